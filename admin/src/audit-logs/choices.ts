@@ -1,0 +1,68 @@
+import type { ChipLook } from '../common/StatusChipField';
+
+/** The API's console resources (api/src/admin/resources/index.ts): what an audit entry's `resource` can name. */
+export const AUDITED_RESOURCES = [
+  'products',
+  'prices',
+  'upgradable-products',
+  'product-content-resources',
+  'merchant-accounts',
+  'merchant-products',
+  'merchant-prices',
+  'merchant-customers',
+  'merchant-coupons',
+  'merchant-sessions',
+  'merchant-charges',
+  'coupons',
+  'purchases',
+  'bulk-purchases',
+  'purchase-user-transfers',
+  'product-revenue-splits',
+  'users',
+  'accounts',
+  'sessions',
+  'verification-tokens',
+  'device-verifications',
+  'device-access-tokens',
+  'user-prefs',
+  'outbox-emails',
+  'content-resources',
+  'content-resource-resources',
+  'lesson-progress',
+  'comments',
+  'bookmarks',
+];
+
+export const ACTION_LOOKS: Record<string, ChipLook> = {
+  create: { label: 'Create', color: 'success' },
+  update: { label: 'Update', color: 'info' },
+  delete: { label: 'Delete', color: 'error' },
+  generate: { label: 'Generate', color: 'success' },
+  reorder: { label: 'Reorder', color: 'info' },
+  refund: { label: 'Refund', color: 'warning' },
+  transfer: { label: 'Transfer', color: 'info' },
+  ban: { label: 'Ban', color: 'error' },
+};
+
+export const ACTION_CHOICES = Object.entries(ACTION_LOOKS).map(([id, look]) => ({ id, name: look.label }));
+
+export interface AuditLog {
+  id: number;
+  actorId: string | null;
+  actorEmail: string | null;
+  action: string;
+  resource: string;
+  recordId: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  requestId: string | null;
+  createdAt: string;
+}
+
+/** The top-level keys whose values differ between before and after (all keys of a create or delete). */
+export function changedKeys(entry: Pick<AuditLog, 'before' | 'after'>): string[] {
+  const before = entry.before ?? {};
+  const after = entry.after ?? {};
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])];
+  return keys.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key])).sort();
+}

@@ -1,0 +1,134 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Alert, Box, Button, Card, CardContent, CircularProgress, Stack, TextField, Typography } from '@mui/material';
+import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
+import { useAuthProvider, useCheckAuth, useRedirect } from 'react-admin';
+import { SignInRequestError, type SignInLinkSent } from '../authProvider';
+
+const LINK_MINUTES = 15;
+
+export function waitText(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+function describe(error: unknown): { message: string; field?: string } {
+  if (error instanceof SignInRequestError) {
+    if (error.status === 429) {
+      const wait = error.retryAfterSeconds;
+      return { message: wait !== undefined ? `Too many sign-in requests. Try again in ${waitText(wait)}.` : error.message };
+    }
+    const field = error.fieldErrors.email;
+    if (error.status === 400 && field) return { message: error.message, field: /^(is|must) /.test(field) ? `This ${field}.` : field };
+    return { message: error.message };
+  }
+  if (error instanceof TypeError) return { message: 'The server could not be reached. Check your connection and try again.' };
+  return { message: error instanceof Error ? error.message : 'Something went wrong. Try again.' };
+}
+
+/** Email sign-in: ask for a one-time link, then say where it went. The link itself signs in. */
+export function LoginPage() {
+  const authProvider = useAuthProvider();
+  const checkAuth = useCheckAuth();
+  const redirect = useRedirect();
+  const inputId = useId();
+  const [email, setEmail] = useState('');
+  const [sending, setSending] = useState(false);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [error, setError] = useState<{ message: string; field?: string } | null>(null);
+
+  // Already signed in (e.g. the link was opened in this browser): go to the console.
+  useEffect(() => {
+    checkAuth({}, false)
+      .then(() => redirect('/'))
+      .catch(() => undefined);
+  }, [checkAuth, redirect]);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!authProvider || sending) return;
+    setSending(true);
+    setError(null);
+    try {
+      const outcome = (await authProvider.login({ email: email.trim() })) as SignInLinkSent;
+      setSentTo(outcome.email);
+    } catch (caught) {
+      setError(describe(caught));
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <Box component="main" sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', bgcolor: 'grey.100', p: 2 }}>
+      <Card sx={{ width: '100%', maxWidth: 420 }}>
+        <CardContent sx={{ p: 4 }}>
+          <Stack spacing={3}>
+            <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+              <LockOutlinedIcon color="primary" aria-hidden />
+              <Typography variant="h5" component="h1">
+                Sign in to the console
+              </Typography>
+            </Stack>
+
+            {sentTo ? (
+              <>
+                <Alert severity="success" role="status">
+                  Check your inbox: we sent a sign-in link to <strong>{sentTo}</strong>. It works once and expires in{' '}
+                  {LINK_MINUTES} minutes.
+                </Alert>
+                <Button
+                  variant="text"
+                  onClick={() => {
+                    setSentTo(null);
+                    setError(null);
+                  }}
+                >
+                  Use a different email
+                </Button>
+              </>
+            ) : (
+              <Box component="form" noValidate onSubmit={submit} aria-busy={sending}>
+                <Stack spacing={2.5}>
+                  <Typography variant="body2" color="text.secondary">
+                    Staff members sign in with a one-time link sent by email. No password needed.
+                  </Typography>
+                  <TextField
+                    id={inputId}
+                    label="Email address"
+                    name="email"
+                    type="email"
+                    autoComplete="email"
+                    autoFocus
+                    required
+                    fullWidth
+                    value={email}
+                    onChange={(event) => setEmail(event.target.value)}
+                    error={Boolean(error?.field)}
+                    helperText={error?.field}
+                    slotProps={{ formHelperText: { role: 'alert' } }}
+                    disabled={sending}
+                  />
+                  {error && !error.field && (
+                    <Alert severity="error" role="alert">
+                      {error.message}
+                    </Alert>
+                  )}
+                  <Button
+                    type="submit"
+                    variant="contained"
+                    size="large"
+                    disabled={sending}
+                    startIcon={sending ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
+                  >
+                    {sending ? 'Sending the link…' : 'Send sign-in link'}
+                  </Button>
+                </Stack>
+              </Box>
+            )}
+          </Stack>
+        </CardContent>
+      </Card>
+    </Box>
+  );
+}

@@ -1,0 +1,12 @@
+import ForumIcon from '@mui/icons-material/Forum';
+import { CommentList } from './CommentList';
+import { CommentShow } from './CommentShow';
+import type { Comment } from './types';
+
+/** Read-only in the console (the API offers no moderation writes yet). */
+export default {
+  list: CommentList,
+  show: CommentShow,
+  icon: ForumIcon,
+  recordRepresentation: (c: Comment) => (c.text.length > 40 ? `${c.text.slice(0, 40)}…` : c.text),
+};

@@ -1,0 +1,37 @@
+import type { ComponentType, ReactNode } from 'react';
+import { Box, Typography } from '@mui/material';
+
+interface EmptyStateProps {
+  icon: ComponentType<{ sx?: object; 'aria-hidden'?: boolean }>;
+  title: string;
+  children?: ReactNode;
+  /** E.g. a create button. */
+  action?: ReactNode;
+}
+
+/** What a list shows before its first record exists: what the records are and where they come from. */
+export function EmptyState({ icon: Icon, title, children, action }: EmptyStateProps) {
+  return (
+    <Box sx={{ textAlign: 'center', py: 8, px: 2, width: '100%' }}>
+      <Icon sx={{ fontSize: 64, color: 'text.disabled' }} aria-hidden />
+      <Typography variant="h6" component="p">
+        {title}
+      </Typography>
+      {children ? (
+        <Typography variant="body2" color="text.secondary" sx={{ maxWidth: 560, mx: 'auto', mt: 1 }}>
+          {children}
+        </Typography>
+      ) : null}
+      {action ? <Box sx={{ mt: 2 }}>{action}</Box> : null}
+    </Box>
+  );
+}
+
+/** The line a Datagrid shows when filters (or a reference) match nothing. */
+export function NoneFound({ children }: { children: ReactNode }) {
+  return (
+    <Typography sx={{ p: 2 }} color="text.secondary">
+      {children}
+    </Typography>
+  );
+}

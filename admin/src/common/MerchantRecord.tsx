@@ -1,0 +1,72 @@
+import type { ReactElement, ReactNode } from 'react';
+import {
+  DateField,
+  Edit,
+  Labeled,
+  ReferenceField,
+  ReferenceInput,
+  SaveButton,
+  SearchInput,
+  SelectInput,
+  SimpleForm,
+  TextField,
+  Toolbar,
+  required,
+} from 'react-admin';
+import { dateRangeFilters } from './inputs';
+import { ACTIVE_INACTIVE_CHOICES } from './StatusChipField';
+
+function SaveOnly() {
+  return (
+    <Toolbar>
+      <SaveButton />
+    </Toolbar>
+  );
+}
+
+/**
+ * The one edit screen of the payment provider's mirrors: only `status` is writable (the provider's data is
+ * copied by checkout and fulfilment). The identifying fields are shown for context.
+ */
+export function MerchantStatusEdit({ children, showAccount = true }: { children?: ReactNode; showAccount?: boolean }) {
+  return (
+    <Edit mutationMode="pessimistic" redirect="show">
+      <SimpleForm toolbar={<SaveOnly />}>
+        <Labeled>
+          <TextField source="identifier" />
+        </Labeled>
+        {showAccount ? (
+          <Labeled>
+            <ReferenceField source="merchantAccountId" reference="merchant-accounts" link="show" />
+          </Labeled>
+        ) : null}
+        {children}
+        <Labeled>
+          <DateField source="createdAt" showTime />
+        </Labeled>
+        <SelectInput
+          source="status"
+          choices={ACTIVE_INACTIVE_CHOICES}
+          validate={required()}
+          helperText="Inactive records are no longer used for new checkouts. Everything else is the provider's data and cannot be changed here."
+        />
+      </SimpleForm>
+    </Edit>
+  );
+}
+
+/** The filters every mirror of a provider object has: provider id search, status, account and creation date. */
+export function merchantFilters(...extra: ReactElement[]): ReactElement[] {
+  return [
+    <SearchInput key="q" source="q" alwaysOn placeholder="Search provider id" />,
+    <SelectInput key="status" source="status" choices={ACTIVE_INACTIVE_CHOICES} alwaysOn />,
+    ...extra,
+    <ReferenceInput key="merchantAccountId" source="merchantAccountId" reference="merchant-accounts">
+      <SelectInput label="Merchant account" />
+    </ReferenceInput>,
+    ...dateRangeFilters('createdAt', 'Created'),
+  ];
+}
+
+export const MERCHANT_NOTE =
+  'A mirror of an object at the payment provider, written by checkout and fulfilment. Only its status can be changed here.';

@@ -1,0 +1,68 @@
+import type { ComponentProps } from 'react';
+import { InputAdornment } from '@mui/material';
+import { DateInput, DateTimeInput, NumberInput, type NumberInputProps, type Validator } from 'react-admin';
+import { fromCents, fromFraction, toCents, toFraction } from './money';
+
+// Stable functions: NumberInput re-formats whenever `format` changes identity.
+const formatCents = (value: unknown) => fromCents(value as number | string | null);
+const parseCents = (value: unknown) => toCents(value as number | string | null);
+const formatFraction = (value: unknown) => fromFraction(value as number | null);
+const parseFraction = (value: unknown) => toFraction(value as number | string | null);
+
+type AmountInputProps = Omit<NumberInputProps, 'format' | 'parse'> & { validate?: Validator | Validator[] };
+
+/** An amount typed in major units (49.99) and stored in cents (4999), the only unit the API knows. */
+export function MoneyInput({ currency, ...props }: AmountInputProps & { currency?: string }) {
+  return (
+    <NumberInput
+      step={0.01}
+      min={0}
+      {...props}
+      format={formatCents}
+      parse={parseCents}
+      slotProps={currency ? { input: { endAdornment: <InputAdornment position="end">{currency.toUpperCase()}</InputAdornment> } } : undefined}
+    />
+  );
+}
+
+/** A percentage typed as 25 and stored as the fraction 0.25. */
+export function PercentInput(props: AmountInputProps) {
+  return (
+    <NumberInput
+      step={0.01}
+      min={0}
+      max={100}
+      {...props}
+      format={formatFraction}
+      parse={parseFraction}
+      slotProps={{ input: { endAdornment: <InputAdornment position="end">%</InputAdornment> } }}
+    />
+  );
+}
+
+/** A date and time picked in the browser's zone and sent as an ISO instant (the API speaks UTC). */
+const parseDateTime = (value: string) => (value ? new Date(value).toISOString() : null);
+
+export function InstantInput(props: Omit<ComponentProps<typeof DateTimeInput>, 'parse'>) {
+  return <DateTimeInput {...props} parse={parseDateTime} />;
+}
+
+// Filters: a day range that includes both ends, in the browser's zone.
+const startOfDay = (value: string) => (value ? new Date(`${value}T00:00:00`).toISOString() : null);
+const endOfDay = (value: string) => (value ? new Date(`${value}T23:59:59.999`).toISOString() : null);
+
+/** Two filter inputs, `<source>_gte` ("from", start of day) and `<source>_lte` ("until", end of day). */
+export function dateRangeFilters(source: string, what: string) {
+  return [
+    <DateInput key={`${source}_gte`} source={`${source}_gte`} label={`${what} from`} parse={startOfDay} />,
+    <DateInput key={`${source}_lte`} source={`${source}_lte`} label={`${what} until`} parse={endOfDay} />,
+  ];
+}
+
+/** Two filter inputs on an amount in cents, typed in major units. */
+export function moneyRangeFilters(source: string, what: string) {
+  return [
+    <MoneyInput key={`${source}_gte`} source={`${source}_gte`} label={`${what} at least`} />,
+    <MoneyInput key={`${source}_lte`} source={`${source}_lte`} label={`${what} at most`} />,
+  ];
+}

@@ -1,0 +1,65 @@
+/** Money is integer cents with a lower-case ISO 4217 currency; percentages are fractions (0.25 = 25 %). */
+
+const formatters = new Map<string, Intl.NumberFormat>();
+
+function currencyFormatter(currency: string): Intl.NumberFormat {
+  const code = (currency || 'usd').toUpperCase();
+  let formatter = formatters.get(code);
+  if (!formatter) {
+    try {
+      formatter = new Intl.NumberFormat('en-US', { style: 'currency', currency: code });
+    } catch {
+      formatter = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+    }
+    formatters.set(code, formatter);
+  }
+  return formatter;
+}
+
+/** 4900, 'usd' → "$49.00". Cents are whole numbers: the division is exact enough for display. */
+export function formatMoney(cents: number | null | undefined, currency = 'usd'): string {
+  if (cents === null || cents === undefined || Number.isNaN(Number(cents))) return '—';
+  return currencyFormatter(currency).format(Number(cents) / 100);
+}
+
+const percentFormatter = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 2 });
+
+/** 0.255 → "25.5%". */
+export function formatPercent(fraction: number | string | null | undefined): string {
+  if (fraction === null || fraction === undefined || fraction === '' || Number.isNaN(Number(fraction))) return '—';
+  return percentFormatter.format(Number(fraction));
+}
+
+/** A form's amount in major units (49.99) → cents (4999), or null when empty. */
+export function toCents(amount: number | string | null | undefined): number | null {
+  if (amount === null || amount === undefined || amount === '') return null;
+  const n = Number(amount);
+  return Number.isFinite(n) ? Math.round(n * 100) : null;
+}
+
+/** Cents (4999) → the string shown in a form's amount input ("49.99"). */
+export function fromCents(cents: number | string | null | undefined): string {
+  if (cents === null || cents === undefined || cents === '' || Number.isNaN(Number(cents))) return '';
+  return (Number(cents) / 100).toString();
+}
+
+/** A form's percentage (25.5) → the fraction the API stores (0.255), four decimals at most. */
+export function toFraction(percent: number | string | null | undefined): number | null {
+  if (percent === null || percent === undefined || percent === '') return null;
+  const n = Number(percent);
+  return Number.isFinite(n) ? Math.round(n * 100) / 10_000 : null;
+}
+
+/** A fraction (0.255) → the string shown in a form's percentage input ("25.5"). */
+export function fromFraction(fraction: number | string | null | undefined): string {
+  if (fraction === null || fraction === undefined || fraction === '' || Number.isNaN(Number(fraction))) return '';
+  return Number((Number(fraction) * 100).toFixed(2)).toString();
+}
+
+export const CURRENCY_CHOICES = [
+  { id: 'usd', name: 'USD — US dollar' },
+  { id: 'eur', name: 'EUR — Euro' },
+  { id: 'gbp', name: 'GBP — British pound' },
+  { id: 'cad', name: 'CAD — Canadian dollar' },
+  { id: 'aud', name: 'AUD — Australian dollar' },
+];

@@ -1,0 +1,264 @@
+import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import { Alert, Box, Button, Card, CardContent, Chip, CircularProgress, IconButton, Stack, Typography } from '@mui/material';
+import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
+import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
+import DragIndicatorIcon from '@mui/icons-material/DragIndicator';
+import TuneIcon from '@mui/icons-material/Tune';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useCreatePath, useNotify, usePermissions } from 'react-admin';
+import { canWrite } from '../../permissions';
+import { isContainer, typeLabel } from '../choices';
+import { StateChip } from '../StateField';
+import type { TreeNode } from '../types';
+import { AddChildButton } from './AddChildDialog';
+import { errorMessage } from './errors';
+import { RemoveLinkButton } from './RemoveLinkButton';
+import { fetchTree, moved, reorderChildren, treeQueryKey } from './treeApi';
+
+type Direction = 'up' | 'down';
+
+const visuallyHidden = { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap', margin: '-1px', padding: 0, border: 0 } as const;
+
+interface OutlineActions {
+  editable: boolean;
+  busy: boolean;
+  move: (parent: TreeNode, from: number, to: number, focus?: Direction) => Promise<void>;
+  reload: () => Promise<unknown>;
+  drag: { parentId: string; index: number } | null;
+  setDrag: (drag: { parentId: string; index: number } | null) => void;
+}
+
+const untitled = (node: TreeNode) => node.title || 'Untitled';
+
+function OutlineList({ parent, depth, actions }: { parent: TreeNode; depth: number; actions: OutlineActions }) {
+  return (
+    <Box
+      component="ol"
+      aria-label={`Contents of ${untitled(parent)}`}
+      sx={{ listStyle: 'none', m: 0, pl: depth === 0 ? 0 : 3, borderLeft: depth === 0 ? 0 : 1, borderColor: 'divider' }}
+    >
+      {parent.children.map((child, index) => (
+        <OutlineItem key={child.link?.id ?? child.id} node={child} parent={parent} index={index} depth={depth} actions={actions} />
+      ))}
+    </Box>
+  );
+}
+
+function OutlineItem({ node, parent, index, depth, actions }: { node: TreeNode; parent: TreeNode; index: number; depth: number; actions: OutlineActions }) {
+  const createPath = useCreatePath();
+  const itemRef = useRef<HTMLLIElement>(null);
+  const [dropHere, setDropHere] = useState(false);
+  const { editable, busy, move, reload, drag, setDrag } = actions;
+  const title = untitled(node);
+  const last = parent.children.length - 1;
+  const draggingSibling = drag !== null && drag.parentId === parent.id;
+
+  const onDragOver = (event: DragEvent) => {
+    if (!draggingSibling) return; // only within the same parent; ancestors may accept it instead
+    event.preventDefault();
+    event.stopPropagation();
+    event.dataTransfer.dropEffect = 'move';
+    if (!dropHere) setDropHere(true);
+  };
+  const onDrop = (event: DragEvent) => {
+    if (!draggingSibling || !drag) return;
+    event.preventDefault();
+    event.stopPropagation();
+    setDropHere(false);
+    setDrag(null);
+    if (drag.index !== index) void move(parent, drag.index, index);
+  };
+
+  return (
+    <Box
+      component="li"
+      ref={itemRef}
+      aria-label={`${typeLabel(node.type)}: ${title}`}
+      data-content-id={node.id}
+      onDragOver={onDragOver}
+      onDragLeave={() => setDropHere(false)}
+      onDrop={onDrop}
+      sx={{ outline: dropHere ? 2 : 0, outlineColor: 'primary.main', outlineStyle: dropHere ? 'dashed' : 'none', borderRadius: 1 }}
+    >
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', py: 0.5, pl: 1, minHeight: 40, borderBottom: 1, borderColor: 'divider' }}>
+        {editable && (
+          <Box
+            draggable={!busy}
+            onDragStart={(event) => {
+              event.dataTransfer.effectAllowed = 'move';
+              event.dataTransfer.setData('text/plain', node.id);
+              if (itemRef.current) event.dataTransfer.setDragImage(itemRef.current, 12, 12);
+              setDrag({ parentId: parent.id, index });
+            }}
+            onDragEnd={() => setDrag(null)}
+            aria-hidden
+            title="Drag to reorder (or use the move buttons)"
+            sx={{ display: 'flex', cursor: busy ? 'default' : 'grab', color: 'text.disabled' }}
+          >
+            <DragIndicatorIcon fontSize="small" />
+          </Box>
+        )}
+        <Typography variant="caption" color="text.secondary" sx={{ minWidth: 56, textTransform: 'uppercase', letterSpacing: 0.5 }}>
+          {typeLabel(node.type)}
+        </Typography>
+        <Link to={createPath({ resource: 'content-resources', id: node.id, type: 'show' })} sx={{ fontWeight: depth === 0 ? 600 : 400 }}>
+          {title}
+        </Link>
+        <StateChip state={node.state} />
+        {node.link?.tier === 'free' && <Chip size="small" color="info" label="Free" title="Free tier: open to everyone" />}
+        <Box sx={{ flex: 1 }} />
+        {editable && (
+          <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center' }}>
+            <IconButton
+              size="small"
+              aria-label={`Move up: ${title}`}
+              title="Move up"
+              data-move={`${node.id}:up`}
+              disabled={busy || index === 0}
+              onClick={() => void move(parent, index, index - 1, 'up')}
+            >
+              <ArrowUpwardIcon fontSize="small" />
+            </IconButton>
+            <IconButton
+              size="small"
+              aria-label={`Move down: ${title}`}
+              title="Move down"
+              data-move={`${node.id}:down`}
+              disabled={busy || index === last}
+              onClick={() => void move(parent, index, index + 1, 'down')}
+            >
+              <ArrowDownwardIcon fontSize="small" />
+            </IconButton>
+            {node.link && (
+              <IconButton
+                size="small"
+                component={Link}
+                to={createPath({ resource: 'content-resource-resources', id: node.link.id, type: 'edit' })}
+                aria-label={`Position and tier: ${title}`}
+                title="Position and tier"
+              >
+                <TuneIcon fontSize="small" />
+              </IconButton>
+            )}
+            {isContainer(node.type) && <AddChildButton parent={node} onAdded={reload} disabled={busy} />}
+            <RemoveLinkButton node={node} parent={parent} onRemoved={reload} disabled={busy} />
+          </Stack>
+        )}
+      </Stack>
+      {node.children.length > 0 && <OutlineList parent={node} depth={depth + 1} actions={actions} />}
+    </Box>
+  );
+}
+
+/**
+ * The outline under a course, module or section (GET …/tree): each item links to its page and shows its state
+ * and free tier; editors reorder siblings with Move up / Move down (or drag and drop), add existing content
+ * and remove links. Every change is saved at once and the outline is reloaded from the API.
+ */
+export function ContentOutline({ rootId, hideWhenEmpty = false }: { rootId: string; hideWhenEmpty?: boolean }) {
+  const { permissions } = usePermissions();
+  const editable = canWrite(permissions, 'content-resource-resources');
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const containerRef = useRef<HTMLDivElement>(null);
+  const focusAfter = useRef<{ id: string; direction: Direction } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [announcement, setAnnouncement] = useState('');
+  const [drag, setDrag] = useState<{ parentId: string; index: number } | null>(null);
+
+  const { data: tree, error, isPending, isFetching, refetch } = useQuery({
+    queryKey: treeQueryKey(rootId),
+    queryFn: () => fetchTree(rootId),
+    // One retry for server or network trouble; a 4xx (not found, forbidden) will not change by asking again.
+    retry: (failures, failure) => failures < 1 && !(Number((failure as { status?: unknown }).status) < 500),
+  });
+
+  const reload = useCallback(async () => {
+    await Promise.all([refetch(), queryClient.invalidateQueries({ queryKey: ['content-resource-resources'] })]);
+  }, [refetch, queryClient]);
+
+  const move = useCallback(
+    async (parent: TreeNode, from: number, to: number, focus?: Direction) => {
+      const child = parent.children[from];
+      if (!child || to < 0 || to >= parent.children.length) return;
+      setBusy(true);
+      try {
+        await reorderChildren(parent.id, moved(parent.children, from, to).map((c) => c.id));
+        if (focus) focusAfter.current = { id: child.id, direction: focus };
+        await reload();
+        setAnnouncement(`Moved ${untitled(child)} to position ${to + 1} of ${parent.children.length} in ${untitled(parent)}.`);
+      } catch (failure) {
+        notify(errorMessage(failure, 'The new order could not be saved.'), { type: 'error' });
+        await refetch();
+      } finally {
+        setBusy(false);
+      }
+    },
+    [notify, refetch, reload],
+  );
+
+  // Keep the keyboard where it was: on the moved item's button (or its other button at either end).
+  useEffect(() => {
+    const target = focusAfter.current;
+    if (!target || busy || !containerRef.current) return;
+    focusAfter.current = null;
+    const other: Direction = target.direction === 'up' ? 'down' : 'up';
+    const find = (d: Direction) => containerRef.current?.querySelector<HTMLButtonElement>(`[data-move="${target.id}:${d}"]`);
+    const button = find(target.direction);
+    (button && !button.disabled ? button : find(other))?.focus();
+  }, [busy, tree]);
+
+  const actions: OutlineActions = { editable, busy, move, reload, drag, setDrag };
+  // A lesson rarely holds anything (a solution at most): no empty outline card under every lesson.
+  if (hideWhenEmpty && tree && tree.children.length === 0) return null;
+
+  return (
+    <Card variant="outlined" component="section" aria-labelledby={`outline-${rootId}`}>
+      <div ref={containerRef}>
+      <CardContent>
+        <Stack direction="row" sx={{ alignItems: 'center', mb: 1, gap: 1 }}>
+          <Typography id={`outline-${rootId}`} variant="h6" component="h2">
+            Outline
+          </Typography>
+          {(busy || (isFetching && !isPending)) && <CircularProgress size={16} aria-label="Updating the outline" />}
+          <Box sx={{ flex: 1 }} />
+          {editable && tree && <AddChildButton parent={tree} onAdded={reload} disabled={busy} variant="text" />}
+        </Stack>
+        <Box role="status" aria-live="polite" sx={visuallyHidden}>
+          {announcement}
+        </Box>
+        {isPending ? (
+          <Stack direction="row" spacing={1} role="status" sx={{ alignItems: 'center', py: 2 }}>
+            <CircularProgress size={20} aria-hidden />
+            <Typography color="text.secondary">Loading the outline…</Typography>
+          </Stack>
+        ) : error ? (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" size="small" onClick={() => void refetch()}>
+                Try again
+              </Button>
+            }
+          >
+            The outline could not be loaded: {errorMessage(error, 'unknown error')}
+          </Alert>
+        ) : tree.children.length === 0 ? (
+          <Typography color="text.secondary" sx={{ py: 2 }}>
+            Nothing inside this {typeLabel(tree.type).toLowerCase()} yet.{editable ? ' Use “Add content” to place existing content here.' : ''}
+          </Typography>
+        ) : (
+          <>
+            {editable && (
+              <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+                Learners see this order. Move items with the arrow buttons or drag them within their parent; changes are saved at once.
+              </Typography>
+            )}
+            <OutlineList parent={tree} depth={0} actions={actions} />
+          </>
+        )}
+      </CardContent>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,173 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField as MuiTextField,
+} from '@mui/material';
+import AutoAwesomeIcon from '@mui/icons-material/AutoAwesome';
+import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import {
+  AutocompleteInput,
+  Form,
+  NumberInput,
+  ReferenceInput,
+  SaveButton,
+  TextInput,
+  maxValue,
+  minValue,
+  number,
+  regex,
+  required,
+  useNotify,
+  usePermissions,
+  useRefresh,
+  type HttpError,
+} from 'react-admin';
+import { generateCoupons, withoutEmpty, type GenerateCouponsInput, type GeneratedCoupon } from '../common/api';
+import { InstantInput, PercentInput } from '../common/inputs';
+import { formatPercent } from '../common/money';
+import { canWrite } from '../permissions';
+import { validDiscount } from './CouponForm';
+
+const PREFIX = regex(/^[A-Z0-9]{0,12}$/, 'Up to 12 capital letters or digits.');
+const upperCase = (value: string) => (value ? value.toUpperCase() : '');
+const DEFAULTS = { count: 10, maxUses: 1, prefix: '' };
+
+function GeneratedCodes({ coupons }: { coupons: GeneratedCoupon[] }) {
+  const notify = useNotify();
+  const codes = coupons.map((c) => c.code ?? '').join('\n');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(codes);
+      notify(`Copied ${coupons.length} codes.`, { type: 'success' });
+    } catch {
+      notify('Could not copy: select the codes in the box and copy them.', { type: 'warning' });
+    }
+  };
+  return (
+    <>
+      <Alert severity="success" sx={{ mb: 2 }} role="status">
+        Generated {coupons.length} coupon{coupons.length === 1 ? '' : 's'}.
+      </Alert>
+      <MuiTextField
+        label="Generated codes, one per line"
+        value={codes}
+        multiline
+        minRows={3}
+        maxRows={10}
+        fullWidth
+        slotProps={{ input: { readOnly: true } }}
+        onFocus={(event) => event.target.select()}
+      />
+      <Box sx={{ my: 1 }}>
+        <Button startIcon={<ContentCopyIcon />} onClick={() => void copy()}>
+          Copy codes
+        </Button>
+      </Box>
+      <Table size="small" aria-label="Generated coupons">
+        <TableHead>
+          <TableRow>
+            <TableCell>Code</TableCell>
+            <TableCell>Discount</TableCell>
+            <TableCell>Max uses</TableCell>
+            <TableCell>Expires</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {coupons.map((c) => (
+            <TableRow key={c.id}>
+              <TableCell sx={{ fontFamily: 'monospace' }}>{c.code}</TableCell>
+              <TableCell>{formatPercent(c.percentageDiscount)}</TableCell>
+              <TableCell>{c.maxUses === -1 ? 'Unlimited' : c.maxUses}</TableCell>
+              <TableCell>{c.expires ? new Date(c.expires).toLocaleString() : 'Never'}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </>
+  );
+}
+
+/** The coupon generator (POST /api/admin/coupons/generate): N coupons with fresh codes at once. */
+export function GenerateCouponsButton() {
+  const { permissions } = usePermissions();
+  const refresh = useRefresh();
+  const notify = useNotify();
+  const [open, setOpen] = useState(false);
+  const [generated, setGenerated] = useState<GeneratedCoupon[] | null>(null);
+  if (!canWrite(permissions, 'coupons')) return null;
+
+  const close = () => {
+    setOpen(false);
+    setGenerated(null);
+  };
+
+  const submit = async (values: Record<string, unknown>) => {
+    try {
+      const coupons = await generateCoupons(withoutEmpty(values) as unknown as GenerateCouponsInput);
+      setGenerated(coupons);
+      refresh();
+      return undefined;
+    } catch (error) {
+      const errors = (error as HttpError).body?.errors as Record<string, string> | undefined;
+      if (errors && Object.keys(errors).length) return errors;
+      notify(error instanceof Error && error.message ? error.message : 'The coupons could not be generated.', { type: 'error' });
+      return undefined;
+    }
+  };
+
+  return (
+    <>
+      <Button size="small" startIcon={<AutoAwesomeIcon />} onClick={() => setOpen(true)}>
+        Generate coupons
+      </Button>
+      <Dialog open={open} onClose={close} fullWidth maxWidth="sm" aria-labelledby="generate-coupons-title">
+        <DialogTitle id="generate-coupons-title">Generate coupons</DialogTitle>
+        {generated ? (
+          <>
+            <DialogContent>
+              <GeneratedCodes coupons={generated} />
+            </DialogContent>
+            <DialogActions>
+              <Button onClick={() => setGenerated(null)}>Generate more</Button>
+              <Button variant="contained" onClick={close}>
+                Done
+              </Button>
+            </DialogActions>
+          </>
+        ) : (
+          <Form defaultValues={DEFAULTS} onSubmit={submit}>
+            <DialogContent>
+              <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
+                <NumberInput source="count" label="How many" step={1} validate={[required(), number(), minValue(1), maxValue(500)]} helperText="1 to 500." />
+                <TextInput source="prefix" label="Code prefix" parse={upperCase} validate={PREFIX} helperText="Optional, e.g. SPRING → SPRING-7KQ2M9XA." />
+              </Box>
+              <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
+                <PercentInput source="percentageDiscount" label="Discount (%)" validate={[required(), number(), validDiscount]} />
+                <NumberInput source="maxUses" label="Uses per code" step={1} validate={[required(), number(), minValue(-1), maxValue(1_000_000)]} helperText="−1 means unlimited." />
+              </Box>
+              <InstantInput source="expires" label="Expires" helperText="Leave empty: never expires." />
+              <ReferenceInput source="restrictedToProductId" reference="products">
+                <AutocompleteInput label="Only for product" helperText="Leave empty: valid for every product." />
+              </ReferenceInput>
+            </DialogContent>
+            <DialogActions>
+              <Button onClick={close}>Cancel</Button>
+              <SaveButton label="Generate" icon={<AutoAwesomeIcon />} alwaysEnable />
+            </DialogActions>
+          </Form>
+        )}
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,2 @@
+export { ConsoleLayout } from './ConsoleLayout';
+export { ConsoleMenu, MENU_GROUPS } from './ConsoleMenu';

@@ -1,0 +1,17 @@
+import { Chip } from '@mui/material';
+import { useRecordContext } from 'react-admin';
+import type { OutboxEmail, OutboxStatus } from './types';
+
+const LOOK: Record<OutboxStatus, { label: string; color: 'success' | 'error' | 'warning' }> = {
+  sent: { label: 'Sent', color: 'success' },
+  failed: { label: 'Failed', color: 'error' },
+  pending: { label: 'Pending', color: 'warning' },
+};
+
+/** The delivery status as a coloured chip. The props are read by Datagrid and the show layout. */
+export function StatusField(_props: { label?: string; sortBy?: string; source?: string }) {
+  const record = useRecordContext<OutboxEmail>();
+  if (!record) return null;
+  const look = LOOK[record.status] ?? { label: record.status, color: 'warning' as const };
+  return <Chip size="small" label={look.label} color={look.color} variant={record.status === 'pending' ? 'outlined' : 'filled'} />;
+}

@@ -1,0 +1,30 @@
+import type { Role } from './authProvider';
+import { canRead as mayRead, canWrite as mayWrite, consoleResource } from './registry';
+
+export const STAFF_ROLES: readonly Role[] = ['admin', 'support', 'finance'];
+
+export function rolesOf(permissions: unknown): Role[] {
+  return Array.isArray(permissions) ? (permissions.filter((r) => typeof r === 'string') as Role[]) : [];
+}
+
+export function isAdmin(permissions: unknown): boolean {
+  return rolesOf(permissions).includes('admin');
+}
+
+/** Whether the signed-in roles may read a resource (the registry mirrors the API's policies). */
+export function canRead(permissions: unknown, name: string): boolean {
+  const resource = consoleResource(name);
+  return Boolean(resource && mayRead(rolesOf(permissions), resource));
+}
+
+export function canWrite(permissions: unknown, name: string): boolean {
+  const resource = consoleResource(name);
+  return Boolean(resource && mayWrite(rolesOf(permissions), resource));
+}
+
+/** Revoking sessions and device tokens: the same roles that may read them. */
+export const canRevoke = (permissions: unknown, resource: 'sessions' | 'device-access-tokens') => canWrite(permissions, resource);
+
+export function isStaff(permissions: unknown): boolean {
+  return rolesOf(permissions).some((r) => STAFF_ROLES.includes(r));
+}

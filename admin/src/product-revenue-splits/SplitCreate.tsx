@@ -1,0 +1,13 @@
+import { Create, SimpleForm, type RaRecord } from 'react-admin';
+import { withoutEmpty } from '../common/api';
+import { backToProductSplits, SplitFields, toSplitWrite } from './SplitForm';
+
+export function SplitCreate() {
+  return (
+    <Create redirect={backToProductSplits} transform={(data: RaRecord) => withoutEmpty(toSplitWrite(data))} title="New revenue split">
+      <SimpleForm defaultValues={{ type: 'owner' }}>
+        <SplitFields productFixed={false} />
+      </SimpleForm>
+    </Create>
+  );
+}

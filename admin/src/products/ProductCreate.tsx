@@ -1,0 +1,33 @@
+import { Box, Typography } from '@mui/material';
+import { Create, SelectInput, SimpleForm, minValue, maxValue, number, type RaRecord } from 'react-admin';
+import { withoutEmpty } from '../common/api';
+import { CURRENCY_CHOICES } from '../common/money';
+import { MoneyInput } from '../common/inputs';
+import { ProductFields } from './ProductForm';
+
+const DEFAULTS = { productType: 'self-paced', quantityAvailable: -1, currency: 'usd' };
+
+/** Optional fields left empty are left out, so the API applies its defaults; the amount is already in cents. */
+export const toProductCreate = (data: RaRecord) => withoutEmpty(data);
+
+export function ProductCreate() {
+  return (
+    <Create redirect="show" transform={toProductCreate}>
+      <SimpleForm defaultValues={DEFAULTS}>
+        <ProductFields withStatus={false} />
+        <Typography variant="subtitle2" component="h2" sx={{ mt: 1 }}>
+          First price
+        </Typography>
+        <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
+          <MoneyInput
+            source="unitAmount"
+            label="First price (in dollars)"
+            validate={[number(), minValue(0), maxValue(1_000_000)]}
+            helperText="In the currency's main unit; stored in cents. Leave empty to add a price later."
+          />
+          <SelectInput source="currency" choices={CURRENCY_CHOICES} />
+        </Box>
+      </SimpleForm>
+    </Create>
+  );
+}

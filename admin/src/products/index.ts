@@ -1,0 +1,14 @@
+import Inventory2Icon from '@mui/icons-material/Inventory2';
+import { ProductCreate } from './ProductCreate';
+import { ProductEdit } from './ProductEdit';
+import { ProductList } from './ProductList';
+import { ProductShow } from './ProductShow';
+
+export default {
+  list: ProductList,
+  show: ProductShow,
+  edit: ProductEdit,
+  create: ProductCreate,
+  icon: Inventory2Icon,
+  recordRepresentation: 'name',
+};

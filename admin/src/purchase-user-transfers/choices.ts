@@ -1,0 +1,26 @@
+import type { ChipLook } from '../common/StatusChipField';
+
+export const TRANSFER_STATE_LOOKS: Record<string, ChipLook> = {
+  AVAILABLE: { label: 'Available', color: 'default' },
+  INITIATED: { label: 'Initiated', color: 'info' },
+  VERIFIED: { label: 'Verified', color: 'info' },
+  CONFIRMED: { label: 'Confirmed', color: 'primary' },
+  COMPLETED: { label: 'Completed', color: 'success' },
+  CANCELED: { label: 'Canceled', color: 'default' },
+  EXPIRED: { label: 'Expired', color: 'warning' },
+};
+
+export const TRANSFER_STATE_CHOICES = Object.entries(TRANSFER_STATE_LOOKS).map(([id, look]) => ({ id, name: look.label }));
+
+export interface PurchaseUserTransfer {
+  id: string;
+  transferState: keyof typeof TRANSFER_STATE_LOOKS;
+  purchaseId: string;
+  sourceUserId: string;
+  targetUserId: string | null;
+  createdAt: string;
+  expiresAt: string;
+  canceledAt: string | null;
+  confirmedAt: string | null;
+  completedAt: string | null;
+}

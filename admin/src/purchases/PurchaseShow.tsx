@@ -1,0 +1,161 @@
+import { Box, Link as MuiLink, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
+import {
+  Datagrid,
+  DateField,
+  FunctionField,
+  Link,
+  Pagination,
+  ReferenceField,
+  ReferenceManyField,
+  Show,
+  TabbedShowLayout,
+  TextField,
+  useCreatePath,
+  usePermissions,
+  useRecordContext,
+} from 'react-admin';
+import { NoneFound } from '../common/EmptyState';
+import { formatMoney } from '../common/money';
+import { MoneyField } from '../common/MoneyField';
+import { StatusChipField } from '../common/StatusChipField';
+import { canRead } from '../permissions';
+import { TRANSFER_STATE_LOOKS } from '../purchase-user-transfers/choices';
+import { PURCHASE_STATUS_LOOKS, purchaseKind, type Purchase } from './choices';
+
+function PurchaseTitle() {
+  const purchase = useRecordContext<Purchase>();
+  return <>{purchase ? `Purchase · ${formatMoney(purchase.totalAmount, purchase.currency)} · ${new Date(purchase.createdAt).toLocaleDateString()}` : 'Purchase'}</>;
+}
+
+interface Charge {
+  id: string;
+  identifier: string;
+  amount: number;
+  fee: number;
+  net: number;
+  refundAmount: number;
+  currency: string;
+}
+
+/** The provider's charge in figures, inside a ReferenceField (the charge's record context). */
+function ChargeSummary() {
+  const charge = useRecordContext<Charge>();
+  const createPath = useCreatePath();
+  if (!charge) return null;
+  const rows: [string, string][] = [
+    ['Amount', formatMoney(charge.amount, charge.currency)],
+    ['Provider fee', formatMoney(charge.fee, charge.currency)],
+    ['Net', formatMoney(charge.net, charge.currency)],
+    ['Refunded', formatMoney(charge.refundAmount, charge.currency)],
+  ];
+  return (
+    <Box>
+      <Table size="small" aria-label="Charge amounts" sx={{ width: 'auto' }}>
+        <TableBody>
+          {rows.map(([label, value]) => (
+            <TableRow key={label}>
+              <TableCell component="th" scope="row" sx={{ pl: 0 }}>
+                {label}
+              </TableCell>
+              <TableCell align="right" sx={{ fontVariantNumeric: 'tabular-nums' }}>
+                {value}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+      <MuiLink component={Link} to={createPath({ resource: 'merchant-charges', id: charge.id, type: 'show' })} variant="body2">
+        Open charge {charge.identifier}
+      </MuiLink>
+    </Box>
+  );
+}
+
+function TeamInfo(_props: { label?: false }) {
+  const purchase = useRecordContext<Purchase>();
+  const createPath = useCreatePath();
+  if (!purchase) return null;
+  if (purchase.bulkCouponId) {
+    return (
+      <Typography variant="body2">
+        This is a team purchase: the buyer holds seats to give away, and claims one like anyone else.{' '}
+        <MuiLink component={Link} to={createPath({ resource: 'bulk-purchases', id: purchase.id, type: 'show' })}>
+          Open the team (seats and members)
+        </MuiLink>
+      </Typography>
+    );
+  }
+  if (purchase.redeemedBulkCouponId) {
+    return (
+      <Box>
+        <Typography variant="body2" gutterBottom>
+          This is a team seat, claimed with a team coupon.
+        </Typography>
+        <ReferenceField source="redeemedBulkCouponId" reference="coupons" link={false}>
+          <ReferenceField source="bulkPurchaseId" reference="bulk-purchases" link="show">
+            <FunctionField render={() => 'Open the team purchase'} />
+          </ReferenceField>
+        </ReferenceField>
+      </Box>
+    );
+  }
+  return (
+    <Typography variant="body2" color="text.secondary">
+      An individual purchase: not part of a team.
+    </Typography>
+  );
+}
+
+export function PurchaseShow() {
+  const { permissions } = usePermissions();
+  return (
+    <Show title={<PurchaseTitle />}>
+      <TabbedShowLayout>
+        <TabbedShowLayout.Tab label="Summary">
+          <StatusChipField source="status" looks={PURCHASE_STATUS_LOOKS} />
+          <ReferenceField source="productId" reference="products" link="show" />
+          <ReferenceField source="userId" reference="users" link="show" />
+          <MoneyField source="totalAmount" />
+          <FunctionField<Purchase> label="Kind" render={purchaseKind} />
+          <ReferenceField source="couponId" reference="coupons" link="show" emptyText="None" />
+          <ReferenceField source="upgradedFromId" reference="purchases" link="show" emptyText="—" />
+          <DateField source="createdAt" showTime />
+          <DateField source="updatedAt" showTime />
+          <TextField source="country" emptyText="—" />
+          <TextField source="state" emptyText="—" />
+          <TextField source="city" emptyText="—" />
+          <TextField source="ipAddress" emptyText="—" />
+          <TextField source="id" />
+        </TabbedShowLayout.Tab>
+
+        {canRead(permissions, 'merchant-charges') && (
+          <TabbedShowLayout.Tab label="Payment" path="payment">
+            <ReferenceField source="merchantChargeId" reference="merchant-charges" link={false} emptyText="No charge: a free redemption or a team seat.">
+              <ChargeSummary />
+            </ReferenceField>
+            <ReferenceField source="merchantSessionId" reference="merchant-sessions" link="show" emptyText="—" />
+          </TabbedShowLayout.Tab>
+        )}
+
+        <TabbedShowLayout.Tab label="Team" path="team">
+          <TeamInfo label={false} />
+        </TabbedShowLayout.Tab>
+
+        {canRead(permissions, 'purchase-user-transfers') && (
+          <TabbedShowLayout.Tab label="Transfers" path="transfers">
+            <ReferenceManyField label={false} reference="purchase-user-transfers" target="purchaseId" sort={{ field: 'createdAt', order: 'DESC' }} pagination={<Pagination />}>
+              <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>This purchase has never been offered for transfer.</NoneFound>}>
+                <DateField source="createdAt" showTime />
+                <StatusChipField source="transferState" looks={TRANSFER_STATE_LOOKS} />
+                <ReferenceField source="sourceUserId" reference="users" link="show" sortable={false} />
+                <ReferenceField source="targetUserId" reference="users" link="show" emptyText="—" sortable={false} />
+                <DateField source="expiresAt" showTime />
+                <DateField source="completedAt" showTime emptyText="—" sortable={false} />
+              </Datagrid>
+            </ReferenceManyField>
+          </TabbedShowLayout.Tab>
+        )}
+      </TabbedShowLayout>
+    </Show>
+  );
+}

@@ -1,0 +1,12 @@
+import ShoppingCartIcon from '@mui/icons-material/ShoppingCart';
+import { formatMoney } from '../common/money';
+import type { Purchase } from './choices';
+import { PurchaseList } from './PurchaseList';
+import { PurchaseShow } from './PurchaseShow';
+
+export default {
+  list: PurchaseList,
+  show: PurchaseShow,
+  icon: ShoppingCartIcon,
+  recordRepresentation: (p: Purchase) => `${formatMoney(p.totalAmount, p.currency)} · ${String(p.createdAt).slice(0, 10)} · ${p.status}`,
+};

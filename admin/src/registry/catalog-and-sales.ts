@@ -1,0 +1,43 @@
+import auditLogs from '../audit-logs';
+import bulkPurchases from '../bulk-purchases';
+import coupons from '../coupons';
+import merchantAccounts from '../merchant-accounts';
+import merchantCharges from '../merchant-charges';
+import merchantCoupons from '../merchant-coupons';
+import merchantCustomers from '../merchant-customers';
+import merchantPrices from '../merchant-prices';
+import merchantProducts from '../merchant-products';
+import merchantSessions from '../merchant-sessions';
+import prices from '../prices';
+import productRevenueSplits from '../product-revenue-splits';
+import products from '../products';
+import purchaseUserTransfers from '../purchase-user-transfers';
+import purchases from '../purchases';
+import upgradableProducts from '../upgradable-products';
+import type { ConsoleResource } from './types';
+
+const STAFF = ['support', 'finance'] as const;
+
+// Catalog, sales, payments, finance and the audit log. `read`/`write` mirror api/src/admin/resources/*.ts
+// (admins always may; write defaults to support). Resources without create/update/remove there have no such screens here.
+export const CATALOG_AND_SALES_RESOURCES: ConsoleResource[] = [
+  { name: 'products', read: STAFF, write: ['support'], ...products, group: 'Catalog' },
+  { name: 'prices', read: STAFF, write: ['support'], ...prices, group: 'Catalog' },
+  { name: 'upgradable-products', read: STAFF, write: ['support'], ...upgradableProducts, group: 'Catalog' },
+
+  { name: 'purchases', read: STAFF, write: ['support'], ...purchases, group: 'Sales' },
+  { name: 'bulk-purchases', read: STAFF, write: ['support'], ...bulkPurchases, group: 'Sales' },
+  { name: 'coupons', read: STAFF, write: ['support'], ...coupons, group: 'Sales' },
+  { name: 'purchase-user-transfers', read: STAFF, write: ['support'], ...purchaseUserTransfers, group: 'Sales' },
+  { name: 'product-revenue-splits', read: STAFF, write: ['finance'], ...productRevenueSplits, group: 'Sales' },
+
+  { name: 'merchant-charges', read: STAFF, write: ['support'], ...merchantCharges, group: 'Payments' },
+  { name: 'merchant-customers', read: STAFF, write: ['support'], ...merchantCustomers, group: 'Payments' },
+  { name: 'merchant-sessions', read: STAFF, write: ['support'], ...merchantSessions, group: 'Payments' },
+  { name: 'merchant-products', read: STAFF, write: ['support'], ...merchantProducts, group: 'Payments' },
+  { name: 'merchant-prices', read: STAFF, write: ['support'], ...merchantPrices, group: 'Payments' },
+  { name: 'merchant-coupons', read: STAFF, write: ['support'], ...merchantCoupons, group: 'Payments' },
+  { name: 'merchant-accounts', read: STAFF, write: ['support'], ...merchantAccounts, group: 'Payments' },
+
+  { name: 'audit-logs', read: STAFF, ...auditLogs, group: 'System' },
+];

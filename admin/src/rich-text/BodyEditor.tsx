@@ -1,0 +1,137 @@
+import { useMemo, useRef, useState } from 'react';
+import { Box } from '@mui/material';
+import { TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
+import { Image } from '@tiptap/extension-image';
+import StarterKit from '@tiptap/starter-kit';
+import type { Editor } from '@tiptap/react';
+import {
+  LinkBubbleMenu,
+  LinkBubbleMenuHandler,
+  MenuButtonAddImage,
+  MenuButtonAddTable,
+  MenuButtonBlockquote,
+  MenuButtonBold,
+  MenuButtonBulletedList,
+  MenuButtonCode,
+  MenuButtonCodeBlock,
+  MenuButtonEditLink,
+  MenuButtonItalic,
+  MenuButtonOrderedList,
+  MenuButtonRedo,
+  MenuButtonUndo,
+  MenuControlsContainer,
+  MenuDivider,
+  MenuSelectHeading,
+  RichTextEditor,
+  TableBubbleMenu,
+  TableImproved,
+  type RichTextEditorRef,
+} from 'mui-tiptap';
+import type { BodyEditorProps } from './types';
+import { ImageUrlDialog } from './ImageUrlDialog';
+
+/** Only what the API's sanitizer keeps: h1–h4, marks, lists, links, code, images by URL, tables. */
+function bodyExtensions() {
+  return [
+    StarterKit.configure({
+      heading: { levels: [1, 2, 3, 4] },
+      link: {
+        openOnClick: false,
+        autolink: true,
+        defaultProtocol: 'https',
+        protocols: ['http', 'https', 'mailto'],
+        // The API drops any other scheme (javascript:, data:): refuse it in the editor too.
+        isAllowedUri: (url, ctx) => (/^(https?:|mailto:)/i.test(url) || /^[/#](?!\/)/.test(url)) && ctx.defaultValidate(url),
+      },
+      trailingNode: false,
+    }),
+    LinkBubbleMenuHandler,
+    Image.configure({ inline: false, allowBase64: false }),
+    TableImproved.configure({ resizable: false }),
+    TableRow,
+    TableHeader,
+    TableCell,
+  ];
+}
+
+/** The editor proper: loaded on demand (React.lazy) so that the console's first load stays small. */
+export default function BodyEditor({ value, onChange, onBlur, label, describedBy, invalid, disabled }: BodyEditorProps) {
+  const editorRef = useRef<RichTextEditorRef>(null);
+  const [imageOpen, setImageOpen] = useState(false);
+  const extensions = useMemo(bodyExtensions, []);
+  // The initial content only: later changes flow out through onUpdate, never back in.
+  const [initialContent] = useState(value);
+
+  const emit = (editor: Editor) => onChange(editor.isEmpty ? '' : editor.getHTML());
+
+  return (
+    <Box
+      sx={{
+        '& .ProseMirror': { minHeight: 240 },
+        ...(invalid ? { '& .MuiTiptap-FieldContainer-notchedOutline': { borderColor: 'error.main' } } : {}),
+      }}
+    >
+      <RichTextEditor
+        ref={editorRef}
+        extensions={extensions}
+        content={initialContent}
+        editable={!disabled}
+        // Created after mount: an instance made during a render that React then discards is destroyed by Tiptap
+        // a tick later, and the bubble menus would meet it half torn down.
+        immediatelyRender={false}
+        editorProps={{
+          attributes: {
+            role: 'textbox',
+            'aria-multiline': 'true',
+            'aria-label': label,
+            ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+            ...(invalid ? { 'aria-invalid': 'true' } : {}),
+            spellcheck: 'true',
+          },
+        }}
+        onUpdate={({ editor }) => emit(editor)}
+        onBlur={() => onBlur()}
+        renderControls={() => (
+          <MenuControlsContainer>
+            <Box role="toolbar" aria-label={`${label} formatting`} sx={{ display: 'contents' }}>
+              <MenuSelectHeading aria-label="Text style" tooltipTitle="Text style" />
+              <MenuDivider />
+              <MenuButtonBold />
+              <MenuButtonItalic />
+              <MenuButtonCode />
+              <MenuButtonEditLink />
+              <MenuDivider />
+              <MenuButtonBulletedList />
+              <MenuButtonOrderedList />
+              <MenuButtonBlockquote />
+              <MenuButtonCodeBlock />
+              <MenuDivider />
+              <MenuButtonAddImage tooltipLabel="Insert image" onClick={() => setImageOpen(true)} />
+              <MenuButtonAddTable tooltipLabel="Insert table" />
+              <MenuDivider />
+              <MenuButtonUndo />
+              <MenuButtonRedo />
+            </Box>
+          </MenuControlsContainer>
+        )}
+      >
+        {(editor) =>
+          editor && !editor.isDestroyed ? (
+            <>
+              <LinkBubbleMenu labels={{ editLinkSaveButtonLabel: 'Save link', editLinkCancelButtonLabel: 'Cancel link' }} />
+              <TableBubbleMenu />
+            </>
+          ) : null
+        }
+      </RichTextEditor>
+      <ImageUrlDialog
+        open={imageOpen}
+        onClose={() => setImageOpen(false)}
+        onInsert={(image) => {
+          const editor = editorRef.current?.editor;
+          if (editor) editor.chain().focus().setImage({ src: image.src, alt: image.alt || undefined }).run();
+        }}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,82 @@
+import { Component, Suspense, lazy, type ReactNode } from 'react';
+import { Alert, Box, Button, CircularProgress, FormControl, FormHelperText, FormLabel, Typography } from '@mui/material';
+import { useInput, useResourceContext, useTranslateLabel, type InputProps } from 'react-admin';
+
+/** The editor and its libraries (Tiptap, ProseMirror, mui-tiptap): a separate chunk, fetched when a form needs it. */
+const loadBodyEditor = () => import('./BodyEditor');
+const BodyEditor = lazy(loadBodyEditor);
+
+class EditorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => window.location.reload()}>
+            Reload
+          </Button>
+        }
+      >
+        The editor could not be loaded. Check the connection and reload the page; unsaved changes are lost.
+      </Alert>
+    );
+  }
+}
+
+function EditorLoading({ label }: { label: string }) {
+  return (
+    <Box
+      role="status"
+      sx={{ display: 'flex', alignItems: 'center', gap: 1, minHeight: 300, border: 1, borderColor: 'divider', borderRadius: 1, px: 2 }}
+    >
+      <CircularProgress size={20} aria-hidden />
+      <Typography variant="body2" color="text.secondary">
+        Loading the {label.toLowerCase()} editor…
+      </Typography>
+    </Box>
+  );
+}
+
+export type RichTextInputProps = Pick<InputProps, 'source' | 'validate' | 'defaultValue' | 'disabled' | 'readOnly'> & {
+  label?: string;
+  helperText?: string;
+};
+
+/**
+ * A react-admin input holding HTML, edited with mui-tiptap. The editable area is a textbox named after the
+ * label ("Body"); the editor code loads on first render of this input.
+ */
+export function RichTextInput({ source, label, helperText, validate, defaultValue, disabled, readOnly }: RichTextInputProps) {
+  const resource = useResourceContext();
+  const translateLabel = useTranslateLabel();
+  const { id, field, fieldState, isRequired } = useInput({ source, validate, defaultValue, format: (v: unknown) => (typeof v === 'string' ? v : '') });
+  const text = String(translateLabel({ label, source, resource }) ?? source);
+  const helperId = `${id}-helper-text`;
+  const error = fieldState.error?.message;
+  return (
+    <FormControl fullWidth error={fieldState.invalid} margin="dense" sx={{ mb: 2 }}>
+      <FormLabel id={`${id}-label`} component="div" sx={{ mb: 0.5 }} required={isRequired}>
+        {text}
+      </FormLabel>
+      <EditorBoundary>
+        <Suspense fallback={<EditorLoading label={text} />}>
+          <BodyEditor
+            value={field.value as string}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            label={text}
+            describedBy={error || helperText ? helperId : undefined}
+            invalid={fieldState.invalid}
+            disabled={disabled || readOnly}
+          />
+        </Suspense>
+      </EditorBoundary>
+      {(error || helperText) && <FormHelperText id={helperId}>{error ?? helperText}</FormHelperText>}
+    </FormControl>
+  );
+}

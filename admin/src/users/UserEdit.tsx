@@ -1,0 +1,82 @@
+import { Alert } from '@mui/material';
+import {
+  CheckboxGroupInput,
+  DateField,
+  Edit,
+  Labeled,
+  SaveButton,
+  SimpleForm,
+  TextField,
+  TextInput,
+  Toolbar,
+  maxLength,
+  useNotify,
+  usePermissions,
+  useRedirect,
+  type RaRecord,
+} from 'react-admin';
+import { isAdmin } from '../permissions';
+import { ROLE_CHOICES } from './choices';
+import type { User } from './types';
+
+/** The only keys PUT /api/admin/users/:id accepts. */
+export interface UserUpdate {
+  name?: string | null;
+  roles?: User['roles'];
+}
+
+/** Keeps only what the API accepts; roles only for admins (the API refuses them from anyone else). */
+export function toUserUpdate(data: RaRecord, admin: boolean): UserUpdate {
+  const name = typeof data.name === 'string' ? data.name.trim() : null;
+  const update: UserUpdate = { name: name || null };
+  if (admin && Array.isArray(data.roles)) update.roles = data.roles as User['roles'];
+  return update;
+}
+
+function UserEditToolbar() {
+  return (
+    <Toolbar>
+      <SaveButton />
+    </Toolbar>
+  );
+}
+
+export function UserEdit() {
+  const { permissions } = usePermissions();
+  const admin = isAdmin(permissions);
+  const notify = useNotify();
+  const redirect = useRedirect();
+  return (
+    <Edit
+      mutationMode="pessimistic"
+      transform={(data: RaRecord) => toUserUpdate(data, admin)}
+      mutationOptions={{
+        onSuccess: (user: User) => {
+          notify(`Saved ${user.name || user.email}.`, { type: 'success' });
+          redirect('show', 'users', user.id);
+        },
+      }}
+    >
+      <SimpleForm toolbar={<UserEditToolbar />}>
+        <Labeled label="Email">
+          <TextField source="email" />
+        </Labeled>
+        <TextInput source="name" validate={maxLength(200)} helperText="Leave empty to clear the name." />
+        {admin ? (
+          <CheckboxGroupInput
+            source="roles"
+            choices={ROLE_CHOICES}
+            helperText="Admin: everything. Support: catalog, purchases, refunds, users (no role changes). Finance: reads everything commercial, exports. Contributor: the content they created. Learner: the default."
+          />
+        ) : (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            Only administrators can change roles.
+          </Alert>
+        )}
+        <Labeled label="Joined">
+          <DateField source="createdAt" showTime />
+        </Labeled>
+      </SimpleForm>
+    </Edit>
+  );
+}

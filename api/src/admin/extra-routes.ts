@@ -1,0 +1,47 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { userOf } from '../http/auth';
+import { IdParam } from '../http/params';
+import type { Policies } from '../http/policy';
+import { GenerateCouponsBody, type CouponGenerator } from '../commerce/coupon-generator';
+import type { ContentTree } from '../learning/content-tree';
+import type { DashboardService } from './dashboard';
+
+const DashboardQuery = z.object({ days: z.coerce.number().int().min(7).max(365).default(30) });
+const ReorderBody = z.object({ childIds: z.array(z.uuid('must be an id')).max(1000) }).strict();
+
+interface Deps {
+  allow: Policies;
+  dashboard: DashboardService;
+  tree: ContentTree;
+  coupons: CouponGenerator;
+}
+
+/** Console endpoints beyond the REST contract: the dashboard, the course tree and the coupon generator. */
+export function adminExtraRoutes({ allow, dashboard, tree, coupons }: Deps) {
+  const router = new Router();
+
+  router.post('/coupons/generate', allow.roles('support'), async (ctx) => {
+    const input = GenerateCouponsBody.parse(ctx.request.body);
+    const user = userOf(ctx);
+    ctx.status = 201;
+    ctx.body = { data: await coupons.generate(input, { id: user.id, email: user.email }, ctx.state.requestId ?? null) };
+  });
+
+  router.get('/dashboard', allow.roles('support', 'finance'), async (ctx) => {
+    ctx.body = await dashboard.summary(DashboardQuery.parse(ctx.query).days);
+  });
+
+  router.get('/content-resources/:id/tree', allow.roles('support', 'finance', 'contributor'), async (ctx) => {
+    ctx.body = await tree.tree(IdParam.parse(ctx.params).id);
+  });
+
+  router.post('/content-resources/:id/reorder', allow.roles('support', 'contributor'), async (ctx) => {
+    const { childIds } = ReorderBody.parse(ctx.request.body);
+    const user = userOf(ctx);
+    await tree.reorder(IdParam.parse(ctx.params).id, childIds, { id: user.id, email: user.email, roles: user.roles }, ctx.state.requestId ?? null);
+    ctx.status = 204;
+  });
+
+  return router;
+}

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { Coupon, Purchase, PurchaseUserTransfer, PURCHASE_STATUSES, TRANSFER_STATES } from '../../commerce/models';
+import { DateTime, Discount, Id } from '../fields';
+import { AppError } from '../../http/errors';
+import { defineResource } from '../resource';
+
+const STAFF = ['support', 'finance'] as const;
+
+const couponFields = {
+  code: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, - and _ only (at most 64)')
+    .nullable()
+    .optional(),
+  percentageDiscount: Discount,
+  expires: DateTime.nullable().optional(),
+  maxUses: z.number().int().min(-1, '−1 (unlimited) or a number of uses').max(1_000_000),
+  default: z.boolean(),
+  status: z.enum(['active', 'inactive']),
+  restrictedToProductId: Id.nullable().optional(),
+};
+
+export const coupons = defineResource({
+  name: 'coupons',
+  model: Coupon,
+  read: STAFF,
+  filterable: {
+    id: 'id',
+    status: 'enum',
+    default: 'boolean',
+    restrictedToProductId: 'id',
+    bulkPurchaseId: 'id',
+    percentageDiscount: 'number',
+    usedCount: 'number',
+    expires: 'date',
+    createdAt: 'date',
+  },
+  sortable: ['id', 'code', 'createdAt', 'expires', 'percentageDiscount', 'usedCount', 'maxUses'],
+  searchable: ['code'],
+  defaultSort: ['createdAt', 'DESC'],
+  create: z
+    .object({ ...couponFields, maxUses: couponFields.maxUses.default(-1), default: couponFields.default.default(false), status: couponFields.status.default('active') })
+    .strict(),
+  // usedCount moves only through redemptions; team coupons belong to their purchase.
+  update: z.object(couponFields).partial().strict(),
+  async checkWrite(_hook, operation, input, current) {
+    if (operation !== 'update' || !current?.bulkPurchaseId) return;
+    const locked = ['percentageDiscount', 'maxUses', 'restrictedToProductId', 'default', 'code', 'expires'].filter((f) => f in input);
+    if (locked.length) {
+      const message = 'a team coupon changes only with its purchase (seats are bought or revoked there)';
+      throw new AppError('validation-failed', `${locked.join(', ')}: ${message}`, Object.fromEntries(locked.map((f) => [f, message])));
+    }
+  },
+  remove: 'hard',
+  deleteGuards: [
+    {
+      code: 'coupon-has-purchases',
+      message: 'This coupon was used by purchases; deactivate it instead of deleting it.',
+      blocks: async (trx, id) =>
+        Boolean(await trx('purchases').where('couponId', id).orWhere('redeemedBulkCouponId', id).orWhere('bulkCouponId', id).first('id')),
+    },
+  ],
+  constraintFields: {
+    coupons_code_unique: { field: 'code', message: 'is already used by another coupon (codes ignore case)' },
+    coupons_used_count_range: { field: 'maxUses', message: 'cannot be below the uses already made' },
+  },
+});
+
+const purchaseFilters = {
+  id: 'id',
+  userId: 'id',
+  productId: 'id',
+  status: 'enum',
+  couponId: 'id',
+  bulkCouponId: 'id',
+  redeemedBulkCouponId: 'id',
+  merchantChargeId: 'id',
+  upgradedFromId: 'id',
+  country: 'enum',
+  totalAmount: 'number',
+  createdAt: 'date',
+} as const;
+
+/** Purchases change only through their actions (refund, transfer, ...), never by editing fields. */
+export const purchases = defineResource({
+  name: 'purchases',
+  model: Purchase,
+  read: STAFF,
+  filterable: purchaseFilters,
+  sortable: ['id', 'createdAt', 'totalAmount', 'status'],
+  searchable: [],
+  defaultSort: ['createdAt', 'DESC'],
+});
+
+/** Team purchases: the buyer's purchase with its team coupon's seats. */
+export const bulkPurchases = defineResource({
+  name: 'bulk-purchases',
+  model: Purchase,
+  read: STAFF,
+  baseQuery: (db) =>
+    Purchase.query(db)
+      .join('coupons', 'coupons.id', 'purchases.bulkCouponId')
+      .select('purchases.*', 'coupons.maxUses as seatsTotal', 'coupons.usedCount as seatsUsed', 'coupons.code as inviteCode') as never,
+  sqlColumns: {
+    id: 'purchases.id',
+    userId: 'purchases.userId',
+    productId: 'purchases.productId',
+    status: 'purchases.status',
+    createdAt: 'purchases.createdAt',
+    totalAmount: 'purchases.totalAmount',
+    bulkCouponId: 'purchases.bulkCouponId',
+    seatsTotal: 'coupons.maxUses',
+    seatsUsed: 'coupons.usedCount',
+  },
+  filterable: { id: 'id', userId: 'id', productId: 'id', status: 'enum', bulkCouponId: 'id', seatsUsed: 'number', createdAt: 'date' },
+  sortable: ['id', 'createdAt', 'totalAmount', 'seatsTotal', 'seatsUsed'],
+  searchable: [],
+  defaultSort: ['createdAt', 'DESC'],
+});
+
+export const purchaseUserTransfers = defineResource({
+  name: 'purchase-user-transfers',
+  model: PurchaseUserTransfer,
+  read: STAFF,
+  filterable: { id: 'id', purchaseId: 'id', sourceUserId: 'id', targetUserId: 'id', transferState: 'enum', expiresAt: 'date', createdAt: 'date' },
+  sortable: ['id', 'createdAt', 'expiresAt', 'transferState'],
+  searchable: [],
+  defaultSort: ['createdAt', 'DESC'],
+});
+
+export const ENUMS = { PURCHASE_STATUSES, TRANSFER_STATES };

@@ -1,0 +1,155 @@
+import { z } from 'zod';
+import { AppError } from '../../http/errors';
+import { Account, DeviceAccessToken, DeviceVerification, Session, User, UserPrefs, VerificationToken } from '../../identity/models';
+import { ROLES } from '../../identity/roles';
+import { EmailAddress } from '../../identity/users';
+import { OutboxEmail } from '../../mail/models';
+import { assertAnotherAdminRemains } from '../../identity/admin-guard';
+import { defineResource, type Row, type WriteHook } from '../resource';
+
+const STAFF = ['support', 'finance'] as const;
+
+const STAFF_ROLES = ['admin', 'support', 'finance'];
+
+/**
+ * Only administrators change roles or delete staff accounts; nobody removes their own admin role, and the
+ * last administrator stays one.
+ */
+async function checkUserWrite({ trx, actor }: WriteHook, operation: 'create' | 'update' | 'delete', input: Row, current: Row | null): Promise<void> {
+  const isAdmin = actor.roles.includes('admin');
+  const currentRoles = (current?.roles as string[] | undefined) ?? [];
+  if (operation === 'delete') {
+    if (!isAdmin && currentRoles.some((r) => STAFF_ROLES.includes(r))) throw new AppError('forbidden', 'Only administrators can delete staff accounts.');
+    if (current?.id === actor.id) throw new AppError('validation-failed', 'You cannot delete your own account here.');
+    if (currentRoles.includes('admin')) await assertAnotherAdminRemains(trx, current!.id as string);
+    return;
+  }
+  if (!('roles' in input)) return;
+  const message = 'Only administrators can change roles.';
+  if (!isAdmin) throw new AppError('forbidden', message, { roles: message });
+  const removesAdmin = currentRoles.includes('admin') && !(input.roles as string[]).includes('admin');
+  if (removesAdmin && current?.id === actor.id) {
+    throw new AppError('validation-failed', 'You cannot remove your own admin role.', { roles: 'You cannot remove your own admin role.' });
+  }
+  if (removesAdmin) await assertAnotherAdminRemains(trx, current!.id as string);
+}
+
+const Roles = z
+  .array(z.enum(ROLES))
+  .max(ROLES.length)
+  .transform((roles) => [...new Set(roles)].sort());
+
+export const users = defineResource({
+  name: 'users',
+  model: User,
+  read: STAFF,
+  filterable: { id: 'id', roles: 'role', createdAt: 'date' },
+  sortable: ['id', 'email', 'name', 'createdAt'],
+  searchable: ['email', 'name'],
+  defaultSort: ['createdAt', 'DESC'],
+  create: z.object({ email: EmailAddress, name: z.string().trim().min(1).max(200).nullable().optional(), roles: Roles.optional() }).strict(),
+  update: z.object({ name: z.string().trim().min(1).max(200).nullable(), roles: Roles }).partial().strict(),
+  checkWrite: checkUserWrite,
+  remove: 'hard',
+  deleteGuards: [
+    {
+      code: 'user-has-purchases',
+      message: 'This person has purchases or payments on record; their account cannot be deleted.',
+      blocks: async (trx, id) =>
+        Boolean((await trx('purchases').where('userId', id).first('id')) ?? (await trx('merchantCustomers').where('userId', id).first('id'))),
+    },
+  ],
+  constraintFields: { users_email_unique: { field: 'email', message: 'already has an account' } },
+});
+
+export const accounts = defineResource({
+  name: 'accounts',
+  model: Account,
+  read: ['support'],
+  // OAuth tokens never leave the server.
+  columns: ['id', 'userId', 'type', 'provider', 'providerAccountId', 'expiresAt', 'tokenType', 'scope'],
+  filterable: { id: 'id', userId: 'id', provider: 'enum' },
+  sortable: ['id', 'provider'],
+  searchable: ['providerAccountId'],
+  defaultSort: ['provider', 'ASC'],
+  exactCount: true,
+  remove: 'hard', // unlink the external account
+});
+
+export const sessions = defineResource({
+  name: 'sessions',
+  model: Session,
+  read: ['support'],
+  columns: ['id', 'userId', 'expires', 'createdAt', 'lastSeenAt', 'userAgent'],
+  filterable: { id: 'id', userId: 'id', expires: 'date', createdAt: 'date' },
+  sortable: ['id', 'createdAt', 'expires', 'lastSeenAt'],
+  searchable: ['userAgent'],
+  defaultSort: ['createdAt', 'DESC'],
+  remove: 'hard', // revoke
+});
+
+export const verificationTokens = defineResource({
+  name: 'verification-tokens',
+  model: VerificationToken,
+  idColumn: 'id',
+  read: ['support'],
+  columns: ['id', 'identifier', 'expires', 'createdAt', 'redirectTo'],
+  filterable: { id: 'id', identifier: 'text', expires: 'date', createdAt: 'date' },
+  sortable: ['id', 'createdAt', 'expires'],
+  searchable: ['identifier'],
+  defaultSort: ['createdAt', 'DESC'],
+  remove: 'hard', // invalidate an emailed link
+});
+
+export const deviceVerifications = defineResource({
+  name: 'device-verifications',
+  model: DeviceVerification,
+  idColumn: 'id',
+  read: ['support'],
+  columns: ['id', 'userCode', 'clientId', 'expires', 'createdAt', 'verifiedAt', 'verifiedByUserId', 'deniedAt', 'tokenIssuedAt', 'intervalSeconds', 'lastPolledAt'],
+  filterable: { id: 'id', clientId: 'text', verifiedByUserId: 'id', expires: 'date', createdAt: 'date' },
+  sortable: ['id', 'createdAt', 'expires'],
+  searchable: ['clientId', 'userCode'],
+  defaultSort: ['createdAt', 'DESC'],
+  remove: 'hard',
+});
+
+export const deviceAccessTokens = defineResource({
+  name: 'device-access-tokens',
+  model: DeviceAccessToken,
+  idColumn: 'id',
+  read: ['support'],
+  columns: ['id', 'userId', 'clientId', 'createdAt', 'lastUsedAt'],
+  filterable: { id: 'id', userId: 'id', clientId: 'text', createdAt: 'date' },
+  sortable: ['id', 'createdAt', 'lastUsedAt'],
+  searchable: ['clientId'],
+  defaultSort: ['createdAt', 'DESC'],
+  remove: 'hard', // revoke
+});
+
+export const userPrefs = defineResource({
+  name: 'user-prefs',
+  model: UserPrefs,
+  read: ['support'],
+  filterable: { id: 'id', userId: 'id', type: 'enum', resourceId: 'id' },
+  sortable: ['id', 'createdAt', 'updatedAt'],
+  searchable: [],
+  defaultSort: ['updatedAt', 'DESC'],
+});
+
+/** Sign-in links in emails are live credentials: staff see that a link was sent, not the link. */
+function hideSignInTokens(row: Row): Row {
+  const hide = (text: unknown) => (typeof text === 'string' ? text.replace(/(token=)[^&\s"'<]+/g, '$1[hidden]') : text);
+  return { ...row, textBody: hide(row.textBody), htmlBody: hide(row.htmlBody) };
+}
+
+export const outboxEmails = defineResource({
+  name: 'outbox-emails',
+  model: OutboxEmail,
+  read: [],
+  present: hideSignInTokens,
+  filterable: { id: 'id', status: 'enum', kind: 'enum', toAddress: 'text', createdAt: 'date' },
+  sortable: ['id', 'createdAt', 'status', 'toAddress', 'attempts'],
+  searchable: ['toAddress', 'subject'],
+  defaultSort: ['createdAt', 'DESC'],
+});

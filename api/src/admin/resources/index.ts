@@ -1,0 +1,57 @@
+import type { AdminResource } from '../resource';
+import { auditLogs } from './audit';
+import { productContentResources, prices, products, upgradableProducts } from './catalog';
+import { bulkPurchases, coupons, purchaseUserTransfers, purchases } from './commerce';
+import { productRevenueSplits } from './finance';
+import {
+  accounts,
+  deviceAccessTokens,
+  deviceVerifications,
+  outboxEmails,
+  sessions,
+  userPrefs,
+  users,
+  verificationTokens,
+} from './identity';
+import { bookmarks, comments, contentResourceResources, contentResources, lessonProgress } from './learning';
+import { merchantAccounts, merchantCharges, merchantCoupons, merchantCustomers, merchantPrices, merchantProducts, merchantSessions } from './merchant';
+
+/** Every console resource: one per entity of the data model, plus team purchases and the audit log. */
+export const ADMIN_RESOURCES: readonly AdminResource[] = [
+  products,
+  prices,
+  upgradableProducts,
+  productContentResources,
+  merchantAccounts,
+  merchantProducts,
+  merchantPrices,
+  merchantCustomers,
+  merchantCoupons,
+  merchantSessions,
+  merchantCharges,
+  coupons,
+  purchases,
+  bulkPurchases,
+  purchaseUserTransfers,
+  productRevenueSplits,
+  users,
+  accounts,
+  sessions,
+  verificationTokens,
+  deviceVerifications,
+  deviceAccessTokens,
+  userPrefs,
+  outboxEmails,
+  contentResources,
+  contentResourceResources,
+  lessonProgress,
+  comments,
+  bookmarks,
+  auditLogs,
+];
+
+export function adminResource(name: string): AdminResource {
+  const resource = ADMIN_RESOURCES.find((r) => r.name === name);
+  if (!resource) throw new Error(`no admin resource ${name}`);
+  return resource;
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import {
+  MerchantAccount,
+  MerchantCharge,
+  MerchantCoupon,
+  MerchantCustomer,
+  MerchantPrice,
+  MerchantProduct,
+  MerchantSession,
+} from '../../payments/models';
+import type { FieldKind } from '../list-query';
+import { defineResource, type AdminResource } from '../resource';
+
+/** Mirrors of the payment provider's objects: written by checkout and fulfilment, read-only here but for status. */
+function merchantResource(
+  name: string,
+  model: AdminResource['model'],
+  extra: { filterable?: Record<string, FieldKind>; sortable?: string[]; exactCount?: boolean } = {},
+): AdminResource {
+  return defineResource({
+    name,
+    model,
+    read: ['support', 'finance'],
+    filterable: { id: 'id', status: 'enum', merchantAccountId: 'id', identifier: 'text', createdAt: 'date', ...extra.filterable },
+    sortable: ['id', 'createdAt', 'status', ...(extra.sortable ?? [])],
+    searchable: ['identifier'],
+    defaultSort: ['createdAt', 'DESC'],
+    exactCount: extra.exactCount,
+    update: z.object({ status: z.enum(['active', 'inactive']) }).partial().strict(),
+  });
+}
+
+export const merchantAccounts = defineResource({
+  ...merchantResource('merchant-accounts', MerchantAccount, { exactCount: true }),
+  // The accounts themselves: no account above them.
+  filterable: { id: 'id', status: 'enum', label: 'enum', identifier: 'text', createdAt: 'date' },
+});
+export const merchantProducts = merchantResource('merchant-products', MerchantProduct, { filterable: { productId: 'id' } });
+export const merchantPrices = merchantResource('merchant-prices', MerchantPrice, { filterable: { merchantProductId: 'id', priceId: 'id' } });
+export const merchantCustomers = merchantResource('merchant-customers', MerchantCustomer, { filterable: { userId: 'id' } });
+export const merchantCoupons = merchantResource('merchant-coupons', MerchantCoupon, { filterable: { percentageDiscount: 'number' } });
+export const merchantSessions = merchantResource('merchant-sessions', MerchantSession);
+export const merchantCharges = merchantResource('merchant-charges', MerchantCharge, {
+  filterable: { userId: 'id', merchantProductId: 'id', merchantCustomerId: 'id', amount: 'number', refundAmount: 'number', currency: 'enum' },
+  sortable: ['amount', 'refundAmount', 'net'],
+});

@@ -1,0 +1,83 @@
+import path from 'node:path';
+import Koa from 'koa';
+import compose from 'koa-compose';
+import Router from '@koa/router';
+import { bodyParser } from '@koa/bodyparser';
+import { PROJECT_ROOT } from './config';
+import { adminExtraRoutes } from './admin/extra-routes';
+import { adminRoutes } from './admin/routes';
+import { ADMIN_RESOURCES } from './admin/resources';
+import { catalogRoutes } from './catalog/routes';
+import { commerceRoutes } from './commerce/routes';
+import { testProviderRoutes } from './payments/test-provider-routes';
+import { healthRoutes } from './health/routes';
+import { authenticate } from './http/auth';
+import { errorHandler, notFound, requestContext } from './http/context';
+import { allow } from './http/policy';
+import { identityAdminRoutes } from './identity/admin-routes';
+import { oauthRoutes } from './identity/oauth-routes';
+import { identityRoutes } from './identity/routes';
+import { createServices, type Deps, type Services } from './services';
+import { serveSpa } from './web/static';
+
+export const APP_DIST = {
+  storefront: path.join(PROJECT_ROOT, 'storefront', 'dist'),
+  admin: path.join(PROJECT_ROOT, 'admin', 'dist'),
+};
+
+/** Paths the API answers (never the apps' index.html). */
+const API_PREFIXES = ['/api', '/oauth'];
+const isApiPath = (p: string) => API_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));
+
+/** All API routes, by audience. Exported so tests can walk every route. */
+export function createRouter(deps: Deps, services: Services) {
+  const root = new Router();
+  const mount = (prefix: string, router: Router) => root.use(prefix, router.routes(), router.allowedMethods());
+
+  mount('/api', healthRoutes({ health: services.health, allow }));
+  mount('/api/store', catalogRoutes({ catalog: services.catalog, allow }));
+  mount('/api/store', identityRoutes({ allow, config: deps.config, ...services }));
+  mount('/api/store', commerceRoutes({ allow, config: deps.config, quotes: services.quotes, checkouts: services.checkouts, purchases: services.purchases }));
+  mount('/api/admin', identityAdminRoutes({ allow, outbox: services.outbox }));
+  mount('/api/admin', adminExtraRoutes({ allow, dashboard: services.dashboard, tree: services.tree, coupons: services.coupons }));
+  mount('/api/admin', adminRoutes({ admin: services.admin, resources: ADMIN_RESOURCES, allow }));
+  mount('/oauth', oauthRoutes({ allow, devices: services.devices, limiter: services.limiter }));
+  return root;
+}
+
+/** Builds the application without listening: the server and the tests both call it. */
+export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; services?: Services } = {}): Koa {
+  const dist = options.dist ?? APP_DIST;
+  const services = options.services ?? createServices(deps);
+  // Behind N trusted proxies the client is the Nth address from the right of X-Forwarded-For; anything further
+  // left was written by the client and is ignored (or it could dodge per-IP limits).
+  const app = new Koa({ proxy: deps.config.TRUST_PROXY, maxIpsCount: deps.config.PROXY_HOPS });
+  const router = createRouter(deps, services);
+
+  app.use(requestContext(deps.logger));
+  app.use(errorHandler());
+
+  // API paths end here: a route, a 405 for a wrong method, or a JSON 404.
+  // JSON only under /api: a cross-site HTML form cannot send it, so no form can sign a browser in or change
+  // anything. The device flow under /oauth is form-encoded, as RFC 8628 says.
+  const jsonBody = bodyParser({ enableTypes: ['json'], jsonLimit: '1mb' }) as Koa.Middleware;
+  const formBody = bodyParser({ enableTypes: ['form'], formLimit: '64kb' }) as Koa.Middleware;
+  const handleApi = compose<Koa.ParameterizedContext>([
+    (ctx, next) => (ctx.path.startsWith('/oauth/') ? formBody(ctx, next) : jsonBody(ctx, next)),
+    authenticate({ sessions: services.sessions, devices: services.devices, config: deps.config }) as Koa.Middleware,
+    router.routes() as Koa.Middleware,
+    router.allowedMethods() as Koa.Middleware,
+  ]);
+  app.use(async (ctx, next) => {
+    if (!isApiPath(ctx.path)) return next();
+    await handleApi(ctx, async () => {});
+    if (ctx.status === 404 && ctx.body == null) throw notFound();
+  });
+  // The built-in test provider's hosted checkout stands for the provider's own site: outside the API, with no
+  // session or CSRF of ours.
+  const provider = testProviderRoutes({ allow, provider: services.testProvider });
+  app.use(provider.routes());
+  app.use(serveSpa({ prefix: '/admin', root: dist.admin, name: 'console' }));
+  app.use(serveSpa({ prefix: '', root: dist.storefront, name: 'storefront' }));
+  return app;
+}

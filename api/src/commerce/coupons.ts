@@ -1,0 +1,47 @@
+import type { Knex } from 'knex';
+import { Coupon } from './models';
+import { toBp, type CouponOffer } from './pricing';
+
+export type CouponProblem = 'coupon-not-found' | 'coupon-expired' | 'coupon-used-up' | 'coupon-not-valid-for-product' | 'coupon-inactive';
+
+export const COUPON_MESSAGES: Record<CouponProblem, string> = {
+  'coupon-not-found': 'There is no coupon with that code.',
+  'coupon-expired': 'This coupon has expired.',
+  'coupon-used-up': 'This coupon has been used as many times as it allows.',
+  'coupon-not-valid-for-product': 'This coupon is not valid for this course.',
+  'coupon-inactive': 'This coupon is no longer active.',
+};
+
+/** Why a coupon cannot be used for this product now (DOMAIN §4), or null when it can. */
+export function couponProblem(coupon: Coupon | undefined, productId: string, now: Date): CouponProblem | null {
+  if (!coupon) return 'coupon-not-found';
+  if (coupon.status !== 'active') return 'coupon-inactive';
+  if (coupon.expires && coupon.expires <= now) return 'coupon-expired';
+  if (coupon.maxUses !== -1 && coupon.usedCount >= coupon.maxUses) return 'coupon-used-up';
+  // Team coupons are redeemed through their invite link, never entered at checkout.
+  if (coupon.bulkPurchaseId || (coupon.restrictedToProductId && coupon.restrictedToProductId !== productId)) return 'coupon-not-valid-for-product';
+  return null;
+}
+
+export function asOffer(coupon: Coupon): CouponOffer {
+  return { id: coupon.id, code: coupon.code, bp: toBp(coupon.percentageDiscount), expires: coupon.expires };
+}
+
+export async function findCouponByCode(db: Knex, code: string): Promise<Coupon | undefined> {
+  return Coupon.query(db).whereRaw('lower(code) = lower(?)', [code]).first();
+}
+
+/**
+ * The site-wide sale: the active default coupon with the highest percentage that has not expired. A default
+ * coupon without an expiry runs until it is deactivated.
+ */
+export async function bestDefaultCoupon(db: Knex, productId: string, now: Date): Promise<Coupon | undefined> {
+  return Coupon.query(db)
+    .where({ default: true, status: 'active' })
+    .whereNull('bulkPurchaseId')
+    .where((q) => q.whereNull('expires').orWhere('expires', '>', now))
+    .where((q) => q.whereNull('restrictedToProductId').orWhere('restrictedToProductId', productId))
+    .where((q) => q.where('maxUses', -1).orWhere('usedCount', '<', Coupon.raw('max_uses')))
+    .orderBy([{ column: 'percentageDiscount', order: 'desc' }, { column: 'createdAt', order: 'asc' }])
+    .first();
+}

@@ -1,0 +1,181 @@
+import { Model } from 'objection';
+import { BaseModel } from '../db/base-model';
+import { Product } from '../catalog/models';
+import { User } from '../identity/models';
+import { MerchantCharge, MerchantCoupon, MerchantSession } from '../payments/models';
+
+export const PURCHASE_STATUSES = ['Valid', 'Restricted', 'Refunded', 'Disputed', 'Banned'] as const;
+export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
+
+export const TRANSFER_STATES = ['AVAILABLE', 'INITIATED', 'VERIFIED', 'CANCELED', 'EXPIRED', 'CONFIRMED', 'COMPLETED'] as const;
+export type TransferState = (typeof TRANSFER_STATES)[number];
+
+export class Coupon extends BaseModel {
+  static override tableName = 'coupons';
+  declare id: string;
+  declare code: string | null;
+  declare expires: Date | null;
+  declare maxUses: number;
+  declare usedCount: number;
+  declare default: boolean;
+  declare status: 'active' | 'inactive';
+  declare percentageDiscount: number; // numeric(5,4): four decimals, exact as a JSON number
+  declare merchantCouponId: string | null;
+  declare restrictedToProductId: string | null;
+  declare bulkPurchaseId: string | null;
+  declare createdAt: Date;
+  declare updatedAt: Date;
+
+  static override get relationMappings() {
+    return {
+      restrictedToProduct: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Product,
+        join: { from: 'coupons.restrictedToProductId', to: 'products.id' },
+      },
+      merchantCoupon: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: MerchantCoupon,
+        join: { from: 'coupons.merchantCouponId', to: 'merchantCoupons.id' },
+      },
+      bulkPurchase: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Purchase,
+        join: { from: 'coupons.bulkPurchaseId', to: 'purchases.id' },
+      },
+      redemptions: {
+        relation: Model.HasManyRelation,
+        modelClass: Purchase,
+        join: { from: 'coupons.id', to: 'purchases.redeemedBulkCouponId' },
+      },
+    };
+  }
+}
+
+export class Purchase extends BaseModel {
+  static override tableName = 'purchases';
+  declare id: string;
+  declare userId: string;
+  declare productId: string;
+  declare status: PurchaseStatus;
+  declare totalAmount: number;
+  declare currency: string;
+  declare ipAddress: string | null;
+  declare city: string | null;
+  declare state: string | null;
+  declare country: string | null;
+  declare couponId: string | null;
+  declare bulkCouponId: string | null;
+  declare redeemedBulkCouponId: string | null;
+  declare merchantChargeId: string | null;
+  declare merchantSessionId: string | null;
+  declare upgradedFromId: string | null;
+  declare createdAt: Date;
+  declare updatedAt: Date;
+
+  static override get relationMappings() {
+    return {
+      user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'purchases.userId', to: 'users.id' } },
+      product: { relation: Model.BelongsToOneRelation, modelClass: Product, join: { from: 'purchases.productId', to: 'products.id' } },
+      coupon: { relation: Model.BelongsToOneRelation, modelClass: Coupon, join: { from: 'purchases.couponId', to: 'coupons.id' } },
+      bulkCoupon: { relation: Model.BelongsToOneRelation, modelClass: Coupon, join: { from: 'purchases.bulkCouponId', to: 'coupons.id' } },
+      redeemedBulkCoupon: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Coupon,
+        join: { from: 'purchases.redeemedBulkCouponId', to: 'coupons.id' },
+      },
+      merchantCharge: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: MerchantCharge,
+        join: { from: 'purchases.merchantChargeId', to: 'merchantCharges.id' },
+      },
+      merchantSession: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: MerchantSession,
+        join: { from: 'purchases.merchantSessionId', to: 'merchantSessions.id' },
+      },
+      upgradedFrom: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Purchase,
+        join: { from: 'purchases.upgradedFromId', to: 'purchases.id' },
+      },
+      transfers: {
+        relation: Model.HasManyRelation,
+        modelClass: PurchaseUserTransfer,
+        join: { from: 'purchases.id', to: 'purchaseUserTransfers.purchaseId' },
+      },
+    };
+  }
+}
+
+export class PurchaseUserTransfer extends BaseModel {
+  static override tableName = 'purchaseUserTransfers';
+  declare id: string;
+  declare transferState: TransferState;
+  declare purchaseId: string;
+  declare sourceUserId: string;
+  declare targetUserId: string | null;
+  declare createdAt: Date;
+  declare expiresAt: Date;
+  declare canceledAt: Date | null;
+  declare confirmedAt: Date | null;
+  declare completedAt: Date | null;
+
+  static override get relationMappings() {
+    return {
+      purchase: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Purchase,
+        join: { from: 'purchaseUserTransfers.purchaseId', to: 'purchases.id' },
+      },
+      sourceUser: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'purchaseUserTransfers.sourceUserId', to: 'users.id' },
+      },
+      targetUser: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'purchaseUserTransfers.targetUserId', to: 'users.id' },
+      },
+    };
+  }
+}
+
+/** Our record of a checkout: what was quoted and to whom; fulfilment reads and locks it (see checkout.ts). */
+export class Checkout extends BaseModel {
+  static override tableName = 'checkouts';
+  declare id: string;
+  declare merchantSessionId: string | null;
+  declare productId: string;
+  declare priceId: string;
+  declare quantity: number;
+  declare team: boolean;
+  declare couponId: string | null;
+  declare upgradeFromId: string | null;
+  declare buyerUserId: string | null;
+  declare buyerEmail: string;
+  declare country: string | null;
+  declare ipAddress: string | null;
+  declare city: string | null;
+  declare state: string | null;
+  declare amountTotal: number;
+  declare currency: string;
+  declare restricted: boolean;
+  declare status: 'open' | 'fulfilled' | 'refunded' | 'canceled';
+  declare purchaseId: string | null;
+  declare createdAt: Date;
+  declare updatedAt: Date;
+
+  static override get relationMappings() {
+    return {
+      product: { relation: Model.BelongsToOneRelation, modelClass: Product, join: { from: 'checkouts.productId', to: 'products.id' } },
+      purchase: { relation: Model.BelongsToOneRelation, modelClass: Purchase, join: { from: 'checkouts.purchaseId', to: 'purchases.id' } },
+      merchantSession: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: MerchantSession,
+        join: { from: 'checkouts.merchantSessionId', to: 'merchantSessions.id' },
+      },
+    };
+  }
+}

@@ -1,0 +1,91 @@
+import type { Db } from '../db/connection';
+import { AppError } from '../http/errors';
+
+export interface MyPurchase {
+  id: string;
+  product: { id: string; name: string; slug: string | null };
+  status: string;
+  totalAmount: number;
+  currency: string;
+  createdAt: Date;
+  country: string | null;
+  /** A team purchase: its seats. */
+  team: { seats: number; used: number } | null;
+  /** A seat redeemed from someone's team. */
+  seat: boolean;
+  invoiceId: string | null;
+}
+
+export interface Invoice {
+  id: string;
+  number: string;
+  issuedAt: Date;
+  buyer: { name: string | null; email: string };
+  line: { description: string; quantity: number; unitAmount: number; subtotal: number };
+  discount: number;
+  total: number;
+  refunded: number;
+  currency: string;
+  country: string | null;
+}
+
+/** A buyer's own purchases and invoices; someone else's invoice does not exist for them (404). */
+export function myPurchases({ db }: { db: Db }) {
+  return {
+    async list(userId: string): Promise<MyPurchase[]> {
+      const rows = await db('purchases as p')
+        .join('products as pr', 'pr.id', 'p.productId')
+        .leftJoin('coupons as c', 'c.id', 'p.bulkCouponId')
+        .where('p.userId', userId)
+        .orderBy('p.createdAt', 'desc')
+        .select(
+          'p.id', 'p.status', 'p.totalAmount', 'p.currency', 'p.createdAt', 'p.country', 'p.merchantChargeId', 'p.redeemedBulkCouponId',
+          'p.bulkCouponId', 'pr.id as productId', 'pr.name as productName', 'pr.slug as productSlug', 'c.maxUses', 'c.usedCount',
+        );
+      return rows.map((r) => ({
+        id: r.id,
+        product: { id: r.productId, name: r.productName, slug: r.productSlug },
+        status: r.status,
+        totalAmount: r.totalAmount,
+        currency: r.currency,
+        createdAt: r.createdAt,
+        country: r.country,
+        team: r.bulkCouponId ? { seats: r.maxUses, used: r.usedCount } : null,
+        seat: Boolean(r.redeemedBulkCouponId),
+        invoiceId: r.merchantChargeId,
+      }));
+    },
+
+    async invoice(userId: string, chargeId: string): Promise<Invoice> {
+      const row = await db('merchantCharges as ch')
+        .join('purchases as p', 'p.merchantChargeId', 'ch.id')
+        .join('products as pr', 'pr.id', 'p.productId')
+        .join('users as u', 'u.id', 'p.userId')
+        .leftJoin('checkouts as co', 'co.purchaseId', 'p.id')
+        .leftJoin('prices as price', 'price.id', 'co.priceId')
+        .where({ 'ch.id': chargeId, 'p.userId': userId })
+        .first(
+          'ch.id', 'ch.identifier', 'ch.amount', 'ch.refundAmount', 'ch.currency', 'ch.createdAt', 'p.country', 'pr.name as productName',
+          'u.name as buyerName', 'u.email as buyerEmail', 'co.quantity', 'price.unitAmount',
+        );
+      if (!row) throw new AppError('not-found', 'No such invoice.');
+      const quantity = row.quantity ?? 1;
+      const unitAmount = row.unitAmount ?? row.amount;
+      const subtotal = unitAmount * quantity;
+      return {
+        id: row.id,
+        number: row.identifier,
+        issuedAt: row.createdAt,
+        buyer: { name: row.buyerName, email: row.buyerEmail },
+        line: { description: quantity > 1 ? `${row.productName} (${quantity} seats)` : row.productName, quantity, unitAmount, subtotal },
+        discount: Math.max(0, subtotal - row.amount),
+        total: row.amount,
+        refunded: row.refundAmount,
+        currency: row.currency,
+        country: row.country,
+      };
+    },
+  };
+}
+
+export type MyPurchasesService = ReturnType<typeof myPurchases>;

@@ -1,0 +1,128 @@
+import type { Clock } from '../clock';
+import type { Db } from '../db/connection';
+import { Price, Product } from '../catalog/models';
+import { AppError } from '../http/errors';
+import type { User } from '../identity/models';
+import { asOffer, bestDefaultCoupon, COUPON_MESSAGES, couponProblem, findCouponByCode, type CouponProblem } from './coupons';
+import { Purchase } from './models';
+import { pppForCountry } from './ppp';
+import { quote, type Quote } from './pricing';
+
+export interface QuoteRequest {
+  productId: string;
+  quantity: number;
+  /** "For my team": seats to give away, even when quantity is 1. */
+  forTeam: boolean;
+  couponCode?: string;
+  country: string | null;
+  pppRequested: boolean;
+  upgradeFromId?: string;
+  buyer: User | null;
+}
+
+export interface QuoteAnswer {
+  product: { id: string; name: string };
+  currency: string;
+  country: string | null;
+  quote: Quote;
+  /** A regional price the buyer may opt into, and what it means. */
+  ppp: { country: string; percent: number } | null;
+  sale: { couponId: string; percent: number; expires: Date | null } | null;
+  coupon: { code: string; problem: CouponProblem | null; message: string | null } | null;
+  upgrade: { fromPurchaseId: string; fromProductId: string; credit: number } | null;
+  team: { seats: number; existingSeats: number } | null;
+}
+
+const OWNING = ['Valid', 'Restricted'] as const;
+
+/** Gathers what pricing needs (price, coupons, the buyer's purchases) and prices one prospective purchase. */
+export function quoteService({ db, clock }: { db: Db; clock: Clock }) {
+  /** What the buyer paid for a purchase, net of refunds: the upgrade credit it earns. */
+  async function paidNetOfRefunds(purchase: Purchase): Promise<number> {
+    if (!purchase.merchantChargeId) return purchase.totalAmount;
+    const charge = await db('merchantCharges').where({ id: purchase.merchantChargeId }).first('amount', 'refundAmount');
+    return Math.max(0, Math.min(purchase.totalAmount, charge ? charge.amount - charge.refundAmount : purchase.totalAmount));
+  }
+
+  /** The owned purchase that gives the most credit toward this product: an upgradable one, or this product bought regionally. */
+  async function upgradeSource(buyer: User, productId: string, requestedId?: string): Promise<{ purchase: Purchase; credit: number } | null> {
+    const candidates = await Purchase.query(db)
+      .where({ userId: buyer.id })
+      .whereIn('status', OWNING)
+      .whereNull('bulkCouponId')
+      .where((q) =>
+        q
+          .whereIn('productId', db('upgradableProducts').select('upgradableFromId').where({ upgradableToId: productId }))
+          .orWhere((same) => same.where({ productId, status: 'Restricted' })),
+      )
+      .whereNotExists(Purchase.query(db).alias('later').whereColumn('later.upgradedFromId', 'purchases.id'));
+    const usable = requestedId ? candidates.filter((p) => p.id === requestedId) : candidates;
+    if (requestedId && !usable.length) throw new AppError('upgrade-not-available', 'That purchase cannot be upgraded to this course.');
+    let best: { purchase: Purchase; credit: number } | null = null;
+    for (const purchase of usable) {
+      const credit = await paidNetOfRefunds(purchase);
+      if (!best || credit > best.credit) best = { purchase, credit };
+    }
+    return best;
+  }
+
+  return {
+    async quote(request: QuoteRequest): Promise<QuoteAnswer> {
+      const now = clock.now();
+      const product = await Product.query(db).findById(request.productId).where('status', 'active');
+      const price = product && (await Price.query(db).findOne({ productId: product.id, status: 'active' }));
+      if (!product || !price) throw new AppError('product-not-found', 'This course is not on sale.');
+
+      const buyer = request.buyer;
+      const ownsIt = buyer
+        ? Boolean(await Purchase.query(db).where({ userId: buyer.id, productId: product.id, status: 'Valid' }).whereNull('bulkCouponId').first())
+        : false;
+      // Owning the course already makes another copy a seat to give away, never a silent duplicate.
+      const team = request.forTeam || request.quantity > 1 || ownsIt;
+      const existingSeats = buyer && team ? await seatsBought(db, buyer.id, product.id) : 0;
+
+      const entered = request.couponCode ? await findCouponByCode(db, request.couponCode) : undefined;
+      const problem = request.couponCode ? couponProblem(entered, product.id, now) : null;
+      const sale = await bestDefaultCoupon(db, product.id, now);
+      const pppBp = pppForCountry(request.country);
+      const upgrade = buyer && !team ? await upgradeSource(buyer, product.id, request.upgradeFromId) : null;
+      if (request.upgradeFromId && !buyer) throw new AppError('unauthenticated', 'Sign in to upgrade a course you own.');
+
+      const result = quote({
+        unitAmount: price.unitAmount,
+        quantity: request.quantity,
+        team,
+        existingSeats,
+        // Unlocking a regional purchase is at the full price: no regional price on top.
+        pppBp: upgrade?.purchase.productId === product.id ? null : pppBp,
+        pppRequested: request.pppRequested,
+        coupon: entered && !problem ? asOffer(entered) : null,
+        defaultCoupon: sale ? asOffer(sale) : null,
+        upgradeCredit: upgrade?.credit ?? 0,
+      });
+
+      return {
+        product: { id: product.id, name: product.name },
+        currency: price.currency,
+        country: request.country,
+        quote: result,
+        ppp: pppBp && request.country && !team ? { country: request.country, percent: pppBp / 100 } : null,
+        sale: sale ? { couponId: sale.id, percent: sale.percentageDiscount * 100, expires: sale.expires } : null,
+        coupon: request.couponCode ? { code: request.couponCode, problem, message: problem ? COUPON_MESSAGES[problem] : null } : null,
+        upgrade: upgrade ? { fromPurchaseId: upgrade.purchase.id, fromProductId: upgrade.purchase.productId, credit: result.credit } : null,
+        team: team ? { seats: request.quantity + existingSeats, existingSeats } : null,
+      };
+    },
+  };
+}
+
+/** Seats this buyer already bought for a product: the uses their team coupons allow. */
+async function seatsBought(db: Db, userId: string, productId: string): Promise<number> {
+  const [row] = (await db('purchases')
+    .join('coupons', 'coupons.id', 'purchases.bulkCouponId')
+    .where({ 'purchases.userId': userId, 'purchases.productId': productId })
+    .sum({ seats: 'coupons.maxUses' })) as { seats: number | string | null }[];
+  return Number(row?.seats ?? 0);
+}
+
+export type QuoteService = ReturnType<typeof quoteService>;

@@ -1,0 +1,79 @@
+import Router from '@koa/router';
+import type { Config } from '../config';
+import { authOf, userOf } from '../http/auth';
+import type { MyPurchasesService } from './my-purchases';
+import { IdParam } from '../http/params';
+import type { Policies } from '../http/policy';
+import { buyerCountry } from './country';
+import type { QuoteService } from './quotes';
+import type { CheckoutService } from './checkout';
+import { CheckoutBody, QuoteQuery } from './schemas';
+
+/** The storefront's commerce endpoints under /api/store. */
+interface Deps {
+  allow: Policies;
+  config: Config;
+  quotes: QuoteService;
+  checkouts: CheckoutService;
+  purchases: MyPurchasesService;
+}
+
+export function commerceRoutes({ allow, config, quotes, checkouts, purchases }: Deps) {
+  const router = new Router();
+
+  router.get('/purchases', allow.signedIn(), async (ctx) => {
+    ctx.body = { data: await purchases.list(userOf(ctx).id) };
+  });
+
+  router.get('/invoices/:id', allow.signedIn(), async (ctx) => {
+    ctx.body = await purchases.invoice(userOf(ctx).id, IdParam.parse(ctx.params).id);
+  });
+
+  // Signed in or not (an email is then required); the buyer's country is always the detected one.
+  router.post('/checkout', allow.public(), async (ctx) => {
+    const body = CheckoutBody.parse(ctx.request.body);
+    ctx.status = 201;
+    ctx.body = await checkouts.create({
+      productId: body.productId,
+      quantity: body.quantity,
+      team: body.team,
+      couponCode: body.coupon,
+      ppp: body.ppp,
+      upgradeFromId: body.upgradeFrom,
+      email: body.email,
+      buyer: authOf(ctx)?.user ?? null,
+      country: buyerCountry(ctx, config),
+      ip: ctx.ip || null,
+    });
+  });
+
+  // The thank-you page asks until the purchase exists; asking also fulfils a paid checkout (exactly once).
+  router.get('/checkouts/:id', allow.public(), async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await checkouts.fulfil(IdParam.parse(ctx.params).id);
+  });
+
+  // Anyone may ask; a signed-in buyer also sees team seats already bought and upgrade credit.
+  router.get('/products/:id/quote', allow.public(), async (ctx) => {
+    const { id } = IdParam.parse(ctx.params);
+    const query = QuoteQuery.parse(ctx.query);
+    const detected = buyerCountry(ctx, config);
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.body = {
+      ...(await quotes.quote({
+        productId: id,
+        quantity: query.quantity,
+        forTeam: query.team,
+        couponCode: query.coupon,
+        // A country in the query previews another region's price; checkout always uses the detected one.
+        country: query.country ?? detected,
+        pppRequested: query.ppp,
+        upgradeFromId: query.upgradeFrom,
+        buyer: authOf(ctx)?.user ?? null,
+      })),
+      detectedCountry: detected,
+    };
+  });
+
+  return router;
+}

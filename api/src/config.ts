@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+const ConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: z.preprocess(
+    emptyAsUndefined,
+    z.url().refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// URL').optional(),
+  ),
+  EMBEDDED_PG_DIR: z.string().min(1).default(path.join(PROJECT_ROOT, '.data', 'postgres')),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  DEFAULT_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US').default('US'),
+  LOAD_DEMO_DATA: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** How many trusted proxies stand in front (with TRUST_PROXY): the client address is read that far from the right. */
+  PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
+  /** The header a trusted proxy puts the buyer's country in (e.g. cf-ipcountry); read only with TRUST_PROXY. */
+  COUNTRY_HEADER: z.preprocess(emptyAsUndefined, z.string().regex(/^[a-z0-9-]+$/i).optional()),
+  SMTP_URL: z.preprocess(emptyAsUndefined, z.url().refine((u) => /^smtps?:\/\//.test(u), 'must be an smtp:// or smtps:// URL').optional()),
+  MAIL_FROM: z.string().min(3).default('Courses <no-reply@localhost>'),
+  GITHUB_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().optional()),
+  GITHUB_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().optional()),
+  GITHUB_AUTHORIZE_URL: z.url().default('https://github.com/login/oauth/authorize'),
+  GITHUB_TOKEN_URL: z.url().default('https://github.com/login/oauth/access_token'),
+  GITHUB_API_URL: z.url().default('https://api.github.com'),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & { publicUrl: string };
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once; a wrong or missing setting throws a message that names it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  if (Boolean(config.GITHUB_CLIENT_ID) !== Boolean(config.GITHUB_CLIENT_SECRET)) {
+    throw new ConfigError('Invalid configuration:\n  GITHUB_CLIENT_SECRET: set both GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET, or neither');
+  }
+  return { ...config, publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` };
+}

@@ -1,0 +1,21 @@
+import knexFactory, { type Knex } from 'knex';
+import { knexSnakeCaseMappers } from 'objection';
+import pg from 'pg';
+
+// count(*) and bigint ids come back as strings by default; every value we keep in them fits a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+// numeric holds only percentages, numeric(5,4): four decimals round-trip through a JSON number exactly.
+// Money is integer cents and never numeric.
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
+
+export type Db = Knex;
+
+export function createDb(connectionString: string, pool: { min?: number; max?: number } = {}): Db {
+  return knexFactory({
+    client: 'pg',
+    connection: connectionString,
+    pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
+    acquireConnectionTimeout: 10_000,
+    ...knexSnakeCaseMappers(),
+  });
+}

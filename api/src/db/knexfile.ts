@@ -1,0 +1,13 @@
+// For the knex CLI (npm run migrate). The server and the tests migrate through migrateLatest().
+import { loadConfig } from '../config';
+import { MigrationDirectory } from './migrations';
+
+const config = loadConfig();
+const connection =
+  config.DATABASE_URL ?? `postgres://postgres:password@localhost:${config.EMBEDDED_PG_PORT}/learning`;
+
+export default {
+  client: 'pg',
+  connection,
+  migrations: { migrationSource: new MigrationDirectory() },
+};

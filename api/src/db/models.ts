@@ -1,0 +1,29 @@
+// Every model in one place, for code that works across domains (the admin layer, tests).
+export { Product, Price, UpgradableProduct } from '../catalog/models';
+export { Checkout, Coupon, Purchase, PurchaseUserTransfer } from '../commerce/models';
+export {
+  MerchantAccount,
+  MerchantCharge,
+  MerchantCoupon,
+  MerchantCustomer,
+  MerchantPrice,
+  MerchantProduct,
+  MerchantSession,
+  TestProviderRefund,
+  TestProviderSession,
+} from '../payments/models';
+export {
+  Account,
+  DeviceAccessToken,
+  DeviceVerification,
+  OAuthState,
+  RateLimitHit,
+  Session,
+  User,
+  UserPrefs,
+  VerificationToken,
+} from '../identity/models';
+export { OutboxEmail } from '../mail/models';
+export { Bookmark, Comment, ContentResource, ContentResourceResource, LessonProgress, ProductContentResource } from '../learning/models';
+export { ProductRevenueSplit } from '../finance/models';
+export { AuditLog } from '../audit/models';

@@ -1,0 +1,27 @@
+import { Model } from 'objection';
+import { BaseModel } from '../db/base-model';
+import { Product } from '../catalog/models';
+import { User } from '../identity/models';
+
+export const SPLIT_TYPES = ['platform', 'owner', 'contributor'] as const;
+
+export class ProductRevenueSplit extends BaseModel {
+  static override tableName = 'productRevenueSplits';
+  declare id: string;
+  declare type: (typeof SPLIT_TYPES)[number];
+  declare productId: string;
+  declare percent: number; // numeric(5,4): four decimals, exact as a JSON number
+  declare userId: string | null;
+  declare createdAt: Date;
+
+  static override get relationMappings() {
+    return {
+      product: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Product,
+        join: { from: 'productRevenueSplits.productId', to: 'products.id' },
+      },
+      user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'productRevenueSplits.userId', to: 'users.id' } },
+    };
+  }
+}

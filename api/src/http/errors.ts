@@ -1,0 +1,138 @@
+import { ZodError } from 'zod';
+
+/** Every error code the API answers with, and its HTTP status. Codes are stable: clients match on them. */
+export const ERROR_STATUS = {
+  'validation-failed': 400,
+  'invalid-json': 400,
+  'constraint-violated': 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  'route-not-found': 404,
+  'method-not-allowed': 405,
+  conflict: 409,
+  'product-has-purchases': 409,
+  'coupon-has-purchases': 409,
+  'user-has-purchases': 409,
+  'price-has-sales': 409,
+  'product-not-found': 404,
+  'sold-out': 409,
+  'enrollment-closed': 409,
+  'enrollment-not-open': 409,
+  'coupon-not-found': 400,
+  'coupon-expired': 400,
+  'coupon-used-up': 409,
+  'coupon-not-valid-for-product': 400,
+  'coupon-inactive': 400,
+  'upgrade-not-available': 409,
+  'already-exists': 409,
+  'reference-conflict': 409,
+  'csrf-token-invalid': 403,
+  'invalid-token': 401,
+  'sign-in-link-invalid': 400,
+  'sign-in-link-expired': 400,
+  'device-code-not-found': 404,
+  'device-code-expired': 410,
+  'device-code-already-used': 409,
+  'oauth-provider-not-configured': 404,
+  'payload-too-large': 413,
+  'rate-limited': 429,
+  'internal-error': 500,
+  'service-unavailable': 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fieldErrors?: Record<string, string>,
+    /** Extra response headers, e.g. Retry-After on 429 or WWW-Authenticate on 401. */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  /** react-admin's shape: field name → message, so form inputs show it. */
+  errors?: Record<string, string>;
+  requestId?: string;
+}
+
+/** Turns anything thrown into the one error model; `null` means an unexpected failure (answered as 500). */
+export function toAppError(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  if (error instanceof ZodError) return fromZod(error);
+  const pgCode = postgresCode(error);
+  if (pgCode) return fromPostgres(pgCode, error as PgErrorFields);
+  const status = (error as { status?: number })?.status;
+  const type = (error as { type?: string })?.type;
+  if (status === 413 || type === 'entity.too.large') return new AppError('payload-too-large', 'The request body is too large.');
+  if (status === 400 && (type === 'entity.parse.failed' || error instanceof SyntaxError)) {
+    return new AppError('invalid-json', 'The request body is not valid JSON.');
+  }
+  if ((error as { name?: string })?.name === 'NotFoundError') return new AppError('not-found', 'Not found.');
+  return null;
+}
+
+function fromZod(error: ZodError): AppError {
+  const fieldErrors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join('.') : '_';
+    fieldErrors[key] ??= issue.message;
+  }
+  const summary = Object.entries(fieldErrors)
+    .map(([field, message]) => (field === '_' ? message : `${field}: ${message}`))
+    .join('; ');
+  return new AppError('validation-failed', `Invalid request: ${summary}`, fieldErrors);
+}
+
+interface PgErrorFields {
+  code: string;
+  constraint?: string;
+  column?: string;
+  detail?: string;
+}
+
+function postgresCode(error: unknown): string | undefined {
+  // Objection wraps driver errors (nativeError); raw knex queries throw them as they are.
+  const candidate = (error as { nativeError?: unknown })?.nativeError ?? error;
+  const code = (candidate as { code?: unknown })?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
+function fromPostgres(code: string, error: PgErrorFields): AppError | null {
+  const native = ((error as { nativeError?: PgErrorFields }).nativeError ?? error) as PgErrorFields;
+  const constraint = native.constraint ? ` (${native.constraint})` : '';
+  switch (code) {
+    case '23505':
+      return new AppError('already-exists', `A record with the same unique value already exists${constraint}.`);
+    case '23503':
+    case '23001': // ON DELETE RESTRICT
+      return new AppError('reference-conflict', `The record is referenced by, or refers to, a missing record${constraint}.`);
+    case '23514':
+      return new AppError('constraint-violated', `A value is outside what is allowed${constraint}.`);
+    case '23502':
+      return new AppError('validation-failed', `${native.column ?? 'A field'} is required.`, native.column ? { [native.column]: 'Required' } : undefined);
+    case '22021': // a NUL or invalid byte in text
+    case '22P05': // the same inside JSON
+    case '22P02':
+    case '22007':
+    case '22008':
+    case '22003':
+      return new AppError('validation-failed', 'A value has the wrong format or is out of range.');
+    case '40001':
+    case '40P01':
+      return new AppError('conflict', 'The record changed at the same time; try again.');
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,93 @@
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Db } from '../db/connection';
+import { AppError } from '../http/errors';
+import type { Outbox } from '../mail/outbox';
+import { signInEmail } from '../mail/templates';
+import type { User } from './models';
+import type { RateLimiter } from './rate-limit';
+import { safeRedirect } from './redirects';
+import { hashSecret, newSecret } from './secrets';
+import type { NewSession, Sessions } from './sessions';
+import { findOrCreateUserByEmail } from './users';
+
+export const SIGN_IN_LINK_MINUTES = 15;
+export const SIGN_IN_LIMITS = {
+  perEmail: { max: 5, windowSeconds: 15 * 60 },
+  perIp: { max: 30, windowSeconds: 15 * 60 },
+};
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'publicUrl'>;
+  outbox: Outbox;
+  limiter: RateLimiter;
+  sessions: Sessions;
+}
+
+/** The link in the email opens a page with a Continue button; only that button's POST uses the token. */
+export function signInLink(publicUrl: string, email: string, token: string): string {
+  const url = new URL('/login/continue', publicUrl);
+  url.searchParams.set('email', email);
+  url.searchParams.set('token', token);
+  return url.toString();
+}
+
+export function emailSignIn({ db, clock, config, outbox, limiter, sessions }: Deps) {
+  /** A single-use token for `email`, stored hashed; returns the link. */
+  async function issueToken(trx: Db, email: string, redirectTo: string | null): Promise<string> {
+    const token = newSecret();
+    await trx('verificationTokens').insert({
+      token: hashSecret(token),
+      identifier: email,
+      expires: new Date(clock.now().getTime() + SIGN_IN_LINK_MINUTES * 60 * 1000),
+      redirectTo,
+    });
+    return signInLink(config.publicUrl, email, token);
+  }
+
+  return {
+    async requestLink(input: { email: string; redirectTo?: string; ip: string }): Promise<void> {
+      await limiter.hit({ bucket: `sign-in:email:${input.email}`, ...SIGN_IN_LIMITS.perEmail }, 'sign-in emails for this address');
+      await limiter.hit({ bucket: `sign-in:ip:${input.ip}`, ...SIGN_IN_LIMITS.perIp }, 'sign-in requests from your network');
+      await db.transaction(async (trx) => {
+        const link = await issueToken(trx, input.email, safeRedirect(input.redirectTo, '/'));
+        await outbox.enqueue(trx, signInEmail(input.email, link, SIGN_IN_LINK_MINUTES));
+      });
+      outbox.flushInBackground();
+    },
+
+    /** For operations (the CLI): a link without an email. */
+    async createLink(email: string, redirectTo = '/'): Promise<string> {
+      return issueToken(db, email, safeRedirect(redirectTo));
+    },
+
+    /**
+     * Uses the token once: it is deleted whether it is fresh or expired. A fresh one signs the person in
+     * (creating the account on first sign-in) with a new session.
+     */
+    async consume(input: { email: string; token: string; userAgent: string | null }): Promise<{ user: User; session: NewSession; redirectTo: string }> {
+      const outcome = await db.transaction(async (trx) => {
+        const [row] = await trx('verificationTokens')
+          .where({ token: hashSecret(input.token), identifier: input.email })
+          .delete()
+          .returning(['expires', 'redirectTo']);
+        if (!row) return { kind: 'invalid' as const };
+        if (new Date(row.expires) <= clock.now()) return { kind: 'expired' as const };
+        const user = await findOrCreateUserByEmail(trx, input.email, { verified: true });
+        const session = await sessions.create(trx, user.id, input.userAgent);
+        return { kind: 'signed-in' as const, user, session, redirectTo: safeRedirect(row.redirectTo) };
+      });
+      if (outcome.kind === 'invalid') {
+        throw new AppError('sign-in-link-invalid', 'This sign-in link is not valid or was already used. Ask for a new one.');
+      }
+      if (outcome.kind === 'expired') {
+        throw new AppError('sign-in-link-expired', `This sign-in link expired (links last ${SIGN_IN_LINK_MINUTES} minutes). Ask for a new one.`);
+      }
+      return outcome;
+    },
+  };
+}
+
+export type EmailSignIn = ReturnType<typeof emailSignIn>;

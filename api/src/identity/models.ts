@@ -1,0 +1,163 @@
+import { Model } from 'objection';
+import { BaseModel } from '../db/base-model';
+import type { Role } from './roles';
+import { Purchase } from '../commerce/models';
+
+export class User extends BaseModel {
+  static override tableName = 'users';
+  static override jsonAttributes = ['fields'];
+  declare id: string;
+  declare name: string | null;
+  declare email: string;
+  declare emailVerified: Date | null;
+  declare image: string | null;
+  declare roles: Role[];
+  declare fields: Record<string, unknown>;
+  declare createdAt: Date;
+  declare updatedAt: Date;
+
+  static override get relationMappings() {
+    return {
+      accounts: { relation: Model.HasManyRelation, modelClass: Account, join: { from: 'users.id', to: 'accounts.userId' } },
+      sessions: { relation: Model.HasManyRelation, modelClass: Session, join: { from: 'users.id', to: 'sessions.userId' } },
+      prefs: { relation: Model.HasManyRelation, modelClass: UserPrefs, join: { from: 'users.id', to: 'userPrefs.userId' } },
+      purchases: { relation: Model.HasManyRelation, modelClass: Purchase, join: { from: 'users.id', to: 'purchases.userId' } },
+      deviceAccessTokens: {
+        relation: Model.HasManyRelation,
+        modelClass: DeviceAccessToken,
+        join: { from: 'users.id', to: 'deviceAccessTokens.userId' },
+      },
+    };
+  }
+}
+
+export class Account extends BaseModel {
+  static override tableName = 'accounts';
+  declare id: string;
+  declare userId: string;
+  declare type: string;
+  declare provider: string;
+  declare providerAccountId: string;
+  declare refreshToken: string | null;
+  declare accessToken: string | null;
+  declare expiresAt: number | null;
+  declare tokenType: string | null;
+  declare scope: string | null;
+  declare idToken: string | null;
+  declare sessionState: string | null;
+  declare oauthTokenSecret: string | null;
+  declare oauthToken: string | null;
+  declare refreshTokenExpiresIn: number | null;
+
+  static override get relationMappings() {
+    return { user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'accounts.userId', to: 'users.id' } } };
+  }
+}
+
+export class Session extends BaseModel {
+  static override tableName = 'sessions';
+  declare id: string;
+  declare sessionToken: string;
+  declare userId: string;
+  declare expires: Date;
+  declare createdAt: Date;
+  declare csrfToken: string;
+  declare lastSeenAt: Date | null;
+  declare userAgent: string | null;
+  declare user?: User;
+
+  static override get relationMappings() {
+    return { user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'sessions.userId', to: 'users.id' } } };
+  }
+}
+
+export class VerificationToken extends BaseModel {
+  static override tableName = 'verificationTokens';
+  static override idColumn = 'token';
+  declare token: string; // a hash of the emailed secret
+  declare id: string; // public handle for the console
+  declare identifier: string;
+  declare expires: Date;
+  declare createdAt: Date;
+  declare redirectTo: string | null;
+}
+
+export class DeviceVerification extends BaseModel {
+  static override tableName = 'deviceVerifications';
+  static override idColumn = 'deviceCode';
+  declare deviceCode: string; // a hash of the device's secret
+  declare id: string; // public handle for the console
+  declare userCode: string;
+  declare expires: Date;
+  declare createdAt: Date;
+  declare verifiedAt: Date | null;
+  declare verifiedByUserId: string | null;
+  declare clientId: string;
+  declare intervalSeconds: number;
+  declare lastPolledAt: Date | null;
+  declare deniedAt: Date | null;
+  declare tokenIssuedAt: Date | null;
+
+  static override get relationMappings() {
+    return {
+      verifiedBy: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'deviceVerifications.verifiedByUserId', to: 'users.id' },
+      },
+    };
+  }
+}
+
+export class DeviceAccessToken extends BaseModel {
+  static override tableName = 'deviceAccessTokens';
+  static override idColumn = 'token';
+  declare token: string;
+  declare id: string; // public handle; `token` is the hash of the secret
+  declare userId: string;
+  declare clientId: string | null;
+  declare createdAt: Date;
+  declare lastUsedAt: Date | null;
+  declare user?: User;
+
+  static override get relationMappings() {
+    return { user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'deviceAccessTokens.userId', to: 'users.id' } } };
+  }
+}
+
+export class UserPrefs extends BaseModel {
+  static override tableName = 'userPrefs';
+  static override jsonAttributes = ['fields'];
+  declare id: string;
+  declare userId: string;
+  declare type: 'global' | 'local';
+  declare resourceId: string | null; // set for 'local' (per-resource) preferences
+  declare fields: Record<string, unknown>;
+  declare createdAt: Date;
+  declare updatedAt: Date;
+
+  static override get relationMappings() {
+    return { user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'userPrefs.userId', to: 'users.id' } } };
+  }
+}
+
+/** A sign-in with an external provider in progress: state and PKCE verifier, single use. */
+export class OAuthState extends BaseModel {
+  static override tableName = 'oauthStates';
+  static override idColumn = 'stateHash';
+  declare stateHash: string;
+  declare provider: string;
+  declare codeVerifier: string;
+  declare redirectTo: string | null;
+  declare expires: Date;
+  declare createdAt: Date;
+}
+
+/** Fixed-window rate-limit counters (see rate-limit.ts). */
+export class RateLimitHit extends BaseModel {
+  static override tableName = 'rateLimitHits';
+  static override idColumn = ['bucket', 'windowStart'];
+  declare bucket: string;
+  declare windowStart: Date;
+  declare hits: number;
+}

@@ -1,0 +1,50 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../clock';
+import type { Db } from '../db/connection';
+import { Session, type User } from './models';
+import { hashSecret, newSecret } from './secrets';
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** last_seen_at is a hint for the console, not worth a write on every request. */
+const SEEN_RESOLUTION_MS = 10 * 60 * 1000;
+
+export interface NewSession {
+  token: string;
+  csrfToken: string;
+  expires: Date;
+}
+
+export function sessions({ db, clock }: { db: Db; clock: Clock }) {
+  return {
+    /** A fresh session (30 days, absolute); the cookie carries `token`, the database only its hash. */
+    async create(trx: Knex | Knex.Transaction, userId: string, userAgent: string | null): Promise<NewSession> {
+      const token = newSecret();
+      const csrfToken = newSecret();
+      const expires = new Date(clock.now().getTime() + SESSION_TTL_MS);
+      await Session.query(trx).insert({ sessionToken: hashSecret(token), csrfToken, userId, expires, userAgent: userAgent?.slice(0, 500) ?? null });
+      return { token, csrfToken, expires };
+    },
+
+    async resolve(token: string): Promise<{ session: Session; user: User } | null> {
+      // One query per request: the session and its user together.
+      const session = await Session.query(db).findOne({ sessionToken: hashSecret(token) }).withGraphJoined('user');
+      if (!session?.user) return null;
+      const now = clock.now();
+      if (session.expires <= now) {
+        await Session.query(db).deleteById(session.id);
+        return null;
+      }
+      const { user } = session;
+      if (!session.lastSeenAt || now.getTime() - session.lastSeenAt.getTime() > SEEN_RESOLUTION_MS) {
+        await Session.query(db).findById(session.id).patch({ lastSeenAt: now });
+      }
+      return { session, user };
+    },
+
+    async destroy(sessionId: string): Promise<void> {
+      await Session.query(db).deleteById(sessionId);
+    },
+  };
+}
+
+export type Sessions = ReturnType<typeof sessions>;

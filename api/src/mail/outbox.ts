@@ -1,0 +1,119 @@
+import type { Knex } from 'knex';
+import type { Clock } from '../clock';
+import type { Db } from '../db/connection';
+import type { Logger } from '../logger';
+import { recordAudit, type Actor } from '../audit/record';
+import { OutboxEmail } from './models';
+import type { MailTransport, OutgoingEmail } from './transport';
+
+export const MAX_ATTEMPTS = 6;
+const BATCH = 20;
+/** A claimed email is not offered to another worker for this long, even if this one dies mid-send. */
+const LEASE_MS = 5 * 60 * 1000;
+
+/** 30 s, 1 min, 2 min, ... capped at an hour. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
+}
+
+export interface NewEmail extends OutgoingEmail {
+  kind: string;
+}
+
+/**
+ * The outbox: emails are written in the caller's transaction (so a rolled-back action sends nothing) and
+ * delivered after commit by `deliverDue`, which retries failures with backoff and marks them failed at last.
+ */
+export function outbox({ db, clock, logger, transport }: { db: Db; clock: Clock; logger: Logger; transport: MailTransport }) {
+  let running: Promise<number> | null = null;
+
+  async function claimDue(): Promise<OutboxEmail[]> {
+    const now = clock.now();
+    return db.transaction(async (trx) => {
+      const due = await OutboxEmail.query(trx)
+        .select('id')
+        .where('status', 'pending')
+        .where('nextAttemptAt', '<=', now)
+        .orderBy('nextAttemptAt')
+        .limit(BATCH)
+        .forUpdate()
+        .skipLocked();
+      if (!due.length) return [];
+      return OutboxEmail.query(trx)
+        .whereIn('id', due.map((e) => e.id))
+        .patch({ attempts: db.raw('attempts + 1') as unknown as number, nextAttemptAt: new Date(now.getTime() + LEASE_MS) })
+        .returning('*') as unknown as Promise<OutboxEmail[]>;
+    });
+  }
+
+  async function deliver(email: OutboxEmail): Promise<void> {
+    try {
+      await transport.send({ to: email.toAddress, subject: email.subject, text: email.textBody, html: email.htmlBody });
+      await OutboxEmail.query(db).findById(email.id).patch({ status: 'sent', sentAt: clock.now(), transport: transport.name, lastError: null });
+    } catch (error) {
+      const failed = email.attempts >= MAX_ATTEMPTS;
+      const message = error instanceof Error ? error.message : String(error);
+      logger.warn({ emailId: email.id, attempts: email.attempts, err: error }, failed ? 'email failed for good' : 'email failed; will retry');
+      await OutboxEmail.query(db)
+        .findById(email.id)
+        .patch({
+          status: failed ? 'failed' : 'pending',
+          lastError: message.slice(0, 2000),
+          transport: transport.name,
+          nextAttemptAt: new Date(clock.now().getTime() + retryDelayMs(email.attempts)),
+        });
+    }
+  }
+
+  async function deliverDue(): Promise<number> {
+    let delivered = 0;
+    for (let batch = await claimDue(); batch.length; batch = await claimDue()) {
+      for (const email of batch) await deliver(email);
+      delivered += batch.length;
+    }
+    return delivered;
+  }
+
+  return {
+    async enqueue(trx: Knex | Knex.Transaction, email: NewEmail): Promise<string> {
+      const row = await OutboxEmail.query(trx).insertAndFetch({
+        toAddress: email.to,
+        subject: email.subject,
+        textBody: email.text,
+        htmlBody: email.html ?? null,
+        kind: email.kind,
+        nextAttemptAt: clock.now(),
+      });
+      return row.id;
+    },
+
+    /** Sends whatever is due; concurrent calls share one run. Resolves with how many were attempted. */
+    flush(): Promise<number> {
+      running ??= deliverDue().finally(() => {
+        running = null;
+      });
+      return running;
+    },
+
+    /** For after-commit hooks: deliver now, never fail the request that sent the email. */
+    flushInBackground(): void {
+      this.flush().catch((error) => logger.error({ err: error }, 'email delivery run failed'));
+    },
+
+    /** Makes a failed email due again (from the console), audited. */
+    async retry(id: string, actor: Actor, requestId: string | null): Promise<OutboxEmail | undefined> {
+      return db.transaction(async (trx) => {
+        const rows = (await OutboxEmail.query(trx)
+          .where({ id, status: 'failed' })
+          .patch({ status: 'pending', attempts: 0, nextAttemptAt: clock.now() })
+          .returning('*')) as unknown as OutboxEmail[];
+        if (rows[0]) {
+          await recordAudit(trx, { actor, requestId, action: 'retry', resource: 'outbox-emails', recordId: id, before: { status: 'failed' }, after: { status: 'pending' } });
+        }
+        return rows[0];
+      });
+    },
+  };
+}
+
+export type Outbox = ReturnType<typeof outbox>;

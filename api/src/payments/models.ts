@@ -1,0 +1,152 @@
+import { Model } from 'objection';
+import { BaseModel } from '../db/base-model';
+import { Price, Product } from '../catalog/models';
+import { User } from '../identity/models';
+
+export type MerchantStatus = 'active' | 'inactive';
+
+export class MerchantAccount extends BaseModel {
+  static override tableName = 'merchantAccounts';
+  declare id: string;
+  declare status: MerchantStatus;
+  declare label: string;
+  declare identifier: string;
+  declare createdAt: Date;
+}
+
+/** A mirror of one provider object, owned by a merchant account. */
+abstract class MerchantRecord extends BaseModel {
+  declare id: string;
+  declare merchantAccountId: string;
+  declare identifier: string;
+  declare status: MerchantStatus;
+  declare createdAt: Date;
+
+  protected static accountRelation(table: string) {
+    return {
+      relation: Model.BelongsToOneRelation,
+      modelClass: MerchantAccount,
+      join: { from: `${table}.merchantAccountId`, to: 'merchantAccounts.id' },
+    };
+  }
+}
+
+export class MerchantProduct extends MerchantRecord {
+  static override tableName = 'merchantProducts';
+  declare productId: string;
+
+  static override get relationMappings() {
+    return {
+      merchantAccount: this.accountRelation(this.tableName),
+      product: { relation: Model.BelongsToOneRelation, modelClass: Product, join: { from: 'merchantProducts.productId', to: 'products.id' } },
+    };
+  }
+}
+
+export class MerchantPrice extends MerchantRecord {
+  static override tableName = 'merchantPrices';
+  declare merchantProductId: string;
+  declare priceId: string | null;
+
+  static override get relationMappings() {
+    return {
+      merchantAccount: this.accountRelation(this.tableName),
+      merchantProduct: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: MerchantProduct,
+        join: { from: 'merchantPrices.merchantProductId', to: 'merchantProducts.id' },
+      },
+      price: { relation: Model.BelongsToOneRelation, modelClass: Price, join: { from: 'merchantPrices.priceId', to: 'prices.id' } },
+    };
+  }
+}
+
+export class MerchantCustomer extends MerchantRecord {
+  static override tableName = 'merchantCustomers';
+  declare userId: string;
+
+  static override get relationMappings() {
+    return {
+      merchantAccount: this.accountRelation(this.tableName),
+      user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'merchantCustomers.userId', to: 'users.id' } },
+    };
+  }
+}
+
+export class MerchantCoupon extends MerchantRecord {
+  static override tableName = 'merchantCoupons';
+  declare percentageDiscount: number; // numeric(5,4): four decimals, exact as a JSON number
+  declare type: string | null;
+
+  static override get relationMappings() {
+    return { merchantAccount: this.accountRelation(this.tableName) };
+  }
+}
+
+export class MerchantSession extends MerchantRecord {
+  static override tableName = 'merchantSessions';
+
+  static override get relationMappings() {
+    return { merchantAccount: this.accountRelation(this.tableName) };
+  }
+}
+
+export class MerchantCharge extends MerchantRecord {
+  static override tableName = 'merchantCharges';
+  static override jsonAttributes = ['metadata'];
+  declare amount: number;
+  declare fee: number;
+  declare refundAmount: number;
+  declare net: number;
+  declare currency: string;
+  declare metadata: Record<string, unknown>;
+  declare userId: string;
+  declare merchantProductId: string;
+  declare merchantCustomerId: string | null;
+
+  static override get relationMappings() {
+    return {
+      merchantAccount: this.accountRelation(this.tableName),
+      user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'merchantCharges.userId', to: 'users.id' } },
+      merchantProduct: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: MerchantProduct,
+        join: { from: 'merchantCharges.merchantProductId', to: 'merchantProducts.id' },
+      },
+      merchantCustomer: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: MerchantCustomer,
+        join: { from: 'merchantCharges.merchantCustomerId', to: 'merchantCustomers.id' },
+      },
+    };
+  }
+}
+
+/** The built-in test provider's side of a checkout (what a real provider would keep). */
+export class TestProviderSession extends BaseModel {
+  static override tableName = 'testProviderSessions';
+  static override idColumn = 'identifier';
+  declare identifier: string;
+  declare amount: number;
+  declare currency: string;
+  declare description: string;
+  declare customerEmail: string;
+  declare status: 'open' | 'paid' | 'canceled';
+  declare chargeIdentifier: string | null;
+  declare customerIdentifier: string | null;
+  declare refunded: number;
+  declare successUrl: string;
+  declare cancelUrl: string;
+  declare paidAt: Date | null;
+  declare createdAt: Date;
+}
+
+/** Refunds the test provider made, by idempotency key: a key seen twice refunds once. */
+export class TestProviderRefund extends BaseModel {
+  static override tableName = 'testProviderRefunds';
+  static override idColumn = 'idempotencyKey';
+  declare idempotencyKey: string;
+  declare chargeIdentifier: string;
+  declare amount: number;
+  declare createdAt: Date;
+}

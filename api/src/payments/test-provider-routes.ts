@@ -1,0 +1,59 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import type { Policies } from '../http/policy';
+import { TEST_CHECKOUT_PATH, type TestProvider } from './test-provider';
+
+const Identifier = z.object({ identifier: z.string().regex(/^cs_test_[0-9a-f]{24}$/, 'is not a test checkout') });
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title><style>
+body{font-family:system-ui,sans-serif;background:#f6f7f9;color:#1f2328;display:grid;place-items:center;min-height:100vh;margin:0}
+main{background:#fff;border:1px solid #d8dee4;border-radius:10px;padding:2rem;max-width:26rem;width:calc(100% - 3rem)}
+.amount{font-size:2rem;font-weight:700;color:#12355b;margin:.25rem 0 1rem}.note{color:#57606a;font-size:.9rem}
+form{display:inline}button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:1px solid #12355b;cursor:pointer;margin-right:.5rem}
+.pay{background:#12355b;color:#fff}.cancel{background:#fff;color:#12355b}button:focus-visible{outline:3px solid #f0b429;outline-offset:2px}
+</style></head><body><main>${body}</main></body></html>`;
+}
+
+/** The built-in test provider's hosted checkout: Pay or Cancel, both leading back to the storefront. */
+export function testProviderRoutes({ allow, provider }: { allow: Policies; provider: TestProvider }) {
+  const router = new Router({ prefix: TEST_CHECKOUT_PATH });
+  const money = (cents: number, currency: string) =>
+    new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+
+  router.get('/:identifier', allow.public(), async (ctx) => {
+    const { identifier } = Identifier.parse(ctx.params);
+    const session = await provider.page(identifier);
+    ctx.type = 'html';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body =
+      session.status === 'open'
+        ? page(
+            'Test checkout',
+            `<h1>Test checkout</h1><p>${escapeHtml(session.description)}</p><p class="amount">${escapeHtml(money(session.amount, session.currency))}</p>
+<p class="note">Receipt to ${escapeHtml(session.customerEmail)}. This is the built-in test payment provider: no card is charged.</p>
+<form method="post" action="${TEST_CHECKOUT_PATH}/${identifier}/pay"><button class="pay" type="submit">Pay</button></form>
+<form method="post" action="${TEST_CHECKOUT_PATH}/${identifier}/cancel"><button class="cancel" type="submit">Cancel</button></form>`,
+          )
+        : page('Test checkout', `<h1>This checkout is ${escapeHtml(session.status)}</h1><p><a href="/">Back to the courses</a></p>`);
+  });
+
+  router.post('/:identifier/pay', allow.public(), async (ctx) => {
+    const { redirect } = await provider.pay(Identifier.parse(ctx.params).identifier);
+    ctx.status = 303;
+    ctx.redirect(redirect);
+  });
+
+  router.post('/:identifier/cancel', allow.public(), async (ctx) => {
+    const { redirect } = await provider.cancel(Identifier.parse(ctx.params).identifier);
+    ctx.status = 303;
+    ctx.redirect(redirect);
+  });
+
+  return router;
+}

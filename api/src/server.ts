@@ -1,0 +1,101 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { createApp } from './app';
+import { systemClock } from './clock';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase, type OpenDatabase } from './db/open';
+import { createLogger, type Logger } from './logger';
+import { startBackgroundWork } from './background';
+import { createServices } from './services';
+import { ensureAppsBuilt } from './web/build';
+import { runSeeds } from '../../seeds/run';
+
+
+interface Running {
+  server?: Server;
+  database?: OpenDatabase;
+  stopBackground?: () => Promise<void>;
+}
+
+async function start(config: Config, logger: Logger, running: Running): Promise<void> {
+  const started = performance.now();
+  const database = (running.database = await openDatabase(config, logger));
+  const { db } = database;
+  const seeded = await runSeeds(db, { demo: config.LOAD_DEMO_DATA });
+  if (seeded.demoLoaded) logger.info('loaded the demo data (first start)');
+
+  await ensureAppsBuilt(logger);
+
+  const deps = { db, config, logger, clock: systemClock };
+  const services = createServices(deps);
+  const app = createApp(deps, { services });
+  const server = (running.server = app.listen(config.PORT, config.HOST));
+  await once(server, 'listening');
+  running.stopBackground = startBackgroundWork(services, logger);
+
+  const base = config.publicUrl.replace(/\/$/, '');
+  logger.info({ ms: Math.round(performance.now() - started) }, 'ready');
+  process.stdout.write(
+    [
+      '',
+      `  Storefront  ${base}/`,
+      `  Console     ${base}/admin`,
+      `  API         ${base}/api  (health: ${base}/api/health)`,
+      database.embedded ? `  Database    embedded PostgreSQL in ${config.EMBEDDED_PG_DIR}` : '  Database    DATABASE_URL',
+      config.SMTP_URL ? '  Email       SMTP' : '  Email       printed here and kept in the console\'s outbox (no SMTP_URL)',
+      '',
+      '  Press Ctrl-C to stop.',
+      '',
+    ].join('\n') + '\n',
+  );
+}
+
+async function stop(running: Running, logger: Logger): Promise<void> {
+  if (running.server) {
+    running.server.closeAllConnections();
+    await new Promise((resolve) => running.server!.close(resolve));
+  }
+  await running.stopBackground?.();
+  await running.database?.close();
+  logger.info('stopped');
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+  const running: Running = {};
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    stop(running, logger).then(
+      () => process.exit(0),
+      (error) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
+
+  try {
+    await start(config, logger, running);
+  } catch (error) {
+    logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed');
+    await stop(running, logger).catch(() => undefined);
+    process.exit(1);
+  }
+}
+
+await main();

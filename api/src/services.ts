@@ -1,0 +1,67 @@
+import type { Clock } from './clock';
+import type { Config } from './config';
+import type { Db } from './db/connection';
+import type { Logger } from './logger';
+import { adminService } from './admin/service';
+import { dashboardService } from './admin/dashboard';
+import { contentTree } from './learning/content-tree';
+import { couponGenerator } from './commerce/coupon-generator';
+import { quoteService } from './commerce/quotes';
+import { checkoutService } from './commerce/checkout';
+import { myPurchases } from './commerce/my-purchases';
+import { testProvider } from './payments/test-provider';
+import { catalogService } from './catalog/service';
+import { healthService } from './health/service';
+import { deviceFlow } from './identity/device-flow';
+import { emailSignIn } from './identity/email-sign-in';
+import { githubSignIn } from './identity/github';
+import { userPrefs } from './identity/prefs';
+import { pruneExpired } from './identity/prune';
+import { rateLimiter } from './identity/rate-limit';
+import { roleAdmin } from './identity/role-admin';
+import { sessions as sessionStore } from './identity/sessions';
+import { outbox as createOutbox } from './mail/outbox';
+import { createTransport, type MailTransport } from './mail/transport';
+
+export interface Deps {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  /** Defaults to SMTP (SMTP_URL) or the log; tests may pass their own. */
+  mailTransport?: MailTransport;
+}
+
+/** The composition root: every service, built once from explicit dependencies. */
+export function createServices(deps: Deps) {
+  const { db, clock, config, logger } = deps;
+  const limiter = rateLimiter(deps);
+  const outbox = createOutbox({ db, clock, logger, transport: deps.mailTransport ?? createTransport(config, logger) });
+  const sessions = sessionStore(deps);
+  const quotes = quoteService(deps);
+  // The built-in test provider until Stripe keys are configured.
+  const payments = testProvider(deps);
+  return {
+    catalog: catalogService(deps),
+    health: healthService(deps),
+    admin: adminService(deps),
+    dashboard: dashboardService(deps),
+    tree: contentTree(deps),
+    coupons: couponGenerator(deps),
+    quotes,
+    checkouts: checkoutService({ db, clock, config, logger, outbox, quotes, provider: payments }),
+    testProvider: payments,
+    purchases: myPurchases(deps),
+    limiter,
+    outbox,
+    sessions,
+    emailSignIn: emailSignIn({ db, clock, config, outbox, limiter, sessions }),
+    github: githubSignIn({ db, clock, config, sessions }),
+    devices: deviceFlow({ db, clock, config, limiter }),
+    prefs: userPrefs(deps),
+    roles: roleAdmin(deps),
+    prune: () => pruneExpired(deps),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

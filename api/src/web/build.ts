@@ -1,0 +1,50 @@
+import { existsSync, statSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { PROJECT_ROOT } from '../config';
+import type { Logger } from '../logger';
+
+export const APPS = ['storefront', 'admin'] as const;
+export type AppName = (typeof APPS)[number];
+
+const SOURCES = ['src', 'index.html', 'vite.config.ts', 'package.json'];
+
+async function newestSourceTime(appDir: string): Promise<number> {
+  let newest = 0;
+  const visit = async (entry: string): Promise<void> => {
+    if (!existsSync(entry)) return;
+    const info = await stat(entry);
+    if (info.isDirectory()) {
+      await Promise.all((await readdir(entry)).map((child) => visit(path.join(entry, child))));
+    } else {
+      newest = Math.max(newest, info.mtimeMs);
+    }
+  };
+  await Promise.all(SOURCES.map((s) => visit(path.join(appDir, s))));
+  return newest;
+}
+
+/** An app needs building when it has no build or its sources changed after the last one. */
+export async function needsBuild(app: AppName): Promise<boolean> {
+  const appDir = path.join(PROJECT_ROOT, app);
+  const built = path.join(appDir, 'dist', 'index.html');
+  if (!existsSync(built)) return true;
+  return (await newestSourceTime(appDir)) > statSync(built).mtimeMs;
+}
+
+export async function buildApp(app: AppName): Promise<void> {
+  const { build } = await import('vite');
+  const root = path.join(PROJECT_ROOT, app);
+  await build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
+}
+
+/** Builds whichever of the two apps is missing or stale; does nothing (fast) otherwise. */
+export async function ensureAppsBuilt(logger: Pick<Logger, 'info'>): Promise<void> {
+  for (const app of APPS) {
+    if (!(await needsBuild(app))) continue;
+    const started = performance.now();
+    logger.info({ app }, `building the ${app} (first start or changed sources)…`);
+    await buildApp(app);
+    logger.info({ app, ms: Math.round(performance.now() - started) }, `built the ${app}`);
+  }
+}

@@ -1,0 +1,112 @@
+import type { Knex } from 'knex';
+import type { User } from '../api/src/identity/models';
+import type { Role } from '../api/src/identity/roles';
+import { createCoupon, createCourse, createProduct, createRevenueSplit, createUser, makeUpgradable, type CourseOutline } from './factories';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** One person per role; admin@example.com is the administrator. */
+export const DEMO_USERS: { email: string; name: string; roles: Role[] }[] = [
+  { email: 'admin@example.com', name: 'Ada Admin', roles: ['admin'] },
+  { email: 'support@example.com', name: 'Sam Support', roles: ['support'] },
+  { email: 'finance@example.com', name: 'Fin Finance', roles: ['finance'] },
+  { email: 'contributor@example.com', name: 'Cora Contributor', roles: ['contributor'] },
+  { email: 'learner@example.com', name: 'Lee Learner', roles: ['learner'] },
+];
+
+export const DEMO_PRODUCTS = {
+  fundamentals: { key: 'typescript-fundamentals', name: 'TypeScript Fundamentals', unitAmount: 4900 },
+  pro: { key: 'typescript-pro', name: 'TypeScript Pro', unitAmount: 19900 },
+  workshop: { key: 'type-level-workshop', name: 'Live Workshop: Type-Level TypeScript', unitAmount: 39900 },
+} as const;
+
+const lesson = (title: string, paragraphs: string[], free = false) => ({
+  title,
+  free,
+  body: [`<h2>${title}</h2>`, ...paragraphs.map((p) => `<p>${p}</p>`)].join('\n'),
+});
+
+const COURSE: CourseOutline = {
+  title: 'TypeScript Fundamentals',
+  description: 'From plain JavaScript to confident, typed code in two modules.',
+  modules: [
+    {
+      title: 'Getting started',
+      sections: [
+        {
+          title: 'Why types',
+          lessons: [
+            lesson('Welcome', ['What this course covers and how to study it.', 'Each lesson ends with a short exercise.'], true),
+            lesson('Types catch mistakes early', ['A type checker reads your code before it runs.', 'We compare a <strong>runtime</strong> error with a <em>compile-time</em> one.']),
+          ],
+        },
+        {
+          title: 'Your first types',
+          lessons: [
+            lesson('Primitive types', ['<code>string</code>, <code>number</code>, <code>boolean</code> and friends.']),
+            lesson('Arrays and tuples', ['Lists of one type, and fixed-length lists of several.']),
+          ],
+        },
+      ],
+    },
+    {
+      title: 'Modelling data',
+      sections: [
+        {
+          title: 'Objects',
+          lessons: [
+            lesson('Interfaces and type aliases', ['Two ways to name a shape, and when each fits.']),
+            lesson('Optional and readonly', ['Say which fields may be missing and which never change.']),
+          ],
+        },
+        {
+          title: 'Unions',
+          lessons: [
+            lesson('Union types', ['A value that is one of several types.'], true),
+            lesson('Narrowing', ['<code>typeof</code>, <code>in</code> and discriminated unions.']),
+            lesson('Exhaustive checks', ['Let the compiler tell you when a case is missing.']),
+          ],
+        },
+      ],
+    },
+  ],
+};
+
+/** The demo catalog, course, coupons and one user per role. Loaded once, on a database's first start. */
+export async function seedDemoData(trx: Knex.Transaction): Promise<void> {
+  // One transaction is one connection: queries run one after another.
+  let contributor: User | undefined;
+  for (const person of DEMO_USERS) {
+    const user = await createUser(trx, { ...person, emailVerified: new Date() });
+    if (person.roles.includes('contributor')) contributor = user;
+  }
+  if (!contributor) throw new Error('the demo needs a contributor');
+
+  const fundamentals = await createProduct(trx, {
+    ...DEMO_PRODUCTS.fundamentals,
+    description: 'The essentials of TypeScript, self-paced: types, objects, unions and narrowing.',
+  });
+  const pro = await createProduct(trx, {
+    ...DEMO_PRODUCTS.pro,
+    description: 'Everything in Fundamentals plus generics, type-level programming and real-world projects.',
+  });
+  const workshop = await createProduct(trx, {
+    ...DEMO_PRODUCTS.workshop,
+    productType: 'live',
+    quantityAvailable: 20,
+    enrollmentOpensAt: new Date(Date.now() - DAY),
+    enrollmentClosesAt: new Date(Date.now() + 30 * DAY),
+    description: 'Two live half-days with exercises and a Q&A. Twenty seats.',
+  });
+  await makeUpgradable(trx, fundamentals, pro);
+
+  await createCourse(trx, COURSE, { createdById: contributor.id, products: [fundamentals, pro] });
+
+  await createCoupon(trx, { default: true, code: null, percentageDiscount: 0.2, expires: new Date(Date.now() + 14 * DAY) });
+  await createCoupon(trx, { code: 'WELCOME10', percentageDiscount: 0.1, maxUses: 100 });
+
+  for (const product of [fundamentals, pro, workshop]) {
+    await createRevenueSplit(trx, { productId: product.id, type: 'platform', percent: 0.3 });
+    await createRevenueSplit(trx, { productId: product.id, type: 'owner', percent: 0.7, userId: contributor.id });
+  }
+}

@@ -1,0 +1,134 @@
+// Factories shared by the demo data and the tests: sensible defaults, every field overridable.
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { Price, Product, UpgradableProduct } from '../api/src/catalog/models';
+import { Coupon, Purchase } from '../api/src/commerce/models';
+import { User } from '../api/src/identity/models';
+import type { Role } from '../api/src/identity/roles';
+import { ContentResource, ContentResourceResource, ProductContentResource, type ResourceFields, type ResourceType } from '../api/src/learning/models';
+import { ProductRevenueSplit } from '../api/src/finance/models';
+
+type Db = Knex | Knex.Transaction;
+
+const uniqueSuffix = () => randomUUID().slice(0, 8);
+
+export function slugify(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
+export async function createUser(db: Db, overrides: Partial<Pick<User, 'name' | 'email' | 'roles' | 'emailVerified'>> = {}): Promise<User> {
+  const suffix = uniqueSuffix();
+  return User.query(db).insertAndFetch({
+    name: overrides.name ?? `Learner ${suffix}`,
+    email: overrides.email ?? `learner-${suffix}@example.com`,
+    roles: overrides.roles ?? (['learner'] satisfies Role[]),
+    emailVerified: overrides.emailVerified ?? null,
+  });
+}
+
+export interface ProductInput extends Partial<Pick<Product, 'name' | 'key' | 'slug' | 'description' | 'productType' | 'status' | 'quantityAvailable' | 'enrollmentOpensAt' | 'enrollmentClosesAt'>> {
+  unitAmount?: number;
+  currency?: string;
+}
+
+/** A product with its current price. */
+export async function createProduct(db: Db, input: ProductInput = {}): Promise<Product & { prices: Price[] }> {
+  const { unitAmount = 4900, currency = 'usd', ...fields } = input;
+  const name = fields.name ?? `Course ${uniqueSuffix()}`;
+  const product = await Product.query(db).insertAndFetch({ slug: slugify(name), ...fields, name });
+  const price = await Price.query(db).insertAndFetch({ productId: product.id, unitAmount, currency, nickname: name, status: 'active' });
+  return Object.assign(product, { prices: [price] });
+}
+
+export async function makeUpgradable(db: Db, from: Product, to: Product): Promise<void> {
+  await UpgradableProduct.query(db).insert({ upgradableFromId: from.id, upgradableToId: to.id });
+}
+
+export async function createCoupon(
+  db: Db,
+  overrides: Partial<Pick<Coupon, 'code' | 'expires' | 'maxUses' | 'default' | 'status' | 'percentageDiscount' | 'restrictedToProductId' | 'bulkPurchaseId' | 'merchantCouponId'>> = {},
+): Promise<Coupon> {
+  return Coupon.query(db).insertAndFetch({
+    code: overrides.default ? null : `SAVE${uniqueSuffix().toUpperCase()}`,
+    percentageDiscount: 0.1,
+    ...overrides,
+  });
+}
+
+export async function createPurchase(
+  db: Db,
+  input: { user: User; product: Product } & Partial<Pick<Purchase, 'status' | 'totalAmount' | 'country' | 'couponId' | 'createdAt'>>,
+): Promise<Purchase> {
+  const { user, product, ...fields } = input;
+  return Purchase.query(db).insertAndFetch({ userId: user.id, productId: product.id, status: 'Valid', totalAmount: 0, ...fields });
+}
+
+export async function createRevenueSplit(
+  db: Db,
+  input: Pick<ProductRevenueSplit, 'productId' | 'type' | 'percent'> & { userId?: string | null },
+): Promise<ProductRevenueSplit> {
+  return ProductRevenueSplit.query(db).insertAndFetch({ userId: null, ...input });
+}
+
+export async function createResource(
+  db: Db,
+  type: ResourceType,
+  fields: ResourceFields & { title: string },
+  createdById: string | null = null,
+): Promise<ContentResource> {
+  return ContentResource.query(db).insertAndFetch({
+    type,
+    createdById,
+    fields: { slug: `${slugify(fields.title)}-${uniqueSuffix()}`, state: 'published', visibility: 'public', ...fields },
+  });
+}
+
+export async function linkResource(
+  db: Db,
+  parent: ContentResource,
+  child: ContentResource,
+  position: number,
+  metadata: ContentResourceResource['metadata'] = {},
+): Promise<void> {
+  await ContentResourceResource.query(db).insert({ resourceOfId: parent.id, resourceId: child.id, position, metadata });
+}
+
+export interface CourseOutline {
+  title: string;
+  description?: string;
+  modules: {
+    title: string;
+    sections: { title: string; lessons: { title: string; body: string; free?: boolean }[] }[];
+  }[];
+}
+
+/** A course → modules → sections → lessons tree, linked in order, optionally granted by products. */
+export async function createCourse(
+  db: Db,
+  outline: CourseOutline,
+  options: { createdById?: string | null; products?: Product[] } = {},
+): Promise<{ course: ContentResource; lessons: ContentResource[] }> {
+  const author = options.createdById ?? null;
+  const course = await createResource(db, 'course', { title: outline.title, description: outline.description }, author);
+  const lessons: ContentResource[] = [];
+  for (const [m, moduleOutline] of outline.modules.entries()) {
+    const module = await createResource(db, 'module', { title: moduleOutline.title }, author);
+    await linkResource(db, course, module, m);
+    for (const [s, sectionOutline] of moduleOutline.sections.entries()) {
+      const section = await createResource(db, 'section', { title: sectionOutline.title }, author);
+      await linkResource(db, module, section, s);
+      for (const [l, lessonOutline] of sectionOutline.lessons.entries()) {
+        const lesson = await createResource(db, 'lesson', { title: lessonOutline.title, body: lessonOutline.body }, author);
+        await linkResource(db, section, lesson, l, lessonOutline.free ? { tier: 'free' } : {});
+        lessons.push(lesson);
+      }
+    }
+  }
+  for (const [position, product] of (options.products ?? []).entries()) {
+    await ProductContentResource.query(db).insert({ productId: product.id, resourceId: course.id, position });
+  }
+  return { course, lessons };
+}

@@ -1,0 +1,25 @@
+import type { AsyncState } from './useAsync';
+
+/** The loading line and the "could not load … / Try again" alert that every list page shows. */
+export function LoadStatus({ state, retry, what }: { state: AsyncState<unknown>; retry: () => void; what: string }) {
+  if (state.status === 'loading') {
+    return (
+      <p role="status" aria-live="polite" className="loading">
+        Loading {what}…
+      </p>
+    );
+  }
+  if (state.status === 'error') {
+    return (
+      <div role="alert" className="notice notice-error">
+        <p>
+          We could not load {what}: {state.error.message}
+        </p>
+        <button type="button" onClick={retry}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  return null;
+}

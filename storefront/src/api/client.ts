@@ -1,0 +1,76 @@
+/** The API's error body: a stable code, a message for people, and the request id for support. */
+export interface ApiErrorBody {
+  code: string;
+  message: string;
+  errors?: Record<string, string>;
+  requestId?: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiErrorBody,
+    /** From the Retry-After header of a 429, in seconds. */
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(body.message);
+  }
+
+  get code(): string {
+    return this.body.code;
+  }
+}
+
+/** True when `error` is an API error with one of `codes`. */
+export function isApiError(error: unknown, ...codes: string[]): error is ApiError {
+  return error instanceof ApiError && (codes.length === 0 || codes.includes(error.code));
+}
+
+/** The session's CSRF token: the server sets it in a script-readable cookie; state-changing requests echo it. */
+function csrfToken(): string | null {
+  for (const pair of document.cookie.split(';')) {
+    const [name, ...value] = pair.trim().split('=');
+    if (name === 'lp_csrf') return decodeURIComponent(value.join('='));
+  }
+  return null;
+}
+
+async function request<T>(method: string, path: string, init: RequestInit = {}): Promise<T> {
+  const headers = new Headers(init.headers);
+  headers.set('Accept', 'application/json');
+  if (method !== 'GET') {
+    const token = csrfToken();
+    if (token) headers.set('X-CSRF-Token', token);
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, { ...init, method, headers, credentials: 'same-origin' });
+  } catch {
+    throw new ApiError(0, { code: 'network-error', message: 'Could not reach the server. Check your connection and try again.' });
+  }
+  const body = response.status === 204 ? null : await response.json().catch(() => null);
+  if (!response.ok) {
+    const retryAfter = Number(response.headers.get('Retry-After'));
+    throw new ApiError(
+      response.status,
+      body ?? { code: 'http-error', message: `The server answered ${response.status}.` },
+      Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+    );
+  }
+  return body as T;
+}
+
+export function getJson<T>(path: string, init?: RequestInit): Promise<T> {
+  return request<T>('GET', path, init);
+}
+
+export function postJson<T>(path: string, body?: unknown): Promise<T> {
+  return request<T>('POST', path, {
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body ?? {}),
+  });
+}
+
+export function deleteJson(path: string): Promise<void> {
+  return request<void>('DELETE', path);
+}

@@ -1,0 +1,47 @@
+import { getJson } from './client';
+
+export type CheckoutStatus = 'open' | 'fulfilled' | 'refunded' | 'canceled';
+
+/** GET /api/store/checkouts/:id: asking also fulfils a paid checkout, so the thank-you page asks until it is settled. */
+export function getCheckoutStatus(checkoutId: string, signal?: AbortSignal): Promise<{ status: CheckoutStatus; purchaseId: string | null }> {
+  return getJson(`/api/store/checkouts/${encodeURIComponent(checkoutId)}`, { signal });
+}
+
+export type PurchaseStatus = 'Valid' | 'Restricted' | 'Refunded' | 'Disputed' | 'Banned';
+
+export interface MyPurchase {
+  id: string;
+  product: { id: string; name: string; slug: string | null };
+  status: PurchaseStatus;
+  /** Integer cents. */
+  totalAmount: number;
+  currency: string;
+  createdAt: string;
+  country: string | null;
+  team: { seats: number; used: number } | null;
+  /** A seat redeemed from someone's team purchase. */
+  seat: boolean;
+  invoiceId: string | null;
+}
+
+export async function listMyPurchases(): Promise<MyPurchase[]> {
+  return (await getJson<{ data: MyPurchase[] }>('/api/store/purchases')).data;
+}
+
+/** Amounts in integer cents. */
+export interface Invoice {
+  id: string;
+  number: string;
+  issuedAt: string;
+  buyer: { name: string | null; email: string };
+  line: { description: string; quantity: number; unitAmount: number; subtotal: number };
+  discount: number;
+  total: number;
+  refunded: number;
+  currency: string;
+  country: string | null;
+}
+
+export function getInvoice(invoiceId: string): Promise<Invoice> {
+  return getJson(`/api/store/invoices/${encodeURIComponent(invoiceId)}`);
+}

@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { isApiError } from '../api/client';
+import { consumeSignInLink } from '../api/identity';
+import { isOutsideStorefront, safeRedirectPath } from '../redirects';
+import { useSession } from '../session';
+import { useFocusOnChange } from '../useFocusOnChange';
+
+type LinkProblem = 'incomplete' | 'invalid' | 'expired';
+
+const PROBLEMS: Record<LinkProblem, { heading: string; text: string }> = {
+  incomplete: {
+    heading: 'This sign-in link is incomplete',
+    text: 'Part of the link is missing. Copy the whole link from the email, or ask for a new one.',
+  },
+  invalid: {
+    heading: 'This sign-in link cannot be used',
+    text: 'The link is not valid or was already used: each link signs you in once. Ask for a new one.',
+  },
+  expired: {
+    heading: 'This sign-in link has expired',
+    text: 'Sign-in links work for 15 minutes. Ask for a new one and open it soon after it arrives.',
+  },
+};
+
+/**
+ * The page the emailed link opens. Mail scanners open links too, so nothing happens on load: only the
+ * Continue button's POST uses the token.
+ */
+export function FinishSignInPage() {
+  const [params] = useSearchParams();
+  const email = params.get('email') ?? '';
+  const token = params.get('token') ?? '';
+  const navigate = useNavigate();
+  const { signedIn } = useSession();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [problem, setProblem] = useState<LinkProblem | null>(email && token ? null : 'incomplete');
+  const headingRef = useFocusOnChange<HTMLHeadingElement>(problem ?? 'ready');
+
+  async function handleContinue() {
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await consumeSignInLink(email, token);
+      const target = safeRedirectPath(result.redirectTo) ?? '/';
+      if (isOutsideStorefront(target)) {
+        window.location.assign(target);
+        return; // keep the busy state while the console loads
+      }
+      signedIn(result.user);
+      navigate(target, { replace: true });
+    } catch (caught) {
+      setBusy(false);
+      if (isApiError(caught, 'sign-in-link-invalid')) setProblem('invalid');
+      else if (isApiError(caught, 'sign-in-link-expired')) setProblem('expired');
+      else if (isApiError(caught, 'validation-failed')) setProblem('incomplete');
+      else setError(caught instanceof Error ? caught.message : 'Something went wrong. Please try again.');
+    }
+  }
+
+  if (problem) {
+    return (
+      <section className="narrow">
+        <h1 ref={headingRef} tabIndex={-1}>
+          {PROBLEMS[problem].heading}
+        </h1>
+        <p role="alert">{PROBLEMS[problem].text}</p>
+        <p>
+          <Link to="/login">Get a new sign-in link</Link>
+        </p>
+      </section>
+    );
+  }
+
+  return (
+    <section className="narrow">
+      <h1 ref={headingRef} tabIndex={-1}>
+        Finish signing in
+      </h1>
+      <p>
+        You are signing in as <strong>{email}</strong>. Select Continue to finish.
+      </p>
+      <div className="actions">
+        <button type="button" onClick={handleContinue} disabled={busy}>
+          Continue
+        </button>
+        <span role="status" className={busy ? 'loading' : undefined}>
+          {busy ? 'Signing you in…' : ''}
+        </span>
+      </div>
+      {error && (
+        <div role="alert" className="notice notice-error">
+          <p>{error}</p>
+        </div>
+      )}
+    </section>
+  );
+}

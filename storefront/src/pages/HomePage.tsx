@@ -1,0 +1,39 @@
+import { Link } from 'react-router';
+import { listProducts, productPath } from '../api/catalog';
+import { formatMoney } from '../money';
+import { LoadStatus } from '../LoadStatus';
+import { useAsync } from '../useAsync';
+import { TYPE_LABEL } from './productTypes';
+
+export function HomePage() {
+  const products = useAsync(listProducts);
+  return (
+    <section aria-labelledby="catalog-heading">
+      <h1 id="catalog-heading">Courses</h1>
+      <LoadStatus state={products} retry={products.retry} what="the courses" />
+      {products.status === 'ready' && products.data.length === 0 && (
+        <p className="empty">No courses are on sale yet. Check back soon.</p>
+      )}
+      {products.status === 'ready' && products.data.length > 0 && (
+        <ul className="product-grid">
+          {products.data.map((product) => (
+            <li key={product.id} className="product-card">
+              <span className="badge">{TYPE_LABEL[product.productType]}</span>
+              <h2>
+                {/* The whole card is the link's target (see .card-link); the heading keeps the accessible name. */}
+                <Link to={productPath(product)} className="card-link">
+                  {product.name}
+                </Link>
+              </h2>
+              {product.description && <p>{product.description}</p>}
+              <p className="price">
+                {product.price ? formatMoney(product.price.unitAmount, product.price.currency) : 'Price coming soon'}
+              </p>
+              {product.quantityAvailable >= 0 && <p className="seats">Limited to {product.quantityAvailable} seats</p>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,179 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { ApiError } from '../api/client';
+import { getSignInProviders, gitHubSignInUrl, requestSignInLink } from '../api/identity';
+import { formatWait } from '../format';
+import { isOutsideStorefront, safeRedirectPath } from '../redirects';
+import { useSession } from '../session';
+import { useFocusOnChange } from '../useFocusOnChange';
+
+const SIGN_IN_LINK_MINUTES = 15;
+
+/** Why a GitHub sign-in came back to /login?error=github-…, in plain words. */
+const GITHUB_ERRORS: Record<string, string> = {
+  'github-state-invalid':
+    'The GitHub sign-in took too long or was started in another tab, so we stopped it to keep your account safe. Please try again.',
+  'github-denied': 'GitHub sign-in was cancelled, so you are not signed in. You can try again or use your email instead.',
+  'github-exchange-failed': 'We could not finish signing you in with GitHub. Please try again in a moment, or use your email instead.',
+  'github-no-verified-email':
+    'Your GitHub account has no verified email address, so we cannot sign you in with it. Verify an email address on GitHub, or use your email below.',
+};
+
+export function LoginPage() {
+  const [params] = useSearchParams();
+  const redirectTo = safeRedirectPath(params.get('redirectTo'));
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const headingRef = useFocusOnChange<HTMLHeadingElement>(sentTo ? 'sent' : 'form');
+
+  if (sentTo) {
+    return (
+      <section className="narrow">
+        <h1 ref={headingRef} tabIndex={-1}>
+          Check your inbox
+        </h1>
+        <p role="status">
+          We sent a sign-in link to <strong>{sentTo}</strong>. Open it on this device to sign in. The link works once and
+          expires in {SIGN_IN_LINK_MINUTES} minutes.
+        </p>
+        <p className="hint">No email after a few minutes? Check your spam folder, or ask for a new link.</p>
+        <button type="button" className="button-quiet" onClick={() => setSentTo(null)}>
+          Use a different email address
+        </button>
+      </section>
+    );
+  }
+
+  return (
+    <section className="narrow">
+      <h1 ref={headingRef} tabIndex={-1}>
+        Sign in
+      </h1>
+      <GitHubError code={params.get('error')} />
+      <AlreadySignedIn redirectTo={redirectTo} />
+      <EmailLinkForm redirectTo={redirectTo} onSent={setSentTo} />
+      <GitHubButton redirectTo={redirectTo} />
+    </section>
+  );
+}
+
+function GitHubError({ code }: { code: string | null }) {
+  if (!code?.startsWith('github-')) return null;
+  return (
+    <div role="alert" className="notice notice-error">
+      <p>{GITHUB_ERRORS[code] ?? 'We could not sign you in with GitHub. Please try again, or use your email instead.'}</p>
+    </div>
+  );
+}
+
+function AlreadySignedIn({ redirectTo }: { redirectTo: string | null }) {
+  const { state } = useSession();
+  if (state.status !== 'signed-in') return null;
+  return (
+    <p className="notice notice-info">
+      You are already signed in as <strong>{state.user.email}</strong>.{' '}
+      {!redirectTo ? (
+        <Link to="/">Browse the courses</Link>
+      ) : isOutsideStorefront(redirectTo) ? (
+        <a href={redirectTo}>Go back to where you were</a>
+      ) : (
+        <Link to={redirectTo}>Go back to where you were</Link>
+      )}
+    </p>
+  );
+}
+
+function EmailLinkForm({ redirectTo, onSent }: { redirectTo: string | null; onSent: (email: string) => void }) {
+  const id = useId();
+  const [email, setEmail] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const address = email.trim();
+    if (!address) {
+      setError('Enter your email address.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const sent = await requestSignInLink(address, redirectTo);
+      onSent(sent.email);
+    } catch (caught) {
+      setError(explainSignInLinkError(caught));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={handleSubmit} noValidate className="stack" aria-busy={busy}>
+      <div className="field">
+        <label htmlFor={`${id}-email`}>Email</label>
+        <input
+          id={`${id}-email`}
+          type="email"
+          name="email"
+          autoComplete="email"
+          inputMode="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : `${id}-hint`}
+        />
+        {error ? (
+          <p id={`${id}-error`} role="alert" className="field-error">
+            {error}
+          </p>
+        ) : (
+          <p id={`${id}-hint`} className="hint">
+            We will email you a link that signs you in. No password needed.
+          </p>
+        )}
+      </div>
+      <div className="actions">
+        <button type="submit" disabled={busy}>
+          Email me a sign-in link
+        </button>
+        <span role="status" className={busy ? 'loading' : undefined}>
+          {busy ? 'Sending the link…' : ''}
+        </span>
+      </div>
+    </form>
+  );
+}
+
+function explainSignInLinkError(error: unknown): string {
+  if (!(error instanceof ApiError)) return 'Something went wrong. Please try again.';
+  if (error.code === 'rate-limited') {
+    return `Too many sign-in emails were requested. Please wait ${formatWait(error.retryAfterSeconds)} and try again.`;
+  }
+  if (error.code === 'validation-failed' && error.body.errors?.email) {
+    return `Email ${error.body.errors.email}.`;
+  }
+  return error.message;
+}
+
+function GitHubButton({ redirectTo }: { redirectTo: string | null }) {
+  const [enabled, setEnabled] = useState(false);
+  useEffect(() => {
+    let live = true;
+    getSignInProviders().then(
+      (providers) => live && setEnabled(providers.github),
+      () => undefined, // without the list, email sign-in still works
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (!enabled) return null;
+  return (
+    <div className="alternative">
+      <p className="divider">or</p>
+      <a className="button-link" href={gitHubSignInUrl(redirectTo)}>
+        Continue with GitHub
+      </a>
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+
+export function NotFoundPage({ title = 'Page not found', children }: { title?: string; children?: ReactNode }) {
+  return (
+    <section>
+      <h1>{title}</h1>
+      <p>
+        {children ?? 'The page you asked for does not exist. It may have moved.'} <Link to="/">Browse the courses</Link> instead.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,186 @@
+import { useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import type { StoreProduct } from '../../api/catalog';
+import type { CheckoutRequest, PurchaseChoice, QuoteAnswer } from '../../api/commerce';
+import { formatDateTime } from '../../format';
+import { BuyForm } from './BuyForm';
+import { CouponField } from './CouponField';
+import { PriceBreakdown } from './PriceBreakdown';
+import { formatPercent } from './pricingText';
+import { RegionalPriceOption } from './RegionalPriceOption';
+import { MAX_SEATS_PER_PURCHASE, parseSeats, TeamSeatsField } from './TeamSeatsField';
+import { useQuote } from './useQuote';
+
+interface Props {
+  product: StoreProduct;
+  /** The catalog, to name the course an upgrade credit comes from. */
+  products: StoreProduct[];
+}
+
+/**
+ * Prices the purchase the buyer is putting together (coupon, regional price, team seats; upgrade credit and seats
+ * already bought come from the session) and re-quotes on every change, then starts the checkout.
+ */
+export function PricingWidget({ product, products }: Props) {
+  const [params, setParams] = useSearchParams();
+  const [coupon, setCoupon] = useState<string | null>(() => params.get('code')?.trim().slice(0, 64) || null);
+  const [ppp, setPpp] = useState(false);
+  const [forTeam, setForTeam] = useState(false);
+  const maxSeats = product.quantityAvailable >= 0 ? Math.min(MAX_SEATS_PER_PURCHASE, product.quantityAvailable) : MAX_SEATS_PER_PURCHASE;
+  const [seatsText, setSeatsText] = useState(() => String(Math.max(1, Math.min(5, maxSeats))));
+  const seatsRef = useRef<HTMLInputElement>(null);
+  // An empty field is not an error while the buyer is still typing; it is once they leave it or press Buy.
+  const [seatsLeft, setSeatsLeft] = useState(false);
+  const soldOut = product.quantityAvailable === 0;
+
+  const parsed = parseSeats(seatsText, maxSeats);
+  const choice: PurchaseChoice | null = forTeam
+    ? parsed.seats === null
+      ? null
+      : { quantity: parsed.seats, team: true, coupon, ppp: false }
+    : { quantity: 1, team: false, coupon, ppp };
+  const { answer, pending, error, retry } = useQuote(product.id, choice);
+
+  function applyCoupon(code: string | null) {
+    setCoupon(code);
+    // The address keeps the code, so a reload or a shared link prices the same way.
+    setParams(
+      (previous) => {
+        const next = new URLSearchParams(previous);
+        if (code) next.set('code', code);
+        else next.delete('code');
+        return next;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  }
+
+  if (!answer) {
+    return (
+      <div className="pricing-widget">
+        {error ? (
+          <div role="alert" className="notice notice-error">
+            <p>We could not load the price: {error.message}</p>
+            <button type="button" onClick={retry}>
+              Try again
+            </button>
+          </div>
+        ) : (
+          <p role="status" className="loading price-placeholder">
+            Loading the price…
+          </p>
+        )}
+      </div>
+    );
+  }
+
+  const request = checkoutRequest(product.id, choice, answer, forTeam);
+  return (
+    <div className="pricing-widget">
+      <SaleNote sale={answer.sale} />
+      <PriceBreakdown answer={answer} stale={pending || error !== null || choice === null} pending={pending} creditLabel={creditLabel(answer, product, products)} />
+      {error && (
+        <div role="alert" className="notice notice-error">
+          <p>We could not update the price: {error.message}</p>
+          <button type="button" onClick={retry}>
+            Try again
+          </button>
+        </div>
+      )}
+      <OwnershipNote answer={answer} product={product} products={products} forTeam={forTeam} />
+      <RegionalPriceOption answer={answer} forTeam={forTeam} checked={ppp} onChange={setPpp} />
+      {!soldOut && (
+        <TeamSeatsField
+          forTeam={forTeam}
+          onForTeamChange={setForTeam}
+          seatsText={seatsText}
+          onSeatsTextChange={setSeatsText}
+          seats={parsed.seats}
+          onSeatsBlur={() => setSeatsLeft(true)}
+          seatsError={forTeam && (seatsText.trim() || seatsLeft) ? parsed.error : null}
+          maxSeats={maxSeats}
+          answer={answer}
+          seatsRef={seatsRef}
+        />
+      )}
+      <CouponField applied={coupon} answer={answer} onApply={applyCoupon} />
+      {soldOut ? (
+        <p className="notice notice-info">This course is sold out. Check back later: seats may open up.</p>
+      ) : (
+        <BuyForm
+          request={request}
+          onInvalid={() => {
+            setSeatsLeft(true);
+            seatsRef.current?.focus();
+          }}
+          forTeam={forTeam}
+          seats={forTeam ? parsed.seats : answer.team ? 1 : null}
+          free={answer.quote.free}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The checkout for the current choice; the coupon only when the quote did not reject it, so Buy charges what is shown. */
+function checkoutRequest(productId: string, choice: PurchaseChoice | null, answer: QuoteAnswer, forTeam: boolean): Omit<CheckoutRequest, 'email'> | null {
+  if (!choice) return null;
+  const rejected = choice.coupon && answer.coupon?.code.toLowerCase() === choice.coupon.toLowerCase() && answer.coupon.problem;
+  const upgradeFrom = forTeam ? undefined : answer.upgrade?.fromPurchaseId;
+  return {
+    productId,
+    quantity: choice.quantity,
+    team: choice.team,
+    ppp: choice.ppp,
+    ...(choice.coupon && !rejected ? { coupon: choice.coupon } : {}),
+    ...(upgradeFrom ? { upgradeFrom } : {}),
+  };
+}
+
+function creditLabel(answer: QuoteAnswer, product: StoreProduct, products: StoreProduct[]): string {
+  const from = answer.upgrade?.fromProductId;
+  if (from === product.id) return 'Credit for your regional-price purchase';
+  const name = products.find((p) => p.id === from)?.name;
+  return name ? `Credit for ${name} you own` : 'Credit for a course you own';
+}
+
+function SaleNote({ sale }: { sale: QuoteAnswer['sale'] }) {
+  if (!sale) return null;
+  return (
+    <p className="sale-note">
+      <strong>Sale:</strong> {formatPercent(sale.percent)} off{' '}
+      {sale.expires ? (
+        <>
+          until <time dateTime={sale.expires}>{formatDateTime(sale.expires)}</time>
+        </>
+      ) : (
+        'until further notice'
+      )}
+    </p>
+  );
+}
+
+/** What owning a related course means for this purchase: an upgrade credit, or a seat to give away. */
+function OwnershipNote({ answer, product, products, forTeam }: { answer: QuoteAnswer; product: StoreProduct; products: StoreProduct[]; forTeam: boolean }) {
+  if (forTeam) return null;
+  if (answer.upgrade) {
+    if (answer.upgrade.fromProductId === product.id) {
+      return (
+        <p className="notice notice-info">
+          You own this course at a regional price. Buying it at the full price unlocks it everywhere, and what you paid
+          comes off.
+        </p>
+      );
+    }
+    const owned = products.find((p) => p.id === answer.upgrade?.fromProductId)?.name ?? 'an earlier course';
+    return <p className="notice notice-info">You own {owned}, so what you paid for it comes off the price.</p>;
+  }
+  if (answer.team) {
+    return (
+      <p className="notice notice-info">
+        You already own this course. Buying it again gets you a seat to give to someone else.
+      </p>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,122 @@
+import { useId, type Ref } from 'react';
+import type { QuoteAnswer } from '../../api/commerce';
+import { discountInWords, formatBp, plural, TEAM_TIERS, tierFor, tierRange } from './pricingText';
+
+export const MAX_SEATS_PER_PURCHASE = 100;
+
+/** The seat count typed in the field, or why it cannot be priced. */
+export function parseSeats(text: string, max: number): { seats: number; error: null } | { seats: null; error: string } {
+  const trimmed = text.trim();
+  if (!trimmed) return { seats: null, error: `Enter how many seats you need (1–${max}).` };
+  const seats = Number(trimmed);
+  if (!Number.isInteger(seats)) return { seats: null, error: 'Enter a whole number of seats.' };
+  if (seats < 1) return { seats: null, error: 'Buy at least 1 seat.' };
+  if (seats > max) {
+    return {
+      seats: null,
+      error: max < MAX_SEATS_PER_PURCHASE ? `Only ${plural(max, 'seat is', 'seats are')} available.` : `You can buy up to ${max} seats at once.`,
+    };
+  }
+  return { seats, error: null };
+}
+
+interface Props {
+  forTeam: boolean;
+  onForTeamChange: (forTeam: boolean) => void;
+  seatsText: string;
+  onSeatsTextChange: (text: string) => void;
+  onSeatsBlur: () => void;
+  /** The valid seat count, or null while the field is invalid. */
+  seats: number | null;
+  seatsError: string | null;
+  maxSeats: number;
+  answer: QuoteAnswer | null;
+  seatsRef?: Ref<HTMLInputElement>;
+}
+
+/** "For my team" and the seat count, with the team tiers and how many more seats reach the next one. */
+export function TeamSeatsField({ forTeam, onForTeamChange, seatsText, onSeatsTextChange, onSeatsBlur, seats, seatsError, maxSeats, answer, seatsRef }: Props) {
+  const id = useId();
+  const existing = answer?.team?.existingSeats ?? 0;
+  const total = seats === null ? null : seats + existing;
+
+  return (
+    <div className="team-field">
+      <label className="check">
+        <input type="checkbox" checked={forTeam} onChange={(event) => onForTeamChange(event.target.checked)} aria-describedby={`${id}-about`} />
+        For my team
+      </label>
+      <p id={`${id}-about`} className="hint check-hint">
+        Buy seats for other people: you get an invite link to share, and the more seats, the bigger the discount.
+      </p>
+      {forTeam && (
+        <div className="team-details">
+          <div className="field">
+            <label htmlFor={`${id}-seats`}>Seats</label>
+            <input
+              ref={seatsRef}
+              id={`${id}-seats`}
+              className="seats-input"
+              type="number"
+              name="seats"
+              min={1}
+              max={maxSeats}
+              step={1}
+              inputMode="numeric"
+              value={seatsText}
+              onChange={(event) => onSeatsTextChange(event.target.value)}
+              onBlur={onSeatsBlur}
+              aria-invalid={seatsError ? true : undefined}
+              aria-describedby={seatsError ? `${id}-seats-error` : `${id}-seats-hint`}
+            />
+            {seatsError ? (
+              <p id={`${id}-seats-error`} role="alert" className="field-error seats-note">
+                {seatsError}
+              </p>
+            ) : (
+              <p id={`${id}-seats-hint`} className="hint seats-note">
+                {total !== null && seats !== null && tierHint(total, seats, existing, maxSeats, answer)}
+              </p>
+            )}
+          </div>
+          <ul className="tiers" aria-label="Team discounts">
+            {TEAM_TIERS.map((tier) => {
+              const active = total !== null && tierFor(total) === tier;
+              return (
+                <li key={tier.min} aria-current={active ? 'true' : undefined}>
+                  {tierRange(tier)}: {formatBp(tier.bp)} off
+                </li>
+              );
+            })}
+          </ul>
+          {existing > 0 && (
+            <p className="hint">
+              You already bought {plural(existing, 'seat', 'seats')} for this course; they count toward the team discount.
+            </p>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** "Add 2 more seats for 15 % off", and whether the tier reached is the discount that applies. */
+function tierHint(total: number, seats: number, existing: number, maxSeats: number, answer: QuoteAnswer | null): string {
+  // Another discount (the sale, an entered coupon) wins over a tier that saves no more; ties go to the coupon.
+  const discount = answer?.quote.discount;
+  const saleBp = answer?.sale ? Math.round(answer.sale.percent * 100) : 0;
+  const couponBp = discount?.kind === 'coupon' ? discount.bp : 0;
+  const rival = Math.max(saleBp, couponBp);
+  const rivalWords = couponBp >= saleBp ? discountInWords('coupon', couponBp) : discountInWords('default-coupon', saleBp);
+
+  const parts: string[] = [];
+  const current = tierFor(total);
+  const counted = existing > 0 ? `${total} seats in all` : plural(total, 'seat', 'seats');
+  if (current && current.bp > rival) parts.push(`${counted} get the ${formatBp(current.bp)} team discount.`);
+  else if (current) parts.push(`${counted} earn ${formatBp(current.bp)} off, but ${rivalWords} saves more.`);
+
+  const next = TEAM_TIERS.find((tier) => tier.min > total && tier.bp > rival);
+  const more = next ? next.min - total : 0;
+  if (next && seats + more <= maxSeats) parts.push(`Add ${more} more ${more === 1 ? 'seat' : 'seats'} for ${formatBp(next.bp)} off.`);
+  return parts.join(' ');
+}

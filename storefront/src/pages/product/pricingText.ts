@@ -1,0 +1,90 @@
+import type { DiscountKind, QuoteAnswer } from '../../api/commerce';
+
+const number = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
+
+/** "20 %" from 20 (the API's percents can carry float noise such as 7.000000000000001). */
+export function formatPercent(percent: number): string {
+  return `${number.format(percent)} %`;
+}
+
+/** "25 %" from 2500 basis points. */
+export function formatBp(bp: number): string {
+  return formatPercent(bp / 100);
+}
+
+let regionNames: Intl.DisplayNames | null | undefined;
+
+/** "India" from "IN", in the reader's language; the code itself when the browser cannot name it. */
+export function countryName(code: string): string {
+  if (regionNames === undefined) {
+    try {
+      regionNames = new Intl.DisplayNames(undefined, { type: 'region' });
+    } catch {
+      regionNames = null;
+    }
+  }
+  try {
+    return regionNames?.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+export interface TeamTier {
+  min: number;
+  max: number | null;
+  bp: number;
+}
+
+/** The team tiers of DOMAIN §5: seats bought (now and before) → discount. 1–4 seats get none. */
+export const TEAM_TIERS: TeamTier[] = [
+  { min: 5, max: 9, bp: 1500 },
+  { min: 10, max: 29, bp: 2500 },
+  { min: 30, max: null, bp: 3500 },
+];
+
+export function tierFor(seats: number): TeamTier | null {
+  return TEAM_TIERS.findLast((tier) => seats >= tier.min) ?? null;
+}
+
+export function tierRange(tier: TeamTier): string {
+  return tier.max === null ? `${tier.min}+ seats` : `${tier.min}–${tier.max} seats`;
+}
+
+export function plural(count: number, one: string, many: string): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** How a discount is named in the breakdown and in explanations: "Sale (20 % off)". */
+export function discountLabel(kind: DiscountKind, bp: number, answer: QuoteAnswer): string {
+  const off = `${formatBp(bp)} off`;
+  switch (kind) {
+    case 'ppp':
+      return `Regional price for ${countryName(answer.ppp?.country ?? answer.country ?? '')} (${off})`;
+    case 'team':
+      return `Team discount for ${plural(answer.team?.seats ?? answer.quote.quantity, 'seat', 'seats')} (${off})`;
+    case 'coupon':
+      return answer.coupon ? `Coupon ${answer.coupon.code.toUpperCase()} (${off})` : `Coupon (${off})`;
+    case 'default-coupon':
+      return `Sale (${off})`;
+  }
+}
+
+/** The applied discount in a sentence: "the 20 % sale", "the regional price", "the 25 % team discount". */
+export function discountInWords(kind: DiscountKind, bp: number): string {
+  switch (kind) {
+    case 'ppp':
+      return `the regional price (${formatBp(bp)} off)`;
+    case 'team':
+      return `the ${formatBp(bp)} team discount`;
+    case 'coupon':
+      return `your ${formatBp(bp)} coupon`;
+    case 'default-coupon':
+      return `the ${formatBp(bp)} sale`;
+  }
+}
+
+/** True when pricing left a discount of this kind out for this reason. */
+export function notApplied(answer: QuoteAnswer, kind: DiscountKind, ...reasons: string[]): boolean {
+  return answer.quote.notApplied.some((n) => n.kind === kind && (reasons.length === 0 || reasons.includes(n.reason)));
+}

@@ -1,0 +1,50 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { isApiError } from './api/client';
+import { getCurrentUser, type StoreUser } from './api/identity';
+
+export type SessionState =
+  | { status: 'loading' }
+  | { status: 'signed-out' }
+  | { status: 'signed-in'; user: StoreUser }
+  | { status: 'error'; error: Error };
+
+interface Session {
+  state: SessionState;
+  /** Asks the API again who is signed in (after a 401, or "Try again"). */
+  refresh: () => void;
+  signedIn: (user: StoreUser) => void;
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+/** Who is signed in, from GET /api/store/me, loaded once and shared by the header and the pages. */
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [state, setState] = useState<SessionState>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    getCurrentUser().then(
+      (user) => live && setState({ status: 'signed-in', user }),
+      (error: Error) => live && setState(isApiError(error, 'unauthenticated') ? { status: 'signed-out' } : { status: 'error', error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [attempt]);
+
+  const refresh = useCallback(() => {
+    setState({ status: 'loading' });
+    setAttempt((n) => n + 1);
+  }, []);
+  const signedIn = useCallback((user: StoreUser) => setState({ status: 'signed-in', user }), []);
+  const session = useMemo(() => ({ state, refresh, signedIn }), [state, refresh, signedIn]);
+
+  return <SessionContext value={session}>{children}</SessionContext>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession must be used inside <SessionProvider>');
+  return session;
+}

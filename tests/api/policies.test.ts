@@ -1,0 +1,172 @@
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createRouter } from '../../api/src/app';
+import { DeviceAccessToken } from '../../api/src/db/models';
+import { POLICY, type Policy } from '../../api/src/http/policy';
+import type { Role } from '../../api/src/identity/roles';
+import { hashSecret, newSecret } from '../../api/src/identity/secrets';
+import { sessions } from '../../api/src/identity/sessions';
+import { createServices } from '../../api/src/services';
+import { createUser } from '../../seeds/factories';
+import { testApp, testDeps } from '../support/app';
+import { useTestDatabase } from '../support/db';
+
+type Expected = 'public' | 'signed-in' | 'signed-in or device' | readonly Role[];
+
+const STAFF = ['support', 'finance'] as const;
+const READERS = [...STAFF, 'contributor'] as const;
+
+/** Who may call each route outside the console's resources. Adding a route means adding it here, deliberately. */
+const EXPECTED: Record<string, Expected> = {
+  'GET /api/health': 'public',
+  'GET /api/store/products': 'public',
+  'GET /api/store/products/:id/quote': 'public',
+  'POST /api/store/checkout': 'public',
+  'GET /api/store/checkouts/:id': 'public',
+  'GET /api/store/purchases': 'signed-in',
+  'GET /api/store/invoices/:id': 'signed-in',
+  'POST /api/store/auth/email': 'public',
+  'POST /api/store/auth/email/consume': 'public',
+  'POST /api/store/auth/sign-out': 'signed-in',
+  'GET /api/store/auth/providers': 'public',
+  'GET /api/store/auth/github': 'public',
+  'GET /api/store/auth/github/callback': 'public',
+  'GET /api/store/me': 'signed-in or device',
+  'POST /api/store/device': 'signed-in',
+  'POST /api/store/device/approve': 'signed-in',
+  'POST /api/store/device/deny': 'signed-in',
+  'GET /api/store/devices': 'signed-in',
+  'DELETE /api/store/devices/:id': 'signed-in',
+  'GET /api/store/prefs': 'signed-in or device',
+  'PUT /api/store/prefs': 'signed-in or device',
+  'POST /api/admin/outbox-emails/:id/retry': [],
+  'GET /api/admin/dashboard': STAFF,
+  'GET /api/admin/content-resources/:id/tree': READERS,
+  'POST /api/admin/content-resources/:id/reorder': ['support', 'contributor'],
+  'POST /api/admin/coupons/generate': ['support'],
+  'POST /oauth/device/code': 'public',
+  'POST /oauth/token': 'public',
+  'GET /oauth/userinfo': 'signed-in or device',
+};
+
+/**
+ * The console's resources: who reads, who writes, and which operations exist
+ * (C create, U update, D delete; every resource has list and show).
+ */
+const CONSOLE: Record<string, { read: readonly Role[]; write?: readonly Role[]; ops: string }> = {
+  products: { read: STAFF, write: ['support'], ops: 'CUD' },
+  prices: { read: STAFF, write: ['support'], ops: 'CU' },
+  'upgradable-products': { read: STAFF, write: ['support'], ops: 'CD' },
+  'product-content-resources': { read: READERS, write: ['support'], ops: 'CUD' },
+  'merchant-accounts': { read: STAFF, write: ['support'], ops: 'U' },
+  'merchant-products': { read: STAFF, write: ['support'], ops: 'U' },
+  'merchant-prices': { read: STAFF, write: ['support'], ops: 'U' },
+  'merchant-customers': { read: STAFF, write: ['support'], ops: 'U' },
+  'merchant-coupons': { read: STAFF, write: ['support'], ops: 'U' },
+  'merchant-sessions': { read: STAFF, write: ['support'], ops: 'U' },
+  'merchant-charges': { read: STAFF, write: ['support'], ops: 'U' },
+  coupons: { read: STAFF, write: ['support'], ops: 'CUD' },
+  purchases: { read: STAFF, ops: '' },
+  'bulk-purchases': { read: STAFF, ops: '' },
+  'purchase-user-transfers': { read: STAFF, ops: '' },
+  'product-revenue-splits': { read: STAFF, write: ['finance'], ops: 'CUD' },
+  users: { read: STAFF, write: ['support'], ops: 'CUD' },
+  accounts: { read: ['support'], write: ['support'], ops: 'D' },
+  sessions: { read: ['support'], write: ['support'], ops: 'D' },
+  'verification-tokens': { read: ['support'], write: ['support'], ops: 'D' },
+  'device-verifications': { read: ['support'], write: ['support'], ops: 'D' },
+  'device-access-tokens': { read: ['support'], write: ['support'], ops: 'D' },
+  'user-prefs': { read: ['support'], ops: '' },
+  'outbox-emails': { read: [], ops: '' },
+  'content-resources': { read: READERS, write: ['support', 'contributor'], ops: 'CUD' },
+  'content-resource-resources': { read: READERS, write: ['support', 'contributor'], ops: 'CUD' },
+  'lesson-progress': { read: ['support'], ops: '' },
+  comments: { read: ['support'], ops: '' },
+  bookmarks: { read: ['support'], ops: '' },
+  'audit-logs': { read: STAFF, ops: '' },
+};
+
+for (const [name, { read, write, ops }] of Object.entries(CONSOLE)) {
+  EXPECTED[`GET /api/admin/${name}`] = read;
+  EXPECTED[`GET /api/admin/${name}/:id`] = read;
+  if (ops.includes('C')) EXPECTED[`POST /api/admin/${name}`] = write!;
+  if (ops.includes('U')) EXPECTED[`PUT /api/admin/${name}/:id`] = write!;
+  if (ops.includes('D')) EXPECTED[`DELETE /api/admin/${name}/:id`] = write!;
+}
+
+function describePolicy(policy: Policy): Expected {
+  if (policy.kind === 'public') return 'public';
+  if (policy.kind === 'signed-in') return policy.bearer ? 'signed-in or device' : 'signed-in';
+  return [...policy.roles].sort();
+}
+
+type Caller = 'signed out' | 'device' | Role;
+const CALLERS: Caller[] = ['signed out', 'device', 'learner', 'contributor', 'finance', 'support', 'admin'];
+
+/** What the table says a caller gets: through, 401 or 403. */
+function verdict(expected: Expected, caller: Caller): 'through' | 401 | 403 {
+  if (expected === 'public') return 'through';
+  if (caller === 'signed out') return 401;
+  if (caller === 'device') return expected === 'signed-in or device' ? 'through' : 403;
+  if (typeof expected === 'string') return 'through';
+  return caller === 'admin' || expected.includes(caller) ? 'through' : 403;
+}
+
+describe('route policies', () => {
+  const database = useTestDatabase();
+  let routes: { key: string; method: string; path: string; policy?: Policy }[];
+
+  beforeAll(() => {
+    const deps = testDeps(database().db);
+    const router = createRouter(deps, createServices(deps));
+    routes = router.stack.flatMap((layer) =>
+      layer.methods
+        .filter((m) => m !== 'HEAD')
+        .map((method) => {
+          const policy = layer.stack.find((m) => POLICY in m) as unknown as { [POLICY]: Policy } | undefined;
+          return { key: `${method} ${String(layer.path)}`, method, path: String(layer.path), policy: policy?.[POLICY] };
+        }),
+    );
+  });
+
+  it('declares a policy on every route', () => {
+    expect(routes.filter((r) => !r.policy).map((r) => r.key)).toEqual([]);
+  });
+
+  it('declares exactly the policies of the table', () => {
+    const declared = Object.fromEntries(routes.map((r) => [r.key, describePolicy(r.policy!)]));
+    const table = Object.fromEntries(Object.entries(EXPECTED).map(([k, v]) => [k, typeof v === 'string' ? v : [...v].sort()]));
+    expect(declared).toEqual(table);
+  });
+
+  it('answers 401 signed out, 403 for the wrong role or a device token, and lets the rest through', async () => {
+    const db = database().db;
+    const app = testApp(db);
+    const store = sessions({ db, clock: { now: () => new Date() } });
+    const users = Object.fromEntries(
+      await Promise.all((['learner', 'contributor', 'finance', 'support', 'admin'] as Role[]).map(async (role) => [role, await createUser(db, { roles: [role] })] as const)),
+    );
+    const deviceUser = await createUser(db);
+    const deviceToken = newSecret();
+    await DeviceAccessToken.query(db).insert({ token: hashSecret(deviceToken), userId: deviceUser.id, clientId: 'test' });
+
+    const mismatches: string[] = [];
+    for (const { key, method, path } of routes) {
+      for (const caller of CALLERS) {
+        const id = path.startsWith('/api/admin/audit-logs') ? '1' : '00000000-0000-4000-8000-000000000000';
+        let req = request(app)[method.toLowerCase() as 'get'](path.replace(':id', id));
+        if (caller === 'device') req = req.set('Authorization', `Bearer ${deviceToken}`);
+        else if (caller !== 'signed out') {
+          const session = await store.create(db, users[caller]!.id, 'policy test'); // a fresh one: sign-out ends it
+          req = req.set('Cookie', `lp_session=${session.token}`).set('X-CSRF-Token', session.csrfToken);
+        }
+        if (method !== 'GET') req = req.send({});
+        const status = (await req).status;
+        const expected = verdict(EXPECTED[key]!, caller);
+        const ok = expected === 'through' ? status !== 401 && status !== 403 && status < 500 : status === expected;
+        if (!ok) mismatches.push(`${key} as ${caller}: got ${status}, expected ${expected}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+});

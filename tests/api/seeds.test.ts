@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { ContentResource, Coupon, MerchantAccount, Price, Product, UpgradableProduct, User } from '../../api/src/db/models';
+import { ROLES } from '../../api/src/identity/roles';
+import { runSeeds } from '../../seeds/run';
+import { TEST_MERCHANT_ACCOUNT } from '../../seeds/reference';
+import { useTestDatabase } from '../support/db';
+
+describe('seeds', () => {
+  const database = useTestDatabase();
+
+  it('loads reference data idempotently and the demo data only once', async () => {
+    const db = database().db;
+    expect(await runSeeds(db, { demo: true })).toEqual({ demoLoaded: true });
+    const counts = async () => ({
+      accounts: await MerchantAccount.query(db).resultSize(),
+      products: await Product.query(db).resultSize(),
+      users: await User.query(db).resultSize(),
+      resources: await ContentResource.query(db).resultSize(),
+    });
+    const first = await counts();
+    expect(await runSeeds(db, { demo: true })).toEqual({ demoLoaded: false });
+    expect(await Promise.all([runSeeds(db, { demo: true }), runSeeds(db, { demo: true })])).toEqual([
+      { demoLoaded: false },
+      { demoLoaded: false },
+    ]);
+    expect(await counts()).toEqual(first);
+    expect(await MerchantAccount.query(db).where('label', TEST_MERCHANT_ACCOUNT.label).resultSize()).toBe(1);
+  });
+
+  it('has the demo catalog the product needs', async () => {
+    const db = database().db;
+    const products = await Product.query(db).withGraphFetched('prices');
+    expect(products.length).toBeGreaterThanOrEqual(3);
+    for (const product of products) expect(product.prices?.filter((p: Price) => p.status === 'active')).toHaveLength(1);
+    expect(await UpgradableProduct.query(db).resultSize()).toBeGreaterThanOrEqual(1);
+    expect(products.some((p) => p.productType === 'live' && p.quantityAvailable > 0)).toBe(true);
+
+    const course = await ContentResource.query(db).findOne({ type: 'course' }).withGraphFetched('resources.resources.resources');
+    const modules = course!.resources ?? [];
+    expect(modules).toHaveLength(2);
+    const lessons = modules.flatMap((m) => (m.resources ?? []).flatMap((s) => s.resources ?? []));
+    expect(lessons.length).toBeGreaterThanOrEqual(8);
+    for (const lesson of lessons) {
+      expect(lesson.type).toBe('lesson');
+      expect(lesson.fields.body).toMatch(/<p>/);
+    }
+
+    const coupons = await Coupon.query(db);
+    expect(coupons.some((c) => c.default && c.status === 'active' && (!c.expires || c.expires > new Date()))).toBe(true);
+    expect(coupons.some((c) => !c.default && c.code && c.status === 'active')).toBe(true);
+
+    const users = await User.query(db);
+    for (const role of ROLES) expect(users.some((u) => u.roles.includes(role)), role).toBe(true);
+    expect(users.find((u) => u.email === 'admin@example.com')?.roles).toContain('admin');
+  });
+});

@@ -1,0 +1,158 @@
+import { execSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../api/src/config';
+import { createTestDatabase } from '../support/db';
+import { freePort, isListening, npmStart, waitForOk, type Started } from '../support/processes';
+
+/** The environment of a fresh machine: no database configured. */
+function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'info', ...extra };
+  delete env.DATABASE_URL;
+  delete env.TEST_DATABASE_URL;
+  delete env.VITEST;
+  return env;
+}
+
+function postmasterPid(dataDir: string): number | undefined {
+  const file = path.join(dataDir, 'postmaster.pid');
+  return existsSync(file) ? Number(readFileSync(file, 'utf8').split('\n')[0]) : undefined;
+}
+
+/** A live process (a zombie left for a reaper does not count). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Kills npm and node the hard way (as an out-of-memory kill would), leaving PostgreSQL running. */
+function crash(started: Started): void {
+  const group = execSync(`ps -o pid=,args= -g ${started.child.pid}`, { encoding: 'utf8' });
+  for (const line of group.trim().split('\n')) {
+    const [pid, ...args] = line.trim().split(/\s+/);
+    if (!args.join(' ').includes('postgres')) process.kill(Number(pid), 'SIGKILL');
+  }
+}
+
+/**
+ * Ctrl-C: the whole group gets SIGINT. npm re-raises it and dies at once; the server then stops the
+ * database and exits 0 on its own.
+ */
+async function stopWithCtrlC(started: Started): Promise<void> {
+  process.kill(-started.child.pid!, 'SIGINT');
+  const exit = await started.exited;
+  expect(exit.code === 0 || exit.signal === 'SIGINT', JSON.stringify(exit)).toBe(true);
+  await waitFor(() => /"msg":"stopped"/.test(started.output()), started);
+  expect(started.output()).not.toMatch(/shutdown failed|"level":50/);
+}
+
+async function waitFor(condition: () => boolean, started: Started, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out; output so far:\n${started.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('npm start on the embedded database', () => {
+  // Under the system temp folder: the `postgres` user that runs the server must be able to reach it.
+  const root = mkdtempSync(path.join(tmpdir(), 'lp-start-'));
+  chmodSync(root, 0o755);
+  const dataDir = path.join(root, 'postgres');
+  afterAll(() => {
+    const pid = postmasterPid(dataDir);
+    if (pid && alive(pid)) process.kill(pid, 'SIGKILL');
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const startEnv = async () => {
+    const port = await freePort();
+    const pgPort = await freePort();
+    return { port, pgPort, env: baseEnv({ PORT: String(port), EMBEDDED_PG_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) }) };
+  };
+
+  it('initialises, migrates, loads the demo, prints the URLs and stops the database on Ctrl-C', async () => {
+    const { port, pgPort, env } = await startEnv();
+    const started = npmStart(env);
+    await waitForOk(`http://127.0.0.1:${port}/api/health`, started);
+
+    const products = (await (await fetch(`http://127.0.0.1:${port}/api/store/products`)).json()) as { data: unknown[] };
+    expect(products.data.length).toBeGreaterThanOrEqual(3);
+    expect(started.output()).toContain(`Storefront  http://localhost:${port}/`);
+    expect(started.output()).toContain(`Console     http://localhost:${port}/admin`);
+    expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+    expect(await isListening(pgPort)).toBe(true);
+
+    // The command-line tool uses the running server's database and leaves it running.
+    const cli = spawnSync('npm', ['run', '--silent', 'cli', '--', 'grant-role', 'ops@example.com', 'support'], { cwd: PROJECT_ROOT, env, encoding: 'utf8' });
+    expect(cli.stdout).toBe('ops@example.com: learner, support\n');
+    expect((await fetch(`http://127.0.0.1:${port}/api/health`)).status).toBe(200);
+
+    await stopWithCtrlC(started);
+    expect(await isListening(pgPort)).toBe(false);
+    expect(await isListening(port)).toBe(false);
+    expect(postmasterPid(dataDir)).toBeUndefined();
+  });
+
+  it('reuses the data on a second start without loading the demo again', async () => {
+    const { port, env } = await startEnv();
+    const started = npmStart(env);
+    await waitForOk(`http://127.0.0.1:${port}/api/health`, started);
+    const products = (await (await fetch(`http://127.0.0.1:${port}/api/store/products`)).json()) as { data: { name: string }[] };
+    expect(products.data.map((p) => p.name).sort()).toEqual([
+      'Live Workshop: Type-Level TypeScript',
+      'TypeScript Fundamentals',
+      'TypeScript Pro',
+    ]);
+    expect(started.output()).not.toContain('loaded the demo data');
+    await stopWithCtrlC(started);
+  });
+
+  it('recovers by itself after a crash left the database server running', async () => {
+    const first = await startEnv();
+    const crashed = npmStart(first.env);
+    await waitForOk(`http://127.0.0.1:${first.port}/api/health`, crashed);
+    const orphan = postmasterPid(dataDir)!;
+    crash(crashed);
+    await crashed.exited;
+    expect(alive(orphan)).toBe(true);
+
+    const second = await startEnv();
+    const restarted = npmStart(second.env);
+    await waitForOk(`http://127.0.0.1:${second.port}/api/health`, restarted);
+    expect(alive(orphan)).toBe(false);
+    expect(restarted.output()).toContain('stopping an embedded PostgreSQL left running');
+    await stopWithCtrlC(restarted);
+  });
+});
+
+describe('npm start with DATABASE_URL', () => {
+  it('uses that server and starts no embedded one', async () => {
+    const database = await createTestDatabase();
+    const unusedDir = path.join(tmpdir(), `lp-unused-${process.pid}`);
+    try {
+      const port = await freePort();
+      const env = { ...baseEnv({ PORT: String(port), EMBEDDED_PG_DIR: unusedDir }), DATABASE_URL: database.url };
+      const started = npmStart(env);
+      await waitForOk(`http://127.0.0.1:${port}/api/health`, started);
+      expect(started.output()).toContain('using the PostgreSQL server named by DATABASE_URL');
+      expect(existsSync(unusedDir)).toBe(false);
+      expect(Number((await database.db('products').count({ n: '*' }))[0]!.n)).toBeGreaterThanOrEqual(3);
+      await stopWithCtrlC(started);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('stops with a message naming a wrong setting', async () => {
+    const started = npmStart(baseEnv({ PORT: 'eighty' }));
+    const exit = await started.exited;
+    expect(exit.code).toBe(1);
+    expect(started.output()).toMatch(/Invalid configuration:\n\s+PORT: /);
+  });
+});

@@ -1,0 +1,51 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Purchase } from '../../api/src/db/models';
+import { createCoupon } from '../../seeds/factories';
+import { runSeeds } from '../../seeds/run';
+import { keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
+
+describe('buying a course on the storefront with the built-in provider (Chromium)', () => {
+  const site = useDemoSite(async (db) => {
+    await runSeeds(db, { demo: true });
+    await createCoupon(db, { code: 'HALF', percentageDiscount: 0.5 });
+  });
+  let page: Page;
+
+  beforeAll(async () => {
+    const context = await signedInContext(site().browser, site().baseUrl, site().db, ['learner']);
+    page = await context.newPage();
+  });
+
+  it('buys with a coupon link, pays, and finds the purchase and its invoice', async () => {
+    await page.goto(`${site().baseUrl}/products/typescript-fundamentals?code=HALF`);
+    const price = page.getByRole('region', { name: 'Price' });
+    await expect.poll(() => price.innerText(), { timeout: 10_000 }).toContain('$24.50');
+    await keepScreenshot(page, 'storefront-product');
+    await page.getByRole('button', { name: 'Buy now' }).click();
+
+    await page.waitForURL(/\/test-provider\/checkout\//);
+    await expect.poll(() => page.getByText('$24.50').count()).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Pay' }).click();
+
+    await page.waitForURL(/\/thanks\?checkout=/);
+    await page.getByText('Your purchase is confirmed.').waitFor({ timeout: 20_000 });
+    await page.getByRole('link', { name: 'My purchases' }).first().click();
+
+    await page.getByRole('heading', { name: 'My purchases' }).waitFor();
+    const item = page.getByRole('listitem').filter({ hasText: 'TypeScript Fundamentals' });
+    await item.waitFor();
+    expect(await item.innerText()).toContain('$24.50');
+    await keepScreenshot(page, 'storefront-my-purchases');
+    await item.getByRole('link', { name: /invoice/i }).click();
+
+    await page.getByRole('heading', { name: 'Invoice' }).waitFor();
+    await page.getByRole('button', { name: 'Print' }).waitFor();
+    expect(await page.getByText('$24.50').count()).toBeGreaterThan(0);
+    await keepScreenshot(page, 'storefront-invoice');
+
+    const purchases = await Purchase.query(site().db).where({ totalAmount: 2450 });
+    expect(purchases).toHaveLength(1);
+    expect(purchases[0]!.status).toBe('Valid');
+  });
+});

@@ -1,0 +1,36 @@
+import { createApp } from '../../api/src/app';
+import type { Clock } from '../../api/src/clock';
+import { loadConfig, type Config } from '../../api/src/config';
+import type { Db } from '../../api/src/db/connection';
+import { createLogger } from '../../api/src/logger';
+import type { Deps } from '../../api/src/services';
+import type { MailTransport } from '../../api/src/mail/transport';
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env });
+}
+
+export interface TestOverrides {
+  config?: Config;
+  clock?: Clock;
+  mailTransport?: MailTransport;
+}
+
+/** Emails go nowhere by default in tests; they stay readable in the outbox table. */
+export const silentTransport: MailTransport = { name: 'log', send: async () => {} };
+
+export function testDeps(db: Db, overrides: TestOverrides = {}): Deps {
+  const config = overrides.config ?? testConfig();
+  return {
+    db,
+    config,
+    logger: createLogger(config.LOG_LEVEL),
+    clock: overrides.clock ?? { now: () => new Date() },
+    mailTransport: overrides.mailTransport ?? silentTransport,
+  };
+}
+
+/** The app as the server builds it, as a request handler for supertest. */
+export function testApp(db: Db, overrides: TestOverrides = {}) {
+  return createApp(testDeps(db, overrides)).callback();
+}

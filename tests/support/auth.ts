@@ -1,0 +1,24 @@
+import type { Test } from 'supertest';
+import type { Db } from '../../api/src/db/connection';
+import type { User } from '../../api/src/identity/models';
+import type { Role } from '../../api/src/identity/roles';
+import { sessions } from '../../api/src/identity/sessions';
+import { createUser } from '../../seeds/factories';
+
+export interface SignedIn {
+  user: User;
+  cookie: string;
+  csrfToken: string;
+}
+
+/** A user with these roles and a live session, as a browser would hold it after signing in. */
+export async function signedIn(db: Db, roles: Role[] = ['learner'], email?: string): Promise<SignedIn> {
+  const user = await createUser(db, { roles, email });
+  const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, user.id, 'test');
+  return { user, cookie: `lp_session=${session.token}; lp_csrf=${session.csrfToken}`, csrfToken: session.csrfToken };
+}
+
+/** Sends the session cookie and, as our pages do, the CSRF header. */
+export function as(auth: SignedIn | undefined, req: Test): Test {
+  return auth ? req.set('Cookie', auth.cookie).set('X-CSRF-Token', auth.csrfToken) : req;
+}

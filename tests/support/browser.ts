@@ -1,0 +1,79 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { PROJECT_ROOT } from '../../api/src/config';
+import type { Db } from '../../api/src/db/connection';
+import type { Role } from '../../api/src/identity/roles';
+import { sessions } from '../../api/src/identity/sessions';
+import { createUser } from '../../seeds/factories';
+import { runSeeds } from '../../seeds/run';
+import { afterAll, beforeAll } from 'vitest';
+import { useTestDatabase } from './db';
+import { listen } from './server';
+
+/** Debian's Chromium, headless; the background-networking flags keep it off the (closed) network. */
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A browser context already signed in as a new user with these roles (the cookies a sign-in sets). */
+export async function signedInContext(browser: Browser, baseUrl: string, db: Db, roles: Role[]): Promise<BrowserContext> {
+  const user = await createUser(db, { roles });
+  const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, user.id, 'browser test');
+  const context = await browser.newContext();
+  await context.addCookies([
+    { name: 'lp_session', value: session.token, url: baseUrl, httpOnly: true, sameSite: 'Lax' },
+    { name: 'lp_csrf', value: session.csrfToken, url: baseUrl, sameSite: 'Lax' },
+  ]);
+  return context;
+}
+
+export interface DemoSite {
+  browser: Browser;
+  baseUrl: string;
+  db: Db;
+}
+
+/**
+ * For a browser test file: its own database with the demo data (or what `seed` puts there), the product
+ * listening on it, and Chromium.
+ */
+export function useDemoSite(seed: (db: Db) => Promise<unknown> = (db) => runSeeds(db, { demo: true })): () => DemoSite {
+  const database = useTestDatabase();
+  let site: DemoSite | undefined;
+  let server: Awaited<ReturnType<typeof listen>> | undefined;
+  beforeAll(async () => {
+    const { db } = database();
+    await seed(db);
+    server = await listen(db);
+    site = { browser: await launchChromium(), baseUrl: server.baseUrl, db };
+  });
+  afterAll(async () => {
+    await site?.browser.close();
+    await server?.close();
+  });
+  return () => {
+    if (!site) throw new Error('the demo site is not ready: use it inside a test or hook');
+    return site;
+  };
+}
+
+export const ARTIFACTS_DIR = path.join(PROJECT_ROOT, 'test-artifacts');
+
+/** Keeps a screenshot of a main screen as a test artifact (test-artifacts/, ignored by git). */
+export async function keepScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
+}

@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface GitHubPerson {
+  id: number;
+  login: string;
+  name: string;
+  emails: { email: string; primary: boolean; verified: boolean }[];
+}
+
+/**
+ * A local stand-in for GitHub's OAuth token endpoint and its /user and /user/emails API: it checks the
+ * client secret, the redirect URI and the PKCE verifier against the challenge of the authorize step.
+ */
+export async function startGitHubStandIn(clientId: string, clientSecret: string) {
+  const grants = new Map<string, { challenge: string; redirectUri: string; person: GitHubPerson }>();
+  const tokens = new Map<string, GitHubPerson>();
+  const received: Record<string, string>[] = [];
+
+  const readForm = async (req: IncomingMessage) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    return Object.fromEntries(new URLSearchParams(body));
+  };
+  const json = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
+
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    if (req.method === 'POST' && url.pathname === '/login/oauth/access_token') {
+      const form = await readForm(req);
+      received.push(form);
+      const grant = grants.get(form.code ?? '');
+      const verifierHash = createHash('sha256').update(form.code_verifier ?? '').digest('base64url');
+      if (form.client_id !== clientId || form.client_secret !== clientSecret) return json(res, 401, { error: 'invalid_client' });
+      if (!grant || grant.redirectUri !== form.redirect_uri || grant.challenge !== verifierHash) {
+        return json(res, 400, { error: 'invalid_grant', error_description: 'bad code, redirect or verifier' });
+      }
+      grants.delete(form.code!);
+      const token = `gho_${Math.random().toString(36).slice(2)}`;
+      tokens.set(token, grant.person);
+      return json(res, 200, { access_token: token, token_type: 'bearer', scope: 'read:user,user:email' });
+    }
+    const person = tokens.get((req.headers.authorization ?? '').replace(/^Bearer /, ''));
+    if (!person) return json(res, 401, { message: 'Bad credentials' });
+    if (url.pathname === '/api/user') return json(res, 200, { id: person.id, login: person.login, name: person.name, avatar_url: null });
+    if (url.pathname === '/api/user/emails') return json(res, 200, person.emails);
+    json(res, 404, { message: 'Not Found' });
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    env: {
+      GITHUB_CLIENT_ID: clientId,
+      GITHUB_CLIENT_SECRET: clientSecret,
+      GITHUB_AUTHORIZE_URL: `${base}/login/oauth/authorize`,
+      GITHUB_TOKEN_URL: `${base}/login/oauth/access_token`,
+      GITHUB_API_URL: `${base}/api`,
+    },
+    received,
+    /** What GitHub does when the person clicks "Authorize": remembers the challenge, hands out a code. */
+    authorize(authorizeUrl: URL, person: GitHubPerson): string {
+      const code = `code_${Math.random().toString(36).slice(2)}`;
+      grants.set(code, {
+        challenge: authorizeUrl.searchParams.get('code_challenge')!,
+        redirectUri: authorizeUrl.searchParams.get('redirect_uri')!,
+        person,
+      });
+      return code;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { PROJECT_ROOT } from '../../api/src/config';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Runs `npm start` in its own process group, as a terminal would (Ctrl-C reaches the whole group). */
+export function npmStart(env: NodeJS.ProcessEnv): Started {
+  const child = spawn('npm', ['start', '--silent'], { cwd: PROJECT_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  return { child, output: () => output, exited };
+}
+
+/** Polls until the URL answers 200; returns the milliseconds it took. */
+export async function waitForOk(url: string, started: Started, timeoutMs = 90_000): Promise<number> {
+  const begin = performance.now();
+  let exitedEarly = false;
+  void started.exited.then(() => (exitedEarly = true));
+  while (performance.now() - begin < timeoutMs) {
+    if (exitedEarly) throw new Error(`the process exited before answering:\n${started.output()}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return performance.now() - begin;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no answer from ${url} within ${timeoutMs} ms:\n${started.output()}`);
+}
+
+export async function isListening(port: number): Promise<boolean> {
+  const { connect } = await import('node:net');
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}

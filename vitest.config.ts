@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.ts'],
+    globalSetup: ['tests/support/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // Browser screens load data after they paint; a loaded CI machine needs more than the 1 s default.
+    expect: { poll: { timeout: 10_000 } },
+    pool: 'forks',
+    // Two cores: more workers only queue on the database and the browser.
+    maxWorkers: 3,
+  },
+});
