@@ -10,6 +10,8 @@ import { ADMIN_RESOURCES } from './admin/resources';
 import { catalogRoutes } from './catalog/routes';
 import { commerceRoutes } from './commerce/routes';
 import { testProviderRoutes } from './payments/test-provider-routes';
+import { STRIPE_WEBHOOK_PATH, webhookRoutes } from './payments/webhook-routes';
+import { purchaseActionRoutes } from './commerce/purchase-action-routes';
 import { healthRoutes } from './health/routes';
 import { authenticate } from './http/auth';
 import { errorHandler, notFound, requestContext } from './http/context';
@@ -39,6 +41,8 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/store', identityRoutes({ allow, config: deps.config, ...services }));
   mount('/api/store', commerceRoutes({ allow, config: deps.config, quotes: services.quotes, checkouts: services.checkouts, purchases: services.purchases }));
   mount('/api/admin', identityAdminRoutes({ allow, outbox: services.outbox }));
+  mount('/api/admin', purchaseActionRoutes({ allow, lifecycle: services.lifecycle }));
+  mount('/api/webhooks', webhookRoutes({ allow, stripe: services.stripeWebhooks }));
   mount('/api/admin', adminExtraRoutes({ allow, dashboard: services.dashboard, tree: services.tree, coupons: services.coupons }));
   mount('/api/admin', adminRoutes({ admin: services.admin, resources: ADMIN_RESOURCES, allow }));
   mount('/oauth', oauthRoutes({ allow, devices: services.devices, limiter: services.limiter }));
@@ -63,7 +67,8 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
   const jsonBody = bodyParser({ enableTypes: ['json'], jsonLimit: '1mb' }) as Koa.Middleware;
   const formBody = bodyParser({ enableTypes: ['form'], formLimit: '64kb' }) as Koa.Middleware;
   const handleApi = compose<Koa.ParameterizedContext>([
-    (ctx, next) => (ctx.path.startsWith('/oauth/') ? formBody(ctx, next) : jsonBody(ctx, next)),
+    // Webhooks read their raw body themselves: a signature covers the exact bytes.
+    (ctx, next) => (ctx.path === STRIPE_WEBHOOK_PATH ? next() : ctx.path.startsWith('/oauth/') ? formBody(ctx, next) : jsonBody(ctx, next)),
     authenticate({ sessions: services.sessions, devices: services.devices, config: deps.config }) as Koa.Middleware,
     router.routes() as Koa.Middleware,
     router.allowedMethods() as Koa.Middleware,
@@ -75,7 +80,12 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
   });
   // The built-in test provider's hosted checkout stands for the provider's own site: outside the API, with no
   // session or CSRF of ours.
-  const provider = testProviderRoutes({ allow, provider: services.testProvider });
+  const provider = testProviderRoutes({
+    allow,
+    provider: services.testProvider,
+    settle: (identifier) => services.checkouts.settleSession(identifier),
+    logger: deps.logger,
+  });
   app.use(provider.routes());
   app.use(serveSpa({ prefix: '/admin', root: dist.admin, name: 'console' }));
   app.use(serveSpa({ prefix: '', root: dist.storefront, name: 'storefront' }));

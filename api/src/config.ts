@@ -32,6 +32,11 @@ const ConfigSchema = z.object({
   GITHUB_AUTHORIZE_URL: z.url().default('https://github.com/login/oauth/authorize'),
   GITHUB_TOKEN_URL: z.url().default('https://github.com/login/oauth/access_token'),
   GITHUB_API_URL: z.url().default('https://api.github.com'),
+  // Stripe is used whenever a secret key is set; the built-in test provider otherwise.
+  STRIPE_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)').optional()),
+  STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().regex(/^whsec_\w+$/, 'must be a webhook signing secret (whsec_…)').optional()),
+  // Another address for Stripe's API (a local stand-in in tests); the SDK's own default otherwise.
+  STRIPE_API_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { publicUrl: string };
@@ -48,6 +53,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const config = parsed.data;
   if (Boolean(config.GITHUB_CLIENT_ID) !== Boolean(config.GITHUB_CLIENT_SECRET)) {
     throw new ConfigError('Invalid configuration:\n  GITHUB_CLIENT_SECRET: set both GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET, or neither');
+  }
+  if (config.STRIPE_SECRET_KEY && !config.STRIPE_WEBHOOK_SECRET) {
+    throw new ConfigError('Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY, or no payment would ever be confirmed');
   }
   return { ...config, publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` };
 }

@@ -10,6 +10,9 @@ import { quoteService } from './commerce/quotes';
 import { checkoutService } from './commerce/checkout';
 import { myPurchases } from './commerce/my-purchases';
 import { testProvider } from './payments/test-provider';
+import { stripeProvider } from './payments/stripe-provider';
+import { stripeWebhooks } from './payments/stripe-webhooks';
+import { purchaseLifecycle } from './commerce/purchase-lifecycle';
 import { catalogService } from './catalog/service';
 import { healthService } from './health/service';
 import { deviceFlow } from './identity/device-flow';
@@ -39,8 +42,12 @@ export function createServices(deps: Deps) {
   const outbox = createOutbox({ db, clock, logger, transport: deps.mailTransport ?? createTransport(config, logger) });
   const sessions = sessionStore(deps);
   const quotes = quoteService(deps);
-  // The built-in test provider until Stripe keys are configured.
-  const payments = testProvider(deps);
+  const testPayments = testProvider(deps);
+  // Stripe whenever its keys are configured; the built-in test provider otherwise.
+  const stripe = config.STRIPE_SECRET_KEY ? stripeProvider({ db, config }) : null;
+  const payments = stripe ?? testPayments;
+  const checkouts = checkoutService({ db, clock, config, logger, outbox, quotes, provider: payments });
+  const lifecycle = purchaseLifecycle({ db, logger, outbox, provider: payments });
   return {
     catalog: catalogService(deps),
     health: healthService(deps),
@@ -49,8 +56,17 @@ export function createServices(deps: Deps) {
     tree: contentTree(deps),
     coupons: couponGenerator(deps),
     quotes,
-    checkouts: checkoutService({ db, clock, config, logger, outbox, quotes, provider: payments }),
-    testProvider: payments,
+    payments,
+    checkouts,
+    lifecycle,
+    stripeWebhooks: stripeWebhooks({
+      db,
+      logger,
+      stripe: stripe && { provider: stripe, webhookSecret: config.STRIPE_WEBHOOK_SECRET! },
+      checkouts,
+      lifecycle,
+    }),
+    testProvider: testPayments,
     purchases: myPurchases(deps),
     limiter,
     outbox,

@@ -102,6 +102,34 @@ describe('checkout with the built-in test provider', () => {
     expect(await db()('users').where({ email: 'changed.mind@example.com' }).first()).toBeUndefined();
   });
 
+  it('gives a limited coupon its use back the moment the buyer cancels at the provider', async () => {
+    const coupon = await createCoupon(db(), { code: 'LASTONE', percentageDiscount: 0.3, maxUses: 1 });
+    const first = (await checkout({ productId: fundamentals.id, coupon: 'LASTONE', email: 'first@example.com' })).body;
+    expect((await Coupon.query(db()).findById(coupon.id))!.usedCount).toBe(1);
+    expect((await checkout({ productId: fundamentals.id, coupon: 'LASTONE', email: 'second@example.com' })).body.code).toBe('coupon-used-up');
+    await payAt(first.url, 'cancel');
+    expect((await Coupon.query(db()).findById(coupon.id))!.usedCount).toBe(0);
+    const second = await checkout({ productId: fundamentals.id, coupon: 'LASTONE', email: 'second@example.com' });
+    expect(second.status).toBe(201);
+    await payAt(second.body.url);
+    expect((await status(second.body.checkoutId)).body.status).toBe('fulfilled');
+    expect((await Coupon.query(db()).findById(coupon.id))!.usedCount).toBe(1);
+  });
+
+  it('refunds through the test provider from the console, part and then the rest', async () => {
+    const { checkoutId, url } = (await checkout({ productId: fundamentals.id, email: 'test-refund@example.com' })).body;
+    await payAt(url);
+    const { purchaseId } = (await status(checkoutId)).body;
+    const support = await signedIn(db(), ['support']);
+    const refund = (body: object) => as(support, request(app()).post(`/api/admin/purchases/${purchaseId}/refund`)).send(body);
+    expect((await refund({ amount: 900, reason: 'Late start' })).body.data).toMatchObject({ refundAmount: 900, full: false });
+    expect((await refund({ reason: 'Changed their mind' })).body.data).toMatchObject({ full: true });
+    expect((await Purchase.query(db()).findById(purchaseId))!.status).toBe('Refunded');
+    const purchase = (await Purchase.query(db()).findById(purchaseId))!;
+    const charge = await db()('merchantCharges').where({ id: purchase.merchantChargeId }).first();
+    expect(await db()('testProviderSessions').where({ chargeIdentifier: charge.identifier }).first('refunded')).toEqual({ refunded: charge.amount });
+  });
+
   it('sells seats to a team, and more seats later go onto the same team coupon', async () => {
     const lead = await signedIn(db());
     const buy = async (quantity: number) => {

@@ -9,7 +9,10 @@ import { findOrCreateUserByEmail } from '../identity/users';
 import type { Logger } from '../logger';
 import type { Outbox } from '../mail/outbox';
 import { receiptEmail, soldOutRefundEmail } from '../mail/templates';
+import { merchantAccountId, merchantProductId } from '../payments/merchant-records';
 import type { PaymentProvider } from '../payments/provider';
+import { formatMoney } from './money';
+import type { Quote } from './pricing';
 import type { QuoteService } from './quotes';
 import { seatsSold } from './seats';
 
@@ -48,6 +51,7 @@ interface CheckoutRow {
   status: CheckoutStatus;
   purchaseId: string | null;
   merchantSessionId: string | null;
+  couponReserved: boolean;
 }
 
 type Availability = 'sold-out' | 'enrollment-closed' | 'enrollment-not-open' | null;
@@ -57,10 +61,6 @@ const MESSAGES: Record<Exclude<Availability, null>, string> = {
   'enrollment-closed': 'Enrollment for this course has closed.',
   'enrollment-not-open': 'Enrollment for this course has not opened yet.',
 };
-
-function money(cents: number, currency: string): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
-}
 
 interface Deps {
   db: Db;
@@ -78,6 +78,13 @@ interface Deps {
  * checkout row is locked, and only the call that finds it open writes the purchase, charge, customer and
  * coupon use, and sends the email (after commit).
  */
+/** What the provider shows next to the discount line: the kind of discount and any upgrade credit. */
+function discountLabel(quote: Quote): string {
+  const kinds: Record<string, string> = { ppp: 'Regional price', team: 'Team discount', coupon: 'Coupon', 'default-coupon': 'Sale' };
+  const parts = [quote.credit > 0 ? 'Upgrade credit' : null, quote.discount ? kinds[quote.discount.kind] : null].filter(Boolean);
+  return parts.join(' + ') || 'Discount';
+}
+
 export function checkoutService({ db, clock, config, logger, outbox, quotes, provider }: Deps) {
   async function availability(trx: Knex | Knex.Transaction, product: Product, seats: number): Promise<Availability> {
     const now = clock.now();
@@ -85,18 +92,6 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
     if (product.enrollmentClosesAt && product.enrollmentClosesAt <= now) return 'enrollment-closed';
     if (product.quantityAvailable >= 0 && (await seatsSold(trx, product.id)) + seats > product.quantityAvailable) return 'sold-out';
     return null;
-  }
-
-  async function merchantAccountId(trx: Knex.Transaction): Promise<string> {
-    await trx('merchantAccounts').insert({ label: provider.label, identifier: provider.accountIdentifier }).onConflict('label').ignore();
-    return (await trx('merchantAccounts').where({ label: provider.label }).first('id')).id;
-  }
-
-  /** The provider-side mirror of a product under this account (created on first sale). */
-  async function merchantProductId(trx: Knex.Transaction, accountId: string, productId: string): Promise<string> {
-    const identifier = `${provider.label}-${productId}`;
-    await trx('merchantProducts').insert({ merchantAccountId: accountId, identifier, productId }).onConflict(['merchantAccountId', 'identifier']).ignore();
-    return (await trx('merchantProducts').where({ merchantAccountId: accountId, identifier }).first('id')).id;
   }
 
   /** Writes the purchase (and, for teams, the team coupon or more seats on it) for a fulfilled checkout. */
@@ -147,18 +142,28 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
   }
 
   /**
-   * Counts one use of the coupon with one conditional update, so N racing redemptions of a coupon with M uses
-   * left end with exactly M. A free redemption without a use left is refused; a price already paid is honoured.
+   * Takes one use of a limited coupon with one conditional update, so that N buyers racing for M uses left get
+   * exactly M checkouts; the losers hear `coupon-used-up` before paying anything.
    */
-  async function useCoupon(trx: Knex.Transaction, checkout: CheckoutRow): Promise<void> {
-    if (!checkout.couponId) return;
-    const used = await trx('coupons')
-      .where({ id: checkout.couponId })
-      .where((q) => q.where('maxUses', -1).orWhere('usedCount', '<', trx.raw('max_uses')))
-      .increment('usedCount', 1);
-    if (used) return;
-    if (checkout.amountTotal === 0) throw new AppError('coupon-used-up', 'This coupon has been used as many times as it allows.', { coupon: 'is used up' });
-    logger.warn({ checkoutId: checkout.id, couponId: checkout.couponId }, 'coupon was used up while this checkout was being paid; its price is honoured');
+  async function reserveCouponUse(trx: Knex.Transaction, couponId: string): Promise<boolean> {
+    const coupon = await trx('coupons').where({ id: couponId }).first('maxUses');
+    if (coupon.maxUses === -1) return false;
+    const taken = await trx('coupons').where({ id: couponId }).where('usedCount', '<', trx.raw('max_uses')).increment('usedCount', 1);
+    if (!taken) throw new AppError('coupon-used-up', 'This coupon has been used as many times as it allows.', { coupon: 'is used up' });
+    return true;
+  }
+
+  /** Counts the use of an unlimited coupon at fulfilment (a limited one was counted when the checkout began). */
+  async function countCouponUse(trx: Knex.Transaction, checkout: CheckoutRow): Promise<void> {
+    if (checkout.couponId && !checkout.couponReserved) await trx('coupons').where({ id: checkout.couponId }).increment('usedCount', 1);
+  }
+
+  /** Ends an open checkout unpaid; only the call that moves it from open gives a reserved coupon use back. */
+  async function cancel(checkoutId: string): Promise<void> {
+    await db.transaction(async (trx) => {
+      const [checkout] = await trx('checkouts').where({ id: checkoutId, status: 'open' }).update({ status: 'canceled' }).returning(['couponId', 'couponReserved']);
+      if (checkout?.couponReserved) await trx('coupons').where({ id: checkout.couponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
+    });
   }
 
   return {
@@ -183,48 +188,92 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       if (problem) throw new AppError(problem, MESSAGES[problem]);
 
       const { quote } = answer;
-      const [checkout] = await db('checkouts')
-        .insert({
-          productId: product.id,
-          priceId: price.id,
-          quantity: input.quantity,
-          team: Boolean(answer.team),
-          couponId: quote.discount?.couponId ?? null,
-          upgradeFromId: answer.upgrade?.fromPurchaseId ?? null,
-          buyerUserId: input.buyer?.id ?? null,
-          buyerEmail: email,
-          country: input.country,
-          ipAddress: input.ip,
-          amountTotal: quote.finalPrice,
-          currency: answer.currency,
-          restricted: quote.restricted,
-        })
-        .returning('id');
+      const couponId = quote.discount?.couponId ?? null;
+      const checkout = await db.transaction(async (trx) => {
+        const couponReserved = couponId ? await reserveCouponUse(trx, couponId) : false;
+        const [row] = await trx('checkouts')
+          .insert({
+            productId: product.id,
+            priceId: price.id,
+            quantity: input.quantity,
+            team: Boolean(answer.team),
+            couponId,
+            couponReserved,
+            upgradeFromId: answer.upgrade?.fromPurchaseId ?? null,
+            buyerUserId: input.buyer?.id ?? null,
+            buyerEmail: email,
+            country: input.country,
+            ipAddress: input.ip,
+            amountTotal: quote.finalPrice,
+            currency: answer.currency,
+            restricted: quote.restricted,
+          })
+          .returning('id');
+        return row as { id: string };
+      });
       const thanks = new URL(`/thanks?checkout=${checkout.id}`, config.publicUrl).toString();
       if (quote.free) {
         try {
           await this.fulfil(checkout.id);
         } catch (error) {
-          await db('checkouts').where({ id: checkout.id, status: 'open' }).update({ status: 'canceled' });
+          await cancel(checkout.id);
           throw error;
         }
         return { checkoutId: checkout.id, url: thanks };
       }
-      const session = await provider.createCheckout({
-        reference: checkout.id,
-        description: answer.team ? `${product.name} × ${input.quantity} seats` : product.name,
-        amount: quote.finalPrice,
-        currency: answer.currency,
-        customerEmail: email,
-        successUrl: thanks,
-        cancelUrl: new URL(`/products/${product.slug ?? product.id}?canceled=1`, config.publicUrl).toString(),
-      });
+      const taken = quote.fullPrice - quote.finalPrice;
+      const description = answer.team ? `${product.name} × ${input.quantity} seats` : product.name;
+      let session: { identifier: string; url: string };
+      try {
+        session = await provider.createCheckout({
+          reference: checkout.id,
+          product: { id: product.id, name: product.name },
+          price: { id: price.id, unitAmount: price.unitAmount },
+          quantity: input.quantity,
+          description,
+          discount: taken > 0 ? { amount: taken, label: discountLabel(quote) } : null,
+          amount: quote.finalPrice,
+          currency: answer.currency,
+          customerEmail: email,
+          successUrl: thanks,
+          cancelUrl: new URL(`/products/${product.slug ?? product.id}?canceled=1`, config.publicUrl).toString(),
+          metadata: {
+            checkoutId: checkout.id,
+            productId: product.id,
+            quantity: String(input.quantity),
+            ...(couponId && { couponId }),
+            ...(answer.upgrade && { upgradeFromId: answer.upgrade.fromPurchaseId }),
+            country: input.country,
+            buyerEmail: email,
+          },
+        });
+      } catch (error) {
+        await cancel(checkout.id); // nothing can be paid: the coupon use goes back at once
+        throw error;
+      }
       await db.transaction(async (trx) => {
-        const accountId = await merchantAccountId(trx);
+        const accountId = await merchantAccountId(trx, await provider.account());
         const [merchantSession] = await trx('merchantSessions').insert({ merchantAccountId: accountId, identifier: session.identifier }).returning('id');
         await trx('checkouts').where({ id: checkout.id }).update({ merchantSessionId: merchantSession.id });
       });
       return { checkoutId: checkout.id, url: session.url };
+    },
+
+    cancel,
+
+    /** The checkout a provider session belongs to (the provider's events name only its session). */
+    async checkoutForSession(sessionIdentifier: string): Promise<string | null> {
+      const row = await db('checkouts as c')
+        .join('merchantSessions as s', 's.id', 'c.merchantSessionId')
+        .where('s.identifier', sessionIdentifier)
+        .first('c.id');
+      return row?.id ?? null;
+    },
+
+    /** Settles the checkout of a provider session (paid → fulfilled, canceled → canceled); unknown sessions are ignored. */
+    async settleSession(sessionIdentifier: string) {
+      const checkoutId = await this.checkoutForSession(sessionIdentifier);
+      return checkoutId ? this.fulfil(checkoutId) : null;
     },
 
     /** Fulfils a paid checkout exactly once; any number of concurrent calls, from anywhere, converge. */
@@ -239,7 +288,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         if (!session) return { status: 'open', purchaseId: null };
         paid = await provider.retrieveCheckout(session.identifier);
         if (paid.status === 'canceled') {
-          await db('checkouts').where({ id: checkoutId, status: 'open' }).update({ status: 'canceled' });
+          await cancel(checkoutId);
           return { status: 'canceled', purchaseId: null };
         }
         if (paid.status !== 'paid' || !paid.charge) return { status: 'open', purchaseId: null };
@@ -253,7 +302,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         const buyer = checkout.buyerUserId
           ? (await trx('users').where({ id: checkout.buyerUserId }).first()) as User
           : await findOrCreateUserByEmail(trx, checkout.buyerEmail, { verified: false });
-        const accountId = await merchantAccountId(trx);
+        const accountId = await merchantAccountId(trx, await provider.account());
 
         let charge: { id: string } | null = null;
         if (paid?.charge) {
@@ -271,7 +320,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
               net: paid.charge.amount - paid.charge.fee,
               currency: checkout.currency,
               userId: buyer.id,
-              merchantProductId: await merchantProductId(trx, accountId, product.id),
+              merchantProductId: await merchantProductId(trx, accountId, product.id, `${provider.label}-${product.id}`),
               merchantCustomerId: customer.id,
               metadata: JSON.stringify({ checkoutId, country: checkout.country }),
             })
@@ -283,21 +332,28 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         const problem = await availability(trx, product, seats);
         if (problem && charge && paid?.charge) {
           // Paid after the last seat went: refunded in full (the same key on a retry never refunds twice).
-          await provider.refund({ chargeIdentifier: paid.charge.identifier, amount: paid.charge.amount, idempotencyKey: `sold-out-${checkoutId}` });
+          const reason = 'Sold out before the payment completed';
+          const idempotencyKey = `sold-out-${checkoutId}`;
+          const refund = await provider.refund({ chargeIdentifier: paid.charge.identifier, amount: paid.charge.amount, idempotencyKey, reason });
+          await trx('merchantRefunds')
+            .insert({ merchantAccountId: accountId, identifier: refund.identifier, merchantChargeId: charge.id, amount: refund.amount, reason, idempotencyKey })
+            .onConflict('idempotencyKey')
+            .ignore();
           await trx('merchantCharges').where({ id: charge.id }).update({ refundAmount: paid.charge.amount });
+          if (checkout.couponReserved) await trx('coupons').where({ id: checkout.couponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
           const purchaseId = await writePurchase(trx, checkout, buyer, charge, 'Refunded');
           await trx('checkouts').where({ id: checkoutId }).update({ status: 'refunded', purchaseId });
-          await outbox.enqueue(trx, soldOutRefundEmail(buyer.email, product.name, money(paid.charge.amount, checkout.currency)));
+          await outbox.enqueue(trx, soldOutRefundEmail(buyer.email, product.name, formatMoney(paid.charge.amount, checkout.currency)));
           return { status: 'refunded' as const, purchaseId, email: true };
         }
         if (problem) throw new AppError(problem, MESSAGES[problem]);
 
-        await useCoupon(trx, checkout);
+        await countCouponUse(trx, checkout);
         const purchaseId = await writePurchase(trx, checkout, buyer, charge, checkout.restricted ? 'Restricted' : 'Valid');
         await trx('checkouts').where({ id: checkoutId }).update({ status: 'fulfilled', purchaseId, buyerUserId: buyer.id });
         if (charge) {
           const invoice = new URL(`/invoices/${charge.id}`, config.publicUrl).toString();
-          await outbox.enqueue(trx, receiptEmail(buyer.email, product.name, money(checkout.amountTotal, checkout.currency), invoice));
+          await outbox.enqueue(trx, receiptEmail(buyer.email, product.name, formatMoney(checkout.amountTotal, checkout.currency), invoice));
         }
         return { status: 'fulfilled' as const, purchaseId, email: Boolean(charge) };
       });

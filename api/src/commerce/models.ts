@@ -70,6 +70,8 @@ export class Purchase extends BaseModel {
   declare merchantChargeId: string | null;
   declare merchantSessionId: string | null;
   declare upgradedFromId: string | null;
+  /** Why staff banned or refunded it (or the provider's reason for a dispute). */
+  declare statusReason: string | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 
@@ -152,6 +154,8 @@ export class Checkout extends BaseModel {
   declare quantity: number;
   declare team: boolean;
   declare couponId: string | null;
+  /** A use of the (limited) coupon was taken when the checkout began. */
+  declare couponReserved: boolean;
   declare upgradeFromId: string | null;
   declare buyerUserId: string | null;
   declare buyerEmail: string;

@@ -24,6 +24,17 @@ export function soldOutRefundEmail(to: string, productName: string, amount: stri
   };
 }
 
+export function refundEmail(to: string, productName: string, amount: string, full: boolean): NewEmail {
+  const what = full ? `We refunded your purchase of ${productName} in full (${amount}).` : `We refunded ${amount} of your purchase of ${productName}.`;
+  return {
+    kind: 'refund',
+    to,
+    subject: `Refund for ${productName}`,
+    text: `${what} It reaches your card in a few days.\n`,
+    html: `<p>${escapeHtml(what)} It reaches your card in a few days.</p>`,
+  };
+}
+
 export function signInEmail(to: string, url: string, minutes: number): NewEmail {
   return {
     kind: 'sign-in',

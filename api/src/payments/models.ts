@@ -122,6 +122,45 @@ export class MerchantCharge extends MerchantRecord {
   }
 }
 
+/** A provider event, stored once by its id. */
+export class MerchantEvent extends BaseModel {
+  static override tableName = 'merchantEvents';
+  declare id: string;
+  declare merchantAccountId: string;
+  declare identifier: string;
+  declare type: string;
+  declare receivedAt: Date;
+  declare processedAt: Date | null;
+}
+
+/** A refund asked of the provider: how much, why, by whom. */
+export class MerchantRefund extends BaseModel {
+  static override tableName = 'merchantRefunds';
+  declare id: string;
+  declare merchantAccountId: string;
+  declare identifier: string;
+  declare merchantChargeId: string;
+  declare amount: number;
+  declare reason: string;
+  declare idempotencyKey: string;
+  declare requestedById: string | null;
+  declare createdAt: Date;
+}
+
+/** A dispute (chargeback) of a charge; once closed it never reopens. */
+export class MerchantDispute extends BaseModel {
+  static override tableName = 'merchantDisputes';
+  declare id: string;
+  declare merchantAccountId: string;
+  declare identifier: string;
+  declare merchantChargeId: string;
+  declare amount: number;
+  declare reason: string | null;
+  declare status: 'open' | 'won' | 'lost';
+  declare createdAt: Date;
+  declare closedAt: Date | null;
+}
+
 /** The built-in test provider's side of a checkout (what a real provider would keep). */
 export class TestProviderSession extends BaseModel {
   static override tableName = 'testProviderSessions';

@@ -2,12 +2,19 @@
 export interface CheckoutRequest {
   /** Our checkout id, kept by the provider as its reference. */
   reference: string;
+  product: { id: string; name: string };
+  price: { id: string; unitAmount: number };
+  quantity: number;
   description: string;
+  /** Everything taken off the full price (percentage discount, upgrade credit), in cents. */
+  discount: { amount: number; label: string } | null;
   amount: number; // cents, after every discount
   currency: string;
   customerEmail: string;
   successUrl: string;
   cancelUrl: string;
+  /** What the provider shows on its own dashboard next to the payment. */
+  metadata: Record<string, string>;
 }
 
 export interface ProviderCheckout {
@@ -18,12 +25,26 @@ export interface ProviderCheckout {
   customer: { identifier: string; email: string } | null;
 }
 
-export interface PaymentProvider {
+export interface ProviderAccount {
   /** The merchant account's label: 'stripe' or 'test'. */
   label: string;
-  accountIdentifier: string;
+  /** The provider's own id of the account (acct_… for Stripe). */
+  identifier: string;
+}
+
+export interface RefundRequest {
+  chargeIdentifier: string;
+  amount: number;
+  /** Derived from our ids: the same key never refunds twice, however often it is sent. */
+  idempotencyKey: string;
+  reason: string;
+}
+
+export interface PaymentProvider {
+  label: string;
+  account(): Promise<ProviderAccount>;
   createCheckout(request: CheckoutRequest): Promise<{ identifier: string; url: string }>;
   retrieveCheckout(identifier: string): Promise<ProviderCheckout>;
-  /** Refunds part or all of a charge; the same idempotency key never refunds twice. */
-  refund(input: { chargeIdentifier: string; amount: number; idempotencyKey: string }): Promise<{ amount: number }>;
+  /** Refunds part or all of a charge. */
+  refund(request: RefundRequest): Promise<{ identifier: string; amount: number }>;
 }

@@ -1,6 +1,8 @@
 import Router from '@koa/router';
 import { z } from 'zod';
+import { formatMoney } from '../commerce/money';
 import type { Policies } from '../http/policy';
+import type { Logger } from '../logger';
 import { TEST_CHECKOUT_PATH, type TestProvider } from './test-provider';
 
 const Identifier = z.object({ identifier: z.string().regex(/^cs_test_[0-9a-f]{24}$/, 'is not a test checkout') });
@@ -21,10 +23,20 @@ form{display:inline}button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;b
 }
 
 /** The built-in test provider's hosted checkout: Pay or Cancel, both leading back to the storefront. */
-export function testProviderRoutes({ allow, provider }: { allow: Policies; provider: TestProvider }) {
+interface Deps {
+  allow: Policies;
+  provider: TestProvider;
+  /** What a real provider's webhook would trigger: fulfilment, or giving a canceled checkout's coupon use back. */
+  settle: (sessionIdentifier: string) => Promise<unknown>;
+  logger: Logger;
+}
+
+export function testProviderRoutes({ allow, provider, settle, logger }: Deps) {
+  // Like a webhook, settling is the provider's business: the buyer is sent on whatever happens to it.
+  const settleQuietly = (identifier: string) =>
+    settle(identifier).catch((error: unknown) => logger.warn({ err: error, identifier }, 'settling a test checkout failed; the thank-you page will retry'));
+
   const router = new Router({ prefix: TEST_CHECKOUT_PATH });
-  const money = (cents: number, currency: string) =>
-    new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
 
   router.get('/:identifier', allow.public(), async (ctx) => {
     const { identifier } = Identifier.parse(ctx.params);
@@ -35,7 +47,7 @@ export function testProviderRoutes({ allow, provider }: { allow: Policies; provi
       session.status === 'open'
         ? page(
             'Test checkout',
-            `<h1>Test checkout</h1><p>${escapeHtml(session.description)}</p><p class="amount">${escapeHtml(money(session.amount, session.currency))}</p>
+            `<h1>Test checkout</h1><p>${escapeHtml(session.description)}</p><p class="amount">${escapeHtml(formatMoney(session.amount, session.currency))}</p>
 <p class="note">Receipt to ${escapeHtml(session.customerEmail)}. This is the built-in test payment provider: no card is charged.</p>
 <form method="post" action="${TEST_CHECKOUT_PATH}/${identifier}/pay"><button class="pay" type="submit">Pay</button></form>
 <form method="post" action="${TEST_CHECKOUT_PATH}/${identifier}/cancel"><button class="cancel" type="submit">Cancel</button></form>`,
@@ -44,13 +56,17 @@ export function testProviderRoutes({ allow, provider }: { allow: Policies; provi
   });
 
   router.post('/:identifier/pay', allow.public(), async (ctx) => {
-    const { redirect } = await provider.pay(Identifier.parse(ctx.params).identifier);
+    const { identifier } = Identifier.parse(ctx.params);
+    const { redirect } = await provider.pay(identifier);
+    await settleQuietly(identifier);
     ctx.status = 303;
     ctx.redirect(redirect);
   });
 
   router.post('/:identifier/cancel', allow.public(), async (ctx) => {
-    const { redirect } = await provider.cancel(Identifier.parse(ctx.params).identifier);
+    const { identifier } = Identifier.parse(ctx.params);
+    const { redirect } = await provider.cancel(identifier);
+    await settleQuietly(identifier);
     ctx.status = 303;
     ctx.redirect(redirect);
   });

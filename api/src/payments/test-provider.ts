@@ -29,8 +29,8 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
     return row;
   }
   return {
-    ...TEST_ACCOUNT,
-    accountIdentifier: TEST_ACCOUNT.identifier,
+    label: TEST_ACCOUNT.label,
+    account: async () => TEST_ACCOUNT,
 
     async createCheckout(request: CheckoutRequest) {
       const identifier = id('cs');
@@ -58,17 +58,18 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
     },
 
     async refund({ chargeIdentifier, amount, idempotencyKey }) {
+      const identifier = `re_test_${idempotencyKey}`;
       return db.transaction(async (trx) => {
         const [fresh] = await trx('testProviderRefunds').insert({ idempotencyKey, chargeIdentifier, amount }).onConflict('idempotencyKey').ignore().returning('amount');
-        if (!fresh) return { amount: (await trx('testProviderRefunds').where({ idempotencyKey }).first('amount')).amount as number };
+        if (!fresh) return { identifier, amount: (await trx('testProviderRefunds').where({ idempotencyKey }).first('amount')).amount as number };
         // One conditional update: never refunds more than was charged, whoever asks at the same time.
         const [row] = await trx('testProviderSessions')
           .where({ chargeIdentifier })
           .whereRaw('refunded + ? <= amount', [amount])
           .increment('refunded', amount)
           .returning('refunded');
-        if (!row) throw new AppError('conflict', 'The refund is more than what is left of the charge.');
-        return { amount };
+        if (!row) throw new AppError('refund-too-large', 'The refund is more than what is left of the charge.');
+        return { identifier, amount };
       });
     },
 

@@ -1,0 +1,234 @@
+import type { Knex } from 'knex';
+import { recordAudit, SYSTEM_ACTOR, type Actor } from '../audit/record';
+import type { Db } from '../db/connection';
+import { AppError } from '../http/errors';
+import type { Logger } from '../logger';
+import type { Outbox } from '../mail/outbox';
+import { refundEmail } from '../mail/templates';
+import type { PaymentProvider } from '../payments/provider';
+import { formatMoney } from './money';
+import type { PurchaseStatus } from './models';
+
+/**
+ * The only edges a purchase's status may move along (DOMAIN §6). Refunded and Banned are final, so a late or
+ * duplicated provider event can never undo a newer state.
+ */
+export const PURCHASE_EDGES: Record<PurchaseStatus, readonly PurchaseStatus[]> = {
+  Valid: ['Refunded', 'Disputed', 'Banned'],
+  Restricted: ['Refunded', 'Disputed', 'Banned'],
+  Disputed: ['Valid', 'Restricted', 'Banned'],
+  Refunded: [],
+  Banned: [],
+};
+
+const sourcesOf = (to: PurchaseStatus) => (Object.keys(PURCHASE_EDGES) as PurchaseStatus[]).filter((from) => PURCHASE_EDGES[from].includes(to));
+
+const OPEN_TRANSFER_STATES = ['AVAILABLE', 'INITIATED', 'VERIFIED'];
+
+interface PurchaseRow {
+  id: string;
+  userId: string;
+  productId: string;
+  status: PurchaseStatus;
+  merchantChargeId: string | null;
+  bulkCouponId: string | null;
+}
+
+interface ChargeRow {
+  id: string;
+  merchantAccountId: string;
+  identifier: string;
+  amount: number;
+  refundAmount: number;
+  currency: string;
+}
+
+interface Deps {
+  db: Db;
+  logger: Logger;
+  outbox: Outbox;
+  provider: PaymentProvider;
+}
+
+export interface RefundInput {
+  /** Cents; the whole remaining amount when left out. */
+  amount?: number;
+  reason: string;
+}
+
+/** Refunds, disputes and bans: what ends or restores access after a purchase, from the console or the provider. */
+export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
+  /** Moves a purchase along an allowed edge; false when it is not in a state that may move there. */
+  async function move(trx: Knex.Transaction, purchaseId: string, to: PurchaseStatus, reason: string | null): Promise<boolean> {
+    const moved = await trx('purchases').where({ id: purchaseId }).whereIn('status', sourcesOf(to)).update({ status: to, statusReason: reason });
+    return moved > 0;
+  }
+
+  /** A purchase that no longer grants access takes its open transfer and, for a team, its seats with it. */
+  async function endAccess(trx: Knex.Transaction, purchase: PurchaseRow, status: PurchaseStatus, reason: string | null): Promise<void> {
+    await trx('purchaseUserTransfers')
+      .where({ purchaseId: purchase.id })
+      .whereIn('transferState', OPEN_TRANSFER_STATES)
+      .update({ transferState: 'CANCELED', canceledAt: trx.fn.now() });
+    if (purchase.bulkCouponId && status !== 'Disputed') {
+      await trx('coupons').where({ id: purchase.bulkCouponId }).update({ status: 'inactive' });
+      await trx('purchases')
+        .where({ redeemedBulkCouponId: purchase.bulkCouponId })
+        .whereIn('status', sourcesOf(status))
+        .update({ status, statusReason: reason ?? `the team purchase was ${status.toLowerCase()}` });
+    }
+  }
+
+  async function lockedPurchase(trx: Knex.Transaction, purchaseId: string): Promise<PurchaseRow> {
+    const purchase = (await trx('purchases').where({ id: purchaseId }).forUpdate().first()) as PurchaseRow | undefined;
+    if (!purchase) throw new AppError('not-found', 'No such purchase.');
+    return purchase;
+  }
+
+  /** The purchases paid by a provider charge, locked (a team's seats hang off the buyer's purchase). */
+  async function purchasesOfCharge(trx: Knex.Transaction, chargeId: string): Promise<PurchaseRow[]> {
+    return trx('purchases').where({ merchantChargeId: chargeId }).forUpdate().orderBy('createdAt');
+  }
+
+  async function chargeByIdentifier(trx: Knex.Transaction, accountId: string, identifier: string): Promise<ChargeRow | undefined> {
+    return trx('merchantCharges').where({ merchantAccountId: accountId, identifier }).forUpdate().first();
+  }
+
+  /** Records a refund's total as the provider reports it: it only grows, and a full one ends access. */
+  async function applyRefundTotal(trx: Knex.Transaction, charge: ChargeRow, refunded: number, reason: string, actor: Actor, requestId: string | null) {
+    const total = Math.min(charge.amount, Math.max(charge.refundAmount, refunded));
+    if (total !== charge.refundAmount) await trx('merchantCharges').where({ id: charge.id }).update({ refundAmount: total });
+    const full = total >= charge.amount;
+    for (const purchase of await purchasesOfCharge(trx, charge.id)) {
+      const moved = full && (await move(trx, purchase.id, 'Refunded', reason));
+      if (moved) await endAccess(trx, purchase, 'Refunded', null);
+      if (total !== charge.refundAmount || moved) {
+        await recordAudit(trx, {
+          actor,
+          action: full ? 'purchase.refunded' : 'purchase.partially-refunded',
+          resource: 'purchases',
+          recordId: purchase.id,
+          before: { status: purchase.status, refundAmount: charge.refundAmount },
+          after: { status: moved ? 'Refunded' : purchase.status, refundAmount: total, reason },
+          requestId,
+        });
+      }
+    }
+    return { refundAmount: total, full };
+  }
+
+  return {
+    /**
+     * Refunds part or all of what is left of a purchase's charge through its provider. The charge row stays locked
+     * until the provider answered and we recorded it, so two refunds of one charge never overlap; the idempotency
+     * key is derived from the charge, what was refunded before and the amount, so a retried request refunds once.
+     */
+    async refund(purchaseId: string, input: RefundInput, actor: Actor, requestId: string | null = null) {
+      const outcome = await db.transaction(async (trx) => {
+        const purchase = await lockedPurchase(trx, purchaseId);
+        if (!purchase.merchantChargeId) {
+          throw new AppError('refund-not-possible', 'Nothing was paid for this purchase (a free redemption or a team seat), so there is nothing to refund.');
+        }
+        const charge = (await trx('merchantCharges').where({ id: purchase.merchantChargeId }).forUpdate().first()) as ChargeRow;
+        const left = charge.amount - charge.refundAmount;
+        if (left <= 0) throw new AppError('refund-not-possible', 'This purchase has already been refunded in full.');
+        const amount = input.amount ?? left;
+        if (amount > left) {
+          const message = `is more than the ${formatMoney(left, charge.currency)} left to refund`;
+          throw new AppError('refund-too-large', `The refund ${message}.`, { amount: message });
+        }
+        const account = await trx('merchantAccounts').where({ id: charge.merchantAccountId }).first('label');
+        if (account.label !== provider.label) {
+          throw new AppError('refund-not-possible', `This purchase was paid through ${account.label}, which is not the payment provider configured now.`);
+        }
+        const idempotencyKey = `refund-${charge.id}-${charge.refundAmount}-${amount}`;
+        const refund = await provider.refund({ chargeIdentifier: charge.identifier, amount, idempotencyKey, reason: input.reason });
+        await trx('merchantRefunds')
+          .insert({
+            merchantAccountId: charge.merchantAccountId,
+            identifier: refund.identifier,
+            merchantChargeId: charge.id,
+            amount,
+            reason: input.reason,
+            idempotencyKey,
+            requestedById: actor.id,
+          })
+          .onConflict('idempotencyKey')
+          .ignore();
+        const result = await applyRefundTotal(trx, charge, charge.refundAmount + amount, input.reason, actor, requestId);
+        const buyer = await trx('users').where({ id: purchase.userId }).first('email');
+        const product = await trx('products').where({ id: purchase.productId }).first('name');
+        await outbox.enqueue(trx, refundEmail(buyer.email, product.name, formatMoney(amount, charge.currency), result.full));
+        return { ...result, amount };
+      });
+      outbox.flushInBackground();
+      return outcome;
+    },
+
+    /** Ends a purchase's access for good; only an admin may (the route says so), always with a reason. */
+    async ban(purchaseId: string, reason: string, actor: Actor, requestId: string | null = null) {
+      return db.transaction(async (trx) => {
+        const purchase = await lockedPurchase(trx, purchaseId);
+        if (!(await move(trx, purchase.id, 'Banned', reason))) {
+          throw new AppError('status-change-not-allowed', `A ${purchase.status.toLowerCase()} purchase cannot be banned.`);
+        }
+        await endAccess(trx, purchase, 'Banned', reason);
+        await recordAudit(trx, { actor, action: 'purchase.banned', resource: 'purchases', recordId: purchase.id, before: { status: purchase.status }, after: { status: 'Banned', reason }, requestId });
+        return { status: 'Banned' as const };
+      });
+    },
+
+    /** `charge.refunded`: the provider's total refunded, whoever started the refund. */
+    async chargeRefunded(accountId: string, chargeIdentifier: string, amountRefunded: number) {
+      await db.transaction(async (trx) => {
+        const charge = await chargeByIdentifier(trx, accountId, chargeIdentifier);
+        if (!charge) return logger.warn({ chargeIdentifier }, 'refund event for a charge we do not know; ignored');
+        await applyRefundTotal(trx, charge, amountRefunded, 'Refunded at the payment provider', SYSTEM_ACTOR, null);
+      });
+    },
+
+    /** `charge.dispute.created`: access ends while the dispute is open, unless it was already closed. */
+    async disputeOpened(accountId: string, dispute: { identifier: string; chargeIdentifier: string; amount: number; reason: string | null }) {
+      await db.transaction(async (trx) => {
+        const charge = await chargeByIdentifier(trx, accountId, dispute.chargeIdentifier);
+        if (!charge) return logger.warn({ chargeIdentifier: dispute.chargeIdentifier }, 'dispute for a charge we do not know; ignored');
+        await trx('merchantDisputes')
+          .insert({ merchantAccountId: accountId, identifier: dispute.identifier, merchantChargeId: charge.id, amount: dispute.amount, reason: dispute.reason })
+          .onConflict(['merchantAccountId', 'identifier'])
+          .ignore();
+        const row = await trx('merchantDisputes').where({ merchantAccountId: accountId, identifier: dispute.identifier }).first('status');
+        if (row.status !== 'open') return; // closed before this event arrived
+        for (const purchase of await purchasesOfCharge(trx, charge.id)) {
+          if (!(await move(trx, purchase.id, 'Disputed', dispute.reason ?? 'disputed with the card issuer'))) continue;
+          await endAccess(trx, purchase, 'Disputed', null);
+          await recordAudit(trx, { actor: SYSTEM_ACTOR, action: 'purchase.disputed', resource: 'purchases', recordId: purchase.id, before: { status: purchase.status }, after: { status: 'Disputed', dispute: dispute.identifier } });
+        }
+      });
+    },
+
+    /** `charge.dispute.closed`: won gives access back; lost keeps it ended. A closed dispute never reopens. */
+    async disputeClosed(accountId: string, dispute: { identifier: string; chargeIdentifier: string; amount: number; reason: string | null; won: boolean }) {
+      await db.transaction(async (trx) => {
+        const charge = await chargeByIdentifier(trx, accountId, dispute.chargeIdentifier);
+        if (!charge) return logger.warn({ chargeIdentifier: dispute.chargeIdentifier }, 'dispute for a charge we do not know; ignored');
+        const status = dispute.won ? 'won' : 'lost';
+        await trx('merchantDisputes')
+          .insert({ merchantAccountId: accountId, identifier: dispute.identifier, merchantChargeId: charge.id, amount: dispute.amount, reason: dispute.reason, status, closedAt: trx.fn.now() })
+          .onConflict(['merchantAccountId', 'identifier'])
+          .merge({ status, closedAt: trx.fn.now() });
+        if (!dispute.won) return;
+        const stillOpen = await trx('merchantDisputes').where({ merchantChargeId: charge.id, status: 'open' }).first('id');
+        if (stillOpen) return;
+        for (const purchase of await purchasesOfCharge(trx, charge.id)) {
+          if (purchase.status !== 'Disputed') continue;
+          const checkout = await trx('checkouts').where({ purchaseId: purchase.id }).first('restricted');
+          const restored: PurchaseStatus = checkout?.restricted ? 'Restricted' : 'Valid';
+          await move(trx, purchase.id, restored, null);
+          await recordAudit(trx, { actor: SYSTEM_ACTOR, action: 'purchase.dispute-won', resource: 'purchases', recordId: purchase.id, before: { status: 'Disputed' }, after: { status: restored, dispute: dispute.identifier } });
+        }
+      });
+    },
+  };
+}
+
+export type PurchaseLifecycle = ReturnType<typeof purchaseLifecycle>;

@@ -1,0 +1,167 @@
+import Stripe from 'stripe';
+import type { Config } from '../config';
+import type { Db } from '../db/connection';
+import { AppError } from '../http/errors';
+import { findMerchantProduct, merchantAccountId, recordMerchantProduct } from './merchant-records';
+import type { CheckoutRequest, PaymentProvider, ProviderAccount, ProviderCheckout, RefundRequest } from './provider';
+
+/** How long a Stripe checkout stays payable; an expired one gives its reserved coupon use back. */
+const CHECKOUT_LIFETIME_SECONDS = 60 * 60;
+
+export type StripeConfig = Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_API_URL'>;
+
+/** The SDK client, pointed at STRIPE_API_URL when one is set (a local stand-in in tests). */
+export function stripeClient(config: StripeConfig): Stripe {
+  const api = config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : null;
+  return new Stripe(config.STRIPE_SECRET_KEY!, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+    ...(api && { host: api.hostname, port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)), protocol: api.protocol.replace(':', '') as 'http' | 'https' }),
+  });
+}
+
+/** Stripe's failures (network, outage, a rejected request of ours) as one error of ours, with Stripe's message logged. */
+async function callStripe<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const detail = error instanceof Error ? error.message : String(error);
+    throw Object.assign(new AppError('payment-provider-unavailable', `The payment provider could not ${what}. Please try again in a moment.`), { cause: detail });
+  }
+}
+
+const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === 'string' ? value : value.id);
+
+/**
+ * Stripe behind the provider interface. Products and prices are created at Stripe on first sale and recorded as
+ * MerchantProduct/MerchantPrice; each checkout's discount is a one-off amount-off coupon (MerchantCoupon), so
+ * Stripe charges exactly what we quoted. Every create carries an idempotency key derived from our ids.
+ */
+export function stripeProvider({ db, config, stripe = stripeClient(config) }: { db: Db; config: StripeConfig; stripe?: Stripe }): PaymentProvider & { stripe: Stripe } {
+  let account: Promise<ProviderAccount> | null = null;
+
+  function loadAccount(): Promise<ProviderAccount> {
+    account ??= callStripe('be reached', async () => ({ label: 'stripe', identifier: (await stripe.accounts.retrieveCurrent()).id }));
+    account.catch(() => (account = null)); // try again next time
+    return account;
+  }
+
+  async function syncedPrice(accountId: string, request: CheckoutRequest): Promise<string> {
+    const known = await db('merchantPrices').where({ merchantAccountId: accountId, priceId: request.price.id, status: 'active' }).first('identifier');
+    if (known) return known.identifier;
+    let product = await findMerchantProduct(db, accountId, request.product.id);
+    if (!product) {
+      const created = await stripe.products.create(
+        { name: request.product.name, metadata: { productId: request.product.id } },
+        { idempotencyKey: `product-${request.product.id}` },
+      );
+      product = { id: await recordMerchantProduct(db, accountId, request.product.id, created.id), identifier: created.id };
+    }
+    const created = await stripe.prices.create(
+      { product: product.identifier, unit_amount: request.price.unitAmount, currency: request.currency, metadata: { priceId: request.price.id } },
+      { idempotencyKey: `price-${request.price.id}` },
+    );
+    await db('merchantPrices')
+      .insert({ merchantAccountId: accountId, merchantProductId: product.id, identifier: created.id, priceId: request.price.id })
+      .onConflict(['merchantAccountId', 'identifier'])
+      .ignore();
+    return created.id;
+  }
+
+  async function oneOffCoupon(accountId: string, request: CheckoutRequest): Promise<string | null> {
+    if (!request.discount) return null;
+    const coupon = await stripe.coupons.create(
+      {
+        amount_off: request.discount.amount,
+        currency: request.currency,
+        duration: 'once',
+        max_redemptions: 1,
+        name: request.discount.label.slice(0, 40),
+        metadata: { checkoutId: request.reference },
+      },
+      { idempotencyKey: `coupon-${request.reference}` },
+    );
+    const full = request.price.unitAmount * request.quantity;
+    await db('merchantCoupons')
+      .insert({
+        merchantAccountId: accountId,
+        identifier: coupon.id,
+        percentageDiscount: Math.min(1, Math.max(0.0001, Math.round((request.discount.amount / full) * 10_000) / 10_000)),
+        type: 'amount_off',
+      })
+      .onConflict(['merchantAccountId', 'identifier'])
+      .ignore();
+    return coupon.id;
+  }
+
+  return {
+    label: 'stripe',
+    stripe,
+    account: loadAccount,
+
+    async createCheckout(request) {
+      const accountId = await merchantAccountId(db, await loadAccount());
+      return callStripe('start the checkout', async () => {
+        const price = await syncedPrice(accountId, request);
+        const coupon = await oneOffCoupon(accountId, request);
+        const session = await stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            line_items: [{ price, quantity: request.quantity }],
+            ...(coupon && { discounts: [{ coupon }] }),
+            customer_email: request.customerEmail,
+            customer_creation: 'always',
+            client_reference_id: request.reference,
+            metadata: request.metadata,
+            payment_intent_data: { metadata: request.metadata, description: request.description },
+            success_url: request.successUrl,
+            cancel_url: request.cancelUrl,
+            expires_at: Math.floor(Date.now() / 1000) + CHECKOUT_LIFETIME_SECONDS,
+          },
+          { idempotencyKey: `checkout-${request.reference}` },
+        );
+        if (session.amount_total !== request.amount) {
+          // Never let anyone pay a price we did not quote (a price edited at Stripe, say).
+          await stripe.checkout.sessions.expire(session.id).catch(() => undefined);
+          throw new AppError('payment-provider-unavailable', 'The payment provider computed a different price; nothing was charged. Please try again.');
+        }
+        return { identifier: session.id, url: session.url! };
+      });
+    },
+
+    async retrieveCheckout(identifier): Promise<ProviderCheckout> {
+      const session = await callStripe('confirm the payment', () =>
+        stripe.checkout.sessions.retrieve(identifier, { expand: ['payment_intent.latest_charge.balance_transaction'] }),
+      );
+      const intent = session.payment_intent as Stripe.PaymentIntent | null;
+      const charge = (intent && typeof intent.latest_charge === 'object' ? intent.latest_charge : null) as Stripe.Charge | null;
+      const balance = (charge && typeof charge.balance_transaction === 'object' ? charge.balance_transaction : null) as Stripe.BalanceTransaction | null;
+      const paid = session.status === 'complete' && session.payment_status === 'paid' && charge?.paid === true;
+      const customer = idOf(session.customer);
+      return {
+        status: session.status === 'expired' ? 'canceled' : paid ? 'paid' : 'open',
+        amount: session.amount_total ?? 0,
+        currency: session.currency ?? 'usd',
+        charge: paid && charge ? { identifier: charge.id, amount: charge.amount, fee: balance?.fee ?? 0 } : null,
+        customer: customer ? { identifier: customer, email: session.customer_details?.email ?? session.customer_email ?? '' } : null,
+      };
+    },
+
+    async refund({ chargeIdentifier, amount, idempotencyKey, reason }: RefundRequest) {
+      const refund = await callStripe('refund the payment', async () => {
+        try {
+          return await stripe.refunds.create({ charge: chargeIdentifier, amount, metadata: { reason: reason.slice(0, 500) } }, { idempotencyKey });
+        } catch (error) {
+          // Stripe refuses, e.g. a charge under dispute: the operator should hear Stripe's reason.
+          if (error instanceof Stripe.errors.StripeInvalidRequestError) throw new AppError('refund-not-possible', `Stripe refused the refund: ${error.message}`);
+          throw error;
+        }
+      });
+      return { identifier: refund.id, amount: refund.amount };
+    },
+  };
+}
+
+export type StripeProvider = ReturnType<typeof stripeProvider>;

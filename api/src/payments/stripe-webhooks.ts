@@ -1,0 +1,87 @@
+import type Stripe from 'stripe';
+import type { CheckoutService } from '../commerce/checkout';
+import type { PurchaseLifecycle } from '../commerce/purchase-lifecycle';
+import type { Db } from '../db/connection';
+import { AppError } from '../http/errors';
+import type { Logger } from '../logger';
+import { merchantAccountId } from './merchant-records';
+import type { StripeProvider } from './stripe-provider';
+
+interface Deps {
+  db: Db;
+  logger: Logger;
+  /** Absent when Stripe is not configured: every delivery is then refused. */
+  stripe: { provider: StripeProvider; webhookSecret: string } | null;
+  checkouts: CheckoutService;
+  lifecycle: PurchaseLifecycle;
+}
+
+export interface WebhookOutcome {
+  received: true;
+  /** Already processed under this event id: nothing was done again. */
+  duplicate?: true;
+  /** A type we do not act on. */
+  ignored?: true;
+}
+
+const idOf = (value: string | { id: string }): string => (typeof value === 'string' ? value : value.id);
+
+/**
+ * Stripe's events, verified against the raw body before anything else. Each event id is stored once; a
+ * redelivery of a processed event does nothing, and every handler converges on the provider's current state, so
+ * concurrent duplicates and late, out-of-order events never move a purchase backwards.
+ */
+export function stripeWebhooks({ db, logger, stripe, checkouts, lifecycle }: Deps) {
+  function verify(raw: Buffer, signature: string | undefined): Stripe.Event {
+    if (!stripe) throw new AppError('payments-not-configured', 'Stripe is not configured on this server.');
+    if (!signature) throw new AppError('webhook-signature-invalid', 'The Stripe-Signature header is missing.');
+    try {
+      return stripe.provider.stripe.webhooks.constructEvent(raw, signature, stripe.webhookSecret);
+    } catch {
+      throw new AppError('webhook-signature-invalid', 'The Stripe-Signature header does not match the body (or is too old).');
+    }
+  }
+
+  async function handle(accountId: string, event: Stripe.Event): Promise<boolean> {
+    switch (event.type) {
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded':
+      case 'checkout.session.expired':
+        // Fulfilment (or cancelation) reads the session back from Stripe: the event only says which one.
+        await checkouts.settleSession(event.data.object.id);
+        return true;
+      case 'charge.refunded':
+        await lifecycle.chargeRefunded(accountId, event.data.object.id, event.data.object.amount_refunded);
+        return true;
+      case 'charge.dispute.created':
+      case 'charge.dispute.closed': {
+        const dispute = event.data.object;
+        const fields = { identifier: dispute.id, chargeIdentifier: idOf(dispute.charge), amount: dispute.amount, reason: dispute.reason ?? null };
+        if (event.type === 'charge.dispute.created') await lifecycle.disputeOpened(accountId, fields);
+        // An inquiry closed without a chargeback keeps the money, as a won dispute does.
+        else await lifecycle.disputeClosed(accountId, { ...fields, won: dispute.status === 'won' || dispute.status === 'warning_closed' });
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  return {
+    async receive(raw: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
+      const event = verify(raw, signature);
+      const accountId = await merchantAccountId(db, await stripe!.provider.account());
+      const key = { merchantAccountId: accountId, identifier: event.id };
+      const [fresh] = await db('merchantEvents').insert({ ...key, type: event.type }).onConflict(['merchantAccountId', 'identifier']).ignore().returning('id');
+      if (!fresh && (await db('merchantEvents').where(key).first('processedAt')).processedAt) return { received: true, duplicate: true };
+      // A copy arriving while the first is still being processed runs too: every handler is idempotent, and
+      // the first copy failing must not leave the event acknowledged but undone.
+      const acted = await handle(accountId, event);
+      await db('merchantEvents').where(key).whereNull('processedAt').update({ processedAt: db.fn.now() });
+      if (!acted) logger.info({ eventId: event.id, type: event.type }, 'Stripe event type not handled; acknowledged');
+      return acted ? { received: true } : { received: true, ignored: true };
+    },
+  };
+}
+
+export type StripeWebhooks = ReturnType<typeof stripeWebhooks>;

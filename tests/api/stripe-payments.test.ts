@@ -1,0 +1,270 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Coupon, Product, Purchase } from '../../api/src/db/models';
+import { createCoupon, createProduct } from '../../seeds/factories';
+import { runSeeds } from '../../seeds/run';
+import { testApp, testConfig } from '../support/app';
+import { as, signedIn, type SignedIn } from '../support/auth';
+import { useTestDatabase } from '../support/db';
+import { signed, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
+
+describe('payments through Stripe (the real SDK against a local stand-in for its API)', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  let stripe: StandIn;
+  let app: ReturnType<typeof testApp>;
+  let support: SignedIn;
+  let fundamentals: Product;
+
+  beforeAll(async () => {
+    stripe = await startStripeStandIn();
+    app = testApp(db(), { config: testConfig(standInEnv(stripe)) });
+    await runSeeds(db(), { demo: true });
+    fundamentals = (await Product.query(db()).findOne({ key: 'typescript-fundamentals' }))!;
+    support = await signedIn(db(), ['support']);
+  });
+  afterAll(() => stripe?.close());
+
+  const checkout = (body: object) => request(app).post('/api/store/checkout').send(body);
+  const deliver = (event: Parameters<typeof signed>[0]) => {
+    const { payload, signature } = signed(event);
+    return request(app).post('/api/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', signature).send(payload);
+  };
+  const thanks = (checkoutId: string) => request(app).get(`/api/store/checkouts/${checkoutId}`);
+  const sessionOf = async (checkoutId: string) =>
+    (await db()('checkouts as c').join('merchantSessions as s', 's.id', 'c.merchantSessionId').where('c.id', checkoutId).first('s.identifier')).identifier as string;
+  /** Starts a checkout and pays for it at Stripe; returns the completed event, not yet delivered. */
+  async function paidCheckout(body: object) {
+    const created = await checkout(body);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const session = await sessionOf(created.body.checkoutId);
+    return { checkoutId: created.body.checkoutId as string, session, completed: stripe.pay(session) };
+  }
+  const count = async (query: import('knex').Knex.QueryBuilder) => Number((await query.count({ n: '*' }))[0]!.n);
+  const chargeOf = async (purchaseId: string) => {
+    const purchase = (await Purchase.query(db()).findById(purchaseId))!;
+    return db()('merchantCharges').where({ id: purchase.merchantChargeId }).first();
+  };
+
+  it('creates a Checkout Session for exactly the quoted price, syncing the product and price once', async () => {
+    const quote = await request(app).get(`/api/store/products/${fundamentals.id}/quote`).query({ coupon: 'WELCOME10' });
+    const created = await checkout({ productId: fundamentals.id, coupon: 'WELCOME10', email: 'sync@example.com' });
+    expect(created.status).toBe(201);
+    expect(created.body.url).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
+
+    const session = stripe.objects.get(await sessionOf(created.body.checkoutId))!;
+    expect(session.amount_total).toBe(quote.body.quote.finalPrice);
+    expect(session.amount_subtotal).toBe(4900);
+    expect(session.client_reference_id).toBe(created.body.checkoutId);
+    expect(session.metadata).toMatchObject({ productId: fundamentals.id, country: 'US', checkoutId: created.body.checkoutId });
+    expect(session.customer_email).toBe('sync@example.com');
+
+    const merchantProduct = await db()('merchantProducts').where({ productId: fundamentals.id }).first();
+    expect(stripe.objects.get(merchantProduct.identifier)?.object).toBe('product');
+    const merchantPrice = await db()('merchantPrices').where({ merchantProductId: merchantProduct.id }).first();
+    expect(stripe.objects.get(merchantPrice.identifier)).toMatchObject({ unit_amount: 4900, product: merchantProduct.identifier });
+    const [{ coupon }] = session.discounts as { coupon: string }[];
+    expect(stripe.objects.get(coupon)).toMatchObject({ amount_off: 4900 - quote.body.quote.finalPrice, max_redemptions: 1 });
+    expect(await db()('merchantCoupons').where({ identifier: coupon }).first()).toMatchObject({ type: 'amount_off' });
+
+    await checkout({ productId: fundamentals.id, email: 'sync2@example.com' });
+    expect(stripe.calls.get('POST /v1/products')).toBe(1);
+    expect(stripe.calls.get('POST /v1/prices')).toBe(1);
+  });
+
+  it('fulfils once when the completed event arrives 10 times at once and the thank-you page asks too', async () => {
+    const { checkoutId, completed } = await paidCheckout({ productId: fundamentals.id, email: 'Racer@Example.com' });
+    const answers = await Promise.all([...Array.from({ length: 10 }, () => deliver(completed)), thanks(checkoutId)]);
+    expect(answers.map((a) => a.status)).toEqual(Array(11).fill(200));
+
+    const purchases = await Purchase.query(db()).joinRelated('user').where('user.email', 'racer@example.com');
+    expect(purchases).toHaveLength(1);
+    expect((await thanks(checkoutId)).body).toEqual({ status: 'fulfilled', purchaseId: purchases[0]!.id });
+    const charge = await chargeOf(purchases[0]!.id);
+    const stripeCharge = [...stripe.objects.values()].find((o) => o.id === charge.identifier)!;
+    const balance = stripe.objects.get(stripeCharge.balance_transaction as string)!;
+    expect(charge).toMatchObject({ amount: stripeCharge.amount, fee: balance.fee, net: (stripeCharge.amount as number) - (balance.fee as number) });
+    expect(await db()('merchantCustomers').where({ id: charge.merchantCustomerId }).first('identifier')).toEqual({ identifier: stripeCharge.customer });
+    expect(await count(db()('merchantEvents').where({ identifier: completed.id }))).toBe(1);
+    expect(await count(db()('outboxEmails').where({ toAddress: 'racer@example.com', kind: 'receipt' }))).toBe(1);
+    // A redelivery long after is recognised by its id.
+    expect((await deliver(completed)).body).toEqual({ received: true, duplicate: true });
+  });
+
+  it('refuses a delivery whose signature is missing, wrong or for another body, and stores nothing', async () => {
+    const event = stripe.event('checkout.session.completed', { id: 'cs_test_forged', object: 'checkout.session' });
+    const { payload, signature } = signed(event);
+    const post = () => request(app).post('/api/webhooks/stripe').set('Content-Type', 'application/json');
+    const missing = await post().send(payload);
+    const wrongSecret = await post().set('Stripe-Signature', signed(event, 'whsec_someone_else').signature).send(payload);
+    const tampered = await post().set('Stripe-Signature', signature).send(payload.replace('cs_test_forged', 'cs_test_other'));
+    for (const answer of [missing, wrongSecret, tampered]) {
+      expect(answer.status).toBe(400);
+      expect(answer.body.code).toBe('webhook-signature-invalid');
+    }
+    expect(await db()('merchantEvents').where({ identifier: event.id }).first()).toBeUndefined();
+  });
+
+  it('answers 200 to an event type it does not handle, and stores it once', async () => {
+    const event = stripe.event('customer.updated', { id: 'cus_nobody', object: 'customer' });
+    const answer = await deliver(event);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ received: true, ignored: true });
+    expect((await deliver(event)).body).toEqual({ received: true, duplicate: true });
+  });
+
+  it('refunds partly and then fully from the console and from Stripe, converging whoever starts and in any order', async () => {
+    const { checkoutId, completed } = await paidCheckout({ productId: fundamentals.id, email: 'refunds@example.com' });
+    await deliver(completed);
+    const { purchaseId } = (await thanks(checkoutId)).body;
+    const charge = await chargeOf(purchaseId);
+    const refund = (body: object) => as(support, request(app).post(`/api/admin/purchases/${purchaseId}/refund`)).send(body);
+
+    const tooMuch = await refund({ amount: charge.amount + 1, reason: 'testing the limit' });
+    expect(tooMuch.status).toBe(409);
+    expect(tooMuch.body).toMatchObject({ code: 'refund-too-large', errors: { amount: expect.stringContaining('left to refund') } });
+    expect(stripe.calls.get('POST /v1/refunds') ?? 0).toBe(0);
+    expect((await refund({ amount: 500 })).body.code).toBe('validation-failed');
+
+    const partial = await refund({ amount: 1000, reason: 'The course started late' });
+    expect(partial.status).toBe(200);
+    expect(partial.body.data).toMatchObject({ refundAmount: 1000, full: false });
+    expect(await Purchase.query(db()).findById(purchaseId)).toMatchObject({ status: 'Valid' });
+    const recorded = await db()('merchantRefunds').where({ merchantChargeId: charge.id }).first();
+    expect(recorded).toMatchObject({ amount: 1000, reason: 'The course started late', requestedById: support.user.id });
+    expect(stripe.objects.get(recorded.identifier)).toMatchObject({ amount: 1000, charge: charge.identifier });
+
+    // Stripe's own event for our refund changes nothing more.
+    const ours = stripe.chargeRefundedEvent(charge.identifier);
+    expect((await deliver(ours)).status).toBe(200);
+    expect((await db()('merchantCharges').where({ id: charge.id }).first()).refundAmount).toBe(1000);
+
+    // The rest refunded in Stripe's dashboard: the purchase ends, whoever started it.
+    const rest = stripe.refundFromDashboard(charge.identifier, charge.amount - 1000);
+    await deliver(rest);
+    expect(await Purchase.query(db()).findById(purchaseId)).toMatchObject({ status: 'Refunded' });
+    expect((await db()('merchantCharges').where({ id: charge.id }).first()).refundAmount).toBe(charge.amount);
+
+    // A late copy of the partial event never moves it back; nothing is left to refund from the console.
+    await deliver({ ...ours, id: `${ours.id}_late` });
+    expect(await Purchase.query(db()).findById(purchaseId)).toMatchObject({ status: 'Refunded' });
+    expect((await db()('merchantCharges').where({ id: charge.id }).first()).refundAmount).toBe(charge.amount);
+    expect((await refund({ reason: 'once more' })).body.code).toBe('refund-not-possible');
+    expect(await count(db()('outboxEmails').where({ toAddress: 'refunds@example.com', kind: 'refund' }))).toBe(1);
+  });
+
+  it('refunds in full from the console: access ends and the open transfer is canceled', async () => {
+    const { checkoutId, completed } = await paidCheckout({ productId: fundamentals.id, email: 'full@example.com' });
+    await deliver(completed);
+    const { purchaseId } = (await thanks(checkoutId)).body;
+    const purchase = (await Purchase.query(db()).findById(purchaseId))!;
+    await db()('purchaseUserTransfers').insert({ purchaseId, sourceUserId: purchase.userId, transferState: 'AVAILABLE', expiresAt: new Date(Date.now() + 86_400_000) });
+
+    const answer = await as(support, request(app).post(`/api/admin/purchases/${purchaseId}/refund`)).send({ reason: 'Asked within 30 days' });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toMatchObject({ full: true });
+    expect(await Purchase.query(db()).findById(purchaseId)).toMatchObject({ status: 'Refunded', statusReason: 'Asked within 30 days' });
+    expect(await db()('purchaseUserTransfers').where({ purchaseId }).first('transferState')).toEqual({ transferState: 'CANCELED' });
+    const charge = await chargeOf(purchaseId);
+    expect(stripe.objects.get(charge.identifier)).toMatchObject({ refunded: true });
+    const audit = await db()('auditLogs').where({ recordId: purchaseId, action: 'purchase.refunded' }).first();
+    expect(audit.actorId).toBe(support.user.id);
+  });
+
+  it('ends access while a dispute is open, gives it back when won, and keeps it ended when lost', async () => {
+    const won = await paidCheckout({ productId: fundamentals.id, email: 'dispute-won@example.com' });
+    await deliver(won.completed);
+    const wonPurchase = (await thanks(won.checkoutId)).body.purchaseId;
+    const wonCharge = await chargeOf(wonPurchase);
+    const opened = stripe.openDispute(wonCharge.identifier);
+    await deliver(opened.event);
+    expect(await Purchase.query(db()).findById(wonPurchase)).toMatchObject({ status: 'Disputed' });
+    const refused = await as(support, request(app).post(`/api/admin/purchases/${wonPurchase}/refund`)).send({ reason: 'during a dispute' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('refund-not-possible');
+    await deliver(stripe.closeDispute(opened.dispute, 'won'));
+    expect(await Purchase.query(db()).findById(wonPurchase)).toMatchObject({ status: 'Valid' });
+    // The opening event delivered again, late, cannot reopen a closed dispute.
+    await deliver({ ...opened.event, id: `${opened.event.id}_again` });
+    expect(await Purchase.query(db()).findById(wonPurchase)).toMatchObject({ status: 'Valid' });
+
+    const lost = await paidCheckout({ productId: fundamentals.id, email: 'dispute-lost@example.com' });
+    await deliver(lost.completed);
+    const lostPurchase = (await thanks(lost.checkoutId)).body.purchaseId;
+    const lostDispute = stripe.openDispute((await chargeOf(lostPurchase)).identifier);
+    // Out of order: the close arrives before the opening.
+    await deliver(stripe.closeDispute(lostDispute.dispute, 'lost'));
+    await deliver(lostDispute.event);
+    expect(await Purchase.query(db()).findById(lostPurchase)).toMatchObject({ status: 'Valid' });
+    const record = await db()('merchantDisputes').where({ identifier: lostDispute.dispute }).first();
+    expect(record.status).toBe('lost');
+  });
+
+  it('bans a purchase (admins only, with a reason), after which no event gives access back', async () => {
+    const { checkoutId, completed } = await paidCheckout({ productId: fundamentals.id, email: 'banned@example.com' });
+    await deliver(completed);
+    const { purchaseId } = (await thanks(checkoutId)).body;
+    const ban = (who: SignedIn, body: object) => as(who, request(app).post(`/api/admin/purchases/${purchaseId}/ban`)).send(body);
+    expect((await ban(support, { reason: 'shared the account' })).status).toBe(403);
+    const admin = await signedIn(db(), ['admin']);
+    expect((await ban(admin, {})).body.code).toBe('validation-failed');
+    expect((await ban(admin, { reason: 'Shared the account publicly' })).status).toBe(200);
+    expect(await Purchase.query(db()).findById(purchaseId)).toMatchObject({ status: 'Banned', statusReason: 'Shared the account publicly' });
+    expect((await ban(admin, { reason: 'again' })).body.code).toBe('status-change-not-allowed');
+    const dispute = stripe.openDispute((await chargeOf(purchaseId)).identifier);
+    await deliver(dispute.event);
+    await deliver(stripe.closeDispute(dispute.dispute, 'won'));
+    expect(await Purchase.query(db()).findById(purchaseId)).toMatchObject({ status: 'Banned' });
+  });
+
+  it('lets exactly M of N > M concurrent checkouts use a coupon with M uses, and an expired one gives its use back', async () => {
+    const coupon = await createCoupon(db(), { code: 'THREELEFT', percentageDiscount: 0.5, maxUses: 3 });
+    const course = await createProduct(db(), { name: 'Coupon Race Course', unitAmount: 10_000 });
+    const attempts = await Promise.all(Array.from({ length: 8 }, (_, i) => checkout({ productId: course.id, coupon: 'THREELEFT', email: `race${i}@example.com` })));
+    const started = attempts.filter((a) => a.status === 201);
+    expect(started).toHaveLength(3);
+    for (const refused of attempts.filter((a) => a.status !== 201)) expect(refused.body).toMatchObject({ code: 'coupon-used-up' });
+
+    const [expiring, ...paying] = started;
+    for (const attempt of paying) await deliver(stripe.pay(await sessionOf(attempt.body.checkoutId)));
+    await deliver(stripe.expire(await sessionOf(expiring!.body.checkoutId)));
+    expect((await thanks(expiring!.body.checkoutId)).body.status).toBe('canceled');
+    expect((await Coupon.query(db()).findById(coupon.id))!.usedCount).toBe(2);
+    expect(await Purchase.query(db()).where({ couponId: coupon.id, totalAmount: 5000 })).toHaveLength(2);
+
+    const another = await paidCheckout({ productId: course.id, coupon: 'THREELEFT', email: 'late@example.com' });
+    await deliver(another.completed);
+    expect((await Coupon.query(db()).findById(coupon.id))!.usedCount).toBe(3);
+    expect((await checkout({ productId: course.id, coupon: 'THREELEFT', email: 'later@example.com' })).body.code).toBe('coupon-used-up');
+  });
+
+  it('never sells more than S seats: payments that lose the race are refunded in full with an apology', async () => {
+    const limited = await createProduct(db(), { name: 'Five Seat Workshop', unitAmount: 20_000, quantityAvailable: 5 });
+    const buyers = Array.from({ length: 8 }, (_, i) => `seat${i}@example.com`);
+    const paid = [];
+    for (const email of buyers) paid.push(await paidCheckout({ productId: limited.id, email }));
+    await Promise.all(paid.flatMap((p) => [deliver(p.completed), deliver(p.completed), thanks(p.checkoutId)]));
+
+    const purchases = await Purchase.query(db()).where({ productId: limited.id });
+    expect(purchases.filter((p) => p.status === 'Valid')).toHaveLength(5);
+    const refunded = purchases.filter((p) => p.status === 'Refunded');
+    expect(refunded).toHaveLength(3);
+    for (const purchase of refunded) {
+      const charge = await chargeOf(purchase.id);
+      expect(charge.refundAmount).toBe(charge.amount);
+      expect(stripe.objects.get(charge.identifier)).toMatchObject({ refunded: true, amount_refunded: charge.amount });
+    }
+    expect(await count(db()('outboxEmails').whereIn('toAddress', buyers).where({ kind: 'sold-out-refund' }))).toBe(3);
+    expect((await checkout({ productId: limited.id, email: 'too-late@example.com' })).body.code).toBe('sold-out');
+  });
+
+  it('answers 502 when Stripe is down, charging nothing and giving the coupon use back', async () => {
+    const coupon = await createCoupon(db(), { code: 'ONEUSE', percentageDiscount: 0.25, maxUses: 1 });
+    stripe.failNext('POST /v1/checkout/sessions', 3); // the first try and the SDK's two retries
+    const answer = await checkout({ productId: fundamentals.id, coupon: 'ONEUSE', email: 'outage@example.com' });
+    expect(answer.status).toBe(502);
+    expect(answer.body.code).toBe('payment-provider-unavailable');
+    expect((await Coupon.query(db()).findById(coupon.id))!.usedCount).toBe(0);
+    expect(await db()('checkouts').where({ buyerEmail: 'outage@example.com' }).first('status')).toEqual({ status: 'canceled' });
+  });
+});

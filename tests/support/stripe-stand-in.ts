@@ -1,0 +1,366 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import qs from 'qs';
+import Stripe from 'stripe';
+
+/**
+ * A local stand-in for the part of Stripe's API the product calls, so that tests drive the real `stripe` SDK over
+ * HTTP: form-encoded requests, `expand[]`, idempotency keys replayed as Stripe replays them, and Stripe's error
+ * shape. Test controls (pay, refund from the dashboard, disputes, expiry) change its state and return the event
+ * Stripe would send; `signed` turns an event into a webhook delivery signed by the SDK's own test helper.
+ */
+
+type Obj = Record<string, unknown> & { id: string };
+type Params = Record<string, unknown>;
+
+export const STAND_IN_WEBHOOK_SECRET = 'whsec_standin_secret';
+export const STAND_IN_SECRET_KEY = 'sk_test_standin';
+const ACCOUNT_ID = 'acct_standin';
+
+class StripeError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+export interface StandIn {
+  url: string;
+  close(): Promise<void>;
+  /** Requests by method and path template, e.g. 'POST /v1/refunds'. */
+  calls: Map<string, number>;
+  objects: Map<string, Obj>;
+  /** The buyer pays on Stripe's page: the session completes with a charge, a customer and a fee. */
+  pay(sessionId: string): Stripe.Event;
+  expire(sessionId: string): Stripe.Event;
+  /** A refund started in Stripe's dashboard (or the charge's state after ours). */
+  refundFromDashboard(chargeId: string, amount: number): Stripe.Event;
+  chargeRefundedEvent(chargeId: string): Stripe.Event;
+  openDispute(chargeId: string): { dispute: string; event: Stripe.Event };
+  closeDispute(disputeId: string, status: 'won' | 'lost'): Stripe.Event;
+  event(type: string, object: Obj): Stripe.Event;
+  /** Makes the next `times` requests to a path fail as Stripe does during an outage (the SDK retries 500s). */
+  failNext(pathTemplate: string, times?: number): void;
+}
+
+export async function startStripeStandIn(): Promise<StandIn> {
+  const objects = new Map<string, Obj>();
+  const idempotent = new Map<string, { status: number; body: unknown }>();
+  const calls = new Map<string, number>();
+  const failures = new Map<string, number>();
+
+  const get = (id: string, what: string): Obj => {
+    const found = objects.get(id);
+    if (!found) throw new StripeError(404, 'invalid_request_error', `No such ${what}: '${id}'`, 'resource_missing');
+    return found;
+  };
+  const put = (obj: Obj) => (objects.set(obj.id, obj), obj);
+  const required = (params: Params, name: string) => {
+    if (params[name] === undefined || params[name] === '') {
+      throw new StripeError(400, 'invalid_request_error', `Missing required param: ${name}.`, 'parameter_missing');
+    }
+    return params[name] as string;
+  };
+  const int = (value: unknown) => Number.parseInt(String(value), 10);
+
+  /** `expand[]` paths such as payment_intent.latest_charge.balance_transaction, applied to a copy. */
+  function expand(obj: Obj, paths: string[]): Obj {
+    const copy: Obj = structuredClone(obj);
+    for (const path of paths) {
+      let level: Record<string, unknown>[] = [copy];
+      for (const field of path.split('.')) {
+        const next: Record<string, unknown>[] = [];
+        for (const node of level) {
+          const value = node[field];
+          if (typeof value === 'string' && objects.has(value)) node[field] = structuredClone(objects.get(value)!);
+          if (node[field] && typeof node[field] === 'object') next.push(node[field] as Record<string, unknown>);
+        }
+        level = next;
+      }
+    }
+    return copy;
+  }
+
+  function sessionTotals(lineItems: { price: string; quantity: string }[], discounts: { coupon: string }[] | undefined) {
+    let currency = 'usd';
+    let subtotal = 0;
+    for (const item of lineItems) {
+      const price = get(item.price, 'price');
+      if (price.active === false) throw new StripeError(400, 'invalid_request_error', `The price ${price.id} is not active.`);
+      currency = price.currency as string;
+      subtotal += (price.unit_amount as number) * int(item.quantity ?? 1);
+    }
+    let discount = 0;
+    for (const { coupon: couponId } of discounts ?? []) {
+      const coupon = get(couponId, 'coupon');
+      if ((coupon.times_redeemed as number) >= ((coupon.max_redemptions as number | null) ?? Infinity)) {
+        throw new StripeError(400, 'invalid_request_error', `Coupon ${coupon.id} has already been redeemed the maximum number of times.`);
+      }
+      discount += coupon.amount_off ? Math.min(subtotal, coupon.amount_off as number) : Math.round(subtotal * ((coupon.percent_off as number) / 100));
+    }
+    return { currency, subtotal, total: subtotal - discount, discount };
+  }
+
+  const routes: { method: string; pattern: RegExp; template: string; handle: (params: Params, match: string[]) => Obj }[] = [
+    { method: 'GET', pattern: /^\/v1\/account$/, template: 'GET /v1/account', handle: () => ({ id: ACCOUNT_ID, object: 'account', country: 'US', default_currency: 'usd' }) },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/products$/,
+      template: 'POST /v1/products',
+      handle: (p) => put({ id: newId('prod'), object: 'product', name: required(p, 'name'), active: true, metadata: p.metadata ?? {}, created: nowSeconds() }),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/prices$/,
+      template: 'POST /v1/prices',
+      handle: (p) => {
+        get(required(p, 'product'), 'product');
+        return put({
+          id: newId('price'),
+          object: 'price',
+          product: p.product as string,
+          unit_amount: int(required(p, 'unit_amount')),
+          currency: required(p, 'currency'),
+          active: true,
+          type: 'one_time',
+          metadata: p.metadata ?? {},
+        });
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/coupons$/,
+      template: 'POST /v1/coupons',
+      handle: (p) => {
+        if (!p.amount_off && !p.percent_off) throw new StripeError(400, 'invalid_request_error', 'Must specify either amount_off or percent_off.');
+        return put({
+          id: newId('coupon'),
+          object: 'coupon',
+          amount_off: p.amount_off ? int(p.amount_off) : null,
+          percent_off: p.percent_off ? Number(p.percent_off) : null,
+          currency: (p.currency as string) ?? null,
+          duration: p.duration ?? 'once',
+          max_redemptions: p.max_redemptions ? int(p.max_redemptions) : null,
+          times_redeemed: 0,
+          name: p.name ?? null,
+          metadata: p.metadata ?? {},
+        });
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/checkout\/sessions$/,
+      template: 'POST /v1/checkout/sessions',
+      handle: (p) => {
+        const lineItems = p.line_items as { price: string; quantity: string }[] | undefined;
+        if (!lineItems?.length) throw new StripeError(400, 'invalid_request_error', 'Missing required param: line_items.', 'parameter_missing');
+        const totals = sessionTotals(lineItems, p.discounts as { coupon: string }[] | undefined);
+        const id = newId('cs_test');
+        return put({
+          id,
+          object: 'checkout.session',
+          mode: required(p, 'mode'),
+          status: 'open',
+          payment_status: 'unpaid',
+          amount_subtotal: totals.subtotal,
+          amount_total: totals.total,
+          total_details: { amount_discount: totals.discount },
+          currency: totals.currency,
+          customer: null,
+          customer_email: (p.customer_email as string) ?? null,
+          customer_details: null,
+          client_reference_id: (p.client_reference_id as string) ?? null,
+          metadata: p.metadata ?? {},
+          discounts: (p.discounts as { coupon: string }[] | undefined) ?? [],
+          line_items_spec: lineItems,
+          payment_intent: null,
+          success_url: required(p, 'success_url'),
+          cancel_url: (p.cancel_url as string) ?? null,
+          expires_at: p.expires_at ? int(p.expires_at) : nowSeconds() + 86_400,
+          url: `https://checkout.stripe.com/c/pay/${id}`,
+        });
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/checkout\/sessions\/([^/]+)$/,
+      template: 'GET /v1/checkout/sessions/:id',
+      handle: (p, [id]) => expand(get(id!, 'checkout session'), (p.expand as string[] | undefined) ?? []),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/,
+      template: 'POST /v1/checkout/sessions/:id/expire',
+      handle: (_p, [id]) => {
+        const session = get(id!, 'checkout session');
+        if (session.status !== 'open') throw new StripeError(400, 'invalid_request_error', `Only Checkout Sessions with a status in ["open"] can be expired.`);
+        return Object.assign(session, { status: 'expired' });
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/refunds$/,
+      template: 'POST /v1/refunds',
+      handle: (p) => {
+        const charge = get(required(p, 'charge'), 'charge');
+        const left = (charge.amount as number) - (charge.amount_refunded as number);
+        const amount = p.amount ? int(p.amount) : left;
+        if (charge.disputed) throw new StripeError(400, 'invalid_request_error', `Charge ${charge.id} has been charged back; cannot issue a refund.`, 'charge_disputed');
+        if (amount > left) {
+          throw new StripeError(400, 'invalid_request_error', `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`, 'amount_too_large');
+        }
+        return refund(charge, amount, p.metadata as Params | undefined);
+      },
+    },
+  ];
+
+  function refund(charge: Obj, amount: number, metadata: Params = {}): Obj {
+    charge.amount_refunded = (charge.amount_refunded as number) + amount;
+    charge.refunded = charge.amount_refunded === charge.amount;
+    return put({ id: newId('re'), object: 'refund', amount, charge: charge.id, currency: charge.currency, status: 'succeeded', metadata });
+  }
+
+  function event(type: string, object: Obj): Stripe.Event {
+    return {
+      id: newId('evt'),
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created: nowSeconds(),
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+      data: { object: structuredClone(object) },
+    } as unknown as Stripe.Event;
+  }
+
+  async function readBody(req: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  function answer(res: ServerResponse, status: number, body: unknown, replayed = false) {
+    res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req'), ...(replayed && { 'idempotent-replayed': 'true' }) });
+    res.end(JSON.stringify(body));
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    const raw = req.method === 'GET' ? url.search.slice(1) : await readBody(req);
+    const params = qs.parse(raw, { arrayLimit: 100, depth: 10 }) as Params;
+    if (req.headers.authorization !== `Bearer ${STAND_IN_SECRET_KEY}`) {
+      return answer(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } });
+    }
+    const route = routes.find((r) => r.method === req.method && r.pattern.test(url.pathname));
+    if (!route) return answer(res, 404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname}).` } });
+    calls.set(route.template, (calls.get(route.template) ?? 0) + 1);
+    const failing = failures.get(route.template) ?? 0;
+    if (failing > 0) failures.set(route.template, failing - 1);
+    if (failing > 0) return answer(res, 500, { error: { type: 'api_error', message: 'Something went wrong on our end.' } });
+    const key = req.headers['idempotency-key'] as string | undefined;
+    const replay = key && idempotent.get(`${route.template} ${key}`);
+    if (replay) return answer(res, replay.status, replay.body, true);
+    let status = 200;
+    let body: unknown;
+    try {
+      body = route.handle(params, route.pattern.exec(url.pathname)!.slice(1));
+    } catch (error) {
+      if (!(error instanceof StripeError)) throw error;
+      status = error.status;
+      body = { error: { type: error.type, message: error.message, code: error.code } };
+    }
+    if (key) idempotent.set(`${route.template} ${key}`, { status, body });
+    answer(res, status, body);
+  }
+
+  const server: Server = createServer((req, res) => {
+    serve(req, res).catch((error: unknown) => answer(res, 500, { error: { type: 'api_error', message: String(error) } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    objects,
+    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+    failNext: (template, times = 1) => void failures.set(template, times),
+    event,
+
+    pay(sessionId) {
+      const session = get(sessionId, 'checkout session');
+      if (session.status !== 'complete') {
+        for (const { coupon } of session.discounts as { coupon: string }[]) (get(coupon, 'coupon').times_redeemed as number)++;
+        const email = (session.customer_email as string) ?? 'buyer@example.com';
+        const customer = put({ id: newId('cus'), object: 'customer', email });
+        const amount = session.amount_total as number;
+        const fee = Math.round(amount * 0.029) + 30;
+        const balance = put({ id: newId('txn'), object: 'balance_transaction', amount, fee, net: amount - fee, currency: session.currency });
+        const charge = put({
+          id: newId('ch'),
+          object: 'charge',
+          amount,
+          amount_refunded: 0,
+          refunded: false,
+          disputed: false,
+          paid: true,
+          status: 'succeeded',
+          currency: session.currency,
+          customer: customer.id,
+          balance_transaction: balance.id,
+          billing_details: { email },
+        });
+        const intent = put({ id: newId('pi'), object: 'payment_intent', amount, currency: session.currency, status: 'succeeded', latest_charge: charge.id, customer: customer.id });
+        charge.payment_intent = intent.id;
+        Object.assign(session, { status: 'complete', payment_status: 'paid', customer: customer.id, customer_details: { email }, payment_intent: intent.id });
+      }
+      return event('checkout.session.completed', session);
+    },
+
+    expire(sessionId) {
+      const session = get(sessionId, 'checkout session');
+      if (session.status === 'open') session.status = 'expired';
+      return event('checkout.session.expired', session);
+    },
+
+    refundFromDashboard(chargeId, amount) {
+      refund(get(chargeId, 'charge'), amount, { reason: 'from the dashboard' });
+      return event('charge.refunded', get(chargeId, 'charge'));
+    },
+
+    chargeRefundedEvent: (chargeId) => event('charge.refunded', get(chargeId, 'charge')),
+
+    openDispute(chargeId) {
+      const charge = get(chargeId, 'charge');
+      charge.disputed = true;
+      const dispute = put({ id: newId('dp'), object: 'dispute', charge: charge.id, amount: charge.amount, currency: charge.currency, reason: 'fraudulent', status: 'needs_response' });
+      return { dispute: dispute.id, event: event('charge.dispute.created', dispute) };
+    },
+
+    closeDispute(disputeId, status) {
+      const dispute = get(disputeId, 'dispute');
+      dispute.status = status;
+      return event('charge.dispute.closed', dispute);
+    },
+  };
+}
+
+/** A webhook delivery as Stripe makes it: the JSON body and its Stripe-Signature header from the SDK's helper. */
+export function signed(event: Stripe.Event, secret = STAND_IN_WEBHOOK_SECRET): { payload: string; signature: string } {
+  const payload = JSON.stringify(event);
+  return { payload, signature: Stripe.webhooks.generateTestHeaderString({ payload, secret }) };
+}
+
+/** The environment that points the product at the stand-in. */
+export function standInEnv(standIn: StandIn): Record<string, string> {
+  return { STRIPE_SECRET_KEY: STAND_IN_SECRET_KEY, STRIPE_WEBHOOK_SECRET: STAND_IN_WEBHOOK_SECRET, STRIPE_API_URL: standIn.url };
+}
