@@ -63,7 +63,7 @@ describe('payments through Stripe (the real SDK against a local stand-in for its
     expect(stripe.objects.get(merchantProduct.identifier)?.object).toBe('product');
     const merchantPrice = await db()('merchantPrices').where({ merchantProductId: merchantProduct.id }).first();
     expect(stripe.objects.get(merchantPrice.identifier)).toMatchObject({ unit_amount: 4900, product: merchantProduct.identifier });
-    const [{ coupon }] = session.discounts as { coupon: string }[];
+    const { coupon } = (session.discounts as { coupon: string }[])[0]!;
     expect(stripe.objects.get(coupon)).toMatchObject({ amount_off: 4900 - quote.body.quote.finalPrice, max_redemptions: 1 });
     expect(await db()('merchantCoupons').where({ identifier: coupon }).first()).toMatchObject({ type: 'amount_off' });
 
