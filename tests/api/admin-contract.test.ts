@@ -29,7 +29,8 @@ describe('the console REST contract, for every resource', () => {
       [
         'accounts', 'audit-logs', 'bookmarks', 'bulk-purchases', 'comments', 'content-resource-resources', 'content-resources',
         'coupons', 'device-access-tokens', 'device-verifications', 'lesson-progress', 'merchant-accounts', 'merchant-charges',
-        'merchant-coupons', 'merchant-customers', 'merchant-prices', 'merchant-products', 'merchant-sessions', 'outbox-emails',
+        'merchant-coupons', 'merchant-customers', 'merchant-disputes', 'merchant-prices', 'merchant-products', 'merchant-refunds',
+        'merchant-sessions', 'outbox-emails',
         'prices', 'product-content-resources', 'product-revenue-splits', 'products', 'purchase-user-transfers', 'purchases',
         'sessions', 'upgradable-products', 'user-prefs', 'users', 'verification-tokens',
       ].sort(),

@@ -68,6 +68,8 @@ const CONSOLE: Record<string, { read: readonly Role[]; write?: readonly Role[]; 
   'merchant-coupons': { read: STAFF, write: ['support'], ops: 'U' },
   'merchant-sessions': { read: STAFF, write: ['support'], ops: 'U' },
   'merchant-charges': { read: STAFF, write: ['support'], ops: 'U' },
+  'merchant-refunds': { read: STAFF, ops: '' },
+  'merchant-disputes': { read: STAFF, ops: '' },
   coupons: { read: STAFF, write: ['support'], ops: 'CUD' },
   purchases: { read: STAFF, ops: '' },
   'bulk-purchases': { read: STAFF, ops: '' },

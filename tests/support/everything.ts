@@ -23,11 +23,15 @@ export async function seedEverything(db: Db) {
   const [session] = await db('merchantSessions').insert({ merchantAccountId: account.id, identifier: 'cs_1' }).returning('*');
   const [merchantCoupon] = await db('merchantCoupons').insert({ merchantAccountId: account.id, identifier: 'co_1', percentageDiscount: 0.1, type: 'special' }).returning('*');
   const [charge] = await db('merchantCharges')
-    .insert({ merchantAccountId: account.id, identifier: 'ch_1', amount: 4900, fee: 172, net: 4728, userId: buyer.id, merchantProductId: merchantProduct.id, merchantCustomerId: customer.id, metadata: JSON.stringify({ country: 'US' }) })
+    .insert({ merchantAccountId: account.id, identifier: 'ch_1', amount: 4900, fee: 172, net: 4728, refundAmount: 900, userId: buyer.id, merchantProductId: merchantProduct.id, merchantCustomerId: customer.id, metadata: JSON.stringify({ country: 'US' }) })
     .returning('*');
   const coupon = await createCoupon(db, { code: 'USEDONCE', percentageDiscount: 0.1, merchantCouponId: merchantCoupon.id });
   const purchase = await createPurchase(db, { user: buyer, product, totalAmount: 4900, country: 'US', couponId: coupon.id });
   await db('purchases').where({ id: purchase.id }).update({ merchantChargeId: charge.id, merchantSessionId: session.id });
+  // A partial refund by support (the charge's refundAmount above agrees) and a dispute the seller won.
+  const support = (await User.query(db).findOne({ email: 'support@example.com' }))!;
+  await db('merchantRefunds').insert({ merchantAccountId: account.id, identifier: 're_1', merchantChargeId: charge.id, amount: 900, reason: 'Asked for a partial refund', idempotencyKey: `refund-${charge.id}-0-900`, requestedById: support.id });
+  await db('merchantDisputes').insert({ merchantAccountId: account.id, identifier: 'dp_1', merchantChargeId: charge.id, amount: 4900, reason: 'fraudulent', status: 'won', closedAt: new Date() });
 
   // A team purchase of 5 seats with one seat redeemed.
   const teamBuyer = await createUser(db, { email: 'team.lead@example.com' });

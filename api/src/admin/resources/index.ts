@@ -14,7 +14,17 @@ import {
   verificationTokens,
 } from './identity';
 import { bookmarks, comments, contentResourceResources, contentResources, lessonProgress } from './learning';
-import { merchantAccounts, merchantCharges, merchantCoupons, merchantCustomers, merchantPrices, merchantProducts, merchantSessions } from './merchant';
+import {
+  merchantAccounts,
+  merchantCharges,
+  merchantCoupons,
+  merchantCustomers,
+  merchantDisputes,
+  merchantPrices,
+  merchantProducts,
+  merchantRefunds,
+  merchantSessions,
+} from './merchant';
 
 /** Every console resource: one per entity of the data model, plus team purchases and the audit log. */
 export const ADMIN_RESOURCES: readonly AdminResource[] = [
@@ -29,6 +39,8 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
   merchantCoupons,
   merchantSessions,
   merchantCharges,
+  merchantRefunds,
+  merchantDisputes,
   coupons,
   purchases,
   bulkPurchases,

@@ -4,8 +4,10 @@ import {
   MerchantCharge,
   MerchantCoupon,
   MerchantCustomer,
+  MerchantDispute,
   MerchantPrice,
   MerchantProduct,
+  MerchantRefund,
   MerchantSession,
 } from '../../payments/models';
 import type { FieldKind } from '../list-query';
@@ -43,4 +45,26 @@ export const merchantSessions = merchantResource('merchant-sessions', MerchantSe
 export const merchantCharges = merchantResource('merchant-charges', MerchantCharge, {
   filterable: { userId: 'id', merchantProductId: 'id', merchantCustomerId: 'id', amount: 'number', refundAmount: 'number', currency: 'enum' },
   sortable: ['amount', 'refundAmount', 'net'],
+});
+
+/** Refunds asked of the provider (who asked, why, how much): written only by the refund action, read-only here. */
+export const merchantRefunds = defineResource({
+  name: 'merchant-refunds',
+  model: MerchantRefund,
+  read: ['support', 'finance'],
+  filterable: { id: 'id', merchantAccountId: 'id', merchantChargeId: 'id', requestedById: 'id', identifier: 'text', amount: 'number', createdAt: 'date' },
+  sortable: ['id', 'createdAt', 'amount'],
+  searchable: ['identifier'],
+  defaultSort: ['createdAt', 'DESC'],
+});
+
+/** Disputes (chargebacks) as the provider reports them: written only by its events, read-only here. */
+export const merchantDisputes = defineResource({
+  name: 'merchant-disputes',
+  model: MerchantDispute,
+  read: ['support', 'finance'],
+  filterable: { id: 'id', merchantAccountId: 'id', merchantChargeId: 'id', identifier: 'text', status: 'enum', amount: 'number', createdAt: 'date', closedAt: 'date' },
+  sortable: ['id', 'createdAt', 'amount', 'status', 'closedAt'],
+  searchable: ['identifier'],
+  defaultSort: ['createdAt', 'DESC'],
 });
