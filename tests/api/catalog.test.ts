@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { Price } from '../../api/src/db/models';
-import { createProduct } from '../../seeds/factories';
+import { createProduct, createPurchase, createUser } from '../../seeds/factories';
 import { testApp } from '../support/app';
 import { useTestDatabase } from '../support/db';
 
@@ -23,5 +23,32 @@ describe('GET /api/store/products', () => {
     expect(Object.keys(byName).sort()).toEqual(['Limited Workshop', 'Testing Course']);
     expect(byName['Testing Course'].price).toMatchObject({ unitAmount: 3500, currency: 'usd' });
     expect(byName['Limited Workshop']).toMatchObject({ id: workshop.id, productType: 'live', quantityAvailable: 12, price: { unitAmount: 9900 } });
+  });
+});
+
+describe('availability in the catalog', () => {
+  const database = useTestDatabase();
+
+  it('shows the seats left and where the enrollment window stands', async () => {
+    const db = database().db;
+    const buyer = await createUser(db);
+    const now = Date.now();
+    const day = 86_400_000;
+    const workshop = await createProduct(db, { name: 'Three Seats', quantityAvailable: 3 });
+    await createPurchase(db, { user: buyer, product: workshop });
+    await createPurchase(db, { user: await createUser(db), product: workshop, status: 'Refunded' }); // gives its seat back
+    const full = await createProduct(db, { name: 'Full House', quantityAvailable: 1 });
+    await createPurchase(db, { user: buyer, product: full });
+    await createProduct(db, { name: 'Opens Later', enrollmentOpensAt: new Date(now + day) });
+    await createProduct(db, { name: 'Closed', enrollmentClosesAt: new Date(now - day) });
+    await createProduct(db, { name: 'Closing Soon', enrollmentClosesAt: new Date(now + day) });
+
+    const response = await request(testApp(db)).get('/api/store/products');
+    const byName = Object.fromEntries(response.body.data.map((p: { name: string }) => [p.name, p]));
+    expect(byName['Three Seats']).toMatchObject({ seatsLeft: 2, enrollment: { state: 'open' } });
+    expect(byName['Full House']).toMatchObject({ seatsLeft: 0 });
+    expect(byName['Opens Later']).toMatchObject({ seatsLeft: null, enrollment: { state: 'not-open', opensAt: new Date(now + day).toISOString() } });
+    expect(byName['Closed'].enrollment.state).toBe('closed');
+    expect(byName['Closing Soon'].enrollment).toMatchObject({ state: 'open', closesAt: new Date(now + day).toISOString() });
   });
 });

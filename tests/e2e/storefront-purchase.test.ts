@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Purchase } from '../../api/src/db/models';
-import { createCoupon } from '../../seeds/factories';
+import { createCoupon, createProduct, createPurchase, createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
 import { keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
 
@@ -9,6 +9,9 @@ describe('buying a course on the storefront with the built-in provider (Chromium
   const site = useDemoSite(async (db) => {
     await runSeeds(db, { demo: true });
     await createCoupon(db, { code: 'HALF', percentageDiscount: 0.5 });
+    await createProduct(db, { name: 'Spring Cohort', slug: 'spring-cohort', productType: 'cohort', enrollmentOpensAt: new Date(Date.now() + 7 * 86_400_000) });
+    const full = await createProduct(db, { name: 'Tiny Workshop', slug: 'tiny-workshop', quantityAvailable: 1 });
+    await createPurchase(db, { user: await createUser(db), product: full });
   });
   let page: Page;
 
@@ -47,5 +50,19 @@ describe('buying a course on the storefront with the built-in provider (Chromium
     const purchases = await Purchase.query(site().db).where({ totalAmount: 2450 });
     expect(purchases).toHaveLength(1);
     expect(purchases[0]!.status).toBe('Valid');
+  });
+
+  it('says when enrollment opens and when a course is sold out, instead of offering to buy', async () => {
+    await page.goto(`${site().baseUrl}/`);
+    const card = (name: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) });
+    await expect.poll(() => card('Spring Cohort').innerText()).toContain('Enrollment opens');
+    expect(await card('Tiny Workshop').innerText()).toContain('Sold out');
+
+    await page.goto(`${site().baseUrl}/products/spring-cohort`);
+    await page.getByText(/Enrollment opens .* Come back then to buy\./).waitFor();
+    expect(await page.getByRole('button', { name: /Buy/ }).count()).toBe(0);
+    await page.goto(`${site().baseUrl}/products/tiny-workshop`);
+    await page.getByText('This course is sold out. Check back later: seats may open up.').waitFor();
+    expect(await page.getByRole('button', { name: /Buy/ }).count()).toBe(0);
   });
 });

@@ -1,5 +1,16 @@
+import type { Clock } from '../clock';
+import { seatsSoldOf } from '../commerce/seats';
 import type { Db } from '../db/connection';
 import { Product } from './models';
+
+export type EnrollmentState = 'open' | 'not-open' | 'closed';
+
+/** Where a product's enrollment window stands at `now` (no window: always open). */
+export function enrollmentState(product: Pick<Product, 'enrollmentOpensAt' | 'enrollmentClosesAt'>, now: Date): EnrollmentState {
+  if (product.enrollmentOpensAt && product.enrollmentOpensAt > now) return 'not-open';
+  if (product.enrollmentClosesAt && product.enrollmentClosesAt <= now) return 'closed';
+  return 'open';
+}
 
 export interface StoreProduct {
   id: string;
@@ -8,10 +19,13 @@ export interface StoreProduct {
   description: string | null;
   productType: Product['productType'];
   quantityAvailable: number;
+  /** Seats still for sale; null when the product is not limited. */
+  seatsLeft: number | null;
+  enrollment: { state: EnrollmentState; opensAt: Date | null; closesAt: Date | null };
   price: { id: string; unitAmount: number; currency: string; nickname: string | null } | null;
 }
 
-export function catalogService({ db }: { db: Db }) {
+export function catalogService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     /** Active products, newest first, each with its one current price. */
     async listActiveProducts(): Promise<StoreProduct[]> {
@@ -20,6 +34,8 @@ export function catalogService({ db }: { db: Db }) {
         .withGraphFetched('prices(current)')
         .modifiers({ current: (q) => q.where('status', 'active') })
         .orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id' }]);
+      const now = clock.now();
+      const sold = await seatsSoldOf(db, products.filter((p) => p.quantityAvailable >= 0).map((p) => p.id));
       return products.map((p) => {
         const price = p.prices?.[0];
         return {
@@ -29,6 +45,8 @@ export function catalogService({ db }: { db: Db }) {
           description: p.description,
           productType: p.productType,
           quantityAvailable: p.quantityAvailable,
+          seatsLeft: p.quantityAvailable >= 0 ? Math.max(0, p.quantityAvailable - (sold.get(p.id) ?? 0)) : null,
+          enrollment: { state: enrollmentState(p, now), opensAt: p.enrollmentOpensAt, closesAt: p.enrollmentClosesAt },
           price: price ? { id: price.id, unitAmount: price.unitAmount, currency: price.currency, nickname: price.nickname } : null,
         };
       });

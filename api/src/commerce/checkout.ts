@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { Price, Product } from '../catalog/models';
+import { enrollmentState } from '../catalog/service';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
@@ -87,9 +88,8 @@ function discountLabel(quote: Quote): string {
 
 export function checkoutService({ db, clock, config, logger, outbox, quotes, provider }: Deps) {
   async function availability(trx: Knex | Knex.Transaction, product: Product, seats: number): Promise<Availability> {
-    const now = clock.now();
-    if (product.enrollmentOpensAt && product.enrollmentOpensAt > now) return 'enrollment-not-open';
-    if (product.enrollmentClosesAt && product.enrollmentClosesAt <= now) return 'enrollment-closed';
+    const enrollment = enrollmentState(product, clock.now());
+    if (enrollment !== 'open') return enrollment === 'closed' ? 'enrollment-closed' : 'enrollment-not-open';
     if (product.quantityAvailable >= 0 && (await seatsSold(trx, product.id)) + seats > product.quantityAvailable) return 'sold-out';
     return null;
   }

@@ -7,11 +7,20 @@ export interface StoreProduct {
   description: string | null;
   productType: 'self-paced' | 'live' | 'cohort' | 'membership';
   quantityAvailable: number;
+  /** Seats still for sale; null when the course is not limited. */
+  seatsLeft: number | null;
+  enrollment: { state: 'open' | 'not-open' | 'closed'; opensAt: string | null; closesAt: string | null };
   price: { id: string; unitAmount: number; currency: string; nickname: string | null } | null;
 }
 
 export async function listProducts(): Promise<StoreProduct[]> {
   return (await getJson<{ data: StoreProduct[] }>('/api/store/products')).data;
+}
+
+/** Whether the course can be bought now, and why not when it cannot. */
+export function saleBlocker(product: StoreProduct): 'sold-out' | 'not-open' | 'closed' | null {
+  if (product.enrollment.state !== 'open') return product.enrollment.state;
+  return product.seatsLeft === 0 ? 'sold-out' : null;
 }
 
 /** The product a page address names, by slug or id; null when it is not on sale (archived or unknown). */

@@ -3,6 +3,7 @@ import { listProducts, productPath } from '../api/catalog';
 import { formatMoney } from '../money';
 import { LoadStatus } from '../LoadStatus';
 import { useAsync } from '../useAsync';
+import { Availability } from './Availability';
 import { TYPE_LABEL } from './productTypes';
 
 export function HomePage() {
@@ -29,7 +30,7 @@ export function HomePage() {
               <p className="price">
                 {product.price ? formatMoney(product.price.unitAmount, product.price.currency) : 'Price coming soon'}
               </p>
-              {product.quantityAvailable >= 0 && <p className="seats">Limited to {product.quantityAvailable} seats</p>}
+              <Availability product={product} />
             </li>
           ))}
         </ul>

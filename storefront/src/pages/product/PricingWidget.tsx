@@ -10,6 +10,7 @@ import { formatPercent } from './pricingText';
 import { RegionalPriceOption } from './RegionalPriceOption';
 import { MAX_SEATS_PER_PURCHASE, parseSeats, TeamSeatsField } from './TeamSeatsField';
 import { useQuote } from './useQuote';
+import { blockerMessage } from '../Availability';
 
 interface Props {
   product: StoreProduct;
@@ -26,12 +27,12 @@ export function PricingWidget({ product, products }: Props) {
   const [coupon, setCoupon] = useState<string | null>(() => params.get('code')?.trim().slice(0, 64) || null);
   const [ppp, setPpp] = useState(false);
   const [forTeam, setForTeam] = useState(false);
-  const maxSeats = product.quantityAvailable >= 0 ? Math.min(MAX_SEATS_PER_PURCHASE, product.quantityAvailable) : MAX_SEATS_PER_PURCHASE;
+  const maxSeats = product.seatsLeft !== null ? Math.max(1, Math.min(MAX_SEATS_PER_PURCHASE, product.seatsLeft)) : MAX_SEATS_PER_PURCHASE;
   const [seatsText, setSeatsText] = useState(() => String(Math.max(1, Math.min(5, maxSeats))));
   const seatsRef = useRef<HTMLInputElement>(null);
   // An empty field is not an error while the buyer is still typing; it is once they leave it or press Buy.
   const [seatsLeft, setSeatsLeft] = useState(false);
-  const soldOut = product.quantityAvailable === 0;
+  const blocked = blockerMessage(product);
 
   const parsed = parseSeats(seatsText, maxSeats);
   const choice: PurchaseChoice | null = forTeam
@@ -89,7 +90,7 @@ export function PricingWidget({ product, products }: Props) {
       )}
       <OwnershipNote answer={answer} product={product} products={products} forTeam={forTeam} />
       <RegionalPriceOption answer={answer} forTeam={forTeam} checked={ppp} onChange={setPpp} />
-      {!soldOut && (
+      {!blocked && (
         <TeamSeatsField
           forTeam={forTeam}
           onForTeamChange={setForTeam}
@@ -104,8 +105,8 @@ export function PricingWidget({ product, products }: Props) {
         />
       )}
       <CouponField applied={coupon} answer={answer} onApply={applyCoupon} />
-      {soldOut ? (
-        <p className="notice notice-info">This course is sold out. Check back later: seats may open up.</p>
+      {blocked ? (
+        <p className="notice notice-info">{blocked}</p>
       ) : (
         <BuyForm
           request={request}

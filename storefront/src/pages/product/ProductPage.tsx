@@ -4,6 +4,7 @@ import { findProduct, listProducts, type StoreProduct } from '../../api/catalog'
 import { LoadStatus } from '../../LoadStatus';
 import { useAsync } from '../../useAsync';
 import { NotFoundPage } from '../NotFoundPage';
+import { Availability } from '../Availability';
 import { TYPE_LABEL } from '../productTypes';
 import { PricingWidget } from './PricingWidget';
 
@@ -39,8 +40,7 @@ function ProductDetails({ product, products }: { product: StoreProduct; products
         <span className="badge">{TYPE_LABEL[product.productType]}</span>
         <h1>{product.name}</h1>
         {product.description && <p className="product-description">{product.description}</p>}
-        {product.quantityAvailable > 0 && <p className="seats">Limited to {product.quantityAvailable} seats</p>}
-        {product.quantityAvailable === 0 && <p className="seats">Sold out</p>}
+        <Availability product={product} />
       </div>
       <section className="product-buy" aria-label="Buy this course">
         {product.price ? (
