@@ -25,6 +25,9 @@ const ConfigSchema = z.object({
   PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   /** The header a trusted proxy puts the buyer's country in (e.g. cf-ipcountry); read only with TRUST_PROXY. */
   COUNTRY_HEADER: z.preprocess(emptyAsUndefined, z.string().regex(/^[a-z0-9-]+$/i).optional()),
+  /** Headers the same proxy puts the buyer's city and region in (e.g. cf-ipcity, cf-region), recorded on purchases. */
+  CITY_HEADER: z.preprocess(emptyAsUndefined, z.string().regex(/^[a-z0-9-]+$/i).optional()),
+  REGION_HEADER: z.preprocess(emptyAsUndefined, z.string().regex(/^[a-z0-9-]+$/i).optional()),
   SMTP_URL: z.preprocess(emptyAsUndefined, z.url().refine((u) => /^smtps?:\/\//.test(u), 'must be an smtp:// or smtps:// URL').optional()),
   MAIL_FROM: z.string().min(3).default('Courses <no-reply@localhost>'),
   GITHUB_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().optional()),

@@ -5,7 +5,7 @@ import { OutboxEmail } from '../../api/src/mail/models';
 import { testProviderFee } from '../../api/src/payments/test-provider';
 import { createCoupon, createProduct } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
-import { testApp } from '../support/app';
+import { testApp, testConfig } from '../support/app';
 import { as, signedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 
@@ -100,6 +100,20 @@ describe('checkout with the built-in test provider', () => {
     expect(back).toContain(`/products/${fundamentals.slug}?canceled=1`);
     expect((await status(checkoutId)).body).toEqual({ status: 'canceled', purchaseId: null });
     expect(await db()('users').where({ email: 'changed.mind@example.com' }).first()).toBeUndefined();
+  });
+
+  it("records the buyer's country, city, region and address from the trusted proxy", async () => {
+    const behindProxy = testApp(db(), {
+      config: testConfig({ TRUST_PROXY: 'true', COUNTRY_HEADER: 'cf-ipcountry', CITY_HEADER: 'cf-ipcity', REGION_HEADER: 'cf-region' }),
+    });
+    const created = await request(behindProxy)
+      .post('/api/store/checkout')
+      .set({ 'cf-ipcountry': 'BR', 'cf-ipcity': 'S%C3%A3o%20Paulo', 'cf-region': 'SP', 'X-Forwarded-For': '203.0.113.7' })
+      .send({ productId: fundamentals.id, email: 'located@example.com' });
+    expect(created.status).toBe(201);
+    await payAt(created.body.url);
+    const { purchaseId } = (await status(created.body.checkoutId)).body;
+    expect(await Purchase.query(db()).findById(purchaseId)).toMatchObject({ country: 'BR', city: 'São Paulo', state: 'SP', ipAddress: '203.0.113.7' });
   });
 
   it('gives a limited coupon its use back the moment the buyer cancels at the provider', async () => {

@@ -27,6 +27,8 @@ export interface CheckoutInput {
   email?: string;
   buyer: User | null;
   country: string;
+  city?: string | null;
+  state?: string | null;
   ip: string | null;
 }
 
@@ -203,6 +205,8 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
             buyerUserId: input.buyer?.id ?? null,
             buyerEmail: email,
             country: input.country,
+            city: input.city ?? null,
+            state: input.state ?? null,
             ipAddress: input.ip,
             amountTotal: quote.finalPrice,
             currency: answer.currency,

@@ -12,3 +12,18 @@ export function buyerCountry(ctx: Context, config: Pick<Config, 'TRUST_PROXY' | 
   }
   return config.DEFAULT_COUNTRY;
 }
+
+/** City and region (state) from the trusted proxy's headers, when configured; free text, trimmed and bounded. */
+export function buyerPlace(ctx: Context, config: Pick<Config, 'TRUST_PROXY' | 'CITY_HEADER' | 'REGION_HEADER'>): { city: string | null; state: string | null } {
+  const read = (header: string | undefined) => {
+    if (!config.TRUST_PROXY || !header) return null;
+    // Proxies percent-encode non-ASCII names (São Paulo); a malformed one is kept as sent.
+    const raw = ctx.get(header).trim();
+    let value = raw;
+    try {
+      value = decodeURIComponent(raw);
+    } catch {}
+    return value ? value.slice(0, 100) : null;
+  };
+  return { city: read(config.CITY_HEADER), state: read(config.REGION_HEADER) };
+}

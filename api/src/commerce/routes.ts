@@ -4,7 +4,7 @@ import { authOf, userOf } from '../http/auth';
 import type { MyPurchasesService } from './my-purchases';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
-import { buyerCountry } from './country';
+import { buyerCountry, buyerPlace } from './country';
 import type { QuoteService } from './quotes';
 import type { CheckoutService } from './checkout';
 import { CheckoutBody, QuoteQuery } from './schemas';
@@ -43,6 +43,7 @@ export function commerceRoutes({ allow, config, quotes, checkouts, purchases }: 
       email: body.email,
       buyer: authOf(ctx)?.user ?? null,
       country: buyerCountry(ctx, config),
+      ...buyerPlace(ctx, config),
       ip: ctx.ip || null,
     });
   });
