@@ -28,3 +28,11 @@ export const canRevoke = (permissions: unknown, resource: 'sessions' | 'device-a
 export function isStaff(permissions: unknown): boolean {
   return rolesOf(permissions).some((r) => STAFF_ROLES.includes(r));
 }
+
+/** Refunding a purchase (POST /api/admin/purchases/:id/refund): support and admins, as the API's route says. */
+export function canRefund(permissions: unknown): boolean {
+  return rolesOf(permissions).some((r) => r === 'admin' || r === 'support');
+}
+
+/** Banning a purchase (POST /api/admin/purchases/:id/ban): admins only. */
+export const canBan = (permissions: unknown) => isAdmin(permissions);

@@ -45,6 +45,33 @@ export async function generateCoupons(input: GenerateCouponsInput): Promise<Gene
   return (json as { data: GeneratedCoupon[] }).data;
 }
 
+/** POST /api/admin/purchases/:id/refund (api/src/commerce/purchase-action-routes.ts): no amount refunds all that is left. */
+export interface RefundInput {
+  /** Cents; absent: everything left on the charge. */
+  amount?: number;
+  reason: string;
+}
+
+export interface RefundResult {
+  /** The charge's total refunded so far, in cents. */
+  refundAmount: number;
+  /** Whether the charge is now refunded in full (the purchase is then Refunded). */
+  full: boolean;
+  /** What this refund gave back, in cents. */
+  amount: number;
+}
+
+export async function refundPurchase(purchaseId: string, input: RefundInput): Promise<RefundResult> {
+  const { json } = await httpClient(`/api/admin/purchases/${encodeURIComponent(purchaseId)}/refund`, { method: 'POST', body: JSON.stringify(input) });
+  return (json as { data: RefundResult }).data;
+}
+
+/** POST /api/admin/purchases/:id/ban (admins only): ends the purchase's access for good. */
+export async function banPurchase(purchaseId: string, reason: string): Promise<{ status: 'Banned' }> {
+  const { json } = await httpClient(`/api/admin/purchases/${encodeURIComponent(purchaseId)}/ban`, { method: 'POST', body: JSON.stringify({ reason }) });
+  return (json as { data: { status: 'Banned' } }).data;
+}
+
 /** Drops empty values, so a create request leaves optional fields to the API's defaults. */
 export function withoutEmpty<T extends Record<string, unknown>>(data: T): Partial<T> {
   return Object.fromEntries(Object.entries(data).filter(([, value]) => value !== null && value !== undefined && value !== '')) as Partial<T>;

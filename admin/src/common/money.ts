@@ -63,3 +63,18 @@ export const CURRENCY_CHOICES = [
   { id: 'cad', name: 'CAD — Canadian dollar' },
   { id: 'aud', name: 'AUD — Australian dollar' },
 ];
+
+/**
+ * An amount typed in major units ("12.34", "$1,250.5", "7") → integer cents (1234, 125050, 700), by string
+ * handling only (no float arithmetic, so "0.29" is 29 and never 28.999…). Null when it is not such an amount:
+ * negative, more than two decimals, or not a number at all.
+ */
+export function parseMajorUnits(text: string): number | null {
+  const cleaned = text.trim().replace(/^\$/, '').replace(/,(?=\d{3}(\D|$))/g, '');
+  const match = /^(\d*)(?:\.(\d{0,2}))?$/.exec(cleaned);
+  if (!match || (!match[1] && !match[2])) return null;
+  const whole = match[1] || '0';
+  const fraction = (match[2] ?? '').padEnd(2, '0');
+  if (whole.length > 13) return null; // beyond any real amount, and beyond exact integers once in cents
+  return Number(whole) * 100 + Number(fraction);
+}

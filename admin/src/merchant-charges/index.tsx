@@ -22,6 +22,8 @@ import { MerchantStatusEdit, merchantFilters, MERCHANT_NOTE } from '../common/Me
 import { CURRENCY_CHOICES, formatMoney } from '../common/money';
 import { MoneyField } from '../common/MoneyField';
 import { ACTIVE_INACTIVE, StatusChipField } from '../common/StatusChipField';
+import { DisputeRows } from '../merchant-disputes';
+import { RefundRows } from '../merchant-refunds';
 import { PurchaseRows } from '../purchases/PurchaseRows';
 
 interface MerchantCharge {
@@ -97,6 +99,12 @@ function MerchantChargeShow() {
         <DateField source="createdAt" showTime />
         <ReferenceManyField label="Purchase" reference="purchases" target="merchantChargeId" sort={{ field: 'createdAt', order: 'DESC' }}>
           <PurchaseRows empty="No purchase records this charge." />
+        </ReferenceManyField>
+        <ReferenceManyField label="Refunds" reference="merchant-refunds" target="merchantChargeId" sort={{ field: 'createdAt', order: 'DESC' }}>
+          <RefundRows hideCharge empty="Nothing has been refunded." />
+        </ReferenceManyField>
+        <ReferenceManyField label="Disputes" reference="merchant-disputes" target="merchantChargeId" sort={{ field: 'createdAt', order: 'DESC' }}>
+          <DisputeRows hideCharge empty="The buyer has never disputed this charge." />
         </ReferenceManyField>
         <FunctionField<MerchantCharge> source="metadata" render={(c) => <JsonBlock value={c.metadata} label="Charge metadata" />} />
         <TextField source="id" />

@@ -3,6 +3,7 @@ import {
   Datagrid,
   DateField,
   FunctionField,
+  Labeled,
   Link,
   Pagination,
   ReferenceField,
@@ -18,9 +19,12 @@ import { NoneFound } from '../common/EmptyState';
 import { formatMoney } from '../common/money';
 import { MoneyField } from '../common/MoneyField';
 import { StatusChipField } from '../common/StatusChipField';
+import { DisputeRows } from '../merchant-disputes';
+import { RefundRows } from '../merchant-refunds';
 import { canRead } from '../permissions';
 import { TRANSFER_STATE_LOOKS } from '../purchase-user-transfers/choices';
 import { PURCHASE_STATUS_LOOKS, purchaseKind, type Purchase } from './choices';
+import { PurchaseActions } from './PurchaseActions';
 
 function PurchaseTitle() {
   const purchase = useRecordContext<Purchase>();
@@ -106,13 +110,42 @@ function TeamInfo(_props: { label?: false }) {
   );
 }
 
+/** Why staff banned or refunded the purchase, only when they said so. */
+function StatusReason(_props: { label?: false }) {
+  const purchase = useRecordContext<Purchase>();
+  if (!purchase?.statusReason) return null;
+  return (
+    <Labeled>
+      <TextField source="statusReason" />
+    </Labeled>
+  );
+}
+
+/** The refunds and disputes of the purchase's charge (none without a charge). */
+function ChargeHistory({ what }: { what: 'merchant-refunds' | 'merchant-disputes'; label?: false }) {
+  const purchase = useRecordContext<Purchase>();
+  if (!purchase?.merchantChargeId) return null;
+  const refunds = what === 'merchant-refunds';
+  return (
+    <Box sx={{ width: '100%' }}>
+      <Typography variant="h6" component="h2" sx={{ mt: 1 }}>
+        {refunds ? 'Refunds' : 'Disputes'}
+      </Typography>
+      <ReferenceManyField reference={what} source="merchantChargeId" target="merchantChargeId" sort={{ field: 'createdAt', order: 'DESC' }} pagination={<Pagination />}>
+        {refunds ? <RefundRows hideCharge empty="Nothing has been refunded." /> : <DisputeRows hideCharge empty="The buyer has never disputed this charge." />}
+      </ReferenceManyField>
+    </Box>
+  );
+}
+
 export function PurchaseShow() {
   const { permissions } = usePermissions();
   return (
-    <Show title={<PurchaseTitle />}>
+    <Show title={<PurchaseTitle />} actions={<PurchaseActions />}>
       <TabbedShowLayout>
         <TabbedShowLayout.Tab label="Summary">
           <StatusChipField source="status" looks={PURCHASE_STATUS_LOOKS} />
+          <StatusReason label={false} />
           <ReferenceField source="productId" reference="products" link="show" />
           <ReferenceField source="userId" reference="users" link="show" />
           <MoneyField source="totalAmount" />
@@ -134,6 +167,8 @@ export function PurchaseShow() {
               <ChargeSummary />
             </ReferenceField>
             <ReferenceField source="merchantSessionId" reference="merchant-sessions" link="show" emptyText="—" />
+            {canRead(permissions, 'merchant-refunds') && <ChargeHistory what="merchant-refunds" label={false} />}
+            {canRead(permissions, 'merchant-disputes') && <ChargeHistory what="merchant-disputes" label={false} />}
           </TabbedShowLayout.Tab>
         )}
 

@@ -36,6 +36,8 @@ export interface Purchase {
   merchantChargeId: string | null;
   merchantSessionId: string | null;
   upgradedFromId: string | null;
+  /** Why staff banned or refunded it, when they did. */
+  statusReason: string | null;
   createdAt: string;
   updatedAt: string;
 }

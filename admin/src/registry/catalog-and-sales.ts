@@ -5,8 +5,10 @@ import merchantAccounts from '../merchant-accounts';
 import merchantCharges from '../merchant-charges';
 import merchantCoupons from '../merchant-coupons';
 import merchantCustomers from '../merchant-customers';
+import merchantDisputes from '../merchant-disputes';
 import merchantPrices from '../merchant-prices';
 import merchantProducts from '../merchant-products';
+import merchantRefunds from '../merchant-refunds';
 import merchantSessions from '../merchant-sessions';
 import prices from '../prices';
 import productRevenueSplits from '../product-revenue-splits';
@@ -32,6 +34,9 @@ export const CATALOG_AND_SALES_RESOURCES: ConsoleResource[] = [
   { name: 'product-revenue-splits', read: STAFF, write: ['finance'], ...productRevenueSplits, group: 'Sales' },
 
   { name: 'merchant-charges', read: STAFF, write: ['support'], ...merchantCharges, group: 'Payments' },
+  // Read-only: refunds are made from a purchase (POST /api/admin/purchases/:id/refund), disputes by the provider.
+  { name: 'merchant-refunds', read: STAFF, ...merchantRefunds, group: 'Payments' },
+  { name: 'merchant-disputes', read: STAFF, ...merchantDisputes, group: 'Payments' },
   { name: 'merchant-customers', read: STAFF, write: ['support'], ...merchantCustomers, group: 'Payments' },
   { name: 'merchant-sessions', read: STAFF, write: ['support'], ...merchantSessions, group: 'Payments' },
   { name: 'merchant-products', read: STAFF, write: ['support'], ...merchantProducts, group: 'Payments' },

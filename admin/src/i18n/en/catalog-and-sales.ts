@@ -88,6 +88,34 @@ export const catalogAndSales = {
       merchantCustomerId: 'Customer record',
     },
   },
+  'merchant-refunds': {
+    name: 'Refund |||| Refunds',
+    fields: {
+      id: 'Id',
+      identifier: 'Provider id',
+      merchantAccountId: 'Merchant account',
+      merchantChargeId: 'Charge',
+      amount: 'Amount',
+      reason: 'Reason',
+      idempotencyKey: 'Idempotency key',
+      requestedById: 'Requested by',
+      createdAt: 'Refunded',
+    },
+  },
+  'merchant-disputes': {
+    name: 'Dispute |||| Disputes',
+    fields: {
+      id: 'Id',
+      identifier: 'Provider id',
+      merchantAccountId: 'Merchant account',
+      merchantChargeId: 'Charge',
+      amount: 'Amount',
+      reason: 'Reason',
+      status: 'Status',
+      createdAt: 'Opened',
+      closedAt: 'Closed',
+    },
+  },
   coupons: {
     name: 'Coupon |||| Coupons',
     fields: {
@@ -125,6 +153,7 @@ export const catalogAndSales = {
       merchantChargeId: 'Charge',
       merchantSessionId: 'Checkout session',
       upgradedFromId: 'Upgraded from purchase',
+      statusReason: 'Status reason',
       createdAt: 'Purchased',
       updatedAt: 'Updated',
     },

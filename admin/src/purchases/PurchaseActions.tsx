@@ -1,0 +1,357 @@
+import { useId, useState, type ReactNode } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  FormControl,
+  FormControlLabel,
+  FormLabel,
+  LinearProgress,
+  Radio,
+  RadioGroup,
+  TextField as MuiTextField,
+} from '@mui/material';
+import BlockIcon from '@mui/icons-material/Block';
+import CurrencyExchangeIcon from '@mui/icons-material/CurrencyExchange';
+import { TopToolbar, useGetOne, useNotify, usePermissions, useRecordContext, useRefresh, type HttpError } from 'react-admin';
+import { banPurchase, refundPurchase } from '../common/api';
+import { formatMoney, parseMajorUnits } from '../common/money';
+import { canBan, canRefund } from '../permissions';
+import type { User } from '../users/types';
+import type { Purchase } from './choices';
+
+interface Charge {
+  id: string;
+  amount: number;
+  refundAmount: number;
+  currency: string;
+}
+
+const REASON_MIN = 3;
+const REASON_MAX = 500;
+
+/** The same rule as the API's (3–500 characters once trimmed), checked before asking for confirmation. */
+function reasonProblem(reason: string): string | null {
+  const length = reason.trim().length;
+  if (length < REASON_MIN) return 'Say why, in a few words (at least 3 characters).';
+  if (length > REASON_MAX) return `At most ${REASON_MAX} characters.`;
+  return null;
+}
+
+/** The API's answer to a failed action: its message and the fields it is about. */
+function problemOf(error: unknown, fallback: string): { message: string; errors: Record<string, string> } {
+  const body = (error as HttpError | undefined)?.body as { message?: string; errors?: Record<string, string> } | undefined;
+  const message = body?.message ?? (error instanceof Error && error.message ? error.message : fallback);
+  return { message, errors: body?.errors ?? {} };
+}
+
+function ReasonInput({ value, onChange, error, helperText }: { value: string; onChange(v: string): void; error: string | null; helperText: string }) {
+  return (
+    <MuiTextField
+      label="Reason"
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      required
+      multiline
+      minRows={2}
+      maxRows={6}
+      fullWidth
+      margin="normal"
+      error={Boolean(error)}
+      helperText={error ?? helperText}
+      slotProps={{ htmlInput: { maxLength: REASON_MAX } }}
+    />
+  );
+}
+
+/** The dialog's two steps' buttons and the progress bar shown while the request runs. */
+function ConfirmStep({ question, pending, busyLabel, onCancel, onConfirm, confirmLabel }: { question: ReactNode; pending: boolean; busyLabel: string; onCancel(): void; onConfirm(): void; confirmLabel: string }) {
+  return (
+    <>
+      <DialogContent>
+        <DialogContentText>{question}</DialogContentText>
+        {pending ? (
+          <Box sx={{ mt: 2 }} role="status" aria-live="polite">
+            <LinearProgress aria-label={busyLabel} />
+            <DialogContentText variant="body2" sx={{ mt: 1 }}>
+              {busyLabel}
+            </DialogContentText>
+          </Box>
+        ) : null}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onCancel} disabled={pending}>
+          Cancel
+        </Button>
+        <Button variant="contained" color="error" onClick={onConfirm} disabled={pending} startIcon={pending ? <CircularProgress size={14} color="inherit" aria-hidden /> : undefined}>
+          {confirmLabel}
+        </Button>
+      </DialogActions>
+    </>
+  );
+}
+
+interface RefundDialogProps {
+  purchase: Purchase;
+  charge: Charge;
+  onClose(): void;
+}
+
+/**
+ * Full or partial refund with a reason, then a confirmation that names the amount and the buyer. The amount is
+ * typed in dollars and sent in cents; what is left to refund is the API's rule, so its answer (a field error on
+ * the amount) is shown on the amount input.
+ */
+function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const titleId = useId();
+  const kindId = useId();
+  const { data: buyer } = useGetOne<User>('users', { id: purchase.userId });
+  const [kind, setKind] = useState<'full' | 'partial'>('full');
+  const [amountText, setAmountText] = useState('');
+  const [reason, setReason] = useState('');
+  const [step, setStep] = useState<'form' | 'confirm'>('form');
+  const [pending, setPending] = useState(false);
+  const [amountError, setAmountError] = useState<string | null>(null);
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const left = charge.amount - charge.refundAmount;
+  const money = (cents: number) => formatMoney(cents, charge.currency);
+  const partialCents = parseMajorUnits(amountText);
+  const amount = kind === 'full' ? left : (partialCents ?? 0);
+  const buyerName = buyer?.email ?? 'the buyer';
+
+  const next = () => {
+    const reasonIssue = reasonProblem(reason);
+    let amountIssue: string | null = null;
+    if (kind === 'partial') {
+      if (partialCents === null) amountIssue = 'Enter an amount in dollars, e.g. 12.34.';
+      else if (partialCents <= 0) amountIssue = 'Enter more than nothing.';
+    }
+    setReasonError(reasonIssue);
+    setAmountError(amountIssue);
+    setFormError(null);
+    if (!reasonIssue && !amountIssue) setStep('confirm');
+  };
+
+  const confirm = async () => {
+    setPending(true);
+    try {
+      const result = await refundPurchase(purchase.id, { amount: kind === 'partial' ? amount : undefined, reason: reason.trim() });
+      notify(`Refunded ${money(result.amount)} to ${buyerName}.${result.full ? ' The purchase is now refunded in full.' : ''}`, { type: 'success' });
+      refresh();
+      onClose();
+    } catch (error) {
+      const { message, errors } = problemOf(error, 'The refund could not be made.');
+      setStep('form');
+      if (errors.amount && kind === 'partial') setAmountError(errors.amount);
+      if (errors.reason) setReasonError(errors.reason);
+      if (!(errors.amount && kind === 'partial') && !errors.reason) setFormError(message);
+      refresh(); // what is left may have changed meanwhile
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <Dialog open onClose={pending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
+      <DialogTitle id={titleId}>{step === 'form' ? 'Refund purchase' : 'Confirm the refund'}</DialogTitle>
+      {step === 'form' ? (
+        <>
+          <DialogContent>
+            {formError ? (
+              <Alert severity="error" sx={{ mb: 2 }}>
+                {formError}
+              </Alert>
+            ) : null}
+            <FormControl component="fieldset" margin="dense">
+              <FormLabel component="legend" id={kindId}>
+                How much
+              </FormLabel>
+              <RadioGroup aria-labelledby={kindId} value={kind} onChange={(event) => setKind(event.target.value as 'full' | 'partial')}>
+                <FormControlLabel value="full" control={<Radio />} label={`Full refund (amount left: ${money(left)})`} />
+                <FormControlLabel value="partial" control={<Radio />} label="Partial refund" />
+              </RadioGroup>
+            </FormControl>
+            {kind === 'partial' ? (
+              <MuiTextField
+                label="Amount to refund (in dollars)"
+                value={amountText}
+                onChange={(event) => {
+                  setAmountText(event.target.value);
+                  setAmountError(null);
+                }}
+                required
+                fullWidth
+                margin="normal"
+                autoFocus
+                error={Boolean(amountError)}
+                helperText={amountError ?? `Up to ${money(left)}, e.g. 12.34.`}
+                slotProps={{ htmlInput: { inputMode: 'decimal', autoComplete: 'off' } }}
+              />
+            ) : null}
+            <ReasonInput
+              value={reason}
+              onChange={(value) => {
+                setReason(value);
+                setReasonError(null);
+              }}
+              error={reasonError}
+              helperText="Kept with the refund, the purchase and the audit log."
+            />
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={onClose}>Cancel</Button>
+            <Button variant="contained" onClick={next}>
+              Continue
+            </Button>
+          </DialogActions>
+        </>
+      ) : (
+        <ConfirmStep
+          question={`Refund ${money(amount)} to ${buyerName}? This cannot be undone.`}
+          pending={pending}
+          busyLabel="Refunding at the payment provider…"
+          onCancel={() => setStep('form')}
+          onConfirm={() => void confirm()}
+          confirmLabel="Confirm"
+        />
+      )}
+    </Dialog>
+  );
+}
+
+/** Refund (support and admins): shown while the purchase has a charge with something left to refund. */
+export function RefundButton() {
+  const purchase = useRecordContext<Purchase>();
+  const { permissions } = usePermissions();
+  const [open, setOpen] = useState(false);
+  const chargeId = purchase?.merchantChargeId ?? '';
+  const allowed = canRefund(permissions) && Boolean(purchase?.merchantChargeId) && purchase?.status !== 'Refunded';
+  const { data: charge } = useGetOne<Charge>('merchant-charges', { id: chargeId }, { enabled: allowed });
+  if (!purchase || !allowed || !charge || charge.amount - charge.refundAmount <= 0) return null;
+  return (
+    <>
+      <Button size="small" startIcon={<CurrencyExchangeIcon />} onClick={() => setOpen(true)}>
+        Refund
+      </Button>
+      {open ? <RefundDialog purchase={purchase} charge={charge} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
+
+function BanDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void }) {
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const titleId = useId();
+  const { data: buyer } = useGetOne<User>('users', { id: purchase.userId });
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [step, setStep] = useState<'form' | 'confirm'>('form');
+  const [pending, setPending] = useState(false);
+  const buyerName = buyer?.email ?? 'the buyer';
+
+  const next = () => {
+    const issue = reasonProblem(reason);
+    setReasonError(issue);
+    setFormError(null);
+    if (!issue) setStep('confirm');
+  };
+
+  const confirm = async () => {
+    setPending(true);
+    try {
+      await banPurchase(purchase.id, reason.trim());
+      notify(`Banned the purchase of ${buyerName}: their access has ended.`, { type: 'success' });
+      refresh();
+      onClose();
+    } catch (error) {
+      const { message, errors } = problemOf(error, 'The purchase could not be banned.');
+      setStep('form');
+      if (errors.reason) setReasonError(errors.reason);
+      else setFormError(message);
+      refresh();
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <Dialog open onClose={pending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
+      <DialogTitle id={titleId}>{step === 'form' ? 'Ban purchase' : 'Confirm the ban'}</DialogTitle>
+      {step === 'form' ? (
+        <>
+          <DialogContent>
+            {formError ? (
+              <Alert severity="error" sx={{ mb: 2 }}>
+                {formError}
+              </Alert>
+            ) : null}
+            <DialogContentText>
+              A banned purchase no longer grants access, for good. Nothing is refunded: refund first if money should go back.
+            </DialogContentText>
+            <ReasonInput
+              value={reason}
+              onChange={(value) => {
+                setReason(value);
+                setReasonError(null);
+              }}
+              error={reasonError}
+              helperText="Kept with the purchase and the audit log."
+            />
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={onClose}>Cancel</Button>
+            <Button variant="contained" color="error" onClick={next}>
+              Continue
+            </Button>
+          </DialogActions>
+        </>
+      ) : (
+        <ConfirmStep
+          question={`Ban the purchase of ${buyerName}? Their access ends now. This cannot be undone.`}
+          pending={pending}
+          busyLabel="Banning…"
+          onCancel={() => setStep('form')}
+          onConfirm={() => void confirm()}
+          confirmLabel="Confirm"
+        />
+      )}
+    </Dialog>
+  );
+}
+
+/** Ban (admins only): shown unless the purchase is already banned or refunded. */
+export function BanButton() {
+  const purchase = useRecordContext<Purchase>();
+  const { permissions } = usePermissions();
+  const [open, setOpen] = useState(false);
+  if (!purchase || !canBan(permissions) || purchase.status === 'Banned' || purchase.status === 'Refunded') return null;
+  return (
+    <>
+      <Button size="small" color="error" startIcon={<BlockIcon />} onClick={() => setOpen(true)}>
+        Ban
+      </Button>
+      {open ? <BanDialog purchase={purchase} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
+
+/** The purchase page's actions: its changes happen only through these (refund, ban), never by editing fields. */
+export function PurchaseActions() {
+  return (
+    <TopToolbar>
+      <RefundButton />
+      <BanButton />
+    </TopToolbar>
+  );
+}
