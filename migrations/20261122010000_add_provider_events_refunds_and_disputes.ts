@@ -13,11 +13,13 @@ export async function up(knex: Knex): Promise<void> {
     t.index('received_at');
   });
 
-  // Refunds asked of the provider, with who asked and why; the idempotency key makes a retry refund once.
+  // Refunds asked of the provider, with who asked and why; the idempotency key makes a retry refund once. A
+  // refund is reserved (pending) before the provider is called, so no row lock is held across the network.
   await knex.schema.createTable('merchant_refunds', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
     t.uuid('merchant_account_id').notNullable().references('merchant_accounts.id').onDelete('RESTRICT');
-    t.text('identifier').notNullable(); // re_…
+    t.text('identifier'); // re_…, once the provider answered
+    t.text('status').notNullable().defaultTo('pending');
     t.uuid('merchant_charge_id').notNullable().references('merchant_charges.id').onDelete('RESTRICT');
     t.integer('amount').notNullable();
     t.text('reason').notNullable();
@@ -27,6 +29,8 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['merchant_account_id', 'identifier']);
     t.index('merchant_charge_id');
     t.check('amount > 0', [], 'merchant_refunds_amount_range');
+    t.check(`status IN ('pending', 'succeeded', 'failed')`, [], 'merchant_refunds_status_known');
+    t.check(`status <> 'succeeded' OR identifier IS NOT NULL`, [], 'merchant_refunds_identified');
   });
 
   // Disputes by the provider's id. A closed dispute never reopens, whatever order the events arrive in.

@@ -3,12 +3,13 @@ import type { Services } from './services';
 
 const EMAIL_RETRY_EVERY_MS = 15_000;
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const EXPIRE_TRANSFERS_EVERY_MS = 60 * 1000;
 
 /**
- * Work that runs beside the requests: retrying due emails (failures back off in the outbox) and pruning
- * expired credentials and rate-limit windows. Returns a stop function that waits for a run in progress.
+ * Work that runs beside the requests: retrying due emails (failures back off in the outbox), pruning
+ * expired credentials and rate-limit windows, and expiring transfers whose window passed. Returns a stop function that waits for a run in progress.
  */
-export function startBackgroundWork(services: Pick<Services, 'outbox' | 'prune'>, logger: Logger): () => Promise<void> {
+export function startBackgroundWork(services: Pick<Services, 'outbox' | 'prune' | 'transfers'>, logger: Logger): () => Promise<void> {
   services.outbox.flushInBackground(); // emails left pending by an earlier run
   const retry = setInterval(() => services.outbox.flushInBackground(), EMAIL_RETRY_EVERY_MS);
   const prune = setInterval(() => {
@@ -17,11 +18,17 @@ export function startBackgroundWork(services: Pick<Services, 'outbox' | 'prune'>
       (error) => logger.warn({ err: error }, 'pruning expired credentials failed'),
     );
   }, PRUNE_EVERY_MS);
+  // Every read applies expiry too; the sweep keeps the console's list of transfers true.
+  const expire = setInterval(() => {
+    services.transfers.expire().catch((error: unknown) => logger.warn({ err: error }, 'expiring transfers failed'));
+  }, EXPIRE_TRANSFERS_EVERY_MS);
   retry.unref();
   prune.unref();
+  expire.unref();
   return async () => {
     clearInterval(retry);
     clearInterval(prune);
+    clearInterval(expire);
     await services.outbox.flush().catch(() => undefined);
   };
 }

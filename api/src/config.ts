@@ -35,6 +35,8 @@ const ConfigSchema = z.object({
   GITHUB_AUTHORIZE_URL: z.url().default('https://github.com/login/oauth/authorize'),
   GITHUB_TOKEN_URL: z.url().default('https://github.com/login/oauth/access_token'),
   GITHUB_API_URL: z.url().default('https://api.github.com'),
+  /** How long after buying an individual purchase may be given to someone else. */
+  TRANSFER_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   // Stripe is used whenever a secret key is set; the built-in test provider otherwise.
   STRIPE_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)').optional()),
   STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().regex(/^whsec_\w+$/, 'must be a webhook signing secret (whsec_…)').optional()),

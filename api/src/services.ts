@@ -13,6 +13,8 @@ import { testProvider } from './payments/test-provider';
 import { stripeProvider } from './payments/stripe-provider';
 import { stripeWebhooks } from './payments/stripe-webhooks';
 import { purchaseLifecycle } from './commerce/purchase-lifecycle';
+import { teamService } from './commerce/teams';
+import { transferService } from './commerce/transfers';
 import { catalogService } from './catalog/service';
 import { healthService } from './health/service';
 import { deviceFlow } from './identity/device-flow';
@@ -59,6 +61,8 @@ export function createServices(deps: Deps) {
     payments,
     checkouts,
     lifecycle,
+    teams: teamService({ db, config, outbox }),
+    transfers: transferService({ db, clock, config, logger, outbox, provider: payments }),
     stripeWebhooks: stripeWebhooks({
       db,
       logger,

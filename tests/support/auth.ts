@@ -3,6 +3,7 @@ import type { Db } from '../../api/src/db/connection';
 import type { User } from '../../api/src/identity/models';
 import type { Role } from '../../api/src/identity/roles';
 import { sessions } from '../../api/src/identity/sessions';
+import { findOrCreateUserByEmail } from '../../api/src/identity/users';
 import { createUser } from '../../seeds/factories';
 
 export interface SignedIn {
@@ -13,7 +14,15 @@ export interface SignedIn {
 
 /** A user with these roles and a live session, as a browser would hold it after signing in. */
 export async function signedIn(db: Db, roles: Role[] = ['learner'], email?: string): Promise<SignedIn> {
-  const user = await createUser(db, { roles, email });
+  return sessionFor(db, await createUser(db, { roles, email }));
+}
+
+/** The person behind an email (created when new), signed in: a recipient whose account an offer already made. */
+export async function signedInByEmail(db: Db, email: string): Promise<SignedIn> {
+  return sessionFor(db, await findOrCreateUserByEmail(db, email, { verified: true }));
+}
+
+async function sessionFor(db: Db, user: User): Promise<SignedIn> {
   const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, user.id, 'test');
   return { user, cookie: `lp_session=${session.token}; lp_csrf=${session.csrfToken}`, csrfToken: session.csrfToken };
 }

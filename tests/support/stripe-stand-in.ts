@@ -207,6 +207,12 @@ export async function startStripeStandIn(): Promise<StandIn> {
     },
     {
       method: 'POST',
+      pattern: /^\/v1\/customers\/([^/]+)$/,
+      template: 'POST /v1/customers/:id',
+      handle: (p, [id]) => Object.assign(get(id!, 'customer'), p.email ? { email: p.email } : {}),
+    },
+    {
+      method: 'POST',
       pattern: /^\/v1\/refunds$/,
       template: 'POST /v1/refunds',
       handle: (p) => {
@@ -217,7 +223,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
         if (amount > left) {
           throw new StripeError(400, 'invalid_request_error', `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`, 'amount_too_large');
         }
-        return refund(charge, amount, p.metadata as Params | undefined);
+        return expand(refund(charge, amount, p.metadata as Params | undefined), (p.expand as string[] | undefined) ?? []);
       },
     },
   ];

@@ -68,7 +68,7 @@ const MESSAGES: Record<Exclude<Availability, null>, string> = {
 interface Deps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'publicUrl'>;
+  config: Pick<Config, 'publicUrl' | 'TRANSFER_WINDOW_DAYS'>;
   logger: Logger;
   outbox: Outbox;
   quotes: QuoteService;
@@ -340,7 +340,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
           const idempotencyKey = `sold-out-${checkoutId}`;
           const refund = await provider.refund({ chargeIdentifier: paid.charge.identifier, amount: paid.charge.amount, idempotencyKey, reason });
           await trx('merchantRefunds')
-            .insert({ merchantAccountId: accountId, identifier: refund.identifier, merchantChargeId: charge.id, amount: refund.amount, reason, idempotencyKey })
+            .insert({ merchantAccountId: accountId, identifier: refund.identifier, status: 'succeeded', merchantChargeId: charge.id, amount: refund.amount, reason, idempotencyKey })
             .onConflict('idempotencyKey')
             .ignore();
           await trx('merchantCharges').where({ id: charge.id }).update({ refundAmount: paid.charge.amount });
@@ -355,6 +355,12 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         await countCouponUse(trx, checkout);
         const purchaseId = await writePurchase(trx, checkout, buyer, charge, checkout.restricted ? 'Restricted' : 'Valid');
         await trx('checkouts').where({ id: checkoutId }).update({ status: 'fulfilled', purchaseId, buyerUserId: buyer.id });
+        if (!checkout.team && !checkout.restricted) {
+          // An individual purchase may be given to someone else for a while (DOMAIN §8).
+          const { createdAt } = await trx('purchases').where({ id: purchaseId }).first('createdAt');
+          const expiresAt = new Date(new Date(createdAt).getTime() + config.TRANSFER_WINDOW_DAYS * 86_400_000);
+          await trx('purchaseUserTransfers').insert({ purchaseId, sourceUserId: buyer.id, transferState: 'AVAILABLE', expiresAt });
+        }
         if (charge) {
           const invoice = new URL(`/invoices/${charge.id}`, config.publicUrl).toString();
           await outbox.enqueue(trx, receiptEmail(buyer.email, product.name, formatMoney(checkout.amountTotal, checkout.currency), invoice));

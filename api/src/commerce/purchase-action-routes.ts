@@ -4,13 +4,25 @@ import { userOf } from '../http/auth';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
 import type { PurchaseLifecycle } from './purchase-lifecycle';
+import type { TeamService } from './teams';
+import { TransferBody } from './transfer-routes';
+import type { TransferService } from './transfers';
 
 const Reason = z.string().trim().min(3, 'say why, in a few words').max(500);
 const RefundBody = z.object({ amount: z.number().int('whole cents').positive('more than nothing').optional(), reason: Reason }).strict();
 const BanBody = z.object({ reason: Reason }).strict();
 
-/** Console actions on a purchase: refunds (support and admins) and bans (admins only). */
-export function purchaseActionRoutes({ allow, lifecycle }: { allow: Policies; lifecycle: PurchaseLifecycle }) {
+const MemberParams = z.object({ id: z.uuid('must be an id'), memberId: z.uuid('must be an id') });
+
+interface Deps {
+  allow: Policies;
+  lifecycle: PurchaseLifecycle;
+  transfers: TransferService;
+  teams: TeamService;
+}
+
+/** Console actions on purchases: refunds, bans (admins only), moving a purchase, transfers and team seats. */
+export function purchaseActionRoutes({ allow, lifecycle, transfers, teams }: Deps) {
   const router = new Router();
   const actorOf = (ctx: Parameters<typeof userOf>[0]) => {
     const user = userOf(ctx);
@@ -25,6 +37,21 @@ export function purchaseActionRoutes({ allow, lifecycle }: { allow: Policies; li
   router.post('/purchases/:id/ban', allow.roles(), async (ctx) => {
     const { reason } = BanBody.parse(ctx.request.body);
     ctx.body = { data: await lifecycle.ban(IdParam.parse(ctx.params).id, reason, actorOf(ctx), ctx.state.requestId ?? null) };
+  });
+
+  // A buyer who typed the wrong address: support moves the purchase, recorded as a completed transfer.
+  router.post('/purchases/:id/move', allow.roles('support'), async (ctx) => {
+    const { email } = TransferBody.parse(ctx.request.body);
+    ctx.body = { data: await transfers.moveDirectly(actorOf(ctx), IdParam.parse(ctx.params).id, email, ctx.state.requestId ?? null) };
+  });
+
+  router.post('/purchase-user-transfers/:id/cancel', allow.roles('support'), async (ctx) => {
+    ctx.body = { data: await transfers.cancel({ ...actorOf(ctx), staff: true }, IdParam.parse(ctx.params).id, ctx.state.requestId ?? null) };
+  });
+
+  router.delete('/bulk-purchases/:id/members/:memberId', allow.roles('support'), async (ctx) => {
+    const { id, memberId } = MemberParams.parse(ctx.params);
+    ctx.body = { data: await teams.revoke(id, memberId, { ...actorOf(ctx), staff: true }, ctx.state.requestId ?? null) };
   });
 
   return router;

@@ -8,6 +8,7 @@ import { refundEmail } from '../mail/templates';
 import type { PaymentProvider } from '../payments/provider';
 import { formatMoney } from './money';
 import type { PurchaseStatus } from './models';
+import { OPEN_TRANSFER_STATES } from './transfers';
 
 /**
  * The only edges a purchase's status may move along (DOMAIN §6). Refunded and Banned are final, so a late or
@@ -23,7 +24,6 @@ export const PURCHASE_EDGES: Record<PurchaseStatus, readonly PurchaseStatus[]> =
 
 const sourcesOf = (to: PurchaseStatus) => (Object.keys(PURCHASE_EDGES) as PurchaseStatus[]).filter((from) => PURCHASE_EDGES[from].includes(to));
 
-const OPEN_TRANSFER_STATES = ['AVAILABLE', 'INITIATED', 'VERIFIED'];
 
 interface PurchaseRow {
   id: string;
@@ -36,6 +36,7 @@ interface PurchaseRow {
 
 interface ChargeRow {
   id: string;
+  userId: string;
   merchantAccountId: string;
   identifier: string;
   amount: number;
@@ -85,13 +86,23 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
     return purchase;
   }
 
-  /** The purchases paid by a provider charge, locked (a team's seats hang off the buyer's purchase). */
+  /** The purchases paid by a provider charge (a team's seats hang off the buyer's purchase). */
   async function purchasesOfCharge(trx: Knex.Transaction, chargeId: string): Promise<PurchaseRow[]> {
-    return trx('purchases').where({ merchantChargeId: chargeId }).forUpdate().orderBy('createdAt');
+    return trx('purchases').where({ merchantChargeId: chargeId }).orderBy('createdAt');
+  }
+
+  /**
+   * Locks a charge's purchases, then the charge: the order every writer of both uses (transfers, refunds), so
+   * two of them never wait on each other.
+   */
+  async function lockCharge(trx: Knex.Transaction, chargeId: string): Promise<ChargeRow> {
+    await trx('purchases').where({ merchantChargeId: chargeId }).orderBy('id').forUpdate().select('id');
+    return (await trx('merchantCharges').where({ id: chargeId }).forUpdate().first()) as ChargeRow;
   }
 
   async function chargeByIdentifier(trx: Knex.Transaction, accountId: string, identifier: string): Promise<ChargeRow | undefined> {
-    return trx('merchantCharges').where({ merchantAccountId: accountId, identifier }).forUpdate().first();
+    const found = await trx('merchantCharges').where({ merchantAccountId: accountId, identifier }).first('id');
+    return found && lockCharge(trx, found.id);
   }
 
   /** Records a refund's total as the provider reports it: it only grows, and a full one ends access. */
@@ -119,19 +130,25 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
 
   return {
     /**
-     * Refunds part or all of what is left of a purchase's charge through its provider. The charge row stays locked
-     * until the provider answered and we recorded it, so two refunds of one charge never overlap; the idempotency
-     * key is derived from the charge, what was refunded before and the amount, so a retried request refunds once.
+     * Refunds part or all of what is left of a purchase's charge through its provider, in three steps so that no
+     * row lock is held while the provider is called: reserve the amount (a pending refund, counted as taken),
+     * ask the provider, then record the charge's refunded total as the provider reports it (it only grows, so a
+     * webhook arriving in between changes nothing). The idempotency key is derived from the charge, what was
+     * refunded or reserved before and the amount, so a retried request refunds once.
      */
     async refund(purchaseId: string, input: RefundInput, actor: Actor, requestId: string | null = null) {
-      const outcome = await db.transaction(async (trx) => {
+      const reserved = await db.transaction(async (trx) => {
         const purchase = await lockedPurchase(trx, purchaseId);
         if (!purchase.merchantChargeId) {
           throw new AppError('refund-not-possible', 'Nothing was paid for this purchase (a free redemption or a team seat), so there is nothing to refund.');
         }
-        const charge = (await trx('merchantCharges').where({ id: purchase.merchantChargeId }).forUpdate().first()) as ChargeRow;
-        const left = charge.amount - charge.refundAmount;
-        if (left <= 0) throw new AppError('refund-not-possible', 'This purchase has already been refunded in full.');
+        const charge = await lockCharge(trx, purchase.merchantChargeId);
+        const [sum] = await trx('merchantRefunds').where({ merchantChargeId: charge.id, status: 'pending' }).sum({ pending: 'amount' });
+        const taken = charge.refundAmount + Number(sum?.pending ?? 0);
+        const left = charge.amount - taken;
+        if (left <= 0) {
+          throw new AppError('refund-not-possible', taken > charge.refundAmount ? 'A refund of this purchase is under way.' : 'This purchase has already been refunded in full.');
+        }
         const amount = input.amount ?? left;
         if (amount > left) {
           const message = `is more than the ${formatMoney(left, charge.currency)} left to refund`;
@@ -141,25 +158,31 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
         if (account.label !== provider.label) {
           throw new AppError('refund-not-possible', `This purchase was paid through ${account.label}, which is not the payment provider configured now.`);
         }
-        const idempotencyKey = `refund-${charge.id}-${charge.refundAmount}-${amount}`;
-        const refund = await provider.refund({ chargeIdentifier: charge.identifier, amount, idempotencyKey, reason: input.reason });
-        await trx('merchantRefunds')
-          .insert({
-            merchantAccountId: charge.merchantAccountId,
-            identifier: refund.identifier,
-            merchantChargeId: charge.id,
-            amount,
-            reason: input.reason,
-            idempotencyKey,
-            requestedById: actor.id,
-          })
-          .onConflict('idempotencyKey')
-          .ignore();
-        const result = await applyRefundTotal(trx, charge, charge.refundAmount + amount, input.reason, actor, requestId);
-        const buyer = await trx('users').where({ id: purchase.userId }).first('email');
-        const product = await trx('products').where({ id: purchase.productId }).first('name');
-        await outbox.enqueue(trx, refundEmail(buyer.email, product.name, formatMoney(amount, charge.currency), result.full));
-        return { ...result, amount };
+        const idempotencyKey = `refund-${charge.id}-${taken}-${amount}`;
+        const [row] = await trx('merchantRefunds')
+          .insert({ merchantAccountId: charge.merchantAccountId, merchantChargeId: charge.id, amount, reason: input.reason, idempotencyKey, requestedById: actor.id })
+          .returning('id');
+        return { id: row.id as string, charge, amount, idempotencyKey, purchase };
+      });
+
+      let refund: Awaited<ReturnType<PaymentProvider['refund']>>;
+      try {
+        refund = await provider.refund({ chargeIdentifier: reserved.charge.identifier, amount: reserved.amount, idempotencyKey: reserved.idempotencyKey, reason: input.reason });
+      } catch (error) {
+        await db('merchantRefunds').where({ id: reserved.id }).update({ status: 'failed' });
+        throw error;
+      }
+
+      const outcome = await db.transaction(async (trx) => {
+        await trx('merchantRefunds').where({ id: reserved.id }).update({ status: 'succeeded', identifier: refund.identifier });
+        const charge = await lockCharge(trx, reserved.charge.id);
+        const result = await applyRefundTotal(trx, charge, refund.refundedTotal, input.reason, actor, requestId);
+        const [buyer, product] = await Promise.all([
+          trx('users').where({ id: charge.userId }).first('email'),
+          trx('products').where({ id: reserved.purchase.productId }).first('name'),
+        ]);
+        await outbox.enqueue(trx, refundEmail(buyer.email, product.name, formatMoney(reserved.amount, charge.currency), result.full));
+        return { ...result, amount: reserved.amount };
       });
       outbox.flushInBackground();
       return outcome;

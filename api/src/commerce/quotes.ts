@@ -50,6 +50,7 @@ export function quoteService({ db, clock }: { db: Db; clock: Clock }) {
       .where({ userId: buyer.id })
       .whereIn('status', OWNING)
       .whereNull('bulkCouponId')
+      .whereNull('redeemedBulkCouponId') // a team seat was not paid for: it earns no upgrade
       .where((q) =>
         q
           .whereIn('productId', db('upgradableProducts').select('upgradableFromId').where({ upgradableToId: productId }))

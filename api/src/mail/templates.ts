@@ -35,6 +35,37 @@ export function refundEmail(to: string, productName: string, amount: string, ful
   };
 }
 
+export function transferOfferEmail(to: string, fromEmail: string, productName: string, url: string, expiresAt: Date): NewEmail {
+  const until = expiresAt.toUTCString();
+  return {
+    kind: 'transfer-offer',
+    to,
+    subject: `${fromEmail} is giving you ${productName}`,
+    text: `${fromEmail} wants to give you their purchase of ${productName}.\n\nSign in with this email address and accept it here:\n${url}\n\nThe offer is open until ${until}.\n`,
+    html: `<p>${escapeHtml(fromEmail)} wants to give you their purchase of ${escapeHtml(productName)}.</p><p><a href="${escapeHtml(url)}">Sign in with this email address and accept it</a>.</p><p>The offer is open until ${escapeHtml(until)}.</p>`,
+  };
+}
+
+export function transferCompletedEmail(to: string, recipientEmail: string, productName: string): NewEmail {
+  return {
+    kind: 'transfer-completed',
+    to,
+    subject: `${productName} now belongs to ${recipientEmail}`,
+    text: `${recipientEmail} accepted your purchase of ${productName}. It, and its invoice, are theirs now.\n`,
+    html: `<p>${escapeHtml(recipientEmail)} accepted your purchase of ${escapeHtml(productName)}. It, and its invoice, are theirs now.</p>`,
+  };
+}
+
+export function teamWelcomeEmail(to: string, productName: string, courseUrl: string): NewEmail {
+  return {
+    kind: 'team-welcome',
+    to,
+    subject: `Welcome to ${productName}`,
+    text: `You have a seat in ${productName}. Start here:\n${courseUrl}\n`,
+    html: `<p>You have a seat in ${escapeHtml(productName)}.</p><p><a href="${escapeHtml(courseUrl)}">Start here</a></p>`,
+  };
+}
+
 export function signInEmail(to: string, url: string, minutes: number): NewEmail {
   return {
     kind: 'sign-in',

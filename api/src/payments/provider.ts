@@ -45,6 +45,8 @@ export interface PaymentProvider {
   account(): Promise<ProviderAccount>;
   createCheckout(request: CheckoutRequest): Promise<{ identifier: string; url: string }>;
   retrieveCheckout(identifier: string): Promise<ProviderCheckout>;
-  /** Refunds part or all of a charge. */
-  refund(request: RefundRequest): Promise<{ identifier: string; amount: number }>;
+  /** Refunds part or all of a charge; answers with the charge's total refunded so far (ours and anyone else's). */
+  refund(request: RefundRequest): Promise<{ identifier: string; amount: number; refundedTotal: number }>;
+  /** The provider's customer now belongs to someone else (a transferred purchase): its receipts go to them. */
+  updateCustomerEmail(customerIdentifier: string, email: string): Promise<void>;
 }

@@ -152,14 +152,21 @@ export function stripeProvider({ db, config, stripe = stripeClient(config) }: { 
     async refund({ chargeIdentifier, amount, idempotencyKey, reason }: RefundRequest) {
       const refund = await callStripe('refund the payment', async () => {
         try {
-          return await stripe.refunds.create({ charge: chargeIdentifier, amount, metadata: { reason: reason.slice(0, 500) } }, { idempotencyKey });
+          return await stripe.refunds.create(
+            { charge: chargeIdentifier, amount, metadata: { reason: reason.slice(0, 500) }, expand: ['charge'] },
+            { idempotencyKey },
+          );
         } catch (error) {
           // Stripe refuses, e.g. a charge under dispute: the operator should hear Stripe's reason.
           if (error instanceof Stripe.errors.StripeInvalidRequestError) throw new AppError('refund-not-possible', `Stripe refused the refund: ${error.message}`);
           throw error;
         }
       });
-      return { identifier: refund.id, amount: refund.amount };
+      return { identifier: refund.id, amount: refund.amount, refundedTotal: (refund.charge as Stripe.Charge).amount_refunded };
+    },
+
+    async updateCustomerEmail(customerIdentifier, email) {
+      await callStripe('update the customer', () => stripe.customers.update(customerIdentifier, { email }));
     },
   };
 }

@@ -61,7 +61,13 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
       const identifier = `re_test_${idempotencyKey}`;
       return db.transaction(async (trx) => {
         const [fresh] = await trx('testProviderRefunds').insert({ idempotencyKey, chargeIdentifier, amount }).onConflict('idempotencyKey').ignore().returning('amount');
-        if (!fresh) return { identifier, amount: (await trx('testProviderRefunds').where({ idempotencyKey }).first('amount')).amount as number };
+        if (!fresh) {
+          const [replayed, charge] = await Promise.all([
+            trx('testProviderRefunds').where({ idempotencyKey }).first('amount'),
+            trx('testProviderSessions').where({ chargeIdentifier }).first('refunded'),
+          ]);
+          return { identifier, amount: replayed.amount as number, refundedTotal: charge.refunded as number };
+        }
         // One conditional update: never refunds more than was charged, whoever asks at the same time.
         const [row] = await trx('testProviderSessions')
           .where({ chargeIdentifier })
@@ -69,8 +75,12 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
           .increment('refunded', amount)
           .returning('refunded');
         if (!row) throw new AppError('refund-too-large', 'The refund is more than what is left of the charge.');
-        return { identifier, amount };
+        return { identifier, amount, refundedTotal: row.refunded as number };
       });
+    },
+
+    async updateCustomerEmail(customerIdentifier: string, email: string) {
+      await db('testProviderSessions').where({ customerIdentifier }).update({ customerEmail: email });
     },
 
     async pay(identifier: string) {

@@ -1,0 +1,45 @@
+import Router from '@koa/router';
+import { z } from 'zod';
+import { userOf } from '../http/auth';
+import { IdParam } from '../http/params';
+import type { Policies } from '../http/policy';
+import type { TeamService } from './teams';
+
+const MemberParams = z.object({ id: z.uuid('must be an id'), memberId: z.uuid('must be an id') });
+
+/** The storefront's team pages: the owner's team, invites and seats. */
+export function teamRoutes({ allow, teams }: { allow: Policies; teams: TeamService }) {
+  const router = new Router();
+  const me = (ctx: Parameters<typeof userOf>[0]) => ({ id: userOf(ctx).id, staff: false });
+
+  router.get('/teams', allow.signedIn(), async (ctx) => {
+    ctx.body = { data: await teams.mine(userOf(ctx).id) };
+  });
+
+  router.get('/teams/:id', allow.signedIn(), async (ctx) => {
+    ctx.body = await teams.get(IdParam.parse(ctx.params).id, me(ctx));
+  });
+
+  router.post('/teams/:id/claim', allow.signedIn(), async (ctx) => {
+    ctx.body = await teams.claimForOwner(IdParam.parse(ctx.params).id, userOf(ctx).id);
+  });
+
+  router.delete('/teams/:id/members/:memberId', allow.signedIn(), async (ctx) => {
+    const { id, memberId } = MemberParams.parse(ctx.params);
+    const user = userOf(ctx);
+    ctx.body = await teams.revoke(id, memberId, { id: user.id, email: user.email, staff: false }, ctx.state.requestId ?? null);
+  });
+
+  // Anyone with the link sees which course it is for; taking the seat needs an account.
+  router.get('/invites/:id', allow.public(), async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await teams.invite(IdParam.parse(ctx.params).id);
+  });
+
+  router.post('/invites/:id/redeem', allow.signedIn(), async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await teams.redeem(IdParam.parse(ctx.params).id, userOf(ctx).id);
+  });
+
+  return router;
+}

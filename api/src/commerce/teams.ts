@@ -1,0 +1,191 @@
+import type { Knex } from 'knex';
+import { recordAudit, type Actor } from '../audit/record';
+import type { Config } from '../config';
+import type { Db } from '../db/connection';
+import { AppError } from '../http/errors';
+import type { Outbox } from '../mail/outbox';
+import { teamWelcomeEmail } from '../mail/templates';
+
+interface TeamRow {
+  id: string;
+  userId: string;
+  productId: string;
+  status: string;
+  bulkCouponId: string;
+  createdAt: Date;
+}
+
+interface CouponRow {
+  id: string;
+  maxUses: number;
+  usedCount: number;
+  status: string;
+  bulkPurchaseId: string | null;
+  restrictedToProductId: string | null;
+}
+
+export interface TeamMember {
+  purchaseId: string;
+  userId: string;
+  email: string;
+  name: string | null;
+  joinedAt: Date;
+  you: boolean;
+}
+
+export interface TeamView {
+  purchaseId: string;
+  product: { id: string; name: string; slug: string | null };
+  status: string;
+  seats: { total: number; used: number; free: number };
+  inviteUrl: string;
+  /** The owner holds a seat themselves (the team purchase alone grants no content). */
+  ownerHasSeat: boolean;
+  members: TeamMember[];
+}
+
+interface Deps {
+  db: Db;
+  config: Pick<Config, 'publicUrl'>;
+  outbox: Outbox;
+}
+
+const GRANTS_ACCESS = ['Valid', 'Restricted'];
+
+/**
+ * Team purchases (DOMAIN §7): the owner's team page, seats claimed through the invite link, revoked seats.
+ * Seats are taken with one conditional update on the team coupon, so N people racing for M free seats get M.
+ */
+export function teamService({ db, config, outbox }: Deps) {
+  const inviteUrl = (couponId: string) => new URL(`/invites/${couponId}`, config.publicUrl).toString();
+
+  /** The team purchase behind a coupon, locked; staff may act on any team, owners only on theirs. */
+  async function lockTeam(trx: Knex.Transaction, purchaseId: string, actor: { id: string; staff: boolean }): Promise<TeamRow> {
+    const team = (await trx('purchases').where({ id: purchaseId }).whereNotNull('bulkCouponId').forUpdate().first()) as TeamRow | undefined;
+    if (!team || (!actor.staff && team.userId !== actor.id)) throw new AppError('team-not-found', 'No such team.');
+    return team;
+  }
+
+  async function view(trx: Knex | Knex.Transaction, team: TeamRow, viewerId: string): Promise<TeamView> {
+    const [coupon, product, members] = await Promise.all([
+      trx('coupons').where({ id: team.bulkCouponId }).first('maxUses', 'usedCount') as Promise<CouponRow>,
+      trx('products').where({ id: team.productId }).first('id', 'name', 'slug'),
+      trx('purchases as p')
+        .join('users as u', 'u.id', 'p.userId')
+        .where('p.redeemedBulkCouponId', team.bulkCouponId)
+        .whereIn('p.status', GRANTS_ACCESS)
+        .orderBy('p.createdAt')
+        .select('p.id as purchaseId', 'u.id as userId', 'u.email', 'u.name', 'p.createdAt as joinedAt'),
+    ]);
+    return {
+      purchaseId: team.id,
+      product,
+      status: team.status,
+      seats: { total: coupon.maxUses, used: coupon.usedCount, free: Math.max(0, coupon.maxUses - coupon.usedCount) },
+      inviteUrl: inviteUrl(team.bulkCouponId),
+      ownerHasSeat: members.some((m: TeamMember) => m.userId === team.userId),
+      members: members.map((m: Omit<TeamMember, 'you'>) => ({ ...m, you: m.userId === viewerId })),
+    };
+  }
+
+  /** Takes a seat for `userId`: one per person and product, refused to anyone who already has the course. */
+  async function redeemSeat(trx: Knex.Transaction, couponId: string, userId: string): Promise<{ purchaseId: string; productId: string }> {
+    const coupon = (await trx('coupons').where({ id: couponId }).whereNotNull('bulkPurchaseId').first()) as CouponRow | undefined;
+    if (!coupon) throw new AppError('coupon-not-found', 'This invite link is not valid.');
+    const team = (await trx('purchases').where({ id: coupon.bulkPurchaseId }).first('status', 'productId')) as TeamRow;
+    if (coupon.status !== 'active' || !GRANTS_ACCESS.includes(team.status)) {
+      throw new AppError('coupon-inactive', 'This team is no longer active; ask its owner for a new invite.');
+    }
+    // One user's redemptions run one at a time, so the "already has it" check cannot be raced.
+    await trx('users').where({ id: userId }).forUpdate().first('id');
+    const owned = await trx('purchases')
+      .where({ userId, productId: team.productId })
+      .whereIn('status', GRANTS_ACCESS)
+      .where((q) => q.whereNull('bulkCouponId'))
+      .first('id', 'redeemedBulkCouponId');
+    if (owned) {
+      throw new AppError('already-purchased', owned.redeemedBulkCouponId ? 'You already have a seat for this course.' : 'You already own this course.');
+    }
+    const taken = await trx('coupons').where({ id: couponId }).where('usedCount', '<', trx.raw('max_uses')).increment('usedCount', 1);
+    if (!taken) throw new AppError('coupon-used-up', 'Every seat of this team is taken. Ask its owner to buy more seats.');
+    const [purchase] = await trx('purchases')
+      .insert({ userId, productId: team.productId, status: 'Valid', totalAmount: 0, redeemedBulkCouponId: couponId, couponId })
+      .returning('id');
+    return { purchaseId: purchase.id, productId: team.productId };
+  }
+
+  async function welcome(trx: Knex.Transaction, userId: string, productId: string): Promise<void> {
+    const [user, product] = await Promise.all([trx('users').where({ id: userId }).first('email'), trx('products').where({ id: productId }).first('name', 'slug', 'id')]);
+    const url = new URL(`/products/${product.slug ?? product.id}`, config.publicUrl).toString();
+    await outbox.enqueue(trx, teamWelcomeEmail(user.email, product.name, url));
+  }
+
+  return {
+    /** The buyer's teams, newest first. */
+    async mine(userId: string): Promise<TeamView[]> {
+      const teams = (await db('purchases').where({ userId }).whereNotNull('bulkCouponId').orderBy('createdAt', 'desc')) as TeamRow[];
+      return Promise.all(teams.map((team) => view(db, team, userId)));
+    },
+
+    async get(purchaseId: string, actor: { id: string; staff: boolean }): Promise<TeamView> {
+      return db.transaction(async (trx) => view(trx, await lockTeam(trx, purchaseId, actor), actor.id));
+    },
+
+    /** What the invite page shows before anyone signs in: the course and whether a seat is free. */
+    async invite(couponId: string) {
+      const row = await db('coupons as c')
+        .join('purchases as p', 'p.id', 'c.bulkPurchaseId')
+        .join('products as pr', 'pr.id', 'p.productId')
+        .join('users as u', 'u.id', 'p.userId')
+        .where('c.id', couponId)
+        .first('c.maxUses', 'c.usedCount', 'c.status', 'p.status as teamStatus', 'pr.id as productId', 'pr.name as productName', 'pr.slug as productSlug', 'u.name as ownerName');
+      if (!row) throw new AppError('coupon-not-found', 'This invite link is not valid.');
+      return {
+        product: { id: row.productId, name: row.productName, slug: row.productSlug },
+        ownerName: row.ownerName as string | null,
+        active: row.status === 'active' && GRANTS_ACCESS.includes(row.teamStatus),
+        seatsFree: Math.max(0, row.maxUses - row.usedCount),
+      };
+    },
+
+    /** A signed-in person takes a seat through the invite link; the welcome email goes after commit. */
+    async redeem(couponId: string, userId: string) {
+      const result = await db.transaction(async (trx) => {
+        const seat = await redeemSeat(trx, couponId, userId);
+        await welcome(trx, userId, seat.productId);
+        return seat;
+      });
+      outbox.flushInBackground();
+      return result;
+    },
+
+    /** The owner takes one of their own seats (one click). */
+    async claimForOwner(purchaseId: string, userId: string) {
+      const result = await db.transaction(async (trx) => {
+        const team = await lockTeam(trx, purchaseId, { id: userId, staff: false });
+        await redeemSeat(trx, team.bulkCouponId, userId);
+        return view(trx, team, userId);
+      });
+      return result;
+    },
+
+    /**
+     * Frees a member's seat: their seat purchase ends (they lose access), their progress stays (it belongs to
+     * the person, not the seat), and the seat can be given to someone else.
+     */
+    async revoke(purchaseId: string, memberPurchaseId: string, actor: Actor & { staff: boolean }, requestId: string | null = null): Promise<TeamView> {
+      return db.transaction(async (trx) => {
+        const team = await lockTeam(trx, purchaseId, { id: actor.id!, staff: actor.staff });
+        const seat = await trx('purchases').where({ id: memberPurchaseId, redeemedBulkCouponId: team.bulkCouponId }).whereIn('status', GRANTS_ACCESS).forUpdate().first();
+        if (!seat) throw new AppError('not-found', 'That person has no seat in this team.');
+        await trx('purchaseUserTransfers').where({ purchaseId: seat.id }).delete();
+        await trx('purchases').where({ id: seat.id }).delete();
+        await trx('coupons').where({ id: team.bulkCouponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
+        await recordAudit(trx, { actor, action: 'team.seat-revoked', resource: 'purchases', recordId: seat.id, before: seat, after: null, requestId });
+        return view(trx, team, actor.id!);
+      });
+    },
+  };
+}
+
+export type TeamService = ReturnType<typeof teamService>;

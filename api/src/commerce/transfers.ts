@@ -1,0 +1,300 @@
+import type { Knex } from 'knex';
+import { recordAudit, type Actor } from '../audit/record';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
+import type { Db } from '../db/connection';
+import { AppError } from '../http/errors';
+import { findOrCreateUserByEmail } from '../identity/users';
+import type { Logger } from '../logger';
+import type { Outbox } from '../mail/outbox';
+import { transferCompletedEmail, transferOfferEmail } from '../mail/templates';
+import type { PaymentProvider } from '../payments/provider';
+import type { TransferState } from './models';
+
+/** States in which a transfer is still under way (one per purchase, enforced by a partial unique index). */
+export const OPEN_TRANSFER_STATES: readonly TransferState[] = ['AVAILABLE', 'INITIATED', 'VERIFIED', 'CONFIRMED'];
+/** States that expire when the window passes; a confirmed transfer completes in the same transaction. */
+const EXPIRING_STATES: readonly TransferState[] = ['AVAILABLE', 'INITIATED', 'VERIFIED'];
+
+export interface TransferRow {
+  id: string;
+  transferState: TransferState;
+  purchaseId: string;
+  sourceUserId: string;
+  targetUserId: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  canceledAt: Date | null;
+  confirmedAt: Date | null;
+  completedAt: Date | null;
+}
+
+interface PurchaseRow {
+  id: string;
+  userId: string;
+  productId: string;
+  status: string;
+  createdAt: Date;
+  bulkCouponId: string | null;
+  redeemedBulkCouponId: string | null;
+  merchantChargeId: string | null;
+}
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'publicUrl' | 'TRANSFER_WINDOW_DAYS'>;
+  logger: Logger;
+  outbox: Outbox;
+  provider: PaymentProvider;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Individual, paid-or-redeemed purchases that still grant access may be given away; team seats and teams may not. */
+function transferable(purchase: PurchaseRow): boolean {
+  return purchase.status === 'Valid' && !purchase.bulkCouponId && !purchase.redeemedBulkCouponId;
+}
+
+/**
+ * Purchase transfers (DOMAIN §8). Every move locks the purchase row first, as refunds, disputes and bans do, so a
+ * transfer racing any of them ends in one consistent state. Expiry is applied before every read and by a sweep.
+ */
+export function transferService({ db, clock, config, logger, outbox, provider }: Deps) {
+  const windowEnd = (purchase: PurchaseRow) => new Date(new Date(purchase.createdAt).getTime() + config.TRANSFER_WINDOW_DAYS * DAY_MS);
+  const transferUrl = (id: string) => new URL(`/transfers/${id}`, config.publicUrl).toString();
+
+  async function lockPurchase(trx: Knex.Transaction, purchaseId: string): Promise<PurchaseRow> {
+    const purchase = (await trx('purchases').where({ id: purchaseId }).forUpdate().first()) as PurchaseRow | undefined;
+    if (!purchase) throw new AppError('transfer-not-found', 'No such purchase.');
+    return purchase;
+  }
+
+  /** Moves open transfers whose window passed to EXPIRED (for one purchase, or all). */
+  async function expire(trx: Knex | Knex.Transaction, purchaseId?: string): Promise<number> {
+    const query = trx('purchaseUserTransfers').whereIn('transferState', EXPIRING_STATES).where('expiresAt', '<=', clock.now());
+    if (purchaseId) query.where({ purchaseId });
+    return query.update({ transferState: 'EXPIRED' });
+  }
+
+  /** The purchase's transfer under way, opening the AVAILABLE one when the purchase may still be given away. */
+  async function currentTransfer(trx: Knex.Transaction, purchase: PurchaseRow): Promise<TransferRow | null> {
+    await expire(trx, purchase.id);
+    const open = (await trx('purchaseUserTransfers').where({ purchaseId: purchase.id }).whereIn('transferState', OPEN_TRANSFER_STATES).first()) as TransferRow | undefined;
+    if (open) return open;
+    if (!transferable(purchase) || windowEnd(purchase) <= clock.now()) return null;
+    // Given away once: a completed transfer, or a window that expired, closes the purchase for good.
+    const ended = await trx('purchaseUserTransfers').where({ purchaseId: purchase.id }).whereIn('transferState', ['COMPLETED', 'EXPIRED']).first('id');
+    if (ended) return null;
+    const [row] = await trx('purchaseUserTransfers')
+      .insert({ purchaseId: purchase.id, sourceUserId: purchase.userId, transferState: 'AVAILABLE', expiresAt: windowEnd(purchase) })
+      .returning('*');
+    return row as TransferRow;
+  }
+
+  /** Locks the transfer's purchase and then the transfer, after applying expiry. */
+  async function lockTransfer(trx: Knex.Transaction, transferId: string): Promise<{ transfer: TransferRow; purchase: PurchaseRow }> {
+    const found = (await trx('purchaseUserTransfers').where({ id: transferId }).first('purchaseId')) as { purchaseId: string } | undefined;
+    if (!found) throw new AppError('transfer-not-found', 'No such transfer.');
+    const purchase = await lockPurchase(trx, found.purchaseId);
+    await expire(trx, purchase.id);
+    const transfer = (await trx('purchaseUserTransfers').where({ id: transferId }).forUpdate().first()) as TransferRow;
+    return { transfer, purchase };
+  }
+
+  function refuseUnless(transfer: TransferRow, states: readonly TransferState[], action: string): void {
+    if (states.includes(transfer.transferState)) return;
+    if (transfer.transferState === 'EXPIRED') throw new AppError('transfer-expired', 'The time to transfer this purchase has passed.');
+    throw new AppError('transfer-not-available', `This transfer is ${transfer.transferState.toLowerCase()}; it cannot be ${action}.`);
+  }
+
+  function mustBeRecipient(transfer: TransferRow, userId: string): void {
+    if (transfer.targetUserId !== userId) {
+      throw new AppError('not-transfer-recipient', 'This transfer was offered to another email address. Sign in with that address to accept it.');
+    }
+  }
+
+  async function move(trx: Knex.Transaction, transfer: TransferRow, to: TransferState, fields: Partial<TransferRow> = {}): Promise<void> {
+    await trx('purchaseUserTransfers').where({ id: transfer.id }).update({ transferState: to, ...fields });
+  }
+
+  /** Purchase, charge and (when it pays for nothing else of theirs) the provider customer change hands. */
+  async function moveOwnership(trx: Knex.Transaction, purchase: PurchaseRow, targetUserId: string): Promise<{ customerIdentifier: string | null }> {
+    await trx('purchases').where({ id: purchase.id }).update({ userId: targetUserId });
+    if (!purchase.merchantChargeId) return { customerIdentifier: null };
+    const [charge] = await trx('merchantCharges').where({ id: purchase.merchantChargeId }).update({ userId: targetUserId }).returning('merchantCustomerId');
+    if (!charge?.merchantCustomerId) return { customerIdentifier: null };
+    const shared = await trx('merchantCharges').where({ merchantCustomerId: charge.merchantCustomerId }).whereNot({ userId: targetUserId }).first('id');
+    if (shared) return { customerIdentifier: null };
+    const [customer] = await trx('merchantCustomers').where({ id: charge.merchantCustomerId }).update({ userId: targetUserId }).returning('identifier');
+    return { customerIdentifier: customer?.identifier ?? null };
+  }
+
+  const view = async (trx: Knex | Knex.Transaction, transfer: TransferRow) => {
+    const [purchase, target] = await Promise.all([
+      trx('purchases as p').join('products as pr', 'pr.id', 'p.productId').join('users as u', 'u.id', 'p.userId').where('p.id', transfer.purchaseId).first('pr.name as productName', 'pr.id as productId', 'u.email as ownerEmail'),
+      transfer.targetUserId ? trx('users').where({ id: transfer.targetUserId }).first('email') : null,
+    ]);
+    return {
+      id: transfer.id,
+      state: transfer.transferState,
+      purchaseId: transfer.purchaseId,
+      product: { id: purchase.productId, name: purchase.productName },
+      recipientEmail: target?.email ?? null,
+      expiresAt: transfer.expiresAt,
+      createdAt: transfer.createdAt,
+      confirmedAt: transfer.confirmedAt,
+      completedAt: transfer.completedAt,
+    };
+  };
+  type TransferView = Awaited<ReturnType<typeof view>>;
+
+  return {
+    expire: () => expire(db),
+
+    /** The owner's view of a purchase's transfer: the one under way, or null when it cannot be given away. */
+    async forPurchase(ownerId: string, purchaseId: string): Promise<TransferView | null> {
+      return db.transaction(async (trx) => {
+        const purchase = await lockPurchase(trx, purchaseId);
+        if (purchase.userId !== ownerId) throw new AppError('not-purchase-owner', 'Only the owner of this purchase can transfer it.');
+        const transfer = await currentTransfer(trx, purchase);
+        return transfer && view(trx, transfer);
+      });
+    },
+
+    /** AVAILABLE → INITIATED: the owner names the recipient, who is emailed a link to the accept page. */
+    async initiate(ownerId: string, purchaseId: string, recipientEmail: string, requestId: string | null = null): Promise<TransferView> {
+      const result = await db.transaction(async (trx) => {
+        const purchase = await lockPurchase(trx, purchaseId);
+        if (purchase.userId !== ownerId) throw new AppError('not-purchase-owner', 'Only the owner of this purchase can transfer it.');
+        const transfer = await currentTransfer(trx, purchase);
+        if (!transfer) {
+          const expired = await trx('purchaseUserTransfers').where({ purchaseId, transferState: 'EXPIRED' }).first('id');
+          if (expired || (transferable(purchase) && windowEnd(purchase) <= clock.now())) throw new AppError('transfer-expired', 'The time to transfer this purchase has passed.');
+          throw new AppError('transfer-not-available', 'This purchase cannot be transferred (only a valid individual purchase can, once).');
+        }
+        refuseUnless(transfer, ['AVAILABLE'], 'offered to someone');
+        const owner = await trx('users').where({ id: ownerId }).first('email');
+        if (owner.email.toLowerCase() === recipientEmail.toLowerCase()) {
+          throw new AppError('validation-failed', 'Name someone else: this purchase is already yours.', { email: 'is your own address' });
+        }
+        const recipient = await findOrCreateUserByEmail(trx, recipientEmail, { verified: false });
+        const owned = await trx('purchases').where({ userId: recipient.id, productId: purchase.productId }).whereIn('status', ['Valid', 'Restricted']).first('id');
+        if (owned) throw new AppError('already-purchased', `${recipient.email} already owns this course.`, { email: 'already owns this course' });
+        await move(trx, transfer, 'INITIATED', { targetUserId: recipient.id });
+        const product = await trx('products').where({ id: purchase.productId }).first('name');
+        await outbox.enqueue(trx, transferOfferEmail(recipient.email, owner.email, product.name, transferUrl(transfer.id), transfer.expiresAt));
+        await recordAudit(trx, { actor: { id: ownerId, email: owner.email }, action: 'transfer.initiated', resource: 'purchase-user-transfers', recordId: transfer.id, after: { recipient: recipient.email }, requestId });
+        return view(trx, { ...transfer, transferState: 'INITIATED', targetUserId: recipient.id });
+      });
+      outbox.flushInBackground();
+      return result;
+    },
+
+    /** INITIATED | VERIFIED → CANCELED by the owner; a fresh AVAILABLE row keeps the same window. */
+    async cancel(actor: Actor & { staff?: boolean }, transferId: string, requestId: string | null = null): Promise<TransferView> {
+      return db.transaction(async (trx) => {
+        const { transfer, purchase } = await lockTransfer(trx, transferId);
+        if (!actor.staff && purchase.userId !== actor.id) throw new AppError('not-purchase-owner', 'Only the owner of this purchase can cancel its transfer.');
+        refuseUnless(transfer, ['INITIATED', 'VERIFIED'], 'canceled');
+        await move(trx, transfer, 'CANCELED', { canceledAt: clock.now() });
+        const [fresh] = await trx('purchaseUserTransfers')
+          .insert({ purchaseId: purchase.id, sourceUserId: purchase.userId, transferState: 'AVAILABLE', expiresAt: transfer.expiresAt })
+          .returning('*');
+        await recordAudit(trx, { actor, action: 'transfer.canceled', resource: 'purchase-user-transfers', recordId: transfer.id, before: { state: transfer.transferState }, after: { state: 'CANCELED' }, requestId });
+        return view(trx, fresh as TransferRow);
+      });
+    },
+
+    /** What the recipient sees on the accept page (signing in there as the recipient verifies them). */
+    async forRecipient(userId: string, transferId: string): Promise<TransferView> {
+      return db.transaction(async (trx) => {
+        const { transfer } = await lockTransfer(trx, transferId);
+        mustBeRecipient(transfer, userId);
+        return view(trx, transfer);
+      });
+    },
+
+    /** INITIATED → VERIFIED: the recipient is signed in as the email the owner named. */
+    async verify(userId: string, transferId: string): Promise<TransferView> {
+      return db.transaction(async (trx) => {
+        const { transfer } = await lockTransfer(trx, transferId);
+        mustBeRecipient(transfer, userId);
+        if (transfer.transferState === 'VERIFIED') return view(trx, transfer);
+        refuseUnless(transfer, ['INITIATED'], 'verified');
+        await move(trx, transfer, 'VERIFIED');
+        return view(trx, { ...transfer, transferState: 'VERIFIED' });
+      });
+    },
+
+    /**
+     * VERIFIED → CONFIRMED → COMPLETED in one transaction under the purchase lock: the recipient accepts and the
+     * purchase, its charge and customer become theirs. The provider's customer email follows after commit.
+     */
+    async accept(userId: string, transferId: string, requestId: string | null = null): Promise<TransferView> {
+      const outcome = await db.transaction(async (trx) => {
+        const { transfer, purchase } = await lockTransfer(trx, transferId);
+        mustBeRecipient(transfer, userId);
+        refuseUnless(transfer, ['VERIFIED'], 'accepted');
+        if (purchase.status !== 'Valid') throw new AppError('transfer-not-available', 'This purchase can no longer be transferred.');
+        const now = clock.now();
+        const [owner, recipient] = await Promise.all([trx('users').where({ id: purchase.userId }).first('id', 'email'), trx('users').where({ id: userId }).first('id', 'email')]);
+        await move(trx, transfer, 'CONFIRMED', { confirmedAt: now });
+        await recordAudit(trx, { actor: recipient, action: 'transfer.confirmed', resource: 'purchase-user-transfers', recordId: transfer.id, requestId });
+        const { customerIdentifier } = await moveOwnership(trx, purchase, userId);
+        await move(trx, transfer, 'COMPLETED', { completedAt: now });
+        await recordAudit(trx, {
+          actor: recipient,
+          action: 'transfer.completed',
+          resource: 'purchases',
+          recordId: purchase.id,
+          before: { userId: owner.id, email: owner.email },
+          after: { userId, email: recipient.email },
+          requestId,
+        });
+        const product = await trx('products').where({ id: purchase.productId }).first('name');
+        await outbox.enqueue(trx, transferCompletedEmail(owner.email, recipient.email, product.name));
+        return { view: await view(trx, { ...transfer, transferState: 'COMPLETED', confirmedAt: now, completedAt: now }), customerIdentifier, email: recipient.email };
+      });
+      outbox.flushInBackground();
+      if (outcome.customerIdentifier) await updateProviderCustomer(outcome.customerIdentifier, outcome.email);
+      return outcome.view;
+    },
+
+    /**
+     * Support moves a purchase to another email directly (a buyer who typed the wrong address): recorded as a
+     * COMPLETED transfer, whatever the window, and in the audit log.
+     */
+    async moveDirectly(actor: Actor, purchaseId: string, recipientEmail: string, requestId: string | null = null) {
+      const outcome = await db.transaction(async (trx) => {
+        const purchase = await lockPurchase(trx, purchaseId);
+        if (purchase.bulkCouponId || purchase.redeemedBulkCouponId) {
+          throw new AppError('transfer-not-available', 'Team purchases and team seats are not moved this way; manage the team instead.');
+        }
+        if (!['Valid', 'Restricted'].includes(purchase.status)) throw new AppError('transfer-not-available', `A ${purchase.status.toLowerCase()} purchase cannot be moved.`);
+        const owner = await trx('users').where({ id: purchase.userId }).first('id', 'email');
+        if (owner.email.toLowerCase() === recipientEmail.toLowerCase()) throw new AppError('validation-failed', 'This purchase already belongs to that address.', { email: 'is the current owner' });
+        const recipient = await findOrCreateUserByEmail(trx, recipientEmail, { verified: false });
+        const owned = await trx('purchases').where({ userId: recipient.id, productId: purchase.productId }).whereIn('status', ['Valid', 'Restricted']).first('id');
+        if (owned) throw new AppError('already-purchased', `${recipient.email} already owns this course.`, { email: 'already owns this course' });
+        const now = clock.now();
+        await trx('purchaseUserTransfers').where({ purchaseId }).whereIn('transferState', OPEN_TRANSFER_STATES).update({ transferState: 'CANCELED', canceledAt: now });
+        const [row] = await trx('purchaseUserTransfers')
+          .insert({ purchaseId, sourceUserId: owner.id, targetUserId: recipient.id, transferState: 'COMPLETED', expiresAt: now, confirmedAt: now, completedAt: now })
+          .returning('*');
+        const { customerIdentifier } = await moveOwnership(trx, purchase, recipient.id);
+        await recordAudit(trx, { actor, action: 'transfer.moved-by-support', resource: 'purchases', recordId: purchaseId, before: { userId: owner.id, email: owner.email }, after: { userId: recipient.id, email: recipient.email }, requestId });
+        return { view: await view(trx, row as TransferRow), customerIdentifier, email: recipient.email };
+      });
+      if (outcome.customerIdentifier) await updateProviderCustomer(outcome.customerIdentifier, outcome.email);
+      return outcome.view;
+    },
+  };
+
+  async function updateProviderCustomer(identifier: string, email: string): Promise<void> {
+    // Ours is the record of truth; the provider's copy of the email only affects its receipts, so a failure is logged.
+    await provider.updateCustomerEmail(identifier, email).catch((error: unknown) => logger.warn({ err: error, identifier }, 'updating the provider customer email failed'));
+  }
+}
+
+export type TransferService = ReturnType<typeof transferService>;
