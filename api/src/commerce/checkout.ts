@@ -9,7 +9,7 @@ import type { User } from '../identity/models';
 import { findOrCreateUserByEmail } from '../identity/users';
 import type { Logger } from '../logger';
 import type { Outbox } from '../mail/outbox';
-import { receiptEmail, soldOutRefundEmail } from '../mail/templates';
+import { receiptEmail, unfulfillableRefundEmail } from '../mail/templates';
 import { merchantAccountId, merchantProductId } from '../payments/merchant-records';
 import type { PaymentProvider } from '../payments/provider';
 import { formatMoney } from './money';
@@ -57,12 +57,13 @@ interface CheckoutRow {
   couponReserved: boolean;
 }
 
-type Availability = 'sold-out' | 'enrollment-closed' | 'enrollment-not-open' | null;
+type Availability = 'sold-out' | 'enrollment-closed' | 'enrollment-not-open' | 'upgrade-not-available' | null;
 
 const MESSAGES: Record<Exclude<Availability, null>, string> = {
   'sold-out': 'This course is sold out.',
   'enrollment-closed': 'Enrollment for this course has closed.',
   'enrollment-not-open': 'Enrollment for this course has not opened yet.',
+  'upgrade-not-available': 'The course this upgrade was priced from is no longer yours to upgrade (it was upgraded, refunded or given away).',
 };
 
 interface Deps {
@@ -96,6 +97,19 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
     return null;
   }
 
+  /**
+   * The purchase an upgrade was priced from must still be the buyer's, grant access and not have been upgraded:
+   * two upgrade checkouts paid at once, or a transfer meanwhile, must not spend one credit twice. Locked, so the
+   * unique key on upgraded_from_id is never what decides.
+   */
+  async function upgradeProblem(trx: Knex.Transaction, checkout: CheckoutRow, buyer: User): Promise<Availability> {
+    if (!checkout.upgradeFromId || checkout.team) return null;
+    const source = await trx('purchases').where({ id: checkout.upgradeFromId }).forUpdate().first('userId', 'status');
+    const used = await trx('purchases').where({ upgradedFromId: checkout.upgradeFromId }).first('id');
+    if (!source || source.userId !== buyer.id || !['Valid', 'Restricted'].includes(source.status) || used) return 'upgrade-not-available';
+    return null;
+  }
+
   /** Writes the purchase (and, for teams, the team coupon or more seats on it) for a fulfilled checkout. */
   async function writePurchase(
     trx: Knex.Transaction,
@@ -117,7 +131,8 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       couponId: checkout.couponId,
       merchantChargeId: charge?.id ?? null,
       merchantSessionId: checkout.merchantSessionId,
-      upgradedFromId: checkout.team ? null : checkout.upgradeFromId,
+      // A refunded payment spent no credit: the source stays upgradable.
+      upgradedFromId: checkout.team || status === 'Refunded' ? null : checkout.upgradeFromId,
     };
     if (!checkout.team || status === 'Refunded') {
       const [purchase] = await trx('purchases').insert(base).returning('id');
@@ -333,10 +348,11 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         }
 
         const seats = checkout.team ? checkout.quantity : 1;
-        const problem = await availability(trx, product, seats);
+        const problem = (await availability(trx, product, seats)) ?? (await upgradeProblem(trx, checkout, buyer));
         if (problem && charge && paid?.charge) {
-          // Paid after the last seat went: refunded in full (the same key on a retry never refunds twice).
-          const reason = 'Sold out before the payment completed';
+          // Paid after the last seat went (or the upgrade source was used meanwhile): refunded in full (the same
+          // key on a retry never refunds twice).
+          const reason = problem === 'sold-out' ? 'Sold out before the payment completed' : MESSAGES[problem];
           const idempotencyKey = `sold-out-${checkoutId}`;
           const refund = await provider.refund({ chargeIdentifier: paid.charge.identifier, amount: paid.charge.amount, idempotencyKey, reason });
           await trx('merchantRefunds')
@@ -347,7 +363,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
           if (checkout.couponReserved) await trx('coupons').where({ id: checkout.couponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
           const purchaseId = await writePurchase(trx, checkout, buyer, charge, 'Refunded');
           await trx('checkouts').where({ id: checkoutId }).update({ status: 'refunded', purchaseId });
-          await outbox.enqueue(trx, soldOutRefundEmail(buyer.email, product.name, formatMoney(paid.charge.amount, checkout.currency)));
+          await outbox.enqueue(trx, unfulfillableRefundEmail(buyer.email, product.name, formatMoney(paid.charge.amount, checkout.currency), problem === 'sold-out' ? { soldOut: true } : { soldOut: false, reason: MESSAGES[problem] }));
           return { status: 'refunded' as const, purchaseId, email: true };
         }
         if (problem) throw new AppError(problem, MESSAGES[problem]);

@@ -14,13 +14,17 @@ export function receiptEmail(to: string, productName: string, amount: string, in
   };
 }
 
-export function soldOutRefundEmail(to: string, productName: string, amount: string): NewEmail {
+/** A payment that could not become a purchase (sold out meanwhile, say) is refunded in full, with an apology. */
+export function unfulfillableRefundEmail(to: string, productName: string, amount: string, why: { soldOut: true } | { soldOut: false; reason: string }): NewEmail {
+  const { soldOut } = why;
+  const what = soldOut ? `The last seat of ${productName} went while you were paying.` : `We could not complete your purchase of ${productName}: ${why.soldOut ? '' : why.reason}`;
+  const text = `${what} We refunded the full ${amount}; it reaches your card in a few days. We are sorry.`;
   return {
-    kind: 'sold-out-refund',
+    kind: soldOut ? 'sold-out-refund' : 'unfulfillable-refund',
     to,
-    subject: `Sorry: ${productName} sold out`,
-    text: `The last seat of ${productName} went while you were paying. We refunded the full ${amount}; it reaches your card in a few days. We are sorry.\n`,
-    html: `<p>The last seat of ${escapeHtml(productName)} went while you were paying. We refunded the full ${escapeHtml(amount)}; it reaches your card in a few days. We are sorry.</p>`,
+    subject: soldOut ? `Sorry: ${productName} sold out` : `Sorry: your purchase of ${productName} was refunded`,
+    text: `${text}\n`,
+    html: `<p>${escapeHtml(text)}</p>`,
   };
 }
 

@@ -1,0 +1,63 @@
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/src/app';
+import { Product, Purchase } from '../../api/src/db/models';
+import type { User } from '../../api/src/identity/models';
+import { createServices, type Services } from '../../api/src/services';
+import { createProduct, makeUpgradable } from '../../seeds/factories';
+import { testDeps } from '../support/app';
+import { as, signedIn } from '../support/auth';
+import { useTestDatabase } from '../support/db';
+
+describe('upgrades (DOMAIN §5.3)', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  let services: Services;
+  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let basics: Product;
+  let complete: Product;
+
+  beforeAll(async () => {
+    const deps = testDeps(db());
+    services = createServices(deps);
+    app = createApp(deps, { services }).callback();
+    basics = await createProduct(db(), { name: 'Basics', unitAmount: 4000 });
+    complete = await createProduct(db(), { name: 'Complete', unitAmount: 10_000 });
+    await makeUpgradable(db(), basics, complete);
+  });
+
+  async function startCheckout(buyer: User, product: Product, upgradeFromId?: string) {
+    const { checkoutId } = await services.checkouts.create({ productId: product.id, quantity: 1, team: false, ppp: false, buyer, country: 'US', ip: null, upgradeFromId });
+    const session = await db()('checkouts as c').join('merchantSessions as s', 's.id', 'c.merchantSessionId').where('c.id', checkoutId).first('s.identifier');
+    await services.testProvider.pay(session.identifier);
+    return checkoutId;
+  }
+
+  it('records what the purchase upgraded from, and spends one credit once even when two upgrades are paid at once', async () => {
+    const buyer = await signedIn(db());
+    const { purchaseId: basicsPurchase } = await services.checkouts.fulfil(await startCheckout(buyer.user, basics));
+
+    const quote = await as(buyer, request(app).get(`/api/store/products/${complete.id}/quote`));
+    expect(quote.body.upgrade).toMatchObject({ fromPurchaseId: basicsPurchase, credit: 4000 });
+    expect(quote.body.quote).toMatchObject({ credit: 4000, finalPrice: 6000 });
+
+    // Two tabs, both priced with the same credit, both paid.
+    const first = await startCheckout(buyer.user, complete, basicsPurchase!);
+    const second = await startCheckout(buyer.user, complete, basicsPurchase!);
+    const [a, b] = await Promise.all([services.checkouts.fulfil(first), services.checkouts.fulfil(second)]);
+    expect([a.status, b.status].sort()).toEqual(['fulfilled', 'refunded']);
+
+    const upgraded = await Purchase.query(db()).where({ userId: buyer.user.id, productId: complete.id, status: 'Valid' });
+    expect(upgraded).toHaveLength(1);
+    expect(upgraded[0]!.upgradedFromId).toBe(basicsPurchase);
+    const refunded = (await Purchase.query(db()).findById((a.status === 'refunded' ? a : b).purchaseId!))!;
+    expect(refunded).toMatchObject({ status: 'Refunded', upgradedFromId: null });
+    const charge = await db()('merchantCharges').where({ id: refunded.merchantChargeId }).first();
+    expect(charge.refundAmount).toBe(charge.amount);
+    const email = await db()('outboxEmails').where({ toAddress: buyer.user.email, kind: 'unfulfillable-refund' }).first();
+    expect(email.textBody).toContain('no longer yours to upgrade');
+
+    // The credit is spent: a new quote offers none.
+    expect((await as(buyer, request(app).get(`/api/store/products/${complete.id}/quote`))).body.upgrade).toBeNull();
+  });
+});
