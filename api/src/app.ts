@@ -13,6 +13,7 @@ import { testProviderRoutes } from './payments/test-provider-routes';
 import { STRIPE_WEBHOOK_PATH, webhookRoutes } from './payments/webhook-routes';
 import { purchaseActionRoutes } from './commerce/purchase-action-routes';
 import { teamRoutes } from './commerce/team-routes';
+import { commentModerationRoutes, learningRoutes } from './learning/routes';
 import { transferRoutes } from './commerce/transfer-routes';
 import { healthRoutes } from './health/routes';
 import { authenticate } from './http/auth';
@@ -43,6 +44,8 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/store', identityRoutes({ allow, config: deps.config, ...services }));
   mount('/api/store', commerceRoutes({ allow, config: deps.config, quotes: services.quotes, checkouts: services.checkouts, purchases: services.purchases }));
   mount('/api/admin', identityAdminRoutes({ allow, outbox: services.outbox }));
+  mount('/api/store', learningRoutes({ allow, config: deps.config, learning: services.learning, bookmarks: services.bookmarks, comments: services.comments }));
+  mount('/api/admin', commentModerationRoutes({ allow, comments: services.comments }));
   mount('/api/store', teamRoutes({ allow, teams: services.teams }));
   mount('/api/store', transferRoutes({ allow, transfers: services.transfers }));
   mount('/api/admin', purchaseActionRoutes({ allow, lifecycle: services.lifecycle, transfers: services.transfers, teams: services.teams }));

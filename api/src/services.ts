@@ -5,6 +5,9 @@ import type { Logger } from './logger';
 import { adminService } from './admin/service';
 import { dashboardService } from './admin/dashboard';
 import { contentTree } from './learning/content-tree';
+import { learningService } from './learning/learning';
+import { bookmarkService } from './learning/bookmarks';
+import { commentService } from './learning/comments';
 import { couponGenerator } from './commerce/coupon-generator';
 import { quoteService } from './commerce/quotes';
 import { checkoutService } from './commerce/checkout';
@@ -50,12 +53,17 @@ export function createServices(deps: Deps) {
   const payments = stripe ?? testPayments;
   const checkouts = checkoutService({ db, clock, config, logger, outbox, quotes, provider: payments });
   const lifecycle = purchaseLifecycle({ db, logger, outbox, provider: payments });
+  const tree = contentTree(deps);
+  const learning = learningService({ db, tree });
   return {
     catalog: catalogService(deps),
     health: healthService(deps),
     admin: adminService(deps),
     dashboard: dashboardService(deps),
-    tree: contentTree(deps),
+    tree,
+    learning,
+    bookmarks: bookmarkService(deps),
+    comments: commentService({ db, learning }),
     coupons: couponGenerator(deps),
     quotes,
     payments,

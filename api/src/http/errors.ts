@@ -38,6 +38,8 @@ export const ERROR_STATUS = {
   'not-purchase-owner': 409,
   'already-purchased': 409,
   'team-not-found': 404,
+  'lesson-locked': 403,
+  'not-comment-author': 403,
   'not-team-owner': 403,
   'already-exists': 409,
   'reference-conflict': 409,

@@ -9,6 +9,7 @@ export interface TreeNode {
   id: string;
   type: string;
   title: string;
+  slug: string | null;
   state: string | null;
   /** The link to the parent (absent on the root): its id, position and tier. */
   link?: { id: string; position: number; tier: string | null };
@@ -34,19 +35,20 @@ export function contentTree({ db }: { db: Db }) {
             WHERE l.deleted_at IS NULL AND t.depth < ?
          )
          SELECT t.link_id AS "linkId", t.parent_id AS "parentId", t.position, t.metadata->>'tier' AS tier,
-                r.id, r.type, r.fields->>'title' AS title, r.fields->>'state' AS state
+                r.id, r.type, r.fields->>'title' AS title, r.fields->>'slug' AS slug, r.fields->>'state' AS state
            FROM tree t JOIN content_resources r ON r.id = t.resource_id AND r.deleted_at IS NULL
           ORDER BY t.depth, t.position, r.id`,
         [rootId, MAX_DEPTH],
       );
       const nodes = new Map<string, TreeNode>();
-      const top: TreeNode = { id: root.id, type: root.type, title: root.fields.title ?? '', state: root.fields.state ?? null, children: [] };
+      const top: TreeNode = { id: root.id, type: root.type, title: root.fields.title ?? '', slug: root.fields.slug ?? null, state: root.fields.state ?? null, children: [] };
       nodes.set(root.id, top);
       for (const row of rows as Record<string, string | number | null>[]) {
         const node: TreeNode = {
           id: row.id as string,
           type: row.type as string,
           title: (row.title as string) ?? '',
+          slug: row.slug as string | null,
           state: row.state as string | null,
           link: { id: row.linkId as string, position: Number(row.position), tier: row.tier as string | null },
           children: [],

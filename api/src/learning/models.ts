@@ -157,6 +157,11 @@ export class Comment extends BaseModel {
   declare userId: string;
   declare text: string;
   declare context: { resourceId?: string; category?: string; [key: string]: unknown };
+  /** Hidden by staff: gone for everyone but its author, who sees why. */
+  declare hiddenAt: Date | null;
+  declare hiddenById: string | null;
+  declare hiddenReason: string | null;
+  declare editedAt: Date | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 

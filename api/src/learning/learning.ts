@@ -1,0 +1,281 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/connection';
+import { AppError } from '../http/errors';
+import type { User } from '../identity/models';
+import type { ContentTree } from './content-tree';
+import { ContentResource } from './models';
+import { continueLesson, courseOutline, moduleLessonIds, progressOf, type CourseOutline, type OutlineLesson } from './outline';
+import { sanitizeRichText } from './sanitize';
+
+/** Who is asking, and from where (Restricted purchases open only from their country). */
+export interface Viewer {
+  user: Pick<User, 'id'> | null;
+  country: string;
+}
+
+/** Why a learner cannot open the paid lessons of a course, with what they need to know to fix it. */
+export type Lock =
+  | { reason: 'sign-in' }
+  | { reason: 'purchase' }
+  | { reason: 'region'; purchaseCountry: string | null }
+  | { reason: 'ended'; status: string };
+
+type Entitlement = { full: true } | ({ full: false } & Lock);
+
+interface LessonLink {
+  id: string;
+  title: string;
+  slug: string | null;
+}
+
+const GRANTS = ['Valid', 'Restricted'];
+const ENDED = ['Refunded', 'Disputed', 'Banned'];
+const link = (lesson: OutlineLesson | undefined): LessonLink | null => (lesson ? { id: lesson.id, title: lesson.title, slug: lesson.slug } : null);
+const isId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
+/**
+ * What learners see of courses (DOMAIN §11): outlines with progress, lessons behind their access rules, and the
+ * progress writes. Drafts and private content do not exist for learners (404).
+ */
+export function learningService({ db, tree }: { db: Db; tree: ContentTree }) {
+  async function findCourse(slugOrId: string): Promise<ContentResource> {
+    const query = ContentResource.query(db).where({ type: 'course' }).whereNull('deletedAt');
+    query.where((q) => (isId(slugOrId) ? q.where('id', slugOrId) : q.whereRaw(`fields->>'slug' = ?`, [slugOrId])));
+    const course = await query.first();
+    if (!course || course.fields.state !== 'published' || course.fields.visibility === 'private') {
+      throw new AppError('not-found', 'No such course.');
+    }
+    return course;
+  }
+
+  const outlineOf = async (course: ContentResource): Promise<CourseOutline> => courseOutline(await tree.tree(course.id));
+
+  async function productsOf(courseId: string) {
+    return db('productContentResources as pc')
+      .join('products as p', 'p.id', 'pc.productId')
+      .where({ 'pc.resourceId': courseId, 'p.status': 'active' })
+      .orderBy('pc.position')
+      .select('p.id', 'p.name', 'p.slug');
+  }
+
+  /** A Valid purchase of a product that holds the course, or a Restricted one from its own country, opens it. */
+  async function entitlement(courseId: string, viewer: Viewer): Promise<Entitlement> {
+    if (!viewer.user) return { full: false, reason: 'sign-in' };
+    const purchases: { status: string; country: string | null }[] = await db('purchases as p')
+      .join('productContentResources as pc', 'pc.productId', 'p.productId')
+      .where({ 'pc.resourceId': courseId, 'p.userId': viewer.user.id })
+      .whereNull('p.bulkCouponId') // a team purchase grants nothing by itself; its owner claims a seat
+      .select('p.status', 'p.country');
+    if (purchases.some((p) => p.status === 'Valid')) return { full: true };
+    const restricted = purchases.filter((p) => p.status === 'Restricted');
+    if (restricted.some((p) => p.country === viewer.country)) return { full: true };
+    if (restricted.length) return { full: false, reason: 'region', purchaseCountry: restricted[0]!.country };
+    const ended = purchases.find((p) => ENDED.includes(p.status));
+    if (ended) return { full: false, reason: 'ended', status: ended.status };
+    return { full: false, reason: 'purchase' };
+  }
+
+  async function completions(userId: string | undefined, lessonIds: string[]): Promise<{ done: Set<string>; last: string | null }> {
+    if (!userId || lessonIds.length === 0) return { done: new Set(), last: null };
+    const rows: { lessonId: string }[] = await db('lessonProgress')
+      .where({ userId })
+      .whereIn('lessonId', lessonIds)
+      .whereNotNull('completedAt')
+      .orderBy('completedAt', 'desc')
+      .select('lessonId');
+    return { done: new Set(rows.map((r) => r.lessonId)), last: rows[0]?.lessonId ?? null };
+  }
+
+  function findLesson(outline: CourseOutline, slugOrId: string): OutlineLesson {
+    const lesson = outline.lessons.find((l) => l.id === slugOrId || l.slug === slugOrId);
+    if (!lesson) throw new AppError('not-found', 'No such lesson in this course.');
+    return lesson;
+  }
+
+  /** The published courses that hold a lesson, nearest first (a lesson may sit in more than one). */
+  async function coursesOfLesson(lessonId: string): Promise<string[]> {
+    const { rows } = await db.raw(
+      `WITH RECURSIVE up AS (
+         SELECT resource_of_id AS id, 1 AS depth FROM content_resource_resources WHERE resource_id = ? AND deleted_at IS NULL
+         UNION ALL
+         SELECT l.resource_of_id, up.depth + 1 FROM content_resource_resources l JOIN up ON l.resource_id = up.id
+          WHERE l.deleted_at IS NULL AND up.depth < 6
+       )
+       SELECT r.id FROM up JOIN content_resources r ON r.id = up.id
+        WHERE r.type = 'course' AND r.deleted_at IS NULL AND r.fields->>'state' = 'published'
+        ORDER BY up.depth`,
+      [lessonId],
+    );
+    return (rows as { id: string }[]).map((r) => r.id);
+  }
+
+  /** The lesson in a course the viewer may open, or why not; throws not-found for a lesson they cannot see at all. */
+  async function openLesson(lessonId: string, viewer: Viewer, courseSlugOrId?: string) {
+    const courseIds = courseSlugOrId ? [(await findCourse(courseSlugOrId)).id] : await coursesOfLesson(lessonId);
+    let locked: Lock | null = null;
+    for (const courseId of courseIds) {
+      const course = (await ContentResource.query(db).findById(courseId))!;
+      const outline = await outlineOf(course);
+      const lesson = outline.lessons.find((l) => l.id === lessonId);
+      if (!lesson) continue;
+      const access = await entitlement(courseId, viewer);
+      if (access.full || lesson.free) return { outline, lesson, lock: null };
+      locked ??= access;
+    }
+    if (!locked) throw new AppError('not-found', 'No such lesson.');
+    return { outline: null, lesson: null, lock: locked };
+  }
+
+  function mustOpen(opened: Awaited<ReturnType<typeof openLesson>>): { outline: CourseOutline; lesson: OutlineLesson } {
+    if (!opened.lesson) throw new AppError('lesson-locked', 'This lesson is not open to you.');
+    return { outline: opened.outline!, lesson: opened.lesson };
+  }
+
+  return {
+    findCourse,
+    entitlement,
+    coursesOfLesson,
+
+    /** Refuses (lesson-locked, or not-found) unless the viewer may open the lesson in some course. */
+    async assertOpen(lessonId: string, viewer: Viewer): Promise<void> {
+      mustOpen(await openLesson(lessonId, viewer));
+    },
+
+    /** A course's outline with the viewer's access, progress per module and section, and where to continue. */
+    async course(slugOrId: string, viewer: Viewer) {
+      const course = await findCourse(slugOrId);
+      const [outline, access, products] = await Promise.all([outlineOf(course), entitlement(course.id, viewer), productsOf(course.id)]);
+      const { done, last } = await completions(viewer.user?.id, outline.lessons.map((l) => l.id));
+      const byId = new Map(outline.lessons.map((l) => [l.id, l]));
+      const item = (id: string) => {
+        const lesson = byId.get(id)!;
+        return { id, title: lesson.title, slug: lesson.slug, free: lesson.free, open: access.full || lesson.free, completed: done.has(id) };
+      };
+      const { full, ...lock } = access;
+      return {
+        course: { id: course.id, title: course.fields.title ?? '', slug: course.fields.slug ?? null, description: course.fields.description ?? null },
+        products,
+        access: full ? { full: true as const } : { full: false as const, ...(lock as Lock) },
+        progress: progressOf(outline.lessons.map((l) => l.id), done),
+        modules: outline.modules.map((m) => ({
+          id: m.id,
+          title: m.title,
+          slug: m.slug,
+          progress: progressOf(moduleLessonIds(outline, m.id), done),
+          lessons: m.lessonIds.map(item),
+          sections: m.sections.map((s) => ({ id: s.id, title: s.title, progress: progressOf(s.lessonIds, done), lessons: s.lessonIds.map(item) })),
+        })),
+        continue: viewer.user && (done.size > 0 || access.full) ? link(continueLesson(outline, done, last) ?? undefined) : null,
+      };
+    },
+
+    /** A lesson page: its safe body when open, or why it is locked; previous/next in course order either way. */
+    async lesson(courseSlugOrId: string, lessonSlugOrId: string, viewer: Viewer) {
+      const course = await findCourse(courseSlugOrId);
+      const outline = await outlineOf(course);
+      const lesson = findLesson(outline, lessonSlugOrId);
+      const access = await entitlement(course.id, viewer);
+      const open = access.full || lesson.free;
+      const resource = (await ContentResource.query(db).findById(lesson.id))!;
+      const [progress, bookmark] = viewer.user
+        ? await Promise.all([
+            db('lessonProgress').where({ userId: viewer.user.id, lessonId: lesson.id }).whereNotNull('completedAt').first('id'),
+            db('bookmarks').where({ userId: viewer.user.id, resourceId: lesson.id, type: 'bookmark' }).first('id'),
+          ])
+        : [null, null];
+      const module = outline.modules.find((m) => m.id === lesson.moduleId)!;
+      const section = module.sections.find((s) => s.id === lesson.sectionId) ?? null;
+      const { full, ...lock } = access;
+      return {
+        course: { id: course.id, title: course.fields.title ?? '', slug: course.fields.slug ?? null },
+        module: { id: module.id, title: module.title },
+        section: section && { id: section.id, title: section.title },
+        lesson: { id: lesson.id, title: lesson.title, slug: lesson.slug, free: lesson.free },
+        open,
+        lock: open || full ? null : (lock as Lock),
+        body: open ? sanitizeRichText(resource.fields.body ?? '') : null,
+        completed: Boolean(progress),
+        bookmarked: Boolean(bookmark),
+        previous: link(outline.lessons[lesson.index - 1]),
+        next: link(outline.lessons[lesson.index + 1]),
+      };
+    },
+
+    /**
+     * Marks a lesson complete (or not). One row per learner and lesson whatever races: the unique key decides, and
+     * completing again keeps the first time it was completed.
+     */
+    async setCompleted(user: Pick<User, 'id'>, lessonId: string, completed: boolean, country: string, courseSlugOrId?: string) {
+      const { outline, lesson } = mustOpen(await openLesson(lessonId, { user, country }, courseSlugOrId));
+      const row = { userId: user.id, lessonId, moduleId: lesson.moduleId, sectionId: lesson.sectionId, lessonSlug: lesson.slug, completedAt: completed ? db.fn.now() : null };
+      await db('lessonProgress')
+        .insert(row)
+        .onConflict(['userId', 'lessonId'])
+        .merge(completed ? { completedAt: db.raw('COALESCE(lesson_progress.completed_at, excluded.completed_at)'), moduleId: lesson.moduleId, sectionId: lesson.sectionId } : { completedAt: null });
+      return { lessonId, completed, module: await moduleProgress(db, user.id, outline, lesson.moduleId) };
+    },
+
+    /** Forgets a learner's progress in one module (to study it again). */
+    async resetModule(user: Pick<User, 'id'>, courseSlugOrId: string, moduleId: string) {
+      const course = await findCourse(courseSlugOrId);
+      const outline = await outlineOf(course);
+      if (!outline.modules.some((m) => m.id === moduleId)) throw new AppError('not-found', 'No such module in this course.');
+      await db('lessonProgress').where({ userId: user.id }).whereIn('lessonId', moduleLessonIds(outline, moduleId)).delete();
+      return moduleProgress(db, user.id, outline, moduleId);
+    },
+
+    async moduleProgress(user: Pick<User, 'id'>, courseSlugOrId: string, moduleId: string) {
+      const outline = await outlineOf(await findCourse(courseSlugOrId));
+      if (!outline.modules.some((m) => m.id === moduleId)) throw new AppError('not-found', 'No such module in this course.');
+      return moduleProgress(db, user.id, outline, moduleId);
+    },
+
+    /** Where to continue a course: the next lesson to study, or null when it is finished. */
+    async next(user: Pick<User, 'id'>, courseSlugOrId: string) {
+      const outline = await outlineOf(await findCourse(courseSlugOrId));
+      const { done, last } = await completions(user.id, outline.lessons.map((l) => l.id));
+      return { course: { id: outline.id, title: outline.title, slug: outline.slug }, next: link(continueLesson(outline, done, last) ?? undefined), progress: progressOf(outline.lessons.map((l) => l.id), done) };
+    },
+
+    /** The learner's courses (owned or studied), most recently studied first, each with where to continue. */
+    async myCourses(viewer: Viewer & { user: Pick<User, 'id'> }) {
+      const owned: { courseId: string }[] = await db('purchases as p')
+        .join('productContentResources as pc', 'pc.productId', 'p.productId')
+        .where('p.userId', viewer.user.id)
+        .whereIn('p.status', GRANTS)
+        .whereNull('p.bulkCouponId')
+        .distinct('pc.resourceId as courseId');
+      const result = [];
+      for (const courseId of new Set(owned.map((o) => o.courseId))) {
+        const course = await ContentResource.query(db).findById(courseId).whereNull('deletedAt');
+        if (!course || course.fields.state !== 'published') continue;
+        const outline = await outlineOf(course);
+        const { done, last } = await completions(viewer.user.id, outline.lessons.map((l) => l.id));
+        const lastAt = last ? (await db('lessonProgress').where({ userId: viewer.user.id, lessonId: last }).first('completedAt')).completedAt : null;
+        result.push({
+          course: { id: course.id, title: course.fields.title ?? '', slug: course.fields.slug ?? null },
+          progress: progressOf(outline.lessons.map((l) => l.id), done),
+          continue: link(continueLesson(outline, done, last) ?? undefined),
+          lastStudiedAt: lastAt as Date | null,
+        });
+      }
+      return result.sort((a, b) => (b.lastStudiedAt?.getTime() ?? 0) - (a.lastStudiedAt?.getTime() ?? 0));
+    },
+  };
+}
+
+async function moduleProgress(db: Knex, userId: string, outline: CourseOutline, moduleId: string) {
+  const module = outline.modules.find((m) => m.id === moduleId)!;
+  const ids = moduleLessonIds(outline, moduleId);
+  const rows: { lessonId: string }[] = ids.length
+    ? await db('lessonProgress').where({ userId }).whereIn('lessonId', ids).whereNotNull('completedAt').select('lessonId')
+    : [];
+  const done = new Set(rows.map((r) => r.lessonId));
+  return {
+    moduleId,
+    ...progressOf(ids, done),
+    sections: module.sections.map((s) => ({ id: s.id, ...progressOf(s.lessonIds, done) })),
+  };
+}
+
+export type LearningService = ReturnType<typeof learningService>;

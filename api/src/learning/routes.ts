@@ -1,0 +1,131 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { buyerCountry } from '../commerce/country';
+import type { Config } from '../config';
+import { authOf, userOf } from '../http/auth';
+import { IdParam } from '../http/params';
+import type { Policies } from '../http/policy';
+import type { BookmarkService } from './bookmarks';
+import { MAX_COMMENT_LENGTH, type CommentService } from './comments';
+import type { LearningService, Viewer } from './learning';
+
+const Slug = z.string().trim().min(1, 'is required').max(200).regex(/^[\w-]+$/, 'must be a slug or an id');
+const CourseParam = z.object({ course: Slug });
+const LessonParams = z.object({ course: Slug, lesson: Slug });
+const ModuleParams = z.object({ course: Slug, moduleId: z.uuid('must be an id') });
+const LessonIdParam = z.object({ lessonId: z.uuid('must be an id') });
+const ProgressBody = z.object({ course: Slug.optional() }).strict();
+const BookmarkBody = z.object({ course: z.object({ slug: Slug.nullable(), title: z.string().max(300) }).nullable().optional() }).strict();
+const CommentBody = z
+  .object({ text: z.string().trim().min(1, 'write something first').max(MAX_COMMENT_LENGTH, `at most ${MAX_COMMENT_LENGTH.toLocaleString('en-US')} characters`) })
+  .strict();
+
+interface Deps {
+  allow: Policies;
+  config: Config;
+  learning: LearningService;
+  bookmarks: BookmarkService;
+  comments: CommentService;
+}
+
+/** The learner's side of courses: outlines, lessons, progress (sessions and device tokens), bookmarks, comments. */
+export function learningRoutes({ allow, config, learning, bookmarks, comments }: Deps) {
+  const router = new Router();
+  const viewer = (ctx: Context): Viewer => ({ user: authOf(ctx)?.user ?? null, country: buyerCountry(ctx, config) });
+  const signedInViewer = (ctx: Context) => ({ user: userOf(ctx), country: buyerCountry(ctx, config) });
+  const device = { bearer: true };
+
+  router.get('/learning', allow.signedIn(device), async (ctx) => {
+    ctx.body = { data: await learning.myCourses(signedInViewer(ctx)) };
+  });
+
+  router.get('/courses/:course', allow.public(), async (ctx) => {
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.body = await learning.course(CourseParam.parse(ctx.params).course, viewer(ctx));
+  });
+
+  router.get('/courses/:course/lessons/:lesson', allow.public(), async (ctx) => {
+    const { course, lesson } = LessonParams.parse(ctx.params);
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.body = await learning.lesson(course, lesson, viewer(ctx));
+  });
+
+  router.get('/courses/:course/next', allow.signedIn(device), async (ctx) => {
+    ctx.body = await learning.next(userOf(ctx), CourseParam.parse(ctx.params).course);
+  });
+
+  router.get('/courses/:course/modules/:moduleId/progress', allow.signedIn(device), async (ctx) => {
+    const { course, moduleId } = ModuleParams.parse(ctx.params);
+    ctx.body = await learning.moduleProgress(userOf(ctx), course, moduleId);
+  });
+
+  router.post('/courses/:course/modules/:moduleId/reset', allow.signedIn(device), async (ctx) => {
+    const { course, moduleId } = ModuleParams.parse(ctx.params);
+    ctx.body = await learning.resetModule(userOf(ctx), course, moduleId);
+  });
+
+  router.put('/progress/lessons/:lessonId', allow.signedIn(device), async (ctx) => {
+    const { lessonId } = LessonIdParam.parse(ctx.params);
+    const { course } = ProgressBody.parse(ctx.request.body ?? {});
+    ctx.body = await learning.setCompleted(userOf(ctx), lessonId, true, buyerCountry(ctx, config), course);
+  });
+
+  router.delete('/progress/lessons/:lessonId', allow.signedIn(device), async (ctx) => {
+    const { lessonId } = LessonIdParam.parse(ctx.params);
+    ctx.body = await learning.setCompleted(userOf(ctx), lessonId, false, buyerCountry(ctx, config), typeof ctx.query.course === 'string' ? Slug.parse(ctx.query.course) : undefined);
+  });
+
+  router.get('/bookmarks', allow.signedIn(), async (ctx) => {
+    ctx.body = { data: await bookmarks.list(userOf(ctx).id) };
+  });
+
+  router.put('/bookmarks/:lessonId', allow.signedIn(), async (ctx) => {
+    const { lessonId } = LessonIdParam.parse(ctx.params);
+    const { course } = BookmarkBody.parse(ctx.request.body ?? {});
+    ctx.body = await bookmarks.add(userOf(ctx).id, lessonId, course ?? null);
+  });
+
+  router.delete('/bookmarks/:lessonId', allow.signedIn(), async (ctx) => {
+    ctx.body = await bookmarks.remove(userOf(ctx).id, LessonIdParam.parse(ctx.params).lessonId);
+  });
+
+  router.get('/lessons/:lessonId/comments', allow.public(), async (ctx) => {
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.body = { data: await comments.list(LessonIdParam.parse(ctx.params).lessonId, viewer(ctx)) };
+  });
+
+  router.post('/lessons/:lessonId/comments', allow.signedIn(), async (ctx) => {
+    const { text } = CommentBody.parse(ctx.request.body);
+    ctx.status = 201;
+    ctx.body = await comments.post(LessonIdParam.parse(ctx.params).lessonId, signedInViewer(ctx), text);
+  });
+
+  router.patch('/comments/:id', allow.signedIn(), async (ctx) => {
+    const { text } = CommentBody.parse(ctx.request.body);
+    ctx.body = await comments.edit(userOf(ctx).id, IdParam.parse(ctx.params).id, text);
+  });
+
+  router.delete('/comments/:id', allow.signedIn(), async (ctx) => {
+    await comments.remove(userOf(ctx).id, IdParam.parse(ctx.params).id);
+    ctx.status = 204;
+  });
+
+  return router;
+}
+
+const HideBody = z.object({ reason: z.string().trim().max(500).optional() }).strict();
+
+/** Console moderation: support and admins hide or show any comment. */
+export function commentModerationRoutes({ allow, comments }: { allow: Policies; comments: CommentService }) {
+  const router = new Router();
+  const actorOf = (ctx: Context) => ({ id: userOf(ctx).id, email: userOf(ctx).email });
+  router.post('/comments/:id/hide', allow.roles('support'), async (ctx) => {
+    const { reason } = HideBody.parse(ctx.request.body ?? {});
+    ctx.body = { data: await comments.setHidden(actorOf(ctx), IdParam.parse(ctx.params).id, true, reason || null, ctx.state.requestId ?? null) };
+  });
+  router.post('/comments/:id/unhide', allow.roles('support'), async (ctx) => {
+    ctx.body = { data: await comments.setHidden(actorOf(ctx), IdParam.parse(ctx.params).id, false, null, ctx.state.requestId ?? null) };
+  });
+  return router;
+}
