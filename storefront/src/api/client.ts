@@ -71,6 +71,7 @@ export function postJson<T>(path: string, body?: unknown): Promise<T> {
   });
 }
 
-export function deleteJson(path: string): Promise<void> {
-  return request<void>('DELETE', path);
+/** DELETE; most answer 204 (void), some answer the changed resource. */
+export function deleteJson<T = void>(path: string): Promise<T> {
+  return request<T>('DELETE', path);
 }
