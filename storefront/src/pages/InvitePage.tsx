@@ -1,0 +1,187 @@
+import { useEffect, useState, type RefObject } from 'react';
+import { Link, useParams } from 'react-router';
+import { productPath } from '../api/catalog';
+import { isApiError } from '../api/client';
+import { getInvite, redeemInvite, type Invite } from '../api/teams';
+import { LoadStatus } from '../LoadStatus';
+import { loginPath } from '../redirects';
+import { useSession } from '../session';
+import { useAsync } from '../useAsync';
+import { useDocumentTitle } from '../useDocumentTitle';
+import { useFocusOnChange } from '../useFocusOnChange';
+
+type Outcome =
+  | { kind: 'taken' }
+  | { kind: 'owned'; message: string }
+  | { kind: 'used-up' }
+  | { kind: 'inactive' }
+  | { kind: 'error'; message: string };
+
+/**
+ * /invites/:couponId: the link a team owner shares. Anyone sees which course it is for; taking the seat needs an
+ * account, so visitors sign in first and come back here.
+ */
+export function InvitePage() {
+  const { couponId = '' } = useParams();
+  const invite = useAsync(() => getInvite(couponId), [couponId]);
+  const failure = invite.status === 'error' ? invite.error : null;
+  const notFound = isApiError(failure, 'coupon-not-found', 'not-found', 'validation-failed');
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const headingRef = useFocusOnChange<HTMLHeadingElement>(notFound ? 'not-found' : outcome?.kind === 'taken' ? 'taken' : invite.status);
+  const product = invite.status === 'ready' ? invite.data.product.name : null;
+  useDocumentTitle(notFound ? 'Invite link not valid' : outcome?.kind === 'taken' ? 'You have a seat' : product ? `Join the team: ${product}` : 'Team invite');
+
+  if (notFound) {
+    return (
+      <section className="narrow">
+        <h1 ref={headingRef} tabIndex={-1}>
+          This invite link is not valid
+        </h1>
+        <p>
+          Check that you copied the whole link, or ask the person who sent it for a new one. <Link to="/">Browse the courses</Link>
+        </p>
+      </section>
+    );
+  }
+  if (invite.status !== 'ready') {
+    return (
+      <section className="narrow">
+        <h1 ref={headingRef} tabIndex={-1}>
+          Team invite
+        </h1>
+        <LoadStatus state={invite} retry={invite.retry} what="the invite" />
+      </section>
+    );
+  }
+  if (outcome?.kind === 'taken') return <SeatTaken invite={invite.data} headingRef={headingRef} />;
+  return <InviteDetails couponId={couponId} invite={invite.data} outcome={outcome} onOutcome={setOutcome} headingRef={headingRef} />;
+}
+
+interface DetailsProps {
+  couponId: string;
+  invite: Invite;
+  outcome: Outcome | null;
+  onOutcome: (outcome: Outcome) => void;
+  headingRef: RefObject<HTMLHeadingElement | null>;
+}
+
+function InviteDetails({ couponId, invite, outcome, onOutcome, headingRef }: DetailsProps) {
+  const { state, refresh } = useSession();
+  const [busy, setBusy] = useState(false);
+  const owner = invite.ownerName ?? 'The team’s owner';
+  const askOwner = invite.ownerName ? `Ask ${invite.ownerName}` : 'Ask the person who sent you the link';
+  // A refusal that the invite itself already explains (no seats, inactive) replaces the button.
+  const blocked = !invite.active || invite.seatsFree === 0 || outcome?.kind === 'used-up' || outcome?.kind === 'inactive' || outcome?.kind === 'owned';
+
+  async function handleTake() {
+    setBusy(true);
+    try {
+      await redeemInvite(couponId);
+      onOutcome({ kind: 'taken' });
+    } catch (caught) {
+      setBusy(false);
+      if (isApiError(caught, 'unauthenticated')) return refresh();
+      if (isApiError(caught, 'already-purchased')) onOutcome({ kind: 'owned', message: caught.message });
+      else if (isApiError(caught, 'coupon-used-up')) onOutcome({ kind: 'used-up' });
+      else if (isApiError(caught, 'coupon-inactive', 'coupon-not-found')) onOutcome({ kind: 'inactive' });
+      else onOutcome({ kind: 'error', message: caught instanceof Error ? caught.message : 'Something went wrong. Please try again.' });
+    }
+  }
+
+  return (
+    <section className="narrow invite">
+      <h1 ref={headingRef} tabIndex={-1}>
+        Join the team for {invite.product.name}
+      </h1>
+      <p className="invite-from">
+        {owner} bought seats for {invite.product.name} and invited you to take one. It costs you nothing.
+      </p>
+      <p>
+        <Link to={productPath(invite.product)}>About the course</Link>
+      </p>
+
+      {!invite.active || outcome?.kind === 'inactive' ? (
+        <div role="alert" className="notice notice-error">
+          <p>This team is no longer active, so its seats cannot be taken. {askOwner} for a new invite.</p>
+        </div>
+      ) : invite.seatsFree === 0 || outcome?.kind === 'used-up' ? (
+        <div role="alert" className="notice notice-error">
+          <p>Every seat in this team is taken. {askOwner} to buy more seats, then open this link again.</p>
+        </div>
+      ) : null}
+
+      {outcome?.kind === 'owned' && (
+        <div role="alert" className="notice notice-info">
+          <p>{outcome.message} There is nothing more to do: the course is in your account.</p>
+          <p className="actions">
+            <Link className="button-link" to="/purchases">
+              My purchases
+            </Link>
+            <Link to={productPath(invite.product)}>Go to the course</Link>
+          </p>
+        </div>
+      )}
+
+      {!blocked && state.status === 'loading' && (
+        <p role="status" className="loading">
+          Checking whether you are signed in…
+        </p>
+      )}
+      {!blocked && (state.status === 'signed-out' || state.status === 'error') && (
+        <div className="notice notice-info">
+          <p>Sign in to take your seat. New here? Signing in with your email address creates your account; no password needed.</p>
+          <p>
+            <Link className="button-link" to={loginPath(`/invites/${encodeURIComponent(couponId)}`)}>
+              Sign in to take your seat
+            </Link>
+          </p>
+          <p className="hint">After signing in you come back to this page.</p>
+        </div>
+      )}
+      {!blocked && state.status === 'signed-in' && (
+        <>
+          <p>
+            The seat goes to your account, <strong>{state.user.email}</strong>. Not you? Sign out at the top of the page and sign
+            in with your own email address.
+          </p>
+          <div className="actions">
+            <button type="button" onClick={handleTake} disabled={busy}>
+              Take my seat
+            </button>
+            <span role="status" className={busy ? 'loading' : undefined}>
+              {busy ? 'Taking your seat…' : ''}
+            </span>
+          </div>
+        </>
+      )}
+      {outcome?.kind === 'error' && (
+        <div role="alert" className="notice notice-error">
+          <p>We could not give you the seat: {outcome.message}</p>
+          <p className="hint">Try again in a moment.</p>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function SeatTaken({ invite, headingRef }: { invite: Invite; headingRef: RefObject<HTMLHeadingElement | null> }) {
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, []);
+  return (
+    <section className="narrow">
+      <h1 ref={headingRef} tabIndex={-1}>
+        You have a seat
+      </h1>
+      <p role="status">
+        {invite.product.name} is yours to study{invite.ownerName ? `, courtesy of ${invite.ownerName}’s team` : ''}. We also sent you an email about it.
+      </p>
+      <p className="actions">
+        <Link className="button-link" to={productPath(invite.product)}>
+          Go to the course
+        </Link>
+        <Link to="/purchases">My purchases</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { startCheckout } from '../../api/commerce';
+import type { TeamView } from '../../api/teams';
+import { formatMoney } from '../../money';
+import { formatBp, plural } from '../product/pricingText';
+import { MAX_SEATS_PER_PURCHASE, parseSeats } from '../product/TeamSeatsField';
+import { useQuote } from '../product/useQuote';
+
+/** More seats on the same team: the team checkout, priced first (the seats already bought count toward the tiers). */
+export function BuyMoreSeats({ product }: { product: TeamView['product'] }) {
+  const id = useId();
+  const [seatsText, setSeatsText] = useState('1');
+  const [touched, setTouched] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const seatsRef = useRef<HTMLInputElement>(null);
+  const parsed = parseSeats(seatsText, MAX_SEATS_PER_PURCHASE);
+  const seatsError = seatsText.trim() || touched ? parsed.error : null;
+  const { answer, pending, error: quoteError } = useQuote(product.id, parsed.seats === null ? null : { quantity: parsed.seats, team: true, coupon: null, ppp: false });
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    setError(null);
+    if (parsed.seats === null) {
+      setTouched(true);
+      seatsRef.current?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      const { url } = await startCheckout({ productId: product.id, quantity: parsed.seats, team: true, ppp: false });
+      window.location.assign(url);
+    } catch (caught) {
+      setBusy(false);
+      setError(`We could not start the checkout: ${caught instanceof Error ? caught.message : 'something went wrong. Please try again.'}`);
+    }
+  }
+
+  let price = '';
+  if (parsed.seats !== null && answer && !pending && !quoteError) {
+    const { quote } = answer;
+    const discount = quote.discount?.kind === 'team' ? ` with the ${formatBp(quote.discount.bp)} team discount` : '';
+    price = `${plural(parsed.seats, 'more seat', 'more seats')}: ${formatMoney(quote.finalPrice, answer.currency)}${discount}.`;
+  }
+
+  return (
+    <section className="team-section" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>Buy more seats</h2>
+      <form className="stack buy-more" onSubmit={handleSubmit} noValidate aria-busy={busy}>
+        <div className="field">
+          <label htmlFor={`${id}-seats`}>Seats to add</label>
+          <input
+            ref={seatsRef}
+            id={`${id}-seats`}
+            className="seats-input"
+            type="number"
+            name="seats"
+            min={1}
+            max={MAX_SEATS_PER_PURCHASE}
+            step={1}
+            inputMode="numeric"
+            value={seatsText}
+            onChange={(event) => setSeatsText(event.target.value)}
+            onBlur={() => setTouched(true)}
+            aria-invalid={seatsError ? true : undefined}
+            aria-describedby={seatsError ? `${id}-seats-error` : `${id}-price`}
+          />
+          {seatsError ? (
+            <p id={`${id}-seats-error`} role="alert" className="field-error">
+              {seatsError}
+            </p>
+          ) : (
+            <p id={`${id}-price`} className="hint" aria-live="polite">
+              {quoteError ? 'The price is shown at checkout.' : price || (parsed.seats !== null ? 'Working out the price…' : '')}
+            </p>
+          )}
+        </div>
+        <div className="actions">
+          <button type="submit" aria-disabled={busy || undefined}>
+            Buy more seats
+          </button>
+          <span role="status" className={busy ? 'loading' : undefined}>
+            {busy ? 'Starting checkout…' : ''}
+          </span>
+        </div>
+        {error && (
+          <p role="alert" className="notice notice-error">
+            {error}
+          </p>
+        )}
+        <p className="hint">The new seats join this team: the same invite link lets more people in.</p>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,124 @@
+import { useEffect, useRef, useState, type RefObject } from 'react';
+import { Link, useParams } from 'react-router';
+import { isApiError } from '../../api/client';
+import { getTeam, type TeamView } from '../../api/teams';
+import { LoadStatus } from '../../LoadStatus';
+import { RequireSignIn } from '../../RequireSignIn';
+import { useSession } from '../../session';
+import { useAsync } from '../../useAsync';
+import { useDocumentTitle } from '../../useDocumentTitle';
+import { useFocusOnChange } from '../../useFocusOnChange';
+import { plural } from '../product/pricingText';
+import { BuyMoreSeats } from './BuyMoreSeats';
+import { ClaimSeat } from './ClaimSeat';
+import { InviteLink } from './InviteLink';
+import { MembersTable } from './MembersTable';
+
+/** A team purchase still lets people in (a refunded, disputed or banned one does not). */
+const ACTIVE = ['Valid', 'Restricted'];
+
+/** /teams/:purchaseId: the owner's team: seats, the invite link, members (revocable), their own seat, more seats. */
+export function TeamPage() {
+  return <RequireSignIn>{() => <TeamLoader />}</RequireSignIn>;
+}
+
+function TeamLoader() {
+  const { purchaseId = '' } = useParams();
+  const team = useAsync(() => getTeam(purchaseId), [purchaseId]);
+  const { refresh } = useSession();
+  const failure = team.status === 'error' ? team.error : null;
+  const notFound = isApiError(failure, 'team-not-found', 'not-found', 'validation-failed');
+  const headingRef = useFocusOnChange<HTMLHeadingElement>(notFound ? 'not-found' : team.status);
+
+  useEffect(() => {
+    if (isApiError(failure, 'unauthenticated')) refresh();
+  }, [failure, refresh]);
+
+  if (notFound) return <TeamNotFound headingRef={headingRef} />;
+  if (team.status !== 'ready') return <TeamLoading team={team} headingRef={headingRef} />;
+  return <TeamManager key={team.data.purchaseId} initial={team.data} headingRef={headingRef} />;
+}
+
+function TeamNotFound({ headingRef }: { headingRef: RefObject<HTMLHeadingElement | null> }) {
+  useDocumentTitle('Team not found');
+  return (
+    <section>
+      <h1 ref={headingRef} tabIndex={-1}>
+        Team not found
+      </h1>
+      <p>
+        There is no team purchase with this address in your account. Your team purchases are listed in{' '}
+        <Link to="/purchases">My purchases</Link>, each with a “Manage team” link.
+      </p>
+    </section>
+  );
+}
+
+function TeamLoading({ team, headingRef }: { team: ReturnType<typeof useAsync<TeamView>>; headingRef: RefObject<HTMLHeadingElement | null> }) {
+  useDocumentTitle('Your team');
+  return (
+    <section>
+      <h1 ref={headingRef} tabIndex={-1}>
+        Your team
+      </h1>
+      <LoadStatus state={team} retry={team.retry} what="your team" />
+    </section>
+  );
+}
+
+function TeamManager({ initial, headingRef }: { initial: TeamView; headingRef: RefObject<HTMLHeadingElement | null> }) {
+  const [team, setTeam] = useState(initial);
+  const [announcement, setAnnouncement] = useState('');
+  const membersHeadingRef = useRef<HTMLHeadingElement>(null);
+  const active = ACTIVE.includes(team.status);
+  useDocumentTitle(`Team · ${team.product.name}`);
+
+  /** A claim or a revocation answered the team as it is now; say what happened and land on the members. */
+  function changed(next: TeamView, message: string) {
+    setTeam(next);
+    setAnnouncement(message);
+    membersHeadingRef.current?.focus(); // the button that was pressed is gone
+  }
+
+  return (
+    <article className="team-page">
+      <p>
+        <Link to="/purchases">← My purchases</Link>
+      </p>
+      <h1 ref={headingRef} tabIndex={-1}>
+        Your team for {team.product.name}
+      </h1>
+      {!active && (
+        <div className="notice notice-error">
+          <p>
+            This team purchase is {team.status.toLowerCase()}, so its invite link no longer works and nobody new can join.
+            Contact support if you think this is a mistake.
+          </p>
+        </div>
+      )}
+      <p role="status" className="status-message">
+        {announcement}
+      </p>
+      <SeatsSummary seats={team.seats} />
+      {active && <InviteLink url={team.inviteUrl} full={team.seats.free === 0} />}
+      {active && !team.ownerHasSeat && <ClaimSeat team={team} onClaimed={(next) => changed(next, 'You have a seat: the course is now in My purchases.')} />}
+      <MembersTable team={team} headingRef={membersHeadingRef} onChanged={changed} />
+      {active && <BuyMoreSeats product={team.product} />}
+    </article>
+  );
+}
+
+function SeatsSummary({ seats }: { seats: TeamView['seats'] }) {
+  const takenPercent = seats.total > 0 ? Math.round((seats.used / seats.total) * 100) : 0;
+  return (
+    <section className="team-section" aria-labelledby="team-seats">
+      <h2 id="team-seats">Seats</h2>
+      <p className="seat-count">
+        <strong>{plural(seats.total, 'seat', 'seats')}</strong> in all: {seats.used} taken, {seats.free} free
+      </p>
+      <div className="seat-bar" aria-hidden="true">
+        <span className="seat-bar-taken" style={{ width: `${takenPercent}%` }} />
+      </div>
+    </section>
+  );
+}
