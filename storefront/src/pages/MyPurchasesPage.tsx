@@ -8,6 +8,8 @@ import { formatMoney } from '../money';
 import { RequireSignIn } from '../RequireSignIn';
 import { useSession } from '../session';
 import { useAsync } from '../useAsync';
+import { useDocumentTitle } from '../useDocumentTitle';
+import { mayTransfer, TransferControl } from './TransferControl';
 
 /** /purchases: everything the learner bought (or got a team seat for), newest first, with invoices. */
 export function MyPurchasesPage() {
@@ -18,6 +20,7 @@ function MyPurchases() {
   const purchases = useAsync(listMyPurchases);
   const { refresh } = useSession();
   const failure = purchases.status === 'error' ? purchases.error : null;
+  useDocumentTitle('My purchases');
 
   useEffect(() => {
     if (isApiError(failure, 'unauthenticated')) refresh();
@@ -71,11 +74,21 @@ function PurchaseItem({ purchase }: { purchase: MyPurchase }) {
           )}
         </dl>
       </div>
-      {purchase.invoiceId && (
-        <Link className="button-link button-link-quiet" to={`/invoices/${encodeURIComponent(purchase.invoiceId)}`} aria-describedby={titleId}>
-          Invoice
-        </Link>
+      {(purchase.team || purchase.invoiceId) && (
+        <div className="purchase-actions">
+          {purchase.team && (
+            <Link className="button-link" to={`/teams/${encodeURIComponent(purchase.id)}`} aria-describedby={titleId}>
+              Manage team
+            </Link>
+          )}
+          {purchase.invoiceId && (
+            <Link className="button-link button-link-quiet" to={`/invoices/${encodeURIComponent(purchase.invoiceId)}`} aria-describedby={titleId}>
+              Invoice
+            </Link>
+          )}
+        </div>
       )}
+      {mayTransfer(purchase) && <TransferControl purchase={purchase} titleId={titleId} />}
     </li>
   );
 }
