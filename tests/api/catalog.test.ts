@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { Price } from '../../api/src/db/models';
-import { createProduct, createPurchase, createUser } from '../../seeds/factories';
+import { createCourse, createProduct, createPurchase, createResource, createUser } from '../../seeds/factories';
 import { testApp } from '../support/app';
 import { useTestDatabase } from '../support/db';
 
@@ -50,5 +50,16 @@ describe('availability in the catalog', () => {
     expect(byName['Opens Later']).toMatchObject({ seatsLeft: null, enrollment: { state: 'not-open', opensAt: new Date(now + day).toISOString() } });
     expect(byName['Closed'].enrollment.state).toBe('closed');
     expect(byName['Closing Soon'].enrollment).toMatchObject({ state: 'open', closesAt: new Date(now + day).toISOString() });
+  });
+
+  it('names the published courses each product grants', async () => {
+    const db = database().db;
+    const product = await createProduct(db, { name: 'With Courses' });
+    const { course } = await createCourse(db, { title: 'Granted Course', modules: [] }, { products: [product] });
+    const draft = await createResource(db, 'course', { title: 'Draft Course', state: 'draft' });
+    await db('productContentResources').insert({ productId: product.id, resourceId: draft.id, position: 1 });
+    const response = await request(testApp(db)).get('/api/store/products');
+    const listed = response.body.data.find((p: { id: string }) => p.id === product.id);
+    expect(listed.courses).toEqual([{ id: course.id, slug: course.fields.slug, title: 'Granted Course' }]);
   });
 });

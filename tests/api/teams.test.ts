@@ -47,6 +47,13 @@ describe('teams (DOMAIN §7)', () => {
     const more = await buy(owner.user, 5);
     expect((await Purchase.query(db()).findById(more))!.bulkCouponId).toBe(coupon.id);
     expect((await couponOf(teamId)).maxUses).toBe(10);
+    const listed = (await call(owner, 'get', '/purchases')).body.data;
+    expect(listed.map((p: { id: string; team: object }) => [p.id, p.team])).toEqual(
+      expect.arrayContaining([
+        [teamId, { seats: 10, used: 0, teamId, addedSeats: false }],
+        [more, { seats: 10, used: 0, teamId, addedSeats: true }],
+      ]),
+    );
 
     // Owning the course individually, buying it again gives a one-seat team.
     const individual = await signedIn(db());

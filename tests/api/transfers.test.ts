@@ -55,7 +55,7 @@ describe('purchase transfers (DOMAIN §8)', () => {
     expect(email.textBody).toContain(`/transfers/${transferId}`);
 
     const friend = await signedInByEmail(db(), 'friend@example.com');
-    expect((await call(friend, 'get', `/transfers/${transferId}`)).body.data.state).toBe('INITIATED');
+    expect((await call(friend, 'get', `/transfers/${transferId}`)).body.data).toMatchObject({ state: 'INITIATED', ownerEmail: owner.user.email, product: { name: 'Transferable Course', slug: course.slug } });
     expect((await call(friend, 'post', `/transfers/${transferId}/accept`)).body.code).toBe('transfer-not-available'); // verify first
     expect((await call(friend, 'post', `/transfers/${transferId}/verify`)).body.data.state).toBe('VERIFIED');
     const accepted = await call(friend, 'post', `/transfers/${transferId}/accept`);

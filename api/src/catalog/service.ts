@@ -22,7 +22,27 @@ export interface StoreProduct {
   /** Seats still for sale; null when the product is not limited. */
   seatsLeft: number | null;
   enrollment: { state: EnrollmentState; opensAt: Date | null; closesAt: Date | null };
+  /** The published courses the product grants, in order. */
+  courses: { id: string; slug: string | null; title: string }[];
   price: { id: string; unitAmount: number; currency: string; nickname: string | null } | null;
+}
+
+async function coursesOf(db: Db, productIds: string[]): Promise<Map<string, StoreProduct['courses']>> {
+  const rows = productIds.length
+    ? await db('productContentResources as pc')
+        .join('contentResources as r', 'r.id', 'pc.resourceId')
+        .whereIn('pc.productId', productIds)
+        .where('r.type', 'course')
+        .whereNull('r.deletedAt')
+        .whereRaw(`r.fields->>'state' = 'published'`)
+        .orderBy(['pc.productId', 'pc.position'])
+        .select('pc.productId', 'r.id', db.raw(`r.fields->>'slug' AS slug`), db.raw(`r.fields->>'title' AS title`))
+    : [];
+  const byProduct = new Map<string, StoreProduct['courses']>();
+  for (const row of rows as { productId: string; id: string; slug: string | null; title: string }[]) {
+    byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), { id: row.id, slug: row.slug, title: row.title }]);
+  }
+  return byProduct;
 }
 
 export function catalogService({ db, clock }: { db: Db; clock: Clock }) {
@@ -36,6 +56,7 @@ export function catalogService({ db, clock }: { db: Db; clock: Clock }) {
         .orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id' }]);
       const now = clock.now();
       const sold = await seatsSoldOf(db, products.filter((p) => p.quantityAvailable >= 0).map((p) => p.id));
+      const courses = await coursesOf(db, products.map((p) => p.id));
       return products.map((p) => {
         const price = p.prices?.[0];
         return {
@@ -47,6 +68,7 @@ export function catalogService({ db, clock }: { db: Db; clock: Clock }) {
           quantityAvailable: p.quantityAvailable,
           seatsLeft: p.quantityAvailable >= 0 ? Math.max(0, p.quantityAvailable - (sold.get(p.id) ?? 0)) : null,
           enrollment: { state: enrollmentState(p, now), opensAt: p.enrollmentOpensAt, closesAt: p.enrollmentClosesAt },
+          courses: courses.get(p.id) ?? [],
           price: price ? { id: price.id, unitAmount: price.unitAmount, currency: price.currency, nickname: price.nickname } : null,
         };
       });

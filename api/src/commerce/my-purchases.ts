@@ -9,8 +9,8 @@ export interface MyPurchase {
   currency: string;
   createdAt: Date;
   country: string | null;
-  /** A team purchase: its seats. */
-  team: { seats: number; used: number } | null;
+  /** A team purchase: its team's seats; `teamId` is the first purchase of the team (later ones added seats to it). */
+  team: { seats: number; used: number; teamId: string; addedSeats: boolean } | null;
   /** A seat redeemed from someone's team. */
   seat: boolean;
   invoiceId: string | null;
@@ -40,7 +40,7 @@ export function myPurchases({ db }: { db: Db }) {
         .orderBy('p.createdAt', 'desc')
         .select(
           'p.id', 'p.status', 'p.totalAmount', 'p.currency', 'p.createdAt', 'p.country', 'p.merchantChargeId', 'p.redeemedBulkCouponId',
-          'p.bulkCouponId', 'pr.id as productId', 'pr.name as productName', 'pr.slug as productSlug', 'c.maxUses', 'c.usedCount',
+          'p.bulkCouponId', 'pr.id as productId', 'pr.name as productName', 'pr.slug as productSlug', 'c.maxUses', 'c.usedCount', 'c.bulkPurchaseId',
         );
       return rows.map((r) => ({
         id: r.id,
@@ -50,7 +50,7 @@ export function myPurchases({ db }: { db: Db }) {
         currency: r.currency,
         createdAt: r.createdAt,
         country: r.country,
-        team: r.bulkCouponId ? { seats: r.maxUses, used: r.usedCount } : null,
+        team: r.bulkCouponId ? { seats: r.maxUses, used: r.usedCount, teamId: r.bulkPurchaseId, addedSeats: r.bulkPurchaseId !== r.id } : null,
         seat: Boolean(r.redeemedBulkCouponId),
         invoiceId: r.merchantChargeId,
       }));

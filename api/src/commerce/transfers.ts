@@ -131,15 +131,18 @@ export function transferService({ db, clock, config, logger, outbox, provider }:
   }
 
   const view = async (trx: Knex | Knex.Transaction, transfer: TransferRow) => {
-    const [purchase, target] = await Promise.all([
-      trx('purchases as p').join('products as pr', 'pr.id', 'p.productId').join('users as u', 'u.id', 'p.userId').where('p.id', transfer.purchaseId).first('pr.name as productName', 'pr.id as productId', 'u.email as ownerEmail'),
+    const [purchase, source, target] = await Promise.all([
+      trx('purchases as p').join('products as pr', 'pr.id', 'p.productId').where('p.id', transfer.purchaseId).first('pr.name as productName', 'pr.id as productId', 'pr.slug as productSlug'),
+      trx('users').where({ id: transfer.sourceUserId }).first('email'),
       transfer.targetUserId ? trx('users').where({ id: transfer.targetUserId }).first('email') : null,
     ]);
     return {
       id: transfer.id,
       state: transfer.transferState,
       purchaseId: transfer.purchaseId,
-      product: { id: purchase.productId, name: purchase.productName },
+      product: { id: purchase.productId, name: purchase.productName, slug: purchase.productSlug as string | null },
+      /** Who is giving it (the owner when the transfer began). */
+      ownerEmail: source.email as string,
       recipientEmail: target?.email ?? null,
       expiresAt: transfer.expiresAt,
       createdAt: transfer.createdAt,
