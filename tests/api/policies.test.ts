@@ -205,5 +205,5 @@ describe('route policies', () => {
       }
     }
     expect(mismatches).toEqual([]);
-  });
+  }, 120_000); // every route, as every kind of caller
 });

@@ -217,7 +217,7 @@ describe('purchase transfers (DOMAIN §8)', () => {
       );
     }
     expect(outcomes.transferredThenRefunded + outcomes.refundedFirst).toBe(attempts);
-  });
+  }, 120_000); // 200 whole purchases, bought, offered and raced
 
   it('lets support move a purchase to another email directly, recorded as a completed transfer and audited', async () => {
     const owner = await signedIn(db(), ['learner']);
