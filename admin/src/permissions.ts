@@ -36,3 +36,13 @@ export function canRefund(permissions: unknown): boolean {
 
 /** Banning a purchase (POST /api/admin/purchases/:id/ban): admins only. */
 export const canBan = (permissions: unknown) => isAdmin(permissions);
+
+/**
+ * Support's actions on teams and transfers, as the API's routes say (support and admins): revoking a team seat
+ * (DELETE /api/admin/bulk-purchases/:id/members/:memberId), canceling a transfer
+ * (POST /api/admin/purchase-user-transfers/:id/cancel) and moving a purchase to another email
+ * (POST /api/admin/purchases/:id/move).
+ */
+export function canManageOwnership(permissions: unknown): boolean {
+  return rolesOf(permissions).some((r) => r === 'admin' || r === 'support');
+}

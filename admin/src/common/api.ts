@@ -76,3 +76,50 @@ export async function banPurchase(purchaseId: string, reason: string): Promise<{
 export function withoutEmpty<T extends Record<string, unknown>>(data: T): Partial<T> {
   return Object.fromEntries(Object.entries(data).filter(([, value]) => value !== null && value !== undefined && value !== '')) as Partial<T>;
 }
+
+/** A team as the API answers its actions (api/src/commerce/teams.ts). */
+export interface TeamView {
+  purchaseId: string;
+  product: { id: string; name: string; slug: string | null };
+  status: string;
+  seats: { total: number; used: number; free: number };
+  inviteUrl: string;
+  ownerHasSeat: boolean;
+  members: { purchaseId: string; userId: string; email: string; name: string | null; joinedAt: string }[];
+}
+
+/** A transfer as the API answers its actions (api/src/commerce/transfers.ts). */
+export interface TransferView {
+  id: string;
+  state: string;
+  purchaseId: string;
+  product: { id: string; name: string };
+  recipientEmail: string | null;
+  expiresAt: string;
+  createdAt: string;
+  confirmedAt: string | null;
+  completedAt: string | null;
+}
+
+/**
+ * DELETE /api/admin/bulk-purchases/:teamId/members/:memberPurchaseId (support and admins): the member's seat
+ * purchase ends (they lose access, keep their progress) and the seat is free again.
+ */
+export async function revokeSeat(teamPurchaseId: string, memberPurchaseId: string): Promise<TeamView> {
+  const { json } = await httpClient(`/api/admin/bulk-purchases/${encodeURIComponent(teamPurchaseId)}/members/${encodeURIComponent(memberPurchaseId)}`, {
+    method: 'DELETE',
+  });
+  return (json as { data: TeamView }).data;
+}
+
+/** POST /api/admin/purchase-user-transfers/:id/cancel: an INITIATED or VERIFIED transfer; answers the fresh AVAILABLE one. */
+export async function cancelTransfer(transferId: string): Promise<TransferView> {
+  const { json } = await httpClient(`/api/admin/purchase-user-transfers/${encodeURIComponent(transferId)}/cancel`, { method: 'POST', body: '{}' });
+  return (json as { data: TransferView }).data;
+}
+
+/** POST /api/admin/purchases/:id/move: gives an individual purchase to another email at once (a COMPLETED transfer). */
+export async function movePurchase(purchaseId: string, email: string): Promise<TransferView> {
+  const { json } = await httpClient(`/api/admin/purchases/${encodeURIComponent(purchaseId)}/move`, { method: 'POST', body: JSON.stringify({ email }) });
+  return (json as { data: TransferView }).data;
+}

@@ -1,9 +1,7 @@
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useState } from 'react';
 import {
   Alert,
-  Box,
   Button,
-  CircularProgress,
   Dialog,
   DialogActions,
   DialogContent,
@@ -12,19 +10,20 @@ import {
   FormControl,
   FormControlLabel,
   FormLabel,
-  LinearProgress,
   Radio,
   RadioGroup,
   TextField as MuiTextField,
 } from '@mui/material';
 import BlockIcon from '@mui/icons-material/Block';
 import CurrencyExchangeIcon from '@mui/icons-material/CurrencyExchange';
-import { TopToolbar, useGetOne, useNotify, usePermissions, useRecordContext, useRefresh, type HttpError } from 'react-admin';
+import { TopToolbar, useGetOne, useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
+import { ConfirmStep, problemOf } from '../common/ActionDialog';
 import { banPurchase, refundPurchase } from '../common/api';
 import { formatMoney, parseMajorUnits } from '../common/money';
 import { canBan, canRefund } from '../permissions';
 import type { User } from '../users/types';
 import type { Purchase } from './choices';
+import { MoveButton } from './MoveButton';
 
 interface Charge {
   id: string;
@@ -44,13 +43,6 @@ function reasonProblem(reason: string): string | null {
   return null;
 }
 
-/** The API's answer to a failed action: its message and the fields it is about. */
-function problemOf(error: unknown, fallback: string): { message: string; errors: Record<string, string> } {
-  const body = (error as HttpError | undefined)?.body as { message?: string; errors?: Record<string, string> } | undefined;
-  const message = body?.message ?? (error instanceof Error && error.message ? error.message : fallback);
-  return { message, errors: body?.errors ?? {} };
-}
-
 function ReasonInput({ value, onChange, error, helperText }: { value: string; onChange(v: string): void; error: string | null; helperText: string }) {
   return (
     <MuiTextField
@@ -67,33 +59,6 @@ function ReasonInput({ value, onChange, error, helperText }: { value: string; on
       helperText={error ?? helperText}
       slotProps={{ htmlInput: { maxLength: REASON_MAX } }}
     />
-  );
-}
-
-/** The dialog's two steps' buttons and the progress bar shown while the request runs. */
-function ConfirmStep({ question, pending, busyLabel, onCancel, onConfirm, confirmLabel }: { question: ReactNode; pending: boolean; busyLabel: string; onCancel(): void; onConfirm(): void; confirmLabel: string }) {
-  return (
-    <>
-      <DialogContent>
-        <DialogContentText>{question}</DialogContentText>
-        {pending ? (
-          <Box sx={{ mt: 2 }} role="status" aria-live="polite">
-            <LinearProgress aria-label={busyLabel} />
-            <DialogContentText variant="body2" sx={{ mt: 1 }}>
-              {busyLabel}
-            </DialogContentText>
-          </Box>
-        ) : null}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-        <Button variant="contained" color="error" onClick={onConfirm} disabled={pending} startIcon={pending ? <CircularProgress size={14} color="inherit" aria-hidden /> : undefined}>
-          {confirmLabel}
-        </Button>
-      </DialogActions>
-    </>
   );
 }
 
@@ -346,10 +311,11 @@ export function BanButton() {
   );
 }
 
-/** The purchase page's actions: its changes happen only through these (refund, ban), never by editing fields. */
+/** The purchase page's actions: its changes happen only through these (move, refund, ban), never by editing fields. */
 export function PurchaseActions() {
   return (
     <TopToolbar>
+      <MoveButton />
       <RefundButton />
       <BanButton />
     </TopToolbar>

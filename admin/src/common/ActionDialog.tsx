@@ -1,0 +1,105 @@
+import { useId, useState, type ReactNode } from 'react';
+import { Alert, Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, LinearProgress } from '@mui/material';
+import type { HttpError } from 'react-admin';
+
+/** The API's answer to a failed action (`{ code, message, errors? }`): its message and the fields it is about. */
+export function problemOf(error: unknown, fallback: string): { code: string | null; message: string; errors: Record<string, string> } {
+  const body = (error as HttpError | undefined)?.body as { code?: string; message?: string; errors?: Record<string, string> } | undefined;
+  const message = body?.message ?? (error instanceof Error && error.message ? error.message : fallback);
+  return { code: body?.code ?? null, message, errors: body?.errors ?? {} };
+}
+
+interface ConfirmStepProps {
+  question: ReactNode;
+  /** What happens, below the question. */
+  details?: ReactNode;
+  pending: boolean;
+  busyLabel: string;
+  onCancel(): void;
+  onConfirm(): void;
+  confirmLabel: string;
+  /** The button that backs out ("Cancel" unless that would read as the action, e.g. canceling a transfer). */
+  cancelLabel?: string;
+  /** The API's refusal of a previous attempt. */
+  error?: string | null;
+}
+
+/** A confirmation's content and buttons, with the progress bar shown while the request runs. */
+export function ConfirmStep({ question, details, pending, busyLabel, onCancel, onConfirm, confirmLabel, cancelLabel = 'Cancel', error }: ConfirmStepProps) {
+  return (
+    <>
+      <DialogContent>
+        {error ? (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            {error}
+          </Alert>
+        ) : null}
+        <DialogContentText>{question}</DialogContentText>
+        {details ? (
+          <DialogContentText variant="body2" sx={{ mt: 1 }}>
+            {details}
+          </DialogContentText>
+        ) : null}
+        {pending ? (
+          <Box sx={{ mt: 2 }} role="status" aria-live="polite">
+            <LinearProgress aria-label={busyLabel} />
+            <DialogContentText variant="body2" sx={{ mt: 1 }}>
+              {busyLabel}
+            </DialogContentText>
+          </Box>
+        ) : null}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onCancel} disabled={pending}>
+          {cancelLabel}
+        </Button>
+        <Button variant="contained" color="error" onClick={onConfirm} disabled={pending} startIcon={pending ? <CircularProgress size={14} color="inherit" aria-hidden /> : undefined}>
+          {confirmLabel}
+        </Button>
+      </DialogActions>
+    </>
+  );
+}
+
+interface ConfirmActionDialogProps extends Omit<ConfirmStepProps, 'pending' | 'onCancel' | 'onConfirm' | 'error'> {
+  title: string;
+  /** Runs the action, then notifies and refreshes; a rejection keeps the dialog open with the API's message. */
+  action(): Promise<void>;
+  /** Shown when the API gives no message. */
+  failure: string;
+  /** After a refusal (e.g. refresh: the record may have changed meanwhile). */
+  onFailed?(): void;
+  onClose(): void;
+}
+
+/**
+ * A one-step action behind a confirmation: the question, a progress bar while it runs, the API's refusal in the
+ * dialog. Clicks inside stay inside (React bubbles portal events to the row that opened it, which would open
+ * the row's record).
+ */
+export function ConfirmActionDialog({ title, action, failure, onFailed, onClose, ...step }: ConfirmActionDialogProps) {
+  const titleId = useId();
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const confirm = async () => {
+    setPending(true);
+    setError(null);
+    try {
+      await action();
+      onClose();
+    } catch (caught) {
+      setError(problemOf(caught, failure).message);
+      onFailed?.();
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <Dialog open onClose={pending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby={titleId} onClick={(event) => event.stopPropagation()}>
+      <DialogTitle id={titleId}>{title}</DialogTitle>
+      <ConfirmStep {...step} pending={pending} error={error} onCancel={onClose} onConfirm={() => void confirm()} />
+    </Dialog>
+  );
+}
