@@ -24,3 +24,6 @@ export interface PurchaseUserTransfer {
   confirmedAt: string | null;
   completedAt: string | null;
 }
+
+/** The states support may cancel (POST /api/admin/purchase-user-transfers/:id/cancel); the API refuses the others. */
+export const CANCELABLE_STATES: readonly string[] = ['INITIATED', 'VERIFIED'];

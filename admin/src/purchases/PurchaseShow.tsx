@@ -1,6 +1,5 @@
 import { Box, Link as MuiLink, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import {
-  Datagrid,
   DateField,
   FunctionField,
   Labeled,
@@ -15,14 +14,13 @@ import {
   usePermissions,
   useRecordContext,
 } from 'react-admin';
-import { NoneFound } from '../common/EmptyState';
 import { formatMoney } from '../common/money';
 import { MoneyField } from '../common/MoneyField';
 import { StatusChipField } from '../common/StatusChipField';
 import { DisputeRows } from '../merchant-disputes';
 import { RefundRows } from '../merchant-refunds';
 import { canRead } from '../permissions';
-import { TRANSFER_STATE_LOOKS } from '../purchase-user-transfers/choices';
+import { TransferRows } from '../purchase-user-transfers/TransferRows';
 import { PURCHASE_STATUS_LOOKS, purchaseKind, type Purchase } from './choices';
 import { PurchaseActions } from './PurchaseActions';
 
@@ -178,15 +176,8 @@ export function PurchaseShow() {
 
         {canRead(permissions, 'purchase-user-transfers') && (
           <TabbedShowLayout.Tab label="Transfers" path="transfers">
-            <ReferenceManyField label={false} reference="purchase-user-transfers" target="purchaseId" sort={{ field: 'createdAt', order: 'DESC' }} pagination={<Pagination />}>
-              <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>This purchase has never been offered for transfer.</NoneFound>}>
-                <DateField source="createdAt" showTime />
-                <StatusChipField source="transferState" looks={TRANSFER_STATE_LOOKS} />
-                <ReferenceField source="sourceUserId" reference="users" link="show" sortable={false} />
-                <ReferenceField source="targetUserId" reference="users" link="show" emptyText="—" sortable={false} />
-                <DateField source="expiresAt" showTime />
-                <DateField source="completedAt" showTime emptyText="—" sortable={false} />
-              </Datagrid>
+            <ReferenceManyField label={false} reference="purchase-user-transfers" target="purchaseId" sort={{ field: 'createdAt', order: 'ASC' }} perPage={50} pagination={<Pagination />}>
+              <TransferRows empty="This purchase has never been offered for transfer." />
             </ReferenceManyField>
           </TabbedShowLayout.Tab>
         )}

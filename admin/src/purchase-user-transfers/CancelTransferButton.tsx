@@ -1,0 +1,68 @@
+import { useState } from 'react';
+import { Button } from '@mui/material';
+import CancelScheduleSendIcon from '@mui/icons-material/CancelScheduleSend';
+import { useGetOne, useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
+import { ConfirmActionDialog } from '../common/ActionDialog';
+import { cancelTransfer } from '../common/api';
+import { canManageOwnership } from '../permissions';
+import type { User } from '../users/types';
+import { CANCELABLE_STATES, type PurchaseUserTransfer } from './choices';
+
+const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+
+function CancelTransferDialog({ transfer, onClose }: { transfer: PurchaseUserTransfer; onClose(): void }) {
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const { data: recipient } = useGetOne<User>('users', { id: transfer.targetUserId ?? '' }, { enabled: Boolean(transfer.targetUserId) });
+  const recipientName = recipient?.email ?? 'the recipient';
+  return (
+    <ConfirmActionDialog
+      title="Cancel transfer"
+      question={`Cancel the transfer of this purchase to ${recipientName}?`}
+      details={`${recipientName} can no longer accept it, and the purchase stays with its owner, who may offer it again until ${day(transfer.expiresAt)}.`}
+      busyLabel="Canceling the transfer…"
+      confirmLabel="Cancel transfer"
+      cancelLabel="Keep it"
+      failure="The transfer could not be canceled."
+      action={async () => {
+        const fresh = await cancelTransfer(transfer.id);
+        notify(`Canceled the transfer to ${recipientName}. The purchase can be offered again until ${day(fresh.expiresAt)}.`, { type: 'success' });
+        refresh();
+      }}
+      onFailed={refresh} // the recipient may have accepted meanwhile
+      onClose={onClose}
+    />
+  );
+}
+
+interface CancelTransferButtonProps {
+  /** Column header, in a Datagrid. */
+  label?: string;
+  /** A transfer whose button the page already shows elsewhere. */
+  skip?: string;
+}
+
+/** Cancel transfer (support and admins), while the transfer is INITIATED or VERIFIED; the API reopens it as AVAILABLE. */
+export function CancelTransferButton({ skip }: CancelTransferButtonProps) {
+  const transfer = useRecordContext<PurchaseUserTransfer>();
+  const { permissions } = usePermissions();
+  const [open, setOpen] = useState(false);
+  if (!transfer || transfer.id === skip || !canManageOwnership(permissions) || !CANCELABLE_STATES.includes(transfer.transferState)) return null;
+  return (
+    <>
+      <Button
+        size="small"
+        color="error"
+        startIcon={<CancelScheduleSendIcon />}
+        sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}
+        onClick={(event) => {
+          event.stopPropagation(); // inside a row: do not open the transfer
+          setOpen(true);
+        }}
+      >
+        Cancel transfer
+      </Button>
+      {open ? <CancelTransferDialog transfer={transfer} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
