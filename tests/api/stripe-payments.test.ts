@@ -5,6 +5,7 @@ import { createCoupon, createProduct } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
 import { testApp, testConfig } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
+import { sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
 import { signed, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
 
@@ -31,8 +32,7 @@ describe('payments through Stripe (the real SDK against a local stand-in for its
     return request(app).post('/api/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', signature).send(payload);
   };
   const thanks = (checkoutId: string) => request(app).get(`/api/store/checkouts/${checkoutId}`);
-  const sessionOf = async (checkoutId: string) =>
-    (await db()('checkouts as c').join('merchantSessions as s', 's.id', 'c.merchantSessionId').where('c.id', checkoutId).first('s.identifier')).identifier as string;
+  const sessionOf = (checkoutId: string) => sessionOfCheckout(db(), checkoutId);
   /** Starts a checkout and pays for it at Stripe; returns the completed event, not yet delivered. */
   async function paidCheckout(body: object) {
     const created = await checkout(body);

@@ -7,6 +7,7 @@ import { createServices, type Services } from '../../api/src/services';
 import { createProduct, createResource } from '../../seeds/factories';
 import { testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
+import { boughtWithTestProvider } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
 
 describe('teams (DOMAIN §7)', () => {
@@ -23,13 +24,8 @@ describe('teams (DOMAIN §7)', () => {
     course = await createProduct(db(), { name: 'Team Course', unitAmount: 10_000 });
   });
 
-  /** Buys through checkout and the built-in provider, as the storefront does. */
-  async function buy(buyer: User, quantity: number, team = quantity > 1, product = course): Promise<string> {
-    const { checkoutId } = await services.checkouts.create({ productId: product.id, quantity, team, ppp: false, buyer, country: 'US', ip: null });
-    const session = await db()('checkouts as c').join('merchantSessions as s', 's.id', 'c.merchantSessionId').where('c.id', checkoutId).first('s.identifier');
-    await services.testProvider.pay(session.identifier);
-    return (await services.checkouts.fulfil(checkoutId)).purchaseId!;
-  }
+  const buy = (buyer: User, quantity: number, team = quantity > 1, product = course) =>
+    boughtWithTestProvider(services, db(), { buyer, productId: product.id, quantity, team });
   const call = (who: SignedIn | undefined, method: 'get' | 'post' | 'delete', path: string) => as(who, request(app)[method](`/api/store${path}`)).send();
   const couponOf = async (teamId: string) => (await Coupon.query(db()).findById((await Purchase.query(db()).findById(teamId))!.bulkCouponId!))!;
 

@@ -8,6 +8,7 @@ import { createProduct } from '../../seeds/factories';
 import { testDeps } from '../support/app';
 import { as, signedIn, signedInByEmail, type SignedIn } from '../support/auth';
 import { manualClock } from '../support/clock';
+import { boughtWithTestProvider } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
 
 const DAY = 86_400_000;
@@ -29,14 +30,7 @@ describe('purchase transfers (DOMAIN §8)', () => {
     support = await signedIn(db(), ['support']);
   });
 
-  /** A purchase bought and paid through the built-in provider, as a buyer would. */
-  async function bought(owner: User): Promise<string> {
-    const { checkoutId } = await services.checkouts.create({ productId: course.id, quantity: 1, team: false, ppp: false, buyer: owner, country: 'US', ip: null });
-    const { identifier } = await db()('checkouts as c').join('merchantSessions as s', 's.id', 'c.merchantSessionId').where('c.id', checkoutId).first('s.identifier');
-    await services.testProvider.pay(identifier);
-    const { purchaseId } = await services.checkouts.fulfil(checkoutId);
-    return purchaseId!;
-  }
+  const bought = (owner: User) => boughtWithTestProvider(services, db(), { buyer: owner, productId: course.id });
 
   const state = async (transferId: string) => (await PurchaseUserTransfer.query(db()).findById(transferId))!.transferState;
   const call = (who: SignedIn, method: 'get' | 'post', path: string, body?: object) => as(who, request(app)[method](`/api/store${path}`)).send(body);
@@ -127,10 +121,7 @@ describe('purchase transfers (DOMAIN §8)', () => {
 
     // A team purchase and a redeemed seat are not transferable.
     const teamBuyer = await signedIn(db(), ['learner']);
-    const { checkoutId } = await services.checkouts.create({ productId: course.id, quantity: 3, team: true, ppp: false, buyer: teamBuyer.user, country: 'US', ip: null });
-    const session = await db()('checkouts as c').join('merchantSessions as s', 's.id', 'c.merchantSessionId').where('c.id', checkoutId).first('s.identifier');
-    await services.testProvider.pay(session.identifier);
-    const team = (await services.checkouts.fulfil(checkoutId)).purchaseId!;
+    const team = await boughtWithTestProvider(services, db(), { buyer: teamBuyer.user, productId: course.id, quantity: 3 });
     expect((await call(teamBuyer, 'get', `/purchases/${team}/transfer`)).body.data).toBeNull();
     expect((await call(teamBuyer, 'post', `/purchases/${team}/transfer`, { email: 'y@example.com' })).body.code).toBe('transfer-not-available');
   });

@@ -7,6 +7,7 @@ import { createServices, type Services } from '../../api/src/services';
 import { createProduct, makeUpgradable } from '../../seeds/factories';
 import { testDeps } from '../support/app';
 import { as, signedIn } from '../support/auth';
+import { paidTestCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
 
 describe('upgrades (DOMAIN §5.3)', () => {
@@ -26,12 +27,7 @@ describe('upgrades (DOMAIN §5.3)', () => {
     await makeUpgradable(db(), basics, complete);
   });
 
-  async function startCheckout(buyer: User, product: Product, upgradeFromId?: string) {
-    const { checkoutId } = await services.checkouts.create({ productId: product.id, quantity: 1, team: false, ppp: false, buyer, country: 'US', ip: null, upgradeFromId });
-    const session = await db()('checkouts as c').join('merchantSessions as s', 's.id', 'c.merchantSessionId').where('c.id', checkoutId).first('s.identifier');
-    await services.testProvider.pay(session.identifier);
-    return checkoutId;
-  }
+  const startCheckout = (buyer: User, product: Product, upgradeFromId?: string) => paidTestCheckout(services, db(), { buyer, productId: product.id, upgradeFromId });
 
   it('records what the purchase upgraded from, and spends one credit once even when two upgrades are paid at once', async () => {
     const buyer = await signedIn(db());

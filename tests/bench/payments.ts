@@ -17,6 +17,7 @@ import { createCoupon, createProduct } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
 import { testConfig, testDeps } from '../support/app';
 import { configuredServerUrl, EMBEDDED_TEST_DIR, EMBEDDED_TEST_PORT, TEST_DATABASE_PREFIX, withClient, withDatabase } from '../support/database-server';
+import { sessionOfCheckout } from '../support/checkout';
 import { signed, standInEnv, startStripeStandIn } from '../support/stripe-stand-in';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -55,8 +56,7 @@ async function main() {
     results['checkout → Stripe session'] = await timeEach(100, async (i) => {
       const res = await request(app).post('/api/store/checkout').send({ productId: product.id, email: `bench${i}@example.com` });
       if (res.status !== 201) throw new Error(JSON.stringify(res.body));
-      const row = await db('checkouts as c').join('merchantSessions as s', 's.id', 'c.merchantSessionId').where('c.id', res.body.checkoutId).first('s.identifier');
-      sessions.push({ checkoutId: res.body.checkoutId, session: row.identifier });
+      sessions.push({ checkoutId: res.body.checkoutId, session: await sessionOfCheckout(db, res.body.checkoutId) });
     });
 
     const deliver = (event: Parameters<typeof signed>[0]) => {
@@ -69,7 +69,7 @@ async function main() {
 
     // Ten concurrent copies of one event: wall time, and still one purchase.
     const race = await request(app).post('/api/store/checkout').send({ productId: product.id, email: 'race@example.com' });
-    const raceSession = (await db('checkouts as c').join('merchantSessions as s', 's.id', 'c.merchantSessionId').where('c.id', race.body.checkoutId).first('s.identifier')).identifier;
+    const raceSession = await sessionOfCheckout(db, race.body.checkoutId);
     const completed = stripe.pay(raceSession);
     let start = performance.now();
     await Promise.all(Array.from({ length: 10 }, () => deliver(completed)));
