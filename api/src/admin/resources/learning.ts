@@ -106,9 +106,9 @@ export const comments = defineResource({
   name: 'comments',
   model: Comment,
   read: ['support'],
-  sqlColumns: { resourceId: { expression: "comments.context->>'resourceId'" } },
-  filterable: { id: 'id', userId: 'id', resourceId: 'id', createdAt: 'date' },
-  sortable: ['id', 'createdAt', 'updatedAt'],
+  sqlColumns: { resourceId: { expression: "comments.context->>'resourceId'" }, hidden: { expression: '(comments.hidden_at IS NOT NULL)' } },
+  filterable: { id: 'id', userId: 'id', resourceId: 'id', hidden: 'boolean', createdAt: 'date', hiddenAt: 'date' },
+  sortable: ['id', 'createdAt', 'updatedAt', 'hiddenAt'],
   searchable: ['text'],
   defaultSort: ['createdAt', 'DESC'],
 });
