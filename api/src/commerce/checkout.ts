@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { Price, Product } from '../catalog/models';
 import { enrollmentState } from '../catalog/service';
+import { ledger } from '../finance/ledger';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
@@ -345,6 +346,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
             })
             .returning('id');
           charge = inserted ?? null;
+          if (charge) await ledger.recordSale(trx, charge.id);
         }
 
         const seats = checkout.team ? checkout.quantity : 1;
@@ -360,6 +362,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
             .onConflict('idempotencyKey')
             .ignore();
           await trx('merchantCharges').where({ id: charge.id }).update({ refundAmount: paid.charge.amount });
+          await ledger.recordAdjustment(trx, charge.id, -paid.charge.amount, 'refund', refund.identifier);
           if (checkout.couponReserved) await trx('coupons').where({ id: checkout.couponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
           const purchaseId = await writePurchase(trx, checkout, buyer, charge, 'Refunded');
           await trx('checkouts').where({ id: checkoutId }).update({ status: 'refunded', purchaseId });

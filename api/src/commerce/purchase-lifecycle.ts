@@ -5,6 +5,7 @@ import { AppError } from '../http/errors';
 import type { Logger } from '../logger';
 import type { Outbox } from '../mail/outbox';
 import { refundEmail } from '../mail/templates';
+import { ledger } from '../finance/ledger';
 import type { PaymentProvider } from '../payments/provider';
 import { formatMoney } from './money';
 import type { PurchaseStatus } from './models';
@@ -108,7 +109,10 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
   /** Records a refund's total as the provider reports it: it only grows, and a full one ends access. */
   async function applyRefundTotal(trx: Knex.Transaction, charge: ChargeRow, refunded: number, reason: string, actor: Actor, requestId: string | null) {
     const total = Math.min(charge.amount, Math.max(charge.refundAmount, refunded));
-    if (total !== charge.refundAmount) await trx('merchantCharges').where({ id: charge.id }).update({ refundAmount: total });
+    if (total !== charge.refundAmount) {
+      await trx('merchantCharges').where({ id: charge.id }).update({ refundAmount: total });
+      await ledger.recordAdjustment(trx, charge.id, -(total - charge.refundAmount), 'refund', `refunded-to-${total}`);
+    }
     const full = total >= charge.amount;
     for (const purchase of await purchasesOfCharge(trx, charge.id)) {
       const moved = full && (await move(trx, purchase.id, 'Refunded', reason));
@@ -215,12 +219,15 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
       await db.transaction(async (trx) => {
         const charge = await chargeByIdentifier(trx, accountId, dispute.chargeIdentifier);
         if (!charge) return logger.warn({ chargeIdentifier: dispute.chargeIdentifier }, 'dispute for a charge we do not know; ignored');
-        await trx('merchantDisputes')
+        const [fresh] = await trx('merchantDisputes')
           .insert({ merchantAccountId: accountId, identifier: dispute.identifier, merchantChargeId: charge.id, amount: dispute.amount, reason: dispute.reason })
           .onConflict(['merchantAccountId', 'identifier'])
-          .ignore();
+          .ignore()
+          .returning('id');
         const row = await trx('merchantDisputes').where({ merchantAccountId: accountId, identifier: dispute.identifier }).first('status');
         if (row.status !== 'open') return; // closed before this event arrived
+        // The disputed amount is withdrawn while the dispute is open.
+        if (fresh) await ledger.recordAdjustment(trx, charge.id, -dispute.amount, 'dispute', dispute.identifier);
         for (const purchase of await purchasesOfCharge(trx, charge.id)) {
           if (!(await move(trx, purchase.id, 'Disputed', dispute.reason ?? 'disputed with the card issuer'))) continue;
           await endAccess(trx, purchase, 'Disputed', null);
@@ -235,6 +242,12 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
         const charge = await chargeByIdentifier(trx, accountId, dispute.chargeIdentifier);
         if (!charge) return logger.warn({ chargeIdentifier: dispute.chargeIdentifier }, 'dispute for a charge we do not know; ignored');
         const status = dispute.won ? 'won' : 'lost';
+        const before = await trx('merchantDisputes').where({ merchantAccountId: accountId, identifier: dispute.identifier }).first('status');
+        // The ledger follows the money: a won dispute returns what its opening withdrew; a lost one whose opening
+        // we never saw withdraws it now. Repeated close events change nothing.
+        if (before?.status === 'open' && dispute.won) await ledger.recordAdjustment(trx, charge.id, dispute.amount, 'dispute-won', dispute.identifier);
+        if (!before && !dispute.won) await ledger.recordAdjustment(trx, charge.id, -dispute.amount, 'dispute', dispute.identifier);
+        if (before && before.status !== 'open') return;
         await trx('merchantDisputes')
           .insert({ merchantAccountId: accountId, identifier: dispute.identifier, merchantChargeId: charge.id, amount: dispute.amount, reason: dispute.reason, status, closedAt: trx.fn.now() })
           .onConflict(['merchantAccountId', 'identifier'])

@@ -28,5 +28,5 @@ export {
 } from '../identity/models';
 export { OutboxEmail } from '../mail/models';
 export { Bookmark, Comment, ContentResource, ContentResourceResource, LessonProgress, ProductContentResource } from '../learning/models';
-export { ProductRevenueSplit } from '../finance/models';
+export { ProductRevenueSplit, SplitLine } from '../finance/models';
 export { AuditLog } from '../audit/models';

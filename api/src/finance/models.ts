@@ -25,3 +25,18 @@ export class ProductRevenueSplit extends BaseModel {
     };
   }
 }
+
+/** One line of the append-only revenue split ledger (cents, signed). */
+export class SplitLine extends BaseModel {
+  static override tableName = 'splitLines';
+  declare id: string; // bigint, as a string
+  declare merchantChargeId: string;
+  declare productId: string;
+  declare recipientType: (typeof SPLIT_TYPES)[number];
+  declare userId: string | null;
+  declare kind: 'sale' | 'refund' | 'dispute' | 'dispute-won';
+  declare amount: number;
+  declare currency: string;
+  declare reference: string | null;
+  declare createdAt: Date;
+}

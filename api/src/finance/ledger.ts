@@ -1,0 +1,51 @@
+import type { Knex } from 'knex';
+import { adjustmentLines, saleLines, shareOf, type Line, type RecipientType } from './split-ledger';
+
+export type LedgerKind = 'sale' | 'refund' | 'dispute' | 'dispute-won';
+
+interface ChargeFacts {
+  id: string;
+  amount: number;
+  fee: number;
+  currency: string;
+  productId: string;
+}
+
+async function chargeFacts(trx: Knex.Transaction, chargeId: string): Promise<ChargeFacts> {
+  return trx('merchantCharges as ch')
+    .join('merchantProducts as mp', 'mp.id', 'ch.merchantProductId')
+    .where('ch.id', chargeId)
+    .first('ch.id', 'ch.amount', 'ch.fee', 'ch.currency', 'mp.productId');
+}
+
+async function insertLines(trx: Knex.Transaction, charge: ChargeFacts, kind: LedgerKind, lines: Line[], reference: string | null): Promise<void> {
+  const rows = lines
+    .filter((l) => l.amount !== 0 || kind === 'sale')
+    .map((l) => ({ merchantChargeId: charge.id, productId: charge.productId, recipientType: l.type, userId: l.userId, kind, amount: l.amount, currency: charge.currency, reference }));
+  if (rows.length) await trx('splitLines').insert(rows);
+}
+
+/**
+ * The split ledger's writes, always inside the transaction that changes the money (fulfilment, refunds,
+ * disputes), so the ledger and the charge never disagree.
+ */
+export const ledger = {
+  /** A charge's sale lines, from the product's splits at the moment of sale; they sum to its net. */
+  async recordSale(trx: Knex.Transaction, chargeId: string): Promise<void> {
+    const charge = await chargeFacts(trx, chargeId);
+    const splits: { type: RecipientType; userId: string | null; percent: string }[] = await trx('productRevenueSplits')
+      .where({ productId: charge.productId })
+      .orderBy('createdAt')
+      .select('type', 'userId', 'percent');
+    const lines = saleLines(charge.amount, charge.fee, splits.map((s) => ({ type: s.type, userId: s.userId, share: shareOf(s.percent) })));
+    await insertLines(trx, charge, 'sale', lines, null);
+  },
+
+  /** Money leaving (negative: refunds, disputes) or coming back (a won dispute), spread like the sale. */
+  async recordAdjustment(trx: Knex.Transaction, chargeId: string, amount: number, kind: Exclude<LedgerKind, 'sale'>, reference: string): Promise<void> {
+    if (amount === 0) return;
+    const charge = await chargeFacts(trx, chargeId);
+    const sale: Line[] = (await trx('splitLines').where({ merchantChargeId: chargeId, kind: 'sale' }).orderBy('id').select('recipientType as type', 'userId', 'amount')) as Line[];
+    await insertLines(trx, charge, kind, adjustmentLines(amount, sale), reference);
+  },
+};
