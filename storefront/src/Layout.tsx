@@ -1,11 +1,22 @@
-import { useState } from 'react';
-import { Link, Outlet, useLocation } from 'react-router';
+import { Component, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link, Outlet, useLocation } from './router';
 import { isApiError } from './api/client';
 import { signOut } from './api/identity';
 import { loginPath } from './redirects';
 import { useSession } from './session';
 
 export function Layout() {
+  const { pathname } = useLocation();
+  const mainRef = useRef<HTMLElement>(null);
+  const shownPath = useRef(pathname);
+
+  // A new page: keyboard and screen-reader users start at its content, not at the link that is gone.
+  useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    mainRef.current?.focus({ preventScroll: true });
+  }, [pathname]);
+
   return (
     <>
       <a className="skip-link" href="#main">Skip to content</a>
@@ -13,11 +24,45 @@ export function Layout() {
         <Link to="/" className="brand">Courses</Link>
         <AccountNav />
       </header>
-      <main id="main" className="container">
-        <Outlet />
+      <main id="main" className="container" ref={mainRef} tabIndex={-1}>
+        <PageLoadBoundary key={pathname}>
+          <Suspense
+            fallback={
+              <p role="status" className="loading">
+                Loading the page…
+              </p>
+            }
+          >
+            <Outlet />
+          </Suspense>
+        </PageLoadBoundary>
       </main>
     </>
   );
+}
+
+/**
+ * A page's code could not be loaded (offline, or a new version was deployed meanwhile): say so and offer a
+ * reload instead of a blank page.
+ */
+class PageLoadBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <div role="alert" className="notice notice-error">
+        <p>This page could not be loaded. Check your connection, then reload.</p>
+        <button type="button" onClick={() => window.location.reload()}>
+          Reload
+        </button>
+      </div>
+    );
+  }
 }
 
 /** "Sign in" for visitors; the email, "My purchases", "My devices" and "Sign out" for signed-in learners. */

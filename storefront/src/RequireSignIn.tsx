@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate, useLocation } from './router';
 import type { StoreUser } from './api/identity';
 import { loginPath } from './redirects';
 import { useSession } from './session';

@@ -1,48 +1,40 @@
-import { StrictMode } from 'react';
+import { lazy, StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router';
 import { Layout } from './Layout';
-import { AcceptTransferPage } from './pages/AcceptTransferPage';
-import { ActivateDevicePage } from './pages/ActivateDevicePage';
-import { FinishSignInPage } from './pages/FinishSignInPage';
 import { HomePage } from './pages/HomePage';
-import { InvitePage } from './pages/InvitePage';
-import { InvoicePage } from './pages/InvoicePage';
-import { LoginPage } from './pages/LoginPage';
-import { MyDevicesPage } from './pages/MyDevicesPage';
-import { MyPurchasesPage } from './pages/MyPurchasesPage';
 import { NotFoundPage } from './pages/NotFoundPage';
-import { ProductPage } from './pages/product/ProductPage';
-import { TeamPage } from './pages/team/TeamPage';
-import { ThanksPage } from './pages/ThanksPage';
+import { Router, type Route } from './router';
 import { SessionProvider } from './session';
 import './styles.css';
 
-const router = createBrowserRouter([
-  {
-    element: <Layout />,
-    children: [
-      { index: true, element: <HomePage /> },
-      { path: 'products/:slugOrId', element: <ProductPage /> },
-      { path: 'login', element: <LoginPage /> },
-      { path: 'login/continue', element: <FinishSignInPage /> },
-      { path: 'activate', element: <ActivateDevicePage /> },
-      { path: 'devices', element: <MyDevicesPage /> },
-      { path: 'purchases', element: <MyPurchasesPage /> },
-      { path: 'invoices/:id', element: <InvoicePage /> },
-      { path: 'thanks', element: <ThanksPage /> },
-      { path: 'teams/:purchaseId', element: <TeamPage /> },
-      { path: 'invites/:couponId', element: <InvitePage /> },
-      { path: 'transfers/:transferId', element: <AcceptTransferPage /> },
-      { path: '*', element: <NotFoundPage /> },
-    ],
-  },
-]);
+/**
+ * Every page but the home page is its own chunk, loaded when first visited (the Layout shows "Loading the page…"
+ * meanwhile): the home page's JavaScript stays small.
+ */
+function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): ComponentType {
+  return lazy<ComponentType>(async () => ({ default: (await load())[name] }));
+}
+
+const routes: Route[] = [
+  { path: '/', Page: HomePage },
+  { path: '/products/:slugOrId', Page: page(() => import('./pages/product/ProductPage'), 'ProductPage') },
+  { path: '/login', Page: page(() => import('./pages/LoginPage'), 'LoginPage') },
+  { path: '/login/continue', Page: page(() => import('./pages/FinishSignInPage'), 'FinishSignInPage') },
+  { path: '/activate', Page: page(() => import('./pages/ActivateDevicePage'), 'ActivateDevicePage') },
+  { path: '/devices', Page: page(() => import('./pages/MyDevicesPage'), 'MyDevicesPage') },
+  { path: '/purchases', Page: page(() => import('./pages/MyPurchasesPage'), 'MyPurchasesPage') },
+  { path: '/invoices/:id', Page: page(() => import('./pages/InvoicePage'), 'InvoicePage') },
+  { path: '/thanks', Page: page(() => import('./pages/ThanksPage'), 'ThanksPage') },
+  { path: '/teams/:purchaseId', Page: page(() => import('./pages/team/TeamPage'), 'TeamPage') },
+  { path: '/invites/:couponId', Page: page(() => import('./pages/InvitePage'), 'InvitePage') },
+  { path: '/transfers/:transferId', Page: page(() => import('./pages/AcceptTransferPage'), 'AcceptTransferPage') },
+  { path: '*', Page: () => <NotFoundPage /> },
+];
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <SessionProvider>
-      <RouterProvider router={router} />
+      <Router routes={routes} layout={Layout} />
     </SessionProvider>
   </StrictMode>,
 );

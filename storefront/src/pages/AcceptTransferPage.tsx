@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useParams } from 'react-router';
+import { Link, useLocation, useParams } from '../router';
 import { productPath } from '../api/catalog';
 import { isApiError } from '../api/client';
 import type { StoreUser } from '../api/identity';

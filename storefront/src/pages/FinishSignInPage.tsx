@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from '../router';
 import { isApiError } from '../api/client';
 import { consumeSignInLink } from '../api/identity';
 import { isOutsideStorefront, safeRedirectPath } from '../redirects';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../router';
 import { isApiError } from '../api/client';
 import { listMyPurchases, type MyPurchase } from '../api/purchases';
 import { countryName, formatDate } from '../format';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../router';
 
 export function NotFoundPage({ title = 'Page not found', children }: { title?: string; children?: ReactNode }) {
   return (

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '../../router';
 import { ApiError } from '../../api/client';
 import { startCheckout, type CheckoutRequest } from '../../api/commerce';
 import { loginPath } from '../../redirects';

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '../../router';
 import type { StoreProduct } from '../../api/catalog';
 import type { CheckoutRequest, PurchaseChoice, QuoteAnswer } from '../../api/commerce';
 import { formatDateTime } from '../../format';

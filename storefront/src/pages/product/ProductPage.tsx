@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useParams } from 'react-router';
+import { useParams } from '../../router';
 import { findProduct, listProducts, type StoreProduct } from '../../api/catalog';
 import { LoadStatus } from '../../LoadStatus';
 import { useAsync } from '../../useAsync';

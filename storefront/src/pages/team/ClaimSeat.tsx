@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../router';
 import { isApiError } from '../../api/client';
 import { claimSeat, type TeamView } from '../../api/teams';
 
