@@ -10,6 +10,8 @@ export interface StoreProduct {
   /** Seats still for sale; null when the course is not limited. */
   seatsLeft: number | null;
   enrollment: { state: 'open' | 'not-open' | 'closed'; opensAt: string | null; closesAt: string | null };
+  /** The published courses the product grants, in order. */
+  courses: { id: string; slug: string | null; title: string }[];
   price: { id: string; unitAmount: number; currency: string; nickname: string | null } | null;
 }
 

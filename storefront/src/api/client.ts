@@ -71,6 +71,20 @@ export function postJson<T>(path: string, body?: unknown): Promise<T> {
   });
 }
 
+export function putJson<T>(path: string, body?: unknown): Promise<T> {
+  return request<T>('PUT', path, {
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body ?? {}),
+  });
+}
+
+export function patchJson<T>(path: string, body: unknown): Promise<T> {
+  return request<T>('PATCH', path, {
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
 /** DELETE; most answer 204 (void), some answer the changed resource. */
 export function deleteJson<T = void>(path: string): Promise<T> {
   return request<T>('DELETE', path);

@@ -18,7 +18,18 @@ export interface MyPurchase {
   currency: string;
   createdAt: string;
   country: string | null;
-  team: { seats: number; used: number } | null;
+  /**
+   * A team purchase: its team's seats. `teamId` is the team's first purchase (its page is /teams/:teamId);
+   * `addedSeats` marks a later purchase that added seats to that team.
+   */
+  team: {
+    seats: number;
+    used: number;
+    teamId: string;
+    addedSeats: boolean;
+    /** The seats this purchase bought; not sent by the API yet (the row then says "Added seats"). */
+    quantity?: number;
+  } | null;
   /** A seat redeemed from someone's team purchase. */
   seat: boolean;
   invoiceId: string | null;

@@ -1,0 +1,43 @@
+import { getJson, putJson } from './client';
+
+export type Theme = 'light' | 'dark' | 'system';
+export type FontSize = 'normal' | 'large';
+
+/** The global preferences the storefront uses; `fields` may hold others (other clients), which are kept. */
+export interface Prefs {
+  theme: Theme;
+  reading: { fontSize: FontSize };
+  /** Stored for the video player to come. */
+  video: { playbackRate: number; autoplayNext: boolean };
+}
+
+export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 1.75, 2];
+
+const pick = <T extends string>(value: unknown, allowed: readonly T[], fallback: T): T =>
+  allowed.includes(value as T) ? (value as T) : fallback;
+
+const record = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' ? (value as Record<string, unknown>) : {});
+
+/** Reads our fields out of whatever the API holds, with defaults for what is missing or unknown. */
+export function prefsOf(fields: Record<string, unknown>): Prefs {
+  const reading = record(fields.reading);
+  const video = record(fields.video);
+  return {
+    theme: pick(fields.theme, ['light', 'dark', 'system'], 'system'),
+    reading: { fontSize: pick(reading.fontSize, ['normal', 'large'], 'normal') },
+    video: {
+      playbackRate: PLAYBACK_RATES.includes(video.playbackRate as number) ? (video.playbackRate as number) : 1,
+      autoplayNext: video.autoplayNext === true,
+    },
+  };
+}
+
+/** GET /api/store/prefs?type=global: every stored field (ours and others'). */
+export async function getGlobalPrefs(): Promise<Record<string, unknown>> {
+  return (await getJson<{ fields: Record<string, unknown> }>('/api/store/prefs?type=global')).fields;
+}
+
+/** PUT replaces all the global fields: send the others back unchanged. */
+export async function putGlobalPrefs(fields: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return (await putJson<{ fields: Record<string, unknown> }>('/api/store/prefs', { type: 'global', fields })).fields;
+}
