@@ -14,6 +14,7 @@ import { STRIPE_WEBHOOK_PATH, webhookRoutes } from './payments/webhook-routes';
 import { purchaseActionRoutes } from './commerce/purchase-action-routes';
 import { teamRoutes } from './commerce/team-routes';
 import { commentModerationRoutes, learningRoutes } from './learning/routes';
+import { financeRoutes } from './finance/routes';
 import { transferRoutes } from './commerce/transfer-routes';
 import { healthRoutes } from './health/routes';
 import { authenticate } from './http/auth';
@@ -45,6 +46,7 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/store', commerceRoutes({ allow, config: deps.config, quotes: services.quotes, checkouts: services.checkouts, purchases: services.purchases }));
   mount('/api/admin', identityAdminRoutes({ allow, outbox: services.outbox }));
   mount('/api/store', learningRoutes({ allow, config: deps.config, learning: services.learning, bookmarks: services.bookmarks, comments: services.comments }));
+  mount('/api/admin', financeRoutes({ allow, exports: services.financeExports, summary: services.financeSummary }));
   mount('/api/admin', commentModerationRoutes({ allow, comments: services.comments }));
   mount('/api/store', teamRoutes({ allow, teams: services.teams }));
   mount('/api/store', transferRoutes({ allow, transfers: services.transfers }));

@@ -4,6 +4,8 @@ import type { Db } from './db/connection';
 import type { Logger } from './logger';
 import { adminService } from './admin/service';
 import { dashboardService } from './admin/dashboard';
+import { financeExports } from './finance/exports';
+import { financeSummary } from './finance/summary';
 import { contentTree } from './learning/content-tree';
 import { learningService } from './learning/learning';
 import { bookmarkService } from './learning/bookmarks';
@@ -60,6 +62,8 @@ export function createServices(deps: Deps) {
     health: healthService(deps),
     admin: adminService(deps),
     dashboard: dashboardService(deps),
+    financeExports: financeExports(deps),
+    financeSummary: financeSummary(deps),
     tree,
     learning,
     bookmarks: bookmarkService(deps),

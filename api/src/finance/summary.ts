@@ -1,0 +1,70 @@
+import type { Db } from '../db/connection';
+import type { PeriodQuery } from './exports';
+
+const DAY_MS = 86_400_000;
+
+/** Sales, refunds and disputes columns summed from ledger lines (cents; refunds and disputes are negative). */
+const AMOUNTS = `
+  COALESCE(sum(l.amount) FILTER (WHERE l.kind = 'sale'), 0)::bigint AS sales,
+  COALESCE(sum(l.amount) FILTER (WHERE l.kind = 'refund'), 0)::bigint AS refunds,
+  COALESCE(sum(l.amount) FILTER (WHERE l.kind IN ('dispute', 'dispute-won')), 0)::bigint AS disputes,
+  COALESCE(sum(l.amount), 0)::bigint AS total`;
+
+interface Amounts {
+  sales: number;
+  refunds: number;
+  disputes: number;
+  total: number;
+}
+
+const numbers = <T extends Amounts>(row: T): T => ({ ...row, sales: Number(row.sales), refunds: Number(row.refunds), disputes: Number(row.disputes), total: Number(row.total) });
+
+/** The console's finance charts, all read from the split ledger for one period (whole UTC days). */
+export function financeSummary({ db }: { db: Db }) {
+  return {
+    async summary(q: Pick<PeriodQuery, 'from' | 'to'>) {
+      const from = new Date(`${q.from}T00:00:00Z`);
+      const until = new Date(new Date(`${q.to}T00:00:00Z`).getTime() + DAY_MS);
+      const [days, products, recipients] = await Promise.all([
+        db.raw(
+          `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, ${AMOUNTS}
+             FROM generate_series(?::date, ?::date, interval '1 day') AS d(day)
+             LEFT JOIN split_lines l ON l.created_at >= d.day AND l.created_at < d.day + interval '1 day'
+            GROUP BY d.day ORDER BY d.day`,
+          [q.from, q.to],
+        ),
+        db.raw(
+          `SELECT pr.id AS "productId", pr.name, ${AMOUNTS}
+             FROM split_lines l JOIN products pr ON pr.id = l.product_id
+            WHERE l.created_at >= ? AND l.created_at < ?
+            GROUP BY pr.id, pr.name ORDER BY total DESC, pr.name`,
+          [from, until],
+        ),
+        db.raw(
+          `SELECT l.recipient_type AS type, l.user_id AS "userId", u.email, u.name, ${AMOUNTS}
+             FROM split_lines l LEFT JOIN users u ON u.id = l.user_id
+            WHERE l.created_at >= ? AND l.created_at < ?
+            GROUP BY l.recipient_type, l.user_id, u.email, u.name ORDER BY total DESC`,
+          [from, until],
+        ),
+      ]);
+      const perDay = (days.rows as (Amounts & { day: string })[]).map(numbers);
+      const totals = perDay.reduce((t, d) => ({ sales: t.sales + d.sales, refunds: t.refunds + d.refunds, disputes: t.disputes + d.disputes, total: t.total + d.total }), {
+        sales: 0,
+        refunds: 0,
+        disputes: 0,
+        total: 0,
+      });
+      return {
+        from: q.from,
+        to: q.to,
+        totals,
+        days: perDay,
+        products: (products.rows as (Amounts & { productId: string; name: string })[]).map(numbers),
+        recipients: (recipients.rows as (Amounts & { type: string; userId: string | null; email: string | null; name: string | null })[]).map(numbers),
+      };
+    },
+  };
+}
+
+export type FinanceSummary = ReturnType<typeof financeSummary>;
