@@ -227,5 +227,7 @@ describe('purchase transfers (DOMAIN §8)', () => {
     const audit = await db()('auditLogs').where({ recordId: purchaseId, action: 'transfer.moved-by-support' }).first();
     expect(audit).toMatchObject({ actorId: support.user.id });
     expect(audit.before).toMatchObject({ email: owner.user.email });
+    expect(await db()('outboxEmails').where({ toAddress: 'right@example.com', kind: 'purchase-received' }).first()).toBeTruthy();
+    expect(await db()('outboxEmails').where({ toAddress: owner.user.email, kind: 'transfer-completed' }).first()).toBeTruthy();
   });
 });

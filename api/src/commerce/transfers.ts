@@ -7,7 +7,7 @@ import { AppError } from '../http/errors';
 import { findOrCreateUserByEmail } from '../identity/users';
 import type { Logger } from '../logger';
 import type { Outbox } from '../mail/outbox';
-import { transferCompletedEmail, transferOfferEmail } from '../mail/templates';
+import { purchaseReceivedEmail, transferCompletedEmail, transferOfferEmail } from '../mail/templates';
 import type { PaymentProvider } from '../payments/provider';
 import type { TransferState } from './models';
 
@@ -287,8 +287,13 @@ export function transferService({ db, clock, config, logger, outbox, provider }:
           .returning('*');
         const { customerIdentifier } = await moveOwnership(trx, purchase, recipient.id);
         await recordAudit(trx, { actor, action: 'transfer.moved-by-support', resource: 'purchases', recordId: purchaseId, before: { userId: owner.id, email: owner.email }, after: { userId: recipient.id, email: recipient.email }, requestId });
+        // Both people hear of it: the new owner so they can sign in, the old one so it is no surprise.
+        const product = await trx('products').where({ id: purchase.productId }).first('name');
+        await outbox.enqueue(trx, purchaseReceivedEmail(recipient.email, product.name, new URL('/purchases', config.publicUrl).toString()));
+        await outbox.enqueue(trx, transferCompletedEmail(owner.email, recipient.email, product.name));
         return { view: await view(trx, row as TransferRow), customerIdentifier, email: recipient.email };
       });
+      outbox.flushInBackground();
       if (outcome.customerIdentifier) await updateProviderCustomer(outcome.customerIdentifier, outcome.email);
       return outcome.view;
     },

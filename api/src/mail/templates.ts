@@ -60,6 +60,16 @@ export function transferCompletedEmail(to: string, recipientEmail: string, produ
   };
 }
 
+export function purchaseReceivedEmail(to: string, productName: string, url: string): NewEmail {
+  return {
+    kind: 'purchase-received',
+    to,
+    subject: `${productName} is yours`,
+    text: `Our support team moved a purchase of ${productName} to this email address. Sign in with it to start:\n${url}\n`,
+    html: `<p>Our support team moved a purchase of ${escapeHtml(productName)} to this email address.</p><p><a href="${escapeHtml(url)}">Sign in with it to start</a></p>`,
+  };
+}
+
 export function teamWelcomeEmail(to: string, productName: string, courseUrl: string): NewEmail {
   return {
     kind: 'team-welcome',
