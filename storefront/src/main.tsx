@@ -18,6 +18,8 @@ function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, n
 const routes: Route[] = [
   { path: '/', Page: HomePage },
   { path: '/products/:slugOrId', Page: page(() => import('./pages/product/ProductPage'), 'ProductPage') },
+  { path: '/courses/:course', Page: page(() => import('./pages/course/CoursePage'), 'CoursePage') },
+  { path: '/courses/:course/lessons/:lesson', Page: page(() => import('./pages/lesson/LessonPage'), 'LessonPage') },
   { path: '/login', Page: page(() => import('./pages/LoginPage'), 'LoginPage') },
   { path: '/login/continue', Page: page(() => import('./pages/FinishSignInPage'), 'FinishSignInPage') },
   { path: '/activate', Page: page(() => import('./pages/ActivateDevicePage'), 'ActivateDevicePage') },

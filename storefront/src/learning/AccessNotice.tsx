@@ -1,0 +1,106 @@
+import type { ReactNode } from 'react';
+import { productPath } from '../api/catalog';
+import type { CourseView, Lock } from '../api/learning';
+import { countryName } from '../format';
+import { loginPath } from '../redirects';
+import { Link, useLocation } from '../router';
+
+type Products = CourseView['products'];
+
+/** Links to buy each product that grants the course (most courses have one or two). */
+function BuyLinks({ products, label }: { products: Products; label: (name: string) => string }) {
+  if (products.length === 0) return <p>This course is not on sale right now.</p>;
+  return (
+    <p className="actions">
+      {products.map((product, i) => (
+        <Link key={product.id} className={i === 0 ? 'button-link' : 'button-link button-link-quiet'} to={productPath(product)}>
+          {label(product.name)}
+        </Link>
+      ))}
+    </p>
+  );
+}
+
+const TEAM_HINT = (
+  <p className="hint">
+    Has your team bought seats? Open the invite link from your team’s owner to take one. Bought seats for your team yourself?
+    Take one from “Manage team” in <Link to="/purchases">My purchases</Link>.
+  </p>
+);
+
+/**
+ * Why the paid lessons are closed to this learner, and how to open them: sign in, buy (or buy full access instead
+ * of a regional price), or take a team seat.
+ */
+export function AccessNotice({ lock, products, what }: { lock: Lock; products: Products; what: 'course' | 'lesson' }) {
+  const { pathname, search } = useLocation();
+  const subject = what === 'lesson' ? 'This lesson' : 'Most lessons of this course';
+  let title: string;
+  let body: ReactNode;
+  switch (lock.reason) {
+    case 'sign-in':
+      title = what === 'lesson' ? 'Sign in to study this lesson' : 'Sign in to study this course';
+      body = (
+        <>
+          <p>
+            {subject} {what === 'lesson' ? 'is' : 'are'} for learners who bought the course. Bought it already, or have a seat
+            from your team? Sign in with that email address.
+          </p>
+          <p>
+            <Link className="button-link" to={loginPath(pathname + search)}>
+              Sign in
+            </Link>
+          </p>
+          <p>Not yet yours?</p>
+          <BuyLinks products={products} label={(name) => `Buy ${name}`} />
+        </>
+      );
+      break;
+    case 'purchase':
+      title = what === 'lesson' ? 'This lesson is for learners who bought the course' : 'Buy the course to open every lesson';
+      body = (
+        <>
+          <p>The free lessons are open to everyone. Buy the course to study the rest, at your own pace.</p>
+          <BuyLinks products={products} label={(name) => `Buy ${name}`} />
+          {TEAM_HINT}
+        </>
+      );
+      break;
+    case 'region': {
+      const country = lock.purchaseCountry ? countryName(lock.purchaseCountry) : 'the country you bought it in';
+      title = `Your regional price works in ${country} only`;
+      body = (
+        <>
+          <p>
+            You bought this course at a price adjusted for {country}, so it opens only from there, and you seem to be somewhere
+            else now. Study from {country}, or buy full access to study from anywhere: what you already paid is taken off the
+            price.
+          </p>
+          <BuyLinks products={products} label={(name) => `Buy full access: ${name}`} />
+        </>
+      );
+      break;
+    }
+    case 'ended':
+      title = lock.status === 'Disputed' ? 'Access is paused' : 'Your access has ended';
+      body = (
+        <>
+          <p>
+            {lock.status === 'Refunded'
+              ? 'Your purchase was refunded, so the course is no longer open to you. Buy it again to study.'
+              : lock.status === 'Disputed'
+                ? 'The payment is disputed with your bank; access comes back when the dispute is settled in our favour.'
+                : 'Your access to this course was removed. Contact support if you think this is a mistake.'}
+          </p>
+          {lock.status === 'Refunded' && <BuyLinks products={products} label={(name) => `Buy ${name}`} />}
+        </>
+      );
+      break;
+  }
+  return (
+    <section className="notice notice-info access-notice" aria-labelledby="access-heading">
+      <h2 id="access-heading">{title}</h2>
+      {body}
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+import { isApiError } from '../../api/client';
+import { getCourse, lessonPath, type CourseView, type LessonItem } from '../../api/learning';
+import { AccessNotice } from '../../learning/AccessNotice';
+import { LessonStatus } from '../../learning/LessonStatus';
+import { ProgressBar } from '../../learning/ProgressBar';
+import { LoadStatus } from '../../LoadStatus';
+import { Link, useParams } from '../../router';
+import { useSession } from '../../session';
+import { useAsync } from '../../useAsync';
+import { useDocumentTitle } from '../../useDocumentTitle';
+import { NotFoundPage } from '../NotFoundPage';
+
+/** /courses/:course: the outline with progress, where to continue, and how to get access when it is locked. */
+export function CoursePage() {
+  const { course: slug = '' } = useParams();
+  const { state } = useSession();
+  const course = useAsync(() => getCourse(slug), [slug]);
+  if (course.status === 'error' && isApiError(course.error, 'not-found', 'validation-failed')) {
+    return <NotFoundPage title="Course not found">This course does not exist or is not published.</NotFoundPage>;
+  }
+  if (course.status !== 'ready') {
+    return (
+      <section>
+        <h1>Course</h1>
+        <LoadStatus state={course} retry={course.retry} what="the course" />
+      </section>
+    );
+  }
+  return <CourseOutline view={course.data} signedIn={state.status === 'signed-in'} />;
+}
+
+function CourseOutline({ view, signedIn }: { view: CourseView; signedIn: boolean }) {
+  const { course, access, progress, modules } = view;
+  useDocumentTitle(course.title);
+  const showProgress = signedIn && (access.full || progress.completed > 0);
+  return (
+    <article className="course-page">
+      <header className="course-header">
+        <h1>{course.title}</h1>
+        {course.description && <p className="course-description">{course.description}</p>}
+        {showProgress && <ProgressBar progress={progress} label="Course progress" />}
+        <ContinueLink view={view} signedIn={signedIn} />
+      </header>
+      {!access.full && <AccessNotice lock={access} products={view.products} what="course" />}
+      <section aria-labelledby="outline-heading" className="outline">
+        <h2 id="outline-heading">Lessons</h2>
+        {modules.length === 0 && <p className="empty">No lessons are published yet.</p>}
+        {modules.map((module) => (
+          <section key={module.id} className="outline-module" aria-labelledby={`module-${module.id}`}>
+            <div className="outline-head">
+              <h3 id={`module-${module.id}`}>{module.title}</h3>
+              {showProgress && <ProgressBar progress={module.progress} label={`Progress in ${module.title}`} />}
+            </div>
+            <LessonList course={course} lessons={module.lessons} />
+            {module.sections.map((section) => (
+              <section key={section.id} className="outline-section" aria-labelledby={`section-${section.id}`}>
+                <div className="outline-head">
+                  <h4 id={`section-${section.id}`}>{section.title}</h4>
+                  {showProgress && <ProgressBar progress={section.progress} label={`Progress in ${section.title}`} />}
+                </div>
+                <LessonList course={course} lessons={section.lessons} />
+              </section>
+            ))}
+          </section>
+        ))}
+      </section>
+    </article>
+  );
+}
+
+/** "Continue where you left off" (or "Start the course"), or that every lesson is done. */
+function ContinueLink({ view, signedIn }: { view: CourseView; signedIn: boolean }) {
+  const { course, progress } = view;
+  if (view.continue) {
+    const started = progress.completed > 0;
+    return (
+      <p className="continue">
+        <Link className="button-link button-continue" to={lessonPath(course, view.continue)} aria-describedby="continue-lesson">
+          {started ? 'Continue where you left off' : 'Start the course'}
+        </Link>{' '}
+        <span id="continue-lesson" className="hint">
+          {started ? 'Next up' : 'First lesson'}: {view.continue.title}
+        </span>
+      </p>
+    );
+  }
+  if (signedIn && progress.total > 0 && progress.completed === progress.total) {
+    return <p className="continue notice notice-info">You have completed every lesson of this course. Well done!</p>;
+  }
+  const first = view.modules.flatMap((m) => [...m.lessons, ...m.sections.flatMap((s) => s.lessons)]).find((l) => l.open);
+  if (!first) return null;
+  return (
+    <p className="continue">
+      <Link className="button-link button-link-quiet" to={lessonPath(course, first)}>
+        {first.free ? 'Try a free lesson' : 'Start the course'}
+      </Link>
+    </p>
+  );
+}
+
+function LessonList({ course, lessons }: { course: CourseView['course']; lessons: LessonItem[] }) {
+  if (lessons.length === 0) return null;
+  return (
+    <ol className="lesson-list">
+      {lessons.map((lesson) => (
+        <li key={lesson.id} className={lesson.completed ? 'lesson-done' : undefined}>
+          <LessonStatus lesson={lesson} />
+          <Link to={lessonPath(course, lesson)}>{lesson.title}</Link>
+          {lesson.free && <span className="badge">Free</span>}
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,299 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type Ref } from 'react';
+import { isApiError } from '../../api/client';
+import { deleteComment, editComment, listComments, MAX_COMMENT_LENGTH, postComment, type LessonComment } from '../../api/learning';
+import { formatDateTime } from '../../format';
+import { LoadStatus } from '../../LoadStatus';
+import { loginPath } from '../../redirects';
+import { Link, useLocation } from '../../router';
+import { useSession } from '../../session';
+import { useAsync } from '../../useAsync';
+
+const LIMIT = MAX_COMMENT_LENGTH.toLocaleString('en-US');
+
+/** Why a comment cannot be sent as written, or null. */
+function problemWith(text: string): string | null {
+  if (text.trim().length === 0) return 'Write something first.';
+  if (text.length > MAX_COMMENT_LENGTH) return `A comment can be at most ${LIMIT} characters. Shorten it a little.`;
+  return null;
+}
+
+const messageOf = (error: unknown) => (isApiError(error) ? (error.body.errors?.text ? `Text ${error.body.errors.text}.` : error.message) : 'Something went wrong. Try again.');
+
+/** The lesson's discussion: everyone who may open the lesson reads it; signed-in learners write, edit and delete their own. */
+export function Comments({ lessonId }: { lessonId: string }) {
+  const { state } = useSession();
+  const comments = useAsync(() => listComments(lessonId), [lessonId]);
+  const [items, setItems] = useState<LessonComment[] | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const shown = items ?? (comments.status === 'ready' ? comments.data : null);
+
+  const replace = (comment: LessonComment) => setItems((shown ?? []).map((c) => (c.id === comment.id ? comment : c)));
+  function removed(id: string) {
+    setItems((shown ?? []).filter((c) => c.id !== id));
+    setAnnouncement('Comment deleted.');
+    headingRef.current?.focus(); // its buttons are gone
+  }
+
+  return (
+    <section className="comments" aria-labelledby="comments-heading">
+      <h2 id="comments-heading" ref={headingRef} tabIndex={-1}>
+        Comments{shown && shown.length > 0 ? ` (${shown.length})` : ''}
+      </h2>
+      <p role="status" className="visually-hidden">
+        {announcement}
+      </p>
+      {!shown && <LoadStatus state={comments} retry={comments.retry} what="the comments" />}
+      {shown && shown.length === 0 && <p className="empty">No comments yet. Ask a question or share a tip.</p>}
+      {shown && shown.length > 0 && (
+        <ol className="comment-list">
+          {shown.map((comment) => (
+            <CommentItem key={comment.id} comment={comment} onChanged={replace} onDeleted={removed} />
+          ))}
+        </ol>
+      )}
+      {state.status === 'signed-in' ? (
+        shown && (
+          <NewComment
+            lessonId={lessonId}
+            onPosted={(comment) => {
+              setItems([...shown, comment]);
+              setAnnouncement('Your comment is posted.');
+            }}
+          />
+        )
+      ) : (
+        <SignInToComment />
+      )}
+    </section>
+  );
+}
+
+function SignInToComment() {
+  const { pathname } = useLocation();
+  return (
+    <p>
+      <Link to={loginPath(pathname)}>Sign in</Link> to join the discussion.
+    </p>
+  );
+}
+
+/** "123 of 5,000 characters", and how many too many. */
+function CharCount({ id, length }: { id: string; length: number }) {
+  const over = length - MAX_COMMENT_LENGTH;
+  return (
+    <p id={id} className={over > 0 ? 'char-count field-error' : 'char-count hint'}>
+      {over > 0 ? `${over.toLocaleString('en-US')} characters too many (at most ${LIMIT})` : `${length.toLocaleString('en-US')} of ${LIMIT} characters`}
+    </p>
+  );
+}
+
+/** A textarea with its label, counter and error, for posting and for editing. */
+function CommentField({ label, value, onChange, error, fieldRef }: {
+  label: string;
+  value: string;
+  onChange: (text: string) => void;
+  error: string | null;
+  fieldRef?: Ref<HTMLTextAreaElement>;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={`${id}-text`}>{label}</label>
+      <textarea
+        id={`${id}-text`}
+        ref={fieldRef}
+        rows={4}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-count${error ? ` ${id}-error` : ''}`}
+      />
+      <CharCount id={`${id}-count`} length={value.length} />
+      {error && (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function NewComment({ lessonId, onPosted }: { lessonId: string; onPosted: (comment: LessonComment) => void }) {
+  const { refresh } = useSession();
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const fieldRef = useRef<HTMLTextAreaElement>(null);
+
+  async function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const problem = problemWith(text);
+    if (problem) {
+      setError(problem);
+      fieldRef.current?.focus();
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      onPosted(await postComment(lessonId, text));
+      setText('');
+    } catch (caught) {
+      if (isApiError(caught, 'unauthenticated')) refresh();
+      setError(messageOf(caught));
+      fieldRef.current?.focus();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="stack comment-form" onSubmit={handleSubmit} noValidate>
+      <CommentField label="Add a comment" value={text} onChange={setText} error={error} fieldRef={fieldRef} />
+      <div className="actions">
+        <button type="submit" aria-disabled={busy || undefined}>
+          {busy ? 'Posting…' : 'Post comment'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function CommentItem({ comment, onChanged, onDeleted }: {
+  comment: LessonComment;
+  onChanged: (comment: LessonComment) => void;
+  onDeleted: (id: string) => void;
+}) {
+  const metaId = useId();
+  const [mode, setMode] = useState<'view' | 'edit' | 'confirm-delete'>('view');
+  const editRef = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
+
+  useEffect(() => {
+    if (mode === 'view' && returnFocus.current) {
+      returnFocus.current = false;
+      editRef.current?.focus();
+    }
+  }, [mode]);
+  const back = () => {
+    returnFocus.current = true;
+    setMode('view');
+  };
+
+  return (
+    <li className={comment.hidden ? 'comment comment-hidden' : 'comment'}>
+      <p className="comment-meta" id={metaId}>
+        <strong>{comment.author.name}</strong>
+        {comment.mine && <span className="you"> (you)</span>} ·{' '}
+        <time dateTime={comment.createdAt}>{formatDateTime(comment.createdAt)}</time>
+        {comment.editedAt && <span className="hint"> · edited</span>}
+      </p>
+      {comment.hidden && (
+        <p className="notice notice-info comment-hidden-note">
+          A moderator hid this comment{comment.hidden.reason ? `: ${comment.hidden.reason}` : ''}. Only you can see it now.
+        </p>
+      )}
+      {mode === 'edit' ? (
+        <EditComment comment={comment} onSaved={(saved) => {
+            onChanged(saved);
+            back();
+          }} onCancel={back} />
+      ) : (
+        <p className="comment-text">{comment.text}</p>
+      )}
+      {comment.mine && mode === 'view' && (
+        <p className="actions">
+          <button type="button" className="button-quiet" ref={editRef} onClick={() => setMode('edit')} aria-describedby={metaId}>
+            Edit
+          </button>
+          <button type="button" className="button-quiet" onClick={() => setMode('confirm-delete')} aria-describedby={metaId}>
+            Delete
+          </button>
+        </p>
+      )}
+      {mode === 'confirm-delete' && <ConfirmDelete comment={comment} onDeleted={() => onDeleted(comment.id)} onCancel={back} />}
+    </li>
+  );
+}
+
+function EditComment({ comment, onSaved, onCancel }: { comment: LessonComment; onSaved: (comment: LessonComment) => void; onCancel: () => void }) {
+  const { refresh } = useSession();
+  const [text, setText] = useState(comment.text);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const fieldRef = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => fieldRef.current?.focus(), []);
+
+  async function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const problem = problemWith(text);
+    if (problem) return setError(problem);
+    setBusy(true);
+    setError(null);
+    try {
+      onSaved(await editComment(comment.id, text));
+    } catch (caught) {
+      if (isApiError(caught, 'unauthenticated')) refresh();
+      setError(messageOf(caught));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="stack" onSubmit={handleSubmit} noValidate>
+      <CommentField label="Edit your comment" value={text} onChange={setText} error={error} fieldRef={fieldRef} />
+      <div className="actions">
+        <button type="submit" aria-disabled={busy || undefined}>
+          {busy ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" className="button-quiet" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ConfirmDelete({ comment, onDeleted, onCancel }: { comment: LessonComment; onDeleted: () => void; onCancel: () => void }) {
+  const { refresh } = useSession();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => confirmRef.current?.focus(), []);
+
+  async function handleDelete() {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await deleteComment(comment.id);
+      onDeleted();
+    } catch (caught) {
+      if (isApiError(caught, 'unauthenticated')) refresh();
+      setError(messageOf(caught));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="comment-confirm" role="group" aria-label="Delete this comment?">
+      <p>Delete this comment? This cannot be undone.</p>
+      <p className="actions">
+        <button type="button" className="button-danger" ref={confirmRef} onClick={handleDelete} aria-disabled={busy || undefined}>
+          {busy ? 'Deleting…' : 'Yes, delete'}
+        </button>
+        <button type="button" className="button-quiet" onClick={onCancel}>
+          Cancel
+        </button>
+      </p>
+      {error && (
+        <p role="alert" className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,226 @@
+import { useState } from 'react';
+import { isApiError } from '../../api/client';
+import { coursePath, getCourse, getLesson, lessonPath, setBookmarked, setLessonCompleted, type LessonView } from '../../api/learning';
+import { AccessNotice } from '../../learning/AccessNotice';
+import { LoadStatus } from '../../LoadStatus';
+import { loginPath } from '../../redirects';
+import { Link, useLocation, useParams } from '../../router';
+import { useSession } from '../../session';
+import { useAsync } from '../../useAsync';
+import { useDocumentTitle } from '../../useDocumentTitle';
+import { NotFoundPage } from '../NotFoundPage';
+import { Comments } from './Comments';
+
+/** /courses/:course/lessons/:lesson: the lesson to study (or why it is locked), progress, bookmark, discussion. */
+export function LessonPage() {
+  const { course = '', lesson = '' } = useParams();
+  const view = useAsync(() => getLesson(course, lesson), [course, lesson]);
+  if (view.status === 'error' && isApiError(view.error, 'not-found', 'validation-failed')) {
+    return (
+      <NotFoundPage title="Lesson not found">
+        This lesson does not exist or is not published. <Link to={`/courses/${encodeURIComponent(course)}`}>See the course</Link>, or
+      </NotFoundPage>
+    );
+  }
+  if (view.status !== 'ready') {
+    return (
+      <section>
+        <h1>Lesson</h1>
+        <LoadStatus state={view} retry={view.retry} what="the lesson" />
+      </section>
+    );
+  }
+  return <Lesson key={view.data.lesson.id} view={view.data} />;
+}
+
+function Lesson({ view }: { view: LessonView }) {
+  const { course, module, section, lesson } = view;
+  const { state } = useSession();
+  const signedIn = state.status === 'signed-in';
+  useDocumentTitle(`${lesson.title} · ${course.title}`);
+
+  return (
+    <article className="lesson-page">
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <ol>
+          <li>
+            <Link to={coursePath(course)}>{course.title}</Link>
+          </li>
+          <li>{module.title}</li>
+          {section && <li>{section.title}</li>}
+        </ol>
+      </nav>
+      <h1>{lesson.title}</h1>
+      {view.open && view.body !== null ? (
+        <>
+          {signedIn ? <BookmarkToggle view={view} /> : <SignInToTrack />}
+          {/* The body is rich text sanitized by the API (api/src/learning/sanitize.ts: no scripts, no event handlers, no
+              javascript: links), so it can be rendered as HTML. */}
+          <div className="lesson-body" dangerouslySetInnerHTML={{ __html: view.body }} />
+          {signedIn && <CompleteToggle view={view} />}
+        </>
+      ) : (
+        <LockedLesson view={view} />
+      )}
+      <LessonPager view={view} />
+      {view.open && <Comments lessonId={lesson.id} />}
+    </article>
+  );
+}
+
+function SignInToTrack() {
+  const { pathname } = useLocation();
+  return (
+    <p className="hint lesson-toolbar">
+      <Link to={loginPath(pathname)}>Sign in</Link> to keep track of the lessons you complete and to bookmark lessons.
+    </p>
+  );
+}
+
+/** The course's products are needed to say what to buy; the lesson answer does not carry them. */
+function LockedLesson({ view }: { view: LessonView }) {
+  const products = useAsync(async () => (await getCourse(view.course.slug ?? view.course.id)).products, [view.course.id]);
+  if (!view.lock) return null;
+  if (products.status !== 'ready') return <LoadStatus state={products} retry={products.retry} what="how to get access" />;
+  return <AccessNotice lock={view.lock} products={products.data} what="lesson" />;
+}
+
+/** "Mark complete" / "Mark incomplete"; says what it did, with the module's progress. */
+function CompleteToggle({ view }: { view: LessonView }) {
+  const { refresh } = useSession();
+  const [completed, setCompleted] = useState(view.completed);
+  const [pending, setPending] = useState(false);
+  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+
+  async function toggle() {
+    if (pending) return;
+    const next = !completed;
+    setPending(true);
+    setMessage(null);
+    try {
+      const answer = await setLessonCompleted(view.lesson.id, next, view.course.slug ?? view.course.id);
+      setCompleted(answer.completed);
+      const { completed: done, total } = answer.module;
+      setMessage({
+        text: `${answer.completed ? 'Marked complete.' : 'Marked not complete.'} ${view.module.title}: ${done} of ${total} ${total === 1 ? 'lesson' : 'lessons'} done.`,
+        error: false,
+      });
+    } catch (error) {
+      if (isApiError(error, 'unauthenticated')) refresh();
+      setMessage({
+        text: isApiError(error, 'lesson-locked')
+          ? 'This lesson is no longer open to you, so its progress cannot change. Reload the page to see why.'
+          : `Could not save your progress: ${(error as Error).message}`,
+        error: true,
+      });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <div className="lesson-complete">
+      {/* aria-disabled, not disabled: the button keeps the keyboard focus while the request runs. */}
+      <button
+        type="button"
+        className={completed ? 'button-quiet' : undefined}
+        onClick={toggle}
+        aria-disabled={pending || undefined}
+        aria-describedby="complete-message"
+      >
+        {pending ? 'Saving…' : completed ? 'Mark incomplete' : 'Mark complete'}
+      </button>
+      {completed && !pending && <span className="complete-badge">Completed</span>}
+      <p id="complete-message" role="status" className="hint">
+        {message && !message.error ? message.text : ''}
+      </p>
+      {message?.error && (
+        <p role="alert" className="field-error">
+          {message.text}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A toggle button (aria-pressed) that keeps the lesson in Bookmarks. */
+function BookmarkToggle({ view }: { view: LessonView }) {
+  const { refresh } = useSession();
+  const [bookmarked, setState] = useState(view.bookmarked);
+  const [pending, setPending] = useState(false);
+  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+
+  async function toggle() {
+    if (pending) return;
+    const next = !bookmarked;
+    setPending(true);
+    setMessage(null);
+    try {
+      await setBookmarked(view.lesson.id, next, { slug: view.course.slug, title: view.course.title });
+      setState(next);
+      setMessage({ text: next ? 'Saved in your bookmarks.' : 'Removed from your bookmarks.', error: false });
+    } catch (error) {
+      if (isApiError(error, 'unauthenticated')) refresh();
+      setMessage({ text: `Could not change the bookmark: ${(error as Error).message}`, error: true });
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <div className="lesson-toolbar">
+      <button type="button" className="button-quiet bookmark-toggle" aria-pressed={bookmarked} aria-disabled={pending || undefined} onClick={toggle}>
+        <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
+          <path
+            d="M8 1.5l1.9 4 4.4.5-3.3 3 .9 4.3L8 11.1l-3.9 2.2.9-4.3-3.3-3 4.4-.5z"
+            fill={bookmarked ? 'currentColor' : 'none'}
+            stroke="currentColor"
+            strokeWidth="1.3"
+            strokeLinejoin="round"
+          />
+        </svg>
+        Bookmark
+      </button>
+      <span role="status" className="hint">
+        {message && !message.error && (
+          <>
+            {message.text} {bookmarked && <Link to="/bookmarks">See your bookmarks</Link>}
+          </>
+        )}
+      </span>
+      {message?.error && (
+        <span role="alert" className="field-error">
+          {message.text}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function LessonPager({ view }: { view: LessonView }) {
+  if (!view.previous && !view.next) return null;
+  return (
+    <nav aria-label="Previous and next lesson" className="lesson-pager">
+      {view.previous ? (
+        <Link to={lessonPath(view.course, view.previous)} rel="prev" className="pager-link">
+          <span className="pager-label">
+            <span aria-hidden="true">← </span>Previous lesson
+          </span>
+          <span className="visually-hidden">: </span>
+          <span className="pager-title">{view.previous.title}</span>
+        </Link>
+      ) : (
+        <span />
+      )}
+      {view.next && (
+        <Link to={lessonPath(view.course, view.next)} rel="next" className="pager-link pager-next">
+          <span className="pager-label">
+            Next lesson<span aria-hidden="true"> →</span>
+          </span>
+          <span className="visually-hidden">: </span>
+          <span className="pager-title">{view.next.title}</span>
+        </Link>
+      )}
+    </nav>
+  );
+}
