@@ -2,6 +2,8 @@ import { Component, Suspense, useEffect, useRef, useState, type ReactNode } from
 import { Link, Outlet, useLocation } from './router';
 import { isApiError } from './api/client';
 import { signOut } from './api/identity';
+import { getGlobalPrefs, prefsOf } from './api/prefs';
+import { applyDisplay } from './display';
 import { loginPath } from './redirects';
 import { useSession } from './session';
 
@@ -9,6 +11,7 @@ export function Layout() {
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const shownPath = useRef(pathname);
+  useSavedDisplay();
 
   // A new page: keyboard and screen-reader users start at its content, not at the link that is gone.
   useEffect(() => {
@@ -22,6 +25,7 @@ export function Layout() {
       <a className="skip-link" href="#main">Skip to content</a>
       <header className="site-header">
         <Link to="/" className="brand">Courses</Link>
+        <MainNav />
         <AccountNav />
       </header>
       <main id="main" className="container" ref={mainRef} tabIndex={-1}>
@@ -39,6 +43,27 @@ export function Layout() {
       </main>
     </>
   );
+}
+
+/** The signed-in learner's theme and reading size from their preferences (this browser's copy paints first). */
+function useSavedDisplay() {
+  const { state } = useSession();
+  const userId = state.status === 'signed-in' ? state.user.id : null;
+  useEffect(() => {
+    if (!userId) return;
+    let live = true;
+    getGlobalPrefs().then(
+      (fields) => {
+        if (!live) return;
+        const prefs = prefsOf(fields);
+        applyDisplay({ theme: prefs.theme, fontSize: prefs.reading.fontSize });
+      },
+      () => {}, // the remembered look stays; the settings page reports problems
+    );
+    return () => {
+      live = false;
+    };
+  }, [userId]);
 }
 
 /**
@@ -65,7 +90,25 @@ class PageLoadBoundary extends Component<{ children: ReactNode }, { failed: bool
   }
 }
 
-/** "Sign in" for visitors; the email, "My purchases", "My devices" and "Sign out" for signed-in learners. */
+/** Where signed-in learners study: their courses and bookmarks. */
+function MainNav() {
+  const { state } = useSession();
+  const { pathname } = useLocation();
+  if (state.status !== 'signed-in') return null;
+  const current = (path: string) => (pathname === path ? 'page' : undefined);
+  return (
+    <nav aria-label="Main" className="main-nav">
+      <Link to="/learning" aria-current={current('/learning')}>
+        My learning
+      </Link>
+      <Link to="/bookmarks" aria-current={current('/bookmarks')}>
+        Bookmarks
+      </Link>
+    </nav>
+  );
+}
+
+/** "Sign in" for visitors; the email, "My purchases", "My devices", "Settings" and "Sign out" for signed-in learners. */
 function AccountNav() {
   const { state } = useSession();
   const location = useLocation();
@@ -105,6 +148,7 @@ function AccountNav() {
       <span className="account-email">{state.user.email}</span>
       <Link to="/purchases">My purchases</Link>
       <Link to="/devices">My devices</Link>
+      <Link to="/settings">Settings</Link>
       <button type="button" className="button-quiet" onClick={handleSignOut} disabled={busy}>
         {busy ? 'Signing out…' : 'Sign out'}
       </button>

@@ -1,11 +1,15 @@
 import { lazy, StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
+import { applyDisplay, rememberedDisplay } from './display';
 import { Layout } from './Layout';
 import { HomePage } from './pages/HomePage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { Router, type Route } from './router';
 import { SessionProvider } from './session';
 import './styles.css';
+
+// Before the first paint: no flash of the light theme for someone who chose dark.
+applyDisplay(rememberedDisplay());
 
 /**
  * Every page but the home page is its own chunk, loaded when first visited (the Layout shows "Loading the page…"
@@ -20,6 +24,9 @@ const routes: Route[] = [
   { path: '/products/:slugOrId', Page: page(() => import('./pages/product/ProductPage'), 'ProductPage') },
   { path: '/courses/:course', Page: page(() => import('./pages/course/CoursePage'), 'CoursePage') },
   { path: '/courses/:course/lessons/:lesson', Page: page(() => import('./pages/lesson/LessonPage'), 'LessonPage') },
+  { path: '/learning', Page: page(() => import('./pages/MyLearningPage'), 'MyLearningPage') },
+  { path: '/bookmarks', Page: page(() => import('./pages/BookmarksPage'), 'BookmarksPage') },
+  { path: '/settings', Page: page(() => import('./pages/SettingsPage'), 'SettingsPage') },
   { path: '/login', Page: page(() => import('./pages/LoginPage'), 'LoginPage') },
   { path: '/login/continue', Page: page(() => import('./pages/FinishSignInPage'), 'FinishSignInPage') },
   { path: '/activate', Page: page(() => import('./pages/ActivateDevicePage'), 'ActivateDevicePage') },

@@ -2,11 +2,23 @@ import { Link } from '../router';
 import { listProducts, productPath } from '../api/catalog';
 import { formatMoney } from '../money';
 import { LoadStatus } from '../LoadStatus';
+import { useSession } from '../session';
 import { useAsync } from '../useAsync';
 import { Availability } from './Availability';
+import { ContinueLearning } from './ContinueLearning';
 import { TYPE_LABEL } from './productTypes';
 
 export function HomePage() {
+  const { state } = useSession();
+  return (
+    <>
+      {state.status === 'signed-in' && <ContinueLearning userId={state.user.id} />}
+      <Catalog />
+    </>
+  );
+}
+
+function Catalog() {
   const products = useAsync(listProducts);
   return (
     <section aria-labelledby="catalog-heading">

@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
 import { Link } from '../router';
+import { listProducts, type StoreProduct } from '../api/catalog';
 import { isApiError } from '../api/client';
+import { coursePath } from '../api/learning';
 import { listMyPurchases, type MyPurchase } from '../api/purchases';
 import { countryName, formatDate } from '../format';
 import { LoadStatus } from '../LoadStatus';
@@ -16,8 +18,22 @@ export function MyPurchasesPage() {
   return <RequireSignIn>{() => <MyPurchases />}</RequireSignIn>;
 }
 
+type Courses = StoreProduct['courses'];
+
+/** The courses each product grants, from the catalog; without it the page still lists the purchases. */
+async function coursesByProduct(): Promise<Map<string, Courses>> {
+  try {
+    return new Map((await listProducts()).map((p) => [p.id, p.courses]));
+  } catch {
+    return new Map();
+  }
+}
+
 function MyPurchases() {
-  const purchases = useAsync(listMyPurchases);
+  const purchases = useAsync(async () => {
+    const [list, courses] = await Promise.all([listMyPurchases(), coursesByProduct()]);
+    return list.map((purchase) => ({ purchase, courses: courses.get(purchase.product.id) ?? [] }));
+  });
   const { refresh } = useSession();
   const failure = purchases.status === 'error' ? purchases.error : null;
   useDocumentTitle('My purchases');
@@ -37,8 +53,8 @@ function MyPurchases() {
       )}
       {purchases.status === 'ready' && purchases.data.length > 0 && (
         <ul className="purchase-list">
-          {purchases.data.map((purchase) => (
-            <PurchaseItem key={purchase.id} purchase={purchase} />
+          {purchases.data.map(({ purchase, courses }) => (
+            <PurchaseItem key={purchase.id} purchase={purchase} courses={courses} />
           ))}
         </ul>
       )}
@@ -46,9 +62,14 @@ function MyPurchases() {
   );
 }
 
-function PurchaseItem({ purchase }: { purchase: MyPurchase }) {
+/** A purchase that opens its courses: valid (or regional), and not a team purchase (its owner takes a seat). */
+const opensCourses = (purchase: MyPurchase) => (purchase.status === 'Valid' || purchase.status === 'Restricted') && !purchase.team;
+
+function PurchaseItem({ purchase, courses }: { purchase: MyPurchase; courses: Courses }) {
   const titleId = `purchase-${purchase.id}`;
   const status = describeStatus(purchase);
+  const team = purchase.team;
+  const courseLinks = opensCourses(purchase) ? courses : [];
   return (
     <li className="purchase-card">
       <div>
@@ -64,21 +85,33 @@ function PurchaseItem({ purchase }: { purchase: MyPurchase }) {
           <dd>
             <time dateTime={purchase.createdAt}>{formatDate(purchase.createdAt)}</time>
           </dd>
-          {purchase.team && (
+          {team && (
             <>
               <dt>Team seats</dt>
               <dd>
-                {purchase.team.seats} {purchase.team.seats === 1 ? 'seat' : 'seats'}, {purchase.team.used} claimed
+                {team.addedSeats ? 'Your team now has ' : ''}
+                {team.seats} {team.seats === 1 ? 'seat' : 'seats'}, {team.used} claimed
               </dd>
             </>
           )}
         </dl>
       </div>
-      {(purchase.team || purchase.invoiceId) && (
+      {(team || purchase.invoiceId || courseLinks.length > 0) && (
         <div className="purchase-actions">
-          {purchase.team && (
-            <Link className="button-link" to={`/teams/${encodeURIComponent(purchase.id)}`} aria-describedby={titleId}>
+          {courseLinks.map((course) => (
+            <Link key={course.id} className="button-link" to={coursePath(course)} aria-describedby={titleId}>
+              {courseLinks.length === 1 ? 'Go to the course' : `Go to ${course.title}`}
+            </Link>
+          ))}
+          {team && !team.addedSeats && (
+            <Link className="button-link" to={`/teams/${encodeURIComponent(team.teamId)}`} aria-describedby={titleId}>
               Manage team
+            </Link>
+          )}
+          {team?.addedSeats && (
+            // A later purchase of more seats: one team, so it leads to the team its seats joined.
+            <Link className="button-link button-link-quiet" to={`/teams/${encodeURIComponent(team.teamId)}`} aria-describedby={titleId}>
+              {team.quantity ? `Added ${team.quantity} ${team.quantity === 1 ? 'seat' : 'seats'} to your team` : 'Added seats to your team'}
             </Link>
           )}
           {purchase.invoiceId && (

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
-import { useParams } from '../../router';
+import { Link, useParams } from '../../router';
 import { findProduct, listProducts, type StoreProduct } from '../../api/catalog';
+import { coursePath } from '../../api/learning';
 import { LoadStatus } from '../../LoadStatus';
 import { useAsync } from '../../useAsync';
 import { NotFoundPage } from '../NotFoundPage';
@@ -41,6 +42,7 @@ function ProductDetails({ product, products }: { product: StoreProduct; products
         <h1>{product.name}</h1>
         {product.description && <p className="product-description">{product.description}</p>}
         <Availability product={product} />
+        <CourseLinks product={product} />
       </div>
       <section className="product-buy" aria-label="Buy this course">
         {product.price ? (
@@ -50,5 +52,32 @@ function ProductDetails({ product, products }: { product: StoreProduct; products
         )}
       </section>
     </article>
+  );
+}
+
+/** The courses the product grants: their outlines and free lessons are open to everyone, the rest to owners. */
+function CourseLinks({ product }: { product: StoreProduct }) {
+  const { courses } = product;
+  if (courses.length === 0) return null;
+  if (courses.length === 1) {
+    return (
+      <p>
+        <Link className="button-link button-link-quiet" to={coursePath(courses[0]!)}>
+          Go to the course
+        </Link>
+      </p>
+    );
+  }
+  return (
+    <nav aria-label="Courses included">
+      <p>Includes these courses:</p>
+      <ul>
+        {courses.map((course) => (
+          <li key={course.id}>
+            <Link to={coursePath(course)}>Go to {course.title}</Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }

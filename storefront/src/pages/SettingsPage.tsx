@@ -1,0 +1,148 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { isApiError } from '../api/client';
+import { getGlobalPrefs, PLAYBACK_RATES, prefsOf, putGlobalPrefs, type Prefs } from '../api/prefs';
+import { applyDisplay } from '../display';
+import { LoadStatus } from '../LoadStatus';
+import { RequireSignIn } from '../RequireSignIn';
+import { useSession } from '../session';
+import { useAsync } from '../useAsync';
+import { useDocumentTitle } from '../useDocumentTitle';
+
+/** /settings: theme and reading size (applied at once), video playback for later; saved to the account as they change. */
+export function SettingsPage() {
+  return <RequireSignIn>{() => <SettingsLoader />}</RequireSignIn>;
+}
+
+function SettingsLoader() {
+  const fields = useAsync(getGlobalPrefs);
+  const { refresh } = useSession();
+  const failure = fields.status === 'error' ? fields.error : null;
+  useDocumentTitle('Settings');
+
+  useEffect(() => {
+    if (isApiError(failure, 'unauthenticated')) refresh();
+  }, [failure, refresh]);
+
+  return (
+    <section className="settings narrow">
+      <h1>Settings</h1>
+      {fields.status === 'ready' ? <SettingsForm stored={fields.data} /> : <LoadStatus state={fields} retry={fields.retry} what="your settings" />}
+    </section>
+  );
+}
+
+type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string };
+
+function SettingsForm({ stored }: { stored: Record<string, unknown> }) {
+  const [prefs, setPrefs] = useState<Prefs>(() => prefsOf(stored));
+  const [save, setSave] = useState<SaveState>({ kind: 'idle' });
+  // PUT replaces every global field: other fields (other apps' settings) go back unchanged.
+  const latest = useRef<Record<string, unknown>>(stored);
+  const queue = useRef<Promise<void>>(Promise.resolve());
+
+  function persist(fields: Record<string, unknown>) {
+    latest.current = fields;
+    setSave({ kind: 'saving' });
+    // One request at a time, and only the newest choice: it holds every change before it.
+    queue.current = queue.current.then(async () => {
+      if (latest.current !== fields) return;
+      try {
+        await putGlobalPrefs(fields);
+        if (latest.current === fields) setSave({ kind: 'saved' });
+      } catch (error) {
+        if (latest.current === fields) setSave({ kind: 'error', message: (error as Error).message });
+      }
+    });
+  }
+
+  function change(next: Prefs) {
+    setPrefs(next);
+    applyDisplay({ theme: next.theme, fontSize: next.reading.fontSize });
+    persist({ ...latest.current, theme: next.theme, reading: next.reading, video: next.video });
+  }
+
+  return (
+    <form className="stack" onSubmit={(event) => event.preventDefault()}>
+      <Choice
+        legend="Theme"
+        name="theme"
+        value={prefs.theme}
+        options={[
+          ['light', 'Light'],
+          ['dark', 'Dark'],
+          ['system', 'Same as my device'],
+        ]}
+        onChange={(theme) => change({ ...prefs, theme })}
+      />
+      <Choice
+        legend="Lesson text size"
+        name="font-size"
+        value={prefs.reading.fontSize}
+        options={[
+          ['normal', 'Normal'],
+          ['large', 'Large'],
+        ]}
+        onChange={(fontSize) => change({ ...prefs, reading: { fontSize } })}
+      />
+      <fieldset className="settings-group">
+        <legend>Videos</legend>
+        <p className="hint">There are no videos yet. Choose now and they will play this way when they arrive.</p>
+        <div className="field">
+          <label htmlFor="playback-rate">Playback speed</label>
+          <select
+            id="playback-rate"
+            value={prefs.video.playbackRate}
+            onChange={(event) => change({ ...prefs, video: { ...prefs.video, playbackRate: Number(event.target.value) } })}
+          >
+            {PLAYBACK_RATES.map((rate) => (
+              <option key={rate} value={rate}>
+                {rate === 1 ? 'Normal (1×)' : `${rate}×`}
+              </option>
+            ))}
+          </select>
+        </div>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={prefs.video.autoplayNext}
+            onChange={(event) => change({ ...prefs, video: { ...prefs.video, autoplayNext: event.target.checked } })}
+          />
+          Play the next lesson’s video automatically
+        </label>
+      </fieldset>
+      <p role="status" className="save-status">
+        {save.kind === 'saving' ? 'Saving…' : save.kind === 'saved' ? 'Saved to your account.' : ''}
+      </p>
+      {save.kind === 'error' && (
+        <div role="alert" className="notice notice-error">
+          <p>Your choice applies in this browser, but we could not save it to your account: {save.message}</p>
+          <button type="button" onClick={() => persist({ ...latest.current })}>
+            Try again
+          </button>
+        </div>
+      )}
+    </form>
+  );
+}
+
+function Choice<T extends string>({ legend, name, value, options, onChange }: {
+  legend: string;
+  name: string;
+  value: T;
+  options: [T, ReactNode][];
+  onChange: (value: T) => void;
+}) {
+  return (
+    <fieldset className="settings-group">
+      <legend>{legend}</legend>
+      <div className="choices">
+        {options.map(([option, label]) => (
+          <label key={option} className="check">
+            <input type="radio" name={name} value={option} checked={value === option} onChange={() => onChange(option)} />
+            {label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
