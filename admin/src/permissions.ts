@@ -46,3 +46,13 @@ export const canBan = (permissions: unknown) => isAdmin(permissions);
 export function canManageOwnership(permissions: unknown): boolean {
   return rolesOf(permissions).some((r) => r === 'admin' || r === 'support');
 }
+
+/** Hiding a comment or showing it again (POST /api/admin/comments/:id/hide|unhide): support and admins. */
+export function canModerateComments(permissions: unknown): boolean {
+  return rolesOf(permissions).some((r) => r === 'admin' || r === 'support');
+}
+
+/** The Finance page (GET /api/admin/finance/summary and the CSV exports): finance and admins. */
+export function canSeeFinance(permissions: unknown): boolean {
+  return rolesOf(permissions).some((r) => r === 'admin' || r === 'finance');
+}

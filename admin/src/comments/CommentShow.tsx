@@ -1,16 +1,35 @@
-import { DateField, Show, SimpleShowLayout, TextField } from 'react-admin';
+import { DateField, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext } from 'react-admin';
 import { ContentRefField, JsonField, UserRefField } from '../content-resources/shared';
+import { ModerateCommentButton, VisibilityField } from './Moderation';
+import type { Comment } from './types';
+
+function CommentActions() {
+  return (
+    <TopToolbar>
+      <ModerateCommentButton />
+    </TopToolbar>
+  );
+}
+
+function CommentTitle() {
+  const comment = useRecordContext<Comment>();
+  return <>{comment?.hiddenAt ? 'Comment (hidden)' : 'Comment'}</>;
+}
 
 export function CommentShow() {
   return (
-    <Show>
+    <Show actions={<CommentActions />} title={<CommentTitle />}>
       <SimpleShowLayout>
         <UserRefField source="userId" />
         <ContentRefField source="context.resourceId" />
         <TextField source="context.category" emptyText="—" />
         <TextField source="text" sx={{ whiteSpace: 'pre-wrap' }} />
+        <VisibilityField label="resources.comments.fields.hidden" />
+        <DateField source="hiddenAt" showTime emptyText="—" />
+        <UserRefField source="hiddenById" />
         <JsonField source="context" />
         <DateField source="createdAt" showTime />
+        <DateField source="editedAt" showTime emptyText="Never" />
         <DateField source="updatedAt" showTime />
         <TextField source="id" />
       </SimpleShowLayout>

@@ -3,7 +3,7 @@ import { CommentList } from './CommentList';
 import { CommentShow } from './CommentShow';
 import type { Comment } from './types';
 
-/** Read-only in the console (the API offers no moderation writes yet). */
+/** No edit screens: learners write comments; support and admins hide them or show them again (Moderation.tsx). */
 export default {
   list: CommentList,
   show: CommentShow,

@@ -13,6 +13,8 @@ interface ConfirmStepProps {
   question: ReactNode;
   /** What happens, below the question. */
   details?: ReactNode;
+  /** Inputs the action needs (e.g. an optional reason), below the details. */
+  children?: ReactNode;
   pending: boolean;
   busyLabel: string;
   onCancel(): void;
@@ -25,7 +27,7 @@ interface ConfirmStepProps {
 }
 
 /** A confirmation's content and buttons, with the progress bar shown while the request runs. */
-export function ConfirmStep({ question, details, pending, busyLabel, onCancel, onConfirm, confirmLabel, cancelLabel = 'Cancel', error }: ConfirmStepProps) {
+export function ConfirmStep({ question, details, children, pending, busyLabel, onCancel, onConfirm, confirmLabel, cancelLabel = 'Cancel', error }: ConfirmStepProps) {
   return (
     <>
       <DialogContent>
@@ -40,6 +42,7 @@ export function ConfirmStep({ question, details, pending, busyLabel, onCancel, o
             {details}
           </DialogContentText>
         ) : null}
+        {children}
         {pending ? (
           <Box sx={{ mt: 2 }} role="status" aria-live="polite">
             <LinearProgress aria-label={busyLabel} />

@@ -123,3 +123,29 @@ export async function movePurchase(purchaseId: string, email: string): Promise<T
   const { json } = await httpClient(`/api/admin/purchases/${encodeURIComponent(purchaseId)}/move`, { method: 'POST', body: JSON.stringify({ email }) });
   return (json as { data: TransferView }).data;
 }
+
+/** A comment as the moderation actions answer it (api/src/learning/comments.ts). */
+export interface ModeratedComment {
+  id: string;
+  hiddenAt: string | null;
+  hiddenById: string | null;
+  hiddenReason: string | null;
+}
+
+/**
+ * POST /api/admin/comments/:id/hide (support and admins): learners no longer see the comment; its author still does,
+ * with the reason. No reason is sent when none was given.
+ */
+export async function hideComment(commentId: string, reason?: string): Promise<ModeratedComment> {
+  const { json } = await httpClient(`/api/admin/comments/${encodeURIComponent(commentId)}/hide`, {
+    method: 'POST',
+    body: JSON.stringify(reason ? { reason } : {}),
+  });
+  return (json as { data: ModeratedComment }).data;
+}
+
+/** POST /api/admin/comments/:id/unhide (support and admins): everyone who may open the lesson sees it again. */
+export async function unhideComment(commentId: string): Promise<ModeratedComment> {
+  const { json } = await httpClient(`/api/admin/comments/${encodeURIComponent(commentId)}/unhide`, { method: 'POST', body: '{}' });
+  return (json as { data: ModeratedComment }).data;
+}
