@@ -34,17 +34,21 @@ function ProductTitle() {
   return <>{product ? `Product: ${product.name}` : 'Product'}</>;
 }
 
-/** The sum of the listed splits, with a warning when it is not exactly 100 %. */
+/** Shares are fractions with at most four decimals: sums are rounded there, so 0.1 + 0.2 is 0.3. */
+const fourDecimals = (n: number) => Math.round(n * 10_000) / 10_000;
+
+/** The sum of the listed splits and what is left to assign, with a warning when it is not exactly 100 %. */
 function SplitTotal() {
   const { data, total } = useListContext<{ id: string; percent: number }>();
   if (!data?.length) return null;
-  const sum = data.reduce((s, split) => s + Number(split.percent), 0);
-  const complete = Math.abs(sum - 1) < 1e-9;
+  const sum = fourDecimals(data.reduce((s, split) => s + Number(split.percent), 0));
+  const remaining = fourDecimals(1 - sum);
+  const partial = total !== undefined && total > data.length;
   return (
-    <Typography variant="body2" sx={{ p: 2 }} color={complete ? 'text.secondary' : 'warning.main'} role="status">
+    <Typography variant="body2" sx={{ p: 2 }} color={remaining === 0 ? 'text.secondary' : 'warning.main'} role="status">
       Total: {formatPercent(sum)}
-      {total !== undefined && total > data.length ? ' (this page)' : ''}
-      {complete ? '' : ' — the shares do not add up to 100 %; the rest of each charge is unassigned.'}
+      {partial ? ' (this page)' : ''} · Remaining: {formatPercent(Math.max(remaining, 0))}
+      {remaining > 0 ? ' — the shares do not add up to 100 %; the rest of each charge is unassigned.' : ''}
     </Typography>
   );
 }
@@ -54,12 +58,20 @@ function SplitRows() {
   const writable = canWrite(permissions, 'product-revenue-splits');
   return (
     <>
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No revenue splits: the whole net goes to no one in particular. Finance can add them.</NoneFound>}>
+      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No revenue splits: the whole net goes to no one in particular (100 % remaining). Finance can add them.</NoneFound>}>
         <SelectField source="type" choices={SPLIT_TYPE_CHOICES} />
         <ReferenceField source="userId" reference="users" link="show" emptyText="The platform" sortable={false} />
         <PercentField source="percent" />
         <DateField source="createdAt" />
         {writable ? <EditButton /> : null}
+        {writable ? (
+          <DeleteButton
+            mutationMode="pessimistic"
+            redirect={false}
+            confirmTitle="Delete this revenue split?"
+            confirmContent="Future charges are split without it. Lines already computed for past charges stay as they are."
+          />
+        ) : null}
       </Datagrid>
       <SplitTotal />
     </>
