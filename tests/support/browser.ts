@@ -28,9 +28,12 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A browser context already signed in as a new user with these roles (the cookies a sign-in sets). */
-export async function signedInContext(browser: Browser, baseUrl: string, db: Db, roles: Role[]): Promise<BrowserContext> {
-  const user = await createUser(db, { roles });
+/**
+ * A browser context already signed in as a new user with these roles (the cookies a sign-in sets); `email` names the
+ * user, so a test can find them (and give them purchases).
+ */
+export async function signedInContext(browser: Browser, baseUrl: string, db: Db, roles: Role[], email?: string): Promise<BrowserContext> {
+  const user = await createUser(db, { roles, email });
   const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, user.id, 'browser test');
   const context = await browser.newContext();
   await context.addCookies([
