@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { Coupon, Purchase, PurchaseUserTransfer, User } from '../../api/src/db/models';
+import { ContentResource, Coupon, LessonProgress, Purchase, PurchaseUserTransfer, User } from '../../api/src/db/models';
 import { runSeeds } from '../../seeds/run';
 import { signedInByEmail, type SignedIn } from '../support/auth';
 import { keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
@@ -94,6 +94,24 @@ describe('teams and transfers on the storefront (Chromium)', () => {
     const memberUser = (await User.query(db).findById(seat.userId))!;
     expect(seat.status).toBe('Valid');
 
+    // The colleague studies: from My purchases to the course, then a paid lesson, which opens; they complete it.
+    await purchaseCard(member, 'TypeScript Fundamentals').getByRole('link', { name: 'Go to the course' }).click();
+    await member.getByRole('heading', { level: 1, name: 'TypeScript Fundamentals' }).waitFor();
+    await member.getByRole('link', { name: 'Start the course' }).waitFor();
+    expect(await member.getByText('Locked:').count()).toBe(0);
+    const paidItem = member.getByRole('listitem').filter({ hasText: 'Types catch mistakes early' });
+    expect(await paidItem.innerText()).not.toContain('Free');
+    await paidItem.getByRole('link', { name: 'Types catch mistakes early' }).click();
+    await member.getByRole('heading', { level: 1, name: 'Types catch mistakes early' }).waitFor();
+    await member.getByText('A type checker reads your code before it runs.').waitFor();
+    await member.getByRole('button', { name: 'Mark complete' }).click();
+    await member.getByRole('status').filter({ hasText: 'Marked complete.' }).waitFor();
+    await keepScreenshot(member, 'storefront-team-member-lesson');
+    const paidLesson = (await ContentResource.query(db).where({ type: 'lesson' }).whereRaw(`fields->>'title' = ?`, ['Types catch mistakes early']).first())!;
+    const studied = await LessonProgress.query(db).findOne({ userId: memberUser.id, lessonId: paidLesson.id });
+    expect(studied?.completedAt).toBeTruthy();
+    const paidLessonUrl = member.url();
+
     // Opening the link again: the seat is already theirs.
     await member.goto(inviteUrl);
     await member.getByRole('button', { name: 'Take my seat' }).click();
@@ -112,9 +130,13 @@ describe('teams and transfers on the storefront (Chromium)', () => {
     expect(await Purchase.query(db).findById(seat.id)).toBeUndefined();
     expect(await Coupon.query(db).findById(team.bulkCouponId!)).toMatchObject({ maxUses: 5, usedCount: 0 });
 
-    // The colleague has lost access.
+    // The colleague has lost access; their progress stays.
     await member.goto(`${baseUrl}/purchases`);
     await member.getByText('You have not bought anything yet.').waitFor();
+    await member.goto(paidLessonUrl);
+    await member.getByRole('heading', { name: 'This lesson is for learners who bought the course' }).waitFor();
+    expect(await member.getByText('A type checker reads your code before it runs.').count()).toBe(0);
+    expect((await LessonProgress.query(db).findById(studied!.id))?.completedAt).toBeTruthy();
 
     // The owner takes a seat for themselves.
     await owner.getByRole('button', { name: 'Claim a seat for myself' }).click();
@@ -132,6 +154,14 @@ describe('teams and transfers on the storefront (Chromium)', () => {
     await expect.poll(() => owner.getByRole('region', { name: 'Seats', exact: true }).innerText()).toContain('7 seats in all: 1 taken, 6 free');
     expect(await owner.getByRole('textbox', { name: 'Invite link' }).inputValue()).toBe(inviteUrl);
     expect(await Coupon.query(db).findById(team.bulkCouponId!)).toMatchObject({ maxUses: 7, usedCount: 1 });
+
+    // In My purchases the second purchase leads to the same team: one "Manage team", and the seats added.
+    await owner.goto(`${baseUrl}/purchases`);
+    const added = owner.getByRole('link', { name: /^Added (2 )?seats to your team$/ });
+    await added.waitFor();
+    expect(await added.getAttribute('href')).toBe(`/teams/${team.id}`);
+    expect(await owner.getByRole('link', { name: 'Manage team' }).count()).toBe(1);
+    expect(await owner.getByRole('link', { name: 'Manage team' }).getAttribute('href')).toBe(`/teams/${team.id}`);
 
     await memberContext.close();
     await ownerContext.close();
