@@ -195,4 +195,40 @@ describe('studying a course on the storefront (Chromium)', () => {
     await keepScreenshot(abroad, 'storefront-lesson-region');
     await abroadContext.close();
   });
+
+  it('applies the theme and lesson text size at once and keeps them in the account preferences', async () => {
+    const { baseUrl, db } = site();
+    const { page, user, context } = await learnerWith(site(), 'settings@example.com', null);
+    const theme = () => page.evaluate<string | undefined>('document.documentElement.dataset.theme');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto(`${baseUrl}/`);
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    expect(await page.getByRole('radio', { name: 'Same as my device' }).isChecked()).toBe(true);
+    expect(await page.getByText('There are no videos yet.').count()).toBe(1);
+    const lightBackground = await page.evaluate<string>('getComputedStyle(document.documentElement).backgroundColor');
+
+    await page.getByRole('radio', { name: 'Dark' }).check();
+    expect(await theme()).toBe('dark'); // at once, before the save answers
+    expect(await page.evaluate<string>('getComputedStyle(document.documentElement).backgroundColor')).not.toBe(lightBackground);
+    await page.getByRole('status').filter({ hasText: 'Saved to your account.' }).waitFor();
+    await page.getByRole('radio', { name: 'Large' }).check();
+    await page.getByRole('combobox', { name: 'Playback speed' }).selectOption('1.5');
+    await page.getByRole('checkbox', { name: 'Play the next lesson’s video automatically' }).check();
+    await page.getByRole('status').filter({ hasText: 'Saved to your account.' }).waitFor();
+    expect(await page.evaluate<string | undefined>('document.documentElement.dataset.reading')).toBe('large');
+    await keepScreenshot(page, 'storefront-settings-dark');
+    await expect
+      .poll(async () => (await db('userPrefs').where({ userId: user.id, type: 'global' }).first())?.fields)
+      .toEqual({ theme: 'dark', reading: { fontSize: 'large' }, video: { playbackRate: 1.5, autoplayNext: true } });
+
+    // Another browser of the same learner gets the look from the account.
+    const other = await context.browser()!.newContext({ storageState: { cookies: await context.cookies(), origins: [] } });
+    const elsewhere = await other.newPage();
+    await elsewhere.goto(`${baseUrl}/`);
+    await expect.poll(() => elsewhere.evaluate<string | undefined>('document.documentElement.dataset.theme')).toBe('dark');
+    await other.close();
+    await context.close();
+  });
 });
+
