@@ -1,17 +1,40 @@
-import { Admin, Resource } from 'react-admin';
+import { Suspense, lazy } from 'react';
+import { Admin, CustomRoutes, Loading, Resource, reactRouterProvider } from 'react-admin';
 import { LoginPage } from './auth/LoginPage';
 import { authProvider } from './authProvider';
 import { Dashboard } from './Dashboard';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
 import { ConsoleLayout } from './layout';
-import { rolesOf } from './permissions';
+import { canSeeFinance, rolesOf } from './permissions';
 import { CONSOLE_RESOURCES, canRead, canWrite } from './registry';
+
+const { Route } = reactRouterProvider;
+
+// The Finance page (and its charts) load on demand: most staff never open it.
+const FinancePage = lazy(() => import('./finance/FinancePage'));
+
+/** Custom pages, for the roles that may use them (the API enforces the same). */
+function customRoutesFor(permissions: unknown) {
+  if (!canSeeFinance(permissions)) return null;
+  return (
+    <CustomRoutes key="custom-routes">
+      <Route
+        path="/finance"
+        element={
+          <Suspense fallback={<Loading loadingPrimary="Finance" loadingSecondary="Loading the page…" />}>
+            <FinancePage />
+          </Suspense>
+        }
+      />
+    </CustomRoutes>
+  );
+}
 
 /** The resources the signed-in roles may read; write screens only where they may write. The API enforces both. */
 function resourcesFor(permissions: unknown) {
   const roles = rolesOf(permissions);
-  return CONSOLE_RESOURCES.filter((r) => canRead(roles, r)).map((r) => {
+  const resources = CONSOLE_RESOURCES.filter((r) => canRead(roles, r)).map((r) => {
     const writable = canWrite(roles, r);
     return (
       <Resource
@@ -26,6 +49,7 @@ function resourcesFor(permissions: unknown) {
       />
     );
   });
+  return [...resources, customRoutesFor(permissions)];
 }
 
 export function App() {

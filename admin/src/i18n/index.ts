@@ -18,7 +18,7 @@ export const messages = {
   },
   resources: { ...catalogAndSales, ...content, ...identity },
   console: {
-    menu: { Catalog: 'Catalog', Sales: 'Sales', Payments: 'Payments', Learning: 'Learning', People: 'People', System: 'System' },
+    menu: { Finance: 'Finance', Catalog: 'Catalog', Sales: 'Sales', Payments: 'Payments', Learning: 'Learning', People: 'People', System: 'System' },
   },
 };
 

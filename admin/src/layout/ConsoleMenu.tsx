@@ -1,6 +1,7 @@
 import { Divider, ListSubheader } from '@mui/material';
+import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
 import { Menu, usePermissions, useResourceDefinitions, useSidebarState, useTranslate } from 'react-admin';
-import { rolesOf } from '../permissions';
+import { canSeeFinance, rolesOf } from '../permissions';
 import { CONSOLE_RESOURCES, canRead, type ConsoleResource, type MenuGroup } from '../registry';
 
 /** The menu's sections, in order. */
@@ -15,7 +16,7 @@ export function menuSections(roles: Parameters<typeof canRead>[0], registered: (
 }
 
 /**
- * Dashboard first, then one titled section per group (Catalog, Sales, Payments, People, Learning, System). The section
+ * Dashboard first, then Finance (finance and admins), then one titled section per group (Catalog, Sales, Payments, People, Learning, System). The section
  * titles are separators, not menu items, so keyboard navigation and the menu's items stay the resources themselves.
  */
 export function ConsoleMenu() {
@@ -28,6 +29,7 @@ export function ConsoleMenu() {
   return (
     <Menu>
       <Menu.DashboardItem />
+      {canSeeFinance(permissions) ? <Menu.Item to="/finance" primaryText={translate('console.menu.Finance', { _: 'Finance' })} leftIcon={<AccountBalanceIcon />} /> : null}
       {sections.flatMap(({ group, resources }) => {
         const title = translate(`console.menu.${group}`, { _: group });
         return [
