@@ -64,7 +64,14 @@ describe('checkout with the built-in test provider', () => {
     await status(checkoutId);
     const mine = await as(buyer, request(app()).get('/api/store/purchases'));
     expect(mine.body.data).toEqual([
-      expect.objectContaining({ product: expect.objectContaining({ name: 'TypeScript Fundamentals' }), status: 'Valid', totalAmount: 3920, team: null, seat: false }),
+      expect.objectContaining({
+        product: expect.objectContaining({ name: 'TypeScript Fundamentals' }),
+        status: 'Valid',
+        totalAmount: 3920,
+        team: null,
+        seat: false,
+        courses: [expect.objectContaining({ title: 'TypeScript Fundamentals' })],
+      }),
     ]);
     const invoiceId = mine.body.data[0].invoiceId;
     const invoice = await as(buyer, request(app()).get(`/api/store/invoices/${invoiceId}`));

@@ -59,7 +59,7 @@ describe('learning (DOMAIN §11)', () => {
     expect(outline.body.products).toEqual([expect.objectContaining({ id: product.id })]);
 
     const locked = await get(undefined, `/courses/${slug}/lessons/${lessons[1]!.id}`);
-    expect(locked.body).toMatchObject({ open: false, body: null, lock: { reason: 'sign-in' }, previous: { title: 'L1' }, next: { title: 'L3' } });
+    expect(locked.body).toMatchObject({ open: false, body: null, lock: { reason: 'sign-in' }, previous: { title: 'L1' }, next: { title: 'L3' }, products: [{ id: product.id }] });
     const free = await get(undefined, `/courses/${slug}/lessons/${lessons[2]!.id}`);
     expect(free.body).toMatchObject({ open: true, body: '<p>L3 body</p>' });
     expect((await get(undefined, `/courses/${slug}/lessons/draft-lesson`)).status).toBe(404);

@@ -46,8 +46,8 @@ describe('teams (DOMAIN §7)', () => {
     const listed = (await call(owner, 'get', '/purchases')).body.data;
     expect(listed.map((p: { id: string; team: object }) => [p.id, p.team])).toEqual(
       expect.arrayContaining([
-        [teamId, { seats: 10, used: 0, teamId, addedSeats: false }],
-        [more, { seats: 10, used: 0, teamId, addedSeats: true }],
+        [teamId, { seats: 10, used: 0, teamId, addedSeats: false, quantity: 5 }],
+        [more, { seats: 10, used: 0, teamId, addedSeats: true, quantity: 5 }],
       ]),
     );
 

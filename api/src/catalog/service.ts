@@ -27,7 +27,8 @@ export interface StoreProduct {
   price: { id: string; unitAmount: number; currency: string; nickname: string | null } | null;
 }
 
-async function coursesOf(db: Db, productIds: string[]): Promise<Map<string, StoreProduct['courses']>> {
+/** The published courses each product grants, in order. */
+export async function coursesOfProducts(db: Db, productIds: string[]): Promise<Map<string, StoreProduct['courses']>> {
   const rows = productIds.length
     ? await db('productContentResources as pc')
         .join('contentResources as r', 'r.id', 'pc.resourceId')
@@ -56,7 +57,7 @@ export function catalogService({ db, clock }: { db: Db; clock: Clock }) {
         .orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id' }]);
       const now = clock.now();
       const sold = await seatsSoldOf(db, products.filter((p) => p.quantityAvailable >= 0).map((p) => p.id));
-      const courses = await coursesOf(db, products.map((p) => p.id));
+      const courses = await coursesOfProducts(db, products.map((p) => p.id));
       return products.map((p) => {
         const price = p.prices?.[0];
         return {

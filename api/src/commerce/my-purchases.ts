@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection';
+import { coursesOfProducts } from '../catalog/service';
 import { AppError } from '../http/errors';
 
 export interface MyPurchase {
@@ -9,8 +10,13 @@ export interface MyPurchase {
   currency: string;
   createdAt: Date;
   country: string | null;
-  /** A team purchase: its team's seats; `teamId` is the first purchase of the team (later ones added seats to it). */
-  team: { seats: number; used: number; teamId: string; addedSeats: boolean } | null;
+  /**
+   * A team purchase: its team's seats; `teamId` is the first purchase of the team (later ones added seats to it),
+   * `quantity` the seats this purchase bought.
+   */
+  team: { seats: number; used: number; teamId: string; addedSeats: boolean; quantity: number } | null;
+  /** The published courses the product grants. */
+  courses: { id: string; slug: string | null; title: string }[];
   /** A seat redeemed from someone's team. */
   seat: boolean;
   invoiceId: string | null;
@@ -36,12 +42,14 @@ export function myPurchases({ db }: { db: Db }) {
       const rows = await db('purchases as p')
         .join('products as pr', 'pr.id', 'p.productId')
         .leftJoin('coupons as c', 'c.id', 'p.bulkCouponId')
+        .leftJoin('checkouts as co', 'co.purchaseId', 'p.id')
         .where('p.userId', userId)
         .orderBy('p.createdAt', 'desc')
         .select(
           'p.id', 'p.status', 'p.totalAmount', 'p.currency', 'p.createdAt', 'p.country', 'p.merchantChargeId', 'p.redeemedBulkCouponId',
-          'p.bulkCouponId', 'pr.id as productId', 'pr.name as productName', 'pr.slug as productSlug', 'c.maxUses', 'c.usedCount', 'c.bulkPurchaseId',
+          'p.bulkCouponId', 'pr.id as productId', 'pr.name as productName', 'pr.slug as productSlug', 'c.maxUses', 'c.usedCount', 'c.bulkPurchaseId', 'co.quantity',
         );
+      const courses = await coursesOfProducts(db, [...new Set(rows.map((r) => r.productId as string))]);
       return rows.map((r) => ({
         id: r.id,
         product: { id: r.productId, name: r.productName, slug: r.productSlug },
@@ -50,7 +58,8 @@ export function myPurchases({ db }: { db: Db }) {
         currency: r.currency,
         createdAt: r.createdAt,
         country: r.country,
-        team: r.bulkCouponId ? { seats: r.maxUses, used: r.usedCount, teamId: r.bulkPurchaseId, addedSeats: r.bulkPurchaseId !== r.id } : null,
+        team: r.bulkCouponId ? { seats: r.maxUses, used: r.usedCount, teamId: r.bulkPurchaseId, addedSeats: r.bulkPurchaseId !== r.id, quantity: r.quantity ?? r.maxUses } : null,
+        courses: courses.get(r.productId) ?? [],
         seat: Boolean(r.redeemedBulkCouponId),
         invoiceId: r.merchantChargeId,
       }));

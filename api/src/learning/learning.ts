@@ -176,7 +176,7 @@ export function learningService({ db, tree }: { db: Db; tree: ContentTree }) {
       const lesson = findLesson(outline, lessonSlugOrId);
       const access = await entitlement(course.id, viewer);
       const open = access.full || lesson.free;
-      const resource = (await ContentResource.query(db).findById(lesson.id))!;
+      const [resource, products] = await Promise.all([ContentResource.query(db).findById(lesson.id), productsOf(course.id)]);
       const [progress, bookmark] = viewer.user
         ? await Promise.all([
             db('lessonProgress').where({ userId: viewer.user.id, lessonId: lesson.id }).whereNotNull('completedAt').first('id'),
@@ -193,7 +193,9 @@ export function learningService({ db, tree }: { db: Db; tree: ContentTree }) {
         lesson: { id: lesson.id, title: lesson.title, slug: lesson.slug, free: lesson.free },
         open,
         lock: open || full ? null : (lock as Lock),
-        body: open ? sanitizeRichText(resource.fields.body ?? '') : null,
+        body: open ? sanitizeRichText(resource!.fields.body ?? '') : null,
+        /** What to buy when it is locked. */
+        products,
         completed: Boolean(progress),
         bookmarked: Boolean(bookmark),
         previous: link(outline.lessons[lesson.index - 1]),
