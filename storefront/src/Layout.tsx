@@ -1,14 +1,16 @@
 import { Component, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
-import { Link, Outlet, useLocation } from './router';
+import { Link, useLocation } from 'wouter';
 import { isApiError } from './api/client';
 import { signOut } from './api/identity';
 import { getGlobalPrefs, prefsOf } from './api/prefs';
 import { applyDisplay } from './display';
+import { useHere } from './navigation';
 import { loginPath } from './redirects';
 import { useSession } from './session';
 
-export function Layout() {
-  const { pathname } = useLocation();
+/** The site header and, in <main>, the page for the address (`children`: the routes). */
+export function Layout({ children }: { children: ReactNode }) {
+  const [pathname] = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const shownPath = useRef(pathname);
   useSavedDisplay();
@@ -37,7 +39,7 @@ export function Layout() {
               </p>
             }
           >
-            <Outlet />
+            {children}
           </Suspense>
         </PageLoadBoundary>
       </main>
@@ -93,7 +95,7 @@ class PageLoadBoundary extends Component<{ children: ReactNode }, { failed: bool
 /** Where signed-in learners study: their courses and bookmarks. */
 function MainNav() {
   const { state } = useSession();
-  const { pathname } = useLocation();
+  const [pathname] = useLocation();
   if (state.status !== 'signed-in') return null;
   const current = (path: string) => (pathname === path ? 'page' : undefined);
   return (
@@ -111,14 +113,14 @@ function MainNav() {
 /** "Sign in" for visitors; the email, "My purchases", "My devices", "Settings" and "Sign out" for signed-in learners. */
 function AccountNav() {
   const { state } = useSession();
-  const location = useLocation();
+  const [pathname] = useLocation();
+  const here = useHere();
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
 
   if (state.status === 'loading') return null;
   if (state.status !== 'signed-in') {
-    const here = location.pathname + location.search;
-    const onLoginPage = location.pathname === '/login' || location.pathname.startsWith('/login/');
+    const onLoginPage = pathname === '/login' || pathname.startsWith('/login/');
     return (
       <nav aria-label="Account" className="account-nav">
         <Link to={onLoginPage || here === '/' ? '/login' : loginPath(here)}>Sign in</Link>

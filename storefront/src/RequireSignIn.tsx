@@ -1,13 +1,14 @@
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from './router';
+import { Redirect } from 'wouter';
 import type { StoreUser } from './api/identity';
+import { useHere } from './navigation';
 import { loginPath } from './redirects';
 import { useSession } from './session';
 
 /** Renders `children` with the signed-in user; sends signed-out visitors to /login and back here afterwards. */
 export function RequireSignIn({ children }: { children: (user: StoreUser) => ReactNode }) {
   const { state, refresh } = useSession();
-  const location = useLocation();
+  const here = useHere();
   switch (state.status) {
     case 'loading':
       return (
@@ -16,7 +17,7 @@ export function RequireSignIn({ children }: { children: (user: StoreUser) => Rea
         </p>
       );
     case 'signed-out':
-      return <Navigate to={loginPath(location.pathname + location.search)} replace />;
+      return <Redirect to={loginPath(here)} replace />;
     case 'error':
       return (
         <div role="alert" className="notice notice-error">

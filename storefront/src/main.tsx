@@ -1,10 +1,11 @@
 import { lazy, StrictMode, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
+import { Route, Router, Switch } from 'wouter';
 import { applyDisplay, rememberedDisplay } from './display';
 import { Layout } from './Layout';
+import { storefrontNav } from './navigation';
 import { HomePage } from './pages/HomePage';
 import { NotFoundPage } from './pages/NotFoundPage';
-import { Router, type Route } from './router';
 import { SessionProvider } from './session';
 import './styles.css';
 
@@ -19,7 +20,8 @@ function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, n
   return lazy<ComponentType>(async () => ({ default: (await load())[name] }));
 }
 
-const routes: Route[] = [
+/** The first route whose path (wouter's patterns: "/teams/:purchaseId") matches the address shows its page. */
+const routes: { path: string; Page: ComponentType }[] = [
   { path: '/', Page: HomePage },
   { path: '/products/:slugOrId', Page: page(() => import('./pages/product/ProductPage'), 'ProductPage') },
   { path: '/courses/:course', Page: page(() => import('./pages/course/CoursePage'), 'CoursePage') },
@@ -37,13 +39,23 @@ const routes: Route[] = [
   { path: '/teams/:purchaseId', Page: page(() => import('./pages/team/TeamPage'), 'TeamPage') },
   { path: '/invites/:couponId', Page: page(() => import('./pages/InvitePage'), 'InvitePage') },
   { path: '/transfers/:transferId', Page: page(() => import('./pages/AcceptTransferPage'), 'AcceptTransferPage') },
-  { path: '*', Page: () => <NotFoundPage /> },
 ];
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <SessionProvider>
-      <Router routes={routes} layout={Layout} />
+      <Router aroundNav={storefrontNav}>
+        <Layout>
+          <Switch>
+            {routes.map(({ path, Page }) => (
+              <Route key={path} path={path} component={Page} />
+            ))}
+            <Route>
+              <NotFoundPage />
+            </Route>
+          </Switch>
+        </Layout>
+      </Router>
     </SessionProvider>
   </StrictMode>,
 );

@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
+import { Link } from 'wouter';
 import { productPath } from '../api/catalog';
 import type { CourseView, Lock } from '../api/learning';
 import { countryName } from '../format';
+import { useHere } from '../navigation';
 import { loginPath } from '../redirects';
-import { Link, useLocation } from '../router';
 
 type Products = CourseView['products'];
 
@@ -33,7 +34,7 @@ const TEAM_HINT = (
  * of a regional price), or take a team seat.
  */
 export function AccessNotice({ lock, products, what }: { lock: Lock; products: Products; what: 'course' | 'lesson' }) {
-  const { pathname, search } = useLocation();
+  const here = useHere();
   const subject = what === 'lesson' ? 'This lesson' : 'Most lessons of this course';
   let title: string;
   let body: ReactNode;
@@ -47,7 +48,7 @@ export function AccessNotice({ lock, products, what }: { lock: Lock; products: P
             from your team? Sign in with that email address.
           </p>
           <p>
-            <Link className="button-link" to={loginPath(pathname + search)}>
+            <Link className="button-link" to={loginPath(here)}>
               Sign in
             </Link>
           </p>

@@ -1,6 +1,6 @@
 import { coursePath, lessonPath, type MyCourse } from '../api/learning';
 import { formatDate } from '../format';
-import { Link } from '../router';
+import { Link } from 'wouter';
 import { ProgressBar } from './ProgressBar';
 
 /** The learner's courses as cards: progress, and the lesson to continue with. */

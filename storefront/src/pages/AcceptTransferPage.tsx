@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useParams } from '../router';
+import { Link, useParams } from 'wouter';
 import { productPath } from '../api/catalog';
 import { isApiError } from '../api/client';
 import type { StoreUser } from '../api/identity';
@@ -7,6 +7,7 @@ import { signOut } from '../api/identity';
 import { acceptTransfer, getTransfer, verifyTransfer, type TransferView } from '../api/transfers';
 import { formatDateTime } from '../format';
 import { LoadStatus } from '../LoadStatus';
+import { useHere } from '../navigation';
 import { loginPath } from '../redirects';
 import { RequireSignIn } from '../RequireSignIn';
 import { useSession } from '../session';
@@ -202,10 +203,9 @@ function ProblemDetails({ problem, user }: { problem: Problem; user: StoreUser }
 
 /** Signed in as someone else: say which account the link needs, and switch accounts coming back here. */
 function WrongAccount({ user }: { user: StoreUser }) {
-  const location = useLocation();
+  const here = useHere();
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
-  const here = location.pathname + location.search;
 
   async function handleSwitch() {
     setBusy(true);

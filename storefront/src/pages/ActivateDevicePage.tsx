@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from '../router';
+import { Link, useSearchParams } from 'wouter';
 import { ApiError, isApiError } from '../api/client';
 import { decideOnDevice, lookUpDeviceCode, type PendingDevice } from '../api/devices';
 import type { StoreUser } from '../api/identity';

@@ -4,7 +4,7 @@ import { lessonPath, listBookmarks, setBookmarked, type Bookmark } from '../api/
 import { formatDate } from '../format';
 import { LoadStatus } from '../LoadStatus';
 import { RequireSignIn } from '../RequireSignIn';
-import { Link } from '../router';
+import { Link } from 'wouter';
 import { useSession } from '../session';
 import { useAsync } from '../useAsync';
 import { useDocumentTitle } from '../useDocumentTitle';

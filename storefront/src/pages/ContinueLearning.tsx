@@ -1,6 +1,6 @@
 import { listMyCourses } from '../api/learning';
 import { MyCourseList } from '../learning/MyCourseList';
-import { Link } from '../router';
+import { Link } from 'wouter';
 import { useAsync } from '../useAsync';
 
 const SHOWN = 3;

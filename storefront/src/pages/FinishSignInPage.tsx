@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useNavigate, useSearchParams } from '../router';
+import { Link, useLocation, useSearchParams } from 'wouter';
 import { isApiError } from '../api/client';
 import { consumeSignInLink } from '../api/identity';
 import { isOutsideStorefront, safeRedirectPath } from '../redirects';
@@ -31,7 +31,7 @@ export function FinishSignInPage() {
   const [params] = useSearchParams();
   const email = params.get('email') ?? '';
   const token = params.get('token') ?? '';
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   const { signedIn } = useSession();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -1,4 +1,4 @@
-import { Link } from '../router';
+import { Link } from 'wouter';
 import { listProducts, productPath } from '../api/catalog';
 import { formatMoney } from '../money';
 import { LoadStatus } from '../LoadStatus';

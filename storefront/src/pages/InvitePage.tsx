@@ -1,5 +1,5 @@
 import { useEffect, useState, type RefObject } from 'react';
-import { Link, useParams } from '../router';
+import { Link, useParams } from 'wouter';
 import { productPath } from '../api/catalog';
 import { isApiError } from '../api/client';
 import { getInvite, redeemInvite, type Invite } from '../api/teams';

@@ -1,5 +1,5 @@
 import { useEffect, type RefObject } from 'react';
-import { Link, useParams } from '../router';
+import { Link, useParams } from 'wouter';
 import { isApiError } from '../api/client';
 import { getInvoice, type Invoice } from '../api/purchases';
 import { countryName, formatDate } from '../format';

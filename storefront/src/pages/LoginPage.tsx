@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from '../router';
+import { Link, useSearchParams } from 'wouter';
 import { ApiError } from '../api/client';
 import { getSignInProviders, gitHubSignInUrl, requestSignInLink } from '../api/identity';
 import { formatWait } from '../format';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link } from '../router';
+import { Link } from 'wouter';
 import { isApiError } from '../api/client';
 import { listMyDevices, revokeDevice, type SignedInDevice } from '../api/devices';
 import { formatDateTime } from '../format';

@@ -4,7 +4,7 @@ import { listMyCourses } from '../api/learning';
 import { MyCourseList } from '../learning/MyCourseList';
 import { LoadStatus } from '../LoadStatus';
 import { RequireSignIn } from '../RequireSignIn';
-import { Link } from '../router';
+import { Link } from 'wouter';
 import { useSession } from '../session';
 import { useAsync } from '../useAsync';
 import { useDocumentTitle } from '../useDocumentTitle';

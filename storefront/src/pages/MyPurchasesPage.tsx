@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link } from '../router';
+import { Link } from 'wouter';
 import { listProducts, type StoreProduct } from '../api/catalog';
 import { isApiError } from '../api/client';
 import { coursePath } from '../api/learning';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Link } from '../router';
+import { Link } from 'wouter';
 
 export function NotFoundPage({ title = 'Page not found', children }: { title?: string; children?: ReactNode }) {
   return (

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useSearchParams } from '../router';
+import { Link, useSearchParams } from 'wouter';
 import { ApiError, isApiError } from '../api/client';
 import { getCheckoutStatus } from '../api/purchases';
 import { loginPath } from '../redirects';

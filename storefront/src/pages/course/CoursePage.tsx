@@ -4,7 +4,7 @@ import { AccessNotice } from '../../learning/AccessNotice';
 import { LessonStatus } from '../../learning/LessonStatus';
 import { ProgressBar } from '../../learning/ProgressBar';
 import { LoadStatus } from '../../LoadStatus';
-import { Link, useParams } from '../../router';
+import { Link, useParams } from 'wouter';
 import { useSession } from '../../session';
 import { useAsync } from '../../useAsync';
 import { useDocumentTitle } from '../../useDocumentTitle';

@@ -4,7 +4,7 @@ import { deleteComment, editComment, listComments, MAX_COMMENT_LENGTH, postComme
 import { formatDateTime } from '../../format';
 import { LoadStatus } from '../../LoadStatus';
 import { loginPath } from '../../redirects';
-import { Link, useLocation } from '../../router';
+import { Link, useLocation } from 'wouter';
 import { useSession } from '../../session';
 import { useAsync } from '../../useAsync';
 
@@ -70,7 +70,7 @@ export function Comments({ lessonId }: { lessonId: string }) {
 }
 
 function SignInToComment() {
-  const { pathname } = useLocation();
+  const [pathname] = useLocation();
   return (
     <p>
       <Link to={loginPath(pathname)}>Sign in</Link> to join the discussion.

@@ -4,7 +4,7 @@ import { coursePath, getCourse, getLesson, lessonPath, setBookmarked, setLessonC
 import { AccessNotice } from '../../learning/AccessNotice';
 import { LoadStatus } from '../../LoadStatus';
 import { loginPath } from '../../redirects';
-import { Link, useLocation, useParams } from '../../router';
+import { Link, useLocation, useParams } from 'wouter';
 import { useSession } from '../../session';
 import { useAsync } from '../../useAsync';
 import { useDocumentTitle } from '../../useDocumentTitle';
@@ -69,7 +69,7 @@ function Lesson({ view }: { view: LessonView }) {
 }
 
 function SignInToTrack() {
-  const { pathname } = useLocation();
+  const [pathname] = useLocation();
   return (
     <p className="hint lesson-toolbar">
       <Link to={loginPath(pathname)}>Sign in</Link> to keep track of the lessons you complete and to bookmark lessons.

@@ -1,7 +1,8 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { Link, useLocation } from '../../router';
+import { Link } from 'wouter';
 import { ApiError } from '../../api/client';
 import { startCheckout, type CheckoutRequest } from '../../api/commerce';
+import { useHere } from '../../navigation';
 import { loginPath } from '../../redirects';
 import { useSession } from '../../session';
 import { plural } from './pricingText';
@@ -21,7 +22,7 @@ interface Props {
 export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
   const id = useId();
   const { state } = useSession();
-  const location = useLocation();
+  const here = useHere();
   const [email, setEmail] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -101,7 +102,7 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
       )}
       {needsEmail && (
         <p className="hint">
-          Own an earlier course or team seats? <Link to={loginPath(location.pathname + location.search)}>Sign in</Link> and
+          Own an earlier course or team seats? <Link to={loginPath(here)}>Sign in</Link> and
           they count toward this price.
         </p>
       )}

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { useSearchParams } from '../../router';
+import { useSearchParams } from 'wouter';
 import type { StoreProduct } from '../../api/catalog';
 import type { CheckoutRequest, PurchaseChoice, QuoteAnswer } from '../../api/commerce';
 import { formatDateTime } from '../../format';
@@ -44,7 +44,8 @@ export function PricingWidget({ product, products }: Props) {
 
   function applyCoupon(code: string | null) {
     setCoupon(code);
-    // The address keeps the code, so a reload or a shared link prices the same way.
+    // The address keeps the code, so a reload or a shared link prices the same way. Only the query changes, so the
+    // page keeps its scroll position (see storefrontNav).
     setParams(
       (previous) => {
         const next = new URLSearchParams(previous);
@@ -52,7 +53,7 @@ export function PricingWidget({ product, products }: Props) {
         else next.delete('code');
         return next;
       },
-      { replace: true, preventScrollReset: true },
+      { replace: true },
     );
   }
 

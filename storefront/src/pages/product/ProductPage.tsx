@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, useParams } from '../../router';
+import { Link, useParams } from 'wouter';
 import { findProduct, listProducts, type StoreProduct } from '../../api/catalog';
 import { coursePath } from '../../api/learning';
 import { LoadStatus } from '../../LoadStatus';

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Link } from '../../router';
+import { Link } from 'wouter';
 import { isApiError } from '../../api/client';
 import { claimSeat, type TeamView } from '../../api/teams';
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
-import { Link, useParams } from '../../router';
+import { Link, useParams } from 'wouter';
 import { isApiError } from '../../api/client';
 import { getTeam, type TeamView } from '../../api/teams';
 import { LoadStatus } from '../../LoadStatus';
