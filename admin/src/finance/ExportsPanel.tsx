@@ -6,9 +6,9 @@ import { ExportRefused, fetchCsv, saveFile } from './csvDownload';
 import type { Period } from './period';
 
 const EXPORTS: { kind: ExportKind; label: string; what: string }[] = [
-  { kind: 'charges', label: 'Charges', what: 'every charge with its refunds, provider fee, net and the buyer’s country' },
-  { kind: 'split-lines', label: 'Split lines', what: 'every ledger line per recipient: sales, refunds and disputes' },
-  { kind: 'recipients', label: 'Per-recipient summary', what: 'each recipient’s totals per day, week or month' },
+  { kind: 'charges', label: 'Charges', what: 'Every charge with its refunds, provider fee, net and the buyer’s country' },
+  { kind: 'split-lines', label: 'Split lines', what: 'Every ledger line per recipient: sales, refunds and disputes' },
+  { kind: 'recipients', label: 'Per-recipient summary', what: 'Each recipient’s totals per day, week or month' },
 ];
 
 const GROUPINGS: { id: ExportPeriod; name: string }[] = [
@@ -69,6 +69,8 @@ export function ExportsPanel({ period, ready, onFieldErrors }: ExportsPanelProps
   const [state, setState] = useState<ExportState>({ phase: 'idle' });
   const controller = useRef<AbortController | null>(null);
   useEffect(() => () => controller.current?.abort(), []);
+  // A refusal was about the dates then: new dates, a fresh start.
+  useEffect(() => setState((s) => (s.phase === 'failed' ? { phase: 'idle' } : s)), [period.from, period.to]);
 
   const start = async (kind: ExportKind) => {
     controller.current?.abort();
@@ -114,7 +116,7 @@ export function ExportsPanel({ period, ready, onFieldErrors }: ExportsPanelProps
         <Stack spacing={1.5}>
           {EXPORTS.map(({ kind, label, what }) => (
             <Box key={kind} sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
-              <Button variant="outlined" startIcon={<DownloadIcon />} disabled={!ready || running} onClick={() => void start(kind)} sx={{ minWidth: 230, justifyContent: 'flex-start' }}>
+              <Button variant="outlined" startIcon={<DownloadIcon />} disabled={!ready || running} onClick={() => void start(kind)} sx={{ minWidth: 260, justifyContent: 'flex-start' }}>
                 {label}
               </Button>
               {kind === 'recipients' ? (

@@ -2,8 +2,8 @@ import { BarChart } from '@mui/x-charts/BarChart';
 import { PieChart } from '@mui/x-charts/PieChart';
 import { useTheme } from '@mui/material/styles';
 import { formatMoney } from '../common/money';
-import { recipientLabel, type FinanceSummary } from './api';
-import { dayText } from './period';
+import { recipientLabel, type FinanceSummary, type LedgerAmounts } from './api';
+import { bucketLabel, type Bucket } from './period';
 
 // The Finance page's charts, in their own chunk: the chart library loads only when there are figures to draw.
 
@@ -24,21 +24,20 @@ function useLedgerColors() {
   return { sales: palette.primary.main, refunds: palette.error.light, disputes: palette.warning.main };
 }
 
-/** Net sales above the axis, refunds and disputes below it, one stacked bar per UTC day. */
-export function DailyRevenueChart({ summary, title, description }: ChartProps) {
+/** Net sales above the axis, refunds and disputes below it, one stacked bar per UTC day (or week, or month). */
+export function RevenueOverTimeChart({ points, bucket, title, description }: Omit<ChartProps, 'summary'> & { points: (LedgerAmounts & { start: string })[]; bucket: Bucket }) {
   const colors = useLedgerColors();
-  const days = summary.days;
   return (
     <BarChart
       height={300}
       title={title}
       desc={description}
-      xAxis={[{ scaleType: 'band', data: days.map((d) => d.day), valueFormatter: (day: string) => dayText(day, { month: 'short', day: 'numeric' }), tickLabelStyle: { fontSize: 11 } }]}
+      xAxis={[{ scaleType: 'band', data: points.map((d) => d.start), valueFormatter: (start: string) => bucketLabel(start, bucket, true), tickLabelStyle: { fontSize: 11 } }]}
       yAxis={[{ valueFormatter: tick, width: 80 }]}
       series={[
-        { id: 'sales', label: 'Net sales', data: days.map((d) => d.sales), stack: 'ledger', valueFormatter: money, color: colors.sales },
-        { id: 'refunds', label: 'Refunds', data: days.map((d) => d.refunds), stack: 'ledger', valueFormatter: money, color: colors.refunds },
-        { id: 'disputes', label: 'Disputes', data: days.map((d) => d.disputes), stack: 'ledger', valueFormatter: money, color: colors.disputes },
+        { id: 'sales', label: 'Net sales', data: points.map((d) => d.sales), stack: 'ledger', valueFormatter: money, color: colors.sales },
+        { id: 'refunds', label: 'Refunds', data: points.map((d) => d.refunds), stack: 'ledger', valueFormatter: money, color: colors.refunds },
+        { id: 'disputes', label: 'Disputes', data: points.map((d) => d.disputes), stack: 'ledger', valueFormatter: money, color: colors.disputes },
       ]}
       grid={{ horizontal: true }}
       margin={{ left: 8, right: 8, top: 16, bottom: 8 }}

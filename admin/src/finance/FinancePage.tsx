@@ -26,10 +26,10 @@ import { formatMoney, formatPercent } from '../common/money';
 import { canSeeFinance } from '../permissions';
 import { fetchFinanceSummary, recipientLabel, recipientTypeLabel, type FinanceSummary, type LedgerAmounts } from './api';
 import { ExportsPanel } from './ExportsPanel';
-import { PRESETS, dayText, isDay, matchingPreset, presetPeriod, type Period, type PresetId } from './period';
+import { PRESETS, bucketFor, bucketLabel, bucketStart, dayText, isDay, matchingPreset, presetPeriod, type Bucket, type Period, type PresetId } from './period';
 
 // The chart library loads only when there are figures to draw (one chunk for the three charts, shared with the dashboard's).
-const DailyRevenueChart = lazy(() => import('./FinanceCharts').then((m) => ({ default: m.DailyRevenueChart })));
+const RevenueOverTimeChart = lazy(() => import('./FinanceCharts').then((m) => ({ default: m.RevenueOverTimeChart })));
 const ProductRevenueChart = lazy(() => import('./FinanceCharts').then((m) => ({ default: m.ProductRevenueChart })));
 const RecipientShareChart = lazy(() => import('./FinanceCharts').then((m) => ({ default: m.RecipientShareChart })));
 
@@ -223,9 +223,9 @@ function AmountCells({ row }: { row: LedgerAmounts }) {
 
 function TotalRow({ totals, span = 1, extra }: { totals: LedgerAmounts; span?: number; extra?: ReactNode }) {
   return (
-    <TableFooter>
+    <TableFooter sx={{ '& td, & th': { color: 'text.primary', fontWeight: 600, fontSize: '0.875rem' } }}>
       <TableRow>
-        <TableCell component="th" scope="row" colSpan={span} sx={{ fontWeight: 600, color: 'text.primary' }}>
+        <TableCell component="th" scope="row" colSpan={span}>
           Total
         </TableCell>
         <AmountCells row={totals} />
@@ -235,6 +235,27 @@ function TotalRow({ totals, span = 1, extra }: { totals: LedgerAmounts; span?: n
   );
 }
 
+/** The days summed per bucket (a year of daily bars would be too thin to read). */
+function overTime(days: FinanceSummary['days'], bucket: Bucket): (LedgerAmounts & { start: string })[] {
+  const points = new Map<string, LedgerAmounts & { start: string }>();
+  for (const d of days) {
+    const start = bucketStart(d.day, bucket);
+    const point = points.get(start) ?? { start, sales: 0, refunds: 0, disputes: 0, total: 0 };
+    point.sales += d.sales;
+    point.refunds += d.refunds;
+    point.disputes += d.disputes;
+    point.total += d.total;
+    points.set(start, point);
+  }
+  return [...points.values()];
+}
+
+const BUCKET_TITLES: Record<Bucket, { title: string; head: string }> = {
+  day: { title: 'Revenue per day', head: 'Day (UTC)' },
+  week: { title: 'Revenue per week', head: 'Week (from Monday, UTC)' },
+  month: { title: 'Revenue per month', head: 'Month (UTC)' },
+};
+
 const hasMoney = (row: LedgerAmounts) => row.sales !== 0 || row.refunds !== 0 || row.disputes !== 0;
 const NOTHING = 'No sales, refunds or disputes in this period.';
 
@@ -243,6 +264,9 @@ function Charts({ data }: { data: FinanceSummary }) {
   const { totals } = data;
   const span = `${dayText(data.from)} – ${dayText(data.to)}`;
   const anything = data.days.some(hasMoney);
+  const bucket = bucketFor(data.days.length);
+  const points = overTime(data.days, bucket);
+  const { title: timeTitle, head: timeHead } = BUCKET_TITLES[bucket];
   const positive = data.recipients.filter((r) => r.total > 0);
   const share = (total: number) => (totals.total > 0 ? formatPercent(total / totals.total) : '—');
   const topProduct = data.products[0];
@@ -258,26 +282,26 @@ function Charts({ data }: { data: FinanceSummary }) {
       </Box>
 
       <ChartCard
-        id="finance-daily"
-        title="Revenue per day"
+        id="finance-over-time"
+        title={timeTitle}
         caption={`${span} (UTC): ${money(totals.sales)} net sales, ${money(totals.refunds)} refunds, ${money(totals.disputes)} disputes, ${money(totals.total)} in total. Sales above the line, refunds and disputes below.`}
         empty={anything ? null : NOTHING}
-        chart={<DailyRevenueChart summary={data} title="Revenue per day" description={`Net sales, refunds and disputes per day, ${span}.`} />}
+        chart={<RevenueOverTimeChart points={points} bucket={bucket} title={timeTitle} description={`Net sales, refunds and disputes per ${bucket}, ${span}.`} />}
         table={
           <>
             <TableHead>
               <TableRow>
-                <TableCell>Day (UTC)</TableCell>
+                <TableCell>{timeHead}</TableCell>
                 <AmountHeads />
               </TableRow>
             </TableHead>
             <TableBody>
-              {data.days.map((d) => (
-                <TableRow key={d.day}>
+              {points.map((p) => (
+                <TableRow key={p.start}>
                   <TableCell component="th" scope="row">
-                    {dayText(d.day, { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' })}
+                    {bucketLabel(p.start, bucket)}
                   </TableCell>
-                  <AmountCells row={d} />
+                  <AmountCells row={p} />
                 </TableRow>
               ))}
             </TableBody>
@@ -286,7 +310,7 @@ function Charts({ data }: { data: FinanceSummary }) {
         }
       />
 
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr' } }}>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', xl: '1fr 1fr' } }}>
         <ChartCard
           id="finance-products"
           title="Revenue per product"

@@ -47,3 +47,26 @@ export const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Nu
 /** "Jan 5, 2026" for a UTC day. */
 export const dayText = (value: string, options: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', year: 'numeric' }) =>
   new Date(`${value}T00:00:00Z`).toLocaleDateString('en-US', { ...options, timeZone: 'UTC' });
+
+/** How the revenue-over-time chart groups days: a bar per day up to two months, then per week, then per month. */
+export type Bucket = 'day' | 'week' | 'month';
+
+export function bucketFor(days: number): Bucket {
+  return days <= 62 ? 'day' : days <= 190 ? 'week' : 'month';
+}
+
+/** The first day of the day's bucket: itself, the Monday of its week, or the first of its month (UTC). */
+export function bucketStart(value: string, bucket: Bucket): string {
+  if (bucket === 'day') return value;
+  if (bucket === 'month') return `${value.slice(0, 7)}-01`;
+  const date = new Date(`${value}T00:00:00Z`);
+  const sinceMonday = (date.getUTCDay() + 6) % 7;
+  return day(new Date(date.getTime() - sinceMonday * 86_400_000));
+}
+
+/** A bucket's name on the axis and in the table: "Nov 3", "Week of Nov 3, 2026", "November 2026". */
+export function bucketLabel(start: string, bucket: Bucket, short = false): string {
+  if (bucket === 'month') return dayText(start, short ? { month: 'short', year: 'numeric' } : { month: 'long', year: 'numeric' });
+  if (bucket === 'week') return short ? dayText(start, { month: 'short', day: 'numeric' }) : `Week of ${dayText(start)}`;
+  return short ? dayText(start, { month: 'short', day: 'numeric' }) : dayText(start, { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
+}
