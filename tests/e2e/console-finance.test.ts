@@ -1,0 +1,248 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { User } from '../../api/src/identity/models';
+import { testProviderFee } from '../../api/src/payments/test-provider';
+import { createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
+import { runSeeds } from '../../seeds/run';
+import { ARTIFACTS_DIR, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
+
+/** A checkout paid on the built-in test provider's page, fulfilled by the thank-you page's status call. */
+async function paidPurchase(baseUrl: string, productId: string, email: string): Promise<string> {
+  const created = await fetch(`${baseUrl}/api/store/checkout`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ productId, email }),
+  });
+  expect(created.status).toBe(201);
+  const { checkoutId, url } = (await created.json()) as { checkoutId: string; url: string };
+  const paid = await fetch(`${baseUrl}${new URL(url).pathname}/pay`, { method: 'POST', redirect: 'manual' });
+  expect(paid.status).toBe(303);
+  const status = await fetch(`${baseUrl}/api/store/checkouts/${checkoutId}`);
+  const body = (await status.json()) as { status: string; purchaseId: string };
+  expect(body.status).toBe('fulfilled');
+  return body.purchaseId;
+}
+
+/** "$1,234.56", "-$10.00": how the console writes cents. */
+const money = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
+
+interface Sale {
+  purchaseId: string;
+  buyer: string;
+  product: string;
+  charge: { id: string; identifier: string; amount: number; fee: number; net: number };
+}
+
+type CsvRow = Record<string, string>;
+
+describe('the Finance page in the console (Chromium)', () => {
+  const site = useDemoSite((db) => runSeeds(db, { demo: false }));
+  const contexts: BrowserContext[] = [];
+  const sales: Sale[] = [];
+  let owner: User;
+  let contributor: User;
+  let page: Page;
+
+  beforeAll(async () => {
+    const { db, baseUrl } = site();
+    owner = await createUser(db, { name: 'Olive Owner', email: 'olive.owner@example.com', roles: ['contributor'] });
+    contributor = await createUser(db, { name: 'Carl Contributor', email: 'carl.contributor@example.com', roles: ['contributor'] });
+    const course = await createProduct(db, { name: 'Ledger Course', unitAmount: 10_000 });
+    const workshop = await createProduct(db, { name: 'Ledger Workshop', unitAmount: 4_900 });
+    await createRevenueSplit(db, { productId: course.id, type: 'platform', percent: 0.2 });
+    await createRevenueSplit(db, { productId: course.id, type: 'owner', percent: 0.5, userId: owner.id });
+    await createRevenueSplit(db, { productId: course.id, type: 'contributor', percent: 0.3, userId: contributor.id });
+    await createRevenueSplit(db, { productId: workshop.id, type: 'platform', percent: 0.3 });
+    await createRevenueSplit(db, { productId: workshop.id, type: 'owner', percent: 0.7, userId: owner.id });
+
+    for (const [product, buyer] of [
+      [course, 'first.buyer@example.com'],
+      [workshop, 'second.buyer@example.com'],
+      [course, 'third.buyer@example.com'],
+    ] as const) {
+      const purchaseId = await paidPurchase(baseUrl, product.id, buyer);
+      const purchase = await db('purchases').where({ id: purchaseId }).first();
+      const charge = await db('merchantCharges').where({ id: purchase.merchantChargeId }).first();
+      sales.push({ purchaseId, buyer, product: product.name, charge });
+    }
+
+    // A partial refund by support, so the charts have a negative side.
+    const support = await signedInContext(site().browser, baseUrl, db, ['support']);
+    contexts.push(support);
+    const csrf = (await support.cookies(baseUrl)).find((c) => c.name === 'lp_csrf')!.value;
+    const refund = await support.request.post(`${baseUrl}/api/admin/purchases/${sales[0]!.purchaseId}/refund`, {
+      headers: { 'X-CSRF-Token': csrf },
+      data: { amount: 1_000, reason: 'Partial refund for the finance test' },
+    });
+    expect(refund.status()).toBe(200);
+
+    const finance = await signedInContext(site().browser, baseUrl, db, ['finance']);
+    contexts.push(finance);
+    page = await finance.newPage();
+  });
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+  });
+
+  /** What the ledger holds, summed as the page should show it. */
+  async function ledger(column: 'product_id' | 'user_id' | null, value?: string | null) {
+    const query = site().db('splitLines');
+    if (column === 'user_id' && value === null) query.whereNull('userId');
+    else if (column) query.where(column === 'product_id' ? 'productId' : 'userId', value!);
+    const rows = (await query.select('kind', 'amount')) as { kind: string; amount: number }[];
+    const sum = (kinds: string[]) => rows.filter((r) => kinds.includes(r.kind)).reduce((s, r) => s + r.amount, 0);
+    return { sales: sum(['sale']), refunds: sum(['refund']), total: sum(['sale', 'refund', 'dispute', 'dispute-won']) };
+  }
+
+  const figure = (name: string) => page.getByRole('figure', { name });
+
+  it('shows the three charts of the ledger with their tables', async () => {
+    await page.goto(`${site().baseUrl}/admin/`);
+    await page.getByRole('menuitem', { name: 'Finance' }).click();
+    await page.waitForURL(/#\/finance$/);
+    await page.getByRole('heading', { name: 'Finance', level: 1 }).waitFor();
+    expect(await page.getByRole('button', { name: 'This month' }).getAttribute('aria-pressed')).toBe('true');
+
+    for (const name of ['Revenue per day', 'Revenue per product', 'Revenue per recipient']) {
+      await figure(name).locator('.MuiChartsSurface-root').first().waitFor(); // the lazily loaded chart has drawn its surface
+    }
+    const all = await ledger(null);
+    expect(all.sales).toBe(sales.reduce((s, sale) => s + sale.charge.net, 0)); // sales lines are the nets
+    expect(all.refunds).toBe(-1_000);
+    await page.getByRole('region', { name: 'Totals' }).getByText(money(all.sales)).waitFor();
+    await page.getByRole('region', { name: 'Totals' }).getByText(money(all.total)).waitFor();
+    await page.waitForTimeout(500); // let the bars finish their entrance animation for the screenshot
+    await keepScreenshot(page, 'console-finance');
+
+    // The accessible tables.
+    for (const summary of await page.getByText('Show the figures as a table').all()) await summary.click();
+
+    const perDay = page.getByRole('table', { name: 'Revenue per day' });
+    const totalRow = perDay.getByRole('row', { name: /^Total/ });
+    expect(await totalRow.getByRole('cell').allInnerTexts()).toEqual([money(all.sales), money(all.refunds), money(0), money(all.total)]);
+
+    const perProduct = page.getByRole('table', { name: 'Revenue per product' });
+    for (const sale of [sales[0]!, sales[1]!]) {
+      const product = await site().db('products').where({ name: sale.product }).first();
+      const sums = await ledger('product_id', product.id);
+      const row = perProduct.getByRole('row', { name: new RegExp(`^${sale.product}`) });
+      expect(await row.getByRole('cell').allInnerTexts()).toEqual([money(sums.sales), money(sums.refunds), money(0), money(sums.total)]);
+    }
+
+    const perRecipient = page.getByRole('table', { name: 'Revenue per recipient' });
+    for (const [label, type, userId] of [
+      ['Platform', 'Platform', null],
+      ['Olive Owner', 'Owner', owner.id],
+      ['Carl Contributor', 'Contributor', contributor.id],
+    ] as const) {
+      const sums = await ledger('user_id', userId);
+      const row = perRecipient.getByRole('row', { name: new RegExp(`^${label}`) });
+      const cells = await row.getByRole('cell').allInnerTexts();
+      expect(cells.slice(0, 5)).toEqual([type, money(sums.sales), money(sums.refunds), money(0), money(sums.total)]);
+      expect(cells[5]).toMatch(/%$/);
+    }
+    await keepScreenshot(page, 'console-finance-tables');
+  });
+
+  it('exports the charges CSV, reports its row count, and shows the API’s date errors', async () => {
+    const button = page.getByRole('button', { name: 'Charges', exact: true });
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    expect(download.suggestedFilename()).toMatch(/^charges-.*\.csv$/);
+    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    const file = path.join(ARTIFACTS_DIR, 'console-finance-charges.csv');
+    await download.saveAs(file);
+    await page.getByText(`Charges exported: ${download.suggestedFilename()}, 3 rows.`).waitFor();
+    await keepScreenshot(page, 'console-finance-exported');
+
+    const text = readFileSync(file, 'utf8');
+    expect(text.charCodeAt(0)).toBe(0xfeff); // the byte-order mark spreadsheets need
+    const rows = parse(text, { bom: true, columns: true, record_delimiter: '\r\n' }) as CsvRow[];
+    expect(rows).toHaveLength(sales.length);
+    for (const [index, sale] of sales.entries()) {
+      const { amount, identifier } = sale.charge;
+      const fee = testProviderFee(amount);
+      expect(sale.charge).toMatchObject({ fee, net: amount - fee });
+      expect(rows.find((r) => r['Charge'] === identifier)).toMatchObject({
+        Purchase: sale.purchaseId,
+        Product: sale.product,
+        'Buyer email': sale.buyer,
+        'Gross (cents)': String(amount),
+        'Fee (cents)': String(fee),
+        'Net (cents)': String(amount - fee),
+        'Refunded (cents)': index === 0 ? '1000' : '0',
+        Currency: 'usd',
+      });
+    }
+
+    // From after To: the API's message shows next to the From input, for the charts and for the exports.
+    const from = page.getByLabel('From', { exact: true });
+    const to = await page.getByLabel('To', { exact: true }).inputValue();
+    const later = new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    await from.fill(later);
+    await page.getByText('Must not be after "to"').waitFor();
+    await page.getByText('No figures for these dates: see the date inputs above.').waitFor();
+    expect(await from.getAttribute('aria-invalid')).toBe('true');
+    await button.click();
+    await page.getByText('The API refused these dates: see the date inputs above.').waitFor();
+    await page.getByText('Must not be after "to"').waitFor();
+    await keepScreenshot(page, 'console-finance-date-error');
+
+    // A preset puts it right; over a year the bars are per week or month (unless the year is young).
+    await page.getByRole('button', { name: 'This year' }).click();
+    await page.getByRole('figure', { name: /^Revenue per (day|week|month)$/ }).locator('.MuiChartsSurface-root').first().waitFor();
+    expect(await page.getByText('Must not be after "to"').count()).toBe(0);
+    expect(await page.getByText('The API refused these dates').count()).toBe(0);
+    await page.waitForTimeout(500);
+    await keepScreenshot(page, 'console-finance-year');
+  });
+
+  it('shows an export’s progress, cancels it, and exports split lines and the per-recipient summary', async () => {
+    // Hold the response back: the progress report shows (no total yet), and Cancel aborts it.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const pattern = '**/api/admin/exports/split-lines.csv*';
+    await page.route(pattern, async (route) => {
+      await held;
+      await route.continue().catch(() => undefined); // the page gave up on it
+    });
+    const splitLines = page.getByRole('button', { name: 'Split lines', exact: true });
+    await splitLines.click();
+    await page.getByText('Exporting split lines… 0 rows').waitFor();
+    await page.getByRole('progressbar', { name: 'Exporting split lines' }).waitFor();
+    expect(await splitLines.isDisabled()).toBe(true); // one export at a time
+    await keepScreenshot(page, 'console-finance-exporting');
+    let downloads = 0;
+    page.on('download', () => downloads++);
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.getByText('Split lines export canceled: nothing was saved.').waitFor();
+    release();
+    await page.unroute(pattern);
+    expect(downloads).toBe(0);
+
+    // Then for real: every ledger line of the period.
+    const lines = Number((await site().db('splitLines').count({ n: '*' }))[0]!.n);
+    expect(lines).toBeGreaterThan(sales.length);
+    const [download] = await Promise.all([page.waitForEvent('download'), splitLines.click()]);
+    await page.getByText(`Split lines exported: ${download.suggestedFilename()}, ${lines} rows.`).waitFor();
+    const file = path.join(ARTIFACTS_DIR, 'console-finance-split-lines.csv');
+    await download.saveAs(file);
+    const rows = parse(readFileSync(file, 'utf8'), { bom: true, columns: true, record_delimiter: '\r\n' }) as CsvRow[];
+    expect(rows).toHaveLength(lines);
+    expect(rows.filter((r) => r['Kind'] === 'refund').reduce((sum, r) => sum + Number(r['Amount (cents)']), 0)).toBe(-1_000);
+
+    // The per-recipient summary, by week.
+    await page.getByRole('combobox', { name: 'Grouped' }).click();
+    await page.getByRole('option', { name: 'Per week' }).click();
+    const [summary] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Per-recipient summary' }).click()]);
+    expect(summary.suggestedFilename()).toMatch(/^recipients-.*-by-week\.csv$/);
+    const summaryFile = path.join(ARTIFACTS_DIR, 'console-finance-recipients.csv');
+    await summary.saveAs(summaryFile);
+    const perRecipient = parse(readFileSync(summaryFile, 'utf8'), { bom: true, columns: true, record_delimiter: '\r\n' }) as CsvRow[];
+    expect(perRecipient.map((r) => r['Recipient email']).sort()).toEqual(['', 'carl.contributor@example.com', 'olive.owner@example.com']);
+    await page.getByText(`Per-recipient summary exported: ${summary.suggestedFilename()}, 3 rows.`).waitFor();
+  });
+});
