@@ -245,4 +245,33 @@ describe('the Finance page in the console (Chromium)', () => {
     expect(perRecipient.map((r) => r['Recipient email']).sort()).toEqual(['', 'carl.contributor@example.com', 'olive.owner@example.com']);
     await page.getByText(`Per-recipient summary exported: ${summary.suggestedFilename()}, 3 rows.`).waitFor();
   });
+
+  it('shows a product’s revenue splits with what is left, and lets finance delete and add one', async () => {
+    const { db, baseUrl } = site();
+    const workshop = (await db('products').where({ name: 'Ledger Workshop' }).first())!;
+    const splitsOf = async () => (await db('productRevenueSplits').where({ productId: workshop.id }).orderBy('type')).map((s) => `${s.type} ${Number(s.percent)}`);
+    await page.goto(`${baseUrl}/admin/#/products/${workshop.id}/show/splits`);
+    await page.getByText('Total: 100% · Remaining: 0%').waitFor();
+
+    const platformRow = page.getByRole('row').filter({ hasText: 'The platform' });
+    await platformRow.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByText('Delete this revenue split?').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText(/Total: 70% · Remaining: 30%/).waitFor();
+    expect(await splitsOf()).toEqual(['owner 0.7']);
+
+    // More than what is left: the API's refusal shows on the share.
+    await page.getByRole('link', { name: 'Add revenue split' }).click();
+    await page.getByRole('combobox', { name: 'Type' }).click();
+    await page.getByRole('option', { name: 'Platform' }).click();
+    await page.getByLabel('Share (%)').fill('40');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText(/would total 110\.00 %/).waitFor();
+    await page.getByLabel('Share (%)').fill('30');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(new RegExp(`#/products/${workshop.id}/show/splits$`));
+    await page.getByText('Total: 100% · Remaining: 0%').waitFor();
+    await keepScreenshot(page, 'console-product-splits');
+    expect(await splitsOf()).toEqual(['owner 0.7', 'platform 0.3']);
+  });
 });
