@@ -179,7 +179,9 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
     const chart = await as(finance, request(app).get('/api/admin/finance/summary').query({ from: today, to: today }));
     expect(chart.status).toBe(200);
     const ledgerTotal = (await db()('splitLines').sum({ total: 'amount' }))[0]?.total;
+    expect(chart.body).toMatchObject({ currency: 'usd', currencies: ['usd'] });
     expect(chart.body.totals.total).toBe(Number(ledgerTotal));
+    expect((await as(finance, request(app).get('/api/admin/finance/summary').query({ from: today, to: today, currency: 'eur' }))).body.totals.total).toBe(0);
     expect(chart.body.days).toEqual([expect.objectContaining({ day: today, total: Number(ledgerTotal) })]);
     expect(chart.body.products.map((p: { name: string }) => p.name)).toContain('Split Course');
     expect(chart.body.recipients.find((r: { email: string }) => r.email === 'owner@example.com').sales).toBeGreaterThan(0);

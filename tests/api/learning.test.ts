@@ -219,7 +219,8 @@ describe('learning (DOMAIN §11)', () => {
     expect((await get(reader, `/lessons/${lesson}/comments`)).body.data.map((c: { id: string }) => c.id)).not.toContain(id);
     const mine = (await get(author, `/lessons/${lesson}/comments`)).body.data.find((c: { id: string }) => c.id === id);
     expect(mine).toMatchObject({ hidden: { reason: 'Off topic' }, mine: true });
-    expect(await db()('auditLogs').where({ recordId: id, action: 'comment.hidden' }).first()).toBeTruthy();
+    await as(support, request(app).post(`/api/admin/comments/${id}/hide`)).send({ reason: 'Again' }); // already hidden: no change
+    expect(await db()('auditLogs').where({ recordId: id, action: 'comment.hidden' })).toHaveLength(1);
     const hiddenList = await as(support, request(app).get('/api/admin/comments').query({ filter: JSON.stringify({ hidden: true }) }));
     expect(hiddenList.body.map((c: { id: string; hiddenReason: string }) => [c.id, c.hiddenReason])).toEqual([[id, 'Off topic']]);
     await as(support, request(app).post(`/api/admin/comments/${id}/unhide`)).send({});

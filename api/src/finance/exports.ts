@@ -128,31 +128,38 @@ export function financeExports({ db, logger }: { db: Db; logger: Logger }) {
   };
 
   return {
-    async count(kind: ExportKind, q: PeriodQuery): Promise<number> {
-      const { rows } = await db.raw(definition(kind, q).count, bounds(q));
-      return (rows as { n: number }[])[0]!.n;
-    },
-
-    /** The CSV as a stream, and its file name; destroying the stream (a client gone) releases the cursor. */
-    stream(kind: ExportKind, q: PeriodQuery): { filename: string; body: Readable } {
+    /**
+     * The CSV as a stream, its file name and its row count. Count and rows are read in one repeatable-read
+     * transaction, so a sale arriving meanwhile changes neither; destroying the stream (a client gone) ends the
+     * transaction and releases the cursor.
+     */
+    async open(kind: ExportKind, q: PeriodQuery): Promise<{ filename: string; total: number; body: Readable }> {
       const spec = definition(kind, q);
-      const rows = db.raw(spec.rows, bounds(q)).stream({ highWaterMark: 1000 });
-      const csv = stringify({
-        header: true,
-        bom: true,
-        record_delimiter: 'windows',
-        columns: spec.columns,
-        cast: {
-          date: (value) => value.toISOString(),
-          string: (value) => neutraliseFormula(value),
-          bigint: (value) => value.toString(),
-        },
-      });
-      const body = new PassThrough();
-      pipeline(rows, csv, body, (error) => {
-        if (error) logger.warn({ err: error, kind }, 'an export stopped before its end');
-      });
-      return { filename: spec.filename, body };
+      const trx = await db.transaction({ isolationLevel: 'repeatable read', readOnly: true });
+      try {
+        const { rows: counted } = await trx.raw(spec.count, bounds(q));
+        const rows = trx.raw(spec.rows, bounds(q)).stream({ highWaterMark: 1000 });
+        const csv = stringify({
+          header: true,
+          bom: true,
+          record_delimiter: 'windows',
+          columns: spec.columns,
+          cast: {
+            date: (value) => value.toISOString(),
+            string: (value) => neutraliseFormula(value),
+            bigint: (value) => value.toString(),
+          },
+        });
+        const body = new PassThrough();
+        pipeline(rows, csv, body, (error) => {
+          if (error) logger.warn({ err: error, kind }, 'an export stopped before its end');
+          (error ? trx.rollback() : trx.commit()).catch(() => undefined);
+        });
+        return { filename: spec.filename, total: (counted as { n: number }[])[0]!.n, body };
+      } catch (error) {
+        await trx.rollback().catch(() => undefined);
+        throw error;
+      }
     },
   };
 }

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { z } from 'zod';
 import type { Policies } from '../http/policy';
 import { PeriodQuery, type ExportKind, type FinanceExports } from './exports';
 import type { FinanceSummary } from './summary';
@@ -12,9 +13,8 @@ export function financeRoutes({ allow, exports, summary }: { allow: Policies; ex
   for (const kind of ['charges', 'split-lines', 'recipients'] as ExportKind[]) {
     router.get(`/exports/${kind}.csv`, allow.roles('finance'), async (ctx) => {
       const query = PeriodQuery.parse(ctx.query);
-      // The row count first, so the console can show progress while the rows stream.
-      const total = await exports.count(kind, query);
-      const { filename, body } = exports.stream(kind, query);
+      // The row count goes first in a header, so the console can show progress while the rows stream.
+      const { filename, total, body } = await exports.open(kind, query);
       ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
       ctx.set('X-Total-Rows', String(total));
       ctx.set('Cache-Control', 'no-store');
@@ -24,7 +24,7 @@ export function financeRoutes({ allow, exports, summary }: { allow: Policies; ex
   }
 
   router.get('/finance/summary', allow.roles('finance'), async (ctx) => {
-    const query = PeriodQuery.refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < MAX_SUMMARY_DAYS, {
+    const query = PeriodQuery.and(z.object({ currency: z.string().regex(/^[a-z]{3}$/, 'must be a currency code such as usd').default('usd') })).refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < MAX_SUMMARY_DAYS, {
       message: `a chart covers at most ${MAX_SUMMARY_DAYS} days`,
       path: ['to'],
     }).parse(ctx.query);

@@ -22,32 +22,36 @@ const numbers = <T extends Amounts>(row: T): T => ({ ...row, sales: Number(row.s
 /** The console's finance charts, all read from the split ledger for one period (whole UTC days). */
 export function financeSummary({ db }: { db: Db }) {
   return {
-    async summary(q: Pick<PeriodQuery, 'from' | 'to'>) {
+    /** One currency at a time (amounts in different currencies do not add up); the ledger's currencies are listed. */
+    async summary(q: Pick<PeriodQuery, 'from' | 'to'> & { currency: string }) {
       const from = new Date(`${q.from}T00:00:00Z`);
       const until = new Date(new Date(`${q.to}T00:00:00Z`).getTime() + DAY_MS);
       const [days, products, recipients] = await Promise.all([
         db.raw(
           `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, ${AMOUNTS}
              FROM generate_series(?::date, ?::date, interval '1 day') AS d(day)
-             LEFT JOIN split_lines l ON l.created_at >= d.day AND l.created_at < d.day + interval '1 day'
+             LEFT JOIN split_lines l ON l.created_at >= d.day AND l.created_at < d.day + interval '1 day' AND l.currency = ?
             GROUP BY d.day ORDER BY d.day`,
-          [q.from, q.to],
+          [q.from, q.to, q.currency],
         ),
         db.raw(
           `SELECT pr.id AS "productId", pr.name, ${AMOUNTS}
              FROM split_lines l JOIN products pr ON pr.id = l.product_id
-            WHERE l.created_at >= ? AND l.created_at < ?
+            WHERE l.created_at >= ? AND l.created_at < ? AND l.currency = ?
             GROUP BY pr.id, pr.name ORDER BY total DESC, pr.name`,
-          [from, until],
+          [from, until, q.currency],
         ),
         db.raw(
           `SELECT l.recipient_type AS type, l.user_id AS "userId", u.email, u.name, ${AMOUNTS}
              FROM split_lines l LEFT JOIN users u ON u.id = l.user_id
-            WHERE l.created_at >= ? AND l.created_at < ?
+            WHERE l.created_at >= ? AND l.created_at < ? AND l.currency = ?
             GROUP BY l.recipient_type, l.user_id, u.email, u.name ORDER BY total DESC`,
-          [from, until],
+          [from, until, q.currency],
         ),
       ]);
+      const currencies = (await db('splitLines').where('createdAt', '>=', from).where('createdAt', '<', until).distinct('currency').orderBy('currency')).map(
+        (r: { currency: string }) => r.currency,
+      );
       const perDay = (days.rows as (Amounts & { day: string })[]).map(numbers);
       const totals = perDay.reduce((t, d) => ({ sales: t.sales + d.sales, refunds: t.refunds + d.refunds, disputes: t.disputes + d.disputes, total: t.total + d.total }), {
         sales: 0,
@@ -58,6 +62,8 @@ export function financeSummary({ db }: { db: Db }) {
       return {
         from: q.from,
         to: q.to,
+        currency: q.currency,
+        currencies,
         totals,
         days: perDay,
         products: (products.rows as (Amounts & { productId: string; name: string })[]).map(numbers),

@@ -76,6 +76,7 @@ export function commentService({ db, learning }: { db: Db; learning: LearningSer
       return db.transaction(async (trx) => {
         const before = await trx('comments').where({ id: commentId }).forUpdate().first();
         if (!before) throw new AppError('not-found', 'No such comment.');
+        if (Boolean(before.hiddenAt) === hidden) return before; // already so: nothing changes, nothing is logged
         const [row] = await trx('comments')
           .where({ id: commentId })
           .update(hidden ? { hiddenAt: trx.fn.now(), hiddenById: actor.id, hiddenReason: reason } : { hiddenAt: null, hiddenById: null, hiddenReason: null })
