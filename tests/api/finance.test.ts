@@ -98,6 +98,20 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
     expect(total(await lines(lost.charge.id))).toBe(lost.charge.net - lost.charge.amount);
   });
 
+  it('keeps a product\'s splits at most 100 % when editors add them at the same time', async () => {
+    const contested = await createProduct(db(), { name: 'Contested Course' });
+    const editors = await Promise.all(Array.from({ length: 10 }, () => signedIn(db(), ['finance'])));
+    const answers = await Promise.all(
+      editors.map((editor) =>
+        as(editor, request(app).post('/api/admin/product-revenue-splits')).send({ productId: contested.id, type: 'owner', percent: 0.3, userId: owner.id }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(3);
+    for (const refused of answers.filter((a) => a.status !== 201)) expect(refused.body.errors.percent).toContain('at most 100 %');
+    const [sum] = await db()('productRevenueSplits').where({ productId: contested.id }).sum({ total: 'percent' });
+    expect(Number(sum?.total)).toBeCloseTo(0.9, 6);
+  });
+
   it('lets finance and admins export, nobody else, and refuses bad periods clearly', async () => {
     const url = '/api/admin/exports/charges.csv';
     const period = { from: '2020-01-01', to: '2100-12-31' };
