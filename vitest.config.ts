@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
+    // The reliability suite has its own command (npm run test:reliability, vitest.reliability.config.ts).
+    exclude: [...configDefaults.exclude, 'tests/reliability/**'],
     globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
