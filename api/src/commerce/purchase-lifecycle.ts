@@ -163,9 +163,15 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
           throw new AppError('refund-not-possible', `This purchase was paid through ${account.label}, which is not the payment provider configured now.`);
         }
         const idempotencyKey = `refund-${charge.id}-${taken}-${amount}`;
+        // A try that failed (the provider unreachable, or its answer lost after it acted) has the same key: it is
+        // tried again under it, and the provider replays what it did rather than refunding twice.
         const [row] = await trx('merchantRefunds')
           .insert({ merchantAccountId: charge.merchantAccountId, merchantChargeId: charge.id, amount, reason: input.reason, idempotencyKey, requestedById: actor.id })
+          .onConflict('idempotencyKey')
+          .merge({ status: 'pending', reason: input.reason, requestedById: actor.id })
+          .where('merchantRefunds.status', 'failed')
           .returning('id');
+        if (!row) throw new AppError('refund-not-possible', 'A refund of this purchase is under way.');
         return { id: row.id as string, charge, amount, idempotencyKey, purchase };
       });
 
