@@ -42,6 +42,8 @@ const ConfigSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().regex(/^whsec_\w+$/, 'must be a webhook signing secret (whsec_…)').optional()),
   // Another address for Stripe's API (a local stand-in in tests); the SDK's own default otherwise.
   STRIPE_API_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** How long one request to Stripe may take before the SDK gives up on it and retries (same idempotency key). */
+  STRIPE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { publicUrl: string };

@@ -49,6 +49,13 @@ export interface StandIn {
   event(type: string, object: Obj): Stripe.Event;
   /** Makes the next `times` requests to a path fail as Stripe does during an outage (the SDK retries 500s). */
   failNext(pathTemplate: string, times?: number): void;
+  /**
+   * Holds the answer to the next `times` requests to a path for `ms` after doing the work, as when Stripe acts but
+   * its answer is lost: a client with a shorter timeout gives up and retries.
+   */
+  delayNext(pathTemplate: string, ms: number, times?: number): void;
+  /** Every routed request in arrival order, with the Idempotency-Key it carried. */
+  requests: { template: string; idempotencyKey: string | undefined; status: number }[];
 }
 
 export async function startStripeStandIn(): Promise<StandIn> {
@@ -56,6 +63,8 @@ export async function startStripeStandIn(): Promise<StandIn> {
   const idempotent = new Map<string, { status: number; body: unknown }>();
   const calls = new Map<string, number>();
   const failures = new Map<string, number>();
+  const delays = new Map<string, { ms: number; times: number }>();
+  const requests: StandIn['requests'] = [];
 
   const get = (id: string, what: string): Obj => {
     const found = objects.get(id);
@@ -269,12 +278,21 @@ export async function startStripeStandIn(): Promise<StandIn> {
     const route = routes.find((r) => r.method === req.method && r.pattern.test(url.pathname));
     if (!route) return answer(res, 404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname}).` } });
     calls.set(route.template, (calls.get(route.template) ?? 0) + 1);
+    const key = req.headers['idempotency-key'] as string | undefined;
+    const record = { template: route.template, idempotencyKey: key, status: 200 };
+    requests.push(record);
     const failing = failures.get(route.template) ?? 0;
     if (failing > 0) failures.set(route.template, failing - 1);
-    if (failing > 0) return answer(res, 500, { error: { type: 'api_error', message: 'Something went wrong on our end.' } });
-    const key = req.headers['idempotency-key'] as string | undefined;
+    if (failing > 0) return answer(res, (record.status = 500), { error: { type: 'api_error', message: 'Something went wrong on our end.' } });
+    const delay = delays.get(route.template);
+    const hold = delay?.ms ?? 0;
+    if (delay && --delay.times <= 0) delays.delete(route.template);
     const replay = key && idempotent.get(`${route.template} ${key}`);
-    if (replay) return answer(res, replay.status, replay.body, true);
+    if (replay) {
+      record.status = replay.status;
+      if (hold) await new Promise((r) => setTimeout(r, hold));
+      return answer(res, replay.status, replay.body, true);
+    }
     let status = 200;
     let body: unknown;
     try {
@@ -285,7 +303,9 @@ export async function startStripeStandIn(): Promise<StandIn> {
       body = { error: { type: error.type, message: error.message, code: error.code } };
     }
     if (key) idempotent.set(`${route.template} ${key}`, { status, body });
-    answer(res, status, body);
+    record.status = status;
+    if (hold) await new Promise((r) => setTimeout(r, hold));
+    if (!res.destroyed) answer(res, status, body);
   }
 
   const server: Server = createServer((req, res) => {
@@ -298,8 +318,14 @@ export async function startStripeStandIn(): Promise<StandIn> {
     url: `http://127.0.0.1:${port}`,
     calls,
     objects,
-    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+    requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections(); // held answers (delayNext) would keep it open
+      }),
     failNext: (template, times = 1) => void failures.set(template, times),
+    delayNext: (template, ms, times = 1) => void delays.set(template, { ms, times }),
     event,
 
     pay(sessionId) {

@@ -8,14 +8,14 @@ import type { CheckoutRequest, PaymentProvider, ProviderAccount, ProviderCheckou
 /** How long a Stripe checkout stays payable; an expired one gives its reserved coupon use back. */
 const CHECKOUT_LIFETIME_SECONDS = 60 * 60;
 
-export type StripeConfig = Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_API_URL'>;
+export type StripeConfig = Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_API_URL' | 'STRIPE_TIMEOUT_MS'>;
 
 /** The SDK client, pointed at STRIPE_API_URL when one is set (a local stand-in in tests). */
 export function stripeClient(config: StripeConfig): Stripe {
   const api = config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : null;
   return new Stripe(config.STRIPE_SECRET_KEY!, {
     maxNetworkRetries: 2,
-    timeout: 20_000,
+    timeout: config.STRIPE_TIMEOUT_MS,
     telemetry: false,
     ...(api && { host: api.hostname, port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)), protocol: api.protocol.replace(':', '') as 'http' | 'https' }),
   });
