@@ -35,7 +35,16 @@ export async function needsBuild(app: AppName): Promise<boolean> {
 export async function buildApp(app: AppName): Promise<void> {
   const { build } = await import('vite');
   const root = path.join(PROJECT_ROOT, app);
-  await build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
+  // Libraries such as React pick their development builds from NODE_ENV, which the server ('development') and the
+  // test runner ('test') set: the apps are always built as what is served, production.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 /** Builds whichever of the two apps is missing or stale; does nothing (fast) otherwise. */
