@@ -138,7 +138,8 @@ export function financeExports({ db, logger }: { db: Db; logger: Logger }) {
       const trx = await db.transaction({ isolationLevel: 'repeatable read', readOnly: true });
       try {
         const { rows: counted } = await trx.raw(spec.count, bounds(q));
-        const rows = trx.raw(spec.rows, bounds(q)).stream({ highWaterMark: 1000 });
+        // Rows arrive from the cursor in batches of 2,000: fewer round trips, and still a bounded buffer.
+        const rows = trx.raw(spec.rows, bounds(q)).stream({ batchSize: 2000, highWaterMark: 2000 } as Record<string, number>);
         const csv = stringify({
           header: true,
           bom: true,
