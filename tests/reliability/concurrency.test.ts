@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
 import { Coupon, DeviceAccessToken, Purchase, PurchaseUserTransfer } from '../../api/src/db/models';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';
+import { merchantAccountId } from '../../api/src/payments/merchant-records';
 import { createServices, type Services } from '../../api/src/services';
 import { createCoupon, createCourse, createProduct, createPurchase } from '../../seeds/factories';
 import { testDeps } from '../support/app';
@@ -23,6 +24,13 @@ describe('concurrency at high counts', () => {
     stripe = await startStripeStandIn();
   });
   afterAll(() => stripe?.close());
+
+  it("records the payment provider's account once when 20 first uses race (a fresh install's first sales)", async () => {
+    const account = { label: 'stripe-race', identifier: 'acct_race' };
+    const ids = await Promise.all(Array.from({ length: 20 }, () => merchantAccountId(db(), account)));
+    expect(new Set(ids).size).toBe(1);
+    expect(await count(db()('merchantAccounts').where({ label: 'stripe-race' }))).toBe(1);
+  });
 
   it('fulfils each of 20 checkouts once when its completed event arrives 50 times at once and the thank-you page polls', async () => {
     const course = await createProduct(db(), { name: 'Duplicate Webhook Course', unitAmount: 4900 });

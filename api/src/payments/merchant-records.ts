@@ -3,9 +3,13 @@ import type { ProviderAccount } from './provider';
 
 type Queryable = Knex | Knex.Transaction;
 
-/** Our row for the provider's account, created the first time it is used. */
+/**
+ * Our row for the provider's account, created the first time it is used. Concurrent first uses race to insert the
+ * same row, which is unique on label and on identifier: any conflict means it exists (ON CONFLICT (label) alone let
+ * the identifier's unique index fail one of them with a 409).
+ */
 export async function merchantAccountId(db: Queryable, account: ProviderAccount): Promise<string> {
-  await db('merchantAccounts').insert({ label: account.label, identifier: account.identifier }).onConflict('label').ignore();
+  await db('merchantAccounts').insert({ label: account.label, identifier: account.identifier }).onConflict().ignore();
   return (await db('merchantAccounts').where({ label: account.label }).first('id')).id;
 }
 
