@@ -123,8 +123,17 @@ describe('faults', () => {
     const start = async () => (server = await startEmbeddedPostgres({ dir, port, database: 'reliability', logger }));
 
     beforeAll(async () => {
-      port = await freePort();
-      await start();
+      // A free port below the ephemeral range, so no outgoing connection of the parallel test files takes it
+      // (before the first start or while the server is down); another one if it is taken all the same.
+      for (let attempt = 1; ; attempt++) {
+        port = await freePort(20_000 + Math.floor(Math.random() * 12_000));
+        try {
+          await start();
+          break;
+        } catch (error) {
+          if (attempt >= 3) throw error;
+        }
+      }
       db = createDb(server!.url);
       await migrateLatest(db);
     });
@@ -144,7 +153,15 @@ describe('faults', () => {
       await pause(300); // deliveries are in flight
       await server!.stop();
       await pause(700); // down for a while: deliveries fail and are retried
-      await start();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await start();
+          break;
+        } catch (error) {
+          if (attempt >= 3) throw error;
+          await pause(500);
+        }
+      }
       const outcome = await delivering.finally(() => quiet.mockRestore());
 
       console.info('PostgreSQL restarted during fulfilment:', outcome);
@@ -285,13 +302,19 @@ describe('faults', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** `candidate` if nothing listens on it, else the next free one. */
+async function freePort(candidate: number): Promise<number> {
+  for (let port = candidate; ; port++) {
+    if (await canListen(port)) return port;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as import('node:net').AddressInfo;
-      probe.close(() => resolve(port));
+    probe.once('error', () => resolve(false));
+    probe.listen(port, 'localhost', () => {
+      probe.close(() => resolve(true));
     });
   });
 }
