@@ -9,6 +9,7 @@ import { testDeps } from '../support/app';
 import { as, signedIn, signedInByEmail, type SignedIn } from '../support/auth';
 import { manualClock } from '../support/clock';
 import { boughtWithTestProvider } from '../support/checkout';
+import { raceTransferAgainstRefund } from '../support/transfer-race';
 import { useTestDatabase } from '../support/db';
 
 const DAY = 86_400_000;
@@ -166,53 +167,17 @@ describe('purchase transfers (DOMAIN §8)', () => {
   });
 
   it('ends in one consistent state when a transfer races a refund (200 attempts)', async () => {
-    const outcomes = { transferredThenRefunded: 0, refundedFirst: 0 };
     const attempts = 200;
-    const batch = 20;
-    for (let start = 0; start < attempts; start += batch) {
-      await Promise.all(
-        Array.from({ length: batch }, async (_, i) => {
-          const n = start + i;
-          const owner = await signedIn(db(), ['learner']);
-          const purchaseId = await bought(owner.user);
-          const recipientEmail = `race-${n}@example.com`;
-          const transfer = await services.transfers.initiate(owner.user.id, purchaseId, recipientEmail);
-          const recipient = await signedInByEmail(db(), recipientEmail);
-          await services.transfers.verify(recipient.user.id, transfer.id);
-
-          // Staggered starts (one side up to 90 ms ahead) so that both orders happen, and every overlap between.
-          const head = (n % 10) * 10;
-          const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-          const [accept, refund] = await Promise.allSettled([
-            after(head).then(() => services.transfers.accept(recipient.user.id, transfer.id)),
-            after(90 - head).then(() => services.lifecycle.refund(purchaseId, { reason: 'racing a transfer' }, { id: support.user.id, email: support.user.email })),
-          ]);
-          expect(refund.status).toBe('fulfilled'); // the purchase is refundable whoever owns it
-
-          const purchase = (await Purchase.query(db()).findById(purchaseId))!;
-          const charge = await db()('merchantCharges').where({ id: purchase.merchantChargeId }).first();
-          const rows = await PurchaseUserTransfer.query(db()).where({ purchaseId });
-          expect(purchase.status).toBe('Refunded');
-          expect(charge.refundAmount).toBe(charge.amount);
-          expect(charge.userId).toBe(purchase.userId);
-          expect(rows.filter((r) => ['AVAILABLE', 'INITIATED', 'VERIFIED', 'CONFIRMED'].includes(r.transferState))).toEqual([]);
-          const final = rows.find((r) => r.id === transfer.id)!.transferState;
-          if (accept.status === 'fulfilled') {
-            expect(final).toBe('COMPLETED');
-            expect(purchase.userId).toBe(recipient.user.id);
-            outcomes.transferredThenRefunded++;
-          } else {
-            expect((accept.reason as { code: string }).code).toBe('transfer-not-available');
-            expect(final).toBe('CANCELED');
-            expect(purchase.userId).toBe(owner.user.id);
-            outcomes.refundedFirst++;
-          }
-        }),
+    const outcomes: Record<string, number> = { 'transferred-then-refunded': 0, 'refunded-first': 0 };
+    for (let start = 0; start < attempts; start += 20) {
+      const batch = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => raceTransferAgainstRefund({ db: db(), services, productId: course.id, support, n: start + i, spreadMs: 200 })),
       );
+      for (const outcome of batch) outcomes[outcome]!++;
     }
-    expect(outcomes.transferredThenRefunded + outcomes.refundedFirst).toBe(attempts);
-    expect(outcomes.transferredThenRefunded).toBeGreaterThan(0);
-    expect(outcomes.refundedFirst).toBeGreaterThan(0);
+    expect(outcomes['transferred-then-refunded']! + outcomes['refunded-first']!).toBe(attempts);
+    expect(outcomes['transferred-then-refunded']).toBeGreaterThan(0);
+    expect(outcomes['refunded-first']).toBeGreaterThan(0);
     console.info(`transfer vs refund, ${attempts} races:`, outcomes);
   }, 120_000); // 200 whole purchases, bought, offered and raced
 

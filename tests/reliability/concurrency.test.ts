@@ -1,14 +1,14 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { Coupon, DeviceAccessToken, Purchase, PurchaseUserTransfer } from '../../api/src/db/models';
+import { Coupon, DeviceAccessToken, Purchase } from '../../api/src/db/models';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';
 import { merchantAccountId } from '../../api/src/payments/merchant-records';
 import { createServices, type Services } from '../../api/src/services';
 import { createCoupon, createCourse, createProduct, createPurchase } from '../../seeds/factories';
 import { testDeps } from '../support/app';
-import { as, signedIn, signedInByEmail } from '../support/auth';
-import { boughtWithTestProvider } from '../support/checkout';
+import { as, signedIn } from '../support/auth';
+import { raceTransferAgainstRefund } from '../support/transfer-race';
 import { useTestDatabase } from '../support/db';
 import { startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
 import { count, expectFulfilledOnce, inBatches, stripeShop } from './harness';
@@ -115,48 +115,15 @@ describe('concurrency at high counts', () => {
     it('ends in one consistent state when a transfer races a refund (300 races, both orders)', async () => {
       const support = await signedIn(db(), ['support']);
       const course = await createProduct(db(), { name: 'Transfer Race Course', unitAmount: 5000 });
-      const outcomes = { transferredThenRefunded: 0, refundedFirst: 0 };
+      const outcomes: Record<string, number> = { 'transferred-then-refunded': 0, 'refunded-first': 0 };
       const attempts = 300;
+      // Either side up to 200 ms ahead, so that both orders and every overlap happen.
       await inBatches(Array.from({ length: attempts }, (_, n) => n), 30, async (n) => {
-        const owner = await signedIn(db(), ['learner']);
-        const purchaseId = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id });
-        const recipientEmail = `transfer-race-${n}@example.com`;
-        const transfer = await services.transfers.initiate(owner.user.id, purchaseId, recipientEmail);
-        const recipient = await signedInByEmail(db(), recipientEmail);
-        await services.transfers.verify(recipient.user.id, transfer.id);
-
-        // Staggered starts, either side up to 120 ms ahead, so that both orders and every overlap happen.
-        const head = (n % 13) * 10;
-        const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-        const [accept, refund] = await Promise.allSettled([
-          after(head).then(() => services.transfers.accept(recipient.user.id, transfer.id)),
-          after(120 - head).then(() => services.lifecycle.refund(purchaseId, { reason: 'racing a transfer' }, { id: support.user.id, email: support.user.email })),
-        ]);
-        expect(refund.status).toBe('fulfilled');
-
-        const purchase = (await Purchase.query(db()).findById(purchaseId))!;
-        const charge = await db()('merchantCharges').where({ id: purchase.merchantChargeId }).first();
-        const rows = await PurchaseUserTransfer.query(db()).where({ purchaseId });
-        expect(purchase.status).toBe('Refunded');
-        expect(charge.refundAmount).toBe(charge.amount);
-        expect(charge.userId).toBe(purchase.userId);
-        expect(await count(db()('merchantRefunds').where({ merchantChargeId: charge.id }))).toBe(1);
-        expect(rows.filter((r) => ['AVAILABLE', 'INITIATED', 'VERIFIED', 'CONFIRMED'].includes(r.transferState))).toEqual([]);
-        const final = rows.find((r) => r.id === transfer.id)!.transferState;
-        if (accept.status === 'fulfilled') {
-          expect(final).toBe('COMPLETED');
-          expect(purchase.userId).toBe(recipient.user.id);
-          outcomes.transferredThenRefunded++;
-        } else {
-          expect((accept.reason as { code: string }).code).toBe('transfer-not-available');
-          expect(final).toBe('CANCELED');
-          expect(purchase.userId).toBe(owner.user.id);
-          outcomes.refundedFirst++;
-        }
+        outcomes[await raceTransferAgainstRefund({ db: db(), services, productId: course.id, support, n, spreadMs: 200 })]!++;
       });
-      expect(outcomes.transferredThenRefunded + outcomes.refundedFirst).toBe(attempts);
-      expect(outcomes.transferredThenRefunded).toBeGreaterThan(0);
-      expect(outcomes.refundedFirst).toBeGreaterThan(0);
+      expect(outcomes['transferred-then-refunded']! + outcomes['refunded-first']!).toBe(attempts);
+      expect(outcomes['transferred-then-refunded']).toBeGreaterThan(0);
+      expect(outcomes['refunded-first']).toBeGreaterThan(0);
       console.info(`transfer vs refund, ${attempts} races:`, outcomes);
     });
 

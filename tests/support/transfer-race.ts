@@ -1,0 +1,52 @@
+import { expect } from 'vitest';
+import type { Db } from '../../api/src/db/connection';
+import { Purchase, PurchaseUserTransfer } from '../../api/src/db/models';
+import type { Services } from '../../api/src/services';
+import { signedIn, signedInByEmail, type SignedIn } from './auth';
+import { boughtWithTestProvider } from './checkout';
+
+export type RaceOutcome = 'transferred-then-refunded' | 'refunded-first';
+
+/**
+ * One purchase bought, offered to someone and verified by them; then their Accept and a support refund race, one
+ * side up to `spreadMs` ahead of the other (by `n`), so that both orders and every overlap happen across attempts.
+ * Asserts the single consistent end state either order must reach, and says which order won.
+ */
+export async function raceTransferAgainstRefund(
+  input: { db: Db; services: Services; productId: string; support: SignedIn; n: number; spreadMs: number },
+): Promise<RaceOutcome> {
+  const { db, services, support, n, spreadMs } = input;
+  const owner = await signedIn(db, ['learner']);
+  const purchaseId = await boughtWithTestProvider(services, db, { buyer: owner.user, productId: input.productId });
+  const recipientEmail = `transfer-race-${n}-${owner.user.id.slice(0, 8)}@example.com`;
+  const transfer = await services.transfers.initiate(owner.user.id, purchaseId, recipientEmail);
+  const recipient = await signedInByEmail(db, recipientEmail);
+  await services.transfers.verify(recipient.user.id, transfer.id);
+
+  const head = (n % 10) * (spreadMs / 9);
+  const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const [accept, refund] = await Promise.allSettled([
+    after(head).then(() => services.transfers.accept(recipient.user.id, transfer.id)),
+    after(spreadMs - head).then(() => services.lifecycle.refund(purchaseId, { reason: 'racing a transfer' }, { id: support.user.id, email: support.user.email })),
+  ]);
+  expect(refund.status).toBe('fulfilled'); // the purchase is refundable whoever owns it
+
+  const purchase = (await Purchase.query(db).findById(purchaseId))!;
+  const charge = await db('merchantCharges').where({ id: purchase.merchantChargeId }).first();
+  const rows = await PurchaseUserTransfer.query(db).where({ purchaseId });
+  expect(purchase.status).toBe('Refunded');
+  expect(charge.refundAmount).toBe(charge.amount);
+  expect(charge.userId).toBe(purchase.userId);
+  expect(await db('merchantRefunds').where({ merchantChargeId: charge.id })).toHaveLength(1);
+  expect(rows.filter((r) => ['AVAILABLE', 'INITIATED', 'VERIFIED', 'CONFIRMED'].includes(r.transferState))).toEqual([]);
+  const final = rows.find((r) => r.id === transfer.id)!.transferState;
+  if (accept.status === 'fulfilled') {
+    expect(final).toBe('COMPLETED');
+    expect(purchase.userId).toBe(recipient.user.id);
+    return 'transferred-then-refunded';
+  }
+  expect((accept.reason as { code: string }).code).toBe('transfer-not-available');
+  expect(final).toBe('CANCELED');
+  expect(purchase.userId).toBe(owner.user.id);
+  return 'refunded-first';
+}
