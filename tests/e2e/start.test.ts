@@ -125,8 +125,8 @@ describe('npm start on the embedded database', () => {
     const second = await startEnv();
     const restarted = npmStart(second.env);
     await waitForOk(`http://127.0.0.1:${second.port}/api/health`, restarted);
-    expect(alive(orphan)).toBe(false);
     expect(restarted.output()).toContain('stopping an embedded PostgreSQL left running');
+    expect(alive(orphan)).toBe(false);
     await stopWithCtrlC(restarted);
   });
 });

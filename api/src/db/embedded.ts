@@ -22,10 +22,25 @@ export interface EmbeddedDatabase {
 /** Beside the data folder: which process started the server, and on which port. */
 const ownerFile = (dir: string) => `${dir}.owner.json`;
 
+/**
+ * When a process started (clock ticks since boot, from /proc): with the pid it names one process for good, since a
+ * crashed owner's pid can soon belong to another process. Null without /proc.
+ */
+async function startTimeOf(pid: number): Promise<string | null> {
+  try {
+    // Field 22 of stat; the command name (field 2) may hold spaces, so count from its closing parenthesis.
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
 async function liveOwner(dir: string): Promise<{ pid: number; port: number } | null> {
   try {
-    const owner = JSON.parse(await readFile(ownerFile(dir), 'utf8')) as { pid: number; port: number };
+    const owner = JSON.parse(await readFile(ownerFile(dir), 'utf8')) as { pid: number; port: number; started?: string | null };
     if (owner.pid === process.pid || !(await processAlive(owner.pid))) return null;
+    if (owner.started && owner.started !== (await startTimeOf(owner.pid))) return null; // the pid was reused
     return existsSync(path.join(dir, 'postmaster.pid')) ? owner : null;
   } catch {
     return null;
@@ -89,7 +104,7 @@ export async function startEmbeddedPostgres({ dir, port, database, logger }: Opt
   // Last resort when the process exits without stopping it: stop() sends the signal synchronously.
   const stopOnExit = () => void cluster.stop().catch(() => undefined);
   process.once('exit', stopOnExit);
-  await writeFile(ownerFile(dir), JSON.stringify({ pid: process.pid, port }));
+  await writeFile(ownerFile(dir), JSON.stringify({ pid: process.pid, port, started: await startTimeOf(process.pid) }));
   await ensureDatabase(port, database);
 
   return {
