@@ -1,11 +1,10 @@
-import { Suspense, lazy, useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import {
   Alert,
   Box,
   Button,
   Card,
   CardContent,
-  CircularProgress,
   Link as MuiLink,
   MenuItem,
   Skeleton,
@@ -20,6 +19,7 @@ import {
 } from '@mui/material';
 import { Link, Title, useCreatePath, useGetIdentity, usePermissions } from 'react-admin';
 import { fetchDashboard, type DashboardSummary } from './common/api';
+import { ChartFallback, Figure, FiguresTable } from './common/Figures';
 import { formatMoney } from './common/money';
 import { isStaff, rolesOf } from './permissions';
 import { roleLabel } from './users/choices';
@@ -49,66 +49,33 @@ function useDashboard(days: number) {
   return { load, retry: useCallback(() => setAttempt((n) => n + 1), []) };
 }
 
-function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?: string }) {
-  return (
-    <Card variant="outlined" sx={{ flex: '1 1 160px' }}>
-      <CardContent>
-        <Typography variant="body2" color="text.secondary" component="h3">
-          {label}
-        </Typography>
-        <Typography variant="h5" component="p" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-          {value}
-        </Typography>
-        {hint ? (
-          <Typography variant="caption" color="text.secondary">
-            {hint}
-          </Typography>
-        ) : null}
-      </CardContent>
-    </Card>
-  );
-}
-
 const dayText = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
 
-/** The chart's figures as a table: the accessible (and exact) reading of the chart. */
+/** Revenue per day, the figures behind the chart. */
 function RevenueTable({ data }: { data: DashboardSummary }) {
   return (
-    <Box component="details" sx={{ mt: 1 }}>
-      <Box component="summary" sx={{ cursor: 'pointer', typography: 'body2', color: 'primary.main', py: 0.5 }}>
-        Show the figures as a table
-      </Box>
-      <Table size="small" aria-label={`Revenue per day, last ${data.days} days`}>
-        <TableHead>
-          <TableRow>
-            <TableCell>Day (UTC)</TableCell>
-            <TableCell align="right">Gross</TableCell>
-            <TableCell align="right">Refunded</TableCell>
-            <TableCell align="right">Purchases</TableCell>
+    <FiguresTable title={`Revenue per day, last ${data.days} days`}>
+      <TableHead>
+        <TableRow>
+          <TableCell>Day (UTC)</TableCell>
+          <TableCell align="right">Gross</TableCell>
+          <TableCell align="right">Refunded</TableCell>
+          <TableCell align="right">Purchases</TableCell>
+        </TableRow>
+      </TableHead>
+      <TableBody>
+        {data.revenueByDay.map((d) => (
+          <TableRow key={d.day}>
+            <TableCell component="th" scope="row">
+              {dayText(d.day)}
+            </TableCell>
+            <TableCell align="right">{formatMoney(d.gross)}</TableCell>
+            <TableCell align="right">{formatMoney(d.refunded)}</TableCell>
+            <TableCell align="right">{d.purchases}</TableCell>
           </TableRow>
-        </TableHead>
-        <TableBody>
-          {data.revenueByDay.map((d) => (
-            <TableRow key={d.day}>
-              <TableCell component="th" scope="row">
-                {dayText(d.day)}
-              </TableCell>
-              <TableCell align="right">{formatMoney(d.gross)}</TableCell>
-              <TableCell align="right">{formatMoney(d.refunded)}</TableCell>
-              <TableCell align="right">{d.purchases}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </Box>
-  );
-}
-
-function ChartFallback() {
-  return (
-    <Box sx={{ height: 300, display: 'flex', alignItems: 'center', justifyContent: 'center' }} role="status" aria-label="Loading the chart">
-      <CircularProgress size={28} />
-    </Box>
+        ))}
+      </TableBody>
+    </FiguresTable>
   );
 }
 
@@ -228,7 +195,7 @@ function Figures({ data, chartTitle }: { data: DashboardSummary; chartTitle: str
               Gross charged and refunded per day (UTC). {description}
             </Typography>
             {hasRevenue ? (
-              <Suspense fallback={<ChartFallback />}>
+              <Suspense fallback={<ChartFallback height={300} />}>
                 <RevenueChart days={data.revenueByDay} title={chartTitle} description={description} />
               </Suspense>
             ) : (

@@ -7,24 +7,7 @@ import type { User } from '../../api/src/identity/models';
 import { testProviderFee } from '../../api/src/payments/test-provider';
 import { createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
-import { ARTIFACTS_DIR, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
-
-/** A checkout paid on the built-in test provider's page, fulfilled by the thank-you page's status call. */
-async function paidPurchase(baseUrl: string, productId: string, email: string): Promise<string> {
-  const created = await fetch(`${baseUrl}/api/store/checkout`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ productId, email }),
-  });
-  expect(created.status).toBe(201);
-  const { checkoutId, url } = (await created.json()) as { checkoutId: string; url: string };
-  const paid = await fetch(`${baseUrl}${new URL(url).pathname}/pay`, { method: 'POST', redirect: 'manual' });
-  expect(paid.status).toBe(303);
-  const status = await fetch(`${baseUrl}/api/store/checkouts/${checkoutId}`);
-  const body = (await status.json()) as { status: string; purchaseId: string };
-  expect(body.status).toBe('fulfilled');
-  return body.purchaseId;
-}
+import { ARTIFACTS_DIR, buyThroughSite, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
 
 /** "$1,234.56", "-$10.00": how the console writes cents. */
 const money = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
@@ -63,7 +46,7 @@ describe('the Finance page in the console (Chromium)', () => {
       [workshop, 'second.buyer@example.com'],
       [course, 'third.buyer@example.com'],
     ] as const) {
-      const purchaseId = await paidPurchase(baseUrl, product.id, buyer);
+      const purchaseId = await buyThroughSite(baseUrl, product.id, buyer);
       const purchase = await db('purchases').where({ id: purchaseId }).first();
       const charge = await db('merchantCharges').where({ id: purchase.merchantChargeId }).first();
       sales.push({ purchaseId, buyer, product: product.name, charge });

@@ -2,24 +2,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Product, Purchase } from '../../api/src/db/models';
 import { runSeeds } from '../../seeds/run';
-import { keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
-
-/** A checkout paid on the built-in test provider's page, fulfilled by the thank-you page's status call. */
-async function paidPurchase(baseUrl: string, productId: string, email: string): Promise<string> {
-  const created = await fetch(`${baseUrl}/api/store/checkout`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ productId, email }),
-  });
-  expect(created.status).toBe(201);
-  const { checkoutId, url } = (await created.json()) as { checkoutId: string; url: string };
-  const paid = await fetch(`${baseUrl}${new URL(url).pathname}/pay`, { method: 'POST', redirect: 'manual' });
-  expect(paid.status).toBe(303);
-  const status = await fetch(`${baseUrl}/api/store/checkouts/${checkoutId}`);
-  const body = (await status.json()) as { status: string; purchaseId: string };
-  expect(body.status).toBe('fulfilled');
-  return body.purchaseId;
-}
+import { buyThroughSite, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
 
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
@@ -31,8 +14,8 @@ describe('refunds and bans in the console (Chromium)', () => {
 
   beforeAll(async () => {
     const product = (await Product.query(site().db).findOne({ key: 'typescript-fundamentals' }))!;
-    refundId = await paidPurchase(site().baseUrl, product.id, 'refund.me@example.com');
-    banId = await paidPurchase(site().baseUrl, product.id, 'ban.me@example.com');
+    refundId = await buyThroughSite(site().baseUrl, product.id, 'refund.me@example.com');
+    banId = await buyThroughSite(site().baseUrl, product.id, 'ban.me@example.com');
     paid = (await chargeOf(refundId)).amount;
     expect(paid).toBeGreaterThan(2000);
   });

@@ -4,26 +4,9 @@ import { Coupon, Product, Purchase, PurchaseUserTransfer } from '../../api/src/d
 import type { User } from '../../api/src/identity/models';
 import { createCoupon, createPurchase, createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
-import { keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
+import { buyThroughSite, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
 
 const DAY = 86_400_000;
-
-/** A checkout paid on the built-in test provider's page, fulfilled by the thank-you page's status call. */
-async function paidPurchase(baseUrl: string, productId: string, email: string): Promise<string> {
-  const created = await fetch(`${baseUrl}/api/store/checkout`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ productId, email }),
-  });
-  expect(created.status).toBe(201);
-  const { checkoutId, url } = (await created.json()) as { checkoutId: string; url: string };
-  const paid = await fetch(`${baseUrl}${new URL(url).pathname}/pay`, { method: 'POST', redirect: 'manual' });
-  expect(paid.status).toBe(303);
-  const status = await fetch(`${baseUrl}/api/store/checkouts/${checkoutId}`);
-  const body = (await status.json()) as { status: string; purchaseId: string };
-  expect(body.status).toBe('fulfilled');
-  return body.purchaseId;
-}
 
 describe('teams and transfers in the console (Chromium)', () => {
   const site = useDemoSite((db) => runSeeds(db, { demo: true }));
@@ -80,7 +63,7 @@ describe('teams and transfers in the console (Chromium)', () => {
     });
 
     // A purchase bought under the wrong address, paid through the provider (so it has a charge and a customer).
-    moveId = await paidPurchase(site().baseUrl, product.id, 'wrong.address@example.com');
+    moveId = await buyThroughSite(site().baseUrl, product.id, 'wrong.address@example.com');
   });
 
   const dialog = (page: Page) => page.getByRole('dialog');

@@ -7,7 +7,7 @@ import type { Role } from '../../api/src/identity/roles';
 import { sessions } from '../../api/src/identity/sessions';
 import { createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { useTestDatabase } from './db';
 import { listen } from './server';
 
@@ -79,4 +79,24 @@ export const ARTIFACTS_DIR = path.join(PROJECT_ROOT, 'test-artifacts');
 export async function keepScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
+}
+
+/**
+ * A purchase made the way a buyer makes it: a checkout on the site, paid on the built-in test provider's page,
+ * fulfilled by the thank-you page's status call. Answers the purchase's id.
+ */
+export async function buyThroughSite(baseUrl: string, productId: string, email: string): Promise<string> {
+  const created = await fetch(`${baseUrl}/api/store/checkout`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ productId, email }),
+  });
+  expect(created.status).toBe(201);
+  const { checkoutId, url } = (await created.json()) as { checkoutId: string; url: string };
+  const paid = await fetch(`${baseUrl}${new URL(url).pathname}/pay`, { method: 'POST', redirect: 'manual' });
+  expect(paid.status).toBe(303);
+  const status = await fetch(`${baseUrl}/api/store/checkouts/${checkoutId}`);
+  const body = (await status.json()) as { status: string; purchaseId: string };
+  expect(body.status).toBe('fulfilled');
+  return body.purchaseId;
 }

@@ -1,6 +1,18 @@
 import { useId, useState, type ReactNode } from 'react';
-import { Alert, Box, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, LinearProgress } from '@mui/material';
-import type { HttpError } from 'react-admin';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  LinearProgress,
+  type ButtonProps,
+} from '@mui/material';
+import { useNotify, useRefresh, type HttpError } from 'react-admin';
 
 /** The API's answer to a failed action (`{ code, message, errors? }`): its message and the fields it is about. */
 export function problemOf(error: unknown, fallback: string): { code: string | null; message: string; errors: Record<string, string> } {
@@ -103,6 +115,102 @@ export function ConfirmActionDialog({ title, action, failure, onFailed, onClose,
     <Dialog open onClose={pending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby={titleId} onClick={(event) => event.stopPropagation()}>
       <DialogTitle id={titleId}>{title}</DialogTitle>
       <ConfirmStep {...step} pending={pending} error={error} onCancel={onClose} onConfirm={() => void confirm()} />
+    </Dialog>
+  );
+}
+
+interface FormThenConfirmDialogProps {
+  formTitle: string;
+  confirmTitle: string;
+  /** The form's inputs; a function gets the Continue step, for inputs that continue on Enter. */
+  children: ReactNode | ((next: () => void) => ReactNode);
+  /** Checks the form and shows its problems on the inputs; true when it may go on to the confirmation. */
+  check(): boolean;
+  /** The Continue button's color (e.g. error for an action that cannot be undone). */
+  continueColor?: ButtonProps['color'];
+  /** The confirmation, as in ConfirmStep; backing out returns to the form. */
+  question: ReactNode;
+  details?: ReactNode;
+  busyLabel: string;
+  confirmLabel: string;
+  cancelLabel?: string;
+  /** Runs the action and answers the success notice. */
+  action(): Promise<string>;
+  /** Shown when the API gives no message. */
+  failure: string;
+  /** Puts the API's field errors on the form's inputs; true when it showed one (else the message goes on top). */
+  showFieldErrors(errors: Record<string, string>): boolean;
+  onClose(): void;
+}
+
+/**
+ * A form, then a confirmation that repeats what will happen. A refusal returns to the form, with the API's
+ * answer on the inputs it is about (or above them), and refreshes: the record may have changed meanwhile.
+ */
+export function FormThenConfirmDialog({
+  formTitle,
+  confirmTitle,
+  children,
+  check,
+  continueColor,
+  action,
+  failure,
+  showFieldErrors,
+  onClose,
+  ...confirmation
+}: FormThenConfirmDialogProps) {
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const titleId = useId();
+  const [step, setStep] = useState<'form' | 'confirm'>('form');
+  const [pending, setPending] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const next = () => {
+    const ready = check();
+    setFormError(null);
+    if (ready) setStep('confirm');
+  };
+
+  const confirm = async () => {
+    setPending(true);
+    try {
+      notify(await action(), { type: 'success' });
+      refresh();
+      onClose();
+    } catch (error) {
+      const { message, errors } = problemOf(error, failure);
+      setStep('form');
+      if (!showFieldErrors(errors)) setFormError(message);
+      refresh();
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <Dialog open onClose={pending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
+      <DialogTitle id={titleId}>{step === 'form' ? formTitle : confirmTitle}</DialogTitle>
+      {step === 'form' ? (
+        <>
+          <DialogContent>
+            {formError ? (
+              <Alert severity="error" sx={{ mb: 2 }}>
+                {formError}
+              </Alert>
+            ) : null}
+            {typeof children === 'function' ? children(next) : children}
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={onClose}>Cancel</Button>
+            <Button variant="contained" color={continueColor} onClick={next}>
+              Continue
+            </Button>
+          </DialogActions>
+        </>
+      ) : (
+        <ConfirmStep {...confirmation} pending={pending} onCancel={() => setStep('form')} onConfirm={() => void confirm()} />
+      )}
     </Dialog>
   );
 }

@@ -5,11 +5,9 @@ import {
   Button,
   Card,
   CardContent,
-  CircularProgress,
   Link as MuiLink,
   Skeleton,
   Stack,
-  Table,
   TableBody,
   TableCell,
   TableFooter,
@@ -22,6 +20,7 @@ import {
 } from '@mui/material';
 import { Link, Title, useCreatePath, usePermissions } from 'react-admin';
 import { problemOf } from '../common/ActionDialog';
+import { ChartFallback, Figure, FiguresTable } from '../common/Figures';
 import { formatMoney, formatPercent } from '../common/money';
 import { canSeeFinance } from '../permissions';
 import { fetchFinanceSummary, recipientLabel, recipientTypeLabel, type FinanceSummary, type LedgerAmounts } from './api';
@@ -118,50 +117,6 @@ function PeriodPicker({ period, onChange, errors }: { period: Period; onChange(p
   );
 }
 
-function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?: string }) {
-  return (
-    <Card variant="outlined" sx={{ flex: '1 1 160px' }}>
-      <CardContent>
-        <Typography variant="body2" color="text.secondary" component="h3">
-          {label}
-        </Typography>
-        <Typography variant="h5" component="p" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-          {value}
-        </Typography>
-        {hint ? (
-          <Typography variant="caption" color="text.secondary">
-            {hint}
-          </Typography>
-        ) : null}
-      </CardContent>
-    </Card>
-  );
-}
-
-function ChartFallback() {
-  return (
-    <Box sx={{ height: 260, display: 'flex', alignItems: 'center', justifyContent: 'center' }} role="status" aria-label="Loading the chart">
-      <CircularProgress size={28} />
-    </Box>
-  );
-}
-
-/** The chart's figures as a table, folded: the accessible (and exact) reading of the chart. */
-function FiguresTable({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Box component="details" sx={{ mt: 1 }}>
-      <Box component="summary" sx={{ cursor: 'pointer', typography: 'body2', color: 'primary.main', py: 0.5 }}>
-        Show the figures as a table
-      </Box>
-      <Box sx={{ overflowX: 'auto' }}>
-        <Table size="small" aria-label={title}>
-          {children}
-        </Table>
-      </Box>
-    </Box>
-  );
-}
-
 interface ChartCardProps {
   id: string;
   title: string;
@@ -188,7 +143,7 @@ function ChartCard({ id, title, caption, empty, chart, table }: ChartCardProps) 
               {empty}
             </Typography>
           ) : (
-            <Suspense fallback={<ChartFallback />}>{chart}</Suspense>
+            <Suspense fallback={<ChartFallback height={260} />}>{chart}</Suspense>
           )}
         </Box>
         {empty ? null : <FiguresTable title={title}>{table}</FiguresTable>}

@@ -4,7 +4,6 @@ import {
   AutocompleteInput,
   Datagrid,
   DateField,
-  List,
   ReferenceField,
   ReferenceInput,
   ReferenceManyField,
@@ -13,11 +12,11 @@ import {
   Show,
   SimpleShowLayout,
   TextField,
-  useRecordContext,
 } from 'react-admin';
 import { ChargeMoneyField } from '../common/ChargeMoneyField';
-import { EmptyState, NoneFound } from '../common/EmptyState';
+import { NoneFound } from '../common/EmptyState';
 import { dateRangeFilters, moneyRangeFilters } from '../common/inputs';
+import { IdentifierTitle, MerchantList } from '../common/MerchantRecord';
 import { StatusChipField, type ChipLook } from '../common/StatusChipField';
 import { PurchaseRows } from '../purchases/PurchaseRows';
 
@@ -79,29 +78,15 @@ export function DisputeRows({ empty, hideCharge = false }: { empty: ReactNode; h
 
 function MerchantDisputeList() {
   return (
-    <List
-      filters={filters}
-      exporter={false}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      empty={
-        <EmptyState icon={GavelIcon} title="No disputes">
-          {NOTE}
-        </EmptyState>
-      }
-    >
+    <MerchantList filters={filters} icon={GavelIcon} emptyTitle="No disputes" note={NOTE}>
       <DisputeRows empty="No dispute matches these filters." />
-    </List>
+    </MerchantList>
   );
-}
-
-function DisputeTitle() {
-  const dispute = useRecordContext<MerchantDispute>();
-  return <>{dispute ? `Dispute · ${dispute.identifier}` : 'Dispute'}</>;
 }
 
 function MerchantDisputeShow() {
   return (
-    <Show title={<DisputeTitle />}>
+    <Show title={<IdentifierTitle noun="Dispute" />}>
       <SimpleShowLayout>
         <StatusChipField source="status" looks={DISPUTE_STATUS_LOOKS} />
         <ChargeMoneyField source="amount" />

@@ -4,7 +4,6 @@ import {
   AutocompleteInput,
   Datagrid,
   DateField,
-  List,
   ReferenceField,
   ReferenceInput,
   ReferenceManyField,
@@ -13,11 +12,11 @@ import {
   Show,
   SimpleShowLayout,
   TextField,
-  useRecordContext,
 } from 'react-admin';
 import { ChargeMoneyField } from '../common/ChargeMoneyField';
-import { EmptyState, NoneFound } from '../common/EmptyState';
+import { NoneFound } from '../common/EmptyState';
 import { dateRangeFilters, moneyRangeFilters } from '../common/inputs';
+import { IdentifierTitle, MerchantList } from '../common/MerchantRecord';
 import { PurchaseRows } from '../purchases/PurchaseRows';
 
 export interface MerchantRefund {
@@ -65,29 +64,15 @@ export function RefundRows({ empty, hideCharge = false }: { empty: ReactNode; hi
 
 function MerchantRefundList() {
   return (
-    <List
-      filters={filters}
-      exporter={false}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      empty={
-        <EmptyState icon={CurrencyExchangeIcon} title="No refunds yet">
-          {NOTE}
-        </EmptyState>
-      }
-    >
+    <MerchantList filters={filters} icon={CurrencyExchangeIcon} emptyTitle="No refunds yet" note={NOTE}>
       <RefundRows empty="No refund matches these filters." />
-    </List>
+    </MerchantList>
   );
-}
-
-function RefundTitle() {
-  const refund = useRecordContext<MerchantRefund>();
-  return <>{refund ? `Refund · ${refund.identifier}` : 'Refund'}</>;
 }
 
 function MerchantRefundShow() {
   return (
-    <Show title={<RefundTitle />}>
+    <Show title={<IdentifierTitle noun="Refund" />}>
       <SimpleShowLayout>
         <ChargeMoneyField source="amount" />
         <TextField source="reason" />

@@ -1,8 +1,8 @@
-import { useId, useState } from 'react';
-import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField as MuiTextField } from '@mui/material';
+import { useState } from 'react';
+import { Button, DialogContentText, TextField as MuiTextField } from '@mui/material';
 import ForwardToInboxIcon from '@mui/icons-material/ForwardToInbox';
-import { useGetOne, useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
-import { ConfirmStep, problemOf } from '../common/ActionDialog';
+import { useGetOne, usePermissions, useRecordContext } from 'react-admin';
+import { FormThenConfirmDialog } from '../common/ActionDialog';
 import { movePurchase } from '../common/api';
 import { canManageOwnership } from '../permissions';
 import type { User } from '../users/types';
@@ -25,98 +25,67 @@ export function isMovable(purchase: Purchase): boolean {
 }
 
 function MoveDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void }) {
-  const notify = useNotify();
-  const refresh = useRefresh();
-  const titleId = useId();
   const { data: owner } = useGetOne<User>('users', { id: purchase.userId });
   const [email, setEmail] = useState('');
   const [emailError, setEmailError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-  const [step, setStep] = useState<'form' | 'confirm'>('form');
-  const [pending, setPending] = useState(false);
   const target = email.trim().toLowerCase();
   const ownerName = owner?.email ?? 'the current owner';
 
-  const next = () => {
+  const check = () => {
     const issue = emailProblem(target, owner?.email);
     setEmailError(issue);
-    setFormError(null);
-    if (!issue) setStep('confirm');
-  };
-
-  const confirm = async () => {
-    setPending(true);
-    try {
-      const moved = await movePurchase(purchase.id, target);
-      notify(`Moved the purchase from ${ownerName} to ${moved.recipientEmail ?? target}.`, { type: 'success' });
-      refresh();
-      onClose();
-    } catch (error) {
-      const { message, errors } = problemOf(error, 'The purchase could not be moved.');
-      setStep('form');
-      if (errors.email) setEmailError(errors.email);
-      else setFormError(message);
-      refresh(); // the purchase may have changed meanwhile (refunded, moved by someone else)
-    } finally {
-      setPending(false);
-    }
+    return !issue;
   };
 
   return (
-    <Dialog open onClose={pending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
-      <DialogTitle id={titleId}>{step === 'form' ? 'Move to another email' : 'Confirm the move'}</DialogTitle>
-      {step === 'form' ? (
+    <FormThenConfirmDialog
+      formTitle="Move to another email"
+      confirmTitle="Confirm the move"
+      check={check}
+      question={`Move this purchase from ${ownerName} to ${target}?`}
+      details="Any transfer under way is canceled. The move is kept as a completed transfer and in the audit log."
+      busyLabel="Moving the purchase…"
+      cancelLabel="Back"
+      confirmLabel="Move"
+      action={async () => {
+        const moved = await movePurchase(purchase.id, target);
+        return `Moved the purchase from ${ownerName} to ${moved.recipientEmail ?? target}.`;
+      }}
+      failure="The purchase could not be moved."
+      showFieldErrors={(errors) => {
+        if (errors.email) setEmailError(errors.email);
+        return Boolean(errors.email);
+      }}
+      onClose={onClose}
+    >
+      {(next) => (
         <>
-          <DialogContent>
-            {formError ? (
-              <Alert severity="error" sx={{ mb: 2 }}>
-                {formError}
-              </Alert>
-            ) : null}
-            <DialogContentText>
-              For a buyer who typed the wrong address, or asks to give the purchase to someone else: it moves at once, with its charge and
-              receipt, whatever the transfer window. {ownerName} loses access.
-            </DialogContentText>
-            <MuiTextField
-              label="New owner's email"
-              type="email"
-              value={email}
-              onChange={(event) => {
-                setEmail(event.target.value);
-                setEmailError(null);
-              }}
-              onKeyDown={(event) => {
-                if (event.key === 'Enter') next();
-              }}
-              required
-              fullWidth
-              margin="normal"
-              autoFocus
-              error={Boolean(emailError)}
-              helperText={emailError ?? 'An account is made for this address if it has none.'}
-              slotProps={{ htmlInput: { maxLength: EMAIL_MAX, autoComplete: 'off', spellCheck: false } }}
-            />
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onClose}>Cancel</Button>
-            <Button variant="contained" onClick={next}>
-              Continue
-            </Button>
-          </DialogActions>
+          <DialogContentText>
+            For a buyer who typed the wrong address, or asks to give the purchase to someone else: it moves at once, with its charge and
+            receipt, whatever the transfer window. {ownerName} loses access.
+          </DialogContentText>
+          <MuiTextField
+            label="New owner's email"
+            type="email"
+            value={email}
+            onChange={(event) => {
+              setEmail(event.target.value);
+              setEmailError(null);
+            }}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') next();
+            }}
+            required
+            fullWidth
+            margin="normal"
+            autoFocus
+            error={Boolean(emailError)}
+            helperText={emailError ?? 'An account is made for this address if it has none.'}
+            slotProps={{ htmlInput: { maxLength: EMAIL_MAX, autoComplete: 'off', spellCheck: false } }}
+          />
         </>
-      ) : (
-        <ConfirmStep
-          question={`Move this purchase from ${ownerName} to ${target}?`}
-          details="Any transfer under way is canceled. The move is kept as a completed transfer and in the audit log."
-          pending={pending}
-          busyLabel="Moving the purchase…"
-          onCancel={() => setStep('form')}
-          cancelLabel="Back"
-          onConfirm={() => void confirm()}
-          confirmLabel="Move"
-        />
       )}
-    </Dialog>
+    </FormThenConfirmDialog>
   );
 }
 

@@ -1,12 +1,7 @@
 import { useId, useState } from 'react';
 import {
-  Alert,
   Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
   DialogContentText,
-  DialogTitle,
   FormControl,
   FormControlLabel,
   FormLabel,
@@ -16,8 +11,8 @@ import {
 } from '@mui/material';
 import BlockIcon from '@mui/icons-material/Block';
 import CurrencyExchangeIcon from '@mui/icons-material/CurrencyExchange';
-import { TopToolbar, useGetOne, useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
-import { ConfirmStep, problemOf } from '../common/ActionDialog';
+import { TopToolbar, useGetOne, usePermissions, useRecordContext } from 'react-admin';
+import { FormThenConfirmDialog } from '../common/ActionDialog';
 import { banPurchase, refundPurchase } from '../common/api';
 import { formatMoney, parseMajorUnits } from '../common/money';
 import { canBan, canRefund } from '../permissions';
@@ -43,12 +38,24 @@ function reasonProblem(reason: string): string | null {
   return null;
 }
 
-function ReasonInput({ value, onChange, error, helperText }: { value: string; onChange(v: string): void; error: string | null; helperText: string }) {
+interface ReasonInputProps {
+  value: string;
+  setValue(value: string): void;
+  error: string | null;
+  setError(error: string | null): void;
+  helperText: string;
+}
+
+/** The required reason of a refund or a ban; typing clears its error, which the next Continue checks again. */
+function ReasonInput({ value, setValue, error, setError, helperText }: ReasonInputProps) {
   return (
     <MuiTextField
       label="Reason"
       value={value}
-      onChange={(event) => onChange(event.target.value)}
+      onChange={(event) => {
+        setValue(event.target.value);
+        setError(null);
+      }}
       required
       multiline
       minRows={2}
@@ -74,19 +81,13 @@ interface RefundDialogProps {
  * the amount) is shown on the amount input.
  */
 function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
-  const notify = useNotify();
-  const refresh = useRefresh();
-  const titleId = useId();
   const kindId = useId();
   const { data: buyer } = useGetOne<User>('users', { id: purchase.userId });
   const [kind, setKind] = useState<'full' | 'partial'>('full');
   const [amountText, setAmountText] = useState('');
   const [reason, setReason] = useState('');
-  const [step, setStep] = useState<'form' | 'confirm'>('form');
-  const [pending, setPending] = useState(false);
   const [amountError, setAmountError] = useState<string | null>(null);
   const [reasonError, setReasonError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
 
   const left = charge.amount - charge.refundAmount;
   const money = (cents: number) => formatMoney(cents, charge.currency);
@@ -94,7 +95,7 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
   const amount = kind === 'full' ? left : (partialCents ?? 0);
   const buyerName = buyer?.email ?? 'the buyer';
 
-  const next = () => {
+  const check = () => {
     const reasonIssue = reasonProblem(reason);
     let amountIssue: string | null = null;
     if (kind === 'partial') {
@@ -103,94 +104,58 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
     }
     setReasonError(reasonIssue);
     setAmountError(amountIssue);
-    setFormError(null);
-    if (!reasonIssue && !amountIssue) setStep('confirm');
-  };
-
-  const confirm = async () => {
-    setPending(true);
-    try {
-      const result = await refundPurchase(purchase.id, { amount: kind === 'partial' ? amount : undefined, reason: reason.trim() });
-      notify(`Refunded ${money(result.amount)} to ${buyerName}.${result.full ? ' The purchase is now refunded in full.' : ''}`, { type: 'success' });
-      refresh();
-      onClose();
-    } catch (error) {
-      const { message, errors } = problemOf(error, 'The refund could not be made.');
-      setStep('form');
-      if (errors.amount && kind === 'partial') setAmountError(errors.amount);
-      if (errors.reason) setReasonError(errors.reason);
-      if (!(errors.amount && kind === 'partial') && !errors.reason) setFormError(message);
-      refresh(); // what is left may have changed meanwhile
-    } finally {
-      setPending(false);
-    }
+    return !reasonIssue && !amountIssue;
   };
 
   return (
-    <Dialog open onClose={pending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
-      <DialogTitle id={titleId}>{step === 'form' ? 'Refund purchase' : 'Confirm the refund'}</DialogTitle>
-      {step === 'form' ? (
-        <>
-          <DialogContent>
-            {formError ? (
-              <Alert severity="error" sx={{ mb: 2 }}>
-                {formError}
-              </Alert>
-            ) : null}
-            <FormControl component="fieldset" margin="dense">
-              <FormLabel component="legend" id={kindId}>
-                How much
-              </FormLabel>
-              <RadioGroup aria-labelledby={kindId} value={kind} onChange={(event) => setKind(event.target.value as 'full' | 'partial')}>
-                <FormControlLabel value="full" control={<Radio />} label={`Full refund (amount left: ${money(left)})`} />
-                <FormControlLabel value="partial" control={<Radio />} label="Partial refund" />
-              </RadioGroup>
-            </FormControl>
-            {kind === 'partial' ? (
-              <MuiTextField
-                label="Amount to refund (in dollars)"
-                value={amountText}
-                onChange={(event) => {
-                  setAmountText(event.target.value);
-                  setAmountError(null);
-                }}
-                required
-                fullWidth
-                margin="normal"
-                autoFocus
-                error={Boolean(amountError)}
-                helperText={amountError ?? `Up to ${money(left)}, e.g. 12.34.`}
-                slotProps={{ htmlInput: { inputMode: 'decimal', autoComplete: 'off' } }}
-              />
-            ) : null}
-            <ReasonInput
-              value={reason}
-              onChange={(value) => {
-                setReason(value);
-                setReasonError(null);
-              }}
-              error={reasonError}
-              helperText="Kept with the refund, the purchase and the audit log."
-            />
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onClose}>Cancel</Button>
-            <Button variant="contained" onClick={next}>
-              Continue
-            </Button>
-          </DialogActions>
-        </>
-      ) : (
-        <ConfirmStep
-          question={`Refund ${money(amount)} to ${buyerName}? This cannot be undone.`}
-          pending={pending}
-          busyLabel="Refunding at the payment provider…"
-          onCancel={() => setStep('form')}
-          onConfirm={() => void confirm()}
-          confirmLabel="Confirm"
+    <FormThenConfirmDialog
+      formTitle="Refund purchase"
+      confirmTitle="Confirm the refund"
+      check={check}
+      question={`Refund ${money(amount)} to ${buyerName}? This cannot be undone.`}
+      busyLabel="Refunding at the payment provider…"
+      confirmLabel="Confirm"
+      action={async () => {
+        const result = await refundPurchase(purchase.id, { amount: kind === 'partial' ? amount : undefined, reason: reason.trim() });
+        return `Refunded ${money(result.amount)} to ${buyerName}.${result.full ? ' The purchase is now refunded in full.' : ''}`;
+      }}
+      failure="The refund could not be made."
+      showFieldErrors={(errors) => {
+        // The amount's error belongs to the amount input, which only a partial refund shows.
+        if (errors.amount && kind === 'partial') setAmountError(errors.amount);
+        if (errors.reason) setReasonError(errors.reason);
+        return Boolean(errors.amount && kind === 'partial') || Boolean(errors.reason);
+      }}
+      onClose={onClose}
+    >
+      <FormControl component="fieldset" margin="dense">
+        <FormLabel component="legend" id={kindId}>
+          How much
+        </FormLabel>
+        <RadioGroup aria-labelledby={kindId} value={kind} onChange={(event) => setKind(event.target.value as 'full' | 'partial')}>
+          <FormControlLabel value="full" control={<Radio />} label={`Full refund (amount left: ${money(left)})`} />
+          <FormControlLabel value="partial" control={<Radio />} label="Partial refund" />
+        </RadioGroup>
+      </FormControl>
+      {kind === 'partial' ? (
+        <MuiTextField
+          label="Amount to refund (in dollars)"
+          value={amountText}
+          onChange={(event) => {
+            setAmountText(event.target.value);
+            setAmountError(null);
+          }}
+          required
+          fullWidth
+          margin="normal"
+          autoFocus
+          error={Boolean(amountError)}
+          helperText={amountError ?? `Up to ${money(left)}, e.g. 12.34.`}
+          slotProps={{ htmlInput: { inputMode: 'decimal', autoComplete: 'off' } }}
         />
-      )}
-    </Dialog>
+      ) : null}
+      <ReasonInput value={reason} setValue={setReason} error={reasonError} setError={setReasonError} helperText="Kept with the refund, the purchase and the audit log." />
+    </FormThenConfirmDialog>
   );
 }
 
@@ -214,84 +179,40 @@ export function RefundButton() {
 }
 
 function BanDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void }) {
-  const notify = useNotify();
-  const refresh = useRefresh();
-  const titleId = useId();
   const { data: buyer } = useGetOne<User>('users', { id: purchase.userId });
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
-  const [step, setStep] = useState<'form' | 'confirm'>('form');
-  const [pending, setPending] = useState(false);
   const buyerName = buyer?.email ?? 'the buyer';
 
-  const next = () => {
+  const check = () => {
     const issue = reasonProblem(reason);
     setReasonError(issue);
-    setFormError(null);
-    if (!issue) setStep('confirm');
-  };
-
-  const confirm = async () => {
-    setPending(true);
-    try {
-      await banPurchase(purchase.id, reason.trim());
-      notify(`Banned the purchase of ${buyerName}: their access has ended.`, { type: 'success' });
-      refresh();
-      onClose();
-    } catch (error) {
-      const { message, errors } = problemOf(error, 'The purchase could not be banned.');
-      setStep('form');
-      if (errors.reason) setReasonError(errors.reason);
-      else setFormError(message);
-      refresh();
-    } finally {
-      setPending(false);
-    }
+    return !issue;
   };
 
   return (
-    <Dialog open onClose={pending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
-      <DialogTitle id={titleId}>{step === 'form' ? 'Ban purchase' : 'Confirm the ban'}</DialogTitle>
-      {step === 'form' ? (
-        <>
-          <DialogContent>
-            {formError ? (
-              <Alert severity="error" sx={{ mb: 2 }}>
-                {formError}
-              </Alert>
-            ) : null}
-            <DialogContentText>
-              A banned purchase no longer grants access, for good. Nothing is refunded: refund first if money should go back.
-            </DialogContentText>
-            <ReasonInput
-              value={reason}
-              onChange={(value) => {
-                setReason(value);
-                setReasonError(null);
-              }}
-              error={reasonError}
-              helperText="Kept with the purchase and the audit log."
-            />
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onClose}>Cancel</Button>
-            <Button variant="contained" color="error" onClick={next}>
-              Continue
-            </Button>
-          </DialogActions>
-        </>
-      ) : (
-        <ConfirmStep
-          question={`Ban the purchase of ${buyerName}? Their access ends now. This cannot be undone.`}
-          pending={pending}
-          busyLabel="Banning…"
-          onCancel={() => setStep('form')}
-          onConfirm={() => void confirm()}
-          confirmLabel="Confirm"
-        />
-      )}
-    </Dialog>
+    <FormThenConfirmDialog
+      formTitle="Ban purchase"
+      confirmTitle="Confirm the ban"
+      check={check}
+      continueColor="error"
+      question={`Ban the purchase of ${buyerName}? Their access ends now. This cannot be undone.`}
+      busyLabel="Banning…"
+      confirmLabel="Confirm"
+      action={async () => {
+        await banPurchase(purchase.id, reason.trim());
+        return `Banned the purchase of ${buyerName}: their access has ended.`;
+      }}
+      failure="The purchase could not be banned."
+      showFieldErrors={(errors) => {
+        if (errors.reason) setReasonError(errors.reason);
+        return Boolean(errors.reason);
+      }}
+      onClose={onClose}
+    >
+      <DialogContentText>A banned purchase no longer grants access, for good. Nothing is refunded: refund first if money should go back.</DialogContentText>
+      <ReasonInput value={reason} setValue={setReason} error={reasonError} setError={setReasonError} helperText="Kept with the purchase and the audit log." />
+    </FormThenConfirmDialog>
   );
 }
 
