@@ -6,6 +6,7 @@ import { useHere } from '../../navigation';
 import { loginPath } from '../../redirects';
 import { useSession } from '../../session';
 import { plural } from './pricingText';
+import { CheckoutSubmit } from './CheckoutSubmit';
 
 interface Props {
   /** The checkout request for what the widget shows, or null when a field needs fixing first. */
@@ -87,19 +88,7 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
           )}
         </div>
       )}
-      <div className="actions">
-        <button type="submit" className="button-buy" aria-disabled={busy || undefined}>
-          {label}
-        </button>
-        <span role="status" className={busy ? 'loading' : undefined}>
-          {busy ? 'Starting checkout…' : ''}
-        </span>
-      </div>
-      {error && (
-        <p role="alert" className="notice notice-error">
-          {error}
-        </p>
-      )}
+      <CheckoutSubmit label={label} busy={busy} error={error} className="button-buy" />
       {needsEmail && (
         <p className="hint">
           Own an earlier course or team seats? <Link to={loginPath(here)}>Sign in</Link> and

@@ -1,6 +1,7 @@
 import { useId, type Ref } from 'react';
 import type { QuoteAnswer } from '../../api/commerce';
 import { discountInWords, formatBp, plural, TEAM_TIERS, tierFor, tierRange } from './pricingText';
+import { SeatsInput } from './SeatsInput';
 
 export const MAX_SEATS_PER_PURCHASE = 100;
 
@@ -53,31 +54,18 @@ export function TeamSeatsField({ forTeam, onForTeamChange, seatsText, onSeatsTex
         <div className="team-details">
           <div className="field">
             <label htmlFor={`${id}-seats`}>Seats</label>
-            <input
-              ref={seatsRef}
-              id={`${id}-seats`}
-              className="seats-input"
-              type="number"
-              name="seats"
-              min={1}
+            <SeatsInput
+              id={id}
+              inputRef={seatsRef}
               max={maxSeats}
-              step={1}
-              inputMode="numeric"
               value={seatsText}
-              onChange={(event) => onSeatsTextChange(event.target.value)}
+              onChange={onSeatsTextChange}
               onBlur={onSeatsBlur}
-              aria-invalid={seatsError ? true : undefined}
-              aria-describedby={seatsError ? `${id}-seats-error` : `${id}-seats-hint`}
+              error={seatsError}
+              hint={total !== null && seats !== null && tierHint(total, seats, existing, maxSeats, answer)}
+              hintId={`${id}-seats-hint`}
+              noteClassName="seats-note"
             />
-            {seatsError ? (
-              <p id={`${id}-seats-error`} role="alert" className="field-error seats-note">
-                {seatsError}
-              </p>
-            ) : (
-              <p id={`${id}-seats-hint`} className="hint seats-note">
-                {total !== null && seats !== null && tierHint(total, seats, existing, maxSeats, answer)}
-              </p>
-            )}
           </div>
           <ul className="tiers" aria-label="Team discounts">
             {TEAM_TIERS.map((tier) => {

@@ -5,6 +5,8 @@ import { formatMoney } from '../../money';
 import { formatBp, plural } from '../product/pricingText';
 import { MAX_SEATS_PER_PURCHASE, parseSeats } from '../product/TeamSeatsField';
 import { useQuote } from '../product/useQuote';
+import { CheckoutSubmit } from '../product/CheckoutSubmit';
+import { SeatsInput } from '../product/SeatsInput';
 
 /** More seats on the same team: the team checkout, priced first (the seats already bought count toward the tiers). */
 export function BuyMoreSeats({ product }: { product: TeamView['product'] }) {
@@ -50,45 +52,20 @@ export function BuyMoreSeats({ product }: { product: TeamView['product'] }) {
       <form className="stack buy-more" onSubmit={handleSubmit} noValidate aria-busy={busy}>
         <div className="field">
           <label htmlFor={`${id}-seats`}>Seats to add</label>
-          <input
-            ref={seatsRef}
-            id={`${id}-seats`}
-            className="seats-input"
-            type="number"
-            name="seats"
-            min={1}
+          <SeatsInput
+            id={id}
+            inputRef={seatsRef}
             max={MAX_SEATS_PER_PURCHASE}
-            step={1}
-            inputMode="numeric"
             value={seatsText}
-            onChange={(event) => setSeatsText(event.target.value)}
+            onChange={setSeatsText}
             onBlur={() => setTouched(true)}
-            aria-invalid={seatsError ? true : undefined}
-            aria-describedby={seatsError ? `${id}-seats-error` : `${id}-price`}
+            error={seatsError}
+            hint={quoteError ? 'The price is shown at checkout.' : price || (parsed.seats !== null ? 'Working out the price…' : '')}
+            hintId={`${id}-price`}
+            liveHint
           />
-          {seatsError ? (
-            <p id={`${id}-seats-error`} role="alert" className="field-error">
-              {seatsError}
-            </p>
-          ) : (
-            <p id={`${id}-price`} className="hint" aria-live="polite">
-              {quoteError ? 'The price is shown at checkout.' : price || (parsed.seats !== null ? 'Working out the price…' : '')}
-            </p>
-          )}
         </div>
-        <div className="actions">
-          <button type="submit" aria-disabled={busy || undefined}>
-            Buy more seats
-          </button>
-          <span role="status" className={busy ? 'loading' : undefined}>
-            {busy ? 'Starting checkout…' : ''}
-          </span>
-        </div>
-        {error && (
-          <p role="alert" className="notice notice-error">
-            {error}
-          </p>
-        )}
+        <CheckoutSubmit label="Buy more seats" busy={busy} error={error} />
         <p className="hint">The new seats join this team: the same invite link lets more people in.</p>
       </form>
     </section>

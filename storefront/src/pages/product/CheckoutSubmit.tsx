@@ -1,0 +1,20 @@
+/** The Buy button with its "Starting checkout…" status, and the error of a checkout that could not start. */
+export function CheckoutSubmit({ label, busy, error, className }: { label: string; busy: boolean; error: string | null; className?: string }) {
+  return (
+    <>
+      <div className="actions">
+        <button type="submit" className={className} aria-disabled={busy || undefined}>
+          {label}
+        </button>
+        <span role="status" className={busy ? 'loading' : undefined}>
+          {busy ? 'Starting checkout…' : ''}
+        </span>
+      </div>
+      {error && (
+        <p role="alert" className="notice notice-error">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
