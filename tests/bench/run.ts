@@ -2,7 +2,9 @@
  * `npm run bench`: a large dataset in its own database, each endpoint under autocannon at 32 connections beside a
  * bare-Koa baseline of the same query, fulfilment of new checkouts through signed webhooks, a 1,000,000-charge CSV
  * export (rows/s and the server's peak memory), `npm start` to first healthy answer, and the apps' initial
- * JavaScript. Prints one table and writes bench-results/bench.json. BENCH_SCALE=0.1 runs a tenth of the data.
+ * JavaScript. Prints one table and writes bench-results/bench.json. BENCH_SCALE=0.1 runs a tenth of the data;
+ * BENCH_ONLY=quote,lesson runs only the parts whose names contain one of those words; BENCH_NODE_ARGS passes flags to
+ * the server process (e.g. `--cpu-prof --cpu-prof-dir=bench-results/profiles` to see where its time goes).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -26,6 +28,8 @@ const CONNECTIONS = 32;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const MB = 1024 * 1024;
+const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+const wanted = (name: string) => ONLY.length === 0 || ONLY.some((word) => name.toLowerCase().includes(word));
 
 type Row = Record<string, string | number>;
 const table: Row[] = [];
@@ -58,7 +62,8 @@ function readRss(pid: number): Promise<number> {
 }
 
 async function startServers(databaseUrl: string, appEnv: Record<string, string>, accountId: string): Promise<{ child: ChildProcess; product: string; baseline: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(PROJECT_ROOT, 'tests/bench/servers.ts')], {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(PROJECT_ROOT, 'tests/bench/servers.ts')], {
     env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, BENCH_APP_ENV: JSON.stringify(appEnv), BENCH_ACCOUNT_ID: accountId, LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -67,6 +72,12 @@ async function startServers(databaseUrl: string, appEnv: Record<string, string>,
     child.once('exit', (code) => reject(new Error(`bench servers exited with ${code}`)));
   });
   return { child, product: `http://127.0.0.1:${ports.product}`, baseline: `http://127.0.0.1:${ports.baseline}` };
+}
+
+function stopServers(child: ChildProcess): Promise<unknown> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  return exited;
 }
 
 /** `npm start` on a fresh embedded database until /api/health answers 200, then Ctrl-C; twice on the same data. */
@@ -171,7 +182,7 @@ async function main() {
         target: 100,
       },
     ];
-    for (const pair of pairs) {
+    for (const pair of pairs.filter((p) => wanted(p.name))) {
       const ours = await load(pair.product);
       const base = await load(pair.baseline);
       table.push({
@@ -189,91 +200,99 @@ async function main() {
     }
 
     // Fulfilment: checkouts started and paid beforehand, their completed events delivered once each, signed.
-    const checkouts = Math.round(3000 * Math.max(SCALE, 0.34));
-    const payloads: { payload: string; signature: string }[] = [];
-    for (let i = 0; i < checkouts; i += 16) {
-      const batch = await Promise.all(
-        Array.from({ length: Math.min(16, checkouts - i) }, (_, k) =>
-          fetch(`${app}/api/store/checkout`, {
-            method: 'POST',
-            headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify({ productId: data.productIds[(i + k) % data.productIds.length], email: `buyer${i + k}@bench.example` }),
-          }).then(async (r) => {
-            const body = (await r.json()) as { url: string };
-            if (r.status !== 201) throw new Error(`checkout answered ${r.status}: ${JSON.stringify(body)}`);
-            return body;
-          }),
-        ),
-      );
-      for (const created of batch) payloads.push(signed(stripe.pay(created.url.split('/').pop()!)));
+    if (wanted('webhook fulfilment')) {
+      const checkouts = Math.round(3000 * Math.max(SCALE, 0.34));
+      const payloads: { payload: string; signature: string }[] = [];
+      for (let i = 0; i < checkouts; i += 16) {
+        const batch = await Promise.all(
+          Array.from({ length: Math.min(16, checkouts - i) }, (_, k) =>
+            fetch(`${app}/api/store/checkout`, {
+              method: 'POST',
+              headers: { 'Content-Type': 'application/json' },
+              body: JSON.stringify({ productId: data.productIds[(i + k) % data.productIds.length], email: `buyer${i + k}@bench.example` }),
+            }).then(async (r) => {
+              const body = (await r.json()) as { url: string };
+              if (r.status !== 201) throw new Error(`checkout answered ${r.status}: ${JSON.stringify(body)}`);
+              return body;
+            }),
+          ),
+        );
+        for (const created of batch) payloads.push(signed(stripe.pay(created.url.split('/').pop()!)));
+      }
+      let next = 0;
+      started = performance.now();
+      const ful = await load({
+        url: `${app}/api/webhooks/stripe`,
+        method: 'POST',
+        amount: checkouts,
+        setupRequest: (request) => {
+          const event = payloads[next++ % payloads.length]!;
+          return { ...request, body: event.payload, headers: { ...request.headers, 'content-type': 'application/json', 'stripe-signature': event.signature } };
+        },
+      });
+      const fulfilmentSeconds = (performance.now() - started) / 1000;
+      let seq = 0;
+      const baseFul = await load({
+        url: `${baseline}/webhook`,
+        method: 'POST',
+        amount: checkouts,
+        setupRequest: (request) => ({ ...request, body: JSON.stringify({ id: String(seq++) }), headers: { ...request.headers, 'content-type': 'application/json' } }),
+      });
+      const fulfilled = Number((await db('checkouts').where({ status: 'fulfilled' }).count({ n: '*' }))[0]!.n);
+      table.push({
+        what: `webhook fulfilment of ${checkouts} new checkouts`,
+        'req/s': round(checkouts / fulfilmentSeconds, 0),
+        'p50 ms': ful.p50,
+        'p99 ms': ful.p99,
+        'baseline req/s': baseFul.rps,
+        'baseline p99 ms': baseFul.p99,
+        ratio: round(checkouts / fulfilmentSeconds / baseFul.rps, 2),
+        'non-2xx': ful.non2xx + ful.errors,
+        target: '≥ 200 checkouts/s, each fulfilled once',
+        met: checkouts / fulfilmentSeconds >= 200 && fulfilled === checkouts ? 'yes' : `no (${fulfilled} fulfilled)`,
+      });
     }
-    let next = 0;
-    started = performance.now();
-    const ful = await load({
-      url: `${app}/api/webhooks/stripe`,
-      method: 'POST',
-      amount: checkouts,
-      setupRequest: (request) => {
-        const event = payloads[next++ % payloads.length]!;
-        return { ...request, body: event.payload, headers: { ...request.headers, 'content-type': 'application/json', 'stripe-signature': event.signature } };
-      },
-    });
-    const fulfilmentSeconds = (performance.now() - started) / 1000;
-    let seq = 0;
-    const baseFul = await load({
-      url: `${baseline}/webhook`,
-      method: 'POST',
-      amount: checkouts,
-      setupRequest: (request) => ({ ...request, body: JSON.stringify({ id: String(seq++) }), headers: { ...request.headers, 'content-type': 'application/json' } }),
-    });
-    const fulfilled = Number((await db('checkouts').where({ status: 'fulfilled' }).count({ n: '*' }))[0]!.n);
-    table.push({
-      what: `webhook fulfilment of ${checkouts} new checkouts`,
-      'req/s': round(checkouts / fulfilmentSeconds, 0),
-      'p50 ms': ful.p50,
-      'p99 ms': ful.p99,
-      'baseline req/s': baseFul.rps,
-      'baseline p99 ms': baseFul.p99,
-      ratio: round(checkouts / fulfilmentSeconds / baseFul.rps, 2),
-      'non-2xx': ful.non2xx + ful.errors,
-      target: '≥ 200 checkouts/s, each fulfilled once',
-      met: checkouts / fulfilmentSeconds >= 200 && fulfilled === checkouts ? 'yes' : `no (${fulfilled} fulfilled)`,
-    });
 
     // The export of every charge, with the server process's memory sampled from /proc.
-    const pid = servers.child.pid!;
-    const rssBefore = await readRss(pid);
-    let rssPeak = rssBefore;
-    const sampler = setInterval(() => void readRss(pid).then((rss) => (rssPeak = Math.max(rssPeak, rss))), 20);
-    started = performance.now();
-    const response = await fetch(`${app}/api/admin/exports/charges.csv?from=2000-01-01&to=2100-01-01`, { headers: { Cookie: admin.cookie } });
-    let lines = 0;
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) for (const byte of chunk) if (byte === 10) lines++;
-    const exportSeconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
-    const rows = lines - 1;
-    table.push({
-      what: `CSV export of ${rows.toLocaleString('en-US')} charges`,
-      'req/s': `${round(rows / exportSeconds, 0).toLocaleString('en-US')} rows/s`,
-      'p50 ms': '',
-      'p99 ms': '',
-      'baseline req/s': '',
-      'baseline p99 ms': '',
-      ratio: '',
-      'non-2xx': response.ok ? 0 : 1,
-      target: '≥ 100,000 rows/s, memory growth < 100 MB',
-      met: `${rows / exportSeconds >= 100_000 && rssPeak - rssBefore < 100 * MB ? 'yes' : 'no'} (RSS ${round(rssBefore / MB, 0)} → ${round(rssPeak / MB, 0)} MB)`,
-    });
+    if (wanted('csv export')) {
+      const pid = servers.child.pid!;
+      const rssBefore = await readRss(pid);
+      let rssPeak = rssBefore;
+      const sampler = setInterval(() => void readRss(pid).then((rss) => (rssPeak = Math.max(rssPeak, rss))), 20);
+      started = performance.now();
+      const response = await fetch(`${app}/api/admin/exports/charges.csv?from=2000-01-01&to=2100-01-01`, { headers: { Cookie: admin.cookie } });
+      let lines = 0;
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) for (const byte of chunk) if (byte === 10) lines++;
+      const exportSeconds = (performance.now() - started) / 1000;
+      clearInterval(sampler);
+      const rows = lines - 1;
+      table.push({
+        what: `CSV export of ${rows.toLocaleString('en-US')} charges`,
+        'req/s': `${round(rows / exportSeconds, 0).toLocaleString('en-US')} rows/s`,
+        'p50 ms': '',
+        'p99 ms': '',
+        'baseline req/s': '',
+        'baseline p99 ms': '',
+        ratio: '',
+        'non-2xx': response.ok ? 0 : 1,
+        target: '≥ 100,000 rows/s, memory growth < 100 MB',
+        met: `${rows / exportSeconds >= 100_000 && rssPeak - rssBefore < 100 * MB ? 'yes' : 'no'} (RSS ${round(rssBefore / MB, 0)} → ${round(rssPeak / MB, 0)} MB)`,
+      });
+    }
 
-    servers.child.kill('SIGTERM');
+    await stopServers(servers.child); // and let a profiling server write its profile
     servers = null;
-    await ensureAppsBuilt(logger); // a start measures the server, not the first build of the apps
-    const start = await startTimes();
-    table.push({ what: '`npm start` to first healthy answer (embedded DB)', 'req/s': `first ${start.first} s, second ${start.second} s`, target: 'second < 5 s', met: start.second < 5 ? 'yes' : 'no' });
+    if (wanted('npm start')) {
+      await ensureAppsBuilt(logger); // a start measures the server, not the first build of the apps
+      const start = await startTimes();
+      table.push({ what: '`npm start` to first healthy answer (embedded DB)', 'req/s': `first ${start.first} s, second ${start.second} s`, target: 'second < 5 s', met: start.second < 5 ? 'yes' : 'no' });
+    }
 
-    const store = await initialJs(path.join(PROJECT_ROOT, 'storefront', 'dist'));
-    const console_ = await initialJs(path.join(PROJECT_ROOT, 'admin', 'dist'));
-    table.push({ what: 'initial JavaScript, gzip', 'req/s': `storefront ${store.gzipKb} KB (${store.rawKb} KB raw), console ${console_.gzipKb} KB (${console_.rawKb} KB raw)` });
+    if (wanted('initial javascript')) {
+      const store = await initialJs(path.join(PROJECT_ROOT, 'storefront', 'dist'));
+      const console_ = await initialJs(path.join(PROJECT_ROOT, 'admin', 'dist'));
+      table.push({ what: 'initial JavaScript, gzip', 'req/s': `storefront ${store.gzipKb} KB (${store.rawKb} KB raw), console ${console_.gzipKb} KB (${console_.rawKb} KB raw)` });
+    }
 
     console.table(table);
     const out = path.join(PROJECT_ROOT, 'bench-results');
@@ -283,7 +302,7 @@ async function main() {
       JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, connections: CONNECTIONS, seconds: DURATION, dataset: counts, results: table }, null, 2),
     );
   } finally {
-    servers?.child.kill('SIGTERM');
+    if (servers) await stopServers(servers.child);
     await stripe.close();
     await db.destroy();
     await withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
