@@ -13,6 +13,20 @@ export async function merchantAccountId(db: Queryable, account: ProviderAccount)
   return (await db('merchantAccounts').where({ label: account.label }).first('id')).id;
 }
 
+/**
+ * `merchantAccountId` for a provider's account, resolved once per process: the row is created outside any
+ * transaction (a rolled-back one could not leave a remembered id pointing nowhere) and is never deleted. A failed
+ * lookup is not remembered.
+ */
+export function rememberedAccountId(db: Knex, account: () => Promise<ProviderAccount>): () => Promise<string> {
+  let id: Promise<string> | null = null;
+  return () => {
+    id ??= account().then((found) => merchantAccountId(db, found));
+    id.catch(() => (id = null));
+    return id;
+  };
+}
+
 /** The active mirror of a product under an account, if the product was synced (or sold) before. */
 export async function findMerchantProduct(db: Queryable, accountId: string, productId: string): Promise<{ id: string; identifier: string } | undefined> {
   return db('merchantProducts').where({ merchantAccountId: accountId, productId, status: 'active' }).orderBy('createdAt').first('id', 'identifier');

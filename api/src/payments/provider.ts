@@ -43,6 +43,8 @@ export interface RefundRequest {
 export interface PaymentProvider {
   label: string;
   account(): Promise<ProviderAccount>;
+  /** Our MerchantAccount row's id for `account()`, created on first use and remembered by the process. */
+  accountId(): Promise<string>;
   createCheckout(request: CheckoutRequest): Promise<{ identifier: string; url: string }>;
   retrieveCheckout(identifier: string): Promise<ProviderCheckout>;
   /** Refunds part or all of a charge; answers with the charge's total refunded so far (ours and anyone else's). */

@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
-import { findMerchantProduct, merchantAccountId, recordMerchantProduct } from './merchant-records';
+import { findMerchantProduct, recordMerchantProduct, rememberedAccountId } from './merchant-records';
 import type { CheckoutRequest, PaymentProvider, ProviderAccount, ProviderCheckout, RefundRequest } from './provider';
 
 /** How long a Stripe checkout stays payable; an expired one gives its reserved coupon use back. */
@@ -47,6 +47,7 @@ export function stripeProvider({ db, config, stripe = stripeClient(config) }: { 
     account.catch(() => (account = null)); // try again next time
     return account;
   }
+  const accountId = rememberedAccountId(db, loadAccount);
 
   async function syncedPrice(accountId: string, request: CheckoutRequest): Promise<string> {
     const known = await db('merchantPrices').where({ merchantAccountId: accountId, priceId: request.price.id, status: 'active' }).first('identifier');
@@ -100,12 +101,13 @@ export function stripeProvider({ db, config, stripe = stripeClient(config) }: { 
     label: 'stripe',
     stripe,
     account: loadAccount,
+    accountId,
 
     async createCheckout(request) {
-      const accountId = await merchantAccountId(db, await loadAccount());
+      const merchantAccount = await accountId();
       return callStripe('start the checkout', async () => {
-        const price = await syncedPrice(accountId, request);
-        const coupon = await oneOffCoupon(accountId, request);
+        const price = await syncedPrice(merchantAccount, request);
+        const coupon = await oneOffCoupon(merchantAccount, request);
         const session = await stripe.checkout.sessions.create(
           {
             mode: 'payment',

@@ -4,7 +4,6 @@ import type { PurchaseLifecycle } from '../commerce/purchase-lifecycle';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { Logger } from '../logger';
-import { merchantAccountId } from './merchant-records';
 import type { StripeProvider } from './stripe-provider';
 
 interface Deps {
@@ -70,7 +69,7 @@ export function stripeWebhooks({ db, logger, stripe, checkouts, lifecycle }: Dep
   return {
     async receive(raw: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
       const event = verify(raw, signature);
-      const accountId = await merchantAccountId(db, await stripe!.provider.account());
+      const accountId = await stripe!.provider.accountId();
       const key = { merchantAccountId: accountId, identifier: event.id };
       const [fresh] = await db('merchantEvents').insert({ ...key, type: event.type }).onConflict(['merchantAccountId', 'identifier']).ignore().returning('id');
       if (!fresh && (await db('merchantEvents').where(key).first('processedAt')).processedAt) return { received: true, duplicate: true };

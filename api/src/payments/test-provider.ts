@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
+import { rememberedAccountId } from './merchant-records';
 import type { CheckoutRequest, PaymentProvider, ProviderCheckout } from './provider';
 
 export const TEST_ACCOUNT = { label: 'test', identifier: 'test-provider' } as const;
@@ -31,6 +32,7 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
   return {
     label: TEST_ACCOUNT.label,
     account: async () => TEST_ACCOUNT,
+    accountId: rememberedAccountId(db, async () => TEST_ACCOUNT),
 
     async createCheckout(request: CheckoutRequest) {
       const identifier = id('cs');
