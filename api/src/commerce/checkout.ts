@@ -11,7 +11,7 @@ import { findOrCreateUserByEmail } from '../identity/users';
 import type { Logger } from '../logger';
 import type { Outbox } from '../mail/outbox';
 import { receiptEmail, unfulfillableRefundEmail } from '../mail/templates';
-import { merchantAccountId, merchantProductId } from '../payments/merchant-records';
+import { merchantProductId } from '../payments/merchant-records';
 import type { PaymentProvider } from '../payments/provider';
 import { formatMoney } from './money';
 import type { Quote } from './pricing';
@@ -77,12 +77,6 @@ interface Deps {
   provider: PaymentProvider;
 }
 
-/**
- * Checkout and fulfilment (DOMAIN §6). A checkout is quoted and recorded by us, paid at the provider, and
- * fulfilled exactly once by `fulfil`, which the provider's webhook and the thank-you page both call: the
- * checkout row is locked, and only the call that finds it open writes the purchase, charge, customer and
- * coupon use, and sends the email (after commit).
- */
 /** What the provider shows next to the discount line: the kind of discount and any upgrade credit. */
 function discountLabel(quote: Quote): string {
   const kinds: Record<string, string> = { ppp: 'Regional price', team: 'Team discount', coupon: 'Coupon', 'default-coupon': 'Sale' };
@@ -90,8 +84,18 @@ function discountLabel(quote: Quote): string {
   return parts.join(' + ') || 'Discount';
 }
 
+/** What fulfilment needs of the product: its window, its seats and its name. */
+type ProductFacts = Pick<Product, 'id' | 'name' | 'quantityAvailable' | 'enrollmentOpensAt' | 'enrollmentClosesAt'>;
+const PRODUCT_FACTS = ['id', 'name', 'quantityAvailable', 'enrollmentOpensAt', 'enrollmentClosesAt'] as const;
+
+/**
+ * Checkout and fulfilment (DOMAIN §6). A checkout is quoted and recorded by us, paid at the provider, and
+ * fulfilled exactly once by `fulfil`, which the provider's webhook and the thank-you page both call: the
+ * checkout row is locked, and only the call that finds it open writes the purchase, charge, customer and
+ * coupon use, and sends the email (after commit).
+ */
 export function checkoutService({ db, clock, config, logger, outbox, quotes, provider }: Deps) {
-  async function availability(trx: Knex | Knex.Transaction, product: Product, seats: number): Promise<Availability> {
+  async function availability(trx: Knex | Knex.Transaction, product: ProductFacts, seats: number): Promise<Availability> {
     const enrollment = enrollmentState(product, clock.now());
     if (enrollment !== 'open') return enrollment === 'closed' ? 'enrollment-closed' : 'enrollment-not-open';
     if (product.quantityAvailable >= 0 && (await seatsSold(trx, product.id)) + seats > product.quantityAvailable) return 'sold-out';
@@ -118,7 +122,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
     buyer: User,
     charge: { id: string } | null,
     status: 'Valid' | 'Restricted' | 'Refunded',
-  ): Promise<string> {
+  ): Promise<{ id: string; createdAt: Date }> {
     const base = {
       userId: buyer.id,
       productId: checkout.productId,
@@ -136,8 +140,8 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       upgradedFromId: checkout.team || status === 'Refunded' ? null : checkout.upgradeFromId,
     };
     if (!checkout.team || status === 'Refunded') {
-      const [purchase] = await trx('purchases').insert(base).returning('id');
-      return purchase.id;
+      const [purchase] = await trx('purchases').insert(base).returning(['id', 'createdAt']);
+      return purchase;
     }
     // Team: more seats on the buyer's existing team coupon, or a new team with its own 100 % coupon.
     const existing = await trx('purchases as p')
@@ -148,15 +152,15 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       .first('c.id as couponId');
     if (existing) {
       await trx('coupons').where({ id: existing.couponId }).increment('maxUses', checkout.quantity);
-      const [purchase] = await trx('purchases').insert({ ...base, bulkCouponId: existing.couponId }).returning('id');
-      return purchase.id;
+      const [purchase] = await trx('purchases').insert({ ...base, bulkCouponId: existing.couponId }).returning(['id', 'createdAt']);
+      return purchase;
     }
-    const [purchase] = await trx('purchases').insert(base).returning('id');
+    const [purchase] = await trx('purchases').insert(base).returning(['id', 'createdAt']);
     const [coupon] = await trx('coupons')
       .insert({ percentageDiscount: 1, maxUses: checkout.quantity, restrictedToProductId: checkout.productId, bulkPurchaseId: purchase.id })
       .returning('id');
     await trx('purchases').where({ id: purchase.id }).update({ bulkCouponId: coupon.id });
-    return purchase.id;
+    return purchase;
   }
 
   /**
@@ -182,6 +186,133 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       const [checkout] = await trx('checkouts').where({ id: checkoutId, status: 'open' }).update({ status: 'canceled' }).returning(['couponId', 'couponReserved']);
       if (checkout?.couponReserved) await trx('coupons').where({ id: checkout.couponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
     });
+  }
+
+  /** A checkout with its provider session's identifier (null while none is recorded, and for free checkouts). */
+  type Found = CheckoutRow & { sessionIdentifier: string | null };
+  const withSession = () => db('checkouts as c').leftJoin('merchantSessions as s', 's.id', 'c.merchantSessionId');
+
+  /**
+   * Fulfils (or cancels) a checkout read a moment ago: the provider is asked first, outside any transaction, then
+   * the checkout row is locked and only the call that still finds it open writes anything.
+   */
+  async function settle(found: Found): Promise<{ status: CheckoutStatus; purchaseId: string | null }> {
+    if (found.status !== 'open') return { status: found.status, purchaseId: found.purchaseId };
+    const checkoutId = found.id;
+    const free = found.amountTotal === 0;
+    let paid = null;
+    if (!free) {
+      if (!found.sessionIdentifier) return { status: 'open', purchaseId: null };
+      paid = await provider.retrieveCheckout(found.sessionIdentifier);
+      if (paid.status === 'canceled') {
+        await cancel(checkoutId);
+        return { status: 'canceled', purchaseId: null };
+      }
+      if (paid.status !== 'paid' || !paid.charge) return { status: 'open', purchaseId: null };
+    }
+    // Known before the transaction (a checkout's amount never changes), so nothing waits on them under the locks.
+    const accountId = await provider.accountId();
+    const amount = formatMoney(found.amountTotal, found.currency);
+
+    const outcome = await db.transaction(async (trx) => {
+      // The checkout, locked, with what fulfilment reads of its product and the product's provider mirror.
+      const row = await trx('checkouts as c')
+        .join('products as p', 'p.id', 'c.productId')
+        .where('c.id', checkoutId)
+        .forUpdate('c')
+        .first(
+          'c.*',
+          'p.name as productName',
+          'p.quantityAvailable as productQuantityAvailable',
+          'p.enrollmentOpensAt as productEnrollmentOpensAt',
+          'p.enrollmentClosesAt as productEnrollmentClosesAt',
+          trx('merchantProducts as mp')
+            .where({ 'mp.merchantAccountId': accountId, 'mp.status': 'active' })
+            .where('mp.productId', trx.ref('c.productId'))
+            .orderBy('mp.createdAt')
+            .limit(1)
+            .select('mp.id')
+            .as('merchantProductId'),
+        );
+      const checkout = row as CheckoutRow;
+      if (checkout.status !== 'open') return { status: checkout.status as CheckoutStatus, purchaseId: checkout.purchaseId as string | null, email: null };
+      let product: ProductFacts = {
+        id: checkout.productId,
+        name: row.productName,
+        quantityAvailable: row.productQuantityAvailable,
+        enrollmentOpensAt: row.productEnrollmentOpensAt,
+        enrollmentClosesAt: row.productEnrollmentClosesAt,
+      };
+      // Seats are counted under a lock on the product: concurrent fulfilments never sell more than there are. An
+      // unlimited product has nothing to count, and its fulfilments do not wait for each other.
+      if (product.quantityAvailable >= 0) product = await trx('products').where({ id: product.id }).forUpdate().first(PRODUCT_FACTS);
+      const buyer = checkout.buyerUserId
+        ? (await trx('users').where({ id: checkout.buyerUserId }).first()) as User
+        : await findOrCreateUserByEmail(trx, checkout.buyerEmail, { verified: false });
+
+      let charge: { id: string } | null = null;
+      if (paid?.charge) {
+        const [customer] = await trx('merchantCustomers')
+          .insert({ merchantAccountId: accountId, identifier: paid.customer!.identifier, userId: buyer.id })
+          .onConflict(['merchantAccountId', 'identifier'])
+          .merge({ status: 'active' })
+          .returning('id');
+        const [inserted] = await trx('merchantCharges')
+          .insert({
+            merchantAccountId: accountId,
+            identifier: paid.charge.identifier,
+            amount: paid.charge.amount,
+            fee: paid.charge.fee,
+            net: paid.charge.amount - paid.charge.fee,
+            currency: checkout.currency,
+            userId: buyer.id,
+            merchantProductId: row.merchantProductId ?? (await merchantProductId(trx, accountId, product.id, `${provider.label}-${product.id}`)),
+            merchantCustomerId: customer.id,
+            metadata: JSON.stringify({ checkoutId, country: checkout.country }),
+          })
+          .returning('id');
+        charge = inserted ?? null;
+        if (charge) await ledger.recordSale(trx, charge.id);
+      }
+
+      const seats = checkout.team ? checkout.quantity : 1;
+      const problem = (await availability(trx, product, seats)) ?? (await upgradeProblem(trx, checkout, buyer));
+      if (problem && charge && paid?.charge) {
+        // Paid after the last seat went (or the upgrade source was used meanwhile): refunded in full (the same
+        // key on a retry never refunds twice).
+        const reason = problem === 'sold-out' ? 'Sold out before the payment completed' : MESSAGES[problem];
+        const idempotencyKey = `sold-out-${checkoutId}`;
+        const refund = await provider.refund({ chargeIdentifier: paid.charge.identifier, amount: paid.charge.amount, idempotencyKey, reason });
+        await trx('merchantRefunds')
+          .insert({ merchantAccountId: accountId, identifier: refund.identifier, status: 'succeeded', merchantChargeId: charge.id, amount: refund.amount, reason, idempotencyKey })
+          .onConflict('idempotencyKey')
+          .ignore();
+        await trx('merchantCharges').where({ id: charge.id }).update({ refundAmount: paid.charge.amount });
+        await ledger.recordAdjustment(trx, charge.id, -paid.charge.amount, 'refund', refund.identifier);
+        if (checkout.couponReserved) await trx('coupons').where({ id: checkout.couponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
+        const purchase = await writePurchase(trx, checkout, buyer, charge, 'Refunded');
+        await trx('checkouts').where({ id: checkoutId }).update({ status: 'refunded', purchaseId: purchase.id });
+        await outbox.enqueue(trx, unfulfillableRefundEmail(buyer.email, product.name, formatMoney(paid.charge.amount, checkout.currency), problem === 'sold-out' ? { soldOut: true } : { soldOut: false, reason: MESSAGES[problem] }));
+        return { status: 'refunded' as const, purchaseId: purchase.id, email: true };
+      }
+      if (problem) throw new AppError(problem, MESSAGES[problem]);
+
+      await countCouponUse(trx, checkout);
+      const purchase = await writePurchase(trx, checkout, buyer, charge, checkout.restricted ? 'Restricted' : 'Valid');
+      await trx('checkouts').where({ id: checkoutId }).update({ status: 'fulfilled', purchaseId: purchase.id, buyerUserId: buyer.id });
+      if (!checkout.team && !checkout.restricted) {
+        // An individual purchase may be given to someone else for a while (DOMAIN §8).
+        const expiresAt = new Date(new Date(purchase.createdAt).getTime() + config.TRANSFER_WINDOW_DAYS * 86_400_000);
+        await trx('purchaseUserTransfers').insert({ purchaseId: purchase.id, sourceUserId: buyer.id, transferState: 'AVAILABLE', expiresAt });
+      }
+      if (charge) {
+        const invoice = new URL(`/invoices/${charge.id}`, config.publicUrl).toString();
+        await outbox.enqueue(trx, receiptEmail(buyer.email, product.name, amount, invoice));
+      }
+      return { status: 'fulfilled' as const, purchaseId: purchase.id, email: Boolean(charge) };
+    });
+    if (outcome.email) outbox.flushInBackground();
+    return { status: outcome.status, purchaseId: outcome.purchaseId };
   }
 
   return {
@@ -271,8 +402,8 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         await cancel(checkout.id); // nothing can be paid: the coupon use goes back at once
         throw error;
       }
+      const accountId = await provider.accountId();
       await db.transaction(async (trx) => {
-        const accountId = await merchantAccountId(trx, await provider.account());
         const [merchantSession] = await trx('merchantSessions').insert({ merchantAccountId: accountId, identifier: session.identifier }).returning('id');
         await trx('checkouts').where({ id: checkout.id }).update({ merchantSessionId: merchantSession.id });
       });
@@ -283,111 +414,21 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
 
     /** The checkout a provider session belongs to (the provider's events name only its session). */
     async checkoutForSession(sessionIdentifier: string): Promise<string | null> {
-      const row = await db('checkouts as c')
-        .join('merchantSessions as s', 's.id', 'c.merchantSessionId')
-        .where('s.identifier', sessionIdentifier)
-        .first('c.id');
+      const row = await withSession().where('s.identifier', sessionIdentifier).first('c.id');
       return row?.id ?? null;
     },
 
     /** Settles the checkout of a provider session (paid → fulfilled, canceled → canceled); unknown sessions are ignored. */
     async settleSession(sessionIdentifier: string) {
-      const checkoutId = await this.checkoutForSession(sessionIdentifier);
-      return checkoutId ? this.fulfil(checkoutId) : null;
+      const found = (await withSession().where('s.identifier', sessionIdentifier).first('c.*', 's.identifier as sessionIdentifier')) as Found | undefined;
+      return found ? settle(found) : null;
     },
 
     /** Fulfils a paid checkout exactly once; any number of concurrent calls, from anywhere, converge. */
     async fulfil(checkoutId: string): Promise<{ status: CheckoutStatus; purchaseId: string | null }> {
-      const found = (await db('checkouts').where({ id: checkoutId }).first()) as CheckoutRow | undefined;
+      const found = (await withSession().where('c.id', checkoutId).first('c.*', 's.identifier as sessionIdentifier')) as Found | undefined;
       if (!found) throw new AppError('not-found', 'No such checkout.');
-      if (found.status !== 'open') return { status: found.status, purchaseId: found.purchaseId };
-      const free = found.amountTotal === 0;
-      let paid = null;
-      if (!free) {
-        const session = await db('merchantSessions').where({ id: found.merchantSessionId }).first('identifier');
-        if (!session) return { status: 'open', purchaseId: null };
-        paid = await provider.retrieveCheckout(session.identifier);
-        if (paid.status === 'canceled') {
-          await cancel(checkoutId);
-          return { status: 'canceled', purchaseId: null };
-        }
-        if (paid.status !== 'paid' || !paid.charge) return { status: 'open', purchaseId: null };
-      }
-
-      const outcome = await db.transaction(async (trx) => {
-        const checkout = (await trx('checkouts').where({ id: checkoutId }).forUpdate().first()) as CheckoutRow;
-        if (checkout.status !== 'open') return { status: checkout.status as CheckoutStatus, purchaseId: checkout.purchaseId as string | null, email: null };
-        // Seats are counted under a lock on the product: concurrent fulfilments never sell more than there are.
-        const product = (await Product.query(trx).findById(checkout.productId).forUpdate())!;
-        const buyer = checkout.buyerUserId
-          ? (await trx('users').where({ id: checkout.buyerUserId }).first()) as User
-          : await findOrCreateUserByEmail(trx, checkout.buyerEmail, { verified: false });
-        const accountId = await merchantAccountId(trx, await provider.account());
-
-        let charge: { id: string } | null = null;
-        if (paid?.charge) {
-          const [customer] = await trx('merchantCustomers')
-            .insert({ merchantAccountId: accountId, identifier: paid.customer!.identifier, userId: buyer.id })
-            .onConflict(['merchantAccountId', 'identifier'])
-            .merge({ status: 'active' })
-            .returning('id');
-          const [inserted] = await trx('merchantCharges')
-            .insert({
-              merchantAccountId: accountId,
-              identifier: paid.charge.identifier,
-              amount: paid.charge.amount,
-              fee: paid.charge.fee,
-              net: paid.charge.amount - paid.charge.fee,
-              currency: checkout.currency,
-              userId: buyer.id,
-              merchantProductId: await merchantProductId(trx, accountId, product.id, `${provider.label}-${product.id}`),
-              merchantCustomerId: customer.id,
-              metadata: JSON.stringify({ checkoutId, country: checkout.country }),
-            })
-            .returning('id');
-          charge = inserted ?? null;
-          if (charge) await ledger.recordSale(trx, charge.id);
-        }
-
-        const seats = checkout.team ? checkout.quantity : 1;
-        const problem = (await availability(trx, product, seats)) ?? (await upgradeProblem(trx, checkout, buyer));
-        if (problem && charge && paid?.charge) {
-          // Paid after the last seat went (or the upgrade source was used meanwhile): refunded in full (the same
-          // key on a retry never refunds twice).
-          const reason = problem === 'sold-out' ? 'Sold out before the payment completed' : MESSAGES[problem];
-          const idempotencyKey = `sold-out-${checkoutId}`;
-          const refund = await provider.refund({ chargeIdentifier: paid.charge.identifier, amount: paid.charge.amount, idempotencyKey, reason });
-          await trx('merchantRefunds')
-            .insert({ merchantAccountId: accountId, identifier: refund.identifier, status: 'succeeded', merchantChargeId: charge.id, amount: refund.amount, reason, idempotencyKey })
-            .onConflict('idempotencyKey')
-            .ignore();
-          await trx('merchantCharges').where({ id: charge.id }).update({ refundAmount: paid.charge.amount });
-          await ledger.recordAdjustment(trx, charge.id, -paid.charge.amount, 'refund', refund.identifier);
-          if (checkout.couponReserved) await trx('coupons').where({ id: checkout.couponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
-          const purchaseId = await writePurchase(trx, checkout, buyer, charge, 'Refunded');
-          await trx('checkouts').where({ id: checkoutId }).update({ status: 'refunded', purchaseId });
-          await outbox.enqueue(trx, unfulfillableRefundEmail(buyer.email, product.name, formatMoney(paid.charge.amount, checkout.currency), problem === 'sold-out' ? { soldOut: true } : { soldOut: false, reason: MESSAGES[problem] }));
-          return { status: 'refunded' as const, purchaseId, email: true };
-        }
-        if (problem) throw new AppError(problem, MESSAGES[problem]);
-
-        await countCouponUse(trx, checkout);
-        const purchaseId = await writePurchase(trx, checkout, buyer, charge, checkout.restricted ? 'Restricted' : 'Valid');
-        await trx('checkouts').where({ id: checkoutId }).update({ status: 'fulfilled', purchaseId, buyerUserId: buyer.id });
-        if (!checkout.team && !checkout.restricted) {
-          // An individual purchase may be given to someone else for a while (DOMAIN §8).
-          const { createdAt } = await trx('purchases').where({ id: purchaseId }).first('createdAt');
-          const expiresAt = new Date(new Date(createdAt).getTime() + config.TRANSFER_WINDOW_DAYS * 86_400_000);
-          await trx('purchaseUserTransfers').insert({ purchaseId, sourceUserId: buyer.id, transferState: 'AVAILABLE', expiresAt });
-        }
-        if (charge) {
-          const invoice = new URL(`/invoices/${charge.id}`, config.publicUrl).toString();
-          await outbox.enqueue(trx, receiptEmail(buyer.email, product.name, formatMoney(checkout.amountTotal, checkout.currency), invoice));
-        }
-        return { status: 'fulfilled' as const, purchaseId, email: Boolean(charge) };
-      });
-      if (outcome.email) outbox.flushInBackground();
-      return { status: outcome.status, purchaseId: outcome.purchaseId };
+      return settle(found);
     },
   };
 }
