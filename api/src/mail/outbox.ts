@@ -27,29 +27,33 @@ export interface NewEmail extends OutgoingEmail {
 export function outbox({ db, clock, logger, transport }: { db: Db; clock: Clock; logger: Logger; transport: MailTransport }) {
   let running: Promise<number> | null = null;
 
+  /**
+   * Takes up to a batch of due emails in one statement: leased (not offered again for a while) and counted as an
+   * attempt, rows another worker holds skipped.
+   */
   async function claimDue(): Promise<OutboxEmail[]> {
     const now = clock.now();
-    return db.transaction(async (trx) => {
-      const due = await OutboxEmail.query(trx)
-        .select('id')
-        .where('status', 'pending')
-        .where('nextAttemptAt', '<=', now)
-        .orderBy('nextAttemptAt')
-        .limit(BATCH)
-        .forUpdate()
-        .skipLocked();
-      if (!due.length) return [];
-      return OutboxEmail.query(trx)
-        .whereIn('id', due.map((e) => e.id))
-        .patch({ attempts: db.raw('attempts + 1') as unknown as number, nextAttemptAt: new Date(now.getTime() + LEASE_MS) })
-        .returning('*') as unknown as Promise<OutboxEmail[]>;
-    });
+    const due = OutboxEmail.query(db)
+      .select('id')
+      .where('status', 'pending')
+      .where('nextAttemptAt', '<=', now)
+      .orderBy('nextAttemptAt')
+      .limit(BATCH)
+      .forUpdate()
+      .skipLocked();
+    const claimed = (await OutboxEmail.query(db)
+      .whereIn('id', due)
+      .patch({ attempts: db.raw('attempts + 1') as unknown as number, nextAttemptAt: new Date(now.getTime() + LEASE_MS) })
+      .returning('*')) as unknown as OutboxEmail[];
+    // Oldest first (UPDATE ... RETURNING keeps no order).
+    return claimed.sort((a, b) => new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime());
   }
 
-  async function deliver(email: OutboxEmail): Promise<void> {
+  /** Sends one email; a failure is recorded at once (retry later, or failed for good). Resolves whether it went. */
+  async function deliver(email: OutboxEmail): Promise<boolean> {
     try {
       await transport.send({ to: email.toAddress, subject: email.subject, text: email.textBody, html: email.htmlBody });
-      await OutboxEmail.query(db).findById(email.id).patch({ status: 'sent', sentAt: clock.now(), transport: transport.name, lastError: null });
+      return true;
     } catch (error) {
       const failed = email.attempts >= MAX_ATTEMPTS;
       const message = error instanceof Error ? error.message : String(error);
@@ -62,13 +66,17 @@ export function outbox({ db, clock, logger, transport }: { db: Db; clock: Clock;
           transport: transport.name,
           nextAttemptAt: new Date(clock.now().getTime() + retryDelayMs(email.attempts)),
         });
+      return false;
     }
   }
 
   async function deliverDue(): Promise<number> {
     let delivered = 0;
     for (let batch = await claimDue(); batch.length; batch = await claimDue()) {
-      for (const email of batch) await deliver(email);
+      const sent: string[] = [];
+      for (const email of batch) if (await deliver(email)) sent.push(email.id);
+      // The batch's sent emails recorded in one statement (until then their lease keeps them from being resent).
+      if (sent.length) await OutboxEmail.query(db).whereIn('id', sent).patch({ status: 'sent', sentAt: clock.now(), transport: transport.name, lastError: null });
       delivered += batch.length;
     }
     return delivered;
@@ -76,14 +84,9 @@ export function outbox({ db, clock, logger, transport }: { db: Db; clock: Clock;
 
   return {
     async enqueue(trx: Knex | Knex.Transaction, email: NewEmail): Promise<string> {
-      const row = await OutboxEmail.query(trx).insertAndFetch({
-        toAddress: email.to,
-        subject: email.subject,
-        textBody: email.text,
-        htmlBody: email.html ?? null,
-        kind: email.kind,
-        nextAttemptAt: clock.now(),
-      });
+      const [row] = await trx('outboxEmails')
+        .insert({ toAddress: email.to, subject: email.subject, textBody: email.text, htmlBody: email.html ?? null, kind: email.kind, nextAttemptAt: clock.now() })
+        .returning('id');
       return row.id;
     },
 
