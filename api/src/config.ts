@@ -6,6 +6,12 @@ export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.
 
 const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
 
+/**
+ * How long the catalog and course-content caches keep an entry: the most another process's change takes to show
+ * on the storefront (this process's own writes show at once). 0 turns them off.
+ */
+export const DEFAULT_READ_CACHE_MS = 1000;
+
 const ConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -44,6 +50,7 @@ const ConfigSchema = z.object({
   STRIPE_API_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   /** How long one request to Stripe may take before the SDK gives up on it and retries (same idempotency key). */
   STRIPE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
+  READ_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_READ_CACHE_MS),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { publicUrl: string };

@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { Db } from './db/connection';
 import type { Logger } from './logger';
 import { adminService } from './admin/service';
+import { readCaches } from './cache/read-cache';
 import { dashboardService } from './admin/dashboard';
 import { financeExports } from './finance/exports';
 import { financeSummary } from './finance/summary';
@@ -45,22 +46,23 @@ export interface Deps {
 /** The composition root: every service, built once from explicit dependencies. */
 export function createServices(deps: Deps) {
   const { db, clock, config, logger } = deps;
+  const caches = readCaches({ ttlMs: config.READ_CACHE_MS });
   const limiter = rateLimiter(deps);
   const outbox = createOutbox({ db, clock, logger, transport: deps.mailTransport ?? createTransport(config, logger) });
   const sessions = sessionStore(deps);
-  const quotes = quoteService(deps);
+  const quotes = quoteService({ ...deps, caches });
   const testPayments = testProvider(deps);
   // Stripe whenever its keys are configured; the built-in test provider otherwise.
   const stripe = config.STRIPE_SECRET_KEY ? stripeProvider({ db, config }) : null;
   const payments = stripe ?? testPayments;
   const checkouts = checkoutService({ db, clock, config, logger, outbox, quotes, provider: payments });
   const lifecycle = purchaseLifecycle({ db, logger, outbox, provider: payments });
-  const tree = contentTree(deps);
-  const learning = learningService({ db, tree });
+  const tree = contentTree({ db, changed: caches.clearAll });
+  const learning = learningService({ db, tree, caches });
   return {
-    catalog: catalogService(deps),
+    catalog: catalogService({ ...deps, caches }),
     health: healthService(deps),
-    admin: adminService(deps),
+    admin: adminService({ db, changed: caches.clearAll }),
     dashboard: dashboardService(deps),
     financeExports: financeExports(deps),
     financeSummary: financeSummary(deps),

@@ -8,13 +8,15 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { bodyParser } from '@koa/bodyparser';
 import { createApp } from '../../api/src/app';
+import { DEFAULT_READ_CACHE_MS } from '../../api/src/config';
 import { createDb } from '../../api/src/db/connection';
 import { testConfig, testDeps } from '../support/app';
 
 const db = createDb(process.env.BENCH_DATABASE_URL!);
 const env = JSON.parse(process.env.BENCH_APP_ENV ?? '{}') as Record<string, string>;
 
-const product = createApp(testDeps(db, { config: testConfig(env) })).listen(0, '127.0.0.1');
+// The product as it runs by default: its read caches on.
+const product = createApp(testDeps(db, { config: testConfig({ READ_CACHE_MS: String(DEFAULT_READ_CACHE_MS), ...env }) })).listen(0, '127.0.0.1');
 
 // Baselines: one handler, one query, JSON out; what the product would cost with nothing of its own around it.
 const baseline = new Koa();

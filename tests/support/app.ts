@@ -6,8 +6,12 @@ import { createLogger } from '../../api/src/logger';
 import type { Deps } from '../../api/src/services';
 import type { MailTransport } from '../../api/src/mail/transport';
 
+/**
+ * Tests write rows directly as well as through the API, as another process would: the read caches are off unless a
+ * test turns them on (READ_CACHE_MS) to test them.
+ */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env });
+  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', READ_CACHE_MS: '0', ...env });
 }
 
 export interface TestOverrides {

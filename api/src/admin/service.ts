@@ -38,13 +38,18 @@ function normalized(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value ?? null));
 }
 
-export function adminService({ db }: { db: Db }) {
+/** `changed` runs after every committed write: the storefront's read caches forget what they held. */
+export function adminService({ db, changed = () => {} }: { db: Db; changed?: () => void }) {
   const idColumnOf = (resource: AdminResource) => resource.idColumn ?? 'id';
   const column = (resource: AdminResource, field: string): string => {
     const mapped = resource.sqlColumns?.[field] ?? field;
     return typeof mapped === 'string' ? mapped : (db.raw(mapped.expression) as unknown as string);
   };
   const present = (resource: AdminResource, row: Row): Row => (resource.present ? resource.present(row) : row);
+  const committed = (row: Row): Row => {
+    changed();
+    return row;
+  };
 
   function baseQuery(resource: AdminResource, conn: Db = db): QueryBuilder<BaseModel> {
     const query = resource.baseQuery ? resource.baseQuery(conn) : resource.model.query(conn);
@@ -137,7 +142,7 @@ export function adminService({ db }: { db: Db }) {
           await recordAudit(trx, { actor: auditActor(context.actor), requestId: context.requestId, action: 'create', resource: resource.name, recordId: String(created.id), after: present(resource, created) });
           return present(resource, created);
         })
-        .catch((error) => explainConstraint(resource, error));
+        .then(committed, (error) => explainConstraint(resource, error));
     },
 
     async update(resource: AdminResource, id: string, body: unknown, context: WriteContext): Promise<Row> {
@@ -174,7 +179,7 @@ export function adminService({ db }: { db: Db }) {
           });
           return present(resource, updated);
         })
-        .catch((error) => explainConstraint(resource, error));
+        .then(committed, (error) => explainConstraint(resource, error));
     },
 
     async remove(resource: AdminResource, id: string, context: WriteContext): Promise<Row> {
@@ -193,7 +198,7 @@ export function adminService({ db }: { db: Db }) {
         }
         await recordAudit(trx, { actor: auditActor(context.actor), requestId: context.requestId, action: 'delete', resource: resource.name, recordId: id, before: present(resource, current) });
         return present(resource, current);
-      });
+      }).then(committed);
     },
   };
 }

@@ -5,7 +5,8 @@ import type { CatalogService } from './service';
 export function catalogRoutes({ catalog, allow }: { catalog: CatalogService; allow: Policies }) {
   const router = new Router();
   router.get('/products', allow.public(), async (ctx) => {
-    ctx.body = { data: await catalog.listActiveProducts() };
+    ctx.type = 'json';
+    ctx.body = await catalog.activeProductsJson();
   });
   return router;
 }

@@ -1,3 +1,4 @@
+import type { ReadCaches } from '../cache/read-cache';
 import type { Clock } from '../clock';
 import { seatsSoldOf } from '../commerce/seats';
 import type { Db } from '../db/connection';
@@ -46,19 +47,31 @@ export async function coursesOfProducts(db: Db, productIds: string[]): Promise<M
   return byProduct;
 }
 
-export function catalogService({ db, clock }: { db: Db; clock: Clock }) {
+export function catalogService({ db, clock, caches }: { db: Db; clock: Clock; caches: ReadCaches }) {
+  // What only staff change, kept between requests; seats left and enrollment windows are worked out per request.
+  const activeProducts = caches.cached(async () => {
+    const products = await Product.query(db)
+      .where('status', 'active')
+      .withGraphFetched('prices(current)')
+      .modifiers({ current: (q) => q.where('status', 'active') })
+      .orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id' }]);
+    const courses = await coursesOfProducts(db, products.map((p) => p.id));
+    // The last page written from these products, and what it was written for: most requests can send it again.
+    const written: { inputs: string; json: string } = { inputs: '', json: '' };
+    return { products, courses, written };
+  });
+
   return {
-    /** Active products, newest first, each with its one current price. */
-    async listActiveProducts(): Promise<StoreProduct[]> {
-      const products = await Product.query(db)
-        .where('status', 'active')
-        .withGraphFetched('prices(current)')
-        .modifiers({ current: (q) => q.where('status', 'active') })
-        .orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id' }]);
+    /** Active products, newest first, each with its one current price, as the JSON of `{ data }`. */
+    async activeProductsJson(): Promise<string> {
+      const { products, courses, written } = await activeProducts('active');
       const now = clock.now();
-      const sold = await seatsSoldOf(db, products.filter((p) => p.quantityAvailable >= 0).map((p) => p.id));
-      const courses = await coursesOfProducts(db, products.map((p) => p.id));
-      return products.map((p) => {
+      const limited = products.filter((p) => p.quantityAvailable >= 0).map((p) => p.id);
+      const sold = limited.length ? await seatsSoldOf(db, limited) : new Map<string, number>();
+      const states = products.map((p) => enrollmentState(p, now));
+      const inputs = `${states.join()}|${limited.map((id) => sold.get(id) ?? 0).join()}`;
+      if (written.inputs === inputs) return written.json;
+      const data: StoreProduct[] = products.map((p, i) => {
         const price = p.prices?.[0];
         return {
           id: p.id,
@@ -68,11 +81,13 @@ export function catalogService({ db, clock }: { db: Db; clock: Clock }) {
           productType: p.productType,
           quantityAvailable: p.quantityAvailable,
           seatsLeft: p.quantityAvailable >= 0 ? Math.max(0, p.quantityAvailable - (sold.get(p.id) ?? 0)) : null,
-          enrollment: { state: enrollmentState(p, now), opensAt: p.enrollmentOpensAt, closesAt: p.enrollmentClosesAt },
+          enrollment: { state: states[i]!, opensAt: p.enrollmentOpensAt, closesAt: p.enrollmentClosesAt },
           courses: courses.get(p.id) ?? [],
           price: price ? { id: price.id, unitAmount: price.unitAmount, currency: price.currency, nickname: price.nickname } : null,
         };
       });
+      Object.assign(written, { inputs, json: JSON.stringify({ data }) });
+      return written.json;
     },
   };
 }

@@ -1,9 +1,10 @@
+import type { ReadCaches } from '../cache/read-cache';
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import { Price, Product } from '../catalog/models';
 import { AppError } from '../http/errors';
 import type { User } from '../identity/models';
-import { asOffer, bestDefaultCoupon, COUPON_MESSAGES, couponProblem, findCouponByCode, type CouponProblem } from './coupons';
+import { asOffer, COUPON_MESSAGES, couponProblem, quoteCoupons, type CouponProblem } from './coupons';
 import { Purchase } from './models';
 import { pppForCountry } from './ppp';
 import { quote, type Quote } from './pricing';
@@ -35,8 +36,24 @@ export interface QuoteAnswer {
 
 const OWNING = ['Valid', 'Restricted'] as const;
 
-/** Gathers what pricing needs (price, coupons, the buyer's purchases) and prices one prospective purchase. */
-export function quoteService({ db, clock }: { db: Db; clock: Clock }) {
+interface OnSale {
+  product: Product;
+  price: Price;
+}
+
+/**
+ * Gathers what pricing needs (price, coupons, the buyer's purchases) and prices one prospective purchase: `quote`
+ * for checkout, from what the database holds now; `preview` for the product page, whose product and price may come
+ * from the read cache (coupons and the buyer's purchases are always read fresh).
+ */
+export function quoteService({ db, clock, caches }: { db: Db; clock: Clock; caches: ReadCaches }) {
+  async function onSale(productId: string): Promise<OnSale | null> {
+    const product = await Product.query(db).findById(productId).where('status', 'active');
+    const price = product && (await Price.query(db).findOne({ productId: product.id, status: 'active' }));
+    return product && price ? { product, price } : null;
+  }
+  const onSaleCached = caches.cached(onSale);
+
   /** What the buyer paid for a purchase, net of refunds: the upgrade credit it earns. */
   async function paidNetOfRefunds(purchase: Purchase): Promise<number> {
     if (!purchase.merchantChargeId) return purchase.totalAmount;
@@ -67,53 +84,55 @@ export function quoteService({ db, clock }: { db: Db; clock: Clock }) {
     return best;
   }
 
+  async function priced(request: QuoteRequest, catalog: (productId: string) => Promise<OnSale | null>): Promise<QuoteAnswer> {
+    const now = clock.now();
+    const found = await catalog(request.productId);
+    if (!found) throw new AppError('product-not-found', 'This course is not on sale.');
+    const { product, price } = found;
+
+    const buyer = request.buyer;
+    const ownsIt = buyer
+      ? Boolean(await Purchase.query(db).where({ userId: buyer.id, productId: product.id, status: 'Valid' }).whereNull('bulkCouponId').first())
+      : false;
+    // Owning the course already makes another copy a seat to give away, never a silent duplicate.
+    const team = request.forTeam || request.quantity > 1 || ownsIt;
+    const existingSeats = buyer && team ? await seatsBought(db, buyer.id, product.id) : 0;
+
+    const { entered, sale } = await quoteCoupons(db, product.id, request.couponCode, now);
+    const problem = request.couponCode ? couponProblem(entered, product.id, now) : null;
+    const pppBp = pppForCountry(request.country);
+    const upgrade = buyer && !team ? await upgradeSource(buyer, product.id, request.upgradeFromId) : null;
+    if (request.upgradeFromId && !buyer) throw new AppError('unauthenticated', 'Sign in to upgrade a course you own.');
+
+    const result = quote({
+      unitAmount: price.unitAmount,
+      quantity: request.quantity,
+      team,
+      existingSeats,
+      // Unlocking a regional purchase is at the full price: no regional price on top.
+      pppBp: upgrade?.purchase.productId === product.id ? null : pppBp,
+      pppRequested: request.pppRequested,
+      coupon: entered && !problem ? asOffer(entered) : null,
+      defaultCoupon: sale ? asOffer(sale) : null,
+      upgradeCredit: upgrade?.credit ?? 0,
+    });
+
+    return {
+      product: { id: product.id, name: product.name },
+      currency: price.currency,
+      country: request.country,
+      quote: result,
+      ppp: pppBp && request.country && !team ? { country: request.country, percent: pppBp / 100 } : null,
+      sale: sale ? { couponId: sale.id, percent: sale.percentageDiscount * 100, expires: sale.expires } : null,
+      coupon: request.couponCode ? { code: request.couponCode, problem, message: problem ? COUPON_MESSAGES[problem] : null } : null,
+      upgrade: upgrade ? { fromPurchaseId: upgrade.purchase.id, fromProductId: upgrade.purchase.productId, credit: result.credit } : null,
+      team: team ? { seats: request.quantity + existingSeats, existingSeats } : null,
+    };
+  }
+
   return {
-    async quote(request: QuoteRequest): Promise<QuoteAnswer> {
-      const now = clock.now();
-      const product = await Product.query(db).findById(request.productId).where('status', 'active');
-      const price = product && (await Price.query(db).findOne({ productId: product.id, status: 'active' }));
-      if (!product || !price) throw new AppError('product-not-found', 'This course is not on sale.');
-
-      const buyer = request.buyer;
-      const ownsIt = buyer
-        ? Boolean(await Purchase.query(db).where({ userId: buyer.id, productId: product.id, status: 'Valid' }).whereNull('bulkCouponId').first())
-        : false;
-      // Owning the course already makes another copy a seat to give away, never a silent duplicate.
-      const team = request.forTeam || request.quantity > 1 || ownsIt;
-      const existingSeats = buyer && team ? await seatsBought(db, buyer.id, product.id) : 0;
-
-      const entered = request.couponCode ? await findCouponByCode(db, request.couponCode) : undefined;
-      const problem = request.couponCode ? couponProblem(entered, product.id, now) : null;
-      const sale = await bestDefaultCoupon(db, product.id, now);
-      const pppBp = pppForCountry(request.country);
-      const upgrade = buyer && !team ? await upgradeSource(buyer, product.id, request.upgradeFromId) : null;
-      if (request.upgradeFromId && !buyer) throw new AppError('unauthenticated', 'Sign in to upgrade a course you own.');
-
-      const result = quote({
-        unitAmount: price.unitAmount,
-        quantity: request.quantity,
-        team,
-        existingSeats,
-        // Unlocking a regional purchase is at the full price: no regional price on top.
-        pppBp: upgrade?.purchase.productId === product.id ? null : pppBp,
-        pppRequested: request.pppRequested,
-        coupon: entered && !problem ? asOffer(entered) : null,
-        defaultCoupon: sale ? asOffer(sale) : null,
-        upgradeCredit: upgrade?.credit ?? 0,
-      });
-
-      return {
-        product: { id: product.id, name: product.name },
-        currency: price.currency,
-        country: request.country,
-        quote: result,
-        ppp: pppBp && request.country && !team ? { country: request.country, percent: pppBp / 100 } : null,
-        sale: sale ? { couponId: sale.id, percent: sale.percentageDiscount * 100, expires: sale.expires } : null,
-        coupon: request.couponCode ? { code: request.couponCode, problem, message: problem ? COUPON_MESSAGES[problem] : null } : null,
-        upgrade: upgrade ? { fromPurchaseId: upgrade.purchase.id, fromProductId: upgrade.purchase.productId, credit: result.credit } : null,
-        team: team ? { seats: request.quantity + existingSeats, existingSeats } : null,
-      };
-    },
+    quote: (request: QuoteRequest) => priced(request, onSale),
+    preview: (request: QuoteRequest) => priced(request, onSaleCached),
   };
 }
 

@@ -61,7 +61,7 @@ export function commerceRoutes({ allow, config, quotes, checkouts, purchases }: 
     const detected = buyerCountry(ctx, config);
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = {
-      ...(await quotes.quote({
+      ...(await quotes.preview({
         productId: id,
         quantity: query.quantity,
         forTeam: query.team,

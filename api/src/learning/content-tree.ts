@@ -19,7 +19,8 @@ export interface TreeNode {
 const MAX_DEPTH = 6;
 
 /** The course tree (course → modules → sections → lessons) for the console, and reordering within a parent. */
-export function contentTree({ db }: { db: Db }) {
+/** `changed` runs after a committed reorder: the storefront's read caches forget the old order. */
+export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () => void }) {
   return {
     async tree(rootId: string): Promise<TreeNode> {
       const root = await ContentResource.query(db).findById(rootId).whereNull('deletedAt');
@@ -82,6 +83,7 @@ export function contentTree({ db }: { db: Db }) {
         }
         await recordAudit(trx, { actor, requestId, action: 'reorder', resource: 'content-resources', recordId: parentId, before: { childIds: current }, after: { childIds } });
       });
+      changed();
     },
   };
 }

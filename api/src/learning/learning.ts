@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { User } from '../identity/models';
+import type { ReadCaches } from '../cache/read-cache';
 import type { ContentTree } from './content-tree';
 import { ContentResource } from './models';
 import { continueLesson, courseOutline, moduleLessonIds, progressOf, type CourseOutline, type OutlineLesson } from './outline';
@@ -37,35 +38,57 @@ const isId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4
  * What learners see of courses (DOMAIN §11): outlines with progress, lessons behind their access rules, and the
  * progress writes. Drafts and private content do not exist for learners (404).
  */
-export function learningService({ db, tree }: { db: Db; tree: ContentTree }) {
-  async function findCourse(slugOrId: string): Promise<ContentResource> {
+export function learningService({ db, tree, caches }: { db: Db; tree: ContentTree; caches: ReadCaches }) {
+  // Course structure and lesson bodies change only when staff edit them: kept between requests (see ReadCaches).
+  // What belongs to the learner (purchases, progress, bookmarks) is read fresh every time.
+  const courseByKey = caches.cached(async (slugOrId: string): Promise<ContentResource | null> => {
     const query = ContentResource.query(db).where({ type: 'course' }).whereNull('deletedAt');
     query.where((q) => (isId(slugOrId) ? q.where('id', slugOrId) : q.whereRaw(`fields->>'slug' = ?`, [slugOrId])));
-    const course = await query.first();
+    return (await query.first()) ?? null;
+  });
+
+  async function findCourse(slugOrId: string): Promise<ContentResource> {
+    const course = await courseByKey(slugOrId);
     if (!course || course.fields.state !== 'published' || course.fields.visibility === 'private') {
       throw new AppError('not-found', 'No such course.');
     }
     return course;
   }
 
-  const outlineOf = async (course: ContentResource): Promise<CourseOutline> => courseOutline(await tree.tree(course.id));
+  const outlineOf = caches.cached(async (courseId: string): Promise<CourseOutline> => courseOutline(await tree.tree(courseId)));
 
-  async function productsOf(courseId: string) {
-    return db('productContentResources as pc')
-      .join('products as p', 'p.id', 'pc.productId')
-      .where({ 'pc.resourceId': courseId, 'p.status': 'active' })
-      .orderBy('pc.position')
-      .select('p.id', 'p.name', 'p.slug');
-  }
+  /** What to buy to open a course. */
+  const productsOf = caches.cached(
+    async (courseId: string): Promise<{ id: string; name: string; slug: string | null }[]> =>
+      db('productContentResources as pc')
+        .join('products as p', 'p.id', 'pc.productId')
+        .where({ 'pc.resourceId': courseId, 'p.status': 'active' })
+        .orderBy('pc.position')
+        .select('p.id', 'p.name', 'p.slug'),
+  );
+
+  /** A lesson's body as learners may see it: sanitised once, not on every view. */
+  const lessonBody = caches.cached(async (lessonId: string): Promise<string> => {
+    const resource = await ContentResource.query(db).findById(lessonId);
+    return sanitizeRichText(resource?.fields.body ?? '');
+  });
+
+  /** The learner's purchases of products that hold the course (a team purchase grants nothing by itself; its owner claims a seat). */
+  const purchasesOpening = (courseId: string, userId: string) =>
+    db('purchases as p')
+      .join('productContentResources as pc', 'pc.productId', 'p.productId')
+      .where({ 'pc.resourceId': courseId, 'p.userId': userId })
+      .whereNull('p.bulkCouponId')
+      .select('p.status', 'p.country');
 
   /** A Valid purchase of a product that holds the course, or a Restricted one from its own country, opens it. */
   async function entitlement(courseId: string, viewer: Viewer): Promise<Entitlement> {
     if (!viewer.user) return { full: false, reason: 'sign-in' };
-    const purchases: { status: string; country: string | null }[] = await db('purchases as p')
-      .join('productContentResources as pc', 'pc.productId', 'p.productId')
-      .where({ 'pc.resourceId': courseId, 'p.userId': viewer.user.id })
-      .whereNull('p.bulkCouponId') // a team purchase grants nothing by itself; its owner claims a seat
-      .select('p.status', 'p.country');
+    return entitlementFrom(await purchasesOpening(courseId, viewer.user.id), viewer);
+  }
+
+  function entitlementFrom(purchases: { status: string; country: string | null }[], viewer: Viewer): Entitlement {
+    if (!viewer.user) return { full: false, reason: 'sign-in' };
     if (purchases.some((p) => p.status === 'Valid')) return { full: true };
     const restricted = purchases.filter((p) => p.status === 'Restricted');
     if (restricted.some((p) => p.country === viewer.country)) return { full: true };
@@ -93,7 +116,7 @@ export function learningService({ db, tree }: { db: Db; tree: ContentTree }) {
   }
 
   /** The published courses that hold a lesson, nearest first (a lesson may sit in more than one). */
-  async function coursesOfLesson(lessonId: string): Promise<string[]> {
+  const coursesOfLesson = caches.cached(async (lessonId: string): Promise<string[]> => {
     const { rows } = await db.raw(
       `WITH RECURSIVE up AS (
          SELECT resource_of_id AS id, 1 AS depth FROM content_resource_resources WHERE resource_id = ? AND deleted_at IS NULL
@@ -107,6 +130,16 @@ export function learningService({ db, tree }: { db: Db; tree: ContentTree }) {
       [lessonId],
     );
     return (rows as { id: string }[]).map((r) => r.id);
+  });
+
+  /** Everything of the learner's a lesson page shows, in one round trip: what opens the course, completion, bookmark. */
+  async function viewerOfLesson(courseId: string, lessonId: string, userId: string) {
+    const row: { purchases: { status: string; country: string | null }[]; completed: boolean; bookmarked: boolean } = await db.first(
+      db.raw(`(SELECT coalesce(json_agg(o), '[]'::json) FROM (?) o) AS purchases`, [purchasesOpening(courseId, userId)]),
+      db.raw('EXISTS (?) AS completed', [db('lessonProgress').where({ userId, lessonId }).whereNotNull('completedAt').select(1)]),
+      db.raw('EXISTS (?) AS bookmarked', [db('bookmarks').where({ userId, resourceId: lessonId, type: 'bookmark' }).select(1)]),
+    );
+    return row;
   }
 
   /** The lesson in a course the viewer may open, or why not; throws not-found for a lesson they cannot see at all. */
@@ -114,8 +147,7 @@ export function learningService({ db, tree }: { db: Db; tree: ContentTree }) {
     const courseIds = courseSlugOrId ? [(await findCourse(courseSlugOrId)).id] : await coursesOfLesson(lessonId);
     let locked: Lock | null = null;
     for (const courseId of courseIds) {
-      const course = (await ContentResource.query(db).findById(courseId))!;
-      const outline = await outlineOf(course);
+      const outline = await outlineOf(courseId);
       const lesson = outline.lessons.find((l) => l.id === lessonId);
       if (!lesson) continue;
       const access = await entitlement(courseId, viewer);
@@ -144,7 +176,7 @@ export function learningService({ db, tree }: { db: Db; tree: ContentTree }) {
     /** A course's outline with the viewer's access, progress per module and section, and where to continue. */
     async course(slugOrId: string, viewer: Viewer) {
       const course = await findCourse(slugOrId);
-      const [outline, access, products] = await Promise.all([outlineOf(course), entitlement(course.id, viewer), productsOf(course.id)]);
+      const [outline, access, products] = await Promise.all([outlineOf(course.id), entitlement(course.id, viewer), productsOf(course.id)]);
       const { done, last } = await completions(viewer.user?.id, outline.lessons.map((l) => l.id));
       const byId = new Map(outline.lessons.map((l) => [l.id, l]));
       const item = (id: string) => {
@@ -172,17 +204,12 @@ export function learningService({ db, tree }: { db: Db; tree: ContentTree }) {
     /** A lesson page: its safe body when open, or why it is locked; previous/next in course order either way. */
     async lesson(courseSlugOrId: string, lessonSlugOrId: string, viewer: Viewer) {
       const course = await findCourse(courseSlugOrId);
-      const outline = await outlineOf(course);
+      const outline = await outlineOf(course.id);
       const lesson = findLesson(outline, lessonSlugOrId);
-      const access = await entitlement(course.id, viewer);
+      const mine = viewer.user ? await viewerOfLesson(course.id, lesson.id, viewer.user.id) : { purchases: [], completed: false, bookmarked: false };
+      const access = entitlementFrom(mine.purchases, viewer);
       const open = access.full || lesson.free;
-      const [resource, products] = await Promise.all([ContentResource.query(db).findById(lesson.id), productsOf(course.id)]);
-      const [progress, bookmark] = viewer.user
-        ? await Promise.all([
-            db('lessonProgress').where({ userId: viewer.user.id, lessonId: lesson.id }).whereNotNull('completedAt').first('id'),
-            db('bookmarks').where({ userId: viewer.user.id, resourceId: lesson.id, type: 'bookmark' }).first('id'),
-          ])
-        : [null, null];
+      const [body, products] = await Promise.all([open ? lessonBody(lesson.id) : null, open ? [] : productsOf(course.id)]);
       const module = outline.modules.find((m) => m.id === lesson.moduleId)!;
       const section = module.sections.find((s) => s.id === lesson.sectionId) ?? null;
       const { full, ...lock } = access;
@@ -193,11 +220,11 @@ export function learningService({ db, tree }: { db: Db; tree: ContentTree }) {
         lesson: { id: lesson.id, title: lesson.title, slug: lesson.slug, free: lesson.free },
         open,
         lock: open || full ? null : (lock as Lock),
-        body: open ? sanitizeRichText(resource!.fields.body ?? '') : null,
-        /** What to buy when it is locked. */
+        body,
+        /** What to buy, when it is locked (none when open). */
         products,
-        completed: Boolean(progress),
-        bookmarked: Boolean(bookmark),
+        completed: mine.completed,
+        bookmarked: mine.bookmarked,
         previous: link(outline.lessons[lesson.index - 1]),
         next: link(outline.lessons[lesson.index + 1]),
       };
@@ -210,31 +237,43 @@ export function learningService({ db, tree }: { db: Db; tree: ContentTree }) {
     async setCompleted(user: Pick<User, 'id'>, lessonId: string, completed: boolean, country: string, courseSlugOrId?: string) {
       const { outline, lesson } = mustOpen(await openLesson(lessonId, { user, country }, courseSlugOrId));
       const row = { userId: user.id, lessonId, moduleId: lesson.moduleId, sectionId: lesson.sectionId, lessonSlug: lesson.slug, completedAt: completed ? db.fn.now() : null };
-      await db('lessonProgress')
+      const write = db('lessonProgress')
         .insert(row)
         .onConflict(['userId', 'lessonId'])
-        .merge(completed ? { completedAt: db.raw('COALESCE(lesson_progress.completed_at, excluded.completed_at)'), moduleId: lesson.moduleId, sectionId: lesson.sectionId } : { completedAt: null });
-      return { lessonId, completed, module: await moduleProgress(db, user.id, outline, lesson.moduleId) };
+        .merge(completed ? { completedAt: db.raw('COALESCE(lesson_progress.completed_at, excluded.completed_at)'), moduleId: lesson.moduleId, sectionId: lesson.sectionId } : { completedAt: null })
+        .returning(['lessonId', 'completedAt']);
+      // The write and the module's progress after it in one statement. The statement's snapshot does not see its
+      // own write, so this lesson's state comes from what the write returned.
+      const others = moduleLessonIds(outline, lesson.moduleId).filter((id) => id !== lessonId);
+      const { rows } = await db.raw(
+        `WITH written AS (?)
+         SELECT lesson_id FROM written WHERE completed_at IS NOT NULL
+         UNION ALL
+         SELECT lesson_id FROM lesson_progress WHERE user_id = ? AND lesson_id = ANY(?::uuid[]) AND completed_at IS NOT NULL`,
+        [write, user.id, others],
+      );
+      const done = new Set((rows as { lesson_id: string }[]).map((r) => r.lesson_id));
+      return { lessonId, completed, module: moduleProgressOf(outline, lesson.moduleId, done) };
     },
 
     /** Forgets a learner's progress in one module (to study it again). */
     async resetModule(user: Pick<User, 'id'>, courseSlugOrId: string, moduleId: string) {
       const course = await findCourse(courseSlugOrId);
-      const outline = await outlineOf(course);
+      const outline = await outlineOf(course.id);
       if (!outline.modules.some((m) => m.id === moduleId)) throw new AppError('not-found', 'No such module in this course.');
       await db('lessonProgress').where({ userId: user.id }).whereIn('lessonId', moduleLessonIds(outline, moduleId)).delete();
       return moduleProgress(db, user.id, outline, moduleId);
     },
 
     async moduleProgress(user: Pick<User, 'id'>, courseSlugOrId: string, moduleId: string) {
-      const outline = await outlineOf(await findCourse(courseSlugOrId));
+      const outline = await outlineOf((await findCourse(courseSlugOrId)).id);
       if (!outline.modules.some((m) => m.id === moduleId)) throw new AppError('not-found', 'No such module in this course.');
       return moduleProgress(db, user.id, outline, moduleId);
     },
 
     /** Where to continue a course: the next lesson to study, or null when it is finished. */
     async next(user: Pick<User, 'id'>, courseSlugOrId: string) {
-      const outline = await outlineOf(await findCourse(courseSlugOrId));
+      const outline = await outlineOf((await findCourse(courseSlugOrId)).id);
       const { done, last } = await completions(user.id, outline.lessons.map((l) => l.id));
       return { course: { id: outline.id, title: outline.title, slug: outline.slug }, next: link(continueLesson(outline, done, last) ?? undefined), progress: progressOf(outline.lessons.map((l) => l.id), done) };
     },
@@ -251,7 +290,7 @@ export function learningService({ db, tree }: { db: Db; tree: ContentTree }) {
       for (const courseId of new Set(owned.map((o) => o.courseId))) {
         const course = await ContentResource.query(db).findById(courseId).whereNull('deletedAt');
         if (!course || course.fields.state !== 'published') continue;
-        const outline = await outlineOf(course);
+        const outline = await outlineOf(course.id);
         const { done, last } = await completions(viewer.user.id, outline.lessons.map((l) => l.id));
         const lastAt = last ? (await db('lessonProgress').where({ userId: viewer.user.id, lessonId: last }).first('completedAt')).completedAt : null;
         result.push({
@@ -267,15 +306,18 @@ export function learningService({ db, tree }: { db: Db; tree: ContentTree }) {
 }
 
 async function moduleProgress(db: Knex, userId: string, outline: CourseOutline, moduleId: string) {
-  const module = outline.modules.find((m) => m.id === moduleId)!;
   const ids = moduleLessonIds(outline, moduleId);
   const rows: { lessonId: string }[] = ids.length
     ? await db('lessonProgress').where({ userId }).whereIn('lessonId', ids).whereNotNull('completedAt').select('lessonId')
     : [];
-  const done = new Set(rows.map((r) => r.lessonId));
+  return moduleProgressOf(outline, moduleId, new Set(rows.map((r) => r.lessonId)));
+}
+
+function moduleProgressOf(outline: CourseOutline, moduleId: string, done: Set<string>) {
+  const module = outline.modules.find((m) => m.id === moduleId)!;
   return {
     moduleId,
-    ...progressOf(ids, done),
+    ...progressOf(moduleLessonIds(outline, moduleId), done),
     sections: module.sections.map((s) => ({ id: s.id, ...progressOf(s.lessonIds, done) })),
   };
 }

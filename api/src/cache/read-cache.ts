@@ -1,0 +1,41 @@
+import { LRUCache } from 'lru-cache';
+
+/** A cached read: the value for a key, loaded at most once per lifetime however many callers ask at once. */
+export type CachedRead<V> = (key: string) => Promise<V>;
+
+export interface ReadCaches {
+  /** A read-through cache in front of `load`; callers must treat what it returns as read-only. */
+  cached<V>(load: (key: string) => Promise<V>, options?: { max?: number }): CachedRead<V>;
+  /** Forgets every entry: this process's own writes are seen by its next read. */
+  clearAll(): void;
+}
+
+/**
+ * Read-through caches for what learners read far more often than staff change it: the catalog, course structure
+ * and lesson bodies. An entry lives `ttlMs` at most, so a change made by another process shows within that; this
+ * process's writes call `clearAll`. The promise is what is kept, so concurrent misses of one key share one load,
+ * and a failed load is forgotten at once. `ttlMs` 0 turns caching off.
+ */
+export function readCaches({ ttlMs }: { ttlMs: number }): ReadCaches {
+  const stores: LRUCache<string, Promise<unknown>>[] = [];
+  return {
+    cached<V>(load: (key: string) => Promise<V>, { max = 10_000 }: { max?: number } = {}): CachedRead<V> {
+      if (ttlMs <= 0) return load;
+      const store = new LRUCache<string, Promise<V>>({ max, ttl: ttlMs });
+      stores.push(store as LRUCache<string, Promise<unknown>>);
+      return (key) => {
+        const kept = store.get(key);
+        if (kept) return kept;
+        const loading = load(key);
+        store.set(key, loading);
+        loading.catch(() => {
+          if (store.get(key) === loading) store.delete(key);
+        });
+        return loading;
+      };
+    },
+    clearAll() {
+      for (const store of stores) store.clear();
+    },
+  };
+}

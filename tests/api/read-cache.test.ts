@@ -1,0 +1,114 @@
+import request from 'supertest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/src/app';
+import type { ContentResource, Product } from '../../api/src/db/models';
+import { createCourse, createProduct, createPurchase } from '../../seeds/factories';
+import { testConfig, testDeps } from '../support/app';
+import { as, signedIn, type SignedIn } from '../support/auth';
+import { useTestDatabase } from '../support/db';
+
+/**
+ * The storefront's read caches (READ_CACHE_MS): the catalog, course structure and lesson bodies are read from the
+ * database once per lifetime; this process's console writes show at once; what belongs to the learner (purchases,
+ * progress) and what checkout charges are always read fresh.
+ */
+describe('read caches', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  const appWith = (ttl: string) => createApp(testDeps(db(), { config: testConfig({ READ_CACHE_MS: ttl }) })).callback();
+  let app: ReturnType<typeof appWith>;
+  let admin: SignedIn;
+  let learner: SignedIn;
+  let product: Product;
+  let lessons: ContentResource[];
+  let slug: string;
+  const queries: string[] = [];
+
+  beforeAll(async () => {
+    app = appWith('60000');
+    admin = await signedIn(db(), ['admin']);
+    learner = await signedIn(db(), ['learner']);
+    product = await createProduct(db(), { name: 'Cached Course', unitAmount: 10000 });
+    let course: ContentResource;
+    ({ course, lessons } = await createCourse(
+      db(),
+      { title: 'Cached Course', modules: [{ title: 'M', sections: [{ title: 'S', lessons: [{ title: 'L1', body: '<p>first</p>' }, { title: 'L2', body: '<p>second</p>' }] }] }] },
+      { products: [product] },
+    ));
+    slug = course.fields.slug!;
+    await createPurchase(db(), { user: learner.user, product });
+    db().on('query', (q: { sql: string }) => queries.push(q.sql));
+  });
+  beforeEach(() => {
+    queries.length = 0;
+  });
+
+  const storeGet = (path: string, who?: SignedIn) => as(who, request(app).get(`/api/store${path}`));
+  const adminSend = (method: 'post' | 'put', path: string, body: object) => as(admin, request(app)[method](`/api/admin/${path}`)).send(body);
+  const listed = async () => ((await storeGet('/products')).body.data as { id: string; name: string; price: { unitAmount: number } }[]).find((p) => p.id === product.id)!;
+  const touching = (table: string) => queries.filter((sql) => sql.includes(`"${table}"`));
+
+  it('reads the catalog once, and shows a console edit at once', async () => {
+    expect((await listed()).name).toBe('Cached Course');
+    queries.length = 0;
+    expect((await listed()).name).toBe('Cached Course');
+    expect(touching('products')).toEqual([]);
+
+    expect((await adminSend('put', `products/${product.id}`, { name: 'Renamed Course' })).status).toBe(200);
+    expect((await listed()).name).toBe('Renamed Course');
+  });
+
+  it('shows another process’s change within its time to live, not before', async () => {
+    const shortLived = appWith('50');
+    const nameIn = async (handler: typeof shortLived) =>
+      ((await request(handler).get('/api/store/products')).body.data as { id: string; name: string }[]).find((p) => p.id === product.id)!.name;
+    const before = await nameIn(shortLived);
+    await db()('products').where({ id: product.id }).update({ name: 'Changed Elsewhere' });
+    expect(await nameIn(shortLived)).toBe(before);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(await nameIn(shortLived)).toBe('Changed Elsewhere');
+    await db()('products').where({ id: product.id }).update({ name: 'Cached Course' });
+    expect((await adminSend('put', `products/${product.id}`, { name: 'Cached Course Again' })).status).toBe(200);
+  });
+
+  it('opens a cached lesson with two queries: the session and the learner’s own rows', async () => {
+    const path = `/courses/${slug}/lessons/${lessons[1]!.id}`;
+    expect((await storeGet(path, learner)).body).toMatchObject({ open: true, body: '<p>second</p>' });
+    queries.length = 0;
+    expect((await storeGet(path, learner)).body).toMatchObject({ open: true, body: '<p>second</p>' });
+    expect(queries).toHaveLength(2);
+    expect(touching('sessions')).toHaveLength(1);
+    expect(touching('purchases')).toHaveLength(1);
+  });
+
+  it('locks the lesson the moment the purchase is refunded: access is never cached', async () => {
+    const path = `/courses/${slug}/lessons/${lessons[1]!.id}`;
+    expect((await storeGet(path, learner)).body.open).toBe(true);
+    await db()('purchases').where({ userId: learner.user.id, productId: product.id }).update({ status: 'Refunded' });
+    expect((await storeGet(path, learner)).body).toMatchObject({ open: false, body: null, lock: { reason: 'ended', status: 'Refunded' } });
+    await db()('purchases').where({ userId: learner.user.id, productId: product.id }).update({ status: 'Valid' });
+  });
+
+  it('shows a lesson edited in the console at once', async () => {
+    const lesson = lessons[1]!;
+    const path = `/courses/${slug}/lessons/${lesson.id}`;
+    expect((await storeGet(path, learner)).body.body).toBe('<p>second</p>');
+    const edited = await adminSend('put', `content-resources/${lesson.id}`, { fields: { ...lesson.fields, body: '<p>second, revised</p>' } });
+    expect(edited.status).toBe(200);
+    expect((await storeGet(path, learner)).body.body).toBe('<p>second, revised</p>');
+  });
+
+  it('previews a price from the cache, but checkout charges what the database holds now', async () => {
+    const preview = async () => (await storeGet(`/products/${product.id}/quote`)).body.quote.finalPrice as number;
+    expect(await preview()).toBe(10000);
+    await db()('prices').where({ productId: product.id, status: 'active' }).update({ unitAmount: 12000 }); // another process
+    expect(await preview()).toBe(10000);
+    const created = await request(app).post('/api/store/checkout').send({ productId: product.id, email: 'buyer@example.com' });
+    expect(created.status).toBe(201);
+    expect((await db()('checkouts').where({ id: created.body.checkoutId }).first('amountTotal')).amountTotal).toBe(12000);
+
+    expect((await adminSend('post', 'prices', { productId: product.id, unitAmount: 15000 })).status).toBe(201);
+    expect(await preview()).toBe(15000);
+    expect((await listed()).price.unitAmount).toBe(15000);
+  });
+});
