@@ -46,7 +46,7 @@ export interface Deps {
 /** The composition root: every service, built once from explicit dependencies. */
 export function createServices(deps: Deps) {
   const { db, clock, config, logger } = deps;
-  const caches = readCaches({ ttlMs: config.READ_CACHE_MS });
+  const caches = readCaches({ ttlMs: config.READ_CACHE_MS, clock });
   const limiter = rateLimiter(deps);
   const outbox = createOutbox({ db, clock, logger, transport: deps.mailTransport ?? createTransport(config, logger) });
   const sessions = sessionStore(deps);

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { Session, User, VerificationToken } from '../../api/src/db/models';
 import { SIGN_IN_LIMITS } from '../../api/src/identity/email-sign-in';
-import { SESSION_TTL_MS } from '../../api/src/identity/sessions';
+import { SESSION_TTL_MS, sessions } from '../../api/src/identity/sessions';
 import { testApp, testConfig } from '../support/app';
 import { as, signedIn } from '../support/auth';
 import { manualClock } from '../support/clock';
@@ -146,6 +146,19 @@ describe('email sign-in (magic link)', () => {
     expect(cookiesOf(out).lp_session).toMatch(/expires=Thu, 01 Jan 1970/);
     expect((await request(app).get('/api/store/me').set('Cookie', first.cookie)).status).toBe(401);
     expect((await request(app).get('/api/store/me').set('Cookie', second.cookie)).status).toBe(200);
+  });
+
+  it('resolves a session cookie to the session and its user, every column as stored', async () => {
+    const who = await signedIn(db(), ['learner', 'support']);
+    const token = decodeURIComponent(/lp_session=([^;]+)/.exec(who.cookie)![1]!);
+    const resolved = await sessions({ db: db(), clock: { now: () => new Date() } }).resolve(token);
+    const stored = await User.query(db()).findById(who.user.id);
+    expect(resolved!.user).toEqual(stored);
+    expect(resolved!.user).toBeInstanceOf(User);
+    const session = await Session.query(db()).findById(resolved!.session.id);
+    expect(session!.lastSeenAt).not.toBeNull(); // the first use of a session records when it was seen
+    expect(resolved!.session).toEqual({ ...session, lastSeenAt: null });
+    expect(await sessions({ db: db(), clock: { now: () => new Date() } }).resolve('not-a-token')).toBeNull();
   });
 
   it('ends sessions after 30 days', async () => {

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { readCaches } from '../../api/src/cache/read-cache';
+import { systemClock } from '../../api/src/clock';
+import { manualClock } from '../support/clock';
 
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('read caches', () => {
   it('loads a key once however many ask at once, and keeps it', async () => {
     let loads = 0;
-    const read = readCaches({ ttlMs: 60_000 }).cached(async (key) => {
+    const read = readCaches({ ttlMs: 60_000, clock: systemClock }).cached(async (key) => {
       loads++;
       await tick(5);
       return { key };
@@ -21,7 +23,7 @@ describe('read caches', () => {
 
   it('forgets a failed load at once, so the next read tries again', async () => {
     let calls = 0;
-    const read = readCaches({ ttlMs: 60_000 }).cached(async () => {
+    const read = readCaches({ ttlMs: 60_000, clock: systemClock }).cached(async () => {
       calls++;
       if (calls === 1) throw new Error('database unreachable');
       return 'fine';
@@ -33,11 +35,13 @@ describe('read caches', () => {
 
   it('reloads after the time to live, and after clearAll', async () => {
     let loads = 0;
-    const caches = readCaches({ ttlMs: 30 });
+    const clock = manualClock();
+    const caches = readCaches({ ttlMs: 1000, clock });
     const read = caches.cached(async () => ++loads);
     expect(await read('k')).toBe(1);
+    clock.advance(999);
     expect(await read('k')).toBe(1);
-    await tick(60);
+    clock.advance(2);
     expect(await read('k')).toBe(2);
     caches.clearAll();
     expect(await read('k')).toBe(3);
@@ -45,7 +49,7 @@ describe('read caches', () => {
 
   it('with a time to live of 0 every read loads', async () => {
     let loads = 0;
-    const read = readCaches({ ttlMs: 0 }).cached(async () => ++loads);
+    const read = readCaches({ ttlMs: 0, clock: systemClock }).cached(async () => ++loads);
     await read('k');
     await read('k');
     expect(loads).toBe(2);

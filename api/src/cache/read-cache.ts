@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { Clock } from '../clock';
 
 /** A cached read: the value for a key, loaded at most once per lifetime however many callers ask at once. */
 export type CachedRead<V> = (key: string) => Promise<V>;
@@ -16,12 +17,13 @@ export interface ReadCaches {
  * process's writes call `clearAll`. The promise is what is kept, so concurrent misses of one key share one load,
  * and a failed load is forgotten at once. `ttlMs` 0 turns caching off.
  */
-export function readCaches({ ttlMs }: { ttlMs: number }): ReadCaches {
+export function readCaches({ ttlMs, clock }: { ttlMs: number; clock: Clock }): ReadCaches {
+  const perf = { now: () => clock.now().getTime() }; // the app's clock, so tests can move time
   const stores: LRUCache<string, Promise<unknown>>[] = [];
   return {
     cached<V>(load: (key: string) => Promise<V>, { max = 10_000 }: { max?: number } = {}): CachedRead<V> {
       if (ttlMs <= 0) return load;
-      const store = new LRUCache<string, Promise<V>>({ max, ttl: ttlMs });
+      const store = new LRUCache<string, Promise<V>>({ max, ttl: ttlMs, ttlResolution: 0, perf });
       stores.push(store as LRUCache<string, Promise<unknown>>);
       return (key) => {
         const kept = store.get(key);
