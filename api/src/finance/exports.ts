@@ -1,8 +1,9 @@
-import { PassThrough, pipeline, type Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
+import { Readable } from 'node:stream';
+import pg from 'pg';
 import { z } from 'zod';
 import type { Db } from '../db/connection';
 import type { Logger } from '../logger';
+import { csvHead, csvLine } from './csv';
 
 /** An export's period: whole UTC days, `from` and `to` both included. */
 export const PeriodQuery = z
@@ -15,113 +16,171 @@ export const PeriodQuery = z
 export type PeriodQuery = z.infer<typeof PeriodQuery>;
 
 const DAY_MS = 86_400_000;
-const bounds = (q: PeriodQuery) => [new Date(`${q.from}T00:00:00Z`), new Date(new Date(`${q.to}T00:00:00Z`).getTime() + DAY_MS)] as const;
+const bounds = (q: PeriodQuery) => [new Date(`${q.from}T00:00:00Z`), new Date(new Date(`${q.to}T00:00:00Z`).getTime() + DAY_MS)];
 
-/**
- * A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return) as a formula; a leading quote
- * makes it text. Only text cells are touched: amounts stay numbers (a refund is a negative number, not a formula).
- */
-export function neutraliseFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
+/** An instant as JavaScript's toISOString writes it (UTC, milliseconds), formatted by PostgreSQL. */
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 interface Export {
   filename: string;
-  columns: { key: string; header: string }[];
+  /** In the order of the query's columns; a number column is written as PostgreSQL prints it, the rest as text. */
+  columns: { header: string; number?: true }[];
+  /** $1 and $2: the period's bounds. */
   count: string;
   rows: string;
 }
 
 const CHARGES: Omit<Export, 'filename'> = {
   columns: [
-    { key: 'date', header: 'Date' },
-    { key: 'charge', header: 'Charge' },
-    { key: 'purchase', header: 'Purchase' },
-    { key: 'product', header: 'Product' },
-    { key: 'buyerEmail', header: 'Buyer email' },
-    { key: 'buyerCountry', header: 'Buyer country' },
-    { key: 'gross', header: 'Gross (cents)' },
-    { key: 'fee', header: 'Fee (cents)' },
-    { key: 'net', header: 'Net (cents)' },
-    { key: 'refunded', header: 'Refunded (cents)' },
-    { key: 'currency', header: 'Currency' },
-    { key: 'status', header: 'Status' },
-    { key: 'coupon', header: 'Coupon' },
+    { header: 'Date' },
+    { header: 'Charge' },
+    { header: 'Purchase' },
+    { header: 'Product' },
+    { header: 'Buyer email' },
+    { header: 'Buyer country' },
+    { header: 'Gross (cents)', number: true },
+    { header: 'Fee (cents)', number: true },
+    { header: 'Net (cents)', number: true },
+    { header: 'Refunded (cents)', number: true },
+    { header: 'Currency' },
+    { header: 'Status' },
+    { header: 'Coupon' },
   ],
-  count: `SELECT count(*)::int AS n FROM merchant_charges ch WHERE ch.created_at >= ? AND ch.created_at < ?`,
-  rows: `SELECT ch.created_at AS date, ch.identifier AS charge, p.id AS purchase, pr.name AS product, u.email AS "buyerEmail",
-                p.country AS "buyerCountry", ch.amount AS gross, ch.fee, ch.net, ch.refund_amount AS refunded, ch.currency,
-                p.status, c.code AS coupon
+  count: `SELECT count(*)::int AS n FROM merchant_charges ch WHERE ch.created_at >= $1 AND ch.created_at < $2`,
+  rows: `SELECT ${iso('ch.created_at')}, ch.identifier, p.id, pr.name, u.email, p.country, ch.amount, ch.fee, ch.net, ch.refund_amount,
+                ch.currency, p.status, c.code
            FROM merchant_charges ch
            LEFT JOIN purchases p ON p.merchant_charge_id = ch.id
            LEFT JOIN products pr ON pr.id = p.product_id
            LEFT JOIN users u ON u.id = p.user_id
            LEFT JOIN coupons c ON c.id = p.coupon_id
-          WHERE ch.created_at >= ? AND ch.created_at < ?
+          WHERE ch.created_at >= $1 AND ch.created_at < $2
           ORDER BY ch.created_at, ch.id`,
 };
 
 const SPLIT_LINES: Omit<Export, 'filename'> = {
   columns: [
-    { key: 'date', header: 'Date' },
-    { key: 'line', header: 'Line' },
-    { key: 'charge', header: 'Charge' },
-    { key: 'product', header: 'Product' },
-    { key: 'recipientType', header: 'Recipient type' },
-    { key: 'recipientEmail', header: 'Recipient email' },
-    { key: 'kind', header: 'Kind' },
-    { key: 'amount', header: 'Amount (cents)' },
-    { key: 'currency', header: 'Currency' },
-    { key: 'reference', header: 'Reference' },
+    { header: 'Date' },
+    { header: 'Line', number: true },
+    { header: 'Charge' },
+    { header: 'Product' },
+    { header: 'Recipient type' },
+    { header: 'Recipient email' },
+    { header: 'Kind' },
+    { header: 'Amount (cents)', number: true },
+    { header: 'Currency' },
+    { header: 'Reference' },
   ],
-  count: `SELECT count(*)::int AS n FROM split_lines l WHERE l.created_at >= ? AND l.created_at < ?`,
-  rows: `SELECT l.created_at AS date, l.id AS line, ch.identifier AS charge, pr.name AS product, l.recipient_type AS "recipientType",
-                u.email AS "recipientEmail", l.kind, l.amount, l.currency, l.reference
+  count: `SELECT count(*)::int AS n FROM split_lines l WHERE l.created_at >= $1 AND l.created_at < $2`,
+  rows: `SELECT ${iso('l.created_at')}, l.id, ch.identifier, pr.name, l.recipient_type, u.email, l.kind, l.amount, l.currency, l.reference
            FROM split_lines l
            JOIN merchant_charges ch ON ch.id = l.merchant_charge_id
            JOIN products pr ON pr.id = l.product_id
            LEFT JOIN users u ON u.id = l.user_id
-          WHERE l.created_at >= ? AND l.created_at < ?
+          WHERE l.created_at >= $1 AND l.created_at < $2
           ORDER BY l.created_at, l.id`,
 };
 
 const RECIPIENTS = (period: PeriodQuery['period']): Omit<Export, 'filename'> => ({
   columns: [
-    { key: 'period', header: 'Period' },
-    { key: 'recipientType', header: 'Recipient type' },
-    { key: 'recipientEmail', header: 'Recipient email' },
-    { key: 'currency', header: 'Currency' },
-    { key: 'sales', header: 'Sales (cents)' },
-    { key: 'refunds', header: 'Refunds (cents)' },
-    { key: 'disputes', header: 'Disputes (cents)' },
-    { key: 'total', header: 'Total (cents)' },
-    { key: 'lines', header: 'Lines' },
+    { header: 'Period' },
+    { header: 'Recipient type' },
+    { header: 'Recipient email' },
+    { header: 'Currency' },
+    { header: 'Sales (cents)', number: true },
+    { header: 'Refunds (cents)', number: true },
+    { header: 'Disputes (cents)', number: true },
+    { header: 'Total (cents)', number: true },
+    { header: 'Lines', number: true },
   ],
-  count: `SELECT count(*)::int AS n FROM (SELECT 1 FROM split_lines l WHERE l.created_at >= ? AND l.created_at < ?
+  count: `SELECT count(*)::int AS n FROM (SELECT 1 FROM split_lines l WHERE l.created_at >= $1 AND l.created_at < $2
            GROUP BY date_trunc('${period}', l.created_at AT TIME ZONE 'UTC'), l.recipient_type, l.user_id, l.currency) g`,
-  rows: `SELECT to_char(date_trunc('${period}', l.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS period, l.recipient_type AS "recipientType",
-                u.email AS "recipientEmail", l.currency,
-                COALESCE(sum(l.amount) FILTER (WHERE l.kind = 'sale'), 0)::bigint AS sales,
-                COALESCE(sum(l.amount) FILTER (WHERE l.kind = 'refund'), 0)::bigint AS refunds,
-                COALESCE(sum(l.amount) FILTER (WHERE l.kind IN ('dispute', 'dispute-won')), 0)::bigint AS disputes,
-                sum(l.amount)::bigint AS total, count(*)::int AS lines
+  rows: `SELECT to_char(date_trunc('${period}', l.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS period, l.recipient_type, u.email, l.currency,
+                COALESCE(sum(l.amount) FILTER (WHERE l.kind = 'sale'), 0),
+                COALESCE(sum(l.amount) FILTER (WHERE l.kind = 'refund'), 0),
+                COALESCE(sum(l.amount) FILTER (WHERE l.kind IN ('dispute', 'dispute-won')), 0),
+                sum(l.amount), count(*)
            FROM split_lines l
            LEFT JOIN users u ON u.id = l.user_id
-          WHERE l.created_at >= ? AND l.created_at < ?
+          WHERE l.created_at >= $1 AND l.created_at < $2
           GROUP BY 1, l.recipient_type, l.user_id, u.email, l.currency
           ORDER BY 1, l.recipient_type, u.email NULLS FIRST, l.currency`,
 });
 
 export type ExportKind = 'charges' | 'split-lines' | 'recipients';
 
+/** Rows fetched from the cursor at a time: about 750 kB of CSV for charges. */
+const BATCH_ROWS = 5000;
+/** Every value as PostgreSQL's text, unparsed: the CSV writes it as it comes. */
+const AS_TEXT = { getTypeParser: () => (value: string) => value };
+type TextRow = (string | null)[];
+const FETCH: pg.QueryArrayConfig = { text: `FETCH ${BATCH_ROWS} FROM finance_export`, rowMode: 'array', types: AS_TEXT };
+
+/** knex's pool, whose connections the export uses raw: rows as arrays, no identifier mapping per row. */
+interface Pool {
+  acquireConnection(): Promise<pg.Client>;
+  releaseConnection(connection: pg.Client): Promise<void>;
+}
+
 /**
- * Column aliases are quoted camelCase: the rows reach the CSV under those names whether or not the connection
- * maps identifiers.
- *
+ * The rows of an open cursor as CSV, one FETCH per chunk. Each row becomes its line as it arrives (no batch of row
+ * objects is kept: they die young, and the heap stays small); a slow client pauses the fetching. Ending or
+ * destroying the stream ends the transaction (`finish`).
+ */
+class CursorCsv extends Readable {
+  #fetching = false;
+
+  constructor(
+    private readonly connection: pg.Client,
+    head: string,
+    private readonly numbers: boolean[],
+    private readonly finish: (error: Error | null) => Promise<void>,
+  ) {
+    // Room for a few chunks, so the socket has something to send while the next FETCH runs.
+    super({ highWaterMark: 1024 * 1024 });
+    this.push(head);
+  }
+
+  override _read() {
+    if (this.#fetching) return;
+    this.#fetching = true;
+    let chunk = '';
+    let rows = 0;
+    const query = new pg.Query<TextRow>(FETCH);
+    query.on('row', (row: TextRow) => {
+      rows++;
+      if (!this.destroyed) chunk += csvLine(row, this.numbers);
+    });
+    query.once('end', () => {
+      this.#fetching = false;
+      if (this.destroyed) return;
+      if (chunk) this.push(chunk);
+      if (rows < BATCH_ROWS) this.push(null);
+    });
+    query.once('error', (error: Error) => {
+      this.#fetching = false;
+      this.destroy(error);
+    });
+    this.connection.query(query);
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void) {
+    // Ended: every row was read. Otherwise an error or a client gone; a FETCH under way finishes first (the
+    // connection runs one statement at a time), then the transaction rolls back and nothing is left running.
+    const stopped = this.readableEnded ? null : (error ?? new Error('the export was closed before its end'));
+    this.finish(stopped).then(
+      () => callback(error),
+      (failure: Error) => callback(error ?? failure),
+    );
+  }
+}
+
+/**
  * Finance exports as CSV (RFC 4180: CRLF, quoted as needed; UTF-8 with a byte-order mark so spreadsheets read
  * accents), streamed from a database cursor: memory stays flat whatever the number of rows.
  */
 export function financeExports({ db, logger }: { db: Db; logger: Logger }) {
+  const pool = db.client as Pool;
   const definition = (kind: ExportKind, q: PeriodQuery): Export => {
     const base = kind === 'charges' ? CHARGES : kind === 'split-lines' ? SPLIT_LINES : RECIPIENTS(q.period);
     return { ...base, filename: `${kind}-${q.from}-to-${q.to}${kind === 'recipients' ? `-by-${q.period}` : ''}.csv` };
@@ -131,36 +190,43 @@ export function financeExports({ db, logger }: { db: Db; logger: Logger }) {
     /**
      * The CSV as a stream, its file name and its row count. Count and rows are read in one repeatable-read
      * transaction, so a sale arriving meanwhile changes neither; destroying the stream (a client gone) ends the
-     * transaction and releases the cursor.
+     * transaction and gives the connection back.
      */
     async open(kind: ExportKind, q: PeriodQuery): Promise<{ filename: string; total: number; body: Readable }> {
       const spec = definition(kind, q);
-      const trx = await db.transaction({ isolationLevel: 'repeatable read', readOnly: true });
+      const connection = await pool.acquireConnection();
+      let finished: Promise<void> | null = null;
+      const finish = (error: Error | null) =>
+        (finished ??= (async () => {
+          try {
+            await connection.query(error ? 'ROLLBACK' : 'COMMIT');
+          } catch {
+            // In an unknown state: closed rather than given back (knex's pool drops a connection that has ended).
+            await connection.end().catch(() => undefined);
+          } finally {
+            await pool.releaseConnection(connection);
+          }
+        })());
+      let total: number;
       try {
-        const { rows: counted } = await trx.raw(spec.count, bounds(q));
-        // Rows arrive from the cursor in batches of 2,000: fewer round trips, and still a bounded buffer.
-        const rows = trx.raw(spec.rows, bounds(q)).stream({ batchSize: 2000, highWaterMark: 2000 } as Record<string, number>);
-        const csv = stringify({
-          header: true,
-          bom: true,
-          record_delimiter: 'windows',
-          columns: spec.columns,
-          cast: {
-            date: (value) => value.toISOString(),
-            string: (value) => neutraliseFormula(value),
-            bigint: (value) => value.toString(),
-          },
-        });
-        const body = new PassThrough();
-        pipeline(rows, csv, body, (error) => {
-          if (error) logger.warn({ err: error, kind }, 'an export stopped before its end');
-          (error ? trx.rollback() : trx.commit()).catch(() => undefined);
-        });
-        return { filename: spec.filename, total: (counted as { n: number }[])[0]!.n, body };
+        // The whole result is read: plan for all of it (hash joins and one sort), not for a cursor's first tenth.
+        await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL cursor_tuple_fraction = 1');
+        total = (await connection.query<{ n: number }>(spec.count, bounds(q))).rows[0]!.n;
+        await connection.query(`DECLARE finance_export NO SCROLL CURSOR FOR ${spec.rows}`, bounds(q));
       } catch (error) {
-        await trx.rollback().catch(() => undefined);
+        await finish(error as Error);
         throw error;
       }
+      const body = new CursorCsv(
+        connection,
+        csvHead(spec.columns.map((c) => c.header)),
+        spec.columns.map((c) => c.number === true),
+        (error) => {
+          if (error) logger.warn({ err: error, kind }, 'an export stopped before its end');
+          return finish(error);
+        },
+      );
+      return { filename: spec.filename, total, body };
     },
   };
 }
