@@ -88,6 +88,9 @@ function discountLabel(quote: Quote): string {
 type ProductFacts = Pick<Product, 'id' | 'name' | 'quantityAvailable' | 'enrollmentOpensAt' | 'enrollmentClosesAt'>;
 const PRODUCT_FACTS = ['id', 'name', 'quantityAvailable', 'enrollmentOpensAt', 'enrollmentClosesAt'] as const;
 
+/** What fulfilment needs of the buyer's account. */
+type Buyer = Pick<User, 'id' | 'email'>;
+
 /**
  * Checkout and fulfilment (DOMAIN §6). A checkout is quoted and recorded by us, paid at the provider, and
  * fulfilled exactly once by `fulfil`, which the provider's webhook and the thank-you page both call: the
@@ -107,7 +110,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
    * two upgrade checkouts paid at once, or a transfer meanwhile, must not spend one credit twice. Locked, so the
    * unique key on upgraded_from_id is never what decides.
    */
-  async function upgradeProblem(trx: Knex.Transaction, checkout: CheckoutRow, buyer: User): Promise<Availability> {
+  async function upgradeProblem(trx: Knex.Transaction, checkout: CheckoutRow, buyer: Buyer): Promise<Availability> {
     if (!checkout.upgradeFromId || checkout.team) return null;
     const source = await trx('purchases').where({ id: checkout.upgradeFromId }).forUpdate().first('userId', 'status');
     const used = await trx('purchases').where({ upgradedFromId: checkout.upgradeFromId }).first('id');
@@ -115,14 +118,19 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
     return null;
   }
 
-  /** Writes the purchase (and, for teams, the team coupon or more seats on it) for a fulfilled checkout. */
+  /**
+   * Writes the purchase of a settled checkout (for teams also the team coupon, or more seats on it) and settles the
+   * checkout row; a Valid individual purchase gets its offer to be given to someone else for a while (DOMAIN §8).
+   * An individual purchase is written in one statement: the checkout and the offer follow the new row through WITH.
+   */
   async function writePurchase(
     trx: Knex.Transaction,
     checkout: CheckoutRow,
-    buyer: User,
+    buyer: Buyer,
     charge: { id: string } | null,
     status: 'Valid' | 'Restricted' | 'Refunded',
-  ): Promise<{ id: string; createdAt: Date }> {
+    settled: { status: 'fulfilled' | 'refunded'; buyerUserId?: string },
+  ): Promise<string> {
     const base = {
       userId: buyer.id,
       productId: checkout.productId,
@@ -140,8 +148,20 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       upgradedFromId: checkout.team || status === 'Refunded' ? null : checkout.upgradeFromId,
     };
     if (!checkout.team || status === 'Refunded') {
-      const [purchase] = await trx('purchases').insert(base).returning(['id', 'createdAt']);
-      return purchase;
+      let write = trx
+        .with('purchase', trx('purchases').insert(base).returning(['id', 'createdAt']))
+        .with('settled', trx('checkouts').where({ id: checkout.id }).update({ ...settled, purchaseId: trx('purchase').select('id') }));
+      if (status === 'Valid') {
+        const offer = trx('purchase').select(
+          'id',
+          trx.raw('?::uuid', [buyer.id]),
+          trx.raw('?', ['AVAILABLE']),
+          trx.raw('?? + make_interval(secs => ?)', ['createdAt', config.TRANSFER_WINDOW_DAYS * 86_400]),
+        );
+        write = write.with('offer', trx.into(trx.raw('?? (??, ??, ??, ??)', ['purchaseUserTransfers', 'purchaseId', 'sourceUserId', 'transferState', 'expiresAt'])).insert(offer));
+      }
+      const [purchase] = await write.select('id').from('purchase');
+      return purchase.id;
     }
     // Team: more seats on the buyer's existing team coupon, or a new team with its own 100 % coupon.
     const existing = await trx('purchases as p')
@@ -150,17 +170,19 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       .whereIn('p.status', ['Valid', 'Restricted'])
       .forUpdate()
       .first('c.id as couponId');
+    let purchaseId: string;
     if (existing) {
       await trx('coupons').where({ id: existing.couponId }).increment('maxUses', checkout.quantity);
-      const [purchase] = await trx('purchases').insert({ ...base, bulkCouponId: existing.couponId }).returning(['id', 'createdAt']);
-      return purchase;
+      [{ id: purchaseId }] = await trx('purchases').insert({ ...base, bulkCouponId: existing.couponId }).returning('id');
+    } else {
+      [{ id: purchaseId }] = await trx('purchases').insert(base).returning('id');
+      const [coupon] = await trx('coupons')
+        .insert({ percentageDiscount: 1, maxUses: checkout.quantity, restrictedToProductId: checkout.productId, bulkPurchaseId: purchaseId })
+        .returning('id');
+      await trx('purchases').where({ id: purchaseId }).update({ bulkCouponId: coupon.id });
     }
-    const [purchase] = await trx('purchases').insert(base).returning(['id', 'createdAt']);
-    const [coupon] = await trx('coupons')
-      .insert({ percentageDiscount: 1, maxUses: checkout.quantity, restrictedToProductId: checkout.productId, bulkPurchaseId: purchase.id })
-      .returning('id');
-    await trx('purchases').where({ id: purchase.id }).update({ bulkCouponId: coupon.id });
-    return purchase;
+    await trx('checkouts').where({ id: checkout.id }).update({ ...settled, purchaseId });
+    return purchaseId;
   }
 
   /**
@@ -215,9 +237,11 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
     const amount = formatMoney(found.amountTotal, found.currency);
 
     const outcome = await db.transaction(async (trx) => {
-      // The checkout, locked, with what fulfilment reads of its product and the product's provider mirror.
+      // The checkout, locked, with what fulfilment reads of its product, the product's provider mirror and the
+      // buyer's account (the signed-in buyer's, else the one with the checkout's email, if any).
       const row = await trx('checkouts as c')
         .join('products as p', 'p.id', 'c.productId')
+        .leftJoin('users as u', 'u.id', trx.raw('coalesce(??, (select ?? from ?? as ?? where lower(??) = lower(??)))', ['c.buyerUserId', 'known.id', 'users', 'known', 'known.email', 'c.buyerEmail']))
         .where('c.id', checkoutId)
         .forUpdate('c')
         .first(
@@ -226,6 +250,8 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
           'p.quantityAvailable as productQuantityAvailable',
           'p.enrollmentOpensAt as productEnrollmentOpensAt',
           'p.enrollmentClosesAt as productEnrollmentClosesAt',
+          'u.id as buyerId',
+          'u.email as buyerAddress',
           trx('merchantProducts as mp')
             .where({ 'mp.merchantAccountId': accountId, 'mp.status': 'active' })
             .where('mp.productId', trx.ref('c.productId'))
@@ -246,18 +272,24 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       // Seats are counted under a lock on the product: concurrent fulfilments never sell more than there are. An
       // unlimited product has nothing to count, and its fulfilments do not wait for each other.
       if (product.quantityAvailable >= 0) product = await trx('products').where({ id: product.id }).forUpdate().first(PRODUCT_FACTS);
-      const buyer = checkout.buyerUserId
-        ? (await trx('users').where({ id: checkout.buyerUserId }).first()) as User
-        : await findOrCreateUserByEmail(trx, checkout.buyerEmail, { verified: false });
+      let buyer: Buyer | undefined = row.buyerId ? { id: row.buyerId, email: row.buyerAddress } : undefined;
+      if (!buyer) {
+        // A new buyer gets an account (unverified until they sign in); one created meanwhile is found instead.
+        [buyer] = await trx('users').insert({ email: checkout.buyerEmail }).onConflict(trx.raw('(lower(email))')).ignore().returning(['id', 'email']);
+        buyer ??= await findOrCreateUserByEmail(trx, checkout.buyerEmail, { verified: false });
+      }
 
       let charge: { id: string } | null = null;
       if (paid?.charge) {
-        const [customer] = await trx('merchantCustomers')
+        // The provider's customer (recorded, or active again) and the charge, in one statement.
+        const customer = trx('merchantCustomers')
           .insert({ merchantAccountId: accountId, identifier: paid.customer!.identifier, userId: buyer.id })
           .onConflict(['merchantAccountId', 'identifier'])
           .merge({ status: 'active' })
           .returning('id');
-        const [inserted] = await trx('merchantCharges')
+        const [inserted] = await trx
+          .with('customer', customer)
+          .into('merchantCharges')
           .insert({
             merchantAccountId: accountId,
             identifier: paid.charge.identifier,
@@ -267,7 +299,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
             currency: checkout.currency,
             userId: buyer.id,
             merchantProductId: row.merchantProductId ?? (await merchantProductId(trx, accountId, product.id, `${provider.label}-${product.id}`)),
-            merchantCustomerId: customer.id,
+            merchantCustomerId: trx('customer').select('id'),
             metadata: JSON.stringify({ checkoutId, country: checkout.country }),
           })
           .returning('id');
@@ -290,26 +322,19 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         await trx('merchantCharges').where({ id: charge.id }).update({ refundAmount: paid.charge.amount });
         await ledger.recordAdjustment(trx, charge.id, -paid.charge.amount, 'refund', refund.identifier);
         if (checkout.couponReserved) await trx('coupons').where({ id: checkout.couponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
-        const purchase = await writePurchase(trx, checkout, buyer, charge, 'Refunded');
-        await trx('checkouts').where({ id: checkoutId }).update({ status: 'refunded', purchaseId: purchase.id });
+        const purchaseId = await writePurchase(trx, checkout, buyer, charge, 'Refunded', { status: 'refunded' });
         await outbox.enqueue(trx, unfulfillableRefundEmail(buyer.email, product.name, formatMoney(paid.charge.amount, checkout.currency), problem === 'sold-out' ? { soldOut: true } : { soldOut: false, reason: MESSAGES[problem] }));
-        return { status: 'refunded' as const, purchaseId: purchase.id, email: true };
+        return { status: 'refunded' as const, purchaseId, email: true };
       }
       if (problem) throw new AppError(problem, MESSAGES[problem]);
 
       await countCouponUse(trx, checkout);
-      const purchase = await writePurchase(trx, checkout, buyer, charge, checkout.restricted ? 'Restricted' : 'Valid');
-      await trx('checkouts').where({ id: checkoutId }).update({ status: 'fulfilled', purchaseId: purchase.id, buyerUserId: buyer.id });
-      if (!checkout.team && !checkout.restricted) {
-        // An individual purchase may be given to someone else for a while (DOMAIN §8).
-        const expiresAt = new Date(new Date(purchase.createdAt).getTime() + config.TRANSFER_WINDOW_DAYS * 86_400_000);
-        await trx('purchaseUserTransfers').insert({ purchaseId: purchase.id, sourceUserId: buyer.id, transferState: 'AVAILABLE', expiresAt });
-      }
+      const purchaseId = await writePurchase(trx, checkout, buyer, charge, checkout.restricted ? 'Restricted' : 'Valid', { status: 'fulfilled', buyerUserId: buyer.id });
       if (charge) {
         const invoice = new URL(`/invoices/${charge.id}`, config.publicUrl).toString();
         await outbox.enqueue(trx, receiptEmail(buyer.email, product.name, amount, invoice));
       }
-      return { status: 'fulfilled' as const, purchaseId: purchase.id, email: Boolean(charge) };
+      return { status: 'fulfilled' as const, purchaseId, email: Boolean(charge) };
     });
     if (outcome.email) outbox.flushInBackground();
     return { status: outcome.status, purchaseId: outcome.purchaseId };
