@@ -3,6 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
+import type { Db } from '../../api/src/db/connection';
+import { financeExports } from '../../api/src/finance/exports';
+import { createLogger } from '../../api/src/logger';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct, createUser } from '../../seeds/factories';
 import { testDeps } from '../support/app';
@@ -146,5 +149,19 @@ describe('finance: the charges export streams from one snapshot and stops with i
     // Every connection went back to the pool in a usable state: a whole export still reads to its end.
     const { total, body } = await services.financeExports.open('charges', period);
     expect(parse(await read(body), { bom: true, columns: true })).toHaveLength(total);
+  });
+
+  it('cancels the FETCH still sorting the whole result when its reader goes away', async () => {
+    const statements: string[] = [];
+    const spied = new Proxy(db(), {
+      get: (target, key, receiver) =>
+        key === 'raw' ? (sql: string, ...rest: unknown[]) => (statements.push(sql), (target.raw as (...a: unknown[]) => unknown)(sql, ...rest)) : Reflect.get(target, key, receiver),
+    }) as Db;
+    const { body } = await financeExports({ db: spied, logger: createLogger('silent') }).open('charges', period);
+    await new Promise((r) => setImmediate(r)); // the first FETCH is under way: it sorts every row before the first
+    body.destroy();
+    await new Promise((r) => body.once('close', r));
+    expect(statements).toEqual(['SELECT pg_cancel_backend(?)']);
+    expect(await leftBehind()).toEqual([]);
   });
 });

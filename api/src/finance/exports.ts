@@ -25,7 +25,7 @@ interface Export {
   filename: string;
   /** In the order of the query's columns; a number column is written as PostgreSQL prints it, the rest as text. */
   columns: { header: string; number?: true }[];
-  /** $1 and $2: the period's bounds. */
+  /** One number (a scalar subquery), and the rows; $1 and $2 are the period's bounds. */
   count: string;
   rows: string;
 }
@@ -46,7 +46,7 @@ const CHARGES: Omit<Export, 'filename'> = {
     { header: 'Status' },
     { header: 'Coupon' },
   ],
-  count: `SELECT count(*)::int AS n FROM merchant_charges ch WHERE ch.created_at >= $1 AND ch.created_at < $2`,
+  count: `SELECT count(*)::int FROM merchant_charges ch WHERE ch.created_at >= $1 AND ch.created_at < $2`,
   rows: `SELECT ${iso('ch.created_at')}, ch.identifier, p.id, pr.name, u.email, p.country, ch.amount, ch.fee, ch.net, ch.refund_amount,
                 ch.currency, p.status, c.code
            FROM merchant_charges ch
@@ -71,7 +71,7 @@ const SPLIT_LINES: Omit<Export, 'filename'> = {
     { header: 'Currency' },
     { header: 'Reference' },
   ],
-  count: `SELECT count(*)::int AS n FROM split_lines l WHERE l.created_at >= $1 AND l.created_at < $2`,
+  count: `SELECT count(*)::int FROM split_lines l WHERE l.created_at >= $1 AND l.created_at < $2`,
   rows: `SELECT ${iso('l.created_at')}, l.id, ch.identifier, pr.name, l.recipient_type, u.email, l.kind, l.amount, l.currency, l.reference
            FROM split_lines l
            JOIN merchant_charges ch ON ch.id = l.merchant_charge_id
@@ -93,7 +93,7 @@ const RECIPIENTS = (period: PeriodQuery['period']): Omit<Export, 'filename'> => 
     { header: 'Total (cents)', number: true },
     { header: 'Lines', number: true },
   ],
-  count: `SELECT count(*)::int AS n FROM (SELECT 1 FROM split_lines l WHERE l.created_at >= $1 AND l.created_at < $2
+  count: `SELECT count(*)::int FROM (SELECT 1 FROM split_lines l WHERE l.created_at >= $1 AND l.created_at < $2
            GROUP BY date_trunc('${period}', l.created_at AT TIME ZONE 'UTC'), l.recipient_type, l.user_id, l.currency) g`,
   rows: `SELECT to_char(date_trunc('${period}', l.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS period, l.recipient_type, u.email, l.currency,
                 COALESCE(sum(l.amount) FILTER (WHERE l.kind = 'sale'), 0),
@@ -122,19 +122,27 @@ interface Pool {
   releaseConnection(connection: pg.Client): Promise<void>;
 }
 
+/** An export's transaction on its own connection. */
+interface Session {
+  connection: pg.Client;
+  /** Cancels the statement running on the connection (a FETCH still sorting the whole result), from another one. */
+  cancel(): Promise<void>;
+  /** COMMIT after the last row, ROLLBACK otherwise; then the connection goes back to the pool. */
+  end(error: Error | null): Promise<void>;
+}
+
 /**
  * The rows of an open cursor as CSV, one FETCH per chunk. Each row becomes its line as it arrives (no batch of row
  * objects is kept: they die young, and the heap stays small); a slow client pauses the fetching. Ending or
- * destroying the stream ends the transaction (`finish`).
+ * destroying the stream ends the transaction.
  */
 class CursorCsv extends Readable {
   #fetching = false;
 
   constructor(
-    private readonly connection: pg.Client,
+    private readonly session: Session,
     head: string,
     private readonly numbers: boolean[],
-    private readonly finish: (error: Error | null) => Promise<void>,
   ) {
     // Room for a few chunks, so the socket has something to send while the next FETCH runs.
     super({ highWaterMark: 1024 * 1024 });
@@ -161,17 +169,19 @@ class CursorCsv extends Readable {
       this.#fetching = false;
       this.destroy(error);
     });
-    this.connection.query(query);
+    this.session.connection.query(query);
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void) {
-    // Ended: every row was read. Otherwise an error or a client gone; a FETCH under way finishes first (the
-    // connection runs one statement at a time), then the transaction rolls back and nothing is left running.
+    // Ended: every row was read. Otherwise an error or a client gone: a FETCH under way is cancelled (the first one
+    // sorts the whole result), then the transaction rolls back, and nothing is left running.
     const stopped = this.readableEnded ? null : (error ?? new Error('the export was closed before its end'));
-    this.finish(stopped).then(
-      () => callback(error),
-      (failure: Error) => callback(error ?? failure),
-    );
+    (stopped && this.#fetching ? this.session.cancel() : Promise.resolve())
+      .then(() => this.session.end(stopped))
+      .then(
+        () => callback(error),
+        (failure: Error) => callback(error ?? failure),
+      );
   }
 }
 
@@ -195,37 +205,44 @@ export function financeExports({ db, logger }: { db: Db; logger: Logger }) {
     async open(kind: ExportKind, q: PeriodQuery): Promise<{ filename: string; total: number; body: Readable }> {
       const spec = definition(kind, q);
       const connection = await pool.acquireConnection();
-      let finished: Promise<void> | null = null;
-      const finish = (error: Error | null) =>
-        (finished ??= (async () => {
-          try {
-            await connection.query(error ? 'ROLLBACK' : 'COMMIT');
-          } catch {
-            // In an unknown state: closed rather than given back (knex's pool drops a connection that has ended).
-            await connection.end().catch(() => undefined);
-          } finally {
-            await pool.releaseConnection(connection);
-          }
-        })());
+      let pid = 0;
+      let ended: Promise<void> | null = null;
+      const session: Session = {
+        connection,
+        cancel: async () => {
+          await db.raw('SELECT pg_cancel_backend(?)', [pid]).catch(() => undefined);
+        },
+        end: (error) =>
+          (ended ??= (async () => {
+            try {
+              await connection.query(error ? 'ROLLBACK' : 'COMMIT');
+            } catch {
+              // In an unknown state: closed rather than given back (knex's pool drops a connection that has ended).
+              await connection.end().catch(() => undefined);
+            } finally {
+              await pool.releaseConnection(connection);
+            }
+          })()),
+      };
       let total: number;
       try {
         // The whole result is read: plan for all of it (hash joins and one sort), not for a cursor's first tenth.
         await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL cursor_tuple_fraction = 1');
-        total = (await connection.query<{ n: number }>(spec.count, bounds(q))).rows[0]!.n;
+        const { rows } = await connection.query<{ n: number; pid: number }>(`SELECT (${spec.count}) AS n, pg_backend_pid() AS pid`, bounds(q));
+        ({ n: total, pid } = rows[0]!);
         await connection.query(`DECLARE finance_export NO SCROLL CURSOR FOR ${spec.rows}`, bounds(q));
       } catch (error) {
-        await finish(error as Error);
+        await session.end(error as Error);
         throw error;
       }
-      const body = new CursorCsv(
-        connection,
-        csvHead(spec.columns.map((c) => c.header)),
-        spec.columns.map((c) => c.number === true),
-        (error) => {
+      const stopping: Session = {
+        ...session,
+        end: (error) => {
           if (error) logger.warn({ err: error, kind }, 'an export stopped before its end');
-          return finish(error);
+          return session.end(error);
         },
-      );
+      };
+      const body = new CursorCsv(stopping, csvHead(spec.columns.map((c) => c.header)), spec.columns.map((c) => c.number === true));
       return { filename: spec.filename, total, body };
     },
   };
