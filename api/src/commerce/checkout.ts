@@ -86,7 +86,6 @@ function discountLabel(quote: Quote): string {
 
 /** What fulfilment needs of the product: its window, its seats and its name. */
 type ProductFacts = Pick<Product, 'id' | 'name' | 'quantityAvailable' | 'enrollmentOpensAt' | 'enrollmentClosesAt'>;
-const PRODUCT_FACTS = ['id', 'name', 'quantityAvailable', 'enrollmentOpensAt', 'enrollmentClosesAt'] as const;
 
 /** What fulfilment needs of the buyer's account. */
 type Buyer = Pick<User, 'id' | 'email'>;
@@ -237,13 +236,14 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
     const amount = formatMoney(found.amountTotal, found.currency);
 
     const outcome = await db.transaction(async (trx) => {
-      // The checkout, locked, with what fulfilment reads of its product, the product's provider mirror and the
-      // buyer's account (the signed-in buyer's, else the one with the checkout's email, if any).
+      // The checkout and its product, locked (seats are counted under the product's lock: concurrent fulfilments
+      // never sell more than there are), with the product's provider mirror and the buyer's account (the signed-in
+      // buyer's, else the one with the checkout's email, if any).
       const row = await trx('checkouts as c')
         .join('products as p', 'p.id', 'c.productId')
         .leftJoin('users as u', 'u.id', trx.raw('coalesce(??, (select ?? from ?? as ?? where lower(??) = lower(??)))', ['c.buyerUserId', 'known.id', 'users', 'known', 'known.email', 'c.buyerEmail']))
         .where('c.id', checkoutId)
-        .forUpdate('c')
+        .forUpdate('c', 'p')
         .first(
           'c.*',
           'p.name as productName',
@@ -262,16 +262,13 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         );
       const checkout = row as CheckoutRow;
       if (checkout.status !== 'open') return { status: checkout.status as CheckoutStatus, purchaseId: checkout.purchaseId as string | null, email: null };
-      let product: ProductFacts = {
+      const product: ProductFacts = {
         id: checkout.productId,
         name: row.productName,
         quantityAvailable: row.productQuantityAvailable,
         enrollmentOpensAt: row.productEnrollmentOpensAt,
         enrollmentClosesAt: row.productEnrollmentClosesAt,
       };
-      // Seats are counted under a lock on the product: concurrent fulfilments never sell more than there are. An
-      // unlimited product has nothing to count, and its fulfilments do not wait for each other.
-      if (product.quantityAvailable >= 0) product = await trx('products').where({ id: product.id }).forUpdate().first(PRODUCT_FACTS);
       let buyer: Buyer | undefined = row.buyerId ? { id: row.buyerId, email: row.buyerAddress } : undefined;
       if (!buyer) {
         // A new buyer gets an account (unverified until they sign in); one created meanwhile is found instead.
