@@ -29,11 +29,11 @@ export function outbox({ db, clock, logger, transport }: { db: Db; clock: Clock;
 
   /**
    * Takes up to a batch of due emails in one statement: leased (not offered again for a while) and counted as an
-   * attempt, rows another worker holds skipped.
+   * attempt, rows another worker holds skipped. The locking select is a WITH query, so it runs exactly once.
    */
   async function claimDue(): Promise<OutboxEmail[]> {
     const now = clock.now();
-    const due = OutboxEmail.query(db)
+    const due = db('outboxEmails')
       .select('id')
       .where('status', 'pending')
       .where('nextAttemptAt', '<=', now)
@@ -41,10 +41,12 @@ export function outbox({ db, clock, logger, transport }: { db: Db; clock: Clock;
       .limit(BATCH)
       .forUpdate()
       .skipLocked();
-    const claimed = (await OutboxEmail.query(db)
-      .whereIn('id', due)
-      .patch({ attempts: db.raw('attempts + 1') as unknown as number, nextAttemptAt: new Date(now.getTime() + LEASE_MS) })
-      .returning('*')) as unknown as OutboxEmail[];
+    const claimed: OutboxEmail[] = await db
+      .with('due', due)
+      .from('outboxEmails')
+      .whereIn('id', db('due').select('id'))
+      .update({ attempts: db.raw('attempts + 1'), nextAttemptAt: new Date(now.getTime() + LEASE_MS) })
+      .returning('*');
     // Oldest first (UPDATE ... RETURNING keeps no order).
     return claimed.sort((a, b) => new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime());
   }
