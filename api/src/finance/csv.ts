@@ -1,7 +1,7 @@
 /**
  * CSV as RFC 4180 writes it (comma, double quotes, CRLF), for exports of millions of rows: a cell is quoted only
  * when it holds a comma, a quote or a line break, and a quote inside is doubled. Values arrive as PostgreSQL's own
- * text, so nothing is parsed only to be printed again. csv-stringify writes the same bytes at about ten times the
+ * text, so nothing is parsed only to be printed again. csv-stringify writes the same bytes at five to ten times the
  * cost per row (tuples and closures for every cell), and with CRLF records it left a lone CR or LF unquoted, which
  * splits the record: tests/unit/finance-csv.test.ts holds the two side by side.
  */
