@@ -31,6 +31,8 @@ export const APP_DIST = {
   admin: path.join(PROJECT_ROOT, 'admin', 'dist'),
 };
 
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+
 /** Paths the API answers (never the apps' index.html). */
 const API_PREFIXES = ['/api', '/oauth'];
 const isApiPath = (p: string) => API_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));
@@ -66,6 +68,12 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
   // left was written by the client and is ignored (or it could dodge per-IP limits).
   const app = new Koa({ proxy: deps.config.TRUST_PROXY, maxIpsCount: deps.config.PROXY_HOPS });
   const router = createRouter(deps, services);
+  // What fails after the response has started (a client gone mid-download) reaches Koa's 'error' event, not our
+  // error middleware: a client leaving is routine; anything else is logged as JSON like every other error.
+  app.on('error', (error: NodeJS.ErrnoException) => {
+    if (CLIENT_GONE.has(error.code ?? '')) return;
+    deps.logger.error({ err: error }, 'response failed');
+  });
 
   app.use(requestContext(deps.logger));
   app.use(errorHandler());

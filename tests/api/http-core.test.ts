@@ -1,6 +1,9 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { testApp } from '../support/app';
+import { createApp } from '../../api/src/app';
+import { testApp, testDeps } from '../support/app';
 import { useTestDatabase } from '../support/db';
 
 describe('request handling', () => {
@@ -25,5 +28,18 @@ describe('request handling', () => {
   it('answers a wrong method on a known path with 405', async () => {
     const response = await request(testApp(database().db)).delete('/api/health');
     expect(response.status).toBe(405);
+  });
+
+  it('logs a response that failed after it started, but not a client that went away', () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'error' }, new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) }));
+    const app = createApp({ ...testDeps(database().db), logger });
+    const gone = Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+    app.emit('error', gone);
+    app.emit('error', Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    expect(lines).toEqual([]);
+    app.emit('error', new Error('cursor lost'));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ msg: 'response failed', err: { message: 'cursor lost' } });
   });
 });
