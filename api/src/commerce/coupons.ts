@@ -27,37 +27,37 @@ export function asOffer(coupon: Coupon): CouponOffer {
   return { id: coupon.id, code: coupon.code, bp: toBp(coupon.percentageDiscount), expires: coupon.expires };
 }
 
+// Plain knex below, not Objection builders: a quote runs these on every product page view, and building them is
+// most of a quote's CPU. Rows become Coupon models at the end.
+const asCoupon = (row: Record<string, unknown> | undefined): Coupon | undefined => (row ? Coupon.fromDatabaseJson(row) : undefined);
+
 export async function findCouponByCode(db: Knex, code: string): Promise<Coupon | undefined> {
-  return byCode(db, code).first();
+  return asCoupon(await byCode(db, code).first());
 }
 
-const byCode = (db: Knex, code: string) => Coupon.query(db).whereRaw('lower(code) = lower(?)', [code]);
+const byCode = (db: Knex, code: string) => db('coupons').whereRaw('lower(code) = lower(?)', [code]);
 
 /**
  * The site-wide sale: the active default coupon with the highest percentage that has not expired. A default
  * coupon without an expiry runs until it is deactivated.
  */
 export async function bestDefaultCoupon(db: Knex, productId: string, now: Date): Promise<Coupon | undefined> {
-  return defaultCoupons(db, productId, now).first();
+  return asCoupon(await defaultCoupons(db, productId, now).first());
 }
 
 const defaultCoupons = (db: Knex, productId: string, now: Date) =>
-  Coupon.query(db)
+  db('coupons')
     .where({ default: true, status: 'active' })
     .whereNull('bulkPurchaseId')
     .where((q) => q.whereNull('expires').orWhere('expires', '>', now))
     .where((q) => q.whereNull('restrictedToProductId').orWhere('restrictedToProductId', productId))
-    .where((q) => q.where('maxUses', -1).orWhere('usedCount', '<', Coupon.raw('max_uses')))
+    .where((q) => q.where('maxUses', -1).orWhere('usedCount', '<', db.raw('max_uses')))
     .orderBy([{ column: 'percentageDiscount', order: 'desc' }, { column: 'createdAt', order: 'asc' }]);
 
 /** The coupon entered (if any) and the best sale for a product, in one round trip: what every quote needs. */
 export async function quoteCoupons(db: Knex, productId: string, code: string | undefined, now: Date): Promise<{ entered?: Coupon; sale?: Coupon }> {
-  const tagged = (query: ReturnType<typeof byCode>, as: 'entered' | 'sale') => query.select('coupons.*', Coupon.raw('? AS found_as', [as])).limit(1).toKnexQuery();
+  const tagged = (query: Knex.QueryBuilder, as: 'entered' | 'sale') => query.select('coupons.*', db.raw('? AS found_as', [as])).limit(1);
   const sale = tagged(defaultCoupons(db, productId, now), 'sale');
   const rows: Record<string, unknown>[] = await (code ? db.unionAll([tagged(byCode(db, code), 'entered'), sale], true) : sale);
-  const found = (as: string) => {
-    const row = rows.find((r) => r.foundAs === as);
-    return row && Coupon.fromDatabaseJson(row);
-  };
-  return { entered: found('entered'), sale: found('sale') };
+  return { entered: asCoupon(rows.find((r) => r.foundAs === 'entered')), sale: asCoupon(rows.find((r) => r.foundAs === 'sale')) };
 }
