@@ -49,7 +49,7 @@ export function createServices(deps: Deps) {
   const caches = readCaches({ ttlMs: config.READ_CACHE_MS, clock });
   const limiter = rateLimiter(deps);
   const outbox = createOutbox({ db, clock, logger, transport: deps.mailTransport ?? createTransport(config, logger) });
-  const sessions = sessionStore(deps);
+  const sessions = sessionStore({ ...deps, caches });
   const quotes = quoteService({ ...deps, caches });
   const testPayments = testProvider(deps);
   // Stripe whenever its keys are configured; the built-in test provider otherwise.
@@ -93,7 +93,7 @@ export function createServices(deps: Deps) {
     github: githubSignIn({ db, clock, config, sessions }),
     devices: deviceFlow({ db, clock, config, limiter }),
     prefs: userPrefs(deps),
-    roles: roleAdmin(deps),
+    roles: roleAdmin({ db, changed: caches.clearAll }),
     prune: () => pruneExpired(deps),
   };
 }

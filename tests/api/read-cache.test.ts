@@ -72,14 +72,46 @@ describe('read caches', () => {
     expect((await adminSend('put', `products/${product.id}`, { name: 'Cached Course Again' })).status).toBe(200);
   });
 
-  it('opens a cached lesson with two queries: the session and the learner’s own rows', async () => {
+  it('opens a cached lesson for a signed-in learner with one query: the learner’s own rows', async () => {
     const path = `/courses/${slug}/lessons/${lessons[1]!.id}`;
     expect((await storeGet(path, learner)).body).toMatchObject({ open: true, body: '<p>second</p>' });
     queries.length = 0;
     expect((await storeGet(path, learner)).body).toMatchObject({ open: true, body: '<p>second</p>' });
-    expect(queries).toHaveLength(2);
-    expect(touching('sessions')).toHaveLength(1);
+    expect(queries).toHaveLength(1);
     expect(touching('purchases')).toHaveLength(1);
+  });
+
+  it('ends a signed-out session at once, and a session changed by the console at once', async () => {
+    const someone = await signedIn(db(), ['learner']);
+    const me = () => storeGet('/me', someone);
+    expect((await me()).status).toBe(200);
+    queries.length = 0;
+    expect((await me()).status).toBe(200);
+    expect(touching('sessions')).toEqual([]); // held in the cache
+    const promoted = await as(admin, request(app).put(`/api/admin/users/${someone.user.id}`)).send({ roles: ['learner', 'support'] });
+    expect(promoted.status).toBe(200);
+    expect((await as(someone, request(app).get('/api/admin/users')).query({ range: '[0,0]' })).status).toBe(200);
+    const out = await as(someone, request(app).post('/api/store/auth/sign-out'));
+    expect(out.status).toBe(204);
+    expect((await me()).status).toBe(401);
+  });
+
+  it('ends a session deleted or expired elsewhere within the cache’s lifetime', async () => {
+    const clock = manualClock();
+    const other = createApp(testDeps(db(), { clock, config: testConfig({ READ_CACHE_MS: '1000' }) })).callback();
+    const someone = await signedIn(db(), ['learner']);
+    const me = () => as(someone, request(other).get('/api/store/me'));
+    expect((await me()).status).toBe(200);
+    await db()('sessions').where({ userId: someone.user.id }).delete(); // signed out through another process
+    expect((await me()).status).toBe(200);
+    clock.advance(1001);
+    expect((await me()).status).toBe(401);
+
+    const later = await signedIn(db(), ['learner']);
+    const session = await db()('sessions').where({ userId: later.user.id }).first('expires');
+    expect((await as(later, request(other).get('/api/store/me'))).status).toBe(200);
+    clock.set(new Date(new Date(session.expires).getTime() + 1)); // expired while cached
+    expect((await as(later, request(other).get('/api/store/me'))).status).toBe(401);
   });
 
   it('locks the lesson the moment the purchase is refunded: access is never cached', async () => {

@@ -2,7 +2,10 @@ import { LRUCache } from 'lru-cache';
 import type { Clock } from '../clock';
 
 /** A cached read: the value for a key, loaded at most once per lifetime however many callers ask at once. */
-export type CachedRead<V> = (key: string) => Promise<V>;
+export type CachedRead<V> = ((key: string) => Promise<V>) & {
+  /** Forgets one key: this process's own change to it is seen by its next read. */
+  forget(key: string): void;
+};
 
 export interface ReadCaches {
   /** A read-through cache in front of `load`; callers must treat what it returns as read-only. */
@@ -22,10 +25,10 @@ export function readCaches({ ttlMs, clock }: { ttlMs: number; clock: Clock }): R
   const stores: LRUCache<string, Promise<unknown>>[] = [];
   return {
     cached<V>(load: (key: string) => Promise<V>, { max = 10_000 }: { max?: number } = {}): CachedRead<V> {
-      if (ttlMs <= 0) return load;
+      if (ttlMs <= 0) return Object.assign((key: string) => load(key), { forget: () => {} });
       const store = new LRUCache<string, Promise<V>>({ max, ttl: ttlMs, ttlResolution: 0, perf });
       stores.push(store as LRUCache<string, Promise<unknown>>);
-      return (key) => {
+      const read = (key: string) => {
         const kept = store.get(key);
         if (kept) return kept;
         const loading = load(key);
@@ -35,6 +38,7 @@ export function readCaches({ ttlMs, clock }: { ttlMs: number; clock: Clock }): R
         });
         return loading;
       };
+      return Object.assign(read, { forget: (key: string) => void store.delete(key) });
     },
     clearAll() {
       for (const store of stores) store.clear();

@@ -7,7 +7,8 @@ import { assertAnotherAdminRemains } from './admin-guard';
 import { findOrCreateUserByEmail, findUserByEmail } from './users';
 
 /** Role changes, from the console or the command line; each is audited in the same transaction. */
-export function roleAdmin({ db }: { db: Db }) {
+/** `changed` runs after a committed change: signed-in sessions held in the read cache carry the user's roles. */
+export function roleAdmin({ db, changed = () => {} }: { db: Db; changed?: () => void }) {
   async function change(userId: string, next: (roles: Role[]) => Role[], actor: Actor, requestId?: string | null): Promise<User> {
     return db.transaction(async (trx) => {
       const user = await User.query(trx).findById(userId).forUpdate();
@@ -18,7 +19,7 @@ export function roleAdmin({ db }: { db: Db }) {
       const updated = await User.query(trx).patchAndFetchById(userId, { roles });
       await recordAudit(trx, { actor, action: 'update', resource: 'users', recordId: userId, before: { roles: user.roles }, after: { roles }, requestId });
       return updated;
-    });
+    }).finally(changed);
   }
 
   return {

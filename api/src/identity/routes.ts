@@ -47,7 +47,7 @@ export function identityRoutes({ allow, config, emailSignIn, github, sessions, d
 
   router.post('/auth/sign-out', allow.signedIn(), async (ctx) => {
     const auth = authOf(ctx);
-    if (auth?.method === 'session') await sessions.destroy(auth.session.id);
+    if (auth?.method === 'session') await sessions.destroy(auth.session);
     clearSessionCookies(ctx, config);
     ctx.status = 204;
   });

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { readCaches, type ReadCaches } from '../cache/read-cache';
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import { Session, User } from './models';
@@ -21,7 +22,24 @@ export interface NewSession {
   expires: Date;
 }
 
-export function sessions({ db, clock }: { db: Db; clock: Clock }) {
+/** Without `caches` (tools, tests that only mint sessions) every resolve reads the database. */
+export function sessions({ db, clock, caches = readCaches({ ttlMs: 0, clock }) }: { db: Db; clock: Clock; caches?: ReadCaches }) {
+  const sessionByHash = caches.cached(async (hash: string): Promise<{ session: Session; user: User } | null> => {
+    // One query: the session and its user together.
+    const row: Record<string, unknown> | undefined = await db('sessions')
+      .join('users', 'users.id', 'sessions.userId')
+      .where('sessions.sessionToken', hash)
+      .first('sessions.*', ...USER_COLUMNS.map((column) => `users.${column} as ${asMember(column)}`));
+    if (!row) return null;
+    const user = User.fromDatabaseJson(Object.fromEntries(USER_COLUMNS.map((column) => [column, row[asMember(column)]])));
+    const session = Session.fromDatabaseJson(Object.fromEntries(Object.entries(row).filter(([key]) => !key.startsWith('member'))));
+    const now = clock.now();
+    if (session.expires > now && (!session.lastSeenAt || now.getTime() - session.lastSeenAt.getTime() > SEEN_RESOLUTION_MS)) {
+      await Session.query(db).findById(session.id).patch({ lastSeenAt: now });
+    }
+    return { session, user };
+  });
+
   return {
     /** A fresh session (30 days, absolute); the cookie carries `token`, the database only its hash. */
     async create(trx: Knex | Knex.Transaction, userId: string, userAgent: string | null): Promise<NewSession> {
@@ -32,28 +50,26 @@ export function sessions({ db, clock }: { db: Db; clock: Clock }) {
       return { token, csrfToken, expires };
     },
 
+    /**
+     * The session a cookie names, with its user, or null. Kept in the read cache (READ_CACHE_MS) so a signed-in
+     * page costs no query of its own: signing out here forgets it at once, the console's user and role changes
+     * clear the caches, and a change made by another process shows within the cache's lifetime.
+     */
     async resolve(token: string): Promise<{ session: Session; user: User } | null> {
-      // One query per request: the session and its user together.
-      const row: Record<string, unknown> | undefined = await db('sessions')
-        .join('users', 'users.id', 'sessions.userId')
-        .where('sessions.sessionToken', hashSecret(token))
-        .first('sessions.*', ...USER_COLUMNS.map((column) => `users.${column} as ${asMember(column)}`));
-      if (!row) return null;
-      const user = User.fromDatabaseJson(Object.fromEntries(USER_COLUMNS.map((column) => [column, row[asMember(column)]])));
-      const session = Session.fromDatabaseJson(Object.fromEntries(Object.entries(row).filter(([key]) => !key.startsWith('member'))));
-      const now = clock.now();
-      if (session.expires <= now) {
-        await Session.query(db).deleteById(session.id);
+      const hash = hashSecret(token);
+      const found = await sessionByHash(hash);
+      if (!found) return null;
+      if (found.session.expires <= clock.now()) {
+        sessionByHash.forget(hash);
+        await Session.query(db).deleteById(found.session.id);
         return null;
       }
-      if (!session.lastSeenAt || now.getTime() - session.lastSeenAt.getTime() > SEEN_RESOLUTION_MS) {
-        await Session.query(db).findById(session.id).patch({ lastSeenAt: now });
-      }
-      return { session, user };
+      return found;
     },
 
-    async destroy(sessionId: string): Promise<void> {
-      await Session.query(db).deleteById(sessionId);
+    async destroy(session: Pick<Session, 'id' | 'sessionToken'>): Promise<void> {
+      sessionByHash.forget(session.sessionToken);
+      await Session.query(db).deleteById(session.id);
     },
   };
 }
