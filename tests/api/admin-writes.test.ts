@@ -306,5 +306,16 @@ describe('counting big lists', () => {
     const refunded = await as(admin, request(testApp(db)).get('/api/admin/purchases').query({ filter: JSON.stringify({ status: 'Valid', userId: fixture.team.userId }) }));
     expect(refunded.headers['content-range']).toBe('purchases 0-0/1');
     expect(refunded.headers['x-total-estimated']).toBeUndefined();
+
+    // A page and its total come back from one statement (the session's own query aside).
+    const statements: string[] = [];
+    const record = (q: { sql: string }) => statements.push(q.sql);
+    db.on('query', record);
+    const page = await as(admin, request(testApp(db)).get('/api/admin/purchases').query({ filter: JSON.stringify({ userId: fixture.team.userId }) }));
+    db.off('query', record);
+    expect(page.body.length).toBeGreaterThan(0);
+    expect(page.headers['content-range']).toBe(`purchases 0-${page.body.length - 1}/${page.body.length}`);
+    expect(page.body[0]).not.toHaveProperty('matchCount');
+    expect(statements.filter((sql) => sql.includes('"purchases"'))).toHaveLength(1);
   });
 });

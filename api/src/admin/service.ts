@@ -5,7 +5,7 @@ import { recordAudit, type Actor } from '../audit/record';
 import type { BaseModel } from '../db/base-model';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
-import { countMatches, type Total } from './count';
+import { cappedCount, countMatches, totalOf, type Total } from './count';
 import type { ListQuery } from './list-query';
 import type { AdminResource, Row, Trx, WriteActor, WriteHook } from './resource';
 
@@ -108,18 +108,27 @@ export function adminService({ db, changed = () => {} }: { db: Db; changed?: () 
           });
         }
       });
-      const [rows, total] = await Promise.all([
-        filtered
-          .clone()
-          .orderBy([
-            { column: column(resource, query.sort.field), order: query.sort.order },
-            { column: column(resource, idColumnOf(resource)), order: query.sort.order },
-          ])
-          .offset(query.offset)
-          .limit(query.limit),
-        countMatches(filtered, resource.exactCount ?? false),
-      ]);
-      return { rows: (rows as unknown as Row[]).map((r) => present(resource, r)), total };
+      const page = filtered
+        .clone()
+        .orderBy([
+          { column: column(resource, query.sort.field), order: query.sort.order },
+          { column: column(resource, idColumnOf(resource)), order: query.sort.order },
+        ])
+        .offset(query.offset)
+        .limit(query.limit);
+      if (resource.exactCount) {
+        const [rows, total] = await Promise.all([page, countMatches(filtered, true)]);
+        return { rows: (rows as unknown as Row[]).map((r) => present(resource, r)), total };
+      }
+      // The page and its capped count in one statement: one round trip where most of a list's time goes.
+      if (!page.hasSelects()) page.select(`${resource.model.tableName}.*`);
+      const rows = (await page.select(db.raw('(?) AS match_count', [cappedCount(filtered)]))) as unknown as (Row & { matchCount?: number })[];
+      const counted = rows[0]?.matchCount;
+      const total = counted === undefined ? await countMatches(filtered, false) : await totalOf(filtered, Number(counted));
+      return {
+        rows: rows.map(({ matchCount: _, ...row }) => present(resource, row)),
+        total,
+      };
     },
 
     async getOne(resource: AdminResource, id: string): Promise<Row> {
