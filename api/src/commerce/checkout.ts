@@ -9,7 +9,7 @@ import { AppError } from '../http/errors';
 import type { User } from '../identity/models';
 import { findOrCreateUserByEmail } from '../identity/users';
 import type { Logger } from '../logger';
-import type { Outbox } from '../mail/outbox';
+import type { NewEmail, Outbox } from '../mail/outbox';
 import { receiptEmail, unfulfillableRefundEmail } from '../mail/templates';
 import { merchantProductId } from '../payments/merchant-records';
 import type { PaymentProvider } from '../payments/provider';
@@ -118,9 +118,10 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
   }
 
   /**
-   * Writes the purchase of a settled checkout (for teams also the team coupon, or more seats on it) and settles the
-   * checkout row; a Valid individual purchase gets its offer to be given to someone else for a while (DOMAIN §8).
-   * An individual purchase is written in one statement: the checkout and the offer follow the new row through WITH.
+   * Writes the purchase of a settled checkout (for teams also the team coupon, or more seats on it), settles the
+   * checkout row and enqueues the buyer's email; a Valid individual purchase gets its offer to be given to someone
+   * else for a while (DOMAIN §8). An individual purchase is written in one statement: the checkout, the offer and
+   * the email follow the new row through WITH.
    */
   async function writePurchase(
     trx: Knex.Transaction,
@@ -129,6 +130,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
     charge: { id: string } | null,
     status: 'Valid' | 'Restricted' | 'Refunded',
     settled: { status: 'fulfilled' | 'refunded'; buyerUserId?: string },
+    email: NewEmail | null,
   ): Promise<string> {
     const base = {
       userId: buyer.id,
@@ -159,6 +161,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         );
         write = write.with('offer', trx.into(trx.raw('?? (??, ??, ??, ??)', ['purchaseUserTransfers', 'purchaseId', 'sourceUserId', 'transferState', 'expiresAt'])).insert(offer));
       }
+      if (email) write = write.with('email', outbox.enqueueQuery(trx, email));
       const [purchase] = await write.select('id').from('purchase');
       return purchase.id;
     }
@@ -181,6 +184,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       await trx('purchases').where({ id: purchaseId }).update({ bulkCouponId: coupon.id });
     }
     await trx('checkouts').where({ id: checkout.id }).update({ ...settled, purchaseId });
+    if (email) await outbox.enqueue(trx, email);
     return purchaseId;
   }
 
@@ -319,18 +323,15 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         await trx('merchantCharges').where({ id: charge.id }).update({ refundAmount: paid.charge.amount });
         await ledger.recordAdjustment(trx, charge.id, -paid.charge.amount, 'refund', refund.identifier);
         if (checkout.couponReserved) await trx('coupons').where({ id: checkout.couponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
-        const purchaseId = await writePurchase(trx, checkout, buyer, charge, 'Refunded', { status: 'refunded' });
-        await outbox.enqueue(trx, unfulfillableRefundEmail(buyer.email, product.name, formatMoney(paid.charge.amount, checkout.currency), problem === 'sold-out' ? { soldOut: true } : { soldOut: false, reason: MESSAGES[problem] }));
+        const apology = unfulfillableRefundEmail(buyer.email, product.name, formatMoney(paid.charge.amount, checkout.currency), problem === 'sold-out' ? { soldOut: true } : { soldOut: false, reason: MESSAGES[problem] });
+        const purchaseId = await writePurchase(trx, checkout, buyer, charge, 'Refunded', { status: 'refunded' }, apology);
         return { status: 'refunded' as const, purchaseId, email: true };
       }
       if (problem) throw new AppError(problem, MESSAGES[problem]);
 
       await countCouponUse(trx, checkout);
-      const purchaseId = await writePurchase(trx, checkout, buyer, charge, checkout.restricted ? 'Restricted' : 'Valid', { status: 'fulfilled', buyerUserId: buyer.id });
-      if (charge) {
-        const invoice = new URL(`/invoices/${charge.id}`, config.publicUrl).toString();
-        await outbox.enqueue(trx, receiptEmail(buyer.email, product.name, amount, invoice));
-      }
+      const receipt = charge && receiptEmail(buyer.email, product.name, amount, new URL(`/invoices/${charge.id}`, config.publicUrl).toString());
+      const purchaseId = await writePurchase(trx, checkout, buyer, charge, checkout.restricted ? 'Restricted' : 'Valid', { status: 'fulfilled', buyerUserId: buyer.id }, receipt);
       return { status: 'fulfilled' as const, purchaseId, email: Boolean(charge) };
     });
     if (outcome.email) outbox.flushInBackground();

@@ -84,12 +84,27 @@ export function outbox({ db, clock, logger, transport }: { db: Db; clock: Clock;
     return delivered;
   }
 
+  const rowOf = (email: NewEmail) => ({
+    toAddress: email.to,
+    subject: email.subject,
+    textBody: email.text,
+    htmlBody: email.html ?? null,
+    kind: email.kind,
+    nextAttemptAt: clock.now(),
+  });
+
   return {
     async enqueue(trx: Knex | Knex.Transaction, email: NewEmail): Promise<string> {
-      const [row] = await trx('outboxEmails')
-        .insert({ toAddress: email.to, subject: email.subject, textBody: email.text, htmlBody: email.html ?? null, kind: email.kind, nextAttemptAt: clock.now() })
-        .returning('id');
+      const [row] = await trx('outboxEmails').insert(rowOf(email)).returning('id');
       return row.id;
+    },
+
+    /**
+     * `enqueue` as a query not yet run, for a caller that writes the email as part of a larger statement (a WITH):
+     * it is in that statement's transaction like any other enqueued email.
+     */
+    enqueueQuery(trx: Knex | Knex.Transaction, email: NewEmail): Knex.QueryBuilder {
+      return trx('outboxEmails').insert(rowOf(email));
     },
 
     /** Sends whatever is due; concurrent calls share one run. Resolves with how many were attempted. */
