@@ -104,6 +104,56 @@ describe('fulfilment of a Stripe checkout through its webhook', () => {
     expect(await db()('users').where({ email: 'elsewhere@example.com' }).first()).toBeUndefined();
   });
 
+  const processedAt = async (eventId: string) => (await db()('merchantEvents').where({ identifier: eventId }).first())?.processedAt ?? null;
+
+  it('sells seats to a team, and more seats later, marking each event processed', async () => {
+    const product = await createProduct(db(), { name: 'Team Webhook Course', unitAmount: 5000 });
+    const buyer = await signedIn(db(), ['learner'], 'team.lead@example.com');
+    const first = await paidCheckout({ productId: product.id, quantity: 3, team: true }, buyer);
+    expect((await deliver(first.completed)).body).toEqual({ received: true });
+    const more = await paidCheckout({ productId: product.id, quantity: 2, team: true }, buyer);
+    expect((await deliver(more.completed)).body).toEqual({ received: true });
+
+    const purchases = await db()('purchases').where({ userId: buyer.user.id, productId: product.id }).orderBy('createdAt');
+    expect(purchases).toHaveLength(2);
+    expect(purchases[0].bulkCouponId).toBeTruthy();
+    expect(purchases[1].bulkCouponId).toBe(purchases[0].bulkCouponId);
+    expect(await db()('coupons').where({ id: purchases[0].bulkCouponId }).first()).toMatchObject({ maxUses: 5, percentageDiscount: 1, restrictedToProductId: product.id });
+    for (const { checkoutId, completed } of [first, more]) {
+      expect((await db()('checkouts').where({ id: checkoutId }).first()).status).toBe('fulfilled');
+      expect(await processedAt(completed.id)).not.toBeNull();
+    }
+    // A team purchase is not given away as a whole.
+    expect(await db()('purchaseUserTransfers').whereIn('purchaseId', purchases.map((p) => p.id))).toHaveLength(0);
+    expect(await db()('outboxEmails').where({ toAddress: 'team.lead@example.com', kind: 'receipt' })).toHaveLength(2);
+  });
+
+  it('refunds a payment made after the last seat went, with an apology, and marks its event processed', async () => {
+    const product = await createProduct(db(), { name: 'Last Seat Course', unitAmount: 5000, quantityAvailable: 1 });
+    const winner = await paidCheckout({ productId: product.id, email: 'winner@example.com' });
+    const loser = await paidCheckout({ productId: product.id, email: 'loser@example.com' });
+    await deliver(winner.completed);
+    expect((await deliver(loser.completed)).body).toEqual({ received: true });
+
+    const { checkout, purchase, charge, offers } = await recordsOf(loser.checkoutId);
+    expect(checkout.status).toBe('refunded');
+    expect(purchase.status).toBe('Refunded');
+    expect(charge.refundAmount).toBe(charge.amount);
+    expect(offers).toHaveLength(0);
+    expect(await db()('outboxEmails').where({ toAddress: 'loser@example.com', kind: 'sold-out-refund' })).toHaveLength(1);
+    expect(await processedAt(loser.completed.id)).not.toBeNull();
+    expect((await deliver(loser.completed)).body).toEqual({ received: true, duplicate: true });
+  });
+
+  it('marks an event processed when its checkout was already fulfilled by the thank-you page', async () => {
+    const product = await createProduct(db(), { name: 'Thanks First Course', unitAmount: 3000 });
+    const { checkoutId, completed } = await paidCheckout({ productId: product.id, email: 'quick@example.com' });
+    expect((await request(app).get(`/api/store/checkouts/${checkoutId}`)).body.status).toBe('fulfilled');
+    expect((await deliver(completed)).body).toEqual({ received: true });
+    expect(await processedAt(completed.id)).not.toBeNull();
+    expect(await db()('purchases').where({ productId: product.id })).toHaveLength(1);
+  });
+
   it('writes nothing and leaves the event unprocessed when fulfilment fails at its last write; the redelivery fulfils once', async () => {
     const product = await createProduct(db(), { name: 'Failing Write Course', unitAmount: 3000 });
     const { checkoutId, completed } = await paidCheckout({ productId: product.id, email: 'unlucky@example.com' });
@@ -120,7 +170,7 @@ describe('fulfilment of a Stripe checkout through its webhook', () => {
     expect(await db()('users').where({ email: 'unlucky@example.com' }).first()).toBeUndefined();
     expect(await db()('merchantCharges').whereRaw(`metadata->>'checkoutId' = ?`, [checkoutId]).first()).toBeUndefined();
     expect(await db()('outboxEmails').where({ toAddress: 'unlucky@example.com' }).first()).toBeUndefined();
-    expect((await db()('merchantEvents').where({ identifier: completed.id }).first()).processedAt).toBeNull();
+    expect(await processedAt(completed.id)).toBeNull();
 
     expect((await Promise.all([deliver(completed), deliver(completed)])).map((a) => a.status)).toEqual([200, 200]);
     const { checkout, offers } = await recordsOf(checkoutId);
@@ -128,7 +178,7 @@ describe('fulfilment of a Stripe checkout through its webhook', () => {
     expect(await db()('purchases').where({ productId: product.id })).toHaveLength(1);
     expect(offers).toHaveLength(1);
     expect(await db()('outboxEmails').where({ toAddress: 'unlucky@example.com', kind: 'receipt' })).toHaveLength(1);
-    expect((await db()('merchantEvents').where({ identifier: completed.id }).first()).processedAt).not.toBeNull();
+    expect(await processedAt(completed.id)).not.toBeNull();
   });
 });
 

@@ -9,7 +9,7 @@ import { AppError } from '../http/errors';
 import type { User } from '../identity/models';
 import { findOrCreateUserByEmail } from '../identity/users';
 import type { Logger } from '../logger';
-import type { NewEmail, Outbox } from '../mail/outbox';
+import type { Outbox } from '../mail/outbox';
 import { receiptEmail, unfulfillableRefundEmail } from '../mail/templates';
 import { merchantProductId } from '../payments/merchant-records';
 import type { PaymentProvider } from '../payments/provider';
@@ -34,6 +34,19 @@ export interface CheckoutInput {
 }
 
 export type CheckoutStatus = 'open' | 'fulfilled' | 'refunded' | 'canceled';
+
+/**
+ * A write of the caller's that must commit with a checkout's settlement or not at all (a provider's event marked
+ * processed): run in the settling transaction when there is one.
+ */
+export type Alongside = (trx: Knex.Transaction) => Knex.QueryBuilder;
+
+export interface Settled {
+  status: CheckoutStatus;
+  purchaseId: string | null;
+  /** The caller's write ran, and committed with the settlement. */
+  alongside?: true;
+}
 
 /** A row of `checkouts`, as fulfilment reads it. */
 interface CheckoutRow {
@@ -119,9 +132,9 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
 
   /**
    * Writes the purchase of a settled checkout (for teams also the team coupon, or more seats on it), settles the
-   * checkout row and enqueues the buyer's email; a Valid individual purchase gets its offer to be given to someone
-   * else for a while (DOMAIN §8). An individual purchase is written in one statement: the checkout, the offer and
-   * the email follow the new row through WITH.
+   * checkout row and runs the writes that go with it (the buyer's email, a caller's write); a Valid individual
+   * purchase gets its offer to be given to someone else for a while (DOMAIN §8). An individual purchase is written
+   * in one statement: the checkout, the offer and the other writes follow the new row through WITH.
    */
   async function writePurchase(
     trx: Knex.Transaction,
@@ -130,7 +143,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
     charge: { id: string } | null,
     status: 'Valid' | 'Restricted' | 'Refunded',
     settled: { status: 'fulfilled' | 'refunded'; buyerUserId?: string },
-    email: NewEmail | null,
+    also: Knex.QueryBuilder[],
   ): Promise<string> {
     const base = {
       userId: buyer.id,
@@ -161,7 +174,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         );
         write = write.with('offer', trx.into(trx.raw('?? (??, ??, ??, ??)', ['purchaseUserTransfers', 'purchaseId', 'sourceUserId', 'transferState', 'expiresAt'])).insert(offer));
       }
-      if (email) write = write.with('email', outbox.enqueueQuery(trx, email));
+      also.forEach((query, i) => (write = write.with(`also_${i}`, query)));
       const [purchase] = await write.select('id').from('purchase');
       return purchase.id;
     }
@@ -184,7 +197,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       await trx('purchases').where({ id: purchaseId }).update({ bulkCouponId: coupon.id });
     }
     await trx('checkouts').where({ id: checkout.id }).update({ ...settled, purchaseId });
-    if (email) await outbox.enqueue(trx, email);
+    for (const query of also) await query;
     return purchaseId;
   }
 
@@ -221,7 +234,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
    * Fulfils (or cancels) a checkout read a moment ago: the provider is asked first, outside any transaction, then
    * the checkout row is locked and only the call that still finds it open writes anything.
    */
-  async function settle(found: Found): Promise<{ status: CheckoutStatus; purchaseId: string | null }> {
+  async function settle(found: Found, alongside?: Alongside): Promise<Settled> {
     if (found.status !== 'open') return { status: found.status, purchaseId: found.purchaseId };
     const checkoutId = found.id;
     const free = found.amountTotal === 0;
@@ -239,6 +252,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
     const accountId = await provider.accountId();
     const amount = formatMoney(found.amountTotal, found.currency);
 
+    const alsoOf = (trx: Knex.Transaction) => (alongside ? [alongside(trx)] : []);
     const outcome = await db.transaction(async (trx) => {
       // The checkout and its product, locked (seats are counted under the product's lock: concurrent fulfilments
       // never sell more than there are), with the product's provider mirror and the buyer's account (the signed-in
@@ -265,7 +279,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
             .as('merchantProductId'),
         );
       const checkout = row as CheckoutRow;
-      if (checkout.status !== 'open') return { status: checkout.status as CheckoutStatus, purchaseId: checkout.purchaseId as string | null, email: null };
+      if (checkout.status !== 'open') return { status: checkout.status as CheckoutStatus, purchaseId: checkout.purchaseId as string | null, email: null, alongside: undefined };
       const product: ProductFacts = {
         id: checkout.productId,
         name: row.productName,
@@ -324,18 +338,19 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         await ledger.recordAdjustment(trx, charge.id, -paid.charge.amount, 'refund', refund.identifier);
         if (checkout.couponReserved) await trx('coupons').where({ id: checkout.couponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
         const apology = unfulfillableRefundEmail(buyer.email, product.name, formatMoney(paid.charge.amount, checkout.currency), problem === 'sold-out' ? { soldOut: true } : { soldOut: false, reason: MESSAGES[problem] });
-        const purchaseId = await writePurchase(trx, checkout, buyer, charge, 'Refunded', { status: 'refunded' }, apology);
-        return { status: 'refunded' as const, purchaseId, email: true };
+        const purchaseId = await writePurchase(trx, checkout, buyer, charge, 'Refunded', { status: 'refunded' }, [outbox.enqueueQuery(trx, apology), ...alsoOf(trx)]);
+        return { status: 'refunded' as const, purchaseId, email: true, alongside: alongside && true };
       }
       if (problem) throw new AppError(problem, MESSAGES[problem]);
 
       await countCouponUse(trx, checkout);
       const receipt = charge && receiptEmail(buyer.email, product.name, amount, new URL(`/invoices/${charge.id}`, config.publicUrl).toString());
-      const purchaseId = await writePurchase(trx, checkout, buyer, charge, checkout.restricted ? 'Restricted' : 'Valid', { status: 'fulfilled', buyerUserId: buyer.id }, receipt);
-      return { status: 'fulfilled' as const, purchaseId, email: Boolean(charge) };
+      const also = [...(receipt ? [outbox.enqueueQuery(trx, receipt)] : []), ...alsoOf(trx)];
+      const purchaseId = await writePurchase(trx, checkout, buyer, charge, checkout.restricted ? 'Restricted' : 'Valid', { status: 'fulfilled', buyerUserId: buyer.id }, also);
+      return { status: 'fulfilled' as const, purchaseId, email: Boolean(charge), alongside: alongside && true };
     });
     if (outcome.email) outbox.flushInBackground();
-    return { status: outcome.status, purchaseId: outcome.purchaseId };
+    return { status: outcome.status, purchaseId: outcome.purchaseId, ...(outcome.alongside && { alongside: true }) };
   }
 
   return {
@@ -441,14 +456,17 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       return row?.id ?? null;
     },
 
-    /** Settles the checkout of a provider session (paid → fulfilled, canceled → canceled); unknown sessions are ignored. */
-    async settleSession(sessionIdentifier: string) {
+    /**
+     * Settles the checkout of a provider session (paid → fulfilled, canceled → canceled); unknown sessions are
+     * ignored. `alongside` commits with a fulfilment (the answer says so), and is not run otherwise.
+     */
+    async settleSession(sessionIdentifier: string, alongside?: Alongside): Promise<Settled | null> {
       const found = (await withSession().where('s.identifier', sessionIdentifier).first('c.*', 's.identifier as sessionIdentifier')) as Found | undefined;
-      return found ? settle(found) : null;
+      return found ? settle(found, alongside) : null;
     },
 
     /** Fulfils a paid checkout exactly once; any number of concurrent calls, from anywhere, converge. */
-    async fulfil(checkoutId: string): Promise<{ status: CheckoutStatus; purchaseId: string | null }> {
+    async fulfil(checkoutId: string): Promise<Settled> {
       const found = (await withSession().where('c.id', checkoutId).first('c.*', 's.identifier as sessionIdentifier')) as Found | undefined;
       if (!found) throw new AppError('not-found', 'No such checkout.');
       return settle(found);

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
-import type { CheckoutService } from '../commerce/checkout';
+import type { Knex } from 'knex';
+import type { Alongside, CheckoutService } from '../commerce/checkout';
 import type { PurchaseLifecycle } from '../commerce/purchase-lifecycle';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
@@ -41,14 +42,19 @@ export function stripeWebhooks({ db, logger, stripe, checkouts, lifecycle }: Dep
     }
   }
 
-  async function handle(accountId: string, event: Stripe.Event): Promise<boolean> {
+  /**
+   * Acts on an event: false when its type is not ours; 'marked' when the handler marked it processed itself, in the
+   * transaction of what it did.
+   */
+  async function handle(accountId: string, event: Stripe.Event, markProcessed: Alongside): Promise<boolean | 'marked'> {
     switch (event.type) {
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded':
-      case 'checkout.session.expired':
+      case 'checkout.session.expired': {
         // Fulfilment (or cancelation) reads the session back from Stripe: the event only says which one.
-        await checkouts.settleSession(event.data.object.id);
-        return true;
+        const settled = await checkouts.settleSession(event.data.object.id, markProcessed);
+        return settled?.alongside ? 'marked' : true;
+      }
       case 'charge.refunded':
         await lifecycle.chargeRefunded(accountId, event.data.object.id, event.data.object.amount_refunded);
         return true;
@@ -74,9 +80,11 @@ export function stripeWebhooks({ db, logger, stripe, checkouts, lifecycle }: Dep
       const [fresh] = await db('merchantEvents').insert({ ...key, type: event.type }).onConflict(['merchantAccountId', 'identifier']).ignore().returning('id');
       if (!fresh && (await db('merchantEvents').where(key).first('processedAt')).processedAt) return { received: true, duplicate: true };
       // A copy arriving while the first is still being processed runs too: every handler is idempotent, and
-      // the first copy failing must not leave the event acknowledged but undone.
-      const acted = await handle(accountId, event);
-      await db('merchantEvents').where(key).whereNull('processedAt').update({ processedAt: db.fn.now() });
+      // the first copy failing must not leave the event acknowledged but undone. The event is marked processed only
+      // once its handler is done: by a fulfilment in its own transaction, else right after.
+      const markProcessed = (q: Knex | Knex.Transaction) => q('merchantEvents').where(key).whereNull('processedAt').update({ processedAt: q.fn.now() });
+      const acted = await handle(accountId, event, markProcessed);
+      if (acted !== 'marked') await markProcessed(db);
       if (!acted) logger.info({ eventId: event.id, type: event.type }, 'Stripe event type not handled; acknowledged');
       return acted ? { received: true } : { received: true, ignored: true };
     },
