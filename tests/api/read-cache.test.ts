@@ -47,7 +47,7 @@ describe('read caches', () => {
   const storeGet = (path: string, who?: SignedIn) => as(who, request(app).get(`/api/store${path}`));
   const adminSend = (method: 'post' | 'put', path: string, body: object) => as(admin, request(app)[method](`/api/admin/${path}`)).send(body);
   const listed = async () => ((await storeGet('/products')).body.data as { id: string; name: string; price: { unitAmount: number } }[]).find((p) => p.id === product.id)!;
-  const touching = (table: string) => queries.filter((sql) => sql.includes(`"${table}"`));
+  const touching = (table: string) => queries.filter((sql) => new RegExp(`\\b${table}\\b`).test(sql));
 
   it('reads the catalog once, and shows a console edit at once', async () => {
     expect((await listed()).name).toBe('Cached Course');

@@ -30,6 +30,17 @@ interface LessonLink {
 }
 
 const GRANTS = ['Valid', 'Restricted'];
+
+// Written out once rather than built per request: these run on every lesson view and progress write.
+/** The learner's purchases of products that hold the course (a team purchase grants nothing by itself; its owner claims a seat). */
+const PURCHASES_OPENING = `
+  SELECT p.status, p.country FROM purchases p JOIN product_content_resources pc ON pc.product_id = p.product_id
+   WHERE pc.resource_id = :courseId AND p.user_id = :userId AND p.bulk_coupon_id IS NULL`;
+
+const VIEWER_OF_LESSON = `
+  SELECT (SELECT coalesce(json_agg(o), '[]'::json) FROM (${PURCHASES_OPENING}) o) AS purchases,
+         EXISTS (SELECT 1 FROM lesson_progress WHERE user_id = :userId AND lesson_id = :lessonId AND completed_at IS NOT NULL) AS completed,
+         EXISTS (SELECT 1 FROM bookmarks WHERE user_id = :userId AND resource_id = :lessonId AND type = 'bookmark') AS bookmarked`;
 const ENDED = ['Refunded', 'Disputed', 'Banned'];
 const link = (lesson: OutlineLesson | undefined): LessonLink | null => (lesson ? { id: lesson.id, title: lesson.title, slug: lesson.slug } : null);
 const isId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
@@ -73,18 +84,11 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
     return sanitizeRichText(resource?.fields.body ?? '');
   });
 
-  /** The learner's purchases of products that hold the course (a team purchase grants nothing by itself; its owner claims a seat). */
-  const purchasesOpening = (courseId: string, userId: string) =>
-    db('purchases as p')
-      .join('productContentResources as pc', 'pc.productId', 'p.productId')
-      .where({ 'pc.resourceId': courseId, 'p.userId': userId })
-      .whereNull('p.bulkCouponId')
-      .select('p.status', 'p.country');
-
   /** A Valid purchase of a product that holds the course, or a Restricted one from its own country, opens it. */
   async function entitlement(courseId: string, viewer: Viewer): Promise<Entitlement> {
     if (!viewer.user) return { full: false, reason: 'sign-in' };
-    return entitlementFrom(await purchasesOpening(courseId, viewer.user.id), viewer);
+    const { rows } = await db.raw(PURCHASES_OPENING, { courseId, userId: viewer.user.id });
+    return entitlementFrom(rows, viewer);
   }
 
   function entitlementFrom(purchases: { status: string; country: string | null }[], viewer: Viewer): Entitlement {
@@ -134,12 +138,8 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
 
   /** Everything of the learner's a lesson page shows, in one round trip: what opens the course, completion, bookmark. */
   async function viewerOfLesson(courseId: string, lessonId: string, userId: string) {
-    const row: { purchases: { status: string; country: string | null }[]; completed: boolean; bookmarked: boolean } = await db.first(
-      db.raw(`(SELECT coalesce(json_agg(o), '[]'::json) FROM (?) o) AS purchases`, [purchasesOpening(courseId, userId)]),
-      db.raw('EXISTS (?) AS completed', [db('lessonProgress').where({ userId, lessonId }).whereNotNull('completedAt').select(1)]),
-      db.raw('EXISTS (?) AS bookmarked', [db('bookmarks').where({ userId, resourceId: lessonId, type: 'bookmark' }).select(1)]),
-    );
-    return row;
+    const { rows } = await db.raw(VIEWER_OF_LESSON, { courseId, lessonId, userId });
+    return rows[0] as { purchases: { status: string; country: string | null }[]; completed: boolean; bookmarked: boolean };
   }
 
   /** The lesson in a course the viewer may open, or why not; throws not-found for a lesson they cannot see at all. */
