@@ -58,6 +58,8 @@ const defaultCoupons = (db: Knex, productId: string, now: Date) =>
 export async function quoteCoupons(db: Knex, productId: string, code: string | undefined, now: Date): Promise<{ entered?: Coupon; sale?: Coupon }> {
   const tagged = (query: Knex.QueryBuilder, as: 'entered' | 'sale') => query.select('coupons.*', db.raw('? AS found_as', [as])).limit(1);
   const sale = tagged(defaultCoupons(db, productId, now), 'sale');
-  const rows: Record<string, unknown>[] = await (code ? db.unionAll([tagged(byCode(db, code), 'entered'), sale], true) : sale);
+  // Prepared by name: parsed and planned once per connection, not on every product page view.
+  const query = code ? db.unionAll([tagged(byCode(db, code), 'entered'), sale], true).options({ name: 'quote-coupons-and-code' }) : sale.options({ name: 'quote-coupons' });
+  const rows: Record<string, unknown>[] = await query;
   return { entered: asCoupon(rows.find((r) => r.foundAs === 'entered')), sale: asCoupon(rows.find((r) => r.foundAs === 'sale')) };
 }

@@ -29,7 +29,8 @@ export function sessions({ db, clock, caches = readCaches({ ttlMs: 0, clock }) }
     const row: Record<string, unknown> | undefined = await db('sessions')
       .join('users', 'users.id', 'sessions.userId')
       .where('sessions.sessionToken', hash)
-      .first('sessions.*', ...USER_COLUMNS.map((column) => `users.${column} as ${asMember(column)}`));
+      .first('sessions.*', ...USER_COLUMNS.map((column) => `users.${column} as ${asMember(column)}`))
+      .options({ name: 'session-by-hash' }); // prepared: parsed and planned once per connection
     if (!row) return null;
     const user = User.fromDatabaseJson(Object.fromEntries(USER_COLUMNS.map((column) => [column, row[asMember(column)]])));
     const session = Session.fromDatabaseJson(Object.fromEntries(Object.entries(row).filter(([key]) => !key.startsWith('member'))));

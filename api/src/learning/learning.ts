@@ -31,7 +31,8 @@ interface LessonLink {
 
 const GRANTS = ['Valid', 'Restricted'];
 
-// Written out once rather than built per request: these run on every lesson view and progress write.
+// Written out once rather than built per request, and prepared by name (parsed and planned once per connection):
+// these run on every lesson view and progress write.
 /** The learner's purchases of products that hold the course (a team purchase grants nothing by itself; its owner claims a seat). */
 const PURCHASES_OPENING = `
   SELECT p.status, p.country FROM purchases p JOIN product_content_resources pc ON pc.product_id = p.product_id
@@ -87,7 +88,7 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
   /** A Valid purchase of a product that holds the course, or a Restricted one from its own country, opens it. */
   async function entitlement(courseId: string, viewer: Viewer): Promise<Entitlement> {
     if (!viewer.user) return { full: false, reason: 'sign-in' };
-    const { rows } = await db.raw(PURCHASES_OPENING, { courseId, userId: viewer.user.id });
+    const { rows } = await db.raw(PURCHASES_OPENING, { courseId, userId: viewer.user.id }).options({ name: 'purchases-opening' });
     return entitlementFrom(rows, viewer);
   }
 
@@ -138,7 +139,7 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
 
   /** Everything of the learner's a lesson page shows, in one round trip: what opens the course, completion, bookmark. */
   async function viewerOfLesson(courseId: string, lessonId: string, userId: string) {
-    const { rows } = await db.raw(VIEWER_OF_LESSON, { courseId, lessonId, userId });
+    const { rows } = await db.raw(VIEWER_OF_LESSON, { courseId, lessonId, userId }).options({ name: 'viewer-of-lesson' });
     return rows[0] as { purchases: { status: string; country: string | null }[]; completed: boolean; bookmarked: boolean };
   }
 
@@ -251,7 +252,7 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
          UNION ALL
          SELECT lesson_id FROM lesson_progress WHERE user_id = ? AND lesson_id = ANY(?::uuid[]) AND completed_at IS NOT NULL`,
         [write, user.id, others],
-      );
+      ).options({ name: completed ? 'progress-complete' : 'progress-reset' });
       const done = new Set((rows as { lesson_id: string }[]).map((r) => r.lesson_id));
       return { lessonId, completed, module: moduleProgressOf(outline, lesson.moduleId, done) };
     },
