@@ -30,6 +30,9 @@ interface LessonLink {
 }
 
 const GRANTS = ['Valid', 'Restricted'];
+const ENDED = ['Refunded', 'Disputed', 'Banned'];
+const link = (lesson: OutlineLesson | undefined): LessonLink | null => (lesson ? { id: lesson.id, title: lesson.title, slug: lesson.slug } : null);
+const isId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 // Written out once rather than built per request, and prepared by name (parsed and planned once per connection):
 // these run on every lesson view and progress write.
@@ -42,9 +45,6 @@ const VIEWER_OF_LESSON = `
   SELECT (SELECT coalesce(json_agg(o), '[]'::json) FROM (${PURCHASES_OPENING}) o) AS purchases,
          EXISTS (SELECT 1 FROM lesson_progress WHERE user_id = :userId AND lesson_id = :lessonId AND completed_at IS NOT NULL) AS completed,
          EXISTS (SELECT 1 FROM bookmarks WHERE user_id = :userId AND resource_id = :lessonId AND type = 'bookmark') AS bookmarked`;
-const ENDED = ['Refunded', 'Disputed', 'Banned'];
-const link = (lesson: OutlineLesson | undefined): LessonLink | null => (lesson ? { id: lesson.id, title: lesson.title, slug: lesson.slug } : null);
-const isId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 /**
  * What learners see of courses (DOMAIN §11): outlines with progress, lessons behind their access rules, and the
