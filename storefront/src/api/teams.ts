@@ -11,6 +11,14 @@ export interface TeamMember {
   you: boolean;
 }
 
+/** Someone the owner removed from the team: they cannot take a seat through the invite link until let back in. */
+export interface RevokedMember {
+  userId: string;
+  email: string;
+  name: string | null;
+  revokedAt: string;
+}
+
 /** A team purchase as its owner manages it (DOMAIN §7). */
 export interface TeamView {
   purchaseId: string;
@@ -21,6 +29,8 @@ export interface TeamView {
   /** The owner holds a seat themselves (the team purchase alone grants no access). */
   ownerHasSeat: boolean;
   members: TeamMember[];
+  /** People the owner removed, newest first: the invite link refuses them (`seat-revoked`) until readmitted. */
+  revoked: RevokedMember[];
 }
 
 /** What an invite link shows before anyone signs in. */
@@ -32,7 +42,8 @@ export interface Invite {
 }
 
 const teamPath = (purchaseId: string) => `/api/store/teams/${encodeURIComponent(purchaseId)}`;
-const invitePath = (couponId: string) => `/api/store/invites/${encodeURIComponent(couponId)}`;
+/** An invite link's code (`/invites/:code`): replaced when the owner resets the link. */
+const invitePath = (code: string) => `/api/store/invites/${encodeURIComponent(code)}`;
 
 export function getTeam(purchaseId: string): Promise<TeamView> {
   return getJson(teamPath(purchaseId));
@@ -43,15 +54,29 @@ export function claimSeat(purchaseId: string): Promise<TeamView> {
   return postJson(`${teamPath(purchaseId)}/claim`);
 }
 
-/** Frees a member's seat: they lose access (their progress stays) and the seat can be taken again. */
+/**
+ * Frees a member's seat: they lose access (their progress stays), the seat can be taken by someone else, and they
+ * are listed in `revoked` (emailed, and refused by the invite link until let back in).
+ */
 export function revokeSeat(purchaseId: string, memberPurchaseId: string): Promise<TeamView> {
   return deleteJson<TeamView>(`${teamPath(purchaseId)}/members/${encodeURIComponent(memberPurchaseId)}`);
 }
 
-export function getInvite(couponId: string): Promise<Invite> {
-  return getJson(invitePath(couponId));
+/** A new invite link for the team; the old one stops working (it answers `coupon-not-found`). */
+export function resetInviteLink(purchaseId: string): Promise<TeamView> {
+  return postJson(`${teamPath(purchaseId)}/invite/reset`);
 }
 
-export function redeemInvite(couponId: string): Promise<{ purchaseId: string; productId: string }> {
-  return postJson(`${invitePath(couponId)}/redeem`);
+/** Lets a removed person back in: they may take a seat through the invite link again. */
+export function readmit(purchaseId: string, userId: string): Promise<TeamView> {
+  return postJson(`${teamPath(purchaseId)}/revoked/${encodeURIComponent(userId)}/readmit`);
+}
+
+export function getInvite(code: string): Promise<Invite> {
+  return getJson(invitePath(code));
+}
+
+/** May answer 403 `seat-revoked` (the owner removed this person), `already-purchased`, `coupon-used-up`, … */
+export function redeemInvite(code: string): Promise<{ purchaseId: string; productId: string }> {
+  return postJson(`${invitePath(code)}/redeem`);
 }

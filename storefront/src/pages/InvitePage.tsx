@@ -15,15 +15,19 @@ type Outcome =
   | { kind: 'owned'; message: string }
   | { kind: 'used-up' }
   | { kind: 'inactive' }
+  | { kind: 'replaced' }
+  /** `again`: a "Try again" met the same refusal (the owner has not let them back in yet). */
+  | { kind: 'revoked'; message: string; again: boolean }
   | { kind: 'error'; message: string };
 
 /**
- * /invites/:couponId: the link a team owner shares. Anyone sees which course it is for; taking the seat needs an
+ * /invites/:code: the link a team owner shares (the route's param is still named couponId: the first links carried
+ * the team coupon's id, which stays their code). Anyone sees which course it is for; taking the seat needs an
  * account, so visitors sign in first and come back here.
  */
 export function InvitePage() {
-  const { couponId = '' } = useParams();
-  const invite = useAsync(() => getInvite(couponId), [couponId]);
+  const { couponId: code = '' } = useParams();
+  const invite = useAsync(() => getInvite(code), [code]);
   const failure = invite.status === 'error' ? invite.error : null;
   const notFound = isApiError(failure, 'coupon-not-found', 'not-found', 'validation-failed');
   const [outcome, setOutcome] = useState<Outcome | null>(null);
@@ -38,7 +42,8 @@ export function InvitePage() {
           This invite link is not valid
         </h1>
         <p>
-          Check that you copied the whole link, or ask the person who sent it for a new one. <Link to="/">Browse the courses</Link>
+          Check that you copied the whole link. If you did, the team’s owner may have replaced it with a new one: ask the
+          person who sent it for the current link. <Link to="/">Browse the courses</Link>
         </p>
       </section>
     );
@@ -54,36 +59,42 @@ export function InvitePage() {
     );
   }
   if (outcome?.kind === 'taken') return <SeatTaken invite={invite.data} headingRef={headingRef} />;
-  return <InviteDetails couponId={couponId} invite={invite.data} outcome={outcome} onOutcome={setOutcome} headingRef={headingRef} />;
+  return <InviteDetails code={code} invite={invite.data} outcome={outcome} onOutcome={setOutcome} headingRef={headingRef} />;
 }
 
 interface DetailsProps {
-  couponId: string;
+  code: string;
   invite: Invite;
   outcome: Outcome | null;
   onOutcome: (outcome: Outcome) => void;
   headingRef: RefObject<HTMLHeadingElement | null>;
 }
 
-function InviteDetails({ couponId, invite, outcome, onOutcome, headingRef }: DetailsProps) {
+function InviteDetails({ code, invite, outcome, onOutcome, headingRef }: DetailsProps) {
   const { state, refresh } = useSession();
   const [busy, setBusy] = useState(false);
   const owner = invite.ownerName ?? 'The team’s owner';
   const askOwner = invite.ownerName ? `Ask ${invite.ownerName}` : 'Ask the person who sent you the link';
   // A refusal that the invite itself already explains (no seats, inactive) replaces the button.
-  const blocked = !invite.active || invite.seatsFree === 0 || outcome?.kind === 'used-up' || outcome?.kind === 'inactive' || outcome?.kind === 'owned';
+  const blocked =
+    !invite.active ||
+    invite.seatsFree === 0 ||
+    (outcome !== null && ['used-up', 'inactive', 'owned', 'replaced', 'revoked'].includes(outcome.kind));
 
   async function handleTake() {
     setBusy(true);
     try {
-      await redeemInvite(couponId);
+      await redeemInvite(code);
       onOutcome({ kind: 'taken' });
     } catch (caught) {
       setBusy(false);
       if (isApiError(caught, 'unauthenticated')) return refresh();
       if (isApiError(caught, 'already-purchased')) onOutcome({ kind: 'owned', message: caught.message });
+      else if (isApiError(caught, 'seat-revoked')) onOutcome({ kind: 'revoked', message: caught.message, again: outcome?.kind === 'revoked' });
       else if (isApiError(caught, 'coupon-used-up')) onOutcome({ kind: 'used-up' });
-      else if (isApiError(caught, 'coupon-inactive', 'coupon-not-found')) onOutcome({ kind: 'inactive' });
+      // The owner replaced the link while this page was open.
+      else if (isApiError(caught, 'coupon-not-found')) onOutcome({ kind: 'replaced' });
+      else if (isApiError(caught, 'coupon-inactive')) onOutcome({ kind: 'inactive' });
       else onOutcome({ kind: 'error', message: caught instanceof Error ? caught.message : 'Something went wrong. Please try again.' });
     }
   }
@@ -110,6 +121,16 @@ function InviteDetails({ couponId, invite, outcome, onOutcome, headingRef }: Det
         </div>
       ) : null}
 
+      {outcome?.kind === 'replaced' && (
+        <div role="alert" className="notice notice-error">
+          <p>This invite link has just stopped working: the team’s owner replaced it with a new one. {askOwner} for the new link.</p>
+        </div>
+      )}
+
+      {outcome?.kind === 'revoked' && (
+        <RevokedNotice key={String(outcome.again)} message={outcome.message} again={outcome.again} askOwner={askOwner} busy={busy} onTryAgain={handleTake} />
+      )}
+
       {outcome?.kind === 'owned' && (
         <div role="alert" className="notice notice-info">
           <p>{outcome.message} There is nothing more to do: the course is in your account.</p>
@@ -131,7 +152,7 @@ function InviteDetails({ couponId, invite, outcome, onOutcome, headingRef }: Det
         <div className="notice notice-info">
           <p>Sign in to take your seat. New here? Signing in with your email address creates your account; no password needed.</p>
           <p>
-            <Link className="button-link" to={loginPath(`/invites/${encodeURIComponent(couponId)}`)}>
+            <Link className="button-link" to={loginPath(`/invites/${encodeURIComponent(code)}`)}>
               Sign in to take your seat
             </Link>
           </p>
@@ -161,6 +182,35 @@ function InviteDetails({ couponId, invite, outcome, onOutcome, headingRef }: Det
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * The owner removed this person from the team: the link refuses them (403 `seat-revoked`) until the owner lets them
+ * back in from the team page. Then "Try again" takes the seat without reloading.
+ */
+function RevokedNotice(props: { message: string; again: boolean; askOwner: string; busy: boolean; onTryAgain: () => void }) {
+  const { message, again, askOwner, busy, onTryAgain } = props;
+  return (
+    <div className="notice notice-error">
+      <div role="alert">
+        <p>
+          <strong>{again ? 'Still no seat: you have not been let back in yet.' : 'You cannot take a seat in this team.'}</strong> {message}
+        </p>
+        <p>
+          {askOwner} to let you back in: on their team page, under “Removed from the team”, they choose “Let back in”.
+          Then take your seat here.
+        </p>
+      </div>
+      <div className="actions">
+        <button type="button" className="button-quiet" onClick={onTryAgain} disabled={busy}>
+          Try again
+        </button>
+        <span role="status" className={busy ? 'loading' : undefined}>
+          {busy ? 'Taking your seat…' : ''}
+        </span>
+      </div>
+    </div>
   );
 }
 

@@ -1,13 +1,25 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { resetInviteLink, type TeamView } from '../../api/teams';
 
 type CopyOutcome = 'copied' | 'failed' | null;
 
 /** How long "Copied" stays before the status clears (so copying again is announced again). */
 const COPIED_FOR_MS = 4000;
 
-/** The team's invite link in a read-only field, with a Copy button that says whether it worked. */
-export function InviteLink({ url, full }: { url: string; full: boolean }) {
+interface Props {
+  team: TeamView;
+  /** The link was replaced: the team as it is now, and what to announce. */
+  onReset: (team: TeamView, message: string) => void;
+}
+
+/**
+ * The team's invite link in a read-only field, with a Copy button that says whether it worked, and "Replace the
+ * invite link" (after a confirmation) for a link that went further than it should have.
+ */
+export function InviteLink({ team, onReset }: Props) {
   const id = useId();
+  const url = team.inviteUrl;
+  const full = team.seats.free === 0;
   const inputRef = useRef<HTMLInputElement>(null);
   const [outcome, setOutcome] = useState<CopyOutcome>(null);
 
@@ -16,6 +28,11 @@ export function InviteLink({ url, full }: { url: string; full: boolean }) {
     const timer = setTimeout(() => setOutcome(null), COPIED_FOR_MS);
     return () => clearTimeout(timer);
   }, [outcome]);
+
+  // A replaced link lands in the focused field: keep it selected, ready to copy.
+  useEffect(() => {
+    if (document.activeElement === inputRef.current) inputRef.current?.select();
+  }, [url]);
 
   async function handleCopy() {
     setOutcome(null);
@@ -51,7 +68,85 @@ export function InviteLink({ url, full }: { url: string; full: boolean }) {
           {outcome === 'copied' ? 'Copied' : outcome === 'failed' ? 'Could not copy the link: it is selected, so press Ctrl+C (⌘C on a Mac) to copy it.' : ''}
         </p>
       </div>
+      <ReplaceLink
+        team={team}
+        onReset={(next, message) => {
+          setOutcome(null);
+          onReset(next, message);
+          // The confirmation goes: land on the link, which shows the new one (focusing it selects it, ready to copy).
+          inputRef.current?.focus();
+        }}
+      />
     </section>
+  );
+}
+
+/** "Replace the invite link", then a confirmation that says what happens to the old one. */
+function ReplaceLink({ team, onReset }: Props) {
+  const id = useId();
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const openRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (confirming) confirmRef.current?.focus();
+  }, [confirming]);
+
+  async function handleReplace() {
+    setBusy(true);
+    setError(null);
+    try {
+      const next = await resetInviteLink(team.purchaseId);
+      setBusy(false);
+      setConfirming(false);
+      onReset(next, 'The invite link was replaced. The old link no longer works: share the new one.');
+    } catch (caught) {
+      setBusy(false);
+      setError(`We could not replace the link: ${caught instanceof Error ? caught.message : 'something went wrong. Please try again.'}`);
+    }
+  }
+
+  function cancel() {
+    setConfirming(false);
+    setError(null);
+    requestAnimationFrame(() => openRef.current?.focus());
+  }
+
+  if (!confirming) {
+    return (
+      <div className="replace-link">
+        <button ref={openRef} type="button" className="button-quiet" onClick={() => setConfirming(true)}>
+          Replace the invite link
+        </button>
+        <p className="hint">If the link reached people it should not have, replace it: only the new link lets people in.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="replace-link replace-confirm" role="group" aria-labelledby={`${id}-question`}>
+      <p id={`${id}-question`}>
+        <strong>Replace the invite link?</strong> The current link stops working at once: anyone who opens it is told it is
+        not valid. People who already have a seat keep it. Share the new link with those who still need to join.
+      </p>
+      <div className="actions">
+        <button ref={confirmRef} type="button" className="button-danger" onClick={handleReplace} disabled={busy}>
+          Yes, replace the link
+        </button>
+        <button type="button" className="button-quiet" onClick={cancel} disabled={busy}>
+          Cancel
+        </button>
+        <span role="status" className={busy ? 'loading' : undefined}>
+          {busy ? 'Replacing the link…' : ''}
+        </span>
+      </div>
+      {error && (
+        <p role="alert" className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
 

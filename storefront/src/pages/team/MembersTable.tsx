@@ -59,7 +59,12 @@ function MemberRow({ team, member, onChanged }: { team: TeamView; member: TeamMe
     setError(null);
     try {
       const next = await revokeSeat(team.purchaseId, member.purchaseId);
-      onChanged(next, member.you ? 'You gave up your seat. It is free again.' : `${member.email} no longer has a seat. It is free again.`);
+      onChanged(
+        next,
+        member.you
+          ? 'You gave up your seat. It is free again.'
+          : `${member.email} no longer has a seat. It is free again, and we emailed them. They cannot take a seat through the invite link unless you let them back in.`,
+      );
     } catch (caught) {
       if (isApiError(caught, 'not-found')) {
         // Revoked elsewhere already: show the team as it is now.
@@ -96,7 +101,7 @@ function MemberRow({ team, member, onChanged }: { team: TeamView; member: TeamMe
             <p>
               {member.you
                 ? 'Give up your seat? You lose access to the course; your progress is kept.'
-                : `Revoke ${who} seat? They lose access to the course (their progress is kept) and the seat is free for someone else.`}
+                : `Revoke ${who} seat? They lose access to the course (their progress is kept), we email them, and the seat is free for someone else. The invite link will not let them back in unless you allow it.`}
             </p>
             <div className="actions">
               <button ref={confirmRef} type="button" className="button-danger" onClick={handleRevoke} disabled={busy}>

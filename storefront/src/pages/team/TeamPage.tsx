@@ -13,6 +13,7 @@ import { BuyMoreSeats } from './BuyMoreSeats';
 import { ClaimSeat } from './ClaimSeat';
 import { InviteLink } from './InviteLink';
 import { MembersTable } from './MembersTable';
+import { RevokedList } from './RevokedList';
 
 /** A team purchase still lets people in (a refunded, disputed or banned one does not). */
 const ACTIVE = ['Valid', 'Restricted'];
@@ -70,6 +71,7 @@ function TeamManager({ initial, headingRef }: { initial: TeamView; headingRef: R
   const [team, setTeam] = useState(initial);
   const [announcement, setAnnouncement] = useState('');
   const membersHeadingRef = useRef<HTMLHeadingElement>(null);
+  const revokedHeadingRef = useRef<HTMLHeadingElement>(null);
   const active = ACTIVE.includes(team.status);
   useDocumentTitle(`Team · ${team.product.name}`);
 
@@ -78,6 +80,20 @@ function TeamManager({ initial, headingRef }: { initial: TeamView; headingRef: R
     setTeam(next);
     setAnnouncement(message);
     membersHeadingRef.current?.focus(); // the button that was pressed is gone
+  }
+
+  /** Someone was let back in: land on the people still removed, or on the members once nobody is left there. */
+  function readmitted(next: TeamView, message: string) {
+    setTeam(next);
+    setAnnouncement(message);
+    // Both headings are on the page now; the list's goes when its last person does.
+    (next.revoked.length > 0 ? revokedHeadingRef : membersHeadingRef).current?.focus();
+  }
+
+  /** A new invite link: the invite section keeps the focus (on the new link). */
+  function linkReplaced(next: TeamView, message: string) {
+    setTeam(next);
+    setAnnouncement(message);
   }
 
   return (
@@ -100,9 +116,10 @@ function TeamManager({ initial, headingRef }: { initial: TeamView; headingRef: R
         {announcement}
       </p>
       <SeatsSummary seats={team.seats} />
-      {active && <InviteLink url={team.inviteUrl} full={team.seats.free === 0} />}
+      {active && <InviteLink team={team} onReset={linkReplaced} />}
       {active && !team.ownerHasSeat && <ClaimSeat team={team} onClaimed={(next) => changed(next, 'You have a seat: the course is now in My purchases.')} />}
       <MembersTable team={team} headingRef={membersHeadingRef} onChanged={changed} />
+      <RevokedList team={team} headingRef={revokedHeadingRef} onChanged={readmitted} />
       {active && <BuyMoreSeats product={team.product} />}
     </article>
   );

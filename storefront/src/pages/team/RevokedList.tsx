@@ -1,0 +1,98 @@
+import { useState, type RefObject } from 'react';
+import { isApiError } from '../../api/client';
+import { getTeam, readmit, type RevokedMember, type TeamView } from '../../api/teams';
+import { formatDate } from '../../format';
+
+interface Props {
+  team: TeamView;
+  headingRef: RefObject<HTMLHeadingElement | null>;
+  onChanged: (team: TeamView, message: string) => void;
+}
+
+/**
+ * The people the owner removed from the team: the invite link refuses them until they are let back in. Letting
+ * someone back in takes no seat: they take one through the link, like anyone else.
+ */
+export function RevokedList({ team, headingRef, onChanged }: Props) {
+  if (team.revoked.length === 0) return null;
+  return (
+    <section className="team-section" aria-labelledby="team-revoked">
+      <h2 id="team-revoked" ref={headingRef} tabIndex={-1}>
+        Removed from the team
+      </h2>
+      <p className="hint">
+        These people lost their seat and cannot take one again through the invite link. Let someone back in and they can
+        take a seat through the link again (if one is free).
+      </p>
+      <table className="members-table">
+        <caption className="visually-hidden">People removed from your team</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Removed</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {team.revoked.map((person) => (
+            <RevokedRow key={person.userId} team={team} person={person} onChanged={onChanged} />
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function RevokedRow({ team, person, onChanged }: { team: TeamView; person: RevokedMember; onChanged: Props['onChanged'] }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const who = person.name ?? person.email;
+
+  async function handleReadmit() {
+    setBusy(true);
+    setError(null);
+    try {
+      const next = await readmit(team.purchaseId, person.userId);
+      onChanged(next, `${person.email} may take a seat again: send them the invite link.`);
+    } catch (caught) {
+      if (isApiError(caught, 'not-found')) {
+        // Let back in elsewhere already (another tab): show the team as it is now.
+        try {
+          return onChanged(await getTeam(team.purchaseId), `${person.email} had already been let back in.`);
+        } catch {
+          // fall through to the message below
+        }
+      }
+      setBusy(false);
+      setError(`We could not let ${who} back in: ${caught instanceof Error ? caught.message : 'something went wrong. Please try again.'}`);
+    }
+  }
+
+  return (
+    <tr>
+      <th scope="row">{person.name ?? '—'}</th>
+      <td className="member-email">{person.email}</td>
+      <td>
+        <time dateTime={person.revokedAt}>{formatDate(person.revokedAt)}</time>
+      </td>
+      <td className="member-actions">
+        <div className="actions actions-end">
+          <button type="button" className="button-quiet" onClick={handleReadmit} disabled={busy}>
+            Let back in<span className="visually-hidden"> {who}</span>
+          </button>
+          <span role="status" className={busy ? 'loading' : undefined}>
+            {busy ? 'Letting them back in…' : ''}
+          </span>
+        </div>
+        {error && (
+          <p role="alert" className="field-error">
+            {error}
+          </p>
+        )}
+      </td>
+    </tr>
+  );
+}
