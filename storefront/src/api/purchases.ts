@@ -2,8 +2,19 @@ import { getJson } from './client';
 
 export type CheckoutStatus = 'open' | 'fulfilled' | 'refunded' | 'canceled';
 
+/** What the thank-you page learns about a checkout. */
+export interface CheckoutState {
+  status: CheckoutStatus;
+  purchaseId: string | null;
+  /**
+   * A team purchase: the whole team's seats after it (`teamId` is the team's page, /teams/:teamId). It opens no
+   * course by itself: the buyer takes a seat like anyone else.
+   */
+  team: { teamId: string; seats: number; ownerHasSeat: boolean } | null;
+}
+
 /** GET /api/store/checkouts/:id: asking also fulfils a paid checkout, so the thank-you page asks until it is settled. */
-export function getCheckoutStatus(checkoutId: string, signal?: AbortSignal): Promise<{ status: CheckoutStatus; purchaseId: string | null }> {
+export function getCheckoutStatus(checkoutId: string, signal?: AbortSignal): Promise<CheckoutState> {
   return getJson(`/api/store/checkouts/${encodeURIComponent(checkoutId)}`, { signal });
 }
 
@@ -29,6 +40,8 @@ export interface MyPurchase {
     addedSeats: boolean;
     /** The seats this purchase bought; not sent by the API yet (the row then says "Added seats"). */
     quantity?: number;
+    /** The buyer holds one of the team's seats (the team purchase itself opens no course). */
+    ownerHasSeat: boolean;
   } | null;
   /** A seat redeemed from someone's team purchase. */
   seat: boolean;
@@ -46,7 +59,10 @@ export interface Invoice {
   issuedAt: string;
   buyer: { name: string | null; email: string };
   line: { description: string; quantity: number; unitAmount: number; subtotal: number };
+  /** The percentage discount (sale, coupon, team tier, regional price); 0 when none. */
   discount: number;
+  /** Upgrade credit (what was paid for an owned course), taken off after the discount; 0 when none. */
+  credit: number;
   total: number;
   refunded: number;
   currency: string;

@@ -138,6 +138,14 @@ function InvoiceView({ invoice, headingRef }: { invoice: Invoice; headingRef: Re
               <td className="num">−{money(invoice.discount)}</td>
             </tr>
           )}
+          {(invoice.credit ?? 0) > 0 && (
+            <tr>
+              <th scope="row" colSpan={3}>
+                Upgrade credit
+              </th>
+              <td className="num">−{money(invoice.credit)}</td>
+            </tr>
+          )}
           <tr className="invoice-total">
             <th scope="row" colSpan={3}>
               Total

@@ -32,7 +32,9 @@ async function coursesByProduct(): Promise<Map<string, Courses>> {
 function MyPurchases() {
   const purchases = useAsync(async () => {
     const [list, courses] = await Promise.all([listMyPurchases(), coursesByProduct()]);
-    return list.map((purchase) => ({ purchase, courses: courses.get(purchase.product.id) ?? [] }));
+    // Products the learner can study through a purchase of their own or a seat (not through a team purchase).
+    const studying = new Set(list.filter((p) => grantsAccess(p) && !p.team).map((p) => p.product.id));
+    return list.map((purchase) => ({ purchase, courses: courses.get(purchase.product.id) ?? [], studying: studying.has(purchase.product.id) }));
   });
   const { refresh } = useSession();
   const failure = purchases.status === 'error' ? purchases.error : null;
@@ -53,8 +55,8 @@ function MyPurchases() {
       )}
       {purchases.status === 'ready' && purchases.data.length > 0 && (
         <ul className="purchase-list">
-          {purchases.data.map(({ purchase, courses }) => (
-            <PurchaseItem key={purchase.id} purchase={purchase} courses={courses} />
+          {purchases.data.map(({ purchase, courses, studying }) => (
+            <PurchaseItem key={purchase.id} purchase={purchase} courses={courses} studying={studying} />
           ))}
         </ul>
       )}
@@ -62,14 +64,25 @@ function MyPurchases() {
   );
 }
 
-/** A purchase that opens its courses: valid (or regional), and not a team purchase (its owner takes a seat). */
-const opensCourses = (purchase: MyPurchase) => (purchase.status === 'Valid' || purchase.status === 'Restricted') && !purchase.team;
+const grantsAccess = (purchase: MyPurchase) => purchase.status === 'Valid' || purchase.status === 'Restricted';
 
-function PurchaseItem({ purchase, courses }: { purchase: MyPurchase; courses: Courses }) {
+/** A purchase that opens its courses: valid (or regional), and not a team purchase (its owner takes a seat). */
+const opensCourses = (purchase: MyPurchase) => grantsAccess(purchase) && !purchase.team;
+
+interface ItemProps {
+  purchase: MyPurchase;
+  courses: Courses;
+  /** The learner studies this product through another purchase or a seat (a team purchase's seats are then to give away). */
+  studying: boolean;
+}
+
+function PurchaseItem({ purchase, courses, studying }: ItemProps) {
   const titleId = `purchase-${purchase.id}`;
-  const status = describeStatus(purchase);
+  const status = describeStatus(purchase, studying);
   const team = purchase.team;
   const courseLinks = opensCourses(purchase) ? courses : [];
+  // A team purchase opens no course: its buyer takes a seat on the team page, like anyone else.
+  const takeSeat = team !== null && !team.addedSeats && grantsAccess(purchase) && !team.ownerHasSeat && !studying;
   return (
     <li className="purchase-card">
       <div>
@@ -103,8 +116,17 @@ function PurchaseItem({ purchase, courses }: { purchase: MyPurchase; courses: Co
               {courseLinks.length === 1 ? 'Go to the course' : `Go to ${course.title}`}
             </Link>
           ))}
-          {team && !team.addedSeats && (
+          {takeSeat && (
             <Link className="button-link" to={`/teams/${encodeURIComponent(team.teamId)}`} aria-describedby={titleId}>
+              Take your seat
+            </Link>
+          )}
+          {team && !team.addedSeats && (
+            <Link
+              className={takeSeat ? 'button-link button-link-quiet' : 'button-link'}
+              to={`/teams/${encodeURIComponent(team.teamId)}`}
+              aria-describedby={titleId}
+            >
               Manage team
             </Link>
           )}
@@ -126,8 +148,13 @@ function PurchaseItem({ purchase, courses }: { purchase: MyPurchase; courses: Co
   );
 }
 
-/** The purchase status in plain words. */
-function describeStatus(purchase: MyPurchase): string {
+/** The purchase status in plain words; a team purchase never claims access (DOMAIN §7). */
+function describeStatus(purchase: MyPurchase, studying: boolean): string {
+  if (purchase.team && grantsAccess(purchase)) {
+    if (purchase.team.ownerHasSeat) return 'Active team purchase: you have taken a seat.';
+    if (studying) return 'Active team purchase: seats to give away (you already have this course).';
+    return 'Active team purchase: take a seat yourself to start learning.';
+  }
   switch (purchase.status) {
     case 'Valid':
       return 'Active: you have full access.';

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { ApiError, isApiError } from '../api/client';
-import { getCheckoutStatus } from '../api/purchases';
+import { getCheckoutStatus, type CheckoutState } from '../api/purchases';
+import { plural } from './product/pricingText';
 import { loginPath } from '../redirects';
 import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';
@@ -12,7 +13,7 @@ const GIVE_UP_AFTER_MS = 30_000;
 
 type Phase =
   | { kind: 'checking' }
-  | { kind: 'fulfilled' }
+  | { kind: 'fulfilled'; team: CheckoutState['team'] }
   | { kind: 'refunded' }
   | { kind: 'canceled' }
   | { kind: 'still-open' }
@@ -36,8 +37,9 @@ export function ThanksPage() {
     async function ask() {
       let outcome: Phase | null = null;
       try {
-        const { status } = await getCheckoutStatus(checkoutId, controller.signal);
-        if (status !== 'open') outcome = { kind: status };
+        const { status, team } = await getCheckoutStatus(checkoutId, controller.signal);
+        if (status === 'fulfilled') outcome = { kind: status, team: team ?? null };
+        else if (status !== 'open') outcome = { kind: status };
       } catch (error) {
         if (controller.signal.aborted) return;
         if (isApiError(error, 'not-found', 'validation-failed')) outcome = { kind: 'not-found' };
@@ -100,6 +102,7 @@ function PhaseDetails({ phase, onCheckAgain }: { phase: Phase; onCheckAgain: () 
     case 'checking':
       return <p className="hint">This usually takes a few seconds. Please keep this page open.</p>;
     case 'fulfilled':
+      if (phase.team) return <TeamReady team={phase.team} />;
       return (
         <>
           {state.status === 'signed-in' ? (
@@ -174,4 +177,50 @@ function PhaseDetails({ phase, onCheckAgain }: { phase: Phase; onCheckAgain: () 
         </div>
       );
   }
+}
+
+/**
+ * A team purchase opens no course by itself (DOMAIN §7): its seats are ready, and the buyer takes one on the team
+ * page like anyone else, and shares the invite link from there.
+ */
+function TeamReady({ team }: { team: NonNullable<CheckoutState['team']> }) {
+  const { state } = useSession();
+  const teamPath = `/teams/${encodeURIComponent(team.teamId)}`;
+  const seats = plural(team.seats, 'seat', 'seats');
+  return (
+    <>
+      <p>
+        Your team’s <strong>{seats}</strong> {team.seats === 1 ? 'is' : 'are'} ready. The purchase itself does not open the
+        course, for you or anyone else: each person takes a seat, you included.
+      </p>
+      {state.status === 'loading' ? null : state.status === 'signed-in' ? (
+        <>
+          <p>
+            {team.ownerHasSeat
+              ? 'You already have a seat. On your team page, copy the invite link and share it with the people you bought seats for.'
+              : 'On your team page, take a seat yourself (one click) if you want to study it too, and copy the invite link to share with the people you bought seats for.'}{' '}
+            Your receipt and invoice are in My purchases.
+          </p>
+          <p className="actions">
+            <Link className="button-link" to={teamPath}>
+              {team.ownerHasSeat ? 'Go to your team' : 'Take a seat and invite your team'}
+            </Link>
+            <Link to="/purchases">My purchases</Link>
+          </p>
+        </>
+      ) : (
+        <>
+          <p>
+            We will send a receipt to the email address you gave at checkout. Sign in with that email: you land on your team
+            page, where you take a seat yourself and copy the invite link to share.
+          </p>
+          <p className="actions">
+            <Link className="button-link" to={loginPath(teamPath)}>
+              Sign in to set up your team
+            </Link>
+          </p>
+        </>
+      )}
+    </>
+  );
 }
