@@ -5,9 +5,9 @@ export function safeRedirectPath(target: string | null | undefined): string | nu
   return target;
 }
 
-/** The sign-in page, coming back to `redirectTo` afterwards. */
-export function loginPath(redirectTo: string): string {
-  return `/login?${new URLSearchParams({ redirectTo })}`;
+/** The sign-in page, coming back to `redirectTo` afterwards; `email` fills in its email field. */
+export function loginPath(redirectTo: string, email?: string): string {
+  return `/login?${new URLSearchParams(email ? { redirectTo, email } : { redirectTo })}`;
 }
 
 /** The console (/admin) is a separate app: the storefront's router cannot show it. */

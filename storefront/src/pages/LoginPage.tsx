@@ -50,7 +50,7 @@ export function LoginPage() {
       </h1>
       <GitHubError code={params.get('error')} />
       <AlreadySignedIn redirectTo={redirectTo} />
-      <EmailLinkForm redirectTo={redirectTo} onSent={setSentTo} />
+      <EmailLinkForm redirectTo={redirectTo} initialEmail={params.get('email')?.trim().slice(0, 254) ?? ''} onSent={setSentTo} />
       <GitHubButton redirectTo={redirectTo} />
     </section>
   );
@@ -82,9 +82,16 @@ function AlreadySignedIn({ redirectTo }: { redirectTo: string | null }) {
   );
 }
 
-function EmailLinkForm({ redirectTo, onSent }: { redirectTo: string | null; onSent: (email: string) => void }) {
+interface EmailLinkFormProps {
+  redirectTo: string | null;
+  /** From `?email=` (a page that knows the address, e.g. the buy form for an email that already owns the course). */
+  initialEmail: string;
+  onSent: (email: string) => void;
+}
+
+function EmailLinkForm({ redirectTo, initialEmail, onSent }: EmailLinkFormProps) {
   const id = useId();
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(initialEmail);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 

@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { ApiError } from '../../api/client';
+import { ApiError, isApiError } from '../../api/client';
 import { startCheckout, type CheckoutRequest } from '../../api/commerce';
 import { useHere } from '../../navigation';
 import { loginPath } from '../../redirects';
@@ -19,6 +19,18 @@ interface Props {
   free: boolean;
 }
 
+type Request = NonNullable<Props['request']>;
+
+/**
+ * A signed-out buyer's email already owns the course (409 `email-owns-product`, DOMAIN §5.5): sign in to use it,
+ * or buy the same thing as one seat to give away.
+ */
+interface Owned {
+  email: string;
+  message: string;
+  request: Request;
+}
+
 /** "Buy now" / "Buy N seats" / "Get it free": starts the provider's checkout; signed-out buyers give an email. */
 export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
   const id = useId();
@@ -28,6 +40,7 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [emailError, setEmailError] = useState<string | null>(null);
+  const [owned, setOwned] = useState<Owned | null>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const needsEmail = state.status === 'signed-out' || state.status === 'error';
   const label = free ? 'Get it free' : seats !== null ? `Buy ${plural(seats, 'seat', 'seats')}` : forTeam ? 'Buy seats' : 'Buy now';
@@ -37,6 +50,7 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
     if (busy) return;
     setError(null);
     setEmailError(null);
+    setOwned(null);
     if (!request) return onInvalid();
     const address = email.trim();
     if (needsEmail && !/^[^\s@]+@[^\s@]+$/.test(address)) {
@@ -50,7 +64,10 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
       window.location.assign(url);
     } catch (caught) {
       setBusy(false);
-      if (caught instanceof ApiError && caught.body.errors?.email && needsEmail) {
+      if (isApiError(caught, 'email-owns-product') && needsEmail) {
+        setOwned({ email: address, message: caught.message || `${address} already owns this course.`, request });
+        emailRef.current?.focus(); // the field describes itself with the message; the two ways on follow it
+      } else if (caught instanceof ApiError && caught.body.errors?.email && needsEmail) {
         setEmailError(`Email ${caught.body.errors.email}.`);
         emailRef.current?.focus();
       } else {
@@ -59,6 +76,28 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
     }
   }
 
+  /** The same checkout as one seat to give away: a team purchase of one seat, for the same email. */
+  async function buyAsSeat() {
+    if (busy || !owned) return;
+    setError(null);
+    setBusy(true);
+    const { upgradeFrom: _none, ...rest } = owned.request;
+    try {
+      const { url } = await startCheckout({ ...rest, quantity: 1, team: true, ppp: false, email: owned.email });
+      window.location.assign(url);
+    } catch (caught) {
+      setBusy(false);
+      setError(`We could not start the checkout: ${caught instanceof Error ? caught.message : 'something went wrong. Please try again.'}`);
+    }
+  }
+
+  function changeEmail(value: string) {
+    setEmail(value);
+    // The message is about the address it was given for; another address is another question.
+    if (owned && value.trim().toLowerCase() !== owned.email.toLowerCase()) setOwned(null);
+  }
+
+  const describedBy = emailError ? `${id}-email-error` : owned ? `${id}-email-owned` : `${id}-email-hint`;
   return (
     <form className="stack buy-form" onSubmit={handleSubmit} noValidate aria-busy={busy}>
       {needsEmail && (
@@ -73,14 +112,28 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
             inputMode="email"
             required
             value={email}
-            onChange={(event) => setEmail(event.target.value)}
+            onChange={(event) => changeEmail(event.target.value)}
             aria-invalid={emailError ? true : undefined}
-            aria-describedby={emailError ? `${id}-email-error` : `${id}-email-hint`}
+            aria-describedby={describedBy}
           />
           {emailError ? (
             <p id={`${id}-email-error`} role="alert" className="field-error">
               {emailError}
             </p>
+          ) : owned ? (
+            <div className="notice notice-error owns-product">
+              <p id={`${id}-email-owned`} role="alert">
+                {owned.message}
+              </p>
+              <div className="actions">
+                <Link className="button-link" to={loginPath(here, owned.email)}>
+                  Sign in
+                </Link>
+                <button type="button" className="button-quiet" onClick={buyAsSeat} aria-disabled={busy || undefined}>
+                  Buy it as a seat to give away
+                </button>
+              </div>
+            </div>
           ) : (
             <p id={`${id}-email-hint`} className="hint">
               Your purchase is kept under this address; sign in with it to start learning.
