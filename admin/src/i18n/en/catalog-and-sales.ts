@@ -170,7 +170,7 @@ export const catalogAndSales = {
       seatsTotal: 'Seats',
       seatsUsed: 'Seats used',
       seatsFree: 'Seats free',
-      inviteCode: 'Invite code',
+      inviteCode: 'Invite link code',
       bulkCouponId: 'Team coupon',
       merchantChargeId: 'Charge',
       country: 'Country',
