@@ -128,7 +128,7 @@ function InviteDetails({ code, invite, outcome, onOutcome, headingRef }: Details
       )}
 
       {outcome?.kind === 'revoked' && (
-        <RevokedNotice key={String(outcome.again)} message={outcome.message} again={outcome.again} askOwner={askOwner} busy={busy} onTryAgain={handleTake} />
+        <RevokedNotice key={String(outcome.again)} message={outcome.message} again={outcome.again} owner={owner} busy={busy} onTryAgain={handleTake} />
       )}
 
       {outcome?.kind === 'owned' && (
@@ -189,8 +189,8 @@ function InviteDetails({ code, invite, outcome, onOutcome, headingRef }: Details
  * The owner removed this person from the team: the link refuses them (403 `seat-revoked`) until the owner lets them
  * back in from the team page. Then "Try again" takes the seat without reloading.
  */
-function RevokedNotice(props: { message: string; again: boolean; askOwner: string; busy: boolean; onTryAgain: () => void }) {
-  const { message, again, askOwner, busy, onTryAgain } = props;
+function RevokedNotice(props: { message: string; again: boolean; owner: string; busy: boolean; onTryAgain: () => void }) {
+  const { message, again, owner, busy, onTryAgain } = props;
   return (
     <div className="notice notice-error">
       <div role="alert">
@@ -198,8 +198,8 @@ function RevokedNotice(props: { message: string; again: boolean; askOwner: strin
           <strong>{again ? 'Still no seat: you have not been let back in yet.' : 'You cannot take a seat in this team.'}</strong> {message}
         </p>
         <p>
-          {askOwner} to let you back in: on their team page, under “Removed from the team”, they choose “Let back in”.
-          Then take your seat here.
+          {owner} lets you back in from their team page (under “Removed from the team”, “Let back in”). Once they have,
+          press Try again to take your seat.
         </p>
       </div>
       <div className="actions">
