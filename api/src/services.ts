@@ -55,8 +55,8 @@ export function createServices(deps: Deps) {
   // Stripe whenever its keys are configured; the built-in test provider otherwise.
   const stripe = config.STRIPE_SECRET_KEY ? stripeProvider({ db, config }) : null;
   const payments = stripe ?? testPayments;
-  const checkouts = checkoutService({ db, clock, config, logger, outbox, quotes, provider: payments });
   const lifecycle = purchaseLifecycle({ db, logger, outbox, provider: payments });
+  const checkouts = checkoutService({ db, clock, config, logger, outbox, quotes, provider: payments, refunds: lifecycle });
   const tree = contentTree({ db, changed: caches.clearAll });
   const learning = learningService({ db, tree, caches });
   return {

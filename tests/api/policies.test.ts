@@ -43,6 +43,8 @@ const EXPECTED: Record<string, Expected> = {
   'GET /api/store/teams/:id': 'signed-in',
   'POST /api/store/teams/:id/claim': 'signed-in',
   'DELETE /api/store/teams/:id/members/:memberId': 'signed-in',
+  'POST /api/store/teams/:id/revoked/:userId/readmit': 'signed-in',
+  'POST /api/store/teams/:id/invite/reset': 'signed-in',
   'GET /api/store/invites/:id': 'public',
   'POST /api/store/invites/:id/redeem': 'signed-in',
   'GET /api/store/purchases/:id/transfer': 'signed-in',

@@ -81,7 +81,8 @@ describe('GET /api/store/products/:id/quote', () => {
 
     const upgrade = await as(buyer, request(app()).get(`/api/store/products/${pro.id}/quote`));
     expect(upgrade.body.upgrade).toEqual({ fromPurchaseId: owned.id, fromProductId: fundamentals.id, credit: 4000 });
-    expect(upgrade.body.quote).toMatchObject({ fullPrice: 19_900, credit: 4000, discount: { amount: 3180 }, finalPrice: 12_720 });
+    // The sale's 20 % comes off the full price, then the credit: $199 − $39.80 − $40.00 (DOMAIN §5.3).
+    expect(upgrade.body.quote).toMatchObject({ fullPrice: 19_900, discount: { amount: 3980 }, credit: 4000, finalPrice: 11_920 });
 
     // Owning Fundamentals already: another copy is a seat to give away.
     const again = await as(buyer, request(app()).get(`/api/store/products/${fundamentals.id}/quote`));

@@ -46,8 +46,8 @@ describe('teams (DOMAIN §7)', () => {
     const listed = (await call(owner, 'get', '/purchases')).body.data;
     expect(listed.map((p: { id: string; team: object }) => [p.id, p.team])).toEqual(
       expect.arrayContaining([
-        [teamId, { seats: 10, used: 0, teamId, addedSeats: false, quantity: 5 }],
-        [more, { seats: 10, used: 0, teamId, addedSeats: true, quantity: 5 }],
+        [teamId, { seats: 10, used: 0, teamId, addedSeats: false, quantity: 5, ownerHasSeat: false }],
+        [more, { seats: 10, used: 0, teamId, addedSeats: true, quantity: 5, ownerHasSeat: false }],
       ]),
     );
 
@@ -66,7 +66,7 @@ describe('teams (DOMAIN §7)', () => {
     const page = await call(owner, 'get', `/teams/${teamId}`);
     expect(page.status).toBe(200);
     const coupon = await couponOf(teamId);
-    expect(page.body).toMatchObject({ seats: { total: 3, used: 0, free: 3 }, ownerHasSeat: false, members: [], inviteUrl: `http://localhost:3000/invites/${coupon.id}` });
+    expect(page.body).toMatchObject({ seats: { total: 3, used: 0, free: 3 }, ownerHasSeat: false, members: [], inviteUrl: `http://localhost:3000/invites/${coupon.inviteCode}` });
     expect((await call(owner, 'get', '/teams')).body.data.map((t: { purchaseId: string }) => t.purchaseId)).toContain(teamId);
 
     const claimed = await call(owner, 'post', `/teams/${teamId}/claim`);
@@ -84,22 +84,22 @@ describe('teams (DOMAIN §7)', () => {
   it('redeems through the invite link: signed in, once per person, never for someone who owns the course', async () => {
     const owner = await signedIn(db());
     const teamId = await buy(owner.user, 2);
-    const { id: couponId } = await couponOf(teamId);
-    const invite = await call(undefined, 'get', `/invites/${couponId}`);
+    const { id: couponId, inviteCode } = await couponOf(teamId);
+    const invite = await call(undefined, 'get', `/invites/${inviteCode}`);
     expect(invite.body).toMatchObject({ product: { id: course.id, name: 'Team Course' }, active: true, seatsFree: 2 });
-    expect((await call(undefined, 'post', `/invites/${couponId}/redeem`)).status).toBe(401);
+    expect((await call(undefined, 'post', `/invites/${inviteCode}/redeem`)).status).toBe(401);
 
     const member = await signedIn(db());
-    const redeemed = await call(member, 'post', `/invites/${couponId}/redeem`);
+    const redeemed = await call(member, 'post', `/invites/${inviteCode}/redeem`);
     expect(redeemed.status).toBe(201);
     expect(await Purchase.query(db()).findById(redeemed.body.purchaseId)).toMatchObject({ userId: member.user.id, status: 'Valid', totalAmount: 0, redeemedBulkCouponId: couponId });
     const welcome = await db()('outboxEmails').where({ toAddress: member.user.email, kind: 'team-welcome' }).first();
     expect(welcome.subject).toBe('Welcome to Team Course');
-    expect((await call(member, 'post', `/invites/${couponId}/redeem`)).body).toMatchObject({ code: 'already-purchased', message: 'You already have a seat for this course.' });
+    expect((await call(member, 'post', `/invites/${inviteCode}/redeem`)).body).toMatchObject({ code: 'already-purchased', message: 'You already have a seat for this course.' });
 
     const owns = await signedIn(db());
     await buy(owns.user, 1);
-    const refused = await call(owns, 'post', `/invites/${couponId}/redeem`);
+    const refused = await call(owns, 'post', `/invites/${inviteCode}/redeem`);
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'already-purchased', message: 'You already own this course.' });
     expect((await couponOf(teamId)).usedCount).toBe(1);
@@ -109,9 +109,9 @@ describe('teams (DOMAIN §7)', () => {
   it('gives the last seats to exactly as many people as there are, whoever races', async () => {
     const owner = await signedIn(db());
     const teamId = await buy(owner.user, 4);
-    const { id: couponId } = await couponOf(teamId);
+    const { id: couponId, inviteCode } = await couponOf(teamId);
     const people = await Promise.all(Array.from({ length: 12 }, () => signedIn(db())));
-    const answers = await Promise.all(people.map((person) => call(person, 'post', `/invites/${couponId}/redeem`)));
+    const answers = await Promise.all(people.map((person) => call(person, 'post', `/invites/${inviteCode}/redeem`)));
     expect(answers.filter((a) => a.status === 201)).toHaveLength(4);
     for (const refused of answers.filter((a) => a.status !== 201)) expect(refused.body.code).toBe('coupon-used-up');
     expect((await couponOf(teamId)).usedCount).toBe(4);
@@ -119,21 +119,21 @@ describe('teams (DOMAIN §7)', () => {
     // The same person racing themselves gets one seat.
     const team2 = await buy(owner.user, 3, true, await createProduct(db(), { name: 'Second Team Course' }));
     const twice = await signedIn(db());
-    const { id: coupon2 } = await couponOf(team2);
-    const own = await Promise.all(Array.from({ length: 5 }, () => call(twice, 'post', `/invites/${coupon2}/redeem`)));
+    const { inviteCode: invite2 } = await couponOf(team2);
+    const own = await Promise.all(Array.from({ length: 5 }, () => call(twice, 'post', `/invites/${invite2}/redeem`)));
     expect(own.filter((a) => a.status === 201)).toHaveLength(1);
   });
 
   it('revokes a seat: access ends, progress stays, and the seat goes to someone else', async () => {
     const owner = await signedIn(db());
     const teamId = await buy(owner.user, 1, true);
-    const { id: couponId } = await couponOf(teamId);
+    const { id: couponId, inviteCode } = await couponOf(teamId);
     const first = await signedIn(db());
-    const seat = (await call(first, 'post', `/invites/${couponId}/redeem`)).body.purchaseId;
+    const seat = (await call(first, 'post', `/invites/${inviteCode}/redeem`)).body.purchaseId;
     const lesson = await createResource(db(), 'lesson', { title: 'Lesson one' });
     await db()('lessonProgress').insert({ userId: first.user.id, lessonId: lesson.id, completedAt: new Date() });
     const second = await signedIn(db());
-    expect((await call(second, 'post', `/invites/${couponId}/redeem`)).body.code).toBe('coupon-used-up');
+    expect((await call(second, 'post', `/invites/${inviteCode}/redeem`)).body.code).toBe('coupon-used-up');
 
     const stranger = await signedIn(db());
     expect((await call(stranger, 'delete', `/teams/${teamId}/members/${seat}`)).status).toBe(404);
@@ -145,32 +145,34 @@ describe('teams (DOMAIN §7)', () => {
     expect(await db()('auditLogs').where({ recordId: seat, action: 'team.seat-revoked' }).first()).toBeTruthy();
     expect((await call(owner, 'delete', `/teams/${teamId}/members/${seat}`)).status).toBe(404);
 
-    expect((await call(second, 'post', `/invites/${couponId}/redeem`)).status).toBe(201);
-    // The first member can come back later and finds their progress.
+    expect((await call(second, 'post', `/invites/${inviteCode}/redeem`)).status).toBe(201);
+    // The first member comes back only when the owner lets them, and finds their progress.
     await call(owner, 'delete', `/teams/${teamId}/members/${(await Purchase.query(db()).findOne({ userId: second.user.id, redeemedBulkCouponId: couponId }))!.id}`);
-    expect((await call(first, 'post', `/invites/${couponId}/redeem`)).status).toBe(201);
+    expect((await call(first, 'post', `/invites/${inviteCode}/redeem`)).body.code).toBe('seat-revoked');
+    expect((await call(owner, 'post', `/teams/${teamId}/revoked/${first.user.id}/readmit`)).status).toBe(200);
+    expect((await call(first, 'post', `/invites/${inviteCode}/redeem`)).status).toBe(201);
     expect(await db()('lessonProgress').where({ userId: first.user.id })).toHaveLength(1);
   });
 
   it('closes the team when its purchase is refunded: seats end and the invite stops working', async () => {
     const owner = await signedIn(db());
     const teamId = await buy(owner.user, 2);
-    const { id: couponId } = await couponOf(teamId);
+    const { id: couponId, inviteCode } = await couponOf(teamId);
     const member = await signedIn(db());
-    const seat = (await call(member, 'post', `/invites/${couponId}/redeem`)).body.purchaseId;
+    const seat = (await call(member, 'post', `/invites/${inviteCode}/redeem`)).body.purchaseId;
     const support = await signedIn(db(), ['support']);
     expect((await as(support, request(app).post(`/api/admin/purchases/${teamId}/refund`)).send({ reason: 'Team cancelled' })).status).toBe(200);
     expect((await Purchase.query(db()).findById(seat))!.status).toBe('Refunded');
-    expect((await call(undefined, 'get', `/invites/${couponId}`)).body.active).toBe(false);
-    expect((await call(await signedIn(db()), 'post', `/invites/${couponId}/redeem`)).body.code).toBe('coupon-inactive');
+    expect((await call(undefined, 'get', `/invites/${inviteCode}`)).body.active).toBe(false);
+    expect((await call(await signedIn(db()), 'post', `/invites/${inviteCode}/redeem`)).body.code).toBe('coupon-inactive');
   });
 
   it('lets support revoke a seat from the console', async () => {
     const owner = await signedIn(db());
     const teamId = await buy(owner.user, 2);
-    const { id: couponId } = await couponOf(teamId);
+    const { id: couponId, inviteCode } = await couponOf(teamId);
     const member = await signedIn(db());
-    const seat = (await call(member, 'post', `/invites/${couponId}/redeem`)).body.purchaseId;
+    const seat = (await call(member, 'post', `/invites/${inviteCode}/redeem`)).body.purchaseId;
     const finance = await signedIn(db(), ['finance']);
     expect((await as(finance, request(app).delete(`/api/admin/bulk-purchases/${teamId}/members/${seat}`))).status).toBe(403);
     const support = await signedIn(db(), ['support']);

@@ -121,9 +121,14 @@ describe('coupons', () => {
 });
 
 describe('upgrade credit', () => {
-  it('comes off before the percentage discount', () => {
+  it('comes off after the percentage discount, so source + upgrade never exceed the target that day', () => {
     const upgrade = quote({ ...base, unitAmount: 19_900, upgradeCredit: 4900, coupon: coupon(1000) });
-    expect(upgrade).toMatchObject({ fullPrice: 19_900, credit: 4900, discount: { amount: 1500 }, finalPrice: 13_500 });
+    expect(upgrade).toMatchObject({ fullPrice: 19_900, discount: { amount: 1990 }, credit: 4900, finalPrice: 13_010 });
+    // The reported case: Fundamentals bought for $39.20 in the 20 % sale, then Pro ($199) in the same sale. Pro costs
+    // $159.20 that day; the upgrade is $120.00, not $127.84.
+    const sale = quote({ ...base, unitAmount: 19_900, upgradeCredit: 3920, defaultCoupon: coupon(2000) });
+    expect(sale).toMatchObject({ discount: { kind: 'default-coupon', amount: 3980 }, credit: 3920, finalPrice: 12_000 });
+    expect(3920 + sale.finalPrice).toBe(19_900 - 3980);
   });
 
   it('never exceeds the price, and does not apply to team purchases', () => {
@@ -138,7 +143,7 @@ describe('upgrade credit', () => {
 
 describe('the minimum charge', () => {
   it.each([
-    ['a tiny remainder is raised to one dollar', { ...base, upgradeCredit: 9_950 }, { finalPrice: 100, credit: 9_900 }],
+    ['a tiny remainder left by a credit is covered by it (never charged above the target)', { ...base, upgradeCredit: 9_950 }, { finalPrice: 0, credit: 10_000, free: true }],
     ['a discount that leaves cents is cut back', { ...base, unitAmount: 500, coupon: coupon(9_500) }, { finalPrice: 100, discount: { amount: 400 } }],
     ['a product under a dollar is charged its price', { ...base, unitAmount: 60, coupon: coupon(5000) }, { finalPrice: 60, discount: null }],
     ['zero stays a free redemption', { ...base, unitAmount: 500, coupon: coupon(10_000) }, { finalPrice: 0, free: true }],
@@ -210,6 +215,17 @@ describe('properties', () => {
       fc.property(inputs, (input) => {
         const price = quote(input).finalPrice;
         return price <= quote({ ...input, coupon: null }).finalPrice && price <= quote({ ...input, defaultCoupon: null }).finalPrice;
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('never makes the upgrade plus its credit cost more than the target does without it (DOMAIN §5.3)', () => {
+    fc.assert(
+      fc.property(inputs, (input) => {
+        const withCredit = quote(input);
+        const without = quote({ ...input, upgradeCredit: 0 });
+        return withCredit.credit + withCredit.finalPrice <= without.finalPrice || (withCredit.credit === 0 && withCredit.finalPrice === without.finalPrice);
       }),
       { numRuns: 5000 },
     );

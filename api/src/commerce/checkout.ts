@@ -16,7 +16,11 @@ import type { PaymentProvider } from '../payments/provider';
 import { formatMoney } from './money';
 import type { Quote } from './pricing';
 import type { QuoteService } from './quotes';
+import { GRANTING_STATUSES } from './models';
+import { holdingOf, holdingOfEmail } from './ownership';
+import type { PurchaseLifecycle } from './purchase-lifecycle';
 import { seatsSold } from './seats';
+import { OPEN_TRANSFER_STATES } from './transfers';
 
 export interface CheckoutInput {
   productId: string;
@@ -88,6 +92,7 @@ interface Deps {
   outbox: Outbox;
   quotes: QuoteService;
   provider: PaymentProvider;
+  refunds: Pick<PurchaseLifecycle, 'completeRefund'>;
 }
 
 /** What the provider shows next to the discount line: the kind of discount and any upgrade credit. */
@@ -100,6 +105,9 @@ function discountLabel(quote: Quote): string {
 /** What fulfilment needs of the product: its window, its seats and its name. */
 type ProductFacts = Pick<Product, 'id' | 'name' | 'quantityAvailable' | 'enrollmentOpensAt' | 'enrollmentClosesAt'>;
 
+/** The key of the full refund of a checkout that could not be fulfilled. */
+const soldOutRefundKey = (checkoutId: string) => `sold-out-${checkoutId}`;
+
 /** What fulfilment needs of the buyer's account. */
 type Buyer = Pick<User, 'id' | 'email'>;
 
@@ -109,7 +117,7 @@ type Buyer = Pick<User, 'id' | 'email'>;
  * checkout row is locked, and only the call that finds it open writes the purchase, charge, customer and
  * coupon use, and sends the email (after commit).
  */
-export function checkoutService({ db, clock, config, logger, outbox, quotes, provider }: Deps) {
+export function checkoutService({ db, clock, config, logger, outbox, quotes, provider, refunds }: Deps) {
   async function availability(trx: Knex | Knex.Transaction, product: ProductFacts, seats: number): Promise<Availability> {
     const enrollment = enrollmentState(product, clock.now());
     if (enrollment !== 'open') return enrollment === 'closed' ? 'enrollment-closed' : 'enrollment-not-open';
@@ -126,7 +134,9 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
     if (!checkout.upgradeFromId || checkout.team) return null;
     const source = await trx('purchases').where({ id: checkout.upgradeFromId }).forUpdate().first('userId', 'status');
     const used = await trx('purchases').where({ upgradedFromId: checkout.upgradeFromId }).first('id');
-    if (!source || source.userId !== buyer.id || !['Valid', 'Restricted'].includes(source.status) || used) return 'upgrade-not-available';
+    if (!source || source.userId !== buyer.id || !(GRANTING_STATUSES as readonly string[]).includes(source.status) || used) return 'upgrade-not-available';
+    // Holding the target meanwhile (another tab, a seat): the credit is not turned into a copy to give away.
+    if (await holdingOf(trx, buyer.id, checkout.productId, { except: checkout.upgradeFromId })) return 'upgrade-not-available';
     return null;
   }
 
@@ -142,7 +152,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
     buyer: Buyer,
     charge: { id: string } | null,
     status: 'Valid' | 'Restricted' | 'Refunded',
-    settled: { status: 'fulfilled' | 'refunded'; buyerUserId?: string },
+    settled: { status: 'fulfilled' | 'refunded'; buyerUserId?: string; team?: boolean },
     also: Knex.QueryBuilder[],
   ): Promise<string> {
     const base = {
@@ -182,7 +192,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
     const existing = await trx('purchases as p')
       .join('coupons as c', 'c.id', 'p.bulkCouponId')
       .where({ 'p.userId': buyer.id, 'p.productId': checkout.productId })
-      .whereIn('p.status', ['Valid', 'Restricted'])
+      .whereIn('p.status', GRANTING_STATUSES)
       .forUpdate()
       .first('c.id as couponId');
     let purchaseId: string;
@@ -235,6 +245,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
    * the checkout row is locked and only the call that still finds it open writes anything.
    */
   async function settle(found: Found, alongside?: Alongside): Promise<Settled> {
+    if (found.status === 'refunded') await finishRefund(found);
     if (found.status !== 'open') return { status: found.status, purchaseId: found.purchaseId };
     const checkoutId = found.id;
     const free = found.amountTotal === 0;
@@ -322,35 +333,69 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         if (charge) await ledger.recordSale(trx, charge.id);
       }
 
+      // Someone who has the course already (a guest who paid with an owning email, a second tab) gets the copy as a
+      // one-seat team to give away, never a duplicate (DOMAIN §5.5); an upgrade is refunded instead (below). Same-product payments are serialized by the
+      // product's lock above, so two of them cannot both miss each other.
+      const converted = !checkout.team && !checkout.upgradeFromId && Boolean(await holdingOf(trx, buyer.id, checkout.productId));
+      if (converted) checkout.team = true;
       const seats = checkout.team ? checkout.quantity : 1;
       const problem = (await availability(trx, product, seats)) ?? (await upgradeProblem(trx, checkout, buyer));
       if (problem && charge && paid?.charge) {
-        // Paid after the last seat went (or the upgrade source was used meanwhile): refunded in full (the same
-        // key on a retry never refunds twice).
+        // Paid after the last seat went (or the upgrade source was used meanwhile): refunded in full. The refund is
+        // reserved here and asked of the provider after commit, never under these locks; its key makes any retry
+        // replay it rather than refund twice.
         const reason = problem === 'sold-out' ? 'Sold out before the payment completed' : MESSAGES[problem];
-        const idempotencyKey = `sold-out-${checkoutId}`;
-        const refund = await provider.refund({ chargeIdentifier: paid.charge.identifier, amount: paid.charge.amount, idempotencyKey, reason });
-        await trx('merchantRefunds')
-          .insert({ merchantAccountId: accountId, identifier: refund.identifier, status: 'succeeded', merchantChargeId: charge.id, amount: refund.amount, reason, idempotencyKey })
-          .onConflict('idempotencyKey')
-          .ignore();
-        await trx('merchantCharges').where({ id: charge.id }).update({ refundAmount: paid.charge.amount });
-        await ledger.recordAdjustment(trx, charge.id, -paid.charge.amount, 'refund', refund.identifier);
+        const [refund] = await trx('merchantRefunds')
+          .insert({ merchantAccountId: accountId, merchantChargeId: charge.id, amount: paid.charge.amount, reason, idempotencyKey: soldOutRefundKey(checkoutId) })
+          .returning('id');
         if (checkout.couponReserved) await trx('coupons').where({ id: checkout.couponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
+        const purchaseId = await writePurchase(trx, checkout, buyer, charge, 'Refunded', { status: 'refunded' }, []);
         const apology = unfulfillableRefundEmail(buyer.email, product.name, formatMoney(paid.charge.amount, checkout.currency), problem === 'sold-out' ? { soldOut: true } : { soldOut: false, reason: MESSAGES[problem] });
-        const purchaseId = await writePurchase(trx, checkout, buyer, charge, 'Refunded', { status: 'refunded' }, [outbox.enqueueQuery(trx, apology), ...alsoOf(trx)]);
-        return { status: 'refunded' as const, purchaseId, email: true, alongside: alongside && true };
+        return { status: 'refunded' as const, purchaseId, email: false, alongside: undefined, refund: { id: refund.id as string, chargeId: charge.id, reason, apology } };
       }
       if (problem) throw new AppError(problem, MESSAGES[problem]);
 
       await countCouponUse(trx, checkout);
-      const receipt = charge && receiptEmail(buyer.email, product.name, amount, new URL(`/invoices/${charge.id}`, config.publicUrl).toString());
+      if (checkout.upgradeFromId && !checkout.team) {
+        // The credit is spent: the source can no longer be given away (DOMAIN §5.3).
+        await trx('purchaseUserTransfers')
+          .where({ purchaseId: checkout.upgradeFromId })
+          .whereIn('transferState', OPEN_TRANSFER_STATES)
+          .update({ transferState: 'CANCELED', canceledAt: trx.fn.now() });
+      }
+      const invoiceUrl = charge && new URL(`/invoices/${charge.id}`, config.publicUrl).toString();
+      const receipt = charge && receiptEmail(buyer.email, product.name, amount, invoiceUrl!, checkout.team ? { seats: checkout.quantity } : null);
       const also = [...(receipt ? [outbox.enqueueQuery(trx, receipt)] : []), ...alsoOf(trx)];
-      const purchaseId = await writePurchase(trx, checkout, buyer, charge, checkout.restricted ? 'Restricted' : 'Valid', { status: 'fulfilled', buyerUserId: buyer.id }, also);
+      const settled = { status: 'fulfilled' as const, buyerUserId: buyer.id, ...(converted && { team: true }) };
+      const purchaseId = await writePurchase(trx, checkout, buyer, charge, checkout.restricted ? 'Restricted' : 'Valid', settled, also);
       return { status: 'fulfilled' as const, purchaseId, email: Boolean(charge), alongside: alongside && true };
     });
     if (outcome.email) outbox.flushInBackground();
+    if ('refund' in outcome && outcome.refund) {
+      const { apology, ...reserved } = outcome.refund;
+      await refunds.completeRefund(reserved, async () => apology);
+    }
     return { status: outcome.status, purchaseId: outcome.purchaseId, ...(outcome.alongside && { alongside: true }) };
+  }
+
+  /**
+   * A checkout refunded because it could not be fulfilled whose refund did not complete (the provider unreachable,
+   * the process gone after commit) completes it now: every later settle of it (a webhook redelivery, the thank-you
+   * page) comes here until the provider has refunded it.
+   */
+  async function finishRefund(found: Found): Promise<void> {
+    const pending = await db('merchantRefunds as r')
+      .join('purchases as p', 'p.merchantChargeId', 'r.merchantChargeId')
+      .join('products as pr', 'pr.id', 'p.productId')
+      .join('users as u', 'u.id', 'p.userId')
+      .where('r.idempotencyKey', soldOutRefundKey(found.id))
+      .whereNot('r.status', 'succeeded')
+      .first('r.id', 'r.merchantChargeId as chargeId', 'r.reason', 'r.amount', 'u.email', 'pr.name as productName');
+    if (!pending) return;
+    await db('merchantRefunds').where({ id: pending.id, status: 'failed' }).update({ status: 'pending' });
+    const soldOut = pending.reason === 'Sold out before the payment completed';
+    const apology = unfulfillableRefundEmail(pending.email, pending.productName, formatMoney(pending.amount, found.currency), soldOut ? { soldOut } : { soldOut, reason: pending.reason });
+    await refunds.completeRefund({ id: pending.id, chargeId: pending.chargeId, reason: pending.reason }, async () => apology);
   }
 
   return {
@@ -368,6 +413,12 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       if (answer.coupon?.problem) throw new AppError(answer.coupon.problem, answer.coupon.message!, { coupon: answer.coupon.message! });
       const email = input.buyer?.email ?? input.email;
       if (!email) throw new AppError('validation-failed', 'Enter an email address for your receipt.', { email: 'is required when not signed in' });
+      if (!input.buyer && !answer.team && (await holdingOfEmail(db, email, input.productId))) {
+        // Said before payment (DOMAIN §5.5): a guest cannot see that this address owns the course.
+        throw new AppError('email-owns-product', `${email} already owns this course. Sign in to use it, or buy it as a seat to give away.`, {
+          email: 'already owns this course',
+        });
+      }
       const product = (await Product.query(db).findById(input.productId))!;
       const price = (await Price.query(db).findOne({ productId: product.id, status: 'active' }))!;
       const seats = answer.team ? input.quantity : 1;
@@ -394,6 +445,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
             state: input.state ?? null,
             ipAddress: input.ip,
             amountTotal: quote.finalPrice,
+            creditAmount: quote.credit,
             currency: answer.currency,
             restricted: quote.restricted,
           })
@@ -470,6 +522,26 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       const found = (await withSession().where('c.id', checkoutId).first('c.*', 's.identifier as sessionIdentifier')) as Found | undefined;
       if (!found) throw new AppError('not-found', 'No such checkout.');
       return settle(found);
+    },
+
+    /**
+     * The thank-you page's answer: the settlement, and for a team purchase its team (the whole team's seats), since
+     * a team purchase opens no course until its buyer takes a seat (DOMAIN §7).
+     */
+    async outcome(checkoutId: string): Promise<Settled & { team: { teamId: string; seats: number; ownerHasSeat: boolean } | null }> {
+      const settled = await this.fulfil(checkoutId);
+      const team =
+        settled.status === 'fulfilled' && settled.purchaseId
+          ? await db('purchases as p')
+              .join('coupons as c', 'c.id', 'p.bulkCouponId')
+              .where('p.id', settled.purchaseId)
+              .first(
+                'c.bulkPurchaseId as teamId',
+                'c.maxUses as seats',
+                db.raw('exists (select 1 from purchases s where s.redeemed_bulk_coupon_id = c.id and s.user_id = p.user_id and s.status in (?, ?)) as "ownerHasSeat"', GRANTING_STATUSES),
+              )
+          : null;
+      return { ...settled, team: team ?? null };
     },
   };
 }

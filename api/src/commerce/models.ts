@@ -6,6 +6,8 @@ import { MerchantCharge, MerchantCoupon, MerchantSession } from '../payments/mod
 
 export const PURCHASE_STATUSES = ['Valid', 'Restricted', 'Refunded', 'Disputed', 'Banned'] as const;
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
+/** The statuses that grant access (a Restricted one only from its country). */
+export const GRANTING_STATUSES = ['Valid', 'Restricted'] as const satisfies readonly PurchaseStatus[];
 
 export const TRANSFER_STATES = ['AVAILABLE', 'INITIATED', 'VERIFIED', 'CANCELED', 'EXPIRED', 'CONFIRMED', 'COMPLETED'] as const;
 export type TransferState = (typeof TRANSFER_STATES)[number];
@@ -23,6 +25,8 @@ export class Coupon extends BaseModel {
   declare merchantCouponId: string | null;
   declare restrictedToProductId: string | null;
   declare bulkPurchaseId: string | null;
+  /** What a team's invite link carries; the owner can replace it. */
+  declare inviteCode: string;
   declare createdAt: Date;
   declare updatedAt: Date;
 
@@ -164,6 +168,8 @@ export class Checkout extends BaseModel {
   declare city: string | null;
   declare state: string | null;
   declare amountTotal: number;
+  /** Upgrade credit taken off (DOMAIN §5.3); the invoice shows it as its own line. */
+  declare creditAmount: number;
   declare currency: string;
   declare restricted: boolean;
   declare status: 'open' | 'fulfilled' | 'refunded' | 'canceled';
@@ -180,6 +186,23 @@ export class Checkout extends BaseModel {
         modelClass: MerchantSession,
         join: { from: 'checkouts.merchantSessionId', to: 'merchantSessions.id' },
       },
+    };
+  }
+}
+
+/** Someone a team's owner removed: the team's invite link refuses them until the owner lets them back in (DOMAIN §7). */
+export class TeamSeatRevocation extends BaseModel {
+  static override tableName = 'teamSeatRevocations';
+  declare id: string;
+  declare couponId: string;
+  declare userId: string;
+  declare revokedById: string | null;
+  declare createdAt: Date;
+
+  static override get relationMappings() {
+    return {
+      coupon: { relation: Model.BelongsToOneRelation, modelClass: Coupon, join: { from: 'teamSeatRevocations.couponId', to: 'coupons.id' } },
+      user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'teamSeatRevocations.userId', to: 'users.id' } },
     };
   }
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection';
 import { coursesOfProducts } from '../catalog/service';
 import { AppError } from '../http/errors';
+import { GRANTING_STATUSES } from './models';
 
 export interface MyPurchase {
   id: string;
@@ -14,7 +15,7 @@ export interface MyPurchase {
    * A team purchase: its team's seats; `teamId` is the first purchase of the team (later ones added seats to it),
    * `quantity` the seats this purchase bought.
    */
-  team: { seats: number; used: number; teamId: string; addedSeats: boolean; quantity: number } | null;
+  team: { seats: number; used: number; teamId: string; addedSeats: boolean; quantity: number; ownerHasSeat: boolean } | null;
   /** The published courses the product grants. */
   courses: { id: string; slug: string | null; title: string }[];
   /** A seat redeemed from someone's team. */
@@ -28,7 +29,10 @@ export interface Invoice {
   issuedAt: Date;
   buyer: { name: string | null; email: string };
   line: { description: string; quantity: number; unitAmount: number; subtotal: number };
+  /** The percentage discount (sale, coupon, team, regional). */
   discount: number;
+  /** Upgrade credit for an owned purchase, its own line (DOMAIN §5.3). */
+  credit: number;
   total: number;
   refunded: number;
   currency: string;
@@ -48,6 +52,8 @@ export function myPurchases({ db }: { db: Db }) {
         .select(
           'p.id', 'p.status', 'p.totalAmount', 'p.currency', 'p.createdAt', 'p.country', 'p.merchantChargeId', 'p.redeemedBulkCouponId',
           'p.bulkCouponId', 'pr.id as productId', 'pr.name as productName', 'pr.slug as productSlug', 'c.maxUses', 'c.usedCount', 'c.bulkPurchaseId', 'co.quantity',
+          // A team purchase opens nothing until its buyer takes a seat of it (DOMAIN §7).
+          db.raw('exists (select 1 from purchases s where s.redeemed_bulk_coupon_id = p.bulk_coupon_id and s.user_id = p.user_id and s.status in (?, ?)) as "ownerHasSeat"', GRANTING_STATUSES),
         );
       const courses = await coursesOfProducts(db, [...new Set(rows.map((r) => r.productId as string))]);
       return rows.map((r) => ({
@@ -58,7 +64,7 @@ export function myPurchases({ db }: { db: Db }) {
         currency: r.currency,
         createdAt: r.createdAt,
         country: r.country,
-        team: r.bulkCouponId ? { seats: r.maxUses, used: r.usedCount, teamId: r.bulkPurchaseId, addedSeats: r.bulkPurchaseId !== r.id, quantity: r.quantity ?? r.maxUses } : null,
+        team: r.bulkCouponId ? { seats: r.maxUses, used: r.usedCount, teamId: r.bulkPurchaseId, addedSeats: r.bulkPurchaseId !== r.id, quantity: r.quantity ?? r.maxUses, ownerHasSeat: r.ownerHasSeat } : null,
         courses: courses.get(r.productId) ?? [],
         seat: Boolean(r.redeemedBulkCouponId),
         invoiceId: r.merchantChargeId,
@@ -75,7 +81,7 @@ export function myPurchases({ db }: { db: Db }) {
         .where({ 'ch.id': chargeId, 'p.userId': userId })
         .first(
           'ch.id', 'ch.identifier', 'ch.amount', 'ch.refundAmount', 'ch.currency', 'ch.createdAt', 'p.country', 'pr.name as productName',
-          'u.name as buyerName', 'u.email as buyerEmail', 'co.quantity', 'price.unitAmount',
+          'u.name as buyerName', 'u.email as buyerEmail', 'co.quantity', 'co.creditAmount', 'price.unitAmount',
         );
       if (!row) throw new AppError('not-found', 'No such invoice.');
       const quantity = row.quantity ?? 1;
@@ -87,7 +93,8 @@ export function myPurchases({ db }: { db: Db }) {
         issuedAt: row.createdAt,
         buyer: { name: row.buyerName, email: row.buyerEmail },
         line: { description: quantity > 1 ? `${row.productName} (${quantity} seats)` : row.productName, quantity, unitAmount, subtotal },
-        discount: Math.max(0, subtotal - row.amount),
+        credit: row.creditAmount ?? 0,
+        discount: Math.max(0, subtotal - row.amount - (row.creditAmount ?? 0)),
         total: row.amount,
         refunded: row.refundAmount,
         currency: row.currency,

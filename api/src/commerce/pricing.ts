@@ -54,7 +54,7 @@ export interface Quote {
   unitAmount: number;
   quantity: number;
   fullPrice: number;
-  /** Cents credited for an owned upgradable purchase (before the percentage discount). */
+  /** Cents credited for an owned upgradable purchase (after the percentage discount). */
   credit: number;
   discount: AppliedDiscount | null;
   finalPrice: number;
@@ -108,8 +108,6 @@ export function quote(input: PricingInput): Quote {
   }
   const fullPrice = input.unitAmount * input.quantity;
   const single = input.quantity === 1 && !input.team;
-  const credit = single ? Math.min(Math.max(0, input.upgradeCredit), fullPrice) : 0;
-  const base = fullPrice - credit;
   const notApplied: Quote['notApplied'] = [];
 
   const candidates: { kind: DiscountKind; bp: number; couponId?: string }[] = [];
@@ -135,20 +133,24 @@ export function quote(input: PricingInput): Quote {
     if (defaultCoupon) candidates.push({ kind: 'default-coupon', bp: defaultCoupon.bp, couponId: defaultCoupon.id });
   }
 
-  // Exactly one percentage discount: the one that saves the most money.
+  // Exactly one percentage discount, on the full price: the one that saves the most money.
   const ranked = candidates
-    .map((c) => ({ ...c, amount: percentOf(base, c.bp) }))
+    .map((c) => ({ ...c, amount: percentOf(fullPrice, c.bp) }))
     .sort((a, b) => b.amount - a.amount || PREFERENCE.indexOf(a.kind) - PREFERENCE.indexOf(b.kind));
   const best = ranked[0] && ranked[0].amount > 0 ? ranked[0] : null;
   for (const other of ranked) if (other !== best) notApplied.push({ kind: other.kind, reason: 'saves-less' });
 
-  let finalPrice = base - (best?.amount ?? 0);
-  // A zero total is a free redemption; anything else is charged at least MIN_CHARGE (never above full price).
-  if (finalPrice > 0 && finalPrice < MIN_CHARGE) finalPrice = Math.min(MIN_CHARGE, fullPrice);
-  // What the floor gave back comes off the discount first, then the credit, so the lines still add up.
-  const reduction = fullPrice - finalPrice;
-  const creditApplied = Math.min(credit, reduction);
-  const discountAmount = reduction - creditApplied;
+  // The upgrade credit comes off after the discount, so the source's price plus the upgrade's never exceeds what the
+  // target costs today (DOMAIN §5.3).
+  const discounted = fullPrice - (best?.amount ?? 0);
+  const credit = single ? Math.min(Math.max(0, input.upgradeCredit), discounted) : 0;
+  let finalPrice = discounted - credit;
+  // A zero total is a free redemption; anything else is charged at least MIN_CHARGE (never above full price). A
+  // credit that leaves less than the minimum covers the rest: raising it would charge more than the target costs.
+  if (finalPrice > 0 && finalPrice < MIN_CHARGE) finalPrice = credit > 0 ? 0 : Math.min(MIN_CHARGE, fullPrice);
+  // What the floor gave back comes off the discount, so the lines still add up.
+  const creditApplied = credit > 0 ? discounted - finalPrice : 0;
+  const discountAmount = fullPrice - finalPrice - creditApplied;
   const discount = best && discountAmount > 0 ? { kind: best.kind, bp: best.bp, amount: discountAmount, ...(best.couponId && { couponId: best.couponId }) } : null;
   if (best && !discount) notApplied.push({ kind: best.kind, reason: 'minimum-charge' });
 

@@ -3,12 +3,12 @@ import { recordAudit, SYSTEM_ACTOR, type Actor } from '../audit/record';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { Logger } from '../logger';
-import type { Outbox } from '../mail/outbox';
+import type { NewEmail, Outbox } from '../mail/outbox';
 import { refundEmail } from '../mail/templates';
 import { ledger } from '../finance/ledger';
 import type { PaymentProvider } from '../payments/provider';
 import { formatMoney } from './money';
-import type { PurchaseStatus } from './models';
+import { GRANTING_STATUSES, type PurchaseStatus } from './models';
 import { OPEN_TRANSFER_STATES } from './transfers';
 
 /**
@@ -52,6 +52,9 @@ interface Deps {
   provider: PaymentProvider;
 }
 
+/** The email that tells the buyer about a refund, written once the provider confirmed it. */
+export type RefundEmail = (trx: Knex.Transaction, charge: ChargeRow, result: { refundAmount: number; full: boolean }) => Promise<NewEmail>;
+
 export interface RefundInput {
   /** Cents; the whole remaining amount when left out. */
   amount?: number;
@@ -72,13 +75,34 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
       .where({ purchaseId: purchase.id })
       .whereIn('transferState', OPEN_TRANSFER_STATES)
       .update({ transferState: 'CANCELED', canceledAt: trx.fn.now() });
-    if (purchase.bulkCouponId && status !== 'Disputed') {
-      await trx('coupons').where({ id: purchase.bulkCouponId }).update({ status: 'inactive' });
-      await trx('purchases')
-        .where({ redeemedBulkCouponId: purchase.bulkCouponId })
-        .whereIn('status', sourcesOf(status))
-        .update({ status, statusReason: reason ?? `the team purchase was ${status.toLowerCase()}` });
+    if (purchase.bulkCouponId && status !== 'Disputed') await takeSeatsBack(trx, purchase, status, reason ?? `the team purchase was ${status.toLowerCase()}`);
+  }
+
+  /**
+   * A team purchase that ended takes the seats it bought out of its team (DOMAIN §7): when it was the team's last
+   * live purchase the team closes and every seat ends; otherwise the team shrinks by its seats, and if more people
+   * hold seats than remain, the latest to join lose theirs.
+   */
+  async function takeSeatsBack(trx: Knex.Transaction, purchase: PurchaseRow, status: PurchaseStatus, reason: string): Promise<void> {
+    const couponId = purchase.bulkCouponId!;
+    const coupon = await trx('coupons').where({ id: couponId }).forUpdate().first('maxUses', 'usedCount');
+    const live = await trx('purchases').where({ bulkCouponId: couponId }).whereNot({ id: purchase.id }).whereIn('status', GRANTING_STATUSES).first('id');
+    const seats = live ? ((await trx('checkouts').where({ purchaseId: purchase.id }).first('quantity'))?.quantity ?? coupon.maxUses) : coupon.maxUses;
+    const excess = Math.max(0, coupon.usedCount - (coupon.maxUses - seats));
+    const members = trx('purchases').where({ redeemedBulkCouponId: couponId }).whereIn('status', sourcesOf(status));
+    if (!live) {
+      await members.update({ status, statusReason: reason });
+      await trx('coupons').where({ id: couponId }).update({ status: 'inactive' });
+      return;
     }
+    let ended = 0;
+    if (excess > 0) {
+      const latest = members.clone().orderBy('createdAt', 'desc').limit(excess).select('id');
+      ended = await trx('purchases').whereIn('id', latest).update({ status, statusReason: reason });
+    }
+    await trx('coupons')
+      .where({ id: couponId })
+      .update({ usedCount: coupon.usedCount - ended, maxUses: Math.max(coupon.maxUses - seats, coupon.usedCount - ended) });
   }
 
   async function lockedPurchase(trx: Knex.Transaction, purchaseId: string): Promise<PurchaseRow> {
@@ -132,6 +156,40 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
     return { refundAmount: total, full };
   }
 
+  /**
+   * Asks the provider for a refund reserved as a pending `merchantRefunds` row (its key makes a repeat replay, not
+   * refund twice), outside any transaction, then records the charge's refunded total as the provider reports it and
+   * emails the buyer, once: only the call that moves the row to succeeded sends. Retrying a pending or failed row is
+   * safe for the same reason.
+   */
+  async function completeRefund(
+    reserved: { id: string; chargeId: string; reason: string },
+    emailOf: RefundEmail,
+    actor: Actor = SYSTEM_ACTOR,
+    requestId: string | null = null,
+  ): Promise<{ refundAmount: number; full: boolean }> {
+    const row = await db('merchantRefunds as r')
+      .join('merchantCharges as c', 'c.id', 'r.merchantChargeId')
+      .where('r.id', reserved.id)
+      .first('r.amount', 'r.idempotencyKey', 'r.status', 'c.identifier as chargeIdentifier');
+    let refund: Awaited<ReturnType<PaymentProvider['refund']>>;
+    try {
+      refund = await provider.refund({ chargeIdentifier: row.chargeIdentifier, amount: row.amount, idempotencyKey: row.idempotencyKey, reason: reserved.reason });
+    } catch (error) {
+      await db('merchantRefunds').where({ id: reserved.id, status: 'pending' }).update({ status: 'failed' });
+      throw error;
+    }
+    const outcome = await db.transaction(async (trx) => {
+      const charge = await lockCharge(trx, reserved.chargeId);
+      const moved = await trx('merchantRefunds').where({ id: reserved.id }).whereNot({ status: 'succeeded' }).update({ status: 'succeeded', identifier: refund.identifier });
+      const result = await applyRefundTotal(trx, charge, refund.refundedTotal, reserved.reason, actor, requestId);
+      if (moved) await outbox.enqueue(trx, await emailOf(trx, charge, result));
+      return result;
+    });
+    outbox.flushInBackground();
+    return outcome;
+  }
+
   return {
     /**
      * Refunds part or all of what is left of a purchase's charge through its provider, in three steps so that no
@@ -145,6 +203,12 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
         const purchase = await lockedPurchase(trx, purchaseId);
         if (!purchase.merchantChargeId) {
           throw new AppError('refund-not-possible', 'Nothing was paid for this purchase (a free redemption or a team seat), so there is nothing to refund.');
+        }
+        // A spent upgrade credit (DOMAIN §5.3): the upgrade bought with it is refunded first, or the credit would be
+        // paid back twice.
+        const upgrade = await trx('purchases').where({ upgradedFromId: purchase.id }).whereNot({ status: 'Refunded' }).first('id');
+        if (upgrade) {
+          throw new AppError('purchase-upgraded', 'This purchase was used as credit for an upgrade; refund the upgrade first.');
         }
         const charge = await lockCharge(trx, purchase.merchantChargeId);
         const [sum] = await trx('merchantRefunds').where({ merchantChargeId: charge.id, status: 'pending' }).sum({ pending: 'amount' });
@@ -175,28 +239,18 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
         return { id: row.id as string, charge, amount, idempotencyKey, purchase };
       });
 
-      let refund: Awaited<ReturnType<PaymentProvider['refund']>>;
-      try {
-        refund = await provider.refund({ chargeIdentifier: reserved.charge.identifier, amount: reserved.amount, idempotencyKey: reserved.idempotencyKey, reason: input.reason });
-      } catch (error) {
-        await db('merchantRefunds').where({ id: reserved.id }).update({ status: 'failed' });
-        throw error;
-      }
-
-      const outcome = await db.transaction(async (trx) => {
-        await trx('merchantRefunds').where({ id: reserved.id }).update({ status: 'succeeded', identifier: refund.identifier });
-        const charge = await lockCharge(trx, reserved.charge.id);
-        const result = await applyRefundTotal(trx, charge, refund.refundedTotal, input.reason, actor, requestId);
+      const refundEmailOf: RefundEmail = async (trx, charge, result) => {
         const [buyer, product] = await Promise.all([
           trx('users').where({ id: charge.userId }).first('email'),
           trx('products').where({ id: reserved.purchase.productId }).first('name'),
         ]);
-        await outbox.enqueue(trx, refundEmail(buyer.email, product.name, formatMoney(reserved.amount, charge.currency), result.full));
-        return { ...result, amount: reserved.amount };
-      });
-      outbox.flushInBackground();
-      return outcome;
+        return refundEmail(buyer.email, product.name, formatMoney(reserved.amount, charge.currency), result.full);
+      };
+      const result = await completeRefund({ id: reserved.id, chargeId: reserved.charge.id, reason: input.reason }, refundEmailOf, actor, requestId);
+      return { ...result, amount: reserved.amount };
     },
+
+    completeRefund,
 
     /** Ends a purchase's access for good; only an admin may (the route says so), always with a reason. */
     async ban(purchaseId: string, reason: string, actor: Actor, requestId: string | null = null) {
@@ -213,11 +267,23 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
 
     /** `charge.refunded`: the provider's total refunded, whoever started the refund. */
     async chargeRefunded(accountId: string, chargeIdentifier: string, amountRefunded: number) {
-      await db.transaction(async (trx) => {
+      const emailed = await db.transaction(async (trx) => {
         const charge = await chargeByIdentifier(trx, accountId, chargeIdentifier);
         if (!charge) return logger.warn({ chargeIdentifier }, 'refund event for a charge we do not know; ignored');
-        await applyRefundTotal(trx, charge, amountRefunded, 'Refunded at the payment provider', SYSTEM_ACTOR, null);
+        const result = await applyRefundTotal(trx, charge, amountRefunded, 'Refunded at the payment provider', SYSTEM_ACTOR, null);
+        const grown = result.refundAmount - charge.refundAmount;
+        // A refund started at the provider's dashboard is told to the buyer as one from the console is; one of ours
+        // still under way emails when it completes (under the charge's lock, so exactly one of the two sends).
+        const ours = await trx('merchantRefunds').where({ merchantChargeId: charge.id, status: 'pending' }).first('id');
+        if (grown <= 0 || ours) return false;
+        const [buyer, product] = await Promise.all([
+          trx('users').where({ id: charge.userId }).first('email'),
+          trx('purchases as p').join('products as pr', 'pr.id', 'p.productId').where('p.merchantChargeId', charge.id).first('pr.name'),
+        ]);
+        await outbox.enqueue(trx, refundEmail(buyer.email, product.name, formatMoney(grown, charge.currency), result.full));
+        return true;
       });
+      if (emailed) outbox.flushInBackground();
     },
 
     /** `charge.dispute.created`: access ends while the dispute is open, unless it was already closed. */

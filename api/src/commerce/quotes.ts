@@ -5,9 +5,11 @@ import { Price, Product } from '../catalog/models';
 import { AppError } from '../http/errors';
 import type { User } from '../identity/models';
 import { asOffer, COUPON_MESSAGES, couponProblem, quoteCoupons, type CouponProblem } from './coupons';
-import { Purchase } from './models';
+import { GRANTING_STATUSES, Purchase } from './models';
+import { holdingOf } from './ownership';
 import { pppForCountry } from './ppp';
 import { quote, type Quote } from './pricing';
+import { seatsBoughtBy } from './seats';
 
 export interface QuoteRequest {
   productId: string;
@@ -33,8 +35,6 @@ export interface QuoteAnswer {
   upgrade: { fromPurchaseId: string; fromProductId: string; credit: number } | null;
   team: { seats: number; existingSeats: number } | null;
 }
-
-const OWNING = ['Valid', 'Restricted'] as const;
 
 interface OnSale {
   product: Product;
@@ -65,7 +65,7 @@ export function quoteService({ db, clock, caches }: { db: Db; clock: Clock; cach
   async function upgradeSource(buyer: User, productId: string, requestedId?: string): Promise<{ purchase: Purchase; credit: number } | null> {
     const candidates = await Purchase.query(db)
       .where({ userId: buyer.id })
-      .whereIn('status', OWNING)
+      .whereIn('status', GRANTING_STATUSES)
       .whereNull('bulkCouponId')
       .whereNull('redeemedBulkCouponId') // a team seat was not paid for: it earns no upgrade
       .where((q) =>
@@ -91,12 +91,10 @@ export function quoteService({ db, clock, caches }: { db: Db; clock: Clock; cach
     const { product, price } = found;
 
     const buyer = request.buyer;
-    const ownsIt = buyer
-      ? Boolean(await Purchase.query(db).where({ userId: buyer.id, productId: product.id, status: 'Valid' }).whereNull('bulkCouponId').first())
-      : false;
+    const ownsIt = buyer ? Boolean(await holdingOf(db, buyer.id, product.id, { statuses: ['Valid'] })) : false;
     // Owning the course already makes another copy a seat to give away, never a silent duplicate.
     const team = request.forTeam || request.quantity > 1 || ownsIt;
-    const existingSeats = buyer && team ? await seatsBought(db, buyer.id, product.id) : 0;
+    const existingSeats = buyer && team ? await seatsBoughtBy(db, buyer.id, product.id) : 0;
 
     const { entered, sale } = await quoteCoupons(db, product.id, request.couponCode, now);
     const problem = request.couponCode ? couponProblem(entered, product.id, now) : null;
@@ -134,15 +132,6 @@ export function quoteService({ db, clock, caches }: { db: Db; clock: Clock; cach
     quote: (request: QuoteRequest) => priced(request, onSale),
     preview: (request: QuoteRequest) => priced(request, onSaleCached),
   };
-}
-
-/** Seats this buyer already bought for a product: the uses their team coupons allow. */
-async function seatsBought(db: Db, userId: string, productId: string): Promise<number> {
-  const [row] = (await db('purchases')
-    .join('coupons', 'coupons.id', 'purchases.bulkCouponId')
-    .where({ 'purchases.userId': userId, 'purchases.productId': productId })
-    .sum({ seats: 'coupons.maxUses' })) as { seats: number | string | null }[];
-  return Number(row?.seats ?? 0);
 }
 
 export type QuoteService = ReturnType<typeof quoteService>;

@@ -1,9 +1,20 @@
 import type { Knex } from 'knex';
+import { GRANTING_STATUSES } from './models';
 
 /**
- * Seats sold of a product: one per individual purchase, the seats of each team purchase (its coupon's uses);
- * redeemed seats are inside their team's count. Refunded, disputed and banned purchases give their seats back.
+ * Seats (DOMAIN §2, §7). A team coupon's `maxUses` is the team's seats, however many purchases added to it, so a
+ * team is counted once, by its coupon, never once per purchase; redeemed seats are inside their team's count.
+ * Refunded, disputed and banned purchases give their seats back.
  */
+
+/** The live team coupons of a set of purchases, each once, with its product and seats. */
+const liveTeams = (trx: Knex | Knex.Transaction) =>
+  trx('purchases as p')
+    .join('coupons as c', 'c.id', 'p.bulkCouponId')
+    .whereIn('p.status', GRANTING_STATUSES)
+    .distinct('c.id', 'p.productId', 'c.maxUses');
+
+/** Seats sold of a product: one per individual purchase, plus every live team's seats. */
 export async function seatsSold(trx: Knex | Knex.Transaction, productId: string): Promise<number> {
   return (await seatsSoldOf(trx, [productId])).get(productId) ?? 0;
 }
@@ -11,13 +22,25 @@ export async function seatsSold(trx: Knex | Knex.Transaction, productId: string)
 /** Seats sold of several products in one query (products with none are absent). */
 export async function seatsSoldOf(trx: Knex | Knex.Transaction, productIds: string[]): Promise<Map<string, number>> {
   if (productIds.length === 0) return new Map();
-  const rows = (await trx('purchases as p')
-    .leftJoin('coupons as c', 'c.id', 'p.bulkCouponId')
-    .whereIn('p.productId', productIds)
-    .whereNull('p.redeemedBulkCouponId')
-    .whereIn('p.status', ['Valid', 'Restricted'])
-    .groupBy('p.productId')
-    .select('p.productId')
-    .sum({ seats: trx.raw('CASE WHEN p.bulk_coupon_id IS NULL THEN 1 ELSE c.max_uses END') })) as { productId: string; seats: number | string }[];
+  const individual = trx('purchases')
+    .whereIn('productId', productIds)
+    .whereNull('bulkCouponId')
+    .whereNull('redeemedBulkCouponId')
+    .whereIn('status', GRANTING_STATUSES)
+    .select('productId', trx.raw('1 AS seats'));
+  const teams = trx.from(liveTeams(trx).whereIn('p.productId', productIds).as('t')).select('productId', 'maxUses as seats');
+  const rows = (await trx
+    .from(trx.unionAll([individual, teams], true).as('s'))
+    .groupBy('productId')
+    .select('productId')
+    .sum({ seats: 'seats' })) as { productId: string; seats: number | string }[];
   return new Map(rows.map((r) => [r.productId, Number(r.seats)]));
+}
+
+/** Seats a buyer already bought for a product (the team tier counts them): their live team's seats, once. */
+export async function seatsBoughtBy(trx: Knex | Knex.Transaction, userId: string, productId: string): Promise<number> {
+  const [row] = (await trx
+    .from(liveTeams(trx).where({ 'p.userId': userId, 'p.productId': productId }).as('t'))
+    .sum({ seats: 'maxUses' })) as { seats: number | string | null }[];
+  return Number(row?.seats ?? 0);
 }

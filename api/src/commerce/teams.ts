@@ -4,7 +4,9 @@ import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { Outbox } from '../mail/outbox';
-import { teamWelcomeEmail } from '../mail/templates';
+import { teamSeatRevokedEmail, teamWelcomeEmail } from '../mail/templates';
+import { GRANTING_STATUSES } from './models';
+import { holdingOf } from './ownership';
 
 interface TeamRow {
   id: string;
@@ -17,6 +19,7 @@ interface TeamRow {
 
 interface CouponRow {
   id: string;
+  inviteCode: string;
   maxUses: number;
   usedCount: number;
   status: string;
@@ -33,6 +36,13 @@ export interface TeamMember {
   you: boolean;
 }
 
+export interface RevokedMember {
+  userId: string;
+  email: string;
+  name: string | null;
+  revokedAt: Date;
+}
+
 export interface TeamView {
   purchaseId: string;
   product: { id: string; name: string; slug: string | null };
@@ -42,6 +52,8 @@ export interface TeamView {
   /** The owner holds a seat themselves (the team purchase alone grants no content). */
   ownerHasSeat: boolean;
   members: TeamMember[];
+  /** People the owner removed: the invite link refuses them until the owner lets them back in. */
+  revoked: RevokedMember[];
 }
 
 interface Deps {
@@ -50,14 +62,20 @@ interface Deps {
   outbox: Outbox;
 }
 
-const GRANTS_ACCESS = ['Valid', 'Restricted'];
+const INVITE_NOT_FOUND = "This invite link is not valid: its team's owner may have replaced it. Ask them for the current link.";
+
+const GRANTS_ACCESS: readonly string[] = GRANTING_STATUSES;
 
 /**
  * Team purchases (DOMAIN §7): the owner's team page, seats claimed through the invite link, revoked seats.
  * Seats are taken with one conditional update on the team coupon, so N people racing for M free seats get M.
  */
 export function teamService({ db, config, outbox }: Deps) {
-  const inviteUrl = (couponId: string) => new URL(`/invites/${couponId}`, config.publicUrl).toString();
+  const inviteUrl = (inviteCode: string) => new URL(`/invites/${inviteCode}`, config.publicUrl).toString();
+
+  /** A team lets people in while any of its purchases (the first, or seats added later) still grants access. */
+  const teamLive = (trx: Knex | Knex.Transaction, couponId: string) =>
+    trx('purchases').where({ bulkCouponId: couponId }).whereIn('status', GRANTS_ACCESS).first('status');
 
   /** The team purchase behind a coupon, locked; staff may act on any team, owners only on theirs. */
   async function lockTeam(trx: Knex.Transaction, purchaseId: string, actor: { id: string; staff: boolean }): Promise<TeamRow> {
@@ -67,8 +85,8 @@ export function teamService({ db, config, outbox }: Deps) {
   }
 
   async function view(trx: Knex | Knex.Transaction, team: TeamRow, viewerId: string): Promise<TeamView> {
-    const [coupon, product, members] = await Promise.all([
-      trx('coupons').where({ id: team.bulkCouponId }).first('maxUses', 'usedCount') as Promise<CouponRow>,
+    const [coupon, product, members, revoked, live] = await Promise.all([
+      trx('coupons').where({ id: team.bulkCouponId }).first('maxUses', 'usedCount', 'inviteCode') as Promise<CouponRow>,
       trx('products').where({ id: team.productId }).first('id', 'name', 'slug'),
       trx('purchases as p')
         .join('users as u', 'u.id', 'p.userId')
@@ -76,33 +94,42 @@ export function teamService({ db, config, outbox }: Deps) {
         .whereIn('p.status', GRANTS_ACCESS)
         .orderBy('p.createdAt')
         .select('p.id as purchaseId', 'u.id as userId', 'u.email', 'u.name', 'p.createdAt as joinedAt'),
+      trx('teamSeatRevocations as r')
+        .join('users as u', 'u.id', 'r.userId')
+        .where('r.couponId', team.bulkCouponId)
+        .orderBy('r.createdAt', 'desc')
+        .select('u.id as userId', 'u.email', 'u.name', 'r.createdAt as revokedAt') as Promise<RevokedMember[]>,
+      teamLive(trx, team.bulkCouponId),
     ]);
     return {
       purchaseId: team.id,
       product,
-      status: team.status,
+      status: live?.status ?? team.status,
       seats: { total: coupon.maxUses, used: coupon.usedCount, free: Math.max(0, coupon.maxUses - coupon.usedCount) },
-      inviteUrl: inviteUrl(team.bulkCouponId),
+      inviteUrl: inviteUrl(coupon.inviteCode),
       ownerHasSeat: members.some((m: TeamMember) => m.userId === team.userId),
       members: members.map((m: Omit<TeamMember, 'you'>) => ({ ...m, you: m.userId === viewerId })),
+      revoked,
     };
   }
 
-  /** Takes a seat for `userId`: one per person and product, refused to anyone who already has the course. */
+  /**
+   * Takes a seat for `userId`: one per person and product, refused to anyone who already has the course and to
+   * anyone the owner removed from this team (until let back in).
+   */
   async function redeemSeat(trx: Knex.Transaction, couponId: string, userId: string): Promise<{ purchaseId: string; productId: string }> {
     const coupon = (await trx('coupons').where({ id: couponId }).whereNotNull('bulkPurchaseId').first()) as CouponRow | undefined;
-    if (!coupon) throw new AppError('coupon-not-found', 'This invite link is not valid.');
+    if (!coupon) throw new AppError('coupon-not-found', INVITE_NOT_FOUND);
     const team = (await trx('purchases').where({ id: coupon.bulkPurchaseId }).first('status', 'productId')) as TeamRow;
-    if (coupon.status !== 'active' || !GRANTS_ACCESS.includes(team.status)) {
+    if (coupon.status !== 'active' || !(await teamLive(trx, couponId))) {
       throw new AppError('coupon-inactive', 'This team is no longer active; ask its owner for a new invite.');
     }
     // One user's redemptions run one at a time, so the "already has it" check cannot be raced.
     await trx('users').where({ id: userId }).forUpdate().first('id');
-    const owned = await trx('purchases')
-      .where({ userId, productId: team.productId })
-      .whereIn('status', GRANTS_ACCESS)
-      .where((q) => q.whereNull('bulkCouponId'))
-      .first('id', 'redeemedBulkCouponId');
+    if (await trx('teamSeatRevocations').where({ couponId, userId }).first('id')) {
+      throw new AppError('seat-revoked', "The team's owner removed you from this team. Ask them to let you back in from their team page.");
+    }
+    const owned = await holdingOf(trx, userId, team.productId);
     if (owned) {
       throw new AppError('already-purchased', owned.redeemedBulkCouponId ? 'You already have a seat for this course.' : 'You already own this course.');
     }
@@ -112,6 +139,13 @@ export function teamService({ db, config, outbox }: Deps) {
       .insert({ userId, productId: team.productId, status: 'Valid', totalAmount: 0, redeemedBulkCouponId: couponId, couponId })
       .returning('id');
     return { purchaseId: purchase.id, productId: team.productId };
+  }
+
+  /** The team coupon an invite link names (by its current code). */
+  async function couponOfInvite(trx: Knex | Knex.Transaction, inviteCode: string): Promise<string> {
+    const coupon = await trx('coupons').where({ inviteCode }).whereNotNull('bulkPurchaseId').first('id');
+    if (!coupon) throw new AppError('coupon-not-found', INVITE_NOT_FOUND);
+    return coupon.id;
   }
 
   async function welcome(trx: Knex.Transaction, userId: string, productId: string): Promise<void> {
@@ -132,26 +166,26 @@ export function teamService({ db, config, outbox }: Deps) {
     },
 
     /** What the invite page shows before anyone signs in: the course and whether a seat is free. */
-    async invite(couponId: string) {
+    async invite(inviteCode: string) {
       const row = await db('coupons as c')
         .join('purchases as p', 'p.id', 'c.bulkPurchaseId')
         .join('products as pr', 'pr.id', 'p.productId')
         .join('users as u', 'u.id', 'p.userId')
-        .where('c.id', couponId)
-        .first('c.maxUses', 'c.usedCount', 'c.status', 'p.status as teamStatus', 'pr.id as productId', 'pr.name as productName', 'pr.slug as productSlug', 'u.name as ownerName');
-      if (!row) throw new AppError('coupon-not-found', 'This invite link is not valid.');
+        .where('c.inviteCode', inviteCode)
+        .first('c.id', 'c.maxUses', 'c.usedCount', 'c.status', 'pr.id as productId', 'pr.name as productName', 'pr.slug as productSlug', 'u.name as ownerName');
+      if (!row) throw new AppError('coupon-not-found', INVITE_NOT_FOUND);
       return {
         product: { id: row.productId, name: row.productName, slug: row.productSlug },
         ownerName: row.ownerName as string | null,
-        active: row.status === 'active' && GRANTS_ACCESS.includes(row.teamStatus),
+        active: row.status === 'active' && Boolean(await teamLive(db, row.id)),
         seatsFree: Math.max(0, row.maxUses - row.usedCount),
       };
     },
 
     /** A signed-in person takes a seat through the invite link; the welcome email goes after commit. */
-    async redeem(couponId: string, userId: string) {
+    async redeem(inviteCode: string, userId: string) {
       const result = await db.transaction(async (trx) => {
-        const seat = await redeemSeat(trx, couponId, userId);
+        const seat = await redeemSeat(trx, await couponOfInvite(trx, inviteCode), userId);
         await welcome(trx, userId, seat.productId);
         return seat;
       });
@@ -171,10 +205,11 @@ export function teamService({ db, config, outbox }: Deps) {
 
     /**
      * Frees a member's seat: their seat purchase ends (they lose access), their progress stays (it belongs to
-     * the person, not the seat), and the seat can be given to someone else.
+     * the person, not the seat), the seat can be given to someone else, and they are told by email. The invite link
+     * refuses them from then on, until the owner lets them back in.
      */
     async revoke(purchaseId: string, memberPurchaseId: string, actor: Actor & { staff: boolean }, requestId: string | null = null): Promise<TeamView> {
-      return db.transaction(async (trx) => {
+      const result = await db.transaction(async (trx) => {
         const team = await lockTeam(trx, purchaseId, { id: actor.id!, staff: actor.staff });
         const seat = await trx('purchases').where({ id: memberPurchaseId, redeemedBulkCouponId: team.bulkCouponId }).whereIn('status', GRANTS_ACCESS).forUpdate().first();
         if (!seat) throw new AppError('not-found', 'That person has no seat in this team.');
@@ -182,6 +217,39 @@ export function teamService({ db, config, outbox }: Deps) {
         await trx('purchases').where({ id: seat.id }).delete();
         await trx('coupons').where({ id: team.bulkCouponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
         await recordAudit(trx, { actor, action: 'team.seat-revoked', resource: 'purchases', recordId: seat.id, before: seat, after: null, requestId });
+        // The owner giving up their own seat may take it again; anyone else is removed and told.
+        if (seat.userId !== team.userId) {
+          await trx('teamSeatRevocations').insert({ couponId: team.bulkCouponId, userId: seat.userId, revokedById: actor.id }).onConflict(['couponId', 'userId']).ignore();
+          const [member, owner, product] = await Promise.all([
+            trx('users').where({ id: seat.userId }).first('email'),
+            trx('users').where({ id: team.userId }).first('email'),
+            trx('products').where({ id: team.productId }).first('name'),
+          ]);
+          await outbox.enqueue(trx, teamSeatRevokedEmail(member.email, product.name, owner.email));
+        }
+        return view(trx, team, actor.id!);
+      });
+      outbox.flushInBackground();
+      return result;
+    },
+
+    /** The owner lets a removed member take a seat through the invite link again. */
+    async readmit(purchaseId: string, userId: string, actor: Actor & { staff: boolean }, requestId: string | null = null): Promise<TeamView> {
+      return db.transaction(async (trx) => {
+        const team = await lockTeam(trx, purchaseId, { id: actor.id!, staff: actor.staff });
+        const removed = await trx('teamSeatRevocations').where({ couponId: team.bulkCouponId, userId }).delete();
+        if (!removed) throw new AppError('not-found', 'That person was not removed from this team.');
+        await recordAudit(trx, { actor, action: 'team.member-readmitted', resource: 'purchases', recordId: team.id, after: { userId }, requestId });
+        return view(trx, team, actor.id!);
+      });
+    },
+
+    /** A new invite link for the team; the old one stops working at once. */
+    async resetInvite(purchaseId: string, actor: Actor & { staff: boolean }, requestId: string | null = null): Promise<TeamView> {
+      return db.transaction(async (trx) => {
+        const team = await lockTeam(trx, purchaseId, { id: actor.id!, staff: actor.staff });
+        await trx('coupons').where({ id: team.bulkCouponId }).update({ inviteCode: trx.raw('gen_random_uuid()') });
+        await recordAudit(trx, { actor, action: 'team.invite-reset', resource: 'purchases', recordId: team.id, requestId });
         return view(trx, team, actor.id!);
       });
     },

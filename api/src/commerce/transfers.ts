@@ -9,7 +9,8 @@ import type { Logger } from '../logger';
 import type { Outbox } from '../mail/outbox';
 import { purchaseReceivedEmail, transferCompletedEmail, transferOfferEmail } from '../mail/templates';
 import type { PaymentProvider } from '../payments/provider';
-import type { TransferState } from './models';
+import { GRANTING_STATUSES, type TransferState } from './models';
+import { holdingOf } from './ownership';
 
 /** States in which a transfer is still under way (one per purchase, enforced by a partial unique index). */
 export const OPEN_TRANSFER_STATES: readonly TransferState[] = ['AVAILABLE', 'INITIATED', 'VERIFIED', 'CONFIRMED'];
@@ -38,6 +39,8 @@ interface PurchaseRow {
   bulkCouponId: string | null;
   redeemedBulkCouponId: string | null;
   merchantChargeId: string | null;
+  /** Its credit paid for an upgrade (DOMAIN §5.3): it keeps its content but is no longer anyone else's to take. */
+  upgraded: boolean;
 }
 
 interface Deps {
@@ -51,9 +54,12 @@ interface Deps {
 
 const DAY_MS = 86_400_000;
 
-/** Individual, paid-or-redeemed purchases that still grant access may be given away; team seats and teams may not. */
+/**
+ * Individual, paid-or-redeemed purchases that still grant access may be given away; team seats and teams may not,
+ * nor a purchase whose credit paid for an upgrade.
+ */
 function transferable(purchase: PurchaseRow): boolean {
-  return purchase.status === 'Valid' && !purchase.bulkCouponId && !purchase.redeemedBulkCouponId;
+  return purchase.status === 'Valid' && !purchase.bulkCouponId && !purchase.redeemedBulkCouponId && !purchase.upgraded;
 }
 
 /**
@@ -65,7 +71,11 @@ export function transferService({ db, clock, config, logger, outbox, provider }:
   const transferUrl = (id: string) => new URL(`/transfers/${id}`, config.publicUrl).toString();
 
   async function lockPurchase(trx: Knex.Transaction, purchaseId: string): Promise<PurchaseRow> {
-    const purchase = (await trx('purchases').where({ id: purchaseId }).forUpdate().first()) as PurchaseRow | undefined;
+    // An upgrade's fulfilment locks its source row too, so `upgraded` cannot change while this lock is held.
+    const purchase = (await trx('purchases')
+      .where({ id: purchaseId })
+      .forUpdate()
+      .first('purchases.*', trx.raw('exists (select 1 from purchases as u where u.upgraded_from_id = purchases.id) as upgraded'))) as PurchaseRow | undefined;
     if (!purchase) throw new AppError('transfer-not-found', 'No such purchase.');
     return purchase;
   }
@@ -106,6 +116,13 @@ export function transferService({ db, clock, config, logger, outbox, provider }:
     if (states.includes(transfer.transferState)) return;
     if (transfer.transferState === 'EXPIRED') throw new AppError('transfer-expired', 'The time to transfer this purchase has passed.');
     throw new AppError('transfer-not-available', `This transfer is ${transfer.transferState.toLowerCase()}; it cannot be ${action}.`);
+  }
+
+  /** A recipient who has the course already (bought, or a team seat) is not given a second copy. */
+  async function refuseIfHolding(trx: Knex.Transaction, recipient: { id: string; email: string }, productId: string): Promise<void> {
+    if (await holdingOf(trx, recipient.id, productId)) {
+      throw new AppError('already-purchased', `${recipient.email} already owns this course.`, { email: 'already owns this course' });
+    }
   }
 
   function mustBeRecipient(transfer: TransferRow, userId: string): void {
@@ -182,8 +199,7 @@ export function transferService({ db, clock, config, logger, outbox, provider }:
           throw new AppError('validation-failed', 'Name someone else: this purchase is already yours.', { email: 'is your own address' });
         }
         const recipient = await findOrCreateUserByEmail(trx, recipientEmail, { verified: false });
-        const owned = await trx('purchases').where({ userId: recipient.id, productId: purchase.productId }).whereIn('status', ['Valid', 'Restricted']).first('id');
-        if (owned) throw new AppError('already-purchased', `${recipient.email} already owns this course.`, { email: 'already owns this course' });
+        await refuseIfHolding(trx, recipient, purchase.productId);
         await move(trx, transfer, 'INITIATED', { targetUserId: recipient.id });
         const product = await trx('products').where({ id: purchase.productId }).first('name');
         await outbox.enqueue(trx, transferOfferEmail(recipient.email, owner.email, product.name, transferUrl(transfer.id), transfer.expiresAt));
@@ -239,7 +255,11 @@ export function transferService({ db, clock, config, logger, outbox, provider }:
         const { transfer, purchase } = await lockTransfer(trx, transferId);
         mustBeRecipient(transfer, userId);
         refuseUnless(transfer, ['VERIFIED'], 'accepted');
-        if (purchase.status !== 'Valid') throw new AppError('transfer-not-available', 'This purchase can no longer be transferred.');
+        if (!transferable(purchase)) throw new AppError('transfer-not-available', 'This purchase can no longer be transferred.');
+        // The recipient may have bought the course since the offer: one person never holds two copies. Fulfilment
+        // locks the product, so a purchase of theirs being written now is waited for.
+        await trx('products').where({ id: purchase.productId }).forUpdate().first('id');
+        await refuseIfHolding(trx, { id: userId, email: (await trx('users').where({ id: userId }).first('email')).email }, purchase.productId);
         const now = clock.now();
         const [owner, recipient] = await Promise.all([trx('users').where({ id: purchase.userId }).first('id', 'email'), trx('users').where({ id: userId }).first('id', 'email')]);
         await move(trx, transfer, 'CONFIRMED', { confirmedAt: now });
@@ -274,12 +294,12 @@ export function transferService({ db, clock, config, logger, outbox, provider }:
         if (purchase.bulkCouponId || purchase.redeemedBulkCouponId) {
           throw new AppError('transfer-not-available', 'Team purchases and team seats are not moved this way; manage the team instead.');
         }
-        if (!['Valid', 'Restricted'].includes(purchase.status)) throw new AppError('transfer-not-available', `A ${purchase.status.toLowerCase()} purchase cannot be moved.`);
+        if (!(GRANTING_STATUSES as readonly string[]).includes(purchase.status)) throw new AppError('transfer-not-available', `A ${purchase.status.toLowerCase()} purchase cannot be moved.`);
+        if (purchase.upgraded) throw new AppError('purchase-upgraded', 'This purchase paid for an upgrade as credit; it stays with its owner.');
         const owner = await trx('users').where({ id: purchase.userId }).first('id', 'email');
         if (owner.email.toLowerCase() === recipientEmail.toLowerCase()) throw new AppError('validation-failed', 'This purchase already belongs to that address.', { email: 'is the current owner' });
         const recipient = await findOrCreateUserByEmail(trx, recipientEmail, { verified: false });
-        const owned = await trx('purchases').where({ userId: recipient.id, productId: purchase.productId }).whereIn('status', ['Valid', 'Restricted']).first('id');
-        if (owned) throw new AppError('already-purchased', `${recipient.email} already owns this course.`, { email: 'already owns this course' });
+        await refuseIfHolding(trx, recipient, purchase.productId);
         const now = clock.now();
         await trx('purchaseUserTransfers').where({ purchaseId }).whereIn('transferState', OPEN_TRANSFER_STATES).update({ transferState: 'CANCELED', canceledAt: now });
         const [row] = await trx('purchaseUserTransfers')

@@ -4,13 +4,25 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export function receiptEmail(to: string, productName: string, amount: string, invoiceUrl: string): NewEmail {
+/**
+ * The receipt. A team purchase opens no course by itself (DOMAIN §7): its receipt says so and where the buyer
+ * takes their own seat and finds the invite link.
+ */
+export function receiptEmail(to: string, productName: string, amount: string, invoiceUrl: string, team: { seats: number } | null = null): NewEmail {
+  const bought = team ? `${team.seats} ${team.seats === 1 ? 'seat' : 'seats'} of ${productName}` : productName;
+  const next = team
+    ? 'A team purchase opens the course for whoever takes a seat, you included: sign in, open My purchases and choose Manage team to take your own seat and share the invite link.'
+    : null;
+  const purchasesUrl = new URL('/purchases', invoiceUrl).toString();
   return {
     kind: 'receipt',
     to,
     subject: `Your receipt for ${productName}`,
-    text: `Thank you for buying ${productName} (${amount}).\n\nYour invoice: ${invoiceUrl}\n`,
-    html: `<p>Thank you for buying ${escapeHtml(productName)} (${escapeHtml(amount)}).</p><p><a href="${escapeHtml(invoiceUrl)}">Your invoice</a></p>`,
+    text: `Thank you for buying ${bought} (${amount}).\n\n${next ? `${next}\n${purchasesUrl}\n\n` : ''}Your invoice: ${invoiceUrl}\n`,
+    html:
+      `<p>Thank you for buying ${escapeHtml(bought)} (${escapeHtml(amount)}).</p>` +
+      (next ? `<p>${escapeHtml(next)}</p><p><a href="${escapeHtml(purchasesUrl)}">My purchases</a></p>` : '') +
+      `<p><a href="${escapeHtml(invoiceUrl)}">Your invoice</a></p>`,
   };
 }
 
@@ -67,6 +79,18 @@ export function purchaseReceivedEmail(to: string, productName: string, url: stri
     subject: `${productName} is yours`,
     text: `Our support team moved a purchase of ${productName} to this email address. Sign in with it to start:\n${url}\n`,
     html: `<p>Our support team moved a purchase of ${escapeHtml(productName)} to this email address.</p><p><a href="${escapeHtml(url)}">Sign in with it to start</a></p>`,
+  };
+}
+
+/** A member the team's owner removed: told plainly, with what to do if it is a mistake. */
+export function teamSeatRevokedEmail(to: string, productName: string, ownerEmail: string): NewEmail {
+  const text = `Your seat in ${productName} was removed by the team's owner (${ownerEmail}), so the course is no longer open to you. Your progress is kept: if you get a seat again, or buy the course, you continue where you left off. If this is a mistake, ask ${ownerEmail} to let you back in from their team page.`;
+  return {
+    kind: 'team-seat-revoked',
+    to,
+    subject: `Your seat in ${productName} was removed`,
+    text: `${text}\n`,
+    html: `<p>${escapeHtml(text)}</p>`,
   };
 }
 

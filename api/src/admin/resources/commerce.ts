@@ -101,7 +101,7 @@ export const bulkPurchases = defineResource({
   baseQuery: (db) =>
     Purchase.query(db)
       .join('coupons', 'coupons.id', 'purchases.bulkCouponId')
-      .select('purchases.*', 'coupons.maxUses as seatsTotal', 'coupons.usedCount as seatsUsed', 'coupons.code as inviteCode') as never,
+      .select('purchases.*', 'coupons.maxUses as seatsTotal', 'coupons.usedCount as seatsUsed', 'coupons.inviteCode as inviteCode') as never,
   sqlColumns: {
     id: 'purchases.id',
     userId: 'purchases.userId',
