@@ -48,6 +48,7 @@ describe('teams and transfers on the storefront (Chromium)', () => {
     await owner.getByRole('heading', { name: 'My purchases' }).waitFor();
     const teamCard = purchaseCard(owner, 'TypeScript Fundamentals');
     await expect.poll(() => teamCard.innerText()).toContain('5 seats, 0 claimed');
+    expect(await teamCard.innerText()).toContain('Active team purchase: take a seat yourself to start learning.');
     expect(await teamCard.getByRole('button', { name: 'Give to someone else' }).count()).toBe(0); // a team purchase is not transferable
     await teamCard.getByRole('link', { name: 'Manage team' }).click();
 
@@ -58,9 +59,10 @@ describe('teams and transfers on the storefront (Chromium)', () => {
     const team = (await Purchase.query(db).whereNotNull('bulkCouponId').first())!;
     expect(owner.url()).toBe(`${baseUrl}/teams/${team.id}`);
 
-    // The invite link: read it from the field and copy it.
+    // The invite link (it carries the team's invite code): read it from the field and copy it.
     const inviteUrl = await owner.getByRole('textbox', { name: 'Invite link' }).inputValue();
-    expect(inviteUrl).toBe(`${baseUrl}/invites/${team.bulkCouponId}`);
+    const inviteCode = (await Coupon.query(db).findById(team.bulkCouponId!))!.inviteCode;
+    expect(inviteUrl).toBe(`${baseUrl}/invites/${inviteCode}`);
     await owner.getByRole('button', { name: 'Copy' }).click();
     await owner.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
     expect(await owner.evaluate('navigator.clipboard.readText()')).toBe(inviteUrl);
@@ -72,7 +74,7 @@ describe('teams and transfers on the storefront (Chromium)', () => {
     await visitor.goto(inviteUrl);
     await visitor.getByRole('heading', { name: 'Join the team for TypeScript Fundamentals' }).waitFor();
     const signIn = visitor.getByRole('link', { name: 'Sign in to take your seat' });
-    expect(await signIn.getAttribute('href')).toBe(`/login?${new URLSearchParams({ redirectTo: `/invites/${team.bulkCouponId}` })}`);
+    expect(await signIn.getAttribute('href')).toBe(`/login?${new URLSearchParams({ redirectTo: `/invites/${inviteCode}` })}`);
     expect(await visitor.getByRole('button', { name: 'Take my seat' }).count()).toBe(0);
     await visitorContext.close();
 

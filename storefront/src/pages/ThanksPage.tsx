@@ -191,7 +191,7 @@ function TeamReady({ team }: { team: NonNullable<CheckoutState['team']> }) {
     <>
       <p>
         Your team’s <strong>{seats}</strong> {team.seats === 1 ? 'is' : 'are'} ready. The purchase itself does not open the
-        course, for you or anyone else: each person takes a seat, you included.
+        course, not even for you: everyone who studies it takes one of the seats, you included.
       </p>
       {state.status === 'loading' ? null : state.status === 'signed-in' ? (
         <>
@@ -211,8 +211,8 @@ function TeamReady({ team }: { team: NonNullable<CheckoutState['team']> }) {
       ) : (
         <>
           <p>
-            We will send a receipt to the email address you gave at checkout. Sign in with that email: you land on your team
-            page, where you take a seat yourself and copy the invite link to share.
+            We will send a receipt to the email address you gave at checkout. Sign in with that email to reach your team page:
+            take a seat there if you want to study it too, and copy the invite link to share.
           </p>
           <p className="actions">
             <Link className="button-link" to={loginPath(teamPath)}>

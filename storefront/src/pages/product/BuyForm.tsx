@@ -127,7 +127,7 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
               </p>
               <div className="actions">
                 <Link className="button-link" to={loginPath(here, owned.email)}>
-                  Sign in
+                  Sign in<span className="visually-hidden"> with {owned.email}</span>
                 </Link>
                 <button type="button" className="button-quiet" onClick={buyAsSeat} aria-disabled={busy || undefined}>
                   Buy it as a seat to give away

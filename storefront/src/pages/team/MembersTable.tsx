@@ -93,6 +93,7 @@ function MemberRow({ team, member, onChanged }: { team: TeamView; member: TeamMe
       </th>
       <td className="member-email">{member.email}</td>
       <td>
+        <span className="narrow-label">Joined </span>
         <time dateTime={member.joinedAt}>{formatDate(member.joinedAt)}</time>
       </td>
       <td className="member-actions">

@@ -76,6 +76,7 @@ function RevokedRow({ team, person, onChanged }: { team: TeamView; person: Revok
       <th scope="row">{person.name ?? '—'}</th>
       <td className="member-email">{person.email}</td>
       <td>
+        <span className="narrow-label">Removed </span>
         <time dateTime={person.revokedAt}>{formatDate(person.revokedAt)}</time>
       </td>
       <td className="member-actions">
