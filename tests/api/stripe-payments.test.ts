@@ -263,6 +263,50 @@ describe('payments through Stripe (the real SDK against a local stand-in for its
     expect((await checkout({ productId: limited.id, email: 'too-late@example.com' })).body.code).toBe('sold-out');
   });
 
+  it('refunds a payment that lost the last seat after its transaction, holding no lock while Stripe answers', async () => {
+    const limited = await createProduct(db(), { name: 'One Seat Workshop', unitAmount: 20_000, quantityAvailable: 1 });
+    const winner = await paidCheckout({ productId: limited.id, email: 'first-seat@example.com' });
+    const loser = await paidCheckout({ productId: limited.id, email: 'second-seat@example.com' });
+    await deliver(winner.completed);
+    // While Stripe is asked for the refund, the checkout and the product can be locked by someone else at once.
+    let probed: string[] | null = null;
+    stripe.beforeNext('POST /v1/refunds', async () => {
+      probed = await db().transaction(async (trx) => {
+        const rows = await trx.raw('SELECT c.id FROM checkouts c JOIN products p ON p.id = c.product_id WHERE c.id = ? FOR UPDATE NOWAIT', [loser.checkoutId]);
+        return rows.rows.map((r: { id: string }) => r.id);
+      });
+    });
+    expect((await deliver(loser.completed)).status).toBe(200);
+    expect(probed).toEqual([loser.checkoutId]);
+    const purchase = (await Purchase.query(db()).findOne({ productId: limited.id, status: 'Refunded' }))!;
+    const charge = await chargeOf(purchase.id);
+    expect(charge.refundAmount).toBe(charge.amount);
+    expect(await db()('merchantRefunds').where({ merchantChargeId: charge.id })).toEqual([expect.objectContaining({ status: 'succeeded', amount: charge.amount })]);
+    expect(await count(db()('outboxEmails').where({ toAddress: 'second-seat@example.com', kind: 'sold-out-refund' }))).toBe(1);
+    // Stripe's own charge.refunded for it adds nothing and sends no second email.
+    await deliver(stripe.chargeRefundedEvent(charge.identifier));
+    expect(await count(db()('outboxEmails').where({ toAddress: 'second-seat@example.com' }).whereIn('kind', ['refund', 'sold-out-refund']))).toBe(1);
+  });
+
+  it('finishes a sold-out refund that Stripe failed on the next delivery of the event, refunding once', async () => {
+    const limited = await createProduct(db(), { name: 'Another One Seat Workshop', unitAmount: 20_000, quantityAvailable: 1 });
+    const winner = await paidCheckout({ productId: limited.id, email: 'seat-taken@example.com' });
+    const loser = await paidCheckout({ productId: limited.id, email: 'refund-later@example.com' });
+    await deliver(winner.completed);
+    stripe.failNext('POST /v1/refunds', 3); // the first try and the SDK's two retries
+    expect((await deliver(loser.completed)).status).toBe(502);
+    const purchase = (await Purchase.query(db()).findOne({ productId: limited.id, status: 'Refunded' }))!;
+    expect((await chargeOf(purchase.id)).refundAmount).toBe(0);
+    expect(await count(db()('outboxEmails').where({ toAddress: 'refund-later@example.com' }))).toBe(0);
+
+    expect((await deliver(loser.completed)).status).toBe(200); // Stripe delivers again after a failure
+    const charge = await chargeOf(purchase.id);
+    expect(charge.refundAmount).toBe(charge.amount);
+    expect([...stripe.objects.values()].filter((o) => o.object === 'refund' && o.charge === charge.identifier)).toHaveLength(1);
+    expect(await count(db()('outboxEmails').where({ toAddress: 'refund-later@example.com', kind: 'sold-out-refund' }))).toBe(1);
+    expect((await thanks(loser.checkoutId)).body.status).toBe('refunded');
+  });
+
   it('answers 502 when Stripe is down, charging nothing and giving the coupon use back', async () => {
     const coupon = await createCoupon(db(), { code: 'ONEUSE', percentageDiscount: 0.25, maxUses: 1 });
     stripe.failNext('POST /v1/checkout/sessions', 3); // the first try and the SDK's two retries

@@ -54,6 +54,8 @@ export interface StandIn {
    * its answer is lost: a client with a shorter timeout gives up and retries.
    */
   delayNext(pathTemplate: string, ms: number, times?: number): void;
+  /** Runs `probe` when the next request to a path arrives, before answering it (to look at our side meanwhile). */
+  beforeNext(pathTemplate: string, probe: () => Promise<void>): void;
   /** Every routed request in arrival order, with the Idempotency-Key it carried. */
   requests: { template: string; idempotencyKey: string | undefined; status: number }[];
 }
@@ -64,6 +66,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
   const calls = new Map<string, number>();
   const failures = new Map<string, number>();
   const delays = new Map<string, { ms: number; times: number }>();
+  const probes = new Map<string, () => Promise<void>>();
   const requests: StandIn['requests'] = [];
 
   const get = (id: string, what: string): Obj => {
@@ -281,6 +284,9 @@ export async function startStripeStandIn(): Promise<StandIn> {
     const key = req.headers['idempotency-key'] as string | undefined;
     const record = { template: route.template, idempotencyKey: key, status: 200 };
     requests.push(record);
+    const probe = probes.get(route.template);
+    probes.delete(route.template);
+    if (probe) await probe();
     const failing = failures.get(route.template) ?? 0;
     if (failing > 0) failures.set(route.template, failing - 1);
     if (failing > 0) return answer(res, (record.status = 500), { error: { type: 'api_error', message: 'Something went wrong on our end.' } });
@@ -325,6 +331,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
         server.closeAllConnections(); // held answers (delayNext) would keep it open
       }),
     failNext: (template, times = 1) => void failures.set(template, times),
+    beforeNext: (template, probe) => void probes.set(template, probe),
     delayNext: (template, ms, times = 1) => void delays.set(template, { ms, times }),
     event,
 

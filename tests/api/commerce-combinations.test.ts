@@ -1,0 +1,195 @@
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/src/app';
+import { seatsSold } from '../../api/src/commerce/seats';
+import { Coupon, Purchase } from '../../api/src/db/models';
+import { createServices, type Services } from '../../api/src/services';
+import { createCoupon, createCourse, createProduct, makeUpgradable } from '../../seeds/factories';
+import { testDeps } from '../support/app';
+import { as, signedIn, type SignedIn } from '../support/auth';
+import { boughtWithTestProvider, sessionOfCheckout } from '../support/checkout';
+import { useTestDatabase } from '../support/db';
+
+/**
+ * The combinations of features that broke money and access (each case fails on the code before the fix); the
+ * model-based test in tests/reliability/commerce-model.test.ts explores the rest.
+ */
+describe('commerce combinations', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  let services: Services;
+  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+
+  beforeAll(async () => {
+    const deps = testDeps(db());
+    services = createServices(deps);
+    app = createApp(deps, { services }).callback();
+  });
+
+  const store = (who: SignedIn | undefined, method: 'get' | 'post' | 'delete', path: string, body?: object) =>
+    as(who, request(app)[method](`/api/store${path}`)).send(body);
+  const teamCoupon = async (teamId: string) => (await Coupon.query(db()).findById((await Purchase.query(db()).findById(teamId))!.bulkCouponId!))!;
+
+  it('counts a team once however many purchases added seats to it (5 + 3 is 8 seats, the 15 % tier)', async () => {
+    const course = await createProduct(db(), { name: 'Seats Course', unitAmount: 10_000, quantityAvailable: 20 });
+    const owner = await signedIn(db());
+    const teamId = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 5 });
+    await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 3 });
+
+    const quote = await as(owner, request(app).get(`/api/store/products/${course.id}/quote`).query({ quantity: 1, team: true }));
+    expect(quote.body.team).toEqual({ seats: 9, existingSeats: 8 });
+    expect(quote.body.quote.discount).toMatchObject({ kind: 'team', bp: 1500 });
+    expect((await teamCoupon(teamId)).maxUses).toBe(8);
+    // The seat limit counts them once too: 12 of 20 are left, not 4.
+    expect(await seatsSold(db(), course.id)).toBe(8);
+    const listed = (await request(app).get('/api/store/products')).body.data.find((p: { id: string }) => p.id === course.id);
+    expect(listed.seatsLeft).toBe(12);
+  });
+
+  it('keeps a revoked member out of the team until the owner lets them back in; a reset link stops the old one', async () => {
+    const course = await createProduct(db(), { name: 'Revoked Course', unitAmount: 10_000 });
+    const owner = await signedIn(db());
+    const teamId = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 2 });
+    const { inviteCode } = await teamCoupon(teamId);
+    const member = await signedIn(db());
+    const seat = (await store(member, 'post', `/invites/${inviteCode}/redeem`)).body.purchaseId;
+
+    const revoked = await store(owner, 'delete', `/teams/${teamId}/members/${seat}`);
+    expect(revoked.body.revoked).toEqual([expect.objectContaining({ userId: member.user.id, email: member.user.email })]);
+    const told = await db()('outboxEmails').where({ toAddress: member.user.email, kind: 'team-seat-revoked' }).first();
+    expect(told.subject).toBe('Your seat in Revoked Course was removed');
+
+    const again = await store(member, 'post', `/invites/${inviteCode}/redeem`);
+    expect(again.status).toBe(403);
+    expect(again.body.code).toBe('seat-revoked');
+    expect(await Purchase.query(db()).where({ userId: member.user.id, productId: course.id })).toHaveLength(0);
+
+    const reset = await store(owner, 'post', `/teams/${teamId}/invite/reset`);
+    expect(reset.status).toBe(200);
+    const fresh = (await teamCoupon(teamId)).inviteCode;
+    expect(fresh).not.toBe(inviteCode);
+    expect(reset.body.inviteUrl).toBe(`http://localhost:3000/invites/${fresh}`);
+    const stranger = await signedIn(db());
+    expect((await store(stranger, 'post', `/invites/${inviteCode}/redeem`)).body.code).toBe('coupon-not-found');
+    expect((await store(undefined, 'get', `/invites/${inviteCode}`)).status).toBe(400);
+    expect((await store(member, 'post', `/invites/${fresh}/redeem`)).body.code).toBe('seat-revoked');
+    // Only the owner manages the team.
+    expect((await store(stranger, 'post', `/teams/${teamId}/revoked/${member.user.id}/readmit`)).status).toBe(404);
+    expect((await store(stranger, 'post', `/teams/${teamId}/invite/reset`)).status).toBe(404);
+
+    const back = await store(owner, 'post', `/teams/${teamId}/revoked/${member.user.id}/readmit`);
+    expect(back.body.revoked).toEqual([]);
+    expect((await store(member, 'post', `/invites/${fresh}/redeem`)).status).toBe(201);
+    expect((await store(owner, 'post', `/teams/${teamId}/revoked/${member.user.id}/readmit`)).status).toBe(404);
+  });
+
+  it('takes upgrade credit off after the sale, and spends it once: the source is no longer transferable or refundable first', async () => {
+    const basics = await createProduct(db(), { name: 'Upgrade Basics', unitAmount: 4900 });
+    const pro = await createProduct(db(), { name: 'Upgrade Pro', unitAmount: 19_900 });
+    await makeUpgradable(db(), basics, pro);
+    for (const product of [basics, pro]) await createCoupon(db(), { code: null, default: true, percentageDiscount: 0.2, restrictedToProductId: product.id });
+    const buyer = await signedIn(db());
+    const sourceId = await boughtWithTestProvider(services, db(), { buyer: buyer.user, productId: basics.id });
+    expect((await Purchase.query(db()).findById(sourceId))!.totalAmount).toBe(3920);
+    // The source's transfer was offered to someone before the upgrade.
+    const offer = await store(buyer, 'post', `/purchases/${sourceId}/transfer`, { email: 'friend@example.com' });
+    expect(offer.status).toBe(200);
+
+    const quote = await as(buyer, request(app).get(`/api/store/products/${pro.id}/quote`));
+    expect(quote.body.quote).toMatchObject({ fullPrice: 19_900, discount: { kind: 'default-coupon', amount: 3980 }, credit: 3920, finalPrice: 12_000 });
+    const upgradeId = await boughtWithTestProvider(services, db(), { buyer: buyer.user, productId: pro.id, upgradeFromId: sourceId });
+    const upgrade = (await Purchase.query(db()).findById(upgradeId))!;
+    expect(upgrade).toMatchObject({ totalAmount: 12_000, upgradedFromId: sourceId });
+    expect(3920 + upgrade.totalAmount).toBe(19_900 - 3980); // what Pro cost that day
+
+    // Spent once: the offer is canceled, no new one opens, and the recipient cannot take it.
+    expect(await db()('purchaseUserTransfers').where({ purchaseId: sourceId }).whereIn('transferState', ['AVAILABLE', 'INITIATED', 'VERIFIED'])).toHaveLength(0);
+    expect((await store(buyer, 'get', `/purchases/${sourceId}/transfer`)).body).toMatchObject({ data: null });
+    expect((await store(buyer, 'post', `/purchases/${sourceId}/transfer`, { email: 'other@example.com' })).body.code).toBe('transfer-not-available');
+    expect((await as(await signedIn(db()), request(app).get(`/api/store/products/${pro.id}/quote`)).query({ upgradeFrom: sourceId })).body.code).toBe('upgrade-not-available');
+
+    // Refunding the source needs the upgrade refunded first.
+    const support = await signedIn(db(), ['support']);
+    const refund = (id: string) => as(support, request(app).post(`/api/admin/purchases/${id}/refund`)).send({ reason: 'asked' });
+    const refused = await refund(sourceId);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe('purchase-upgraded');
+    expect((await refund(upgradeId)).status).toBe(200);
+    expect((await refund(sourceId)).status).toBe(200);
+
+    // The invoice shows the credit as its own line.
+    const invoice = await store(buyer, 'get', `/invoices/${upgrade.merchantChargeId}`);
+    expect(invoice.body).toMatchObject({ line: { subtotal: 19_900 }, discount: 3980, credit: 3920, total: 12_000 });
+  });
+
+  it('tells a guest paying with an owning email before payment, and fulfils a payment that still arrives as a one-seat team', async () => {
+    const course = await createProduct(db(), { name: 'Guest Course', unitAmount: 5000 });
+    const owner = await signedIn(db());
+    const checkout = (body: object) => request(app).post('/api/store/checkout').send({ productId: course.id, ...body });
+
+    // Started before they owned it (another tab), paid after.
+    const early = await checkout({ email: owner.user.email.toUpperCase() });
+    expect(early.status).toBe(201);
+    await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id });
+
+    const before = await db()('checkouts').count({ n: '*' });
+    const refused = await checkout({ email: owner.user.email });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'email-owns-product', errors: { email: 'already owns this course' } });
+    expect(await db()('checkouts').count({ n: '*' })).toEqual(before);
+    expect((await checkout({ email: owner.user.email, team: true })).status).toBe(201);
+
+    await services.testProvider.pay(await sessionOfCheckout(db(), early.body.checkoutId));
+    const settled = (await request(app).get(`/api/store/checkouts/${early.body.checkoutId}`)).body;
+    expect(settled).toMatchObject({ status: 'fulfilled', team: { seats: 1, ownerHasSeat: false } });
+    const theirs = await Purchase.query(db()).where({ userId: owner.user.id, productId: course.id, status: 'Valid' });
+    expect(theirs.filter((p) => !p.bulkCouponId)).toHaveLength(1);
+    expect(theirs.filter((p) => p.bulkCouponId)).toHaveLength(1);
+    expect((await teamCoupon(settled.purchaseId)).maxUses).toBe(1);
+  });
+
+  it('never tells a team buyer they have access before they take a seat', async () => {
+    const course = await createProduct(db(), { name: 'Team Buyer Course', unitAmount: 5000 });
+    const { course: content, lessons } = await createCourse(
+      db(),
+      { title: 'Team Buyer Content', modules: [{ title: 'M', sections: [{ title: 'S', lessons: [{ title: 'Open', body: '<p>a</p>' }, { title: 'Paid', body: '<p>b</p>' }] }] }] },
+      { products: [course] },
+    );
+    await db()('contentResources').whereIn('id', [content.id, ...lessons.map((l) => l.id)]).update({ fields: db().raw(`fields || '{"state":"published"}'::jsonb`) });
+    const buyer = await signedIn(db());
+    const created = await as(buyer, request(app).post('/api/store/checkout')).send({ productId: course.id, quantity: 3 });
+    await services.testProvider.pay(await sessionOfCheckout(db(), created.body.checkoutId));
+    const thanks = (await request(app).get(`/api/store/checkouts/${created.body.checkoutId}`)).body;
+    expect(thanks).toMatchObject({ status: 'fulfilled', team: { teamId: thanks.purchaseId, seats: 3, ownerHasSeat: false } });
+    const mine = (await store(buyer, 'get', '/purchases')).body.data[0];
+    expect(mine.team).toMatchObject({ seats: 3, ownerHasSeat: false });
+    const receipt = await db()('outboxEmails').where({ toAddress: buyer.user.email, kind: 'receipt' }).first();
+    expect(receipt.textBody).toContain('3 seats of Team Buyer Course');
+    expect(receipt.textBody).toContain('take your own seat');
+    expect((await store(buyer, 'get', `/courses/${content.id}/lessons/${lessons[1]!.id}`)).body).toMatchObject({ open: false, lock: { reason: 'purchase' } });
+
+    await store(buyer, 'post', `/teams/${thanks.purchaseId}/claim`);
+    expect((await request(app).get(`/api/store/checkouts/${created.body.checkoutId}`)).body.team.ownerHasSeat).toBe(true);
+    expect((await store(buyer, 'get', '/purchases')).body.data.find((p: { id: string }) => p.id === thanks.purchaseId).team.ownerHasSeat).toBe(true);
+    expect((await store(buyer, 'get', `/courses/${content.id}/lessons/${lessons[1]!.id}`)).body).toMatchObject({ open: true });
+  });
+
+  it('takes back only the seats a refunded add-on bought, the latest members first', async () => {
+    const course = await createProduct(db(), { name: 'Add-on Course', unitAmount: 10_000 });
+    const owner = await signedIn(db());
+    const teamId = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 2 });
+    const addOn = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 2 });
+    const { inviteCode } = await teamCoupon(teamId);
+    const members = [];
+    for (let i = 0; i < 3; i++) {
+      const member = await signedIn(db());
+      members.push((await store(member, 'post', `/invites/${inviteCode}/redeem`)).body.purchaseId as string);
+    }
+    const support = await signedIn(db(), ['support']);
+    expect((await as(support, request(app).post(`/api/admin/purchases/${addOn}/refund`)).send({ reason: 'fewer people' })).status).toBe(200);
+    expect(await teamCoupon(teamId)).toMatchObject({ maxUses: 2, usedCount: 2, status: 'active' });
+    const statuses = await Promise.all(members.map(async (id) => (await Purchase.query(db()).findById(id))!.status));
+    expect(statuses).toEqual(['Valid', 'Valid', 'Refunded']);
+    expect((await store(undefined, 'get', `/invites/${inviteCode}`)).body).toMatchObject({ active: true, seatsFree: 0 });
+  });
+});
