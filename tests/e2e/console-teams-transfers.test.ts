@@ -22,6 +22,8 @@ describe('teams and transfers in the console (Chromium)', () => {
   let moveId: string;
 
   const db = () => site().db;
+  /** The code the team's invite link carries (the owner can replace it). */
+  const inviteCodeOf = async (purchase: Purchase) => (await Coupon.query(db()).findById(purchase.bulkCouponId!))!.inviteCode;
 
   /** A team purchase of `seats` seats, its team coupon, and a seat for each member (as redeeming one makes). */
   async function teamOf(buyer: User, total: number, members: User[]) {
@@ -81,7 +83,7 @@ describe('teams and transfers in the console (Chromium)', () => {
     await page.goto(`${site().baseUrl}/admin/#/bulk-purchases/${emptyTeam.id}/show`);
     await page.getByText('No one has claimed a seat yet').waitFor();
     await page.getByText('2 seats are waiting.', { exact: false }).waitFor();
-    await page.getByText(`/invites/${emptyTeam.bulkCouponId}`).waitFor(); // the invite link to share
+    await page.getByText(`/invites/${await inviteCodeOf(emptyTeam)}`).waitFor(); // the invite link to share
     await keepScreenshot(page, 'console-team-empty');
 
     await page.goto(`${site().baseUrl}/admin/#/purchases/${moveId}/show`);
@@ -95,7 +97,7 @@ describe('teams and transfers in the console (Chromium)', () => {
     const page = await context.newPage();
     await page.goto(`${site().baseUrl}/admin/#/bulk-purchases/${team.id}/show`);
     await page.getByText('3 seats: 2 used, 1 free').waitFor();
-    await page.getByText(`/invites/${team.bulkCouponId}`).waitFor();
+    await page.getByText(`/invites/${await inviteCodeOf(team)}`).waitFor();
     await memberRow(page, 'member.one@example.com').getByText('Mo One').waitFor();
     await memberRow(page, 'member.two@example.com').getByText('Mia Two').waitFor();
     await keepScreenshot(page, 'console-team');

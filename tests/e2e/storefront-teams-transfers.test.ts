@@ -167,7 +167,7 @@ describe('teams and transfers on the storefront (Chromium)', () => {
 
     await memberContext.close();
     await ownerContext.close();
-  });
+  }, 120_000); // a long flow through three browsers: more than the default 30 s on a busy machine
 
   it('gives a purchase to someone else from My purchases; the recipient accepts it and owns it, invoice included', async () => {
     const { browser, baseUrl, db } = site();
