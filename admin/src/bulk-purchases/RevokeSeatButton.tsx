@@ -21,7 +21,11 @@ function RevokeSeatDialog({ team, member, onClose }: { team: BulkPurchase; membe
     <ConfirmActionDialog
       title="Revoke seat"
       question={`Revoke the seat of ${who}?`}
-      details={`They lose access to ${product?.name ?? 'the course'} at once and keep their progress. The seat is free again for someone else.`}
+      details={
+        member.userId === team.userId
+          ? `The buyer loses access to ${product?.name ?? 'the course'} at once and keeps their progress. The seat is free again; they may claim it again.`
+          : `They lose access to ${product?.name ?? 'the course'} at once and keep their progress, and we email them. The seat is free again for someone else; the invite link will not let them back in unless the team's owner allows it from their team page.`
+      }
       busyLabel="Revoking the seat…"
       confirmLabel="Revoke seat"
       failure="The seat could not be revoked."

@@ -109,7 +109,7 @@ function Members(_props: { label?: false }) {
         <RevokeSeatButton team={team} label="" />
       </Datagrid>
     </ReferenceManyField>,
-    'Revoking a seat ends that member’s access (their progress stays with them) and frees the seat for someone else.',
+    'Revoking a seat ends that member’s access (their progress stays with them) and frees the seat for someone else. The member is emailed, and the invite link refuses them until the team’s owner lets them back in from their team page.',
   );
 }
 

@@ -86,6 +86,8 @@ export interface TeamView {
   inviteUrl: string;
   ownerHasSeat: boolean;
   members: { purchaseId: string; userId: string; email: string; name: string | null; joinedAt: string }[];
+  /** People removed from the team: the invite link refuses them until the owner lets them back in. */
+  revoked: { userId: string; email: string; name: string | null; revokedAt: string }[];
 }
 
 /** A transfer as the API answers its actions (api/src/commerce/transfers.ts). */
@@ -103,7 +105,8 @@ export interface TransferView {
 
 /**
  * DELETE /api/admin/bulk-purchases/:teamId/members/:memberPurchaseId (support and admins): the member's seat
- * purchase ends (they lose access, keep their progress) and the seat is free again.
+ * purchase ends (they lose access, keep their progress) and the seat is free again. A member other than the buyer
+ * is emailed, and the invite link refuses them until the team's owner lets them back in.
  */
 export async function revokeSeat(teamPurchaseId: string, memberPurchaseId: string): Promise<TeamView> {
   const { json } = await httpClient(`/api/admin/bulk-purchases/${encodeURIComponent(teamPurchaseId)}/members/${encodeURIComponent(memberPurchaseId)}`, {
