@@ -105,7 +105,8 @@ describe('teams and transfers in the console (Chromium)', () => {
     await memberRow(page, 'member.one@example.com').getByRole('button', { name: 'Revoke seat' }).click();
     await dialog(page).getByRole('heading', { name: 'Revoke seat' }).waitFor();
     await dialog(page).getByText('Revoke the seat of member.one@example.com?').waitFor();
-    await dialog(page).getByText('They lose access to TypeScript Fundamentals at once and keep their progress.', { exact: false }).waitFor();
+    await dialog(page).getByText('They lose access to TypeScript Fundamentals at once and keep their progress, and we email them.', { exact: false }).waitFor();
+    await dialog(page).getByText('the invite link will not let them back in unless the team\'s owner allows it', { exact: false }).waitFor();
     await keepScreenshot(page, 'console-team-revoke-confirm');
     // Backing out changes nothing.
     await dialog(page).getByRole('button', { name: 'Cancel' }).click();
@@ -125,6 +126,8 @@ describe('teams and transfers in the console (Chromium)', () => {
     expect(await Purchase.query(db()).findById(seats.two.id)).toMatchObject({ status: 'Valid' });
     expect((await Coupon.query(db()).findById(teamCoupon.id))!.usedCount).toBe(1);
     expect(await db()('auditLogs').where({ action: 'team.seat-revoked', recordId: seats.one.id })).toHaveLength(1);
+    // Removed from the team, as the owner sees it: the invite link refuses them until the owner lets them back in.
+    expect(await db()('teamSeatRevocations').where({ couponId: teamCoupon.id, userId: seats.one.userId })).toHaveLength(1);
     await context.close();
   });
 
