@@ -33,6 +33,7 @@ interface PurchaseRow {
   status: PurchaseStatus;
   merchantChargeId: string | null;
   bulkCouponId: string | null;
+  redeemedBulkCouponId: string | null;
 }
 
 interface ChargeRow {
@@ -79,14 +80,15 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
   }
 
   /**
-   * A team purchase that ended takes the seats it bought out of its team (DOMAIN §7): when it was the team's last
-   * live purchase the team closes and every seat ends; otherwise the team shrinks by its seats, and if more people
+   * A team purchase that ended takes the seats it bought out of its team (DOMAIN §7): when no other purchase of the
+   * team is live (or disputed) the team closes and every seat ends; otherwise the team shrinks by its seats, and if more people
    * hold seats than remain, the latest to join lose theirs.
    */
   async function takeSeatsBack(trx: Knex.Transaction, purchase: PurchaseRow, status: PurchaseStatus, reason: string): Promise<void> {
     const couponId = purchase.bulkCouponId!;
     const coupon = await trx('coupons').where({ id: couponId }).forUpdate().first('maxUses', 'usedCount');
-    const live = await trx('purchases').where({ bulkCouponId: couponId }).whereNot({ id: purchase.id }).whereIn('status', GRANTING_STATUSES).first('id');
+    // A disputed purchase still holds its seats until the dispute ends, so it keeps the team open too.
+    const live = await trx('purchases').where({ bulkCouponId: couponId }).whereNot({ id: purchase.id }).whereIn('status', [...GRANTING_STATUSES, 'Disputed']).first('id');
     const seats = live ? ((await trx('checkouts').where({ purchaseId: purchase.id }).first('quantity'))?.quantity ?? coupon.maxUses) : coupon.maxUses;
     const excess = Math.max(0, coupon.usedCount - (coupon.maxUses - seats));
     const members = trx('purchases').where({ redeemedBulkCouponId: couponId }).whereIn('status', sourcesOf(status));
@@ -260,6 +262,11 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
           throw new AppError('status-change-not-allowed', `A ${purchase.status.toLowerCase()} purchase cannot be banned.`);
         }
         await endAccess(trx, purchase, 'Banned', reason);
+        if (purchase.redeemedBulkCouponId) {
+          // A banned member's seat goes back to the team, and the invite link refuses them as a revoked member.
+          await trx('coupons').where({ id: purchase.redeemedBulkCouponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
+          await trx('teamSeatRevocations').insert({ couponId: purchase.redeemedBulkCouponId, userId: purchase.userId, revokedById: actor.id }).onConflict(['couponId', 'userId']).ignore();
+        }
         await recordAudit(trx, { actor, action: 'purchase.banned', resource: 'purchases', recordId: purchase.id, before: { status: purchase.status }, after: { status: 'Banned', reason }, requestId });
         return { status: 'Banned' as const };
       });

@@ -1,0 +1,730 @@
+import fc from 'fast-check';
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../../api/src/app';
+import type { Db } from '../../api/src/db/connection';
+import { createServices, type Services } from '../../api/src/services';
+import { createCoupon, createCourse, createProduct, createRevenueSplit, makeUpgradable } from '../../seeds/factories';
+import { testConfig, testDeps } from '../support/app';
+import { as, signedIn, type SignedIn } from '../support/auth';
+import { sessionOfCheckout } from '../support/checkout';
+import { manualClock } from '../support/clock';
+import { createTestDatabase } from '../support/db';
+
+/**
+ * A model-based test of commerce (DOMAIN §4–§9): random sequences of what people do (buy individually, as a team,
+ * with a coupon, at the regional price, as an upgrade, as a guest with an owning email; add seats; take, revoke and
+ * retake seats; reset invite links; offer, accept, cancel and outlive transfers; refund in part and in full; open,
+ * win and lose disputes; ban; let time pass) run against the real API on real PostgreSQL. A small model says what
+ * should be true and which steps must be refused; after every step these invariants are checked:
+ *
+ *  1. people with access through a team ≤ the seats its live purchases paid for; the coupon counts them exactly
+ *     (maxUses = seats bought by live purchases, usedCount = members), and the owner's quote counts those seats
+ *     (existingSeats) for the team tier;
+ *  2. for every upgrade, what was paid for the source (net of refunds) + the upgrade ≤ the target's price at that
+ *     moment (checked when bought); a source is upgraded at most once, and a spent source is never given away;
+ *  3. nobody holds two copies of one product that grant it (an individual purchase or a seat; a source spent on
+ *     an upgrade of the same product aside);
+ *  4. a limited coupon's usedCount = fulfilled uses + live reservations ≤ maxUses;
+ *  5. a charge's split lines sum to net − refunded − open or lost disputes, and no ledger line ever changes;
+ *  6. every learner's access to each course's paid lesson (`/api/store/courses/…/lessons/…`) is the model's;
+ *  7. a refused step leaves every commerce table unchanged (checksums), and a step the model expects to be
+ *     refused is refused (and the other way round).
+ *
+ * `npm run test:reliability` runs MODEL_RUNS (default 12) sequences of up to MODEL_STEPS (30) steps;
+ * `npm run test:model -- --runs 500 --steps 40` runs more. A failure prints the shrunk sequence and the
+ * `--seed`/`--path` that replay it.
+ */
+
+const RUNS = Number(process.env.MODEL_RUNS ?? 12);
+const STEPS = Number(process.env.MODEL_STEPS ?? 30);
+const SEED = process.env.MODEL_SEED ? Number(process.env.MODEL_SEED) : undefined;
+const PATH = process.env.MODEL_PATH || undefined;
+
+const DAY = 86_400_000;
+const USERS = 4;
+const WORKSHOP_SEATS = 6;
+const LIMITED_USES = 2;
+type ProductKey = 'basics' | 'pro' | 'workshop';
+type CourseKey = 'main' | 'workshop';
+type Status = 'Valid' | 'Restricted' | 'Refunded' | 'Disputed' | 'Banned';
+const GRANTS_COURSE: Record<ProductKey, CourseKey> = { basics: 'main', pro: 'main', workshop: 'workshop' };
+const TABLES = ['purchases', 'coupons', 'checkouts', 'merchant_charges', 'merchant_refunds', 'split_lines', 'purchase_user_transfers', 'team_seat_revocations', 'merchant_disputes'];
+
+// ---------------------------------------------------------------------------------------------------------------
+// The model
+
+interface MPurchase {
+  id: string;
+  user: number;
+  product: ProductKey;
+  kind: 'individual' | 'team' | 'seat';
+  status: Status;
+  /** Its status when bought: what a won dispute gives back. */
+  boughtAs: Status;
+  country: string;
+  /** Team purchases: their coupon; seats: the coupon they were taken from. */
+  coupon: string | null;
+  /** Seats a team purchase bought. */
+  seats: number;
+  charge: { id: string; identifier: string; amount: number } | null;
+  refunded: number;
+  /** Its credit paid for an upgrade. */
+  spent: boolean;
+  upgradedFrom: string | null;
+  transfer: { state: 'none' | 'INITIATED' | 'VERIFIED'; id: string | null; recipient: number | null; expiresAt: number | null; ended: boolean };
+  disputes: { id: string; state: 'open' | 'won' | 'lost' }[];
+}
+
+interface MTeam {
+  coupon: string;
+  owner: number;
+  product: ProductKey;
+  inviteCode: string;
+  oldCodes: string[];
+  revoked: Set<number>;
+}
+
+interface Model {
+  purchases: MPurchase[];
+  teams: MTeam[];
+  now: number;
+  disputes: number;
+}
+
+const live = (p: MPurchase) => p.status === 'Valid' || p.status === 'Restricted';
+const holding = (m: Model, user: number, product: ProductKey, statuses: Status[] = ['Valid', 'Restricted']) =>
+  m.purchases.filter((p) => p.user === user && p.product === product && p.kind !== 'team' && statuses.includes(p.status));
+const teamPurchases = (m: Model, coupon: string) => m.purchases.filter((p) => p.kind === 'team' && p.coupon === coupon);
+const teamLive = (m: Model, coupon: string) => teamPurchases(m, coupon).some(live);
+/** Seats a team holds: those its live purchases bought, and a disputed one's until the dispute ends. */
+const holdsSeats = (p: MPurchase) => live(p) || p.status === 'Disputed';
+const teamSeats = (m: Model, coupon: string) => teamPurchases(m, coupon).filter(holdsSeats).reduce((n, p) => n + p.seats, 0);
+const members = (m: Model, coupon: string) => m.purchases.filter((p) => p.kind === 'seat' && p.coupon === coupon && live(p));
+const liveTeamOf = (m: Model, user: number, product: ProductKey) => m.teams.find((t) => t.owner === user && t.product === product && teamLive(m, t.coupon));
+const seatsSold = (m: Model, product: ProductKey) =>
+  m.purchases.filter((p) => p.product === product && p.kind === 'individual' && live(p)).length +
+  m.teams.filter((t) => t.product === product && teamLive(m, t.coupon)).reduce((n, t) => n + teamSeats(m, t.coupon), 0);
+const entitled = (m: Model, user: number, course: CourseKey, country: string) =>
+  m.purchases.some((p) => p.user === user && p.kind !== 'team' && GRANTS_COURSE[p.product] === course && (p.status === 'Valid' || (p.status === 'Restricted' && p.country === country)));
+const transferable = (m: Model, p: MPurchase) => p.kind === 'individual' && p.status === 'Valid' && !p.spent && !p.transfer.ended && p.transfer.expiresAt !== null && m.now < p.transfer.expiresAt;
+
+/** A purchase that ended takes its seats back: the whole team when it was its last live purchase, else its seats (latest members first). */
+function endTeamPurchase(m: Model, p: MPurchase, status: Status) {
+  if (p.kind !== 'team' || status === 'Disputed') return;
+  const coupon = p.coupon!;
+  const left = teamPurchases(m, coupon).filter((t) => t !== p && holdsSeats(t));
+  const seated = members(m, coupon);
+  if (left.length === 0) {
+    for (const seat of seated) seat.status = status;
+    return;
+  }
+  const remaining = left.reduce((n, t) => n + t.seats, 0);
+  for (const seat of seated.slice(remaining)) seat.status = status; // seated is in joining order
+}
+
+function endAccess(m: Model, p: MPurchase, status: Status) {
+  p.transfer = { ...p.transfer, state: 'none', recipient: null };
+  endTeamPurchase(m, p, status);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The system
+
+interface World {
+  db: Db;
+  drop(): Promise<void>;
+  services: Services;
+  app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  clock: ReturnType<typeof manualClock>;
+  users: SignedIn[];
+  support: SignedIn;
+  admin: SignedIn;
+  products: Record<ProductKey, { id: string }>;
+  lessons: Record<CourseKey, { course: string; lesson: string }>;
+  accountId: string;
+  splitSnapshot: Map<string, string>;
+}
+
+async function createWorld(): Promise<World> {
+  const database = await createTestDatabase();
+  const db = database.db;
+  const clock = manualClock(new Date());
+  const deps = testDeps(db, { clock, config: testConfig({ TRUST_PROXY: 'true', COUNTRY_HEADER: 'x-country' }) });
+  const services = createServices(deps);
+  const app = createApp(deps, { services }).callback();
+  const basics = await createProduct(db, { name: 'Model Basics', unitAmount: 4900 });
+  const pro = await createProduct(db, { name: 'Model Pro', unitAmount: 19_900 });
+  const workshop = await createProduct(db, { name: 'Model Workshop', unitAmount: 10_000, quantityAvailable: WORKSHOP_SEATS });
+  await makeUpgradable(db, basics, pro);
+  const owner = await signedIn(db, ['contributor']);
+  for (const product of [basics, pro, workshop]) {
+    await createRevenueSplit(db, { productId: product.id, type: 'platform', percent: 0.1 });
+    await createRevenueSplit(db, { productId: product.id, type: 'owner', percent: 0.9, userId: owner.user.id });
+  }
+  // A sale that ends three days in (time passes in the model) and a limited coupon.
+  await createCoupon(db, { code: null, default: true, percentageDiscount: 0.2, expires: new Date(clock.now().getTime() + 3 * DAY) });
+  await createCoupon(db, { code: 'LIMITED', percentageDiscount: 0.3, maxUses: LIMITED_USES });
+  const lessonsOf = async (title: string, products: { id: string }[]) => {
+    const built = await createCourse(db, { title, modules: [{ title: 'One', sections: [{ title: 'A', lessons: [{ title: 'Open', body: '<p>open</p>' }, { title: 'Paid', body: '<p>paid</p>' }] }] }] }, { products: products as never });
+    return { course: built.course.id, lesson: built.lessons[1]!.id };
+  };
+  const users = [];
+  for (let i = 0; i < USERS; i++) users.push(await signedIn(db, ['learner'], `model-${i}-${Math.random().toString(36).slice(2, 8)}@example.com`));
+  return {
+    db,
+    drop: database.drop,
+    services,
+    app,
+    clock,
+    users,
+    support: await signedIn(db, ['support']),
+    admin: await signedIn(db, ['admin']),
+    products: { basics, pro, workshop },
+    lessons: { main: await lessonsOf('Model Course', [basics, pro]), workshop: await lessonsOf('Model Workshop Course', [workshop]) },
+    accountId: await services.payments.accountId(),
+    splitSnapshot: new Map(),
+  };
+}
+
+const store = (w: World, who: SignedIn | undefined, method: 'get' | 'post' | 'delete', path: string, body?: object, country = 'US') =>
+  as(who, request(w.app)[method](`/api/store${path}`)).set('x-country', country).send(body);
+const staff = (w: World, who: SignedIn, path: string, body: object) => as(who, request(w.app).post(`/api/admin${path}`)).send(body);
+
+async function checksums(w: World): Promise<Record<string, string>> {
+  const sums: Record<string, string> = {};
+  for (const table of TABLES) {
+    const { rows } = await w.db.raw(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t.id), '')) AS sum FROM ${table} t`);
+    sums[table] = rows[0].sum;
+  }
+  return sums;
+}
+
+/** Runs a step the model says must be refused: it is, with one of the codes, and nothing changes. */
+async function refused(w: World, step: () => Promise<request.Response>, codes: string[]) {
+  const before = await checksums(w);
+  const answer = await step();
+  expect(answer.status, JSON.stringify(answer.body)).toBeGreaterThanOrEqual(400);
+  expect(answer.status).toBeLessThan(500);
+  expect(codes).toContain(answer.body.code);
+  expect(await checksums(w)).toEqual(before);
+  return answer;
+}
+
+async function accepted(step: () => Promise<request.Response>) {
+  const answer = await step();
+  expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
+  return answer;
+}
+
+async function readPurchase(w: World, id: string) {
+  return w.db('purchases as p')
+    .leftJoin('merchantCharges as c', 'c.id', 'p.merchantChargeId')
+    .leftJoin('coupons as tc', 'tc.id', 'p.bulkCouponId')
+    .where('p.id', id)
+    .first('p.*', 'c.identifier as chargeIdentifier', 'c.amount as chargeAmount', 'tc.inviteCode as inviteCode');
+}
+
+/** The purchase a settled checkout wrote, added to the model. */
+async function recordPurchase(m: Model, w: World, user: number, product: ProductKey, purchaseId: string, quantity: number): Promise<MPurchase> {
+  const row = await readPurchase(w, purchaseId);
+  const window = await w.db('purchaseUserTransfers').where({ purchaseId, transferState: 'AVAILABLE' }).first('id', 'expiresAt');
+  const p: MPurchase = {
+    id: purchaseId,
+    user,
+    product,
+    kind: row.bulkCouponId ? 'team' : 'individual',
+    status: row.status,
+    boughtAs: row.status,
+    country: row.country,
+    coupon: row.bulkCouponId,
+    seats: row.bulkCouponId ? quantity : 1,
+    charge: row.merchantChargeId ? { id: row.merchantChargeId, identifier: row.chargeIdentifier, amount: row.chargeAmount } : null,
+    refunded: 0,
+    spent: false,
+    upgradedFrom: row.upgradedFromId,
+    transfer: { state: 'none', id: null, recipient: null, expiresAt: window ? new Date(window.expiresAt).getTime() : null, ended: false },
+    disputes: [],
+  };
+  m.purchases.push(p);
+  if (p.kind === 'team' && !m.teams.some((t) => t.coupon === p.coupon)) {
+    m.teams.push({ coupon: p.coupon!, owner: user, product, inviteCode: row.inviteCode, oldCodes: [], revoked: new Set() });
+  }
+  return p;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Invariants, after every step
+
+async function checkInvariants(m: Model, w: World) {
+  const { db } = w;
+  // 1. Teams: members ≤ seats paid for; the coupon counts exactly; the owner's quote counts the same seats.
+  for (const team of m.teams) {
+    const coupon = await db('coupons').where({ id: team.coupon }).first();
+    const seated = await db('purchases').where({ redeemedBulkCouponId: team.coupon }).whereIn('status', ['Valid', 'Restricted']);
+    expect(seated.length).toBe(members(m, team.coupon).length);
+    if (!teamLive(m, team.coupon)) {
+      // Closed when no purchase holds seats any more; a disputed one keeps its members seated meanwhile.
+      if (teamSeats(m, team.coupon) === 0) expect(seated).toHaveLength(0);
+      continue;
+    }
+    expect(coupon.maxUses).toBe(teamSeats(m, team.coupon));
+    expect(coupon.usedCount).toBe(seated.length);
+    expect(seated.length).toBeLessThanOrEqual(coupon.maxUses);
+    const quote = await store(w, w.users[team.owner], 'get', `/products/${w.products[team.product].id}/quote?team=true&quantity=1`);
+    expect(quote.body.team).toEqual({ seats: teamSeats(m, team.coupon) + 1, existingSeats: teamSeats(m, team.coupon) });
+  }
+  // 2. A source is upgraded at most once, and a spent source has no open transfer.
+  const upgrades = await db('purchases').whereNotNull('upgradedFromId').select('upgradedFromId');
+  expect(new Set(upgrades.map((u) => u.upgradedFromId)).size).toBe(upgrades.length);
+  const spentOffered = await db('purchaseUserTransfers as t')
+    .whereIn('t.purchaseId', db('purchases').whereNotNull('upgradedFromId').select('upgradedFromId'))
+    .whereIn('t.transferState', ['AVAILABLE', 'INITIATED', 'VERIFIED', 'CONFIRMED']);
+  expect(spentOffered).toEqual([]);
+  // 3. Nobody holds two copies of a product (a source spent on an upgrade of the same product aside).
+  const doubles = await db('purchases as p')
+    .whereIn('p.status', ['Valid', 'Restricted'])
+    .whereNull('p.bulkCouponId')
+    .whereNotExists(db('purchases as u').whereRaw('u.upgraded_from_id = p.id'))
+    .groupBy('p.userId', 'p.productId')
+    .havingRaw('count(*) > 1')
+    .select('p.userId', 'p.productId');
+  expect(doubles).toEqual([]);
+  // 4. The limited coupon: used = fulfilled uses + live reservations ≤ maxUses.
+  const limited = await db('coupons').where({ code: 'LIMITED' }).first();
+  const uses = await db('checkouts').where({ couponId: limited.id }).where((q) => q.where({ status: 'fulfilled' }).orWhere({ status: 'open', couponReserved: true })).count({ n: '*' });
+  expect(limited.usedCount).toBe(Number(uses[0]!.n));
+  expect(limited.usedCount).toBeLessThanOrEqual(LIMITED_USES);
+  // 5. The ledger: each charge's lines sum to net − refunded − open or lost disputes; no line ever changes.
+  const ledger = await db('merchantCharges as c')
+    .leftJoin(db('splitLines').groupBy('merchantChargeId').select('merchantChargeId').sum({ lines: 'amount' }).as('l'), 'l.merchantChargeId', 'c.id')
+    .leftJoin(db('merchantDisputes').whereIn('status', ['open', 'lost']).groupBy('merchantChargeId').select('merchantChargeId').sum({ disputed: 'amount' }).as('d'), 'd.merchantChargeId', 'c.id')
+    .select('c.id', 'c.net', 'c.refundAmount', 'l.lines', 'd.disputed');
+  for (const charge of ledger) expect(Number(charge.lines ?? 0), charge.id).toBe(charge.net - charge.refundAmount - Number(charge.disputed ?? 0));
+  const { rows: lines } = await db.raw(`SELECT id, md5(t::text) AS sum FROM split_lines t`);
+  const now = new Map<string, string>(lines.map((l: { id: string; sum: string }) => [l.id, l.sum]));
+  for (const [id, sum] of w.splitSnapshot) expect(now.get(id), `split line ${id}`).toBe(sum);
+  w.splitSnapshot = now;
+  // Every purchase the model knows has the model's status.
+  const statuses = await db('purchases').whereIn('id', m.purchases.map((p) => p.id)).select('id', 'status', 'userId');
+  const byId = new Map(statuses.map((s) => [s.id, s]));
+  for (const p of m.purchases) {
+    expect(byId.get(p.id)?.status, `status of ${p.kind} ${p.id}`).toBe(p.status);
+    expect(byId.get(p.id)?.userId, `owner of ${p.id}`).toBe(w.users[p.user]!.user.id);
+  }
+  // 6. Access to each course's paid lesson is the model's, for every learner.
+  for (const [user, who] of w.users.entries()) {
+    for (const course of ['main', 'workshop'] as const) {
+      const { course: courseId, lesson } = w.lessons[course];
+      const answer = await store(w, who, 'get', `/courses/${courseId}/lessons/${lesson}`);
+      expect(answer.body.open, `user ${user} ${course}`).toBe(entitled(m, user, course, 'US'));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Commands
+
+type Step = fc.AsyncCommand<Model, World>;
+let stepsRun = 0;
+
+function step(name: string, check: (m: Model) => boolean, run: (m: Model, w: World) => Promise<void>): Step {
+  return {
+    check,
+    async run(m, w) {
+      stepsRun++;
+      try {
+        await run(m, w);
+        await checkInvariants(m, w);
+      } catch (error) {
+        // Which step broke, on top of what broke: the counterexample lists the whole sequence.
+        if (error instanceof Error) error.message = `after ${name}: ${error.message}`;
+        throw error;
+      }
+    },
+    toString: () => name,
+  };
+}
+
+const pick = <T,>(items: T[], index: number): T | undefined => (items.length ? items[index % items.length] : undefined);
+
+interface BuyChoice {
+  user: number;
+  product: ProductKey;
+  quantity: number;
+  team: boolean;
+  coupon: boolean;
+  ppp: boolean;
+}
+
+/** Pays a checkout at the test provider and settles it through the thank-you page. */
+async function payAndSettle(w: World, checkoutId: string) {
+  await w.services.testProvider.pay(await sessionOfCheckout(w.db, checkoutId));
+  const settled = await request(w.app).get(`/api/store/checkouts/${checkoutId}`);
+  expect(settled.status).toBe(200);
+  return settled.body as { status: string; purchaseId: string | null };
+}
+
+const buy = (c: BuyChoice) =>
+  step(
+    `buy(${JSON.stringify(c)})`,
+    () => true,
+    async (m, w) => {
+      const who = w.users[c.user]!;
+      const product = w.products[c.product];
+      const country = c.ppp ? 'IN' : 'US';
+      const query = `?quantity=${c.quantity}&team=${c.team}${c.coupon ? '&coupon=LIMITED' : ''}${c.ppp ? '&ppp=true' : ''}`;
+      const quote = await store(w, who, 'get', `/products/${product.id}/quote${query}`, undefined, country);
+      const body = { productId: product.id, quantity: c.quantity, team: c.team, ppp: c.ppp, ...(c.coupon && { coupon: 'LIMITED' }) };
+      expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+      const team = quote.body.team !== null;
+      // Already having it as Valid makes another copy a seat to give away (DOMAIN §5.5).
+      expect(team).toBe(c.team || c.quantity > 1 || holding(m, c.user, c.product, ['Valid']).length > 0);
+      const seats = team ? c.quantity : 1;
+      const soldOut = c.product === 'workshop' && seatsSold(m, 'workshop') + seats > WORKSHOP_SEATS;
+      const usedUp = quote.body.coupon?.problem === 'coupon-used-up';
+      if (soldOut || usedUp) {
+        await refused(w, () => store(w, who, 'post', '/checkout', body, country), [soldOut ? 'sold-out' : 'coupon-used-up', 'coupon-used-up', 'sold-out']);
+        return;
+      }
+      const existing = liveTeamOf(m, c.user, c.product);
+      const created = await accepted(() => store(w, who, 'post', '/checkout', body, country));
+      const settled = await payAndSettle(w, created.body.checkoutId);
+      expect(settled.status).toBe('fulfilled');
+      const p = await recordPurchase(m, w, c.user, c.product, settled.purchaseId!, c.quantity);
+      expect(p.kind).toBe(team ? 'team' : 'individual');
+      if (team) {
+        // More seats join the buyer's live team; otherwise a new team.
+        if (existing) expect(p.coupon).toBe(existing.coupon);
+        else expect(m.teams.filter((t) => t.coupon === p.coupon)).toHaveLength(1);
+        return;
+      }
+      // Upgrade credit: from an unspent source the buyer holds; source + upgrade ≤ the target's price that day.
+      const sources = m.purchases.filter(
+        (s) => s.user === c.user && s.kind === 'individual' && live(s) && !s.spent && s !== p && ((c.product === 'pro' && s.product === 'basics') || (s.product === c.product && s.status === 'Restricted')),
+      );
+      if (!sources.length) {
+        expect(p.upgradedFrom).toBeNull();
+        return;
+      }
+      const source = sources.find((s) => s.id === p.upgradedFrom);
+      expect(source, 'upgraded from a source the buyer holds').toBeDefined();
+      source!.spent = true;
+      source!.transfer = { ...source!.transfer, state: 'none', recipient: null, ended: true };
+      const q = quote.body.quote;
+      const targetPrice = q.fullPrice - (q.discount ? Math.floor((q.fullPrice * q.discount.bp + 5000) / 10_000) : 0);
+      const paidForSource = (source!.charge?.amount ?? 0) - source!.refunded;
+      expect(paidForSource + q.finalPrice).toBeLessThanOrEqual(targetPrice);
+      expect(p.charge?.amount ?? 0).toBe(q.finalPrice);
+    },
+  );
+
+const guestBuy = (user: number, product: ProductKey) =>
+  step(
+    `guestBuy(user ${user}, ${product})`,
+    () => true,
+    async (m, w) => {
+      const email = w.users[user]!.user.email;
+      const body = { productId: w.products[product].id, quantity: 1, email };
+      const soldOut = product === 'workshop' && seatsSold(m, 'workshop') + 1 > WORKSHOP_SEATS;
+      if (holding(m, user, product).length > 0) {
+        await refused(w, () => store(w, undefined, 'post', '/checkout', body), ['email-owns-product']);
+        return;
+      }
+      if (soldOut) {
+        await refused(w, () => store(w, undefined, 'post', '/checkout', body), ['sold-out']);
+        return;
+      }
+      const created = await accepted(() => store(w, undefined, 'post', '/checkout', body));
+      const settled = await payAndSettle(w, created.body.checkoutId);
+      expect(settled.status).toBe('fulfilled');
+      const p = await recordPurchase(m, w, user, product, settled.purchaseId!, 1);
+      expect(p.kind).toBe('individual');
+    },
+  );
+
+/** A checkout with the limited coupon left unpaid (its use stays reserved), or started and canceled. */
+const abandon = (user: number, cancel: boolean) =>
+  step(
+    `abandonCheckout(user ${user}, ${cancel ? 'canceled' : 'left open'})`,
+    () => true,
+    async (m, w) => {
+      const answer = await store(w, w.users[user], 'post', '/checkout', { productId: w.products.basics.id, quantity: 1, team: true, coupon: 'LIMITED' });
+      if (answer.status >= 400) {
+        expect(['coupon-used-up']).toContain(answer.body.code);
+        return;
+      }
+      if (cancel) await w.services.testProvider.cancel(await sessionOfCheckout(w.db, answer.body.checkoutId)).then(() => request(w.app).get(`/api/store/checkouts/${answer.body.checkoutId}`));
+    },
+  );
+
+const takeSeat = (user: number, teamIndex: number) =>
+  step(
+    `takeSeat(user ${user}, team ${teamIndex})`,
+    (m) => m.teams.length > 0,
+    async (m, w) => {
+      const team = pick(m.teams, teamIndex)!;
+      const path = `/invites/${team.inviteCode}/redeem`;
+      const ok = teamLive(m, team.coupon) && !team.revoked.has(user) && holding(m, user, team.product).length === 0 && members(m, team.coupon).length < teamSeats(m, team.coupon);
+      if (!ok) {
+        await refused(w, () => store(w, w.users[user], 'post', path), ['coupon-inactive', 'seat-revoked', 'already-purchased', 'coupon-used-up']);
+        return;
+      }
+      const answer = await accepted(() => store(w, w.users[user], 'post', path));
+      const row = await readPurchase(w, answer.body.purchaseId);
+      m.purchases.push({
+        id: row.id,
+        user,
+        product: team.product,
+        kind: 'seat',
+        status: row.status,
+        boughtAs: row.status,
+        country: row.country,
+        coupon: team.coupon,
+        seats: 1,
+        charge: null,
+        refunded: 0,
+        spent: false,
+        upgradedFrom: null,
+        transfer: { state: 'none', id: null, recipient: null, expiresAt: null, ended: true },
+        disputes: [],
+      });
+    },
+  );
+
+const revoke = (teamIndex: number, memberIndex: number) =>
+  step(
+    `revokeSeat(team ${teamIndex}, member ${memberIndex})`,
+    (m) => m.teams.length > 0,
+    async (m, w) => {
+      const team = pick(m.teams, teamIndex)!;
+      const seat = pick(members(m, team.coupon), memberIndex);
+      if (!seat) return;
+      const teamId = teamPurchases(m, team.coupon)[0]!.id;
+      await accepted(() => store(w, w.users[team.owner], 'delete', `/teams/${teamId}/members/${seat.id}`));
+      m.purchases.splice(m.purchases.indexOf(seat), 1);
+      if (seat.user !== team.owner) team.revoked.add(seat.user);
+    },
+  );
+
+const readmit = (teamIndex: number, user: number) =>
+  step(
+    `letBackIn(team ${teamIndex}, user ${user})`,
+    (m) => m.teams.length > 0,
+    async (m, w) => {
+      const team = pick(m.teams, teamIndex)!;
+      const teamId = teamPurchases(m, team.coupon)[0]!.id;
+      const path = `/teams/${teamId}/revoked/${w.users[user]!.user.id}/readmit`;
+      if (!team.revoked.has(user)) {
+        await refused(w, () => store(w, w.users[team.owner], 'post', path), ['not-found']);
+        return;
+      }
+      await accepted(() => store(w, w.users[team.owner], 'post', path));
+      team.revoked.delete(user);
+    },
+  );
+
+const resetInvite = (teamIndex: number) =>
+  step(
+    `resetInvite(team ${teamIndex})`,
+    (m) => m.teams.length > 0,
+    async (m, w) => {
+      const team = pick(m.teams, teamIndex)!;
+      const teamId = teamPurchases(m, team.coupon)[0]!.id;
+      const answer = await accepted(() => store(w, w.users[team.owner], 'post', `/teams/${teamId}/invite/reset`));
+      team.oldCodes.push(team.inviteCode);
+      team.inviteCode = new URL(answer.body.inviteUrl).pathname.split('/').pop()!;
+      expect(team.inviteCode).not.toBe(team.oldCodes.at(-1));
+      await refused(w, () => store(w, w.users[(team.owner + 1) % USERS], 'post', `/invites/${team.oldCodes.at(-1)}/redeem`), ['coupon-not-found']);
+    },
+  );
+
+const offerTransfer = (purchaseIndex: number, recipient: number) =>
+  step(
+    `offerTransfer(purchase ${purchaseIndex}, to user ${recipient})`,
+    (m) => m.purchases.length > 0,
+    async (m, w) => {
+      const p = pick(m.purchases, purchaseIndex)!;
+      const path = `/purchases/${p.id}/transfer`;
+      const body = { email: w.users[recipient]!.user.email };
+      const ok = transferable(m, p) && p.transfer.state === 'none' && recipient !== p.user && holding(m, recipient, p.product).length === 0;
+      if (!ok) {
+        await refused(w, () => store(w, w.users[p.user], 'post', path, body), ['transfer-not-available', 'transfer-expired', 'validation-failed', 'already-purchased', 'not-purchase-owner']);
+        if (p.transfer.expiresAt !== null && m.now >= p.transfer.expiresAt) p.transfer.ended = true;
+        return;
+      }
+      const answer = await accepted(() => store(w, w.users[p.user], 'post', path, body));
+      p.transfer = { ...p.transfer, state: 'INITIATED', id: answer.body.data.id, recipient };
+    },
+  );
+
+const acceptTransfer = (purchaseIndex: number) =>
+  step(
+    `acceptTransfer(purchase ${purchaseIndex})`,
+    (m) => m.purchases.some((p) => p.transfer.state !== 'none'),
+    async (m, w) => {
+      const p = pick(m.purchases.filter((q) => q.transfer.state !== 'none'), purchaseIndex)!;
+      const recipient = p.transfer.recipient!;
+      const who = w.users[recipient]!;
+      const expired = m.now >= p.transfer.expiresAt!;
+      if (expired || !transferable(m, p)) {
+        await refused(w, () => store(w, who, 'post', `/transfers/${p.transfer.id}/verify`), ['transfer-expired', 'transfer-not-available']);
+        if (expired) p.transfer = { ...p.transfer, state: 'none', ended: true };
+        return;
+      }
+      if (p.transfer.state === 'INITIATED') await accepted(() => store(w, who, 'post', `/transfers/${p.transfer.id}/verify`));
+      p.transfer.state = 'VERIFIED';
+      if (holding(m, recipient, p.product).length > 0) {
+        await refused(w, () => store(w, who, 'post', `/transfers/${p.transfer.id}/accept`), ['already-purchased']);
+        return;
+      }
+      await accepted(() => store(w, who, 'post', `/transfers/${p.transfer.id}/accept`));
+      p.user = recipient;
+      p.transfer = { ...p.transfer, state: 'none', recipient: null, ended: true };
+    },
+  );
+
+const cancelTransfer = (purchaseIndex: number) =>
+  step(
+    `cancelTransfer(purchase ${purchaseIndex})`,
+    (m) => m.purchases.some((p) => p.transfer.state !== 'none'),
+    async (m, w) => {
+      const p = pick(m.purchases.filter((q) => q.transfer.state !== 'none'), purchaseIndex)!;
+      const path = `/transfers/${p.transfer.id}/cancel`;
+      if (m.now >= p.transfer.expiresAt!) {
+        await refused(w, () => store(w, w.users[p.user], 'post', path), ['transfer-expired']);
+        p.transfer = { ...p.transfer, state: 'none', ended: true };
+        return;
+      }
+      await accepted(() => store(w, w.users[p.user], 'post', path));
+      p.transfer = { ...p.transfer, state: 'none', recipient: null };
+    },
+  );
+
+const refund = (purchaseIndex: number, full: boolean) =>
+  step(
+    `refund(purchase ${purchaseIndex}, ${full ? 'full' : 'half'})`,
+    (m) => m.purchases.length > 0,
+    async (m, w) => {
+      const p = pick(m.purchases, purchaseIndex)!;
+      const path = `/purchases/${p.id}/refund`;
+      const upgrade = m.purchases.find((u) => u.upgradedFrom === p.id);
+      const left = p.charge ? p.charge.amount - p.refunded : 0;
+      const amount = full || left < 2 ? left : Math.floor(left / 2);
+      if (!p.charge || left <= 0) {
+        await refused(w, () => staff(w, w.support, path, { reason: 'asked by the buyer' }), ['refund-not-possible', 'purchase-upgraded']);
+        return;
+      }
+      if (upgrade && upgrade.status !== 'Refunded') {
+        await refused(w, () => staff(w, w.support, path, { reason: 'asked by the buyer' }), ['purchase-upgraded']);
+        return;
+      }
+      await accepted(() => staff(w, w.support, path, { amount, reason: 'asked by the buyer' }));
+      p.refunded += amount;
+      if (p.refunded === p.charge.amount && live(p)) {
+        endAccess(m, p, 'Refunded');
+        p.status = 'Refunded';
+      }
+    },
+  );
+
+const dispute = (purchaseIndex: number, outcome: 'open' | 'won' | 'lost') =>
+  step(
+    `dispute(purchase ${purchaseIndex}, ${outcome})`,
+    (m) => m.purchases.some((p) => p.charge),
+    async (m, w) => {
+      const p = pick(m.purchases.filter((q) => q.charge), purchaseIndex)!;
+      const charge = p.charge!;
+      if (outcome === 'open') {
+        const id = `dp_model_${++m.disputes}`;
+        await w.services.lifecycle.disputeOpened(w.accountId, { identifier: id, chargeIdentifier: charge.identifier, amount: charge.amount, reason: 'fraudulent' });
+        p.disputes.push({ id, state: 'open' });
+        if (live(p)) {
+          endAccess(m, p, 'Disputed');
+          p.status = 'Disputed';
+        }
+        return;
+      }
+      const open = p.disputes.find((d) => d.state === 'open');
+      if (!open) return;
+      await w.services.lifecycle.disputeClosed(w.accountId, { identifier: open.id, chargeIdentifier: charge.identifier, amount: charge.amount, reason: 'fraudulent', won: outcome === 'won' });
+      open.state = outcome;
+      if (outcome === 'won' && p.status === 'Disputed' && !p.disputes.some((d) => d.state === 'open')) p.status = p.boughtAs;
+    },
+  );
+
+const ban = (purchaseIndex: number) =>
+  step(
+    `ban(purchase ${purchaseIndex})`,
+    (m) => m.purchases.length > 0,
+    async (m, w) => {
+      const p = pick(m.purchases, purchaseIndex)!;
+      const path = `/purchases/${p.id}/ban`;
+      if (!(live(p) || p.status === 'Disputed')) {
+        await refused(w, () => staff(w, w.admin, path, { reason: 'abuse of the platform' }), ['status-change-not-allowed']);
+        return;
+      }
+      await accepted(() => staff(w, w.admin, path, { reason: 'abuse of the platform' }));
+      endAccess(m, p, 'Banned');
+      p.status = 'Banned';
+      // A banned member frees their seat and is kept out of the team as a removed member.
+      if (p.kind === 'seat') m.teams.find((t) => t.coupon === p.coupon)!.revoked.add(p.user);
+    },
+  );
+
+const timePasses = (days: number) =>
+  step(
+    `timePasses(${days} days)`,
+    () => true,
+    async (m, w) => {
+      w.clock.advance(days * DAY);
+      m.now = w.clock.now().getTime();
+      await w.services.transfers.expire();
+      for (const p of m.purchases) {
+        if (p.transfer.expiresAt !== null && m.now >= p.transfer.expiresAt) p.transfer = { ...p.transfer, state: 'none', recipient: null, ended: true };
+      }
+    },
+  );
+
+const user = fc.integer({ min: 0, max: USERS - 1 });
+const index = fc.nat({ max: 40 });
+const productKey = fc.constantFrom<ProductKey>('basics', 'pro', 'workshop');
+const commands = [
+  fc.record({ user, product: productKey, quantity: fc.constantFrom(1, 1, 1, 2, 3, 5), team: fc.boolean(), coupon: fc.boolean(), ppp: fc.boolean() }).map(buy),
+  fc.record({ user, product: fc.constantFrom<ProductKey>('basics', 'pro'), quantity: fc.constant(1), team: fc.constant(false), coupon: fc.constant(false), ppp: fc.constant(false) }).map(buy),
+  fc.tuple(user, productKey).map(([u, p]) => guestBuy(u, p)),
+  fc.tuple(user, fc.boolean()).map(([u, c]) => abandon(u, c)),
+  fc.tuple(user, index).map(([u, t]) => takeSeat(u, t)),
+  fc.tuple(user, index).map(([u, t]) => takeSeat(u, t)),
+  fc.tuple(index, index).map(([t, s]) => revoke(t, s)),
+  fc.tuple(index, user).map(([t, u]) => readmit(t, u)),
+  index.map(resetInvite),
+  fc.tuple(index, user).map(([p, u]) => offerTransfer(p, u)),
+  index.map(acceptTransfer),
+  index.map(cancelTransfer),
+  fc.tuple(index, fc.boolean()).map(([p, full]) => refund(p, full)),
+  fc.tuple(index, fc.constantFrom<'open' | 'won' | 'lost'>('open', 'open', 'won', 'lost')).map(([p, o]) => dispute(p, o)),
+  index.map(ban),
+  fc.integer({ min: 1, max: 4 }).map(timePasses),
+];
+
+describe('commerce, model-based (fast-check commands on the real API and PostgreSQL)', () => {
+  it(`keeps money and access right through ${RUNS} random sequences of up to ${STEPS} steps`, async () => {
+    let sequences = 0;
+    await fc.assert(
+      // A plain array rather than fc.commands: its length is drawn evenly, so sequences are long enough to combine.
+      fc.asyncProperty(fc.array(fc.oneof(...commands), { minLength: Math.ceil(STEPS / 2), maxLength: STEPS }), async (cmds) => {
+        const world = await createWorld();
+        try {
+          const model: Model = { purchases: [], teams: [], now: world.clock.now().getTime(), disputes: 0 };
+          await fc.asyncModelRun(() => ({ model, real: world }), cmds);
+          sequences++;
+        } finally {
+          await world.drop();
+        }
+      }),
+      { numRuns: RUNS, ...(SEED !== undefined && { seed: SEED }), ...(PATH && { path: PATH, endOnFailure: true }) },
+    );
+    console.log(`commerce model: ${sequences} sequences, ${stepsRun} steps`);
+  });
+});
