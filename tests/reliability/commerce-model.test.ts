@@ -31,12 +31,12 @@ import { createTestDatabase } from '../support/db';
  *  7. a refused step leaves every commerce table unchanged (checksums), and a step the model expects to be
  *     refused is refused (and the other way round).
  *
- * `npm run test:reliability` runs MODEL_RUNS (default 12) sequences of up to MODEL_STEPS (30) steps;
+ * `npm run test:reliability` runs MODEL_RUNS (default 25) sequences of up to MODEL_STEPS (30) steps;
  * `npm run test:model -- --runs 500 --steps 40` runs more. A failure prints the shrunk sequence and the
  * `--seed`/`--path` that replay it.
  */
 
-const RUNS = Number(process.env.MODEL_RUNS ?? 12);
+const RUNS = Number(process.env.MODEL_RUNS ?? 25);
 const STEPS = Number(process.env.MODEL_STEPS ?? 30);
 const SEED = process.env.MODEL_SEED ? Number(process.env.MODEL_SEED) : undefined;
 const PATH = process.env.MODEL_PATH || undefined;
@@ -726,5 +726,5 @@ describe('commerce, model-based (fast-check commands on the real API and Postgre
       { numRuns: RUNS, ...(SEED !== undefined && { seed: SEED }), ...(PATH && { path: PATH, endOnFailure: true }) },
     );
     console.log(`commerce model: ${sequences} sequences, ${stepsRun} steps`);
-  });
+  }, 60_000 + RUNS * STEPS * 1000); // about 7 steps a second; shrinking a failure takes longer
 });

@@ -17,7 +17,7 @@ import { formatMoney } from './money';
 import type { Quote } from './pricing';
 import type { QuoteService } from './quotes';
 import { GRANTING_STATUSES } from './models';
-import { holdingOf, holdingOfEmail } from './ownership';
+import { holdingOf, holdingOfEmail, ownerHasSeatColumn } from './ownership';
 import type { PurchaseLifecycle } from './purchase-lifecycle';
 import { seatsSold } from './seats';
 import { OPEN_TRANSFER_STATES } from './transfers';
@@ -538,7 +538,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
               .first(
                 'c.bulkPurchaseId as teamId',
                 'c.maxUses as seats',
-                db.raw('exists (select 1 from purchases s where s.redeemed_bulk_coupon_id = c.id and s.user_id = p.user_id and s.status in (?, ?)) as "ownerHasSeat"', GRANTING_STATUSES),
+                ownerHasSeatColumn(db, 'c.id', 'p.userId'),
               )
           : null;
       return { ...settled, team: team ?? null };

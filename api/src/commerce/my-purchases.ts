@@ -1,7 +1,7 @@
 import type { Db } from '../db/connection';
 import { coursesOfProducts } from '../catalog/service';
 import { AppError } from '../http/errors';
-import { GRANTING_STATUSES } from './models';
+import { ownerHasSeatColumn } from './ownership';
 
 export interface MyPurchase {
   id: string;
@@ -53,7 +53,7 @@ export function myPurchases({ db }: { db: Db }) {
           'p.id', 'p.status', 'p.totalAmount', 'p.currency', 'p.createdAt', 'p.country', 'p.merchantChargeId', 'p.redeemedBulkCouponId',
           'p.bulkCouponId', 'pr.id as productId', 'pr.name as productName', 'pr.slug as productSlug', 'c.maxUses', 'c.usedCount', 'c.bulkPurchaseId', 'co.quantity',
           // A team purchase opens nothing until its buyer takes a seat of it (DOMAIN §7).
-          db.raw('exists (select 1 from purchases s where s.redeemed_bulk_coupon_id = p.bulk_coupon_id and s.user_id = p.user_id and s.status in (?, ?)) as "ownerHasSeat"', GRANTING_STATUSES),
+          ownerHasSeatColumn(db, 'p.bulkCouponId', 'p.userId'),
         );
       const courses = await coursesOfProducts(db, [...new Set(rows.map((r) => r.productId as string))]);
       return rows.map((r) => ({

@@ -28,3 +28,14 @@ export async function holdingOfEmail(trx: Knex | Knex.Transaction, email: string
   const user = await trx('users').whereRaw('lower(email) = lower(?)', [email]).first('id');
   return user ? holdingOf(trx, user.id, productId) : undefined;
 }
+
+/**
+ * Whether a team's buyer holds a seat of it themselves (a team purchase opens nothing until they do), as a column
+ * `ownerHasSeat` for a query that has the team coupon's id and the buyer's id in `couponColumn` and `userColumn`.
+ */
+export function ownerHasSeatColumn(trx: Knex | Knex.Transaction, couponColumn: string, userColumn: string): Knex.Raw {
+  return trx.raw(
+    `exists (select 1 from purchases s where s.redeemed_bulk_coupon_id = ?? and s.user_id = ?? and s.status in (${GRANTING_STATUSES.map(() => '?').join(', ')})) as "ownerHasSeat"`,
+    [couponColumn, userColumn, ...GRANTING_STATUSES],
+  );
+}
