@@ -192,4 +192,59 @@ describe('commerce combinations', () => {
     expect(statuses).toEqual(['Valid', 'Valid', 'Refunded']);
     expect((await store(undefined, 'get', `/invites/${inviteCode}`)).body).toMatchObject({ active: true, seatsFree: 0 });
   });
+
+  it('refunds an upgrade whose source was refunded while it was being paid: the credit must still be paid for', async () => {
+    const basics = await createProduct(db(), { name: 'Refunded Source Basics', unitAmount: 4900 });
+    const pro = await createProduct(db(), { name: 'Refunded Source Pro', unitAmount: 19_900 });
+    await makeUpgradable(db(), basics, pro);
+    const buyer = await signedIn(db());
+    const sourceId = await boughtWithTestProvider(services, db(), { buyer: buyer.user, productId: basics.id });
+    const { checkoutId } = await services.checkouts.create({ productId: pro.id, quantity: 1, team: false, ppp: false, buyer: buyer.user, country: 'US', ip: null, upgradeFromId: sourceId });
+    expect((await db()('checkouts').where({ id: checkoutId }).first()).creditAmount).toBe(4900);
+    const support = await signedIn(db(), ['support']);
+    expect((await as(support, request(app).post(`/api/admin/purchases/${sourceId}/refund`)).send({ amount: 1000, reason: 'partly' })).status).toBe(200);
+
+    await services.testProvider.pay(await sessionOfCheckout(db(), checkoutId));
+    expect((await request(app).get(`/api/store/checkouts/${checkoutId}`)).body.status).toBe('refunded');
+    expect(await Purchase.query(db()).where({ userId: buyer.user.id, productId: pro.id, status: 'Valid' })).toHaveLength(0);
+  });
+
+  it('refunds a second regional-price copy rather than making it a seat that opens the course anywhere', async () => {
+    const course = await createProduct(db(), { name: 'Regional Course', unitAmount: 10_000 });
+    const buyer = await signedIn(db());
+    const start = () => services.checkouts.create({ productId: course.id, quantity: 1, team: false, ppp: true, buyer: buyer.user, country: 'IN', ip: null });
+    const [first, second] = [await start(), await start()];
+    for (const { checkoutId } of [first, second]) await services.testProvider.pay(await sessionOfCheckout(db(), checkoutId));
+    expect((await request(app).get(`/api/store/checkouts/${first.checkoutId}`)).body.status).toBe('fulfilled');
+    expect((await request(app).get(`/api/store/checkouts/${second.checkoutId}`)).body).toMatchObject({ status: 'refunded', team: null });
+    const theirs = await Purchase.query(db()).where({ userId: buyer.user.id, productId: course.id });
+    expect(theirs.map((p) => [p.status, Boolean(p.bulkCouponId)]).sort()).toEqual([['Refunded', false], ['Restricted', false]]);
+    expect(await db()('outboxEmails').where({ toAddress: buyer.user.email, kind: 'unfulfillable-refund' })).toHaveLength(1);
+  });
+
+  it('never seats anyone on a team closed at the same moment, nor gives a buyer a seat and a paid copy at once', async () => {
+    const course = await createProduct(db(), { name: 'Racing Team Course', unitAmount: 10_000 });
+    const owner = await signedIn(db());
+    const teamId = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 10 });
+    const { inviteCode, id: couponId } = await teamCoupon(teamId);
+    const people = await Promise.all(Array.from({ length: 8 }, () => signedIn(db())));
+    const support = await signedIn(db(), ['support']);
+    await Promise.all([
+      ...people.map((person) => store(person, 'post', `/invites/${inviteCode}/redeem`)),
+      as(support, request(app).post(`/api/admin/purchases/${teamId}/refund`)).send({ reason: 'closing the team' }),
+    ]);
+    expect(await teamCoupon(teamId)).toMatchObject({ status: 'inactive' });
+    expect(await Purchase.query(db()).where({ redeemedBulkCouponId: couponId }).whereIn('status', ['Valid', 'Restricted'])).toHaveLength(0);
+
+    // A buyer whose payment is fulfilled while they take a seat ends up with one of the two.
+    const other = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 10 });
+    const invite = (await teamCoupon(other)).inviteCode;
+    for (const person of people.slice(0, 4)) {
+      const paying = await services.checkouts.create({ productId: course.id, quantity: 1, team: false, ppp: false, buyer: person.user, country: 'US', ip: null });
+      await services.testProvider.pay(await sessionOfCheckout(db(), paying.checkoutId));
+      await Promise.all([store(person, 'post', `/invites/${invite}/redeem`), request(app).get(`/api/store/checkouts/${paying.checkoutId}`)]);
+      const copies = await Purchase.query(db()).where({ userId: person.user.id, productId: course.id }).whereIn('status', ['Valid', 'Restricted']).whereNull('bulkCouponId');
+      expect(copies).toHaveLength(1);
+    }
+  });
 });

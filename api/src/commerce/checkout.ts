@@ -67,6 +67,7 @@ interface CheckoutRow {
   city: string | null;
   state: string | null;
   amountTotal: number;
+  creditAmount: number;
   currency: string;
   restricted: boolean;
   status: CheckoutStatus;
@@ -75,13 +76,14 @@ interface CheckoutRow {
   couponReserved: boolean;
 }
 
-type Availability = 'sold-out' | 'enrollment-closed' | 'enrollment-not-open' | 'upgrade-not-available' | null;
+type Availability = 'sold-out' | 'enrollment-closed' | 'enrollment-not-open' | 'upgrade-not-available' | 'already-purchased' | null;
 
 const MESSAGES: Record<Exclude<Availability, null>, string> = {
   'sold-out': 'This course is sold out.',
   'enrollment-closed': 'Enrollment for this course has closed.',
   'enrollment-not-open': 'Enrollment for this course has not opened yet.',
   'upgrade-not-available': 'The course this upgrade was priced from is no longer yours to upgrade (it was upgraded, refunded or given away).',
+  'already-purchased': 'You already have this course, and a copy bought at a regional price cannot be given away as a seat.',
 };
 
 interface Deps {
@@ -132,9 +134,16 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
    */
   async function upgradeProblem(trx: Knex.Transaction, checkout: CheckoutRow, buyer: Buyer): Promise<Availability> {
     if (!checkout.upgradeFromId || checkout.team) return null;
-    const source = await trx('purchases').where({ id: checkout.upgradeFromId }).forUpdate().first('userId', 'status');
+    const source = await trx('purchases').where({ id: checkout.upgradeFromId }).forUpdate().first('userId', 'status', 'merchantChargeId');
     const used = await trx('purchases').where({ upgradedFromId: checkout.upgradeFromId }).first('id');
     if (!source || source.userId !== buyer.id || !(GRANTING_STATUSES as readonly string[]).includes(source.status) || used) return 'upgrade-not-available';
+    // Refunded (or being refunded) since the quote: the credit given must still have been paid. A refund reserves
+    // its amount under the source's lock, which is held here.
+    if (source.merchantChargeId) {
+      const charge = await trx('merchantCharges').where({ id: source.merchantChargeId }).first('amount', 'refundAmount');
+      const [pending] = await trx('merchantRefunds').where({ merchantChargeId: source.merchantChargeId }).whereNot({ status: 'succeeded' }).sum({ amount: 'amount' });
+      if (charge.amount - charge.refundAmount - Number(pending?.amount ?? 0) < checkout.creditAmount) return 'upgrade-not-available';
+    }
     // Holding the target meanwhile (another tab, a seat): the credit is not turned into a copy to give away.
     if (await holdingOf(trx, buyer.id, checkout.productId, { except: checkout.upgradeFromId })) return 'upgrade-not-available';
     return null;
@@ -336,10 +345,12 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       // Someone who has the course already (a guest who paid with an owning email, a second tab) gets the copy as a
       // one-seat team to give away, never a duplicate (DOMAIN §5.5); an upgrade is refunded instead (below). Same-product payments are serialized by the
       // product's lock above, so two of them cannot both miss each other.
-      const converted = !checkout.team && !checkout.upgradeFromId && Boolean(await holdingOf(trx, buyer.id, checkout.productId));
+      // A regional-price copy is refunded instead: as a seat it would open the course anywhere.
+      const holds = !checkout.team && !checkout.upgradeFromId && Boolean(await holdingOf(trx, buyer.id, checkout.productId));
+      const converted = holds && !checkout.restricted;
       if (converted) checkout.team = true;
       const seats = checkout.team ? checkout.quantity : 1;
-      const problem = (await availability(trx, product, seats)) ?? (await upgradeProblem(trx, checkout, buyer));
+      const problem: Availability = (holds && !converted ? 'already-purchased' : null) ?? (await availability(trx, product, seats)) ?? (await upgradeProblem(trx, checkout, buyer));
       if (problem && charge && paid?.charge) {
         // Paid after the last seat went (or the upgrade source was used meanwhile): refunded in full. The refund is
         // reserved here and asked of the provider after commit, never under these locks; its key makes any retry
@@ -388,8 +399,12 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       .join('purchases as p', 'p.merchantChargeId', 'r.merchantChargeId')
       .join('products as pr', 'pr.id', 'p.productId')
       .join('users as u', 'u.id', 'p.userId')
+      .join('merchantCharges as c', 'c.id', 'r.merchantChargeId')
       .where('r.idempotencyKey', soldOutRefundKey(found.id))
-      .whereNot('r.status', 'succeeded')
+      // A pending one is being asked for by the call that settled it, unless that call is long gone.
+      .where((q) => q.where('r.status', 'failed').orWhere('r.status', 'pending').where('r.createdAt', '<', db.raw(`now() - interval '2 minutes'`)))
+      // Refunded meanwhile (at the provider's dashboard, say): nothing left to ask for.
+      .whereRaw('c.refund_amount < c.amount')
       .first('r.id', 'r.merchantChargeId as chargeId', 'r.reason', 'r.amount', 'u.email', 'pr.name as productName');
     if (!pending) return;
     await db('merchantRefunds').where({ id: pending.id, status: 'failed' }).update({ status: 'pending' });

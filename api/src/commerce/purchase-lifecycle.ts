@@ -257,6 +257,9 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
     /** Ends a purchase's access for good; only an admin may (the route says so), always with a reason. */
     async ban(purchaseId: string, reason: string, actor: Actor, requestId: string | null = null) {
       return db.transaction(async (trx) => {
+        // A member's seat: the team's coupon is locked first, the order team changes take (coupon, then seats).
+        const seat = await trx('purchases').where({ id: purchaseId }).first('redeemedBulkCouponId');
+        if (seat?.redeemedBulkCouponId) await trx('coupons').where({ id: seat.redeemedBulkCouponId }).forUpdate().first('id');
         const purchase = await lockedPurchase(trx, purchaseId);
         if (!(await move(trx, purchase.id, 'Banned', reason))) {
           throw new AppError('status-change-not-allowed', `A ${purchase.status.toLowerCase()} purchase cannot be banned.`);
@@ -280,8 +283,9 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
         const result = await applyRefundTotal(trx, charge, amountRefunded, 'Refunded at the payment provider', SYSTEM_ACTOR, null);
         const grown = result.refundAmount - charge.refundAmount;
         // A refund started at the provider's dashboard is told to the buyer as one from the console is; one of ours
-        // still under way emails when it completes (under the charge's lock, so exactly one of the two sends).
-        const ours = await trx('merchantRefunds').where({ merchantChargeId: charge.id, status: 'pending' }).first('id');
+        // under way (or failed, to be tried again) emails when it completes (under the charge's lock, so exactly one
+        // of the two sends).
+        const ours = await trx('merchantRefunds').where({ merchantChargeId: charge.id }).whereIn('status', ['pending', 'failed']).first('id');
         if (grown <= 0 || ours) return false;
         const [buyer, product] = await Promise.all([
           trx('users').where({ id: charge.userId }).first('email'),

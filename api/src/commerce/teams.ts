@@ -124,7 +124,10 @@ export function teamService({ db, config, outbox }: Deps) {
     if (coupon.status !== 'active' || !(await teamLive(trx, couponId))) {
       throw new AppError('coupon-inactive', 'This team is no longer active; ask its owner for a new invite.');
     }
-    // One user's redemptions run one at a time, so the "already has it" check cannot be raced.
+    // A payment or transfer of the course being written now is waited for (they lock the product), and one user's
+    // redemptions run one at a time, so the "already has it" check cannot be raced. Product before user: the order
+    // fulfilment takes them in.
+    await trx('products').where({ id: team.productId }).forShare().first('id');
     await trx('users').where({ id: userId }).forUpdate().first('id');
     if (await trx('teamSeatRevocations').where({ couponId, userId }).first('id')) {
       throw new AppError('seat-revoked', "The team's owner removed you from this team. Ask them to let you back in from their team page.");
@@ -133,8 +136,13 @@ export function teamService({ db, config, outbox }: Deps) {
     if (owned) {
       throw new AppError('already-purchased', owned.redeemedBulkCouponId ? 'You already have a seat for this course.' : 'You already own this course.');
     }
-    const taken = await trx('coupons').where({ id: couponId }).where('usedCount', '<', trx.raw('max_uses')).increment('usedCount', 1);
-    if (!taken) throw new AppError('coupon-used-up', 'Every seat of this team is taken. Ask its owner to buy more seats.');
+    // Conditional on the team still being open: a refund closing it meanwhile wins.
+    const taken = await trx('coupons').where({ id: couponId, status: 'active' }).where('usedCount', '<', trx.raw('max_uses')).increment('usedCount', 1);
+    if (!taken) {
+      const now = await trx('coupons').where({ id: couponId }).first('status');
+      if (now.status !== 'active') throw new AppError('coupon-inactive', 'This team is no longer active; ask its owner for a new invite.');
+      throw new AppError('coupon-used-up', 'Every seat of this team is taken. Ask its owner to buy more seats.');
+    }
     const [purchase] = await trx('purchases')
       .insert({ userId, productId: team.productId, status: 'Valid', totalAmount: 0, redeemedBulkCouponId: couponId, couponId })
       .returning('id');
@@ -211,6 +219,8 @@ export function teamService({ db, config, outbox }: Deps) {
     async revoke(purchaseId: string, memberPurchaseId: string, actor: Actor & { staff: boolean }, requestId: string | null = null): Promise<TeamView> {
       const result = await db.transaction(async (trx) => {
         const team = await lockTeam(trx, purchaseId, { id: actor.id!, staff: actor.staff });
+        // Coupon before seat: the order every team change takes.
+        await trx('coupons').where({ id: team.bulkCouponId }).forUpdate().first('id');
         const seat = await trx('purchases').where({ id: memberPurchaseId, redeemedBulkCouponId: team.bulkCouponId }).whereIn('status', GRANTS_ACCESS).forUpdate().first();
         if (!seat) throw new AppError('not-found', 'That person has no seat in this team.');
         await trx('purchaseUserTransfers').where({ purchaseId: seat.id }).delete();

@@ -298,6 +298,7 @@ export function transferService({ db, clock, config, logger, outbox, provider }:
         if (purchase.upgraded) throw new AppError('purchase-upgraded', 'This purchase paid for an upgrade as credit; it stays with its owner.');
         const owner = await trx('users').where({ id: purchase.userId }).first('id', 'email');
         if (owner.email.toLowerCase() === recipientEmail.toLowerCase()) throw new AppError('validation-failed', 'This purchase already belongs to that address.', { email: 'is the current owner' });
+        await trx('products').where({ id: purchase.productId }).forUpdate().first('id'); // as accept does
         const recipient = await findOrCreateUserByEmail(trx, recipientEmail, { verified: false });
         await refuseIfHolding(trx, recipient, purchase.productId);
         const now = clock.now();
