@@ -247,4 +247,21 @@ describe('commerce combinations', () => {
       expect(copies).toHaveLength(1);
     }
   });
+
+  // Found by the model-based test: a banned member's seat stayed taken for good, and nothing kept them off the link.
+  it('gives a banned member\'s seat back to the team, and keeps them off the invite link', async () => {
+    const course = await createProduct(db(), { name: 'Banned Member Course', unitAmount: 10_000 });
+    const owner = await signedIn(db());
+    const teamId = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 2 });
+    const { inviteCode } = await teamCoupon(teamId);
+    const member = await signedIn(db());
+    const seat = (await store(member, 'post', `/invites/${inviteCode}/redeem`)).body.purchaseId;
+    const admin = await signedIn(db(), ['admin']);
+    expect((await as(admin, request(app).post(`/api/admin/purchases/${seat}/ban`)).send({ reason: 'shared their account' })).status).toBe(200);
+
+    expect(await teamCoupon(teamId)).toMatchObject({ maxUses: 2, usedCount: 0 });
+    expect((await store(owner, 'get', `/teams/${teamId}`)).body).toMatchObject({ seats: { used: 0, free: 2 }, revoked: [{ userId: member.user.id }] });
+    expect((await store(member, 'post', `/invites/${inviteCode}/redeem`)).body.code).toBe('seat-revoked');
+    expect((await store(await signedIn(db()), 'post', `/invites/${inviteCode}/redeem`)).status).toBe(201);
+  });
 });
