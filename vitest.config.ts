@@ -6,7 +6,8 @@ export default defineConfig({
     // The reliability suite has its own command (npm run test:reliability, vitest.reliability.config.ts).
     exclude: [...configDefaults.exclude, 'tests/reliability/**'],
     globalSetup: ['tests/support/global-setup.ts'],
-    testTimeout: 30_000,
+    // Browser and process tests on a busy two-core machine: a bound on hangs, not a speed target.
+    testTimeout: 60_000,
     hookTimeout: 120_000,
     // Browser screens load data after they paint; a loaded CI machine needs more than the 1 s default.
     expect: { poll: { timeout: 10_000 } },

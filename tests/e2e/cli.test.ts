@@ -31,7 +31,7 @@ function envWithout(extra: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
-describe('npm run cli against DATABASE_URL', () => {
+describe('npm run cli against DATABASE_URL', { timeout: 120_000 }, () => {
   const database = useTestDatabase();
 
   it('prints a one-time sign-in link that signs in', async () => {
@@ -66,7 +66,7 @@ describe('npm run cli against DATABASE_URL', () => {
   });
 });
 
-describe('npm run cli against the embedded database', () => {
+describe('npm run cli against the embedded database', { timeout: 120_000 }, () => {
   const root = mkdtempSync(path.join(tmpdir(), 'lp-cli-'));
   chmodSync(root, 0o755);
   afterAll(() => rmSync(root, { recursive: true, force: true }));
