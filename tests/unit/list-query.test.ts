@@ -58,6 +58,9 @@ describe('parseListQuery', () => {
     ['an oversized range', { range: `[0,${MAX_PAGE_SIZE}]` }, 'range', /at most 500 rows/],
     ['a reversed range', { range: '[10,5]' }, 'range', /before its start/],
     ['an unknown filter', { filter: '{"email":"x"}' }, 'filter', /cannot filter purchases by "email"/],
+    // Found by the fuzzer: a name of Object.prototype was taken for a filterable field (500).
+    ['a name of Object.prototype', { filter: '{"valueOf":[0]}' }, 'filter', /cannot filter purchases by "valueOf"/],
+    ['a prototype range', { filter: '{"constructor_gte":1}' }, 'filter', /cannot filter purchases by "constructor_gte"/],
     ['a malformed id', { filter: '{"productId":"1 OR 1=1"}' }, 'filter', /productId must be an id/],
     ['a range on an enum', { filter: '{"status_gte":"A"}' }, 'filter', /status has no range filter/],
     ['a bad date', { filter: '{"createdAt_gte":"yesterday"}' }, 'filter', /createdAt must be a date/],

@@ -100,7 +100,8 @@ export function parseListQuery(resource: ListableResource, query: Record<string,
     }
     const bound = /^(.+)_(gte|lte)$/.exec(key);
     const field = bound ? bound[1]! : key;
-    const kind = resource.filterable[field];
+    // Own keys only: `valueOf` or `constructor` must not find Object.prototype's.
+    const kind = Object.hasOwn(resource.filterable, field) ? resource.filterable[field] : undefined;
     if (!kind) {
       throw invalid('filter', `cannot filter ${resource.name} by "${key}"; filterable: ${Object.keys(resource.filterable).join(', ')}`);
     }

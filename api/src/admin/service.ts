@@ -42,7 +42,7 @@ function normalized(value: unknown): unknown {
 export function adminService({ db, changed = () => {} }: { db: Db; changed?: () => void }) {
   const idColumnOf = (resource: AdminResource) => resource.idColumn ?? 'id';
   const column = (resource: AdminResource, field: string): string => {
-    const mapped = resource.sqlColumns?.[field] ?? field;
+    const mapped = (resource.sqlColumns && Object.hasOwn(resource.sqlColumns, field) ? resource.sqlColumns[field] : undefined) ?? field;
     return typeof mapped === 'string' ? mapped : (db.raw(mapped.expression) as unknown as string);
   };
   const present = (resource: AdminResource, row: Row): Row => (resource.present ? resource.present(row) : row);
