@@ -107,6 +107,13 @@ function discountLabel(quote: Quote): string {
 /** What fulfilment needs of the product: its window, its seats and its name. */
 type ProductFacts = Pick<Product, 'id' | 'name' | 'quantityAvailable' | 'enrollmentOpensAt' | 'enrollmentClosesAt'>;
 
+/** The reason recorded on the refund of a payment that lost the last seat (its apology says so). */
+const SOLD_OUT_REASON = 'Sold out before the payment completed';
+
+/** The apology for a payment that could not be fulfilled, from the reason its refund records. */
+const apologyFor = (to: string, productName: string, amount: string, reason: string) =>
+  unfulfillableRefundEmail(to, productName, amount, reason === SOLD_OUT_REASON ? { soldOut: true } : { soldOut: false, reason });
+
 /** The key of the full refund of a checkout that could not be fulfilled. */
 const soldOutRefundKey = (checkoutId: string) => `sold-out-${checkoutId}`;
 
@@ -355,13 +362,13 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         // Paid after the last seat went (or the upgrade source was used meanwhile): refunded in full. The refund is
         // reserved here and asked of the provider after commit, never under these locks; its key makes any retry
         // replay it rather than refund twice.
-        const reason = problem === 'sold-out' ? 'Sold out before the payment completed' : MESSAGES[problem];
+        const reason = problem === 'sold-out' ? SOLD_OUT_REASON : MESSAGES[problem];
         const [refund] = await trx('merchantRefunds')
           .insert({ merchantAccountId: accountId, merchantChargeId: charge.id, amount: paid.charge.amount, reason, idempotencyKey: soldOutRefundKey(checkoutId) })
           .returning('id');
         if (checkout.couponReserved) await trx('coupons').where({ id: checkout.couponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
         const purchaseId = await writePurchase(trx, checkout, buyer, charge, 'Refunded', { status: 'refunded' }, []);
-        const apology = unfulfillableRefundEmail(buyer.email, product.name, formatMoney(paid.charge.amount, checkout.currency), problem === 'sold-out' ? { soldOut: true } : { soldOut: false, reason: MESSAGES[problem] });
+        const apology = apologyFor(buyer.email, product.name, formatMoney(paid.charge.amount, checkout.currency), reason);
         return { status: 'refunded' as const, purchaseId, email: false, alongside: undefined, refund: { id: refund.id as string, chargeId: charge.id, reason, apology } };
       }
       if (problem) throw new AppError(problem, MESSAGES[problem]);
@@ -408,8 +415,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       .first('r.id', 'r.merchantChargeId as chargeId', 'r.reason', 'r.amount', 'u.email', 'pr.name as productName');
     if (!pending) return;
     await db('merchantRefunds').where({ id: pending.id, status: 'failed' }).update({ status: 'pending' });
-    const soldOut = pending.reason === 'Sold out before the payment completed';
-    const apology = unfulfillableRefundEmail(pending.email, pending.productName, formatMoney(pending.amount, found.currency), soldOut ? { soldOut } : { soldOut, reason: pending.reason });
+    const apology = apologyFor(pending.email, pending.productName, formatMoney(pending.amount, found.currency), pending.reason);
     await refunds.completeRefund({ id: pending.id, chargeId: pending.chargeId, reason: pending.reason }, async () => apology);
   }
 

@@ -9,6 +9,7 @@ import { ledger } from '../finance/ledger';
 import type { PaymentProvider } from '../payments/provider';
 import { formatMoney } from './money';
 import { GRANTING_STATUSES, type PurchaseStatus } from './models';
+import { keepOutOfTeam } from './seats';
 import { OPEN_TRANSFER_STATES } from './transfers';
 
 /**
@@ -268,7 +269,7 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
         if (purchase.redeemedBulkCouponId) {
           // A banned member's seat goes back to the team, and the invite link refuses them as a revoked member.
           await trx('coupons').where({ id: purchase.redeemedBulkCouponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
-          await trx('teamSeatRevocations').insert({ couponId: purchase.redeemedBulkCouponId, userId: purchase.userId, revokedById: actor.id }).onConflict(['couponId', 'userId']).ignore();
+          await keepOutOfTeam(trx, purchase.redeemedBulkCouponId, purchase.userId, actor.id);
         }
         await recordAudit(trx, { actor, action: 'purchase.banned', resource: 'purchases', recordId: purchase.id, before: { status: purchase.status }, after: { status: 'Banned', reason }, requestId });
         return { status: 'Banned' as const };

@@ -44,3 +44,8 @@ export async function seatsBoughtBy(trx: Knex | Knex.Transaction, userId: string
     .sum({ seats: 'maxUses' })) as { seats: number | string | null }[];
   return Number(row?.seats ?? 0);
 }
+
+/** Someone removed from a team (revoked, or banned): its invite link refuses them until the owner lets them back in. */
+export async function keepOutOfTeam(trx: Knex.Transaction, couponId: string, userId: string, byId: string | null | undefined): Promise<void> {
+  await trx('teamSeatRevocations').insert({ couponId, userId, revokedById: byId ?? null }).onConflict(['couponId', 'userId']).ignore();
+}

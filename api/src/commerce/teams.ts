@@ -7,6 +7,7 @@ import type { Outbox } from '../mail/outbox';
 import { teamSeatRevokedEmail, teamWelcomeEmail } from '../mail/templates';
 import { GRANTING_STATUSES } from './models';
 import { holdingOf } from './ownership';
+import { keepOutOfTeam } from './seats';
 
 interface TeamRow {
   id: string;
@@ -229,7 +230,7 @@ export function teamService({ db, config, outbox }: Deps) {
         await recordAudit(trx, { actor, action: 'team.seat-revoked', resource: 'purchases', recordId: seat.id, before: seat, after: null, requestId });
         // The owner giving up their own seat may take it again; anyone else is removed and told.
         if (seat.userId !== team.userId) {
-          await trx('teamSeatRevocations').insert({ couponId: team.bulkCouponId, userId: seat.userId, revokedById: actor.id }).onConflict(['couponId', 'userId']).ignore();
+          await keepOutOfTeam(trx, team.bulkCouponId, seat.userId, actor.id);
           const [member, owner, product] = await Promise.all([
             trx('users').where({ id: seat.userId }).first('email'),
             trx('users').where({ id: team.userId }).first('email'),

@@ -259,9 +259,9 @@ export function transferService({ db, clock, config, logger, outbox, provider }:
         // The recipient may have bought the course since the offer: one person never holds two copies. Fulfilment
         // locks the product, so a purchase of theirs being written now is waited for.
         await trx('products').where({ id: purchase.productId }).forUpdate().first('id');
-        await refuseIfHolding(trx, { id: userId, email: (await trx('users').where({ id: userId }).first('email')).email }, purchase.productId);
-        const now = clock.now();
         const [owner, recipient] = await Promise.all([trx('users').where({ id: purchase.userId }).first('id', 'email'), trx('users').where({ id: userId }).first('id', 'email')]);
+        await refuseIfHolding(trx, recipient, purchase.productId);
+        const now = clock.now();
         await move(trx, transfer, 'CONFIRMED', { confirmedAt: now });
         await recordAudit(trx, { actor: recipient, action: 'transfer.confirmed', resource: 'purchase-user-transfers', recordId: transfer.id, requestId });
         const { customerIdentifier } = await moveOwnership(trx, purchase, userId);
