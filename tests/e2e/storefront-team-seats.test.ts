@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../api/src/db/connection';
 import { Coupon, Product, Purchase, User } from '../../api/src/db/models';
@@ -7,7 +7,7 @@ import { OutboxEmail } from '../../api/src/mail/models';
 import { createPurchase, createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
 import { signedInByEmail, type SignedIn } from '../support/auth';
-import { buyThroughSite, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
+import { buyThroughSite, contextFor, keepScreenshot, payAndConfirm, signedInContext, useDemoSite } from '../support/browser';
 
 /*
  * Team seats after a revocation, a replaced invite link, what a team purchase says about access (thank-you page,
@@ -17,26 +17,10 @@ import { buyThroughSite, keepScreenshot, signedInContext, useDemoSite } from '..
 
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const OWNING_EMAIL = 'already-owns@example.com';
+/** The desktop viewport these screens are checked at (390 px is set per page). */
+const DESKTOP = { width: 1280, height: 800 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** A browser context holding an existing person's session (signedInContext always makes a new user). */
-async function contextFor(browser: Browser, baseUrl: string, auth: SignedIn): Promise<BrowserContext> {
-  const cookies = Object.fromEntries(auth.cookie.split('; ').map((pair) => pair.split('=') as [string, string]));
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.addCookies([
-    { name: 'lp_session', value: cookies.lp_session!, url: baseUrl, httpOnly: true, sameSite: 'Lax' },
-    { name: 'lp_csrf', value: cookies.lp_csrf!, url: baseUrl, sameSite: 'Lax' },
-  ]);
-  return context;
-}
-
-/** Pays on the built-in provider's checkout page and waits for the thank-you page to confirm. */
-async function payAndConfirm(page: Page): Promise<void> {
-  await page.waitForURL(/\/test-provider\/checkout\//);
-  await page.getByRole('button', { name: 'Pay' }).click();
-  await page.waitForURL(/\/thanks\?checkout=/);
-  await page.getByText('Your purchase is confirmed.').waitFor({ timeout: 20_000 });
-}
 
 /** axe-core's serious and critical violations on the page as it is now. */
 async function seriousViolations(page: Page): Promise<string[]> {
@@ -298,7 +282,7 @@ describe('team seats, team purchases and the upgrade credit on the storefront (C
     await checkScreen(page, 'storefront-thanks-team-signed-out');
 
     // Signed in, My purchases lists the seat to give away without telling them to take it (they own the course).
-    const signedIn = await contextFor(browser, baseUrl, await signedInByEmail(db, OWNING_EMAIL));
+    const signedIn = await contextFor(browser, baseUrl, await signedInByEmail(db, OWNING_EMAIL), DESKTOP);
     const mine = await signedIn.newPage();
     await mine.goto(`${baseUrl}/purchases`);
     const seatCard = purchaseCard(mine, 'TypeScript Fundamentals').filter({ hasText: 'Team seats' });
@@ -314,7 +298,7 @@ describe('team seats, team purchases and the upgrade credit on the storefront (C
     const fundamentals = (await Product.query(db).findOne({ slug: 'typescript-fundamentals' }))!;
     const first = await buyThroughSite(baseUrl, fundamentals.id, 'upgrader@example.com');
     const paidForFirst = (await Purchase.query(db).findById(first))!.totalAmount;
-    const context = await contextFor(browser, baseUrl, await signedInByEmail(db, 'upgrader@example.com'));
+    const context = await contextFor(browser, baseUrl, await signedInByEmail(db, 'upgrader@example.com'), DESKTOP);
     const page = await context.newPage();
 
     await page.goto(`${baseUrl}/products/typescript-pro`);

@@ -1,29 +1,11 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ContentResource, Coupon, LessonProgress, Purchase, PurchaseUserTransfer, User } from '../../api/src/db/models';
 import { runSeeds } from '../../seeds/run';
 import { signedInByEmail, type SignedIn } from '../support/auth';
-import { keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
+import { contextFor, keepScreenshot, payAndConfirm, signedInContext, useDemoSite } from '../support/browser';
 import { lastEmailTo } from '../support/outbox';
 
-/** A browser context holding an existing person's session (signedInContext always makes a new user). */
-async function contextFor(browser: Browser, baseUrl: string, auth: SignedIn): Promise<BrowserContext> {
-  const cookies = Object.fromEntries(auth.cookie.split('; ').map((pair) => pair.split('=') as [string, string]));
-  const context = await browser.newContext();
-  await context.addCookies([
-    { name: 'lp_session', value: cookies.lp_session!, url: baseUrl, httpOnly: true, sameSite: 'Lax' },
-    { name: 'lp_csrf', value: cookies.lp_csrf!, url: baseUrl, sameSite: 'Lax' },
-  ]);
-  return context;
-}
-
-/** Pays on the built-in provider's checkout page and waits for the thank-you page to confirm. */
-async function payAndConfirm(page: Page): Promise<void> {
-  await page.waitForURL(/\/test-provider\/checkout\//);
-  await page.getByRole('button', { name: 'Pay' }).click();
-  await page.waitForURL(/\/thanks\?checkout=/);
-  await page.getByText('Your purchase is confirmed.').waitFor({ timeout: 20_000 });
-}
 
 const purchaseCard = (page: Page, name: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) });
 

@@ -8,6 +8,7 @@ import { sessions } from '../../api/src/identity/sessions';
 import { createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
 import { afterAll, beforeAll, expect } from 'vitest';
+import type { SignedIn } from './auth';
 import { useTestDatabase } from './db';
 import { listen } from './server';
 
@@ -35,12 +36,30 @@ export async function launchChromium(): Promise<Browser> {
 export async function signedInContext(browser: Browser, baseUrl: string, db: Db, roles: Role[], email?: string): Promise<BrowserContext> {
   const user = await createUser(db, { roles, email });
   const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, user.id, 'browser test');
-  const context = await browser.newContext();
+  return withSession(await browser.newContext(), baseUrl, session.token, session.csrfToken);
+}
+
+/** A browser context holding an existing person's session (signedInContext always makes a new user). */
+export async function contextFor(browser: Browser, baseUrl: string, auth: SignedIn, viewport?: { width: number; height: number }): Promise<BrowserContext> {
+  const cookies = Object.fromEntries(auth.cookie.split('; ').map((pair) => pair.split('=') as [string, string]));
+  return withSession(await browser.newContext(viewport && { viewport }), baseUrl, cookies.lp_session!, cookies.lp_csrf!);
+}
+
+/** The cookies a sign-in sets. */
+async function withSession(context: BrowserContext, baseUrl: string, token: string, csrfToken: string): Promise<BrowserContext> {
   await context.addCookies([
-    { name: 'lp_session', value: session.token, url: baseUrl, httpOnly: true, sameSite: 'Lax' },
-    { name: 'lp_csrf', value: session.csrfToken, url: baseUrl, sameSite: 'Lax' },
+    { name: 'lp_session', value: token, url: baseUrl, httpOnly: true, sameSite: 'Lax' },
+    { name: 'lp_csrf', value: csrfToken, url: baseUrl, sameSite: 'Lax' },
   ]);
   return context;
+}
+
+/** Pays on the built-in provider's checkout page and waits for the thank-you page to confirm. */
+export async function payAndConfirm(page: Page): Promise<void> {
+  await page.waitForURL(/\/test-provider\/checkout\//);
+  await page.getByRole('button', { name: 'Pay' }).click();
+  await page.waitForURL(/\/thanks\?checkout=/);
+  await page.getByText('Your purchase is confirmed.').waitFor({ timeout: 20_000 });
 }
 
 export interface DemoSite {

@@ -14,6 +14,7 @@ import { useSession } from '../session';
 import { useAsync } from '../useAsync';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { useFocusOnChange } from '../useFocusOnChange';
+import { BusyStatus } from '../ActionFeedback';
 
 /**
  * /transfers/:transferId: the link emailed to the person a purchase is offered to. Signing in with that address
@@ -136,9 +137,7 @@ function Offer({
         <button type="button" onClick={handleAccept} disabled={busy}>
           Accept
         </button>
-        <span role="status" className={busy ? 'loading' : undefined}>
-          {busy ? 'Accepting…' : ''}
-        </span>
+        <BusyStatus busy={busy} text="Accepting…" />
       </div>
       {error && (
         <div role="alert" className="notice notice-error">
@@ -233,9 +232,7 @@ function WrongAccount({ user }: { user: StoreUser }) {
         <button type="button" onClick={handleSwitch} disabled={busy}>
           Sign out and sign in with that address
         </button>
-        <span role="status" className={busy ? 'loading' : undefined}>
-          {busy ? 'Signing out…' : ''}
-        </span>
+        <BusyStatus busy={busy} text="Signing out…" />
       </div>
       {failed && (
         <p role="alert" className="field-error">

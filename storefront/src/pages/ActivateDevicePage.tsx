@@ -7,6 +7,7 @@ import { formatWait } from '../format';
 import { RequireSignIn } from '../RequireSignIn';
 import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';
+import { BusyStatus } from '../ActionFeedback';
 
 type Step =
   | { kind: 'enter-code'; error: string | null }
@@ -140,9 +141,7 @@ function DeviceCodeForm(props: {
         <button type="submit" disabled={busy}>
           Continue
         </button>
-        <span role="status" className={busy ? 'loading' : undefined}>
-          {busy ? 'Checking the code…' : ''}
-        </span>
+        <BusyStatus busy={busy} text="Checking the code…" />
       </div>
     </form>
   );

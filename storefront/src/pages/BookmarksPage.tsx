@@ -8,6 +8,7 @@ import { Link } from 'wouter';
 import { useSession } from '../session';
 import { useAsync } from '../useAsync';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { FieldAlert } from '../ActionFeedback';
 
 /** /bookmarks: the lessons the learner kept, newest first. */
 export function BookmarksPage() {
@@ -91,11 +92,7 @@ function BookmarkItem({ bookmark, onRemoved }: { bookmark: Bookmark; onRemoved: 
       <button type="button" className="button-quiet" onClick={handleRemove} aria-disabled={busy || undefined} aria-describedby={titleId}>
         {busy ? 'Removing…' : 'Remove'}
       </button>
-      {error && (
-        <p role="alert" className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldAlert error={error} />
     </li>
   );
 }

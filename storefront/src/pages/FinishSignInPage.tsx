@@ -5,6 +5,7 @@ import { consumeSignInLink } from '../api/identity';
 import { isOutsideStorefront, safeRedirectPath } from '../redirects';
 import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';
+import { BusyStatus } from '../ActionFeedback';
 
 type LinkProblem = 'incomplete' | 'invalid' | 'expired';
 
@@ -85,9 +86,7 @@ export function FinishSignInPage() {
         <button type="button" onClick={handleContinue} disabled={busy}>
           Continue
         </button>
-        <span role="status" className={busy ? 'loading' : undefined}>
-          {busy ? 'Signing you in…' : ''}
-        </span>
+        <BusyStatus busy={busy} text="Signing you in…" />
       </div>
       {error && (
         <div role="alert" className="notice notice-error">

@@ -9,6 +9,7 @@ import { useSession } from '../session';
 import { useAsync } from '../useAsync';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { useFocusOnChange } from '../useFocusOnChange';
+import { BusyStatus } from '../ActionFeedback';
 
 type Outcome =
   | { kind: 'taken' }
@@ -169,9 +170,7 @@ function InviteDetails({ code, invite, outcome, onOutcome, headingRef }: Details
             <button type="button" onClick={handleTake} disabled={busy}>
               Take my seat
             </button>
-            <span role="status" className={busy ? 'loading' : undefined}>
-              {busy ? 'Taking your seat…' : ''}
-            </span>
+            <BusyStatus busy={busy} text="Taking your seat…" />
           </div>
         </>
       )}
@@ -206,9 +205,7 @@ function RevokedNotice(props: { message: string; again: boolean; owner: string; 
         <button type="button" className="button-quiet" onClick={onTryAgain} disabled={busy}>
           Try again
         </button>
-        <span role="status" className={busy ? 'loading' : undefined}>
-          {busy ? 'Taking your seat…' : ''}
-        </span>
+        <BusyStatus busy={busy} text="Taking your seat…" />
       </div>
     </div>
   );

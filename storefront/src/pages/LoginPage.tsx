@@ -6,6 +6,7 @@ import { formatWait } from '../format';
 import { isOutsideStorefront, safeRedirectPath } from '../redirects';
 import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';
+import { BusyStatus } from '../ActionFeedback';
 
 const SIGN_IN_LINK_MINUTES = 15;
 
@@ -143,9 +144,7 @@ function EmailLinkForm({ redirectTo, initialEmail, onSent }: EmailLinkFormProps)
         <button type="submit" disabled={busy}>
           Email me a sign-in link
         </button>
-        <span role="status" className={busy ? 'loading' : undefined}>
-          {busy ? 'Sending the link…' : ''}
-        </span>
+        <BusyStatus busy={busy} text="Sending the link…" />
       </div>
     </form>
   );

@@ -7,6 +7,7 @@ import { RequireSignIn } from '../RequireSignIn';
 import { useSession } from '../session';
 import { LoadStatus } from '../LoadStatus';
 import { useAsync } from '../useAsync';
+import { BusyStatus, FieldAlert } from '../ActionFeedback';
 
 /** /devices: the devices signed in to the account through the device flow, each one revocable. */
 export function MyDevicesPage() {
@@ -111,15 +112,9 @@ function DeviceItem({ device, onRevoked }: { device: SignedInDevice; onRevoked: 
             <button type="button" className="button-quiet" onClick={cancel} disabled={busy}>
               Cancel
             </button>
-            <span role="status" className={busy ? 'loading' : undefined}>
-              {busy ? 'Revoking…' : ''}
-            </span>
+            <BusyStatus busy={busy} text="Revoking…" />
           </div>
-          {error && (
-            <p role="alert" className="field-error">
-              {error}
-            </p>
-          )}
+          <FieldAlert error={error} />
         </div>
       ) : (
         <button ref={revokeRef} type="button" className="button-quiet" onClick={() => setConfirming(true)} aria-describedby={titleId}>

@@ -4,6 +4,7 @@ import type { MyPurchase } from '../api/purchases';
 import { cancelTransfer, getPurchaseTransfer, offerTransfer, type TransferView } from '../api/transfers';
 import { formatDateTime } from '../format';
 import { useAsync } from '../useAsync';
+import { BusyStatus, FieldAlert } from '../ActionFeedback';
 
 /** Only a valid, individual purchase can be given away (DOMAIN §8); the API says whether its window is still open. */
 export function mayTransfer(purchase: MyPurchase): boolean {
@@ -168,9 +169,7 @@ function GiveAway({
             it away until {deadline}.
           </p>
         )}
-        <span role="status" className={busy ? 'loading' : undefined}>
-          {busy ? 'Sending the offer…' : ''}
-        </span>
+        <BusyStatus busy={busy} text="Sending the offer…" />
       </div>
     </form>
   );
@@ -220,15 +219,9 @@ function Offered({
         <button type="button" className="button-quiet" onClick={handleCancel} disabled={busy} aria-describedby={titleId}>
           Cancel offer
         </button>
-        <span role="status" className={busy ? 'loading' : undefined}>
-          {busy ? 'Canceling…' : ''}
-        </span>
+        <BusyStatus busy={busy} text="Canceling…" />
       </div>
-      {error && (
-        <p role="alert" className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldAlert error={error} />
     </div>
   );
 }

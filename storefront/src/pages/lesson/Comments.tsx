@@ -7,6 +7,7 @@ import { loginPath } from '../../redirects';
 import { Link, useLocation } from 'wouter';
 import { useSession } from '../../session';
 import { useAsync } from '../../useAsync';
+import { FieldAlert } from '../../ActionFeedback';
 
 const LIMIT = MAX_COMMENT_LENGTH.toLocaleString('en-US');
 
@@ -289,11 +290,7 @@ function ConfirmDelete({ comment, onDeleted, onCancel }: { comment: LessonCommen
           Cancel
         </button>
       </p>
-      {error && (
-        <p role="alert" className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldAlert error={error} />
     </div>
   );
 }

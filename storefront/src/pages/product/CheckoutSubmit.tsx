@@ -1,3 +1,5 @@
+import { BusyStatus } from '../../ActionFeedback';
+
 /** The Buy button with its "Starting checkout…" status, and the error of a checkout that could not start. */
 export function CheckoutSubmit({ label, busy, error, className }: { label: string; busy: boolean; error: string | null; className?: string }) {
   return (
@@ -6,9 +8,7 @@ export function CheckoutSubmit({ label, busy, error, className }: { label: strin
         <button type="submit" className={className} aria-disabled={busy || undefined}>
           {label}
         </button>
-        <span role="status" className={busy ? 'loading' : undefined}>
-          {busy ? 'Starting checkout…' : ''}
-        </span>
+        <BusyStatus busy={busy} text="Starting checkout…" />
       </div>
       {error && (
         <p role="alert" className="notice notice-error">

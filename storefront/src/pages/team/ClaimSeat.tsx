@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { Link } from 'wouter';
 import { isApiError } from '../../api/client';
 import { claimSeat, type TeamView } from '../../api/teams';
+import { BusyStatus } from '../../ActionFeedback';
 
 /** Buying for a team grants the buyer nothing by itself: one click takes one of the seats for them. */
 export function ClaimSeat({ team, onClaimed }: { team: TeamView; onClaimed: (team: TeamView) => void }) {
@@ -32,9 +33,7 @@ export function ClaimSeat({ team, onClaimed }: { team: TeamView; onClaimed: (tea
             <button type="button" onClick={handleClaim} disabled={busy}>
               Claim a seat for myself
             </button>
-            <span role="status" className={busy ? 'loading' : undefined}>
-              {busy ? 'Taking a seat…' : ''}
-            </span>
+            <BusyStatus busy={busy} text="Taking a seat…" />
           </div>
         </>
       ) : (

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { resetInviteLink, type TeamView } from '../../api/teams';
+import { BusyStatus, FieldAlert } from '../../ActionFeedback';
 
 type CopyOutcome = 'copied' | 'failed' | null;
 
@@ -137,15 +138,9 @@ function ReplaceLink({ team, onReset }: Props) {
         <button type="button" className="button-quiet" onClick={cancel} disabled={busy}>
           Cancel
         </button>
-        <span role="status" className={busy ? 'loading' : undefined}>
-          {busy ? 'Replacing the link…' : ''}
-        </span>
+        <BusyStatus busy={busy} text="Replacing the link…" />
       </div>
-      {error && (
-        <p role="alert" className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldAlert error={error} />
     </div>
   );
 }

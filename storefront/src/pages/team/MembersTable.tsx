@@ -2,6 +2,8 @@ import { useEffect, useRef, useState, type RefObject } from 'react';
 import { isApiError } from '../../api/client';
 import { getTeam, revokeSeat, type TeamMember, type TeamView } from '../../api/teams';
 import { formatDate } from '../../format';
+import { BusyStatus, FieldAlert } from '../../ActionFeedback';
+import { PeopleTable } from './PeopleTable';
 
 interface Props {
   team: TeamView;
@@ -19,24 +21,11 @@ export function MembersTable({ team, headingRef, onChanged }: Props) {
       {team.members.length === 0 ? (
         <p className="empty">Nobody has taken a seat yet. Share the invite link: people appear here as soon as they join.</p>
       ) : (
-        <table className="members-table">
-          <caption className="visually-hidden">People with a seat in your team</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Joined</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {team.members.map((member) => (
-              <MemberRow key={member.purchaseId} team={team} member={member} onChanged={onChanged} />
-            ))}
-          </tbody>
-        </table>
+        <PeopleTable caption="People with a seat in your team" when="Joined">
+          {team.members.map((member) => (
+            <MemberRow key={member.purchaseId} team={team} member={member} onChanged={onChanged} />
+          ))}
+        </PeopleTable>
       )}
     </section>
   );
@@ -111,15 +100,9 @@ function MemberRow({ team, member, onChanged }: { team: TeamView; member: TeamMe
               <button type="button" className="button-quiet" onClick={cancel} disabled={busy}>
                 Cancel
               </button>
-              <span role="status" className={busy ? 'loading' : undefined}>
-                {busy ? 'Revoking…' : ''}
-              </span>
+              <BusyStatus busy={busy} text="Revoking…" />
             </div>
-            {error && (
-              <p role="alert" className="field-error">
-                {error}
-              </p>
-            )}
+            <FieldAlert error={error} />
           </div>
         ) : (
           <button ref={revokeRef} type="button" className="button-quiet" onClick={() => setConfirming(true)}>

@@ -2,6 +2,8 @@ import { useState, type RefObject } from 'react';
 import { isApiError } from '../../api/client';
 import { getTeam, readmit, type RevokedMember, type TeamView } from '../../api/teams';
 import { formatDate } from '../../format';
+import { BusyStatus, FieldAlert } from '../../ActionFeedback';
+import { PeopleTable } from './PeopleTable';
 
 interface Props {
   team: TeamView;
@@ -24,24 +26,11 @@ export function RevokedList({ team, headingRef, onChanged }: Props) {
         These people lost their seat and cannot take one again through the invite link. Let someone back in and they can
         take a seat through the link again (if one is free).
       </p>
-      <table className="members-table">
-        <caption className="visually-hidden">People removed from your team</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col">Removed</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {team.revoked.map((person) => (
-            <RevokedRow key={person.userId} team={team} person={person} onChanged={onChanged} />
-          ))}
-        </tbody>
-      </table>
+      <PeopleTable caption="People removed from your team" when="Removed">
+        {team.revoked.map((person) => (
+          <RevokedRow key={person.userId} team={team} person={person} onChanged={onChanged} />
+        ))}
+      </PeopleTable>
     </section>
   );
 }
@@ -84,15 +73,9 @@ function RevokedRow({ team, person, onChanged }: { team: TeamView; person: Revok
           <button type="button" className="button-quiet" onClick={handleReadmit} disabled={busy}>
             Let back in<span className="visually-hidden"> {who}</span>
           </button>
-          <span role="status" className={busy ? 'loading' : undefined}>
-            {busy ? 'Letting them back in…' : ''}
-          </span>
+          <BusyStatus busy={busy} text="Letting them back in…" />
         </div>
-        {error && (
-          <p role="alert" className="field-error">
-            {error}
-          </p>
-        )}
+        <FieldAlert error={error} />
       </td>
     </tr>
   );
