@@ -350,9 +350,9 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       }
 
       // Someone who has the course already (a guest who paid with an owning email, a second tab) gets the copy as a
-      // one-seat team to give away, never a duplicate (DOMAIN §5.5); an upgrade is refunded instead (below). Same-product payments are serialized by the
-      // product's lock above, so two of them cannot both miss each other.
-      // A regional-price copy is refunded instead: as a seat it would open the course anywhere.
+      // one-seat team to give away, never a duplicate (DOMAIN §5.5). Refunded instead: an upgrade (below), and a
+      // regional-price copy, which as a seat would open the course anywhere. Same-product payments are serialized by
+      // the product's lock above, so two of them cannot both miss each other.
       const holds = !checkout.team && !checkout.upgradeFromId && Boolean(await holdingOf(trx, buyer.id, checkout.productId));
       const converted = holds && !checkout.restricted;
       if (converted) checkout.team = true;
