@@ -57,10 +57,12 @@ describe('finance: the charges export streams from one snapshot and stops with i
             AND (state LIKE 'idle in transaction%' OR (state = 'active' AND query ~* '^(FETCH|DECLARE)'))`,
       )
     ).rows as { state: string; query: string }[];
-  async function eventually(check: () => Promise<unknown[]>) {
-    for (let i = 0; ; i++) {
+  /** What `check` finds once `done` holds of it (by default: nothing), or after 30 s (a busy machine is slow to cancel). */
+  async function eventually<T>(check: () => Promise<T[]>, done: (found: T[]) => boolean = (found) => found.length === 0) {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
       const found = await check();
-      if (found.length === 0 || i === 100) return found;
+      if (done(found) || Date.now() > deadline) return found;
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -118,11 +120,12 @@ describe('finance: the charges export streams from one snapshot and stops with i
 
   it('reads ahead only a bounded buffer while nobody reads, and rolls back when dropped', async () => {
     const { body } = await services.financeExports.open('charges', period);
-    await new Promise((r) => setTimeout(r, 500));
+    // Unread, the export stops fetching: its transaction waits, idle, with what it read ahead.
+    const waiting = await eventually(leftBehind, (found) => found.length === 1 && found[0]!.state === 'idle in transaction');
+    expect(waiting.map((s) => s.state)).toEqual(['idle in transaction']);
     // The whole export is about 15 MB; unread, the stream holds its high-water mark and at most one fetch more.
     expect(body.readableLength).toBeGreaterThan(0);
     expect(body.readableLength).toBeLessThan(2 * 1024 * 1024);
-    expect((await leftBehind()).map((s) => s.state)).toEqual(['idle in transaction']);
     body.destroy();
     expect(await eventually(leftBehind)).toEqual([]);
   });
