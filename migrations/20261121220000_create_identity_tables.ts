@@ -94,7 +94,15 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['user_prefs', 'device_access_tokens', 'device_verifications', 'verification_tokens', 'sessions', 'accounts', 'users']) {
+  for (const table of [
+    'user_prefs',
+    'device_access_tokens',
+    'device_verifications',
+    'verification_tokens',
+    'sessions',
+    'accounts',
+    'users',
+  ]) {
     await knex.schema.dropTable(table);
   }
   await knex.raw('DROP FUNCTION set_updated_at()');

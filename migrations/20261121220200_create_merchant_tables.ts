@@ -76,7 +76,15 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['merchant_charges', 'merchant_sessions', 'merchant_coupons', 'merchant_customers', 'merchant_prices', 'merchant_products', 'merchant_accounts']) {
+  for (const table of [
+    'merchant_charges',
+    'merchant_sessions',
+    'merchant_coupons',
+    'merchant_customers',
+    'merchant_prices',
+    'merchant_products',
+    'merchant_accounts',
+  ]) {
     await knex.schema.dropTable(table);
   }
 }

@@ -29,7 +29,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index('merchant_coupon_id');
   });
   await knex.raw('CREATE UNIQUE INDEX coupons_code_unique ON coupons (lower(code)) WHERE code IS NOT NULL');
-  await knex.raw(`CREATE INDEX coupons_active_defaults ON coupons (percentage_discount DESC) WHERE "default" AND status = 'active'`);
+  await knex.raw(
+    `CREATE INDEX coupons_active_defaults ON coupons (percentage_discount DESC) WHERE "default" AND status = 'active'`,
+  );
 
   await knex.schema.createTable('purchases', (t) => {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));

@@ -96,7 +96,14 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['bookmarks', 'comments', 'lesson_progress', 'product_content_resources', 'content_resource_resources', 'content_resources']) {
+  for (const table of [
+    'bookmarks',
+    'comments',
+    'lesson_progress',
+    'product_content_resources',
+    'content_resource_resources',
+    'content_resources',
+  ]) {
     await knex.schema.dropTable(table);
   }
 }

@@ -9,7 +9,9 @@ export async function up(knex: Knex): Promise<void> {
 
   // Sessions: the CSRF token that browser requests echo in a header; when it was last seen.
   await knex.schema.alterTable('sessions', (t) => {
-    t.text('csrf_token').notNullable().defaultTo(knex.raw(`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`));
+    t.text('csrf_token')
+      .notNullable()
+      .defaultTo(knex.raw(`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`));
     t.timestamp('last_seen_at', { useTz: true });
     t.text('user_agent');
   });
@@ -36,7 +38,9 @@ export async function up(knex: Knex): Promise<void> {
     t.uuid('resource_id').references('content_resources.id').onDelete('CASCADE');
     t.check(`(type = 'local') = (resource_id IS NOT NULL)`, [], 'user_prefs_local_has_resource');
   });
-  await knex.raw('CREATE UNIQUE INDEX user_prefs_one_per_scope ON user_prefs (user_id, type, resource_id) NULLS NOT DISTINCT');
+  await knex.raw(
+    'CREATE UNIQUE INDEX user_prefs_one_per_scope ON user_prefs (user_id, type, resource_id) NULLS NOT DISTINCT',
+  );
 
   // OAuth sign-in in progress: state and PKCE verifier, single use, short-lived.
   await knex.schema.createTable('oauth_states', (t) => {

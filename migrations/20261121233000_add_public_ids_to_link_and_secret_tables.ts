@@ -2,7 +2,13 @@ import type { Knex } from 'knex';
 
 // The console addresses every record by one `id`. Link tables have composite keys, and two tables are keyed
 // by a hash of a secret that must never be shown, so each gets a public surrogate id.
-const TABLES = ['upgradable_products', 'content_resource_resources', 'product_content_resources', 'verification_tokens', 'device_verifications'];
+const TABLES = [
+  'upgradable_products',
+  'content_resource_resources',
+  'product_content_resources',
+  'verification_tokens',
+  'device_verifications',
+];
 
 export async function up(knex: Knex): Promise<void> {
   for (const table of TABLES) {

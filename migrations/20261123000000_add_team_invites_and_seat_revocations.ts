@@ -6,7 +6,9 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('coupons', (t) => {
     t.uuid('invite_code').notNullable().unique().defaultTo(knex.raw('gen_random_uuid()'));
   });
-  await knex('coupons').whereNotNull('bulk_purchase_id').update({ invite_code: knex.ref('id') });
+  await knex('coupons')
+    .whereNotNull('bulk_purchase_id')
+    .update({ invite_code: knex.ref('id') });
 
   // Someone the owner removed from a team: they cannot take a seat of it again until the owner lets them back in.
   await knex.schema.createTable('team_seat_revocations', (t) => {

@@ -14,5 +14,12 @@ if (values.runs) env.MODEL_RUNS = values.runs;
 if (values.steps) env.MODEL_STEPS = values.steps;
 if (values.seed) env.MODEL_SEED = values.seed;
 if (values.path) env.MODEL_PATH = values.path;
-const result = spawnSync('npx', ['vitest', 'run', '--config', 'vitest.reliability.config.ts', 'tests/reliability/commerce-model.test.ts'], { stdio: 'inherit', env });
+const result = spawnSync(
+  'npx',
+  ['vitest', 'run', '--config', 'vitest.reliability.config.ts', 'tests/reliability/commerce-model.test.ts'],
+  {
+    stdio: 'inherit',
+    env,
+  },
+);
 process.exit(result.status ?? 1);

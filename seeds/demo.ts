@@ -1,7 +1,15 @@
 import type { Knex } from 'knex';
 import type { User } from '../api/src/identity/models';
 import type { Role } from '../api/src/identity/roles';
-import { createCoupon, createCourse, createProduct, createRevenueSplit, createUser, makeUpgradable, type CourseOutline } from './factories';
+import {
+  createCoupon,
+  createCourse,
+  createProduct,
+  createRevenueSplit,
+  createUser,
+  makeUpgradable,
+  type CourseOutline,
+} from './factories';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -36,8 +44,15 @@ const COURSE: CourseOutline = {
         {
           title: 'Why types',
           lessons: [
-            lesson('Welcome', ['What this course covers and how to study it.', 'Each lesson ends with a short exercise.'], true),
-            lesson('Types catch mistakes early', ['A type checker reads your code before it runs.', 'We compare a <strong>runtime</strong> error with a <em>compile-time</em> one.']),
+            lesson(
+              'Welcome',
+              ['What this course covers and how to study it.', 'Each lesson ends with a short exercise.'],
+              true,
+            ),
+            lesson('Types catch mistakes early', [
+              'A type checker reads your code before it runs.',
+              'We compare a <strong>runtime</strong> error with a <em>compile-time</em> one.',
+            ]),
           ],
         },
         {
@@ -102,7 +117,12 @@ export async function seedDemoData(trx: Knex.Transaction): Promise<void> {
 
   await createCourse(trx, COURSE, { createdById: contributor.id, products: [fundamentals, pro] });
 
-  await createCoupon(trx, { default: true, code: null, percentageDiscount: 0.2, expires: new Date(Date.now() + 14 * DAY) });
+  await createCoupon(trx, {
+    default: true,
+    code: null,
+    percentageDiscount: 0.2,
+    expires: new Date(Date.now() + 14 * DAY),
+  });
   await createCoupon(trx, { code: 'WELCOME10', percentageDiscount: 0.1, maxUses: 100 });
 
   for (const product of [fundamentals, pro, workshop]) {

@@ -5,7 +5,13 @@ import { Price, Product, UpgradableProduct } from '../api/src/catalog/models';
 import { Coupon, Purchase } from '../api/src/commerce/models';
 import { User } from '../api/src/identity/models';
 import type { Role } from '../api/src/identity/roles';
-import { ContentResource, ContentResourceResource, ProductContentResource, type ResourceFields, type ResourceType } from '../api/src/learning/models';
+import {
+  ContentResource,
+  ContentResourceResource,
+  ProductContentResource,
+  type ResourceFields,
+  type ResourceType,
+} from '../api/src/learning/models';
 import { ProductRevenueSplit } from '../api/src/finance/models';
 
 type Db = Knex | Knex.Transaction;
@@ -19,7 +25,10 @@ export function slugify(text: string): string {
     .replace(/^-|-$/g, '');
 }
 
-export async function createUser(db: Db, overrides: Partial<Pick<User, 'name' | 'email' | 'roles' | 'emailVerified'>> = {}): Promise<User> {
+export async function createUser(
+  db: Db,
+  overrides: Partial<Pick<User, 'name' | 'email' | 'roles' | 'emailVerified'>> = {},
+): Promise<User> {
   const suffix = uniqueSuffix();
   return User.query(db).insertAndFetch({
     name: overrides.name ?? `Learner ${suffix}`,
@@ -29,7 +38,20 @@ export async function createUser(db: Db, overrides: Partial<Pick<User, 'name' | 
   });
 }
 
-export interface ProductInput extends Partial<Pick<Product, 'name' | 'key' | 'slug' | 'description' | 'productType' | 'status' | 'quantityAvailable' | 'enrollmentOpensAt' | 'enrollmentClosesAt'>> {
+export interface ProductInput extends Partial<
+  Pick<
+    Product,
+    | 'name'
+    | 'key'
+    | 'slug'
+    | 'description'
+    | 'productType'
+    | 'status'
+    | 'quantityAvailable'
+    | 'enrollmentOpensAt'
+    | 'enrollmentClosesAt'
+  >
+> {
   unitAmount?: number;
   currency?: string;
 }
@@ -39,7 +61,13 @@ export async function createProduct(db: Db, input: ProductInput = {}): Promise<P
   const { unitAmount = 4900, currency = 'usd', ...fields } = input;
   const name = fields.name ?? `Course ${uniqueSuffix()}`;
   const product = await Product.query(db).insertAndFetch({ slug: slugify(name), ...fields, name });
-  const price = await Price.query(db).insertAndFetch({ productId: product.id, unitAmount, currency, nickname: name, status: 'active' });
+  const price = await Price.query(db).insertAndFetch({
+    productId: product.id,
+    unitAmount,
+    currency,
+    nickname: name,
+    status: 'active',
+  });
   return Object.assign(product, { prices: [price] });
 }
 
@@ -49,7 +77,20 @@ export async function makeUpgradable(db: Db, from: Product, to: Product): Promis
 
 export async function createCoupon(
   db: Db,
-  overrides: Partial<Pick<Coupon, 'code' | 'expires' | 'maxUses' | 'default' | 'status' | 'percentageDiscount' | 'restrictedToProductId' | 'bulkPurchaseId' | 'merchantCouponId'>> = {},
+  overrides: Partial<
+    Pick<
+      Coupon,
+      | 'code'
+      | 'expires'
+      | 'maxUses'
+      | 'default'
+      | 'status'
+      | 'percentageDiscount'
+      | 'restrictedToProductId'
+      | 'bulkPurchaseId'
+      | 'merchantCouponId'
+    >
+  > = {},
 ): Promise<Coupon> {
   return Coupon.query(db).insertAndFetch({
     code: overrides.default ? null : `SAVE${uniqueSuffix().toUpperCase()}`,
@@ -60,10 +101,18 @@ export async function createCoupon(
 
 export async function createPurchase(
   db: Db,
-  input: { user: User; product: Product } & Partial<Pick<Purchase, 'status' | 'totalAmount' | 'country' | 'couponId' | 'createdAt'>>,
+  input: { user: User; product: Product } & Partial<
+    Pick<Purchase, 'status' | 'totalAmount' | 'country' | 'couponId' | 'createdAt'>
+  >,
 ): Promise<Purchase> {
   const { user, product, ...fields } = input;
-  return Purchase.query(db).insertAndFetch({ userId: user.id, productId: product.id, status: 'Valid', totalAmount: 0, ...fields });
+  return Purchase.query(db).insertAndFetch({
+    userId: user.id,
+    productId: product.id,
+    status: 'Valid',
+    totalAmount: 0,
+    ...fields,
+  });
 }
 
 export async function createRevenueSplit(
@@ -121,7 +170,12 @@ export async function createCourse(
       const section = await createResource(db, 'section', { title: sectionOutline.title }, author);
       await linkResource(db, module, section, s);
       for (const [l, lessonOutline] of sectionOutline.lessons.entries()) {
-        const lesson = await createResource(db, 'lesson', { title: lessonOutline.title, body: lessonOutline.body }, author);
+        const lesson = await createResource(
+          db,
+          'lesson',
+          { title: lessonOutline.title, body: lessonOutline.body },
+          author,
+        );
         await linkResource(db, section, lesson, l, lessonOutline.free ? { tier: 'free' } : {});
         lessons.push(lesson);
       }

@@ -40,7 +40,11 @@ function useDashboard(days: number) {
     fetchDashboard(days).then(
       (data) => current && setLoad({ state: 'done', data }),
       (error: unknown) =>
-        current && setLoad({ state: 'error', message: error instanceof Error && error.message ? error.message : 'The figures could not be loaded.' }),
+        current &&
+        setLoad({
+          state: 'error',
+          message: error instanceof Error && error.message ? error.message : 'The figures could not be loaded.',
+        }),
     );
     return () => {
       current = false;
@@ -49,7 +53,13 @@ function useDashboard(days: number) {
   return { load, retry: useCallback(() => setAttempt((n) => n + 1), []) };
 }
 
-const dayText = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
+const dayText = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', {
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
 
 /** Revenue per day, the figures behind the chart. */
 function RevenueTable({ data }: { data: DashboardSummary }) {
@@ -179,7 +189,11 @@ function Figures({ data, chartTitle }: { data: DashboardSummary; chartTitle: str
     <>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }} component="section" aria-label="Totals">
         <Figure label="Revenue" value={formatMoney(totals.gross)} hint="Gross charged" />
-        <Figure label="Net revenue" value={formatMoney(totals.net)} hint={`After ${formatMoney(totals.refunded)} refunded`} />
+        <Figure
+          label="Net revenue"
+          value={formatMoney(totals.net)}
+          hint={`After ${formatMoney(totals.refunded)} refunded`}
+        />
         <Figure label="Purchases" value={totals.purchases} />
         <Figure label="Refunds" value={totals.refunds} hint="Purchases refunded in full" />
         <Figure label="Active learners" value={totals.activeLearners} hint="With lesson progress" />
@@ -187,7 +201,12 @@ function Figures({ data, chartTitle }: { data: DashboardSummary; chartTitle: str
 
       <Card variant="outlined">
         <CardContent>
-          <Box component="figure" aria-labelledby="revenue-chart-title" aria-describedby="revenue-chart-summary" sx={{ m: 0 }}>
+          <Box
+            component="figure"
+            aria-labelledby="revenue-chart-title"
+            aria-describedby="revenue-chart-summary"
+            sx={{ m: 0 }}
+          >
             <Typography variant="subtitle1" component="h3" id="revenue-chart-title">
               {chartTitle}
             </Typography>
@@ -235,15 +254,17 @@ export function Dashboard() {
             <Typography variant="h5" component="h1">
               Welcome{identity?.fullName ? `, ${identity.fullName}` : ''}
             </Typography>
-            <Typography color="text.secondary">Roles: {roles.length ? roles.map(roleLabel).join(', ') : 'none'}.</Typography>
+            <Typography color="text.secondary">
+              Roles: {roles.length ? roles.map(roleLabel).join(', ') : 'none'}.
+            </Typography>
             {isPending ? null : staff ? (
               <SalesFigures />
             ) : roles.includes('contributor') ? (
               <Typography>Your courses and lessons are in the menu, under Learning.</Typography>
             ) : (
               <Alert severity="warning">
-                This account has no staff role (admin, support or finance), so the console has nothing to show. Ask an administrator for
-                access, or sign out from the account menu.
+                This account has no staff role (admin, support or finance), so the console has nothing to show. Ask an
+                administrator for access, or sign out from the account menu.
               </Alert>
             )}
           </Stack>

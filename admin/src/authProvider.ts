@@ -1,17 +1,15 @@
+import type { PublicUser } from '@contract/identity/schemas';
+import type { Wire } from '@contract/shared/wire';
 import type { AuthProvider, UserIdentity } from 'react-admin';
+import { safeRedirect } from '../../api/src/shared/safe-redirect';
+import { SIGN_IN_REDIRECT } from './auth/returnTo';
 import { csrfToken, withCsrf } from './csrf';
 
 export const ROLES = ['admin', 'support', 'finance', 'contributor', 'learner'] as const;
 export type Role = (typeof ROLES)[number];
 
-export interface Me {
-  id: string;
-  email: string;
-  name: string | null;
-  image: string | null;
-  roles: Role[];
-  emailVerified: string | null;
-}
+/** The signed-in person, as GET /api/store/me answers (api/src/identity/schemas.ts). */
+export type Me = Wire<PublicUser>;
 
 /** The API's one error shape. */
 interface ApiErrorBody {
@@ -44,8 +42,6 @@ export interface SignInLinkSent {
   redirectTo: false;
 }
 
-export const SIGN_IN_REDIRECT = '/admin/';
-
 class Unauthenticated extends Error {}
 
 // checkAuth, getIdentity and getPermissions all need /me, often within the same tick: share one request briefly.
@@ -58,12 +54,14 @@ function forgetMe() {
 
 function fetchMe(): Promise<Me> {
   if (cached && Date.now() - cached.at < ME_CACHE_MS) return cached.me;
-  const me = fetch('/api/store/me', { credentials: 'same-origin', headers: { Accept: 'application/json' } }).then(async (response) => {
-    if (response.status === 401) throw new Unauthenticated('Sign in to continue.');
-    if (!response.ok) throw new Error(`Could not check your session (HTTP ${response.status}).`);
-    const body = (await response.json()) as { user: Me };
-    return body.user;
-  });
+  const me = fetch('/api/store/me', { credentials: 'same-origin', headers: { Accept: 'application/json' } }).then(
+    async (response) => {
+      if (response.status === 401) throw new Unauthenticated('Sign in to continue.');
+      if (!response.ok) throw new Error(`Could not check your session (HTTP ${response.status}).`);
+      const body = (await response.json()) as { user: Me };
+      return body.user;
+    },
+  );
   cached = { at: Date.now(), me };
   me.catch(() => forgetMe());
   return me;
@@ -86,13 +84,13 @@ function retryAfter(response: Response): number | undefined {
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }
 
-/** Sends a magic sign-in link; resolves once the API accepted the request (202). */
-export async function requestSignInLink(email: string): Promise<SignInLinkSent> {
+/** Sends a magic sign-in link that comes back to `redirectTo`; resolves once the API accepted the request (202). */
+export async function requestSignInLink(email: string, redirectTo = SIGN_IN_REDIRECT): Promise<SignInLinkSent> {
   const response = await fetch('/api/store/auth/email', {
     method: 'POST',
     credentials: 'same-origin',
     headers: withCsrf({ Accept: 'application/json', 'Content-Type': 'application/json' }),
-    body: JSON.stringify({ email, redirectTo: SIGN_IN_REDIRECT }),
+    body: JSON.stringify({ email, redirectTo: safeRedirect(redirectTo, SIGN_IN_REDIRECT) }),
   });
   if (!response.ok) {
     const body = await readError(response);
@@ -114,19 +112,21 @@ function statusOf(error: unknown): number | undefined {
 }
 
 export const authProvider: AuthProvider = {
-  /** Email sign-in: asks for a magic link. It does not sign in by itself; the emailed link does. */
-  login: async ({ email }: { email: string }) => {
+  /** Email sign-in: asks for a magic link. It does not sign in by itself; the emailed link does (to `redirectTo`). */
+  login: async ({ email, redirectTo }: { email: string; redirectTo?: string }) => {
     forgetMe();
-    return requestSignInLink(email);
+    return requestSignInLink(email, redirectTo);
   },
 
   logout: async () => {
     forgetMe();
     // No CSRF cookie means no session: nothing to end on the server.
     if (csrfToken()) {
-      await fetch('/api/store/auth/sign-out', { method: 'POST', credentials: 'same-origin', headers: withCsrf(undefined) }).catch(
-        () => undefined,
-      );
+      await fetch('/api/store/auth/sign-out', {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: withCsrf(undefined),
+      }).catch(() => undefined);
     }
     return '/login';
   },
@@ -151,7 +151,13 @@ export const authProvider: AuthProvider = {
 
   getIdentity: async (): Promise<UserIdentity> => {
     const me = await fetchMe();
-    return { id: me.id, fullName: me.name || me.email, avatar: me.image ?? undefined, email: me.email, roles: me.roles };
+    return {
+      id: me.id,
+      fullName: me.name || me.email,
+      avatar: me.image ?? undefined,
+      email: me.email,
+      roles: me.roles,
+    };
   },
 
   getPermissions: async (): Promise<Role[]> => {

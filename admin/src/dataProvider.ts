@@ -20,7 +20,9 @@ export type ConsoleDataProvider = DataProvider & OutboxEmailsApi;
 export const dataProvider: ConsoleDataProvider = {
   ...simpleRestProvider(API, httpClient),
   retryOutboxEmail: (id) =>
-    httpClient(`${API}/outbox-emails/${encodeURIComponent(id)}/retry`, { method: 'POST', body: '{}' }).then(({ json }) => ({
-      data: json as { id: string; status: string },
-    })),
+    httpClient(`${API}/outbox-emails/${encodeURIComponent(id)}/retry`, { method: 'POST', body: '{}' }).then(
+      ({ json }) => ({
+        data: json as { id: string; status: string },
+      }),
+    ),
 };

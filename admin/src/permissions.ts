@@ -23,7 +23,8 @@ export function canWrite(permissions: unknown, name: string): boolean {
 }
 
 /** Revoking sessions and device tokens: the same roles that may read them. */
-export const canRevoke = (permissions: unknown, resource: 'sessions' | 'device-access-tokens') => canWrite(permissions, resource);
+export const canRevoke = (permissions: unknown, resource: 'sessions' | 'device-access-tokens') =>
+  canWrite(permissions, resource);
 
 export function isStaff(permissions: unknown): boolean {
   return rolesOf(permissions).some((r) => STAFF_ROLES.includes(r));

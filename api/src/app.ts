@@ -19,11 +19,13 @@ import { transferRoutes } from './commerce/transfer-routes';
 import { healthRoutes } from './health/routes';
 import { authenticate } from './http/auth';
 import { errorHandler, notFound, requestContext } from './http/context';
+import { nestsDeeperThan, tooDeep } from './http/json-depth';
 import { allow } from './http/policy';
 import { identityAdminRoutes } from './identity/admin-routes';
 import { oauthRoutes } from './identity/oauth-routes';
 import { identityRoutes } from './identity/routes';
 import { createServices, type Deps, type Services } from './services';
+import { securityHeaders } from './web/security-headers';
 import { serveSpa } from './web/static';
 
 export const APP_DIST = {
@@ -31,11 +33,16 @@ export const APP_DIST = {
   admin: path.join(PROJECT_ROOT, 'admin', 'dist'),
 };
 
+const WEBHOOKS_PREFIX = '/api/webhooks/';
+
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
 
 /** Paths the API answers (never the apps' index.html). */
 const API_PREFIXES = ['/api', '/oauth'];
-const isApiPath = (p: string) => API_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));
+const isUnder = (p: string, prefix: string) => p === prefix || p.startsWith(`${prefix}/`);
+const isApiPath = (p: string) => API_PREFIXES.some((prefix) => isUnder(p, prefix));
+/** The built-in test provider's pages (TEST_CHECKOUT_PATH and anything else it may grow). */
+const TEST_PROVIDER_PREFIX = '/test-provider';
 
 /** All API routes, by audience. Exported so tests can walk every route. */
 export function createRouter(deps: Deps, services: Services) {
@@ -45,16 +52,45 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api', healthRoutes({ health: services.health, allow }));
   mount('/api/store', catalogRoutes({ catalog: services.catalog, allow }));
   mount('/api/store', identityRoutes({ allow, config: deps.config, ...services }));
-  mount('/api/store', commerceRoutes({ allow, config: deps.config, quotes: services.quotes, checkouts: services.checkouts, purchases: services.purchases }));
-  mount('/api/admin', identityAdminRoutes({ allow, outbox: services.outbox }));
-  mount('/api/store', learningRoutes({ allow, config: deps.config, learning: services.learning, bookmarks: services.bookmarks, comments: services.comments }));
+  mount(
+    '/api/store',
+    commerceRoutes({
+      allow,
+      config: deps.config,
+      quotes: services.quotes,
+      checkouts: services.checkouts,
+      purchases: services.purchases,
+    }),
+  );
+  mount('/api/admin', identityAdminRoutes({ allow, outbox: services.outbox, signOut: services.signOut }));
+  mount(
+    '/api/store',
+    learningRoutes({
+      allow,
+      config: deps.config,
+      learning: services.learning,
+      bookmarks: services.bookmarks,
+      comments: services.comments,
+    }),
+  );
   mount('/api/admin', financeRoutes({ allow, exports: services.financeExports, summary: services.financeSummary }));
   mount('/api/admin', commentModerationRoutes({ allow, comments: services.comments }));
   mount('/api/store', teamRoutes({ allow, teams: services.teams }));
   mount('/api/store', transferRoutes({ allow, transfers: services.transfers }));
-  mount('/api/admin', purchaseActionRoutes({ allow, lifecycle: services.lifecycle, transfers: services.transfers, teams: services.teams }));
+  mount(
+    '/api/admin',
+    purchaseActionRoutes({
+      allow,
+      lifecycle: services.lifecycle,
+      transfers: services.transfers,
+      teams: services.teams,
+    }),
+  );
   mount('/api/webhooks', webhookRoutes({ allow, stripe: services.stripeWebhooks }));
-  mount('/api/admin', adminExtraRoutes({ allow, dashboard: services.dashboard, tree: services.tree, coupons: services.coupons }));
+  mount(
+    '/api/admin',
+    adminExtraRoutes({ allow, dashboard: services.dashboard, tree: services.tree, coupons: services.coupons }),
+  );
   mount('/api/admin', adminRoutes({ admin: services.admin, resources: ADMIN_RESOURCES, allow }));
   mount('/oauth', oauthRoutes({ allow, devices: services.devices, limiter: services.limiter }));
   return root;
@@ -75,6 +111,7 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
     deps.logger.error({ err: error }, 'response failed');
   });
 
+  app.use(securityHeaders(deps.config)); // first: every answer, errors included, carries them
   app.use(requestContext(deps.logger));
   app.use(errorHandler());
 
@@ -83,27 +120,48 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
   // anything. The device flow under /oauth is form-encoded, as RFC 8628 says.
   const jsonBody = bodyParser({ enableTypes: ['json'], jsonLimit: '1mb' }) as Koa.Middleware;
   const formBody = bodyParser({ enableTypes: ['form'], formLimit: '64kb' }) as Koa.Middleware;
+  // Ten thousand nested arrays parse, then overflow whatever walks them: refused as invalid JSON instead.
+  const checkedDepth = (ctx: Koa.Context, next: Koa.Next) => {
+    if (nestsDeeperThan(ctx.request.body)) throw tooDeep();
+    return next();
+  };
+  // The webhook under any spelling the router matches it by (any case, a trailing slash): a parsed body would leave
+  // nothing for it to read.
+  const takesRawBody = (ctx: Koa.Context) =>
+    ctx.path.toLowerCase().startsWith(WEBHOOKS_PREFIX) &&
+    router.match(ctx.path, ctx.method).pathAndMethod.some((layer) => layer.path === STRIPE_WEBHOOK_PATH);
   const handleApi = compose<Koa.ParameterizedContext>([
     // Webhooks read their raw body themselves: a signature covers the exact bytes.
-    (ctx, next) => (ctx.path === STRIPE_WEBHOOK_PATH ? next() : ctx.path.startsWith('/oauth/') ? formBody(ctx, next) : jsonBody(ctx, next)),
+    (ctx, next) =>
+      takesRawBody(ctx)
+        ? next()
+        : ctx.path.toLowerCase().startsWith('/oauth/')
+          ? formBody(ctx, next)
+          : jsonBody(ctx, () => checkedDepth(ctx, next)),
     authenticate({ sessions: services.sessions, devices: services.devices, config: deps.config }) as Koa.Middleware,
     router.routes() as Koa.Middleware,
     router.allowedMethods() as Koa.Middleware,
   ]);
   app.use(async (ctx, next) => {
-    if (!isApiPath(ctx.path)) return next();
+    if (!isApiPath(ctx.path.toLowerCase())) return next(); // the router matches /API/… too: so does the error model
     await handleApi(ctx, async () => {});
     if (ctx.status === 404 && ctx.body == null) throw notFound();
   });
   // The built-in test provider's hosted checkout stands for the provider's own site: outside the API, with no
-  // session or CSRF of ours.
-  const provider = testProviderRoutes({
-    allow,
-    provider: services.testProvider,
-    settle: (identifier) => services.checkouts.settleSession(identifier),
-    logger: deps.logger,
-  });
-  app.use(provider.routes());
+  // session or CSRF of ours. It exists only while it is the provider: with Stripe, its pages would be free payments.
+  if (services.payments === services.testProvider) {
+    const provider = testProviderRoutes({
+      allow,
+      provider: services.testProvider,
+      settle: (identifier) => services.checkouts.settleSession(identifier),
+      logger: deps.logger,
+    });
+    app.use(provider.routes());
+  } else {
+    app.use((ctx, next) =>
+      isUnder(ctx.path.toLowerCase(), TEST_PROVIDER_PREFIX) ? Promise.reject(notFound()) : next(),
+    );
+  }
   app.use(serveSpa({ prefix: '/admin', root: dist.admin, name: 'console' }));
   app.use(serveSpa({ prefix: '', root: dist.storefront, name: 'storefront' }));
   return app;

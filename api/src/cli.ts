@@ -5,10 +5,9 @@ import { systemClock } from './clock';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase } from './db/open';
 import { ROLES, type Role } from './identity/roles';
-import { EmailAddress } from './identity/users';
+import { EmailAddress } from './identity/schemas';
 import { createLogger } from './logger';
 import { createServices } from './services';
-
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -27,12 +26,17 @@ function parseEmail(value: string | undefined): string {
 }
 
 function parseRole(value: string | undefined): Role {
-  if (!ROLES.includes(value as Role)) throw new UsageError(`"${value ?? ''}" is not a role. Roles: ${ROLES.join(', ')}.`);
+  if (!ROLES.includes(value as Role))
+    throw new UsageError(`"${value ?? ''}" is not a role. Roles: ${ROLES.join(', ')}.`);
   return value as Role;
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, options: { redirect: { type: 'string' }, help: { type: 'boolean' } } });
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { redirect: { type: 'string' }, help: { type: 'boolean' } },
+  });
   const [command, ...rest] = positionals;
   if (values.help || !command) {
     process.stdout.write(`${USAGE}\n`);
@@ -44,7 +48,8 @@ async function main(argv: string[]): Promise<number> {
   // Check the arguments before touching the database.
   const email = parseEmail(rest[0]);
   const role = command === 'login-link' ? undefined : parseRole(rest[1]);
-  if (!['login-link', 'grant-role', 'revoke-role'].includes(command)) throw new UsageError(`Unknown command "${command}".`);
+  if (!['login-link', 'grant-role', 'revoke-role'].includes(command))
+    throw new UsageError(`Unknown command "${command}".`);
 
   const database = await openDatabase(config, logger);
   try {

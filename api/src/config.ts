@@ -20,21 +20,60 @@ const ConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: z.preprocess(
     emptyAsUndefined,
-    z.url().refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// URL').optional(),
+    z
+      .url()
+      .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// URL')
+      .optional(),
   ),
-  EMBEDDED_PG_DIR: z.string().min(1).default(path.join(PROJECT_ROOT, '.data', 'postgres')),
+  EMBEDDED_PG_DIR: z
+    .string()
+    .min(1)
+    .default(path.join(PROJECT_ROOT, '.data', 'postgres')),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
-  DEFAULT_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US').default('US'),
-  LOAD_DEMO_DATA: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  DEFAULT_COUNTRY: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US')
+    .default('US'),
+  LOAD_DEMO_DATA: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** How many trusted proxies stand in front (with TRUST_PROXY): the client address is read that far from the right. */
   PROXY_HOPS: z.coerce.number().int().min(1).max(10).default(1),
   /** The header a trusted proxy puts the buyer's country in (e.g. cf-ipcountry); read only with TRUST_PROXY. */
-  COUNTRY_HEADER: z.preprocess(emptyAsUndefined, z.string().regex(/^[a-z0-9-]+$/i).optional()),
+  COUNTRY_HEADER: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9-]+$/i)
+      .optional(),
+  ),
   /** Headers the same proxy puts the buyer's city and region in (e.g. cf-ipcity, cf-region), recorded on purchases. */
-  CITY_HEADER: z.preprocess(emptyAsUndefined, z.string().regex(/^[a-z0-9-]+$/i).optional()),
-  REGION_HEADER: z.preprocess(emptyAsUndefined, z.string().regex(/^[a-z0-9-]+$/i).optional()),
-  SMTP_URL: z.preprocess(emptyAsUndefined, z.url().refine((u) => /^smtps?:\/\//.test(u), 'must be an smtp:// or smtps:// URL').optional()),
+  CITY_HEADER: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9-]+$/i)
+      .optional(),
+  ),
+  REGION_HEADER: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9-]+$/i)
+      .optional(),
+  ),
+  SMTP_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url()
+      .refine((u) => /^smtps?:\/\//.test(u), 'must be an smtp:// or smtps:// URL')
+      .optional(),
+  ),
   MAIL_FROM: z.string().min(3).default('Courses <no-reply@localhost>'),
   GITHUB_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().optional()),
   GITHUB_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().optional()),
@@ -43,14 +82,40 @@ const ConfigSchema = z.object({
   GITHUB_API_URL: z.url().default('https://api.github.com'),
   /** How long after buying an individual purchase may be given to someone else. */
   TRANSFER_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  /**
+   * Multiplies every commerce rate limit (checkout starts, coupon codes tried in quotes, transfer offers; the numbers
+   * are in api/src/commerce/limits.ts): raise it where many real buyers share one address. The tests raise it.
+   */
+  COMMERCE_LIMIT_SCALE: z.coerce.number().int().min(1).max(100_000).default(1),
+  /** How long the outbox keeps a sent (or failed) email's bodies; the row itself (to, kind, subject, status, dates) stays. */
+  OUTBOX_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Stripe is used whenever a secret key is set; the built-in test provider otherwise.
-  STRIPE_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)').optional()),
-  STRIPE_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().regex(/^whsec_\w+$/, 'must be a webhook signing secret (whsec_…)').optional()),
+  STRIPE_SECRET_KEY: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)')
+      .optional(),
+  ),
+  STRIPE_WEBHOOK_SECRET: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^whsec_\w+$/, 'must be a webhook signing secret (whsec_…)')
+      .optional(),
+  ),
   // Another address for Stripe's API (a local stand-in in tests); the SDK's own default otherwise.
   STRIPE_API_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
   /** How long one request to Stripe may take before the SDK gives up on it and retries (same idempotency key). */
   STRIPE_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(20_000),
+  /** In production without Stripe keys, `true` lets the built-in test provider take (free) payments: a demo site. */
+  ALLOW_TEST_PAYMENTS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   READ_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_READ_CACHE_MS),
+  /** A device token unused this many days is signed out (its last use is recorded at most every ten minutes). */
+  DEVICE_TOKEN_IDLE_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { publicUrl: string };
@@ -66,10 +131,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const config = parsed.data;
   if (Boolean(config.GITHUB_CLIENT_ID) !== Boolean(config.GITHUB_CLIENT_SECRET)) {
-    throw new ConfigError('Invalid configuration:\n  GITHUB_CLIENT_SECRET: set both GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET, or neither');
+    throw new ConfigError(
+      'Invalid configuration:\n  GITHUB_CLIENT_SECRET: set both GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET, or neither',
+    );
   }
   if (config.STRIPE_SECRET_KEY && !config.STRIPE_WEBHOOK_SECRET) {
-    throw new ConfigError('Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY, or no payment would ever be confirmed');
+    throw new ConfigError(
+      'Invalid configuration:\n  STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY, or no payment would ever be confirmed',
+    );
+  }
+  if (config.NODE_ENV === 'production' && !config.STRIPE_SECRET_KEY && !config.ALLOW_TEST_PAYMENTS) {
+    throw new ConfigError(
+      'Invalid configuration:\n  STRIPE_SECRET_KEY: required with NODE_ENV=production, or every purchase would be free (the built-in test provider); set ALLOW_TEST_PAYMENTS=true for a demo site',
+    );
   }
   return { ...config, publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` };
 }

@@ -10,7 +10,6 @@ import { createServices } from './services';
 import { ensureAppsBuilt } from './web/build';
 import { runSeeds } from '../../seeds/run';
 
-
 interface Running {
   server?: Server;
   database?: OpenDatabase;
@@ -41,8 +40,12 @@ async function start(config: Config, logger: Logger, running: Running): Promise<
       `  Storefront  ${base}/`,
       `  Console     ${base}/admin`,
       `  API         ${base}/api  (health: ${base}/api/health)`,
-      database.embedded ? `  Database    embedded PostgreSQL in ${config.EMBEDDED_PG_DIR}` : '  Database    DATABASE_URL',
-      config.SMTP_URL ? '  Email       SMTP' : '  Email       printed here and kept in the console\'s outbox (no SMTP_URL)',
+      database.embedded
+        ? `  Database    embedded PostgreSQL in ${config.EMBEDDED_PG_DIR}`
+        : '  Database    DATABASE_URL',
+      config.SMTP_URL
+        ? '  Email       SMTP'
+        : "  Email       printed here and kept in the console's outbox (no SMTP_URL)",
       '',
       '  Press Ctrl-C to stop.',
       '',

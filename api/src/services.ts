@@ -14,6 +14,7 @@ import { commentService } from './learning/comments';
 import { couponGenerator } from './commerce/coupon-generator';
 import { quoteService } from './commerce/quotes';
 import { checkoutService } from './commerce/checkout';
+import { commerceLimits } from './commerce/limits';
 import { myPurchases } from './commerce/my-purchases';
 import { testProvider } from './payments/test-provider';
 import { stripeProvider } from './payments/stripe-provider';
@@ -31,6 +32,7 @@ import { pruneExpired } from './identity/prune';
 import { rateLimiter } from './identity/rate-limit';
 import { roleAdmin } from './identity/role-admin';
 import { sessions as sessionStore } from './identity/sessions';
+import { signOutEverywhere } from './identity/sign-out-everywhere';
 import { outbox as createOutbox } from './mail/outbox';
 import { createTransport, type MailTransport } from './mail/transport';
 
@@ -50,13 +52,24 @@ export function createServices(deps: Deps) {
   const limiter = rateLimiter(deps);
   const outbox = createOutbox({ db, clock, logger, transport: deps.mailTransport ?? createTransport(config, logger) });
   const sessions = sessionStore({ ...deps, caches });
-  const quotes = quoteService({ ...deps, caches });
+  const limits = commerceLimits({ limiter, config });
+  const quotes = quoteService({ ...deps, caches, limits });
   const testPayments = testProvider(deps);
   // Stripe whenever its keys are configured; the built-in test provider otherwise.
   const stripe = config.STRIPE_SECRET_KEY ? stripeProvider({ db, config }) : null;
   const payments = stripe ?? testPayments;
   const lifecycle = purchaseLifecycle({ db, logger, outbox, provider: payments });
-  const checkouts = checkoutService({ db, clock, config, logger, outbox, quotes, provider: payments, refunds: lifecycle });
+  const checkouts = checkoutService({
+    db,
+    clock,
+    config,
+    logger,
+    outbox,
+    quotes,
+    provider: payments,
+    refunds: lifecycle,
+    limits,
+  });
   const tree = contentTree({ db, changed: caches.clearAll });
   const learning = learningService({ db, tree, caches });
   return {
@@ -68,7 +81,7 @@ export function createServices(deps: Deps) {
     financeSummary: financeSummary(deps),
     tree,
     learning,
-    bookmarks: bookmarkService(deps),
+    bookmarks: bookmarkService({ db, learning }),
     comments: commentService({ db, learning }),
     coupons: couponGenerator(deps),
     quotes,
@@ -76,7 +89,7 @@ export function createServices(deps: Deps) {
     checkouts,
     lifecycle,
     teams: teamService({ db, config, outbox }),
-    transfers: transferService({ db, clock, config, logger, outbox, provider: payments }),
+    transfers: transferService({ db, clock, config, logger, outbox, provider: payments, limits }),
     stripeWebhooks: stripeWebhooks({
       db,
       logger,
@@ -92,6 +105,7 @@ export function createServices(deps: Deps) {
     emailSignIn: emailSignIn({ db, clock, config, outbox, limiter, sessions }),
     github: githubSignIn({ db, clock, config, sessions }),
     devices: deviceFlow({ db, clock, config, limiter }),
+    signOut: signOutEverywhere({ db, sessions }),
     prefs: userPrefs(deps),
     roles: roleAdmin({ db, changed: caches.clearAll }),
     prune: () => pruneExpired(deps),

@@ -26,4 +26,6 @@ for (const file of files) {
   gzip += zipped;
   console.log(`${file}  ${(code.length / 1024).toFixed(1)} KiB raw  ${(zipped / 1024).toFixed(1)} KiB gzip`);
 }
-console.log(`home page initial JS: ${files.size} file(s), ${(raw / 1024).toFixed(1)} KiB raw, ${(gzip / 1024).toFixed(1)} KiB gzip (${gzip} bytes)`);
+console.log(
+  `home page initial JS: ${files.size} file(s), ${(raw / 1024).toFixed(1)} KiB raw, ${(gzip / 1024).toFixed(1)} KiB gzip (${gzip} bytes)`,
+);

@@ -24,9 +24,13 @@ export function Layout({ children }: { children: ReactNode }) {
 
   return (
     <>
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="site-header">
-        <Link to="/" className="brand">Courses</Link>
+        <Link to="/" className="brand">
+          Courses
+        </Link>
         <MainNav />
         <AccountNav />
       </header>

@@ -1,9 +1,5 @@
-/** A path on this site, or null: no other origin, no protocol-relative `//host`, no backslash tricks. */
-export function safeRedirectPath(target: string | null | undefined): string | null {
-  if (!target || target.length > 2000) return null;
-  if (!target.startsWith('/') || target.startsWith('//') || target.includes('\\')) return null;
-  return target;
-}
+/** Where a sign-in may come back to: the API's one rule (no other origin, no `//host`, `\` or control characters). */
+export { safeRedirect } from '../../api/src/shared/safe-redirect';
 
 /** The sign-in page, coming back to `redirectTo` afterwards; `email` fills in its email field. */
 export function loginPath(redirectTo: string, email?: string): string {

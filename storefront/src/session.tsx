@@ -26,7 +26,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     let live = true;
     getCurrentUser().then(
       (user) => live && setState({ status: 'signed-in', user }),
-      (error: Error) => live && setState(isApiError(error, 'unauthenticated') ? { status: 'signed-out' } : { status: 'error', error }),
+      (error: Error) =>
+        live && setState(isApiError(error, 'unauthenticated') ? { status: 'signed-out' } : { status: 'error', error }),
     );
     return () => {
       live = false;

@@ -1,9 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 
-export type AsyncState<T> =
-  | { status: 'loading' }
-  | { status: 'error'; error: Error }
-  | { status: 'ready'; data: T };
+export type AsyncState<T> = { status: 'loading' } | { status: 'error'; error: Error } | { status: 'ready'; data: T };
 
 /** Runs a load on mount; `retry` runs it again (for error states that offer "Try again"). */
 export function useAsync<T>(load: () => Promise<T>, deps: unknown[] = []): AsyncState<T> & { retry: () => void } {

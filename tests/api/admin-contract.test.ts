@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PAGE_SIZE } from '../../api/src/admin/list-query';
+import { MAX_PAGE_SIZE } from '../../api/src/admin/schemas/list-query';
 import type { AdminResource } from '../../api/src/admin/resource';
 import { ADMIN_RESOURCES } from '../../api/src/admin/resources';
 import { testApp } from '../support/app';
@@ -9,7 +9,19 @@ import { useTestDatabase } from '../support/db';
 import { PLANTED_SECRET_FORMS, seedEverything } from '../support/everything';
 
 type Row = Record<string, unknown>;
-const SECRET_KEYS = ['token', 'sessionToken', 'csrfToken', 'deviceCode', 'accessToken', 'refreshToken', 'idToken', 'oauthToken', 'oauthTokenSecret', 'codeVerifier'];
+const SECRET_KEYS = [
+  'token',
+  'sessionToken',
+  'csrfToken',
+  'deviceCode',
+  'accessToken',
+  'refreshToken',
+  'idToken',
+  'oauthToken',
+  'oauthTokenSecret',
+  'codeVerifier',
+  'secret',
+];
 
 /** The console's contract (ra-data-simple-rest), checked the same way for every resource. */
 describe('the console REST contract, for every resource', () => {
@@ -17,7 +29,9 @@ describe('the console REST contract, for every resource', () => {
   let admin: SignedIn;
   const app = () => testApp(database().db);
   const get = (path: string, query: Record<string, unknown> = {}) =>
-    as(admin, request(app()).get(path)).query(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])));
+    as(admin, request(app()).get(path)).query(
+      Object.fromEntries(Object.entries(query).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
+    );
 
   beforeAll(async () => {
     await seedEverything(database().db);
@@ -27,12 +41,38 @@ describe('the console REST contract, for every resource', () => {
   it('has a resource for every entity of the data model, plus team purchases and the audit log', () => {
     expect(ADMIN_RESOURCES.map((r) => r.name).sort()).toEqual(
       [
-        'accounts', 'audit-logs', 'bookmarks', 'bulk-purchases', 'comments', 'content-resource-resources', 'content-resources',
-        'coupons', 'device-access-tokens', 'device-verifications', 'lesson-progress', 'merchant-accounts', 'merchant-charges',
-        'merchant-coupons', 'merchant-customers', 'merchant-disputes', 'merchant-prices', 'merchant-products', 'merchant-refunds',
-        'merchant-sessions', 'outbox-emails',
-        'prices', 'product-content-resources', 'product-revenue-splits', 'products', 'purchase-user-transfers', 'purchases',
-        'sessions', 'upgradable-products', 'user-prefs', 'users', 'verification-tokens',
+        'accounts',
+        'audit-logs',
+        'bookmarks',
+        'bulk-purchases',
+        'comments',
+        'content-resource-resources',
+        'content-resources',
+        'coupons',
+        'device-access-tokens',
+        'device-verifications',
+        'lesson-progress',
+        'merchant-accounts',
+        'merchant-charges',
+        'merchant-coupons',
+        'merchant-customers',
+        'merchant-disputes',
+        'merchant-prices',
+        'merchant-products',
+        'merchant-refunds',
+        'merchant-sessions',
+        'outbox-emails',
+        'prices',
+        'product-content-resources',
+        'product-revenue-splits',
+        'products',
+        'purchase-user-transfers',
+        'purchases',
+        'sessions',
+        'upgradable-products',
+        'user-prefs',
+        'users',
+        'verification-tokens',
       ].sort(),
     );
   });
@@ -74,20 +114,40 @@ describe('the console REST contract, for every resource', () => {
         const value = valueOf(sample, field);
         if (value === null || value === undefined) {
           // No sample value to match: the filter must still be a valid query (never a 500).
-          const probe = { id: '00000000-0000-4000-8000-000000000000', text: 'x', enum: 'x', role: 'admin', number: 1, date: '2026-01-01', boolean: true }[kind];
+          const probe = {
+            id: '00000000-0000-4000-8000-000000000000',
+            text: 'x',
+            enum: 'x',
+            role: 'admin',
+            number: 1,
+            date: '2026-01-01',
+            boolean: true,
+          }[kind];
           const response = await get(`/api/admin/${name}`, { filter: { [field]: probe } });
           expect(response.status, `${name} ${field}`).toBe(200);
           continue;
         }
         if (kind === 'number' || kind === 'date') {
-          const within = await get(`/api/admin/${name}`, { filter: { [`${field}_gte`]: value, [`${field}_lte`]: value }, range: [0, MAX_PAGE_SIZE - 1] });
+          const within = await get(`/api/admin/${name}`, {
+            filter: { [`${field}_gte`]: value, [`${field}_lte`]: value },
+            range: [0, MAX_PAGE_SIZE - 1],
+          });
           expect(within.status, field).toBe(200);
-          expect(within.body.map((r: Row) => r.id), `${name} ${field} range`).toContain(sample.id);
+          expect(
+            within.body.map((r: Row) => r.id),
+            `${name} ${field} range`,
+          ).toContain(sample.id);
         } else {
           const filterValue = kind === 'role' ? (value as string[])[0] : value;
-          const matched = await get(`/api/admin/${name}`, { filter: { [field]: filterValue }, range: [0, MAX_PAGE_SIZE - 1] });
+          const matched = await get(`/api/admin/${name}`, {
+            filter: { [field]: filterValue },
+            range: [0, MAX_PAGE_SIZE - 1],
+          });
           expect(matched.status, field).toBe(200);
-          expect(matched.body.map((r: Row) => r.id), `${name} ${field}`).toContain(sample.id);
+          expect(
+            matched.body.map((r: Row) => r.id),
+            `${name} ${field}`,
+          ).toContain(sample.id);
           for (const row of matched.body as Row[]) {
             if (kind === 'role') expect(valueOf(row, field)).toContain(filterValue);
             else expect(valueOf(row, field), `${name} ${field}`).toEqual(value);
@@ -95,7 +155,12 @@ describe('the console REST contract, for every resource', () => {
         }
       }
       const many = await get(`/api/admin/${name}`, { filter: { id: rows.slice(0, 2).map((r) => r.id) } });
-      expect(many.body.map((r: Row) => r.id).sort()).toEqual(rows.slice(0, 2).map((r) => r.id).sort());
+      expect(many.body.map((r: Row) => r.id).sort()).toEqual(
+        rows
+          .slice(0, 2)
+          .map((r) => r.id)
+          .sort(),
+      );
     });
 
     it('searches with q where it has text search, and says so where it has none', async () => {
@@ -103,16 +168,26 @@ describe('the console REST contract, for every resource', () => {
         expect((await get(`/api/admin/${name}`, { filter: { q: 'x' } })).status).toBe(400);
         return;
       }
-      const sample = rows.find((r) => resource.searchable.some((f) => typeof valueOf(r, f) === 'string' && (valueOf(r, f) as string).length >= 3));
+      const sample = rows.find((r) =>
+        resource.searchable.some((f) => typeof valueOf(r, f) === 'string' && (valueOf(r, f) as string).length >= 3),
+      );
       if (!sample) return;
-      const field = resource.searchable.find((f) => typeof valueOf(sample, f) === 'string' && (valueOf(sample, f) as string).length >= 3)!;
+      const field = resource.searchable.find(
+        (f) => typeof valueOf(sample, f) === 'string' && (valueOf(sample, f) as string).length >= 3,
+      )!;
       const text = (valueOf(sample, field) as string).slice(0, 3).toUpperCase();
       const found = await get(`/api/admin/${name}`, { filter: { q: text }, range: [0, MAX_PAGE_SIZE - 1] });
       expect(found.body.map((r: Row) => r.id)).toContain(sample.id);
     });
 
     it('refuses unknown sort and filter fields and malformed parameters with a 400', async () => {
-      for (const query of [{ sort: ['nope', 'ASC'] }, { filter: { nope: 1 } }, { filter: '{broken' }, { range: '[5,1]' }, { sort: '["id"]' }]) {
+      for (const query of [
+        { sort: ['nope', 'ASC'] },
+        { filter: { nope: 1 } },
+        { filter: '{broken' },
+        { range: '[5,1]' },
+        { sort: '["id"]' },
+      ]) {
         const response = await get(`/api/admin/${name}`, query);
         expect(response.status, JSON.stringify(query)).toBe(400);
         expect(response.body.code).toBe('validation-failed');
@@ -126,7 +201,9 @@ describe('the console REST contract, for every resource', () => {
       expect(one.status).toBe(200);
       expect(one.body.id).toEqual(sample.id);
       const numeric = resource.filterable.id === 'number';
-      expect((await get(`/api/admin/${name}/${numeric ? '999999999' : '00000000-0000-4000-8000-000000000000'}`)).status).toBe(404);
+      expect(
+        (await get(`/api/admin/${name}/${numeric ? '999999999' : '00000000-0000-4000-8000-000000000000'}`)).status,
+      ).toBe(404);
       expect((await get(`/api/admin/${name}/${numeric ? 'abc' : '123'}`)).status).toBe(400);
     });
 
@@ -140,7 +217,8 @@ describe('the console REST contract, for every resource', () => {
       const sample = rows[0]!;
       const path = `/api/admin/${name}`;
       if (!resource.create) expect((await as(admin, request(app()).post(path)).send({})).status).toBe(405);
-      if (!resource.update) expect((await as(admin, request(app()).put(`${path}/${sample.id}`)).send({})).status).toBe(405);
+      if (!resource.update)
+        expect((await as(admin, request(app()).put(`${path}/${sample.id}`)).send({})).status).toBe(405);
       if (!resource.remove) expect((await as(admin, request(app()).delete(`${path}/${sample.id}`))).status).toBe(405);
     });
 
@@ -151,7 +229,10 @@ describe('the console REST contract, for every resource', () => {
       expect(unchanged.status, JSON.stringify(unchanged.body)).toBe(200);
       expect(unchanged.body).toEqual(sample); // nothing written, not even updatedAt
       const readOnly = 'id' in sample && 'createdAt' in sample ? 'createdAt' : 'id';
-      const changed = await as(admin, request(app()).put(`/api/admin/${name}/${sample.id}`)).send({ ...sample, [readOnly]: '2001-01-01T00:00:00.000Z' });
+      const changed = await as(admin, request(app()).put(`/api/admin/${name}/${sample.id}`)).send({
+        ...sample,
+        [readOnly]: '2001-01-01T00:00:00.000Z',
+      });
       expect(changed.status).toBe(400);
       expect(changed.body.errors).toEqual({ [readOnly]: 'is read-only' });
       const unknown = await as(admin, request(app()).put(`/api/admin/${name}/${sample.id}`)).send({ notAField: 1 });
@@ -162,7 +243,8 @@ describe('the console REST contract, for every resource', () => {
 });
 
 function valueOf(row: Row, field: string): unknown {
-  if (field === 'title' || field === 'slug' || field === 'state') return (row.fields as Row | undefined)?.[field] ?? row[field];
+  if (field === 'title' || field === 'slug' || field === 'state')
+    return (row.fields as Row | undefined)?.[field] ?? row[field];
   if (field === 'resourceId' && row.context) return (row.context as Row).resourceId ?? row[field];
   return row[field];
 }

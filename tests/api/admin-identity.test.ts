@@ -16,9 +16,19 @@ describe('the console: users, sessions and devices', () => {
     const admin = await signedIn(db(), ['admin'], 'chief@example.com');
     await createUser(db(), { email: 'grace.hopper@example.com', name: 'Grace Hopper' });
     await createUser(db(), { email: 'ops@example.com', name: 'Kay Ops', roles: ['support'] });
-    const byName = await as(admin, request(app()).get('/api/admin/users').query({ filter: JSON.stringify({ q: 'hopper' }) }));
+    const byName = await as(
+      admin,
+      request(app())
+        .get('/api/admin/users')
+        .query({ filter: JSON.stringify({ q: 'hopper' }) }),
+    );
     expect(byName.body.map((u: User) => u.email)).toEqual(['grace.hopper@example.com']);
-    const byRole = await as(admin, request(app()).get('/api/admin/users').query({ filter: JSON.stringify({ roles: 'support' }) }));
+    const byRole = await as(
+      admin,
+      request(app())
+        .get('/api/admin/users')
+        .query({ filter: JSON.stringify({ roles: 'support' }) }),
+    );
     expect(byRole.body.map((u: User) => u.email)).toEqual(['ops@example.com']);
     expect(byRole.headers['content-range']).toBe('users 0-0/1');
   });
@@ -28,11 +38,18 @@ describe('the console: users, sessions and devices', () => {
     const support = await signedIn(db(), ['support']);
     const target = await createUser(db());
 
-    const promoted = await as(admin, request(app()).put(`/api/admin/users/${target.id}`)).send({ roles: ['learner', 'finance'] });
+    const promoted = await as(admin, request(app()).put(`/api/admin/users/${target.id}`)).send({
+      roles: ['learner', 'finance'],
+    });
     expect(promoted.status).toBe(200);
     expect(promoted.body.roles).toEqual(['finance', 'learner']);
     const entry = await AuditLog.query(db()).where({ resource: 'users', recordId: target.id }).first();
-    expect(entry).toMatchObject({ actorId: admin.user.id, action: 'update', before: { roles: ['learner'] }, after: { roles: ['finance', 'learner'] } });
+    expect(entry).toMatchObject({
+      actorId: admin.user.id,
+      action: 'update',
+      before: { roles: ['learner'] },
+      after: { roles: ['finance', 'learner'] },
+    });
 
     const refused = await as(support, request(app()).put(`/api/admin/users/${target.id}`)).send({ roles: ['admin'] });
     expect(refused.status).toBe(403);
@@ -42,11 +59,15 @@ describe('the console: users, sessions and devices', () => {
     const renamed = await as(support, request(app()).put(`/api/admin/users/${target.id}`)).send({ name: 'New Name' });
     expect(renamed.body.name).toBe('New Name');
 
-    const unknownKey = await as(admin, request(app()).put(`/api/admin/users/${target.id}`)).send({ email: 'x@example.com' });
+    const unknownKey = await as(admin, request(app()).put(`/api/admin/users/${target.id}`)).send({
+      email: 'x@example.com',
+    });
     expect(unknownKey.status).toBe(400);
     const badRole = await as(admin, request(app()).put(`/api/admin/users/${target.id}`)).send({ roles: ['wizard'] });
     expect(badRole.status).toBe(400);
-    const selfDemotion = await as(admin, request(app()).put(`/api/admin/users/${admin.user.id}`)).send({ roles: ['learner'] });
+    const selfDemotion = await as(admin, request(app()).put(`/api/admin/users/${admin.user.id}`)).send({
+      roles: ['learner'],
+    });
     expect(selfDemotion.status).toBe(400);
   });
 
@@ -54,12 +75,23 @@ describe('the console: users, sessions and devices', () => {
     const support = await signedIn(db(), ['support']);
     const learner = await signedIn(db());
     const secret = newSecret();
-    const device = await DeviceAccessToken.query(db()).insertAndFetch({ token: hashSecret(secret), userId: learner.user.id, clientId: 'cli' });
+    const device = await DeviceAccessToken.query(db()).insertAndFetch({
+      token: hashSecret(secret),
+      userId: learner.user.id,
+      clientId: 'cli',
+    });
 
     const filter = { filter: JSON.stringify({ userId: learner.user.id }) };
     const listed = await as(support, request(app()).get('/api/admin/sessions').query(filter));
     expect(listed.body).toHaveLength(1);
-    expect(Object.keys(listed.body[0]).sort()).toEqual(['createdAt', 'expires', 'id', 'lastSeenAt', 'userAgent', 'userId']);
+    expect(Object.keys(listed.body[0]).sort()).toEqual([
+      'createdAt',
+      'expires',
+      'id',
+      'lastSeenAt',
+      'userAgent',
+      'userId',
+    ]);
     const devices = await as(support, request(app()).get('/api/admin/device-access-tokens').query(filter));
     expect(devices.body).toEqual([expect.objectContaining({ id: device.id, clientId: 'cli' })]);
     expect(devices.body[0]).not.toHaveProperty('token');
@@ -70,6 +102,11 @@ describe('the console: users, sessions and devices', () => {
     expect((await as(support, request(app()).delete(`/api/admin/device-access-tokens/${device.id}`))).status).toBe(200);
     expect((await request(app()).get('/oauth/userinfo').set('Authorization', `Bearer ${secret}`)).status).toBe(401);
     expect((await as(support, request(app()).delete(`/api/admin/sessions/${listed.body[0].id}`))).status).toBe(404);
-    expect(await AuditLog.query(db()).where({ action: 'delete' }).whereIn('resource', ['sessions', 'device-access-tokens']).resultSize()).toBe(2);
+    expect(
+      await AuditLog.query(db())
+        .where({ action: 'delete' })
+        .whereIn('resource', ['sessions', 'device-access-tokens'])
+        .resultSize(),
+    ).toBe(2);
   });
 });

@@ -17,7 +17,11 @@ describe('GET /api/admin/products (ra-data-simple-rest)', () => {
     const db = database().db;
     admin = await signedIn(db, ['admin']);
     for (const [i, name] of ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo'].entries()) {
-      await createProduct(db, { name: `${name} Course`, quantityAvailable: i * 10 - 1, status: i === 4 ? 'archived' : 'active' });
+      await createProduct(db, {
+        name: `${name} Course`,
+        quantityAvailable: i * 10 - 1,
+        status: i === 4 ? 'archived' : 'active',
+      });
     }
   });
 
@@ -36,8 +40,15 @@ describe('GET /api/admin/products (ra-data-simple-rest)', () => {
     const ids = archived.body.map((p: { id: string }) => p.id);
     expect((await list({ filter: { id: ids } })).body).toHaveLength(1);
 
-    const bounded = await list({ filter: { quantityAvailable_gte: 9, quantityAvailable_lte: 29 }, sort: ['name', 'ASC'] });
-    expect(bounded.body.map((p: { name: string }) => p.name)).toEqual(['Bravo Course', 'Charlie Course', 'Delta Course']);
+    const bounded = await list({
+      filter: { quantityAvailable_gte: 9, quantityAvailable_lte: 29 },
+      sort: ['name', 'ASC'],
+    });
+    expect(bounded.body.map((p: { name: string }) => p.name)).toEqual([
+      'Bravo Course',
+      'Charlie Course',
+      'Delta Course',
+    ]);
 
     const searched = await list({ filter: { q: 'delt' } });
     expect(searched.body.map((p: { name: string }) => p.name)).toEqual(['Delta Course']);
@@ -61,7 +72,10 @@ describe('GET /api/admin/products (ra-data-simple-rest)', () => {
   it('refuses unknown fields and oversized pages with a 400 that says why', async () => {
     const badSort = await list({ sort: ['secret', 'ASC'] });
     expect(badSort.status).toBe(400);
-    expect(badSort.body).toMatchObject({ code: 'validation-failed', errors: { sort: expect.stringContaining('secret') } });
+    expect(badSort.body).toMatchObject({
+      code: 'validation-failed',
+      errors: { sort: expect.stringContaining('secret') },
+    });
     expect((await list({ filter: { email: 'x' } })).status).toBe(400);
     expect((await list({ range: [0, 10_000] })).status).toBe(400);
     const notJson = await get('/api/admin/products?filter={oops');

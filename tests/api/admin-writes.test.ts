@@ -16,7 +16,8 @@ describe('console writes', () => {
   const app = () => testApp(db());
   const send = (auth: SignedIn, method: 'post' | 'put' | 'delete', path: string, body?: object) =>
     as(auth, request(app())[method](`/api/admin/${path}`)).send(body);
-  const auditFor = (resource: string, recordId: string) => AuditLog.query(db()).where({ resource, recordId }).orderBy('id');
+  const auditFor = (resource: string, recordId: string) =>
+    AuditLog.query(db()).where({ resource, recordId }).orderBy('id');
 
   beforeAll(async () => {
     fixture = await seedEverything(db());
@@ -24,13 +25,28 @@ describe('console writes', () => {
   });
 
   it('creates a product with its first price, audited', async () => {
-    const created = await send(admin, 'post', 'products', { name: 'Testing in Practice', productType: 'cohort', quantityAvailable: 30, unitAmount: 12900 });
+    const created = await send(admin, 'post', 'products', {
+      name: 'Testing in Practice',
+      productType: 'cohort',
+      quantityAvailable: 30,
+      unitAmount: 12900,
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name: 'Testing in Practice', productType: 'cohort', status: 'active', quantityAvailable: 30 });
+    expect(created.body).toMatchObject({
+      name: 'Testing in Practice',
+      productType: 'cohort',
+      status: 'active',
+      quantityAvailable: 30,
+    });
     const prices = await Price.query(db()).where({ productId: created.body.id });
     expect(prices).toEqual([expect.objectContaining({ unitAmount: 12900, currency: 'usd', status: 'active' })]);
     const [entry] = await auditFor('products', created.body.id);
-    expect(entry).toMatchObject({ action: 'create', actorId: admin.user.id, before: null, after: expect.objectContaining({ name: 'Testing in Practice' }) });
+    expect(entry).toMatchObject({
+      action: 'create',
+      actorId: admin.user.id,
+      before: null,
+      after: expect.objectContaining({ name: 'Testing in Practice' }),
+    });
   });
 
   it('validates with field errors react-admin can show', async () => {
@@ -61,13 +77,18 @@ describe('console writes', () => {
   });
 
   it('archives a product with its price and merchant records, and records before/after', async () => {
-    const product = (await request(app()).get(`/api/admin/products/${fixture.product.id}`).set('Cookie', admin.cookie)).body;
+    const product = (await request(app()).get(`/api/admin/products/${fixture.product.id}`).set('Cookie', admin.cookie))
+      .body;
     const archived = await send(admin, 'put', `products/${product.id}`, { ...product, status: 'archived' });
     expect(archived.status).toBe(200);
     expect(await Price.query(db()).where({ productId: product.id, status: 'active' }).resultSize()).toBe(0);
     expect((await db()('merchantProducts').where({ productId: product.id }).first()).status).toBe('inactive');
     const entries = await auditFor('products', product.id);
-    expect(entries.at(-1)).toMatchObject({ action: 'update', before: expect.objectContaining({ status: 'active' }), after: expect.objectContaining({ status: 'archived' }) });
+    expect(entries.at(-1)).toMatchObject({
+      action: 'update',
+      before: expect.objectContaining({ status: 'active' }),
+      after: expect.objectContaining({ status: 'archived' }),
+    });
   });
 
   it('refuses deletes that would break history with 409 and a code that says why', async () => {
@@ -97,7 +118,8 @@ describe('console writes', () => {
   });
 
   it('refuses to change a team coupon outside its purchase', async () => {
-    const team = (await request(app()).get(`/api/admin/coupons/${fixture.teamCoupon.id}`).set('Cookie', admin.cookie)).body;
+    const team = (await request(app()).get(`/api/admin/coupons/${fixture.teamCoupon.id}`).set('Cookie', admin.cookie))
+      .body;
     const unlimited = await send(admin, 'put', `coupons/${team.id}`, { ...team, maxUses: -1 });
     expect(unlimited.status).toBe(400);
     expect(unlimited.body.errors).toHaveProperty('maxUses');
@@ -106,7 +128,12 @@ describe('console writes', () => {
   });
 
   it('generates coupons in one go with fresh codes', async () => {
-    const generated = await send(admin, 'post', 'coupons/generate', { count: 25, prefix: 'SPRING', percentageDiscount: 0.15, maxUses: 1 });
+    const generated = await send(admin, 'post', 'coupons/generate', {
+      count: 25,
+      prefix: 'SPRING',
+      percentageDiscount: 0.15,
+      maxUses: 1,
+    });
     expect(generated.status).toBe(201);
     const codes = generated.body.data.map((c: Coupon) => c.code);
     expect(new Set(codes).size).toBe(25);
@@ -120,14 +147,48 @@ describe('console writes', () => {
     const support = await signedIn(db(), ['support']);
     const product = await send(admin, 'post', 'products', { name: 'Split product' });
     const owner = await createUser(db());
-    expect((await send(finance, 'post', 'product-revenue-splits', { productId: product.body.id, type: 'platform', percent: 0.3 })).status).toBe(201);
-    expect((await send(finance, 'post', 'product-revenue-splits', { productId: product.body.id, type: 'owner', percent: 0.7, userId: owner.id })).status).toBe(201);
-    const over = await send(finance, 'post', 'product-revenue-splits', { productId: product.body.id, type: 'contributor', percent: 0.05, userId: owner.id });
+    expect(
+      (
+        await send(finance, 'post', 'product-revenue-splits', {
+          productId: product.body.id,
+          type: 'platform',
+          percent: 0.3,
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await send(finance, 'post', 'product-revenue-splits', {
+          productId: product.body.id,
+          type: 'owner',
+          percent: 0.7,
+          userId: owner.id,
+        })
+      ).status,
+    ).toBe(201);
+    const over = await send(finance, 'post', 'product-revenue-splits', {
+      productId: product.body.id,
+      type: 'contributor',
+      percent: 0.05,
+      userId: owner.id,
+    });
     expect(over.status).toBe(400);
     expect(over.body.errors.percent).toMatch(/would total 105\.00 %/);
-    const noUser = await send(finance, 'post', 'product-revenue-splits', { productId: product.body.id, type: 'owner', percent: 0.01 });
+    const noUser = await send(finance, 'post', 'product-revenue-splits', {
+      productId: product.body.id,
+      type: 'owner',
+      percent: 0.01,
+    });
     expect(noUser.body.errors).toHaveProperty('userId');
-    expect((await send(support, 'post', 'product-revenue-splits', { productId: product.body.id, type: 'platform', percent: 0.1 })).status).toBe(403);
+    expect(
+      (
+        await send(support, 'post', 'product-revenue-splits', {
+          productId: product.body.id,
+          type: 'platform',
+          percent: 0.1,
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('lets only admins delete staff accounts, and always keeps an administrator', async () => {
@@ -139,9 +200,16 @@ describe('console writes', () => {
     expect((await send(support, 'delete', `users/${learner.id}`)).status).toBe(200);
 
     // Two admins demoting each other at once: the second is refused, one admin always remains.
-    const everyAdmin = (await db()('users').whereRaw("'admin' = ANY(roles)").select('id', 'roles')) as { id: string; roles: string[] }[];
+    const everyAdmin = (await db()('users').whereRaw("'admin' = ANY(roles)").select('id', 'roles')) as {
+      id: string;
+      roles: string[];
+    }[];
     try {
-      for (const { id } of everyAdmin) if (id !== admin.user.id && id !== otherAdmin.user.id) await db()('users').where({ id }).update({ roles: ['learner'] });
+      for (const { id } of everyAdmin)
+        if (id !== admin.user.id && id !== otherAdmin.user.id)
+          await db()('users')
+            .where({ id })
+            .update({ roles: ['learner'] });
       const results = await Promise.all([
         send(admin, 'put', `users/${otherAdmin.user.id}`, { roles: ['learner'] }),
         send(otherAdmin, 'put', `users/${admin.user.id}`, { roles: ['learner'] }),
@@ -152,7 +220,9 @@ describe('console writes', () => {
       expect((await send(survivor, 'delete', `users/${survivor.user.id}`)).status).toBe(400);
     } finally {
       for (const { id, roles } of everyAdmin) await db()('users').where({ id }).update({ roles });
-      await db()('users').whereIn('id', [admin.user.id, otherAdmin.user.id]).update({ roles: ['admin'] });
+      await db()('users')
+        .whereIn('id', [admin.user.id, otherAdmin.user.id])
+        .update({ roles: ['admin'] });
     }
   });
 
@@ -164,12 +234,18 @@ describe('console writes', () => {
     expect((await send(support, 'put', `users/${person.body.id}`, { roles: ['finance'] })).status).toBe(403);
     const promoted = await send(admin, 'put', `users/${person.body.id}`, { roles: ['finance', 'learner'] });
     expect(promoted.body.roles).toEqual(['finance', 'learner']);
-    expect((await send(admin, 'post', 'users', { email: 'new.hire@example.com' })).body.errors).toEqual({ email: 'already has an account' });
+    expect((await send(admin, 'post', 'users', { email: 'new.hire@example.com' })).body.errors).toEqual({
+      email: 'already has an account',
+    });
   });
 
   it('stores rich text safely and soft-deletes content', async () => {
-    const unsafe = '<h2>Intro</h2><p onclick="steal()">Hello<script>alert(1)</script></p><a href="javascript:alert(1)">x</a><img src="https://example.com/a.png" onerror="x()"><table><tbody><tr><td>1</td></tr></tbody></table>';
-    const created = await send(admin, 'post', 'content-resources', { type: 'lesson', fields: { title: 'Safe lesson', body: unsafe, state: 'draft' } });
+    const unsafe =
+      '<h2>Intro</h2><p onclick="steal()">Hello<script>alert(1)</script></p><a href="javascript:alert(1)">x</a><img src="https://example.com/a.png" onerror="x()"><table><tbody><tr><td>1</td></tr></tbody></table>';
+    const created = await send(admin, 'post', 'content-resources', {
+      type: 'lesson',
+      fields: { title: 'Safe lesson', body: unsafe, state: 'draft' },
+    });
     expect(created.status).toBe(201);
     const body = created.body.fields.body as string;
     expect(body).toContain('<h2>Intro</h2>');
@@ -180,7 +256,12 @@ describe('console writes', () => {
     const deleted = await send(admin, 'delete', `content-resources/${created.body.id}`);
     expect(deleted.status).toBe(200);
     expect((await ContentResource.query(db()).findById(created.body.id))?.deletedAt).toBeInstanceOf(Date);
-    const listed = await as(admin, request(app()).get('/api/admin/content-resources').query({ filter: JSON.stringify({ id: [created.body.id] }) }));
+    const listed = await as(
+      admin,
+      request(app())
+        .get('/api/admin/content-resources')
+        .query({ filter: JSON.stringify({ id: [created.body.id] }) }),
+    );
     expect(listed.body).toEqual([]);
     expect((await send(admin, 'delete', `content-resources/${created.body.id}`)).status).toBe(404);
   });
@@ -190,7 +271,9 @@ describe('console writes', () => {
     const own = await send(contributor, 'post', 'content-resources', { type: 'page', fields: { title: 'My page' } });
     expect(own.status).toBe(201);
     expect(own.body.createdById).toBe(contributor.user.id);
-    const edited = await send(contributor, 'put', `content-resources/${own.body.id}`, { fields: { ...own.body.fields, title: 'My better page' } });
+    const edited = await send(contributor, 'put', `content-resources/${own.body.id}`, {
+      fields: { ...own.body.fields, title: 'My better page' },
+    });
     expect(edited.body.fields.title).toBe('My better page');
     const others = await createResource(db(), 'page', { title: 'Someone else’s page' }, (await createUser(db())).id);
     const refused = await send(contributor, 'put', `content-resources/${others.id}`, { fields: { title: 'Mine now' } });
@@ -198,34 +281,73 @@ describe('console writes', () => {
 
     // Nor the links of someone else's course: making a paid lesson free, or moving it, is an edit of that course.
     const link = (await ContentResourceResource.query(db()).first())!;
-    const freed = await send(contributor, 'put', `content-resource-resources/${link.id}`, { metadata: { tier: 'free' } });
+    const freed = await send(contributor, 'put', `content-resource-resources/${link.id}`, {
+      metadata: { tier: 'free' },
+    });
     expect(freed.status).toBe(403);
     expect((await send(contributor, 'delete', `content-resource-resources/${link.id}`)).status).toBe(403);
-    const lesson = await send(contributor, 'post', 'content-resources', { type: 'lesson', fields: { title: 'My lesson' } });
-    expect((await send(contributor, 'post', 'content-resource-resources', { resourceOfId: own.body.id, resourceId: lesson.body.id })).status).toBe(201);
-    expect((await send(contributor, 'post', 'content-resource-resources', { resourceOfId: link.resourceOfId, resourceId: lesson.body.id })).status).toBe(403);
+    const lesson = await send(contributor, 'post', 'content-resources', {
+      type: 'lesson',
+      fields: { title: 'My lesson' },
+    });
+    expect(
+      (
+        await send(contributor, 'post', 'content-resource-resources', {
+          resourceOfId: own.body.id,
+          resourceId: lesson.body.id,
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await send(contributor, 'post', 'content-resource-resources', {
+          resourceOfId: link.resourceOfId,
+          resourceId: lesson.body.id,
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('treats soft-deleted content as gone everywhere: reads, writes, links and reordering', async () => {
-    const section = await send(admin, 'post', 'content-resources', { type: 'section', fields: { title: 'Temporary section' } });
+    const section = await send(admin, 'post', 'content-resources', {
+      type: 'section',
+      fields: { title: 'Temporary section' },
+    });
     const [a, b] = await Promise.all(
-      ['First', 'Second'].map((title) => send(admin, 'post', 'content-resources', { type: 'lesson', fields: { title } })),
+      ['First', 'Second'].map((title) =>
+        send(admin, 'post', 'content-resources', { type: 'lesson', fields: { title } }),
+      ),
     );
     for (const [position, child] of [a!, b!].entries()) {
-      await send(admin, 'post', 'content-resource-resources', { resourceOfId: section.body.id, resourceId: child.body.id, position });
+      await send(admin, 'post', 'content-resource-resources', {
+        resourceOfId: section.body.id,
+        resourceId: child.body.id,
+        position,
+      });
     }
     await send(admin, 'delete', `content-resources/${a!.body.id}`);
     expect((await as(admin, request(app()).get(`/api/admin/content-resources/${a!.body.id}`))).status).toBe(404);
-    expect((await send(admin, 'put', `content-resources/${a!.body.id}`, { fields: { title: 'Back' } })).status).toBe(404);
-    const links = await as(admin, request(app()).get('/api/admin/content-resource-resources').query({ filter: JSON.stringify({ resourceOfId: section.body.id }) }));
+    expect((await send(admin, 'put', `content-resources/${a!.body.id}`, { fields: { title: 'Back' } })).status).toBe(
+      404,
+    );
+    const links = await as(
+      admin,
+      request(app())
+        .get('/api/admin/content-resource-resources')
+        .query({ filter: JSON.stringify({ resourceOfId: section.body.id }) }),
+    );
     expect(links.body.map((l: { resourceId: string }) => l.resourceId)).toEqual([b!.body.id]);
-    expect((await send(admin, 'post', `content-resources/${section.body.id}/reorder`, { childIds: [b!.body.id] })).status).toBe(204);
+    expect(
+      (await send(admin, 'post', `content-resources/${section.body.id}/reorder`, { childIds: [b!.body.id] })).status,
+    ).toBe(204);
   });
 
   it('answers text with NUL characters with a 400, not a 500', async () => {
     const response = await send(admin, 'post', 'products', { name: 'Bad\u0000name' });
     expect(response.status).toBe(400);
-    const signIn = await request(app()).post('/api/store/auth/email').send({ email: 'nul@example.com', redirectTo: '/\u0000' });
+    const signIn = await request(app())
+      .post('/api/store/auth/email')
+      .send({ email: 'nul@example.com', redirectTo: '/\u0000' });
     expect(signIn.status).toBe(202);
   });
 
@@ -238,7 +360,8 @@ describe('console writes', () => {
     const section = (await ContentResource.query(db()).where({ type: 'section' }).orderBy('createdAt').first())!;
     const links = await ContentResourceResource.query(db()).where({ resourceOfId: section.id }).orderBy('position');
     const reversed = links.map((l) => l.resourceId).reverse();
-    const reorder = (childIds: string[]) => send(admin, 'post', `content-resources/${section.id}/reorder`, { childIds });
+    const reorder = (childIds: string[]) =>
+      send(admin, 'post', `content-resources/${section.id}/reorder`, { childIds });
     expect((await reorder(reversed)).status).toBe(204);
     const after = await ContentResourceResource.query(db()).where({ resourceOfId: section.id }).orderBy('position');
     expect(after.map((l) => l.resourceId)).toEqual(reversed);
@@ -257,9 +380,16 @@ describe('console writes', () => {
     expect((await send(admin, 'delete', `content-resource-resources/${link.id}`)).status).toBe(200);
     const tree = await as(admin, request(app()).get(`/api/admin/content-resources/${section.id}/tree`));
     expect(tree.body.children.map((c: { id: string }) => c.id)).not.toContain(link.resourceId);
-    const again = await send(admin, 'post', 'content-resource-resources', { resourceOfId: section.id, resourceId: link.resourceId, position: 9 });
+    const again = await send(admin, 'post', 'content-resource-resources', {
+      resourceOfId: section.id,
+      resourceId: link.resourceId,
+      position: 9,
+    });
     expect(again.status).toBe(201);
-    const duplicate = await send(admin, 'post', 'content-resource-resources', { resourceOfId: section.id, resourceId: link.resourceId });
+    const duplicate = await send(admin, 'post', 'content-resource-resources', {
+      resourceOfId: section.id,
+      resourceId: link.resourceId,
+    });
     expect(duplicate.status).toBe(409);
     expect(duplicate.body.errors).toEqual({ resourceId: 'is already linked here' });
   });
@@ -278,8 +408,18 @@ describe('the console dashboard', () => {
     expect(response.body.revenueByDay).toHaveLength(30);
     const today = response.body.revenueByDay.at(-1);
     expect(today).toMatchObject({ gross: 4900, refunded: 900 });
-    expect(response.body.totals).toMatchObject({ gross: 4900, refunded: 900, net: 4000, purchases: 3, activeLearners: 1 });
-    expect(response.body.topProducts[0]).toMatchObject({ name: 'TypeScript Fundamentals', purchases: 3, revenue: 4900 + 20825 });
+    expect(response.body.totals).toMatchObject({
+      gross: 4900,
+      refunded: 900,
+      net: 4000,
+      purchases: 3,
+      activeLearners: 1,
+    });
+    expect(response.body.topProducts[0]).toMatchObject({
+      name: 'TypeScript Fundamentals',
+      purchases: 3,
+      revenue: 4900 + 20825,
+    });
     expect((await as(finance, request(testApp(db)).get('/api/admin/dashboard').query({ days: 3 }))).status).toBe(400);
   });
 });
@@ -303,7 +443,12 @@ describe('counting big lists', () => {
     expect(all.headers['x-total-estimated']).toBe('true');
     expect(total).toBeGreaterThan(EXACT_COUNT_LIMIT);
     expect(Math.abs(total - (many + 3)) / (many + 3)).toBeLessThan(0.2);
-    const refunded = await as(admin, request(testApp(db)).get('/api/admin/purchases').query({ filter: JSON.stringify({ status: 'Valid', userId: fixture.team.userId }) }));
+    const refunded = await as(
+      admin,
+      request(testApp(db))
+        .get('/api/admin/purchases')
+        .query({ filter: JSON.stringify({ status: 'Valid', userId: fixture.team.userId }) }),
+    );
     expect(refunded.headers['content-range']).toBe('purchases 0-0/1');
     expect(refunded.headers['x-total-estimated']).toBeUndefined();
 
@@ -311,7 +456,12 @@ describe('counting big lists', () => {
     const statements: string[] = [];
     const record = (q: { sql: string }) => statements.push(q.sql);
     db.on('query', record);
-    const page = await as(admin, request(testApp(db)).get('/api/admin/purchases').query({ filter: JSON.stringify({ userId: fixture.team.userId }) }));
+    const page = await as(
+      admin,
+      request(testApp(db))
+        .get('/api/admin/purchases')
+        .query({ filter: JSON.stringify({ userId: fixture.team.userId }) }),
+    );
     db.off('query', record);
     expect(page.body.length).toBeGreaterThan(0);
     expect(page.headers['content-range']).toBe(`purchases 0-${page.body.length - 1}/${page.body.length}`);

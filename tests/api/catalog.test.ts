@@ -11,7 +11,12 @@ describe('GET /api/store/products', () => {
   it('lists active products with their current price, and hides archived ones', async () => {
     const db = database().db;
     const course = await createProduct(db, { name: 'Testing Course', unitAmount: 2500 });
-    const workshop = await createProduct(db, { name: 'Limited Workshop', unitAmount: 9900, productType: 'live', quantityAvailable: 12 });
+    const workshop = await createProduct(db, {
+      name: 'Limited Workshop',
+      unitAmount: 9900,
+      productType: 'live',
+      quantityAvailable: 12,
+    });
     await createProduct(db, { name: 'Retired Course', status: 'archived' });
     // A price change: the old price is archived, the new one is current.
     await Price.query(db).patch({ status: 'archived' }).where('id', course.prices[0]!.id);
@@ -22,7 +27,12 @@ describe('GET /api/store/products', () => {
     const byName = Object.fromEntries(response.body.data.map((p: { name: string }) => [p.name, p]));
     expect(Object.keys(byName).sort()).toEqual(['Limited Workshop', 'Testing Course']);
     expect(byName['Testing Course'].price).toMatchObject({ unitAmount: 3500, currency: 'usd' });
-    expect(byName['Limited Workshop']).toMatchObject({ id: workshop.id, productType: 'live', quantityAvailable: 12, price: { unitAmount: 9900 } });
+    expect(byName['Limited Workshop']).toMatchObject({
+      id: workshop.id,
+      productType: 'live',
+      quantityAvailable: 12,
+      price: { unitAmount: 9900 },
+    });
   });
 });
 
@@ -47,9 +57,15 @@ describe('availability in the catalog', () => {
     const byName = Object.fromEntries(response.body.data.map((p: { name: string }) => [p.name, p]));
     expect(byName['Three Seats']).toMatchObject({ seatsLeft: 2, enrollment: { state: 'open' } });
     expect(byName['Full House']).toMatchObject({ seatsLeft: 0 });
-    expect(byName['Opens Later']).toMatchObject({ seatsLeft: null, enrollment: { state: 'not-open', opensAt: new Date(now + day).toISOString() } });
+    expect(byName['Opens Later']).toMatchObject({
+      seatsLeft: null,
+      enrollment: { state: 'not-open', opensAt: new Date(now + day).toISOString() },
+    });
     expect(byName['Closed'].enrollment.state).toBe('closed');
-    expect(byName['Closing Soon'].enrollment).toMatchObject({ state: 'open', closesAt: new Date(now + day).toISOString() });
+    expect(byName['Closing Soon'].enrollment).toMatchObject({
+      state: 'open',
+      closesAt: new Date(now + day).toISOString(),
+    });
   });
 
   it('names the published courses each product grants', async () => {

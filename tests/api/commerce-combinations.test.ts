@@ -9,6 +9,7 @@ import { testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { boughtWithTestProvider, sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
+import { GRANTING_STATUSES } from '../../api/src/shared/purchase-status';
 
 /**
  * The combinations of features that broke money and access (each case fails on the code before the fix); the
@@ -28,34 +29,50 @@ describe('commerce combinations', () => {
 
   const store = (who: SignedIn | undefined, method: 'get' | 'post' | 'delete', path: string, body?: object) =>
     as(who, request(app)[method](`/api/store${path}`)).send(body);
-  const teamCoupon = async (teamId: string) => (await Coupon.query(db()).findById((await Purchase.query(db()).findById(teamId))!.bulkCouponId!))!;
+  const teamCoupon = async (teamId: string) =>
+    (await Coupon.query(db()).findById((await Purchase.query(db()).findById(teamId))!.bulkCouponId!))!;
 
   it('counts a team once however many purchases added seats to it (5 + 3 is 8 seats, the 15 % tier)', async () => {
     const course = await createProduct(db(), { name: 'Seats Course', unitAmount: 10_000, quantityAvailable: 20 });
     const owner = await signedIn(db());
-    const teamId = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 5 });
+    const teamId = await boughtWithTestProvider(services, db(), {
+      buyer: owner.user,
+      productId: course.id,
+      quantity: 5,
+    });
     await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 3 });
 
-    const quote = await as(owner, request(app).get(`/api/store/products/${course.id}/quote`).query({ quantity: 1, team: true }));
+    const quote = await as(
+      owner,
+      request(app).get(`/api/store/products/${course.id}/quote`).query({ quantity: 1, team: true }),
+    );
     expect(quote.body.team).toEqual({ seats: 9, existingSeats: 8 });
     expect(quote.body.quote.discount).toMatchObject({ kind: 'team', bp: 1500 });
     expect((await teamCoupon(teamId)).maxUses).toBe(8);
     // The seat limit counts them once too: 12 of 20 are left, not 4.
     expect(await seatsSold(db(), course.id)).toBe(8);
-    const listed = (await request(app).get('/api/store/products')).body.data.find((p: { id: string }) => p.id === course.id);
+    const listed = (await request(app).get('/api/store/products')).body.data.find(
+      (p: { id: string }) => p.id === course.id,
+    );
     expect(listed.seatsLeft).toBe(12);
   });
 
   it('keeps a revoked member out of the team until the owner lets them back in; a reset link stops the old one', async () => {
     const course = await createProduct(db(), { name: 'Revoked Course', unitAmount: 10_000 });
     const owner = await signedIn(db());
-    const teamId = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 2 });
+    const teamId = await boughtWithTestProvider(services, db(), {
+      buyer: owner.user,
+      productId: course.id,
+      quantity: 2,
+    });
     const { inviteCode } = await teamCoupon(teamId);
     const member = await signedIn(db());
     const seat = (await store(member, 'post', `/invites/${inviteCode}/redeem`)).body.purchaseId;
 
     const revoked = await store(owner, 'delete', `/teams/${teamId}/members/${seat}`);
-    expect(revoked.body.revoked).toEqual([expect.objectContaining({ userId: member.user.id, email: member.user.email })]);
+    expect(revoked.body.revoked).toEqual([
+      expect.objectContaining({ userId: member.user.id, email: member.user.email }),
+    ]);
     const told = await db()('outboxEmails').where({ toAddress: member.user.email, kind: 'team-seat-revoked' }).first();
     expect(told.subject).toBe('Your seat in Revoked Course was removed');
 
@@ -87,7 +104,13 @@ describe('commerce combinations', () => {
     const basics = await createProduct(db(), { name: 'Upgrade Basics', unitAmount: 4900 });
     const pro = await createProduct(db(), { name: 'Upgrade Pro', unitAmount: 19_900 });
     await makeUpgradable(db(), basics, pro);
-    for (const product of [basics, pro]) await createCoupon(db(), { code: null, default: true, percentageDiscount: 0.2, restrictedToProductId: product.id });
+    for (const product of [basics, pro])
+      await createCoupon(db(), {
+        code: null,
+        default: true,
+        percentageDiscount: 0.2,
+        restrictedToProductId: product.id,
+      });
     const buyer = await signedIn(db());
     const sourceId = await boughtWithTestProvider(services, db(), { buyer: buyer.user, productId: basics.id });
     expect((await Purchase.query(db()).findById(sourceId))!.totalAmount).toBe(3920);
@@ -96,21 +119,43 @@ describe('commerce combinations', () => {
     expect(offer.status).toBe(200);
 
     const quote = await as(buyer, request(app).get(`/api/store/products/${pro.id}/quote`));
-    expect(quote.body.quote).toMatchObject({ fullPrice: 19_900, discount: { kind: 'default-coupon', amount: 3980 }, credit: 3920, finalPrice: 12_000 });
-    const upgradeId = await boughtWithTestProvider(services, db(), { buyer: buyer.user, productId: pro.id, upgradeFromId: sourceId });
+    expect(quote.body.quote).toMatchObject({
+      fullPrice: 19_900,
+      discount: { kind: 'default-coupon', amount: 3980 },
+      credit: 3920,
+      finalPrice: 12_000,
+    });
+    const upgradeId = await boughtWithTestProvider(services, db(), {
+      buyer: buyer.user,
+      productId: pro.id,
+      upgradeFromId: sourceId,
+    });
     const upgrade = (await Purchase.query(db()).findById(upgradeId))!;
     expect(upgrade).toMatchObject({ totalAmount: 12_000, upgradedFromId: sourceId });
     expect(3920 + upgrade.totalAmount).toBe(19_900 - 3980); // what Pro cost that day
 
     // Spent once: the offer is canceled, no new one opens, and the recipient cannot take it.
-    expect(await db()('purchaseUserTransfers').where({ purchaseId: sourceId }).whereIn('transferState', ['AVAILABLE', 'INITIATED', 'VERIFIED'])).toHaveLength(0);
+    expect(
+      await db()('purchaseUserTransfers')
+        .where({ purchaseId: sourceId })
+        .whereIn('transferState', ['AVAILABLE', 'INITIATED', 'VERIFIED']),
+    ).toHaveLength(0);
     expect((await store(buyer, 'get', `/purchases/${sourceId}/transfer`)).body).toMatchObject({ data: null });
-    expect((await store(buyer, 'post', `/purchases/${sourceId}/transfer`, { email: 'other@example.com' })).body.code).toBe('transfer-not-available');
-    expect((await as(await signedIn(db()), request(app).get(`/api/store/products/${pro.id}/quote`)).query({ upgradeFrom: sourceId })).body.code).toBe('upgrade-not-available');
+    expect(
+      (await store(buyer, 'post', `/purchases/${sourceId}/transfer`, { email: 'other@example.com' })).body.code,
+    ).toBe('transfer-not-available');
+    expect(
+      (
+        await as(await signedIn(db()), request(app).get(`/api/store/products/${pro.id}/quote`)).query({
+          upgradeFrom: sourceId,
+        })
+      ).body.code,
+    ).toBe('upgrade-not-available');
 
     // Refunding the source needs the upgrade refunded first.
     const support = await signedIn(db(), ['support']);
-    const refund = (id: string) => as(support, request(app).post(`/api/admin/purchases/${id}/refund`)).send({ reason: 'asked' });
+    const refund = (id: string) =>
+      as(support, request(app).post(`/api/admin/purchases/${id}/refund`)).send({ reason: 'asked' });
     const refused = await refund(sourceId);
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('purchase-upgraded');
@@ -125,7 +170,10 @@ describe('commerce combinations', () => {
   it('tells a guest paying with an owning email before payment, and fulfils a payment that still arrives as a one-seat team', async () => {
     const course = await createProduct(db(), { name: 'Guest Course', unitAmount: 5000 });
     const owner = await signedIn(db());
-    const checkout = (body: object) => request(app).post('/api/store/checkout').send({ productId: course.id, ...body });
+    const checkout = (body: object) =>
+      request(app)
+        .post('/api/store/checkout')
+        .send({ productId: course.id, ...body });
 
     // Started before they owned it (another tab), paid after.
     const early = await checkout({ email: owner.user.email.toUpperCase() });
@@ -152,33 +200,75 @@ describe('commerce combinations', () => {
     const course = await createProduct(db(), { name: 'Team Buyer Course', unitAmount: 5000 });
     const { course: content, lessons } = await createCourse(
       db(),
-      { title: 'Team Buyer Content', modules: [{ title: 'M', sections: [{ title: 'S', lessons: [{ title: 'Open', body: '<p>a</p>' }, { title: 'Paid', body: '<p>b</p>' }] }] }] },
+      {
+        title: 'Team Buyer Content',
+        modules: [
+          {
+            title: 'M',
+            sections: [
+              {
+                title: 'S',
+                lessons: [
+                  { title: 'Open', body: '<p>a</p>' },
+                  { title: 'Paid', body: '<p>b</p>' },
+                ],
+              },
+            ],
+          },
+        ],
+      },
       { products: [course] },
     );
-    await db()('contentResources').whereIn('id', [content.id, ...lessons.map((l) => l.id)]).update({ fields: db().raw(`fields || '{"state":"published"}'::jsonb`) });
+    await db()('contentResources')
+      .whereIn('id', [content.id, ...lessons.map((l) => l.id)])
+      .update({ fields: db().raw(`fields || '{"state":"published"}'::jsonb`) });
     const buyer = await signedIn(db());
-    const created = await as(buyer, request(app).post('/api/store/checkout')).send({ productId: course.id, quantity: 3 });
+    const created = await as(buyer, request(app).post('/api/store/checkout')).send({
+      productId: course.id,
+      quantity: 3,
+    });
     await services.testProvider.pay(await sessionOfCheckout(db(), created.body.checkoutId));
     const thanks = (await request(app).get(`/api/store/checkouts/${created.body.checkoutId}`)).body;
-    expect(thanks).toMatchObject({ status: 'fulfilled', team: { teamId: thanks.purchaseId, seats: 3, ownerHasSeat: false } });
+    expect(thanks).toMatchObject({
+      status: 'fulfilled',
+      team: { teamId: thanks.purchaseId, seats: 3, ownerHasSeat: false },
+    });
     const mine = (await store(buyer, 'get', '/purchases')).body.data[0];
     expect(mine.team).toMatchObject({ seats: 3, ownerHasSeat: false });
     const receipt = await db()('outboxEmails').where({ toAddress: buyer.user.email, kind: 'receipt' }).first();
     expect(receipt.textBody).toContain('3 seats of Team Buyer Course');
     expect(receipt.textBody).toContain('take your own seat');
-    expect((await store(buyer, 'get', `/courses/${content.id}/lessons/${lessons[1]!.id}`)).body).toMatchObject({ open: false, lock: { reason: 'purchase' } });
+    expect((await store(buyer, 'get', `/courses/${content.id}/lessons/${lessons[1]!.id}`)).body).toMatchObject({
+      open: false,
+      lock: { reason: 'purchase' },
+    });
 
     await store(buyer, 'post', `/teams/${thanks.purchaseId}/claim`);
-    expect((await request(app).get(`/api/store/checkouts/${created.body.checkoutId}`)).body.team.ownerHasSeat).toBe(true);
-    expect((await store(buyer, 'get', '/purchases')).body.data.find((p: { id: string }) => p.id === thanks.purchaseId).team.ownerHasSeat).toBe(true);
-    expect((await store(buyer, 'get', `/courses/${content.id}/lessons/${lessons[1]!.id}`)).body).toMatchObject({ open: true });
+    expect((await request(app).get(`/api/store/checkouts/${created.body.checkoutId}`)).body.team.ownerHasSeat).toBe(
+      true,
+    );
+    expect(
+      (await store(buyer, 'get', '/purchases')).body.data.find((p: { id: string }) => p.id === thanks.purchaseId).team
+        .ownerHasSeat,
+    ).toBe(true);
+    expect((await store(buyer, 'get', `/courses/${content.id}/lessons/${lessons[1]!.id}`)).body).toMatchObject({
+      open: true,
+    });
   });
 
   it('takes back only the seats a refunded add-on bought, the latest members first', async () => {
     const course = await createProduct(db(), { name: 'Add-on Course', unitAmount: 10_000 });
     const owner = await signedIn(db());
-    const teamId = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 2 });
-    const addOn = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 2 });
+    const teamId = await boughtWithTestProvider(services, db(), {
+      buyer: owner.user,
+      productId: course.id,
+      quantity: 2,
+    });
+    const addOn = await boughtWithTestProvider(services, db(), {
+      buyer: owner.user,
+      productId: course.id,
+      quantity: 2,
+    });
     const { inviteCode } = await teamCoupon(teamId);
     const members = [];
     for (let i = 0; i < 3; i++) {
@@ -186,11 +276,17 @@ describe('commerce combinations', () => {
       members.push((await store(member, 'post', `/invites/${inviteCode}/redeem`)).body.purchaseId as string);
     }
     const support = await signedIn(db(), ['support']);
-    expect((await as(support, request(app).post(`/api/admin/purchases/${addOn}/refund`)).send({ reason: 'fewer people' })).status).toBe(200);
+    expect(
+      (await as(support, request(app).post(`/api/admin/purchases/${addOn}/refund`)).send({ reason: 'fewer people' }))
+        .status,
+    ).toBe(200);
     expect(await teamCoupon(teamId)).toMatchObject({ maxUses: 2, usedCount: 2, status: 'active' });
     const statuses = await Promise.all(members.map(async (id) => (await Purchase.query(db()).findById(id))!.status));
     expect(statuses).toEqual(['Valid', 'Valid', 'Refunded']);
-    expect((await store(undefined, 'get', `/invites/${inviteCode}`)).body).toMatchObject({ active: true, seatsFree: 0 });
+    expect((await store(undefined, 'get', `/invites/${inviteCode}`)).body).toMatchObject({
+      active: true,
+      seatsFree: 0,
+    });
   });
 
   it('refunds an upgrade whose source was refunded while it was being paid: the credit must still be paid for', async () => {
@@ -199,33 +295,73 @@ describe('commerce combinations', () => {
     await makeUpgradable(db(), basics, pro);
     const buyer = await signedIn(db());
     const sourceId = await boughtWithTestProvider(services, db(), { buyer: buyer.user, productId: basics.id });
-    const { checkoutId } = await services.checkouts.create({ productId: pro.id, quantity: 1, team: false, ppp: false, buyer: buyer.user, country: 'US', ip: null, upgradeFromId: sourceId });
+    const { checkoutId } = await services.checkouts.create({
+      productId: pro.id,
+      quantity: 1,
+      team: false,
+      ppp: false,
+      buyer: buyer.user,
+      country: 'US',
+      ip: null,
+      upgradeFromId: sourceId,
+    });
     expect((await db()('checkouts').where({ id: checkoutId }).first()).creditAmount).toBe(4900);
     const support = await signedIn(db(), ['support']);
-    expect((await as(support, request(app).post(`/api/admin/purchases/${sourceId}/refund`)).send({ amount: 1000, reason: 'partly' })).status).toBe(200);
+    expect(
+      (
+        await as(support, request(app).post(`/api/admin/purchases/${sourceId}/refund`)).send({
+          amount: 1000,
+          reason: 'partly',
+        })
+      ).status,
+    ).toBe(200);
 
     await services.testProvider.pay(await sessionOfCheckout(db(), checkoutId));
     expect((await request(app).get(`/api/store/checkouts/${checkoutId}`)).body.status).toBe('refunded');
-    expect(await Purchase.query(db()).where({ userId: buyer.user.id, productId: pro.id, status: 'Valid' })).toHaveLength(0);
+    expect(
+      await Purchase.query(db()).where({ userId: buyer.user.id, productId: pro.id, status: 'Valid' }),
+    ).toHaveLength(0);
   });
 
   it('refunds a second regional-price copy rather than making it a seat that opens the course anywhere', async () => {
     const course = await createProduct(db(), { name: 'Regional Course', unitAmount: 10_000 });
     const buyer = await signedIn(db());
-    const start = () => services.checkouts.create({ productId: course.id, quantity: 1, team: false, ppp: true, buyer: buyer.user, country: 'IN', ip: null });
+    const start = () =>
+      services.checkouts.create({
+        productId: course.id,
+        quantity: 1,
+        team: false,
+        ppp: true,
+        buyer: buyer.user,
+        country: 'IN',
+        ip: null,
+      });
     const [first, second] = [await start(), await start()];
-    for (const { checkoutId } of [first, second]) await services.testProvider.pay(await sessionOfCheckout(db(), checkoutId));
+    for (const { checkoutId } of [first, second])
+      await services.testProvider.pay(await sessionOfCheckout(db(), checkoutId));
     expect((await request(app).get(`/api/store/checkouts/${first.checkoutId}`)).body.status).toBe('fulfilled');
-    expect((await request(app).get(`/api/store/checkouts/${second.checkoutId}`)).body).toMatchObject({ status: 'refunded', team: null });
+    expect((await request(app).get(`/api/store/checkouts/${second.checkoutId}`)).body).toMatchObject({
+      status: 'refunded',
+      team: null,
+    });
     const theirs = await Purchase.query(db()).where({ userId: buyer.user.id, productId: course.id });
-    expect(theirs.map((p) => [p.status, Boolean(p.bulkCouponId)]).sort()).toEqual([['Refunded', false], ['Restricted', false]]);
-    expect(await db()('outboxEmails').where({ toAddress: buyer.user.email, kind: 'unfulfillable-refund' })).toHaveLength(1);
+    expect(theirs.map((p) => [p.status, Boolean(p.bulkCouponId)]).sort()).toEqual([
+      ['Refunded', false],
+      ['Restricted', false],
+    ]);
+    expect(
+      await db()('outboxEmails').where({ toAddress: buyer.user.email, kind: 'unfulfillable-refund' }),
+    ).toHaveLength(1);
   });
 
   it('never seats anyone on a team closed at the same moment, nor gives a buyer a seat and a paid copy at once', async () => {
     const course = await createProduct(db(), { name: 'Racing Team Course', unitAmount: 10_000 });
     const owner = await signedIn(db());
-    const teamId = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 10 });
+    const teamId = await boughtWithTestProvider(services, db(), {
+      buyer: owner.user,
+      productId: course.id,
+      quantity: 10,
+    });
     const { inviteCode, id: couponId } = await teamCoupon(teamId);
     const people = await Promise.all(Array.from({ length: 8 }, () => signedIn(db())));
     const support = await signedIn(db(), ['support']);
@@ -234,33 +370,63 @@ describe('commerce combinations', () => {
       as(support, request(app).post(`/api/admin/purchases/${teamId}/refund`)).send({ reason: 'closing the team' }),
     ]);
     expect(await teamCoupon(teamId)).toMatchObject({ status: 'inactive' });
-    expect(await Purchase.query(db()).where({ redeemedBulkCouponId: couponId }).whereIn('status', ['Valid', 'Restricted'])).toHaveLength(0);
+    expect(
+      await Purchase.query(db()).where({ redeemedBulkCouponId: couponId }).whereIn('status', GRANTING_STATUSES),
+    ).toHaveLength(0);
 
     // A buyer whose payment is fulfilled while they take a seat ends up with one of the two.
-    const other = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 10 });
+    const other = await boughtWithTestProvider(services, db(), {
+      buyer: owner.user,
+      productId: course.id,
+      quantity: 10,
+    });
     const invite = (await teamCoupon(other)).inviteCode;
     for (const person of people.slice(0, 4)) {
-      const paying = await services.checkouts.create({ productId: course.id, quantity: 1, team: false, ppp: false, buyer: person.user, country: 'US', ip: null });
+      const paying = await services.checkouts.create({
+        productId: course.id,
+        quantity: 1,
+        team: false,
+        ppp: false,
+        buyer: person.user,
+        country: 'US',
+        ip: null,
+      });
       await services.testProvider.pay(await sessionOfCheckout(db(), paying.checkoutId));
-      await Promise.all([store(person, 'post', `/invites/${invite}/redeem`), request(app).get(`/api/store/checkouts/${paying.checkoutId}`)]);
-      const copies = await Purchase.query(db()).where({ userId: person.user.id, productId: course.id }).whereIn('status', ['Valid', 'Restricted']).whereNull('bulkCouponId');
+      await Promise.all([
+        store(person, 'post', `/invites/${invite}/redeem`),
+        request(app).get(`/api/store/checkouts/${paying.checkoutId}`),
+      ]);
+      const copies = await Purchase.query(db())
+        .where({ userId: person.user.id, productId: course.id })
+        .whereIn('status', GRANTING_STATUSES)
+        .whereNull('bulkCouponId');
       expect(copies).toHaveLength(1);
     }
   });
 
   // Found by the model-based test: a banned member's seat stayed taken for good, and nothing kept them off the link.
-  it('gives a banned member\'s seat back to the team, and keeps them off the invite link', async () => {
+  it("gives a banned member's seat back to the team, and keeps them off the invite link", async () => {
     const course = await createProduct(db(), { name: 'Banned Member Course', unitAmount: 10_000 });
     const owner = await signedIn(db());
-    const teamId = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 2 });
+    const teamId = await boughtWithTestProvider(services, db(), {
+      buyer: owner.user,
+      productId: course.id,
+      quantity: 2,
+    });
     const { inviteCode } = await teamCoupon(teamId);
     const member = await signedIn(db());
     const seat = (await store(member, 'post', `/invites/${inviteCode}/redeem`)).body.purchaseId;
     const admin = await signedIn(db(), ['admin']);
-    expect((await as(admin, request(app).post(`/api/admin/purchases/${seat}/ban`)).send({ reason: 'shared their account' })).status).toBe(200);
+    expect(
+      (await as(admin, request(app).post(`/api/admin/purchases/${seat}/ban`)).send({ reason: 'shared their account' }))
+        .status,
+    ).toBe(200);
 
     expect(await teamCoupon(teamId)).toMatchObject({ maxUses: 2, usedCount: 0 });
-    expect((await store(owner, 'get', `/teams/${teamId}`)).body).toMatchObject({ seats: { used: 0, free: 2 }, revoked: [{ userId: member.user.id }] });
+    expect((await store(owner, 'get', `/teams/${teamId}`)).body).toMatchObject({
+      seats: { used: 0, free: 2 },
+      revoked: [{ userId: member.user.id }],
+    });
     expect((await store(member, 'post', `/invites/${inviteCode}/redeem`)).body.code).toBe('seat-revoked');
     expect((await store(await signedIn(db()), 'post', `/invites/${inviteCode}/redeem`)).status).toBe(201);
   });

@@ -19,7 +19,10 @@ describe('email sign-in (magic link)', () => {
   const db = () => database().db;
 
   async function requestLink(app: ReturnType<typeof testApp>, email: string, extra: object = {}, ip = '203.0.113.1') {
-    return request(app).post('/api/store/auth/email').set('X-Forwarded-For', ip).send({ email, ...extra });
+    return request(app)
+      .post('/api/store/auth/email')
+      .set('X-Forwarded-For', ip)
+      .send({ email, ...extra });
   }
 
   it('emails a single-use link, stores only its hash, and signs in (creating the account) with Continue', async () => {
@@ -38,7 +41,9 @@ describe('email sign-in (magic link)', () => {
     expect(stored[0]!.token).not.toBe(token);
     expect(stored[0]!.token).toMatch(/^[0-9a-f]{64}$/);
 
-    const consumed = await request(app).post('/api/store/auth/email/consume').send({ email: 'new.person@example.com', token });
+    const consumed = await request(app)
+      .post('/api/store/auth/email/consume')
+      .send({ email: 'new.person@example.com', token });
     expect(consumed.status).toBe(200);
     expect(consumed.body.user).toMatchObject({ email: 'new.person@example.com', roles: ['learner'] });
     expect(consumed.body.user.emailVerified).toBeTruthy();
@@ -55,7 +60,9 @@ describe('email sign-in (magic link)', () => {
     expect(me.body.user.email).toBe('new.person@example.com');
     expect(me.body.csrfToken).toBe(consumed.body.csrfToken);
 
-    const reused = await request(app).post('/api/store/auth/email/consume').send({ email: 'new.person@example.com', token });
+    const reused = await request(app)
+      .post('/api/store/auth/email/consume')
+      .send({ email: 'new.person@example.com', token });
     expect(reused.status).toBe(400);
     expect(reused.body.code).toBe('sign-in-link-invalid');
   });
@@ -76,7 +83,9 @@ describe('email sign-in (magic link)', () => {
     expect(missing.status).toBe(400);
     expect(missing.body.errors).toHaveProperty('token');
     // The right pair still works: a wrong guess does not burn the token.
-    expect((await request(app).post('/api/store/auth/email/consume').send({ email: 'someone@example.com', token })).status).toBe(200);
+    expect(
+      (await request(app).post('/api/store/auth/email/consume').send({ email: 'someone@example.com', token })).status,
+    ).toBe(200);
   });
 
   it('expires links after 15 minutes and deletes them', async () => {
@@ -85,7 +94,9 @@ describe('email sign-in (magic link)', () => {
     await requestLink(app, 'late@example.com');
     const { token } = tokenFrom((await lastEmailTo(db(), 'late@example.com')).link);
     clock.advance(15 * 60 * 1000 + 1000);
-    const response = await request(app).post('/api/store/auth/email/consume').send({ email: 'late@example.com', token });
+    const response = await request(app)
+      .post('/api/store/auth/email/consume')
+      .send({ email: 'late@example.com', token });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('sign-in-link-expired');
     expect(await VerificationToken.query(db()).where('identifier', 'late@example.com').resultSize()).toBe(0);
@@ -98,13 +109,16 @@ describe('email sign-in (magic link)', () => {
     expect(bad.body).toMatchObject({ code: 'validation-failed', errors: { email: 'must be an email address' } });
     await requestLink(app, 'redirect@example.com', { redirectTo: '//evil.example/x' });
     const { token } = tokenFrom((await lastEmailTo(db(), 'redirect@example.com')).link);
-    const consumed = await request(app).post('/api/store/auth/email/consume').send({ email: 'redirect@example.com', token });
+    const consumed = await request(app)
+      .post('/api/store/auth/email/consume')
+      .send({ email: 'redirect@example.com', token });
     expect(consumed.body.redirectTo).toBe('/');
   });
 
   it('rate-limits per email and per IP with 429 and Retry-After', async () => {
     const app = createTrustedApp(db());
-    for (let i = 0; i < SIGN_IN_LIMITS.perEmail.max; i++) expect((await requestLink(app, 'busy@example.com', {}, `198.51.100.${i}`)).status).toBe(202);
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmail.max; i++)
+      expect((await requestLink(app, 'busy@example.com', {}, `198.51.100.${i}`)).status).toBe(202);
     const limited = await requestLink(app, 'busy@example.com', {}, '198.51.100.99');
     expect(limited.status).toBe(429);
     expect(limited.body.code).toBe('rate-limited');
@@ -121,7 +135,11 @@ describe('email sign-in (magic link)', () => {
 
   it('cannot dodge the per-IP limit by writing its own X-Forwarded-For entries', async () => {
     const app = createTrustedApp(db());
-    const spoof = (i: number) => request(app).post('/api/store/auth/email').set('X-Forwarded-For', `10.9.${i}.1, 192.0.2.200`).send({ email: `spoof-${i}@example.com` });
+    const spoof = (i: number) =>
+      request(app)
+        .post('/api/store/auth/email')
+        .set('X-Forwarded-For', `10.9.${i}.1, 192.0.2.200`)
+        .send({ email: `spoof-${i}@example.com` });
     for (let i = 0; i < SIGN_IN_LIMITS.perIp.max; i++) expect((await spoof(i)).status).toBe(202);
     expect((await spoof(999)).status).toBe(429);
   });
@@ -131,9 +149,14 @@ describe('email sign-in (magic link)', () => {
     const signIn = async () => {
       await requestLink(app, 'twice@example.com', {}, '203.0.113.50');
       const { token } = tokenFrom((await lastEmailTo(db(), 'twice@example.com')).link);
-      const response = await request(app).post('/api/store/auth/email/consume').send({ email: 'twice@example.com', token });
+      const response = await request(app)
+        .post('/api/store/auth/email/consume')
+        .send({ email: 'twice@example.com', token });
       const cookies = cookiesOf(response);
-      return { cookie: [cookies.lp_session!.split(';')[0], cookies.lp_csrf!.split(';')[0]].join('; '), csrf: response.body.csrfToken as string };
+      return {
+        cookie: [cookies.lp_session!.split(';')[0], cookies.lp_csrf!.split(';')[0]].join('; '),
+        csrf: response.body.csrfToken as string,
+      };
     };
     const first = await signIn();
     const second = await signIn();
@@ -141,7 +164,10 @@ describe('email sign-in (magic link)', () => {
     const user = await User.query(db()).findOne({ email: 'twice@example.com' });
     expect(await Session.query(db()).where('userId', user!.id).resultSize()).toBe(2);
 
-    const out = await request(app).post('/api/store/auth/sign-out').set('Cookie', first.cookie).set('X-CSRF-Token', first.csrf);
+    const out = await request(app)
+      .post('/api/store/auth/sign-out')
+      .set('Cookie', first.cookie)
+      .set('X-CSRF-Token', first.csrf);
     expect(out.status).toBe(204);
     expect(cookiesOf(out).lp_session).toMatch(/expires=Thu, 01 Jan 1970/);
     expect((await request(app).get('/api/store/me').set('Cookie', first.cookie)).status).toBe(401);
@@ -185,10 +211,12 @@ describe('email sign-in (magic link)', () => {
   });
 
   it('sets Secure cookies in production', async () => {
-    const app = testApp(db(), { config: testConfig({ NODE_ENV: 'production' }) });
+    const app = testApp(db(), { config: testConfig({ NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: 'true' }) });
     await request(app).post('/api/store/auth/email').send({ email: 'prod@example.com' });
     const { token } = tokenFrom((await lastEmailTo(db(), 'prod@example.com')).link);
-    const response = await request(app).post('/api/store/auth/email/consume').send({ email: 'prod@example.com', token });
+    const response = await request(app)
+      .post('/api/store/auth/email/consume')
+      .send({ email: 'prod@example.com', token });
     expect(cookiesOf(response).lp_session).toMatch(/secure/i);
   });
 });

@@ -30,8 +30,12 @@ describe('finance: the charges export streams from one snapshot and stops with i
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     finance = await signedIn(db(), ['finance']);
     const product = await createProduct(db(), { name: 'Streamed Course' });
-    const [account] = await db()('merchantAccounts').insert({ label: 'history', identifier: 'acct_stream' }).returning('id');
-    const [merchantProduct] = await db()('merchantProducts').insert({ merchantAccountId: account.id, identifier: 'prod_stream', productId: product.id }).returning('id');
+    const [account] = await db()('merchantAccounts')
+      .insert({ label: 'history', identifier: 'acct_stream' })
+      .returning('id');
+    const [merchantProduct] = await db()('merchantProducts')
+      .insert({ merchantAccountId: account.id, identifier: 'prod_stream', productId: product.id })
+      .returning('id');
     const buyer = await createUser(db(), { email: 'stream@example.com' });
     ids = { account: account.id, merchantProduct: merchantProduct.id, buyer: buyer.id };
     await db().raw(
@@ -58,7 +62,10 @@ describe('finance: the charges export streams from one snapshot and stops with i
       )
     ).rows as { state: string; query: string }[];
   /** What `check` finds once `done` holds of it (by default: nothing), or after 30 s (a busy machine is slow to cancel). */
-  async function eventually<T>(check: () => Promise<T[]>, done: (found: T[]) => boolean = (found) => found.length === 0) {
+  async function eventually<T>(
+    check: () => Promise<T[]>,
+    done: (found: T[]) => boolean = (found) => found.length === 0,
+  ) {
     const deadline = Date.now() + 30_000;
     for (;;) {
       const found = await check();
@@ -77,15 +84,15 @@ describe('finance: the charges export streams from one snapshot and stops with i
     expect(total).toBe(ROWS);
     const [late] = await db()('merchantCharges')
       .insert({
-      merchantAccountId: ids.account,
-      identifier: 'ch_stream_late',
-      amount: 100,
-      fee: 0,
-      net: 100,
-      currency: 'usd',
-      userId: ids.buyer,
-      merchantProductId: ids.merchantProduct,
-      createdAt: new Date('2018-03-01T00:00:00.500Z'), // sorts first, long before the cursor gets there
+        merchantAccountId: ids.account,
+        identifier: 'ch_stream_late',
+        amount: 100,
+        fee: 0,
+        net: 100,
+        currency: 'usd',
+        userId: ids.buyer,
+        merchantProductId: ids.merchantProduct,
+        createdAt: new Date('2018-03-01T00:00:00.500Z'), // sorts first, long before the cursor gets there
       })
       .returning('id');
     try {
@@ -114,14 +121,23 @@ describe('finance: the charges export streams from one snapshot and stops with i
     const next = await services.financeExports.open('charges', period);
     expect(next.total).toBe(ROWS + 1);
     const again = parse(await read(next.body), { bom: true, columns: true }) as Record<string, string>[];
-    expect(again[0]).toMatchObject({ Charge: 'ch_stream_late', Date: '2018-03-01T00:00:00.500Z', Purchase: '', 'Buyer email': '', 'Gross (cents)': '100' });
+    expect(again[0]).toMatchObject({
+      Charge: 'ch_stream_late',
+      Date: '2018-03-01T00:00:00.500Z',
+      Purchase: '',
+      'Buyer email': '',
+      'Gross (cents)': '100',
+    });
     expect(lateId).toBeTruthy();
   }
 
   it('reads ahead only a bounded buffer while nobody reads, and rolls back when dropped', async () => {
     const { body } = await services.financeExports.open('charges', period);
     // Unread, the export stops fetching: its transaction waits, idle, with what it read ahead.
-    const waiting = await eventually(leftBehind, (found) => found.length === 1 && found[0]!.state === 'idle in transaction');
+    const waiting = await eventually(
+      leftBehind,
+      (found) => found.length === 1 && found[0]!.state === 'idle in transaction',
+    );
     expect(waiting.map((s) => s.state)).toEqual(['idle in transaction']);
     // The whole export is about 15 MB; unread, the stream holds its high-water mark and at most one fetch more.
     expect(body.readableLength).toBeGreaterThan(0);
@@ -132,20 +148,26 @@ describe('finance: the charges export streams from one snapshot and stops with i
 
   it('stops when the client disconnects mid-download: the transaction ends and the connection serves again', async () => {
     const { port } = server.address() as AddressInfo;
-    const received = await new Promise<{ status?: number; total?: string | string[]; bytes: number }>((resolve, reject) => {
-      const request = http.get(`http://127.0.0.1:${port}/api/admin/exports/charges.csv?from=${period.from}&to=${period.to}`, { headers: { Cookie: finance.cookie } }, (response) => {
-        let bytes = 0;
-        response.on('data', (chunk: Buffer) => {
-          bytes += chunk.length;
-          if (bytes > 100_000 && !request.destroyed) {
-            request.destroy(); // the browser tab closed
-            resolve({ status: response.statusCode, total: response.headers['x-total-rows'], bytes });
-          }
-        });
-        response.on('error', () => undefined);
-      });
-      request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
-    });
+    const received = await new Promise<{ status?: number; total?: string | string[]; bytes: number }>(
+      (resolve, reject) => {
+        const request = http.get(
+          `http://127.0.0.1:${port}/api/admin/exports/charges.csv?from=${period.from}&to=${period.to}`,
+          { headers: { Cookie: finance.cookie } },
+          (response) => {
+            let bytes = 0;
+            response.on('data', (chunk: Buffer) => {
+              bytes += chunk.length;
+              if (bytes > 100_000 && !request.destroyed) {
+                request.destroy(); // the browser tab closed
+                resolve({ status: response.statusCode, total: response.headers['x-total-rows'], bytes });
+              }
+            });
+            response.on('error', () => undefined);
+          },
+        );
+        request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+      },
+    );
     expect(received).toMatchObject({ status: 200, total: String(ROWS) });
     expect(await eventually(leftBehind)).toEqual([]);
 
@@ -158,7 +180,12 @@ describe('finance: the charges export streams from one snapshot and stops with i
     const statements: string[] = [];
     const spied = new Proxy(db(), {
       get: (target, key, receiver) =>
-        key === 'raw' ? (sql: string, ...rest: unknown[]) => (statements.push(sql), (target.raw as (...a: unknown[]) => unknown)(sql, ...rest)) : Reflect.get(target, key, receiver),
+        key === 'raw'
+          ? (sql: string, ...rest: unknown[]) => (
+              statements.push(sql),
+              (target.raw as (...a: unknown[]) => unknown)(sql, ...rest)
+            )
+          : Reflect.get(target, key, receiver),
     }) as Db;
     const { body } = await financeExports({ db: spied, logger: createLogger('silent') }).open('charges', period);
     await new Promise((r) => setImmediate(r)); // the first FETCH is under way: it sorts every row before the first

@@ -3,7 +3,7 @@ import { parse as parseSync } from 'csv-parse/sync';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { Product, Purchase } from '../../api/src/db/models';
+import { type Product, Purchase } from '../../api/src/db/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';
@@ -34,7 +34,12 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
     contributor.id = (await createUser(db(), { email: 'contributor@example.com' })).id;
     await createRevenueSplit(db(), { productId: product.id, type: 'platform', percent: 0.3 });
     await createRevenueSplit(db(), { productId: product.id, type: 'owner', percent: 0.5, userId: owner.id });
-    await createRevenueSplit(db(), { productId: product.id, type: 'contributor', percent: 0.2, userId: contributor.id });
+    await createRevenueSplit(db(), {
+      productId: product.id,
+      type: 'contributor',
+      percent: 0.2,
+      userId: contributor.id,
+    });
     finance = await signedIn(db(), ['finance']);
     support = await signedIn(db(), ['support']);
   });
@@ -42,12 +47,27 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
 
   const deliver = (event: Parameters<typeof signed>[0]) => {
     const { payload, signature } = signed(event);
-    return request(app).post('/api/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', signature).send(payload);
+    return request(app)
+      .post('/api/webhooks/stripe')
+      .set('Content-Type', 'application/json')
+      .set('Stripe-Signature', signature)
+      .send(payload);
   };
   async function sold(email: string) {
-    const { checkoutId } = await services.checkouts.create({ productId: product.id, quantity: 1, team: false, ppp: false, email, buyer: null, country: 'US', ip: null });
+    const { checkoutId } = await services.checkouts.create({
+      productId: product.id,
+      quantity: 1,
+      team: false,
+      ppp: false,
+      email,
+      buyer: null,
+      country: 'US',
+      ip: null,
+    });
     await deliver(stripe.pay(await sessionOfCheckout(db(), checkoutId)));
-    const purchase = (await Purchase.query(db()).findOne({ id: (await services.checkouts.fulfil(checkoutId)).purchaseId! }))!;
+    const purchase = (await Purchase.query(db()).findOne({
+      id: (await services.checkouts.fulfil(checkoutId)).purchaseId!,
+    }))!;
     const charge = await db()('merchantCharges').where({ id: purchase.merchantChargeId }).first();
     return { purchase, charge };
   }
@@ -65,20 +85,27 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
     expect(ownerLine.amount + contributorLine.amount).toBe(charge.net - platformLine.amount);
     expect(Math.abs(ownerLine.amount - 2.5 * contributorLine.amount)).toBeLessThanOrEqual(3); // 50 : 20
 
-    await as(support, request(app).post(`/api/admin/purchases/${purchase.id}/refund`)).send({ amount: 1_000, reason: 'Partial' });
+    await as(support, request(app).post(`/api/admin/purchases/${purchase.id}/refund`)).send({
+      amount: 1_000,
+      reason: 'Partial',
+    });
     expect(total(await lines(charge.id))).toBe(charge.net - 1_000);
     // Stripe's own event for the same refund adds nothing.
     await deliver(stripe.chargeRefundedEvent(charge.identifier));
     expect(total(await lines(charge.id))).toBe(charge.net - 1_000);
 
-    await expect(db()('splitLines').where({ merchantChargeId: charge.id }).update({ amount: 0 })).rejects.toThrow(/append-only/);
+    await expect(db()('splitLines').where({ merchantChargeId: charge.id }).update({ amount: 0 })).rejects.toThrow(
+      /append-only/,
+    );
     await expect(db()('splitLines').where({ merchantChargeId: charge.id }).delete()).rejects.toThrow(/append-only/);
 
     await as(support, request(app).post(`/api/admin/purchases/${purchase.id}/refund`)).send({ reason: 'The rest' });
     const after = await lines(charge.id);
     expect(total(after)).toBe(charge.net - charge.amount);
     // Every recipient gave back in proportion: nobody is left positive but the fee is the platform's loss.
-    expect(after.filter((l: { kind: string }) => l.kind === 'refund').every((l: { amount: number }) => l.amount <= 0)).toBe(true);
+    expect(
+      after.filter((l: { kind: string }) => l.kind === 'refund').every((l: { amount: number }) => l.amount <= 0),
+    ).toBe(true);
   });
 
   it('balances disputes: won gives the money back, lost keeps it withdrawn, in any event order', async () => {
@@ -98,16 +125,22 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
     expect(total(await lines(lost.charge.id))).toBe(lost.charge.net - lost.charge.amount);
   });
 
-  it('keeps a product\'s splits at most 100 % when editors add them at the same time', async () => {
+  it("keeps a product's splits at most 100 % when editors add them at the same time", async () => {
     const contested = await createProduct(db(), { name: 'Contested Course' });
     const editors = await Promise.all(Array.from({ length: 10 }, () => signedIn(db(), ['finance'])));
     const answers = await Promise.all(
       editors.map((editor) =>
-        as(editor, request(app).post('/api/admin/product-revenue-splits')).send({ productId: contested.id, type: 'owner', percent: 0.3, userId: owner.id }),
+        as(editor, request(app).post('/api/admin/product-revenue-splits')).send({
+          productId: contested.id,
+          type: 'owner',
+          percent: 0.3,
+          userId: owner.id,
+        }),
       ),
     );
     expect(answers.filter((a) => a.status === 201)).toHaveLength(3);
-    for (const refused of answers.filter((a) => a.status !== 201)) expect(refused.body.errors.percent).toContain('at most 100 %');
+    for (const refused of answers.filter((a) => a.status !== 201))
+      expect(refused.body.errors.percent).toContain('at most 100 %');
     const [sum] = await db()('productRevenueSplits').where({ productId: contested.id }).sum({ total: 'percent' });
     expect(Number(sum?.total)).toBeCloseTo(0.9, 6);
   });
@@ -122,11 +155,17 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
 
     const reversed = await as(finance, request(app).get(url).query({ from: '2026-02-01', to: '2026-01-01' }));
     expect(reversed.status).toBe(400);
-    expect(reversed.body).toMatchObject({ code: 'validation-failed', errors: { from: expect.stringContaining('after') } });
+    expect(reversed.body).toMatchObject({
+      code: 'validation-failed',
+      errors: { from: expect.stringContaining('after') },
+    });
     const bad = await as(finance, request(app).get(url).query({ from: '2026-13-01', to: '2026-01-01' }));
     expect(bad.body.errors.from).toContain('YYYY-MM-DD');
     expect((await as(finance, request(app).get(url).query({ from: '2026-01-01' }))).body.errors.to).toBeTruthy();
-    const tooLong = await as(finance, request(app).get('/api/admin/finance/summary').query({ from: '2020-01-01', to: '2026-01-01' }));
+    const tooLong = await as(
+      finance,
+      request(app).get('/api/admin/finance/summary').query({ from: '2020-01-01', to: '2026-01-01' }),
+    );
     expect(tooLong.status).toBe(400);
   });
 
@@ -136,17 +175,30 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
     for (const name of ['+cmd', '-2+3', '@attack', '\tTabbed']) {
       await db()('products').insert({ name, slug: `p-${Math.random().toString(36).slice(2)}` });
     }
-    const { checkoutId } = await services.checkouts.create({ productId: hostile.id, quantity: 1, team: false, ppp: false, buyer, country: 'US', ip: null });
+    const { checkoutId } = await services.checkouts.create({
+      productId: hostile.id,
+      quantity: 1,
+      team: false,
+      ppp: false,
+      buyer,
+      country: 'US',
+      ip: null,
+    });
     await deliver(stripe.pay(await sessionOfCheckout(db(), checkoutId)));
     const purchase = (await Purchase.query(db()).findById((await services.checkouts.fulfil(checkoutId)).purchaseId!))!;
-    await as(support, request(app).post(`/api/admin/purchases/${purchase.id}/refund`)).send({ amount: 700, reason: '=1+1 spreadsheet trick' });
+    await as(support, request(app).post(`/api/admin/purchases/${purchase.id}/refund`)).send({
+      amount: 700,
+      reason: '=1+1 spreadsheet trick',
+    });
 
     const today = new Date().toISOString().slice(0, 10);
-    const csv = await as(finance, request(app).get('/api/admin/exports/charges.csv').query({ from: today, to: today })).buffer(true).parse((res, done) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-      res.on('end', () => done(null, text));
-    });
+    const csv = await as(finance, request(app).get('/api/admin/exports/charges.csv').query({ from: today, to: today }))
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () => done(null, text));
+      });
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="charges-${today}-to-${today}.csv"`);
     const text = csv.body as string;
@@ -159,23 +211,38 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
     expect(Number(row['Gross (cents)'])).toBe(purchase.totalAmount);
 
     const lines = parseSync(
-      (await as(finance, request(app).get('/api/admin/exports/split-lines.csv').query({ from: today, to: today })).buffer(true).parse((res, done) => {
-        let t = '';
-        res.on('data', (c: Buffer) => (t += c.toString('utf8')));
-        res.on('end', () => done(null, t));
-      })).body as string,
+      (
+        await as(finance, request(app).get('/api/admin/exports/split-lines.csv').query({ from: today, to: today }))
+          .buffer(true)
+          .parse((res, done) => {
+            let t = '';
+            res.on('data', (c: Buffer) => (t += c.toString('utf8')));
+            res.on('end', () => done(null, t));
+          })
+      ).body as string,
       { bom: true, columns: true },
     ) as Record<string, string>[];
-    const refundLines = lines.filter((l) => l.Product === `'=HYPERLINK("http://evil.example","x")` && l.Kind === 'refund');
+    const refundLines = lines.filter(
+      (l) => l.Product === `'=HYPERLINK("http://evil.example","x")` && l.Kind === 'refund',
+    );
     expect(refundLines.length).toBeGreaterThan(0);
     expect(refundLines.every((l) => /^-\d+$/.test(l['Amount (cents)']!))).toBe(true); // a negative number, not neutralised
   });
 
   it('sums each recipient per period exactly as their lines, and charts the same ledger', async () => {
     const today = new Date().toISOString().slice(0, 10);
-    const text = (await as(finance, request(app).get('/api/admin/exports/recipients.csv').query({ from: today, to: today, period: 'day' }))).text;
+    const text = (
+      await as(
+        finance,
+        request(app).get('/api/admin/exports/recipients.csv').query({ from: today, to: today, period: 'day' }),
+      )
+    ).text;
     const summary = parseSync(text, { bom: true, columns: true }) as Record<string, string>[];
-    const ledger = (await db()('splitLines').select('userId', 'recipientType').sum({ total: 'amount' }).count({ lines: '*' }).groupBy('userId', 'recipientType')) as {
+    const ledger = (await db()('splitLines')
+      .select('userId', 'recipientType')
+      .sum({ total: 'amount' })
+      .count({ lines: '*' })
+      .groupBy('userId', 'recipientType')) as {
       userId: string | null;
       recipientType: string;
       total: string | number;
@@ -183,11 +250,15 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
     }[];
     for (const recipient of ledger) {
       const email = recipient.userId ? (await db()('users').where({ id: recipient.userId }).first('email')).email : '';
-      const row = summary.find((r) => r['Recipient type'] === recipient.recipientType && r['Recipient email'] === email);
+      const row = summary.find(
+        (r) => r['Recipient type'] === recipient.recipientType && r['Recipient email'] === email,
+      );
       expect(row, `${recipient.recipientType} ${email} in ${text}`).toBeDefined();
       expect(Number(row!['Total (cents)'])).toBe(Number(recipient.total));
       expect(Number(row!.Lines)).toBe(Number(recipient.lines));
-      expect(Number(row!['Sales (cents)']) + Number(row!['Refunds (cents)']) + Number(row!['Disputes (cents)'])).toBe(Number(recipient.total));
+      expect(Number(row!['Sales (cents)']) + Number(row!['Refunds (cents)']) + Number(row!['Disputes (cents)'])).toBe(
+        Number(recipient.total),
+      );
     }
 
     const chart = await as(finance, request(app).get('/api/admin/finance/summary').query({ from: today, to: today }));
@@ -195,10 +266,19 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
     const ledgerTotal = (await db()('splitLines').sum({ total: 'amount' }))[0]?.total;
     expect(chart.body).toMatchObject({ currency: 'usd', currencies: ['usd'] });
     expect(chart.body.totals.total).toBe(Number(ledgerTotal));
-    expect((await as(finance, request(app).get('/api/admin/finance/summary').query({ from: today, to: today, currency: 'eur' }))).body.totals.total).toBe(0);
+    expect(
+      (
+        await as(
+          finance,
+          request(app).get('/api/admin/finance/summary').query({ from: today, to: today, currency: 'eur' }),
+        )
+      ).body.totals.total,
+    ).toBe(0);
     expect(chart.body.days).toEqual([expect.objectContaining({ day: today, total: Number(ledgerTotal) })]);
     expect(chart.body.products.map((p: { name: string }) => p.name)).toContain('Split Course');
-    expect(chart.body.recipients.find((r: { email: string }) => r.email === 'owner@example.com').sales).toBeGreaterThan(0);
+    expect(chart.body.recipients.find((r: { email: string }) => r.email === 'owner@example.com').sales).toBeGreaterThan(
+      0,
+    );
   });
 
   it('streams an export of 100,000 charges, every row read back and checked', async () => {
@@ -217,7 +297,10 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
       [buyer.id, product.id],
     );
 
-    const response = await as(finance, request(app).get('/api/admin/exports/charges.csv').query({ from: '2019-06-01', to: '2019-06-02' }))
+    const response = await as(
+      finance,
+      request(app).get('/api/admin/exports/charges.csv').query({ from: '2019-06-01', to: '2019-06-02' }),
+    )
       .buffer(true) // the parser below reads the response as it streams
       .parse((res, done) => {
         let expected = 1;

@@ -6,6 +6,7 @@ import { testApp, testConfig } from '../support/app';
 import { as, signedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 import { startGitHubStandIn, type GitHubPerson } from '../support/github-stand-in';
+import { tablesHolding } from '../support/secrets';
 
 describe('sign in with GitHub (authorization code + state + PKCE)', () => {
   const database = useTestDatabase();
@@ -16,7 +17,12 @@ describe('sign in with GitHub (authorization code + state + PKCE)', () => {
   afterAll(() => github.close());
 
   const app = () => testApp(database().db, { config: testConfig(github.env) });
-  const person = (id: number, emails: GitHubPerson['emails']): GitHubPerson => ({ id, login: `octo${id}`, name: `Octo ${id}`, emails });
+  const person = (id: number, emails: GitHubPerson['emails']): GitHubPerson => ({
+    id,
+    login: `octo${id}`,
+    name: `Octo ${id}`,
+    emails,
+  });
 
   /** The state cookie the start set, as the browser sends it back to the callback. */
   const stateCookie = (start: request.Response) =>
@@ -46,11 +52,14 @@ describe('sign in with GitHub (authorization code + state + PKCE)', () => {
     expect(url.searchParams.get('state')?.length).toBeGreaterThanOrEqual(32);
   });
 
-  it('creates the account on first sign-in, signs in, and keeps the tokens on the server', async () => {
-    const { callback } = await signInWith(person(101, [
-      { email: 'octo-secondary@example.com', primary: false, verified: true },
-      { email: 'Octo@Example.com', primary: true, verified: true },
-    ]));
+  it("creates the account on first sign-in, signs in, and stores none of GitHub's tokens", async () => {
+    const issuedBefore = github.issued.length;
+    const { callback } = await signInWith(
+      person(101, [
+        { email: 'octo-secondary@example.com', primary: false, verified: true },
+        { email: 'Octo@Example.com', primary: true, verified: true },
+      ]),
+    );
     expect(callback.status).toBe(302);
     expect(callback.headers.location).toBe('/devices');
     const cookies = (callback.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
@@ -58,11 +67,26 @@ describe('sign in with GitHub (authorization code + state + PKCE)', () => {
     expect(me.body.user).toMatchObject({ email: 'octo@example.com', name: 'Octo 101' });
 
     const account = await Account.query(database().db).findOne({ provider: 'github', providerAccountId: '101' });
-    expect(account?.accessToken).toMatch(/^gho_/);
+    // GitHub's tokens served the sign-in's profile calls and nothing after: used, never stored.
+    expect(account).toMatchObject({
+      accessToken: null,
+      refreshToken: null,
+      expiresAt: null,
+      tokenType: 'bearer',
+      scope: 'read:user,user:email',
+    });
+    const tokens = github.issued.slice(issuedBefore);
+    expect(tokens).toHaveLength(2); // access and refresh
+    for (const token of tokens) expect(await tablesHolding(database().db, token), token).toEqual([]);
     expect(github.received.at(-1)?.code_verifier).toBeDefined();
 
     const admin = await signedIn(database().db, ['admin']);
-    const listed = await as(admin, request(app()).get('/api/admin/accounts').query({ filter: JSON.stringify({ userId: account!.userId }) }));
+    const listed = await as(
+      admin,
+      request(app())
+        .get('/api/admin/accounts')
+        .query({ filter: JSON.stringify({ userId: account!.userId }) }),
+    );
     expect(listed.status).toBe(200);
     expect(listed.body).toHaveLength(1);
     expect(JSON.stringify(listed.body)).not.toContain('gho_');
@@ -77,10 +101,18 @@ describe('sign in with GitHub (authorization code + state + PKCE)', () => {
     // The GitHub email changes later: the account link, not the email, identifies the person.
     await signInWith(person(202, [{ email: 'renamed@example.com', primary: true, verified: true }]));
     expect(await User.query(database().db).where('email', 'renamed@example.com').resultSize()).toBe(0);
+    // Signing in again through the link stores no token either.
+    expect(await Account.query(database().db).findOne({ providerAccountId: '202' })).toMatchObject({
+      accessToken: null,
+      refreshToken: null,
+    });
+    for (const token of github.issued) expect(await tablesHolding(database().db, token), token).toEqual([]);
   });
 
   it('refuses a GitHub account without a verified email', async () => {
-    const { callback } = await signInWith(person(303, [{ email: 'unverified@example.com', primary: true, verified: false }]));
+    const { callback } = await signInWith(
+      person(303, [{ email: 'unverified@example.com', primary: true, verified: false }]),
+    );
     expect(callback.headers.location).toBe('/login?error=github-no-verified-email');
     expect(await User.query(database().db).where('email', 'unverified@example.com').resultSize()).toBe(0);
   });
@@ -90,7 +122,10 @@ describe('sign in with GitHub (authorization code + state + PKCE)', () => {
     const { authorize, callback, cookie } = await signInWith(who);
     expect(callback.headers.location).toBe('/devices');
     const code = github.authorize(authorize, who);
-    const replay = await request(app()).get('/api/store/auth/github/callback').set('Cookie', cookie).query({ code, state: authorize.searchParams.get('state') });
+    const replay = await request(app())
+      .get('/api/store/auth/github/callback')
+      .set('Cookie', cookie)
+      .query({ code, state: authorize.searchParams.get('state') });
     expect(replay.headers.location).toBe('/login?error=github-state-invalid');
 
     // A code bound to another challenge (an attacker's) fails the PKCE check at GitHub.
@@ -107,16 +142,24 @@ describe('sign in with GitHub (authorization code + state + PKCE)', () => {
 
     const denied = await request(app()).get('/api/store/auth/github');
     const deniedState = new URL(denied.headers.location!).searchParams.get('state');
-    const back = await request(app()).get('/api/store/auth/github/callback').set('Cookie', stateCookie(denied)).query({ error: 'access_denied', state: deniedState });
+    const back = await request(app())
+      .get('/api/store/auth/github/callback')
+      .set('Cookie', stateCookie(denied))
+      .query({ error: 'access_denied', state: deniedState });
     expect(back.headers.location).toBe('/login?error=github-denied');
   });
 
-  it("refuses a callback in a browser that did not start the sign-in (login CSRF)", async () => {
+  it('refuses a callback in a browser that did not start the sign-in (login CSRF)', async () => {
     // An attacker authorizes their own GitHub account and sends the victim the callback link.
     const attacker = await request(app()).get('/api/store/auth/github');
     const authorize = new URL(attacker.headers.location!);
-    const code = github.authorize(authorize, person(505, [{ email: 'attacker@example.com', primary: true, verified: true }]));
-    const victim = await request(app()).get('/api/store/auth/github/callback').query({ code, state: authorize.searchParams.get('state') });
+    const code = github.authorize(
+      authorize,
+      person(505, [{ email: 'attacker@example.com', primary: true, verified: true }]),
+    );
+    const victim = await request(app())
+      .get('/api/store/auth/github/callback')
+      .query({ code, state: authorize.searchParams.get('state') });
     expect(victim.headers.location).toBe('/login?error=github-state-invalid');
     expect(victim.headers['set-cookie']?.toString() ?? '').not.toContain('lp_session=');
     expect(await User.query(database().db).where('email', 'attacker@example.com').resultSize()).toBe(0);

@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { SMTPServer } from 'smtp-server';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OutboxEmail } from '../../api/src/db/models';
 import { MAX_ATTEMPTS, outbox as createOutbox, retryDelayMs } from '../../api/src/mail/outbox';
 import { createTransport } from '../../api/src/mail/transport';
@@ -12,55 +10,40 @@ import { testApp } from '../support/app';
 import { as, signedIn } from '../support/auth';
 import { manualClock } from '../support/clock';
 import { useTestDatabase } from '../support/db';
+import { lastEmailTo, tokenFrom } from '../support/outbox';
 import { freePort } from '../support/processes';
+import { decodedMessage, useSmtp } from '../support/smtp-stand-in';
 
 const from = 'Courses <no-reply@example.com>';
 const logger = createLogger('silent');
 
-/** A real SMTP server on loopback that keeps what it receives. */
-async function startSmtp() {
-  const messages: { to: string[]; raw: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk) => (raw += chunk));
-      stream.on('end', () => {
-        messages.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { messages, url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 describe('email outbox', () => {
   const database = useTestDatabase();
   const db = () => database().db;
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
-  beforeAll(async () => {
-    smtp = await startSmtp();
-  });
-  afterAll(() => smtp.close());
+  const smtp = useSmtp();
 
   it('delivers over SMTP after commit and records it', async () => {
-    const app = testApp(db(), { mailTransport: createTransport({ SMTP_URL: smtp.url, MAIL_FROM: from }, logger) });
+    const app = testApp(db(), { mailTransport: createTransport({ SMTP_URL: smtp().url, MAIL_FROM: from }, logger) });
     await request(app).post('/api/store/auth/email').send({ email: 'smtp@example.com' });
     // The request answered after commit; delivery runs right after it, off the request.
-    await expect.poll(async () => (await OutboxEmail.query(db()).findOne({ toAddress: 'smtp@example.com' }))?.status).toBe('sent');
-    const received = smtp.messages.find((m) => m.to.includes('smtp@example.com'));
+    await expect
+      .poll(async () => (await OutboxEmail.query(db()).findOne({ toAddress: 'smtp@example.com' }))?.status)
+      .toBe('sent');
+    const received = smtp().messages.find((m) => m.to.includes('smtp@example.com'));
     expect(received?.raw).toContain('Subject: Your sign-in link');
-    const body = received!.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '='); // quoted-printable
+    const body = decodedMessage(received!.raw);
     expect(body).toMatch(/login\/continue\?email=smtp%40example\.com&token=[\w-]{43}/);
     const row = await OutboxEmail.query(db()).findOne({ toAddress: 'smtp@example.com' });
     expect(row).toMatchObject({ status: 'sent', transport: 'smtp', attempts: 1, lastError: null });
   });
 
   it('sends nothing for a transaction that rolls back', async () => {
-    const mail = createOutbox({ db: db(), clock: manualClock(), logger, transport: createTransport({ SMTP_URL: smtp.url, MAIL_FROM: from }, logger) });
+    const mail = createOutbox({
+      db: db(),
+      clock: manualClock(),
+      logger,
+      transport: createTransport({ SMTP_URL: smtp().url, MAIL_FROM: from }, logger),
+    });
     await db()
       .transaction(async (trx) => {
         await mail.enqueue(trx, { kind: 'test', to: 'rollback@example.com', subject: 'never', text: 'never' });
@@ -69,13 +52,18 @@ describe('email outbox', () => {
       .catch(() => undefined);
     await mail.flush();
     expect(await OutboxEmail.query(db()).where('toAddress', 'rollback@example.com').resultSize()).toBe(0);
-    expect(smtp.messages.some((m) => m.to.includes('rollback@example.com'))).toBe(false);
+    expect(smtp().messages.some((m) => m.to.includes('rollback@example.com'))).toBe(false);
   });
 
   it('retries failures with backoff, then marks them failed; the console can retry', async () => {
     const clock = manualClock();
     const deadPort = await freePort();
-    const mail = createOutbox({ db: db(), clock, logger, transport: createTransport({ SMTP_URL: `smtp://127.0.0.1:${deadPort}`, MAIL_FROM: from }, logger) });
+    const mail = createOutbox({
+      db: db(),
+      clock,
+      logger,
+      transport: createTransport({ SMTP_URL: `smtp://127.0.0.1:${deadPort}`, MAIL_FROM: from }, logger),
+    });
     const id = await mail.enqueue(db(), { kind: 'test', to: 'retry@example.com', subject: 'Hello', text: 'Hello' });
 
     await mail.flush();
@@ -94,7 +82,12 @@ describe('email outbox', () => {
 
     const admin = await signedIn(db(), ['admin']);
     const app = testApp(db());
-    const failedList = await as(admin, request(app).get('/api/admin/outbox-emails').query({ filter: JSON.stringify({ status: 'failed' }) }));
+    const failedList = await as(
+      admin,
+      request(app)
+        .get('/api/admin/outbox-emails')
+        .query({ filter: JSON.stringify({ status: 'failed' }) }),
+    );
     expect(failedList.body.map((e: { id: string }) => e.id)).toContain(id);
     expect(failedList.headers['content-range']).toMatch(/^outbox-emails 0-\d+\/\d+$/);
     const retried = await as(admin, request(app).post(`/api/admin/outbox-emails/${id}/retry`));
@@ -108,16 +101,33 @@ describe('email outbox', () => {
 
   it('without SMTP, prints each email with its links to the log', async () => {
     const lines: string[] = [];
-    const capture = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }));
-    const mail = createOutbox({ db: db(), clock: manualClock(), logger: capture, transport: createTransport({ MAIL_FROM: from }, capture) });
-    await mail.enqueue(db(), { kind: 'test', to: 'log@example.com', subject: 'Link inside', text: 'Open https://example.com/a?b=1 now' });
+    const capture = pino(
+      { level: 'info' },
+      new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }),
+    );
+    const mail = createOutbox({
+      db: db(),
+      clock: manualClock(),
+      logger: capture,
+      transport: createTransport({ MAIL_FROM: from }, capture),
+    });
+    await mail.enqueue(db(), {
+      kind: 'test',
+      to: 'log@example.com',
+      subject: 'Link inside',
+      text: 'Open https://example.com/a?b=1 now',
+    });
     await mail.flush();
     const logged = lines.map((l) => JSON.parse(l)).find((l) => l.email?.to === 'log@example.com');
     expect(logged.email.links).toEqual(['https://example.com/a?b=1']);
 
     // In production the log is no private channel: links keep their shape, not their token.
     const production = createTransport({ MAIL_FROM: from, NODE_ENV: 'production' }, capture);
-    await production.send({ to: 'prod@example.com', subject: 'Sign in', text: 'https://site.example/login/continue?email=a&token=SECRET123' });
+    await production.send({
+      to: 'prod@example.com',
+      subject: 'Sign in',
+      text: 'https://site.example/login/continue?email=a&token=SECRET123',
+    });
     const prodLine = lines.map((l) => JSON.parse(l)).find((l) => l.email?.to === 'prod@example.com');
     expect(prodLine.email.links).toEqual(['https://site.example/login/continue?email=a&token=[hidden]']);
     expect((await OutboxEmail.query(db()).findOne({ toAddress: 'log@example.com' }))?.transport).toBe('log');
@@ -131,15 +141,21 @@ describe('the console view of the outbox', () => {
     const db = database().db;
     const app = testApp(db);
     await request(app).post('/api/store/auth/email').send({ email: 'private@example.com' });
-    const stored = await OutboxEmail.query(db).findOne({ toAddress: 'private@example.com' });
-    const token = /token=([\w-]+)/.exec(stored!.textBody)![1]!;
+    const stored = await lastEmailTo(db, 'private@example.com');
+    const { token } = tokenFrom(stored.link);
     const admin = await signedIn(db, ['admin']);
-    const listed = await as(admin, request(app).get('/api/admin/outbox-emails').query({ filter: JSON.stringify({ q: 'private@' }) }));
-    const one = await as(admin, request(app).get(`/api/admin/outbox-emails/${stored!.id}`));
+    const listed = await as(
+      admin,
+      request(app)
+        .get('/api/admin/outbox-emails')
+        .query({ filter: JSON.stringify({ q: 'private@' }) }),
+    );
+    const one = await as(admin, request(app).get(`/api/admin/outbox-emails/${stored.id}`));
     for (const body of [listed.body[0], one.body]) {
       expect(JSON.stringify(body)).not.toContain(token);
-      expect(body.textBody).toContain('token=[hidden]');
-      expect(body.htmlBody).toContain('token=[hidden]');
+      expect(body).not.toHaveProperty('secret');
+      expect(body.textBody).toContain('/login/continue?email=private%40example.com&token=[redacted]');
+      expect(body.htmlBody).toContain('token=[redacted]');
     }
   });
 });

@@ -11,7 +11,7 @@ import { createUser } from '../../seeds/factories';
 import { testApp, testDeps } from '../support/app';
 import { useTestDatabase } from '../support/db';
 
-type Expected = 'public' | 'signed-in' | 'signed-in or device' | readonly Role[];
+type Expected = 'public' | 'public or device' | 'signed-in' | 'signed-in or device' | readonly Role[];
 
 const STAFF = ['support', 'finance'] as const;
 const READERS = [...STAFF, 'contributor'] as const;
@@ -25,8 +25,8 @@ const EXPECTED: Record<string, Expected> = {
   'GET /api/store/checkouts/:id': 'public',
   'POST /api/webhooks/stripe': 'public',
   'GET /api/store/learning': 'signed-in or device',
-  'GET /api/store/courses/:course': 'public',
-  'GET /api/store/courses/:course/lessons/:lesson': 'public',
+  'GET /api/store/courses/:course': 'public or device',
+  'GET /api/store/courses/:course/lessons/:lesson': 'public or device',
   'GET /api/store/courses/:course/next': 'signed-in or device',
   'GET /api/store/courses/:course/modules/:moduleId/progress': 'signed-in or device',
   'POST /api/store/courses/:course/modules/:moduleId/reset': 'signed-in or device',
@@ -35,7 +35,7 @@ const EXPECTED: Record<string, Expected> = {
   'GET /api/store/bookmarks': 'signed-in',
   'PUT /api/store/bookmarks/:lessonId': 'signed-in',
   'DELETE /api/store/bookmarks/:lessonId': 'signed-in',
-  'GET /api/store/lessons/:lessonId/comments': 'public',
+  'GET /api/store/lessons/:lessonId/comments': 'public or device',
   'POST /api/store/lessons/:lessonId/comments': 'signed-in',
   'PATCH /api/store/comments/:id': 'signed-in',
   'DELETE /api/store/comments/:id': 'signed-in',
@@ -58,6 +58,7 @@ const EXPECTED: Record<string, Expected> = {
   'POST /api/store/auth/email': 'public',
   'POST /api/store/auth/email/consume': 'public',
   'POST /api/store/auth/sign-out': 'signed-in',
+  'POST /api/store/auth/sign-out-everywhere': 'signed-in',
   'GET /api/store/auth/providers': 'public',
   'GET /api/store/auth/github': 'public',
   'GET /api/store/auth/github/callback': 'public',
@@ -70,6 +71,7 @@ const EXPECTED: Record<string, Expected> = {
   'GET /api/store/prefs': 'signed-in or device',
   'PUT /api/store/prefs': 'signed-in or device',
   'POST /api/admin/outbox-emails/:id/retry': [],
+  'POST /api/admin/users/:id/sign-out-everywhere': ['support'],
   'GET /api/admin/dashboard': STAFF,
   'GET /api/admin/content-resources/:id/tree': READERS,
   'POST /api/admin/content-resources/:id/reorder': ['support', 'contributor'],
@@ -138,7 +140,7 @@ for (const [name, { read, write, ops }] of Object.entries(CONSOLE)) {
 }
 
 function describePolicy(policy: Policy): Expected {
-  if (policy.kind === 'public') return 'public';
+  if (policy.kind === 'public') return policy.bearer ? 'public or device' : 'public';
   if (policy.kind === 'signed-in') return policy.bearer ? 'signed-in or device' : 'signed-in';
   return [...policy.roles].sort();
 }
@@ -148,9 +150,10 @@ const CALLERS: Caller[] = ['signed out', 'device', 'learner', 'contributor', 'fi
 
 /** What the table says a caller gets: through, 401 or 403. */
 function verdict(expected: Expected, caller: Caller): 'through' | 401 | 403 {
-  if (expected === 'public') return 'through';
+  if (caller === 'device')
+    return expected === 'signed-in or device' || expected === 'public or device' ? 'through' : 403;
+  if (expected === 'public' || expected === 'public or device') return 'through';
   if (caller === 'signed out') return 401;
-  if (caller === 'device') return expected === 'signed-in or device' ? 'through' : 403;
   if (typeof expected === 'string') return 'through';
   return caller === 'admin' || expected.includes(caller) ? 'through' : 403;
 }
@@ -178,7 +181,9 @@ describe('route policies', () => {
 
   it('declares exactly the policies of the table', () => {
     const declared = Object.fromEntries(routes.map((r) => [r.key, describePolicy(r.policy!)]));
-    const table = Object.fromEntries(Object.entries(EXPECTED).map(([k, v]) => [k, typeof v === 'string' ? v : [...v].sort()]));
+    const table = Object.fromEntries(
+      Object.entries(EXPECTED).map(([k, v]) => [k, typeof v === 'string' ? v : [...v].sort()]),
+    );
     expect(declared).toEqual(table);
   });
 
@@ -187,11 +192,19 @@ describe('route policies', () => {
     const app = testApp(db);
     const store = sessions({ db, clock: { now: () => new Date() } });
     const users = Object.fromEntries(
-      await Promise.all((['learner', 'contributor', 'finance', 'support', 'admin'] as Role[]).map(async (role) => [role, await createUser(db, { roles: [role] })] as const)),
+      await Promise.all(
+        (['learner', 'contributor', 'finance', 'support', 'admin'] as Role[]).map(
+          async (role) => [role, await createUser(db, { roles: [role] })] as const,
+        ),
+      ),
     );
     const deviceUser = await createUser(db);
     const deviceToken = newSecret();
-    await DeviceAccessToken.query(db).insert({ token: hashSecret(deviceToken), userId: deviceUser.id, clientId: 'test' });
+    await DeviceAccessToken.query(db).insert({
+      token: hashSecret(deviceToken),
+      userId: deviceUser.id,
+      clientId: 'test',
+    });
 
     const mismatches: string[] = [];
     for (const { key, method, path } of routes) {

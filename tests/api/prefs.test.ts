@@ -15,15 +15,24 @@ describe('user preferences', () => {
     const lesson = await createResource(database().db, 'lesson', { title: 'A lesson' });
 
     expect((await as(ada, request(app).get('/api/store/prefs'))).body).toEqual({ type: 'global', fields: {} });
-    const saved = await as(ada, request(app).put('/api/store/prefs')).send({ type: 'global', fields: { theme: 'dark', playbackRate: 1.5 } });
+    const saved = await as(ada, request(app).put('/api/store/prefs')).send({
+      type: 'global',
+      fields: { theme: 'dark', playbackRate: 1.5 },
+    });
     expect(saved.status).toBe(200);
     await as(ada, request(app).put('/api/store/prefs')).send({ type: 'global', fields: { theme: 'light' } });
     expect((await as(ada, request(app).get('/api/store/prefs'))).body.fields).toEqual({ theme: 'light' });
 
-    await as(ada, request(app).put('/api/store/prefs')).send({ type: 'local', resourceId: lesson.id, fields: { editor: 'vim' } });
+    await as(ada, request(app).put('/api/store/prefs')).send({
+      type: 'local',
+      resourceId: lesson.id,
+      fields: { editor: 'vim' },
+    });
     const local = await as(ada, request(app).get('/api/store/prefs').query({ type: 'local', resourceId: lesson.id }));
     expect(local.body).toEqual({ type: 'local', resourceId: lesson.id, fields: { editor: 'vim' } });
-    expect((await as(bo, request(app).get('/api/store/prefs').query({ type: 'local', resourceId: lesson.id }))).body.fields).toEqual({});
+    expect(
+      (await as(bo, request(app).get('/api/store/prefs').query({ type: 'local', resourceId: lesson.id }))).body.fields,
+    ).toEqual({});
   });
 
   it('refuses bad scopes and oversized preferences without writing', async () => {
@@ -39,7 +48,10 @@ describe('user preferences', () => {
     });
     expect(missingResource.status).toBe(409);
     expect(missingResource.body.code).toBe('reference-conflict');
-    const huge = await as(ada, request(app).put('/api/store/prefs')).send({ type: 'global', fields: { blob: 'x'.repeat(20_000) } });
+    const huge = await as(ada, request(app).put('/api/store/prefs')).send({
+      type: 'global',
+      fields: { blob: 'x'.repeat(20_000) },
+    });
     expect(huge.status).toBe(400);
     expect((await as(ada, request(app).get('/api/store/prefs'))).body.fields).toEqual({});
     expect((await request(app).get('/api/store/prefs')).status).toBe(401);

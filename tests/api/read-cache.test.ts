@@ -33,7 +33,23 @@ describe('read caches', () => {
     let course: ContentResource;
     ({ course, lessons } = await createCourse(
       db(),
-      { title: 'Cached Course', modules: [{ title: 'M', sections: [{ title: 'S', lessons: [{ title: 'L1', body: '<p>first</p>' }, { title: 'L2', body: '<p>second</p>' }] }] }] },
+      {
+        title: 'Cached Course',
+        modules: [
+          {
+            title: 'M',
+            sections: [
+              {
+                title: 'S',
+                lessons: [
+                  { title: 'L1', body: '<p>first</p>' },
+                  { title: 'L2', body: '<p>second</p>' },
+                ],
+              },
+            ],
+          },
+        ],
+      },
       { products: [product] },
     ));
     slug = course.fields.slug!;
@@ -45,8 +61,12 @@ describe('read caches', () => {
   });
 
   const storeGet = (path: string, who?: SignedIn) => as(who, request(app).get(`/api/store${path}`));
-  const adminSend = (method: 'post' | 'put', path: string, body: object) => as(admin, request(app)[method](`/api/admin/${path}`)).send(body);
-  const listed = async () => ((await storeGet('/products')).body.data as { id: string; name: string; price: { unitAmount: number } }[]).find((p) => p.id === product.id)!;
+  const adminSend = (method: 'post' | 'put', path: string, body: object) =>
+    as(admin, request(app)[method](`/api/admin/${path}`)).send(body);
+  const listed = async () =>
+    ((await storeGet('/products')).body.data as { id: string; name: string; price: { unitAmount: number } }[]).find(
+      (p) => p.id === product.id,
+    )!;
   const touching = (table: string) => queries.filter((sql) => new RegExp(`\\b${table}\\b`).test(sql));
 
   it('reads the catalog once, and shows a console edit at once', async () => {
@@ -62,7 +82,10 @@ describe('read caches', () => {
   it('shows another process’s change within its time to live, not before', async () => {
     const clock = manualClock();
     const other = createApp(testDeps(db(), { clock, config: testConfig({ READ_CACHE_MS: '1000' }) })).callback();
-    const nameIn = async () => ((await request(other).get('/api/store/products')).body.data as { id: string; name: string }[]).find((p) => p.id === product.id)!.name;
+    const nameIn = async () =>
+      ((await request(other).get('/api/store/products')).body.data as { id: string; name: string }[]).find(
+        (p) => p.id === product.id,
+      )!.name;
     const before = await nameIn();
     await db()('products').where({ id: product.id }).update({ name: 'Changed Elsewhere' });
     clock.advance(999);
@@ -88,7 +111,9 @@ describe('read caches', () => {
     queries.length = 0;
     expect((await me()).status).toBe(200);
     expect(touching('sessions')).toEqual([]); // held in the cache
-    const promoted = await as(admin, request(app).put(`/api/admin/users/${someone.user.id}`)).send({ roles: ['learner', 'support'] });
+    const promoted = await as(admin, request(app).put(`/api/admin/users/${someone.user.id}`)).send({
+      roles: ['learner', 'support'],
+    });
     expect(promoted.status).toBe(200);
     expect((await as(someone, request(app).get('/api/admin/users')).query({ range: '[0,0]' })).status).toBe(200);
     const out = await as(someone, request(app).post('/api/store/auth/sign-out'));
@@ -118,7 +143,11 @@ describe('read caches', () => {
     const path = `/courses/${slug}/lessons/${lessons[1]!.id}`;
     expect((await storeGet(path, learner)).body.open).toBe(true);
     await db()('purchases').where({ userId: learner.user.id, productId: product.id }).update({ status: 'Refunded' });
-    expect((await storeGet(path, learner)).body).toMatchObject({ open: false, body: null, lock: { reason: 'ended', status: 'Refunded' } });
+    expect((await storeGet(path, learner)).body).toMatchObject({
+      open: false,
+      body: null,
+      lock: { reason: 'ended', status: 'Refunded' },
+    });
     await db()('purchases').where({ userId: learner.user.id, productId: product.id }).update({ status: 'Valid' });
   });
 
@@ -126,7 +155,9 @@ describe('read caches', () => {
     const lesson = lessons[1]!;
     const path = `/courses/${slug}/lessons/${lesson.id}`;
     expect((await storeGet(path, learner)).body.body).toBe('<p>second</p>');
-    const edited = await adminSend('put', `content-resources/${lesson.id}`, { fields: { ...lesson.fields, body: '<p>second, revised</p>' } });
+    const edited = await adminSend('put', `content-resources/${lesson.id}`, {
+      fields: { ...lesson.fields, body: '<p>second, revised</p>' },
+    });
     expect(edited.status).toBe(200);
     expect((await storeGet(path, learner)).body.body).toBe('<p>second, revised</p>');
   });
@@ -136,9 +167,13 @@ describe('read caches', () => {
     expect(await preview()).toBe(10000);
     await db()('prices').where({ productId: product.id, status: 'active' }).update({ unitAmount: 12000 }); // another process
     expect(await preview()).toBe(10000);
-    const created = await request(app).post('/api/store/checkout').send({ productId: product.id, email: 'buyer@example.com' });
+    const created = await request(app)
+      .post('/api/store/checkout')
+      .send({ productId: product.id, email: 'buyer@example.com' });
     expect(created.status).toBe(201);
-    expect((await db()('checkouts').where({ id: created.body.checkoutId }).first('amountTotal')).amountTotal).toBe(12000);
+    expect((await db()('checkouts').where({ id: created.body.checkoutId }).first('amountTotal')).amountTotal).toBe(
+      12000,
+    );
 
     expect((await adminSend('post', 'prices', { productId: product.id, unitAmount: 15000 })).status).toBe(201);
     expect(await preview()).toBe(15000);

@@ -6,20 +6,73 @@ import { useTestDatabase } from '../support/db';
 const SEED_ENTITIES: Record<string, string[]> = {
   Comment: ['id', 'userId', 'text', 'context', 'updatedAt', 'createdAt'],
   ContentResource: ['id', 'type', 'createdById', 'fields', 'createdAt', 'updatedAt', 'deletedAt'],
-  ContentResourceResource: ['resourceOfId', 'resourceId', 'position', 'metadata', 'createdAt', 'updatedAt', 'deletedAt'],
-  LessonProgress: ['id', 'userId', 'lessonId', 'sectionId', 'moduleId', 'lessonSlug', 'lessonVersion', 'completedAt', 'updatedAt', 'createdAt'],
+  ContentResourceResource: [
+    'resourceOfId',
+    'resourceId',
+    'position',
+    'metadata',
+    'createdAt',
+    'updatedAt',
+    'deletedAt',
+  ],
+  LessonProgress: [
+    'id',
+    'userId',
+    'lessonId',
+    'sectionId',
+    'moduleId',
+    'lessonSlug',
+    'lessonVersion',
+    'completedAt',
+    'updatedAt',
+    'createdAt',
+  ],
   Account: [
-    'id', 'type', 'provider', 'providerAccountId', 'refresh_token', 'access_token', 'expires_at', 'token_type', 'scope',
-    'id_token', 'session_state', 'oauth_token_secret', 'oauth_token', 'userId', 'refresh_token_expires_in',
+    'id',
+    'type',
+    'provider',
+    'providerAccountId',
+    'refresh_token',
+    'access_token',
+    'expires_at',
+    'token_type',
+    'scope',
+    'id_token',
+    'session_state',
+    'oauth_token_secret',
+    'oauth_token',
+    'userId',
+    'refresh_token_expires_in',
   ],
   Coupon: [
-    'id', 'code', 'createdAt', 'expires', 'maxUses', 'default', 'merchantCouponId', 'status', 'usedCount',
-    'percentageDiscount', 'restrictedToProductId', 'bulkPurchaseId',
+    'id',
+    'code',
+    'createdAt',
+    'expires',
+    'maxUses',
+    'default',
+    'merchantCouponId',
+    'status',
+    'usedCount',
+    'percentageDiscount',
+    'restrictedToProductId',
+    'bulkPurchaseId',
   ],
   MerchantAccount: ['id', 'status', 'createdAt', 'label', 'identifier'],
   MerchantCharge: [
-    'id', 'status', 'identifier', 'amount', 'fee', 'refundAmount', 'net', 'metadata', 'userId', 'merchantAccountId',
-    'merchantProductId', 'createdAt', 'merchantCustomerId',
+    'id',
+    'status',
+    'identifier',
+    'amount',
+    'fee',
+    'refundAmount',
+    'net',
+    'metadata',
+    'userId',
+    'merchantAccountId',
+    'merchantProductId',
+    'createdAt',
+    'merchantCustomerId',
   ],
   MerchantCoupon: ['id', 'identifier', 'status', 'merchantAccountId', 'percentageDiscount', 'type'],
   MerchantCustomer: ['id', 'userId', 'merchantAccountId', 'identifier', 'createdAt', 'status'],
@@ -31,8 +84,22 @@ const SEED_ENTITIES: Record<string, string[]> = {
   ProductRevenueSplit: ['id', 'type', 'productId', 'percent', 'userId', 'createdAt'],
   UpgradableProducts: ['upgradableToId', 'upgradableFromId'],
   Purchase: [
-    'id', 'userId', 'createdAt', 'totalAmount', 'ip_address', 'city', 'state', 'country', 'couponId', 'bulkCouponId',
-    'redeemedBulkCouponId', 'productId', 'merchantChargeId', 'merchantSessionId', 'upgradedFromId', 'status',
+    'id',
+    'userId',
+    'createdAt',
+    'totalAmount',
+    'ip_address',
+    'city',
+    'state',
+    'country',
+    'couponId',
+    'bulkCouponId',
+    'redeemedBulkCouponId',
+    'productId',
+    'merchantChargeId',
+    'merchantSessionId',
+    'upgradedFromId',
+    'status',
   ],
   Session: ['id', 'sessionToken', 'userId', 'expires'],
   User: ['id', 'name', 'email', 'emailVerified', 'image', 'roles', 'fields'],
@@ -41,8 +108,16 @@ const SEED_ENTITIES: Record<string, string[]> = {
   DeviceVerification: ['deviceCode', 'userCode', 'expires', 'createdAt', 'verifiedAt', 'verifiedByUserId'],
   DeviceAccessToken: ['token', 'createdAt', 'userId'],
   PurchaseUserTransfer: [
-    'id', 'transferState', 'purchaseId', 'sourceUserId', 'targetUserId', 'createdAt', 'expiresAt', 'canceledAt',
-    'confirmedAt', 'completedAt',
+    'id',
+    'transferState',
+    'purchaseId',
+    'sourceUserId',
+    'targetUserId',
+    'createdAt',
+    'expiresAt',
+    'canceledAt',
+    'confirmedAt',
+    'completedAt',
   ],
   Bookmark: ['id', 'userId', 'resourceId', 'type', 'fields', 'createdAt', 'updatedAt'],
 };
@@ -60,7 +135,8 @@ describe('schema', () => {
   const database = useTestDatabase();
 
   async function columns(): Promise<Map<string, Map<string, { dataType: string; nullable: boolean }>>> {
-    const rows = await database().db('information_schema.columns')
+    const rows = await database()
+      .db('information_schema.columns')
       .where('table_schema', 'public')
       .select('table_name', 'column_name', 'data_type', 'is_nullable');
     const byTable = new Map<string, Map<string, { dataType: string; nullable: boolean }>>();
@@ -99,21 +175,30 @@ describe('schema', () => {
   it('keeps money in integer cents, percentages as numeric(5,4) and times as timestamptz', async () => {
     const tables = await columns();
     for (const [table, column] of [
-      ['prices', 'unit_amount'], ['purchases', 'total_amount'], ['merchant_charges', 'amount'], ['merchant_charges', 'fee'],
-      ['merchant_charges', 'net'], ['merchant_charges', 'refund_amount'],
+      ['prices', 'unit_amount'],
+      ['purchases', 'total_amount'],
+      ['merchant_charges', 'amount'],
+      ['merchant_charges', 'fee'],
+      ['merchant_charges', 'net'],
+      ['merchant_charges', 'refund_amount'],
     ] as const) {
       expect(tables.get(table)?.get(column)?.dataType, `${table}.${column}`).toBe('integer');
     }
-    const numeric = await database().db('information_schema.columns')
+    const numeric = await database()
+      .db('information_schema.columns')
       .where({ table_schema: 'public', data_type: 'numeric' })
       .select('table_name', 'column_name', 'numeric_precision', 'numeric_scale');
-    expect(numeric.map((c) => `${c.tableName}.${c.columnName}:${c.numericPrecision},${c.numericScale}`).sort()).toEqual([
-      'coupons.percentage_discount:5,4',
-      'merchant_coupons.percentage_discount:5,4',
-      'product_revenue_splits.percent:5,4',
-    ]);
+    expect(numeric.map((c) => `${c.tableName}.${c.columnName}:${c.numericPrecision},${c.numericScale}`).sort()).toEqual(
+      [
+        'coupons.percentage_discount:5,4',
+        'merchant_coupons.percentage_discount:5,4',
+        'product_revenue_splits.percent:5,4',
+      ],
+    );
     const naiveTimes = [...tables.entries()].flatMap(([table, cols]) =>
-      [...cols.entries()].filter(([, c]) => c.dataType === 'timestamp without time zone').map(([name]) => `${table}.${name}`),
+      [...cols.entries()]
+        .filter(([, c]) => c.dataType === 'timestamp without time zone')
+        .map(([name]) => `${table}.${name}`),
     );
     expect(naiveTimes).toEqual([]);
     const jsonColumns = [...tables.entries()].flatMap(([table, cols]) =>

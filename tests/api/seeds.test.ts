@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ContentResource, Coupon, MerchantAccount, Price, Product, UpgradableProduct, User } from '../../api/src/db/models';
+import {
+  ContentResource,
+  Coupon,
+  MerchantAccount,
+  type Price,
+  Product,
+  UpgradableProduct,
+  User,
+} from '../../api/src/db/models';
 import { ROLES } from '../../api/src/identity/roles';
 import { runSeeds } from '../../seeds/run';
 import { TEST_MERCHANT_ACCOUNT } from '../../seeds/reference';
@@ -35,7 +43,9 @@ describe('seeds', () => {
     expect(await UpgradableProduct.query(db).resultSize()).toBeGreaterThanOrEqual(1);
     expect(products.some((p) => p.productType === 'live' && p.quantityAvailable > 0)).toBe(true);
 
-    const course = await ContentResource.query(db).findOne({ type: 'course' }).withGraphFetched('resources.resources.resources');
+    const course = await ContentResource.query(db)
+      .findOne({ type: 'course' })
+      .withGraphFetched('resources.resources.resources');
     const modules = course!.resources ?? [];
     expect(modules).toHaveLength(2);
     const lessons = modules.flatMap((m) => (m.resources ?? []).flatMap((s) => s.resources ?? []));
@@ -46,11 +56,17 @@ describe('seeds', () => {
     }
 
     const coupons = await Coupon.query(db);
-    expect(coupons.some((c) => c.default && c.status === 'active' && (!c.expires || c.expires > new Date()))).toBe(true);
+    expect(coupons.some((c) => c.default && c.status === 'active' && (!c.expires || c.expires > new Date()))).toBe(
+      true,
+    );
     expect(coupons.some((c) => !c.default && c.code && c.status === 'active')).toBe(true);
 
     const users = await User.query(db);
-    for (const role of ROLES) expect(users.some((u) => u.roles.includes(role)), role).toBe(true);
+    for (const role of ROLES)
+      expect(
+        users.some((u) => u.roles.includes(role)),
+        role,
+      ).toBe(true);
     expect(users.find((u) => u.email === 'admin@example.com')?.roles).toContain('admin');
   });
 });

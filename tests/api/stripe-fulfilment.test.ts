@@ -20,13 +20,19 @@ describe('fulfilment of a Stripe checkout through its webhook', () => {
 
   beforeAll(async () => {
     stripe = await startStripeStandIn();
-    app = testApp(db(), { config: testConfig({ ...standInEnv(stripe), TRANSFER_WINDOW_DAYS: String(TRANSFER_WINDOW_DAYS) }) });
+    app = testApp(db(), {
+      config: testConfig({ ...standInEnv(stripe), TRANSFER_WINDOW_DAYS: String(TRANSFER_WINDOW_DAYS) }),
+    });
   });
   afterAll(() => stripe?.close());
 
   const deliver = (event: Parameters<typeof signed>[0]) => {
     const { payload, signature } = signed(event);
-    return request(app).post('/api/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', signature).send(payload);
+    return request(app)
+      .post('/api/webhooks/stripe')
+      .set('Content-Type', 'application/json')
+      .set('Stripe-Signature', signature)
+      .send(payload);
   };
   async function paidCheckout(body: object, buyer?: Awaited<ReturnType<typeof signedIn>>) {
     const created = await as(buyer, request(app).post('/api/store/checkout')).send(body);
@@ -58,7 +64,12 @@ describe('fulfilment of a Stripe checkout through its webhook', () => {
     const buyer = await db()('users').whereRaw('lower(email) = ?', ['first.timer@example.com']).first();
     expect(buyer).toMatchObject({ emailVerified: null });
     expect(checkout).toMatchObject({ status: 'fulfilled', buyerUserId: buyer.id });
-    expect(purchase).toMatchObject({ userId: buyer.id, productId: product.id, status: 'Valid', totalAmount: checkout.amountTotal });
+    expect(purchase).toMatchObject({
+      userId: buyer.id,
+      productId: product.id,
+      status: 'Valid',
+      totalAmount: checkout.amountTotal,
+    });
     const stripeCharge = [...stripe.objects.values()].find((o) => o.id === charge.identifier)!;
     expect(charge).toMatchObject({ userId: buyer.id, amount: stripeCharge.amount });
     expect(customer).toMatchObject({ identifier: stripeCharge.customer, userId: buyer.id, status: 'active' });
@@ -68,8 +79,13 @@ describe('fulfilment of a Stripe checkout through its webhook', () => {
     expect(lines.reduce((sum: number, l: { amount: number }) => sum + l.amount, 0)).toBe(charge.net);
     expect(offers).toHaveLength(1);
     expect(offers[0]).toMatchObject({ sourceUserId: buyer.id, transferState: 'AVAILABLE' });
-    expect(new Date(offers[0].expiresAt).getTime() - new Date(purchase.createdAt).getTime()).toBe(TRANSFER_WINDOW_DAYS * 86_400_000);
-    const receipt = await db()('outboxEmails').where({ kind: 'receipt' }).whereRaw('lower(to_address) = ?', ['first.timer@example.com']).first();
+    expect(new Date(offers[0].expiresAt).getTime() - new Date(purchase.createdAt).getTime()).toBe(
+      TRANSFER_WINDOW_DAYS * 86_400_000,
+    );
+    const receipt = await db()('outboxEmails')
+      .where({ kind: 'receipt' })
+      .whereRaw('lower(to_address) = ?', ['first.timer@example.com'])
+      .first();
     expect(receipt.textBody).toContain(`/invoices/${charge.id}`);
     expect(receipt.textBody).toContain(`($${(checkout.amountTotal / 100).toFixed(2)})`);
     expect((await db()('merchantEvents').where({ identifier: completed.id }).first()).processedAt).not.toBeNull();
@@ -94,7 +110,10 @@ describe('fulfilment of a Stripe checkout through its webhook', () => {
   it("gives a signed-in buyer's purchase to them, whatever email the checkout form carried", async () => {
     const product = await createProduct(db(), { name: 'Signed In Course', unitAmount: 3000 });
     const buyer = await signedIn(db(), ['learner'], 'signed.in@example.com');
-    const { checkoutId, completed } = await paidCheckout({ productId: product.id, email: 'elsewhere@example.com' }, buyer);
+    const { checkoutId, completed } = await paidCheckout(
+      { productId: product.id, email: 'elsewhere@example.com' },
+      buyer,
+    );
     await deliver(completed);
 
     const { checkout, purchase, offers } = await recordsOf(checkoutId);
@@ -104,7 +123,8 @@ describe('fulfilment of a Stripe checkout through its webhook', () => {
     expect(await db()('users').where({ email: 'elsewhere@example.com' }).first()).toBeUndefined();
   });
 
-  const processedAt = async (eventId: string) => (await db()('merchantEvents').where({ identifier: eventId }).first())?.processedAt ?? null;
+  const processedAt = async (eventId: string) =>
+    (await db()('merchantEvents').where({ identifier: eventId }).first())?.processedAt ?? null;
 
   it('sells seats to a team, and more seats later, marking each event processed', async () => {
     const product = await createProduct(db(), { name: 'Team Webhook Course', unitAmount: 5000 });
@@ -114,17 +134,28 @@ describe('fulfilment of a Stripe checkout through its webhook', () => {
     const more = await paidCheckout({ productId: product.id, quantity: 2, team: true }, buyer);
     expect((await deliver(more.completed)).body).toEqual({ received: true });
 
-    const purchases = await db()('purchases').where({ userId: buyer.user.id, productId: product.id }).orderBy('createdAt');
+    const purchases = await db()('purchases')
+      .where({ userId: buyer.user.id, productId: product.id })
+      .orderBy('createdAt');
     expect(purchases).toHaveLength(2);
     expect(purchases[0].bulkCouponId).toBeTruthy();
     expect(purchases[1].bulkCouponId).toBe(purchases[0].bulkCouponId);
-    expect(await db()('coupons').where({ id: purchases[0].bulkCouponId }).first()).toMatchObject({ maxUses: 5, percentageDiscount: 1, restrictedToProductId: product.id });
+    expect(await db()('coupons').where({ id: purchases[0].bulkCouponId }).first()).toMatchObject({
+      maxUses: 5,
+      percentageDiscount: 1,
+      restrictedToProductId: product.id,
+    });
     for (const { checkoutId, completed } of [first, more]) {
       expect((await db()('checkouts').where({ id: checkoutId }).first()).status).toBe('fulfilled');
       expect(await processedAt(completed.id)).not.toBeNull();
     }
     // A team purchase is not given away as a whole.
-    expect(await db()('purchaseUserTransfers').whereIn('purchaseId', purchases.map((p) => p.id))).toHaveLength(0);
+    expect(
+      await db()('purchaseUserTransfers').whereIn(
+        'purchaseId',
+        purchases.map((p) => p.id),
+      ),
+    ).toHaveLength(0);
     expect(await db()('outboxEmails').where({ toAddress: 'team.lead@example.com', kind: 'receipt' })).toHaveLength(2);
   });
 
@@ -140,7 +171,9 @@ describe('fulfilment of a Stripe checkout through its webhook', () => {
     expect(purchase.status).toBe('Refunded');
     expect(charge.refundAmount).toBe(charge.amount);
     expect(offers).toHaveLength(0);
-    expect(await db()('outboxEmails').where({ toAddress: 'loser@example.com', kind: 'sold-out-refund' })).toHaveLength(1);
+    expect(await db()('outboxEmails').where({ toAddress: 'loser@example.com', kind: 'sold-out-refund' })).toHaveLength(
+      1,
+    );
     expect(await processedAt(loser.completed.id)).not.toBeNull();
     expect((await deliver(loser.completed)).body).toEqual({ received: true, duplicate: true });
   });
@@ -158,8 +191,12 @@ describe('fulfilment of a Stripe checkout through its webhook', () => {
     const product = await createProduct(db(), { name: 'Failing Write Course', unitAmount: 3000 });
     const { checkoutId, completed } = await paidCheckout({ productId: product.id, email: 'unlucky@example.com' });
     // The transfer offer, written last, fails once (as a lost connection or a full disk would).
-    await db().raw(`CREATE FUNCTION fail_offer() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$`);
-    await db().raw(`CREATE TRIGGER fail_offer BEFORE INSERT ON purchase_user_transfers FOR EACH ROW EXECUTE FUNCTION fail_offer()`);
+    await db().raw(
+      `CREATE FUNCTION fail_offer() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$`,
+    );
+    await db().raw(
+      `CREATE TRIGGER fail_offer BEFORE INSERT ON purchase_user_transfers FOR EACH ROW EXECUTE FUNCTION fail_offer()`,
+    );
     try {
       expect((await deliver(completed)).status).toBe(500);
     } finally {
@@ -195,9 +232,15 @@ describe('receipts in the outbox', () => {
         sent.push(email.to);
       },
     };
-    const mail = createOutbox({ db: db(), clock: { now: () => new Date() }, logger: createLogger('silent'), transport });
+    const mail = createOutbox({
+      db: db(),
+      clock: { now: () => new Date() },
+      logger: createLogger('silent'),
+      transport,
+    });
     const addresses = ['one@example.com', 'broken@example.com', 'two@example.com', 'three@example.com'];
-    for (const to of addresses) await mail.enqueue(db(), { kind: 'receipt', to, subject: 'Your receipt', text: 'Thank you.' });
+    for (const to of addresses)
+      await mail.enqueue(db(), { kind: 'receipt', to, subject: 'Your receipt', text: 'Thank you.' });
 
     expect(await mail.flush()).toBe(4);
     expect(sent.sort()).toEqual(['one@example.com', 'three@example.com', 'two@example.com']);

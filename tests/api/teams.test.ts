@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { Coupon, Product, Purchase } from '../../api/src/db/models';
+import { Coupon, type Product, Purchase } from '../../api/src/db/models';
 import type { User } from '../../api/src/identity/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct, createResource } from '../../seeds/factories';
@@ -26,19 +26,30 @@ describe('teams (DOMAIN §7)', () => {
 
   const buy = (buyer: User, quantity: number, team = quantity > 1, product = course) =>
     boughtWithTestProvider(services, db(), { buyer, productId: product.id, quantity, team });
-  const call = (who: SignedIn | undefined, method: 'get' | 'post' | 'delete', path: string) => as(who, request(app)[method](`/api/store${path}`)).send();
-  const couponOf = async (teamId: string) => (await Coupon.query(db()).findById((await Purchase.query(db()).findById(teamId))!.bulkCouponId!))!;
+  const call = (who: SignedIn | undefined, method: 'get' | 'post' | 'delete', path: string) =>
+    as(who, request(app)[method](`/api/store${path}`)).send();
+  const couponOf = async (teamId: string) =>
+    (await Coupon.query(db()).findById((await Purchase.query(db()).findById(teamId))!.bulkCouponId!))!;
 
   it('makes a team coupon for 5 seats, adds later seats to it, and turns an extra copy of an owned course into a seat', async () => {
     const owner = await signedIn(db());
     const teamId = await buy(owner.user, 5);
     const coupon = await couponOf(teamId);
-    expect(coupon).toMatchObject({ percentageDiscount: 1, maxUses: 5, usedCount: 0, bulkPurchaseId: teamId, restrictedToProductId: course.id });
+    expect(coupon).toMatchObject({
+      percentageDiscount: 1,
+      maxUses: 5,
+      usedCount: 0,
+      bulkPurchaseId: teamId,
+      restrictedToProductId: course.id,
+    });
     // 5 seats is the 15 % tier.
     expect((await Purchase.query(db()).findById(teamId))!.totalAmount).toBe(42_500);
 
     // 5 more: the tier counts the 5 already bought (10 → 25 %), and the seats go onto the same coupon.
-    const quote = await as(owner, request(app).get(`/api/store/products/${course.id}/quote`).query({ quantity: 5, team: true }));
+    const quote = await as(
+      owner,
+      request(app).get(`/api/store/products/${course.id}/quote`).query({ quantity: 5, team: true }),
+    );
     expect(quote.body.quote.discount).toMatchObject({ kind: 'team', bp: 2500 });
     const more = await buy(owner.user, 5);
     expect((await Purchase.query(db()).findById(more))!.bulkCouponId).toBe(coupon.id);
@@ -66,15 +77,29 @@ describe('teams (DOMAIN §7)', () => {
     const page = await call(owner, 'get', `/teams/${teamId}`);
     expect(page.status).toBe(200);
     const coupon = await couponOf(teamId);
-    expect(page.body).toMatchObject({ seats: { total: 3, used: 0, free: 3 }, ownerHasSeat: false, members: [], inviteUrl: `http://localhost:3000/invites/${coupon.inviteCode}` });
-    expect((await call(owner, 'get', '/teams')).body.data.map((t: { purchaseId: string }) => t.purchaseId)).toContain(teamId);
+    expect(page.body).toMatchObject({
+      seats: { total: 3, used: 0, free: 3 },
+      ownerHasSeat: false,
+      members: [],
+      inviteUrl: `http://localhost:3000/invites/${coupon.inviteCode}`,
+    });
+    expect((await call(owner, 'get', '/teams')).body.data.map((t: { purchaseId: string }) => t.purchaseId)).toContain(
+      teamId,
+    );
 
     const claimed = await call(owner, 'post', `/teams/${teamId}/claim`);
-    expect(claimed.body).toMatchObject({ seats: { used: 1, free: 2 }, ownerHasSeat: true, members: [{ userId: owner.user.id, you: true }] });
+    expect(claimed.body).toMatchObject({
+      seats: { used: 1, free: 2 },
+      ownerHasSeat: true,
+      members: [{ userId: owner.user.id, you: true }],
+    });
     expect((await call(owner, 'post', `/teams/${teamId}/claim`)).body.code).toBe('already-purchased');
 
     const stranger = await signedIn(db());
-    for (const [method, path] of [['get', `/teams/${teamId}`], ['post', `/teams/${teamId}/claim`]] as const) {
+    for (const [method, path] of [
+      ['get', `/teams/${teamId}`],
+      ['post', `/teams/${teamId}/claim`],
+    ] as const) {
       const answer = await call(stranger, method, path);
       expect(answer.status).toBe(404);
       expect(answer.body.code).toBe('team-not-found');
@@ -92,10 +117,18 @@ describe('teams (DOMAIN §7)', () => {
     const member = await signedIn(db());
     const redeemed = await call(member, 'post', `/invites/${inviteCode}/redeem`);
     expect(redeemed.status).toBe(201);
-    expect(await Purchase.query(db()).findById(redeemed.body.purchaseId)).toMatchObject({ userId: member.user.id, status: 'Valid', totalAmount: 0, redeemedBulkCouponId: couponId });
+    expect(await Purchase.query(db()).findById(redeemed.body.purchaseId)).toMatchObject({
+      userId: member.user.id,
+      status: 'Valid',
+      totalAmount: 0,
+      redeemedBulkCouponId: couponId,
+    });
     const welcome = await db()('outboxEmails').where({ toAddress: member.user.email, kind: 'team-welcome' }).first();
     expect(welcome.subject).toBe('Welcome to Team Course');
-    expect((await call(member, 'post', `/invites/${inviteCode}/redeem`)).body).toMatchObject({ code: 'already-purchased', message: 'You already have a seat for this course.' });
+    expect((await call(member, 'post', `/invites/${inviteCode}/redeem`)).body).toMatchObject({
+      code: 'already-purchased',
+      message: 'You already have a seat for this course.',
+    });
 
     const owns = await signedIn(db());
     await buy(owns.user, 1);
@@ -103,7 +136,9 @@ describe('teams (DOMAIN §7)', () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: 'already-purchased', message: 'You already own this course.' });
     expect((await couponOf(teamId)).usedCount).toBe(1);
-    expect((await call(member, 'post', '/invites/00000000-0000-4000-8000-000000000000/redeem')).body.code).toBe('coupon-not-found');
+    expect((await call(member, 'post', '/invites/00000000-0000-4000-8000-000000000000/redeem')).body.code).toBe(
+      'coupon-not-found',
+    );
   });
 
   it('gives the last seats to exactly as many people as there are, whoever races', async () => {
@@ -147,7 +182,11 @@ describe('teams (DOMAIN §7)', () => {
 
     expect((await call(second, 'post', `/invites/${inviteCode}/redeem`)).status).toBe(201);
     // The first member comes back only when the owner lets them, and finds their progress.
-    await call(owner, 'delete', `/teams/${teamId}/members/${(await Purchase.query(db()).findOne({ userId: second.user.id, redeemedBulkCouponId: couponId }))!.id}`);
+    await call(
+      owner,
+      'delete',
+      `/teams/${teamId}/members/${(await Purchase.query(db()).findOne({ userId: second.user.id, redeemedBulkCouponId: couponId }))!.id}`,
+    );
     expect((await call(first, 'post', `/invites/${inviteCode}/redeem`)).body.code).toBe('seat-revoked');
     expect((await call(owner, 'post', `/teams/${teamId}/revoked/${first.user.id}/readmit`)).status).toBe(200);
     expect((await call(first, 'post', `/invites/${inviteCode}/redeem`)).status).toBe(201);
@@ -157,24 +196,31 @@ describe('teams (DOMAIN §7)', () => {
   it('closes the team when its purchase is refunded: seats end and the invite stops working', async () => {
     const owner = await signedIn(db());
     const teamId = await buy(owner.user, 2);
-    const { id: couponId, inviteCode } = await couponOf(teamId);
+    const { inviteCode } = await couponOf(teamId);
     const member = await signedIn(db());
     const seat = (await call(member, 'post', `/invites/${inviteCode}/redeem`)).body.purchaseId;
     const support = await signedIn(db(), ['support']);
-    expect((await as(support, request(app).post(`/api/admin/purchases/${teamId}/refund`)).send({ reason: 'Team cancelled' })).status).toBe(200);
+    expect(
+      (await as(support, request(app).post(`/api/admin/purchases/${teamId}/refund`)).send({ reason: 'Team cancelled' }))
+        .status,
+    ).toBe(200);
     expect((await Purchase.query(db()).findById(seat))!.status).toBe('Refunded');
     expect((await call(undefined, 'get', `/invites/${inviteCode}`)).body.active).toBe(false);
-    expect((await call(await signedIn(db()), 'post', `/invites/${inviteCode}/redeem`)).body.code).toBe('coupon-inactive');
+    expect((await call(await signedIn(db()), 'post', `/invites/${inviteCode}/redeem`)).body.code).toBe(
+      'coupon-inactive',
+    );
   });
 
   it('lets support revoke a seat from the console', async () => {
     const owner = await signedIn(db());
     const teamId = await buy(owner.user, 2);
-    const { id: couponId, inviteCode } = await couponOf(teamId);
+    const { inviteCode } = await couponOf(teamId);
     const member = await signedIn(db());
     const seat = (await call(member, 'post', `/invites/${inviteCode}/redeem`)).body.purchaseId;
     const finance = await signedIn(db(), ['finance']);
-    expect((await as(finance, request(app).delete(`/api/admin/bulk-purchases/${teamId}/members/${seat}`))).status).toBe(403);
+    expect((await as(finance, request(app).delete(`/api/admin/bulk-purchases/${teamId}/members/${seat}`))).status).toBe(
+      403,
+    );
     const support = await signedIn(db(), ['support']);
     const answer = await as(support, request(app).delete(`/api/admin/bulk-purchases/${teamId}/members/${seat}`));
     expect(answer.status).toBe(200);

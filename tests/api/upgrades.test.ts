@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { Product, Purchase } from '../../api/src/db/models';
+import { type Product, Purchase } from '../../api/src/db/models';
 import type { User } from '../../api/src/identity/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct, makeUpgradable } from '../../seeds/factories';
@@ -27,7 +27,8 @@ describe('upgrades (DOMAIN §5.3)', () => {
     await makeUpgradable(db(), basics, complete);
   });
 
-  const startCheckout = (buyer: User, product: Product, upgradeFromId?: string) => paidTestCheckout(services, db(), { buyer, productId: product.id, upgradeFromId });
+  const startCheckout = (buyer: User, product: Product, upgradeFromId?: string) =>
+    paidTestCheckout(services, db(), { buyer, productId: product.id, upgradeFromId });
 
   it('records what the purchase upgraded from, and spends one credit once even when two upgrades are paid at once', async () => {
     const buyer = await signedIn(db());
@@ -43,14 +44,20 @@ describe('upgrades (DOMAIN §5.3)', () => {
     const [a, b] = await Promise.all([services.checkouts.fulfil(first), services.checkouts.fulfil(second)]);
     expect([a.status, b.status].sort()).toEqual(['fulfilled', 'refunded']);
 
-    const upgraded = await Purchase.query(db()).where({ userId: buyer.user.id, productId: complete.id, status: 'Valid' });
+    const upgraded = await Purchase.query(db()).where({
+      userId: buyer.user.id,
+      productId: complete.id,
+      status: 'Valid',
+    });
     expect(upgraded).toHaveLength(1);
     expect(upgraded[0]!.upgradedFromId).toBe(basicsPurchase);
     const refunded = (await Purchase.query(db()).findById((a.status === 'refunded' ? a : b).purchaseId!))!;
     expect(refunded).toMatchObject({ status: 'Refunded', upgradedFromId: null });
     const charge = await db()('merchantCharges').where({ id: refunded.merchantChargeId }).first();
     expect(charge.refundAmount).toBe(charge.amount);
-    const email = await db()('outboxEmails').where({ toAddress: buyer.user.email, kind: 'unfulfillable-refund' }).first();
+    const email = await db()('outboxEmails')
+      .where({ toAddress: buyer.user.email, kind: 'unfulfillable-refund' })
+      .first();
     expect(email.textBody).toContain('no longer yours to upgrade');
 
     // The credit is spent: a new quote offers none.

@@ -8,7 +8,13 @@ export interface DatasetSize {
   progressRows: number;
 }
 
-export const FULL_SIZE: DatasetSize = { users: 100_000, products: 200, purchases: 1_000_000, lessonsPerCourse: 20, progressRows: 1_000_000 };
+export const FULL_SIZE: DatasetSize = {
+  users: 100_000,
+  products: 200,
+  purchases: 1_000_000,
+  lessonsPerCourse: 20,
+  progressRows: 1_000_000,
+};
 
 export interface Dataset {
   productIds: string[];
@@ -25,17 +31,29 @@ export interface Dataset {
  * year, and lesson progress.
  */
 export async function generateDataset(db: Db, size: DatasetSize): Promise<Dataset> {
-  await db.raw(`INSERT INTO users (email, name) SELECT 'learner' || i || '@bench.example', 'Learner ' || i FROM generate_series(1, ?) AS i`, [size.users]);
+  await db.raw(
+    `INSERT INTO users (email, name) SELECT 'learner' || i || '@bench.example', 'Learner ' || i FROM generate_series(1, ?) AS i`,
+    [size.users],
+  );
   await db.raw(
     `INSERT INTO products (name, slug, status, quantity_available) SELECT 'Course ' || i, 'course-' || i, 'active', -1 FROM generate_series(1, ?) AS i`,
     [size.products],
   );
-  await db.raw(`INSERT INTO prices (product_id, unit_amount, currency, status, nickname) SELECT id, 1000 + (random() * 20000)::int, 'usd', 'active', name FROM products`);
+  await db.raw(
+    `INSERT INTO prices (product_id, unit_amount, currency, status, nickname) SELECT id, 1000 + (random() * 20000)::int, 'usd', 'active', name FROM products`,
+  );
   // The historical sales sit under their own account; new checkouts go through the Stripe stand-in's.
-  const [account] = await db('merchantAccounts').insert({ label: 'history', identifier: 'acct_history' }).returning('id');
-  await db.raw(`INSERT INTO merchant_products (merchant_account_id, identifier, product_id) SELECT ?, 'prod_' || id, id FROM products`, [account.id]);
+  const [account] = await db('merchantAccounts')
+    .insert({ label: 'history', identifier: 'acct_history' })
+    .returning('id');
+  await db.raw(
+    `INSERT INTO merchant_products (merchant_account_id, identifier, product_id) SELECT ?, 'prod_' || id, id FROM products`,
+    [account.id],
+  );
   await db.raw(`CREATE TEMP TABLE bench_users AS SELECT id, row_number() OVER (ORDER BY email) AS n FROM users`);
-  await db.raw(`CREATE TEMP TABLE bench_products AS SELECT p.id, mp.id AS merchant_product_id, row_number() OVER (ORDER BY p.slug) AS n FROM products p JOIN merchant_products mp ON mp.product_id = p.id`);
+  await db.raw(
+    `CREATE TEMP TABLE bench_products AS SELECT p.id, mp.id AS merchant_product_id, row_number() OVER (ORDER BY p.slug) AS n FROM products p JOIN merchant_products mp ON mp.product_id = p.id`,
+  );
   await db.raw(`CREATE INDEX ON bench_users (n)`);
   await db.raw(`CREATE INDEX ON bench_products (n)`);
 
@@ -60,23 +78,45 @@ export async function generateDataset(db: Db, size: DatasetSize): Promise<Datase
 
   // One course of lessons, granted by every product.
   const [course] = await db('contentResources')
-    .insert({ type: 'course', fields: JSON.stringify({ title: 'Benchmark Course', slug: 'benchmark-course', state: 'published', visibility: 'public' }) })
+    .insert({
+      type: 'course',
+      fields: JSON.stringify({
+        title: 'Benchmark Course',
+        slug: 'benchmark-course',
+        state: 'published',
+        visibility: 'public',
+      }),
+    })
     .returning('id');
-  const [module] = await db('contentResources').insert({ type: 'module', fields: JSON.stringify({ title: 'Module', slug: 'bench-module', state: 'published' }) }).returning('id');
+  const [module] = await db('contentResources')
+    .insert({ type: 'module', fields: JSON.stringify({ title: 'Module', slug: 'bench-module', state: 'published' }) })
+    .returning('id');
   await db('contentResourceResources').insert({ resourceOfId: course.id, resourceId: module.id, position: 0 });
   const lessons = await db('contentResources')
     .insert(
       Array.from({ length: size.lessonsPerCourse }, (_, i) => ({
         type: 'lesson',
-        fields: JSON.stringify({ title: `Lesson ${i + 1}`, slug: `bench-lesson-${i + 1}`, state: 'published', body: `<h2>Lesson ${i + 1}</h2><p>${'Text of the lesson. '.repeat(40)}</p>` }),
+        fields: JSON.stringify({
+          title: `Lesson ${i + 1}`,
+          slug: `bench-lesson-${i + 1}`,
+          state: 'published',
+          body: `<h2>Lesson ${i + 1}</h2><p>${'Text of the lesson. '.repeat(40)}</p>`,
+        }),
       })),
     )
     .returning('id');
-  await db('contentResourceResources').insert(lessons.map((l: { id: string }, position: number) => ({ resourceOfId: module.id, resourceId: l.id, position })));
-  await db.raw(`INSERT INTO product_content_resources (product_id, resource_id, position) SELECT id, ?, 0 FROM products`, [course.id]);
+  await db('contentResourceResources').insert(
+    lessons.map((l: { id: string }, position: number) => ({ resourceOfId: module.id, resourceId: l.id, position })),
+  );
+  await db.raw(
+    `INSERT INTO product_content_resources (product_id, resource_id, position) SELECT id, ?, 0 FROM products`,
+    [course.id],
+  );
 
   // Progress: each learner has completed some lessons (users × lessons, up to the size asked).
-  await db.raw(`CREATE TEMP TABLE bench_lessons AS SELECT id, row_number() OVER () AS n FROM content_resources WHERE type = 'lesson'`);
+  await db.raw(
+    `CREATE TEMP TABLE bench_lessons AS SELECT id, row_number() OVER () AS n FROM content_resources WHERE type = 'lesson'`,
+  );
   const perUser = Math.ceil(size.progressRows / size.users);
   await db.raw(
     `INSERT INTO lesson_progress (user_id, lesson_id, module_id, completed_at)
@@ -90,5 +130,11 @@ export async function generateDataset(db: Db, size: DatasetSize): Promise<Datase
 
   const learner = await db('purchases').where({ status: 'Valid' }).first('userId');
   const productIds = (await db('products').orderBy('slug').select('id')).map((p: { id: string }) => p.id);
-  return { productIds, courseSlug: 'benchmark-course', lessonIds: lessons.map((l: { id: string }) => l.id), learnerId: learner.userId, accountId: account.id };
+  return {
+    productIds,
+    courseSlug: 'benchmark-course',
+    lessonIds: lessons.map((l: { id: string }) => l.id),
+    learnerId: learner.userId,
+    accountId: account.id,
+  };
 }

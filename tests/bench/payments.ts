@@ -16,13 +16,24 @@ import { createLogger } from '../../api/src/logger';
 import { createCoupon, createProduct } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
 import { testConfig, testDeps } from '../support/app';
-import { configuredServerUrl, EMBEDDED_TEST_DIR, EMBEDDED_TEST_PORT, TEST_DATABASE_PREFIX, withClient, withDatabase } from '../support/database-server';
+import {
+  configuredServerUrl,
+  EMBEDDED_TEST_DIR,
+  EMBEDDED_TEST_PORT,
+  TEST_DATABASE_PREFIX,
+  withClient,
+  withDatabase,
+} from '../support/database-server';
 import { sessionOfCheckout } from '../support/checkout';
 import { signed, standInEnv, startStripeStandIn } from '../support/stripe-stand-in';
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
-async function timeEach(n: number, run: (i: number) => Promise<unknown>): Promise<{ n: number; p50: number; p95: number; max: number }> {
+async function timeEach(
+  n: number,
+  run: (i: number) => Promise<unknown>,
+): Promise<{ n: number; p50: number; p95: number; max: number }> {
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     const start = performance.now();
@@ -37,7 +48,9 @@ async function timeEach(n: number, run: (i: number) => Promise<unknown>): Promis
 async function main() {
   const logger = createLogger('warn');
   let serverUrl = configuredServerUrl();
-  const embedded = serverUrl ? null : await startEmbeddedPostgres({ dir: EMBEDDED_TEST_DIR, port: EMBEDDED_TEST_PORT, database: 'postgres', logger });
+  const embedded = serverUrl
+    ? null
+    : await startEmbeddedPostgres({ dir: EMBEDDED_TEST_DIR, port: EMBEDDED_TEST_PORT, database: 'postgres', logger });
   serverUrl ??= embedded!.url;
   const name = `${TEST_DATABASE_PREFIX}${process.pid}_bench`;
   await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
@@ -50,43 +63,68 @@ async function main() {
     const product = await createProduct(db, { name: 'Benchmark Course', unitAmount: 9900 });
     const results: Record<string, unknown> = {};
 
-    results['quote (HTTP, sale + coupon)'] = await timeEach(200, () => request(app).get(`/api/store/products/${product.id}/quote`).query({ coupon: 'WELCOME10' }));
+    results['quote (HTTP, sale + coupon)'] = await timeEach(200, () =>
+      request(app).get(`/api/store/products/${product.id}/quote`).query({ coupon: 'WELCOME10' }),
+    );
 
     const sessions: { checkoutId: string; session: string }[] = [];
     results['checkout → Stripe session'] = await timeEach(100, async (i) => {
-      const res = await request(app).post('/api/store/checkout').send({ productId: product.id, email: `bench${i}@example.com` });
+      const res = await request(app)
+        .post('/api/store/checkout')
+        .send({ productId: product.id, email: `bench${i}@example.com` });
       if (res.status !== 201) throw new Error(JSON.stringify(res.body));
       sessions.push({ checkoutId: res.body.checkoutId, session: await sessionOfCheckout(db, res.body.checkoutId) });
     });
 
     const deliver = (event: Parameters<typeof signed>[0]) => {
       const { payload, signature } = signed(event);
-      return request(app).post('/api/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', signature).send(payload);
+      return request(app)
+        .post('/api/webhooks/stripe')
+        .set('Content-Type', 'application/json')
+        .set('Stripe-Signature', signature)
+        .send(payload);
     };
     const events = sessions.map(({ session }) => stripe.pay(session));
     results['webhook → fulfilment (first delivery)'] = await timeEach(100, (i) => deliver(events[i]!));
     results['webhook redelivery (same event id)'] = await timeEach(100, (i) => deliver(events[i]!));
 
     // Ten concurrent copies of one event: wall time, and still one purchase.
-    const race = await request(app).post('/api/store/checkout').send({ productId: product.id, email: 'race@example.com' });
+    const race = await request(app)
+      .post('/api/store/checkout')
+      .send({ productId: product.id, email: 'race@example.com' });
     const raceSession = await sessionOfCheckout(db, race.body.checkoutId);
     const completed = stripe.pay(raceSession);
     let start = performance.now();
     await Promise.all(Array.from({ length: 10 }, () => deliver(completed)));
     const duplicateWall = performance.now() - start;
-    const [counted] = await db('purchases as p').join('users as u', 'u.id', 'p.userId').where('u.email', 'race@example.com').count({ n: '*' });
+    const [counted] = await db('purchases as p')
+      .join('users as u', 'u.id', 'p.userId')
+      .where('u.email', 'race@example.com')
+      .count({ n: '*' });
     results['10 concurrent copies of one event'] = { wallMs: Math.round(duplicateWall), purchases: Number(counted?.n) };
 
     // 50 buyers at once for a coupon with 10 uses.
     await createCoupon(db, { code: 'TENLEFT', percentageDiscount: 0.5, maxUses: 10 });
     start = performance.now();
-    const attempts = await Promise.all(Array.from({ length: 50 }, (_, i) => request(app).post('/api/store/checkout').send({ productId: product.id, coupon: 'TENLEFT', email: `coupon${i}@example.com` })));
-    results['50 concurrent checkouts, coupon with 10 uses'] = { wallMs: Math.round(performance.now() - start), started: attempts.filter((a) => a.status === 201).length };
+    const attempts = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        request(app)
+          .post('/api/store/checkout')
+          .send({ productId: product.id, coupon: 'TENLEFT', email: `coupon${i}@example.com` }),
+      ),
+    );
+    results['50 concurrent checkouts, coupon with 10 uses'] = {
+      wallMs: Math.round(performance.now() - start),
+      started: attempts.filter((a) => a.status === 201).length,
+    };
 
     console.table(results);
     const out = path.join(PROJECT_ROOT, 'bench-results');
     await mkdir(out, { recursive: true });
-    await writeFile(path.join(out, 'payments.json'), JSON.stringify({ at: new Date().toISOString(), node: process.version, results }, null, 2));
+    await writeFile(
+      path.join(out, 'payments.json'),
+      JSON.stringify({ at: new Date().toISOString(), node: process.version, results }, null, 2),
+    );
   } finally {
     await stripe.close();
     await db.destroy();

@@ -20,7 +20,14 @@ import { migrateLatest } from '../../api/src/db/migrations';
 import { createLogger } from '../../api/src/logger';
 import { ensureAppsBuilt } from '../../api/src/web/build';
 import { signedIn } from '../support/auth';
-import { configuredServerUrl, EMBEDDED_TEST_DIR, EMBEDDED_TEST_PORT, TEST_DATABASE_PREFIX, withClient, withDatabase } from '../support/database-server';
+import {
+  configuredServerUrl,
+  EMBEDDED_TEST_DIR,
+  EMBEDDED_TEST_PORT,
+  TEST_DATABASE_PREFIX,
+  withClient,
+  withDatabase,
+} from '../support/database-server';
 import { signed, standInEnv, startStripeStandIn } from '../support/stripe-stand-in';
 import { FULL_SIZE, generateDataset } from './dataset';
 
@@ -28,7 +35,10 @@ const CONNECTIONS = 32;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 const MB = 1024 * 1024;
-const ONLY = (process.env.BENCH_ONLY ?? '').split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+const ONLY = (process.env.BENCH_ONLY ?? '')
+  .split(',')
+  .map((w) => w.trim().toLowerCase())
+  .filter(Boolean);
 const wanted = (name: string) => ONLY.length === 0 || ONLY.some((word) => name.toLowerCase().includes(word));
 
 type Row = Record<string, string | number>;
@@ -54,19 +64,39 @@ async function load(options: Load) {
     body: options.body,
     ...(options.setupRequest && { requests: [{ setupRequest: options.setupRequest }] }),
   });
-  return { rps: round(result.requests.average, 0), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+  return {
+    rps: round(result.requests.average, 0),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
 }
 
 function readRss(pid: number): Promise<number> {
   return readFile(`/proc/${pid}/status`, 'utf8').then((s) => Number(/VmRSS:\s+(\d+)/.exec(s)?.[1] ?? 0) * 1024);
 }
 
-async function startServers(databaseUrl: string, appEnv: Record<string, string>, accountId: string): Promise<{ child: ChildProcess; product: string; baseline: string }> {
+async function startServers(
+  databaseUrl: string,
+  appEnv: Record<string, string>,
+  accountId: string,
+): Promise<{ child: ChildProcess; product: string; baseline: string }> {
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path.join(PROJECT_ROOT, 'tests/bench/servers.ts')], {
-    env: { ...process.env, BENCH_DATABASE_URL: databaseUrl, BENCH_APP_ENV: JSON.stringify(appEnv), BENCH_ACCOUNT_ID: accountId, LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', path.join(PROJECT_ROOT, 'tests/bench/servers.ts')],
+    {
+      env: {
+        ...process.env,
+        BENCH_DATABASE_URL: databaseUrl,
+        BENCH_APP_ENV: JSON.stringify(appEnv),
+        BENCH_ACCOUNT_ID: accountId,
+        LOG_LEVEL: 'silent',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const ports = await new Promise<{ product: number; baseline: number }>((resolve, reject) => {
     child.stdout!.once('data', (chunk: Buffer) => resolve(JSON.parse(chunk.toString())));
     child.once('exit', (code) => reject(new Error(`bench servers exited with ${code}`)));
@@ -92,11 +122,21 @@ async function startTimes(): Promise<{ first: number; second: number }> {
       const started = performance.now();
       const child = spawn(process.execPath, ['--import', 'tsx', 'api/src/server.ts'], {
         cwd: PROJECT_ROOT,
-        env: { ...process.env, DATABASE_URL: '', EMBEDDED_PG_DIR: path.join(dir, 'pg'), EMBEDDED_PG_PORT: '54399', PORT: String(port), LOG_LEVEL: 'warn' },
+        env: {
+          ...process.env,
+          DATABASE_URL: '',
+          EMBEDDED_PG_DIR: path.join(dir, 'pg'),
+          EMBEDDED_PG_PORT: '54399',
+          PORT: String(port),
+          LOG_LEVEL: 'warn',
+        },
         stdio: ['ignore', 'ignore', 'inherit'],
       });
       for (;;) {
-        const healthy = await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false);
+        const healthy = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (healthy) break;
         if (performance.now() - started > 120_000) throw new Error('npm start did not answer within 2 minutes');
         await new Promise((r) => setTimeout(r, 50));
@@ -128,7 +168,9 @@ async function initialJs(dist: string): Promise<{ gzipKb: number; rawKb: number 
 async function main() {
   const logger = createLogger('warn');
   let serverUrl = configuredServerUrl();
-  const embedded = serverUrl ? null : await startEmbeddedPostgres({ dir: EMBEDDED_TEST_DIR, port: EMBEDDED_TEST_PORT, database: 'postgres', logger });
+  const embedded = serverUrl
+    ? null
+    : await startEmbeddedPostgres({ dir: EMBEDDED_TEST_DIR, port: EMBEDDED_TEST_PORT, database: 'postgres', logger });
   serverUrl ??= embedded!.url;
   const name = `${TEST_DATABASE_PREFIX}${process.pid}_bench`;
   await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
@@ -139,18 +181,35 @@ async function main() {
   try {
     await migrateLatest(db);
     let started = performance.now();
-    const size = { ...FULL_SIZE, users: FULL_SIZE.users * SCALE, purchases: FULL_SIZE.purchases * SCALE, progressRows: FULL_SIZE.progressRows * SCALE };
+    const size = {
+      ...FULL_SIZE,
+      users: FULL_SIZE.users * SCALE,
+      purchases: FULL_SIZE.purchases * SCALE,
+      progressRows: FULL_SIZE.progressRows * SCALE,
+    };
     const data = await generateDataset(db, size);
     const counts = Object.fromEntries(
       await Promise.all(
-        ['users', 'products', 'purchases', 'merchantCharges', 'lessonProgress'].map(async (t) => [t, Number((await db(t).count({ n: '*' }))[0]!.n)] as const),
+        ['users', 'products', 'purchases', 'merchantCharges', 'lessonProgress'].map(
+          async (t) => [t, Number((await db(t).count({ n: '*' }))[0]!.n)] as const,
+        ),
       ),
     );
     console.log(`dataset: ${JSON.stringify(counts)} in ${round((performance.now() - started) / 1000)} s`);
 
-    servers = await startServers(databaseUrl, { ...standInEnv(stripe), PUBLIC_URL: 'http://127.0.0.1' }, data.accountId);
+    servers = await startServers(
+      databaseUrl,
+      { ...standInEnv(stripe), PUBLIC_URL: 'http://127.0.0.1' },
+      data.accountId,
+    );
     const learner = await signedIn(db, ['learner'], undefined);
-    await db('purchases').insert({ userId: learner.user.id, productId: data.productIds[0], status: 'Valid', totalAmount: 0, currency: 'usd' });
+    await db('purchases').insert({
+      userId: learner.user.id,
+      productId: data.productIds[0],
+      status: 'Valid',
+      totalAmount: 0,
+      currency: 'usd',
+    });
     const admin = await signedIn(db, ['admin']);
     const session = { Cookie: learner.cookie, 'X-CSRF-Token': learner.csrfToken };
     const { product: app, baseline } = servers;
@@ -158,8 +217,18 @@ async function main() {
     const lessonId = data.lessonIds[3]!;
 
     const pairs: { name: string; product: Load; baseline: Load; target: number }[] = [
-      { name: 'storefront product list', product: { url: `${app}/api/store/products` }, baseline: { url: `${baseline}/products` }, target: 50 },
-      { name: 'product quote', product: { url: `${app}/api/store/products/${productId}/quote?coupon=NONE` }, baseline: { url: `${baseline}/quote/${productId}` }, target: 50 },
+      {
+        name: 'storefront product list',
+        product: { url: `${app}/api/store/products` },
+        baseline: { url: `${baseline}/products` },
+        target: 50,
+      },
+      {
+        name: 'product quote',
+        product: { url: `${app}/api/store/products/${productId}/quote?coupon=NONE` },
+        baseline: { url: `${baseline}/quote/${productId}` },
+        target: 50,
+      },
       {
         name: 'lesson page data',
         product: { url: `${app}/api/store/courses/${data.courseSlug}/lessons/${lessonId}`, headers: session },
@@ -168,7 +237,12 @@ async function main() {
       },
       {
         name: 'progress write',
-        product: { url: `${app}/api/store/progress/lessons/${lessonId}`, method: 'PUT', headers: { ...session, 'Content-Type': 'application/json' }, body: '{}' },
+        product: {
+          url: `${app}/api/store/progress/lessons/${lessonId}`,
+          method: 'PUT',
+          headers: { ...session, 'Content-Type': 'application/json' },
+          body: '{}',
+        },
         baseline: { url: `${baseline}/progress/${learner.user.id}/${lessonId}`, method: 'PUT' },
         target: 50,
       },
@@ -209,7 +283,10 @@ async function main() {
             fetch(`${app}/api/store/checkout`, {
               method: 'POST',
               headers: { 'Content-Type': 'application/json' },
-              body: JSON.stringify({ productId: data.productIds[(i + k) % data.productIds.length], email: `buyer${i + k}@bench.example` }),
+              body: JSON.stringify({
+                productId: data.productIds[(i + k) % data.productIds.length],
+                email: `buyer${i + k}@bench.example`,
+              }),
             }).then(async (r) => {
               const body = (await r.json()) as { url: string };
               if (r.status !== 201) throw new Error(`checkout answered ${r.status}: ${JSON.stringify(body)}`);
@@ -227,7 +304,11 @@ async function main() {
         amount: checkouts,
         setupRequest: (request) => {
           const event = payloads[next++ % payloads.length]!;
-          return { ...request, body: event.payload, headers: { ...request.headers, 'content-type': 'application/json', 'stripe-signature': event.signature } };
+          return {
+            ...request,
+            body: event.payload,
+            headers: { ...request.headers, 'content-type': 'application/json', 'stripe-signature': event.signature },
+          };
         },
       });
       const fulfilmentSeconds = (performance.now() - started) / 1000;
@@ -236,7 +317,11 @@ async function main() {
         url: `${baseline}/webhook`,
         method: 'POST',
         amount: checkouts,
-        setupRequest: (request) => ({ ...request, body: JSON.stringify({ id: String(seq++) }), headers: { ...request.headers, 'content-type': 'application/json' } }),
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({ id: String(seq++) }),
+          headers: { ...request.headers, 'content-type': 'application/json' },
+        }),
       });
       const fulfilled = Number((await db('checkouts').where({ status: 'fulfilled' }).count({ n: '*' }))[0]!.n);
       table.push({
@@ -260,9 +345,12 @@ async function main() {
       let rssPeak = rssBefore;
       const sampler = setInterval(() => void readRss(pid).then((rss) => (rssPeak = Math.max(rssPeak, rss))), 20);
       started = performance.now();
-      const response = await fetch(`${app}/api/admin/exports/charges.csv?from=2000-01-01&to=2100-01-01`, { headers: { Cookie: admin.cookie } });
+      const response = await fetch(`${app}/api/admin/exports/charges.csv?from=2000-01-01&to=2100-01-01`, {
+        headers: { Cookie: admin.cookie },
+      });
       let lines = 0;
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) for (const byte of chunk) if (byte === 10) lines++;
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>)
+        for (const byte of chunk) if (byte === 10) lines++;
       const exportSeconds = (performance.now() - started) / 1000;
       clearInterval(sampler);
       const rows = lines - 1;
@@ -285,13 +373,21 @@ async function main() {
     if (wanted('npm start')) {
       await ensureAppsBuilt(logger); // a start measures the server, not the first build of the apps
       const start = await startTimes();
-      table.push({ what: '`npm start` to first healthy answer (embedded DB)', 'req/s': `first ${start.first} s, second ${start.second} s`, target: 'second < 5 s', met: start.second < 5 ? 'yes' : 'no' });
+      table.push({
+        what: '`npm start` to first healthy answer (embedded DB)',
+        'req/s': `first ${start.first} s, second ${start.second} s`,
+        target: 'second < 5 s',
+        met: start.second < 5 ? 'yes' : 'no',
+      });
     }
 
     if (wanted('initial javascript')) {
       const store = await initialJs(path.join(PROJECT_ROOT, 'storefront', 'dist'));
       const console_ = await initialJs(path.join(PROJECT_ROOT, 'admin', 'dist'));
-      table.push({ what: 'initial JavaScript, gzip', 'req/s': `storefront ${store.gzipKb} KB (${store.rawKb} KB raw), console ${console_.gzipKb} KB (${console_.rawKb} KB raw)` });
+      table.push({
+        what: 'initial JavaScript, gzip',
+        'req/s': `storefront ${store.gzipKb} KB (${store.rawKb} KB raw), console ${console_.gzipKb} KB (${console_.rawKb} KB raw)`,
+      });
     }
 
     console.table(table);
@@ -299,7 +395,19 @@ async function main() {
     await mkdir(out, { recursive: true });
     await writeFile(
       path.join(out, 'bench.json'),
-      JSON.stringify({ at: new Date().toISOString(), node: process.version, cpus: os.cpus().length, connections: CONNECTIONS, seconds: DURATION, dataset: counts, results: table }, null, 2),
+      JSON.stringify(
+        {
+          at: new Date().toISOString(),
+          node: process.version,
+          cpus: os.cpus().length,
+          connections: CONNECTIONS,
+          seconds: DURATION,
+          dataset: counts,
+          results: table,
+        },
+        null,
+        2,
+      ),
     );
   } finally {
     if (servers) await stopServers(servers.child);

@@ -16,16 +16,24 @@ const db = createDb(process.env.BENCH_DATABASE_URL!);
 const env = JSON.parse(process.env.BENCH_APP_ENV ?? '{}') as Record<string, string>;
 
 // The product as it runs by default: its read caches on.
-const product = createApp(testDeps(db, { config: testConfig({ READ_CACHE_MS: String(DEFAULT_READ_CACHE_MS), ...env }) })).listen(0, '127.0.0.1');
+const product = createApp(
+  testDeps(db, { config: testConfig({ READ_CACHE_MS: String(DEFAULT_READ_CACHE_MS), ...env }) }),
+).listen(0, '127.0.0.1');
 
 // Baselines: one handler, one query, JSON out; what the product would cost with nothing of its own around it.
 const baseline = new Koa();
 const router = new Router();
 router.get('/products', async (ctx) => {
-  ctx.body = await db('products as p').join('prices as pr', 'pr.productId', 'p.id').where({ 'p.status': 'active', 'pr.status': 'active' }).select('p.*', 'pr.unitAmount');
+  ctx.body = await db('products as p')
+    .join('prices as pr', 'pr.productId', 'p.id')
+    .where({ 'p.status': 'active', 'pr.status': 'active' })
+    .select('p.*', 'pr.unitAmount');
 });
 router.get('/quote/:id', async (ctx) => {
-  ctx.body = await db('products as p').join('prices as pr', 'pr.productId', 'p.id').where({ 'p.id': ctx.params.id, 'pr.status': 'active' }).first('p.id', 'pr.unitAmount');
+  ctx.body = await db('products as p')
+    .join('prices as pr', 'pr.productId', 'p.id')
+    .where({ 'p.id': ctx.params.id, 'pr.status': 'active' })
+    .first('p.id', 'pr.unitAmount');
 });
 router.get('/lessons/:id', async (ctx) => {
   ctx.body = await db('contentResources').where({ id: ctx.params.id }).first();
@@ -48,14 +56,19 @@ router.get('/purchases', async (ctx) => {
 });
 router.post('/webhook', async (ctx) => {
   const { id } = ctx.request.body as { id: string };
-  await db('merchantEvents').insert({ merchantAccountId: process.env.BENCH_ACCOUNT_ID, identifier: `baseline-${id}`, type: 'baseline' }).onConflict(['merchantAccountId', 'identifier']).ignore();
+  await db('merchantEvents')
+    .insert({ merchantAccountId: process.env.BENCH_ACCOUNT_ID, identifier: `baseline-${id}`, type: 'baseline' })
+    .onConflict(['merchantAccountId', 'identifier'])
+    .ignore();
   ctx.body = { received: true };
 });
 baseline.use(bodyParser()).use(router.routes());
 const bare = baseline.listen(0, '127.0.0.1');
 
 await Promise.all([new Promise((r) => product.once('listening', r)), new Promise((r) => bare.once('listening', r))]);
-console.log(JSON.stringify({ product: (product.address() as AddressInfo).port, baseline: (bare.address() as AddressInfo).port }));
+console.log(
+  JSON.stringify({ product: (product.address() as AddressInfo).port, baseline: (bare.address() as AddressInfo).port }),
+);
 
 process.on('SIGTERM', () => {
   product.close();

@@ -35,7 +35,10 @@ describe('npm run cli against DATABASE_URL', { timeout: 120_000 }, () => {
   const database = useTestDatabase();
 
   it('prints a one-time sign-in link that signs in', async () => {
-    const { code, stdout } = await cli(['login-link', 'Ops@Example.com', '--redirect', '/admin/'], envWithout({ DATABASE_URL: database().url }));
+    const { code, stdout } = await cli(
+      ['login-link', 'Ops@Example.com', '--redirect', '/admin/'],
+      envWithout({ DATABASE_URL: database().url }),
+    );
     expect(code).toBe(0);
     const link = new URL(stdout.trim());
     expect(link.pathname).toBe('/login/continue');
@@ -48,7 +51,9 @@ describe('npm run cli against DATABASE_URL', { timeout: 120_000 }, () => {
 
   it('grants and revokes roles, audited, and refuses unknown roles', async () => {
     const env = envWithout({ DATABASE_URL: database().url });
-    expect((await cli(['grant-role', 'boss@example.com', 'admin'], env)).stdout).toBe('boss@example.com: admin, learner\n');
+    expect((await cli(['grant-role', 'boss@example.com', 'admin'], env)).stdout).toBe(
+      'boss@example.com: admin, learner\n',
+    );
     expect((await cli(['revoke-role', 'boss@example.com', 'learner'], env)).stdout).toBe('boss@example.com: admin\n');
     expect((await User.query(database().db).findOne({ email: 'boss@example.com' }))?.roles).toEqual(['admin']);
     expect(await AuditLog.query(database().db).where({ resource: 'users', actorEmail: 'cli' }).resultSize()).toBe(2);
@@ -72,7 +77,10 @@ describe('npm run cli against the embedded database', { timeout: 120_000 }, () =
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('starts the embedded database when needed, and the change persists', async () => {
-    const env = envWithout({ EMBEDDED_PG_DIR: path.join(root, 'postgres'), EMBEDDED_PG_PORT: String(await freePort()) });
+    const env = envWithout({
+      EMBEDDED_PG_DIR: path.join(root, 'postgres'),
+      EMBEDDED_PG_PORT: String(await freePort()),
+    });
     const granted = await cli(['grant-role', 'someone@example.com', 'finance'], env);
     expect(granted.stdout).toBe('someone@example.com: finance, learner\n');
     const revoked = await cli(['revoke-role', 'someone@example.com', 'finance'], env);

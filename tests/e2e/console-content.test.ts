@@ -12,7 +12,8 @@ describe('editing content in the console (Chromium)', () => {
     page = await context.newPage();
   });
 
-  const lessonTitled = (title: string) => ContentResource.query(site().db).where('type', 'lesson').whereRaw("fields->>'title' = ?", [title]).first();
+  const lessonTitled = (title: string) =>
+    ContentResource.query(site().db).where('type', 'lesson').whereRaw("fields->>'title' = ?", [title]).first();
 
   it("edits a lesson's rich text, and the stored body is the sanitised HTML", async () => {
     const lesson = (await lessonTitled('Primitive types'))!;
@@ -28,7 +29,9 @@ describe('editing content in the console (Chromium)', () => {
     await keepScreenshot(page, 'console-lesson-editor');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
 
-    await expect.poll(async () => (await ContentResource.query(site().db).findById(lesson.id))!.fields.body, { timeout: 10_000 }).toContain('Numbers never need quotes.');
+    await expect
+      .poll(async () => (await ContentResource.query(site().db).findById(lesson.id))!.fields.body, { timeout: 10_000 })
+      .toContain('Numbers never need quotes.');
     const stored = (await ContentResource.query(site().db).findById(lesson.id))!.fields.body!;
     expect(stored).toMatch(/<strong>\s*Remember this\.<\/strong>/);
     expect(stored).toContain('<code>string</code>'); // what was there stays
@@ -38,7 +41,9 @@ describe('editing content in the console (Chromium)', () => {
     const course = (await ContentResource.query(site().db).findOne({ type: 'course' }))!;
     const welcome = (await lessonTitled('Welcome'))!;
     const link = (await ContentResourceResource.query(site().db).findOne({ resourceId: welcome.id }))!;
-    const siblingsBefore = await ContentResourceResource.query(site().db).where({ resourceOfId: link.resourceOfId }).orderBy('position');
+    const siblingsBefore = await ContentResourceResource.query(site().db)
+      .where({ resourceOfId: link.resourceOfId })
+      .orderBy('position');
     expect(siblingsBefore[0]!.resourceId).toBe(welcome.id);
 
     await page.goto(`${site().baseUrl}/admin/#/content-resources/${course.id}/show`);
@@ -47,11 +52,21 @@ describe('editing content in the console (Chromium)', () => {
     await page.getByRole('button', { name: 'Move down: Welcome' }).click();
 
     await expect
-      .poll(async () => (await ContentResourceResource.query(site().db).where({ resourceOfId: link.resourceOfId }).orderBy('position')).map((l) => l.resourceId), { timeout: 10_000 })
+      .poll(
+        async () =>
+          (
+            await ContentResourceResource.query(site().db)
+              .where({ resourceOfId: link.resourceOfId })
+              .orderBy('position')
+          ).map((l) => l.resourceId),
+        { timeout: 10_000 },
+      )
       .toEqual([siblingsBefore[1]!.resourceId, welcome.id]);
     await page.reload();
     const items = page.getByRole('list', { name: /^Contents of Why types/ }).getByRole('listitem');
     await items.first().waitFor();
-    expect(await items.first().getAttribute('aria-label') ?? (await items.first().innerText())).not.toMatch(/^Lesson: Welcome/);
+    expect((await items.first().getAttribute('aria-label')) ?? (await items.first().innerText())).not.toMatch(
+      /^Lesson: Welcome/,
+    );
   });
 });

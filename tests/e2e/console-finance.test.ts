@@ -7,10 +7,18 @@ import type { User } from '../../api/src/identity/models';
 import { testProviderFee } from '../../api/src/payments/test-provider';
 import { createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
-import { ARTIFACTS_DIR, buyThroughSite, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
+import {
+  ARTIFACTS_DIR,
+  buyThroughSite,
+  keepScreenshot,
+  signedInContext,
+  useDemoSite,
+  waitForStillness,
+} from '../support/browser';
 
 /** "$1,234.56", "-$10.00": how the console writes cents. */
-const money = (cents: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
+const money = (cents: number) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
 
 interface Sale {
   purchaseId: string;
@@ -32,7 +40,11 @@ describe('the Finance page in the console (Chromium)', () => {
   beforeAll(async () => {
     const { db, baseUrl } = site();
     owner = await createUser(db, { name: 'Olive Owner', email: 'olive.owner@example.com', roles: ['contributor'] });
-    contributor = await createUser(db, { name: 'Carl Contributor', email: 'carl.contributor@example.com', roles: ['contributor'] });
+    contributor = await createUser(db, {
+      name: 'Carl Contributor',
+      email: 'carl.contributor@example.com',
+      roles: ['contributor'],
+    });
     const course = await createProduct(db, { name: 'Ledger Course', unitAmount: 10_000 });
     const workshop = await createProduct(db, { name: 'Ledger Workshop', unitAmount: 4_900 });
     await createRevenueSplit(db, { productId: course.id, type: 'platform', percent: 0.2 });
@@ -98,7 +110,7 @@ describe('the Finance page in the console (Chromium)', () => {
     expect(all.refunds).toBe(-1_000);
     await page.getByRole('region', { name: 'Totals' }).getByText(money(all.sales)).waitFor();
     await page.getByRole('region', { name: 'Totals' }).getByText(money(all.total)).waitFor();
-    await page.waitForTimeout(500); // let the bars finish their entrance animation for the screenshot
+    await waitForStillness(page);
     await keepScreenshot(page, 'console-finance');
 
     // The accessible tables.
@@ -106,14 +118,24 @@ describe('the Finance page in the console (Chromium)', () => {
 
     const perDay = page.getByRole('table', { name: 'Revenue per day' });
     const totalRow = perDay.getByRole('row', { name: /^Total/ });
-    expect(await totalRow.getByRole('cell').allInnerTexts()).toEqual([money(all.sales), money(all.refunds), money(0), money(all.total)]);
+    expect(await totalRow.getByRole('cell').allInnerTexts()).toEqual([
+      money(all.sales),
+      money(all.refunds),
+      money(0),
+      money(all.total),
+    ]);
 
     const perProduct = page.getByRole('table', { name: 'Revenue per product' });
     for (const sale of [sales[0]!, sales[1]!]) {
       const product = await site().db('products').where({ name: sale.product }).first();
       const sums = await ledger('product_id', product.id);
       const row = perProduct.getByRole('row', { name: new RegExp(`^${sale.product}`) });
-      expect(await row.getByRole('cell').allInnerTexts()).toEqual([money(sums.sales), money(sums.refunds), money(0), money(sums.total)]);
+      expect(await row.getByRole('cell').allInnerTexts()).toEqual([
+        money(sums.sales),
+        money(sums.refunds),
+        money(0),
+        money(sums.total),
+      ]);
     }
 
     const perRecipient = page.getByRole('table', { name: 'Revenue per recipient' });
@@ -176,10 +198,14 @@ describe('the Finance page in the console (Chromium)', () => {
 
     // A preset puts it right; over a year the bars are per week or month (unless the year is young).
     await page.getByRole('button', { name: 'This year' }).click();
-    await page.getByRole('figure', { name: /^Revenue per (day|week|month)$/ }).locator('.MuiChartsSurface-root').first().waitFor();
+    await page
+      .getByRole('figure', { name: /^Revenue per (day|week|month)$/ })
+      .locator('.MuiChartsSurface-root')
+      .first()
+      .waitFor();
     expect(await page.getByText('Must not be after "to"').count()).toBe(0);
     expect(await page.getByText('The API refused these dates').count()).toBe(0);
-    await page.waitForTimeout(500);
+    await waitForStillness(page);
     await keepScreenshot(page, 'console-finance-year');
   });
 
@@ -215,24 +241,40 @@ describe('the Finance page in the console (Chromium)', () => {
     await download.saveAs(file);
     const rows = parse(readFileSync(file, 'utf8'), { bom: true, columns: true, record_delimiter: '\r\n' }) as CsvRow[];
     expect(rows).toHaveLength(lines);
-    expect(rows.filter((r) => r['Kind'] === 'refund').reduce((sum, r) => sum + Number(r['Amount (cents)']), 0)).toBe(-1_000);
+    expect(rows.filter((r) => r['Kind'] === 'refund').reduce((sum, r) => sum + Number(r['Amount (cents)']), 0)).toBe(
+      -1_000,
+    );
 
     // The per-recipient summary, by week.
     await page.getByRole('combobox', { name: 'Grouped' }).click();
     await page.getByRole('option', { name: 'Per week' }).click();
-    const [summary] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Per-recipient summary' }).click()]);
+    const [summary] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Per-recipient summary' }).click(),
+    ]);
     expect(summary.suggestedFilename()).toMatch(/^recipients-.*-by-week\.csv$/);
     const summaryFile = path.join(ARTIFACTS_DIR, 'console-finance-recipients.csv');
     await summary.saveAs(summaryFile);
-    const perRecipient = parse(readFileSync(summaryFile, 'utf8'), { bom: true, columns: true, record_delimiter: '\r\n' }) as CsvRow[];
-    expect(perRecipient.map((r) => r['Recipient email']).sort()).toEqual(['', 'carl.contributor@example.com', 'olive.owner@example.com']);
+    const perRecipient = parse(readFileSync(summaryFile, 'utf8'), {
+      bom: true,
+      columns: true,
+      record_delimiter: '\r\n',
+    }) as CsvRow[];
+    expect(perRecipient.map((r) => r['Recipient email']).sort()).toEqual([
+      '',
+      'carl.contributor@example.com',
+      'olive.owner@example.com',
+    ]);
     await page.getByText(`Per-recipient summary exported: ${summary.suggestedFilename()}, 3 rows.`).waitFor();
   });
 
   it('shows a product’s revenue splits with what is left, and lets finance delete and add one', async () => {
     const { db, baseUrl } = site();
     const workshop = (await db('products').where({ name: 'Ledger Workshop' }).first())!;
-    const splitsOf = async () => (await db('productRevenueSplits').where({ productId: workshop.id }).orderBy('type')).map((s) => `${s.type} ${Number(s.percent)}`);
+    const splitsOf = async () =>
+      (await db('productRevenueSplits').where({ productId: workshop.id }).orderBy('type')).map(
+        (s) => `${s.type} ${Number(s.percent)}`,
+      );
     await page.goto(`${baseUrl}/admin/#/products/${workshop.id}/show/splits`);
     await page.getByText('Total: 100% · Remaining: 0%').waitFor();
 

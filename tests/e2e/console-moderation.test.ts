@@ -55,7 +55,15 @@ describe('comment moderation in the console (Chromium)', () => {
         modules: [
           {
             title: 'Basics',
-            sections: [{ title: 'Start', lessons: [{ title: 'Welcome', body: '<p>Hello.</p>' }, { title: 'Paid lesson', body: '<p>Only for buyers.</p>' }] }],
+            sections: [
+              {
+                title: 'Start',
+                lessons: [
+                  { title: 'Welcome', body: '<p>Hello.</p>' },
+                  { title: 'Paid lesson', body: '<p>Only for buyers.</p>' },
+                ],
+              },
+            ],
           },
         ],
       },
@@ -66,7 +74,9 @@ describe('comment moderation in the console (Chromium)', () => {
     reader = await createUser(db, { name: 'Reading Rita', email: 'reading.rita@example.com' });
     await createPurchase(db, { user: author, product });
     await createPurchase(db, { user: reader, product });
-    [{ id: spamId }] = await db('comments').insert({ userId: author.id, text: SPAM, context: JSON.stringify({ resourceId: lessonId }) }).returning('id');
+    [{ id: spamId }] = await db('comments')
+      .insert({ userId: author.id, text: SPAM, context: JSON.stringify({ resourceId: lessonId }) })
+      .returning('id');
     await db('comments').insert({ userId: reader.id, text: KIND, context: JSON.stringify({ resourceId: lessonId }) });
   });
 
@@ -91,7 +101,11 @@ describe('comment moderation in the console (Chromium)', () => {
 
     const supportContext = await signedInContext(site().browser, baseUrl, db, ['support']);
     contexts.push(supportContext);
-    const support = (await db('users').whereRaw(`roles @> '{support}'`).whereNot({ email: 'support@example.com' }).orderBy('createdAt', 'desc').first())!;
+    const support = (await db('users')
+      .whereRaw(`roles @> '{support}'`)
+      .whereNot({ email: 'support@example.com' })
+      .orderBy('createdAt', 'desc')
+      .first())!;
     const page = await supportContext.newPage();
     await page.goto(`${baseUrl}/admin/#/comments`);
     await spamRow(page).waitFor();
@@ -120,13 +134,22 @@ describe('comment moderation in the console (Chromium)', () => {
     expect(hidden.hiddenAt).toBeInstanceOf(Date);
     expect(hidden).toMatchObject({ hiddenReason: REASON, hiddenById: support.id, text: SPAM });
     expect(await db('auditLogs').where({ recordId: spamId }).select('action', 'actorId', 'resource', 'after')).toEqual([
-      expect.objectContaining({ action: 'comment.hidden', actorId: support.id, resource: 'comments', after: expect.objectContaining({ hiddenReason: REASON }) }),
+      expect.objectContaining({
+        action: 'comment.hidden',
+        actorId: support.id,
+        resource: 'comments',
+        after: expect.objectContaining({ hiddenReason: REASON }),
+      }),
     ]);
 
     // Another buyer of the course no longer gets it; its author still does, marked hidden, with the reason.
     expect((await threadFor(readerContext)).map((c) => c.text)).toEqual([KIND]);
     const authorView = await threadFor(authorContext);
-    expect(authorView.find((c) => c.id === spamId)).toMatchObject({ text: SPAM, mine: true, hidden: { reason: REASON } });
+    expect(authorView.find((c) => c.id === spamId)).toMatchObject({
+      text: SPAM,
+      mine: true,
+      hidden: { reason: REASON },
+    });
 
     // The Hidden filter.
     await chooseHidden(page, 'Yes');
@@ -153,7 +176,10 @@ describe('comment moderation in the console (Chromium)', () => {
     expect(await page.getByText(REASON).count()).toBe(0);
 
     expect(await commentOf()).toMatchObject({ hiddenAt: null, hiddenReason: null, hiddenById: null });
-    expect((await db('auditLogs').where({ recordId: spamId }).orderBy('createdAt')).map((a) => a.action)).toEqual(['comment.hidden', 'comment.shown']);
+    expect((await db('auditLogs').where({ recordId: spamId }).orderBy('createdAt')).map((a) => a.action)).toEqual([
+      'comment.hidden',
+      'comment.shown',
+    ]);
     expect((await threadFor(readerContext)).map((c) => c.text)).toEqual([SPAM, KIND]);
   });
 

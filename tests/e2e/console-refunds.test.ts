@@ -26,12 +26,17 @@ describe('refunds and bans in the console (Chromium)', () => {
   }
 
   const dialog = (page: Page) => page.getByRole('dialog');
-  const refundedFigure = (page: Page) => page.getByRole('table', { name: 'Charge amounts' }).getByRole('row', { name: /Refunded/ });
+  const refundedFigure = (page: Page) =>
+    page.getByRole('table', { name: 'Charge amounts' }).getByRole('row', { name: /Refunded/ });
 
   it('lets support refund part of a purchase, then the rest, through the provider', async () => {
     const context = await signedInContext(site().browser, site().baseUrl, site().db, ['support']);
     const page = await context.newPage();
-    const support = (await site().db('users').whereRaw(`roles @> '{support}'`).whereNot({ email: 'support@example.com' }).first())!; // the one signed in
+    const support = (await site()
+      .db('users')
+      .whereRaw(`roles @> '{support}'`)
+      .whereNot({ email: 'support@example.com' })
+      .first())!; // the one signed in
     await page.goto(`${site().baseUrl}/admin/#/purchases/${refundId}/show/payment`);
     await refundedFigure(page).getByText('$0.00').waitFor();
     expect(await page.getByRole('button', { name: 'Ban', exact: true }).count()).toBe(0); // admins only
@@ -39,7 +44,9 @@ describe('refunds and bans in the console (Chromium)', () => {
     // Partial: too much first — the API's answer shows on the amount input.
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     await dialog(page).getByRole('heading', { name: 'Refund purchase' }).waitFor();
-    await dialog(page).getByRole('radio', { name: `Full refund (amount left: ${dollars(paid)})` }).waitFor();
+    await dialog(page)
+      .getByRole('radio', { name: `Full refund (amount left: ${dollars(paid)})` })
+      .waitFor();
     await dialog(page).getByRole('radio', { name: 'Partial refund' }).check();
     await dialog(page).getByRole('button', { name: 'Continue' }).click();
     // Nothing typed: the dialog asks for an amount and a reason before any confirmation.
@@ -50,7 +57,9 @@ describe('refunds and bans in the console (Chromium)', () => {
     await dialog(page).getByRole('button', { name: 'Continue' }).click();
     await dialog(page).getByText('Refund $500.00 to refund.me@example.com? This cannot be undone.').waitFor();
     await dialog(page).getByRole('button', { name: 'Confirm' }).click();
-    await dialog(page).getByText(`is more than the ${dollars(paid)} left to refund`).waitFor();
+    await dialog(page)
+      .getByText(`is more than the ${dollars(paid)} left to refund`)
+      .waitFor();
     expect(await dialog(page).getByLabel('Amount to refund (in dollars)').getAttribute('aria-invalid')).toBe('true');
     expect((await chargeOf(refundId)).refundAmount).toBe(0);
 
@@ -68,19 +77,31 @@ describe('refunds and bans in the console (Chromium)', () => {
     expect(charge.refundAmount).toBe(1234);
     expect((await Purchase.query(site().db).findById(refundId))!.status).toBe('Valid');
     expect(await site().db('merchantRefunds').where({ merchantChargeId: charge.id })).toEqual([
-      expect.objectContaining({ amount: 1234, reason: 'Course did not match the description', requestedById: support.id }),
+      expect.objectContaining({
+        amount: 1234,
+        reason: 'Course did not match the description',
+        requestedById: support.id,
+      }),
     ]);
-    expect((await site().db('testProviderSessions').where({ chargeIdentifier: charge.identifier }).first()).refunded).toBe(1234);
+    expect(
+      (await site().db('testProviderSessions').where({ chargeIdentifier: charge.identifier }).first()).refunded,
+    ).toBe(1234);
 
     // Full: what is left.
     const left = paid - 1234;
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
-    await dialog(page).getByRole('radio', { name: `Full refund (amount left: ${dollars(left)})` }).check();
+    await dialog(page)
+      .getByRole('radio', { name: `Full refund (amount left: ${dollars(left)})` })
+      .check();
     await dialog(page).getByLabel('Reason').fill('Asked again: refund the rest');
     await dialog(page).getByRole('button', { name: 'Continue' }).click();
-    await dialog(page).getByText(`Refund ${dollars(left)} to refund.me@example.com? This cannot be undone.`).waitFor();
+    await dialog(page)
+      .getByText(`Refund ${dollars(left)} to refund.me@example.com? This cannot be undone.`)
+      .waitFor();
     await dialog(page).getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText(`Refunded ${dollars(left)} to refund.me@example.com. The purchase is now refunded in full.`).waitFor();
+    await page
+      .getByText(`Refunded ${dollars(left)} to refund.me@example.com. The purchase is now refunded in full.`)
+      .waitFor();
     await refundedFigure(page).getByText(dollars(paid)).waitFor();
     expect(await page.getByRole('button', { name: 'Refund', exact: true }).count()).toBe(0);
     await page.getByRole('tab', { name: 'Summary' }).click();
@@ -90,9 +111,18 @@ describe('refunds and bans in the console (Chromium)', () => {
 
     charge = await chargeOf(refundId);
     expect(charge.refundAmount).toBe(paid);
-    expect(await Purchase.query(site().db).findById(refundId)).toMatchObject({ status: 'Refunded', statusReason: 'Asked again: refund the rest' });
-    expect((await site().db('merchantRefunds').where({ merchantChargeId: charge.id }).orderBy('createdAt')).map((r) => r.amount)).toEqual([1234, left]);
-    expect((await site().db('testProviderSessions').where({ chargeIdentifier: charge.identifier }).first()).refunded).toBe(paid);
+    expect(await Purchase.query(site().db).findById(refundId)).toMatchObject({
+      status: 'Refunded',
+      statusReason: 'Asked again: refund the rest',
+    });
+    expect(
+      (await site().db('merchantRefunds').where({ merchantChargeId: charge.id }).orderBy('createdAt')).map(
+        (r) => r.amount,
+      ),
+    ).toEqual([1234, left]);
+    expect(
+      (await site().db('testProviderSessions').where({ chargeIdentifier: charge.identifier }).first()).refunded,
+    ).toBe(paid);
 
     // Both refunds in the Payments section's list.
     await page.goto(`${site().baseUrl}/admin/#/merchant-refunds`);
@@ -112,14 +142,19 @@ describe('refunds and bans in the console (Chromium)', () => {
     await dialog(page).getByText('Say why, in a few words (at least 3 characters).').waitFor();
     await dialog(page).getByLabel('Reason').fill('Shared the course videos publicly');
     await dialog(page).getByRole('button', { name: 'Continue' }).click();
-    await dialog(page).getByText('Ban the purchase of ban.me@example.com? Their access ends now. This cannot be undone.').waitFor();
+    await dialog(page)
+      .getByText('Ban the purchase of ban.me@example.com? Their access ends now. This cannot be undone.')
+      .waitFor();
     await dialog(page).getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('Banned the purchase of ban.me@example.com: their access has ended.').waitFor();
     await page.getByText('Shared the course videos publicly').waitFor();
     await expect.poll(() => page.getByRole('button', { name: 'Ban', exact: true }).count()).toBe(0);
     await keepScreenshot(page, 'console-purchase-banned');
 
-    expect(await Purchase.query(site().db).findById(banId)).toMatchObject({ status: 'Banned', statusReason: 'Shared the course videos publicly' });
+    expect(await Purchase.query(site().db).findById(banId)).toMatchObject({
+      status: 'Banned',
+      statusReason: 'Shared the course videos publicly',
+    });
     expect((await chargeOf(banId)).refundAmount).toBe(0); // a ban refunds nothing
     await context.close();
   });

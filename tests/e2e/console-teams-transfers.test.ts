@@ -4,7 +4,7 @@ import { Coupon, Product, Purchase, PurchaseUserTransfer } from '../../api/src/d
 import type { User } from '../../api/src/identity/models';
 import { createCoupon, createPurchase, createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
-import { buyThroughSite, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
+import { buyThroughSite, keepScreenshot, signedInContext, useDemoSite, waitForStillness } from '../support/browser';
 
 const DAY = 86_400_000;
 
@@ -23,17 +23,31 @@ describe('teams and transfers in the console (Chromium)', () => {
 
   const db = () => site().db;
   /** The code the team's invite link carries (the owner can replace it). */
-  const inviteCodeOf = async (purchase: Purchase) => (await Coupon.query(db()).findById(purchase.bulkCouponId!))!.inviteCode;
+  const inviteCodeOf = async (purchase: Purchase) =>
+    (await Coupon.query(db()).findById(purchase.bulkCouponId!))!.inviteCode;
 
   /** A team purchase of `seats` seats, its team coupon, and a seat for each member (as redeeming one makes). */
   async function teamOf(buyer: User, total: number, members: User[]) {
     const purchase = await createPurchase(db(), { user: buyer, product, totalAmount: total * 4900 });
-    const coupon = await createCoupon(db(), { code: null, percentageDiscount: 1, maxUses: total, restrictedToProductId: product.id, bulkPurchaseId: purchase.id });
+    const coupon = await createCoupon(db(), {
+      code: null,
+      percentageDiscount: 1,
+      maxUses: total,
+      restrictedToProductId: product.id,
+      bulkPurchaseId: purchase.id,
+    });
     await db()('purchases').where({ id: purchase.id }).update({ bulkCouponId: coupon.id });
     const memberSeats: Purchase[] = [];
     for (const member of members) {
       memberSeats.push(
-        await Purchase.query(db()).insertAndFetch({ userId: member.id, productId: product.id, status: 'Valid', totalAmount: 0, redeemedBulkCouponId: coupon.id, couponId: coupon.id }),
+        await Purchase.query(db()).insertAndFetch({
+          userId: member.id,
+          productId: product.id,
+          status: 'Valid',
+          totalAmount: 0,
+          redeemedBulkCouponId: coupon.id,
+          couponId: coupon.id,
+        }),
       );
     }
     await db()('coupons').where({ id: coupon.id }).update({ usedCount: members.length });
@@ -69,7 +83,8 @@ describe('teams and transfers in the console (Chromium)', () => {
   });
 
   const dialog = (page: Page) => page.getByRole('dialog');
-  const memberRow = (page: Page, email: string) => page.getByRole('table', { name: 'Members' }).getByRole('row', { name: new RegExp(email.replace(/\./g, '\\.')) });
+  const memberRow = (page: Page, email: string) =>
+    page.getByRole('table', { name: 'Members' }).getByRole('row', { name: new RegExp(email.replace(/\./g, '\\.')) });
   const transfersTable = (page: Page) => page.getByRole('table', { name: 'Transfers' });
 
   it('shows teams read-only to finance, with a useful empty state', async () => {
@@ -105,8 +120,14 @@ describe('teams and transfers in the console (Chromium)', () => {
     await memberRow(page, 'member.one@example.com').getByRole('button', { name: 'Revoke seat' }).click();
     await dialog(page).getByRole('heading', { name: 'Revoke seat' }).waitFor();
     await dialog(page).getByText('Revoke the seat of member.one@example.com?').waitFor();
-    await dialog(page).getByText('They lose access to TypeScript Fundamentals at once and keep their progress, and we email them.', { exact: false }).waitFor();
-    await dialog(page).getByText('the invite link will not let them back in unless the team\'s owner allows it', { exact: false }).waitFor();
+    await dialog(page)
+      .getByText('They lose access to TypeScript Fundamentals at once and keep their progress, and we email them.', {
+        exact: false,
+      })
+      .waitFor();
+    await dialog(page)
+      .getByText("the invite link will not let them back in unless the team's owner allows it", { exact: false })
+      .waitFor();
     await keepScreenshot(page, 'console-team-revoke-confirm');
     // Backing out changes nothing.
     await dialog(page).getByRole('button', { name: 'Cancel' }).click();
@@ -127,7 +148,9 @@ describe('teams and transfers in the console (Chromium)', () => {
     expect((await Coupon.query(db()).findById(teamCoupon.id))!.usedCount).toBe(1);
     expect(await db()('auditLogs').where({ action: 'team.seat-revoked', recordId: seats.one.id })).toHaveLength(1);
     // Removed from the team, as the owner sees it: the invite link refuses them until the owner lets them back in.
-    expect(await db()('teamSeatRevocations').where({ couponId: teamCoupon.id, userId: seats.one.userId })).toHaveLength(1);
+    expect(await db()('teamSeatRevocations').where({ couponId: teamCoupon.id, userId: seats.one.userId })).toHaveLength(
+      1,
+    );
     await context.close();
   });
 
@@ -153,7 +176,11 @@ describe('teams and transfers in the console (Chromium)', () => {
     await dialog(page).getByText('Cancel the transfer of this purchase to friend@example.com?').waitFor();
     await keepScreenshot(page, 'console-transfer-cancel-confirm');
     await dialog(page).getByRole('button', { name: 'Cancel transfer' }).click();
-    await page.getByText('Canceled the transfer to friend@example.com. The purchase can be offered again until', { exact: false }).waitFor();
+    await page
+      .getByText('Canceled the transfer to friend@example.com. The purchase can be offered again until', {
+        exact: false,
+      })
+      .waitFor();
     await dialog(page).waitFor({ state: 'detached' });
 
     // The history now reads: this one canceled, a fresh one available with the same deadline.
@@ -165,15 +192,24 @@ describe('teams and transfers in the console (Chromium)', () => {
     const rows = await PurchaseUserTransfer.query(db()).where({ purchaseId: offered.id }).orderBy('createdAt');
     expect(rows).toEqual([
       expect.objectContaining({ id: transfer.id, transferState: 'CANCELED', canceledAt: expect.any(Date) }),
-      expect.objectContaining({ transferState: 'AVAILABLE', sourceUserId: giver.id, targetUserId: null, expiresAt: transfer.expiresAt }),
+      expect.objectContaining({
+        transferState: 'AVAILABLE',
+        sourceUserId: giver.id,
+        targetUserId: null,
+        expiresAt: transfer.expiresAt,
+      }),
     ]);
     expect(await db()('auditLogs').where({ action: 'transfer.canceled', recordId: transfer.id })).toHaveLength(1);
     expect((await Purchase.query(db()).findById(offered.id))!.userId).toBe(giver.id);
 
     // The purchase's page lists the same history.
     await page.goto(`${site().baseUrl}/admin/#/purchases/${offered.id}/show/transfers`);
-    await transfersTable(page).getByRole('row', { name: /Canceled.*friend@example\.com/ }).waitFor();
-    await transfersTable(page).getByRole('row', { name: /Available.*giver@example\.com/ }).waitFor();
+    await transfersTable(page)
+      .getByRole('row', { name: /Canceled.*friend@example\.com/ })
+      .waitFor();
+    await transfersTable(page)
+      .getByRole('row', { name: /Available.*giver@example\.com/ })
+      .waitFor();
     await context.close();
   });
 
@@ -200,7 +236,9 @@ describe('teams and transfers in the console (Chromium)', () => {
     // Someone who already has the course (a team seat): the API refuses, on the email input.
     await email.fill('member.two@example.com');
     await dialog(page).getByRole('button', { name: 'Continue' }).click();
-    await dialog(page).getByText('Move this purchase from wrong.address@example.com to member.two@example.com?').waitFor();
+    await dialog(page)
+      .getByText('Move this purchase from wrong.address@example.com to member.two@example.com?')
+      .waitFor();
     await dialog(page).getByRole('button', { name: 'Move', exact: true }).click();
     await dialog(page).getByText('already owns this course').waitFor();
     expect(await email.getAttribute('aria-invalid')).toBe('true');
@@ -222,15 +260,27 @@ describe('teams and transfers in the console (Chromium)', () => {
     expect((await db()('merchantCharges').where({ id: purchase.merchantChargeId }).first()).userId).toBe(recipient.id);
     // Recorded as a completed transfer; the offer the checkout had opened (AVAILABLE) is closed.
     const transfers = await PurchaseUserTransfer.query(db()).where({ purchaseId: moveId }).orderBy('createdAt');
-    expect(transfers.at(-1)).toMatchObject({ transferState: 'COMPLETED', sourceUserId: previous.id, targetUserId: recipient.id, completedAt: expect.any(Date) });
+    expect(transfers.at(-1)).toMatchObject({
+      transferState: 'COMPLETED',
+      sourceUserId: previous.id,
+      targetUserId: recipient.id,
+      completedAt: expect.any(Date),
+    });
     expect(transfers.slice(0, -1).map((t) => t.transferState)).toEqual(transfers.slice(0, -1).map(() => 'CANCELED'));
-    expect(await db()('auditLogs').where({ action: 'transfer.moved-by-support', resource: 'purchases', recordId: moveId })).toEqual([
-      expect.objectContaining({ before: expect.objectContaining({ email: 'wrong.address@example.com' }), after: expect.objectContaining({ email: 'new@example.com' }) }),
+    expect(
+      await db()('auditLogs').where({ action: 'transfer.moved-by-support', resource: 'purchases', recordId: moveId }),
+    ).toEqual([
+      expect.objectContaining({
+        before: expect.objectContaining({ email: 'wrong.address@example.com' }),
+        after: expect.objectContaining({ email: 'new@example.com' }),
+      }),
     ]);
 
     await page.getByRole('tab', { name: 'Transfers' }).click();
-    await transfersTable(page).getByRole('row', { name: /Completed.*wrong\.address@example\.com.*new@example\.com/ }).waitFor();
-    await page.waitForTimeout(300); // let the tab indicator finish sliding for the screenshot
+    await transfersTable(page)
+      .getByRole('row', { name: /Completed.*wrong\.address@example\.com.*new@example\.com/ })
+      .waitFor();
+    await waitForStillness(page);
     await keepScreenshot(page, 'console-purchase-moved');
     await context.close();
   });

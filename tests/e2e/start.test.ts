@@ -73,7 +73,11 @@ describe('npm start on the embedded database', { timeout: 120_000 }, () => {
   const startEnv = async () => {
     const port = await freePort();
     const pgPort = await freePort();
-    return { port, pgPort, env: baseEnv({ PORT: String(port), EMBEDDED_PG_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) }) };
+    return {
+      port,
+      pgPort,
+      env: baseEnv({ PORT: String(port), EMBEDDED_PG_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) }),
+    };
   };
 
   it('initialises, migrates, loads the demo, prints the URLs and stops the database on Ctrl-C', async () => {
@@ -89,7 +93,11 @@ describe('npm start on the embedded database', { timeout: 120_000 }, () => {
     expect(await isListening(pgPort)).toBe(true);
 
     // The command-line tool uses the running server's database and leaves it running.
-    const cli = spawnSync('npm', ['run', '--silent', 'cli', '--', 'grant-role', 'ops@example.com', 'support'], { cwd: PROJECT_ROOT, env, encoding: 'utf8' });
+    const cli = spawnSync('npm', ['run', '--silent', 'cli', '--', 'grant-role', 'ops@example.com', 'support'], {
+      cwd: PROJECT_ROOT,
+      env,
+      encoding: 'utf8',
+    });
     expect(cli.stdout).toBe('ops@example.com: learner, support\n');
     // Still serving (a fresh request: on a busy machine the CLI can outlast the keep-alive socket of the last one).
     await waitForOk(`http://127.0.0.1:${port}/api/health`, started);
@@ -104,7 +112,9 @@ describe('npm start on the embedded database', { timeout: 120_000 }, () => {
     const { port, env } = await startEnv();
     const started = npmStart(env);
     await waitForOk(`http://127.0.0.1:${port}/api/health`, started);
-    const products = (await (await fetch(`http://127.0.0.1:${port}/api/store/products`)).json()) as { data: { name: string }[] };
+    const products = (await (await fetch(`http://127.0.0.1:${port}/api/store/products`)).json()) as {
+      data: { name: string }[];
+    };
     expect(products.data.map((p) => p.name).sort()).toEqual([
       'Live Workshop: Type-Level TypeScript',
       'TypeScript Fundamentals',
@@ -155,5 +165,15 @@ describe('npm start with DATABASE_URL', { timeout: 120_000 }, () => {
     const exit = await started.exited;
     expect(exit.code).toBe(1);
     expect(started.output()).toMatch(/Invalid configuration:\n\s+PORT: /);
+  });
+
+  it('refuses to take free payments in production: no start without Stripe keys unless test payments are allowed', async () => {
+    const env = baseEnv({ NODE_ENV: 'production', PORT: String(await freePort()) });
+    delete env.STRIPE_SECRET_KEY;
+    delete env.ALLOW_TEST_PAYMENTS;
+    const started = npmStart(env);
+    const exit = await started.exited;
+    expect(exit.code).toBe(1);
+    expect(started.output()).toMatch(/Invalid configuration:\n\s+STRIPE_SECRET_KEY: required with NODE_ENV=production/);
   });
 });

@@ -1,34 +1,16 @@
-import { createRequire } from 'node:module';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../api/src/db/connection';
 import { Bookmark, Comment, ContentResource, Product, User } from '../../api/src/db/models';
 import { createPurchase, createUser } from '../../seeds/factories';
-import { keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
-
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  helpUrl: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
-/** Runs axe-core on the page as it is now; answers its violations (every impact). */
-async function axe(page: Page): Promise<AxeViolation[]> {
-  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.addScriptTag({ path: AXE_PATH });
-  // A string: this runs in the page (the tests are compiled without the DOM's types).
-  return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
-    result.violations.map(({ id, impact, help, helpUrl, nodes }) => ({
-      id, impact, help, helpUrl, nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })),
-    })))`);
-}
+import { axeViolations, keepScreenshot, signedInContext, useDemoSite, type AxeViolation } from '../support/browser';
 
 const describeViolations = (violations: AxeViolation[]) =>
   violations
-    .map((v) => `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n${v.nodes.map((n) => `    ${n.target.join(' ')}\n      ${n.failureSummary?.replace(/\n/g, '\n      ')}`).join('\n')}`)
+    .map(
+      (v) =>
+        `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n${v.nodes.map((n) => `    ${n.target.join(' ')}\n      ${n.failureSummary?.replace(/\n/g, '\n      ')}`).join('\n')}`,
+    )
     .join('\n');
 
 type Paths = Awaited<ReturnType<typeof demoPaths>>;
@@ -41,16 +23,35 @@ interface Screen {
 }
 
 async function demoPaths(db: Db) {
-  const course = (await ContentResource.query(db).where({ type: 'course' }).whereRaw(`fields->>'title' = ?`, ['TypeScript Fundamentals']).first())!;
-  const lesson = (await ContentResource.query(db).where({ type: 'lesson' }).whereRaw(`fields->>'title' = ?`, ['Types catch mistakes early']).first())!;
+  const course = (await ContentResource.query(db)
+    .where({ type: 'course' })
+    .whereRaw(`fields->>'title' = ?`, ['TypeScript Fundamentals'])
+    .first())!;
+  const lesson = (await ContentResource.query(db)
+    .where({ type: 'lesson' })
+    .whereRaw(`fields->>'title' = ?`, ['Types catch mistakes early'])
+    .first())!;
   const coursePath = `/courses/${course.fields.slug}`;
-  return { courseSlug: course.fields.slug!, coursePath, lessonId: lesson.id, lessonPath: `${coursePath}/lessons/${lesson.fields.slug}` };
+  return {
+    courseSlug: course.fields.slug!,
+    coursePath,
+    lessonId: lesson.id,
+    lessonPath: `${coursePath}/lessons/${lesson.fields.slug}`,
+  };
 }
 
 function screens(paths: Paths, signedIn: boolean): Screen[] {
   return [
-    { name: 'home', path: '/', ready: (page) => page.getByRole('heading', { name: signedIn ? 'Continue learning' : 'TypeScript Pro' }) },
-    { name: 'product', path: '/products/typescript-fundamentals', ready: (page) => page.getByRole('region', { name: 'Price' }).getByText('$') },
+    {
+      name: 'home',
+      path: '/',
+      ready: (page) => page.getByRole('heading', { name: signedIn ? 'Continue learning' : 'TypeScript Pro' }),
+    },
+    {
+      name: 'product',
+      path: '/products/typescript-fundamentals',
+      ready: (page) => page.getByRole('region', { name: 'Price' }).getByText('$'),
+    },
     {
       name: 'course',
       path: paths.coursePath,
@@ -59,19 +60,31 @@ function screens(paths: Paths, signedIn: boolean): Screen[] {
     {
       name: 'lesson',
       path: paths.lessonPath,
-      ready: (page) => (signedIn ? page.getByRole('button', { name: 'Post comment' }) : page.getByRole('heading', { name: 'Sign in to study this lesson' })),
+      ready: (page) =>
+        signedIn
+          ? page.getByRole('button', { name: 'Post comment' })
+          : page.getByRole('heading', { name: 'Sign in to study this lesson' }),
     },
     { name: 'login', path: '/login', ready: (page) => page.getByRole('heading', { name: 'Sign in' }) },
     {
       name: 'activate',
       path: '/activate',
-      ready: (page) => page.getByRole('heading', { name: signedIn ? 'Enter the code shown on your device' : 'Sign in' }),
+      ready: (page) =>
+        page.getByRole('heading', { name: signedIn ? 'Enter the code shown on your device' : 'Sign in' }),
     },
     // The learner's own pages (a visitor is sent to sign in).
     ...(signedIn
       ? [
-          { name: 'my learning', path: '/learning', ready: (page: Page) => page.getByRole('link', { name: 'Start the course' }) },
-          { name: 'bookmarks', path: '/bookmarks', ready: (page: Page) => page.getByRole('button', { name: 'Remove' }) },
+          {
+            name: 'my learning',
+            path: '/learning',
+            ready: (page: Page) => page.getByRole('link', { name: 'Start the course' }),
+          },
+          {
+            name: 'bookmarks',
+            path: '/bookmarks',
+            ready: (page: Page) => page.getByRole('button', { name: 'Remove' }),
+          },
           { name: 'settings', path: '/settings', ready: (page: Page) => page.getByRole('radio', { name: 'Dark' }) },
         ]
       : []),
@@ -90,14 +103,28 @@ describe('storefront accessibility (axe-core in Chromium)', () => {
     visitor = await browser.newContext();
     learner = await signedInContext(browser, baseUrl, db, ['learner'], 'a11y-learner@example.com');
     const user = (await User.query(db).findOne({ email: 'a11y-learner@example.com' }))!;
-    await createPurchase(db, { user, product: (await Product.query(db).findOne({ slug: 'typescript-fundamentals' }))! });
+    await createPurchase(db, {
+      user,
+      product: (await Product.query(db).findOne({ slug: 'typescript-fundamentals' }))!,
+    });
     // The lesson has a discussion: the learner's own comment (Edit, Delete), one a moderator hid, someone else's.
     const resourceId = paths.lessonId;
     const other = await createUser(db, { name: 'Another Learner' });
     await Comment.query(db).insert({ userId: user.id, text: 'My question about types.', context: { resourceId } });
-    await Comment.query(db).insert({ userId: user.id, text: 'Off topic.', context: { resourceId }, hiddenAt: new Date(), hiddenReason: 'Not about this lesson' });
+    await Comment.query(db).insert({
+      userId: user.id,
+      text: 'Off topic.',
+      context: { resourceId },
+      hiddenAt: new Date(),
+      hiddenReason: 'Not about this lesson',
+    });
     await Comment.query(db).insert({ userId: other.id, text: 'A helpful answer.', context: { resourceId } });
-    await Bookmark.query(db).insert({ userId: user.id, resourceId, type: 'bookmark', fields: { courseSlug: paths.courseSlug, courseTitle: 'TypeScript Fundamentals' } });
+    await Bookmark.query(db).insert({
+      userId: user.id,
+      resourceId,
+      type: 'bookmark',
+      fields: { courseSlug: paths.courseSlug, courseTitle: 'TypeScript Fundamentals' },
+    });
   });
 
   for (const [who, signedIn] of [
@@ -115,15 +142,19 @@ describe('storefront accessibility (axe-core in Chromium)', () => {
           await page.setViewportSize({ width: 1280, height: 800 });
           await page.goto(`${site().baseUrl}${screen.path}`);
           await screen.ready(page).first().waitFor();
-          const violations = await axe(page);
+          const violations = await axeViolations(page);
           const blocking = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-          const counts = violations.reduce<Record<string, number>>((all, v) => ({ ...all, [v.impact ?? 'unknown']: (all[v.impact ?? 'unknown'] ?? 0) + 1 }), {});
+          const counts = violations.reduce<Record<string, number>>(
+            (all, v) => ({ ...all, [v.impact ?? 'unknown']: (all[v.impact ?? 'unknown'] ?? 0) + 1 }),
+            {},
+          );
           summary.push(`${screen.name}: ${violations.length ? JSON.stringify(counts) : 'none'}`);
           if (blocking.length) failures.push(`${screen.name} (${screen.path}):\n${describeViolations(blocking)}`);
 
           await page.setViewportSize({ width: 360, height: 740 });
           const width = await page.evaluate<number>('document.documentElement.scrollWidth');
-          if (width > 360) failures.push(`${screen.name} (${screen.path}) scrolls sideways at 360 px: scrollWidth ${width}`);
+          if (width > 360)
+            failures.push(`${screen.name} (${screen.path}) scrolls sideways at 360 px: scrollWidth ${width}`);
           if (colorScheme === 'dark' && signedIn && (screen.name === 'course' || screen.name === 'lesson')) {
             await keepScreenshot(page, `storefront-${screen.name}-dark-360`);
           }
@@ -162,7 +193,12 @@ describe('storefront accessibility (axe-core in Chromium)', () => {
       if (now === 'button: Mark complete') break;
     }
     expect(reached).toEqual(
-      expect.arrayContaining(['a in Main: My learning', 'a in Main: Bookmarks', 'a in Account: Settings', 'button: Mark complete']),
+      expect.arrayContaining([
+        'a in Main: My learning',
+        'a in Main: Bookmarks',
+        'a in Account: Settings',
+        'button: Mark complete',
+      ]),
     );
     // The skip link comes first.
     expect(reached[0]).toBe('a: Skip to content');

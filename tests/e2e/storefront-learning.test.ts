@@ -7,19 +7,35 @@ import { keepScreenshot, signedInContext, useDemoSite, type DemoSite } from '../
 
 /** The demo course and its lessons' addresses (slugs carry a random suffix). */
 async function demoCourse(db: Db) {
-  const course = (await ContentResource.query(db).where({ type: 'course' }).whereRaw(`fields->>'title' = ?`, ['TypeScript Fundamentals']).first())!;
+  const course = (await ContentResource.query(db)
+    .where({ type: 'course' })
+    .whereRaw(`fields->>'title' = ?`, ['TypeScript Fundamentals'])
+    .first())!;
   const lesson = async (title: string) => {
-    const row = (await ContentResource.query(db).where({ type: 'lesson' }).whereRaw(`fields->>'title' = ?`, [title]).first())!;
+    const row = (await ContentResource.query(db)
+      .where({ type: 'lesson' })
+      .whereRaw(`fields->>'title' = ?`, [title])
+      .first())!;
     return { id: row.id, path: `/courses/${course.fields.slug}/lessons/${row.fields.slug}` };
   };
   return { course, path: `/courses/${course.fields.slug}`, lesson };
 }
 
 /** A new learner (who bought the product, when one is named), signed in in a fresh browser context. */
-async function learnerWith(site: DemoSite, email: string, product: string | null, fields: { status?: 'Valid' | 'Restricted'; country?: string } = {}) {
+async function learnerWith(
+  site: DemoSite,
+  email: string,
+  product: string | null,
+  fields: { status?: 'Valid' | 'Restricted'; country?: string } = {},
+) {
   const context = await signedInContext(site.browser, site.baseUrl, site.db, ['learner'], email);
   const user = (await User.query(site.db).findOne({ email }))!;
-  if (product) await createPurchase(site.db, { user, product: (await Product.query(site.db).findOne({ slug: product }))!, ...fields });
+  if (product)
+    await createPurchase(site.db, {
+      user,
+      product: (await Product.query(site.db).findOne({ slug: product }))!,
+      ...fields,
+    });
   return { context, user, page: await context.newPage() };
 }
 
@@ -53,7 +69,10 @@ describe('studying a course on the storefront (Chromium)', () => {
     expect(page.url()).toBe(`${baseUrl}${welcome.path}`);
     await page.getByText('What this course covers and how to study it.').waitFor(); // the body
     await page.getByRole('button', { name: 'Mark complete' }).click();
-    await page.getByRole('status').filter({ hasText: 'Marked complete. Getting started: 1 of 4 lessons done.' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Marked complete. Getting started: 1 of 4 lessons done.' })
+      .waitFor();
     await page.getByRole('button', { name: 'Mark incomplete' }).waitFor();
     await page.getByRole('link', { name: /^Next lesson/ }).click();
 
@@ -66,10 +85,16 @@ describe('studying a course on the storefront (Chromium)', () => {
 
     // Away and back: the course and the home page continue with lesson 3.
     await page.getByRole('link', { name: 'Courses', exact: true }).click();
-    const continueHere = page.getByRole('region', { name: 'Continue learning' }).getByRole('link', { name: 'Continue where you left off' });
+    const continueHere = page
+      .getByRole('region', { name: 'Continue learning' })
+      .getByRole('link', { name: 'Continue where you left off' });
     await continueHere.waitFor();
     expect(await continueHere.getAttribute('href')).toBe(primitives.path);
-    expect(await page.getByRole('progressbar', { name: 'Progress in TypeScript Fundamentals' }).getAttribute('aria-valuenow')).toBe('22'); // 2 of 9
+    expect(
+      await page
+        .getByRole('progressbar', { name: 'Progress in TypeScript Fundamentals' })
+        .getAttribute('aria-valuenow'),
+    ).toBe('22'); // 2 of 9
     await keepScreenshot(page, 'storefront-home-continue');
 
     await page.goto(`${baseUrl}${demo.path}`);
@@ -77,8 +102,12 @@ describe('studying a course on the storefront (Chromium)', () => {
     await resume.waitFor();
     expect(await resume.getAttribute('href')).toBe(primitives.path);
     expect(await page.getByText('Completed:').count()).toBe(2);
-    expect(await page.getByRole('progressbar', { name: 'Progress in Why types' }).getAttribute('aria-valuenow')).toBe('100');
-    expect(await page.getByRole('progressbar', { name: 'Progress in Getting started' }).getAttribute('aria-valuenow')).toBe('50');
+    expect(await page.getByRole('progressbar', { name: 'Progress in Why types' }).getAttribute('aria-valuenow')).toBe(
+      '100',
+    );
+    expect(
+      await page.getByRole('progressbar', { name: 'Progress in Getting started' }).getAttribute('aria-valuenow'),
+    ).toBe('50');
 
     // Lesson 3: bookmark it.
     await resume.click();
@@ -133,10 +162,16 @@ describe('studying a course on the storefront (Chromium)', () => {
     ]);
     const bookmarks = await Bookmark.query(db).where({ userId: user.id });
     expect(bookmarks.map((b) => [b.resourceId, b.type])).toEqual([[primitives.id, 'bookmark']]);
-    expect(bookmarks[0]!.fields).toMatchObject({ courseSlug: demo.course.fields.slug, courseTitle: 'TypeScript Fundamentals' });
+    expect(bookmarks[0]!.fields).toMatchObject({
+      courseSlug: demo.course.fields.slug,
+      courseTitle: 'TypeScript Fundamentals',
+    });
     const posted = await Comment.query(db).where({ userId: user.id });
     expect(posted).toHaveLength(1);
-    expect(posted[0]).toMatchObject({ text: 'Is bigint a primitive too? (and symbol?)', context: { resourceId: primitives.id } });
+    expect(posted[0]).toMatchObject({
+      text: 'Is bigint a primitive too? (and symbol?)',
+      context: { resourceId: primitives.id },
+    });
     expect(posted[0]!.editedAt).toBeTruthy();
 
     // Removing the bookmark, and the empty state.
@@ -147,10 +182,17 @@ describe('studying a course on the storefront (Chromium)', () => {
     // Un-completing lesson 2 makes it the one to continue with.
     await page.goto(`${baseUrl}${mistakes.path}`);
     await page.getByRole('button', { name: 'Mark incomplete' }).click();
-    await page.getByRole('status').filter({ hasText: 'Marked not complete. Getting started: 1 of 4 lessons done.' }).waitFor();
-    expect((await LessonProgress.query(db).findOne({ userId: user.id, lessonId: mistakes.id }))!.completedAt).toBeNull();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Marked not complete. Getting started: 1 of 4 lessons done.' })
+      .waitFor();
+    expect(
+      (await LessonProgress.query(db).findOne({ userId: user.id, lessonId: mistakes.id }))!.completedAt,
+    ).toBeNull();
     await page.goto(`${baseUrl}${demo.path}`);
-    await expect.poll(() => page.getByRole('link', { name: 'Continue where you left off' }).getAttribute('href')).toBe(mistakes.path);
+    await expect
+      .poll(() => page.getByRole('link', { name: 'Continue where you left off' }).getAttribute('href'))
+      .toBe(mistakes.path);
     await context.close();
   });
 
@@ -166,10 +208,14 @@ describe('studying a course on the storefront (Chromium)', () => {
     await visitor.goto(`${baseUrl}${demo.path}`);
     await visitor.getByRole('heading', { name: 'Sign in to study this course' }).waitFor();
     expect(await visitor.getByText('Locked:').count()).toBe(6); // 9 lessons, 3 open to everyone
-    expect(await visitor.getByRole('link', { name: 'Buy TypeScript Fundamentals' }).getAttribute('href')).toBe('/products/typescript-fundamentals');
+    expect(await visitor.getByRole('link', { name: 'Buy TypeScript Fundamentals' }).getAttribute('href')).toBe(
+      '/products/typescript-fundamentals',
+    );
     await visitor.goto(`${baseUrl}${paid.path}`);
     await visitor.getByRole('heading', { name: 'Sign in to study this lesson' }).waitFor();
-    expect(await visitor.getByRole('main').getByRole('link', { name: 'Sign in', exact: true }).getAttribute('href')).toBe(`/login?${new URLSearchParams({ redirectTo: paid.path })}`);
+    expect(
+      await visitor.getByRole('main').getByRole('link', { name: 'Sign in', exact: true }).getAttribute('href'),
+    ).toBe(`/login?${new URLSearchParams({ redirectTo: paid.path })}`);
     expect(await visitor.getByText('Lists of one type').count()).toBe(0);
     expect(await visitor.getByRole('region', { name: /^Comments/ }).count()).toBe(0);
     await keepScreenshot(visitor, 'storefront-lesson-locked');
@@ -184,14 +230,26 @@ describe('studying a course on the storefront (Chromium)', () => {
     await newcomer.goto(`${baseUrl}${paid.path}`);
     await newcomer.getByRole('heading', { name: 'This lesson is for learners who bought the course' }).waitFor();
     await newcomer.getByText('Has your team bought seats?').waitFor();
-    expect(await newcomer.getByRole('link', { name: 'Buy TypeScript Pro' }).getAttribute('href')).toBe('/products/typescript-pro');
+    expect(await newcomer.getByRole('link', { name: 'Buy TypeScript Pro' }).getAttribute('href')).toBe(
+      '/products/typescript-pro',
+    );
     await newcomerContext.close();
 
     // A regional purchase for India, used from the United States (the test server's country).
-    const { context: abroadContext, page: abroad } = await learnerWith(site(), 'abroad@example.com', 'typescript-fundamentals', { status: 'Restricted', country: 'IN' });
+    const { context: abroadContext, page: abroad } = await learnerWith(
+      site(),
+      'abroad@example.com',
+      'typescript-fundamentals',
+      {
+        status: 'Restricted',
+        country: 'IN',
+      },
+    );
     await abroad.goto(`${baseUrl}${paid.path}`);
     await abroad.getByRole('heading', { name: 'Your regional price works in India only' }).waitFor();
-    expect(await abroad.getByRole('link', { name: 'Buy full access: TypeScript Fundamentals' }).getAttribute('href')).toBe('/products/typescript-fundamentals');
+    expect(
+      await abroad.getByRole('link', { name: 'Buy full access: TypeScript Fundamentals' }).getAttribute('href'),
+    ).toBe('/products/typescript-fundamentals');
     await keepScreenshot(abroad, 'storefront-lesson-region');
     await abroadContext.close();
   });
@@ -210,7 +268,9 @@ describe('studying a course on the storefront (Chromium)', () => {
 
     await page.getByRole('radio', { name: 'Dark' }).check();
     expect(await theme()).toBe('dark'); // at once, before the save answers
-    expect(await page.evaluate<string>('getComputedStyle(document.documentElement).backgroundColor')).not.toBe(lightBackground);
+    expect(await page.evaluate<string>('getComputedStyle(document.documentElement).backgroundColor')).not.toBe(
+      lightBackground,
+    );
     await page.getByRole('status').filter({ hasText: 'Saved to your account.' }).waitFor();
     await page.getByRole('radio', { name: 'Large' }).check();
     await page.getByRole('combobox', { name: 'Playback speed' }).selectOption('1.5');
@@ -223,12 +283,15 @@ describe('studying a course on the storefront (Chromium)', () => {
       .toEqual({ theme: 'dark', reading: { fontSize: 'large' }, video: { playbackRate: 1.5, autoplayNext: true } });
 
     // Another browser of the same learner gets the look from the account.
-    const other = await context.browser()!.newContext({ storageState: { cookies: await context.cookies(), origins: [] } });
+    const other = await context
+      .browser()!
+      .newContext({ storageState: { cookies: await context.cookies(), origins: [] } });
     const elsewhere = await other.newPage();
     await elsewhere.goto(`${baseUrl}/`);
-    await expect.poll(() => elsewhere.evaluate<string | undefined>('document.documentElement.dataset.theme')).toBe('dark');
+    await expect
+      .poll(() => elsewhere.evaluate<string | undefined>('document.documentElement.dataset.theme'))
+      .toBe('dark');
     await other.close();
     await context.close();
   });
 });
-

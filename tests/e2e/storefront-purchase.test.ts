@@ -9,7 +9,12 @@ describe('buying a course on the storefront with the built-in provider (Chromium
   const site = useDemoSite(async (db) => {
     await runSeeds(db, { demo: true });
     await createCoupon(db, { code: 'HALF', percentageDiscount: 0.5 });
-    await createProduct(db, { name: 'Spring Cohort', slug: 'spring-cohort', productType: 'cohort', enrollmentOpensAt: new Date(Date.now() + 7 * 86_400_000) });
+    await createProduct(db, {
+      name: 'Spring Cohort',
+      slug: 'spring-cohort',
+      productType: 'cohort',
+      enrollmentOpensAt: new Date(Date.now() + 7 * 86_400_000),
+    });
     const full = await createProduct(db, { name: 'Tiny Workshop', slug: 'tiny-workshop', quantityAvailable: 1 });
     await createPurchase(db, { user: await createUser(db), product: full });
   });

@@ -2,12 +2,12 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ContentResource, Coupon, LessonProgress, Purchase, PurchaseUserTransfer, User } from '../../api/src/db/models';
 import { runSeeds } from '../../seeds/run';
-import { signedInByEmail, type SignedIn } from '../support/auth';
+import { signedInByEmail } from '../support/auth';
 import { contextFor, keepScreenshot, payAndConfirm, signedInContext, useDemoSite } from '../support/browser';
 import { lastEmailTo } from '../support/outbox';
 
-
-const purchaseCard = (page: Page, name: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) });
+const purchaseCard = (page: Page, name: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('heading', { name }) });
 
 describe('teams and transfers on the storefront (Chromium)', () => {
   const site = useDemoSite((db) => runSeeds(db, { demo: true }));
@@ -56,7 +56,9 @@ describe('teams and transfers on the storefront (Chromium)', () => {
     await visitor.goto(inviteUrl);
     await visitor.getByRole('heading', { name: 'Join the team for TypeScript Fundamentals' }).waitFor();
     const signIn = visitor.getByRole('link', { name: 'Sign in to take your seat' });
-    expect(await signIn.getAttribute('href')).toBe(`/login?${new URLSearchParams({ redirectTo: `/invites/${inviteCode}` })}`);
+    expect(await signIn.getAttribute('href')).toBe(
+      `/login?${new URLSearchParams({ redirectTo: `/invites/${inviteCode}` })}`,
+    );
     expect(await visitor.getByRole('button', { name: 'Take my seat' }).count()).toBe(0);
     await visitorContext.close();
 
@@ -70,10 +72,14 @@ describe('teams and transfers on the storefront (Chromium)', () => {
     await keepScreenshot(member, 'storefront-invite');
     await member.getByRole('button', { name: 'Take my seat' }).click();
     await member.getByRole('heading', { name: 'You have a seat' }).waitFor();
-    expect(await member.getByRole('link', { name: 'Go to the course' }).getAttribute('href')).toBe('/products/typescript-fundamentals');
+    expect(await member.getByRole('link', { name: 'Go to the course' }).getAttribute('href')).toBe(
+      '/products/typescript-fundamentals',
+    );
     await member.getByRole('main').getByRole('link', { name: 'My purchases' }).click();
     await member.getByRole('heading', { name: 'My purchases' }).waitFor();
-    await expect.poll(() => purchaseCard(member, 'TypeScript Fundamentals').innerText()).toContain('A seat from a team purchase');
+    await expect
+      .poll(() => purchaseCard(member, 'TypeScript Fundamentals').innerText())
+      .toContain('A seat from a team purchase');
     const seat = (await Purchase.query(db).where({ redeemedBulkCouponId: team.bulkCouponId }).first())!;
     const memberUser = (await User.query(db).findById(seat.userId))!;
     expect(seat.status).toBe('Valid');
@@ -91,7 +97,10 @@ describe('teams and transfers on the storefront (Chromium)', () => {
     await member.getByRole('button', { name: 'Mark complete' }).click();
     await member.getByRole('status').filter({ hasText: 'Marked complete.' }).waitFor();
     await keepScreenshot(member, 'storefront-team-member-lesson');
-    const paidLesson = (await ContentResource.query(db).where({ type: 'lesson' }).whereRaw(`fields->>'title' = ?`, ['Types catch mistakes early']).first())!;
+    const paidLesson = (await ContentResource.query(db)
+      .where({ type: 'lesson' })
+      .whereRaw(`fields->>'title' = ?`, ['Types catch mistakes early'])
+      .first())!;
     const studied = await LessonProgress.query(db).findOne({ userId: memberUser.id, lessonId: paidLesson.id });
     expect(studied?.completedAt).toBeTruthy();
     const paidLessonUrl = member.url();
@@ -108,7 +117,10 @@ describe('teams and transfers on the storefront (Chromium)', () => {
     expect(await seats.innerText()).toContain('1 taken, 4 free');
     await row.getByRole('button', { name: /^Revoke/ }).click();
     await row.getByRole('button', { name: 'Yes, revoke' }).click();
-    await owner.getByRole('status').filter({ hasText: `${memberUser.email} no longer has a seat` }).waitFor();
+    await owner
+      .getByRole('status')
+      .filter({ hasText: `${memberUser.email} no longer has a seat` })
+      .waitFor();
     await expect.poll(() => seats.innerText()).toContain('0 taken, 5 free');
     await owner.getByText('Nobody has taken a seat yet').waitFor();
     expect(await Purchase.query(db).findById(seat.id)).toBeUndefined();
@@ -127,7 +139,9 @@ describe('teams and transfers on the storefront (Chromium)', () => {
     await owner.getByRole('row').filter({ hasText: '(you)' }).waitFor();
     await expect.poll(() => seats.innerText()).toContain('1 taken, 4 free');
     expect(await owner.getByRole('button', { name: 'Claim a seat for myself' }).count()).toBe(0);
-    expect(await Purchase.query(db).where({ redeemedBulkCouponId: team.bulkCouponId, userId: team.userId }).resultSize()).toBe(1);
+    expect(
+      await Purchase.query(db).where({ redeemedBulkCouponId: team.bulkCouponId, userId: team.userId }).resultSize(),
+    ).toBe(1);
 
     // Buy 2 more seats for the same team.
     await owner.getByRole('spinbutton', { name: 'Seats to add' }).fill('2');
@@ -135,7 +149,9 @@ describe('teams and transfers on the storefront (Chromium)', () => {
     await owner.getByRole('button', { name: 'Buy more seats' }).click();
     await payAndConfirm(owner);
     await owner.goto(`${baseUrl}/teams/${team.id}`);
-    await expect.poll(() => owner.getByRole('region', { name: 'Seats', exact: true }).innerText()).toContain('7 seats in all: 1 taken, 6 free');
+    await expect
+      .poll(() => owner.getByRole('region', { name: 'Seats', exact: true }).innerText())
+      .toContain('7 seats in all: 1 taken, 6 free');
     expect(await owner.getByRole('textbox', { name: 'Invite link' }).inputValue()).toBe(inviteUrl);
     expect(await Coupon.query(db).findById(team.bulkCouponId!)).toMatchObject({ maxUses: 7, usedCount: 1 });
 
@@ -159,7 +175,11 @@ describe('teams and transfers on the storefront (Chromium)', () => {
     await giver.goto(`${baseUrl}/products/typescript-pro`);
     await giver.getByRole('button', { name: 'Buy now' }).click();
     await payAndConfirm(giver);
-    const purchase = (await Purchase.query(db).joinRelated('product').where('product.slug', 'typescript-pro').select('purchases.*').first())!;
+    const purchase = (await Purchase.query(db)
+      .joinRelated('product')
+      .where('product.slug', 'typescript-pro')
+      .select('purchases.*')
+      .first())!;
     const giverUser = (await User.query(db).findById(purchase.userId))!;
 
     await giver.goto(`${baseUrl}/purchases`);

@@ -49,7 +49,17 @@ type ProductKey = 'basics' | 'pro' | 'workshop';
 type CourseKey = 'main' | 'workshop';
 type Status = 'Valid' | 'Restricted' | 'Refunded' | 'Disputed' | 'Banned';
 const GRANTS_COURSE: Record<ProductKey, CourseKey> = { basics: 'main', pro: 'main', workshop: 'workshop' };
-const TABLES = ['purchases', 'coupons', 'checkouts', 'merchant_charges', 'merchant_refunds', 'split_lines', 'purchase_user_transfers', 'team_seat_revocations', 'merchant_disputes'];
+const TABLES = [
+  'purchases',
+  'coupons',
+  'checkouts',
+  'merchant_charges',
+  'merchant_refunds',
+  'split_lines',
+  'purchase_user_transfers',
+  'team_seat_revocations',
+  'merchant_disputes',
+];
 
 // ---------------------------------------------------------------------------------------------------------------
 // The model
@@ -72,7 +82,13 @@ interface MPurchase {
   /** Its credit paid for an upgrade. */
   spent: boolean;
   upgradedFrom: string | null;
-  transfer: { state: 'none' | 'INITIATED' | 'VERIFIED'; id: string | null; recipient: number | null; expiresAt: number | null; ended: boolean };
+  transfer: {
+    state: 'none' | 'INITIATED' | 'VERIFIED';
+    id: string | null;
+    recipient: number | null;
+    expiresAt: number | null;
+    ended: boolean;
+  };
   disputes: { id: string; state: 'open' | 'won' | 'lost' }[];
 }
 
@@ -93,21 +109,42 @@ interface Model {
 }
 
 const live = (p: MPurchase) => p.status === 'Valid' || p.status === 'Restricted';
-const holding = (m: Model, user: number, product: ProductKey, statuses: Status[] = ['Valid', 'Restricted']) =>
-  m.purchases.filter((p) => p.user === user && p.product === product && p.kind !== 'team' && statuses.includes(p.status));
+/** The model states the access rule itself (not imported), so a wrong rule in the code cannot agree with it. */
+const MODEL_GRANTING: readonly Status[] = ['Valid', 'Restricted'];
+const holding = (m: Model, user: number, product: ProductKey, statuses: readonly Status[] = MODEL_GRANTING) =>
+  m.purchases.filter(
+    (p) => p.user === user && p.product === product && p.kind !== 'team' && statuses.includes(p.status),
+  );
 const teamPurchases = (m: Model, coupon: string) => m.purchases.filter((p) => p.kind === 'team' && p.coupon === coupon);
 const teamLive = (m: Model, coupon: string) => teamPurchases(m, coupon).some(live);
 /** Seats a team holds: those its live purchases bought, and a disputed one's until the dispute ends. */
 const holdsSeats = (p: MPurchase) => live(p) || p.status === 'Disputed';
-const teamSeats = (m: Model, coupon: string) => teamPurchases(m, coupon).filter(holdsSeats).reduce((n, p) => n + p.seats, 0);
-const members = (m: Model, coupon: string) => m.purchases.filter((p) => p.kind === 'seat' && p.coupon === coupon && live(p));
-const liveTeamOf = (m: Model, user: number, product: ProductKey) => m.teams.find((t) => t.owner === user && t.product === product && teamLive(m, t.coupon));
+const teamSeats = (m: Model, coupon: string) =>
+  teamPurchases(m, coupon)
+    .filter(holdsSeats)
+    .reduce((n, p) => n + p.seats, 0);
+const members = (m: Model, coupon: string) =>
+  m.purchases.filter((p) => p.kind === 'seat' && p.coupon === coupon && live(p));
+const liveTeamOf = (m: Model, user: number, product: ProductKey) =>
+  m.teams.find((t) => t.owner === user && t.product === product && teamLive(m, t.coupon));
 const seatsSold = (m: Model, product: ProductKey) =>
   m.purchases.filter((p) => p.product === product && p.kind === 'individual' && live(p)).length +
   m.teams.filter((t) => t.product === product && teamLive(m, t.coupon)).reduce((n, t) => n + teamSeats(m, t.coupon), 0);
 const entitled = (m: Model, user: number, course: CourseKey, country: string) =>
-  m.purchases.some((p) => p.user === user && p.kind !== 'team' && GRANTS_COURSE[p.product] === course && (p.status === 'Valid' || (p.status === 'Restricted' && p.country === country)));
-const transferable = (m: Model, p: MPurchase) => p.kind === 'individual' && p.status === 'Valid' && !p.spent && !p.transfer.ended && p.transfer.expiresAt !== null && m.now < p.transfer.expiresAt;
+  m.purchases.some(
+    (p) =>
+      p.user === user &&
+      p.kind !== 'team' &&
+      GRANTS_COURSE[p.product] === course &&
+      (p.status === 'Valid' || (p.status === 'Restricted' && p.country === country)),
+  );
+const transferable = (m: Model, p: MPurchase) =>
+  p.kind === 'individual' &&
+  p.status === 'Valid' &&
+  !p.spent &&
+  !p.transfer.ended &&
+  p.transfer.expiresAt !== null &&
+  m.now < p.transfer.expiresAt;
 
 /** A purchase that ended takes its seats back: the whole team when it was its last live purchase, else its seats (latest members first). */
 function endTeamPurchase(m: Model, p: MPurchase, status: Status) {
@@ -155,7 +192,11 @@ async function createWorld(): Promise<World> {
   const app = createApp(deps, { services }).callback();
   const basics = await createProduct(db, { name: 'Model Basics', unitAmount: 4900 });
   const pro = await createProduct(db, { name: 'Model Pro', unitAmount: 19_900 });
-  const workshop = await createProduct(db, { name: 'Model Workshop', unitAmount: 10_000, quantityAvailable: WORKSHOP_SEATS });
+  const workshop = await createProduct(db, {
+    name: 'Model Workshop',
+    unitAmount: 10_000,
+    quantityAvailable: WORKSHOP_SEATS,
+  });
   await makeUpgradable(db, basics, pro);
   const owner = await signedIn(db, ['contributor']);
   for (const product of [basics, pro, workshop]) {
@@ -163,14 +204,40 @@ async function createWorld(): Promise<World> {
     await createRevenueSplit(db, { productId: product.id, type: 'owner', percent: 0.9, userId: owner.user.id });
   }
   // A sale that ends three days in (time passes in the model) and a limited coupon.
-  await createCoupon(db, { code: null, default: true, percentageDiscount: 0.2, expires: new Date(clock.now().getTime() + 3 * DAY) });
+  await createCoupon(db, {
+    code: null,
+    default: true,
+    percentageDiscount: 0.2,
+    expires: new Date(clock.now().getTime() + 3 * DAY),
+  });
   await createCoupon(db, { code: 'LIMITED', percentageDiscount: 0.3, maxUses: LIMITED_USES });
   const lessonsOf = async (title: string, products: { id: string }[]) => {
-    const built = await createCourse(db, { title, modules: [{ title: 'One', sections: [{ title: 'A', lessons: [{ title: 'Open', body: '<p>open</p>' }, { title: 'Paid', body: '<p>paid</p>' }] }] }] }, { products: products as never });
+    const built = await createCourse(
+      db,
+      {
+        title,
+        modules: [
+          {
+            title: 'One',
+            sections: [
+              {
+                title: 'A',
+                lessons: [
+                  { title: 'Open', body: '<p>open</p>' },
+                  { title: 'Paid', body: '<p>paid</p>' },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      { products: products as never },
+    );
     return { course: built.course.id, lesson: built.lessons[1]!.id };
   };
   const users = [];
-  for (let i = 0; i < USERS; i++) users.push(await signedIn(db, ['learner'], `model-${i}-${Math.random().toString(36).slice(2, 8)}@example.com`));
+  for (let i = 0; i < USERS; i++)
+    users.push(await signedIn(db, ['learner'], `model-${i}-${Math.random().toString(36).slice(2, 8)}@example.com`));
   return {
     db,
     drop: database.drop,
@@ -181,20 +248,35 @@ async function createWorld(): Promise<World> {
     support: await signedIn(db, ['support']),
     admin: await signedIn(db, ['admin']),
     products: { basics, pro, workshop },
-    lessons: { main: await lessonsOf('Model Course', [basics, pro]), workshop: await lessonsOf('Model Workshop Course', [workshop]) },
+    lessons: {
+      main: await lessonsOf('Model Course', [basics, pro]),
+      workshop: await lessonsOf('Model Workshop Course', [workshop]),
+    },
     accountId: await services.payments.accountId(),
     splitSnapshot: new Map(),
   };
 }
 
-const store = (w: World, who: SignedIn | undefined, method: 'get' | 'post' | 'delete', path: string, body?: object, country = 'US') =>
-  as(who, request(w.app)[method](`/api/store${path}`)).set('x-country', country).send(body);
-const staff = (w: World, who: SignedIn, path: string, body: object) => as(who, request(w.app).post(`/api/admin${path}`)).send(body);
+const store = (
+  w: World,
+  who: SignedIn | undefined,
+  method: 'get' | 'post' | 'delete',
+  path: string,
+  body?: object,
+  country = 'US',
+) =>
+  as(who, request(w.app)[method](`/api/store${path}`))
+    .set('x-country', country)
+    .send(body);
+const staff = (w: World, who: SignedIn, path: string, body: object) =>
+  as(who, request(w.app).post(`/api/admin${path}`)).send(body);
 
 async function checksums(w: World): Promise<Record<string, string>> {
   const sums: Record<string, string> = {};
   for (const table of TABLES) {
-    const { rows } = await w.db.raw(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t.id), '')) AS sum FROM ${table} t`);
+    const { rows } = await w.db.raw(
+      `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t.id), '')) AS sum FROM ${table} t`,
+    );
     sums[table] = rows[0].sum;
   }
   return sums;
@@ -218,7 +300,8 @@ async function accepted(step: () => Promise<request.Response>) {
 }
 
 async function readPurchase(w: World, id: string) {
-  return w.db('purchases as p')
+  return w
+    .db('purchases as p')
     .leftJoin('merchantCharges as c', 'c.id', 'p.merchantChargeId')
     .leftJoin('coupons as tc', 'tc.id', 'p.bulkCouponId')
     .where('p.id', id)
@@ -226,9 +309,19 @@ async function readPurchase(w: World, id: string) {
 }
 
 /** The purchase a settled checkout wrote, added to the model. */
-async function recordPurchase(m: Model, w: World, user: number, product: ProductKey, purchaseId: string, quantity: number): Promise<MPurchase> {
+async function recordPurchase(
+  m: Model,
+  w: World,
+  user: number,
+  product: ProductKey,
+  purchaseId: string,
+  quantity: number,
+): Promise<MPurchase> {
   const row = await readPurchase(w, purchaseId);
-  const window = await w.db('purchaseUserTransfers').where({ purchaseId, transferState: 'AVAILABLE' }).first('id', 'expiresAt');
+  const window = await w
+    .db('purchaseUserTransfers')
+    .where({ purchaseId, transferState: 'AVAILABLE' })
+    .first('id', 'expiresAt');
   const p: MPurchase = {
     id: purchaseId,
     user,
@@ -239,16 +332,31 @@ async function recordPurchase(m: Model, w: World, user: number, product: Product
     country: row.country,
     coupon: row.bulkCouponId,
     seats: row.bulkCouponId ? quantity : 1,
-    charge: row.merchantChargeId ? { id: row.merchantChargeId, identifier: row.chargeIdentifier, amount: row.chargeAmount } : null,
+    charge: row.merchantChargeId
+      ? { id: row.merchantChargeId, identifier: row.chargeIdentifier, amount: row.chargeAmount }
+      : null,
     refunded: 0,
     spent: false,
     upgradedFrom: row.upgradedFromId,
-    transfer: { state: 'none', id: null, recipient: null, expiresAt: window ? new Date(window.expiresAt).getTime() : null, ended: false },
+    transfer: {
+      state: 'none',
+      id: null,
+      recipient: null,
+      expiresAt: window ? new Date(window.expiresAt).getTime() : null,
+      ended: false,
+    },
     disputes: [],
   };
   m.purchases.push(p);
   if (p.kind === 'team' && !m.teams.some((t) => t.coupon === p.coupon)) {
-    m.teams.push({ coupon: p.coupon!, owner: user, product, inviteCode: row.inviteCode, oldCodes: [], revoked: new Set() });
+    m.teams.push({
+      coupon: p.coupon!,
+      owner: user,
+      product,
+      inviteCode: row.inviteCode,
+      oldCodes: [],
+      revoked: new Set(),
+    });
   }
   return p;
 }
@@ -261,7 +369,7 @@ async function checkInvariants(m: Model, w: World) {
   // 1. Teams: members ≤ seats paid for; the coupon counts exactly; the owner's quote counts the same seats.
   for (const team of m.teams) {
     const coupon = await db('coupons').where({ id: team.coupon }).first();
-    const seated = await db('purchases').where({ redeemedBulkCouponId: team.coupon }).whereIn('status', ['Valid', 'Restricted']);
+    const seated = await db('purchases').where({ redeemedBulkCouponId: team.coupon }).whereIn('status', MODEL_GRANTING);
     expect(seated.length).toBe(members(m, team.coupon).length);
     if (!teamLive(m, team.coupon)) {
       // Closed when no purchase holds seats any more; a disputed one keeps its members seated meanwhile.
@@ -271,7 +379,12 @@ async function checkInvariants(m: Model, w: World) {
     expect(coupon.maxUses).toBe(teamSeats(m, team.coupon));
     expect(coupon.usedCount).toBe(seated.length);
     expect(seated.length).toBeLessThanOrEqual(coupon.maxUses);
-    const quote = await store(w, w.users[team.owner], 'get', `/products/${w.products[team.product].id}/quote?team=true&quantity=1`);
+    const quote = await store(
+      w,
+      w.users[team.owner],
+      'get',
+      `/products/${w.products[team.product].id}/quote?team=true&quantity=1`,
+    );
     expect(quote.body.team).toEqual({ seats: teamSeats(m, team.coupon) + 1, existingSeats: teamSeats(m, team.coupon) });
   }
   // 2. A source is upgraded at most once, and a spent source has no open transfer.
@@ -283,7 +396,7 @@ async function checkInvariants(m: Model, w: World) {
   expect(spentOffered).toEqual([]);
   // 3. Nobody holds two copies of a product (a source spent on an upgrade of the same product aside).
   const doubles = await db('purchases as p')
-    .whereIn('p.status', ['Valid', 'Restricted'])
+    .whereIn('p.status', MODEL_GRANTING)
     .whereNull('p.bulkCouponId')
     .whereNotExists(db('purchases as u').whereRaw('u.upgraded_from_id = p.id'))
     .groupBy('p.userId', 'p.productId')
@@ -292,21 +405,43 @@ async function checkInvariants(m: Model, w: World) {
   expect(doubles).toEqual([]);
   // 4. The limited coupon: used = fulfilled uses + live reservations ≤ maxUses.
   const limited = await db('coupons').where({ code: 'LIMITED' }).first();
-  const uses = await db('checkouts').where({ couponId: limited.id }).where((q) => q.where({ status: 'fulfilled' }).orWhere({ status: 'open', couponReserved: true })).count({ n: '*' });
+  const uses = await db('checkouts')
+    .where({ couponId: limited.id })
+    .where((q) => q.where({ status: 'fulfilled' }).orWhere({ status: 'open', couponReserved: true }))
+    .count({ n: '*' });
   expect(limited.usedCount).toBe(Number(uses[0]!.n));
   expect(limited.usedCount).toBeLessThanOrEqual(LIMITED_USES);
   // 5. The ledger: each charge's lines sum to net − refunded − open or lost disputes; no line ever changes.
   const ledger = await db('merchantCharges as c')
-    .leftJoin(db('splitLines').groupBy('merchantChargeId').select('merchantChargeId').sum({ lines: 'amount' }).as('l'), 'l.merchantChargeId', 'c.id')
-    .leftJoin(db('merchantDisputes').whereIn('status', ['open', 'lost']).groupBy('merchantChargeId').select('merchantChargeId').sum({ disputed: 'amount' }).as('d'), 'd.merchantChargeId', 'c.id')
+    .leftJoin(
+      db('splitLines').groupBy('merchantChargeId').select('merchantChargeId').sum({ lines: 'amount' }).as('l'),
+      'l.merchantChargeId',
+      'c.id',
+    )
+    .leftJoin(
+      db('merchantDisputes')
+        .whereIn('status', ['open', 'lost'])
+        .groupBy('merchantChargeId')
+        .select('merchantChargeId')
+        .sum({ disputed: 'amount' })
+        .as('d'),
+      'd.merchantChargeId',
+      'c.id',
+    )
     .select('c.id', 'c.net', 'c.refundAmount', 'l.lines', 'd.disputed');
-  for (const charge of ledger) expect(Number(charge.lines ?? 0), charge.id).toBe(charge.net - charge.refundAmount - Number(charge.disputed ?? 0));
+  for (const charge of ledger)
+    expect(Number(charge.lines ?? 0), charge.id).toBe(charge.net - charge.refundAmount - Number(charge.disputed ?? 0));
   const { rows: lines } = await db.raw(`SELECT id, md5(t::text) AS sum FROM split_lines t`);
   const now = new Map<string, string>(lines.map((l: { id: string; sum: string }) => [l.id, l.sum]));
   for (const [id, sum] of w.splitSnapshot) expect(now.get(id), `split line ${id}`).toBe(sum);
   w.splitSnapshot = now;
   // Every purchase the model knows has the model's status.
-  const statuses = await db('purchases').whereIn('id', m.purchases.map((p) => p.id)).select('id', 'status', 'userId');
+  const statuses = await db('purchases')
+    .whereIn(
+      'id',
+      m.purchases.map((p) => p.id),
+    )
+    .select('id', 'status', 'userId');
   const byId = new Map(statuses.map((s) => [s.id, s]));
   for (const p of m.purchases) {
     expect(byId.get(p.id)?.status, `status of ${p.kind} ${p.id}`).toBe(p.status);
@@ -346,7 +481,7 @@ function step(name: string, check: (m: Model) => boolean, run: (m: Model, w: Wor
   };
 }
 
-const pick = <T,>(items: T[], index: number): T | undefined => (items.length ? items[index % items.length] : undefined);
+const pick = <T>(items: T[], index: number): T | undefined => (items.length ? items[index % items.length] : undefined);
 
 interface BuyChoice {
   user: number;
@@ -375,7 +510,13 @@ const buy = (c: BuyChoice) =>
       const country = c.ppp ? 'IN' : 'US';
       const query = `?quantity=${c.quantity}&team=${c.team}${c.coupon ? '&coupon=LIMITED' : ''}${c.ppp ? '&ppp=true' : ''}`;
       const quote = await store(w, who, 'get', `/products/${product.id}/quote${query}`, undefined, country);
-      const body = { productId: product.id, quantity: c.quantity, team: c.team, ppp: c.ppp, ...(c.coupon && { coupon: 'LIMITED' }) };
+      const body = {
+        productId: product.id,
+        quantity: c.quantity,
+        team: c.team,
+        ppp: c.ppp,
+        ...(c.coupon && { coupon: 'LIMITED' }),
+      };
       expect(quote.status, JSON.stringify(quote.body)).toBe(200);
       const team = quote.body.team !== null;
       // Already having it as Valid makes another copy a seat to give away (DOMAIN §5.5).
@@ -384,7 +525,11 @@ const buy = (c: BuyChoice) =>
       const soldOut = c.product === 'workshop' && seatsSold(m, 'workshop') + seats > WORKSHOP_SEATS;
       const usedUp = quote.body.coupon?.problem === 'coupon-used-up';
       if (soldOut || usedUp) {
-        await refused(w, () => store(w, who, 'post', '/checkout', body, country), [soldOut ? 'sold-out' : 'coupon-used-up', 'coupon-used-up', 'sold-out']);
+        await refused(w, () => store(w, who, 'post', '/checkout', body, country), [
+          soldOut ? 'sold-out' : 'coupon-used-up',
+          'coupon-used-up',
+          'sold-out',
+        ]);
         return;
       }
       const existing = liveTeamOf(m, c.user, c.product);
@@ -401,7 +546,13 @@ const buy = (c: BuyChoice) =>
       }
       // Upgrade credit: from an unspent source the buyer holds; source + upgrade ≤ the target's price that day.
       const sources = m.purchases.filter(
-        (s) => s.user === c.user && s.kind === 'individual' && live(s) && !s.spent && s !== p && ((c.product === 'pro' && s.product === 'basics') || (s.product === c.product && s.status === 'Restricted')),
+        (s) =>
+          s.user === c.user &&
+          s.kind === 'individual' &&
+          live(s) &&
+          !s.spent &&
+          s !== p &&
+          ((c.product === 'pro' && s.product === 'basics') || (s.product === c.product && s.status === 'Restricted')),
       );
       if (!sources.length) {
         expect(p.upgradedFrom).toBeNull();
@@ -449,12 +600,20 @@ const abandon = (user: number, cancel: boolean) =>
     `abandonCheckout(user ${user}, ${cancel ? 'canceled' : 'left open'})`,
     () => true,
     async (m, w) => {
-      const answer = await store(w, w.users[user], 'post', '/checkout', { productId: w.products.basics.id, quantity: 1, team: true, coupon: 'LIMITED' });
+      const answer = await store(w, w.users[user], 'post', '/checkout', {
+        productId: w.products.basics.id,
+        quantity: 1,
+        team: true,
+        coupon: 'LIMITED',
+      });
       if (answer.status >= 400) {
         expect(['coupon-used-up']).toContain(answer.body.code);
         return;
       }
-      if (cancel) await w.services.testProvider.cancel(await sessionOfCheckout(w.db, answer.body.checkoutId)).then(() => request(w.app).get(`/api/store/checkouts/${answer.body.checkoutId}`));
+      if (cancel)
+        await w.services.testProvider
+          .cancel(await sessionOfCheckout(w.db, answer.body.checkoutId))
+          .then(() => request(w.app).get(`/api/store/checkouts/${answer.body.checkoutId}`));
     },
   );
 
@@ -465,9 +624,18 @@ const takeSeat = (user: number, teamIndex: number) =>
     async (m, w) => {
       const team = pick(m.teams, teamIndex)!;
       const path = `/invites/${team.inviteCode}/redeem`;
-      const ok = teamLive(m, team.coupon) && !team.revoked.has(user) && holding(m, user, team.product).length === 0 && members(m, team.coupon).length < teamSeats(m, team.coupon);
+      const ok =
+        teamLive(m, team.coupon) &&
+        !team.revoked.has(user) &&
+        holding(m, user, team.product).length === 0 &&
+        members(m, team.coupon).length < teamSeats(m, team.coupon);
       if (!ok) {
-        await refused(w, () => store(w, w.users[user], 'post', path), ['coupon-inactive', 'seat-revoked', 'already-purchased', 'coupon-used-up']);
+        await refused(w, () => store(w, w.users[user], 'post', path), [
+          'coupon-inactive',
+          'seat-revoked',
+          'already-purchased',
+          'coupon-used-up',
+        ]);
         return;
       }
       const answer = await accepted(() => store(w, w.users[user], 'post', path));
@@ -535,7 +703,11 @@ const resetInvite = (teamIndex: number) =>
       team.oldCodes.push(team.inviteCode);
       team.inviteCode = new URL(answer.body.inviteUrl).pathname.split('/').pop()!;
       expect(team.inviteCode).not.toBe(team.oldCodes.at(-1));
-      await refused(w, () => store(w, w.users[(team.owner + 1) % USERS], 'post', `/invites/${team.oldCodes.at(-1)}/redeem`), ['coupon-not-found']);
+      await refused(
+        w,
+        () => store(w, w.users[(team.owner + 1) % USERS], 'post', `/invites/${team.oldCodes.at(-1)}/redeem`),
+        ['coupon-not-found'],
+      );
     },
   );
 
@@ -547,9 +719,19 @@ const offerTransfer = (purchaseIndex: number, recipient: number) =>
       const p = pick(m.purchases, purchaseIndex)!;
       const path = `/purchases/${p.id}/transfer`;
       const body = { email: w.users[recipient]!.user.email };
-      const ok = transferable(m, p) && p.transfer.state === 'none' && recipient !== p.user && holding(m, recipient, p.product).length === 0;
+      const ok =
+        transferable(m, p) &&
+        p.transfer.state === 'none' &&
+        recipient !== p.user &&
+        holding(m, recipient, p.product).length === 0;
       if (!ok) {
-        await refused(w, () => store(w, w.users[p.user], 'post', path, body), ['transfer-not-available', 'transfer-expired', 'validation-failed', 'already-purchased', 'not-purchase-owner']);
+        await refused(w, () => store(w, w.users[p.user], 'post', path, body), [
+          'transfer-not-available',
+          'transfer-expired',
+          'validation-failed',
+          'already-purchased',
+          'not-purchase-owner',
+        ]);
         if (p.transfer.expiresAt !== null && m.now >= p.transfer.expiresAt) p.transfer.ended = true;
         return;
       }
@@ -563,16 +745,23 @@ const acceptTransfer = (purchaseIndex: number) =>
     `acceptTransfer(purchase ${purchaseIndex})`,
     (m) => m.purchases.some((p) => p.transfer.state !== 'none'),
     async (m, w) => {
-      const p = pick(m.purchases.filter((q) => q.transfer.state !== 'none'), purchaseIndex)!;
+      const p = pick(
+        m.purchases.filter((q) => q.transfer.state !== 'none'),
+        purchaseIndex,
+      )!;
       const recipient = p.transfer.recipient!;
       const who = w.users[recipient]!;
       const expired = m.now >= p.transfer.expiresAt!;
       if (expired || !transferable(m, p)) {
-        await refused(w, () => store(w, who, 'post', `/transfers/${p.transfer.id}/verify`), ['transfer-expired', 'transfer-not-available']);
+        await refused(w, () => store(w, who, 'post', `/transfers/${p.transfer.id}/verify`), [
+          'transfer-expired',
+          'transfer-not-available',
+        ]);
         if (expired) p.transfer = { ...p.transfer, state: 'none', ended: true };
         return;
       }
-      if (p.transfer.state === 'INITIATED') await accepted(() => store(w, who, 'post', `/transfers/${p.transfer.id}/verify`));
+      if (p.transfer.state === 'INITIATED')
+        await accepted(() => store(w, who, 'post', `/transfers/${p.transfer.id}/verify`));
       p.transfer.state = 'VERIFIED';
       if (holding(m, recipient, p.product).length > 0) {
         await refused(w, () => store(w, who, 'post', `/transfers/${p.transfer.id}/accept`), ['already-purchased']);
@@ -589,7 +778,10 @@ const cancelTransfer = (purchaseIndex: number) =>
     `cancelTransfer(purchase ${purchaseIndex})`,
     (m) => m.purchases.some((p) => p.transfer.state !== 'none'),
     async (m, w) => {
-      const p = pick(m.purchases.filter((q) => q.transfer.state !== 'none'), purchaseIndex)!;
+      const p = pick(
+        m.purchases.filter((q) => q.transfer.state !== 'none'),
+        purchaseIndex,
+      )!;
       const path = `/transfers/${p.transfer.id}/cancel`;
       if (m.now >= p.transfer.expiresAt!) {
         await refused(w, () => store(w, w.users[p.user], 'post', path), ['transfer-expired']);
@@ -612,7 +804,10 @@ const refund = (purchaseIndex: number, full: boolean) =>
       const left = p.charge ? p.charge.amount - p.refunded : 0;
       const amount = full || left < 2 ? left : Math.floor(left / 2);
       if (!p.charge || left <= 0) {
-        await refused(w, () => staff(w, w.support, path, { reason: 'asked by the buyer' }), ['refund-not-possible', 'purchase-upgraded']);
+        await refused(w, () => staff(w, w.support, path, { reason: 'asked by the buyer' }), [
+          'refund-not-possible',
+          'purchase-upgraded',
+        ]);
         return;
       }
       if (upgrade && upgrade.status !== 'Refunded') {
@@ -633,11 +828,19 @@ const dispute = (purchaseIndex: number, outcome: 'open' | 'won' | 'lost') =>
     `dispute(purchase ${purchaseIndex}, ${outcome})`,
     (m) => m.purchases.some((p) => p.charge),
     async (m, w) => {
-      const p = pick(m.purchases.filter((q) => q.charge), purchaseIndex)!;
+      const p = pick(
+        m.purchases.filter((q) => q.charge),
+        purchaseIndex,
+      )!;
       const charge = p.charge!;
       if (outcome === 'open') {
         const id = `dp_model_${++m.disputes}`;
-        await w.services.lifecycle.disputeOpened(w.accountId, { identifier: id, chargeIdentifier: charge.identifier, amount: charge.amount, reason: 'fraudulent' });
+        await w.services.lifecycle.disputeOpened(w.accountId, {
+          identifier: id,
+          chargeIdentifier: charge.identifier,
+          amount: charge.amount,
+          reason: 'fraudulent',
+        });
         p.disputes.push({ id, state: 'open' });
         if (live(p)) {
           endAccess(m, p, 'Disputed');
@@ -647,9 +850,16 @@ const dispute = (purchaseIndex: number, outcome: 'open' | 'won' | 'lost') =>
       }
       const open = p.disputes.find((d) => d.state === 'open');
       if (!open) return;
-      await w.services.lifecycle.disputeClosed(w.accountId, { identifier: open.id, chargeIdentifier: charge.identifier, amount: charge.amount, reason: 'fraudulent', won: outcome === 'won' });
+      await w.services.lifecycle.disputeClosed(w.accountId, {
+        identifier: open.id,
+        chargeIdentifier: charge.identifier,
+        amount: charge.amount,
+        reason: 'fraudulent',
+        won: outcome === 'won',
+      });
       open.state = outcome;
-      if (outcome === 'won' && p.status === 'Disputed' && !p.disputes.some((d) => d.state === 'open')) p.status = p.boughtAs;
+      if (outcome === 'won' && p.status === 'Disputed' && !p.disputes.some((d) => d.state === 'open'))
+        p.status = p.boughtAs;
     },
   );
 
@@ -661,7 +871,9 @@ const ban = (purchaseIndex: number) =>
       const p = pick(m.purchases, purchaseIndex)!;
       const path = `/purchases/${p.id}/ban`;
       if (!(live(p) || p.status === 'Disputed')) {
-        await refused(w, () => staff(w, w.admin, path, { reason: 'abuse of the platform' }), ['status-change-not-allowed']);
+        await refused(w, () => staff(w, w.admin, path, { reason: 'abuse of the platform' }), [
+          'status-change-not-allowed',
+        ]);
         return;
       }
       await accepted(() => staff(w, w.admin, path, { reason: 'abuse of the platform' }));
@@ -681,7 +893,8 @@ const timePasses = (days: number) =>
       m.now = w.clock.now().getTime();
       await w.services.transfers.expire();
       for (const p of m.purchases) {
-        if (p.transfer.expiresAt !== null && m.now >= p.transfer.expiresAt) p.transfer = { ...p.transfer, state: 'none', recipient: null, ended: true };
+        if (p.transfer.expiresAt !== null && m.now >= p.transfer.expiresAt)
+          p.transfer = { ...p.transfer, state: 'none', recipient: null, ended: true };
       }
     },
   );
@@ -690,8 +903,26 @@ const user = fc.integer({ min: 0, max: USERS - 1 });
 const index = fc.nat({ max: 40 });
 const productKey = fc.constantFrom<ProductKey>('basics', 'pro', 'workshop');
 const commands = [
-  fc.record({ user, product: productKey, quantity: fc.constantFrom(1, 1, 1, 2, 3, 5), team: fc.boolean(), coupon: fc.boolean(), ppp: fc.boolean() }).map(buy),
-  fc.record({ user, product: fc.constantFrom<ProductKey>('basics', 'pro'), quantity: fc.constant(1), team: fc.constant(false), coupon: fc.constant(false), ppp: fc.constant(false) }).map(buy),
+  fc
+    .record({
+      user,
+      product: productKey,
+      quantity: fc.constantFrom(1, 1, 1, 2, 3, 5),
+      team: fc.boolean(),
+      coupon: fc.boolean(),
+      ppp: fc.boolean(),
+    })
+    .map(buy),
+  fc
+    .record({
+      user,
+      product: fc.constantFrom<ProductKey>('basics', 'pro'),
+      quantity: fc.constant(1),
+      team: fc.constant(false),
+      coupon: fc.constant(false),
+      ppp: fc.constant(false),
+    })
+    .map(buy),
   fc.tuple(user, productKey).map(([u, p]) => guestBuy(u, p)),
   fc.tuple(user, fc.boolean()).map(([u, c]) => abandon(u, c)),
   fc.tuple(user, index).map(([u, t]) => takeSeat(u, t)),
@@ -703,28 +934,37 @@ const commands = [
   index.map(acceptTransfer),
   index.map(cancelTransfer),
   fc.tuple(index, fc.boolean()).map(([p, full]) => refund(p, full)),
-  fc.tuple(index, fc.constantFrom<'open' | 'won' | 'lost'>('open', 'open', 'won', 'lost')).map(([p, o]) => dispute(p, o)),
+  fc
+    .tuple(index, fc.constantFrom<'open' | 'won' | 'lost'>('open', 'open', 'won', 'lost'))
+    .map(([p, o]) => dispute(p, o)),
   index.map(ban),
   fc.integer({ min: 1, max: 4 }).map(timePasses),
 ];
 
 describe('commerce, model-based (fast-check commands on the real API and PostgreSQL)', () => {
-  it(`keeps money and access right through ${RUNS} random sequences of up to ${STEPS} steps`, async () => {
-    let sequences = 0;
-    await fc.assert(
-      // A plain array rather than fc.commands: its length is drawn evenly, so sequences are long enough to combine.
-      fc.asyncProperty(fc.array(fc.oneof(...commands), { minLength: Math.ceil(STEPS / 2), maxLength: STEPS }), async (cmds) => {
-        const world = await createWorld();
-        try {
-          const model: Model = { purchases: [], teams: [], now: world.clock.now().getTime(), disputes: 0 };
-          await fc.asyncModelRun(() => ({ model, real: world }), cmds);
-          sequences++;
-        } finally {
-          await world.drop();
-        }
-      }),
-      { numRuns: RUNS, ...(SEED !== undefined && { seed: SEED }), ...(PATH && { path: PATH, endOnFailure: true }) },
-    );
-    console.log(`commerce model: ${sequences} sequences, ${stepsRun} steps`);
-  }, 60_000 + RUNS * STEPS * 1000); // about 7 steps a second; shrinking a failure takes longer
+  it(
+    `keeps money and access right through ${RUNS} random sequences of up to ${STEPS} steps`,
+    async () => {
+      let sequences = 0;
+      await fc.assert(
+        // A plain array rather than fc.commands: its length is drawn evenly, so sequences are long enough to combine.
+        fc.asyncProperty(
+          fc.array(fc.oneof(...commands), { minLength: Math.ceil(STEPS / 2), maxLength: STEPS }),
+          async (cmds) => {
+            const world = await createWorld();
+            try {
+              const model: Model = { purchases: [], teams: [], now: world.clock.now().getTime(), disputes: 0 };
+              await fc.asyncModelRun(() => ({ model, real: world }), cmds);
+              sequences++;
+            } finally {
+              await world.drop();
+            }
+          },
+        ),
+        { numRuns: RUNS, ...(SEED !== undefined && { seed: SEED }), ...(PATH && { path: PATH, endOnFailure: true }) },
+      );
+      console.log(`commerce model: ${sequences} sequences, ${stepsRun} steps`);
+    },
+    60_000 + RUNS * STEPS * 1000,
+  ); // about 7 steps a second; shrinking a failure takes longer
 });

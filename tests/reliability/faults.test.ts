@@ -21,12 +21,24 @@ import { count, expectFulfilledOnce, inBatches, pause, stripeShop, type StripeSh
  * completed events are then delivered under a fault. Afterwards: every paid checkout fulfilled exactly once, the
  * seats and the coupon's uses counted right.
  */
-async function paidRush(db: Db, shop: StripeShop, label: string, { checkouts, seats, couponUses }: { checkouts: number; seats: number; couponUses: number }) {
+async function paidRush(
+  db: Db,
+  shop: StripeShop,
+  label: string,
+  { checkouts, seats, couponUses }: { checkouts: number; seats: number; couponUses: number },
+) {
   const product = await createProduct(db, { name: `${label} Workshop`, unitAmount: 10_000, quantityAvailable: seats });
   const code = `${label.replace(/\W/g, '').toUpperCase()}HALF`;
   const coupon = await createCoupon(db, { code, percentageDiscount: 0.5, maxUses: couponUses });
-  const paid = await inBatches(Array.from({ length: checkouts }, (_, i) => i), 6, (i) =>
-    shop.paidCheckout({ productId: product.id, email: `${label.toLowerCase().replace(/\W/g, '-')}-${i}@example.com`, ...(i % 2 === 0 && { coupon: code }) }),
+  const paid = await inBatches(
+    Array.from({ length: checkouts }, (_, i) => i),
+    6,
+    (i) =>
+      shop.paidCheckout({
+        productId: product.id,
+        email: `${label.toLowerCase().replace(/\W/g, '-')}-${i}@example.com`,
+        ...(i % 2 === 0 && { coupon: code }),
+      }),
   );
   return { product, coupon, paid };
 }
@@ -37,13 +49,22 @@ async function expectRushSettled(db: Db, stripe: StandIn, rush: Awaited<ReturnTy
   expect(valid).toHaveLength(Math.min(seats, rush.paid.length));
   expect(purchases.filter((p) => p.status === 'Refunded')).toHaveLength(Math.max(0, rush.paid.length - seats));
   // A use is counted for each fulfilled purchase with the coupon; a sold-out refund gives its use back.
-  expect((await Coupon.query(db).findById(rush.coupon.id))!.usedCount).toBe(valid.filter((p) => p.couponId === rush.coupon.id).length);
+  expect((await Coupon.query(db).findById(rush.coupon.id))!.usedCount).toBe(
+    valid.filter((p) => p.couponId === rush.coupon.id).length,
+  );
   for (const purchase of purchases.filter((p) => p.status === 'Refunded')) {
     const charge = await db('merchantCharges').where({ id: purchase.merchantChargeId }).first();
     expect(charge.refundAmount).toBe(charge.amount);
-    expect([...stripe.objects.values()].filter((o) => o.object === 'refund' && o.charge === charge.identifier)).toHaveLength(1);
+    expect(
+      [...stripe.objects.values()].filter((o) => o.object === 'refund' && o.charge === charge.identifier),
+    ).toHaveLength(1);
   }
-  const split = await db('merchantCharges').whereIn('id', purchases.map((p) => p.merchantChargeId)).select('id', 'net', 'refundAmount');
+  const split = await db('merchantCharges')
+    .whereIn(
+      'id',
+      purchases.map((p) => p.merchantChargeId),
+    )
+    .select('id', 'net', 'refundAmount');
   expect(split).toHaveLength(rush.paid.length);
   return purchases;
 }
@@ -58,7 +79,11 @@ async function deliverAll(shop: StripeShop, paid: Awaited<ReturnType<typeof paid
       }),
     ),
   );
-  return { deliveries: statuses.length, redelivered: statuses.filter((s) => s.length > 1).length, failures: statuses.flat().filter((s) => s === 0 || s >= 500).length };
+  return {
+    deliveries: statuses.length,
+    redelivered: statuses.filter((s) => s.length > 1).length,
+    failures: statuses.flat().filter((s) => s === 0 || s >= 500).length,
+  };
 }
 
 describe('faults', () => {
@@ -95,7 +120,17 @@ describe('faults', () => {
       const quiet = quietKnex();
       const delivering = deliverAll(shop, rush.paid, 2_500);
       // The thank-you page polls meanwhile; whatever it answers, it must not break fulfilment.
-      const polling = Promise.all(rush.paid.map(async ({ checkoutId }, i) => (await pause(i * 60), shop.thanks(checkoutId).then((a) => a.status, () => 0))));
+      const polling = Promise.all(
+        rush.paid.map(
+          async ({ checkoutId }, i) => (
+            await pause(i * 60),
+            shop.thanks(checkoutId).then(
+              (a) => a.status,
+              () => 0,
+            )
+          ),
+        ),
+      );
       await pause(3_500);
       killing = false;
       await loop;
@@ -109,7 +144,16 @@ describe('faults', () => {
       expect(outcome.failures).toBeGreaterThan(0); // the fault did hit fulfilment
       expect(polls.every((s) => s === 200 || s >= 500)).toBe(true);
       await expectRushSettled(db(), stripe, rush, 30);
-      expect(await count(db()('merchantEvents').whereIn('identifier', rush.paid.map((p) => p.completed.id)).whereNotNull('processedAt'))).toBe(40);
+      expect(
+        await count(
+          db()('merchantEvents')
+            .whereIn(
+              'identifier',
+              rush.paid.map((p) => p.completed.id),
+            )
+            .whereNotNull('processedAt'),
+        ),
+      ).toBe(40);
     });
   });
 
@@ -145,7 +189,10 @@ describe('faults', () => {
     });
 
     it('fulfils every paid checkout exactly once after the server comes back and Stripe redelivers', async () => {
-      const shop = stripeShop(() => db!, () => stripe);
+      const shop = stripeShop(
+        () => db!,
+        () => stripe,
+      );
       const rush = await paidRush(db!, shop, 'Restarted', { checkouts: 30, seats: 24, couponUses: 20 });
 
       const quiet = quietKnex();
@@ -181,15 +228,23 @@ describe('faults', () => {
       support = await signedIn(db(), ['support']);
     });
 
-    const requestsSince = (mark: number, template: string) => stripe.requests.slice(mark).filter((r) => r.template === template);
-    const sessionsOf = (checkoutId: string) => [...stripe.objects.values()].filter((o) => o.object === 'checkout.session' && o.client_reference_id === checkoutId);
-    const refundsOf = (chargeIdentifier: string) => [...stripe.objects.values()].filter((o) => o.object === 'refund' && o.charge === chargeIdentifier);
-    const refund = (purchaseId: string, body: object) => as(support, request(shop.handler()).post(`/api/admin/purchases/${purchaseId}/refund`)).send(body);
+    const requestsSince = (mark: number, template: string) =>
+      stripe.requests.slice(mark).filter((r) => r.template === template);
+    const sessionsOf = (checkoutId: string) =>
+      [...stripe.objects.values()].filter(
+        (o) => o.object === 'checkout.session' && o.client_reference_id === checkoutId,
+      );
+    const refundsOf = (chargeIdentifier: string) =>
+      [...stripe.objects.values()].filter((o) => o.object === 'refund' && o.charge === chargeIdentifier);
+    const refund = (purchaseId: string, body: object) =>
+      as(support, request(shop.handler()).post(`/api/admin/purchases/${purchaseId}/refund`)).send(body);
     async function bought(email: string) {
       const course = await createProduct(db(), { name: `Course for ${email}`, unitAmount: 8000 });
       const paid = await shop.paidCheckout({ productId: course.id, email });
       expect((await shop.deliver(paid.completed)).status).toBe(200);
-      const purchase = await db()('purchases').where({ id: (await shop.thanks(paid.checkoutId)).body.purchaseId }).first();
+      const purchase = await db()('purchases')
+        .where({ id: (await shop.thanks(paid.checkoutId)).body.purchaseId })
+        .first();
       const charge = await db()('merchantCharges').where({ id: purchase.merchantChargeId }).first();
       return { ...paid, purchase, charge };
     }
@@ -206,7 +261,13 @@ describe('faults', () => {
         expect(tries.length).toBeGreaterThanOrEqual(2);
         expect(new Set(tries.map((t) => t.idempotencyKey))).toEqual(new Set([`checkout-${created.body.checkoutId}`]));
         expect(sessionsOf(created.body.checkoutId)).toHaveLength(1);
-        expect(await count(db()('merchantSessions').join('checkouts', 'checkouts.merchantSessionId', 'merchantSessions.id').where('checkouts.id', created.body.checkoutId))).toBe(1);
+        expect(
+          await count(
+            db()('merchantSessions')
+              .join('checkouts', 'checkouts.merchantSessionId', 'merchantSessions.id')
+              .where('checkouts.id', created.body.checkoutId),
+          ),
+        ).toBe(1);
       }
     });
 
@@ -216,9 +277,12 @@ describe('faults', () => {
       const down = await shop.checkout({ productId: course.id, email: 'down@example.com' });
       expect(down.status).toBe(502);
       expect(down.body.code).toBe('payment-provider-unavailable');
-      const sessionsFor = (email: string) => [...stripe.objects.values()].filter((o) => o.object === 'checkout.session' && o.customer_email === email);
+      const sessionsFor = (email: string) =>
+        [...stripe.objects.values()].filter((o) => o.object === 'checkout.session' && o.customer_email === email);
       expect(sessionsFor('down@example.com')).toHaveLength(0);
-      expect(await db()('checkouts').where({ buyerEmail: 'down@example.com' }).select('status')).toEqual([{ status: 'canceled' }]);
+      expect(await db()('checkouts').where({ buyerEmail: 'down@example.com' }).select('status')).toEqual([
+        { status: 'canceled' },
+      ]);
       const again = await shop.checkout({ productId: course.id, email: 'down@example.com' });
       expect(again.status).toBe(201);
       expect(sessionsOf(again.body.checkoutId)).toHaveLength(1);
@@ -239,7 +303,9 @@ describe('faults', () => {
         expect(new Set(tries.map((t) => t.idempotencyKey)).size).toBe(1);
         expect(refundsOf(charge.identifier)).toHaveLength(1);
         expect(stripe.objects.get(charge.identifier)).toMatchObject({ amount_refunded: 3000 });
-        expect(await db()('merchantRefunds').where({ merchantChargeId: charge.id }).select('status', 'amount')).toEqual([{ status: 'succeeded', amount: 3000 }]);
+        expect(await db()('merchantRefunds').where({ merchantChargeId: charge.id }).select('status', 'amount')).toEqual(
+          [{ status: 'succeeded', amount: 3000 }],
+        );
         expect((await db()('merchantCharges').where({ id: charge.id }).first()).refundAmount).toBe(3000);
       }
     });
@@ -263,13 +329,16 @@ describe('faults', () => {
       expect(stripe.objects.get(charge.identifier)).toMatchObject({ refunded: true, amount_refunded: charge.amount });
       expect(await db()('purchases').where({ id: purchase.id }).first('status')).toEqual({ status: 'Refunded' });
       expect(await count(db()('merchantRefunds').where({ merchantChargeId: charge.id, status: 'succeeded' }))).toBe(1);
-      expect(await count(db()('outboxEmails').where({ toAddress: 'refund-lost-answer@example.com', kind: 'refund' }))).toBe(1);
+      expect(
+        await count(db()('outboxEmails').where({ toAddress: 'refund-lost-answer@example.com', kind: 'refund' })),
+      ).toBe(1);
     });
 
     it('fulfils once when reading the session fails or times out: the webhook answers 5xx and the redelivery succeeds', async () => {
       const course = await createProduct(db(), { name: 'Slow Read Course', unitAmount: 7000 });
       const paid = [];
-      for (const email of ['read-500@example.com', 'read-timeout@example.com', 'read-down@example.com']) paid.push(await shop.paidCheckout({ productId: course.id, email }));
+      for (const email of ['read-500@example.com', 'read-timeout@example.com', 'read-down@example.com'])
+        paid.push(await shop.paidCheckout({ productId: course.id, email }));
       stripe.failNext('GET /v1/checkout/sessions/:id', 2); // retried by the SDK within one delivery
       expect((await shop.deliver(paid[0]!.completed)).status).toBe(200);
       stripe.delayNext('GET /v1/checkout/sessions/:id', 1_500);
@@ -282,7 +351,11 @@ describe('faults', () => {
     });
 
     it('refunds a sold-out payment once when the refund times out during fulfilment', async () => {
-      const limited = await createProduct(db(), { name: 'One Seat Timeout Workshop', unitAmount: 9000, quantityAvailable: 1 });
+      const limited = await createProduct(db(), {
+        name: 'One Seat Timeout Workshop',
+        unitAmount: 9000,
+        quantityAvailable: 1,
+      });
       const first = await shop.paidCheckout({ productId: limited.id, email: 'seat-holder@example.com' });
       const second = await shop.paidCheckout({ productId: limited.id, email: 'seat-loser@example.com' });
       expect((await shop.deliver(first.completed)).status).toBe(200);

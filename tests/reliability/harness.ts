@@ -13,7 +13,11 @@ export const count = async (query: Knex.QueryBuilder): Promise<number> => Number
 export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs `work` over `items` with at most `width` at a time, keeping the results in order. */
-export async function inBatches<T, R>(items: T[], width: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function inBatches<T, R>(
+  items: T[],
+  width: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   await Promise.all(
@@ -38,7 +42,11 @@ export function stripeShop(db: () => Db, stripe: () => StandIn, env: Record<stri
   const checkout = (body: object) => request(handler()).post('/api/store/checkout').send(body);
   const deliver = (event: Parameters<typeof signed>[0]) => {
     const { payload, signature } = signed(event);
-    return request(handler()).post('/api/webhooks/stripe').set('Content-Type', 'application/json').set('Stripe-Signature', signature).send(payload);
+    return request(handler())
+      .post('/api/webhooks/stripe')
+      .set('Content-Type', 'application/json')
+      .set('Stripe-Signature', signature)
+      .send(payload);
   };
   const thanks = (checkoutId: string) => request(handler()).get(`/api/store/checkouts/${checkoutId}`);
 
@@ -54,7 +62,10 @@ export function stripeShop(db: () => Db, stripe: () => StandIn, env: Record<stri
    * Stripe's delivery: answers other than 2xx (and failed connections) are retried after a pause until one is
    * accepted. Returns the statuses seen, the last one 2xx.
    */
-  async function deliverUntilAccepted(event: Parameters<typeof signed>[0], { pauseMs = 50, attempts = 200 } = {}): Promise<number[]> {
+  async function deliverUntilAccepted(
+    event: Parameters<typeof signed>[0],
+    { pauseMs = 50, attempts = 200 } = {},
+  ): Promise<number[]> {
     const statuses: number[] = [];
     for (let attempt = 0; attempt < attempts; attempt++) {
       const status = await deliver(event).then(
@@ -79,20 +90,49 @@ export type StripeShop = ReturnType<typeof stripeShop>;
  * Exactly once, for every paid checkout: one purchase, one charge (with its Stripe identifier), one receipt or
  * sold-out email, and the checkout settled. Returns the purchases by checkout.
  */
-export async function expectFulfilledOnce(db: Db, stripe: StandIn, checkouts: { checkoutId: string; session: string }[]) {
-  const rows = await db('checkouts').whereIn('id', checkouts.map((c) => c.checkoutId)).select('id', 'status', 'purchaseId', 'buyerEmail');
+export async function expectFulfilledOnce(
+  db: Db,
+  stripe: StandIn,
+  checkouts: { checkoutId: string; session: string }[],
+) {
+  const rows = await db('checkouts')
+    .whereIn(
+      'id',
+      checkouts.map((c) => c.checkoutId),
+    )
+    .select('id', 'status', 'purchaseId', 'buyerEmail');
   expect(rows).toHaveLength(checkouts.length);
-  for (const row of rows) expect(['fulfilled', 'refunded'], `checkout ${row.id} is ${row.status}`).toContain(row.status);
-  const purchases = await db('purchases').whereIn('merchantSessionId', db('merchantSessions').whereIn('identifier', checkouts.map((c) => c.session)).select('id'));
+  for (const row of rows)
+    expect(['fulfilled', 'refunded'], `checkout ${row.id} is ${row.status}`).toContain(row.status);
+  const purchases = await db('purchases').whereIn(
+    'merchantSessionId',
+    db('merchantSessions')
+      .whereIn(
+        'identifier',
+        checkouts.map((c) => c.session),
+      )
+      .select('id'),
+  );
   expect(purchases).toHaveLength(checkouts.length);
   expect(new Set(purchases.map((p) => p.id))).toEqual(new Set(rows.map((r) => r.purchaseId)));
-  const charges = await db('merchantCharges').whereIn('id', purchases.map((p) => p.merchantChargeId));
+  const charges = await db('merchantCharges').whereIn(
+    'id',
+    purchases.map((p) => p.merchantChargeId),
+  );
   expect(charges).toHaveLength(checkouts.length);
   for (const { session } of checkouts) {
-    const chargeId = stripe.objects.get(stripe.objects.get(stripe.objects.get(session)!.payment_intent as string)!.latest_charge as string)!.id;
+    const chargeId = stripe.objects.get(
+      stripe.objects.get(stripe.objects.get(session)!.payment_intent as string)!.latest_charge as string,
+    )!.id;
     expect(await count(db('merchantCharges').where({ identifier: chargeId }))).toBe(1);
   }
-  const emails = await db('outboxEmails').whereIn('toAddress', rows.map((r) => r.buyerEmail)).whereIn('kind', ['receipt', 'sold-out-refund']).select('toAddress');
+  const emails = await db('outboxEmails')
+    .whereIn(
+      'toAddress',
+      rows.map((r) => r.buyerEmail),
+    )
+    .whereIn('kind', ['receipt', 'sold-out-refund'])
+    .select('toAddress');
   expect(emails.map((e) => e.toAddress).sort()).toEqual(rows.map((r) => r.buyerEmail).sort());
   return purchases;
 }

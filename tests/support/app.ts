@@ -4,14 +4,21 @@ import { loadConfig, type Config } from '../../api/src/config';
 import type { Db } from '../../api/src/db/connection';
 import { createLogger } from '../../api/src/logger';
 import type { Deps } from '../../api/src/services';
-import type { MailTransport } from '../../api/src/mail/transport';
+import type { MailTransport, OutgoingEmail } from '../../api/src/mail/transport';
 
 /**
  * Tests write rows directly as well as through the API, as another process would: the read caches are off unless a
- * test turns them on (READ_CACHE_MS) to test them.
+ * test turns them on (READ_CACHE_MS) to test them. Every test buys from one address, often as one buyer: the commerce
+ * limits are raised unless a test sets COMMERCE_LIMIT_SCALE ('1' is what a server runs with).
  */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', READ_CACHE_MS: '0', ...env });
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    READ_CACHE_MS: '0',
+    COMMERCE_LIMIT_SCALE: '1000',
+    ...env,
+  });
 }
 
 export interface TestOverrides {
@@ -20,8 +27,16 @@ export interface TestOverrides {
   mailTransport?: MailTransport;
 }
 
-/** Emails go nowhere by default in tests; they stay readable in the outbox table. */
-export const silentTransport: MailTransport = { name: 'log', send: async () => {} };
+/** What the default transport was handed, by outbox row id: each email as it went out, its secret (a sign-in link's token) in place. */
+export const deliveredEmails = new Map<string, OutgoingEmail>();
+
+/** Emails go nowhere by default in tests; the outbox table keeps them (secrets redacted), `deliveredEmails` as sent. */
+export const silentTransport: MailTransport = {
+  name: 'log',
+  send: async (email) => {
+    if (email.id) deliveredEmails.set(email.id, email);
+  },
+};
 
 export function testDeps(db: Db, overrides: TestOverrides = {}): Deps {
   const config = overrides.config ?? testConfig();

@@ -1,4 +1,5 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { PROJECT_ROOT } from '../../api/src/config';
@@ -10,6 +11,7 @@ import { runSeeds } from '../../seeds/run';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { SignedIn } from './auth';
 import { useTestDatabase } from './db';
+import { lastEmailTo } from './outbox';
 import { listen } from './server';
 
 /** Debian's Chromium, headless; the background-networking flags keep it off the (closed) network. */
@@ -33,20 +35,41 @@ export async function launchChromium(): Promise<Browser> {
  * A browser context already signed in as a new user with these roles (the cookies a sign-in sets); `email` names the
  * user, so a test can find them (and give them purchases).
  */
-export async function signedInContext(browser: Browser, baseUrl: string, db: Db, roles: Role[], email?: string): Promise<BrowserContext> {
+export async function signedInContext(
+  browser: Browser,
+  baseUrl: string,
+  db: Db,
+  roles: Role[],
+  email?: string,
+): Promise<BrowserContext> {
   const user = await createUser(db, { roles, email });
   const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, user.id, 'browser test');
   return withSession(await browser.newContext(), baseUrl, session.token, session.csrfToken);
 }
 
 /** A browser context holding an existing person's session (signedInContext always makes a new user). */
-export async function contextFor(browser: Browser, baseUrl: string, auth: SignedIn, viewport?: { width: number; height: number }): Promise<BrowserContext> {
+export async function contextFor(
+  browser: Browser,
+  baseUrl: string,
+  auth: SignedIn,
+  viewport?: { width: number; height: number },
+): Promise<BrowserContext> {
   const cookies = Object.fromEntries(auth.cookie.split('; ').map((pair) => pair.split('=') as [string, string]));
-  return withSession(await browser.newContext(viewport && { viewport }), baseUrl, cookies.lp_session!, cookies.lp_csrf!);
+  return withSession(
+    await browser.newContext(viewport && { viewport }),
+    baseUrl,
+    cookies.lp_session!,
+    cookies.lp_csrf!,
+  );
 }
 
 /** The cookies a sign-in sets. */
-async function withSession(context: BrowserContext, baseUrl: string, token: string, csrfToken: string): Promise<BrowserContext> {
+async function withSession(
+  context: BrowserContext,
+  baseUrl: string,
+  token: string,
+  csrfToken: string,
+): Promise<BrowserContext> {
   await context.addCookies([
     { name: 'lp_session', value: token, url: baseUrl, httpOnly: true, sameSite: 'Lax' },
     { name: 'lp_csrf', value: csrfToken, url: baseUrl, sameSite: 'Lax' },
@@ -97,7 +120,21 @@ export const ARTIFACTS_DIR = path.join(PROJECT_ROOT, 'test-artifacts');
 /** Keeps a screenshot of a main screen as a test artifact (test-artifacts/, ignored by git). */
 export async function keepScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
+}
+
+/**
+ * Waits until the page has stopped moving (two screenshots in a row are the same), so a screenshot does not catch a
+ * chart's bars or a tab indicator mid-animation. JavaScript-driven animations are not stopped by `animations: 'disabled'`.
+ */
+export async function waitForStillness(page: Page, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let previous = await page.screenshot();
+  for (;;) {
+    const current = await page.screenshot();
+    if (current.equals(previous) || Date.now() > deadline) return;
+    previous = current;
+  }
 }
 
 /**
@@ -118,4 +155,45 @@ export async function buyThroughSite(baseUrl: string, productId: string, email: 
   const body = (await status.json()) as { status: string; purchaseId: string };
   expect(body.status).toBe('fulfilled');
   return body.purchaseId;
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  helpUrl: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * Runs axe-core on the page as it is now; answers its violations (every impact). axe is evaluated through the
+ * browser's DevTools protocol, which the pages' Content-Security-Policy (script-src 'self') rightly does not allow
+ * a script tag to do.
+ */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
+  // A string: this runs in the page (the tests are compiled without the DOM's types).
+  return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
+    result.violations.map(({ id, impact, help, helpUrl, nodes }) => ({
+      id, impact, help, helpUrl, nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })),
+    })))`);
+}
+
+/**
+ * Signs in to the console by email as a person does, from a page showing its sign-in form: asks for the link,
+ * opens the one the outbox holds, and continues. The caller waits for where it should land.
+ */
+export async function signInToConsoleByEmail(
+  page: Page,
+  site: { baseUrl: string; db: Db },
+  email: string,
+): Promise<void> {
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Send sign-in link' }).click();
+  await page.getByText('Check your inbox').waitFor();
+  const { link } = await lastEmailTo(site.db, email);
+  await page.goto(new URL(link!.pathname + link!.search, site.baseUrl).toString());
+  await page.getByRole('button', { name: 'Continue' }).click();
 }

@@ -4,7 +4,10 @@ import type { Services } from '../../api/src/services';
 
 /** The provider session of one of our checkouts (what a payment page or webhook names). */
 export async function sessionOfCheckout(db: Db, checkoutId: string): Promise<string> {
-  const row = await db('checkouts as c').join('merchantSessions as s', 's.id', 'c.merchantSessionId').where('c.id', checkoutId).first('s.identifier');
+  const row = await db('checkouts as c')
+    .join('merchantSessions as s', 's.id', 'c.merchantSessionId')
+    .where('c.id', checkoutId)
+    .first('s.identifier');
   return row.identifier;
 }
 

@@ -5,7 +5,13 @@ import { createCoupon, createPurchase, createUser } from '../../seeds/factories'
 import { Product, User } from '../../api/src/db/models';
 
 /** The secrets planted in the fixture: none of them, nor their hashes, may appear in any console answer. */
-export const PLANTED_SECRETS = ['session-secret', 'device-secret', 'verification-secret', 'device-code-secret', 'gho_planted_access', 'planted_refresh'];
+export const PLANTED_SECRETS = [
+  'session-secret',
+  'device-secret',
+  'verification-secret',
+  'device-code-secret',
+  'outbox-sign-in-secret',
+];
 
 /**
  * The demo data plus at least one row in every table the console serves: a paid purchase with its merchant
@@ -17,46 +23,157 @@ export async function seedEverything(db: Db) {
   const product = (await Product.query(db).findOne({ key: 'typescript-fundamentals' }).withGraphFetched('prices'))!;
   const account = await db('merchantAccounts').where({ label: 'test' }).first();
 
-  const [merchantProduct] = await db('merchantProducts').insert({ merchantAccountId: account.id, identifier: 'prod_1', productId: product.id }).returning('*');
-  await db('merchantPrices').insert({ merchantAccountId: account.id, identifier: 'price_1', merchantProductId: merchantProduct.id, priceId: product.prices![0]!.id });
-  const [customer] = await db('merchantCustomers').insert({ merchantAccountId: account.id, identifier: 'cus_1', userId: buyer.id }).returning('*');
-  const [session] = await db('merchantSessions').insert({ merchantAccountId: account.id, identifier: 'cs_1' }).returning('*');
-  const [merchantCoupon] = await db('merchantCoupons').insert({ merchantAccountId: account.id, identifier: 'co_1', percentageDiscount: 0.1, type: 'special' }).returning('*');
-  const [charge] = await db('merchantCharges')
-    .insert({ merchantAccountId: account.id, identifier: 'ch_1', amount: 4900, fee: 172, net: 4728, refundAmount: 900, userId: buyer.id, merchantProductId: merchantProduct.id, merchantCustomerId: customer.id, metadata: JSON.stringify({ country: 'US' }) })
+  const [merchantProduct] = await db('merchantProducts')
+    .insert({ merchantAccountId: account.id, identifier: 'prod_1', productId: product.id })
     .returning('*');
-  const coupon = await createCoupon(db, { code: 'USEDONCE', percentageDiscount: 0.1, merchantCouponId: merchantCoupon.id });
-  const purchase = await createPurchase(db, { user: buyer, product, totalAmount: 4900, country: 'US', couponId: coupon.id });
-  await db('purchases').where({ id: purchase.id }).update({ merchantChargeId: charge.id, merchantSessionId: session.id });
+  await db('merchantPrices').insert({
+    merchantAccountId: account.id,
+    identifier: 'price_1',
+    merchantProductId: merchantProduct.id,
+    priceId: product.prices![0]!.id,
+  });
+  const [customer] = await db('merchantCustomers')
+    .insert({ merchantAccountId: account.id, identifier: 'cus_1', userId: buyer.id })
+    .returning('*');
+  const [session] = await db('merchantSessions')
+    .insert({ merchantAccountId: account.id, identifier: 'cs_1' })
+    .returning('*');
+  const [merchantCoupon] = await db('merchantCoupons')
+    .insert({ merchantAccountId: account.id, identifier: 'co_1', percentageDiscount: 0.1, type: 'special' })
+    .returning('*');
+  const [charge] = await db('merchantCharges')
+    .insert({
+      merchantAccountId: account.id,
+      identifier: 'ch_1',
+      amount: 4900,
+      fee: 172,
+      net: 4728,
+      refundAmount: 900,
+      userId: buyer.id,
+      merchantProductId: merchantProduct.id,
+      merchantCustomerId: customer.id,
+      metadata: JSON.stringify({ country: 'US' }),
+    })
+    .returning('*');
+  const coupon = await createCoupon(db, {
+    code: 'USEDONCE',
+    percentageDiscount: 0.1,
+    merchantCouponId: merchantCoupon.id,
+  });
+  const purchase = await createPurchase(db, {
+    user: buyer,
+    product,
+    totalAmount: 4900,
+    country: 'US',
+    couponId: coupon.id,
+  });
+  await db('purchases')
+    .where({ id: purchase.id })
+    .update({ merchantChargeId: charge.id, merchantSessionId: session.id });
   // A partial refund by support (the charge's refundAmount above agrees) and a dispute the seller won.
   const support = (await User.query(db).findOne({ email: 'support@example.com' }))!;
-  await db('merchantRefunds').insert({ merchantAccountId: account.id, identifier: 're_1', merchantChargeId: charge.id, amount: 900, reason: 'Asked for a partial refund', idempotencyKey: `refund-${charge.id}-0-900`, requestedById: support.id });
-  await db('merchantDisputes').insert({ merchantAccountId: account.id, identifier: 'dp_1', merchantChargeId: charge.id, amount: 4900, reason: 'fraudulent', status: 'won', closedAt: new Date() });
+  await db('merchantRefunds').insert({
+    merchantAccountId: account.id,
+    identifier: 're_1',
+    merchantChargeId: charge.id,
+    amount: 900,
+    reason: 'Asked for a partial refund',
+    idempotencyKey: `refund-${charge.id}-0-900`,
+    requestedById: support.id,
+  });
+  await db('merchantDisputes').insert({
+    merchantAccountId: account.id,
+    identifier: 'dp_1',
+    merchantChargeId: charge.id,
+    amount: 4900,
+    reason: 'fraudulent',
+    status: 'won',
+    closedAt: new Date(),
+  });
 
   // A team purchase of 5 seats with one seat redeemed.
   const teamBuyer = await createUser(db, { email: 'team.lead@example.com' });
   const team = await createPurchase(db, { user: teamBuyer, product, totalAmount: 20825 });
-  const teamCoupon = await createCoupon(db, { code: null, percentageDiscount: 1, maxUses: 5, restrictedToProductId: product.id, bulkPurchaseId: team.id });
+  const teamCoupon = await createCoupon(db, {
+    code: null,
+    percentageDiscount: 1,
+    maxUses: 5,
+    restrictedToProductId: product.id,
+    bulkPurchaseId: team.id,
+  });
   await db('purchases').where({ id: team.id }).update({ bulkCouponId: teamCoupon.id });
   const member = await createUser(db, { email: 'member@example.com' });
-  await db('purchases').insert({ userId: member.id, productId: product.id, redeemedBulkCouponId: teamCoupon.id, totalAmount: 0 });
+  await db('purchases').insert({
+    userId: member.id,
+    productId: product.id,
+    redeemedBulkCouponId: teamCoupon.id,
+    totalAmount: 0,
+  });
   await db('coupons').where({ id: teamCoupon.id }).update({ usedCount: 1 });
 
-  await db('purchaseUserTransfers').insert({ purchaseId: purchase.id, sourceUserId: buyer.id, transferState: 'AVAILABLE', expiresAt: new Date(Date.now() + 7 * 86400_000) });
+  await db('purchaseUserTransfers').insert({
+    purchaseId: purchase.id,
+    sourceUserId: buyer.id,
+    transferState: 'AVAILABLE',
+    expiresAt: new Date(Date.now() + 7 * 86400_000),
+  });
 
   const lesson = await db('contentResources').where({ type: 'lesson' }).first();
-  await db('lessonProgress').insert({ userId: buyer.id, lessonId: lesson.id, lessonSlug: lesson.fields.slug, completedAt: new Date() });
-  await db('comments').insert({ userId: buyer.id, text: 'Great lesson!', context: JSON.stringify({ resourceId: lesson.id }) });
+  await db('lessonProgress').insert({
+    userId: buyer.id,
+    lessonId: lesson.id,
+    lessonSlug: lesson.fields.slug,
+    completedAt: new Date(),
+  });
+  await db('comments').insert({
+    userId: buyer.id,
+    text: 'Great lesson!',
+    context: JSON.stringify({ resourceId: lesson.id }),
+  });
   await db('bookmarks').insert({ userId: buyer.id, resourceId: lesson.id });
   await db('userPrefs').insert({ userId: buyer.id, type: 'global', fields: JSON.stringify({ theme: 'dark' }) });
 
-  await db('sessions').insert({ sessionToken: hashSecret('session-secret'), userId: buyer.id, expires: new Date(Date.now() + 86400_000) });
+  await db('sessions').insert({
+    sessionToken: hashSecret('session-secret'),
+    userId: buyer.id,
+    expires: new Date(Date.now() + 86400_000),
+  });
   await db('deviceAccessTokens').insert({ token: hashSecret('device-secret'), userId: buyer.id, clientId: 'cli' });
-  await db('verificationTokens').insert({ token: hashSecret('verification-secret'), identifier: buyer.email, expires: new Date(Date.now() + 60_000) });
-  await db('deviceVerifications').insert({ deviceCode: hashSecret('device-code-secret'), userCode: 'BCDFGHJK', clientId: 'cli', expires: new Date(Date.now() + 60_000) });
-  await db('accounts').insert({ userId: buyer.id, type: 'oauth', provider: 'github', providerAccountId: '42', accessToken: 'gho_planted_access', refreshToken: 'planted_refresh' });
+  await db('verificationTokens').insert({
+    token: hashSecret('verification-secret'),
+    identifier: buyer.email,
+    expires: new Date(Date.now() + 60_000),
+  });
+  await db('deviceVerifications').insert({
+    deviceCode: hashSecret('device-code-secret'),
+    userCode: 'BCDFGHJK',
+    clientId: 'cli',
+    expires: new Date(Date.now() + 60_000),
+  });
+  // GitHub's tokens are never stored (the database refuses them); a sign-in email not sent yet keeps its token apart.
+  await db('accounts').insert({
+    userId: buyer.id,
+    type: 'oauth',
+    provider: 'github',
+    providerAccountId: '42',
+    tokenType: 'bearer',
+    scope: 'read:user',
+  });
   await db('outboxEmails').insert({ toAddress: buyer.email, subject: 'Hello', textBody: 'Hi', kind: 'test' });
-  await db('auditLogs').insert({ action: 'update', resource: 'products', recordId: product.id, before: JSON.stringify({ name: 'a' }), after: JSON.stringify({ name: 'b' }) });
+  await db('outboxEmails').insert({
+    toAddress: buyer.email,
+    subject: 'Your sign-in link',
+    textBody: 'https://site.example/login/continue?token=[redacted]',
+    kind: 'sign-in',
+    secret: 'outbox-sign-in-secret',
+  });
+  await db('auditLogs').insert({
+    action: 'update',
+    resource: 'products',
+    recordId: product.id,
+    before: JSON.stringify({ name: 'a' }),
+    after: JSON.stringify({ name: 'b' }),
+  });
 
   return { buyer, product, purchase, coupon, team, teamCoupon, lesson, charge };
 }

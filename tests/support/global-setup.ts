@@ -29,7 +29,12 @@ export default async function setup(project: TestProject) {
   let embedded: EmbeddedDatabase | undefined;
   let serverUrl = configuredServerUrl();
   if (!serverUrl) {
-    embedded = await startEmbeddedPostgres({ dir: EMBEDDED_TEST_DIR, port: EMBEDDED_TEST_PORT, database: 'postgres', logger });
+    embedded = await startEmbeddedPostgres({
+      dir: EMBEDDED_TEST_DIR,
+      port: EMBEDDED_TEST_PORT,
+      database: 'postgres',
+      logger,
+    });
     serverUrl = embedded.url;
   }
 

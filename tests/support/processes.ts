@@ -21,7 +21,12 @@ export interface Started {
 
 /** Runs `npm start` in its own process group, as a terminal would (Ctrl-C reaches the whole group). */
 export function npmStart(env: NodeJS.ProcessEnv): Started {
-  const child = spawn('npm', ['start', '--silent'], { cwd: PROJECT_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: PROJECT_ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));

@@ -38,7 +38,7 @@ export interface StandIn {
   /** Requests by method and path template, e.g. 'POST /v1/refunds'. */
   calls: Map<string, number>;
   objects: Map<string, Obj>;
-  /** The buyer pays on Stripe's page: the session completes with a charge, a customer and a fee. */
+  /** The buyer pays on Stripe's page: the session completes with a charge, a customer and a fee (never once expired). */
   pay(sessionId: string): Stripe.Event;
   expire(sessionId: string): Stripe.Event;
   /** A refund started in Stripe's dashboard (or the charge's state after ours). */
@@ -101,12 +101,16 @@ export async function startStripeStandIn(): Promise<StandIn> {
     return copy;
   }
 
-  function sessionTotals(lineItems: { price: string; quantity: string }[], discounts: { coupon: string }[] | undefined) {
+  function sessionTotals(
+    lineItems: { price: string; quantity: string }[],
+    discounts: { coupon: string }[] | undefined,
+  ) {
     let currency = 'usd';
     let subtotal = 0;
     for (const item of lineItems) {
       const price = get(item.price, 'price');
-      if (price.active === false) throw new StripeError(400, 'invalid_request_error', `The price ${price.id} is not active.`);
+      if (price.active === false)
+        throw new StripeError(400, 'invalid_request_error', `The price ${price.id} is not active.`);
       currency = price.currency as string;
       subtotal += (price.unit_amount as number) * int(item.quantity ?? 1);
     }
@@ -114,20 +118,44 @@ export async function startStripeStandIn(): Promise<StandIn> {
     for (const { coupon: couponId } of discounts ?? []) {
       const coupon = get(couponId, 'coupon');
       if ((coupon.times_redeemed as number) >= ((coupon.max_redemptions as number | null) ?? Infinity)) {
-        throw new StripeError(400, 'invalid_request_error', `Coupon ${coupon.id} has already been redeemed the maximum number of times.`);
+        throw new StripeError(
+          400,
+          'invalid_request_error',
+          `Coupon ${coupon.id} has already been redeemed the maximum number of times.`,
+        );
       }
-      discount += coupon.amount_off ? Math.min(subtotal, coupon.amount_off as number) : Math.round(subtotal * ((coupon.percent_off as number) / 100));
+      discount += coupon.amount_off
+        ? Math.min(subtotal, coupon.amount_off as number)
+        : Math.round(subtotal * ((coupon.percent_off as number) / 100));
     }
     return { currency, subtotal, total: subtotal - discount, discount };
   }
 
-  const routes: { method: string; pattern: RegExp; template: string; handle: (params: Params, match: string[]) => Obj }[] = [
-    { method: 'GET', pattern: /^\/v1\/account$/, template: 'GET /v1/account', handle: () => ({ id: ACCOUNT_ID, object: 'account', country: 'US', default_currency: 'usd' }) },
+  const routes: {
+    method: string;
+    pattern: RegExp;
+    template: string;
+    handle: (params: Params, match: string[]) => Obj;
+  }[] = [
+    {
+      method: 'GET',
+      pattern: /^\/v1\/account$/,
+      template: 'GET /v1/account',
+      handle: () => ({ id: ACCOUNT_ID, object: 'account', country: 'US', default_currency: 'usd' }),
+    },
     {
       method: 'POST',
       pattern: /^\/v1\/products$/,
       template: 'POST /v1/products',
-      handle: (p) => put({ id: newId('prod'), object: 'product', name: required(p, 'name'), active: true, metadata: p.metadata ?? {}, created: nowSeconds() }),
+      handle: (p) =>
+        put({
+          id: newId('prod'),
+          object: 'product',
+          name: required(p, 'name'),
+          active: true,
+          metadata: p.metadata ?? {},
+          created: nowSeconds(),
+        }),
     },
     {
       method: 'POST',
@@ -152,7 +180,8 @@ export async function startStripeStandIn(): Promise<StandIn> {
       pattern: /^\/v1\/coupons$/,
       template: 'POST /v1/coupons',
       handle: (p) => {
-        if (!p.amount_off && !p.percent_off) throw new StripeError(400, 'invalid_request_error', 'Must specify either amount_off or percent_off.');
+        if (!p.amount_off && !p.percent_off)
+          throw new StripeError(400, 'invalid_request_error', 'Must specify either amount_off or percent_off.');
         return put({
           id: newId('coupon'),
           object: 'coupon',
@@ -173,8 +202,22 @@ export async function startStripeStandIn(): Promise<StandIn> {
       template: 'POST /v1/checkout/sessions',
       handle: (p) => {
         const lineItems = p.line_items as { price: string; quantity: string }[] | undefined;
-        if (!lineItems?.length) throw new StripeError(400, 'invalid_request_error', 'Missing required param: line_items.', 'parameter_missing');
+        if (!lineItems?.length)
+          throw new StripeError(
+            400,
+            'invalid_request_error',
+            'Missing required param: line_items.',
+            'parameter_missing',
+          );
         const totals = sessionTotals(lineItems, p.discounts as { coupon: string }[] | undefined);
+        // As Stripe: a session lasts from 30 minutes to 24 hours.
+        if (p.expires_at && (int(p.expires_at) < nowSeconds() + 30 * 60 || int(p.expires_at) > nowSeconds() + 86_400)) {
+          throw new StripeError(
+            400,
+            'invalid_request_error',
+            'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.',
+          );
+        }
         const id = newId('cs_test');
         return put({
           id,
@@ -213,7 +256,12 @@ export async function startStripeStandIn(): Promise<StandIn> {
       template: 'POST /v1/checkout/sessions/:id/expire',
       handle: (_p, [id]) => {
         const session = get(id!, 'checkout session');
-        if (session.status !== 'open') throw new StripeError(400, 'invalid_request_error', `Only Checkout Sessions with a status in ["open"] can be expired.`);
+        if (session.status !== 'open')
+          throw new StripeError(
+            400,
+            'invalid_request_error',
+            `Only Checkout Sessions with a status in ["open"] can be expired.`,
+          );
         return Object.assign(session, { status: 'expired' });
       },
     },
@@ -231,11 +279,25 @@ export async function startStripeStandIn(): Promise<StandIn> {
         const charge = get(required(p, 'charge'), 'charge');
         const left = (charge.amount as number) - (charge.amount_refunded as number);
         const amount = p.amount ? int(p.amount) : left;
-        if (charge.disputed) throw new StripeError(400, 'invalid_request_error', `Charge ${charge.id} has been charged back; cannot issue a refund.`, 'charge_disputed');
+        if (charge.disputed)
+          throw new StripeError(
+            400,
+            'invalid_request_error',
+            `Charge ${charge.id} has been charged back; cannot issue a refund.`,
+            'charge_disputed',
+          );
         if (amount > left) {
-          throw new StripeError(400, 'invalid_request_error', `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`, 'amount_too_large');
+          throw new StripeError(
+            400,
+            'invalid_request_error',
+            `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${(left / 100).toFixed(2)})`,
+            'amount_too_large',
+          );
         }
-        return expand(refund(charge, amount, p.metadata as Params | undefined), (p.expand as string[] | undefined) ?? []);
+        return expand(
+          refund(charge, amount, p.metadata as Params | undefined),
+          (p.expand as string[] | undefined) ?? [],
+        );
       },
     },
   ];
@@ -243,7 +305,15 @@ export async function startStripeStandIn(): Promise<StandIn> {
   function refund(charge: Obj, amount: number, metadata: Params = {}): Obj {
     charge.amount_refunded = (charge.amount_refunded as number) + amount;
     charge.refunded = charge.amount_refunded === charge.amount;
-    return put({ id: newId('re'), object: 'refund', amount, charge: charge.id, currency: charge.currency, status: 'succeeded', metadata });
+    return put({
+      id: newId('re'),
+      object: 'refund',
+      amount,
+      charge: charge.id,
+      currency: charge.currency,
+      status: 'succeeded',
+      metadata,
+    });
   }
 
   function event(type: string, object: Obj): Stripe.Event {
@@ -267,7 +337,11 @@ export async function startStripeStandIn(): Promise<StandIn> {
   }
 
   function answer(res: ServerResponse, status: number, body: unknown, replayed = false) {
-    res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req'), ...(replayed && { 'idempotent-replayed': 'true' }) });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'request-id': newId('req'),
+      ...(replayed && { 'idempotent-replayed': 'true' }),
+    });
     res.end(JSON.stringify(body));
   }
 
@@ -279,7 +353,10 @@ export async function startStripeStandIn(): Promise<StandIn> {
       return answer(res, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } });
     }
     const route = routes.find((r) => r.method === req.method && r.pattern.test(url.pathname));
-    if (!route) return answer(res, 404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname}).` } });
+    if (!route)
+      return answer(res, 404, {
+        error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${url.pathname}).` },
+      });
     calls.set(route.template, (calls.get(route.template) ?? 0) + 1);
     const key = req.headers['idempotency-key'] as string | undefined;
     const record = { template: route.template, idempotencyKey: key, status: 200 };
@@ -289,7 +366,10 @@ export async function startStripeStandIn(): Promise<StandIn> {
     if (probe) await probe();
     const failing = failures.get(route.template) ?? 0;
     if (failing > 0) failures.set(route.template, failing - 1);
-    if (failing > 0) return answer(res, (record.status = 500), { error: { type: 'api_error', message: 'Something went wrong on our end.' } });
+    if (failing > 0)
+      return answer(res, (record.status = 500), {
+        error: { type: 'api_error', message: 'Something went wrong on our end.' },
+      });
     const delay = delays.get(route.template);
     const hold = delay?.ms ?? 0;
     if (delay && --delay.times <= 0) delays.delete(route.template);
@@ -315,7 +395,9 @@ export async function startStripeStandIn(): Promise<StandIn> {
   }
 
   const server: Server = createServer((req, res) => {
-    serve(req, res).catch((error: unknown) => answer(res, 500, { error: { type: 'api_error', message: String(error) } }));
+    serve(req, res).catch((error: unknown) =>
+      answer(res, 500, { error: { type: 'api_error', message: String(error) } }),
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -337,13 +419,23 @@ export async function startStripeStandIn(): Promise<StandIn> {
 
     pay(sessionId) {
       const session = get(sessionId, 'checkout session');
+      if (session.status === 'expired')
+        throw new Error(`Checkout Session ${sessionId} has expired: Stripe's page no longer takes a payment.`);
       if (session.status !== 'complete') {
-        for (const { coupon } of session.discounts as { coupon: string }[]) (get(coupon, 'coupon').times_redeemed as number)++;
+        for (const { coupon } of session.discounts as { coupon: string }[])
+          (get(coupon, 'coupon').times_redeemed as number)++;
         const email = (session.customer_email as string) ?? 'buyer@example.com';
         const customer = put({ id: newId('cus'), object: 'customer', email });
         const amount = session.amount_total as number;
         const fee = Math.round(amount * 0.029) + 30;
-        const balance = put({ id: newId('txn'), object: 'balance_transaction', amount, fee, net: amount - fee, currency: session.currency });
+        const balance = put({
+          id: newId('txn'),
+          object: 'balance_transaction',
+          amount,
+          fee,
+          net: amount - fee,
+          currency: session.currency,
+        });
         const charge = put({
           id: newId('ch'),
           object: 'charge',
@@ -358,9 +450,23 @@ export async function startStripeStandIn(): Promise<StandIn> {
           balance_transaction: balance.id,
           billing_details: { email },
         });
-        const intent = put({ id: newId('pi'), object: 'payment_intent', amount, currency: session.currency, status: 'succeeded', latest_charge: charge.id, customer: customer.id });
+        const intent = put({
+          id: newId('pi'),
+          object: 'payment_intent',
+          amount,
+          currency: session.currency,
+          status: 'succeeded',
+          latest_charge: charge.id,
+          customer: customer.id,
+        });
         charge.payment_intent = intent.id;
-        Object.assign(session, { status: 'complete', payment_status: 'paid', customer: customer.id, customer_details: { email }, payment_intent: intent.id });
+        Object.assign(session, {
+          status: 'complete',
+          payment_status: 'paid',
+          customer: customer.id,
+          customer_details: { email },
+          payment_intent: intent.id,
+        });
       }
       return event('checkout.session.completed', session);
     },
@@ -381,7 +487,15 @@ export async function startStripeStandIn(): Promise<StandIn> {
     openDispute(chargeId) {
       const charge = get(chargeId, 'charge');
       charge.disputed = true;
-      const dispute = put({ id: newId('dp'), object: 'dispute', charge: charge.id, amount: charge.amount, currency: charge.currency, reason: 'fraudulent', status: 'needs_response' });
+      const dispute = put({
+        id: newId('dp'),
+        object: 'dispute',
+        charge: charge.id,
+        amount: charge.amount,
+        currency: charge.currency,
+        reason: 'fraudulent',
+        status: 'needs_response',
+      });
       return { dispute: dispute.id, event: event('charge.dispute.created', dispute) };
     },
 
@@ -401,5 +515,9 @@ export function signed(event: Stripe.Event, secret = STAND_IN_WEBHOOK_SECRET): {
 
 /** The environment that points the product at the stand-in. */
 export function standInEnv(standIn: StandIn): Record<string, string> {
-  return { STRIPE_SECRET_KEY: STAND_IN_SECRET_KEY, STRIPE_WEBHOOK_SECRET: STAND_IN_WEBHOOK_SECRET, STRIPE_API_URL: standIn.url };
+  return {
+    STRIPE_SECRET_KEY: STAND_IN_SECRET_KEY,
+    STRIPE_WEBHOOK_SECRET: STAND_IN_WEBHOOK_SECRET,
+    STRIPE_API_URL: standIn.url,
+  };
 }

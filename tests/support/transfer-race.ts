@@ -12,9 +12,14 @@ export type RaceOutcome = 'transferred-then-refunded' | 'refunded-first';
  * side up to `spreadMs` ahead of the other (by `n`), so that both orders and every overlap happen across attempts.
  * Asserts the single consistent end state either order must reach, and says which order won.
  */
-export async function raceTransferAgainstRefund(
-  input: { db: Db; services: Services; productId: string; support: SignedIn; n: number; spreadMs: number },
-): Promise<RaceOutcome> {
+export async function raceTransferAgainstRefund(input: {
+  db: Db;
+  services: Services;
+  productId: string;
+  support: SignedIn;
+  n: number;
+  spreadMs: number;
+}): Promise<RaceOutcome> {
   const { db, services, support, n, spreadMs } = input;
   const owner = await signedIn(db, ['learner']);
   const purchaseId = await boughtWithTestProvider(services, db, { buyer: owner.user, productId: input.productId });
@@ -27,7 +32,13 @@ export async function raceTransferAgainstRefund(
   const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const [accept, refund] = await Promise.allSettled([
     after(head).then(() => services.transfers.accept(recipient.user.id, transfer.id)),
-    after(spreadMs - head).then(() => services.lifecycle.refund(purchaseId, { reason: 'racing a transfer' }, { id: support.user.id, email: support.user.email })),
+    after(spreadMs - head).then(() =>
+      services.lifecycle.refund(
+        purchaseId,
+        { reason: 'racing a transfer' },
+        { id: support.user.id, email: support.user.email },
+      ),
+    ),
   ]);
   expect(refund.status).toBe('fulfilled'); // the purchase is refundable whoever owns it
 

@@ -27,4 +27,36 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
   });
+
+  describe('payments in production', () => {
+    const stripe = { STRIPE_SECRET_KEY: 'sk_live_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_abc123' };
+
+    it('refuses to start without Stripe keys, naming STRIPE_SECRET_KEY', () => {
+      expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+      expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(
+        /^Invalid configuration:\n {2}STRIPE_SECRET_KEY: .*ALLOW_TEST_PAYMENTS=true/,
+      );
+      expect(() => loadConfig({ NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: 'false' })).toThrow(/STRIPE_SECRET_KEY/);
+    });
+
+    it('starts with Stripe keys, or with test payments allowed on purpose', () => {
+      expect(loadConfig({ NODE_ENV: 'production', ...stripe })).toMatchObject({
+        STRIPE_SECRET_KEY: 'sk_live_abc123',
+        ALLOW_TEST_PAYMENTS: false,
+      });
+      expect(loadConfig({ NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: 'true' }).ALLOW_TEST_PAYMENTS).toBe(true);
+    });
+
+    it('keeps the test provider as the zero-configuration default outside production', () => {
+      expect(loadConfig({}).ALLOW_TEST_PAYMENTS).toBe(false);
+      expect(() => loadConfig({ NODE_ENV: 'development' })).not.toThrow();
+      expect(() => loadConfig({ NODE_ENV: 'test' })).not.toThrow();
+    });
+
+    it('names ALLOW_TEST_PAYMENTS when it is not true or false', () => {
+      expect(() => loadConfig({ ALLOW_TEST_PAYMENTS: 'yes' })).toThrow(
+        /^Invalid configuration:\n {2}ALLOW_TEST_PAYMENTS: /,
+      );
+    });
+  });
 });

@@ -10,7 +10,9 @@ describe('toAppError', () => {
   });
 
   it("turns zod issues into react-admin's field errors", () => {
-    const result = z.object({ name: z.string().min(2), price: z.object({ amount: z.number().int() }) }).safeParse({ name: 'x', price: { amount: 1.5 } });
+    const result = z
+      .object({ name: z.string().min(2), price: z.object({ amount: z.number().int() }) })
+      .safeParse({ name: 'x', price: { amount: 1.5 } });
     const error = toAppError(result.error);
     expect(error?.code).toBe('validation-failed');
     expect(error?.status).toBe(400);

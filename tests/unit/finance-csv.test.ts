@@ -32,7 +32,8 @@ function bareLineBreaks(text: string): string[] {
   return found;
 }
 
-const csv = (rows: (string | null)[][]) => csvHead(['Text', 'Amount', 'More', 'Count', 'Last']) + rows.map((r) => csvLine([...r], NUMBERS)).join('');
+const csv = (rows: (string | null)[][]) =>
+  csvHead(['Text', 'Amount', 'More', 'Count', 'Last']) + rows.map((r) => csvLine([...r], NUMBERS)).join('');
 
 describe('finance CSV cells (RFC 4180, formula-safe)', () => {
   it('neutralises text that a spreadsheet would run, quotes what must be quoted, leaves numbers alone', () => {
@@ -56,12 +57,14 @@ describe('finance CSV cells (RFC 4180, formula-safe)', () => {
         expect(bareLineBreaks(text)).toEqual(Array(rows.length + 1).fill('\r\n'));
         const records = parse(text, { bom: true, record_delimiter: '\r\n' }) as string[][];
         expect(records[0]).toEqual(['Text', 'Amount', 'More', 'Count', 'Last']);
-        expect(records.slice(1)).toEqual(rows.map((r) => r.map((value, i) => (value === null ? '' : NUMBERS[i] ? value : neutraliseFormula(value)))));
+        expect(records.slice(1)).toEqual(
+          rows.map((r) => r.map((value, i) => (value === null ? '' : NUMBERS[i] ? value : neutraliseFormula(value)))),
+        );
       }),
     );
   });
 
-  it('writes the bytes csv-stringify writes (with the exports\' former options) wherever that one was right', () => {
+  it("writes the bytes csv-stringify writes (with the exports' former options) wherever that one was right", () => {
     // csv-stringify with record_delimiter 'windows' left a lone CR or LF unquoted, which splits the record; those
     // cells are quoted now and left out of this comparison.
     const noLineBreak = row.filter((r) => r.every((value) => value === null || !/[\r\n]/.test(value)));

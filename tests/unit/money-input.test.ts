@@ -16,7 +16,8 @@ describe('parseMajorUnits', () => {
   });
 
   it('refuses what is not an amount of dollars and cents', () => {
-    for (const text of ['', ' ', '.', '-1', '1.234', 'abc', '1,2', '12,34', '1e3', '0x10', '1.2.3', '$']) expect(parseMajorUnits(text), text).toBeNull();
+    for (const text of ['', ' ', '.', '-1', '1.234', 'abc', '1,2', '12,34', '1e3', '0x10', '1.2.3', '$'])
+      expect(parseMajorUnits(text), text).toBeNull();
   });
 
   it('turns every whole-cent amount written with two decimals back into its cents', () => {

@@ -76,24 +76,41 @@ describe('regional pricing (PPP)', () => {
 
 describe('team tiers', () => {
   it.each([
-    [1, 0], [4, 0], [5, 1500], [9, 1500], [10, 2500], [29, 2500], [30, 3500], [100, 3500],
+    [1, 0],
+    [4, 0],
+    [5, 1500],
+    [9, 1500],
+    [10, 2500],
+    [29, 2500],
+    [30, 3500],
+    [100, 3500],
   ])('%i seats → %i bp', (seats, bp) => expect(teamDiscountBp(seats)).toBe(bp));
 
   it('counts the seats the buyer already bought', () => {
     expect(quote({ ...base, quantity: 3, team: true }).discount).toBeNull();
     const more = quote({ ...base, quantity: 3, team: true, existingSeats: 2 });
-    expect(more).toMatchObject({ fullPrice: 30_000, finalPrice: 25_500, discount: { kind: 'team', bp: 1500, amount: 4500 } });
+    expect(more).toMatchObject({
+      fullPrice: 30_000,
+      finalPrice: 25_500,
+      discount: { kind: 'team', bp: 1500, amount: 4500 },
+    });
     expect(quote({ ...base, quantity: 10, team: true }).discount).toMatchObject({ bp: 2500, amount: 25_000 });
   });
 });
 
 describe('coupons', () => {
   it('applies an entered coupon', () => {
-    expect(quote({ ...base, coupon: coupon(2000) })).toMatchObject({ finalPrice: 8000, discount: { kind: 'coupon', couponId: 'entered' } });
+    expect(quote({ ...base, coupon: coupon(2000) })).toMatchObject({
+      finalPrice: 8000,
+      discount: { kind: 'coupon', couponId: 'entered' },
+    });
   });
 
   it('applies the default sale automatically', () => {
-    expect(quote({ ...base, defaultCoupon: sale(2000) })).toMatchObject({ finalPrice: 8000, discount: { kind: 'default-coupon', couponId: 'sale' } });
+    expect(quote({ ...base, defaultCoupon: sale(2000) })).toMatchObject({
+      finalPrice: 8000,
+      discount: { kind: 'default-coupon', couponId: 'sale' },
+    });
   });
 
   it('lets the entered coupon win over the sale unless the sale saves more on one unit', () => {
@@ -116,7 +133,11 @@ describe('coupons', () => {
   });
 
   it('redeems a 100 % coupon for free', () => {
-    expect(quote({ ...base, coupon: coupon(10_000) })).toMatchObject({ finalPrice: 0, free: true, discount: { amount: 10_000 } });
+    expect(quote({ ...base, coupon: coupon(10_000) })).toMatchObject({
+      finalPrice: 0,
+      free: true,
+      discount: { amount: 10_000 },
+    });
   });
 });
 
@@ -127,7 +148,11 @@ describe('upgrade credit', () => {
     // The reported case: Fundamentals bought for $39.20 in the 20 % sale, then Pro ($199) in the same sale. Pro costs
     // $159.20 that day; the upgrade is $120.00, not $127.84.
     const sale = quote({ ...base, unitAmount: 19_900, upgradeCredit: 3920, defaultCoupon: coupon(2000) });
-    expect(sale).toMatchObject({ discount: { kind: 'default-coupon', amount: 3980 }, credit: 3920, finalPrice: 12_000 });
+    expect(sale).toMatchObject({
+      discount: { kind: 'default-coupon', amount: 3980 },
+      credit: 3920,
+      finalPrice: 12_000,
+    });
     expect(3920 + sale.finalPrice).toBe(19_900 - 3980);
   });
 
@@ -137,16 +162,36 @@ describe('upgrade credit', () => {
   });
 
   it('unlocks a regional purchase at full price: credit is what was paid', () => {
-    expect(quote({ ...base, upgradeCredit: 2500 })).toMatchObject({ credit: 2500, finalPrice: 7500, restricted: false });
+    expect(quote({ ...base, upgradeCredit: 2500 })).toMatchObject({
+      credit: 2500,
+      finalPrice: 7500,
+      restricted: false,
+    });
   });
 });
 
 describe('the minimum charge', () => {
   it.each([
-    ['a tiny remainder left by a credit is covered by it (never charged above the target)', { ...base, upgradeCredit: 9_950 }, { finalPrice: 0, credit: 10_000, free: true }],
-    ['a discount that leaves cents is cut back', { ...base, unitAmount: 500, coupon: coupon(9_500) }, { finalPrice: 100, discount: { amount: 400 } }],
-    ['a product under a dollar is charged its price', { ...base, unitAmount: 60, coupon: coupon(5000) }, { finalPrice: 60, discount: null }],
-    ['zero stays a free redemption', { ...base, unitAmount: 500, coupon: coupon(10_000) }, { finalPrice: 0, free: true }],
+    [
+      'a tiny remainder left by a credit is covered by it (never charged above the target)',
+      { ...base, upgradeCredit: 9_950 },
+      { finalPrice: 0, credit: 10_000, free: true },
+    ],
+    [
+      'a discount that leaves cents is cut back',
+      { ...base, unitAmount: 500, coupon: coupon(9_500) },
+      { finalPrice: 100, discount: { amount: 400 } },
+    ],
+    [
+      'a product under a dollar is charged its price',
+      { ...base, unitAmount: 60, coupon: coupon(5000) },
+      { finalPrice: 60, discount: null },
+    ],
+    [
+      'zero stays a free redemption',
+      { ...base, unitAmount: 500, coupon: coupon(10_000) },
+      { finalPrice: 0, free: true },
+    ],
   ])('%s', (_label, input, expected) => expect(quote(input)).toMatchObject(expected));
 });
 
@@ -155,14 +200,25 @@ it('refuses quantities outside 1–100', () => {
 });
 
 describe('properties', () => {
-  const offer = fc.option(fc.record({ id: fc.uuid(), code: fc.constant('X'), bp: fc.integer({ min: 1, max: 10_000 }), expires: fc.constant(null) }), { nil: null });
+  const offer = fc.option(
+    fc.record({
+      id: fc.uuid(),
+      code: fc.constant('X'),
+      bp: fc.integer({ min: 1, max: 10_000 }),
+      expires: fc.constant(null),
+    }),
+    { nil: null },
+  );
   const inputs = fc
     .record({
       unitAmount: fc.integer({ min: 0, max: 1_000_000 }),
       quantity: fc.integer({ min: 1, max: MAX_QUANTITY }),
       team: fc.boolean(),
       existingSeats: fc.integer({ min: 0, max: 200 }),
-      pppBp: fc.option(fc.integer({ min: 8, max: 15 }).map((n) => n * 500), { nil: null }),
+      pppBp: fc.option(
+        fc.integer({ min: 8, max: 15 }).map((n) => n * 500),
+        { nil: null },
+      ),
       pppRequested: fc.boolean(),
       coupon: offer,
       defaultCoupon: offer,
@@ -184,7 +240,11 @@ describe('properties', () => {
     fc.assert(
       fc.property(inputs, (input) => {
         const q = quote(input);
-        return q.fullPrice - q.finalPrice === q.credit + (q.discount?.amount ?? 0) && q.credit >= 0 && (q.discount === null || q.discount.amount > 0);
+        return (
+          q.fullPrice - q.finalPrice === q.credit + (q.discount?.amount ?? 0) &&
+          q.credit >= 0 &&
+          (q.discount === null || q.discount.amount > 0)
+        );
       }),
       { numRuns: 5000 },
     );
@@ -204,7 +264,10 @@ describe('properties', () => {
     fc.assert(
       fc.property(inputs, (input) => {
         const q = quote(input);
-        return q.restricted === (q.discount?.kind === 'ppp') && (!q.restricted || (input.quantity === 1 && !input.team && input.pppRequested));
+        return (
+          q.restricted === (q.discount?.kind === 'ppp') &&
+          (!q.restricted || (input.quantity === 1 && !input.team && input.pppRequested))
+        );
       }),
       { numRuns: 5000 },
     );
@@ -214,7 +277,10 @@ describe('properties', () => {
     fc.assert(
       fc.property(inputs, (input) => {
         const price = quote(input).finalPrice;
-        return price <= quote({ ...input, coupon: null }).finalPrice && price <= quote({ ...input, defaultCoupon: null }).finalPrice;
+        return (
+          price <= quote({ ...input, coupon: null }).finalPrice &&
+          price <= quote({ ...input, defaultCoupon: null }).finalPrice
+        );
       }),
       { numRuns: 5000 },
     );
@@ -225,7 +291,10 @@ describe('properties', () => {
       fc.property(inputs, (input) => {
         const withCredit = quote(input);
         const without = quote({ ...input, upgradeCredit: 0 });
-        return withCredit.credit + withCredit.finalPrice <= without.finalPrice || (withCredit.credit === 0 && withCredit.finalPrice === without.finalPrice);
+        return (
+          withCredit.credit + withCredit.finalPrice <= without.finalPrice ||
+          (withCredit.credit === 0 && withCredit.finalPrice === without.finalPrice)
+        );
       }),
       { numRuns: 5000 },
     );

@@ -4,7 +4,11 @@ import { adjustmentLines, saleLines, shareOf, type Line, type Split } from '../.
 
 const platform = (percent: number): Split => ({ type: 'platform', userId: null, share: shareOf(percent) });
 const owner = (percent: number, userId = 'owner'): Split => ({ type: 'owner', userId, share: shareOf(percent) });
-const contributor = (percent: number, userId = 'contributor'): Split => ({ type: 'contributor', userId, share: shareOf(percent) });
+const contributor = (percent: number, userId = 'contributor'): Split => ({
+  type: 'contributor',
+  userId,
+  share: shareOf(percent),
+});
 const sum = (lines: Line[]) => lines.reduce((s, l) => s + l.amount, 0);
 const byRecipient = (lines: Line[]) => Object.fromEntries(lines.map((l) => [l.userId ?? l.type, l.amount]));
 
@@ -13,12 +17,42 @@ describe('sale lines', () => {
     // gross, fee, splits, expected per recipient
     ['no splits: the platform keeps the net', 10_000, 320, [], { platform: 9_680 }],
     ['platform 30 %, owner 70 %', 10_000, 320, [platform(0.3), owner(0.7)], { platform: 3_000, owner: 6_680 }],
-    ['the fee comes after the platform share', 4_900, 172, [platform(0.2), owner(0.8)], { platform: 980, owner: 3_748 }],
-    ['owner and contributor split the rest 3:1', 10_000, 0, [platform(0.2), owner(0.6), contributor(0.2)], { platform: 2_000, owner: 6_000, contributor: 2_000 }],
+    [
+      'the fee comes after the platform share',
+      4_900,
+      172,
+      [platform(0.2), owner(0.8)],
+      { platform: 980, owner: 3_748 },
+    ],
+    [
+      'owner and contributor split the rest 3:1',
+      10_000,
+      0,
+      [platform(0.2), owner(0.6), contributor(0.2)],
+      { platform: 2_000, owner: 6_000, contributor: 2_000 },
+    ],
     ['a remainder cent goes to the largest share', 1_001, 0, [owner(0.5, 'a'), owner(0.5, 'b')], { a: 501, b: 500 }],
-    ['only owners: they share the whole net', 10_000, 330, [owner(0.25, 'a'), owner(0.75, 'b')], { a: 2_417, b: 7_253 }],
-    ['a platform share above the net is capped at the net', 100, 33, [platform(0.9), owner(0.1)], { platform: 67, owner: 0 }],
-    ['splits under 100 % still pay out the whole net', 10_000, 0, [platform(0.1), owner(0.5)], { platform: 1_000, owner: 9_000 }],
+    [
+      'only owners: they share the whole net',
+      10_000,
+      330,
+      [owner(0.25, 'a'), owner(0.75, 'b')],
+      { a: 2_417, b: 7_253 },
+    ],
+    [
+      'a platform share above the net is capped at the net',
+      100,
+      33,
+      [platform(0.9), owner(0.1)],
+      { platform: 67, owner: 0 },
+    ],
+    [
+      'splits under 100 % still pay out the whole net',
+      10_000,
+      0,
+      [platform(0.1), owner(0.5)],
+      { platform: 1_000, owner: 9_000 },
+    ],
   ])('%s', (_name, gross, fee, splits, expected) => {
     const lines = saleLines(gross, fee, splits as Split[]);
     expect(byRecipient(lines)).toEqual(expected);
@@ -36,7 +70,13 @@ describe('sale lines', () => {
 const splitsArb = fc
   .tuple(
     fc.integer({ min: 0, max: 10_000 }),
-    fc.array(fc.record({ type: fc.constantFrom('owner' as const, 'contributor' as const), share: fc.integer({ min: 0, max: 10_000 }) }), { maxLength: 4 }),
+    fc.array(
+      fc.record({
+        type: fc.constantFrom('owner' as const, 'contributor' as const),
+        share: fc.integer({ min: 0, max: 10_000 }),
+      }),
+      { maxLength: 4 },
+    ),
   )
   .map(([platformShare, people]) => {
     const splits: Split[] = platformShare ? [{ type: 'platform', userId: null, share: platformShare }] : [];
@@ -50,7 +90,11 @@ const splitsArb = fc
   });
 
 const chargeArb = fc.integer({ min: 100, max: 5_000_000 }).chain((gross) =>
-  fc.record({ gross: fc.constant(gross), fee: fc.integer({ min: 0, max: Math.floor(gross / 5) }), splits: splitsArb }),
+  fc.record({
+    gross: fc.constant(gross),
+    fee: fc.integer({ min: 0, max: Math.floor(gross / 5) }),
+    splits: splitsArb,
+  }),
 );
 
 /** What happens to a charge after the sale: partial refunds, and disputes that are won or lost. */
@@ -98,7 +142,8 @@ describe('ledger invariants (property-based)', () => {
         }
         expect(sum(ledger)).toBe(gross - fee - refunded - lost);
         const totals = new Map<string, number>();
-        for (const line of ledger) totals.set(line.userId ?? line.type, (totals.get(line.userId ?? line.type) ?? 0) + line.amount);
+        for (const line of ledger)
+          totals.set(line.userId ?? line.type, (totals.get(line.userId ?? line.type) ?? 0) + line.amount);
         expect([...totals.values()].reduce((a, b) => a + b, 0)).toBe(sum(ledger));
         // A won dispute gives every recipient back exactly what it took.
         const recipients = new Set(sale.map((l) => l.userId ?? l.type));

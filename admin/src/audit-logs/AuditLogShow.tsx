@@ -34,8 +34,12 @@ function Changes(_props: { label?: string }) {
             <TableCell component="th" scope="row" sx={{ fontFamily: 'monospace' }}>
               {key}
             </TableCell>
-            <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{show(entry.before?.[key])}</TableCell>
-            <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>{show(entry.after?.[key])}</TableCell>
+            <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+              {show(entry.before?.[key])}
+            </TableCell>
+            <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'pre-wrap', wordBreak: 'break-word' }}>
+              {show(entry.after?.[key])}
+            </TableCell>
           </TableRow>
         ))}
       </TableBody>

@@ -42,6 +42,7 @@ export const ACTION_LOOKS: Record<string, ChipLook> = {
   refund: { label: 'Refund', color: 'warning' },
   transfer: { label: 'Transfer', color: 'info' },
   ban: { label: 'Ban', color: 'error' },
+  'sign-out-everywhere': { label: 'Sign out everywhere', color: 'warning' },
 };
 
 export const ACTION_CHOICES = Object.entries(ACTION_LOOKS).map(([id, look]) => ({ id, name: look.label }));

@@ -52,7 +52,11 @@ export function ActorField(_props: { source?: string; label?: string; sortable?:
   const text = entry.actorEmail ?? (entry.actorId ? entry.actorId : 'system');
   if (!entry.actorId || !resources.users?.hasShow) return <>{text}</>;
   return (
-    <MuiLink component={Link} to={createPath({ resource: 'users', id: entry.actorId, type: 'show' })} onClick={(event: MouseEvent) => event.stopPropagation()}>
+    <MuiLink
+      component={Link}
+      to={createPath({ resource: 'users', id: entry.actorId, type: 'show' })}
+      onClick={(event: MouseEvent) => event.stopPropagation()}
+    >
       {text}
     </MuiLink>
   );

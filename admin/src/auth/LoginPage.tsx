@@ -1,8 +1,9 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Alert, Box, Button, Card, CardContent, CircularProgress, Stack, TextField, Typography } from '@mui/material';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
-import { useAuthProvider, useCheckAuth, useRedirect } from 'react-admin';
+import { useAuthProvider, useCheckAuth, useLocation, useRedirect } from 'react-admin';
 import { SignInRequestError, type SignInLinkSent } from '../authProvider';
+import { pageBeforeLogin, signInRedirectFor } from './returnTo';
 
 const LINK_MINUTES = 15;
 
@@ -16,21 +17,26 @@ function describe(error: unknown): { message: string; field?: string } {
   if (error instanceof SignInRequestError) {
     if (error.status === 429) {
       const wait = error.retryAfterSeconds;
-      return { message: wait !== undefined ? `Too many sign-in requests. Try again in ${waitText(wait)}.` : error.message };
+      return {
+        message: wait !== undefined ? `Too many sign-in requests. Try again in ${waitText(wait)}.` : error.message,
+      };
     }
     const field = error.fieldErrors.email;
-    if (error.status === 400 && field) return { message: error.message, field: /^(is|must) /.test(field) ? `This ${field}.` : field };
+    if (error.status === 400 && field)
+      return { message: error.message, field: /^(is|must) /.test(field) ? `This ${field}.` : field };
     return { message: error.message };
   }
-  if (error instanceof TypeError) return { message: 'The server could not be reached. Check your connection and try again.' };
+  if (error instanceof TypeError)
+    return { message: 'The server could not be reached. Check your connection and try again.' };
   return { message: error instanceof Error ? error.message : 'Something went wrong. Try again.' };
 }
 
-/** Email sign-in: ask for a one-time link, then say where it went. The link itself signs in. */
+/** Email sign-in: ask for a one-time link, then say where it went. The link itself signs in, back on the page left. */
 export function LoginPage() {
   const authProvider = useAuthProvider();
   const checkAuth = useCheckAuth();
   const redirect = useRedirect();
+  const comeBackTo = pageBeforeLogin(useLocation().state);
   const inputId = useId();
   const [email, setEmail] = useState('');
   const [sending, setSending] = useState(false);
@@ -40,9 +46,9 @@ export function LoginPage() {
   // Already signed in (e.g. the link was opened in this browser): go to the console.
   useEffect(() => {
     checkAuth({}, false)
-      .then(() => redirect('/'))
+      .then(() => redirect(comeBackTo))
       .catch(() => undefined);
-  }, [checkAuth, redirect]);
+  }, [checkAuth, redirect, comeBackTo]);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -50,7 +56,10 @@ export function LoginPage() {
     setSending(true);
     setError(null);
     try {
-      const outcome = (await authProvider.login({ email: email.trim() })) as SignInLinkSent;
+      const outcome = (await authProvider.login({
+        email: email.trim(),
+        redirectTo: signInRedirectFor(comeBackTo),
+      })) as SignInLinkSent;
       setSentTo(outcome.email);
     } catch (caught) {
       setError(describe(caught));

@@ -1,6 +1,14 @@
 import BookmarkBorderIcon from '@mui/icons-material/BookmarkBorder';
 import { Datagrid, DateField, DateInput, List, TextField, TextInput } from 'react-admin';
-import { ContentRefField, ContentReferenceInput, EmptyState, NoMatch, UserRefField, UserReferenceInput, LearningListActions } from '../content-resources/shared';
+import {
+  ContentRefField,
+  ContentReferenceInput,
+  EmptyState,
+  NoMatch,
+  UserRefField,
+  UserReferenceInput,
+  LearningListActions,
+} from '../content-resources/shared';
 
 const filters = [
   <UserReferenceInput key="userId" source="userId" label="Learner" alwaysOn />,

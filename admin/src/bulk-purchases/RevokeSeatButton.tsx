@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { grantsAccess } from '../../../api/src/shared/purchase-status';
 import { Button } from '@mui/material';
 import PersonRemoveIcon from '@mui/icons-material/PersonRemove';
 import { useGetOne, useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
@@ -48,7 +49,7 @@ export function RevokeSeatButton({ team }: { team: BulkPurchase; label?: string 
   const member = useRecordContext<Purchase>();
   const { permissions } = usePermissions();
   const [open, setOpen] = useState(false);
-  if (!member || !canManageOwnership(permissions) || !['Valid', 'Restricted'].includes(member.status)) return null;
+  if (!member || !canManageOwnership(permissions) || !grantsAccess(member.status)) return null;
   return (
     <>
       <Button

@@ -24,7 +24,8 @@ import { StatusChipField } from '../common/StatusChipField';
 import { PURCHASE_STATUS_LOOKS, type Purchase } from '../purchases/choices';
 import { UserNameAndEmail } from '../users/UserNameAndEmail';
 import { RevokeSeatButton } from './RevokeSeatButton';
-import { ACTIVE_STATUSES, inviteUrl, seatsFree, type BulkPurchase } from './types';
+import { GRANTING_STATUSES, grantsAccess } from '../../../api/src/shared/purchase-status';
+import { inviteUrl, seatsFree, type BulkPurchase } from './types';
 
 function Seats(_props: { label?: string }) {
   const team = useRecordContext<BulkPurchase>();
@@ -35,7 +36,12 @@ function Seats(_props: { label?: string }) {
       <Typography variant="body2">
         {team.seatsTotal} seats: {team.seatsUsed} used, {seatsFree(team)} free
       </Typography>
-      <LinearProgress variant="determinate" value={used} aria-label={`${team.seatsUsed} of ${team.seatsTotal} seats used`} sx={{ mt: 0.5, height: 8, borderRadius: 1 }} />
+      <LinearProgress
+        variant="determinate"
+        value={used}
+        aria-label={`${team.seatsUsed} of ${team.seatsTotal} seats used`}
+        sx={{ mt: 0.5, height: 8, borderRadius: 1 }}
+      />
     </Box>
   );
 }
@@ -45,7 +51,7 @@ function InviteLink(_props: { label?: string }) {
   const team = useRecordContext<BulkPurchase>();
   const notify = useNotify();
   if (!team) return null;
-  if (!ACTIVE_STATUSES.includes(team.status)) {
+  if (!grantsAccess(team.status)) {
     return (
       <Typography variant="body2" color="text.secondary">
         Inactive: the team purchase is {team.status.toLowerCase()}, so nobody can claim a seat.
@@ -73,12 +79,16 @@ function InviteLink(_props: { label?: string }) {
 }
 
 function NoMembers({ team }: { team: BulkPurchase }) {
-  const active = ACTIVE_STATUSES.includes(team.status);
+  const active = grantsAccess(team.status);
   return (
     <EmptyState icon={GroupAddIcon} title="No one has claimed a seat yet">
-      {team.seatsTotal} {team.seatsTotal === 1 ? 'seat is' : 'seats are'} waiting. The buyer's own purchase gives no access by itself: the buyer claims
-      a seat like anyone else.{' '}
-      {active ? <>Members join through the invite link above, signed in with their own email.</> : <>The team is {team.status.toLowerCase()}: no one can join it.</>}
+      {team.seatsTotal} {team.seatsTotal === 1 ? 'seat is' : 'seats are'} waiting. The buyer's own purchase gives no
+      access by itself: the buyer claims a seat like anyone else.{' '}
+      {active ? (
+        <>Members join through the invite link above, signed in with their own email.</>
+      ) : (
+        <>The team is {team.status.toLowerCase()}: no one can join it.</>
+      )}
     </EmptyState>
   );
 }
@@ -94,7 +104,7 @@ function Members(_props: { label?: false }) {
       reference="purchases"
       source="bulkCouponId"
       target="redeemedBulkCouponId"
-      filter={{ status: ACTIVE_STATUSES }}
+      filter={{ status: GRANTING_STATUSES }}
       sort={{ field: 'createdAt', order: 'ASC' }}
       perPage={50}
       pagination={<Pagination />}
@@ -103,7 +113,12 @@ function Members(_props: { label?: false }) {
         <ReferenceField source="userId" reference="users" link="show" label="Member" sortable={false}>
           <UserNameAndEmail />
         </ReferenceField>
-        <FunctionField<Purchase> label="" render={(member) => (member.userId === team.userId ? <Chip size="small" variant="outlined" label="Buyer" /> : null)} />
+        <FunctionField<Purchase>
+          label=""
+          render={(member) =>
+            member.userId === team.userId ? <Chip size="small" variant="outlined" label="Buyer" /> : null
+          }
+        />
         <DateField source="createdAt" label="Joined" showTime />
         <StatusChipField source="status" looks={PURCHASE_STATUS_LOOKS} sortable={false} />
         <RevokeSeatButton team={team} label="" />
@@ -115,7 +130,13 @@ function Members(_props: { label?: false }) {
 
 function TeamTitle() {
   const team = useRecordContext<BulkPurchase>();
-  return <>{team ? `Team purchase · ${team.seatsTotal} seats · ${formatMoney(team.totalAmount, team.currency)}` : 'Team purchase'}</>;
+  return (
+    <>
+      {team
+        ? `Team purchase · ${team.seatsTotal} seats · ${formatMoney(team.totalAmount, team.currency)}`
+        : 'Team purchase'}
+    </>
+  );
 }
 
 /** The same row in the purchases list (refunds start there). */

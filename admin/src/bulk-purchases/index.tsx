@@ -1,5 +1,15 @@
 import GroupsIcon from '@mui/icons-material/Groups';
-import { AutocompleteInput, Datagrid, DateField, FunctionField, List, NumberInput, ReferenceField, ReferenceInput, SelectInput } from 'react-admin';
+import {
+  AutocompleteInput,
+  Datagrid,
+  DateField,
+  FunctionField,
+  List,
+  NumberInput,
+  ReferenceField,
+  ReferenceInput,
+  SelectInput,
+} from 'react-admin';
 import { EmptyState, NoneFound } from '../common/EmptyState';
 import { dateRangeFilters } from '../common/inputs';
 import { MoneyField } from '../common/MoneyField';
@@ -29,11 +39,16 @@ function TeamList() {
       exporter={false}
       empty={
         <EmptyState icon={GroupsIcon} title="No team purchases yet">
-          Buying more than one seat makes a team purchase: the buyer shares an invite link, and each member claims a seat.
+          Buying more than one seat makes a team purchase: the buyer shares an invite link, and each member claims a
+          seat.
         </EmptyState>
       }
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No team purchase matches these filters.</NoneFound>}>
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoneFound>No team purchase matches these filters.</NoneFound>}
+      >
         <DateField source="createdAt" showTime />
         <ReferenceField source="userId" reference="users" link="show" sortable={false} />
         <ReferenceField source="productId" reference="products" link="show" sortable={false} />

@@ -1,18 +1,11 @@
-import type { Purchase } from '../purchases/choices';
+import type { BulkPurchaseRecord } from '@contract/commerce/schemas';
+import type { Wire } from '@contract/shared/wire';
 
 /** A team purchase: the buyer's purchase with its team coupon's seats (api/src/admin/resources/commerce.ts). */
-export interface BulkPurchase extends Purchase {
-  bulkCouponId: string;
-  seatsTotal: number;
-  seatsUsed: number;
-  /** The code in the team's invite link (a uuid the owner can replace); older answers may lack it. */
-  inviteCode?: string | null;
-}
+export type BulkPurchase = Wire<BulkPurchaseRecord>;
 
-export const seatsFree = (team: Pick<BulkPurchase, 'seatsTotal' | 'seatsUsed'>) => Math.max(0, team.seatsTotal - team.seatsUsed);
-
-/** Statuses in which a team's seats grant access and its invite link works (api/src/commerce/teams.ts). */
-export const ACTIVE_STATUSES: readonly string[] = ['Valid', 'Restricted'];
+export const seatsFree = (team: Pick<BulkPurchase, 'seatsTotal' | 'seatsUsed'>) =>
+  Math.max(0, team.seatsTotal - team.seatsUsed);
 
 /**
  * The storefront's invite page for a team (api/src/commerce/teams.ts: `/invites/:inviteCode` on the public URL; a

@@ -13,7 +13,18 @@ const REASON_MAX = 500;
 /** The comment being moderated, quoted in the dialog so nobody hides the wrong one. */
 function Quote({ comment }: { comment: Comment }) {
   return (
-    <Box component="blockquote" sx={{ m: 0, mt: 2, pl: 2, borderLeft: 3, borderColor: 'divider', color: 'text.secondary', whiteSpace: 'pre-wrap' }}>
+    <Box
+      component="blockquote"
+      sx={{
+        m: 0,
+        mt: 2,
+        pl: 2,
+        borderLeft: 3,
+        borderColor: 'divider',
+        color: 'text.secondary',
+        whiteSpace: 'pre-wrap',
+      }}
+    >
       {excerpt(comment.text, 400)}
     </Box>
   );

@@ -15,8 +15,12 @@ import {
 import { useNotify, useRefresh, type HttpError } from 'react-admin';
 
 /** The API's answer to a failed action (`{ code, message, errors? }`): its message and the fields it is about. */
-export function problemOf(error: unknown, fallback: string): { code: string | null; message: string; errors: Record<string, string> } {
-  const body = (error as HttpError | undefined)?.body as { code?: string; message?: string; errors?: Record<string, string> } | undefined;
+export function problemOf(
+  error: unknown,
+  fallback: string,
+): { code: string | null; message: string; errors: Record<string, string> } {
+  const body = (error as HttpError | undefined)?.body as
+    { code?: string; message?: string; errors?: Record<string, string> } | undefined;
   const message = body?.message ?? (error instanceof Error && error.message ? error.message : fallback);
   return { code: body?.code ?? null, message, errors: body?.errors ?? {} };
 }
@@ -39,7 +43,18 @@ interface ConfirmStepProps {
 }
 
 /** A confirmation's content and buttons, with the progress bar shown while the request runs. */
-export function ConfirmStep({ question, details, children, pending, busyLabel, onCancel, onConfirm, confirmLabel, cancelLabel = 'Cancel', error }: ConfirmStepProps) {
+export function ConfirmStep({
+  question,
+  details,
+  children,
+  pending,
+  busyLabel,
+  onCancel,
+  onConfirm,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  error,
+}: ConfirmStepProps) {
   return (
     <>
       <DialogContent>
@@ -68,7 +83,13 @@ export function ConfirmStep({ question, details, children, pending, busyLabel, o
         <Button onClick={onCancel} disabled={pending}>
           {cancelLabel}
         </Button>
-        <Button variant="contained" color="error" onClick={onConfirm} disabled={pending} startIcon={pending ? <CircularProgress size={14} color="inherit" aria-hidden /> : undefined}>
+        <Button
+          variant="contained"
+          color="error"
+          onClick={onConfirm}
+          disabled={pending}
+          startIcon={pending ? <CircularProgress size={14} color="inherit" aria-hidden /> : undefined}
+        >
           {confirmLabel}
         </Button>
       </DialogActions>
@@ -112,7 +133,14 @@ export function ConfirmActionDialog({ title, action, failure, onFailed, onClose,
   };
 
   return (
-    <Dialog open onClose={pending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby={titleId} onClick={(event) => event.stopPropagation()}>
+    <Dialog
+      open
+      onClose={pending ? undefined : onClose}
+      fullWidth
+      maxWidth="sm"
+      aria-labelledby={titleId}
+      onClick={(event) => event.stopPropagation()}
+    >
       <DialogTitle id={titleId}>{title}</DialogTitle>
       <ConfirmStep {...step} pending={pending} error={error} onCancel={onClose} onConfirm={() => void confirm()} />
     </Dialog>
@@ -209,7 +237,12 @@ export function FormThenConfirmDialog({
           </DialogActions>
         </>
       ) : (
-        <ConfirmStep {...confirmation} pending={pending} onCancel={() => setStep('form')} onConfirm={() => void confirm()} />
+        <ConfirmStep
+          {...confirmation}
+          pending={pending}
+          onCancel={() => setStep('form')}
+          onConfirm={() => void confirm()}
+        />
       )}
     </Dialog>
   );

@@ -17,7 +17,11 @@ interface ChargeMoneyFieldProps {
 export function ChargeMoneyField({ source }: ChargeMoneyFieldProps) {
   const record = useRecordContext<{ id: string; merchantChargeId?: string | null }>();
   const chargeId = record?.merchantChargeId ?? null;
-  const { data, isPending } = useGetManyAggregate<{ id: string; currency: string }>('merchant-charges', { ids: chargeId ? [chargeId] : [] }, { enabled: Boolean(chargeId) });
+  const { data, isPending } = useGetManyAggregate<{ id: string; currency: string }>(
+    'merchant-charges',
+    { ids: chargeId ? [chargeId] : [] },
+    { enabled: Boolean(chargeId) },
+  );
   const currency = data?.find((charge) => charge?.id === chargeId)?.currency;
   if (chargeId && isPending) return null; // never a flash of the wrong currency
   return <MoneyField source={source} currency={currency ?? 'usd'} />;

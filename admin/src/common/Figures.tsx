@@ -25,7 +25,11 @@ export function Figure({ label, value, hint }: { label: string; value: ReactNode
 /** What stands in a chart's place while the chart library loads: the chart's height, so the page does not jump. */
 export function ChartFallback({ height }: { height: number }) {
   return (
-    <Box sx={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center' }} role="status" aria-label="Loading the chart">
+    <Box
+      sx={{ height, display: 'flex', alignItems: 'center', justifyContent: 'center' }}
+      role="status"
+      aria-label="Loading the chart"
+    >
       <CircularProgress size={28} />
     </Box>
   );

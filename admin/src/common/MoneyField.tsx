@@ -16,7 +16,12 @@ interface MoneyFieldProps {
 }
 
 function valueAt(record: RaRecord, path: string): unknown {
-  return path.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), record);
+  return path
+    .split('.')
+    .reduce<unknown>(
+      (value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined),
+      record,
+    );
 }
 
 /** An amount in cents shown as currency: 4900 → "$49.00". */

@@ -12,7 +12,8 @@ interface RevenueChartProps {
   currency?: string;
 }
 
-const dayLabel = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const dayLabel = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** Gross and refunded revenue per day as bars (loaded lazily: the chart library is not in the console's first bundle). */
 export default function RevenueChart({ days, title, description, currency = 'usd' }: RevenueChartProps) {
@@ -23,11 +24,25 @@ export default function RevenueChart({ days, title, description, currency = 'usd
       height={300}
       title={title}
       desc={description}
-      xAxis={[{ scaleType: 'band', data: days.map((d) => d.day), valueFormatter: dayLabel, tickLabelStyle: { fontSize: 11 } }]}
+      xAxis={[
+        { scaleType: 'band', data: days.map((d) => d.day), valueFormatter: dayLabel, tickLabelStyle: { fontSize: 11 } },
+      ]}
       yAxis={[{ valueFormatter: (cents: number) => formatMoney(cents, currency).replace(/\.00$/, ''), width: 72 }]}
       series={[
-        { id: 'gross', label: 'Gross', data: days.map((d) => d.gross), valueFormatter: money, color: theme.palette.primary.main },
-        { id: 'refunded', label: 'Refunded', data: days.map((d) => d.refunded), valueFormatter: money, color: theme.palette.error.light },
+        {
+          id: 'gross',
+          label: 'Gross',
+          data: days.map((d) => d.gross),
+          valueFormatter: money,
+          color: theme.palette.primary.main,
+        },
+        {
+          id: 'refunded',
+          label: 'Refunded',
+          data: days.map((d) => d.refunded),
+          valueFormatter: money,
+          color: theme.palette.error.light,
+        },
       ]}
       grid={{ horizontal: true }}
       margin={{ left: 8, right: 8, top: 16, bottom: 8 }}

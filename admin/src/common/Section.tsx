@@ -8,7 +8,9 @@ import { Box, Typography } from '@mui/material';
 export function section(title: string, actions: ReactNode, children: ReactNode, description?: ReactNode) {
   return (
     <div style={{ width: '100%' }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap', mb: 1 }}>
+      <Box
+        sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap', mb: 1 }}
+      >
         <Box>
           <Typography variant="h6" component="h2">
             {title}

@@ -24,7 +24,14 @@ export function StatusChipField({ source, looks }: StatusChipFieldProps) {
   const value = record[source] as string | null | undefined;
   if (value === null || value === undefined) return <>—</>;
   const look = looks[value] ?? { label: value, color: 'default' as const };
-  return <Chip size="small" label={look.label} color={look.color} variant={look.color === 'default' ? 'outlined' : 'filled'} />;
+  return (
+    <Chip
+      size="small"
+      label={look.label}
+      color={look.color}
+      variant={look.color === 'default' ? 'outlined' : 'filled'}
+    />
+  );
 }
 
 export const ACTIVE_INACTIVE: Record<string, ChipLook> = {

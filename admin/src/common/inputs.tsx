@@ -20,7 +20,11 @@ export function MoneyInput({ currency, ...props }: AmountInputProps & { currency
       {...props}
       format={formatCents}
       parse={parseCents}
-      slotProps={currency ? { input: { endAdornment: <InputAdornment position="end">{currency.toUpperCase()}</InputAdornment> } } : undefined}
+      slotProps={
+        currency
+          ? { input: { endAdornment: <InputAdornment position="end">{currency.toUpperCase()}</InputAdornment> } }
+          : undefined
+      }
     />
   );
 }

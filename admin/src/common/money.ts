@@ -70,7 +70,10 @@ export const CURRENCY_CHOICES = [
  * negative, more than two decimals, or not a number at all.
  */
 export function parseMajorUnits(text: string): number | null {
-  const cleaned = text.trim().replace(/^\$/, '').replace(/,(?=\d{3}(\D|$))/g, '');
+  const cleaned = text
+    .trim()
+    .replace(/^\$/, '')
+    .replace(/,(?=\d{3}(\D|$))/g, '');
   const match = /^(\d*)(?:\.(\d{0,2}))?$/.exec(cleaned);
   if (!match || (!match[1] && !match[2])) return null;
   const whole = match[1] || '0';

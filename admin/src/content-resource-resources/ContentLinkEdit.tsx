@@ -1,4 +1,17 @@
-import { Create, DeleteButton, Edit, Labeled, NumberInput, SaveButton, SelectInput, SimpleForm, Toolbar, minValue, number, required } from 'react-admin';
+import {
+  Create,
+  DeleteButton,
+  Edit,
+  Labeled,
+  NumberInput,
+  SaveButton,
+  SelectInput,
+  SimpleForm,
+  Toolbar,
+  minValue,
+  number,
+  required,
+} from 'react-admin';
 import { TIER_CHOICES } from '../content-resources/choices';
 import { ContentRefField, ContentReferenceInput } from '../content-resources/shared';
 import { toLinkCreate, toLinkUpdate } from './transform';
@@ -20,7 +33,12 @@ function LinkEditToolbar() {
 }
 
 const tierInput = (
-  <SelectInput source="metadata.tier" choices={TIER_CHOICES} emptyText="Not set" helperText="Free: open to everyone, without a purchase." />
+  <SelectInput
+    source="metadata.tier"
+    choices={TIER_CHOICES}
+    emptyText="Not set"
+    helperText="Free: open to everyone, without a purchase."
+  />
 );
 
 /** Position and tier are the only writable fields of a link; parent and child are fixed once created. */
@@ -34,7 +52,12 @@ export function ContentLinkEdit() {
         <Labeled source="resourceId">
           <ContentRefField source="resourceId" />
         </Labeled>
-        <NumberInput source="position" validate={validatePosition} step={1} helperText="Lower comes first. The outline's Move buttons renumber 0, 1, 2…" />
+        <NumberInput
+          source="position"
+          validate={validatePosition}
+          step={1}
+          helperText="Lower comes first. The outline's Move buttons renumber 0, 1, 2…"
+        />
         {tierInput}
       </SimpleForm>
     </Edit>

@@ -1,6 +1,12 @@
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import { CreateButton, Datagrid, DateField, List, NumberField } from 'react-admin';
-import { ContentRefField, ContentReferenceInput, EmptyState, NoMatch, LearningListActions } from '../content-resources/shared';
+import {
+  ContentRefField,
+  ContentReferenceInput,
+  EmptyState,
+  NoMatch,
+  LearningListActions,
+} from '../content-resources/shared';
 import { TierField } from './TierField';
 
 const filters = [
@@ -15,7 +21,11 @@ export function ContentLinkList() {
       filters={filters}
       sort={{ field: 'position', order: 'ASC' }}
       empty={
-        <EmptyState icon={AccountTreeOutlinedIcon} title="No content links yet" action={<CreateButton label="Link content" />}>
+        <EmptyState
+          icon={AccountTreeOutlinedIcon}
+          title="No content links yet"
+          action={<CreateButton label="Link content" />}
+        >
           Links place modules in courses, sections in modules and lessons in sections.
         </EmptyState>
       }

@@ -7,9 +7,14 @@ import { toContentCreate } from './transform';
 export function ContentResourceCreate() {
   return (
     <Create redirect="show" transform={toContentCreate}>
-      <SimpleForm defaultValues={{ type: 'lesson', fields: { state: 'draft', visibility: 'public' } }} warnWhenUnsavedChanges>
+      <SimpleForm
+        defaultValues={{ type: 'lesson', fields: { state: 'draft', visibility: 'public' } }}
+        warnWhenUnsavedChanges
+      >
         <SelectInput source="type" choices={TYPE_CHOICES} validate={required()} helperText="Cannot be changed later." />
-        <FormDataConsumer<{ type?: string }>>{({ formData }) => <ContentFieldsInputs type={formData.type} />}</FormDataConsumer>
+        <FormDataConsumer<{ type?: string }>>
+          {({ formData }) => <ContentFieldsInputs type={formData.type} />}
+        </FormDataConsumer>
       </SimpleForm>
     </Create>
   );

@@ -1,4 +1,15 @@
-import { DeleteButton, Edit, FunctionField, Labeled, SaveButton, SimpleForm, Toolbar, useNotify, useRecordContext, useRedirect } from 'react-admin';
+import {
+  DeleteButton,
+  Edit,
+  FunctionField,
+  Labeled,
+  SaveButton,
+  SimpleForm,
+  Toolbar,
+  useNotify,
+  useRecordContext,
+  useRedirect,
+} from 'react-admin';
 import { typeLabel } from './choices';
 import { ContentFieldsInputs } from './ContentFieldsInputs';
 import { toContentUpdate } from './transform';
@@ -8,14 +19,22 @@ function EditToolbar() {
   return (
     <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
       <SaveButton />
-      <DeleteButton mutationMode="pessimistic" confirmTitle="Delete this content?" confirmContent="It disappears from the console and the storefront. Purchases and progress are kept." />
+      <DeleteButton
+        mutationMode="pessimistic"
+        confirmTitle="Delete this content?"
+        confirmContent="It disappears from the console and the storefront. Purchases and progress are kept."
+      />
     </Toolbar>
   );
 }
 
 function EditTitle() {
   const record = useRecordContext<ContentResource>();
-  return <span>{record ? `Edit ${typeLabel(record.type).toLowerCase()}: ${record.fields?.title || 'Untitled'}` : 'Edit content'}</span>;
+  return (
+    <span>
+      {record ? `Edit ${typeLabel(record.type).toLowerCase()}: ${record.fields?.title || 'Untitled'}` : 'Edit content'}
+    </span>
+  );
 }
 
 function EditInputs() {

@@ -29,7 +29,12 @@ function contentFilters(mayReadUsers: boolean) {
     ...(mayReadUsers
       ? [
           <ReferenceInput key="createdById" source="createdById" reference="users" alwaysOn>
-            <AutocompleteInput label="Author" optionText={(u: User) => u.name || u.email} filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 240 }} />
+            <AutocompleteInput
+              label="Author"
+              optionText={(u: User) => u.name || u.email}
+              filterToQuery={(q: string) => ({ q })}
+              sx={{ minWidth: 240 }}
+            />
           </ReferenceInput>,
         ]
       : []),
@@ -54,7 +59,12 @@ function NoContent() {
 export function ContentResourceList() {
   const { permissions } = usePermissions();
   return (
-    <List actions={<LearningListActions />} filters={contentFilters(canRead(permissions, 'users'))} sort={{ field: 'updatedAt', order: 'DESC' }} empty={<NoContent />}>
+    <List
+      actions={<LearningListActions />}
+      filters={contentFilters(canRead(permissions, 'users'))}
+      sort={{ field: 'updatedAt', order: 'DESC' }}
+      empty={<NoContent />}
+    >
       <Datagrid
         rowClick="show"
         bulkActionButtons={false}

@@ -78,7 +78,9 @@ function Details() {
               <FunctionField<User> render={(u) => u.name || u.email} />
             </ReferenceField>
           ) : (
-            <FunctionField<ContentResource> render={(r) => (r.createdById && r.createdById === identity?.id ? 'You' : (r.createdById ?? '—'))} />
+            <FunctionField<ContentResource>
+              render={(r) => (r.createdById && r.createdById === identity?.id ? 'You' : (r.createdById ?? '—'))}
+            />
           )}
         </Labeled>
         <Labeled label="resources.content-resources.fields.createdAt">
@@ -102,13 +104,21 @@ function Details() {
           </Section>
         </>
       )}
-      {isContainer(record.type) && <ContentOutline rootId={String(record.id)} hideWhenEmpty={record.type === 'lesson'} />}
+      {isContainer(record.type) && (
+        <ContentOutline rootId={String(record.id)} hideWhenEmpty={record.type === 'lesson'} />
+      )}
       <Divider />
       <Section title="Part of">
-        <ReferenceManyField reference="content-resource-resources" target="resourceId" sort={{ field: 'position', order: 'ASC' }}>
+        <ReferenceManyField
+          reference="content-resource-resources"
+          target="resourceId"
+          sort={{ field: 'position', order: 'ASC' }}
+        >
           <Datagrid
             bulkActionButtons={false}
-            rowClick={(_id, _resource, link: RaRecord) => createPath({ resource: 'content-resources', id: link.resourceOfId as string, type: 'show' })}
+            rowClick={(_id, _resource, link: RaRecord) =>
+              createPath({ resource: 'content-resources', id: link.resourceOfId as string, type: 'show' })
+            }
             empty={<Empty>Not inside any other content.</Empty>}
           >
             <ReferenceField source="resourceOfId" reference="content-resources" link="show" label="Parent" />
@@ -119,8 +129,18 @@ function Details() {
       </Section>
       {canRead(permissions, 'product-content-resources') && (
         <Section title="Granted by products">
-          <ReferenceManyField reference="product-content-resources" target="resourceId" sort={{ field: 'position', order: 'ASC' }}>
-            <Datagrid bulkActionButtons={false} rowClick={false} empty={<Empty>No product grants this content directly (it may be inside content a product grants).</Empty>}>
+          <ReferenceManyField
+            reference="product-content-resources"
+            target="resourceId"
+            sort={{ field: 'position', order: 'ASC' }}
+          >
+            <Datagrid
+              bulkActionButtons={false}
+              rowClick={false}
+              empty={
+                <Empty>No product grants this content directly (it may be inside content a product grants).</Empty>
+              }
+            >
               {canRead(permissions, 'products') ? (
                 <ReferenceField source="productId" reference="products" link="show" label="Product" />
               ) : (

@@ -3,7 +3,11 @@ import { useRecordContext } from 'react-admin';
 import { stateLabel } from './choices';
 import type { ContentResource } from './types';
 
-const COLORS: Record<string, 'success' | 'default' | 'warning'> = { published: 'success', draft: 'default', archived: 'warning' };
+const COLORS: Record<string, 'success' | 'default' | 'warning'> = {
+  published: 'success',
+  draft: 'default',
+  archived: 'warning',
+};
 
 export function StateChip({ state }: { state: string | null | undefined }) {
   return (

@@ -13,7 +13,8 @@ const STATE_LABELS: Record<ContentState, string> = { draft: 'Draft', published: 
 
 const VISIBILITY_LABELS: Record<Visibility, string> = { public: 'Public', unlisted: 'Unlisted', private: 'Private' };
 
-const choices = <K extends string>(labels: Record<K, string>) => (Object.keys(labels) as K[]).map((id) => ({ id, name: labels[id] }));
+const choices = <K extends string>(labels: Record<K, string>) =>
+  (Object.keys(labels) as K[]).map((id) => ({ id, name: labels[id] }));
 
 export const TYPE_CHOICES = choices(TYPE_LABELS);
 export const STATE_CHOICES = choices(STATE_LABELS);
@@ -40,6 +41,11 @@ export const CONTAINER_TYPES: readonly string[] = ['course', 'module', 'section'
 export const isContainer = (type: string | undefined) => Boolean(type && CONTAINER_TYPES.includes(type));
 
 /** What usually goes inside each type (the API does not insist). */
-export const CHILD_TYPE: Record<string, ResourceType> = { course: 'module', module: 'section', section: 'lesson', lesson: 'solution' };
+export const CHILD_TYPE: Record<string, ResourceType> = {
+  course: 'module',
+  module: 'section',
+  section: 'lesson',
+  lesson: 'solution',
+};
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

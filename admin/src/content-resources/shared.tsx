@@ -45,13 +45,32 @@ export function ContentRefField({ source, label }: { source: string; label?: str
   );
 }
 
-type FilterInputProps = { source: string; label: string; alwaysOn?: boolean; validate?: AutocompleteInputProps['validate']; filter?: Record<string, unknown>; helperText?: string | false };
+type FilterInputProps = {
+  source: string;
+  label: string;
+  alwaysOn?: boolean;
+  validate?: AutocompleteInputProps['validate'];
+  filter?: Record<string, unknown>;
+  helperText?: string | false;
+};
 
 /** Picks content by searching its title or slug. */
 export function ContentReferenceInput({ source, label, validate, filter, helperText }: FilterInputProps) {
   return (
-    <ReferenceInput source={source} reference="content-resources" filter={filter} sort={{ field: 'title', order: 'ASC' }}>
-      <AutocompleteInput label={label} optionText={contentOption} filterToQuery={(q: string) => ({ q })} validate={validate} helperText={helperText} sx={{ minWidth: 280 }} />
+    <ReferenceInput
+      source={source}
+      reference="content-resources"
+      filter={filter}
+      sort={{ field: 'title', order: 'ASC' }}
+    >
+      <AutocompleteInput
+        label={label}
+        optionText={contentOption}
+        filterToQuery={(q: string) => ({ q })}
+        validate={validate}
+        helperText={helperText}
+        sx={{ minWidth: 280 }}
+      />
     </ReferenceInput>
   );
 }
@@ -60,7 +79,14 @@ export function ContentReferenceInput({ source, label, validate, filter, helperT
 export function UserReferenceInput({ source, label, validate, helperText }: FilterInputProps) {
   return (
     <ReferenceInput source={source} reference="users">
-      <AutocompleteInput label={label} optionText={userName} filterToQuery={(q: string) => ({ q })} validate={validate} helperText={helperText} sx={{ minWidth: 240 }} />
+      <AutocompleteInput
+        label={label}
+        optionText={userName}
+        filterToQuery={(q: string) => ({ q })}
+        validate={validate}
+        helperText={helperText}
+        sx={{ minWidth: 240 }}
+      />
     </ReferenceInput>
   );
 }
@@ -72,8 +98,14 @@ export function JsonField({ source, label }: { source: string; label?: string })
       source={source}
       label={label}
       render={(record: Record<string, unknown>) => {
-        const value = source.split('.').reduce<unknown>((v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), record);
-        if (value === null || value === undefined || (typeof value === 'object' && !Object.keys(value).length)) return '—';
+        const value = source
+          .split('.')
+          .reduce<unknown>(
+            (v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined),
+            record,
+          );
+        if (value === null || value === undefined || (typeof value === 'object' && !Object.keys(value).length))
+          return '—';
         return (
           <Typography component="pre" variant="body2" sx={{ m: 0, fontFamily: 'monospace', whiteSpace: 'pre-wrap' }}>
             {JSON.stringify(value, null, 2)}
@@ -85,7 +117,17 @@ export function JsonField({ source, label }: { source: string; label?: string })
 }
 
 /** A list's empty state: an icon, what is missing, and why it may be empty. */
-export function EmptyState({ icon: Icon, title, children, action }: { icon: ComponentType<{ sx?: object; 'aria-hidden'?: boolean }>; title: string; children: string; action?: ReactElement }) {
+export function EmptyState({
+  icon: Icon,
+  title,
+  children,
+  action,
+}: {
+  icon: ComponentType<{ sx?: object; 'aria-hidden'?: boolean }>;
+  title: string;
+  children: string;
+  action?: ReactElement;
+}) {
   return (
     <Box sx={{ textAlign: 'center', py: 8, px: 2, width: '100%' }}>
       <Icon sx={{ fontSize: 64, color: 'text.disabled' }} aria-hidden />

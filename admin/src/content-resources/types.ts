@@ -1,3 +1,6 @@
+import type { ContentResourceRecord, TreeNode as ContentTreeNode } from '@contract/learning/schemas';
+import type { Wire } from '@contract/shared/wire';
+
 export const RESOURCE_TYPES = ['course', 'module', 'section', 'lesson', 'solution', 'page'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
@@ -18,23 +21,8 @@ export interface ContentFields {
   visibility: Visibility;
 }
 
-export interface ContentResource {
-  id: string;
-  type: ResourceType;
-  createdById: string | null;
-  fields: Partial<ContentFields>;
-  createdAt: string;
-  updatedAt: string;
-  deletedAt: string | null;
-}
+/** A course, module, section, lesson … (the `content-resources` resource). */
+export type ContentResource = Wire<ContentResourceRecord>;
 
 /** GET /api/admin/content-resources/:id/tree: children ordered by position. */
-export interface TreeNode {
-  id: string;
-  type: ResourceType | string;
-  title: string;
-  state: string | null;
-  /** The link to the parent (absent on the root). */
-  link?: { id: string; position: number; tier: string | null };
-  children: TreeNode[];
-}
+export type TreeNode = Wire<ContentTreeNode>;

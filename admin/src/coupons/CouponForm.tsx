@@ -20,7 +20,11 @@ import type { Coupon } from './choices';
 
 /** More than 0 and at most 100 %, as a fraction. */
 export const validDiscount: Validator = (value) =>
-  value === null || value === undefined || value === '' ? undefined : Number(value) <= 0 || Number(value) > 1 ? 'Between 0.01 % and 100 %.' : undefined;
+  value === null || value === undefined || value === ''
+    ? undefined
+    : Number(value) <= 0 || Number(value) > 1
+      ? 'Between 0.01 % and 100 %.'
+      : undefined;
 
 export const CODE = regex(/^[A-Za-z0-9_-]{1,64}$/, 'Letters, digits, - and _ only (at most 64).');
 
@@ -39,10 +43,23 @@ export function CouponFields() {
   return (
     <>
       <TeamCouponNote />
-      <TextInput source="code" validate={CODE} helperText="What buyers type; case does not matter. Leave empty for a site-wide sale." />
+      <TextInput
+        source="code"
+        validate={CODE}
+        helperText="What buyers type; case does not matter. Leave empty for a site-wide sale."
+      />
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
-        <PercentInput source="percentageDiscount" label="Discount (%)" validate={[required(), number(), validDiscount]} />
-        <NumberInput source="maxUses" step={1} validate={[required(), number(), minValue(-1), maxValue(1_000_000)]} helperText="−1 means unlimited." />
+        <PercentInput
+          source="percentageDiscount"
+          label="Discount (%)"
+          validate={[required(), number(), validDiscount]}
+        />
+        <NumberInput
+          source="maxUses"
+          step={1}
+          validate={[required(), number(), minValue(-1), maxValue(1_000_000)]}
+          helperText="−1 means unlimited."
+        />
         <InstantInput source="expires" helperText="Leave empty: never expires." />
       </Box>
       <ReferenceInput source="restrictedToProductId" reference="products">
@@ -50,7 +67,10 @@ export function CouponFields() {
       </ReferenceInput>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%', alignItems: 'center' }}>
         <SelectInput source="status" choices={ACTIVE_INACTIVE_CHOICES} validate={required()} />
-        <BooleanInput source="default" helperText="Applies automatically at checkout, without a code (the best active sale wins)." />
+        <BooleanInput
+          source="default"
+          helperText="Applies automatically at checkout, without a code (the best active sale wins)."
+        />
       </Box>
     </>
   );

@@ -65,13 +65,29 @@ function NoCoupons() {
 
 export function CouponList() {
   return (
-    <List filters={filters} actions={<Actions />} sort={{ field: 'createdAt', order: 'DESC' }} empty={<NoCoupons />} exporter={false}>
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No coupon matches these filters.</NoneFound>}>
+    <List
+      filters={filters}
+      actions={<Actions />}
+      sort={{ field: 'createdAt', order: 'DESC' }}
+      empty={<NoCoupons />}
+      exporter={false}
+    >
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoneFound>No coupon matches these filters.</NoneFound>}
+      >
         <TextField source="code" emptyText="(no code)" />
         <PercentField source="percentageDiscount" />
         <FunctionField<Coupon> source="usedCount" render={usesLabel} />
         <DateField source="expires" showTime emptyText="Never" />
-        <ReferenceField source="restrictedToProductId" reference="products" link="show" emptyText="Any product" sortable={false} />
+        <ReferenceField
+          source="restrictedToProductId"
+          reference="products"
+          link="show"
+          emptyText="Any product"
+          sortable={false}
+        />
         <BooleanField source="default" sortable={false} />
         <CouponStateField label="resources.coupons.fields.status" sortable={false} />
         <DateField source="createdAt" />

@@ -29,7 +29,12 @@ function Uses(_props: { label?: false }) {
       {section(
         'Purchases with this coupon',
         null,
-        <ReferenceManyField reference="purchases" target="couponId" sort={{ field: 'createdAt', order: 'DESC' }} pagination={<Pagination />}>
+        <ReferenceManyField
+          reference="purchases"
+          target="couponId"
+          sort={{ field: 'createdAt', order: 'DESC' }}
+          pagination={<Pagination />}
+        >
           <PurchaseRows empty="No purchase has used this coupon yet." />
         </ReferenceManyField>,
       )}
@@ -37,8 +42,16 @@ function Uses(_props: { label?: false }) {
       {section(
         'Team seats claimed with it',
         null,
-        <ReferenceManyField reference="purchases" target="redeemedBulkCouponId" sort={{ field: 'createdAt', order: 'DESC' }} pagination={<Pagination />}>
-          <PurchaseRows hide={['productId']} empty={coupon.bulkPurchaseId ? 'No seat has been claimed yet.' : 'None: this is not a team coupon.'} />
+        <ReferenceManyField
+          reference="purchases"
+          target="redeemedBulkCouponId"
+          sort={{ field: 'createdAt', order: 'DESC' }}
+          pagination={<Pagination />}
+        >
+          <PurchaseRows
+            hide={['productId']}
+            empty={coupon.bulkPurchaseId ? 'No seat has been claimed yet.' : 'None: this is not a team coupon.'}
+          />
         </ReferenceManyField>,
       )}
     </div>

@@ -7,5 +7,12 @@ export function CouponStateField(_props: { label?: string; source?: string; sort
   const coupon = useRecordContext<Coupon>();
   if (!coupon) return null;
   const look = couponState(coupon);
-  return <Chip size="small" label={look.label} color={look.color} variant={look.color === 'default' ? 'outlined' : 'filled'} />;
+  return (
+    <Chip
+      size="small"
+      label={look.label}
+      color={look.color}
+      variant={look.color === 'default' ? 'outlined' : 'filled'}
+    />
+  );
 }

@@ -121,7 +121,9 @@ export function GenerateCouponsButton() {
     } catch (error) {
       const errors = (error as HttpError).body?.errors as Record<string, string> | undefined;
       if (errors && Object.keys(errors).length) return errors;
-      notify(error instanceof Error && error.message ? error.message : 'The coupons could not be generated.', { type: 'error' });
+      notify(error instanceof Error && error.message ? error.message : 'The coupons could not be generated.', {
+        type: 'error',
+      });
       return undefined;
     }
   };
@@ -149,12 +151,34 @@ export function GenerateCouponsButton() {
           <Form defaultValues={DEFAULTS} onSubmit={submit}>
             <DialogContent>
               <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-                <NumberInput source="count" label="How many" step={1} validate={[required(), number(), minValue(1), maxValue(500)]} helperText="1 to 500." />
-                <TextInput source="prefix" label="Code prefix" parse={upperCase} validate={PREFIX} helperText="Optional, e.g. SPRING → SPRING-7KQ2M9XA." />
+                <NumberInput
+                  source="count"
+                  label="How many"
+                  step={1}
+                  validate={[required(), number(), minValue(1), maxValue(500)]}
+                  helperText="1 to 500."
+                />
+                <TextInput
+                  source="prefix"
+                  label="Code prefix"
+                  parse={upperCase}
+                  validate={PREFIX}
+                  helperText="Optional, e.g. SPRING → SPRING-7KQ2M9XA."
+                />
               </Box>
               <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-                <PercentInput source="percentageDiscount" label="Discount (%)" validate={[required(), number(), validDiscount]} />
-                <NumberInput source="maxUses" label="Uses per code" step={1} validate={[required(), number(), minValue(-1), maxValue(1_000_000)]} helperText="−1 means unlimited." />
+                <PercentInput
+                  source="percentageDiscount"
+                  label="Discount (%)"
+                  validate={[required(), number(), validDiscount]}
+                />
+                <NumberInput
+                  source="maxUses"
+                  label="Uses per code"
+                  step={1}
+                  validate={[required(), number(), minValue(-1), maxValue(1_000_000)]}
+                  helperText="−1 means unlimited."
+                />
               </Box>
               <InstantInput source="expires" label="Expires" helperText="Leave empty: never expires." />
               <ReferenceInput source="restrictedToProductId" reference="products">

@@ -16,7 +16,8 @@ export interface Coupon {
   updatedAt: string;
 }
 
-export const usesLabel = (c: Pick<Coupon, 'usedCount' | 'maxUses'>) => `${c.usedCount} / ${c.maxUses === -1 ? 'unlimited' : c.maxUses}`;
+export const usesLabel = (c: Pick<Coupon, 'usedCount' | 'maxUses'>) =>
+  `${c.usedCount} / ${c.maxUses === -1 ? 'unlimited' : c.maxUses}`;
 
 /** What a coupon is, in words: a site-wide sale, a team's seats or a code. */
 export function couponName(c: Pick<Coupon, 'code' | 'default' | 'bulkPurchaseId' | 'id'>): string {

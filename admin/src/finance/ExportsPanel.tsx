@@ -1,12 +1,27 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Box, Button, Card, CardContent, LinearProgress, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  LinearProgress,
+  MenuItem,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
 import { exportUrl, type ExportKind, type ExportPeriod } from './api';
 import { ExportRefused, fetchCsv, saveFile } from './csvDownload';
 import type { Period } from './period';
 
 const EXPORTS: { kind: ExportKind; label: string; what: string }[] = [
-  { kind: 'charges', label: 'Charges', what: 'Every charge with its refunds, provider fee, net and the buyer’s country' },
+  {
+    kind: 'charges',
+    label: 'Charges',
+    what: 'Every charge with its refunds, provider fee, net and the buyer’s country',
+  },
   { kind: 'split-lines', label: 'Split lines', what: 'Every ledger line per recipient: sales, refunds and disputes' },
   { kind: 'recipients', label: 'Per-recipient summary', what: 'Each recipient’s totals per day, week or month' },
 ];
@@ -82,7 +97,8 @@ export function ExportsPanel({ period, ready, onFieldErrors }: ExportsPanelProps
       const file = await fetchCsv(exportUrl(kind, period, grouping), {
         signal: current.signal,
         fallbackName: `${kind}-${period.from}-${period.to}.csv`,
-        onProgress: ({ rows, total }) => setState((s) => (s.phase === 'running' && controller.current === current ? { ...s, rows, total } : s)),
+        onProgress: ({ rows, total }) =>
+          setState((s) => (s.phase === 'running' && controller.current === current ? { ...s, rows, total } : s)),
       });
       saveFile(file.blob, file.filename);
       setState({ phase: 'done', kind, filename: file.filename, rows: file.rows });
@@ -94,9 +110,18 @@ export function ExportsPanel({ period, ready, onFieldErrors }: ExportsPanelProps
       if (error instanceof ExportRefused) {
         onFieldErrors(error.errors);
         const aboutDates = Boolean(error.errors.from || error.errors.to);
-        setState({ phase: 'failed', kind, message: aboutDates ? 'The API refused these dates: see the date inputs above.' : error.message });
+        setState({
+          phase: 'failed',
+          kind,
+          message: aboutDates ? 'The API refused these dates: see the date inputs above.' : error.message,
+        });
       } else {
-        setState({ phase: 'failed', kind, message: error instanceof Error && error.message ? `The export failed: ${error.message}` : 'The export failed.' });
+        setState({
+          phase: 'failed',
+          kind,
+          message:
+            error instanceof Error && error.message ? `The export failed: ${error.message}` : 'The export failed.',
+        });
       }
     } finally {
       if (controller.current === current) controller.current = null;
@@ -111,12 +136,19 @@ export function ExportsPanel({ period, ready, onFieldErrors }: ExportsPanelProps
           Exports
         </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-          CSV files for the dates above (UTC days, both included), in UTF-8 with a byte-order mark so spreadsheets read them right. Amounts are in cents.
+          CSV files for the dates above (UTC days, both included), in UTF-8 with a byte-order mark so spreadsheets read
+          them right. Amounts are in cents.
         </Typography>
         <Stack spacing={1.5}>
           {EXPORTS.map(({ kind, label, what }) => (
             <Box key={kind} sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
-              <Button variant="outlined" startIcon={<DownloadIcon />} disabled={!ready || running} onClick={() => void start(kind)} sx={{ minWidth: 260, justifyContent: 'flex-start' }}>
+              <Button
+                variant="outlined"
+                startIcon={<DownloadIcon />}
+                disabled={!ready || running}
+                onClick={() => void start(kind)}
+                sx={{ minWidth: 260, justifyContent: 'flex-start' }}
+              >
                 {label}
               </Button>
               {kind === 'recipients' ? (
@@ -150,7 +182,9 @@ export function ExportsPanel({ period, ready, onFieldErrors }: ExportsPanelProps
               {labelOf(state.kind)} exported: {state.filename}, {count(state.rows)} {state.rows === 1 ? 'row' : 'rows'}.
             </Alert>
           ) : null}
-          {state.phase === 'canceled' ? <Alert severity="info">{labelOf(state.kind)} export canceled: nothing was saved.</Alert> : null}
+          {state.phase === 'canceled' ? (
+            <Alert severity="info">{labelOf(state.kind)} export canceled: nothing was saved.</Alert>
+          ) : null}
           {state.phase === 'failed' ? <Alert severity="error">{state.message}</Alert> : null}
         </Box>
       </CardContent>

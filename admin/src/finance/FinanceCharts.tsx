@@ -25,19 +25,52 @@ function useLedgerColors() {
 }
 
 /** Net sales above the axis, refunds and disputes below it, one stacked bar per UTC day (or week, or month). */
-export function RevenueOverTimeChart({ points, bucket, title, description }: Omit<ChartProps, 'summary'> & { points: (LedgerAmounts & { start: string })[]; bucket: Bucket }) {
+export function RevenueOverTimeChart({
+  points,
+  bucket,
+  title,
+  description,
+}: Omit<ChartProps, 'summary'> & { points: (LedgerAmounts & { start: string })[]; bucket: Bucket }) {
   const colors = useLedgerColors();
   return (
     <BarChart
       height={300}
       title={title}
       desc={description}
-      xAxis={[{ scaleType: 'band', data: points.map((d) => d.start), valueFormatter: (start: string) => bucketLabel(start, bucket, true), tickLabelStyle: { fontSize: 11 } }]}
+      xAxis={[
+        {
+          scaleType: 'band',
+          data: points.map((d) => d.start),
+          valueFormatter: (start: string) => bucketLabel(start, bucket, true),
+          tickLabelStyle: { fontSize: 11 },
+        },
+      ]}
       yAxis={[{ valueFormatter: tick, width: 80 }]}
       series={[
-        { id: 'sales', label: 'Net sales', data: points.map((d) => d.sales), stack: 'ledger', valueFormatter: money, color: colors.sales },
-        { id: 'refunds', label: 'Refunds', data: points.map((d) => d.refunds), stack: 'ledger', valueFormatter: money, color: colors.refunds },
-        { id: 'disputes', label: 'Disputes', data: points.map((d) => d.disputes), stack: 'ledger', valueFormatter: money, color: colors.disputes },
+        {
+          id: 'sales',
+          label: 'Net sales',
+          data: points.map((d) => d.sales),
+          stack: 'ledger',
+          valueFormatter: money,
+          color: colors.sales,
+        },
+        {
+          id: 'refunds',
+          label: 'Refunds',
+          data: points.map((d) => d.refunds),
+          stack: 'ledger',
+          valueFormatter: money,
+          color: colors.refunds,
+        },
+        {
+          id: 'disputes',
+          label: 'Disputes',
+          data: points.map((d) => d.disputes),
+          stack: 'ledger',
+          valueFormatter: money,
+          color: colors.disputes,
+        },
       ]}
       grid={{ horizontal: true }}
       margin={{ left: 8, right: 8, top: 16, bottom: 8 }}
@@ -60,9 +93,30 @@ export function ProductRevenueChart({ summary, title, description }: ChartProps)
       yAxis={[{ scaleType: 'band', data: products.map((p) => p.name), valueFormatter: shortName, width: 170 }]}
       xAxis={[{ valueFormatter: tick }]}
       series={[
-        { id: 'sales', label: 'Net sales', data: products.map((p) => p.sales), stack: 'ledger', valueFormatter: money, color: colors.sales },
-        { id: 'refunds', label: 'Refunds', data: products.map((p) => p.refunds), stack: 'ledger', valueFormatter: money, color: colors.refunds },
-        { id: 'disputes', label: 'Disputes', data: products.map((p) => p.disputes), stack: 'ledger', valueFormatter: money, color: colors.disputes },
+        {
+          id: 'sales',
+          label: 'Net sales',
+          data: products.map((p) => p.sales),
+          stack: 'ledger',
+          valueFormatter: money,
+          color: colors.sales,
+        },
+        {
+          id: 'refunds',
+          label: 'Refunds',
+          data: products.map((p) => p.refunds),
+          stack: 'ledger',
+          valueFormatter: money,
+          color: colors.refunds,
+        },
+        {
+          id: 'disputes',
+          label: 'Disputes',
+          data: products.map((p) => p.disputes),
+          stack: 'ledger',
+          valueFormatter: money,
+          color: colors.disputes,
+        },
       ]}
       grid={{ vertical: true }}
       margin={{ left: 8, right: 16, top: 16, bottom: 8 }}
@@ -74,13 +128,26 @@ export function ProductRevenueChart({ summary, title, description }: ChartProps)
 export function RecipientShareChart({ summary, title, description }: ChartProps) {
   const slices = summary.recipients
     .filter((r) => r.total > 0)
-    .map((r, index) => ({ id: `${r.type}-${r.userId ?? 'platform'}-${index}`, value: r.total, label: recipientLabel(r) }));
+    .map((r, index) => ({
+      id: `${r.type}-${r.userId ?? 'platform'}-${index}`,
+      value: r.total,
+      label: recipientLabel(r),
+    }));
   return (
     <PieChart
       height={260}
       title={title}
       desc={description}
-      series={[{ data: slices, valueFormatter: (item: { value: number }) => formatMoney(item.value), innerRadius: 50, paddingAngle: 1, cornerRadius: 3, highlightScope: { fade: 'global', highlight: 'item' } }]}
+      series={[
+        {
+          data: slices,
+          valueFormatter: (item: { value: number }) => formatMoney(item.value),
+          innerRadius: 50,
+          paddingAngle: 1,
+          cornerRadius: 3,
+          highlightScope: { fade: 'global', highlight: 'item' },
+        },
+      ]}
       slotProps={{ legend: { direction: 'vertical', position: { vertical: 'middle', horizontal: 'end' } } }}
     />
   );

@@ -23,9 +23,27 @@ import { problemOf } from '../common/ActionDialog';
 import { ChartFallback, Figure, FiguresTable } from '../common/Figures';
 import { formatMoney, formatPercent } from '../common/money';
 import { canSeeFinance } from '../permissions';
-import { fetchFinanceSummary, recipientLabel, recipientTypeLabel, type FinanceSummary, type LedgerAmounts } from './api';
+import {
+  fetchFinanceSummary,
+  recipientLabel,
+  recipientTypeLabel,
+  type FinanceSummary,
+  type LedgerAmounts,
+} from './api';
 import { ExportsPanel } from './ExportsPanel';
-import { PRESETS, bucketFor, bucketLabel, bucketStart, dayText, isDay, matchingPreset, presetPeriod, type Bucket, type Period, type PresetId } from './period';
+import {
+  PRESETS,
+  bucketFor,
+  bucketLabel,
+  bucketStart,
+  dayText,
+  isDay,
+  matchingPreset,
+  presetPeriod,
+  type Bucket,
+  type Period,
+  type PresetId,
+} from './period';
 
 // The chart library loads only when there are figures to draw (one chunk for the three charts, shared with the dashboard's).
 const RevenueOverTimeChart = lazy(() => import('./FinanceCharts').then((m) => ({ default: m.RevenueOverTimeChart })));
@@ -34,7 +52,11 @@ const RecipientShareChart = lazy(() => import('./FinanceCharts').then((m) => ({ 
 
 const DEFAULT_PRESET: PresetId = 'this-month';
 
-type Load = { state: 'idle' } | { state: 'loading' } | { state: 'error'; message: string; errors: Record<string, string> } | { state: 'done'; data: FinanceSummary };
+type Load =
+  | { state: 'idle' }
+  | { state: 'loading' }
+  | { state: 'error'; message: string; errors: Record<string, string> }
+  | { state: 'done'; data: FinanceSummary };
 
 /** The summary of a period, fetched once the dates settle (typing a date changes it several times). */
 function useFinanceSummary(period: Period | null) {
@@ -70,7 +92,15 @@ function useFinanceSummary(period: Period | null) {
 /** "must not be after "to"" → "Must not be after "to"". */
 const sentence = (text: string | undefined) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : undefined);
 
-function PeriodPicker({ period, onChange, errors }: { period: Period; onChange(period: Period): void; errors: Record<string, string | undefined> }) {
+function PeriodPicker({
+  period,
+  onChange,
+  errors,
+}: {
+  period: Period;
+  onChange(period: Period): void;
+  errors: Record<string, string | undefined>;
+}) {
   const preset = matchingPreset(period);
   const dateInput = (field: 'from' | 'to', label: string) => {
     const incomplete = !isDay(period[field]);
@@ -84,7 +114,13 @@ function PeriodPicker({ period, onChange, errors }: { period: Period; onChange(p
         onChange={(event) => onChange({ ...period, [field]: event.target.value })}
         error={Boolean(error)}
         helperText={error ?? ' '}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: field === 'from' ? period.to || undefined : undefined, min: field === 'to' ? period.from || undefined : undefined } }}
+        slotProps={{
+          inputLabel: { shrink: true },
+          htmlInput: {
+            max: field === 'from' ? period.to || undefined : undefined,
+            min: field === 'to' ? period.from || undefined : undefined,
+          },
+        }}
         sx={{ width: 180 }}
       />
     );
@@ -241,7 +277,14 @@ function Charts({ data }: { data: FinanceSummary }) {
         title={timeTitle}
         caption={`${span} (UTC): ${money(totals.sales)} net sales, ${money(totals.refunds)} refunds, ${money(totals.disputes)} disputes, ${money(totals.total)} in total. Sales above the line, refunds and disputes below.`}
         empty={anything ? null : NOTHING}
-        chart={<RevenueOverTimeChart points={points} bucket={bucket} title={timeTitle} description={`Net sales, refunds and disputes per ${bucket}, ${span}.`} />}
+        chart={
+          <RevenueOverTimeChart
+            points={points}
+            bucket={bucket}
+            title={timeTitle}
+            description={`Net sales, refunds and disputes per ${bucket}, ${span}.`}
+          />
+        }
         table={
           <>
             <TableHead>
@@ -275,7 +318,13 @@ function Charts({ data }: { data: FinanceSummary }) {
               : span
           }
           empty={data.products.length ? null : NOTHING}
-          chart={<ProductRevenueChart summary={data} title="Revenue per product" description={`Net sales, refunds and disputes per product, ${span}.`} />}
+          chart={
+            <ProductRevenueChart
+              summary={data}
+              title="Revenue per product"
+              description={`Net sales, refunds and disputes per product, ${span}.`}
+            />
+          }
           table={
             <>
               <TableHead>
@@ -288,7 +337,10 @@ function Charts({ data }: { data: FinanceSummary }) {
                 {data.products.map((p) => (
                   <TableRow key={p.productId}>
                     <TableCell component="th" scope="row">
-                      <MuiLink component={Link} to={createPath({ resource: 'products', id: p.productId, type: 'show' })}>
+                      <MuiLink
+                        component={Link}
+                        to={createPath({ resource: 'products', id: p.productId, type: 'show' })}
+                      >
                         {p.name}
                       </MuiLink>
                     </TableCell>
@@ -306,11 +358,25 @@ function Charts({ data }: { data: FinanceSummary }) {
           caption={
             topRecipient
               ? `Each recipient's share of the ${money(totals.total)} total; the largest: ${recipientLabel(topRecipient)}, ${share(topRecipient.total)}.` +
-                (positive.length < data.recipients.length ? ' Recipients below zero for the period are only in the table.' : '')
+                (positive.length < data.recipients.length
+                  ? ' Recipients below zero for the period are only in the table.'
+                  : '')
               : span
           }
-          empty={positive.length ? null : data.recipients.length ? 'No recipient ends this period above zero: see the table.' : NOTHING}
-          chart={<RecipientShareChart summary={data} title="Revenue per recipient" description={`Each recipient's share of the total, ${span}.`} />}
+          empty={
+            positive.length
+              ? null
+              : data.recipients.length
+                ? 'No recipient ends this period above zero: see the table.'
+                : NOTHING
+          }
+          chart={
+            <RecipientShareChart
+              summary={data}
+              title="Revenue per recipient"
+              description={`Each recipient's share of the total, ${span}.`}
+            />
+          }
           table={
             <>
               <TableHead>
@@ -339,7 +405,11 @@ function Charts({ data }: { data: FinanceSummary }) {
                   </TableRow>
                 ))}
               </TableBody>
-              <TotalRow totals={totals} span={2} extra={<TableCell align="right">{totals.total > 0 ? '100%' : '—'}</TableCell>} />
+              <TotalRow
+                totals={totals}
+                span={2}
+                extra={<TableCell align="right">{totals.total > 0 ? '100%' : '—'}</TableCell>}
+              />
             </>
           }
         />
@@ -421,8 +491,8 @@ export default function FinancePage() {
               Finance
             </Typography>
             <Typography color="text.secondary" sx={{ mb: 2 }}>
-              Revenue as the split ledger records it: each sale net of the provider’s fee, refunds and disputes as negative lines, shared among the
-              platform, owners and contributors.
+              Revenue as the split ledger records it: each sale net of the provider’s fee, refunds and disputes as
+              negative lines, shared among the platform, owners and contributors.
             </Typography>
             <PeriodPicker period={period} onChange={changePeriod} errors={{ ...summaryErrors, ...exportErrors }} />
           </CardContent>

@@ -1,28 +1,18 @@
+import type { FinanceSummaryAnswer, RecipientType } from '@contract/finance/schemas';
+import type { Wire } from '@contract/shared/wire';
 import { httpClient } from '../dataProvider';
 
-/** Sales, refunds and disputes of the split ledger, in cents: refunds and disputes are negative, sales are net of fees. */
-export interface LedgerAmounts {
-  sales: number;
-  refunds: number;
-  disputes: number;
-  total: number;
-}
-
-export type RecipientType = 'platform' | 'owner' | 'contributor';
+export type { LedgerAmounts } from '@contract/finance/schemas';
 
 /** GET /api/admin/finance/summary (api/src/finance/summary.ts): one period of whole UTC days, at most 366. */
-export interface FinanceSummary {
-  from: string;
-  to: string;
-  totals: LedgerAmounts;
-  days: (LedgerAmounts & { day: string })[];
-  products: (LedgerAmounts & { productId: string; name: string })[];
-  recipients: (LedgerAmounts & { type: RecipientType; userId: string | null; email: string | null; name: string | null })[];
-}
+export type FinanceSummary = Wire<FinanceSummaryAnswer>;
 
 export type FinanceRecipient = FinanceSummary['recipients'][number];
 
-export async function fetchFinanceSummary(period: { from: string; to: string }, signal?: AbortSignal): Promise<FinanceSummary> {
+export async function fetchFinanceSummary(
+  period: { from: string; to: string },
+  signal?: AbortSignal,
+): Promise<FinanceSummary> {
   const query = new URLSearchParams({ from: period.from, to: period.to });
   const { json } = await httpClient(`/api/admin/finance/summary?${query}`, { signal });
   return json as FinanceSummary;

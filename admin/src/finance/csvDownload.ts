@@ -99,8 +99,15 @@ const PROGRESS_EVERY_MS = 100;
  * Fetches a CSV export with the session cookie (a GET needs no CSRF header), reporting progress as records arrive.
  * Rejects with ExportRefused when the API refuses, and with the AbortError when `signal` aborts.
  */
-export async function fetchCsv(url: string, options: { signal: AbortSignal; fallbackName: string; onProgress(progress: CsvProgress): void }): Promise<CsvFile> {
-  const response = await fetch(url, { credentials: 'include', signal: options.signal, headers: { Accept: 'text/csv' } });
+export async function fetchCsv(
+  url: string,
+  options: { signal: AbortSignal; fallbackName: string; onProgress(progress: CsvProgress): void },
+): Promise<CsvFile> {
+  const response = await fetch(url, {
+    credentials: 'include',
+    signal: options.signal,
+    headers: { Accept: 'text/csv' },
+  });
   if (!response.ok) throw await refusal(response);
 
   const announced = response.headers.get('X-Total-Rows');

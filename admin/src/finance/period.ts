@@ -35,18 +35,23 @@ export const PRESETS: { id: PresetId; label: string }[] = [
 
 /** The preset these dates are, if any (to highlight it). */
 export function matchingPreset(period: Period, now: Date = new Date()): PresetId | null {
-  return PRESETS.find(({ id }) => {
-    const preset = presetPeriod(id, now);
-    return preset.from === period.from && preset.to === period.to;
-  })?.id ?? null;
+  return (
+    PRESETS.find(({ id }) => {
+      const preset = presetPeriod(id, now);
+      return preset.from === period.from && preset.to === period.to;
+    })?.id ?? null
+  );
 }
 
 /** A complete YYYY-MM-DD date (a date input gives '' while it is being typed). */
-export const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+export const isDay = (value: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
 
 /** "Jan 5, 2026" for a UTC day. */
-export const dayText = (value: string, options: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', year: 'numeric' }) =>
-  new Date(`${value}T00:00:00Z`).toLocaleDateString('en-US', { ...options, timeZone: 'UTC' });
+export const dayText = (
+  value: string,
+  options: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', year: 'numeric' },
+) => new Date(`${value}T00:00:00Z`).toLocaleDateString('en-US', { ...options, timeZone: 'UTC' });
 
 /** How the revenue-over-time chart groups days: a bar per day up to two months, then per week, then per month. */
 export type Bucket = 'day' | 'week' | 'month';
@@ -66,7 +71,11 @@ export function bucketStart(value: string, bucket: Bucket): string {
 
 /** A bucket's name on the axis and in the table: "Nov 3", "Week of Nov 3, 2026", "November 2026". */
 export function bucketLabel(start: string, bucket: Bucket, short = false): string {
-  if (bucket === 'month') return dayText(start, short ? { month: 'short', year: 'numeric' } : { month: 'long', year: 'numeric' });
-  if (bucket === 'week') return short ? dayText(start, { month: 'short', day: 'numeric' }) : `Week of ${dayText(start)}`;
-  return short ? dayText(start, { month: 'short', day: 'numeric' }) : dayText(start, { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
+  if (bucket === 'month')
+    return dayText(start, short ? { month: 'short', year: 'numeric' } : { month: 'long', year: 'numeric' });
+  if (bucket === 'week')
+    return short ? dayText(start, { month: 'short', day: 'numeric' }) : `Week of ${dayText(start)}`;
+  return short
+    ? dayText(start, { month: 'short', day: 'numeric' })
+    : dayText(start, { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
 }

@@ -18,7 +18,15 @@ export const messages = {
   },
   resources: { ...catalogAndSales, ...content, ...identity },
   console: {
-    menu: { Finance: 'Finance', Catalog: 'Catalog', Sales: 'Sales', Payments: 'Payments', Learning: 'Learning', People: 'People', System: 'System' },
+    menu: {
+      Finance: 'Finance',
+      Catalog: 'Catalog',
+      Sales: 'Sales',
+      Payments: 'Payments',
+      Learning: 'Learning',
+      People: 'People',
+      System: 'System',
+    },
   },
 };
 

@@ -11,7 +11,9 @@ export const MENU_GROUPS: readonly MenuGroup[] = ['Catalog', 'Sales', 'Payments'
 export function menuSections(roles: Parameters<typeof canRead>[0], registered: (name: string) => boolean) {
   return MENU_GROUPS.map((group) => ({
     group,
-    resources: CONSOLE_RESOURCES.filter((r: ConsoleResource) => r.group === group && !r.hidden && r.list && canRead(roles, r) && registered(r.name)),
+    resources: CONSOLE_RESOURCES.filter(
+      (r: ConsoleResource) => r.group === group && !r.hidden && r.list && canRead(roles, r) && registered(r.name),
+    ),
   })).filter((section) => section.resources.length > 0);
 }
 
@@ -29,7 +31,13 @@ export function ConsoleMenu() {
   return (
     <Menu>
       <Menu.DashboardItem />
-      {canSeeFinance(permissions) ? <Menu.Item to="/finance" primaryText={translate('console.menu.Finance', { _: 'Finance' })} leftIcon={<AccountBalanceIcon />} /> : null}
+      {canSeeFinance(permissions) ? (
+        <Menu.Item
+          to="/finance"
+          primaryText={translate('console.menu.Finance', { _: 'Finance' })}
+          leftIcon={<AccountBalanceIcon />}
+        />
+      ) : null}
       {sections.flatMap(({ group, resources }) => {
         const title = translate(`console.menu.${group}`, { _: group });
         return [
@@ -39,7 +47,14 @@ export function ConsoleMenu() {
               role="separator"
               aria-label={title}
               disableSticky
-              sx={{ lineHeight: 2.5, mt: 1, bgcolor: 'transparent', textTransform: 'uppercase', fontSize: 12, letterSpacing: 0.5 }}
+              sx={{
+                lineHeight: 2.5,
+                mt: 1,
+                bgcolor: 'transparent',
+                textTransform: 'uppercase',
+                fontSize: 12,
+                letterSpacing: 0.5,
+              }}
             >
               {title}
             </ListSubheader>

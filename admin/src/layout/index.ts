@@ -1,2 +1,1 @@
 export { ConsoleLayout } from './ConsoleLayout';
-export { ConsoleMenu, MENU_GROUPS } from './ConsoleMenu';

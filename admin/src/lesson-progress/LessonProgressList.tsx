@@ -1,6 +1,14 @@
 import TaskAltOutlinedIcon from '@mui/icons-material/TaskAltOutlined';
 import { Datagrid, DateField, DateInput, List, SearchInput } from 'react-admin';
-import { ContentRefField, ContentReferenceInput, EmptyState, NoMatch, UserRefField, UserReferenceInput, LearningListActions } from '../content-resources/shared';
+import {
+  ContentRefField,
+  ContentReferenceInput,
+  EmptyState,
+  NoMatch,
+  UserRefField,
+  UserReferenceInput,
+  LearningListActions,
+} from '../content-resources/shared';
 
 const filters = [
   <SearchInput key="q" source="q" alwaysOn placeholder="Search lesson slug" />,

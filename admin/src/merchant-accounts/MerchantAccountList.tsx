@@ -16,11 +16,16 @@ export function MerchantAccountList() {
       sort={{ field: 'createdAt', order: 'DESC' }}
       empty={
         <EmptyState icon={AccountBalanceOutlinedIcon} title="No merchant accounts yet">
-          One account per payment provider (Stripe, or the built-in test provider). It is recorded the first time a checkout uses it.
+          One account per payment provider (Stripe, or the built-in test provider). It is recorded the first time a
+          checkout uses it.
         </EmptyState>
       }
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No account matches these filters.</NoneFound>}>
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoneFound>No account matches these filters.</NoneFound>}
+      >
         <TextField source="label" sortable={false} />
         <TextField source="identifier" sortable={false} />
         <StatusChipField source="status" looks={ACTIVE_INACTIVE} />

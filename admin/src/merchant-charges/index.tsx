@@ -57,11 +57,16 @@ function MerchantChargeList() {
       sort={{ field: 'createdAt', order: 'DESC' }}
       empty={
         <EmptyState icon={ReceiptLongIcon} title="No charges yet">
-          Every paid checkout records the provider's charge here: amount, fee, net and refunds, in cents. {MERCHANT_NOTE}
+          Every paid checkout records the provider's charge here: amount, fee, net and refunds, in cents.{' '}
+          {MERCHANT_NOTE}
         </EmptyState>
       }
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No charge matches these filters.</NoneFound>}>
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoneFound>No charge matches these filters.</NoneFound>}
+      >
         <DateField source="createdAt" showTime />
         <ReferenceField source="userId" reference="users" link="show" sortable={false} />
         <MoneyField source="amount" />
@@ -89,7 +94,10 @@ function MerchantChargeShow() {
         <MoneyField source="fee" />
         <MoneyField source="net" />
         <MoneyField source="refundAmount" />
-        <FunctionField<MerchantCharge> label="Kept after refunds" render={(c) => formatMoney(c.amount - c.refundAmount, c.currency)} />
+        <FunctionField<MerchantCharge>
+          label="Kept after refunds"
+          render={(c) => formatMoney(c.amount - c.refundAmount, c.currency)}
+        />
         <TextField source="currency" />
         <ReferenceField source="merchantProductId" reference="merchant-products" link="show" />
         <ReferenceField source="merchantCustomerId" reference="merchant-customers" link="show" emptyText="—" />
@@ -97,16 +105,34 @@ function MerchantChargeShow() {
         <TextField source="identifier" />
         <StatusChipField source="status" looks={ACTIVE_INACTIVE} />
         <DateField source="createdAt" showTime />
-        <ReferenceManyField label="Purchase" reference="purchases" target="merchantChargeId" sort={{ field: 'createdAt', order: 'DESC' }}>
+        <ReferenceManyField
+          label="Purchase"
+          reference="purchases"
+          target="merchantChargeId"
+          sort={{ field: 'createdAt', order: 'DESC' }}
+        >
           <PurchaseRows empty="No purchase records this charge." />
         </ReferenceManyField>
-        <ReferenceManyField label="Refunds" reference="merchant-refunds" target="merchantChargeId" sort={{ field: 'createdAt', order: 'DESC' }}>
+        <ReferenceManyField
+          label="Refunds"
+          reference="merchant-refunds"
+          target="merchantChargeId"
+          sort={{ field: 'createdAt', order: 'DESC' }}
+        >
           <RefundRows hideCharge empty="Nothing has been refunded." />
         </ReferenceManyField>
-        <ReferenceManyField label="Disputes" reference="merchant-disputes" target="merchantChargeId" sort={{ field: 'createdAt', order: 'DESC' }}>
+        <ReferenceManyField
+          label="Disputes"
+          reference="merchant-disputes"
+          target="merchantChargeId"
+          sort={{ field: 'createdAt', order: 'DESC' }}
+        >
           <DisputeRows hideCharge empty="The buyer has never disputed this charge." />
         </ReferenceManyField>
-        <FunctionField<MerchantCharge> source="metadata" render={(c) => <JsonBlock value={c.metadata} label="Charge metadata" />} />
+        <FunctionField<MerchantCharge>
+          source="metadata"
+          render={(c) => <JsonBlock value={c.metadata} label="Charge metadata" />}
+        />
         <TextField source="id" />
       </SimpleShowLayout>
     </Show>
@@ -131,5 +157,6 @@ export default {
   show: MerchantChargeShow,
   edit: MerchantChargeEdit,
   icon: ReceiptLongIcon,
-  recordRepresentation: (charge: MerchantCharge) => `${formatMoney(charge.amount, charge.currency)} · ${charge.identifier}`,
+  recordRepresentation: (charge: MerchantCharge) =>
+    `${formatMoney(charge.amount, charge.currency)} · ${charge.identifier}`,
 };

@@ -23,7 +23,11 @@ function MerchantCouponList() {
         </EmptyState>
       }
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No provider coupon matches these filters.</NoneFound>}>
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoneFound>No provider coupon matches these filters.</NoneFound>}
+      >
         <TextField source="identifier" sortable={false} />
         <PercentField source="percentageDiscount" sortable={false} />
         <TextField source="type" emptyText="—" sortable={false} />

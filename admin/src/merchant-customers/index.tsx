@@ -1,5 +1,18 @@
 import ContactPageIcon from '@mui/icons-material/ContactPage';
-import { AutocompleteInput, Datagrid, DateField, Labeled, List, Pagination, ReferenceField, ReferenceInput, ReferenceManyField, Show, SimpleShowLayout, TextField } from 'react-admin';
+import {
+  AutocompleteInput,
+  Datagrid,
+  DateField,
+  Labeled,
+  List,
+  Pagination,
+  ReferenceField,
+  ReferenceInput,
+  ReferenceManyField,
+  Show,
+  SimpleShowLayout,
+  TextField,
+} from 'react-admin';
 import { EmptyState, NoneFound } from '../common/EmptyState';
 import { MerchantStatusEdit, merchantFilters, MERCHANT_NOTE } from '../common/MerchantRecord';
 import { MoneyField } from '../common/MoneyField';
@@ -23,7 +36,11 @@ function MerchantCustomerList() {
         </EmptyState>
       }
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No customer matches these filters.</NoneFound>}>
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoneFound>No customer matches these filters.</NoneFound>}
+      >
         <ReferenceField source="userId" reference="users" link="show" sortable={false} />
         <ReferenceField source="merchantAccountId" reference="merchant-accounts" link="show" sortable={false} />
         <TextField source="identifier" sortable={false} />
@@ -43,7 +60,13 @@ function MerchantCustomerShow() {
         <TextField source="identifier" />
         <StatusChipField source="status" looks={ACTIVE_INACTIVE} />
         <DateField source="createdAt" showTime />
-        <ReferenceManyField label="Charges" reference="merchant-charges" target="merchantCustomerId" sort={{ field: 'createdAt', order: 'DESC' }} pagination={<Pagination />}>
+        <ReferenceManyField
+          label="Charges"
+          reference="merchant-charges"
+          target="merchantCustomerId"
+          sort={{ field: 'createdAt', order: 'DESC' }}
+          pagination={<Pagination />}
+        >
           <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No charges.</NoneFound>}>
             <DateField source="createdAt" showTime />
             <MoneyField source="amount" />

@@ -20,18 +20,6 @@ import { IdentifierTitle, MerchantList } from '../common/MerchantRecord';
 import { StatusChipField, type ChipLook } from '../common/StatusChipField';
 import { PurchaseRows } from '../purchases/PurchaseRows';
 
-export interface MerchantDispute {
-  id: string;
-  merchantAccountId: string;
-  identifier: string;
-  merchantChargeId: string;
-  amount: number;
-  reason: string | null;
-  status: 'open' | 'won' | 'lost';
-  createdAt: string;
-  closedAt: string | null;
-}
-
 export const DISPUTE_STATUS_LOOKS: Record<string, ChipLook> = {
   open: { label: 'Open', color: 'warning' },
   won: { label: 'Won', color: 'success' },
@@ -70,7 +58,9 @@ export function DisputeRows({ empty, hideCharge = false }: { empty: ReactNode; h
       <ChargeMoneyField source="amount" />
       <TextField source="reason" sortable={false} emptyText="—" />
       <DateField source="closedAt" showTime emptyText="—" />
-      {hideCharge ? null : <ReferenceField source="merchantChargeId" reference="merchant-charges" link="show" sortable={false} />}
+      {hideCharge ? null : (
+        <ReferenceField source="merchantChargeId" reference="merchant-charges" link="show" sortable={false} />
+      )}
       <TextField source="identifier" sortable={false} />
     </Datagrid>
   );
@@ -92,7 +82,13 @@ function MerchantDisputeShow() {
         <ChargeMoneyField source="amount" />
         <TextField source="reason" emptyText="—" />
         <ReferenceField source="merchantChargeId" reference="merchant-charges" link="show" />
-        <ReferenceManyField label="Purchase" reference="purchases" source="merchantChargeId" target="merchantChargeId" sort={{ field: 'createdAt', order: 'DESC' }}>
+        <ReferenceManyField
+          label="Purchase"
+          reference="purchases"
+          source="merchantChargeId"
+          target="merchantChargeId"
+          sort={{ field: 'createdAt', order: 'DESC' }}
+        >
           <PurchaseRows empty="No purchase records this charge." />
         </ReferenceManyField>
         <DateField source="createdAt" showTime />

@@ -1,5 +1,16 @@
 import PriceChangeIcon from '@mui/icons-material/PriceChange';
-import { AutocompleteInput, Datagrid, DateField, Labeled, List, ReferenceField, ReferenceInput, Show, SimpleShowLayout, TextField } from 'react-admin';
+import {
+  AutocompleteInput,
+  Datagrid,
+  DateField,
+  Labeled,
+  List,
+  ReferenceField,
+  ReferenceInput,
+  Show,
+  SimpleShowLayout,
+  TextField,
+} from 'react-admin';
 import { EmptyState, NoneFound } from '../common/EmptyState';
 import { MerchantStatusEdit, merchantFilters, MERCHANT_NOTE } from '../common/MerchantRecord';
 import { ACTIVE_INACTIVE, StatusChipField } from '../common/StatusChipField';
@@ -22,7 +33,11 @@ function MerchantPriceList() {
         </EmptyState>
       }
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No provider price matches these filters.</NoneFound>}>
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoneFound>No provider price matches these filters.</NoneFound>}
+      >
         <ReferenceField source="merchantProductId" reference="merchant-products" link="show" sortable={false} />
         <ReferenceField source="priceId" reference="prices" link="show" emptyText="—" sortable={false} />
         <ReferenceField source="merchantAccountId" reference="merchant-accounts" link="show" sortable={false} />

@@ -36,7 +36,11 @@ function MerchantProductList() {
         </EmptyState>
       }
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No provider product matches these filters.</NoneFound>}>
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoneFound>No provider product matches these filters.</NoneFound>}
+      >
         <ReferenceField source="productId" reference="products" link="show" sortable={false} />
         <ReferenceField source="merchantAccountId" reference="merchant-accounts" link="show" sortable={false} />
         <TextField source="identifier" sortable={false} />
@@ -56,7 +60,12 @@ function MerchantProductShow() {
         <TextField source="identifier" />
         <StatusChipField source="status" looks={ACTIVE_INACTIVE} />
         <DateField source="createdAt" showTime />
-        <ReferenceManyField label="Provider prices" reference="merchant-prices" target="merchantProductId" sort={{ field: 'createdAt', order: 'DESC' }}>
+        <ReferenceManyField
+          label="Provider prices"
+          reference="merchant-prices"
+          target="merchantProductId"
+          sort={{ field: 'createdAt', order: 'DESC' }}
+        >
           <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No provider prices.</NoneFound>}>
             <TextField source="identifier" sortable={false} />
             <ReferenceField source="priceId" reference="prices" link="show" emptyText="—" sortable={false} />
@@ -64,7 +73,13 @@ function MerchantProductShow() {
             <DateField source="createdAt" showTime />
           </Datagrid>
         </ReferenceManyField>
-        <ReferenceManyField label="Charges" reference="merchant-charges" target="merchantProductId" sort={{ field: 'createdAt', order: 'DESC' }} pagination={<Pagination />}>
+        <ReferenceManyField
+          label="Charges"
+          reference="merchant-charges"
+          target="merchantProductId"
+          sort={{ field: 'createdAt', order: 'DESC' }}
+          pagination={<Pagination />}
+        >
           <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No charges.</NoneFound>}>
             <DateField source="createdAt" showTime />
             <ReferenceField source="userId" reference="users" link="show" sortable={false} />

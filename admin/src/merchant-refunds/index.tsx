@@ -19,19 +19,8 @@ import { dateRangeFilters, moneyRangeFilters } from '../common/inputs';
 import { IdentifierTitle, MerchantList } from '../common/MerchantRecord';
 import { PurchaseRows } from '../purchases/PurchaseRows';
 
-export interface MerchantRefund {
-  id: string;
-  merchantAccountId: string;
-  identifier: string;
-  merchantChargeId: string;
-  amount: number;
-  reason: string;
-  idempotencyKey: string;
-  requestedById: string | null;
-  createdAt: string;
-}
-
-const NOTE = 'Refunds are made from a purchase (the Refund button) and recorded here as the payment provider confirmed them; they cannot be changed.';
+const NOTE =
+  'Refunds are made from a purchase (the Refund button) and recorded here as the payment provider confirmed them; they cannot be changed.';
 
 const filters = [
   <SearchInput key="q" source="q" alwaysOn placeholder="Search provider id" />,
@@ -56,7 +45,9 @@ export function RefundRows({ empty, hideCharge = false }: { empty: ReactNode; hi
       <ChargeMoneyField source="amount" />
       <TextField source="reason" sortable={false} />
       <ReferenceField source="requestedById" reference="users" link="show" sortable={false} emptyText="The provider" />
-      {hideCharge ? null : <ReferenceField source="merchantChargeId" reference="merchant-charges" link="show" sortable={false} />}
+      {hideCharge ? null : (
+        <ReferenceField source="merchantChargeId" reference="merchant-charges" link="show" sortable={false} />
+      )}
       <TextField source="identifier" sortable={false} />
     </Datagrid>
   );
@@ -76,9 +67,20 @@ function MerchantRefundShow() {
       <SimpleShowLayout>
         <ChargeMoneyField source="amount" />
         <TextField source="reason" />
-        <ReferenceField source="requestedById" reference="users" link="show" emptyText="The provider (refunded there)" />
+        <ReferenceField
+          source="requestedById"
+          reference="users"
+          link="show"
+          emptyText="The provider (refunded there)"
+        />
         <ReferenceField source="merchantChargeId" reference="merchant-charges" link="show" />
-        <ReferenceManyField label="Purchase" reference="purchases" source="merchantChargeId" target="merchantChargeId" sort={{ field: 'createdAt', order: 'DESC' }}>
+        <ReferenceManyField
+          label="Purchase"
+          reference="purchases"
+          source="merchantChargeId"
+          target="merchantChargeId"
+          sort={{ field: 'createdAt', order: 'DESC' }}
+        >
           <PurchaseRows empty="No purchase records this charge." />
         </ReferenceManyField>
         <DateField source="createdAt" showTime />

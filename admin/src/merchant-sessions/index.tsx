@@ -18,7 +18,11 @@ function MerchantSessionList() {
         </EmptyState>
       }
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No session matches these filters.</NoneFound>}>
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoneFound>No session matches these filters.</NoneFound>}
+      >
         <DateField source="createdAt" showTime />
         <TextField source="identifier" sortable={false} />
         <ReferenceField source="merchantAccountId" reference="merchant-accounts" link="show" sortable={false} />

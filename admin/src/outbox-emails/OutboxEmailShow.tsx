@@ -32,10 +32,36 @@ function Body({ text }: { text: string }) {
   return (
     <Box
       component="pre"
-      sx={{ m: 0, p: 2, bgcolor: 'grey.100', borderRadius: 1, whiteSpace: 'pre-wrap', wordBreak: 'break-word', fontFamily: 'monospace', fontSize: 14 }}
+      sx={{
+        m: 0,
+        p: 2,
+        bgcolor: 'grey.100',
+        borderRadius: 1,
+        whiteSpace: 'pre-wrap',
+        wordBreak: 'break-word',
+        fontFamily: 'monospace',
+        fontSize: 14,
+      }}
     >
       {text}
     </Box>
+  );
+}
+
+/** Why a body says [redacted], or is gone: sign-in links are live credentials, and old bodies are dropped. */
+function BodyNote({ email }: { email: OutboxEmail }) {
+  if (email.textBody === null) {
+    return (
+      <Typography variant="body2" color="text.secondary">
+        Dropped after the retention period (OUTBOX_RETENTION_DAYS); the details above are kept.
+      </Typography>
+    );
+  }
+  if (!email.textBody.includes('[redacted]')) return null;
+  return (
+    <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+      Link redacted: it signs in whoever opens it, so only the recipient ever sees it.
+    </Typography>
   );
 }
 
@@ -66,7 +92,12 @@ export function OutboxEmailShow() {
         <DateField source="sentAt" label="Sent" showTime emptyText="Not sent yet" />
         <FunctionField<OutboxEmail>
           label="Text body"
-          render={(email) => <Body text={email.textBody} />}
+          render={(email) => (
+            <>
+              <BodyNote email={email} />
+              {email.textBody !== null && <Body text={email.textBody} />}
+            </>
+          )}
         />
         <FunctionField<OutboxEmail>
           label="HTML body"
@@ -77,7 +108,14 @@ export function OutboxEmailShow() {
                 title="HTML body of the email (scripts disabled)"
                 sandbox=""
                 srcDoc={email.htmlBody}
-                sx={{ width: '100%', minHeight: 200, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'common.white' }}
+                sx={{
+                  width: '100%',
+                  minHeight: 200,
+                  border: 1,
+                  borderColor: 'divider',
+                  borderRadius: 1,
+                  bgcolor: 'common.white',
+                }}
               />
             ) : (
               '—'

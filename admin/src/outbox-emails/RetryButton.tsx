@@ -21,7 +21,9 @@ export function RetryButton() {
       notify(`The email to ${record.toAddress} will be sent again shortly.`, { type: 'success' });
       refresh();
     } catch (error) {
-      notify(error instanceof Error && error.message ? error.message : 'The email could not be retried.', { type: 'error' });
+      notify(error instanceof Error && error.message ? error.message : 'The email could not be retried.', {
+        type: 'error',
+      });
       refresh();
     } finally {
       setPending(false);

@@ -13,5 +13,12 @@ export function StatusField(_props: { label?: string; sortBy?: string; source?: 
   const record = useRecordContext<OutboxEmail>();
   if (!record) return null;
   const look = LOOK[record.status] ?? { label: record.status, color: 'warning' as const };
-  return <Chip size="small" label={look.label} color={look.color} variant={record.status === 'pending' ? 'outlined' : 'filled'} />;
+  return (
+    <Chip
+      size="small"
+      label={look.label}
+      color={look.color}
+      variant={record.status === 'pending' ? 'outlined' : 'filled'}
+    />
+  );
 }

@@ -1,17 +1,6 @@
-export type OutboxStatus = 'pending' | 'sent' | 'failed';
+import type { OutboxEmailRecord } from '@contract/mail/schemas';
+import type { Wire } from '@contract/shared/wire';
 
-export interface OutboxEmail {
-  id: string;
-  toAddress: string;
-  subject: string;
-  textBody: string;
-  htmlBody: string | null;
-  kind: string;
-  status: OutboxStatus;
-  attempts: number;
-  lastError: string | null;
-  nextAttemptAt: string;
-  sentAt: string | null;
-  transport: 'smtp' | 'log' | null;
-  createdAt: string;
-}
+export type { OutboxStatus } from '@contract/mail/schemas';
+
+export type OutboxEmail = Wire<OutboxEmailRecord>;

@@ -1,5 +1,18 @@
 import { Alert } from '@mui/material';
-import { AutocompleteInput, Create, ReferenceInput, SelectInput, SimpleForm, TextInput, maxLength, maxValue, minValue, number, required, type RaRecord } from 'react-admin';
+import {
+  AutocompleteInput,
+  Create,
+  ReferenceInput,
+  SelectInput,
+  SimpleForm,
+  TextInput,
+  maxLength,
+  maxValue,
+  minValue,
+  number,
+  required,
+  type RaRecord,
+} from 'react-admin';
 import { withoutEmpty } from '../common/api';
 import { MoneyInput } from '../common/inputs';
 import { CURRENCY_CHOICES } from '../common/money';
@@ -13,8 +26,8 @@ export function PriceCreate() {
     <Create redirect={backToProduct} transform={(data: RaRecord) => withoutEmpty(data)} title="New price">
       <SimpleForm defaultValues={{ currency: 'usd' }}>
         <Alert severity="info" sx={{ mb: 2 }}>
-          The new price becomes the product's current price at once. The current one is archived and kept for history; purchases keep
-          what they paid.
+          The new price becomes the product's current price at once. The current one is archived and kept for history;
+          purchases keep what they paid.
         </Alert>
         <ReferenceInput source="productId" reference="products">
           <AutocompleteInput label="Product" validate={required()} />

@@ -1,5 +1,15 @@
 import { Alert } from '@mui/material';
-import { DateField, Edit, Labeled, ReferenceField, SaveButton, SimpleForm, TextInput, Toolbar, maxLength } from 'react-admin';
+import {
+  DateField,
+  Edit,
+  Labeled,
+  ReferenceField,
+  SaveButton,
+  SimpleForm,
+  TextInput,
+  Toolbar,
+  maxLength,
+} from 'react-admin';
 import { MoneyField } from '../common/MoneyField';
 
 function SaveOnly() {

@@ -1,5 +1,15 @@
 import SellOutlinedIcon from '@mui/icons-material/SellOutlined';
-import { AutocompleteInput, Datagrid, DateField, List, ReferenceField, ReferenceInput, SearchInput, SelectInput, TextField } from 'react-admin';
+import {
+  AutocompleteInput,
+  Datagrid,
+  DateField,
+  List,
+  ReferenceField,
+  ReferenceInput,
+  SearchInput,
+  SelectInput,
+  TextField,
+} from 'react-admin';
 import { EmptyState, NoneFound } from '../common/EmptyState';
 import { dateRangeFilters, moneyRangeFilters } from '../common/inputs';
 import { CURRENCY_CHOICES } from '../common/money';
@@ -30,7 +40,11 @@ export function PriceList() {
         </EmptyState>
       }
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No price matches these filters.</NoneFound>}>
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoneFound>No price matches these filters.</NoneFound>}
+      >
         <ReferenceField source="productId" reference="products" link="show" sortable={false} />
         <MoneyField source="unitAmount" />
         <TextField source="currency" sortable={false} />

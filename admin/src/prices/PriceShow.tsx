@@ -1,4 +1,14 @@
-import { Datagrid, DateField, ReferenceField, ReferenceManyField, Show, SimpleShowLayout, TextField, usePermissions, useRecordContext } from 'react-admin';
+import {
+  Datagrid,
+  DateField,
+  ReferenceField,
+  ReferenceManyField,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  usePermissions,
+  useRecordContext,
+} from 'react-admin';
 import { NoneFound } from '../common/EmptyState';
 import { formatMoney } from '../common/money';
 import { MoneyField } from '../common/MoneyField';
@@ -8,7 +18,13 @@ import { PRICE_STATUS_LOOKS, type Price } from './choices';
 
 function PriceTitle() {
   const price = useRecordContext<Price>();
-  return <>{price ? `Price ${formatMoney(price.unitAmount, price.currency)}${price.nickname ? ` (${price.nickname})` : ''}` : 'Price'}</>;
+  return (
+    <>
+      {price
+        ? `Price ${formatMoney(price.unitAmount, price.currency)}${price.nickname ? ` (${price.nickname})` : ''}`
+        : 'Price'}
+    </>
+  );
 }
 
 export function PriceShow() {
@@ -24,8 +40,17 @@ export function PriceShow() {
         <DateField source="createdAt" showTime />
         <TextField source="id" />
         {canRead(permissions, 'merchant-prices') ? (
-          <ReferenceManyField label="At the payment provider" reference="merchant-prices" target="priceId" sort={{ field: 'createdAt', order: 'DESC' }}>
-            <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>Not yet created at the payment provider.</NoneFound>}>
+          <ReferenceManyField
+            label="At the payment provider"
+            reference="merchant-prices"
+            target="priceId"
+            sort={{ field: 'createdAt', order: 'DESC' }}
+          >
+            <Datagrid
+              rowClick="show"
+              bulkActionButtons={false}
+              empty={<NoneFound>Not yet created at the payment provider.</NoneFound>}
+            >
               <ReferenceField source="merchantAccountId" reference="merchant-accounts" link="show" sortable={false} />
               <TextField source="identifier" sortable={false} />
               <StatusChipField source="status" looks={ACTIVE_INACTIVE} />

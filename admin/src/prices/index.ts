@@ -12,5 +12,6 @@ export default {
   edit: PriceEdit,
   create: PriceCreate,
   icon: SellIcon,
-  recordRepresentation: (price: Price) => `${formatMoney(price.unitAmount, price.currency)}${price.nickname ? ` · ${price.nickname}` : ''}${price.status === 'archived' ? ' (archived)' : ''}`,
+  recordRepresentation: (price: Price) =>
+    `${formatMoney(price.unitAmount, price.currency)}${price.nickname ? ` · ${price.nickname}` : ''}${price.status === 'archived' ? ' (archived)' : ''}`,
 };

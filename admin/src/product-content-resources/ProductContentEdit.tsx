@@ -1,4 +1,19 @@
-import { AutocompleteInput, Create, DeleteButton, Edit, Labeled, NumberInput, ReferenceInput, SaveButton, SimpleForm, Toolbar, minValue, number, required, type RaRecord } from 'react-admin';
+import {
+  AutocompleteInput,
+  Create,
+  DeleteButton,
+  Edit,
+  Labeled,
+  NumberInput,
+  ReferenceInput,
+  SaveButton,
+  SimpleForm,
+  Toolbar,
+  minValue,
+  number,
+  required,
+  type RaRecord,
+} from 'react-admin';
 import { ContentRefField, ContentReferenceInput } from '../content-resources/shared';
 import { ProductRefField } from './ProductRefField';
 
@@ -8,7 +23,12 @@ function EditToolbar() {
   return (
     <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
       <SaveButton />
-      <DeleteButton mutationMode="pessimistic" label="Remove grant" confirmTitle="Stop granting this content?" confirmContent="Buyers of the product lose access to this content unless another product grants it." />
+      <DeleteButton
+        mutationMode="pessimistic"
+        label="Remove grant"
+        confirmTitle="Stop granting this content?"
+        confirmContent="Buyers of the product lose access to this content unless another product grants it."
+      />
     </Toolbar>
   );
 }
@@ -16,7 +36,11 @@ function EditToolbar() {
 /** Only the position may change; product and content are fixed once granted (remove and grant again). */
 export function ProductContentEdit() {
   return (
-    <Edit mutationMode="pessimistic" redirect="show" transform={(data: RaRecord) => ({ position: Number(data.position ?? 0) })}>
+    <Edit
+      mutationMode="pessimistic"
+      redirect="show"
+      transform={(data: RaRecord) => ({ position: Number(data.position ?? 0) })}
+    >
       <SimpleForm toolbar={<EditToolbar />}>
         <Labeled source="productId">
           <ProductRefField source="productId" />
@@ -24,7 +48,12 @@ export function ProductContentEdit() {
         <Labeled source="resourceId">
           <ContentRefField source="resourceId" />
         </Labeled>
-        <NumberInput source="position" validate={validatePosition} step={1} helperText="Order among the product's content." />
+        <NumberInput
+          source="position"
+          validate={validatePosition}
+          step={1}
+          helperText="Order among the product's content."
+        />
       </SimpleForm>
     </Edit>
   );
@@ -34,13 +63,27 @@ export function ProductContentCreate() {
   return (
     <Create
       redirect="show"
-      transform={(data: RaRecord) => ({ productId: data.productId, resourceId: data.resourceId, position: Number(data.position ?? 0) })}
+      transform={(data: RaRecord) => ({
+        productId: data.productId,
+        resourceId: data.resourceId,
+        position: Number(data.position ?? 0),
+      })}
     >
       <SimpleForm defaultValues={{ position: 0 }}>
         <ReferenceInput source="productId" reference="products">
-          <AutocompleteInput label="Product" filterToQuery={(q: string) => ({ q })} validate={required()} sx={{ minWidth: 280 }} />
+          <AutocompleteInput
+            label="Product"
+            filterToQuery={(q: string) => ({ q })}
+            validate={required()}
+            sx={{ minWidth: 280 }}
+          />
         </ReferenceInput>
-        <ContentReferenceInput source="resourceId" label="Content" validate={required()} helperText="Usually a course: everything inside it comes with it." />
+        <ContentReferenceInput
+          source="resourceId"
+          label="Content"
+          validate={required()}
+          helperText="Usually a course: everything inside it comes with it."
+        />
         <NumberInput source="position" validate={validatePosition} step={1} />
       </SimpleForm>
     </Create>

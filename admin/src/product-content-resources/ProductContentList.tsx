@@ -1,7 +1,22 @@
 import CardGiftcardOutlinedIcon from '@mui/icons-material/CardGiftcardOutlined';
-import { AutocompleteInput, CreateButton, Datagrid, DateField, List, NumberField, ReferenceInput, usePermissions } from 'react-admin';
+import {
+  AutocompleteInput,
+  CreateButton,
+  Datagrid,
+  DateField,
+  List,
+  NumberField,
+  ReferenceInput,
+  usePermissions,
+} from 'react-admin';
 import { canRead } from '../permissions';
-import { ContentRefField, ContentReferenceInput, EmptyState, NoMatch, LearningListActions } from '../content-resources/shared';
+import {
+  ContentRefField,
+  ContentReferenceInput,
+  EmptyState,
+  NoMatch,
+  LearningListActions,
+} from '../content-resources/shared';
 import { ProductRefField } from './ProductRefField';
 
 function productFilters(mayReadProducts: boolean) {
@@ -26,7 +41,11 @@ export function ProductContentList() {
       filters={productFilters(canRead(permissions, 'products'))}
       sort={{ field: 'position', order: 'ASC' }}
       empty={
-        <EmptyState icon={CardGiftcardOutlinedIcon} title="No product grants content yet" action={<CreateButton label="Grant content" />}>
+        <EmptyState
+          icon={CardGiftcardOutlinedIcon}
+          title="No product grants content yet"
+          action={<CreateButton label="Grant content" />}
+        >
           Add a course to a product so that buying the product opens the course.
         </EmptyState>
       }

@@ -1,4 +1,14 @@
-import { DateField, DeleteButton, EditButton, NumberField, Show, SimpleShowLayout, TextField, TopToolbar, usePermissions } from 'react-admin';
+import {
+  DateField,
+  DeleteButton,
+  EditButton,
+  NumberField,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  TopToolbar,
+  usePermissions,
+} from 'react-admin';
 import { canWrite } from '../permissions';
 import { ContentRefField } from '../content-resources/shared';
 import { ProductRefField } from './ProductRefField';

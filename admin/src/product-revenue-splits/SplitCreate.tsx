@@ -4,7 +4,11 @@ import { backToProductSplits, SplitFields, toSplitWrite } from './SplitForm';
 
 export function SplitCreate() {
   return (
-    <Create redirect={backToProductSplits} transform={(data: RaRecord) => withoutEmpty(toSplitWrite(data))} title="New revenue split">
+    <Create
+      redirect={backToProductSplits}
+      transform={(data: RaRecord) => withoutEmpty(toSplitWrite(data))}
+      title="New revenue split"
+    >
       <SimpleForm defaultValues={{ type: 'owner' }}>
         <SplitFields productFixed={false} />
       </SimpleForm>

@@ -1,10 +1,23 @@
 import { Alert } from '@mui/material';
-import { AutocompleteInput, FormDataConsumer, ReferenceInput, SelectInput, number, required, type RaRecord, type Validator } from 'react-admin';
+import {
+  AutocompleteInput,
+  FormDataConsumer,
+  ReferenceInput,
+  SelectInput,
+  number,
+  required,
+  type RaRecord,
+  type Validator,
+} from 'react-admin';
 import { PercentInput } from '../common/inputs';
 import { SPLIT_TYPE_CHOICES } from './choices';
 
 const atMostOne: Validator = (value) =>
-  value === null || value === undefined || value === '' ? undefined : Number(value) < 0 || Number(value) > 1 ? 'Between 0 % and 100 %.' : undefined;
+  value === null || value === undefined || value === ''
+    ? undefined
+    : Number(value) < 0 || Number(value) > 1
+      ? 'Between 0 % and 100 %.'
+      : undefined;
 
 /** Platform splits have no user; owner and contributor splits need one. */
 export function toSplitWrite(data: RaRecord): RaRecord {
@@ -24,7 +37,10 @@ function RecipientInput() {
           </Alert>
         ) : (
           <ReferenceInput source="userId" reference="users">
-            <AutocompleteInput label="Recipient" validate={required('Owner and contributor splits need a recipient.')} />
+            <AutocompleteInput
+              label="Recipient"
+              validate={required('Owner and contributor splits need a recipient.')}
+            />
           </ReferenceInput>
         )
       }

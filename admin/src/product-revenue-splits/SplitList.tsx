@@ -1,5 +1,14 @@
 import PieChartOutlineIcon from '@mui/icons-material/PieChartOutlineOutlined';
-import { AutocompleteInput, Datagrid, DateField, List, ReferenceField, ReferenceInput, SelectField, SelectInput } from 'react-admin';
+import {
+  AutocompleteInput,
+  Datagrid,
+  DateField,
+  List,
+  ReferenceField,
+  ReferenceInput,
+  SelectField,
+  SelectInput,
+} from 'react-admin';
 import { EmptyState, NoneFound } from '../common/EmptyState';
 import { PercentField } from '../common/MoneyField';
 import { SPLIT_TYPE_CHOICES } from './choices';
@@ -22,12 +31,16 @@ export function SplitList() {
       exporter={false}
       empty={
         <EmptyState icon={PieChartOutlineIcon} title="No revenue splits yet">
-          A split says who gets which share of a product's net revenue: the platform, owners and contributors. Finance adds them from a
-          product's page (Revenue splits tab).
+          A split says who gets which share of a product's net revenue: the platform, owners and contributors. Finance
+          adds them from a product's page (Revenue splits tab).
         </EmptyState>
       }
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No split matches these filters.</NoneFound>}>
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoneFound>No split matches these filters.</NoneFound>}
+      >
         <ReferenceField source="productId" reference="products" link="show" sortable={false} />
         <SelectField source="type" choices={SPLIT_TYPE_CHOICES} />
         <ReferenceField source="userId" reference="users" link="show" emptyText="The platform" sortable={false} />

@@ -28,5 +28,6 @@ export default {
   edit: SplitEdit,
   create: SplitCreate,
   icon: PieChartIcon,
-  recordRepresentation: (s: RevenueSplit) => `${SPLIT_TYPE_CHOICES.find((c) => c.id === s.type)?.name ?? s.type} ${formatPercent(s.percent)}`,
+  recordRepresentation: (s: RevenueSplit) =>
+    `${SPLIT_TYPE_CHOICES.find((c) => c.id === s.type)?.name ?? s.type} ${formatPercent(s.percent)}`,
 };

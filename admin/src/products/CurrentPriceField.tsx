@@ -19,7 +19,11 @@ export function CurrentPriceField(_props: { label?: string; sortable?: boolean }
   const ids = (products ?? []).map((p) => p.id as string).sort();
   const { data: prices, isPending } = useGetList<Price>(
     'prices',
-    { filter: { productId: ids, status: 'active' }, pagination: { page: 1, perPage: Math.max(ids.length, 1) }, sort: { field: 'createdAt', order: 'DESC' } },
+    {
+      filter: { productId: ids, status: 'active' },
+      pagination: { page: 1, perPage: Math.max(ids.length, 1) },
+      sort: { field: 'createdAt', order: 'DESC' },
+    },
     { enabled: ids.length > 0 },
   );
   if (!record) return null;

@@ -10,7 +10,11 @@ function ProductToolbar() {
     <Toolbar sx={{ justifyContent: 'space-between' }}>
       <SaveButton />
       {canWrite(permissions, 'products') ? (
-        <DeleteButton mutationMode="pessimistic" confirmTitle={`Delete ${product?.name ?? 'this product'}?`} confirmContent="This cannot be undone. Products with purchases cannot be deleted; archive them instead." />
+        <DeleteButton
+          mutationMode="pessimistic"
+          confirmTitle={`Delete ${product?.name ?? 'this product'}?`}
+          confirmContent="This cannot be undone. Products with purchases cannot be deleted; archive them instead."
+        />
       ) : null}
     </Toolbar>
   );

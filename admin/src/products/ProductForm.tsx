@@ -54,7 +54,11 @@ export function ProductFields({ withStatus }: { withStatus: boolean }) {
         <InstantInput source="enrollmentClosesAt" validate={closesAfterOpens} helperText="Leave empty: never closes." />
       </Box>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
-        <TextInput source="key" validate={[SLUG, maxLength(64)]} helperText="A stable name for code, e.g. typescript-pro." />
+        <TextInput
+          source="key"
+          validate={[SLUG, maxLength(64)]}
+          helperText="A stable name for code, e.g. typescript-pro."
+        />
         <TextInput source="slug" validate={[SLUG, maxLength(90)]} helperText="Used in storefront links." />
       </Box>
       <TextInput source="description" multiline minRows={3} validate={maxLength(2000)} fullWidth />

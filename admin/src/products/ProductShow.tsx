@@ -58,7 +58,15 @@ function SplitRows() {
   const writable = canWrite(permissions, 'product-revenue-splits');
   return (
     <>
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No revenue splits: the whole net goes to no one in particular (100 % remaining). Finance can add them.</NoneFound>}>
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={
+          <NoneFound>
+            No revenue splits: the whole net goes to no one in particular (100 % remaining). Finance can add them.
+          </NoneFound>
+        }
+      >
         <SelectField source="type" choices={SPLIT_TYPE_CHOICES} />
         <ReferenceField source="userId" reference="users" link="show" emptyText="The platform" sortable={false} />
         <PercentField source="percent" />
@@ -85,15 +93,31 @@ function UpgradeRows({ other, empty }: { other: 'upgradableToId' | 'upgradableFr
     <Datagrid rowClick={false} bulkActionButtons={false} empty={<NoneFound>{empty}</NoneFound>}>
       <ReferenceField source={other} reference="products" link="show" sortable={false} />
       <DateField source="createdAt" showTime />
-      {writable ? <DeleteButton mutationMode="pessimistic" redirect={false} label="Remove" confirmTitle="Remove this upgrade path?" confirmContent="Buyers of the first product will no longer get upgrade credit towards the second." /> : null}
+      {writable ? (
+        <DeleteButton
+          mutationMode="pessimistic"
+          redirect={false}
+          label="Remove"
+          confirmTitle="Remove this upgrade path?"
+          confirmContent="Buyers of the first product will no longer get upgrade credit towards the second."
+        />
+      ) : null}
     </Datagrid>
   );
 }
 
 function MerchantPricesOf() {
   return (
-    <ReferenceManyField reference="merchant-prices" target="merchantProductId" sort={{ field: 'createdAt', order: 'DESC' }}>
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No provider prices for this provider product.</NoneFound>}>
+    <ReferenceManyField
+      reference="merchant-prices"
+      target="merchantProductId"
+      sort={{ field: 'createdAt', order: 'DESC' }}
+    >
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoneFound>No provider prices for this provider product.</NoneFound>}
+      >
         <TextField source="identifier" sortable={false} />
         <ReferenceField source="priceId" reference="prices" link="show" emptyText="—" sortable={false}>
           <MoneyField source="unitAmount" />
@@ -134,9 +158,24 @@ export function ProductShow() {
             {section(
               'Provider products',
               null,
-              <ReferenceManyField reference="merchant-products" target="productId" sort={{ field: 'createdAt', order: 'DESC' }}>
-                <Datagrid rowClick="show" bulkActionButtons={false} expand={<MerchantPricesOf />} expandSingle={false} empty={<NoneFound>Not yet created at the payment provider: the first checkout creates it.</NoneFound>}>
-                  <ReferenceField source="merchantAccountId" reference="merchant-accounts" link="show" sortable={false} />
+              <ReferenceManyField
+                reference="merchant-products"
+                target="productId"
+                sort={{ field: 'createdAt', order: 'DESC' }}
+              >
+                <Datagrid
+                  rowClick="show"
+                  bulkActionButtons={false}
+                  expand={<MerchantPricesOf />}
+                  expandSingle={false}
+                  empty={<NoneFound>Not yet created at the payment provider: the first checkout creates it.</NoneFound>}
+                >
+                  <ReferenceField
+                    source="merchantAccountId"
+                    reference="merchant-accounts"
+                    link="show"
+                    sortable={false}
+                  />
                   <TextField source="identifier" sortable={false} />
                   <StatusChipField source="status" looks={ACTIVE_INACTIVE} />
                   <DateField source="createdAt" showTime />
@@ -161,7 +200,13 @@ export function ProductShow() {
 
         {canRead(permissions, 'purchases') && (
           <TabbedShowLayout.Tab label="Purchases" path="purchases">
-            <ReferenceManyField label={false} reference="purchases" target="productId" sort={{ field: 'createdAt', order: 'DESC' }} pagination={<Pagination />}>
+            <ReferenceManyField
+              label={false}
+              reference="purchases"
+              target="productId"
+              sort={{ field: 'createdAt', order: 'DESC' }}
+              pagination={<Pagination />}
+            >
               <PurchaseRows hide={['productId']} empty="Nobody has bought this product yet." />
             </ReferenceManyField>
           </TabbedShowLayout.Tab>
@@ -169,11 +214,30 @@ export function ProductShow() {
 
         {canRead(permissions, 'coupons') && (
           <TabbedShowLayout.Tab label="Coupons" path="coupons">
-            <ReferenceManyField label={false} reference="coupons" target="restrictedToProductId" sort={{ field: 'createdAt', order: 'DESC' }} pagination={<Pagination />}>
-              <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No coupon is restricted to this product (site-wide coupons apply to every product).</NoneFound>}>
+            <ReferenceManyField
+              label={false}
+              reference="coupons"
+              target="restrictedToProductId"
+              sort={{ field: 'createdAt', order: 'DESC' }}
+              pagination={<Pagination />}
+            >
+              <Datagrid
+                rowClick="show"
+                bulkActionButtons={false}
+                empty={
+                  <NoneFound>
+                    No coupon is restricted to this product (site-wide coupons apply to every product).
+                  </NoneFound>
+                }
+              >
                 <TextField source="code" emptyText="(no code)" />
                 <PercentField source="percentageDiscount" />
-                <FunctionField source="usedCount" render={(c: { usedCount: number; maxUses: number }) => `${c.usedCount} / ${c.maxUses === -1 ? '∞' : c.maxUses}`} />
+                <FunctionField
+                  source="usedCount"
+                  render={(c: { usedCount: number; maxUses: number }) =>
+                    `${c.usedCount} / ${c.maxUses === -1 ? '∞' : c.maxUses}`
+                  }
+                />
                 <DateField source="expires" showTime emptyText="Never" />
                 <CouponStateField label="resources.coupons.fields.status" sortable={false} />
               </Datagrid>
@@ -191,8 +255,17 @@ function PricesSection(_props: { label?: false }) {
   return section(
     'Prices',
     <CreateRelatedButton resource="prices" record={{ productId: product.id }} label="Add price" />,
-    <ReferenceManyField reference="prices" target="productId" sort={{ field: 'createdAt', order: 'DESC' }} pagination={<Pagination />}>
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No price yet: the product cannot be bought until it has one.</NoneFound>}>
+    <ReferenceManyField
+      reference="prices"
+      target="productId"
+      sort={{ field: 'createdAt', order: 'DESC' }}
+      pagination={<Pagination />}
+    >
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoneFound>No price yet: the product cannot be bought until it has one.</NoneFound>}
+      >
         <MoneyField source="unitAmount" />
         <TextField source="currency" sortable={false} />
         <TextField source="nickname" emptyText="—" sortable={false} />
@@ -209,8 +282,17 @@ function SplitsSection(_props: { label?: false }) {
   if (!product) return null;
   return section(
     'Revenue splits',
-    <CreateRelatedButton resource="product-revenue-splits" record={{ productId: product.id }} label="Add revenue split" />,
-    <ReferenceManyField reference="product-revenue-splits" target="productId" sort={{ field: 'createdAt', order: 'ASC' }} pagination={<Pagination />}>
+    <CreateRelatedButton
+      resource="product-revenue-splits"
+      record={{ productId: product.id }}
+      label="Add revenue split"
+    />,
+    <ReferenceManyField
+      reference="product-revenue-splits"
+      target="productId"
+      sort={{ field: 'createdAt', order: 'ASC' }}
+      pagination={<Pagination />}
+    >
       <SplitRows />
     </ReferenceManyField>,
     'How the net of each charge is shared: the platform share first, the rest in proportion among owners and contributors. At most 100 % in total.',
@@ -224,8 +306,16 @@ function UpgradesSection(_props: { label?: false }) {
     <div style={{ width: '100%' }}>
       {section(
         'Upgrades from this product',
-        <CreateRelatedButton resource="upgradable-products" record={{ upgradableFromId: product.id }} label="Add upgrade path" />,
-        <ReferenceManyField reference="upgradable-products" target="upgradableFromId" sort={{ field: 'createdAt', order: 'DESC' }}>
+        <CreateRelatedButton
+          resource="upgradable-products"
+          record={{ upgradableFromId: product.id }}
+          label="Add upgrade path"
+        />,
+        <ReferenceManyField
+          reference="upgradable-products"
+          target="upgradableFromId"
+          sort={{ field: 'createdAt', order: 'DESC' }}
+        >
           <UpgradeRows other="upgradableToId" empty="No upgrade path starts from this product." />
         </ReferenceManyField>,
         'Owners of this product get what they paid for it as credit towards these products.',
@@ -234,7 +324,11 @@ function UpgradesSection(_props: { label?: false }) {
       {section(
         'Upgrades to this product',
         null,
-        <ReferenceManyField reference="upgradable-products" target="upgradableToId" sort={{ field: 'createdAt', order: 'DESC' }}>
+        <ReferenceManyField
+          reference="upgradable-products"
+          target="upgradableToId"
+          sort={{ field: 'createdAt', order: 'DESC' }}
+        >
           <UpgradeRows other="upgradableFromId" empty="No product upgrades to this one." />
         </ReferenceManyField>,
         'Owners of these products get credit when they buy this one.',

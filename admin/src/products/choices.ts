@@ -17,10 +17,6 @@ export const PRODUCT_STATUS_LOOKS: Record<string, ChipLook> = {
   archived: { label: 'Archived', color: 'default' },
 };
 
-export const PRODUCT_TYPE_LOOKS: Record<string, ChipLook> = Object.fromEntries(
-  PRODUCT_TYPE_CHOICES.map((c) => [c.id, { label: c.name, color: 'default' as const }]),
-);
-
 export interface Product {
   id: string;
   name: string;
@@ -36,4 +32,5 @@ export interface Product {
   updatedAt: string;
 }
 
-export const seatsLabel = (seats: number | null | undefined) => (seats === -1 ? 'Unlimited' : seats === null || seats === undefined ? '—' : String(seats));
+export const seatsLabel = (seats: number | null | undefined) =>
+  seats === -1 ? 'Unlimited' : seats === null || seats === undefined ? '—' : String(seats);

@@ -8,12 +8,17 @@ import { canManageOwnership } from '../permissions';
 import type { User } from '../users/types';
 import { CANCELABLE_STATES, type PurchaseUserTransfer } from './choices';
 
-const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+const day = (iso: string) =>
+  new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
 function CancelTransferDialog({ transfer, onClose }: { transfer: PurchaseUserTransfer; onClose(): void }) {
   const notify = useNotify();
   const refresh = useRefresh();
-  const { data: recipient } = useGetOne<User>('users', { id: transfer.targetUserId ?? '' }, { enabled: Boolean(transfer.targetUserId) });
+  const { data: recipient } = useGetOne<User>(
+    'users',
+    { id: transfer.targetUserId ?? '' },
+    { enabled: Boolean(transfer.targetUserId) },
+  );
   const recipientName = recipient?.email ?? 'the recipient';
   return (
     <ConfirmActionDialog
@@ -26,7 +31,10 @@ function CancelTransferDialog({ transfer, onClose }: { transfer: PurchaseUserTra
       failure="The transfer could not be canceled."
       action={async () => {
         const fresh = await cancelTransfer(transfer.id);
-        notify(`Canceled the transfer to ${recipientName}. The purchase can be offered again until ${day(fresh.expiresAt)}.`, { type: 'success' });
+        notify(
+          `Canceled the transfer to ${recipientName}. The purchase can be offered again until ${day(fresh.expiresAt)}.`,
+          { type: 'success' },
+        );
         refresh();
       }}
       onFailed={refresh} // the recipient may have accepted meanwhile
@@ -47,7 +55,13 @@ export function CancelTransferButton({ skip }: CancelTransferButtonProps) {
   const transfer = useRecordContext<PurchaseUserTransfer>();
   const { permissions } = usePermissions();
   const [open, setOpen] = useState(false);
-  if (!transfer || transfer.id === skip || !canManageOwnership(permissions) || !CANCELABLE_STATES.includes(transfer.transferState)) return null;
+  if (
+    !transfer ||
+    transfer.id === skip ||
+    !canManageOwnership(permissions) ||
+    !CANCELABLE_STATES.includes(transfer.transferState)
+  )
+    return null;
   return (
     <>
       <Button

@@ -10,7 +10,10 @@ export const TRANSFER_STATE_LOOKS: Record<string, ChipLook> = {
   EXPIRED: { label: 'Expired', color: 'warning' },
 };
 
-export const TRANSFER_STATE_CHOICES = Object.entries(TRANSFER_STATE_LOOKS).map(([id, look]) => ({ id, name: look.label }));
+export const TRANSFER_STATE_CHOICES = Object.entries(TRANSFER_STATE_LOOKS).map(([id, look]) => ({
+  id,
+  name: look.label,
+}));
 
 export interface PurchaseUserTransfer {
   id: string;

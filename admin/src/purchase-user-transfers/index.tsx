@@ -61,7 +61,11 @@ function TransferList() {
         </EmptyState>
       }
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>No transfer matches these filters.</NoneFound>}>
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoneFound>No transfer matches these filters.</NoneFound>}
+      >
         <DateField source="createdAt" showTime />
         <StatusChipField source="transferState" looks={TRANSFER_STATE_LOOKS} />
         <ProductOfPurchase label="Product" sortable={false} />
@@ -81,7 +85,13 @@ function TransferList() {
 
 function TransferTitle() {
   const transfer = useRecordContext<PurchaseUserTransfer>();
-  return <>{transfer ? `Transfer · ${TRANSFER_STATE_LOOKS[transfer.transferState]?.label ?? transfer.transferState}` : 'Transfer'}</>;
+  return (
+    <>
+      {transfer
+        ? `Transfer · ${TRANSFER_STATE_LOOKS[transfer.transferState]?.label ?? transfer.transferState}`
+        : 'Transfer'}
+    </>
+  );
 }
 
 /** Every transfer of the same purchase, oldest first, this one marked. */
@@ -91,7 +101,14 @@ function PurchaseHistory(_props: { label?: false }) {
   return section(
     "This purchase's transfers",
     null,
-    <ReferenceManyField reference="purchase-user-transfers" source="purchaseId" target="purchaseId" sort={{ field: 'createdAt', order: 'ASC' }} perPage={50} pagination={<Pagination />}>
+    <ReferenceManyField
+      reference="purchase-user-transfers"
+      source="purchaseId"
+      target="purchaseId"
+      sort={{ field: 'createdAt', order: 'ASC' }}
+      perPage={50}
+      pagination={<Pagination />}
+    >
       <TransferRows current={String(transfer.id)} empty="No other transfer." />
     </ReferenceManyField>,
     'Each offer of the purchase, oldest first; the one shown above is highlighted.',
@@ -134,5 +151,6 @@ export default {
   list: TransferList,
   show: TransferShow,
   icon: SwapHorizIcon,
-  recordRepresentation: (t: PurchaseUserTransfer) => `Transfer ${TRANSFER_STATE_LOOKS[t.transferState]?.label ?? t.transferState}`,
+  recordRepresentation: (t: PurchaseUserTransfer) =>
+    `Transfer ${TRANSFER_STATE_LOOKS[t.transferState]?.label ?? t.transferState}`,
 };

@@ -21,7 +21,11 @@ function emailProblem(email: string, ownerEmail: string | undefined): string | n
 
 /** Who may be given a purchase this way: an individual purchase that still grants access (the API's rule). */
 export function isMovable(purchase: Purchase): boolean {
-  return !purchase.bulkCouponId && !purchase.redeemedBulkCouponId && (purchase.status === 'Valid' || purchase.status === 'Restricted');
+  return (
+    !purchase.bulkCouponId &&
+    !purchase.redeemedBulkCouponId &&
+    (purchase.status === 'Valid' || purchase.status === 'Restricted')
+  );
 }
 
 function MoveDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void }) {
@@ -61,8 +65,8 @@ function MoveDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void
       {(next) => (
         <>
           <DialogContentText>
-            For a buyer who typed the wrong address, or asks to give the purchase to someone else: it moves at once, with its charge and
-            receipt, whatever the transfer window. {ownerName} loses access.
+            For a buyer who typed the wrong address, or asks to give the purchase to someone else: it moves at once,
+            with its charge and receipt, whatever the transfer window. {ownerName} loses access.
           </DialogContentText>
           <MuiTextField
             label="New owner's email"

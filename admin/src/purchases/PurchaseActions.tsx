@@ -116,7 +116,10 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
       busyLabel="Refunding at the payment provider…"
       confirmLabel="Confirm"
       action={async () => {
-        const result = await refundPurchase(purchase.id, { amount: kind === 'partial' ? amount : undefined, reason: reason.trim() });
+        const result = await refundPurchase(purchase.id, {
+          amount: kind === 'partial' ? amount : undefined,
+          reason: reason.trim(),
+        });
         return `Refunded ${money(result.amount)} to ${buyerName}.${result.full ? ' The purchase is now refunded in full.' : ''}`;
       }}
       failure="The refund could not be made."
@@ -132,7 +135,11 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
         <FormLabel component="legend" id={kindId}>
           How much
         </FormLabel>
-        <RadioGroup aria-labelledby={kindId} value={kind} onChange={(event) => setKind(event.target.value as 'full' | 'partial')}>
+        <RadioGroup
+          aria-labelledby={kindId}
+          value={kind}
+          onChange={(event) => setKind(event.target.value as 'full' | 'partial')}
+        >
           <FormControlLabel value="full" control={<Radio />} label={`Full refund (amount left: ${money(left)})`} />
           <FormControlLabel value="partial" control={<Radio />} label="Partial refund" />
         </RadioGroup>
@@ -154,7 +161,13 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
           slotProps={{ htmlInput: { inputMode: 'decimal', autoComplete: 'off' } }}
         />
       ) : null}
-      <ReasonInput value={reason} setValue={setReason} error={reasonError} setError={setReasonError} helperText="Kept with the refund, the purchase and the audit log." />
+      <ReasonInput
+        value={reason}
+        setValue={setReason}
+        error={reasonError}
+        setError={setReasonError}
+        helperText="Kept with the refund, the purchase and the audit log."
+      />
     </FormThenConfirmDialog>
   );
 }
@@ -210,8 +223,16 @@ function BanDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void 
       }}
       onClose={onClose}
     >
-      <DialogContentText>A banned purchase no longer grants access, for good. Nothing is refunded: refund first if money should go back.</DialogContentText>
-      <ReasonInput value={reason} setValue={setReason} error={reasonError} setError={setReasonError} helperText="Kept with the purchase and the audit log." />
+      <DialogContentText>
+        A banned purchase no longer grants access, for good. Nothing is refunded: refund first if money should go back.
+      </DialogContentText>
+      <ReasonInput
+        value={reason}
+        setValue={setReason}
+        error={reasonError}
+        setError={setReasonError}
+        helperText="Kept with the purchase and the audit log."
+      />
     </FormThenConfirmDialog>
   );
 }

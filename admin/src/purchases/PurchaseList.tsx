@@ -31,8 +31,8 @@ export function PurchaseList() {
       exporter={false}
       empty={
         <EmptyState icon={ShoppingCartOutlinedIcon} title="No purchases yet">
-          Purchases appear here when a checkout is paid, a free coupon is redeemed or a team seat is claimed. Refunds and transfers start
-          from a purchase.
+          Purchases appear here when a checkout is paid, a free coupon is redeemed or a team seat is claimed. Refunds
+          and transfers start from a purchase.
         </EmptyState>
       }
     >

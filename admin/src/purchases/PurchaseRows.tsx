@@ -16,8 +16,12 @@ export function PurchaseRows({ hide = [], empty }: PurchaseRowsProps) {
   return (
     <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>{empty}</NoneFound>}>
       <DateField source="createdAt" showTime />
-      {hide.includes('userId') ? null : <ReferenceField source="userId" reference="users" link="show" sortable={false} />}
-      {hide.includes('productId') ? null : <ReferenceField source="productId" reference="products" link="show" sortable={false} />}
+      {hide.includes('userId') ? null : (
+        <ReferenceField source="userId" reference="users" link="show" sortable={false} />
+      )}
+      {hide.includes('productId') ? null : (
+        <ReferenceField source="productId" reference="products" link="show" sortable={false} />
+      )}
       <StatusChipField source="status" looks={PURCHASE_STATUS_LOOKS} />
       <MoneyField source="totalAmount" />
       <FunctionField<Purchase> label="Kind" render={purchaseKind} />

@@ -26,7 +26,13 @@ import { PurchaseActions } from './PurchaseActions';
 
 function PurchaseTitle() {
   const purchase = useRecordContext<Purchase>();
-  return <>{purchase ? `Purchase · ${formatMoney(purchase.totalAmount, purchase.currency)} · ${new Date(purchase.createdAt).toLocaleDateString()}` : 'Purchase'}</>;
+  return (
+    <>
+      {purchase
+        ? `Purchase · ${formatMoney(purchase.totalAmount, purchase.currency)} · ${new Date(purchase.createdAt).toLocaleDateString()}`
+        : 'Purchase'}
+    </>
+  );
 }
 
 interface Charge {
@@ -66,7 +72,11 @@ function ChargeSummary() {
           ))}
         </TableBody>
       </Table>
-      <MuiLink component={Link} to={createPath({ resource: 'merchant-charges', id: charge.id, type: 'show' })} variant="body2">
+      <MuiLink
+        component={Link}
+        to={createPath({ resource: 'merchant-charges', id: charge.id, type: 'show' })}
+        variant="body2"
+      >
         Open charge {charge.identifier}
       </MuiLink>
     </Box>
@@ -129,8 +139,18 @@ function ChargeHistory({ what }: { what: 'merchant-refunds' | 'merchant-disputes
       <Typography variant="h6" component="h2" sx={{ mt: 1 }}>
         {refunds ? 'Refunds' : 'Disputes'}
       </Typography>
-      <ReferenceManyField reference={what} source="merchantChargeId" target="merchantChargeId" sort={{ field: 'createdAt', order: 'DESC' }} pagination={<Pagination />}>
-        {refunds ? <RefundRows hideCharge empty="Nothing has been refunded." /> : <DisputeRows hideCharge empty="The buyer has never disputed this charge." />}
+      <ReferenceManyField
+        reference={what}
+        source="merchantChargeId"
+        target="merchantChargeId"
+        sort={{ field: 'createdAt', order: 'DESC' }}
+        pagination={<Pagination />}
+      >
+        {refunds ? (
+          <RefundRows hideCharge empty="Nothing has been refunded." />
+        ) : (
+          <DisputeRows hideCharge empty="The buyer has never disputed this charge." />
+        )}
       </ReferenceManyField>
     </Box>
   );
@@ -161,7 +181,12 @@ export function PurchaseShow() {
 
         {canRead(permissions, 'merchant-charges') && (
           <TabbedShowLayout.Tab label="Payment" path="payment">
-            <ReferenceField source="merchantChargeId" reference="merchant-charges" link={false} emptyText="No charge: a free redemption or a team seat.">
+            <ReferenceField
+              source="merchantChargeId"
+              reference="merchant-charges"
+              link={false}
+              emptyText="No charge: a free redemption or a team seat."
+            >
               <ChargeSummary />
             </ReferenceField>
             <ReferenceField source="merchantSessionId" reference="merchant-sessions" link="show" emptyText="—" />
@@ -176,7 +201,14 @@ export function PurchaseShow() {
 
         {canRead(permissions, 'purchase-user-transfers') && (
           <TabbedShowLayout.Tab label="Transfers" path="transfers">
-            <ReferenceManyField label={false} reference="purchase-user-transfers" target="purchaseId" sort={{ field: 'createdAt', order: 'ASC' }} perPage={50} pagination={<Pagination />}>
+            <ReferenceManyField
+              label={false}
+              reference="purchase-user-transfers"
+              target="purchaseId"
+              sort={{ field: 'createdAt', order: 'ASC' }}
+              perPage={50}
+              pagination={<Pagination />}
+            >
               <TransferRows empty="This purchase has never been offered for transfer." />
             </ReferenceManyField>
           </TabbedShowLayout.Tab>

@@ -1,7 +1,7 @@
 import type { ChipLook } from '../common/StatusChipField';
 
-export const PURCHASE_STATUSES = ['Valid', 'Restricted', 'Refunded', 'Disputed', 'Banned'] as const;
-export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
+import type { PurchaseRecord } from '@contract/commerce/schemas';
+import type { Wire } from '@contract/shared/wire';
 
 export const PURCHASE_STATUS_CHOICES = [
   { id: 'Valid', name: 'Valid' },
@@ -19,31 +19,13 @@ export const PURCHASE_STATUS_LOOKS: Record<string, ChipLook> = {
   Banned: { label: 'Banned', color: 'error' },
 };
 
-export interface Purchase {
-  id: string;
-  userId: string;
-  productId: string;
-  status: PurchaseStatus;
-  totalAmount: number;
-  currency: string;
-  ipAddress: string | null;
-  city: string | null;
-  state: string | null;
-  country: string | null;
-  couponId: string | null;
-  bulkCouponId: string | null;
-  redeemedBulkCouponId: string | null;
-  merchantChargeId: string | null;
-  merchantSessionId: string | null;
-  upgradedFromId: string | null;
-  /** Why staff banned or refunded it, when they did. */
-  statusReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A purchase as the console sees it (the `purchases` resource). */
+export type Purchase = Wire<PurchaseRecord>;
 
 /** How the purchase came about, in words. */
-export function purchaseKind(p: Pick<Purchase, 'bulkCouponId' | 'redeemedBulkCouponId' | 'totalAmount' | 'upgradedFromId'>): string {
+export function purchaseKind(
+  p: Pick<Purchase, 'bulkCouponId' | 'redeemedBulkCouponId' | 'totalAmount' | 'upgradedFromId'>,
+): string {
   if (p.bulkCouponId) return 'Team purchase';
   if (p.redeemedBulkCouponId) return 'Team seat';
   if (p.upgradedFromId) return 'Upgrade';

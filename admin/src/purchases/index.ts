@@ -8,5 +8,6 @@ export default {
   list: PurchaseList,
   show: PurchaseShow,
   icon: ShoppingCartIcon,
-  recordRepresentation: (p: Purchase) => `${formatMoney(p.totalAmount, p.currency)} · ${String(p.createdAt).slice(0, 10)} · ${p.status}`,
+  recordRepresentation: (p: Purchase) =>
+    `${formatMoney(p.totalAmount, p.currency)} · ${String(p.createdAt).slice(0, 10)} · ${p.status}`,
 };

@@ -13,8 +13,20 @@ const CONTENT_EDITORS = ['support', 'contributor'] as const;
 
 export const CONTENT_RESOURCES: ConsoleResource[] = [
   { name: 'content-resources', read: CONTENT_READERS, write: CONTENT_EDITORS, ...contentResources, group: 'Learning' },
-  { name: 'content-resource-resources', read: CONTENT_READERS, write: CONTENT_EDITORS, ...contentResourceResources, group: 'Learning' },
-  { name: 'product-content-resources', read: CONTENT_READERS, write: ['support'], ...productContentResources, group: 'Learning' },
+  {
+    name: 'content-resource-resources',
+    read: CONTENT_READERS,
+    write: CONTENT_EDITORS,
+    ...contentResourceResources,
+    group: 'Learning',
+  },
+  {
+    name: 'product-content-resources',
+    read: CONTENT_READERS,
+    write: ['support'],
+    ...productContentResources,
+    group: 'Learning',
+  },
   { name: 'lesson-progress', read: ['support'], write: [], ...lessonProgress, group: 'Learning' },
   { name: 'comments', read: ['support'], write: [], ...comments, group: 'Learning' },
   { name: 'bookmarks', read: ['support'], write: [], ...bookmarks, group: 'Learning' },

@@ -41,7 +41,8 @@ function bodyExtensions() {
         defaultProtocol: 'https',
         protocols: ['http', 'https', 'mailto'],
         // The API drops any other scheme (javascript:, data:): refuse it in the editor too.
-        isAllowedUri: (url, ctx) => (/^(https?:|mailto:)/i.test(url) || /^[/#](?!\/)/.test(url)) && ctx.defaultValidate(url),
+        isAllowedUri: (url, ctx) =>
+          (/^(https?:|mailto:)/i.test(url) || /^[/#](?!\/)/.test(url)) && ctx.defaultValidate(url),
       },
       trailingNode: false,
     }),
@@ -55,7 +56,15 @@ function bodyExtensions() {
 }
 
 /** The editor proper: loaded on demand (React.lazy) so that the console's first load stays small. */
-export default function BodyEditor({ value, onChange, onBlur, label, describedBy, invalid, disabled }: BodyEditorProps) {
+export default function BodyEditor({
+  value,
+  onChange,
+  onBlur,
+  label,
+  describedBy,
+  invalid,
+  disabled,
+}: BodyEditorProps) {
   const editorRef = useRef<RichTextEditorRef>(null);
   const [imageOpen, setImageOpen] = useState(false);
   const extensions = useMemo(bodyExtensions, []);
@@ -118,7 +127,9 @@ export default function BodyEditor({ value, onChange, onBlur, label, describedBy
         {(editor) =>
           editor && !editor.isDestroyed ? (
             <>
-              <LinkBubbleMenu labels={{ editLinkSaveButtonLabel: 'Save link', editLinkCancelButtonLabel: 'Cancel link' }} />
+              <LinkBubbleMenu
+                labels={{ editLinkSaveButtonLabel: 'Save link', editLinkCancelButtonLabel: 'Cancel link' }}
+              />
               <TableBubbleMenu />
             </>
           ) : null
@@ -129,7 +140,12 @@ export default function BodyEditor({ value, onChange, onBlur, label, describedBy
         onClose={() => setImageOpen(false)}
         onInsert={(image) => {
           const editor = editorRef.current?.editor;
-          if (editor) editor.chain().focus().setImage({ src: image.src, alt: image.alt || undefined }).run();
+          if (editor)
+            editor
+              .chain()
+              .focus()
+              .setImage({ src: image.src, alt: image.alt || undefined })
+              .run();
         }}
       />
     </Box>

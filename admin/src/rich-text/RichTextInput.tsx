@@ -1,5 +1,14 @@
 import { Component, Suspense, lazy, type ReactNode } from 'react';
-import { Alert, Box, Button, CircularProgress, FormControl, FormHelperText, FormLabel, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  CircularProgress,
+  FormControl,
+  FormHelperText,
+  FormLabel,
+  Typography,
+} from '@mui/material';
 import { useInput, useResourceContext, useTranslateLabel, type InputProps } from 'react-admin';
 
 /** The editor and its libraries (Tiptap, ProseMirror, mui-tiptap): a separate chunk, fetched when a form needs it. */
@@ -32,7 +41,16 @@ function EditorLoading({ label }: { label: string }) {
   return (
     <Box
       role="status"
-      sx={{ display: 'flex', alignItems: 'center', gap: 1, minHeight: 300, border: 1, borderColor: 'divider', borderRadius: 1, px: 2 }}
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        gap: 1,
+        minHeight: 300,
+        border: 1,
+        borderColor: 'divider',
+        borderRadius: 1,
+        px: 2,
+      }}
     >
       <CircularProgress size={20} aria-hidden />
       <Typography variant="body2" color="text.secondary">
@@ -51,10 +69,23 @@ export type RichTextInputProps = Pick<InputProps, 'source' | 'validate' | 'defau
  * A react-admin input holding HTML, edited with mui-tiptap. The editable area is a textbox named after the
  * label ("Body"); the editor code loads on first render of this input.
  */
-export function RichTextInput({ source, label, helperText, validate, defaultValue, disabled, readOnly }: RichTextInputProps) {
+export function RichTextInput({
+  source,
+  label,
+  helperText,
+  validate,
+  defaultValue,
+  disabled,
+  readOnly,
+}: RichTextInputProps) {
   const resource = useResourceContext();
   const translateLabel = useTranslateLabel();
-  const { id, field, fieldState, isRequired } = useInput({ source, validate, defaultValue, format: (v: unknown) => (typeof v === 'string' ? v : '') });
+  const { id, field, fieldState, isRequired } = useInput({
+    source,
+    validate,
+    defaultValue,
+    format: (v: unknown) => (typeof v === 'string' ? v : ''),
+  });
   const text = String(translateLabel({ label, source, resource }) ?? source);
   const helperId = `${id}-helper-text`;
   const error = fieldState.error?.message;

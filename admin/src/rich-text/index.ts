@@ -1,4 +1,3 @@
 /** Rich text in the console: an input (the editor loads lazily) and a field that shows stored HTML safely. */
-export { RichTextInput, type RichTextInputProps } from './RichTextInput';
-export { RichTextField, richTextSx, type RichTextFieldProps } from './RichTextField';
-export { safeHtml } from './safeHtml';
+export { RichTextInput } from './RichTextInput';
+export { RichTextField } from './RichTextField';

@@ -1,61 +1,56 @@
+import DOMPurify, { type WindowLike } from 'dompurify';
+import {
+  allowedUrl,
+  CODE_CLASS,
+  COLUMN_WIDTH,
+  LINK_REL,
+  RICH_TEXT_ATTRIBUTES,
+  RICH_TEXT_TAGS,
+} from '../../../api/src/shared/rich-text-rules';
+
+const EVERY_ATTRIBUTE = [...new Set(Object.values(RICH_TEXT_ATTRIBUTES).flat())];
+
+/** A column's style keeps only its pixel widths, as the API's sanitizer does. */
+function columnStyle(style: string): string {
+  return style
+    .split(';')
+    .map((declaration) => declaration.split(':').map((part) => part.trim()))
+    .filter(([name, value]) => (name === 'width' || name === 'min-width') && value && COLUMN_WIDTH.test(value))
+    .map(([name, value]) => `${name}:${value}`)
+    .join(';');
+}
+
 /**
- * Defence in depth for showing stored rich text in the console. The API already sanitizes every body it stores
- * (learning/sanitize.ts); this keeps the same allow-list in the browser so that a row written some other way
- * (a seed, a migration, a manual fix) cannot run script in a staff member's session.
+ * Defence in depth for showing stored rich text in the console: DOMPurify with the API's allow-list
+ * (shared/rich-text-rules.ts), so a row written some other way (a seed, a migration, a manual fix) cannot run script
+ * in a staff member's session. `window` is the browser's; tests pass jsdom's.
  */
-const ALLOWED_TAGS = new Set([
-  'h1', 'h2', 'h3', 'h4', 'p', 'br', 'hr', 'strong', 'b', 'em', 'i', 'u', 's', 'code', 'pre', 'blockquote',
-  'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'colgroup', 'col', 'span',
-]);
-const ALLOWED_ATTRIBUTES: Record<string, readonly string[]> = {
-  a: ['href', 'title', 'target'],
-  img: ['src', 'alt', 'title', 'width', 'height'],
-  th: ['colspan', 'rowspan'],
-  td: ['colspan', 'rowspan'],
-  code: ['class'],
-  pre: ['class'],
-};
-/** Elements removed with their content (the others are unwrapped: their text stays). */
-const DROP_WITH_CONTENT = new Set(['script', 'style', 'iframe', 'object', 'embed', 'template', 'noscript', 'svg', 'math', 'textarea', 'select']);
-
-function safeUrl(value: string, tag: string): boolean {
-  const url = value.trim();
-  if (/^https?:\/\//i.test(url)) return true;
-  if (tag === 'a' && /^mailto:/i.test(url)) return true;
-  return tag === 'a' && /^[/#](?!\/)/.test(url);
+export function createSafeHtml(window: WindowLike): (html: string) => string {
+  const purify = DOMPurify(window);
+  purify.addHook('uponSanitizeAttribute', (node, data) => {
+    const tag = node.nodeName.toLowerCase();
+    const name = data.attrName;
+    if (!RICH_TEXT_ATTRIBUTES[tag]?.includes(name)) data.keepAttr = false;
+    else if (name === 'href' || name === 'src') data.keepAttr = allowedUrl(data.attrValue, tag === 'img' ? 'img' : 'a');
+    else if (name === 'class')
+      data.attrValue = data.attrValue
+        .split(/\s+/)
+        .filter((c) => CODE_CLASS.test(c))
+        .join(' ');
+    else if (name === 'style') data.attrValue = columnStyle(data.attrValue);
+  });
+  purify.addHook('afterSanitizeAttributes', (node) => {
+    if (node.nodeName === 'A') node.setAttribute('rel', LINK_REL);
+    for (const name of ['class', 'style']) if (node.getAttribute(name) === '') node.removeAttribute(name);
+  });
+  const config = { ALLOWED_TAGS: [...RICH_TEXT_TAGS], ALLOWED_ATTR: EVERY_ATTRIBUTE, ALLOW_DATA_ATTR: false };
+  return (html) => purify.sanitize(html, config);
 }
 
-function clean(node: Node, doc: Document): void {
-  for (const child of [...node.childNodes]) {
-    if (child.nodeType === Node.COMMENT_NODE) {
-      child.remove();
-      continue;
-    }
-    if (child.nodeType !== Node.ELEMENT_NODE) continue;
-    const element = child as Element;
-    const tag = element.tagName.toLowerCase();
-    if (DROP_WITH_CONTENT.has(tag)) {
-      element.remove();
-      continue;
-    }
-    clean(element, doc);
-    if (!ALLOWED_TAGS.has(tag)) {
-      element.replaceWith(...element.childNodes);
-      continue;
-    }
-    const allowed = ALLOWED_ATTRIBUTES[tag] ?? [];
-    for (const attribute of [...element.attributes]) {
-      const name = attribute.name.toLowerCase();
-      const keep = allowed.includes(name) && (name !== 'href' && name !== 'src' ? true : safeUrl(attribute.value, tag));
-      if (!keep) element.removeAttribute(attribute.name);
-    }
-    if (tag === 'a') element.setAttribute('rel', 'noopener noreferrer');
-  }
-}
+let browserSafeHtml: ((html: string) => string) | undefined;
 
 /** The HTML with anything outside the rich-text allow-list removed (parsed inertly: nothing loads or runs). */
 export function safeHtml(html: string): string {
-  const doc = new DOMParser().parseFromString(`<!doctype html><body>${html}</body>`, 'text/html');
-  clean(doc.body, doc);
-  return doc.body.innerHTML;
+  browserSafeHtml ??= createSafeHtml(globalThis as unknown as WindowLike); // the browser's window
+  return browserSafeHtml(html);
 }

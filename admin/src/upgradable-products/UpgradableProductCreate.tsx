@@ -1,11 +1,21 @@
 import { Alert } from '@mui/material';
-import { AutocompleteInput, Create, ReferenceInput, SimpleForm, required, type RaRecord, type Validator } from 'react-admin';
+import {
+  AutocompleteInput,
+  Create,
+  ReferenceInput,
+  SimpleForm,
+  required,
+  type RaRecord,
+  type Validator,
+} from 'react-admin';
 
 const differsFromSource: Validator = (value, values: Record<string, unknown>) =>
   value && value === values.upgradableFromId ? 'Must differ from the product upgraded from.' : undefined;
 
 const backToProduct = (_resource?: string, id?: unknown, data?: Partial<RaRecord>) =>
-  data?.upgradableFromId ? `/products/${String(data.upgradableFromId)}/show/upgrades` : `/upgradable-products/${String(id)}/show`;
+  data?.upgradableFromId
+    ? `/products/${String(data.upgradableFromId)}/show/upgrades`
+    : `/upgradable-products/${String(id)}/show`;
 
 export function UpgradableProductCreate() {
   return (

@@ -1,4 +1,14 @@
-import { DateField, DeleteButton, ListButton, ReferenceField, Show, SimpleShowLayout, TextField, TopToolbar, usePermissions } from 'react-admin';
+import {
+  DateField,
+  DeleteButton,
+  ListButton,
+  ReferenceField,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  TopToolbar,
+  usePermissions,
+} from 'react-admin';
 import { canWrite } from '../permissions';
 
 function Actions() {

@@ -1,6 +1,14 @@
 import TuneOutlinedIcon from '@mui/icons-material/TuneOutlined';
 import { Datagrid, DateField, List, SelectInput, TextField } from 'react-admin';
-import { ContentRefField, ContentReferenceInput, EmptyState, NoMatch, UserRefField, UserReferenceInput, LearningListActions } from '../content-resources/shared';
+import {
+  ContentRefField,
+  ContentReferenceInput,
+  EmptyState,
+  NoMatch,
+  UserRefField,
+  UserReferenceInput,
+  LearningListActions,
+} from '../content-resources/shared';
 import { PREF_TYPE_CHOICES } from './choices';
 
 const filters = [
@@ -21,7 +29,11 @@ export function UserPrefsList() {
         </EmptyState>
       }
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoMatch>No preferences match these filters.</NoMatch>}>
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoMatch>No preferences match these filters.</NoMatch>}
+      >
         <UserRefField source="userId" sortable={false} />
         <TextField source="type" sortable={false} />
         <ContentRefField source="resourceId" sortable={false} />

@@ -28,7 +28,9 @@ export function RevokeButton({ resource, noun }: RevokeButtonProps) {
       notify(`The ${noun} was revoked.`, { type: 'success' });
       refresh();
     } catch (error) {
-      notify(error instanceof Error && error.message ? error.message : `The ${noun} could not be revoked.`, { type: 'error' });
+      notify(error instanceof Error && error.message ? error.message : `The ${noun} could not be revoked.`, {
+        type: 'error',
+      });
     } finally {
       setPending(false);
       setOpen(false);

@@ -23,7 +23,13 @@ export function RolesField(_props: { label?: string; sortable?: boolean }) {
   return (
     <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap' }}>
       {record.roles.map((role) => (
-        <Chip key={role} label={roleLabel(role)} size="small" color={STAFF_COLORS[role] ?? 'default'} variant={role in STAFF_COLORS ? 'filled' : 'outlined'} />
+        <Chip
+          key={role}
+          label={roleLabel(role)}
+          size="small"
+          color={STAFF_COLORS[role] ?? 'default'}
+          variant={role in STAFF_COLORS ? 'filled' : 'outlined'}
+        />
       ))}
     </Stack>
   );

@@ -2,17 +2,20 @@ import { Typography } from '@mui/material';
 import {
   Datagrid,
   DateField,
+  EditButton,
   FunctionField,
   Pagination,
   ReferenceManyField,
   Show,
   TabbedShowLayout,
   TextField,
+  TopToolbar,
   usePermissions,
 } from 'react-admin';
-import { canRead, canRevoke } from '../permissions';
+import { canRead, canRevoke, canWrite } from '../permissions';
 import { RevokeButton } from './RevokeButton';
 import { RolesField } from './RolesField';
+import { SignOutEverywhereButton } from './SignOutEverywhereButton';
 import type { Account, User } from './types';
 
 function Empty({ children }: { children: string }) {
@@ -29,12 +32,22 @@ function accountExpiry(account: Account): string {
   return Number.isFinite(seconds) ? new Date(seconds * 1000).toLocaleString() : '—';
 }
 
+function UserShowActions() {
+  const { permissions } = usePermissions();
+  return (
+    <TopToolbar>
+      <SignOutEverywhereButton />
+      {canWrite(permissions, 'users') && <EditButton />}
+    </TopToolbar>
+  );
+}
+
 export function UserShow() {
   const { permissions } = usePermissions();
   const mayRevokeSessions = canRevoke(permissions, 'sessions');
   const mayRevokeDevices = canRevoke(permissions, 'device-access-tokens');
   return (
-    <Show>
+    <Show actions={<UserShowActions />}>
       <TabbedShowLayout>
         <TabbedShowLayout.Tab label="Summary">
           <TextField source="email" />
@@ -46,7 +59,11 @@ export function UserShow() {
             label="Fields"
             render={(user) =>
               Object.keys(user.fields ?? {}).length ? (
-                <Typography component="pre" variant="body2" sx={{ m: 0, fontFamily: 'monospace', whiteSpace: 'pre-wrap' }}>
+                <Typography
+                  component="pre"
+                  variant="body2"
+                  sx={{ m: 0, fontFamily: 'monospace', whiteSpace: 'pre-wrap' }}
+                >
                   {JSON.stringify(user.fields, null, 2)}
                 </Typography>
               ) : (
@@ -61,8 +78,17 @@ export function UserShow() {
 
         {canRead(permissions, 'accounts') && (
           <TabbedShowLayout.Tab label="Accounts" path="accounts">
-            <ReferenceManyField reference="accounts" target="userId" sort={{ field: 'provider', order: 'ASC' }} pagination={<Pagination />}>
-              <Datagrid bulkActionButtons={false} rowClick={false} empty={<Empty>No external sign-in accounts: this user signs in by email.</Empty>}>
+            <ReferenceManyField
+              reference="accounts"
+              target="userId"
+              sort={{ field: 'provider', order: 'ASC' }}
+              pagination={<Pagination />}
+            >
+              <Datagrid
+                bulkActionButtons={false}
+                rowClick={false}
+                empty={<Empty>No external sign-in accounts: this user signs in by email.</Empty>}
+              >
                 <TextField source="provider" />
                 <TextField source="type" />
                 <TextField source="providerAccountId" label="Account id at provider" />
@@ -75,8 +101,17 @@ export function UserShow() {
 
         {canRead(permissions, 'sessions') && (
           <TabbedShowLayout.Tab label="Sessions" path="sessions">
-            <ReferenceManyField reference="sessions" target="userId" sort={{ field: 'createdAt', order: 'DESC' }} pagination={<Pagination />}>
-              <Datagrid bulkActionButtons={false} rowClick={false} empty={<Empty>No active sessions: this user is signed out everywhere.</Empty>}>
+            <ReferenceManyField
+              reference="sessions"
+              target="userId"
+              sort={{ field: 'createdAt', order: 'DESC' }}
+              pagination={<Pagination />}
+            >
+              <Datagrid
+                bulkActionButtons={false}
+                rowClick={false}
+                empty={<Empty>No active sessions: this user is signed out everywhere.</Empty>}
+              >
                 <DateField source="createdAt" label="Signed in" showTime />
                 <DateField source="lastSeenAt" label="Last seen" showTime emptyText="—" />
                 <DateField source="expires" showTime />
@@ -95,7 +130,11 @@ export function UserShow() {
               sort={{ field: 'createdAt', order: 'DESC' }}
               pagination={<Pagination />}
             >
-              <Datagrid bulkActionButtons={false} rowClick={false} empty={<Empty>No devices: this user has not approved any device sign-in.</Empty>}>
+              <Datagrid
+                bulkActionButtons={false}
+                rowClick={false}
+                empty={<Empty>No devices: this user has not approved any device sign-in.</Empty>}
+              >
                 <TextField source="clientId" label="Client" sortable={false} />
                 <DateField source="createdAt" label="Approved" showTime />
                 <DateField source="lastUsedAt" label="Last used" showTime emptyText="Never" />

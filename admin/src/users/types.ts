@@ -1,42 +1,8 @@
-import type { Role } from '../authProvider';
+import type { AccountRecord, UserRecord } from '@contract/identity/schemas';
+import type { Wire } from '@contract/shared/wire';
 
-export interface User {
-  id: string;
-  name: string | null;
-  email: string;
-  emailVerified: string | null;
-  image: string | null;
-  roles: Role[];
-  fields: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A person's account (the `users` resource). */
+export type User = Wire<UserRecord>;
 
-export interface Account {
-  id: string;
-  userId: string;
-  type: string;
-  provider: string;
-  providerAccountId: string;
-  /** Seconds since the epoch (a bigint column: may arrive as a string). */
-  expiresAt: number | string | null;
-  tokenType: string | null;
-  scope: string | null;
-}
-
-export interface Session {
-  id: string;
-  userId: string;
-  expires: string;
-  createdAt: string;
-  lastSeenAt: string | null;
-  userAgent: string | null;
-}
-
-export interface DeviceAccessToken {
-  id: string;
-  userId: string;
-  clientId: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+/** A sign-in provider's link to an account (the `accounts` resource). */
+export type Account = Wire<AccountRecord>;

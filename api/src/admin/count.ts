@@ -13,11 +13,15 @@ export interface Total {
 /** Counts at most EXACT_COUNT_LIMIT + 1 matches, through the same index the page uses: a query to run or embed. */
 export function cappedCount(filtered: QueryBuilder<BaseModel>): Knex.QueryBuilder {
   const knex = filtered.knex();
-  const capped = matchesOnly(filtered).limit(EXACT_COUNT_LIMIT + 1).toKnexQuery().as('capped');
+  const capped = matchesOnly(filtered)
+    .limit(EXACT_COUNT_LIMIT + 1)
+    .toKnexQuery()
+    .as('capped');
   return knex.count({ n: '*' }).from(capped);
 }
 
-const matchesOnly = (filtered: QueryBuilder<BaseModel>) => filtered.clone().clearSelect().clearOrder().select(filtered.knex().raw('1'));
+const matchesOnly = (filtered: QueryBuilder<BaseModel>) =>
+  filtered.clone().clearSelect().clearOrder().select(filtered.knex().raw('1'));
 
 /** The total from a capped count: exact up to the limit; past it, the planner's estimate. */
 export async function totalOf(filtered: QueryBuilder<BaseModel>, counted: number): Promise<Total> {

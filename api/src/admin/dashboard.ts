@@ -1,20 +1,6 @@
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
-
-export interface DashboardDay {
-  day: string; // YYYY-MM-DD, UTC
-  gross: number; // cents charged that day
-  refunded: number; // cents refunded on those charges
-  purchases: number;
-}
-
-export interface Dashboard {
-  days: number;
-  since: string;
-  revenueByDay: DashboardDay[];
-  totals: { gross: number; refunded: number; net: number; purchases: number; refunds: number; activeLearners: number };
-  topProducts: { productId: string; name: string; purchases: number; revenue: number }[];
-}
+import type { Dashboard, DashboardDay } from './schemas/dashboard';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -40,8 +26,13 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
       );
       const revenueByDay = byDay.rows as DashboardDay[];
 
-      const [refundRow] = (await db('purchases').where('createdAt', '>=', since).where('status', 'Refunded').count({ refunds: '*' })) as { refunds: number }[];
-      const [learnerRow] = (await db('lessonProgress').where('updatedAt', '>=', since).countDistinct({ learners: 'userId' })) as { learners: number }[];
+      const [refundRow] = (await db('purchases')
+        .where('createdAt', '>=', since)
+        .where('status', 'Refunded')
+        .count({ refunds: '*' })) as { refunds: number }[];
+      const [learnerRow] = (await db('lessonProgress')
+        .where('updatedAt', '>=', since)
+        .countDistinct({ learners: 'userId' })) as { learners: number }[];
       const topProducts = (await db('purchases')
         .join('products', 'products.id', 'purchases.productId')
         .where('purchases.createdAt', '>=', since)
@@ -49,7 +40,10 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
         .select('products.id as productId', 'products.name')
         .count({ purchases: '*' })
         .sum({ revenue: 'purchases.totalAmount' })
-        .orderBy([{ column: 'revenue', order: 'desc' }, { column: 'purchases', order: 'desc' }])
+        .orderBy([
+          { column: 'revenue', order: 'desc' },
+          { column: 'purchases', order: 'desc' },
+        ])
         .limit(5)) as { productId: string; name: string; purchases: number; revenue: number | string }[];
 
       const gross = revenueByDay.reduce((sum, d) => sum + d.gross, 0);
@@ -66,7 +60,11 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
           refunds: Number(refundRow?.refunds ?? 0),
           activeLearners: Number(learnerRow?.learners ?? 0),
         },
-        topProducts: topProducts.map((p) => ({ ...p, purchases: Number(p.purchases), revenue: Number(p.revenue ?? 0) })),
+        topProducts: topProducts.map((p) => ({
+          ...p,
+          purchases: Number(p.purchases),
+          revenue: Number(p.revenue ?? 0),
+        })),
       };
     },
   };

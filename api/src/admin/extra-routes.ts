@@ -1,14 +1,14 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import { userOf } from '../http/auth';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
-import { GenerateCouponsBody, type CouponGenerator } from '../commerce/coupon-generator';
+import type { CouponGenerator } from '../commerce/coupon-generator';
+import type { ListAnswer } from '../shared/wire';
+import { GenerateCouponsBody, type GeneratedCoupon } from './schemas/commerce';
+import { DashboardQuery } from './schemas/dashboard';
+import { ReorderBody } from './schemas/learning';
 import type { ContentTree } from '../learning/content-tree';
 import type { DashboardService } from './dashboard';
-
-const DashboardQuery = z.object({ days: z.coerce.number().int().min(7).max(365).default(30) });
-const ReorderBody = z.object({ childIds: z.array(z.uuid('must be an id')).max(1000) }).strict();
 
 interface Deps {
   allow: Policies;
@@ -25,7 +25,9 @@ export function adminExtraRoutes({ allow, dashboard, tree, coupons }: Deps) {
     const input = GenerateCouponsBody.parse(ctx.request.body);
     const user = userOf(ctx);
     ctx.status = 201;
-    ctx.body = { data: await coupons.generate(input, { id: user.id, email: user.email }, ctx.state.requestId ?? null) };
+    ctx.body = {
+      data: await coupons.generate(input, { id: user.id, email: user.email }, ctx.state.requestId ?? null),
+    } satisfies ListAnswer<GeneratedCoupon>;
   });
 
   router.get('/dashboard', allow.roles('support', 'finance'), async (ctx) => {
@@ -39,7 +41,12 @@ export function adminExtraRoutes({ allow, dashboard, tree, coupons }: Deps) {
   router.post('/content-resources/:id/reorder', allow.roles('support', 'contributor'), async (ctx) => {
     const { childIds } = ReorderBody.parse(ctx.request.body);
     const user = userOf(ctx);
-    await tree.reorder(IdParam.parse(ctx.params).id, childIds, { id: user.id, email: user.email, roles: user.roles }, ctx.state.requestId ?? null);
+    await tree.reorder(
+      IdParam.parse(ctx.params).id,
+      childIds,
+      { id: user.id, email: user.email, roles: user.roles },
+      ctx.state.requestId ?? null,
+    );
     ctx.status = 204;
   });
 

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { BaseModel } from '../db/base-model';
 import type { ErrorCode } from '../http/errors';
 import type { Role } from '../identity/roles';
-import type { ListableResource } from './list-query';
+import type { ListableResource } from './schemas/list-query';
 
 export type Row = Record<string, unknown>;
 export type Trx = Knex.Transaction;
@@ -36,7 +36,12 @@ export interface AdminResource extends ListableResource {
   /** Field → SQL column or expression, for fields that are not plain columns of the model's table. */
   sqlColumns?: Record<string, string | { expression: string }>;
   /** Refuses a write this actor may not make (beyond the role check), e.g. role changes by non-admins. */
-  checkWrite?: (hook: WriteHook, operation: 'create' | 'update' | 'delete', input: Row, current: Row | null) => Promise<void>;
+  checkWrite?: (
+    hook: WriteHook,
+    operation: 'create' | 'update' | 'delete',
+    input: Row,
+    current: Row | null,
+  ) => Promise<void>;
   /** Narrows what exists at all for the console (lists, reads and writes), e.g. links to deleted content. */
   scope?: (query: AnyQueryBuilder) => void;
   /** Rewrites each row before it leaves the server (e.g. to hide secrets inside a text). */
@@ -68,7 +73,13 @@ export interface WriteActor {
 export interface WriteHook {
   trx: Trx;
   actor: WriteActor;
-  audit(entry: { action: string; resource: string; recordId: string | null; before?: object | null; after?: object | null }): Promise<void>;
+  audit(entry: {
+    action: string;
+    resource: string;
+    recordId: string | null;
+    before?: object | null;
+    after?: object | null;
+  }): Promise<void>;
 }
 
 export function defineResource<R extends AdminResource>(resource: R): R {

@@ -3,23 +3,36 @@ import type { Context } from 'koa';
 import { userOf } from '../http/auth';
 import { IdParam, NumericIdParam } from '../http/params';
 import type { Policies } from '../http/policy';
-import { parseListQuery } from './list-query';
+import { parseListQuery } from './schemas/list-query';
+import { parseCreate, updateRequest } from './schemas/write';
 import type { AdminResource } from './resource';
 import type { AdminService, WriteContext } from './service';
 
 function writeContext(ctx: Context): WriteContext {
   const user = userOf(ctx);
-  return { actor: { id: user.id, email: user.email, roles: user.roles }, requestId: (ctx.state.requestId as string) ?? null };
+  return {
+    actor: { id: user.id, email: user.email, roles: user.roles },
+    requestId: (ctx.state.requestId as string) ?? null,
+  };
 }
 
 /** ra-data-simple-rest's contract for every resource; only the operations a resource defines are routed. */
-export function adminRoutes({ admin, resources, allow }: { admin: AdminService; resources: readonly AdminResource[]; allow: Policies }) {
+export function adminRoutes({
+  admin,
+  resources,
+  allow,
+}: {
+  admin: AdminService;
+  resources: readonly AdminResource[];
+  allow: Policies;
+}) {
   const router = new Router();
   for (const resource of resources) {
     const readers = allow.roles(...resource.read);
     const writers = () => allow.roles(...(resource.write ?? ['support']));
     const path = `/${resource.name}`;
-    const idOf = (ctx: Context) => (resource.filterable.id === 'number' ? NumericIdParam : IdParam).parse(ctx.params).id;
+    const idOf = (ctx: Context) =>
+      (resource.filterable.id === 'number' ? NumericIdParam : IdParam).parse(ctx.params).id;
 
     router.get(path, readers, async (ctx) => {
       const query = parseListQuery(resource, ctx.query);
@@ -32,15 +45,18 @@ export function adminRoutes({ admin, resources, allow }: { admin: AdminService; 
     router.get(`${path}/:id`, readers, async (ctx) => {
       ctx.body = await admin.getOne(resource, idOf(ctx));
     });
-    if (resource.create) {
+    const { create, update } = resource;
+    if (create) {
       router.post(path, writers(), async (ctx) => {
+        const input = parseCreate(create, ctx.request.body);
         ctx.status = 201;
-        ctx.body = await admin.create(resource, ctx.request.body, writeContext(ctx));
+        ctx.body = await admin.create(resource, input, writeContext(ctx));
       });
     }
-    if (resource.update) {
+    if (update) {
       router.put(`${path}/:id`, writers(), async (ctx) => {
-        ctx.body = await admin.update(resource, idOf(ctx), ctx.request.body, writeContext(ctx));
+        const id = idOf(ctx);
+        ctx.body = await admin.update(resource, id, updateRequest(update, ctx.request.body), writeContext(ctx));
       });
     }
     if (resource.remove) {

@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { QueryBuilder } from 'objection';
-import type { z } from 'zod';
 import { recordAudit, type Actor } from '../audit/record';
 import type { BaseModel } from '../db/base-model';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import { cappedCount, countMatches, totalOf, type Total } from './count';
-import type { ListQuery } from './list-query';
+import type { ListQuery } from './schemas/list-query';
+import type { UpdateRequest } from './schemas/write';
 import type { AdminResource, Row, Trx, WriteActor, WriteHook } from './resource';
 
 export interface Page {
@@ -42,7 +42,9 @@ function normalized(value: unknown): unknown {
 export function adminService({ db, changed = () => {} }: { db: Db; changed?: () => void }) {
   const idColumnOf = (resource: AdminResource) => resource.idColumn ?? 'id';
   const column = (resource: AdminResource, field: string): string => {
-    const mapped = (resource.sqlColumns && Object.hasOwn(resource.sqlColumns, field) ? resource.sqlColumns[field] : undefined) ?? field;
+    const mapped =
+      (resource.sqlColumns && Object.hasOwn(resource.sqlColumns, field) ? resource.sqlColumns[field] : undefined) ??
+      field;
     return typeof mapped === 'string' ? mapped : (db.raw(mapped.expression) as unknown as string);
   };
   const present = (resource: AdminResource, row: Row): Row => (resource.present ? resource.present(row) : row);
@@ -53,22 +55,25 @@ export function adminService({ db, changed = () => {} }: { db: Db; changed?: () 
 
   function baseQuery(resource: AdminResource, conn: Db = db): QueryBuilder<BaseModel> {
     const query = resource.baseQuery ? resource.baseQuery(conn) : resource.model.query(conn);
-    if (!resource.baseQuery && resource.columns) query.select(resource.columns.map((c) => `${resource.model.tableName}.${c}`));
+    if (!resource.baseQuery && resource.columns)
+      query.select(resource.columns.map((c) => `${resource.model.tableName}.${c}`));
     return query;
   }
 
   /** A live record: soft-deleted rows and rows outside the resource's scope do not exist for the console. */
   async function findRow(resource: AdminResource, id: string, conn: Db = db, lock = false): Promise<Row | undefined> {
-    const query = baseQuery(resource, conn).where(column(resource, idColumnOf(resource)), id).first();
+    const query = baseQuery(resource, conn)
+      .where(column(resource, idColumnOf(resource)), id)
+      .first();
     if (resource.remove === 'soft') query.whereNull(column(resource, 'deletedAt'));
     resource.scope?.(query);
     if (lock) query.forUpdate();
     const row = (await query) as unknown as Row | undefined;
-    return row ? normalized(row) as Row : undefined;
+    return row ? (normalized(row) as Row) : undefined;
   }
 
   /** Unchanged read-only fields may come back (react-admin sends whole records); changed or unknown ones may not. */
-  function checkUnwritable(resource: AdminResource, body: Row, writable: Set<string>, current: Row): void {
+  function checkUnwritable(resource: AdminResource, body: Row, writable: ReadonlySet<string>, current: Row): void {
     const errors: Record<string, string> = {};
     for (const [key, value] of Object.entries(body)) {
       if (writable.has(key)) continue;
@@ -76,17 +81,24 @@ export function adminService({ db, changed = () => {} }: { db: Db; changed?: () 
       else if (!isDeepStrictEqual(normalized(value), normalized(current[key]))) errors[key] = 'is read-only';
     }
     if (Object.keys(errors).length) {
-      const summary = Object.entries(errors).map(([k, m]) => `${k} ${m}`).join('; ');
+      const summary = Object.entries(errors)
+        .map(([k, m]) => `${k} ${m}`)
+        .join('; ');
       throw new AppError('validation-failed', `Invalid request: ${summary}`, errors);
     }
   }
 
   /** A unique or check violation names its field, so the form shows the message under it. */
   function explainConstraint(resource: AdminResource, error: unknown): never {
-    const native = ((error as { nativeError?: unknown }).nativeError ?? error) as { code?: string; constraint?: string };
+    const native = ((error as { nativeError?: unknown }).nativeError ?? error) as {
+      code?: string;
+      constraint?: string;
+    };
     const known = native.constraint ? resource.constraintFields?.[native.constraint] : undefined;
-    if (known && native.code === '23505') throw new AppError('already-exists', `${known.field} ${known.message}`, { [known.field]: known.message });
-    if (known && native.code === '23514') throw new AppError('validation-failed', `${known.field} ${known.message}`, { [known.field]: known.message });
+    if (known && native.code === '23505')
+      throw new AppError('already-exists', `${known.field} ${known.message}`, { [known.field]: known.message });
+    if (known && native.code === '23514')
+      throw new AppError('validation-failed', `${known.field} ${known.message}`, { [known.field]: known.message });
     throw error;
   }
 
@@ -122,9 +134,12 @@ export function adminService({ db, changed = () => {} }: { db: Db; changed?: () 
       }
       // The page and its capped count in one statement: one round trip where most of a list's time goes.
       if (!page.hasSelects()) page.select(`${resource.model.tableName}.*`);
-      const rows = (await page.select(db.raw('(?) AS match_count', [cappedCount(filtered)]))) as unknown as (Row & { matchCount?: number })[];
+      const rows = (await page.select(db.raw('(?) AS match_count', [cappedCount(filtered)]))) as unknown as (Row & {
+        matchCount?: number;
+      })[];
       const counted = rows[0]?.matchCount;
-      const total = counted === undefined ? await countMatches(filtered, false) : await totalOf(filtered, Number(counted));
+      const total =
+        counted === undefined ? await countMatches(filtered, false) : await totalOf(filtered, Number(counted));
       return {
         rows: rows.map(({ matchCount: _, ...row }) => present(resource, row)),
         total,
@@ -137,39 +152,50 @@ export function adminService({ db, changed = () => {} }: { db: Db; changed?: () 
       return present(resource, row);
     },
 
-    async create(resource: AdminResource, body: unknown, context: WriteContext): Promise<Row> {
-      if (!resource.create) throw new AppError('method-not-allowed', `${resource.name} cannot be created from the console.`);
-      const input = resource.create.parse(body);
+    /** `input` is the body as the resource's create schema parsed it at the edge. */
+    async create(resource: AdminResource, input: Row, context: WriteContext): Promise<Row> {
+      if (!resource.create)
+        throw new AppError('method-not-allowed', `${resource.name} cannot be created from the console.`);
       return db
         .transaction(async (trx) => {
           const hook = writeHook(trx, context);
           await resource.checkWrite?.(hook, 'create', input, null);
           const values = resource.beforeWrite ? await resource.beforeWrite(hook, input, null) : input;
-          const [inserted] = (await trx(resource.model.tableName).insert(serialize(resource, values)).returning(idColumnOf(resource))) as Row[];
+          const [inserted] = (await trx(resource.model.tableName)
+            .insert(serialize(resource, values))
+            .returning(idColumnOf(resource))) as Row[];
           const created = (await findRow(resource, String(inserted![idColumnOf(resource)]), trx))!;
           await resource.afterWrite?.(hook, created, null, input);
-          await recordAudit(trx, { actor: auditActor(context.actor), requestId: context.requestId, action: 'create', resource: resource.name, recordId: String(created.id), after: present(resource, created) });
+          await recordAudit(trx, {
+            actor: auditActor(context.actor),
+            requestId: context.requestId,
+            action: 'create',
+            resource: resource.name,
+            recordId: String(created.id),
+            after: present(resource, created),
+          });
           return present(resource, created);
         })
         .then(committed, (error) => explainConstraint(resource, error));
     },
 
-    async update(resource: AdminResource, id: string, body: unknown, context: WriteContext): Promise<Row> {
-      if (!resource.update) throw new AppError('method-not-allowed', `${resource.name} cannot be changed from the console.`);
-      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('validation-failed', 'The body must be a JSON object.');
-      const schema = resource.update as z.ZodObject;
-      const writable = new Set(Object.keys(schema.shape ?? {}));
+    async update(resource: AdminResource, id: string, request: UpdateRequest, context: WriteContext): Promise<Row> {
+      if (!resource.update)
+        throw new AppError('method-not-allowed', `${resource.name} cannot be changed from the console.`);
+      const { body, writable } = request;
       return db
         .transaction(async (trx) => {
           const current = await findRow(resource, id, trx, true);
           if (!current) throw new AppError('not-found', `No ${resource.name} record with id ${id}.`);
-          checkUnwritable(resource, body as Row, writable, present(resource, current));
+          checkUnwritable(resource, body, writable, present(resource, current));
           const shown = present(resource, current);
           // Only what differs is written: sending the record back unchanged writes nothing and logs nothing.
           const changes = Object.fromEntries(
-            Object.entries(body as Row).filter(([key, value]) => writable.has(key) && !isDeepStrictEqual(normalized(value), normalized(shown[key]))),
+            Object.entries(body).filter(
+              ([key, value]) => writable.has(key) && !isDeepStrictEqual(normalized(value), normalized(shown[key])),
+            ),
           );
-          const input = schema.parse(changes) as Row;
+          const input = request.parse(changes);
           if (!Object.keys(input).length) return shown;
           const hook = writeHook(trx, context);
           await resource.checkWrite?.(hook, 'update', input, current);
@@ -192,22 +218,33 @@ export function adminService({ db, changed = () => {} }: { db: Db; changed?: () 
     },
 
     async remove(resource: AdminResource, id: string, context: WriteContext): Promise<Row> {
-      if (!resource.remove) throw new AppError('method-not-allowed', `${resource.name} cannot be deleted from the console.`);
-      return db.transaction(async (trx) => {
-        const current = await findRow(resource, id, trx, true);
-        if (!current || (resource.remove === 'soft' && current.deletedAt)) throw new AppError('not-found', `No ${resource.name} record with id ${id}.`);
-        await resource.checkWrite?.(writeHook(trx, context), 'delete', {}, current);
-        for (const guard of resource.deleteGuards ?? []) {
-          if (await guard.blocks(trx, id)) throw new AppError(guard.code, guard.message);
-        }
-        if (resource.remove === 'soft') {
-          await trx(resource.model.tableName).where(idColumnOf(resource), id).update({ deletedAt: trx.fn.now() });
-        } else {
-          await trx(resource.model.tableName).where(idColumnOf(resource), id).delete();
-        }
-        await recordAudit(trx, { actor: auditActor(context.actor), requestId: context.requestId, action: 'delete', resource: resource.name, recordId: id, before: present(resource, current) });
-        return present(resource, current);
-      }).then(committed);
+      if (!resource.remove)
+        throw new AppError('method-not-allowed', `${resource.name} cannot be deleted from the console.`);
+      return db
+        .transaction(async (trx) => {
+          const current = await findRow(resource, id, trx, true);
+          if (!current || (resource.remove === 'soft' && current.deletedAt))
+            throw new AppError('not-found', `No ${resource.name} record with id ${id}.`);
+          await resource.checkWrite?.(writeHook(trx, context), 'delete', {}, current);
+          for (const guard of resource.deleteGuards ?? []) {
+            if (await guard.blocks(trx, id)) throw new AppError(guard.code, guard.message);
+          }
+          if (resource.remove === 'soft') {
+            await trx(resource.model.tableName).where(idColumnOf(resource), id).update({ deletedAt: trx.fn.now() });
+          } else {
+            await trx(resource.model.tableName).where(idColumnOf(resource), id).delete();
+          }
+          await recordAudit(trx, {
+            actor: auditActor(context.actor),
+            requestId: context.requestId,
+            action: 'delete',
+            resource: resource.name,
+            recordId: id,
+            before: present(resource, current),
+          });
+          return present(resource, current);
+        })
+        .then(committed);
     },
   };
 }
@@ -215,7 +252,9 @@ export function adminService({ db, changed = () => {} }: { db: Db; changed?: () 
 /** JSON columns go in as JSON text; everything else as it is. */
 function serialize(resource: AdminResource, values: Row): Row {
   const json = new Set(resource.model.jsonAttributes ?? []);
-  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, json.has(k) && v !== null ? JSON.stringify(v) : v]));
+  return Object.fromEntries(
+    Object.entries(values).map(([k, v]) => [k, json.has(k) && v !== null ? JSON.stringify(v) : v]),
+  );
 }
 
 export type AdminService = ReturnType<typeof adminService>;

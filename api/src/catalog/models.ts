@@ -25,7 +25,11 @@ export class Product extends BaseModel {
 
   static override get relationMappings() {
     return {
-      prices: { relation: Model.HasManyRelation, modelClass: Price, join: { from: 'products.id', to: 'prices.productId' } },
+      prices: {
+        relation: Model.HasManyRelation,
+        modelClass: Price,
+        join: { from: 'products.id', to: 'prices.productId' },
+      },
       upgradableTo: {
         relation: Model.ManyToManyRelation,
         modelClass: Product,
@@ -49,7 +53,11 @@ export class Product extends BaseModel {
         modelClass: ContentResource,
         join: {
           from: 'products.id',
-          through: { from: 'productContentResources.productId', to: 'productContentResources.resourceId', extra: ['position'] },
+          through: {
+            from: 'productContentResources.productId',
+            to: 'productContentResources.resourceId',
+            extra: ['position'],
+          },
           to: 'contentResources.id',
         },
       },
@@ -78,7 +86,13 @@ export class Price extends BaseModel {
   declare createdAt: Date;
 
   static override get relationMappings() {
-    return { product: { relation: Model.BelongsToOneRelation, modelClass: Product, join: { from: 'prices.productId', to: 'products.id' } } };
+    return {
+      product: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Product,
+        join: { from: 'prices.productId', to: 'products.id' },
+      },
+    };
   }
 }
 

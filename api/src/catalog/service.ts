@@ -3,29 +3,16 @@ import type { Clock } from '../clock';
 import { seatsSoldOf } from '../commerce/seats';
 import type { Db } from '../db/connection';
 import { Product } from './models';
-
-export type EnrollmentState = 'open' | 'not-open' | 'closed';
+import type { EnrollmentState, StoreProduct } from './schemas';
 
 /** Where a product's enrollment window stands at `now` (no window: always open). */
-export function enrollmentState(product: Pick<Product, 'enrollmentOpensAt' | 'enrollmentClosesAt'>, now: Date): EnrollmentState {
+export function enrollmentState(
+  product: Pick<Product, 'enrollmentOpensAt' | 'enrollmentClosesAt'>,
+  now: Date,
+): EnrollmentState {
   if (product.enrollmentOpensAt && product.enrollmentOpensAt > now) return 'not-open';
   if (product.enrollmentClosesAt && product.enrollmentClosesAt <= now) return 'closed';
   return 'open';
-}
-
-export interface StoreProduct {
-  id: string;
-  name: string;
-  slug: string | null;
-  description: string | null;
-  productType: Product['productType'];
-  quantityAvailable: number;
-  /** Seats still for sale; null when the product is not limited. */
-  seatsLeft: number | null;
-  enrollment: { state: EnrollmentState; opensAt: Date | null; closesAt: Date | null };
-  /** The published courses the product grants, in order. */
-  courses: { id: string; slug: string | null; title: string }[];
-  price: { id: string; unitAmount: number; currency: string; nickname: string | null } | null;
 }
 
 /** The published courses each product grants, in order. */
@@ -42,7 +29,10 @@ export async function coursesOfProducts(db: Db, productIds: string[]): Promise<M
     : [];
   const byProduct = new Map<string, StoreProduct['courses']>();
   for (const row of rows as { productId: string; id: string; slug: string | null; title: string }[]) {
-    byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), { id: row.id, slug: row.slug, title: row.title }]);
+    byProduct.set(row.productId, [
+      ...(byProduct.get(row.productId) ?? []),
+      { id: row.id, slug: row.slug, title: row.title },
+    ]);
   }
   return byProduct;
 }
@@ -55,7 +45,10 @@ export function catalogService({ db, clock, caches }: { db: Db; clock: Clock; ca
       .withGraphFetched('prices(current)')
       .modifiers({ current: (q) => q.where('status', 'active') })
       .orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id' }]);
-    const courses = await coursesOfProducts(db, products.map((p) => p.id));
+    const courses = await coursesOfProducts(
+      db,
+      products.map((p) => p.id),
+    );
     // The last page written from these products, and what it was written for: most requests can send it again.
     const written: { inputs: string; json: string } = { inputs: '', json: '' };
     return { products, courses, written };
@@ -83,7 +76,9 @@ export function catalogService({ db, clock, caches }: { db: Db; clock: Clock; ca
           seatsLeft: p.quantityAvailable >= 0 ? Math.max(0, p.quantityAvailable - (sold.get(p.id) ?? 0)) : null,
           enrollment: { state: states[i]!, opensAt: p.enrollmentOpensAt, closesAt: p.enrollmentClosesAt },
           courses: courses.get(p.id) ?? [],
-          price: price ? { id: price.id, unitAmount: price.unitAmount, currency: price.currency, nickname: price.nickname } : null,
+          price: price
+            ? { id: price.id, unitAmount: price.unitAmount, currency: price.currency, nickname: price.nickname }
+            : null,
         };
       });
       Object.assign(written, { inputs, json: JSON.stringify({ data }) });

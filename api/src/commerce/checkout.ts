@@ -12,9 +12,12 @@ import type { Logger } from '../logger';
 import type { Outbox } from '../mail/outbox';
 import { receiptEmail, unfulfillableRefundEmail } from '../mail/templates';
 import { merchantProductId } from '../payments/merchant-records';
-import type { PaymentProvider } from '../payments/provider';
+import type { PaymentProvider, ProviderCheckout } from '../payments/provider';
+import { COUPON_MESSAGES, problemFor } from './coupons';
+import type { CommerceLimits } from './limits';
 import { formatMoney } from './money';
 import type { Quote } from './pricing';
+import type { CheckoutOutcome, CheckoutStarted } from './schemas';
 import type { QuoteService } from './quotes';
 import { GRANTING_STATUSES } from './models';
 import { holdingOf, holdingOfEmail, ownerHasSeatColumn } from './ownership';
@@ -74,16 +77,30 @@ interface CheckoutRow {
   purchaseId: string | null;
   merchantSessionId: string | null;
   couponReserved: boolean;
+  expiresAt: Date;
 }
 
-type Availability = 'sold-out' | 'enrollment-closed' | 'enrollment-not-open' | 'upgrade-not-available' | 'already-purchased' | null;
+/**
+ * How long a checkout may stay unpaid (Stripe's shortest session): then it is ended at the provider, so it can no
+ * longer be paid, and a coupon use it reserved comes back.
+ */
+export const CHECKOUT_MINUTES = 30;
+const CHECKOUT_MS = CHECKOUT_MINUTES * 60_000;
+/** Open checkouts the expiry sweep reads at a time (each may ask the provider twice), and at most how many reads a run. */
+const EXPIRY_BATCH = 50;
+const EXPIRY_BATCHES = 20;
+
+type Availability =
+  'sold-out' | 'enrollment-closed' | 'enrollment-not-open' | 'upgrade-not-available' | 'already-purchased' | null;
 
 const MESSAGES: Record<Exclude<Availability, null>, string> = {
   'sold-out': 'This course is sold out.',
   'enrollment-closed': 'Enrollment for this course has closed.',
   'enrollment-not-open': 'Enrollment for this course has not opened yet.',
-  'upgrade-not-available': 'The course this upgrade was priced from is no longer yours to upgrade (it was upgraded, refunded or given away).',
-  'already-purchased': 'You already have this course, and a copy bought at a regional price cannot be given away as a seat.',
+  'upgrade-not-available':
+    'The course this upgrade was priced from is no longer yours to upgrade (it was upgraded, refunded or given away).',
+  'already-purchased':
+    'You already have this course, and a copy bought at a regional price cannot be given away as a seat.',
 };
 
 interface Deps {
@@ -95,12 +112,20 @@ interface Deps {
   quotes: QuoteService;
   provider: PaymentProvider;
   refunds: Pick<PurchaseLifecycle, 'completeRefund'>;
+  limits: Pick<CommerceLimits, 'checkoutStart'>;
 }
 
 /** What the provider shows next to the discount line: the kind of discount and any upgrade credit. */
 function discountLabel(quote: Quote): string {
-  const kinds: Record<string, string> = { ppp: 'Regional price', team: 'Team discount', coupon: 'Coupon', 'default-coupon': 'Sale' };
-  const parts = [quote.credit > 0 ? 'Upgrade credit' : null, quote.discount ? kinds[quote.discount.kind] : null].filter(Boolean);
+  const kinds: Record<string, string> = {
+    ppp: 'Regional price',
+    team: 'Team discount',
+    coupon: 'Coupon',
+    'default-coupon': 'Sale',
+  };
+  const parts = [quote.credit > 0 ? 'Upgrade credit' : null, quote.discount ? kinds[quote.discount.kind] : null].filter(
+    Boolean,
+  );
   return parts.join(' + ') || 'Discount';
 }
 
@@ -112,7 +137,12 @@ const SOLD_OUT_REASON = 'Sold out before the payment completed';
 
 /** The apology for a payment that could not be fulfilled, from the reason its refund records. */
 const apologyFor = (to: string, productName: string, amount: string, reason: string) =>
-  unfulfillableRefundEmail(to, productName, amount, reason === SOLD_OUT_REASON ? { soldOut: true } : { soldOut: false, reason });
+  unfulfillableRefundEmail(
+    to,
+    productName,
+    amount,
+    reason === SOLD_OUT_REASON ? { soldOut: true } : { soldOut: false, reason },
+  );
 
 /** The key of the full refund of a checkout that could not be fulfilled. */
 const soldOutRefundKey = (checkoutId: string) => `sold-out-${checkoutId}`;
@@ -126,11 +156,16 @@ type Buyer = Pick<User, 'id' | 'email'>;
  * checkout row is locked, and only the call that finds it open writes the purchase, charge, customer and
  * coupon use, and sends the email (after commit).
  */
-export function checkoutService({ db, clock, config, logger, outbox, quotes, provider, refunds }: Deps) {
-  async function availability(trx: Knex | Knex.Transaction, product: ProductFacts, seats: number): Promise<Availability> {
+export function checkoutService({ db, clock, config, logger, outbox, quotes, provider, refunds, limits }: Deps) {
+  async function availability(
+    trx: Knex | Knex.Transaction,
+    product: ProductFacts,
+    seats: number,
+  ): Promise<Availability> {
     const enrollment = enrollmentState(product, clock.now());
     if (enrollment !== 'open') return enrollment === 'closed' ? 'enrollment-closed' : 'enrollment-not-open';
-    if (product.quantityAvailable >= 0 && (await seatsSold(trx, product.id)) + seats > product.quantityAvailable) return 'sold-out';
+    if (product.quantityAvailable >= 0 && (await seatsSold(trx, product.id)) + seats > product.quantityAvailable)
+      return 'sold-out';
     return null;
   }
 
@@ -141,18 +176,34 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
    */
   async function upgradeProblem(trx: Knex.Transaction, checkout: CheckoutRow, buyer: Buyer): Promise<Availability> {
     if (!checkout.upgradeFromId || checkout.team) return null;
-    const source = await trx('purchases').where({ id: checkout.upgradeFromId }).forUpdate().first('userId', 'status', 'merchantChargeId');
+    const source = await trx('purchases')
+      .where({ id: checkout.upgradeFromId })
+      .forUpdate()
+      .first('userId', 'status', 'merchantChargeId');
     const used = await trx('purchases').where({ upgradedFromId: checkout.upgradeFromId }).first('id');
-    if (!source || source.userId !== buyer.id || !(GRANTING_STATUSES as readonly string[]).includes(source.status) || used) return 'upgrade-not-available';
+    if (
+      !source ||
+      source.userId !== buyer.id ||
+      !(GRANTING_STATUSES as readonly string[]).includes(source.status) ||
+      used
+    )
+      return 'upgrade-not-available';
     // Refunded (or being refunded) since the quote: the credit given must still have been paid. A refund reserves
     // its amount under the source's lock, which is held here.
     if (source.merchantChargeId) {
-      const charge = await trx('merchantCharges').where({ id: source.merchantChargeId }).first('amount', 'refundAmount');
-      const [pending] = await trx('merchantRefunds').where({ merchantChargeId: source.merchantChargeId }).whereNot({ status: 'succeeded' }).sum({ amount: 'amount' });
-      if (charge.amount - charge.refundAmount - Number(pending?.amount ?? 0) < checkout.creditAmount) return 'upgrade-not-available';
+      const charge = await trx('merchantCharges')
+        .where({ id: source.merchantChargeId })
+        .first('amount', 'refundAmount');
+      const [pending] = await trx('merchantRefunds')
+        .where({ merchantChargeId: source.merchantChargeId })
+        .whereNot({ status: 'succeeded' })
+        .sum({ amount: 'amount' });
+      if (charge.amount - charge.refundAmount - Number(pending?.amount ?? 0) < checkout.creditAmount)
+        return 'upgrade-not-available';
     }
     // Holding the target meanwhile (another tab, a seat): the credit is not turned into a copy to give away.
-    if (await holdingOf(trx, buyer.id, checkout.productId, { except: checkout.upgradeFromId })) return 'upgrade-not-available';
+    if (await holdingOf(trx, buyer.id, checkout.productId, { except: checkout.upgradeFromId }))
+      return 'upgrade-not-available';
     return null;
   }
 
@@ -188,9 +239,12 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       upgradedFromId: checkout.team || status === 'Refunded' ? null : checkout.upgradeFromId,
     };
     if (!checkout.team || status === 'Refunded') {
-      let write = trx
-        .with('purchase', trx('purchases').insert(base).returning(['id', 'createdAt']))
-        .with('settled', trx('checkouts').where({ id: checkout.id }).update({ ...settled, purchaseId: trx('purchase').select('id') }));
+      let write = trx.with('purchase', trx('purchases').insert(base).returning(['id', 'createdAt'])).with(
+        'settled',
+        trx('checkouts')
+          .where({ id: checkout.id })
+          .update({ ...settled, purchaseId: trx('purchase').select('id') }),
+      );
       if (status === 'Valid') {
         const offer = trx('purchase').select(
           'id',
@@ -198,7 +252,20 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
           trx.raw('?', ['AVAILABLE']),
           trx.raw('?? + make_interval(secs => ?)', ['createdAt', config.TRANSFER_WINDOW_DAYS * 86_400]),
         );
-        write = write.with('offer', trx.into(trx.raw('?? (??, ??, ??, ??)', ['purchaseUserTransfers', 'purchaseId', 'sourceUserId', 'transferState', 'expiresAt'])).insert(offer));
+        write = write.with(
+          'offer',
+          trx
+            .into(
+              trx.raw('?? (??, ??, ??, ??)', [
+                'purchaseUserTransfers',
+                'purchaseId',
+                'sourceUserId',
+                'transferState',
+                'expiresAt',
+              ]),
+            )
+            .insert(offer),
+        );
       }
       also.forEach((query, i) => (write = write.with(`also_${i}`, query)));
       const [purchase] = await write.select('id').from('purchase');
@@ -214,41 +281,64 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
     let purchaseId: string;
     if (existing) {
       await trx('coupons').where({ id: existing.couponId }).increment('maxUses', checkout.quantity);
-      [{ id: purchaseId }] = await trx('purchases').insert({ ...base, bulkCouponId: existing.couponId }).returning('id');
+      [{ id: purchaseId }] = await trx('purchases')
+        .insert({ ...base, bulkCouponId: existing.couponId })
+        .returning('id');
     } else {
       [{ id: purchaseId }] = await trx('purchases').insert(base).returning('id');
       const [coupon] = await trx('coupons')
-        .insert({ percentageDiscount: 1, maxUses: checkout.quantity, restrictedToProductId: checkout.productId, bulkPurchaseId: purchaseId })
+        .insert({
+          percentageDiscount: 1,
+          maxUses: checkout.quantity,
+          restrictedToProductId: checkout.productId,
+          bulkPurchaseId: purchaseId,
+        })
         .returning('id');
       await trx('purchases').where({ id: purchaseId }).update({ bulkCouponId: coupon.id });
     }
-    await trx('checkouts').where({ id: checkout.id }).update({ ...settled, purchaseId });
+    await trx('checkouts')
+      .where({ id: checkout.id })
+      .update({ ...settled, purchaseId });
     for (const query of also) await query;
     return purchaseId;
   }
 
   /**
    * Takes one use of a limited coupon with one conditional update, so that N buyers racing for M uses left get
-   * exactly M checkouts; the losers hear `coupon-used-up` before paying anything.
+   * exactly M checkouts; the losers hear `coupon-used-up` before paying anything (`coupon-not-valid` when not signed
+   * in, as every coupon problem is for them). The use comes back when the checkout is canceled or expires.
    */
-  async function reserveCouponUse(trx: Knex.Transaction, couponId: string): Promise<boolean> {
+  async function reserveCouponUse(trx: Knex.Transaction, couponId: string, precise: boolean): Promise<boolean> {
     const coupon = await trx('coupons').where({ id: couponId }).first('maxUses');
     if (coupon.maxUses === -1) return false;
-    const taken = await trx('coupons').where({ id: couponId }).where('usedCount', '<', trx.raw('max_uses')).increment('usedCount', 1);
-    if (!taken) throw new AppError('coupon-used-up', 'This coupon has been used as many times as it allows.', { coupon: 'is used up' });
+    const taken = await trx('coupons')
+      .where({ id: couponId })
+      .where('usedCount', '<', trx.raw('max_uses'))
+      .increment('usedCount', 1);
+    if (!taken) {
+      const problem = problemFor('coupon-used-up', precise);
+      throw new AppError(problem, COUPON_MESSAGES[problem], {
+        coupon: precise ? 'is used up' : COUPON_MESSAGES[problem],
+      });
+    }
     return true;
   }
 
   /** Counts the use of an unlimited coupon at fulfilment (a limited one was counted when the checkout began). */
   async function countCouponUse(trx: Knex.Transaction, checkout: CheckoutRow): Promise<void> {
-    if (checkout.couponId && !checkout.couponReserved) await trx('coupons').where({ id: checkout.couponId }).increment('usedCount', 1);
+    if (checkout.couponId && !checkout.couponReserved)
+      await trx('coupons').where({ id: checkout.couponId }).increment('usedCount', 1);
   }
 
   /** Ends an open checkout unpaid; only the call that moves it from open gives a reserved coupon use back. */
   async function cancel(checkoutId: string): Promise<void> {
     await db.transaction(async (trx) => {
-      const [checkout] = await trx('checkouts').where({ id: checkoutId, status: 'open' }).update({ status: 'canceled' }).returning(['couponId', 'couponReserved']);
-      if (checkout?.couponReserved) await trx('coupons').where({ id: checkout.couponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
+      const [checkout] = await trx('checkouts')
+        .where({ id: checkoutId, status: 'open' })
+        .update({ status: 'canceled' })
+        .returning(['couponId', 'couponReserved']);
+      if (checkout?.couponReserved)
+        await trx('coupons').where({ id: checkout.couponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
     });
   }
 
@@ -260,7 +350,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
    * Fulfils (or cancels) a checkout read a moment ago: the provider is asked first, outside any transaction, then
    * the checkout row is locked and only the call that still finds it open writes anything.
    */
-  async function settle(found: Found, alongside?: Alongside): Promise<Settled> {
+  async function settle(found: Found, alongside?: Alongside, known?: ProviderCheckout): Promise<Settled> {
     if (found.status === 'refunded') await finishRefund(found);
     if (found.status !== 'open') return { status: found.status, purchaseId: found.purchaseId };
     const checkoutId = found.id;
@@ -268,7 +358,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
     let paid = null;
     if (!free) {
       if (!found.sessionIdentifier) return { status: 'open', purchaseId: null };
-      paid = await provider.retrieveCheckout(found.sessionIdentifier);
+      paid = known ?? (await provider.retrieveCheckout(found.sessionIdentifier));
       if (paid.status === 'canceled') {
         await cancel(checkoutId);
         return { status: 'canceled', purchaseId: null };
@@ -286,7 +376,18 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       // buyer's, else the one with the checkout's email, if any).
       const row = await trx('checkouts as c')
         .join('products as p', 'p.id', 'c.productId')
-        .leftJoin('users as u', 'u.id', trx.raw('coalesce(??, (select ?? from ?? as ?? where lower(??) = lower(??)))', ['c.buyerUserId', 'known.id', 'users', 'known', 'known.email', 'c.buyerEmail']))
+        .leftJoin(
+          'users as u',
+          'u.id',
+          trx.raw('coalesce(??, (select ?? from ?? as ?? where lower(??) = lower(??)))', [
+            'c.buyerUserId',
+            'known.id',
+            'users',
+            'known',
+            'known.email',
+            'c.buyerEmail',
+          ]),
+        )
         .where('c.id', checkoutId)
         .forUpdate('c', 'p')
         .first(
@@ -306,7 +407,13 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
             .as('merchantProductId'),
         );
       const checkout = row as CheckoutRow;
-      if (checkout.status !== 'open') return { status: checkout.status as CheckoutStatus, purchaseId: checkout.purchaseId as string | null, email: null, alongside: undefined };
+      if (checkout.status !== 'open')
+        return {
+          status: checkout.status as CheckoutStatus,
+          purchaseId: checkout.purchaseId as string | null,
+          email: null,
+          alongside: undefined,
+        };
       const product: ProductFacts = {
         id: checkout.productId,
         name: row.productName,
@@ -317,7 +424,11 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       let buyer: Buyer | undefined = row.buyerId ? { id: row.buyerId, email: row.buyerAddress } : undefined;
       if (!buyer) {
         // A new buyer gets an account (unverified until they sign in); one created meanwhile is found instead.
-        [buyer] = await trx('users').insert({ email: checkout.buyerEmail }).onConflict(trx.raw('(lower(email))')).ignore().returning(['id', 'email']);
+        [buyer] = await trx('users')
+          .insert({ email: checkout.buyerEmail })
+          .onConflict(trx.raw('(lower(email))'))
+          .ignore()
+          .returning(['id', 'email']);
         buyer ??= await findOrCreateUserByEmail(trx, checkout.buyerEmail, { verified: false });
       }
 
@@ -340,7 +451,9 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
             net: paid.charge.amount - paid.charge.fee,
             currency: checkout.currency,
             userId: buyer.id,
-            merchantProductId: row.merchantProductId ?? (await merchantProductId(trx, accountId, product.id, `${provider.label}-${product.id}`)),
+            merchantProductId:
+              row.merchantProductId ??
+              (await merchantProductId(trx, accountId, product.id, `${provider.label}-${product.id}`)),
             merchantCustomerId: trx('customer').select('id'),
             metadata: JSON.stringify({ checkoutId, country: checkout.country }),
           })
@@ -353,23 +466,45 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       // one-seat team to give away, never a duplicate (DOMAIN §5.5). Refunded instead: an upgrade (below), and a
       // regional-price copy, which as a seat would open the course anywhere. Same-product payments are serialized by
       // the product's lock above, so two of them cannot both miss each other.
-      const holds = !checkout.team && !checkout.upgradeFromId && Boolean(await holdingOf(trx, buyer.id, checkout.productId));
+      const holds =
+        !checkout.team && !checkout.upgradeFromId && Boolean(await holdingOf(trx, buyer.id, checkout.productId));
       const converted = holds && !checkout.restricted;
       if (converted) checkout.team = true;
       const seats = checkout.team ? checkout.quantity : 1;
-      const problem: Availability = (holds && !converted ? 'already-purchased' : null) ?? (await availability(trx, product, seats)) ?? (await upgradeProblem(trx, checkout, buyer));
+      const problem: Availability =
+        (holds && !converted ? 'already-purchased' : null) ??
+        (await availability(trx, product, seats)) ??
+        (await upgradeProblem(trx, checkout, buyer));
       if (problem && charge && paid?.charge) {
         // Paid after the last seat went (or the upgrade source was used meanwhile): refunded in full. The refund is
         // reserved here and asked of the provider after commit, never under these locks; its key makes any retry
         // replay it rather than refund twice.
         const reason = problem === 'sold-out' ? SOLD_OUT_REASON : MESSAGES[problem];
         const [refund] = await trx('merchantRefunds')
-          .insert({ merchantAccountId: accountId, merchantChargeId: charge.id, amount: paid.charge.amount, reason, idempotencyKey: soldOutRefundKey(checkoutId) })
+          .insert({
+            merchantAccountId: accountId,
+            merchantChargeId: charge.id,
+            amount: paid.charge.amount,
+            reason,
+            idempotencyKey: soldOutRefundKey(checkoutId),
+          })
           .returning('id');
-        if (checkout.couponReserved) await trx('coupons').where({ id: checkout.couponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
+        if (checkout.couponReserved)
+          await trx('coupons').where({ id: checkout.couponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
         const purchaseId = await writePurchase(trx, checkout, buyer, charge, 'Refunded', { status: 'refunded' }, []);
-        const apology = apologyFor(buyer.email, product.name, formatMoney(paid.charge.amount, checkout.currency), reason);
-        return { status: 'refunded' as const, purchaseId, email: false, alongside: undefined, refund: { id: refund.id as string, chargeId: charge.id, reason, apology } };
+        const apology = apologyFor(
+          buyer.email,
+          product.name,
+          formatMoney(paid.charge.amount, checkout.currency),
+          reason,
+        );
+        return {
+          status: 'refunded' as const,
+          purchaseId,
+          email: false,
+          alongside: undefined,
+          refund: { id: refund.id as string, chargeId: charge.id, reason, apology },
+        };
       }
       if (problem) throw new AppError(problem, MESSAGES[problem]);
 
@@ -382,10 +517,26 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
           .update({ transferState: 'CANCELED', canceledAt: trx.fn.now() });
       }
       const invoiceUrl = charge && new URL(`/invoices/${charge.id}`, config.publicUrl).toString();
-      const receipt = charge && receiptEmail(buyer.email, product.name, amount, invoiceUrl!, checkout.team ? { seats: checkout.quantity } : null);
+      const receipt =
+        charge &&
+        receiptEmail(
+          buyer.email,
+          product.name,
+          amount,
+          invoiceUrl!,
+          checkout.team ? { seats: checkout.quantity } : null,
+        );
       const also = [...(receipt ? [outbox.enqueueQuery(trx, receipt)] : []), ...alsoOf(trx)];
       const settled = { status: 'fulfilled' as const, buyerUserId: buyer.id, ...(converted && { team: true }) };
-      const purchaseId = await writePurchase(trx, checkout, buyer, charge, checkout.restricted ? 'Restricted' : 'Valid', settled, also);
+      const purchaseId = await writePurchase(
+        trx,
+        checkout,
+        buyer,
+        charge,
+        checkout.restricted ? 'Restricted' : 'Valid',
+        settled,
+        also,
+      );
       return { status: 'fulfilled' as const, purchaseId, email: Boolean(charge), alongside: alongside && true };
     });
     if (outcome.email) outbox.flushInBackground();
@@ -409,18 +560,92 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       .join('merchantCharges as c', 'c.id', 'r.merchantChargeId')
       .where('r.idempotencyKey', soldOutRefundKey(found.id))
       // A pending one is being asked for by the call that settled it, unless that call is long gone.
-      .where((q) => q.where('r.status', 'failed').orWhere('r.status', 'pending').where('r.createdAt', '<', db.raw(`now() - interval '2 minutes'`)))
+      .where((q) =>
+        q
+          .where('r.status', 'failed')
+          .orWhere('r.status', 'pending')
+          .where('r.createdAt', '<', db.raw(`now() - interval '2 minutes'`)),
+      )
       // Refunded meanwhile (at the provider's dashboard, say): nothing left to ask for.
       .whereRaw('c.refund_amount < c.amount')
       .first('r.id', 'r.merchantChargeId as chargeId', 'r.reason', 'r.amount', 'u.email', 'pr.name as productName');
     if (!pending) return;
     await db('merchantRefunds').where({ id: pending.id, status: 'failed' }).update({ status: 'pending' });
-    const apology = apologyFor(pending.email, pending.productName, formatMoney(pending.amount, found.currency), pending.reason);
-    await refunds.completeRefund({ id: pending.id, chargeId: pending.chargeId, reason: pending.reason }, async () => apology);
+    const apology = apologyFor(
+      pending.email,
+      pending.productName,
+      formatMoney(pending.amount, found.currency),
+      pending.reason,
+    );
+    await refunds.completeRefund(
+      { id: pending.id, chargeId: pending.chargeId, reason: pending.reason },
+      async () => apology,
+    );
+  }
+
+  /**
+   * Ends one checkout that outlived its time. One with a provider session is first ended at the provider, which
+   * decides once between a payment landing at the same moment and the expiry: paid → fulfilled as any payment is
+   * (a limited coupon's reserved use is kept), canceled → canceled here, the use given back by `cancel`'s conditional
+   * update. One still being paid for (a payment under way) is looked at again a checkout's time later.
+   */
+  async function expireOne(found: Found): Promise<CheckoutStatus> {
+    if (!found.sessionIdentifier) {
+      // Free, or its provider session never recorded (the start failed midway): nothing can be paid for it.
+      await cancel(found.id);
+      return 'canceled';
+    }
+    const final = await provider.expireCheckout(found.sessionIdentifier);
+    const settled = await settle(found, undefined, final);
+    if (settled.status === 'open') {
+      await db('checkouts')
+        .where({ id: found.id, status: 'open' })
+        .update({ expiresAt: new Date(clock.now().getTime() + CHECKOUT_MS) });
+    }
+    return settled.status;
   }
 
   return {
-    async create(input: CheckoutInput): Promise<{ checkoutId: string; url: string }> {
+    /**
+     * The expiry sweep (run every minute beside the requests): open checkouts whose time passed are ended, and their
+     * reserved coupon uses come back. One whose provider session was never recorded waits a checkout's time more, so
+     * that a session created late at the provider has expired there too. Answers how many ended unpaid.
+     */
+    async expireAbandoned(): Promise<number> {
+      const now = clock.now();
+      const tried: string[] = [];
+      let canceled = 0;
+      for (let batch = 0; batch < EXPIRY_BATCHES; batch++) {
+        const due = (await withSession()
+          .where('c.status', 'open')
+          .where('c.expiresAt', '<=', now)
+          .where((q) =>
+            q
+              .whereNotNull('c.merchantSessionId')
+              .orWhere('c.amountTotal', 0)
+              .orWhere('c.expiresAt', '<=', new Date(now.getTime() - CHECKOUT_MS)),
+          )
+          .whereNotIn('c.id', tried)
+          .orderBy('c.expiresAt')
+          .limit(EXPIRY_BATCH)
+          .select('c.*', 's.identifier as sessionIdentifier')) as Found[];
+        for (const found of due) {
+          tried.push(found.id);
+          try {
+            if ((await expireOne(found)) === 'canceled') canceled++;
+          } catch (error) {
+            // The provider unreachable, say: the checkout stays open (its use reserved) until a later sweep.
+            logger.warn({ err: error, checkoutId: found.id }, 'expiring a checkout failed; the next sweep retries');
+          }
+        }
+        if (due.length < EXPIRY_BATCH) break;
+      }
+      return canceled;
+    },
+
+    async create(input: CheckoutInput): Promise<CheckoutStarted> {
+      // Counted before anything is quoted, reserved or asked of the provider.
+      await limits.checkoutStart({ ip: input.ip, buyerId: input.buyer?.id ?? null, email: input.email });
       const answer = await quotes.quote({
         productId: input.productId,
         quantity: input.quantity,
@@ -431,14 +656,22 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         upgradeFromId: input.upgradeFromId,
         buyer: input.buyer,
       });
-      if (answer.coupon?.problem) throw new AppError(answer.coupon.problem, answer.coupon.message!, { coupon: answer.coupon.message! });
+      if (answer.coupon?.problem)
+        throw new AppError(answer.coupon.problem, answer.coupon.message!, { coupon: answer.coupon.message! });
       const email = input.buyer?.email ?? input.email;
-      if (!email) throw new AppError('validation-failed', 'Enter an email address for your receipt.', { email: 'is required when not signed in' });
+      if (!email)
+        throw new AppError('validation-failed', 'Enter an email address for your receipt.', {
+          email: 'is required when not signed in',
+        });
       if (!input.buyer && !answer.team && (await holdingOfEmail(db, email, input.productId))) {
         // Said before payment (DOMAIN §5.5): a guest cannot see that this address owns the course.
-        throw new AppError('email-owns-product', `${email} already owns this course. Sign in to use it, or buy it as a seat to give away.`, {
-          email: 'already owns this course',
-        });
+        throw new AppError(
+          'email-owns-product',
+          `${email} already owns this course. Sign in to use it, or buy it as a seat to give away.`,
+          {
+            email: 'already owns this course',
+          },
+        );
       }
       const product = (await Product.query(db).findById(input.productId))!;
       const price = (await Price.query(db).findOne({ productId: product.id, status: 'active' }))!;
@@ -449,7 +682,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       const { quote } = answer;
       const couponId = quote.discount?.couponId ?? null;
       const checkout = await db.transaction(async (trx) => {
-        const couponReserved = couponId ? await reserveCouponUse(trx, couponId) : false;
+        const couponReserved = couponId ? await reserveCouponUse(trx, couponId, Boolean(input.buyer)) : false;
         const [row] = await trx('checkouts')
           .insert({
             productId: product.id,
@@ -469,6 +702,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
             creditAmount: quote.credit,
             currency: answer.currency,
             restricted: quote.restricted,
+            expiresAt: new Date(clock.now().getTime() + CHECKOUT_MS),
           })
           .returning('id');
         return row as { id: string };
@@ -515,7 +749,9 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       }
       const accountId = await provider.accountId();
       await db.transaction(async (trx) => {
-        const [merchantSession] = await trx('merchantSessions').insert({ merchantAccountId: accountId, identifier: session.identifier }).returning('id');
+        const [merchantSession] = await trx('merchantSessions')
+          .insert({ merchantAccountId: accountId, identifier: session.identifier })
+          .returning('id');
         await trx('checkouts').where({ id: checkout.id }).update({ merchantSessionId: merchantSession.id });
       });
       return { checkoutId: checkout.id, url: session.url };
@@ -534,13 +770,17 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
      * ignored. `alongside` commits with a fulfilment (the answer says so), and is not run otherwise.
      */
     async settleSession(sessionIdentifier: string, alongside?: Alongside): Promise<Settled | null> {
-      const found = (await withSession().where('s.identifier', sessionIdentifier).first('c.*', 's.identifier as sessionIdentifier')) as Found | undefined;
+      const found = (await withSession()
+        .where('s.identifier', sessionIdentifier)
+        .first('c.*', 's.identifier as sessionIdentifier')) as Found | undefined;
       return found ? settle(found, alongside) : null;
     },
 
     /** Fulfils a paid checkout exactly once; any number of concurrent calls, from anywhere, converge. */
     async fulfil(checkoutId: string): Promise<Settled> {
-      const found = (await withSession().where('c.id', checkoutId).first('c.*', 's.identifier as sessionIdentifier')) as Found | undefined;
+      const found = (await withSession()
+        .where('c.id', checkoutId)
+        .first('c.*', 's.identifier as sessionIdentifier')) as Found | undefined;
       if (!found) throw new AppError('not-found', 'No such checkout.');
       return settle(found);
     },
@@ -549,18 +789,14 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
      * The thank-you page's answer: the settlement, and for a team purchase its team (the whole team's seats), since
      * a team purchase opens no course until its buyer takes a seat (DOMAIN §7).
      */
-    async outcome(checkoutId: string): Promise<Settled & { team: { teamId: string; seats: number; ownerHasSeat: boolean } | null }> {
+    async outcome(checkoutId: string): Promise<CheckoutOutcome> {
       const settled = await this.fulfil(checkoutId);
       const team =
         settled.status === 'fulfilled' && settled.purchaseId
           ? await db('purchases as p')
               .join('coupons as c', 'c.id', 'p.bulkCouponId')
               .where('p.id', settled.purchaseId)
-              .first(
-                'c.bulkPurchaseId as teamId',
-                'c.maxUses as seats',
-                ownerHasSeatColumn(db, 'c.id', 'p.userId'),
-              )
+              .first('c.bulkPurchaseId as teamId', 'c.maxUses as seats', ownerHasSeatColumn(db, 'c.id', 'p.userId'))
           : null;
       return { ...settled, team: team ?? null };
     },

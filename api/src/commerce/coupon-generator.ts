@@ -1,23 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { z } from 'zod';
 import { recordAudit, type Actor } from '../audit/record';
 import type { Db } from '../db/connection';
-import { DateTime, Discount, Id } from '../admin/fields';
+import type { GenerateCoupons } from '../admin/schemas/commerce';
 import { Coupon } from './models';
 
 /** No 0/O or 1/I/L: codes are read aloud and typed by hand. */
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-
-export const GenerateCouponsBody = z
-  .object({
-    count: z.number().int().min(1).max(500),
-    prefix: z.string().regex(/^[A-Z0-9]{0,12}$/, 'up to 12 capital letters or digits').default(''),
-    percentageDiscount: Discount,
-    maxUses: z.number().int().min(-1).max(1_000_000).default(1),
-    expires: DateTime.nullable().optional(),
-    restrictedToProductId: Id.nullable().optional(),
-  })
-  .strict();
 
 function newCode(prefix: string): string {
   const body = Array.from({ length: 8 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
@@ -27,14 +15,20 @@ function newCode(prefix: string): string {
 /** The console's coupon generator: N coupons with fresh codes in one transaction, audited together. */
 export function couponGenerator({ db }: { db: Db }) {
   return {
-    async generate(input: z.infer<typeof GenerateCouponsBody>, actor: Actor, requestId: string | null): Promise<Coupon[]> {
+    async generate(input: GenerateCoupons, actor: Actor, requestId: string | null): Promise<Coupon[]> {
       return db.transaction(async (trx) => {
         const { count, prefix, ...fields } = input;
         const created: Coupon[] = [];
         // 31^8 codes: a clash is rare; ON CONFLICT skips it and the loop draws again.
         for (let round = 0; created.length < count && round < 5; round++) {
           const rows = Array.from({ length: count - created.length }, () => ({ ...fields, code: newCode(prefix) }));
-          const inserted = (await trx('coupons').insert(rows).onConflict(trx.raw('(lower(code)) WHERE code IS NOT NULL')).ignore().returning('id')) as { id: string }[];
+          const inserted = (await trx('coupons')
+            .insert(rows)
+            .onConflict(trx.raw('(lower(code)) WHERE code IS NOT NULL'))
+            .ignore()
+            .returning('id')) as {
+            id: string;
+          }[];
           created.push(...(await Coupon.query(trx).findByIds(inserted.map((r) => r.id))));
         }
         await recordAudit(trx, {

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import { Coupon } from './models';
 import { toBp, type CouponOffer } from './pricing';
+import type { CouponProblem } from './schemas';
 
-export type CouponProblem = 'coupon-not-found' | 'coupon-expired' | 'coupon-used-up' | 'coupon-not-valid-for-product' | 'coupon-inactive';
+export type { CouponProblem };
 
 export const COUPON_MESSAGES: Record<CouponProblem, string> = {
   'coupon-not-found': 'There is no coupon with that code.',
@@ -10,7 +11,16 @@ export const COUPON_MESSAGES: Record<CouponProblem, string> = {
   'coupon-used-up': 'This coupon has been used as many times as it allows.',
   'coupon-not-valid-for-product': 'This coupon is not valid for this course.',
   'coupon-inactive': 'This coupon is no longer active.',
+  'coupon-not-valid': 'This code is not valid.',
 };
+
+/**
+ * What a caller who is not signed in hears of any coupon problem: one answer for unknown, expired, inactive, used-up
+ * and other-course codes, so that probing codes cannot tell which exist. Signed-in callers hear the reason.
+ */
+export function problemFor(problem: CouponProblem, precise: boolean): CouponProblem {
+  return precise ? problem : 'coupon-not-valid';
+}
 
 /** Why a coupon cannot be used for this product now (DOMAIN §4), or null when it can. */
 export function couponProblem(coupon: Coupon | undefined, productId: string, now: Date): CouponProblem | null {
@@ -19,7 +29,8 @@ export function couponProblem(coupon: Coupon | undefined, productId: string, now
   if (coupon.expires && coupon.expires <= now) return 'coupon-expired';
   if (coupon.maxUses !== -1 && coupon.usedCount >= coupon.maxUses) return 'coupon-used-up';
   // Team coupons are redeemed through their invite link, never entered at checkout.
-  if (coupon.bulkPurchaseId || (coupon.restrictedToProductId && coupon.restrictedToProductId !== productId)) return 'coupon-not-valid-for-product';
+  if (coupon.bulkPurchaseId || (coupon.restrictedToProductId && coupon.restrictedToProductId !== productId))
+    return 'coupon-not-valid-for-product';
   return null;
 }
 
@@ -29,22 +40,15 @@ export function asOffer(coupon: Coupon): CouponOffer {
 
 // Plain knex below, not Objection builders: a quote runs these on every product page view, and building them is
 // most of a quote's CPU. Rows become Coupon models at the end.
-const asCoupon = (row: Record<string, unknown> | undefined): Coupon | undefined => (row ? Coupon.fromDatabaseJson(row) : undefined);
-
-export async function findCouponByCode(db: Knex, code: string): Promise<Coupon | undefined> {
-  return asCoupon(await byCode(db, code).first());
-}
+const asCoupon = (row: Record<string, unknown> | undefined): Coupon | undefined =>
+  row ? Coupon.fromDatabaseJson(row) : undefined;
 
 const byCode = (db: Knex, code: string) => db('coupons').whereRaw('lower(code) = lower(?)', [code]);
 
 /**
- * The site-wide sale: the active default coupon with the highest percentage that has not expired. A default
- * coupon without an expiry runs until it is deactivated.
+ * The site-wide sale: active default coupons, highest percentage first, that have not expired. A default coupon
+ * without an expiry runs until it is deactivated.
  */
-export async function bestDefaultCoupon(db: Knex, productId: string, now: Date): Promise<Coupon | undefined> {
-  return asCoupon(await defaultCoupons(db, productId, now).first());
-}
-
 const defaultCoupons = (db: Knex, productId: string, now: Date) =>
   db('coupons')
     .where({ default: true, status: 'active' })
@@ -52,14 +56,28 @@ const defaultCoupons = (db: Knex, productId: string, now: Date) =>
     .where((q) => q.whereNull('expires').orWhere('expires', '>', now))
     .where((q) => q.whereNull('restrictedToProductId').orWhere('restrictedToProductId', productId))
     .where((q) => q.where('maxUses', -1).orWhere('usedCount', '<', db.raw('max_uses')))
-    .orderBy([{ column: 'percentageDiscount', order: 'desc' }, { column: 'createdAt', order: 'asc' }]);
+    .orderBy([
+      { column: 'percentageDiscount', order: 'desc' },
+      { column: 'createdAt', order: 'asc' },
+    ]);
 
 /** The coupon entered (if any) and the best sale for a product, in one round trip: what every quote needs. */
-export async function quoteCoupons(db: Knex, productId: string, code: string | undefined, now: Date): Promise<{ entered?: Coupon; sale?: Coupon }> {
-  const tagged = (query: Knex.QueryBuilder, as: 'entered' | 'sale') => query.select('coupons.*', db.raw('? AS found_as', [as])).limit(1);
+export async function quoteCoupons(
+  db: Knex,
+  productId: string,
+  code: string | undefined,
+  now: Date,
+): Promise<{ entered?: Coupon; sale?: Coupon }> {
+  const tagged = (query: Knex.QueryBuilder, as: 'entered' | 'sale') =>
+    query.select('coupons.*', db.raw('? AS found_as', [as])).limit(1);
   const sale = tagged(defaultCoupons(db, productId, now), 'sale');
   // Prepared by name: parsed and planned once per connection, not on every product page view.
-  const query = code ? db.unionAll([tagged(byCode(db, code), 'entered'), sale], true).options({ name: 'quote-coupons-and-code' }) : sale.options({ name: 'quote-coupons' });
+  const query = code
+    ? db.unionAll([tagged(byCode(db, code), 'entered'), sale], true).options({ name: 'quote-coupons-and-code' })
+    : sale.options({ name: 'quote-coupons' });
   const rows: Record<string, unknown>[] = await query;
-  return { entered: asCoupon(rows.find((r) => r.foundAs === 'entered')), sale: asCoupon(rows.find((r) => r.foundAs === 'sale')) };
+  return {
+    entered: asCoupon(rows.find((r) => r.foundAs === 'entered')),
+    sale: asCoupon(rows.find((r) => r.foundAs === 'sale')),
+  };
 }

@@ -4,12 +4,19 @@ import { Product } from '../catalog/models';
 import { User } from '../identity/models';
 import { MerchantCharge, MerchantCoupon, MerchantSession } from '../payments/models';
 
-export const PURCHASE_STATUSES = ['Valid', 'Restricted', 'Refunded', 'Disputed', 'Banned'] as const;
-export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
-/** The statuses that grant access (a Restricted one only from its country). */
-export const GRANTING_STATUSES = ['Valid', 'Restricted'] as const satisfies readonly PurchaseStatus[];
+import type { PurchaseStatus } from '../shared/purchase-status';
 
-export const TRANSFER_STATES = ['AVAILABLE', 'INITIATED', 'VERIFIED', 'CANCELED', 'EXPIRED', 'CONFIRMED', 'COMPLETED'] as const;
+export { GRANTING_STATUSES, type PurchaseStatus } from '../shared/purchase-status';
+
+export const TRANSFER_STATES = [
+  'AVAILABLE',
+  'INITIATED',
+  'VERIFIED',
+  'CANCELED',
+  'EXPIRED',
+  'CONFIRMED',
+  'COMPLETED',
+] as const;
 export type TransferState = (typeof TRANSFER_STATES)[number];
 
 export class Coupon extends BaseModel {
@@ -81,10 +88,26 @@ export class Purchase extends BaseModel {
 
   static override get relationMappings() {
     return {
-      user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'purchases.userId', to: 'users.id' } },
-      product: { relation: Model.BelongsToOneRelation, modelClass: Product, join: { from: 'purchases.productId', to: 'products.id' } },
-      coupon: { relation: Model.BelongsToOneRelation, modelClass: Coupon, join: { from: 'purchases.couponId', to: 'coupons.id' } },
-      bulkCoupon: { relation: Model.BelongsToOneRelation, modelClass: Coupon, join: { from: 'purchases.bulkCouponId', to: 'coupons.id' } },
+      user: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'purchases.userId', to: 'users.id' },
+      },
+      product: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Product,
+        join: { from: 'purchases.productId', to: 'products.id' },
+      },
+      coupon: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Coupon,
+        join: { from: 'purchases.couponId', to: 'coupons.id' },
+      },
+      bulkCoupon: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Coupon,
+        join: { from: 'purchases.bulkCouponId', to: 'coupons.id' },
+      },
       redeemedBulkCoupon: {
         relation: Model.BelongsToOneRelation,
         modelClass: Coupon,
@@ -179,8 +202,16 @@ export class Checkout extends BaseModel {
 
   static override get relationMappings() {
     return {
-      product: { relation: Model.BelongsToOneRelation, modelClass: Product, join: { from: 'checkouts.productId', to: 'products.id' } },
-      purchase: { relation: Model.BelongsToOneRelation, modelClass: Purchase, join: { from: 'checkouts.purchaseId', to: 'purchases.id' } },
+      product: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Product,
+        join: { from: 'checkouts.productId', to: 'products.id' },
+      },
+      purchase: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Purchase,
+        join: { from: 'checkouts.purchaseId', to: 'purchases.id' },
+      },
       merchantSession: {
         relation: Model.BelongsToOneRelation,
         modelClass: MerchantSession,
@@ -201,8 +232,16 @@ export class TeamSeatRevocation extends BaseModel {
 
   static override get relationMappings() {
     return {
-      coupon: { relation: Model.BelongsToOneRelation, modelClass: Coupon, join: { from: 'teamSeatRevocations.couponId', to: 'coupons.id' } },
-      user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'teamSeatRevocations.userId', to: 'users.id' } },
+      coupon: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Coupon,
+        join: { from: 'teamSeatRevocations.couponId', to: 'coupons.id' },
+      },
+      user: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'teamSeatRevocations.userId', to: 'users.id' },
+      },
     };
   }
 }

@@ -2,42 +2,7 @@ import type { Db } from '../db/connection';
 import { coursesOfProducts } from '../catalog/service';
 import { AppError } from '../http/errors';
 import { ownerHasSeatColumn } from './ownership';
-
-export interface MyPurchase {
-  id: string;
-  product: { id: string; name: string; slug: string | null };
-  status: string;
-  totalAmount: number;
-  currency: string;
-  createdAt: Date;
-  country: string | null;
-  /**
-   * A team purchase: its team's seats; `teamId` is the first purchase of the team (later ones added seats to it),
-   * `quantity` the seats this purchase bought.
-   */
-  team: { seats: number; used: number; teamId: string; addedSeats: boolean; quantity: number; ownerHasSeat: boolean } | null;
-  /** The published courses the product grants. */
-  courses: { id: string; slug: string | null; title: string }[];
-  /** A seat redeemed from someone's team. */
-  seat: boolean;
-  invoiceId: string | null;
-}
-
-export interface Invoice {
-  id: string;
-  number: string;
-  issuedAt: Date;
-  buyer: { name: string | null; email: string };
-  line: { description: string; quantity: number; unitAmount: number; subtotal: number };
-  /** The percentage discount (sale, coupon, team, regional). */
-  discount: number;
-  /** Upgrade credit for an owned purchase, its own line (DOMAIN §5.3). */
-  credit: number;
-  total: number;
-  refunded: number;
-  currency: string;
-  country: string | null;
-}
+import type { Invoice, MyPurchase } from './schemas';
 
 /** A buyer's own purchases and invoices; someone else's invoice does not exist for them (404). */
 export function myPurchases({ db }: { db: Db }) {
@@ -50,8 +15,22 @@ export function myPurchases({ db }: { db: Db }) {
         .where('p.userId', userId)
         .orderBy('p.createdAt', 'desc')
         .select(
-          'p.id', 'p.status', 'p.totalAmount', 'p.currency', 'p.createdAt', 'p.country', 'p.merchantChargeId', 'p.redeemedBulkCouponId',
-          'p.bulkCouponId', 'pr.id as productId', 'pr.name as productName', 'pr.slug as productSlug', 'c.maxUses', 'c.usedCount', 'c.bulkPurchaseId', 'co.quantity',
+          'p.id',
+          'p.status',
+          'p.totalAmount',
+          'p.currency',
+          'p.createdAt',
+          'p.country',
+          'p.merchantChargeId',
+          'p.redeemedBulkCouponId',
+          'p.bulkCouponId',
+          'pr.id as productId',
+          'pr.name as productName',
+          'pr.slug as productSlug',
+          'c.maxUses',
+          'c.usedCount',
+          'c.bulkPurchaseId',
+          'co.quantity',
           // A team purchase opens nothing until its buyer takes a seat of it (DOMAIN §7).
           ownerHasSeatColumn(db, 'p.bulkCouponId', 'p.userId'),
         );
@@ -64,7 +43,16 @@ export function myPurchases({ db }: { db: Db }) {
         currency: r.currency,
         createdAt: r.createdAt,
         country: r.country,
-        team: r.bulkCouponId ? { seats: r.maxUses, used: r.usedCount, teamId: r.bulkPurchaseId, addedSeats: r.bulkPurchaseId !== r.id, quantity: r.quantity ?? r.maxUses, ownerHasSeat: r.ownerHasSeat } : null,
+        team: r.bulkCouponId
+          ? {
+              seats: r.maxUses,
+              used: r.usedCount,
+              teamId: r.bulkPurchaseId,
+              addedSeats: r.bulkPurchaseId !== r.id,
+              quantity: r.quantity ?? r.maxUses,
+              ownerHasSeat: r.ownerHasSeat,
+            }
+          : null,
         courses: courses.get(r.productId) ?? [],
         seat: Boolean(r.redeemedBulkCouponId),
         invoiceId: r.merchantChargeId,
@@ -80,8 +68,19 @@ export function myPurchases({ db }: { db: Db }) {
         .leftJoin('prices as price', 'price.id', 'co.priceId')
         .where({ 'ch.id': chargeId, 'p.userId': userId })
         .first(
-          'ch.id', 'ch.identifier', 'ch.amount', 'ch.refundAmount', 'ch.currency', 'ch.createdAt', 'p.country', 'pr.name as productName',
-          'u.name as buyerName', 'u.email as buyerEmail', 'co.quantity', 'co.creditAmount', 'price.unitAmount',
+          'ch.id',
+          'ch.identifier',
+          'ch.amount',
+          'ch.refundAmount',
+          'ch.currency',
+          'ch.createdAt',
+          'p.country',
+          'pr.name as productName',
+          'u.name as buyerName',
+          'u.email as buyerEmail',
+          'co.quantity',
+          'co.creditAmount',
+          'price.unitAmount',
         );
       if (!row) throw new AppError('not-found', 'No such invoice.');
       const quantity = row.quantity ?? 1;
@@ -92,7 +91,12 @@ export function myPurchases({ db }: { db: Db }) {
         number: row.identifier,
         issuedAt: row.createdAt,
         buyer: { name: row.buyerName, email: row.buyerEmail },
-        line: { description: quantity > 1 ? `${row.productName} (${quantity} seats)` : row.productName, quantity, unitAmount, subtotal },
+        line: {
+          description: quantity > 1 ? `${row.productName} (${quantity} seats)` : row.productName,
+          quantity,
+          unitAmount,
+          subtotal,
+        },
         credit: row.creditAmount ?? 0,
         discount: Math.max(0, subtotal - row.amount - (row.creditAmount ?? 0)),
         total: row.amount,

@@ -24,7 +24,11 @@ export async function holdingOf(
 }
 
 /** The same, for whoever has this email (a guest at checkout, a transfer's recipient). */
-export async function holdingOfEmail(trx: Knex | Knex.Transaction, email: string, productId: string): Promise<Holding | undefined> {
+export async function holdingOfEmail(
+  trx: Knex | Knex.Transaction,
+  email: string,
+  productId: string,
+): Promise<Holding | undefined> {
   const user = await trx('users').whereRaw('lower(email) = lower(?)', [email]).first('id');
   return user ? holdingOf(trx, user.id, productId) : undefined;
 }

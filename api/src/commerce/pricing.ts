@@ -91,12 +91,22 @@ export function pppDiscountBp(ratio: number | undefined): number | null {
   return Math.min(rounded, 7500);
 }
 
-/** Team tiers by seats: 1–4 none, 5–9 15 %, 10–29 25 %, 30+ 35 %. */
+/** A team tier: seats bought (now and before, `min`–`max`, no upper end when null) → discount in bp. */
+export interface TeamTier {
+  min: number;
+  max: number | null;
+  bp: number;
+}
+
+/** Team tiers by seats: 1–4 none, 5–9 15 %, 10–29 25 %, 30+ 35 %. The quote answer carries them to the storefront. */
+export const TEAM_TIERS: readonly TeamTier[] = [
+  { min: 5, max: 9, bp: 1500 },
+  { min: 10, max: 29, bp: 2500 },
+  { min: 30, max: null, bp: 3500 },
+];
+
 export function teamDiscountBp(seats: number): number {
-  if (seats >= 30) return 3500;
-  if (seats >= 10) return 2500;
-  if (seats >= 5) return 1500;
-  return 0;
+  return TEAM_TIERS.findLast((tier) => seats >= tier.min)?.bp ?? 0;
 }
 
 /** Ties go to the first: a coupon the buyer typed, then the sale, then the team tier, then PPP (which restricts). */
@@ -151,7 +161,10 @@ export function quote(input: PricingInput): Quote {
   // What the floor gave back comes off the discount, so the lines still add up.
   const creditApplied = credit > 0 ? discounted - finalPrice : 0;
   const discountAmount = fullPrice - finalPrice - creditApplied;
-  const discount = best && discountAmount > 0 ? { kind: best.kind, bp: best.bp, amount: discountAmount, ...(best.couponId && { couponId: best.couponId }) } : null;
+  const discount =
+    best && discountAmount > 0
+      ? { kind: best.kind, bp: best.bp, amount: discountAmount, ...(best.couponId && { couponId: best.couponId }) }
+      : null;
   if (best && !discount) notApplied.push({ kind: best.kind, reason: 'minimum-charge' });
 
   return {

@@ -1,18 +1,11 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import { userOf } from '../http/auth';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
 import type { PurchaseLifecycle } from './purchase-lifecycle';
 import type { TeamService } from './teams';
-import { TransferBody } from './transfer-routes';
+import { BanBody, MemberParams, RefundBody, TransferBody } from './schemas';
 import type { TransferService } from './transfers';
-
-const Reason = z.string().trim().min(3, 'say why, in a few words').max(500);
-const RefundBody = z.object({ amount: z.number().int('whole cents').positive('more than nothing').optional(), reason: Reason }).strict();
-const BanBody = z.object({ reason: Reason }).strict();
-
-const MemberParams = z.object({ id: z.uuid('must be an id'), memberId: z.uuid('must be an id') });
 
 interface Deps {
   allow: Policies;
@@ -31,27 +24,46 @@ export function purchaseActionRoutes({ allow, lifecycle, transfers, teams }: Dep
 
   router.post('/purchases/:id/refund', allow.roles('support'), async (ctx) => {
     const body = RefundBody.parse(ctx.request.body);
-    ctx.body = { data: await lifecycle.refund(IdParam.parse(ctx.params).id, body, actorOf(ctx), ctx.state.requestId ?? null) };
+    ctx.body = {
+      data: await lifecycle.refund(IdParam.parse(ctx.params).id, body, actorOf(ctx), ctx.state.requestId ?? null),
+    };
   });
 
   router.post('/purchases/:id/ban', allow.roles(), async (ctx) => {
     const { reason } = BanBody.parse(ctx.request.body);
-    ctx.body = { data: await lifecycle.ban(IdParam.parse(ctx.params).id, reason, actorOf(ctx), ctx.state.requestId ?? null) };
+    ctx.body = {
+      data: await lifecycle.ban(IdParam.parse(ctx.params).id, reason, actorOf(ctx), ctx.state.requestId ?? null),
+    };
   });
 
   // A buyer who typed the wrong address: support moves the purchase, recorded as a completed transfer.
   router.post('/purchases/:id/move', allow.roles('support'), async (ctx) => {
     const { email } = TransferBody.parse(ctx.request.body);
-    ctx.body = { data: await transfers.moveDirectly(actorOf(ctx), IdParam.parse(ctx.params).id, email, ctx.state.requestId ?? null) };
+    ctx.body = {
+      data: await transfers.moveDirectly(
+        actorOf(ctx),
+        IdParam.parse(ctx.params).id,
+        email,
+        ctx.state.requestId ?? null,
+      ),
+    };
   });
 
   router.post('/purchase-user-transfers/:id/cancel', allow.roles('support'), async (ctx) => {
-    ctx.body = { data: await transfers.cancel({ ...actorOf(ctx), staff: true }, IdParam.parse(ctx.params).id, ctx.state.requestId ?? null) };
+    ctx.body = {
+      data: await transfers.cancel(
+        { ...actorOf(ctx), staff: true },
+        IdParam.parse(ctx.params).id,
+        ctx.state.requestId ?? null,
+      ),
+    };
   });
 
   router.delete('/bulk-purchases/:id/members/:memberId', allow.roles('support'), async (ctx) => {
     const { id, memberId } = MemberParams.parse(ctx.params);
-    ctx.body = { data: await teams.revoke(id, memberId, { ...actorOf(ctx), staff: true }, ctx.state.requestId ?? null) };
+    ctx.body = {
+      data: await teams.revoke(id, memberId, { ...actorOf(ctx), staff: true }, ctx.state.requestId ?? null),
+    };
   });
 
   return router;

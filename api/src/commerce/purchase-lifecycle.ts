@@ -10,6 +10,7 @@ import type { PaymentProvider } from '../payments/provider';
 import { formatMoney } from './money';
 import { GRANTING_STATUSES, type PurchaseStatus } from './models';
 import { keepOutOfTeam } from './seats';
+import type { BanResult, RefundResult } from './schemas';
 import { OPEN_TRANSFER_STATES } from './transfers';
 
 /**
@@ -19,13 +20,13 @@ import { OPEN_TRANSFER_STATES } from './transfers';
 export const PURCHASE_EDGES: Record<PurchaseStatus, readonly PurchaseStatus[]> = {
   Valid: ['Refunded', 'Disputed', 'Banned'],
   Restricted: ['Refunded', 'Disputed', 'Banned'],
-  Disputed: ['Valid', 'Restricted', 'Banned'],
+  Disputed: [...GRANTING_STATUSES, 'Banned'], // a dispute won gives back the access it had
   Refunded: [],
   Banned: [],
 };
 
-const sourcesOf = (to: PurchaseStatus) => (Object.keys(PURCHASE_EDGES) as PurchaseStatus[]).filter((from) => PURCHASE_EDGES[from].includes(to));
-
+const sourcesOf = (to: PurchaseStatus) =>
+  (Object.keys(PURCHASE_EDGES) as PurchaseStatus[]).filter((from) => PURCHASE_EDGES[from].includes(to));
 
 interface PurchaseRow {
   id: string;
@@ -55,7 +56,11 @@ interface Deps {
 }
 
 /** The email that tells the buyer about a refund, written once the provider confirmed it. */
-export type RefundEmail = (trx: Knex.Transaction, charge: ChargeRow, result: { refundAmount: number; full: boolean }) => Promise<NewEmail>;
+export type RefundEmail = (
+  trx: Knex.Transaction,
+  charge: ChargeRow,
+  result: { refundAmount: number; full: boolean },
+) => Promise<NewEmail>;
 
 export interface RefundInput {
   /** Cents; the whole remaining amount when left out. */
@@ -66,18 +71,32 @@ export interface RefundInput {
 /** Refunds, disputes and bans: what ends or restores access after a purchase, from the console or the provider. */
 export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
   /** Moves a purchase along an allowed edge; false when it is not in a state that may move there. */
-  async function move(trx: Knex.Transaction, purchaseId: string, to: PurchaseStatus, reason: string | null): Promise<boolean> {
-    const moved = await trx('purchases').where({ id: purchaseId }).whereIn('status', sourcesOf(to)).update({ status: to, statusReason: reason });
+  async function move(
+    trx: Knex.Transaction,
+    purchaseId: string,
+    to: PurchaseStatus,
+    reason: string | null,
+  ): Promise<boolean> {
+    const moved = await trx('purchases')
+      .where({ id: purchaseId })
+      .whereIn('status', sourcesOf(to))
+      .update({ status: to, statusReason: reason });
     return moved > 0;
   }
 
   /** A purchase that no longer grants access takes its open transfer and, for a team, its seats with it. */
-  async function endAccess(trx: Knex.Transaction, purchase: PurchaseRow, status: PurchaseStatus, reason: string | null): Promise<void> {
+  async function endAccess(
+    trx: Knex.Transaction,
+    purchase: PurchaseRow,
+    status: PurchaseStatus,
+    reason: string | null,
+  ): Promise<void> {
     await trx('purchaseUserTransfers')
       .where({ purchaseId: purchase.id })
       .whereIn('transferState', OPEN_TRANSFER_STATES)
       .update({ transferState: 'CANCELED', canceledAt: trx.fn.now() });
-    if (purchase.bulkCouponId && status !== 'Disputed') await takeSeatsBack(trx, purchase, status, reason ?? `the team purchase was ${status.toLowerCase()}`);
+    if (purchase.bulkCouponId && status !== 'Disputed')
+      await takeSeatsBack(trx, purchase, status, reason ?? `the team purchase was ${status.toLowerCase()}`);
   }
 
   /**
@@ -85,12 +104,23 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
    * team is live (or disputed) the team closes and every seat ends; otherwise the team shrinks by its seats, and if more people
    * hold seats than remain, the latest to join lose theirs.
    */
-  async function takeSeatsBack(trx: Knex.Transaction, purchase: PurchaseRow, status: PurchaseStatus, reason: string): Promise<void> {
+  async function takeSeatsBack(
+    trx: Knex.Transaction,
+    purchase: PurchaseRow,
+    status: PurchaseStatus,
+    reason: string,
+  ): Promise<void> {
     const couponId = purchase.bulkCouponId!;
     const coupon = await trx('coupons').where({ id: couponId }).forUpdate().first('maxUses', 'usedCount');
     // A disputed purchase still holds its seats until the dispute ends, so it keeps the team open too.
-    const live = await trx('purchases').where({ bulkCouponId: couponId }).whereNot({ id: purchase.id }).whereIn('status', [...GRANTING_STATUSES, 'Disputed']).first('id');
-    const seats = live ? ((await trx('checkouts').where({ purchaseId: purchase.id }).first('quantity'))?.quantity ?? coupon.maxUses) : coupon.maxUses;
+    const live = await trx('purchases')
+      .where({ bulkCouponId: couponId })
+      .whereNot({ id: purchase.id })
+      .whereIn('status', [...GRANTING_STATUSES, 'Disputed'])
+      .first('id');
+    const seats = live
+      ? ((await trx('checkouts').where({ purchaseId: purchase.id }).first('quantity'))?.quantity ?? coupon.maxUses)
+      : coupon.maxUses;
     const excess = Math.max(0, coupon.usedCount - (coupon.maxUses - seats));
     const members = trx('purchases').where({ redeemedBulkCouponId: couponId }).whereIn('status', sourcesOf(status));
     if (!live) {
@@ -105,7 +135,10 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
     }
     await trx('coupons')
       .where({ id: couponId })
-      .update({ usedCount: coupon.usedCount - ended, maxUses: Math.max(coupon.maxUses - seats, coupon.usedCount - ended) });
+      .update({
+        usedCount: coupon.usedCount - ended,
+        maxUses: Math.max(coupon.maxUses - seats, coupon.usedCount - ended),
+      });
   }
 
   async function lockedPurchase(trx: Knex.Transaction, purchaseId: string): Promise<PurchaseRow> {
@@ -128,13 +161,24 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
     return (await trx('merchantCharges').where({ id: chargeId }).forUpdate().first()) as ChargeRow;
   }
 
-  async function chargeByIdentifier(trx: Knex.Transaction, accountId: string, identifier: string): Promise<ChargeRow | undefined> {
+  async function chargeByIdentifier(
+    trx: Knex.Transaction,
+    accountId: string,
+    identifier: string,
+  ): Promise<ChargeRow | undefined> {
     const found = await trx('merchantCharges').where({ merchantAccountId: accountId, identifier }).first('id');
     return found && lockCharge(trx, found.id);
   }
 
   /** Records a refund's total as the provider reports it: it only grows, and a full one ends access. */
-  async function applyRefundTotal(trx: Knex.Transaction, charge: ChargeRow, refunded: number, reason: string, actor: Actor, requestId: string | null) {
+  async function applyRefundTotal(
+    trx: Knex.Transaction,
+    charge: ChargeRow,
+    refunded: number,
+    reason: string,
+    actor: Actor,
+    requestId: string | null,
+  ) {
     const total = Math.min(charge.amount, Math.max(charge.refundAmount, refunded));
     if (total !== charge.refundAmount) {
       await trx('merchantCharges').where({ id: charge.id }).update({ refundAmount: total });
@@ -177,14 +221,22 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
       .first('r.amount', 'r.idempotencyKey', 'r.status', 'c.identifier as chargeIdentifier');
     let refund: Awaited<ReturnType<PaymentProvider['refund']>>;
     try {
-      refund = await provider.refund({ chargeIdentifier: row.chargeIdentifier, amount: row.amount, idempotencyKey: row.idempotencyKey, reason: reserved.reason });
+      refund = await provider.refund({
+        chargeIdentifier: row.chargeIdentifier,
+        amount: row.amount,
+        idempotencyKey: row.idempotencyKey,
+        reason: reserved.reason,
+      });
     } catch (error) {
       await db('merchantRefunds').where({ id: reserved.id, status: 'pending' }).update({ status: 'failed' });
       throw error;
     }
     const outcome = await db.transaction(async (trx) => {
       const charge = await lockCharge(trx, reserved.chargeId);
-      const moved = await trx('merchantRefunds').where({ id: reserved.id }).whereNot({ status: 'succeeded' }).update({ status: 'succeeded', identifier: refund.identifier });
+      const moved = await trx('merchantRefunds')
+        .where({ id: reserved.id })
+        .whereNot({ status: 'succeeded' })
+        .update({ status: 'succeeded', identifier: refund.identifier });
       const result = await applyRefundTotal(trx, charge, refund.refundedTotal, reserved.reason, actor, requestId);
       if (moved) await outbox.enqueue(trx, await emailOf(trx, charge, result));
       return result;
@@ -201,24 +253,45 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
      * webhook arriving in between changes nothing). The idempotency key is derived from the charge, what was
      * refunded or reserved before and the amount, so a retried request refunds once.
      */
-    async refund(purchaseId: string, input: RefundInput, actor: Actor, requestId: string | null = null) {
+    async refund(
+      purchaseId: string,
+      input: RefundInput,
+      actor: Actor,
+      requestId: string | null = null,
+    ): Promise<RefundResult> {
       const reserved = await db.transaction(async (trx) => {
         const purchase = await lockedPurchase(trx, purchaseId);
         if (!purchase.merchantChargeId) {
-          throw new AppError('refund-not-possible', 'Nothing was paid for this purchase (a free redemption or a team seat), so there is nothing to refund.');
+          throw new AppError(
+            'refund-not-possible',
+            'Nothing was paid for this purchase (a free redemption or a team seat), so there is nothing to refund.',
+          );
         }
         // A spent upgrade credit (DOMAIN §5.3): the upgrade bought with it is refunded first, or the credit would be
         // paid back twice.
-        const upgrade = await trx('purchases').where({ upgradedFromId: purchase.id }).whereNot({ status: 'Refunded' }).first('id');
+        const upgrade = await trx('purchases')
+          .where({ upgradedFromId: purchase.id })
+          .whereNot({ status: 'Refunded' })
+          .first('id');
         if (upgrade) {
-          throw new AppError('purchase-upgraded', 'This purchase was used as credit for an upgrade; refund the upgrade first.');
+          throw new AppError(
+            'purchase-upgraded',
+            'This purchase was used as credit for an upgrade; refund the upgrade first.',
+          );
         }
         const charge = await lockCharge(trx, purchase.merchantChargeId);
-        const [sum] = await trx('merchantRefunds').where({ merchantChargeId: charge.id, status: 'pending' }).sum({ pending: 'amount' });
+        const [sum] = await trx('merchantRefunds')
+          .where({ merchantChargeId: charge.id, status: 'pending' })
+          .sum({ pending: 'amount' });
         const taken = charge.refundAmount + Number(sum?.pending ?? 0);
         const left = charge.amount - taken;
         if (left <= 0) {
-          throw new AppError('refund-not-possible', taken > charge.refundAmount ? 'A refund of this purchase is under way.' : 'This purchase has already been refunded in full.');
+          throw new AppError(
+            'refund-not-possible',
+            taken > charge.refundAmount
+              ? 'A refund of this purchase is under way.'
+              : 'This purchase has already been refunded in full.',
+          );
         }
         const amount = input.amount ?? left;
         if (amount > left) {
@@ -227,13 +300,23 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
         }
         const account = await trx('merchantAccounts').where({ id: charge.merchantAccountId }).first('label');
         if (account.label !== provider.label) {
-          throw new AppError('refund-not-possible', `This purchase was paid through ${account.label}, which is not the payment provider configured now.`);
+          throw new AppError(
+            'refund-not-possible',
+            `This purchase was paid through ${account.label}, which is not the payment provider configured now.`,
+          );
         }
         const idempotencyKey = `refund-${charge.id}-${taken}-${amount}`;
         // A try that failed (the provider unreachable, or its answer lost after it acted) has the same key: it is
         // tried again under it, and the provider replays what it did rather than refunding twice.
         const [row] = await trx('merchantRefunds')
-          .insert({ merchantAccountId: charge.merchantAccountId, merchantChargeId: charge.id, amount, reason: input.reason, idempotencyKey, requestedById: actor.id })
+          .insert({
+            merchantAccountId: charge.merchantAccountId,
+            merchantChargeId: charge.id,
+            amount,
+            reason: input.reason,
+            idempotencyKey,
+            requestedById: actor.id,
+          })
           .onConflict('idempotencyKey')
           .merge({ status: 'pending', reason: input.reason, requestedById: actor.id })
           .where('merchantRefunds.status', 'failed')
@@ -249,29 +332,49 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
         ]);
         return refundEmail(buyer.email, product.name, formatMoney(reserved.amount, charge.currency), result.full);
       };
-      const result = await completeRefund({ id: reserved.id, chargeId: reserved.charge.id, reason: input.reason }, refundEmailOf, actor, requestId);
+      const result = await completeRefund(
+        { id: reserved.id, chargeId: reserved.charge.id, reason: input.reason },
+        refundEmailOf,
+        actor,
+        requestId,
+      );
       return { ...result, amount: reserved.amount };
     },
 
     completeRefund,
 
     /** Ends a purchase's access for good; only an admin may (the route says so), always with a reason. */
-    async ban(purchaseId: string, reason: string, actor: Actor, requestId: string | null = null) {
+    async ban(purchaseId: string, reason: string, actor: Actor, requestId: string | null = null): Promise<BanResult> {
       return db.transaction(async (trx) => {
         // A member's seat: the team's coupon is locked first, the order team changes take (coupon, then seats).
         const seat = await trx('purchases').where({ id: purchaseId }).first('redeemedBulkCouponId');
-        if (seat?.redeemedBulkCouponId) await trx('coupons').where({ id: seat.redeemedBulkCouponId }).forUpdate().first('id');
+        if (seat?.redeemedBulkCouponId)
+          await trx('coupons').where({ id: seat.redeemedBulkCouponId }).forUpdate().first('id');
         const purchase = await lockedPurchase(trx, purchaseId);
         if (!(await move(trx, purchase.id, 'Banned', reason))) {
-          throw new AppError('status-change-not-allowed', `A ${purchase.status.toLowerCase()} purchase cannot be banned.`);
+          throw new AppError(
+            'status-change-not-allowed',
+            `A ${purchase.status.toLowerCase()} purchase cannot be banned.`,
+          );
         }
         await endAccess(trx, purchase, 'Banned', reason);
         if (purchase.redeemedBulkCouponId) {
           // A banned member's seat goes back to the team, and the invite link refuses them as a revoked member.
-          await trx('coupons').where({ id: purchase.redeemedBulkCouponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
+          await trx('coupons')
+            .where({ id: purchase.redeemedBulkCouponId })
+            .where('usedCount', '>', 0)
+            .decrement('usedCount', 1);
           await keepOutOfTeam(trx, purchase.redeemedBulkCouponId, purchase.userId, actor.id);
         }
-        await recordAudit(trx, { actor, action: 'purchase.banned', resource: 'purchases', recordId: purchase.id, before: { status: purchase.status }, after: { status: 'Banned', reason }, requestId });
+        await recordAudit(trx, {
+          actor,
+          action: 'purchase.banned',
+          resource: 'purchases',
+          recordId: purchase.id,
+          before: { status: purchase.status },
+          after: { status: 'Banned', reason },
+          requestId,
+        });
         return { status: 'Banned' as const };
       });
     },
@@ -281,70 +384,136 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
       const emailed = await db.transaction(async (trx) => {
         const charge = await chargeByIdentifier(trx, accountId, chargeIdentifier);
         if (!charge) return logger.warn({ chargeIdentifier }, 'refund event for a charge we do not know; ignored');
-        const result = await applyRefundTotal(trx, charge, amountRefunded, 'Refunded at the payment provider', SYSTEM_ACTOR, null);
+        const result = await applyRefundTotal(
+          trx,
+          charge,
+          amountRefunded,
+          'Refunded at the payment provider',
+          SYSTEM_ACTOR,
+          null,
+        );
         const grown = result.refundAmount - charge.refundAmount;
         // A refund started at the provider's dashboard is told to the buyer as one from the console is; one of ours
         // under way (or failed, to be tried again) emails when it completes (under the charge's lock, so exactly one
         // of the two sends).
-        const ours = await trx('merchantRefunds').where({ merchantChargeId: charge.id }).whereIn('status', ['pending', 'failed']).first('id');
+        const ours = await trx('merchantRefunds')
+          .where({ merchantChargeId: charge.id })
+          .whereIn('status', ['pending', 'failed'])
+          .first('id');
         if (grown <= 0 || ours) return false;
         const [buyer, product] = await Promise.all([
           trx('users').where({ id: charge.userId }).first('email'),
-          trx('purchases as p').join('products as pr', 'pr.id', 'p.productId').where('p.merchantChargeId', charge.id).first('pr.name'),
+          trx('purchases as p')
+            .join('products as pr', 'pr.id', 'p.productId')
+            .where('p.merchantChargeId', charge.id)
+            .first('pr.name'),
         ]);
-        await outbox.enqueue(trx, refundEmail(buyer.email, product.name, formatMoney(grown, charge.currency), result.full));
+        await outbox.enqueue(
+          trx,
+          refundEmail(buyer.email, product.name, formatMoney(grown, charge.currency), result.full),
+        );
         return true;
       });
       if (emailed) outbox.flushInBackground();
     },
 
     /** `charge.dispute.created`: access ends while the dispute is open, unless it was already closed. */
-    async disputeOpened(accountId: string, dispute: { identifier: string; chargeIdentifier: string; amount: number; reason: string | null }) {
+    async disputeOpened(
+      accountId: string,
+      dispute: { identifier: string; chargeIdentifier: string; amount: number; reason: string | null },
+    ) {
       await db.transaction(async (trx) => {
         const charge = await chargeByIdentifier(trx, accountId, dispute.chargeIdentifier);
-        if (!charge) return logger.warn({ chargeIdentifier: dispute.chargeIdentifier }, 'dispute for a charge we do not know; ignored');
+        if (!charge)
+          return logger.warn(
+            { chargeIdentifier: dispute.chargeIdentifier },
+            'dispute for a charge we do not know; ignored',
+          );
         const [fresh] = await trx('merchantDisputes')
-          .insert({ merchantAccountId: accountId, identifier: dispute.identifier, merchantChargeId: charge.id, amount: dispute.amount, reason: dispute.reason })
+          .insert({
+            merchantAccountId: accountId,
+            identifier: dispute.identifier,
+            merchantChargeId: charge.id,
+            amount: dispute.amount,
+            reason: dispute.reason,
+          })
           .onConflict(['merchantAccountId', 'identifier'])
           .ignore()
           .returning('id');
-        const row = await trx('merchantDisputes').where({ merchantAccountId: accountId, identifier: dispute.identifier }).first('status');
+        const row = await trx('merchantDisputes')
+          .where({ merchantAccountId: accountId, identifier: dispute.identifier })
+          .first('status');
         if (row.status !== 'open') return; // closed before this event arrived
         // The disputed amount is withdrawn while the dispute is open.
         if (fresh) await ledger.recordAdjustment(trx, charge.id, -dispute.amount, 'dispute', dispute.identifier);
         for (const purchase of await purchasesOfCharge(trx, charge.id)) {
           if (!(await move(trx, purchase.id, 'Disputed', dispute.reason ?? 'disputed with the card issuer'))) continue;
           await endAccess(trx, purchase, 'Disputed', null);
-          await recordAudit(trx, { actor: SYSTEM_ACTOR, action: 'purchase.disputed', resource: 'purchases', recordId: purchase.id, before: { status: purchase.status }, after: { status: 'Disputed', dispute: dispute.identifier } });
+          await recordAudit(trx, {
+            actor: SYSTEM_ACTOR,
+            action: 'purchase.disputed',
+            resource: 'purchases',
+            recordId: purchase.id,
+            before: { status: purchase.status },
+            after: { status: 'Disputed', dispute: dispute.identifier },
+          });
         }
       });
     },
 
     /** `charge.dispute.closed`: won gives access back; lost keeps it ended. A closed dispute never reopens. */
-    async disputeClosed(accountId: string, dispute: { identifier: string; chargeIdentifier: string; amount: number; reason: string | null; won: boolean }) {
+    async disputeClosed(
+      accountId: string,
+      dispute: { identifier: string; chargeIdentifier: string; amount: number; reason: string | null; won: boolean },
+    ) {
       await db.transaction(async (trx) => {
         const charge = await chargeByIdentifier(trx, accountId, dispute.chargeIdentifier);
-        if (!charge) return logger.warn({ chargeIdentifier: dispute.chargeIdentifier }, 'dispute for a charge we do not know; ignored');
+        if (!charge)
+          return logger.warn(
+            { chargeIdentifier: dispute.chargeIdentifier },
+            'dispute for a charge we do not know; ignored',
+          );
         const status = dispute.won ? 'won' : 'lost';
-        const before = await trx('merchantDisputes').where({ merchantAccountId: accountId, identifier: dispute.identifier }).first('status');
+        const before = await trx('merchantDisputes')
+          .where({ merchantAccountId: accountId, identifier: dispute.identifier })
+          .first('status');
         // The ledger follows the money: a won dispute returns what its opening withdrew; a lost one whose opening
         // we never saw withdraws it now. Repeated close events change nothing.
-        if (before?.status === 'open' && dispute.won) await ledger.recordAdjustment(trx, charge.id, dispute.amount, 'dispute-won', dispute.identifier);
-        if (!before && !dispute.won) await ledger.recordAdjustment(trx, charge.id, -dispute.amount, 'dispute', dispute.identifier);
+        if (before?.status === 'open' && dispute.won)
+          await ledger.recordAdjustment(trx, charge.id, dispute.amount, 'dispute-won', dispute.identifier);
+        if (!before && !dispute.won)
+          await ledger.recordAdjustment(trx, charge.id, -dispute.amount, 'dispute', dispute.identifier);
         if (before && before.status !== 'open') return;
         await trx('merchantDisputes')
-          .insert({ merchantAccountId: accountId, identifier: dispute.identifier, merchantChargeId: charge.id, amount: dispute.amount, reason: dispute.reason, status, closedAt: trx.fn.now() })
+          .insert({
+            merchantAccountId: accountId,
+            identifier: dispute.identifier,
+            merchantChargeId: charge.id,
+            amount: dispute.amount,
+            reason: dispute.reason,
+            status,
+            closedAt: trx.fn.now(),
+          })
           .onConflict(['merchantAccountId', 'identifier'])
           .merge({ status, closedAt: trx.fn.now() });
         if (!dispute.won) return;
-        const stillOpen = await trx('merchantDisputes').where({ merchantChargeId: charge.id, status: 'open' }).first('id');
+        const stillOpen = await trx('merchantDisputes')
+          .where({ merchantChargeId: charge.id, status: 'open' })
+          .first('id');
         if (stillOpen) return;
         for (const purchase of await purchasesOfCharge(trx, charge.id)) {
           if (purchase.status !== 'Disputed') continue;
           const checkout = await trx('checkouts').where({ purchaseId: purchase.id }).first('restricted');
           const restored: PurchaseStatus = checkout?.restricted ? 'Restricted' : 'Valid';
           await move(trx, purchase.id, restored, null);
-          await recordAudit(trx, { actor: SYSTEM_ACTOR, action: 'purchase.dispute-won', resource: 'purchases', recordId: purchase.id, before: { status: 'Disputed' }, after: { status: restored, dispute: dispute.identifier } });
+          await recordAudit(trx, {
+            actor: SYSTEM_ACTOR,
+            action: 'purchase.dispute-won',
+            resource: 'purchases',
+            recordId: purchase.id,
+            before: { status: 'Disputed' },
+            after: { status: restored, dispute: dispute.identifier },
+          });
         }
       });
     },

@@ -4,11 +4,13 @@ import type { Db } from '../db/connection';
 import { Price, Product } from '../catalog/models';
 import { AppError } from '../http/errors';
 import type { User } from '../identity/models';
-import { asOffer, COUPON_MESSAGES, couponProblem, quoteCoupons, type CouponProblem } from './coupons';
+import { asOffer, COUPON_MESSAGES, couponProblem, problemFor, quoteCoupons } from './coupons';
+import type { CommerceLimits } from './limits';
 import { GRANTING_STATUSES, Purchase } from './models';
 import { holdingOf } from './ownership';
 import { pppForCountry } from './ppp';
-import { quote, type Quote } from './pricing';
+import { quote, TEAM_TIERS } from './pricing';
+import type { QuotePreview } from './schemas';
 import { seatsBoughtBy } from './seats';
 
 export interface QuoteRequest {
@@ -23,17 +25,9 @@ export interface QuoteRequest {
   buyer: User | null;
 }
 
-export interface QuoteAnswer {
-  product: { id: string; name: string };
-  currency: string;
-  country: string | null;
-  quote: Quote;
-  /** A regional price the buyer may opt into, and what it means. */
-  ppp: { country: string; percent: number } | null;
-  sale: { couponId: string; percent: number; expires: Date | null } | null;
-  coupon: { code: string; problem: CouponProblem | null; message: string | null } | null;
-  upgrade: { fromPurchaseId: string; fromProductId: string; credit: number } | null;
-  team: { seats: number; existingSeats: number } | null;
+/** The product page's quote: also who asks from where, since codes tried are counted per client address. */
+export interface PreviewRequest extends QuoteRequest {
+  ip: string | null;
 }
 
 interface OnSale {
@@ -44,9 +38,21 @@ interface OnSale {
 /**
  * Gathers what pricing needs (price, coupons, the buyer's purchases) and prices one prospective purchase: `quote`
  * for checkout, from what the database holds now; `preview` for the product page, whose product and price may come
- * from the read cache (coupons and the buyer's purchases are always read fresh).
+ * from the read cache (coupons and the buyer's purchases are always read fresh). A preview that names a coupon code
+ * is counted against the caller's address first. Whoever is not signed in hears one answer for every coupon problem
+ * (`coupon-not-valid`), found by the same queries whatever the problem is.
  */
-export function quoteService({ db, clock, caches }: { db: Db; clock: Clock; caches: ReadCaches }) {
+export function quoteService({
+  db,
+  clock,
+  caches,
+  limits,
+}: {
+  db: Db;
+  clock: Clock;
+  caches: ReadCaches;
+  limits: Pick<CommerceLimits, 'couponLookup'>;
+}) {
   async function onSale(productId: string): Promise<OnSale | null> {
     const product = await Product.query(db).findById(productId).where('status', 'active');
     const price = product && (await Price.query(db).findOne({ productId: product.id, status: 'active' }));
@@ -58,11 +64,18 @@ export function quoteService({ db, clock, caches }: { db: Db; clock: Clock; cach
   async function paidNetOfRefunds(purchase: Purchase): Promise<number> {
     if (!purchase.merchantChargeId) return purchase.totalAmount;
     const charge = await db('merchantCharges').where({ id: purchase.merchantChargeId }).first('amount', 'refundAmount');
-    return Math.max(0, Math.min(purchase.totalAmount, charge ? charge.amount - charge.refundAmount : purchase.totalAmount));
+    return Math.max(
+      0,
+      Math.min(purchase.totalAmount, charge ? charge.amount - charge.refundAmount : purchase.totalAmount),
+    );
   }
 
   /** The owned purchase that gives the most credit toward this product: an upgradable one, or this product bought regionally. */
-  async function upgradeSource(buyer: User, productId: string, requestedId?: string): Promise<{ purchase: Purchase; credit: number } | null> {
+  async function upgradeSource(
+    buyer: User,
+    productId: string,
+    requestedId?: string,
+  ): Promise<{ purchase: Purchase; credit: number } | null> {
     const candidates = await Purchase.query(db)
       .where({ userId: buyer.id })
       .whereIn('status', GRANTING_STATUSES)
@@ -70,12 +83,16 @@ export function quoteService({ db, clock, caches }: { db: Db; clock: Clock; cach
       .whereNull('redeemedBulkCouponId') // a team seat was not paid for: it earns no upgrade
       .where((q) =>
         q
-          .whereIn('productId', db('upgradableProducts').select('upgradableFromId').where({ upgradableToId: productId }))
+          .whereIn(
+            'productId',
+            db('upgradableProducts').select('upgradableFromId').where({ upgradableToId: productId }),
+          )
           .orWhere((same) => same.where({ productId, status: 'Restricted' })),
       )
       .whereNotExists(Purchase.query(db).alias('later').whereColumn('later.upgradedFromId', 'purchases.id'));
     const usable = requestedId ? candidates.filter((p) => p.id === requestedId) : candidates;
-    if (requestedId && !usable.length) throw new AppError('upgrade-not-available', 'That purchase cannot be upgraded to this course.');
+    if (requestedId && !usable.length)
+      throw new AppError('upgrade-not-available', 'That purchase cannot be upgraded to this course.');
     let best: { purchase: Purchase; credit: number } | null = null;
     for (const purchase of usable) {
       const credit = await paidNetOfRefunds(purchase);
@@ -84,7 +101,10 @@ export function quoteService({ db, clock, caches }: { db: Db; clock: Clock; cach
     return best;
   }
 
-  async function priced(request: QuoteRequest, catalog: (productId: string) => Promise<OnSale | null>): Promise<QuoteAnswer> {
+  async function priced(
+    request: QuoteRequest,
+    catalog: (productId: string) => Promise<OnSale | null>,
+  ): Promise<QuotePreview> {
     const now = clock.now();
     const found = await catalog(request.productId);
     if (!found) throw new AppError('product-not-found', 'This course is not on sale.');
@@ -97,7 +117,8 @@ export function quoteService({ db, clock, caches }: { db: Db; clock: Clock; cach
     const existingSeats = buyer && team ? await seatsBoughtBy(db, buyer.id, product.id) : 0;
 
     const { entered, sale } = await quoteCoupons(db, product.id, request.couponCode, now);
-    const problem = request.couponCode ? couponProblem(entered, product.id, now) : null;
+    const reason = request.couponCode ? couponProblem(entered, product.id, now) : null;
+    const problem = reason && problemFor(reason, Boolean(buyer));
     const pppBp = pppForCountry(request.country);
     const upgrade = buyer && !team ? await upgradeSource(buyer, product.id, request.upgradeFromId) : null;
     if (request.upgradeFromId && !buyer) throw new AppError('unauthenticated', 'Sign in to upgrade a course you own.');
@@ -122,15 +143,23 @@ export function quoteService({ db, clock, caches }: { db: Db; clock: Clock; cach
       quote: result,
       ppp: pppBp && request.country && !team ? { country: request.country, percent: pppBp / 100 } : null,
       sale: sale ? { couponId: sale.id, percent: sale.percentageDiscount * 100, expires: sale.expires } : null,
-      coupon: request.couponCode ? { code: request.couponCode, problem, message: problem ? COUPON_MESSAGES[problem] : null } : null,
-      upgrade: upgrade ? { fromPurchaseId: upgrade.purchase.id, fromProductId: upgrade.purchase.productId, credit: result.credit } : null,
+      coupon: request.couponCode
+        ? { code: request.couponCode, problem, message: problem ? COUPON_MESSAGES[problem] : null }
+        : null,
+      upgrade: upgrade
+        ? { fromPurchaseId: upgrade.purchase.id, fromProductId: upgrade.purchase.productId, credit: result.credit }
+        : null,
       team: team ? { seats: request.quantity + existingSeats, existingSeats } : null,
+      teamTiers: TEAM_TIERS,
     };
   }
 
   return {
     quote: (request: QuoteRequest) => priced(request, onSale),
-    preview: (request: QuoteRequest) => priced(request, onSaleCached),
+    async preview({ ip, ...request }: PreviewRequest): Promise<QuotePreview> {
+      if (request.couponCode) await limits.couponLookup(ip);
+      return priced(request, onSaleCached);
+    },
   };
 }
 

@@ -4,10 +4,10 @@ import { authOf, userOf } from '../http/auth';
 import type { MyPurchasesService } from './my-purchases';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
-import { buyerCountry, buyerPlace } from './country';
+import { buyerCountry, buyerPlace } from '../http/buyer-location';
 import type { QuoteService } from './quotes';
 import type { CheckoutService } from './checkout';
-import { CheckoutBody, QuoteQuery } from './schemas';
+import { CheckoutBody, QuoteQuery, type QuoteAnswer } from './schemas';
 
 /** The storefront's commerce endpoints under /api/store. */
 interface Deps {
@@ -71,9 +71,10 @@ export function commerceRoutes({ allow, config, quotes, checkouts, purchases }: 
         pppRequested: query.ppp,
         upgradeFromId: query.upgradeFrom,
         buyer: authOf(ctx)?.user ?? null,
+        ip: ctx.ip || null,
       })),
       detectedCountry: detected,
-    };
+    } satisfies QuoteAnswer;
   });
 
   return router;

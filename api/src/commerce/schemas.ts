@@ -1,6 +1,12 @@
 import { z } from 'zod';
+import { EmailAddress } from '../identity/schemas';
+import type { PurchaseStatus } from '../shared/purchase-status';
+import type { Quote, TeamTier } from './pricing';
 
-const flag = z.enum(['true', 'false', '1', '0']).optional().transform((v) => v === 'true' || v === '1');
+const flag = z
+  .enum(['true', 'false', '1', '0'])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
 
 export const CheckoutBody = z
   .object({
@@ -10,7 +16,13 @@ export const CheckoutBody = z
     coupon: z.string().trim().min(1).max(64).optional(),
     ppp: z.boolean().default(false),
     upgradeFrom: z.uuid('must be a purchase id').optional(),
-    email: z.string().trim().max(254).pipe(z.email('must be an email address')).transform((e) => e.toLowerCase()).optional(),
+    email: z
+      .string()
+      .trim()
+      .max(254)
+      .pipe(z.email('must be an email address'))
+      .transform((e) => e.toLowerCase())
+      .optional(),
   })
   .strict();
 
@@ -26,3 +38,239 @@ export const QuoteQuery = z.object({
   ppp: flag,
   upgradeFrom: z.uuid('must be a purchase id').optional(),
 });
+
+const Id = z.uuid('must be an id');
+const Reason = z.string().trim().min(3, 'say why, in a few words').max(500);
+
+export const RefundBody = z
+  .object({ amount: z.number().int('whole cents').positive('more than nothing').optional(), reason: Reason })
+  .strict();
+export const BanBody = z.object({ reason: Reason }).strict();
+
+/** A team's member (by their seat's purchase) and a removed person (by user). */
+export const MemberParams = z.object({ id: Id, memberId: Id });
+export const RevokedParams = z.object({ id: Id, userId: Id });
+
+/** Giving a purchase to someone else. */
+export const TransferBody = z.object({ email: EmailAddress }).strict();
+
+// ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
+// What the commerce endpoints answer, as the services build them (dates as `Date`); the apps read them as
+// `Wire<…>` (api/src/shared/wire.ts). Type-only: the apps' typecheck reads this file, so no Node module here.
+
+/** POST /api/store/checkout as the storefront sends it (before the schema's defaults). */
+export type CheckoutRequest = z.input<typeof CheckoutBody>;
+
+/** Why an entered coupon does not apply; whoever is not signed in hears `coupon-not-valid` for every problem. */
+export type CouponProblem =
+  | 'coupon-not-found'
+  | 'coupon-expired'
+  | 'coupon-used-up'
+  | 'coupon-not-valid-for-product'
+  | 'coupon-inactive'
+  | 'coupon-not-valid';
+
+/** A prospective purchase priced (quotes.ts); bp = basis points (2500 = 25 %), amounts in integer cents. */
+export interface QuotePreview {
+  product: { id: string; name: string };
+  currency: string;
+  country: string | null;
+  quote: Quote;
+  /** A regional price the buyer may opt into, and what it means. */
+  ppp: { country: string; percent: number } | null;
+  sale: { couponId: string; percent: number; expires: Date | null } | null;
+  coupon: { code: string; problem: CouponProblem | null; message: string | null } | null;
+  upgrade: { fromPurchaseId: string; fromProductId: string; credit: number } | null;
+  team: { seats: number; existingSeats: number } | null;
+  /** The team tiers (DOMAIN §5): seats bought, now and before → discount; the product page lists them. */
+  teamTiers: readonly TeamTier[];
+}
+
+/** GET /api/store/products/:id/quote */
+export interface QuoteAnswer extends QuotePreview {
+  /** The country the request comes from (checkout always uses it; `country` may preview another). */
+  detectedCountry: string;
+}
+
+export type CheckoutStatus = 'open' | 'fulfilled' | 'refunded' | 'canceled';
+
+/** POST /api/store/checkout: the checkout, and the provider's hosted checkout page to send the buyer to. */
+export interface CheckoutStarted {
+  checkoutId: string;
+  url: string;
+}
+
+/** GET /api/store/checkouts/:id: what the thank-you page learns; asking also fulfils a paid checkout. */
+export interface CheckoutOutcome {
+  status: CheckoutStatus;
+  purchaseId: string | null;
+  /** The caller's write ran, and committed with the settlement. */
+  alongside?: true;
+  /**
+   * A team purchase: the whole team's seats after it (`teamId` is the team's page, /teams/:teamId). It opens no
+   * course by itself: the buyer takes a seat like anyone else.
+   */
+  team: { teamId: string; seats: number; ownerHasSeat: boolean } | null;
+}
+
+/** GET /api/store/purchases (in `data`): one of the buyer's purchases. */
+export interface MyPurchase {
+  id: string;
+  product: { id: string; name: string; slug: string | null };
+  status: PurchaseStatus;
+  /** Integer cents. */
+  totalAmount: number;
+  currency: string;
+  createdAt: Date;
+  country: string | null;
+  /**
+   * A team purchase: its team's seats. `teamId` is the team's first purchase (its page is /teams/:teamId);
+   * `addedSeats` marks a later purchase that added seats to that team, `quantity` the seats this purchase bought.
+   */
+  team: {
+    seats: number;
+    used: number;
+    teamId: string;
+    addedSeats: boolean;
+    quantity: number;
+    /** The buyer holds one of the team's seats (the team purchase itself opens no course). */
+    ownerHasSeat: boolean;
+  } | null;
+  /** The published courses the product grants. */
+  courses: { id: string; slug: string | null; title: string }[];
+  /** A seat redeemed from someone's team purchase. */
+  seat: boolean;
+  invoiceId: string | null;
+}
+
+/** GET /api/store/invoices/:id; amounts in integer cents. */
+export interface Invoice {
+  id: string;
+  number: string;
+  issuedAt: Date;
+  buyer: { name: string | null; email: string };
+  line: { description: string; quantity: number; unitAmount: number; subtotal: number };
+  /** The percentage discount (sale, coupon, team tier, regional price); 0 when none. */
+  discount: number;
+  /** Upgrade credit for an owned purchase, taken off after the discount (DOMAIN §5.3); 0 when none. */
+  credit: number;
+  total: number;
+  refunded: number;
+  currency: string;
+  country: string | null;
+}
+
+export interface TeamMember {
+  /** The member's seat purchase: what revoking removes. */
+  purchaseId: string;
+  userId: string;
+  email: string;
+  name: string | null;
+  joinedAt: Date;
+  /** The member is the signed-in owner. */
+  you: boolean;
+}
+
+/** Someone the owner removed from the team: they cannot take a seat through the invite link until let back in. */
+export interface RevokedMember {
+  userId: string;
+  email: string;
+  name: string | null;
+  revokedAt: Date;
+}
+
+/** A team purchase as its owner (or staff) manages it (DOMAIN §7): /api/store/teams/:id and the team actions. */
+export interface TeamView {
+  purchaseId: string;
+  product: { id: string; name: string; slug: string | null };
+  status: string;
+  seats: { total: number; used: number; free: number };
+  inviteUrl: string;
+  /** The owner holds a seat themselves (the team purchase alone grants no content). */
+  ownerHasSeat: boolean;
+  members: TeamMember[];
+  /** People the owner removed, newest first: the invite link refuses them (`seat-revoked`) until readmitted. */
+  revoked: RevokedMember[];
+}
+
+/** GET /api/store/invites/:code: what an invite link shows before anyone signs in. */
+export interface InviteAnswer {
+  product: { id: string; name: string; slug: string | null };
+  ownerName: string | null;
+  active: boolean;
+  seatsFree: number;
+}
+
+/** POST /api/store/invites/:code/redeem: the seat taken. */
+export interface RedeemedSeat {
+  purchaseId: string;
+  productId: string;
+}
+
+export type TransferState = 'AVAILABLE' | 'INITIATED' | 'VERIFIED' | 'CONFIRMED' | 'COMPLETED' | 'CANCELED' | 'EXPIRED';
+
+/** Giving a purchase to someone else (DOMAIN §8), as the owner, the recipient or staff see it. */
+export interface TransferView {
+  id: string;
+  state: TransferState;
+  purchaseId: string;
+  product: { id: string; name: string; slug: string | null };
+  /** Who is giving it (the owner when the transfer began). */
+  ownerEmail: string;
+  recipientEmail: string | null;
+  expiresAt: Date;
+  createdAt: Date;
+  confirmedAt: Date | null;
+  completedAt: Date | null;
+}
+
+/** POST /api/admin/purchases/:id/refund as the console sends it: no amount refunds all that is left. */
+export type RefundRequest = z.input<typeof RefundBody>;
+
+/** POST /api/admin/purchases/:id/refund (in `data`). */
+export interface RefundResult {
+  /** The charge's total refunded so far, in cents. */
+  refundAmount: number;
+  /** Whether the charge is now refunded in full (the purchase is then Refunded). */
+  full: boolean;
+  /** What this refund gave back, in cents. */
+  amount: number;
+}
+
+/** POST /api/admin/purchases/:id/ban (in `data`). */
+export interface BanResult {
+  status: 'Banned';
+}
+
+/** A purchase as the console sees it (the `purchases` resource: the row, every column). */
+export interface PurchaseRecord {
+  id: string;
+  userId: string;
+  productId: string;
+  status: PurchaseStatus;
+  totalAmount: number;
+  currency: string;
+  ipAddress: string | null;
+  city: string | null;
+  state: string | null;
+  country: string | null;
+  couponId: string | null;
+  bulkCouponId: string | null;
+  redeemedBulkCouponId: string | null;
+  merchantChargeId: string | null;
+  merchantSessionId: string | null;
+  upgradedFromId: string | null;
+  /** Why staff banned or refunded it, when they did. */
+  statusReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A team purchase (the `bulk-purchases` resource): the buyer's purchase with its team coupon's seats. */
+export interface BulkPurchaseRecord extends PurchaseRecord {
+  bulkCouponId: string;
+  seatsTotal: number;
+  seatsUsed: number;
+  /** The code in the team's invite link (a uuid the owner can replace); older answers may lack it. */
+  inviteCode?: string | null;
+}

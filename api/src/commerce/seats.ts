@@ -28,7 +28,9 @@ export async function seatsSoldOf(trx: Knex | Knex.Transaction, productIds: stri
     .whereNull('redeemedBulkCouponId')
     .whereIn('status', GRANTING_STATUSES)
     .select('productId', trx.raw('1 AS seats'));
-  const teams = trx.from(liveTeams(trx).whereIn('p.productId', productIds).as('t')).select('productId', 'maxUses as seats');
+  const teams = trx
+    .from(liveTeams(trx).whereIn('p.productId', productIds).as('t'))
+    .select('productId', 'maxUses as seats');
   const rows = (await trx
     .from(trx.unionAll([individual, teams], true).as('s'))
     .groupBy('productId')
@@ -41,11 +43,21 @@ export async function seatsSoldOf(trx: Knex | Knex.Transaction, productIds: stri
 export async function seatsBoughtBy(trx: Knex | Knex.Transaction, userId: string, productId: string): Promise<number> {
   const [row] = (await trx
     .from(liveTeams(trx).where({ 'p.userId': userId, 'p.productId': productId }).as('t'))
-    .sum({ seats: 'maxUses' })) as { seats: number | string | null }[];
+    .sum({ seats: 'maxUses' })) as {
+    seats: number | string | null;
+  }[];
   return Number(row?.seats ?? 0);
 }
 
 /** Someone removed from a team (revoked, or banned): its invite link refuses them until the owner lets them back in. */
-export async function keepOutOfTeam(trx: Knex.Transaction, couponId: string, userId: string, byId: string | null | undefined): Promise<void> {
-  await trx('teamSeatRevocations').insert({ couponId, userId, revokedById: byId ?? null }).onConflict(['couponId', 'userId']).ignore();
+export async function keepOutOfTeam(
+  trx: Knex.Transaction,
+  couponId: string,
+  userId: string,
+  byId: string | null | undefined,
+): Promise<void> {
+  await trx('teamSeatRevocations')
+    .insert({ couponId, userId, revokedById: byId ?? null })
+    .onConflict(['couponId', 'userId'])
+    .ignore();
 }

@@ -1,12 +1,9 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import { userOf } from '../http/auth';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
+import { MemberParams, RevokedParams } from './schemas';
 import type { TeamService } from './teams';
-
-const MemberParams = z.object({ id: z.uuid('must be an id'), memberId: z.uuid('must be an id') });
-const RevokedParams = z.object({ id: z.uuid('must be an id'), userId: z.uuid('must be an id') });
 
 /** The storefront's team pages: the owner's team, invites and seats. */
 export function teamRoutes({ allow, teams }: { allow: Policies; teams: TeamService }) {
@@ -28,18 +25,32 @@ export function teamRoutes({ allow, teams }: { allow: Policies; teams: TeamServi
   router.delete('/teams/:id/members/:memberId', allow.signedIn(), async (ctx) => {
     const { id, memberId } = MemberParams.parse(ctx.params);
     const user = userOf(ctx);
-    ctx.body = await teams.revoke(id, memberId, { id: user.id, email: user.email, staff: false }, ctx.state.requestId ?? null);
+    ctx.body = await teams.revoke(
+      id,
+      memberId,
+      { id: user.id, email: user.email, staff: false },
+      ctx.state.requestId ?? null,
+    );
   });
 
   router.post('/teams/:id/revoked/:userId/readmit', allow.signedIn(), async (ctx) => {
     const { id, userId } = RevokedParams.parse(ctx.params);
     const user = userOf(ctx);
-    ctx.body = await teams.readmit(id, userId, { id: user.id, email: user.email, staff: false }, ctx.state.requestId ?? null);
+    ctx.body = await teams.readmit(
+      id,
+      userId,
+      { id: user.id, email: user.email, staff: false },
+      ctx.state.requestId ?? null,
+    );
   });
 
   router.post('/teams/:id/invite/reset', allow.signedIn(), async (ctx) => {
     const user = userOf(ctx);
-    ctx.body = await teams.resetInvite(IdParam.parse(ctx.params).id, { id: user.id, email: user.email, staff: false }, ctx.state.requestId ?? null);
+    ctx.body = await teams.resetInvite(
+      IdParam.parse(ctx.params).id,
+      { id: user.id, email: user.email, staff: false },
+      ctx.state.requestId ?? null,
+    );
   });
 
   // Anyone with the link sees which course it is for; taking the seat needs an account.

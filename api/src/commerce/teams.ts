@@ -7,6 +7,7 @@ import type { Outbox } from '../mail/outbox';
 import { teamSeatRevokedEmail, teamWelcomeEmail } from '../mail/templates';
 import { GRANTING_STATUSES } from './models';
 import { holdingOf } from './ownership';
+import type { InviteAnswer, RedeemedSeat, RevokedMember, TeamMember, TeamView } from './schemas';
 import { keepOutOfTeam } from './seats';
 
 interface TeamRow {
@@ -28,42 +29,14 @@ interface CouponRow {
   restrictedToProductId: string | null;
 }
 
-export interface TeamMember {
-  purchaseId: string;
-  userId: string;
-  email: string;
-  name: string | null;
-  joinedAt: Date;
-  you: boolean;
-}
-
-export interface RevokedMember {
-  userId: string;
-  email: string;
-  name: string | null;
-  revokedAt: Date;
-}
-
-export interface TeamView {
-  purchaseId: string;
-  product: { id: string; name: string; slug: string | null };
-  status: string;
-  seats: { total: number; used: number; free: number };
-  inviteUrl: string;
-  /** The owner holds a seat themselves (the team purchase alone grants no content). */
-  ownerHasSeat: boolean;
-  members: TeamMember[];
-  /** People the owner removed: the invite link refuses them until the owner lets them back in. */
-  revoked: RevokedMember[];
-}
-
 interface Deps {
   db: Db;
   config: Pick<Config, 'publicUrl'>;
   outbox: Outbox;
 }
 
-const INVITE_NOT_FOUND = "This invite link is not valid: its team's owner may have replaced it. Ask them for the current link.";
+const INVITE_NOT_FOUND =
+  "This invite link is not valid: its team's owner may have replaced it. Ask them for the current link.";
 
 const GRANTS_ACCESS: readonly string[] = GRANTING_STATUSES;
 
@@ -79,8 +52,13 @@ export function teamService({ db, config, outbox }: Deps) {
     trx('purchases').where({ bulkCouponId: couponId }).whereIn('status', GRANTS_ACCESS).first('status');
 
   /** The team purchase behind a coupon, locked; staff may act on any team, owners only on theirs. */
-  async function lockTeam(trx: Knex.Transaction, purchaseId: string, actor: { id: string; staff: boolean }): Promise<TeamRow> {
-    const team = (await trx('purchases').where({ id: purchaseId }).whereNotNull('bulkCouponId').forUpdate().first()) as TeamRow | undefined;
+  async function lockTeam(
+    trx: Knex.Transaction,
+    purchaseId: string,
+    actor: { id: string; staff: boolean },
+  ): Promise<TeamRow> {
+    const team = (await trx('purchases').where({ id: purchaseId }).whereNotNull('bulkCouponId').forUpdate().first()) as
+      TeamRow | undefined;
     if (!team || (!actor.staff && team.userId !== actor.id)) throw new AppError('team-not-found', 'No such team.');
     return team;
   }
@@ -118,8 +96,9 @@ export function teamService({ db, config, outbox }: Deps) {
    * Takes a seat for `userId`: one per person and product, refused to anyone who already has the course and to
    * anyone the owner removed from this team (until let back in).
    */
-  async function redeemSeat(trx: Knex.Transaction, couponId: string, userId: string): Promise<{ purchaseId: string; productId: string }> {
-    const coupon = (await trx('coupons').where({ id: couponId }).whereNotNull('bulkPurchaseId').first()) as CouponRow | undefined;
+  async function redeemSeat(trx: Knex.Transaction, couponId: string, userId: string): Promise<RedeemedSeat> {
+    const coupon = (await trx('coupons').where({ id: couponId }).whereNotNull('bulkPurchaseId').first()) as
+      CouponRow | undefined;
     if (!coupon) throw new AppError('coupon-not-found', INVITE_NOT_FOUND);
     const team = (await trx('purchases').where({ id: coupon.bulkPurchaseId }).first('status', 'productId')) as TeamRow;
     if (coupon.status !== 'active' || !(await teamLive(trx, couponId))) {
@@ -131,21 +110,38 @@ export function teamService({ db, config, outbox }: Deps) {
     await trx('products').where({ id: team.productId }).forShare().first('id');
     await trx('users').where({ id: userId }).forUpdate().first('id');
     if (await trx('teamSeatRevocations').where({ couponId, userId }).first('id')) {
-      throw new AppError('seat-revoked', "The team's owner removed you from this team. Ask them to let you back in from their team page.");
+      throw new AppError(
+        'seat-revoked',
+        "The team's owner removed you from this team. Ask them to let you back in from their team page.",
+      );
     }
     const owned = await holdingOf(trx, userId, team.productId);
     if (owned) {
-      throw new AppError('already-purchased', owned.redeemedBulkCouponId ? 'You already have a seat for this course.' : 'You already own this course.');
+      throw new AppError(
+        'already-purchased',
+        owned.redeemedBulkCouponId ? 'You already have a seat for this course.' : 'You already own this course.',
+      );
     }
     // Conditional on the team still being open: a refund closing it meanwhile wins.
-    const taken = await trx('coupons').where({ id: couponId, status: 'active' }).where('usedCount', '<', trx.raw('max_uses')).increment('usedCount', 1);
+    const taken = await trx('coupons')
+      .where({ id: couponId, status: 'active' })
+      .where('usedCount', '<', trx.raw('max_uses'))
+      .increment('usedCount', 1);
     if (!taken) {
       const now = await trx('coupons').where({ id: couponId }).first('status');
-      if (now.status !== 'active') throw new AppError('coupon-inactive', 'This team is no longer active; ask its owner for a new invite.');
+      if (now.status !== 'active')
+        throw new AppError('coupon-inactive', 'This team is no longer active; ask its owner for a new invite.');
       throw new AppError('coupon-used-up', 'Every seat of this team is taken. Ask its owner to buy more seats.');
     }
     const [purchase] = await trx('purchases')
-      .insert({ userId, productId: team.productId, status: 'Valid', totalAmount: 0, redeemedBulkCouponId: couponId, couponId })
+      .insert({
+        userId,
+        productId: team.productId,
+        status: 'Valid',
+        totalAmount: 0,
+        redeemedBulkCouponId: couponId,
+        couponId,
+      })
       .returning('id');
     return { purchaseId: purchase.id, productId: team.productId };
   }
@@ -158,7 +154,10 @@ export function teamService({ db, config, outbox }: Deps) {
   }
 
   async function welcome(trx: Knex.Transaction, userId: string, productId: string): Promise<void> {
-    const [user, product] = await Promise.all([trx('users').where({ id: userId }).first('email'), trx('products').where({ id: productId }).first('name', 'slug', 'id')]);
+    const [user, product] = await Promise.all([
+      trx('users').where({ id: userId }).first('email'),
+      trx('products').where({ id: productId }).first('name', 'slug', 'id'),
+    ]);
     const url = new URL(`/products/${product.slug ?? product.id}`, config.publicUrl).toString();
     await outbox.enqueue(trx, teamWelcomeEmail(user.email, product.name, url));
   }
@@ -166,7 +165,10 @@ export function teamService({ db, config, outbox }: Deps) {
   return {
     /** The buyer's teams, newest first. */
     async mine(userId: string): Promise<TeamView[]> {
-      const teams = (await db('purchases').where({ userId }).whereNotNull('bulkCouponId').orderBy('createdAt', 'desc')) as TeamRow[];
+      const teams = (await db('purchases')
+        .where({ userId })
+        .whereNotNull('bulkCouponId')
+        .orderBy('createdAt', 'desc')) as TeamRow[];
       return Promise.all(teams.map((team) => view(db, team, userId)));
     },
 
@@ -175,13 +177,22 @@ export function teamService({ db, config, outbox }: Deps) {
     },
 
     /** What the invite page shows before anyone signs in: the course and whether a seat is free. */
-    async invite(inviteCode: string) {
+    async invite(inviteCode: string): Promise<InviteAnswer> {
       const row = await db('coupons as c')
         .join('purchases as p', 'p.id', 'c.bulkPurchaseId')
         .join('products as pr', 'pr.id', 'p.productId')
         .join('users as u', 'u.id', 'p.userId')
         .where('c.inviteCode', inviteCode)
-        .first('c.id', 'c.maxUses', 'c.usedCount', 'c.status', 'pr.id as productId', 'pr.name as productName', 'pr.slug as productSlug', 'u.name as ownerName');
+        .first(
+          'c.id',
+          'c.maxUses',
+          'c.usedCount',
+          'c.status',
+          'pr.id as productId',
+          'pr.name as productName',
+          'pr.slug as productSlug',
+          'u.name as ownerName',
+        );
       if (!row) throw new AppError('coupon-not-found', INVITE_NOT_FOUND);
       return {
         product: { id: row.productId, name: row.productName, slug: row.productSlug },
@@ -192,7 +203,7 @@ export function teamService({ db, config, outbox }: Deps) {
     },
 
     /** A signed-in person takes a seat through the invite link; the welcome email goes after commit. */
-    async redeem(inviteCode: string, userId: string) {
+    async redeem(inviteCode: string, userId: string): Promise<RedeemedSeat> {
       const result = await db.transaction(async (trx) => {
         const seat = await redeemSeat(trx, await couponOfInvite(trx, inviteCode), userId);
         await welcome(trx, userId, seat.productId);
@@ -203,7 +214,7 @@ export function teamService({ db, config, outbox }: Deps) {
     },
 
     /** The owner takes one of their own seats (one click). */
-    async claimForOwner(purchaseId: string, userId: string) {
+    async claimForOwner(purchaseId: string, userId: string): Promise<TeamView> {
       const result = await db.transaction(async (trx) => {
         const team = await lockTeam(trx, purchaseId, { id: userId, staff: false });
         await redeemSeat(trx, team.bulkCouponId, userId);
@@ -217,17 +228,34 @@ export function teamService({ db, config, outbox }: Deps) {
      * the person, not the seat), the seat can be given to someone else, and they are told by email. The invite link
      * refuses them from then on, until the owner lets them back in.
      */
-    async revoke(purchaseId: string, memberPurchaseId: string, actor: Actor & { staff: boolean }, requestId: string | null = null): Promise<TeamView> {
+    async revoke(
+      purchaseId: string,
+      memberPurchaseId: string,
+      actor: Actor & { staff: boolean },
+      requestId: string | null = null,
+    ): Promise<TeamView> {
       const result = await db.transaction(async (trx) => {
         const team = await lockTeam(trx, purchaseId, { id: actor.id!, staff: actor.staff });
         // Coupon before seat: the order every team change takes.
         await trx('coupons').where({ id: team.bulkCouponId }).forUpdate().first('id');
-        const seat = await trx('purchases').where({ id: memberPurchaseId, redeemedBulkCouponId: team.bulkCouponId }).whereIn('status', GRANTS_ACCESS).forUpdate().first();
+        const seat = await trx('purchases')
+          .where({ id: memberPurchaseId, redeemedBulkCouponId: team.bulkCouponId })
+          .whereIn('status', GRANTS_ACCESS)
+          .forUpdate()
+          .first();
         if (!seat) throw new AppError('not-found', 'That person has no seat in this team.');
         await trx('purchaseUserTransfers').where({ purchaseId: seat.id }).delete();
         await trx('purchases').where({ id: seat.id }).delete();
         await trx('coupons').where({ id: team.bulkCouponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
-        await recordAudit(trx, { actor, action: 'team.seat-revoked', resource: 'purchases', recordId: seat.id, before: seat, after: null, requestId });
+        await recordAudit(trx, {
+          actor,
+          action: 'team.seat-revoked',
+          resource: 'purchases',
+          recordId: seat.id,
+          before: seat,
+          after: null,
+          requestId,
+        });
         // The owner giving up their own seat may take it again; anyone else is removed and told.
         if (seat.userId !== team.userId) {
           await keepOutOfTeam(trx, team.bulkCouponId, seat.userId, actor.id);
@@ -245,22 +273,46 @@ export function teamService({ db, config, outbox }: Deps) {
     },
 
     /** The owner lets a removed member take a seat through the invite link again. */
-    async readmit(purchaseId: string, userId: string, actor: Actor & { staff: boolean }, requestId: string | null = null): Promise<TeamView> {
+    async readmit(
+      purchaseId: string,
+      userId: string,
+      actor: Actor & { staff: boolean },
+      requestId: string | null = null,
+    ): Promise<TeamView> {
       return db.transaction(async (trx) => {
         const team = await lockTeam(trx, purchaseId, { id: actor.id!, staff: actor.staff });
         const removed = await trx('teamSeatRevocations').where({ couponId: team.bulkCouponId, userId }).delete();
         if (!removed) throw new AppError('not-found', 'That person was not removed from this team.');
-        await recordAudit(trx, { actor, action: 'team.member-readmitted', resource: 'purchases', recordId: team.id, after: { userId }, requestId });
+        await recordAudit(trx, {
+          actor,
+          action: 'team.member-readmitted',
+          resource: 'purchases',
+          recordId: team.id,
+          after: { userId },
+          requestId,
+        });
         return view(trx, team, actor.id!);
       });
     },
 
     /** A new invite link for the team; the old one stops working at once. */
-    async resetInvite(purchaseId: string, actor: Actor & { staff: boolean }, requestId: string | null = null): Promise<TeamView> {
+    async resetInvite(
+      purchaseId: string,
+      actor: Actor & { staff: boolean },
+      requestId: string | null = null,
+    ): Promise<TeamView> {
       return db.transaction(async (trx) => {
         const team = await lockTeam(trx, purchaseId, { id: actor.id!, staff: actor.staff });
-        await trx('coupons').where({ id: team.bulkCouponId }).update({ inviteCode: trx.raw('gen_random_uuid()') });
-        await recordAudit(trx, { actor, action: 'team.invite-reset', resource: 'purchases', recordId: team.id, requestId });
+        await trx('coupons')
+          .where({ id: team.bulkCouponId })
+          .update({ inviteCode: trx.raw('gen_random_uuid()') });
+        await recordAudit(trx, {
+          actor,
+          action: 'team.invite-reset',
+          resource: 'purchases',
+          recordId: team.id,
+          requestId,
+        });
         return view(trx, team, actor.id!);
       });
     },

@@ -1,12 +1,9 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import { userOf } from '../http/auth';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
-import { EmailAddress } from '../identity/users';
+import { TransferBody } from './schemas';
 import type { TransferService } from './transfers';
-
-export const TransferBody = z.object({ email: EmailAddress }).strict();
 
 /** Giving a purchase to someone else: the owner's side and the recipient's. */
 export function transferRoutes({ allow, transfers }: { allow: Policies; transfers: TransferService }) {
@@ -18,12 +15,20 @@ export function transferRoutes({ allow, transfers }: { allow: Policies; transfer
 
   router.post('/purchases/:id/transfer', allow.signedIn(), async (ctx) => {
     const { email } = TransferBody.parse(ctx.request.body);
-    ctx.body = { data: await transfers.initiate(userOf(ctx).id, IdParam.parse(ctx.params).id, email, ctx.state.requestId ?? null) };
+    ctx.body = {
+      data: await transfers.initiate(userOf(ctx).id, IdParam.parse(ctx.params).id, email, ctx.state.requestId ?? null),
+    };
   });
 
   router.post('/transfers/:id/cancel', allow.signedIn(), async (ctx) => {
     const user = userOf(ctx);
-    ctx.body = { data: await transfers.cancel({ id: user.id, email: user.email }, IdParam.parse(ctx.params).id, ctx.state.requestId ?? null) };
+    ctx.body = {
+      data: await transfers.cancel(
+        { id: user.id, email: user.email },
+        IdParam.parse(ctx.params).id,
+        ctx.state.requestId ?? null,
+      ),
+    };
   });
 
   router.get('/transfers/:id', allow.signedIn(), async (ctx) => {
@@ -35,7 +40,9 @@ export function transferRoutes({ allow, transfers }: { allow: Policies; transfer
   });
 
   router.post('/transfers/:id/accept', allow.signedIn(), async (ctx) => {
-    ctx.body = { data: await transfers.accept(userOf(ctx).id, IdParam.parse(ctx.params).id, ctx.state.requestId ?? null) };
+    ctx.body = {
+      data: await transfers.accept(userOf(ctx).id, IdParam.parse(ctx.params).id, ctx.state.requestId ?? null),
+    };
   });
 
   return router;

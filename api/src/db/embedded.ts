@@ -38,7 +38,11 @@ async function startTimeOf(pid: number): Promise<string | null> {
 
 async function liveOwner(dir: string): Promise<{ pid: number; port: number } | null> {
   try {
-    const owner = JSON.parse(await readFile(ownerFile(dir), 'utf8')) as { pid: number; port: number; started?: string | null };
+    const owner = JSON.parse(await readFile(ownerFile(dir), 'utf8')) as {
+      pid: number;
+      port: number;
+      started?: string | null;
+    };
     if (owner.pid === process.pid || !(await processAlive(owner.pid))) return null;
     if (owner.started && owner.started !== (await startTimeOf(owner.pid))) return null; // the pid was reused
     return existsSync(path.join(dir, 'postmaster.pid')) ? owner : null;
@@ -98,6 +102,7 @@ export async function startEmbeddedPostgres({ dir, port, database, logger }: Opt
   } catch (error) {
     throw new Error(
       `The embedded PostgreSQL did not start on port ${port} (is the port in use? set EMBEDDED_PG_PORT to another one): ${String(error ?? 'the server exited')}`,
+      { cause: error },
     );
   }
 
@@ -144,7 +149,11 @@ async function stopStaleServer(dir: string, logger: Logger): Promise<void> {
     return;
   }
   logger.warn({ pid }, 'stopping an embedded PostgreSQL left running by an earlier start');
-  for (const [signal, waitMs] of [['SIGINT', 15_000], ['SIGQUIT', 5_000], ['SIGKILL', 5_000]] as const) {
+  for (const [signal, waitMs] of [
+    ['SIGINT', 15_000],
+    ['SIGQUIT', 5_000],
+    ['SIGKILL', 5_000],
+  ] as const) {
     try {
       process.kill(pid, signal);
     } catch {

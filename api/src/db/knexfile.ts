@@ -3,8 +3,7 @@ import { loadConfig } from '../config';
 import { MigrationDirectory } from './migrations';
 
 const config = loadConfig();
-const connection =
-  config.DATABASE_URL ?? `postgres://postgres:password@localhost:${config.EMBEDDED_PG_PORT}/learning`;
+const connection = config.DATABASE_URL ?? `postgres://postgres:password@localhost:${config.EMBEDDED_PG_PORT}/learning`;
 
 export default {
   client: 'pg',

@@ -18,6 +18,7 @@ export {
 export {
   Account,
   DeviceAccessToken,
+  DeviceClient,
   DeviceVerification,
   OAuthState,
   RateLimitHit,
@@ -27,6 +28,13 @@ export {
   VerificationToken,
 } from '../identity/models';
 export { OutboxEmail } from '../mail/models';
-export { Bookmark, Comment, ContentResource, ContentResourceResource, LessonProgress, ProductContentResource } from '../learning/models';
+export {
+  Bookmark,
+  Comment,
+  ContentResource,
+  ContentResourceResource,
+  LessonProgress,
+  ProductContentResource,
+} from '../learning/models';
 export { ProductRevenueSplit, SplitLine } from '../finance/models';
 export { AuditLog } from '../audit/models';

@@ -17,8 +17,14 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Open
   if (config.DATABASE_URL) {
     logger.info('using the PostgreSQL server named by DATABASE_URL');
   } else {
-    embedded = await startEmbeddedPostgres({ dir: config.EMBEDDED_PG_DIR, port: config.EMBEDDED_PG_PORT, database: 'learning', logger });
-    if (!embedded.attached) logger.info({ dir: config.EMBEDDED_PG_DIR, port: config.EMBEDDED_PG_PORT }, 'embedded PostgreSQL is running');
+    embedded = await startEmbeddedPostgres({
+      dir: config.EMBEDDED_PG_DIR,
+      port: config.EMBEDDED_PG_PORT,
+      database: 'learning',
+      logger,
+    });
+    if (!embedded.attached)
+      logger.info({ dir: config.EMBEDDED_PG_DIR, port: config.EMBEDDED_PG_PORT }, 'embedded PostgreSQL is running');
   }
   const db = createDb(config.DATABASE_URL ?? embedded!.url);
   const close = async () => {

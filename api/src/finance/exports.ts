@@ -1,22 +1,16 @@
 import { Readable } from 'node:stream';
 import pg from 'pg';
-import { z } from 'zod';
 import type { Db } from '../db/connection';
 import type { Logger } from '../logger';
 import { csvHead, csvLine } from './csv';
-
-/** An export's period: whole UTC days, `from` and `to` both included. */
-export const PeriodQuery = z
-  .object({
-    from: z.iso.date('must be a date (YYYY-MM-DD)'),
-    to: z.iso.date('must be a date (YYYY-MM-DD)'),
-    period: z.enum(['day', 'week', 'month']).default('month'),
-  })
-  .refine((q) => q.from <= q.to, { message: 'must not be after "to"', path: ['from'] });
-export type PeriodQuery = z.infer<typeof PeriodQuery>;
+import type { PeriodQuery } from './schemas';
 
 const DAY_MS = 86_400_000;
-const bounds = (q: PeriodQuery) => [new Date(`${q.from}T00:00:00Z`), new Date(new Date(`${q.to}T00:00:00Z`).getTime() + DAY_MS)];
+/** An export's period as instants: whole UTC days, `from` and `to` both included. */
+const bounds = (q: PeriodQuery) => [
+  new Date(`${q.from}T00:00:00Z`),
+  new Date(new Date(`${q.to}T00:00:00Z`).getTime() + DAY_MS),
+];
 
 /** An instant as JavaScript's toISOString writes it (UTC, milliseconds), formatted by PostgreSQL. */
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -124,7 +118,11 @@ const BATCH_ROWS = 5000;
 /** Every value as PostgreSQL's text, unparsed: the CSV writes it as it comes. */
 const AS_TEXT = { getTypeParser: () => (value: string) => value };
 type TextRow = (string | null)[];
-const FETCH: pg.QueryArrayConfig = { text: `FETCH ${BATCH_ROWS} FROM finance_export`, rowMode: 'array', types: AS_TEXT };
+const FETCH: pg.QueryArrayConfig = {
+  text: `FETCH ${BATCH_ROWS} FROM finance_export`,
+  rowMode: 'array',
+  types: AS_TEXT,
+};
 
 /** knex's pool, whose connections the export uses raw: rows as arrays, no identifier mapping per row. */
 interface Pool {
@@ -238,7 +236,10 @@ export function financeExports({ db, logger }: { db: Db; logger: Logger }) {
       try {
         // The whole result is read: plan for all of it (hash joins and one sort), not for a cursor's first tenth.
         await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL cursor_tuple_fraction = 1');
-        const { rows } = await connection.query<{ n: number; pid: number }>(`SELECT (${spec.count}) AS n, pg_backend_pid() AS pid`, bounds(q));
+        const { rows } = await connection.query<{ n: number; pid: number }>(
+          `SELECT (${spec.count}) AS n, pg_backend_pid() AS pid`,
+          bounds(q),
+        );
         ({ n: total, pid } = rows[0]!);
         await connection.query(`DECLARE finance_export NO SCROLL CURSOR FOR ${spec.rows}`, bounds(q));
       } catch (error) {
@@ -252,7 +253,11 @@ export function financeExports({ db, logger }: { db: Db; logger: Logger }) {
           return session.end(error);
         },
       };
-      const body = new CursorCsv(stopping, csvHead(spec.columns.map((c) => c.header)), spec.columns.map((c) => c.number === true));
+      const body = new CursorCsv(
+        stopping,
+        csvHead(spec.columns.map((c) => c.header)),
+        spec.columns.map((c) => c.number === true),
+      );
       return { filename: spec.filename, total, body };
     },
   };

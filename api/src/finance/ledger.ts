@@ -18,10 +18,25 @@ async function chargeFacts(trx: Knex.Transaction, chargeId: string): Promise<Cha
     .first('ch.id', 'ch.amount', 'ch.fee', 'ch.currency', 'mp.productId');
 }
 
-async function insertLines(trx: Knex.Transaction, charge: ChargeFacts, kind: LedgerKind, lines: Line[], reference: string | null): Promise<void> {
+async function insertLines(
+  trx: Knex.Transaction,
+  charge: ChargeFacts,
+  kind: LedgerKind,
+  lines: Line[],
+  reference: string | null,
+): Promise<void> {
   const rows = lines
     .filter((l) => l.amount !== 0 || kind === 'sale')
-    .map((l) => ({ merchantChargeId: charge.id, productId: charge.productId, recipientType: l.type, userId: l.userId, kind, amount: l.amount, currency: charge.currency, reference }));
+    .map((l) => ({
+      merchantChargeId: charge.id,
+      productId: charge.productId,
+      recipientType: l.type,
+      userId: l.userId,
+      kind,
+      amount: l.amount,
+      currency: charge.currency,
+      reference,
+    }));
   if (rows.length) await trx('splitLines').insert(rows);
 }
 
@@ -37,15 +52,28 @@ export const ledger = {
       .where({ productId: charge.productId })
       .orderBy('createdAt')
       .select('type', 'userId', 'percent');
-    const lines = saleLines(charge.amount, charge.fee, splits.map((s) => ({ type: s.type, userId: s.userId, share: shareOf(s.percent) })));
+    const lines = saleLines(
+      charge.amount,
+      charge.fee,
+      splits.map((s) => ({ type: s.type, userId: s.userId, share: shareOf(s.percent) })),
+    );
     await insertLines(trx, charge, 'sale', lines, null);
   },
 
   /** Money leaving (negative: refunds, disputes) or coming back (a won dispute), spread like the sale. */
-  async recordAdjustment(trx: Knex.Transaction, chargeId: string, amount: number, kind: Exclude<LedgerKind, 'sale'>, reference: string): Promise<void> {
+  async recordAdjustment(
+    trx: Knex.Transaction,
+    chargeId: string,
+    amount: number,
+    kind: Exclude<LedgerKind, 'sale'>,
+    reference: string,
+  ): Promise<void> {
     if (amount === 0) return;
     const charge = await chargeFacts(trx, chargeId);
-    const sale: Line[] = (await trx('splitLines').where({ merchantChargeId: chargeId, kind: 'sale' }).orderBy('id').select('recipientType as type', 'userId', 'amount')) as Line[];
+    const sale: Line[] = (await trx('splitLines')
+      .where({ merchantChargeId: chargeId, kind: 'sale' })
+      .orderBy('id')
+      .select('recipientType as type', 'userId', 'amount')) as Line[];
     await insertLines(trx, charge, kind, adjustmentLines(amount, sale), reference);
   },
 };

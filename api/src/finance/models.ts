@@ -21,7 +21,11 @@ export class ProductRevenueSplit extends BaseModel {
         modelClass: Product,
         join: { from: 'productRevenueSplits.productId', to: 'products.id' },
       },
-      user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'productRevenueSplits.userId', to: 'users.id' } },
+      user: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'productRevenueSplits.userId', to: 'users.id' },
+      },
     };
   }
 }

@@ -1,13 +1,19 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import type { Policies } from '../http/policy';
-import { PeriodQuery, type ExportKind, type FinanceExports } from './exports';
+import type { ExportKind, FinanceExports } from './exports';
+import { PeriodQuery, SummaryQuery } from './schemas';
 import type { FinanceSummary } from './summary';
 
-const MAX_SUMMARY_DAYS = 366;
-
 /** Finance: CSV exports for scripts and the console, and the ledger's charts. Finance and admins only. */
-export function financeRoutes({ allow, exports, summary }: { allow: Policies; exports: FinanceExports; summary: FinanceSummary }) {
+export function financeRoutes({
+  allow,
+  exports,
+  summary,
+}: {
+  allow: Policies;
+  exports: FinanceExports;
+  summary: FinanceSummary;
+}) {
   const router = new Router();
 
   for (const kind of ['charges', 'split-lines', 'recipients'] as ExportKind[]) {
@@ -24,11 +30,7 @@ export function financeRoutes({ allow, exports, summary }: { allow: Policies; ex
   }
 
   router.get('/finance/summary', allow.roles('finance'), async (ctx) => {
-    const query = PeriodQuery.and(z.object({ currency: z.string().regex(/^[a-z]{3}$/, 'must be a currency code such as usd').default('usd') })).refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < MAX_SUMMARY_DAYS, {
-      message: `a chart covers at most ${MAX_SUMMARY_DAYS} days`,
-      path: ['to'],
-    }).parse(ctx.query);
-    ctx.body = await summary.summary(query);
+    ctx.body = await summary.summary(SummaryQuery.parse(ctx.query));
   });
 
   return router;

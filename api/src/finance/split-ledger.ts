@@ -51,7 +51,8 @@ export function saleLines(gross: number, fee: number, splits: Split[]): Line[] {
   const rest = net - platform;
   const lines: Line[] = [];
   if (platformShare > 0) lines.push({ type: 'platform', userId: null, amount: platform });
-  for (const person of people) lines.push({ type: person.type, userId: person.userId, amount: Math.floor((rest * person.share) / peopleShare) });
+  for (const person of people)
+    lines.push({ type: person.type, userId: person.userId, amount: Math.floor((rest * person.share) / peopleShare) });
   if (platformShare === 0 && platform !== 0) lines.push({ type: 'platform', userId: null, amount: platform });
   return settle(lines, net);
 }
@@ -65,6 +66,10 @@ export function adjustmentLines(amount: number, sale: Line[]): Line[] {
   if (amount === 0) return [];
   if (base <= 0 || sale.length === 0) return [{ type: 'platform', userId: null, amount }];
   const sign = Math.sign(amount);
-  const lines = sale.map((l) => ({ type: l.type, userId: l.userId, amount: sign * Math.floor((Math.abs(amount) * Math.max(0, l.amount)) / base) }));
+  const lines = sale.map((l) => ({
+    type: l.type,
+    userId: l.userId,
+    amount: sign * Math.floor((Math.abs(amount) * Math.max(0, l.amount)) / base),
+  }));
   return settle(lines, amount);
 }

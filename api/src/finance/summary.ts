@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection';
-import type { PeriodQuery } from './exports';
+import type { FinanceSummaryAnswer, LedgerAmounts, PeriodQuery, RecipientType } from './schemas';
 
 const DAY_MS = 86_400_000;
 
@@ -10,20 +10,21 @@ const AMOUNTS = `
   COALESCE(sum(l.amount) FILTER (WHERE l.kind IN ('dispute', 'dispute-won')), 0)::bigint AS disputes,
   COALESCE(sum(l.amount), 0)::bigint AS total`;
 
-interface Amounts {
-  sales: number;
-  refunds: number;
-  disputes: number;
-  total: number;
-}
+type Amounts = LedgerAmounts;
 
-const numbers = <T extends Amounts>(row: T): T => ({ ...row, sales: Number(row.sales), refunds: Number(row.refunds), disputes: Number(row.disputes), total: Number(row.total) });
+const numbers = <T extends Amounts>(row: T): T => ({
+  ...row,
+  sales: Number(row.sales),
+  refunds: Number(row.refunds),
+  disputes: Number(row.disputes),
+  total: Number(row.total),
+});
 
 /** The console's finance charts, all read from the split ledger for one period (whole UTC days). */
 export function financeSummary({ db }: { db: Db }) {
   return {
     /** One currency at a time (amounts in different currencies do not add up); the ledger's currencies are listed. */
-    async summary(q: Pick<PeriodQuery, 'from' | 'to'> & { currency: string }) {
+    async summary(q: Pick<PeriodQuery, 'from' | 'to'> & { currency: string }): Promise<FinanceSummaryAnswer> {
       const from = new Date(`${q.from}T00:00:00Z`);
       const until = new Date(new Date(`${q.to}T00:00:00Z`).getTime() + DAY_MS);
       const [days, products, recipients] = await Promise.all([
@@ -49,16 +50,28 @@ export function financeSummary({ db }: { db: Db }) {
           [from, until, q.currency],
         ),
       ]);
-      const currencies = (await db('splitLines').where('createdAt', '>=', from).where('createdAt', '<', until).distinct('currency').orderBy('currency')).map(
-        (r: { currency: string }) => r.currency,
-      );
+      const currencies = (
+        await db('splitLines')
+          .where('createdAt', '>=', from)
+          .where('createdAt', '<', until)
+          .distinct('currency')
+          .orderBy('currency')
+      ).map((r: { currency: string }) => r.currency);
       const perDay = (days.rows as (Amounts & { day: string })[]).map(numbers);
-      const totals = perDay.reduce((t, d) => ({ sales: t.sales + d.sales, refunds: t.refunds + d.refunds, disputes: t.disputes + d.disputes, total: t.total + d.total }), {
-        sales: 0,
-        refunds: 0,
-        disputes: 0,
-        total: 0,
-      });
+      const totals = perDay.reduce(
+        (t, d) => ({
+          sales: t.sales + d.sales,
+          refunds: t.refunds + d.refunds,
+          disputes: t.disputes + d.disputes,
+          total: t.total + d.total,
+        }),
+        {
+          sales: 0,
+          refunds: 0,
+          disputes: 0,
+          total: 0,
+        },
+      );
       return {
         from: q.from,
         to: q.to,
@@ -67,7 +80,14 @@ export function financeSummary({ db }: { db: Db }) {
         totals,
         days: perDay,
         products: (products.rows as (Amounts & { productId: string; name: string })[]).map(numbers),
-        recipients: (recipients.rows as (Amounts & { type: string; userId: string | null; email: string | null; name: string | null })[]).map(numbers),
+        recipients: (
+          recipients.rows as (Amounts & {
+            type: RecipientType;
+            userId: string | null;
+            email: string | null;
+            name: string | null;
+          })[]
+        ).map(numbers),
       };
     },
   };

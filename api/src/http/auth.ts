@@ -21,7 +21,15 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * Who is calling: a session cookie (browsers) or a bearer token (devices). Browser requests that change
  * state must echo the session's CSRF token; bearer requests carry no ambient credentials and need none.
  */
-export function authenticate({ sessions, devices, config }: { sessions: Sessions; devices: DeviceFlow; config: Pick<Config, 'NODE_ENV'> }) {
+export function authenticate({
+  sessions,
+  devices,
+  config,
+}: {
+  sessions: Sessions;
+  devices: DeviceFlow;
+  config: Pick<Config, 'NODE_ENV'>;
+}) {
   return async (ctx: Context, next: Next) => {
     const header = ctx.get('authorization');
     if (header) {
@@ -42,7 +50,10 @@ export function authenticate({ sessions, devices, config }: { sessions: Sessions
       if (resolved) {
         ctx.state.auth = { method: 'session', ...resolved } satisfies Auth;
         if (!SAFE_METHODS.has(ctx.method) && !sameSecret(ctx.get(CSRF_HEADER), resolved.session.csrfToken)) {
-          throw new AppError('csrf-token-invalid', 'This request did not come from our pages (missing or wrong CSRF token). Reload and try again.');
+          throw new AppError(
+            'csrf-token-invalid',
+            'This request did not come from our pages (missing or wrong CSRF token). Reload and try again.',
+          );
         }
       } else {
         clearSessionCookies(ctx, config);

@@ -24,7 +24,12 @@ export function requestContext(logger: Logger) {
       await next();
     } finally {
       state.log.info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+        {
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+        },
         'request',
       );
     }
@@ -43,11 +48,18 @@ export function errorHandler() {
       if (appError) {
         ctx.status = appError.status;
         if (appError.headers) ctx.set(appError.headers);
-        body = { code: appError.code, message: appError.message, ...(appError.fieldErrors && { errors: appError.fieldErrors }) };
+        body = {
+          code: appError.code,
+          message: appError.message,
+          ...(appError.fieldErrors && { errors: appError.fieldErrors }),
+        };
       } else {
         state.log.error({ err: error }, 'unhandled error');
         ctx.status = 500;
-        body = { code: 'internal-error', message: 'Something went wrong on our side. Quote the request id if you contact support.' };
+        body = {
+          code: 'internal-error',
+          message: 'Something went wrong on our side. Quote the request id if you contact support.',
+        };
       }
       ctx.body = { ...body, requestId: state.requestId };
     }

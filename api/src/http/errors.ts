@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   'coupon-used-up': 409,
   'coupon-not-valid-for-product': 400,
   'coupon-inactive': 400,
+  'coupon-not-valid': 400,
   'upgrade-not-available': 409,
   'webhook-signature-invalid': 400,
   'payments-not-configured': 404,
@@ -94,7 +95,8 @@ export function toAppError(error: unknown): AppError | null {
   if (pgCode) return fromPostgres(pgCode, error as PgErrorFields);
   const status = (error as { status?: number })?.status;
   const type = (error as { type?: string })?.type;
-  if (status === 413 || type === 'entity.too.large') return new AppError('payload-too-large', 'The request body is too large.');
+  if (status === 413 || type === 'entity.too.large')
+    return new AppError('payload-too-large', 'The request body is too large.');
   if (status === 400 && (type === 'entity.parse.failed' || error instanceof SyntaxError)) {
     return new AppError('invalid-json', 'The request body is not valid JSON.');
   }
@@ -130,17 +132,26 @@ function postgresCode(error: unknown): string | undefined {
 
 function fromPostgres(code: string, error: PgErrorFields): AppError | null {
   const native = ((error as { nativeError?: PgErrorFields }).nativeError ?? error) as PgErrorFields;
-  const constraint = native.constraint ? ` (${native.constraint})` : '';
+  // Messages are for people: never a constraint, table or column name of the database (they are in the log).
   switch (code) {
     case '23505':
-      return new AppError('already-exists', `A record with the same unique value already exists${constraint}.`);
+      return new AppError('already-exists', 'This conflicts with an existing record.');
     case '23503':
     case '23001': // ON DELETE RESTRICT
-      return new AppError('reference-conflict', `The record is referenced by, or refers to, a missing record${constraint}.`);
+      return new AppError(
+        'reference-conflict',
+        'This refers to a record that does not exist, or is still used by other records.',
+      );
     case '23514':
-      return new AppError('constraint-violated', `A value is outside what is allowed${constraint}.`);
-    case '23502':
-      return new AppError('validation-failed', `${native.column ?? 'A field'} is required.`, native.column ? { [native.column]: 'Required' } : undefined);
+      return new AppError('constraint-violated', 'A value is outside what is allowed.');
+    case '23502': {
+      const field = native.column ? camelCase(native.column) : undefined;
+      return new AppError(
+        'validation-failed',
+        field ? `${field} is required.` : 'A required value is missing.',
+        field ? { [field]: 'Required' } : undefined,
+      );
+    }
     case '22021': // a NUL or invalid byte in text
     case '22P05': // the same inside JSON
     case '22P02':
@@ -154,4 +165,9 @@ function fromPostgres(code: string, error: PgErrorFields): AppError | null {
     default:
       return null;
   }
+}
+
+/** A database column as the API names the field (snake_case → camelCase). */
+function camelCase(column: string): string {
+  return column.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }

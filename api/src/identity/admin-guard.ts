@@ -13,8 +13,12 @@ export async function assertAnotherAdminRemains(trx: Knex.Transaction, userId: s
   await trx.raw('SELECT pg_advisory_xact_lock(?)', [ADMIN_CHANGES_LOCK]);
   const others = await trx('users').whereRaw("'admin' = ANY(roles)").whereNot('id', userId).first('id');
   if (!others) {
-    throw new AppError('validation-failed', 'This is the last administrator; make someone else an administrator first.', {
-      roles: 'the last administrator cannot lose the role',
-    });
+    throw new AppError(
+      'validation-failed',
+      'This is the last administrator; make someone else an administrator first.',
+      {
+        roles: 'the last administrator cannot lose the role',
+      },
+    );
   }
 }

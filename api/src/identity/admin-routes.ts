@@ -1,14 +1,34 @@
 import Router from '@koa/router';
 import { adminResource } from '../admin/resources';
-import { userOf } from '../http/auth';
+import { authOf, userOf } from '../http/auth';
 import { AppError } from '../http/errors';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
 import type { Outbox } from '../mail/outbox';
+import type { SignOutEverywhere } from './sign-out-everywhere';
 
-/** Console actions beyond the generic REST contract: retrying a failed email. */
-export function identityAdminRoutes({ allow, outbox }: { allow: Policies; outbox: Outbox }) {
+/** Console actions beyond the generic REST contract: retrying a failed email, signing a person out everywhere. */
+export function identityAdminRoutes({
+  allow,
+  outbox,
+  signOut,
+}: {
+  allow: Policies;
+  outbox: Outbox;
+  signOut: SignOutEverywhere;
+}) {
   const router = new Router();
+
+  // Every browser session and device token of the person, audited; only administrators may do it to staff.
+  router.post('/users/:id/sign-out-everywhere', allow.roles('support'), async (ctx) => {
+    const { id } = IdParam.parse(ctx.params);
+    const auth = authOf(ctx)!;
+    ctx.body = await signOut.byStaff(id, {
+      actor: { id: auth.user.id, email: auth.user.email, roles: auth.user.roles },
+      currentSessionId: auth.method === 'session' ? auth.session.id : null,
+      requestId: ctx.state.requestId ?? null,
+    });
+  });
 
   router.post('/outbox-emails/:id/retry', allow.roles(), async (ctx) => {
     const { id } = IdParam.parse(ctx.params);

@@ -3,8 +3,9 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
-import { DeviceAccessToken, DeviceVerification, type User } from './models';
-import type { RateLimiter } from './rate-limit';
+import { DeviceAccessToken, DeviceClient, DeviceVerification, type User } from './models';
+import { networkOf, type RateLimiter } from './rate-limit';
+import type { PendingDevice, SignedInDevice } from './schemas';
 import { hashSecret, newSecret } from './secrets';
 
 export const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
@@ -13,7 +14,9 @@ export const POLL_INTERVAL_SECONDS = 5;
 export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 /** Wrong user codes a person may enter per window before being told to wait. */
 export const WRONG_CODE_LIMIT = { max: 10, windowSeconds: 5 * 60 };
-const LAST_USED_RESOLUTION_MS = 10 * 60 * 1000;
+/** A device token's last use is written at most this often (it decides when an idle token ends). */
+export const LAST_USED_RESOLUTION_MS = 10 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function newUserCode(): string {
   return Array.from({ length: 8 }, () => USER_CODE_ALPHABET[randomInt(USER_CODE_ALPHABET.length)]).join('');
@@ -30,42 +33,61 @@ export function normalizeUserCode(input: string): string | null {
 }
 
 /** The RFC 8628 / RFC 6749 §5.2 error codes of the token endpoint. */
-export type TokenError = 'authorization_pending' | 'slow_down' | 'access_denied' | 'expired_token' | 'invalid_grant' | 'invalid_request';
+export type TokenError =
+  'authorization_pending' | 'slow_down' | 'access_denied' | 'expired_token' | 'invalid_grant' | 'invalid_request';
 
 export type PollResult = { accessToken: string } | { error: TokenError; description: string };
 
 interface Deps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'publicUrl'>;
+  config: Pick<Config, 'publicUrl' | 'DEVICE_TOKEN_IDLE_DAYS'>;
   limiter: RateLimiter;
 }
 
 export function deviceFlow({ db, clock, config, limiter }: Deps) {
   const now = () => clock.now();
+  const idleMs = config.DEVICE_TOKEN_IDLE_DAYS * DAY_MS;
+  const lastActive = (token: Pick<DeviceAccessToken, 'lastUsedAt' | 'createdAt'>) =>
+    token.lastUsedAt ?? token.createdAt;
 
-  /** Why an undecided, unexpired code could not be found or decided on; counts wrong entries. */
-  async function explainUnusable(code: string | null, userId: string, ip: string): Promise<AppError> {
-    const row = code ? await DeviceVerification.query(db).findOne({ userCode: code }) : undefined;
-    if (!row) {
-      await limiter.hit({ bucket: `device-code:user:${userId}`, ...WRONG_CODE_LIMIT }, 'wrong codes');
-      await limiter.hit({ bucket: `device-code:ip:${ip}`, ...WRONG_CODE_LIMIT }, 'wrong codes');
-      return new AppError('device-code-not-found', 'No device is waiting for that code. Check the code your device shows.');
-    }
-    if (row.verifiedAt || row.deniedAt) return new AppError('device-code-already-used', 'That code was already approved or denied.');
+  /**
+   * Every code entry is counted against the person's and the address's limits before the code is looked at, so
+   * parallel guesses cannot all pass the limit before the first is counted. An entry that names a real code (one
+   * a device asked for) is given back: only wrong codes use up the limit.
+   */
+  async function countEntry(userId: string, ip: string): Promise<() => Promise<void>> {
+    const perUser = await limiter.hit({ bucket: `device-code:user:${userId}`, ...WRONG_CODE_LIMIT }, 'wrong codes');
+    const perIp = await limiter.hit({ bucket: `device-code:ip:${networkOf(ip)}`, ...WRONG_CODE_LIMIT }, 'wrong codes');
+    return async () => {
+      await perUser.giveBack();
+      await perIp.giveBack();
+    };
+  }
+
+  /** Why a code could not be shown or decided on: no such code (a wrong entry, left counted), or used, or expired. */
+  function unusable(row: DeviceVerification | undefined): AppError {
+    if (!row)
+      return new AppError(
+        'device-code-not-found',
+        'No device is waiting for that code. Check the code your device shows.',
+      );
+    if (row.verifiedAt || row.deniedAt)
+      return new AppError('device-code-already-used', 'That code was already approved or denied.');
     return new AppError('device-code-expired', 'That code has expired. Start the sign-in on your device again.');
   }
 
-  async function assertUnderLimit(userId: string, ip: string): Promise<void> {
-    await limiter.check({ bucket: `device-code:user:${userId}`, ...WRONG_CODE_LIMIT }, 'wrong codes');
-    await limiter.check({ bucket: `device-code:ip:${ip}`, ...WRONG_CODE_LIMIT }, 'wrong codes');
-  }
+  const findCode = (code: string | null) =>
+    code ? DeviceVerification.query(db).findOne({ userCode: code }) : Promise.resolve(undefined);
 
   /** Approve or deny: one conditional update, so two tabs cannot both decide. */
   async function decide(input: { userCode: string; user: User; ip: string }, decision: 'approve' | 'deny') {
-    await assertUnderLimit(input.user.id, input.ip);
+    const giveBack = await countEntry(input.user.id, input.ip);
     const code = normalizeUserCode(input.userCode);
-    const patch = decision === 'approve' ? { verifiedAt: now(), verifiedByUserId: input.user.id } : { deniedAt: now(), verifiedByUserId: input.user.id };
+    const patch =
+      decision === 'approve'
+        ? { verifiedAt: now(), verifiedByUserId: input.user.id }
+        : { deniedAt: now(), verifiedByUserId: input.user.id };
     const updated = code
       ? await DeviceVerification.query(db)
           .patch(patch)
@@ -74,11 +96,22 @@ export function deviceFlow({ db, clock, config, limiter }: Deps) {
           .whereNull('deniedAt')
           .where('expires', '>', now())
       : 0;
-    if (!updated) throw await explainUnusable(code, input.user.id, input.ip);
+    if (updated) return giveBack();
+    const row = await findCode(code);
+    if (row) await giveBack();
+    throw unusable(row);
+  }
+
+  /** The registered name of a device client, or null for an unknown (or removed) one. */
+  async function clientName(clientId: string | null): Promise<string | null> {
+    if (!clientId) return null;
+    return (await DeviceClient.query(db).findById(clientId))?.name ?? null;
   }
 
   return {
+    /** RFC 8628 §3.1: a code for a registered client; null for any other client_id (answered invalid_client). */
     async requestCode(clientId: string) {
+      if (!(await clientName(clientId))) return null;
       for (let attempt = 0; ; attempt++) {
         const deviceCode = newSecret();
         const userCode = newUserCode();
@@ -114,14 +147,18 @@ export function deviceFlow({ db, clock, config, limiter }: Deps) {
     async poll(input: { deviceCode: string; clientId: string }): Promise<PollResult> {
       return db.transaction(async (trx) => {
         const row = await DeviceVerification.query(trx).findById(hashSecret(input.deviceCode)).forUpdate();
-        if (!row || row.clientId !== input.clientId) return { error: 'invalid_grant', description: 'Unknown device code.' };
+        if (!row || row.clientId !== input.clientId)
+          return { error: 'invalid_grant', description: 'Unknown device code.' };
         const at = now();
-        if (row.tokenIssuedAt) return { error: 'invalid_grant', description: 'The token for this code was already issued.' };
+        if (row.tokenIssuedAt)
+          return { error: 'invalid_grant', description: 'The token for this code was already issued.' };
         if (row.expires <= at) return { error: 'expired_token', description: 'The device code expired; start again.' };
         if (row.deniedAt) return { error: 'access_denied', description: 'The user denied the request.' };
         if (row.lastPolledAt && at.getTime() - row.lastPolledAt.getTime() < row.intervalSeconds * 1000) {
           const interval = row.intervalSeconds + 5;
-          await DeviceVerification.query(trx).findById(row.deviceCode).patch({ lastPolledAt: at, intervalSeconds: interval });
+          await DeviceVerification.query(trx)
+            .findById(row.deviceCode)
+            .patch({ lastPolledAt: at, intervalSeconds: interval });
           return { error: 'slow_down', description: `Polling too fast; wait ${interval} seconds between requests.` };
         }
         if (!row.verifiedAt || !row.verifiedByUserId) {
@@ -129,38 +166,76 @@ export function deviceFlow({ db, clock, config, limiter }: Deps) {
           return { error: 'authorization_pending', description: 'The user has not approved the request yet.' };
         }
         const accessToken = newSecret();
-        await DeviceAccessToken.query(trx).insert({ token: hashSecret(accessToken), userId: row.verifiedByUserId, clientId: row.clientId });
+        await DeviceAccessToken.query(trx).insert({
+          token: hashSecret(accessToken),
+          userId: row.verifiedByUserId,
+          clientId: row.clientId,
+        });
         await DeviceVerification.query(trx).findById(row.deviceCode).patch({ lastPolledAt: at, tokenIssuedAt: at });
         return { accessToken };
       });
     },
 
-    /** What the /activate page shows before the person approves or denies. */
-    async lookup(input: { userCode: string; user: User; ip: string }) {
-      await assertUnderLimit(input.user.id, input.ip);
-      const code = normalizeUserCode(input.userCode);
-      const row = code ? await DeviceVerification.query(db).findOne({ userCode: code }) : undefined;
-      if (!row || row.verifiedAt || row.deniedAt || row.expires <= now()) throw await explainUnusable(code, input.user.id, input.ip);
-      return { userCode: formatUserCode(row.userCode), clientId: row.clientId, createdAt: row.createdAt, expiresAt: row.expires };
+    /** What the /activate page shows before the person approves or denies: the client's registered name. */
+    async lookup(input: { userCode: string; user: User; ip: string }): Promise<PendingDevice> {
+      const giveBack = await countEntry(input.user.id, input.ip);
+      const row = await findCode(normalizeUserCode(input.userCode));
+      if (row) await giveBack();
+      if (!row || row.verifiedAt || row.deniedAt || row.expires <= now()) throw unusable(row);
+      return {
+        userCode: formatUserCode(row.userCode),
+        clientId: row.clientId,
+        clientName: (await clientName(row.clientId)) ?? 'An unregistered app',
+        createdAt: row.createdAt,
+        expiresAt: row.expires,
+      };
     },
 
     approve: (input: { userCode: string; user: User; ip: string }) => decide(input, 'approve'),
     deny: (input: { userCode: string; user: User; ip: string }) => decide(input, 'deny'),
 
+    /**
+     * The user behind a bearer token. A token unused for DEVICE_TOKEN_IDLE_DAYS (since its last use, else its
+     * approval) has ended: it is deleted and refused. Its last use is recorded at most every ten minutes.
+     */
     async resolveBearer(token: string): Promise<{ user: User; deviceToken: DeviceAccessToken } | null> {
       const deviceToken = await DeviceAccessToken.query(db).findById(hashSecret(token)).withGraphJoined('user');
       if (!deviceToken?.user) return null;
       const { user } = deviceToken;
       const at = now();
+      if (at.getTime() - lastActive(deviceToken).getTime() > idleMs) {
+        await DeviceAccessToken.query(db).deleteById(deviceToken.token);
+        return null;
+      }
       if (!deviceToken.lastUsedAt || at.getTime() - deviceToken.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
         await DeviceAccessToken.query(db).findById(deviceToken.token).patch({ lastUsedAt: at });
       }
       return { user, deviceToken };
     },
 
-    async listDevices(userId: string) {
-      const rows = await DeviceAccessToken.query(db).where({ userId }).orderBy('createdAt', 'desc');
-      return rows.map(({ id, clientId, createdAt, lastUsedAt }) => ({ id, clientId, createdAt, lastUsedAt }));
+    /** The person's signed-in devices (idle-ended ones left out), each with its app's registered name. */
+    async listDevices(userId: string): Promise<SignedInDevice[]> {
+      const cutoff = new Date(now().getTime() - idleMs);
+      const rows = await DeviceAccessToken.query(db)
+        .where({ userId })
+        .whereRaw('coalesce(last_used_at, created_at) >= ?', [cutoff])
+        .orderBy('createdAt', 'desc');
+      const names = new Map(
+        (
+          await DeviceClient.query(db).whereIn(
+            'clientId',
+            rows.flatMap((r) => (r.clientId ? [r.clientId] : [])),
+          )
+        ).map((c) => [c.clientId, c.name]),
+      );
+      return rows.map((row) => ({
+        id: row.id,
+        clientId: row.clientId,
+        clientName: (row.clientId && names.get(row.clientId)) || 'An unregistered app',
+        createdAt: row.createdAt,
+        lastUsedAt: row.lastUsedAt,
+        idleExpiresAt: new Date(lastActive(row).getTime() + idleMs),
+      }));
     },
 
     async revokeDevice(userId: string, id: string): Promise<void> {

@@ -5,7 +5,7 @@ import { AppError } from '../http/errors';
 import type { Outbox } from '../mail/outbox';
 import { signInEmail } from '../mail/templates';
 import type { User } from './models';
-import type { RateLimiter } from './rate-limit';
+import { networkOf, type RateLimiter } from './rate-limit';
 import { safeRedirect } from './redirects';
 import { hashSecret, newSecret } from './secrets';
 import type { NewSession, Sessions } from './sessions';
@@ -49,8 +49,14 @@ export function emailSignIn({ db, clock, config, outbox, limiter, sessions }: De
 
   return {
     async requestLink(input: { email: string; redirectTo?: string; ip: string }): Promise<void> {
-      await limiter.hit({ bucket: `sign-in:email:${input.email}`, ...SIGN_IN_LIMITS.perEmail }, 'sign-in emails for this address');
-      await limiter.hit({ bucket: `sign-in:ip:${input.ip}`, ...SIGN_IN_LIMITS.perIp }, 'sign-in requests from your network');
+      await limiter.hit(
+        { bucket: `sign-in:email:${input.email}`, ...SIGN_IN_LIMITS.perEmail },
+        'sign-in emails for this address',
+      );
+      await limiter.hit(
+        { bucket: `sign-in:ip:${networkOf(input.ip)}`, ...SIGN_IN_LIMITS.perIp },
+        'sign-in requests from your network',
+      );
       await db.transaction(async (trx) => {
         const link = await issueToken(trx, input.email, safeRedirect(input.redirectTo, '/'));
         await outbox.enqueue(trx, signInEmail(input.email, link, SIGN_IN_LINK_MINUTES));
@@ -67,7 +73,11 @@ export function emailSignIn({ db, clock, config, outbox, limiter, sessions }: De
      * Uses the token once: it is deleted whether it is fresh or expired. A fresh one signs the person in
      * (creating the account on first sign-in) with a new session.
      */
-    async consume(input: { email: string; token: string; userAgent: string | null }): Promise<{ user: User; session: NewSession; redirectTo: string }> {
+    async consume(input: {
+      email: string;
+      token: string;
+      userAgent: string | null;
+    }): Promise<{ user: User; session: NewSession; redirectTo: string }> {
       const outcome = await db.transaction(async (trx) => {
         const [row] = await trx('verificationTokens')
           .where({ token: hashSecret(input.token), identifier: input.email })
@@ -80,10 +90,16 @@ export function emailSignIn({ db, clock, config, outbox, limiter, sessions }: De
         return { kind: 'signed-in' as const, user, session, redirectTo: safeRedirect(row.redirectTo) };
       });
       if (outcome.kind === 'invalid') {
-        throw new AppError('sign-in-link-invalid', 'This sign-in link is not valid or was already used. Ask for a new one.');
+        throw new AppError(
+          'sign-in-link-invalid',
+          'This sign-in link is not valid or was already used. Ask for a new one.',
+        );
       }
       if (outcome.kind === 'expired') {
-        throw new AppError('sign-in-link-expired', `This sign-in link expired (links last ${SIGN_IN_LINK_MINUTES} minutes). Ask for a new one.`);
+        throw new AppError(
+          'sign-in-link-expired',
+          `This sign-in link expired (links last ${SIGN_IN_LINK_MINUTES} minutes). Ask for a new one.`,
+        );
       }
       return outcome;
     },

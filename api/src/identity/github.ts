@@ -14,7 +14,12 @@ export const GITHUB_PROVIDER = 'github';
 
 export type GitHubConfig = Pick<
   Config,
-  'GITHUB_CLIENT_ID' | 'GITHUB_CLIENT_SECRET' | 'GITHUB_AUTHORIZE_URL' | 'GITHUB_TOKEN_URL' | 'GITHUB_API_URL' | 'publicUrl'
+  | 'GITHUB_CLIENT_ID'
+  | 'GITHUB_CLIENT_SECRET'
+  | 'GITHUB_AUTHORIZE_URL'
+  | 'GITHUB_TOKEN_URL'
+  | 'GITHUB_API_URL'
+  | 'publicUrl'
 >;
 
 /** Why a GitHub sign-in failed, as a code the login page explains. */
@@ -39,9 +44,20 @@ interface GitHubEmail {
 
 /**
  * Sign in with GitHub: authorization code with state and PKCE (S256). Accounts are linked by a verified
- * email; GitHub's tokens stay in the accounts table and never leave the server.
+ * email. GitHub's access token serves the two profile calls of the sign-in and is then forgotten: nothing here
+ * calls GitHub for the person later, so it is never stored (the database refuses it: accounts_keep_no_tokens).
  */
-export function githubSignIn({ db, clock, config, sessions }: { db: Db; clock: Clock; config: GitHubConfig; sessions: Sessions }) {
+export function githubSignIn({
+  db,
+  clock,
+  config,
+  sessions,
+}: {
+  db: Db;
+  clock: Clock;
+  config: GitHubConfig;
+  sessions: Sessions;
+}) {
   const enabled = Boolean(config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET);
   const as: oauth.AuthorizationServer = {
     issuer: new URL(config.GITHUB_AUTHORIZE_URL).origin,
@@ -55,12 +71,17 @@ export function githubSignIn({ db, clock, config, sessions }: { db: Db; clock: C
   const requestOptions = insecure ? { [oauth.allowInsecureRequests]: true } : {};
 
   function assertEnabled(): void {
-    if (!enabled) throw new AppError('oauth-provider-not-configured', 'Sign-in with GitHub is not set up on this site.');
+    if (!enabled)
+      throw new AppError('oauth-provider-not-configured', 'Sign-in with GitHub is not set up on this site.');
   }
 
   async function githubApi<T>(accessToken: string, path: string): Promise<T> {
     const response = await fetch(new URL(path.replace(/^\//, ''), config.GITHUB_API_URL.replace(/\/?$/, '/')), {
-      headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/vnd.github+json', 'User-Agent': 'learning-platform' },
+      headers: {
+        Authorization: `Bearer ${accessToken}`,
+        Accept: 'application/vnd.github+json',
+        'User-Agent': 'learning-platform',
+      },
     });
     if (!response.ok) throw new GitHubSignInError('exchange-failed');
     return (await response.json()) as T;
@@ -96,7 +117,11 @@ export function githubSignIn({ db, clock, config, sessions }: { db: Db; clock: C
     },
 
     /** Handles GitHub's redirect back: checks state once, exchanges the code with the verifier, signs in. */
-    async callback(query: URLSearchParams, browserState: string | undefined, userAgent: string | null): Promise<{ user: User; session: NewSession; redirectTo: string }> {
+    async callback(
+      query: URLSearchParams,
+      browserState: string | undefined,
+      userAgent: string | null,
+    ): Promise<{ user: User; session: NewSession; redirectTo: string }> {
       assertEnabled();
       const state = query.get('state') ?? '';
       if (!browserState || !sameSecret(browserState, state)) throw new GitHubSignInError('state-invalid');
@@ -122,7 +147,8 @@ export function githubSignIn({ db, clock, config, sessions }: { db: Db; clock: C
         tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
         accessToken = tokens.access_token;
       } catch (error) {
-        if (error instanceof oauth.AuthorizationResponseError && error.error === 'access_denied') throw new GitHubSignInError('denied');
+        if (error instanceof oauth.AuthorizationResponseError && error.error === 'access_denied')
+          throw new GitHubSignInError('denied');
         throw new GitHubSignInError('exchange-failed');
       }
 
@@ -131,22 +157,33 @@ export function githubSignIn({ db, clock, config, sessions }: { db: Db; clock: C
       const verified = emails.filter((e) => e.verified).sort((a, b) => Number(b.primary) - Number(a.primary));
 
       return db.transaction(async (trx) => {
-        const linked = await Account.query(trx).findOne({ provider: GITHUB_PROVIDER, providerAccountId: String(profile.id) });
+        const linked = await Account.query(trx).findOne({
+          provider: GITHUB_PROVIDER,
+          providerAccountId: String(profile.id),
+        });
         let userId = linked?.userId;
         if (!userId) {
           const email = verified[0]?.email;
           if (!email) throw new GitHubSignInError('no-verified-email');
-          userId = (await findOrCreateUserByEmail(trx, email.toLowerCase(), { verified: true, name: profile.name ?? profile.login, image: profile.avatar_url })).id;
+          userId = (
+            await findOrCreateUserByEmail(trx, email.toLowerCase(), {
+              verified: true,
+              name: profile.name ?? profile.login,
+              image: profile.avatar_url,
+            })
+          ).id;
         }
-        const tokenFields = {
-          accessToken,
-          tokenType: tokens.token_type,
-          scope: tokens.scope ?? null,
-          refreshToken: tokens.refresh_token ?? null,
-          expiresAt: tokens.expires_in ? Math.floor(clock.now().getTime() / 1000) + tokens.expires_in : null,
-        };
+        // What was granted, for the console; not the tokens.
+        const tokenFields = { tokenType: tokens.token_type, scope: tokens.scope ?? null };
         if (linked) await Account.query(trx).findById(linked.id).patch(tokenFields);
-        else await Account.query(trx).insert({ userId, type: 'oauth', provider: GITHUB_PROVIDER, providerAccountId: String(profile.id), ...tokenFields });
+        else
+          await Account.query(trx).insert({
+            userId,
+            type: 'oauth',
+            provider: GITHUB_PROVIDER,
+            providerAccountId: String(profile.id),
+            ...tokenFields,
+          });
         const user = await User.query(trx).findById(userId!);
         if (!user) throw new GitHubSignInError('exchange-failed');
         const session = await sessions.create(trx, userId, userAgent);

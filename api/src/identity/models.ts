@@ -18,10 +18,26 @@ export class User extends BaseModel {
 
   static override get relationMappings() {
     return {
-      accounts: { relation: Model.HasManyRelation, modelClass: Account, join: { from: 'users.id', to: 'accounts.userId' } },
-      sessions: { relation: Model.HasManyRelation, modelClass: Session, join: { from: 'users.id', to: 'sessions.userId' } },
-      prefs: { relation: Model.HasManyRelation, modelClass: UserPrefs, join: { from: 'users.id', to: 'userPrefs.userId' } },
-      purchases: { relation: Model.HasManyRelation, modelClass: Purchase, join: { from: 'users.id', to: 'purchases.userId' } },
+      accounts: {
+        relation: Model.HasManyRelation,
+        modelClass: Account,
+        join: { from: 'users.id', to: 'accounts.userId' },
+      },
+      sessions: {
+        relation: Model.HasManyRelation,
+        modelClass: Session,
+        join: { from: 'users.id', to: 'sessions.userId' },
+      },
+      prefs: {
+        relation: Model.HasManyRelation,
+        modelClass: UserPrefs,
+        join: { from: 'users.id', to: 'userPrefs.userId' },
+      },
+      purchases: {
+        relation: Model.HasManyRelation,
+        modelClass: Purchase,
+        join: { from: 'users.id', to: 'purchases.userId' },
+      },
       deviceAccessTokens: {
         relation: Model.HasManyRelation,
         modelClass: DeviceAccessToken,
@@ -38,6 +54,7 @@ export class Account extends BaseModel {
   declare type: string;
   declare provider: string;
   declare providerAccountId: string;
+  // The token columns come from the original schema and stay null: provider tokens are not stored (accounts_keep_no_tokens).
   declare refreshToken: string | null;
   declare accessToken: string | null;
   declare expiresAt: number | null;
@@ -50,7 +67,13 @@ export class Account extends BaseModel {
   declare refreshTokenExpiresIn: number | null;
 
   static override get relationMappings() {
-    return { user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'accounts.userId', to: 'users.id' } } };
+    return {
+      user: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'accounts.userId', to: 'users.id' },
+      },
+    };
   }
 }
 
@@ -67,7 +90,13 @@ export class Session extends BaseModel {
   declare user?: User;
 
   static override get relationMappings() {
-    return { user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'sessions.userId', to: 'users.id' } } };
+    return {
+      user: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'sessions.userId', to: 'users.id' },
+      },
+    };
   }
 }
 
@@ -109,6 +138,15 @@ export class DeviceVerification extends BaseModel {
   }
 }
 
+/** An app registered for device login (RFC 8628 §5.4): people are shown its name, never a name the device sent. */
+export class DeviceClient extends BaseModel {
+  static override tableName = 'deviceClients';
+  static override idColumn = 'clientId';
+  declare clientId: string;
+  declare name: string;
+  declare createdAt: Date;
+}
+
 export class DeviceAccessToken extends BaseModel {
   static override tableName = 'deviceAccessTokens';
   static override idColumn = 'token';
@@ -121,7 +159,13 @@ export class DeviceAccessToken extends BaseModel {
   declare user?: User;
 
   static override get relationMappings() {
-    return { user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'deviceAccessTokens.userId', to: 'users.id' } } };
+    return {
+      user: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'deviceAccessTokens.userId', to: 'users.id' },
+      },
+    };
   }
 }
 
@@ -137,7 +181,13 @@ export class UserPrefs extends BaseModel {
   declare updatedAt: Date;
 
   static override get relationMappings() {
-    return { user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'userPrefs.userId', to: 'users.id' } } };
+    return {
+      user: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'userPrefs.userId', to: 'users.id' },
+      },
+    };
   }
 }
 

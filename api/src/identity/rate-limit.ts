@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
@@ -7,6 +8,24 @@ export interface Limit {
   bucket: string;
   max: number;
   windowSeconds: number;
+}
+
+/**
+ * The network a client address counts as in per-address limits: an IPv4 address itself, an IPv6 address its /64 (one
+ * subscriber's usual allocation, which a single host can rotate through at will).
+ */
+export function networkOf(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(ip)) return ip;
+  const [head = '', tail = ''] = ip.split('::');
+  const left = head ? head.split(':') : [];
+  const right = ip.includes('::') ? (tail ? tail.split(':') : []) : [];
+  const groups = [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
 }
 
 function windowOf(limit: Limit, now: Date): { start: Date; end: Date } {
@@ -22,28 +41,47 @@ function refuse(limit: Limit, now: Date, what: string): AppError {
   });
 }
 
+/** A counted attempt; `giveBack` uncounts it when it turned out not to be what the limit is about. */
+export interface Hit {
+  giveBack(): Promise<void>;
+}
+
 /**
  * Fixed-window counters in PostgreSQL, so every server process shares them. `hit` counts and refuses past
  * the limit; `check` refuses without counting (for limits that count only failures).
+ *
+ * To limit failures under concurrency, count first and give the hit back on success: a check before the
+ * attempt lets any number of parallel attempts pass it before the first failure is counted.
  */
 export function rateLimiter({ db, clock }: { db: Db; clock: Clock }) {
   return {
-    async hit(limit: Limit, what = 'requests'): Promise<void> {
+    /** `on` a transaction counts only if it commits (and holds the counter's row until then). */
+    async hit(limit: Limit, what = 'requests', on: Db = db): Promise<Hit> {
       const now = clock.now();
-      const [row] = await db('rateLimitHits')
-        .insert({ bucket: limit.bucket, windowStart: windowOf(limit, now).start, hits: 1 })
+      const windowStart = windowOf(limit, now).start;
+      const [row] = await on('rateLimitHits')
+        .insert({ bucket: limit.bucket, windowStart, hits: 1 })
         .onConflict(['bucket', 'windowStart'])
         .merge({ hits: db.raw('rate_limit_hits.hits + 1') })
         .returning('hits');
       if (row.hits > limit.max) throw refuse(limit, now, what);
+      return {
+        giveBack: async () => {
+          await db('rateLimitHits')
+            .where({ bucket: limit.bucket, windowStart })
+            .where('hits', '>', 0)
+            .decrement('hits', 1);
+        },
+      };
     },
 
     async check(limit: Limit, what = 'requests'): Promise<void> {
       const now = clock.now();
-      const row = await db('rateLimitHits').where({ bucket: limit.bucket, windowStart: windowOf(limit, now).start }).first('hits');
+      const row = await db('rateLimitHits')
+        .where({ bucket: limit.bucket, windowStart: windowOf(limit, now).start })
+        .first('hits');
       if (row && row.hits >= limit.max) throw refuse(limit, now, what);
     },
-
   };
 }
 

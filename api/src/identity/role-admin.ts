@@ -9,17 +9,32 @@ import { findOrCreateUserByEmail, findUserByEmail } from './users';
 /** Role changes, from the console or the command line; each is audited in the same transaction. */
 /** `changed` runs after a committed change: signed-in sessions held in the read cache carry the user's roles. */
 export function roleAdmin({ db, changed = () => {} }: { db: Db; changed?: () => void }) {
-  async function change(userId: string, next: (roles: Role[]) => Role[], actor: Actor, requestId?: string | null): Promise<User> {
-    return db.transaction(async (trx) => {
-      const user = await User.query(trx).findById(userId).forUpdate();
-      if (!user) throw new AppError('not-found', 'No such user.');
-      const roles = [...new Set(next(user.roles))].sort();
-      if (roles.join() === [...user.roles].sort().join()) return user;
-      if (user.roles.includes('admin') && !roles.includes('admin')) await assertAnotherAdminRemains(trx, userId);
-      const updated = await User.query(trx).patchAndFetchById(userId, { roles });
-      await recordAudit(trx, { actor, action: 'update', resource: 'users', recordId: userId, before: { roles: user.roles }, after: { roles }, requestId });
-      return updated;
-    }).finally(changed);
+  async function change(
+    userId: string,
+    next: (roles: Role[]) => Role[],
+    actor: Actor,
+    requestId?: string | null,
+  ): Promise<User> {
+    return db
+      .transaction(async (trx) => {
+        const user = await User.query(trx).findById(userId).forUpdate();
+        if (!user) throw new AppError('not-found', 'No such user.');
+        const roles = [...new Set(next(user.roles))].sort();
+        if (roles.join() === [...user.roles].sort().join()) return user;
+        if (user.roles.includes('admin') && !roles.includes('admin')) await assertAnotherAdminRemains(trx, userId);
+        const updated = await User.query(trx).patchAndFetchById(userId, { roles });
+        await recordAudit(trx, {
+          actor,
+          action: 'update',
+          resource: 'users',
+          recordId: userId,
+          before: { roles: user.roles },
+          after: { roles },
+          requestId,
+        });
+        return updated;
+      })
+      .finally(changed);
   }
 
   return {
@@ -35,8 +50,7 @@ export function roleAdmin({ db, changed = () => {} }: { db: Db; changed?: () => 
       return change(user.id, (roles) => roles.filter((r) => r !== role), actor);
     },
 
-    setRoles: (userId: string, roles: Role[], actor: Actor, requestId?: string | null) => change(userId, () => roles, actor, requestId),
+    setRoles: (userId: string, roles: Role[], actor: Actor, requestId?: string | null) =>
+      change(userId, () => roles, actor, requestId),
   };
 }
-
-export type RoleAdmin = ReturnType<typeof roleAdmin>;

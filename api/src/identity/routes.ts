@@ -1,16 +1,39 @@
 import Router from '@koa/router';
 import type { Config } from '../config';
-import { OAUTH_STATE_COOKIE, clearOAuthStateCookie, clearSessionCookies, setOAuthStateCookie, setSessionCookies, userOf, authOf } from '../http/auth';
-import type { RateLimiter } from './rate-limit';
+import {
+  OAUTH_STATE_COOKIE,
+  clearOAuthStateCookie,
+  clearSessionCookies,
+  setOAuthStateCookie,
+  setSessionCookies,
+  userOf,
+  authOf,
+} from '../http/auth';
+import { networkOf, type RateLimiter } from './rate-limit';
 import type { Policies } from '../http/policy';
 import type { DeviceFlow } from './device-flow';
 import type { EmailSignIn } from './email-sign-in';
 import { GitHubSignInError, type GitHubSignIn } from './github';
 import type { UserPrefsService } from './prefs';
+import { AppError } from '../http/errors';
 import { IdParam } from '../http/params';
-import { ConsumeSignInLinkBody, PrefsQuery, PutPrefsBody, RequestSignInLinkBody, UserCodeBody } from './schemas';
+import {
+  ConsumeSignInLinkBody,
+  PrefsQuery,
+  PutPrefsBody,
+  RequestSignInLinkBody,
+  UserCodeBody,
+  type DeviceDecision,
+  type DevicesAnswer,
+  type MeAnswer,
+  type PrefsAnswer,
+  type SignedIn,
+  type SignInLinkSent,
+  type SignInProviders,
+} from './schemas';
 import type { Sessions } from './sessions';
-import type { User } from './models';
+import type { SignOutEverywhere } from './sign-out-everywhere';
+import { publicUser } from './users';
 
 interface Deps {
   allow: Policies;
@@ -21,28 +44,38 @@ interface Deps {
   sessions: Sessions;
   devices: DeviceFlow;
   prefs: UserPrefsService;
-}
-
-export function publicUser(user: User) {
-  return { id: user.id, email: user.email, name: user.name, image: user.image, roles: user.roles, emailVerified: user.emailVerified };
+  signOut: SignOutEverywhere;
 }
 
 /** The storefront's identity endpoints under /api/store. */
-export function identityRoutes({ allow, config, emailSignIn, github, sessions, devices, prefs, limiter }: Deps) {
+export function identityRoutes({
+  allow,
+  config,
+  emailSignIn,
+  github,
+  sessions,
+  devices,
+  prefs,
+  limiter,
+  signOut,
+}: Deps) {
   const router = new Router();
 
   router.post('/auth/email', allow.public(), async (ctx) => {
     const body = RequestSignInLinkBody.parse(ctx.request.body);
     await emailSignIn.requestLink({ email: body.email, redirectTo: body.redirectTo, ip: ctx.ip });
     ctx.status = 202;
-    ctx.body = { status: 'sent', email: body.email };
+    ctx.body = { status: 'sent', email: body.email } satisfies SignInLinkSent;
   });
 
   router.post('/auth/email/consume', allow.public(), async (ctx) => {
     const body = ConsumeSignInLinkBody.parse(ctx.request.body);
-    const { user, session, redirectTo } = await emailSignIn.consume({ ...body, userAgent: ctx.get('user-agent') || null });
+    const { user, session, redirectTo } = await emailSignIn.consume({
+      ...body,
+      userAgent: ctx.get('user-agent') || null,
+    });
     setSessionCookies(ctx, session, config);
-    ctx.body = { user: publicUser(user), csrfToken: session.csrfToken, redirectTo };
+    ctx.body = { user: publicUser(user), csrfToken: session.csrfToken, redirectTo } satisfies SignedIn;
   });
 
   router.post('/auth/sign-out', allow.signedIn(), async (ctx) => {
@@ -52,12 +85,22 @@ export function identityRoutes({ allow, config, emailSignIn, github, sessions, d
     ctx.status = 204;
   });
 
+  // Every other browser and every device of the person; this browser stays signed in (it is the one asking).
+  router.post('/auth/sign-out-everywhere', allow.signedIn(), async (ctx) => {
+    const auth = authOf(ctx);
+    if (auth?.method !== 'session') throw new AppError('forbidden', 'Sign out everywhere from the website.');
+    ctx.body = await signOut.ownRequest(auth.user.id, auth.session.id);
+  });
+
   router.get('/auth/providers', allow.public(), async (ctx) => {
-    ctx.body = { email: true, github: github.enabled };
+    ctx.body = { email: true, github: github.enabled } satisfies SignInProviders;
   });
 
   router.get('/auth/github', allow.public(), async (ctx) => {
-    await limiter.hit({ bucket: `oauth-start:ip:${ctx.ip}`, max: 30, windowSeconds: 300 }, 'sign-in attempts');
+    await limiter.hit(
+      { bucket: `oauth-start:ip:${networkOf(ctx.ip)}`, max: 30, windowSeconds: 300 },
+      'sign-in attempts',
+    );
     const { url, state } = await github.start(ctx.query.redirectTo);
     setOAuthStateCookie(ctx, state, config);
     ctx.redirect(url);
@@ -67,7 +110,11 @@ export function identityRoutes({ allow, config, emailSignIn, github, sessions, d
     const browserState = ctx.cookies.get(OAUTH_STATE_COOKIE);
     clearOAuthStateCookie(ctx, config);
     try {
-      const { session, redirectTo } = await github.callback(new URLSearchParams(ctx.querystring), browserState, ctx.get('user-agent') || null);
+      const { session, redirectTo } = await github.callback(
+        new URLSearchParams(ctx.querystring),
+        browserState,
+        ctx.get('user-agent') || null,
+      );
       setSessionCookies(ctx, session, config);
       ctx.redirect(redirectTo);
     } catch (error) {
@@ -78,7 +125,10 @@ export function identityRoutes({ allow, config, emailSignIn, github, sessions, d
 
   router.get('/me', allow.signedIn({ bearer: true }), async (ctx) => {
     const auth = authOf(ctx)!;
-    ctx.body = { user: publicUser(auth.user), csrfToken: auth.method === 'session' ? auth.session.csrfToken : null };
+    ctx.body = {
+      user: publicUser(auth.user),
+      csrfToken: auth.method === 'session' ? auth.session.csrfToken : null,
+    } satisfies MeAnswer;
   });
 
   router.post('/device', allow.signedIn(), async (ctx) => {
@@ -89,17 +139,19 @@ export function identityRoutes({ allow, config, emailSignIn, github, sessions, d
   router.post('/device/approve', allow.signedIn(), async (ctx) => {
     const { userCode } = UserCodeBody.parse(ctx.request.body);
     await devices.approve({ userCode, user: userOf(ctx), ip: ctx.ip });
-    ctx.body = { status: 'approved' };
+    ctx.body = { status: 'approved' } satisfies DeviceDecision;
   });
 
   router.post('/device/deny', allow.signedIn(), async (ctx) => {
     const { userCode } = UserCodeBody.parse(ctx.request.body);
     await devices.deny({ userCode, user: userOf(ctx), ip: ctx.ip });
-    ctx.body = { status: 'denied' };
+    ctx.body = { status: 'denied' } satisfies DeviceDecision;
   });
 
   router.get('/devices', allow.signedIn(), async (ctx) => {
-    ctx.body = { data: await devices.listDevices(userOf(ctx).id) };
+    const auth = authOf(ctx)!;
+    const otherSessions = await sessions.countOthers(auth.user.id, auth.method === 'session' ? auth.session.id : null);
+    ctx.body = { data: await devices.listDevices(auth.user.id), otherSessions } satisfies DevicesAnswer;
   });
 
   router.delete('/devices/:id', allow.signedIn(), async (ctx) => {
@@ -110,12 +162,12 @@ export function identityRoutes({ allow, config, emailSignIn, github, sessions, d
 
   router.get('/prefs', allow.signedIn({ bearer: true }), async (ctx) => {
     const scope = PrefsQuery.parse(ctx.query);
-    ctx.body = { ...scope, fields: await prefs.get(userOf(ctx).id, scope) };
+    ctx.body = { ...scope, fields: await prefs.get(userOf(ctx).id, scope) } satisfies PrefsAnswer;
   });
 
   router.put('/prefs', allow.signedIn({ bearer: true }), async (ctx) => {
     const { fields, ...scope } = PutPrefsBody.parse(ctx.request.body);
-    ctx.body = { ...scope, fields: await prefs.put(userOf(ctx).id, scope, fields) };
+    ctx.body = { ...scope, fields: await prefs.put(userOf(ctx).id, scope, fields) } satisfies PrefsAnswer;
   });
 
   return router;

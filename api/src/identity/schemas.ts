@@ -1,7 +1,22 @@
 import { z } from 'zod';
-import { PrefsFields, PrefsScope } from './prefs';
-import { ROLES } from './roles';
-import { EmailAddress } from './users';
+import type { Role } from './roles';
+
+export const EmailAddress = z
+  .string()
+  .trim()
+  .max(254, 'is too long')
+  .pipe(z.email('must be an email address'))
+  .transform((email) => email.toLowerCase());
+
+export const PrefsScope = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('global') }),
+  z.object({ type: z.literal('local'), resourceId: z.uuid('must be a content resource id') }),
+]);
+export type PrefsScope = z.infer<typeof PrefsScope>;
+
+export const PrefsFields = z
+  .record(z.string().max(100), z.unknown())
+  .refine((fields) => JSON.stringify(fields).length <= 16_384, 'preferences are limited to 16 KB');
 
 export const RequestSignInLinkBody = z.object({
   email: EmailAddress,
@@ -13,21 +28,122 @@ export const ConsumeSignInLinkBody = z.object({
   token: z.string().min(1, 'is required').max(200),
 });
 
-export const UserCodeBody = z.object({ userCode: z.string().trim().min(1, 'enter the code your device shows').max(20) });
+export const UserCodeBody = z.object({
+  userCode: z.string().trim().min(1, 'enter the code your device shows').max(20),
+});
 
-
-export const PrefsQuery = z.preprocess(
-  (q) => ({ type: 'global', ...(q as object) }),
-  PrefsScope,
-);
+export const PrefsQuery = z.preprocess((q) => ({ type: 'global', ...(q as object) }), PrefsScope);
 export const PutPrefsBody = z.intersection(PrefsScope, z.object({ fields: PrefsFields }));
-
-export const UpdateUserBody = z
-  .object({
-    name: z.string().trim().min(1).max(200).nullable().optional(),
-    roles: z.array(z.enum(ROLES)).max(ROLES.length).optional(),
-  })
-  .strict();
 
 // RFC 8628 / RFC 6749 requests are form-encoded; their errors use the RFC's JSON shape (see oauth-routes).
 export const ClientId = z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/);
+
+// ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
+// What the identity endpoints answer, as the services build them (dates as `Date`); the apps read them as
+// `Wire<…>` (api/src/shared/wire.ts). Type-only: the apps' typecheck reads this file, so no Node module here.
+
+/** A person as they (and the apps) see their own account: no secrets. */
+export interface PublicUser {
+  id: string;
+  email: string;
+  name: string | null;
+  image: string | null;
+  roles: Role[];
+  emailVerified: Date | null;
+}
+
+/** GET /api/store/me: the CSRF token is null for a bearer token (no cookies to protect). */
+export interface MeAnswer {
+  user: PublicUser;
+  csrfToken: string | null;
+}
+
+/** GET /api/store/auth/providers */
+export interface SignInProviders {
+  email: boolean;
+  github: boolean;
+}
+
+/** POST /api/store/auth/email: the link is on its way. */
+export interface SignInLinkSent {
+  status: 'sent';
+  email: string;
+}
+
+/** POST /api/store/auth/email/consume: signed in. */
+export interface SignedIn {
+  user: PublicUser;
+  csrfToken: string;
+  redirectTo: string;
+}
+
+/** What "sign out everywhere" ended: other browser sessions and device tokens. */
+export interface SignedOut {
+  /** Browser sessions ended. */
+  sessions: number;
+  /** Device tokens revoked. */
+  devices: number;
+}
+
+/** POST /api/store/device: a device waiting for approval, as the /activate page shows it. */
+export interface PendingDevice {
+  userCode: string;
+  clientId: string;
+  /** The app's registered name. */
+  clientName: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** POST /api/store/device/approve and /deny */
+export interface DeviceDecision {
+  status: 'approved' | 'denied';
+}
+
+/** A device signed in to the account (an access token issued through the device flow). */
+export interface SignedInDevice {
+  id: string;
+  clientId: string | null;
+  /** The app's registered name. */
+  clientName: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  /** When it is signed out if it stays unused until then. */
+  idleExpiresAt: Date;
+}
+
+/** GET /api/store/devices */
+export interface DevicesAnswer {
+  data: SignedInDevice[];
+  /** Browser sessions of the account besides the one asking. */
+  otherSessions: number;
+}
+
+/** GET and PUT /api/store/prefs: the scope asked for and every stored field (the caller's and other clients'). */
+export type PrefsAnswer = PrefsScope & { fields: Record<string, unknown> };
+
+/** An account as the console sees it (the `users` resource). */
+export interface UserRecord {
+  id: string;
+  name: string | null;
+  email: string;
+  emailVerified: Date | null;
+  image: string | null;
+  roles: Role[];
+  fields: Record<string, unknown>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A sign-in provider's link to an account (the `accounts` resource; its secrets are never selected). */
+export interface AccountRecord {
+  id: string;
+  userId: string;
+  type: string;
+  provider: string;
+  providerAccountId: string;
+  /** Seconds since the epoch (a bigint column: may arrive as a string). */
+  expiresAt: number | string | null;
+  tokenType: string | null;
+  scope: string | null;
+}

@@ -13,7 +13,17 @@ const SEEN_RESOLUTION_MS = 10 * 60 * 1000;
  * The user's columns, read beside the session's in one plain join on every signed-in request (an Objection graph
  * join did the same at three times the CPU). Prefixed so they cannot meet the session's own (userId, userAgent).
  */
-const USER_COLUMNS = ['id', 'name', 'email', 'emailVerified', 'image', 'roles', 'fields', 'createdAt', 'updatedAt'] as const;
+const USER_COLUMNS = [
+  'id',
+  'name',
+  'email',
+  'emailVerified',
+  'image',
+  'roles',
+  'fields',
+  'createdAt',
+  'updatedAt',
+] as const;
 const asMember = (column: string) => `member${column[0]!.toUpperCase()}${column.slice(1)}`;
 
 export interface NewSession {
@@ -23,7 +33,15 @@ export interface NewSession {
 }
 
 /** Without `caches` (tools, tests that only mint sessions) every resolve reads the database. */
-export function sessions({ db, clock, caches = readCaches({ ttlMs: 0, clock }) }: { db: Db; clock: Clock; caches?: ReadCaches }) {
+export function sessions({
+  db,
+  clock,
+  caches = readCaches({ ttlMs: 0, clock }),
+}: {
+  db: Db;
+  clock: Clock;
+  caches?: ReadCaches;
+}) {
   const sessionByHash = caches.cached(async (hash: string): Promise<{ session: Session; user: User } | null> => {
     // One query: the session and its user together.
     const row: Record<string, unknown> | undefined = await db('sessions')
@@ -32,10 +50,17 @@ export function sessions({ db, clock, caches = readCaches({ ttlMs: 0, clock }) }
       .first('sessions.*', ...USER_COLUMNS.map((column) => `users.${column} as ${asMember(column)}`))
       .options({ name: 'session-by-hash' }); // prepared: parsed and planned once per connection
     if (!row) return null;
-    const user = User.fromDatabaseJson(Object.fromEntries(USER_COLUMNS.map((column) => [column, row[asMember(column)]])));
-    const session = Session.fromDatabaseJson(Object.fromEntries(Object.entries(row).filter(([key]) => !key.startsWith('member'))));
+    const user = User.fromDatabaseJson(
+      Object.fromEntries(USER_COLUMNS.map((column) => [column, row[asMember(column)]])),
+    );
+    const session = Session.fromDatabaseJson(
+      Object.fromEntries(Object.entries(row).filter(([key]) => !key.startsWith('member'))),
+    );
     const now = clock.now();
-    if (session.expires > now && (!session.lastSeenAt || now.getTime() - session.lastSeenAt.getTime() > SEEN_RESOLUTION_MS)) {
+    if (
+      session.expires > now &&
+      (!session.lastSeenAt || now.getTime() - session.lastSeenAt.getTime() > SEEN_RESOLUTION_MS)
+    ) {
       await Session.query(db).findById(session.id).patch({ lastSeenAt: now });
     }
     return { session, user };
@@ -47,7 +72,13 @@ export function sessions({ db, clock, caches = readCaches({ ttlMs: 0, clock }) }
       const token = newSecret();
       const csrfToken = newSecret();
       const expires = new Date(clock.now().getTime() + SESSION_TTL_MS);
-      await Session.query(trx).insert({ sessionToken: hashSecret(token), csrfToken, userId, expires, userAgent: userAgent?.slice(0, 500) ?? null });
+      await Session.query(trx).insert({
+        sessionToken: hashSecret(token),
+        csrfToken,
+        userId,
+        expires,
+        userAgent: userAgent?.slice(0, 500) ?? null,
+      });
       return { token, csrfToken, expires };
     },
 
@@ -71,6 +102,18 @@ export function sessions({ db, clock, caches = readCaches({ ttlMs: 0, clock }) }
     async destroy(session: Pick<Session, 'id' | 'sessionToken'>): Promise<void> {
       sessionByHash.forget(session.sessionToken);
       await Session.query(db).deleteById(session.id);
+    },
+
+    /** Forgets cached sessions by their stored hashes, after the caller deleted them (sign out everywhere). */
+    forget(hashes: readonly string[]): void {
+      for (const hash of hashes) sessionByHash.forget(hash);
+    },
+
+    /** How many live sessions a person has besides `exceptId` (the one asking). */
+    async countOthers(userId: string, exceptId: string | null): Promise<number> {
+      const query = Session.query(db).where({ userId }).where('expires', '>', clock.now());
+      if (exceptId) query.whereNot('id', exceptId);
+      return query.resultSize();
     },
   };
 }

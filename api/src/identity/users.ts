@@ -1,13 +1,18 @@
 import type { Knex } from 'knex';
-import { z } from 'zod';
 import { User } from './models';
+import type { PublicUser } from './schemas';
 
-export const EmailAddress = z
-  .string()
-  .trim()
-  .max(254, 'is too long')
-  .pipe(z.email('must be an email address'))
-  .transform((email) => email.toLowerCase());
+/** What the API shows of an account to its owner (and to a device it signed in). */
+export function publicUser(user: User): PublicUser {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    image: user.image,
+    roles: user.roles,
+    emailVerified: user.emailVerified,
+  };
+}
 
 /**
  * The account for an email, created on first sign-in. Two sign-ins racing for a new address end with one
@@ -19,7 +24,12 @@ export async function findOrCreateUserByEmail(
   options: { verified: boolean; name?: string | null; image?: string | null },
 ): Promise<User> {
   await trx('users')
-    .insert({ email, name: options.name ?? null, image: options.image ?? null, emailVerified: options.verified ? trx.fn.now() : null })
+    .insert({
+      email,
+      name: options.name ?? null,
+      image: options.image ?? null,
+      emailVerified: options.verified ? trx.fn.now() : null,
+    })
     .onConflict(trx.raw('(lower(email))'))
     .ignore();
   const user = await User.query(trx).whereRaw('lower(email) = lower(?)', [email]).first();

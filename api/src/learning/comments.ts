@@ -2,8 +2,7 @@ import { recordAudit, type Actor } from '../audit/record';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { LearningService, Viewer } from './learning';
-
-export const MAX_COMMENT_LENGTH = 5000;
+import type { CommentRecord, LessonComment } from './schemas';
 
 interface CommentRow {
   id: string;
@@ -29,7 +28,7 @@ export function commentService({ db, learning }: { db: Db; learning: LearningSer
     return comment;
   }
 
-  const view = (row: CommentRow, viewerId: string | null) => ({
+  const view = (row: CommentRow, viewerId: string | null): LessonComment => ({
     id: row.id,
     text: row.text,
     author: { id: row.userId, name: row.authorName ?? 'A learner' },
@@ -46,7 +45,9 @@ export function commentService({ db, learning }: { db: Db; learning: LearningSer
       const rows = (await db('comments as c')
         .join('users as u', 'u.id', 'c.userId')
         .whereRaw(`c.context->>'resourceId' = ?`, [lessonId])
-        .where((q) => (viewer.user ? q.whereNull('c.hiddenAt').orWhere('c.userId', viewer.user.id) : q.whereNull('c.hiddenAt')))
+        .where((q) =>
+          viewer.user ? q.whereNull('c.hiddenAt').orWhere('c.userId', viewer.user.id) : q.whereNull('c.hiddenAt'),
+        )
         .orderBy([{ column: 'c.createdAt' }, { column: 'c.id' }])
         .select('c.*', 'u.name as authorName')) as CommentRow[];
       return rows.map((row) => view(row, viewer.user?.id ?? null));
@@ -54,14 +55,19 @@ export function commentService({ db, learning }: { db: Db; learning: LearningSer
 
     async post(lessonId: string, viewer: Viewer & { user: { id: string } }, text: string) {
       await learning.assertOpen(lessonId, viewer);
-      const [row] = await db('comments').insert({ userId: viewer.user.id, text, context: JSON.stringify({ resourceId: lessonId }) }).returning('*');
+      const [row] = await db('comments')
+        .insert({ userId: viewer.user.id, text, context: JSON.stringify({ resourceId: lessonId }) })
+        .returning('*');
       const author = await db('users').where({ id: viewer.user.id }).first('name');
       return view({ ...row, authorName: author.name }, viewer.user.id);
     },
 
     async edit(userId: string, commentId: string, text: string) {
       await own(userId, commentId);
-      const [row] = await db('comments').where({ id: commentId }).update({ text, editedAt: db.fn.now() }).returning('*');
+      const [row] = await db('comments')
+        .where({ id: commentId })
+        .update({ text, editedAt: db.fn.now() })
+        .returning('*');
       const author = await db('users').where({ id: userId }).first('name');
       return view({ ...row, authorName: author.name }, userId);
     },
@@ -72,14 +78,24 @@ export function commentService({ db, learning }: { db: Db; learning: LearningSer
     },
 
     /** Staff hide (or show again) any comment; recorded in the audit log. */
-    async setHidden(actor: Actor, commentId: string, hidden: boolean, reason: string | null, requestId: string | null = null) {
+    async setHidden(
+      actor: Actor,
+      commentId: string,
+      hidden: boolean,
+      reason: string | null,
+      requestId: string | null = null,
+    ): Promise<CommentRecord> {
       return db.transaction(async (trx) => {
         const before = await trx('comments').where({ id: commentId }).forUpdate().first();
         if (!before) throw new AppError('not-found', 'No such comment.');
         if (Boolean(before.hiddenAt) === hidden) return before; // already so: nothing changes, nothing is logged
         const [row] = await trx('comments')
           .where({ id: commentId })
-          .update(hidden ? { hiddenAt: trx.fn.now(), hiddenById: actor.id, hiddenReason: reason } : { hiddenAt: null, hiddenById: null, hiddenReason: null })
+          .update(
+            hidden
+              ? { hiddenAt: trx.fn.now(), hiddenById: actor.id, hiddenReason: reason }
+              : { hiddenAt: null, hiddenById: null, hiddenReason: null },
+          )
           .returning('*');
         await recordAudit(trx, {
           actor,

@@ -4,17 +4,7 @@ import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { Role } from '../identity/roles';
 import { ContentResource, ContentResourceResource } from './models';
-
-export interface TreeNode {
-  id: string;
-  type: string;
-  title: string;
-  slug: string | null;
-  state: string | null;
-  /** The link to the parent (absent on the root): its id, position and tier. */
-  link?: { id: string; position: number; tier: string | null };
-  children: TreeNode[];
-}
+import type { TreeNode } from './schemas';
 
 const MAX_DEPTH = 6;
 
@@ -42,7 +32,14 @@ export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () =
         [rootId, MAX_DEPTH],
       );
       const nodes = new Map<string, TreeNode>();
-      const top: TreeNode = { id: root.id, type: root.type, title: root.fields.title ?? '', slug: root.fields.slug ?? null, state: root.fields.state ?? null, children: [] };
+      const top: TreeNode = {
+        id: root.id,
+        type: root.type,
+        title: root.fields.title ?? '',
+        slug: root.fields.slug ?? null,
+        state: root.fields.state ?? null,
+        children: [],
+      };
       nodes.set(root.id, top);
       for (const row of rows as Record<string, string | number | null>[]) {
         const node: TreeNode = {
@@ -61,7 +58,12 @@ export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () =
     },
 
     /** Writes positions 0..n-1 on the parent's links in the order given; the list must be exactly its children. */
-    async reorder(parentId: string, childIds: string[], actor: Actor & { roles: readonly Role[] }, requestId: string | null): Promise<void> {
+    async reorder(
+      parentId: string,
+      childIds: string[],
+      actor: Actor & { roles: readonly Role[] },
+      requestId: string | null,
+    ): Promise<void> {
       await db.transaction(async (trx) => {
         const parent = await ContentResource.query(trx).findById(parentId).whereNull('deletedAt').forUpdate();
         if (!parent) throw new AppError('not-found', 'No such content.');
@@ -71,17 +73,33 @@ export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () =
         const links = await ContentResourceResource.query(trx)
           .where({ resourceOfId: parentId })
           .whereNull('deletedAt')
-          .whereNotExists(trx('contentResources').whereRaw('content_resources.id = content_resource_resources.resource_id').whereNotNull('deletedAt'))
+          .whereNotExists(
+            trx('contentResources')
+              .whereRaw('content_resources.id = content_resource_resources.resource_id')
+              .whereNotNull('deletedAt'),
+          )
           .orderBy('position');
         const current = links.map((l) => l.resourceId);
-        if (childIds.length !== current.length || new Set(childIds).size !== childIds.length || !childIds.every((id) => current.includes(id))) {
+        if (
+          childIds.length !== current.length ||
+          new Set(childIds).size !== childIds.length ||
+          !childIds.every((id) => current.includes(id))
+        ) {
           const message = 'must list each child of this content exactly once';
           throw new AppError('validation-failed', `childIds ${message}`, { childIds: message });
         }
         for (const [position, resourceId] of childIds.entries()) {
           await ContentResourceResource.query(trx).patch({ position }).where({ resourceOfId: parentId, resourceId });
         }
-        await recordAudit(trx, { actor, requestId, action: 'reorder', resource: 'content-resources', recordId: parentId, before: { childIds: current }, after: { childIds } });
+        await recordAudit(trx, {
+          actor,
+          requestId,
+          action: 'reorder',
+          resource: 'content-resources',
+          recordId: parentId,
+          before: { childIds: current },
+          after: { childIds },
+        });
       });
       changed();
     },

@@ -5,21 +5,23 @@ import type { User } from '../identity/models';
 import type { ReadCaches } from '../cache/read-cache';
 import type { ContentTree } from './content-tree';
 import { ContentResource } from './models';
-import { continueLesson, courseOutline, moduleLessonIds, progressOf, type CourseOutline, type OutlineLesson } from './outline';
+import { GRANTING_STATUSES } from '../shared/purchase-status';
+import {
+  continueLesson,
+  courseOutline,
+  moduleLessonIds,
+  progressOf,
+  type CourseOutline,
+  type OutlineLesson,
+} from './outline';
 import { sanitizeRichText } from './sanitize';
+import type { CourseView, LessonView, Lock, ModuleProgress, MyCourse, NextLesson, ProgressAnswer } from './schemas';
 
 /** Who is asking, and from where (Restricted purchases open only from their country). */
 export interface Viewer {
   user: Pick<User, 'id'> | null;
   country: string;
 }
-
-/** Why a learner cannot open the paid lessons of a course, with what they need to know to fix it. */
-export type Lock =
-  | { reason: 'sign-in' }
-  | { reason: 'purchase' }
-  | { reason: 'region'; purchaseCountry: string | null }
-  | { reason: 'ended'; status: string };
 
 type Entitlement = { full: true } | ({ full: false } & Lock);
 
@@ -29,9 +31,9 @@ interface LessonLink {
   slug: string | null;
 }
 
-const GRANTS = ['Valid', 'Restricted'];
 const ENDED = ['Refunded', 'Disputed', 'Banned'];
-const link = (lesson: OutlineLesson | undefined): LessonLink | null => (lesson ? { id: lesson.id, title: lesson.title, slug: lesson.slug } : null);
+const link = (lesson: OutlineLesson | undefined): LessonLink | null =>
+  lesson ? { id: lesson.id, title: lesson.title, slug: lesson.slug } : null;
 const isId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 // Written out once rather than built per request, and prepared by name (parsed and planned once per connection):
@@ -67,7 +69,49 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
     return course;
   }
 
-  const outlineOf = caches.cached(async (courseId: string): Promise<CourseOutline> => courseOutline(await tree.tree(courseId)));
+  /** A course's outline as its own links make it, before the rule that another course's sale wins. */
+  const ownOutlineOf = caches.cached(async (courseId: string): Promise<CourseOutline> =>
+    courseOutline(await tree.tree(courseId)),
+  );
+
+  /**
+   * The outline learners get (DOMAIN §11): free/paid is decided inside this course, but a lesson that another
+   * course sells (held by a product, the lesson not free there) stays paid here, whatever this course's links say.
+   */
+  const outlineOf = caches.cached(async (courseId: string): Promise<CourseOutline> => {
+    const outline = await ownOutlineOf(courseId);
+    const paid = await paidElsewhere(
+      courseId,
+      outline.lessons.filter((l) => l.free).map((l) => l.id),
+    );
+    if (paid.size === 0) return outline;
+    return { ...outline, lessons: outline.lessons.map((l) => (paid.has(l.id) ? { ...l, free: false } : l)) };
+  });
+
+  /** Of these lessons, the ones some other course held by a product sells (published or not: its buyers paid for it). */
+  async function paidElsewhere(courseId: string, lessonIds: string[]): Promise<Set<string>> {
+    if (lessonIds.length === 0) return new Set();
+    const { rows } = await db.raw(
+      `WITH RECURSIVE up AS (
+         SELECT resource_id AS lesson_id, resource_of_id AS id, 1 AS depth
+           FROM content_resource_resources WHERE resource_id = ANY(?::uuid[]) AND deleted_at IS NULL
+         UNION ALL
+         SELECT up.lesson_id, l.resource_of_id, up.depth + 1 FROM content_resource_resources l JOIN up ON l.resource_id = up.id
+          WHERE l.deleted_at IS NULL AND up.depth < 6
+       )
+       SELECT DISTINCT up.lesson_id AS "lessonId", up.id AS "courseId" FROM up JOIN content_resources r ON r.id = up.id
+        WHERE r.type = 'course' AND r.deleted_at IS NULL AND r.id <> ?
+          AND EXISTS (SELECT 1 FROM product_content_resources pc WHERE pc.resource_id = r.id)`,
+      [lessonIds, courseId],
+    );
+    const paid = new Set<string>();
+    for (const { lessonId, courseId: seller } of rows as { lessonId: string; courseId: string }[]) {
+      // Not free there, or hidden there (a draft branch of a sold course is still sold content).
+      const there = (await ownOutlineOf(seller)).lessons.find((l) => l.id === lessonId);
+      if (!there?.free) paid.add(lessonId);
+    }
+    return paid;
+  }
 
   /** What to buy to open a course. */
   const productsOf = caches.cached(
@@ -88,7 +132,9 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
   /** A Valid purchase of a product that holds the course, or a Restricted one from its own country, opens it. */
   async function entitlement(courseId: string, viewer: Viewer): Promise<Entitlement> {
     if (!viewer.user) return { full: false, reason: 'sign-in' };
-    const { rows } = await db.raw(PURCHASES_OPENING, { courseId, userId: viewer.user.id }).options({ name: 'purchases-opening' });
+    const { rows } = await db
+      .raw(PURCHASES_OPENING, { courseId, userId: viewer.user.id })
+      .options({ name: 'purchases-opening' });
     return entitlementFrom(rows, viewer);
   }
 
@@ -103,7 +149,10 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
     return { full: false, reason: 'purchase' };
   }
 
-  async function completions(userId: string | undefined, lessonIds: string[]): Promise<{ done: Set<string>; last: string | null }> {
+  async function completions(
+    userId: string | undefined,
+    lessonIds: string[],
+  ): Promise<{ done: Set<string>; last: string | null }> {
     if (!userId || lessonIds.length === 0) return { done: new Set(), last: null };
     const rows: { lessonId: string }[] = await db('lessonProgress')
       .where({ userId })
@@ -120,7 +169,7 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
     return lesson;
   }
 
-  /** The published courses that hold a lesson, nearest first (a lesson may sit in more than one). */
+  /** The published courses learners may see that hold a lesson, nearest first (a lesson may sit in more than one). */
   const coursesOfLesson = caches.cached(async (lessonId: string): Promise<string[]> => {
     const { rows } = await db.raw(
       `WITH RECURSIVE up AS (
@@ -131,16 +180,30 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
        )
        SELECT r.id FROM up JOIN content_resources r ON r.id = up.id
         WHERE r.type = 'course' AND r.deleted_at IS NULL AND r.fields->>'state' = 'published'
+          AND coalesce(r.fields->>'visibility', 'public') <> 'private'
         ORDER BY up.depth`,
       [lessonId],
     );
     return (rows as { id: string }[]).map((r) => r.id);
   });
 
+  async function isVisible(lessonId: string): Promise<boolean> {
+    for (const courseId of await coursesOfLesson(lessonId)) {
+      if ((await outlineOf(courseId)).lessons.some((l) => l.id === lessonId)) return true;
+    }
+    return false;
+  }
+
   /** Everything of the learner's a lesson page shows, in one round trip: what opens the course, completion, bookmark. */
   async function viewerOfLesson(courseId: string, lessonId: string, userId: string) {
-    const { rows } = await db.raw(VIEWER_OF_LESSON, { courseId, lessonId, userId }).options({ name: 'viewer-of-lesson' });
-    return rows[0] as { purchases: { status: string; country: string | null }[]; completed: boolean; bookmarked: boolean };
+    const { rows } = await db
+      .raw(VIEWER_OF_LESSON, { courseId, lessonId, userId })
+      .options({ name: 'viewer-of-lesson' });
+    return rows[0] as {
+      purchases: { status: string; country: string | null }[];
+      completed: boolean;
+      bookmarked: boolean;
+    };
   }
 
   /** The lesson in a course the viewer may open, or why not; throws not-found for a lesson they cannot see at all. */
@@ -169,48 +232,89 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
     entitlement,
     coursesOfLesson,
 
+    /** Whether learners can see a lesson at all: in some published, not private course's outline (not a draft). */
+    isVisible,
+
+    /** Refuses (not-found) a lesson no learner can see. */
+    async assertVisible(lessonId: string): Promise<void> {
+      if (!(await isVisible(lessonId))) throw new AppError('not-found', 'No such lesson.');
+    },
+
     /** Refuses (lesson-locked, or not-found) unless the viewer may open the lesson in some course. */
     async assertOpen(lessonId: string, viewer: Viewer): Promise<void> {
       mustOpen(await openLesson(lessonId, viewer));
     },
 
     /** A course's outline with the viewer's access, progress per module and section, and where to continue. */
-    async course(slugOrId: string, viewer: Viewer) {
+    async course(slugOrId: string, viewer: Viewer): Promise<CourseView> {
       const course = await findCourse(slugOrId);
-      const [outline, access, products] = await Promise.all([outlineOf(course.id), entitlement(course.id, viewer), productsOf(course.id)]);
-      const { done, last } = await completions(viewer.user?.id, outline.lessons.map((l) => l.id));
+      const [outline, access, products] = await Promise.all([
+        outlineOf(course.id),
+        entitlement(course.id, viewer),
+        productsOf(course.id),
+      ]);
+      const { done, last } = await completions(
+        viewer.user?.id,
+        outline.lessons.map((l) => l.id),
+      );
       const byId = new Map(outline.lessons.map((l) => [l.id, l]));
       const item = (id: string) => {
         const lesson = byId.get(id)!;
-        return { id, title: lesson.title, slug: lesson.slug, free: lesson.free, open: access.full || lesson.free, completed: done.has(id) };
+        return {
+          id,
+          title: lesson.title,
+          slug: lesson.slug,
+          free: lesson.free,
+          open: access.full || lesson.free,
+          completed: done.has(id),
+        };
       };
       const { full, ...lock } = access;
       return {
-        course: { id: course.id, title: course.fields.title ?? '', slug: course.fields.slug ?? null, description: course.fields.description ?? null },
+        course: {
+          id: course.id,
+          title: course.fields.title ?? '',
+          slug: course.fields.slug ?? null,
+          description: course.fields.description ?? null,
+        },
         products,
         access: full ? { full: true as const } : { full: false as const, ...(lock as Lock) },
-        progress: progressOf(outline.lessons.map((l) => l.id), done),
+        progress: progressOf(
+          outline.lessons.map((l) => l.id),
+          done,
+        ),
         modules: outline.modules.map((m) => ({
           id: m.id,
           title: m.title,
           slug: m.slug,
           progress: progressOf(moduleLessonIds(outline, m.id), done),
           lessons: m.lessonIds.map(item),
-          sections: m.sections.map((s) => ({ id: s.id, title: s.title, progress: progressOf(s.lessonIds, done), lessons: s.lessonIds.map(item) })),
+          sections: m.sections.map((s) => ({
+            id: s.id,
+            title: s.title,
+            progress: progressOf(s.lessonIds, done),
+            lessons: s.lessonIds.map(item),
+          })),
         })),
-        continue: viewer.user && (done.size > 0 || access.full) ? link(continueLesson(outline, done, last) ?? undefined) : null,
+        continue:
+          viewer.user && (done.size > 0 || access.full) ? link(continueLesson(outline, done, last) ?? undefined) : null,
       };
     },
 
     /** A lesson page: its safe body when open, or why it is locked; previous/next in course order either way. */
-    async lesson(courseSlugOrId: string, lessonSlugOrId: string, viewer: Viewer) {
+    async lesson(courseSlugOrId: string, lessonSlugOrId: string, viewer: Viewer): Promise<LessonView> {
       const course = await findCourse(courseSlugOrId);
       const outline = await outlineOf(course.id);
       const lesson = findLesson(outline, lessonSlugOrId);
-      const mine = viewer.user ? await viewerOfLesson(course.id, lesson.id, viewer.user.id) : { purchases: [], completed: false, bookmarked: false };
+      const mine = viewer.user
+        ? await viewerOfLesson(course.id, lesson.id, viewer.user.id)
+        : { purchases: [], completed: false, bookmarked: false };
       const access = entitlementFrom(mine.purchases, viewer);
       const open = access.full || lesson.free;
-      const [body, products] = await Promise.all([open ? lessonBody(lesson.id) : null, open ? [] : productsOf(course.id)]);
+      const [body, products] = await Promise.all([
+        open ? lessonBody(lesson.id) : null,
+        open ? [] : productsOf(course.id),
+      ]);
       const module = outline.modules.find((m) => m.id === lesson.moduleId)!;
       const section = module.sections.find((s) => s.id === lesson.sectionId) ?? null;
       const { full, ...lock } = access;
@@ -235,56 +339,94 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
      * Marks a lesson complete (or not). One row per learner and lesson whatever races: the unique key decides, and
      * completing again keeps the first time it was completed.
      */
-    async setCompleted(user: Pick<User, 'id'>, lessonId: string, completed: boolean, country: string, courseSlugOrId?: string) {
+    async setCompleted(
+      user: Pick<User, 'id'>,
+      lessonId: string,
+      completed: boolean,
+      country: string,
+      courseSlugOrId?: string,
+    ): Promise<ProgressAnswer> {
       const { outline, lesson } = mustOpen(await openLesson(lessonId, { user, country }, courseSlugOrId));
-      const row = { userId: user.id, lessonId, moduleId: lesson.moduleId, sectionId: lesson.sectionId, lessonSlug: lesson.slug, completedAt: completed ? db.fn.now() : null };
+      const row = {
+        userId: user.id,
+        lessonId,
+        moduleId: lesson.moduleId,
+        sectionId: lesson.sectionId,
+        lessonSlug: lesson.slug,
+        completedAt: completed ? db.fn.now() : null,
+      };
       const write = db('lessonProgress')
         .insert(row)
         .onConflict(['userId', 'lessonId'])
-        .merge(completed ? { completedAt: db.raw('COALESCE(lesson_progress.completed_at, excluded.completed_at)'), moduleId: lesson.moduleId, sectionId: lesson.sectionId } : { completedAt: null })
+        .merge(
+          completed
+            ? {
+                completedAt: db.raw('COALESCE(lesson_progress.completed_at, excluded.completed_at)'),
+                moduleId: lesson.moduleId,
+                sectionId: lesson.sectionId,
+              }
+            : { completedAt: null },
+        )
         .returning(['lessonId', 'completedAt']);
       // The write and the module's progress after it in one statement. The statement's snapshot does not see its
       // own write, so this lesson's state comes from what the write returned.
       const others = moduleLessonIds(outline, lesson.moduleId).filter((id) => id !== lessonId);
-      const { rows } = await db.raw(
-        `WITH written AS (?)
+      const { rows } = await db
+        .raw(
+          `WITH written AS (?)
          SELECT lesson_id FROM written WHERE completed_at IS NOT NULL
          UNION ALL
          SELECT lesson_id FROM lesson_progress WHERE user_id = ? AND lesson_id = ANY(?::uuid[]) AND completed_at IS NOT NULL`,
-        [write, user.id, others],
-      ).options({ name: completed ? 'progress-complete' : 'progress-reset' });
+          [write, user.id, others],
+        )
+        .options({ name: completed ? 'progress-complete' : 'progress-reset' });
       const done = new Set((rows as { lesson_id: string }[]).map((r) => r.lesson_id));
       return { lessonId, completed, module: moduleProgressOf(outline, lesson.moduleId, done) };
     },
 
     /** Forgets a learner's progress in one module (to study it again). */
-    async resetModule(user: Pick<User, 'id'>, courseSlugOrId: string, moduleId: string) {
+    async resetModule(user: Pick<User, 'id'>, courseSlugOrId: string, moduleId: string): Promise<ModuleProgress> {
       const course = await findCourse(courseSlugOrId);
       const outline = await outlineOf(course.id);
-      if (!outline.modules.some((m) => m.id === moduleId)) throw new AppError('not-found', 'No such module in this course.');
-      await db('lessonProgress').where({ userId: user.id }).whereIn('lessonId', moduleLessonIds(outline, moduleId)).delete();
+      if (!outline.modules.some((m) => m.id === moduleId))
+        throw new AppError('not-found', 'No such module in this course.');
+      await db('lessonProgress')
+        .where({ userId: user.id })
+        .whereIn('lessonId', moduleLessonIds(outline, moduleId))
+        .delete();
       return moduleProgress(db, user.id, outline, moduleId);
     },
 
-    async moduleProgress(user: Pick<User, 'id'>, courseSlugOrId: string, moduleId: string) {
+    async moduleProgress(user: Pick<User, 'id'>, courseSlugOrId: string, moduleId: string): Promise<ModuleProgress> {
       const outline = await outlineOf((await findCourse(courseSlugOrId)).id);
-      if (!outline.modules.some((m) => m.id === moduleId)) throw new AppError('not-found', 'No such module in this course.');
+      if (!outline.modules.some((m) => m.id === moduleId))
+        throw new AppError('not-found', 'No such module in this course.');
       return moduleProgress(db, user.id, outline, moduleId);
     },
 
     /** Where to continue a course: the next lesson to study, or null when it is finished. */
-    async next(user: Pick<User, 'id'>, courseSlugOrId: string) {
+    async next(user: Pick<User, 'id'>, courseSlugOrId: string): Promise<NextLesson> {
       const outline = await outlineOf((await findCourse(courseSlugOrId)).id);
-      const { done, last } = await completions(user.id, outline.lessons.map((l) => l.id));
-      return { course: { id: outline.id, title: outline.title, slug: outline.slug }, next: link(continueLesson(outline, done, last) ?? undefined), progress: progressOf(outline.lessons.map((l) => l.id), done) };
+      const { done, last } = await completions(
+        user.id,
+        outline.lessons.map((l) => l.id),
+      );
+      return {
+        course: { id: outline.id, title: outline.title, slug: outline.slug },
+        next: link(continueLesson(outline, done, last) ?? undefined),
+        progress: progressOf(
+          outline.lessons.map((l) => l.id),
+          done,
+        ),
+      };
     },
 
     /** The learner's courses (owned or studied), most recently studied first, each with where to continue. */
-    async myCourses(viewer: Viewer & { user: Pick<User, 'id'> }) {
+    async myCourses(viewer: Viewer & { user: Pick<User, 'id'> }): Promise<MyCourse[]> {
       const owned: { courseId: string }[] = await db('purchases as p')
         .join('productContentResources as pc', 'pc.productId', 'p.productId')
         .where('p.userId', viewer.user.id)
-        .whereIn('p.status', GRANTS)
+        .whereIn('p.status', GRANTING_STATUSES)
         .whereNull('p.bulkCouponId')
         .distinct('pc.resourceId as courseId');
       const result = [];
@@ -292,11 +434,20 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
         const course = await ContentResource.query(db).findById(courseId).whereNull('deletedAt');
         if (!course || course.fields.state !== 'published') continue;
         const outline = await outlineOf(course.id);
-        const { done, last } = await completions(viewer.user.id, outline.lessons.map((l) => l.id));
-        const lastAt = last ? (await db('lessonProgress').where({ userId: viewer.user.id, lessonId: last }).first('completedAt')).completedAt : null;
+        const { done, last } = await completions(
+          viewer.user.id,
+          outline.lessons.map((l) => l.id),
+        );
+        const lastAt = last
+          ? (await db('lessonProgress').where({ userId: viewer.user.id, lessonId: last }).first('completedAt'))
+              .completedAt
+          : null;
         result.push({
           course: { id: course.id, title: course.fields.title ?? '', slug: course.fields.slug ?? null },
-          progress: progressOf(outline.lessons.map((l) => l.id), done),
+          progress: progressOf(
+            outline.lessons.map((l) => l.id),
+            done,
+          ),
           continue: link(continueLesson(outline, done, last) ?? undefined),
           lastStudiedAt: lastAt as Date | null,
         });
@@ -309,7 +460,11 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
 async function moduleProgress(db: Knex, userId: string, outline: CourseOutline, moduleId: string) {
   const ids = moduleLessonIds(outline, moduleId);
   const rows: { lessonId: string }[] = ids.length
-    ? await db('lessonProgress').where({ userId }).whereIn('lessonId', ids).whereNotNull('completedAt').select('lessonId')
+    ? await db('lessonProgress')
+        .where({ userId })
+        .whereIn('lessonId', ids)
+        .whereNotNull('completedAt')
+        .select('lessonId')
     : [];
   return moduleProgressOf(outline, moduleId, new Set(rows.map((r) => r.lessonId)));
 }

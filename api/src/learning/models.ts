@@ -140,7 +140,11 @@ export class LessonProgress extends BaseModel {
 
   static override get relationMappings() {
     return {
-      user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'lessonProgress.userId', to: 'users.id' } },
+      user: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'lessonProgress.userId', to: 'users.id' },
+      },
       lesson: {
         relation: Model.BelongsToOneRelation,
         modelClass: ContentResource,
@@ -166,7 +170,13 @@ export class Comment extends BaseModel {
   declare updatedAt: Date;
 
   static override get relationMappings() {
-    return { user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'comments.userId', to: 'users.id' } } };
+    return {
+      user: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'comments.userId', to: 'users.id' },
+      },
+    };
   }
 }
 
@@ -183,7 +193,11 @@ export class Bookmark extends BaseModel {
 
   static override get relationMappings() {
     return {
-      user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'bookmarks.userId', to: 'users.id' } },
+      user: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'bookmarks.userId', to: 'users.id' },
+      },
       resource: {
         relation: Model.BelongsToOneRelation,
         modelClass: ContentResource,

@@ -1,4 +1,4 @@
-import type { TreeNode } from './content-tree';
+import type { Progress, TreeNode } from './schemas';
 
 /** A lesson in course order, with where it sits and whether it is open to everyone. */
 export interface OutlineLesson {
@@ -57,7 +57,13 @@ export function courseOutline(tree: TreeNode): CourseOutline {
     return node.id;
   };
   for (const moduleNode of tree.children.filter((n) => n.type === 'module' && published(n))) {
-    const module: OutlineModule = { id: moduleNode.id, title: moduleNode.title, slug: moduleNode.slug, lessonIds: [], sections: [] };
+    const module: OutlineModule = {
+      id: moduleNode.id,
+      title: moduleNode.title,
+      slug: moduleNode.slug,
+      lessonIds: [],
+      sections: [],
+    };
     let first = true;
     for (const child of moduleNode.children.filter(published)) {
       if (child.type === 'lesson') {
@@ -77,15 +83,13 @@ export function courseOutline(tree: TreeNode): CourseOutline {
   return { id: tree.id, title: tree.title, slug: tree.slug, modules, lessons };
 }
 
-export interface Progress {
-  completed: number;
-  total: number;
-  percent: number;
-}
-
 export function progressOf(lessonIds: string[], completed: ReadonlySet<string>): Progress {
   const done = lessonIds.filter((id) => completed.has(id)).length;
-  return { completed: done, total: lessonIds.length, percent: lessonIds.length ? Math.round((done / lessonIds.length) * 100) : 0 };
+  return {
+    completed: done,
+    total: lessonIds.length,
+    percent: lessonIds.length ? Math.round((done / lessonIds.length) * 100) : 0,
+  };
 }
 
 /** All lesson ids of a module, sections included, in order. */
@@ -97,7 +101,11 @@ export function moduleLessonIds(outline: CourseOutline, moduleId: string): strin
  * "Continue where you left off": the first incomplete lesson after the one completed last; from the start when
  * nothing after it is left; null when every lesson is complete.
  */
-export function continueLesson(outline: CourseOutline, completed: ReadonlySet<string>, lastCompletedId: string | null): OutlineLesson | null {
+export function continueLesson(
+  outline: CourseOutline,
+  completed: ReadonlySet<string>,
+  lastCompletedId: string | null,
+): OutlineLesson | null {
   const incomplete = outline.lessons.filter((l) => !completed.has(l.id));
   if (incomplete.length === 0) return null;
   const last = outline.lessons.find((l) => l.id === lastCompletedId);

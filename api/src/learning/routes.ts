@@ -1,25 +1,24 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { z } from 'zod';
-import { buyerCountry } from '../commerce/country';
+import { buyerCountry } from '../http/buyer-location';
 import type { Config } from '../config';
 import { authOf, userOf } from '../http/auth';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
 import type { BookmarkService } from './bookmarks';
-import { MAX_COMMENT_LENGTH, type CommentService } from './comments';
+import type { CommentService } from './comments';
 import type { LearningService, Viewer } from './learning';
-
-const Slug = z.string().trim().min(1, 'is required').max(200).regex(/^[\w-]+$/, 'must be a slug or an id');
-const CourseParam = z.object({ course: Slug });
-const LessonParams = z.object({ course: Slug, lesson: Slug });
-const ModuleParams = z.object({ course: Slug, moduleId: z.uuid('must be an id') });
-const LessonIdParam = z.object({ lessonId: z.uuid('must be an id') });
-const ProgressBody = z.object({ course: Slug.optional() }).strict();
-const BookmarkBody = z.object({ course: z.object({ slug: Slug.nullable(), title: z.string().max(300) }).nullable().optional() }).strict();
-const CommentBody = z
-  .object({ text: z.string().trim().min(1, 'write something first').max(MAX_COMMENT_LENGTH, `at most ${MAX_COMMENT_LENGTH.toLocaleString('en-US')} characters`) })
-  .strict();
+import {
+  BookmarkBody,
+  CommentBody,
+  CourseParam,
+  HideBody,
+  LessonIdParam,
+  LessonParams,
+  ModuleParams,
+  ProgressBody,
+  Slug,
+} from './schemas';
 
 interface Deps {
   allow: Policies;
@@ -40,12 +39,12 @@ export function learningRoutes({ allow, config, learning, bookmarks, comments }:
     ctx.body = { data: await learning.myCourses(signedInViewer(ctx)) };
   });
 
-  router.get('/courses/:course', allow.public(), async (ctx) => {
+  router.get('/courses/:course', allow.public(device), async (ctx) => {
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = await learning.course(CourseParam.parse(ctx.params).course, viewer(ctx));
   });
 
-  router.get('/courses/:course/lessons/:lesson', allow.public(), async (ctx) => {
+  router.get('/courses/:course/lessons/:lesson', allow.public(device), async (ctx) => {
     const { course, lesson } = LessonParams.parse(ctx.params);
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = await learning.lesson(course, lesson, viewer(ctx));
@@ -73,7 +72,13 @@ export function learningRoutes({ allow, config, learning, bookmarks, comments }:
 
   router.delete('/progress/lessons/:lessonId', allow.signedIn(device), async (ctx) => {
     const { lessonId } = LessonIdParam.parse(ctx.params);
-    ctx.body = await learning.setCompleted(userOf(ctx), lessonId, false, buyerCountry(ctx, config), typeof ctx.query.course === 'string' ? Slug.parse(ctx.query.course) : undefined);
+    ctx.body = await learning.setCompleted(
+      userOf(ctx),
+      lessonId,
+      false,
+      buyerCountry(ctx, config),
+      typeof ctx.query.course === 'string' ? Slug.parse(ctx.query.course) : undefined,
+    );
   });
 
   router.get('/bookmarks', allow.signedIn(), async (ctx) => {
@@ -90,7 +95,7 @@ export function learningRoutes({ allow, config, learning, bookmarks, comments }:
     ctx.body = await bookmarks.remove(userOf(ctx).id, LessonIdParam.parse(ctx.params).lessonId);
   });
 
-  router.get('/lessons/:lessonId/comments', allow.public(), async (ctx) => {
+  router.get('/lessons/:lessonId/comments', allow.public(device), async (ctx) => {
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = { data: await comments.list(LessonIdParam.parse(ctx.params).lessonId, viewer(ctx)) };
   });
@@ -114,18 +119,32 @@ export function learningRoutes({ allow, config, learning, bookmarks, comments }:
   return router;
 }
 
-const HideBody = z.object({ reason: z.string().trim().max(500).optional() }).strict();
-
 /** Console moderation: support and admins hide or show any comment. */
 export function commentModerationRoutes({ allow, comments }: { allow: Policies; comments: CommentService }) {
   const router = new Router();
   const actorOf = (ctx: Context) => ({ id: userOf(ctx).id, email: userOf(ctx).email });
   router.post('/comments/:id/hide', allow.roles('support'), async (ctx) => {
     const { reason } = HideBody.parse(ctx.request.body ?? {});
-    ctx.body = { data: await comments.setHidden(actorOf(ctx), IdParam.parse(ctx.params).id, true, reason || null, ctx.state.requestId ?? null) };
+    ctx.body = {
+      data: await comments.setHidden(
+        actorOf(ctx),
+        IdParam.parse(ctx.params).id,
+        true,
+        reason || null,
+        ctx.state.requestId ?? null,
+      ),
+    };
   });
   router.post('/comments/:id/unhide', allow.roles('support'), async (ctx) => {
-    ctx.body = { data: await comments.setHidden(actorOf(ctx), IdParam.parse(ctx.params).id, false, null, ctx.state.requestId ?? null) };
+    ctx.body = {
+      data: await comments.setHidden(
+        actorOf(ctx),
+        IdParam.parse(ctx.params).id,
+        false,
+        null,
+        ctx.state.requestId ?? null,
+      ),
+    };
   });
   return router;
 }

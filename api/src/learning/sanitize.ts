@@ -1,29 +1,24 @@
 import sanitizeHtml from 'sanitize-html';
+import {
+  CODE_CLASS,
+  COLUMN_WIDTH,
+  IMAGE_SCHEMES,
+  LINK_REL,
+  LINK_SCHEMES,
+  RICH_TEXT_ATTRIBUTES,
+  RICH_TEXT_TAGS,
+} from '../shared/rich-text-rules';
 
-/**
- * What the rich-text editor may store: headings, lists, links, code, images by URL and tables. Scripts,
- * event-handler attributes and javascript: URLs never survive.
- */
+/** The shared rich-text allow-list (shared/rich-text-rules.ts) as sanitize-html options. */
 const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: [
-    'h1', 'h2', 'h3', 'h4', 'p', 'br', 'hr', 'strong', 'b', 'em', 'i', 'u', 's', 'code', 'pre', 'blockquote',
-    'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'colgroup', 'col', 'span',
-  ],
-  allowedAttributes: {
-    a: ['href', 'title', 'target', 'rel'],
-    img: ['src', 'alt', 'title', 'width', 'height'],
-    th: ['colspan', 'rowspan', 'colwidth'],
-    td: ['colspan', 'rowspan', 'colwidth'],
-    col: ['style'],
-    code: ['class'],
-    pre: ['class'],
-  },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowedTags: [...RICH_TEXT_TAGS],
+  allowedAttributes: Object.fromEntries(Object.entries(RICH_TEXT_ATTRIBUTES).map(([tag, names]) => [tag, [...names]])),
+  allowedSchemes: [...LINK_SCHEMES],
+  allowedSchemesByTag: { img: [...IMAGE_SCHEMES] },
   allowProtocolRelative: false,
-  allowedClasses: { code: [/^language-[\w-]+$/], pre: [/^language-[\w-]+$/] },
-  allowedStyles: { col: { 'min-width': [/^\d+px$/], width: [/^\d+px$/] } },
-  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer' }) },
+  allowedClasses: { code: [CODE_CLASS], pre: [CODE_CLASS] },
+  allowedStyles: { col: { 'min-width': [COLUMN_WIDTH], width: [COLUMN_WIDTH] } },
+  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: LINK_REL }) },
 };
 
 export function sanitizeRichText(html: string): string {

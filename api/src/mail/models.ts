@@ -8,8 +8,11 @@ export class OutboxEmail extends BaseModel {
   declare id: string;
   declare toAddress: string;
   declare subject: string;
-  declare textBody: string;
+  /** The bodies with `[redacted]` where the secret goes; null once dropped after the retention period. */
+  declare textBody: string | null;
   declare htmlBody: string | null;
+  /** What the body's `[redacted]` stands for (a sign-in link's token), kept only until the email is sent. */
+  declare secret: string | null;
   declare kind: string;
   declare status: OutboxStatus;
   declare attempts: number;

@@ -8,7 +8,13 @@ function escapeHtml(text: string): string {
  * The receipt. A team purchase opens no course by itself (DOMAIN §7): its receipt says so and where the buyer
  * takes their own seat and finds the invite link.
  */
-export function receiptEmail(to: string, productName: string, amount: string, invoiceUrl: string, team: { seats: number } | null = null): NewEmail {
+export function receiptEmail(
+  to: string,
+  productName: string,
+  amount: string,
+  invoiceUrl: string,
+  team: { seats: number } | null = null,
+): NewEmail {
   const bought = team ? `${team.seats} ${team.seats === 1 ? 'seat' : 'seats'} of ${productName}` : productName;
   const next = team
     ? 'A team purchase opens the course for whoever takes a seat, you included: sign in, open My purchases and choose Manage team to take your own seat and share the invite link.'
@@ -27,9 +33,16 @@ export function receiptEmail(to: string, productName: string, amount: string, in
 }
 
 /** A payment that could not become a purchase (sold out meanwhile, say) is refunded in full, with an apology. */
-export function unfulfillableRefundEmail(to: string, productName: string, amount: string, why: { soldOut: true } | { soldOut: false; reason: string }): NewEmail {
+export function unfulfillableRefundEmail(
+  to: string,
+  productName: string,
+  amount: string,
+  why: { soldOut: true } | { soldOut: false; reason: string },
+): NewEmail {
   const { soldOut } = why;
-  const what = soldOut ? `The last seat of ${productName} went while you were paying.` : `We could not complete your purchase of ${productName}: ${why.soldOut ? '' : why.reason}`;
+  const what = soldOut
+    ? `The last seat of ${productName} went while you were paying.`
+    : `We could not complete your purchase of ${productName}: ${why.soldOut ? '' : why.reason}`;
   const text = `${what} We refunded the full ${amount}; it reaches your card in a few days. We are sorry.`;
   return {
     kind: soldOut ? 'sold-out-refund' : 'unfulfillable-refund',
@@ -41,7 +54,9 @@ export function unfulfillableRefundEmail(to: string, productName: string, amount
 }
 
 export function refundEmail(to: string, productName: string, amount: string, full: boolean): NewEmail {
-  const what = full ? `We refunded your purchase of ${productName} in full (${amount}).` : `We refunded ${amount} of your purchase of ${productName}.`;
+  const what = full
+    ? `We refunded your purchase of ${productName} in full (${amount}).`
+    : `We refunded ${amount} of your purchase of ${productName}.`;
   return {
     kind: 'refund',
     to,
@@ -51,7 +66,13 @@ export function refundEmail(to: string, productName: string, amount: string, ful
   };
 }
 
-export function transferOfferEmail(to: string, fromEmail: string, productName: string, url: string, expiresAt: Date): NewEmail {
+export function transferOfferEmail(
+  to: string,
+  fromEmail: string,
+  productName: string,
+  url: string,
+  expiresAt: Date,
+): NewEmail {
   const until = expiresAt.toUTCString();
   return {
     kind: 'transfer-offer',
@@ -104,9 +125,11 @@ export function teamWelcomeEmail(to: string, productName: string, courseUrl: str
   };
 }
 
+/** The link's token signs in whoever holds it: it is the email's secret, never kept in the outbox's bodies. */
 export function signInEmail(to: string, url: string, minutes: number): NewEmail {
   return {
     kind: 'sign-in',
+    secret: new URL(url).searchParams.get('token') ?? undefined,
     to,
     subject: 'Your sign-in link',
     text: `Sign in by opening this link:\n\n${url}\n\nIt works once and expires in ${minutes} minutes. If you did not ask for it, ignore this email.`,

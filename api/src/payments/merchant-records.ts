@@ -28,17 +28,40 @@ export function rememberedAccountId(db: Knex, account: () => Promise<ProviderAcc
 }
 
 /** The active mirror of a product under an account, if the product was synced (or sold) before. */
-export async function findMerchantProduct(db: Queryable, accountId: string, productId: string): Promise<{ id: string; identifier: string } | undefined> {
-  return db('merchantProducts').where({ merchantAccountId: accountId, productId, status: 'active' }).orderBy('createdAt').first('id', 'identifier');
+export async function findMerchantProduct(
+  db: Queryable,
+  accountId: string,
+  productId: string,
+): Promise<{ id: string; identifier: string } | undefined> {
+  return db('merchantProducts')
+    .where({ merchantAccountId: accountId, productId, status: 'active' })
+    .orderBy('createdAt')
+    .first('id', 'identifier');
 }
 
 /** Records the provider's product for ours; a concurrent second writer of the same identifier gets the same row. */
-export async function recordMerchantProduct(db: Queryable, accountId: string, productId: string, identifier: string): Promise<string> {
-  await db('merchantProducts').insert({ merchantAccountId: accountId, identifier, productId }).onConflict(['merchantAccountId', 'identifier']).ignore();
+export async function recordMerchantProduct(
+  db: Queryable,
+  accountId: string,
+  productId: string,
+  identifier: string,
+): Promise<string> {
+  await db('merchantProducts')
+    .insert({ merchantAccountId: accountId, identifier, productId })
+    .onConflict(['merchantAccountId', 'identifier'])
+    .ignore();
   return (await db('merchantProducts').where({ merchantAccountId: accountId, identifier }).first('id')).id;
 }
 
 /** The mirror of a product, recorded under `fallbackIdentifier` when the provider keeps no product objects. */
-export async function merchantProductId(db: Queryable, accountId: string, productId: string, fallbackIdentifier: string): Promise<string> {
-  return (await findMerchantProduct(db, accountId, productId))?.id ?? recordMerchantProduct(db, accountId, productId, fallbackIdentifier);
+export async function merchantProductId(
+  db: Queryable,
+  accountId: string,
+  productId: string,
+  fallbackIdentifier: string,
+): Promise<string> {
+  return (
+    (await findMerchantProduct(db, accountId, productId))?.id ??
+    recordMerchantProduct(db, accountId, productId, fallbackIdentifier)
+  );
 }

@@ -38,7 +38,11 @@ export class MerchantProduct extends MerchantRecord {
   static override get relationMappings() {
     return {
       merchantAccount: this.accountRelation(this.tableName),
-      product: { relation: Model.BelongsToOneRelation, modelClass: Product, join: { from: 'merchantProducts.productId', to: 'products.id' } },
+      product: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Product,
+        join: { from: 'merchantProducts.productId', to: 'products.id' },
+      },
     };
   }
 }
@@ -56,7 +60,11 @@ export class MerchantPrice extends MerchantRecord {
         modelClass: MerchantProduct,
         join: { from: 'merchantPrices.merchantProductId', to: 'merchantProducts.id' },
       },
-      price: { relation: Model.BelongsToOneRelation, modelClass: Price, join: { from: 'merchantPrices.priceId', to: 'prices.id' } },
+      price: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: Price,
+        join: { from: 'merchantPrices.priceId', to: 'prices.id' },
+      },
     };
   }
 }
@@ -68,7 +76,11 @@ export class MerchantCustomer extends MerchantRecord {
   static override get relationMappings() {
     return {
       merchantAccount: this.accountRelation(this.tableName),
-      user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'merchantCustomers.userId', to: 'users.id' } },
+      user: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'merchantCustomers.userId', to: 'users.id' },
+      },
     };
   }
 }
@@ -107,7 +119,11 @@ export class MerchantCharge extends MerchantRecord {
   static override get relationMappings() {
     return {
       merchantAccount: this.accountRelation(this.tableName),
-      user: { relation: Model.BelongsToOneRelation, modelClass: User, join: { from: 'merchantCharges.userId', to: 'users.id' } },
+      user: {
+        relation: Model.BelongsToOneRelation,
+        modelClass: User,
+        join: { from: 'merchantCharges.userId', to: 'users.id' },
+      },
       merchantProduct: {
         relation: Model.BelongsToOneRelation,
         modelClass: MerchantProduct,

@@ -47,6 +47,11 @@ export interface PaymentProvider {
   accountId(): Promise<string>;
   createCheckout(request: CheckoutRequest): Promise<{ identifier: string; url: string }>;
   retrieveCheckout(identifier: string): Promise<ProviderCheckout>;
+  /**
+   * Ends an open checkout so it can no longer be paid, and answers with its final state: `canceled`, or `paid` when a
+   * payment got there first (the provider decides which, once). `open` means a payment is still being processed.
+   */
+  expireCheckout(identifier: string): Promise<ProviderCheckout>;
   /** Refunds part or all of a charge; answers with the charge's total refunded so far (ours and anyone else's). */
   refund(request: RefundRequest): Promise<{ identifier: string; amount: number; refundedTotal: number }>;
   /** The provider's customer now belongs to someone else (a transferred purchase): its receipts go to them. */

@@ -5,8 +5,12 @@ import { AppError } from '../http/errors';
 import { findMerchantProduct, recordMerchantProduct, rememberedAccountId } from './merchant-records';
 import type { CheckoutRequest, PaymentProvider, ProviderAccount, ProviderCheckout, RefundRequest } from './provider';
 
-/** How long a Stripe checkout stays payable; an expired one gives its reserved coupon use back. */
-const CHECKOUT_LIFETIME_SECONDS = 60 * 60;
+/**
+ * How long a Stripe checkout stays payable: Stripe's shortest, 30 minutes, and a minute for our clock running behind
+ * Stripe's (Stripe refuses less). Our own expiry sweep ends it at 30 minutes by our clock (CHECKOUT_MINUTES in
+ * commerce/checkout.ts); this is the backstop, and Stripe's `checkout.session.expired` gives the coupon use back too.
+ */
+const CHECKOUT_LIFETIME_SECONDS = 30 * 60 + 60;
 
 export type StripeConfig = Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_API_URL' | 'STRIPE_TIMEOUT_MS'>;
 
@@ -17,7 +21,11 @@ export function stripeClient(config: StripeConfig): Stripe {
     maxNetworkRetries: 2,
     timeout: config.STRIPE_TIMEOUT_MS,
     telemetry: false,
-    ...(api && { host: api.hostname, port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)), protocol: api.protocol.replace(':', '') as 'http' | 'https' }),
+    ...(api && {
+      host: api.hostname,
+      port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)),
+      protocol: api.protocol.replace(':', '') as 'http' | 'https',
+    }),
   });
 }
 
@@ -28,29 +36,51 @@ async function callStripe<T>(what: string, call: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof AppError) throw error;
     const detail = error instanceof Error ? error.message : String(error);
-    throw Object.assign(new AppError('payment-provider-unavailable', `The payment provider could not ${what}. Please try again in a moment.`), { cause: detail });
+    throw Object.assign(
+      new AppError(
+        'payment-provider-unavailable',
+        `The payment provider could not ${what}. Please try again in a moment.`,
+      ),
+      {
+        cause: detail,
+      },
+    );
   }
 }
 
-const idOf = (value: string | { id: string } | null | undefined): string | null => (value == null ? null : typeof value === 'string' ? value : value.id);
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  value == null ? null : typeof value === 'string' ? value : value.id;
 
 /**
  * Stripe behind the provider interface. Products and prices are created at Stripe on first sale and recorded as
  * MerchantProduct/MerchantPrice; each checkout's discount is a one-off amount-off coupon (MerchantCoupon), so
  * Stripe charges exactly what we quoted. Every create carries an idempotency key derived from our ids.
  */
-export function stripeProvider({ db, config, stripe = stripeClient(config) }: { db: Db; config: StripeConfig; stripe?: Stripe }): PaymentProvider & { stripe: Stripe } {
+export function stripeProvider({
+  db,
+  config,
+  stripe = stripeClient(config),
+}: {
+  db: Db;
+  config: StripeConfig;
+  stripe?: Stripe;
+}): PaymentProvider & { stripe: Stripe } {
   let account: Promise<ProviderAccount> | null = null;
 
   function loadAccount(): Promise<ProviderAccount> {
-    account ??= callStripe('be reached', async () => ({ label: 'stripe', identifier: (await stripe.accounts.retrieveCurrent()).id }));
+    account ??= callStripe('be reached', async () => ({
+      label: 'stripe',
+      identifier: (await stripe.accounts.retrieveCurrent()).id,
+    }));
     account.catch(() => (account = null)); // try again next time
     return account;
   }
   const accountId = rememberedAccountId(db, loadAccount);
 
   async function syncedPrice(accountId: string, request: CheckoutRequest): Promise<string> {
-    const known = await db('merchantPrices').where({ merchantAccountId: accountId, priceId: request.price.id, status: 'active' }).first('identifier');
+    const known = await db('merchantPrices')
+      .where({ merchantAccountId: accountId, priceId: request.price.id, status: 'active' })
+      .first('identifier');
     if (known) return known.identifier;
     let product = await findMerchantProduct(db, accountId, request.product.id);
     if (!product) {
@@ -58,14 +88,27 @@ export function stripeProvider({ db, config, stripe = stripeClient(config) }: { 
         { name: request.product.name, metadata: { productId: request.product.id } },
         { idempotencyKey: `product-${request.product.id}` },
       );
-      product = { id: await recordMerchantProduct(db, accountId, request.product.id, created.id), identifier: created.id };
+      product = {
+        id: await recordMerchantProduct(db, accountId, request.product.id, created.id),
+        identifier: created.id,
+      };
     }
     const created = await stripe.prices.create(
-      { product: product.identifier, unit_amount: request.price.unitAmount, currency: request.currency, metadata: { priceId: request.price.id } },
+      {
+        product: product.identifier,
+        unit_amount: request.price.unitAmount,
+        currency: request.currency,
+        metadata: { priceId: request.price.id },
+      },
       { idempotencyKey: `price-${request.price.id}` },
     );
     await db('merchantPrices')
-      .insert({ merchantAccountId: accountId, merchantProductId: product.id, identifier: created.id, priceId: request.price.id })
+      .insert({
+        merchantAccountId: accountId,
+        merchantProductId: product.id,
+        identifier: created.id,
+        priceId: request.price.id,
+      })
       .onConflict(['merchantAccountId', 'identifier'])
       .ignore();
     return created.id;
@@ -89,12 +132,39 @@ export function stripeProvider({ db, config, stripe = stripeClient(config) }: { 
       .insert({
         merchantAccountId: accountId,
         identifier: coupon.id,
-        percentageDiscount: Math.min(1, Math.max(0.0001, Math.round((request.discount.amount / full) * 10_000) / 10_000)),
+        percentageDiscount: Math.min(
+          1,
+          Math.max(0.0001, Math.round((request.discount.amount / full) * 10_000) / 10_000),
+        ),
         type: 'amount_off',
       })
       .onConflict(['merchantAccountId', 'identifier'])
       .ignore();
     return coupon.id;
+  }
+
+  async function retrieveCheckout(identifier: string): Promise<ProviderCheckout> {
+    const session = await callStripe('confirm the payment', () =>
+      stripe.checkout.sessions.retrieve(identifier, { expand: ['payment_intent.latest_charge.balance_transaction'] }),
+    );
+    const intent = session.payment_intent as Stripe.PaymentIntent | null;
+    const charge = (
+      intent && typeof intent.latest_charge === 'object' ? intent.latest_charge : null
+    ) as Stripe.Charge | null;
+    const balance = (
+      charge && typeof charge.balance_transaction === 'object' ? charge.balance_transaction : null
+    ) as Stripe.BalanceTransaction | null;
+    const paid = session.status === 'complete' && session.payment_status === 'paid' && charge?.paid === true;
+    const customer = idOf(session.customer);
+    return {
+      status: session.status === 'expired' ? 'canceled' : paid ? 'paid' : 'open',
+      amount: session.amount_total ?? 0,
+      currency: session.currency ?? 'usd',
+      charge: paid && charge ? { identifier: charge.id, amount: charge.amount, fee: balance?.fee ?? 0 } : null,
+      customer: customer
+        ? { identifier: customer, email: session.customer_details?.email ?? session.customer_email ?? '' }
+        : null,
+    };
   }
 
   return {
@@ -127,28 +197,28 @@ export function stripeProvider({ db, config, stripe = stripeClient(config) }: { 
         if (session.amount_total !== request.amount) {
           // Never let anyone pay a price we did not quote (a price edited at Stripe, say).
           await stripe.checkout.sessions.expire(session.id).catch(() => undefined);
-          throw new AppError('payment-provider-unavailable', 'The payment provider computed a different price; nothing was charged. Please try again.');
+          throw new AppError(
+            'payment-provider-unavailable',
+            'The payment provider computed a different price; nothing was charged. Please try again.',
+          );
         }
         return { identifier: session.id, url: session.url! };
       });
     },
 
-    async retrieveCheckout(identifier): Promise<ProviderCheckout> {
-      const session = await callStripe('confirm the payment', () =>
-        stripe.checkout.sessions.retrieve(identifier, { expand: ['payment_intent.latest_charge.balance_transaction'] }),
-      );
-      const intent = session.payment_intent as Stripe.PaymentIntent | null;
-      const charge = (intent && typeof intent.latest_charge === 'object' ? intent.latest_charge : null) as Stripe.Charge | null;
-      const balance = (charge && typeof charge.balance_transaction === 'object' ? charge.balance_transaction : null) as Stripe.BalanceTransaction | null;
-      const paid = session.status === 'complete' && session.payment_status === 'paid' && charge?.paid === true;
-      const customer = idOf(session.customer);
-      return {
-        status: session.status === 'expired' ? 'canceled' : paid ? 'paid' : 'open',
-        amount: session.amount_total ?? 0,
-        currency: session.currency ?? 'usd',
-        charge: paid && charge ? { identifier: charge.id, amount: charge.amount, fee: balance?.fee ?? 0 } : null,
-        customer: customer ? { identifier: customer, email: session.customer_details?.email ?? session.customer_email ?? '' } : null,
-      };
+    retrieveCheckout,
+
+    async expireCheckout(identifier): Promise<ProviderCheckout> {
+      await callStripe('end the checkout', async () => {
+        try {
+          await stripe.checkout.sessions.expire(identifier);
+        } catch (error) {
+          // Only an open session can be expired: one completed (paid, or a payment under way) or expired already is
+          // answered by reading it back below.
+          if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+        }
+      });
+      return retrieveCheckout(identifier);
     },
 
     async refund({ chargeIdentifier, amount, idempotencyKey, reason }: RefundRequest) {
@@ -160,11 +230,16 @@ export function stripeProvider({ db, config, stripe = stripeClient(config) }: { 
           );
         } catch (error) {
           // Stripe refuses, e.g. a charge under dispute: the operator should hear Stripe's reason.
-          if (error instanceof Stripe.errors.StripeInvalidRequestError) throw new AppError('refund-not-possible', `Stripe refused the refund: ${error.message}`);
+          if (error instanceof Stripe.errors.StripeInvalidRequestError)
+            throw new AppError('refund-not-possible', `Stripe refused the refund: ${error.message}`);
           throw error;
         }
       });
-      return { identifier: refund.id, amount: refund.amount, refundedTotal: (refund.charge as Stripe.Charge).amount_refunded };
+      return {
+        identifier: refund.id,
+        amount: refund.amount,
+        refundedTotal: (refund.charge as Stripe.Charge).amount_refunded,
+      };
     },
 
     async updateCustomerEmail(customerIdentifier, email) {

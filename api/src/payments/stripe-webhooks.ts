@@ -38,7 +38,10 @@ export function stripeWebhooks({ db, logger, stripe, checkouts, lifecycle }: Dep
     try {
       return stripe.provider.stripe.webhooks.constructEvent(raw, signature, stripe.webhookSecret);
     } catch {
-      throw new AppError('webhook-signature-invalid', 'The Stripe-Signature header does not match the body (or is too old).');
+      throw new AppError(
+        'webhook-signature-invalid',
+        'The Stripe-Signature header does not match the body (or is too old).',
+      );
     }
   }
 
@@ -61,10 +64,19 @@ export function stripeWebhooks({ db, logger, stripe, checkouts, lifecycle }: Dep
       case 'charge.dispute.created':
       case 'charge.dispute.closed': {
         const dispute = event.data.object;
-        const fields = { identifier: dispute.id, chargeIdentifier: idOf(dispute.charge), amount: dispute.amount, reason: dispute.reason ?? null };
+        const fields = {
+          identifier: dispute.id,
+          chargeIdentifier: idOf(dispute.charge),
+          amount: dispute.amount,
+          reason: dispute.reason ?? null,
+        };
         if (event.type === 'charge.dispute.created') await lifecycle.disputeOpened(accountId, fields);
         // An inquiry closed without a chargeback keeps the money, as a won dispute does.
-        else await lifecycle.disputeClosed(accountId, { ...fields, won: dispute.status === 'won' || dispute.status === 'warning_closed' });
+        else
+          await lifecycle.disputeClosed(accountId, {
+            ...fields,
+            won: dispute.status === 'won' || dispute.status === 'warning_closed',
+          });
         return true;
       }
       default:
@@ -77,12 +89,18 @@ export function stripeWebhooks({ db, logger, stripe, checkouts, lifecycle }: Dep
       const event = verify(raw, signature);
       const accountId = await stripe!.provider.accountId();
       const key = { merchantAccountId: accountId, identifier: event.id };
-      const [fresh] = await db('merchantEvents').insert({ ...key, type: event.type }).onConflict(['merchantAccountId', 'identifier']).ignore().returning('id');
-      if (!fresh && (await db('merchantEvents').where(key).first('processedAt')).processedAt) return { received: true, duplicate: true };
+      const [fresh] = await db('merchantEvents')
+        .insert({ ...key, type: event.type })
+        .onConflict(['merchantAccountId', 'identifier'])
+        .ignore()
+        .returning('id');
+      if (!fresh && (await db('merchantEvents').where(key).first('processedAt')).processedAt)
+        return { received: true, duplicate: true };
       // A copy arriving while the first is still being processed runs too: every handler is idempotent, and
       // the first copy failing must not leave the event acknowledged but undone. The event is marked processed only
       // once its handler is done: by a fulfilment in its own transaction, else right after.
-      const markProcessed = (q: Knex | Knex.Transaction) => q('merchantEvents').where(key).whereNull('processedAt').update({ processedAt: q.fn.now() });
+      const markProcessed = (q: Knex | Knex.Transaction) =>
+        q('merchantEvents').where(key).whereNull('processedAt').update({ processedAt: q.fn.now() });
       const acted = await handle(accountId, event, markProcessed);
       if (acted !== 'marked') await markProcessed(db);
       if (!acted) logger.info({ eventId: event.id, type: event.type }, 'Stripe event type not handled; acknowledged');

@@ -1,11 +1,9 @@
 import Router from '@koa/router';
-import { z } from 'zod';
 import { formatMoney } from '../commerce/money';
 import type { Policies } from '../http/policy';
 import type { Logger } from '../logger';
+import { TestCheckoutIdentifier } from './schemas';
 import { TEST_CHECKOUT_PATH, type TestProvider } from './test-provider';
-
-const Identifier = z.object({ identifier: z.string().regex(/^cs_test_[0-9a-f]{24}$/, 'is not a test checkout') });
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -34,12 +32,14 @@ interface Deps {
 export function testProviderRoutes({ allow, provider, settle, logger }: Deps) {
   // Like a webhook, settling is the provider's business: the buyer is sent on whatever happens to it.
   const settleQuietly = (identifier: string) =>
-    settle(identifier).catch((error: unknown) => logger.warn({ err: error, identifier }, 'settling a test checkout failed; the thank-you page will retry'));
+    settle(identifier).catch((error: unknown) =>
+      logger.warn({ err: error, identifier }, 'settling a test checkout failed; the thank-you page will retry'),
+    );
 
   const router = new Router({ prefix: TEST_CHECKOUT_PATH });
 
   router.get('/:identifier', allow.public(), async (ctx) => {
-    const { identifier } = Identifier.parse(ctx.params);
+    const { identifier } = TestCheckoutIdentifier.parse(ctx.params);
     const session = await provider.page(identifier);
     ctx.type = 'html';
     ctx.set('Cache-Control', 'no-store');
@@ -52,11 +52,14 @@ export function testProviderRoutes({ allow, provider, settle, logger }: Deps) {
 <form method="post" action="${TEST_CHECKOUT_PATH}/${identifier}/pay"><button class="pay" type="submit">Pay</button></form>
 <form method="post" action="${TEST_CHECKOUT_PATH}/${identifier}/cancel"><button class="cancel" type="submit">Cancel</button></form>`,
           )
-        : page('Test checkout', `<h1>This checkout is ${escapeHtml(session.status)}</h1><p><a href="/">Back to the courses</a></p>`);
+        : page(
+            'Test checkout',
+            `<h1>This checkout is ${escapeHtml(session.status)}</h1><p><a href="/">Back to the courses</a></p>`,
+          );
   });
 
   router.post('/:identifier/pay', allow.public(), async (ctx) => {
-    const { identifier } = Identifier.parse(ctx.params);
+    const { identifier } = TestCheckoutIdentifier.parse(ctx.params);
     const { redirect } = await provider.pay(identifier);
     await settleQuietly(identifier);
     ctx.status = 303;
@@ -64,7 +67,7 @@ export function testProviderRoutes({ allow, provider, settle, logger }: Deps) {
   });
 
   router.post('/:identifier/cancel', allow.public(), async (ctx) => {
-    const { identifier } = Identifier.parse(ctx.params);
+    const { identifier } = TestCheckoutIdentifier.parse(ctx.params);
     const { redirect } = await provider.cancel(identifier);
     await settleQuietly(identifier);
     ctx.status = 303;

@@ -22,12 +22,26 @@ export function testProviderFee(amount: number): number {
 export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'publicUrl'> }): PaymentProvider & {
   pay(identifier: string): Promise<{ redirect: string }>;
   cancel(identifier: string): Promise<{ redirect: string }>;
-  page(identifier: string): Promise<{ description: string; amount: number; currency: string; status: string; customerEmail: string }>;
+  page(
+    identifier: string,
+  ): Promise<{ description: string; amount: number; currency: string; status: string; customerEmail: string }>;
 } {
   async function session(identifier: string) {
     const row = await db('testProviderSessions').where({ identifier }).first();
     if (!row) throw new AppError('not-found', 'No such test checkout.');
     return row;
+  }
+  async function retrieveCheckout(identifier: string): Promise<ProviderCheckout> {
+    const row = await session(identifier);
+    return {
+      status: row.status,
+      amount: row.amount,
+      currency: row.currency,
+      charge: row.chargeIdentifier
+        ? { identifier: row.chargeIdentifier, amount: row.amount, fee: testProviderFee(row.amount) }
+        : null,
+      customer: row.customerIdentifier ? { identifier: row.customerIdentifier, email: row.customerEmail } : null,
+    };
   }
   return {
     label: TEST_ACCOUNT.label,
@@ -48,21 +62,22 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
       return { identifier, url: new URL(`${TEST_CHECKOUT_PATH}/${identifier}`, config.publicUrl).toString() };
     },
 
-    async retrieveCheckout(identifier: string): Promise<ProviderCheckout> {
-      const row = await session(identifier);
-      return {
-        status: row.status,
-        amount: row.amount,
-        currency: row.currency,
-        charge: row.chargeIdentifier ? { identifier: row.chargeIdentifier, amount: row.amount, fee: testProviderFee(row.amount) } : null,
-        customer: row.customerIdentifier ? { identifier: row.customerIdentifier, email: row.customerEmail } : null,
-      };
+    retrieveCheckout,
+
+    async expireCheckout(identifier: string): Promise<ProviderCheckout> {
+      // One conditional update, as pay's: a payment at the same moment either lands first (and stays) or finds it canceled.
+      await db('testProviderSessions').where({ identifier, status: 'open' }).update({ status: 'canceled' });
+      return retrieveCheckout(identifier);
     },
 
     async refund({ chargeIdentifier, amount, idempotencyKey }) {
       const identifier = `re_test_${idempotencyKey}`;
       return db.transaction(async (trx) => {
-        const [fresh] = await trx('testProviderRefunds').insert({ idempotencyKey, chargeIdentifier, amount }).onConflict('idempotencyKey').ignore().returning('amount');
+        const [fresh] = await trx('testProviderRefunds')
+          .insert({ idempotencyKey, chargeIdentifier, amount })
+          .onConflict('idempotencyKey')
+          .ignore()
+          .returning('amount');
         if (!fresh) {
           const [replayed, charge] = await Promise.all([
             trx('testProviderRefunds').where({ idempotencyKey }).first('amount'),
@@ -101,7 +116,13 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
 
     async page(identifier: string) {
       const row = await session(identifier);
-      return { description: row.description, amount: row.amount, currency: row.currency, status: row.status, customerEmail: row.customerEmail };
+      return {
+        description: row.description,
+        amount: row.amount,
+        currency: row.currency,
+        status: row.status,
+        customerEmail: row.customerEmail,
+      };
     },
   };
 }

@@ -1,22 +1,12 @@
+import type * as Catalog from '@contract/catalog/schemas';
+import type { ListAnswer, Wire } from '@contract/shared/wire';
 import { getJson } from './client';
 
-export interface StoreProduct {
-  id: string;
-  name: string;
-  slug: string | null;
-  description: string | null;
-  productType: 'self-paced' | 'live' | 'cohort' | 'membership';
-  quantityAvailable: number;
-  /** Seats still for sale; null when the course is not limited. */
-  seatsLeft: number | null;
-  enrollment: { state: 'open' | 'not-open' | 'closed'; opensAt: string | null; closesAt: string | null };
-  /** The published courses the product grants, in order. */
-  courses: { id: string; slug: string | null; title: string }[];
-  price: { id: string; unitAmount: number; currency: string; nickname: string | null } | null;
-}
+/** GET /api/store/products (in `data`): an active product, with its one current price. */
+export type StoreProduct = Wire<Catalog.StoreProduct>;
 
 export async function listProducts(): Promise<StoreProduct[]> {
-  return (await getJson<{ data: StoreProduct[] }>('/api/store/products')).data;
+  return (await getJson<ListAnswer<StoreProduct>>('/api/store/products')).data;
 }
 
 /** Whether the course can be bought now, and why not when it cannot. */

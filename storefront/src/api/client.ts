@@ -46,7 +46,10 @@ async function request<T>(method: string, path: string, init: RequestInit = {}):
   try {
     response = await fetch(path, { ...init, method, headers, credentials: 'same-origin' });
   } catch {
-    throw new ApiError(0, { code: 'network-error', message: 'Could not reach the server. Check your connection and try again.' });
+    throw new ApiError(0, {
+      code: 'network-error',
+      message: 'Could not reach the server. Check your connection and try again.',
+    });
   }
   const body = response.status === 204 ? null : await response.json().catch(() => null);
   if (!response.ok) {

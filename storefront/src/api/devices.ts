@@ -1,33 +1,40 @@
+import type * as Identity from '@contract/identity/schemas';
+import type { Wire } from '@contract/shared/wire';
 import { deleteJson, getJson, postJson } from './client';
 
-/** A device waiting for approval, as the /activate page shows it. */
-export interface PendingDevice {
-  userCode: string;
-  clientId: string;
-  createdAt: string;
-  expiresAt: string;
-}
+/** A device waiting for approval, as the /activate page shows it: the app's registered name. */
+export type PendingDevice = Wire<Identity.PendingDevice>;
 
 /** A device signed in to the account (an access token issued through the device flow). */
-export interface SignedInDevice {
-  id: string;
-  clientId: string;
-  createdAt: string;
-  lastUsedAt: string | null;
+export type SignedInDevice = Wire<Identity.SignedInDevice>;
+
+/** What "sign out everywhere" ended: other browser sessions and device tokens. */
+export type SignedOutEverywhere = Identity.SignedOut;
+
+export interface MyDevices {
+  devices: SignedInDevice[];
+  /** Browser sessions of the account besides this one. */
+  otherSessions: number;
 }
 
 export function lookUpDeviceCode(userCode: string): Promise<PendingDevice> {
   return postJson('/api/store/device', { userCode });
 }
 
-export function decideOnDevice(userCode: string, decision: 'approve' | 'deny'): Promise<{ status: 'approved' | 'denied' }> {
+export function decideOnDevice(userCode: string, decision: 'approve' | 'deny'): Promise<Identity.DeviceDecision> {
   return postJson(`/api/store/device/${decision}`, { userCode });
 }
 
-export async function listMyDevices(): Promise<SignedInDevice[]> {
-  return (await getJson<{ data: SignedInDevice[] }>('/api/store/devices')).data;
+export async function listMyDevices(): Promise<MyDevices> {
+  const { data, otherSessions } = await getJson<Wire<Identity.DevicesAnswer>>('/api/store/devices');
+  return { devices: data, otherSessions };
 }
 
 export function revokeDevice(id: string): Promise<void> {
   return deleteJson(`/api/store/devices/${encodeURIComponent(id)}`);
+}
+
+/** Signs out every other browser and every device; this browser stays signed in. */
+export function signOutEverywhere(): Promise<SignedOutEverywhere> {
+  return postJson('/api/store/auth/sign-out-everywhere');
 }

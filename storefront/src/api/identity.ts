@@ -1,32 +1,23 @@
+import type * as Identity from '@contract/identity/schemas';
+import type { Wire } from '@contract/shared/wire';
 import { getJson, postJson } from './client';
 
-export interface StoreUser {
-  id: string;
-  email: string;
-  name: string | null;
-  image: string | null;
-  roles: string[];
-  emailVerified: string | null;
-}
-
-export interface SignInProviders {
-  email: boolean;
-  github: boolean;
-}
+export type StoreUser = Wire<Identity.PublicUser>;
+type SignInProviders = Identity.SignInProviders;
 
 export async function getCurrentUser(): Promise<StoreUser> {
-  return (await getJson<{ user: StoreUser }>('/api/store/me')).user;
+  return (await getJson<Wire<Identity.MeAnswer>>('/api/store/me')).user;
 }
 
 export function getSignInProviders(): Promise<SignInProviders> {
   return getJson<SignInProviders>('/api/store/auth/providers');
 }
 
-export function requestSignInLink(email: string, redirectTo: string | null): Promise<{ status: 'sent'; email: string }> {
+export function requestSignInLink(email: string, redirectTo: string | null): Promise<Identity.SignInLinkSent> {
   return postJson('/api/store/auth/email', redirectTo ? { email, redirectTo } : { email });
 }
 
-export function consumeSignInLink(email: string, token: string): Promise<{ user: StoreUser; redirectTo: string }> {
+export function consumeSignInLink(email: string, token: string): Promise<Wire<Identity.SignedIn>> {
   return postJson('/api/store/auth/email/consume', { email, token });
 }
 

@@ -1,3 +1,4 @@
+import type { PrefsAnswer } from '@contract/identity/schemas';
 import { getJson, putJson } from './client';
 
 export type Theme = 'light' | 'dark' | 'system';
@@ -16,7 +17,8 @@ export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 1.75, 2];
 const pick = <T extends string>(value: unknown, allowed: readonly T[], fallback: T): T =>
   allowed.includes(value as T) ? (value as T) : fallback;
 
-const record = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' ? (value as Record<string, unknown>) : {});
+const record = (value: unknown): Record<string, unknown> =>
+  value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
 
 /** Reads our fields out of whatever the API holds, with defaults for what is missing or unknown. */
 export function prefsOf(fields: Record<string, unknown>): Prefs {
@@ -34,10 +36,10 @@ export function prefsOf(fields: Record<string, unknown>): Prefs {
 
 /** GET /api/store/prefs?type=global: every stored field (ours and others'). */
 export async function getGlobalPrefs(): Promise<Record<string, unknown>> {
-  return (await getJson<{ fields: Record<string, unknown> }>('/api/store/prefs?type=global')).fields;
+  return (await getJson<PrefsAnswer>('/api/store/prefs?type=global')).fields;
 }
 
 /** PUT replaces all the global fields: send the others back unchanged. */
 export async function putGlobalPrefs(fields: Record<string, unknown>): Promise<Record<string, unknown>> {
-  return (await putJson<{ fields: Record<string, unknown> }>('/api/store/prefs', { type: 'global', fields })).fields;
+  return (await putJson<PrefsAnswer>('/api/store/prefs', { type: 'global', fields })).fields;
 }

@@ -1,45 +1,17 @@
+import type * as Commerce from '@contract/commerce/schemas';
+import type { Wire } from '@contract/shared/wire';
 import { deleteJson, getJson, postJson } from './client';
 
-export interface TeamMember {
-  /** The member's seat purchase: what revoking removes. */
-  purchaseId: string;
-  userId: string;
-  email: string;
-  name: string | null;
-  joinedAt: string;
-  /** The member is the signed-in owner. */
-  you: boolean;
-}
+export type TeamMember = Wire<Commerce.TeamMember>;
 
 /** Someone the owner removed from the team: they cannot take a seat through the invite link until let back in. */
-export interface RevokedMember {
-  userId: string;
-  email: string;
-  name: string | null;
-  revokedAt: string;
-}
+export type RevokedMember = Wire<Commerce.RevokedMember>;
 
 /** A team purchase as its owner manages it (DOMAIN §7). */
-export interface TeamView {
-  purchaseId: string;
-  product: { id: string; name: string; slug: string | null };
-  status: string;
-  seats: { total: number; used: number; free: number };
-  inviteUrl: string;
-  /** The owner holds a seat themselves (the team purchase alone grants no access). */
-  ownerHasSeat: boolean;
-  members: TeamMember[];
-  /** People the owner removed, newest first: the invite link refuses them (`seat-revoked`) until readmitted. */
-  revoked: RevokedMember[];
-}
+export type TeamView = Wire<Commerce.TeamView>;
 
 /** What an invite link shows before anyone signs in. */
-export interface Invite {
-  product: { id: string; name: string; slug: string | null };
-  ownerName: string | null;
-  active: boolean;
-  seatsFree: number;
-}
+export type Invite = Wire<Commerce.InviteAnswer>;
 
 const teamPath = (purchaseId: string) => `/api/store/teams/${encodeURIComponent(purchaseId)}`;
 /** An invite link's code (`/invites/:code`): replaced when the owner resets the link. */
@@ -77,6 +49,6 @@ export function getInvite(code: string): Promise<Invite> {
 }
 
 /** May answer 403 `seat-revoked` (the owner removed this person), `already-purchased`, `coupon-used-up`, … */
-export function redeemInvite(code: string): Promise<{ purchaseId: string; productId: string }> {
+export function redeemInvite(code: string): Promise<Commerce.RedeemedSeat> {
   return postJson(`${invitePath(code)}/redeem`);
 }

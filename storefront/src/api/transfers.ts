@@ -1,50 +1,38 @@
+import type * as Commerce from '@contract/commerce/schemas';
+import type { DataAnswer, Wire } from '@contract/shared/wire';
 import { getJson, postJson } from './client';
 
-export type TransferState = 'AVAILABLE' | 'INITIATED' | 'VERIFIED' | 'CONFIRMED' | 'COMPLETED' | 'CANCELED' | 'EXPIRED';
-
 /** Giving a purchase to someone else (DOMAIN §8), as the owner or the recipient sees it. */
-export interface TransferView {
-  id: string;
-  state: TransferState;
-  purchaseId: string;
-  product: { id: string; name: string };
-  recipientEmail: string | null;
-  /** Who is giving the course away; only when the API sends it (the recipient's page names them if so). */
-  ownerEmail?: string | null;
-  expiresAt: string;
-  createdAt: string;
-  confirmedAt: string | null;
-  completedAt: string | null;
-}
+export type TransferView = Wire<Commerce.TransferView>;
 
 const purchaseTransferPath = (purchaseId: string) => `/api/store/purchases/${encodeURIComponent(purchaseId)}/transfer`;
 const transferPath = (transferId: string) => `/api/store/transfers/${encodeURIComponent(transferId)}`;
 
 /** The purchase's transfer under way (AVAILABLE when it may be given away), or null when it cannot be. */
 export async function getPurchaseTransfer(purchaseId: string): Promise<TransferView | null> {
-  return (await getJson<{ data: TransferView | null }>(purchaseTransferPath(purchaseId))).data;
+  return (await getJson<DataAnswer<TransferView | null>>(purchaseTransferPath(purchaseId))).data;
 }
 
 /** AVAILABLE → INITIATED: the recipient is emailed a link to the accept page. */
 export async function offerTransfer(purchaseId: string, email: string): Promise<TransferView> {
-  return (await postJson<{ data: TransferView }>(purchaseTransferPath(purchaseId), { email })).data;
+  return (await postJson<DataAnswer<TransferView>>(purchaseTransferPath(purchaseId), { email })).data;
 }
 
 /** Withdraws the offer; answers the fresh AVAILABLE transfer. */
 export async function cancelTransfer(transferId: string): Promise<TransferView> {
-  return (await postJson<{ data: TransferView }>(`${transferPath(transferId)}/cancel`)).data;
+  return (await postJson<DataAnswer<TransferView>>(`${transferPath(transferId)}/cancel`)).data;
 }
 
 export async function getTransfer(transferId: string): Promise<TransferView> {
-  return (await getJson<{ data: TransferView }>(transferPath(transferId))).data;
+  return (await getJson<DataAnswer<TransferView>>(transferPath(transferId))).data;
 }
 
 /** INITIATED → VERIFIED: the recipient is signed in with the address the offer went to. */
 export async function verifyTransfer(transferId: string): Promise<TransferView> {
-  return (await postJson<{ data: TransferView }>(`${transferPath(transferId)}/verify`)).data;
+  return (await postJson<DataAnswer<TransferView>>(`${transferPath(transferId)}/verify`)).data;
 }
 
 /** VERIFIED → COMPLETED: the purchase and its invoice become the recipient's. */
 export async function acceptTransfer(transferId: string): Promise<TransferView> {
-  return (await postJson<{ data: TransferView }>(`${transferPath(transferId)}/accept`)).data;
+  return (await postJson<DataAnswer<TransferView>>(`${transferPath(transferId)}/accept`)).data;
 }

@@ -14,7 +14,11 @@ function BuyLinks({ products, label }: { products: Products; label: (name: strin
   return (
     <p className="actions">
       {products.map((product, i) => (
-        <Link key={product.id} className={i === 0 ? 'button-link' : 'button-link button-link-quiet'} to={productPath(product)}>
+        <Link
+          key={product.id}
+          className={i === 0 ? 'button-link' : 'button-link button-link-quiet'}
+          to={productPath(product)}
+        >
           {label(product.name)}
         </Link>
       ))}
@@ -24,8 +28,8 @@ function BuyLinks({ products, label }: { products: Products; label: (name: strin
 
 const TEAM_HINT = (
   <p className="hint">
-    Has your team bought seats? Open the invite link from your team’s owner to take one. Bought seats for your team yourself?
-    Take one from “Manage team” in <Link to="/purchases">My purchases</Link>.
+    Has your team bought seats? Open the invite link from your team’s owner to take one. Bought seats for your team
+    yourself? Take one from “Manage team” in <Link to="/purchases">My purchases</Link>.
   </p>
 );
 
@@ -44,8 +48,8 @@ export function AccessNotice({ lock, products, what }: { lock: Lock; products: P
       body = (
         <>
           <p>
-            {subject} {what === 'lesson' ? 'is' : 'are'} for learners who bought the course. Bought it already, or have a seat
-            from your team? Sign in with that email address.
+            {subject} {what === 'lesson' ? 'is' : 'are'} for learners who bought the course. Bought it already, or have
+            a seat from your team? Sign in with that email address.
           </p>
           <p>
             <Link className="button-link" to={loginPath(here)}>
@@ -58,7 +62,8 @@ export function AccessNotice({ lock, products, what }: { lock: Lock; products: P
       );
       break;
     case 'purchase':
-      title = what === 'lesson' ? 'This lesson is for learners who bought the course' : 'Buy the course to open every lesson';
+      title =
+        what === 'lesson' ? 'This lesson is for learners who bought the course' : 'Buy the course to open every lesson';
       body = (
         <>
           <p>The free lessons are open to everyone. Buy the course to study the rest, at your own pace.</p>
@@ -73,9 +78,9 @@ export function AccessNotice({ lock, products, what }: { lock: Lock; products: P
       body = (
         <>
           <p>
-            You bought this course at a price adjusted for {country}, so it opens only from there, and you seem to be somewhere
-            else now. Study from {country}, or buy full access to study from anywhere: what you already paid is taken off the
-            price.
+            You bought this course at a price adjusted for {country}, so it opens only from there, and you seem to be
+            somewhere else now. Study from {country}, or buy full access to study from anywhere: what you already paid
+            is taken off the price.
           </p>
           <BuyLinks products={products} label={(name) => `Buy full access: ${name}`} />
         </>

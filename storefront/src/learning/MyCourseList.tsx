@@ -31,7 +31,9 @@ export function MyCourseList({ courses, headingLevel }: { courses: MyCourse[]; h
                 </span>
               </p>
             ) : (
-              <p className="hint">Every lesson done. <Link to={coursePath(course)}>Review the course</Link></p>
+              <p className="hint">
+                Every lesson done. <Link to={coursePath(course)}>Review the course</Link>
+              </p>
             )}
           </li>
         );

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { productPath } from '../api/catalog';
 import { isApiError } from '../api/client';
@@ -11,10 +11,10 @@ import { useHere } from '../navigation';
 import { loginPath } from '../redirects';
 import { RequireSignIn } from '../RequireSignIn';
 import { useSession } from '../session';
-import { useAsync } from '../useAsync';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { useFocusOnChange } from '../useFocusOnChange';
 import { BusyStatus } from '../ActionFeedback';
+import { useAccountAsync } from '../useAccountAsync';
 
 /**
  * /transfers/:transferId: the link emailed to the person a purchase is offered to. Signing in with that address
@@ -42,16 +42,12 @@ function problemOf(error: unknown): Problem | null {
 
 function AcceptTransfer({ user }: { user: StoreUser }) {
   const { transferId = '' } = useParams();
-  const offer = useAsync(() => loadOffer(transferId), [transferId]);
+  const offer = useAccountAsync(() => loadOffer(transferId), [transferId]);
   const { refresh } = useSession();
   const [accepted, setAccepted] = useState<TransferView | null>(null);
   const [acceptProblem, setAcceptProblem] = useState<Problem | null>(null);
   const failure = offer.status === 'error' ? offer.error : null;
   const transfer = accepted ?? (offer.status === 'ready' ? offer.data : null);
-
-  useEffect(() => {
-    if (isApiError(failure, 'unauthenticated')) refresh();
-  }, [failure, refresh]);
 
   let problem = acceptProblem ?? problemOf(failure);
   if (!problem && transfer?.state === 'EXPIRED') problem = 'expired';
@@ -61,7 +57,13 @@ function AcceptTransfer({ user }: { user: StoreUser }) {
   const view = problem ?? (done ? 'done' : transfer ? 'offer' : offer.status);
   const headingRef = useFocusOnChange<HTMLHeadingElement>(view);
 
-  const heading = problem ? PROBLEM_HEADINGS[problem] : done ? 'It’s yours' : transfer ? `A course for you: ${transfer.product.name}` : 'A course for you';
+  const heading = problem
+    ? PROBLEM_HEADINGS[problem]
+    : done
+      ? 'It’s yours'
+      : transfer
+        ? `A course for you: ${transfer.product.name}`
+        : 'A course for you';
   useDocumentTitle(heading);
 
   return (
@@ -74,12 +76,7 @@ function AcceptTransfer({ user }: { user: StoreUser }) {
       ) : done && transfer ? (
         <Accepted transfer={transfer} />
       ) : transfer ? (
-        <Offer
-          transfer={transfer}
-          onAccepted={setAccepted}
-          onProblem={setAcceptProblem}
-          onSignedOut={refresh}
-        />
+        <Offer transfer={transfer} onAccepted={setAccepted} onProblem={setAcceptProblem} onSignedOut={refresh} />
       ) : (
         <LoadStatus state={offer} retry={offer.retry} what="the offer" />
       )}
@@ -130,8 +127,8 @@ function Offer({
         {giver} is giving you <strong>{transfer.product.name}</strong>.
       </p>
       <p>
-        When you accept, the course is yours, with its invoice, under My purchases; the person giving it loses access. Accept
-        before <time dateTime={transfer.expiresAt}>{formatDateTime(transfer.expiresAt)}</time>.
+        When you accept, the course is yours, with its invoice, under My purchases; the person giving it loses access.
+        Accept before <time dateTime={transfer.expiresAt}>{formatDateTime(transfer.expiresAt)}</time>.
       </p>
       <div className="actions">
         <button type="button" onClick={handleAccept} disabled={busy}>
@@ -172,29 +169,29 @@ function ProblemDetails({ problem, user }: { problem: Problem; user: StoreUser }
     case 'not-found':
       return (
         <p>
-          There is no offer at this address. Check that you opened the whole link from the email, or ask the person who sent it.{' '}
-          <Link to="/">Browse the courses</Link>
+          There is no offer at this address. Check that you opened the whole link from the email, or ask the person who
+          sent it. <Link to="/">Browse the courses</Link>
         </p>
       );
     case 'expired':
       return (
         <p>
-          A course can only be given away for a short time after it was bought, and that time has passed. The course stays with
-          the person who offered it. <Link to="/">Browse the courses</Link>
+          A course can only be given away for a short time after it was bought, and that time has passed. The course
+          stays with the person who offered it. <Link to="/">Browse the courses</Link>
         </p>
       );
     case 'canceled':
       return (
         <p>
-          The person who offered you the course withdrew the offer, so it stays with them. Ask them if you think this is a
-          mistake. <Link to="/">Browse the courses</Link>
+          The person who offered you the course withdrew the offer, so it stays with them. Ask them if you think this is
+          a mistake. <Link to="/">Browse the courses</Link>
         </p>
       );
     case 'not-available':
       return (
         <p>
-          The offer was withdrawn, already accepted, or the purchase was refunded, so there is nothing to accept here. Your
-          courses are in <Link to="/purchases">My purchases</Link>.
+          The offer was withdrawn, already accepted, or the purchase was refunded, so there is nothing to accept here.
+          Your courses are in <Link to="/purchases">My purchases</Link>.
         </p>
       );
   }
@@ -225,8 +222,8 @@ function WrongAccount({ user }: { user: StoreUser }) {
   return (
     <>
       <p>
-        You are signed in as <strong>{user.email}</strong>, but this offer was sent to a different address. To accept it, sign
-        in with the email address that received the link.
+        You are signed in as <strong>{user.email}</strong>, but this offer was sent to a different address. To accept
+        it, sign in with the email address that received the link.
       </p>
       <div className="actions">
         <button type="button" onClick={handleSwitch} disabled={busy}>

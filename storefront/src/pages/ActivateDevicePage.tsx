@@ -7,7 +7,7 @@ import { formatWait } from '../format';
 import { RequireSignIn } from '../RequireSignIn';
 import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';
-import { BusyStatus } from '../ActionFeedback';
+import { BusyStatus, FieldAlert } from '../ActionFeedback';
 
 type Step =
   | { kind: 'enter-code'; error: string | null }
@@ -131,11 +131,7 @@ function DeviceCodeForm(props: {
         <p id={`${id}-hint`} className="hint">
           Eight letters, like BCDF-GHJK. Only enter a code from a device you are signing in yourself.
         </p>
-        {props.error && (
-          <p id={`${id}-error`} role="alert" className="field-error">
-            {props.error}
-          </p>
-        )}
+        <FieldAlert id={`${id}-error`} error={props.error} />
       </div>
       <div className="actions">
         <button type="submit" disabled={busy}>
@@ -168,7 +164,7 @@ function ApproveDevice(props: {
   return (
     <>
       <p>
-        A device (<strong>{props.device.clientId}</strong>) wants to sign in to your account <strong>{props.email}</strong>.
+        <strong>{props.device.clientName}</strong> wants to sign in to your account <strong>{props.email}</strong>.
       </p>
       <p className="hint">
         Code <span className="code">{props.device.userCode}</span>. Approve only if you started this sign-in and your

@@ -16,7 +16,12 @@ export function Availability({ product }: { product: StoreProduct }) {
       notes.push('Sold out');
       break;
     default:
-      if (seatsLeft !== null) notes.push(seatsLeft < quantityAvailable ? `${seatsLeft} of ${quantityAvailable} seats left` : `Limited to ${quantityAvailable} seats`);
+      if (seatsLeft !== null)
+        notes.push(
+          seatsLeft < quantityAvailable
+            ? `${seatsLeft} of ${quantityAvailable} seats left`
+            : `Limited to ${quantityAvailable} seats`,
+        );
       if (enrollment.closesAt) notes.push(`Enrollment closes ${formatDate(enrollment.closesAt)}`);
   }
   if (notes.length === 0) return null;

@@ -1,14 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
-import { isApiError } from '../api/client';
+import { useRef, useState } from 'react';
 import { lessonPath, listBookmarks, setBookmarked, type Bookmark } from '../api/learning';
 import { formatDate } from '../format';
 import { LoadStatus } from '../LoadStatus';
 import { RequireSignIn } from '../RequireSignIn';
 import { Link } from 'wouter';
-import { useSession } from '../session';
-import { useAsync } from '../useAsync';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { FieldAlert } from '../ActionFeedback';
+import { useAccountAsync } from '../useAccountAsync';
 
 /** /bookmarks: the lessons the learner kept, newest first. */
 export function BookmarksPage() {
@@ -16,17 +14,11 @@ export function BookmarksPage() {
 }
 
 function Bookmarks() {
-  const bookmarks = useAsync(listBookmarks);
-  const { refresh } = useSession();
+  const bookmarks = useAccountAsync(listBookmarks);
   const [removedIds, setRemovedIds] = useState<string[]>([]);
   const [announcement, setAnnouncement] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const failure = bookmarks.status === 'error' ? bookmarks.error : null;
   useDocumentTitle('Bookmarks');
-
-  useEffect(() => {
-    if (isApiError(failure, 'unauthenticated')) refresh();
-  }, [failure, refresh]);
 
   const shown = bookmarks.status === 'ready' ? bookmarks.data.filter((b) => !removedIds.includes(b.id)) : [];
   function removed(bookmark: Bookmark) {
@@ -46,7 +38,8 @@ function Bookmarks() {
       <LoadStatus state={bookmarks} retry={bookmarks.retry} what="your bookmarks" />
       {bookmarks.status === 'ready' && shown.length === 0 && (
         <p className="empty">
-          No bookmarks yet. Use the Bookmark button on a lesson to keep it here. <Link to="/learning">Go to my courses</Link>
+          No bookmarks yet. Use the Bookmark button on a lesson to keep it here.{' '}
+          <Link to="/learning">Go to my courses</Link>
         </p>
       )}
       {shown.length > 0 && (
@@ -83,13 +76,24 @@ function BookmarkItem({ bookmark, onRemoved }: { bookmark: Bookmark; onRemoved: 
     <li className="bookmark">
       <div>
         <h2 id={titleId}>
-          {course?.slug ? <Link to={lessonPath({ id: course.slug, slug: course.slug }, lesson)}>{lesson.title}</Link> : lesson.title}
+          {course?.slug ? (
+            <Link to={lessonPath({ id: course.slug, slug: course.slug }, lesson)}>{lesson.title}</Link>
+          ) : (
+            lesson.title
+          )}
         </h2>
         <p className="hint">
-          {course?.title ? `${course.title} · ` : ''}Bookmarked <time dateTime={bookmark.createdAt}>{formatDate(bookmark.createdAt)}</time>
+          {course?.title ? `${course.title} · ` : ''}Bookmarked{' '}
+          <time dateTime={bookmark.createdAt}>{formatDate(bookmark.createdAt)}</time>
         </p>
       </div>
-      <button type="button" className="button-quiet" onClick={handleRemove} aria-disabled={busy || undefined} aria-describedby={titleId}>
+      <button
+        type="button"
+        className="button-quiet"
+        onClick={handleRemove}
+        aria-disabled={busy || undefined}
+        aria-describedby={titleId}
+      >
         {busy ? 'Removing…' : 'Remove'}
       </button>
       <FieldAlert error={error} />

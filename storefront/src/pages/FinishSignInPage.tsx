@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link, useLocation, useSearchParams } from 'wouter';
 import { isApiError } from '../api/client';
 import { consumeSignInLink } from '../api/identity';
-import { isOutsideStorefront, safeRedirectPath } from '../redirects';
+import { isOutsideStorefront, safeRedirect } from '../redirects';
 import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';
 import { BusyStatus } from '../ActionFeedback';
@@ -44,7 +44,7 @@ export function FinishSignInPage() {
     setError(null);
     try {
       const result = await consumeSignInLink(email, token);
-      const target = safeRedirectPath(result.redirectTo) ?? '/';
+      const target = safeRedirect(result.redirectTo);
       if (isOutsideStorefront(target)) {
         window.location.assign(target);
         return; // keep the busy state while the console loads

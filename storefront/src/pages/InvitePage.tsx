@@ -32,9 +32,19 @@ export function InvitePage() {
   const failure = invite.status === 'error' ? invite.error : null;
   const notFound = isApiError(failure, 'coupon-not-found', 'not-found', 'validation-failed');
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const headingRef = useFocusOnChange<HTMLHeadingElement>(notFound ? 'not-found' : outcome?.kind === 'taken' ? 'taken' : invite.status);
+  const headingRef = useFocusOnChange<HTMLHeadingElement>(
+    notFound ? 'not-found' : outcome?.kind === 'taken' ? 'taken' : invite.status,
+  );
   const product = invite.status === 'ready' ? invite.data.product.name : null;
-  useDocumentTitle(notFound ? 'Invite link not valid' : outcome?.kind === 'taken' ? 'You have a seat' : product ? `Join the team: ${product}` : 'Team invite');
+  useDocumentTitle(
+    notFound
+      ? 'Invite link not valid'
+      : outcome?.kind === 'taken'
+        ? 'You have a seat'
+        : product
+          ? `Join the team: ${product}`
+          : 'Team invite',
+  );
 
   if (notFound) {
     return (
@@ -43,8 +53,8 @@ export function InvitePage() {
           This invite link is not valid
         </h1>
         <p>
-          Check that you copied the whole link. If you did, the team’s owner may have replaced it with a new one: ask the
-          person who sent it for the current link. <Link to="/">Browse the courses</Link>
+          Check that you copied the whole link. If you did, the team’s owner may have replaced it with a new one: ask
+          the person who sent it for the current link. <Link to="/">Browse the courses</Link>
         </p>
       </section>
     );
@@ -60,7 +70,9 @@ export function InvitePage() {
     );
   }
   if (outcome?.kind === 'taken') return <SeatTaken invite={invite.data} headingRef={headingRef} />;
-  return <InviteDetails code={code} invite={invite.data} outcome={outcome} onOutcome={setOutcome} headingRef={headingRef} />;
+  return (
+    <InviteDetails code={code} invite={invite.data} outcome={outcome} onOutcome={setOutcome} headingRef={headingRef} />
+  );
 }
 
 interface DetailsProps {
@@ -91,12 +103,17 @@ function InviteDetails({ code, invite, outcome, onOutcome, headingRef }: Details
       setBusy(false);
       if (isApiError(caught, 'unauthenticated')) return refresh();
       if (isApiError(caught, 'already-purchased')) onOutcome({ kind: 'owned', message: caught.message });
-      else if (isApiError(caught, 'seat-revoked')) onOutcome({ kind: 'revoked', message: caught.message, again: outcome?.kind === 'revoked' });
+      else if (isApiError(caught, 'seat-revoked'))
+        onOutcome({ kind: 'revoked', message: caught.message, again: outcome?.kind === 'revoked' });
       else if (isApiError(caught, 'coupon-used-up')) onOutcome({ kind: 'used-up' });
       // The owner replaced the link while this page was open.
       else if (isApiError(caught, 'coupon-not-found')) onOutcome({ kind: 'replaced' });
       else if (isApiError(caught, 'coupon-inactive')) onOutcome({ kind: 'inactive' });
-      else onOutcome({ kind: 'error', message: caught instanceof Error ? caught.message : 'Something went wrong. Please try again.' });
+      else
+        onOutcome({
+          kind: 'error',
+          message: caught instanceof Error ? caught.message : 'Something went wrong. Please try again.',
+        });
     }
   }
 
@@ -124,12 +141,22 @@ function InviteDetails({ code, invite, outcome, onOutcome, headingRef }: Details
 
       {outcome?.kind === 'replaced' && (
         <div role="alert" className="notice notice-error">
-          <p>This invite link has just stopped working: the team’s owner replaced it with a new one. {askOwner} for the new link.</p>
+          <p>
+            This invite link has just stopped working: the team’s owner replaced it with a new one. {askOwner} for the
+            new link.
+          </p>
         </div>
       )}
 
       {outcome?.kind === 'revoked' && (
-        <RevokedNotice key={String(outcome.again)} message={outcome.message} again={outcome.again} owner={owner} busy={busy} onTryAgain={handleTake} />
+        <RevokedNotice
+          key={String(outcome.again)}
+          message={outcome.message}
+          again={outcome.again}
+          owner={owner}
+          busy={busy}
+          onTryAgain={handleTake}
+        />
       )}
 
       {outcome?.kind === 'owned' && (
@@ -151,7 +178,10 @@ function InviteDetails({ code, invite, outcome, onOutcome, headingRef }: Details
       )}
       {!blocked && (state.status === 'signed-out' || state.status === 'error') && (
         <div className="notice notice-info">
-          <p>Sign in to take your seat. New here? Signing in with your email address creates your account; no password needed.</p>
+          <p>
+            Sign in to take your seat. New here? Signing in with your email address creates your account; no password
+            needed.
+          </p>
           <p>
             <Link className="button-link" to={loginPath(`/invites/${encodeURIComponent(code)}`)}>
               Sign in to take your seat
@@ -163,8 +193,8 @@ function InviteDetails({ code, invite, outcome, onOutcome, headingRef }: Details
       {!blocked && state.status === 'signed-in' && (
         <>
           <p>
-            The seat goes to your account, <strong>{state.user.email}</strong>. Not you? Sign out at the top of the page and sign
-            in with your own email address.
+            The seat goes to your account, <strong>{state.user.email}</strong>. Not you? Sign out at the top of the page
+            and sign in with your own email address.
           </p>
           <div className="actions">
             <button type="button" onClick={handleTake} disabled={busy}>
@@ -188,13 +218,22 @@ function InviteDetails({ code, invite, outcome, onOutcome, headingRef }: Details
  * The owner removed this person from the team: the link refuses them (403 `seat-revoked`) until the owner lets them
  * back in from the team page. Then "Try again" takes the seat without reloading.
  */
-function RevokedNotice(props: { message: string; again: boolean; owner: string; busy: boolean; onTryAgain: () => void }) {
+function RevokedNotice(props: {
+  message: string;
+  again: boolean;
+  owner: string;
+  busy: boolean;
+  onTryAgain: () => void;
+}) {
   const { message, again, owner, busy, onTryAgain } = props;
   return (
     <div className="notice notice-error">
       <div role="alert">
         <p>
-          <strong>{again ? 'Still no seat: you have not been let back in yet.' : 'You cannot take a seat in this team.'}</strong> {message}
+          <strong>
+            {again ? 'Still no seat: you have not been let back in yet.' : 'You cannot take a seat in this team.'}
+          </strong>{' '}
+          {message}
         </p>
         <p>
           {owner} lets you back in from their team page (under “Removed from the team”, “Let back in”). Once they have,
@@ -221,7 +260,8 @@ function SeatTaken({ invite, headingRef }: { invite: Invite; headingRef: RefObje
         You have a seat
       </h1>
       <p role="status">
-        {invite.product.name} is yours to study{invite.ownerName ? `, courtesy of ${invite.ownerName}’s team` : ''}. We also sent you an email about it.
+        {invite.product.name} is yours to study{invite.ownerName ? `, courtesy of ${invite.ownerName}’s team` : ''}. We
+        also sent you an email about it.
       </p>
       <p className="actions">
         <Link className="button-link" to={productPath(invite.product)}>

@@ -6,9 +6,8 @@ import { countryName, formatDate } from '../format';
 import { LoadStatus } from '../LoadStatus';
 import { formatMoney } from '../money';
 import { RequireSignIn } from '../RequireSignIn';
-import { useSession } from '../session';
-import { useAsync } from '../useAsync';
 import { useFocusOnChange } from '../useFocusOnChange';
+import { useAccountAsync } from '../useAccountAsync';
 
 /** /invoices/:id: one of the learner's own invoices, laid out to print (the print stylesheet hides the site around it). */
 export function InvoicePage() {
@@ -17,15 +16,10 @@ export function InvoicePage() {
 
 function InvoiceLoader() {
   const { id = '' } = useParams();
-  const invoice = useAsync(() => getInvoice(id), [id]);
-  const { refresh } = useSession();
+  const invoice = useAccountAsync(() => getInvoice(id), [id]);
   const failure = invoice.status === 'error' ? invoice.error : null;
   const notFound = isApiError(failure, 'not-found', 'validation-failed');
   const headingRef = useFocusOnChange<HTMLHeadingElement>(notFound ? 'not-found' : invoice.status);
-
-  useEffect(() => {
-    if (isApiError(failure, 'unauthenticated')) refresh();
-  }, [failure, refresh]);
 
   if (notFound) {
     return (

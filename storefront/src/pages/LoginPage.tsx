@@ -3,10 +3,10 @@ import { Link, useSearchParams } from 'wouter';
 import { ApiError } from '../api/client';
 import { getSignInProviders, gitHubSignInUrl, requestSignInLink } from '../api/identity';
 import { formatWait } from '../format';
-import { isOutsideStorefront, safeRedirectPath } from '../redirects';
+import { isOutsideStorefront, safeRedirect } from '../redirects';
 import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';
-import { BusyStatus } from '../ActionFeedback';
+import { BusyStatus, describedBy, EmailInput, ErrorOrHint } from '../ActionFeedback';
 
 const SIGN_IN_LINK_MINUTES = 15;
 
@@ -14,15 +14,17 @@ const SIGN_IN_LINK_MINUTES = 15;
 const GITHUB_ERRORS: Record<string, string> = {
   'github-state-invalid':
     'The GitHub sign-in took too long or was started in another tab, so we stopped it to keep your account safe. Please try again.',
-  'github-denied': 'GitHub sign-in was cancelled, so you are not signed in. You can try again or use your email instead.',
-  'github-exchange-failed': 'We could not finish signing you in with GitHub. Please try again in a moment, or use your email instead.',
+  'github-denied':
+    'GitHub sign-in was cancelled, so you are not signed in. You can try again or use your email instead.',
+  'github-exchange-failed':
+    'We could not finish signing you in with GitHub. Please try again in a moment, or use your email instead.',
   'github-no-verified-email':
     'Your GitHub account has no verified email address, so we cannot sign you in with it. Verify an email address on GitHub, or use your email below.',
 };
 
 export function LoginPage() {
   const [params] = useSearchParams();
-  const redirectTo = safeRedirectPath(params.get('redirectTo'));
+  const redirectTo = safeRedirect(params.get('redirectTo'), null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const headingRef = useFocusOnChange<HTMLHeadingElement>(sentTo ? 'sent' : 'form');
 
@@ -33,8 +35,8 @@ export function LoginPage() {
           Check your inbox
         </h1>
         <p role="status">
-          We sent a sign-in link to <strong>{sentTo}</strong>. Open it on this device to sign in. The link works once and
-          expires in {SIGN_IN_LINK_MINUTES} minutes.
+          We sent a sign-in link to <strong>{sentTo}</strong>. Open it on this device to sign in. The link works once
+          and expires in {SIGN_IN_LINK_MINUTES} minutes.
         </p>
         <p className="hint">No email after a few minutes? Check your spam folder, or ask for a new link.</p>
         <button type="button" className="button-quiet" onClick={() => setSentTo(null)}>
@@ -51,7 +53,11 @@ export function LoginPage() {
       </h1>
       <GitHubError code={params.get('error')} />
       <AlreadySignedIn redirectTo={redirectTo} />
-      <EmailLinkForm redirectTo={redirectTo} initialEmail={params.get('email')?.trim().slice(0, 254) ?? ''} onSent={setSentTo} />
+      <EmailLinkForm
+        redirectTo={redirectTo}
+        initialEmail={params.get('email')?.trim().slice(0, 254) ?? ''}
+        onSent={setSentTo}
+      />
       <GitHubButton redirectTo={redirectTo} />
     </section>
   );
@@ -61,7 +67,9 @@ function GitHubError({ code }: { code: string | null }) {
   if (!code?.startsWith('github-')) return null;
   return (
     <div role="alert" className="notice notice-error">
-      <p>{GITHUB_ERRORS[code] ?? 'We could not sign you in with GitHub. Please try again, or use your email instead.'}</p>
+      <p>
+        {GITHUB_ERRORS[code] ?? 'We could not sign you in with GitHub. Please try again, or use your email instead.'}
+      </p>
     </div>
   );
 }
@@ -118,27 +126,16 @@ function EmailLinkForm({ redirectTo, initialEmail, onSent }: EmailLinkFormProps)
     <form onSubmit={handleSubmit} noValidate className="stack" aria-busy={busy}>
       <div className="field">
         <label htmlFor={`${id}-email`}>Email</label>
-        <input
+        <EmailInput
           id={`${id}-email`}
-          type="email"
-          name="email"
-          autoComplete="email"
-          inputMode="email"
-          required
           value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : `${id}-hint`}
+          onChange={setEmail}
+          invalid={!!error}
+          describedBy={describedBy(id, error)}
         />
-        {error ? (
-          <p id={`${id}-error`} role="alert" className="field-error">
-            {error}
-          </p>
-        ) : (
-          <p id={`${id}-hint`} className="hint">
-            We will email you a link that signs you in. No password needed.
-          </p>
-        )}
+        <ErrorOrHint id={id} error={error}>
+          We will email you a link that signs you in. No password needed.
+        </ErrorOrHint>
       </div>
       <div className="actions">
         <button type="submit" disabled={busy}>

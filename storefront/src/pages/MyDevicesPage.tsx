@@ -1,13 +1,20 @@
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { isApiError } from '../api/client';
-import { listMyDevices, revokeDevice, type SignedInDevice } from '../api/devices';
-import { formatDateTime } from '../format';
+import {
+  listMyDevices,
+  revokeDevice,
+  signOutEverywhere,
+  type SignedInDevice,
+  type SignedOutEverywhere,
+} from '../api/devices';
+import { formatDate, formatDateTime } from '../format';
 import { RequireSignIn } from '../RequireSignIn';
 import { useSession } from '../session';
 import { LoadStatus } from '../LoadStatus';
-import { useAsync } from '../useAsync';
-import { BusyStatus, FieldAlert } from '../ActionFeedback';
+import { ConfirmActions } from '../ActionFeedback';
+import { failureText, useConfirmation } from '../useConfirmation';
+import { useAccountAsync } from '../useAccountAsync';
 
 /** /devices: the devices signed in to the account through the device flow, each one revocable. */
 export function MyDevicesPage() {
@@ -15,24 +22,28 @@ export function MyDevicesPage() {
 }
 
 function MyDevices() {
-  const devices = useAsync(listMyDevices);
+  const devices = useAccountAsync(listMyDevices);
   const [revoked, setRevoked] = useState<string[]>([]);
+  const [everywhere, setEverywhere] = useState<SignedOutEverywhere | null>(null);
   const [announcement, setAnnouncement] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const { refresh } = useSession();
-  const failure = devices.status === 'error' ? devices.error : null;
-
-  useEffect(() => {
-    if (isApiError(failure, 'unauthenticated')) refresh();
-  }, [failure, refresh]);
 
   function handleRevoked(device: SignedInDevice, alreadyGone: boolean) {
     setRevoked((ids) => [...ids, device.id]);
-    setAnnouncement(alreadyGone ? `${device.clientId} was already signed out.` : `${device.clientId} is signed out.`);
+    setAnnouncement(
+      alreadyGone ? `${device.clientName} was already signed out.` : `${device.clientName} is signed out.`,
+    );
     headingRef.current?.focus(); // the focused button is gone with its row
   }
 
-  const shown = devices.status === 'ready' ? devices.data.filter((device) => !revoked.includes(device.id)) : [];
+  function handleSignedOutEverywhere(result: SignedOutEverywhere) {
+    setEverywhere(result);
+    setAnnouncement(`Signed out ${countSignIns(result.sessions, result.devices)}. This browser is still signed in.`);
+    headingRef.current?.focus();
+  }
+
+  const loaded = devices.status === 'ready' ? devices.data : null;
+  const shown = loaded && !everywhere ? loaded.devices.filter((device) => !revoked.includes(device.id)) : [];
   return (
     <section>
       <h1 ref={headingRef} tabIndex={-1}>
@@ -46,7 +57,7 @@ function MyDevices() {
         {announcement}
       </p>
       <LoadStatus state={devices} retry={devices.retry} what="your devices" />
-      {devices.status === 'ready' && shown.length === 0 && <p className="empty">No devices are signed in to your account.</p>}
+      {loaded && shown.length === 0 && <p className="empty">No devices are signed in to your account.</p>}
       {shown.length > 0 && (
         <ul className="device-list">
           {shown.map((device) => (
@@ -54,70 +65,117 @@ function MyDevices() {
           ))}
         </ul>
       )}
+      {loaded && (
+        <SignOutEverywhere
+          otherSessions={everywhere ? 0 : loaded.otherSessions}
+          devices={shown.length}
+          onDone={handleSignedOutEverywhere}
+        />
+      )}
     </section>
   );
 }
 
-function DeviceItem({ device, onRevoked }: { device: SignedInDevice; onRevoked: (device: SignedInDevice, alreadyGone: boolean) => void }) {
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  const revokeRef = useRef<HTMLButtonElement>(null);
+/** "2 other browsers and 1 device", "no other browser or device". */
+function countSignIns(sessions: number, devices: number): string {
+  if (!sessions && !devices) return 'no other browser or device';
+  const browsers = sessions === 1 ? '1 other browser' : `${sessions} other browsers`;
+  const apps = devices === 1 ? '1 device' : `${devices} devices`;
+  return [sessions ? browsers : '', devices ? apps : ''].filter(Boolean).join(' and ');
+}
+
+/** Ends every other browser session and every device token of the account, after confirmation. */
+function SignOutEverywhere(props: {
+  otherSessions: number;
+  devices: number;
+  onDone: (result: SignedOutEverywhere) => void;
+}) {
+  const { refresh } = useSession();
+  const { confirming, ask, startRef, actions } = useConfirmation(async () => {
+    try {
+      props.onDone(await signOutEverywhere());
+    } catch (caught) {
+      if (isApiError(caught, 'unauthenticated')) refresh();
+      throw caught;
+    }
+  }, failureText);
+
+  const nothingElse = !props.otherSessions && !props.devices;
+  return (
+    <section className="sign-out-everywhere" aria-labelledby="sign-out-everywhere-title">
+      <h2 id="sign-out-everywhere-title">Sign out everywhere</h2>
+      <p>
+        {nothingElse
+          ? 'No other browser or device is signed in to your account.'
+          : `Your account is also signed in on ${countSignIns(props.otherSessions, props.devices)}.`}{' '}
+        If you lost a device or see a sign-in you do not recognise, sign out everywhere: every other browser and every
+        device. This browser stays signed in.
+      </p>
+      {confirming ? (
+        <div className="device-confirm">
+          <p>
+            Sign out every other browser and every device? They will need to sign in again, and each device will need a
+            new code and your approval.
+          </p>
+          <ConfirmActions {...actions} label="Yes, sign out everywhere" busyText="Signing out…" />
+        </div>
+      ) : (
+        <button ref={startRef} type="button" className="button-quiet" onClick={ask}>
+          Sign out everywhere
+        </button>
+      )}
+    </section>
+  );
+}
+
+function DeviceItem({
+  device,
+  onRevoked,
+}: {
+  device: SignedInDevice;
+  onRevoked: (device: SignedInDevice, alreadyGone: boolean) => void;
+}) {
   const titleId = `device-${device.id}`;
-
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-  }, [confirming]);
-
-  async function handleRevoke() {
-    setBusy(true);
-    setError(null);
+  const { confirming, ask, startRef, actions } = useConfirmation(async () => {
     try {
       await revokeDevice(device.id);
       onRevoked(device, false);
     } catch (caught) {
-      if (isApiError(caught, 'not-found')) return onRevoked(device, true);
-      setBusy(false);
-      setError(caught instanceof Error ? caught.message : 'Something went wrong. Please try again.');
+      if (!isApiError(caught, 'not-found')) throw caught;
+      onRevoked(device, true);
     }
-  }
-
-  function cancel() {
-    setConfirming(false);
-    setError(null);
-    requestAnimationFrame(() => revokeRef.current?.focus());
-  }
+  }, failureText);
 
   return (
     <li className="device-card">
       <div>
-        <h2 id={titleId}>{device.clientId}</h2>
+        <h2 id={titleId}>{device.clientName}</h2>
         <dl className="device-facts">
           <dt>Approved</dt>
           <dd>
             <time dateTime={device.createdAt}>{formatDateTime(device.createdAt)}</time>
           </dd>
           <dt>Last used</dt>
-          <dd>{device.lastUsedAt ? <time dateTime={device.lastUsedAt}>{formatDateTime(device.lastUsedAt)}</time> : 'Not used yet'}</dd>
+          <dd>
+            {device.lastUsedAt ? (
+              <time dateTime={device.lastUsedAt}>{formatDateTime(device.lastUsedAt)}</time>
+            ) : (
+              'Not used yet'
+            )}
+          </dd>
+          <dt>Expires if unused</dt>
+          <dd>
+            <time dateTime={device.idleExpiresAt}>{formatDate(device.idleExpiresAt)}</time>
+          </dd>
         </dl>
       </div>
       {confirming ? (
         <div className="device-confirm">
           <p>Sign this device out? It will need a new code and your approval to sign in again.</p>
-          <div className="actions">
-            <button ref={confirmRef} type="button" className="button-danger" onClick={handleRevoke} disabled={busy}>
-              Yes, revoke
-            </button>
-            <button type="button" className="button-quiet" onClick={cancel} disabled={busy}>
-              Cancel
-            </button>
-            <BusyStatus busy={busy} text="Revoking…" />
-          </div>
-          <FieldAlert error={error} />
+          <ConfirmActions {...actions} label="Yes, revoke" busyText="Revoking…" />
         </div>
       ) : (
-        <button ref={revokeRef} type="button" className="button-quiet" onClick={() => setConfirming(true)} aria-describedby={titleId}>
+        <button ref={startRef} type="button" className="button-quiet" onClick={ask} aria-describedby={titleId}>
           Revoke
         </button>
       )}

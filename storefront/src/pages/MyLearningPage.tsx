@@ -1,13 +1,10 @@
-import { useEffect } from 'react';
-import { isApiError } from '../api/client';
 import { listMyCourses } from '../api/learning';
 import { MyCourseList } from '../learning/MyCourseList';
 import { LoadStatus } from '../LoadStatus';
 import { RequireSignIn } from '../RequireSignIn';
 import { Link } from 'wouter';
-import { useSession } from '../session';
-import { useAsync } from '../useAsync';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { useAccountAsync } from '../useAccountAsync';
 
 /** /learning: every course the learner owns or studied, most recently studied first. */
 export function MyLearningPage() {
@@ -15,14 +12,8 @@ export function MyLearningPage() {
 }
 
 function MyLearning() {
-  const courses = useAsync(listMyCourses);
-  const { refresh } = useSession();
-  const failure = courses.status === 'error' ? courses.error : null;
+  const courses = useAccountAsync(listMyCourses);
   useDocumentTitle('My learning');
-
-  useEffect(() => {
-    if (isApiError(failure, 'unauthenticated')) refresh();
-  }, [failure, refresh]);
 
   return (
     <section>
@@ -33,7 +24,9 @@ function MyLearning() {
           You have no courses yet. <Link to="/">Browse the courses</Link>
         </p>
       )}
-      {courses.status === 'ready' && courses.data.length > 0 && <MyCourseList courses={courses.data} headingLevel={2} />}
+      {courses.status === 'ready' && courses.data.length > 0 && (
+        <MyCourseList courses={courses.data} headingLevel={2} />
+      )}
     </section>
   );
 }

@@ -1,17 +1,14 @@
-import { useEffect } from 'react';
 import { Link } from 'wouter';
 import { listProducts, type StoreProduct } from '../api/catalog';
-import { isApiError } from '../api/client';
 import { coursePath } from '../api/learning';
 import { listMyPurchases, type MyPurchase } from '../api/purchases';
 import { countryName, formatDate } from '../format';
 import { LoadStatus } from '../LoadStatus';
 import { formatMoney } from '../money';
 import { RequireSignIn } from '../RequireSignIn';
-import { useSession } from '../session';
-import { useAsync } from '../useAsync';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { mayTransfer, TransferControl } from './TransferControl';
+import { useAccountAsync } from '../useAccountAsync';
 
 /** /purchases: everything the learner bought (or got a team seat for), newest first, with invoices. */
 export function MyPurchasesPage() {
@@ -30,19 +27,17 @@ async function coursesByProduct(): Promise<Map<string, Courses>> {
 }
 
 function MyPurchases() {
-  const purchases = useAsync(async () => {
+  const purchases = useAccountAsync(async () => {
     const [list, courses] = await Promise.all([listMyPurchases(), coursesByProduct()]);
     // Products the learner can study through a purchase of their own or a seat (not through a team purchase).
     const studying = new Set(list.filter((p) => grantsAccess(p) && !p.team).map((p) => p.product.id));
-    return list.map((purchase) => ({ purchase, courses: courses.get(purchase.product.id) ?? [], studying: studying.has(purchase.product.id) }));
+    return list.map((purchase) => ({
+      purchase,
+      courses: courses.get(purchase.product.id) ?? [],
+      studying: studying.has(purchase.product.id),
+    }));
   });
-  const { refresh } = useSession();
-  const failure = purchases.status === 'error' ? purchases.error : null;
   useDocumentTitle('My purchases');
-
-  useEffect(() => {
-    if (isApiError(failure, 'unauthenticated')) refresh();
-  }, [failure, refresh]);
 
   return (
     <section>
@@ -87,13 +82,17 @@ function PurchaseItem({ purchase, courses, studying }: ItemProps) {
     <li className="purchase-card">
       <div>
         <h2 id={titleId}>
-          <Link to={`/products/${encodeURIComponent(purchase.product.slug ?? purchase.product.id)}`}>{purchase.product.name}</Link>
+          <Link to={`/products/${encodeURIComponent(purchase.product.slug ?? purchase.product.id)}`}>
+            {purchase.product.name}
+          </Link>
         </h2>
         <dl className="device-facts">
           <dt>Status</dt>
           <dd className={`purchase-status purchase-status-${purchase.status.toLowerCase()}`}>{status}</dd>
           <dt>Paid</dt>
-          <dd>{purchase.seat ? 'A seat from a team purchase' : formatMoney(purchase.totalAmount, purchase.currency)}</dd>
+          <dd>
+            {purchase.seat ? 'A seat from a team purchase' : formatMoney(purchase.totalAmount, purchase.currency)}
+          </dd>
           <dt>Date</dt>
           <dd>
             <time dateTime={purchase.createdAt}>{formatDate(purchase.createdAt)}</time>
@@ -132,12 +131,22 @@ function PurchaseItem({ purchase, courses, studying }: ItemProps) {
           )}
           {team?.addedSeats && (
             // A later purchase of more seats: one team, so it leads to the team its seats joined.
-            <Link className="button-link button-link-quiet" to={`/teams/${encodeURIComponent(team.teamId)}`} aria-describedby={titleId}>
-              {team.quantity ? `Added ${team.quantity} ${team.quantity === 1 ? 'seat' : 'seats'} to your team` : 'Added seats to your team'}
+            <Link
+              className="button-link button-link-quiet"
+              to={`/teams/${encodeURIComponent(team.teamId)}`}
+              aria-describedby={titleId}
+            >
+              {team.quantity
+                ? `Added ${team.quantity} ${team.quantity === 1 ? 'seat' : 'seats'} to your team`
+                : 'Added seats to your team'}
             </Link>
           )}
           {purchase.invoiceId && (
-            <Link className="button-link button-link-quiet" to={`/invoices/${encodeURIComponent(purchase.invoiceId)}`} aria-describedby={titleId}>
+            <Link
+              className="button-link button-link-quiet"
+              to={`/invoices/${encodeURIComponent(purchase.invoiceId)}`}
+              aria-describedby={titleId}
+            >
               Invoice
             </Link>
           )}

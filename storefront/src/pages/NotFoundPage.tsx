@@ -6,7 +6,8 @@ export function NotFoundPage({ title = 'Page not found', children }: { title?: s
     <section>
       <h1>{title}</h1>
       <p>
-        {children ?? 'The page you asked for does not exist. It may have moved.'} <Link to="/">Browse the courses</Link> instead.
+        {children ?? 'The page you asked for does not exist. It may have moved.'} <Link to="/">Browse the courses</Link>{' '}
+        instead.
       </p>
     </section>
   );

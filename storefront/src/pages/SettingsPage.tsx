@@ -1,12 +1,10 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { isApiError } from '../api/client';
+import { useRef, useState, type ReactNode } from 'react';
 import { getGlobalPrefs, PLAYBACK_RATES, prefsOf, putGlobalPrefs, type Prefs } from '../api/prefs';
 import { applyDisplay } from '../display';
 import { LoadStatus } from '../LoadStatus';
 import { RequireSignIn } from '../RequireSignIn';
-import { useSession } from '../session';
-import { useAsync } from '../useAsync';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { useAccountAsync } from '../useAccountAsync';
 
 /** /settings: theme and reading size (applied at once), video playback for later; saved to the account as they change. */
 export function SettingsPage() {
@@ -14,19 +12,17 @@ export function SettingsPage() {
 }
 
 function SettingsLoader() {
-  const fields = useAsync(getGlobalPrefs);
-  const { refresh } = useSession();
-  const failure = fields.status === 'error' ? fields.error : null;
+  const fields = useAccountAsync(getGlobalPrefs);
   useDocumentTitle('Settings');
-
-  useEffect(() => {
-    if (isApiError(failure, 'unauthenticated')) refresh();
-  }, [failure, refresh]);
 
   return (
     <section className="settings narrow">
       <h1>Settings</h1>
-      {fields.status === 'ready' ? <SettingsForm stored={fields.data} /> : <LoadStatus state={fields} retry={fields.retry} what="your settings" />}
+      {fields.status === 'ready' ? (
+        <SettingsForm stored={fields.data} />
+      ) : (
+        <LoadStatus state={fields} retry={fields.retry} what="your settings" />
+      )}
     </section>
   );
 }
@@ -92,7 +88,9 @@ function SettingsForm({ stored }: { stored: Record<string, unknown> }) {
           <select
             id="playback-rate"
             value={prefs.video.playbackRate}
-            onChange={(event) => change({ ...prefs, video: { ...prefs.video, playbackRate: Number(event.target.value) } })}
+            onChange={(event) =>
+              change({ ...prefs, video: { ...prefs.video, playbackRate: Number(event.target.value) } })
+            }
           >
             {PLAYBACK_RATES.map((rate) => (
               <option key={rate} value={rate}>
@@ -125,7 +123,13 @@ function SettingsForm({ stored }: { stored: Record<string, unknown> }) {
   );
 }
 
-function Choice<T extends string>({ legend, name, value, options, onChange }: {
+function Choice<T extends string>({
+  legend,
+  name,
+  value,
+  options,
+  onChange,
+}: {
   legend: string;
   name: string;
   value: T;
@@ -138,7 +142,13 @@ function Choice<T extends string>({ legend, name, value, options, onChange }: {
       <div className="choices">
         {options.map(([option, label]) => (
           <label key={option} className="check">
-            <input type="radio" name={name} value={option} checked={value === option} onChange={() => onChange(option)} />
+            <input
+              type="radio"
+              name={name}
+              value={option}
+              checked={value === option}
+              onChange={() => onChange(option)}
+            />
             {label}
           </label>
         ))}

@@ -44,7 +44,10 @@ export function ThanksPage() {
         if (controller.signal.aborted) return;
         if (isApiError(error, 'not-found', 'validation-failed')) outcome = { kind: 'not-found' };
         // A dropped connection or a server hiccup while waiting: keep asking until the time limit.
-        else if (!(error instanceof ApiError && (error.status === 0 || error.status >= 500)) || Date.now() - started >= GIVE_UP_AFTER_MS) {
+        else if (
+          !(error instanceof ApiError && (error.status === 0 || error.status >= 500)) ||
+          Date.now() - started >= GIVE_UP_AFTER_MS
+        ) {
           outcome = { kind: 'error', message: error instanceof Error ? error.message : 'Something went wrong.' };
         }
       }
@@ -110,7 +113,8 @@ function PhaseDetails({ phase, onCheckAgain }: { phase: Phase; onCheckAgain: () 
           ) : state.status === 'loading' ? null : (
             <p>
               We will send a receipt to the email address you gave at checkout. To start learning,{' '}
-              <Link to={loginPath('/purchases')}>sign in with that email</Link>: the course is waiting under My purchases.
+              <Link to={loginPath('/purchases')}>sign in with that email</Link>: the course is waiting under My
+              purchases.
             </p>
           )}
           <p className="actions">
@@ -127,8 +131,8 @@ function PhaseDetails({ phase, onCheckAgain }: { phase: Phase; onCheckAgain: () 
       return (
         <>
           <p>
-            The last seat was taken by someone else before your payment finished. Nothing is owed: the whole amount goes back
-            to your card or account, which can take a few days to show.
+            The last seat was taken by someone else before your payment finished. Nothing is owed: the whole amount goes
+            back to your card or account, which can take a few days to show.
           </p>
           <p>
             <Link to="/">Browse the courses</Link>
@@ -190,8 +194,8 @@ function TeamReady({ team }: { team: NonNullable<CheckoutState['team']> }) {
   return (
     <>
       <p>
-        Your team’s <strong>{seats}</strong> {team.seats === 1 ? 'is' : 'are'} ready. The purchase itself does not open the
-        course, not even for you: everyone who studies it takes one of the seats, you included.
+        Your team’s <strong>{seats}</strong> {team.seats === 1 ? 'is' : 'are'} ready. The purchase itself does not open
+        the course, not even for you: everyone who studies it takes one of the seats, you included.
       </p>
       {state.status === 'loading' ? null : state.status === 'signed-in' ? (
         <>
@@ -211,8 +215,8 @@ function TeamReady({ team }: { team: NonNullable<CheckoutState['team']> }) {
       ) : (
         <>
           <p>
-            We will send a receipt to the email address you gave at checkout. Sign in with that email to reach your team page:
-            take a seat there if you want to study it too, and copy the invite link to share.
+            We will send a receipt to the email address you gave at checkout. Sign in with that email to reach your team
+            page: take a seat there if you want to study it too, and copy the invite link to share.
           </p>
           <p className="actions">
             <Link className="button-link" to={loginPath(teamPath)}>

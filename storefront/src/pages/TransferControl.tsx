@@ -4,7 +4,8 @@ import type { MyPurchase } from '../api/purchases';
 import { cancelTransfer, getPurchaseTransfer, offerTransfer, type TransferView } from '../api/transfers';
 import { formatDateTime } from '../format';
 import { useAsync } from '../useAsync';
-import { BusyStatus, FieldAlert } from '../ActionFeedback';
+import { BusyStatus, describedBy, EmailInput, ErrorOrHint, FieldAlert } from '../ActionFeedback';
+import { failedTo } from '../useConfirmation';
 
 /** Only a valid, individual purchase can be given away (DOMAIN §8); the API says whether its window is still open. */
 export function mayTransfer(purchase: MyPurchase): boolean {
@@ -48,9 +49,23 @@ export function TransferControl({ purchase, titleId }: { purchase: MyPurchase; t
   if (!open && !announcement) return null;
   return (
     <div className="purchase-transfer">
-      {transfer?.state === 'AVAILABLE' && <GiveAway transfer={transfer} titleId={titleId} takeFocus={acted} onOffered={(next) => update(next, `Offer sent to ${next.recipientEmail}.`)} onGone={(message) => update(null, message)} />}
+      {transfer?.state === 'AVAILABLE' && (
+        <GiveAway
+          transfer={transfer}
+          titleId={titleId}
+          takeFocus={acted}
+          onOffered={(next) => update(next, `Offer sent to ${next.recipientEmail}.`)}
+          onGone={(message) => update(null, message)}
+        />
+      )}
       {(transfer?.state === 'INITIATED' || transfer?.state === 'VERIFIED') && (
-        <Offered transfer={transfer} titleId={titleId} takeFocus={acted} onCanceled={(next) => update(next, 'Offer canceled. The course stays yours.')} onGone={(message) => update(null, message)} />
+        <Offered
+          transfer={transfer}
+          titleId={titleId}
+          takeFocus={acted}
+          onCanceled={(next) => update(next, 'Offer canceled. The course stays yours.')}
+          onGone={(message) => update(null, message)}
+        />
       )}
       {transfer?.state === 'CONFIRMED' && <p>Being handed over to {transfer.recipientEmail}…</p>}
       <p role="status" className="status-message">
@@ -95,7 +110,11 @@ function GiveAway({
     if (busy) return;
     const address = email.trim();
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(address)) {
-      setError(address ? 'Enter a valid email address, like name@example.com.' : 'Enter the email address of the person you are giving the course to.');
+      setError(
+        address
+          ? 'Enter a valid email address, like name@example.com.'
+          : 'Enter the email address of the person you are giving the course to.',
+      );
       emailRef.current?.focus();
       return;
     }
@@ -105,11 +124,13 @@ function GiveAway({
       onOffered(await offerTransfer(transfer.purchaseId, address));
     } catch (caught) {
       setBusy(false);
-      if (isApiError(caught, 'transfer-expired')) return onGone('The time to give this course away has passed. It stays yours.');
-      if (isApiError(caught, 'transfer-not-available')) return onGone(`This course can no longer be given away: ${caught.message}`);
+      if (isApiError(caught, 'transfer-expired'))
+        return onGone('The time to give this course away has passed. It stays yours.');
+      if (isApiError(caught, 'transfer-not-available'))
+        return onGone(`This course can no longer be given away: ${caught.message}`);
       if (isApiError(caught, 'already-purchased')) setError(caught.message);
       else if (caught instanceof ApiError && caught.body.errors?.email) setError(`Email ${caught.body.errors.email}.`);
-      else setError(`We could not send the offer: ${caught instanceof Error ? caught.message : 'something went wrong. Please try again.'}`);
+      else setError(failedTo('send the offer')(caught));
       emailRef.current?.focus();
     }
   }
@@ -123,7 +144,13 @@ function GiveAway({
   if (!open) {
     return (
       <p className="transfer-line">
-        <button ref={toggleRef} type="button" className="button-quiet" onClick={() => setOpen(true)} aria-describedby={titleId}>
+        <button
+          ref={toggleRef}
+          type="button"
+          className="button-quiet"
+          onClick={() => setOpen(true)}
+          aria-describedby={titleId}
+        >
           Give to someone else
         </button>{' '}
         <span className="hint">Possible until {deadline}.</span>
@@ -133,24 +160,18 @@ function GiveAway({
 
   return (
     <form className="stack transfer-form" onSubmit={handleSubmit} noValidate aria-busy={busy}>
-      <p className="transfer-title">
-        Give this course to someone else
-      </p>
+      <p className="transfer-title">Give this course to someone else</p>
       <div className="field">
         <label htmlFor={`${id}-email`}>Recipient’s email</label>
         <div className="inline-controls">
-          <input
+          <EmailInput
             ref={emailRef}
             id={`${id}-email`}
-            type="email"
-            name="email"
             autoComplete="off"
-            inputMode="email"
-            required
             value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${id}-error` : `${id}-hint`}
+            onChange={setEmail}
+            invalid={!!error}
+            describedBy={describedBy(id, error)}
           />
           <button type="submit" aria-disabled={busy || undefined}>
             Send
@@ -159,16 +180,10 @@ function GiveAway({
             Cancel
           </button>
         </div>
-        {error ? (
-          <p id={`${id}-error`} role="alert" className="field-error">
-            {error}
-          </p>
-        ) : (
-          <p id={`${id}-hint`} className="hint">
-            We email them a link to accept. Once they do, the course and its invoice are theirs and you lose access. You can give
-            it away until {deadline}.
-          </p>
-        )}
+        <ErrorOrHint id={id} error={error}>
+          We email them a link to accept. Once they do, the course and its invoice are theirs and you lose access. You
+          can give it away until {deadline}.
+        </ErrorOrHint>
         <BusyStatus busy={busy} text="Sending the offer…" />
       </div>
     </form>
@@ -203,8 +218,9 @@ function Offered({
       onCanceled(await cancelTransfer(transfer.id));
     } catch (caught) {
       setBusy(false);
-      if (isApiError(caught, 'transfer-expired')) return onGone('The offer expired, and so has the time to give this course away. It stays yours.');
-      setError(`We could not cancel the offer: ${caught instanceof Error ? caught.message : 'something went wrong. Please try again.'}`);
+      if (isApiError(caught, 'transfer-expired'))
+        return onGone('The offer expired, and so has the time to give this course away. It stays yours.');
+      setError(failedTo('cancel the offer')(caught));
     }
   }
 
@@ -213,10 +229,17 @@ function Offered({
       <p ref={summaryRef} tabIndex={-1}>
         <strong>Offered to {transfer.recipientEmail}</strong>
         {transfer.state === 'VERIFIED' ? ' (they have opened the link)' : ''}. They can accept until{' '}
-        <time dateTime={transfer.expiresAt}>{formatDateTime(transfer.expiresAt)}</time>; until then the course stays yours.
+        <time dateTime={transfer.expiresAt}>{formatDateTime(transfer.expiresAt)}</time>; until then the course stays
+        yours.
       </p>
       <div className="actions">
-        <button type="button" className="button-quiet" onClick={handleCancel} disabled={busy} aria-describedby={titleId}>
+        <button
+          type="button"
+          className="button-quiet"
+          onClick={handleCancel}
+          disabled={busy}
+          aria-describedby={titleId}
+        >
           Cancel offer
         </button>
         <BusyStatus busy={busy} text="Canceling…" />

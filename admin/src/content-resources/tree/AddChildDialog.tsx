@@ -1,5 +1,13 @@
 import { useState } from 'react';
-import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, IconButton } from '@mui/material';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  IconButton,
+} from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import {
   AutocompleteInput,
@@ -33,7 +41,15 @@ interface AddChildValues {
 
 const optionText = (r: ContentResource) => `${r.fields?.title || 'Untitled'} (${typeLabel(r.type)})`;
 
-function AddChildDialog({ parent, onAdded, onClose }: { parent: TreeNode; onAdded: AddChildProps['onAdded']; onClose: () => void }) {
+function AddChildDialog({
+  parent,
+  onAdded,
+  onClose,
+}: {
+  parent: TreeNode;
+  onAdded: AddChildProps['onAdded'];
+  onClose: () => void;
+}) {
   const dataProvider = useDataProvider();
   const notify = useNotify();
   const titleId = `add-child-${parent.id}-title`;
@@ -66,16 +82,33 @@ function AddChildDialog({ parent, onAdded, onClose }: { parent: TreeNode; onAdde
 
   return (
     <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
-      <Form<AddChildValues> record={{}} defaultValues={{ type: CHILD_TYPE[parent.type] ?? '', tier: '' }} onSubmit={submit}>
+      <Form<AddChildValues>
+        record={{}}
+        defaultValues={{ type: CHILD_TYPE[parent.type] ?? '', tier: '' }}
+        onSubmit={submit}
+      >
         <DialogTitle id={titleId}>Add content to “{parent.title}”</DialogTitle>
         <DialogContent>
           <DialogContentText sx={{ mb: 1 }}>
-            Choose existing content; it goes at the end, and you can move it afterwards. New content is created from the content list first.
+            Choose existing content; it goes at the end, and you can move it afterwards. New content is created from the
+            content list first.
           </DialogContentText>
-          <SelectInput source="type" label="Type" choices={TYPE_CHOICES} emptyText="Any type" fullWidth helperText={false} />
+          <SelectInput
+            source="type"
+            label="Type"
+            choices={TYPE_CHOICES}
+            emptyText="Any type"
+            fullWidth
+            helperText={false}
+          />
           <FormDataConsumer<AddChildValues>>
             {({ formData }) => (
-              <ReferenceInput source="resourceId" reference="content-resources" filter={formData.type ? { type: formData.type } : {}} sort={{ field: 'title', order: 'ASC' }}>
+              <ReferenceInput
+                source="resourceId"
+                reference="content-resources"
+                filter={formData.type ? { type: formData.type } : {}}
+                sort={{ field: 'title', order: 'ASC' }}
+              >
                 <AutocompleteInput
                   label="Content"
                   optionText={optionText}
@@ -87,7 +120,14 @@ function AddChildDialog({ parent, onAdded, onClose }: { parent: TreeNode; onAdde
               </ReferenceInput>
             )}
           </FormDataConsumer>
-          <SelectInput source="tier" label="Tier" choices={TIER_CHOICES} emptyText="Not set" fullWidth helperText="Free lessons are open to everyone." />
+          <SelectInput
+            source="tier"
+            label="Tier"
+            choices={TIER_CHOICES}
+            emptyText="Not set"
+            fullWidth
+            helperText="Free lessons are open to everyone."
+          />
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose}>Cancel</Button>

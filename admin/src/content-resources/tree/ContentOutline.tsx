@@ -1,5 +1,16 @@
 import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
-import { Alert, Box, Button, Card, CardContent, Chip, CircularProgress, IconButton, Stack, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  CircularProgress,
+  IconButton,
+  Stack,
+  Typography,
+} from '@mui/material';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import DragIndicatorIcon from '@mui/icons-material/DragIndicator';
@@ -17,7 +28,17 @@ import { fetchTree, moved, reorderChildren, treeQueryKey } from './treeApi';
 
 type Direction = 'up' | 'down';
 
-const visuallyHidden = { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap', margin: '-1px', padding: 0, border: 0 } as const;
+const visuallyHidden = {
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+  margin: '-1px',
+  padding: 0,
+  border: 0,
+} as const;
 
 interface OutlineActions {
   editable: boolean;
@@ -38,13 +59,32 @@ function OutlineList({ parent, depth, actions }: { parent: TreeNode; depth: numb
       sx={{ listStyle: 'none', m: 0, pl: depth === 0 ? 0 : 3, borderLeft: depth === 0 ? 0 : 1, borderColor: 'divider' }}
     >
       {parent.children.map((child, index) => (
-        <OutlineItem key={child.link?.id ?? child.id} node={child} parent={parent} index={index} depth={depth} actions={actions} />
+        <OutlineItem
+          key={child.link?.id ?? child.id}
+          node={child}
+          parent={parent}
+          index={index}
+          depth={depth}
+          actions={actions}
+        />
       ))}
     </Box>
   );
 }
 
-function OutlineItem({ node, parent, index, depth, actions }: { node: TreeNode; parent: TreeNode; index: number; depth: number; actions: OutlineActions }) {
+function OutlineItem({
+  node,
+  parent,
+  index,
+  depth,
+  actions,
+}: {
+  node: TreeNode;
+  parent: TreeNode;
+  index: number;
+  depth: number;
+  actions: OutlineActions;
+}) {
   const createPath = useCreatePath();
   const itemRef = useRef<HTMLLIElement>(null);
   const [dropHere, setDropHere] = useState(false);
@@ -78,9 +118,18 @@ function OutlineItem({ node, parent, index, depth, actions }: { node: TreeNode; 
       onDragOver={onDragOver}
       onDragLeave={() => setDropHere(false)}
       onDrop={onDrop}
-      sx={{ outline: dropHere ? 2 : 0, outlineColor: 'primary.main', outlineStyle: dropHere ? 'dashed' : 'none', borderRadius: 1 }}
+      sx={{
+        outline: dropHere ? 2 : 0,
+        outlineColor: 'primary.main',
+        outlineStyle: dropHere ? 'dashed' : 'none',
+        borderRadius: 1,
+      }}
     >
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', py: 0.5, pl: 1, minHeight: 40, borderBottom: 1, borderColor: 'divider' }}>
+      <Stack
+        direction="row"
+        spacing={1}
+        sx={{ alignItems: 'center', py: 0.5, pl: 1, minHeight: 40, borderBottom: 1, borderColor: 'divider' }}
+      >
         {editable && (
           <Box
             draggable={!busy}
@@ -98,14 +147,23 @@ function OutlineItem({ node, parent, index, depth, actions }: { node: TreeNode; 
             <DragIndicatorIcon fontSize="small" />
           </Box>
         )}
-        <Typography variant="caption" color="text.secondary" sx={{ minWidth: 56, textTransform: 'uppercase', letterSpacing: 0.5 }}>
+        <Typography
+          variant="caption"
+          color="text.secondary"
+          sx={{ minWidth: 56, textTransform: 'uppercase', letterSpacing: 0.5 }}
+        >
           {typeLabel(node.type)}
         </Typography>
-        <Link to={createPath({ resource: 'content-resources', id: node.id, type: 'show' })} sx={{ fontWeight: depth === 0 ? 600 : 400 }}>
+        <Link
+          to={createPath({ resource: 'content-resources', id: node.id, type: 'show' })}
+          sx={{ fontWeight: depth === 0 ? 600 : 400 }}
+        >
           {title}
         </Link>
         <StateChip state={node.state} />
-        {node.link?.tier === 'free' && <Chip size="small" color="info" label="Free" title="Free tier: open to everyone" />}
+        {node.link?.tier === 'free' && (
+          <Chip size="small" color="info" label="Free" title="Free tier: open to everyone" />
+        )}
         <Box sx={{ flex: 1 }} />
         {editable && (
           <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center' }}>
@@ -166,7 +224,13 @@ export function ContentOutline({ rootId, hideWhenEmpty = false }: { rootId: stri
   const [announcement, setAnnouncement] = useState('');
   const [drag, setDrag] = useState<{ parentId: string; index: number } | null>(null);
 
-  const { data: tree, error, isPending, isFetching, refetch } = useQuery({
+  const {
+    data: tree,
+    error,
+    isPending,
+    isFetching,
+    refetch,
+  } = useQuery({
     queryKey: treeQueryKey(rootId),
     queryFn: () => fetchTree(rootId),
     // One retry for server or network trouble; a 4xx (not found, forbidden) will not change by asking again.
@@ -183,10 +247,15 @@ export function ContentOutline({ rootId, hideWhenEmpty = false }: { rootId: stri
       if (!child || to < 0 || to >= parent.children.length) return;
       setBusy(true);
       try {
-        await reorderChildren(parent.id, moved(parent.children, from, to).map((c) => c.id));
+        await reorderChildren(
+          parent.id,
+          moved(parent.children, from, to).map((c) => c.id),
+        );
         if (focus) focusAfter.current = { id: child.id, direction: focus };
         await reload();
-        setAnnouncement(`Moved ${untitled(child)} to position ${to + 1} of ${parent.children.length} in ${untitled(parent)}.`);
+        setAnnouncement(
+          `Moved ${untitled(child)} to position ${to + 1} of ${parent.children.length} in ${untitled(parent)}.`,
+        );
       } catch (failure) {
         notify(errorMessage(failure, 'The new order could not be saved.'), { type: 'error' });
         await refetch();
@@ -203,7 +272,8 @@ export function ContentOutline({ rootId, hideWhenEmpty = false }: { rootId: stri
     if (!target || busy || !containerRef.current) return;
     focusAfter.current = null;
     const other: Direction = target.direction === 'up' ? 'down' : 'up';
-    const find = (d: Direction) => containerRef.current?.querySelector<HTMLButtonElement>(`[data-move="${target.id}:${d}"]`);
+    const find = (d: Direction) =>
+      containerRef.current?.querySelector<HTMLButtonElement>(`[data-move="${target.id}:${d}"]`);
     const button = find(target.direction);
     (button && !button.disabled ? button : find(other))?.focus();
   }, [busy, tree]);
@@ -215,49 +285,51 @@ export function ContentOutline({ rootId, hideWhenEmpty = false }: { rootId: stri
   return (
     <Card variant="outlined" component="section" aria-labelledby={`outline-${rootId}`}>
       <div ref={containerRef}>
-      <CardContent>
-        <Stack direction="row" sx={{ alignItems: 'center', mb: 1, gap: 1 }}>
-          <Typography id={`outline-${rootId}`} variant="h6" component="h2">
-            Outline
-          </Typography>
-          {(busy || (isFetching && !isPending)) && <CircularProgress size={16} aria-label="Updating the outline" />}
-          <Box sx={{ flex: 1 }} />
-          {editable && tree && <AddChildButton parent={tree} onAdded={reload} disabled={busy} variant="text" />}
-        </Stack>
-        <Box role="status" aria-live="polite" sx={visuallyHidden}>
-          {announcement}
-        </Box>
-        {isPending ? (
-          <Stack direction="row" spacing={1} role="status" sx={{ alignItems: 'center', py: 2 }}>
-            <CircularProgress size={20} aria-hidden />
-            <Typography color="text.secondary">Loading the outline…</Typography>
+        <CardContent>
+          <Stack direction="row" sx={{ alignItems: 'center', mb: 1, gap: 1 }}>
+            <Typography id={`outline-${rootId}`} variant="h6" component="h2">
+              Outline
+            </Typography>
+            {(busy || (isFetching && !isPending)) && <CircularProgress size={16} aria-label="Updating the outline" />}
+            <Box sx={{ flex: 1 }} />
+            {editable && tree && <AddChildButton parent={tree} onAdded={reload} disabled={busy} variant="text" />}
           </Stack>
-        ) : error ? (
-          <Alert
-            severity="error"
-            action={
-              <Button color="inherit" size="small" onClick={() => void refetch()}>
-                Try again
-              </Button>
-            }
-          >
-            The outline could not be loaded: {errorMessage(error, 'unknown error')}
-          </Alert>
-        ) : tree.children.length === 0 ? (
-          <Typography color="text.secondary" sx={{ py: 2 }}>
-            Nothing inside this {typeLabel(tree.type).toLowerCase()} yet.{editable ? ' Use “Add content” to place existing content here.' : ''}
-          </Typography>
-        ) : (
-          <>
-            {editable && (
-              <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-                Learners see this order. Move items with the arrow buttons or drag them within their parent; changes are saved at once.
-              </Typography>
-            )}
-            <OutlineList parent={tree} depth={0} actions={actions} />
-          </>
-        )}
-      </CardContent>
+          <Box role="status" aria-live="polite" sx={visuallyHidden}>
+            {announcement}
+          </Box>
+          {isPending ? (
+            <Stack direction="row" spacing={1} role="status" sx={{ alignItems: 'center', py: 2 }}>
+              <CircularProgress size={20} aria-hidden />
+              <Typography color="text.secondary">Loading the outline…</Typography>
+            </Stack>
+          ) : error ? (
+            <Alert
+              severity="error"
+              action={
+                <Button color="inherit" size="small" onClick={() => void refetch()}>
+                  Try again
+                </Button>
+              }
+            >
+              The outline could not be loaded: {errorMessage(error, 'unknown error')}
+            </Alert>
+          ) : tree.children.length === 0 ? (
+            <Typography color="text.secondary" sx={{ py: 2 }}>
+              Nothing inside this {typeLabel(tree.type).toLowerCase()} yet.
+              {editable ? ' Use “Add content” to place existing content here.' : ''}
+            </Typography>
+          ) : (
+            <>
+              {editable && (
+                <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+                  Learners see this order. Move items with the arrow buttons or drag them within their parent; changes
+                  are saved at once.
+                </Typography>
+              )}
+              <OutlineList parent={tree} depth={0} actions={actions} />
+            </>
+          )}
+        </CardContent>
       </div>
     </Card>
   );

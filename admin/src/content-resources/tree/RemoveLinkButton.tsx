@@ -39,7 +39,14 @@ export function RemoveLinkButton({ node, parent, onRemoved, disabled }: RemoveLi
 
   return (
     <>
-      <IconButton size="small" color="error" aria-label={label} title={label} disabled={disabled || pending} onClick={() => setOpen(true)}>
+      <IconButton
+        size="small"
+        color="error"
+        aria-label={label}
+        title={label}
+        disabled={disabled || pending}
+        onClick={() => setOpen(true)}
+      >
         <LinkOffIcon fontSize="small" />
       </IconButton>
       <Confirm

@@ -8,5 +8,7 @@ export function errorMessage(error: unknown, fallback: string): string {
 export function fieldErrors(error: unknown): Record<string, string> | undefined {
   const body = (error as { body?: { errors?: unknown } } | undefined)?.body;
   const errors = body?.errors;
-  return errors && typeof errors === 'object' && Object.keys(errors).length ? (errors as Record<string, string>) : undefined;
+  return errors && typeof errors === 'object' && Object.keys(errors).length
+    ? (errors as Record<string, string>)
+    : undefined;
 }

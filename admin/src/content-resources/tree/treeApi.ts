@@ -11,7 +11,10 @@ export async function fetchTree(id: string): Promise<TreeNode> {
 
 /** POST …/:id/reorder: the parent's children (content ids), each exactly once, in their new order → 204. */
 export async function reorderChildren(parentId: string, childIds: readonly string[]): Promise<void> {
-  await httpClient(`${BASE}/${encodeURIComponent(parentId)}/reorder`, { method: 'POST', body: JSON.stringify({ childIds }) });
+  await httpClient(`${BASE}/${encodeURIComponent(parentId)}/reorder`, {
+    method: 'POST',
+    body: JSON.stringify({ childIds }),
+  });
 }
 
 export const treeQueryKey = (id: string) => ['content-resources', 'tree', id] as const;

@@ -195,7 +195,14 @@ export const catalogAndSales = {
   },
   'product-revenue-splits': {
     name: 'Revenue split |||| Revenue splits',
-    fields: { id: 'Id', productId: 'Product', type: 'Type', percent: 'Share', userId: 'Recipient', createdAt: 'Created' },
+    fields: {
+      id: 'Id',
+      productId: 'Product',
+      type: 'Type',
+      percent: 'Share',
+      userId: 'Recipient',
+      createdAt: 'Created',
+    },
   },
   'audit-logs': {
     name: 'Audit entry |||| Audit log',

@@ -68,10 +68,26 @@ export const content = {
   },
   bookmarks: {
     name: 'Bookmark |||| Bookmarks',
-    fields: { userId: 'Learner', resourceId: 'Content', type: 'Type', fields: 'Details', createdAt: 'Saved', updatedAt: 'Updated', id: 'Id' },
+    fields: {
+      userId: 'Learner',
+      resourceId: 'Content',
+      type: 'Type',
+      fields: 'Details',
+      createdAt: 'Saved',
+      updatedAt: 'Updated',
+      id: 'Id',
+    },
   },
   'user-prefs': {
     name: 'Preferences |||| User preferences',
-    fields: { userId: 'User', type: 'Scope', resourceId: 'Content', fields: 'Settings', createdAt: 'Created', updatedAt: 'Updated', id: 'Id' },
+    fields: {
+      userId: 'User',
+      type: 'Scope',
+      resourceId: 'Content',
+      fields: 'Settings',
+      createdAt: 'Created',
+      updatedAt: 'Updated',
+      id: 'Id',
+    },
   },
 };

@@ -2,13 +2,38 @@
 export const identity = {
   users: {
     name: 'User |||| Users',
-    fields: { email: 'Email', name: 'Name', roles: 'Roles', emailVerified: 'Email verified', createdAt: 'Joined', updatedAt: 'Updated' },
+    fields: {
+      email: 'Email',
+      name: 'Name',
+      roles: 'Roles',
+      emailVerified: 'Email verified',
+      createdAt: 'Joined',
+      updatedAt: 'Updated',
+    },
   },
   'outbox-emails': {
     name: 'Email |||| Email outbox',
-    fields: { toAddress: 'To', subject: 'Subject', kind: 'Kind', status: 'Status', attempts: 'Attempts', lastError: 'Last error', sentAt: 'Sent', createdAt: 'Queued' },
+    fields: {
+      toAddress: 'To',
+      subject: 'Subject',
+      kind: 'Kind',
+      status: 'Status',
+      attempts: 'Attempts',
+      lastError: 'Last error',
+      sentAt: 'Sent',
+      createdAt: 'Queued',
+    },
   },
-  accounts: { name: 'External account |||| External accounts', fields: { provider: 'Provider', providerAccountId: 'Account id', scope: 'Scope' } },
-  sessions: { name: 'Session |||| Sessions', fields: { createdAt: 'Signed in', lastSeenAt: 'Last seen', expires: 'Expires', userAgent: 'Browser' } },
-  'device-access-tokens': { name: 'Device token |||| Device tokens', fields: { clientId: 'Client', createdAt: 'Approved', lastUsedAt: 'Last used' } },
+  accounts: {
+    name: 'External account |||| External accounts',
+    fields: { provider: 'Provider', providerAccountId: 'Account id', scope: 'Scope' },
+  },
+  sessions: {
+    name: 'Session |||| Sessions',
+    fields: { createdAt: 'Signed in', lastSeenAt: 'Last seen', expires: 'Expires', userAgent: 'Browser' },
+  },
+  'device-access-tokens': {
+    name: 'Device token |||| Device tokens',
+    fields: { clientId: 'Client', createdAt: 'Approved', lastUsedAt: 'Last used' },
+  },
 };

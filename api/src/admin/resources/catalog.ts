@@ -1,46 +1,58 @@
-import { z } from 'zod';
 import { Price, Product, UpgradableProduct } from '../../catalog/models';
-import { PRODUCT_TYPES } from '../../catalog/models';
 import { ProductContentResource } from '../../learning/models';
-import { Cents, Currency, DateTime, Id, OptionalText, Slug } from '../fields';
+import {
+  PriceCreate,
+  PriceUpdate,
+  ProductContentCreate,
+  ProductContentUpdate,
+  ProductCreate,
+  ProductUpdate,
+  UpgradableProductCreate,
+} from '../schemas/catalog';
 import { defineResource, type WriteHook } from '../resource';
 
 const STAFF = ['support', 'finance'] as const;
 
-const productFields = {
-  name: z.string().trim().min(2, 'at least 2 characters').max(90, 'at most 90 characters'),
-  key: Slug.max(64).nullable().optional(),
-  slug: Slug.max(90).nullable().optional(),
-  description: OptionalText(2000),
-  productType: z.enum(PRODUCT_TYPES),
-  status: z.enum(['active', 'archived']),
-  quantityAvailable: z.number().int().min(-1, '−1 (unlimited) or a number of seats').max(1_000_000),
-  enrollmentOpensAt: DateTime.nullable().optional(),
-  enrollmentClosesAt: DateTime.nullable().optional(),
-};
-
-const windowInOrder = (p: { enrollmentOpensAt?: Date | null; enrollmentClosesAt?: Date | null }) =>
-  !p.enrollmentOpensAt || !p.enrollmentClosesAt || p.enrollmentOpensAt < p.enrollmentClosesAt;
-const windowMessage = { message: 'must be after the opening', path: ['enrollmentClosesAt'] };
-
 /** Archives the product's current prices (audited): a product has one current price, older ones stay for history. */
 async function retireCurrentPrices({ trx, audit }: WriteHook, productId: string): Promise<void> {
-  const retired = (await Price.query(trx).patch({ status: 'archived' }).where({ productId, status: 'active' }).returning('*')) as unknown as Price[];
+  const retired = (await Price.query(trx)
+    .patch({ status: 'archived' })
+    .where({ productId, status: 'active' })
+    .returning('*')) as unknown as Price[];
   for (const price of retired) {
-    await audit({ action: 'update', resource: 'prices', recordId: price.id, before: { status: 'active' }, after: { status: 'archived' } });
+    await audit({
+      action: 'update',
+      resource: 'prices',
+      recordId: price.id,
+      before: { status: 'active' },
+      after: { status: 'archived' },
+    });
   }
 }
 
 /** Marks a product's merchant records inactive (audited), when the product is archived. */
 async function deactivateMerchantRecords({ trx, audit }: WriteHook, productId: string): Promise<void> {
-  const products = await trx('merchantProducts').where({ productId, status: 'active' }).update({ status: 'inactive' }).returning('id');
+  const products = await trx('merchantProducts')
+    .where({ productId, status: 'active' })
+    .update({ status: 'inactive' })
+    .returning('id');
   const prices = await trx('merchantPrices')
     .whereIn('merchantProductId', trx('merchantProducts').select('id').where({ productId }))
     .where({ status: 'active' })
     .update({ status: 'inactive' })
     .returning('id');
-  for (const [resource, rows] of [['merchant-products', products], ['merchant-prices', prices]] as const) {
-    for (const { id } of rows as { id: string }[]) await audit({ action: 'update', resource, recordId: id, before: { status: 'active' }, after: { status: 'inactive' } });
+  for (const [resource, rows] of [
+    ['merchant-products', products],
+    ['merchant-prices', prices],
+  ] as const) {
+    for (const { id } of rows as { id: string }[])
+      await audit({
+        action: 'update',
+        resource,
+        recordId: id,
+        before: { status: 'active' },
+        after: { status: 'inactive' },
+      });
   }
 }
 
@@ -52,19 +64,8 @@ export const products = defineResource({
   sortable: ['id', 'name', 'status', 'productType', 'quantityAvailable', 'createdAt', 'updatedAt'],
   searchable: ['name', 'key', 'slug'],
   defaultSort: ['createdAt', 'DESC'],
-  create: z
-    .object({
-      ...productFields,
-      productType: productFields.productType.default('self-paced'),
-      status: productFields.status.default('active'),
-      quantityAvailable: productFields.quantityAvailable.default(-1),
-      // The first price, created with the product.
-      unitAmount: Cents.optional(),
-      currency: Currency.default('usd'),
-    })
-    .strict()
-    .refine(windowInOrder, windowMessage),
-  update: z.object(productFields).partial().strict(),
+  create: ProductCreate,
+  update: ProductUpdate,
   remove: 'hard',
   deleteGuards: [
     {
@@ -84,7 +85,12 @@ export const products = defineResource({
   },
   async afterWrite(hook, row, previous, input) {
     if (!previous && typeof input.unitAmount === 'number') {
-      const price = await Price.query(hook.trx).insertAndFetch({ productId: row.id as string, unitAmount: input.unitAmount, currency: input.currency as string, nickname: row.name as string });
+      const price = await Price.query(hook.trx).insertAndFetch({
+        productId: row.id as string,
+        unitAmount: input.unitAmount,
+        currency: input.currency as string,
+        nickname: row.name as string,
+      });
       await hook.audit({ action: 'create', resource: 'prices', recordId: price.id, after: price });
     }
     // Archiving hides the product: its price and merchant records go with it; purchases keep their access.
@@ -104,12 +110,15 @@ export const prices = defineResource({
   searchable: ['nickname'],
   defaultSort: ['createdAt', 'DESC'],
   exactCount: true,
-  // A new price becomes the current one; amounts never change in place (history keeps what was charged).
-  create: z.object({ productId: Id, unitAmount: Cents, currency: Currency.default('usd'), nickname: OptionalText(120) }).strict(),
-  update: z.object({ nickname: OptionalText(120) }).partial().strict(),
+  create: PriceCreate,
+  update: PriceUpdate,
   async beforeWrite(hook, input, current) {
     if (current) return input;
-    await hook.trx('products').where('id', input.productId as string).forUpdate().first('id'); // one price change per product at a time
+    await hook
+      .trx('products')
+      .where('id', input.productId as string)
+      .forUpdate()
+      .first('id'); // one price change per product at a time
     await retireCurrentPrices(hook, input.productId as string);
     return { ...input, status: 'active' };
   },
@@ -125,12 +134,11 @@ export const upgradableProducts = defineResource({
   searchable: [],
   defaultSort: ['createdAt', 'DESC'],
   exactCount: true,
-  create: z
-    .object({ upgradableFromId: Id, upgradableToId: Id })
-    .strict()
-    .refine((v) => v.upgradableFromId !== v.upgradableToId, { message: 'must differ from the product upgraded from', path: ['upgradableToId'] }),
+  create: UpgradableProductCreate,
   remove: 'hard',
-  constraintFields: { upgradable_products_pkey: { field: 'upgradableToId', message: 'is already an upgrade of that product' } },
+  constraintFields: {
+    upgradable_products_pkey: { field: 'upgradableToId', message: 'is already an upgrade of that product' },
+  },
 });
 
 export const productContentResources = defineResource({
@@ -143,11 +151,14 @@ export const productContentResources = defineResource({
   searchable: [],
   defaultSort: ['position', 'ASC'],
   exactCount: true,
-  create: z.object({ productId: Id, resourceId: Id, position: z.number().default(0) }).strict(),
-  update: z.object({ position: z.number() }).partial().strict(),
+  create: ProductContentCreate,
+  update: ProductContentUpdate,
   remove: 'hard',
-  constraintFields: { product_content_resources_pkey: { field: 'resourceId', message: 'is already part of this product' } },
+  constraintFields: {
+    product_content_resources_pkey: { field: 'resourceId', message: 'is already part of this product' },
+  },
   scope: (query) =>
-    query.whereRaw('NOT EXISTS (SELECT 1 FROM content_resources gone WHERE gone.id = product_content_resources.resource_id AND gone.deleted_at IS NOT NULL)'),
+    query.whereRaw(
+      'NOT EXISTS (SELECT 1 FROM content_resources gone WHERE gone.id = product_content_resources.resource_id AND gone.deleted_at IS NOT NULL)',
+    ),
 });
-

@@ -1,25 +1,9 @@
-import { z } from 'zod';
-import { Coupon, Purchase, PurchaseUserTransfer, PURCHASE_STATUSES, TRANSFER_STATES } from '../../commerce/models';
-import { DateTime, Discount, Id } from '../fields';
+import { Coupon, Purchase, PurchaseUserTransfer } from '../../commerce/models';
+import { CouponCreate, CouponUpdate } from '../schemas/commerce';
 import { AppError } from '../../http/errors';
 import { defineResource } from '../resource';
 
 const STAFF = ['support', 'finance'] as const;
-
-const couponFields = {
-  code: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, - and _ only (at most 64)')
-    .nullable()
-    .optional(),
-  percentageDiscount: Discount,
-  expires: DateTime.nullable().optional(),
-  maxUses: z.number().int().min(-1, '−1 (unlimited) or a number of uses').max(1_000_000),
-  default: z.boolean(),
-  status: z.enum(['active', 'inactive']),
-  restrictedToProductId: Id.nullable().optional(),
-};
 
 export const coupons = defineResource({
   name: 'coupons',
@@ -39,17 +23,21 @@ export const coupons = defineResource({
   sortable: ['id', 'code', 'createdAt', 'expires', 'percentageDiscount', 'usedCount', 'maxUses'],
   searchable: ['code'],
   defaultSort: ['createdAt', 'DESC'],
-  create: z
-    .object({ ...couponFields, maxUses: couponFields.maxUses.default(-1), default: couponFields.default.default(false), status: couponFields.status.default('active') })
-    .strict(),
+  create: CouponCreate,
   // usedCount moves only through redemptions; team coupons belong to their purchase.
-  update: z.object(couponFields).partial().strict(),
+  update: CouponUpdate,
   async checkWrite(_hook, operation, input, current) {
     if (operation !== 'update' || !current?.bulkPurchaseId) return;
-    const locked = ['percentageDiscount', 'maxUses', 'restrictedToProductId', 'default', 'code', 'expires'].filter((f) => f in input);
+    const locked = ['percentageDiscount', 'maxUses', 'restrictedToProductId', 'default', 'code', 'expires'].filter(
+      (f) => f in input,
+    );
     if (locked.length) {
       const message = 'a team coupon changes only with its purchase (seats are bought or revoked there)';
-      throw new AppError('validation-failed', `${locked.join(', ')}: ${message}`, Object.fromEntries(locked.map((f) => [f, message])));
+      throw new AppError(
+        'validation-failed',
+        `${locked.join(', ')}: ${message}`,
+        Object.fromEntries(locked.map((f) => [f, message])),
+      );
     }
   },
   remove: 'hard',
@@ -58,7 +46,13 @@ export const coupons = defineResource({
       code: 'coupon-has-purchases',
       message: 'This coupon was used by purchases; deactivate it instead of deleting it.',
       blocks: async (trx, id) =>
-        Boolean(await trx('purchases').where('couponId', id).orWhere('redeemedBulkCouponId', id).orWhere('bulkCouponId', id).first('id')),
+        Boolean(
+          await trx('purchases')
+            .where('couponId', id)
+            .orWhere('redeemedBulkCouponId', id)
+            .orWhere('bulkCouponId', id)
+            .first('id'),
+        ),
     },
   ],
   constraintFields: {
@@ -101,7 +95,12 @@ export const bulkPurchases = defineResource({
   baseQuery: (db) =>
     Purchase.query(db)
       .join('coupons', 'coupons.id', 'purchases.bulkCouponId')
-      .select('purchases.*', 'coupons.maxUses as seatsTotal', 'coupons.usedCount as seatsUsed', 'coupons.inviteCode as inviteCode') as never,
+      .select(
+        'purchases.*',
+        'coupons.maxUses as seatsTotal',
+        'coupons.usedCount as seatsUsed',
+        'coupons.inviteCode as inviteCode',
+      ) as never,
   sqlColumns: {
     id: 'purchases.id',
     userId: 'purchases.userId',
@@ -113,7 +112,15 @@ export const bulkPurchases = defineResource({
     seatsTotal: 'coupons.maxUses',
     seatsUsed: 'coupons.usedCount',
   },
-  filterable: { id: 'id', userId: 'id', productId: 'id', status: 'enum', bulkCouponId: 'id', seatsUsed: 'number', createdAt: 'date' },
+  filterable: {
+    id: 'id',
+    userId: 'id',
+    productId: 'id',
+    status: 'enum',
+    bulkCouponId: 'id',
+    seatsUsed: 'number',
+    createdAt: 'date',
+  },
   sortable: ['id', 'createdAt', 'totalAmount', 'seatsTotal', 'seatsUsed'],
   searchable: [],
   defaultSort: ['createdAt', 'DESC'],
@@ -123,10 +130,16 @@ export const purchaseUserTransfers = defineResource({
   name: 'purchase-user-transfers',
   model: PurchaseUserTransfer,
   read: STAFF,
-  filterable: { id: 'id', purchaseId: 'id', sourceUserId: 'id', targetUserId: 'id', transferState: 'enum', expiresAt: 'date', createdAt: 'date' },
+  filterable: {
+    id: 'id',
+    purchaseId: 'id',
+    sourceUserId: 'id',
+    targetUserId: 'id',
+    transferState: 'enum',
+    expiresAt: 'date',
+    createdAt: 'date',
+  },
   sortable: ['id', 'createdAt', 'expiresAt', 'transferState'],
   searchable: [],
   defaultSort: ['createdAt', 'DESC'],
 });
-
-export const ENUMS = { PURCHASE_STATUSES, TRANSFER_STATES };

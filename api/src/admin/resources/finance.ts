@@ -1,7 +1,6 @@
-import { z } from 'zod';
-import { ProductRevenueSplit, SPLIT_TYPES } from '../../finance/models';
+import { ProductRevenueSplit } from '../../finance/models';
 import { AppError } from '../../http/errors';
-import { Fraction, Id } from '../fields';
+import { SplitCreate, SplitUpdate } from '../schemas/finance';
 import { defineResource, type Trx } from '../resource';
 
 /** Taken before the write: two edits of one product's splits queue here instead of deadlocking later. */
@@ -11,7 +10,9 @@ async function lockProduct(trx: Trx, productId: string): Promise<void> {
 
 /** A product's splits total at most 100 %, checked under the product lock so two edits cannot race past it. */
 async function assertSplitsFit(trx: Trx, productId: string): Promise<void> {
-  const [row] = (await trx('productRevenueSplits').where({ productId }).sum({ total: 'percent' })) as { total: string | number | null }[];
+  const [row] = (await trx('productRevenueSplits').where({ productId }).sum({ total: 'percent' })) as {
+    total: string | number | null;
+  }[];
   const sum = Number(row?.total ?? 0);
   if (sum > 1 + 1e-9) {
     const message = `the splits of this product would total ${(sum * 100).toFixed(2)} % (at most 100 %)`;
@@ -29,14 +30,14 @@ export const productRevenueSplits = defineResource({
   searchable: [],
   defaultSort: ['createdAt', 'ASC'],
   exactCount: true,
-  create: z
-    .object({ productId: Id, type: z.enum(SPLIT_TYPES), percent: Fraction, userId: Id.nullable().optional() })
-    .strict()
-    .refine((s) => (s.type === 'platform') === !s.userId, { message: 'platform splits have no user; owner and contributor splits need one', path: ['userId'] }),
-  update: z.object({ type: z.enum(SPLIT_TYPES), percent: Fraction, userId: Id.nullable() }).partial().strict(),
+  create: SplitCreate,
+  update: SplitUpdate,
   remove: 'hard',
   constraintFields: {
-    product_revenue_splits_user_matches_type: { field: 'userId', message: 'platform splits have no user; owner and contributor splits need one' },
+    product_revenue_splits_user_matches_type: {
+      field: 'userId',
+      message: 'platform splits have no user; owner and contributor splits need one',
+    },
   },
   async beforeWrite({ trx }, input, current) {
     await lockProduct(trx, (current?.productId ?? input.productId) as string);

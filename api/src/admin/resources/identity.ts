@@ -1,25 +1,37 @@
-import { z } from 'zod';
 import { AppError } from '../../http/errors';
-import { Account, DeviceAccessToken, DeviceVerification, Session, User, UserPrefs, VerificationToken } from '../../identity/models';
-import { ROLES } from '../../identity/roles';
-import { EmailAddress } from '../../identity/users';
+import {
+  Account,
+  DeviceAccessToken,
+  DeviceVerification,
+  Session,
+  User,
+  UserPrefs,
+  VerificationToken,
+} from '../../identity/models';
+import { UserCreate, UserUpdate } from '../schemas/identity';
 import { OutboxEmail } from '../../mail/models';
+import { SECRET_PLACEHOLDER } from '../../mail/outbox';
 import { assertAnotherAdminRemains } from '../../identity/admin-guard';
 import { defineResource, type Row, type WriteHook } from '../resource';
+import { hasStaffRole } from '../../identity/roles';
 
 const STAFF = ['support', 'finance'] as const;
-
-const STAFF_ROLES = ['admin', 'support', 'finance'];
 
 /**
  * Only administrators change roles or delete staff accounts; nobody removes their own admin role, and the
  * last administrator stays one.
  */
-async function checkUserWrite({ trx, actor }: WriteHook, operation: 'create' | 'update' | 'delete', input: Row, current: Row | null): Promise<void> {
+async function checkUserWrite(
+  { trx, actor }: WriteHook,
+  operation: 'create' | 'update' | 'delete',
+  input: Row,
+  current: Row | null,
+): Promise<void> {
   const isAdmin = actor.roles.includes('admin');
   const currentRoles = (current?.roles as string[] | undefined) ?? [];
   if (operation === 'delete') {
-    if (!isAdmin && currentRoles.some((r) => STAFF_ROLES.includes(r))) throw new AppError('forbidden', 'Only administrators can delete staff accounts.');
+    if (!isAdmin && hasStaffRole(currentRoles))
+      throw new AppError('forbidden', 'Only administrators can delete staff accounts.');
     if (current?.id === actor.id) throw new AppError('validation-failed', 'You cannot delete your own account here.');
     if (currentRoles.includes('admin')) await assertAnotherAdminRemains(trx, current!.id as string);
     return;
@@ -29,15 +41,12 @@ async function checkUserWrite({ trx, actor }: WriteHook, operation: 'create' | '
   if (!isAdmin) throw new AppError('forbidden', message, { roles: message });
   const removesAdmin = currentRoles.includes('admin') && !(input.roles as string[]).includes('admin');
   if (removesAdmin && current?.id === actor.id) {
-    throw new AppError('validation-failed', 'You cannot remove your own admin role.', { roles: 'You cannot remove your own admin role.' });
+    throw new AppError('validation-failed', 'You cannot remove your own admin role.', {
+      roles: 'You cannot remove your own admin role.',
+    });
   }
   if (removesAdmin) await assertAnotherAdminRemains(trx, current!.id as string);
 }
-
-const Roles = z
-  .array(z.enum(ROLES))
-  .max(ROLES.length)
-  .transform((roles) => [...new Set(roles)].sort());
 
 export const users = defineResource({
   name: 'users',
@@ -47,8 +56,8 @@ export const users = defineResource({
   sortable: ['id', 'email', 'name', 'createdAt'],
   searchable: ['email', 'name'],
   defaultSort: ['createdAt', 'DESC'],
-  create: z.object({ email: EmailAddress, name: z.string().trim().min(1).max(200).nullable().optional(), roles: Roles.optional() }).strict(),
-  update: z.object({ name: z.string().trim().min(1).max(200).nullable(), roles: Roles }).partial().strict(),
+  create: UserCreate,
+  update: UserUpdate,
   checkWrite: checkUserWrite,
   remove: 'hard',
   deleteGuards: [
@@ -56,7 +65,10 @@ export const users = defineResource({
       code: 'user-has-purchases',
       message: 'This person has purchases or payments on record; their account cannot be deleted.',
       blocks: async (trx, id) =>
-        Boolean((await trx('purchases').where('userId', id).first('id')) ?? (await trx('merchantCustomers').where('userId', id).first('id'))),
+        Boolean(
+          (await trx('purchases').where('userId', id).first('id')) ??
+          (await trx('merchantCustomers').where('userId', id).first('id')),
+        ),
     },
   ],
   constraintFields: { users_email_unique: { field: 'email', message: 'already has an account' } },
@@ -101,15 +113,30 @@ export const verificationTokens = defineResource({
   remove: 'hard', // invalidate an emailed link
 });
 
+/**
+ * Device sign-ins in progress. The user code is a live credential (whoever enters it first signs the device in to
+ * their account), so no staff role ever reads it, nor searches by it.
+ */
 export const deviceVerifications = defineResource({
   name: 'device-verifications',
   model: DeviceVerification,
   idColumn: 'id',
   read: ['support'],
-  columns: ['id', 'userCode', 'clientId', 'expires', 'createdAt', 'verifiedAt', 'verifiedByUserId', 'deniedAt', 'tokenIssuedAt', 'intervalSeconds', 'lastPolledAt'],
+  columns: [
+    'id',
+    'clientId',
+    'expires',
+    'createdAt',
+    'verifiedAt',
+    'verifiedByUserId',
+    'deniedAt',
+    'tokenIssuedAt',
+    'intervalSeconds',
+    'lastPolledAt',
+  ],
   filterable: { id: 'id', clientId: 'text', verifiedByUserId: 'id', expires: 'date', createdAt: 'date' },
   sortable: ['id', 'createdAt', 'expires'],
-  searchable: ['clientId', 'userCode'],
+  searchable: ['clientId'],
   defaultSort: ['createdAt', 'DESC'],
   remove: 'hard',
 });
@@ -137,9 +164,15 @@ export const userPrefs = defineResource({
   defaultSort: ['updatedAt', 'DESC'],
 });
 
-/** Sign-in links in emails are live credentials: staff see that a link was sent, not the link. */
-function hideSignInTokens(row: Row): Row {
-  const hide = (text: unknown) => (typeof text === 'string' ? text.replace(/(token=)[^&\s"'<]+/g, '$1[hidden]') : text);
+/**
+ * Sign-in links in emails are live credentials: staff see that a link was sent, not the link, whether the email
+ * went or not. The stored bodies already say `[redacted]` where the token goes and the token itself (`secret`) is
+ * never selected; a `token=` in a body is redacted all the same, and `secret` dropped from rows that carry it
+ * (the retry answer).
+ */
+function hideSignInTokens({ secret: _secret, ...row }: Row): Row {
+  const hide = (text: unknown) =>
+    typeof text === 'string' ? text.replace(/(token=)[^&\s"'<]+/g, `$1${SECRET_PLACEHOLDER}`) : text;
   return { ...row, textBody: hide(row.textBody), htmlBody: hide(row.htmlBody) };
 }
 
@@ -147,6 +180,22 @@ export const outboxEmails = defineResource({
   name: 'outbox-emails',
   model: OutboxEmail,
   read: [],
+  columns: [
+    'id',
+    'toAddress',
+    'subject',
+    'textBody',
+    'htmlBody',
+    'kind',
+    'status',
+    'attempts',
+    'lastError',
+    'nextAttemptAt',
+    'sentAt',
+    'transport',
+    'createdAt',
+    'updatedAt',
+  ],
   present: hideSignInTokens,
   filterable: { id: 'id', status: 'enum', kind: 'enum', toAddress: 'text', createdAt: 'date' },
   sortable: ['id', 'createdAt', 'status', 'toAddress', 'attempts'],

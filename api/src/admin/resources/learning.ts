@@ -1,23 +1,17 @@
-import { z } from 'zod';
 import { AppError } from '../../http/errors';
 import { sanitizeRichText } from '../../learning/sanitize';
-import { Bookmark, Comment, ContentResource, ContentResourceResource, LessonProgress, RESOURCE_TYPES } from '../../learning/models';
-import { Id, Slug } from '../fields';
+import { Bookmark, Comment, ContentResource, ContentResourceResource, LessonProgress } from '../../learning/models';
+import {
+  ContentLinkCreate,
+  ContentLinkUpdate,
+  ContentResourceCreate,
+  ContentResourceUpdate,
+  type ResourceFields,
+} from '../schemas/learning';
 import { defineResource, type Row, type WriteActor, type WriteHook } from '../resource';
 
 const READERS = ['support', 'finance', 'contributor'] as const;
 const EDITORS = ['support', 'contributor'] as const;
-
-const ResourceFields = z
-  .object({
-    title: z.string().trim().min(1, 'is required').max(200),
-    slug: Slug.max(120).optional(),
-    description: z.string().max(2000).nullable().optional(),
-    body: z.string().max(500_000).nullable().optional(),
-    state: z.enum(['draft', 'published', 'archived']).default('draft'),
-    visibility: z.enum(['public', 'unlisted', 'private']).default('public'),
-  })
-  .strict();
 
 const mayEditAny = (actor: WriteActor) => actor.roles.includes('admin') || actor.roles.includes('support');
 const NOT_YOURS = 'Contributors can change only the content they created.';
@@ -27,11 +21,25 @@ async function checkAuthor({ actor }: WriteHook, _operation: string, _input: Row
   if (current && !mayEditAny(actor) && current.createdById !== actor.id) throw new AppError('forbidden', NOT_YOURS);
 }
 
-/** A link belongs to its parent: contributors may add, move, retier or remove links only under their own content. */
-async function checkLinkAuthor({ trx, actor }: WriteHook, _operation: string, input: Row, current: Row | null): Promise<void> {
+/**
+ * A link belongs to its parent: contributors may add, move, retier or remove links only under their own content,
+ * and link in (or retier) only content they created too (DOMAIN §11): nobody's paid lesson lands in a course they control.
+ */
+async function checkLinkAuthor(
+  { trx, actor }: WriteHook,
+  operation: string,
+  input: Row,
+  current: Row | null,
+): Promise<void> {
   if (mayEditAny(actor)) return;
-  const parent = await trx('contentResources').where('id', (current?.resourceOfId ?? input.resourceOfId) as string).first('createdById');
-  if (!parent || parent.createdById !== actor.id) throw new AppError('forbidden', NOT_YOURS);
+  const parent = (current?.resourceOfId ?? input.resourceOfId) as string;
+  // Taking a link out of one's own content is always theirs to do; adding or retiering one touches both ends.
+  const ends = operation === 'delete' ? [parent] : [parent, (current?.resourceId ?? input.resourceId) as string];
+  const authors = await trx('contentResources').whereIn('id', ends).select('id', 'createdById');
+  const own = (id: string) =>
+    authors.some((a: { id: string; createdById: string | null }) => a.id === id && a.createdById === actor.id);
+  if (!ends.every(own))
+    throw new AppError('forbidden', 'Contributors can link only content they created into content they created.');
 }
 
 /** Links to or from deleted content are gone with it. */
@@ -48,18 +56,30 @@ export const contentResources = defineResource({
     slug: { expression: "content_resources.fields->>'slug'" },
     state: { expression: "content_resources.fields->>'state'" },
   },
-  filterable: { id: 'id', type: 'enum', createdById: 'id', state: 'enum', slug: 'text', createdAt: 'date', updatedAt: 'date' },
+  filterable: {
+    id: 'id',
+    type: 'enum',
+    createdById: 'id',
+    state: 'enum',
+    slug: 'text',
+    createdAt: 'date',
+    updatedAt: 'date',
+  },
   sortable: ['id', 'type', 'title', 'createdAt', 'updatedAt'],
   searchable: ['title', 'slug'],
   defaultSort: ['updatedAt', 'DESC'],
-  create: z.object({ type: z.enum(RESOURCE_TYPES), fields: ResourceFields }).strict(),
-  update: z.object({ fields: ResourceFields }).partial().strict(),
+  create: ContentResourceCreate,
+  update: ContentResourceUpdate,
   checkWrite: checkAuthor,
   remove: 'soft',
-  constraintFields: { content_resources_slug_unique: { field: 'fields.slug', message: 'is already used by other content' } },
+  constraintFields: {
+    content_resources_slug_unique: { field: 'fields.slug', message: 'is already used by other content' },
+  },
   async beforeWrite({ actor }, input, current) {
-    const fields = input.fields as z.infer<typeof ResourceFields> | undefined;
-    const safe = fields ? { fields: { ...fields, body: fields.body ? sanitizeRichText(fields.body) : fields.body } } : {};
+    const fields = input.fields as ResourceFields | undefined;
+    const safe = fields
+      ? { fields: { ...fields, body: fields.body ? sanitizeRichText(fields.body) : fields.body } }
+      : {};
     // New content belongs to whoever wrote it (contributors may later edit only their own).
     return current ? { ...input, ...safe } : { ...input, ...safe, createdById: actor.id };
   },
@@ -76,18 +96,19 @@ export const contentResourceResources = defineResource({
   searchable: [],
   defaultSort: ['position', 'ASC'],
   exactCount: true,
-  create: z
-    .object({ resourceOfId: Id, resourceId: Id, position: z.number().default(0), metadata: z.object({ tier: z.enum(['free', 'paid']).optional() }).strict().default({}) })
-    .strict()
-    .refine((l) => l.resourceOfId !== l.resourceId, { message: 'cannot contain itself', path: ['resourceId'] }),
-  update: z.object({ position: z.number(), metadata: z.object({ tier: z.enum(['free', 'paid']).optional() }).strict() }).partial().strict(),
+  create: ContentLinkCreate,
+  update: ContentLinkUpdate,
   remove: 'soft',
   checkWrite: checkLinkAuthor,
   scope: (query) => query.whereRaw(LINK_TO_LIVE_CONTENT),
   constraintFields: { content_resource_resources_pkey: { field: 'resourceId', message: 'is already linked here' } },
   async beforeWrite({ trx }, input, current) {
     // Linking again what was unlinked replaces the removed link (the audit log keeps its story).
-    if (!current) await trx('contentResourceResources').where({ resourceOfId: input.resourceOfId, resourceId: input.resourceId }).whereNotNull('deletedAt').delete();
+    if (!current)
+      await trx('contentResourceResources')
+        .where({ resourceOfId: input.resourceOfId, resourceId: input.resourceId })
+        .whereNotNull('deletedAt')
+        .delete();
     return input;
   },
 });
@@ -96,7 +117,15 @@ export const lessonProgress = defineResource({
   name: 'lesson-progress',
   model: LessonProgress,
   read: ['support'],
-  filterable: { id: 'id', userId: 'id', lessonId: 'id', moduleId: 'id', sectionId: 'id', completedAt: 'date', updatedAt: 'date' },
+  filterable: {
+    id: 'id',
+    userId: 'id',
+    lessonId: 'id',
+    moduleId: 'id',
+    sectionId: 'id',
+    completedAt: 'date',
+    updatedAt: 'date',
+  },
   sortable: ['id', 'updatedAt', 'completedAt', 'createdAt'],
   searchable: ['lessonSlug'],
   defaultSort: ['updatedAt', 'DESC'],
@@ -106,7 +135,10 @@ export const comments = defineResource({
   name: 'comments',
   model: Comment,
   read: ['support'],
-  sqlColumns: { resourceId: { expression: "comments.context->>'resourceId'" }, hidden: { expression: '(comments.hidden_at IS NOT NULL)' } },
+  sqlColumns: {
+    resourceId: { expression: "comments.context->>'resourceId'" },
+    hidden: { expression: '(comments.hidden_at IS NOT NULL)' },
+  },
   filterable: { id: 'id', userId: 'id', resourceId: 'id', hidden: 'boolean', createdAt: 'date', hiddenAt: 'date' },
   sortable: ['id', 'createdAt', 'updatedAt', 'hiddenAt'],
   searchable: ['text'],

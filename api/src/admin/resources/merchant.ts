@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { MerchantStatusUpdate } from '../schemas/merchant';
 import {
   MerchantAccount,
   MerchantCharge,
@@ -10,7 +10,7 @@ import {
   MerchantRefund,
   MerchantSession,
 } from '../../payments/models';
-import type { FieldKind } from '../list-query';
+import type { FieldKind } from '../schemas/list-query';
 import { defineResource, type AdminResource } from '../resource';
 
 /** Mirrors of the payment provider's objects: written by checkout and fulfilment, read-only here but for status. */
@@ -23,12 +23,19 @@ function merchantResource(
     name,
     model,
     read: ['support', 'finance'],
-    filterable: { id: 'id', status: 'enum', merchantAccountId: 'id', identifier: 'text', createdAt: 'date', ...extra.filterable },
+    filterable: {
+      id: 'id',
+      status: 'enum',
+      merchantAccountId: 'id',
+      identifier: 'text',
+      createdAt: 'date',
+      ...extra.filterable,
+    },
     sortable: ['id', 'createdAt', 'status', ...(extra.sortable ?? [])],
     searchable: ['identifier'],
     defaultSort: ['createdAt', 'DESC'],
     exactCount: extra.exactCount,
-    update: z.object({ status: z.enum(['active', 'inactive']) }).partial().strict(),
+    update: MerchantStatusUpdate,
   });
 }
 
@@ -37,13 +44,28 @@ export const merchantAccounts = defineResource({
   // The accounts themselves: no account above them.
   filterable: { id: 'id', status: 'enum', label: 'enum', identifier: 'text', createdAt: 'date' },
 });
-export const merchantProducts = merchantResource('merchant-products', MerchantProduct, { filterable: { productId: 'id' } });
-export const merchantPrices = merchantResource('merchant-prices', MerchantPrice, { filterable: { merchantProductId: 'id', priceId: 'id' } });
-export const merchantCustomers = merchantResource('merchant-customers', MerchantCustomer, { filterable: { userId: 'id' } });
-export const merchantCoupons = merchantResource('merchant-coupons', MerchantCoupon, { filterable: { percentageDiscount: 'number' } });
+export const merchantProducts = merchantResource('merchant-products', MerchantProduct, {
+  filterable: { productId: 'id' },
+});
+export const merchantPrices = merchantResource('merchant-prices', MerchantPrice, {
+  filterable: { merchantProductId: 'id', priceId: 'id' },
+});
+export const merchantCustomers = merchantResource('merchant-customers', MerchantCustomer, {
+  filterable: { userId: 'id' },
+});
+export const merchantCoupons = merchantResource('merchant-coupons', MerchantCoupon, {
+  filterable: { percentageDiscount: 'number' },
+});
 export const merchantSessions = merchantResource('merchant-sessions', MerchantSession);
 export const merchantCharges = merchantResource('merchant-charges', MerchantCharge, {
-  filterable: { userId: 'id', merchantProductId: 'id', merchantCustomerId: 'id', amount: 'number', refundAmount: 'number', currency: 'enum' },
+  filterable: {
+    userId: 'id',
+    merchantProductId: 'id',
+    merchantCustomerId: 'id',
+    amount: 'number',
+    refundAmount: 'number',
+    currency: 'enum',
+  },
   sortable: ['amount', 'refundAmount', 'net'],
 });
 
@@ -52,7 +74,15 @@ export const merchantRefunds = defineResource({
   name: 'merchant-refunds',
   model: MerchantRefund,
   read: ['support', 'finance'],
-  filterable: { id: 'id', merchantAccountId: 'id', merchantChargeId: 'id', requestedById: 'id', identifier: 'text', amount: 'number', createdAt: 'date' },
+  filterable: {
+    id: 'id',
+    merchantAccountId: 'id',
+    merchantChargeId: 'id',
+    requestedById: 'id',
+    identifier: 'text',
+    amount: 'number',
+    createdAt: 'date',
+  },
   sortable: ['id', 'createdAt', 'amount'],
   searchable: ['identifier'],
   defaultSort: ['createdAt', 'DESC'],
@@ -63,7 +93,16 @@ export const merchantDisputes = defineResource({
   name: 'merchant-disputes',
   model: MerchantDispute,
   read: ['support', 'finance'],
-  filterable: { id: 'id', merchantAccountId: 'id', merchantChargeId: 'id', identifier: 'text', status: 'enum', amount: 'number', createdAt: 'date', closedAt: 'date' },
+  filterable: {
+    id: 'id',
+    merchantAccountId: 'id',
+    merchantChargeId: 'id',
+    identifier: 'text',
+    status: 'enum',
+    amount: 'number',
+    createdAt: 'date',
+    closedAt: 'date',
+  },
   sortable: ['id', 'createdAt', 'amount', 'status', 'closedAt'],
   searchable: ['identifier'],
   defaultSort: ['createdAt', 'DESC'],

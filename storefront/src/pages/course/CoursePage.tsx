@@ -75,7 +75,11 @@ function ContinueLink({ view, signedIn }: { view: CourseView; signedIn: boolean 
     const started = progress.completed > 0;
     return (
       <p className="continue">
-        <Link className="button-link button-continue" to={lessonPath(course, view.continue)} aria-describedby="continue-lesson">
+        <Link
+          className="button-link button-continue"
+          to={lessonPath(course, view.continue)}
+          aria-describedby="continue-lesson"
+        >
           {started ? 'Continue where you left off' : 'Start the course'}
         </Link>{' '}
         <span id="continue-lesson" className="hint">
@@ -87,7 +91,9 @@ function ContinueLink({ view, signedIn }: { view: CourseView; signedIn: boolean 
   if (signedIn && progress.total > 0 && progress.completed === progress.total) {
     return <p className="continue notice notice-info">You have completed every lesson of this course. Well done!</p>;
   }
-  const first = view.modules.flatMap((m) => [...m.lessons, ...m.sections.flatMap((s) => s.lessons)]).find((l) => l.open);
+  const first = view.modules
+    .flatMap((m) => [...m.lessons, ...m.sections.flatMap((s) => s.lessons)])
+    .find((l) => l.open);
   if (!first) return null;
   return (
     <p className="continue">

@@ -1,6 +1,13 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type Ref } from 'react';
 import { isApiError } from '../../api/client';
-import { deleteComment, editComment, listComments, MAX_COMMENT_LENGTH, postComment, type LessonComment } from '../../api/learning';
+import {
+  deleteComment,
+  editComment,
+  listComments,
+  MAX_COMMENT_LENGTH,
+  postComment,
+  type LessonComment,
+} from '../../api/learning';
 import { formatDateTime } from '../../format';
 import { LoadStatus } from '../../LoadStatus';
 import { loginPath } from '../../redirects';
@@ -18,7 +25,12 @@ function problemWith(text: string): string | null {
   return null;
 }
 
-const messageOf = (error: unknown) => (isApiError(error) ? (error.body.errors?.text ? `Text ${error.body.errors.text}.` : error.message) : 'Something went wrong. Try again.');
+const messageOf = (error: unknown) =>
+  isApiError(error)
+    ? error.body.errors?.text
+      ? `Text ${error.body.errors.text}.`
+      : error.message
+    : 'Something went wrong. Try again.';
 
 /** The lesson's discussion: everyone who may open the lesson reads it; signed-in learners write, edit and delete their own. */
 export function Comments({ lessonId }: { lessonId: string }) {
@@ -84,13 +96,21 @@ function CharCount({ id, length }: { id: string; length: number }) {
   const over = length - MAX_COMMENT_LENGTH;
   return (
     <p id={id} className={over > 0 ? 'char-count field-error' : 'char-count hint'}>
-      {over > 0 ? `${over.toLocaleString('en-US')} characters too many (at most ${LIMIT})` : `${length.toLocaleString('en-US')} of ${LIMIT} characters`}
+      {over > 0
+        ? `${over.toLocaleString('en-US')} characters too many (at most ${LIMIT})`
+        : `${length.toLocaleString('en-US')} of ${LIMIT} characters`}
     </p>
   );
 }
 
 /** A textarea with its label, counter and error, for posting and for editing. */
-function CommentField({ label, value, onChange, error, fieldRef }: {
+function CommentField({
+  label,
+  value,
+  onChange,
+  error,
+  fieldRef,
+}: {
   label: string;
   value: string;
   onChange: (text: string) => void;
@@ -111,11 +131,7 @@ function CommentField({ label, value, onChange, error, fieldRef }: {
         aria-describedby={`${id}-count${error ? ` ${id}-error` : ''}`}
       />
       <CharCount id={`${id}-count`} length={value.length} />
-      {error && (
-        <p id={`${id}-error`} className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FieldAlert id={`${id}-error`} error={error} />
     </div>
   );
 }
@@ -162,7 +178,11 @@ function NewComment({ lessonId, onPosted }: { lessonId: string; onPosted: (comme
   );
 }
 
-function CommentItem({ comment, onChanged, onDeleted }: {
+function CommentItem({
+  comment,
+  onChanged,
+  onDeleted,
+}: {
   comment: LessonComment;
   onChanged: (comment: LessonComment) => void;
   onDeleted: (id: string) => void;
@@ -193,33 +213,59 @@ function CommentItem({ comment, onChanged, onDeleted }: {
       </p>
       {comment.hidden && (
         <p className="notice notice-info comment-hidden-note">
-          A moderator hid this comment{comment.hidden.reason ? `: ${comment.hidden.reason}` : ''}. Only you can see it now.
+          A moderator hid this comment{comment.hidden.reason ? `: ${comment.hidden.reason}` : ''}. Only you can see it
+          now.
         </p>
       )}
       {mode === 'edit' ? (
-        <EditComment comment={comment} onSaved={(saved) => {
+        <EditComment
+          comment={comment}
+          onSaved={(saved) => {
             onChanged(saved);
             back();
-          }} onCancel={back} />
+          }}
+          onCancel={back}
+        />
       ) : (
         <p className="comment-text">{comment.text}</p>
       )}
       {comment.mine && mode === 'view' && (
         <p className="actions">
-          <button type="button" className="button-quiet" ref={editRef} onClick={() => setMode('edit')} aria-describedby={metaId}>
+          <button
+            type="button"
+            className="button-quiet"
+            ref={editRef}
+            onClick={() => setMode('edit')}
+            aria-describedby={metaId}
+          >
             Edit
           </button>
-          <button type="button" className="button-quiet" onClick={() => setMode('confirm-delete')} aria-describedby={metaId}>
+          <button
+            type="button"
+            className="button-quiet"
+            onClick={() => setMode('confirm-delete')}
+            aria-describedby={metaId}
+          >
             Delete
           </button>
         </p>
       )}
-      {mode === 'confirm-delete' && <ConfirmDelete comment={comment} onDeleted={() => onDeleted(comment.id)} onCancel={back} />}
+      {mode === 'confirm-delete' && (
+        <ConfirmDelete comment={comment} onDeleted={() => onDeleted(comment.id)} onCancel={back} />
+      )}
     </li>
   );
 }
 
-function EditComment({ comment, onSaved, onCancel }: { comment: LessonComment; onSaved: (comment: LessonComment) => void; onCancel: () => void }) {
+function EditComment({
+  comment,
+  onSaved,
+  onCancel,
+}: {
+  comment: LessonComment;
+  onSaved: (comment: LessonComment) => void;
+  onCancel: () => void;
+}) {
   const { refresh } = useSession();
   const [text, setText] = useState(comment.text);
   const [error, setError] = useState<string | null>(null);
@@ -258,7 +304,15 @@ function EditComment({ comment, onSaved, onCancel }: { comment: LessonComment; o
   );
 }
 
-function ConfirmDelete({ comment, onDeleted, onCancel }: { comment: LessonComment; onDeleted: () => void; onCancel: () => void }) {
+function ConfirmDelete({
+  comment,
+  onDeleted,
+  onCancel,
+}: {
+  comment: LessonComment;
+  onDeleted: () => void;
+  onCancel: () => void;
+}) {
   const { refresh } = useSession();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -283,7 +337,13 @@ function ConfirmDelete({ comment, onDeleted, onCancel }: { comment: LessonCommen
     <div className="comment-confirm" role="group" aria-label="Delete this comment?">
       <p>Delete this comment? This cannot be undone.</p>
       <p className="actions">
-        <button type="button" className="button-danger" ref={confirmRef} onClick={handleDelete} aria-disabled={busy || undefined}>
+        <button
+          type="button"
+          className="button-danger"
+          ref={confirmRef}
+          onClick={handleDelete}
+          aria-disabled={busy || undefined}
+        >
           {busy ? 'Deleting…' : 'Yes, delete'}
         </button>
         <button type="button" className="button-quiet" onClick={onCancel}>

@@ -1,6 +1,15 @@
 import { useState } from 'react';
+import { FieldAlert } from '../../ActionFeedback';
 import { isApiError } from '../../api/client';
-import { coursePath, getCourse, getLesson, lessonPath, setBookmarked, setLessonCompleted, type LessonView } from '../../api/learning';
+import {
+  coursePath,
+  getCourse,
+  getLesson,
+  lessonPath,
+  setBookmarked,
+  setLessonCompleted,
+  type LessonView,
+} from '../../api/learning';
 import { AccessNotice } from '../../learning/AccessNotice';
 import { LoadStatus } from '../../LoadStatus';
 import { loginPath } from '../../redirects';
@@ -18,7 +27,8 @@ export function LessonPage() {
   if (view.status === 'error' && isApiError(view.error, 'not-found', 'validation-failed')) {
     return (
       <NotFoundPage title="Lesson not found">
-        This lesson does not exist or is not published. <Link to={`/courses/${encodeURIComponent(course)}`}>See the course</Link>, or
+        This lesson does not exist or is not published.{' '}
+        <Link to={`/courses/${encodeURIComponent(course)}`}>See the course</Link>, or
       </NotFoundPage>
     );
   }
@@ -79,9 +89,13 @@ function SignInToTrack() {
 
 /** The course's products are needed to say what to buy; the lesson answer does not carry them. */
 function LockedLesson({ view }: { view: LessonView }) {
-  const products = useAsync(async () => (await getCourse(view.course.slug ?? view.course.id)).products, [view.course.id]);
+  const products = useAsync(
+    async () => (await getCourse(view.course.slug ?? view.course.id)).products,
+    [view.course.id],
+  );
   if (!view.lock) return null;
-  if (products.status !== 'ready') return <LoadStatus state={products} retry={products.retry} what="how to get access" />;
+  if (products.status !== 'ready')
+    return <LoadStatus state={products} retry={products.retry} what="how to get access" />;
   return <AccessNotice lock={view.lock} products={products.data} what="lesson" />;
 }
 
@@ -134,11 +148,7 @@ function CompleteToggle({ view }: { view: LessonView }) {
       <p id="complete-message" role="status" className="hint">
         {message && !message.error ? message.text : ''}
       </p>
-      {message?.error && (
-        <p role="alert" className="field-error">
-          {message.text}
-        </p>
-      )}
+      <FieldAlert error={message?.error ? message.text : null} />
     </div>
   );
 }
@@ -169,7 +179,13 @@ function BookmarkToggle({ view }: { view: LessonView }) {
 
   return (
     <div className="lesson-toolbar">
-      <button type="button" className="button-quiet bookmark-toggle" aria-pressed={bookmarked} aria-disabled={pending || undefined} onClick={toggle}>
+      <button
+        type="button"
+        className="button-quiet bookmark-toggle"
+        aria-pressed={bookmarked}
+        aria-disabled={pending || undefined}
+        onClick={toggle}
+      >
         <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false">
           <path
             d="M8 1.5l1.9 4 4.4.5-3.3 3 .9 4.3L8 11.1l-3.9 2.2.9-4.3-3.3-3 4.4-.5z"

@@ -1,4 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { EmailInput, FieldAlert } from '../../ActionFeedback';
 import { Link } from 'wouter';
 import { ApiError, isApiError } from '../../api/client';
 import { startCheckout, type CheckoutRequest } from '../../api/commerce';
@@ -7,6 +8,7 @@ import { loginPath } from '../../redirects';
 import { useSession } from '../../session';
 import { plural } from './pricingText';
 import { CheckoutSubmit } from './CheckoutSubmit';
+import { failedTo } from '../../useConfirmation';
 
 interface Props {
   /** The checkout request for what the widget shows, or null when a field needs fixing first. */
@@ -43,7 +45,13 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
   const [owned, setOwned] = useState<Owned | null>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const needsEmail = state.status === 'signed-out' || state.status === 'error';
-  const label = free ? 'Get it free' : seats !== null ? `Buy ${plural(seats, 'seat', 'seats')}` : forTeam ? 'Buy seats' : 'Buy now';
+  const label = free
+    ? 'Get it free'
+    : seats !== null
+      ? `Buy ${plural(seats, 'seat', 'seats')}`
+      : forTeam
+        ? 'Buy seats'
+        : 'Buy now';
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -54,7 +62,11 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
     if (!request) return onInvalid();
     const address = email.trim();
     if (needsEmail && !/^[^\s@]+@[^\s@]+$/.test(address)) {
-      setEmailError(address ? 'Enter a valid email address, like name@example.com.' : 'Enter your email address: we send the receipt there.');
+      setEmailError(
+        address
+          ? 'Enter a valid email address, like name@example.com.'
+          : 'Enter your email address: we send the receipt there.',
+      );
       emailRef.current?.focus();
       return;
     }
@@ -71,7 +83,7 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
         setEmailError(`Email ${caught.body.errors.email}.`);
         emailRef.current?.focus();
       } else {
-        setError(`We could not start the checkout: ${caught instanceof Error ? caught.message : 'something went wrong. Please try again.'}`);
+        setError(failedTo('start the checkout')(caught));
       }
     }
   }
@@ -87,7 +99,7 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
       window.location.assign(url);
     } catch (caught) {
       setBusy(false);
-      setError(`We could not start the checkout: ${caught instanceof Error ? caught.message : 'something went wrong. Please try again.'}`);
+      setError(failedTo('start the checkout')(caught));
     }
   }
 
@@ -97,29 +109,22 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
     if (owned && value.trim().toLowerCase() !== owned.email.toLowerCase()) setOwned(null);
   }
 
-  const describedBy = emailError ? `${id}-email-error` : owned ? `${id}-email-owned` : `${id}-email-hint`;
+  const emailDescribedBy = emailError ? `${id}-email-error` : owned ? `${id}-email-owned` : `${id}-email-hint`;
   return (
     <form className="stack buy-form" onSubmit={handleSubmit} noValidate aria-busy={busy}>
       {needsEmail && (
         <div className="field">
           <label htmlFor={`${id}-email`}>Email for your receipt</label>
-          <input
+          <EmailInput
             ref={emailRef}
             id={`${id}-email`}
-            type="email"
-            name="email"
-            autoComplete="email"
-            inputMode="email"
-            required
             value={email}
-            onChange={(event) => changeEmail(event.target.value)}
-            aria-invalid={emailError ? true : undefined}
-            aria-describedby={describedBy}
+            onChange={changeEmail}
+            invalid={!!emailError}
+            describedBy={emailDescribedBy}
           />
           {emailError ? (
-            <p id={`${id}-email-error`} role="alert" className="field-error">
-              {emailError}
-            </p>
+            <FieldAlert id={`${id}-email-error`} error={emailError} />
           ) : owned ? (
             <div className="notice notice-error owns-product">
               <p id={`${id}-email-owned`} role="alert">
@@ -144,8 +149,8 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
       <CheckoutSubmit label={label} busy={busy} error={error} className="button-buy" />
       {needsEmail && (
         <p className="hint">
-          Own an earlier course or team seats? <Link to={loginPath(here)}>Sign in</Link> and
-          they count toward this price.
+          Own an earlier course or team seats? <Link to={loginPath(here)}>Sign in</Link> and they count toward this
+          price.
         </p>
       )}
     </form>

@@ -1,7 +1,17 @@
 import { BusyStatus } from '../../ActionFeedback';
 
 /** The Buy button with its "Starting checkout…" status, and the error of a checkout that could not start. */
-export function CheckoutSubmit({ label, busy, error, className }: { label: string; busy: boolean; error: string | null; className?: string }) {
+export function CheckoutSubmit({
+  label,
+  busy,
+  error,
+  className,
+}: {
+  label: string;
+  busy: boolean;
+  error: string | null;
+  className?: string;
+}) {
   return (
     <>
       <div className="actions">

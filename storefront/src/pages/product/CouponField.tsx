@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { FieldAlert } from '../../ActionFeedback';
 import type { QuoteAnswer } from '../../api/commerce';
 import { discountInWords, formatBp, formatPercent, notApplied } from './pricingText';
 
@@ -15,7 +16,8 @@ export function CouponField({ applied, answer, onApply }: Props) {
   const id = useId();
   const [draft, setDraft] = useState(applied ?? '');
   const [missing, setMissing] = useState(false);
-  const current = applied && answer?.coupon && answer.coupon.code.toLowerCase() === applied.toLowerCase() ? answer : null;
+  const current =
+    applied && answer?.coupon && answer.coupon.code.toLowerCase() === applied.toLowerCase() ? answer : null;
   const feedback = current ? couponFeedback(current) : null;
   const error = missing ? 'Enter a coupon code.' : feedback?.error;
 
@@ -60,11 +62,7 @@ export function CouponField({ applied, answer, onApply }: Props) {
           </button>
         )}
       </div>
-      {error && (
-        <p id={`${id}-error`} role="alert" className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldAlert id={`${id}-error`} error={error} />
       <p id={`${id}-note`} role="status" className="hint status-message">
         {!error && feedback?.note}
       </p>
@@ -84,7 +82,9 @@ function couponFeedback(answer: QuoteAnswer): { error?: string; note?: string } 
     return {
       note:
         `Coupon ${code} applied: ${formatBp(discount.bp)} off.` +
-        (replacesSale ? ` It takes the place of the ${formatPercent(sale.percent)} sale; discounts do not combine.` : ''),
+        (replacesSale
+          ? ` It takes the place of the ${formatPercent(sale.percent)} sale; discounts do not combine.`
+          : ''),
     };
   }
   if (notApplied(answer, 'coupon', 'saves-less') && discount) {

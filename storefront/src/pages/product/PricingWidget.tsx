@@ -27,7 +27,10 @@ export function PricingWidget({ product, products }: Props) {
   const [coupon, setCoupon] = useState<string | null>(() => params.get('code')?.trim().slice(0, 64) || null);
   const [ppp, setPpp] = useState(false);
   const [forTeam, setForTeam] = useState(false);
-  const maxSeats = product.seatsLeft !== null ? Math.max(1, Math.min(MAX_SEATS_PER_PURCHASE, product.seatsLeft)) : MAX_SEATS_PER_PURCHASE;
+  const maxSeats =
+    product.seatsLeft !== null
+      ? Math.max(1, Math.min(MAX_SEATS_PER_PURCHASE, product.seatsLeft))
+      : MAX_SEATS_PER_PURCHASE;
   const [seatsText, setSeatsText] = useState(() => String(Math.max(1, Math.min(5, maxSeats))));
   const seatsRef = useRef<HTMLInputElement>(null);
   // An empty field is not an error while the buyer is still typing; it is once they leave it or press Buy.
@@ -80,7 +83,12 @@ export function PricingWidget({ product, products }: Props) {
   return (
     <div className="pricing-widget">
       <SaleNote sale={answer.sale} />
-      <PriceBreakdown answer={answer} stale={pending || error !== null || choice === null} pending={pending} creditLabel={creditLabel(answer, product, products)} />
+      <PriceBreakdown
+        answer={answer}
+        stale={pending || error !== null || choice === null}
+        pending={pending}
+        creditLabel={creditLabel(answer, product, products)}
+      />
       {error && (
         <div role="alert" className="notice notice-error">
           <p>We could not update the price: {error.message}</p>
@@ -125,9 +133,15 @@ export function PricingWidget({ product, products }: Props) {
 }
 
 /** The checkout for the current choice; the coupon only when the quote did not reject it, so Buy charges what is shown. */
-function checkoutRequest(productId: string, choice: PurchaseChoice | null, answer: QuoteAnswer, forTeam: boolean): Omit<CheckoutRequest, 'email'> | null {
+function checkoutRequest(
+  productId: string,
+  choice: PurchaseChoice | null,
+  answer: QuoteAnswer,
+  forTeam: boolean,
+): Omit<CheckoutRequest, 'email'> | null {
   if (!choice) return null;
-  const rejected = choice.coupon && answer.coupon?.code.toLowerCase() === choice.coupon.toLowerCase() && answer.coupon.problem;
+  const rejected =
+    choice.coupon && answer.coupon?.code.toLowerCase() === choice.coupon.toLowerCase() && answer.coupon.problem;
   const upgradeFrom = forTeam ? undefined : answer.upgrade?.fromPurchaseId;
   return {
     productId,
@@ -163,7 +177,17 @@ function SaleNote({ sale }: { sale: QuoteAnswer['sale'] }) {
 }
 
 /** What owning a related course means for this purchase: an upgrade credit, or a seat to give away. */
-function OwnershipNote({ answer, product, products, forTeam }: { answer: QuoteAnswer; product: StoreProduct; products: StoreProduct[]; forTeam: boolean }) {
+function OwnershipNote({
+  answer,
+  product,
+  products,
+  forTeam,
+}: {
+  answer: QuoteAnswer;
+  product: StoreProduct;
+  products: StoreProduct[];
+  forTeam: boolean;
+}) {
   if (forTeam) return null;
   if (answer.upgrade) {
     if (answer.upgrade.fromProductId === product.id) {

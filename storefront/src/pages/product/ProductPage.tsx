@@ -16,11 +16,7 @@ export function ProductPage() {
   if (products.status !== 'ready') return <LoadStatus state={products} retry={products.retry} what="the course" />;
   const product = findProduct(products.data, slugOrId);
   if (!product) {
-    return (
-      <NotFoundPage title="Course not found">
-        This course does not exist or is no longer on sale.
-      </NotFoundPage>
-    );
+    return <NotFoundPage title="Course not found">This course does not exist or is no longer on sale.</NotFoundPage>;
   }
   return <ProductDetails key={product.id} product={product} products={products.data} />;
 }

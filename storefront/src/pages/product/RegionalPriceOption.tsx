@@ -18,7 +18,9 @@ export function RegionalPriceOption({ answer, forTeam, checked, onChange }: Prop
   if (forTeam || !answer.ppp) {
     // The quote still names the buyer's regional price when a team purchase ruled it out.
     if (forTeam && notApplied(answer, 'ppp', 'team-purchase', 'quantity-above-one')) {
-      return <p className="hint">Regional prices are for a purchase for one person, so they do not apply to team seats.</p>;
+      return (
+        <p className="hint">Regional prices are for a purchase for one person, so they do not apply to team seats.</p>
+      );
     }
     return null;
   }
@@ -29,7 +31,12 @@ export function RegionalPriceOption({ answer, forTeam, checked, onChange }: Prop
   return (
     <div className="ppp-option">
       <label className="check">
-        <input type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} aria-describedby={`${id}-terms`} />
+        <input
+          type="checkbox"
+          checked={checked}
+          onChange={(event) => onChange(event.target.checked)}
+          aria-describedby={`${id}-terms`}
+        />
         {`Use the regional price for ${country} (${formatPercent(answer.ppp.percent)} off)`}
       </label>
       <p id={`${id}-terms`} className="hint check-hint">

@@ -18,7 +18,19 @@ interface Props {
 }
 
 /** The number of seats, with its error or hint below: the same field when buying a team and when adding seats. */
-export function SeatsInput({ id, inputRef, max, value, onChange, onBlur, error, hint, hintId, liveHint, noteClassName }: Props) {
+export function SeatsInput({
+  id,
+  inputRef,
+  max,
+  value,
+  onChange,
+  onBlur,
+  error,
+  hint,
+  hintId,
+  liveHint,
+  noteClassName,
+}: Props) {
   const note = (base: string) => (noteClassName ? `${base} ${noteClassName}` : base);
   return (
     <>

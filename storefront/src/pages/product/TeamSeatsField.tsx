@@ -1,6 +1,6 @@
 import { useId, type Ref } from 'react';
 import type { QuoteAnswer } from '../../api/commerce';
-import { discountInWords, formatBp, plural, TEAM_TIERS, tierFor, tierRange } from './pricingText';
+import { discountInWords, formatBp, plural, tierFor, tierRange } from './pricingText';
 import { SeatsInput } from './SeatsInput';
 
 export const MAX_SEATS_PER_PURCHASE = 100;
@@ -15,7 +15,10 @@ export function parseSeats(text: string, max: number): { seats: number; error: n
   if (seats > max) {
     return {
       seats: null,
-      error: max < MAX_SEATS_PER_PURCHASE ? `Only ${plural(max, 'seat is', 'seats are')} available.` : `You can buy up to ${max} seats at once.`,
+      error:
+        max < MAX_SEATS_PER_PURCHASE
+          ? `Only ${plural(max, 'seat is', 'seats are')} available.`
+          : `You can buy up to ${max} seats at once.`,
     };
   }
   return { seats, error: null };
@@ -36,15 +39,33 @@ interface Props {
 }
 
 /** "For my team" and the seat count, with the team tiers and how many more seats reach the next one. */
-export function TeamSeatsField({ forTeam, onForTeamChange, seatsText, onSeatsTextChange, onSeatsBlur, seats, seatsError, maxSeats, answer, seatsRef }: Props) {
+export function TeamSeatsField({
+  forTeam,
+  onForTeamChange,
+  seatsText,
+  onSeatsTextChange,
+  onSeatsBlur,
+  seats,
+  seatsError,
+  maxSeats,
+  answer,
+  seatsRef,
+}: Props) {
   const id = useId();
   const existing = answer?.team?.existingSeats ?? 0;
   const total = seats === null ? null : seats + existing;
+  /** The team tiers, from the API (pricing's own table); the widget renders once the first quote is in. */
+  const tiers = answer?.teamTiers ?? [];
 
   return (
     <div className="team-field">
       <label className="check">
-        <input type="checkbox" checked={forTeam} onChange={(event) => onForTeamChange(event.target.checked)} aria-describedby={`${id}-about`} />
+        <input
+          type="checkbox"
+          checked={forTeam}
+          onChange={(event) => onForTeamChange(event.target.checked)}
+          aria-describedby={`${id}-about`}
+        />
         For my team
       </label>
       <p id={`${id}-about`} className="hint check-hint">
@@ -68,8 +89,8 @@ export function TeamSeatsField({ forTeam, onForTeamChange, seatsText, onSeatsTex
             />
           </div>
           <ul className="tiers" aria-label="Team discounts">
-            {TEAM_TIERS.map((tier) => {
-              const active = total !== null && tierFor(total) === tier;
+            {tiers.map((tier) => {
+              const active = total !== null && tierFor(tiers, total) === tier;
               return (
                 <li key={tier.min} aria-current={active ? 'true' : undefined}>
                   {tierRange(tier)}: {formatBp(tier.bp)} off
@@ -79,7 +100,8 @@ export function TeamSeatsField({ forTeam, onForTeamChange, seatsText, onSeatsTex
           </ul>
           {existing > 0 && (
             <p className="hint">
-              You already bought {plural(existing, 'seat', 'seats')} for this course; they count toward the team discount.
+              You already bought {plural(existing, 'seat', 'seats')} for this course; they count toward the team
+              discount.
             </p>
           )}
         </div>
@@ -89,22 +111,31 @@ export function TeamSeatsField({ forTeam, onForTeamChange, seatsText, onSeatsTex
 }
 
 /** "Add 2 more seats for 15 % off", and whether the tier reached is the discount that applies. */
-function tierHint(total: number, seats: number, existing: number, maxSeats: number, answer: QuoteAnswer | null): string {
+function tierHint(
+  total: number,
+  seats: number,
+  existing: number,
+  maxSeats: number,
+  answer: QuoteAnswer | null,
+): string {
   // Another discount (the sale, an entered coupon) wins over a tier that saves no more; ties go to the coupon.
   const discount = answer?.quote.discount;
   const saleBp = answer?.sale ? Math.round(answer.sale.percent * 100) : 0;
   const couponBp = discount?.kind === 'coupon' ? discount.bp : 0;
   const rival = Math.max(saleBp, couponBp);
-  const rivalWords = couponBp >= saleBp ? discountInWords('coupon', couponBp) : discountInWords('default-coupon', saleBp);
+  const rivalWords =
+    couponBp >= saleBp ? discountInWords('coupon', couponBp) : discountInWords('default-coupon', saleBp);
 
   const parts: string[] = [];
-  const current = tierFor(total);
+  const tiers = answer?.teamTiers ?? [];
+  const current = tierFor(tiers, total);
   const counted = existing > 0 ? `${total} seats in all` : plural(total, 'seat', 'seats');
   if (current && current.bp > rival) parts.push(`${counted} get the ${formatBp(current.bp)} team discount.`);
   else if (current) parts.push(`${counted} earn ${formatBp(current.bp)} off, but ${rivalWords} saves more.`);
 
-  const next = TEAM_TIERS.find((tier) => tier.min > total && tier.bp > rival);
+  const next = tiers.find((tier) => tier.min > total && tier.bp > rival);
   const more = next ? next.min - total : 0;
-  if (next && seats + more <= maxSeats) parts.push(`Add ${more} more ${more === 1 ? 'seat' : 'seats'} for ${formatBp(next.bp)} off.`);
+  if (next && seats + more <= maxSeats)
+    parts.push(`Add ${more} more ${more === 1 ? 'seat' : 'seats'} for ${formatBp(next.bp)} off.`);
   return parts.join(' ');
 }

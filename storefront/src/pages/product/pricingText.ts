@@ -30,21 +30,12 @@ export function countryName(code: string): string {
   }
 }
 
-export interface TeamTier {
-  min: number;
-  max: number | null;
-  bp: number;
-}
+/** A team tier of DOMAIN §5 (seats bought, now and before → discount), as the quote answer carries them. */
+type TeamTier = QuoteAnswer['teamTiers'][number];
 
-/** The team tiers of DOMAIN §5: seats bought (now and before) → discount. 1–4 seats get none. */
-export const TEAM_TIERS: TeamTier[] = [
-  { min: 5, max: 9, bp: 1500 },
-  { min: 10, max: 29, bp: 2500 },
-  { min: 30, max: null, bp: 3500 },
-];
-
-export function tierFor(seats: number): TeamTier | null {
-  return TEAM_TIERS.findLast((tier) => seats >= tier.min) ?? null;
+/** The tier `seats` reach among the quote's `tiers`; 1–4 seats get none. */
+export function tierFor(tiers: readonly TeamTier[], seats: number): TeamTier | null {
+  return tiers.findLast((tier) => seats >= tier.min) ?? null;
 }
 
 export function tierRange(tier: TeamTier): string {

@@ -7,6 +7,7 @@ import { MAX_SEATS_PER_PURCHASE, parseSeats } from '../product/TeamSeatsField';
 import { useQuote } from '../product/useQuote';
 import { CheckoutSubmit } from '../product/CheckoutSubmit';
 import { SeatsInput } from '../product/SeatsInput';
+import { failedTo } from '../../useConfirmation';
 
 /** More seats on the same team: the team checkout, priced first (the seats already bought count toward the tiers). */
 export function BuyMoreSeats({ product }: { product: TeamView['product'] }) {
@@ -18,7 +19,14 @@ export function BuyMoreSeats({ product }: { product: TeamView['product'] }) {
   const seatsRef = useRef<HTMLInputElement>(null);
   const parsed = parseSeats(seatsText, MAX_SEATS_PER_PURCHASE);
   const seatsError = seatsText.trim() || touched ? parsed.error : null;
-  const { answer, pending, error: quoteError } = useQuote(product.id, parsed.seats === null ? null : { quantity: parsed.seats, team: true, coupon: null, ppp: false });
+  const {
+    answer,
+    pending,
+    error: quoteError,
+  } = useQuote(
+    product.id,
+    parsed.seats === null ? null : { quantity: parsed.seats, team: true, coupon: null, ppp: false },
+  );
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -35,7 +43,7 @@ export function BuyMoreSeats({ product }: { product: TeamView['product'] }) {
       window.location.assign(url);
     } catch (caught) {
       setBusy(false);
-      setError(`We could not start the checkout: ${caught instanceof Error ? caught.message : 'something went wrong. Please try again.'}`);
+      setError(failedTo('start the checkout')(caught));
     }
   }
 
@@ -60,7 +68,11 @@ export function BuyMoreSeats({ product }: { product: TeamView['product'] }) {
             onChange={setSeatsText}
             onBlur={() => setTouched(true)}
             error={seatsError}
-            hint={quoteError ? 'The price is shown at checkout.' : price || (parsed.seats !== null ? 'Working out the price…' : '')}
+            hint={
+              quoteError
+                ? 'The price is shown at checkout.'
+                : price || (parsed.seats !== null ? 'Working out the price…' : '')
+            }
             hintId={`${id}-price`}
             liveHint
           />

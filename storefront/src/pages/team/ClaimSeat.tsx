@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { isApiError } from '../../api/client';
 import { claimSeat, type TeamView } from '../../api/teams';
 import { BusyStatus } from '../../ActionFeedback';
+import { failedTo } from '../../useConfirmation';
 
 /** Buying for a team grants the buyer nothing by itself: one click takes one of the seats for them. */
 export function ClaimSeat({ team, onClaimed }: { team: TeamView; onClaimed: (team: TeamView) => void }) {
@@ -17,9 +18,14 @@ export function ClaimSeat({ team, onClaimed }: { team: TeamView; onClaimed: (tea
       onClaimed(await claimSeat(team.purchaseId));
     } catch (caught) {
       setBusy(false);
-      if (isApiError(caught, 'already-purchased')) setError({ text: `${caught.message} You do not need a seat from this team.`, owned: true });
-      else if (isApiError(caught, 'coupon-used-up')) setError({ text: 'Every seat was taken in the meantime. Buy one more seat below, then claim it.' });
-      else setError({ text: `We could not give you a seat: ${caught instanceof Error ? caught.message : 'something went wrong. Please try again.'}` });
+      if (isApiError(caught, 'already-purchased'))
+        setError({ text: `${caught.message} You do not need a seat from this team.`, owned: true });
+      else if (isApiError(caught, 'coupon-used-up'))
+        setError({ text: 'Every seat was taken in the meantime. Buy one more seat below, then claim it.' });
+      else
+        setError({
+          text: failedTo('give you a seat')(caught),
+        });
     }
   }
 
@@ -37,7 +43,10 @@ export function ClaimSeat({ team, onClaimed }: { team: TeamView; onClaimed: (tea
           </div>
         </>
       ) : (
-        <p>Buying seats for a team does not give you the course yourself, and every seat is taken. To study it too, buy one more seat below and claim it here.</p>
+        <p>
+          Buying seats for a team does not give you the course yourself, and every seat is taken. To study it too, buy
+          one more seat below and claim it here.
+        </p>
       )}
       {error && (
         <div role="alert" className="notice notice-error">

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { resetInviteLink, type TeamView } from '../../api/teams';
-import { BusyStatus, FieldAlert } from '../../ActionFeedback';
+import { ConfirmActions } from '../../ActionFeedback';
+import { failedTo, useConfirmation } from '../../useConfirmation';
 
 type CopyOutcome = 'copied' | 'failed' | null;
 
@@ -66,7 +67,11 @@ export function InviteLink({ team, onReset }: Props) {
             : 'Share this link with your team. Each person who opens it and signs in takes one seat.'}
         </p>
         <p role="status" aria-live="polite" className={outcome === 'failed' ? 'field-error' : 'copy-status'}>
-          {outcome === 'copied' ? 'Copied' : outcome === 'failed' ? 'Could not copy the link: it is selected, so press Ctrl+C (⌘C on a Mac) to copy it.' : ''}
+          {outcome === 'copied'
+            ? 'Copied'
+            : outcome === 'failed'
+              ? 'Could not copy the link: it is selected, so press Ctrl+C (⌘C on a Mac) to copy it.'
+              : ''}
         </p>
       </div>
       <ReplaceLink
@@ -85,62 +90,34 @@ export function InviteLink({ team, onReset }: Props) {
 /** "Replace the invite link", then a confirmation that says what happens to the old one. */
 function ReplaceLink({ team, onReset }: Props) {
   const id = useId();
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  const openRef = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-  }, [confirming]);
-
-  async function handleReplace() {
-    setBusy(true);
-    setError(null);
-    try {
-      const next = await resetInviteLink(team.purchaseId);
-      setBusy(false);
-      setConfirming(false);
-      onReset(next, 'The invite link was replaced. The old link no longer works: share the new one.');
-    } catch (caught) {
-      setBusy(false);
-      setError(`We could not replace the link: ${caught instanceof Error ? caught.message : 'something went wrong. Please try again.'}`);
-    }
-  }
-
-  function cancel() {
-    setConfirming(false);
-    setError(null);
-    requestAnimationFrame(() => openRef.current?.focus());
-  }
+  const { confirming, ask, startRef, actions } = useConfirmation(
+    async () =>
+      onReset(
+        await resetInviteLink(team.purchaseId),
+        'The invite link was replaced. The old link no longer works: share the new one.',
+      ),
+    failedTo('replace the link'),
+  );
 
   if (!confirming) {
     return (
       <div className="replace-link">
-        <button ref={openRef} type="button" className="button-quiet" onClick={() => setConfirming(true)}>
+        <button ref={startRef} type="button" className="button-quiet" onClick={ask}>
           Replace the invite link
         </button>
-        <p className="hint">If the link reached people it should not have, replace it: only the new link lets people in.</p>
+        <p className="hint">
+          If the link reached people it should not have, replace it: only the new link lets people in.
+        </p>
       </div>
     );
   }
   return (
     <div className="replace-link replace-confirm" role="group" aria-labelledby={`${id}-question`}>
       <p id={`${id}-question`}>
-        <strong>Replace the invite link?</strong> The current link stops working at once: anyone who opens it is told it is
-        not valid. People who already have a seat keep it. Share the new link with those who still need to join.
+        <strong>Replace the invite link?</strong> The current link stops working at once: anyone who opens it is told it
+        is not valid. People who already have a seat keep it. Share the new link with those who still need to join.
       </p>
-      <div className="actions">
-        <button ref={confirmRef} type="button" className="button-danger" onClick={handleReplace} disabled={busy}>
-          Yes, replace the link
-        </button>
-        <button type="button" className="button-quiet" onClick={cancel} disabled={busy}>
-          Cancel
-        </button>
-        <BusyStatus busy={busy} text="Replacing the link…" />
-      </div>
-      <FieldAlert error={error} />
+      <ConfirmActions {...actions} label="Yes, replace the link" busyText="Replacing the link…" />
     </div>
   );
 }

@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import type { RefObject } from 'react';
 import { isApiError } from '../../api/client';
 import { getTeam, revokeSeat, type TeamMember, type TeamView } from '../../api/teams';
 import { formatDate } from '../../format';
-import { BusyStatus, FieldAlert } from '../../ActionFeedback';
+import { ConfirmActions } from '../../ActionFeedback';
+import { failedTo, useConfirmation } from '../../useConfirmation';
 import { PeopleTable } from './PeopleTable';
 
 interface Props {
@@ -19,7 +20,9 @@ export function MembersTable({ team, headingRef, onChanged }: Props) {
         Members
       </h2>
       {team.members.length === 0 ? (
-        <p className="empty">Nobody has taken a seat yet. Share the invite link: people appear here as soon as they join.</p>
+        <p className="empty">
+          Nobody has taken a seat yet. Share the invite link: people appear here as soon as they join.
+        </p>
       ) : (
         <PeopleTable caption="People with a seat in your team" when="Joined">
           {team.members.map((member) => (
@@ -32,20 +35,8 @@ export function MembersTable({ team, headingRef, onChanged }: Props) {
 }
 
 function MemberRow({ team, member, onChanged }: { team: TeamView; member: TeamMember; onChanged: Props['onChanged'] }) {
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  const revokeRef = useRef<HTMLButtonElement>(null);
   const who = member.you ? 'your' : `${member.name ?? member.email}’s`;
-
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-  }, [confirming]);
-
-  async function handleRevoke() {
-    setBusy(true);
-    setError(null);
+  const { confirming, ask, startRef, actions } = useConfirmation(async () => {
     try {
       const next = await revokeSeat(team.purchaseId, member.purchaseId);
       onChanged(
@@ -55,24 +46,12 @@ function MemberRow({ team, member, onChanged }: { team: TeamView; member: TeamMe
           : `${member.email} no longer has a seat. It is free again, and we emailed them. They cannot take a seat through the invite link unless you let them back in.`,
       );
     } catch (caught) {
-      if (isApiError(caught, 'not-found')) {
-        // Revoked elsewhere already: show the team as it is now.
-        try {
-          return onChanged(await getTeam(team.purchaseId), `${member.email} had already lost their seat.`);
-        } catch {
-          // fall through to the message below
-        }
-      }
-      setBusy(false);
-      setError(`We could not revoke the seat: ${caught instanceof Error ? caught.message : 'something went wrong. Please try again.'}`);
+      if (!isApiError(caught, 'not-found')) throw caught;
+      // Revoked elsewhere already: show the team as it is now (if that fails too, the first failure is the news).
+      const now = await getTeam(team.purchaseId).catch(() => Promise.reject(caught));
+      onChanged(now, `${member.email} had already lost their seat.`);
     }
-  }
-
-  function cancel() {
-    setConfirming(false);
-    setError(null);
-    requestAnimationFrame(() => revokeRef.current?.focus());
-  }
+  }, failedTo('revoke the seat'));
 
   return (
     <tr>
@@ -93,19 +72,10 @@ function MemberRow({ team, member, onChanged }: { team: TeamView; member: TeamMe
                 ? 'Give up your seat? You lose access to the course; your progress is kept.'
                 : `Revoke ${who} seat? They lose access to the course (their progress is kept), we email them, and the seat is free for someone else. The invite link will not let them back in unless you allow it.`}
             </p>
-            <div className="actions">
-              <button ref={confirmRef} type="button" className="button-danger" onClick={handleRevoke} disabled={busy}>
-                Yes, revoke
-              </button>
-              <button type="button" className="button-quiet" onClick={cancel} disabled={busy}>
-                Cancel
-              </button>
-              <BusyStatus busy={busy} text="Revoking…" />
-            </div>
-            <FieldAlert error={error} />
+            <ConfirmActions {...actions} label="Yes, revoke" busyText="Revoking…" />
           </div>
         ) : (
-          <button ref={revokeRef} type="button" className="button-quiet" onClick={() => setConfirming(true)}>
+          <button ref={startRef} type="button" className="button-quiet" onClick={ask}>
             Revoke<span className="visually-hidden"> {who} seat</span>
           </button>
         )}

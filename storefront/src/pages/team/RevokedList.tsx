@@ -4,6 +4,7 @@ import { getTeam, readmit, type RevokedMember, type TeamView } from '../../api/t
 import { formatDate } from '../../format';
 import { BusyStatus, FieldAlert } from '../../ActionFeedback';
 import { PeopleTable } from './PeopleTable';
+import { failedTo } from '../../useConfirmation';
 
 interface Props {
   team: TeamView;
@@ -35,7 +36,15 @@ export function RevokedList({ team, headingRef, onChanged }: Props) {
   );
 }
 
-function RevokedRow({ team, person, onChanged }: { team: TeamView; person: RevokedMember; onChanged: Props['onChanged'] }) {
+function RevokedRow({
+  team,
+  person,
+  onChanged,
+}: {
+  team: TeamView;
+  person: RevokedMember;
+  onChanged: Props['onChanged'];
+}) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const who = person.name ?? person.email;
@@ -56,7 +65,7 @@ function RevokedRow({ team, person, onChanged }: { team: TeamView; person: Revok
         }
       }
       setBusy(false);
-      setError(`We could not let ${who} back in: ${caught instanceof Error ? caught.message : 'something went wrong. Please try again.'}`);
+      setError(failedTo(`let ${who} back in`)(caught));
     }
   }
 

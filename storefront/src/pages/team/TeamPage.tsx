@@ -1,11 +1,10 @@
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useRef, useState, type RefObject } from 'react';
 import { Link, useParams } from 'wouter';
 import { isApiError } from '../../api/client';
 import { getTeam, type TeamView } from '../../api/teams';
 import { LoadStatus } from '../../LoadStatus';
 import { RequireSignIn } from '../../RequireSignIn';
-import { useSession } from '../../session';
-import { useAsync } from '../../useAsync';
+import { type useAsync } from '../../useAsync';
 import { useDocumentTitle } from '../../useDocumentTitle';
 import { useFocusOnChange } from '../../useFocusOnChange';
 import { plural } from '../product/pricingText';
@@ -14,9 +13,8 @@ import { ClaimSeat } from './ClaimSeat';
 import { InviteLink } from './InviteLink';
 import { MembersTable } from './MembersTable';
 import { RevokedList } from './RevokedList';
-
-/** A team purchase still lets people in (a refunded, disputed or banned one does not). */
-const ACTIVE = ['Valid', 'Restricted'];
+import { useAccountAsync } from '../../useAccountAsync';
+import { grantsAccess } from '../../../../api/src/shared/purchase-status';
 
 /** /teams/:purchaseId: the owner's team: seats, the invite link, members (revocable), their own seat, more seats. */
 export function TeamPage() {
@@ -25,15 +23,10 @@ export function TeamPage() {
 
 function TeamLoader() {
   const { purchaseId = '' } = useParams();
-  const team = useAsync(() => getTeam(purchaseId), [purchaseId]);
-  const { refresh } = useSession();
+  const team = useAccountAsync(() => getTeam(purchaseId), [purchaseId]);
   const failure = team.status === 'error' ? team.error : null;
   const notFound = isApiError(failure, 'team-not-found', 'not-found', 'validation-failed');
   const headingRef = useFocusOnChange<HTMLHeadingElement>(notFound ? 'not-found' : team.status);
-
-  useEffect(() => {
-    if (isApiError(failure, 'unauthenticated')) refresh();
-  }, [failure, refresh]);
 
   if (notFound) return <TeamNotFound headingRef={headingRef} />;
   if (team.status !== 'ready') return <TeamLoading team={team} headingRef={headingRef} />;
@@ -55,7 +48,13 @@ function TeamNotFound({ headingRef }: { headingRef: RefObject<HTMLHeadingElement
   );
 }
 
-function TeamLoading({ team, headingRef }: { team: ReturnType<typeof useAsync<TeamView>>; headingRef: RefObject<HTMLHeadingElement | null> }) {
+function TeamLoading({
+  team,
+  headingRef,
+}: {
+  team: ReturnType<typeof useAsync<TeamView>>;
+  headingRef: RefObject<HTMLHeadingElement | null>;
+}) {
   useDocumentTitle('Your team');
   return (
     <section>
@@ -72,7 +71,7 @@ function TeamManager({ initial, headingRef }: { initial: TeamView; headingRef: R
   const [announcement, setAnnouncement] = useState('');
   const membersHeadingRef = useRef<HTMLHeadingElement>(null);
   const revokedHeadingRef = useRef<HTMLHeadingElement>(null);
-  const active = ACTIVE.includes(team.status);
+  const active = grantsAccess(team.status);
   useDocumentTitle(`Team · ${team.product.name}`);
 
   /** A claim or a revocation answered the team as it is now; say what happened and land on the members. */
@@ -107,8 +106,8 @@ function TeamManager({ initial, headingRef }: { initial: TeamView; headingRef: R
       {!active && (
         <div className="notice notice-error">
           <p>
-            This team purchase is {team.status.toLowerCase()}, so its invite link no longer works and nobody new can join.
-            Contact support if you think this is a mistake.
+            This team purchase is {team.status.toLowerCase()}, so its invite link no longer works and nobody new can
+            join. Contact support if you think this is a mistake.
           </p>
         </div>
       )}
@@ -117,7 +116,12 @@ function TeamManager({ initial, headingRef }: { initial: TeamView; headingRef: R
       </p>
       <SeatsSummary seats={team.seats} />
       {active && <InviteLink team={team} onReset={linkReplaced} />}
-      {active && !team.ownerHasSeat && <ClaimSeat team={team} onClaimed={(next) => changed(next, 'You have a seat: the course is now in My purchases.')} />}
+      {active && !team.ownerHasSeat && (
+        <ClaimSeat
+          team={team}
+          onClaimed={(next) => changed(next, 'You have a seat: the course is now in My purchases.')}
+        />
+      )}
       <MembersTable team={team} headingRef={membersHeadingRef} onChanged={changed} />
       <RevokedList team={team} headingRef={revokedHeadingRef} onChanged={readmitted} />
       {active && <BuyMoreSeats product={team.product} />}

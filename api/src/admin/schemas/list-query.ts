@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AppError } from '../http/errors';
+import { AppError } from '../../http/errors';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../http/json-depth';
 
 export type FieldKind = 'id' | 'text' | 'enum' | 'number' | 'date' | 'boolean' | 'role';
 
@@ -35,7 +36,14 @@ const RangeParam = z
   .tuple([z.number().int().min(0), z.number().int().min(0)])
   .refine(([start, end]) => end >= start, 'the end of the range comes before its start')
   .refine(([start, end]) => end - start + 1 <= MAX_PAGE_SIZE, `at most ${MAX_PAGE_SIZE} rows per page`);
-const FilterParam = z.record(z.string(), z.unknown());
+/**
+ * A plain object, kept as JSON.parse made it: a record schema would copy it into a fresh object, where a
+ * `__proto__` key sets the copy's prototype instead of becoming a field (and so would be silently ignored).
+ */
+const FilterParam = z.custom<Record<string, unknown>>(
+  (value) => typeof value === 'object' && value !== null && !Array.isArray(value),
+  'must be a JSON object',
+);
 
 function jsonParam<S extends z.ZodType>(name: string, raw: unknown, schema: S): z.infer<S> | undefined {
   if (raw === undefined) return undefined;
@@ -46,6 +54,7 @@ function jsonParam<S extends z.ZodType>(name: string, raw: unknown, schema: S): 
   } catch {
     throw invalid(name, 'is not valid JSON');
   }
+  if (nestsDeeperThan(value)) throw invalid(name, `nests more than ${MAX_JSON_DEPTH} levels deep`);
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw invalid(name, parsed.error.issues[0]?.message ?? 'has the wrong shape');
   return parsed.data;
@@ -103,7 +112,10 @@ export function parseListQuery(resource: ListableResource, query: Record<string,
     // Own keys only: `valueOf` or `constructor` must not find Object.prototype's.
     const kind = Object.hasOwn(resource.filterable, field) ? resource.filterable[field] : undefined;
     if (!kind) {
-      throw invalid('filter', `cannot filter ${resource.name} by "${key}"; filterable: ${Object.keys(resource.filterable).join(', ')}`);
+      throw invalid(
+        'filter',
+        `cannot filter ${resource.name} by "${key}"; filterable: ${Object.keys(resource.filterable).join(', ')}`,
+      );
     }
     if (bound) {
       if (kind !== 'number' && kind !== 'date') throw invalid('filter', `${field} has no range filter`);

@@ -2,12 +2,20 @@ import { z } from 'zod';
 
 /** Field schemas shared by the console's resources. */
 export const Id = z.uuid('must be an id');
-export const Cents = z.number('must be a whole number of cents').int('must be a whole number of cents').min(0).max(100_000_000);
+export const Cents = z
+  .number('must be a whole number of cents')
+  .int('must be a whole number of cents')
+  .min(0)
+  .max(100_000_000);
 export const Currency = z.string().regex(/^[a-z]{3}$/, 'must be a three-letter currency code such as usd');
 
 const fourDecimals = (n: number) => Math.abs(Math.round(n * 10_000) - n * 10_000) < 1e-6;
 /** A fraction with at most four decimals: 0.25 is 25 %. */
-export const Fraction = z.number('must be a number between 0 and 1').min(0).max(1).refine(fourDecimals, 'at most four decimals');
+export const Fraction = z
+  .number('must be a number between 0 and 1')
+  .min(0)
+  .max(1)
+  .refine(fourDecimals, 'at most four decimals');
 export const Discount = Fraction.refine((n) => n > 0, 'must be more than 0');
 
 export const DateTime = z

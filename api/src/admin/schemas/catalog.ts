@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { PRODUCT_TYPES } from '../../catalog/models';
+import { Cents, Currency, DateTime, Id, OptionalText, Slug } from './fields';
+
+/** What the console may write on a product, price, upgrade path and product's content. */
+const productFields = {
+  name: z.string().trim().min(2, 'at least 2 characters').max(90, 'at most 90 characters'),
+  key: Slug.max(64).nullable().optional(),
+  slug: Slug.max(90).nullable().optional(),
+  description: OptionalText(2000),
+  productType: z.enum(PRODUCT_TYPES),
+  status: z.enum(['active', 'archived']),
+  quantityAvailable: z.number().int().min(-1, '−1 (unlimited) or a number of seats').max(1_000_000),
+  enrollmentOpensAt: DateTime.nullable().optional(),
+  enrollmentClosesAt: DateTime.nullable().optional(),
+};
+
+const windowInOrder = (p: { enrollmentOpensAt?: Date | null; enrollmentClosesAt?: Date | null }) =>
+  !p.enrollmentOpensAt || !p.enrollmentClosesAt || p.enrollmentOpensAt < p.enrollmentClosesAt;
+
+export const ProductCreate = z
+  .object({
+    ...productFields,
+    productType: productFields.productType.default('self-paced'),
+    status: productFields.status.default('active'),
+    quantityAvailable: productFields.quantityAvailable.default(-1),
+    // The first price, created with the product.
+    unitAmount: Cents.optional(),
+    currency: Currency.default('usd'),
+  })
+  .strict()
+  .refine(windowInOrder, { message: 'must be after the opening', path: ['enrollmentClosesAt'] });
+
+export const ProductUpdate = z.object(productFields).partial().strict();
+
+// A new price becomes the current one; amounts never change in place (history keeps what was charged).
+export const PriceCreate = z
+  .object({ productId: Id, unitAmount: Cents, currency: Currency.default('usd'), nickname: OptionalText(120) })
+  .strict();
+export const PriceUpdate = z
+  .object({ nickname: OptionalText(120) })
+  .partial()
+  .strict();
+
+export const UpgradableProductCreate = z
+  .object({ upgradableFromId: Id, upgradableToId: Id })
+  .strict()
+  .refine((v) => v.upgradableFromId !== v.upgradableToId, {
+    message: 'must differ from the product upgraded from',
+    path: ['upgradableToId'],
+  });
+
+export const ProductContentCreate = z
+  .object({ productId: Id, resourceId: Id, position: z.number().default(0) })
+  .strict();
+export const ProductContentUpdate = z.object({ position: z.number() }).partial().strict();

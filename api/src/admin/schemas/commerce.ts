@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { DateTime, Discount, Id } from './fields';
+
+/** What the console may write on a coupon (usedCount moves only through redemptions). */
+const couponFields = {
+  code: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, - and _ only (at most 64)')
+    .nullable()
+    .optional(),
+  percentageDiscount: Discount,
+  expires: DateTime.nullable().optional(),
+  maxUses: z.number().int().min(-1, '−1 (unlimited) or a number of uses').max(1_000_000),
+  default: z.boolean(),
+  status: z.enum(['active', 'inactive']),
+  restrictedToProductId: Id.nullable().optional(),
+};
+
+export const CouponCreate = z
+  .object({
+    ...couponFields,
+    maxUses: couponFields.maxUses.default(-1),
+    default: couponFields.default.default(false),
+    status: couponFields.status.default('active'),
+  })
+  .strict();
+
+export const CouponUpdate = z.object(couponFields).partial().strict();
+
+/** The console's coupon generator: N coupons with fresh codes. */
+export const GenerateCouponsBody = z
+  .object({
+    count: z.number().int().min(1).max(500),
+    prefix: z
+      .string()
+      .regex(/^[A-Z0-9]{0,12}$/, 'up to 12 capital letters or digits')
+      .default(''),
+    percentageDiscount: Discount,
+    maxUses: z.number().int().min(-1).max(1_000_000).default(1),
+    expires: DateTime.nullable().optional(),
+    restrictedToProductId: Id.nullable().optional(),
+  })
+  .strict();
+export type GenerateCoupons = z.infer<typeof GenerateCouponsBody>;
+
+// ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
+// What the console's commerce endpoints answer; the console reads them as `Wire<…>` (api/src/shared/wire.ts).
+
+/** POST /api/admin/coupons/generate as the console sends it (before the schema's defaults). */
+export type GenerateCouponsRequest = z.input<typeof GenerateCouponsBody>;
+
+/** POST /api/admin/coupons/generate (in `data`): the coupons made, with their fresh codes. */
+export interface GeneratedCoupon {
+  id: string;
+  code: string | null;
+  /** A fraction: 0.25 = 25 %. */
+  percentageDiscount: number;
+  maxUses: number;
+  expires: Date | null;
+  restrictedToProductId: string | null;
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { RESOURCE_TYPES } from '../../learning/models';
+import { Id, Slug } from './fields';
+
+const ResourceFields = z
+  .object({
+    title: z.string().trim().min(1, 'is required').max(200),
+    slug: Slug.max(120).optional(),
+    description: z.string().max(2000).nullable().optional(),
+    body: z.string().max(500_000).nullable().optional(),
+    state: z.enum(['draft', 'published', 'archived']).default('draft'),
+    visibility: z.enum(['public', 'unlisted', 'private']).default('public'),
+  })
+  .strict();
+export type ResourceFields = z.infer<typeof ResourceFields>;
+
+export const ContentResourceCreate = z.object({ type: z.enum(RESOURCE_TYPES), fields: ResourceFields }).strict();
+export const ContentResourceUpdate = z.object({ fields: ResourceFields }).partial().strict();
+
+const LinkMetadata = z.object({ tier: z.enum(['free', 'paid']).optional() }).strict();
+
+export const ContentLinkCreate = z
+  .object({ resourceOfId: Id, resourceId: Id, position: z.number().default(0), metadata: LinkMetadata.default({}) })
+  .strict()
+  .refine((l) => l.resourceOfId !== l.resourceId, { message: 'cannot contain itself', path: ['resourceId'] });
+export const ContentLinkUpdate = z.object({ position: z.number(), metadata: LinkMetadata }).partial().strict();
+
+/** A container's children in their new order. */
+export const ReorderBody = z.object({ childIds: z.array(Id).max(1000) }).strict();

@@ -1,0 +1,252 @@
+import { z } from 'zod';
+
+/** The longest comment a learner may post; the storefront counts down to it. */
+export const MAX_COMMENT_LENGTH = 5000;
+
+export const Slug = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(200)
+  .regex(/^[\w-]+$/, 'must be a slug or an id');
+const Id = z.uuid('must be an id');
+
+export const CourseParam = z.object({ course: Slug });
+export const LessonParams = z.object({ course: Slug, lesson: Slug });
+export const ModuleParams = z.object({ course: Slug, moduleId: Id });
+export const LessonIdParam = z.object({ lessonId: Id });
+export const ProgressBody = z.object({ course: Slug.optional() }).strict();
+export const BookmarkBody = z
+  .object({
+    course: z
+      .object({ slug: Slug.nullable(), title: z.string().max(300) })
+      .nullable()
+      .optional(),
+  })
+  .strict();
+export const CommentBody = z
+  .object({
+    text: z
+      .string()
+      .trim()
+      .min(1, 'write something first')
+      .max(MAX_COMMENT_LENGTH, `at most ${MAX_COMMENT_LENGTH.toLocaleString('en-US')} characters`),
+  })
+  .strict();
+export const HideBody = z.object({ reason: z.string().trim().max(500).optional() }).strict();
+
+// ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
+// What the learning endpoints answer, as the services build them (dates as `Date`); the apps read them as
+// `Wire<…>` (api/src/shared/wire.ts). Type-only: the apps' typecheck reads this file, so no Node module here.
+
+/** Lessons done out of all, and the rounded percentage. */
+export interface Progress {
+  completed: number;
+  total: number;
+  percent: number;
+}
+
+export interface LessonLink {
+  id: string;
+  title: string;
+  slug: string | null;
+}
+
+export interface CourseRef {
+  id: string;
+  title: string;
+  slug: string | null;
+}
+
+/** A product on sale that grants a course. */
+export interface ProductRef {
+  id: string;
+  name: string;
+  slug: string | null;
+}
+
+/** Why a learner cannot open the paid lessons of a course (DOMAIN §11), with what they need to know to fix it. */
+export type Lock =
+  | { reason: 'sign-in' }
+  | { reason: 'purchase' }
+  /** A regional-price (Restricted) purchase used outside the country it was bought for. */
+  | { reason: 'region'; purchaseCountry: string | null }
+  /** The purchase was refunded, disputed or banned. */
+  | { reason: 'ended'; status: string };
+
+export interface LessonItem extends LessonLink {
+  /** Open to everyone (marked free, or the first lesson of its module). */
+  free: boolean;
+  /** Open to this learner. */
+  open: boolean;
+  completed: boolean;
+}
+
+export interface CourseSection {
+  id: string;
+  title: string;
+  progress: Progress;
+  lessons: LessonItem[];
+}
+
+export interface CourseModule {
+  id: string;
+  title: string;
+  slug: string | null;
+  progress: Progress;
+  /** Lessons placed in the module itself, outside any section. */
+  lessons: LessonItem[];
+  sections: CourseSection[];
+}
+
+/** GET /api/store/courses/:course */
+export interface CourseView {
+  course: CourseRef & { description: string | null };
+  /** The products on sale that grant the course. */
+  products: ProductRef[];
+  access: { full: true } | ({ full: false } & Lock);
+  progress: Progress;
+  modules: CourseModule[];
+  /** Where to continue; null when signed out, or nothing is left to study. */
+  continue: LessonLink | null;
+}
+
+/** GET /api/store/courses/:course/lessons/:lesson */
+export interface LessonView {
+  course: CourseRef;
+  module: { id: string; title: string };
+  section: { id: string; title: string } | null;
+  lesson: LessonLink & { free: boolean };
+  open: boolean;
+  lock: Lock | null;
+  /** Rich text already sanitized by the API (no scripts, no event handlers); null when the lesson is locked. */
+  body: string | null;
+  /** What to buy, when it is locked (none when open). */
+  products: ProductRef[];
+  completed: boolean;
+  bookmarked: boolean;
+  previous: LessonLink | null;
+  next: LessonLink | null;
+}
+
+/** A module's progress, and its sections'. */
+export interface ModuleProgress extends Progress {
+  moduleId: string;
+  sections: ({ id: string } & Progress)[];
+}
+
+/** PUT/DELETE /api/store/progress/lessons/:lessonId */
+export interface ProgressAnswer {
+  lessonId: string;
+  completed: boolean;
+  module: ModuleProgress;
+}
+
+/** GET /api/store/courses/:course/next */
+export interface NextLesson {
+  course: CourseRef;
+  next: LessonLink | null;
+  progress: Progress;
+}
+
+/** GET /api/store/learning (in `data`): a course the learner owns or studied. */
+export interface MyCourse {
+  course: CourseRef;
+  progress: Progress;
+  continue: LessonLink | null;
+  lastStudiedAt: Date | null;
+}
+
+/** GET /api/store/bookmarks (in `data`). */
+export interface Bookmark {
+  id: string;
+  lesson: LessonLink;
+  course: { slug: string | null; title: string | null } | null;
+  createdAt: Date;
+}
+
+/** PUT/DELETE /api/store/bookmarks/:lessonId */
+export interface BookmarkState {
+  lessonId: string;
+  bookmarked: boolean;
+}
+
+/** A comment under a lesson, as learners see it. */
+export interface LessonComment {
+  id: string;
+  text: string;
+  author: { id: string; name: string };
+  createdAt: Date;
+  updatedAt: Date;
+  editedAt: Date | null;
+  mine: boolean;
+  /** Hidden by staff: only its author still sees it. */
+  hidden: { reason: string | null } | null;
+}
+
+/** A comment as the console sees it (the `comments` resource, and what the moderation actions answer in `data`). */
+export interface CommentRecord {
+  id: string;
+  userId: string;
+  text: string;
+  /** The lesson commented on, and an optional category. */
+  context: { resourceId?: string; category?: string; [key: string]: unknown };
+  /** Set while the comment is hidden: learners no longer see it; its author does, with the reason. */
+  hiddenAt: Date | null;
+  hiddenById: string | null;
+  hiddenReason: string | null;
+  /** When its author last edited it. */
+  editedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** GET /api/admin/content-resources/:id/tree: children ordered by position. */
+export interface TreeNode {
+  id: string;
+  type: string;
+  title: string;
+  slug: string | null;
+  state: string | null;
+  /** The link to the parent (absent on the root): its id, position and tier. */
+  link?: { id: string; position: number; tier: string | null };
+  children: TreeNode[];
+}
+
+export type ResourceType = 'course' | 'module' | 'section' | 'lesson' | 'solution' | 'page';
+
+/** The content fields of a resource as stored (all optional; others may be kept). */
+export interface ResourceFields {
+  title?: string;
+  slug?: string;
+  description?: string;
+  /** Rich text (HTML), sanitized by the API on every write. */
+  body?: string;
+  state?: 'draft' | 'published' | 'archived';
+  visibility?: 'public' | 'unlisted' | 'private';
+  [key: string]: unknown;
+}
+
+/** A course, module, section, lesson … as the console sees it (the `content-resources` resource). */
+export interface ContentResourceRecord {
+  id: string;
+  type: ResourceType;
+  createdById: string | null;
+  fields: ResourceFields;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+/** A place of content inside other content (the `content-resource-resources` resource): the outline's edges. */
+export interface ContentLinkRecord {
+  id: string;
+  /** The parent. */
+  resourceOfId: string;
+  /** The child. */
+  resourceId: string;
+  position: number;
+  metadata: { tier?: 'free' | 'paid'; [key: string]: unknown };
+  createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,0 +1,54 @@
+import type { Middleware } from 'koa';
+import helmet from 'koa-helmet';
+import type { Config } from '../config';
+
+/**
+ * The Content-Security-Policy every answer carries (the two apps' pages, their files, the API's JSON), written
+ * from what the apps do:
+ * - scripts only from this site: the built apps are module files, with no inline script and no eval;
+ * - styles from this site and inline: the console's MUI/emotion and the rich-text editor (mui-tiptap) insert
+ *   <style> elements at run time, and the built-in test provider's checkout page has its own;
+ * - images from anywhere over HTTPS, data: and blob: too: lesson bodies show images by URL (the editor inserts
+ *   them by address, from any host), GitHub avatars, the apps' data: icons; plain http: only outside production,
+ *   where the site itself is plain HTTP (production upgrades every request to HTTPS);
+ * - fetch/XHR only to this site (the API); forms post only here; no plugins; no <base> elsewhere;
+ * - no other site may frame any page (frame-ancestors 'none', and X-Frame-Options: DENY for older browsers): a
+ *   signed-in page such as /activate (approving a device) must not be clickjacked.
+ * Payments need nothing here: Stripe's checkout is a redirect to its own site, and no page loads Stripe's scripts.
+ */
+export function contentSecurityPolicy(production: boolean): Record<string, string[] | null> {
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'"],
+    'script-src-attr': ["'none'"],
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'blob:', 'https:', ...(production ? [] : ['http:'])],
+    'font-src': ["'self'", 'data:'],
+    'connect-src': ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    'upgrade-insecure-requests': production ? [] : null,
+  };
+}
+
+/** How long browsers keep to HTTPS once told (Strict-Transport-Security, production only): a year. */
+export const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
+
+/**
+ * Security headers on every answer, set before anything else runs so errors carry them too (koa-helmet, on
+ * helmet's maintained defaults where this file says nothing): the CSP above, X-Frame-Options: DENY,
+ * X-Content-Type-Options: nosniff, Referrer-Policy: same-origin (sign-in links carry their token in the URL: no
+ * other site ever sees one in a Referer; our own requests keep theirs), Cross-Origin-Opener-Policy and
+ * -Resource-Policy same-origin, and HSTS in production only (development and tests are served over plain HTTP).
+ */
+export function securityHeaders(config: Pick<Config, 'NODE_ENV'>): Middleware {
+  const production = config.NODE_ENV === 'production';
+  return helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(production) },
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'same-origin' },
+    strictTransportSecurity: production ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: true } : false,
+  });
+}

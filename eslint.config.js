@@ -1,0 +1,123 @@
+// Lint: typescript-eslint's recommended rules, plus the house rules of ARCHITECTURE.md as import boundaries,
+// so that layers stay apart because a tool says so, not because a reviewer noticed.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Where zod may be imported: request schemas and answer types, the HTTP edge, the configuration parser. */
+const ZOD_EDGE = [
+  'api/src/**/schemas.ts',
+  'api/src/**/schemas/**/*.ts',
+  'api/src/**/*.schemas.ts',
+  'api/src/http/**',
+  'api/src/config.ts',
+];
+
+/** Route files: parse, call one service, shape the answer. */
+const ROUTES = ['api/src/**/routes.ts', 'api/src/**/*-routes.ts'];
+
+/** The HTTP layer: the only API code that may know Koa. */
+const HTTP_LAYER = [...ROUTES, 'api/src/http/**', 'api/src/web/**', 'api/src/app.ts', 'api/src/server.ts'];
+
+const zodOnlyAtTheEdge = {
+  name: 'zod',
+  message: 'zod belongs at the edge: put the schema in the domain’s schemas.ts and parse it in the route.',
+  allowTypeImports: true,
+};
+
+const koaOnlyInTheHttpLayer = ['koa', '@koa/router', 'koa-*', '@koa/*'].map((group) => ({
+  group: [group],
+  message: 'Services never see Koa: the route reads the request and passes plain values.',
+}));
+
+const noDatabaseInRoutes = [
+  { group: ['knex'], message: 'Routes never touch the database: call a service.' },
+  {
+    group: ['**/models', '**/db/*', '**/*-queries', '**/queries'],
+    message: 'Routes never touch models: call a service.',
+  },
+];
+
+export default tseslint.config(
+  {
+    ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'coverage/**', 'bench-results/**', 'test-artifacts/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      'no-unexpected-multiline': 'off', // Prettier decides line breaks (as eslint-config-prettier would turn off)
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name="only"][callee.object.name=/^(it|describe|test)$/]',
+          message: 'A focused test skips the rest of the suite.',
+        },
+        {
+          selector: 'CallExpression[callee.property.name="skip"][callee.object.name=/^(it|describe|test)$/]',
+          message: 'No skipped tests: fix or delete it.',
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.{js,mjs}'],
+    languageOptions: { globals: { console: 'readonly', process: 'readonly', URL: 'readonly' } },
+  },
+  {
+    files: ['api/src/**/*.ts'],
+    ignores: ZOD_EDGE,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [zodOnlyAtTheEdge], patterns: koaOnlyInTheHttpLayer },
+      ],
+    },
+  },
+  {
+    files: HTTP_LAYER,
+    ignores: ZOD_EDGE,
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [zodOnlyAtTheEdge] }] },
+  },
+  {
+    files: ROUTES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [zodOnlyAtTheEdge], patterns: noDatabaseInRoutes },
+      ],
+    },
+  },
+  {
+    files: ['admin/src/**/*.{ts,tsx}', 'storefront/src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              ...zodOnlyAtTheEdge,
+              message: 'The apps take request and answer types from the API’s contract with import type.',
+            },
+          ],
+          patterns: [
+            {
+              regex: '(^|/)api/src/(?!shared/)|^@contract/',
+              allowTypeImports: true,
+              message:
+                'The apps import only types from the API (import type), so nothing of the server lands in a bundle.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);
