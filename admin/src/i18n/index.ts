@@ -1,7 +1,9 @@
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import englishMessages from 'ra-language-english';
 import { catalogAndSales } from './en/catalog-and-sales';
+import { consoleLabels } from './en/console';
 import { content } from './en/content';
+import { finance } from './en/finance';
 import { identity } from './en/identity';
 
 /** The console's labels: react-admin's English, plus each resource's name and field labels (one file per area). */
@@ -17,7 +19,9 @@ export const messages = {
     },
   },
   resources: { ...catalogAndSales, ...content, ...identity },
+  finance,
   console: {
+    ...consoleLabels,
     menu: {
       Finance: 'Finance',
       Catalog: 'Catalog',
