@@ -6,9 +6,10 @@ import type { Logger } from '../logger';
 import type { NewEmail, Outbox } from '../mail/outbox';
 import { refundEmail } from '../mail/templates';
 import { ledger } from '../finance/ledger';
+import type { MerchantCharge } from '../payments/models';
 import type { PaymentProvider } from '../payments/provider';
 import { formatMoney } from './money';
-import { GRANTING_STATUSES, type PurchaseStatus } from './models';
+import { GRANTING_STATUSES, type Purchase, type PurchaseStatus } from './models';
 import { keepOutOfTeam } from './seats';
 import type { BanResult, RefundResult } from './schemas';
 import { OPEN_TRANSFER_STATES } from './transfers';
@@ -28,25 +29,17 @@ export const PURCHASE_EDGES: Record<PurchaseStatus, readonly PurchaseStatus[]> =
 const sourcesOf = (to: PurchaseStatus) =>
   (Object.keys(PURCHASE_EDGES) as PurchaseStatus[]).filter((from) => PURCHASE_EDGES[from].includes(to));
 
-interface PurchaseRow {
-  id: string;
-  userId: string;
-  productId: string;
-  status: PurchaseStatus;
-  merchantChargeId: string | null;
-  bulkCouponId: string | null;
-  redeemedBulkCouponId: string | null;
-}
+/** What refunds, disputes and bans read of a purchase. */
+type PurchaseRow = Pick<
+  Purchase,
+  'id' | 'userId' | 'productId' | 'status' | 'merchantChargeId' | 'bulkCouponId' | 'redeemedBulkCouponId'
+>;
 
-interface ChargeRow {
-  id: string;
-  userId: string;
-  merchantAccountId: string;
-  identifier: string;
-  amount: number;
-  refundAmount: number;
-  currency: string;
-}
+/** What a refund reads of the charge it returns money from. */
+type ChargeRow = Pick<
+  MerchantCharge,
+  'id' | 'userId' | 'merchantAccountId' | 'identifier' | 'amount' | 'refundAmount' | 'currency'
+>;
 
 interface Deps {
   db: Db;

@@ -5,29 +5,18 @@ import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { Outbox } from '../mail/outbox';
 import { teamSeatRevokedEmail, teamWelcomeEmail } from '../mail/templates';
-import { GRANTING_STATUSES } from './models';
+import { GRANTING_STATUSES, type Coupon, type Purchase } from './models';
 import { holdingOf } from './ownership';
 import type { InviteAnswer, RedeemedSeat, RevokedMember, TeamMember, TeamView } from './schemas';
 import { keepOutOfTeam } from './seats';
 
-interface TeamRow {
-  id: string;
-  userId: string;
-  productId: string;
-  status: string;
-  bulkCouponId: string;
-  createdAt: Date;
-}
+/** A team is the purchase that carries its coupon (read only where bulk_coupon_id is set, so never null here). */
+type TeamRow = Pick<Purchase, 'id' | 'userId' | 'productId' | 'status' | 'createdAt'> & { bulkCouponId: string };
 
-interface CouponRow {
-  id: string;
-  inviteCode: string;
-  maxUses: number;
-  usedCount: number;
-  status: string;
-  bulkPurchaseId: string | null;
-  restrictedToProductId: string | null;
-}
+type CouponRow = Pick<
+  Coupon,
+  'id' | 'inviteCode' | 'maxUses' | 'usedCount' | 'status' | 'bulkPurchaseId' | 'restrictedToProductId'
+>;
 
 interface Deps {
   db: Db;

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { ModelObject } from 'objection';
 import { recordAudit, type Actor } from '../audit/record';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
@@ -9,7 +10,7 @@ import type { Logger } from '../logger';
 import type { Outbox } from '../mail/outbox';
 import { purchaseReceivedEmail, transferCompletedEmail, transferOfferEmail } from '../mail/templates';
 import type { PaymentProvider } from '../payments/provider';
-import { GRANTING_STATUSES, type TransferState } from './models';
+import { GRANTING_STATUSES, type Purchase, type PurchaseUserTransfer, type TransferState } from './models';
 import type { CommerceLimits } from './limits';
 import { holdingOf } from './ownership';
 import type { TransferView } from './schemas';
@@ -19,31 +20,16 @@ export const OPEN_TRANSFER_STATES: readonly TransferState[] = ['AVAILABLE', 'INI
 /** States that expire when the window passes; a confirmed transfer completes in the same transaction. */
 const EXPIRING_STATES: readonly TransferState[] = ['AVAILABLE', 'INITIATED', 'VERIFIED'];
 
-export interface TransferRow {
-  id: string;
-  transferState: TransferState;
-  purchaseId: string;
-  sourceUserId: string;
-  targetUserId: string | null;
-  createdAt: Date;
-  expiresAt: Date;
-  canceledAt: Date | null;
-  confirmedAt: Date | null;
-  completedAt: Date | null;
-}
+export type TransferRow = ModelObject<PurchaseUserTransfer>;
 
-interface PurchaseRow {
-  id: string;
-  userId: string;
-  productId: string;
-  status: string;
-  createdAt: Date;
-  bulkCouponId: string | null;
-  redeemedBulkCouponId: string | null;
-  merchantChargeId: string | null;
-  /** Its credit paid for an upgrade (DOMAIN §5.3): it keeps its content but is no longer anyone else's to take. */
-  upgraded: boolean;
-}
+/**
+ * The purchase a transfer moves, with `upgraded` computed by the query (no column holds it): its credit paid for an
+ * upgrade (DOMAIN §5.3), so it keeps its content but is no longer anyone else's to take.
+ */
+type PurchaseRow = Pick<
+  Purchase,
+  'id' | 'userId' | 'productId' | 'status' | 'createdAt' | 'bulkCouponId' | 'redeemedBulkCouponId' | 'merchantChargeId'
+> & { upgraded: boolean };
 
 interface Deps {
   db: Db;
