@@ -1,10 +1,13 @@
 import { Chip } from '@mui/material';
-import { useRecordContext } from 'react-admin';
+import { useRecordContext, useTranslate } from 'react-admin';
 
 export type ChipColor = 'default' | 'primary' | 'secondary' | 'success' | 'error' | 'warning' | 'info';
 
 export interface ChipLook {
+  /** The value's name (a translation key or the words themselves). */
   label: string;
+  /** Its name in a filter's or a form's choices, when longer than the chip's. */
+  choice?: string;
   color: ChipColor;
 }
 
@@ -20,6 +23,7 @@ interface StatusChipFieldProps {
 /** An enum value (a status, a state, a type) as a coloured chip with a readable label. */
 export function StatusChipField({ source, looks }: StatusChipFieldProps) {
   const record = useRecordContext();
+  const translate = useTranslate();
   if (!record) return null;
   const value = record[source] as string | null | undefined;
   if (value === null || value === undefined) return <>—</>;
@@ -27,7 +31,7 @@ export function StatusChipField({ source, looks }: StatusChipFieldProps) {
   return (
     <Chip
       size="small"
-      label={look.label}
+      label={translate(look.label, { _: look.label })}
       color={look.color}
       variant={look.color === 'default' ? 'outlined' : 'filled'}
     />
@@ -40,7 +44,11 @@ export const ACTIVE_INACTIVE: Record<string, ChipLook> = {
   archived: { label: 'Archived', color: 'default' },
 };
 
-export const ACTIVE_INACTIVE_CHOICES = [
-  { id: 'active', name: 'Active' },
-  { id: 'inactive', name: 'Inactive' },
-];
+/** The choices of a select (a filter, a form) on the same values as the chips, in the same words. */
+export function choicesOf(looks: Record<string, ChipLook>, only?: readonly string[]) {
+  return Object.entries(looks)
+    .filter(([id]) => !only || only.includes(id))
+    .map(([id, look]) => ({ id, name: look.choice ?? look.label }));
+}
+
+export const ACTIVE_INACTIVE_CHOICES = choicesOf(ACTIVE_INACTIVE, ['active', 'inactive']);

@@ -1,31 +1,25 @@
-import type { ReactNode } from 'react';
-import { Datagrid, DateField, FunctionField, ReferenceField, TextField } from 'react-admin';
-import { NoneFound } from '../common/EmptyState';
-import { MoneyField } from '../common/MoneyField';
-import { StatusChipField } from '../common/StatusChipField';
+import { FunctionField } from 'react-admin';
+import { date, money, ref, status, text } from '../common/columns';
+import { Rows } from '../common/Rows';
 import { PURCHASE_STATUS_LOOKS, purchaseKind, type Purchase } from './choices';
 
 interface PurchaseRowsProps {
   /** Leave out the column the surrounding screen already fixes (e.g. the product on a product's page). */
   hide?: ('userId' | 'productId')[];
-  empty: ReactNode;
+  /** The line shown when there are none (a translation key). */
+  empty: string;
 }
 
 /** Purchases as rows, inside a List or a ReferenceManyField; a row opens the purchase. */
 export function PurchaseRows({ hide = [], empty }: PurchaseRowsProps) {
-  return (
-    <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>{empty}</NoneFound>}>
-      <DateField source="createdAt" showTime />
-      {hide.includes('userId') ? null : (
-        <ReferenceField source="userId" reference="users" link="show" sortable={false} />
-      )}
-      {hide.includes('productId') ? null : (
-        <ReferenceField source="productId" reference="products" link="show" sortable={false} />
-      )}
-      <StatusChipField source="status" looks={PURCHASE_STATUS_LOOKS} />
-      <MoneyField source="totalAmount" />
-      <FunctionField<Purchase> label="Kind" render={purchaseKind} />
-      <TextField source="country" emptyText="—" sortable={false} />
-    </Datagrid>
-  );
+  const columns = [
+    date('createdAt'),
+    ref('userId', 'users'),
+    ref('productId', 'products'),
+    status(PURCHASE_STATUS_LOOKS),
+    money('totalAmount'),
+    <FunctionField<Purchase> key="kind" label="resources.purchases.fields.kind" render={purchaseKind} />,
+    text('country', { emptyText: '—' }),
+  ];
+  return <Rows empty={empty}>{columns.filter((column) => !hide.includes(column.key as 'userId'))}</Rows>;
 }

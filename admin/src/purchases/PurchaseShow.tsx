@@ -13,12 +13,13 @@ import {
   useCreatePath,
   usePermissions,
   useRecordContext,
+  useTranslate,
 } from 'react-admin';
 import { formatMoney } from '../common/money';
 import { MoneyField } from '../common/MoneyField';
 import { StatusChipField } from '../common/StatusChipField';
-import { DisputeRows } from '../merchant-disputes';
-import { RefundRows } from '../merchant-refunds';
+import { ChargeHistoryRows } from '../merchant-records';
+import type { MerchantCharge } from '../merchant-records/payments';
 import { canRead } from '../permissions';
 import { TransferRows } from '../purchase-user-transfers/TransferRows';
 import { PURCHASE_STATUS_LOOKS, purchaseKind, type Purchase } from './choices';
@@ -35,19 +36,9 @@ function PurchaseTitle() {
   );
 }
 
-interface Charge {
-  id: string;
-  identifier: string;
-  amount: number;
-  fee: number;
-  net: number;
-  refundAmount: number;
-  currency: string;
-}
-
 /** The provider's charge in figures, inside a ReferenceField (the charge's record context). */
 function ChargeSummary() {
-  const charge = useRecordContext<Charge>();
+  const charge = useRecordContext<MerchantCharge>();
   const createPath = useCreatePath();
   if (!charge) return null;
   const rows: [string, string][] = [
@@ -132,26 +123,14 @@ function StatusReason(_props: { label?: false }) {
 /** The refunds and disputes of the purchase's charge (none without a charge). */
 function ChargeHistory({ what }: { what: 'merchant-refunds' | 'merchant-disputes'; label?: false }) {
   const purchase = useRecordContext<Purchase>();
+  const translate = useTranslate();
   if (!purchase?.merchantChargeId) return null;
-  const refunds = what === 'merchant-refunds';
   return (
     <Box sx={{ width: '100%' }}>
       <Typography variant="h6" component="h2" sx={{ mt: 1 }}>
-        {refunds ? 'Refunds' : 'Disputes'}
+        {translate(`resources.merchant-charges.fields.${what === 'merchant-refunds' ? 'refunds' : 'disputes'}`)}
       </Typography>
-      <ReferenceManyField
-        reference={what}
-        source="merchantChargeId"
-        target="merchantChargeId"
-        sort={{ field: 'createdAt', order: 'DESC' }}
-        pagination={<Pagination />}
-      >
-        {refunds ? (
-          <RefundRows hideCharge empty="Nothing has been refunded." />
-        ) : (
-          <DisputeRows hideCharge empty="The buyer has never disputed this charge." />
-        )}
-      </ReferenceManyField>
+      <ChargeHistoryRows what={what} source="merchantChargeId" />
     </Box>
   );
 }

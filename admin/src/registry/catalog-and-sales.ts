@@ -1,15 +1,7 @@
 import auditLogs from '../audit-logs';
 import bulkPurchases from '../bulk-purchases';
 import coupons from '../coupons';
-import merchantAccounts from '../merchant-accounts';
-import merchantCharges from '../merchant-charges';
-import merchantCoupons from '../merchant-coupons';
-import merchantCustomers from '../merchant-customers';
-import merchantDisputes from '../merchant-disputes';
-import merchantPrices from '../merchant-prices';
-import merchantProducts from '../merchant-products';
-import merchantRefunds from '../merchant-refunds';
-import merchantSessions from '../merchant-sessions';
+import { MERCHANT_SCREENS } from '../merchant-records';
 import prices from '../prices';
 import productRevenueSplits from '../product-revenue-splits';
 import products from '../products';
@@ -33,16 +25,58 @@ export const CATALOG_AND_SALES_RESOURCES: ConsoleResource[] = [
   { name: 'purchase-user-transfers', read: STAFF, write: ['support'], ...purchaseUserTransfers, group: 'Sales' },
   { name: 'product-revenue-splits', read: STAFF, write: ['finance'], ...productRevenueSplits, group: 'Sales' },
 
-  { name: 'merchant-charges', read: STAFF, write: ['support'], ...merchantCharges, group: 'Payments' },
+  {
+    name: 'merchant-charges',
+    read: STAFF,
+    write: ['support'],
+    ...MERCHANT_SCREENS['merchant-charges'],
+    group: 'Payments',
+  },
   // Read-only: refunds are made from a purchase (POST /api/admin/purchases/:id/refund), disputes by the provider.
-  { name: 'merchant-refunds', read: STAFF, ...merchantRefunds, group: 'Payments' },
-  { name: 'merchant-disputes', read: STAFF, ...merchantDisputes, group: 'Payments' },
-  { name: 'merchant-customers', read: STAFF, write: ['support'], ...merchantCustomers, group: 'Payments' },
-  { name: 'merchant-sessions', read: STAFF, write: ['support'], ...merchantSessions, group: 'Payments' },
-  { name: 'merchant-products', read: STAFF, write: ['support'], ...merchantProducts, group: 'Payments' },
-  { name: 'merchant-prices', read: STAFF, write: ['support'], ...merchantPrices, group: 'Payments' },
-  { name: 'merchant-coupons', read: STAFF, write: ['support'], ...merchantCoupons, group: 'Payments' },
-  { name: 'merchant-accounts', read: STAFF, write: ['support'], ...merchantAccounts, group: 'Payments' },
+  { name: 'merchant-refunds', read: STAFF, ...MERCHANT_SCREENS['merchant-refunds'], group: 'Payments' },
+  { name: 'merchant-disputes', read: STAFF, ...MERCHANT_SCREENS['merchant-disputes'], group: 'Payments' },
+  {
+    name: 'merchant-customers',
+    read: STAFF,
+    write: ['support'],
+    ...MERCHANT_SCREENS['merchant-customers'],
+    group: 'Payments',
+  },
+  {
+    name: 'merchant-sessions',
+    read: STAFF,
+    write: ['support'],
+    ...MERCHANT_SCREENS['merchant-sessions'],
+    group: 'Payments',
+  },
+  {
+    name: 'merchant-products',
+    read: STAFF,
+    write: ['support'],
+    ...MERCHANT_SCREENS['merchant-products'],
+    group: 'Payments',
+  },
+  {
+    name: 'merchant-prices',
+    read: STAFF,
+    write: ['support'],
+    ...MERCHANT_SCREENS['merchant-prices'],
+    group: 'Payments',
+  },
+  {
+    name: 'merchant-coupons',
+    read: STAFF,
+    write: ['support'],
+    ...MERCHANT_SCREENS['merchant-coupons'],
+    group: 'Payments',
+  },
+  {
+    name: 'merchant-accounts',
+    read: STAFF,
+    write: ['support'],
+    ...MERCHANT_SCREENS['merchant-accounts'],
+    group: 'Payments',
+  },
 
   { name: 'audit-logs', read: STAFF, ...auditLogs, group: 'System' },
 ];

@@ -13,6 +13,8 @@ const merchantFields = {
 };
 
 export const catalogAndSales = {
+  /** Words shared by the Payments section's screens (not a resource of its own). */
+  'merchant-records': { search: 'Search provider id' },
   products: {
     name: 'Product |||| Products',
     fields: {
@@ -51,30 +53,61 @@ export const catalogAndSales = {
   },
   'merchant-accounts': {
     name: 'Merchant account |||| Merchant accounts',
+    emptyTitle: 'No merchant accounts yet',
+    emptyNote:
+      'One account per payment provider (Stripe, or the built-in test provider). It is recorded the first time a checkout uses it.',
+    noneFound: 'No account matches these filters.',
     fields: { ...merchantFields, label: 'Provider', identifier: 'Account id at provider' },
   },
   'merchant-products': {
     name: 'Product record |||| Product records',
-    fields: { ...merchantFields, productId: 'Product' },
+    emptyTitle: 'No provider products yet',
+    emptyNote: 'A product is created at the payment provider by its first checkout.',
+    noneFound: 'No provider product matches these filters.',
+    fields: { ...merchantFields, productId: 'Product', prices: 'Provider prices', charges: 'Charges' },
   },
   'merchant-prices': {
     name: 'Price record |||| Price records',
+    emptyTitle: 'No provider prices yet',
+    emptyNote: 'A price is created at the payment provider by the first checkout at that price.',
+    noneFound: 'No provider price matches these filters.',
+    noneHere: 'No provider prices.',
     fields: { ...merchantFields, merchantProductId: 'Product record', priceId: 'Price' },
   },
   'merchant-customers': {
     name: 'Customer |||| Customers',
-    fields: { ...merchantFields, userId: 'User' },
+    emptyTitle: 'No provider customers yet',
+    emptyNote: 'A buyer becomes a customer at the payment provider with their first paid checkout.',
+    noneFound: 'No customer matches these filters.',
+    fields: { ...merchantFields, userId: 'User', charges: 'Charges' },
   },
   'merchant-coupons': {
     name: 'Coupon record |||| Coupon records',
-    fields: { ...merchantFields, percentageDiscount: 'Discount', type: 'Type' },
+    emptyTitle: 'No provider coupons yet',
+    emptyNote: 'A coupon is mirrored at the payment provider when a checkout uses it.',
+    noneFound: 'No provider coupon matches these filters.',
+    fields: {
+      ...merchantFields,
+      percentageDiscount: 'Discount',
+      percentageDiscount_gte: 'Discount at least (%)',
+      percentageDiscount_lte: 'Discount at most (%)',
+      type: 'Type',
+    },
   },
   'merchant-sessions': {
     name: 'Checkout session |||| Checkout sessions',
+    emptyTitle: 'No checkout sessions yet',
+    emptyNote: 'Each checkout started on the storefront records a session at the payment provider.',
+    noneFound: 'No session matches these filters.',
     fields: { ...merchantFields },
   },
   'merchant-charges': {
     name: 'Charge |||| Charges',
+    emptyTitle: 'No charges yet',
+    emptyNote: "Every paid checkout records the provider's charge here: amount, fee, net and refunds, in cents.",
+    noneFound: 'No charge matches these filters.',
+    noneHere: 'No charges.',
+    noPurchase: 'No purchase records this charge.',
     fields: {
       ...merchantFields,
       amount: 'Amount',
@@ -86,10 +119,22 @@ export const catalogAndSales = {
       userId: 'User',
       merchantProductId: 'Product record',
       merchantCustomerId: 'Customer record',
+      kept: 'Kept after refunds',
+      purchase: 'Purchase',
+      refunds: 'Refunds',
+      disputes: 'Disputes',
     },
   },
   'merchant-refunds': {
     name: 'Refund |||| Refunds',
+    title: 'Refund',
+    emptyTitle: 'No refunds yet',
+    emptyNote:
+      'Refunds are made from a purchase (the Refund button) and recorded here as the payment provider confirmed them; they cannot be changed.',
+    noneFound: 'No refund matches these filters.',
+    noneForCharge: 'Nothing has been refunded.',
+    byProvider: 'The provider',
+    byProviderThere: 'The provider (refunded there)',
     fields: {
       id: 'Id',
       identifier: 'Provider id',
@@ -104,6 +149,13 @@ export const catalogAndSales = {
   },
   'merchant-disputes': {
     name: 'Dispute |||| Disputes',
+    title: 'Dispute',
+    emptyTitle: 'No disputes',
+    emptyNote:
+      'A dispute (chargeback) is opened by the buyer at their bank and reported by the payment provider; the purchase loses access while it is open and gets it back if the dispute is won. Answer disputes at the provider; they cannot be changed here.',
+    noneFound: 'No dispute matches these filters.',
+    noneForCharge: 'The buyer has never disputed this charge.',
+    stillOpen: 'Still open',
     fields: {
       id: 'Id',
       identifier: 'Provider id',

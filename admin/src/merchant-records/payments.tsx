@@ -1,0 +1,186 @@
+import CurrencyExchangeIcon from '@mui/icons-material/CurrencyExchange';
+import GavelIcon from '@mui/icons-material/Gavel';
+import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
+import type { MerchantChargeRecord } from '@contract/payments/schemas';
+import type { Wire } from '@contract/shared/wire';
+import { FunctionField, SelectInput, useRecordContext, useTranslate } from 'react-admin';
+import { chargeMoney, date, money, pick, ref, status, text } from '../common/columns';
+import { choiceFilter, referenceFilter, searchFilter } from '../common/filters';
+import { dateRangeFilters, moneyRangeFilters } from '../common/inputs';
+import { JsonBlock } from '../common/JsonBlock';
+import { CURRENCY_CHOICES, formatMoney } from '../common/money';
+import { RelatedRows } from '../common/Rows';
+import { ACTIVE_INACTIVE, choicesOf, type ChipLook } from '../common/StatusChipField';
+import { PurchaseRows } from '../purchases/PurchaseRows';
+import { IdentifierTitle, merchantFilters } from '../common/MerchantRecord';
+import type { MerchantRecordDefinition } from './screens';
+
+export type MerchantCharge = Wire<MerchantChargeRecord>;
+
+export const DISPUTE_STATUS_LOOKS: Record<string, ChipLook> = {
+  open: { label: 'Open', color: 'warning' },
+  won: { label: 'Won', color: 'success' },
+  lost: { label: 'Lost', color: 'error' },
+};
+
+const account = ref('merchantAccountId', 'merchant-accounts');
+const charge = ref('merchantChargeId', 'merchant-charges');
+
+/** The purchase a charge paid for: below the charge, or below a refund or dispute of it (`source`). */
+const purchaseOfCharge = (source?: string) => (
+  <RelatedRows
+    key="purchases"
+    label="resources.merchant-charges.fields.purchase"
+    reference="purchases"
+    source={source}
+    target="merchantChargeId"
+    rows={<PurchaseRows empty="resources.merchant-charges.noPurchase" />}
+  />
+);
+
+const refundColumns = [
+  date('createdAt'),
+  chargeMoney('amount'),
+  text('reason'),
+  ref('requestedById', 'users', { emptyText: 'resources.merchant-refunds.byProvider' }),
+  charge,
+  text('identifier'),
+];
+
+const disputeColumns = [
+  date('createdAt'),
+  status(DISPUTE_STATUS_LOOKS),
+  chargeMoney('amount'),
+  text('reason', { emptyText: '—' }),
+  date('closedAt', { emptyText: '—' }),
+  charge,
+  text('identifier'),
+];
+
+const withoutCharge = (columns: typeof refundColumns) => columns.filter((c) => c !== charge);
+
+/** The refunds or the disputes of a charge, as rows below the charge or its purchase. */
+export function ChargeHistoryRows({
+  what,
+  source,
+}: {
+  what: 'merchant-refunds' | 'merchant-disputes';
+  source?: string;
+}) {
+  return (
+    <RelatedRows
+      reference={what}
+      source={source}
+      target="merchantChargeId"
+      paginated={Boolean(source)}
+      label={`resources.merchant-charges.fields.${what === 'merchant-refunds' ? 'refunds' : 'disputes'}`}
+      empty={`resources.${what}.noneForCharge`}
+    >
+      {withoutCharge(what === 'merchant-refunds' ? refundColumns : disputeColumns)}
+    </RelatedRows>
+  );
+}
+
+function ChargeTitle() {
+  const record = useRecordContext<MerchantCharge>();
+  const noun = useTranslate()('resources.merchant-charges.name', { smart_count: 1 });
+  return <>{record ? `${noun} ${formatMoney(record.amount, record.currency)} · ${record.identifier}` : noun}</>;
+}
+
+const chargeColumns = [
+  date('createdAt'),
+  ref('userId', 'users'),
+  money('amount'),
+  money('fee', { sortable: false }),
+  money('net'),
+  money('refundAmount'),
+  status(ACTIVE_INACTIVE),
+  text('identifier'),
+];
+
+export const merchantCharges: MerchantRecordDefinition = {
+  icon: ReceiptLongIcon,
+  mirror: true,
+  title: <ChargeTitle />,
+  filters: merchantFilters(
+    referenceFilter('userId', 'users', { alwaysOn: true }),
+    referenceFilter('merchantProductId', 'merchant-products'),
+    <SelectInput key="currency" source="currency" choices={CURRENCY_CHOICES} />,
+    ...moneyRangeFilters('amount', 'Amount'),
+    ...moneyRangeFilters('refundAmount', 'Refunded'),
+  ),
+  list: chargeColumns,
+  show: [
+    ...pick(chargeColumns, ['userId', 'amount', 'fee', 'net', 'refundAmount']),
+    <FunctionField<MerchantCharge>
+      key="kept"
+      label="resources.merchant-charges.fields.kept"
+      render={(c) => formatMoney(c.amount - c.refundAmount, c.currency)}
+    />,
+    text('currency'),
+    ref('merchantProductId', 'merchant-products'),
+    ref('merchantCustomerId', 'merchant-customers', { emptyText: '—' }),
+    account,
+    ...pick(chargeColumns, ['identifier', 'status', 'createdAt']),
+    purchaseOfCharge(),
+    <ChargeHistoryRows key="refunds" what="merchant-refunds" />,
+    <ChargeHistoryRows key="disputes" what="merchant-disputes" />,
+    <FunctionField<MerchantCharge>
+      key="metadata"
+      source="metadata"
+      render={(c) => <JsonBlock value={c.metadata} label="Charge metadata" />}
+    />,
+    text('id'),
+  ],
+  edit: pick(chargeColumns, ['amount', 'userId']),
+  recordRepresentation: (c: MerchantCharge) => `${formatMoney(c.amount, c.currency)} · ${c.identifier}`,
+};
+
+export const merchantRefunds: MerchantRecordDefinition = {
+  icon: CurrencyExchangeIcon,
+  title: <IdentifierTitle noun="resources.merchant-refunds.title" />,
+  filters: [
+    searchFilter('resources.merchant-records.search'),
+    referenceFilter('merchantChargeId', 'merchant-charges', { alwaysOn: true }),
+    referenceFilter('requestedById', 'users'),
+    ...moneyRangeFilters('amount', 'Amount'),
+    referenceFilter('merchantAccountId', 'merchant-accounts', { select: true }),
+    ...dateRangeFilters('createdAt', 'Created'),
+  ],
+  list: refundColumns,
+  show: [
+    ...pick(refundColumns, ['amount', 'reason']),
+    ref('requestedById', 'users', { emptyText: 'resources.merchant-refunds.byProviderThere' }),
+    charge,
+    purchaseOfCharge('merchantChargeId'),
+    date('createdAt'),
+    text('identifier'),
+    text('idempotencyKey'),
+    account,
+    text('id'),
+  ],
+};
+
+export const merchantDisputes: MerchantRecordDefinition = {
+  icon: GavelIcon,
+  title: <IdentifierTitle noun="resources.merchant-disputes.title" />,
+  filters: [
+    searchFilter('resources.merchant-records.search'),
+    choiceFilter('status', choicesOf(DISPUTE_STATUS_LOOKS)),
+    referenceFilter('merchantChargeId', 'merchant-charges'),
+    ...moneyRangeFilters('amount', 'Amount'),
+    referenceFilter('merchantAccountId', 'merchant-accounts', { select: true }),
+    ...dateRangeFilters('createdAt', 'Opened'),
+    ...dateRangeFilters('closedAt', 'Closed'),
+  ],
+  list: disputeColumns,
+  show: [
+    ...pick(disputeColumns, ['status', 'amount', 'reason', 'merchantChargeId']),
+    purchaseOfCharge('merchantChargeId'),
+    date('createdAt'),
+    date('closedAt', { emptyText: 'resources.merchant-disputes.stillOpen' }),
+    text('identifier'),
+    account,
+    text('id'),
+  ],
+};
