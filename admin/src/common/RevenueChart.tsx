@@ -1,51 +1,92 @@
 import { BarChart } from '@mui/x-charts/BarChart';
 import { useTheme } from '@mui/material/styles';
-import type { DashboardDay } from './api';
+import { useTranslate } from 'react-admin';
+import type { DashboardDay } from '@contract/admin/schemas/dashboard';
+import type { Wire } from '@contract/shared/wire';
 import { formatMoney } from './money';
 
-interface RevenueChartProps {
-  days: DashboardDay[];
-  /** The chart's accessible name; the same text as the heading above it. */
+// The console's bar charts of money (loaded lazily: the chart library is not in the console's first bundle).
+
+export interface MoneySeries {
+  id: string;
+  label: string;
+  /** Cents per category. */
+  data: number[];
+  color: string;
+}
+
+interface MoneyBarChartProps {
+  /** One bar (or stack) per category: a day, a week, a product. */
+  categories: string[];
+  categoryLabel(category: string): string;
+  series: MoneySeries[];
+  /** Sales above the axis and refunds below it share one bar. */
+  stacked?: boolean;
+  /** Bars along the page (one per product) rather than up it (one per day). */
+  horizontal?: boolean;
+  height: number;
+  /** The chart's accessible name: the same text as the heading above it. */
   title: string;
   /** A one-sentence summary for screen readers. */
   description: string;
-  currency?: string;
+}
+
+const money = (cents: number | null) => (cents === null ? '' : formatMoney(cents));
+/** Axis ticks without the cents when they are round: "$1,200" rather than "$1,200.00". */
+const tick = (cents: number) => formatMoney(cents).replace(/\.00$/, '');
+
+export function MoneyBarChart(props: MoneyBarChartProps) {
+  const { categories, categoryLabel, stacked, horizontal, height, title, description } = props;
+  const categoryAxis = { scaleType: 'band' as const, data: categories, valueFormatter: categoryLabel };
+  return (
+    <BarChart
+      height={height}
+      layout={horizontal ? 'horizontal' : 'vertical'}
+      title={title}
+      desc={description}
+      xAxis={horizontal ? [{ valueFormatter: tick }] : [{ ...categoryAxis, tickLabelStyle: { fontSize: 11 } }]}
+      yAxis={horizontal ? [{ ...categoryAxis, width: 170 }] : [{ valueFormatter: tick, width: 80 }]}
+      series={props.series.map((s) => ({ ...s, valueFormatter: money, ...(stacked ? { stack: 'ledger' } : {}) }))}
+      grid={horizontal ? { vertical: true } : { horizontal: true }}
+      margin={{ left: 8, right: horizontal ? 16 : 8, top: 16, bottom: 8 }}
+    />
+  );
 }
 
 const dayLabel = (day: string) =>
   new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
-/** Gross and refunded revenue per day as bars (loaded lazily: the chart library is not in the console's first bundle). */
-export default function RevenueChart({ days, title, description, currency = 'usd' }: RevenueChartProps) {
-  const theme = useTheme();
-  const money = (cents: number | null) => (cents === null ? '' : formatMoney(cents, currency));
+interface RevenueChartProps {
+  days: Wire<DashboardDay>[];
+  title: string;
+  description: string;
+}
+
+/** The dashboard's gross and refunded revenue per day, as bars side by side. */
+export default function RevenueChart({ days, title, description }: RevenueChartProps) {
+  const { palette } = useTheme();
+  const translate = useTranslate();
   return (
-    <BarChart
-      height={300}
-      title={title}
-      desc={description}
-      xAxis={[
-        { scaleType: 'band', data: days.map((d) => d.day), valueFormatter: dayLabel, tickLabelStyle: { fontSize: 11 } },
-      ]}
-      yAxis={[{ valueFormatter: (cents: number) => formatMoney(cents, currency).replace(/\.00$/, ''), width: 72 }]}
+    <MoneyBarChart
+      categories={days.map((d) => d.day)}
+      categoryLabel={dayLabel}
       series={[
         {
           id: 'gross',
-          label: 'Gross',
+          label: translate('finance.dashboard.gross'),
           data: days.map((d) => d.gross),
-          valueFormatter: money,
-          color: theme.palette.primary.main,
+          color: palette.primary.main,
         },
         {
           id: 'refunded',
-          label: 'Refunded',
+          label: translate('finance.dashboard.refunded'),
           data: days.map((d) => d.refunded),
-          valueFormatter: money,
-          color: theme.palette.error.light,
+          color: palette.error.light,
         },
       ]}
-      grid={{ horizontal: true }}
-      margin={{ left: 8, right: 8, top: 16, bottom: 8 }}
+      height={300}
+      title={title}
+      description={description}
     />
   );
 }

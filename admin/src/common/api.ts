@@ -1,18 +1,8 @@
 import type * as AdminCommerce from '@contract/admin/schemas/commerce';
-import type * as Dashboard from '@contract/admin/schemas/dashboard';
 import type * as Commerce from '@contract/commerce/schemas';
 import type * as Learning from '@contract/learning/schemas';
 import type { DataAnswer, ListAnswer, Wire } from '@contract/shared/wire';
 import { httpClient } from '../dataProvider';
-
-/** GET /api/admin/dashboard (api/src/admin/dashboard.ts): money in cents, days in UTC. */
-export type DashboardDay = Wire<Dashboard.DashboardDay>;
-export type DashboardSummary = Wire<Dashboard.Dashboard>;
-
-export async function fetchDashboard(days: number): Promise<DashboardSummary> {
-  const { json } = await httpClient(`/api/admin/dashboard?days=${encodeURIComponent(days)}`);
-  return json as DashboardSummary;
-}
 
 /** POST /api/admin/coupons/generate (api/src/commerce/coupon-generator.ts). */
 export type GenerateCouponsInput = AdminCommerce.GenerateCouponsRequest;

@@ -1,9 +1,10 @@
-import { BarChart } from '@mui/x-charts/BarChart';
 import { PieChart } from '@mui/x-charts/PieChart';
 import { useTheme } from '@mui/material/styles';
+import { useTranslate } from 'react-admin';
+import { MoneyBarChart, type MoneySeries } from '../common/RevenueChart';
 import { formatMoney } from '../common/money';
-import { recipientLabel, type FinanceSummary, type LedgerAmounts } from './api';
-import { bucketLabel, type Bucket } from './period';
+import { recipientLabel, type FinanceSummary, type LedgerAmounts, type LedgerPoint } from './api';
+import { shortBucketLabel, type Bucket } from './period';
 
 // The Finance page's charts, in their own chunk: the chart library loads only when there are figures to draw.
 
@@ -15,13 +16,17 @@ interface ChartProps {
   description: string;
 }
 
-const money = (cents: number | null) => (cents === null ? '' : formatMoney(cents));
-/** Axis ticks without the cents when they are round: "$1,200" rather than "$1,200.00". */
-const tick = (cents: number) => formatMoney(cents).replace(/\.00$/, '');
-
-function useLedgerColors() {
+/** Net sales, refunds and disputes of each row, one stacked series each. */
+function useLedgerSeries(rows: LedgerAmounts[]): MoneySeries[] {
   const { palette } = useTheme();
-  return { sales: palette.primary.main, refunds: palette.error.light, disputes: palette.warning.main };
+  const translate = useTranslate();
+  const colors = { sales: palette.primary.main, refunds: palette.error.light, disputes: palette.warning.main };
+  return (['sales', 'refunds', 'disputes'] as const).map((id) => ({
+    id,
+    label: translate(`finance.ledger.${id}`),
+    data: rows.map((row) => row[id]),
+    color: colors[id],
+  }));
 }
 
 /** Net sales above the axis, refunds and disputes below it, one stacked bar per UTC day (or week, or month). */
@@ -30,50 +35,16 @@ export function RevenueOverTimeChart({
   bucket,
   title,
   description,
-}: Omit<ChartProps, 'summary'> & { points: (LedgerAmounts & { start: string })[]; bucket: Bucket }) {
-  const colors = useLedgerColors();
+}: Omit<ChartProps, 'summary'> & { points: LedgerPoint[]; bucket: Bucket }) {
   return (
-    <BarChart
+    <MoneyBarChart
+      categories={points.map((p) => p.start)}
+      categoryLabel={(start) => shortBucketLabel(start, bucket)}
+      series={useLedgerSeries(points)}
+      stacked
       height={300}
       title={title}
-      desc={description}
-      xAxis={[
-        {
-          scaleType: 'band',
-          data: points.map((d) => d.start),
-          valueFormatter: (start: string) => bucketLabel(start, bucket, true),
-          tickLabelStyle: { fontSize: 11 },
-        },
-      ]}
-      yAxis={[{ valueFormatter: tick, width: 80 }]}
-      series={[
-        {
-          id: 'sales',
-          label: 'Net sales',
-          data: points.map((d) => d.sales),
-          stack: 'ledger',
-          valueFormatter: money,
-          color: colors.sales,
-        },
-        {
-          id: 'refunds',
-          label: 'Refunds',
-          data: points.map((d) => d.refunds),
-          stack: 'ledger',
-          valueFormatter: money,
-          color: colors.refunds,
-        },
-        {
-          id: 'disputes',
-          label: 'Disputes',
-          data: points.map((d) => d.disputes),
-          stack: 'ledger',
-          valueFormatter: money,
-          color: colors.disputes,
-        },
-      ]}
-      grid={{ horizontal: true }}
-      margin={{ left: 8, right: 8, top: 16, bottom: 8 }}
+      description={description}
     />
   );
 }
@@ -82,56 +53,30 @@ const shortName = (name: string) => (name.length > 24 ? `${name.slice(0, 23)}…
 
 /** One horizontal bar per product: net sales to the right, refunds and disputes to the left. */
 export function ProductRevenueChart({ summary, title, description }: ChartProps) {
-  const colors = useLedgerColors();
   const products = summary.products;
   return (
-    <BarChart
+    <MoneyBarChart
+      categories={products.map((p) => p.name)}
+      categoryLabel={shortName}
+      series={useLedgerSeries(products)}
+      stacked
+      horizontal
       height={Math.max(180, products.length * 44 + 90)}
-      layout="horizontal"
       title={title}
-      desc={description}
-      yAxis={[{ scaleType: 'band', data: products.map((p) => p.name), valueFormatter: shortName, width: 170 }]}
-      xAxis={[{ valueFormatter: tick }]}
-      series={[
-        {
-          id: 'sales',
-          label: 'Net sales',
-          data: products.map((p) => p.sales),
-          stack: 'ledger',
-          valueFormatter: money,
-          color: colors.sales,
-        },
-        {
-          id: 'refunds',
-          label: 'Refunds',
-          data: products.map((p) => p.refunds),
-          stack: 'ledger',
-          valueFormatter: money,
-          color: colors.refunds,
-        },
-        {
-          id: 'disputes',
-          label: 'Disputes',
-          data: products.map((p) => p.disputes),
-          stack: 'ledger',
-          valueFormatter: money,
-          color: colors.disputes,
-        },
-      ]}
-      grid={{ vertical: true }}
-      margin={{ left: 8, right: 16, top: 16, bottom: 8 }}
+      description={description}
     />
   );
 }
 
 /** Each recipient's share of the period's total, as a pie with a legend (recipients who end the period below zero are only in the table). */
 export function RecipientShareChart({ summary, title, description }: ChartProps) {
+  const translate = useTranslate();
   const slices = summary.recipients
     .filter((r) => r.total > 0)
     .map((r, index) => ({
       id: `${r.type}-${r.userId ?? 'platform'}-${index}`,
       value: r.total,
-      label: recipientLabel(r),
+      label: recipientLabel(r, translate),
     }));
   return (
     <PieChart

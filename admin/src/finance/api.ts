@@ -1,22 +1,16 @@
-import type { FinanceSummaryAnswer, RecipientType } from '@contract/finance/schemas';
+import type { TranslateFunction } from 'react-admin';
+import type { FinanceSummaryAnswer, LedgerAmounts } from '@contract/finance/schemas';
 import type { Wire } from '@contract/shared/wire';
-import { httpClient } from '../dataProvider';
 
-export type { LedgerAmounts } from '@contract/finance/schemas';
+export type { LedgerAmounts };
 
-/** GET /api/admin/finance/summary (api/src/finance/summary.ts): one period of whole UTC days, at most 366. */
+/** GET /api/admin/finance/summary, as dataProvider.getFinanceSummary answers it. */
 export type FinanceSummary = Wire<FinanceSummaryAnswer>;
 
 export type FinanceRecipient = FinanceSummary['recipients'][number];
 
-export async function fetchFinanceSummary(
-  period: { from: string; to: string },
-  signal?: AbortSignal,
-): Promise<FinanceSummary> {
-  const query = new URLSearchParams({ from: period.from, to: period.to });
-  const { json } = await httpClient(`/api/admin/finance/summary?${query}`, { signal });
-  return json as FinanceSummary;
-}
+/** One bar of the revenue-over-time chart: the days of a bucket summed, from its first day. */
+export type LedgerPoint = LedgerAmounts & { start: string };
 
 /** The three CSV exports (api/src/finance/routes.ts); the per-recipient summary is grouped by day, week or month. */
 export type ExportKind = 'charges' | 'split-lines' | 'recipients';
@@ -28,11 +22,11 @@ export function exportUrl(kind: ExportKind, period: { from: string; to: string }
   return `/api/admin/exports/${kind}.csv?${query}`;
 }
 
-const TYPE_LABELS: Record<RecipientType, string> = { platform: 'Platform', owner: 'Owner', contributor: 'Contributor' };
-export const recipientTypeLabel = (type: RecipientType) => TYPE_LABELS[type] ?? type;
-
 /** "Platform", or the person's name (else email) with their role in the split: "Cora Contributor (owner)". */
-export function recipientLabel(r: FinanceRecipient): string {
-  if (r.type === 'platform') return 'Platform';
-  return `${r.name || r.email || 'Unknown recipient'} (${recipientTypeLabel(r.type).toLowerCase()})`;
+export function recipientLabel(r: FinanceRecipient, translate: TranslateFunction): string {
+  if (r.type === 'platform') return translate('finance.recipients.types.platform');
+  return translate('finance.recipients.withRole', {
+    name: r.name || r.email || translate('finance.recipients.unknown'),
+    role: translate(`finance.recipients.roles.${r.type}`),
+  });
 }

@@ -19,7 +19,7 @@ export interface CsvFile {
   blob: Blob;
 }
 
-/** The API refused the export: its message and the fields it is about (`from`, `to`). */
+/** The API refused the export: its message (if it gave one), its status, and the fields it is about (`from`, `to`). */
 export class ExportRefused extends Error {
   constructor(
     message: string,
@@ -85,11 +85,7 @@ async function refusal(response: Response): Promise<ExportRefused> {
   } catch {
     // not JSON: the status says enough
   }
-  const message =
-    response.status === 403
-      ? 'Only finance and admins may export.'
-      : (body.message ?? `The export failed (HTTP ${response.status}).`);
-  return new ExportRefused(message, response.status, body.errors ?? {});
+  return new ExportRefused(body.message ?? '', response.status, body.errors ?? {});
 }
 
 /** How often progress is reported while the rows stream (a re-render per chunk would be wasted work). */

@@ -1,3 +1,6 @@
+import type { TranslateFunction } from 'react-admin';
+import type { FinanceSummary, LedgerAmounts, LedgerPoint } from './api';
+
 /** The Finance page's periods: whole UTC days (as the API counts them), `from` and `to` both included. */
 export interface Period {
   from: string;
@@ -26,26 +29,22 @@ export function presetPeriod(preset: PresetId, now: Date = new Date()): Period {
   }
 }
 
-export const PRESETS: { id: PresetId; label: string }[] = [
-  { id: 'this-month', label: 'This month' },
-  { id: 'last-month', label: 'Last month' },
-  { id: 'last-30-days', label: 'Last 30 days' },
-  { id: 'this-year', label: 'This year' },
-];
+/** The presets in the order they are offered; their labels are `finance.period.presets.<id>`. */
+export const PRESETS: PresetId[] = ['this-month', 'last-month', 'last-30-days', 'this-year'];
+
+export const samePeriod = (a: Period, b: Period) => a.from === b.from && a.to === b.to;
 
 /** The preset these dates are, if any (to highlight it). */
 export function matchingPreset(period: Period, now: Date = new Date()): PresetId | null {
-  return (
-    PRESETS.find(({ id }) => {
-      const preset = presetPeriod(id, now);
-      return preset.from === period.from && preset.to === period.to;
-    })?.id ?? null
-  );
+  return PRESETS.find((id) => samePeriod(presetPeriod(id, now), period)) ?? null;
 }
 
 /** A complete YYYY-MM-DD date (a date input gives '' while it is being typed). */
 export const isDay = (value: string) =>
   /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+
+/** Both dates complete: a period the API can be asked about. */
+export const isComplete = (period: Period) => isDay(period.from) && isDay(period.to);
 
 /** "Jan 5, 2026" for a UTC day. */
 export const dayText = (
@@ -69,13 +68,35 @@ export function bucketStart(value: string, bucket: Bucket): string {
   return day(new Date(date.getTime() - sinceMonday * 86_400_000));
 }
 
-/** A bucket's name on the axis and in the table: "Nov 3", "Week of Nov 3, 2026", "November 2026". */
-export function bucketLabel(start: string, bucket: Bucket, short = false): string {
-  if (bucket === 'month')
-    return dayText(start, short ? { month: 'short', year: 'numeric' } : { month: 'long', year: 'numeric' });
-  if (bucket === 'week')
-    return short ? dayText(start, { month: 'short', day: 'numeric' }) : `Week of ${dayText(start)}`;
-  return short
-    ? dayText(start, { month: 'short', day: 'numeric' })
-    : dayText(start, { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
+/** A bucket's name on the chart's axis: "Nov 3" for a day or a week, "Nov 2026" for a month. */
+export function shortBucketLabel(start: string, bucket: Bucket): string {
+  return dayText(start, bucket === 'month' ? { month: 'short', year: 'numeric' } : { month: 'short', day: 'numeric' });
 }
+
+/** A bucket's name in the table: "Tue, Nov 3, 2026", "Week of Nov 3, 2026" (its translation), "November 2026". */
+export function bucketLabel(start: string, bucket: Bucket, translate: TranslateFunction): string {
+  if (bucket === 'month') return dayText(start, { month: 'long', year: 'numeric' });
+  if (bucket === 'week') return translate('finance.overTime.weekOf', { day: dayText(start) });
+  return dayText(start, { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric' });
+}
+
+/** The days summed per bucket (a year of daily bars would be too thin to read). */
+export function overTime(days: FinanceSummary['days'], bucket: Bucket): LedgerPoint[] {
+  const points = new Map<string, LedgerPoint>();
+  for (const d of days) {
+    const start = bucketStart(d.day, bucket);
+    const point = points.get(start) ?? { start, sales: 0, refunds: 0, disputes: 0, total: 0 };
+    point.sales += d.sales;
+    point.refunds += d.refunds;
+    point.disputes += d.disputes;
+    point.total += d.total;
+    points.set(start, point);
+  }
+  return [...points.values()];
+}
+
+/** "Jan 1, 2026 – Jan 31, 2026": the period in captions. */
+export const spanText = (period: Period) => `${dayText(period.from)} – ${dayText(period.to)}`;
+
+/** Anything to draw: a sale, a refund or a dispute. */
+export const hasMoney = (row: LedgerAmounts) => row.sales !== 0 || row.refunds !== 0 || row.disputes !== 0;

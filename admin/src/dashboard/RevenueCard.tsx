@@ -1,0 +1,66 @@
+import { lazy } from 'react';
+import { TableBody, TableCell, TableHead, TableRow } from '@mui/material';
+import { useTranslate } from 'react-admin';
+import { ChartCard } from '../common/Figures';
+import { formatMoney } from '../common/money';
+import type { DashboardSummary } from './types';
+
+// The chart library is loaded only when the dashboard has figures to draw.
+const RevenueChart = lazy(() => import('../common/RevenueChart'));
+
+const dayText = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString('en-US', {
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    timeZone: 'UTC',
+  });
+
+/** Gross and refunded revenue per day as a chart, and the same figures (with purchases) as a table. */
+export function RevenueCard({ data }: { data: DashboardSummary }) {
+  const translate = useTranslate();
+  const { totals } = data;
+  const title = translate('finance.dashboard.chartTitle', { smart_count: data.days });
+  const description = translate('finance.dashboard.summary', {
+    since: data.since,
+    gross: formatMoney(totals.gross),
+    refunded: formatMoney(totals.refunded),
+    net: formatMoney(totals.net),
+    smart_count: totals.purchases,
+  });
+  const hasRevenue = data.revenueByDay.some((d) => d.gross > 0 || d.refunded > 0);
+  return (
+    <ChartCard
+      id="revenue-chart"
+      title={title}
+      caption={translate('finance.dashboard.chartCaption', { summary: description })}
+      empty={hasRevenue ? null : translate('finance.dashboard.noRevenue')}
+      height={300}
+      chart={<RevenueChart days={data.revenueByDay} title={title} description={description} />}
+      table={
+        <>
+          <TableHead>
+            <TableRow>
+              <TableCell>{translate('finance.dashboard.day')}</TableCell>
+              <TableCell align="right">{translate('finance.dashboard.gross')}</TableCell>
+              <TableCell align="right">{translate('finance.dashboard.refunded')}</TableCell>
+              <TableCell align="right">{translate('finance.dashboard.purchases')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {data.revenueByDay.map((d) => (
+              <TableRow key={d.day}>
+                <TableCell component="th" scope="row">
+                  {dayText(d.day)}
+                </TableCell>
+                <TableCell align="right">{formatMoney(d.gross)}</TableCell>
+                <TableCell align="right">{formatMoney(d.refunded)}</TableCell>
+                <TableCell align="right">{d.purchases}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </>
+      }
+    />
+  );
+}

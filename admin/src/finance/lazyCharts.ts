@@ -1,0 +1,12 @@
+import { lazy } from 'react';
+
+// The chart library loads only when there are figures to draw (one chunk for the three charts).
+export const RevenueOverTimeChart = lazy(() =>
+  import('./FinanceCharts').then((m) => ({ default: m.RevenueOverTimeChart })),
+);
+export const ProductRevenueChart = lazy(() =>
+  import('./FinanceCharts').then((m) => ({ default: m.ProductRevenueChart })),
+);
+export const RecipientShareChart = lazy(() =>
+  import('./FinanceCharts').then((m) => ({ default: m.RecipientShareChart })),
+);
