@@ -13,6 +13,7 @@ import {
   type ButtonProps,
 } from '@mui/material';
 import { useNotify, useRefresh, type HttpError } from 'react-admin';
+import { useText } from './useText';
 
 /** The API's answer to a failed action (`{ code, message, errors? }`): its message and the fields it is about. */
 export function problemOf(
@@ -42,7 +43,7 @@ interface ConfirmStepProps {
   error?: string | null;
 }
 
-/** A confirmation's content and buttons, with the progress bar shown while the request runs. */
+/** A confirmation's content and buttons, with the progress bar shown while the request runs. Texts: keys or text. */
 export function ConfirmStep({
   question,
   details,
@@ -52,9 +53,10 @@ export function ConfirmStep({
   onCancel,
   onConfirm,
   confirmLabel,
-  cancelLabel = 'Cancel',
+  cancelLabel = 'console.common.cancel',
   error,
 }: ConfirmStepProps) {
+  const text = useText();
   return (
     <>
       <DialogContent>
@@ -63,25 +65,25 @@ export function ConfirmStep({
             {error}
           </Alert>
         ) : null}
-        <DialogContentText>{question}</DialogContentText>
+        <DialogContentText>{text(question)}</DialogContentText>
         {details ? (
           <DialogContentText variant="body2" sx={{ mt: 1 }}>
-            {details}
+            {text(details)}
           </DialogContentText>
         ) : null}
         {children}
         {pending ? (
           <Box sx={{ mt: 2 }} role="status" aria-live="polite">
-            <LinearProgress aria-label={busyLabel} />
+            <LinearProgress aria-label={text(busyLabel)} />
             <DialogContentText variant="body2" sx={{ mt: 1 }}>
-              {busyLabel}
+              {text(busyLabel)}
             </DialogContentText>
           </Box>
         ) : null}
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel} disabled={pending}>
-          {cancelLabel}
+          {text(cancelLabel)}
         </Button>
         <Button
           variant="contained"
@@ -90,7 +92,7 @@ export function ConfirmStep({
           disabled={pending}
           startIcon={pending ? <CircularProgress size={14} color="inherit" aria-hidden /> : undefined}
         >
-          {confirmLabel}
+          {text(confirmLabel)}
         </Button>
       </DialogActions>
     </>
@@ -114,6 +116,7 @@ interface ConfirmActionDialogProps extends Omit<ConfirmStepProps, 'pending' | 'o
  * the row's record).
  */
 export function ConfirmActionDialog({ title, action, failure, onFailed, onClose, ...step }: ConfirmActionDialogProps) {
+  const text = useText();
   const titleId = useId();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -125,7 +128,7 @@ export function ConfirmActionDialog({ title, action, failure, onFailed, onClose,
       await action();
       onClose();
     } catch (caught) {
-      setError(problemOf(caught, failure).message);
+      setError(problemOf(caught, text(failure)).message);
       onFailed?.();
     } finally {
       setPending(false);
@@ -141,7 +144,7 @@ export function ConfirmActionDialog({ title, action, failure, onFailed, onClose,
       aria-labelledby={titleId}
       onClick={(event) => event.stopPropagation()}
     >
-      <DialogTitle id={titleId}>{title}</DialogTitle>
+      <DialogTitle id={titleId}>{text(title)}</DialogTitle>
       <ConfirmStep {...step} pending={pending} error={error} onCancel={onClose} onConfirm={() => void confirm()} />
     </Dialog>
   );
@@ -189,6 +192,7 @@ export function FormThenConfirmDialog({
 }: FormThenConfirmDialogProps) {
   const notify = useNotify();
   const refresh = useRefresh();
+  const text = useText();
   const titleId = useId();
   const [step, setStep] = useState<'form' | 'confirm'>('form');
   const [pending, setPending] = useState(false);
@@ -207,7 +211,7 @@ export function FormThenConfirmDialog({
       refresh();
       onClose();
     } catch (error) {
-      const { message, errors } = problemOf(error, failure);
+      const { message, errors } = problemOf(error, text(failure));
       setStep('form');
       if (!showFieldErrors(errors)) setFormError(message);
       refresh();
@@ -218,7 +222,7 @@ export function FormThenConfirmDialog({
 
   return (
     <Dialog open onClose={pending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
-      <DialogTitle id={titleId}>{step === 'form' ? formTitle : confirmTitle}</DialogTitle>
+      <DialogTitle id={titleId}>{text(step === 'form' ? formTitle : confirmTitle)}</DialogTitle>
       {step === 'form' ? (
         <>
           <DialogContent>
@@ -230,9 +234,9 @@ export function FormThenConfirmDialog({
             {typeof children === 'function' ? children(next) : children}
           </DialogContent>
           <DialogActions>
-            <Button onClick={onClose}>Cancel</Button>
+            <Button onClick={onClose}>{text('console.common.cancel')}</Button>
             <Button variant="contained" color={continueColor} onClick={next}>
-              Continue
+              {text('console.common.continue')}
             </Button>
           </DialogActions>
         </>

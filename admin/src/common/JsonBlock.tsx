@@ -1,7 +1,9 @@
 import { Box, Typography } from '@mui/material';
+import { useText } from './useText';
 
 /** A JSON value, indented and wrapped, readable by people and by screen readers. */
 export function JsonBlock({ value, label }: { value: unknown; label?: string }) {
+  const text = useText();
   if (value === null || value === undefined) {
     return (
       <Typography variant="body2" color="text.secondary">
@@ -12,7 +14,7 @@ export function JsonBlock({ value, label }: { value: unknown; label?: string }) 
   return (
     <Box
       component="pre"
-      aria-label={label}
+      aria-label={label && text(label)}
       sx={{
         m: 0,
         p: 2,

@@ -7,7 +7,6 @@ import {
   ReferenceField,
   ReferenceInput,
   SaveButton,
-  SearchInput,
   SelectInput,
   SimpleForm,
   TextField,
@@ -17,7 +16,9 @@ import {
 } from 'react-admin';
 import { EmptyState } from './EmptyState';
 import { dateRangeFilters } from './inputs';
+import { SearchInput } from './SearchInput';
 import { ACTIVE_INACTIVE_CHOICES } from './StatusChipField';
+import { useText } from './useText';
 
 function SaveOnly() {
   return (
@@ -51,7 +52,7 @@ export function MerchantStatusEdit({ children, showAccount = true }: { children?
           source="status"
           choices={ACTIVE_INACTIVE_CHOICES}
           validate={required()}
-          helperText="Inactive records are no longer used for new checkouts. Everything else is the provider's data and cannot be changed here."
+          helperText="console.common.merchant.statusHelp"
         />
       </SimpleForm>
     </Edit>
@@ -61,11 +62,11 @@ export function MerchantStatusEdit({ children, showAccount = true }: { children?
 /** The filters every mirror of a provider object has: provider id search, status, account and creation date. */
 export function merchantFilters(...extra: ReactElement[]): ReactElement[] {
   return [
-    <SearchInput key="q" source="q" alwaysOn placeholder="Search provider id" />,
+    <SearchInput key="q" source="q" alwaysOn placeholder="console.common.merchant.search" />,
     <SelectInput key="status" source="status" choices={ACTIVE_INACTIVE_CHOICES} alwaysOn />,
     ...extra,
     <ReferenceInput key="merchantAccountId" source="merchantAccountId" reference="merchant-accounts">
-      <SelectInput label="Merchant account" />
+      <SelectInput label="console.common.merchant.account" />
     </ReferenceInput>,
     ...dateRangeFilters('createdAt', 'Created'),
   ];
@@ -103,8 +104,9 @@ export function MerchantList({ filters, icon, emptyTitle, note, children }: Merc
   );
 }
 
-/** A provider record's page title: "Refund · re_123", or just the noun while the record loads. */
+/** A provider record's page title: "Refund · re_123", or just the noun (a key or text) while the record loads. */
 export function IdentifierTitle({ noun }: { noun: string }) {
   const record = useRecordContext<{ identifier: string }>();
-  return <>{record ? `${noun} · ${record.identifier}` : noun}</>;
+  const name = useText()(noun);
+  return <>{record ? `${name} · ${record.identifier}` : name}</>;
 }

@@ -24,9 +24,9 @@ function LinkEditToolbar() {
       <SaveButton />
       <DeleteButton
         mutationMode="pessimistic"
-        label="Remove link"
-        confirmTitle="Remove this link?"
-        confirmContent="The child content is kept; it is only taken out of its parent."
+        label="console.content.link.remove"
+        confirmTitle="console.content.link.removeTitle"
+        confirmContent="console.content.link.removeContent"
       />
     </Toolbar>
   );
@@ -36,8 +36,8 @@ const tierInput = (
   <SelectInput
     source="metadata.tier"
     choices={TIER_CHOICES}
-    emptyText="Not set"
-    helperText="Free: open to everyone, without a purchase."
+    emptyText="console.content.tier.notSet"
+    helperText="console.content.link.tierHelp"
   />
 );
 
@@ -56,7 +56,7 @@ export function ContentLinkEdit() {
           source="position"
           validate={validatePosition}
           step={1}
-          helperText="Lower comes first. The outline's Move buttons renumber 0, 1, 2…"
+          helperText="console.content.link.positionHelp"
         />
         {tierInput}
       </SimpleForm>
@@ -68,8 +68,16 @@ export function ContentLinkCreate() {
   return (
     <Create transform={toLinkCreate} redirect="show">
       <SimpleForm defaultValues={{ position: 0 }}>
-        <ContentReferenceInput source="resourceOfId" label="Parent" validate={required()} />
-        <ContentReferenceInput source="resourceId" label="Child" validate={required()} />
+        <ContentReferenceInput
+          source="resourceOfId"
+          label="resources.content-resource-resources.fields.resourceOfId"
+          validate={required()}
+        />
+        <ContentReferenceInput
+          source="resourceId"
+          label="resources.content-resource-resources.fields.resourceId"
+          validate={required()}
+        />
         <NumberInput source="position" validate={validatePosition} step={1} />
         {tierInput}
       </SimpleForm>

@@ -10,8 +10,18 @@ import {
 import { TierField } from './TierField';
 
 const filters = [
-  <ContentReferenceInput key="resourceOfId" source="resourceOfId" label="Parent" alwaysOn />,
-  <ContentReferenceInput key="resourceId" source="resourceId" label="Child" alwaysOn />,
+  <ContentReferenceInput
+    key="resourceOfId"
+    source="resourceOfId"
+    label="resources.content-resource-resources.fields.resourceOfId"
+    alwaysOn
+  />,
+  <ContentReferenceInput
+    key="resourceId"
+    source="resourceId"
+    label="resources.content-resource-resources.fields.resourceId"
+    alwaysOn
+  />,
 ];
 
 export function ContentLinkList() {
@@ -23,14 +33,14 @@ export function ContentLinkList() {
       empty={
         <EmptyState
           icon={AccountTreeOutlinedIcon}
-          title="No content links yet"
-          action={<CreateButton label="Link content" />}
+          title="console.content.link.empty.title"
+          action={<CreateButton label="console.content.link.empty.create" />}
         >
-          Links place modules in courses, sections in modules and lessons in sections.
+          console.content.link.empty.body
         </EmptyState>
       }
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoMatch>No link matches these filters.</NoMatch>}>
+      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoMatch>console.content.link.empty.noMatch</NoMatch>}>
         <ContentRefField source="resourceOfId" />
         <ContentRefField source="resourceId" />
         <NumberField source="position" />

@@ -11,7 +11,12 @@ export function ContentResourceCreate() {
         defaultValues={{ type: 'lesson', fields: { state: 'draft', visibility: 'public' } }}
         warnWhenUnsavedChanges
       >
-        <SelectInput source="type" choices={TYPE_CHOICES} validate={required()} helperText="Cannot be changed later." />
+        <SelectInput
+          source="type"
+          choices={TYPE_CHOICES}
+          validate={required()}
+          helperText="console.content.help.type"
+        />
         <FormDataConsumer<{ type?: string }>>
           {({ formData }) => <ContentFieldsInputs type={formData.type} />}
         </FormDataConsumer>

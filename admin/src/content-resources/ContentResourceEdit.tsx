@@ -1,7 +1,6 @@
 import {
   DeleteButton,
   Edit,
-  FunctionField,
   Labeled,
   SaveButton,
   SimpleForm,
@@ -9,8 +8,10 @@ import {
   useNotify,
   useRecordContext,
   useRedirect,
+  useTranslate,
 } from 'react-admin';
-import { typeLabel } from './choices';
+import { typeNoun } from './choices';
+import { TypeField } from './TypeField';
 import { ContentFieldsInputs } from './ContentFieldsInputs';
 import { toContentUpdate } from './transform';
 import type { ContentResource } from './types';
@@ -21,8 +22,8 @@ function EditToolbar() {
       <SaveButton />
       <DeleteButton
         mutationMode="pessimistic"
-        confirmTitle="Delete this content?"
-        confirmContent="It disappears from the console and the storefront. Purchases and progress are kept."
+        confirmTitle="console.content.delete.title"
+        confirmContent="console.content.delete.content"
       />
     </Toolbar>
   );
@@ -30,9 +31,15 @@ function EditToolbar() {
 
 function EditTitle() {
   const record = useRecordContext<ContentResource>();
+  const translate = useTranslate();
   return (
     <span>
-      {record ? `Edit ${typeLabel(record.type).toLowerCase()}: ${record.fields?.title || 'Untitled'}` : 'Edit content'}
+      {record
+        ? translate('console.content.editTitle', {
+            type: typeNoun(translate, record.type),
+            title: record.fields?.title || translate('console.common.untitled'),
+          })
+        : translate('console.content.editContent')}
     </span>
   );
 }
@@ -41,8 +48,8 @@ function EditInputs() {
   const record = useRecordContext<ContentResource>();
   return (
     <>
-      <Labeled label="Type">
-        <FunctionField<ContentResource> render={(r) => typeLabel(r.type)} />
+      <Labeled label="resources.content-resources.fields.type">
+        <TypeField />
       </Labeled>
       <ContentFieldsInputs type={record?.type} />
     </>
@@ -56,6 +63,7 @@ function EditInputs() {
 export function ContentResourceEdit() {
   const notify = useNotify();
   const redirect = useRedirect();
+  const translate = useTranslate();
   return (
     <Edit
       title={<EditTitle />}
@@ -63,7 +71,10 @@ export function ContentResourceEdit() {
       transform={toContentUpdate}
       mutationOptions={{
         onSuccess: (saved: ContentResource) => {
-          notify(`Saved “${saved.fields?.title ?? 'content'}”.`, { type: 'success' });
+          notify('console.content.saved', {
+            type: 'success',
+            messageArgs: { title: saved.fields?.title ?? translate('console.content.contentNoun') },
+          });
           redirect('show', 'content-resources', saved.id);
         },
       }}

@@ -12,12 +12,14 @@ import {
   useGetIdentity,
   usePermissions,
   useRecordContext,
+  useTranslate,
   type RaRecord,
 } from 'react-admin';
 import { TierField } from '../content-resource-resources/TierField';
 import { canRead } from '../permissions';
 import { RichTextField } from '../rich-text';
 import { hasBody, isContainer, typeLabel } from './choices';
+import { TypeField } from './TypeField';
 import { StateField } from './StateField';
 import { ContentOutline } from './tree/ContentOutline';
 import type { ContentResource } from './types';
@@ -25,10 +27,11 @@ import type { ContentResource } from './types';
 type User = { id: string; name: string | null; email: string };
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  const translate = useTranslate();
   return (
     <Box component="section" sx={{ width: '100%' }}>
       <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-        {title}
+        {translate(title)}
       </Typography>
       {children}
     </Box>
@@ -36,16 +39,20 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 }
 
 function Empty({ children }: { children: string }) {
+  const translate = useTranslate();
   return (
     <Typography variant="body2" color="text.secondary" sx={{ py: 1 }}>
-      {children}
+      {translate(children)}
     </Typography>
   );
 }
 
 function ContentTitle() {
   const record = useRecordContext<ContentResource>();
-  return <span>{record ? `${typeLabel(record.type)}: ${record.fields?.title || 'Untitled'}` : ''}</span>;
+  const translate = useTranslate();
+  if (!record) return <span />;
+  const title = record.fields?.title || translate('console.common.untitled');
+  return <span>{translate('console.content.showTitle', { type: typeLabel(translate, record.type), title })}</span>;
 }
 
 function Details() {
@@ -53,6 +60,7 @@ function Details() {
   const { permissions } = usePermissions();
   const { identity } = useGetIdentity();
   const createPath = useCreatePath();
+  const translate = useTranslate();
   if (!record) return null;
   return (
     <Stack spacing={3} sx={{ p: 2 }}>
@@ -61,7 +69,7 @@ function Details() {
           <TextField source="fields.title" />
         </Labeled>
         <Labeled label="resources.content-resources.fields.type">
-          <FunctionField<ContentResource> render={(r) => typeLabel(r.type)} />
+          <TypeField />
         </Labeled>
         <Labeled label="resources.content-resources.fields.fields.slug">
           <TextField source="fields.slug" emptyText="—" />
@@ -79,7 +87,11 @@ function Details() {
             </ReferenceField>
           ) : (
             <FunctionField<ContentResource>
-              render={(r) => (r.createdById && r.createdById === identity?.id ? 'You' : (r.createdById ?? '—'))}
+              render={(r) =>
+                r.createdById && r.createdById === identity?.id
+                  ? translate('console.common.you')
+                  : (r.createdById ?? '—')
+              }
             />
           )}
         </Labeled>
@@ -99,8 +111,8 @@ function Details() {
       {(hasBody(record.type) || record.fields?.body) && (
         <>
           <Divider />
-          <Section title="Body">
-            <RichTextField source="fields.body" emptyText="No body yet." />
+          <Section title="resources.content-resources.fields.fields.body">
+            <RichTextField source="fields.body" emptyText="console.content.noBody" />
           </Section>
         </>
       )}
@@ -108,7 +120,7 @@ function Details() {
         <ContentOutline rootId={String(record.id)} hideWhenEmpty={record.type === 'lesson'} />
       )}
       <Divider />
-      <Section title="Part of">
+      <Section title="console.content.partOf">
         <ReferenceManyField
           reference="content-resource-resources"
           target="resourceId"
@@ -119,34 +131,38 @@ function Details() {
             rowClick={(_id, _resource, link: RaRecord) =>
               createPath({ resource: 'content-resources', id: link.resourceOfId as string, type: 'show' })
             }
-            empty={<Empty>Not inside any other content.</Empty>}
+            empty={<Empty>console.content.noParent</Empty>}
           >
-            <ReferenceField source="resourceOfId" reference="content-resources" link="show" label="Parent" />
-            <TextField source="position" label="Position" />
-            <TierField label="Tier" />
+            <ReferenceField
+              source="resourceOfId"
+              reference="content-resources"
+              link="show"
+              label="resources.content-resource-resources.fields.resourceOfId"
+            />
+            <TextField source="position" label="resources.content-resource-resources.fields.position" />
+            <TierField label="resources.content-resource-resources.fields.metadata.tier" />
           </Datagrid>
         </ReferenceManyField>
       </Section>
       {canRead(permissions, 'product-content-resources') && (
-        <Section title="Granted by products">
+        <Section title="console.content.grantedBy">
           <ReferenceManyField
             reference="product-content-resources"
             target="resourceId"
             sort={{ field: 'position', order: 'ASC' }}
           >
-            <Datagrid
-              bulkActionButtons={false}
-              rowClick={false}
-              empty={
-                <Empty>No product grants this content directly (it may be inside content a product grants).</Empty>
-              }
-            >
+            <Datagrid bulkActionButtons={false} rowClick={false} empty={<Empty>console.content.noGrant</Empty>}>
               {canRead(permissions, 'products') ? (
-                <ReferenceField source="productId" reference="products" link="show" label="Product" />
+                <ReferenceField
+                  source="productId"
+                  reference="products"
+                  link="show"
+                  label="resources.product-content-resources.fields.productId"
+                />
               ) : (
-                <TextField source="productId" label="Product" />
+                <TextField source="productId" label="resources.product-content-resources.fields.productId" />
               )}
-              <TextField source="position" label="Position" />
+              <TextField source="position" label="resources.product-content-resources.fields.position" />
             </Datagrid>
           </ReferenceManyField>
         </Section>

@@ -1,5 +1,5 @@
 import { Chip } from '@mui/material';
-import { useRecordContext } from 'react-admin';
+import { useRecordContext, useTranslate } from 'react-admin';
 import { stateLabel } from './choices';
 import type { ContentResource } from './types';
 
@@ -10,10 +10,11 @@ const COLORS: Record<string, 'success' | 'default' | 'warning'> = {
 };
 
 export function StateChip({ state }: { state: string | null | undefined }) {
+  const translate = useTranslate();
   return (
     <Chip
       size="small"
-      label={stateLabel(state)}
+      label={stateLabel(translate, state)}
       color={COLORS[state ?? ''] ?? 'default'}
       variant={state === 'published' ? 'filled' : 'outlined'}
       sx={{ alignSelf: 'flex-start', width: 'fit-content' }}

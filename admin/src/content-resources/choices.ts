@@ -1,36 +1,27 @@
-import type { ContentState, ResourceType, Visibility } from './types';
+import type { TranslateFunction as Translate } from 'react-admin';
+import { RESOURCE_TYPES, STATES, VISIBILITIES, type ResourceType } from './types';
 
-const TYPE_LABELS: Record<ResourceType, string> = {
-  course: 'Course',
-  module: 'Module',
-  section: 'Section',
-  lesson: 'Lesson',
-  solution: 'Solution',
-  page: 'Page',
-};
+// Choice names are catalog keys (console.content.*): react-admin's inputs translate them.
+const choices = (ids: readonly string[], group: string) =>
+  ids.map((id) => ({ id, name: `console.content.${group}.${id}` }));
 
-const STATE_LABELS: Record<ContentState, string> = { draft: 'Draft', published: 'Published', archived: 'Archived' };
-
-const VISIBILITY_LABELS: Record<Visibility, string> = { public: 'Public', unlisted: 'Unlisted', private: 'Private' };
-
-const choices = <K extends string>(labels: Record<K, string>) =>
-  (Object.keys(labels) as K[]).map((id) => ({ id, name: labels[id] }));
-
-export const TYPE_CHOICES = choices(TYPE_LABELS);
-export const STATE_CHOICES = choices(STATE_LABELS);
-export const VISIBILITY_CHOICES = choices(VISIBILITY_LABELS);
+export const TYPE_CHOICES = choices(RESOURCE_TYPES, 'type');
+export const STATE_CHOICES = choices(STATES, 'state');
+export const VISIBILITY_CHOICES = choices(VISIBILITIES, 'visibility');
 export const TIER_CHOICES = [
-  { id: 'free', name: 'Free (open to everyone)' },
-  { id: 'paid', name: 'Paid' },
+  { id: 'free', name: 'console.content.tier.freeChoice' },
+  { id: 'paid', name: 'console.content.tier.paid' },
 ];
 
-export function typeLabel(type: string): string {
-  return (TYPE_LABELS as Record<string, string>)[type] ?? type;
-}
+/** "Lesson"; an unknown type as it is. */
+export const typeLabel = (translate: Translate, type: string) => translate(`console.content.type.${type}`, { _: type });
 
-export function stateLabel(state: string | null | undefined): string {
-  return state ? ((STATE_LABELS as Record<string, string>)[state] ?? state) : 'No state';
-}
+/** "lesson", inside a sentence. */
+export const typeNoun = (translate: Translate, type: string) =>
+  translate(`console.content.typeNoun.${type}`, { _: type });
+
+export const stateLabel = (translate: Translate, state: string | null | undefined) =>
+  state ? translate(`console.content.state.${state}`, { _: state }) : translate('console.content.state.none');
 
 /** Types whose body is written in the rich-text editor. */
 export const BODY_TYPES: readonly string[] = ['lesson', 'page', 'solution'];

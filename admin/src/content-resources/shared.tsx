@@ -1,5 +1,4 @@
-import type { ComponentType, ReactElement } from 'react';
-import { Box, Typography } from '@mui/material';
+import { Typography } from '@mui/material';
 import {
   AutocompleteInput,
   CreateButton,
@@ -12,8 +11,10 @@ import {
   TopToolbar,
   usePermissions,
   useResourceDefinition,
+  useTranslate,
   type AutocompleteInputProps,
 } from 'react-admin';
+import { NoneFound } from '../common/EmptyState';
 import { canRead } from '../permissions';
 import { typeLabel } from './choices';
 import type { ContentResource } from './types';
@@ -23,7 +24,16 @@ import type { ContentResource } from './types';
 type User = { id: string; name: string | null; email: string };
 
 const userName = (u: User) => u.name || u.email;
-export const contentOption = (r: ContentResource) => `${r.fields?.title || 'Untitled'} (${typeLabel(r.type)})`;
+
+/** Content as "Title (Type)", for pickers and links. */
+export function useContentOption() {
+  const translate = useTranslate();
+  return (r: ContentResource) =>
+    translate('console.content.option', {
+      title: r.fields?.title || translate('console.common.untitled'),
+      type: typeLabel(translate, r.type),
+    });
+}
 
 /** A user, linked to their page; the raw id for roles that may not read users. */
 export function UserRefField({ source, label }: { source: string; label?: string; sortable?: boolean }) {
@@ -38,6 +48,7 @@ export function UserRefField({ source, label }: { source: string; label?: string
 
 /** Content, linked to its page, shown as "Title (Type)". */
 export function ContentRefField({ source, label }: { source: string; label?: string; sortable?: boolean }) {
+  const contentOption = useContentOption();
   return (
     <ReferenceField source={source} reference="content-resources" link="show" label={label} emptyText="—">
       <FunctionField<ContentResource> render={contentOption} />
@@ -56,6 +67,7 @@ type FilterInputProps = {
 
 /** Picks content by searching its title or slug. */
 export function ContentReferenceInput({ source, label, validate, filter, helperText }: FilterInputProps) {
+  const contentOption = useContentOption();
   return (
     <ReferenceInput
       source={source}
@@ -116,39 +128,11 @@ export function JsonField({ source, label }: { source: string; label?: string })
   );
 }
 
-/** A list's empty state: an icon, what is missing, and why it may be empty. */
-export function EmptyState({
-  icon: Icon,
-  title,
-  children,
-  action,
-}: {
-  icon: ComponentType<{ sx?: object; 'aria-hidden'?: boolean }>;
-  title: string;
-  children: string;
-  action?: ReactElement;
-}) {
-  return (
-    <Box sx={{ textAlign: 'center', py: 8, px: 2, width: '100%' }}>
-      <Icon sx={{ fontSize: 64, color: 'text.disabled' }} aria-hidden />
-      <Typography variant="h6" component="p">
-        {title}
-      </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: action ? 2 : 0 }}>
-        {children}
-      </Typography>
-      {action}
-    </Box>
-  );
-}
+export { EmptyState } from '../common/EmptyState';
 
-/** The Datagrid's message when filters match nothing. */
-export function NoMatch({ children = 'Nothing matches these filters.' }: { children?: string }) {
-  return (
-    <Typography sx={{ p: 2 }} color="text.secondary">
-      {children}
-    </Typography>
-  );
+/** The Datagrid's message when filters match nothing (a key or text). */
+export function NoMatch({ children = 'console.common.noMatch' }: { children?: string }) {
+  return <NoneFound>{children}</NoneFound>;
 }
 
 /** List actions: filters, create (when allowed) and an export capped at the API's 500 rows per request. */

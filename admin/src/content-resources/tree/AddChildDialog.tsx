@@ -19,9 +19,11 @@ import {
   required,
   useDataProvider,
   useNotify,
+  useTranslate,
 } from 'react-admin';
-import { CHILD_TYPE, TIER_CHOICES, TYPE_CHOICES, typeLabel } from '../choices';
-import type { ContentResource, TreeNode } from '../types';
+import { CHILD_TYPE, TIER_CHOICES, TYPE_CHOICES } from '../choices';
+import { useContentOption } from '../shared';
+import type { TreeNode } from '../types';
 import { errorMessage, fieldErrors } from './errors';
 
 interface AddChildProps {
@@ -39,8 +41,6 @@ interface AddChildValues {
   tier?: string;
 }
 
-const optionText = (r: ContentResource) => `${r.fields?.title || 'Untitled'} (${typeLabel(r.type)})`;
-
 function AddChildDialog({
   parent,
   onAdded,
@@ -52,6 +52,8 @@ function AddChildDialog({
 }) {
   const dataProvider = useDataProvider();
   const notify = useNotify();
+  const translate = useTranslate();
+  const optionText = useContentOption();
   const titleId = `add-child-${parent.id}-title`;
 
   const submit = async (values: AddChildValues) => {
@@ -64,7 +66,7 @@ function AddChildDialog({
           metadata: values.tier ? { tier: values.tier } : {},
         },
       });
-      notify(`Added to “${parent.title}”.`, { type: 'success' });
+      notify('console.content.outline.added', { type: 'success', messageArgs: { parent: parent.title } });
       await onAdded();
       onClose();
       return undefined;
@@ -72,10 +74,10 @@ function AddChildDialog({
       const errors = fieldErrors(error);
       if (errors?.resourceId && values.resourceId && !parent.children.some((c) => c.id === values.resourceId)) {
         // The API keeps removed links (soft delete) and their (parent, child) key: it refuses the same pair again.
-        errors.resourceId = `${errors.resourceId}: it was placed here before and removed, and the API does not accept the same content under the same parent twice.`;
+        errors.resourceId = translate('console.content.outline.placedBefore', { error: errors.resourceId });
       }
       if (errors) return errors; // shown under the fields (e.g. resourceId: is already linked here)
-      notify(errorMessage(error, 'The content could not be added.'), { type: 'error' });
+      notify(errorMessage(error, translate('console.content.outline.addFailed')), { type: 'error' });
       return undefined;
     }
   };
@@ -87,17 +89,16 @@ function AddChildDialog({
         defaultValues={{ type: CHILD_TYPE[parent.type] ?? '', tier: '' }}
         onSubmit={submit}
       >
-        <DialogTitle id={titleId}>Add content to “{parent.title}”</DialogTitle>
+        <DialogTitle id={titleId}>
+          {translate('console.content.outline.addTitle', { parent: parent.title })}
+        </DialogTitle>
         <DialogContent>
-          <DialogContentText sx={{ mb: 1 }}>
-            Choose existing content; it goes at the end, and you can move it afterwards. New content is created from the
-            content list first.
-          </DialogContentText>
+          <DialogContentText sx={{ mb: 1 }}>{translate('console.content.outline.addHelp')}</DialogContentText>
           <SelectInput
             source="type"
-            label="Type"
+            label="resources.content-resources.fields.type"
             choices={TYPE_CHOICES}
-            emptyText="Any type"
+            emptyText="console.content.anyType"
             fullWidth
             helperText={false}
           />
@@ -110,28 +111,28 @@ function AddChildDialog({
                 sort={{ field: 'title', order: 'ASC' }}
               >
                 <AutocompleteInput
-                  label="Content"
+                  label="console.content.outline.content"
                   optionText={optionText}
                   filterToQuery={(q: string) => ({ q })}
                   validate={required()}
                   fullWidth
-                  helperText="Type to search titles and slugs."
+                  helperText="console.content.outline.searchHelp"
                 />
               </ReferenceInput>
             )}
           </FormDataConsumer>
           <SelectInput
             source="tier"
-            label="Tier"
+            label="resources.content-resource-resources.fields.metadata.tier"
             choices={TIER_CHOICES}
-            emptyText="Not set"
+            emptyText="console.content.tier.notSet"
             fullWidth
-            helperText="Free lessons are open to everyone."
+            helperText="console.content.outline.tierHelp"
           />
         </DialogContent>
         <DialogActions>
-          <Button onClick={onClose}>Cancel</Button>
-          <SaveButton label="Add" icon={<AddIcon />} />
+          <Button onClick={onClose}>{translate('console.common.cancel')}</Button>
+          <SaveButton label="console.content.outline.add" icon={<AddIcon />} />
         </DialogActions>
       </Form>
     </Dialog>
@@ -141,12 +142,13 @@ function AddChildDialog({
 /** Opens a dialog that links existing content under `parent` (POST content-resource-resources). */
 export function AddChildButton({ parent, onAdded, disabled, variant = 'icon' }: AddChildProps) {
   const [open, setOpen] = useState(false);
-  const label = `Add content to ${parent.title}`;
+  const translate = useTranslate();
+  const label = translate('console.content.outline.addTo', { parent: parent.title });
   return (
     <>
       {variant === 'text' ? (
         <Button startIcon={<AddIcon />} onClick={() => setOpen(true)} disabled={disabled} aria-label={label}>
-          Add content
+          {translate('console.content.outline.addContent')}
         </Button>
       ) : (
         <IconButton size="small" onClick={() => setOpen(true)} disabled={disabled} aria-label={label} title={label}>

@@ -16,9 +16,9 @@ import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import DragIndicatorIcon from '@mui/icons-material/DragIndicator';
 import TuneIcon from '@mui/icons-material/Tune';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useCreatePath, useNotify, usePermissions } from 'react-admin';
+import { Link, useCreatePath, useNotify, usePermissions, useTranslate, type TranslateFunction } from 'react-admin';
 import { canWrite } from '../../permissions';
-import { isContainer, typeLabel } from '../choices';
+import { isContainer, typeLabel, typeNoun } from '../choices';
 import { StateChip } from '../StateField';
 import type { TreeNode } from '../types';
 import { AddChildButton } from './AddChildDialog';
@@ -49,13 +49,14 @@ interface OutlineActions {
   setDrag: (drag: { parentId: string; index: number } | null) => void;
 }
 
-const untitled = (node: TreeNode) => node.title || 'Untitled';
+const untitled = (translate: TranslateFunction, node: TreeNode) => node.title || translate('console.common.untitled');
 
 function OutlineList({ parent, depth, actions }: { parent: TreeNode; depth: number; actions: OutlineActions }) {
+  const translate = useTranslate();
   return (
     <Box
       component="ol"
-      aria-label={`Contents of ${untitled(parent)}`}
+      aria-label={translate('console.content.outline.contentsOf', { title: untitled(translate, parent) })}
       sx={{ listStyle: 'none', m: 0, pl: depth === 0 ? 0 : 3, borderLeft: depth === 0 ? 0 : 1, borderColor: 'divider' }}
     >
       {parent.children.map((child, index) => (
@@ -86,10 +87,12 @@ function OutlineItem({
   actions: OutlineActions;
 }) {
   const createPath = useCreatePath();
+  const translate = useTranslate();
   const itemRef = useRef<HTMLLIElement>(null);
   const [dropHere, setDropHere] = useState(false);
   const { editable, busy, move, reload, drag, setDrag } = actions;
-  const title = untitled(node);
+  const title = untitled(translate, node);
+  const type = typeLabel(translate, node.type);
   const last = parent.children.length - 1;
   const draggingSibling = drag !== null && drag.parentId === parent.id;
 
@@ -113,7 +116,7 @@ function OutlineItem({
     <Box
       component="li"
       ref={itemRef}
-      aria-label={`${typeLabel(node.type)}: ${title}`}
+      aria-label={translate('console.content.outline.item', { type, title })}
       data-content-id={node.id}
       onDragOver={onDragOver}
       onDragLeave={() => setDropHere(false)}
@@ -141,7 +144,7 @@ function OutlineItem({
             }}
             onDragEnd={() => setDrag(null)}
             aria-hidden
-            title="Drag to reorder (or use the move buttons)"
+            title={translate('console.content.outline.drag')}
             sx={{ display: 'flex', cursor: busy ? 'default' : 'grab', color: 'text.disabled' }}
           >
             <DragIndicatorIcon fontSize="small" />
@@ -152,7 +155,7 @@ function OutlineItem({
           color="text.secondary"
           sx={{ minWidth: 56, textTransform: 'uppercase', letterSpacing: 0.5 }}
         >
-          {typeLabel(node.type)}
+          {type}
         </Typography>
         <Link
           to={createPath({ resource: 'content-resources', id: node.id, type: 'show' })}
@@ -162,15 +165,20 @@ function OutlineItem({
         </Link>
         <StateChip state={node.state} />
         {node.link?.tier === 'free' && (
-          <Chip size="small" color="info" label="Free" title="Free tier: open to everyone" />
+          <Chip
+            size="small"
+            color="info"
+            label={translate('console.content.tier.free')}
+            title={translate('console.content.tier.freeTitle')}
+          />
         )}
         <Box sx={{ flex: 1 }} />
         {editable && (
           <Stack direction="row" spacing={0.25} sx={{ alignItems: 'center' }}>
             <IconButton
               size="small"
-              aria-label={`Move up: ${title}`}
-              title="Move up"
+              aria-label={translate('console.content.outline.moveUpLabel', { title })}
+              title={translate('console.content.outline.moveUp')}
               data-move={`${node.id}:up`}
               disabled={busy || index === 0}
               onClick={() => void move(parent, index, index - 1, 'up')}
@@ -179,8 +187,8 @@ function OutlineItem({
             </IconButton>
             <IconButton
               size="small"
-              aria-label={`Move down: ${title}`}
-              title="Move down"
+              aria-label={translate('console.content.outline.moveDownLabel', { title })}
+              title={translate('console.content.outline.moveDown')}
               data-move={`${node.id}:down`}
               disabled={busy || index === last}
               onClick={() => void move(parent, index, index + 1, 'down')}
@@ -192,8 +200,8 @@ function OutlineItem({
                 size="small"
                 component={Link}
                 to={createPath({ resource: 'content-resource-resources', id: node.link.id, type: 'edit' })}
-                aria-label={`Position and tier: ${title}`}
-                title="Position and tier"
+                aria-label={translate('console.content.outline.linkLabel', { title })}
+                title={translate('console.content.outline.link')}
               >
                 <TuneIcon fontSize="small" />
               </IconButton>
@@ -217,6 +225,7 @@ export function ContentOutline({ rootId, hideWhenEmpty = false }: { rootId: stri
   const { permissions } = usePermissions();
   const editable = canWrite(permissions, 'content-resource-resources');
   const notify = useNotify();
+  const translate = useTranslate();
   const queryClient = useQueryClient();
   const containerRef = useRef<HTMLDivElement>(null);
   const focusAfter = useRef<{ id: string; direction: Direction } | null>(null);
@@ -254,16 +263,21 @@ export function ContentOutline({ rootId, hideWhenEmpty = false }: { rootId: stri
         if (focus) focusAfter.current = { id: child.id, direction: focus };
         await reload();
         setAnnouncement(
-          `Moved ${untitled(child)} to position ${to + 1} of ${parent.children.length} in ${untitled(parent)}.`,
+          translate('console.content.outline.moved', {
+            title: untitled(translate, child),
+            position: to + 1,
+            count: parent.children.length,
+            parent: untitled(translate, parent),
+          }),
         );
       } catch (failure) {
-        notify(errorMessage(failure, 'The new order could not be saved.'), { type: 'error' });
+        notify(errorMessage(failure, translate('console.content.outline.moveFailed')), { type: 'error' });
         await refetch();
       } finally {
         setBusy(false);
       }
     },
-    [notify, refetch, reload],
+    [notify, refetch, reload, translate],
   );
 
   // Keep the keyboard where it was: on the moved item's button (or its other button at either end).
@@ -288,9 +302,11 @@ export function ContentOutline({ rootId, hideWhenEmpty = false }: { rootId: stri
         <CardContent>
           <Stack direction="row" sx={{ alignItems: 'center', mb: 1, gap: 1 }}>
             <Typography id={`outline-${rootId}`} variant="h6" component="h2">
-              Outline
+              {translate('console.content.outline.title')}
             </Typography>
-            {(busy || (isFetching && !isPending)) && <CircularProgress size={16} aria-label="Updating the outline" />}
+            {(busy || (isFetching && !isPending)) && (
+              <CircularProgress size={16} aria-label={translate('console.content.outline.updating')} />
+            )}
             <Box sx={{ flex: 1 }} />
             {editable && tree && <AddChildButton parent={tree} onAdded={reload} disabled={busy} variant="text" />}
           </Stack>
@@ -300,30 +316,31 @@ export function ContentOutline({ rootId, hideWhenEmpty = false }: { rootId: stri
           {isPending ? (
             <Stack direction="row" spacing={1} role="status" sx={{ alignItems: 'center', py: 2 }}>
               <CircularProgress size={20} aria-hidden />
-              <Typography color="text.secondary">Loading the outline…</Typography>
+              <Typography color="text.secondary">{translate('console.content.outline.loading')}</Typography>
             </Stack>
           ) : error ? (
             <Alert
               severity="error"
               action={
                 <Button color="inherit" size="small" onClick={() => void refetch()}>
-                  Try again
+                  {translate('console.common.tryAgain')}
                 </Button>
               }
             >
-              The outline could not be loaded: {errorMessage(error, 'unknown error')}
+              {translate('console.content.outline.loadFailed', {
+                error: errorMessage(error, translate('console.content.outline.unknownError')),
+              })}
             </Alert>
           ) : tree.children.length === 0 ? (
             <Typography color="text.secondary" sx={{ py: 2 }}>
-              Nothing inside this {typeLabel(tree.type).toLowerCase()} yet.
-              {editable ? ' Use “Add content” to place existing content here.' : ''}
+              {translate('console.content.outline.empty', { type: typeNoun(translate, tree.type) })}
+              {editable ? ` ${translate('console.content.outline.emptyHelp')}` : ''}
             </Typography>
           ) : (
             <>
               {editable && (
                 <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-                  Learners see this order. Move items with the arrow buttons or drag them within their parent; changes
-                  are saved at once.
+                  {translate('console.content.outline.help')}
                 </Typography>
               )}
               <OutlineList parent={tree} depth={0} actions={actions} />

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { IconButton } from '@mui/material';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
-import { Confirm, useDataProvider, useNotify } from 'react-admin';
-import { typeLabel } from '../choices';
+import { Confirm, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { typeNoun } from '../choices';
 import type { TreeNode } from '../types';
 import { errorMessage } from './errors';
 
@@ -17,20 +17,22 @@ interface RemoveLinkButtonProps {
 export function RemoveLinkButton({ node, parent, onRemoved, disabled }: RemoveLinkButtonProps) {
   const dataProvider = useDataProvider();
   const notify = useNotify();
+  const translate = useTranslate();
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
   const link = node.link;
   if (!link) return null;
-  const label = `Remove ${node.title} from ${parent.title}`;
+  const names = { child: node.title, parent: parent.title };
+  const label = translate('console.content.outline.removeLabel', names);
 
   const remove = async () => {
     setPending(true);
     try {
       await dataProvider.delete('content-resource-resources', { id: link.id });
-      notify(`Removed “${node.title}” from “${parent.title}”.`, { type: 'success' });
+      notify('console.content.outline.removed', { type: 'success', messageArgs: names });
       await onRemoved();
     } catch (error) {
-      notify(errorMessage(error, 'The content could not be removed.'), { type: 'error' });
+      notify(errorMessage(error, translate('console.content.outline.removeFailed')), { type: 'error' });
     } finally {
       setPending(false);
       setOpen(false);
@@ -52,9 +54,14 @@ export function RemoveLinkButton({ node, parent, onRemoved, disabled }: RemoveLi
       <Confirm
         isOpen={open}
         loading={pending}
-        title={`Remove “${node.title}” from “${parent.title}”?`}
-        content={`The ${typeLabel(node.type).toLowerCase()} itself is kept (with anything inside it); it is only taken out of this ${typeLabel(parent.type).toLowerCase()}.`}
-        confirm="Remove"
+        title="console.content.outline.removeTitle"
+        titleTranslateOptions={names}
+        content="console.content.outline.removeContent"
+        contentTranslateOptions={{
+          child: typeNoun(translate, node.type),
+          parent: typeNoun(translate, parent.type),
+        }}
+        confirm="console.content.outline.remove"
         onConfirm={remove}
         onClose={() => setOpen(false)}
       />

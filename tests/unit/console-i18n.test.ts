@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { messages } from '../../admin/src/i18n';
+import { CONSOLE_RESOURCES } from '../../admin/src/registry';
+
+// The console's English catalog is complete: every key its code names exists, so a second language is one more
+// catalog file. A key is any whole string literal that starts with a catalog's root (`console.`, `finance.`,
+// `resources.`, `ra.`): what translate(), notify(), label="…", helperText="…" and the shared components receive.
+
+const SOURCE = path.resolve(import.meta.dirname, '../../admin/src');
+const KEY = /(['"`])((?:console|finance|resources|ra)\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\1/g;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'i18n' ? [] : sourceFiles(file);
+    return /\.tsx?$/.test(entry.name) ? [file] : [];
+  });
+}
+
+/** Each key the console's code names, with the first file that names it. */
+function keysInSource(): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const file of sourceFiles(SOURCE)) {
+    for (const [, , key] of readFileSync(file, 'utf8').matchAll(KEY))
+      if (!keys.has(key!)) keys.set(key!, path.relative(SOURCE, file));
+  }
+  return keys;
+}
+
+const phrase = (key: string): unknown =>
+  key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], messages);
+
+describe('the console’s English catalog', () => {
+  it('has a phrase for every key the console names', () => {
+    const keys = keysInSource();
+    expect(keys.size).toBeGreaterThan(100); // the scan found the console's keys at all
+    const missing = [...keys]
+      .filter(([key]) => typeof phrase(key) !== 'string')
+      .map(([key, file]) => `${key} (${file})`);
+    expect(missing).toEqual([]);
+  });
+
+  it('names every resource of the registry, and every section of its menu', () => {
+    const missing = CONSOLE_RESOURCES.flatMap((r) => [`resources.${r.name}.name`, `console.menu.${r.group}`]).filter(
+      (key) => typeof phrase(key) !== 'string',
+    );
+    expect([...new Set(missing)]).toEqual([]);
+  });
+});
