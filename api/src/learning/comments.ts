@@ -1,20 +1,13 @@
+import type { ModelObject } from 'objection';
 import { recordAudit, type Actor } from '../audit/record';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { LearningService, Viewer } from './learning';
+import type { Comment } from './models';
 import type { CommentRecord, LessonComment } from './schemas';
 
-interface CommentRow {
-  id: string;
-  userId: string;
-  text: string;
-  createdAt: Date;
-  updatedAt: Date;
-  editedAt: Date | null;
-  hiddenAt: Date | null;
-  hiddenReason: string | null;
-  authorName: string | null;
-}
+/** A comment's columns, with its author's name beside them. */
+type CommentRow = ModelObject<Comment> & { authorName: string | null };
 
 /**
  * The thread under each lesson: whoever may open the lesson reads and writes it; authors edit and delete their

@@ -1,11 +1,10 @@
-import type { Knex } from 'knex';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { User } from '../identity/models';
 import type { ReadCaches } from '../cache/read-cache';
 import type { ContentTree } from './content-tree';
-import { ContentResource } from './models';
-import { GRANTING_STATUSES } from '../shared/purchase-status';
+import type { ContentResource } from './models';
+import * as queries from './queries';
 import {
   continueLesson,
   courseOutline,
@@ -34,19 +33,6 @@ interface LessonLink {
 const ENDED = ['Refunded', 'Disputed', 'Banned'];
 const link = (lesson: OutlineLesson | undefined): LessonLink | null =>
   lesson ? { id: lesson.id, title: lesson.title, slug: lesson.slug } : null;
-const isId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
-
-// Written out once rather than built per request, and prepared by name (parsed and planned once per connection):
-// these run on every lesson view and progress write.
-/** The learner's purchases of products that hold the course (a team purchase grants nothing by itself; its owner claims a seat). */
-const PURCHASES_OPENING = `
-  SELECT p.status, p.country FROM purchases p JOIN product_content_resources pc ON pc.product_id = p.product_id
-   WHERE pc.resource_id = :courseId AND p.user_id = :userId AND p.bulk_coupon_id IS NULL`;
-
-const VIEWER_OF_LESSON = `
-  SELECT (SELECT coalesce(json_agg(o), '[]'::json) FROM (${PURCHASES_OPENING}) o) AS purchases,
-         EXISTS (SELECT 1 FROM lesson_progress WHERE user_id = :userId AND lesson_id = :lessonId AND completed_at IS NOT NULL) AS completed,
-         EXISTS (SELECT 1 FROM bookmarks WHERE user_id = :userId AND resource_id = :lessonId AND type = 'bookmark') AS bookmarked`;
 
 /**
  * What learners see of courses (DOMAIN §11): outlines with progress, lessons behind their access rules, and the
@@ -55,11 +41,7 @@ const VIEWER_OF_LESSON = `
 export function learningService({ db, tree, caches }: { db: Db; tree: ContentTree; caches: ReadCaches }) {
   // Course structure and lesson bodies change only when staff edit them: kept between requests (see ReadCaches).
   // What belongs to the learner (purchases, progress, bookmarks) is read fresh every time.
-  const courseByKey = caches.cached(async (slugOrId: string): Promise<ContentResource | null> => {
-    const query = ContentResource.query(db).where({ type: 'course' }).whereNull('deletedAt');
-    query.where((q) => (isId(slugOrId) ? q.where('id', slugOrId) : q.whereRaw(`fields->>'slug' = ?`, [slugOrId])));
-    return (await query.first()) ?? null;
-  });
+  const courseByKey = caches.cached((slugOrId: string) => queries.courseBySlugOrId(db, slugOrId));
 
   async function findCourse(slugOrId: string): Promise<ContentResource> {
     const course = await courseByKey(slugOrId);
@@ -91,21 +73,8 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
   /** Of these lessons, the ones some other course held by a product sells (published or not: its buyers paid for it). */
   async function paidElsewhere(courseId: string, lessonIds: string[]): Promise<Set<string>> {
     if (lessonIds.length === 0) return new Set();
-    const { rows } = await db.raw(
-      `WITH RECURSIVE up AS (
-         SELECT resource_id AS lesson_id, resource_of_id AS id, 1 AS depth
-           FROM content_resource_resources WHERE resource_id = ANY(?::uuid[]) AND deleted_at IS NULL
-         UNION ALL
-         SELECT up.lesson_id, l.resource_of_id, up.depth + 1 FROM content_resource_resources l JOIN up ON l.resource_id = up.id
-          WHERE l.deleted_at IS NULL AND up.depth < 6
-       )
-       SELECT DISTINCT up.lesson_id AS "lessonId", up.id AS "courseId" FROM up JOIN content_resources r ON r.id = up.id
-        WHERE r.type = 'course' AND r.deleted_at IS NULL AND r.id <> ?
-          AND EXISTS (SELECT 1 FROM product_content_resources pc WHERE pc.resource_id = r.id)`,
-      [lessonIds, courseId],
-    );
     const paid = new Set<string>();
-    for (const { lessonId, courseId: seller } of rows as { lessonId: string; courseId: string }[]) {
+    for (const { lessonId, courseId: seller } of await queries.coursesSellingLessons(db, courseId, lessonIds)) {
       // Not free there, or hidden there (a draft branch of a sold course is still sold content).
       const there = (await ownOutlineOf(seller)).lessons.find((l) => l.id === lessonId);
       if (!there?.free) paid.add(lessonId);
@@ -114,31 +83,21 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
   }
 
   /** What to buy to open a course. */
-  const productsOf = caches.cached(
-    async (courseId: string): Promise<{ id: string; name: string; slug: string | null }[]> =>
-      db('productContentResources as pc')
-        .join('products as p', 'p.id', 'pc.productId')
-        .where({ 'pc.resourceId': courseId, 'p.status': 'active' })
-        .orderBy('pc.position')
-        .select('p.id', 'p.name', 'p.slug'),
-  );
+  const productsOf = caches.cached((courseId: string) => queries.activeProductsOfCourse(db, courseId));
 
   /** A lesson's body as learners may see it: sanitised once, not on every view. */
   const lessonBody = caches.cached(async (lessonId: string): Promise<string> => {
-    const resource = await ContentResource.query(db).findById(lessonId);
+    const resource = await queries.resourceById(db, lessonId);
     return sanitizeRichText(resource?.fields.body ?? '');
   });
 
   /** A Valid purchase of a product that holds the course, or a Restricted one from its own country, opens it. */
   async function entitlement(courseId: string, viewer: Viewer): Promise<Entitlement> {
     if (!viewer.user) return { full: false, reason: 'sign-in' };
-    const { rows } = await db
-      .raw(PURCHASES_OPENING, { courseId, userId: viewer.user.id })
-      .options({ name: 'purchases-opening' });
-    return entitlementFrom(rows, viewer);
+    return entitlementFrom(await queries.purchasesOpening(db, courseId, viewer.user.id), viewer);
   }
 
-  function entitlementFrom(purchases: { status: string; country: string | null }[], viewer: Viewer): Entitlement {
+  function entitlementFrom(purchases: queries.OpeningPurchase[], viewer: Viewer): Entitlement {
     if (!viewer.user) return { full: false, reason: 'sign-in' };
     if (purchases.some((p) => p.status === 'Valid')) return { full: true };
     const restricted = purchases.filter((p) => p.status === 'Restricted');
@@ -154,13 +113,8 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
     lessonIds: string[],
   ): Promise<{ done: Set<string>; last: string | null }> {
     if (!userId || lessonIds.length === 0) return { done: new Set(), last: null };
-    const rows: { lessonId: string }[] = await db('lessonProgress')
-      .where({ userId })
-      .whereIn('lessonId', lessonIds)
-      .whereNotNull('completedAt')
-      .orderBy('completedAt', 'desc')
-      .select('lessonId');
-    return { done: new Set(rows.map((r) => r.lessonId)), last: rows[0]?.lessonId ?? null };
+    const newestFirst = await queries.completedLessonIds(db, userId, lessonIds);
+    return { done: new Set(newestFirst), last: newestFirst[0] ?? null };
   }
 
   function findLesson(outline: CourseOutline, slugOrId: string): OutlineLesson {
@@ -170,40 +124,13 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
   }
 
   /** The published courses learners may see that hold a lesson, nearest first (a lesson may sit in more than one). */
-  const coursesOfLesson = caches.cached(async (lessonId: string): Promise<string[]> => {
-    const { rows } = await db.raw(
-      `WITH RECURSIVE up AS (
-         SELECT resource_of_id AS id, 1 AS depth FROM content_resource_resources WHERE resource_id = ? AND deleted_at IS NULL
-         UNION ALL
-         SELECT l.resource_of_id, up.depth + 1 FROM content_resource_resources l JOIN up ON l.resource_id = up.id
-          WHERE l.deleted_at IS NULL AND up.depth < 6
-       )
-       SELECT r.id FROM up JOIN content_resources r ON r.id = up.id
-        WHERE r.type = 'course' AND r.deleted_at IS NULL AND r.fields->>'state' = 'published'
-          AND coalesce(r.fields->>'visibility', 'public') <> 'private'
-        ORDER BY up.depth`,
-      [lessonId],
-    );
-    return (rows as { id: string }[]).map((r) => r.id);
-  });
+  const coursesOfLesson = caches.cached((lessonId: string) => queries.publicCoursesOfLesson(db, lessonId));
 
   async function isVisible(lessonId: string): Promise<boolean> {
     for (const courseId of await coursesOfLesson(lessonId)) {
       if ((await outlineOf(courseId)).lessons.some((l) => l.id === lessonId)) return true;
     }
     return false;
-  }
-
-  /** Everything of the learner's a lesson page shows, in one round trip: what opens the course, completion, bookmark. */
-  async function viewerOfLesson(courseId: string, lessonId: string, userId: string) {
-    const { rows } = await db
-      .raw(VIEWER_OF_LESSON, { courseId, lessonId, userId })
-      .options({ name: 'viewer-of-lesson' });
-    return rows[0] as {
-      purchases: { status: string; country: string | null }[];
-      completed: boolean;
-      bookmarked: boolean;
-    };
   }
 
   /** The lesson in a course the viewer may open, or why not; throws not-found for a lesson they cannot see at all. */
@@ -307,7 +234,7 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
       const outline = await outlineOf(course.id);
       const lesson = findLesson(outline, lessonSlugOrId);
       const mine = viewer.user
-        ? await viewerOfLesson(course.id, lesson.id, viewer.user.id)
+        ? await queries.viewerOfLesson(db, course.id, lesson.id, viewer.user.id)
         : { purchases: [], completed: false, bookmarked: false };
       const access = entitlementFrom(mine.purchases, viewer);
       const open = access.full || lesson.free;
@@ -335,10 +262,7 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
       };
     },
 
-    /**
-     * Marks a lesson complete (or not). One row per learner and lesson whatever races: the unique key decides, and
-     * completing again keeps the first time it was completed.
-     */
+    /** Marks a lesson complete (or not) in a course the learner may open it in; answers the module's progress. */
     async setCompleted(
       user: Pick<User, 'id'>,
       lessonId: string,
@@ -347,40 +271,16 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
       courseSlugOrId?: string,
     ): Promise<ProgressAnswer> {
       const { outline, lesson } = mustOpen(await openLesson(lessonId, { user, country }, courseSlugOrId));
-      const row = {
+      // The write and the module's progress after it in one statement.
+      const mark = {
         userId: user.id,
         lessonId,
         moduleId: lesson.moduleId,
         sectionId: lesson.sectionId,
         lessonSlug: lesson.slug,
-        completedAt: completed ? db.fn.now() : null,
       };
-      const write = db('lessonProgress')
-        .insert(row)
-        .onConflict(['userId', 'lessonId'])
-        .merge(
-          completed
-            ? {
-                completedAt: db.raw('COALESCE(lesson_progress.completed_at, excluded.completed_at)'),
-                moduleId: lesson.moduleId,
-                sectionId: lesson.sectionId,
-              }
-            : { completedAt: null },
-        )
-        .returning(['lessonId', 'completedAt']);
-      // The write and the module's progress after it in one statement. The statement's snapshot does not see its
-      // own write, so this lesson's state comes from what the write returned.
       const others = moduleLessonIds(outline, lesson.moduleId).filter((id) => id !== lessonId);
-      const { rows } = await db
-        .raw(
-          `WITH written AS (?)
-         SELECT lesson_id FROM written WHERE completed_at IS NOT NULL
-         UNION ALL
-         SELECT lesson_id FROM lesson_progress WHERE user_id = ? AND lesson_id = ANY(?::uuid[]) AND completed_at IS NOT NULL`,
-          [write, user.id, others],
-        )
-        .options({ name: completed ? 'progress-complete' : 'progress-reset' });
-      const done = new Set((rows as { lesson_id: string }[]).map((r) => r.lesson_id));
+      const done = new Set(await queries.writeProgress(db, mark, completed, others));
       return { lessonId, completed, module: moduleProgressOf(outline, lesson.moduleId, done) };
     },
 
@@ -390,10 +290,7 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
       const outline = await outlineOf(course.id);
       if (!outline.modules.some((m) => m.id === moduleId))
         throw new AppError('not-found', 'No such module in this course.');
-      await db('lessonProgress')
-        .where({ userId: user.id })
-        .whereIn('lessonId', moduleLessonIds(outline, moduleId))
-        .delete();
+      await queries.forgetProgress(db, user.id, moduleLessonIds(outline, moduleId));
       return moduleProgress(db, user.id, outline, moduleId);
     },
 
@@ -423,25 +320,16 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
 
     /** The learner's courses (owned or studied), most recently studied first, each with where to continue. */
     async myCourses(viewer: Viewer & { user: Pick<User, 'id'> }): Promise<MyCourse[]> {
-      const owned: { courseId: string }[] = await db('purchases as p')
-        .join('productContentResources as pc', 'pc.productId', 'p.productId')
-        .where('p.userId', viewer.user.id)
-        .whereIn('p.status', GRANTING_STATUSES)
-        .whereNull('p.bulkCouponId')
-        .distinct('pc.resourceId as courseId');
       const result = [];
-      for (const courseId of new Set(owned.map((o) => o.courseId))) {
-        const course = await ContentResource.query(db).findById(courseId).whereNull('deletedAt');
+      for (const courseId of new Set(await queries.ownedCourseIds(db, viewer.user.id))) {
+        const course = await queries.courseById(db, courseId);
         if (!course || course.fields.state !== 'published') continue;
         const outline = await outlineOf(course.id);
         const { done, last } = await completions(
           viewer.user.id,
           outline.lessons.map((l) => l.id),
         );
-        const lastAt = last
-          ? (await db('lessonProgress').where({ userId: viewer.user.id, lessonId: last }).first('completedAt'))
-              .completedAt
-          : null;
+        const lastAt = last ? await queries.completedAtOf(db, viewer.user.id, last) : null;
         result.push({
           course: { id: course.id, title: course.fields.title ?? '', slug: course.fields.slug ?? null },
           progress: progressOf(
@@ -449,7 +337,7 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
             done,
           ),
           continue: link(continueLesson(outline, done, last) ?? undefined),
-          lastStudiedAt: lastAt as Date | null,
+          lastStudiedAt: lastAt,
         });
       }
       return result.sort((a, b) => (b.lastStudiedAt?.getTime() ?? 0) - (a.lastStudiedAt?.getTime() ?? 0));
@@ -457,16 +345,10 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
   };
 }
 
-async function moduleProgress(db: Knex, userId: string, outline: CourseOutline, moduleId: string) {
+async function moduleProgress(db: Db, userId: string, outline: CourseOutline, moduleId: string) {
   const ids = moduleLessonIds(outline, moduleId);
-  const rows: { lessonId: string }[] = ids.length
-    ? await db('lessonProgress')
-        .where({ userId })
-        .whereIn('lessonId', ids)
-        .whereNotNull('completedAt')
-        .select('lessonId')
-    : [];
-  return moduleProgressOf(outline, moduleId, new Set(rows.map((r) => r.lessonId)));
+  const done = ids.length ? await queries.completedLessonIds(db, userId, ids) : [];
+  return moduleProgressOf(outline, moduleId, new Set(done));
 }
 
 function moduleProgressOf(outline: CourseOutline, moduleId: string, done: Set<string>) {

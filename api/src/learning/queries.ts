@@ -1,0 +1,197 @@
+import type { Knex } from 'knex';
+import { GRANTING_STATUSES } from '../shared/purchase-status';
+import { ContentResource, type LessonProgress } from './models';
+
+// The SQL behind what learners see (learning.ts holds the rules). Each function is one statement.
+
+/** A purchase that may open a course: whether it does depends on its status and country (learning.ts). */
+export interface OpeningPurchase {
+  status: string;
+  country: string | null;
+}
+
+/** Everything of the learner's a lesson page shows: what opens the course, completion, bookmark. */
+export interface ViewerOfLesson {
+  purchases: OpeningPurchase[];
+  completed: boolean;
+  bookmarked: boolean;
+}
+
+export interface ProductLink {
+  id: string;
+  name: string;
+  slug: string | null;
+}
+
+// Written out once rather than built per request, and prepared by name (parsed and planned once per connection):
+// these run on every lesson view and progress write.
+/** The learner's purchases of products that hold the course (a team purchase grants nothing by itself; its owner claims a seat). */
+const PURCHASES_OPENING = `
+  SELECT p.status, p.country FROM purchases p JOIN product_content_resources pc ON pc.product_id = p.product_id
+   WHERE pc.resource_id = :courseId AND p.user_id = :userId AND p.bulk_coupon_id IS NULL`;
+
+const VIEWER_OF_LESSON = `
+  SELECT (SELECT coalesce(json_agg(o), '[]'::json) FROM (${PURCHASES_OPENING}) o) AS purchases,
+         EXISTS (SELECT 1 FROM lesson_progress WHERE user_id = :userId AND lesson_id = :lessonId AND completed_at IS NOT NULL) AS completed,
+         EXISTS (SELECT 1 FROM bookmarks WHERE user_id = :userId AND resource_id = :lessonId AND type = 'bookmark') AS bookmarked`;
+
+const isId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
+/** A course not deleted, by slug or id (published or not: the caller decides what learners may see). */
+export async function courseBySlugOrId(db: Knex, slugOrId: string): Promise<ContentResource | null> {
+  const query = ContentResource.query(db).where({ type: 'course' }).whereNull('deletedAt');
+  query.where((q) => (isId(slugOrId) ? q.where('id', slugOrId) : q.whereRaw(`fields->>'slug' = ?`, [slugOrId])));
+  return (await query.first()) ?? null;
+}
+
+/** A course not deleted, by id. */
+export async function courseById(db: Knex, courseId: string): Promise<ContentResource | null> {
+  return (await ContentResource.query(db).findById(courseId).whereNull('deletedAt')) ?? null;
+}
+
+/** Any content resource by id (deleted or not). */
+export async function resourceById(db: Knex, id: string): Promise<ContentResource | null> {
+  return (await ContentResource.query(db).findById(id)) ?? null;
+}
+
+/**
+ * For these lessons, each other course (not `courseId`, not deleted) held by a product that holds them, up to six
+ * links up, published or not.
+ */
+export async function coursesSellingLessons(
+  db: Knex,
+  courseId: string,
+  lessonIds: string[],
+): Promise<{ lessonId: string; courseId: string }[]> {
+  const { rows } = await db.raw(
+    `WITH RECURSIVE up AS (
+       SELECT resource_id AS lesson_id, resource_of_id AS id, 1 AS depth
+         FROM content_resource_resources WHERE resource_id = ANY(?::uuid[]) AND deleted_at IS NULL
+       UNION ALL
+       SELECT up.lesson_id, l.resource_of_id, up.depth + 1 FROM content_resource_resources l JOIN up ON l.resource_id = up.id
+        WHERE l.deleted_at IS NULL AND up.depth < 6
+     )
+     SELECT DISTINCT up.lesson_id AS "lessonId", up.id AS "courseId" FROM up JOIN content_resources r ON r.id = up.id
+      WHERE r.type = 'course' AND r.deleted_at IS NULL AND r.id <> ?
+        AND EXISTS (SELECT 1 FROM product_content_resources pc WHERE pc.resource_id = r.id)`,
+    [lessonIds, courseId],
+  );
+  return rows;
+}
+
+/** The published, not private courses that hold a lesson (up to six links up), nearest first. */
+export async function publicCoursesOfLesson(db: Knex, lessonId: string): Promise<string[]> {
+  const { rows } = await db.raw(
+    `WITH RECURSIVE up AS (
+       SELECT resource_of_id AS id, 1 AS depth FROM content_resource_resources WHERE resource_id = ? AND deleted_at IS NULL
+       UNION ALL
+       SELECT l.resource_of_id, up.depth + 1 FROM content_resource_resources l JOIN up ON l.resource_id = up.id
+        WHERE l.deleted_at IS NULL AND up.depth < 6
+     )
+     SELECT r.id FROM up JOIN content_resources r ON r.id = up.id
+      WHERE r.type = 'course' AND r.deleted_at IS NULL AND r.fields->>'state' = 'published'
+        AND coalesce(r.fields->>'visibility', 'public') <> 'private'
+      ORDER BY up.depth`,
+    [lessonId],
+  );
+  return (rows as { id: string }[]).map((r) => r.id);
+}
+
+/** The active products that hold a course, in the course's order. */
+export function activeProductsOfCourse(db: Knex, courseId: string): Promise<ProductLink[]> {
+  return db('productContentResources as pc')
+    .join('products as p', 'p.id', 'pc.productId')
+    .where({ 'pc.resourceId': courseId, 'p.status': 'active' })
+    .orderBy('pc.position')
+    .select('p.id', 'p.name', 'p.slug');
+}
+
+/** The learner's own (not team) purchases of products that hold the course. */
+export async function purchasesOpening(db: Knex, courseId: string, userId: string): Promise<OpeningPurchase[]> {
+  const { rows } = await db.raw(PURCHASES_OPENING, { courseId, userId }).options({ name: 'purchases-opening' });
+  return rows;
+}
+
+/** The learner's side of a lesson page, in one round trip. */
+export async function viewerOfLesson(
+  db: Knex,
+  courseId: string,
+  lessonId: string,
+  userId: string,
+): Promise<ViewerOfLesson> {
+  const { rows } = await db.raw(VIEWER_OF_LESSON, { courseId, lessonId, userId }).options({ name: 'viewer-of-lesson' });
+  return rows[0];
+}
+
+/** The courses the learner's granting, own (not team) purchases hold. */
+export async function ownedCourseIds(db: Knex, userId: string): Promise<string[]> {
+  const owned: { courseId: string }[] = await db('purchases as p')
+    .join('productContentResources as pc', 'pc.productId', 'p.productId')
+    .where('p.userId', userId)
+    .whereIn('p.status', GRANTING_STATUSES)
+    .whereNull('p.bulkCouponId')
+    .distinct('pc.resourceId as courseId');
+  return owned.map((o) => o.courseId);
+}
+
+/** Of these lessons, the ones the learner completed, most recently completed first. */
+export async function completedLessonIds(db: Knex, userId: string, lessonIds: string[]): Promise<string[]> {
+  const rows: { lessonId: string }[] = await db('lessonProgress')
+    .where({ userId })
+    .whereIn('lessonId', lessonIds)
+    .whereNotNull('completedAt')
+    .orderBy('completedAt', 'desc')
+    .select('lessonId');
+  return rows.map((r) => r.lessonId);
+}
+
+/** When the learner completed a lesson (null: not completed, or no row). */
+export async function completedAtOf(db: Knex, userId: string, lessonId: string): Promise<Date | null> {
+  const row = await db('lessonProgress').where({ userId, lessonId }).first('completedAt');
+  return row?.completedAt ?? null;
+}
+
+/** Where a completed (or reset) lesson sits, written beside the mark. */
+export type ProgressMark = Pick<LessonProgress, 'userId' | 'lessonId' | 'moduleId' | 'sectionId' | 'lessonSlug'>;
+
+/**
+ * Marks a lesson complete (or not) and returns which of it and `otherLessonIds` are now complete, in one
+ * statement. One row per learner and lesson whatever races: the unique key decides, and completing again keeps
+ * the first time it was completed.
+ */
+export async function writeProgress(
+  db: Knex,
+  mark: ProgressMark,
+  completed: boolean,
+  otherLessonIds: string[],
+): Promise<string[]> {
+  const write = db('lessonProgress')
+    .insert({ ...mark, completedAt: completed ? db.fn.now() : null })
+    .onConflict(['userId', 'lessonId'])
+    .merge(
+      completed
+        ? {
+            completedAt: db.raw('COALESCE(lesson_progress.completed_at, excluded.completed_at)'),
+            moduleId: mark.moduleId,
+            sectionId: mark.sectionId,
+          }
+        : { completedAt: null },
+    )
+    .returning(['lessonId', 'completedAt']);
+  // The statement's snapshot does not see its own write, so this lesson's state comes from what the write returned.
+  const { rows } = await db
+    .raw(
+      `WITH written AS (?)
+       SELECT lesson_id FROM written WHERE completed_at IS NOT NULL
+       UNION ALL
+       SELECT lesson_id FROM lesson_progress WHERE user_id = ? AND lesson_id = ANY(?::uuid[]) AND completed_at IS NOT NULL`,
+      [write, mark.userId, otherLessonIds],
+    )
+    .options({ name: completed ? 'progress-complete' : 'progress-reset' });
+  return (rows as { lesson_id: string }[]).map((r) => r.lesson_id);
+}
+
+/** Forgets the learner's progress in these lessons. */
+export async function forgetProgress(db: Knex, userId: string, lessonIds: string[]): Promise<void> {
+  await db('lessonProgress').where({ userId }).whereIn('lessonId', lessonIds).delete();
+}
