@@ -22,7 +22,9 @@ function customRoutesFor(permissions: unknown) {
       <Route
         path="/finance"
         element={
-          <Suspense fallback={<Loading loadingPrimary="Finance" loadingSecondary="Loading the page…" />}>
+          <Suspense
+            fallback={<Loading loadingPrimary="console.menu.Finance" loadingSecondary="console.layout.loadingPage" />}
+          >
             <FinancePage />
           </Suspense>
         }

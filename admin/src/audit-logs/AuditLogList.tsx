@@ -5,12 +5,12 @@ import {
   DateField,
   List,
   ReferenceInput,
-  SearchInput,
   SelectInput,
   TextField,
   useTranslate,
 } from 'react-admin';
 import { EmptyState, NoneFound } from '../common/EmptyState';
+import { SearchInput } from '../common/SearchInput';
 import { dateRangeFilters } from '../common/inputs';
 import { StatusChipField } from '../common/StatusChipField';
 import { ACTION_CHOICES, ACTION_LOOKS, AUDITED_RESOURCES } from './choices';
@@ -22,13 +22,15 @@ function ResourceFilter(props: { source: string; alwaysOn?: boolean }) {
     id,
     name: translate(`resources.${id}.name`, { smart_count: 2, _: id }),
   })).sort((a, b) => a.name.localeCompare(b.name));
-  return <SelectInput {...props} label="Resource" choices={choices} translateChoice={false} />;
+  return (
+    <SelectInput {...props} label="resources.audit-logs.fields.resource" choices={choices} translateChoice={false} />
+  );
 }
 
 const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Search actor email or record id" />,
+  <SearchInput key="q" source="q" alwaysOn placeholder="console.audit.search" />,
   <ReferenceInput key="actorId" source="actorId" reference="users" alwaysOn>
-    <AutocompleteInput label="Actor" />
+    <AutocompleteInput label="resources.audit-logs.fields.actorId" />
   </ReferenceInput>,
   <ResourceFilter key="resource" source="resource" alwaysOn />,
   <SelectInput key="action" source="action" choices={ACTION_CHOICES} alwaysOn />,
@@ -42,17 +44,12 @@ export function AuditLogList() {
       sort={{ field: 'createdAt', order: 'DESC' }}
       exporter={false}
       empty={
-        <EmptyState icon={HistoryIcon} title="Nothing recorded yet">
-          Every change made in the console and every money-moving event is recorded here: who, what, before and after,
-          and when. The log cannot be edited.
+        <EmptyState icon={HistoryIcon} title="console.audit.empty.title">
+          console.audit.empty.body
         </EmptyState>
       }
     >
-      <Datagrid
-        rowClick="show"
-        bulkActionButtons={false}
-        empty={<NoneFound>No entry matches these filters.</NoneFound>}
-      >
+      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>console.audit.empty.noMatch</NoneFound>}>
         <DateField source="createdAt" showTime />
         <ActorField source="actorEmail" label="resources.audit-logs.fields.actorId" sortable={false} />
         <StatusChipField source="action" looks={ACTION_LOOKS} sortable={false} />

@@ -1,31 +1,40 @@
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import { DateField, FunctionField, Show, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
+import {
+  DateField,
+  FunctionField,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
 import { JsonBlock } from '../common/JsonBlock';
 import { StatusChipField } from '../common/StatusChipField';
 import { ACTION_LOOKS, changedKeys, type AuditLog } from './choices';
 import { ActorField, RecordLinkField, ResourceNameField } from './fields';
 
-const show = (value: unknown) => (value === undefined ? '(absent)' : JSON.stringify(value, null, 1));
-
 /** A field-by-field table of what changed. */
 function Changes(_props: { label?: string }) {
   const entry = useRecordContext<AuditLog>();
+  const translate = useTranslate();
   if (!entry) return null;
+  const show = (value: unknown) =>
+    value === undefined ? translate('console.audit.absent') : JSON.stringify(value, null, 1);
   const keys = changedKeys(entry);
   if (!keys.length) {
     return (
       <Typography variant="body2" color="text.secondary">
-        No field changed.
+        {translate('console.audit.noChange')}
       </Typography>
     );
   }
   return (
-    <Table size="small" aria-label="Changed fields">
+    <Table size="small" aria-label={translate('console.audit.changedFields')}>
       <TableHead>
         <TableRow>
-          <TableCell>Field</TableCell>
-          <TableCell>Before</TableCell>
-          <TableCell>After</TableCell>
+          <TableCell>{translate('console.audit.field')}</TableCell>
+          <TableCell>{translate('console.audit.before')}</TableCell>
+          <TableCell>{translate('console.audit.after')}</TableCell>
         </TableRow>
       </TableHead>
       <TableBody>
@@ -49,7 +58,14 @@ function Changes(_props: { label?: string }) {
 
 function EntryTitle() {
   const entry = useRecordContext<AuditLog>();
-  return <>{entry ? `Audit entry #${entry.id}: ${entry.action} ${entry.resource}` : 'Audit entry'}</>;
+  const translate = useTranslate();
+  return (
+    <>
+      {entry
+        ? translate('console.audit.title', { id: entry.id, action: entry.action, resource: entry.resource })
+        : translate('console.audit.titleLoading')}
+    </>
+  );
 }
 
 export function AuditLogShow() {
@@ -62,28 +78,33 @@ export function AuditLogShow() {
         <ResourceNameField source="resource" />
         <RecordLinkField source="recordId" />
         <TextField source="requestId" emptyText="—" />
-        <Changes label="Changes" />
+        <Changes label="console.audit.changes" />
         <FunctionField<AuditLog>
-          label="Before and after"
-          render={(entry) => (
-            <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
-              <Box>
-                <Typography variant="subtitle2" component="h2" gutterBottom>
-                  Before
-                </Typography>
-                <JsonBlock value={entry.before} label="Before, as JSON" />
-              </Box>
-              <Box>
-                <Typography variant="subtitle2" component="h2" gutterBottom>
-                  After
-                </Typography>
-                <JsonBlock value={entry.after} label="After, as JSON" />
-              </Box>
-            </Box>
-          )}
+          label="console.audit.beforeAndAfter"
+          render={(entry) => <BeforeAndAfter entry={entry} />}
         />
         <TextField source="id" />
       </SimpleShowLayout>
     </Show>
+  );
+}
+
+function BeforeAndAfter({ entry }: { entry: AuditLog }) {
+  const translate = useTranslate();
+  return (
+    <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
+      <Box>
+        <Typography variant="subtitle2" component="h2" gutterBottom>
+          {translate('console.audit.before')}
+        </Typography>
+        <JsonBlock value={entry.before} label="console.audit.beforeJson" />
+      </Box>
+      <Box>
+        <Typography variant="subtitle2" component="h2" gutterBottom>
+          {translate('console.audit.after')}
+        </Typography>
+        <JsonBlock value={entry.after} label="console.audit.afterJson" />
+      </Box>
+    </Box>
   );
 }

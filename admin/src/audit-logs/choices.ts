@@ -1,3 +1,5 @@
+import type { AuditLogRecord } from '@contract/audit/schemas';
+import type { Wire } from '@contract/shared/wire';
 import type { ChipLook } from '../common/StatusChipField';
 
 /** The API's console resources (api/src/admin/resources/index.ts): what an audit entry's `resource` can name. */
@@ -47,18 +49,8 @@ export const ACTION_LOOKS: Record<string, ChipLook> = {
 
 export const ACTION_CHOICES = Object.entries(ACTION_LOOKS).map(([id, look]) => ({ id, name: look.label }));
 
-export interface AuditLog {
-  id: number;
-  actorId: string | null;
-  actorEmail: string | null;
-  action: string;
-  resource: string;
-  recordId: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  requestId: string | null;
-  createdAt: string;
-}
+/** An audit entry (api/src/audit/schemas.ts). */
+export type AuditLog = Wire<AuditLogRecord>;
 
 /** The top-level keys whose values differ between before and after (all keys of a create or delete). */
 export function changedKeys(entry: Pick<AuditLog, 'before' | 'after'>): string[] {

@@ -48,8 +48,9 @@ export function ActorField(_props: { source?: string; label?: string; sortable?:
   const entry = useRecordContext<AuditLog>();
   const createPath = useCreatePath();
   const resources = useResourceDefinitions();
+  const translate = useTranslate();
   if (!entry) return null;
-  const text = entry.actorEmail ?? (entry.actorId ? entry.actorId : 'system');
+  const text = entry.actorEmail ?? (entry.actorId ? entry.actorId : translate('console.audit.system'));
   if (!entry.actorId || !resources.users?.hasShow) return <>{text}</>;
   return (
     <MuiLink

@@ -1,34 +1,43 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Alert, Box, Button, Card, CardContent, CircularProgress, Stack, TextField, Typography } from '@mui/material';
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
-import { useAuthProvider, useCheckAuth, useLocation, useRedirect } from 'react-admin';
+import {
+  useAuthProvider,
+  useCheckAuth,
+  useLocation,
+  useRedirect,
+  useTranslate,
+  type TranslateFunction,
+} from 'react-admin';
 import { SignInRequestError, type SignInLinkSent } from '../authProvider';
 import { pageBeforeLogin, signInRedirectFor } from './returnTo';
 
 const LINK_MINUTES = 15;
 
-export function waitText(seconds: number): string {
-  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+export function waitText(translate: TranslateFunction, seconds: number): string {
+  if (seconds < 60) return translate('console.auth.seconds', { smart_count: seconds });
+  return translate('console.auth.minutes', { smart_count: Math.ceil(seconds / 60) });
 }
 
-function describe(error: unknown): { message: string; field?: string } {
+function describe(translate: TranslateFunction, error: unknown): { message: string; field?: string } {
   if (error instanceof SignInRequestError) {
     if (error.status === 429) {
       const wait = error.retryAfterSeconds;
       return {
-        message: wait !== undefined ? `Too many sign-in requests. Try again in ${waitText(wait)}.` : error.message,
+        message:
+          wait !== undefined ? translate('console.auth.tooMany', { wait: waitText(translate, wait) }) : error.message,
       };
     }
     const field = error.fieldErrors.email;
     if (error.status === 400 && field)
-      return { message: error.message, field: /^(is|must) /.test(field) ? `This ${field}.` : field };
+      return {
+        message: error.message,
+        field: /^(is|must) /.test(field) ? translate('console.auth.fieldProblem', { problem: field }) : field,
+      };
     return { message: error.message };
   }
-  if (error instanceof TypeError)
-    return { message: 'The server could not be reached. Check your connection and try again.' };
-  return { message: error instanceof Error ? error.message : 'Something went wrong. Try again.' };
+  if (error instanceof TypeError) return { message: translate('console.auth.unreachable') };
+  return { message: error instanceof Error ? error.message : translate('console.auth.failed') };
 }
 
 /** Email sign-in: ask for a one-time link, then say where it went. The link itself signs in, back on the page left. */
@@ -36,6 +45,7 @@ export function LoginPage() {
   const authProvider = useAuthProvider();
   const checkAuth = useCheckAuth();
   const redirect = useRedirect();
+  const translate = useTranslate();
   const comeBackTo = pageBeforeLogin(useLocation().state);
   const inputId = useId();
   const [email, setEmail] = useState('');
@@ -62,7 +72,7 @@ export function LoginPage() {
       })) as SignInLinkSent;
       setSentTo(outcome.email);
     } catch (caught) {
-      setError(describe(caught));
+      setError(describe(translate, caught));
     } finally {
       setSending(false);
     }
@@ -76,15 +86,16 @@ export function LoginPage() {
             <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
               <LockOutlinedIcon color="primary" aria-hidden />
               <Typography variant="h5" component="h1">
-                Sign in to the console
+                {translate('console.auth.title')}
               </Typography>
             </Stack>
 
             {sentTo ? (
               <>
                 <Alert severity="success" role="status">
-                  Check your inbox: we sent a sign-in link to <strong>{sentTo}</strong>. It works once and expires in{' '}
-                  {LINK_MINUTES} minutes.
+                  {translate('console.auth.sentBefore')}
+                  <strong>{sentTo}</strong>
+                  {translate('console.auth.sentAfter', { minutes: LINK_MINUTES })}
                 </Alert>
                 <Button
                   variant="text"
@@ -93,18 +104,18 @@ export function LoginPage() {
                     setError(null);
                   }}
                 >
-                  Use a different email
+                  {translate('console.auth.differentEmail')}
                 </Button>
               </>
             ) : (
               <Box component="form" noValidate onSubmit={submit} aria-busy={sending}>
                 <Stack spacing={2.5}>
                   <Typography variant="body2" color="text.secondary">
-                    Staff members sign in with a one-time link sent by email. No password needed.
+                    {translate('console.auth.intro')}
                   </Typography>
                   <TextField
                     id={inputId}
-                    label="Email address"
+                    label={translate('console.auth.email')}
                     name="email"
                     type="email"
                     autoComplete="email"
@@ -130,7 +141,7 @@ export function LoginPage() {
                     disabled={sending}
                     startIcon={sending ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
                   >
-                    {sending ? 'Sending the link…' : 'Send sign-in link'}
+                    {translate(sending ? 'console.auth.sending' : 'console.auth.send')}
                   </Button>
                 </Stack>
               </Box>

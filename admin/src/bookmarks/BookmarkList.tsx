@@ -11,10 +11,10 @@ import {
 } from '../content-resources/shared';
 
 const filters = [
-  <UserReferenceInput key="userId" source="userId" label="Learner" alwaysOn />,
-  <ContentReferenceInput key="resourceId" source="resourceId" label="Content" alwaysOn />,
-  <TextInput key="type" source="type" label="Type" />,
-  <DateInput key="createdAt_gte" source="createdAt_gte" label="Saved since" />,
+  <UserReferenceInput key="userId" source="userId" label="resources.bookmarks.fields.userId" alwaysOn />,
+  <ContentReferenceInput key="resourceId" source="resourceId" label="resources.bookmarks.fields.resourceId" alwaysOn />,
+  <TextInput key="type" source="type" label="resources.bookmarks.fields.type" />,
+  <DateInput key="createdAt_gte" source="createdAt_gte" label="console.content.bookmarks.savedSince" />,
 ];
 
 export function BookmarkList() {
@@ -24,12 +24,16 @@ export function BookmarkList() {
       filters={filters}
       sort={{ field: 'createdAt', order: 'DESC' }}
       empty={
-        <EmptyState icon={BookmarkBorderIcon} title="No bookmarks yet">
-          Learners' saved lessons and pages appear here, newest first.
+        <EmptyState icon={BookmarkBorderIcon} title="console.content.bookmarks.empty.title">
+          console.content.bookmarks.empty.body
         </EmptyState>
       }
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoMatch>No bookmark matches these filters.</NoMatch>}>
+      <Datagrid
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoMatch>console.content.bookmarks.empty.noMatch</NoMatch>}
+      >
         <UserRefField source="userId" sortable={false} />
         <ContentRefField source="resourceId" sortable={false} />
         <TextField source="type" sortable={false} />

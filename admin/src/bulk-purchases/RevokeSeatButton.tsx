@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { grantsAccess } from '../../../api/src/shared/purchase-status';
 import { Button } from '@mui/material';
 import PersonRemoveIcon from '@mui/icons-material/PersonRemove';
-import { useGetOne, useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
+import { useGetOne, useNotify, usePermissions, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import { ConfirmActionDialog } from '../common/ActionDialog';
 import { revokeSeat } from '../common/api';
 import { canManageOwnership } from '../permissions';
@@ -10,29 +10,31 @@ import type { Purchase } from '../purchases/choices';
 import type { User } from '../users/types';
 import type { BulkPurchase } from './types';
 
-const seatsFree = (free: number, total: number) => `${free} of ${total} ${total === 1 ? 'seat is' : 'seats are'} free.`;
-
 function RevokeSeatDialog({ team, member, onClose }: { team: BulkPurchase; member: Purchase; onClose(): void }) {
   const notify = useNotify();
   const refresh = useRefresh();
+  const translate = useTranslate();
   const { data: user } = useGetOne<User>('users', { id: member.userId });
   const { data: product } = useGetOne<{ id: string; name: string }>('products', { id: team.productId });
-  const who = user?.email ?? 'this member';
+  const who = user?.email ?? translate('console.teams.revoke.thisMember');
+  const course = product?.name ?? translate('console.teams.revoke.theCourse');
   return (
     <ConfirmActionDialog
-      title="Revoke seat"
-      question={`Revoke the seat of ${who}?`}
-      details={
-        member.userId === team.userId
-          ? `The buyer loses access to ${product?.name ?? 'the course'} at once and keeps their progress. The seat is free again; they may claim it again.`
-          : `They lose access to ${product?.name ?? 'the course'} at once and keep their progress, and we email them. The seat is free again for someone else; the invite link will not let them back in unless the team's owner allows it from their team page.`
-      }
-      busyLabel="Revoking the seat…"
-      confirmLabel="Revoke seat"
-      failure="The seat could not be revoked."
+      title="console.teams.revoke.title"
+      question={translate('console.teams.revoke.question', { who })}
+      details={translate(
+        member.userId === team.userId ? 'console.teams.revoke.detailsBuyer' : 'console.teams.revoke.detailsMember',
+        { course },
+      )}
+      busyLabel="console.teams.revoke.busy"
+      confirmLabel="console.teams.revoke.title"
+      failure="console.teams.revoke.failure"
       action={async () => {
         const view = await revokeSeat(String(team.id), String(member.id));
-        notify(`Revoked the seat of ${who}. ${seatsFree(view.seats.free, view.seats.total)}`, { type: 'success' });
+        notify('console.teams.revoke.done', {
+          type: 'success',
+          messageArgs: { who, free: view.seats.free, smart_count: view.seats.total },
+        });
         refresh();
       }}
       onFailed={refresh} // someone may have revoked it meanwhile
@@ -48,6 +50,7 @@ function RevokeSeatDialog({ team, member, onClose }: { team: BulkPurchase; membe
 export function RevokeSeatButton({ team }: { team: BulkPurchase; label?: string }) {
   const member = useRecordContext<Purchase>();
   const { permissions } = usePermissions();
+  const translate = useTranslate();
   const [open, setOpen] = useState(false);
   if (!member || !canManageOwnership(permissions) || !grantsAccess(member.status)) return null;
   return (
@@ -62,7 +65,7 @@ export function RevokeSeatButton({ team }: { team: BulkPurchase; label?: string 
           setOpen(true);
         }}
       >
-        Revoke seat
+        {translate('console.teams.revoke.title')}
       </Button>
       {open ? <RevokeSeatDialog team={team} member={member} onClose={() => setOpen(false)} /> : null}
     </>

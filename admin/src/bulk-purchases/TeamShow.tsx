@@ -15,6 +15,7 @@ import {
   useCreatePath,
   useNotify,
   useRecordContext,
+  useTranslate,
 } from 'react-admin';
 import { EmptyState } from '../common/EmptyState';
 import { formatMoney } from '../common/money';
@@ -29,17 +30,18 @@ import { inviteUrl, seatsFree, type BulkPurchase } from './types';
 
 function Seats(_props: { label?: string }) {
   const team = useRecordContext<BulkPurchase>();
+  const translate = useTranslate();
   if (!team) return null;
   const used = team.seatsTotal > 0 ? Math.round((team.seatsUsed / team.seatsTotal) * 100) : 0;
   return (
     <Box sx={{ maxWidth: 360 }}>
       <Typography variant="body2">
-        {team.seatsTotal} seats: {team.seatsUsed} used, {seatsFree(team)} free
+        {translate('console.teams.seats', { total: team.seatsTotal, used: team.seatsUsed, free: seatsFree(team) })}
       </Typography>
       <LinearProgress
         variant="determinate"
         value={used}
-        aria-label={`${team.seatsUsed} of ${team.seatsTotal} seats used`}
+        aria-label={translate('console.teams.seatsUsed', { used: team.seatsUsed, total: team.seatsTotal })}
         sx={{ mt: 0.5, height: 8, borderRadius: 1 }}
       />
     </Box>
@@ -50,27 +52,28 @@ function Seats(_props: { label?: string }) {
 function InviteLink(_props: { label?: string }) {
   const team = useRecordContext<BulkPurchase>();
   const notify = useNotify();
+  const translate = useTranslate();
   if (!team) return null;
   if (!grantsAccess(team.status)) {
     return (
       <Typography variant="body2" color="text.secondary">
-        Inactive: the team purchase is {team.status.toLowerCase()}, so nobody can claim a seat.
+        {translate('console.teams.inactive', { status: team.status.toLowerCase() })}
       </Typography>
     );
   }
   const url = inviteUrl(team);
   const copy = () =>
     navigator.clipboard.writeText(url).then(
-      () => notify('Invite link copied.', { type: 'info' }),
-      () => notify('Copying is not allowed here: select the link instead.', { type: 'warning' }),
+      () => notify('console.teams.invite.copied', { type: 'info' }),
+      () => notify('console.teams.invite.copyRefused', { type: 'warning' }),
     );
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
       <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
         {url}
       </Typography>
-      <Tooltip title="Copy the invite link">
-        <IconButton size="small" aria-label="Copy the invite link" onClick={() => void copy()}>
+      <Tooltip title={translate('console.teams.invite.copy')}>
+        <IconButton size="small" aria-label={translate('console.teams.invite.copy')} onClick={() => void copy()}>
           <ContentCopyIcon fontSize="inherit" />
         </IconButton>
       </Tooltip>
@@ -79,16 +82,14 @@ function InviteLink(_props: { label?: string }) {
 }
 
 function NoMembers({ team }: { team: BulkPurchase }) {
+  const translate = useTranslate();
   const active = grantsAccess(team.status);
   return (
-    <EmptyState icon={GroupAddIcon} title="No one has claimed a seat yet">
-      {team.seatsTotal} {team.seatsTotal === 1 ? 'seat is' : 'seats are'} waiting. The buyer's own purchase gives no
-      access by itself: the buyer claims a seat like anyone else.{' '}
-      {active ? (
-        <>Members join through the invite link above, signed in with their own email.</>
-      ) : (
-        <>The team is {team.status.toLowerCase()}: no one can join it.</>
-      )}
+    <EmptyState icon={GroupAddIcon} title="console.teams.members.empty">
+      {translate('console.teams.members.waiting', { smart_count: team.seatsTotal })}{' '}
+      {active
+        ? translate('console.teams.members.joinByLink')
+        : translate('console.teams.members.closed', { status: team.status.toLowerCase() })}
     </EmptyState>
   );
 }
@@ -96,9 +97,10 @@ function NoMembers({ team }: { team: BulkPurchase }) {
 /** The people holding a seat (purchases redeemed with the team coupon that still grant access), first joined first. */
 function Members(_props: { label?: false }) {
   const team = useRecordContext<BulkPurchase>();
+  const translate = useTranslate();
   if (!team) return null;
   return section(
-    'Members',
+    translate('console.teams.members.title'),
     null,
     <ReferenceManyField
       reference="purchases"
@@ -109,32 +111,49 @@ function Members(_props: { label?: false }) {
       perPage={50}
       pagination={<Pagination />}
     >
-      <Datagrid aria-label="Members" rowClick="show" bulkActionButtons={false} empty={<NoMembers team={team} />}>
-        <ReferenceField source="userId" reference="users" link="show" label="Member" sortable={false}>
+      <Datagrid
+        aria-label={translate('console.teams.members.title')}
+        rowClick="show"
+        bulkActionButtons={false}
+        empty={<NoMembers team={team} />}
+      >
+        <ReferenceField
+          source="userId"
+          reference="users"
+          link="show"
+          label="console.teams.members.member"
+          sortable={false}
+        >
           <UserNameAndEmail />
         </ReferenceField>
         <FunctionField<Purchase>
           label=""
           render={(member) =>
-            member.userId === team.userId ? <Chip size="small" variant="outlined" label="Buyer" /> : null
+            member.userId === team.userId ? (
+              <Chip size="small" variant="outlined" label={translate('console.teams.members.buyer')} />
+            ) : null
           }
         />
-        <DateField source="createdAt" label="Joined" showTime />
+        <DateField source="createdAt" label="console.teams.members.joined" showTime />
         <StatusChipField source="status" looks={PURCHASE_STATUS_LOOKS} sortable={false} />
         <RevokeSeatButton team={team} label="" />
       </Datagrid>
     </ReferenceManyField>,
-    'Revoking a seat ends that member’s access (their progress stays with them) and frees the seat for someone else. The member is emailed, and the invite link refuses them until the team’s owner lets them back in from their team page.',
+    translate('console.teams.members.help'),
   );
 }
 
 function TeamTitle() {
   const team = useRecordContext<BulkPurchase>();
+  const translate = useTranslate();
   return (
     <>
       {team
-        ? `Team purchase · ${team.seatsTotal} seats · ${formatMoney(team.totalAmount, team.currency)}`
-        : 'Team purchase'}
+        ? translate('console.teams.title', {
+            seats: team.seatsTotal,
+            total: formatMoney(team.totalAmount, team.currency),
+          })
+        : translate('console.teams.titleLoading')}
     </>
   );
 }
@@ -143,10 +162,11 @@ function TeamTitle() {
 function PurchaseLink(_props: { label?: string }) {
   const team = useRecordContext<BulkPurchase>();
   const createPath = useCreatePath();
+  const translate = useTranslate();
   if (!team) return null;
   return (
     <MuiLink component={Link} to={createPath({ resource: 'purchases', id: team.id, type: 'show' })} variant="body2">
-      Open as a purchase
+      {translate('console.teams.openPurchase')}
     </MuiLink>
   );
 }
@@ -156,21 +176,21 @@ export function TeamShow() {
   return (
     <Show title={<TeamTitle />}>
       <TabbedShowLayout>
-        <TabbedShowLayout.Tab label="Seats and members">
+        <TabbedShowLayout.Tab label="console.teams.tabs.seats">
           <ReferenceField source="productId" reference="products" link="show" />
           <ReferenceField source="userId" reference="users" link="show" />
-          <Seats label="Seats" />
-          <InviteLink label="Invite link" />
+          <Seats label="console.teams.tabs.seatsLabel" />
+          <InviteLink label="console.teams.invite.label" />
           <Members label={false} />
         </TabbedShowLayout.Tab>
-        <TabbedShowLayout.Tab label="Purchase" path="purchase">
+        <TabbedShowLayout.Tab label="console.teams.tabs.purchase" path="purchase">
           <StatusChipField source="status" looks={PURCHASE_STATUS_LOOKS} />
           <MoneyField source="totalAmount" />
           <ReferenceField source="bulkCouponId" reference="coupons" link="show" />
           <TextField source="inviteCode" emptyText="—" />
           <ReferenceField source="merchantChargeId" reference="merchant-charges" link="show" emptyText="—" />
           <DateField source="createdAt" showTime />
-          <PurchaseLink label="The buyer's purchase" />
+          <PurchaseLink label="console.teams.buyersPurchase" />
         </TabbedShowLayout.Tab>
       </TabbedShowLayout>
     </Show>

@@ -21,13 +21,13 @@ import { seatsFree, type BulkPurchase } from './types';
 const filters = [
   <SelectInput key="status" source="status" choices={PURCHASE_STATUS_CHOICES} alwaysOn />,
   <ReferenceInput key="productId" source="productId" reference="products" alwaysOn>
-    <AutocompleteInput label="Product" />
+    <AutocompleteInput label="console.teams.filters.product" />
   </ReferenceInput>,
   <ReferenceInput key="userId" source="userId" reference="users" alwaysOn>
-    <AutocompleteInput label="Buyer" />
+    <AutocompleteInput label="console.teams.filters.buyer" />
   </ReferenceInput>,
-  <NumberInput key="seatsUsed_gte" source="seatsUsed_gte" label="Seats used at least" step={1} />,
-  <NumberInput key="seatsUsed_lte" source="seatsUsed_lte" label="Seats used at most" step={1} />,
+  <NumberInput key="seatsUsed_gte" source="seatsUsed_gte" label="console.teams.filters.seatsAtLeast" step={1} />,
+  <NumberInput key="seatsUsed_lte" source="seatsUsed_lte" label="console.teams.filters.seatsAtMost" step={1} />,
   ...dateRangeFilters('createdAt', 'Purchased'),
 ];
 
@@ -38,17 +38,12 @@ function TeamList() {
       sort={{ field: 'createdAt', order: 'DESC' }}
       exporter={false}
       empty={
-        <EmptyState icon={GroupsIcon} title="No team purchases yet">
-          Buying more than one seat makes a team purchase: the buyer shares an invite link, and each member claims a
-          seat.
+        <EmptyState icon={GroupsIcon} title="console.teams.empty.title">
+          console.teams.empty.body
         </EmptyState>
       }
     >
-      <Datagrid
-        rowClick="show"
-        bulkActionButtons={false}
-        empty={<NoneFound>No team purchase matches these filters.</NoneFound>}
-      >
+      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>console.teams.empty.noMatch</NoneFound>}>
         <DateField source="createdAt" showTime />
         <ReferenceField source="userId" reference="users" link="show" sortable={false} />
         <ReferenceField source="productId" reference="products" link="show" sortable={false} />

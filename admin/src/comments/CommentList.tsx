@@ -1,5 +1,6 @@
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
-import { Datagrid, DateField, DateInput, FunctionField, List, NullableBooleanInput, SearchInput } from 'react-admin';
+import { Datagrid, DateField, DateInput, FunctionField, List, NullableBooleanInput } from 'react-admin';
+import { SearchInput } from '../common/SearchInput';
 import {
   ContentRefField,
   ContentReferenceInput,
@@ -13,21 +14,27 @@ import { ModerateCommentButton, VisibilityField } from './Moderation';
 import { excerpt, type Comment } from './types';
 
 const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Search comment text" />,
+  <SearchInput key="q" source="q" alwaysOn placeholder="console.comments.search" />,
   <NullableBooleanInput
     key="hidden"
     source="hidden"
-    label="Hidden"
-    trueLabel="Yes"
-    falseLabel="No"
-    nullLabel="Any"
+    label="console.comments.hidden"
+    trueLabel="console.common.yes"
+    falseLabel="console.common.no"
+    nullLabel="console.common.any"
     alwaysOn
     sx={{ minWidth: 140 }}
   />,
-  <UserReferenceInput key="userId" source="userId" label="Author" alwaysOn />,
-  <ContentReferenceInput key="resourceId" source="resourceId" label="Lesson" filter={{ type: 'lesson' }} alwaysOn />,
-  <DateInput key="createdAt_gte" source="createdAt_gte" label="Written since" />,
-  <DateInput key="hiddenAt_gte" source="hiddenAt_gte" label="Hidden since" />,
+  <UserReferenceInput key="userId" source="userId" label="resources.comments.fields.userId" alwaysOn />,
+  <ContentReferenceInput
+    key="resourceId"
+    source="resourceId"
+    label="resources.comments.fields.context.resourceId"
+    filter={{ type: 'lesson' }}
+    alwaysOn
+  />,
+  <DateInput key="createdAt_gte" source="createdAt_gte" label="console.comments.writtenSince" />,
+  <DateInput key="hiddenAt_gte" source="hiddenAt_gte" label="console.comments.hiddenSince" />,
 ];
 
 /** Hidden comments are dimmed, so a page of comments reads as what learners see. */
@@ -42,8 +49,8 @@ export function CommentList() {
       filters={filters}
       sort={{ field: 'createdAt', order: 'DESC' }}
       empty={
-        <EmptyState icon={ForumOutlinedIcon} title="No comments yet">
-          Learners' comments on lessons appear here.
+        <EmptyState icon={ForumOutlinedIcon} title="console.comments.empty.title">
+          console.comments.empty.body
         </EmptyState>
       }
     >
@@ -51,7 +58,7 @@ export function CommentList() {
         rowClick="show"
         bulkActionButtons={false}
         rowSx={rowSx}
-        empty={<NoMatch>No comment matches these filters.</NoMatch>}
+        empty={<NoMatch>console.comments.empty.noMatch</NoMatch>}
       >
         <UserRefField source="userId" sortable={false} />
         <ContentRefField source="context.resourceId" sortable={false} />

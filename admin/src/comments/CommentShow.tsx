@@ -1,4 +1,4 @@
-import { DateField, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext } from 'react-admin';
+import { DateField, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate } from 'react-admin';
 import { ContentRefField, JsonField, UserRefField } from '../content-resources/shared';
 import { ModerateCommentButton, VisibilityField } from './Moderation';
 import type { Comment } from './types';
@@ -13,7 +13,8 @@ function CommentActions() {
 
 function CommentTitle() {
   const comment = useRecordContext<Comment>();
-  return <>{comment?.hiddenAt ? 'Comment (hidden)' : 'Comment'}</>;
+  const translate = useTranslate();
+  return <>{translate(comment?.hiddenAt ? 'console.comments.titleHidden' : 'console.comments.title')}</>;
 }
 
 export function CommentShow() {
@@ -29,7 +30,7 @@ export function CommentShow() {
         <UserRefField source="hiddenById" />
         <JsonField source="context" />
         <DateField source="createdAt" showTime />
-        <DateField source="editedAt" showTime emptyText="Never" />
+        <DateField source="editedAt" showTime emptyText="console.comments.never" />
         <DateField source="updatedAt" showTime />
         <TextField source="id" />
       </SimpleShowLayout>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Box, Button, Chip, TextField as MuiTextField, Typography } from '@mui/material';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
-import { useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
+import { useNotify, usePermissions, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import { ConfirmActionDialog } from '../common/ActionDialog';
 import { hideComment, unhideComment } from '../common/api';
 import { canModerateComments } from '../permissions';
@@ -33,19 +33,20 @@ function Quote({ comment }: { comment: Comment }) {
 function HideDialog({ comment, onClose }: { comment: Comment; onClose(): void }) {
   const notify = useNotify();
   const refresh = useRefresh();
+  const translate = useTranslate();
   const [reason, setReason] = useState('');
   return (
     <ConfirmActionDialog
-      title="Hide comment"
-      question="Hide this comment from learners?"
-      details="It disappears from the lesson for everyone but its author, who sees it marked as hidden, with the reason if you give one. You can show it again later."
-      busyLabel="Hiding the comment…"
-      confirmLabel="Hide comment"
-      failure="The comment could not be hidden."
+      title="console.comments.hide.title"
+      question="console.comments.hide.question"
+      details="console.comments.hide.details"
+      busyLabel="console.comments.hide.busy"
+      confirmLabel="console.comments.hide.title"
+      failure="console.comments.hide.failure"
       action={async () => {
         const trimmed = reason.trim();
         await hideComment(comment.id, trimmed || undefined);
-        notify('Comment hidden. Learners no longer see it; its author does, marked as hidden.', { type: 'success' });
+        notify('console.comments.hide.done', { type: 'success' });
         refresh();
       }}
       onFailed={refresh}
@@ -53,7 +54,7 @@ function HideDialog({ comment, onClose }: { comment: Comment; onClose(): void })
     >
       <Quote comment={comment} />
       <MuiTextField
-        label="Reason (optional)"
+        label={translate('console.comments.hide.reason')}
         value={reason}
         onChange={(event) => setReason(event.target.value)}
         multiline
@@ -61,7 +62,7 @@ function HideDialog({ comment, onClose }: { comment: Comment; onClose(): void })
         maxRows={6}
         fullWidth
         margin="normal"
-        helperText={`Shown to the author and kept in the audit log. ${reason.length} / ${REASON_MAX} characters.`}
+        helperText={translate('console.comments.hide.reasonHelp', { length: reason.length, max: REASON_MAX })}
         slotProps={{ htmlInput: { maxLength: REASON_MAX } }}
       />
     </ConfirmActionDialog>
@@ -73,15 +74,15 @@ function ShowAgainDialog({ comment, onClose }: { comment: Comment; onClose(): vo
   const refresh = useRefresh();
   return (
     <ConfirmActionDialog
-      title="Show comment again"
-      question="Show this comment to learners again?"
-      details="Everyone who may open the lesson sees it again, and the hiding reason is cleared."
-      busyLabel="Showing the comment again…"
-      confirmLabel="Show again"
-      failure="The comment could not be shown again."
+      title="console.comments.unhide.title"
+      question="console.comments.unhide.question"
+      details="console.comments.unhide.details"
+      busyLabel="console.comments.unhide.busy"
+      confirmLabel="console.comments.unhide.confirm"
+      failure="console.comments.unhide.failure"
       action={async () => {
         await unhideComment(comment.id);
-        notify('Comment shown again.', { type: 'success' });
+        notify('console.comments.unhide.done', { type: 'success' });
         refresh();
       }}
       onFailed={refresh}
@@ -99,6 +100,7 @@ function ShowAgainDialog({ comment, onClose }: { comment: Comment; onClose(): vo
 export function ModerateCommentButton(_props: { label?: string }) {
   const comment = useRecordContext<Comment>();
   const { permissions } = usePermissions();
+  const translate = useTranslate();
   const [open, setOpen] = useState(false);
   if (!comment || !canModerateComments(permissions)) return null;
   const hidden = Boolean(comment.hiddenAt);
@@ -114,7 +116,7 @@ export function ModerateCommentButton(_props: { label?: string }) {
           setOpen(true);
         }}
       >
-        {hidden ? 'Show again' : 'Hide'}
+        {translate(hidden ? 'console.comments.unhide.confirm' : 'console.comments.hide.button')}
       </Button>
       {open ? (
         hidden ? (
@@ -130,13 +132,19 @@ export function ModerateCommentButton(_props: { label?: string }) {
 /** "Hidden" as a chip, with the reason next to it; "Visible" otherwise. */
 export function VisibilityField(_props: { label?: string; sortable?: boolean; sortBy?: string }) {
   const comment = useRecordContext<Comment>();
+  const translate = useTranslate();
   if (!comment) return null;
-  if (!comment.hiddenAt) return <Chip size="small" variant="outlined" label="Visible" />;
+  if (!comment.hiddenAt) return <Chip size="small" variant="outlined" label={translate('console.comments.visible')} />;
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-      <Chip size="small" color="warning" icon={<VisibilityOffIcon />} label="Hidden" />
+      <Chip
+        size="small"
+        color="warning"
+        icon={<VisibilityOffIcon />}
+        label={translate('console.comments.hiddenChip')}
+      />
       <Typography variant="body2" color="text.secondary" component="span">
-        {comment.hiddenReason ? comment.hiddenReason : 'No reason given'}
+        {comment.hiddenReason ? comment.hiddenReason : translate('console.comments.noReason')}
       </Typography>
     </Box>
   );

@@ -32,11 +32,7 @@ export function ConsoleMenu() {
     <Menu>
       <Menu.DashboardItem />
       {canSeeFinance(permissions) ? (
-        <Menu.Item
-          to="/finance"
-          primaryText={translate('console.menu.Finance', { _: 'Finance' })}
-          leftIcon={<AccountBalanceIcon />}
-        />
+        <Menu.Item to="/finance" primaryText={translate('console.menu.Finance')} leftIcon={<AccountBalanceIcon />} />
       ) : null}
       {sections.flatMap(({ group, resources }) => {
         const title = translate(`console.menu.${group}`, { _: group });

@@ -9,6 +9,7 @@ import {
   TopToolbar,
   ListButton,
   useRecordContext,
+  useTranslate,
 } from 'react-admin';
 import { RetryButton } from './RetryButton';
 import { StatusField } from './StatusField';
@@ -16,7 +17,14 @@ import type { OutboxEmail } from './types';
 
 function EmailTitle() {
   const email = useRecordContext<OutboxEmail>();
-  return <>{email ? `Email to ${email.toAddress}: ${email.subject}` : 'Email'}</>;
+  const translate = useTranslate();
+  return (
+    <>
+      {email
+        ? translate('console.outbox.showTitle', { to: email.toAddress, subject: email.subject })
+        : translate('console.outbox.email')}
+    </>
+  );
 }
 
 function Actions() {
@@ -50,18 +58,40 @@ function Body({ text }: { text: string }) {
 
 /** Why a body says [redacted], or is gone: sign-in links are live credentials, and old bodies are dropped. */
 function BodyNote({ email }: { email: OutboxEmail }) {
+  const translate = useTranslate();
   if (email.textBody === null) {
     return (
       <Typography variant="body2" color="text.secondary">
-        Dropped after the retention period (OUTBOX_RETENTION_DAYS); the details above are kept.
+        {translate('console.outbox.bodyDropped')}
       </Typography>
     );
   }
   if (!email.textBody.includes('[redacted]')) return null;
   return (
     <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-      Link redacted: it signs in whoever opens it, so only the recipient ever sees it.
+      {translate('console.outbox.linkRedacted')}
     </Typography>
+  );
+}
+
+/** The HTML body in a sandboxed frame: no scripts run. */
+function HtmlBody({ html }: { html: string }) {
+  const translate = useTranslate();
+  return (
+    <Box
+      component="iframe"
+      title={translate('console.outbox.htmlFrame')}
+      sandbox=""
+      srcDoc={html}
+      sx={{
+        width: '100%',
+        minHeight: 200,
+        border: 1,
+        borderColor: 'divider',
+        borderRadius: 1,
+        bgcolor: 'common.white',
+      }}
+    />
   );
 }
 
@@ -70,11 +100,11 @@ export function OutboxEmailShow() {
     <Show actions={<Actions />} title={<EmailTitle />}>
       <SimpleShowLayout>
         <TextField source="subject" />
-        <TextField source="toAddress" label="To" />
+        <TextField source="toAddress" />
         <TextField source="kind" />
-        <StatusField label="Status" />
+        <StatusField label="resources.outbox-emails.fields.status" />
         <FunctionField<OutboxEmail>
-          label="Last error"
+          label="resources.outbox-emails.fields.lastError"
           render={(email) =>
             email.lastError ? (
               <Typography variant="body2" color="error">
@@ -87,11 +117,11 @@ export function OutboxEmailShow() {
         />
         <NumberField source="attempts" />
         <TextField source="transport" emptyText="—" />
-        <DateField source="createdAt" label="Created" showTime />
-        <DateField source="nextAttemptAt" label="Next attempt" showTime />
-        <DateField source="sentAt" label="Sent" showTime emptyText="Not sent yet" />
+        <DateField source="createdAt" label="console.outbox.created" showTime />
+        <DateField source="nextAttemptAt" label="console.outbox.nextAttempt" showTime />
+        <DateField source="sentAt" showTime emptyText="console.outbox.notSent" />
         <FunctionField<OutboxEmail>
-          label="Text body"
+          label="console.outbox.textBody"
           render={(email) => (
             <>
               <BodyNote email={email} />
@@ -100,29 +130,10 @@ export function OutboxEmailShow() {
           )}
         />
         <FunctionField<OutboxEmail>
-          label="HTML body"
-          render={(email) =>
-            email.htmlBody ? (
-              <Box
-                component="iframe"
-                title="HTML body of the email (scripts disabled)"
-                sandbox=""
-                srcDoc={email.htmlBody}
-                sx={{
-                  width: '100%',
-                  minHeight: 200,
-                  border: 1,
-                  borderColor: 'divider',
-                  borderRadius: 1,
-                  bgcolor: 'common.white',
-                }}
-              />
-            ) : (
-              '—'
-            )
-          }
+          label="console.outbox.htmlBody"
+          render={(email) => (email.htmlBody ? <HtmlBody html={email.htmlBody} /> : '—')}
         />
-        <TextField source="id" label="Id" />
+        <TextField source="id" label="console.outbox.id" />
       </SimpleShowLayout>
     </Show>
   );

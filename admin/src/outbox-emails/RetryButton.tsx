@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, CircularProgress } from '@mui/material';
 import ReplayIcon from '@mui/icons-material/Replay';
-import { useDataProvider, useNotify, useRecordContext, useRefresh } from 'react-admin';
+import { useDataProvider, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../dataProvider';
 import type { OutboxEmail } from './types';
 
@@ -11,6 +11,7 @@ export function RetryButton() {
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const notify = useNotify();
   const refresh = useRefresh();
+  const translate = useTranslate();
   const [pending, setPending] = useState(false);
   if (!record || record.status !== 'failed') return null;
 
@@ -18,12 +19,10 @@ export function RetryButton() {
     setPending(true);
     try {
       await dataProvider.retryOutboxEmail(record.id);
-      notify(`The email to ${record.toAddress} will be sent again shortly.`, { type: 'success' });
+      notify('console.outbox.retried', { type: 'success', messageArgs: { to: record.toAddress } });
       refresh();
     } catch (error) {
-      notify(error instanceof Error && error.message ? error.message : 'The email could not be retried.', {
-        type: 'error',
-      });
+      notify(error instanceof Error && error.message ? error.message : 'console.outbox.retryFailed', { type: 'error' });
       refresh();
     } finally {
       setPending(false);
@@ -40,7 +39,7 @@ export function RetryButton() {
         void retry();
       }}
     >
-      Retry
+      {translate('console.outbox.retry')}
     </Button>
   );
 }

@@ -8,5 +8,5 @@ export default {
   show: OutboxEmailShow,
   icon: EmailIcon,
   recordRepresentation: (email: OutboxEmail) => email.subject,
-  options: { label: 'Email outbox' },
+  options: { label: 'console.outbox.title' },
 };

@@ -4,6 +4,7 @@ import { TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import { Image } from '@tiptap/extension-image';
 import StarterKit from '@tiptap/starter-kit';
 import type { Editor } from '@tiptap/react';
+import { useTranslate } from 'react-admin';
 import {
   LinkBubbleMenu,
   LinkBubbleMenuHandler,
@@ -66,6 +67,7 @@ export default function BodyEditor({
   disabled,
 }: BodyEditorProps) {
   const editorRef = useRef<RichTextEditorRef>(null);
+  const translate = useTranslate();
   const [imageOpen, setImageOpen] = useState(false);
   const extensions = useMemo(bodyExtensions, []);
   // The initial content only: later changes flow out through onUpdate, never back in.
@@ -102,8 +104,15 @@ export default function BodyEditor({
         onBlur={() => onBlur()}
         renderControls={() => (
           <MenuControlsContainer>
-            <Box role="toolbar" aria-label={`${label} formatting`} sx={{ display: 'contents' }}>
-              <MenuSelectHeading aria-label="Text style" tooltipTitle="Text style" />
+            <Box
+              role="toolbar"
+              aria-label={translate('console.content.editor.toolbar', { label })}
+              sx={{ display: 'contents' }}
+            >
+              <MenuSelectHeading
+                aria-label={translate('console.content.editor.textStyle')}
+                tooltipTitle={translate('console.content.editor.textStyle')}
+              />
               <MenuDivider />
               <MenuButtonBold />
               <MenuButtonItalic />
@@ -115,8 +124,11 @@ export default function BodyEditor({
               <MenuButtonBlockquote />
               <MenuButtonCodeBlock />
               <MenuDivider />
-              <MenuButtonAddImage tooltipLabel="Insert image" onClick={() => setImageOpen(true)} />
-              <MenuButtonAddTable tooltipLabel="Insert table" />
+              <MenuButtonAddImage
+                tooltipLabel={translate('console.content.editor.insertImage')}
+                onClick={() => setImageOpen(true)}
+              />
+              <MenuButtonAddTable tooltipLabel={translate('console.content.editor.insertTable')} />
               <MenuDivider />
               <MenuButtonUndo />
               <MenuButtonRedo />
@@ -128,7 +140,10 @@ export default function BodyEditor({
           editor && !editor.isDestroyed ? (
             <>
               <LinkBubbleMenu
-                labels={{ editLinkSaveButtonLabel: 'Save link', editLinkCancelButtonLabel: 'Cancel link' }}
+                labels={{
+                  editLinkSaveButtonLabel: translate('console.content.editor.saveLink'),
+                  editLinkCancelButtonLabel: translate('console.content.editor.cancelLink'),
+                }}
               />
               <TableBubbleMenu />
             </>

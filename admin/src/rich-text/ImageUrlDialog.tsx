@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField } from '@mui/material';
+import { useTranslate } from 'react-admin';
 
 interface ImageUrlDialogProps {
   open: boolean;
@@ -7,14 +8,17 @@ interface ImageUrlDialogProps {
   onInsert: (image: { src: string; alt: string }) => void;
 }
 
-/** The API keeps only http(s) image URLs; anything else is refused here, before it is silently dropped there. */
+/**
+ * The API keeps only http(s) image URLs; anything else is refused here, before it is silently dropped there.
+ * Answers the catalog key of the problem.
+ */
 export function imageUrlError(url: string): string | undefined {
-  if (!url.trim()) return 'Enter the address of the image.';
+  if (!url.trim()) return 'console.content.image.missing';
   try {
     const parsed = new URL(url.trim());
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'Use an http or https address.';
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'console.content.image.scheme';
   } catch {
-    return 'Enter a full address, such as https://example.com/diagram.png.';
+    return 'console.content.image.invalid';
   }
   return undefined;
 }
@@ -24,6 +28,7 @@ export function ImageUrlDialog({ open, onClose, onInsert }: ImageUrlDialogProps)
   const [src, setSrc] = useState('');
   const [alt, setAlt] = useState('');
   const [touched, setTouched] = useState(false);
+  const translate = useTranslate();
   const error = touched ? imageUrlError(src) : undefined;
 
   const close = () => {
@@ -45,13 +50,13 @@ export function ImageUrlDialog({ open, onClose, onInsert }: ImageUrlDialogProps)
   return (
     <Dialog open={open} onClose={close} aria-labelledby="rich-text-image-dialog-title" fullWidth maxWidth="sm">
       <form onSubmit={submit} noValidate>
-        <DialogTitle id="rich-text-image-dialog-title">Insert an image</DialogTitle>
+        <DialogTitle id="rich-text-image-dialog-title">{translate('console.content.image.title')}</DialogTitle>
         <DialogContent>
-          <DialogContentText>Images are shown from their address; upload them elsewhere first.</DialogContentText>
+          <DialogContentText>{translate('console.content.image.help')}</DialogContentText>
           <TextField
             autoFocus
             margin="normal"
-            label="Image URL"
+            label={translate('console.content.image.url')}
             type="url"
             fullWidth
             required
@@ -59,21 +64,21 @@ export function ImageUrlDialog({ open, onClose, onInsert }: ImageUrlDialogProps)
             onChange={(event) => setSrc(event.target.value)}
             onBlur={() => setTouched(true)}
             error={Boolean(error)}
-            helperText={error ?? 'https://…'}
+            helperText={error ? translate(error) : 'https://…'}
           />
           <TextField
             margin="normal"
-            label="Alternative text"
+            label={translate('console.content.image.alt')}
             fullWidth
             value={alt}
             onChange={(event) => setAlt(event.target.value)}
-            helperText="Describes the image for people who cannot see it."
+            helperText={translate('console.content.image.altHelp')}
           />
         </DialogContent>
         <DialogActions>
-          <Button onClick={close}>Cancel</Button>
+          <Button onClick={close}>{translate('console.common.cancel')}</Button>
           <Button type="submit" variant="contained">
-            Insert image
+            {translate('console.content.image.insert')}
           </Button>
         </DialogActions>
       </form>

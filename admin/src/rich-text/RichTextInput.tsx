@@ -9,11 +9,28 @@ import {
   FormLabel,
   Typography,
 } from '@mui/material';
-import { useInput, useResourceContext, useTranslateLabel, type InputProps } from 'react-admin';
+import { useInput, useResourceContext, useTranslate, useTranslateLabel, type InputProps } from 'react-admin';
 
 /** The editor and its libraries (Tiptap, ProseMirror, mui-tiptap): a separate chunk, fetched when a form needs it. */
 const loadBodyEditor = () => import('./BodyEditor');
 const BodyEditor = lazy(loadBodyEditor);
+
+/** The editor failed to load: say so, and offer a reload. */
+function EditorFailed() {
+  const translate = useTranslate();
+  return (
+    <Alert
+      severity="error"
+      action={
+        <Button color="inherit" size="small" onClick={() => window.location.reload()}>
+          {translate('console.content.editor.reload')}
+        </Button>
+      }
+    >
+      {translate('console.content.editor.failed')}
+    </Alert>
+  );
+}
 
 class EditorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
   override state = { failed: false };
@@ -21,23 +38,12 @@ class EditorBoundary extends Component<{ children: ReactNode }, { failed: boolea
     return { failed: true };
   }
   override render() {
-    if (!this.state.failed) return this.props.children;
-    return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => window.location.reload()}>
-            Reload
-          </Button>
-        }
-      >
-        The editor could not be loaded. Check the connection and reload the page; unsaved changes are lost.
-      </Alert>
-    );
+    return this.state.failed ? <EditorFailed /> : this.props.children;
   }
 }
 
 function EditorLoading({ label }: { label: string }) {
+  const translate = useTranslate();
   return (
     <Box
       role="status"
@@ -54,7 +60,7 @@ function EditorLoading({ label }: { label: string }) {
     >
       <CircularProgress size={20} aria-hidden />
       <Typography variant="body2" color="text.secondary">
-        Loading the {label.toLowerCase()} editor…
+        {translate('console.content.editor.loading', { label: label.toLowerCase() })}
       </Typography>
     </Box>
   );
