@@ -1,3 +1,4 @@
+import { makeRoomForNewPrice, onProductStatusChange } from '../../catalog/archive';
 import { Price, Product, UpgradableProduct } from '../../catalog/models';
 import { ProductContentResource } from '../../learning/models';
 import {
@@ -9,52 +10,9 @@ import {
   ProductUpdate,
   UpgradableProductCreate,
 } from '../schemas/catalog';
-import { defineResource, type WriteHook } from '../resource';
+import { defineResource } from '../resource';
 
 const STAFF = ['support', 'finance'] as const;
-
-/** Archives the product's current prices (audited): a product has one current price, older ones stay for history. */
-async function retireCurrentPrices({ trx, audit }: WriteHook, productId: string): Promise<void> {
-  const retired = (await Price.query(trx)
-    .patch({ status: 'archived' })
-    .where({ productId, status: 'active' })
-    .returning('*')) as unknown as Price[];
-  for (const price of retired) {
-    await audit({
-      action: 'update',
-      resource: 'prices',
-      recordId: price.id,
-      before: { status: 'active' },
-      after: { status: 'archived' },
-    });
-  }
-}
-
-/** Marks a product's merchant records inactive (audited), when the product is archived. */
-async function deactivateMerchantRecords({ trx, audit }: WriteHook, productId: string): Promise<void> {
-  const products = await trx('merchantProducts')
-    .where({ productId, status: 'active' })
-    .update({ status: 'inactive' })
-    .returning('id');
-  const prices = await trx('merchantPrices')
-    .whereIn('merchantProductId', trx('merchantProducts').select('id').where({ productId }))
-    .where({ status: 'active' })
-    .update({ status: 'inactive' })
-    .returning('id');
-  for (const [resource, rows] of [
-    ['merchant-products', products],
-    ['merchant-prices', prices],
-  ] as const) {
-    for (const { id } of rows as { id: string }[])
-      await audit({
-        action: 'update',
-        resource,
-        recordId: id,
-        before: { status: 'active' },
-        after: { status: 'inactive' },
-      });
-  }
-}
 
 export const products = defineResource({
   name: 'products',
@@ -93,11 +51,7 @@ export const products = defineResource({
       });
       await hook.audit({ action: 'create', resource: 'prices', recordId: price.id, after: price });
     }
-    // Archiving hides the product: its price and merchant records go with it; purchases keep their access.
-    if (previous && previous.status !== 'archived' && row.status === 'archived') {
-      await retireCurrentPrices(hook, row.id as string);
-      await deactivateMerchantRecords(hook, row.id as string);
-    }
+    if (previous) await onProductStatusChange(hook, row.id as string, previous.status as string, row.status as string);
   },
 });
 
@@ -114,12 +68,7 @@ export const prices = defineResource({
   update: PriceUpdate,
   async beforeWrite(hook, input, current) {
     if (current) return input;
-    await hook
-      .trx('products')
-      .where('id', input.productId as string)
-      .forUpdate()
-      .first('id'); // one price change per product at a time
-    await retireCurrentPrices(hook, input.productId as string);
+    await makeRoomForNewPrice(hook, input.productId as string);
     return { ...input, status: 'active' };
   },
 });

@@ -1,0 +1,82 @@
+import type { Knex } from 'knex';
+import { Price } from './models';
+
+/** A catalog write in progress: its transaction, and how it records its side effects in the audit log. */
+export interface CatalogWrite {
+  trx: Knex.Transaction;
+  audit(entry: {
+    action: string;
+    resource: string;
+    recordId: string | null;
+    before?: object | null;
+    after?: object | null;
+  }): Promise<void>;
+}
+
+/**
+ * Archives the product's current prices (audited): a product has one current price, older ones stay for history
+ * (DOMAIN §2, Price).
+ */
+export async function retireCurrentPrices({ trx, audit }: CatalogWrite, productId: string): Promise<void> {
+  const retired = (await Price.query(trx)
+    .patch({ status: 'archived' })
+    .where({ productId, status: 'active' })
+    .returning('*')) as unknown as Price[];
+  for (const price of retired) {
+    await audit({
+      action: 'update',
+      resource: 'prices',
+      recordId: price.id,
+      before: { status: 'active' },
+      after: { status: 'archived' },
+    });
+  }
+}
+
+/** Before a product gets a new price: one price change per product at a time, and the current one retires. */
+export async function makeRoomForNewPrice(write: CatalogWrite, productId: string): Promise<void> {
+  await write.trx('products').where('id', productId).forUpdate().first('id');
+  await retireCurrentPrices(write, productId);
+}
+
+/** Marks a product's merchant records inactive (audited). */
+async function deactivateMerchantRecords({ trx, audit }: CatalogWrite, productId: string): Promise<void> {
+  const products = await trx('merchantProducts')
+    .where({ productId, status: 'active' })
+    .update({ status: 'inactive' })
+    .returning('id');
+  const prices = await trx('merchantPrices')
+    .whereIn('merchantProductId', trx('merchantProducts').select('id').where({ productId }))
+    .where({ status: 'active' })
+    .update({ status: 'inactive' })
+    .returning('id');
+  for (const [resource, rows] of [
+    ['merchant-products', products],
+    ['merchant-prices', prices],
+  ] as const) {
+    for (const { id } of rows as { id: string }[])
+      await audit({
+        action: 'update',
+        resource,
+        recordId: id,
+        before: { status: 'active' },
+        after: { status: 'inactive' },
+      });
+  }
+}
+
+/**
+ * What follows from a product's status changing, in the same transaction. Archiving hides the product: its price
+ * and merchant records go with it; purchases keep their access (DOMAIN §2, last point).
+ */
+export async function onProductStatusChange(
+  write: CatalogWrite,
+  productId: string,
+  previousStatus: string,
+  status: string,
+): Promise<void> {
+  if (previousStatus !== 'archived' && status === 'archived') {
+    await retireCurrentPrices(write, productId);
+    await deactivateMerchantRecords(write, productId);
+  }
+}
