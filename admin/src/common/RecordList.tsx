@@ -12,6 +12,8 @@ interface RecordListProps {
   emptyNote?: ReactNode;
   sort?: SortPayload;
   actions?: ReactElement | false;
+  /** Offer the CSV export (most lists do not: their records are read on their pages). */
+  exporter?: boolean;
   /** The rows, when they are a ready-made Datagrid; otherwise `children` are the columns. */
   rows?: ReactElement;
   children?: ReactNode;
@@ -31,6 +33,7 @@ export function RecordList({
   emptyNote,
   sort = NEWEST_FIRST,
   actions,
+  exporter = false,
   rows,
   children,
 }: RecordListProps) {
@@ -40,7 +43,7 @@ export function RecordList({
   return (
     <List
       filters={filters}
-      exporter={false}
+      exporter={exporter ? undefined : false}
       sort={sort}
       actions={actions}
       empty={

@@ -1,41 +1,49 @@
 import TaskAltOutlinedIcon from '@mui/icons-material/TaskAltOutlined';
-import { Datagrid, DateField, DateInput, List, SearchInput } from 'react-admin';
+import { DateInput } from 'react-admin';
+import { date } from '../common/columns';
+import { searchFilter } from '../common/filters';
+import { RecordList } from '../common/RecordList';
 import {
   ContentRefField,
   ContentReferenceInput,
-  EmptyState,
-  NoMatch,
   UserRefField,
   UserReferenceInput,
   LearningListActions,
 } from '../content-resources/shared';
 
 const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Search lesson slug" />,
-  <UserReferenceInput key="userId" source="userId" label="Learner" alwaysOn />,
-  <ContentReferenceInput key="lessonId" source="lessonId" label="Lesson" filter={{ type: 'lesson' }} alwaysOn />,
-  <ContentReferenceInput key="moduleId" source="moduleId" label="Module" filter={{ type: 'module' }} />,
-  <DateInput key="completedAt_gte" source="completedAt_gte" label="Completed since" />,
+  searchFilter('resources.lesson-progress.search'),
+  <UserReferenceInput key="userId" source="userId" label="resources.lesson-progress.fields.userId" alwaysOn />,
+  <ContentReferenceInput
+    key="lessonId"
+    source="lessonId"
+    label="resources.lesson-progress.fields.lessonId"
+    filter={{ type: 'lesson' }}
+    alwaysOn
+  />,
+  <ContentReferenceInput
+    key="moduleId"
+    source="moduleId"
+    label="resources.lesson-progress.fields.moduleId"
+    filter={{ type: 'module' }}
+  />,
+  <DateInput key="completedAt_gte" source="completedAt_gte" label="resources.lesson-progress.fields.completedAt_gte" />,
 ];
+
+const completedAt = date('completedAt', { emptyText: 'resources.lesson-progress.notCompleted' });
 
 export function LessonProgressList() {
   return (
-    <List
+    <RecordList
       actions={<LearningListActions />}
       filters={filters}
+      icon={TaskAltOutlinedIcon}
       sort={{ field: 'updatedAt', order: 'DESC' }}
-      empty={
-        <EmptyState icon={TaskAltOutlinedIcon} title="No progress yet">
-          A row appears when a learner completes a lesson.
-        </EmptyState>
-      }
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoMatch>No progress matches these filters.</NoMatch>}>
-        <UserRefField source="userId" sortable={false} />
-        <ContentRefField source="lessonId" sortable={false} />
-        <DateField source="completedAt" showTime emptyText="Not completed" />
-        <DateField source="updatedAt" showTime />
-      </Datagrid>
-    </List>
+      <UserRefField source="userId" sortable={false} />
+      <ContentRefField source="lessonId" sortable={false} />
+      {completedAt}
+      {date('updatedAt')}
+    </RecordList>
   );
 }

@@ -1,57 +1,36 @@
 import SellOutlinedIcon from '@mui/icons-material/SellOutlined';
-import {
-  AutocompleteInput,
-  Datagrid,
-  DateField,
-  List,
-  ReferenceField,
-  ReferenceInput,
-  SearchInput,
-  SelectInput,
-  TextField,
-} from 'react-admin';
-import { EmptyState, NoneFound } from '../common/EmptyState';
+import { SelectInput } from 'react-admin';
+import { date, money, ref, status, text } from '../common/columns';
+import { choiceFilter, referenceFilter, searchFilter } from '../common/filters';
 import { dateRangeFilters, moneyRangeFilters } from '../common/inputs';
 import { CURRENCY_CHOICES } from '../common/money';
-import { MoneyField } from '../common/MoneyField';
-import { StatusChipField } from '../common/StatusChipField';
-import { PRICE_STATUS_CHOICES, PRICE_STATUS_LOOKS } from './choices';
+import { RecordList } from '../common/RecordList';
+import { choicesOf } from '../common/StatusChipField';
+import { PRICE_STATUS_LOOKS } from './choices';
 
 const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Search nickname" />,
-  <ReferenceInput key="productId" source="productId" reference="products" alwaysOn>
-    <AutocompleteInput label="Product" />
-  </ReferenceInput>,
-  <SelectInput key="status" source="status" choices={PRICE_STATUS_CHOICES} alwaysOn />,
+  searchFilter('resources.prices.search'),
+  referenceFilter('productId', 'products', { alwaysOn: true }),
+  choiceFilter('status', choicesOf(PRICE_STATUS_LOOKS)),
   <SelectInput key="currency" source="currency" choices={CURRENCY_CHOICES} />,
   ...moneyRangeFilters('unitAmount', 'Amount'),
   ...dateRangeFilters('createdAt', 'Created'),
 ];
 
+/** A product's prices, below the product (`withProduct`: in the list of every price). */
+export const priceColumns = (withProduct: boolean) => [
+  ...(withProduct ? [ref('productId', 'products')] : []),
+  money('unitAmount'),
+  text('currency'),
+  text('nickname', { emptyText: '—' }),
+  status(PRICE_STATUS_LOOKS),
+  date('createdAt'),
+];
+
 export function PriceList() {
   return (
-    <List
-      filters={filters}
-      exporter={false}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      empty={
-        <EmptyState icon={SellOutlinedIcon} title="No prices yet">
-          Each product has one current price; add one from the product's page (Prices tab) or when creating the product.
-        </EmptyState>
-      }
-    >
-      <Datagrid
-        rowClick="show"
-        bulkActionButtons={false}
-        empty={<NoneFound>No price matches these filters.</NoneFound>}
-      >
-        <ReferenceField source="productId" reference="products" link="show" sortable={false} />
-        <MoneyField source="unitAmount" />
-        <TextField source="currency" sortable={false} />
-        <TextField source="nickname" emptyText="—" sortable={false} />
-        <StatusChipField source="status" looks={PRICE_STATUS_LOOKS} />
-        <DateField source="createdAt" showTime />
-      </Datagrid>
-    </List>
+    <RecordList filters={filters} icon={SellOutlinedIcon}>
+      {priceColumns(true)}
+    </RecordList>
   );
 }

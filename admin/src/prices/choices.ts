@@ -1,10 +1,5 @@
 import type { ChipLook } from '../common/StatusChipField';
 
-export const PRICE_STATUS_CHOICES = [
-  { id: 'active', name: 'Current' },
-  { id: 'archived', name: 'Archived' },
-];
-
 export const PRICE_STATUS_LOOKS: Record<string, ChipLook> = {
   active: { label: 'Current', color: 'success' },
   archived: { label: 'Archived', color: 'default' },

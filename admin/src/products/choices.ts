@@ -1,9 +1,4 @@
-import type { ChipLook } from '../common/StatusChipField';
-
-export const PRODUCT_STATUS_CHOICES = [
-  { id: 'active', name: 'Active' },
-  { id: 'archived', name: 'Archived' },
-];
+import { choicesOf, type ChipLook } from '../common/StatusChipField';
 
 export const PRODUCT_TYPE_CHOICES = [
   { id: 'self-paced', name: 'Self-paced' },
@@ -16,6 +11,8 @@ export const PRODUCT_STATUS_LOOKS: Record<string, ChipLook> = {
   active: { label: 'Active', color: 'success' },
   archived: { label: 'Archived', color: 'default' },
 };
+
+export const PRODUCT_STATUS_CHOICES = choicesOf(PRODUCT_STATUS_LOOKS);
 
 export interface Product {
   id: string;

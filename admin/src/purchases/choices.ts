@@ -1,23 +1,17 @@
-import type { ChipLook } from '../common/StatusChipField';
+import { choicesOf, type ChipLook } from '../common/StatusChipField';
 
 import type { PurchaseRecord } from '@contract/commerce/schemas';
 import type { Wire } from '@contract/shared/wire';
 
-export const PURCHASE_STATUS_CHOICES = [
-  { id: 'Valid', name: 'Valid' },
-  { id: 'Restricted', name: 'Restricted (regional price)' },
-  { id: 'Refunded', name: 'Refunded' },
-  { id: 'Disputed', name: 'Disputed' },
-  { id: 'Banned', name: 'Banned' },
-];
-
 export const PURCHASE_STATUS_LOOKS: Record<string, ChipLook> = {
   Valid: { label: 'Valid', color: 'success' },
-  Restricted: { label: 'Restricted', color: 'info' },
+  Restricted: { label: 'Restricted', choice: 'Restricted (regional price)', color: 'info' },
   Refunded: { label: 'Refunded', color: 'warning' },
   Disputed: { label: 'Disputed', color: 'error' },
   Banned: { label: 'Banned', color: 'error' },
 };
+
+export const PURCHASE_STATUS_CHOICES = choicesOf(PURCHASE_STATUS_LOOKS);
 
 /** A purchase as the console sees it (the `purchases` resource). */
 export type Purchase = Wire<PurchaseRecord>;

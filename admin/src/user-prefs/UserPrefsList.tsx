@@ -1,10 +1,10 @@
 import TuneOutlinedIcon from '@mui/icons-material/TuneOutlined';
-import { Datagrid, DateField, List, SelectInput, TextField } from 'react-admin';
+import { date, text } from '../common/columns';
+import { choiceFilter } from '../common/filters';
+import { RecordList } from '../common/RecordList';
 import {
   ContentRefField,
   ContentReferenceInput,
-  EmptyState,
-  NoMatch,
   UserRefField,
   UserReferenceInput,
   LearningListActions,
@@ -12,33 +12,23 @@ import {
 import { PREF_TYPE_CHOICES } from './choices';
 
 const filters = [
-  <UserReferenceInput key="userId" source="userId" label="User" alwaysOn />,
-  <SelectInput key="type" source="type" label="Scope" choices={PREF_TYPE_CHOICES} alwaysOn />,
-  <ContentReferenceInput key="resourceId" source="resourceId" label="Content" />,
+  <UserReferenceInput key="userId" source="userId" label="resources.user-prefs.fields.userId" alwaysOn />,
+  choiceFilter('type', PREF_TYPE_CHOICES),
+  <ContentReferenceInput key="resourceId" source="resourceId" label="resources.user-prefs.fields.resourceId" />,
 ];
 
 export function UserPrefsList() {
   return (
-    <List
+    <RecordList
       actions={<LearningListActions />}
       filters={filters}
+      icon={TuneOutlinedIcon}
       sort={{ field: 'updatedAt', order: 'DESC' }}
-      empty={
-        <EmptyState icon={TuneOutlinedIcon} title="No preferences saved yet">
-          Playback speed, theme and other settings appear here once a learner changes them.
-        </EmptyState>
-      }
     >
-      <Datagrid
-        rowClick="show"
-        bulkActionButtons={false}
-        empty={<NoMatch>No preferences match these filters.</NoMatch>}
-      >
-        <UserRefField source="userId" sortable={false} />
-        <TextField source="type" sortable={false} />
-        <ContentRefField source="resourceId" sortable={false} />
-        <DateField source="updatedAt" showTime />
-      </Datagrid>
-    </List>
+      <UserRefField source="userId" sortable={false} />
+      {text('type')}
+      <ContentRefField source="resourceId" sortable={false} />
+      {date('updatedAt')}
+    </RecordList>
   );
 }

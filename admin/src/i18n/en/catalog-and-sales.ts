@@ -17,6 +17,12 @@ export const catalogAndSales = {
   'merchant-records': { search: 'Search provider id' },
   products: {
     name: 'Product |||| Products',
+    emptyTitle: 'No products yet',
+    emptyNote:
+      'A product is what learners buy: a self-paced course, a live workshop, a cohort or a membership, with one current price.',
+    noneFound: 'No product matches these filters.',
+    search: 'Search name, key or slug',
+    create: 'Create a product',
     fields: {
       id: 'Id',
       name: 'Name',
@@ -37,6 +43,11 @@ export const catalogAndSales = {
   },
   prices: {
     name: 'Price |||| Prices',
+    emptyTitle: 'No prices yet',
+    emptyNote:
+      "Each product has one current price; add one from the product's page (Prices tab) or when creating the product.",
+    noneFound: 'No price matches these filters.',
+    search: 'Search nickname',
     fields: {
       id: 'Id',
       productId: 'Product',
@@ -49,6 +60,11 @@ export const catalogAndSales = {
   },
   'upgradable-products': {
     name: 'Upgrade path |||| Upgrade paths',
+    emptyTitle: 'No upgrade paths yet',
+    emptyNote:
+      'An upgrade path lets owners of one product buy another with what they paid as credit, e.g. Fundamentals → Pro.',
+    noneFound: 'No upgrade path matches these filters.',
+    create: 'Add upgrade path',
     fields: { id: 'Id', upgradableFromId: 'Upgrade from', upgradableToId: 'Upgrade to', createdAt: 'Created' },
   },
   'merchant-accounts': {
@@ -188,6 +204,10 @@ export const catalogAndSales = {
   },
   purchases: {
     name: 'Purchase |||| Purchases',
+    emptyTitle: 'No purchases yet',
+    emptyNote:
+      'Purchases appear here when a checkout is paid, a free coupon is redeemed or a team seat is claimed. Refunds and transfers start from a purchase.',
+    noneFound: 'No purchase matches these filters.',
     fields: {
       id: 'Id',
       userId: 'Buyer',
@@ -199,6 +219,8 @@ export const catalogAndSales = {
       city: 'City',
       state: 'State / region',
       country: 'Country',
+      countryFilter: 'Country (2 letters)',
+      kind: 'Kind',
       couponId: 'Coupon',
       bulkCouponId: 'Team coupon (bought)',
       redeemedBulkCouponId: 'Team seat from coupon',
@@ -247,6 +269,11 @@ export const catalogAndSales = {
   },
   'product-revenue-splits': {
     name: 'Revenue split |||| Revenue splits',
+    emptyTitle: 'No revenue splits yet',
+    emptyNote:
+      "A split says who gets which share of a product's net revenue: the platform, owners and contributors. Finance adds them from a product's page (Revenue splits tab).",
+    noneFound: 'No split matches these filters.',
+    platform: 'The platform',
     fields: {
       id: 'Id',
       productId: 'Product',

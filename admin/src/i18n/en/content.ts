@@ -37,6 +37,11 @@ export const content = {
   },
   'lesson-progress': {
     name: 'Lesson progress |||| Lesson progress',
+    emptyTitle: 'No progress yet',
+    emptyNote: 'A row appears when a learner completes a lesson.',
+    noneFound: 'No progress matches these filters.',
+    search: 'Search lesson slug',
+    notCompleted: 'Not completed',
     fields: {
       userId: 'Learner',
       lessonId: 'Lesson',
@@ -45,6 +50,7 @@ export const content = {
       lessonSlug: 'Lesson slug',
       lessonVersion: 'Lesson version',
       completedAt: 'Completed',
+      completedAt_gte: 'Completed since',
       createdAt: 'Started',
       updatedAt: 'Updated',
       id: 'Id',
@@ -80,6 +86,9 @@ export const content = {
   },
   'user-prefs': {
     name: 'Preferences |||| User preferences',
+    emptyTitle: 'No preferences saved yet',
+    emptyNote: 'Playback speed, theme and other settings appear here once a learner changes them.',
+    noneFound: 'No preferences match these filters.',
     fields: {
       userId: 'User',
       type: 'Scope',

@@ -2,7 +2,12 @@
 export const identity = {
   users: {
     name: 'User |||| Users',
+    emptyTitle: 'No users yet',
+    emptyNote: 'People appear here the first time they sign in or buy something.',
+    noneFound: 'No user matches these filters.',
+    search: 'Search email or name',
     fields: {
+      role: 'Role',
       email: 'Email',
       name: 'Name',
       roles: 'Roles',
