@@ -1,30 +1,13 @@
 import { Alert } from '@mui/material';
-import {
-  DateField,
-  Edit,
-  Labeled,
-  ReferenceField,
-  SaveButton,
-  SimpleForm,
-  TextInput,
-  Toolbar,
-  maxLength,
-} from 'react-admin';
+import { DateField, Edit, Labeled, ReferenceField, SimpleForm, TextInput, maxLength } from 'react-admin';
 import { MoneyField } from '../common/MoneyField';
-
-function SaveOnly() {
-  return (
-    <Toolbar>
-      <SaveButton />
-    </Toolbar>
-  );
-}
+import { SaveOnlyToolbar } from '../common/SaveOnlyToolbar';
 
 /** Only the nickname changes in place; a different amount is a new price (created from the product). */
 export function PriceEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="show">
-      <SimpleForm toolbar={<SaveOnly />}>
+      <SimpleForm toolbar={<SaveOnlyToolbar />}>
         <Alert severity="info" sx={{ mb: 2 }}>
           An amount never changes in place. To charge a different amount, add a new price to the product.
         </Alert>
