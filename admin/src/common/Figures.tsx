@@ -6,18 +6,22 @@ import {
   Card,
   CardContent,
   CircularProgress,
+  Link as MuiLink,
   Skeleton,
   Stack,
   Table,
+  TableBody,
+  TableCell,
+  TableRow,
   Typography,
 } from '@mui/material';
-import { useTranslate } from 'react-admin';
+import { Link, useCreatePath, useTranslate } from 'react-admin';
 import { problemOf } from './ActionDialog';
 
 // The building blocks of the dashboard's and the Finance page's figures: totals, charts with their tables, states.
 
 /** One headline figure in a card, with what it counts below it. */
-export function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?: string }) {
+function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?: string }) {
   return (
     <Card variant="outlined" sx={{ flex: '1 1 160px' }}>
       <CardContent>
@@ -37,8 +41,11 @@ export function Figure({ label, value, hint }: { label: string; value: ReactNode
   );
 }
 
+/** A headline figure: its label's key, its value, and the key (and values) of what it counts, if that needs saying. */
+type TotalFigure = [label: string, value: ReactNode, hint?: string, hintValues?: Record<string, string>];
+
 /** The row of headline figures, a region named "Totals". */
-export function TotalsRow({ children }: { children: ReactNode }) {
+export function TotalsRow({ figures }: { figures: TotalFigure[] }) {
   const translate = useTranslate();
   return (
     <Box
@@ -46,7 +53,9 @@ export function TotalsRow({ children }: { children: ReactNode }) {
       component="section"
       aria-label={translate('finance.figures.totals')}
     >
-      {children}
+      {figures.map(([label, value, hint, hintValues]) => (
+        <Figure key={label} label={translate(label)} value={value} hint={hint && translate(hint, hintValues)} />
+      ))}
     </Box>
   );
 }
@@ -90,14 +99,14 @@ interface ChartCardProps {
   /** What shows instead of the chart when there is nothing to draw. */
   empty: string | null;
   /** A lazily loaded chart: its height while the library loads. */
-  height: number;
+  height?: number;
   chart: ReactNode;
   /** The table's head, body and footer; none, no table. */
   table: ReactNode;
 }
 
 /** A chart as a captioned figure, with its empty state and the same figures as a folded table. */
-export function ChartCard({ id, title, caption, empty, height, chart, table }: ChartCardProps) {
+export function ChartCard({ id, title, caption, empty, height = 260, chart, table }: ChartCardProps) {
   return (
     <Card variant="outlined" sx={{ minWidth: 0 }}>
       <CardContent>
@@ -119,6 +128,40 @@ export function ChartCard({ id, title, caption, empty, height, chart, table }: C
         {table ? <FiguresTable title={title}>{table}</FiguresTable> : null}
       </CardContent>
     </Card>
+  );
+}
+
+/** A table row's heading cell that links to the record's page: a product, a user. */
+export function LinkedRowHead({ resource, id, children }: { resource: string; id: string; children: ReactNode }) {
+  const createPath = useCreatePath();
+  return (
+    <TableCell component="th" scope="row">
+      <MuiLink component={Link} to={createPath({ resource, id, type: 'show' })}>
+        {children}
+      </MuiLink>
+    </TableCell>
+  );
+}
+
+/** A table body of products, each row headed by a link to the product's page. */
+export function ProductRows<P extends { productId: string; name: string }>({
+  products,
+  cells,
+}: {
+  products: P[];
+  cells(product: P): ReactNode;
+}) {
+  return (
+    <TableBody>
+      {products.map((p) => (
+        <TableRow key={p.productId}>
+          <LinkedRowHead resource="products" id={p.productId}>
+            {p.name}
+          </LinkedRowHead>
+          {cells(p)}
+        </TableRow>
+      ))}
+    </TableBody>
   );
 }
 

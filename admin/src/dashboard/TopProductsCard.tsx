@@ -1,22 +1,12 @@
-import {
-  Card,
-  CardContent,
-  Link as MuiLink,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
-import { Link, useCreatePath, useTranslate } from 'react-admin';
+import { Card, CardContent, Table, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { useTranslate } from 'react-admin';
+import { ProductRows } from '../common/Figures';
 import { formatMoney } from '../common/money';
 import type { DashboardSummary } from './types';
 
 /** The period's best-selling products, each linked to its page. */
 export function TopProductsCard({ products }: { products: DashboardSummary['topProducts'] }) {
   const translate = useTranslate();
-  const createPath = useCreatePath();
   const title = translate('finance.dashboard.topProducts');
   return (
     <Card variant="outlined" component="section" aria-labelledby="top-products-title">
@@ -33,19 +23,15 @@ export function TopProductsCard({ products }: { products: DashboardSummary['topP
                 <TableCell align="right">{translate('finance.dashboard.revenue')}</TableCell>
               </TableRow>
             </TableHead>
-            <TableBody>
-              {products.map((p) => (
-                <TableRow key={p.productId}>
-                  <TableCell component="th" scope="row">
-                    <MuiLink component={Link} to={createPath({ resource: 'products', id: p.productId, type: 'show' })}>
-                      {p.name}
-                    </MuiLink>
-                  </TableCell>
+            <ProductRows
+              products={products}
+              cells={(p) => (
+                <>
                   <TableCell align="right">{p.purchases}</TableCell>
                   <TableCell align="right">{formatMoney(p.revenue)}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
+                </>
+              )}
+            />
           </Table>
         ) : (
           <Typography variant="body2" color="text.secondary">

@@ -1,6 +1,6 @@
-import { Link as MuiLink, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
-import { Link, useCreatePath, useTranslate } from 'react-admin';
-import { ChartCard } from '../common/Figures';
+import { TableCell, TableHead, TableRow } from '@mui/material';
+import { useTranslate } from 'react-admin';
+import { ChartCard, ProductRows } from '../common/Figures';
 import { formatMoney } from '../common/money';
 import type { FinanceSummary } from './api';
 import { ProductRevenueChart } from './lazyCharts';
@@ -10,7 +10,6 @@ import { spanText } from './period';
 /** The ledger per product, the most first, each linked to its product. */
 export function ProductRevenueCard({ data }: { data: FinanceSummary }) {
   const translate = useTranslate();
-  const createPath = useCreatePath();
   const { products } = data;
   const span = spanText(data);
   const title = translate('finance.products.title');
@@ -29,7 +28,6 @@ export function ProductRevenueCard({ data }: { data: FinanceSummary }) {
           : span
       }
       empty={products.length ? null : translate('finance.ledger.nothing')}
-      height={260}
       chart={
         <ProductRevenueChart
           summary={data}
@@ -46,18 +44,7 @@ export function ProductRevenueCard({ data }: { data: FinanceSummary }) {
                 <AmountHeads />
               </TableRow>
             </TableHead>
-            <TableBody>
-              {products.map((p) => (
-                <TableRow key={p.productId}>
-                  <TableCell component="th" scope="row">
-                    <MuiLink component={Link} to={createPath({ resource: 'products', id: p.productId, type: 'show' })}>
-                      {p.name}
-                    </MuiLink>
-                  </TableCell>
-                  <AmountCells row={p} />
-                </TableRow>
-              ))}
-            </TableBody>
+            <ProductRows products={products} cells={(p) => <AmountCells row={p} />} />
           </>
         ) : null
       }

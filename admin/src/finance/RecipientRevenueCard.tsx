@@ -1,23 +1,11 @@
-import { Link as MuiLink, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
-import { Link, useCreatePath, useTranslate } from 'react-admin';
-import { ChartCard } from '../common/Figures';
+import { TableBody, TableCell, TableHead, TableRow } from '@mui/material';
+import { useTranslate } from 'react-admin';
+import { ChartCard, LinkedRowHead } from '../common/Figures';
 import { formatMoney, formatPercent } from '../common/money';
-import { recipientLabel, type FinanceRecipient, type FinanceSummary } from './api';
+import { recipientLabel, type FinanceSummary } from './api';
 import { RecipientShareChart } from './lazyCharts';
 import { AmountCells, AmountHeads, TotalRow } from './LedgerTable';
 import { spanText } from './period';
-
-/** The recipient's name, linked to the user (the platform is nobody's). */
-function RecipientName({ recipient: r }: { recipient: FinanceRecipient }) {
-  const translate = useTranslate();
-  const createPath = useCreatePath();
-  if (!r.userId) return <>{translate('finance.recipients.types.platform')}</>;
-  return (
-    <MuiLink component={Link} to={createPath({ resource: 'users', id: r.userId, type: 'show' })}>
-      {r.name || r.email || r.userId}
-    </MuiLink>
-  );
-}
 
 /** The ledger per recipient: each one's share of the period's total as a pie, the amounts in the table. */
 export function RecipientRevenueCard({ data }: { data: FinanceSummary }) {
@@ -49,7 +37,6 @@ export function RecipientRevenueCard({ data }: { data: FinanceSummary }) {
       title={title}
       caption={caption}
       empty={empty}
-      height={260}
       chart={
         <RecipientShareChart
           summary={data}
@@ -71,9 +58,15 @@ export function RecipientRevenueCard({ data }: { data: FinanceSummary }) {
             <TableBody>
               {recipients.map((r) => (
                 <TableRow key={`${r.type}-${r.userId ?? 'platform'}`}>
-                  <TableCell component="th" scope="row">
-                    <RecipientName recipient={r} />
-                  </TableCell>
+                  {r.userId ? (
+                    <LinkedRowHead resource="users" id={r.userId}>
+                      {r.name || r.email || r.userId}
+                    </LinkedRowHead>
+                  ) : (
+                    <TableCell component="th" scope="row">
+                      {translate('finance.recipients.types.platform')}
+                    </TableCell>
+                  )}
                   <TableCell>{translate(`finance.recipients.types.${r.type}`)}</TableCell>
                   <AmountCells row={r} />
                   <TableCell align="right">{share(r.total)}</TableCell>

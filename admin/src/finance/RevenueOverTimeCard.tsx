@@ -28,7 +28,6 @@ export function RevenueOverTimeCard({ data }: { data: FinanceSummary }) {
         total: formatMoney(totals.total),
       })}
       empty={empty}
-      height={260}
       chart={
         <RevenueOverTimeChart
           points={points}
