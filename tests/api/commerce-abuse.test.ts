@@ -12,7 +12,7 @@ import { createCoupon, createProduct } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { boughtWithTestProvider, sessionOfCheckout } from '../support/checkout';
-import { manualClock } from '../support/clock';
+import { manualClock, onTheHour } from '../support/clock';
 import { useTestDatabase } from '../support/db';
 import { signed, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
 
@@ -27,7 +27,6 @@ import { signed, standInEnv, startStripeStandIn, type StandIn } from '../support
  */
 
 const MINUTE = 60_000;
-const onTheHour = () => new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
 
 type App = ReturnType<ReturnType<typeof createApp>['callback']>;
 

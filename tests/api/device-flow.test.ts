@@ -9,7 +9,7 @@ import { DEVICE_CODE_REQUEST_LIMIT } from '../../api/src/identity/oauth-routes';
 import { createServices } from '../../api/src/services';
 import { testApp, testConfig, testDeps } from '../support/app';
 import { as, signedIn } from '../support/auth';
-import { manualClock } from '../support/clock';
+import { manualClock, onTheHour } from '../support/clock';
 import { useTestDatabase } from '../support/db';
 
 const CLIENT = 'course-cli';
@@ -163,7 +163,8 @@ describe('device login (RFC 8628)', () => {
   });
 
   it('limits device-code requests per client address', async () => {
-    const app = testApp(db(), { config: testConfig({ TRUST_PROXY: 'true' }) });
+    // The clock stands on the hour, so the limit's fixed window cannot end mid-test.
+    const app = testApp(db(), { clock: manualClock(onTheHour()), config: testConfig({ TRUST_PROXY: 'true' }) });
     const codeRequest = (ip: string) =>
       request(app).post('/oauth/device/code').set('X-Forwarded-For', ip).type('form').send({ client_id: CLIENT });
     for (let i = 0; i < DEVICE_CODE_REQUEST_LIMIT.max; i++)

@@ -5,7 +5,7 @@ import { SIGN_IN_LIMITS } from '../../api/src/identity/email-sign-in';
 import { SESSION_TTL_MS, sessions } from '../../api/src/identity/sessions';
 import { testApp, testConfig } from '../support/app';
 import { as, signedIn } from '../support/auth';
-import { manualClock } from '../support/clock';
+import { manualClock, onTheHour } from '../support/clock';
 import { useTestDatabase } from '../support/db';
 import { lastEmailTo, tokenFrom } from '../support/outbox';
 
@@ -221,7 +221,10 @@ describe('email sign-in (magic link)', () => {
   });
 });
 
-/** The app behind a trusted proxy, so X-Forwarded-For stands for distinct clients. */
+/**
+ * The app behind a trusted proxy, so X-Forwarded-For stands for distinct clients. Its clock stands still on the hour:
+ * the limits' fixed windows would otherwise reset whenever a slow run crosses a quarter hour.
+ */
 function createTrustedApp(db: Parameters<typeof testApp>[0]) {
-  return testApp(db, { config: testConfig({ TRUST_PROXY: 'true' }) });
+  return testApp(db, { config: testConfig({ TRUST_PROXY: 'true' }), clock: manualClock(onTheHour()) });
 }

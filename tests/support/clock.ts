@@ -13,3 +13,6 @@ export function manualClock(start = new Date()): Clock & { advance(ms: number): 
     },
   };
 }
+
+/** The start of the current hour: fixed-window limits (15 minutes, an hour) start with it, so none ends mid-test. */
+export const onTheHour = () => new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
