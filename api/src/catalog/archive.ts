@@ -1,16 +1,11 @@
 import type { Knex } from 'knex';
+import type { AuditEntry } from '../audit/record';
 import { Price } from './models';
 
-/** A catalog write in progress: its transaction, and how it records its side effects in the audit log. */
+/** A catalog write in progress: its transaction, and how it records its side effects (the writer's audit log). */
 export interface CatalogWrite {
   trx: Knex.Transaction;
-  audit(entry: {
-    action: string;
-    resource: string;
-    recordId: string | null;
-    before?: object | null;
-    after?: object | null;
-  }): Promise<void>;
+  audit(entry: Omit<AuditEntry, 'actor' | 'requestId'>): Promise<void>;
 }
 
 /**

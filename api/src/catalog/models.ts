@@ -1,8 +1,4 @@
-import { Model } from 'objection';
-import { BaseModel } from '../db/base-model';
-import { ContentResource } from '../learning/models';
-import { MerchantProduct } from '../payments/models';
-import { ProductRevenueSplit } from '../finance/models';
+import { BaseModel, hasMany } from '../db/base-model';
 
 export const PRODUCT_TYPES = ['self-paced', 'live', 'cohort', 'membership'] as const;
 export type ProductType = (typeof PRODUCT_TYPES)[number];
@@ -24,54 +20,7 @@ export class Product extends BaseModel {
   declare prices?: Price[];
 
   static override get relationMappings() {
-    return {
-      prices: {
-        relation: Model.HasManyRelation,
-        modelClass: Price,
-        join: { from: 'products.id', to: 'prices.productId' },
-      },
-      upgradableTo: {
-        relation: Model.ManyToManyRelation,
-        modelClass: Product,
-        join: {
-          from: 'products.id',
-          through: { from: 'upgradableProducts.upgradableFromId', to: 'upgradableProducts.upgradableToId' },
-          to: 'products.id',
-        },
-      },
-      upgradableFrom: {
-        relation: Model.ManyToManyRelation,
-        modelClass: Product,
-        join: {
-          from: 'products.id',
-          through: { from: 'upgradableProducts.upgradableToId', to: 'upgradableProducts.upgradableFromId' },
-          to: 'products.id',
-        },
-      },
-      resources: {
-        relation: Model.ManyToManyRelation,
-        modelClass: ContentResource,
-        join: {
-          from: 'products.id',
-          through: {
-            from: 'productContentResources.productId',
-            to: 'productContentResources.resourceId',
-            extra: ['position'],
-          },
-          to: 'contentResources.id',
-        },
-      },
-      merchantProducts: {
-        relation: Model.HasManyRelation,
-        modelClass: MerchantProduct,
-        join: { from: 'products.id', to: 'merchantProducts.productId' },
-      },
-      revenueSplits: {
-        relation: Model.HasManyRelation,
-        modelClass: ProductRevenueSplit,
-        join: { from: 'products.id', to: 'productRevenueSplits.productId' },
-      },
-    };
+    return { prices: hasMany(Price, 'products.id', 'prices.productId') };
   }
 }
 
@@ -84,16 +33,6 @@ export class Price extends BaseModel {
   declare unitAmount: number;
   declare currency: string;
   declare createdAt: Date;
-
-  static override get relationMappings() {
-    return {
-      product: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Product,
-        join: { from: 'prices.productId', to: 'products.id' },
-      },
-    };
-  }
 }
 
 export class UpgradableProduct extends BaseModel {
@@ -103,19 +42,4 @@ export class UpgradableProduct extends BaseModel {
   declare upgradableFromId: string;
   declare upgradableToId: string;
   declare createdAt: Date;
-
-  static override get relationMappings() {
-    return {
-      upgradableFrom: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Product,
-        join: { from: 'upgradableProducts.upgradableFromId', to: 'products.id' },
-      },
-      upgradableTo: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Product,
-        join: { from: 'upgradableProducts.upgradableToId', to: 'products.id' },
-      },
-    };
-  }
 }

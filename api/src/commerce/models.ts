@@ -1,8 +1,7 @@
-import { Model } from 'objection';
-import { BaseModel } from '../db/base-model';
+import { BaseModel, belongsToOne } from '../db/base-model';
 import { Product } from '../catalog/models';
 import { User } from '../identity/models';
-import { MerchantCharge, MerchantCoupon, MerchantSession } from '../payments/models';
+import { MerchantCharge, MerchantSession } from '../payments/models';
 
 import type { PurchaseStatus } from '../shared/purchase-status';
 
@@ -36,31 +35,6 @@ export class Coupon extends BaseModel {
   declare inviteCode: string;
   declare createdAt: Date;
   declare updatedAt: Date;
-
-  static override get relationMappings() {
-    return {
-      restrictedToProduct: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Product,
-        join: { from: 'coupons.restrictedToProductId', to: 'products.id' },
-      },
-      merchantCoupon: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: MerchantCoupon,
-        join: { from: 'coupons.merchantCouponId', to: 'merchantCoupons.id' },
-      },
-      bulkPurchase: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Purchase,
-        join: { from: 'coupons.bulkPurchaseId', to: 'purchases.id' },
-      },
-      redemptions: {
-        relation: Model.HasManyRelation,
-        modelClass: Purchase,
-        join: { from: 'coupons.id', to: 'purchases.redeemedBulkCouponId' },
-      },
-    };
-  }
 }
 
 export class Purchase extends BaseModel {
@@ -88,51 +62,10 @@ export class Purchase extends BaseModel {
 
   static override get relationMappings() {
     return {
-      user: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: User,
-        join: { from: 'purchases.userId', to: 'users.id' },
-      },
-      product: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Product,
-        join: { from: 'purchases.productId', to: 'products.id' },
-      },
-      coupon: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Coupon,
-        join: { from: 'purchases.couponId', to: 'coupons.id' },
-      },
-      bulkCoupon: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Coupon,
-        join: { from: 'purchases.bulkCouponId', to: 'coupons.id' },
-      },
-      redeemedBulkCoupon: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Coupon,
-        join: { from: 'purchases.redeemedBulkCouponId', to: 'coupons.id' },
-      },
-      merchantCharge: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: MerchantCharge,
-        join: { from: 'purchases.merchantChargeId', to: 'merchantCharges.id' },
-      },
-      merchantSession: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: MerchantSession,
-        join: { from: 'purchases.merchantSessionId', to: 'merchantSessions.id' },
-      },
-      upgradedFrom: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Purchase,
-        join: { from: 'purchases.upgradedFromId', to: 'purchases.id' },
-      },
-      transfers: {
-        relation: Model.HasManyRelation,
-        modelClass: PurchaseUserTransfer,
-        join: { from: 'purchases.id', to: 'purchaseUserTransfers.purchaseId' },
-      },
+      user: belongsToOne(User, 'purchases.userId'),
+      product: belongsToOne(Product, 'purchases.productId'),
+      merchantCharge: belongsToOne(MerchantCharge, 'purchases.merchantChargeId'),
+      merchantSession: belongsToOne(MerchantSession, 'purchases.merchantSessionId'),
     };
   }
 }
@@ -149,26 +82,6 @@ export class PurchaseUserTransfer extends BaseModel {
   declare canceledAt: Date | null;
   declare confirmedAt: Date | null;
   declare completedAt: Date | null;
-
-  static override get relationMappings() {
-    return {
-      purchase: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Purchase,
-        join: { from: 'purchaseUserTransfers.purchaseId', to: 'purchases.id' },
-      },
-      sourceUser: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: User,
-        join: { from: 'purchaseUserTransfers.sourceUserId', to: 'users.id' },
-      },
-      targetUser: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: User,
-        join: { from: 'purchaseUserTransfers.targetUserId', to: 'users.id' },
-      },
-    };
-  }
 }
 
 /** Our record of a checkout: what was quoted and to whom; fulfilment reads and locks it (see checkout.ts). */
@@ -199,26 +112,6 @@ export class Checkout extends BaseModel {
   declare purchaseId: string | null;
   declare createdAt: Date;
   declare updatedAt: Date;
-
-  static override get relationMappings() {
-    return {
-      product: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Product,
-        join: { from: 'checkouts.productId', to: 'products.id' },
-      },
-      purchase: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Purchase,
-        join: { from: 'checkouts.purchaseId', to: 'purchases.id' },
-      },
-      merchantSession: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: MerchantSession,
-        join: { from: 'checkouts.merchantSessionId', to: 'merchantSessions.id' },
-      },
-    };
-  }
 }
 
 /** Someone a team's owner removed: the team's invite link refuses them until the owner lets them back in (DOMAIN §7). */
@@ -229,19 +122,4 @@ export class TeamSeatRevocation extends BaseModel {
   declare userId: string;
   declare revokedById: string | null;
   declare createdAt: Date;
-
-  static override get relationMappings() {
-    return {
-      coupon: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Coupon,
-        join: { from: 'teamSeatRevocations.couponId', to: 'coupons.id' },
-      },
-      user: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: User,
-        join: { from: 'teamSeatRevocations.userId', to: 'users.id' },
-      },
-    };
-  }
 }

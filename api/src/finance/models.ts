@@ -1,7 +1,4 @@
-import { Model } from 'objection';
 import { BaseModel } from '../db/base-model';
-import { Product } from '../catalog/models';
-import { User } from '../identity/models';
 
 export const SPLIT_TYPES = ['platform', 'owner', 'contributor'] as const;
 
@@ -13,21 +10,6 @@ export class ProductRevenueSplit extends BaseModel {
   declare percent: number; // numeric(5,4): four decimals, exact as a JSON number
   declare userId: string | null;
   declare createdAt: Date;
-
-  static override get relationMappings() {
-    return {
-      product: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Product,
-        join: { from: 'productRevenueSplits.productId', to: 'products.id' },
-      },
-      user: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: User,
-        join: { from: 'productRevenueSplits.userId', to: 'users.id' },
-      },
-    };
-  }
 }
 
 /** One line of the append-only revenue split ledger (cents, signed). */

@@ -1,7 +1,5 @@
-import { Model } from 'objection';
-import { BaseModel } from '../db/base-model';
+import { BaseModel, belongsToOne } from '../db/base-model';
 import type { Role } from './roles';
-import { Purchase } from '../commerce/models';
 
 export class User extends BaseModel {
   static override tableName = 'users';
@@ -15,36 +13,6 @@ export class User extends BaseModel {
   declare fields: Record<string, unknown>;
   declare createdAt: Date;
   declare updatedAt: Date;
-
-  static override get relationMappings() {
-    return {
-      accounts: {
-        relation: Model.HasManyRelation,
-        modelClass: Account,
-        join: { from: 'users.id', to: 'accounts.userId' },
-      },
-      sessions: {
-        relation: Model.HasManyRelation,
-        modelClass: Session,
-        join: { from: 'users.id', to: 'sessions.userId' },
-      },
-      prefs: {
-        relation: Model.HasManyRelation,
-        modelClass: UserPrefs,
-        join: { from: 'users.id', to: 'userPrefs.userId' },
-      },
-      purchases: {
-        relation: Model.HasManyRelation,
-        modelClass: Purchase,
-        join: { from: 'users.id', to: 'purchases.userId' },
-      },
-      deviceAccessTokens: {
-        relation: Model.HasManyRelation,
-        modelClass: DeviceAccessToken,
-        join: { from: 'users.id', to: 'deviceAccessTokens.userId' },
-      },
-    };
-  }
 }
 
 export class Account extends BaseModel {
@@ -65,16 +33,6 @@ export class Account extends BaseModel {
   declare oauthTokenSecret: string | null;
   declare oauthToken: string | null;
   declare refreshTokenExpiresIn: number | null;
-
-  static override get relationMappings() {
-    return {
-      user: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: User,
-        join: { from: 'accounts.userId', to: 'users.id' },
-      },
-    };
-  }
 }
 
 export class Session extends BaseModel {
@@ -87,17 +45,6 @@ export class Session extends BaseModel {
   declare csrfToken: string;
   declare lastSeenAt: Date | null;
   declare userAgent: string | null;
-  declare user?: User;
-
-  static override get relationMappings() {
-    return {
-      user: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: User,
-        join: { from: 'sessions.userId', to: 'users.id' },
-      },
-    };
-  }
 }
 
 export class VerificationToken extends BaseModel {
@@ -126,16 +73,6 @@ export class DeviceVerification extends BaseModel {
   declare lastPolledAt: Date | null;
   declare deniedAt: Date | null;
   declare tokenIssuedAt: Date | null;
-
-  static override get relationMappings() {
-    return {
-      verifiedBy: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: User,
-        join: { from: 'deviceVerifications.verifiedByUserId', to: 'users.id' },
-      },
-    };
-  }
 }
 
 /** An app registered for device login (RFC 8628 §5.4): people are shown its name, never a name the device sent. */
@@ -159,13 +96,7 @@ export class DeviceAccessToken extends BaseModel {
   declare user?: User;
 
   static override get relationMappings() {
-    return {
-      user: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: User,
-        join: { from: 'deviceAccessTokens.userId', to: 'users.id' },
-      },
-    };
+    return { user: belongsToOne(User, 'deviceAccessTokens.userId') };
   }
 }
 
@@ -179,16 +110,6 @@ export class UserPrefs extends BaseModel {
   declare fields: Record<string, unknown>;
   declare createdAt: Date;
   declare updatedAt: Date;
-
-  static override get relationMappings() {
-    return {
-      user: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: User,
-        join: { from: 'userPrefs.userId', to: 'users.id' },
-      },
-    };
-  }
 }
 
 /** A sign-in with an external provider in progress: state and PKCE verifier, single use. */

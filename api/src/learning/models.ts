@@ -1,7 +1,5 @@
 import { Model } from 'objection';
 import { BaseModel } from '../db/base-model';
-import { User } from '../identity/models';
-import { Product } from '../catalog/models';
 
 export const RESOURCE_TYPES = ['course', 'module', 'section', 'lesson', 'solution', 'page'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
@@ -31,11 +29,6 @@ export class ContentResource extends BaseModel {
 
   static override get relationMappings() {
     return {
-      createdBy: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: User,
-        join: { from: 'contentResources.createdById', to: 'users.id' },
-      },
       resources: {
         relation: Model.ManyToManyRelation,
         modelClass: ContentResource,
@@ -47,24 +40,6 @@ export class ContentResource extends BaseModel {
             extra: ['position', 'metadata'],
           },
           to: 'contentResources.id',
-        },
-      },
-      parents: {
-        relation: Model.ManyToManyRelation,
-        modelClass: ContentResource,
-        join: {
-          from: 'contentResources.id',
-          through: { from: 'contentResourceResources.resourceId', to: 'contentResourceResources.resourceOfId' },
-          to: 'contentResources.id',
-        },
-      },
-      products: {
-        relation: Model.ManyToManyRelation,
-        modelClass: Product,
-        join: {
-          from: 'contentResources.id',
-          through: { from: 'productContentResources.resourceId', to: 'productContentResources.productId' },
-          to: 'products.id',
         },
       },
     };
@@ -83,21 +58,6 @@ export class ContentResourceResource extends BaseModel {
   declare createdAt: Date;
   declare updatedAt: Date;
   declare deletedAt: Date | null;
-
-  static override get relationMappings() {
-    return {
-      resourceOf: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: ContentResource,
-        join: { from: 'contentResourceResources.resourceOfId', to: 'contentResources.id' },
-      },
-      resource: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: ContentResource,
-        join: { from: 'contentResourceResources.resourceId', to: 'contentResources.id' },
-      },
-    };
-  }
 }
 
 export class ProductContentResource extends BaseModel {
@@ -108,21 +68,6 @@ export class ProductContentResource extends BaseModel {
   declare resourceId: string;
   declare position: number;
   declare createdAt: Date;
-
-  static override get relationMappings() {
-    return {
-      product: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Product,
-        join: { from: 'productContentResources.productId', to: 'products.id' },
-      },
-      resource: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: ContentResource,
-        join: { from: 'productContentResources.resourceId', to: 'contentResources.id' },
-      },
-    };
-  }
 }
 
 export class LessonProgress extends BaseModel {
@@ -137,21 +82,6 @@ export class LessonProgress extends BaseModel {
   declare completedAt: Date | null;
   declare createdAt: Date;
   declare updatedAt: Date;
-
-  static override get relationMappings() {
-    return {
-      user: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: User,
-        join: { from: 'lessonProgress.userId', to: 'users.id' },
-      },
-      lesson: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: ContentResource,
-        join: { from: 'lessonProgress.lessonId', to: 'contentResources.id' },
-      },
-    };
-  }
 }
 
 export class Comment extends BaseModel {
@@ -168,16 +98,6 @@ export class Comment extends BaseModel {
   declare editedAt: Date | null;
   declare createdAt: Date;
   declare updatedAt: Date;
-
-  static override get relationMappings() {
-    return {
-      user: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: User,
-        join: { from: 'comments.userId', to: 'users.id' },
-      },
-    };
-  }
 }
 
 export class Bookmark extends BaseModel {
@@ -190,19 +110,4 @@ export class Bookmark extends BaseModel {
   declare fields: Record<string, unknown>;
   declare createdAt: Date;
   declare updatedAt: Date;
-
-  static override get relationMappings() {
-    return {
-      user: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: User,
-        join: { from: 'bookmarks.userId', to: 'users.id' },
-      },
-      resource: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: ContentResource,
-        join: { from: 'bookmarks.resourceId', to: 'contentResources.id' },
-      },
-    };
-  }
 }

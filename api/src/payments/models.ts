@@ -1,7 +1,4 @@
-import { Model } from 'objection';
 import { BaseModel } from '../db/base-model';
-import { Price, Product } from '../catalog/models';
-import { User } from '../identity/models';
 
 export type MerchantStatus = 'active' | 'inactive';
 
@@ -21,86 +18,32 @@ abstract class MerchantRecord extends BaseModel {
   declare identifier: string;
   declare status: MerchantStatus;
   declare createdAt: Date;
-
-  protected static accountRelation(table: string) {
-    return {
-      relation: Model.BelongsToOneRelation,
-      modelClass: MerchantAccount,
-      join: { from: `${table}.merchantAccountId`, to: 'merchantAccounts.id' },
-    };
-  }
 }
 
 export class MerchantProduct extends MerchantRecord {
   static override tableName = 'merchantProducts';
   declare productId: string;
-
-  static override get relationMappings() {
-    return {
-      merchantAccount: this.accountRelation(this.tableName),
-      product: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Product,
-        join: { from: 'merchantProducts.productId', to: 'products.id' },
-      },
-    };
-  }
 }
 
 export class MerchantPrice extends MerchantRecord {
   static override tableName = 'merchantPrices';
   declare merchantProductId: string;
   declare priceId: string | null;
-
-  static override get relationMappings() {
-    return {
-      merchantAccount: this.accountRelation(this.tableName),
-      merchantProduct: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: MerchantProduct,
-        join: { from: 'merchantPrices.merchantProductId', to: 'merchantProducts.id' },
-      },
-      price: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: Price,
-        join: { from: 'merchantPrices.priceId', to: 'prices.id' },
-      },
-    };
-  }
 }
 
 export class MerchantCustomer extends MerchantRecord {
   static override tableName = 'merchantCustomers';
   declare userId: string;
-
-  static override get relationMappings() {
-    return {
-      merchantAccount: this.accountRelation(this.tableName),
-      user: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: User,
-        join: { from: 'merchantCustomers.userId', to: 'users.id' },
-      },
-    };
-  }
 }
 
 export class MerchantCoupon extends MerchantRecord {
   static override tableName = 'merchantCoupons';
   declare percentageDiscount: number; // numeric(5,4): four decimals, exact as a JSON number
   declare type: string | null;
-
-  static override get relationMappings() {
-    return { merchantAccount: this.accountRelation(this.tableName) };
-  }
 }
 
 export class MerchantSession extends MerchantRecord {
   static override tableName = 'merchantSessions';
-
-  static override get relationMappings() {
-    return { merchantAccount: this.accountRelation(this.tableName) };
-  }
 }
 
 export class MerchantCharge extends MerchantRecord {
@@ -115,27 +58,6 @@ export class MerchantCharge extends MerchantRecord {
   declare userId: string;
   declare merchantProductId: string;
   declare merchantCustomerId: string | null;
-
-  static override get relationMappings() {
-    return {
-      merchantAccount: this.accountRelation(this.tableName),
-      user: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: User,
-        join: { from: 'merchantCharges.userId', to: 'users.id' },
-      },
-      merchantProduct: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: MerchantProduct,
-        join: { from: 'merchantCharges.merchantProductId', to: 'merchantProducts.id' },
-      },
-      merchantCustomer: {
-        relation: Model.BelongsToOneRelation,
-        modelClass: MerchantCustomer,
-        join: { from: 'merchantCharges.merchantCustomerId', to: 'merchantCustomers.id' },
-      },
-    };
-  }
 }
 
 /** A provider event, stored once by its id. */
