@@ -1,12 +1,14 @@
 import type { PublicUser } from '@contract/identity/schemas';
+import type { Role } from '@contract/identity/roles';
 import type { Wire } from '@contract/shared/wire';
 import type { AuthProvider, UserIdentity } from 'react-admin';
 import { safeRedirect } from '../../api/src/shared/safe-redirect';
 import { SIGN_IN_REDIRECT } from './auth/returnTo';
 import { csrfToken, withCsrf } from './csrf';
 
-export const ROLES = ['admin', 'support', 'finance', 'contributor', 'learner'] as const;
-export type Role = (typeof ROLES)[number];
+// The API's roles: the type from its identity module, the list from shared/ (the one folder apps import as values).
+export { ROLES } from '../../api/src/shared/roles';
+export type { Role };
 
 /** The signed-in person, as GET /api/store/me answers (api/src/identity/schemas.ts). */
 export type Me = Wire<PublicUser>;

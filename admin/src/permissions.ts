@@ -1,7 +1,9 @@
+import { STAFF_ROLES as API_STAFF_ROLES } from '../../api/src/shared/roles';
 import type { Role } from './authProvider';
 import { canRead as mayRead, canWrite as mayWrite, consoleResource } from './registry';
 
-export const STAFF_ROLES: readonly Role[] = ['admin', 'support', 'finance'];
+/** The roles that may open the console (the API's list). */
+export const STAFF_ROLES: readonly Role[] = API_STAFF_ROLES;
 
 export function rolesOf(permissions: unknown): Role[] {
   return Array.isArray(permissions) ? (permissions.filter((r) => typeof r === 'string') as Role[]) : [];

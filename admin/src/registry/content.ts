@@ -7,7 +7,8 @@ import productContentResources from '../product-content-resources';
 import userPrefs from '../user-prefs';
 import type { ConsoleResource } from './types';
 
-// Course content and learners' activity. Roles mirror api/src/admin/resources/{learning,catalog,identity}.ts.
+// Course content and learners' activity. Roles mirror api/src/admin/resources/{learning,catalog,identity}.ts (write
+// defaults to support there too; read-only resources simply have no write screens), as tests/unit/console-roles.test.ts checks.
 const CONTENT_READERS = ['support', 'finance', 'contributor'] as const;
 const CONTENT_EDITORS = ['support', 'contributor'] as const;
 
@@ -27,8 +28,8 @@ export const CONTENT_RESOURCES: ConsoleResource[] = [
     ...productContentResources,
     group: 'Learning',
   },
-  { name: 'lesson-progress', read: ['support'], write: [], ...lessonProgress, group: 'Learning' },
-  { name: 'comments', read: ['support'], write: [], ...comments, group: 'Learning' },
-  { name: 'bookmarks', read: ['support'], write: [], ...bookmarks, group: 'Learning' },
-  { name: 'user-prefs', read: ['support'], write: [], ...userPrefs, group: 'Learning' },
+  { name: 'lesson-progress', read: ['support'], ...lessonProgress, group: 'Learning' },
+  { name: 'comments', read: ['support'], ...comments, group: 'Learning' },
+  { name: 'bookmarks', read: ['support'], ...bookmarks, group: 'Learning' },
+  { name: 'user-prefs', read: ['support'], ...userPrefs, group: 'Learning' },
 ];

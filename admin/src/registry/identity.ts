@@ -18,6 +18,9 @@ export const IDENTITY_RESOURCES: ConsoleResource[] = [
   },
   { name: 'accounts', read: ['support'], write: ['support'], hidden: true, group: 'People' },
   { name: 'sessions', read: ['support'], write: ['support'], hidden: true, group: 'People' },
+  // Sign-in links and device approvals in flight: no screens, listed so the registry names every API resource.
+  { name: 'verification-tokens', read: ['support'], write: ['support'], hidden: true, group: 'People' },
+  { name: 'device-verifications', read: ['support'], write: ['support'], hidden: true, group: 'People' },
   {
     name: 'device-access-tokens',
     read: ['support'],

@@ -1,9 +1,2 @@
-export const ROLES = ['admin', 'support', 'finance', 'contributor', 'learner'] as const;
-export type Role = (typeof ROLES)[number];
-
-/** Staff roles that may open the console. */
-export const STAFF_ROLES = ['admin', 'support', 'finance'] as const satisfies readonly Role[];
-
-/** Whether any of these roles is a staff role. */
-export const hasStaffRole = (roles: readonly string[]) =>
-  roles.some((role) => (STAFF_ROLES as readonly string[]).includes(role));
+// The roles live in shared/ so that the console takes the same list (apps import only shared/ as values).
+export { ROLES, STAFF_ROLES, hasStaffRole, type Role } from '../shared/roles';

@@ -41,4 +41,7 @@ export const identity = {
     name: 'Device token |||| Device tokens',
     fields: { clientId: 'Client', createdAt: 'Approved', lastUsedAt: 'Last used' },
   },
+  // No screens; named for the audit log's resource filter and column.
+  'verification-tokens': { name: 'Sign-in link |||| Sign-in links' },
+  'device-verifications': { name: 'Device approval |||| Device approvals' },
 };

@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_RESOURCES } from '../../api/src/admin/resources';
+import { ROLES, STAFF_ROLES, type Role } from '../../api/src/identity/roles';
+
+// The console decides what to show from its registry; the API enforces its own policies. They must say the same,
+// or the console offers screens the API refuses (or hides screens someone may use).
+
+interface ConsoleSide {
+  CONSOLE_RESOURCES: readonly { name: string; read: readonly Role[]; write?: readonly Role[] }[];
+  ROLES: readonly Role[];
+  STAFF_ROLES: readonly Role[];
+}
+
+/** The console's modules import its screens (TSX, typed by admin/tsconfig.json), so they load at run time. */
+const consoleModule = (file: string) =>
+  import(/* @vite-ignore */ path.resolve(import.meta.dirname, '../../admin/src', file));
+
+/** Who reads and who writes; on both sides an absent `write` means support (admins always may). */
+function policy(read: readonly Role[], write: readonly Role[] | undefined) {
+  return { read: [...read].sort(), write: [...(write ?? ['support'])].sort() };
+}
+
+describe('the console’s role registry', () => {
+  let app: ConsoleSide;
+  beforeAll(async () => {
+    const [registry, auth, permissions] = await Promise.all(
+      ['registry/index.ts', 'authProvider.ts', 'permissions.ts'].map(consoleModule),
+    );
+    app = { ...registry, ...auth, ...permissions } as ConsoleSide;
+  });
+
+  it('gives every resource the read and write roles of the API’s policy, and knows exactly the API’s resources', () => {
+    const api = Object.fromEntries(ADMIN_RESOURCES.map((r) => [r.name, policy(r.read, r.write)]));
+    const console = Object.fromEntries(app.CONSOLE_RESOURCES.map((r) => [r.name, policy(r.read, r.write)]));
+    expect(app.CONSOLE_RESOURCES).toHaveLength(Object.keys(console).length); // each resource once
+    expect(console).toEqual(api);
+  });
+
+  it('takes its role names from the API', () => {
+    expect(app.ROLES).toBe(ROLES);
+    expect(app.STAFF_ROLES).toBe(STAFF_ROLES);
+  });
+});
