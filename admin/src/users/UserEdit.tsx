@@ -1,3 +1,4 @@
+import type { UserUpdate as UserUpdateBody } from '@contract/admin/schemas/identity';
 import { Alert } from '@mui/material';
 import {
   CheckboxGroupInput,
@@ -17,13 +18,11 @@ import {
 } from 'react-admin';
 import { isAdmin } from '../permissions';
 import { ROLE_CHOICES } from './choices';
+import type { z } from 'zod';
 import type { User } from './types';
 
-/** The only keys PUT /api/admin/users/:id accepts. */
-export interface UserUpdate {
-  name?: string | null;
-  roles?: User['roles'];
-}
+/** The only keys PUT /api/admin/users/:id accepts (the API's schema). */
+export type UserUpdate = z.input<typeof UserUpdateBody>;
 
 /** Keeps only what the API accepts; roles only for admins (the API refuses them from anyone else). */
 export function toUserUpdate(data: RaRecord, admin: boolean): UserUpdate {
