@@ -29,6 +29,12 @@ export type ProductFacts = Pick<
 /** What fulfilment needs of the buyer's account. */
 export type Buyer = Pick<User, 'id' | 'email'>;
 
+/** Inserts one row and answers its id. */
+async function insertRow(trx: Knex.Transaction, table: string, row: object): Promise<string> {
+  const [inserted] = await trx(table).insert(row).returning('id');
+  return inserted.id;
+}
+
 const withSession = (db: Conn) => db('checkouts as c').leftJoin('merchantSessions as s', 's.id', 'c.merchantSessionId');
 const FOUND = ['c.*', 's.identifier as sessionIdentifier'];
 
@@ -67,8 +73,7 @@ export async function insertCheckout(
   trx: Knex.Transaction,
   row: Omit<CheckoutRow, 'id' | 'status' | 'purchaseId' | 'merchantSessionId' | 'createdAt' | 'updatedAt'>,
 ): Promise<string> {
-  const [inserted] = await trx('checkouts').insert(row).returning('id');
-  return inserted.id;
+  return insertRow(trx, 'checkouts', row);
 }
 
 /** Records the provider session a checkout is paid through. */
@@ -274,8 +279,7 @@ export async function insertRefund(
     idempotencyKey: string;
   },
 ): Promise<string> {
-  const [inserted] = await trx('merchantRefunds').insert(refund).returning('id');
-  return inserted.id;
+  return insertRow(trx, 'merchantRefunds', refund);
 }
 
 /**
@@ -396,8 +400,7 @@ export async function insertPurchase(
   trx: Knex.Transaction,
   purchase: NewPurchase & Partial<Pick<Purchase, 'bulkCouponId'>>,
 ): Promise<string> {
-  const [inserted] = await trx('purchases').insert(purchase).returning('id');
-  return inserted.id;
+  return insertRow(trx, 'purchases', purchase);
 }
 
 /** A new team's own 100 % coupon for its seats, tied to the purchase both ways. */

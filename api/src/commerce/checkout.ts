@@ -1,14 +1,9 @@
 import type { Knex } from 'knex';
 import { Price, Product } from '../catalog/models';
 import { ledger } from '../finance/ledger';
-import type { Clock } from '../clock';
-import type { Config } from '../config';
-import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { User } from '../identity/models';
-import type { Logger } from '../logger';
-import type { Outbox } from '../mail/outbox';
-import type { PaymentProvider, ProviderCheckout } from '../payments/provider';
+import type { ProviderCheckout } from '../payments/provider';
 import {
   cancelOpenCheckout,
   checkoutIdOfSession,
@@ -28,6 +23,7 @@ import {
   type FoundCheckout,
 } from './checkout-queries';
 import { COUPON_MESSAGES, problemFor } from './coupons';
+import type { CommerceDeps } from './deps';
 import type { CommerceLimits } from './limits';
 import { formatMoney } from './money';
 import type { Quote } from './pricing';
@@ -91,14 +87,8 @@ const CHECKOUT_MS = CHECKOUT_MINUTES * 60_000;
 const EXPIRY_BATCH = 50;
 const EXPIRY_BATCHES = 20;
 
-interface Deps {
-  db: Db;
-  clock: Clock;
-  config: Pick<Config, 'publicUrl' | 'TRANSFER_WINDOW_DAYS'>;
-  logger: Logger;
-  outbox: Outbox;
+interface Deps extends CommerceDeps {
   quotes: QuoteService;
-  provider: PaymentProvider;
   refunds: Pick<PurchaseLifecycle, 'completeRefund'>;
   limits: Pick<CommerceLimits, 'checkoutStart'>;
 }

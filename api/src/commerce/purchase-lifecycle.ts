@@ -163,6 +163,30 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
     return found && lockCharge(trx, found.id);
   }
 
+  /** The charge a dispute event names, locked; one we do not know is logged and the event ignored. */
+  async function disputedCharge(
+    trx: Knex.Transaction,
+    accountId: string,
+    chargeIdentifier: string,
+  ): Promise<ChargeRow | undefined> {
+    const charge = await chargeByIdentifier(trx, accountId, chargeIdentifier);
+    if (!charge) logger.warn({ chargeIdentifier }, 'dispute for a charge we do not know; ignored');
+    return charge;
+  }
+
+  /** Our record of a provider's dispute, as its events describe it. */
+  const disputeRecord = (
+    accountId: string,
+    chargeId: string,
+    dispute: { identifier: string; amount: number; reason: string | null },
+  ) => ({
+    merchantAccountId: accountId,
+    identifier: dispute.identifier,
+    merchantChargeId: chargeId,
+    amount: dispute.amount,
+    reason: dispute.reason,
+  });
+
   /** Records a refund's total as the provider reports it: it only grows, and a full one ends access. */
   async function applyRefundTotal(
     trx: Knex.Transaction,
@@ -416,20 +440,10 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
       dispute: { identifier: string; chargeIdentifier: string; amount: number; reason: string | null },
     ) {
       await db.transaction(async (trx) => {
-        const charge = await chargeByIdentifier(trx, accountId, dispute.chargeIdentifier);
-        if (!charge)
-          return logger.warn(
-            { chargeIdentifier: dispute.chargeIdentifier },
-            'dispute for a charge we do not know; ignored',
-          );
+        const charge = await disputedCharge(trx, accountId, dispute.chargeIdentifier);
+        if (!charge) return;
         const [fresh] = await trx('merchantDisputes')
-          .insert({
-            merchantAccountId: accountId,
-            identifier: dispute.identifier,
-            merchantChargeId: charge.id,
-            amount: dispute.amount,
-            reason: dispute.reason,
-          })
+          .insert(disputeRecord(accountId, charge.id, dispute))
           .onConflict(['merchantAccountId', 'identifier'])
           .ignore()
           .returning('id');
@@ -460,12 +474,8 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
       dispute: { identifier: string; chargeIdentifier: string; amount: number; reason: string | null; won: boolean },
     ) {
       await db.transaction(async (trx) => {
-        const charge = await chargeByIdentifier(trx, accountId, dispute.chargeIdentifier);
-        if (!charge)
-          return logger.warn(
-            { chargeIdentifier: dispute.chargeIdentifier },
-            'dispute for a charge we do not know; ignored',
-          );
+        const charge = await disputedCharge(trx, accountId, dispute.chargeIdentifier);
+        if (!charge) return;
         const status = dispute.won ? 'won' : 'lost';
         const before = await trx('merchantDisputes')
           .where({ merchantAccountId: accountId, identifier: dispute.identifier })
@@ -478,15 +488,7 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
           await ledger.recordAdjustment(trx, charge.id, -dispute.amount, 'dispute', dispute.identifier);
         if (before && before.status !== 'open') return;
         await trx('merchantDisputes')
-          .insert({
-            merchantAccountId: accountId,
-            identifier: dispute.identifier,
-            merchantChargeId: charge.id,
-            amount: dispute.amount,
-            reason: dispute.reason,
-            status,
-            closedAt: trx.fn.now(),
-          })
+          .insert({ ...disputeRecord(accountId, charge.id, dispute), status, closedAt: trx.fn.now() })
           .onConflict(['merchantAccountId', 'identifier'])
           .merge({ status, closedAt: trx.fn.now() });
         if (!dispute.won) return;

@@ -8,7 +8,11 @@ import type { TeamService } from './teams';
 /** The storefront's team pages: the owner's team, invites and seats. */
 export function teamRoutes({ allow, teams }: { allow: Policies; teams: TeamService }) {
   const router = new Router();
-  const me = (ctx: Parameters<typeof userOf>[0]) => ({ id: userOf(ctx).id, staff: false });
+  /** The signed-in user acting on their own team (an owner, never staff here). */
+  const me = (ctx: Parameters<typeof userOf>[0]) => {
+    const user = userOf(ctx);
+    return { id: user.id, email: user.email, staff: false };
+  };
 
   router.get('/teams', allow.signedIn(), async (ctx) => {
     ctx.body = { data: await teams.mine(userOf(ctx).id) };
@@ -24,33 +28,16 @@ export function teamRoutes({ allow, teams }: { allow: Policies; teams: TeamServi
 
   router.delete('/teams/:id/members/:memberId', allow.signedIn(), async (ctx) => {
     const { id, memberId } = MemberParams.parse(ctx.params);
-    const user = userOf(ctx);
-    ctx.body = await teams.revoke(
-      id,
-      memberId,
-      { id: user.id, email: user.email, staff: false },
-      ctx.state.requestId ?? null,
-    );
+    ctx.body = await teams.revoke(id, memberId, me(ctx), ctx.state.requestId ?? null);
   });
 
   router.post('/teams/:id/revoked/:userId/readmit', allow.signedIn(), async (ctx) => {
     const { id, userId } = RevokedParams.parse(ctx.params);
-    const user = userOf(ctx);
-    ctx.body = await teams.readmit(
-      id,
-      userId,
-      { id: user.id, email: user.email, staff: false },
-      ctx.state.requestId ?? null,
-    );
+    ctx.body = await teams.readmit(id, userId, me(ctx), ctx.state.requestId ?? null);
   });
 
   router.post('/teams/:id/invite/reset', allow.signedIn(), async (ctx) => {
-    const user = userOf(ctx);
-    ctx.body = await teams.resetInvite(
-      IdParam.parse(ctx.params).id,
-      { id: user.id, email: user.email, staff: false },
-      ctx.state.requestId ?? null,
-    );
+    ctx.body = await teams.resetInvite(IdParam.parse(ctx.params).id, me(ctx), ctx.state.requestId ?? null);
   });
 
   // Anyone with the link sees which course it is for; taking the seat needs an account.

@@ -1,16 +1,11 @@
 import type { Knex } from 'knex';
 import type { ModelObject } from 'objection';
 import { recordAudit, type Actor } from '../audit/record';
-import type { Clock } from '../clock';
-import type { Config } from '../config';
-import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import { findOrCreateUserByEmail } from '../identity/users';
-import type { Logger } from '../logger';
-import type { Outbox } from '../mail/outbox';
 import { purchaseReceivedEmail, transferCompletedEmail, transferOfferEmail } from '../mail/templates';
-import type { PaymentProvider } from '../payments/provider';
 import { GRANTING_STATUSES, type Purchase, type PurchaseUserTransfer, type TransferState } from './models';
+import type { CommerceDeps } from './deps';
 import type { CommerceLimits } from './limits';
 import { holdingOf } from './ownership';
 import type { TransferView } from './schemas';
@@ -31,13 +26,7 @@ type PurchaseRow = Pick<
   'id' | 'userId' | 'productId' | 'status' | 'createdAt' | 'bulkCouponId' | 'redeemedBulkCouponId' | 'merchantChargeId'
 > & { upgraded: boolean };
 
-interface Deps {
-  db: Db;
-  clock: Clock;
-  config: Pick<Config, 'publicUrl' | 'TRANSFER_WINDOW_DAYS'>;
-  logger: Logger;
-  outbox: Outbox;
-  provider: PaymentProvider;
+interface Deps extends CommerceDeps {
   limits: Pick<CommerceLimits, 'transferOfferBy' | 'transferOfferTo'>;
 }
 
