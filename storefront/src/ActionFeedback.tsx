@@ -12,6 +12,28 @@ export function BusyStatus({ busy, text }: { busy: boolean; text: string }) {
   );
 }
 
+/**
+ * The button that starts an action, with the action's progress beside it (disabled while it runs, so a second
+ * press cannot start it twice).
+ */
+export function ActionButton(props: {
+  busy: boolean;
+  busyText: string;
+  onClick?: () => void;
+  type?: 'button' | 'submit';
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="actions">
+      <button type={props.type ?? 'button'} className={props.className} onClick={props.onClick} disabled={props.busy}>
+        {props.children}
+      </button>
+      <BusyStatus busy={props.busy} text={props.busyText} />
+    </div>
+  );
+}
+
 /** A field's or an action's error, announced; `id` lets the input name it in aria-describedby. */
 export function FieldAlert({ error, id }: { error: string | null | undefined; id?: string }) {
   return error ? (

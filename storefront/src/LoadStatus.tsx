@@ -9,17 +9,19 @@ export function LoadStatus({ state, retry, what }: { state: AsyncState<unknown>;
       </p>
     );
   }
-  if (state.status === 'error') {
-    return (
-      <div role="alert" className="notice notice-error">
-        <p>
-          We could not load {what}: {state.error.message}
-        </p>
-        <button type="button" onClick={retry}>
-          Try again
-        </button>
-      </div>
-    );
-  }
+  if (state.status === 'error')
+    return <RetryAlert text={`We could not load ${what}: ${state.error.message}`} retry={retry} />;
   return null;
+}
+
+/** "We could not …: why", announced, with a Try again that repeats the work. */
+export function RetryAlert({ text, retry }: { text: string; retry: () => void }) {
+  return (
+    <div role="alert" className="notice notice-error">
+      <p>{text}</p>
+      <button type="button" onClick={retry}>
+        Try again
+      </button>
+    </div>
+  );
 }

@@ -4,6 +4,7 @@ import type { StoreUser } from './api/identity';
 import { useHere } from './navigation';
 import { loginPath } from './redirects';
 import { useSession } from './session';
+import { RetryAlert } from './LoadStatus';
 
 /** Renders `children` with the signed-in user; sends signed-out visitors to /login and back here afterwards. */
 export function RequireSignIn({ children }: { children: (user: StoreUser) => ReactNode }) {
@@ -19,14 +20,7 @@ export function RequireSignIn({ children }: { children: (user: StoreUser) => Rea
     case 'signed-out':
       return <Redirect to={loginPath(here)} replace />;
     case 'error':
-      return (
-        <div role="alert" className="notice notice-error">
-          <p>We could not check that you are signed in: {state.error.message}</p>
-          <button type="button" onClick={refresh}>
-            Try again
-          </button>
-        </div>
-      );
+      return <RetryAlert text={`We could not check that you are signed in: ${state.error.message}`} retry={refresh} />;
     case 'signed-in':
       return children(state.user);
   }

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-
-/** The longest comment a learner may post; the storefront counts down to it. */
-export const MAX_COMMENT_LENGTH = 5000;
+import { MAX_COMMENT_LENGTH } from '../shared/comments';
 
 export const Slug = z
   .string()

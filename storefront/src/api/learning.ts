@@ -16,8 +16,6 @@ export type ProgressAnswer = Wire<Learning.ProgressAnswer>;
 export type Bookmark = Wire<Learning.Bookmark>;
 export type LessonComment = Wire<Learning.LessonComment>;
 
-export const MAX_COMMENT_LENGTH = 5000;
-
 const enc = encodeURIComponent;
 /** Where a course's page is: its slug when it has one. */
 export const coursePath = (course: { id: string; slug: string | null }) => `/courses/${enc(course.slug ?? course.id)}`;

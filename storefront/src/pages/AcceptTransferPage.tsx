@@ -13,8 +13,10 @@ import { RequireSignIn } from '../RequireSignIn';
 import { useSession } from '../session';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { useFocusOnChange } from '../useFocusOnChange';
-import { BusyStatus } from '../ActionFeedback';
+import { ActionButton } from '../ActionFeedback';
 import { useAccountAsync } from '../useAccountAsync';
+import { useAction } from '../useAction';
+import { failureText } from '../useConfirmation';
 
 /**
  * /transfers/:transferId: the link emailed to the person a purchase is offered to. Signing in with that address
@@ -103,23 +105,15 @@ function Offer({
   onProblem: (problem: Problem) => void;
   onSignedOut: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction((caught) => {
+    const problem = problemOf(caught);
+    if (isApiError(caught, 'unauthenticated')) onSignedOut();
+    else if (problem) onProblem(problem);
+    else return failureText(caught);
+    return null;
+  });
   const giver = transfer.ownerEmail ?? 'Someone';
-
-  async function handleAccept() {
-    setBusy(true);
-    setError(null);
-    try {
-      onAccepted(await acceptTransfer(transfer.id));
-    } catch (caught) {
-      setBusy(false);
-      if (isApiError(caught, 'unauthenticated')) return onSignedOut();
-      const problem = problemOf(caught);
-      if (problem) onProblem(problem);
-      else setError(caught instanceof Error ? caught.message : 'Something went wrong. Please try again.');
-    }
-  }
+  const handleAccept = () => run(async () => onAccepted(await acceptTransfer(transfer.id)));
 
   return (
     <>
@@ -130,12 +124,9 @@ function Offer({
         When you accept, the course is yours, with its invoice, under My purchases; the person giving it loses access.
         Accept before <time dateTime={transfer.expiresAt}>{formatDateTime(transfer.expiresAt)}</time>.
       </p>
-      <div className="actions">
-        <button type="button" onClick={handleAccept} disabled={busy}>
-          Accept
-        </button>
-        <BusyStatus busy={busy} text="Accepting…" />
-      </div>
+      <ActionButton busy={busy} busyText="Accepting…" onClick={handleAccept}>
+        Accept
+      </ActionButton>
       {error && (
         <div role="alert" className="notice notice-error">
           <p>We could not complete the transfer: {error}</p>
@@ -225,12 +216,9 @@ function WrongAccount({ user }: { user: StoreUser }) {
         You are signed in as <strong>{user.email}</strong>, but this offer was sent to a different address. To accept
         it, sign in with the email address that received the link.
       </p>
-      <div className="actions">
-        <button type="button" onClick={handleSwitch} disabled={busy}>
-          Sign out and sign in with that address
-        </button>
-        <BusyStatus busy={busy} text="Signing out…" />
-      </div>
+      <ActionButton busy={busy} busyText="Signing out…" onClick={handleSwitch}>
+        Sign out and sign in with that address
+      </ActionButton>
       {failed && (
         <p role="alert" className="field-error">
           Could not sign out. Try again.

@@ -7,7 +7,7 @@ import { formatWait } from '../format';
 import { RequireSignIn } from '../RequireSignIn';
 import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';
-import { BusyStatus, FieldAlert } from '../ActionFeedback';
+import { ActionButton, FieldAlert } from '../ActionFeedback';
 
 type Step =
   | { kind: 'enter-code'; error: string | null }
@@ -133,12 +133,9 @@ function DeviceCodeForm(props: {
         </p>
         <FieldAlert id={`${id}-error`} error={props.error} />
       </div>
-      <div className="actions">
-        <button type="submit" disabled={busy}>
-          Continue
-        </button>
-        <BusyStatus busy={busy} text="Checking the code…" />
-      </div>
+      <ActionButton busy={busy} busyText="Checking the code…" type="submit">
+        Continue
+      </ActionButton>
     </form>
   );
 }

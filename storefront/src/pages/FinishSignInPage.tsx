@@ -5,7 +5,7 @@ import { consumeSignInLink } from '../api/identity';
 import { isOutsideStorefront, safeRedirect } from '../redirects';
 import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';
-import { BusyStatus } from '../ActionFeedback';
+import { ActionButton } from '../ActionFeedback';
 
 type LinkProblem = 'incomplete' | 'invalid' | 'expired';
 
@@ -82,12 +82,9 @@ export function FinishSignInPage() {
       <p>
         You are signing in as <strong>{email}</strong>. Select Continue to finish.
       </p>
-      <div className="actions">
-        <button type="button" onClick={handleContinue} disabled={busy}>
-          Continue
-        </button>
-        <BusyStatus busy={busy} text="Signing you in…" />
-      </div>
+      <ActionButton busy={busy} busyText="Signing you in…" onClick={handleContinue}>
+        Continue
+      </ActionButton>
       {error && (
         <div role="alert" className="notice notice-error">
           <p>{error}</p>

@@ -9,7 +9,7 @@ import { useSession } from '../session';
 import { useAsync } from '../useAsync';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { useFocusOnChange } from '../useFocusOnChange';
-import { BusyStatus } from '../ActionFeedback';
+import { ActionButton } from '../ActionFeedback';
 
 type Outcome =
   | { kind: 'taken' }
@@ -196,12 +196,9 @@ function InviteDetails({ code, invite, outcome, onOutcome, headingRef }: Details
             The seat goes to your account, <strong>{state.user.email}</strong>. Not you? Sign out at the top of the page
             and sign in with your own email address.
           </p>
-          <div className="actions">
-            <button type="button" onClick={handleTake} disabled={busy}>
-              Take my seat
-            </button>
-            <BusyStatus busy={busy} text="Taking your seat…" />
-          </div>
+          <ActionButton busy={busy} busyText="Taking your seat…" onClick={handleTake}>
+            Take my seat
+          </ActionButton>
         </>
       )}
       {outcome?.kind === 'error' && (
@@ -240,12 +237,9 @@ function RevokedNotice(props: {
           press Try again to take your seat.
         </p>
       </div>
-      <div className="actions">
-        <button type="button" className="button-quiet" onClick={onTryAgain} disabled={busy}>
-          Try again
-        </button>
-        <BusyStatus busy={busy} text="Taking your seat…" />
-      </div>
+      <ActionButton busy={busy} busyText="Taking your seat…" className="button-quiet" onClick={onTryAgain}>
+        Try again
+      </ActionButton>
     </div>
   );
 }

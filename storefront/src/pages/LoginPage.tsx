@@ -6,7 +6,7 @@ import { formatWait } from '../format';
 import { isOutsideStorefront, safeRedirect } from '../redirects';
 import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';
-import { BusyStatus, describedBy, EmailInput, ErrorOrHint } from '../ActionFeedback';
+import { ActionButton, describedBy, EmailInput, ErrorOrHint } from '../ActionFeedback';
 
 const SIGN_IN_LINK_MINUTES = 15;
 
@@ -137,12 +137,9 @@ function EmailLinkForm({ redirectTo, initialEmail, onSent }: EmailLinkFormProps)
           We will email you a link that signs you in. No password needed.
         </ErrorOrHint>
       </div>
-      <div className="actions">
-        <button type="submit" disabled={busy}>
-          Email me a sign-in link
-        </button>
-        <BusyStatus busy={busy} text="Sending the link…" />
-      </div>
+      <ActionButton busy={busy} busyText="Sending the link…" type="submit">
+        Email me a sign-in link
+      </ActionButton>
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { getGlobalPrefs, PLAYBACK_RATES, prefsOf, putGlobalPrefs, type Prefs } from '../api/prefs';
 import { applyDisplay } from '../display';
-import { LoadStatus } from '../LoadStatus';
+import { LoadStatus, RetryAlert } from '../LoadStatus';
 import { RequireSignIn } from '../RequireSignIn';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { useAccountAsync } from '../useAccountAsync';
@@ -112,12 +112,10 @@ function SettingsForm({ stored }: { stored: Record<string, unknown> }) {
         {save.kind === 'saving' ? 'Saving…' : save.kind === 'saved' ? 'Saved to your account.' : ''}
       </p>
       {save.kind === 'error' && (
-        <div role="alert" className="notice notice-error">
-          <p>Your choice applies in this browser, but we could not save it to your account: {save.message}</p>
-          <button type="button" onClick={() => persist({ ...latest.current })}>
-            Try again
-          </button>
-        </div>
+        <RetryAlert
+          text={`Your choice applies in this browser, but we could not save it to your account: ${save.message}`}
+          retry={() => persist({ ...latest.current })}
+        />
       )}
     </form>
   );

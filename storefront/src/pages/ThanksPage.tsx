@@ -6,6 +6,7 @@ import { plural } from './product/pricingText';
 import { loginPath } from '../redirects';
 import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';
+import { RetryAlert } from '../LoadStatus';
 
 /** How often, and for how long, the page asks whether the payment has gone through. */
 const POLL_EVERY_MS = 1000;
@@ -172,14 +173,7 @@ function PhaseDetails({ phase, onCheckAgain }: { phase: Phase; onCheckAgain: () 
         </div>
       );
     case 'error':
-      return (
-        <div role="alert" className="notice notice-error">
-          <p>We could not check your payment: {phase.message}</p>
-          <button type="button" onClick={onCheckAgain}>
-            Try again
-          </button>
-        </div>
-      );
+      return <RetryAlert text={`We could not check your payment: ${phase.message}`} retry={onCheckAgain} />;
   }
 }
 

@@ -6,6 +6,7 @@ import { formatDateTime } from '../format';
 import { useAsync } from '../useAsync';
 import { BusyStatus, describedBy, EmailInput, ErrorOrHint, FieldAlert } from '../ActionFeedback';
 import { failedTo } from '../useConfirmation';
+import { useAction } from '../useAction';
 
 /** Only a valid, individual purchase can be given away (DOMAIN §8); the API says whether its window is still open. */
 export function mayTransfer(purchase: MyPurchase): boolean {
@@ -203,26 +204,18 @@ function Offered({
   onCanceled: (transfer: TransferView) => void;
   onGone: (message: string) => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction((caught) => {
+    if (!isApiError(caught, 'transfer-expired')) return failedTo('cancel the offer')(caught);
+    onGone('The offer expired, and so has the time to give this course away. It stays yours.');
+    return null;
+  });
   const summaryRef = useRef<HTMLParagraphElement>(null);
 
   useEffect(() => {
     if (takeFocus) summaryRef.current?.focus(); // the form that sent the offer is gone: land on what happened
   }, []); // on mount only
 
-  async function handleCancel() {
-    setBusy(true);
-    setError(null);
-    try {
-      onCanceled(await cancelTransfer(transfer.id));
-    } catch (caught) {
-      setBusy(false);
-      if (isApiError(caught, 'transfer-expired'))
-        return onGone('The offer expired, and so has the time to give this course away. It stays yours.');
-      setError(failedTo('cancel the offer')(caught));
-    }
-  }
+  const handleCancel = () => run(async () => onCanceled(await cancelTransfer(transfer.id)));
 
   return (
     <div className="transfer-offered">

@@ -1,20 +1,15 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type Ref } from 'react';
 import { isApiError } from '../../api/client';
-import {
-  deleteComment,
-  editComment,
-  listComments,
-  MAX_COMMENT_LENGTH,
-  postComment,
-  type LessonComment,
-} from '../../api/learning';
+import { deleteComment, editComment, listComments, postComment, type LessonComment } from '../../api/learning';
 import { formatDateTime } from '../../format';
 import { LoadStatus } from '../../LoadStatus';
 import { loginPath } from '../../redirects';
 import { Link, useLocation } from 'wouter';
 import { useSession } from '../../session';
+import { useAction } from '../../useAction';
 import { useAsync } from '../../useAsync';
 import { FieldAlert } from '../../ActionFeedback';
+import { MAX_COMMENT_LENGTH } from '../../../../api/src/shared/comments';
 
 const LIMIT = MAX_COMMENT_LENGTH.toLocaleString('en-US');
 
@@ -136,12 +131,32 @@ function CommentField({
   );
 }
 
-function NewComment({ lessonId, onPosted }: { lessonId: string; onPosted: (comment: LessonComment) => void }) {
+/** A comment action's failure in words; a session that has ended is refreshed so the page offers Sign in. */
+function useCommentAction() {
   const { refresh } = useSession();
-  const [text, setText] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  return useAction((caught) => {
+    if (isApiError(caught, 'unauthenticated')) refresh();
+    return messageOf(caught);
+  });
+}
+
+/** Writing a comment, new or edited: checked before it is sent; afterwards the field goes back to its first text. */
+function CommentForm(props: {
+  label: string;
+  initialText: string;
+  submitLabel: string;
+  busyLabel: string;
+  className: string;
+  onSubmit: (text: string) => Promise<void>;
+  onCancel?: () => void;
+  autoFocus?: boolean;
+}) {
+  const [text, setText] = useState(props.initialText);
+  const { busy, error, setError, run } = useCommentAction();
   const fieldRef = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (props.autoFocus) fieldRef.current?.focus();
+  }, [props.autoFocus]);
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
@@ -152,29 +167,37 @@ function NewComment({ lessonId, onPosted }: { lessonId: string; onPosted: (comme
       fieldRef.current?.focus();
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      onPosted(await postComment(lessonId, text));
-      setText('');
-    } catch (caught) {
-      if (isApiError(caught, 'unauthenticated')) refresh();
-      setError(messageOf(caught));
-      fieldRef.current?.focus();
-    } finally {
-      setBusy(false);
-    }
+    if (await run(() => props.onSubmit(text))) setText(props.initialText);
+    else fieldRef.current?.focus();
   }
 
   return (
-    <form className="stack comment-form" onSubmit={handleSubmit} noValidate>
-      <CommentField label="Add a comment" value={text} onChange={setText} error={error} fieldRef={fieldRef} />
+    <form className={props.className} onSubmit={handleSubmit} noValidate>
+      <CommentField label={props.label} value={text} onChange={setText} error={error} fieldRef={fieldRef} />
       <div className="actions">
         <button type="submit" aria-disabled={busy || undefined}>
-          {busy ? 'Posting…' : 'Post comment'}
+          {busy ? props.busyLabel : props.submitLabel}
         </button>
+        {props.onCancel && (
+          <button type="button" className="button-quiet" onClick={props.onCancel}>
+            Cancel
+          </button>
+        )}
       </div>
     </form>
+  );
+}
+
+function NewComment({ lessonId, onPosted }: { lessonId: string; onPosted: (comment: LessonComment) => void }) {
+  return (
+    <CommentForm
+      label="Add a comment"
+      initialText=""
+      submitLabel="Post comment"
+      busyLabel="Posting…"
+      className="stack comment-form"
+      onSubmit={async (text) => onPosted(await postComment(lessonId, text))}
+    />
   );
 }
 
@@ -266,41 +289,17 @@ function EditComment({
   onSaved: (comment: LessonComment) => void;
   onCancel: () => void;
 }) {
-  const { refresh } = useSession();
-  const [text, setText] = useState(comment.text);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const fieldRef = useRef<HTMLTextAreaElement>(null);
-  useEffect(() => fieldRef.current?.focus(), []);
-
-  async function handleSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (busy) return;
-    const problem = problemWith(text);
-    if (problem) return setError(problem);
-    setBusy(true);
-    setError(null);
-    try {
-      onSaved(await editComment(comment.id, text));
-    } catch (caught) {
-      if (isApiError(caught, 'unauthenticated')) refresh();
-      setError(messageOf(caught));
-      setBusy(false);
-    }
-  }
-
   return (
-    <form className="stack" onSubmit={handleSubmit} noValidate>
-      <CommentField label="Edit your comment" value={text} onChange={setText} error={error} fieldRef={fieldRef} />
-      <div className="actions">
-        <button type="submit" aria-disabled={busy || undefined}>
-          {busy ? 'Saving…' : 'Save'}
-        </button>
-        <button type="button" className="button-quiet" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    <CommentForm
+      label="Edit your comment"
+      initialText={comment.text}
+      submitLabel="Save"
+      busyLabel="Saving…"
+      className="stack"
+      onSubmit={async (text) => onSaved(await editComment(comment.id, text))}
+      onCancel={onCancel}
+      autoFocus
+    />
   );
 }
 
@@ -313,24 +312,12 @@ function ConfirmDelete({
   onDeleted: () => void;
   onCancel: () => void;
 }) {
-  const { refresh } = useSession();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useCommentAction();
   const confirmRef = useRef<HTMLButtonElement>(null);
   useEffect(() => confirmRef.current?.focus(), []);
 
   async function handleDelete() {
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await deleteComment(comment.id);
-      onDeleted();
-    } catch (caught) {
-      if (isApiError(caught, 'unauthenticated')) refresh();
-      setError(messageOf(caught));
-      setBusy(false);
-    }
+    if (!busy && (await run(() => deleteComment(comment.id)))) onDeleted();
   }
 
   return (

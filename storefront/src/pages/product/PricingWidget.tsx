@@ -11,6 +11,7 @@ import { RegionalPriceOption } from './RegionalPriceOption';
 import { MAX_SEATS_PER_PURCHASE, parseSeats, TeamSeatsField } from './TeamSeatsField';
 import { useQuote } from './useQuote';
 import { blockerMessage } from '../Availability';
+import { RetryAlert } from '../../LoadStatus';
 
 interface Props {
   product: StoreProduct;
@@ -64,12 +65,7 @@ export function PricingWidget({ product, products }: Props) {
     return (
       <div className="pricing-widget">
         {error ? (
-          <div role="alert" className="notice notice-error">
-            <p>We could not load the price: {error.message}</p>
-            <button type="button" onClick={retry}>
-              Try again
-            </button>
-          </div>
+          <RetryAlert text={`We could not load the price: ${error.message}`} retry={retry} />
         ) : (
           <p role="status" className="loading price-placeholder">
             Loading the price…
@@ -89,14 +85,7 @@ export function PricingWidget({ product, products }: Props) {
         pending={pending}
         creditLabel={creditLabel(answer, product, products)}
       />
-      {error && (
-        <div role="alert" className="notice notice-error">
-          <p>We could not update the price: {error.message}</p>
-          <button type="button" onClick={retry}>
-            Try again
-          </button>
-        </div>
-      )}
+      {error && <RetryAlert text={`We could not update the price: ${error.message}`} retry={retry} />}
       <OwnershipNote answer={answer} product={product} products={products} forTeam={forTeam} />
       <RegionalPriceOption answer={answer} forTeam={forTeam} checked={ppp} onChange={setPpp} />
       {!blocked && (

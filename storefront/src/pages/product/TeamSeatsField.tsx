@@ -1,7 +1,7 @@
 import { useId, type Ref } from 'react';
 import type { QuoteAnswer } from '../../api/commerce';
 import { discountInWords, formatBp, plural, tierFor, tierRange } from './pricingText';
-import { SeatsInput } from './SeatsInput';
+import { SeatsField } from './SeatsField';
 
 export const MAX_SEATS_PER_PURCHASE = 100;
 
@@ -73,21 +73,19 @@ export function TeamSeatsField({
       </p>
       {forTeam && (
         <div className="team-details">
-          <div className="field">
-            <label htmlFor={`${id}-seats`}>Seats</label>
-            <SeatsInput
-              id={id}
-              inputRef={seatsRef}
-              max={maxSeats}
-              value={seatsText}
-              onChange={onSeatsTextChange}
-              onBlur={onSeatsBlur}
-              error={seatsError}
-              hint={total !== null && seats !== null && tierHint(total, seats, existing, maxSeats, answer)}
-              hintId={`${id}-seats-hint`}
-              noteClassName="seats-note"
-            />
-          </div>
+          <SeatsField
+            label="Seats"
+            id={id}
+            inputRef={seatsRef}
+            max={maxSeats}
+            value={seatsText}
+            onChange={onSeatsTextChange}
+            onBlur={onSeatsBlur}
+            error={seatsError}
+            hint={total !== null && seats !== null && tierHint(total, seats, existing, maxSeats, answer)}
+            hintId={`${id}-seats-hint`}
+            noteClassName="seats-note"
+          />
           <ul className="tiers" aria-label="Team discounts">
             {tiers.map((tier) => {
               const active = total !== null && tierFor(tiers, total) === tier;

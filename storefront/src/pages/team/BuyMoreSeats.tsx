@@ -6,7 +6,7 @@ import { formatBp, plural } from '../product/pricingText';
 import { MAX_SEATS_PER_PURCHASE, parseSeats } from '../product/TeamSeatsField';
 import { useQuote } from '../product/useQuote';
 import { CheckoutSubmit } from '../product/CheckoutSubmit';
-import { SeatsInput } from '../product/SeatsInput';
+import { SeatsField } from '../product/SeatsField';
 import { failedTo } from '../../useConfirmation';
 
 /** More seats on the same team: the team checkout, priced first (the seats already bought count toward the tiers). */
@@ -58,25 +58,23 @@ export function BuyMoreSeats({ product }: { product: TeamView['product'] }) {
     <section className="team-section" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Buy more seats</h2>
       <form className="stack buy-more" onSubmit={handleSubmit} noValidate aria-busy={busy}>
-        <div className="field">
-          <label htmlFor={`${id}-seats`}>Seats to add</label>
-          <SeatsInput
-            id={id}
-            inputRef={seatsRef}
-            max={MAX_SEATS_PER_PURCHASE}
-            value={seatsText}
-            onChange={setSeatsText}
-            onBlur={() => setTouched(true)}
-            error={seatsError}
-            hint={
-              quoteError
-                ? 'The price is shown at checkout.'
-                : price || (parsed.seats !== null ? 'Working out the price…' : '')
-            }
-            hintId={`${id}-price`}
-            liveHint
-          />
-        </div>
+        <SeatsField
+          label="Seats to add"
+          id={id}
+          inputRef={seatsRef}
+          max={MAX_SEATS_PER_PURCHASE}
+          value={seatsText}
+          onChange={setSeatsText}
+          onBlur={() => setTouched(true)}
+          error={seatsError}
+          hint={
+            quoteError
+              ? 'The price is shown at checkout.'
+              : price || (parsed.seats !== null ? 'Working out the price…' : '')
+          }
+          hintId={`${id}-price`}
+          liveHint
+        />
         <CheckoutSubmit label="Buy more seats" busy={busy} error={error} />
         <p className="hint">The new seats join this team: the same invite link lets more people in.</p>
       </form>

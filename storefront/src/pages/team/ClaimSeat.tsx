@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Link } from 'wouter';
 import { isApiError } from '../../api/client';
 import { claimSeat, type TeamView } from '../../api/teams';
-import { BusyStatus } from '../../ActionFeedback';
+import { ActionButton } from '../../ActionFeedback';
 import { failedTo } from '../../useConfirmation';
 
 /** Buying for a team grants the buyer nothing by itself: one click takes one of the seats for them. */
@@ -35,12 +35,9 @@ export function ClaimSeat({ team, onClaimed }: { team: TeamView; onClaimed: (tea
       {team.seats.free > 0 ? (
         <>
           <p>Buying seats for a team does not give you the course yourself. To study it too, take one of the seats.</p>
-          <div className="actions">
-            <button type="button" onClick={handleClaim} disabled={busy}>
-              Claim a seat for myself
-            </button>
-            <BusyStatus busy={busy} text="Taking a seat…" />
-          </div>
+          <ActionButton busy={busy} busyText="Taking a seat…" onClick={handleClaim}>
+            Claim a seat for myself
+          </ActionButton>
         </>
       ) : (
         <p>

@@ -1,6 +1,7 @@
 import type { ReactNode, Ref } from 'react';
 
 interface Props {
+  label: string;
   /** The form's id prefix: the input is `${id}-seats`, its error `${id}-seats-error`. */
   id: string;
   inputRef?: Ref<HTMLInputElement>;
@@ -17,8 +18,9 @@ interface Props {
   noteClassName?: string;
 }
 
-/** The number of seats, with its error or hint below: the same field when buying a team and when adding seats. */
-export function SeatsInput({
+/** The number of seats, labelled, with its error or hint below: the same field when buying a team and when adding seats. */
+export function SeatsField({
+  label,
   id,
   inputRef,
   max,
@@ -33,7 +35,8 @@ export function SeatsInput({
 }: Props) {
   const note = (base: string) => (noteClassName ? `${base} ${noteClassName}` : base);
   return (
-    <>
+    <div className="field">
+      <label htmlFor={`${id}-seats`}>{label}</label>
       <input
         ref={inputRef}
         id={`${id}-seats`}
@@ -59,6 +62,6 @@ export function SeatsInput({
           {hint}
         </p>
       )}
-    </>
+    </div>
   );
 }
