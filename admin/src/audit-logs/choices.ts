@@ -35,16 +35,17 @@ export const AUDITED_RESOURCES = [
   'bookmarks',
 ];
 
+/** Each action's chip; labels are catalog keys (console.audit.action.*). */
 export const ACTION_LOOKS: Record<string, ChipLook> = {
-  create: { label: 'Create', color: 'success' },
-  update: { label: 'Update', color: 'info' },
-  delete: { label: 'Delete', color: 'error' },
-  generate: { label: 'Generate', color: 'success' },
-  reorder: { label: 'Reorder', color: 'info' },
-  refund: { label: 'Refund', color: 'warning' },
-  transfer: { label: 'Transfer', color: 'info' },
-  ban: { label: 'Ban', color: 'error' },
-  'sign-out-everywhere': { label: 'Sign out everywhere', color: 'warning' },
+  create: { label: 'console.audit.action.create', color: 'success' },
+  update: { label: 'console.audit.action.update', color: 'info' },
+  delete: { label: 'console.audit.action.delete', color: 'error' },
+  generate: { label: 'console.audit.action.generate', color: 'success' },
+  reorder: { label: 'console.audit.action.reorder', color: 'info' },
+  refund: { label: 'console.audit.action.refund', color: 'warning' },
+  transfer: { label: 'console.audit.action.transfer', color: 'info' },
+  ban: { label: 'console.audit.action.ban', color: 'error' },
+  'sign-out-everywhere': { label: 'console.audit.action.signOutEverywhere', color: 'warning' },
 };
 
 export const ACTION_CHOICES = Object.entries(ACTION_LOOKS).map(([id, look]) => ({ id, name: look.label }));

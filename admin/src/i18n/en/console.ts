@@ -253,6 +253,17 @@ export const consoleLabels = {
     },
   },
   audit: {
+    action: {
+      create: 'Create',
+      update: 'Update',
+      delete: 'Delete',
+      generate: 'Generate',
+      reorder: 'Reorder',
+      refund: 'Refund',
+      transfer: 'Transfer',
+      ban: 'Ban',
+      signOutEverywhere: 'Sign out everywhere',
+    },
     search: 'Search actor email or record id',
     system: 'system',
     title: 'Audit entry #%{id}: %{action} %{resource}',
