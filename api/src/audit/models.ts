@@ -1,9 +1,7 @@
-import { BaseModel } from '../db/base-model';
+import { table } from '../db/base-model';
 
 /** Append-only: the database refuses updates and deletes. */
-export class AuditLog extends BaseModel {
-  static override tableName = 'auditLogs';
-  static override jsonAttributes = ['before', 'after'];
+export class AuditLog extends table('auditLogs', { jsonAttributes: ['before', 'after'] }) {
   declare id: number;
   declare actorId: string | null;
   declare actorEmail: string | null;

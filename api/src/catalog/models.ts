@@ -1,10 +1,9 @@
-import { BaseModel, hasMany } from '../db/base-model';
+import { hasMany, linkTable, table } from '../db/base-model';
 
 export const PRODUCT_TYPES = ['self-paced', 'live', 'cohort', 'membership'] as const;
 export type ProductType = (typeof PRODUCT_TYPES)[number];
 
-export class Product extends BaseModel {
-  static override tableName = 'products';
+export class Product extends table('products') {
   declare id: string;
   declare name: string;
   declare key: string | null;
@@ -24,8 +23,7 @@ export class Product extends BaseModel {
   }
 }
 
-export class Price extends BaseModel {
-  static override tableName = 'prices';
+export class Price extends table('prices') {
   declare id: string;
   declare productId: string;
   declare nickname: string | null;
@@ -35,11 +33,7 @@ export class Price extends BaseModel {
   declare createdAt: Date;
 }
 
-export class UpgradableProduct extends BaseModel {
-  static override tableName = 'upgradableProducts';
-  static override idColumn = ['upgradableFromId', 'upgradableToId'];
-  declare id: string; // public handle for the console
+export class UpgradableProduct extends linkTable('upgradableProducts', ['upgradableFromId', 'upgradableToId']) {
   declare upgradableFromId: string;
   declare upgradableToId: string;
-  declare createdAt: Date;
 }

@@ -1,4 +1,4 @@
-import { BaseModel, belongsToOne } from '../db/base-model';
+import { belongsToOne, table } from '../db/base-model';
 import { Product } from '../catalog/models';
 import { User } from '../identity/models';
 import { MerchantCharge, MerchantSession } from '../payments/models';
@@ -18,8 +18,7 @@ export const TRANSFER_STATES = [
 ] as const;
 export type TransferState = (typeof TRANSFER_STATES)[number];
 
-export class Coupon extends BaseModel {
-  static override tableName = 'coupons';
+export class Coupon extends table('coupons') {
   declare id: string;
   declare code: string | null;
   declare expires: Date | null;
@@ -37,8 +36,7 @@ export class Coupon extends BaseModel {
   declare updatedAt: Date;
 }
 
-export class Purchase extends BaseModel {
-  static override tableName = 'purchases';
+export class Purchase extends table('purchases') {
   declare id: string;
   declare userId: string;
   declare productId: string;
@@ -70,8 +68,7 @@ export class Purchase extends BaseModel {
   }
 }
 
-export class PurchaseUserTransfer extends BaseModel {
-  static override tableName = 'purchaseUserTransfers';
+export class PurchaseUserTransfer extends table('purchaseUserTransfers') {
   declare id: string;
   declare transferState: TransferState;
   declare purchaseId: string;
@@ -85,8 +82,7 @@ export class PurchaseUserTransfer extends BaseModel {
 }
 
 /** Our record of a checkout: what was quoted and to whom; fulfilment reads and locks it (see checkout.ts). */
-export class Checkout extends BaseModel {
-  static override tableName = 'checkouts';
+export class Checkout extends table('checkouts') {
   declare id: string;
   declare merchantSessionId: string | null;
   declare productId: string;
@@ -115,8 +111,7 @@ export class Checkout extends BaseModel {
 }
 
 /** Someone a team's owner removed: the team's invite link refuses them until the owner lets them back in (DOMAIN §7). */
-export class TeamSeatRevocation extends BaseModel {
-  static override tableName = 'teamSeatRevocations';
+export class TeamSeatRevocation extends table('teamSeatRevocations') {
   declare id: string;
   declare couponId: string;
   declare userId: string;

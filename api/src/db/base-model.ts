@@ -19,3 +19,23 @@ export function belongsToOne(modelClass: typeof BaseModel, from: string): Relati
 export function hasMany(modelClass: typeof BaseModel, from: string, to: string): RelationMapping<BaseModel> {
   return { relation: Model.HasManyRelation, modelClass, join: { from, to } };
 }
+
+/**
+ * The base of one table's model, its table name, key and JSON columns in one line:
+ * `class Comment extends table('comments', { jsonAttributes: ['context'] })`.
+ */
+export function table(tableName: string, keys: { idColumn?: string | string[]; jsonAttributes?: string[] } = {}) {
+  return class extends BaseModel {
+    static override tableName = tableName;
+    static override idColumn = keys.idColumn ?? 'id';
+    static override jsonAttributes = keys.jsonAttributes ?? [];
+  };
+}
+
+/** A link between two rows, keyed by the pair of their ids; `id` is only the console's handle for one link. */
+export function linkTable(tableName: string, idColumn: [string, string], jsonAttributes: string[] = []) {
+  return class extends table(tableName, { idColumn, jsonAttributes }) {
+    declare id: string;
+    declare createdAt: Date;
+  };
+}

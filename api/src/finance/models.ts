@@ -1,9 +1,8 @@
-import { BaseModel } from '../db/base-model';
+import { table } from '../db/base-model';
 
 export const SPLIT_TYPES = ['platform', 'owner', 'contributor'] as const;
 
-export class ProductRevenueSplit extends BaseModel {
-  static override tableName = 'productRevenueSplits';
+export class ProductRevenueSplit extends table('productRevenueSplits') {
   declare id: string;
   declare type: (typeof SPLIT_TYPES)[number];
   declare productId: string;
@@ -13,8 +12,7 @@ export class ProductRevenueSplit extends BaseModel {
 }
 
 /** One line of the append-only revenue split ledger (cents, signed). */
-export class SplitLine extends BaseModel {
-  static override tableName = 'splitLines';
+export class SplitLine extends table('splitLines') {
   declare id: string; // bigint, as a string
   declare merchantChargeId: string;
   declare productId: string;

@@ -1,9 +1,7 @@
-import { BaseModel, belongsToOne } from '../db/base-model';
+import { belongsToOne, table } from '../db/base-model';
 import type { Role } from './roles';
 
-export class User extends BaseModel {
-  static override tableName = 'users';
-  static override jsonAttributes = ['fields'];
+export class User extends table('users', { jsonAttributes: ['fields'] }) {
   declare id: string;
   declare name: string | null;
   declare email: string;
@@ -15,8 +13,7 @@ export class User extends BaseModel {
   declare updatedAt: Date;
 }
 
-export class Account extends BaseModel {
-  static override tableName = 'accounts';
+export class Account extends table('accounts') {
   declare id: string;
   declare userId: string;
   declare type: string;
@@ -35,8 +32,7 @@ export class Account extends BaseModel {
   declare refreshTokenExpiresIn: number | null;
 }
 
-export class Session extends BaseModel {
-  static override tableName = 'sessions';
+export class Session extends table('sessions') {
   declare id: string;
   declare sessionToken: string;
   declare userId: string;
@@ -47,9 +43,7 @@ export class Session extends BaseModel {
   declare userAgent: string | null;
 }
 
-export class VerificationToken extends BaseModel {
-  static override tableName = 'verificationTokens';
-  static override idColumn = 'token';
+export class VerificationToken extends table('verificationTokens', { idColumn: 'token' }) {
   declare token: string; // a hash of the emailed secret
   declare id: string; // public handle for the console
   declare identifier: string;
@@ -58,9 +52,7 @@ export class VerificationToken extends BaseModel {
   declare redirectTo: string | null;
 }
 
-export class DeviceVerification extends BaseModel {
-  static override tableName = 'deviceVerifications';
-  static override idColumn = 'deviceCode';
+export class DeviceVerification extends table('deviceVerifications', { idColumn: 'deviceCode' }) {
   declare deviceCode: string; // a hash of the device's secret
   declare id: string; // public handle for the console
   declare userCode: string;
@@ -76,17 +68,13 @@ export class DeviceVerification extends BaseModel {
 }
 
 /** An app registered for device login (RFC 8628 §5.4): people are shown its name, never a name the device sent. */
-export class DeviceClient extends BaseModel {
-  static override tableName = 'deviceClients';
-  static override idColumn = 'clientId';
+export class DeviceClient extends table('deviceClients', { idColumn: 'clientId' }) {
   declare clientId: string;
   declare name: string;
   declare createdAt: Date;
 }
 
-export class DeviceAccessToken extends BaseModel {
-  static override tableName = 'deviceAccessTokens';
-  static override idColumn = 'token';
+export class DeviceAccessToken extends table('deviceAccessTokens', { idColumn: 'token' }) {
   declare token: string;
   declare id: string; // public handle; `token` is the hash of the secret
   declare userId: string;
@@ -100,9 +88,7 @@ export class DeviceAccessToken extends BaseModel {
   }
 }
 
-export class UserPrefs extends BaseModel {
-  static override tableName = 'userPrefs';
-  static override jsonAttributes = ['fields'];
+export class UserPrefs extends table('userPrefs', { jsonAttributes: ['fields'] }) {
   declare id: string;
   declare userId: string;
   declare type: 'global' | 'local';
@@ -113,9 +99,7 @@ export class UserPrefs extends BaseModel {
 }
 
 /** A sign-in with an external provider in progress: state and PKCE verifier, single use. */
-export class OAuthState extends BaseModel {
-  static override tableName = 'oauthStates';
-  static override idColumn = 'stateHash';
+export class OAuthState extends table('oauthStates', { idColumn: 'stateHash' }) {
   declare stateHash: string;
   declare provider: string;
   declare codeVerifier: string;
@@ -125,9 +109,7 @@ export class OAuthState extends BaseModel {
 }
 
 /** Fixed-window rate-limit counters (see rate-limit.ts). */
-export class RateLimitHit extends BaseModel {
-  static override tableName = 'rateLimitHits';
-  static override idColumn = ['bucket', 'windowStart'];
+export class RateLimitHit extends table('rateLimitHits', { idColumn: ['bucket', 'windowStart'] }) {
   declare bucket: string;
   declare windowStart: Date;
   declare hits: number;

@@ -1,5 +1,5 @@
 import { Model } from 'objection';
-import { BaseModel } from '../db/base-model';
+import { linkTable, table } from '../db/base-model';
 
 export const RESOURCE_TYPES = ['course', 'module', 'section', 'lesson', 'solution', 'page'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
@@ -14,9 +14,7 @@ export interface ResourceFields {
   [key: string]: unknown;
 }
 
-export class ContentResource extends BaseModel {
-  static override tableName = 'contentResources';
-  static override jsonAttributes = ['fields'];
+export class ContentResource extends table('contentResources', { jsonAttributes: ['fields'] }) {
   declare id: string;
   declare type: ResourceType;
   declare createdById: string | null;
@@ -46,32 +44,26 @@ export class ContentResource extends BaseModel {
   }
 }
 
-export class ContentResourceResource extends BaseModel {
-  static override tableName = 'contentResourceResources';
-  static override idColumn = ['resourceOfId', 'resourceId'];
-  static override jsonAttributes = ['metadata'];
-  declare id: string; // public handle for the console
+export class ContentResourceResource extends linkTable(
+  'contentResourceResources',
+  ['resourceOfId', 'resourceId'],
+  ['metadata'],
+) {
   declare resourceOfId: string;
   declare resourceId: string;
   declare position: number;
   declare metadata: { tier?: 'free' | 'paid'; [key: string]: unknown };
-  declare createdAt: Date;
   declare updatedAt: Date;
   declare deletedAt: Date | null;
 }
 
-export class ProductContentResource extends BaseModel {
-  static override tableName = 'productContentResources';
-  static override idColumn = ['productId', 'resourceId'];
-  declare id: string; // public handle for the console
+export class ProductContentResource extends linkTable('productContentResources', ['productId', 'resourceId']) {
   declare productId: string;
   declare resourceId: string;
   declare position: number;
-  declare createdAt: Date;
 }
 
-export class LessonProgress extends BaseModel {
-  static override tableName = 'lessonProgress';
+export class LessonProgress extends table('lessonProgress') {
   declare id: string;
   declare userId: string;
   declare lessonId: string;
@@ -84,9 +76,7 @@ export class LessonProgress extends BaseModel {
   declare updatedAt: Date;
 }
 
-export class Comment extends BaseModel {
-  static override tableName = 'comments';
-  static override jsonAttributes = ['context'];
+export class Comment extends table('comments', { jsonAttributes: ['context'] }) {
   declare id: string;
   declare userId: string;
   declare text: string;
@@ -100,9 +90,7 @@ export class Comment extends BaseModel {
   declare updatedAt: Date;
 }
 
-export class Bookmark extends BaseModel {
-  static override tableName = 'bookmarks';
-  static override jsonAttributes = ['fields'];
+export class Bookmark extends table('bookmarks', { jsonAttributes: ['fields'] }) {
   declare id: string;
   declare userId: string;
   declare resourceId: string;

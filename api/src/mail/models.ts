@@ -1,10 +1,9 @@
-import { BaseModel } from '../db/base-model';
+import { table } from '../db/base-model';
 
 export type OutboxStatus = 'pending' | 'sent' | 'failed';
 
 /** One email: written in the sender's transaction, delivered after commit, retried on failure. */
-export class OutboxEmail extends BaseModel {
-  static override tableName = 'outboxEmails';
+export class OutboxEmail extends table('outboxEmails') {
   declare id: string;
   declare toAddress: string;
   declare subject: string;

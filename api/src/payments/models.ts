@@ -1,9 +1,8 @@
-import { BaseModel } from '../db/base-model';
+import { BaseModel, table } from '../db/base-model';
 
 export type MerchantStatus = 'active' | 'inactive';
 
-export class MerchantAccount extends BaseModel {
-  static override tableName = 'merchantAccounts';
+export class MerchantAccount extends table('merchantAccounts') {
   declare id: string;
   declare status: MerchantStatus;
   declare label: string;
@@ -61,8 +60,7 @@ export class MerchantCharge extends MerchantRecord {
 }
 
 /** A provider event, stored once by its id. */
-export class MerchantEvent extends BaseModel {
-  static override tableName = 'merchantEvents';
+export class MerchantEvent extends table('merchantEvents') {
   declare id: string;
   declare merchantAccountId: string;
   declare identifier: string;
@@ -72,8 +70,7 @@ export class MerchantEvent extends BaseModel {
 }
 
 /** A refund asked of the provider: how much, why, by whom. */
-export class MerchantRefund extends BaseModel {
-  static override tableName = 'merchantRefunds';
+export class MerchantRefund extends table('merchantRefunds') {
   declare id: string;
   declare merchantAccountId: string;
   declare identifier: string;
@@ -86,8 +83,7 @@ export class MerchantRefund extends BaseModel {
 }
 
 /** A dispute (chargeback) of a charge; once closed it never reopens. */
-export class MerchantDispute extends BaseModel {
-  static override tableName = 'merchantDisputes';
+export class MerchantDispute extends table('merchantDisputes') {
   declare id: string;
   declare merchantAccountId: string;
   declare identifier: string;
@@ -100,9 +96,7 @@ export class MerchantDispute extends BaseModel {
 }
 
 /** The built-in test provider's side of a checkout (what a real provider would keep). */
-export class TestProviderSession extends BaseModel {
-  static override tableName = 'testProviderSessions';
-  static override idColumn = 'identifier';
+export class TestProviderSession extends table('testProviderSessions', { idColumn: 'identifier' }) {
   declare identifier: string;
   declare amount: number;
   declare currency: string;
@@ -119,9 +113,7 @@ export class TestProviderSession extends BaseModel {
 }
 
 /** Refunds the test provider made, by idempotency key: a key seen twice refunds once. */
-export class TestProviderRefund extends BaseModel {
-  static override tableName = 'testProviderRefunds';
-  static override idColumn = 'idempotencyKey';
+export class TestProviderRefund extends table('testProviderRefunds', { idColumn: 'idempotencyKey' }) {
   declare idempotencyKey: string;
   declare chargeIdentifier: string;
   declare amount: number;
