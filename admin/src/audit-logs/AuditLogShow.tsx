@@ -93,18 +93,14 @@ function BeforeAndAfter({ entry }: { entry: AuditLog }) {
   const translate = useTranslate();
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
-      <Box>
-        <Typography variant="subtitle2" component="h2" gutterBottom>
-          {translate('console.audit.before')}
-        </Typography>
-        <JsonBlock value={entry.before} label="console.audit.beforeJson" />
-      </Box>
-      <Box>
-        <Typography variant="subtitle2" component="h2" gutterBottom>
-          {translate('console.audit.after')}
-        </Typography>
-        <JsonBlock value={entry.after} label="console.audit.afterJson" />
-      </Box>
+      {(['before', 'after'] as const).map((side) => (
+        <Box key={side}>
+          <Typography variant="subtitle2" component="h2" gutterBottom>
+            {translate(`console.audit.${side}`)}
+          </Typography>
+          <JsonBlock value={entry[side]} label={`console.audit.${side}Json`} />
+        </Box>
+      ))}
     </Box>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Box, Button, Chip, TextField as MuiTextField, Typography } from '@mui/material';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
@@ -30,29 +30,55 @@ function Quote({ comment }: { comment: Comment }) {
   );
 }
 
-function HideDialog({ comment, onClose }: { comment: Comment; onClose(): void }) {
+/** Hiding or showing again: one confirmation, its words from console.comments.<step>.*, the comment quoted. */
+function ModerationDialog({
+  comment,
+  step,
+  run,
+  onClose,
+  children,
+}: {
+  comment: Comment;
+  step: 'hide' | 'unhide';
+  run(): Promise<unknown>;
+  onClose(): void;
+  children?: ReactNode;
+}) {
   const notify = useNotify();
   const refresh = useRefresh();
-  const translate = useTranslate();
-  const [reason, setReason] = useState('');
+  const words = (name: string) => `console.comments.${step}.${name}`;
   return (
     <ConfirmActionDialog
-      title="console.comments.hide.title"
-      question="console.comments.hide.question"
-      details="console.comments.hide.details"
-      busyLabel="console.comments.hide.busy"
-      confirmLabel="console.comments.hide.title"
-      failure="console.comments.hide.failure"
+      title={words('title')}
+      question={words('question')}
+      details={words('details')}
+      busyLabel={words('busy')}
+      confirmLabel={words('confirm')}
+      failure={words('failure')}
       action={async () => {
-        const trimmed = reason.trim();
-        await hideComment(comment.id, trimmed || undefined);
-        notify('console.comments.hide.done', { type: 'success' });
+        await run();
+        notify(words('done'), { type: 'success' });
         refresh();
       }}
       onFailed={refresh}
       onClose={onClose}
     >
       <Quote comment={comment} />
+      {children}
+    </ConfirmActionDialog>
+  );
+}
+
+function HideDialog({ comment, onClose }: { comment: Comment; onClose(): void }) {
+  const translate = useTranslate();
+  const [reason, setReason] = useState('');
+  return (
+    <ModerationDialog
+      comment={comment}
+      step="hide"
+      run={() => hideComment(comment.id, reason.trim() || undefined)}
+      onClose={onClose}
+    >
       <MuiTextField
         label={translate('console.comments.hide.reason')}
         value={reason}
@@ -65,32 +91,12 @@ function HideDialog({ comment, onClose }: { comment: Comment; onClose(): void })
         helperText={translate('console.comments.hide.reasonHelp', { length: reason.length, max: REASON_MAX })}
         slotProps={{ htmlInput: { maxLength: REASON_MAX } }}
       />
-    </ConfirmActionDialog>
+    </ModerationDialog>
   );
 }
 
 function ShowAgainDialog({ comment, onClose }: { comment: Comment; onClose(): void }) {
-  const notify = useNotify();
-  const refresh = useRefresh();
-  return (
-    <ConfirmActionDialog
-      title="console.comments.unhide.title"
-      question="console.comments.unhide.question"
-      details="console.comments.unhide.details"
-      busyLabel="console.comments.unhide.busy"
-      confirmLabel="console.comments.unhide.confirm"
-      failure="console.comments.unhide.failure"
-      action={async () => {
-        await unhideComment(comment.id);
-        notify('console.comments.unhide.done', { type: 'success' });
-        refresh();
-      }}
-      onFailed={refresh}
-      onClose={onClose}
-    >
-      <Quote comment={comment} />
-    </ConfirmActionDialog>
-  );
+  return <ModerationDialog comment={comment} step="unhide" run={() => unhideComment(comment.id)} onClose={onClose} />;
 }
 
 /**

@@ -185,6 +185,7 @@ export const consoleLabels = {
       details:
         'It disappears from the lesson for everyone but its author, who sees it marked as hidden, with the reason if you give one. You can show it again later.',
       busy: 'Hiding the comment…',
+      confirm: 'Hide comment',
       failure: 'The comment could not be hidden.',
       done: 'Comment hidden. Learners no longer see it; its author does, marked as hidden.',
       reason: 'Reason (optional)',
