@@ -97,8 +97,8 @@ export async function publicCoursesOfLesson(db: Knex, lessonId: string): Promise
   return (rows as { id: string }[]).map((r) => r.id);
 }
 
-/** The active products that hold a course, in the course's order. */
-export function activeProductsOfCourse(db: Knex, courseId: string): Promise<ProductLink[]> {
+/** The active products that hold a course, in the course's order (a promise, not a builder: callers cache it). */
+export async function activeProductsOfCourse(db: Knex, courseId: string): Promise<ProductLink[]> {
   return db('productContentResources as pc')
     .join('products as p', 'p.id', 'pc.productId')
     .where({ 'pc.resourceId': courseId, 'p.status': 'active' })
