@@ -5,7 +5,6 @@ import type { User } from '../identity/models';
 import type { MerchantCharge } from '../payments/models';
 import { GRANTING_STATUSES, type Checkout, type Purchase } from './models';
 import { ownerHasSeatColumn } from './ownership';
-import { OPEN_TRANSFER_STATES } from './transfers';
 
 /**
  * The SQL of checkout and fulfilment (checkout.ts and settle-steps.ts hold the rules). Every function takes the
@@ -282,6 +281,16 @@ export async function insertRefund(
   return insertRow(trx, 'merchantRefunds', refund);
 }
 
+/** A join shape no model has: the refund beside its buyer's email and its product's name, for the apology. */
+type StalledRefund = {
+  id: string;
+  chargeId: string;
+  reason: string;
+  amount: number;
+  email: string;
+  productName: string;
+};
+
 /**
  * A refund of an unfulfillable checkout (by its key) that failed, or has stood pending long enough that the call
  * asking for it is gone, on a charge not refunded in full meanwhile; with what its apology needs.
@@ -307,9 +316,7 @@ export const stalledRefund = (db: Conn, idempotencyKey: string) =>
       'r.amount',
       'u.email',
       'pr.name as productName',
-    ) as Promise<
-    { id: string; chargeId: string; reason: string; amount: number; email: string; productName: string } | undefined
-  >;
+    ) as Promise<StalledRefund | undefined>;
 
 export const markRefundPending = (db: Conn, refundId: string) =>
   db('merchantRefunds').where({ id: refundId, status: 'failed' }).update({ status: 'pending' });
@@ -421,12 +428,6 @@ export const settleCheckout = (
   checkoutId: string,
   settled: CheckoutSettlement & { purchaseId: string },
 ) => trx('checkouts').where({ id: checkoutId }).update(settled);
-
-export const cancelOpenTransfers = (trx: Knex.Transaction, purchaseId: string) =>
-  trx('purchaseUserTransfers')
-    .where({ purchaseId })
-    .whereIn('transferState', OPEN_TRANSFER_STATES)
-    .update({ transferState: 'CANCELED', canceledAt: trx.fn.now() });
 
 /** The team a purchase opened: its id, seats, and whether its owner took one. */
 export const teamOfPurchase = (db: Conn, purchaseId: string) =>

@@ -12,7 +12,7 @@ import { formatMoney } from './money';
 import { GRANTING_STATUSES, type Purchase, type PurchaseStatus } from './models';
 import { keepOutOfTeam } from './seats';
 import type { BanResult, RefundResult } from './schemas';
-import { OPEN_TRANSFER_STATES } from './transfers';
+import { cancelOpenTransfers } from './transfers';
 
 /**
  * The only edges a purchase's status may move along (DOMAIN §6). Refunded and Banned are final, so a late or
@@ -84,10 +84,7 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
     status: PurchaseStatus,
     reason: string | null,
   ): Promise<void> {
-    await trx('purchaseUserTransfers')
-      .where({ purchaseId: purchase.id })
-      .whereIn('transferState', OPEN_TRANSFER_STATES)
-      .update({ transferState: 'CANCELED', canceledAt: trx.fn.now() });
+    await cancelOpenTransfers(trx, purchase.id);
     if (purchase.bulkCouponId && status !== 'Disputed')
       await takeSeatsBack(trx, purchase, status, reason ?? `the team purchase was ${status.toLowerCase()}`);
   }

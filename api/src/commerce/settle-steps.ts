@@ -7,7 +7,6 @@ import { merchantProductId } from '../payments/merchant-records';
 import type { ProviderCheckout } from '../payments/provider';
 import {
   addSeats,
-  cancelOpenTransfers,
   countCouponUse,
   giveCouponUseBack,
   insertAccount,
@@ -32,6 +31,7 @@ import { GRANTING_STATUSES } from './models';
 import { formatMoney } from './money';
 import { holdingOf } from './ownership';
 import { seatsSold } from './seats';
+import { cancelOpenTransfers } from './transfers';
 
 /**
  * The steps of a checkout's settlement (checkout.ts lists them in order, under the checkout's lock). Each is a plain

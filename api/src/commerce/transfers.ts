@@ -12,6 +12,12 @@ import type { TransferView } from './schemas';
 
 /** States in which a transfer is still under way (one per purchase, enforced by a partial unique index). */
 export const OPEN_TRANSFER_STATES: readonly TransferState[] = ['AVAILABLE', 'INITIATED', 'VERIFIED', 'CONFIRMED'];
+/** Cancels a purchase's transfer under way: the purchase ended, or its credit paid for an upgrade. */
+export const cancelOpenTransfers = (trx: Knex.Transaction, purchaseId: string) =>
+  trx('purchaseUserTransfers')
+    .where({ purchaseId })
+    .whereIn('transferState', OPEN_TRANSFER_STATES)
+    .update({ transferState: 'CANCELED', canceledAt: trx.fn.now() });
 /** States that expire when the window passes; a confirmed transfer completes in the same transaction. */
 const EXPIRING_STATES: readonly TransferState[] = ['AVAILABLE', 'INITIATED', 'VERIFIED'];
 
