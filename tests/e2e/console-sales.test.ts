@@ -16,6 +16,21 @@ describe('catalog, sales and the dashboard in the console (Chromium)', () => {
     page = await context.newPage();
   });
 
+  it("shows the API's refusal under each field it names, and saves nothing", async () => {
+    await page.goto(`${site().baseUrl}/admin/#/products/create`);
+    await page.getByLabel('Name').fill('A');
+    await page.getByLabel('Slug').fill('Not A Slug');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+
+    // The form holds no copy of the API's rules: these words come from the API's answer (400, errors per field).
+    await expect.poll(() => page.getByLabel('Name').getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => page.getByLabel('Slug').getAttribute('aria-invalid')).toBe('true');
+    await page.getByText('at least 2 characters', { exact: true }).waitFor();
+    await page.getByText('lower-case letters, digits and dashes', { exact: true }).waitFor();
+    expect(await Product.query(site().db).where({ name: 'A' })).toEqual([]);
+    await page.goto(`${site().baseUrl}/admin/#/products`); // leave the refused form
+  });
+
   it('creates a product with its price', async () => {
     await page.goto(`${site().baseUrl}/admin/#/products/create`);
     await page.getByLabel('Name').fill('Advanced Generics');

@@ -1,34 +1,16 @@
 import { Alert, Box, Typography } from '@mui/material';
-import {
-  NumberInput,
-  SelectInput,
-  TextInput,
-  maxLength,
-  minLength,
-  minValue,
-  maxValue,
-  number,
-  regex,
-  required,
-  type Validator,
-} from 'react-admin';
+import { NumberInput, SelectInput, TextInput, number, required } from 'react-admin';
 import { InstantInput } from '../common/inputs';
 import { PRODUCT_STATUS_CHOICES, PRODUCT_TYPE_CHOICES } from './choices';
 
-const SLUG = regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Lower-case letters, digits and dashes only (e.g. typescript-pro).');
-
-/** Closing must come after opening (the API checks it too). */
-export const closesAfterOpens: Validator = (value, values: Record<string, unknown>) => {
-  const opens = values.enrollmentOpensAt;
-  if (!value || !opens) return undefined;
-  return Date.parse(String(value)) <= Date.parse(String(opens)) ? 'Must be after the opening.' : undefined;
-};
-
-/** The fields a product's create and edit screens share: exactly the API's writable fields. */
+/**
+ * The fields a product's create and edit screens share: exactly the API's writable fields. The API holds the rules
+ * (lengths, slugs, the enrollment window) and answers a refusal per field, which the form shows under each input.
+ */
 export function ProductFields({ withStatus }: { withStatus: boolean }) {
   return (
     <>
-      <TextInput source="name" validate={[required(), minLength(2), maxLength(90)]} fullWidth />
+      <TextInput source="name" validate={required()} fullWidth />
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
         <SelectInput source="productType" choices={PRODUCT_TYPE_CHOICES} validate={required()} />
         {withStatus ? (
@@ -42,7 +24,7 @@ export function ProductFields({ withStatus }: { withStatus: boolean }) {
         <NumberInput
           source="quantityAvailable"
           step={1}
-          validate={[required(), number(), minValue(-1), maxValue(1_000_000)]}
+          validate={[required(), number()]}
           helperText="Seats for sale; −1 means unlimited."
         />
       </Box>
@@ -51,17 +33,13 @@ export function ProductFields({ withStatus }: { withStatus: boolean }) {
       </Typography>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
         <InstantInput source="enrollmentOpensAt" helperText="Leave empty: open now." />
-        <InstantInput source="enrollmentClosesAt" validate={closesAfterOpens} helperText="Leave empty: never closes." />
+        <InstantInput source="enrollmentClosesAt" helperText="Leave empty: never closes." />
       </Box>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
-        <TextInput
-          source="key"
-          validate={[SLUG, maxLength(64)]}
-          helperText="A stable name for code, e.g. typescript-pro."
-        />
-        <TextInput source="slug" validate={[SLUG, maxLength(90)]} helperText="Used in storefront links." />
+        <TextInput source="key" helperText="A stable name for code, e.g. typescript-pro." />
+        <TextInput source="slug" helperText="Used in storefront links." />
       </Box>
-      <TextInput source="description" multiline minRows={3} validate={maxLength(2000)} fullWidth />
+      <TextInput source="description" multiline minRows={3} fullWidth />
     </>
   );
 }

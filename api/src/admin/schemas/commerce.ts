@@ -31,13 +31,13 @@ export const CouponUpdate = z.object(couponFields).partial().strict();
 /** The console's coupon generator: N coupons with fresh codes. */
 export const GenerateCouponsBody = z
   .object({
-    count: z.number().int().min(1).max(500),
+    count: z.number().int().min(1, 'at least 1').max(500, 'at most 500 at once'),
     prefix: z
       .string()
       .regex(/^[A-Z0-9]{0,12}$/, 'up to 12 capital letters or digits')
       .default(''),
     percentageDiscount: Discount,
-    maxUses: z.number().int().min(-1).max(1_000_000).default(1),
+    maxUses: couponFields.maxUses.default(1),
     expires: DateTime.nullable().optional(),
     restrictedToProductId: Id.nullable().optional(),
   })
