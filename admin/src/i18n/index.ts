@@ -20,18 +20,7 @@ export const messages = {
   },
   resources: { ...catalogAndSales, ...content, ...identity },
   finance,
-  console: {
-    ...consoleLabels,
-    menu: {
-      Finance: 'Finance',
-      Catalog: 'Catalog',
-      Sales: 'Sales',
-      Payments: 'Payments',
-      Learning: 'Learning',
-      People: 'People',
-      System: 'System',
-    },
-  },
+  console: consoleLabels,
 };
 
 export const i18nProvider = polyglotI18nProvider(() => messages, 'en', { allowMissing: true });

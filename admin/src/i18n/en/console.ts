@@ -1,5 +1,15 @@
 /** Labels shared across the console's own components (confirmations, actions, empty states, sign-in). */
 export const consoleLabels = {
+  /** The menu's sections, by their names in the registry (MenuGroup), and the Finance page. */
+  menu: {
+    Finance: 'Finance',
+    Catalog: 'Catalog',
+    Sales: 'Sales',
+    Payments: 'Payments',
+    Learning: 'Learning',
+    People: 'People',
+    System: 'System',
+  },
   common: {
     cancel: 'Cancel',
     continue: 'Continue',
