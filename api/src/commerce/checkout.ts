@@ -27,7 +27,7 @@ import type { CommerceDeps } from './deps';
 import type { CommerceLimits } from './limits';
 import { formatMoney } from './money';
 import type { Quote } from './pricing';
-import type { CheckoutOutcome, CheckoutStarted } from './schemas';
+import type { CheckoutOutcome, CheckoutStarted, CheckoutStatus } from './schemas';
 import type { QuoteService } from './quotes';
 import { holdingOfEmail } from './ownership';
 import type { PurchaseLifecycle } from './purchase-lifecycle';
@@ -42,12 +42,9 @@ import {
   reserveRefundIfUnfulfillable,
   resolveBuyer,
   soldOutRefundKey,
-  type CheckoutStatus,
   type PaidCheckout,
   type SettleOutcome,
 } from './settle-steps';
-
-export type { CheckoutStatus } from './settle-steps';
 
 export interface CheckoutInput {
   productId: string;

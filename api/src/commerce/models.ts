@@ -4,19 +4,9 @@ import { User } from '../identity/models';
 import { MerchantCharge, MerchantSession } from '../payments/models';
 
 import type { PurchaseStatus } from '../shared/purchase-status';
+import type { CheckoutStatus, TransferState } from './schemas';
 
 export { GRANTING_STATUSES, type PurchaseStatus } from '../shared/purchase-status';
-
-export const TRANSFER_STATES = [
-  'AVAILABLE',
-  'INITIATED',
-  'VERIFIED',
-  'CANCELED',
-  'EXPIRED',
-  'CONFIRMED',
-  'COMPLETED',
-] as const;
-export type TransferState = (typeof TRANSFER_STATES)[number];
 
 export class Coupon extends table('coupons') {
   declare id: string;
@@ -104,7 +94,7 @@ export class Checkout extends table('checkouts') {
   declare creditAmount: number;
   declare currency: string;
   declare restricted: boolean;
-  declare status: 'open' | 'fulfilled' | 'refunded' | 'canceled';
+  declare status: CheckoutStatus;
   declare purchaseId: string | null;
   declare createdAt: Date;
   declare updatedAt: Date;

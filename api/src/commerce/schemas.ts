@@ -207,6 +207,7 @@ export interface RedeemedSeat {
   productId: string;
 }
 
+/** A transfer's states (DOMAIN §8); the open ones are AVAILABLE to CONFIRMED. */
 export type TransferState = 'AVAILABLE' | 'INITIATED' | 'VERIFIED' | 'CONFIRMED' | 'COMPLETED' | 'CANCELED' | 'EXPIRED';
 
 /** Giving a purchase to someone else (DOMAIN §8), as the owner, the recipient or staff see it. */

@@ -32,13 +32,12 @@ import { formatMoney } from './money';
 import { holdingOf } from './ownership';
 import { seatsSold } from './seats';
 import { cancelOpenTransfers } from './transfers';
+import type { CheckoutStatus } from './schemas';
 
 /**
  * The steps of a checkout's settlement (checkout.ts lists them in order, under the checkout's lock). Each is a plain
  * function of the transaction and what the steps before it found; the SQL is in checkout-queries.ts.
  */
-
-export type CheckoutStatus = CheckoutRow['status'];
 
 export type Availability =
   'sold-out' | 'enrollment-closed' | 'enrollment-not-open' | 'upgrade-not-available' | 'already-purchased' | null;
