@@ -26,6 +26,7 @@ import { oauthRoutes } from './identity/oauth-routes';
 import { identityRoutes } from './identity/routes';
 import { createServices, type Deps, type Services } from './services';
 import { securityHeaders } from './web/security-headers';
+import { securityTxtRoutes } from './web/security-txt-routes';
 import { serveSpa } from './web/static';
 
 export const APP_DIST = {
@@ -38,7 +39,7 @@ const WEBHOOKS_PREFIX = '/api/webhooks/';
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
 
 /** Paths the API answers (never the apps' index.html). */
-const API_PREFIXES = ['/api', '/oauth'];
+const API_PREFIXES = ['/api', '/oauth', '/.well-known'];
 const isUnder = (p: string, prefix: string) => p === prefix || p.startsWith(`${prefix}/`);
 const isApiPath = (p: string) => API_PREFIXES.some((prefix) => isUnder(p, prefix));
 /** The built-in test provider's pages (TEST_CHECKOUT_PATH and anything else it may grow). */
@@ -50,6 +51,7 @@ export function createRouter(deps: Deps, services: Services) {
   const mount = (prefix: string, router: Router) => root.use(prefix, router.routes(), router.allowedMethods());
 
   mount('/api', healthRoutes({ health: services.health, allow }));
+  mount('', securityTxtRoutes({ config: deps.config, clock: deps.clock, allow }));
   mount('/api/store', catalogRoutes({ catalog: services.catalog, allow }));
   mount('/api/store', identityRoutes({ allow, config: deps.config, ...services }));
   mount(

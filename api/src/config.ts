@@ -116,6 +116,14 @@ const ConfigSchema = z.object({
   READ_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_READ_CACHE_MS),
   /** A device token unused this many days is signed out (its last use is recorded at most every ten minutes). */
   DEVICE_TOKEN_IDLE_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** Where to report a vulnerability, in /.well-known/security.txt (default: security@ at PUBLIC_URL's host). */
+  SECURITY_CONTACT: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: address or an https:// URL')
+      .optional(),
+  ),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { publicUrl: string };

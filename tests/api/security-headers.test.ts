@@ -99,4 +99,26 @@ describe('security headers', () => {
       expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     }
   });
+
+  it('say where to report a vulnerability in /.well-known/security.txt (RFC 9116), with a contact and an expiry', async () => {
+    const site = await request(appWith({ PUBLIC_URL: 'https://courses.example.com' })).get('/.well-known/security.txt');
+    expect(site.status).toBe(200);
+    expect(site.headers['content-type']).toBe('text/plain; charset=utf-8');
+    const fields = new Map(
+      site.text
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/: (.*)/).slice(0, 2) as [string, string]),
+    );
+    expect(fields.get('Contact')).toBe('mailto:security@courses.example.com');
+    expect(fields.get('Canonical')).toBe('https://courses.example.com/.well-known/security.txt');
+    const expires = Date.parse(fields.get('Expires')!);
+    expect(expires - Date.now()).toBeGreaterThan(300 * 24 * 3_600_000); // RFC 9116: less than a year, never stale
+    expect(expires - Date.now()).toBeLessThanOrEqual(366 * 24 * 3_600_000);
+
+    const contact = 'https://courses.example.com/report-a-vulnerability';
+    const configured = await request(appWith({ SECURITY_CONTACT: contact })).get('/.well-known/security.txt');
+    expect(configured.text).toContain(`Contact: ${contact}\n`);
+    expect(() => testConfig({ SECURITY_CONTACT: 'call us' })).toThrow(/SECURITY_CONTACT/);
+  });
 });
