@@ -1,9 +1,8 @@
-import type { ComponentProps, ReactElement, ReactNode } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import {
   DateField,
   Edit,
   Labeled,
-  List,
   ReferenceField,
   ReferenceInput,
   SaveButton,
@@ -14,7 +13,6 @@ import {
   required,
   useRecordContext,
 } from 'react-admin';
-import { EmptyState } from './EmptyState';
 import { dateRangeFilters } from './inputs';
 import { SearchInput } from './SearchInput';
 import { ACTIVE_INACTIVE_CHOICES } from './StatusChipField';
@@ -74,35 +72,6 @@ export function merchantFilters(...extra: ReactElement[]): ReactElement[] {
 
 export const MERCHANT_NOTE =
   'A mirror of an object at the payment provider, written by checkout and fulfilment. Only its status can be changed here.';
-
-interface MerchantListProps {
-  filters: ReactElement[];
-  icon: ComponentProps<typeof EmptyState>['icon'];
-  /** The empty state's title, e.g. "No refunds yet". */
-  emptyTitle: string;
-  /** What the records are and where they come from, shown before the first one exists. */
-  note: ReactNode;
-  /** The rows (a Datagrid). */
-  children: ReactNode;
-}
-
-/** A list of the provider's records as they all are: newest first, no export (they are the provider's data). */
-export function MerchantList({ filters, icon, emptyTitle, note, children }: MerchantListProps) {
-  return (
-    <List
-      filters={filters}
-      exporter={false}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      empty={
-        <EmptyState icon={icon} title={emptyTitle}>
-          {note}
-        </EmptyState>
-      }
-    >
-      {children}
-    </List>
-  );
-}
 
 /** A provider record's page title: "Refund · re_123", or just the noun (a key or text) while the record loads. */
 export function IdentifierTitle({ noun }: { noun: string }) {

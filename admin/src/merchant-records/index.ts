@@ -25,5 +25,4 @@ export const MERCHANT_SCREENS = {
   'merchant-accounts': merchantScreens('merchant-accounts', merchantAccounts),
 };
 
-export { ChargeHistoryRows, DISPUTE_STATUS_LOOKS } from './payments';
-export { merchantPriceColumns } from './catalog';
+export { ChargeHistoryRows } from './payments';
