@@ -19,6 +19,7 @@ const READERS = [...STAFF, 'contributor'] as const;
 /** Who may call each route outside the console's resources. Adding a route means adding it here, deliberately. */
 const EXPECTED: Record<string, Expected> = {
   'GET /api/health': 'public',
+  'GET /.well-known/security.txt': 'public',
   'GET /api/store/products': 'public',
   'GET /api/store/products/:id/quote': 'public',
   'POST /api/store/checkout': 'public',
