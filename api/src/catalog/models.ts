@@ -1,7 +1,5 @@
 import { hasMany, linkTable, table } from '../db/base-model';
-
-export const PRODUCT_TYPES = ['self-paced', 'live', 'cohort', 'membership'] as const;
-export type ProductType = (typeof PRODUCT_TYPES)[number];
+import type { CatalogStatus, ProductType } from '../shared/catalog';
 
 export class Product extends table('products') {
   declare id: string;
@@ -10,7 +8,7 @@ export class Product extends table('products') {
   declare slug: string | null;
   declare description: string | null;
   declare productType: ProductType;
-  declare status: 'active' | 'archived';
+  declare status: CatalogStatus;
   declare quantityAvailable: number;
   declare enrollmentOpensAt: Date | null;
   declare enrollmentClosesAt: Date | null;
@@ -27,7 +25,7 @@ export class Price extends table('prices') {
   declare id: string;
   declare productId: string;
   declare nickname: string | null;
-  declare status: 'active' | 'archived';
+  declare status: CatalogStatus;
   declare unitAmount: number;
   declare currency: string;
   declare createdAt: Date;

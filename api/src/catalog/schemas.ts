@@ -1,8 +1,10 @@
+import type { ProductType } from '../shared/catalog';
+
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
 // What the catalog endpoints answer, as the services build them (dates as `Date`); the storefront reads them as
 // `Wire<…>` (api/src/shared/wire.ts). Type-only: the apps' typecheck reads this file, so no Node module here.
 
-export type ProductType = 'self-paced' | 'live' | 'cohort' | 'membership';
+export type { ProductType };
 
 /** Where a product's enrollment window stands (no window: always open). */
 export type EnrollmentState = 'open' | 'not-open' | 'closed';

@@ -3,6 +3,7 @@ import { Product } from '../catalog/models';
 import { User } from '../identity/models';
 import { MerchantCharge, MerchantSession } from '../payments/models';
 
+import type { ActiveStatus } from '../shared/active-status';
 import type { PurchaseStatus } from '../shared/purchase-status';
 import type { CheckoutStatus, TransferState } from './schemas';
 
@@ -15,7 +16,7 @@ export class Coupon extends table('coupons') {
   declare maxUses: number;
   declare usedCount: number;
   declare default: boolean;
-  declare status: 'active' | 'inactive';
+  declare status: ActiveStatus;
   declare percentageDiscount: number; // numeric(5,4): four decimals, exact as a JSON number
   declare merchantCouponId: string | null;
   declare restrictedToProductId: string | null;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EmailAddress } from '../identity/schemas';
 import type { PurchaseStatus } from '../shared/purchase-status';
+import type { TransferState } from '../shared/transfer-states';
 import type { Quote, TeamTier } from './pricing';
 
 const flag = z
@@ -57,6 +58,9 @@ export const TransferBody = z.object({ email: EmailAddress }).strict();
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
 // What the commerce endpoints answer, as the services build them (dates as `Date`); the apps read them as
 // `Wire<…>` (api/src/shared/wire.ts). Type-only: the apps' typecheck reads this file, so no Node module here.
+
+/** GET /api/store/products/:id/quote's query, as the API reads it (numbers and flags parsed). */
+export type QuoteParams = z.output<typeof QuoteQuery>;
 
 /** POST /api/store/checkout as the storefront sends it (before the schema's defaults). */
 export type CheckoutRequest = z.input<typeof CheckoutBody>;
@@ -207,8 +211,8 @@ export interface RedeemedSeat {
   productId: string;
 }
 
-/** A transfer's states (DOMAIN §8); the open ones are AVAILABLE to CONFIRMED. */
-export type TransferState = 'AVAILABLE' | 'INITIATED' | 'VERIFIED' | 'CONFIRMED' | 'COMPLETED' | 'CANCELED' | 'EXPIRED';
+/** A transfer's states (DOMAIN §8), listed once in api/src/shared/ for the apps' values too. */
+export type { TransferState };
 
 /** Giving a purchase to someone else (DOMAIN §8), as the owner, the recipient or staff see it. */
 export interface TransferView {

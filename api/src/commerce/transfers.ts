@@ -5,14 +5,12 @@ import { AppError } from '../http/errors';
 import { findOrCreateUserByEmail } from '../identity/users';
 import { purchaseReceivedEmail, transferCompletedEmail, transferOfferEmail } from '../mail/templates';
 import { GRANTING_STATUSES, type Purchase, type PurchaseUserTransfer } from './models';
-import type { TransferState } from './schemas';
+import { CANCELABLE_TRANSFER_STATES, OPEN_TRANSFER_STATES, type TransferState } from '../shared/transfer-states';
 import type { CommerceDeps } from './deps';
 import type { CommerceLimits } from './limits';
 import { holdingOf } from './ownership';
 import type { TransferView } from './schemas';
 
-/** States in which a transfer is still under way (one per purchase, enforced by a partial unique index). */
-export const OPEN_TRANSFER_STATES: readonly TransferState[] = ['AVAILABLE', 'INITIATED', 'VERIFIED', 'CONFIRMED'];
 /** Cancels a purchase's transfer under way: the purchase ended, or its credit paid for an upgrade. */
 export const cancelOpenTransfers = (trx: Knex.Transaction, purchaseId: string) =>
   trx('purchaseUserTransfers')
@@ -291,7 +289,7 @@ export function transferService({ db, clock, config, logger, outbox, provider, l
         const { transfer, purchase } = await lockTransfer(trx, transferId);
         if (!actor.staff && purchase.userId !== actor.id)
           throw new AppError('not-purchase-owner', 'Only the owner of this purchase can cancel its transfer.');
-        refuseUnless(transfer, ['INITIATED', 'VERIFIED'], 'canceled');
+        refuseUnless(transfer, CANCELABLE_TRANSFER_STATES, 'canceled');
         await move(trx, transfer, 'CANCELED', { canceledAt: clock.now() });
         const [fresh] = await trx('purchaseUserTransfers')
           .insert({

@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Db } from '../db/connection';
 import type { Logger } from '../logger';
 import { csvHead, csvLine } from './csv';
-import type { PeriodQuery } from './schemas';
+import type { ExportKind, PeriodQuery } from './schemas';
 
 const DAY_MS = 86_400_000;
 /** An export's period as instants: whole UTC days, `from` and `to` both included. */
@@ -110,8 +110,6 @@ const RECIPIENTS = (period: PeriodQuery['period']): Omit<Export, 'filename'> => 
           GROUP BY 1, l.recipient_type, l.user_id, u.email, l.currency
           ORDER BY 1, l.recipient_type, u.email NULLS FIRST, l.currency`,
 });
-
-export type ExportKind = 'charges' | 'split-lines' | 'recipients';
 
 /** Rows fetched from the cursor at a time: about 750 kB of CSV for charges. */
 const BATCH_ROWS = 5000;

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { adjustmentLines, saleLines, shareOf, type Line, type RecipientType } from './split-ledger';
+import type { RecipientType } from '../shared/finance';
+import { adjustmentLines, saleLines, shareOf, type Line } from './split-ledger';
 
 export type LedgerKind = 'sale' | 'refund' | 'dispute' | 'dispute-won';
 

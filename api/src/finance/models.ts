@@ -1,10 +1,10 @@
 import { table } from '../db/base-model';
-
-export const SPLIT_TYPES = ['platform', 'owner', 'contributor'] as const;
+import type { RecipientType } from '../shared/finance';
+import type { LedgerKind } from './ledger';
 
 export class ProductRevenueSplit extends table('productRevenueSplits') {
   declare id: string;
-  declare type: (typeof SPLIT_TYPES)[number];
+  declare type: RecipientType;
   declare productId: string;
   declare percent: number; // numeric(5,4): four decimals, exact as a JSON number
   declare userId: string | null;
@@ -16,9 +16,9 @@ export class SplitLine extends table('splitLines') {
   declare id: string; // bigint, as a string
   declare merchantChargeId: string;
   declare productId: string;
-  declare recipientType: (typeof SPLIT_TYPES)[number];
+  declare recipientType: RecipientType;
   declare userId: string | null;
-  declare kind: 'sale' | 'refund' | 'dispute' | 'dispute-won';
+  declare kind: LedgerKind;
   declare amount: number;
   declare currency: string;
   declare reference: string | null;

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Policies } from '../http/policy';
-import type { ExportKind, FinanceExports } from './exports';
+import { EXPORT_KINDS } from '../shared/finance';
+import type { FinanceExports } from './exports';
 import { PeriodQuery, SummaryQuery } from './schemas';
 import type { FinanceSummary } from './summary';
 
@@ -16,7 +17,7 @@ export function financeRoutes({
 }) {
   const router = new Router();
 
-  for (const kind of ['charges', 'split-lines', 'recipients'] as ExportKind[]) {
+  for (const kind of EXPORT_KINDS) {
     router.get(`/exports/${kind}.csv`, allow.roles('finance'), async (ctx) => {
       const query = PeriodQuery.parse(ctx.query);
       // The row count goes first in a header, so the console can show progress while the rows stream.

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { SUM_PERIODS, type ExportKind, type RecipientType } from '../shared/finance';
 
 /** A period of whole days, both ends included, with the bucket the figures are summed in. */
 export const PeriodQuery = z
   .object({
     from: z.iso.date('must be a date (YYYY-MM-DD)'),
     to: z.iso.date('must be a date (YYYY-MM-DD)'),
-    period: z.enum(['day', 'week', 'month']).default('month'),
+    period: z.enum(SUM_PERIODS).default('month'),
   })
   .refine((q) => q.from <= q.to, { message: 'must not be after "to"', path: ['from'] });
 export type PeriodQuery = z.infer<typeof PeriodQuery>;
@@ -36,7 +37,7 @@ export interface LedgerAmounts {
   total: number;
 }
 
-export type RecipientType = 'platform' | 'owner' | 'contributor';
+export type { ExportKind, RecipientType };
 
 /** GET /api/admin/finance/summary: one period of whole UTC days in one currency; the ledger's currencies listed. */
 export interface FinanceSummaryAnswer {

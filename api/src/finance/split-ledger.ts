@@ -3,7 +3,7 @@
  * (the column's four decimals: 1 = 0.0001 = 1/10,000).
  */
 
-export type RecipientType = 'platform' | 'owner' | 'contributor';
+import type { RecipientType } from '../shared/finance';
 
 export interface Split {
   type: RecipientType;

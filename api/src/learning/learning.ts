@@ -1,5 +1,6 @@
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
+import { grantsAccess } from '../shared/purchase-status';
 import type { User } from '../identity/models';
 import type { ReadCaches } from '../cache/read-cache';
 import type { ContentTree } from './content-tree';
@@ -14,7 +15,16 @@ import {
   type OutlineLesson,
 } from './outline';
 import { sanitizeRichText } from './sanitize';
-import type { CourseView, LessonView, Lock, ModuleProgress, MyCourse, NextLesson, ProgressAnswer } from './schemas';
+import type {
+  CourseView,
+  LessonLink,
+  LessonView,
+  Lock,
+  ModuleProgress,
+  MyCourse,
+  NextLesson,
+  ProgressAnswer,
+} from './schemas';
 
 /** Who is asking, and from where (Restricted purchases open only from their country). */
 export interface Viewer {
@@ -24,13 +34,6 @@ export interface Viewer {
 
 type Entitlement = { full: true } | ({ full: false } & Lock);
 
-interface LessonLink {
-  id: string;
-  title: string;
-  slug: string | null;
-}
-
-const ENDED = ['Refunded', 'Disputed', 'Banned'];
 const link = (lesson: OutlineLesson | undefined): LessonLink | null =>
   lesson ? { id: lesson.id, title: lesson.title, slug: lesson.slug } : null;
 
@@ -103,7 +106,7 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
     const restricted = purchases.filter((p) => p.status === 'Restricted');
     if (restricted.some((p) => p.country === viewer.country)) return { full: true };
     if (restricted.length) return { full: false, reason: 'region', purchaseCountry: restricted[0]!.country };
-    const ended = purchases.find((p) => ENDED.includes(p.status));
+    const ended = purchases.find((p) => !grantsAccess(p.status));
     if (ended) return { full: false, reason: 'ended', status: ended.status };
     return { full: false, reason: 'purchase' };
   }

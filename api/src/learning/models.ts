@@ -1,18 +1,10 @@
 import { Model } from 'objection';
 import { linkTable, table } from '../db/base-model';
+import type { ResourceType } from '../shared/content';
+import type { ResourceFields } from './schemas';
 
-export const RESOURCE_TYPES = ['course', 'module', 'section', 'lesson', 'solution', 'page'] as const;
-export type ResourceType = (typeof RESOURCE_TYPES)[number];
-
-export interface ResourceFields {
-  title?: string;
-  slug?: string;
-  description?: string;
-  body?: string; // rich text (HTML), sanitised when rendered
-  state?: 'draft' | 'published' | 'archived';
-  visibility?: 'public' | 'unlisted' | 'private';
-  [key: string]: unknown;
-}
+export type { ResourceType } from '../shared/content';
+export type { ResourceFields } from './schemas';
 
 export class ContentResource extends table('contentResources', { jsonAttributes: ['fields'] }) {
   declare id: string;

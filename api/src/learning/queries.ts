@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { GRANTING_STATUSES } from '../shared/purchase-status';
+import { GRANTING_STATUSES, type PurchaseStatus } from '../shared/purchase-status';
 import { ContentResource, type LessonProgress } from './models';
 
 // The SQL behind what learners see (learning.ts holds the rules). Each function is one statement.
 
 /** A purchase that may open a course: whether it does depends on its status and country (learning.ts). */
 export interface OpeningPurchase {
-  status: string;
+  status: PurchaseStatus;
   country: string | null;
 }
 

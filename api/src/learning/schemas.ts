@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { MAX_COMMENT_LENGTH } from '../shared/comments';
+import type { ContentState, ResourceType, Visibility } from '../shared/content';
+import type { PurchaseStatus } from '../shared/purchase-status';
 
 export const Slug = z
   .string()
@@ -70,7 +72,7 @@ export type Lock =
   /** A regional-price (Restricted) purchase used outside the country it was bought for. */
   | { reason: 'region'; purchaseCountry: string | null }
   /** The purchase was refunded, disputed or banned. */
-  | { reason: 'ended'; status: string };
+  | { reason: 'ended'; status: PurchaseStatus };
 
 export interface LessonItem extends LessonLink {
   /** Open to everyone (marked free, or the first lesson of its module). */
@@ -211,7 +213,7 @@ export interface TreeNode {
   children: TreeNode[];
 }
 
-export type ResourceType = 'course' | 'module' | 'section' | 'lesson' | 'solution' | 'page';
+export type { ResourceType };
 
 /** The content fields of a resource as stored (all optional; others may be kept). */
 export interface ResourceFields {
@@ -220,8 +222,8 @@ export interface ResourceFields {
   description?: string;
   /** Rich text (HTML), sanitized by the API on every write. */
   body?: string;
-  state?: 'draft' | 'published' | 'archived';
-  visibility?: 'public' | 'unlisted' | 'private';
+  state?: ContentState;
+  visibility?: Visibility;
   [key: string]: unknown;
 }
 

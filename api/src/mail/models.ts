@@ -1,6 +1,5 @@
 import { table } from '../db/base-model';
-
-export type OutboxStatus = 'pending' | 'sent' | 'failed';
+import type { OutboxStatus } from './schemas';
 
 /** One email: written in the sender's transaction, delivered after commit, retried on failure. */
 export class OutboxEmail extends table('outboxEmails') {

@@ -1,10 +1,9 @@
 import { BaseModel, table } from '../db/base-model';
-
-export type MerchantStatus = 'active' | 'inactive';
+import type { ActiveStatus } from '../shared/active-status';
 
 export class MerchantAccount extends table('merchantAccounts') {
   declare id: string;
-  declare status: MerchantStatus;
+  declare status: ActiveStatus;
   declare label: string;
   declare identifier: string;
   declare createdAt: Date;
@@ -15,7 +14,7 @@ abstract class MerchantRecord extends BaseModel {
   declare id: string;
   declare merchantAccountId: string;
   declare identifier: string;
-  declare status: MerchantStatus;
+  declare status: ActiveStatus;
   declare createdAt: Date;
 }
 

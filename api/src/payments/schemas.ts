@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ActiveStatus } from '../shared/active-status';
 
 /** The built-in test provider's checkout page and its Pay / Cancel buttons. */
 export const TestCheckoutIdentifier = z.object({
@@ -13,7 +14,7 @@ export interface MerchantChargeRecord {
   id: string;
   identifier: string;
   merchantAccountId: string;
-  status: 'active' | 'inactive';
+  status: ActiveStatus;
   amount: number;
   fee: number;
   net: number;

@@ -10,7 +10,9 @@ export async function listProducts(): Promise<StoreProduct[]> {
 }
 
 /** Whether the course can be bought now, and why not when it cannot. */
-export function saleBlocker(product: StoreProduct): 'sold-out' | 'not-open' | 'closed' | null {
+export function saleBlocker(
+  product: StoreProduct,
+): Exclude<StoreProduct['enrollment']['state'], 'open'> | 'sold-out' | null {
   if (product.enrollment.state !== 'open') return product.enrollment.state;
   return product.seatsLeft === 0 ? 'sold-out' : null;
 }

@@ -1,10 +1,10 @@
+import type { ErrorBody, ErrorCode } from '@contract/http/errors';
+
+/** The API's stable error codes, and the two this client gives when no error body came (unreachable, or not JSON). */
+export type ApiErrorCode = ErrorCode | 'network-error' | 'http-error';
+
 /** The API's error body: a stable code, a message for people, and the request id for support. */
-export interface ApiErrorBody {
-  code: string;
-  message: string;
-  errors?: Record<string, string>;
-  requestId?: string;
-}
+export type ApiErrorBody = Omit<ErrorBody, 'code'> & { code: ApiErrorCode };
 
 export class ApiError extends Error {
   constructor(
@@ -16,13 +16,13 @@ export class ApiError extends Error {
     super(body.message);
   }
 
-  get code(): string {
+  get code(): ApiErrorCode {
     return this.body.code;
   }
 }
 
 /** True when `error` is an API error with one of `codes`. */
-export function isApiError(error: unknown, ...codes: string[]): error is ApiError {
+export function isApiError(error: unknown, ...codes: ApiErrorCode[]): error is ApiError {
   return error instanceof ApiError && (codes.length === 0 || codes.includes(error.code));
 }
 

@@ -8,12 +8,7 @@ export type { DiscountKind } from '@contract/commerce/pricing';
 export type QuoteAnswer = Wire<Commerce.QuoteAnswer>;
 
 /** What the buyer chose in the pricing widget; the country is never chosen, the server detects it. */
-export interface PurchaseChoice {
-  quantity: number;
-  team: boolean;
-  coupon: string | null;
-  ppp: boolean;
-}
+export type PurchaseChoice = Pick<Commerce.QuoteParams, 'quantity' | 'team' | 'ppp'> & { coupon: string | null };
 
 export function getQuote(productId: string, choice: PurchaseChoice, signal?: AbortSignal): Promise<QuoteAnswer> {
   const query = new URLSearchParams({

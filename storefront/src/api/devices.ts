@@ -11,6 +11,10 @@ export type SignedInDevice = Wire<Identity.SignedInDevice>;
 /** What "sign out everywhere" ended: other browser sessions and device tokens. */
 export type SignedOutEverywhere = Identity.SignedOut;
 
+/** POST /api/store/device/approve and /deny: what became of the device's request. */
+export type DeviceDecision = Identity.DeviceDecision;
+
+/** The devices page's view: the device list and how many other browser sessions there are. */
 export interface MyDevices {
   devices: SignedInDevice[];
   /** Browser sessions of the account besides this one. */
@@ -21,7 +25,7 @@ export function lookUpDeviceCode(userCode: string): Promise<PendingDevice> {
   return postJson('/api/store/device', { userCode });
 }
 
-export function decideOnDevice(userCode: string, decision: 'approve' | 'deny'): Promise<Identity.DeviceDecision> {
+export function decideOnDevice(userCode: string, decision: 'approve' | 'deny'): Promise<DeviceDecision> {
   return postJson(`/api/store/device/${decision}`, { userCode });
 }
 

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { ApiError, isApiError } from '../api/client';
-import { decideOnDevice, lookUpDeviceCode, type PendingDevice } from '../api/devices';
+import { decideOnDevice, lookUpDeviceCode, type DeviceDecision, type PendingDevice } from '../api/devices';
 import type { StoreUser } from '../api/identity';
 import { formatWait } from '../format';
 import { RequireSignIn } from '../RequireSignIn';
@@ -143,7 +143,7 @@ function DeviceCodeForm(props: {
 function ApproveDevice(props: {
   device: PendingDevice;
   email: string;
-  onDecided: (status: 'approved' | 'denied') => void;
+  onDecided: (status: DeviceDecision['status']) => void;
   onError: (error: unknown) => void;
 }) {
   const [busy, setBusy] = useState<'approve' | 'deny' | null>(null);

@@ -7,6 +7,7 @@ import { useAsync } from '../useAsync';
 import { BusyStatus, describedBy, EmailInput, ErrorOrHint, FieldAlert } from '../ActionFeedback';
 import { failedTo } from '../useConfirmation';
 import { useAction } from '../useAction';
+import { isOpenTransfer } from '../../../api/src/shared/transfer-states';
 
 /** Only a valid, individual purchase can be given away (DOMAIN §8); the API says whether its window is still open. */
 export function mayTransfer(purchase: MyPurchase): boolean {
@@ -46,7 +47,7 @@ export function TransferControl({ purchase, titleId }: { purchase: MyPurchase; t
     setActed(true);
   }
 
-  const open = transfer && ['AVAILABLE', 'INITIATED', 'VERIFIED', 'CONFIRMED'].includes(transfer.state);
+  const open = transfer && isOpenTransfer(transfer.state);
   if (!open && !announcement) return null;
   return (
     <div className="purchase-transfer">

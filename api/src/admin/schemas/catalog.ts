@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PRODUCT_TYPES } from '../../catalog/models';
+import { CATALOG_STATUSES, PRODUCT_TYPES } from '../../shared/catalog';
 import { Cents, Currency, DateTime, Id, OptionalText, Slug } from './fields';
 
 /** What the console may write on a product, price, upgrade path and product's content. */
@@ -9,7 +9,7 @@ const productFields = {
   slug: Slug.max(90).nullable().optional(),
   description: OptionalText(2000),
   productType: z.enum(PRODUCT_TYPES),
-  status: z.enum(['active', 'archived']),
+  status: z.enum(CATALOG_STATUSES),
   quantityAvailable: z.number().int().min(-1, '−1 (unlimited) or a number of seats').max(1_000_000),
   enrollmentOpensAt: DateTime.nullable().optional(),
   enrollmentClosesAt: DateTime.nullable().optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACTIVE_STATUSES } from '../../shared/active-status';
 import { DateTime, Discount, Id } from './fields';
 
 /** What the console may write on a coupon (usedCount moves only through redemptions). */
@@ -13,7 +14,7 @@ const couponFields = {
   expires: DateTime.nullable().optional(),
   maxUses: z.number().int().min(-1, '−1 (unlimited) or a number of uses').max(1_000_000),
   default: z.boolean(),
-  status: z.enum(['active', 'inactive']),
+  status: z.enum(ACTIVE_STATUSES),
   restrictedToProductId: Id.nullable().optional(),
 };
 

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { SPLIT_TYPES } from '../../finance/models';
+import { RECIPIENT_TYPES } from '../../shared/finance';
 import { Fraction, Id } from './fields';
 
 const PLATFORM_HAS_NO_USER = 'platform splits have no user; owner and contributor splits need one';
 
 export const SplitCreate = z
-  .object({ productId: Id, type: z.enum(SPLIT_TYPES), percent: Fraction, userId: Id.nullable().optional() })
+  .object({ productId: Id, type: z.enum(RECIPIENT_TYPES), percent: Fraction, userId: Id.nullable().optional() })
   .strict()
   .refine((s) => (s.type === 'platform') === !s.userId, { message: PLATFORM_HAS_NO_USER, path: ['userId'] });
 
 export const SplitUpdate = z
-  .object({ type: z.enum(SPLIT_TYPES), percent: Fraction, userId: Id.nullable() })
+  .object({ type: z.enum(RECIPIENT_TYPES), percent: Fraction, userId: Id.nullable() })
   .partial()
   .strict();

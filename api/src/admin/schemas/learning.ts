@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RESOURCE_TYPES } from '../../learning/models';
+import { CONTENT_STATES, RESOURCE_TYPES, VISIBILITIES } from '../../shared/content';
 import { Id, Slug } from './fields';
 
 const ResourceFields = z
@@ -8,8 +8,8 @@ const ResourceFields = z
     slug: Slug.max(120).optional(),
     description: z.string().max(2000).nullable().optional(),
     body: z.string().max(500_000).nullable().optional(),
-    state: z.enum(['draft', 'published', 'archived']).default('draft'),
-    visibility: z.enum(['public', 'unlisted', 'private']).default('public'),
+    state: z.enum(CONTENT_STATES).default('draft'),
+    visibility: z.enum(VISIBILITIES).default('public'),
   })
   .strict();
 export type ResourceFields = z.infer<typeof ResourceFields>;

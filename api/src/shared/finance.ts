@@ -1,0 +1,16 @@
+/**
+ * The finance vocabulary both sides list (DOMAIN §9): who a revenue split pays, the CSV exports and the periods
+ * figures are summed by. One statement for the API (models, schemas, routes) and the console (its pickers and export
+ * buttons). No dependencies, so the apps take it as it is.
+ */
+
+/** Who a split pays: the platform (no user), the product's owner or a contributor. */
+export const RECIPIENT_TYPES = ['platform', 'owner', 'contributor'] as const;
+export type RecipientType = (typeof RECIPIENT_TYPES)[number];
+
+/** The CSV exports, each at GET /api/admin/exports/<kind>.csv. */
+export const EXPORT_KINDS = ['charges', 'split-lines', 'recipients'] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+
+/** What figures are summed by (the `period` of a finance query). */
+export const SUM_PERIODS = ['day', 'week', 'month'] as const;
