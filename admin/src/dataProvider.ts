@@ -1,8 +1,14 @@
 import simpleRestProvider from 'ra-data-simple-rest';
 import { HttpError, fetchUtils, type DataProvider } from 'react-admin';
+import type { z } from 'zod';
 import type { Dashboard } from '@contract/admin/schemas/dashboard';
+import type * as AdminCommerce from '@contract/admin/schemas/commerce';
+import type { ReorderBody } from '@contract/admin/schemas/learning';
+import type * as Commerce from '@contract/commerce/schemas';
 import type { FinanceSummaryAnswer, PeriodQuery } from '@contract/finance/schemas';
-import type { Wire } from '@contract/shared/wire';
+import type { SignedOut } from '@contract/identity/schemas';
+import type { CommentRecord, TreeNode } from '@contract/learning/schemas';
+import type { DataAnswer, ListAnswer, Wire } from '@contract/shared/wire';
 import { withCsrf } from './csrf';
 
 const API = '/api/admin';
@@ -17,10 +23,22 @@ interface QueryOptions {
   signal?: AbortSignal;
 }
 
+/** A URL under /api/admin with each interpolated id URL-encoded: path`/purchases/${id}/refund`. */
+function path(parts: TemplateStringsArray, ...ids: string[]) {
+  return API + parts.reduce((url, part, i) => url + encodeURIComponent(ids[i - 1] ?? '') + part);
+}
+
 /** A GET of one of the console's own endpoints, its answer in react-admin's `{ data }` envelope. */
-async function getAnswer<T>(path: string, query: Record<string, string>, { signal }: QueryOptions = {}) {
-  const { json } = await httpClient(`${API}${path}?${new URLSearchParams(query)}`, { signal });
+async function getAnswer<T>(url: string, query: Record<string, string>, { signal }: QueryOptions = {}) {
+  const search = new URLSearchParams(query).toString();
+  const { json } = await httpClient(search ? `${url}?${search}` : url, { signal });
   return { data: json as T };
+}
+
+/** A POST of one of the console's actions, with a JSON body (`{}` when it takes none): the API's answer as it is. */
+async function post<T>(url: string, body: object = {}) {
+  const { json } = await httpClient(url, { method: 'POST', body: JSON.stringify(body) });
+  return json as T;
 }
 
 /** The console's endpoints beyond CRUD (react-admin's custom dataProvider methods). */
@@ -34,6 +52,37 @@ export interface ConsoleApi {
     period: Pick<PeriodQuery, 'from' | 'to'>,
     options?: QueryOptions,
   ) => Promise<{ data: Wire<FinanceSummaryAnswer> }>;
+  /** POST /api/admin/coupons/generate (api/src/commerce/coupon-generator.ts): N coupons with fresh codes. */
+  generateCoupons: (
+    input: AdminCommerce.GenerateCouponsRequest,
+  ) => Promise<ListAnswer<Wire<AdminCommerce.GeneratedCoupon>>>;
+  /** POST /api/admin/purchases/:id/refund (api/src/commerce/purchase-action-routes.ts): no amount refunds all that is left. */
+  refundPurchase: (purchaseId: string, input: Commerce.RefundRequest) => Promise<DataAnswer<Commerce.RefundResult>>;
+  /** POST /api/admin/purchases/:id/ban (admins only): ends the purchase's access for good. */
+  banPurchase: (purchaseId: string, reason: string) => Promise<DataAnswer<Commerce.BanResult>>;
+  /** POST /api/admin/purchases/:id/move: gives an individual purchase to another email at once (a COMPLETED transfer). */
+  movePurchase: (purchaseId: string, email: string) => Promise<DataAnswer<Wire<Commerce.TransferView>>>;
+  /**
+   * DELETE /api/admin/bulk-purchases/:teamId/members/:memberPurchaseId (support and admins): the member's seat
+   * purchase ends (they lose access, keep their progress) and the seat is free again. A member other than the buyer
+   * is emailed, and the invite link refuses them until the team's owner lets them back in.
+   */
+  revokeSeat: (teamPurchaseId: string, memberPurchaseId: string) => Promise<DataAnswer<Wire<Commerce.TeamView>>>;
+  /** POST /api/admin/purchase-user-transfers/:id/cancel: an INITIATED or VERIFIED transfer; answers the fresh AVAILABLE one. */
+  cancelTransfer: (transferId: string) => Promise<DataAnswer<Wire<Commerce.TransferView>>>;
+  /**
+   * POST /api/admin/comments/:id/hide (support and admins): learners no longer see the comment; its author still
+   * does, with the reason. No reason is sent when none was given.
+   */
+  hideComment: (commentId: string, reason?: string) => Promise<DataAnswer<Wire<CommentRecord>>>;
+  /** POST /api/admin/comments/:id/unhide (support and admins): everyone who may open the lesson sees it again. */
+  unhideComment: (commentId: string) => Promise<DataAnswer<Wire<CommentRecord>>>;
+  /** POST /api/admin/users/:id/sign-out-everywhere (api/src/identity/admin-routes.ts): support and admins; staff accounts admins only. */
+  signOutEverywhere: (userId: string) => Promise<{ data: SignedOut }>;
+  /** GET /api/admin/content-resources/:id/tree: the resource and everything under it, each level ordered by position. */
+  getContentTree: (id: string, options?: QueryOptions) => Promise<{ data: Wire<TreeNode> }>;
+  /** POST /api/admin/content-resources/:id/reorder: the parent's children (content ids), each exactly once, in their new order (204). */
+  reorderContent: (parentId: string, childIds: z.input<typeof ReorderBody>['childIds']) => Promise<{ data: null }>;
 }
 
 export type ConsoleDataProvider = DataProvider & ConsoleApi;
@@ -41,14 +90,28 @@ export type ConsoleDataProvider = DataProvider & ConsoleApi;
 /** The API speaks ra-data-simple-rest's contract; business rules stay on the server. */
 export const dataProvider: ConsoleDataProvider = {
   ...simpleRestProvider(API, httpClient),
-  retryOutboxEmail: (id) =>
-    httpClient(`${API}/outbox-emails/${encodeURIComponent(id)}/retry`, { method: 'POST', body: '{}' }).then(
-      ({ json }) => ({
-        data: json as { id: string; status: string },
-      }),
-    ),
-  getDashboard: (days, options) => getAnswer('/dashboard', { days: String(days) }, options),
-  getFinanceSummary: ({ from, to }, options) => getAnswer('/finance/summary', { from, to }, options),
+  retryOutboxEmail: async (id) => ({ data: await post(path`/outbox-emails/${id}/retry`) }),
+  getDashboard: (days, options) => getAnswer(path`/dashboard`, { days: String(days) }, options),
+  getFinanceSummary: ({ from, to }, options) => getAnswer(path`/finance/summary`, { from, to }, options),
+  generateCoupons: (input) => post(path`/coupons/generate`, input),
+  refundPurchase: (purchaseId, input) => post(path`/purchases/${purchaseId}/refund`, input),
+  banPurchase: (purchaseId, reason) => post(path`/purchases/${purchaseId}/ban`, { reason }),
+  movePurchase: (purchaseId, email) => post(path`/purchases/${purchaseId}/move`, { email }),
+  revokeSeat: async (teamPurchaseId, memberPurchaseId) => {
+    const { json } = await httpClient(path`/bulk-purchases/${teamPurchaseId}/members/${memberPurchaseId}`, {
+      method: 'DELETE',
+    });
+    return json as DataAnswer<Wire<Commerce.TeamView>>;
+  },
+  cancelTransfer: (transferId) => post(path`/purchase-user-transfers/${transferId}/cancel`),
+  hideComment: (commentId, reason) => post(path`/comments/${commentId}/hide`, reason ? { reason } : {}),
+  unhideComment: (commentId) => post(path`/comments/${commentId}/unhide`),
+  signOutEverywhere: async (userId) => ({ data: await post(path`/users/${userId}/sign-out-everywhere`) }),
+  getContentTree: (id, options) => getAnswer(path`/content-resources/${id}/tree`, {}, options),
+  reorderContent: async (parentId, childIds) => {
+    await post(path`/content-resources/${parentId}/reorder`, { childIds });
+    return { data: null };
+  },
 };
 
 /**

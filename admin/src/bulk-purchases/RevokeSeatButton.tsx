@@ -2,22 +2,27 @@ import { useState } from 'react';
 import { grantsAccess } from '../../../api/src/shared/purchase-status';
 import { Button } from '@mui/material';
 import PersonRemoveIcon from '@mui/icons-material/PersonRemove';
-import { useGetOne, useNotify, usePermissions, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { useGetOne, usePermissions, useRecordContext, useTranslate } from 'react-admin';
 import { ConfirmActionDialog } from '../common/ActionDialog';
-import { revokeSeat } from '../common/api';
+import { useConsoleAction } from '../common/useConsoleAction';
 import { canManageOwnership } from '../permissions';
 import type { Purchase } from '../purchases/choices';
 import type { User } from '../users/types';
 import type { BulkPurchase } from './types';
 
 function RevokeSeatDialog({ team, member, onClose }: { team: BulkPurchase; member: Purchase; onClose(): void }) {
-  const notify = useNotify();
-  const refresh = useRefresh();
   const translate = useTranslate();
   const { data: user } = useGetOne<User>('users', { id: member.userId });
   const { data: product } = useGetOne<{ id: string; name: string }>('products', { id: team.productId });
   const who = user?.email ?? translate('console.teams.revoke.thisMember');
   const course = product?.name ?? translate('console.teams.revoke.theCourse');
+  const revoke = useConsoleAction(
+    (dataProvider) => dataProvider.revokeSeat(String(team.id), String(member.id)),
+    (view) => ({
+      message: 'console.teams.revoke.done',
+      messageArgs: { who, free: view.seats.free, smart_count: view.seats.total },
+    }),
+  );
   return (
     <ConfirmActionDialog
       title="console.teams.revoke.title"
@@ -29,15 +34,7 @@ function RevokeSeatDialog({ team, member, onClose }: { team: BulkPurchase; membe
       busyLabel="console.teams.revoke.busy"
       confirmLabel="console.teams.revoke.title"
       failure="console.teams.revoke.failure"
-      action={async () => {
-        const view = await revokeSeat(String(team.id), String(member.id));
-        notify('console.teams.revoke.done', {
-          type: 'success',
-          messageArgs: { who, free: view.seats.free, smart_count: view.seats.total },
-        });
-        refresh();
-      }}
-      onFailed={refresh} // someone may have revoked it meanwhile
+      mutation={revoke}
       onClose={onClose}
     />
   );

@@ -2,9 +2,10 @@ import { useState, type ReactNode } from 'react';
 import { Box, Button, Chip, TextField as MuiTextField, Typography } from '@mui/material';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import VisibilityOffIcon from '@mui/icons-material/VisibilityOff';
-import { useNotify, usePermissions, useRecordContext, useRefresh, useTranslate } from 'react-admin';
+import { usePermissions, useRecordContext, useTranslate } from 'react-admin';
 import { ConfirmActionDialog } from '../common/ActionDialog';
-import { hideComment, unhideComment } from '../common/api';
+import { useConsoleAction } from '../common/useConsoleAction';
+import type { ConsoleDataProvider } from '../dataProvider';
 import { canModerateComments } from '../permissions';
 import { excerpt, type Comment } from './types';
 
@@ -40,13 +41,12 @@ function ModerationDialog({
 }: {
   comment: Comment;
   step: 'hide' | 'unhide';
-  run(): Promise<unknown>;
+  run(dataProvider: ConsoleDataProvider): Promise<{ data: unknown }>;
   onClose(): void;
   children?: ReactNode;
 }) {
-  const notify = useNotify();
-  const refresh = useRefresh();
   const words = (name: string) => `console.comments.${step}.${name}`;
+  const moderate = useConsoleAction(run, () => words('done'));
   return (
     <ConfirmActionDialog
       title={words('title')}
@@ -55,12 +55,7 @@ function ModerationDialog({
       busyLabel={words('busy')}
       confirmLabel={words('confirm')}
       failure={words('failure')}
-      action={async () => {
-        await run();
-        notify(words('done'), { type: 'success' });
-        refresh();
-      }}
-      onFailed={refresh}
+      mutation={moderate}
       onClose={onClose}
     >
       <Quote comment={comment} />
@@ -76,7 +71,7 @@ function HideDialog({ comment, onClose }: { comment: Comment; onClose(): void })
     <ModerationDialog
       comment={comment}
       step="hide"
-      run={() => hideComment(comment.id, reason.trim() || undefined)}
+      run={(dataProvider) => dataProvider.hideComment(comment.id, reason.trim() || undefined)}
       onClose={onClose}
     >
       <MuiTextField
@@ -96,7 +91,14 @@ function HideDialog({ comment, onClose }: { comment: Comment; onClose(): void })
 }
 
 function ShowAgainDialog({ comment, onClose }: { comment: Comment; onClose(): void }) {
-  return <ModerationDialog comment={comment} step="unhide" run={() => unhideComment(comment.id)} onClose={onClose} />;
+  return (
+    <ModerationDialog
+      comment={comment}
+      step="unhide"
+      run={(dataProvider) => dataProvider.unhideComment(comment.id)}
+      onClose={onClose}
+    />
+  );
 }
 
 /**

@@ -12,8 +12,15 @@ import {
   LinearProgress,
   type ButtonProps,
 } from '@mui/material';
-import { useNotify, useRefresh, type HttpError } from 'react-admin';
+import type { UseMutationResult } from '@tanstack/react-query';
+import type { HttpError } from 'react-admin';
 import { useText } from './useText';
+
+/**
+ * An action as react-query's useMutation gives it: confirming runs it, `isPending` shows the progress. Its own
+ * onSuccess/onError notify and refresh; the dialog closes, or shows the API's refusal.
+ */
+type ActionMutation = Pick<UseMutationResult<unknown, Error, void>, 'mutate' | 'isPending' | 'error'>;
 
 /** The API's answer to a failed action (`{ code, message, errors? }`): its message and the fields it is about. */
 export function problemOf(
@@ -101,12 +108,10 @@ export function ConfirmStep({
 
 interface ConfirmActionDialogProps extends Omit<ConfirmStepProps, 'pending' | 'onCancel' | 'onConfirm' | 'error'> {
   title: string;
-  /** Runs the action, then notifies and refreshes; a rejection keeps the dialog open with the API's message. */
-  action(): Promise<void>;
+  /** The action; a refusal keeps the dialog open with the API's message. */
+  mutation: ActionMutation;
   /** Shown when the API gives no message. */
   failure: string;
-  /** After a refusal (e.g. refresh: the record may have changed meanwhile). */
-  onFailed?(): void;
   onClose(): void;
 }
 
@@ -115,37 +120,28 @@ interface ConfirmActionDialogProps extends Omit<ConfirmStepProps, 'pending' | 'o
  * dialog. Clicks inside stay inside (React bubbles portal events to the row that opened it, which would open
  * the row's record).
  */
-export function ConfirmActionDialog({ title, action, failure, onFailed, onClose, ...step }: ConfirmActionDialogProps) {
+export function ConfirmActionDialog({ title, mutation, failure, onClose, ...step }: ConfirmActionDialogProps) {
   const text = useText();
   const titleId = useId();
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const confirm = async () => {
-    setPending(true);
-    setError(null);
-    try {
-      await action();
-      onClose();
-    } catch (caught) {
-      setError(problemOf(caught, text(failure)).message);
-      onFailed?.();
-    } finally {
-      setPending(false);
-    }
-  };
+  const { isPending, error } = mutation;
 
   return (
     <Dialog
       open
-      onClose={pending ? undefined : onClose}
+      onClose={isPending ? undefined : onClose}
       fullWidth
       maxWidth="sm"
       aria-labelledby={titleId}
       onClick={(event) => event.stopPropagation()}
     >
       <DialogTitle id={titleId}>{text(title)}</DialogTitle>
-      <ConfirmStep {...step} pending={pending} error={error} onCancel={onClose} onConfirm={() => void confirm()} />
+      <ConfirmStep
+        {...step}
+        pending={isPending}
+        error={error ? problemOf(error, text(failure)).message : null}
+        onCancel={onClose}
+        onConfirm={() => mutation.mutate(undefined, { onSuccess: onClose })}
+      />
     </Dialog>
   );
 }
@@ -165,8 +161,8 @@ interface FormThenConfirmDialogProps {
   busyLabel: string;
   confirmLabel: string;
   cancelLabel?: string;
-  /** Runs the action and answers the success notice. */
-  action(): Promise<string>;
+  /** The action, its notice and refresh in its own onSuccess/onError. */
+  mutation: ActionMutation;
   /** Shown when the API gives no message. */
   failure: string;
   /** Puts the API's field errors on the form's inputs; true when it showed one (else the message goes on top). */
@@ -176,7 +172,7 @@ interface FormThenConfirmDialogProps {
 
 /**
  * A form, then a confirmation that repeats what will happen. A refusal returns to the form, with the API's
- * answer on the inputs it is about (or above them), and refreshes: the record may have changed meanwhile.
+ * answer on the inputs it is about (or above them).
  */
 export function FormThenConfirmDialog({
   formTitle,
@@ -184,18 +180,15 @@ export function FormThenConfirmDialog({
   children,
   check,
   continueColor,
-  action,
+  mutation,
   failure,
   showFieldErrors,
   onClose,
   ...confirmation
 }: FormThenConfirmDialogProps) {
-  const notify = useNotify();
-  const refresh = useRefresh();
   const text = useText();
   const titleId = useId();
   const [step, setStep] = useState<'form' | 'confirm'>('form');
-  const [pending, setPending] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
 
   const next = () => {
@@ -204,24 +197,18 @@ export function FormThenConfirmDialog({
     if (ready) setStep('confirm');
   };
 
-  const confirm = async () => {
-    setPending(true);
-    try {
-      notify(await action(), { type: 'success' });
-      refresh();
-      onClose();
-    } catch (error) {
-      const { message, errors } = problemOf(error, text(failure));
-      setStep('form');
-      if (!showFieldErrors(errors)) setFormError(message);
-      refresh();
-    } finally {
-      setPending(false);
-    }
-  };
+  const confirm = () =>
+    mutation.mutate(undefined, {
+      onSuccess: onClose,
+      onError: (error) => {
+        const { message, errors } = problemOf(error, text(failure));
+        setStep('form');
+        if (!showFieldErrors(errors)) setFormError(message);
+      },
+    });
 
   return (
-    <Dialog open onClose={pending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
+    <Dialog open onClose={mutation.isPending ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby={titleId}>
       <DialogTitle id={titleId}>{text(step === 'form' ? formTitle : confirmTitle)}</DialogTitle>
       {step === 'form' ? (
         <>
@@ -243,9 +230,9 @@ export function FormThenConfirmDialog({
       ) : (
         <ConfirmStep
           {...confirmation}
-          pending={pending}
+          pending={mutation.isPending}
           onCancel={() => setStep('form')}
-          onConfirm={() => void confirm()}
+          onConfirm={confirm}
         />
       )}
     </Dialog>

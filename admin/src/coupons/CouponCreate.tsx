@@ -1,5 +1,5 @@
 import { Create, SimpleForm, type RaRecord } from 'react-admin';
-import { withoutEmpty } from '../common/api';
+import { withoutEmpty } from '../common/withoutEmpty';
 import { CouponFields } from './CouponForm';
 
 export function CouponCreate() {

@@ -16,6 +16,12 @@ import {
 } from '@mui/material';
 import AutoAwesomeIcon from '@mui/icons-material/AutoAwesome';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
+import { useMutation } from '@tanstack/react-query';
+import type {
+  GenerateCouponsRequest,
+  GeneratedCoupon as GeneratedCouponRecord,
+} from '@contract/admin/schemas/commerce';
+import type { Wire } from '@contract/shared/wire';
 import {
   AutocompleteInput,
   Form,
@@ -25,15 +31,19 @@ import {
   TextInput,
   number,
   required,
+  useDataProvider,
   useNotify,
   usePermissions,
   useRefresh,
   type HttpError,
 } from 'react-admin';
-import { generateCoupons, withoutEmpty, type GenerateCouponsInput, type GeneratedCoupon } from '../common/api';
 import { InstantInput, PercentInput } from '../common/inputs';
 import { formatPercent } from '../common/money';
+import { withoutEmpty } from '../common/withoutEmpty';
+import type { ConsoleDataProvider } from '../dataProvider';
 import { canWrite } from '../permissions';
+
+type GeneratedCoupon = Wire<GeneratedCouponRecord>;
 
 const upperCase = (value: string) => (value ? value.toUpperCase() : '');
 const DEFAULTS = { count: 10, maxUses: 1, prefix: '' };
@@ -96,10 +106,18 @@ function GeneratedCodes({ coupons }: { coupons: GeneratedCoupon[] }) {
 /** The coupon generator (POST /api/admin/coupons/generate): N coupons with fresh codes at once. */
 export function GenerateCouponsButton() {
   const { permissions } = usePermissions();
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refresh = useRefresh();
   const notify = useNotify();
   const [open, setOpen] = useState(false);
   const [generated, setGenerated] = useState<GeneratedCoupon[] | null>(null);
+  const generate = useMutation({
+    mutationFn: (input: GenerateCouponsRequest) => dataProvider.generateCoupons(input),
+    onSuccess: ({ data: coupons }) => {
+      setGenerated(coupons);
+      refresh();
+    },
+  });
   if (!canWrite(permissions, 'coupons')) return null;
 
   const close = () => {
@@ -109,11 +127,10 @@ export function GenerateCouponsButton() {
 
   const submit = async (values: Record<string, unknown>) => {
     try {
-      const coupons = await generateCoupons(withoutEmpty(values) as unknown as GenerateCouponsInput);
-      setGenerated(coupons);
-      refresh();
+      await generate.mutateAsync(withoutEmpty(values) as unknown as GenerateCouponsRequest);
       return undefined;
     } catch (error) {
+      // The API's field errors go back to the form, under their inputs.
       const errors = (error as HttpError).body?.errors as Record<string, string> | undefined;
       if (errors && Object.keys(errors).length) return errors;
       notify(error instanceof Error && error.message ? error.message : 'The coupons could not be generated.', {

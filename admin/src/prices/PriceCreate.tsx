@@ -13,7 +13,7 @@ import {
   required,
   type RaRecord,
 } from 'react-admin';
-import { withoutEmpty } from '../common/api';
+import { withoutEmpty } from '../common/withoutEmpty';
 import { MoneyInput } from '../common/inputs';
 import { CURRENCY_CHOICES } from '../common/money';
 

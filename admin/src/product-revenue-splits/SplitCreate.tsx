@@ -1,5 +1,5 @@
 import { Create, SimpleForm, type RaRecord } from 'react-admin';
-import { withoutEmpty } from '../common/api';
+import { withoutEmpty } from '../common/withoutEmpty';
 import { backToProductSplits, SplitFields, toSplitWrite } from './SplitForm';
 
 export function SplitCreate() {

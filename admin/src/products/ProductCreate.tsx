@@ -1,6 +1,6 @@
 import { Box, Typography } from '@mui/material';
 import { Create, SelectInput, SimpleForm, minValue, maxValue, number, type RaRecord } from 'react-admin';
-import { withoutEmpty } from '../common/api';
+import { withoutEmpty } from '../common/withoutEmpty';
 import { CURRENCY_CHOICES } from '../common/money';
 import { MoneyInput } from '../common/inputs';
 import { ProductFields } from './ProductForm';

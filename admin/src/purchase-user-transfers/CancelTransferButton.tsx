@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Button } from '@mui/material';
 import CancelScheduleSendIcon from '@mui/icons-material/CancelScheduleSend';
-import { useGetOne, useNotify, usePermissions, useRecordContext, useRefresh } from 'react-admin';
+import { useGetOne, usePermissions, useRecordContext } from 'react-admin';
 import { ConfirmActionDialog } from '../common/ActionDialog';
-import { cancelTransfer } from '../common/api';
+import { useConsoleAction } from '../common/useConsoleAction';
 import { canManageOwnership } from '../permissions';
 import type { User } from '../users/types';
 import { CANCELABLE_STATES, type PurchaseUserTransfer } from './choices';
@@ -12,14 +12,17 @@ const day = (iso: string) =>
   new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 
 function CancelTransferDialog({ transfer, onClose }: { transfer: PurchaseUserTransfer; onClose(): void }) {
-  const notify = useNotify();
-  const refresh = useRefresh();
   const { data: recipient } = useGetOne<User>(
     'users',
     { id: transfer.targetUserId ?? '' },
     { enabled: Boolean(transfer.targetUserId) },
   );
   const recipientName = recipient?.email ?? 'the recipient';
+  const cancel = useConsoleAction(
+    (dataProvider) => dataProvider.cancelTransfer(transfer.id),
+    (fresh) =>
+      `Canceled the transfer to ${recipientName}. The purchase can be offered again until ${day(fresh.expiresAt)}.`,
+  );
   return (
     <ConfirmActionDialog
       title="Cancel transfer"
@@ -29,15 +32,7 @@ function CancelTransferDialog({ transfer, onClose }: { transfer: PurchaseUserTra
       confirmLabel="Cancel transfer"
       cancelLabel="Keep it"
       failure="The transfer could not be canceled."
-      action={async () => {
-        const fresh = await cancelTransfer(transfer.id);
-        notify(
-          `Canceled the transfer to ${recipientName}. The purchase can be offered again until ${day(fresh.expiresAt)}.`,
-          { type: 'success' },
-        );
-        refresh();
-      }}
-      onFailed={refresh} // the recipient may have accepted meanwhile
+      mutation={cancel}
       onClose={onClose}
     />
   );

@@ -3,7 +3,7 @@ import { Button, DialogContentText, TextField as MuiTextField } from '@mui/mater
 import ForwardToInboxIcon from '@mui/icons-material/ForwardToInbox';
 import { useGetOne, usePermissions, useRecordContext } from 'react-admin';
 import { FormThenConfirmDialog } from '../common/ActionDialog';
-import { movePurchase } from '../common/api';
+import { useConsoleAction } from '../common/useConsoleAction';
 import { canManageOwnership } from '../permissions';
 import type { User } from '../users/types';
 import type { Purchase } from './choices';
@@ -34,6 +34,10 @@ function MoveDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void
   const [emailError, setEmailError] = useState<string | null>(null);
   const target = email.trim().toLowerCase();
   const ownerName = owner?.email ?? 'the current owner';
+  const move = useConsoleAction(
+    (dataProvider) => dataProvider.movePurchase(purchase.id, target),
+    (moved) => `Moved the purchase from ${ownerName} to ${moved.recipientEmail ?? target}.`,
+  );
 
   const check = () => {
     const issue = emailProblem(target, owner?.email);
@@ -51,10 +55,7 @@ function MoveDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void
       busyLabel="Moving the purchase…"
       cancelLabel="Back"
       confirmLabel="Move"
-      action={async () => {
-        const moved = await movePurchase(purchase.id, target);
-        return `Moved the purchase from ${ownerName} to ${moved.recipientEmail ?? target}.`;
-      }}
+      mutation={move}
       failure="The purchase could not be moved."
       showFieldErrors={(errors) => {
         if (errors.email) setEmailError(errors.email);

@@ -13,7 +13,7 @@ import BlockIcon from '@mui/icons-material/Block';
 import CurrencyExchangeIcon from '@mui/icons-material/CurrencyExchange';
 import { TopToolbar, useGetOne, usePermissions, useRecordContext } from 'react-admin';
 import { FormThenConfirmDialog } from '../common/ActionDialog';
-import { banPurchase, refundPurchase } from '../common/api';
+import { useConsoleAction } from '../common/useConsoleAction';
 import { formatMoney, parseMajorUnits } from '../common/money';
 import { canBan, canRefund } from '../permissions';
 import type { User } from '../users/types';
@@ -94,6 +94,15 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
   const partialCents = parseMajorUnits(amountText);
   const amount = kind === 'full' ? left : (partialCents ?? 0);
   const buyerName = buyer?.email ?? 'the buyer';
+  const refund = useConsoleAction(
+    (dataProvider) =>
+      dataProvider.refundPurchase(purchase.id, {
+        amount: kind === 'partial' ? amount : undefined,
+        reason: reason.trim(),
+      }),
+    (result) =>
+      `Refunded ${money(result.amount)} to ${buyerName}.${result.full ? ' The purchase is now refunded in full.' : ''}`,
+  );
 
   const check = () => {
     const reasonIssue = reasonProblem(reason);
@@ -115,13 +124,7 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
       question={`Refund ${money(amount)} to ${buyerName}? This cannot be undone.`}
       busyLabel="Refunding at the payment provider…"
       confirmLabel="Confirm"
-      action={async () => {
-        const result = await refundPurchase(purchase.id, {
-          amount: kind === 'partial' ? amount : undefined,
-          reason: reason.trim(),
-        });
-        return `Refunded ${money(result.amount)} to ${buyerName}.${result.full ? ' The purchase is now refunded in full.' : ''}`;
-      }}
+      mutation={refund}
       failure="The refund could not be made."
       showFieldErrors={(errors) => {
         // The amount's error belongs to the amount input, which only a partial refund shows.
@@ -196,6 +199,10 @@ function BanDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void 
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
   const buyerName = buyer?.email ?? 'the buyer';
+  const ban = useConsoleAction(
+    (dataProvider) => dataProvider.banPurchase(purchase.id, reason.trim()),
+    () => `Banned the purchase of ${buyerName}: their access has ended.`,
+  );
 
   const check = () => {
     const issue = reasonProblem(reason);
@@ -212,10 +219,7 @@ function BanDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void 
       question={`Ban the purchase of ${buyerName}? Their access ends now. This cannot be undone.`}
       busyLabel="Banning…"
       confirmLabel="Confirm"
-      action={async () => {
-        await banPurchase(purchase.id, reason.trim());
-        return `Banned the purchase of ${buyerName}: their access has ended.`;
-      }}
+      mutation={ban}
       failure="The purchase could not be banned."
       showFieldErrors={(errors) => {
         if (errors.reason) setReasonError(errors.reason);
