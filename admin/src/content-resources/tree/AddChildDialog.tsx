@@ -9,6 +9,7 @@ import {
   IconButton,
 } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
+import { useMutation } from '@tanstack/react-query';
 import {
   AutocompleteInput,
   Form,
@@ -55,20 +56,26 @@ function AddChildDialog({
   const translate = useTranslate();
   const optionText = useContentOption();
   const titleId = `add-child-${parent.id}-title`;
-
-  const submit = async (values: AddChildValues) => {
-    try {
-      await dataProvider.create('content-resource-resources', {
+  const add = useMutation({
+    mutationFn: (values: AddChildValues) =>
+      dataProvider.create('content-resource-resources', {
         data: {
           resourceOfId: parent.id,
           resourceId: values.resourceId,
           position: parent.children.length,
           metadata: values.tier ? { tier: values.tier } : {},
         },
-      });
+      }),
+    onSuccess: async () => {
       notify('console.content.outline.added', { type: 'success', messageArgs: { parent: parent.title } });
       await onAdded();
       onClose();
+    },
+  });
+
+  const submit = async (values: AddChildValues) => {
+    try {
+      await add.mutateAsync(values);
       return undefined;
     } catch (error) {
       const errors = fieldErrors(error);

@@ -15,8 +15,17 @@ import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import DragIndicatorIcon from '@mui/icons-material/DragIndicator';
 import TuneIcon from '@mui/icons-material/Tune';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useCreatePath, useNotify, usePermissions, useTranslate, type TranslateFunction } from 'react-admin';
+import { useMutation } from '@tanstack/react-query';
+import {
+  Link,
+  useCreatePath,
+  useDataProvider,
+  useNotify,
+  usePermissions,
+  useTranslate,
+  type TranslateFunction,
+} from 'react-admin';
+import type { ConsoleDataProvider } from '../../dataProvider';
 import { canWrite } from '../../permissions';
 import { isContainer, typeLabel, typeNoun } from '../choices';
 import { StateChip } from '../StateField';
@@ -24,9 +33,18 @@ import type { TreeNode } from '../types';
 import { AddChildButton } from './AddChildDialog';
 import { errorMessage } from './errors';
 import { RemoveLinkButton } from './RemoveLinkButton';
-import { fetchTree, moved, reorderChildren, treeQueryKey } from './treeApi';
+import { moved, useContentTree } from './useContentTree';
 
 type Direction = 'up' | 'down';
+
+/** A sibling moved from one position to another under its parent; `focus`: the button the keyboard was on. */
+interface Move {
+  parent: TreeNode;
+  child: TreeNode;
+  from: number;
+  to: number;
+  focus?: Direction;
+}
 
 const visuallyHidden = {
   position: 'absolute',
@@ -43,7 +61,7 @@ const visuallyHidden = {
 interface OutlineActions {
   editable: boolean;
   busy: boolean;
-  move: (parent: TreeNode, from: number, to: number, focus?: Direction) => Promise<void>;
+  move: (parent: TreeNode, from: number, to: number, focus?: Direction) => void;
   reload: () => Promise<unknown>;
   drag: { parentId: string; index: number } | null;
   setDrag: (drag: { parentId: string; index: number } | null) => void;
@@ -109,7 +127,7 @@ function OutlineItem({
     event.stopPropagation();
     setDropHere(false);
     setDrag(null);
-    if (drag.index !== index) void move(parent, drag.index, index);
+    if (drag.index !== index) move(parent, drag.index, index);
   };
 
   return (
@@ -181,7 +199,7 @@ function OutlineItem({
               title={translate('console.content.outline.moveUp')}
               data-move={`${node.id}:up`}
               disabled={busy || index === 0}
-              onClick={() => void move(parent, index, index - 1, 'up')}
+              onClick={() => move(parent, index, index - 1, 'up')}
             >
               <ArrowUpwardIcon fontSize="small" />
             </IconButton>
@@ -191,7 +209,7 @@ function OutlineItem({
               title={translate('console.content.outline.moveDown')}
               data-move={`${node.id}:down`}
               disabled={busy || index === last}
-              onClick={() => void move(parent, index, index + 1, 'down')}
+              onClick={() => move(parent, index, index + 1, 'down')}
             >
               <ArrowDownwardIcon fontSize="small" />
             </IconButton>
@@ -224,60 +242,53 @@ function OutlineItem({
 export function ContentOutline({ rootId, hideWhenEmpty = false }: { rootId: string; hideWhenEmpty?: boolean }) {
   const { permissions } = usePermissions();
   const editable = canWrite(permissions, 'content-resource-resources');
+  const dataProvider = useDataProvider<ConsoleDataProvider>();
   const notify = useNotify();
   const translate = useTranslate();
-  const queryClient = useQueryClient();
   const containerRef = useRef<HTMLDivElement>(null);
   const focusAfter = useRef<{ id: string; direction: Direction } | null>(null);
-  const [busy, setBusy] = useState(false);
   const [announcement, setAnnouncement] = useState('');
   const [drag, setDrag] = useState<{ parentId: string; index: number } | null>(null);
 
   const {
-    data: tree,
-    error,
-    isPending,
-    isFetching,
-    refetch,
-  } = useQuery({
-    queryKey: treeQueryKey(rootId),
-    queryFn: () => fetchTree(rootId),
-    // One retry for server or network trouble; a 4xx (not found, forbidden) will not change by asking again.
-    retry: (failures, failure) => failures < 1 && !(Number((failure as { status?: unknown }).status) < 500),
-  });
+    query: { data: tree, error, isPending, isFetching, refetch },
+    reload,
+  } = useContentTree(rootId);
 
-  const reload = useCallback(async () => {
-    await Promise.all([refetch(), queryClient.invalidateQueries({ queryKey: ['content-resource-resources'] })]);
-  }, [refetch, queryClient]);
+  // Busy until the outline is reloaded (the callbacks' promises are awaited): no second move on stale positions.
+  const reorder = useMutation({
+    mutationFn: ({ parent, from, to }: Move) =>
+      dataProvider.reorderContent(
+        parent.id,
+        moved(parent.children, from, to).map((c) => c.id),
+      ),
+    onSuccess: async (_, { parent, child, to, focus }) => {
+      if (focus) focusAfter.current = { id: child.id, direction: focus };
+      await reload();
+      setAnnouncement(
+        translate('console.content.outline.moved', {
+          title: untitled(translate, child),
+          position: to + 1,
+          count: parent.children.length,
+          parent: untitled(translate, parent),
+        }),
+      );
+    },
+    onError: async (failure) => {
+      notify(errorMessage(failure, translate('console.content.outline.moveFailed')), { type: 'error' });
+      await refetch();
+    },
+  });
+  const busy = reorder.isPending;
+  const { mutate } = reorder;
 
   const move = useCallback(
-    async (parent: TreeNode, from: number, to: number, focus?: Direction) => {
+    (parent: TreeNode, from: number, to: number, focus?: Direction) => {
       const child = parent.children[from];
       if (!child || to < 0 || to >= parent.children.length) return;
-      setBusy(true);
-      try {
-        await reorderChildren(
-          parent.id,
-          moved(parent.children, from, to).map((c) => c.id),
-        );
-        if (focus) focusAfter.current = { id: child.id, direction: focus };
-        await reload();
-        setAnnouncement(
-          translate('console.content.outline.moved', {
-            title: untitled(translate, child),
-            position: to + 1,
-            count: parent.children.length,
-            parent: untitled(translate, parent),
-          }),
-        );
-      } catch (failure) {
-        notify(errorMessage(failure, translate('console.content.outline.moveFailed')), { type: 'error' });
-        await refetch();
-      } finally {
-        setBusy(false);
-      }
+      mutate({ parent, child, from, to, focus });
     },
-    [notify, refetch, reload, translate],
+    [mutate],
   );
 
   // Keep the keyboard where it was: on the moved item's button (or its other button at either end).

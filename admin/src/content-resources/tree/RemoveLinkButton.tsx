@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { IconButton } from '@mui/material';
 import LinkOffIcon from '@mui/icons-material/LinkOff';
+import { useMutation } from '@tanstack/react-query';
 import { Confirm, useDataProvider, useNotify, useTranslate } from 'react-admin';
 import { typeNoun } from '../choices';
 import type { TreeNode } from '../types';
@@ -19,25 +20,21 @@ export function RemoveLinkButton({ node, parent, onRemoved, disabled }: RemoveLi
   const notify = useNotify();
   const translate = useTranslate();
   const [open, setOpen] = useState(false);
-  const [pending, setPending] = useState(false);
-  const link = node.link;
-  if (!link) return null;
   const names = { child: node.title, parent: parent.title };
-  const label = translate('console.content.outline.removeLabel', names);
-
-  const remove = async () => {
-    setPending(true);
-    try {
-      await dataProvider.delete('content-resource-resources', { id: link.id });
+  const remove = useMutation({
+    mutationFn: (linkId: string) => dataProvider.delete('content-resource-resources', { id: linkId }),
+    onSuccess: async () => {
       notify('console.content.outline.removed', { type: 'success', messageArgs: names });
       await onRemoved();
-    } catch (error) {
+    },
+    onError: (error) => {
       notify(errorMessage(error, translate('console.content.outline.removeFailed')), { type: 'error' });
-    } finally {
-      setPending(false);
-      setOpen(false);
-    }
-  };
+    },
+    onSettled: () => setOpen(false),
+  });
+  const link = node.link;
+  if (!link) return null;
+  const label = translate('console.content.outline.removeLabel', names);
 
   return (
     <>
@@ -46,14 +43,14 @@ export function RemoveLinkButton({ node, parent, onRemoved, disabled }: RemoveLi
         color="error"
         aria-label={label}
         title={label}
-        disabled={disabled || pending}
+        disabled={disabled || remove.isPending}
         onClick={() => setOpen(true)}
       >
         <LinkOffIcon fontSize="small" />
       </IconButton>
       <Confirm
         isOpen={open}
-        loading={pending}
+        loading={remove.isPending}
         title="console.content.outline.removeTitle"
         titleTranslateOptions={names}
         content="console.content.outline.removeContent"
@@ -62,7 +59,7 @@ export function RemoveLinkButton({ node, parent, onRemoved, disabled }: RemoveLi
           parent: typeNoun(translate, parent.type),
         }}
         confirm="console.content.outline.remove"
-        onConfirm={remove}
+        onConfirm={() => remove.mutate(link.id)}
         onClose={() => setOpen(false)}
       />
     </>
