@@ -1,8 +1,12 @@
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import type { Coupon, Purchase } from '../../api/src/commerce/models';
-import type { BulkPurchaseRecord, PurchaseRecord } from '../../api/src/commerce/schemas';
+import type { Price, Product } from '../../api/src/catalog/models';
+import type { PriceRecord, ProductRecord } from '../../api/src/catalog/schemas';
+import type { Coupon, Purchase, PurchaseUserTransfer } from '../../api/src/commerce/models';
+import type { BulkPurchaseRecord, CouponRecord, PurchaseRecord, TransferRecord } from '../../api/src/commerce/schemas';
+import type { ProductRevenueSplit } from '../../api/src/finance/models';
+import type { RevenueSplitRecord } from '../../api/src/finance/schemas';
 import type { GeneratedCoupon } from '../../api/src/admin/schemas/commerce';
 import type { Account, User } from '../../api/src/identity/models';
 import type { AccountRecord, UserRecord } from '../../api/src/identity/schemas';
@@ -139,4 +143,9 @@ const _recordsFitTheirModels: [
   Fits<ContentResource, ContentResourceRecord>,
   Fits<ContentResourceResource, ContentLinkRecord>,
   Fits<OutboxEmail, OutboxEmailRecord>,
-] = [true, true, true, true, true, true, true, true, true];
+  Fits<Product, ProductRecord>,
+  Fits<Price, PriceRecord>,
+  Fits<Coupon, CouponRecord>,
+  Fits<PurchaseUserTransfer, TransferRecord>,
+  Fits<ProductRevenueSplit, RevenueSplitRecord>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EmailAddress } from '../identity/schemas';
+import type { ActiveStatus } from '../shared/active-status';
 import type { PurchaseStatus } from '../shared/purchase-status';
 import type { TransferState } from '../shared/transfer-states';
 import type { Quote, TeamTier } from './pricing';
@@ -278,4 +279,40 @@ export interface BulkPurchaseRecord extends PurchaseRecord {
   seatsUsed: number;
   /** The code in the team's invite link (a uuid the owner can replace); older answers may lack it. */
   inviteCode?: string | null;
+}
+
+/** A coupon as the console sees it (the `coupons` resource: the row, every column). */
+export interface CouponRecord {
+  id: string;
+  code: string | null;
+  /** 0–1, four decimals. */
+  percentageDiscount: number;
+  expires: Date | null;
+  /** −1 for unlimited. */
+  maxUses: number;
+  usedCount: number;
+  /** The site-wide sale, applied without a code. */
+  default: boolean;
+  status: ActiveStatus;
+  restrictedToProductId: string | null;
+  /** The team purchase whose seats it hands out. */
+  bulkPurchaseId: string | null;
+  merchantCouponId: string | null;
+  inviteCode: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A transfer as the console lists it (the `purchase-user-transfers` resource: the row, every column). */
+export interface TransferRecord {
+  id: string;
+  transferState: TransferState;
+  purchaseId: string;
+  sourceUserId: string;
+  targetUserId: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  canceledAt: Date | null;
+  confirmedAt: Date | null;
+  completedAt: Date | null;
 }

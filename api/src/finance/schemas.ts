@@ -55,3 +55,15 @@ export interface FinanceSummaryAnswer {
     name: string | null;
   })[];
 }
+
+/** A product's revenue split as the console sees it (the `product-revenue-splits` resource). */
+export interface RevenueSplitRecord {
+  id: string;
+  productId: string;
+  type: RecipientType;
+  /** 0–1, four decimals. */
+  percent: number;
+  /** Null for the platform. */
+  userId: string | null;
+  createdAt: Date;
+}
