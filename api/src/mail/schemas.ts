@@ -1,8 +1,10 @@
+import type { OutboxStatus } from '../shared/outbox-status';
+
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
 // What the console reads of the outbox; it takes them as `Wire<…>` (api/src/shared/wire.ts). Type-only: the apps'
 // typecheck reads this file, so no Node module here.
 
-export type OutboxStatus = 'pending' | 'sent' | 'failed';
+export type { OutboxStatus };
 
 /** An email in the outbox (the `outbox-emails` resource, and what a retry answers). */
 export interface OutboxEmailRecord {
