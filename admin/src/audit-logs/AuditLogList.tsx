@@ -1,18 +1,9 @@
 import HistoryIcon from '@mui/icons-material/History';
-import {
-  AutocompleteInput,
-  Datagrid,
-  DateField,
-  List,
-  ReferenceInput,
-  SelectInput,
-  TextField,
-  useTranslate,
-} from 'react-admin';
-import { EmptyState, NoneFound } from '../common/EmptyState';
+import { AutocompleteInput, ReferenceInput, SelectInput, useTranslate } from 'react-admin';
+import { date, status, text } from '../common/columns';
+import { RecordList } from '../common/RecordList';
 import { SearchInput } from '../common/SearchInput';
 import { dateRangeFilters } from '../common/inputs';
-import { StatusChipField } from '../common/StatusChipField';
 import { ACTION_CHOICES, ACTION_LOOKS, AUDITED_RESOURCES } from './choices';
 import { ActorField, RecordLinkField, ResourceNameField } from './fields';
 
@@ -37,26 +28,28 @@ const filters = [
   ...dateRangeFilters('createdAt', 'When'),
 ];
 
+/** An entry's columns; its page shows them too, with what changed. */
+export const entryColumns = [
+  date('createdAt'),
+  <ActorField key="actorEmail" source="actorEmail" label="resources.audit-logs.fields.actorId" sortable={false} />,
+  status(ACTION_LOOKS, 'action', { sortable: false }),
+  <ResourceNameField key="resource" source="resource" sortable={false} />,
+  <RecordLinkField key="recordId" source="recordId" sortable={false} />,
+  text('requestId', { emptyText: '—' }),
+];
+
 export function AuditLogList() {
   return (
-    <List
+    <RecordList
       filters={filters}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      exporter={false}
-      empty={
-        <EmptyState icon={HistoryIcon} title="console.audit.empty.title">
-          console.audit.empty.body
-        </EmptyState>
-      }
+      icon={HistoryIcon}
+      texts={{
+        title: 'console.audit.empty.title',
+        body: 'console.audit.empty.body',
+        noMatch: 'console.audit.empty.noMatch',
+      }}
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>console.audit.empty.noMatch</NoneFound>}>
-        <DateField source="createdAt" showTime />
-        <ActorField source="actorEmail" label="resources.audit-logs.fields.actorId" sortable={false} />
-        <StatusChipField source="action" looks={ACTION_LOOKS} sortable={false} />
-        <ResourceNameField source="resource" sortable={false} />
-        <RecordLinkField source="recordId" sortable={false} />
-        <TextField source="requestId" emptyText="—" sortable={false} />
-      </Datagrid>
-    </List>
+      {entryColumns}
+    </RecordList>
   );
 }

@@ -1,17 +1,10 @@
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
-import {
-  DateField,
-  FunctionField,
-  Show,
-  SimpleShowLayout,
-  TextField,
-  useRecordContext,
-  useTranslate,
-} from 'react-admin';
+import { FunctionField, useRecordContext, useTranslate } from 'react-admin';
+import { text } from '../common/columns';
 import { JsonBlock } from '../common/JsonBlock';
-import { StatusChipField } from '../common/StatusChipField';
-import { ACTION_LOOKS, changedKeys, type AuditLog } from './choices';
-import { ActorField, RecordLinkField, ResourceNameField } from './fields';
+import { RecordShow } from '../common/RecordShow';
+import { entryColumns } from './AuditLogList';
+import { changedKeys, type AuditLog } from './choices';
 
 /** A field-by-field table of what changed. */
 function Changes(_props: { label?: string }) {
@@ -70,22 +63,15 @@ function EntryTitle() {
 
 export function AuditLogShow() {
   return (
-    <Show title={<EntryTitle />} actions={false}>
-      <SimpleShowLayout>
-        <DateField source="createdAt" showTime />
-        <ActorField source="actorEmail" label="resources.audit-logs.fields.actorId" />
-        <StatusChipField source="action" looks={ACTION_LOOKS} />
-        <ResourceNameField source="resource" />
-        <RecordLinkField source="recordId" />
-        <TextField source="requestId" emptyText="—" />
-        <Changes label="console.audit.changes" />
-        <FunctionField<AuditLog>
-          label="console.audit.beforeAndAfter"
-          render={(entry) => <BeforeAndAfter entry={entry} />}
-        />
-        <TextField source="id" />
-      </SimpleShowLayout>
-    </Show>
+    <RecordShow title={<EntryTitle />} actions={false}>
+      {entryColumns}
+      <Changes label="console.audit.changes" />
+      <FunctionField<AuditLog>
+        label="console.audit.beforeAndAfter"
+        render={(entry) => <BeforeAndAfter entry={entry} />}
+      />
+      {text('id')}
+    </RecordShow>
   );
 }
 

@@ -1,13 +1,13 @@
 import BookmarkBorderIcon from '@mui/icons-material/BookmarkBorder';
-import { Datagrid, DateField, DateInput, List, TextField, TextInput } from 'react-admin';
+import { DateInput, TextInput } from 'react-admin';
+import { date, text } from '../common/columns';
+import { RecordList } from '../common/RecordList';
 import {
-  ContentRefField,
   ContentReferenceInput,
-  EmptyState,
-  NoMatch,
-  UserRefField,
   UserReferenceInput,
   LearningListActions,
+  contentRef,
+  userRef,
 } from '../content-resources/shared';
 
 const filters = [
@@ -19,26 +19,21 @@ const filters = [
 
 export function BookmarkList() {
   return (
-    <List
+    <RecordList
       actions={<LearningListActions />}
+      exporter
       filters={filters}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      empty={
-        <EmptyState icon={BookmarkBorderIcon} title="console.content.bookmarks.empty.title">
-          console.content.bookmarks.empty.body
-        </EmptyState>
-      }
+      icon={BookmarkBorderIcon}
+      texts={{
+        title: 'console.content.bookmarks.empty.title',
+        body: 'console.content.bookmarks.empty.body',
+        noMatch: 'console.content.bookmarks.empty.noMatch',
+      }}
     >
-      <Datagrid
-        rowClick="show"
-        bulkActionButtons={false}
-        empty={<NoMatch>console.content.bookmarks.empty.noMatch</NoMatch>}
-      >
-        <UserRefField source="userId" sortable={false} />
-        <ContentRefField source="resourceId" sortable={false} />
-        <TextField source="type" sortable={false} />
-        <DateField source="createdAt" showTime />
-      </Datagrid>
-    </List>
+      {userRef('userId')}
+      {contentRef('resourceId')}
+      {text('type')}
+      {date('createdAt')}
+    </RecordList>
   );
 }

@@ -1,18 +1,10 @@
-import { DateField, Show, SimpleShowLayout, TextField } from 'react-admin';
-import { ContentRefField, JsonField, UserRefField } from '../content-resources/shared';
+import { STAMPS, text } from '../common/columns';
+import { RecordShow } from '../common/RecordShow';
+import { json } from '../common/JsonField';
+import { contentRef, userRef } from '../content-resources/shared';
 
 export function BookmarkShow() {
   return (
-    <Show>
-      <SimpleShowLayout>
-        <UserRefField source="userId" />
-        <ContentRefField source="resourceId" />
-        <TextField source="type" />
-        <JsonField source="fields" />
-        <DateField source="createdAt" showTime />
-        <DateField source="updatedAt" showTime />
-        <TextField source="id" />
-      </SimpleShowLayout>
-    </Show>
+    <RecordShow>{[userRef('userId'), contentRef('resourceId'), text('type'), json('fields'), ...STAMPS]}</RecordShow>
   );
 }

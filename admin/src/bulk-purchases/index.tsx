@@ -1,19 +1,8 @@
 import GroupsIcon from '@mui/icons-material/Groups';
-import {
-  AutocompleteInput,
-  Datagrid,
-  DateField,
-  FunctionField,
-  List,
-  NumberInput,
-  ReferenceField,
-  ReferenceInput,
-  SelectInput,
-} from 'react-admin';
-import { EmptyState, NoneFound } from '../common/EmptyState';
+import { AutocompleteInput, FunctionField, NumberInput, ReferenceInput, SelectInput } from 'react-admin';
+import { date, money, ref, status } from '../common/columns';
 import { dateRangeFilters } from '../common/inputs';
-import { MoneyField } from '../common/MoneyField';
-import { StatusChipField } from '../common/StatusChipField';
+import { RecordList } from '../common/RecordList';
 import { PURCHASE_STATUS_CHOICES, PURCHASE_STATUS_LOOKS } from '../purchases/choices';
 import { TeamShow } from './TeamShow';
 import { seatsFree, type BulkPurchase } from './types';
@@ -33,26 +22,23 @@ const filters = [
 
 function TeamList() {
   return (
-    <List
+    <RecordList
       filters={filters}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      exporter={false}
-      empty={
-        <EmptyState icon={GroupsIcon} title="console.teams.empty.title">
-          console.teams.empty.body
-        </EmptyState>
-      }
+      icon={GroupsIcon}
+      texts={{
+        title: 'console.teams.empty.title',
+        body: 'console.teams.empty.body',
+        noMatch: 'console.teams.empty.noMatch',
+      }}
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>console.teams.empty.noMatch</NoneFound>}>
-        <DateField source="createdAt" showTime />
-        <ReferenceField source="userId" reference="users" link="show" sortable={false} />
-        <ReferenceField source="productId" reference="products" link="show" sortable={false} />
-        <FunctionField<BulkPurchase> source="seatsUsed" render={(t) => `${t.seatsUsed} / ${t.seatsTotal}`} />
-        <FunctionField<BulkPurchase> source="seatsFree" render={seatsFree} sortable={false} />
-        <StatusChipField source="status" looks={PURCHASE_STATUS_LOOKS} sortable={false} />
-        <MoneyField source="totalAmount" />
-      </Datagrid>
-    </List>
+      {date('createdAt')}
+      {ref('userId', 'users')}
+      {ref('productId', 'products')}
+      <FunctionField<BulkPurchase> source="seatsUsed" render={(t) => `${t.seatsUsed} / ${t.seatsTotal}`} />
+      <FunctionField<BulkPurchase> source="seatsFree" render={seatsFree} sortable={false} />
+      {status(PURCHASE_STATUS_LOOKS, 'status', { sortable: false })}
+      {money('totalAmount')}
+    </RecordList>
   );
 }
 

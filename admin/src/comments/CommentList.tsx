@@ -1,14 +1,14 @@
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
-import { Datagrid, DateField, DateInput, FunctionField, List, NullableBooleanInput } from 'react-admin';
+import { DateInput, FunctionField, NullableBooleanInput } from 'react-admin';
+import { date } from '../common/columns';
+import { RecordList } from '../common/RecordList';
 import { SearchInput } from '../common/SearchInput';
 import {
-  ContentRefField,
   ContentReferenceInput,
-  EmptyState,
-  NoMatch,
-  UserRefField,
   UserReferenceInput,
   LearningListActions,
+  contentRef,
+  userRef,
 } from '../content-resources/shared';
 import { ModerateCommentButton, VisibilityField } from './Moderation';
 import { excerpt, type Comment } from './types';
@@ -44,29 +44,24 @@ const rowSx = (comment: Comment) =>
 /** Learners' comments on lessons; support and admins hide any of them (or show it again) from its row or its page. */
 export function CommentList() {
   return (
-    <List
+    <RecordList
       actions={<LearningListActions />}
+      exporter
       filters={filters}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      empty={
-        <EmptyState icon={ForumOutlinedIcon} title="console.comments.empty.title">
-          console.comments.empty.body
-        </EmptyState>
-      }
+      icon={ForumOutlinedIcon}
+      texts={{
+        title: 'console.comments.empty.title',
+        body: 'console.comments.empty.body',
+        noMatch: 'console.comments.empty.noMatch',
+      }}
+      rowSx={rowSx}
     >
-      <Datagrid
-        rowClick="show"
-        bulkActionButtons={false}
-        rowSx={rowSx}
-        empty={<NoMatch>console.comments.empty.noMatch</NoMatch>}
-      >
-        <UserRefField source="userId" sortable={false} />
-        <ContentRefField source="context.resourceId" sortable={false} />
-        <FunctionField<Comment> source="text" sortable={false} render={(c) => excerpt(c.text)} />
-        <VisibilityField label="resources.comments.fields.hidden" sortBy="hiddenAt" />
-        <DateField source="createdAt" showTime />
-        <ModerateCommentButton label="" />
-      </Datagrid>
-    </List>
+      {userRef('userId')}
+      {contentRef('context.resourceId')}
+      <FunctionField<Comment> source="text" sortable={false} render={(c) => excerpt(c.text)} />
+      <VisibilityField label="resources.comments.fields.hidden" sortBy="hiddenAt" />
+      {date('createdAt')}
+      <ModerateCommentButton label="" />
+    </RecordList>
   );
 }

@@ -1,5 +1,8 @@
-import { DateField, Show, SimpleShowLayout, TextField, TopToolbar, useRecordContext, useTranslate } from 'react-admin';
-import { ContentRefField, JsonField, UserRefField } from '../content-resources/shared';
+import { TextField, TopToolbar, useRecordContext, useTranslate } from 'react-admin';
+import { STAMPS, date, pick, text } from '../common/columns';
+import { RecordShow } from '../common/RecordShow';
+import { json } from '../common/JsonField';
+import { contentRef, userRef } from '../content-resources/shared';
 import { ModerateCommentButton, VisibilityField } from './Moderation';
 import type { Comment } from './types';
 
@@ -19,21 +22,18 @@ function CommentTitle() {
 
 export function CommentShow() {
   return (
-    <Show actions={<CommentActions />} title={<CommentTitle />}>
-      <SimpleShowLayout>
-        <UserRefField source="userId" />
-        <ContentRefField source="context.resourceId" />
-        <TextField source="context.category" emptyText="—" />
-        <TextField source="text" sx={{ whiteSpace: 'pre-wrap' }} />
-        <VisibilityField label="resources.comments.fields.hidden" />
-        <DateField source="hiddenAt" showTime emptyText="—" />
-        <UserRefField source="hiddenById" />
-        <JsonField source="context" />
-        <DateField source="createdAt" showTime />
-        <DateField source="editedAt" showTime emptyText="console.comments.never" />
-        <DateField source="updatedAt" showTime />
-        <TextField source="id" />
-      </SimpleShowLayout>
-    </Show>
+    <RecordShow actions={<CommentActions />} title={<CommentTitle />}>
+      {userRef('userId')}
+      {contentRef('context.resourceId')}
+      {text('context.category', { emptyText: '—' })}
+      <TextField source="text" sx={{ whiteSpace: 'pre-wrap' }} />
+      <VisibilityField label="resources.comments.fields.hidden" />
+      {date('hiddenAt', { emptyText: '—' })}
+      {userRef('hiddenById')}
+      {json('context')}
+      {date('createdAt')}
+      {date('editedAt', { emptyText: 'console.comments.never' })}
+      {pick(STAMPS, ['updatedAt', 'id'])}
+    </RecordShow>
   );
 }

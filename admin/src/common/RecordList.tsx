@@ -1,5 +1,5 @@
 import type { ComponentProps, ReactElement, ReactNode } from 'react';
-import { List, useResourceContext, useTranslate, type SortPayload } from 'react-admin';
+import { List, useResourceContext, useTranslate, type DatagridProps, type SortPayload } from 'react-admin';
 import { EmptyState } from './EmptyState';
 import { Rows } from './Rows';
 
@@ -14,6 +14,11 @@ interface RecordListProps {
   actions?: ReactElement | false;
   /** Offer the CSV export (most lists do not: their records are read on their pages). */
   exporter?: boolean;
+  /** The empty state's words (catalog keys) when they are not under `resources.<name>`. */
+  texts?: EmptyTexts;
+  title?: string;
+  /** A row's look by its record (e.g. dimmed when hidden). */
+  rowSx?: DatagridProps['rowSx'];
   /** The rows, when they are a ready-made Datagrid; otherwise `children` are the columns. */
   rows?: ReactElement;
   children?: ReactNode;
@@ -21,10 +26,18 @@ interface RecordListProps {
 
 const NEWEST_FIRST: SortPayload = { field: 'createdAt', order: 'DESC' };
 
+interface EmptyTexts {
+  title: string;
+  body: string;
+  noMatch: string;
+}
+
+const RESOURCE_KEYS: EmptyTexts = { title: 'emptyTitle', body: 'emptyNote', noMatch: 'noneFound' };
+
 /**
  * A resource's list as every console list is: newest first, no export, an empty state that says what the records
  * are and where they come from (`resources.<name>.emptyTitle` and `emptyNote`) and a line when the filters match
- * nothing (`resources.<name>.noneFound`).
+ * nothing (`resources.<name>.noneFound`), or the keys under `texts`.
  */
 export function RecordList({
   filters,
@@ -34,26 +47,34 @@ export function RecordList({
   sort = NEWEST_FIRST,
   actions,
   exporter = false,
+  texts,
+  title,
+  rowSx,
   rows,
   children,
 }: RecordListProps) {
   const resource = useResourceContext();
   const translate = useTranslate();
-  const key = `resources.${resource}`;
+  const key = (name: keyof EmptyTexts) => texts?.[name] ?? `resources.${resource}.${RESOURCE_KEYS[name]}`;
   return (
     <List
+      title={title}
       filters={filters}
       exporter={exporter ? undefined : false}
       sort={sort}
       actions={actions}
       empty={
-        <EmptyState icon={icon} title={translate(`${key}.emptyTitle`)} action={emptyAction}>
-          {translate(`${key}.emptyNote`)}
+        <EmptyState icon={icon} title={translate(key('title'))} action={emptyAction}>
+          {translate(key('body'))}
           {emptyNote ? <> {emptyNote}</> : null}
         </EmptyState>
       }
     >
-      {rows ?? <Rows empty={`${key}.noneFound`}>{children}</Rows>}
+      {rows ?? (
+        <Rows empty={key('noMatch')} rowSx={rowSx}>
+          {children}
+        </Rows>
+      )}
     </List>
   );
 }

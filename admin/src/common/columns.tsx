@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { DateField, ReferenceField, TextField } from 'react-admin';
+import { DateField, NumberField, ReferenceField, TextField } from 'react-admin';
 import { ChargeMoneyField } from './ChargeMoneyField';
 import { MoneyField, PercentField } from './MoneyField';
 import { StatusChipField, type ChipLook } from './StatusChipField';
@@ -19,9 +19,13 @@ export const text = (source: string, { sortable = false, ...o }: ColumnOptions =
   <TextField key={source} source={source} sortable={sortable} {...o} />
 );
 
-export const date = (source: string, { showTime = true, ...o }: ColumnOptions & { showTime?: boolean } = {}) => (
+type DateOptions = ColumnOptions & { showTime?: boolean; options?: Intl.DateTimeFormatOptions };
+
+export const date = (source: string, { showTime = true, ...o }: DateOptions = {}) => (
   <DateField key={source} source={source} showTime={showTime} {...o} />
 );
+
+export const numeric = (source: string, o: ColumnOptions = {}) => <NumberField key={source} source={source} {...o} />;
 
 export const money = (source: string, o: ColumnOptions = {}) => <MoneyField key={source} source={source} {...o} />;
 
@@ -40,6 +44,9 @@ export const status = (looks: Record<string, ChipLook>, source = 'status', o: Co
 export const ref = (source: string, reference: string, { sortable = false, ...o }: ColumnOptions = {}) => (
   <ReferenceField key={source} source={source} reference={reference} link="show" sortable={sortable} {...o} />
 );
+
+/** What a record's page ends with: when it was created and last changed, and its id. */
+export const STAMPS = [date('createdAt'), date('updatedAt'), text('id')];
 
 /** The columns of `columns` named by `sources`, in that order (e.g. a list's columns inside another page). */
 export function pick(columns: readonly ReactElement[], sources: readonly string[]): ReactElement[] {

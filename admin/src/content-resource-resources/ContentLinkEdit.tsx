@@ -1,36 +1,16 @@
-import {
-  Create,
-  DeleteButton,
-  Edit,
-  Labeled,
-  NumberInput,
-  SaveButton,
-  SelectInput,
-  SimpleForm,
-  Toolbar,
-  minValue,
-  number,
-  required,
-} from 'react-admin';
+import { Create, Edit, Labeled, SelectInput, SimpleForm, required } from 'react-admin';
+import { SaveAndDeleteToolbar } from '../common/SaveAndDeleteToolbar';
 import { TIER_CHOICES } from '../content-resources/choices';
-import { ContentRefField, ContentReferenceInput } from '../content-resources/shared';
+import { ContentRefField, ContentReferenceInput, PositionInput } from '../content-resources/shared';
 import { toLinkCreate, toLinkUpdate } from './transform';
 
-const validatePosition = [required(), number(), minValue(0)];
-
-function LinkEditToolbar() {
-  return (
-    <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
-      <SaveButton />
-      <DeleteButton
-        mutationMode="pessimistic"
-        label="console.content.link.remove"
-        confirmTitle="console.content.link.removeTitle"
-        confirmContent="console.content.link.removeContent"
-      />
-    </Toolbar>
-  );
-}
+const toolbar = (
+  <SaveAndDeleteToolbar
+    label="console.content.link.remove"
+    confirmTitle="console.content.link.removeTitle"
+    confirmContent="console.content.link.removeContent"
+  />
+);
 
 const tierInput = (
   <SelectInput
@@ -45,19 +25,14 @@ const tierInput = (
 export function ContentLinkEdit() {
   return (
     <Edit mutationMode="pessimistic" transform={toLinkUpdate} redirect="show">
-      <SimpleForm toolbar={<LinkEditToolbar />}>
+      <SimpleForm toolbar={toolbar}>
         <Labeled source="resourceOfId">
           <ContentRefField source="resourceOfId" />
         </Labeled>
         <Labeled source="resourceId">
           <ContentRefField source="resourceId" />
         </Labeled>
-        <NumberInput
-          source="position"
-          validate={validatePosition}
-          step={1}
-          helperText="console.content.link.positionHelp"
-        />
+        <PositionInput helperText="console.content.link.positionHelp" />
         {tierInput}
       </SimpleForm>
     </Edit>
@@ -78,7 +53,7 @@ export function ContentLinkCreate() {
           label="resources.content-resource-resources.fields.resourceId"
           validate={required()}
         />
-        <NumberInput source="position" validate={validatePosition} step={1} />
+        <PositionInput />
         {tierInput}
       </SimpleForm>
     </Create>

@@ -1,12 +1,8 @@
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
-import { CreateButton, Datagrid, DateField, List, NumberField } from 'react-admin';
-import {
-  ContentRefField,
-  ContentReferenceInput,
-  EmptyState,
-  NoMatch,
-  LearningListActions,
-} from '../content-resources/shared';
+import { CreateButton } from 'react-admin';
+import { date, numeric } from '../common/columns';
+import { RecordList } from '../common/RecordList';
+import { ContentReferenceInput, LearningListActions, contentRef } from '../content-resources/shared';
 import { TierField } from './TierField';
 
 const filters = [
@@ -24,29 +20,31 @@ const filters = [
   />,
 ];
 
+/** A link's columns; its page shows them too. */
+export const linkColumns = [
+  contentRef('resourceOfId', { sortable: true }),
+  contentRef('resourceId', { sortable: true }),
+  numeric('position'),
+  <TierField key="metadata.tier" source="metadata.tier" sortable={false} />,
+  date('createdAt'),
+];
+
 export function ContentLinkList() {
   return (
-    <List
+    <RecordList
       actions={<LearningListActions />}
+      exporter
       filters={filters}
       sort={{ field: 'position', order: 'ASC' }}
-      empty={
-        <EmptyState
-          icon={AccountTreeOutlinedIcon}
-          title="console.content.link.empty.title"
-          action={<CreateButton label="console.content.link.empty.create" />}
-        >
-          console.content.link.empty.body
-        </EmptyState>
-      }
+      icon={AccountTreeOutlinedIcon}
+      texts={{
+        title: 'console.content.link.empty.title',
+        body: 'console.content.link.empty.body',
+        noMatch: 'console.content.link.empty.noMatch',
+      }}
+      emptyAction={<CreateButton label="console.content.link.empty.create" />}
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoMatch>console.content.link.empty.noMatch</NoMatch>}>
-        <ContentRefField source="resourceOfId" />
-        <ContentRefField source="resourceId" />
-        <NumberField source="position" />
-        <TierField source="metadata.tier" sortable={false} />
-        <DateField source="createdAt" showTime />
-      </Datagrid>
-    </List>
+      {linkColumns}
+    </RecordList>
   );
 }

@@ -1,19 +1,7 @@
-import { DateField, NumberField, Show, SimpleShowLayout, TextField } from 'react-admin';
-import { ContentRefField } from '../content-resources/shared';
-import { TierField } from './TierField';
+import { STAMPS, pick } from '../common/columns';
+import { RecordShow } from '../common/RecordShow';
+import { linkColumns } from './ContentLinkList';
 
 export function ContentLinkShow() {
-  return (
-    <Show>
-      <SimpleShowLayout>
-        <ContentRefField source="resourceOfId" />
-        <ContentRefField source="resourceId" />
-        <NumberField source="position" />
-        <TierField source="metadata.tier" />
-        <DateField source="createdAt" showTime />
-        <DateField source="updatedAt" showTime />
-        <TextField source="id" />
-      </SimpleShowLayout>
-    </Show>
-  );
+  return <RecordShow>{[...linkColumns, ...pick(STAMPS, ['updatedAt', 'id'])]}</RecordShow>;
 }

@@ -1,33 +1,10 @@
-import {
-  DeleteButton,
-  Edit,
-  Labeled,
-  SaveButton,
-  SimpleForm,
-  Toolbar,
-  useNotify,
-  useRecordContext,
-  useRedirect,
-  useTranslate,
-} from 'react-admin';
+import { Edit, Labeled, SimpleForm, useNotify, useRecordContext, useRedirect, useTranslate } from 'react-admin';
+import { SaveAndDeleteToolbar } from '../common/SaveAndDeleteToolbar';
 import { typeNoun } from './choices';
 import { TypeField } from './TypeField';
 import { ContentFieldsInputs } from './ContentFieldsInputs';
 import { toContentUpdate } from './transform';
 import type { ContentResource } from './types';
-
-function EditToolbar() {
-  return (
-    <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
-      <SaveButton />
-      <DeleteButton
-        mutationMode="pessimistic"
-        confirmTitle="console.content.delete.title"
-        confirmContent="console.content.delete.content"
-      />
-    </Toolbar>
-  );
-}
 
 function EditTitle() {
   const record = useRecordContext<ContentResource>();
@@ -79,7 +56,15 @@ export function ContentResourceEdit() {
         },
       }}
     >
-      <SimpleForm toolbar={<EditToolbar />} warnWhenUnsavedChanges>
+      <SimpleForm
+        toolbar={
+          <SaveAndDeleteToolbar
+            confirmTitle="console.content.delete.title"
+            confirmContent="console.content.delete.content"
+          />
+        }
+        warnWhenUnsavedChanges
+      >
         <EditInputs />
       </SimpleForm>
     </Edit>

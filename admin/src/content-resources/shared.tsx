@@ -1,10 +1,10 @@
-import { Typography } from '@mui/material';
 import {
   AutocompleteInput,
   CreateButton,
   ExportButton,
   FilterButton,
   FunctionField,
+  NumberInput,
   ReferenceField,
   ReferenceInput,
   TextField,
@@ -12,6 +12,9 @@ import {
   usePermissions,
   useResourceDefinition,
   useTranslate,
+  minValue,
+  number,
+  required,
   type AutocompleteInputProps,
 } from 'react-admin';
 import { NoneFound } from '../common/EmptyState';
@@ -55,6 +58,21 @@ export function ContentRefField({ source, label }: { source: string; label?: str
     </ReferenceField>
   );
 }
+
+interface RefOptions {
+  label?: string;
+  /** Off by default, as for `ref` in common/columns.tsx: the API sorts on its own columns. */
+  sortable?: boolean;
+}
+
+/** The two fields above as columns or show fields (keyed by source, like the helpers of common/columns.tsx). */
+export const userRef = (source: string, { sortable = false, ...o }: RefOptions = {}) => (
+  <UserRefField key={source} source={source} sortable={sortable} {...o} />
+);
+
+export const contentRef = (source: string, { sortable = false, ...o }: RefOptions = {}) => (
+  <ContentRefField key={source} source={source} sortable={sortable} {...o} />
+);
 
 type FilterInputProps = {
   source: string;
@@ -103,29 +121,11 @@ export function UserReferenceInput({ source, label, validate, helperText }: Filt
   );
 }
 
-/** A JSON object as formatted text. */
-export function JsonField({ source, label }: { source: string; label?: string }) {
-  return (
-    <FunctionField
-      source={source}
-      label={label}
-      render={(record: Record<string, unknown>) => {
-        const value = source
-          .split('.')
-          .reduce<unknown>(
-            (v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined),
-            record,
-          );
-        if (value === null || value === undefined || (typeof value === 'object' && !Object.keys(value).length))
-          return '—';
-        return (
-          <Typography component="pre" variant="body2" sx={{ m: 0, fontFamily: 'monospace', whiteSpace: 'pre-wrap' }}>
-            {JSON.stringify(value, null, 2)}
-          </Typography>
-        );
-      }}
-    />
-  );
+const validatePosition = [required(), number(), minValue(0)];
+
+/** A link's or a grant's position among its siblings: a whole number from 0. */
+export function PositionInput({ helperText }: { helperText?: string }) {
+  return <NumberInput source="position" validate={validatePosition} step={1} helperText={helperText} />;
 }
 
 export { EmptyState } from '../common/EmptyState';

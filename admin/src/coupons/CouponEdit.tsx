@@ -1,23 +1,18 @@
-import { DeleteButton, Edit, SaveButton, SimpleForm, Toolbar } from 'react-admin';
+import { Edit, SimpleForm } from 'react-admin';
+import { SaveAndDeleteToolbar } from '../common/SaveAndDeleteToolbar';
 import { CouponFields } from './CouponForm';
 
-function CouponToolbar() {
-  return (
-    <Toolbar sx={{ justifyContent: 'space-between' }}>
-      <SaveButton />
-      <DeleteButton
-        mutationMode="pessimistic"
-        confirmTitle="Delete this coupon?"
-        confirmContent="This cannot be undone. A coupon that purchases used cannot be deleted; set it to inactive instead."
-      />
-    </Toolbar>
-  );
-}
+const toolbar = (
+  <SaveAndDeleteToolbar
+    confirmTitle="Delete this coupon?"
+    confirmContent="This cannot be undone. A coupon that purchases used cannot be deleted; set it to inactive instead."
+  />
+);
 
 export function CouponEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="show">
-      <SimpleForm toolbar={<CouponToolbar />}>
+      <SimpleForm toolbar={toolbar}>
         <CouponFields />
       </SimpleForm>
     </Edit>

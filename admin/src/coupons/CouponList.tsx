@@ -3,22 +3,17 @@ import {
   AutocompleteInput,
   BooleanField,
   CreateButton,
-  Datagrid,
-  DateField,
   FilterButton,
   FunctionField,
-  List,
   NullableBooleanInput,
-  ReferenceField,
   ReferenceInput,
   SearchInput,
   SelectInput,
-  TextField,
   TopToolbar,
 } from 'react-admin';
-import { EmptyState, NoneFound } from '../common/EmptyState';
+import { date, percent, ref, text } from '../common/columns';
 import { dateRangeFilters, PercentInput } from '../common/inputs';
-import { PercentField } from '../common/MoneyField';
+import { RecordList } from '../common/RecordList';
 import { ACTIVE_INACTIVE_CHOICES } from '../common/StatusChipField';
 import { usesLabel, type Coupon } from './choices';
 import { CouponStateField } from './CouponStateField';
@@ -47,51 +42,31 @@ function Actions() {
   );
 }
 
-function NoCoupons() {
+/** A coupon's columns; a product's page shows some of them for its coupons. */
+export const couponColumns = [
+  text('code', { emptyText: '(no code)', sortable: true }),
+  percent('percentageDiscount'),
+  <FunctionField<Coupon> key="usedCount" source="usedCount" render={usesLabel} />,
+  date('expires', { emptyText: 'Never' }),
+  ref('restrictedToProductId', 'products', { emptyText: 'Any product' }),
+  <BooleanField key="default" source="default" sortable={false} />,
+  <CouponStateField key="state" label="resources.coupons.fields.status" sortable={false} />,
+  date('createdAt', { showTime: false }),
+];
+
+export function CouponList() {
   return (
-    <EmptyState
+    <RecordList
+      filters={filters}
+      actions={<Actions />}
       icon={LocalOfferOutlinedIcon}
-      title="No coupons yet"
-      action={
+      emptyAction={
         <>
           <CreateButton label="Create a coupon" /> <GenerateCouponsButton />
         </>
       }
     >
-      Coupons take a percentage off: a code buyers type, a site-wide sale that applies by itself, or a team's seats.
-    </EmptyState>
-  );
-}
-
-export function CouponList() {
-  return (
-    <List
-      filters={filters}
-      actions={<Actions />}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      empty={<NoCoupons />}
-      exporter={false}
-    >
-      <Datagrid
-        rowClick="show"
-        bulkActionButtons={false}
-        empty={<NoneFound>No coupon matches these filters.</NoneFound>}
-      >
-        <TextField source="code" emptyText="(no code)" />
-        <PercentField source="percentageDiscount" />
-        <FunctionField<Coupon> source="usedCount" render={usesLabel} />
-        <DateField source="expires" showTime emptyText="Never" />
-        <ReferenceField
-          source="restrictedToProductId"
-          reference="products"
-          link="show"
-          emptyText="Any product"
-          sortable={false}
-        />
-        <BooleanField source="default" sortable={false} />
-        <CouponStateField label="resources.coupons.fields.status" sortable={false} />
-        <DateField source="createdAt" />
-      </Datagrid>
-    </List>
+      {couponColumns}
+    </RecordList>
   );
 }

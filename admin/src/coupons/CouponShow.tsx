@@ -1,20 +1,11 @@
-import {
-  BooleanField,
-  DateField,
-  FunctionField,
-  Pagination,
-  ReferenceField,
-  ReferenceManyField,
-  Show,
-  TabbedShowLayout,
-  TextField,
-  useRecordContext,
-} from 'react-admin';
-import { PercentField } from '../common/MoneyField';
+import { BooleanField, FunctionField, Show, TabbedShowLayout, TextField, useRecordContext } from 'react-admin';
+import { STAMPS, pick, ref } from '../common/columns';
+import { RelatedRows } from '../common/Rows';
 import { section } from '../common/Section';
 import { PurchaseRows } from '../purchases/PurchaseRows';
 import { couponName, usesLabel, type Coupon } from './choices';
 import { CouponStateField } from './CouponStateField';
+import { couponColumns } from './CouponList';
 
 function CouponTitle() {
   const coupon = useRecordContext<Coupon>();
@@ -29,30 +20,28 @@ function Uses(_props: { label?: false }) {
       {section(
         'Purchases with this coupon',
         null,
-        <ReferenceManyField
+        <RelatedRows
           reference="purchases"
           target="couponId"
-          sort={{ field: 'createdAt', order: 'DESC' }}
-          pagination={<Pagination />}
-        >
-          <PurchaseRows empty="No purchase has used this coupon yet." />
-        </ReferenceManyField>,
+          paginated
+          rows={<PurchaseRows empty="No purchase has used this coupon yet." />}
+        />,
       )}
       <div style={{ height: 24 }} />
       {section(
         'Team seats claimed with it',
         null,
-        <ReferenceManyField
+        <RelatedRows
           reference="purchases"
           target="redeemedBulkCouponId"
-          sort={{ field: 'createdAt', order: 'DESC' }}
-          pagination={<Pagination />}
-        >
-          <PurchaseRows
-            hide={['productId']}
-            empty={coupon.bulkPurchaseId ? 'No seat has been claimed yet.' : 'None: this is not a team coupon.'}
-          />
-        </ReferenceManyField>,
+          paginated
+          rows={
+            <PurchaseRows
+              hide={['productId']}
+              empty={coupon.bulkPurchaseId ? 'No seat has been claimed yet.' : 'None: this is not a team coupon.'}
+            />
+          }
+        />,
       )}
     </div>
   );
@@ -63,19 +52,15 @@ export function CouponShow() {
     <Show title={<CouponTitle />}>
       <TabbedShowLayout>
         <TabbedShowLayout.Tab label="Summary">
-          <TextField source="code" emptyText="(no code)" />
-          <PercentField source="percentageDiscount" />
+          {pick(couponColumns, ['code', 'percentageDiscount'])}
           <CouponStateField label="Valid now" />
           <TextField source="status" />
           <FunctionField<Coupon> source="usedCount" label="Uses" render={usesLabel} />
-          <DateField source="expires" showTime emptyText="Never" />
-          <ReferenceField source="restrictedToProductId" reference="products" link="show" emptyText="Any product" />
+          {pick(couponColumns, ['expires', 'restrictedToProductId'])}
           <BooleanField source="default" />
-          <ReferenceField source="bulkPurchaseId" reference="bulk-purchases" link="show" emptyText="—" />
-          <ReferenceField source="merchantCouponId" reference="merchant-coupons" link="show" emptyText="—" />
-          <DateField source="createdAt" showTime />
-          <DateField source="updatedAt" showTime />
-          <TextField source="id" />
+          {ref('bulkPurchaseId', 'bulk-purchases', { emptyText: '—' })}
+          {ref('merchantCouponId', 'merchant-coupons', { emptyText: '—' })}
+          {STAMPS}
         </TabbedShowLayout.Tab>
         <TabbedShowLayout.Tab label="Uses" path="uses">
           <Uses label={false} />

@@ -4,11 +4,11 @@ import { date } from '../common/columns';
 import { searchFilter } from '../common/filters';
 import { RecordList } from '../common/RecordList';
 import {
-  ContentRefField,
   ContentReferenceInput,
-  UserRefField,
   UserReferenceInput,
   LearningListActions,
+  contentRef,
+  userRef,
 } from '../content-resources/shared';
 
 const filters = [
@@ -30,7 +30,7 @@ const filters = [
   <DateInput key="completedAt_gte" source="completedAt_gte" label="resources.lesson-progress.fields.completedAt_gte" />,
 ];
 
-const completedAt = date('completedAt', { emptyText: 'resources.lesson-progress.notCompleted' });
+export const completedAt = date('completedAt', { emptyText: 'resources.lesson-progress.notCompleted' });
 
 export function LessonProgressList() {
   return (
@@ -40,8 +40,8 @@ export function LessonProgressList() {
       icon={TaskAltOutlinedIcon}
       sort={{ field: 'updatedAt', order: 'DESC' }}
     >
-      <UserRefField source="userId" sortable={false} />
-      <ContentRefField source="lessonId" sortable={false} />
+      {userRef('userId')}
+      {contentRef('lessonId')}
       {completedAt}
       {date('updatedAt')}
     </RecordList>

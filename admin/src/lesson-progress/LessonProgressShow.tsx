@@ -1,21 +1,21 @@
-import { DateField, Show, SimpleShowLayout, TextField } from 'react-admin';
-import { ContentRefField, UserRefField } from '../content-resources/shared';
+import { STAMPS, text } from '../common/columns';
+import { RecordShow } from '../common/RecordShow';
+import { contentRef, userRef } from '../content-resources/shared';
+import { completedAt } from './LessonProgressList';
 
 export function LessonProgressShow() {
   return (
-    <Show>
-      <SimpleShowLayout>
-        <UserRefField source="userId" />
-        <ContentRefField source="lessonId" />
-        <ContentRefField source="sectionId" />
-        <ContentRefField source="moduleId" />
-        <TextField source="lessonSlug" emptyText="—" />
-        <TextField source="lessonVersion" emptyText="—" />
-        <DateField source="completedAt" showTime emptyText="Not completed" />
-        <DateField source="createdAt" showTime />
-        <DateField source="updatedAt" showTime />
-        <TextField source="id" />
-      </SimpleShowLayout>
-    </Show>
+    <RecordShow>
+      {[
+        userRef('userId'),
+        contentRef('lessonId'),
+        contentRef('sectionId'),
+        contentRef('moduleId'),
+        text('lessonSlug', { emptyText: '—' }),
+        text('lessonVersion', { emptyText: '—' }),
+        completedAt,
+        ...STAMPS,
+      ]}
+    </RecordShow>
   );
 }

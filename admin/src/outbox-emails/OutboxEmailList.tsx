@@ -1,6 +1,7 @@
 import MarkEmailReadOutlinedIcon from '@mui/icons-material/MarkEmailReadOutlined';
-import { Datagrid, DateField, List, NumberField, SelectInput, TextField } from 'react-admin';
-import { EmptyState, NoneFound } from '../common/EmptyState';
+import { SelectInput } from 'react-admin';
+import { date, numeric, text } from '../common/columns';
+import { RecordList } from '../common/RecordList';
 import { SearchInput } from '../common/SearchInput';
 import { KIND_CHOICES, STATUS_CHOICES } from './choices';
 import { RetryButton } from './RetryButton';
@@ -12,32 +13,27 @@ const filters = [
   <SelectInput key="kind" source="kind" choices={KIND_CHOICES} alwaysOn />,
 ];
 
-function NoEmails() {
-  return (
-    <EmptyState icon={MarkEmailReadOutlinedIcon} title="console.outbox.empty.title">
-      console.outbox.empty.body
-    </EmptyState>
-  );
-}
-
 export function OutboxEmailList() {
   return (
-    <List
+    <RecordList
       filters={filters}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      empty={<NoEmails />}
+      exporter
+      icon={MarkEmailReadOutlinedIcon}
+      texts={{
+        title: 'console.outbox.empty.title',
+        body: 'console.outbox.empty.body',
+        noMatch: 'console.outbox.empty.noMatch',
+      }}
       title="console.outbox.title"
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>console.outbox.empty.noMatch</NoneFound>}>
-        <DateField source="createdAt" label="console.outbox.created" showTime />
-        <TextField source="toAddress" />
-        <TextField source="subject" sortable={false} />
-        <TextField source="kind" sortable={false} />
-        <StatusField label="resources.outbox-emails.fields.status" sortBy="status" />
-        <NumberField source="attempts" />
-        <DateField source="sentAt" showTime emptyText="—" sortable={false} />
-        <RetryButton />
-      </Datagrid>
-    </List>
+      {date('createdAt', { label: 'console.outbox.created' })}
+      {text('toAddress', { sortable: true })}
+      {text('subject')}
+      {text('kind')}
+      <StatusField label="resources.outbox-emails.fields.status" sortBy="status" />
+      {numeric('attempts')}
+      {date('sentAt', { emptyText: '—', sortable: false })}
+      <RetryButton />
+    </RecordList>
   );
 }

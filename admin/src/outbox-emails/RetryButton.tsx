@@ -1,6 +1,6 @@
-import { useState } from 'react';
 import { Button, CircularProgress } from '@mui/material';
 import ReplayIcon from '@mui/icons-material/Replay';
+import { useMutation } from '@tanstack/react-query';
 import { useDataProvider, useNotify, useRecordContext, useRefresh, useTranslate } from 'react-admin';
 import type { ConsoleDataProvider } from '../dataProvider';
 import type { OutboxEmail } from './types';
@@ -12,22 +12,19 @@ export function RetryButton() {
   const notify = useNotify();
   const refresh = useRefresh();
   const translate = useTranslate();
-  const [pending, setPending] = useState(false);
-  if (!record || record.status !== 'failed') return null;
-
-  const retry = async () => {
-    setPending(true);
-    try {
-      await dataProvider.retryOutboxEmail(record.id);
-      notify('console.outbox.retried', { type: 'success', messageArgs: { to: record.toAddress } });
+  const retry = useMutation({
+    mutationFn: (email: OutboxEmail) => dataProvider.retryOutboxEmail(email.id),
+    onSuccess: (_, email) => {
+      notify('console.outbox.retried', { type: 'success', messageArgs: { to: email.toAddress } });
       refresh();
-    } catch (error) {
+    },
+    onError: (error) => {
       notify(error instanceof Error && error.message ? error.message : 'console.outbox.retryFailed', { type: 'error' });
       refresh();
-    } finally {
-      setPending(false);
-    }
-  };
+    },
+  });
+  if (!record || record.status !== 'failed') return null;
+  const pending = retry.isPending;
 
   return (
     <Button
@@ -36,7 +33,7 @@ export function RetryButton() {
       disabled={pending}
       onClick={(event) => {
         event.stopPropagation();
-        void retry();
+        retry.mutate(record);
       }}
     >
       {translate('console.outbox.retry')}

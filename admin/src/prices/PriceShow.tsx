@@ -1,20 +1,12 @@
-import {
-  Datagrid,
-  DateField,
-  ReferenceField,
-  ReferenceManyField,
-  Show,
-  SimpleShowLayout,
-  TextField,
-  usePermissions,
-  useRecordContext,
-} from 'react-admin';
-import { NoneFound } from '../common/EmptyState';
+import { useRecordContext, usePermissions } from 'react-admin';
+import { text } from '../common/columns';
 import { formatMoney } from '../common/money';
-import { MoneyField } from '../common/MoneyField';
-import { ACTIVE_INACTIVE, StatusChipField } from '../common/StatusChipField';
+import { RecordShow } from '../common/RecordShow';
+import { RelatedRows } from '../common/Rows';
+import { merchantPriceColumns } from '../merchant-records/catalog';
 import { canRead } from '../permissions';
-import { PRICE_STATUS_LOOKS, type Price } from './choices';
+import type { Price } from './choices';
+import { priceColumns } from './PriceList';
 
 function PriceTitle() {
   const price = useRecordContext<Price>();
@@ -30,35 +22,19 @@ function PriceTitle() {
 export function PriceShow() {
   const { permissions } = usePermissions();
   return (
-    <Show title={<PriceTitle />}>
-      <SimpleShowLayout>
-        <ReferenceField source="productId" reference="products" link="show" />
-        <MoneyField source="unitAmount" />
-        <TextField source="currency" />
-        <TextField source="nickname" emptyText="—" />
-        <StatusChipField source="status" looks={PRICE_STATUS_LOOKS} />
-        <DateField source="createdAt" showTime />
-        <TextField source="id" />
-        {canRead(permissions, 'merchant-prices') ? (
-          <ReferenceManyField
-            label="At the payment provider"
-            reference="merchant-prices"
-            target="priceId"
-            sort={{ field: 'createdAt', order: 'DESC' }}
-          >
-            <Datagrid
-              rowClick="show"
-              bulkActionButtons={false}
-              empty={<NoneFound>Not yet created at the payment provider.</NoneFound>}
-            >
-              <ReferenceField source="merchantAccountId" reference="merchant-accounts" link="show" sortable={false} />
-              <TextField source="identifier" sortable={false} />
-              <StatusChipField source="status" looks={ACTIVE_INACTIVE} />
-              <DateField source="createdAt" showTime />
-            </Datagrid>
-          </ReferenceManyField>
-        ) : null}
-      </SimpleShowLayout>
-    </Show>
+    <RecordShow title={<PriceTitle />}>
+      {priceColumns(true)}
+      {text('id')}
+      {canRead(permissions, 'merchant-prices') ? (
+        <RelatedRows
+          label="At the payment provider"
+          reference="merchant-prices"
+          target="priceId"
+          empty="Not yet created at the payment provider."
+        >
+          {merchantPriceColumns(false)}
+        </RelatedRows>
+      ) : null}
+    </RecordShow>
   );
 }

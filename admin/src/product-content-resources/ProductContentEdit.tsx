@@ -1,37 +1,24 @@
 import {
   AutocompleteInput,
   Create,
-  DeleteButton,
   Edit,
   Labeled,
-  NumberInput,
   ReferenceInput,
-  SaveButton,
   SimpleForm,
-  Toolbar,
-  minValue,
-  number,
   required,
   type RaRecord,
 } from 'react-admin';
-import { ContentRefField, ContentReferenceInput } from '../content-resources/shared';
+import { SaveAndDeleteToolbar } from '../common/SaveAndDeleteToolbar';
+import { ContentRefField, ContentReferenceInput, PositionInput } from '../content-resources/shared';
 import { ProductRefField } from './ProductRefField';
 
-const validatePosition = [required(), number(), minValue(0)];
-
-function EditToolbar() {
-  return (
-    <Toolbar sx={{ display: 'flex', justifyContent: 'space-between' }}>
-      <SaveButton />
-      <DeleteButton
-        mutationMode="pessimistic"
-        label="Remove grant"
-        confirmTitle="Stop granting this content?"
-        confirmContent="Buyers of the product lose access to this content unless another product grants it."
-      />
-    </Toolbar>
-  );
-}
+const toolbar = (
+  <SaveAndDeleteToolbar
+    label="Remove grant"
+    confirmTitle="Stop granting this content?"
+    confirmContent="Buyers of the product lose access to this content unless another product grants it."
+  />
+);
 
 /** Only the position may change; product and content are fixed once granted (remove and grant again). */
 export function ProductContentEdit() {
@@ -41,19 +28,14 @@ export function ProductContentEdit() {
       redirect="show"
       transform={(data: RaRecord) => ({ position: Number(data.position ?? 0) })}
     >
-      <SimpleForm toolbar={<EditToolbar />}>
+      <SimpleForm toolbar={toolbar}>
         <Labeled source="productId">
           <ProductRefField source="productId" />
         </Labeled>
         <Labeled source="resourceId">
           <ContentRefField source="resourceId" />
         </Labeled>
-        <NumberInput
-          source="position"
-          validate={validatePosition}
-          step={1}
-          helperText="Order among the product's content."
-        />
+        <PositionInput helperText="Order among the product's content." />
       </SimpleForm>
     </Edit>
   );
@@ -84,7 +66,7 @@ export function ProductContentCreate() {
           validate={required()}
           helperText="Usually a course: everything inside it comes with it."
         />
-        <NumberInput source="position" validate={validatePosition} step={1} />
+        <PositionInput />
       </SimpleForm>
     </Create>
   );

@@ -1,23 +1,10 @@
 import CardGiftcardOutlinedIcon from '@mui/icons-material/CardGiftcardOutlined';
-import {
-  AutocompleteInput,
-  CreateButton,
-  Datagrid,
-  DateField,
-  List,
-  NumberField,
-  ReferenceInput,
-  usePermissions,
-} from 'react-admin';
+import { AutocompleteInput, CreateButton, ReferenceInput, usePermissions } from 'react-admin';
+import { date, numeric } from '../common/columns';
+import { RecordList } from '../common/RecordList';
 import { canRead } from '../permissions';
-import {
-  ContentRefField,
-  ContentReferenceInput,
-  EmptyState,
-  NoMatch,
-  LearningListActions,
-} from '../content-resources/shared';
-import { ProductRefField } from './ProductRefField';
+import { ContentReferenceInput, LearningListActions, contentRef } from '../content-resources/shared';
+import { productRef } from './ProductRefField';
 
 function productFilters(mayReadProducts: boolean) {
   return [
@@ -32,30 +19,27 @@ function productFilters(mayReadProducts: boolean) {
   ];
 }
 
+/** A grant's columns; its page shows them too. */
+export const grantColumns = [
+  productRef('productId'),
+  contentRef('resourceId', { sortable: true }),
+  numeric('position'),
+  date('createdAt'),
+];
+
 /** Which products grant which content: a purchase of the product opens the content and everything inside it. */
 export function ProductContentList() {
   const { permissions } = usePermissions();
   return (
-    <List
+    <RecordList
       actions={<LearningListActions />}
+      exporter
       filters={productFilters(canRead(permissions, 'products'))}
       sort={{ field: 'position', order: 'ASC' }}
-      empty={
-        <EmptyState
-          icon={CardGiftcardOutlinedIcon}
-          title="No product grants content yet"
-          action={<CreateButton label="Grant content" />}
-        >
-          Add a course to a product so that buying the product opens the course.
-        </EmptyState>
-      }
+      icon={CardGiftcardOutlinedIcon}
+      emptyAction={<CreateButton label="Grant content" />}
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoMatch>No grant matches these filters.</NoMatch>}>
-        <ProductRefField source="productId" />
-        <ContentRefField source="resourceId" />
-        <NumberField source="position" />
-        <DateField source="createdAt" showTime />
-      </Datagrid>
-    </List>
+      {grantColumns}
+    </RecordList>
   );
 }

@@ -1,17 +1,8 @@
-import {
-  DateField,
-  DeleteButton,
-  EditButton,
-  NumberField,
-  Show,
-  SimpleShowLayout,
-  TextField,
-  TopToolbar,
-  usePermissions,
-} from 'react-admin';
+import { DeleteButton, EditButton, TopToolbar, usePermissions } from 'react-admin';
+import { text } from '../common/columns';
+import { RecordShow } from '../common/RecordShow';
 import { canWrite } from '../permissions';
-import { ContentRefField } from '../content-resources/shared';
-import { ProductRefField } from './ProductRefField';
+import { grantColumns } from './ProductContentList';
 
 function ShowActions() {
   const { permissions } = usePermissions();
@@ -30,15 +21,5 @@ function ShowActions() {
 }
 
 export function ProductContentShow() {
-  return (
-    <Show actions={<ShowActions />}>
-      <SimpleShowLayout>
-        <ProductRefField source="productId" />
-        <ContentRefField source="resourceId" />
-        <NumberField source="position" />
-        <DateField source="createdAt" showTime />
-        <TextField source="id" />
-      </SimpleShowLayout>
-    </Show>
-  );
+  return <RecordShow actions={<ShowActions />}>{[...grantColumns, text('id')]}</RecordShow>;
 }

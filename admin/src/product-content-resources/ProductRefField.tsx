@@ -7,3 +7,5 @@ export function ProductRefField({ source, label }: { source: string; label?: str
   if (!canRead(permissions, 'products')) return <TextField source={source} label={label} />;
   return <ReferenceField source={source} reference="products" link="show" label={label} emptyText="—" />;
 }
+
+export const productRef = (source: string) => <ProductRefField key={source} source={source} />;

@@ -1,4 +1,5 @@
-import { DeleteButton, Edit, SaveButton, SimpleForm, Toolbar, useRecordContext, usePermissions } from 'react-admin';
+import { Edit, SimpleForm, useRecordContext, usePermissions } from 'react-admin';
+import { SaveAndDeleteToolbar } from '../common/SaveAndDeleteToolbar';
 import { canWrite } from '../permissions';
 import { ArchiveNote, ProductFields } from './ProductForm';
 import type { Product } from './choices';
@@ -7,16 +8,11 @@ function ProductToolbar() {
   const { permissions } = usePermissions();
   const product = useRecordContext<Product>();
   return (
-    <Toolbar sx={{ justifyContent: 'space-between' }}>
-      <SaveButton />
-      {canWrite(permissions, 'products') ? (
-        <DeleteButton
-          mutationMode="pessimistic"
-          confirmTitle={`Delete ${product?.name ?? 'this product'}?`}
-          confirmContent="This cannot be undone. Products with purchases cannot be deleted; archive them instead."
-        />
-      ) : null}
-    </Toolbar>
+    <SaveAndDeleteToolbar
+      deletable={canWrite(permissions, 'products')}
+      confirmTitle={`Delete ${product?.name ?? 'this product'}?`}
+      confirmContent="This cannot be undone. Products with purchases cannot be deleted; archive them instead."
+    />
   );
 }
 

@@ -20,6 +20,20 @@ const filters = [
   ...dateRangeFilters('createdAt', 'Created'),
 ];
 
+/** A product's columns; its page shows most of them too. */
+export const productColumns = [
+  text('name', { sortable: true }),
+  <SelectField key="productType" source="productType" choices={PRODUCT_TYPE_CHOICES} />,
+  status(PRODUCT_STATUS_LOOKS),
+  <CurrentPriceField key="currentPrice" label="resources.products.fields.currentPrice" sortable={false} />,
+  <FunctionField<Product>
+    key="quantityAvailable"
+    source="quantityAvailable"
+    render={(p) => seatsLabel(p.quantityAvailable)}
+  />,
+  date('createdAt'),
+];
+
 export function ProductList() {
   return (
     <RecordList
@@ -27,12 +41,7 @@ export function ProductList() {
       icon={Inventory2OutlinedIcon}
       emptyAction={<CreateButton label="resources.products.create" />}
     >
-      {text('name', { sortable: true })}
-      <SelectField source="productType" choices={PRODUCT_TYPE_CHOICES} />
-      {status(PRODUCT_STATUS_LOOKS)}
-      <CurrentPriceField label="resources.products.fields.currentPrice" sortable={false} />
-      <FunctionField<Product> source="quantityAvailable" render={(p) => seatsLabel(p.quantityAvailable)} />
-      {date('createdAt')}
+      {productColumns}
     </RecordList>
   );
 }

@@ -1,33 +1,30 @@
 import { Typography } from '@mui/material';
 import {
-  Datagrid,
-  DateField,
   DeleteButton,
   EditButton,
   FunctionField,
-  Pagination,
   ReferenceField,
-  ReferenceManyField,
   SelectField,
   Show,
   TabbedShowLayout,
-  TextField,
   useListContext,
   usePermissions,
   useRecordContext,
 } from 'react-admin';
 import { CreateRelatedButton } from '../common/CreateRelatedButton';
-import { NoneFound } from '../common/EmptyState';
+import { STAMPS, date, percent, pick, ref, status, text } from '../common/columns';
 import { formatPercent } from '../common/money';
-import { MoneyField, PercentField } from '../common/MoneyField';
+import { MoneyField } from '../common/MoneyField';
+import { RelatedRows, Rows } from '../common/Rows';
 import { section } from '../common/Section';
-import { ACTIVE_INACTIVE, StatusChipField } from '../common/StatusChipField';
-import { CouponStateField } from '../coupons/CouponStateField';
+import { ACTIVE_INACTIVE } from '../common/StatusChipField';
+import { couponColumns } from '../coupons/CouponList';
 import { canRead, canWrite } from '../permissions';
-import { PRICE_STATUS_LOOKS } from '../prices/choices';
+import { priceColumns } from '../prices/PriceList';
 import { PurchaseRows } from '../purchases/PurchaseRows';
 import { SPLIT_TYPE_CHOICES } from '../product-revenue-splits/choices';
-import { PRODUCT_STATUS_LOOKS, PRODUCT_TYPE_CHOICES, seatsLabel, type Product } from './choices';
+import { type Product } from './choices';
+import { productColumns } from './ProductList';
 
 function ProductTitle() {
   const product = useRecordContext<Product>();
@@ -58,19 +55,11 @@ function SplitRows() {
   const writable = canWrite(permissions, 'product-revenue-splits');
   return (
     <>
-      <Datagrid
-        rowClick="show"
-        bulkActionButtons={false}
-        empty={
-          <NoneFound>
-            No revenue splits: the whole net goes to no one in particular (100 % remaining). Finance can add them.
-          </NoneFound>
-        }
-      >
+      <Rows empty="No revenue splits: the whole net goes to no one in particular (100 % remaining). Finance can add them.">
         <SelectField source="type" choices={SPLIT_TYPE_CHOICES} />
-        <ReferenceField source="userId" reference="users" link="show" emptyText="The platform" sortable={false} />
-        <PercentField source="percent" />
-        <DateField source="createdAt" />
+        {ref('userId', 'users', { emptyText: 'The platform' })}
+        {percent('percent')}
+        {date('createdAt', { showTime: false })}
         {writable ? <EditButton /> : null}
         {writable ? (
           <DeleteButton
@@ -80,7 +69,7 @@ function SplitRows() {
             confirmContent="Future charges are split without it. Lines already computed for past charges stay as they are."
           />
         ) : null}
-      </Datagrid>
+      </Rows>
       <SplitTotal />
     </>
   );
@@ -88,12 +77,11 @@ function SplitRows() {
 
 function UpgradeRows({ other, empty }: { other: 'upgradableToId' | 'upgradableFromId'; empty: string }) {
   const { permissions } = usePermissions();
-  const writable = canWrite(permissions, 'upgradable-products');
   return (
-    <Datagrid rowClick={false} bulkActionButtons={false} empty={<NoneFound>{empty}</NoneFound>}>
-      <ReferenceField source={other} reference="products" link="show" sortable={false} />
-      <DateField source="createdAt" showTime />
-      {writable ? (
+    <Rows rowClick={false} empty={empty}>
+      {ref(other, 'products')}
+      {date('createdAt')}
+      {canWrite(permissions, 'upgradable-products') ? (
         <DeleteButton
           mutationMode="pessimistic"
           redirect={false}
@@ -102,32 +90,38 @@ function UpgradeRows({ other, empty }: { other: 'upgradableToId' | 'upgradableFr
           confirmContent="Buyers of the first product will no longer get upgrade credit towards the second."
         />
       ) : null}
-    </Datagrid>
+    </Rows>
   );
 }
 
+/** A provider product's prices, below its row (expanded). */
 function MerchantPricesOf() {
   return (
-    <ReferenceManyField
+    <RelatedRows
       reference="merchant-prices"
       target="merchantProductId"
-      sort={{ field: 'createdAt', order: 'DESC' }}
+      empty="No provider prices for this provider product."
     >
-      <Datagrid
-        rowClick="show"
-        bulkActionButtons={false}
-        empty={<NoneFound>No provider prices for this provider product.</NoneFound>}
-      >
-        <TextField source="identifier" sortable={false} />
-        <ReferenceField source="priceId" reference="prices" link="show" emptyText="—" sortable={false}>
-          <MoneyField source="unitAmount" />
-        </ReferenceField>
-        <StatusChipField source="status" looks={ACTIVE_INACTIVE} />
-        <DateField source="createdAt" showTime />
-      </Datagrid>
-    </ReferenceManyField>
+      {text('identifier')}
+      <ReferenceField source="priceId" reference="prices" link="show" emptyText="—" sortable={false}>
+        <MoneyField source="unitAmount" />
+      </ReferenceField>
+      {status(ACTIVE_INACTIVE)}
+      {date('createdAt')}
+    </RelatedRows>
   );
 }
+
+/** The coupons restricted to a product: a coupon's columns, its uses counted against ∞ when unlimited. */
+const productCouponColumns = [
+  ...pick(couponColumns, ['code', 'percentageDiscount']),
+  <FunctionField
+    key="usedCount"
+    source="usedCount"
+    render={(c: { usedCount: number; maxUses: number }) => `${c.usedCount} / ${c.maxUses === -1 ? '∞' : c.maxUses}`}
+  />,
+  ...pick(couponColumns, ['expires', 'state']),
+];
 
 export function ProductShow() {
   const { permissions } = usePermissions();
@@ -135,18 +129,13 @@ export function ProductShow() {
     <Show title={<ProductTitle />}>
       <TabbedShowLayout>
         <TabbedShowLayout.Tab label="Summary">
-          <TextField source="name" />
-          <SelectField source="productType" choices={PRODUCT_TYPE_CHOICES} />
-          <StatusChipField source="status" looks={PRODUCT_STATUS_LOOKS} />
-          <FunctionField<Product> source="quantityAvailable" render={(p) => seatsLabel(p.quantityAvailable)} />
-          <DateField source="enrollmentOpensAt" showTime emptyText="Open (no start)" />
-          <DateField source="enrollmentClosesAt" showTime emptyText="Never closes" />
-          <TextField source="key" emptyText="—" />
-          <TextField source="slug" emptyText="—" />
-          <TextField source="description" emptyText="—" />
-          <DateField source="createdAt" showTime />
-          <DateField source="updatedAt" showTime />
-          <TextField source="id" />
+          {pick(productColumns, ['name', 'productType', 'status', 'quantityAvailable'])}
+          {date('enrollmentOpensAt', { emptyText: 'Open (no start)' })}
+          {date('enrollmentClosesAt', { emptyText: 'Never closes' })}
+          {text('key', { emptyText: '—' })}
+          {text('slug', { emptyText: '—' })}
+          {text('description', { emptyText: '—' })}
+          {STAMPS}
         </TabbedShowLayout.Tab>
 
         <TabbedShowLayout.Tab label="Prices" path="prices">
@@ -158,29 +147,18 @@ export function ProductShow() {
             {section(
               'Provider products',
               null,
-              <ReferenceManyField
+              <RelatedRows
                 reference="merchant-products"
                 target="productId"
-                sort={{ field: 'createdAt', order: 'DESC' }}
+                expand={<MerchantPricesOf />}
+                expandSingle={false}
+                empty="Not yet created at the payment provider: the first checkout creates it."
               >
-                <Datagrid
-                  rowClick="show"
-                  bulkActionButtons={false}
-                  expand={<MerchantPricesOf />}
-                  expandSingle={false}
-                  empty={<NoneFound>Not yet created at the payment provider: the first checkout creates it.</NoneFound>}
-                >
-                  <ReferenceField
-                    source="merchantAccountId"
-                    reference="merchant-accounts"
-                    link="show"
-                    sortable={false}
-                  />
-                  <TextField source="identifier" sortable={false} />
-                  <StatusChipField source="status" looks={ACTIVE_INACTIVE} />
-                  <DateField source="createdAt" showTime />
-                </Datagrid>
-              </ReferenceManyField>,
+                {ref('merchantAccountId', 'merchant-accounts')}
+                {text('identifier')}
+                {status(ACTIVE_INACTIVE)}
+                {date('createdAt')}
+              </RelatedRows>,
               'The product and its prices as the payment provider knows them. Expand a row to see its prices.',
             )}
           </TabbedShowLayout.Tab>
@@ -200,48 +178,27 @@ export function ProductShow() {
 
         {canRead(permissions, 'purchases') && (
           <TabbedShowLayout.Tab label="Purchases" path="purchases">
-            <ReferenceManyField
+            <RelatedRows
               label={false}
               reference="purchases"
               target="productId"
-              sort={{ field: 'createdAt', order: 'DESC' }}
-              pagination={<Pagination />}
-            >
-              <PurchaseRows hide={['productId']} empty="Nobody has bought this product yet." />
-            </ReferenceManyField>
+              paginated
+              rows={<PurchaseRows hide={['productId']} empty="Nobody has bought this product yet." />}
+            />
           </TabbedShowLayout.Tab>
         )}
 
         {canRead(permissions, 'coupons') && (
           <TabbedShowLayout.Tab label="Coupons" path="coupons">
-            <ReferenceManyField
+            <RelatedRows
               label={false}
               reference="coupons"
               target="restrictedToProductId"
-              sort={{ field: 'createdAt', order: 'DESC' }}
-              pagination={<Pagination />}
+              paginated
+              empty="No coupon is restricted to this product (site-wide coupons apply to every product)."
             >
-              <Datagrid
-                rowClick="show"
-                bulkActionButtons={false}
-                empty={
-                  <NoneFound>
-                    No coupon is restricted to this product (site-wide coupons apply to every product).
-                  </NoneFound>
-                }
-              >
-                <TextField source="code" emptyText="(no code)" />
-                <PercentField source="percentageDiscount" />
-                <FunctionField
-                  source="usedCount"
-                  render={(c: { usedCount: number; maxUses: number }) =>
-                    `${c.usedCount} / ${c.maxUses === -1 ? '∞' : c.maxUses}`
-                  }
-                />
-                <DateField source="expires" showTime emptyText="Never" />
-                <CouponStateField label="resources.coupons.fields.status" sortable={false} />
-              </Datagrid>
-            </ReferenceManyField>
+              {productCouponColumns}
+            </RelatedRows>
           </TabbedShowLayout.Tab>
         )}
       </TabbedShowLayout>
@@ -255,24 +212,14 @@ function PricesSection(_props: { label?: false }) {
   return section(
     'Prices',
     <CreateRelatedButton resource="prices" record={{ productId: product.id }} label="Add price" />,
-    <ReferenceManyField
+    <RelatedRows
       reference="prices"
       target="productId"
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      pagination={<Pagination />}
+      paginated
+      empty="No price yet: the product cannot be bought until it has one."
     >
-      <Datagrid
-        rowClick="show"
-        bulkActionButtons={false}
-        empty={<NoneFound>No price yet: the product cannot be bought until it has one.</NoneFound>}
-      >
-        <MoneyField source="unitAmount" />
-        <TextField source="currency" sortable={false} />
-        <TextField source="nickname" emptyText="—" sortable={false} />
-        <StatusChipField source="status" looks={PRICE_STATUS_LOOKS} />
-        <DateField source="createdAt" showTime />
-      </Datagrid>
-    </ReferenceManyField>,
+      {priceColumns(false)}
+    </RelatedRows>,
     'One price is current; a new price replaces it and the old one is kept, archived, for history.',
   );
 }
@@ -287,17 +234,25 @@ function SplitsSection(_props: { label?: false }) {
       record={{ productId: product.id }}
       label="Add revenue split"
     />,
-    <ReferenceManyField
+    <RelatedRows
       reference="product-revenue-splits"
       target="productId"
       sort={{ field: 'createdAt', order: 'ASC' }}
-      pagination={<Pagination />}
-    >
-      <SplitRows />
-    </ReferenceManyField>,
+      paginated
+      rows={<SplitRows />}
+    />,
     'How the net of each charge is shared: the platform share first, the rest in proportion among owners and contributors. At most 100 % in total.',
   );
 }
+
+/** The upgrade paths from (`upgradableFromId`) or to the product, listed by the product at their other end. */
+const upgradesOf = (target: 'upgradableFromId' | 'upgradableToId', empty: string) => (
+  <RelatedRows
+    reference="upgradable-products"
+    target={target}
+    rows={<UpgradeRows other={target === 'upgradableFromId' ? 'upgradableToId' : 'upgradableFromId'} empty={empty} />}
+  />
+);
 
 function UpgradesSection(_props: { label?: false }) {
   const product = useRecordContext<Product>();
@@ -311,26 +266,14 @@ function UpgradesSection(_props: { label?: false }) {
           record={{ upgradableFromId: product.id }}
           label="Add upgrade path"
         />,
-        <ReferenceManyField
-          reference="upgradable-products"
-          target="upgradableFromId"
-          sort={{ field: 'createdAt', order: 'DESC' }}
-        >
-          <UpgradeRows other="upgradableToId" empty="No upgrade path starts from this product." />
-        </ReferenceManyField>,
+        upgradesOf('upgradableFromId', 'No upgrade path starts from this product.'),
         'Owners of this product get what they paid for it as credit towards these products.',
       )}
       <div style={{ height: 24 }} />
       {section(
         'Upgrades to this product',
         null,
-        <ReferenceManyField
-          reference="upgradable-products"
-          target="upgradableToId"
-          sort={{ field: 'createdAt', order: 'DESC' }}
-        >
-          <UpgradeRows other="upgradableFromId" empty="No product upgrades to this one." />
-        </ReferenceManyField>,
+        upgradesOf('upgradableToId', 'No product upgrades to this one.'),
         'Owners of these products get credit when they buy this one.',
       )}
     </div>

@@ -1,17 +1,20 @@
-import type { ReactNode } from 'react';
 import { Box } from '@mui/material';
-import { Datagrid, DateField, ReferenceField, type RaRecord } from 'react-admin';
-import { NoneFound } from '../common/EmptyState';
-import { StatusChipField } from '../common/StatusChipField';
-import { UserNameAndEmail } from '../users/UserNameAndEmail';
+import type { RaRecord } from 'react-admin';
+import { date, status } from '../common/columns';
+import { RelatedRows, Rows } from '../common/Rows';
+import { person } from '../users/UserNameAndEmail';
 import { CancelTransferButton } from './CancelTransferButton';
 import { TRANSFER_STATE_LOOKS } from './choices';
 
 /** Minutes are enough in a row; the transfer's page has the seconds. */
 const SHORT: Intl.DateTimeFormatOptions = { dateStyle: 'short', timeStyle: 'short' };
 
+/** A transfer's moments, in a row: when it was offered, when it expires and how it ended. */
+const when = (source: string, emptyText?: string) => date(source, { options: SHORT, emptyText, sortable: false });
+
 interface TransferRowsProps {
-  empty: ReactNode;
+  /** The line shown when there are none (a key or text). */
+  empty: string;
   /** The transfer the page is about, marked among its purchase's others (its Cancel button is the page's). */
   current?: string;
 }
@@ -23,27 +26,37 @@ interface TransferRowsProps {
 export function TransferRows({ empty, current }: TransferRowsProps) {
   return (
     <Box sx={{ width: 0, minWidth: '100%', overflowX: 'auto' }}>
-      <Datagrid
+      <Rows
         aria-label="Transfers"
-        rowClick="show"
-        bulkActionButtons={false}
-        empty={<NoneFound>{empty}</NoneFound>}
+        empty={empty}
         rowSx={(record: RaRecord) => (record.id === current ? { backgroundColor: 'action.selected' } : {})}
       >
-        <DateField source="createdAt" showTime options={SHORT} sortable={false} />
-        <StatusChipField source="transferState" looks={TRANSFER_STATE_LOOKS} sortable={false} />
-        <ReferenceField source="sourceUserId" reference="users" link="show" sortable={false}>
-          <UserNameAndEmail />
-        </ReferenceField>
-        <ReferenceField source="targetUserId" reference="users" link="show" emptyText="—" sortable={false}>
-          <UserNameAndEmail />
-        </ReferenceField>
-        <DateField source="expiresAt" showTime options={SHORT} sortable={false} />
-        <DateField source="confirmedAt" showTime options={SHORT} emptyText="—" sortable={false} />
-        <DateField source="completedAt" showTime options={SHORT} emptyText="—" sortable={false} />
-        <DateField source="canceledAt" showTime options={SHORT} emptyText="—" sortable={false} />
+        {when('createdAt')}
+        {status(TRANSFER_STATE_LOOKS, 'transferState', { sortable: false })}
+        {person('sourceUserId')}
+        {person('targetUserId', { emptyText: '—' })}
+        {when('expiresAt')}
+        {when('confirmedAt', '—')}
+        {when('completedAt', '—')}
+        {when('canceledAt', '—')}
         <CancelTransferButton label="" skip={current} />
-      </Datagrid>
+      </Rows>
     </Box>
+  );
+}
+
+/** The transfers of a purchase, oldest first: below the purchase, or below one of them (`source`: its purchaseId). */
+export function TransfersOfPurchase({ source, ...rows }: TransferRowsProps & { source?: string; label?: false }) {
+  return (
+    <RelatedRows
+      label={false}
+      reference="purchase-user-transfers"
+      source={source}
+      target="purchaseId"
+      sort={{ field: 'createdAt', order: 'ASC' }}
+      perPage={50}
+      paginated
+      rows={<TransferRows {...rows} />}
+    />
   );
 }

@@ -1,32 +1,21 @@
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import {
   AutocompleteInput,
-  Datagrid,
-  DateField,
-  List,
-  Pagination,
   ReferenceField,
   ReferenceInput,
-  ReferenceManyField,
   SelectInput,
-  Show,
-  SimpleShowLayout,
-  TextField,
   TopToolbar,
   useRecordContext,
 } from 'react-admin';
-import { EmptyState, NoneFound } from '../common/EmptyState';
+import { date, ref, status, text } from '../common/columns';
 import { dateRangeFilters } from '../common/inputs';
+import { RecordList } from '../common/RecordList';
+import { RecordShow } from '../common/RecordShow';
 import { section } from '../common/Section';
-import { StatusChipField } from '../common/StatusChipField';
-import { UserNameAndEmail } from '../users/UserNameAndEmail';
+import { person } from '../users/UserNameAndEmail';
 import { CancelTransferButton } from './CancelTransferButton';
 import { TRANSFER_STATE_CHOICES, TRANSFER_STATE_LOOKS, type PurchaseUserTransfer } from './choices';
-import { TransferRows } from './TransferRows';
-
-const LIFECYCLE =
-  'A buyer can give an individual purchase to someone else within 7 days of buying it. Each transfer goes Available → Initiated (the owner names someone) → ' +
-  'Verified (they signed in) → Confirmed → Completed, or ends Canceled or Expired; a canceled one is followed by a fresh Available one.';
+import { TransfersOfPurchase } from './TransferRows';
 
 const filters = [
   <SelectInput key="transferState" source="transferState" choices={TRANSFER_STATE_CHOICES} alwaysOn />,
@@ -51,35 +40,16 @@ function ProductOfPurchase(_props: { label?: string; sortable?: boolean }) {
 
 function TransferList() {
   return (
-    <List
-      filters={filters}
-      sort={{ field: 'createdAt', order: 'DESC' }}
-      exporter={false}
-      empty={
-        <EmptyState icon={SwapHorizIcon} title="No transfers yet">
-          {LIFECYCLE}
-        </EmptyState>
-      }
-    >
-      <Datagrid
-        rowClick="show"
-        bulkActionButtons={false}
-        empty={<NoneFound>No transfer matches these filters.</NoneFound>}
-      >
-        <DateField source="createdAt" showTime />
-        <StatusChipField source="transferState" looks={TRANSFER_STATE_LOOKS} />
-        <ProductOfPurchase label="Product" sortable={false} />
-        <ReferenceField source="purchaseId" reference="purchases" link="show" sortable={false} />
-        <ReferenceField source="sourceUserId" reference="users" link="show" sortable={false}>
-          <UserNameAndEmail />
-        </ReferenceField>
-        <ReferenceField source="targetUserId" reference="users" link="show" emptyText="—" sortable={false}>
-          <UserNameAndEmail />
-        </ReferenceField>
-        <DateField source="expiresAt" showTime />
-        <CancelTransferButton label="" />
-      </Datagrid>
-    </List>
+    <RecordList filters={filters} icon={SwapHorizIcon}>
+      {date('createdAt')}
+      {status(TRANSFER_STATE_LOOKS, 'transferState')}
+      <ProductOfPurchase label="Product" sortable={false} />
+      {ref('purchaseId', 'purchases')}
+      {person('sourceUserId')}
+      {person('targetUserId', { emptyText: '—' })}
+      {date('expiresAt')}
+      <CancelTransferButton label="" />
+    </RecordList>
   );
 }
 
@@ -101,23 +71,14 @@ function PurchaseHistory(_props: { label?: false }) {
   return section(
     "This purchase's transfers",
     null,
-    <ReferenceManyField
-      reference="purchase-user-transfers"
-      source="purchaseId"
-      target="purchaseId"
-      sort={{ field: 'createdAt', order: 'ASC' }}
-      perPage={50}
-      pagination={<Pagination />}
-    >
-      <TransferRows current={String(transfer.id)} empty="No other transfer." />
-    </ReferenceManyField>,
+    <TransfersOfPurchase source="purchaseId" current={String(transfer.id)} empty="No other transfer." />,
     'Each offer of the purchase, oldest first; the one shown above is highlighted.',
   );
 }
 
 function TransferShow() {
   return (
-    <Show
+    <RecordShow
       title={<TransferTitle />}
       actions={
         <TopToolbar>
@@ -125,25 +86,19 @@ function TransferShow() {
         </TopToolbar>
       }
     >
-      <SimpleShowLayout>
-        <StatusChipField source="transferState" looks={TRANSFER_STATE_LOOKS} />
-        <ProductOfPurchase label="Product" />
-        <ReferenceField source="purchaseId" reference="purchases" link="show" />
-        <ReferenceField source="sourceUserId" reference="users" link="show">
-          <UserNameAndEmail />
-        </ReferenceField>
-        <ReferenceField source="targetUserId" reference="users" link="show" emptyText="Not named yet">
-          <UserNameAndEmail />
-        </ReferenceField>
-        <DateField source="createdAt" showTime />
-        <DateField source="expiresAt" showTime />
-        <DateField source="confirmedAt" showTime emptyText="—" />
-        <DateField source="completedAt" showTime emptyText="—" />
-        <DateField source="canceledAt" showTime emptyText="—" />
-        <TextField source="id" />
-        <PurchaseHistory label={false} />
-      </SimpleShowLayout>
-    </Show>
+      {status(TRANSFER_STATE_LOOKS, 'transferState')}
+      <ProductOfPurchase label="Product" />
+      {ref('purchaseId', 'purchases')}
+      {person('sourceUserId')}
+      {person('targetUserId', { emptyText: 'Not named yet' })}
+      {date('createdAt')}
+      {date('expiresAt')}
+      {date('confirmedAt', { emptyText: '—' })}
+      {date('completedAt', { emptyText: '—' })}
+      {date('canceledAt', { emptyText: '—' })}
+      {text('id')}
+      <PurchaseHistory label={false} />
+    </RecordShow>
   );
 }
 

@@ -4,9 +4,7 @@ import {
   FunctionField,
   Labeled,
   Link,
-  Pagination,
   ReferenceField,
-  ReferenceManyField,
   Show,
   TabbedShowLayout,
   TextField,
@@ -21,7 +19,7 @@ import { StatusChipField } from '../common/StatusChipField';
 import { ChargeHistoryRows } from '../merchant-records';
 import type { MerchantCharge } from '../merchant-records/payments';
 import { canRead } from '../permissions';
-import { TransferRows } from '../purchase-user-transfers/TransferRows';
+import { TransfersOfPurchase } from '../purchase-user-transfers/TransferRows';
 import { PURCHASE_STATUS_LOOKS, purchaseKind, type Purchase } from './choices';
 import { PurchaseActions } from './PurchaseActions';
 
@@ -180,16 +178,7 @@ export function PurchaseShow() {
 
         {canRead(permissions, 'purchase-user-transfers') && (
           <TabbedShowLayout.Tab label="Transfers" path="transfers">
-            <ReferenceManyField
-              label={false}
-              reference="purchase-user-transfers"
-              target="purchaseId"
-              sort={{ field: 'createdAt', order: 'ASC' }}
-              perPage={50}
-              pagination={<Pagination />}
-            >
-              <TransferRows empty="This purchase has never been offered for transfer." />
-            </ReferenceManyField>
+            <TransfersOfPurchase label={false} empty="This purchase has never been offered for transfer." />
           </TabbedShowLayout.Tab>
         )}
       </TabbedShowLayout>

@@ -9,6 +9,13 @@ const filters = [
   referenceFilter('upgradableToId', 'products', { alwaysOn: true }),
 ];
 
+/** An upgrade path's columns; its page shows them too. */
+export const upgradeColumns = [
+  ref('upgradableFromId', 'products'),
+  ref('upgradableToId', 'products'),
+  date('createdAt'),
+];
+
 export function UpgradableProductList() {
   return (
     <RecordList
@@ -16,9 +23,7 @@ export function UpgradableProductList() {
       icon={UpgradeOutlinedIcon}
       emptyAction={<CreateButton label="resources.upgradable-products.create" />}
     >
-      {ref('upgradableFromId', 'products')}
-      {ref('upgradableToId', 'products')}
-      {date('createdAt')}
+      {upgradeColumns}
     </RecordList>
   );
 }

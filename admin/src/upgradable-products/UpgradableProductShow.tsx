@@ -1,15 +1,8 @@
-import {
-  DateField,
-  DeleteButton,
-  ListButton,
-  ReferenceField,
-  Show,
-  SimpleShowLayout,
-  TextField,
-  TopToolbar,
-  usePermissions,
-} from 'react-admin';
+import { DeleteButton, ListButton, TopToolbar, usePermissions } from 'react-admin';
+import { text } from '../common/columns';
+import { RecordShow } from '../common/RecordShow';
 import { canWrite } from '../permissions';
+import { upgradeColumns } from './UpgradableProductList';
 
 function Actions() {
   const { permissions } = usePermissions();
@@ -30,13 +23,8 @@ function Actions() {
 
 export function UpgradableProductShow() {
   return (
-    <Show actions={<Actions />} title="Upgrade path">
-      <SimpleShowLayout>
-        <ReferenceField source="upgradableFromId" reference="products" link="show" />
-        <ReferenceField source="upgradableToId" reference="products" link="show" />
-        <DateField source="createdAt" showTime />
-        <TextField source="id" />
-      </SimpleShowLayout>
-    </Show>
+    <RecordShow actions={<Actions />} title="Upgrade path">
+      {[...upgradeColumns, text('id')]}
+    </RecordShow>
   );
 }

@@ -3,11 +3,11 @@ import { date, text } from '../common/columns';
 import { choiceFilter } from '../common/filters';
 import { RecordList } from '../common/RecordList';
 import {
-  ContentRefField,
   ContentReferenceInput,
-  UserRefField,
   UserReferenceInput,
   LearningListActions,
+  contentRef,
+  userRef,
 } from '../content-resources/shared';
 import { PREF_TYPE_CHOICES } from './choices';
 
@@ -25,9 +25,9 @@ export function UserPrefsList() {
       icon={TuneOutlinedIcon}
       sort={{ field: 'updatedAt', order: 'DESC' }}
     >
-      <UserRefField source="userId" sortable={false} />
+      {userRef('userId')}
       {text('type')}
-      <ContentRefField source="resourceId" sortable={false} />
+      {contentRef('resourceId')}
       {date('updatedAt')}
     </RecordList>
   );

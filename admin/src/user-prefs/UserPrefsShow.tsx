@@ -1,18 +1,10 @@
-import { DateField, Show, SimpleShowLayout, TextField } from 'react-admin';
-import { ContentRefField, JsonField, UserRefField } from '../content-resources/shared';
+import { STAMPS, text } from '../common/columns';
+import { RecordShow } from '../common/RecordShow';
+import { json } from '../common/JsonField';
+import { contentRef, userRef } from '../content-resources/shared';
 
 export function UserPrefsShow() {
   return (
-    <Show>
-      <SimpleShowLayout>
-        <UserRefField source="userId" />
-        <TextField source="type" />
-        <ContentRefField source="resourceId" />
-        <JsonField source="fields" />
-        <DateField source="createdAt" showTime />
-        <DateField source="updatedAt" showTime />
-        <TextField source="id" />
-      </SimpleShowLayout>
-    </Show>
+    <RecordShow>{[userRef('userId'), text('type'), contentRef('resourceId'), json('fields'), ...STAMPS]}</RecordShow>
   );
 }

@@ -1,5 +1,5 @@
 import { Box, Typography } from '@mui/material';
-import { useRecordContext } from 'react-admin';
+import { ReferenceField, useRecordContext } from 'react-admin';
 import type { User } from './types';
 
 /**
@@ -19,3 +19,16 @@ export function UserNameAndEmail() {
     </Box>
   );
 }
+
+interface PersonOptions {
+  label?: string;
+  emptyText?: string;
+  sortable?: boolean;
+}
+
+/** A user by name and email, linked to their page: a column or a show field (see common/columns.tsx). */
+export const person = (source: string, { sortable = false, ...o }: PersonOptions = {}) => (
+  <ReferenceField key={source} source={source} reference="users" link="show" sortable={sortable} {...o}>
+    <UserNameAndEmail />
+  </ReferenceField>
+);

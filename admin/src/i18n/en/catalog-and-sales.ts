@@ -186,6 +186,10 @@ export const catalogAndSales = {
   },
   coupons: {
     name: 'Coupon |||| Coupons',
+    emptyTitle: 'No coupons yet',
+    emptyNote:
+      "Coupons take a percentage off: a code buyers type, a site-wide sale that applies by itself, or a team's seats.",
+    noneFound: 'No coupon matches these filters.',
     fields: {
       id: 'Id',
       code: 'Code',
@@ -254,6 +258,11 @@ export const catalogAndSales = {
   },
   'purchase-user-transfers': {
     name: 'Transfer |||| Transfers',
+    emptyTitle: 'No transfers yet',
+    emptyNote:
+      'A buyer can give an individual purchase to someone else within 7 days of buying it. Each transfer goes Available → Initiated (the owner names someone) → ' +
+      'Verified (they signed in) → Confirmed → Completed, or ends Canceled or Expired; a canceled one is followed by a fresh Available one.',
+    noneFound: 'No transfer matches these filters.',
     fields: {
       id: 'Id',
       transferState: 'State',

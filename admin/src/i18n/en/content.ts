@@ -33,6 +33,9 @@ export const content = {
   },
   'product-content-resources': {
     name: 'Product content |||| Product content',
+    emptyTitle: 'No product grants content yet',
+    emptyNote: 'Add a course to a product so that buying the product opens the course.',
+    noneFound: 'No grant matches these filters.',
     fields: { productId: 'Product', resourceId: 'Content', position: 'Position', createdAt: 'Granted', id: 'Id' },
   },
   'lesson-progress': {

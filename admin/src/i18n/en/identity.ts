@@ -30,14 +30,17 @@ export const identity = {
     },
   },
   accounts: {
+    noneHere: 'No external sign-in accounts: this user signs in by email.',
     name: 'External account |||| External accounts',
     fields: { provider: 'Provider', providerAccountId: 'Account id', scope: 'Scope' },
   },
   sessions: {
+    noneHere: 'No active sessions: this user is signed out everywhere.',
     name: 'Session |||| Sessions',
     fields: { createdAt: 'Signed in', lastSeenAt: 'Last seen', expires: 'Expires', userAgent: 'Browser' },
   },
   'device-access-tokens': {
+    noneHere: 'No devices: this user has not approved any device sign-in.',
     name: 'Device token |||| Device tokens',
     fields: { clientId: 'Client', createdAt: 'Approved', lastUsedAt: 'Last used' },
   },
