@@ -13,8 +13,11 @@ import { withCsrf } from './csrf';
 
 const API = '/api/admin';
 
-/** Every request is same-origin with the session cookie, and echoes the CSRF cookie in X-CSRF-Token. */
-export function httpClient(url: string, options: fetchUtils.Options = {}) {
+/**
+ * Every request is same-origin with the session cookie, and echoes the CSRF cookie in X-CSRF-Token. Not exported:
+ * the console reaches the API through the dataProvider's methods only.
+ */
+function httpClient(url: string, options: fetchUtils.Options = {}) {
   return fetchUtils.fetchJson(url, { ...options, headers: withCsrf(options.headers), credentials: 'same-origin' });
 }
 
