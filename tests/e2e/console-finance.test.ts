@@ -14,6 +14,7 @@ import {
   signedInContext,
   useDemoSite,
   waitForStillness,
+  chooseOption,
 } from '../support/browser';
 
 /** "$1,234.56", "-$10.00": how the console writes cents. */
@@ -246,8 +247,7 @@ describe('the Finance page in the console (Chromium)', () => {
     );
 
     // The per-recipient summary, by week.
-    await page.getByRole('combobox', { name: 'Grouped' }).click();
-    await page.getByRole('option', { name: 'Per week' }).click();
+    await chooseOption(page, 'Grouped', 'Per week');
     const [summary] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Per-recipient summary' }).click(),
@@ -287,8 +287,7 @@ describe('the Finance page in the console (Chromium)', () => {
 
     // More than what is left: the API's refusal shows on the share.
     await page.getByRole('link', { name: 'Add revenue split' }).click();
-    await page.getByRole('combobox', { name: 'Type' }).click();
-    await page.getByRole('option', { name: 'Platform' }).click();
+    await chooseOption(page, 'Type', 'Platform');
     await page.getByLabel('Share (%)').fill('40');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText(/would total 110\.00 %/).waitFor();

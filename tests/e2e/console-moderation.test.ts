@@ -4,7 +4,7 @@ import type { User } from '../../api/src/identity/models';
 import { sessions } from '../../api/src/identity/sessions';
 import { createCourse, createProduct, createPurchase, createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
-import { keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
+import { keepScreenshot, signedInContext, useDemoSite, chooseOption } from '../support/browser';
 
 const SPAM = 'Buy cheap watches at spam.example, best prices!!!';
 const KIND = 'Great lesson, the examples made unions click for me.';
@@ -89,8 +89,7 @@ describe('comment moderation in the console (Chromium)', () => {
   const commentOf = () => site().db('comments').where({ id: spamId }).first();
 
   async function chooseHidden(page: Page, option: 'Yes' | 'No' | 'Any') {
-    await page.getByRole('combobox', { name: 'Hidden' }).click();
-    await page.getByRole('option', { name: option, exact: true }).click();
+    await chooseOption(page, 'Hidden', option, { exact: true });
   }
 
   it('lets support hide a comment with a reason: learners no longer see it, its author sees why', async () => {

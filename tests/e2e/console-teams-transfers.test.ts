@@ -4,7 +4,14 @@ import { Coupon, Product, Purchase, PurchaseUserTransfer } from '../../api/src/d
 import type { User } from '../../api/src/identity/models';
 import { createCoupon, createPurchase, createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
-import { buyThroughSite, keepScreenshot, signedInContext, useDemoSite, waitForStillness } from '../support/browser';
+import {
+  buyThroughSite,
+  keepScreenshot,
+  signedInContext,
+  useDemoSite,
+  waitForStillness,
+  chooseOption,
+} from '../support/browser';
 
 const DAY = 86_400_000;
 
@@ -158,8 +165,7 @@ describe('teams and transfers in the console (Chromium)', () => {
     const context = await signedInContext(site().browser, site().baseUrl, db(), ['support']);
     const page = await context.newPage();
     await page.goto(`${site().baseUrl}/admin/#/purchase-user-transfers`);
-    await page.getByRole('combobox', { name: 'State' }).click();
-    await page.getByRole('option', { name: 'Initiated' }).click();
+    await chooseOption(page, 'State', 'Initiated');
     await page.getByText('1-1 of 1').waitFor();
     const row = page.getByRole('row', { name: /Gil Giver/ });
     await row.getByText('Initiated', { exact: true }).waitFor();

@@ -118,6 +118,31 @@ export function useDemoSite(seed: (db: Db) => Promise<unknown> = (db) => runSeed
 export const ARTIFACTS_DIR = path.join(PROJECT_ROOT, 'test-artifacts');
 
 /** Keeps a screenshot of a main screen as a test artifact (test-artifacts/, ignored by git). */
+/**
+ * Picks `option` in the MUI select named `select`. A select opens on mouse-down; a click that lands while react-admin
+ * re-renders the filter form (its list data arriving) can miss, so the menu is opened again until its option shows.
+ */
+export async function chooseOption(
+  page: Page,
+  select: string,
+  option: string,
+  { exact = false, timeoutMs = 20_000 } = {},
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const choice = page.getByRole('option', { name: option, exact });
+  for (;;) {
+    await page.getByRole('combobox', { name: select }).click();
+    try {
+      await choice.waitFor({ state: 'visible', timeout: 2_000 });
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await page.keyboard.press('Escape'); // a half-open menu would swallow the next click
+    }
+  }
+  await choice.click();
+}
+
 export async function keepScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
