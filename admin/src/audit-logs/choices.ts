@@ -1,6 +1,6 @@
 import type { AuditLogRecord } from '@contract/audit/schemas';
 import type { Wire } from '@contract/shared/wire';
-import type { ChipLook } from '../common/StatusChipField';
+import { choicesOf, type ChipLook } from '../common/StatusChipField';
 
 /** The API's console resources (api/src/admin/resources/index.ts): what an audit entry's `resource` can name. */
 export const AUDITED_RESOURCES = [
@@ -48,7 +48,7 @@ export const ACTION_LOOKS: Record<string, ChipLook> = {
   'sign-out-everywhere': { label: 'console.audit.action.signOutEverywhere', color: 'warning' },
 };
 
-export const ACTION_CHOICES = Object.entries(ACTION_LOOKS).map(([id, look]) => ({ id, name: look.label }));
+export const ACTION_CHOICES = choicesOf(ACTION_LOOKS);
 
 /** An audit entry (api/src/audit/schemas.ts). */
 export type AuditLog = Wire<AuditLogRecord>;

@@ -1,27 +1,18 @@
 import BookmarkBorderIcon from '@mui/icons-material/BookmarkBorder';
 import { DateInput, TextInput } from 'react-admin';
 import { date, text } from '../common/columns';
-import { RecordList } from '../common/RecordList';
-import {
-  ContentReferenceInput,
-  UserReferenceInput,
-  LearningListActions,
-  contentRef,
-  userRef,
-} from '../content-resources/shared';
+import { LearningList, contentFilter, contentRef, userFilter, userRef } from '../content-resources/shared';
 
 const filters = [
-  <UserReferenceInput key="userId" source="userId" label="resources.bookmarks.fields.userId" alwaysOn />,
-  <ContentReferenceInput key="resourceId" source="resourceId" label="resources.bookmarks.fields.resourceId" alwaysOn />,
+  userFilter('userId'),
+  contentFilter('resourceId'),
   <TextInput key="type" source="type" label="resources.bookmarks.fields.type" />,
   <DateInput key="createdAt_gte" source="createdAt_gte" label="console.content.bookmarks.savedSince" />,
 ];
 
 export function BookmarkList() {
   return (
-    <RecordList
-      actions={<LearningListActions />}
-      exporter
+    <LearningList
       filters={filters}
       icon={BookmarkBorderIcon}
       texts={{
@@ -34,6 +25,6 @@ export function BookmarkList() {
       {contentRef('resourceId')}
       {text('type')}
       {date('createdAt')}
-    </RecordList>
+    </LearningList>
   );
 }

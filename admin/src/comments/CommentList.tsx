@@ -1,15 +1,8 @@
 import ForumOutlinedIcon from '@mui/icons-material/ForumOutlined';
 import { DateInput, FunctionField, NullableBooleanInput } from 'react-admin';
 import { date } from '../common/columns';
-import { RecordList } from '../common/RecordList';
 import { SearchInput } from '../common/SearchInput';
-import {
-  ContentReferenceInput,
-  UserReferenceInput,
-  LearningListActions,
-  contentRef,
-  userRef,
-} from '../content-resources/shared';
+import { ContentReferenceInput, LearningList, contentRef, userFilter, userRef } from '../content-resources/shared';
 import { ModerateCommentButton, VisibilityField } from './Moderation';
 import { excerpt, type Comment } from './types';
 
@@ -25,7 +18,7 @@ const filters = [
     alwaysOn
     sx={{ minWidth: 140 }}
   />,
-  <UserReferenceInput key="userId" source="userId" label="resources.comments.fields.userId" alwaysOn />,
+  userFilter('userId'),
   <ContentReferenceInput
     key="resourceId"
     source="resourceId"
@@ -44,9 +37,7 @@ const rowSx = (comment: Comment) =>
 /** Learners' comments on lessons; support and admins hide any of them (or show it again) from its row or its page. */
 export function CommentList() {
   return (
-    <RecordList
-      actions={<LearningListActions />}
-      exporter
+    <LearningList
       filters={filters}
       icon={ForumOutlinedIcon}
       texts={{
@@ -62,6 +53,6 @@ export function CommentList() {
       <VisibilityField label="resources.comments.fields.hidden" sortBy="hiddenAt" />
       {date('createdAt')}
       <ModerateCommentButton label="" />
-    </RecordList>
+    </LearningList>
   );
 }

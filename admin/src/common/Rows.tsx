@@ -29,7 +29,7 @@ export function Rows({ empty, rowClick = 'show', children, ...props }: RowsProps
   );
 }
 
-interface RelatedRowsProps extends Omit<RowsProps, 'children' | 'empty'> {
+export interface RelatedRowsProps extends Omit<RowsProps, 'children' | 'empty'> {
   empty?: string;
   /** The rows, when they are a ready-made Datagrid; otherwise `children` are the columns. */
   rows?: ReactElement;

@@ -9,6 +9,8 @@ export interface ChipLook {
   /** Its name in a filter's or a form's choices, when longer than the chip's. */
   choice?: string;
   color: ChipColor;
+  /** Drawn in outline though coloured, e.g. a state still under way (uncoloured chips always are). */
+  outlined?: boolean;
 }
 
 interface StatusChipFieldProps {
@@ -33,7 +35,7 @@ export function StatusChipField({ source, looks }: StatusChipFieldProps) {
       size="small"
       label={translate(look.label, { _: look.label })}
       color={look.color}
-      variant={look.color === 'default' ? 'outlined' : 'filled'}
+      variant={look.outlined || look.color === 'default' ? 'outlined' : 'filled'}
     />
   );
 }

@@ -1,7 +1,7 @@
-import { Create, Edit, Labeled, SelectInput, SimpleForm, required } from 'react-admin';
+import { Create, SelectInput, SimpleForm, required } from 'react-admin';
 import { SaveAndDeleteToolbar } from '../common/SaveAndDeleteToolbar';
 import { TIER_CHOICES } from '../content-resources/choices';
-import { ContentRefField, ContentReferenceInput, PositionInput } from '../content-resources/shared';
+import { ContentReferenceInput, LinkEdit, PositionInput, contentRef } from '../content-resources/shared';
 import { toLinkCreate, toLinkUpdate } from './transform';
 
 const toolbar = (
@@ -24,18 +24,10 @@ const tierInput = (
 /** Position and tier are the only writable fields of a link; parent and child are fixed once created. */
 export function ContentLinkEdit() {
   return (
-    <Edit mutationMode="pessimistic" transform={toLinkUpdate} redirect="show">
-      <SimpleForm toolbar={toolbar}>
-        <Labeled source="resourceOfId">
-          <ContentRefField source="resourceOfId" />
-        </Labeled>
-        <Labeled source="resourceId">
-          <ContentRefField source="resourceId" />
-        </Labeled>
-        <PositionInput helperText="console.content.link.positionHelp" />
-        {tierInput}
-      </SimpleForm>
-    </Edit>
+    <LinkEdit transform={toLinkUpdate} toolbar={toolbar} ends={[contentRef('resourceOfId'), contentRef('resourceId')]}>
+      <PositionInput helperText="console.content.link.positionHelp" />
+      {tierInput}
+    </LinkEdit>
   );
 }
 

@@ -1,24 +1,10 @@
 import AccountTreeOutlinedIcon from '@mui/icons-material/AccountTreeOutlined';
 import { CreateButton } from 'react-admin';
 import { date, numeric } from '../common/columns';
-import { RecordList } from '../common/RecordList';
-import { ContentReferenceInput, LearningListActions, contentRef } from '../content-resources/shared';
+import { LearningList, contentFilter, contentRef } from '../content-resources/shared';
 import { TierField } from './TierField';
 
-const filters = [
-  <ContentReferenceInput
-    key="resourceOfId"
-    source="resourceOfId"
-    label="resources.content-resource-resources.fields.resourceOfId"
-    alwaysOn
-  />,
-  <ContentReferenceInput
-    key="resourceId"
-    source="resourceId"
-    label="resources.content-resource-resources.fields.resourceId"
-    alwaysOn
-  />,
-];
+const filters = [contentFilter('resourceOfId'), contentFilter('resourceId')];
 
 /** A link's columns; its page shows them too. */
 export const linkColumns = [
@@ -31,9 +17,7 @@ export const linkColumns = [
 
 export function ContentLinkList() {
   return (
-    <RecordList
-      actions={<LearningListActions />}
-      exporter
+    <LearningList
       filters={filters}
       sort={{ field: 'position', order: 'ASC' }}
       icon={AccountTreeOutlinedIcon}
@@ -45,6 +29,6 @@ export function ContentLinkList() {
       emptyAction={<CreateButton label="console.content.link.empty.create" />}
     >
       {linkColumns}
-    </RecordList>
+    </LearningList>
   );
 }

@@ -1,24 +1,12 @@
 import MenuBookOutlinedIcon from '@mui/icons-material/MenuBookOutlined';
-import {
-  AutocompleteInput,
-  CreateButton,
-  Datagrid,
-  DateField,
-  List,
-  ReferenceInput,
-  SelectInput,
-  TextField,
-  usePermissions,
-} from 'react-admin';
-import { EmptyState, NoneFound } from '../common/EmptyState';
+import { CreateButton, SelectInput, TextField, usePermissions } from 'react-admin';
+import { date } from '../common/columns';
 import { SearchInput } from '../common/SearchInput';
 import { canRead } from '../permissions';
-import { LearningListActions } from './shared';
+import { LearningList, userFilter } from './shared';
 import { STATE_CHOICES, TYPE_CHOICES } from './choices';
 import { StateField } from './StateField';
 import { TypeField } from './TypeField';
-
-type User = { id: string; name: string | null; email: string };
 
 function contentFilters(mayReadUsers: boolean) {
   return [
@@ -37,44 +25,28 @@ function contentFilters(mayReadUsers: boolean) {
       choices={STATE_CHOICES}
       alwaysOn
     />,
-    ...(mayReadUsers
-      ? [
-          <ReferenceInput key="createdById" source="createdById" reference="users" alwaysOn>
-            <AutocompleteInput
-              label="resources.content-resources.fields.createdById"
-              optionText={(u: User) => u.name || u.email}
-              filterToQuery={(q: string) => ({ q })}
-              sx={{ minWidth: 240 }}
-            />
-          </ReferenceInput>,
-        ]
-      : []),
+    ...(mayReadUsers ? [userFilter('createdById')] : []),
   ];
 }
 
 export function ContentResourceList() {
   const { permissions } = usePermissions();
   return (
-    <List
-      actions={<LearningListActions />}
+    <LearningList
       filters={contentFilters(canRead(permissions, 'users'))}
       sort={{ field: 'updatedAt', order: 'DESC' }}
-      empty={
-        <EmptyState
-          icon={MenuBookOutlinedIcon}
-          title="console.content.empty.title"
-          action={<CreateButton label="console.content.empty.create" />}
-        >
-          console.content.empty.body
-        </EmptyState>
-      }
+      icon={MenuBookOutlinedIcon}
+      texts={{
+        title: 'console.content.empty.title',
+        body: 'console.content.empty.body',
+        noMatch: 'console.content.empty.noMatch',
+      }}
+      emptyAction={<CreateButton label="console.content.empty.create" />}
     >
-      <Datagrid rowClick="show" bulkActionButtons={false} empty={<NoneFound>console.content.empty.noMatch</NoneFound>}>
-        <TextField source="fields.title" sortBy="title" />
-        <TypeField source="type" sortBy="type" />
-        <StateField source="fields.state" sortable={false} />
-        <DateField source="updatedAt" showTime />
-      </Datagrid>
-    </List>
+      <TextField source="fields.title" sortBy="title" />
+      <TypeField source="type" sortBy="type" />
+      <StateField source="fields.state" sortable={false} />
+      {date('updatedAt')}
+    </LearningList>
   );
 }

@@ -1,11 +1,9 @@
 import { Box, Divider, Stack, Typography } from '@mui/material';
 import {
-  Datagrid,
   DateField,
   FunctionField,
   Labeled,
   ReferenceField,
-  ReferenceManyField,
   Show,
   TextField,
   useCreatePath,
@@ -15,7 +13,9 @@ import {
   useTranslate,
   type RaRecord,
 } from 'react-admin';
+import { RelatedRows } from '../common/Rows';
 import { TierField } from '../content-resource-resources/TierField';
+import { ProductRefField } from '../product-content-resources/ProductRefField';
 import { canRead } from '../permissions';
 import { RichTextField } from '../rich-text';
 import { hasBody, isContainer, typeLabel } from './choices';
@@ -26,6 +26,8 @@ import type { ContentResource } from './types';
 
 type User = { id: string; name: string | null; email: string };
 
+const BY_POSITION = { field: 'position', order: 'ASC' } as const;
+
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   const translate = useTranslate();
   return (
@@ -35,15 +37,6 @@ function Section({ title, children }: { title: string; children: React.ReactNode
       </Typography>
       {children}
     </Box>
-  );
-}
-
-function Empty({ children }: { children: string }) {
-  const translate = useTranslate();
-  return (
-    <Typography variant="body2" color="text.secondary" sx={{ py: 1 }}>
-      {translate(children)}
-    </Typography>
   );
 }
 
@@ -121,50 +114,37 @@ function Details() {
       )}
       <Divider />
       <Section title="console.content.partOf">
-        <ReferenceManyField
+        <RelatedRows
           reference="content-resource-resources"
           target="resourceId"
-          sort={{ field: 'position', order: 'ASC' }}
+          sort={BY_POSITION}
+          rowClick={(_id, _resource, link: RaRecord) =>
+            createPath({ resource: 'content-resources', id: link.resourceOfId as string, type: 'show' })
+          }
+          empty="console.content.noParent"
         >
-          <Datagrid
-            bulkActionButtons={false}
-            rowClick={(_id, _resource, link: RaRecord) =>
-              createPath({ resource: 'content-resources', id: link.resourceOfId as string, type: 'show' })
-            }
-            empty={<Empty>console.content.noParent</Empty>}
-          >
-            <ReferenceField
-              source="resourceOfId"
-              reference="content-resources"
-              link="show"
-              label="resources.content-resource-resources.fields.resourceOfId"
-            />
-            <TextField source="position" label="resources.content-resource-resources.fields.position" />
-            <TierField label="resources.content-resource-resources.fields.metadata.tier" />
-          </Datagrid>
-        </ReferenceManyField>
+          <ReferenceField
+            source="resourceOfId"
+            reference="content-resources"
+            link="show"
+            label="resources.content-resource-resources.fields.resourceOfId"
+          />
+          <TextField source="position" label="resources.content-resource-resources.fields.position" />
+          <TierField label="resources.content-resource-resources.fields.metadata.tier" />
+        </RelatedRows>
       </Section>
       {canRead(permissions, 'product-content-resources') && (
         <Section title="console.content.grantedBy">
-          <ReferenceManyField
+          <RelatedRows
             reference="product-content-resources"
             target="resourceId"
-            sort={{ field: 'position', order: 'ASC' }}
+            sort={BY_POSITION}
+            rowClick={false}
+            empty="console.content.noGrant"
           >
-            <Datagrid bulkActionButtons={false} rowClick={false} empty={<Empty>console.content.noGrant</Empty>}>
-              {canRead(permissions, 'products') ? (
-                <ReferenceField
-                  source="productId"
-                  reference="products"
-                  link="show"
-                  label="resources.product-content-resources.fields.productId"
-                />
-              ) : (
-                <TextField source="productId" label="resources.product-content-resources.fields.productId" />
-              )}
-              <TextField source="position" label="resources.product-content-resources.fields.position" />
-            </Datagrid>
-          </ReferenceManyField>
+            <ProductRefField source="productId" label="resources.product-content-resources.fields.productId" />
+            <TextField source="position" label="resources.product-content-resources.fields.position" />
+          </RelatedRows>
         </Section>
       )}
     </Stack>

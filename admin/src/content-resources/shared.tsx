@@ -1,12 +1,16 @@
+import type { ComponentProps, ReactElement, ReactNode } from 'react';
 import {
   AutocompleteInput,
   CreateButton,
+  Edit,
   ExportButton,
   FilterButton,
   FunctionField,
+  Labeled,
   NumberInput,
   ReferenceField,
   ReferenceInput,
+  SimpleForm,
   TextField,
   TopToolbar,
   usePermissions,
@@ -16,8 +20,9 @@ import {
   number,
   required,
   type AutocompleteInputProps,
+  type EditProps,
 } from 'react-admin';
-import { NoneFound } from '../common/EmptyState';
+import { RecordList } from '../common/RecordList';
 import { canRead } from '../permissions';
 import { typeLabel } from './choices';
 import type { ContentResource } from './types';
@@ -76,50 +81,75 @@ export const contentRef = (source: string, { sortable = false, ...o }: RefOption
 
 type FilterInputProps = {
   source: string;
-  label: string;
+  /** Without one, labelled like the field (`resources.<name>.fields.<source>`). */
+  label?: string;
   alwaysOn?: boolean;
   validate?: AutocompleteInputProps['validate'];
   filter?: Record<string, unknown>;
   helperText?: string | false;
 };
 
-/** Picks content by searching its title or slug. */
-export function ContentReferenceInput({ source, label, validate, filter, helperText }: FilterInputProps) {
-  const contentOption = useContentOption();
+/** A reference picked by typing: the API searches (`q`) as you type. */
+function SearchedReferenceInput({
+  reference,
+  optionText,
+  sort,
+  minWidth,
+  source,
+  label,
+  validate,
+  filter,
+  helperText,
+}: FilterInputProps & {
+  reference: string;
+  optionText: AutocompleteInputProps['optionText'];
+  sort?: { field: string; order: 'ASC' | 'DESC' };
+  minWidth: number;
+}) {
   return (
-    <ReferenceInput
-      source={source}
-      reference="content-resources"
-      filter={filter}
-      sort={{ field: 'title', order: 'ASC' }}
-    >
+    <ReferenceInput source={source} reference={reference} filter={filter} sort={sort}>
       <AutocompleteInput
         label={label}
-        optionText={contentOption}
+        optionText={optionText}
         filterToQuery={(q: string) => ({ q })}
         validate={validate}
         helperText={helperText}
-        sx={{ minWidth: 280 }}
+        sx={{ minWidth }}
       />
     </ReferenceInput>
   );
 }
 
-/** Picks a user by searching email or name. */
-export function UserReferenceInput({ source, label, validate, helperText }: FilterInputProps) {
+/** Picks content by searching its title or slug. */
+export function ContentReferenceInput(props: FilterInputProps) {
+  const contentOption = useContentOption();
   return (
-    <ReferenceInput source={source} reference="users">
-      <AutocompleteInput
-        label={label}
-        optionText={userName}
-        filterToQuery={(q: string) => ({ q })}
-        validate={validate}
-        helperText={helperText}
-        sx={{ minWidth: 240 }}
-      />
-    </ReferenceInput>
+    <SearchedReferenceInput
+      {...props}
+      reference="content-resources"
+      optionText={contentOption}
+      sort={{ field: 'title', order: 'ASC' }}
+      minWidth={280}
+    />
   );
 }
+
+/** Picks a user by searching email or name. */
+export function UserReferenceInput(props: Omit<FilterInputProps, 'filter'>) {
+  return <SearchedReferenceInput {...props} reference="users" optionText={userName} minWidth={240} />;
+}
+
+/** The two pickers above as list filters, labelled like the field they filter. */
+export const userFilter = (source: string, alwaysOn = true) => (
+  <UserReferenceInput key={source} source={source} alwaysOn={alwaysOn} />
+);
+
+export const contentFilter = (
+  source: string,
+  { alwaysOn = true, filter }: { alwaysOn?: boolean; filter?: object } = {},
+) => (
+  <ContentReferenceInput key={source} source={source} alwaysOn={alwaysOn} filter={filter as Record<string, unknown>} />
+);
 
 const validatePosition = [required(), number(), minValue(0)];
 
@@ -128,15 +158,31 @@ export function PositionInput({ helperText }: { helperText?: string }) {
   return <NumberInput source="position" validate={validatePosition} step={1} helperText={helperText} />;
 }
 
-export { EmptyState } from '../common/EmptyState';
+interface LinkEditProps {
+  transform: EditProps['transform'];
+  toolbar: ReactElement;
+  /** The two records linked (parent and child, product and content): fixed once linked, shown for context. */
+  ends: ReactElement[];
+  /** What may change: the position, and more. */
+  children: ReactNode;
+}
 
-/** The Datagrid's message when filters match nothing (a key or text). */
-export function NoMatch({ children = 'console.common.noMatch' }: { children?: string }) {
-  return <NoneFound>{children}</NoneFound>;
+/** The edit screen of a link between two records: the ends above what may change, saved when Save is pressed. */
+export function LinkEdit({ transform, toolbar, ends, children }: LinkEditProps) {
+  return (
+    <Edit mutationMode="pessimistic" transform={transform} redirect="show">
+      <SimpleForm toolbar={toolbar}>
+        {ends.map((end) => (
+          <Labeled key={end.key}>{end}</Labeled>
+        ))}
+        {children}
+      </SimpleForm>
+    </Edit>
+  );
 }
 
 /** List actions: filters, create (when allowed) and an export capped at the API's 500 rows per request. */
-export function LearningListActions() {
+function LearningListActions() {
   const { hasCreate } = useResourceDefinition();
   return (
     <TopToolbar>
@@ -145,4 +191,9 @@ export function LearningListActions() {
       <ExportButton maxResults={500} />
     </TopToolbar>
   );
+}
+
+/** A list of learning records (see RecordList), with the actions above: filters, create and export. */
+export function LearningList(props: ComponentProps<typeof RecordList>) {
+  return <RecordList actions={<LearningListActions />} exporter {...props} />;
 }

@@ -2,31 +2,13 @@ import TaskAltOutlinedIcon from '@mui/icons-material/TaskAltOutlined';
 import { DateInput } from 'react-admin';
 import { date } from '../common/columns';
 import { searchFilter } from '../common/filters';
-import { RecordList } from '../common/RecordList';
-import {
-  ContentReferenceInput,
-  UserReferenceInput,
-  LearningListActions,
-  contentRef,
-  userRef,
-} from '../content-resources/shared';
+import { LearningList, contentFilter, contentRef, userFilter, userRef } from '../content-resources/shared';
 
 const filters = [
   searchFilter('resources.lesson-progress.search'),
-  <UserReferenceInput key="userId" source="userId" label="resources.lesson-progress.fields.userId" alwaysOn />,
-  <ContentReferenceInput
-    key="lessonId"
-    source="lessonId"
-    label="resources.lesson-progress.fields.lessonId"
-    filter={{ type: 'lesson' }}
-    alwaysOn
-  />,
-  <ContentReferenceInput
-    key="moduleId"
-    source="moduleId"
-    label="resources.lesson-progress.fields.moduleId"
-    filter={{ type: 'module' }}
-  />,
+  userFilter('userId'),
+  contentFilter('lessonId', { filter: { type: 'lesson' } }),
+  contentFilter('moduleId', { alwaysOn: false, filter: { type: 'module' } }),
   <DateInput key="completedAt_gte" source="completedAt_gte" label="resources.lesson-progress.fields.completedAt_gte" />,
 ];
 
@@ -34,8 +16,8 @@ export const completedAt = date('completedAt', { emptyText: 'resources.lesson-pr
 
 export function LessonProgressList() {
   return (
-    <RecordList
-      actions={<LearningListActions />}
+    <LearningList
+      exporter={false}
       filters={filters}
       icon={TaskAltOutlinedIcon}
       sort={{ field: 'updatedAt', order: 'DESC' }}
@@ -44,6 +26,6 @@ export function LessonProgressList() {
       {contentRef('lessonId')}
       {completedAt}
       {date('updatedAt')}
-    </RecordList>
+    </LearningList>
   );
 }

@@ -1,11 +1,10 @@
 import MarkEmailReadOutlinedIcon from '@mui/icons-material/MarkEmailReadOutlined';
 import { SelectInput } from 'react-admin';
-import { date, numeric, text } from '../common/columns';
+import { date, numeric, status, text } from '../common/columns';
 import { RecordList } from '../common/RecordList';
 import { SearchInput } from '../common/SearchInput';
-import { KIND_CHOICES, STATUS_CHOICES } from './choices';
+import { KIND_CHOICES, STATUS_CHOICES, STATUS_LOOKS } from './choices';
 import { RetryButton } from './RetryButton';
-import { StatusField } from './StatusField';
 
 const filters = [
   <SearchInput key="q" source="q" alwaysOn placeholder="console.outbox.search" />,
@@ -30,7 +29,7 @@ export function OutboxEmailList() {
       {text('toAddress', { sortable: true })}
       {text('subject')}
       {text('kind')}
-      <StatusField label="resources.outbox-emails.fields.status" sortBy="status" />
+      {status(STATUS_LOOKS)}
       {numeric('attempts')}
       {date('sentAt', { emptyText: '—', sortable: false })}
       <RetryButton />

@@ -12,7 +12,8 @@ import {
   useTranslate,
 } from 'react-admin';
 import { RetryButton } from './RetryButton';
-import { StatusField } from './StatusField';
+import { status } from '../common/columns';
+import { STATUS_LOOKS } from './choices';
 import type { OutboxEmail } from './types';
 
 function EmailTitle() {
@@ -102,7 +103,7 @@ export function OutboxEmailShow() {
         <TextField source="subject" />
         <TextField source="toAddress" />
         <TextField source="kind" />
-        <StatusField label="resources.outbox-emails.fields.status" />
+        {status(STATUS_LOOKS)}
         <FunctionField<OutboxEmail>
           label="resources.outbox-emails.fields.lastError"
           render={(email) =>

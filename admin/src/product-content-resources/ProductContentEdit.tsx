@@ -1,16 +1,7 @@
-import {
-  AutocompleteInput,
-  Create,
-  Edit,
-  Labeled,
-  ReferenceInput,
-  SimpleForm,
-  required,
-  type RaRecord,
-} from 'react-admin';
+import { AutocompleteInput, Create, ReferenceInput, SimpleForm, required, type RaRecord } from 'react-admin';
 import { SaveAndDeleteToolbar } from '../common/SaveAndDeleteToolbar';
-import { ContentRefField, ContentReferenceInput, PositionInput } from '../content-resources/shared';
-import { ProductRefField } from './ProductRefField';
+import { ContentReferenceInput, LinkEdit, PositionInput, contentRef } from '../content-resources/shared';
+import { productRef } from './ProductRefField';
 
 const toolbar = (
   <SaveAndDeleteToolbar
@@ -23,21 +14,13 @@ const toolbar = (
 /** Only the position may change; product and content are fixed once granted (remove and grant again). */
 export function ProductContentEdit() {
   return (
-    <Edit
-      mutationMode="pessimistic"
-      redirect="show"
+    <LinkEdit
       transform={(data: RaRecord) => ({ position: Number(data.position ?? 0) })}
+      toolbar={toolbar}
+      ends={[productRef('productId'), contentRef('resourceId')]}
     >
-      <SimpleForm toolbar={toolbar}>
-        <Labeled source="productId">
-          <ProductRefField source="productId" />
-        </Labeled>
-        <Labeled source="resourceId">
-          <ContentRefField source="resourceId" />
-        </Labeled>
-        <PositionInput helperText="Order among the product's content." />
-      </SimpleForm>
-    </Edit>
+      <PositionInput helperText="Order among the product's content." />
+    </LinkEdit>
   );
 }
 

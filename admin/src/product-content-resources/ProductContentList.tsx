@@ -1,9 +1,8 @@
 import CardGiftcardOutlinedIcon from '@mui/icons-material/CardGiftcardOutlined';
 import { AutocompleteInput, CreateButton, ReferenceInput, usePermissions } from 'react-admin';
 import { date, numeric } from '../common/columns';
-import { RecordList } from '../common/RecordList';
 import { canRead } from '../permissions';
-import { ContentReferenceInput, LearningListActions, contentRef } from '../content-resources/shared';
+import { ContentReferenceInput, LearningList, contentRef } from '../content-resources/shared';
 import { productRef } from './ProductRefField';
 
 function productFilters(mayReadProducts: boolean) {
@@ -31,15 +30,13 @@ export const grantColumns = [
 export function ProductContentList() {
   const { permissions } = usePermissions();
   return (
-    <RecordList
-      actions={<LearningListActions />}
-      exporter
+    <LearningList
       filters={productFilters(canRead(permissions, 'products'))}
       sort={{ field: 'position', order: 'ASC' }}
       icon={CardGiftcardOutlinedIcon}
       emptyAction={<CreateButton label="Grant content" />}
     >
       {grantColumns}
-    </RecordList>
+    </LearningList>
   );
 }

@@ -16,6 +16,7 @@ import { STAMPS, date, percent, pick, ref, status, text } from '../common/column
 import { formatPercent } from '../common/money';
 import { MoneyField } from '../common/MoneyField';
 import { RelatedRows, Rows } from '../common/Rows';
+import { relatedTab } from '../common/RelatedTab';
 import { section } from '../common/Section';
 import { ACTIVE_INACTIVE } from '../common/StatusChipField';
 import { couponColumns } from '../coupons/CouponList';
@@ -176,31 +177,20 @@ export function ProductShow() {
           </TabbedShowLayout.Tab>
         )}
 
-        {canRead(permissions, 'purchases') && (
-          <TabbedShowLayout.Tab label="Purchases" path="purchases">
-            <RelatedRows
-              label={false}
-              reference="purchases"
-              target="productId"
-              paginated
-              rows={<PurchaseRows hide={['productId']} empty="Nobody has bought this product yet." />}
-            />
-          </TabbedShowLayout.Tab>
-        )}
+        {relatedTab(permissions, 'Purchases', 'purchases', {
+          label: false,
+          reference: 'purchases',
+          target: 'productId',
+          rows: <PurchaseRows hide={['productId']} empty="Nobody has bought this product yet." />,
+        })}
 
-        {canRead(permissions, 'coupons') && (
-          <TabbedShowLayout.Tab label="Coupons" path="coupons">
-            <RelatedRows
-              label={false}
-              reference="coupons"
-              target="restrictedToProductId"
-              paginated
-              empty="No coupon is restricted to this product (site-wide coupons apply to every product)."
-            >
-              {productCouponColumns}
-            </RelatedRows>
-          </TabbedShowLayout.Tab>
-        )}
+        {relatedTab(permissions, 'Coupons', 'coupons', {
+          label: false,
+          reference: 'coupons',
+          target: 'restrictedToProductId',
+          empty: 'No coupon is restricted to this product (site-wide coupons apply to every product).',
+          children: productCouponColumns,
+        })}
       </TabbedShowLayout>
     </Show>
   );

@@ -1,4 +1,4 @@
-import type { ChipLook } from '../common/StatusChipField';
+import { choicesOf, type ChipLook } from '../common/StatusChipField';
 
 export const TRANSFER_STATE_LOOKS: Record<string, ChipLook> = {
   AVAILABLE: { label: 'Available', color: 'default' },
@@ -10,10 +10,7 @@ export const TRANSFER_STATE_LOOKS: Record<string, ChipLook> = {
   EXPIRED: { label: 'Expired', color: 'warning' },
 };
 
-export const TRANSFER_STATE_CHOICES = Object.entries(TRANSFER_STATE_LOOKS).map(([id, look]) => ({
-  id,
-  name: look.label,
-}));
+export const TRANSFER_STATE_CHOICES = choicesOf(TRANSFER_STATE_LOOKS);
 
 export interface PurchaseUserTransfer {
   id: string;

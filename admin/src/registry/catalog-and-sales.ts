@@ -12,6 +12,15 @@ import type { ConsoleResource } from './types';
 
 const STAFF = ['support', 'finance'] as const;
 
+/** A payment provider's resource: staff read it; support may change it (a mirror's status) unless `writable` is false. */
+const payments = (name: keyof typeof MERCHANT_SCREENS, writable = true): ConsoleResource => ({
+  name,
+  read: STAFF,
+  ...(writable ? { write: ['support'] as const } : {}),
+  ...MERCHANT_SCREENS[name],
+  group: 'Payments',
+});
+
 // Catalog, sales, payments, finance and the audit log. `read`/`write` mirror api/src/admin/resources/*.ts
 // (admins always may; write defaults to support). Resources without create/update/remove there have no such screens here.
 export const CATALOG_AND_SALES_RESOURCES: ConsoleResource[] = [
@@ -25,58 +34,16 @@ export const CATALOG_AND_SALES_RESOURCES: ConsoleResource[] = [
   { name: 'purchase-user-transfers', read: STAFF, write: ['support'], ...purchaseUserTransfers, group: 'Sales' },
   { name: 'product-revenue-splits', read: STAFF, write: ['finance'], ...productRevenueSplits, group: 'Sales' },
 
-  {
-    name: 'merchant-charges',
-    read: STAFF,
-    write: ['support'],
-    ...MERCHANT_SCREENS['merchant-charges'],
-    group: 'Payments',
-  },
+  payments('merchant-charges'),
   // Read-only: refunds are made from a purchase (POST /api/admin/purchases/:id/refund), disputes by the provider.
-  { name: 'merchant-refunds', read: STAFF, ...MERCHANT_SCREENS['merchant-refunds'], group: 'Payments' },
-  { name: 'merchant-disputes', read: STAFF, ...MERCHANT_SCREENS['merchant-disputes'], group: 'Payments' },
-  {
-    name: 'merchant-customers',
-    read: STAFF,
-    write: ['support'],
-    ...MERCHANT_SCREENS['merchant-customers'],
-    group: 'Payments',
-  },
-  {
-    name: 'merchant-sessions',
-    read: STAFF,
-    write: ['support'],
-    ...MERCHANT_SCREENS['merchant-sessions'],
-    group: 'Payments',
-  },
-  {
-    name: 'merchant-products',
-    read: STAFF,
-    write: ['support'],
-    ...MERCHANT_SCREENS['merchant-products'],
-    group: 'Payments',
-  },
-  {
-    name: 'merchant-prices',
-    read: STAFF,
-    write: ['support'],
-    ...MERCHANT_SCREENS['merchant-prices'],
-    group: 'Payments',
-  },
-  {
-    name: 'merchant-coupons',
-    read: STAFF,
-    write: ['support'],
-    ...MERCHANT_SCREENS['merchant-coupons'],
-    group: 'Payments',
-  },
-  {
-    name: 'merchant-accounts',
-    read: STAFF,
-    write: ['support'],
-    ...MERCHANT_SCREENS['merchant-accounts'],
-    group: 'Payments',
-  },
+  payments('merchant-refunds', false),
+  payments('merchant-disputes', false),
+  payments('merchant-customers'),
+  payments('merchant-sessions'),
+  payments('merchant-products'),
+  payments('merchant-prices'),
+  payments('merchant-coupons'),
+  payments('merchant-accounts'),
 
   { name: 'audit-logs', read: STAFF, ...auditLogs, group: 'System' },
 ];

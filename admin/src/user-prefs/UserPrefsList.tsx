@@ -1,26 +1,19 @@
 import TuneOutlinedIcon from '@mui/icons-material/TuneOutlined';
 import { date, text } from '../common/columns';
 import { choiceFilter } from '../common/filters';
-import { RecordList } from '../common/RecordList';
-import {
-  ContentReferenceInput,
-  UserReferenceInput,
-  LearningListActions,
-  contentRef,
-  userRef,
-} from '../content-resources/shared';
+import { LearningList, contentFilter, contentRef, userFilter, userRef } from '../content-resources/shared';
 import { PREF_TYPE_CHOICES } from './choices';
 
 const filters = [
-  <UserReferenceInput key="userId" source="userId" label="resources.user-prefs.fields.userId" alwaysOn />,
+  userFilter('userId'),
   choiceFilter('type', PREF_TYPE_CHOICES),
-  <ContentReferenceInput key="resourceId" source="resourceId" label="resources.user-prefs.fields.resourceId" />,
+  contentFilter('resourceId', { alwaysOn: false }),
 ];
 
 export function UserPrefsList() {
   return (
-    <RecordList
-      actions={<LearningListActions />}
+    <LearningList
+      exporter={false}
       filters={filters}
       icon={TuneOutlinedIcon}
       sort={{ field: 'updatedAt', order: 'DESC' }}
@@ -29,6 +22,6 @@ export function UserPrefsList() {
       {text('type')}
       {contentRef('resourceId')}
       {date('updatedAt')}
-    </RecordList>
+    </LearningList>
   );
 }

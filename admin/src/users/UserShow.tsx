@@ -1,8 +1,9 @@
+import type { ReactNode } from 'react';
 import { EditButton, FunctionField, Show, TabbedShowLayout, TextField, TopToolbar, usePermissions } from 'react-admin';
 import { date, text } from '../common/columns';
 import { json } from '../common/JsonField';
-import { RelatedRows } from '../common/Rows';
-import { canRead, canRevoke, canWrite } from '../permissions';
+import { relatedTab } from '../common/RelatedTab';
+import { canRevoke, canWrite } from '../permissions';
 import { RevokeButton } from './RevokeButton';
 import { RolesField } from './RolesField';
 import { SignOutEverywhereButton } from './SignOutEverywhereButton';
@@ -24,19 +25,14 @@ function UserShowActions() {
   );
 }
 
-/** The user's records of a sign-in resource (accounts, sessions, device tokens), a page at a time; rows do not open. */
-function SignInRows({ reference, ...props }: Omit<Parameters<typeof RelatedRows>[0], 'target' | 'empty'>) {
-  return (
-    <RelatedRows
-      reference={reference}
-      target="userId"
-      paginated
-      rowClick={false}
-      empty={`resources.${reference}.noneHere`}
-      {...props}
-    />
-  );
-}
+/** The user's records of a sign-in resource (accounts, sessions, device tokens): rows that do not open. */
+const signIns = (reference: string, columns: ReactNode[]) => ({
+  reference,
+  target: 'userId',
+  rowClick: false as const,
+  empty: `resources.${reference}.noneHere`,
+  children: columns,
+});
 
 export function UserShow() {
   const { permissions } = usePermissions();
@@ -57,40 +53,37 @@ export function UserShow() {
           {text('id', { label: 'Id' })}
         </TabbedShowLayout.Tab>
 
-        {canRead(permissions, 'accounts') && (
-          <TabbedShowLayout.Tab label="Accounts" path="accounts">
-            <SignInRows reference="accounts" sort={{ field: 'provider', order: 'ASC' }}>
-              <TextField source="provider" />
-              <TextField source="type" />
-              <TextField source="providerAccountId" label="Account id at provider" />
-              <TextField source="scope" emptyText="—" />
-              <FunctionField<Account> label="Token expires" render={accountExpiry} sortable={false} />
-            </SignInRows>
-          </TabbedShowLayout.Tab>
-        )}
+        {relatedTab(permissions, 'Accounts', 'accounts', {
+          ...signIns('accounts', [
+            text('provider', { sortable: true }),
+            text('type', { sortable: true }),
+            text('providerAccountId', { label: 'Account id at provider', sortable: true }),
+            text('scope', { emptyText: '—', sortable: true }),
+            <FunctionField<Account> key="expiresAt" label="Token expires" render={accountExpiry} sortable={false} />,
+          ]),
+          sort: { field: 'provider', order: 'ASC' },
+        })}
 
-        {canRead(permissions, 'sessions') && (
-          <TabbedShowLayout.Tab label="Sessions" path="sessions">
-            <SignInRows reference="sessions">
-              {date('createdAt', { label: 'Signed in' })}
-              {date('lastSeenAt', { label: 'Last seen', emptyText: '—' })}
-              {date('expires')}
-              {text('userAgent', { label: 'Browser', emptyText: '—' })}
-              {mayRevokeSessions && <RevokeButton label="" resource="sessions" noun="session" />}
-            </SignInRows>
-          </TabbedShowLayout.Tab>
-        )}
+        {relatedTab(permissions, 'Sessions', 'sessions', {
+          ...signIns('sessions', [
+            date('createdAt', { label: 'Signed in' }),
+            date('lastSeenAt', { label: 'Last seen', emptyText: '—' }),
+            date('expires'),
+            text('userAgent', { label: 'Browser', emptyText: '—' }),
+            mayRevokeSessions && <RevokeButton key="revoke" label="" resource="sessions" noun="session" />,
+          ]),
+        })}
 
-        {canRead(permissions, 'device-access-tokens') && (
-          <TabbedShowLayout.Tab label="Device tokens" path="device-tokens">
-            <SignInRows reference="device-access-tokens">
-              {text('clientId', { label: 'Client' })}
-              {date('createdAt', { label: 'Approved' })}
-              {date('lastUsedAt', { label: 'Last used', emptyText: 'Never' })}
-              {mayRevokeDevices && <RevokeButton label="" resource="device-access-tokens" noun="device token" />}
-            </SignInRows>
-          </TabbedShowLayout.Tab>
-        )}
+        {relatedTab(permissions, 'Device tokens', 'device-tokens', {
+          ...signIns('device-access-tokens', [
+            text('clientId', { label: 'Client' }),
+            date('createdAt', { label: 'Approved' }),
+            date('lastUsedAt', { label: 'Last used', emptyText: 'Never' }),
+            mayRevokeDevices && (
+              <RevokeButton key="revoke" label="" resource="device-access-tokens" noun="device token" />
+            ),
+          ]),
+        })}
       </TabbedShowLayout>
     </Show>
   );
