@@ -9,6 +9,7 @@ import {
   number,
   required,
   useRecordContext,
+  useTranslate,
 } from 'react-admin';
 import { InstantInput, PercentInput } from '../common/inputs';
 import { ACTIVE_INACTIVE_CHOICES } from '../common/StatusChipField';
@@ -16,10 +17,11 @@ import type { Coupon } from './choices';
 
 function TeamCouponNote() {
   const coupon = useRecordContext<Coupon>();
+  const translate = useTranslate();
   if (!coupon?.bulkPurchaseId) return null;
   return (
     <Alert severity="warning" sx={{ mb: 2, width: '100%' }}>
-      This is a team coupon: its uses are the seats of a team purchase. Change it only to fix a mistake.
+      {translate('resources.coupons.teamNote')}
     </Alert>
   );
 }
@@ -29,21 +31,30 @@ export function CouponFields() {
   return (
     <>
       <TeamCouponNote />
-      <TextInput source="code" helperText="What buyers type; case does not matter. Leave empty for a site-wide sale." />
+      <TextInput source="code" helperText="resources.coupons.help.code" />
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
-        <PercentInput source="percentageDiscount" label="Discount (%)" validate={[required(), number()]} />
-        <NumberInput source="maxUses" step={1} validate={[required(), number()]} helperText="−1 means unlimited." />
-        <InstantInput source="expires" helperText="Leave empty: never expires." />
+        <PercentInput
+          source="percentageDiscount"
+          label="resources.coupons.discountInput"
+          validate={[required(), number()]}
+        />
+        <NumberInput
+          source="maxUses"
+          step={1}
+          validate={[required(), number()]}
+          helperText="resources.coupons.help.maxUses"
+        />
+        <InstantInput source="expires" helperText="resources.coupons.help.expires" />
       </Box>
       <ReferenceInput source="restrictedToProductId" reference="products">
-        <AutocompleteInput label="Only for product" helperText="Leave empty: valid for every product." />
+        <AutocompleteInput
+          label="resources.coupons.fields.restrictedToProductId"
+          helperText="resources.coupons.help.restrictedToProductId"
+        />
       </ReferenceInput>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%', alignItems: 'center' }}>
         <SelectInput source="status" choices={ACTIVE_INACTIVE_CHOICES} validate={required()} />
-        <BooleanInput
-          source="default"
-          helperText="Applies automatically at checkout, without a code (the best active sale wins)."
-        />
+        <BooleanInput source="default" helperText="resources.coupons.help.default" />
       </Box>
     </>
   );

@@ -20,14 +20,22 @@ import { CouponStateField } from './CouponStateField';
 import { GenerateCouponsButton } from './GenerateCouponsButton';
 
 const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="Search code" />,
+  <SearchInput key="q" source="q" alwaysOn placeholder="resources.coupons.search" />,
   <SelectInput key="status" source="status" choices={ACTIVE_INACTIVE_CHOICES} alwaysOn />,
   <ReferenceInput key="restrictedToProductId" source="restrictedToProductId" reference="products" alwaysOn>
-    <AutocompleteInput label="Only for product" />
+    <AutocompleteInput label="resources.coupons.fields.restrictedToProductId" />
   </ReferenceInput>,
-  <NullableBooleanInput key="default" source="default" label="Site-wide sale" />,
-  <PercentInput key="percentageDiscount_gte" source="percentageDiscount_gte" label="Discount at least (%)" />,
-  <PercentInput key="percentageDiscount_lte" source="percentageDiscount_lte" label="Discount at most (%)" />,
+  <NullableBooleanInput key="default" source="default" label="resources.coupons.fields.default" />,
+  <PercentInput
+    key="percentageDiscount_gte"
+    source="percentageDiscount_gte"
+    label="resources.coupons.discountAtLeast"
+  />,
+  <PercentInput
+    key="percentageDiscount_lte"
+    source="percentageDiscount_lte"
+    label="resources.coupons.discountAtMost"
+  />,
   ...dateRangeFilters('expires', 'Expires'),
   ...dateRangeFilters('createdAt', 'Created'),
 ];
@@ -44,11 +52,11 @@ function Actions() {
 
 /** A coupon's columns; a product's page shows some of them for its coupons. */
 export const couponColumns = [
-  text('code', { emptyText: '(no code)', sortable: true }),
+  text('code', { emptyText: 'resources.coupons.noCode', sortable: true }),
   percent('percentageDiscount'),
   <FunctionField<Coupon> key="usedCount" source="usedCount" render={usesLabel} />,
-  date('expires', { emptyText: 'Never' }),
-  ref('restrictedToProductId', 'products', { emptyText: 'Any product' }),
+  date('expires', { emptyText: 'resources.coupons.never' }),
+  ref('restrictedToProductId', 'products', { emptyText: 'resources.coupons.anyProduct' }),
   <BooleanField key="default" source="default" sortable={false} />,
   <CouponStateField key="state" label="resources.coupons.fields.status" sortable={false} />,
   date('createdAt', { showTime: false }),
@@ -62,7 +70,7 @@ export function CouponList() {
       icon={LocalOfferOutlinedIcon}
       emptyAction={
         <>
-          <CreateButton label="Create a coupon" /> <GenerateCouponsButton />
+          <CreateButton label="resources.coupons.create" /> <GenerateCouponsButton />
         </>
       }
     >

@@ -1,4 +1,12 @@
-import { BooleanField, FunctionField, Show, TabbedShowLayout, TextField, useRecordContext } from 'react-admin';
+import {
+  BooleanField,
+  FunctionField,
+  Show,
+  TabbedShowLayout,
+  TextField,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
 import { STAMPS, pick, ref } from '../common/columns';
 import { RelatedRows } from '../common/Rows';
 import { section } from '../common/Section';
@@ -9,27 +17,35 @@ import { couponColumns } from './CouponList';
 
 function CouponTitle() {
   const coupon = useRecordContext<Coupon>();
-  return <>{coupon ? `Coupon: ${couponName(coupon)}` : 'Coupon'}</>;
+  const translate = useTranslate();
+  return (
+    <>
+      {coupon
+        ? translate('resources.coupons.title', { name: couponName(coupon) })
+        : translate('resources.coupons.titleLoading')}
+    </>
+  );
 }
 
 function Uses(_props: { label?: false }) {
   const coupon = useRecordContext<Coupon>();
+  const translate = useTranslate();
   if (!coupon) return null;
   return (
     <div style={{ width: '100%' }}>
       {section(
-        'Purchases with this coupon',
+        translate('resources.coupons.purchasesWith'),
         null,
         <RelatedRows
           reference="purchases"
           target="couponId"
           paginated
-          rows={<PurchaseRows empty="No purchase has used this coupon yet." />}
+          rows={<PurchaseRows empty="resources.coupons.noPurchases" />}
         />,
       )}
       <div style={{ height: 24 }} />
       {section(
-        'Team seats claimed with it',
+        translate('resources.coupons.seatsWith'),
         null,
         <RelatedRows
           reference="purchases"
@@ -38,7 +54,7 @@ function Uses(_props: { label?: false }) {
           rows={
             <PurchaseRows
               hide={['productId']}
-              empty={coupon.bulkPurchaseId ? 'No seat has been claimed yet.' : 'None: this is not a team coupon.'}
+              empty={coupon.bulkPurchaseId ? 'resources.coupons.noSeats' : 'resources.coupons.notTeam'}
             />
           }
         />,
@@ -51,18 +67,18 @@ export function CouponShow() {
   return (
     <Show title={<CouponTitle />}>
       <TabbedShowLayout>
-        <TabbedShowLayout.Tab label="Summary">
+        <TabbedShowLayout.Tab label="resources.coupons.tabs.summary">
           {pick(couponColumns, ['code', 'percentageDiscount'])}
-          <CouponStateField label="Valid now" />
+          <CouponStateField label="resources.coupons.validNow" />
           <TextField source="status" />
-          <FunctionField<Coupon> source="usedCount" label="Uses" render={usesLabel} />
+          <FunctionField<Coupon> source="usedCount" label="resources.coupons.uses" render={usesLabel} />
           {pick(couponColumns, ['expires', 'restrictedToProductId'])}
           <BooleanField source="default" />
           {ref('bulkPurchaseId', 'bulk-purchases', { emptyText: '—' })}
           {ref('merchantCouponId', 'merchant-coupons', { emptyText: '—' })}
           {STAMPS}
         </TabbedShowLayout.Tab>
-        <TabbedShowLayout.Tab label="Uses" path="uses">
+        <TabbedShowLayout.Tab label="resources.coupons.tabs.uses" path="uses">
           <Uses label={false} />
         </TabbedShowLayout.Tab>
       </TabbedShowLayout>

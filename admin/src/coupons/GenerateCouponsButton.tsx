@@ -35,6 +35,7 @@ import {
   useNotify,
   usePermissions,
   useRefresh,
+  useTranslate,
   type HttpError,
 } from 'react-admin';
 import { InstantInput, PercentInput } from '../common/inputs';
@@ -50,22 +51,23 @@ const DEFAULTS = { count: 10, maxUses: 1, prefix: '' };
 
 function GeneratedCodes({ coupons }: { coupons: GeneratedCoupon[] }) {
   const notify = useNotify();
+  const translate = useTranslate();
   const codes = coupons.map((c) => c.code ?? '').join('\n');
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(codes);
-      notify(`Copied ${coupons.length} codes.`, { type: 'success' });
+      notify('resources.coupons.generate.copied', { type: 'success', messageArgs: { count: coupons.length } });
     } catch {
-      notify('Could not copy: select the codes in the box and copy them.', { type: 'warning' });
+      notify('resources.coupons.generate.copyRefused', { type: 'warning' });
     }
   };
   return (
     <>
       <Alert severity="success" sx={{ mb: 2 }} role="status">
-        Generated {coupons.length} coupon{coupons.length === 1 ? '' : 's'}.
+        {translate('resources.coupons.generate.generated', { smart_count: coupons.length })}
       </Alert>
       <MuiTextField
-        label="Generated codes, one per line"
+        label={translate('resources.coupons.generate.codes')}
         value={codes}
         multiline
         minRows={3}
@@ -76,16 +78,16 @@ function GeneratedCodes({ coupons }: { coupons: GeneratedCoupon[] }) {
       />
       <Box sx={{ my: 1 }}>
         <Button startIcon={<ContentCopyIcon />} onClick={() => void copy()}>
-          Copy codes
+          {translate('resources.coupons.generate.copy')}
         </Button>
       </Box>
-      <Table size="small" aria-label="Generated coupons">
+      <Table size="small" aria-label={translate('resources.coupons.generate.table')}>
         <TableHead>
           <TableRow>
-            <TableCell>Code</TableCell>
-            <TableCell>Discount</TableCell>
-            <TableCell>Max uses</TableCell>
-            <TableCell>Expires</TableCell>
+            <TableCell>{translate('resources.coupons.fields.code')}</TableCell>
+            <TableCell>{translate('resources.coupons.fields.percentageDiscount')}</TableCell>
+            <TableCell>{translate('resources.coupons.fields.maxUses')}</TableCell>
+            <TableCell>{translate('resources.coupons.fields.expires')}</TableCell>
           </TableRow>
         </TableHead>
         <TableBody>
@@ -93,8 +95,10 @@ function GeneratedCodes({ coupons }: { coupons: GeneratedCoupon[] }) {
             <TableRow key={c.id}>
               <TableCell sx={{ fontFamily: 'monospace' }}>{c.code}</TableCell>
               <TableCell>{formatPercent(c.percentageDiscount)}</TableCell>
-              <TableCell>{c.maxUses === -1 ? 'Unlimited' : c.maxUses}</TableCell>
-              <TableCell>{c.expires ? new Date(c.expires).toLocaleString() : 'Never'}</TableCell>
+              <TableCell>{c.maxUses === -1 ? translate('resources.coupons.generate.unlimited') : c.maxUses}</TableCell>
+              <TableCell>
+                {c.expires ? new Date(c.expires).toLocaleString() : translate('resources.coupons.never')}
+              </TableCell>
             </TableRow>
           ))}
         </TableBody>
@@ -109,6 +113,7 @@ export function GenerateCouponsButton() {
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const refresh = useRefresh();
   const notify = useNotify();
+  const translate = useTranslate();
   const [open, setOpen] = useState(false);
   const [generated, setGenerated] = useState<GeneratedCoupon[] | null>(null);
   const generate = useMutation({
@@ -133,7 +138,7 @@ export function GenerateCouponsButton() {
       // The API's field errors go back to the form, under their inputs.
       const errors = (error as HttpError).body?.errors as Record<string, string> | undefined;
       if (errors && Object.keys(errors).length) return errors;
-      notify(error instanceof Error && error.message ? error.message : 'The coupons could not be generated.', {
+      notify(error instanceof Error && error.message ? error.message : 'resources.coupons.generate.failure', {
         type: 'error',
       });
       return undefined;
@@ -143,19 +148,19 @@ export function GenerateCouponsButton() {
   return (
     <>
       <Button size="small" startIcon={<AutoAwesomeIcon />} onClick={() => setOpen(true)}>
-        Generate coupons
+        {translate('resources.coupons.generate.button')}
       </Button>
       <Dialog open={open} onClose={close} fullWidth maxWidth="sm" aria-labelledby="generate-coupons-title">
-        <DialogTitle id="generate-coupons-title">Generate coupons</DialogTitle>
+        <DialogTitle id="generate-coupons-title">{translate('resources.coupons.generate.title')}</DialogTitle>
         {generated ? (
           <>
             <DialogContent>
               <GeneratedCodes coupons={generated} />
             </DialogContent>
             <DialogActions>
-              <Button onClick={() => setGenerated(null)}>Generate more</Button>
+              <Button onClick={() => setGenerated(null)}>{translate('resources.coupons.generate.more')}</Button>
               <Button variant="contained" onClick={close}>
-                Done
+                {translate('resources.coupons.generate.done')}
               </Button>
             </DialogActions>
           </>
@@ -165,36 +170,43 @@ export function GenerateCouponsButton() {
               <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
                 <NumberInput
                   source="count"
-                  label="How many"
+                  label="resources.coupons.generate.count"
                   step={1}
                   validate={[required(), number()]}
-                  helperText="1 to 500."
+                  helperText="resources.coupons.generate.countHelp"
                 />
                 <TextInput
                   source="prefix"
-                  label="Code prefix"
+                  label="resources.coupons.generate.prefix"
                   parse={upperCase}
-                  helperText="Optional, e.g. SPRING → SPRING-7KQ2M9XA."
+                  helperText="resources.coupons.generate.prefixHelp"
                 />
               </Box>
               <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-                <PercentInput source="percentageDiscount" label="Discount (%)" validate={[required(), number()]} />
+                <PercentInput
+                  source="percentageDiscount"
+                  label="resources.coupons.discountInput"
+                  validate={[required(), number()]}
+                />
                 <NumberInput
                   source="maxUses"
-                  label="Uses per code"
+                  label="resources.coupons.generate.usesPerCode"
                   step={1}
                   validate={[required(), number()]}
-                  helperText="−1 means unlimited."
+                  helperText="resources.coupons.help.maxUses"
                 />
               </Box>
-              <InstantInput source="expires" label="Expires" helperText="Leave empty: never expires." />
+              <InstantInput source="expires" helperText="resources.coupons.help.expires" />
               <ReferenceInput source="restrictedToProductId" reference="products">
-                <AutocompleteInput label="Only for product" helperText="Leave empty: valid for every product." />
+                <AutocompleteInput
+                  label="resources.coupons.fields.restrictedToProductId"
+                  helperText="resources.coupons.help.restrictedToProductId"
+                />
               </ReferenceInput>
             </DialogContent>
             <DialogActions>
-              <Button onClick={close}>Cancel</Button>
-              <SaveButton label="Generate" icon={<AutoAwesomeIcon />} alwaysEnable />
+              <Button onClick={close}>{translate('console.common.cancel')}</Button>
+              <SaveButton label="resources.coupons.generate.submit" icon={<AutoAwesomeIcon />} alwaysEnable />
             </DialogActions>
           </Form>
         )}

@@ -3,6 +3,7 @@ import GavelIcon from '@mui/icons-material/Gavel';
 import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import type { MerchantChargeRecord } from '@contract/payments/schemas';
 import type { Wire } from '@contract/shared/wire';
+import type { DisputeStatus } from '@contract/shared/dispute-status';
 import { FunctionField, SelectInput, useRecordContext, useTranslate } from 'react-admin';
 import { chargeMoney, date, money, pick, ref, status, text } from '../common/columns';
 import { choiceFilter, referenceFilter, searchFilter } from '../common/filters';
@@ -17,7 +18,7 @@ import type { MerchantRecordDefinition } from './screens';
 
 export type MerchantCharge = Wire<MerchantChargeRecord>;
 
-export const DISPUTE_STATUS_LOOKS: Record<string, ChipLook> = {
+export const DISPUTE_STATUS_LOOKS: Record<DisputeStatus, ChipLook> = {
   open: { label: 'Open', color: 'warning' },
   won: { label: 'Won', color: 'success' },
   lost: { label: 'Lost', color: 'error' },
@@ -128,7 +129,7 @@ export const merchantCharges: MerchantRecordDefinition = {
     <FunctionField<MerchantCharge>
       key="metadata"
       source="metadata"
-      render={(c) => <JsonBlock value={c.metadata} label="Charge metadata" />}
+      render={(c) => <JsonBlock value={c.metadata} label="resources.merchant-charges.metadataLabel" />}
     />,
     text('id'),
   ],

@@ -11,6 +11,7 @@ import {
   minValue,
   number,
   required,
+  useTranslate,
   type RaRecord,
 } from 'react-admin';
 import { withoutEmpty } from '../common/withoutEmpty';
@@ -22,24 +23,28 @@ const backToProduct = (_resource?: string, id?: unknown, data?: Partial<RaRecord
   data?.productId ? `/products/${String(data.productId)}/show/prices` : `/prices/${String(id)}/show`;
 
 export function PriceCreate() {
+  const translate = useTranslate();
   return (
-    <Create redirect={backToProduct} transform={(data: RaRecord) => withoutEmpty(data)} title="New price">
+    <Create
+      redirect={backToProduct}
+      transform={(data: RaRecord) => withoutEmpty(data)}
+      title="resources.prices.newTitle"
+    >
       <SimpleForm defaultValues={{ currency: 'usd' }}>
         <Alert severity="info" sx={{ mb: 2 }}>
-          The new price becomes the product's current price at once. The current one is archived and kept for history;
-          purchases keep what they paid.
+          {translate('resources.prices.newNote')}
         </Alert>
         <ReferenceInput source="productId" reference="products">
-          <AutocompleteInput label="Product" validate={required()} />
+          <AutocompleteInput label="resources.prices.fields.productId" validate={required()} />
         </ReferenceInput>
         <MoneyInput
           source="unitAmount"
-          label="Amount (in dollars)"
+          label="resources.prices.amountInput"
           validate={[required(), number(), minValue(0), maxValue(1_000_000)]}
-          helperText="In the currency's main unit, e.g. 49.00; stored in cents."
+          helperText="resources.prices.amountHelp"
         />
         <SelectInput source="currency" choices={CURRENCY_CHOICES} validate={required()} />
-        <TextInput source="nickname" validate={maxLength(120)} helperText="Optional, e.g. Launch price." />
+        <TextInput source="nickname" validate={maxLength(120)} helperText="resources.prices.nicknameHelp" />
       </SimpleForm>
     </Create>
   );

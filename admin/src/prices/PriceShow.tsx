@@ -1,4 +1,4 @@
-import { useRecordContext, usePermissions } from 'react-admin';
+import { useRecordContext, usePermissions, useTranslate } from 'react-admin';
 import { text } from '../common/columns';
 import { formatMoney } from '../common/money';
 import { RecordShow } from '../common/RecordShow';
@@ -10,11 +10,14 @@ import { priceColumns } from './PriceList';
 
 function PriceTitle() {
   const price = useRecordContext<Price>();
+  const translate = useTranslate();
+  if (!price) return <>{translate('resources.prices.titleLoading')}</>;
+  const amount = formatMoney(price.unitAmount, price.currency);
   return (
     <>
-      {price
-        ? `Price ${formatMoney(price.unitAmount, price.currency)}${price.nickname ? ` (${price.nickname})` : ''}`
-        : 'Price'}
+      {price.nickname
+        ? translate('resources.prices.titleNamed', { amount, nickname: price.nickname })
+        : translate('resources.prices.title', { amount })}
     </>
   );
 }
@@ -27,10 +30,10 @@ export function PriceShow() {
       {text('id')}
       {canRead(permissions, 'merchant-prices') ? (
         <RelatedRows
-          label="At the payment provider"
+          label="resources.prices.atProvider"
           reference="merchant-prices"
           target="priceId"
-          empty="Not yet created at the payment provider."
+          empty="resources.prices.noneAtProvider"
         >
           {merchantPriceColumns(false)}
         </RelatedRows>

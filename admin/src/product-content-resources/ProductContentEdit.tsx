@@ -5,9 +5,9 @@ import { productRef } from './ProductRefField';
 
 const toolbar = (
   <SaveAndDeleteToolbar
-    label="Remove grant"
-    confirmTitle="Stop granting this content?"
-    confirmContent="Buyers of the product lose access to this content unless another product grants it."
+    label="resources.products.grants.remove"
+    confirmTitle="resources.products.grants.removeTitle"
+    confirmContent="resources.products.grants.removeContent"
   />
 );
 
@@ -19,7 +19,7 @@ export function ProductContentEdit() {
       toolbar={toolbar}
       ends={[productRef('productId'), contentRef('resourceId')]}
     >
-      <PositionInput helperText="Order among the product's content." />
+      <PositionInput helperText="resources.products.grants.positionHelp" />
     </LinkEdit>
   );
 }
@@ -37,7 +37,7 @@ export function ProductContentCreate() {
       <SimpleForm defaultValues={{ position: 0 }}>
         <ReferenceInput source="productId" reference="products">
           <AutocompleteInput
-            label="Product"
+            label="resources.product-content-resources.fields.productId"
             filterToQuery={(q: string) => ({ q })}
             validate={required()}
             sx={{ minWidth: 280 }}
@@ -45,9 +45,9 @@ export function ProductContentCreate() {
         </ReferenceInput>
         <ContentReferenceInput
           source="resourceId"
-          label="Content"
+          label="resources.product-content-resources.fields.resourceId"
           validate={required()}
-          helperText="Usually a course: everything inside it comes with it."
+          helperText="resources.products.grants.contentHelp"
         />
         <PositionInput />
       </SimpleForm>

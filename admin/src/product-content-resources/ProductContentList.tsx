@@ -10,11 +10,20 @@ function productFilters(mayReadProducts: boolean) {
     ...(mayReadProducts
       ? [
           <ReferenceInput key="productId" source="productId" reference="products" alwaysOn>
-            <AutocompleteInput label="Product" filterToQuery={(q: string) => ({ q })} sx={{ minWidth: 240 }} />
+            <AutocompleteInput
+              label="resources.product-content-resources.fields.productId"
+              filterToQuery={(q: string) => ({ q })}
+              sx={{ minWidth: 240 }}
+            />
           </ReferenceInput>,
         ]
       : []),
-    <ContentReferenceInput key="resourceId" source="resourceId" label="Content" alwaysOn />,
+    <ContentReferenceInput
+      key="resourceId"
+      source="resourceId"
+      label="resources.product-content-resources.fields.resourceId"
+      alwaysOn
+    />,
   ];
 }
 
@@ -34,7 +43,7 @@ export function ProductContentList() {
       filters={productFilters(canRead(permissions, 'products'))}
       sort={{ field: 'position', order: 'ASC' }}
       icon={CardGiftcardOutlinedIcon}
-      emptyAction={<CreateButton label="Grant content" />}
+      emptyAction={<CreateButton label="resources.products.grants.create" />}
     >
       {grantColumns}
     </LearningList>

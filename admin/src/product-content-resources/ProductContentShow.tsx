@@ -12,9 +12,9 @@ function ShowActions() {
       <EditButton />
       <DeleteButton
         mutationMode="pessimistic"
-        label="Remove grant"
-        confirmTitle="Stop granting this content?"
-        confirmContent="Buyers of the product lose access to this content unless another product grants it. The content itself is kept."
+        label="resources.products.grants.remove"
+        confirmTitle="resources.products.grants.removeTitle"
+        confirmContent="resources.products.grants.removeContentKept"
       />
     </TopToolbar>
   );

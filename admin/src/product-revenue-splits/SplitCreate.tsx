@@ -7,7 +7,7 @@ export function SplitCreate() {
     <Create
       redirect={backToProductSplits}
       transform={(data: RaRecord) => withoutEmpty(toSplitWrite(data))}
-      title="New revenue split"
+      title="resources.product-revenue-splits.newTitle"
     >
       <SimpleForm defaultValues={{ type: 'owner' }}>
         <SplitFields productFixed={false} />

@@ -1,5 +1,5 @@
 import { Box, Typography } from '@mui/material';
-import { Create, SelectInput, SimpleForm, minValue, maxValue, number, type RaRecord } from 'react-admin';
+import { Create, SelectInput, SimpleForm, minValue, maxValue, number, useTranslate, type RaRecord } from 'react-admin';
 import { withoutEmpty } from '../common/withoutEmpty';
 import { CURRENCY_CHOICES } from '../common/money';
 import { MoneyInput } from '../common/inputs';
@@ -11,19 +11,20 @@ const DEFAULTS = { productType: 'self-paced', quantityAvailable: -1, currency: '
 export const toProductCreate = (data: RaRecord) => withoutEmpty(data);
 
 export function ProductCreate() {
+  const translate = useTranslate();
   return (
     <Create redirect="show" transform={toProductCreate}>
       <SimpleForm defaultValues={DEFAULTS}>
         <ProductFields withStatus={false} />
         <Typography variant="subtitle2" component="h2" sx={{ mt: 1 }}>
-          First price
+          {translate('resources.products.firstPrice')}
         </Typography>
         <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
           <MoneyInput
             source="unitAmount"
-            label="First price (in dollars)"
+            label="resources.products.firstPriceInput"
             validate={[number(), minValue(0), maxValue(1_000_000)]}
-            helperText="In the currency's main unit; stored in cents. Leave empty to add a price later."
+            helperText="resources.products.help.unitAmount"
           />
           <SelectInput source="currency" choices={CURRENCY_CHOICES} />
         </Box>

@@ -1,5 +1,5 @@
 import { Alert, Box, Typography } from '@mui/material';
-import { NumberInput, SelectInput, TextInput, number, required } from 'react-admin';
+import { NumberInput, SelectInput, TextInput, number, required, useTranslate } from 'react-admin';
 import { InstantInput } from '../common/inputs';
 import { PRODUCT_STATUS_CHOICES, PRODUCT_TYPE_CHOICES } from './choices';
 
@@ -8,6 +8,7 @@ import { PRODUCT_STATUS_CHOICES, PRODUCT_TYPE_CHOICES } from './choices';
  * (lengths, slugs, the enrollment window) and answers a refusal per field, which the form shows under each input.
  */
 export function ProductFields({ withStatus }: { withStatus: boolean }) {
+  const translate = useTranslate();
   return (
     <>
       <TextInput source="name" validate={required()} fullWidth />
@@ -18,26 +19,26 @@ export function ProductFields({ withStatus }: { withStatus: boolean }) {
             source="status"
             choices={PRODUCT_STATUS_CHOICES}
             validate={required()}
-            helperText="Archiving hides it from the storefront and archives its price; buyers keep access."
+            helperText="resources.products.help.status"
           />
         ) : null}
         <NumberInput
           source="quantityAvailable"
           step={1}
           validate={[required(), number()]}
-          helperText="Seats for sale; −1 means unlimited."
+          helperText="resources.products.help.quantityAvailable"
         />
       </Box>
       <Typography variant="subtitle2" component="h2" sx={{ mt: 1 }}>
-        Enrollment window (optional)
+        {translate('resources.products.enrollmentWindow')}
       </Typography>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
-        <InstantInput source="enrollmentOpensAt" helperText="Leave empty: open now." />
-        <InstantInput source="enrollmentClosesAt" helperText="Leave empty: never closes." />
+        <InstantInput source="enrollmentOpensAt" helperText="resources.products.help.enrollmentOpensAt" />
+        <InstantInput source="enrollmentClosesAt" helperText="resources.products.help.enrollmentClosesAt" />
       </Box>
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
-        <TextInput source="key" helperText="A stable name for code, e.g. typescript-pro." />
-        <TextInput source="slug" helperText="Used in storefront links." />
+        <TextInput source="key" helperText="resources.products.help.key" />
+        <TextInput source="slug" helperText="resources.products.help.slug" />
       </Box>
       <TextInput source="description" multiline minRows={3} fullWidth />
     </>
@@ -45,9 +46,10 @@ export function ProductFields({ withStatus }: { withStatus: boolean }) {
 }
 
 export function ArchiveNote() {
+  const translate = useTranslate();
   return (
     <Alert severity="info" sx={{ mb: 2, width: '100%' }}>
-      A product that has purchases cannot be deleted: archive it instead (status Archived).
+      {translate('resources.products.archiveNote')}
     </Alert>
   );
 }

@@ -10,6 +10,7 @@ import {
   useListContext,
   usePermissions,
   useRecordContext,
+  useTranslate,
 } from 'react-admin';
 import { CreateRelatedButton } from '../common/CreateRelatedButton';
 import { STAMPS, date, percent, pick, ref, status, text } from '../common/columns';
@@ -29,7 +30,14 @@ import { productColumns } from './ProductList';
 
 function ProductTitle() {
   const product = useRecordContext<Product>();
-  return <>{product ? `Product: ${product.name}` : 'Product'}</>;
+  const translate = useTranslate();
+  return (
+    <>
+      {product
+        ? translate('resources.products.title', { name: product.name })
+        : translate('resources.products.titleLoading')}
+    </>
+  );
 }
 
 /** Shares are fractions with at most four decimals: sums are rounded there, so 0.1 + 0.2 is 0.3. */
@@ -38,15 +46,21 @@ const fourDecimals = (n: number) => Math.round(n * 10_000) / 10_000;
 /** The sum of the listed splits and what is left to assign, with a warning when it is not exactly 100 %. */
 function SplitTotal() {
   const { data, total } = useListContext<{ id: string; percent: number }>();
+  const translate = useTranslate();
   if (!data?.length) return null;
   const sum = fourDecimals(data.reduce((s, split) => s + Number(split.percent), 0));
   const remaining = fourDecimals(1 - sum);
   const partial = total !== undefined && total > data.length;
   return (
     <Typography variant="body2" sx={{ p: 2 }} color={remaining === 0 ? 'text.secondary' : 'warning.main'} role="status">
-      Total: {formatPercent(sum)}
-      {partial ? ' (this page)' : ''} · Remaining: {formatPercent(Math.max(remaining, 0))}
-      {remaining > 0 ? ' — the shares do not add up to 100 %; the rest of each charge is unassigned.' : ''}
+      {translate(
+        partial ? 'resources.product-revenue-splits.totalsOfPage' : 'resources.product-revenue-splits.totals',
+        {
+          sum: formatPercent(sum),
+          remaining: formatPercent(Math.max(remaining, 0)),
+        },
+      )}
+      {remaining > 0 ? ` — ${translate('resources.product-revenue-splits.unassigned')}` : ''}
     </Typography>
   );
 }
@@ -56,9 +70,9 @@ function SplitRows() {
   const writable = canWrite(permissions, 'product-revenue-splits');
   return (
     <>
-      <Rows empty="No revenue splits: the whole net goes to no one in particular (100 % remaining). Finance can add them.">
+      <Rows empty="resources.product-revenue-splits.noneForProduct">
         <SelectField source="type" choices={SPLIT_TYPE_CHOICES} />
-        {ref('userId', 'users', { emptyText: 'The platform' })}
+        {ref('userId', 'users', { emptyText: 'resources.product-revenue-splits.platform' })}
         {percent('percent')}
         {date('createdAt', { showTime: false })}
         {writable ? <EditButton /> : null}
@@ -66,8 +80,8 @@ function SplitRows() {
           <DeleteButton
             mutationMode="pessimistic"
             redirect={false}
-            confirmTitle="Delete this revenue split?"
-            confirmContent="Future charges are split without it. Lines already computed for past charges stay as they are."
+            confirmTitle="resources.product-revenue-splits.deleteTitle"
+            confirmContent="resources.product-revenue-splits.deleteContent"
           />
         ) : null}
       </Rows>
@@ -86,9 +100,9 @@ function UpgradeRows({ other, empty }: { other: 'upgradableToId' | 'upgradableFr
         <DeleteButton
           mutationMode="pessimistic"
           redirect={false}
-          label="Remove"
-          confirmTitle="Remove this upgrade path?"
-          confirmContent="Buyers of the first product will no longer get upgrade credit towards the second."
+          label="resources.upgradable-products.remove"
+          confirmTitle="resources.upgradable-products.removeTitle"
+          confirmContent="resources.upgradable-products.removeContentShort"
         />
       ) : null}
     </Rows>
@@ -101,7 +115,7 @@ function MerchantPricesOf() {
     <RelatedRows
       reference="merchant-prices"
       target="merchantProductId"
-      empty="No provider prices for this provider product."
+      empty="resources.merchant-prices.noneForProduct"
     >
       {text('identifier')}
       <ReferenceField source="priceId" reference="prices" link="show" emptyText="—" sortable={false}>
@@ -126,69 +140,70 @@ const productCouponColumns = [
 
 export function ProductShow() {
   const { permissions } = usePermissions();
+  const translate = useTranslate();
   return (
     <Show title={<ProductTitle />}>
       <TabbedShowLayout>
-        <TabbedShowLayout.Tab label="Summary">
+        <TabbedShowLayout.Tab label="resources.products.tabs.summary">
           {pick(productColumns, ['name', 'productType', 'status', 'quantityAvailable'])}
-          {date('enrollmentOpensAt', { emptyText: 'Open (no start)' })}
-          {date('enrollmentClosesAt', { emptyText: 'Never closes' })}
+          {date('enrollmentOpensAt', { emptyText: 'resources.products.opensEmpty' })}
+          {date('enrollmentClosesAt', { emptyText: 'resources.products.closesEmpty' })}
           {text('key', { emptyText: '—' })}
           {text('slug', { emptyText: '—' })}
           {text('description', { emptyText: '—' })}
           {STAMPS}
         </TabbedShowLayout.Tab>
 
-        <TabbedShowLayout.Tab label="Prices" path="prices">
+        <TabbedShowLayout.Tab label="resources.products.tabs.prices" path="prices">
           <PricesSection label={false} />
         </TabbedShowLayout.Tab>
 
         {canRead(permissions, 'merchant-products') && (
-          <TabbedShowLayout.Tab label="Payment provider" path="merchant">
+          <TabbedShowLayout.Tab label="resources.products.tabs.merchant" path="merchant">
             {section(
-              'Provider products',
+              translate('resources.merchant-products.ofProduct'),
               null,
               <RelatedRows
                 reference="merchant-products"
                 target="productId"
                 expand={<MerchantPricesOf />}
                 expandSingle={false}
-                empty="Not yet created at the payment provider: the first checkout creates it."
+                empty="resources.merchant-products.noneForProduct"
               >
                 {ref('merchantAccountId', 'merchant-accounts')}
                 {text('identifier')}
                 {status(ACTIVE_INACTIVE)}
                 {date('createdAt')}
               </RelatedRows>,
-              'The product and its prices as the payment provider knows them. Expand a row to see its prices.',
+              translate('resources.merchant-products.ofProductNote'),
             )}
           </TabbedShowLayout.Tab>
         )}
 
         {canRead(permissions, 'product-revenue-splits') && (
-          <TabbedShowLayout.Tab label="Revenue splits" path="splits">
+          <TabbedShowLayout.Tab label="resources.products.tabs.splits" path="splits">
             <SplitsSection label={false} />
           </TabbedShowLayout.Tab>
         )}
 
         {canRead(permissions, 'upgradable-products') && (
-          <TabbedShowLayout.Tab label="Upgrades" path="upgrades">
+          <TabbedShowLayout.Tab label="resources.products.tabs.upgrades" path="upgrades">
             <UpgradesSection label={false} />
           </TabbedShowLayout.Tab>
         )}
 
-        {relatedTab(permissions, 'Purchases', 'purchases', {
+        {relatedTab(permissions, 'resources.products.tabs.purchases', 'purchases', {
           label: false,
           reference: 'purchases',
           target: 'productId',
-          rows: <PurchaseRows hide={['productId']} empty="Nobody has bought this product yet." />,
+          rows: <PurchaseRows hide={['productId']} empty="resources.products.noPurchases" />,
         })}
 
-        {relatedTab(permissions, 'Coupons', 'coupons', {
+        {relatedTab(permissions, 'resources.products.tabs.coupons', 'coupons', {
           label: false,
           reference: 'coupons',
           target: 'restrictedToProductId',
-          empty: 'No coupon is restricted to this product (site-wide coupons apply to every product).',
+          empty: 'resources.products.noCoupons',
           children: productCouponColumns,
         })}
       </TabbedShowLayout>
@@ -198,31 +213,28 @@ export function ProductShow() {
 
 function PricesSection(_props: { label?: false }) {
   const product = useRecordContext<Product>();
+  const translate = useTranslate();
   if (!product) return null;
   return section(
-    'Prices',
-    <CreateRelatedButton resource="prices" record={{ productId: product.id }} label="Add price" />,
-    <RelatedRows
-      reference="prices"
-      target="productId"
-      paginated
-      empty="No price yet: the product cannot be bought until it has one."
-    >
+    translate('resources.prices.ofProduct'),
+    <CreateRelatedButton resource="prices" record={{ productId: product.id }} label="resources.prices.add" />,
+    <RelatedRows reference="prices" target="productId" paginated empty="resources.prices.noneForProduct">
       {priceColumns(false)}
     </RelatedRows>,
-    'One price is current; a new price replaces it and the old one is kept, archived, for history.',
+    translate('resources.prices.ofProductNote'),
   );
 }
 
 function SplitsSection(_props: { label?: false }) {
   const product = useRecordContext<Product>();
+  const translate = useTranslate();
   if (!product) return null;
   return section(
-    'Revenue splits',
+    translate('resources.product-revenue-splits.ofProduct'),
     <CreateRelatedButton
       resource="product-revenue-splits"
       record={{ productId: product.id }}
-      label="Add revenue split"
+      label="resources.product-revenue-splits.add"
     />,
     <RelatedRows
       reference="product-revenue-splits"
@@ -231,7 +243,7 @@ function SplitsSection(_props: { label?: false }) {
       paginated
       rows={<SplitRows />}
     />,
-    'How the net of each charge is shared: the platform share first, the rest in proportion among owners and contributors. At most 100 % in total.',
+    translate('resources.product-revenue-splits.ofProductNote'),
   );
 }
 
@@ -246,25 +258,26 @@ const upgradesOf = (target: 'upgradableFromId' | 'upgradableToId', empty: string
 
 function UpgradesSection(_props: { label?: false }) {
   const product = useRecordContext<Product>();
+  const translate = useTranslate();
   if (!product) return null;
   return (
     <div style={{ width: '100%' }}>
       {section(
-        'Upgrades from this product',
+        translate('resources.upgradable-products.fromProduct'),
         <CreateRelatedButton
           resource="upgradable-products"
           record={{ upgradableFromId: product.id }}
-          label="Add upgrade path"
+          label="resources.upgradable-products.create"
         />,
-        upgradesOf('upgradableFromId', 'No upgrade path starts from this product.'),
-        'Owners of this product get what they paid for it as credit towards these products.',
+        upgradesOf('upgradableFromId', 'resources.upgradable-products.noneFromProduct'),
+        translate('resources.upgradable-products.fromProductNote'),
       )}
       <div style={{ height: 24 }} />
       {section(
-        'Upgrades to this product',
+        translate('resources.upgradable-products.toProduct'),
         null,
-        upgradesOf('upgradableToId', 'No product upgrades to this one.'),
-        'Owners of these products get credit when they buy this one.',
+        upgradesOf('upgradableToId', 'resources.upgradable-products.noneToProduct'),
+        translate('resources.upgradable-products.toProductNote'),
       )}
     </div>
   );

@@ -1,5 +1,5 @@
 import { Box } from '@mui/material';
-import type { RaRecord } from 'react-admin';
+import { useTranslate, type RaRecord } from 'react-admin';
 import { date, status } from '../common/columns';
 import { RelatedRows, Rows } from '../common/Rows';
 import { person } from '../users/UserNameAndEmail';
@@ -24,10 +24,11 @@ interface TransferRowsProps {
  * of who offered it to whom and how each offer ended. A row opens the transfer.
  */
 export function TransferRows({ empty, current }: TransferRowsProps) {
+  const translate = useTranslate();
   return (
     <Box sx={{ width: 0, minWidth: '100%', overflowX: 'auto' }}>
       <Rows
-        aria-label="Transfers"
+        aria-label={translate('resources.purchase-user-transfers.rows')}
         empty={empty}
         rowSx={(record: RaRecord) => (record.id === current ? { backgroundColor: 'action.selected' } : {})}
       >

@@ -6,6 +6,7 @@ import {
   SelectInput,
   TopToolbar,
   useRecordContext,
+  useTranslate,
 } from 'react-admin';
 import { date, ref, status, text } from '../common/columns';
 import { dateRangeFilters } from '../common/inputs';
@@ -20,10 +21,10 @@ import { TransfersOfPurchase } from './TransferRows';
 const filters = [
   <SelectInput key="transferState" source="transferState" choices={TRANSFER_STATE_CHOICES} alwaysOn />,
   <ReferenceInput key="sourceUserId" source="sourceUserId" reference="users" alwaysOn>
-    <AutocompleteInput label="From" />
+    <AutocompleteInput label="resources.purchase-user-transfers.fields.sourceUserId" />
   </ReferenceInput>,
   <ReferenceInput key="targetUserId" source="targetUserId" reference="users">
-    <AutocompleteInput label="To" />
+    <AutocompleteInput label="resources.purchase-user-transfers.fields.targetUserId" />
   </ReferenceInput>,
   ...dateRangeFilters('expiresAt', 'Expires'),
   ...dateRangeFilters('createdAt', 'Created'),
@@ -43,7 +44,7 @@ function TransferList() {
     <RecordList filters={filters} icon={SwapHorizIcon}>
       {date('createdAt')}
       {status(TRANSFER_STATE_LOOKS, 'transferState')}
-      <ProductOfPurchase label="Product" sortable={false} />
+      <ProductOfPurchase label="resources.purchase-user-transfers.product" sortable={false} />
       {ref('purchaseId', 'purchases')}
       {person('sourceUserId')}
       {person('targetUserId', { emptyText: '—' })}
@@ -55,11 +56,14 @@ function TransferList() {
 
 function TransferTitle() {
   const transfer = useRecordContext<PurchaseUserTransfer>();
+  const translate = useTranslate();
   return (
     <>
       {transfer
-        ? `Transfer · ${TRANSFER_STATE_LOOKS[transfer.transferState]?.label ?? transfer.transferState}`
-        : 'Transfer'}
+        ? translate('resources.purchase-user-transfers.title', {
+            state: TRANSFER_STATE_LOOKS[transfer.transferState]?.label ?? transfer.transferState,
+          })
+        : translate('resources.purchase-user-transfers.titleLoading')}
     </>
   );
 }
@@ -67,12 +71,17 @@ function TransferTitle() {
 /** Every transfer of the same purchase, oldest first, this one marked. */
 function PurchaseHistory(_props: { label?: false }) {
   const transfer = useRecordContext<PurchaseUserTransfer>();
+  const translate = useTranslate();
   if (!transfer) return null;
   return section(
-    "This purchase's transfers",
+    translate('resources.purchase-user-transfers.history'),
     null,
-    <TransfersOfPurchase source="purchaseId" current={String(transfer.id)} empty="No other transfer." />,
-    'Each offer of the purchase, oldest first; the one shown above is highlighted.',
+    <TransfersOfPurchase
+      source="purchaseId"
+      current={String(transfer.id)}
+      empty="resources.purchase-user-transfers.noOther"
+    />,
+    translate('resources.purchase-user-transfers.historyNote'),
   );
 }
 
@@ -87,10 +96,10 @@ function TransferShow() {
       }
     >
       {status(TRANSFER_STATE_LOOKS, 'transferState')}
-      <ProductOfPurchase label="Product" />
+      <ProductOfPurchase label="resources.purchase-user-transfers.product" />
       {ref('purchaseId', 'purchases')}
       {person('sourceUserId')}
-      {person('targetUserId', { emptyText: 'Not named yet' })}
+      {person('targetUserId', { emptyText: 'resources.purchase-user-transfers.notNamed' })}
       {date('createdAt')}
       {date('expiresAt')}
       {date('confirmedAt', { emptyText: '—' })}

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { Button, DialogContentText, TextField as MuiTextField } from '@mui/material';
 import ForwardToInboxIcon from '@mui/icons-material/ForwardToInbox';
-import { useGetOne, usePermissions, useRecordContext } from 'react-admin';
+import { useGetOne, usePermissions, useRecordContext, useTranslate } from 'react-admin';
+import { useText } from '../common/useText';
+import { grantsAccess } from '../../../api/src/shared/purchase-status';
 import { FormThenConfirmDialog } from '../common/ActionDialog';
 import { useConsoleAction } from '../common/useConsoleAction';
 import { canManageOwnership } from '../permissions';
@@ -11,32 +13,33 @@ import type { Purchase } from './choices';
 const EMAIL_MAX = 254;
 const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** A first look at the address before asking for confirmation; the API has the last word (shown on the input). */
+/** A first look at the address before asking for confirmation (a catalog key); the API has the last word (shown on the input). */
 function emailProblem(email: string, ownerEmail: string | undefined): string | null {
-  if (!email) return 'Enter the email address of the new owner.';
-  if (email.length > EMAIL_MAX || !EMAIL_SHAPE.test(email)) return 'Enter an email address, e.g. name@example.com.';
-  if (ownerEmail && email === ownerEmail.toLowerCase()) return 'This purchase already belongs to that address.';
+  if (!email) return 'resources.purchases.move.noEmail';
+  if (email.length > EMAIL_MAX || !EMAIL_SHAPE.test(email)) return 'resources.purchases.move.notEmail';
+  if (ownerEmail && email === ownerEmail.toLowerCase()) return 'resources.purchases.move.sameOwner';
   return null;
 }
 
 /** Who may be given a purchase this way: an individual purchase that still grants access (the API's rule). */
 export function isMovable(purchase: Purchase): boolean {
-  return (
-    !purchase.bulkCouponId &&
-    !purchase.redeemedBulkCouponId &&
-    (purchase.status === 'Valid' || purchase.status === 'Restricted')
-  );
+  return !purchase.bulkCouponId && !purchase.redeemedBulkCouponId && grantsAccess(purchase.status);
 }
 
 function MoveDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void }) {
   const { data: owner } = useGetOne<User>('users', { id: purchase.userId });
+  const translate = useTranslate();
+  const text = useText();
   const [email, setEmail] = useState('');
   const [emailError, setEmailError] = useState<string | null>(null);
   const target = email.trim().toLowerCase();
-  const ownerName = owner?.email ?? 'the current owner';
+  const ownerName = owner?.email ?? translate('resources.purchases.move.theOwner');
   const move = useConsoleAction(
     (dataProvider) => dataProvider.movePurchase(purchase.id, target),
-    (moved) => `Moved the purchase from ${ownerName} to ${moved.recipientEmail ?? target}.`,
+    (moved) => ({
+      message: 'resources.purchases.move.done',
+      messageArgs: { owner: ownerName, recipient: moved.recipientEmail ?? target },
+    }),
   );
 
   const check = () => {
@@ -47,16 +50,16 @@ function MoveDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void
 
   return (
     <FormThenConfirmDialog
-      formTitle="Move to another email"
-      confirmTitle="Confirm the move"
+      formTitle="resources.purchases.move.button"
+      confirmTitle="resources.purchases.move.confirmTitle"
       check={check}
-      question={`Move this purchase from ${ownerName} to ${target}?`}
-      details="Any transfer under way is canceled. The move is kept as a completed transfer and in the audit log."
-      busyLabel="Moving the purchase…"
-      cancelLabel="Back"
-      confirmLabel="Move"
+      question={translate('resources.purchases.move.question', { owner: ownerName, target })}
+      details="resources.purchases.move.details"
+      busyLabel="resources.purchases.move.busy"
+      cancelLabel="resources.purchases.move.back"
+      confirmLabel="resources.purchases.move.confirm"
       mutation={move}
-      failure="The purchase could not be moved."
+      failure="resources.purchases.move.failure"
       showFieldErrors={(errors) => {
         if (errors.email) setEmailError(errors.email);
         return Boolean(errors.email);
@@ -65,12 +68,9 @@ function MoveDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void
     >
       {(next) => (
         <>
-          <DialogContentText>
-            For a buyer who typed the wrong address, or asks to give the purchase to someone else: it moves at once,
-            with its charge and receipt, whatever the transfer window. {ownerName} loses access.
-          </DialogContentText>
+          <DialogContentText>{translate('resources.purchases.move.intro', { owner: ownerName })}</DialogContentText>
           <MuiTextField
-            label="New owner's email"
+            label={translate('resources.purchases.move.email')}
             type="email"
             value={email}
             onChange={(event) => {
@@ -85,7 +85,7 @@ function MoveDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void
             margin="normal"
             autoFocus
             error={Boolean(emailError)}
-            helperText={emailError ?? 'An account is made for this address if it has none.'}
+            helperText={text(emailError ?? 'resources.purchases.move.emailHelp')}
             slotProps={{ htmlInput: { maxLength: EMAIL_MAX, autoComplete: 'off', spellCheck: false } }}
           />
         </>
@@ -98,12 +98,13 @@ function MoveDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void
 export function MoveButton() {
   const purchase = useRecordContext<Purchase>();
   const { permissions } = usePermissions();
+  const translate = useTranslate();
   const [open, setOpen] = useState(false);
   if (!purchase || !canManageOwnership(permissions) || !isMovable(purchase)) return null;
   return (
     <>
       <Button size="small" startIcon={<ForwardToInboxIcon />} onClick={() => setOpen(true)}>
-        Move to another email
+        {translate('resources.purchases.move.button')}
       </Button>
       {open ? <MoveDialog purchase={purchase} onClose={() => setOpen(false)} /> : null}
     </>

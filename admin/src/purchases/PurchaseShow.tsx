@@ -25,11 +25,15 @@ import { PurchaseActions } from './PurchaseActions';
 
 function PurchaseTitle() {
   const purchase = useRecordContext<Purchase>();
+  const translate = useTranslate();
   return (
     <>
       {purchase
-        ? `Purchase · ${formatMoney(purchase.totalAmount, purchase.currency)} · ${new Date(purchase.createdAt).toLocaleDateString()}`
-        : 'Purchase'}
+        ? translate('resources.purchases.title', {
+            amount: formatMoney(purchase.totalAmount, purchase.currency),
+            date: new Date(purchase.createdAt).toLocaleDateString(),
+          })
+        : translate('resources.purchases.titleLoading')}
     </>
   );
 }
@@ -38,16 +42,17 @@ function PurchaseTitle() {
 function ChargeSummary() {
   const charge = useRecordContext<MerchantCharge>();
   const createPath = useCreatePath();
+  const translate = useTranslate();
   if (!charge) return null;
   const rows: [string, string][] = [
-    ['Amount', formatMoney(charge.amount, charge.currency)],
-    ['Provider fee', formatMoney(charge.fee, charge.currency)],
-    ['Net', formatMoney(charge.net, charge.currency)],
-    ['Refunded', formatMoney(charge.refundAmount, charge.currency)],
+    [translate('resources.purchases.charge.amount'), formatMoney(charge.amount, charge.currency)],
+    [translate('resources.purchases.charge.fee'), formatMoney(charge.fee, charge.currency)],
+    [translate('resources.purchases.charge.net'), formatMoney(charge.net, charge.currency)],
+    [translate('resources.purchases.charge.refunded'), formatMoney(charge.refundAmount, charge.currency)],
   ];
   return (
     <Box>
-      <Table size="small" aria-label="Charge amounts" sx={{ width: 'auto' }}>
+      <Table size="small" aria-label={translate('resources.purchases.charge.amounts')} sx={{ width: 'auto' }}>
         <TableBody>
           {rows.map(([label, value]) => (
             <TableRow key={label}>
@@ -66,7 +71,7 @@ function ChargeSummary() {
         to={createPath({ resource: 'merchant-charges', id: charge.id, type: 'show' })}
         variant="body2"
       >
-        Open charge {charge.identifier}
+        {translate('resources.purchases.charge.open', { identifier: charge.identifier })}
       </MuiLink>
     </Box>
   );
@@ -75,13 +80,14 @@ function ChargeSummary() {
 function TeamInfo(_props: { label?: false }) {
   const purchase = useRecordContext<Purchase>();
   const createPath = useCreatePath();
+  const translate = useTranslate();
   if (!purchase) return null;
   if (purchase.bulkCouponId) {
     return (
       <Typography variant="body2">
-        This is a team purchase: the buyer holds seats to give away, and claims one like anyone else.{' '}
+        {translate('resources.purchases.team.bought')}{' '}
         <MuiLink component={Link} to={createPath({ resource: 'bulk-purchases', id: purchase.id, type: 'show' })}>
-          Open the team (seats and members)
+          {translate('resources.purchases.team.openTeam')}
         </MuiLink>
       </Typography>
     );
@@ -90,11 +96,11 @@ function TeamInfo(_props: { label?: false }) {
     return (
       <Box>
         <Typography variant="body2" gutterBottom>
-          This is a team seat, claimed with a team coupon.
+          {translate('resources.purchases.team.seat')}
         </Typography>
         <ReferenceField source="redeemedBulkCouponId" reference="coupons" link={false}>
           <ReferenceField source="bulkPurchaseId" reference="bulk-purchases" link="show">
-            <FunctionField render={() => 'Open the team purchase'} />
+            <FunctionField render={() => translate('resources.purchases.team.openTeamPurchase')} />
           </ReferenceField>
         </ReferenceField>
       </Box>
@@ -102,7 +108,7 @@ function TeamInfo(_props: { label?: false }) {
   }
   return (
     <Typography variant="body2" color="text.secondary">
-      An individual purchase: not part of a team.
+      {translate('resources.purchases.team.individual')}
     </Typography>
   );
 }
@@ -138,14 +144,14 @@ export function PurchaseShow() {
   return (
     <Show title={<PurchaseTitle />} actions={<PurchaseActions />}>
       <TabbedShowLayout>
-        <TabbedShowLayout.Tab label="Summary">
+        <TabbedShowLayout.Tab label="resources.purchases.tabs.summary">
           <StatusChipField source="status" looks={PURCHASE_STATUS_LOOKS} />
           <StatusReason label={false} />
           <ReferenceField source="productId" reference="products" link="show" />
           <ReferenceField source="userId" reference="users" link="show" />
           <MoneyField source="totalAmount" />
-          <FunctionField<Purchase> label="Kind" render={purchaseKind} />
-          <ReferenceField source="couponId" reference="coupons" link="show" emptyText="None" />
+          <FunctionField<Purchase> label="resources.purchases.fields.kind" render={purchaseKind} />
+          <ReferenceField source="couponId" reference="coupons" link="show" emptyText="resources.purchases.noCoupon" />
           <ReferenceField source="upgradedFromId" reference="purchases" link="show" emptyText="—" />
           <DateField source="createdAt" showTime />
           <DateField source="updatedAt" showTime />
@@ -157,12 +163,12 @@ export function PurchaseShow() {
         </TabbedShowLayout.Tab>
 
         {canRead(permissions, 'merchant-charges') && (
-          <TabbedShowLayout.Tab label="Payment" path="payment">
+          <TabbedShowLayout.Tab label="resources.purchases.tabs.payment" path="payment">
             <ReferenceField
               source="merchantChargeId"
               reference="merchant-charges"
               link={false}
-              emptyText="No charge: a free redemption or a team seat."
+              emptyText="resources.purchases.charge.none"
             >
               <ChargeSummary />
             </ReferenceField>
@@ -172,13 +178,13 @@ export function PurchaseShow() {
           </TabbedShowLayout.Tab>
         )}
 
-        <TabbedShowLayout.Tab label="Team" path="team">
+        <TabbedShowLayout.Tab label="resources.purchases.tabs.team" path="team">
           <TeamInfo label={false} />
         </TabbedShowLayout.Tab>
 
         {canRead(permissions, 'purchase-user-transfers') && (
-          <TabbedShowLayout.Tab label="Transfers" path="transfers">
-            <TransfersOfPurchase label={false} empty="This purchase has never been offered for transfer." />
+          <TabbedShowLayout.Tab label="resources.purchases.tabs.transfers" path="transfers">
+            <TransfersOfPurchase label={false} empty="resources.purchases.noTransfers" />
           </TabbedShowLayout.Tab>
         )}
       </TabbedShowLayout>

@@ -5,12 +5,13 @@ import {
   ReferenceInput,
   SimpleForm,
   required,
+  useTranslate,
   type RaRecord,
   type Validator,
 } from 'react-admin';
 
 const differsFromSource: Validator = (value, values: Record<string, unknown>) =>
-  value && value === values.upgradableFromId ? 'Must differ from the product upgraded from.' : undefined;
+  value && value === values.upgradableFromId ? 'resources.upgradable-products.mustDiffer' : undefined;
 
 const backToProduct = (_resource?: string, id?: unknown, data?: Partial<RaRecord>) =>
   data?.upgradableFromId
@@ -18,17 +19,21 @@ const backToProduct = (_resource?: string, id?: unknown, data?: Partial<RaRecord
     : `/upgradable-products/${String(id)}/show`;
 
 export function UpgradableProductCreate() {
+  const translate = useTranslate();
   return (
-    <Create redirect={backToProduct} title="New upgrade path">
+    <Create redirect={backToProduct} title="resources.upgradable-products.newTitle">
       <SimpleForm>
         <Alert severity="info" sx={{ mb: 2 }}>
-          Owners of the first product who buy the second get what they actually paid for the first as credit.
+          {translate('resources.upgradable-products.newNote')}
         </Alert>
         <ReferenceInput source="upgradableFromId" reference="products">
-          <AutocompleteInput label="Upgrade from" validate={required()} />
+          <AutocompleteInput label="resources.upgradable-products.fields.upgradableFromId" validate={required()} />
         </ReferenceInput>
         <ReferenceInput source="upgradableToId" reference="products">
-          <AutocompleteInput label="Upgrade to" validate={[required(), differsFromSource]} />
+          <AutocompleteInput
+            label="resources.upgradable-products.fields.upgradableToId"
+            validate={[required(), differsFromSource]}
+          />
         </ReferenceInput>
       </SimpleForm>
     </Create>

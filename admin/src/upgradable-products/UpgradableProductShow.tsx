@@ -12,9 +12,9 @@ function Actions() {
       {canWrite(permissions, 'upgradable-products') ? (
         <DeleteButton
           mutationMode="pessimistic"
-          label="Remove"
-          confirmTitle="Remove this upgrade path?"
-          confirmContent="Owners of the first product will no longer get credit towards the second. Past purchases are not affected."
+          label="resources.upgradable-products.remove"
+          confirmTitle="resources.upgradable-products.removeTitle"
+          confirmContent="resources.upgradable-products.removeContent"
         />
       ) : null}
     </TopToolbar>
@@ -23,7 +23,7 @@ function Actions() {
 
 export function UpgradableProductShow() {
   return (
-    <RecordShow actions={<Actions />} title="Upgrade path">
+    <RecordShow actions={<Actions />} title="resources.upgradable-products.title">
       {[...upgradeColumns, text('id')]}
     </RecordShow>
   );

@@ -1,11 +1,19 @@
 import { useState } from 'react';
 import { Button, CircularProgress } from '@mui/material';
 import BlockIcon from '@mui/icons-material/Block';
-import { Confirm, useDataProvider, useNotify, useRecordContext, useRefresh, type RaRecord } from 'react-admin';
+import {
+  Confirm,
+  useDataProvider,
+  useNotify,
+  useRecordContext,
+  useRefresh,
+  useTranslate,
+  type RaRecord,
+} from 'react-admin';
 
 interface RevokeButtonProps {
   resource: 'sessions' | 'device-access-tokens';
-  /** What is revoked, for the dialog and the notification: "session", "device token". */
+  /** What is revoked, for the dialog and the notification: a catalog key ("resources.sessions.noun": "session"). */
   noun: string;
   /** Column header when used in a Datagrid. */
   label?: string;
@@ -17,19 +25,22 @@ export function RevokeButton({ resource, noun }: RevokeButtonProps) {
   const dataProvider = useDataProvider();
   const notify = useNotify();
   const refresh = useRefresh();
+  const translate = useTranslate();
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
   if (!record) return null;
+  const what = { noun: translate(noun) };
 
   const revoke = async () => {
     setPending(true);
     try {
       await dataProvider.delete(resource, { id: record.id, previousData: record });
-      notify(`The ${noun} was revoked.`, { type: 'success' });
+      notify('resources.users.revoke.done', { type: 'success', messageArgs: what });
       refresh();
     } catch (error) {
-      notify(error instanceof Error && error.message ? error.message : `The ${noun} could not be revoked.`, {
+      notify(error instanceof Error && error.message ? error.message : 'resources.users.revoke.failure', {
         type: 'error',
+        messageArgs: what,
       });
     } finally {
       setPending(false);
@@ -44,20 +55,21 @@ export function RevokeButton({ resource, noun }: RevokeButtonProps) {
         color="error"
         startIcon={pending ? <CircularProgress size={14} color="inherit" aria-hidden /> : <BlockIcon />}
         disabled={pending}
-        aria-label={`Revoke ${noun}`}
+        aria-label={translate('resources.users.revoke.label', what)}
         onClick={(event) => {
           event.stopPropagation();
           setOpen(true);
         }}
       >
-        Revoke
+        {translate('resources.users.revoke.button')}
       </Button>
       <Confirm
         isOpen={open}
         loading={pending}
-        title={`Revoke this ${noun}?`}
-        content={`The device or browser using it is signed out at once. This cannot be undone.`}
-        confirm="Revoke"
+        title="resources.users.revoke.title"
+        translateOptions={what}
+        content="resources.users.revoke.content"
+        confirm="resources.users.revoke.button"
         confirmColor="warning"
         onConfirm={revoke}
         onClose={() => setOpen(false)}

@@ -1,29 +1,34 @@
 import { useState } from 'react';
 import { Button } from '@mui/material';
 import LogoutIcon from '@mui/icons-material/Logout';
-import { usePermissions, useRecordContext } from 'react-admin';
+import { usePermissions, useRecordContext, useTranslate } from 'react-admin';
 import { ConfirmActionDialog } from '../common/ActionDialog';
 import { useConsoleAction } from '../common/useConsoleAction';
 import { canRevoke, isAdmin, STAFF_ROLES } from '../permissions';
 import type { User } from './types';
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 function SignOutEverywhereDialog({ user, onClose }: { user: User; onClose(): void }) {
+  const translate = useTranslate();
   const who = user.name || user.email;
   const signOut = useConsoleAction(
     (dataProvider) => dataProvider.signOutEverywhere(user.id),
-    (result) =>
-      `Signed ${who} out: ${plural(result.sessions, 'session', 'sessions')} and ${plural(result.devices, 'device token', 'device tokens')} ended.`,
+    (result) => ({
+      message: 'resources.users.signOut.done',
+      messageArgs: {
+        who,
+        sessions: translate('resources.users.signOut.sessions', { smart_count: result.sessions }),
+        devices: translate('resources.users.signOut.devices', { smart_count: result.devices }),
+      },
+    }),
   );
   return (
     <ConfirmActionDialog
-      title="Sign out everywhere?"
-      question={`Sign ${who} out of every browser and every device?`}
-      details="Every session and device token of this person ends at once: they sign in again by email, and each device needs a new code and their approval. The audit log keeps who did it."
-      busyLabel="Signing out…"
-      confirmLabel="Sign out everywhere"
-      failure={`${who} could not be signed out.`}
+      title="resources.users.signOut.title"
+      question={translate('resources.users.signOut.question', { who })}
+      details="resources.users.signOut.details"
+      busyLabel="resources.users.signOut.busy"
+      confirmLabel="resources.users.signOut.button"
+      failure={translate('resources.users.signOut.failure', { who })}
       mutation={signOut}
       onClose={onClose}
     />
@@ -34,6 +39,7 @@ function SignOutEverywhereDialog({ user, onClose }: { user: User; onClose(): voi
 export function SignOutEverywhereButton() {
   const user = useRecordContext<User>();
   const { permissions } = usePermissions();
+  const translate = useTranslate();
   const [open, setOpen] = useState(false);
   if (!user || !canRevoke(permissions, 'sessions')) return null;
   const staffAccount = user.roles.some((role) => STAFF_ROLES.includes(role));
@@ -42,7 +48,7 @@ export function SignOutEverywhereButton() {
   return (
     <>
       <Button size="small" color="warning" startIcon={<LogoutIcon />} onClick={() => setOpen(true)}>
-        Sign out everywhere
+        {translate('resources.users.signOut.button')}
       </Button>
       {open && <SignOutEverywhereDialog user={user} onClose={() => setOpen(false)} />}
     </>

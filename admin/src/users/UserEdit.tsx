@@ -14,6 +14,7 @@ import {
   useNotify,
   usePermissions,
   useRedirect,
+  useTranslate,
   type RaRecord,
 } from 'react-admin';
 import { isAdmin } from '../permissions';
@@ -45,34 +46,31 @@ export function UserEdit() {
   const admin = isAdmin(permissions);
   const notify = useNotify();
   const redirect = useRedirect();
+  const translate = useTranslate();
   return (
     <Edit
       mutationMode="pessimistic"
       transform={(data: RaRecord) => toUserUpdate(data, admin)}
       mutationOptions={{
         onSuccess: (user: User) => {
-          notify(`Saved ${user.name || user.email}.`, { type: 'success' });
+          notify('resources.users.saved', { type: 'success', messageArgs: { who: user.name || user.email } });
           redirect('show', 'users', user.id);
         },
       }}
     >
       <SimpleForm toolbar={<UserEditToolbar />}>
-        <Labeled label="Email">
+        <Labeled label="resources.users.fields.email">
           <TextField source="email" />
         </Labeled>
-        <TextInput source="name" validate={maxLength(200)} helperText="Leave empty to clear the name." />
+        <TextInput source="name" validate={maxLength(200)} helperText="resources.users.help.name" />
         {admin ? (
-          <CheckboxGroupInput
-            source="roles"
-            choices={ROLE_CHOICES}
-            helperText="Admin: everything. Support: catalog, purchases, refunds, users (no role changes). Finance: reads everything commercial, exports. Contributor: the content they created. Learner: the default."
-          />
+          <CheckboxGroupInput source="roles" choices={ROLE_CHOICES} helperText="resources.users.help.roles" />
         ) : (
           <Alert severity="info" sx={{ mb: 2 }}>
-            Only administrators can change roles.
+            {translate('resources.users.rolesAdminOnly')}
           </Alert>
         )}
-        <Labeled label="Joined">
+        <Labeled label="resources.users.fields.createdAt">
           <DateField source="createdAt" showTime />
         </Labeled>
       </SimpleForm>

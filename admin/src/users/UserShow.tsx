@@ -41,46 +41,64 @@ export function UserShow() {
   return (
     <Show actions={<UserShowActions />}>
       <TabbedShowLayout>
-        <TabbedShowLayout.Tab label="Summary">
+        <TabbedShowLayout.Tab label="resources.users.tabs.summary">
           <TextField source="email" />
           {text('name', { emptyText: '—' })}
-          <RolesField label="Roles" />
-          {date('emailVerified', { label: 'Email verified', emptyText: 'Not verified' })}
-          {text('image', { label: 'Avatar URL', emptyText: '—' })}
-          {json('fields', 'Fields')}
-          {date('createdAt', { label: 'Joined' })}
+          <RolesField label="resources.users.fields.roles" />
+          {date('emailVerified', {
+            label: 'resources.users.fields.emailVerified',
+            emptyText: 'resources.users.notVerified',
+          })}
+          {text('image', { label: 'resources.users.avatar', emptyText: '—' })}
+          {json('fields', 'resources.users.profileFields')}
+          {date('createdAt', { label: 'resources.users.fields.createdAt' })}
           {date('updatedAt')}
-          {text('id', { label: 'Id' })}
+          {text('id', { label: 'resources.users.fields.id' })}
         </TabbedShowLayout.Tab>
 
-        {relatedTab(permissions, 'Accounts', 'accounts', {
+        {relatedTab(permissions, 'resources.users.tabs.accounts', 'accounts', {
           ...signIns('accounts', [
             text('provider', { sortable: true }),
             text('type', { sortable: true }),
-            text('providerAccountId', { label: 'Account id at provider', sortable: true }),
+            text('providerAccountId', { label: 'resources.accounts.atProvider', sortable: true }),
             text('scope', { emptyText: '—', sortable: true }),
-            <FunctionField<Account> key="expiresAt" label="Token expires" render={accountExpiry} sortable={false} />,
+            <FunctionField<Account>
+              key="expiresAt"
+              label="resources.accounts.tokenExpires"
+              render={accountExpiry}
+              sortable={false}
+            />,
           ]),
           sort: { field: 'provider', order: 'ASC' },
         })}
 
-        {relatedTab(permissions, 'Sessions', 'sessions', {
+        {relatedTab(permissions, 'resources.users.tabs.sessions', 'sessions', {
           ...signIns('sessions', [
-            date('createdAt', { label: 'Signed in' }),
-            date('lastSeenAt', { label: 'Last seen', emptyText: '—' }),
+            date('createdAt', { label: 'resources.sessions.fields.createdAt' }),
+            date('lastSeenAt', { label: 'resources.sessions.fields.lastSeenAt', emptyText: '—' }),
             date('expires'),
-            text('userAgent', { label: 'Browser', emptyText: '—' }),
-            mayRevokeSessions && <RevokeButton key="revoke" label="" resource="sessions" noun="session" />,
+            text('userAgent', { label: 'resources.sessions.fields.userAgent', emptyText: '—' }),
+            mayRevokeSessions && (
+              <RevokeButton key="revoke" label="" resource="sessions" noun="resources.sessions.noun" />
+            ),
           ]),
         })}
 
-        {relatedTab(permissions, 'Device tokens', 'device-tokens', {
+        {relatedTab(permissions, 'resources.users.tabs.devices', 'device-tokens', {
           ...signIns('device-access-tokens', [
-            text('clientId', { label: 'Client' }),
-            date('createdAt', { label: 'Approved' }),
-            date('lastUsedAt', { label: 'Last used', emptyText: 'Never' }),
+            text('clientId', { label: 'resources.device-access-tokens.fields.clientId' }),
+            date('createdAt', { label: 'resources.device-access-tokens.fields.createdAt' }),
+            date('lastUsedAt', {
+              label: 'resources.device-access-tokens.fields.lastUsedAt',
+              emptyText: 'resources.device-access-tokens.never',
+            }),
             mayRevokeDevices && (
-              <RevokeButton key="revoke" label="" resource="device-access-tokens" noun="device token" />
+              <RevokeButton
+                key="revoke"
+                label=""
+                resource="device-access-tokens"
+                noun="resources.device-access-tokens.noun"
+              />
             ),
           ]),
         })}
