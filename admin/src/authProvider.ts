@@ -1,4 +1,5 @@
-import type { PublicUser } from '@contract/identity/schemas';
+import type { ErrorBody, ErrorCode } from '@contract/http/errors';
+import type { PublicUser, SignInLinkSent as LinkSentAnswer } from '@contract/identity/schemas';
 import type { Role } from '@contract/identity/roles';
 import type { Wire } from '@contract/shared/wire';
 import type { AuthProvider, UserIdentity } from 'react-admin';
@@ -13,20 +14,15 @@ export type { Role };
 /** The signed-in person, as GET /api/store/me answers (api/src/identity/schemas.ts). */
 export type Me = Wire<PublicUser>;
 
-/** The API's one error shape. */
-interface ApiErrorBody {
-  code?: string;
-  message?: string;
-  errors?: Record<string, string>;
-  requestId?: string;
-}
+/** The API's one error shape; any of it may be missing when the answer was not the API's (a proxy's page). */
+type ApiErrorBody = Partial<ErrorBody>;
 
 /** A failed sign-in-link request, with what the login page needs to explain it. */
 export class SignInRequestError extends Error {
   constructor(
     message: string,
     readonly status: number,
-    readonly code: string | undefined,
+    readonly code: ErrorCode | undefined,
     readonly fieldErrors: Record<string, string> = {},
     /** Seconds to wait, from Retry-After on 429. */
     readonly retryAfterSeconds?: number,
@@ -36,13 +32,11 @@ export class SignInRequestError extends Error {
   }
 }
 
-/** What login() resolves with: the link was sent; nobody is signed in yet. */
-export interface SignInLinkSent {
-  status: 'sent';
-  email: string;
+/** What login() resolves with: the API's answer (the link was sent; nobody is signed in yet). */
+export type SignInLinkSent = LinkSentAnswer & {
   /** Tells useLogin-style callers not to navigate anywhere. */
   redirectTo: false;
-}
+};
 
 class Unauthenticated extends Error {}
 
@@ -104,7 +98,7 @@ export async function requestSignInLink(email: string, redirectTo = SIGN_IN_REDI
       response.status === 429 ? retryAfter(response) : undefined,
     );
   }
-  const body = (await response.json().catch(() => ({}))) as { email?: string };
+  const body = (await response.json().catch(() => ({}))) as Partial<LinkSentAnswer>;
   return { status: 'sent', email: body.email ?? email, redirectTo: false };
 }
 

@@ -1,5 +1,7 @@
 import { Chip } from '@mui/material';
 import { useRecordContext, useTranslate } from 'react-admin';
+import { ACTIVE_STATUSES, type ActiveStatus } from '../../../api/src/shared/active-status';
+import type { CatalogStatus } from '@contract/shared/catalog';
 
 export type ChipColor = 'default' | 'primary' | 'secondary' | 'success' | 'error' | 'warning' | 'info';
 
@@ -40,7 +42,8 @@ export function StatusChipField({ source, looks }: StatusChipFieldProps) {
   );
 }
 
-export const ACTIVE_INACTIVE: Record<string, ChipLook> = {
+/** A switched-off record's status (coupons, provider records) and an archived product's or price's, in the same words. */
+export const ACTIVE_INACTIVE: Record<ActiveStatus | CatalogStatus, ChipLook> = {
   active: { label: 'Active', color: 'success' },
   inactive: { label: 'Inactive', color: 'default' },
   archived: { label: 'Archived', color: 'default' },
@@ -53,4 +56,4 @@ export function choicesOf(looks: Record<string, ChipLook>, only?: readonly strin
     .map(([id, look]) => ({ id, name: look.choice ?? look.label }));
 }
 
-export const ACTIVE_INACTIVE_CHOICES = choicesOf(ACTIVE_INACTIVE, ['active', 'inactive']);
+export const ACTIVE_INACTIVE_CHOICES = choicesOf(ACTIVE_INACTIVE, ACTIVE_STATUSES);

@@ -22,9 +22,8 @@ import { hasBody, isContainer, typeLabel } from './choices';
 import { TypeField } from './TypeField';
 import { StateField } from './StateField';
 import { ContentOutline } from './tree/ContentOutline';
+import type { UserName } from '../users/types';
 import type { ContentResource } from './types';
-
-type User = { id: string; name: string | null; email: string };
 
 const BY_POSITION = { field: 'position', order: 'ASC' } as const;
 
@@ -76,7 +75,7 @@ function Details() {
         <Labeled label="resources.content-resources.fields.createdById">
           {canRead(permissions, 'users') ? (
             <ReferenceField source="createdById" reference="users" link="show" emptyText="—">
-              <FunctionField<User> render={(u) => u.name || u.email} />
+              <FunctionField<UserName> render={(u) => u.name || u.email} />
             </ReferenceField>
           ) : (
             <FunctionField<ContentResource>

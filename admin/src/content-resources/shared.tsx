@@ -25,13 +25,12 @@ import {
 import { RecordList } from '../common/RecordList';
 import { canRead } from '../permissions';
 import { typeLabel } from './choices';
+import type { UserName } from '../users/types';
 import type { ContentResource } from './types';
 
 /** Helpers shared by the learning resources (links, product grants, progress, comments, bookmarks, preferences). */
 
-type User = { id: string; name: string | null; email: string };
-
-const userName = (u: User) => u.name || u.email;
+const userName = (u: UserName) => u.name || u.email;
 
 /** Content as "Title (Type)", for pickers and links. */
 export function useContentOption() {
@@ -49,7 +48,7 @@ export function UserRefField({ source, label }: { source: string; label?: string
   if (!canRead(permissions, 'users')) return <TextField source={source} label={label} emptyText="—" />;
   return (
     <ReferenceField source={source} reference="users" link="show" label={label} emptyText="—">
-      <FunctionField<User> render={userName} />
+      <FunctionField<UserName> render={userName} />
     </ReferenceField>
   );
 }

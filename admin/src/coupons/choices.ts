@@ -1,20 +1,9 @@
+import type { CouponRecord } from '@contract/commerce/schemas';
+import type { Wire } from '@contract/shared/wire';
 import type { ChipLook } from '../common/StatusChipField';
 
-export interface Coupon {
-  id: string;
-  code: string | null;
-  percentageDiscount: number;
-  expires: string | null;
-  maxUses: number;
-  usedCount: number;
-  default: boolean;
-  status: 'active' | 'inactive';
-  restrictedToProductId: string | null;
-  bulkPurchaseId: string | null;
-  merchantCouponId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A coupon as the console sees it (the `coupons` resource). */
+export type Coupon = Wire<CouponRecord>;
 
 export const usesLabel = (c: Pick<Coupon, 'usedCount' | 'maxUses'>) =>
   `${c.usedCount} / ${c.maxUses === -1 ? 'unlimited' : c.maxUses}`;

@@ -2,13 +2,11 @@ import { useState } from 'react';
 import { Alert, Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typography } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
 import { useTranslate } from 'react-admin';
-import type { ExportKind, ExportPeriod } from './api';
+import { EXPORT_KINDS, SUM_PERIODS } from '../../../api/src/shared/finance';
+import type { ExportPeriod } from './api';
 import { ExportProgress } from './ExportProgress';
 import type { Period } from './period';
 import { useCsvExport, type ExportState } from './useCsvExport';
-
-const EXPORTS: ExportKind[] = ['charges', 'split-lines', 'recipients'];
-const GROUPINGS: ExportPeriod[] = ['day', 'week', 'month'];
 
 interface ExportsPanelProps {
   period: Period;
@@ -53,7 +51,7 @@ export function ExportsPanel({ period, ready, onFieldErrors }: ExportsPanelProps
           {translate('finance.exports.intro')}
         </Typography>
         <Stack spacing={1.5}>
-          {EXPORTS.map((kind) => (
+          {EXPORT_KINDS.map((kind) => (
             <Box key={kind} sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
               <Button
                 variant="outlined"
@@ -74,7 +72,7 @@ export function ExportsPanel({ period, ready, onFieldErrors }: ExportsPanelProps
                   disabled={running}
                   sx={{ width: 150 }}
                 >
-                  {GROUPINGS.map((id) => (
+                  {SUM_PERIODS.map((id) => (
                     <MenuItem key={id} value={id}>
                       {translate(`finance.exports.groupings.${id}`)}
                     </MenuItem>

@@ -1,8 +1,8 @@
 import type { TranslateFunction } from 'react-admin';
-import type { FinanceSummaryAnswer, LedgerAmounts } from '@contract/finance/schemas';
+import type { ExportKind, FinanceSummaryAnswer, LedgerAmounts, PeriodQuery } from '@contract/finance/schemas';
 import type { Wire } from '@contract/shared/wire';
 
-export type { LedgerAmounts };
+export type { ExportKind, LedgerAmounts };
 
 /** GET /api/admin/finance/summary, as dataProvider.getFinanceSummary answers it. */
 export type FinanceSummary = Wire<FinanceSummaryAnswer>;
@@ -12,9 +12,8 @@ export type FinanceRecipient = FinanceSummary['recipients'][number];
 /** One bar of the revenue-over-time chart: the days of a bucket summed, from its first day. */
 export type LedgerPoint = LedgerAmounts & { start: string };
 
-/** The three CSV exports (api/src/finance/routes.ts); the per-recipient summary is grouped by day, week or month. */
-export type ExportKind = 'charges' | 'split-lines' | 'recipients';
-export type ExportPeriod = 'day' | 'week' | 'month';
+/** How the per-recipient CSV summary is grouped: the API's periods (day, week or month). */
+export type ExportPeriod = PeriodQuery['period'];
 
 export function exportUrl(kind: ExportKind, period: { from: string; to: string }, grouping?: ExportPeriod): string {
   const query = new URLSearchParams({ from: period.from, to: period.to });

@@ -1,16 +1,12 @@
+import type { PriceRecord } from '@contract/catalog/schemas';
+import type { Wire } from '@contract/shared/wire';
+import type { CatalogStatus } from '@contract/shared/catalog';
 import type { ChipLook } from '../common/StatusChipField';
 
-export const PRICE_STATUS_LOOKS: Record<string, ChipLook> = {
+export const PRICE_STATUS_LOOKS: Record<CatalogStatus, ChipLook> = {
   active: { label: 'Current', color: 'success' },
   archived: { label: 'Archived', color: 'default' },
 };
 
-export interface Price {
-  id: string;
-  productId: string;
-  nickname: string | null;
-  status: 'active' | 'archived';
-  unitAmount: number;
-  currency: string;
-  createdAt: string;
-}
+/** A product's price as the console sees it (the `prices` resource). */
+export type Price = Wire<PriceRecord>;

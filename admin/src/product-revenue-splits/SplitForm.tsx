@@ -10,7 +10,7 @@ import {
   type Validator,
 } from 'react-admin';
 import { PercentInput } from '../common/inputs';
-import { SPLIT_TYPE_CHOICES } from './choices';
+import { isPlatformSplit, SPLIT_TYPE_CHOICES } from './choices';
 
 const atMostOne: Validator = (value) =>
   value === null || value === undefined || value === ''
@@ -21,7 +21,7 @@ const atMostOne: Validator = (value) =>
 
 /** Platform splits have no user; owner and contributor splits need one. */
 export function toSplitWrite(data: RaRecord): RaRecord {
-  return data.type === 'platform' ? { ...data, userId: null } : data;
+  return isPlatformSplit(data.type) ? { ...data, userId: null } : data;
 }
 
 export const backToProductSplits = (_resource?: string, id?: unknown, data?: Partial<RaRecord>) =>
@@ -31,7 +31,7 @@ function RecipientInput() {
   return (
     <FormDataConsumer<{ type?: string }>>
       {({ formData }) =>
-        formData.type === 'platform' ? (
+        isPlatformSplit(formData.type) ? (
           <Alert severity="info" sx={{ mb: 2 }}>
             The platform share has no recipient: it is taken from the gross first.
           </Alert>

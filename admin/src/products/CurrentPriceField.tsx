@@ -1,13 +1,7 @@
 import { Typography } from '@mui/material';
 import { useGetList, useListContext, useRecordContext } from 'react-admin';
 import { formatMoney } from '../common/money';
-
-interface Price {
-  id: string;
-  productId: string;
-  unitAmount: number;
-  currency: string;
-}
+import type { Price } from '../prices/choices';
 
 /**
  * The product's current (active) price, in a list of products. Every row asks for the same page of prices

@@ -1,33 +1,27 @@
+import type { ProductRecord } from '@contract/catalog/schemas';
+import type { Wire } from '@contract/shared/wire';
+import { PRODUCT_TYPES, type CatalogStatus, type ProductType } from '../../../api/src/shared/catalog';
 import { choicesOf, type ChipLook } from '../common/StatusChipField';
 
-export const PRODUCT_TYPE_CHOICES = [
-  { id: 'self-paced', name: 'Self-paced' },
-  { id: 'live', name: 'Live' },
-  { id: 'cohort', name: 'Cohort' },
-  { id: 'membership', name: 'Membership' },
-];
+/** Each product type's name; a type the API adds fails the typecheck until it has one. */
+const PRODUCT_TYPE_NAMES: Record<ProductType, string> = {
+  'self-paced': 'Self-paced',
+  live: 'Live',
+  cohort: 'Cohort',
+  membership: 'Membership',
+};
 
-export const PRODUCT_STATUS_LOOKS: Record<string, ChipLook> = {
+export const PRODUCT_TYPE_CHOICES = PRODUCT_TYPES.map((id) => ({ id, name: PRODUCT_TYPE_NAMES[id] }));
+
+export const PRODUCT_STATUS_LOOKS: Record<CatalogStatus, ChipLook> = {
   active: { label: 'Active', color: 'success' },
   archived: { label: 'Archived', color: 'default' },
 };
 
 export const PRODUCT_STATUS_CHOICES = choicesOf(PRODUCT_STATUS_LOOKS);
 
-export interface Product {
-  id: string;
-  name: string;
-  key: string | null;
-  slug: string | null;
-  description: string | null;
-  productType: 'self-paced' | 'live' | 'cohort' | 'membership';
-  status: 'active' | 'archived';
-  quantityAvailable: number;
-  enrollmentOpensAt: string | null;
-  enrollmentClosesAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A product as the console sees it (the `products` resource). */
+export type Product = Wire<ProductRecord>;
 
 export const seatsLabel = (seats: number | null | undefined) =>
   seats === -1 ? 'Unlimited' : seats === null || seats === undefined ? '—' : String(seats);

@@ -6,7 +6,11 @@ import { ConfirmActionDialog } from '../common/ActionDialog';
 import { useConsoleAction } from '../common/useConsoleAction';
 import { canManageOwnership } from '../permissions';
 import type { User } from '../users/types';
-import { CANCELABLE_STATES, type PurchaseUserTransfer } from './choices';
+import { CANCELABLE_TRANSFER_STATES, type TransferState } from '../../../api/src/shared/transfer-states';
+import type { PurchaseUserTransfer } from './choices';
+
+/** The states support may cancel (POST /api/admin/purchase-user-transfers/:id/cancel): the API's own list. */
+const CANCELABLE: readonly TransferState[] = CANCELABLE_TRANSFER_STATES;
 
 const day = (iso: string) =>
   new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
@@ -54,7 +58,7 @@ export function CancelTransferButton({ skip }: CancelTransferButtonProps) {
     !transfer ||
     transfer.id === skip ||
     !canManageOwnership(permissions) ||
-    !CANCELABLE_STATES.includes(transfer.transferState)
+    !CANCELABLE.includes(transfer.transferState)
   )
     return null;
   return (

@@ -1,6 +1,9 @@
+import type { TransferRecord } from '@contract/commerce/schemas';
+import type { Wire } from '@contract/shared/wire';
+import type { TransferState } from '@contract/shared/transfer-states';
 import { choicesOf, type ChipLook } from '../common/StatusChipField';
 
-export const TRANSFER_STATE_LOOKS: Record<string, ChipLook> = {
+export const TRANSFER_STATE_LOOKS: Record<TransferState, ChipLook> = {
   AVAILABLE: { label: 'Available', color: 'default' },
   INITIATED: { label: 'Initiated', color: 'info' },
   VERIFIED: { label: 'Verified', color: 'info' },
@@ -12,18 +15,5 @@ export const TRANSFER_STATE_LOOKS: Record<string, ChipLook> = {
 
 export const TRANSFER_STATE_CHOICES = choicesOf(TRANSFER_STATE_LOOKS);
 
-export interface PurchaseUserTransfer {
-  id: string;
-  transferState: keyof typeof TRANSFER_STATE_LOOKS;
-  purchaseId: string;
-  sourceUserId: string;
-  targetUserId: string | null;
-  createdAt: string;
-  expiresAt: string;
-  canceledAt: string | null;
-  confirmedAt: string | null;
-  completedAt: string | null;
-}
-
-/** The states support may cancel (POST /api/admin/purchase-user-transfers/:id/cancel); the API refuses the others. */
-export const CANCELABLE_STATES: readonly string[] = ['INITIATED', 'VERIFIED'];
+/** A transfer as the console sees it (the `purchase-user-transfers` resource). */
+export type PurchaseUserTransfer = Wire<TransferRecord>;

@@ -16,16 +16,13 @@ import { FormThenConfirmDialog } from '../common/ActionDialog';
 import { useConsoleAction } from '../common/useConsoleAction';
 import { formatMoney, parseMajorUnits } from '../common/money';
 import { canBan, canRefund } from '../permissions';
+import type { MerchantCharge } from '../merchant-records/payments';
 import type { User } from '../users/types';
 import type { Purchase } from './choices';
 import { MoveButton } from './MoveButton';
 
-interface Charge {
-  id: string;
-  amount: number;
-  refundAmount: number;
-  currency: string;
-}
+/** What the refund dialog reads of the purchase's charge. */
+type Charge = Pick<MerchantCharge, 'id' | 'amount' | 'refundAmount' | 'currency'>;
 
 const REASON_MIN = 3;
 const REASON_MAX = 500;

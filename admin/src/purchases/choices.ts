@@ -1,9 +1,9 @@
-import { choicesOf, type ChipLook } from '../common/StatusChipField';
-
 import type { PurchaseRecord } from '@contract/commerce/schemas';
 import type { Wire } from '@contract/shared/wire';
+import type { PurchaseStatus } from '@contract/shared/purchase-status';
+import { choicesOf, type ChipLook } from '../common/StatusChipField';
 
-export const PURCHASE_STATUS_LOOKS: Record<string, ChipLook> = {
+export const PURCHASE_STATUS_LOOKS: Record<PurchaseStatus, ChipLook> = {
   Valid: { label: 'Valid', color: 'success' },
   Restricted: { label: 'Restricted', choice: 'Restricted (regional price)', color: 'info' },
   Refunded: { label: 'Refunded', color: 'warning' },

@@ -1,6 +1,6 @@
 import { Model } from 'objection';
 import { linkTable, table } from '../db/base-model';
-import type { ResourceType } from '../shared/content';
+import type { LinkTier, ResourceType } from '../shared/content';
 import type { ResourceFields } from './schemas';
 
 export type { ResourceType } from '../shared/content';
@@ -44,7 +44,7 @@ export class ContentResourceResource extends linkTable(
   declare resourceOfId: string;
   declare resourceId: string;
   declare position: number;
-  declare metadata: { tier?: 'free' | 'paid'; [key: string]: unknown };
+  declare metadata: { tier?: LinkTier; [key: string]: unknown };
   declare updatedAt: Date;
   declare deletedAt: Date | null;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_COMMENT_LENGTH } from '../shared/comments';
-import type { ContentState, ResourceType, Visibility } from '../shared/content';
+import type { ContentState, LinkTier, ResourceType, Visibility } from '../shared/content';
 import type { PurchaseStatus } from '../shared/purchase-status';
 
 export const Slug = z
@@ -246,7 +246,7 @@ export interface ContentLinkRecord {
   /** The child. */
   resourceId: string;
   position: number;
-  metadata: { tier?: 'free' | 'paid'; [key: string]: unknown };
+  metadata: { tier?: LinkTier; [key: string]: unknown };
   createdAt: Date;
   updatedAt: Date;
 }

@@ -1,5 +1,6 @@
 import { BaseModel, table } from '../db/base-model';
 import type { ActiveStatus } from '../shared/active-status';
+import type { DisputeStatus } from '../shared/dispute-status';
 
 export class MerchantAccount extends table('merchantAccounts') {
   declare id: string;
@@ -89,7 +90,7 @@ export class MerchantDispute extends table('merchantDisputes') {
   declare merchantChargeId: string;
   declare amount: number;
   declare reason: string | null;
-  declare status: 'open' | 'won' | 'lost';
+  declare status: DisputeStatus;
   declare createdAt: Date;
   declare closedAt: Date | null;
 }

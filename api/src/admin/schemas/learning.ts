@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTENT_STATES, RESOURCE_TYPES, VISIBILITIES } from '../../shared/content';
+import { CONTENT_STATES, LINK_TIERS, RESOURCE_TYPES, VISIBILITIES } from '../../shared/content';
 import { Id, Slug } from './fields';
 
 const ResourceFields = z
@@ -17,7 +17,7 @@ export type ResourceFields = z.infer<typeof ResourceFields>;
 export const ContentResourceCreate = z.object({ type: z.enum(RESOURCE_TYPES), fields: ResourceFields }).strict();
 export const ContentResourceUpdate = z.object({ fields: ResourceFields }).partial().strict();
 
-const LinkMetadata = z.object({ tier: z.enum(['free', 'paid']).optional() }).strict();
+const LinkMetadata = z.object({ tier: z.enum(LINK_TIERS).optional() }).strict();
 
 export const ContentLinkCreate = z
   .object({ resourceOfId: Id, resourceId: Id, position: z.number().default(0), metadata: LinkMetadata.default({}) })
