@@ -7,6 +7,7 @@ import {
   number,
   required,
   type RaRecord,
+  useTranslate,
   type Validator,
 } from 'react-admin';
 import { PercentInput } from '../common/inputs';
@@ -16,7 +17,7 @@ const atMostOne: Validator = (value) =>
   value === null || value === undefined || value === ''
     ? undefined
     : Number(value) < 0 || Number(value) > 1
-      ? 'Between 0 % and 100 %.'
+      ? 'resources.product-revenue-splits.shareRange'
       : undefined;
 
 /** Platform splits have no user; owner and contributor splits need one. */
@@ -28,18 +29,19 @@ export const backToProductSplits = (_resource?: string, id?: unknown, data?: Par
   data?.productId ? `/products/${String(data.productId)}/show/splits` : `/product-revenue-splits/${String(id)}/show`;
 
 function RecipientInput() {
+  const translate = useTranslate();
   return (
     <FormDataConsumer<{ type?: string }>>
       {({ formData }) =>
         isPlatformSplit(formData.type) ? (
           <Alert severity="info" sx={{ mb: 2 }}>
-            The platform share has no recipient: it is taken from the gross first.
+            {translate('resources.product-revenue-splits.platformNote')}
           </Alert>
         ) : (
           <ReferenceInput source="userId" reference="users">
             <AutocompleteInput
-              label="Recipient"
-              validate={required('Owner and contributor splits need a recipient.')}
+              label="resources.product-revenue-splits.fields.userId"
+              validate={required('resources.product-revenue-splits.recipientRequired')}
             />
           </ReferenceInput>
         )
@@ -53,15 +55,19 @@ export function SplitFields({ productFixed }: { productFixed: boolean }) {
   return (
     <>
       <ReferenceInput source="productId" reference="products">
-        <AutocompleteInput label="Product" validate={required()} readOnly={productFixed} />
+        <AutocompleteInput
+          label="resources.product-revenue-splits.fields.productId"
+          validate={required()}
+          readOnly={productFixed}
+        />
       </ReferenceInput>
       <SelectInput source="type" choices={SPLIT_TYPE_CHOICES} validate={required()} />
       <RecipientInput />
       <PercentInput
         source="percent"
-        label="Share (%)"
+        label="resources.product-revenue-splits.shareInput"
         validate={[required(), number(), atMostOne]}
-        helperText="Up to two decimals, e.g. 12.5. A product's splits total at most 100 %."
+        helperText="resources.product-revenue-splits.shareHelp"
       />
     </>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button } from '@mui/material';
 import CancelScheduleSendIcon from '@mui/icons-material/CancelScheduleSend';
-import { useGetOne, usePermissions, useRecordContext } from 'react-admin';
+import { useGetOne, usePermissions, useRecordContext, useTranslate } from 'react-admin';
 import { ConfirmActionDialog } from '../common/ActionDialog';
 import { useConsoleAction } from '../common/useConsoleAction';
 import { canManageOwnership } from '../permissions';
@@ -21,21 +21,27 @@ function CancelTransferDialog({ transfer, onClose }: { transfer: PurchaseUserTra
     { id: transfer.targetUserId ?? '' },
     { enabled: Boolean(transfer.targetUserId) },
   );
-  const recipientName = recipient?.email ?? 'the recipient';
+  const translate = useTranslate();
+  const recipientName = recipient?.email ?? translate('resources.purchase-user-transfers.cancel.theRecipient');
   const cancel = useConsoleAction(
     (dataProvider) => dataProvider.cancelTransfer(transfer.id),
-    (fresh) =>
-      `Canceled the transfer to ${recipientName}. The purchase can be offered again until ${day(fresh.expiresAt)}.`,
+    (fresh) => ({
+      message: 'resources.purchase-user-transfers.cancel.done',
+      messageArgs: { who: recipientName, day: day(fresh.expiresAt) },
+    }),
   );
   return (
     <ConfirmActionDialog
-      title="Cancel transfer"
-      question={`Cancel the transfer of this purchase to ${recipientName}?`}
-      details={`${recipientName} can no longer accept it, and the purchase stays with its owner, who may offer it again until ${day(transfer.expiresAt)}.`}
-      busyLabel="Canceling the transfer…"
-      confirmLabel="Cancel transfer"
-      cancelLabel="Keep it"
-      failure="The transfer could not be canceled."
+      title="resources.purchase-user-transfers.cancel.title"
+      question={translate('resources.purchase-user-transfers.cancel.question', { who: recipientName })}
+      details={translate('resources.purchase-user-transfers.cancel.details', {
+        who: recipientName,
+        day: day(transfer.expiresAt),
+      })}
+      busyLabel="resources.purchase-user-transfers.cancel.busy"
+      confirmLabel="resources.purchase-user-transfers.cancel.title"
+      cancelLabel="resources.purchase-user-transfers.cancel.keep"
+      failure="resources.purchase-user-transfers.cancel.failure"
       mutation={cancel}
       onClose={onClose}
     />
@@ -53,6 +59,7 @@ interface CancelTransferButtonProps {
 export function CancelTransferButton({ skip }: CancelTransferButtonProps) {
   const transfer = useRecordContext<PurchaseUserTransfer>();
   const { permissions } = usePermissions();
+  const translate = useTranslate();
   const [open, setOpen] = useState(false);
   if (
     !transfer ||
@@ -73,7 +80,7 @@ export function CancelTransferButton({ skip }: CancelTransferButtonProps) {
           setOpen(true);
         }}
       >
-        Cancel transfer
+        {translate('resources.purchase-user-transfers.cancel.title')}
       </Button>
       {open ? <CancelTransferDialog transfer={transfer} onClose={() => setOpen(false)} /> : null}
     </>
