@@ -11,7 +11,7 @@ import {
 } from '@mui/material';
 import BlockIcon from '@mui/icons-material/Block';
 import CurrencyExchangeIcon from '@mui/icons-material/CurrencyExchange';
-import { TopToolbar, useGetOne, usePermissions, useRecordContext } from 'react-admin';
+import { TopToolbar, useGetOne, usePermissions, useRecordContext, useTranslate } from 'react-admin';
 import { FormThenConfirmDialog } from '../common/ActionDialog';
 import { useConsoleAction } from '../common/useConsoleAction';
 import { formatMoney, parseMajorUnits } from '../common/money';
@@ -27,11 +27,14 @@ type Charge = Pick<MerchantCharge, 'id' | 'amount' | 'refundAmount' | 'currency'
 const REASON_MIN = 3;
 const REASON_MAX = 500;
 
-/** The same rule as the API's (3–500 characters once trimmed), checked before asking for confirmation. */
+/**
+ * The API's rule (3–500 characters once trimmed), checked before the confirmation is asked, so nobody confirms a
+ * refund only to be sent back to the form; the API checks it again. Answers a catalog key or null.
+ */
 function reasonProblem(reason: string): string | null {
   const length = reason.trim().length;
-  if (length < REASON_MIN) return 'Say why, in a few words (at least 3 characters).';
-  if (length > REASON_MAX) return `At most ${REASON_MAX} characters.`;
+  if (length < REASON_MIN) return 'resources.purchases.reason.tooShort';
+  if (length > REASON_MAX) return 'resources.purchases.reason.tooLong';
   return null;
 }
 
@@ -45,9 +48,10 @@ interface ReasonInputProps {
 
 /** The required reason of a refund or a ban; typing clears its error, which the next Continue checks again. */
 function ReasonInput({ value, setValue, error, setError, helperText }: ReasonInputProps) {
+  const translate = useTranslate();
   return (
     <MuiTextField
-      label="Reason"
+      label={translate('resources.purchases.reason.label')}
       value={value}
       onChange={(event) => {
         setValue(event.target.value);
@@ -60,7 +64,7 @@ function ReasonInput({ value, setValue, error, setError, helperText }: ReasonInp
       fullWidth
       margin="normal"
       error={Boolean(error)}
-      helperText={error ?? helperText}
+      helperText={error ? translate(error, { _: error, max: REASON_MAX }) : translate(helperText)}
       slotProps={{ htmlInput: { maxLength: REASON_MAX } }}
     />
   );
@@ -78,6 +82,7 @@ interface RefundDialogProps {
  * the amount) is shown on the amount input.
  */
 function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
+  const translate = useTranslate();
   const kindId = useId();
   const { data: buyer } = useGetOne<User>('users', { id: purchase.userId });
   const [kind, setKind] = useState<'full' | 'partial'>('full');
@@ -90,23 +95,25 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
   const money = (cents: number) => formatMoney(cents, charge.currency);
   const partialCents = parseMajorUnits(amountText);
   const amount = kind === 'full' ? left : (partialCents ?? 0);
-  const buyerName = buyer?.email ?? 'the buyer';
+  const buyerName = buyer?.email ?? translate('resources.purchases.refund.theBuyer');
   const refund = useConsoleAction(
     (dataProvider) =>
       dataProvider.refundPurchase(purchase.id, {
         amount: kind === 'partial' ? amount : undefined,
         reason: reason.trim(),
       }),
-    (result) =>
-      `Refunded ${money(result.amount)} to ${buyerName}.${result.full ? ' The purchase is now refunded in full.' : ''}`,
+    (result) => ({
+      message: result.full ? 'resources.purchases.refund.doneInFull' : 'resources.purchases.refund.done',
+      messageArgs: { amount: money(result.amount), buyer: buyerName },
+    }),
   );
 
   const check = () => {
     const reasonIssue = reasonProblem(reason);
     let amountIssue: string | null = null;
     if (kind === 'partial') {
-      if (partialCents === null) amountIssue = 'Enter an amount in dollars, e.g. 12.34.';
-      else if (partialCents <= 0) amountIssue = 'Enter more than nothing.';
+      if (partialCents === null) amountIssue = translate('resources.purchases.refund.noAmount');
+      else if (partialCents <= 0) amountIssue = translate('resources.purchases.refund.nothing');
     }
     setReasonError(reasonIssue);
     setAmountError(amountIssue);
@@ -115,14 +122,14 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
 
   return (
     <FormThenConfirmDialog
-      formTitle="Refund purchase"
-      confirmTitle="Confirm the refund"
+      formTitle={'resources.purchases.refund.formTitle'}
+      confirmTitle={'resources.purchases.refund.confirmTitle'}
       check={check}
-      question={`Refund ${money(amount)} to ${buyerName}? This cannot be undone.`}
-      busyLabel="Refunding at the payment provider…"
-      confirmLabel="Confirm"
+      question={translate('resources.purchases.refund.question', { amount: money(amount), buyer: buyerName })}
+      busyLabel={'resources.purchases.refund.busy'}
+      confirmLabel={'resources.purchases.refund.confirm'}
       mutation={refund}
-      failure="The refund could not be made."
+      failure={'resources.purchases.refund.failure'}
       showFieldErrors={(errors) => {
         // The amount's error belongs to the amount input, which only a partial refund shows.
         if (errors.amount && kind === 'partial') setAmountError(errors.amount);
@@ -133,20 +140,28 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
     >
       <FormControl component="fieldset" margin="dense">
         <FormLabel component="legend" id={kindId}>
-          How much
+          {translate('resources.purchases.refund.howMuch')}
         </FormLabel>
         <RadioGroup
           aria-labelledby={kindId}
           value={kind}
           onChange={(event) => setKind(event.target.value as 'full' | 'partial')}
         >
-          <FormControlLabel value="full" control={<Radio />} label={`Full refund (amount left: ${money(left)})`} />
-          <FormControlLabel value="partial" control={<Radio />} label="Partial refund" />
+          <FormControlLabel
+            value="full"
+            control={<Radio />}
+            label={translate('resources.purchases.refund.full', { left: money(left) })}
+          />
+          <FormControlLabel
+            value="partial"
+            control={<Radio />}
+            label={translate('resources.purchases.refund.partial')}
+          />
         </RadioGroup>
       </FormControl>
       {kind === 'partial' ? (
         <MuiTextField
-          label="Amount to refund (in dollars)"
+          label={translate('resources.purchases.refund.amount')}
           value={amountText}
           onChange={(event) => {
             setAmountText(event.target.value);
@@ -157,7 +172,7 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
           margin="normal"
           autoFocus
           error={Boolean(amountError)}
-          helperText={amountError ?? `Up to ${money(left)}, e.g. 12.34.`}
+          helperText={amountError ?? translate('resources.purchases.refund.amountHelp', { left: money(left) })}
           slotProps={{ htmlInput: { inputMode: 'decimal', autoComplete: 'off' } }}
         />
       ) : null}
@@ -166,7 +181,7 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
         setValue={setReason}
         error={reasonError}
         setError={setReasonError}
-        helperText="Kept with the refund, the purchase and the audit log."
+        helperText={'resources.purchases.refund.reasonHelp'}
       />
     </FormThenConfirmDialog>
   );
@@ -176,6 +191,7 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
 export function RefundButton() {
   const purchase = useRecordContext<Purchase>();
   const { permissions } = usePermissions();
+  const translate = useTranslate();
   const [open, setOpen] = useState(false);
   const chargeId = purchase?.merchantChargeId ?? '';
   const allowed = canRefund(permissions) && Boolean(purchase?.merchantChargeId) && purchase?.status !== 'Refunded';
@@ -184,7 +200,7 @@ export function RefundButton() {
   return (
     <>
       <Button size="small" startIcon={<CurrencyExchangeIcon />} onClick={() => setOpen(true)}>
-        Refund
+        {translate('resources.purchases.refund.button')}
       </Button>
       {open ? <RefundDialog purchase={purchase} charge={charge} onClose={() => setOpen(false)} /> : null}
     </>
@@ -192,13 +208,14 @@ export function RefundButton() {
 }
 
 function BanDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void }) {
+  const translate = useTranslate();
   const { data: buyer } = useGetOne<User>('users', { id: purchase.userId });
   const [reason, setReason] = useState('');
   const [reasonError, setReasonError] = useState<string | null>(null);
-  const buyerName = buyer?.email ?? 'the buyer';
+  const buyerName = buyer?.email ?? translate('resources.purchases.refund.theBuyer');
   const ban = useConsoleAction(
     (dataProvider) => dataProvider.banPurchase(purchase.id, reason.trim()),
-    () => `Banned the purchase of ${buyerName}: their access has ended.`,
+    () => ({ message: 'resources.purchases.ban.done', messageArgs: { buyer: buyerName } }),
   );
 
   const check = () => {
@@ -209,30 +226,28 @@ function BanDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void 
 
   return (
     <FormThenConfirmDialog
-      formTitle="Ban purchase"
-      confirmTitle="Confirm the ban"
+      formTitle={'resources.purchases.ban.formTitle'}
+      confirmTitle={'resources.purchases.ban.confirmTitle'}
       check={check}
       continueColor="error"
-      question={`Ban the purchase of ${buyerName}? Their access ends now. This cannot be undone.`}
-      busyLabel="Banning…"
-      confirmLabel="Confirm"
+      question={translate('resources.purchases.ban.question', { buyer: buyerName })}
+      busyLabel={'resources.purchases.ban.busy'}
+      confirmLabel={'resources.purchases.ban.confirm'}
       mutation={ban}
-      failure="The purchase could not be banned."
+      failure={'resources.purchases.ban.failure'}
       showFieldErrors={(errors) => {
         if (errors.reason) setReasonError(errors.reason);
         return Boolean(errors.reason);
       }}
       onClose={onClose}
     >
-      <DialogContentText>
-        A banned purchase no longer grants access, for good. Nothing is refunded: refund first if money should go back.
-      </DialogContentText>
+      <DialogContentText>{translate('resources.purchases.ban.intro')}</DialogContentText>
       <ReasonInput
         value={reason}
         setValue={setReason}
         error={reasonError}
         setError={setReasonError}
-        helperText="Kept with the purchase and the audit log."
+        helperText={'resources.purchases.ban.reasonHelp'}
       />
     </FormThenConfirmDialog>
   );
@@ -242,12 +257,13 @@ function BanDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void 
 export function BanButton() {
   const purchase = useRecordContext<Purchase>();
   const { permissions } = usePermissions();
+  const translate = useTranslate();
   const [open, setOpen] = useState(false);
   if (!purchase || !canBan(permissions) || purchase.status === 'Banned' || purchase.status === 'Refunded') return null;
   return (
     <>
       <Button size="small" color="error" startIcon={<BlockIcon />} onClick={() => setOpen(true)}>
-        Ban
+        {translate('resources.purchases.ban.button')}
       </Button>
       {open ? <BanDialog purchase={purchase} onClose={() => setOpen(false)} /> : null}
     </>
