@@ -30,6 +30,21 @@ const ConfigSchema = z.object({
     .min(1)
     .default(path.join(PROJECT_ROOT, '.data', 'postgres')),
   EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  /**
+   * Connections this process may hold. Replicas × DB_POOL_MAX (plus one health connection each) must stay under
+   * the server's max_connections, or PgBouncer's pool.
+   */
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /** The longest one SQL statement may run before PostgreSQL cancels it; 0 means no limit. */
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(0),
+  /**
+   * `false` on every replica once `npm run migrate` is the release step: the server then only checks that the
+   * schema is current and refuses to start if it is not.
+   */
+  MIGRATE_ON_START: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   DEFAULT_COUNTRY: z
     .string()
     .regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 code such as US')

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { createApp } from './app';
 import { systemClock } from './clock';
 import { ConfigError, loadConfig, type Config } from './config';
-import { openDatabase, type OpenDatabase } from './db/open';
+import { openDatabase, SchemaBehindError, type OpenDatabase } from './db/open';
 import { createLogger, type Logger } from './logger';
 import { startBackgroundWork } from './background';
 import { createServices } from './services';
@@ -19,13 +19,16 @@ interface Running {
 async function start(config: Config, logger: Logger, running: Running): Promise<void> {
   const started = performance.now();
   const database = (running.database = await openDatabase(config, logger));
-  const { db } = database;
-  const seeded = await runSeeds(db, { demo: config.LOAD_DEMO_DATA });
-  if (seeded.demoLoaded) logger.info('loaded the demo data (first start)');
+  const { db, probe } = database;
+  // With MIGRATE_ON_START=false, `npm run migrate` (the release step) loads the seeds too.
+  if (config.MIGRATE_ON_START) {
+    const seeded = await runSeeds(db, { demo: config.LOAD_DEMO_DATA });
+    if (seeded.demoLoaded) logger.info('loaded the demo data (first start)');
+  }
 
   await ensureAppsBuilt(logger);
 
-  const deps = { db, config, logger, clock: systemClock };
+  const deps = { db, probe, config, logger, clock: systemClock };
   const services = createServices(deps);
   const app = createApp(deps, { services });
   const server = (running.server = app.listen(config.PORT, config.HOST));
@@ -39,7 +42,7 @@ async function start(config: Config, logger: Logger, running: Running): Promise<
       '',
       `  Storefront  ${base}/`,
       `  Console     ${base}/admin`,
-      `  API         ${base}/api  (health: ${base}/api/health)`,
+      `  API         ${base}/api  (health: ${base}/api/health/live, ${base}/api/health/ready)`,
       database.embedded
         ? `  Database    embedded PostgreSQL in ${config.EMBEDDED_PG_DIR}`
         : '  Database    DATABASE_URL',
@@ -95,7 +98,8 @@ async function main(): Promise<void> {
   try {
     await start(config, logger, running);
   } catch (error) {
-    logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed');
+    if (error instanceof SchemaBehindError) process.stderr.write(`${error.message}\n`);
+    else logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed');
     await stop(running, logger).catch(() => undefined);
     process.exit(1);
   }

@@ -38,6 +38,8 @@ import { createTransport, type MailTransport } from './mail/transport';
 
 export interface Deps {
   db: Db;
+  /** The readiness check's own connection (api/src/db/open.ts); tests use `db`. */
+  probe?: Db;
   config: Config;
   logger: Logger;
   clock: Clock;

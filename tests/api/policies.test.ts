@@ -19,6 +19,8 @@ const READERS = [...STAFF, 'contributor'] as const;
 /** Who may call each route outside the console's resources. Adding a route means adding it here, deliberately. */
 const EXPECTED: Record<string, Expected> = {
   'GET /api/health': 'public',
+  'GET /api/health/live': 'public',
+  'GET /api/health/ready': 'public',
   'GET /.well-known/security.txt': 'public',
   'GET /api/store/products': 'public',
   'GET /api/store/products/:id/quote': 'public',

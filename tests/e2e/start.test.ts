@@ -160,6 +160,26 @@ describe('npm start with DATABASE_URL', { timeout: 120_000 }, () => {
     }
   });
 
+  it('with MIGRATE_ON_START=false, refuses a database behind the code in one line naming npm run migrate', async () => {
+    const database = await createTestDatabase();
+    try {
+      await database.db.raw(`DELETE FROM knex_migrations WHERE id = (SELECT max(id) FROM knex_migrations)`);
+      const env = {
+        ...baseEnv({ PORT: String(await freePort()), MIGRATE_ON_START: 'false' }),
+        DATABASE_URL: database.url,
+      };
+      const started = npmStart(env);
+      const exit = await started.exited;
+      expect(exit.code).toBe(1);
+      expect(started.output()).toMatch(
+        /The database is behind this code \(1 migration to run: \d{14}_\w+\.ts\)\. Run `npm run migrate` first/,
+      );
+      expect(started.output()).not.toMatch(/\n\s+at /); // no stack trace
+    } finally {
+      await database.drop();
+    }
+  });
+
   it('stops with a message naming a wrong setting', async () => {
     const started = npmStart(baseEnv({ PORT: 'eighty' }));
     const exit = await started.exited;

@@ -23,6 +23,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 export interface TestOverrides {
   config?: Config;
+  /** The readiness check's own connection, as the server has one. */
+  probe?: Db;
   clock?: Clock;
   mailTransport?: MailTransport;
 }
@@ -42,6 +44,7 @@ export function testDeps(db: Db, overrides: TestOverrides = {}): Deps {
   const config = overrides.config ?? testConfig();
   return {
     db,
+    probe: overrides.probe,
     config,
     logger: createLogger(config.LOG_LEVEL),
     clock: overrides.clock ?? { now: () => new Date() },

@@ -10,10 +10,19 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number.parseFloat(v));
 
 export type Db = Knex;
 
-export function createDb(connectionString: string, pool: { min?: number; max?: number } = {}): Db {
+export interface PoolOptions {
+  min?: number;
+  max?: number;
+  /** PostgreSQL's statement_timeout for every statement on these connections; 0 or absent: none. */
+  statementTimeoutMs?: number;
+}
+
+export function createDb(connectionString: string, pool: PoolOptions = {}): Db {
   return knexFactory({
     client: 'pg',
-    connection: connectionString,
+    connection: pool.statementTimeoutMs
+      ? { connectionString, statement_timeout: pool.statementTimeoutMs }
+      : connectionString,
     pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
     acquireConnectionTimeout: 10_000,
     ...knexSnakeCaseMappers(),

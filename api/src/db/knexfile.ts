@@ -1,4 +1,4 @@
-// For the knex CLI (npm run migrate). The server and the tests migrate through migrateLatest().
+// For the knex CLI (npm run migrate:make). The server, npm run migrate and the tests migrate through migrateLatest().
 import { loadConfig } from '../config';
 import { MigrationDirectory } from './migrations';
 

@@ -28,3 +28,9 @@ export async function migrateLatest(db: Knex): Promise<string[]> {
   const [, applied] = (await db.migrate.latest({ migrationSource: new MigrationDirectory() })) as [number, string[]];
   return applied;
 }
+
+/** Migrations this code has that the database has not run yet (empty: the schema is current). */
+export async function pendingMigrations(db: Knex): Promise<string[]> {
+  const [, pending] = (await db.migrate.list({ migrationSource: new MigrationDirectory() })) as [unknown[], string[]];
+  return pending.map((name) => (typeof name === 'string' ? name : (name as { file: string }).file));
+}

@@ -2,17 +2,29 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { createDb, type Db } from './connection';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded';
-import { migrateLatest } from './migrations';
+import { migrateLatest, pendingMigrations } from './migrations';
 
 export interface OpenDatabase {
   db: Db;
+  /** One connection of its own for readiness checks, so a busy request pool never makes a replica look down. */
+  probe: Db;
   embedded?: EmbeddedDatabase;
   /** Closes the pool, and stops the embedded server if this process started it. */
   close(): Promise<void>;
 }
 
-/** The database named by DATABASE_URL, else the embedded one; migrated to the latest schema. */
-export async function openDatabase(config: Config, logger: Logger): Promise<OpenDatabase> {
+/** Thrown when MIGRATE_ON_START=false and the database is behind the code. */
+export class SchemaBehindError extends Error {}
+
+/**
+ * The database named by DATABASE_URL, else the embedded one, at the latest schema: migrated here, or (with
+ * MIGRATE_ON_START=false, when `npm run migrate` is the release step) checked and refused if it is behind.
+ */
+export async function openDatabase(
+  config: Config,
+  logger: Logger,
+  { migrate = config.MIGRATE_ON_START }: { migrate?: boolean } = {},
+): Promise<OpenDatabase> {
   let embedded: EmbeddedDatabase | undefined;
   if (config.DATABASE_URL) {
     logger.info('using the PostgreSQL server named by DATABASE_URL');
@@ -26,20 +38,30 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Open
     if (!embedded.attached)
       logger.info({ dir: config.EMBEDDED_PG_DIR, port: config.EMBEDDED_PG_PORT }, 'embedded PostgreSQL is running');
   }
-  const db = createDb(config.DATABASE_URL ?? embedded!.url);
+  const url = config.DATABASE_URL ?? embedded!.url;
+  const db = createDb(url, { max: config.DB_POOL_MAX, statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS });
+  const probe = createDb(url, { max: 1, statementTimeoutMs: 1_000 });
   const close = async () => {
-    await db.destroy();
+    await Promise.all([db.destroy(), probe.destroy()]);
     if (embedded && !embedded.attached) {
       await embedded.stop();
       logger.info('embedded PostgreSQL stopped');
     }
   };
   try {
-    const applied = await migrateLatest(db);
-    if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
+    if (migrate) {
+      const applied = await migrateLatest(db);
+      if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
+    } else {
+      const pending = await pendingMigrations(db);
+      if (pending.length)
+        throw new SchemaBehindError(
+          `The database is behind this code (${pending.length} migration${pending.length === 1 ? '' : 's'} to run: ${pending.join(', ')}). Run \`npm run migrate\` first (MIGRATE_ON_START=false).`,
+        );
+    }
   } catch (error) {
     await close();
     throw error;
   }
-  return { db, embedded, close };
+  return { db, probe, embedded, close };
 }
