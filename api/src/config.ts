@@ -35,6 +35,14 @@ const ConfigSchema = z.object({
    * the server's max_connections, or PgBouncer's pool.
    */
   DB_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  /**
+   * DATABASE_URL goes through PgBouncer in transaction mode: no named prepared statements, nothing that needs a
+   * session. Set the statement timeout on the role then (ALTER ROLE … SET statement_timeout).
+   */
+  DB_PGBOUNCER: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** The longest one SQL statement may run before PostgreSQL cancels it; 0 means no limit. */
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(0),
   /**

@@ -69,6 +69,7 @@ describe('migrations as the release step, and the pool a replica opens', () => {
     try {
       expect(database.db.client.pool.max).toBe(3);
       expect(database.probe.client.pool.max).toBe(1);
+      expect((await database.db.raw('show statement_timeout')).rows).toEqual([{ statement_timeout: '200ms' }]);
       await expect(database.db.raw('select pg_sleep(2)')).rejects.toMatchObject({ code: '57014' }); // query_canceled
       expect((await database.db.raw('select 1 as one')).rows).toEqual([{ one: 1 }]);
     } finally {

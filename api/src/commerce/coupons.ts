@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { Coupon } from './models';
 import { toBp, type CouponOffer } from './pricing';
 import type { CouponProblem } from './schemas';
+import { prepared } from '../db/prepared';
 
 export type { CouponProblem };
 
@@ -73,8 +74,8 @@ export async function quoteCoupons(
   const sale = tagged(defaultCoupons(db, productId, now), 'sale');
   // Prepared by name: parsed and planned once per connection, not on every product page view.
   const query = code
-    ? db.unionAll([tagged(byCode(db, code), 'entered'), sale], true).options({ name: 'quote-coupons-and-code' })
-    : sale.options({ name: 'quote-coupons' });
+    ? db.unionAll([tagged(byCode(db, code), 'entered'), sale], true).options(prepared(db, 'quote-coupons-and-code'))
+    : sale.options(prepared(db, 'quote-coupons'));
   const rows: Record<string, unknown>[] = await query;
   return {
     entered: asCoupon(rows.find((r) => r.foundAs === 'entered')),

@@ -15,16 +15,25 @@ export interface PoolOptions {
   max?: number;
   /** PostgreSQL's statement_timeout for every statement on these connections; 0 or absent: none. */
   statementTimeoutMs?: number;
+  /**
+   * Through PgBouncer in transaction mode: no named prepared statements (see prepared.ts) and no startup
+   * parameters PgBouncer refuses (statement_timeout is then set on the database role instead).
+   */
+  pgbouncer?: boolean;
 }
 
 export function createDb(connectionString: string, pool: PoolOptions = {}): Db {
-  return knexFactory({
+  const db = knexFactory({
     client: 'pg',
-    connection: pool.statementTimeoutMs
-      ? { connectionString, statement_timeout: pool.statementTimeoutMs }
-      : connectionString,
+    connection:
+      pool.statementTimeoutMs && !pool.pgbouncer
+        ? { connectionString, statement_timeout: pool.statementTimeoutMs }
+        : connectionString,
     pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
     acquireConnectionTimeout: 10_000,
     ...knexSnakeCaseMappers(),
   });
+  // Transactions inherit userParams, so prepared() sees the setting inside them too.
+  db.userParams = { namedStatements: !pool.pgbouncer };
+  return db;
 }

@@ -39,8 +39,11 @@ export async function openDatabase(
       logger.info({ dir: config.EMBEDDED_PG_DIR, port: config.EMBEDDED_PG_PORT }, 'embedded PostgreSQL is running');
   }
   const url = config.DATABASE_URL ?? embedded!.url;
-  const db = createDb(url, { max: config.DB_POOL_MAX, statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS });
-  const probe = createDb(url, { max: 1, statementTimeoutMs: 1_000 });
+  const pgbouncer = config.DB_PGBOUNCER;
+  if (pgbouncer && config.DB_STATEMENT_TIMEOUT_MS)
+    logger.warn('DB_STATEMENT_TIMEOUT_MS is not sent through PgBouncer: set statement_timeout on the database role');
+  const db = createDb(url, { max: config.DB_POOL_MAX, statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS, pgbouncer });
+  const probe = createDb(url, { max: 1, statementTimeoutMs: 1_000, pgbouncer });
   const close = async () => {
     await Promise.all([db.destroy(), probe.destroy()]);
     if (embedded && !embedded.attached) {
@@ -50,8 +53,14 @@ export async function openDatabase(
   };
   try {
     if (migrate) {
-      const applied = await migrateLatest(db);
-      if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
+      // Its own connection, without the requests' statement timeout: building an index may take longer.
+      const migrator = createDb(url, { max: 1, pgbouncer });
+      try {
+        const applied = await migrateLatest(migrator);
+        if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
+      } finally {
+        await migrator.destroy();
+      }
     } else {
       const pending = await pendingMigrations(db);
       if (pending.length)

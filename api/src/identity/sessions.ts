@@ -4,6 +4,7 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import { Session, User } from './models';
 import { hashSecret, newSecret } from './secrets';
+import { prepared } from '../db/prepared';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** last_seen_at is a hint for the console, not worth a write on every request. */
@@ -48,7 +49,7 @@ export function sessions({
       .join('users', 'users.id', 'sessions.userId')
       .where('sessions.sessionToken', hash)
       .first('sessions.*', ...USER_COLUMNS.map((column) => `users.${column} as ${asMember(column)}`))
-      .options({ name: 'session-by-hash' }); // prepared: parsed and planned once per connection
+      .options(prepared(db, 'session-by-hash')); // prepared: parsed and planned once per connection
     if (!row) return null;
     const user = User.fromDatabaseJson(
       Object.fromEntries(USER_COLUMNS.map((column) => [column, row[asMember(column)]])),

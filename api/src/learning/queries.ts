@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { GRANTING_STATUSES, type PurchaseStatus } from '../shared/purchase-status';
 import { ContentResource, type LessonProgress } from './models';
+import { prepared } from '../db/prepared';
 
 // The SQL behind what learners see (learning.ts holds the rules). Each function is one statement.
 
@@ -108,7 +109,7 @@ export async function activeProductsOfCourse(db: Knex, courseId: string): Promis
 
 /** The learner's own (not team) purchases of products that hold the course. */
 export async function purchasesOpening(db: Knex, courseId: string, userId: string): Promise<OpeningPurchase[]> {
-  const { rows } = await db.raw(PURCHASES_OPENING, { courseId, userId }).options({ name: 'purchases-opening' });
+  const { rows } = await db.raw(PURCHASES_OPENING, { courseId, userId }).options(prepared(db, 'purchases-opening'));
   return rows;
 }
 
@@ -119,7 +120,9 @@ export async function viewerOfLesson(
   lessonId: string,
   userId: string,
 ): Promise<ViewerOfLesson> {
-  const { rows } = await db.raw(VIEWER_OF_LESSON, { courseId, lessonId, userId }).options({ name: 'viewer-of-lesson' });
+  const { rows } = await db
+    .raw(VIEWER_OF_LESSON, { courseId, lessonId, userId })
+    .options(prepared(db, 'viewer-of-lesson'));
   return rows[0];
 }
 
@@ -187,7 +190,7 @@ export async function writeProgress(
        SELECT lesson_id FROM lesson_progress WHERE user_id = ? AND lesson_id = ANY(?::uuid[]) AND completed_at IS NOT NULL`,
       [write, mark.userId, otherLessonIds],
     )
-    .options({ name: completed ? 'progress-complete' : 'progress-reset' });
+    .options(prepared(db, completed ? 'progress-complete' : 'progress-reset'));
   return (rows as { lesson_id: string }[]).map((r) => r.lesson_id);
 }
 
