@@ -10,7 +10,7 @@ import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
-import { signed, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
+import { standInEnv, startStripeStandIn, type StandIn, deliverSigned } from '../support/stripe-stand-in';
 
 describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
   const database = useTestDatabase();
@@ -45,14 +45,7 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
   });
   afterAll(() => stripe?.close());
 
-  const deliver = (event: Parameters<typeof signed>[0]) => {
-    const { payload, signature } = signed(event);
-    return request(app)
-      .post('/api/webhooks/stripe')
-      .set('Content-Type', 'application/json')
-      .set('Stripe-Signature', signature)
-      .send(payload);
-  };
+  const deliver = (event: Parameters<typeof deliverSigned>[1]) => deliverSigned(app, event);
   async function sold(email: string) {
     const { checkoutId } = await services.checkouts.create({
       productId: product.id,

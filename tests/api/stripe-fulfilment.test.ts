@@ -8,7 +8,7 @@ import { testApp, testConfig } from '../support/app';
 import { as, signedIn } from '../support/auth';
 import { sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
-import { signed, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
+import { standInEnv, startStripeStandIn, type StandIn, deliverSigned } from '../support/stripe-stand-in';
 
 /** Every record a webhook fulfilment writes, for each kind of buyer, and the receipts it leaves to the outbox. */
 describe('fulfilment of a Stripe checkout through its webhook', () => {
@@ -26,14 +26,7 @@ describe('fulfilment of a Stripe checkout through its webhook', () => {
   });
   afterAll(() => stripe?.close());
 
-  const deliver = (event: Parameters<typeof signed>[0]) => {
-    const { payload, signature } = signed(event);
-    return request(app)
-      .post('/api/webhooks/stripe')
-      .set('Content-Type', 'application/json')
-      .set('Stripe-Signature', signature)
-      .send(payload);
-  };
+  const deliver = (event: Parameters<typeof deliverSigned>[1]) => deliverSigned(app, event);
   async function paidCheckout(body: object, buyer?: Awaited<ReturnType<typeof signedIn>>) {
     const created = await as(buyer, request(app).post('/api/store/checkout')).send(body);
     expect(created.status, JSON.stringify(created.body)).toBe(201);

@@ -7,7 +7,7 @@ import { testApp, testConfig } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
-import { signed, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
+import { signed, standInEnv, startStripeStandIn, type StandIn, deliverSigned } from '../support/stripe-stand-in';
 
 describe('payments through Stripe (the real SDK against a local stand-in for its API)', () => {
   const database = useTestDatabase();
@@ -27,14 +27,7 @@ describe('payments through Stripe (the real SDK against a local stand-in for its
   afterAll(() => stripe?.close());
 
   const checkout = (body: object) => request(app).post('/api/store/checkout').send(body);
-  const deliver = (event: Parameters<typeof signed>[0]) => {
-    const { payload, signature } = signed(event);
-    return request(app)
-      .post('/api/webhooks/stripe')
-      .set('Content-Type', 'application/json')
-      .set('Stripe-Signature', signature)
-      .send(payload);
-  };
+  const deliver = (event: Parameters<typeof deliverSigned>[1]) => deliverSigned(app, event);
   const thanks = (checkoutId: string) => request(app).get(`/api/store/checkouts/${checkoutId}`);
   const sessionOf = (checkoutId: string) => sessionOfCheckout(db(), checkoutId);
   /** Starts a checkout and pays for it at Stripe; returns the completed event, not yet delivered. */

@@ -25,7 +25,7 @@ import {
   withDatabase,
 } from '../support/database-server';
 import { sessionOfCheckout } from '../support/checkout';
-import { signed, standInEnv, startStripeStandIn } from '../support/stripe-stand-in';
+import { standInEnv, startStripeStandIn, deliverSigned } from '../support/stripe-stand-in';
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -76,14 +76,7 @@ async function main() {
       sessions.push({ checkoutId: res.body.checkoutId, session: await sessionOfCheckout(db, res.body.checkoutId) });
     });
 
-    const deliver = (event: Parameters<typeof signed>[0]) => {
-      const { payload, signature } = signed(event);
-      return request(app)
-        .post('/api/webhooks/stripe')
-        .set('Content-Type', 'application/json')
-        .set('Stripe-Signature', signature)
-        .send(payload);
-    };
+    const deliver = (event: Parameters<typeof deliverSigned>[1]) => deliverSigned(app, event);
     const events = sessions.map(({ session }) => stripe.pay(session));
     results['webhook → fulfilment (first delivery)'] = await timeEach(100, (i) => deliver(events[i]!));
     results['webhook redelivery (same event id)'] = await timeEach(100, (i) => deliver(events[i]!));

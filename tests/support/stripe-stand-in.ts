@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import qs from 'qs';
 import Stripe from 'stripe';
+import request from 'supertest';
 
 /**
  * A local stand-in for the part of Stripe's API the product calls, so that tests drive the real `stripe` SDK over
@@ -511,6 +512,16 @@ export async function startStripeStandIn(): Promise<StandIn> {
 export function signed(event: Stripe.Event, secret = STAND_IN_WEBHOOK_SECRET): { payload: string; signature: string } {
   const payload = JSON.stringify(event);
   return { payload, signature: Stripe.webhooks.generateTestHeaderString({ payload, secret }) };
+}
+
+/** Posts `event` to the app's Stripe webhook, signed as Stripe signs it. */
+export function deliverSigned(app: Parameters<typeof request>[0], event: Stripe.Event) {
+  const { payload, signature } = signed(event);
+  return request(app)
+    .post('/api/webhooks/stripe')
+    .set('Content-Type', 'application/json')
+    .set('Stripe-Signature', signature)
+    .send(payload);
 }
 
 /** The environment that points the product at the stand-in. */
