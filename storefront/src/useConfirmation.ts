@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useAction } from './useAction';
 
 /**
  * A destructive action asked before it runs: `ask` shows the question, focus moves to the action's button, Cancel
@@ -7,8 +8,7 @@ import { useEffect, useRef, useState } from 'react';
  */
 export function useConfirmation(action: () => Promise<void>, explain: (caught: unknown) => string) {
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction(explain);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const startRef = useRef<HTMLButtonElement>(null);
 
@@ -17,16 +17,7 @@ export function useConfirmation(action: () => Promise<void>, explain: (caught: u
   }, [confirming]);
 
   async function onConfirm() {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-      setConfirming(false);
-    } catch (caught) {
-      setError(explain(caught));
-    } finally {
-      setBusy(false);
-    }
+    if (await run(action)) setConfirming(false);
   }
 
   function onCancel() {
