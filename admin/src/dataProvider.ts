@@ -10,6 +10,7 @@ import type { SignedOut } from '@contract/identity/schemas';
 import type { CommentRecord, TreeNode } from '@contract/learning/schemas';
 import type { DataAnswer, ListAnswer, Wire } from '@contract/shared/wire';
 import { withCsrf } from './csrf';
+import type { Job } from './jobs/types';
 
 const API = '/api/admin';
 
@@ -48,6 +49,8 @@ async function post<T>(url: string, body: object = {}) {
 export interface ConsoleApi {
   /** POST /api/admin/outbox-emails/:id/retry: the API decides whether the email may be retried (409 if not failed). */
   retryOutboxEmail: (id: string) => Promise<{ data: { id: string; status: string } }>;
+  /** POST /api/admin/jobs/:id/retry (admins): a failed job runs again, audited (409 if it is not failed). */
+  retryJob: (id: string) => Promise<{ data: Job }>;
   /** GET /api/admin/dashboard (api/src/admin/dashboard.ts): the last `days` days' sales; cents, UTC days. */
   getDashboard: (days: number, options?: QueryOptions) => Promise<{ data: Wire<Dashboard> }>;
   /** GET /api/admin/finance/summary (api/src/finance/summary.ts): the split ledger over whole UTC days, at most 366. */
@@ -94,6 +97,7 @@ export type ConsoleDataProvider = DataProvider & ConsoleApi;
 export const dataProvider: ConsoleDataProvider = {
   ...simpleRestProvider(API, httpClient),
   retryOutboxEmail: async (id) => ({ data: await post(path`/outbox-emails/${id}/retry`) }),
+  retryJob: async (id) => ({ data: await post(path`/jobs/${id}/retry`) }),
   getDashboard: (days, options) => getAnswer(path`/dashboard`, { days: String(days) }, options),
   getFinanceSummary: ({ from, to }, options) => getAnswer(path`/finance/summary`, { from, to }, options),
   generateCoupons: (input) => post(path`/coupons/generate`, input),

@@ -28,6 +28,7 @@ export const AUDITED_RESOURCES = [
   'device-access-tokens',
   'user-prefs',
   'outbox-emails',
+  'jobs',
   'content-resources',
   'content-resource-resources',
   'lesson-progress',
@@ -46,6 +47,7 @@ export const ACTION_LOOKS: Record<string, ChipLook> = {
   transfer: { label: 'console.audit.action.transfer', color: 'info' },
   ban: { label: 'console.audit.action.ban', color: 'error' },
   'sign-out-everywhere': { label: 'console.audit.action.signOutEverywhere', color: 'warning' },
+  retry: { label: 'console.audit.action.retry', color: 'info' },
 };
 
 export const ACTION_CHOICES = choicesOf(ACTION_LOOKS);

@@ -55,11 +55,15 @@ export function InstantInput(props: Omit<ComponentProps<typeof DateTimeInput>, '
 const startOfDay = (value: string) => (value ? new Date(`${value}T00:00:00`).toISOString() : null);
 const endOfDay = (value: string) => (value ? new Date(`${value}T23:59:59.999`).toISOString() : null);
 
-/** Two filter inputs, `<source>_gte` ("from", start of day) and `<source>_lte` ("until", end of day). */
-export function dateRangeFilters(source: string, what: string) {
+/**
+ * Two filter inputs, `<source>_gte` ("from", start of day) and `<source>_lte` ("until", end of day): labelled
+ * "<what> from" and "<what> until", or by the two catalog keys given.
+ */
+export function dateRangeFilters(source: string, what: string | { from: string; until: string }) {
+  const labels = typeof what === 'string' ? { from: `${what} from`, until: `${what} until` } : what;
   return [
-    <DateInput key={`${source}_gte`} source={`${source}_gte`} label={`${what} from`} parse={startOfDay} />,
-    <DateInput key={`${source}_lte`} source={`${source}_lte`} label={`${what} until`} parse={endOfDay} />,
+    <DateInput key={`${source}_gte`} source={`${source}_gte`} label={labels.from} parse={startOfDay} />,
+    <DateInput key={`${source}_lte`} source={`${source}_lte`} label={labels.until} parse={endOfDay} />,
   ];
 }
 

@@ -119,7 +119,6 @@ export function OutboxEmailShow() {
         <NumberField source="attempts" />
         <TextField source="transport" emptyText="—" />
         <DateField source="createdAt" label="console.outbox.created" showTime />
-        <DateField source="nextAttemptAt" label="console.outbox.nextAttempt" showTime />
         <DateField source="sentAt" showTime emptyText="console.outbox.notSent" />
         <FunctionField<OutboxEmail>
           label="console.outbox.textBody"

@@ -1,3 +1,4 @@
+import jobs from '../jobs';
 import outboxEmails from '../outbox-emails';
 import users from '../users';
 import type { ConsoleResource } from './types';
@@ -16,6 +17,7 @@ export const IDENTITY_RESOURCES: ConsoleResource[] = [
     ...outboxEmails,
     group: 'System',
   },
+  { name: 'jobs', read: [], ...jobs, group: 'System' },
   { name: 'accounts', read: ['support'], write: ['support'], hidden: true, group: 'People' },
   { name: 'sessions', read: ['support'], write: ['support'], hidden: true, group: 'People' },
   // Sign-in links and device approvals in flight: no screens, listed so the registry names every API resource.

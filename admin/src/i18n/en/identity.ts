@@ -62,6 +62,22 @@ export const identity = {
       createdAt: 'Queued',
     },
   },
+  jobs: {
+    name: 'Job |||| Jobs',
+    fields: {
+      id: 'Id',
+      name: 'Job',
+      state: 'State',
+      data: 'Data',
+      output: 'Output',
+      retryCount: 'Retries so far',
+      retryLimit: 'Retries allowed',
+      startAfter: 'Due',
+      startedOn: 'Started',
+      completedOn: 'Finished',
+      createdOn: 'Created',
+    },
+  },
   accounts: {
     noneHere: 'No external sign-in accounts: this user signs in by email.',
     name: 'External account |||| External accounts',
