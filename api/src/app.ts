@@ -22,6 +22,7 @@ import { errorHandler, notFound, requestContext } from './http/context';
 import { nestsDeeperThan, tooDeep } from './http/json-depth';
 import { allow } from './http/policy';
 import { identityAdminRoutes } from './identity/admin-routes';
+import { jobAdminRoutes } from './jobs/admin-routes';
 import { oauthRoutes } from './identity/oauth-routes';
 import { identityRoutes } from './identity/routes';
 import { createServices, type Deps, type Services } from './services';
@@ -65,6 +66,7 @@ export function createRouter(deps: Deps, services: Services) {
     }),
   );
   mount('/api/admin', identityAdminRoutes({ allow, outbox: services.outbox, signOut: services.signOut }));
+  mount('/api/admin', jobAdminRoutes({ allow, jobs: services.jobs }));
   mount(
     '/api/store',
     learningRoutes({

@@ -98,6 +98,17 @@ const ConfigSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: z.string().min(3).default('Courses <no-reply@localhost>'),
+  /** Each SMTP step (connect, greeting, each reply) gives up after this; a send job's run may last 6× as long. */
+  SMTP_TIMEOUT_MS: z.coerce.number().int().min(500).max(120_000).default(20_000),
+  /** The wait before an email's first retry; each later one waits twice as long (with jitter). */
+  EMAIL_RETRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** Whether this process runs background jobs and schedules (a replica may only answer requests). */
+  JOB_WORKERS: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  /** How often an idle job worker looks for work it was not woken for (retries, jobs another replica left). */
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(600).default(2),
   GITHUB_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().optional()),
   GITHUB_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().optional()),
   GITHUB_AUTHORIZE_URL: z.url().default('https://github.com/login/oauth/authorize'),

@@ -33,7 +33,7 @@ async function start(config: Config, logger: Logger, running: Running): Promise<
   const app = createApp(deps, { services });
   const server = (running.server = app.listen(config.PORT, config.HOST));
   await once(server, 'listening');
-  running.stopBackground = startBackgroundWork(services, logger);
+  running.stopBackground = await startBackgroundWork(services, config);
 
   const base = config.publicUrl.replace(/\/$/, '');
   logger.info({ ms: Math.round(performance.now() - started) }, 'ready');

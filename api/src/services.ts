@@ -33,6 +33,8 @@ import { rateLimiter } from './identity/rate-limit';
 import { roleAdmin } from './identity/role-admin';
 import { sessions as sessionStore } from './identity/sessions';
 import { signOutEverywhere } from './identity/sign-out-everywhere';
+import { defineRecurringJobs } from './jobs/recurring';
+import { jobQueue } from './jobs/queue';
 import { outbox as createOutbox } from './mail/outbox';
 import { createTransport, type MailTransport } from './mail/transport';
 
@@ -52,7 +54,9 @@ export function createServices(deps: Deps) {
   const { db, clock, config, logger } = deps;
   const caches = readCaches({ ttlMs: config.READ_CACHE_MS, clock });
   const limiter = rateLimiter(deps);
-  const outbox = createOutbox({ db, clock, logger, transport: deps.mailTransport ?? createTransport(config, logger) });
+  const jobs = jobQueue({ db, logger, pollSeconds: config.JOB_POLL_SECONDS });
+  const transport = deps.mailTransport ?? createTransport(config, logger);
+  const outbox = createOutbox({ db, clock, logger, transport, jobs, retrySeconds: config.EMAIL_RETRY_SECONDS });
   const sessions = sessionStore({ ...deps, caches });
   const limits = commerceLimits({ limiter, config });
   const quotes = quoteService({ ...deps, caches, limits });
@@ -72,6 +76,16 @@ export function createServices(deps: Deps) {
     refunds: lifecycle,
     limits,
   });
+  const transfers = transferService({ db, clock, config, logger, outbox, provider: payments, limits });
+  defineRecurringJobs(
+    jobs,
+    {
+      prune: () => pruneExpired(deps),
+      expireTransfers: () => transfers.expire(),
+      expireCheckouts: () => checkouts.expireAbandoned(),
+    },
+    logger,
+  );
   const tree = contentTree({ db, changed: caches.clearAll });
   const learning = learningService({ db, tree, caches });
   return {
@@ -91,7 +105,7 @@ export function createServices(deps: Deps) {
     checkouts,
     lifecycle,
     teams: teamService({ db, config, outbox }),
-    transfers: transferService({ db, clock, config, logger, outbox, provider: payments, limits }),
+    transfers,
     stripeWebhooks: stripeWebhooks({
       db,
       logger,
@@ -103,6 +117,7 @@ export function createServices(deps: Deps) {
     purchases: myPurchases(deps),
     limiter,
     outbox,
+    jobs,
     sessions,
     emailSignIn: emailSignIn({ db, clock, config, outbox, limiter, sessions }),
     github: githubSignIn({ db, clock, config, sessions }),

@@ -38,7 +38,7 @@ describe('the console REST contract, for every resource', () => {
     admin = await signedIn(database().db, ['admin']);
   });
 
-  it('has a resource for every entity of the data model, plus team purchases and the audit log', () => {
+  it('has a resource for every entity of the data model, plus team purchases, the job queue and the audit log', () => {
     expect(ADMIN_RESOURCES.map((r) => r.name).sort()).toEqual(
       [
         'accounts',
@@ -51,6 +51,7 @@ describe('the console REST contract, for every resource', () => {
         'coupons',
         'device-access-tokens',
         'device-verifications',
+        'jobs',
         'lesson-progress',
         'merchant-accounts',
         'merchant-charges',

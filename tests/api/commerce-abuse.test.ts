@@ -1,11 +1,9 @@
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { startBackgroundWork } from '../../api/src/background';
 import { CHECKOUT_MINUTES } from '../../api/src/commerce/checkout';
 import { COMMERCE_LIMITS } from '../../api/src/commerce/limits';
 import type { Db } from '../../api/src/db/connection';
-import { createLogger } from '../../api/src/logger';
 import { Coupon } from '../../api/src/db/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createCoupon, createProduct } from '../../seeds/factories';
@@ -312,29 +310,6 @@ describe('commerce abuse: limits, coupon reservations that expire, one answer fo
     expect(await count(db()('checkouts').where({ couponId: coupon.id, status: 'open' }))).toBe(0);
     expect(await usedCount(db(), coupon.id)).toBe(fulfilled);
     expect(await count(db()('purchases').where({ couponId: coupon.id }))).toBe(fulfilled);
-  });
-
-  it('runs the expiry sweep from the background timers, every minute, beside the transfer expiry', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    try {
-      const swept = { checkouts: 0, transfers: 0 };
-      const stop = startBackgroundWork(
-        {
-          outbox: { flushInBackground: () => undefined, flush: async () => undefined },
-          prune: async () => ({}),
-          transfers: { expire: async () => ++swept.transfers },
-          checkouts: { expireAbandoned: async () => ++swept.checkouts },
-        } as unknown as Parameters<typeof startBackgroundWork>[0],
-        createLogger('silent'),
-      );
-      vi.advanceTimersByTime(3 * MINUTE);
-      expect(swept).toEqual({ checkouts: 3, transfers: 3 });
-      await stop();
-      vi.advanceTimersByTime(3 * MINUTE);
-      expect(swept.checkouts).toBe(3);
-    } finally {
-      vi.useRealTimers();
-    }
   });
 
   it('refuses transfer offers looped to new addresses past 5 an hour per owner, and past 3 a day per recipient', async () => {

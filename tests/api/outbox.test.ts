@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { OutboxEmail } from '../../api/src/db/models';
-import { MAX_ATTEMPTS, outbox as createOutbox, retryDelayMs } from '../../api/src/mail/outbox';
+import { MAX_ATTEMPTS, outbox as createOutbox, SEND_EMAIL } from '../../api/src/mail/outbox';
 import { createTransport } from '../../api/src/mail/transport';
 import { createLogger } from '../../api/src/logger';
 import { testApp } from '../support/app';
@@ -11,6 +11,7 @@ import { as, signedIn } from '../support/auth';
 import { manualClock } from '../support/clock';
 import { useTestDatabase } from '../support/db';
 import { lastEmailTo, tokenFrom } from '../support/outbox';
+import { jobsOf, makeRetriesDue } from '../support/jobs';
 import { freePort } from '../support/processes';
 import { decodedMessage, useSmtp } from '../support/smtp-stand-in';
 
@@ -65,20 +66,33 @@ describe('email outbox', () => {
       transport: createTransport({ SMTP_URL: `smtp://127.0.0.1:${deadPort}`, MAIL_FROM: from }, logger),
     });
     const id = await mail.enqueue(db(), { kind: 'test', to: 'retry@example.com', subject: 'Hello', text: 'Hello' });
+    const jobOf = async () => (await jobsOf(db(), SEND_EMAIL)).find((job) => job.data.emailId === id)!;
 
     await mail.flush();
     let row = await OutboxEmail.query(db()).findById(id);
     expect(row).toMatchObject({ status: 'pending', attempts: 1 });
     expect(row!.lastError).toMatch(/ECONNREFUSED/);
-    expect(row!.nextAttemptAt.getTime()).toBe(clock.now().getTime() + retryDelayMs(1));
-
-    expect(await mail.flush()).toBe(0); // not due yet
+    // The queue waits 30 s, then doubles (with up to as much again of jitter) before each retry.
+    const waits: number[] = [];
     for (let attempt = 2; attempt <= MAX_ATTEMPTS; attempt++) {
-      clock.advance(retryDelayMs(attempt - 1));
+      const job = await jobOf();
+      expect(job.state).toBe('retry');
+      waits.push(job.startAfter.getTime() - Date.now());
+      await mail.flush();
+      expect((await OutboxEmail.query(db()).findById(id))!.attempts).toBe(attempt - 1); // not due yet
+      await makeRetriesDue(db(), SEND_EMAIL);
       await mail.flush();
     }
+    waits.forEach((wait, n) => {
+      expect(wait).toBeGreaterThan(30_000 * 2 ** n - 5_000);
+      expect(wait).toBeLessThanOrEqual(2 * 30_000 * 2 ** n);
+    });
     row = await OutboxEmail.query(db()).findById(id);
     expect(row).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS });
+    expect(await jobOf()).toMatchObject({
+      state: 'failed',
+      output: { message: expect.stringMatching(/ECONNREFUSED/) },
+    });
 
     const admin = await signedIn(db(), ['admin']);
     const app = testApp(db());
@@ -93,6 +107,8 @@ describe('email outbox', () => {
     const retried = await as(admin, request(app).post(`/api/admin/outbox-emails/${id}/retry`));
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ status: 'pending', attempts: 0 });
+    // A new job for it: a second failed job, not the first one brought back.
+    expect((await jobsOf(db(), SEND_EMAIL)).filter((job) => job.data.emailId === id)).toHaveLength(2);
     const again = await as(admin, request(app).post(`/api/admin/outbox-emails/${id}/retry`));
     expect(again.status).toBe(409);
     const support = await signedIn(db(), ['support']);

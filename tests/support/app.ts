@@ -35,6 +35,7 @@ export const deliveredEmails = new Map<string, OutgoingEmail>();
 /** Emails go nowhere by default in tests; the outbox table keeps them (secrets redacted), `deliveredEmails` as sent. */
 export const silentTransport: MailTransport = {
   name: 'log',
+  timeoutSeconds: 5,
   send: async (email) => {
     if (email.id) deliveredEmails.set(email.id, email);
   },

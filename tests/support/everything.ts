@@ -1,5 +1,8 @@
 import type { Db } from '../../api/src/db/connection';
 import { hashSecret } from '../../api/src/identity/secrets';
+import { createLogger } from '../../api/src/logger';
+import { outbox } from '../../api/src/mail/outbox';
+import { silentTransport } from './app';
 import { runSeeds } from '../../seeds/run';
 import { createCoupon, createPurchase, createUser } from '../../seeds/factories';
 import { Product, User } from '../../api/src/db/models';
@@ -159,11 +162,18 @@ export async function seedEverything(db: Db) {
     tokenType: 'bearer',
     scope: 'read:user',
   });
-  await db('outboxEmails').insert({ toAddress: buyer.email, subject: 'Hello', textBody: 'Hi', kind: 'test' });
-  await db('outboxEmails').insert({
-    toAddress: buyer.email,
+  // Through the outbox, so each has its delivery job (never run here) as well.
+  const mail = outbox({
+    db,
+    clock: { now: () => new Date() },
+    logger: createLogger('silent'),
+    transport: silentTransport,
+  });
+  await mail.enqueue(db, { to: buyer.email, subject: 'Hello', text: 'Hi', kind: 'test' });
+  await mail.enqueue(db, {
+    to: buyer.email,
     subject: 'Your sign-in link',
-    textBody: 'https://site.example/login/continue?token=[redacted]',
+    text: 'https://site.example/login/continue?token=outbox-sign-in-secret',
     kind: 'sign-in',
     secret: 'outbox-sign-in-secret',
   });

@@ -189,9 +189,10 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
     }
     if (problem) throw new AppError(problem, MESSAGES[problem]);
     const receipt = queueReceipt(trx, outbox, { checkout, product, buyer, charge, publicUrl: config.publicUrl });
-    const also = [...receipt, ...(alongside ? [alongside(trx)] : [])];
+    const also = [...(receipt ? [receipt.insert] : []), ...(alongside ? [alongside(trx)] : [])];
     const offerDays = config.TRANSFER_WINDOW_DAYS;
     const purchaseId = await grantAccess(trx, { checkout, buyer, charge, converted, also, offerDays });
+    await receipt?.queue();
     return { status: 'fulfilled', purchaseId, email: Boolean(charge), alongside: Boolean(alongside) };
   }
 

@@ -222,7 +222,7 @@ export async function reserveRefundIfUnfulfillable(
 /** A paid checkout's receipt (a free one sends none), queued in the statement that writes its purchase. */
 export function queueReceipt(
   trx: Knex.Transaction,
-  outbox: Pick<Outbox, 'enqueueQuery'>,
+  outbox: Pick<Outbox, 'prepare'>,
   step: {
     checkout: CheckoutRow;
     product: ProductFacts;
@@ -230,13 +230,13 @@ export function queueReceipt(
     charge: { id: string } | null;
     publicUrl: string;
   },
-): Knex.QueryBuilder[] {
+): { insert: Knex.QueryBuilder; queue(): Promise<string> } | null {
   const { checkout, charge } = step;
-  if (!charge) return [];
+  if (!charge) return null;
   const invoiceUrl = new URL(`/invoices/${charge.id}`, step.publicUrl).toString();
   const amount = formatMoney(checkout.amountTotal, checkout.currency);
   const seats = checkout.team ? { seats: checkout.quantity } : null;
-  return [outbox.enqueueQuery(trx, receiptEmail(step.buyer.email, step.product.name, amount, invoiceUrl, seats))];
+  return outbox.prepare(trx, receiptEmail(step.buyer.email, step.product.name, amount, invoiceUrl, seats));
 }
 
 /**

@@ -22,6 +22,8 @@ export interface PoolOptions {
   pgbouncer?: boolean;
 }
 
+const mappers = knexSnakeCaseMappers();
+
 export function createDb(connectionString: string, pool: PoolOptions = {}): Db {
   const db = knexFactory({
     client: 'pg',
@@ -31,7 +33,10 @@ export function createDb(connectionString: string, pool: PoolOptions = {}): Db {
         : connectionString,
     pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
     acquireConnectionTimeout: 10_000,
-    ...knexSnakeCaseMappers(),
+    wrapIdentifier: mappers.wrapIdentifier,
+    // A query that speaks another library's schema (the job queue's) asks for its rows as PostgreSQL names them.
+    postProcessResponse: (result, context?: { keepNames?: boolean }) =>
+      context?.keepNames ? result : mappers.postProcessResponse(result),
   });
   // Transactions inherit userParams, so prepared() sees the setting inside them too.
   db.userParams = { namedStatements: !pool.pgbouncer };

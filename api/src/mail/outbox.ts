@@ -1,20 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import type { Logger } from '../logger';
 import { recordAudit, type Actor } from '../audit/record';
 import { OutboxEmail } from './models';
+import { jobQueue, type JobQueue, type RunningJob } from '../jobs/queue';
 import type { MailTransport, OutgoingEmail } from './transport';
 
+/** Attempts an email gets: the first and five retries, EMAIL_RETRY_SECONDS apart and doubling (with jitter). */
 export const MAX_ATTEMPTS = 6;
-const BATCH = 20;
-/** A claimed email is not offered to another worker for this long, even if this one dies mid-send. */
-export const LEASE_MS = 5 * 60 * 1000;
-
-/** 30 s, 1 min, 2 min, ... capped at an hour. */
-export function retryDelayMs(attempts: number): number {
-  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
-}
+export const SEND_EMAIL = 'send-email';
 
 /** What an email's stored bodies say where its secret goes; the sender puts the secret back as it sends. */
 export const SECRET_PLACEHOLDER = '[redacted]';
@@ -29,52 +25,54 @@ export interface NewEmail extends OutgoingEmail {
 }
 
 /**
- * The outbox: emails are written in the caller's transaction (so a rolled-back action sends nothing) and
- * delivered after commit by `deliverDue`, which retries failures with backoff and marks them failed at last.
+ * The outbox: each email is a row written in the caller's transaction together with one `send-email` job (so a
+ * rolled-back action sends nothing), delivered right after commit by the process that wrote it, else by any
+ * replica's worker, retried with backoff by the job queue and marked failed at last. One email, one job: a replica
+ * that dies mid-send holds up that email only, until its run expires and another replica takes it.
  */
 export function outbox({
   db,
   clock,
   logger,
   transport,
+  jobs = jobQueue({ db, logger }),
+  retrySeconds = 30,
 }: {
   db: Db;
   clock: Clock;
   logger: Logger;
   transport: MailTransport;
+  /** The app's queue; an outbox on its own (a tool, a test) gets one of its own. */
+  jobs?: JobQueue;
+  /** EMAIL_RETRY_SECONDS. */
+  retrySeconds?: number;
 }) {
-  let running: Promise<number> | null = null;
-
   /**
-   * Takes up to a batch of due emails in one statement: leased (not offered again for a while) and counted as an
-   * attempt, rows another worker holds skipped. The locking select is a WITH query, so it runs exactly once.
+   * Takes one email for this run: not sent yet, its body not dropped, and not held by another run (a console retry
+   * while its first job still runs). The hold lasts as long as the run may; a failure releases it.
    */
-  async function claimDue(): Promise<OutboxEmail[]> {
-    const now = clock.now();
-    const due = db('outboxEmails')
-      .select('id')
-      .where('status', 'pending')
-      .where('nextAttemptAt', '<=', now)
-      .orderBy('nextAttemptAt')
-      .limit(BATCH)
-      .forUpdate()
-      .skipLocked();
-    const claimed: OutboxEmail[] = await db
-      .with('due', due)
-      .from('outboxEmails')
-      .whereIn('id', db('due').select('id'))
-      .update({ attempts: db.raw('attempts + 1'), nextAttemptAt: new Date(now.getTime() + LEASE_MS) })
-      .returning('*');
-    // Oldest first (UPDATE ... RETURNING keeps no order).
-    return claimed.sort((a, b) => new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime());
+  async function claim(id: string): Promise<OutboxEmail | undefined> {
+    const [row] = (await OutboxEmail.query(db)
+      .where({ id })
+      .whereNot('status', 'sent')
+      .whereNotNull('textBody')
+      .where('nextAttemptAt', '<=', db.fn.now())
+      .patch({
+        attempts: db.raw('attempts + 1') as unknown as number,
+        nextAttemptAt: db.raw(`now() + make_interval(secs => ?)`, [transport.timeoutSeconds * 2]) as unknown as Date,
+      })
+      .returning('*')) as unknown as OutboxEmail[];
+    return row;
   }
 
   /**
    * Sends one email and records the outcome at once: sent (its secret dropped in the same statement, so no live
-   * link outlasts the hand-over by more than that one round trip), or a failure (retry later, or failed for good;
-   * the secret stays so the retry sends a working link).
+   * link outlasts the hand-over by more than that one round trip), or a failure that the job queue retries (the
+   * secret stays so the retry sends a working link) until the last, which marks the email failed.
    */
-  async function deliver(email: OutboxEmail): Promise<void> {
+  async function deliver(id: string, job: RunningJob): Promise<void> {
+    const email = await claim(id);
+    if (!email) return; // sent already, dropped, or another run has it
     const reveal = (text: string) => (email.secret ? text.replaceAll(SECRET_PLACEHOLDER, email.secret) : text);
     try {
       await transport.send({
@@ -85,35 +83,34 @@ export function outbox({
         html: email.htmlBody && reveal(email.htmlBody),
       });
     } catch (error) {
-      const failed = email.attempts >= MAX_ATTEMPTS;
       const message = error instanceof Error ? error.message : String(error);
       logger.warn(
         { emailId: email.id, attempts: email.attempts, err: error },
-        failed ? 'email failed for good' : 'email failed; will retry',
+        job.final ? 'email failed for good' : 'email failed; will retry',
       );
       await OutboxEmail.query(db)
         .findById(email.id)
         .patch({
-          status: failed ? 'failed' : 'pending',
+          status: job.final ? 'failed' : 'pending',
           lastError: message.slice(0, 2000),
           transport: transport.name,
-          nextAttemptAt: new Date(clock.now().getTime() + retryDelayMs(email.attempts)),
+          nextAttemptAt: db.fn.now() as unknown as Date,
         });
-      return;
+      throw error;
     }
     await OutboxEmail.query(db)
       .findById(email.id)
       .patch({ status: 'sent', sentAt: clock.now(), transport: transport.name, lastError: null, secret: null });
   }
 
-  async function deliverDue(): Promise<number> {
-    let delivered = 0;
-    for (let batch = await claimDue(); batch.length; batch = await claimDue()) {
-      for (const email of batch) await deliver(email);
-      delivered += batch.length;
-    }
-    return delivered;
-  }
+  jobs.define<{ emailId: string }>({
+    name: SEND_EMAIL,
+    retryLimit: MAX_ATTEMPTS - 1,
+    retryDelaySeconds: retrySeconds,
+    // A run that outlives every SMTP timeout belongs to a process that is gone: another replica retries it.
+    expireInSeconds: transport.timeoutSeconds * 2,
+    run: ({ emailId }, job) => deliver(emailId, job),
+  });
 
   /**
    * The row for an email. Its secret is kept apart from the bodies (never in them, so nothing redacts them later)
@@ -122,41 +119,41 @@ export function outbox({
   const rowOf = (email: NewEmail) => {
     const hide = (text: string) => (email.secret ? text.replaceAll(email.secret, SECRET_PLACEHOLDER) : text);
     return {
+      id: randomUUID(),
       toAddress: email.to,
       subject: hide(email.subject),
       textBody: hide(email.text),
       htmlBody: email.html ? hide(email.html) : null,
       secret: email.secret || null,
       kind: email.kind,
-      nextAttemptAt: clock.now(),
     };
   };
 
   return {
     async enqueue(trx: Knex | Knex.Transaction, email: NewEmail): Promise<string> {
-      const [row] = await trx('outboxEmails').insert(rowOf(email)).returning('id');
+      const row = rowOf(email);
+      await trx('outboxEmails').insert(row);
+      await jobs.add(trx, SEND_EMAIL, { emailId: row.id });
       return row.id;
     },
 
     /**
-     * `enqueue` as a query not yet run, for a caller that writes the email as part of a larger statement (a WITH):
-     * it is in that statement's transaction like any other enqueued email.
+     * `enqueue` in two parts, for a caller that writes the email as part of a larger statement (a WITH): the insert
+     * for that statement, and the delivery job to add in the same transaction once it ran.
      */
-    enqueueQuery(trx: Knex | Knex.Transaction, email: NewEmail): Knex.QueryBuilder {
-      return trx('outboxEmails').insert(rowOf(email));
+    prepare(trx: Knex | Knex.Transaction, email: NewEmail): { insert: Knex.QueryBuilder; queue(): Promise<string> } {
+      const row = rowOf(email);
+      return { insert: trx('outboxEmails').insert(row), queue: () => jobs.add(trx, SEND_EMAIL, { emailId: row.id }) };
     },
 
-    /** Sends whatever is due; concurrent calls share one run. Resolves with how many were attempted. */
-    flush(): Promise<number> {
-      running ??= deliverDue().finally(() => {
-        running = null;
-      });
-      return running;
-    },
-
-    /** For after-commit hooks: deliver now, never fail the request that sent the email. */
+    /** For after commit: send what was just queued, here and now; the workers have it otherwise. */
     flushInBackground(): void {
-      this.flush().catch((error) => logger.error({ err: error }, 'email delivery run failed'));
+      jobs.wake(SEND_EMAIL);
+    },
+
+    /** Sends every email due now and resolves when none is left. */
+    flush(): Promise<void> {
+      return jobs.runDue(SEND_EMAIL);
     },
 
     /** Makes a failed email due again (from the console), audited; not once its body was dropped. */
@@ -165,9 +162,10 @@ export function outbox({
         const rows = (await OutboxEmail.query(trx)
           .where({ id, status: 'failed' })
           .whereNotNull('textBody')
-          .patch({ status: 'pending', attempts: 0, nextAttemptAt: clock.now() })
+          .patch({ status: 'pending', attempts: 0, nextAttemptAt: trx.fn.now() as unknown as Date })
           .returning('*')) as unknown as OutboxEmail[];
         if (rows[0]) {
+          await jobs.add(trx, SEND_EMAIL, { emailId: id });
           await recordAudit(trx, {
             actor,
             requestId,

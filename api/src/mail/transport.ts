@@ -11,6 +11,8 @@ export interface OutgoingEmail {
 
 export interface MailTransport {
   name: 'smtp' | 'log';
+  /** The longest one send may take before it gives up; a run of the send job is allowed twice that. */
+  timeoutSeconds: number;
   /** `id` names the outbox row the email came from (in the log, and for tests that read what went out). */
   send(email: OutgoingEmail & { id?: string }): Promise<void>;
 }
@@ -19,23 +21,38 @@ const LINK = /https?:\/\/[^\s<>"]+/g;
 
 /** SMTP when SMTP_URL is set; otherwise emails go to the server log, links and all, for local use. */
 export function createTransport(
-  config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'> & Partial<Pick<Config, 'NODE_ENV'>>,
+  config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'> & Partial<Pick<Config, 'NODE_ENV' | 'SMTP_TIMEOUT_MS'>>,
   logger: Logger,
 ): MailTransport {
   // In production a log is not a private channel: links are logged without their tokens.
   const shown = (link: string) =>
     config.NODE_ENV === 'production' ? link.replace(/(token=)[^&\s]+/g, '$1[hidden]') : link;
   if (config.SMTP_URL) {
-    const smtp = nodemailer.createTransport(config.SMTP_URL, { from: config.MAIL_FROM });
+    // Each step (connect, greeting, every reply) gives up after SMTP_TIMEOUT_MS, not nodemailer's 10 minutes.
+    const stepMs = config.SMTP_TIMEOUT_MS ?? 20_000;
+    const smtp = nodemailer.createTransport(
+      { url: config.SMTP_URL, connectionTimeout: stepMs, greetingTimeout: stepMs, socketTimeout: stepMs },
+      { from: config.MAIL_FROM },
+    );
+    const domain = /@([^>\s]+)/.exec(config.MAIL_FROM)?.[1] ?? 'localhost';
     return {
       name: 'smtp',
+      timeoutSeconds: Math.ceil((3 * stepMs) / 1000),
       async send(email) {
-        await smtp.sendMail({ to: email.to, subject: email.subject, text: email.text, html: email.html ?? undefined });
+        await smtp.sendMail({
+          to: email.to,
+          subject: email.subject,
+          text: email.text,
+          html: email.html ?? undefined,
+          // The same id on every attempt: a relay that got an attempt whose answer we never saw drops the copy.
+          messageId: email.id ? `<${email.id}@${domain}>` : undefined,
+        });
       },
     };
   }
   return {
     name: 'log',
+    timeoutSeconds: 5,
     async send(email) {
       const links = (email.text.match(LINK) ?? []).map(shown);
       logger.info(

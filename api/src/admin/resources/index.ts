@@ -13,6 +13,7 @@ import {
   users,
   verificationTokens,
 } from './identity';
+import { jobs } from './jobs';
 import { bookmarks, comments, contentResourceResources, contentResources, lessonProgress } from './learning';
 import {
   merchantAccounts,
@@ -26,7 +27,7 @@ import {
   merchantSessions,
 } from './merchant';
 
-/** Every console resource: one per entity of the data model, plus team purchases and the audit log. */
+/** Every console resource: one per entity of the data model, plus team purchases, the job queue and the audit log. */
 export const ADMIN_RESOURCES: readonly AdminResource[] = [
   products,
   prices,
@@ -54,6 +55,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
   deviceAccessTokens,
   userPrefs,
   outboxEmails,
+  jobs,
   contentResources,
   contentResourceResources,
   lessonProgress,

@@ -1,0 +1,22 @@
+import Router from '@koa/router';
+import { adminResource } from '../admin/resources';
+import { userOf } from '../http/auth';
+import { AppError } from '../http/errors';
+import { IdParam } from '../http/params';
+import type { Policies } from '../http/policy';
+import type { JobQueue } from './queue';
+
+/** Console actions on the job queue beyond reading it: running a failed job again. */
+export function jobAdminRoutes({ allow, jobs }: { allow: Policies; jobs: JobQueue }) {
+  const router = new Router();
+
+  router.post('/jobs/:id/retry', allow.roles(), async (ctx) => {
+    const { id } = IdParam.parse(ctx.params);
+    const user = userOf(ctx);
+    const job = await jobs.retry(id, { id: user.id, email: user.email }, ctx.state.requestId ?? null);
+    if (!job) throw new AppError('conflict', 'Only failed jobs can be retried.');
+    ctx.body = adminResource('jobs').present?.(job.toJSON()) ?? job.toJSON();
+  });
+
+  return router;
+}

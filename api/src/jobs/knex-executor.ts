@@ -1,0 +1,27 @@
+import type { Knex } from 'knex';
+
+/** What pg-boss runs its SQL through when it is handed a connection rather than opening its own pool. */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount?: number }>;
+}
+
+/**
+ * pg-boss's SQL, run on a knex pool or inside a knex transaction (so a job is added in the same transaction as the
+ * rows it is about). pg-boss numbers its parameters ($1, $2, ...) and may use one twice; knex binds `?` in order, so
+ * each `$n` becomes a `?` with its value repeated, and any literal `?` is escaped. Rows keep PostgreSQL's names.
+ */
+export function knexExecutor(db: Knex | Knex.Transaction): SqlExecutor {
+  return {
+    async executeSql(text, values) {
+      let sql = text;
+      const bindings: unknown[] = [];
+      if (values?.length) {
+        sql = text.replaceAll('?', '\\?').replace(/\$(\d+)/g, (_, n: string) => {
+          bindings.push(values[Number(n) - 1] ?? null);
+          return '?';
+        });
+      }
+      return db.raw(sql, bindings as Knex.RawBinding[]).queryContext({ keepNames: true });
+    },
+  };
+}

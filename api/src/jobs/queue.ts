@@ -1,0 +1,211 @@
+import type { Knex } from 'knex';
+import PgBoss from 'pg-boss';
+import type { Db } from '../db/connection';
+import type { Logger } from '../logger';
+import { recordAudit, type Actor } from '../audit/record';
+import { knexExecutor } from './knex-executor';
+import { JOBS_SCHEMA, QueueJob } from './models';
+
+/** How a kind of job is run: its handler, retries (with exponential backoff), how long one run may take, a schedule. */
+export interface JobKind<Data extends object = object> {
+  name: string;
+  /** Runs beyond the first; a run that throws is retried after retryDelaySeconds, doubling, with jitter. */
+  retryLimit: number;
+  retryDelaySeconds: number;
+  /**
+   * A run not finished in this time (its process died, or it hangs) is failed by whichever replica maintains the
+   * queue next, and retried like any failure. Keep it above every timeout inside the run.
+   */
+  expireInSeconds: number;
+  /** Cron (UTC): pg-boss adds one job per period across every replica, and one worker runs it. */
+  cron?: string;
+  run(data: Data, job: RunningJob): Promise<void>;
+}
+
+export interface RunningJob {
+  id: string;
+  /** 0 on the first run. */
+  retryCount: number;
+  retryLimit: number;
+  /** Whether this is the last run the job gets. */
+  final: boolean;
+}
+
+interface FetchedJob {
+  id: string;
+  data: object;
+  retryCount: number;
+  retryLimit: number;
+}
+
+export interface JobQueueOptions {
+  db: Db;
+  logger: Logger;
+  /** How often a worker looks for jobs it was not woken for (retries, other replicas' leftovers). */
+  pollSeconds?: number;
+  /** How often one replica (whichever gets there first) fails expired runs and archives old jobs. */
+  maintenanceSeconds?: number;
+}
+
+const errorOutput = (error: unknown) => ({
+  message: (error instanceof Error ? error.message : String(error)).slice(0, 2000),
+});
+
+/**
+ * Background work on PostgreSQL, through pg-boss. Jobs are added inside the caller's transaction (a rolled-back
+ * action leaves none); `wake` runs what is due in this process right after commit; `start` (servers only) adds the
+ * workers that poll for the rest, the schedules, and the maintenance that recovers runs of a replica that died.
+ */
+export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 }: JobQueueOptions) {
+  const boss = new PgBoss({
+    db: knexExecutor(db),
+    schema: JOBS_SCHEMA,
+    migrate: false, // the migrations create and upgrade its schema
+    supervise: true,
+    schedule: true,
+    maintenanceIntervalSeconds: maintenanceSeconds,
+    // Failed jobs stay where the console lists and retries them; finished ones are archived after a day.
+    archiveCompletedAfterSeconds: 24 * 60 * 60,
+    archiveFailedAfterSeconds: 30 * 24 * 60 * 60,
+  });
+  boss.on('error', (error) => logger.warn({ err: error }, 'job queue maintenance failed'));
+  const kinds = new Map<string, JobKind>();
+  const draining = new Map<string, { again: boolean; done: Promise<void> }>();
+  // Until start(), pg-boss is only a set of statements run on `db`: no timers, nothing to stop.
+  let started = false;
+  let stopping = false;
+
+  function kind(name: string): JobKind {
+    const found = kinds.get(name);
+    if (!found) throw new Error(`no job kind named ${name}`);
+    return found;
+  }
+
+  async function runOne(job: JobKind, fetched: FetchedJob): Promise<void> {
+    const running: RunningJob = {
+      id: fetched.id,
+      retryCount: fetched.retryCount,
+      retryLimit: fetched.retryLimit,
+      final: fetched.retryCount >= fetched.retryLimit,
+    };
+    await job.run(fetched.data, running);
+  }
+
+  /** Runs every job of this kind that is due now, here; the queue's lock keeps each to one runner. */
+  async function drain(name: string): Promise<void> {
+    const job = kind(name);
+    for (;;) {
+      if (stopping) return;
+      const batch = (await boss.fetch(name, { batchSize: 5, includeMetadata: true })) as unknown as FetchedJob[];
+      if (!batch.length) return;
+      for (const fetched of batch) {
+        try {
+          await runOne(job, fetched);
+          await boss.complete(name, fetched.id);
+        } catch (error) {
+          logger.warn({ err: error, job: name, jobId: fetched.id }, 'job failed');
+          await boss.fail(name, fetched.id, errorOutput(error));
+        }
+      }
+    }
+  }
+
+  return {
+    /** Declares a kind of job; its queue must exist (a migration creates it). */
+    define<Data extends object>(job: JobKind<Data>): void {
+      kinds.set(job.name, job as unknown as JobKind);
+    },
+
+    /** Adds a job inside `trx`: it exists only if the transaction commits. Returns the job's id. */
+    async add(trx: Knex | Knex.Transaction, name: string, data: object): Promise<string> {
+      const job = kind(name);
+      const id = await boss.send(name, data, {
+        retryLimit: job.retryLimit,
+        retryDelay: job.retryDelaySeconds,
+        retryBackoff: true,
+        expireInSeconds: job.expireInSeconds,
+        db: knexExecutor(trx),
+      } as PgBoss.SendOptions);
+      if (!id) throw new Error(`the job queue refused a ${name} job`);
+      return id;
+    },
+
+    /**
+     * After commit: run what is due of this kind now, in this process, without failing the caller. Calls while a
+     * run is under way make it look once more, so a job committed meanwhile is not left to the next poll.
+     */
+    wake(name: string): void {
+      const current = draining.get(name);
+      if (current) {
+        current.again = true;
+        return;
+      }
+      const state = { again: false, done: Promise.resolve() };
+      state.done = (async () => {
+        do {
+          state.again = false;
+          await drain(name);
+        } while (state.again && !stopping);
+      })()
+        .catch((error) => logger.error({ err: error, job: name }, 'running jobs failed'))
+        .finally(() => draining.delete(name));
+      draining.set(name, state);
+    },
+
+    /** Runs what is due of this kind and resolves when none is left (the console's "run now", tests). */
+    async runDue(name: string): Promise<void> {
+      await drain(name);
+    },
+
+    /** Servers: workers polling every queue, the schedules (once per period across replicas), maintenance. */
+    async start(): Promise<void> {
+      await boss.start();
+      started = true;
+      for (const job of kinds.values()) {
+        await boss.work(
+          job.name,
+          { batchSize: 1, pollingIntervalSeconds: pollSeconds, includeMetadata: true },
+          async ([fetched]) => runOne(job, fetched as unknown as FetchedJob),
+        );
+        if (job.cron) await boss.schedule(job.name, job.cron, {}, { retryLimit: job.retryLimit, tz: 'UTC' });
+        else await boss.unschedule(job.name).catch(() => undefined);
+      }
+    },
+
+    /** Stops taking jobs and waits (up to `timeoutMs`) for the runs under way, here and in the workers. */
+    async stop(timeoutMs = 30_000): Promise<void> {
+      stopping = true;
+      await Promise.all([...draining.values()].map((state) => state.done));
+      if (started) await boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
+    },
+
+    /**
+     * A failed job runs again (from the console), once more than it was allowed, audited in the same transaction.
+     * Resolves with the job, or undefined when there is no failed job with that id.
+     */
+    async retry(id: string, actor: Actor, requestId: string | null): Promise<QueueJob | undefined> {
+      const job = await db.transaction(async (trx) => {
+        const failed = await QueueJob.query(trx).findById(id).where('state', 'failed').forUpdate();
+        if (!failed) return undefined;
+        await boss.retry(failed.name, id, { db: knexExecutor(trx) } as PgBoss.ConnectionOptions);
+        await recordAudit(trx, {
+          actor,
+          requestId,
+          action: 'retry',
+          resource: 'jobs',
+          recordId: id,
+          before: { state: 'failed' },
+          after: { state: 'retry' },
+        });
+        return QueueJob.query(trx).findById(id);
+      });
+      if (job) this.wake(job.name);
+      return job;
+    },
+
+    /** pg-boss itself, for what the wrapper does not say (its maintenance, in tests). */
+    boss,
+  };
+}
+
+export type JobQueue = ReturnType<typeof jobQueue>;

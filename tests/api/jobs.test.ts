@@ -1,0 +1,161 @@
+import request from 'supertest';
+import { describe, expect, it } from 'vitest';
+import { OutboxEmail } from '../../api/src/db/models';
+import { knexExecutor } from '../../api/src/jobs/knex-executor';
+import { JOBS_SCHEMA } from '../../api/src/jobs/models';
+import { jobQueue, type JobQueue } from '../../api/src/jobs/queue';
+import { defineRecurringJobs, EXPIRE_CHECKOUTS, EXPIRE_TRANSFERS, PRUNE } from '../../api/src/jobs/recurring';
+import { createLogger } from '../../api/src/logger';
+import { outbox as createOutbox, SEND_EMAIL } from '../../api/src/mail/outbox';
+import type { MailTransport } from '../../api/src/mail/transport';
+import { testApp } from '../support/app';
+import { as, signedIn } from '../support/auth';
+import { useTestDatabase } from '../support/db';
+import { jobsOf, makeRetriesDue } from '../support/jobs';
+
+const logger = createLogger('silent');
+
+describe('the job queue', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+
+  it("runs pg-boss's numbered parameters through knex: repeated, beside a literal ?, rows keeping their names", async () => {
+    const { rows } = await knexExecutor(db()).executeSql(
+      `SELECT $2::int AS retry_count, $1::int + $2::int AS "startAfter", '?' AS mark, $2::int * 2 AS twice`,
+      [2, 3],
+    );
+    expect(rows).toEqual([{ retry_count: 3, startAfter: 5, mark: '?', twice: 6 }]);
+  });
+
+  it('delivers each email exactly once while two replicas drain the queue at the same time', async () => {
+    const delivered = new Map<string, number>();
+    const transport: MailTransport = {
+      name: 'smtp',
+      timeoutSeconds: 5,
+      async send(email) {
+        delivered.set(email.id!, (delivered.get(email.id!) ?? 0) + 1);
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+    };
+    const replica = () => createOutbox({ db: db(), clock: { now: () => new Date() }, logger, transport });
+    const [a, b, c] = [replica(), replica(), replica()];
+    const ids = await db().transaction(async (trx) => {
+      const written: string[] = [];
+      for (let n = 0; n < 40; n++)
+        written.push(await a.enqueue(trx, { kind: 'test', to: `r${n}@example.com`, subject: 'Hi', text: 'Hi' }));
+      return written;
+    });
+    await Promise.all([a.flush(), b.flush(), c.flush(), a.flush()]);
+
+    expect([...delivered.keys()].sort()).toEqual([...ids].sort());
+    expect([...delivered.values()].every((times) => times === 1)).toBe(true);
+    const rows = await OutboxEmail.query(db()).whereIn('id', ids);
+    expect(rows.every((row) => row.status === 'sent' && row.attempts === 1)).toBe(true);
+    const jobs = (await jobsOf(db(), SEND_EMAIL)).filter((job) => ids.includes(job.data.emailId as string));
+    expect(jobs.map((job) => job.state)).toEqual(ids.map(() => 'completed'));
+  });
+
+  it('schedules pruning hourly and both expiry sweeps every minute (UTC), once however many replicas start', async () => {
+    const replicas = [1, 2, 3].map(() => jobQueue({ db: db(), logger }));
+    const work = { prune: async () => ({}), expireTransfers: async () => 0, expireCheckouts: async () => 0 };
+    replicas.forEach((jobs) => defineRecurringJobs(jobs, work, logger));
+    try {
+      await Promise.all(replicas.map((jobs) => jobs.start()));
+      const schedules = await db().withSchema(JOBS_SCHEMA).from('schedule').orderBy('name').select('name', 'cron');
+      expect(schedules).toEqual([
+        { name: EXPIRE_CHECKOUTS, cron: '* * * * *' },
+        { name: EXPIRE_TRANSFERS, cron: '* * * * *' },
+        { name: PRUNE, cron: '0 * * * *' },
+      ]);
+    } finally {
+      await Promise.all(replicas.map((jobs) => jobs.stop()));
+    }
+  });
+
+  it('stops taking jobs on shutdown, and waits for the one under way to finish', async () => {
+    const name = 'test-slow';
+    await db().raw(`SELECT ${JOBS_SCHEMA}.create_queue(?, ?::json)`, [name, JSON.stringify({ policy: 'standard' })]);
+    const jobs = jobQueue({ db: db(), logger, pollSeconds: 0.5 });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const started: string[] = [];
+    jobs.define({
+      name,
+      retryLimit: 0,
+      retryDelaySeconds: 1,
+      expireInSeconds: 60,
+      run: async (data: { n: number }) => {
+        started.push(String(data.n));
+        await gate;
+      },
+    });
+    await jobs.start();
+    await jobs.add(db(), name, { n: 1 });
+    await expect.poll(() => started).toEqual(['1']);
+
+    let stopped = false;
+    const stopping = jobs.stop().then(() => (stopped = true));
+    await jobs.add(db(), name, { n: 2 }); // after stop began: left for another replica
+    await expect.poll(async () => (await jobsOf(db(), name)).map((job) => job.state)).toEqual(['active', 'created']);
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    expect((await jobsOf(db(), name)).map((job) => job.state)).toEqual(['completed', 'created']);
+    expect(started).toEqual(['1']);
+  });
+
+  it('retries a failing scheduled run once, then lists it failed in the console, where an admin runs it again', async () => {
+    const jobs: JobQueue = jobQueue({ db: db(), logger });
+    let runs = 0;
+    defineRecurringJobs(
+      jobs,
+      {
+        prune: async () => ({}),
+        expireTransfers: async () => 0,
+        expireCheckouts: async () => {
+          runs++;
+          throw new Error('the provider did not answer');
+        },
+      },
+      logger,
+    );
+    const id = await jobs.add(db(), EXPIRE_CHECKOUTS, {});
+    await jobs.runDue(EXPIRE_CHECKOUTS);
+    await makeRetriesDue(db(), EXPIRE_CHECKOUTS);
+    await jobs.runDue(EXPIRE_CHECKOUTS);
+    expect(runs).toBe(2);
+
+    const admin = await signedIn(db(), ['admin']);
+    const app = testApp(db());
+    const failed = await as(
+      admin,
+      request(app)
+        .get('/api/admin/jobs')
+        .query({ filter: JSON.stringify({ state: 'failed' }) }),
+    );
+    expect(failed.status).toBe(200);
+    expect(failed.body).toEqual([
+      expect.objectContaining({
+        id,
+        name: EXPIRE_CHECKOUTS,
+        state: 'failed',
+        retryCount: 1,
+        output: expect.objectContaining({ message: 'the provider did not answer' }),
+      }),
+    ]);
+
+    const support = await signedIn(db(), ['support']);
+    expect((await as(support, request(app).post(`/api/admin/jobs/${id}/retry`))).status).toBe(403);
+    // The console's process runs it again at once (its own sweep, which works).
+    const retried = await as(admin, request(app).post(`/api/admin/jobs/${id}/retry`));
+    expect(retried.status).toBe(200);
+    expect(retried.body).toMatchObject({ id, state: 'retry' });
+    expect((await as(admin, request(app).post(`/api/admin/jobs/${id}/retry`))).status).toBe(409);
+    await expect
+      .poll(async () => (await jobsOf(db(), EXPIRE_CHECKOUTS)).find((job) => job.id === id)?.state)
+      .toBe('completed');
+    expect(runs).toBe(2);
+    const audit = await db()('auditLogs').where({ resource: 'jobs', recordId: id });
+    expect(audit).toEqual([expect.objectContaining({ action: 'retry', actorEmail: admin.user.email })]);
+  });
+});

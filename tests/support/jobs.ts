@@ -1,0 +1,42 @@
+import type { Db } from '../../api/src/db/connection';
+import { JOBS_SCHEMA } from '../../api/src/jobs/models';
+
+export interface JobRow {
+  id: string;
+  state: string;
+  retryCount: number;
+  startAfter: Date;
+  data: Record<string, unknown>;
+  output: { message?: string } | null;
+}
+
+/** The jobs of one kind, oldest first, as the queue holds them. */
+export async function jobsOf(db: Db, name: string): Promise<JobRow[]> {
+  return db
+    .withSchema(JOBS_SCHEMA)
+    .from('job')
+    .where({ name })
+    .orderBy('createdOn')
+    .select('id', 'state', 'retryCount', 'startAfter', 'data', 'output');
+}
+
+/** Brings a kind's waiting retries forward to now, as the passing of their backoff would. */
+export async function makeRetriesDue(db: Db, name: string): Promise<number> {
+  return db.withSchema(JOBS_SCHEMA).from('job').where({ name, state: 'retry' }).update({ startAfter: db.fn.now() });
+}
+
+/**
+ * As if `seconds` passed for the queue and the outbox: runs started, retries waiting and emails held move back by that
+ * much. A process killed mid-run is then found out by the queue's maintenance (jobs.boss.expire()).
+ */
+export async function passTime(db: Db, seconds: number): Promise<void> {
+  const back = (column: string) => db.raw(`?? - make_interval(secs => ?)`, [column, seconds]);
+  await db
+    .withSchema(JOBS_SCHEMA)
+    .from('job')
+    .whereIn('state', ['created', 'retry', 'active'])
+    .update({ startedOn: back('started_on'), startAfter: back('start_after') });
+  await db('outboxEmails')
+    .whereNot('status', 'sent')
+    .update({ nextAttemptAt: back('next_attempt_at') });
+}
