@@ -57,6 +57,9 @@ const errorOutput = (error: unknown) => ({
  * workers that poll for the rest, the schedules, and the maintenance that recovers runs of a replica that died.
  */
 export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 }: JobQueueOptions) {
+  // Until start(), pg-boss is only a set of statements run on `db`: no timers, nothing to stop.
+  let started = false;
+  let stopping = false;
   const boss = new PgBoss({
     db: knexExecutor(db),
     schema: JOBS_SCHEMA,
@@ -68,12 +71,14 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
     archiveCompletedAfterSeconds: 24 * 60 * 60,
     archiveFailedAfterSeconds: 30 * 24 * 60 * 60,
   });
-  boss.on('error', (error) => logger.warn({ err: error }, 'job queue maintenance failed'));
+  // While stopping, the database may already be going away (Ctrl-C reaches the embedded server too): not news.
+  boss.on('error', (error) =>
+    stopping
+      ? logger.debug({ message: String(error) }, 'job queue stopping')
+      : logger.warn({ err: error }, 'job queue maintenance failed'),
+  );
   const kinds = new Map<string, JobKind>();
   const draining = new Map<string, { again: boolean; done: Promise<void> }>();
-  // Until start(), pg-boss is only a set of statements run on `db`: no timers, nothing to stop.
-  let started = false;
-  let stopping = false;
 
   function kind(name: string): JobKind {
     const found = kinds.get(name);
@@ -147,7 +152,11 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
           await drain(name);
         } while (state.again && !stopping);
       })()
-        .catch((error) => logger.error({ err: error, job: name }, 'running jobs failed'))
+        .catch((error) =>
+          stopping
+            ? logger.debug({ message: String(error), job: name }, 'running jobs stopped')
+            : logger.error({ err: error, job: name }, 'running jobs failed'),
+        )
         .finally(() => draining.delete(name));
       draining.set(name, state);
     },
