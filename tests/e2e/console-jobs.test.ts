@@ -4,46 +4,13 @@ import { jobQueue } from '../../api/src/jobs/queue';
 import { EXPIRE_CHECKOUTS } from '../../api/src/jobs/recurring';
 import { createLogger } from '../../api/src/logger';
 import { SEND_EMAIL } from '../../api/src/mail/outbox';
-import {
-  chooseOption,
-  keepScreenshot,
-  signInToConsoleByEmail,
-  useDemoSite,
-  waitForStillness,
-} from '../support/browser';
+import { checkScreen, chooseOption, keepScreenshot, signInToConsoleByEmail, useDemoSite } from '../support/browser';
 import { jobsOf, makeRetriesDue } from '../support/jobs';
 
 /** Longer than the list shows (90 characters): the list cuts it, the job's page shows all of it. */
 const FAILURE =
   'The payment provider did not answer within 30 seconds while expiring unpaid checkouts (ETIMEDOUT at api.provider.example:443)';
 const ADMIN = 'admin@example.com';
-
-/** The innermost elements that reach past the right edge (what makes a screen scroll sideways). */
-function stickingOut(page: Page, width: number): Promise<string[]> {
-  return page.evaluate<string[]>(`[...document.querySelectorAll('body *')]
-    .filter((e) => e.getBoundingClientRect().right > ${width} && ![...e.children].some((c) => c.getBoundingClientRect().right > ${width}))
-    .slice(0, 5)
-    .map((e) => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ').join('.') : '') + ' (' + Math.round(e.getBoundingClientRect().right) + ' px)')`);
-}
-
-/**
- * The screen at 1280 and 390 px: the page itself must not scroll sideways (a table may, inside its own box);
- * screenshots go to test-artifacts/<name>-1280.png and -390.png. The page is left at 1280 px.
- */
-async function checkScreen(page: Page, name: string): Promise<void> {
-  for (const [width, height] of [
-    [1280, 800],
-    [390, 844],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await waitForStillness(page); // the layout settles at the new width before it is measured and kept
-    const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
-    const sticking = scrollWidth > width ? await stickingOut(page, width) : [];
-    await keepScreenshot(page, `${name}-${width}`);
-    expect(scrollWidth, `${name} scrolls sideways at ${width} px: ${sticking.join(', ')}`).toBeLessThanOrEqual(width);
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 describe('the job queue in the console (Chromium)', () => {
   const site = useDemoSite();

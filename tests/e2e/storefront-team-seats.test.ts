@@ -7,10 +7,9 @@ import { createPurchase, createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
 import { signedInByEmail } from '../support/auth';
 import {
-  axeViolations,
   buyThroughSite,
+  checkScreen,
   contextFor,
-  keepScreenshot,
   payAndConfirm,
   signedInContext,
   useDemoSite,
@@ -26,40 +25,6 @@ const OWNING_EMAIL = 'already-owns@example.com';
 /** The desktop viewport these screens are checked at (390 px is set per page). */
 const DESKTOP = { width: 1280, height: 800 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** axe-core's serious and critical violations on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  return (await axeViolations(page))
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
-/** The innermost elements that reach past the right edge (to say what makes a screen scroll sideways). */
-function stickingOut(page: Page, width: number): Promise<string[]> {
-  return page.evaluate<string[]>(`[...document.querySelectorAll('body *')]
-    .filter((e) => e.getBoundingClientRect().right > ${width} && ![...e.children].some((c) => c.getBoundingClientRect().right > ${width}))
-    .slice(0, 5)
-    .map((e) => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ').join('.') : '') + ' (' + Math.round(e.getBoundingClientRect().right) + ' px)')`);
-}
-
-/**
- * A new screen at 1280 and 390 px: it must not scroll sideways nor have serious accessibility violations (axe, once);
- * its screenshots go to test-artifacts/<name>-1280.png and -390.png. The page is left at 1280 px.
- */
-async function checkScreen(page: Page, name: string): Promise<void> {
-  for (const [width, height] of [
-    [1280, 800],
-    [390, 844],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
-    const sticking = scrollWidth > width ? await stickingOut(page, width) : [];
-    expect(scrollWidth, `${name} scrolls sideways at ${width} px: ${sticking.join(', ')}`).toBeLessThanOrEqual(width);
-    if (width === 1280) expect(await seriousViolations(page), name).toEqual([]);
-    await keepScreenshot(page, `${name}-${width}`);
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 /** The long flows below drive several browsers through many screens: more than the default 30 s on a busy machine. */
 const LONG_FLOW_MS = 120_000;
@@ -107,7 +72,7 @@ describe('team seats, team purchases and the upgrade credit on the storefront (C
       expect(await thanks.innerText()).not.toContain('start learning right away');
       const toTeam = thanks.getByRole('link', { name: 'Take a seat and invite your team' });
       expect(await toTeam.getAttribute('href')).toBe(`/teams/${team.id}`);
-      await checkScreen(owner, 'storefront-thanks-team');
+      await checkScreen(owner, 'storefront-thanks-team', { axe: true });
 
       // My purchases: an active team purchase, never "full access"; "Take your seat" leads to the team.
       await thanks.getByRole('link', { name: 'My purchases' }).click();
@@ -118,7 +83,7 @@ describe('team seats, team purchases and the upgrade credit on the storefront (C
       expect(await card.innerText()).not.toContain('full access');
       expect(await card.getByRole('link', { name: 'Go to the course' }).count()).toBe(0);
       expect(await card.getByRole('link', { name: 'Manage team' }).getAttribute('href')).toBe(`/teams/${team.id}`);
-      await checkScreen(owner, 'storefront-my-purchases-team');
+      await checkScreen(owner, 'storefront-my-purchases-team', { axe: true });
       await card.getByRole('link', { name: 'Take your seat' }).click();
       await owner.getByRole('heading', { name: 'Your team for TypeScript Fundamentals' }).waitFor();
       expect(owner.url()).toBe(`${baseUrl}/teams/${team.id}`);
@@ -156,7 +121,7 @@ describe('team seats, team purchases and the upgrade credit on the storefront (C
       await removedRow.waitFor();
       expect(await removedRow.getByRole('button', { name: /^Let back in/ }).count()).toBe(1);
       await expect.poll(() => emailsTo(db, 'team.member@example.com')).toBe(emailsBefore + 1);
-      await checkScreen(owner, 'storefront-team-removed');
+      await checkScreen(owner, 'storefront-team-removed', { axe: true });
 
       // The link refuses them, saying why and what to do; "Try again" before the owner acts is refused again.
       await member.goto(firstLink);
@@ -165,7 +130,7 @@ describe('team seats, team purchases and the upgrade credit on the storefront (C
       await refusal.waitFor();
       expect(await refusal.innerText()).toContain('let you back in');
       expect(await member.getByRole('button', { name: 'Take my seat' }).count()).toBe(0);
-      await checkScreen(member, 'storefront-invite-seat-revoked');
+      await checkScreen(member, 'storefront-invite-seat-revoked', { axe: true });
       await member.getByRole('button', { name: 'Try again' }).click();
       await member
         .getByRole('alert')
@@ -197,7 +162,7 @@ describe('team seats, team purchases and the upgrade credit on the storefront (C
       const confirm = owner.getByRole('group', { name: /Replace the invite link\?/ });
       await expect.poll(() => confirm.innerText()).toContain('The current link stops working at once');
       expect(await focusedText(owner)).toBe('Yes, replace the link');
-      await checkScreen(owner, 'storefront-team-replace-link');
+      await checkScreen(owner, 'storefront-team-replace-link', { axe: true });
       // Cancel keeps the link.
       await confirm.getByRole('button', { name: 'Cancel' }).click();
       await expect.poll(() => focusedText(owner)).toBe('Replace the invite link');
@@ -224,7 +189,7 @@ describe('team seats, team purchases and the upgrade credit on the storefront (C
       await visitor.goto(firstLink);
       await visitor.getByRole('heading', { name: 'This invite link is not valid' }).waitFor();
       expect(await visitor.getByRole('main').innerText()).toContain('may have replaced it with a new one');
-      await checkScreen(visitor, 'storefront-invite-replaced');
+      await checkScreen(visitor, 'storefront-invite-replaced', { axe: true });
       // The old code is unknown (the API answers coupon-not-found with 400 today, where the contract said 404).
       const oldAnswer = await fetch(`${baseUrl}/api/store/invites/${firstCode}`);
       expect(((await oldAnswer.json()) as { code: string }).code).toBe('coupon-not-found');
@@ -282,7 +247,7 @@ describe('team seats, team purchases and the upgrade credit on the storefront (C
       expect(await signIn.getAttribute('href')).toBe(
         `/login?${new URLSearchParams({ redirectTo: productPath, email: OWNING_EMAIL })}`,
       );
-      await checkScreen(page, 'storefront-buy-email-owns');
+      await checkScreen(page, 'storefront-buy-email-owns', { axe: true });
 
       // Sign in: the login page has the email filled in.
       await signIn.click();
@@ -312,7 +277,7 @@ describe('team seats, team purchases and the upgrade credit on the storefront (C
       expect(await thanks.getByRole('link', { name: 'Sign in to set up your team' }).getAttribute('href')).toBe(
         `/login?${new URLSearchParams({ redirectTo: `/teams/${team.id}` })}`,
       );
-      await checkScreen(page, 'storefront-thanks-team-signed-out');
+      await checkScreen(page, 'storefront-thanks-team-signed-out', { axe: true });
 
       // Signed in, My purchases lists the seat to give away without telling them to take it (they own the course).
       const signedIn = await contextFor(browser, baseUrl, await signedInByEmail(db, OWNING_EMAIL), DESKTOP);
@@ -363,7 +328,7 @@ describe('team seats, team purchases and the upgrade credit on the storefront (C
         .select('purchases.*')
         .first())!;
       expect(total).toBe(upgrade.totalAmount);
-      await checkScreen(page, 'storefront-invoice-upgrade-credit');
+      await checkScreen(page, 'storefront-invoice-upgrade-credit', { axe: true });
 
       await context.close();
     },

@@ -222,3 +222,39 @@ export async function signInToConsoleByEmail(
   await page.goto(new URL(link!.pathname + link!.search, site.baseUrl).toString());
   await page.getByRole('button', { name: 'Continue' }).click();
 }
+
+/** The innermost elements that reach past the right edge (what makes a screen scroll sideways). */
+function stickingOut(page: Page, width: number): Promise<string[]> {
+  return page.evaluate<string[]>(`[...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > ${width} && ![...e.children].some((c) => c.getBoundingClientRect().right > ${width}))
+    .slice(0, 5)
+    .map((e) => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ').join('.') : '') + ' (' + Math.round(e.getBoundingClientRect().right) + ' px)')`);
+}
+
+/** axe-core's serious and critical violations on the page as it is now. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  return (await axeViolations(page))
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * A screen at 1280 and 390 px: the page itself must not scroll sideways (a table may, inside its own box), and with
+ * `axe` it has no serious accessibility violation at 1280; screenshots go to test-artifacts/<name>-1280.png and
+ * -390.png. The page is left at 1280 px.
+ */
+export async function checkScreen(page: Page, name: string, { axe = false } = {}): Promise<void> {
+  for (const [width, height] of [
+    [1280, 800],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await waitForStillness(page); // the layout settles at the new width before it is measured and kept
+    const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
+    const sticking = scrollWidth > width ? await stickingOut(page, width) : [];
+    await keepScreenshot(page, `${name}-${width}`);
+    expect(scrollWidth, `${name} scrolls sideways at ${width} px: ${sticking.join(', ')}`).toBeLessThanOrEqual(width);
+    if (axe && width === 1280) expect(await seriousViolations(page), name).toEqual([]);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
