@@ -48,6 +48,9 @@ describe('catalog, sales and the dashboard in the console (Chromium)', () => {
     expect(await Price.query(site().db).where({ productId: product.id, status: 'active' })).toEqual([
       expect.objectContaining({ unitAmount: 12950, currency: 'usd' }),
     ]);
+    // The console moves to the new product once the API has answered: let it, or that move lands on the next page.
+    await page.waitForURL(new RegExp(`#/products/${product.id}/show$`));
+    await page.getByText('Product: Advanced Generics').waitFor();
   });
 
   it('filters purchases by status', async () => {
