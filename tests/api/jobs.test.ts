@@ -104,6 +104,35 @@ describe('the job queue', () => {
     expect(started).toEqual(['1']);
   });
 
+  it('waits, when asked to run what is due, for the run a wake already started here', async () => {
+    const name = 'test-gated';
+    await db().raw(`SELECT ${JOBS_SCHEMA}.create_queue(?, ?::json)`, [name, JSON.stringify({ policy: 'standard' })]);
+    const jobs = jobQueue({ db: db(), logger });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let running = false;
+    jobs.define({
+      name,
+      retryLimit: 0,
+      retryDelaySeconds: 1,
+      expireInSeconds: 60,
+      run: async () => {
+        running = true;
+        await gate;
+      },
+    });
+    await jobs.add(db(), name, {});
+    jobs.wake(name);
+    await expect.poll(() => running).toBe(true);
+    let done = false;
+    const due = jobs.runDue(name).then(() => (done = true));
+    await expect.poll(async () => (await jobsOf(db(), name))[0]?.state).toBe('active');
+    expect(done).toBe(false);
+    release();
+    await due;
+    expect((await jobsOf(db(), name))[0]?.state).toBe('completed');
+  });
+
   it('retries a failing scheduled run once, then lists it failed in the console, where an admin runs it again', async () => {
     const jobs: JobQueue = jobQueue({ db: db(), logger });
     let runs = 0;

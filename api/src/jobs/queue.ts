@@ -161,8 +161,12 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
       draining.set(name, state);
     },
 
-    /** Runs what is due of this kind and resolves when none is left (the console's "run now", tests). */
+    /**
+     * Runs what is due of this kind and resolves when none is left, nor any run `wake` started here (a job this
+     * process is running is not offered again, so waiting for it is the only way to see it done).
+     */
     async runDue(name: string): Promise<void> {
+      await draining.get(name)?.done;
       await drain(name);
     },
 
