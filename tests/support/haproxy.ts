@@ -57,7 +57,11 @@ export async function startHaproxy(ports: number[]): Promise<LoadBalancer> {
       () => false,
     );
     if (answered) break;
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`HAProxy did not start:\n${output}`);
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL'); // nothing stops a balancer that never answered
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`HAProxy did not start:\n${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
