@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Db } from '../../api/src/db/connection';
 import { JOBS_SCHEMA } from '../../api/src/jobs/models';
 
@@ -20,8 +21,14 @@ export async function jobsOf(db: Db, name: string): Promise<JobRow[]> {
     .select('id', 'state', 'retryCount', 'startAfter', 'data', 'output');
 }
 
-/** Brings a kind's waiting retries forward to now, as the passing of their backoff would. */
+/**
+ * Brings a kind's waiting retries forward to now, as the passing of their backoff would; first waits for the runs
+ * under way to end (a failed run becomes a retry only once its runner recorded the failure).
+ */
 export async function makeRetriesDue(db: Db, name: string): Promise<number> {
+  await expect
+    .poll(async () => (await db.withSchema(JOBS_SCHEMA).from('job').where({ name, state: 'active' })).length)
+    .toBe(0);
   return db.withSchema(JOBS_SCHEMA).from('job').where({ name, state: 'retry' }).update({ startAfter: db.fn.now() });
 }
 
