@@ -8,6 +8,7 @@ import { RequireSignIn } from '../RequireSignIn';
 import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';
 import { ActionButton, FieldAlert } from '../ActionFeedback';
+import { useDocumentTitle } from '../useDocumentTitle';
 
 type Step =
   | { kind: 'enter-code'; error: string | null }
@@ -17,6 +18,7 @@ type Step =
 
 /** /activate?user_code=…: a signed-in learner approves (or denies) a device that shows a code. */
 export function ActivateDevicePage() {
+  useDocumentTitle('Connect a device');
   return <RequireSignIn>{(user) => <ActivateDevice user={user} />}</RequireSignIn>;
 }
 

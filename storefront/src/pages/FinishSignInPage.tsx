@@ -6,6 +6,7 @@ import { isOutsideStorefront, safeRedirect } from '../redirects';
 import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';
 import { ActionButton } from '../ActionFeedback';
+import { useDocumentTitle } from '../useDocumentTitle';
 
 type LinkProblem = 'incomplete' | 'invalid' | 'expired';
 
@@ -29,6 +30,7 @@ const PROBLEMS: Record<LinkProblem, { heading: string; text: string }> = {
  * Continue button's POST uses the token.
  */
 export function FinishSignInPage() {
+  useDocumentTitle('Finish signing in');
   const [params] = useSearchParams();
   const email = params.get('email') ?? '';
   const token = params.get('token') ?? '';

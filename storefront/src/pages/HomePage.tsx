@@ -7,8 +7,10 @@ import { useAsync } from '../useAsync';
 import { Availability } from './Availability';
 import { ContinueLearning } from './ContinueLearning';
 import { TYPE_LABEL } from './productTypes';
+import { useDocumentTitle } from '../useDocumentTitle';
 
 export function HomePage() {
+  useDocumentTitle('Courses you can study at your own pace');
   const { state } = useSession();
   return (
     <>

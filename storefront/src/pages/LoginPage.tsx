@@ -7,6 +7,7 @@ import { isOutsideStorefront, safeRedirect } from '../redirects';
 import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';
 import { ActionButton, describedBy, EmailInput, ErrorOrHint } from '../ActionFeedback';
+import { useDocumentTitle } from '../useDocumentTitle';
 
 const SIGN_IN_LINK_MINUTES = 15;
 
@@ -23,6 +24,7 @@ const GITHUB_ERRORS: Record<string, string> = {
 };
 
 export function LoginPage() {
+  useDocumentTitle('Sign in');
   const [params] = useSearchParams();
   const redirectTo = safeRedirect(params.get('redirectTo'), null);
   const [sentTo, setSentTo] = useState<string | null>(null);

@@ -15,9 +15,11 @@ import { LoadStatus } from '../LoadStatus';
 import { ConfirmActions } from '../ActionFeedback';
 import { failureText, useConfirmation } from '../useConfirmation';
 import { useAccountAsync } from '../useAccountAsync';
+import { useDocumentTitle } from '../useDocumentTitle';
 
 /** /devices: the devices signed in to the account through the device flow, each one revocable. */
 export function MyDevicesPage() {
+  useDocumentTitle('My devices');
   return <RequireSignIn>{() => <MyDevices />}</RequireSignIn>;
 }
 

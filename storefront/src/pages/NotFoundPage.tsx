@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
+import { useDocumentTitle } from '../useDocumentTitle';
 
 export function NotFoundPage({ title = 'Page not found', children }: { title?: string; children?: ReactNode }) {
+  useDocumentTitle(title);
   return (
     <section>
       <h1>{title}</h1>

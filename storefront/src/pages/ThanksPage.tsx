@@ -7,6 +7,7 @@ import { loginPath } from '../redirects';
 import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';
 import { RetryAlert } from '../LoadStatus';
+import { useDocumentTitle } from '../useDocumentTitle';
 
 /** How often, and for how long, the page asks whether the payment has gone through. */
 const POLL_EVERY_MS = 1000;
@@ -23,6 +24,7 @@ type Phase =
 
 /** /thanks?checkout=<id>: where the payment provider sends the buyer; waits until the purchase exists. */
 export function ThanksPage() {
+  useDocumentTitle('Thank you for your purchase');
   const [params] = useSearchParams();
   const checkoutId = params.get('checkout')?.trim() ?? '';
   const [phase, setPhase] = useState<Phase>({ kind: 'checking' });
