@@ -270,6 +270,36 @@ describe('learning (DOMAIN §11)', () => {
     expect(await db()('lessonProgress').where({ userId: learner.user.id })).toHaveLength(0);
   });
 
+  it('says in the progress answer when the last lesson left completes the course, and the outline and My learning agree', async () => {
+    const learner = await signedIn(db());
+    await createPurchase(db(), { user: learner.user, product });
+    const [l1, ...rest] = lessons;
+    const last = rest.pop()!;
+    const first = await send(learner, 'put', `/progress/lessons/${l1!.id}`, {});
+    expect(first.body.course).toEqual({
+      id: course.id,
+      title: 'Learning Course',
+      slug,
+      progress: { completed: 1, total: 6, percent: 17 },
+    });
+    for (const lesson of rest) await send(learner, 'put', `/progress/lessons/${lesson.id}`, { course: slug });
+    // The last one left, in the other module: the course is complete.
+    const finishing = await send(learner, 'put', `/progress/lessons/${last.id}`, { course: slug });
+    expect(finishing.status).toBe(200);
+    expect(finishing.body.course.progress).toEqual({ completed: 6, total: 6, percent: 100 });
+    expect(finishing.body.module).toMatchObject({ completed: 2, total: 2 });
+    const outline = (await get(learner, `/courses/${slug}`)).body;
+    expect(outline.progress).toEqual({ completed: 6, total: 6, percent: 100 });
+    expect(outline.continue).toBeNull();
+    expect((await get(learner, '/learning')).body.data).toEqual([
+      expect.objectContaining({ progress: { completed: 6, total: 6, percent: 100 }, continue: null }),
+    ]);
+
+    // Taking one back: the course is no longer complete.
+    const undone = await send(learner, 'delete', `/progress/lessons/${l1!.id}?course=${slug}`);
+    expect(undone.body.course.progress).toEqual({ completed: 5, total: 6, percent: 83 });
+  });
+
   it('refuses progress on a lesson the learner cannot open', async () => {
     const learner = await signedIn(db());
     const locked = await send(learner, 'put', `/progress/lessons/${lessons[1]!.id}`, {});

@@ -282,9 +282,23 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
         sectionId: lesson.sectionId,
         lessonSlug: lesson.slug,
       };
-      const others = moduleLessonIds(outline, lesson.moduleId).filter((id) => id !== lessonId);
+      // Every other lesson of the course: the answer says whether this write finished the course.
+      const others = outline.lessons.map((l) => l.id).filter((id) => id !== lessonId);
       const done = new Set(await queries.writeProgress(db, mark, completed, others));
-      return { lessonId, completed, module: moduleProgressOf(outline, lesson.moduleId, done) };
+      return {
+        lessonId,
+        completed,
+        module: moduleProgressOf(outline, lesson.moduleId, done),
+        course: {
+          id: outline.id,
+          title: outline.title,
+          slug: outline.slug,
+          progress: progressOf(
+            outline.lessons.map((l) => l.id),
+            done,
+          ),
+        },
+      };
     },
 
     /** Forgets a learner's progress in one module (to study it again). */

@@ -24,15 +24,14 @@ export const BookmarkBody = z
       .optional(),
   })
   .strict();
-export const CommentBody = z
-  .object({
-    text: z
-      .string()
-      .trim()
-      .min(1, 'write something first')
-      .max(MAX_COMMENT_LENGTH, `at most ${MAX_COMMENT_LENGTH.toLocaleString('en-US')} characters`),
-  })
-  .strict();
+const CommentText = z
+  .string()
+  .trim()
+  .min(1, 'write something first')
+  .max(MAX_COMMENT_LENGTH, `at most ${MAX_COMMENT_LENGTH.toLocaleString('en-US')} characters`);
+export const CommentBody = z.object({ text: CommentText }).strict();
+/** A new comment: with `parentId`, a reply to a top-level comment of the same lesson. */
+export const NewCommentBody = z.object({ text: CommentText, parentId: Id.nullable().optional() }).strict();
 export const HideBody = z.object({ reason: z.string().trim().max(500).optional() }).strict();
 
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -140,6 +139,8 @@ export interface ProgressAnswer {
   lessonId: string;
   completed: boolean;
   module: ModuleProgress;
+  /** The course the progress counts in, and its progress after this write (all done: the course is complete). */
+  course: CourseRef & { progress: Progress };
 }
 
 /** GET /api/store/courses/:course/next */
@@ -174,8 +175,11 @@ export interface BookmarkState {
 /** A comment under a lesson, as learners see it. */
 export interface LessonComment {
   id: string;
+  /** The top-level comment this one replies to (one level of replies); null when it starts a thread. */
+  parentId: string | null;
   text: string;
-  author: { id: string; name: string };
+  /** `name` is the author's display name ("A learner" without one); `instructor` marks who teaches the lesson. */
+  author: { id: string; name: string; instructor: boolean };
   createdAt: Date;
   updatedAt: Date;
   editedAt: Date | null;
@@ -188,6 +192,8 @@ export interface LessonComment {
 export interface CommentRecord {
   id: string;
   userId: string;
+  /** The comment this one replies to, if it is a reply. */
+  parentId: string | null;
   text: string;
   /** The lesson commented on, and an optional category. */
   context: { resourceId?: string; category?: string; [key: string]: unknown };
