@@ -5,6 +5,7 @@ import type { User } from '../identity/models';
 import type { MerchantCharge } from '../payments/models';
 import { GRANTING_STATUSES, type Checkout, type Purchase } from './models';
 import { ownerHasSeatColumn } from './ownership';
+import type { CheckoutReceipt } from './schemas';
 
 /**
  * The SQL of checkout and fulfilment (checkout.ts and settle-steps.ts hold the rules). Every function takes the
@@ -437,3 +438,20 @@ export const teamOfPurchase = (db: Conn, purchaseId: string) =>
     .first('c.bulkPurchaseId as teamId', 'c.maxUses as seats', ownerHasSeatColumn(db, 'c.id', 'p.userId')) as Promise<
     { teamId: string; seats: number; ownerHasSeat: boolean } | undefined
   >;
+
+/** What the thank-you page names of a settled checkout: its product, what was paid, and the buyer's address. */
+export const receiptOfCheckout = (db: Conn, checkoutId: string) =>
+  db('checkouts as c')
+    .join('products as pr', 'pr.id', 'c.productId')
+    .join('purchases as p', 'p.id', 'c.purchaseId')
+    // The buyer at settlement: the receipt went to them, whoever holds the purchase now.
+    .join('users as u', 'u.id', 'c.buyerUserId')
+    .where('c.id', checkoutId)
+    .first(
+      db.raw('json_build_object(?, pr.id, ?, pr.name, ?, pr.slug) as product', ['id', 'name', 'slug']),
+      'c.quantity',
+      'c.amountTotal as amount',
+      'c.currency',
+      'u.email',
+      'p.merchantChargeId as invoiceId',
+    ) as Promise<Omit<CheckoutReceipt, 'coursePath'> | undefined>;

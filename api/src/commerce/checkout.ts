@@ -19,9 +19,11 @@ import {
   recordSession,
   stalledRefund,
   takeCouponUse,
+  receiptOfCheckout,
   teamOfPurchase,
   type FoundCheckout,
 } from './checkout-queries';
+import { inviteUrlOf, leadInPath, teamOfTeamPurchase } from './lead-in';
 import { COUPON_MESSAGES, problemFor } from './coupons';
 import type { CommerceDeps } from './deps';
 import type { CommerceLimits } from './limits';
@@ -188,11 +190,18 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       return reserveRefundIfUnfulfillable(trx, refund);
     }
     if (problem) throw new AppError(problem, MESSAGES[problem]);
-    const receipt = queueReceipt(trx, outbox, { checkout, product, buyer, charge, publicUrl: config.publicUrl });
+    const paper = { checkout, product, buyer, charge, publicUrl: config.publicUrl, now: clock.now() };
+    // A team's receipt names its team (the page to take a seat on, the invite link): prepared once the team is written.
+    const receipt = checkout.team ? null : await queueReceipt(trx, outbox, paper);
     const also = [...(receipt ? [receipt.insert] : []), ...(alongside ? [alongside(trx)] : [])];
     const offerDays = config.TRANSFER_WINDOW_DAYS;
     const purchaseId = await grantAccess(trx, { checkout, buyer, charge, converted, also, offerDays });
     await receipt?.queue();
+    const teamReceipt = checkout.team ? await queueReceipt(trx, outbox, { ...paper, purchaseId }) : null;
+    if (teamReceipt) {
+      await teamReceipt.insert;
+      await teamReceipt.queue();
+    }
     return { status: 'fulfilled', purchaseId, email: Boolean(charge), alongside: Boolean(alongside) };
   }
 
@@ -395,9 +404,23 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
      */
     async outcome(checkoutId: string): Promise<CheckoutOutcome> {
       const settled = await this.fulfil(checkoutId);
-      const team =
-        settled.status === 'fulfilled' && settled.purchaseId ? await teamOfPurchase(db, settled.purchaseId) : null;
-      return { ...settled, team: team ?? null };
+      if (settled.status !== 'fulfilled' || !settled.purchaseId) return { ...settled, team: null, receipt: null };
+      const [team, receipt] = await Promise.all([
+        teamOfPurchase(db, settled.purchaseId),
+        receiptOfCheckout(db, checkoutId),
+      ]);
+      const invite = team && (await teamOfTeamPurchase(db, settled.purchaseId));
+      return {
+        ...settled,
+        team: team && invite ? { ...team, inviteUrl: inviteUrlOf(config.publicUrl, invite.inviteCode) } : null,
+        receipt: receipt
+          ? {
+              ...receipt,
+              // A team purchase opens nothing until its buyer takes a seat (DOMAIN §7): its step is the team page.
+              coursePath: team ? null : await leadInPath(db, receipt.product.id),
+            }
+          : null,
+      };
     },
   };
 }

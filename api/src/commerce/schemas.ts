@@ -115,7 +115,25 @@ export interface CheckoutOutcome {
    * A team purchase: the whole team's seats after it (`teamId` is the team's page, /teams/:teamId). It opens no
    * course by itself: the buyer takes a seat like anyone else.
    */
-  team: { teamId: string; seats: number; ownerHasSeat: boolean } | null;
+  team: { teamId: string; seats: number; ownerHasSeat: boolean; inviteUrl: string } | null;
+  /** A fulfilled checkout: what was bought, for how much, where the receipt went, and where it leads. */
+  receipt: CheckoutReceipt | null;
+}
+
+/** What the thank-you page names of a fulfilled checkout. */
+export interface CheckoutReceipt {
+  product: { id: string; name: string; slug: string | null };
+  /** Seats bought (1 unless a team purchase). */
+  quantity: number;
+  /** What was paid, integer cents (0 for a free redemption). */
+  amount: number;
+  currency: string;
+  /** The address the receipt went to (the buyer's account). */
+  email: string;
+  /** The invoice's page is /invoices/:invoiceId (signed in as the buyer); null when nothing was charged. */
+  invoiceId: string | null;
+  /** The course the purchase opens (its page's path), or null when it opens none by itself (a team's) or has none. */
+  coursePath: string | null;
 }
 
 /** GET /api/store/purchases (in `data`): one of the buyer's purchases. */

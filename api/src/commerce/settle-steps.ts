@@ -27,6 +27,8 @@ import {
   type NewPurchase,
   type ProductFacts,
 } from './checkout-queries';
+import { RECEIPT_SIGN_IN_DAYS } from '../identity/email-sign-in';
+import { inviteUrlOf, leadInPath, receiptSignInLink, teamOfTeamPurchase, teamPathOf } from './lead-in';
 import { GRANTING_STATUSES } from './models';
 import { formatMoney } from './money';
 import { holdingOf } from './ownership';
@@ -219,8 +221,12 @@ export async function reserveRefundIfUnfulfillable(
   };
 }
 
-/** A paid checkout's receipt (a free one sends none), queued in the statement that writes its purchase. */
-export function queueReceipt(
+/**
+ * A paid checkout's receipt (a free one sends none), prepared for the statement that writes its purchase. It leads
+ * in with a sign-in link written in this transaction: onto the course, or for a team's buyer onto the team page with
+ * the invite link (so a team's receipt is prepared once its purchase, `purchaseId`, is written).
+ */
+export async function queueReceipt(
   trx: Knex.Transaction,
   outbox: Pick<Outbox, 'prepare'>,
   step: {
@@ -229,14 +235,24 @@ export function queueReceipt(
     buyer: Buyer;
     charge: { id: string } | null;
     publicUrl: string;
+    now: Date;
+    purchaseId?: string;
   },
-): { insert: Knex.QueryBuilder; queue(): Promise<string> } | null {
-  const { checkout, charge } = step;
+): Promise<{ insert: Knex.QueryBuilder; queue(): Promise<string> } | null> {
+  const { checkout, charge, publicUrl } = step;
   if (!charge) return null;
-  const invoiceUrl = new URL(`/invoices/${charge.id}`, step.publicUrl).toString();
+  const invoiceUrl = new URL(`/invoices/${charge.id}`, publicUrl).toString();
   const amount = formatMoney(checkout.amountTotal, checkout.currency);
   const seats = checkout.team ? { seats: checkout.quantity } : null;
-  return outbox.prepare(trx, receiptEmail(step.buyer.email, step.product.name, amount, invoiceUrl, seats));
+  const team = checkout.team && step.purchaseId ? await teamOfTeamPurchase(trx, step.purchaseId) : undefined;
+  const path = team ? teamPathOf(team.teamId) : await leadInPath(trx, checkout.productId);
+  const signInUrl = await receiptSignInLink(trx, { publicUrl, email: step.buyer.email, path, now: step.now });
+  const leadIn = {
+    signInUrl,
+    days: RECEIPT_SIGN_IN_DAYS,
+    ...(team && { inviteUrl: inviteUrlOf(publicUrl, team.inviteCode) }),
+  };
+  return outbox.prepare(trx, receiptEmail(step.buyer.email, step.product.name, amount, invoiceUrl, seats, leadIn));
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { Outbox } from '../mail/outbox';
 import { teamSeatRevokedEmail, teamWelcomeEmail } from '../mail/templates';
+import { leadInPath } from './lead-in';
 import { GRANTING_STATUSES, type Coupon, type Purchase } from './models';
 import { holdingOf } from './ownership';
 import type { InviteAnswer, RedeemedSeat, RevokedMember, TeamMember, TeamView } from './schemas';
@@ -143,12 +144,13 @@ export function teamService({ db, config, outbox }: Deps) {
   }
 
   async function welcome(trx: Knex.Transaction, userId: string, productId: string): Promise<void> {
-    const [user, product] = await Promise.all([
+    const [user, product, path] = await Promise.all([
       trx('users').where({ id: userId }).first('email'),
-      trx('products').where({ id: productId }).first('name', 'slug', 'id'),
+      trx('products').where({ id: productId }).first('name'),
+      // Into the course the seat opens, not its sales page.
+      leadInPath(trx, productId),
     ]);
-    const url = new URL(`/products/${product.slug ?? product.id}`, config.publicUrl).toString();
-    await outbox.enqueue(trx, teamWelcomeEmail(user.email, product.name, url));
+    await outbox.enqueue(trx, teamWelcomeEmail(user.email, product.name, new URL(path, config.publicUrl).toString()));
   }
 
   return {
@@ -253,7 +255,9 @@ export function teamService({ db, config, outbox }: Deps) {
             trx('users').where({ id: team.userId }).first('email'),
             trx('products').where({ id: team.productId }).first('name'),
           ]);
-          await outbox.enqueue(trx, teamSeatRevokedEmail(member.email, product.name, owner.email));
+          // In the revocation's transaction: the member is told exactly when the seat is gone.
+          const removal = { ownerEmail: owner.email, bySupport: actor.staff && actor.id !== team.userId };
+          await outbox.enqueue(trx, teamSeatRevokedEmail(member.email, product.name, removal));
         }
         return view(trx, team, actor.id!);
       });

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { ModelObject } from 'objection';
 import { recordAudit, type Actor } from '../audit/record';
 import { AppError } from '../http/errors';
+import { timeZoneOf } from '../identity/prefs';
 import { findOrCreateUserByEmail } from '../identity/users';
 import { purchaseReceivedEmail, transferCompletedEmail, transferOfferEmail } from '../mail/templates';
 import { GRANTING_STATUSES, type Purchase, type PurchaseUserTransfer } from './models';
@@ -261,10 +262,17 @@ export function transferService({ db, clock, config, logger, outbox, provider, l
         await refuseIfHolding(trx, recipient, purchase.productId);
         await move(trx, transfer, 'INITIATED', { targetUserId: recipient.id });
         const product = await trx('products').where({ id: purchase.productId }).first('name');
-        await outbox.enqueue(
-          trx,
-          transferOfferEmail(recipient.email, owner.email, product.name, transferUrl(transfer.id), transfer.expiresAt),
+        // The offer's end in the recipient's own time zone when their settings name one (else UTC, said so).
+        const zone = await timeZoneOf(trx, recipient.id);
+        const offer = transferOfferEmail(
+          recipient.email,
+          owner.email,
+          product.name,
+          transferUrl(transfer.id),
+          transfer.expiresAt,
+          zone,
         );
+        await outbox.enqueue(trx, offer);
         await recordAudit(trx, {
           actor: { id: ownerId, email: owner.email },
           action: 'transfer.initiated',

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
@@ -12,6 +13,11 @@ import type { NewSession, Sessions } from './sessions';
 import { findOrCreateUserByEmail } from './users';
 
 export const SIGN_IN_LINK_MINUTES = 15;
+/**
+ * A receipt's link into the course: a receipt is read later than a sign-in email (the next morning, after a
+ * weekend), so it lasts a week; it is still used once, by the Continue button's POST.
+ */
+export const RECEIPT_SIGN_IN_DAYS = 7;
 export const SIGN_IN_LIMITS = {
   perEmail: { max: 5, windowSeconds: 15 * 60 },
   perIp: { max: 30, windowSeconds: 15 * 60 },
@@ -34,17 +40,41 @@ export function signInLink(publicUrl: string, email: string, token: string): str
   return url.toString();
 }
 
+/**
+ * A single-use sign-in token for `email`, stored hashed, that lasts `lifetimeMs` from `now` and finishes on
+ * `redirectTo` (made safe here); answers the link, whose token the email that carries it keeps as its secret. Written
+ * on the caller's connection, so a receipt's link exists exactly when its purchase does.
+ */
+export async function issueSignInLink(
+  trx: Knex | Knex.Transaction,
+  input: { publicUrl: string; email: string; redirectTo: string | null; now: Date; lifetimeMs: number },
+): Promise<string> {
+  const token = newSecret();
+  await trx('verificationTokens').insert({
+    token: hashSecret(token),
+    identifier: input.email,
+    // Both from the service's clock: an expired link's message says how long it lasted.
+    createdAt: input.now,
+    expires: new Date(input.now.getTime() + input.lifetimeMs),
+    redirectTo: input.redirectTo === null ? null : safeRedirect(input.redirectTo),
+  });
+  return signInLink(input.publicUrl, input.email, token);
+}
+
+/** "15 minutes", "7 days": how long a link lasted, for the message of one that expired. */
+function lifetimeText(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 120) return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return `${hours} hours`;
+  return `${Math.round(hours / 24)} days`;
+}
+
 export function emailSignIn({ db, clock, config, outbox, limiter, sessions }: Deps) {
   /** A single-use token for `email`, stored hashed; returns the link. */
   async function issueToken(trx: Db, email: string, redirectTo: string | null): Promise<string> {
-    const token = newSecret();
-    await trx('verificationTokens').insert({
-      token: hashSecret(token),
-      identifier: email,
-      expires: new Date(clock.now().getTime() + SIGN_IN_LINK_MINUTES * 60 * 1000),
-      redirectTo,
-    });
-    return signInLink(config.publicUrl, email, token);
+    const lifetimeMs = SIGN_IN_LINK_MINUTES * 60 * 1000;
+    return issueSignInLink(trx, { publicUrl: config.publicUrl, email, redirectTo, now: clock.now(), lifetimeMs });
   }
 
   return {
@@ -82,9 +112,10 @@ export function emailSignIn({ db, clock, config, outbox, limiter, sessions }: De
         const [row] = await trx('verificationTokens')
           .where({ token: hashSecret(input.token), identifier: input.email })
           .delete()
-          .returning(['expires', 'redirectTo']);
+          .returning(['expires', 'redirectTo', 'createdAt']);
         if (!row) return { kind: 'invalid' as const };
-        if (new Date(row.expires) <= clock.now()) return { kind: 'expired' as const };
+        const lasted = new Date(row.expires).getTime() - new Date(row.createdAt).getTime();
+        if (new Date(row.expires) <= clock.now()) return { kind: 'expired' as const, lasted };
         const user = await findOrCreateUserByEmail(trx, input.email, { verified: true });
         const session = await sessions.create(trx, user.id, input.userAgent);
         return { kind: 'signed-in' as const, user, session, redirectTo: safeRedirect(row.redirectTo) };
@@ -98,7 +129,8 @@ export function emailSignIn({ db, clock, config, outbox, limiter, sessions }: De
       if (outcome.kind === 'expired') {
         throw new AppError(
           'sign-in-link-expired',
-          `This sign-in link expired (links last ${SIGN_IN_LINK_MINUTES} minutes). Ask for a new one.`,
+          // A sign-in email's link lasts minutes, a receipt's days: say which this one was.
+          `This sign-in link expired (it lasted ${lifetimeText(outcome.lasted)}). Ask for a new one.`,
         );
       }
       return outcome;

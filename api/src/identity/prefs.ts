@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db/connection';
 import { UserPrefs } from './models';
 import type { PrefsScope } from './schemas';
@@ -26,3 +27,13 @@ export function userPrefs({ db }: { db: Db }) {
 }
 
 export type UserPrefsService = ReturnType<typeof userPrefs>;
+
+/**
+ * The time zone a person's global preferences name (`timeZone`, an IANA name such as "Europe/Berlin"), for dates in
+ * emails to them; null when none is set (emails then say UTC).
+ */
+export async function timeZoneOf(db: Knex | Knex.Transaction, userId: string): Promise<string | null> {
+  const row = await db('userPrefs').where({ userId, type: 'global' }).whereNull('resourceId').first('fields');
+  const zone: unknown = row?.fields?.timeZone;
+  return typeof zone === 'string' && zone.length <= 64 ? zone : null;
+}

@@ -5,8 +5,48 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * The receipt. A team purchase opens no course by itself (DOMAIN §7): its receipt says so and where the buyer
- * takes their own seat and finds the invite link.
+ * A date as an email's reader reads it: in their own time zone when their settings name one, else in UTC, and the
+ * zone is always written out ("Thursday, December 3, 2026 at 3:04 PM GMT+1 (Europe/Berlin)"), never raw ISO.
+ */
+export function formatEmailDate(date: Date, timeZone: string | null = null): string {
+  const zone = timeZone && isTimeZone(timeZone) ? timeZone : 'UTC';
+  const text = new Intl.DateTimeFormat('en-US', {
+    weekday: 'long',
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: zone,
+    timeZoneName: 'short',
+  }).format(date);
+  return zone === 'UTC' ? text : `${text} (${zone})`;
+}
+
+/** An IANA zone name this runtime knows ("Europe/Berlin"); anything else is not used to format dates. */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The receipt's way into what was bought (see commerce/lead-in.ts). */
+export interface ReceiptLeadIn {
+  /** A sign-in link that works once, finishing on the course (or, for a team's buyer, the team page). */
+  signInUrl: string;
+  /** How long the link lasts. */
+  days: number;
+  /** A team purchase: the link its buyer shares with the people they bought seats for. */
+  inviteUrl?: string;
+}
+
+/**
+ * The receipt. Its first link signs the buyer in and leads into what they bought, guest or not: no second email to
+ * ask for. The link's token is the email's secret (kept out of the outbox's bodies). A team purchase opens no course
+ * by itself (DOMAIN §7): its receipt says so, and gives the buyer's "take your seat" step and the invite link.
  */
 export function receiptEmail(
   to: string,
@@ -14,21 +54,52 @@ export function receiptEmail(
   amount: string,
   invoiceUrl: string,
   team: { seats: number } | null = null,
+  leadIn: ReceiptLeadIn | null = null,
 ): NewEmail {
   const bought = team ? `${team.seats} ${team.seats === 1 ? 'seat' : 'seats'} of ${productName}` : productName;
-  const next = team
-    ? 'A team purchase opens the course for whoever takes a seat, you included: sign in, open My purchases and choose Manage team to take your own seat and share the invite link.'
-    : null;
   const purchasesUrl = new URL('/purchases', invoiceUrl).toString();
+  const lasts = leadIn ? `It signs you in as ${to}, works once and lasts ${leadIn.days} days.` : '';
+  const steps: { text: string; url: string; label: string }[] = [];
+  if (team) {
+    steps.push({
+      text: `A team purchase opens the course for whoever takes a seat, you included. Take your seat: ${leadIn ? `this link opens your team page. ${lasts}` : 'sign in, open My purchases and choose Manage team.'}`,
+      url: leadIn?.signInUrl ?? purchasesUrl,
+      label: leadIn ? 'Take your seat' : 'My purchases',
+    });
+    if (leadIn?.inviteUrl) {
+      steps.push({
+        text: 'Share this invite link with the people you bought seats for: each of them takes a seat with it.',
+        url: leadIn.inviteUrl,
+        label: 'Your team’s invite link',
+      });
+    }
+  } else if (leadIn) {
+    steps.push({
+      text: `Start learning: this link opens the course. ${lasts}`,
+      url: leadIn.signInUrl,
+      label: 'Start the course',
+    });
+  }
+  const later = leadIn ? `\nLater on, sign in with ${to} at ${new URL('/login', invoiceUrl).toString()}\n` : '';
   return {
     kind: 'receipt',
+    secret: leadIn ? (new URL(leadIn.signInUrl).searchParams.get('token') ?? undefined) : undefined,
     to,
     subject: `Your receipt for ${productName}`,
-    text: `Thank you for buying ${bought} (${amount}).\n\n${next ? `${next}\n${purchasesUrl}\n\n` : ''}Your invoice: ${invoiceUrl}\n`,
+    text:
+      `Thank you for buying ${bought} (${amount}).\n\n` +
+      steps.map((step) => `${step.text}\n${step.url}\n\n`).join('') +
+      `Your invoice: ${invoiceUrl}\n${later}`,
     html:
       `<p>Thank you for buying ${escapeHtml(bought)} (${escapeHtml(amount)}).</p>` +
-      (next ? `<p>${escapeHtml(next)}</p><p><a href="${escapeHtml(purchasesUrl)}">My purchases</a></p>` : '') +
-      `<p><a href="${escapeHtml(invoiceUrl)}">Your invoice</a></p>`,
+      steps
+        .map(
+          (step) =>
+            `<p>${escapeHtml(step.text)}</p><p><a href="${escapeHtml(step.url)}">${escapeHtml(step.label)}</a></p>`,
+        )
+        .join('') +
+      `<p><a href="${escapeHtml(invoiceUrl)}">Your invoice</a></p>` +
+      (leadIn ? `<p>Later on, sign in with ${escapeHtml(to)} on our site.</p>` : ''),
   };
 }
 
@@ -72,8 +143,10 @@ export function transferOfferEmail(
   productName: string,
   url: string,
   expiresAt: Date,
+  /** The recipient's time zone, when their settings name one. */
+  timeZone: string | null = null,
 ): NewEmail {
-  const until = expiresAt.toUTCString();
+  const until = formatEmailDate(expiresAt, timeZone);
   return {
     kind: 'transfer-offer',
     to,
@@ -103,9 +176,20 @@ export function purchaseReceivedEmail(to: string, productName: string, url: stri
   };
 }
 
-/** A member the team's owner removed: told plainly, with what to do if it is a mistake. */
-export function teamSeatRevokedEmail(to: string, productName: string, ownerEmail: string): NewEmail {
-  const text = `Your seat in ${productName} was removed by the team's owner (${ownerEmail}), so the course is no longer open to you. Your progress is kept: if you get a seat again, or buy the course, you continue where you left off. If this is a mistake, ask ${ownerEmail} to let you back in from their team page.`;
+/**
+ * A member removed from a team: told plainly who removed them (the owner, or our support team for them), from which
+ * course, that their progress stays, and what to do if it is a mistake.
+ */
+export function teamSeatRevokedEmail(
+  to: string,
+  productName: string,
+  removal: { ownerEmail: string; bySupport: boolean },
+): NewEmail {
+  const { ownerEmail } = removal;
+  const who = removal.bySupport
+    ? `our support team, for the team's owner (${ownerEmail})`
+    : `the team's owner (${ownerEmail})`;
+  const text = `Your seat in ${productName} was removed by ${who}, so the course is no longer open to you. Your progress is kept: if you get a seat again, or buy the course, you continue where you left off. If this is a mistake, ask ${ownerEmail} to let you back in from their team page.`;
   return {
     kind: 'team-seat-revoked',
     to,
@@ -115,13 +199,14 @@ export function teamSeatRevokedEmail(to: string, productName: string, ownerEmail
   };
 }
 
+/** A member who took a seat: the link opens the course itself (not its sales page). */
 export function teamWelcomeEmail(to: string, productName: string, courseUrl: string): NewEmail {
   return {
     kind: 'team-welcome',
     to,
     subject: `Welcome to ${productName}`,
-    text: `You have a seat in ${productName}. Start here:\n${courseUrl}\n`,
-    html: `<p>You have a seat in ${escapeHtml(productName)}.</p><p><a href="${escapeHtml(courseUrl)}">Start here</a></p>`,
+    text: `You have a seat in ${productName}. Start the course here (signed in as ${to}):\n${courseUrl}\n`,
+    html: `<p>You have a seat in ${escapeHtml(productName)}.</p><p><a href="${escapeHtml(courseUrl)}">Start the course</a> (signed in as ${escapeHtml(to)})</p>`,
   };
 }
 
