@@ -8,9 +8,11 @@ import { formatMoney } from '../money';
 import { RequireSignIn } from '../RequireSignIn';
 import { useFocusOnChange } from '../useFocusOnChange';
 import { useAccountAsync } from '../useAccountAsync';
+import { useDocumentTitle } from '../useDocumentTitle';
 
 /** /invoices/:id: one of the learner's own invoices, laid out to print (the print stylesheet hides the site around it). */
 export function InvoicePage() {
+  useDocumentTitle('Invoice'); // the invoice itself names its number once loaded
   return <RequireSignIn>{() => <InvoiceLoader />}</RequireSignIn>;
 }
 
