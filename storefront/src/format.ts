@@ -12,6 +12,20 @@ export function formatDateTime(iso: string): string {
   return dateTime.format(new Date(iso));
 }
 
+const dateTimeZone = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
+
+/** A deadline in the browser's time zone, the zone named ("Dec 3, 2026, 3:04 PM GMT+1"): for times that matter. */
+export function formatDateTimeWithZone(iso: string): string {
+  return dateTimeZone.format(new Date(iso));
+}
+
 const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 
 export function formatDate(iso: string): string {

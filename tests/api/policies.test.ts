@@ -49,6 +49,7 @@ const EXPECTED: Record<string, Expected> = {
   'POST /api/store/teams/:id/revoked/:userId/readmit': 'signed-in',
   'POST /api/store/teams/:id/invite/reset': 'signed-in',
   'GET /api/store/invites/:id': 'public',
+  'GET /api/store/transfers/:id/preview': 'public',
   'POST /api/store/invites/:id/redeem': 'signed-in',
   'GET /api/store/purchases/:id/transfer': 'signed-in',
   'POST /api/store/purchases/:id/transfer': 'signed-in',

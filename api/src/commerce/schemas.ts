@@ -228,10 +228,23 @@ export interface InviteAnswer {
 export interface RedeemedSeat {
   purchaseId: string;
   productId: string;
+  /** Where the seat leads: its course's page (My purchases when the product has no course yet). */
+  coursePath: string;
 }
 
 /** A transfer's states (DOMAIN §8), listed once in api/src/shared/ for the apps' values too. */
 export type { TransferState };
+
+/**
+ * GET /api/store/transfers/:id/preview (public): what the sign-in page tells a signed-out visitor who followed an
+ * offer's link, while the offer is open: the course, who gives it, and the address to sign in with.
+ */
+export interface TransferPreview {
+  product: { name: string };
+  /** The giver's name, else their email address. */
+  from: string;
+  recipientEmail: string;
+}
 
 /** Giving a purchase to someone else (DOMAIN §8), as the owner, the recipient or staff see it. */
 export interface TransferView {

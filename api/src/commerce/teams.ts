@@ -86,7 +86,11 @@ export function teamService({ db, config, outbox }: Deps) {
    * Takes a seat for `userId`: one per person and product, refused to anyone who already has the course and to
    * anyone the owner removed from this team (until let back in).
    */
-  async function redeemSeat(trx: Knex.Transaction, couponId: string, userId: string): Promise<RedeemedSeat> {
+  async function redeemSeat(
+    trx: Knex.Transaction,
+    couponId: string,
+    userId: string,
+  ): Promise<Omit<RedeemedSeat, 'coursePath'>> {
     const coupon = (await trx('coupons').where({ id: couponId }).whereNotNull('bulkPurchaseId').first()) as
       CouponRow | undefined;
     if (!coupon) throw new AppError('coupon-not-found', INVITE_NOT_FOUND);
@@ -143,7 +147,8 @@ export function teamService({ db, config, outbox }: Deps) {
     return coupon.id;
   }
 
-  async function welcome(trx: Knex.Transaction, userId: string, productId: string): Promise<void> {
+  /** The welcome email of a new member; answers the course path it links to. */
+  async function welcome(trx: Knex.Transaction, userId: string, productId: string): Promise<string> {
     const [user, product, path] = await Promise.all([
       trx('users').where({ id: userId }).first('email'),
       trx('products').where({ id: productId }).first('name'),
@@ -151,6 +156,7 @@ export function teamService({ db, config, outbox }: Deps) {
       leadInPath(trx, productId),
     ]);
     await outbox.enqueue(trx, teamWelcomeEmail(user.email, product.name, new URL(path, config.publicUrl).toString()));
+    return path;
   }
 
   return {
@@ -197,8 +203,7 @@ export function teamService({ db, config, outbox }: Deps) {
     async redeem(inviteCode: string, userId: string): Promise<RedeemedSeat> {
       const result = await db.transaction(async (trx) => {
         const seat = await redeemSeat(trx, await couponOfInvite(trx, inviteCode), userId);
-        await welcome(trx, userId, seat.productId);
-        return seat;
+        return { ...seat, coursePath: await welcome(trx, userId, seat.productId) };
       });
       outbox.flushInBackground();
       return result;

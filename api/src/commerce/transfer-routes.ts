@@ -31,6 +31,12 @@ export function transferRoutes({ allow, transfers }: { allow: Policies; transfer
     };
   });
 
+  // Before signing in: the sign-in page explains the offer and fills in the address it was sent to.
+  router.get('/transfers/:id/preview', allow.public(), async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { data: await transfers.preview(IdParam.parse(ctx.params).id) };
+  });
+
   router.get('/transfers/:id', allow.signedIn(), async (ctx) => {
     ctx.body = { data: await transfers.forRecipient(userOf(ctx).id, IdParam.parse(ctx.params).id) };
   });

@@ -10,7 +10,7 @@ import { CANCELABLE_TRANSFER_STATES, OPEN_TRANSFER_STATES, type TransferState } 
 import type { CommerceDeps } from './deps';
 import type { CommerceLimits } from './limits';
 import { holdingOf } from './ownership';
-import type { TransferView } from './schemas';
+import type { TransferPreview, TransferView } from './schemas';
 
 /** Cancels a purchase's transfer under way: the purchase ended, or its credit paid for an upgrade. */
 export const cancelOpenTransfers = (trx: Knex.Transaction, purchaseId: string) =>
@@ -318,6 +318,29 @@ export function transferService({ db, clock, config, logger, outbox, provider, l
         });
         return view(trx, fresh as TransferRow);
       });
+    },
+
+    /**
+     * What the sign-in page says to a signed-out visitor who followed an offer's link: the course, from whom, and the
+     * address to sign in with. Only an offer still open to accept answers; any other is `transfer-not-found`, so an
+     * old link tells nothing. The link itself was emailed to that address.
+     */
+    async preview(transferId: string): Promise<TransferPreview> {
+      const row = await db('purchaseUserTransfers as t')
+        .join('purchases as p', 'p.id', 't.purchaseId')
+        .join('products as pr', 'pr.id', 'p.productId')
+        .join('users as s', 's.id', 't.sourceUserId')
+        .join('users as r', 'r.id', 't.targetUserId')
+        .where('t.id', transferId)
+        .whereIn('t.transferState', ['INITIATED', 'VERIFIED'])
+        .where('t.expiresAt', '>', clock.now())
+        .first('pr.name as productName', 's.name as ownerName', 's.email as ownerEmail', 'r.email as recipientEmail');
+      if (!row) throw new AppError('transfer-not-found', 'No such offer, or it can no longer be accepted.');
+      return {
+        product: { name: row.productName },
+        from: row.ownerName || row.ownerEmail,
+        recipientEmail: row.recipientEmail,
+      };
     },
 
     /** What the recipient sees on the accept page (signing in there as the recipient verifies them). */

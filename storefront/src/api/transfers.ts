@@ -36,3 +36,10 @@ export async function verifyTransfer(transferId: string): Promise<TransferView> 
 export async function acceptTransfer(transferId: string): Promise<TransferView> {
   return (await postJson<DataAnswer<TransferView>>(`${transferPath(transferId)}/accept`)).data;
 }
+
+/** What the sign-in page tells a signed-out visitor who followed an offer's link (only while it is open). */
+export type TransferPreview = Wire<Commerce.TransferPreview>;
+
+export async function getTransferPreview(transferId: string): Promise<TransferPreview> {
+  return (await getJson<DataAnswer<TransferPreview>>(`${transferPath(transferId)}/preview`)).data;
+}

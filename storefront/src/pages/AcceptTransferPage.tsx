@@ -5,7 +5,7 @@ import { isApiError } from '../api/client';
 import type { StoreUser } from '../api/identity';
 import { signOut } from '../api/identity';
 import { acceptTransfer, getTransfer, verifyTransfer, type TransferView } from '../api/transfers';
-import { formatDateTime } from '../format';
+import { formatDateTimeWithZone } from '../format';
 import { LoadStatus } from '../LoadStatus';
 import { useHere } from '../navigation';
 import { loginPath } from '../redirects';
@@ -122,7 +122,7 @@ function Offer({
       </p>
       <p>
         When you accept, the course is yours, with its invoice, under My purchases; the person giving it loses access.
-        Accept before <time dateTime={transfer.expiresAt}>{formatDateTime(transfer.expiresAt)}</time>.
+        Accept before <time dateTime={transfer.expiresAt}>{formatDateTimeWithZone(transfer.expiresAt)}</time>.
       </p>
       <ActionButton busy={busy} busyText="Accepting…" onClick={handleAccept}>
         Accept

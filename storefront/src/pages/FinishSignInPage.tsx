@@ -21,7 +21,8 @@ const PROBLEMS: Record<LinkProblem, { heading: string; text: string }> = {
   },
   expired: {
     heading: 'This sign-in link has expired',
-    text: 'Sign-in links work for 15 minutes. Ask for a new one and open it soon after it arrives.',
+    // The API's message says how long this link lasted (a sign-in email's, minutes; a receipt's, days).
+    text: 'Ask for a new one below: it arrives in a minute and works for 15 minutes.',
   },
 };
 
@@ -39,6 +40,7 @@ export function FinishSignInPage() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [problem, setProblem] = useState<LinkProblem | null>(email && token ? null : 'incomplete');
+  const [problemDetail, setProblemDetail] = useState<string | null>(null);
   const headingRef = useFocusOnChange<HTMLHeadingElement>(problem ?? 'ready');
 
   async function handleContinue() {
@@ -56,8 +58,10 @@ export function FinishSignInPage() {
     } catch (caught) {
       setBusy(false);
       if (isApiError(caught, 'sign-in-link-invalid')) setProblem('invalid');
-      else if (isApiError(caught, 'sign-in-link-expired')) setProblem('expired');
-      else if (isApiError(caught, 'validation-failed')) setProblem('incomplete');
+      else if (isApiError(caught, 'sign-in-link-expired')) {
+        setProblemDetail(caught.message);
+        setProblem('expired');
+      } else if (isApiError(caught, 'validation-failed')) setProblem('incomplete');
       else setError(caught instanceof Error ? caught.message : 'Something went wrong. Please try again.');
     }
   }
@@ -68,9 +72,12 @@ export function FinishSignInPage() {
         <h1 ref={headingRef} tabIndex={-1}>
           {PROBLEMS[problem].heading}
         </h1>
-        <p role="alert">{PROBLEMS[problem].text}</p>
+        <p role="alert">
+          {problemDetail && `${problemDetail} `}
+          {PROBLEMS[problem].text}
+        </p>
         <p>
-          <Link to="/login">Get a new sign-in link</Link>
+          <Link to={email ? `/login?${new URLSearchParams({ email })}` : '/login'}>Get a new sign-in link</Link>
         </p>
       </section>
     );

@@ -12,7 +12,7 @@ import { useFocusOnChange } from '../useFocusOnChange';
 import { ActionButton } from '../ActionFeedback';
 
 type Outcome =
-  | { kind: 'taken' }
+  | { kind: 'taken'; coursePath: string }
   | { kind: 'owned'; message: string }
   | { kind: 'used-up' }
   | { kind: 'inactive' }
@@ -69,7 +69,8 @@ export function InvitePage() {
       </section>
     );
   }
-  if (outcome?.kind === 'taken') return <SeatTaken invite={invite.data} headingRef={headingRef} />;
+  if (outcome?.kind === 'taken')
+    return <SeatTaken invite={invite.data} coursePath={outcome.coursePath} headingRef={headingRef} />;
   return (
     <InviteDetails code={code} invite={invite.data} outcome={outcome} onOutcome={setOutcome} headingRef={headingRef} />
   );
@@ -97,8 +98,8 @@ function InviteDetails({ code, invite, outcome, onOutcome, headingRef }: Details
   async function handleTake() {
     setBusy(true);
     try {
-      await redeemInvite(code);
-      onOutcome({ kind: 'taken' });
+      const seat = await redeemInvite(code);
+      onOutcome({ kind: 'taken', coursePath: seat.coursePath });
     } catch (caught) {
       setBusy(false);
       if (isApiError(caught, 'unauthenticated')) return refresh();
@@ -244,7 +245,16 @@ function RevokedNotice(props: {
   );
 }
 
-function SeatTaken({ invite, headingRef }: { invite: Invite; headingRef: RefObject<HTMLHeadingElement | null> }) {
+function SeatTaken({
+  invite,
+  coursePath,
+  headingRef,
+}: {
+  invite: Invite;
+  /** The course the seat opens (not its sales page). */
+  coursePath: string;
+  headingRef: RefObject<HTMLHeadingElement | null>;
+}) {
   useEffect(() => {
     window.scrollTo(0, 0);
   }, []);
@@ -258,7 +268,7 @@ function SeatTaken({ invite, headingRef }: { invite: Invite; headingRef: RefObje
         also sent you an email about it.
       </p>
       <p className="actions">
-        <Link className="button-link" to={productPath(invite.product)}>
+        <Link className="button-link" to={coursePath}>
           Go to the course
         </Link>
         <Link to="/purchases">My purchases</Link>

@@ -1,10 +1,13 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { ApiError } from '../api/client';
 import { getSignInProviders, gitHubSignInUrl, requestSignInLink } from '../api/identity';
+import { getInvite } from '../api/teams';
+import { getTransferPreview } from '../api/transfers';
 import { formatWait } from '../format';
-import { isOutsideStorefront, safeRedirect } from '../redirects';
+import { isOutsideStorefront, safeRedirect, signInReason, type SignInReason } from '../redirects';
 import { useSession } from '../session';
+import { useAsync } from '../useAsync';
 import { useFocusOnChange } from '../useFocusOnChange';
 import { ActionButton, describedBy, EmailInput, ErrorOrHint } from '../ActionFeedback';
 import { useDocumentTitle } from '../useDocumentTitle';
@@ -23,10 +26,45 @@ const GITHUB_ERRORS: Record<string, string> = {
     'Your GitHub account has no verified email address, so we cannot sign you in with it. Verify an email address on GitHub, or use your email below.',
 };
 
+/** What the page says when the sign-in is for something: its heading, why, and the address to sign in with. */
+interface SignInContext {
+  heading: string;
+  text: string;
+  email: string | null;
+}
+
+/**
+ * The context of a sign-in asked for by an invite or a transfer offer, from the API (what the invite page and the
+ * offer's preview tell anyone with the link); null while loading, for any other page, or when the link is not valid.
+ */
+function useSignInContext(reason: SignInReason | null): SignInContext | null {
+  const key = reason ? (reason.kind === 'invite' ? `invite:${reason.code}` : `transfer:${reason.transferId}`) : '';
+  const loaded = useAsync(async (): Promise<SignInContext | null> => {
+    if (!reason) return null;
+    if (reason.kind === 'invite') {
+      const invite = await getInvite(reason.code);
+      const who = invite.ownerName ?? 'The team’s owner';
+      return {
+        heading: `Sign in to take your seat in ${invite.product.name}`,
+        text: `${who} bought seats for ${invite.product.name} and invited you to take one. Sign in with your email address (new here? this creates your account, no password needed) and you come back to take your seat.`,
+        email: null,
+      };
+    }
+    const offer = await getTransferPreview(reason.transferId);
+    return {
+      heading: `Sign in to accept ${offer.product.name} from ${offer.from}`,
+      text: `${offer.from} is giving you ${offer.product.name}. The offer was sent to ${offer.recipientEmail}: sign in with that address and you come back to accept it.`,
+      email: offer.recipientEmail,
+    };
+  }, [key]);
+  return loaded.status === 'ready' ? loaded.data : null;
+}
+
 export function LoginPage() {
-  useDocumentTitle('Sign in');
   const [params] = useSearchParams();
   const redirectTo = safeRedirect(params.get('redirectTo'), null);
+  const context = useSignInContext(signInReason(redirectTo));
+  useDocumentTitle(context?.heading ?? 'Sign in');
   const [sentTo, setSentTo] = useState<string | null>(null);
   const headingRef = useFocusOnChange<HTMLHeadingElement>(sentTo ? 'sent' : 'form');
 
@@ -51,13 +89,15 @@ export function LoginPage() {
   return (
     <section className="narrow">
       <h1 ref={headingRef} tabIndex={-1}>
-        Sign in
+        {context?.heading ?? 'Sign in'}
       </h1>
+      {context && <p className="sign-in-reason">{context.text}</p>}
       <GitHubError code={params.get('error')} />
       <AlreadySignedIn redirectTo={redirectTo} />
       <EmailLinkForm
         redirectTo={redirectTo}
         initialEmail={params.get('email')?.trim().slice(0, 254) ?? ''}
+        suggestedEmail={context?.email ?? null}
         onSent={setSentTo}
       />
       <GitHubButton redirectTo={redirectTo} />
@@ -97,12 +137,18 @@ interface EmailLinkFormProps {
   redirectTo: string | null;
   /** From `?email=` (a page that knows the address, e.g. the buy form for an email that already owns the course). */
   initialEmail: string;
+  /** The address the sign-in is for (a transfer offer's recipient), filled in once known unless one was typed. */
+  suggestedEmail: string | null;
   onSent: (email: string) => void;
 }
 
-function EmailLinkForm({ redirectTo, initialEmail, onSent }: EmailLinkFormProps) {
+function EmailLinkForm({ redirectTo, initialEmail, suggestedEmail, onSent }: EmailLinkFormProps) {
   const id = useId();
   const [email, setEmail] = useState(initialEmail);
+  const typed = useRef(false);
+  useEffect(() => {
+    if (suggestedEmail && !typed.current && !initialEmail) setEmail(suggestedEmail);
+  }, [suggestedEmail, initialEmail]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -131,7 +177,10 @@ function EmailLinkForm({ redirectTo, initialEmail, onSent }: EmailLinkFormProps)
         <EmailInput
           id={`${id}-email`}
           value={email}
-          onChange={setEmail}
+          onChange={(value) => {
+            typed.current = true;
+            setEmail(value);
+          }}
           invalid={!!error}
           describedBy={describedBy(id, error)}
         />

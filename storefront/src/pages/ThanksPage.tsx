@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { ApiError, isApiError } from '../api/client';
 import { getCheckoutStatus, type CheckoutState } from '../api/purchases';
+import { formatMoney } from '../money';
 import { plural } from './product/pricingText';
 import { loginPath } from '../redirects';
 import { useSession } from '../session';
@@ -9,13 +10,15 @@ import { useFocusOnChange } from '../useFocusOnChange';
 import { RetryAlert } from '../LoadStatus';
 import { useDocumentTitle } from '../useDocumentTitle';
 
+type Receipt = NonNullable<CheckoutState['receipt']>;
+
 /** How often, and for how long, the page asks whether the payment has gone through. */
 const POLL_EVERY_MS = 1000;
 const GIVE_UP_AFTER_MS = 30_000;
 
 type Phase =
   | { kind: 'checking' }
-  | { kind: 'fulfilled'; team: CheckoutState['team'] }
+  | { kind: 'fulfilled'; team: CheckoutState['team']; receipt: CheckoutState['receipt'] }
   | { kind: 'refunded' }
   | { kind: 'canceled' }
   | { kind: 'still-open' }
@@ -40,8 +43,8 @@ export function ThanksPage() {
     async function ask() {
       let outcome: Phase | null = null;
       try {
-        const { status, team } = await getCheckoutStatus(checkoutId, controller.signal);
-        if (status === 'fulfilled') outcome = { kind: status, team: team ?? null };
+        const { status, team, receipt } = await getCheckoutStatus(checkoutId, controller.signal);
+        if (status === 'fulfilled') outcome = { kind: status, team: team ?? null, receipt: receipt ?? null };
         else if (status !== 'open') outcome = { kind: status };
       } catch (error) {
         if (controller.signal.aborted) return;
@@ -108,26 +111,14 @@ function PhaseDetails({ phase, onCheckAgain }: { phase: Phase; onCheckAgain: () 
     case 'checking':
       return <p className="hint">This usually takes a few seconds. Please keep this page open.</p>;
     case 'fulfilled':
-      if (phase.team) return <TeamReady team={phase.team} />;
       return (
         <>
-          {state.status === 'signed-in' ? (
-            <p>You can start learning right away. Your receipt and invoice are in My purchases.</p>
-          ) : state.status === 'loading' ? null : (
-            <p>
-              We will send a receipt to the email address you gave at checkout. To start learning,{' '}
-              <Link to={loginPath('/purchases')}>sign in with that email</Link>: the course is waiting under My
-              purchases.
-            </p>
+          {phase.receipt && <ReceiptSummary receipt={phase.receipt} signedIn={state.status === 'signed-in'} />}
+          {phase.team ? (
+            <TeamReady team={phase.team} email={phase.receipt?.email ?? null} />
+          ) : (
+            <StartLearning receipt={phase.receipt} />
           )}
-          <p className="actions">
-            {state.status === 'signed-in' && (
-              <Link className="button-link" to="/purchases">
-                My purchases
-              </Link>
-            )}
-            <Link to="/">Browse the courses</Link>
-          </p>
         </>
       );
     case 'refunded':
@@ -179,48 +170,125 @@ function PhaseDetails({ phase, onCheckAgain }: { phase: Phase; onCheckAgain: () 
   }
 }
 
-/**
- * A team purchase opens no course by itself (DOMAIN §7): its seats are ready, and the buyer takes one on the team
- * page like anyone else, and shares the invite link from there.
- */
-function TeamReady({ team }: { team: NonNullable<CheckoutState['team']> }) {
+/** What was bought, what it cost, where the receipt went, and the invoice (behind sign-in, with the address filled in). */
+function ReceiptSummary({ receipt, signedIn }: { receipt: Receipt; signedIn: boolean }) {
+  const invoicePath = receipt.invoiceId ? `/invoices/${encodeURIComponent(receipt.invoiceId)}` : null;
+  return (
+    <dl className="receipt-summary">
+      <dt>Course</dt>
+      <dd>
+        {receipt.product.name}
+        {receipt.quantity > 1 ? ` (${plural(receipt.quantity, 'seat', 'seats')})` : ''}
+      </dd>
+      <dt>Paid</dt>
+      <dd>{receipt.amount === 0 ? 'Nothing: it was free' : formatMoney(receipt.amount, receipt.currency)}</dd>
+      {receipt.amount > 0 && (
+        <>
+          <dt>Receipt sent to</dt>
+          <dd>
+            <strong>{receipt.email}</strong>
+          </dd>
+        </>
+      )}
+      {invoicePath && (
+        <>
+          <dt>Invoice</dt>
+          <dd>
+            <Link to={signedIn ? invoicePath : loginPath(invoicePath, receipt.email)}>View or print your invoice</Link>
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
+
+/** One person's purchase: straight into its course when signed in; else the receipt's link, or sign in now. */
+function StartLearning({ receipt }: { receipt: Receipt | null }) {
   const { state } = useSession();
+  const target = receipt?.coursePath ?? '/purchases';
+  if (state.status === 'loading') return null;
+  if (state.status === 'signed-in') {
+    return (
+      <p className="actions">
+        <Link className="button-link" to={target}>
+          {receipt?.coursePath ? 'Go to the course' : 'My purchases'}
+        </Link>
+        <Link to="/purchases">My purchases</Link>
+      </p>
+    );
+  }
+  return (
+    <>
+      <p>
+        {receipt && receipt.amount > 0
+          ? 'Your receipt has a link that signs you in and opens the course: no password needed. Or sign in here now.'
+          : 'Sign in with the email address you gave to start learning: no password needed.'}
+      </p>
+      <p className="actions">
+        <Link className="button-link" to={loginPath(target, receipt?.email)}>
+          Sign in to start learning
+        </Link>
+        <Link to="/">Browse the courses</Link>
+      </p>
+    </>
+  );
+}
+
+/**
+ * A team purchase opens no course by itself (DOMAIN §7): its seats are ready, the buyer takes one on the team page
+ * like anyone else ("take your seat"), and shares the invite link, shown here too.
+ */
+function TeamReady({ team, email }: { team: NonNullable<CheckoutState['team']>; email: string | null }) {
+  const { state } = useSession();
+  const id = useId();
   const teamPath = `/teams/${encodeURIComponent(team.teamId)}`;
   const seats = plural(team.seats, 'seat', 'seats');
+  const signedIn = state.status === 'signed-in';
   return (
     <>
       <p>
         Your team’s <strong>{seats}</strong> {team.seats === 1 ? 'is' : 'are'} ready. The purchase itself does not open
         the course, not even for you: everyone who studies it takes one of the seats, you included.
       </p>
-      {state.status === 'loading' ? null : state.status === 'signed-in' ? (
-        <>
-          <p>
-            {team.ownerHasSeat
-              ? 'You already have a seat. On your team page, copy the invite link and share it with the people you bought seats for.'
-              : 'On your team page, take a seat yourself (one click) if you want to study it too, and copy the invite link to share with the people you bought seats for.'}{' '}
-            Your receipt and invoice are in My purchases.
-          </p>
-          <p className="actions">
-            <Link className="button-link" to={teamPath}>
-              {team.ownerHasSeat ? 'Go to your team' : 'Take a seat and invite your team'}
-            </Link>
-            <Link to="/purchases">My purchases</Link>
-          </p>
-        </>
-      ) : (
-        <>
-          <p>
-            We will send a receipt to the email address you gave at checkout. Sign in with that email to reach your team
-            page: take a seat there if you want to study it too, and copy the invite link to share.
-          </p>
-          <p className="actions">
-            <Link className="button-link" to={loginPath(teamPath)}>
-              Sign in to set up your team
-            </Link>
-          </p>
-        </>
-      )}
+      <ol className="next-steps">
+        <li>
+          <h2>Take your seat</h2>
+          {team.ownerHasSeat ? (
+            <p>You already have a seat.</p>
+          ) : (
+            <p>
+              If you want to study it too, take one seat yourself on your team page (one click)
+              {signedIn ? '.' : ': your receipt has a link that signs you in there, or sign in now.'}
+            </p>
+          )}
+          {state.status !== 'loading' && (
+            <p className="actions">
+              <Link className="button-link" to={signedIn ? teamPath : loginPath(teamPath, email ?? undefined)}>
+                {team.ownerHasSeat ? 'Go to your team' : signedIn ? 'Take your seat' : 'Sign in to take your seat'}
+              </Link>
+            </p>
+          )}
+        </li>
+        <li>
+          <h2>Invite your team</h2>
+          <div className="field">
+            <label htmlFor={`${id}-invite`}>Invite link</label>
+            <input
+              id={`${id}-invite`}
+              className="invite-link"
+              type="text"
+              readOnly
+              value={team.inviteUrl}
+              onFocus={(event) => event.target.select()}
+              aria-describedby={`${id}-invite-hint`}
+            />
+            <p id={`${id}-invite-hint`} className="hint">
+              Share this link with the people you bought seats for: each person who opens it and signs in takes one
+              seat. It is also in your receipt and on your team page.
+            </p>
+          </div>
+        </li>
+      </ol>
     </>
   );
 }
