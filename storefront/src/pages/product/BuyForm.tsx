@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { EmailInput, FieldAlert } from '../../ActionFeedback';
 import { Link } from 'wouter';
 import { ApiError, isApiError } from '../../api/client';
@@ -7,6 +7,7 @@ import { useHere } from '../../navigation';
 import { loginPath } from '../../redirects';
 import { useSession } from '../../session';
 import { plural } from './pricingText';
+import { saveBuyDraft } from './buyDraft';
 import { CheckoutSubmit } from './CheckoutSubmit';
 import { failedTo } from '../../useConfirmation';
 
@@ -19,6 +20,10 @@ interface Props {
   /** Seats being bought (a team purchase, or another copy of an owned course); null for one person or while invalid. */
   seats: number | null;
   free: boolean;
+  /** Back from the payment page's Cancel: said above the button. */
+  canceled?: boolean;
+  /** The receipt address typed before leaving for the payment page (this tab remembers it), to fill in again. */
+  draftEmail?: string | null;
 }
 
 type Request = NonNullable<Props['request']>;
@@ -34,7 +39,7 @@ interface Owned {
 }
 
 /** "Buy now" / "Buy N seats" / "Get it free": starts the provider's checkout; signed-out buyers give an email. */
-export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
+export function BuyForm({ request, onInvalid, forTeam, seats, free, canceled = false, draftEmail = null }: Props) {
   const id = useId();
   const { state } = useSession();
   const here = useHere();
@@ -45,6 +50,9 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
   const [owned, setOwned] = useState<Owned | null>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const needsEmail = state.status === 'signed-out' || state.status === 'error';
+  useEffect(() => {
+    if (draftEmail) setEmail(draftEmail);
+  }, [draftEmail]);
   const label = free
     ? 'Get it free'
     : seats !== null
@@ -73,6 +81,14 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
     setBusy(true);
     try {
       const { url } = await startCheckout(needsEmail ? { ...request, email: address } : request);
+      // Cancel at the payment page comes back to this form as it is now.
+      saveBuyDraft(request.productId, {
+        email: needsEmail ? address : '',
+        forTeam,
+        quantity: request.quantity ?? 1,
+        coupon: request.coupon ?? null,
+        ppp: request.ppp === true,
+      });
       window.location.assign(url);
     } catch (caught) {
       setBusy(false);
@@ -112,6 +128,7 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
   const emailDescribedBy = emailError ? `${id}-email-error` : owned ? `${id}-email-owned` : `${id}-email-hint`;
   return (
     <form className="stack buy-form" onSubmit={handleSubmit} noValidate aria-busy={busy}>
+      {canceled && <CanceledNotice />}
       {needsEmail && (
         <div className="field">
           <label htmlFor={`${id}-email`}>Email for your receipt</label>
@@ -154,5 +171,24 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free }: Props) {
         </p>
       )}
     </form>
+  );
+}
+
+/**
+ * Back from the payment page's Cancel. Focused when it appears (the form is ready by then), so the buyer, and a
+ * screen reader, start from here: on a phone the form is far below the top of the page.
+ */
+function CanceledNotice() {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  return (
+    <div ref={ref} tabIndex={-1} role="status" className="notice notice-info canceled-notice">
+      <p>
+        <strong>Payment canceled: nothing was charged.</strong> Your choices are kept: change them, or buy whenever you
+        are ready.
+      </p>
+    </div>
   );
 }

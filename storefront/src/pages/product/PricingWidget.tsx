@@ -1,9 +1,10 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import type { StoreProduct } from '../../api/catalog';
 import type { CheckoutRequest, PurchaseChoice, QuoteAnswer } from '../../api/commerce';
 import { formatDateTime } from '../../format';
 import { BuyForm } from './BuyForm';
+import { useCanceledCheckout } from './buyDraft';
 import { CouponField } from './CouponField';
 import { PriceBreakdown } from './PriceBreakdown';
 import { formatPercent } from './pricingText';
@@ -37,6 +38,16 @@ export function PricingWidget({ product, products }: Props) {
   // An empty field is not an error while the buyer is still typing; it is once they leave it or press Buy.
   const [seatsLeft, setSeatsLeft] = useState(false);
   const blocked = blockerMessage(product);
+  // Back from the payment page's Cancel: the choices as the buyer left them.
+  const back = useCanceledCheckout(product.id);
+  useEffect(() => {
+    const { draft } = back;
+    if (!draft) return;
+    setCoupon(draft.coupon);
+    setPpp(draft.ppp);
+    setForTeam(draft.forTeam);
+    if (draft.forTeam) setSeatsText(String(Math.min(draft.quantity, maxSeats)));
+  }, [back.draft]); // maxSeats is read once, as the seats field's first value is
 
   const parsed = parseSeats(seatsText, maxSeats);
   const choice: PurchaseChoice | null = forTeam
@@ -115,6 +126,8 @@ export function PricingWidget({ product, products }: Props) {
           forTeam={forTeam}
           seats={forTeam ? parsed.seats : answer.team ? 1 : null}
           free={answer.quote.free}
+          canceled={back.canceled}
+          draftEmail={back.draft?.email ?? null}
         />
       )}
     </div>
