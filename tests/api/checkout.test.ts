@@ -38,7 +38,7 @@ describe('checkout with the built-in test provider', () => {
     const created = await checkout({ productId: fundamentals.id, coupon: 'WELCOME10', email: 'New.Buyer@Example.com' });
     expect(created.status).toBe(201);
     const { checkoutId, url } = created.body;
-    expect((await status(checkoutId)).body).toEqual({ status: 'open', purchaseId: null, team: null });
+    expect((await status(checkoutId)).body).toEqual({ status: 'open', purchaseId: null, team: null, receipt: null });
 
     const back = await payAt(url);
     expect(back).toBe(`http://localhost:3000/thanks?checkout=${checkoutId}`);
@@ -117,7 +117,12 @@ describe('checkout with the built-in test provider', () => {
       .body;
     const back = await payAt(url, 'cancel');
     expect(back).toContain(`/products/${fundamentals.slug}?canceled=1`);
-    expect((await status(checkoutId)).body).toEqual({ status: 'canceled', purchaseId: null, team: null });
+    expect((await status(checkoutId)).body).toEqual({
+      status: 'canceled',
+      purchaseId: null,
+      team: null,
+      receipt: null,
+    });
     expect(await db()('users').where({ email: 'changed.mind@example.com' }).first()).toBeUndefined();
   });
 

@@ -196,7 +196,8 @@ describe('lead-in emails and answers', () => {
     const receipt = await lastEmailTo(db(), owner.user.email);
     expect(receipt.kind).toBe('receipt');
     expect(receipt.textBody).toContain('3 seats of Lead-in Course');
-    expect(receipt.textBody).toContain('Take your seat');
+    expect(receipt.textBody).toContain('To take your own seat, open your team page with this link.');
+    expect(receipt.htmlBody).toContain('>Take your seat</a>');
     expect(receipt.textBody).toContain(inviteUrl);
     expect(receipt.htmlBody).toContain(`href="${inviteUrl}"`);
     const { token } = tokenFrom(receipt.link);
@@ -205,7 +206,7 @@ describe('lead-in emails and answers', () => {
     const checkout = await db()('checkouts').where({ purchaseId: teamId }).first('id');
     const answer = await request(app).get(`/api/store/checkouts/${checkout.id}`);
     expect(answer.body).toMatchObject({
-      team: { teamId, seats: 3, ownerHasSeat: false, inviteUrl },
+      team: { teamId, seats: 3, ownerHasSeat: false, buyerHasCourse: false, inviteUrl },
       receipt: { quantity: 3, amount: 3 * 4_900, email: owner.user.email, coursePath: null },
     });
 

@@ -70,7 +70,7 @@ describe('team seats, team purchases and the upgrade credit on the storefront (C
       await expect.poll(() => thanks.innerText()).toContain('Your team’s 3 seats are ready.');
       expect(await thanks.innerText()).toContain('The purchase itself does not open the course, not even for you');
       expect(await thanks.innerText()).not.toContain('start learning right away');
-      const toTeam = thanks.getByRole('link', { name: 'Take a seat and invite your team' });
+      const toTeam = thanks.getByRole('link', { name: 'Take your seat' });
       expect(await toTeam.getAttribute('href')).toBe(`/teams/${team.id}`);
       await checkScreen(owner, 'storefront-thanks-team', { axe: true });
 
@@ -274,8 +274,9 @@ describe('team seats, team purchases and the upgrade credit on the storefront (C
       const thanks = page.getByRole('main');
       await expect.poll(() => thanks.innerText()).toContain('Your team’s 1 seat is ready.');
       expect(await thanks.innerText()).not.toContain('start learning right away');
-      expect(await thanks.getByRole('link', { name: 'Sign in to set up your team' }).getAttribute('href')).toBe(
-        `/login?${new URLSearchParams({ redirectTo: `/teams/${team.id}` })}`,
+      // They own the course: the seat is one to give away, and the sign-in has their address filled in.
+      expect(await thanks.getByRole('link', { name: 'Sign in to go to your team' }).getAttribute('href')).toBe(
+        `/login?${new URLSearchParams({ redirectTo: `/teams/${team.id}`, email: OWNING_EMAIL })}`,
       );
       await checkScreen(page, 'storefront-thanks-team-signed-out', { axe: true });
 

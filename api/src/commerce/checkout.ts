@@ -31,7 +31,7 @@ import { formatMoney } from './money';
 import type { Quote } from './pricing';
 import type { CheckoutOutcome, CheckoutStarted, CheckoutStatus } from './schemas';
 import type { QuoteService } from './quotes';
-import { holdingOfEmail } from './ownership';
+import { holdingOf, holdingOfEmail } from './ownership';
 import type { PurchaseLifecycle } from './purchase-lifecycle';
 import {
   apologyFor,
@@ -410,9 +410,15 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         receiptOfCheckout(db, checkoutId),
       ]);
       const invite = team && (await teamOfTeamPurchase(db, settled.purchaseId));
+      // A buyer who has the course already (bought, or a seat elsewhere) has only seats to give away: no seat to take.
+      const bought = team && (await db('purchases').where({ id: settled.purchaseId }).first('userId', 'productId'));
+      const buyerHasCourse = Boolean(bought && (await holdingOf(db, bought.userId, bought.productId)));
       return {
         ...settled,
-        team: team && invite ? { ...team, inviteUrl: inviteUrlOf(config.publicUrl, invite.inviteCode) } : null,
+        team:
+          team && invite
+            ? { ...team, buyerHasCourse, inviteUrl: inviteUrlOf(config.publicUrl, invite.inviteCode) }
+            : null,
         receipt: receipt
           ? {
               ...receipt,

@@ -115,7 +115,14 @@ export interface CheckoutOutcome {
    * A team purchase: the whole team's seats after it (`teamId` is the team's page, /teams/:teamId). It opens no
    * course by itself: the buyer takes a seat like anyone else.
    */
-  team: { teamId: string; seats: number; ownerHasSeat: boolean; inviteUrl: string } | null;
+  team: {
+    teamId: string;
+    seats: number;
+    ownerHasSeat: boolean;
+    /** The buyer has the course already (a seat, here or elsewhere, or their own purchase): no seat to take. */
+    buyerHasCourse: boolean;
+    inviteUrl: string;
+  } | null;
   /** A fulfilled checkout: what was bought, for how much, where the receipt went, and where it leads. */
   receipt: CheckoutReceipt | null;
 }

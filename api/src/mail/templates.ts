@@ -62,7 +62,7 @@ export function receiptEmail(
   const steps: { text: string; url: string; label: string }[] = [];
   if (team) {
     steps.push({
-      text: `A team purchase opens the course for whoever takes a seat, you included. Take your seat: ${leadIn ? `this link opens your team page. ${lasts}` : 'sign in, open My purchases and choose Manage team.'}`,
+      text: `A team purchase opens the course for whoever takes a seat, you included. To take your own seat, ${leadIn ? `open your team page with this link. ${lasts}` : 'sign in, open My purchases and choose Manage team.'}`,
       url: leadIn?.signInUrl ?? purchasesUrl,
       label: leadIn ? 'Take your seat' : 'My purchases',
     });

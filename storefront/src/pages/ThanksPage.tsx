@@ -252,19 +252,18 @@ function TeamReady({ team, email }: { team: NonNullable<CheckoutState['team']>; 
       </p>
       <ol className="next-steps">
         <li>
-          <h2>Take your seat</h2>
-          {team.ownerHasSeat ? (
-            <p>You already have a seat.</p>
-          ) : (
-            <p>
-              If you want to study it too, take one seat yourself on your team page (one click)
-              {signedIn ? '.' : ': your receipt has a link that signs you in there, or sign in now.'}
-            </p>
-          )}
+          <h2>{team.buyerHasCourse && !team.ownerHasSeat ? 'Your seats to give away' : 'Take your seat'}</h2>
+          <p>
+            {team.ownerHasSeat
+              ? 'You already have a seat.'
+              : team.buyerHasCourse
+                ? 'You already have this course, so every seat is one to give away: invite people below.'
+                : `If you want to study it too, take one seat yourself on your team page (one click)${signedIn ? '.' : ': your receipt has a link that signs you in there, or sign in now.'}`}
+          </p>
           {state.status !== 'loading' && (
             <p className="actions">
               <Link className="button-link" to={signedIn ? teamPath : loginPath(teamPath, email ?? undefined)}>
-                {team.ownerHasSeat ? 'Go to your team' : signedIn ? 'Take your seat' : 'Sign in to take your seat'}
+                {stepLabel(team, signedIn)}
               </Link>
             </p>
           )}
@@ -291,4 +290,10 @@ function TeamReady({ team, email }: { team: NonNullable<CheckoutState['team']>; 
       </ol>
     </>
   );
+}
+
+/** The team step's button: take the seat, or (a seat taken, the course owned) go to the team page. */
+function stepLabel(team: NonNullable<CheckoutState['team']>, signedIn: boolean): string {
+  if (team.ownerHasSeat || team.buyerHasCourse) return signedIn ? 'Go to your team' : 'Sign in to go to your team';
+  return signedIn ? 'Take your seat' : 'Sign in to take your seat';
 }
