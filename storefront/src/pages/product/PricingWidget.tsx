@@ -113,7 +113,8 @@ export function PricingWidget({ product, products }: Props) {
           seatsRef={seatsRef}
         />
       )}
-      <CouponField applied={coupon} answer={answer} onApply={applyCoupon} />
+      {/* Remounted with a form brought back from the payment page, so its field shows the restored code. */}
+      <CouponField key={back.draft ? 'restored' : 'new'} applied={coupon} answer={answer} onApply={applyCoupon} />
       {blocked ? (
         <p className="notice notice-info">{blocked}</p>
       ) : (
