@@ -99,6 +99,18 @@ describe('lead-in emails and answers', () => {
     expect(again.body.code).toBe('sign-in-link-invalid');
   });
 
+  it('gives a signed-in buyer whose address has capitals a receipt link that works', async () => {
+    const buyer = await createUser(db(), { email: 'Mixed.Case.Buyer@Example.com' });
+    await boughtWithTestProvider(services, db(), { buyer, productId: course.id });
+    const receipt = await lastEmailTo(db(), buyer.email);
+    const { email, token } = tokenFrom(receipt.link);
+    expect(email).toBe('mixed.case.buyer@example.com');
+    const entered = await consume(email, token);
+    expect(entered.status).toBe(200);
+    expect(entered.body.user.id).toBe(buyer.id);
+    expect(entered.body.redirectTo).toBe(`/courses/${courseSlug}`);
+  });
+
   it('keeps the receipt link for 7 days and then refuses it, saying how long it lasted', async () => {
     const early = 'receipt-early@example.com';
     const late = 'receipt-late@example.com';

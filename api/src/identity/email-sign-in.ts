@@ -50,15 +50,17 @@ export async function issueSignInLink(
   input: { publicUrl: string; email: string; redirectTo: string | null; now: Date; lifetimeMs: number },
 ): Promise<string> {
   const token = newSecret();
+  // As the Continue button sends it back (EmailAddress lower-cases): an account's address may have capitals.
+  const email = input.email.toLowerCase();
   await trx('verificationTokens').insert({
     token: hashSecret(token),
-    identifier: input.email,
+    identifier: email,
     // Both from the service's clock: an expired link's message says how long it lasted.
     createdAt: input.now,
     expires: new Date(input.now.getTime() + input.lifetimeMs),
     redirectTo: input.redirectTo === null ? null : safeRedirect(input.redirectTo),
   });
-  return signInLink(input.publicUrl, input.email, token);
+  return signInLink(input.publicUrl, email, token);
 }
 
 /** "15 minutes", "7 days": how long a link lasted, for the message of one that expired. */
