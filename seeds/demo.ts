@@ -7,11 +7,13 @@ import {
   createProduct,
   createRevenueSplit,
   createUser,
+  createWorkshopSession,
   makeUpgradable,
   type CourseOutline,
 } from './factories';
 
 const DAY = 24 * 60 * 60 * 1000;
+const HOUR = 60 * 60 * 1000;
 
 /** One person per role; admin@example.com is the administrator. */
 export const DEMO_USERS: { email: string; name: string; roles: Role[] }[] = [
@@ -114,6 +116,22 @@ export async function seedDemoData(trx: Knex.Transaction): Promise<void> {
     description: 'Two live half-days with exercises and a Q&A. Twenty seats.',
   });
   await makeUpgradable(trx, fundamentals, pro);
+  // The workshop's two half-days, two weeks out, organised from New York (learners see their own times).
+  const workshopDay = Math.floor(Date.now() / DAY) * DAY + 14 * DAY;
+  for (const [day, title] of [
+    'Day 1: Conditional and mapped types',
+    'Day 2: Template literal types and Q&A',
+  ].entries()) {
+    const startsAt = new Date(workshopDay + day * DAY + 17 * HOUR);
+    await createWorkshopSession(trx, {
+      product: workshop,
+      title,
+      startsAt,
+      endsAt: new Date(startsAt.getTime() + 3 * HOUR),
+      timeZone: 'America/New_York',
+      joinUrl: 'https://meet.example.com/type-level-workshop',
+    });
+  }
 
   await createCourse(trx, COURSE, { createdById: contributor.id, products: [fundamentals, pro] });
 

@@ -13,10 +13,13 @@ import {
   type ResourceType,
 } from '../api/src/learning/models';
 import { ProductRevenueSplit } from '../api/src/finance/models';
+import { WorkshopSession } from '../api/src/catalog/workshop-models';
 
 type Db = Knex | Knex.Transaction;
 
 const uniqueSuffix = () => randomUUID().slice(0, 8);
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 
 export function slugify(text: string): string {
   return text
@@ -112,6 +115,26 @@ export async function createPurchase(
     status: 'Valid',
     totalAmount: 0,
     ...fields,
+  });
+}
+
+/** A session of a live workshop: tomorrow at 17:00 UTC for two hours, in Europe/Berlin, unless told otherwise. */
+export async function createWorkshopSession(
+  db: Db,
+  input: { product: Product } & Partial<
+    Pick<WorkshopSession, 'title' | 'startsAt' | 'endsAt' | 'timeZone' | 'joinUrl'>
+  >,
+): Promise<WorkshopSession> {
+  const { product, ...fields } = input;
+  const startsAt = fields.startsAt ?? new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS + DAY_MS + 17 * HOUR_MS);
+  return WorkshopSession.query(db).insertAndFetch({
+    productId: product.id,
+    title: 'Session',
+    timeZone: 'Europe/Berlin',
+    joinUrl: 'https://meet.example.com/workshop',
+    ...fields,
+    startsAt,
+    endsAt: fields.endsAt ?? new Date(startsAt.getTime() + 2 * HOUR_MS),
   });
 }
 

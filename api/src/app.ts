@@ -8,6 +8,7 @@ import { adminExtraRoutes } from './admin/extra-routes';
 import { adminRoutes } from './admin/routes';
 import { ADMIN_RESOURCES } from './admin/resources';
 import { catalogRoutes } from './catalog/routes';
+import { workshopRoutes } from './catalog/workshop-routes';
 import { commerceRoutes } from './commerce/routes';
 import { testProviderRoutes } from './payments/test-provider-routes';
 import { STRIPE_WEBHOOK_PATH, webhookRoutes } from './payments/webhook-routes';
@@ -25,6 +26,7 @@ import { identityAdminRoutes } from './identity/admin-routes';
 import { jobAdminRoutes } from './jobs/admin-routes';
 import { oauthRoutes } from './identity/oauth-routes';
 import { identityRoutes } from './identity/routes';
+import { displayNameRoutes } from './identity/display-name-routes';
 import { createServices, type Deps, type Services } from './services';
 import { securityHeaders } from './web/security-headers';
 import { securityTxtRoutes } from './web/security-txt-routes';
@@ -54,7 +56,9 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api', healthRoutes({ health: services.health, allow }));
   mount('', securityTxtRoutes({ config: deps.config, clock: deps.clock, allow }));
   mount('/api/store', catalogRoutes({ catalog: services.catalog, allow }));
+  mount('/api/store', workshopRoutes({ workshops: services.workshops, allow }));
   mount('/api/store', identityRoutes({ allow, config: deps.config, ...services }));
+  mount('/api/store', displayNameRoutes({ allow, displayNames: services.displayNames }));
   mount(
     '/api/store',
     commerceRoutes({

@@ -23,8 +23,10 @@ import { purchaseLifecycle } from './commerce/purchase-lifecycle';
 import { teamService } from './commerce/teams';
 import { transferService } from './commerce/transfers';
 import { catalogService } from './catalog/service';
+import { workshopService } from './catalog/workshops';
 import { healthService } from './health/service';
 import { deviceFlow } from './identity/device-flow';
+import { displayNames } from './identity/display-name';
 import { emailSignIn } from './identity/email-sign-in';
 import { githubSignIn } from './identity/github';
 import { userPrefs } from './identity/prefs';
@@ -77,12 +79,14 @@ export function createServices(deps: Deps) {
     limits,
   });
   const transfers = transferService({ db, clock, config, logger, outbox, provider: payments, limits });
+  const workshops = workshopService({ db, clock, config, logger, outbox });
   defineRecurringJobs(
     jobs,
     {
       prune: () => pruneExpired(deps),
       expireTransfers: () => transfers.expire(),
       expireCheckouts: () => checkouts.expireAbandoned(),
+      sendWorkshopReminders: () => workshops.sendReminders(),
     },
     logger,
   );
@@ -90,6 +94,7 @@ export function createServices(deps: Deps) {
   const learning = learningService({ db, tree, caches });
   return {
     catalog: catalogService({ ...deps, caches }),
+    workshops,
     health: healthService(deps),
     admin: adminService({ db, changed: caches.clearAll }),
     dashboard: dashboardService(deps),
@@ -125,6 +130,7 @@ export function createServices(deps: Deps) {
     signOut: signOutEverywhere({ db, sessions }),
     prefs: userPrefs(deps),
     roles: roleAdmin({ db, changed: caches.clearAll }),
+    displayNames: displayNames({ db, changed: caches.clearAll }),
     prune: () => pruneExpired(deps),
   };
 }

@@ -4,7 +4,13 @@ import { OutboxEmail } from '../../api/src/db/models';
 import { knexExecutor } from '../../api/src/jobs/knex-executor';
 import { JOBS_SCHEMA } from '../../api/src/jobs/models';
 import { jobQueue, type JobQueue } from '../../api/src/jobs/queue';
-import { defineRecurringJobs, EXPIRE_CHECKOUTS, EXPIRE_TRANSFERS, PRUNE } from '../../api/src/jobs/recurring';
+import {
+  defineRecurringJobs,
+  EXPIRE_CHECKOUTS,
+  EXPIRE_TRANSFERS,
+  PRUNE,
+  WORKSHOP_REMINDERS,
+} from '../../api/src/jobs/recurring';
 import { createLogger } from '../../api/src/logger';
 import { outbox as createOutbox, SEND_EMAIL } from '../../api/src/mail/outbox';
 import type { MailTransport } from '../../api/src/mail/transport';
@@ -55,9 +61,14 @@ describe('the job queue', () => {
     expect(jobs.map((job) => job.state)).toEqual(ids.map(() => 'completed'));
   });
 
-  it('schedules pruning hourly and both expiry sweeps every minute (UTC), once however many replicas start', async () => {
+  it('schedules pruning hourly, both expiry sweeps every minute and workshop reminders every 5 minutes (UTC), once however many replicas start', async () => {
     const replicas = [1, 2, 3].map(() => jobQueue({ db: db(), logger }));
-    const work = { prune: async () => ({}), expireTransfers: async () => 0, expireCheckouts: async () => 0 };
+    const work = {
+      prune: async () => ({}),
+      expireTransfers: async () => 0,
+      expireCheckouts: async () => 0,
+      sendWorkshopReminders: async () => 0,
+    };
     replicas.forEach((jobs) => defineRecurringJobs(jobs, work, logger));
     try {
       await Promise.all(replicas.map((jobs) => jobs.start()));
@@ -66,6 +77,7 @@ describe('the job queue', () => {
         { name: EXPIRE_CHECKOUTS, cron: '* * * * *' },
         { name: EXPIRE_TRANSFERS, cron: '* * * * *' },
         { name: PRUNE, cron: '0 * * * *' },
+        { name: WORKSHOP_REMINDERS, cron: '*/5 * * * *' },
       ]);
     } finally {
       await Promise.all(replicas.map((jobs) => jobs.stop()));
@@ -141,6 +153,7 @@ describe('the job queue', () => {
       {
         prune: async () => ({}),
         expireTransfers: async () => 0,
+        sendWorkshopReminders: async () => 0,
         expireCheckouts: async () => {
           runs++;
           throw new Error('the provider did not answer');

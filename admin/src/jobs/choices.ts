@@ -19,6 +19,7 @@ export const NAME_LABELS: Record<string, string> = {
   'expire-transfers': 'console.jobs.kind.expireTransfers',
   'expire-checkouts': 'console.jobs.kind.expireCheckouts',
   prune: 'console.jobs.kind.prune',
+  'workshop-reminders': 'console.jobs.kind.workshopReminders',
 };
 
 export const NAME_CHOICES = Object.entries(NAME_LABELS).map(([id, name]) => ({ id, name }));

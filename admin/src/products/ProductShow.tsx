@@ -27,6 +27,7 @@ import { PurchaseRows } from '../purchases/PurchaseRows';
 import { SPLIT_TYPE_CHOICES } from '../product-revenue-splits/choices';
 import { type Product } from './choices';
 import { productColumns } from './ProductList';
+import { SessionsSection } from './SessionsSection';
 
 function ProductTitle() {
   const product = useRecordContext<Product>();
@@ -189,6 +190,12 @@ export function ProductShow() {
         {canRead(permissions, 'upgradable-products') && (
           <TabbedShowLayout.Tab label="resources.products.tabs.upgrades" path="upgrades">
             <UpgradesSection label={false} />
+          </TabbedShowLayout.Tab>
+        )}
+
+        {canRead(permissions, 'workshop-sessions') && (
+          <TabbedShowLayout.Tab label="resources.products.tabs.sessions" path="sessions">
+            <SessionsSection label={false} />
           </TabbedShowLayout.Tab>
         )}
 

@@ -8,6 +8,7 @@ import products from '../products';
 import purchaseUserTransfers from '../purchase-user-transfers';
 import purchases from '../purchases';
 import upgradableProducts from '../upgradable-products';
+import workshopSessions from '../workshop-sessions';
 import type { ConsoleResource } from './types';
 
 const STAFF = ['support', 'finance'] as const;
@@ -27,6 +28,7 @@ export const CATALOG_AND_SALES_RESOURCES: ConsoleResource[] = [
   { name: 'products', read: STAFF, write: ['support'], ...products, group: 'Catalog' },
   { name: 'prices', read: STAFF, write: ['support'], ...prices, group: 'Catalog' },
   { name: 'upgradable-products', read: STAFF, write: ['support'], ...upgradableProducts, group: 'Catalog' },
+  { name: 'workshop-sessions', read: STAFF, write: ['support'], ...workshopSessions, group: 'Catalog' },
 
   { name: 'purchases', read: STAFF, write: ['support'], ...purchases, group: 'Sales' },
   { name: 'bulk-purchases', read: STAFF, write: ['support'], ...bulkPurchases, group: 'Sales' },

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { enrollmentState } from '../catalog/service';
+import { workshopInvite } from '../catalog/workshops';
 import { findOrCreateUserByEmail } from '../identity/users';
 import type { NewEmail, Outbox } from '../mail/outbox';
 import { receiptEmail, unfulfillableRefundEmail } from '../mail/templates';
@@ -252,7 +253,11 @@ export async function queueReceipt(
     days: RECEIPT_SIGN_IN_DAYS,
     ...(team && { inviteUrl: inviteUrlOf(publicUrl, team.inviteCode) }),
   };
-  return outbox.prepare(trx, receiptEmail(step.buyer.email, step.product.name, amount, invoiceUrl, seats, leadIn));
+  const receipt = receiptEmail(step.buyer.email, step.product.name, amount, invoiceUrl, seats, leadIn);
+  // A live workshop's receipt carries its sessions' calendar invite; not a team's (its buyer holds no seat yet, and
+  // the invite carries the join link).
+  const invite = checkout.team ? null : await workshopInvite(trx, step.product, publicUrl);
+  return outbox.prepare(trx, invite ? { ...receipt, attachments: [invite] } : receipt);
 }
 
 /**

@@ -44,6 +44,8 @@ export const ERROR_STATUS = {
   'team-not-found': 404,
   'lesson-locked': 403,
   'not-comment-author': 403,
+  'reply-to-reply': 409,
+  'workshop-not-held': 403,
   'not-team-owner': 403,
   'already-exists': 409,
   'reference-conflict': 409,

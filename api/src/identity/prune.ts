@@ -38,6 +38,6 @@ export async function pruneExpired({
       .whereNot('status', 'pending')
       .whereNotNull('textBody')
       .where('createdAt', '<', emailCutoff)
-      .update({ textBody: null, htmlBody: null, secret: null }),
+      .update({ textBody: null, htmlBody: null, secret: null, attachments: null }),
   };
 }

@@ -4,6 +4,7 @@ import type { JobQueue } from './queue';
 export const PRUNE = 'prune';
 export const EXPIRE_TRANSFERS = 'expire-transfers';
 export const EXPIRE_CHECKOUTS = 'expire-checkouts';
+export const WORKSHOP_REMINDERS = 'workshop-reminders';
 
 interface RecurringWork {
   /** Drops expired credentials, rate-limit windows and email bodies past their retention. */
@@ -12,6 +13,8 @@ interface RecurringWork {
   expireTransfers(): Promise<unknown>;
   /** Ends checkouts left unpaid past their time; their reserved coupon uses come back. */
   expireCheckouts(): Promise<unknown>;
+  /** Queues the day's and the hour's reminders of workshop sessions, once per holder and session. */
+  sendWorkshopReminders(): Promise<unknown>;
 }
 
 /**
@@ -42,5 +45,14 @@ export function defineRecurringJobs(jobs: JobQueue, work: RecurringWork, logger:
     retryDelaySeconds: 10,
     expireInSeconds: 5 * 60,
     run: async () => void (await work.expireCheckouts()),
+  });
+  // Every 5 minutes: a reminder goes out at most 5 minutes after its session enters the day's or the hour's window.
+  jobs.define({
+    name: WORKSHOP_REMINDERS,
+    cron: '*/5 * * * *',
+    retryLimit: 1,
+    retryDelaySeconds: 30,
+    expireInSeconds: 5 * 60,
+    run: async () => void (await work.sendWorkshopReminders()),
   });
 }

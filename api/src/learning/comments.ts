@@ -1,13 +1,44 @@
 import type { ModelObject } from 'objection';
 import { recordAudit, type Actor } from '../audit/record';
+import { hasStaffRole } from '../shared/roles';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { LearningService, Viewer } from './learning';
 import type { Comment } from './models';
 import type { CommentRecord, LessonComment } from './schemas';
 
-/** A comment's columns, with its author's name beside them. */
-type CommentRow = ModelObject<Comment> & { authorName: string | null };
+/** A comment's columns, with its author's name and roles beside them. */
+type CommentRow = ModelObject<Comment> & { authorName: string | null; authorRoles: string[] };
+
+/** What a comment's author is shown as when they set no display name. */
+export const ANONYMOUS_AUTHOR = 'A learner';
+
+/**
+ * The people who teach a lesson: whoever created a course it sits in, and the owners and contributors (revenue
+ * splits) of the products that grant such a course. Staff count too, by their roles (see `view`).
+ */
+async function instructorsOf(db: Db, lessonId: string): Promise<Set<string>> {
+  const { rows } = await db.raw(
+    `WITH RECURSIVE up(id) AS (
+       SELECT ?::uuid
+       UNION
+       SELECT l.resource_of_id FROM content_resource_resources l JOIN up ON l.resource_id = up.id
+        WHERE l.deleted_at IS NULL
+     )
+     SELECT r.created_by_id AS user_id FROM content_resources r JOIN up ON r.id = up.id
+      WHERE r.type = 'course' AND r.created_by_id IS NOT NULL
+     UNION
+     SELECT s.user_id FROM product_content_resources pc
+       JOIN up ON pc.resource_id = up.id
+       JOIN product_revenue_splits s ON s.product_id = pc.product_id
+      WHERE s.type IN ('owner', 'contributor') AND s.user_id IS NOT NULL`,
+    [lessonId],
+  );
+  return new Set((rows as { user_id: string }[]).map((row) => row.user_id));
+}
+
+const withAuthor = (db: Db) => db('comments as c').join('users as u', 'u.id', 'c.userId');
+const AUTHOR_COLUMNS = ['c.*', 'u.name as authorName', 'u.roles as authorRoles'];
 
 /**
  * The thread under each lesson: whoever may open the lesson reads and writes it; authors edit and delete their
@@ -21,10 +52,16 @@ export function commentService({ db, learning }: { db: Db; learning: LearningSer
     return comment;
   }
 
-  const view = (row: CommentRow, viewerId: string | null): LessonComment => ({
+  /** One comment as learners see it; `instructors` are the lesson's (instructorsOf). */
+  const view = (row: CommentRow, viewerId: string | null, instructors: Set<string>): LessonComment => ({
     id: row.id,
+    parentId: row.parentId ?? null,
     text: row.text,
-    author: { id: row.userId, name: row.authorName ?? 'A learner' },
+    author: {
+      id: row.userId,
+      name: row.authorName?.trim() || ANONYMOUS_AUTHOR,
+      instructor: instructors.has(row.userId) || hasStaffRole(row.authorRoles ?? []),
+    },
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     editedAt: row.editedAt,
@@ -32,37 +69,68 @@ export function commentService({ db, learning }: { db: Db; learning: LearningSer
     hidden: row.hiddenAt ? { reason: row.hiddenReason } : null,
   });
 
+  /** One comment as its author sees it (after a post or an edit). */
+  async function one(commentId: string, viewerId: string): Promise<LessonComment> {
+    const row = (await withAuthor(db).where('c.id', commentId).first(AUTHOR_COLUMNS)) as CommentRow;
+    const lessonId = row.context?.resourceId;
+    return view(row, viewerId, lessonId ? await instructorsOf(db, lessonId) : new Set());
+  }
+
   return {
     async list(lessonId: string, viewer: Viewer) {
       await learning.assertOpen(lessonId, viewer);
-      const rows = (await db('comments as c')
-        .join('users as u', 'u.id', 'c.userId')
+      const rows = (await withAuthor(db)
         .whereRaw(`c.context->>'resourceId' = ?`, [lessonId])
         .where((q) =>
           viewer.user ? q.whereNull('c.hiddenAt').orWhere('c.userId', viewer.user.id) : q.whereNull('c.hiddenAt'),
         )
         .orderBy([{ column: 'c.createdAt' }, { column: 'c.id' }])
-        .select('c.*', 'u.name as authorName')) as CommentRow[];
-      return rows.map((row) => view(row, viewer.user?.id ?? null));
+        .select(AUTHOR_COLUMNS)) as CommentRow[];
+      // A reply shows only under its comment: replies to a comment this viewer cannot see are left out with it.
+      const shown = new Set(rows.filter((row) => !row.parentId).map((row) => row.id));
+      const instructors = await instructorsOf(db, lessonId);
+      return rows
+        .filter((row) => !row.parentId || shown.has(row.parentId))
+        .map((row) => view(row, viewer.user?.id ?? null, instructors));
     },
 
-    async post(lessonId: string, viewer: Viewer & { user: { id: string } }, text: string) {
+    /** A new comment, or with `parentId` a reply to a top-level comment of the same lesson (one level only). */
+    async post(lessonId: string, viewer: Viewer & { user: { id: string } }, text: string, parentId?: string | null) {
       await learning.assertOpen(lessonId, viewer);
-      const [row] = await db('comments')
-        .insert({ userId: viewer.user.id, text, context: JSON.stringify({ resourceId: lessonId }) })
-        .returning('*');
-      const author = await db('users').where({ id: viewer.user.id }).first('name');
-      return view({ ...row, authorName: author.name }, viewer.user.id);
+      if (parentId) {
+        const parent = await db('comments')
+          .where({ id: parentId })
+          .whereRaw(`context->>'resourceId' = ?`, [lessonId])
+          .where((q) => q.whereNull('hiddenAt').orWhere('userId', viewer.user.id))
+          .first('id', 'parentId');
+        if (!parent)
+          throw new AppError('not-found', 'The comment you reply to is not under this lesson any more.', {
+            parentId: 'is not a comment under this lesson',
+          });
+        if (parent.parentId)
+          throw new AppError(
+            'reply-to-reply',
+            'Replies go one level deep: reply to the comment that started the thread.',
+            {
+              parentId: 'is itself a reply',
+            },
+          );
+      }
+      const [inserted] = await db('comments')
+        .insert({
+          userId: viewer.user.id,
+          text,
+          context: JSON.stringify({ resourceId: lessonId }),
+          parentId: parentId ?? null,
+        })
+        .returning('id');
+      return one(inserted.id, viewer.user.id);
     },
 
     async edit(userId: string, commentId: string, text: string) {
       await own(userId, commentId);
-      const [row] = await db('comments')
-        .where({ id: commentId })
-        .update({ text, editedAt: db.fn.now() })
-        .returning('*');
-      const author = await db('users').where({ id: userId }).first('name');
-      return view({ ...row, authorName: author.name }, userId);
+      await db('comments').where({ id: commentId }).update({ text, editedAt: db.fn.now() });
+      return one(commentId, userId);
     },
 
     async remove(userId: string, commentId: string): Promise<void> {

@@ -73,6 +73,8 @@ export class Comment extends table('comments', { jsonAttributes: ['context'] }) 
   declare userId: string;
   declare text: string;
   declare context: { resourceId?: string; category?: string; [key: string]: unknown };
+  /** The top-level comment this one replies to; null for a comment that starts a thread (one level of replies). */
+  declare parentId: string | null;
   /** Hidden by staff: gone for everyone but its author, who sees why. */
   declare hiddenAt: Date | null;
   declare hiddenById: string | null;

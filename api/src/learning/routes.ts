@@ -16,6 +16,7 @@ import {
   LessonIdParam,
   LessonParams,
   ModuleParams,
+  NewCommentBody,
   ProgressBody,
   Slug,
 } from './schemas';
@@ -101,9 +102,9 @@ export function learningRoutes({ allow, config, learning, bookmarks, comments }:
   });
 
   router.post('/lessons/:lessonId/comments', allow.signedIn(), async (ctx) => {
-    const { text } = CommentBody.parse(ctx.request.body);
+    const { text, parentId } = NewCommentBody.parse(ctx.request.body);
     ctx.status = 201;
-    ctx.body = await comments.post(LessonIdParam.parse(ctx.params).lessonId, signedInViewer(ctx), text);
+    ctx.body = await comments.post(LessonIdParam.parse(ctx.params).lessonId, signedInViewer(ctx), text, parentId);
   });
 
   router.patch('/comments/:id', allow.signedIn(), async (ctx) => {

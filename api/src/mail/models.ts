@@ -1,8 +1,9 @@
 import { table } from '../db/base-model';
 import type { OutboxStatus } from './schemas';
+import type { EmailAttachment } from './transport';
 
 /** One email: written in the sender's transaction, delivered after commit, retried on failure. */
-export class OutboxEmail extends table('outboxEmails') {
+export class OutboxEmail extends table('outboxEmails', { jsonAttributes: ['attachments'] }) {
   declare id: string;
   declare toAddress: string;
   declare subject: string;
@@ -11,6 +12,8 @@ export class OutboxEmail extends table('outboxEmails') {
   declare htmlBody: string | null;
   /** What the body's `[redacted]` stands for (a sign-in link's token), kept only until the email is sent. */
   declare secret: string | null;
+  /** Files sent with the email (a calendar invite); dropped with the bodies after the retention period. */
+  declare attachments: EmailAttachment[] | null;
   declare kind: string;
   declare status: OutboxStatus;
   declare attempts: number;

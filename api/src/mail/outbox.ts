@@ -81,6 +81,7 @@ export function outbox({
         subject: reveal(email.subject),
         text: reveal(email.textBody ?? ''),
         html: email.htmlBody && reveal(email.htmlBody),
+        attachments: email.attachments,
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -126,6 +127,8 @@ export function outbox({
       htmlBody: email.html ? hide(email.html) : null,
       secret: email.secret || null,
       kind: email.kind,
+      // jsonb: knex would write a bare array as a PostgreSQL array.
+      attachments: email.attachments?.length ? JSON.stringify(email.attachments) : null,
     };
   };
 

@@ -2,11 +2,19 @@ import nodemailer from 'nodemailer';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 
+/** A file sent with an email (a calendar invite): text content, stored with the email in the outbox. */
+export interface EmailAttachment {
+  filename: string;
+  contentType: string;
+  content: string;
+}
+
 export interface OutgoingEmail {
   to: string;
   subject: string;
   text: string;
   html?: string | null;
+  attachments?: EmailAttachment[] | null;
 }
 
 export interface MailTransport {
@@ -44,6 +52,11 @@ export function createTransport(
           subject: email.subject,
           text: email.text,
           html: email.html ?? undefined,
+          attachments: email.attachments?.map(({ filename, contentType, content }) => ({
+            filename,
+            contentType,
+            content,
+          })),
           // The same id on every attempt: a relay that got an attempt whose answer we never saw drops the copy.
           messageId: email.id ? `<${email.id}@${domain}>` : undefined,
         });
@@ -53,6 +66,7 @@ export function createTransport(
   return {
     name: 'log',
     timeoutSeconds: 5,
+    // Attachments stay out of the log: an invite carries a join link meant for the buyer only.
     async send(email) {
       const links = (email.text.match(LINK) ?? []).map(shown);
       logger.info(

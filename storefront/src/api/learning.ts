@@ -62,8 +62,9 @@ export async function listComments(lessonId: string): Promise<LessonComment[]> {
   return (await getJson<ListAnswer<LessonComment>>(`/api/store/lessons/${enc(lessonId)}/comments`)).data;
 }
 
-export function postComment(lessonId: string, text: string): Promise<LessonComment> {
-  return postJson(`/api/store/lessons/${enc(lessonId)}/comments`, { text });
+/** A new comment, or with `parentId` a reply to a top-level comment (one level of replies). */
+export function postComment(lessonId: string, text: string, parentId?: string): Promise<LessonComment> {
+  return postJson(`/api/store/lessons/${enc(lessonId)}/comments`, parentId ? { text, parentId } : { text });
 }
 
 export function editComment(commentId: string, text: string): Promise<LessonComment> {

@@ -5,19 +5,26 @@ import { LoadStatus, RetryAlert } from '../LoadStatus';
 import { RequireSignIn } from '../RequireSignIn';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { useAccountAsync } from '../useAccountAsync';
+import { useSession } from '../session';
+import { DisplayNameForm } from './DisplayNameForm';
 
-/** /settings: theme and reading size (applied at once), video playback for later; saved to the account as they change. */
+/**
+ * /settings: the display name shown on comments (saved with its button); theme and reading size (applied at once), video
+ * playback for later, saved to the account as they change.
+ */
 export function SettingsPage() {
   return <RequireSignIn>{() => <SettingsLoader />}</RequireSignIn>;
 }
 
 function SettingsLoader() {
   const fields = useAccountAsync(getGlobalPrefs);
+  const { state } = useSession();
   useDocumentTitle('Settings');
 
   return (
     <section className="settings narrow">
       <h1>Settings</h1>
+      {state.status === 'signed-in' && <DisplayNameForm current={state.user.name} />}
       {fields.status === 'ready' ? (
         <SettingsForm stored={fields.data} />
       ) : (

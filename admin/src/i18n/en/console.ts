@@ -370,6 +370,7 @@ export const consoleLabels = {
       expireTransfers: 'Expire transfers',
       expireCheckouts: 'Expire checkouts',
       prune: 'Prune expired data',
+      workshopReminders: 'Workshop reminders',
     },
     empty: {
       title: 'No jobs yet',

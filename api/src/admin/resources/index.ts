@@ -26,6 +26,7 @@ import {
   merchantRefunds,
   merchantSessions,
 } from './merchant';
+import { workshopSessions } from './workshops';
 
 /** Every console resource: one per entity of the data model, plus team purchases, the job queue and the audit log. */
 export const ADMIN_RESOURCES: readonly AdminResource[] = [
@@ -33,6 +34,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
   prices,
   upgradableProducts,
   productContentResources,
+  workshopSessions,
   merchantAccounts,
   merchantProducts,
   merchantPrices,

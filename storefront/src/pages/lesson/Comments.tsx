@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type Ref } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type Ref } from 'react';
 import { isApiError } from '../../api/client';
 import { deleteComment, editComment, listComments, postComment, type LessonComment } from '../../api/learning';
 import { formatDateTime } from '../../format';
@@ -38,10 +38,17 @@ export function Comments({ lessonId }: { lessonId: string }) {
 
   const replace = (comment: LessonComment) => setItems((shown ?? []).map((c) => (c.id === comment.id ? comment : c)));
   function removed(id: string) {
-    setItems((shown ?? []).filter((c) => c.id !== id));
+    // Its replies go with it (the API deletes them too).
+    setItems((shown ?? []).filter((c) => c.id !== id && c.parentId !== id));
     setAnnouncement('Comment deleted.');
     headingRef.current?.focus(); // its buttons are gone
   }
+  function replied(reply: LessonComment) {
+    setItems([...(shown ?? []), reply]);
+    setAnnouncement('Your reply is posted.');
+  }
+  const signedIn = state.status === 'signed-in';
+  const threads = (shown ?? []).filter((c) => !c.parentId);
 
   return (
     <section className="comments" aria-labelledby="comments-heading">
@@ -55,20 +62,36 @@ export function Comments({ lessonId }: { lessonId: string }) {
       {shown && shown.length === 0 && <p className="empty">No comments yet. Ask a question or share a tip.</p>}
       {shown && shown.length > 0 && (
         <ol className="comment-list">
-          {shown.map((comment) => (
-            <CommentItem key={comment.id} comment={comment} onChanged={replace} onDeleted={removed} />
+          {threads.map((comment) => (
+            <CommentItem
+              key={comment.id}
+              comment={comment}
+              onChanged={replace}
+              onDeleted={removed}
+              reply={signedIn ? (text) => postComment(lessonId, text, comment.id).then(replied) : null}
+            >
+              <Replies replies={shown.filter((c) => c.parentId === comment.id)}>
+                {(reply) => <CommentItem key={reply.id} comment={reply} onChanged={replace} onDeleted={removed} />}
+              </Replies>
+            </CommentItem>
           ))}
         </ol>
       )}
       {state.status === 'signed-in' ? (
         shown && (
-          <NewComment
-            lessonId={lessonId}
-            onPosted={(comment) => {
-              setItems([...shown, comment]);
-              setAnnouncement('Your comment is posted.');
-            }}
-          />
+          <>
+            <p className="hint comment-as">
+              Your comments show as <strong>{state.user.name?.trim() || 'A learner'}</strong>.{' '}
+              <Link to="/settings">Change your display name</Link>
+            </p>
+            <NewComment
+              lessonId={lessonId}
+              onPosted={(comment) => {
+                setItems([...shown, comment]);
+                setAnnouncement('Your comment is posted.');
+              }}
+            />
+          </>
         )
       ) : (
         <SignInToComment />
@@ -201,17 +224,36 @@ function NewComment({ lessonId, onPosted }: { lessonId: string; onPosted: (comme
   );
 }
 
+/** The replies under a top-level comment, one level deep. */
+function Replies({ replies, children }: { replies: LessonComment[]; children: (reply: LessonComment) => ReactNode }) {
+  if (replies.length === 0) return null;
+  return (
+    <ol
+      className="comment-list comment-replies"
+      aria-label={`${replies.length === 1 ? '1 reply' : `${replies.length} replies`}`}
+    >
+      {replies.map(children)}
+    </ol>
+  );
+}
+
 function CommentItem({
   comment,
   onChanged,
   onDeleted,
+  reply = null,
+  children,
 }: {
   comment: LessonComment;
   onChanged: (comment: LessonComment) => void;
   onDeleted: (id: string) => void;
+  /** Posts a reply to this comment; null where none may be written (a reply, or signed out). */
+  reply?: ((text: string) => Promise<void>) | null;
+  children?: ReactNode;
 }) {
   const metaId = useId();
-  const [mode, setMode] = useState<'view' | 'edit' | 'confirm-delete'>('view');
+  const [mode, setMode] = useState<'view' | 'edit' | 'confirm-delete' | 'reply'>('view');
+  const replyRef = useRef<HTMLButtonElement>(null);
   const editRef = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
 
@@ -225,11 +267,16 @@ function CommentItem({
     returnFocus.current = true;
     setMode('view');
   };
+  const backFromReply = () => {
+    setMode('view');
+    requestAnimationFrame(() => replyRef.current?.focus());
+  };
 
   return (
     <li className={comment.hidden ? 'comment comment-hidden' : 'comment'}>
       <p className="comment-meta" id={metaId}>
         <strong>{comment.author.name}</strong>
+        {comment.author.instructor && <span className="badge badge-instructor">Instructor</span>}
         {comment.mine && <span className="you"> (you)</span>} ·{' '}
         <time dateTime={comment.createdAt}>{formatDateTime(comment.createdAt)}</time>
         {comment.editedAt && <span className="hint"> · edited</span>}
@@ -252,30 +299,61 @@ function CommentItem({
       ) : (
         <p className="comment-text">{comment.text}</p>
       )}
-      {comment.mine && mode === 'view' && (
+      {(comment.mine || reply) && mode === 'view' && (
         <p className="actions">
-          <button
-            type="button"
-            className="button-quiet"
-            ref={editRef}
-            onClick={() => setMode('edit')}
-            aria-describedby={metaId}
-          >
-            Edit
-          </button>
-          <button
-            type="button"
-            className="button-quiet"
-            onClick={() => setMode('confirm-delete')}
-            aria-describedby={metaId}
-          >
-            Delete
-          </button>
+          {reply && (
+            <button
+              type="button"
+              className="button-quiet"
+              ref={replyRef}
+              onClick={() => setMode('reply')}
+              aria-describedby={metaId}
+            >
+              Reply
+            </button>
+          )}
+          {comment.mine && (
+            <>
+              <button
+                type="button"
+                className="button-quiet"
+                ref={editRef}
+                onClick={() => setMode('edit')}
+                aria-describedby={metaId}
+              >
+                Edit
+              </button>
+              <button
+                type="button"
+                className="button-quiet"
+                onClick={() => setMode('confirm-delete')}
+                aria-describedby={metaId}
+              >
+                Delete
+              </button>
+            </>
+          )}
         </p>
       )}
       {mode === 'confirm-delete' && (
         <ConfirmDelete comment={comment} onDeleted={() => onDeleted(comment.id)} onCancel={back} />
       )}
+      {mode === 'reply' && reply && (
+        <CommentForm
+          label={`Reply to ${comment.author.name}`}
+          initialText=""
+          submitLabel="Post reply"
+          busyLabel="Posting…"
+          className="stack comment-reply-form"
+          onSubmit={async (text) => {
+            await reply(text);
+            backFromReply();
+          }}
+          onCancel={backFromReply}
+          autoFocus
+        />
+      )}
+      {children}
     </li>
   );
 }

@@ -8,6 +8,7 @@ import { NotFoundPage } from '../NotFoundPage';
 import { Availability } from '../Availability';
 import { TYPE_LABEL } from '../productTypes';
 import { PricingWidget } from './PricingWidget';
+import { WorkshopSchedule } from './WorkshopSchedule';
 
 /** /products/:slugOrId: what the course is, and the pricing widget to buy it. */
 export function ProductPage() {
@@ -39,6 +40,7 @@ function ProductDetails({ product, products }: { product: StoreProduct; products
         {product.description && <p className="product-description">{product.description}</p>}
         <Availability product={product} />
         <CourseLinks product={product} />
+        {product.productType === 'live' && <WorkshopSchedule productId={product.id} />}
       </div>
       <section className="product-buy" aria-label="Buy this course">
         {product.price ? (

@@ -1,0 +1,57 @@
+import { DeleteButton, EditButton, usePermissions, useRecordContext, useTranslate } from 'react-admin';
+import { CreateRelatedButton } from '../common/CreateRelatedButton';
+import { Rows, RelatedRows } from '../common/Rows';
+import { section } from '../common/Section';
+import { canWrite } from '../permissions';
+import { sessionColumns } from '../workshop-sessions/SessionList';
+import type { Product } from './choices';
+
+/** A session's row under its workshop, with Edit and Delete for those who may write sessions. */
+function SessionRows() {
+  const { permissions } = usePermissions();
+  const writable = canWrite(permissions, 'workshop-sessions');
+  return (
+    <Rows empty="resources.workshop-sessions.noneForProduct">
+      {sessionColumns(false)}
+      {writable ? <EditButton /> : null}
+      {writable ? (
+        <DeleteButton
+          mutationMode="pessimistic"
+          redirect={false}
+          confirmTitle="resources.workshop-sessions.deleteTitle"
+          confirmContent="resources.workshop-sessions.deleteContent"
+        />
+      ) : null}
+    </Rows>
+  );
+}
+
+/** The product's Sessions tab: a live workshop's schedule, added, edited and deleted here. */
+export function SessionsSection(_props: { label?: false }) {
+  const product = useRecordContext<Product>();
+  const translate = useTranslate();
+  if (!product) return null;
+  if (product.productType !== 'live')
+    return section(
+      translate('resources.workshop-sessions.ofProduct'),
+      null,
+      null,
+      translate('resources.workshop-sessions.onlyLive'),
+    );
+  return section(
+    translate('resources.workshop-sessions.ofProduct'),
+    <CreateRelatedButton
+      resource="workshop-sessions"
+      record={{ productId: product.id }}
+      label="resources.workshop-sessions.add"
+    />,
+    <RelatedRows
+      reference="workshop-sessions"
+      target="productId"
+      sort={{ field: 'startsAt', order: 'ASC' }}
+      paginated
+      rows={<SessionRows />}
+    />,
+    translate('resources.workshop-sessions.ofProductNote'),
+  );
+}

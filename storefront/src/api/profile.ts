@@ -1,0 +1,9 @@
+import type { DisplayNameAnswer } from '@contract/identity/display-name.schemas';
+import type { Wire } from '@contract/shared/wire';
+import type { StoreUser } from './identity';
+import { putJson } from './client';
+
+/** Sets the name shown on the learner's comments; an empty name clears it ("A learner" again). */
+export async function putDisplayName(name: string): Promise<StoreUser> {
+  return (await putJson<Wire<DisplayNameAnswer>>('/api/store/me/name', { name })).user;
+}

@@ -1,0 +1,49 @@
+import { getSchedule, type ScheduledSession } from '../../api/workshops';
+import { LoadStatus } from '../../LoadStatus';
+import { formatSessionRange, sameWallClock, visitorTimeZone } from '../../sessionTimes';
+import { useAsync } from '../../useAsync';
+
+/**
+ * A live workshop's sessions in the visitor's time zone, each also in the workshop's own zone when that differs.
+ * The join link is not here: holders find it in My learning.
+ */
+export function WorkshopSchedule({ productId }: { productId: string }) {
+  const schedule = useAsync(() => getSchedule(productId), [productId]);
+  const yours = visitorTimeZone();
+  return (
+    <section className="workshop-schedule" aria-labelledby="schedule-heading">
+      <h2 id="schedule-heading">Schedule</h2>
+      <LoadStatus state={schedule} retry={schedule.retry} what="the schedule" />
+      {schedule.status === 'ready' &&
+        (schedule.data.length === 0 ? (
+          <p className="empty">The sessions are being scheduled. Buyers get the dates by email.</p>
+        ) : (
+          <>
+            <p className="hint">Times are in your time zone ({yours}).</p>
+            <ol className="session-list">
+              {schedule.data.map((session) => (
+                <SessionItem key={session.id} session={session} yours={yours} />
+              ))}
+            </ol>
+          </>
+        ))}
+    </section>
+  );
+}
+
+function SessionItem({ session, yours }: { session: ScheduledSession; yours: string }) {
+  const { startsAt, endsAt, timeZone } = session;
+  return (
+    <li className="session">
+      <h3>{session.title}</h3>
+      <p>
+        <time dateTime={startsAt}>{formatSessionRange(startsAt, endsAt)}</time>
+      </p>
+      <p className="hint">
+        {sameWallClock(startsAt, timeZone, yours)
+          ? `The workshop runs on ${timeZone} time.`
+          : `${formatSessionRange(startsAt, endsAt, timeZone)} in ${timeZone}, where the workshop runs.`}
+      </p>
+    </li>
+  );
+}
