@@ -1,4 +1,3 @@
-import { expect } from 'vitest';
 import type { Db } from '../../api/src/db/connection';
 import { JOBS_SCHEMA } from '../../api/src/jobs/models';
 
@@ -26,9 +25,12 @@ export async function jobsOf(db: Db, name: string): Promise<JobRow[]> {
  * under way to end (a failed run becomes a retry only once its runner recorded the failure).
  */
 export async function makeRetriesDue(db: Db, name: string): Promise<number> {
-  await expect
-    .poll(async () => (await db.withSchema(JOBS_SCHEMA).from('job').where({ name, state: 'active' })).length)
-    .toBe(0);
+  // A plain wait (not expect.poll): hooks call this too.
+  const deadline = Date.now() + 10_000;
+  while ((await db.withSchema(JOBS_SCHEMA).from('job').where({ name, state: 'active' })).length) {
+    if (Date.now() > deadline) throw new Error(`a ${name} job is still running after 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   return db.withSchema(JOBS_SCHEMA).from('job').where({ name, state: 'retry' }).update({ startAfter: db.fn.now() });
 }
 
