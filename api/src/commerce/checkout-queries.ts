@@ -440,18 +440,33 @@ export const teamOfPurchase = (db: Conn, purchaseId: string) =>
   >;
 
 /** What the thank-you page names of a settled checkout: its product, what was paid, and the buyer's address. */
-export const receiptOfCheckout = (db: Conn, checkoutId: string) =>
-  db('checkouts as c')
+export async function receiptOfCheckout(
+  db: Conn,
+  checkoutId: string,
+): Promise<Omit<CheckoutReceipt, 'coursePath'> | undefined> {
+  const row = await db('checkouts as c')
     .join('products as pr', 'pr.id', 'c.productId')
     .join('purchases as p', 'p.id', 'c.purchaseId')
     // The buyer at settlement: the receipt went to them, whoever holds the purchase now.
     .join('users as u', 'u.id', 'c.buyerUserId')
     .where('c.id', checkoutId)
     .first(
-      db.raw('json_build_object(?, pr.id, ?, pr.name, ?, pr.slug) as product', ['id', 'name', 'slug']),
+      'pr.id as productId',
+      'pr.name as productName',
+      'pr.slug as productSlug',
       'c.quantity',
-      'c.amountTotal as amount',
+      'c.amountTotal',
       'c.currency',
       'u.email',
-      'p.merchantChargeId as invoiceId',
-    ) as Promise<Omit<CheckoutReceipt, 'coursePath'> | undefined>;
+      'p.merchantChargeId',
+    );
+  if (!row) return undefined;
+  return {
+    product: { id: row.productId, name: row.productName, slug: row.productSlug },
+    quantity: row.quantity,
+    amount: row.amountTotal,
+    currency: row.currency,
+    email: row.email,
+    invoiceId: row.merchantChargeId,
+  };
+}

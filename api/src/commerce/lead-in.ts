@@ -29,14 +29,16 @@ export const teamPathOf = (teamId: string) => `/teams/${encodeURIComponent(teamI
 export async function courseOfProduct(db: Conn, productId: string): Promise<LeadInCourse | null> {
   const courses = (await coursesOfProducts(db as Knex, [productId])).get(productId) ?? [];
   if (courses.length <= 1) return courses[0] ?? null;
-  const inherited: string[] = await db('productContentResources as pc')
-    .join('upgradableProducts as u', 'u.upgradableFromId', 'pc.productId')
-    .where('u.upgradableToId', productId)
-    .whereIn(
-      'pc.resourceId',
-      courses.map((c) => c.id),
-    )
-    .pluck('pc.resourceId');
+  const inherited = (
+    (await db('productContentResources as pc')
+      .join('upgradableProducts as u', 'u.upgradableFromId', 'pc.productId')
+      .where('u.upgradableToId', productId)
+      .whereIn(
+        'pc.resourceId',
+        courses.map((c) => c.id),
+      )
+      .select('pc.resourceId as id')) as { id: string }[]
+  ).map((row) => row.id);
   return courses.find((c) => !inherited.includes(c.id)) ?? courses[0]!;
 }
 
