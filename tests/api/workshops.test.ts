@@ -312,9 +312,14 @@ describe('live workshops (issue 17, point 5)', () => {
       const body =
         encoding === 'base64'
           ? Buffer.from(part![2]!.replace(/\s+/g, ''), 'base64').toString('utf8')
-          : part![2]!
-              .replace(/=\r\n/g, '')
-              .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+          : encoding === 'quoted-printable'
+            ? decodeURIComponent(
+                `${part![2]!}\r\n`
+                  .replace(/=\r\n/g, '')
+                  .replace(/%/g, '%25')
+                  .replace(/=([0-9A-F]{2})/g, '%$1'),
+              )
+            : `${part![2]!}\r\n`; // 7bit: as it is
       const { events } = parseIcs(body);
       expect(events).toEqual([
         expect.objectContaining({

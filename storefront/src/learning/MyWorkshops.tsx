@@ -19,7 +19,10 @@ export function MyWorkshops({ workshops }: { workshops: MyWorkshop[] }) {
             {nextSession ? (
               <NextSession session={nextSession} yours={yours} />
             ) : (
-              <p className="hint">No session is scheduled yet. We email you as soon as the dates are set.</p>
+              <p className="hint">
+                No session is scheduled yet. The dates appear here, and we remind you by email a day and an hour before
+                each.
+              </p>
             )}
             {sessions.length > 1 && (
               <>

@@ -16,7 +16,9 @@ export function WorkshopSchedule({ productId }: { productId: string }) {
       <LoadStatus state={schedule} retry={schedule.retry} what="the schedule" />
       {schedule.status === 'ready' &&
         (schedule.data.length === 0 ? (
-          <p className="empty">The sessions are being scheduled. Buyers get the dates by email.</p>
+          <p className="empty">
+            The sessions are being scheduled: check back soon. Buyers find the dates in My learning.
+          </p>
         ) : (
           <>
             <p className="hint">Times are in your time zone ({yours}).</p>
