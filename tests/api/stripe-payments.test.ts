@@ -86,7 +86,12 @@ describe('payments through Stripe (the real SDK against a local stand-in for its
 
     const purchases = await Purchase.query(db()).joinRelated('user').where('user.email', 'racer@example.com');
     expect(purchases).toHaveLength(1);
-    expect((await thanks(checkoutId)).body).toEqual({ status: 'fulfilled', purchaseId: purchases[0]!.id, team: null });
+    expect((await thanks(checkoutId)).body).toMatchObject({
+      status: 'fulfilled',
+      purchaseId: purchases[0]!.id,
+      team: null,
+      receipt: { email: 'racer@example.com', quantity: 1 },
+    });
     const charge = await chargeOf(purchases[0]!.id);
     const stripeCharge = [...stripe.objects.values()].find((o) => o.id === charge.identifier)!;
     const balance = stripe.objects.get(stripeCharge.balance_transaction as string)!;
