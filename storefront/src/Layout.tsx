@@ -1,4 +1,4 @@
-import { Component, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Component, Suspense, useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { isApiError } from './api/client';
 import { signOut } from './api/identity';
@@ -27,13 +27,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      <header className="site-header">
-        <Link to="/" className="brand">
-          Courses
-        </Link>
-        <MainNav />
-        <AccountNav />
-      </header>
+      <SiteHeader />
       <main id="main" className="container" ref={mainRef} tabIndex={-1}>
         <PageLoadBoundary key={pathname}>
           <Suspense
@@ -48,6 +42,75 @@ export function Layout({ children }: { children: ReactNode }) {
         </PageLoadBoundary>
       </main>
     </>
+  );
+}
+
+/**
+ * The brand and the navigation. On a phone (styles.css: below 640 px) a signed-in learner's links would wrap to
+ * three rows, so they fold into a panel behind a "Menu" button; wider screens show them in the row and never see
+ * the button. A visitor has only "Sign in", which fits beside the brand.
+ */
+function SiteHeader() {
+  const { state } = useSession();
+  const [pathname] = useLocation();
+  const [open, setOpen] = useState(false);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const signedIn = state.status === 'signed-in';
+
+  // A link that goes to another page closes the menu; the Layout then moves the focus to the new page.
+  useEffect(() => setOpen(false), [pathname]);
+
+  // Escape closes it from anywhere, and the focus goes back to the button that opened it.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      buttonRef.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+
+  // A link to the page already shown changes no address: close here, and keep the focus on the button.
+  function onMenuClick(event: MouseEvent<HTMLElement>) {
+    const link = (event.target as HTMLElement).closest('a');
+    if (!link) return;
+    setOpen(false);
+    if (link.getAttribute('href') === pathname) buttonRef.current?.focus();
+  }
+
+  return (
+    <header className={signedIn ? 'site-header has-menu' : 'site-header'}>
+      <Link to="/" className="brand">
+        Courses
+      </Link>
+      {signedIn && (
+        <button
+          ref={buttonRef}
+          type="button"
+          className="menu-button"
+          aria-expanded={open}
+          aria-controls="site-menu"
+          onClick={() => setOpen(!open)}
+        >
+          <svg viewBox="0 0 16 16" width="18" height="18" aria-hidden="true" focusable="false">
+            <path
+              d={open ? 'M3.5 3.5l9 9M12.5 3.5l-9 9' : 'M2 4h12M2 8h12M2 12h12'}
+              stroke="currentColor"
+              strokeWidth="1.8"
+              strokeLinecap="round"
+            />
+          </svg>
+          Menu
+        </button>
+      )}
+      {/* Not a dialog: the panel pushes the page down and the page stays usable, so no focus trap. */}
+      <div id="site-menu" className="site-menu" data-open={open || undefined} onClick={onMenuClick}>
+        <MainNav />
+        <AccountNav />
+      </div>
+    </header>
   );
 }
 

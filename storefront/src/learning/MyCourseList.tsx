@@ -1,6 +1,7 @@
 import { coursePath, lessonPath, type MyCourse } from '../api/learning';
 import { formatDate } from '../format';
 import { Link } from 'wouter';
+import { isComplete } from './outlineProgress';
 import { ProgressBar } from './ProgressBar';
 
 /** The learner's courses as cards: progress, and the lesson to continue with. */
@@ -15,6 +16,7 @@ export function MyCourseList({ courses, headingLevel }: { courses: MyCourse[]; h
             <Heading>
               <Link to={coursePath(course)}>{course.title}</Link>
             </Heading>
+            {isComplete(progress) && <p className="badge badge-complete">Course complete</p>}
             <ProgressBar progress={progress} label={`Progress in ${course.title}`} />
             {lastStudiedAt && (
               <p className="hint">

@@ -2,6 +2,7 @@ import { isApiError } from '../../api/client';
 import { getCourse, lessonPath, type CourseView, type LessonItem } from '../../api/learning';
 import { AccessNotice } from '../../learning/AccessNotice';
 import { LessonStatus } from '../../learning/LessonStatus';
+import { isComplete, lessonsInOrder } from '../../learning/outlineProgress';
 import { ProgressBar } from '../../learning/ProgressBar';
 import { LoadStatus } from '../../LoadStatus';
 import { Link, useParams } from 'wouter';
@@ -15,7 +16,9 @@ export function CoursePage() {
   const { course: slug = '' } = useParams();
   const { state } = useSession();
   const course = useAsync(() => getCourse(slug), [slug]);
-  if (course.status === 'error' && isApiError(course.error, 'not-found', 'validation-failed')) {
+  const notFound = course.status === 'error' && isApiError(course.error, 'not-found', 'validation-failed');
+  useDocumentTitle(notFound ? 'Course not found' : course.status === 'ready' ? course.data.course.title : 'Course');
+  if (notFound) {
     return <NotFoundPage title="Course not found">This course does not exist or is not published.</NotFoundPage>;
   }
   if (course.status !== 'ready') {
@@ -31,7 +34,6 @@ export function CoursePage() {
 
 function CourseOutline({ view, signedIn }: { view: CourseView; signedIn: boolean }) {
   const { course, access, progress, modules } = view;
-  useDocumentTitle(course.title);
   const showProgress = signedIn && (access.full || progress.completed > 0);
   return (
     <article className="course-page">
@@ -88,12 +90,15 @@ function ContinueLink({ view, signedIn }: { view: CourseView; signedIn: boolean 
       </p>
     );
   }
-  if (signedIn && progress.total > 0 && progress.completed === progress.total) {
-    return <p className="continue notice notice-info">You have completed every lesson of this course. Well done!</p>;
+  if (signedIn && isComplete(progress)) {
+    return (
+      <p className="continue notice notice-info course-complete">
+        <span className="badge badge-complete">Course complete</span> You have completed every lesson of this course.
+        Well done!
+      </p>
+    );
   }
-  const first = view.modules
-    .flatMap((m) => [...m.lessons, ...m.sections.flatMap((s) => s.lessons)])
-    .find((l) => l.open);
+  const first = lessonsInOrder(view).find((l) => l.open);
   if (!first) return null;
   return (
     <p className="continue">

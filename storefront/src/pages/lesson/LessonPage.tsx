@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { FieldAlert } from '../../ActionFeedback';
 import { isApiError } from '../../api/client';
 import {
@@ -8,9 +8,12 @@ import {
   lessonPath,
   setBookmarked,
   setLessonCompleted,
+  type CourseView,
   type LessonView,
+  type ProgressAnswer,
 } from '../../api/learning';
 import { AccessNotice } from '../../learning/AccessNotice';
+import { isComplete, withLessonCompleted } from '../../learning/outlineProgress';
 import { LoadStatus } from '../../LoadStatus';
 import { loginPath } from '../../redirects';
 import { Link, useLocation, useParams } from 'wouter';
@@ -19,12 +22,28 @@ import { useAsync } from '../../useAsync';
 import { useDocumentTitle } from '../../useDocumentTitle';
 import { NotFoundPage } from '../NotFoundPage';
 import { Comments } from './Comments';
+import { CourseFinished } from './CourseFinished';
+import { withoutRepeatedTitle } from './lessonBody';
+import { LessonOutline } from './LessonOutline';
 
-/** /courses/:course/lessons/:lesson: the lesson to study (or why it is locked), progress, bookmark, discussion. */
+/**
+ * /courses/:course/lessons/:lesson: the lesson to study (or why it is locked) beside the course's outline, progress,
+ * bookmark, previous and next, discussion, and the "you finished the course" moment.
+ */
 export function LessonPage() {
   const { course = '', lesson = '' } = useParams();
   const view = useAsync(() => getLesson(course, lesson), [course, lesson]);
-  if (view.status === 'error' && isApiError(view.error, 'not-found', 'validation-failed')) {
+  // The outline with this learner's progress, asked for at the same time as the lesson.
+  const outline = useAsync(() => getCourse(course), [course]);
+  const notFound = view.status === 'error' && isApiError(view.error, 'not-found', 'validation-failed');
+  useDocumentTitle(
+    notFound
+      ? 'Lesson not found'
+      : view.status === 'ready'
+        ? `${view.data.lesson.title} · ${view.data.course.title}`
+        : 'Lesson',
+  );
+  if (notFound) {
     return (
       <NotFoundPage title="Lesson not found">
         This lesson does not exist or is not published.{' '}
@@ -40,48 +59,74 @@ export function LessonPage() {
       </section>
     );
   }
-  return <Lesson key={view.data.lesson.id} view={view.data} />;
+  return (
+    <Lesson key={view.data.lesson.id} view={view.data} outline={outline.status === 'ready' ? outline.data : null} />
+  );
 }
 
-function Lesson({ view }: { view: LessonView }) {
+function Lesson({ view, outline }: { view: LessonView; outline: CourseView | null }) {
   const { course, module, section, lesson } = view;
   const { state } = useSession();
   const signedIn = state.status === 'signed-in';
-  useDocumentTitle(`${lesson.title} · ${course.title}`);
+  const [completed, setCompleted] = useState(view.completed);
+  const [finished, setFinished] = useState<ProgressAnswer['course'] | null>(null);
+  const body = useMemo(() => view.body && withoutRepeatedTitle(view.body, lesson.title), [view.body, lesson.title]);
+
+  function onSaved(answer: ProgressAnswer) {
+    setCompleted(answer.completed);
+    // This lesson was the last one left: the course is complete.
+    setFinished(answer.completed && isComplete(answer.course.progress) ? answer.course : null);
+  }
 
   return (
-    <article className="lesson-page">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <ol>
-          <li>
-            <Link to={coursePath(course)}>{course.title}</Link>
-          </li>
-          <li>{module.title}</li>
-          {section && <li>{section.title}</li>}
-        </ol>
-      </nav>
-      <h1>{lesson.title}</h1>
-      {view.open && view.body !== null ? (
-        <>
-          {signedIn ? <BookmarkToggle view={view} /> : <SignInToTrack />}
-          {/* The body is rich text sanitized by the API (api/src/learning/sanitize.ts: no scripts, no event handlers, no
-              javascript: links), so it can be rendered as HTML. */}
-          <div className="lesson-body" dangerouslySetInnerHTML={{ __html: view.body }} />
-          {signedIn && <CompleteToggle view={view} />}
-        </>
+    <div className="lesson-layout">
+      {outline ? (
+        <LessonOutline
+          view={withLessonCompleted(outline, lesson.id, completed)}
+          currentId={lesson.id}
+          signedIn={signedIn}
+        />
       ) : (
-        <LockedLesson view={view} />
+        // The outline is on its way (or failed: the lesson still reads); its column keeps its place meanwhile.
+        <div className="lesson-outline-placeholder" />
       )}
-      <LessonPager view={view} />
-      {view.open && <Comments lessonId={lesson.id} />}
-    </article>
+      <article className="lesson-page">
+        <nav aria-label="Breadcrumb" className="breadcrumb">
+          <ol>
+            <li>
+              <Link to={coursePath(course)}>{course.title}</Link>
+            </li>
+            <li>{module.title}</li>
+            {section && <li>{section.title}</li>}
+          </ol>
+        </nav>
+        <h1>{lesson.title}</h1>
+        {view.open && body !== null ? (
+          <>
+            {signedIn ? <BookmarkToggle view={view} /> : <SignInToTrack />}
+            {/* The body is rich text sanitized by the API (api/src/learning/sanitize.ts: no scripts, no event handlers, no
+                javascript: links), so it can be rendered as HTML. */}
+            <div className="lesson-body" dangerouslySetInnerHTML={{ __html: body }} />
+            {signedIn && <CompleteToggle view={view} completed={completed} onSaved={onSaved} />}
+          </>
+        ) : (
+          <LockedLesson view={view} />
+        )}
+        {/* Always in the page, so screen readers announce the moment when it fills. */}
+        <div role="status" className="course-finished-status">
+          {finished && <CourseFinished course={finished} />}
+        </div>
+        <LessonPager view={view} />
+        {view.open && <Comments lessonId={lesson.id} />}
+      </article>
+    </div>
   );
 }
 
 function SignInToTrack() {
   const [pathname] = useLocation();
   return (
-    <p className="hint lesson-toolbar">
+    <p className="hint lesson-hint">
       <Link to={loginPath(pathname)}>Sign in</Link> to keep track of the lessons you complete and to bookmark lessons.
     </p>
   );
@@ -100,9 +145,16 @@ function LockedLesson({ view }: { view: LessonView }) {
 }
 
 /** "Mark complete" / "Mark incomplete"; says what it did, with the module's progress. */
-function CompleteToggle({ view }: { view: LessonView }) {
+function CompleteToggle({
+  view,
+  completed,
+  onSaved,
+}: {
+  view: LessonView;
+  completed: boolean;
+  onSaved: (answer: ProgressAnswer) => void;
+}) {
   const { refresh } = useSession();
-  const [completed, setCompleted] = useState(view.completed);
   const [pending, setPending] = useState(false);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
 
@@ -113,7 +165,7 @@ function CompleteToggle({ view }: { view: LessonView }) {
     setMessage(null);
     try {
       const answer = await setLessonCompleted(view.lesson.id, next, view.course.slug ?? view.course.id);
-      setCompleted(answer.completed);
+      onSaved(answer);
       const { completed: done, total } = answer.module;
       setMessage({
         text: `${answer.completed ? 'Marked complete.' : 'Marked not complete.'} ${view.module.title}: ${done} of ${total} ${total === 1 ? 'lesson' : 'lessons'} done.`,

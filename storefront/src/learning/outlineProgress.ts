@@ -1,0 +1,33 @@
+import type { CourseView, LessonItem, Progress } from '../api/learning';
+
+/** Every lesson of a course in reading order: module by module, its own lessons, then its sections'. */
+export function lessonsInOrder(view: CourseView): LessonItem[] {
+  return view.modules.flatMap((m) => [...m.lessons, ...m.sections.flatMap((s) => s.lessons)]);
+}
+
+function progressOf(lessons: LessonItem[]): Progress {
+  const completed = lessons.filter((l) => l.completed).length;
+  const total = lessons.length;
+  return { completed, total, percent: total ? Math.round((completed / total) * 100) : 0 };
+}
+
+/**
+ * The outline as it is once this lesson was marked complete (or not) on the lesson page, so the outline beside it
+ * follows the button without asking the API again; the counts are the API's (api/src/learning/outline.ts).
+ */
+export function withLessonCompleted(view: CourseView, lessonId: string, completed: boolean): CourseView {
+  const mark = (lessons: LessonItem[]) => lessons.map((l) => (l.id === lessonId ? { ...l, completed } : l));
+  const modules = view.modules.map((m) => {
+    const lessons = mark(m.lessons);
+    const sections = m.sections.map((s) => {
+      const marked = mark(s.lessons);
+      return { ...s, lessons: marked, progress: progressOf(marked) };
+    });
+    return { ...m, lessons, sections, progress: progressOf([...lessons, ...sections.flatMap((s) => s.lessons)]) };
+  });
+  const next = { ...view, modules };
+  return { ...next, progress: progressOf(lessonsInOrder(next)) };
+}
+
+/** Every lesson done: the course is complete. */
+export const isComplete = (progress: Progress) => progress.total > 0 && progress.completed === progress.total;
