@@ -98,6 +98,9 @@ async function main(): Promise<void> {
   try {
     await start(config, logger, running);
   } catch (error) {
+    // Ctrl-C while starting reaches the embedded database too, which ends the start's queries: the shutdown under
+    // way is the story, not that failure.
+    if (stopping) return;
     if (error instanceof SchemaBehindError) process.stderr.write(`${error.message}\n`);
     else logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed');
     await stop(running, logger).catch(() => undefined);
