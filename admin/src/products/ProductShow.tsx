@@ -7,6 +7,7 @@ import {
   SelectField,
   Show,
   TabbedShowLayout,
+  TabbedShowLayoutTabs,
   useListContext,
   usePermissions,
   useRecordContext,
@@ -144,7 +145,10 @@ export function ProductShow() {
   const translate = useTranslate();
   return (
     <Show title={<ProductTitle />}>
-      <TabbedShowLayout>
+      {/* Eight tabs do not fit a phone: the bar scrolls rather than the page (and takes no width from its tabs). */}
+      <TabbedShowLayout
+        tabs={<TabbedShowLayoutTabs variant="scrollable" scrollButtons="auto" sx={{ width: 0, minWidth: '100%' }} />}
+      >
         <TabbedShowLayout.Tab label="resources.products.tabs.summary">
           {pick(productColumns, ['name', 'productType', 'status', 'quantityAvailable'])}
           {date('enrollmentOpensAt', { emptyText: 'resources.products.opensEmpty' })}

@@ -1,3 +1,4 @@
+import { Box } from '@mui/material';
 import { DeleteButton, EditButton, usePermissions, useRecordContext, useTranslate } from 'react-admin';
 import { CreateRelatedButton } from '../common/CreateRelatedButton';
 import { Rows, RelatedRows } from '../common/Rows';
@@ -45,13 +46,17 @@ export function SessionsSection(_props: { label?: false }) {
       record={{ productId: product.id }}
       label="resources.workshop-sessions.add"
     />,
-    <RelatedRows
-      reference="workshop-sessions"
-      target="productId"
-      sort={{ field: 'startsAt', order: 'ASC' }}
-      paginated
-      rows={<SessionRows />}
-    />,
+    // Seven columns are wider than a phone: the table scrolls sideways inside its box (which takes no width from its
+    // content, so the page keeps the screen's), not the page.
+    <Box sx={{ width: 0, minWidth: '100%', overflowX: 'auto' }}>
+      <RelatedRows
+        reference="workshop-sessions"
+        target="productId"
+        sort={{ field: 'startsAt', order: 'ASC' }}
+        paginated
+        rows={<SessionRows />}
+      />
+    </Box>,
     translate('resources.workshop-sessions.ofProductNote'),
   );
 }
