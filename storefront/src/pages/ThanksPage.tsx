@@ -265,6 +265,7 @@ function TeamReady({ team, email }: { team: NonNullable<CheckoutState['team']>; 
               <Link className="button-link" to={signedIn ? teamPath : loginPath(teamPath, email ?? undefined)}>
                 {stepLabel(team, signedIn)}
               </Link>
+              {signedIn && <Link to="/purchases">My purchases</Link>}
             </p>
           )}
         </li>
