@@ -247,8 +247,10 @@ function TeamReady({ team, email }: { team: NonNullable<CheckoutState['team']>; 
   return (
     <>
       <p>
-        Your team’s <strong>{seats}</strong> {team.seats === 1 ? 'is' : 'are'} ready. The purchase itself does not open
-        the course, not even for you: everyone who studies it takes one of the seats, you included.
+        Your team’s <strong>{seats}</strong> {team.seats === 1 ? 'is' : 'are'} ready.{' '}
+        {team.buyerHasCourse && !team.ownerHasSeat
+          ? 'Each person who takes a seat gets the course.'
+          : 'The purchase itself does not open the course, not even for you: everyone who studies it takes one of the seats, you included.'}
       </p>
       <ol className="next-steps">
         <li>
