@@ -14,6 +14,8 @@ interface Running {
   server?: Server;
   database?: OpenDatabase;
   stopBackground?: () => Promise<void>;
+  /** The start under way, which a stop lets settle before closing what it opened. */
+  starting?: Promise<void>;
 }
 
 async function start(config: Config, logger: Logger, running: Running): Promise<void> {
@@ -57,6 +59,9 @@ async function start(config: Config, logger: Logger, running: Running): Promise<
 }
 
 async function stop(running: Running, logger: Logger): Promise<void> {
+  // Closing the pool under a start's pending queries makes the pool print their aborts: let the start settle
+  // first (it fails fast once the database is gone), but not for ever.
+  await Promise.race([running.starting?.catch(() => undefined), new Promise((r) => setTimeout(r, 10_000).unref())]);
   if (running.server) {
     running.server.closeAllConnections();
     await new Promise((resolve) => running.server!.close(resolve));
@@ -96,7 +101,7 @@ async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
 
   try {
-    await start(config, logger, running);
+    await (running.starting = start(config, logger, running));
   } catch (error) {
     // Ctrl-C while starting reaches the embedded database too, which ends the start's queries: the shutdown under
     // way is the story, not that failure.

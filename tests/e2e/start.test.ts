@@ -142,6 +142,13 @@ describe('npm start on the embedded database', { timeout: 120_000 }, () => {
     expect(alive(orphan)).toBe(false);
     await stopWithCtrlC(restarted);
   });
+  it('stops cleanly on a Ctrl-C that comes while it is still starting (the database gets it too)', async () => {
+    const { env } = await startEnv();
+    const started = npmStart(env);
+    await waitFor(() => started.output().includes('embedded PostgreSQL is running'), started, 90_000);
+    await stopWithCtrlC(started);
+    expect(postmasterPid(dataDir)).toBeUndefined();
+  });
 });
 
 describe('npm start with DATABASE_URL', { timeout: 120_000 }, () => {
