@@ -221,6 +221,19 @@ describe('lead-in emails and answers', () => {
       team: { teamId, seats: 3, ownerHasSeat: false, buyerHasCourse: false, inviteUrl },
       receipt: { quantity: 3, amount: 3 * 4_900, email: owner.user.email, coursePath: null },
     });
+    // An hour on, the thank-you address (if shared) names neither the address nor the invite link; the buyer signed
+    // in still sees both.
+    const now = clock.now();
+    clock.advance(61 * 60_000);
+    try {
+      const later = await request(app).get(`/api/store/checkouts/${checkout.id}`);
+      expect(later.body.team).toMatchObject({ teamId, inviteUrl: null });
+      expect(later.body.receipt).toMatchObject({ quantity: 3, email: null });
+      const asBuyer = await as(owner, request(app).get(`/api/store/checkouts/${checkout.id}`));
+      expect(asBuyer.body).toMatchObject({ team: { inviteUrl }, receipt: { email: owner.user.email } });
+    } finally {
+      clock.set(now);
+    }
 
     // More seats later: the receipt leads to the same team.
     const more = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: course.id, quantity: 2 });

@@ -443,7 +443,10 @@ export const teamOfPurchase = (db: Conn, purchaseId: string) =>
 export async function receiptOfCheckout(
   db: Conn,
   checkoutId: string,
-): Promise<Omit<CheckoutReceipt, 'coursePath'> | undefined> {
+): Promise<
+  | (Omit<CheckoutReceipt, 'coursePath' | 'email'> & { email: string; buyerUserId: string; purchasedAt: Date })
+  | undefined
+> {
   const row = await db('checkouts as c')
     .join('products as pr', 'pr.id', 'c.productId')
     .join('purchases as p', 'p.id', 'c.purchaseId')
@@ -458,7 +461,9 @@ export async function receiptOfCheckout(
       'c.amountTotal',
       'c.currency',
       'u.email',
+      'u.id as buyerUserId',
       'p.merchantChargeId',
+      'p.createdAt as purchasedAt',
     );
   if (!row) return undefined;
   return {
@@ -468,5 +473,7 @@ export async function receiptOfCheckout(
     currency: row.currency,
     email: row.email,
     invoiceId: row.merchantChargeId,
+    buyerUserId: row.buyerUserId,
+    purchasedAt: new Date(row.purchasedAt),
   };
 }

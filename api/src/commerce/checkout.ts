@@ -113,6 +113,9 @@ function discountLabel(quote: Quote): string {
  * coupon use, and sends the email (after commit). The settlement's steps are in settle-steps.ts, its SQL in
  * checkout-queries.ts.
  */
+/** How long after a purchase its thank-you page names the receipt's address and the invite link to anyone with it. */
+export const THANKS_PRIVATE_MS = 60 * 60 * 1000;
+
 export function checkoutService({ db, clock, config, logger, outbox, quotes, provider, refunds, limits }: Deps) {
   /**
    * Takes one use of a limited coupon with one conditional update, so that N buyers racing for M uses left get
@@ -400,9 +403,11 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
 
     /**
      * The thank-you page's answer: the settlement, and for a team purchase its team (the whole team's seats), since
-     * a team purchase opens no course until its buyer takes a seat (DOMAIN §7).
+     * a team purchase opens no course until its buyer takes a seat (DOMAIN §7). The receipt's address and the
+     * team's invite link (a bearer link to a seat) are said only to the buyer signed in, or in the first hour after
+     * the purchase (the buyer's browser coming back from paying): a thank-you address shared later shows neither.
      */
-    async outcome(checkoutId: string): Promise<CheckoutOutcome> {
+    async outcome(checkoutId: string, viewerUserId: string | null = null): Promise<CheckoutOutcome> {
       const settled = await this.fulfil(checkoutId);
       if (settled.status !== 'fulfilled' || !settled.purchaseId) return { ...settled, team: null, receipt: null };
       const [team, receipt] = await Promise.all([
@@ -410,6 +415,10 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         receiptOfCheckout(db, checkoutId),
       ]);
       const invite = team && (await teamOfTeamPurchase(db, settled.purchaseId));
+      const forTheBuyer =
+        !!receipt &&
+        (viewerUserId === receipt.buyerUserId ||
+          clock.now().getTime() - receipt.purchasedAt.getTime() < THANKS_PRIVATE_MS);
       // A buyer who has the course already (bought, or a seat elsewhere) has only seats to give away: no seat to take.
       const bought = team && (await db('purchases').where({ id: settled.purchaseId }).first('userId', 'productId'));
       const buyerHasCourse = Boolean(bought && (await holdingOf(db, bought.userId, bought.productId)));
@@ -417,11 +426,20 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         ...settled,
         team:
           team && invite
-            ? { ...team, buyerHasCourse, inviteUrl: inviteUrlOf(config.publicUrl, invite.inviteCode) }
+            ? {
+                ...team,
+                buyerHasCourse,
+                inviteUrl: forTheBuyer ? inviteUrlOf(config.publicUrl, invite.inviteCode) : null,
+              }
             : null,
         receipt: receipt
           ? {
-              ...receipt,
+              product: receipt.product,
+              quantity: receipt.quantity,
+              amount: receipt.amount,
+              currency: receipt.currency,
+              invoiceId: receipt.invoiceId,
+              email: forTheBuyer ? receipt.email : null,
               // A team purchase opens nothing until its buyer takes a seat (DOMAIN §7): its step is the team page.
               coursePath: team ? null : await leadInPath(db, receipt.product.id),
             }

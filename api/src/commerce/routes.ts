@@ -51,7 +51,7 @@ export function commerceRoutes({ allow, config, quotes, checkouts, purchases }: 
   // The thank-you page asks until the purchase exists; asking also fulfils a paid checkout (exactly once).
   router.get('/checkouts/:id', allow.public(), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await checkouts.outcome(IdParam.parse(ctx.params).id);
+    ctx.body = await checkouts.outcome(IdParam.parse(ctx.params).id, authOf(ctx)?.user.id ?? null);
   });
 
   // Anyone may ask; a signed-in buyer also sees team seats already bought and upgrade credit.

@@ -121,7 +121,8 @@ export interface CheckoutOutcome {
     ownerHasSeat: boolean;
     /** The buyer has the course already (a seat, here or elsewhere, or their own purchase): no seat to take. */
     buyerHasCourse: boolean;
-    inviteUrl: string;
+    /** Only for the buyer signed in, or in the first hour after the purchase; null otherwise. */
+    inviteUrl: string | null;
   } | null;
   /** A fulfilled checkout: what was bought, for how much, where the receipt went, and where it leads. */
   receipt: CheckoutReceipt | null;
@@ -135,8 +136,8 @@ export interface CheckoutReceipt {
   /** What was paid, integer cents (0 for a free redemption). */
   amount: number;
   currency: string;
-  /** The address the receipt went to (the buyer's account). */
-  email: string;
+  /** The address the receipt went to (the buyer's account): only for the buyer signed in, or in the first hour. */
+  email: string | null;
   /** The invoice's page is /invoices/:invoiceId (signed in as the buyer); null when nothing was charged. */
   invoiceId: string | null;
   /** The course the purchase opens (its page's path), or null when it opens none by itself (a team's) or has none. */

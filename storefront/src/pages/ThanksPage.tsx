@@ -182,7 +182,7 @@ function ReceiptSummary({ receipt, signedIn }: { receipt: Receipt; signedIn: boo
       </dd>
       <dt>Paid</dt>
       <dd>{receipt.amount === 0 ? 'Nothing: it was free' : formatMoney(receipt.amount, receipt.currency)}</dd>
-      {receipt.amount > 0 && (
+      {receipt.amount > 0 && receipt.email && (
         <>
           <dt>Receipt sent to</dt>
           <dd>
@@ -194,7 +194,9 @@ function ReceiptSummary({ receipt, signedIn }: { receipt: Receipt; signedIn: boo
         <>
           <dt>Invoice</dt>
           <dd>
-            <Link to={signedIn ? invoicePath : loginPath(invoicePath, receipt.email)}>View or print your invoice</Link>
+            <Link to={signedIn ? invoicePath : loginPath(invoicePath, receipt.email ?? undefined)}>
+              View or print your invoice
+            </Link>
           </dd>
         </>
       )}
@@ -225,7 +227,7 @@ function StartLearning({ receipt }: { receipt: Receipt | null }) {
           : 'Sign in with the email address you gave to start learning: no password needed.'}
       </p>
       <p className="actions">
-        <Link className="button-link" to={loginPath(target, receipt?.email)}>
+        <Link className="button-link" to={loginPath(target, receipt?.email ?? undefined)}>
           Sign in to start learning
         </Link>
         <Link to="/">Browse the courses</Link>
@@ -273,22 +275,26 @@ function TeamReady({ team, email }: { team: NonNullable<CheckoutState['team']>; 
         </li>
         <li>
           <h2>Invite your team</h2>
-          <div className="field">
-            <label htmlFor={`${id}-invite`}>Invite link</label>
-            <input
-              id={`${id}-invite`}
-              className="invite-link"
-              type="text"
-              readOnly
-              value={team.inviteUrl}
-              onFocus={(event) => event.target.select()}
-              aria-describedby={`${id}-invite-hint`}
-            />
-            <p id={`${id}-invite-hint`} className="hint">
-              Share this link with the people you bought seats for: each person who opens it and signs in takes one
-              seat. It is also in your receipt and on your team page.
-            </p>
-          </div>
+          {team.inviteUrl ? (
+            <div className="field">
+              <label htmlFor={`${id}-invite`}>Invite link</label>
+              <input
+                id={`${id}-invite`}
+                className="invite-link"
+                type="text"
+                readOnly
+                value={team.inviteUrl}
+                onFocus={(event) => event.target.select()}
+                aria-describedby={`${id}-invite-hint`}
+              />
+              <p id={`${id}-invite-hint`} className="hint">
+                Share this link with the people you bought seats for: each person who opens it and signs in takes one
+                seat. It is also in your receipt and on your team page.
+              </p>
+            </div>
+          ) : (
+            <p>The invite link is in your receipt, and on your team page once you sign in.</p>
+          )}
         </li>
       </ol>
     </>
