@@ -51,7 +51,8 @@ describe('live workshops and comments on the storefront and in the console (Chro
     await checkScreen(page, 'console-workshop-sessions');
 
     await page.getByRole('link', { name: 'Add session' }).click();
-    await page.getByLabel('Title').fill('Office hours');
+    // The form's field, not the list's "Sort by title" still on screen while the form loads.
+    await page.getByRole('textbox', { name: 'Title' }).fill('Office hours');
     await page.getByLabel('Starts').fill('2030-03-01T15:00');
     await page.getByLabel('Ends').fill('2030-03-01T16:30');
     // Four hundred zones: typing narrows them.
@@ -77,7 +78,7 @@ describe('live workshops and comments on the storefront and in the console (Chro
 
     // Edit: the title; an end before the start is refused under the field.
     await page.getByRole('row').filter({ hasText: 'Office hours' }).getByRole('link', { name: 'Edit' }).click();
-    await page.getByLabel('Title').fill('Office hours (Q&A)');
+    await page.getByRole('textbox', { name: 'Title' }).fill('Office hours (Q&A)');
     await page.getByLabel('Ends').fill('2030-03-01T14:00');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('must be after the start').waitFor();

@@ -20,9 +20,15 @@ export interface PoolOptions {
    * parameters PgBouncer refuses (statement_timeout is then set on the database role instead).
    */
   pgbouncer?: boolean;
+  /**
+   * Where the driver's own warnings go (a connection attempt refused, say). Whoever ran the query hears of it too, so
+   * the server sends them to its log at debug; by default knex prints them, stack and all, to the console.
+   */
+  log?: (message: string) => void;
 }
 
 const mappers = knexSnakeCaseMappers();
+const firstLine = (message: unknown) => String(message instanceof Error ? message.message : message).split('\n')[0]!;
 
 export function createDb(connectionString: string, pool: PoolOptions = {}): Db {
   const db = knexFactory({
@@ -33,6 +39,15 @@ export function createDb(connectionString: string, pool: PoolOptions = {}): Db {
         : connectionString,
     pool: { min: pool.min ?? 0, max: pool.max ?? 10 },
     acquireConnectionTimeout: 10_000,
+    ...(pool.log && {
+      // Its first line: knex puts the stack after it.
+      log: {
+        warn: (m: unknown) => pool.log!(firstLine(m)),
+        error: (m: unknown) => pool.log!(firstLine(m)),
+        deprecate: (m: unknown) => pool.log!(firstLine(m)),
+        debug: () => undefined,
+      },
+    }),
     wrapIdentifier: mappers.wrapIdentifier,
     // A query that speaks another library's schema (the job queue's) asks for its rows as PostgreSQL names them.
     postProcessResponse: (result, context?: { keepNames?: boolean }) =>

@@ -42,8 +42,14 @@ export async function openDatabase(
   const pgbouncer = config.DB_PGBOUNCER;
   if (pgbouncer && config.DB_STATEMENT_TIMEOUT_MS)
     logger.warn('DB_STATEMENT_TIMEOUT_MS is not sent through PgBouncer: set statement_timeout on the database role');
-  const db = createDb(url, { max: config.DB_POOL_MAX, statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS, pgbouncer });
-  const probe = createDb(url, { max: 1, statementTimeoutMs: 1_000, pgbouncer });
+  const log = (message: string) => logger.debug({ driver: message }, 'database driver');
+  const db = createDb(url, {
+    max: config.DB_POOL_MAX,
+    statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+    pgbouncer,
+    log,
+  });
+  const probe = createDb(url, { max: 1, statementTimeoutMs: 1_000, pgbouncer, log });
   const close = async () => {
     await Promise.all([db.destroy(), probe.destroy()]);
     if (embedded && !embedded.attached) {
@@ -54,7 +60,7 @@ export async function openDatabase(
   try {
     if (migrate) {
       // Its own connection, without the requests' statement timeout: building an index may take longer.
-      const migrator = createDb(url, { max: 1, pgbouncer });
+      const migrator = createDb(url, { max: 1, pgbouncer, log });
       try {
         const applied = await migrateLatest(migrator);
         if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
