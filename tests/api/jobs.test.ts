@@ -1,5 +1,7 @@
+import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { createDb } from '../../api/src/db/connection';
 import { OutboxEmail } from '../../api/src/db/models';
 import { knexExecutor } from '../../api/src/jobs/knex-executor';
 import { JOBS_SCHEMA } from '../../api/src/jobs/models';
@@ -114,6 +116,37 @@ describe('the job queue', () => {
     await stopping;
     expect((await jobsOf(db(), name)).map((job) => job.state)).toEqual(['completed', 'created']);
     expect(started).toEqual(['1']);
+  });
+
+  it('logs a database that went away mid-job as one line without a stack, and retries the job', async () => {
+    const name = 'test-database-away';
+    await db().raw(`SELECT ${JOBS_SCHEMA}.create_queue(?, ?::json)`, [name, JSON.stringify({ policy: 'standard' })]);
+    const lines: Array<Record<string, unknown>> = [];
+    const capturing = pino({ level: 'debug' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const jobs = jobQueue({ db: db(), logger: capturing });
+    jobs.define({
+      name,
+      retryLimit: 1,
+      retryDelaySeconds: 60,
+      expireInSeconds: 60,
+      // What a restart or Ctrl-C on the embedded server does to a query under way: 57P01, admin shutdown.
+      run: () => own.raw('SELECT pg_terminate_backend(pg_backend_pid())'),
+    });
+    // The job's own pool loses its connection; the queue's records the failure.
+    const own = createDb(database().url);
+    try {
+      await jobs.add(db(), name, {});
+      await jobs.runDue(name);
+    } finally {
+      await own.destroy();
+    }
+
+    const failed = lines.filter((line) => String(line.msg).startsWith('job failed'));
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ level: 40, code: '57P01', msg: 'job failed: database unavailable' });
+    expect(failed[0]!.message).toMatch(/terminating connection due to administrator command/);
+    expect(JSON.stringify(lines)).not.toMatch(/"stack"|\\n\s+at /);
+    expect((await jobsOf(db(), name)).map((job) => job.state)).toEqual(['retry']);
   });
 
   it('waits, when asked to run what is due, for the run a wake already started here', async () => {

@@ -3,6 +3,7 @@ import PgBoss from 'pg-boss';
 import type { Db } from '../db/connection';
 import type { Logger } from '../logger';
 import { recordAudit, type Actor } from '../audit/record';
+import { databaseUnavailable, unavailableSummary } from '../db/unavailable';
 import { knexExecutor } from './knex-executor';
 import { JOBS_SCHEMA, QueueJob } from './models';
 
@@ -72,11 +73,14 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
     archiveFailedAfterSeconds: 30 * 24 * 60 * 60,
   });
   // While stopping, the database may already be going away (Ctrl-C reaches the embedded server too): not news.
-  boss.on('error', (error) =>
-    stopping
-      ? logger.debug({ message: String(error) }, 'job queue stopping')
-      : logger.warn({ err: error }, 'job queue maintenance failed'),
-  );
+  // A database that is away otherwise (a restart, a failover) is one line, not a stack; the next run tries again.
+  const report = (error: unknown, context: object, message: string, level: 'warn' | 'error' = 'warn') => {
+    if (stopping) logger.debug({ ...context, message: String(error) }, `${message} (stopping)`);
+    else if (databaseUnavailable(error))
+      logger.warn({ ...context, ...unavailableSummary(error) }, `${message}: database unavailable`);
+    else logger[level]({ ...context, err: error }, message);
+  };
+  boss.on('error', (error) => report(error, {}, 'job queue maintenance failed'));
   const kinds = new Map<string, JobKind>();
   const draining = new Map<string, { again: boolean; done: Promise<void> }>();
 
@@ -108,7 +112,7 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
           await runOne(job, fetched);
           await boss.complete(name, fetched.id);
         } catch (error) {
-          logger.warn({ err: error, job: name, jobId: fetched.id }, 'job failed');
+          report(error, { job: name, jobId: fetched.id }, 'job failed');
           await boss.fail(name, fetched.id, errorOutput(error));
         }
       }
@@ -152,11 +156,7 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
           await drain(name);
         } while (state.again && !stopping);
       })()
-        .catch((error) =>
-          stopping
-            ? logger.debug({ message: String(error), job: name }, 'running jobs stopped')
-            : logger.error({ err: error, job: name }, 'running jobs failed'),
-        )
+        .catch((error) => report(error, { job: name }, 'running jobs failed', 'error'))
         .finally(() => draining.delete(name));
       draining.set(name, state);
     },
