@@ -9,6 +9,7 @@ import { adminRoutes } from './admin/routes';
 import { ADMIN_RESOURCES } from './admin/resources';
 import { catalogRoutes } from './catalog/routes';
 import { workshopRoutes } from './catalog/workshop-routes';
+import { waitlistRoutes } from './catalog/waitlist-routes';
 import { commerceRoutes } from './commerce/routes';
 import { testProviderRoutes } from './payments/test-provider-routes';
 import { STRIPE_WEBHOOK_PATH, webhookRoutes } from './payments/webhook-routes';
@@ -57,6 +58,7 @@ export function createRouter(deps: Deps, services: Services) {
   mount('', securityTxtRoutes({ config: deps.config, clock: deps.clock, allow }));
   mount('/api/store', catalogRoutes({ catalog: services.catalog, allow }));
   mount('/api/store', workshopRoutes({ workshops: services.workshops, allow }));
+  mount('/api/store', waitlistRoutes({ waitlist: services.waitlist, allow }));
   mount('/api/store', identityRoutes({ allow, config: deps.config, ...services }));
   mount('/api/store', displayNameRoutes({ allow, displayNames: services.displayNames }));
   mount(

@@ -24,6 +24,7 @@ import { teamService } from './commerce/teams';
 import { transferService } from './commerce/transfers';
 import { catalogService } from './catalog/service';
 import { workshopService } from './catalog/workshops';
+import { defineWaitlistJobs, waitlistService } from './catalog/waitlist';
 import { healthService } from './health/service';
 import { deviceFlow } from './identity/device-flow';
 import { displayNames } from './identity/display-name';
@@ -80,6 +81,8 @@ export function createServices(deps: Deps) {
   });
   const transfers = transferService({ db, clock, config, logger, outbox, provider: payments, limits });
   const workshops = workshopService({ db, clock, config, logger, outbox });
+  const waitlist = waitlistService({ db, clock, config, logger, outbox, jobs, limiter });
+  defineWaitlistJobs(jobs, waitlist);
   defineRecurringJobs(
     jobs,
     {
@@ -95,6 +98,7 @@ export function createServices(deps: Deps) {
   return {
     catalog: catalogService({ ...deps, caches }),
     workshops,
+    waitlist,
     health: healthService(deps),
     admin: adminService({ db, changed: caches.clearAll }),
     dashboard: dashboardService(deps),

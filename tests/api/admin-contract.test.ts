@@ -74,6 +74,7 @@ describe('the console REST contract, for every resource', () => {
         'user-prefs',
         'users',
         'verification-tokens',
+        'waitlist-entries',
         'workshop-sessions',
       ].sort(),
     );

@@ -14,6 +14,7 @@ export const PLANTED_SECRETS = [
   'verification-secret',
   'device-code-secret',
   'outbox-sign-in-secret',
+  'waitlist-leave-secret',
 ];
 
 /**
@@ -176,6 +177,15 @@ export async function seedEverything(db: Db) {
     text: 'https://site.example/login/continue?token=outbox-sign-in-secret',
     kind: 'sign-in',
     secret: 'outbox-sign-in-secret',
+  });
+  // Someone waiting for the product (emailed once already: the leave link's token is kept only as a hash).
+  await db('waitlistProducts').insert({ productId: product.id, open: true, opening: 1 });
+  await db('waitlistEntries').insert({
+    productId: product.id,
+    email: 'waiting@example.com',
+    notifiedAt: new Date(),
+    notifiedOpening: 1,
+    leaveTokenHash: hashSecret('waitlist-leave-secret'),
   });
   await db('auditLogs').insert({
     action: 'update',

@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   'sold-out': 409,
   'enrollment-closed': 409,
   'enrollment-not-open': 409,
+  'product-on-sale': 409,
+  'waitlist-link-invalid': 400,
   'coupon-not-found': 400,
   'coupon-expired': 400,
   'coupon-used-up': 409,

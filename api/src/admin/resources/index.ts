@@ -27,6 +27,7 @@ import {
   merchantSessions,
 } from './merchant';
 import { workshopSessions } from './workshops';
+import { waitlistEntries } from './waitlist';
 
 /** Every console resource: one per entity of the data model, plus team purchases, the job queue and the audit log. */
 export const ADMIN_RESOURCES: readonly AdminResource[] = [
@@ -35,6 +36,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
   upgradableProducts,
   productContentResources,
   workshopSessions,
+  waitlistEntries,
   merchantAccounts,
   merchantProducts,
   merchantPrices,
