@@ -32,6 +32,8 @@ import { createServices, type Deps, type Services } from './services';
 import { securityHeaders } from './web/security-headers';
 import { securityTxtRoutes } from './web/security-txt-routes';
 import { serveSpa } from './web/static';
+import { seoRoutes } from './web/seo-routes';
+import { storefrontPage } from './web/storefront-pages';
 
 export const APP_DIST = {
   storefront: path.join(PROJECT_ROOT, 'storefront', 'dist'),
@@ -173,6 +175,14 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
     );
   }
   app.use(serveSpa({ prefix: '/admin', root: dist.admin, name: 'console' }));
-  app.use(serveSpa({ prefix: '', root: dist.storefront, name: 'storefront' }));
+  app.use(seoRoutes({ config: deps.config, catalog: services.catalog, allow }).routes());
+  // Public pages rendered on the server; their loads reach this same app in-process.
+  let handler: ReturnType<Koa['callback']> | undefined;
+  const page = storefrontPage({
+    root: dist.storefront,
+    config: deps.config,
+    handler: () => (handler ??= app.callback()),
+  });
+  app.use(serveSpa({ prefix: '', root: dist.storefront, name: 'storefront', page }));
   return app;
 }

@@ -1,61 +1,41 @@
-import { lazy, StrictMode, type ComponentType } from 'react';
-import { createRoot } from 'react-dom/client';
-import { Route, Router, Switch } from 'wouter';
+import { useEffect, type ReactNode } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App, routeFor } from './App';
 import { applyDisplay, rememberedDisplay } from './display';
-import { Layout } from './Layout';
-import { storefrontNav } from './navigation';
-import { HomePage } from './pages/HomePage';
-import { NotFoundPage } from './pages/NotFoundPage';
-import { SessionProvider } from './session';
+import { PrerenderContext, SEEDS_ELEMENT_ID, seededPrerender, type Seed } from './prerender';
 import './styles.css';
+
+/*
+ * The browser's entry. A public page comes rendered by the server (entry-server.tsx) with what its loads answered:
+ * React hydrates that HTML with the same answers. The learner's own pages (and `vite` in development) come as an
+ * empty shell, rendered here.
+ */
 
 // Before the first paint: no flash of the light theme for someone who chose dark.
 applyDisplay(rememberedDisplay());
 
-/**
- * Every page but the home page is its own chunk, loaded when first visited (the Layout shows "Loading the page…"
- * meanwhile): the home page's JavaScript stays small.
- */
-function page<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K): ComponentType {
-  return lazy<ComponentType>(async () => ({ default: (await load())[name] }));
+const container = document.getElementById('root')!;
+const seeds = document.getElementById(SEEDS_ELEMENT_ID);
+
+if (seeds) {
+  const prerender = seededPrerender(JSON.parse(seeds.textContent ?? '{}') as Record<string, Seed>);
+  // The page's chunk first, so the hydrating render shows the page as the server did (no "Loading the page…").
+  void (routeFor(location.pathname)?.preload() ?? Promise.resolve()).finally(() => {
+    hydrateRoot(
+      container,
+      <PrerenderContext value={prerender}>
+        <Hydrated done={prerender.done}>
+          <App />
+        </Hydrated>
+      </PrerenderContext>,
+    );
+  });
+} else {
+  createRoot(container).render(<App />);
 }
 
-/** The first route whose path (wouter's patterns: "/teams/:purchaseId") matches the address shows its page. */
-const routes: { path: string; Page: ComponentType }[] = [
-  { path: '/', Page: HomePage },
-  { path: '/products/:slugOrId', Page: page(() => import('./pages/product/ProductPage'), 'ProductPage') },
-  { path: '/courses/:course', Page: page(() => import('./pages/course/CoursePage'), 'CoursePage') },
-  { path: '/courses/:course/lessons/:lesson', Page: page(() => import('./pages/lesson/LessonPage'), 'LessonPage') },
-  { path: '/learning', Page: page(() => import('./pages/MyLearningPage'), 'MyLearningPage') },
-  { path: '/bookmarks', Page: page(() => import('./pages/BookmarksPage'), 'BookmarksPage') },
-  { path: '/settings', Page: page(() => import('./pages/SettingsPage'), 'SettingsPage') },
-  { path: '/login', Page: page(() => import('./pages/LoginPage'), 'LoginPage') },
-  { path: '/login/continue', Page: page(() => import('./pages/FinishSignInPage'), 'FinishSignInPage') },
-  { path: '/activate', Page: page(() => import('./pages/ActivateDevicePage'), 'ActivateDevicePage') },
-  { path: '/devices', Page: page(() => import('./pages/MyDevicesPage'), 'MyDevicesPage') },
-  { path: '/purchases', Page: page(() => import('./pages/MyPurchasesPage'), 'MyPurchasesPage') },
-  { path: '/invoices/:id', Page: page(() => import('./pages/InvoicePage'), 'InvoicePage') },
-  { path: '/thanks', Page: page(() => import('./pages/ThanksPage'), 'ThanksPage') },
-  { path: '/teams/:purchaseId', Page: page(() => import('./pages/team/TeamPage'), 'TeamPage') },
-  { path: '/invites/:couponId', Page: page(() => import('./pages/InvitePage'), 'InvitePage') },
-  { path: '/transfers/:transferId', Page: page(() => import('./pages/AcceptTransferPage'), 'AcceptTransferPage') },
-];
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <SessionProvider>
-      <Router aroundNav={storefrontNav}>
-        <Layout>
-          <Switch>
-            {routes.map(({ path, Page }) => (
-              <Route key={path} path={path} component={Page} />
-            ))}
-            <Route>
-              <NotFoundPage />
-            </Route>
-          </Switch>
-        </Layout>
-      </Router>
-    </SessionProvider>
-  </StrictMode>,
-);
+/** Its effect runs once the whole page has hydrated (effects run children first): the answers were used then. */
+function Hydrated({ done, children }: { done: () => void; children: ReactNode }) {
+  useEffect(done, [done]);
+  return children;
+}

@@ -1,12 +1,6 @@
-import { useEffect } from 'react';
+import { useHead } from './head';
 
-/** Sets the tab's title while the page shows, and puts the previous one back when it goes. */
+/** Sets the tab's title while the page shows, and puts the previous one back when it goes (server-rendered too). */
 export function useDocumentTitle(title: string) {
-  useEffect(() => {
-    const previous = document.title;
-    document.title = title;
-    return () => {
-      document.title = previous;
-    };
-  }, [title]);
+  useHead({ title });
 }

@@ -3,6 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../config';
 import type { Logger } from '../logger';
+import { SSR_ENTRY } from './storefront-pages';
 
 export const APPS = ['storefront', 'admin'] as const;
 export type AppName = (typeof APPS)[number];
@@ -29,6 +30,7 @@ export async function needsBuild(app: AppName): Promise<boolean> {
   const appDir = path.join(PROJECT_ROOT, app);
   const built = path.join(appDir, 'dist', 'index.html');
   if (!existsSync(built)) return true;
+  if (app === 'storefront' && !existsSync(path.join(appDir, 'dist', SSR_ENTRY))) return true;
   return (await newestSourceTime(appDir)) > statSync(built).mtimeMs;
 }
 
@@ -40,7 +42,12 @@ export async function buildApp(app: AppName): Promise<void> {
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production' });
+    const configFile = path.join(root, 'vite.config.ts');
+    await build({ root, configFile, logLevel: 'warn', mode: 'production' });
+    // The storefront's public pages are rendered on the server too: its render's bundle (vite build --ssr).
+    if (app === 'storefront') {
+      await build({ root, configFile, logLevel: 'warn', mode: 'production', build: { ssr: 'src/entry-server.tsx' } });
+    }
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;

@@ -8,13 +8,15 @@ interface SpaOptions {
   prefix: string;
   root: string;
   name: string;
+  /** Answers an address that is not a file, instead of index.html (the storefront's server-rendered pages). */
+  page?: (ctx: Context) => Promise<void>;
 }
 
 /**
  * Serves a built single-page app: files when they exist, index.html for every other GET below the prefix
  * (client-side routes). Hashed assets are cached for good; index.html never is.
  */
-export function serveSpa({ prefix, root, name }: SpaOptions) {
+export function serveSpa({ prefix, root, name, page }: SpaOptions) {
   return async (ctx: Context, next: Next) => {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
     if (prefix && ctx.path !== prefix && !ctx.path.startsWith(`${prefix}/`)) return next();
@@ -47,6 +49,7 @@ export function serveSpa({ prefix, root, name }: SpaOptions) {
         }
       }
     }
+    if (page) return page(ctx);
     ctx.set('Cache-Control', 'no-cache');
     await send(ctx, 'index.html', { root });
   };

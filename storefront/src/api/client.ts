@@ -35,6 +35,18 @@ function csrfToken(): string | null {
   return null;
 }
 
+/** How requests reach the API: the browser's fetch; the server render puts its own in (see setTransport). */
+type Transport = (path: string, init: RequestInit) => Promise<Response>;
+let transport: Transport = (path, init) => fetch(path, init);
+
+/**
+ * The server render's way to the API (in-process, as a signed-out visitor): every request of this module goes there
+ * from now on. Nothing of a visitor is in it, so one for the whole process is right.
+ */
+export function setTransport(next: Transport): void {
+  transport = next;
+}
+
 async function request<T>(method: string, path: string, init: RequestInit = {}): Promise<T> {
   const headers = new Headers(init.headers);
   headers.set('Accept', 'application/json');
@@ -44,7 +56,7 @@ async function request<T>(method: string, path: string, init: RequestInit = {}):
   }
   let response: Response;
   try {
-    response = await fetch(path, { ...init, method, headers, credentials: 'same-origin' });
+    response = await transport(path, { ...init, method, headers, credentials: 'same-origin' });
   } catch {
     throw new ApiError(0, {
       code: 'network-error',

@@ -7,10 +7,10 @@ import { useAsync } from '../useAsync';
 import { Availability } from './Availability';
 import { ContinueLearning } from './ContinueLearning';
 import { TYPE_LABEL } from './productTypes';
-import { useDocumentTitle } from '../useDocumentTitle';
+import { SITE_DESCRIPTION, useHead } from '../head';
 
 export function HomePage() {
-  useDocumentTitle('Courses you can study at your own pace');
+  useHead({ title: 'Courses you can study at your own pace', description: SITE_DESCRIPTION });
   const { state } = useSession();
   return (
     <>

@@ -7,7 +7,7 @@ import { LoadStatus } from '../LoadStatus';
 import { loginPath } from '../redirects';
 import { useSession } from '../session';
 import { useAsync } from '../useAsync';
-import { useDocumentTitle } from '../useDocumentTitle';
+import { useHead } from '../head';
 import { useFocusOnChange } from '../useFocusOnChange';
 import { ActionButton } from '../ActionFeedback';
 
@@ -36,15 +36,18 @@ export function InvitePage() {
     notFound ? 'not-found' : outcome?.kind === 'taken' ? 'taken' : invite.status,
   );
   const product = invite.status === 'ready' ? invite.data.product.name : null;
-  useDocumentTitle(
-    notFound
+  // Rendered on the server for link previews (which course the seat is for), never indexed: the link is a team's.
+  useHead({
+    title: notFound
       ? 'Invite link not valid'
       : outcome?.kind === 'taken'
         ? 'You have a seat'
         : product
           ? `Join the team: ${product}`
           : 'Team invite',
-  );
+    description: product ? `A seat in ${product}, from a team that bought it.` : null,
+    noindex: true,
+  });
 
   if (notFound) {
     return (

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import { useDocumentTitle } from '../useDocumentTitle';
+import { useHead } from '../head';
 
 export function NotFoundPage({ title = 'Page not found', children }: { title?: string; children?: ReactNode }) {
-  useDocumentTitle(title);
+  useHead({ title, status: 404 }); // a real 404 from the server, too
   return (
     <section>
       <h1>{title}</h1>

@@ -8,7 +8,8 @@ import { LoadStatus } from '../../LoadStatus';
 import { Link, useParams } from 'wouter';
 import { useSession } from '../../session';
 import { useAsync } from '../../useAsync';
-import { useDocumentTitle } from '../../useDocumentTitle';
+import { useHead } from '../../head';
+import { courseHead } from '../../seo';
 import { NotFoundPage } from '../NotFoundPage';
 
 /** /courses/:course: the outline with progress, where to continue, and how to get access when it is locked. */
@@ -17,7 +18,7 @@ export function CoursePage() {
   const { state } = useSession();
   const course = useAsync(() => getCourse(slug), [slug]);
   const notFound = course.status === 'error' && isApiError(course.error, 'not-found', 'validation-failed');
-  useDocumentTitle(notFound ? 'Course not found' : course.status === 'ready' ? course.data.course.title : 'Course');
+  useHead(notFound ? {} : course.status === 'ready' ? courseHead(course.data) : { title: 'Course' });
   if (notFound) {
     return <NotFoundPage title="Course not found">This course does not exist or is not published.</NotFoundPage>;
   }

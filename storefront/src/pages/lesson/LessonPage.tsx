@@ -19,7 +19,8 @@ import { loginPath } from '../../redirects';
 import { Link, useLocation, useParams } from 'wouter';
 import { useSession } from '../../session';
 import { useAsync } from '../../useAsync';
-import { useDocumentTitle } from '../../useDocumentTitle';
+import { useHead } from '../../head';
+import { lessonHead } from '../../seo';
 import { NotFoundPage } from '../NotFoundPage';
 import { Comments } from './Comments';
 import { CourseFinished } from './CourseFinished';
@@ -36,12 +37,13 @@ export function LessonPage() {
   // The outline with this learner's progress, asked for at the same time as the lesson.
   const outline = useAsync(() => getCourse(course), [course]);
   const notFound = view.status === 'error' && isApiError(view.error, 'not-found', 'validation-failed');
-  useDocumentTitle(
+  // A lesson only some may read is rendered in the browser, for whoever is signed in (the server renders free ones).
+  useHead(
     notFound
-      ? 'Lesson not found'
+      ? {}
       : view.status === 'ready'
-        ? `${view.data.lesson.title} · ${view.data.course.title}`
-        : 'Lesson',
+        ? { ...lessonHead(view.data), clientOnly: !view.data.open }
+        : { title: 'Lesson' },
   );
   if (notFound) {
     return (
@@ -60,7 +62,11 @@ export function LessonPage() {
     );
   }
   return (
-    <Lesson key={view.data.lesson.id} view={view.data} outline={outline.status === 'ready' ? outline.data : null} />
+    <Lesson
+      key={`${view.data.lesson.id}:${view.data.completed}:${view.data.bookmarked}`}
+      view={view.data}
+      outline={outline.status === 'ready' ? outline.data : null}
+    />
   );
 }
 

@@ -4,6 +4,8 @@ import { findProduct, listProducts, type StoreProduct } from '../../api/catalog'
 import { coursePath } from '../../api/learning';
 import { LoadStatus } from '../../LoadStatus';
 import { useAsync } from '../../useAsync';
+import { useHead } from '../../head';
+import { productHead } from '../../seo';
 import { NotFoundPage } from '../NotFoundPage';
 import { Availability } from '../Availability';
 import { TYPE_LABEL } from '../productTypes';
@@ -23,14 +25,10 @@ export function ProductPage() {
 }
 
 function ProductDetails({ product, products }: { product: StoreProduct; products: StoreProduct[] }) {
+  useHead(productHead(product));
   useEffect(() => {
     window.scrollTo(0, 0); // arriving from the list further down the page
-    const previous = document.title;
-    document.title = product.name;
-    return () => {
-      document.title = previous;
-    };
-  }, [product.name]);
+  }, [product.id]);
 
   return (
     <article className="product-page">

@@ -1,0 +1,238 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import type { RequestListener } from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Context } from 'koa';
+import { inject } from 'light-my-request';
+import type { Config } from '../config';
+import type { AppState } from '../http/context';
+
+/*
+ * The storefront's pages as the server answers them. Public pages (home, product, course outline, free lessons,
+ * invites, page not found) are rendered by the storefront's own components (storefront/src/entry-server.tsx, built
+ * with `vite build --ssr`) as a signed-out visitor sees them: real HTML with the page's title, description, canonical
+ * URL, Open Graph and Twitter card tags and JSON-LD, for search engines and link previews, then hydrated in the
+ * browser. The learner's own pages are the empty shell the browser renders, marked noindex.
+ */
+
+/** The server render's bundle, inside the storefront's build (hidden: never served as a file). */
+export const SSR_ENTRY = path.join('.server', 'entry-server.js');
+
+type Transport = (path: string, init: RequestInit) => Promise<Response>;
+
+interface PageHead {
+  title?: string;
+  description?: string | null;
+  path?: string;
+  image?: string | null;
+  type?: string;
+  noindex?: boolean;
+  jsonLd: Record<string, unknown> | null;
+}
+
+/** What storefront/src/entry-server.tsx exports (its types stay in the storefront's build). */
+interface ServerEntry {
+  render(
+    url: string,
+    origin: string,
+    transport: Transport,
+  ): Promise<
+    | {
+        kind: 'page';
+        status: number;
+        html: string;
+        head: PageHead;
+        seeds: Record<string, unknown>;
+        page: string | null;
+      }
+    | { kind: 'client'; noindex: boolean; problem: Error | null }
+  >;
+}
+
+/** The built files this module reads, read again when a build replaces them. */
+function fileCache<T>(read: (file: string) => T) {
+  const cached = new Map<string, { mtimeMs: number; value: T }>();
+  return (file: string): T | null => {
+    if (!existsSync(file)) return null;
+    const { mtimeMs } = statSync(file);
+    const hit = cached.get(file);
+    if (hit?.mtimeMs === mtimeMs) return hit.value;
+    const value = read(file);
+    cached.set(file, { mtimeMs, value });
+    return value;
+  };
+}
+
+const text = fileCache((file) => readFileSync(file, 'utf8'));
+/**
+ * The server bundle, imported once per process: its page chunks import it back by its plain path, so a second copy
+ * (a query to re-import a rebuilt one) would not be the one they see. A new build takes a restart, as any code does.
+ */
+const entries = new Map<string, Promise<ServerEntry>>();
+function serverEntry(file: string): Promise<ServerEntry> | null {
+  if (!entries.has(file)) {
+    if (!existsSync(file)) return null;
+    entries.set(file, import(pathToFileURL(file).href) as Promise<ServerEntry>);
+  }
+  return entries.get(file)!;
+}
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+}
+
+/** The JavaScript a page's chunk needs beyond the entry (which the template loads): its file and static imports. */
+function pageScripts(manifest: Record<string, ManifestChunk>, page: string): string[] {
+  const key = Object.keys(manifest).find((k) => k.endsWith(`/${page}.tsx`));
+  if (!key) return [];
+  const files = new Set<string>();
+  const visit = (k: string) => {
+    const chunk = manifest[k];
+    if (!chunk || files.has(chunk.file) || chunk.file.endsWith('.html')) return;
+    files.add(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(key);
+  return [...files];
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * JSON inside a <script> element: `<` (and `>`, `&`) escaped as \u003c…, so no text (a product named
+ * `</script><script>…`) can close the element or open a comment; U+2028/9 too, for old parsers.
+ */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+const meta = (attribute: 'name' | 'property', key: string, content: string) =>
+  `<meta ${attribute}="${key}" content="${escapeHtml(content)}" />`;
+
+/** The tags of a rendered page's head, after the template's own. */
+function headTags(head: PageHead, status: number, pageUrl: string, siteName: string, preload: string[]): string {
+  const tags: string[] = [];
+  const absolute = (p: string) => new URL(p, pageUrl).href;
+  if (head.noindex || status !== 200) tags.push(meta('name', 'robots', 'noindex'));
+  if (status === 200) {
+    const url = absolute(head.path ?? new URL(pageUrl).pathname);
+    const title = head.title ?? siteName;
+    tags.push(
+      `<link rel="canonical" href="${escapeHtml(url)}" />`,
+      meta('property', 'og:site_name', siteName),
+      meta('property', 'og:type', head.type ?? 'website'),
+      meta('property', 'og:title', title),
+      meta('property', 'og:url', url),
+      meta('name', 'twitter:card', head.image ? 'summary_large_image' : 'summary'),
+      meta('name', 'twitter:title', title),
+    );
+    if (head.description) {
+      tags.push(
+        meta('property', 'og:description', head.description),
+        meta('name', 'twitter:description', head.description),
+      );
+    }
+    if (head.image)
+      tags.push(
+        meta('property', 'og:image', absolute(head.image)),
+        meta('name', 'twitter:image', absolute(head.image)),
+      );
+    if (head.jsonLd) tags.push(`<script type="application/ld+json">${scriptJson(head.jsonLd)}</script>`);
+  }
+  for (const file of preload) tags.push(`<link rel="modulepreload" crossorigin href="/${escapeHtml(file)}" />`);
+  return tags.join('\n    ');
+}
+
+/** The API reached in-process (light-my-request), as a signed-out visitor: no cookie, only the storefront's GETs. */
+function inProcess(handler: () => RequestListener, requestId: string): Transport {
+  return async (url, init) => {
+    if ((init.method ?? 'GET') !== 'GET' || !url.startsWith('/api/store/')) {
+      throw new Error(`the server render only reads the storefront's API, not ${init.method} ${url}`);
+    }
+    const answer = await inject(handler(), {
+      method: 'GET',
+      url,
+      headers: { accept: 'application/json', 'x-request-id': requestId },
+    });
+    const headers = new Headers();
+    for (const name of ['content-type', 'retry-after']) {
+      const value = answer.headers[name];
+      if (typeof value === 'string') headers.set(name, value);
+    }
+    const empty = answer.statusCode === 204 || answer.statusCode === 304;
+    return new Response(empty ? null : answer.payload, { status: answer.statusCode, headers });
+  };
+}
+
+interface Options {
+  /** The storefront's build (its index.html, manifest and the server bundle). */
+  root: string;
+  config: Pick<Config, 'publicUrl'>;
+  /** The app's own request handler, for the render's loads. */
+  handler: () => RequestListener;
+  siteName?: string;
+}
+
+/**
+ * Answers a storefront address that is not a file (serveSpa's `page`): a rendered public page, or the shell for
+ * the learner's own pages. A render that fails (the API down) falls back to the shell, which loads in the browser.
+ */
+export function storefrontPage({ root, config, handler, siteName = 'Courses' }: Options) {
+  const origin = new URL(config.publicUrl).origin;
+  return async (ctx: Context) => {
+    const template = text(path.join(root, 'index.html'))!;
+    const state = ctx.state as Partial<AppState>;
+    const entry = await serverEntry(path.join(root, SSR_ENTRY));
+    const rendered = entry ? await entry.render(ctx.url, origin, inProcess(handler, state.requestId ?? '')) : null;
+
+    if (!rendered || rendered.kind === 'client') {
+      if (rendered?.problem)
+        state.log?.error({ err: rendered.problem }, 'server render failed; the browser renders the page');
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.type = 'html';
+      ctx.body = template
+        .replace('<!--page-head-->', rendered?.noindex ? meta('name', 'robots', 'noindex') : '')
+        .replace('<!--page-html-->', '')
+        .replace('<!--page-data-->', '');
+      return;
+    }
+
+    const manifest = text(path.join(root, '.vite', 'manifest.json'));
+    const preload = (rendered.page && manifest ? pageScripts(JSON.parse(manifest), rendered.page) : []).filter(
+      (file) => !template.includes(file), // the entry's own imports are in the template already
+    );
+    const pageUrl = new URL(ctx.url, origin).href;
+    const { head } = rendered;
+    const html = template
+      .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(head.title ?? siteName)}</title>`)
+      .replace(/<meta name="description" content="[^"]*" \/>/, (tag) =>
+        head.description ? meta('name', 'description', head.description) : tag,
+      )
+      .replace('<!--page-head-->', () => headTags(head, rendered.status, pageUrl, siteName, preload))
+      .replace('<!--page-html-->', () => rendered.html)
+      .replace(
+        '<!--page-data-->',
+        () => `<script type="application/json" id="prerendered-data">${scriptJson(rendered.seeds)}</script>`,
+      );
+
+    // The same HTML for everyone (nothing of the visitor is in it): caches may keep it, checking back each time.
+    ctx.status = rendered.status;
+    ctx.type = 'html';
+    ctx.set('Cache-Control', 'public, no-cache');
+    ctx.etag = `W/"${createHash('sha1').update(html).digest('base64url')}"`;
+    if (rendered.status === 200 && ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.body = html;
+  };
+}

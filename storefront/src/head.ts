@@ -1,0 +1,51 @@
+import { createContext, useContext, useEffect } from 'react';
+
+/** The storefront's name: the header's brand, the provider of every course. */
+export const SITE_NAME = 'Courses';
+export const SITE_DESCRIPTION = 'Courses you can study at your own pace.';
+
+/** What a page says about itself in the document's <head> (and the server's answer) beyond its content. */
+export interface Head {
+  /** The tab's title; on a server-rendered page also <title>, og:title and twitter:title. */
+  title?: string;
+  /** A sentence or two for search results and link previews. */
+  description?: string | null;
+  /** The page's own path when other addresses show it too (a product by its id): the canonical URL's path. */
+  path?: string;
+  /** An absolute image URL for link previews. */
+  image?: string | null;
+  /** Open Graph's og:type ('website' unless said). */
+  type?: 'website' | 'product' | 'article';
+  /** schema.org structured data, sent as JSON-LD; given the site's origin (absolute URLs). Server only. */
+  jsonLd?: ((origin: string) => Record<string, unknown>) | null;
+  /** The HTTP status of the server's answer: 404 for a page that does not exist. */
+  status?: number;
+  /** Not for search engines' indexes (an invite link). */
+  noindex?: boolean;
+  /**
+   * What this address shows depends on who is signed in (a paid lesson): the server sends the page without
+   * content and the browser renders it.
+   */
+  clientOnly?: boolean;
+}
+
+/** The server render's collector: the deepest page's words win (a page not found inside a product page). */
+export const HeadContext = createContext<((head: Head) => void) | null>(null);
+
+/**
+ * Says what the page is. In the browser this sets the tab's title while the page shows (and puts the previous one
+ * back when it goes); on the server it fills the page's <head> and status.
+ */
+export function useHead(head: Head) {
+  const collect = useContext(HeadContext);
+  collect?.(head);
+  const { title } = head;
+  useEffect(() => {
+    if (title === undefined) return;
+    const previous = document.title;
+    document.title = title;
+    return () => {
+      document.title = previous;
+    };
+  }, [title]);
+}

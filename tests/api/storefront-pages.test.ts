@@ -1,0 +1,277 @@
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ContentResource, Product } from '../../api/src/db/models';
+import { createCourse, createProduct } from '../../seeds/factories';
+import { testApp, testConfig } from '../support/app';
+import { signedIn } from '../support/auth';
+import { useTestDatabase } from '../support/db';
+
+/** The JSON-LD blocks of a page, parsed. */
+function jsonLdOf(html: string): Record<string, unknown>[] {
+  return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map(
+    (m) => JSON.parse(m[1]!) as Record<string, unknown>,
+  );
+}
+
+/** What a `<meta property|name=key>` says (HTML entities decoded). */
+function metaOf(html: string, key: string): string | null {
+  const tag = new RegExp(`<meta (?:property|name)="${key.replace(/[.:]/g, '\\$&')}" content="([^"]*)"`).exec(html);
+  return tag ? decode(tag[1]!) : null;
+}
+
+const decode = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+const titleOf = (html: string) => decode(/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '');
+
+/** The answers sent with the page for the browser's first render. */
+function seedsOf(html: string): Record<string, unknown> {
+  const block = /<script type="application\/json" id="prerendered-data">([\s\S]*?)<\/script>/.exec(html);
+  return block ? (JSON.parse(block[1]!) as Record<string, unknown>) : {};
+}
+
+describe('server-rendered storefront pages', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  const publicUrl = 'https://learn.example.com';
+  const app = () => testApp(db(), { config: testConfig({ PUBLIC_URL: publicUrl }) });
+  let product: Product;
+  let course: ContentResource;
+  let lessons: ContentResource[];
+
+  beforeAll(async () => {
+    product = await createProduct(db(), {
+      name: 'Type-Level TypeScript',
+      slug: 'type-level-typescript',
+      description: 'Types that compute.',
+      unitAmount: 14900,
+    });
+    ({ course, lessons } = await createCourse(
+      db(),
+      {
+        title: 'Type-Level Course',
+        description: 'From generics to conditional types.',
+        modules: [
+          {
+            title: 'Generics',
+            sections: [
+              {
+                title: 'Basics',
+                lessons: [
+                  { title: 'Why generics', body: '<p>Free preview body</p>', free: true },
+                  { title: 'Constraints', body: '<p>Paid body text</p>' },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      { products: [product] },
+    ));
+  });
+
+  it('renders a product page: title, Open Graph, canonical URL, JSON-LD Course with its Offer, the content', async () => {
+    const res = await request(app()).get('/products/type-level-typescript').expect(200);
+    expect(res.type).toBe('text/html');
+    const html = res.text;
+    expect(titleOf(html)).toBe('Type-Level TypeScript');
+    expect(metaOf(html, 'og:title')).toBe('Type-Level TypeScript');
+    expect(metaOf(html, 'og:description')).toBe('Types that compute.');
+    expect(metaOf(html, 'description')).toBe('Types that compute.');
+    expect(metaOf(html, 'og:url')).toBe(`${publicUrl}/products/type-level-typescript`);
+    expect(metaOf(html, 'og:type')).toBe('product');
+    expect(metaOf(html, 'twitter:card')).toMatch(/^summary/);
+    expect(html).toContain(`<link rel="canonical" href="${publicUrl}/products/type-level-typescript" />`);
+    expect(html).not.toContain('name="robots"');
+
+    const [course_] = jsonLdOf(html);
+    expect(course_).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'Course',
+      name: 'Type-Level TypeScript',
+      description: 'Types that compute.',
+      provider: { '@type': 'Organization', name: 'Courses' },
+      offers: [
+        {
+          '@type': 'Offer',
+          category: 'Paid',
+          price: '149.00',
+          priceCurrency: 'USD',
+          availability: 'https://schema.org/InStock',
+          url: `${publicUrl}/products/type-level-typescript`,
+        },
+      ],
+    });
+
+    // The page itself, in the HTML: the heading and the link to its course (not a loading line).
+    expect(html).toMatch(/<h1>Type-Level TypeScript<\/h1>/);
+    expect(html).toContain(`href="/courses/${course.fields.slug}"`);
+    expect(html).not.toContain('Loading the course');
+    // What the product page loaded goes with it, for the browser's first render.
+    expect(JSON.stringify(seedsOf(html))).toContain('Type-Level TypeScript');
+    // The page's chunk is preloaded with the page.
+    expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/ProductPage-[\w-]+\.js" \/>/);
+  });
+
+  it('a product by its id says its slug address is the canonical one', async () => {
+    const res = await request(app()).get(`/products/${product.id}`).expect(200);
+    expect(res.text).toContain(`<link rel="canonical" href="${publicUrl}/products/type-level-typescript" />`);
+  });
+
+  it('renders the course outline with its lesson titles, and a free lesson with its body', async () => {
+    const outline = await request(app()).get(`/courses/${course.fields.slug}`).expect(200);
+    expect(titleOf(outline.text)).toBe('Type-Level Course');
+    expect(metaOf(outline.text, 'og:title')).toBe('Type-Level Course');
+    expect(outline.text).toContain('>Why generics</a>');
+    expect(outline.text).toContain('>Constraints</a>');
+    expect(jsonLdOf(outline.text)[0]).toMatchObject({ '@type': 'Course', name: 'Type-Level Course' });
+
+    const free = await request(app())
+      .get(`/courses/${course.fields.slug}/lessons/${lessons[0]!.fields.slug}`)
+      .expect(200);
+    expect(titleOf(free.text)).toBe('Why generics · Type-Level Course');
+    expect(free.text).toContain('Free preview body');
+    expect(free.text).not.toContain('name="robots"');
+  });
+
+  it('a paid lesson is not rendered on the server: the shell, noindex, and nothing of its body', async () => {
+    const paid = await request(app())
+      .get(`/courses/${course.fields.slug}/lessons/${lessons[1]!.fields.slug}`)
+      .expect(200);
+    expect(paid.text).toContain('<meta name="robots" content="noindex" />');
+    expect(paid.text).toContain('<div id="root"></div>');
+    expect(paid.text).not.toContain('Paid body text');
+  });
+
+  it('renders the home page with the products', async () => {
+    const res = await request(app()).get('/').expect(200);
+    expect(titleOf(res.text)).toBe('Courses you can study at your own pace');
+    expect(res.text).toContain('>Type-Level TypeScript</a>');
+    expect(res.text).toContain(`<link rel="canonical" href="${publicUrl}/" />`);
+  });
+
+  it('answers 404 with the not-found page for an unknown product, course or address', async () => {
+    const product404 = await request(app()).get('/products/no-such-course').expect(404);
+    expect(product404.type).toBe('text/html');
+    expect(titleOf(product404.text)).toBe('Course not found');
+    expect(product404.text).toContain('This course does not exist or is no longer on sale.');
+    expect(product404.text).toContain('<meta name="robots" content="noindex" />');
+    expect(product404.text).not.toContain('rel="canonical"');
+
+    const course404 = await request(app()).get('/courses/no-such-course').expect(404);
+    expect(titleOf(course404.text)).toBe('Course not found');
+
+    const page404 = await request(app()).get('/no/such/page').expect(404);
+    expect(titleOf(page404.text)).toBe('Page not found');
+    expect(page404.text).toContain('The page you asked for does not exist.');
+  });
+
+  it('serves the learner’s own pages as the shell, noindex', async () => {
+    for (const path of ['/learning', '/settings', '/purchases', '/login', '/thanks?checkout=x']) {
+      const res = await request(app()).get(path).expect(200);
+      expect(res.text, path).toContain('<meta name="robots" content="noindex" />');
+      expect(res.text, path).toContain('<div id="root"></div>');
+      expect(res.text, path).not.toContain('prerendered-data');
+    }
+  });
+
+  it('renders the same HTML for a signed-in visitor (nothing of theirs in it) and answers 304 when unchanged', async () => {
+    const visitor = await request(app()).get('/products/type-level-typescript').expect(200);
+    const learner = await signedIn(db(), app());
+    const theirs = await request(app())
+      .get('/products/type-level-typescript')
+      .set('Cookie', learner.cookie)
+      .expect(200);
+    expect(theirs.text).not.toContain(learner.email);
+    expect(theirs.headers['cache-control']).toBe('public, no-cache');
+    const etag = visitor.headers.etag as string;
+    expect(theirs.headers.etag).toBe(etag);
+    await request(app()).get('/products/type-level-typescript').set('If-None-Match', etag).expect(304);
+  });
+
+  it('keeps a product named like a script inert in the HTML, the JSON-LD and the embedded data', async () => {
+    const name = '</script><script>alert(1)</script>';
+    const evil = await createProduct(db(), { name, slug: 'evil', description: '<!-- <script>alert(2)</script>' });
+    await createCourse(
+      db(),
+      {
+        title: name,
+        modules: [{ title: name, sections: [{ title: 'S', lessons: [{ title: name, body: '<p>x</p>' }] }] }],
+      },
+      { products: [evil] },
+    );
+    for (const path of ['/products/evil', '/']) {
+      const res = await request(app()).get(path).expect(200);
+      // No script element but the page's own: the module entry, the JSON-LD and the data block (none executable).
+      const scripts = [...res.text.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!.trim());
+      expect(scripts.every((attrs) => /^type="(module|application\/ld\+json|application\/json)"/.test(attrs))).toBe(
+        true,
+      );
+      expect(res.text).not.toContain('<script>alert');
+      // The data still reads back as the name.
+      expect(JSON.stringify(seedsOf(res.text))).toContain(JSON.stringify(name).slice(1, -1));
+      if (path === '/products/evil') {
+        expect(titleOf(res.text)).toBe(name);
+        expect(jsonLdOf(res.text)[0]).toMatchObject({ name });
+      }
+      // The CSP still allows no inline script.
+      expect(res.headers['content-security-policy']).toContain("script-src 'self';");
+    }
+  });
+
+  it('lists every product on sale and its courses in /sitemap.xml, not archived products or draft courses', async () => {
+    const second = await createProduct(db(), { name: 'Second Course', slug: null });
+    const archived = await createProduct(db(), {
+      name: 'Archived Course',
+      slug: 'archived-course',
+      status: 'archived',
+    });
+    await createCourse(db(), { title: 'Archived Outline', modules: [] }, { products: [archived] });
+    const { course: draft } = await createCourse(
+      db(),
+      { title: 'Draft Outline', modules: [] },
+      { products: [product] },
+    );
+    await db()('contentResources')
+      .where({ id: draft.id })
+      .update({ fields: db().raw(`fields || '{"state":"draft"}'::jsonb`) });
+    const res = await request(app()).get('/sitemap.xml').expect(200);
+    expect(res.type).toBe('application/xml');
+    const locs = [...res.text.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+    expect(locs).toContain(`${publicUrl}/`);
+    expect(locs).toContain(`${publicUrl}/products/type-level-typescript`);
+    expect(locs).toContain(`${publicUrl}/courses/${course.fields.slug}`);
+    expect(locs).toContain(`${publicUrl}/products/${second.id}`); // no slug: its id, as the storefront links it
+    expect(locs.filter((l) => /archived|draft/.test(l!))).toEqual([]);
+    expect(res.text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www.sitemaps.org/);
+  });
+
+  it('serves /robots.txt: public pages allowed, the learner’s own disallowed, the sitemap named', async () => {
+    const res = await request(app()).get('/robots.txt').expect(200);
+    expect(res.type).toBe('text/plain');
+    const lines = res.text.split('\n');
+    expect(lines).toContain('User-agent: *');
+    expect(lines).toContain('Allow: /');
+    for (const path of [
+      '/learning',
+      '/settings',
+      '/purchases',
+      '/invoices',
+      '/thanks',
+      '/teams',
+      '/transfers',
+      '/login',
+      '/activate',
+      '/devices',
+      '/bookmarks',
+    ]) {
+      expect(lines).toContain(`Disallow: ${path}`);
+    }
+    expect(lines).not.toContain('Disallow: /products');
+    expect(lines).toContain(`Sitemap: ${publicUrl}/sitemap.xml`);
+  });
+});
