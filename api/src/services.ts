@@ -23,6 +23,7 @@ import { purchaseLifecycle } from './commerce/purchase-lifecycle';
 import { teamService } from './commerce/teams';
 import { transferService } from './commerce/transfers';
 import { catalogService } from './catalog/service';
+import { productPages } from './catalog/product-page';
 import { workshopService } from './catalog/workshops';
 import { defineWaitlistJobs, waitlistService } from './catalog/waitlist';
 import { healthService } from './health/service';
@@ -96,7 +97,10 @@ export function createServices(deps: Deps) {
   const tree = contentTree({ db, changed: caches.clearAll });
   const learning = learningService({ db, tree, caches });
   return {
-    catalog: catalogService({ ...deps, caches }),
+    catalog: {
+      ...catalogService({ ...deps, caches }),
+      ...productPages({ ...deps, caches, learning, transferWindowDays: config.TRANSFER_WINDOW_DAYS }),
+    },
     workshops,
     waitlist,
     health: healthService(deps),

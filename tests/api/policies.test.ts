@@ -27,6 +27,8 @@ const EXPECTED: Record<string, Expected> = {
   'GET /api/store/products/:id/schedule': 'public',
   'POST /api/store/products/:id/waitlist': 'public',
   'POST /api/store/waitlist/leave': 'public',
+  'GET /api/store/products/:slugOrId': 'public',
+  'GET /api/store/owned-products': 'signed-in',
   'GET /api/store/workshops': 'signed-in',
   'GET /api/store/workshops/:file': 'signed-in',
   'PUT /api/store/me/name': 'signed-in',

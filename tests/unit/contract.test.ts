@@ -2,7 +2,7 @@ import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type { Price, Product } from '../../api/src/catalog/models';
-import type { PriceRecord, ProductRecord } from '../../api/src/catalog/schemas';
+import type { FaqItem, PriceRecord, ProductRecord } from '../../api/src/catalog/schemas';
 import type { Coupon, Purchase, PurchaseUserTransfer } from '../../api/src/commerce/models';
 import type { BulkPurchaseRecord, CouponRecord, PurchaseRecord, TransferRecord } from '../../api/src/commerce/schemas';
 import type { ProductRevenueSplit } from '../../api/src/finance/models';
@@ -143,7 +143,7 @@ const _recordsFitTheirModels: [
   Fits<ContentResource, ContentResourceRecord>,
   Fits<ContentResourceResource, ContentLinkRecord>,
   Fits<OutboxEmail, OutboxEmailRecord>,
-  Fits<Product, ProductRecord>,
+  Fits<Product & { faq: FaqItem[] }, ProductRecord>, // the questions come from product_faqs
   Fits<Price, PriceRecord>,
   Fits<Coupon, CouponRecord>,
   Fits<PurchaseUserTransfer, TransferRecord>,

@@ -12,6 +12,10 @@ export class Product extends table('products') {
   declare quantityAvailable: number;
   declare enrollmentOpensAt: Date | null;
   declare enrollmentClosesAt: Date | null;
+  /** The sales page's "what's included" lines staff add after the ones worked out from the data. */
+  declare included: string[];
+  /** Null: the platform's refund policy. */
+  declare refundPolicy: string | null;
   declare createdAt: Date;
   declare updatedAt: Date;
   declare prices?: Price[];
@@ -34,4 +38,15 @@ export class Price extends table('prices') {
 export class UpgradableProduct extends linkTable('upgradableProducts', ['upgradableFromId', 'upgradableToId']) {
   declare upgradableFromId: string;
   declare upgradableToId: string;
+}
+
+/** A question and its answer on a product's sales page, in the product's order (edited with the product). */
+export class ProductFaq extends table('productFaqs') {
+  declare id: string;
+  declare productId: string;
+  declare position: number;
+  declare question: string;
+  declare answer: string;
+  declare createdAt: Date;
+  declare updatedAt: Date;
 }

@@ -23,6 +23,85 @@ export interface StoreProduct {
   /** The published courses the product grants, in order. */
   courses: { id: string; slug: string | null; title: string }[];
   price: { id: string; unitAmount: number; currency: string; nickname: string | null } | null;
+  /** The site-wide or product sale running now (the best default coupon, as a quote applies it); null when none. */
+  sale: StoreSale | null;
+}
+
+/** A sale as a visitor sees it: what one unit costs during it, and when it ends (null: until further notice). */
+export interface StoreSale {
+  /** 20 for 20 % off. */
+  percent: number;
+  /** One unit's price during the sale, in cents, as a quote without coupon or regional price makes it. */
+  unitAmount: number;
+  endsAt: Date | null;
+}
+
+/** A picture served resized: `src` at its default size, `srcSet` for the others. */
+export interface StoreImage {
+  src: string;
+  srcSet: string;
+  width?: number;
+  height?: number;
+}
+
+/** A question and its answer on a product's sales page, both plain text. */
+export interface FaqItem {
+  question: string;
+  answer: string;
+}
+
+/** A lesson as the sales page lists it: never its body. Free lessons are open to everyone (DOMAIN §11). */
+export interface CurriculumLesson {
+  id: string;
+  slug: string | null;
+  title: string;
+  free: boolean;
+  /** Estimated, set in the console; null when not given. */
+  durationMinutes: number | null;
+}
+
+export interface CurriculumModule {
+  id: string;
+  title: string;
+  /** Lessons placed in the module itself, then its sections'. */
+  lessons: CurriculumLesson[];
+  sections: { id: string; title: string; lessons: CurriculumLesson[] }[];
+  lessonCount: number;
+  /** The sum of the lessons' estimates (0 when none has one). */
+  durationMinutes: number;
+}
+
+/** A published course the product grants, as its outline stands (published modules and lessons only). */
+export interface CurriculumCourse {
+  id: string;
+  slug: string | null;
+  title: string;
+  description: string | null;
+  modules: CurriculumModule[];
+  lessonCount: number;
+  freeLessonCount: number;
+  durationMinutes: number;
+}
+
+/** An owner or contributor of the product (its revenue splits, DOMAIN §9), by the name they show. */
+export interface Instructor {
+  name: string;
+  bio: string | null;
+  role: 'owner' | 'contributor';
+  avatar: StoreImage | null;
+}
+
+/** GET /api/store/products/:slugOrId: everything the sales page shows, in one answer. */
+export interface StoreProductPage extends StoreProduct {
+  image: StoreImage | null;
+  /** The granted courses in the product's own order: the first is the one the product is about. */
+  curriculum: CurriculumCourse[];
+  /** "What's included": worked out from the data, then the lines staff added. */
+  included: string[];
+  instructors: Instructor[];
+  faq: FaqItem[];
+  /** The product's own, or the platform's. */
+  refundPolicy: string;
 }
 
 /** A product as the console sees it (the `products` resource: the row, every column). */
@@ -38,6 +117,11 @@ export interface ProductRecord {
   quantityAvailable: number;
   enrollmentOpensAt: Date | null;
   enrollmentClosesAt: Date | null;
+  /** Sales page lines added after the ones worked out from the data. */
+  included: string[];
+  faq: FaqItem[];
+  /** Null: the platform's refund policy. */
+  refundPolicy: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -3,7 +3,8 @@ import type { Clock } from '../clock';
 import { seatsSoldOf } from '../commerce/seats';
 import type { Db } from '../db/connection';
 import { Product } from './models';
-import type { EnrollmentState, StoreProduct } from './schemas';
+import { salesKey, salesOf } from './sales';
+import type { EnrollmentState, StoreProduct, StoreSale } from './schemas';
 
 /** Where a product's enrollment window stands at `now` (no window: always open). */
 export function enrollmentState(
@@ -37,6 +38,34 @@ export async function coursesOfProducts(db: Db, productIds: string[]): Promise<M
   return byProduct;
 }
 
+/** A product as the storefront sees it, from its row and what is worked out per request. */
+export function storeProduct(
+  p: Product,
+  {
+    courses,
+    sold,
+    state,
+    sale,
+  }: { courses: StoreProduct['courses']; sold: number; state: EnrollmentState; sale: StoreSale | null },
+): StoreProduct {
+  const price = p.prices?.[0];
+  return {
+    id: p.id,
+    name: p.name,
+    slug: p.slug,
+    description: p.description,
+    productType: p.productType,
+    quantityAvailable: p.quantityAvailable,
+    seatsLeft: p.quantityAvailable >= 0 ? Math.max(0, p.quantityAvailable - sold) : null,
+    enrollment: { state, opensAt: p.enrollmentOpensAt, closesAt: p.enrollmentClosesAt },
+    courses,
+    price: price
+      ? { id: price.id, unitAmount: price.unitAmount, currency: price.currency, nickname: price.nickname }
+      : null,
+    sale: price ? sale : null,
+  };
+}
+
 export function catalogService({ db, clock, caches }: { db: Db; clock: Clock; caches: ReadCaches }) {
   // What only staff change, kept between requests; seats left and enrollment windows are worked out per request.
   const activeProducts = caches.cached(async () => {
@@ -61,26 +90,22 @@ export function catalogService({ db, clock, caches }: { db: Db; clock: Clock; ca
       const now = clock.now();
       const limited = products.filter((p) => p.quantityAvailable >= 0).map((p) => p.id);
       const sold = limited.length ? await seatsSoldOf(db, limited) : new Map<string, number>();
+      const sales = await salesOf(
+        db,
+        products.map((p) => ({ id: p.id, unitAmount: p.prices?.[0]?.unitAmount ?? null })),
+        now,
+      );
       const states = products.map((p) => enrollmentState(p, now));
-      const inputs = `${states.join()}|${limited.map((id) => sold.get(id) ?? 0).join()}`;
+      const inputs = `${states.join()}|${limited.map((id) => sold.get(id) ?? 0).join()}|${salesKey(sales)}`;
       if (written.inputs === inputs) return written.json;
-      const data: StoreProduct[] = products.map((p, i) => {
-        const price = p.prices?.[0];
-        return {
-          id: p.id,
-          name: p.name,
-          slug: p.slug,
-          description: p.description,
-          productType: p.productType,
-          quantityAvailable: p.quantityAvailable,
-          seatsLeft: p.quantityAvailable >= 0 ? Math.max(0, p.quantityAvailable - (sold.get(p.id) ?? 0)) : null,
-          enrollment: { state: states[i]!, opensAt: p.enrollmentOpensAt, closesAt: p.enrollmentClosesAt },
+      const data: StoreProduct[] = products.map((p, i) =>
+        storeProduct(p, {
           courses: courses.get(p.id) ?? [],
-          price: price
-            ? { id: price.id, unitAmount: price.unitAmount, currency: price.currency, nickname: price.nickname }
-            : null,
-        };
-      });
+          sold: sold.get(p.id) ?? 0,
+          state: states[i]!,
+          sale: sales.get(p.id) ?? null,
+        }),
+      );
       Object.assign(written, { inputs, json: JSON.stringify({ data }) });
       return written.json;
     },

@@ -1,5 +1,5 @@
 // Every model in one place, for code that works across domains (the admin layer, tests).
-export { Product, Price, UpgradableProduct } from '../catalog/models';
+export { Product, Price, ProductFaq, UpgradableProduct } from '../catalog/models';
 export { WorkshopReminder, WorkshopSession } from '../catalog/workshop-models';
 export { WaitlistEntry, WaitlistProduct } from '../catalog/waitlist-models';
 export { Checkout, Coupon, Purchase, PurchaseUserTransfer, TeamSeatRevocation } from '../commerce/models';

@@ -7,6 +7,7 @@ export class User extends table('users', { jsonAttributes: ['fields'] }) {
   declare email: string;
   declare emailVerified: Date | null;
   declare image: string | null;
+  declare bio: string | null;
   declare roles: Role[];
   declare fields: Record<string, unknown>;
   declare createdAt: Date;

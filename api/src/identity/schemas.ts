@@ -129,6 +129,8 @@ export interface UserRecord {
   email: string;
   emailVerified: Date | null;
   image: string | null;
+  /** Shown with their name on the sales pages of products they own or contribute to. */
+  bio: string | null;
   roles: Role[];
   fields: Record<string, unknown>;
   createdAt: Date;

@@ -1,5 +1,7 @@
 import { makeRoomForNewPrice, onProductStatusChange } from '../../catalog/archive';
+import { faqColumn, replaceFaq } from '../../catalog/faq';
 import { Price, Product, UpgradableProduct } from '../../catalog/models';
+import type { FaqItem } from '../../catalog/schemas';
 import { ProductContentResource } from '../../learning/models';
 import {
   PriceCreate,
@@ -22,6 +24,8 @@ export const products = defineResource({
   sortable: ['id', 'name', 'status', 'productType', 'quantityAvailable', 'createdAt', 'updatedAt'],
   searchable: ['name', 'key', 'slug'],
   defaultSort: ['createdAt', 'DESC'],
+  // The row and its sales page questions (product_faqs), which the console edits with it.
+  baseQuery: (db) => Product.query(db).select('products.*', faqColumn(db)),
   create: ProductCreate,
   update: ProductUpdate,
   remove: 'hard',
@@ -37,8 +41,13 @@ export const products = defineResource({
     products_slug_unique: { field: 'slug', message: 'is already used by another product' },
     products_enrollment_window_order: { field: 'enrollmentClosesAt', message: 'must be after the opening' },
   },
-  async beforeWrite(_trx, input) {
-    const { unitAmount: _amount, currency: _currency, ...product } = input;
+  async beforeWrite(hook, input, current) {
+    const { unitAmount: _amount, currency: _currency, faq, ...product } = input;
+    if (current && faq) {
+      await replaceFaq(hook.trx, current.id as string, faq as FaqItem[]);
+      // Only the questions changed: the product is still updated (its updated_at moves).
+      if (Object.keys(product).length === 0) return { updatedAt: hook.trx.fn.now() };
+    }
     return product;
   },
   async afterWrite(hook, row, previous, input) {

@@ -2,6 +2,28 @@ import { z } from 'zod';
 import { CATALOG_STATUSES, PRODUCT_TYPES } from '../../shared/catalog';
 import { Cents, Currency, DateTime, Id, OptionalText, Slug } from './fields';
 
+/** The sales page's own words, all plain text (rendered as text, never as HTML). */
+const Line = z.string().trim().min(1, 'is required').max(200, 'at most 200 characters');
+const salesPageFields = {
+  included: z.array(Line).max(12, 'at most 12 lines').optional(),
+  // Empty: the platform's policy.
+  refundPolicy: z
+    .string()
+    .trim()
+    .max(4000, 'at most 4000 characters')
+    .transform((text) => text || null)
+    .nullable()
+    .optional(),
+};
+/** Question/answer pairs, in order; written with the product (its product_faqs rows are replaced). */
+const Faq = z
+  .array(
+    z
+      .object({ question: Line, answer: z.string().trim().min(1, 'is required').max(2000, 'at most 2000 characters') })
+      .strict(),
+  )
+  .max(30, 'at most 30 questions');
+
 /** What the console may write on a product, price, upgrade path and product's content. */
 const productFields = {
   name: z.string().trim().min(2, 'at least 2 characters').max(90, 'at most 90 characters'),
@@ -13,6 +35,7 @@ const productFields = {
   quantityAvailable: z.number().int().min(-1, '−1 (unlimited) or a number of seats').max(1_000_000),
   enrollmentOpensAt: DateTime.nullable().optional(),
   enrollmentClosesAt: DateTime.nullable().optional(),
+  ...salesPageFields,
 };
 
 const windowInOrder = (p: { enrollmentOpensAt?: Date | null; enrollmentClosesAt?: Date | null }) =>
@@ -31,7 +54,10 @@ export const ProductCreate = z
   .strict()
   .refine(windowInOrder, { message: 'must be after the opening', path: ['enrollmentClosesAt'] });
 
-export const ProductUpdate = z.object(productFields).partial().strict();
+export const ProductUpdate = z
+  .object({ ...productFields, faq: Faq })
+  .partial()
+  .strict();
 
 // A new price becomes the current one; amounts never change in place (history keeps what was charged).
 export const PriceCreate = z

@@ -10,4 +10,12 @@ const Roles = z
 const Name = z.string().trim().min(1).max(200).nullable();
 
 export const UserCreate = z.object({ email: EmailAddress, name: Name.optional(), roles: Roles.optional() }).strict();
-export const UserUpdate = z.object({ name: Name, roles: Roles }).partial().strict();
+/** Shown on the sales pages of the products the person owns or contributes to; empty clears it. */
+const Bio = z
+  .string()
+  .trim()
+  .max(1000, 'at most 1000 characters')
+  .transform((text) => text || null)
+  .nullable();
+
+export const UserUpdate = z.object({ name: Name, bio: Bio, roles: Roles }).partial().strict();

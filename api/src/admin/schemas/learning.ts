@@ -10,6 +10,14 @@ const ResourceFields = z
     body: z.string().max(500_000).nullable().optional(),
     state: z.enum(CONTENT_STATES).default('draft'),
     visibility: z.enum(VISIBILITIES).default('public'),
+    /** A lesson's estimated length, shown and added up on sales pages. */
+    durationMinutes: z
+      .number('must be a whole number of minutes')
+      .int('must be a whole number of minutes')
+      .min(1, 'at least 1 minute')
+      .max(1440, 'at most 1440 minutes (a day)')
+      .nullable()
+      .optional(),
   })
   .strict();
 export type ResourceFields = z.infer<typeof ResourceFields>;

@@ -1,0 +1,211 @@
+import type { ReadCaches } from '../cache/read-cache';
+import type { Clock } from '../clock';
+import { TEAM_TIERS } from '../commerce/pricing';
+import { seatsSoldOf } from '../commerce/seats';
+import { GRANTING_STATUSES } from '../commerce/models';
+import type { Db } from '../db/connection';
+import { AppError } from '../http/errors';
+import type { LearningService } from '../learning/learning';
+import type { LessonItem } from '../learning/schemas';
+import { faqOf } from './faq';
+import { Product } from './models';
+import { salesOf } from './sales';
+import type { CurriculumCourse, CurriculumLesson, Instructor, StoreProductPage } from './schemas';
+import { coursesOfProducts, enrollmentState, storeProduct } from './service';
+
+/** What a product says about refunds when staff have not written its own (DOMAIN §6: refunds are made by staff). */
+export const PLATFORM_REFUND_POLICY =
+  'If the course is not right for you, reply to your receipt and ask for a refund: we refund what you paid, in full ' +
+  'or in part, the way you paid. A full refund ends your access to the course, and a team purchase’s seats with it.';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** "2 h 30 min", "45 min". */
+export function formatMinutes(minutes: number): string {
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours === 0) return `${rest} min`;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Lessons' estimated lengths (content `fields.durationMinutes`), for the lessons that have one. */
+async function durationsOf(db: Db, lessonIds: string[]): Promise<Map<string, number>> {
+  if (lessonIds.length === 0) return new Map();
+  const rows: { id: string; minutes: number | null }[] = await db('contentResources')
+    .whereIn('id', lessonIds)
+    .whereRaw(`jsonb_typeof(fields->'durationMinutes') = 'number'`)
+    .select('id', db.raw(`(fields->>'durationMinutes')::int AS minutes`));
+  return new Map(rows.map((r) => [r.id, Number(r.minutes)]));
+}
+
+/** The product's owners and contributors (its revenue splits) who show a name; owners first, then by share. */
+async function instructorsOf(db: Db, productId: string): Promise<Instructor[]> {
+  const rows: { name: string; bio: string | null; owner: boolean }[] = await db('productRevenueSplits as s')
+    .join('users as u', 'u.id', 's.userId')
+    .where('s.productId', productId)
+    .whereIn('s.type', ['owner', 'contributor'])
+    .whereNotNull('u.name')
+    .groupBy('u.id', 'u.name', 'u.bio')
+    .select('u.name', 'u.bio', db.raw(`bool_or(s.type = 'owner') AS owner`), db.raw('max(s.percent) AS share'))
+    .orderByRaw(`bool_or(s.type = 'owner') DESC, max(s.percent) DESC, u.name`);
+  return rows.map((r) => ({ name: r.name, bio: r.bio, role: r.owner ? 'owner' : 'contributor', avatar: null }));
+}
+
+/** A course's published outline as the sales page lists it: titles, free previews and lengths, never bodies. */
+async function curriculumOf(
+  db: Db,
+  learning: LearningService,
+  course: { id: string },
+): Promise<CurriculumCourse | null> {
+  let view;
+  try {
+    // As a signed-out visitor sees it: what is free is decided inside the course (DOMAIN §11).
+    view = await learning.course(course.id, { user: null, country: '' });
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'not-found') return null; // private: not on the sales page
+    throw error;
+  }
+  const items = view.modules.flatMap((m) => [...m.lessons, ...m.sections.flatMap((s) => s.lessons)]);
+  const minutes = await durationsOf(
+    db,
+    items.map((l) => l.id),
+  );
+  const lesson = (item: LessonItem): CurriculumLesson => ({
+    id: item.id,
+    slug: item.slug,
+    title: item.title,
+    free: item.free,
+    durationMinutes: minutes.get(item.id) ?? null,
+  });
+  const total = (lessons: CurriculumLesson[]) => lessons.reduce((sum, l) => sum + (l.durationMinutes ?? 0), 0);
+  const modules = view.modules.map((m) => {
+    const lessons = m.lessons.map(lesson);
+    const sections = m.sections.map((s) => ({ id: s.id, title: s.title, lessons: s.lessons.map(lesson) }));
+    const all = [...lessons, ...sections.flatMap((s) => s.lessons)];
+    return { id: m.id, title: m.title, lessons, sections, lessonCount: all.length, durationMinutes: total(all) };
+  });
+  return {
+    id: view.course.id,
+    slug: view.course.slug,
+    title: view.course.title,
+    description: view.course.description,
+    modules,
+    lessonCount: items.length,
+    freeLessonCount: items.filter((l) => l.free).length,
+    durationMinutes: modules.reduce((sum, m) => sum + m.durationMinutes, 0),
+  };
+}
+
+interface Deps {
+  db: Db;
+  clock: Clock;
+  caches: ReadCaches;
+  learning: LearningService;
+  /** Days a buyer may give their purchase to someone else (DOMAIN §8). */
+  transferWindowDays: number;
+}
+
+/**
+ * The sales page's answer: the product as the catalog shows it, its curriculum, what is included, its instructors,
+ * FAQ and refund policy. What only staff change is cached (see ReadCaches); seats, enrollment and the sale are
+ * worked out per request.
+ */
+export function productPages({ db, clock, caches, learning, transferWindowDays }: Deps) {
+  const pageOf = caches.cached(async (slugOrId: string) => {
+    const bySlug = await Product.query(db)
+      .where({ status: 'active', slug: slugOrId })
+      .withGraphFetched('prices(current)')
+      .modifiers({ current: (q) => q.where('status', 'active') })
+      .first();
+    const product =
+      bySlug ??
+      (UUID.test(slugOrId)
+        ? await Product.query(db)
+            .where({ status: 'active', id: slugOrId })
+            .withGraphFetched('prices(current)')
+            .modifiers({ current: (q) => q.where('status', 'active') })
+            .first()
+        : undefined);
+    if (!product) return null;
+    const courses = (await coursesOfProducts(db, [product.id])).get(product.id) ?? [];
+    const curriculum: CurriculumCourse[] = [];
+    for (const course of courses) {
+      const outline = await curriculumOf(db, learning, course);
+      if (outline) curriculum.push(outline);
+    }
+    const [instructors, faq] = await Promise.all([instructorsOf(db, product.id), faqOf(db, product.id)]);
+    return { product, courses, curriculum, instructors, faq };
+  });
+
+  /** What the page works out from the data, before the lines staff added. */
+  function derivedIncluded(page: Pick<StoreProductPage, 'curriculum' | 'productType' | 'seatsLeft'>, sessions: number) {
+    const lines: string[] = [];
+    const { curriculum } = page;
+    const lessons = curriculum.reduce((sum, c) => sum + c.lessonCount, 0);
+    const modules = curriculum.reduce((sum, c) => sum + c.modules.length, 0);
+    const minutes = curriculum.reduce((sum, c) => sum + c.durationMinutes, 0);
+    const free = curriculum.reduce((sum, c) => sum + c.freeLessonCount, 0);
+    if (curriculum.length > 1) lines.push(`${plural(curriculum.length, 'course')}, ${plural(lessons, 'lesson')}`);
+    else if (lessons > 0) lines.push(`${plural(lessons, 'lesson')} in ${plural(modules, 'module')}`);
+    if (minutes > 0) lines.push(`About ${formatMinutes(minutes)} of lessons`);
+    if (page.productType === 'live' && sessions > 0)
+      lines.push(`${plural(sessions, 'live session')}, with a calendar invite`);
+    if (page.productType === 'self-paced' && lessons > 0) lines.push('Study at your own pace and track your progress');
+    if (free > 0) lines.push(`${plural(free, 'free preview lesson')} to try before you buy`);
+    const firstTier = TEAM_TIERS[0]!;
+    if (page.seatsLeft === null || page.seatsLeft >= firstTier.min) {
+      lines.push(`Team seats: ${firstTier.bp / 100} % off from ${firstTier.min} seats`);
+    }
+    if (transferWindowDays > 0) {
+      lines.push(`Give it to someone else within ${plural(transferWindowDays, 'day')} of buying`);
+    }
+    return lines;
+  }
+
+  return {
+    /** An active product's sales page by slug or id; not-found for unknown and archived products. */
+    async productPage(slugOrId: string): Promise<StoreProductPage> {
+      const cached = await pageOf(slugOrId);
+      if (!cached) throw new AppError('product-not-found', 'This course does not exist or is no longer on sale.');
+      const { product, courses, curriculum, instructors, faq } = cached;
+      const now = clock.now();
+      const limited = product.quantityAvailable >= 0;
+      const [sold, sales, sessions] = await Promise.all([
+        limited ? seatsSoldOf(db, [product.id]) : new Map<string, number>(),
+        salesOf(db, [{ id: product.id, unitAmount: product.prices?.[0]?.unitAmount ?? null }], now),
+        product.productType === 'live'
+          ? db('workshopSessions').where({ productId: product.id }).where('endsAt', '>', now).count({ n: '*' })
+          : [{ n: 0 }],
+      ]);
+      const base = storeProduct(product, {
+        courses,
+        sold: sold.get(product.id) ?? 0,
+        state: enrollmentState(product, now),
+        sale: sales.get(product.id) ?? null,
+      });
+      return {
+        ...base,
+        image: null,
+        curriculum,
+        included: [...derivedIncluded({ ...base, curriculum }, Number(sessions[0]?.n ?? 0)), ...product.included],
+        instructors,
+        faq,
+        refundPolicy: product.refundPolicy ?? PLATFORM_REFUND_POLICY,
+      };
+    },
+
+    /** The products a learner holds themselves (bought, or a team seat taken), still granting access. */
+    async ownedProductIds(userId: string): Promise<string[]> {
+      const rows: { productId: string }[] = await db('purchases')
+        .where({ userId })
+        .whereNull('bulkCouponId')
+        .whereIn('status', GRANTING_STATUSES)
+        .distinct('productId');
+      return rows.map((r) => r.productId);
+    },
+  };
+}
+
+export type ProductPages = ReturnType<typeof productPages>;
