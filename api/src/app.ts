@@ -25,6 +25,8 @@ import { nestsDeeperThan, tooDeep } from './http/json-depth';
 import { allow } from './http/policy';
 import { identityAdminRoutes } from './identity/admin-routes';
 import { jobAdminRoutes } from './jobs/admin-routes';
+import { imageAdminRoutes } from './media/admin-routes';
+import { mediaRoutes } from './media/routes';
 import { oauthRoutes } from './identity/oauth-routes';
 import { identityRoutes } from './identity/routes';
 import { displayNameRoutes } from './identity/display-name-routes';
@@ -45,7 +47,7 @@ const WEBHOOKS_PREFIX = '/api/webhooks/';
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
 
 /** Paths the API answers (never the apps' index.html). */
-const API_PREFIXES = ['/api', '/oauth', '/.well-known'];
+const API_PREFIXES = ['/api', '/oauth', '/.well-known', '/media'];
 const isUnder = (p: string, prefix: string) => p === prefix || p.startsWith(`${prefix}/`);
 const isApiPath = (p: string) => API_PREFIXES.some((prefix) => isUnder(p, prefix));
 /** The built-in test provider's pages (TEST_CHECKOUT_PATH and anything else it may grow). */
@@ -75,6 +77,8 @@ export function createRouter(deps: Deps, services: Services) {
   );
   mount('/api/admin', identityAdminRoutes({ allow, outbox: services.outbox, signOut: services.signOut }));
   mount('/api/admin', jobAdminRoutes({ allow, jobs: services.jobs }));
+  mount('/api/admin', imageAdminRoutes({ allow, imageAdmin: services.imageAdmin }));
+  mount('/media', mediaRoutes({ allow, images: services.images }));
   mount(
     '/api/store',
     learningRoutes({

@@ -158,6 +158,36 @@ const ConfigSchema = z.object({
       .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: address or an https:// URL')
       .optional(),
   ),
+  /** Where uploaded media (images) live when no S3_BUCKET is set: one directory every replica shares. */
+  MEDIA_DIR: z
+    .string()
+    .min(1)
+    .default(path.join(PROJECT_ROOT, '.data', 'media')),
+  /** S3-compatible object storage for media instead of MEDIA_DIR (AWS S3, MinIO, Cloudflare R2, …). */
+  S3_BUCKET: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3–63 lower-case letters, digits, . or -)')
+      .optional(),
+  ),
+  /** The storage's address when it is not AWS (e.g. http://127.0.0.1:9000 for MinIO); AWS's own otherwise. */
+  S3_ENDPOINT: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url()
+      .refine((u) => /^https?:\/\//.test(u), 'must be an http:// or https:// URL')
+      .optional(),
+  ),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Both or neither: without them the AWS SDK's own chain (AWS_* variables, an instance role) is used. */
+  S3_ACCESS_KEY_ID: z.preprocess(emptyAsUndefined, z.string().optional()),
+  S3_SECRET_ACCESS_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+  /** `true` addresses objects as endpoint/bucket/key (MinIO and most S3-compatible servers) instead of bucket.endpoint/key. */
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { publicUrl: string };
@@ -185,6 +215,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (config.NODE_ENV === 'production' && !config.STRIPE_SECRET_KEY && !config.ALLOW_TEST_PAYMENTS) {
     throw new ConfigError(
       'Invalid configuration:\n  STRIPE_SECRET_KEY: required with NODE_ENV=production, or every purchase would be free (the built-in test provider); set ALLOW_TEST_PAYMENTS=true for a demo site',
+    );
+  }
+  if (Boolean(config.S3_ACCESS_KEY_ID) !== Boolean(config.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  S3_SECRET_ACCESS_KEY: set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither',
+    );
+  }
+  if (!config.S3_BUCKET && (config.S3_ENDPOINT || config.S3_ACCESS_KEY_ID)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  S3_BUCKET: required with S3_ENDPOINT or S3 keys, or media would stay on local disk (MEDIA_DIR)',
     );
   }
   return { ...config, publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}` };

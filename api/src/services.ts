@@ -27,6 +27,9 @@ import { productPages } from './catalog/product-page';
 import { workshopService } from './catalog/workshops';
 import { defineWaitlistJobs, waitlistService } from './catalog/waitlist';
 import { healthService } from './health/service';
+import { imageAdmin } from './media/image-admin';
+import { imageStore } from './media/images';
+import { createStorage } from './media/storage';
 import { deviceFlow } from './identity/device-flow';
 import { displayNames } from './identity/display-name';
 import { emailSignIn } from './identity/email-sign-in';
@@ -96,6 +99,8 @@ export function createServices(deps: Deps) {
   );
   const tree = contentTree({ db, changed: caches.clearAll });
   const learning = learningService({ db, tree, caches });
+  // Media bytes live where every replica reaches them: MEDIA_DIR, or the S3 bucket when one is configured.
+  const images = imageStore({ storage: createStorage(config) });
   return {
     catalog: {
       ...catalogService({ ...deps, caches }),
@@ -105,6 +110,8 @@ export function createServices(deps: Deps) {
     waitlist,
     health: healthService(deps),
     admin: adminService({ db, changed: caches.clearAll }),
+    images,
+    imageAdmin: imageAdmin({ db, images, jobs, logger, changed: caches.clearAll }),
     dashboard: dashboardService(deps),
     financeExports: financeExports(deps),
     financeSummary: financeSummary(deps),

@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { createApp } from '../../api/src/app';
 import type { Clock } from '../../api/src/clock';
 import { loadConfig, type Config } from '../../api/src/config';
@@ -9,7 +11,8 @@ import type { MailTransport, OutgoingEmail } from '../../api/src/mail/transport'
 /**
  * Tests write rows directly as well as through the API, as another process would: the read caches are off unless a
  * test turns them on (READ_CACHE_MS) to test them. Every test buys from one address, often as one buyer: the commerce
- * limits are raised unless a test sets COMMERCE_LIMIT_SCALE ('1' is what a server runs with).
+ * limits are raised unless a test sets COMMERCE_LIMIT_SCALE ('1' is what a server runs with). Uploaded media go to a
+ * directory of this test process's own (never the development server's .data/media), unless a test sets MEDIA_DIR.
  */
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
@@ -17,6 +20,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     READ_CACHE_MS: '0',
     COMMERCE_LIMIT_SCALE: '1000',
+    MEDIA_DIR: path.join(os.tmpdir(), 'learning-platform-test-media', String(process.pid)),
     ...env,
   });
 }

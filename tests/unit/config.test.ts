@@ -28,6 +28,43 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
   });
 
+  describe('media storage', () => {
+    const s3 = {
+      S3_BUCKET: 'course-media',
+      S3_ENDPOINT: 'http://127.0.0.1:9000',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      S3_FORCE_PATH_STYLE: 'true',
+    };
+
+    it('keeps media on local disk under .data by default', () => {
+      const config = loadConfig({});
+      expect(config.MEDIA_DIR).toMatch(/[/\\]\.data[/\\]media$/);
+      expect(config.S3_BUCKET).toBeUndefined();
+      expect(loadConfig({ MEDIA_DIR: '/srv/media' }).MEDIA_DIR).toBe('/srv/media');
+    });
+
+    it('reads an S3-compatible storage', () => {
+      expect(loadConfig(s3)).toMatchObject({ ...s3, S3_FORCE_PATH_STYLE: true, S3_REGION: 'us-east-1' });
+      // AWS itself: no endpoint, and the SDK's own credentials (AWS_* variables, an instance role).
+      const aws = loadConfig({ S3_BUCKET: 'course-media', S3_REGION: 'eu-west-1' });
+      expect(aws).toMatchObject({ S3_REGION: 'eu-west-1', S3_FORCE_PATH_STYLE: false });
+      expect(aws.S3_ENDPOINT).toBeUndefined();
+      expect(aws.S3_ACCESS_KEY_ID).toBeUndefined();
+    });
+
+    it.each([
+      ['S3_BUCKET', { S3_BUCKET: 'Not_A_Bucket' }],
+      ['S3_ENDPOINT', { ...s3, S3_ENDPOINT: 'ftp://storage.internal' }],
+      ['S3_FORCE_PATH_STYLE', { ...s3, S3_FORCE_PATH_STYLE: 'yes' }],
+      ['S3_SECRET_ACCESS_KEY', { ...s3, S3_SECRET_ACCESS_KEY: '' }],
+      ['S3_BUCKET', { S3_ENDPOINT: 'http://127.0.0.1:9000' }],
+      ['S3_BUCKET', { S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret' }],
+    ])('names %s when it is wrong', (name, env) => {
+      expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));
+    });
+  });
+
   describe('payments in production', () => {
     const stripe = { STRIPE_SECRET_KEY: 'sk_live_abc123', STRIPE_WEBHOOK_SECRET: 'whsec_abc123' };
 

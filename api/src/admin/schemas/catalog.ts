@@ -54,8 +54,16 @@ export const ProductCreate = z
   .strict()
   .refine(windowInOrder, { message: 'must be after the opening', path: ['enrollmentClosesAt'] });
 
+/** The words that describe the product's image to people who cannot see it (the image itself is uploaded apart). */
+const ImageAlt = z
+  .string()
+  .trim()
+  .max(300, 'at most 300 characters')
+  .transform((text) => text || null)
+  .nullable();
+
 export const ProductUpdate = z
-  .object({ ...productFields, faq: Faq })
+  .object({ ...productFields, faq: Faq, imageAlt: ImageAlt })
   .partial()
   .strict();
 
