@@ -11,7 +11,7 @@ import { DELETE_IMAGE_JOB } from '../../api/src/media/image-admin';
 import { originalKey, variantsPrefix } from '../../api/src/media/images';
 import { createStorage, readAll, type MediaStorage } from '../../api/src/media/storage';
 import { createServices, type Services } from '../../api/src/services';
-import { createProduct } from '../../seeds/factories';
+import { createProduct, createRevenueSplit } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
@@ -113,7 +113,7 @@ describe.each(['local', 's3'] as const)('media storage on %s', (backendName) => 
       admin = await signedIn(database().db, ['admin']);
     });
 
-    it('takes an image from the console, keeps it once, audited, with its alt text', async () => {
+    it('takes an image from the console, keeps it once, audited, and shows it in the store answers', async () => {
       const db = database().db;
       const product = await createProduct(db, { name: 'Image Course' });
       const bytes = await picture(1500, 1000, 'png');
@@ -136,6 +136,21 @@ describe.each(['local', 's3'] as const)('media storage on %s', (backendName) => 
       });
       expect(alt.status).toBe(200);
       expect(alt.body.imageAlt).toBe('A blue cover');
+      const expected = {
+        src: `/media/images/${key}?w=960`,
+        srcSet: [160, 320, 640, 960, 1280]
+          .map((w) => `/media/images/${key}?w=${w} ${w}w`)
+          .concat(`/media/images/${key}?w=1920 1500w`)
+          .join(', '),
+        width: 1500,
+        height: 1000,
+        alt: 'A blue cover',
+      };
+      const store = await request(app()).get('/api/store/products');
+      expect(store.body.data.find((p: { id: string }) => p.id === product.id).image).toEqual(expected);
+      const page = await request(app()).get(`/api/store/products/${product.id}`);
+      expect(page.status).toBe(200);
+      expect(page.body.image).toEqual(expected);
     });
 
     it('serves it resized, in the format the browser takes, cached for good, made once and reused by replicas', async () => {
@@ -278,6 +293,9 @@ describe.each(['local', 's3'] as const)('media storage on %s', (backendName) => 
       expect(removed.body.imageKey).toBeNull();
       await jobsDone();
       expect(await storage.exists(originalKey(second))).toBe(false);
+      const store = await request(app()).get('/api/store/products');
+      expect(store.body.data.find((p: { id: string }) => p.id === product.id).image).toBeNull();
+      expect((await request(app()).get(`/api/store/products/${product.id}`)).body.image).toBeNull();
       expect(
         (await db('auditLogs').where({ recordId: product.id }).orderBy('id')).map((a: { action: string }) => a.action),
       ).toEqual(['set-image', 'set-image', 'remove-image']);
@@ -299,21 +317,41 @@ describe.each(['local', 's3'] as const)('media storage on %s', (backendName) => 
       }
     });
 
-    it('takes and removes a person’s avatar, shown small', async () => {
+    it('takes and removes a person’s avatar, shown small with the instructors on the sales page', async () => {
       const db = database().db;
       const instructor = await signedIn(db, ['contributor']);
+      await db('users').where('id', instructor.user.id).update({ name: 'Ada Teacher' });
+      const product = await createProduct(db, { name: 'Taught Course' });
+      await createRevenueSplit(db, { productId: product.id, userId: instructor.user.id, type: 'owner', percent: 1 });
+      const instructorsOf = async () =>
+        (await request(app()).get(`/api/store/products/${product.id}`)).body.instructors as {
+          name: string;
+          avatar: unknown;
+        }[];
+      expect(await instructorsOf()).toEqual([expect.objectContaining({ name: 'Ada Teacher', avatar: null })]);
       const url = `/api/admin/users/${instructor.user.id}/avatar`;
       const set = await upload(url, await picture(400, 400, 'jpeg'), 'me.jpg', 'image/jpeg');
       expect(set.status).toBe(200);
       expect(set.body).toMatchObject({ id: instructor.user.id, avatarKey: expect.stringMatching(/-400x400\.jpg$/) });
       const small = await image(set.body.avatarKey, 160);
       expect(await sharp(small.body).metadata()).toMatchObject({ width: 160, height: 160 });
+      const avatarKey: string = set.body.avatarKey;
+      expect(await instructorsOf()).toEqual([
+        expect.objectContaining({
+          name: 'Ada Teacher',
+          avatar: {
+            src: `/media/images/${avatarKey}?w=160`,
+            srcSet: `/media/images/${avatarKey}?w=160 160w, /media/images/${avatarKey}?w=320 320w`,
+          },
+        }),
+      ]);
       const [audit] = await db('auditLogs').where({ resource: 'users', recordId: instructor.user.id });
       expect(audit).toMatchObject({ action: 'set-avatar', after: { avatarKey: set.body.avatarKey } });
       const removed = await as(admin, request(app()).delete(url));
       expect(removed.body.avatarKey).toBeNull();
       await jobsDone();
       expect(await storage.exists(originalKey(set.body.avatarKey))).toBe(false);
+      expect(await instructorsOf()).toEqual([expect.objectContaining({ avatar: null })]);
     });
   });
 });

@@ -12,6 +12,8 @@ export class Product extends table('products') {
   declare quantityAvailable: number;
   declare enrollmentOpensAt: Date | null;
   declare enrollmentClosesAt: Date | null;
+  declare imageKey: string | null;
+  declare imageAlt: string | null;
   /** The sales page's "what's included" lines staff add after the ones worked out from the data. */
   declare included: string[];
   /** Null: the platform's refund policy. */

@@ -7,6 +7,7 @@ import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { LearningService } from '../learning/learning';
 import type { LessonItem } from '../learning/schemas';
+import { avatarFields } from '../media/images';
 import { faqOf } from './faq';
 import { Product } from './models';
 import { salesOf } from './sales';
@@ -42,15 +43,28 @@ async function durationsOf(db: Db, lessonIds: string[]): Promise<Map<string, num
 
 /** The product's owners and contributors (its revenue splits) who show a name; owners first, then by share. */
 async function instructorsOf(db: Db, productId: string): Promise<Instructor[]> {
-  const rows: { name: string; bio: string | null; owner: boolean }[] = await db('productRevenueSplits as s')
+  const rows: { name: string; bio: string | null; avatarKey: string | null; owner: boolean }[] = await db(
+    'productRevenueSplits as s',
+  )
     .join('users as u', 'u.id', 's.userId')
     .where('s.productId', productId)
     .whereIn('s.type', ['owner', 'contributor'])
     .whereNotNull('u.name')
-    .groupBy('u.id', 'u.name', 'u.bio')
-    .select('u.name', 'u.bio', db.raw(`bool_or(s.type = 'owner') AS owner`), db.raw('max(s.percent) AS share'))
+    .groupBy('u.id', 'u.name', 'u.bio', 'u.avatarKey')
+    .select(
+      'u.name',
+      'u.bio',
+      'u.avatarKey',
+      db.raw(`bool_or(s.type = 'owner') AS owner`),
+      db.raw('max(s.percent) AS share'),
+    )
     .orderByRaw(`bool_or(s.type = 'owner') DESC, max(s.percent) DESC, u.name`);
-  return rows.map((r) => ({ name: r.name, bio: r.bio, role: r.owner ? 'owner' : 'contributor', avatar: null }));
+  return rows.map((r) => ({
+    name: r.name,
+    bio: r.bio,
+    role: r.owner ? 'owner' : 'contributor',
+    avatar: avatarFields(r.avatarKey),
+  }));
 }
 
 /** A course's published outline as the sales page lists it: titles, free previews and lengths, never bodies. */
@@ -187,7 +201,6 @@ export function productPages({ db, clock, caches, learning, transferWindowDays }
       });
       return {
         ...base,
-        image: null,
         curriculum,
         included: [...derivedIncluded({ ...base, curriculum }, Number(sessions[0]?.n ?? 0)), ...product.included],
         instructors,

@@ -25,6 +25,8 @@ export interface StoreProduct {
   price: { id: string; unitAmount: number; currency: string; nickname: string | null } | null;
   /** The site-wide or product sale running now (the best default coupon, as a quote applies it); null when none. */
   sale: StoreSale | null;
+  /** The product's picture, uploaded in the console and served resized (api/src/media); null without one. */
+  image: StoreImage | null;
 }
 
 /** A sale as a visitor sees it: what one unit costs during it, and when it ends (null: until further notice). */
@@ -117,6 +119,10 @@ export interface ProductRecord {
   quantityAvailable: number;
   enrollmentOpensAt: Date | null;
   enrollmentClosesAt: Date | null;
+  /** The uploaded picture's key in the media storage (PUT/DELETE /api/admin/products/:id/image); null without one. */
+  imageKey: string | null;
+  /** What the picture shows, for people who cannot see it; null: none given (the picture is then decorative). */
+  imageAlt: string | null;
   /** Sales page lines added after the ones worked out from the data. */
   included: string[];
   faq: FaqItem[];

@@ -2,6 +2,7 @@ import type { ReadCaches } from '../cache/read-cache';
 import type { Clock } from '../clock';
 import { seatsSoldOf } from '../commerce/seats';
 import type { Db } from '../db/connection';
+import { imageFields } from '../media/images';
 import { Product } from './models';
 import { salesKey, salesOf } from './sales';
 import type { EnrollmentState, StoreProduct, StoreSale } from './schemas';
@@ -63,6 +64,7 @@ export function storeProduct(
       ? { id: price.id, unitAmount: price.unitAmount, currency: price.currency, nickname: price.nickname }
       : null,
     sale: price ? sale : null,
+    image: imageFields(p.imageKey, p.imageAlt),
   };
 }
 

@@ -7,6 +7,8 @@ export class User extends table('users', { jsonAttributes: ['fields'] }) {
   declare email: string;
   declare emailVerified: Date | null;
   declare image: string | null;
+  /** An avatar uploaded in the console (its key in the media storage); `image` is the sign-in provider's. */
+  declare avatarKey: string | null;
   declare bio: string | null;
   declare roles: Role[];
   declare fields: Record<string, unknown>;

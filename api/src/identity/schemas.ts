@@ -131,6 +131,8 @@ export interface UserRecord {
   image: string | null;
   /** Shown with their name on the sales pages of products they own or contribute to. */
   bio: string | null;
+  /** The avatar uploaded in the console (PUT/DELETE /api/admin/users/:id/avatar); null without one. */
+  avatarKey: string | null;
   roles: Role[];
   fields: Record<string, unknown>;
   createdAt: Date;
