@@ -30,6 +30,7 @@ import { mediaRoutes } from './media/routes';
 import { oauthRoutes } from './identity/oauth-routes';
 import { identityRoutes } from './identity/routes';
 import { displayNameRoutes } from './identity/display-name-routes';
+import { timeZoneRoutes } from './identity/time-zone-routes';
 import { createServices, type Deps, type Services } from './services';
 import { securityHeaders } from './web/security-headers';
 import { securityTxtRoutes } from './web/security-txt-routes';
@@ -65,6 +66,7 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/store', waitlistRoutes({ waitlist: services.waitlist, allow }));
   mount('/api/store', identityRoutes({ allow, config: deps.config, ...services }));
   mount('/api/store', displayNameRoutes({ allow, displayNames: services.displayNames }));
+  mount('/api/store', timeZoneRoutes({ allow, prefs: services.prefs }));
   mount(
     '/api/store',
     commerceRoutes({

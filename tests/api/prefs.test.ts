@@ -56,4 +56,30 @@ describe('user preferences', () => {
     expect((await as(ada, request(app).get('/api/store/prefs'))).body.fields).toEqual({});
     expect((await request(app).get('/api/store/prefs')).status).toBe(401);
   });
+
+  it("sets the zone of a person's emails: canonical, kept against a sign-in's offer once chosen, other fields kept", async () => {
+    const app = testApp(database().db);
+    const ada = await signedIn(database().db);
+    const zone = (body: object) => as(ada, request(app).put('/api/store/me/time-zone')).send(body);
+    const stored = async () => (await as(ada, request(app).get('/api/store/prefs'))).body.fields;
+
+    expect((await request(app).put('/api/store/me/time-zone').send({ timeZone: 'UTC' })).status).toBe(401);
+    const unknown = await zone({ timeZone: 'Mars/Olympus_Mons' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'validation-failed', errors: { timeZone: expect.any(String) } });
+    expect(await stored()).toEqual({});
+
+    // The first sign-in offers the device's zone: stored, as nothing was chosen.
+    expect((await zone({ timeZone: 'america/new_york', onlyIfUnset: true })).body).toEqual({
+      timeZone: 'America/New_York',
+    });
+    await as(ada, request(app).put('/api/store/prefs')).send({
+      type: 'global',
+      fields: { ...(await stored()), theme: 'dark' },
+    });
+    // Chosen in settings; a later sign-in elsewhere offers its own zone and keeps the choice.
+    expect((await zone({ timeZone: 'Europe/Berlin' })).body).toEqual({ timeZone: 'Europe/Berlin' });
+    expect((await zone({ timeZone: 'Asia/Tokyo', onlyIfUnset: true })).body).toEqual({ timeZone: 'Europe/Berlin' });
+    expect(await stored()).toEqual({ theme: 'dark', timeZone: 'Europe/Berlin' });
+  });
 });

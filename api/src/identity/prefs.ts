@@ -23,6 +23,21 @@ export function userPrefs({ db }: { db: Db }) {
         .returning('fields');
       return row.fields;
     },
+
+    /**
+     * Sets the global `timeZone` field alone (the others kept, in one statement); with `onlyIfUnset`, a zone the
+     * person chose is kept (the storefront offers the device's zone after each sign-in). Answers the zone now stored.
+     */
+    async setTimeZone(userId: string, timeZone: string, { onlyIfUnset = false } = {}): Promise<string> {
+      const fields = JSON.stringify({ timeZone });
+      await db.raw(
+        `INSERT INTO user_prefs (user_id, type, resource_id, fields) VALUES (?, 'global', NULL, ?::jsonb)
+         ON CONFLICT (user_id, type, resource_id) DO UPDATE SET fields = user_prefs.fields || EXCLUDED.fields
+         ${onlyIfUnset ? `WHERE NOT jsonb_exists(user_prefs.fields, 'timeZone')` : ''}`,
+        [userId, fields],
+      );
+      return (await timeZoneOf(db, userId)) ?? timeZone;
+    },
   };
 }
 

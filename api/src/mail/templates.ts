@@ -1,3 +1,4 @@
+import { canonicalTimeZone } from '../shared/time-zone';
 import type { NewEmail } from './outbox';
 
 function escapeHtml(text: string): string {
@@ -9,7 +10,7 @@ function escapeHtml(text: string): string {
  * zone is always written out ("Thursday, December 3, 2026 at 3:04 PM GMT+1 (Europe/Berlin)"), never raw ISO.
  */
 export function formatEmailDate(date: Date, timeZone: string | null = null): string {
-  const zone = timeZone && isTimeZone(timeZone) ? timeZone : 'UTC';
+  const zone = (timeZone && canonicalTimeZone(timeZone)) ?? 'UTC';
   const text = new Intl.DateTimeFormat('en-US', {
     weekday: 'long',
     year: 'numeric',
@@ -21,16 +22,6 @@ export function formatEmailDate(date: Date, timeZone: string | null = null): str
     timeZoneName: 'short',
   }).format(date);
   return zone === 'UTC' ? text : `${text} (${zone})`;
-}
-
-/** An IANA zone name this runtime knows ("Europe/Berlin"); anything else is not used to format dates. */
-export function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The receipt's way into what was bought (see commerce/lead-in.ts). */

@@ -1,25 +1,6 @@
 import { z } from 'zod';
+import { TimeZoneName } from '../../identity/time-zone.schemas';
 import { DateTime, Id } from './fields';
-
-/** An IANA time zone name this server knows (Europe/Berlin, America/New_York, UTC), in its canonical spelling. */
-function canonicalTimeZone(name: string): string | null {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/.test(name)) return null;
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    return null;
-  }
-}
-
-const TimeZone = z
-  .string()
-  .trim()
-  .max(64)
-  .transform((name, ctx) => {
-    const canonical = canonicalTimeZone(name);
-    if (!canonical) ctx.addIssue({ code: 'custom', message: 'must be a time zone name such as Europe/Berlin' });
-    return canonical ?? name;
-  });
 
 const isHttpsLink = (value: string) => {
   try {
@@ -41,7 +22,7 @@ const sessionFields = {
   title: z.string().trim().min(1, 'is required').max(200, 'at most 200 characters'),
   startsAt: DateTime,
   endsAt: DateTime,
-  timeZone: TimeZone,
+  timeZone: TimeZoneName,
   joinUrl: JoinUrl,
 };
 
