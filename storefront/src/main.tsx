@@ -1,4 +1,3 @@
-import { useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, routeFor } from './App';
 import { applyDisplay, rememberedDisplay } from './display';
@@ -24,18 +23,13 @@ if (seeds) {
     hydrateRoot(
       container,
       <PrerenderContext value={prerender}>
-        <Hydrated done={prerender.done}>
-          <App />
-        </Hydrated>
+        <App />
       </PrerenderContext>,
     );
   });
+  // The answers are this address's: React may hydrate its parts (each Suspense boundary) after the rest commits, so
+  // they stay until the first move to another page (wouter's pushState, back or forward), then hooks load as usual.
+  for (const event of ['pushState', 'popstate']) addEventListener(event, prerender.done, { once: true });
 } else {
   createRoot(container).render(<App />);
-}
-
-/** Its effect runs once the whole page has hydrated (effects run children first): the answers were used then. */
-function Hydrated({ done, children }: { done: () => void; children: ReactNode }) {
-  useEffect(done, [done]);
-  return children;
 }

@@ -46,7 +46,7 @@ export function seededPrerender(seeds: Record<string, Seed>): Prerender & { done
       const seed = known.get(id);
       return seed ? stateOf<T>(seed) : null;
     },
-    // Once hydrated, hooks that mount later (another page, the same hook ids) load as usual.
+    // On another page, hooks (which may have the same ids) load as usual.
     done: () => known.clear(),
   };
 }
