@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { isApiError } from './api/client';
 import { getCurrentUser, type StoreUser } from './api/identity';
+import { deviceTimeZone, putTimeZone } from './api/prefs';
 
 export type SessionState =
   | { status: 'loading' }
@@ -34,6 +35,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, [attempt]);
 
+  useEffect(() => {
+    if (state.status === 'signed-in') offerDeviceTimeZone(state.user.id);
+  }, [state]);
+
   const refresh = useCallback(() => {
     setState({ status: 'loading' });
     setAttempt((n) => n + 1);
@@ -48,4 +53,19 @@ export function useSession(): Session {
   const session = useContext(SessionContext);
   if (!session) throw new Error('useSession must be used inside <SessionProvider>');
   return session;
+}
+
+/**
+ * Once per tab and person: the device's time zone, for the account's emails unless the person chose one in settings
+ * (the API keeps a chosen one). Best effort: emails fall back to UTC, which they name.
+ */
+function offerDeviceTimeZone(userId: string): void {
+  const key = `time-zone-offered:${userId}`;
+  try {
+    if (sessionStorage.getItem(key)) return;
+    sessionStorage.setItem(key, '1');
+  } catch {
+    // Storage blocked: offering again on each load is harmless.
+  }
+  putTimeZone(deviceTimeZone(), true).catch(() => undefined);
 }

@@ -88,6 +88,18 @@ describe('pages and emails that lead in (Chromium)', () => {
     };
     const invitePath = new URL(outcome.team.inviteUrl).pathname;
 
+    // The thank-you page (in the first hour) offers the invite link ready to copy.
+    const thanksContext = await site().browser.newContext({ viewport: { width: 390, height: 800 } });
+    await thanksContext.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site().baseUrl });
+    const thanks = await thanksContext.newPage();
+    await thanks.goto(`${site().baseUrl}/thanks?checkout=${checkoutId}`);
+    expect(await thanks.getByRole('textbox', { name: 'Invite link' }).inputValue()).toBe(outcome.team.inviteUrl);
+    await thanks.getByRole('button', { name: 'Copy' }).click();
+    await thanks.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+    expect(await thanks.evaluate('navigator.clipboard.readText()')).toBe(outcome.team.inviteUrl);
+    await checkScreen(thanks, 'storefront-thanks-team-copy', { axe: true });
+    await thanksContext.close();
+
     const page = await signedOutPage();
     await page.goto(`${site().baseUrl}${invitePath}`);
     await page.getByRole('link', { name: 'Sign in to take your seat' }).click();

@@ -262,6 +262,13 @@ describe('studying a course on the storefront (Chromium)', () => {
     await page.goto(`${baseUrl}/`);
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    // Signed in, the device's time zone became the one of the account's emails; settings show it.
+    const deviceZone = await page.evaluate<string>('Intl.DateTimeFormat().resolvedOptions().timeZone');
+    await expect
+      .poll(async () => (await db('userPrefs').where({ userId: user.id, type: 'global' }).first())?.fields)
+      .toEqual({ timeZone: deviceZone });
+    const zoneField = page.getByRole('combobox', { name: 'Time zone' });
+    expect(await zoneField.inputValue()).toBe(deviceZone);
     expect(await page.getByRole('radio', { name: 'Same as my device' }).isChecked()).toBe(true);
     expect(await page.getByText('There are no videos yet.').count()).toBe(1);
     const lightBackground = await page.evaluate<string>('getComputedStyle(document.documentElement).backgroundColor');
@@ -275,12 +282,18 @@ describe('studying a course on the storefront (Chromium)', () => {
     await page.getByRole('radio', { name: 'Large' }).check();
     await page.getByRole('combobox', { name: 'Playback speed' }).selectOption('1.5');
     await page.getByRole('checkbox', { name: 'Play the next lesson’s video automatically' }).check();
+    await zoneField.selectOption('Asia/Tokyo');
     await page.getByRole('status').filter({ hasText: 'Saved to your account.' }).waitFor();
     expect(await page.evaluate<string | undefined>('document.documentElement.dataset.reading')).toBe('large');
     await keepScreenshot(page, 'storefront-settings-dark');
     await expect
       .poll(async () => (await db('userPrefs').where({ userId: user.id, type: 'global' }).first())?.fields)
-      .toEqual({ theme: 'dark', reading: { fontSize: 'large' }, video: { playbackRate: 1.5, autoplayNext: true } });
+      .toEqual({
+        theme: 'dark',
+        reading: { fontSize: 'large' },
+        video: { playbackRate: 1.5, autoplayNext: true },
+        timeZone: 'Asia/Tokyo',
+      });
 
     // Another browser of the same learner gets the look from the account.
     const other = await context

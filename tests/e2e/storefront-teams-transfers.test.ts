@@ -197,6 +197,10 @@ describe('teams and transfers on the storefront (Chromium)', () => {
     await email.fill('friend@example.com');
     await card.getByRole('button', { name: 'Send' }).click();
     await card.getByText('Offered to friend@example.com').waitFor();
+    // The deadline names its time zone (a date without one is a guess for anyone elsewhere).
+    expect(await card.locator('.transfer-offered time').innerText()).toMatch(
+      /\d:\d\d\s?[AP]M (UTC|GMT[+-]\d{1,2}(:\d\d)?|[A-Z]{3,5})$/,
+    );
     await keepScreenshot(giver, 'storefront-transfer-offered');
     await card.getByRole('button', { name: 'Cancel offer' }).click();
     await card.getByRole('status').filter({ hasText: 'Offer canceled' }).waitFor();

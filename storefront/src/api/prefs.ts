@@ -1,4 +1,5 @@
 import type { PrefsAnswer } from '@contract/identity/schemas';
+import type { TimeZoneAnswer } from '@contract/identity/time-zone.schemas';
 import { getJson, putJson } from './client';
 
 export type Theme = 'light' | 'dark' | 'system';
@@ -10,6 +11,8 @@ export interface Prefs {
   reading: { fontSize: FontSize };
   /** Stored for the video player to come. */
   video: { playbackRate: number; autoplayNext: boolean };
+  /** The zone dates in emails are written in; null: none chosen yet (emails say UTC). */
+  timeZone: string | null;
 }
 
 export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 1.75, 2];
@@ -31,7 +34,36 @@ export function prefsOf(fields: Record<string, unknown>): Prefs {
       playbackRate: PLAYBACK_RATES.includes(video.playbackRate as number) ? (video.playbackRate as number) : 1,
       autoplayNext: video.autoplayNext === true,
     },
+    timeZone: typeof fields.timeZone === 'string' && knownTimeZone(fields.timeZone) ? fields.timeZone : null,
   };
+}
+
+/** The zone this device is set to ("Europe/Berlin"). */
+export function deviceTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+/** Every zone this browser knows, for a settings list (the device's own among them). */
+export function timeZoneChoices(): string[] {
+  const zones = Intl.supportedValuesOf?.('timeZone') ?? [];
+  return [...new Set([...zones, 'UTC', deviceTimeZone()])].sort();
+}
+
+function knownTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * PUT /api/store/me/time-zone. `onlyIfUnset`: offer the device's zone without replacing one the person chose (after
+ * sign-in, so emails carry local times from the first one on).
+ */
+export async function putTimeZone(timeZone: string, onlyIfUnset = false): Promise<string> {
+  return (await putJson<TimeZoneAnswer>('/api/store/me/time-zone', { timeZone, onlyIfUnset })).timeZone;
 }
 
 /** GET /api/store/prefs?type=global: every stored field (ours and others'). */

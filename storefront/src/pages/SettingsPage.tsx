@@ -1,5 +1,13 @@
-import { useRef, useState, type ReactNode } from 'react';
-import { getGlobalPrefs, PLAYBACK_RATES, prefsOf, putGlobalPrefs, type Prefs } from '../api/prefs';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  deviceTimeZone,
+  getGlobalPrefs,
+  PLAYBACK_RATES,
+  prefsOf,
+  putGlobalPrefs,
+  timeZoneChoices,
+  type Prefs,
+} from '../api/prefs';
 import { applyDisplay } from '../display';
 import { LoadStatus, RetryAlert } from '../LoadStatus';
 import { RequireSignIn } from '../RequireSignIn';
@@ -9,8 +17,8 @@ import { useSession } from '../session';
 import { DisplayNameForm } from './DisplayNameForm';
 
 /**
- * /settings: the display name shown on comments (saved with its button); theme and reading size (applied at once), video
- * playback for later, saved to the account as they change.
+ * /settings: the display name shown on comments (saved with its button); theme and reading size (applied at once), the
+ * time zone of emails, video playback for later, saved to the account as they change.
  */
 export function SettingsPage() {
   return <RequireSignIn>{() => <SettingsLoader />}</RequireSignIn>;
@@ -37,7 +45,12 @@ function SettingsLoader() {
 type SaveState = { kind: 'idle' } | { kind: 'saving' } | { kind: 'saved' } | { kind: 'error'; message: string };
 
 function SettingsForm({ stored }: { stored: Record<string, unknown> }) {
-  const [prefs, setPrefs] = useState<Prefs>(() => prefsOf(stored));
+  // No zone stored yet: the device's is shown, and saved with the first change (as sign-in would have offered it).
+  const [prefs, setPrefs] = useState<Prefs>(() => {
+    const read = prefsOf(stored);
+    return { ...read, timeZone: read.timeZone ?? deviceTimeZone() };
+  });
+  const zones = useMemo(timeZoneChoices, []);
   const [save, setSave] = useState<SaveState>({ kind: 'idle' });
   // PUT replaces every global field: other fields (other apps' settings) go back unchanged.
   const latest = useRef<Record<string, unknown>>(stored);
@@ -61,7 +74,13 @@ function SettingsForm({ stored }: { stored: Record<string, unknown> }) {
   function change(next: Prefs) {
     setPrefs(next);
     applyDisplay({ theme: next.theme, fontSize: next.reading.fontSize });
-    persist({ ...latest.current, theme: next.theme, reading: next.reading, video: next.video });
+    persist({
+      ...latest.current,
+      theme: next.theme,
+      reading: next.reading,
+      video: next.video,
+      timeZone: next.timeZone,
+    });
   }
 
   return (
@@ -87,6 +106,26 @@ function SettingsForm({ stored }: { stored: Record<string, unknown> }) {
         ]}
         onChange={(fontSize) => change({ ...prefs, reading: { fontSize } })}
       />
+      <div className="field settings-group">
+        <label htmlFor="time-zone">Time zone</label>
+        <select
+          id="time-zone"
+          value={prefs.timeZone!}
+          aria-describedby="time-zone-hint"
+          onChange={(event) => change({ ...prefs, timeZone: event.target.value })}
+        >
+          {zones.map((zone) => (
+            <option key={zone} value={zone}>
+              {zone.replaceAll('_', ' ')}
+              {zone === deviceTimeZone() ? ' (this device)' : ''}
+            </option>
+          ))}
+        </select>
+        <p id="time-zone-hint" className="hint">
+          Dates in our emails to you (such as the deadline of a course offered to you) use this zone. Pages show your
+          device’s.
+        </p>
+      </div>
       <fieldset className="settings-group">
         <legend>Videos</legend>
         <p className="hint">There are no videos yet. Choose now and they will play this way when they arrive.</p>

@@ -1,6 +1,7 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { ApiError, isApiError } from '../api/client';
+import { CopyLinkField } from '../CopyLinkField';
 import { getCheckoutStatus, type CheckoutState } from '../api/purchases';
 import { formatMoney } from '../money';
 import { plural } from './product/pricingText';
@@ -242,7 +243,6 @@ function StartLearning({ receipt }: { receipt: Receipt | null }) {
  */
 function TeamReady({ team, email }: { team: NonNullable<CheckoutState['team']>; email: string | null }) {
   const { state } = useSession();
-  const id = useId();
   const teamPath = `/teams/${encodeURIComponent(team.teamId)}`;
   const seats = plural(team.seats, 'seat', 'seats');
   const signedIn = state.status === 'signed-in';
@@ -276,22 +276,11 @@ function TeamReady({ team, email }: { team: NonNullable<CheckoutState['team']>; 
         <li>
           <h2>Invite your team</h2>
           {team.inviteUrl ? (
-            <div className="field">
-              <label htmlFor={`${id}-invite`}>Invite link</label>
-              <input
-                id={`${id}-invite`}
-                className="invite-link"
-                type="text"
-                readOnly
-                value={team.inviteUrl}
-                onFocus={(event) => event.target.select()}
-                aria-describedby={`${id}-invite-hint`}
-              />
-              <p id={`${id}-invite-hint`} className="hint">
-                Share this link with the people you bought seats for: each person who opens it and signs in takes one
-                seat. It is also in your receipt and on your team page.
-              </p>
-            </div>
+            <CopyLinkField
+              label="Invite link"
+              url={team.inviteUrl}
+              hint="Share this link with the people you bought seats for: each person who opens it and signs in takes one seat. It is also in your receipt and on your team page."
+            />
           ) : (
             <p>The invite link is in your receipt, and on your team page once you sign in.</p>
           )}

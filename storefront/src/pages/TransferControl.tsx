@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ApiError, isApiError } from '../api/client';
 import type { MyPurchase } from '../api/purchases';
 import { cancelTransfer, getPurchaseTransfer, offerTransfer, type TransferView } from '../api/transfers';
-import { formatDateTime } from '../format';
+import { formatDateTimeWithZone } from '../format';
 import { useAsync } from '../useAsync';
 import { BusyStatus, describedBy, EmailInput, ErrorOrHint, FieldAlert } from '../ActionFeedback';
 import { failedTo } from '../useConfirmation';
@@ -97,7 +97,7 @@ function GiveAway({
   const [error, setError] = useState<string | null>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
-  const deadline = <time dateTime={transfer.expiresAt}>{formatDateTime(transfer.expiresAt)}</time>;
+  const deadline = <time dateTime={transfer.expiresAt}>{formatDateTimeWithZone(transfer.expiresAt)}</time>;
 
   useEffect(() => {
     if (open) emailRef.current?.focus();
@@ -223,8 +223,8 @@ function Offered({
       <p ref={summaryRef} tabIndex={-1}>
         <strong>Offered to {transfer.recipientEmail}</strong>
         {transfer.state === 'VERIFIED' ? ' (they have opened the link)' : ''}. They can accept until{' '}
-        <time dateTime={transfer.expiresAt}>{formatDateTime(transfer.expiresAt)}</time>; until then the course stays
-        yours.
+        <time dateTime={transfer.expiresAt}>{formatDateTimeWithZone(transfer.expiresAt)}</time>; until then the course
+        stays yours.
       </p>
       <div className="actions">
         <button
