@@ -29,6 +29,7 @@ import { SPLIT_TYPE_CHOICES } from '../product-revenue-splits/choices';
 import { type Product } from './choices';
 import { productColumns } from './ProductList';
 import { SessionsSection } from './SessionsSection';
+import { WaitlistCount } from '../waitlist-entries/WaitlistCount';
 
 function ProductTitle() {
   const product = useRecordContext<Product>();
@@ -153,6 +154,7 @@ export function ProductShow() {
           {pick(productColumns, ['name', 'productType', 'status', 'quantityAvailable'])}
           {date('enrollmentOpensAt', { emptyText: 'resources.products.opensEmpty' })}
           {date('enrollmentClosesAt', { emptyText: 'resources.products.closesEmpty' })}
+          <WaitlistCount label={false} />
           {text('key', { emptyText: '—' })}
           {text('slug', { emptyText: '—' })}
           {text('description', { emptyText: '—' })}

@@ -9,6 +9,7 @@ import purchaseUserTransfers from '../purchase-user-transfers';
 import purchases from '../purchases';
 import upgradableProducts from '../upgradable-products';
 import workshopSessions from '../workshop-sessions';
+import waitlistEntries from '../waitlist-entries';
 import type { ConsoleResource } from './types';
 
 const STAFF = ['support', 'finance'] as const;
@@ -35,6 +36,7 @@ export const CATALOG_AND_SALES_RESOURCES: ConsoleResource[] = [
   { name: 'coupons', read: STAFF, write: ['support'], ...coupons, group: 'Sales' },
   { name: 'purchase-user-transfers', read: STAFF, write: ['support'], ...purchaseUserTransfers, group: 'Sales' },
   { name: 'product-revenue-splits', read: STAFF, write: ['finance'], ...productRevenueSplits, group: 'Sales' },
+  { name: 'waitlist-entries', read: ['support'], write: ['support'], ...waitlistEntries, group: 'Sales' },
 
   payments('merchant-charges'),
   // Read-only: refunds are made from a purchase (POST /api/admin/purchases/:id/refund), disputes by the provider.

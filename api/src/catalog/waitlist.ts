@@ -104,7 +104,7 @@ export function waitlistService({
   config: Pick<Config, 'publicUrl' | 'COMMERCE_LIMIT_SCALE'>;
   logger: Logger;
   outbox: Pick<Outbox, 'enqueue' | 'flushInBackground'>;
-  jobs: Pick<JobQueue, 'add' | 'wake'>;
+  jobs: Pick<JobQueue, 'add'>;
   limiter: RateLimiter;
 }) {
   const limit = (kind: keyof typeof WAITLIST_LIMITS, key: string): Limit => ({
@@ -282,7 +282,8 @@ export function waitlistService({
 
     /**
      * Looks at every product people wait for: an opening counted (and its job queued) for each found open that was
-     * closed, the closing noted for each found closed. Run every minute; racing sweeps split the products.
+     * closed, the closing noted for each found closed. Run every minute; racing sweeps split the products. The
+     * queued jobs are taken by the workers' next poll (JOB_POLL_SECONDS), like any job added outside a request.
      */
     async sweep(): Promise<SweepResult> {
       const now = clock.now();
@@ -295,7 +296,6 @@ export function waitlistService({
         result.closed += Number(outcome.closed);
         result.queued += Number(outcome.queued);
       }
-      if (result.queued) jobs.wake(WAITLIST_OPENING);
       if (result.opened || result.closed) logger.info({ waitlist: result }, 'waitlist products opened or closed');
       return result;
     },

@@ -9,11 +9,16 @@ export async function listProducts(): Promise<StoreProduct[]> {
   return (await getJson<ListAnswer<StoreProduct>>('/api/store/products')).data;
 }
 
-/** Whether the course can be bought now, and why not when it cannot. */
-export function saleBlocker(
-  product: StoreProduct,
-): Exclude<StoreProduct['enrollment']['state'], 'open'> | 'sold-out' | null {
+/** Why a course cannot be bought now: its enrollment window, no price yet, or no seat left. */
+export type SaleBlocker = Exclude<StoreProduct['enrollment']['state'], 'open'> | 'not-on-sale' | 'sold-out';
+
+/**
+ * Whether the course can be bought now, and why not when it cannot, in the order the API's waitlist and checkout
+ * decide it: the enrollment window, then the price, then the seats.
+ */
+export function saleBlocker(product: StoreProduct): SaleBlocker | null {
   if (product.enrollment.state !== 'open') return product.enrollment.state;
+  if (!product.price) return 'not-on-sale';
   return product.seatsLeft === 0 ? 'sold-out' : null;
 }
 

@@ -1,30 +1,12 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import { productPath } from '../api/catalog';
 import type { CourseView, Lock } from '../api/learning';
 import { countryName } from '../format';
 import { useHere } from '../navigation';
 import { loginPath } from '../redirects';
+import { BuyLinks } from './BuyLinks';
 
 type Products = CourseView['products'];
-
-/** Links to buy each product that grants the course (most courses have one or two). */
-function BuyLinks({ products, label }: { products: Products; label: (name: string) => string }) {
-  if (products.length === 0) return <p>This course is not on sale right now.</p>;
-  return (
-    <p className="actions">
-      {products.map((product, i) => (
-        <Link
-          key={product.id}
-          className={i === 0 ? 'button-link' : 'button-link button-link-quiet'}
-          to={productPath(product)}
-        >
-          {label(product.name)}
-        </Link>
-      ))}
-    </p>
-  );
-}
 
 const TEAM_HINT = (
   <p className="hint">

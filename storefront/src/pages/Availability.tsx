@@ -1,43 +1,35 @@
-import { saleBlocker, type StoreProduct } from '../api/catalog';
-import { formatDate, formatDateTime } from '../format';
+import { saleBlocker, type SaleBlocker, type StoreProduct } from '../api/catalog';
+import { formatDate, formatDateTimeWithZone } from '../format';
+
+/** The state of a course that cannot be bought, in a few words ("Sold out"), dates in the reader's time zone. */
+export function blockedLabel(product: StoreProduct, blocker: SaleBlocker): string {
+  switch (blocker) {
+    case 'sold-out':
+      return 'Sold out';
+    case 'not-open':
+      return product.enrollment.opensAt
+        ? `Enrollment closed — opens ${formatDateTimeWithZone(product.enrollment.opensAt)}`
+        : 'Enrollment closed';
+    case 'closed':
+      return 'Enrollment closed';
+    case 'not-on-sale':
+      return 'Not on sale yet';
+  }
+}
 
 /** Seats left and the enrollment window in one line: what a buyer should know before choosing. */
 export function Availability({ product }: { product: StoreProduct }) {
   const { enrollment, seatsLeft, quantityAvailable } = product;
+  const blocker = saleBlocker(product);
+  if (blocker) return <p className="seats seats-blocked">{blockedLabel(product, blocker)}</p>;
   const notes: string[] = [];
-  switch (saleBlocker(product)) {
-    case 'not-open':
-      notes.push(`Enrollment opens ${formatDateTime(enrollment.opensAt!)}`);
-      break;
-    case 'closed':
-      notes.push('Enrollment has closed');
-      break;
-    case 'sold-out':
-      notes.push('Sold out');
-      break;
-    default:
-      if (seatsLeft !== null)
-        notes.push(
-          seatsLeft < quantityAvailable
-            ? `${seatsLeft} of ${quantityAvailable} seats left`
-            : `Limited to ${quantityAvailable} seats`,
-        );
-      if (enrollment.closesAt) notes.push(`Enrollment closes ${formatDate(enrollment.closesAt)}`);
-  }
+  if (seatsLeft !== null)
+    notes.push(
+      seatsLeft < quantityAvailable
+        ? `${seatsLeft} of ${quantityAvailable} seats left`
+        : `Limited to ${quantityAvailable} seats`,
+    );
+  if (enrollment.closesAt) notes.push(`Enrollment closes ${formatDate(enrollment.closesAt)}`);
   if (notes.length === 0) return null;
   return <p className="seats">{notes.join(' · ')}</p>;
-}
-
-/** Why the Buy button is not there, and what the buyer can do instead. */
-export function blockerMessage(product: StoreProduct): string | null {
-  switch (saleBlocker(product)) {
-    case 'sold-out':
-      return 'This course is sold out. Check back later: seats may open up.';
-    case 'not-open':
-      return `Enrollment opens ${formatDateTime(product.enrollment.opensAt!)}. Come back then to buy.`;
-    case 'closed':
-      return 'Enrollment for this course has closed.';
-    default:
-      return null;
-  }
 }

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { listProducts, productPath } from '../api/catalog';
+import { listProducts, productPath, saleBlocker } from '../api/catalog';
 import { formatMoney } from '../money';
 import { LoadStatus } from '../LoadStatus';
 import { useSession } from '../session';
@@ -41,9 +41,10 @@ function Catalog() {
                 </Link>
               </h2>
               {product.description && <p>{product.description}</p>}
-              <p className="price">
-                {product.price ? formatMoney(product.price.unitAmount, product.price.currency) : 'Price coming soon'}
-              </p>
+              {/* A course that cannot be bought shows its state (Availability), never a price to act on. */}
+              {product.price && !saleBlocker(product) && (
+                <p className="price">{formatMoney(product.price.unitAmount, product.price.currency)}</p>
+              )}
               <Availability product={product} />
             </li>
           ))}

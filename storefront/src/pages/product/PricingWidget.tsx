@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'wouter';
-import type { StoreProduct } from '../../api/catalog';
+import { saleBlocker, type StoreProduct } from '../../api/catalog';
 import type { CheckoutRequest, PurchaseChoice, QuoteAnswer } from '../../api/commerce';
 import { formatDateTime } from '../../format';
 import { BuyForm } from './BuyForm';
@@ -11,8 +11,8 @@ import { formatPercent } from './pricingText';
 import { RegionalPriceOption } from './RegionalPriceOption';
 import { MAX_SEATS_PER_PURCHASE, parseSeats, TeamSeatsField } from './TeamSeatsField';
 import { useQuote } from './useQuote';
-import { blockerMessage } from '../Availability';
 import { RetryAlert } from '../../LoadStatus';
+import { WaitlistPanel } from './Waitlist';
 
 interface Props {
   product: StoreProduct;
@@ -21,10 +21,21 @@ interface Props {
 }
 
 /**
+ * The product page's buy side. A course that can be bought: its price, put together by the buyer, and Buy. One that
+ * cannot (sold out, enrollment closed or not open yet, not on sale yet): its state and a waitlist instead, and no
+ * price, sale, coupon or seats (nothing is quoted for it).
+ */
+export function PricingWidget({ product, products }: Props) {
+  const blocker = saleBlocker(product);
+  if (blocker) return <WaitlistPanel product={product} blocker={blocker} />;
+  return <OnSalePricing product={product} products={products} />;
+}
+
+/**
  * Prices the purchase the buyer is putting together (coupon, regional price, team seats; upgrade credit and seats
  * already bought come from the session) and re-quotes on every change, then starts the checkout.
  */
-export function PricingWidget({ product, products }: Props) {
+function OnSalePricing({ product, products }: Props) {
   const [params, setParams] = useSearchParams();
   const [coupon, setCoupon] = useState<string | null>(() => params.get('code')?.trim().slice(0, 64) || null);
   const [ppp, setPpp] = useState(false);
@@ -37,7 +48,6 @@ export function PricingWidget({ product, products }: Props) {
   const seatsRef = useRef<HTMLInputElement>(null);
   // An empty field is not an error while the buyer is still typing; it is once they leave it or press Buy.
   const [seatsLeft, setSeatsLeft] = useState(false);
-  const blocked = blockerMessage(product);
   // Back from the payment page's Cancel: the choices as the buyer left them.
   const back = useCanceledCheckout(product.id);
   useEffect(() => {
@@ -99,38 +109,32 @@ export function PricingWidget({ product, products }: Props) {
       {error && <RetryAlert text={`We could not update the price: ${error.message}`} retry={retry} />}
       <OwnershipNote answer={answer} product={product} products={products} forTeam={forTeam} />
       <RegionalPriceOption answer={answer} forTeam={forTeam} checked={ppp} onChange={setPpp} />
-      {!blocked && (
-        <TeamSeatsField
-          forTeam={forTeam}
-          onForTeamChange={setForTeam}
-          seatsText={seatsText}
-          onSeatsTextChange={setSeatsText}
-          seats={parsed.seats}
-          onSeatsBlur={() => setSeatsLeft(true)}
-          seatsError={forTeam && (seatsText.trim() || seatsLeft) ? parsed.error : null}
-          maxSeats={maxSeats}
-          answer={answer}
-          seatsRef={seatsRef}
-        />
-      )}
+      <TeamSeatsField
+        forTeam={forTeam}
+        onForTeamChange={setForTeam}
+        seatsText={seatsText}
+        onSeatsTextChange={setSeatsText}
+        seats={parsed.seats}
+        onSeatsBlur={() => setSeatsLeft(true)}
+        seatsError={forTeam && (seatsText.trim() || seatsLeft) ? parsed.error : null}
+        maxSeats={maxSeats}
+        answer={answer}
+        seatsRef={seatsRef}
+      />
       {/* Remounted with a form brought back from the payment page, so its field shows the restored code. */}
       <CouponField key={back.draft ? 'restored' : 'new'} applied={coupon} answer={answer} onApply={applyCoupon} />
-      {blocked ? (
-        <p className="notice notice-info">{blocked}</p>
-      ) : (
-        <BuyForm
-          request={request}
-          onInvalid={() => {
-            setSeatsLeft(true);
-            seatsRef.current?.focus();
-          }}
-          forTeam={forTeam}
-          seats={forTeam ? parsed.seats : answer.team ? 1 : null}
-          free={answer.quote.free}
-          canceled={back.canceled}
-          draftEmail={back.draft?.email ?? null}
-        />
-      )}
+      <BuyForm
+        request={request}
+        onInvalid={() => {
+          setSeatsLeft(true);
+          seatsRef.current?.focus();
+        }}
+        forTeam={forTeam}
+        seats={forTeam ? parsed.seats : answer.team ? 1 : null}
+        free={answer.quote.free}
+        canceled={back.canceled}
+        draftEmail={back.draft?.email ?? null}
+      />
     </div>
   );
 }

@@ -41,11 +41,7 @@ function ProductDetails({ product, products }: { product: StoreProduct; products
         {product.productType === 'live' && <WorkshopSchedule productId={product.id} />}
       </div>
       <section className="product-buy" aria-label="Buy this course">
-        {product.price ? (
-          <PricingWidget product={product} products={products} />
-        ) : (
-          <p className="notice notice-info">This course is not on sale yet. Check back soon.</p>
-        )}
+        <PricingWidget product={product} products={products} />
       </section>
     </article>
   );

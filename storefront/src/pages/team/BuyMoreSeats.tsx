@@ -1,4 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
+import { listProducts, productPath, saleBlocker } from '../../api/catalog';
 import { startCheckout } from '../../api/commerce';
 import type { TeamView } from '../../api/teams';
 import { formatMoney } from '../../money';
@@ -8,9 +10,34 @@ import { useQuote } from '../product/useQuote';
 import { CheckoutSubmit } from '../product/CheckoutSubmit';
 import { SeatsField } from '../product/SeatsField';
 import { failedTo } from '../../useConfirmation';
+import { useAsync } from '../../useAsync';
+import { blockedLabel } from '../Availability';
+
+/**
+ * More seats, when the course can be bought: a sold-out or closed course says so and leads to its page (and its
+ * waitlist) instead. Nothing is offered until the catalog answered; if it cannot be read, the form stays (the checkout
+ * refuses what is not on sale).
+ */
+export function BuyMoreSeats({ product }: { product: TeamView['product'] }) {
+  const id = useId();
+  const catalog = useAsync(listProducts);
+  if (catalog.status === 'loading') return null;
+  const listed = catalog.status === 'ready' ? catalog.data.find((p) => p.id === product.id) : undefined;
+  const blocker = listed ? saleBlocker(listed) : catalog.status === 'ready' ? 'not-on-sale' : null;
+  if (!blocker) return <MoreSeatsForm product={product} />;
+  return (
+    <section className="team-section" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>More seats</h2>
+      <p>
+        {listed ? `${blockedLabel(listed, blocker)}: ` : ''}no more seats can be bought for this course right now.{' '}
+        {listed && <Link to={productPath(listed)}>Join the waitlist on the course page</Link>}
+      </p>
+    </section>
+  );
+}
 
 /** More seats on the same team: the team checkout, priced first (the seats already bought count toward the tiers). */
-export function BuyMoreSeats({ product }: { product: TeamView['product'] }) {
+function MoreSeatsForm({ product }: { product: TeamView['product'] }) {
   const id = useId();
   const [seatsText, setSeatsText] = useState('1');
   const [touched, setTouched] = useState(false);
