@@ -10,6 +10,7 @@ import type { SignedOut } from '@contract/identity/schemas';
 import type { CommentRecord, TreeNode } from '@contract/learning/schemas';
 import type { DataAnswer, ListAnswer, Wire } from '@contract/shared/wire';
 import { withCsrf } from './csrf';
+import { withImageUploads } from './media/imageUploads';
 import type { Job } from './jobs/types';
 
 const API = '/api/admin';
@@ -95,7 +96,7 @@ export type ConsoleDataProvider = DataProvider & ConsoleApi;
 
 /** The API speaks ra-data-simple-rest's contract; business rules stay on the server. */
 export const dataProvider: ConsoleDataProvider = {
-  ...simpleRestProvider(API, httpClient),
+  ...withImageUploads(simpleRestProvider(API, httpClient), httpClient, API),
   retryOutboxEmail: async (id) => ({ data: await post(path`/outbox-emails/${id}/retry`) }),
   retryJob: async (id) => ({ data: await post(path`/jobs/${id}/retry`) }),
   getDashboard: (days, options) => getAnswer(path`/dashboard`, { days: String(days) }, options),

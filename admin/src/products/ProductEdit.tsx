@@ -1,5 +1,6 @@
 import { Edit, SimpleForm, useRecordContext, usePermissions } from 'react-admin';
 import { SaveAndDeleteToolbar } from '../common/SaveAndDeleteToolbar';
+import { ProductImageInputs } from '../media/ImageUploadInput';
 import { canWrite } from '../permissions';
 import { ArchiveNote, ProductFields } from './ProductForm';
 import type { Product } from './choices';
@@ -22,6 +23,7 @@ export function ProductEdit() {
       <SimpleForm toolbar={<ProductToolbar />}>
         <ArchiveNote />
         <ProductFields withStatus />
+        <ProductImageInputs />
       </SimpleForm>
     </Edit>
   );

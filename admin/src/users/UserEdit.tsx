@@ -17,6 +17,7 @@ import {
   useTranslate,
   type RaRecord,
 } from 'react-admin';
+import { AvatarInput } from '../media/ImageUploadInput';
 import { isAdmin } from '../permissions';
 import { ROLE_CHOICES } from './choices';
 import type { z } from 'zod';
@@ -50,7 +51,8 @@ export function UserEdit() {
   return (
     <Edit
       mutationMode="pessimistic"
-      transform={(data: RaRecord) => toUserUpdate(data, admin)}
+      // The avatar goes apart, as a file (admin/src/media/imageUploads.ts), after the fields toUserUpdate keeps.
+      transform={(data: RaRecord) => ({ ...toUserUpdate(data, admin), avatarKey: data.avatarKey })}
       mutationOptions={{
         onSuccess: (user: User) => {
           notify('resources.users.saved', { type: 'success', messageArgs: { who: user.name || user.email } });
@@ -63,6 +65,7 @@ export function UserEdit() {
           <TextField source="email" />
         </Labeled>
         <TextInput source="name" validate={maxLength(200)} helperText="resources.users.help.name" />
+        <AvatarInput />
         {admin ? (
           <CheckboxGroupInput source="roles" choices={ROLE_CHOICES} helperText="resources.users.help.roles" />
         ) : (

@@ -44,6 +44,8 @@ export interface StoreImage {
   srcSet: string;
   width?: number;
   height?: number;
+  /** What it shows, for people who cannot see it; the product's name stands in when absent. */
+  alt?: string | null;
 }
 
 /** A question and its answer on a product's sales page, both plain text. */

@@ -6,6 +6,7 @@ import { useSession } from '../session';
 import { useAsync } from '../useAsync';
 import { Availability } from './Availability';
 import { ContinueLearning } from './ContinueLearning';
+import { CardImage } from './CardImage';
 import { TYPE_LABEL } from './productTypes';
 import { SITE_DESCRIPTION, useHead } from '../head';
 
@@ -31,8 +32,10 @@ function Catalog() {
       )}
       {products.status === 'ready' && products.data.length > 0 && (
         <ul className="product-grid">
-          {products.data.map((product) => (
+          {products.data.map((product, index) => (
             <li key={product.id} className="product-card">
+              {/* The first row's pictures are on screen as the page opens: loaded at once, the rest lazily. */}
+              <CardImage image={product.image} eager={index < 3} />
               <span className="badge">{TYPE_LABEL[product.productType]}</span>
               <h2>
                 {/* The whole card is the link's target (see .card-link); the heading keeps the accessible name. */}

@@ -51,6 +51,10 @@ export const catalogAndSales = {
       key: 'A stable name for code, e.g. typescript-pro.',
       slug: 'Used in storefront links.',
       unitAmount: "In the currency's main unit; stored in cents. Leave empty to add a price later.",
+      imageKey:
+        'Shown on the storefront’s course cards and the product page. JPEG, PNG, WebP or AVIF, at most 10 MB; 1600 px wide or more looks sharp everywhere. Sent when you save.',
+      imageAlt:
+        'What the image shows, for people who cannot see it (screen readers). Leave empty if it is only decoration.',
     },
     /** The content a product grants (product-content-resources; their names are in content.ts). */
     grants: {
@@ -75,6 +79,8 @@ export const catalogAndSales = {
       enrollmentOpensAt: 'Enrollment opens',
       enrollmentClosesAt: 'Enrollment closes',
       unitAmount: 'First price',
+      imageKey: 'Image',
+      imageAlt: 'Image description (alt text)',
       currency: 'Currency',
       currentPrice: 'Current price',
       createdAt: 'Created',

@@ -14,6 +14,8 @@ export const identity = {
     tabs: { summary: 'Summary', accounts: 'Accounts', sessions: 'Sessions', devices: 'Device tokens' },
     help: {
       name: 'Leave empty to clear the name.',
+      avatarKey:
+        'Shown beside their name on the sales pages of the products they teach. JPEG, PNG, WebP or AVIF, at most 10 MB; square works best. Sent when you save.',
       roles:
         'Admin: everything. Support: catalog, purchases, refunds, users (no role changes). Finance: reads everything commercial, exports. Contributor: the content they created. Learner: the default.',
     },
@@ -44,6 +46,7 @@ export const identity = {
       name: 'Name',
       roles: 'Roles',
       emailVerified: 'Email verified',
+      avatarKey: 'Avatar',
       createdAt: 'Joined',
       updatedAt: 'Updated',
       id: 'Id',
