@@ -1,21 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-
-interface S3rverOptions {
-  address: string;
-  port: number;
-  silent: boolean;
-  directory: string;
-  configureBuckets: { name: string }[];
-}
-interface S3rverInstance {
-  run(): Promise<{ address: string; port: number }>;
-  close(): Promise<void>;
-}
-// s3rver ships no types; this is the part of its API the tests use.
-const S3rver = createRequire(import.meta.url)('s3rver') as new (options: S3rverOptions) => S3rverInstance;
+import S3rver from 's3rver';
 
 export interface LoopbackS3 {
   /** The settings that point the API's media storage at it (S3_BUCKET, S3_ENDPOINT, …). */

@@ -9,8 +9,10 @@ import type { Config } from '../config';
  * - styles from this site and inline: the console's MUI/emotion and the rich-text editor (mui-tiptap) insert
  *   <style> elements at run time, and the built-in test provider's checkout page has its own;
  * - images from anywhere over HTTPS, data: and blob: too: lesson bodies show images by URL (the editor inserts
- *   them by address, from any host), GitHub avatars, the apps' data: icons; plain http: only outside production,
- *   where the site itself is plain HTTP (production upgrades every request to HTTPS);
+ *   them by address, from any host), GitHub avatars, the apps' data: icons, the console's preview of a picture
+ *   being uploaded (blob:); plain http: only outside production, where the site itself is plain HTTP (production
+ *   upgrades every request to HTTPS). Uploaded pictures (product images, avatars) are served by this site at
+ *   /media/images/… whatever the storage (a directory or an S3 bucket), so they need nothing beyond 'self';
  * - fetch/XHR only to this site (the API); forms post only here; no plugins; no <base> elsewhere;
  * - no other site may frame any page (frame-ancestors 'none', and X-Frame-Options: DENY for older browsers): a
  *   signed-in page such as /activate (approving a device) must not be clickjacked.
