@@ -1,8 +1,10 @@
 import HourglassEmptyIcon from '@mui/icons-material/HourglassEmpty';
-import { DeleteButton, usePermissions } from 'react-admin';
+import { useMediaQuery, type Theme } from '@mui/material';
+import { DeleteButton, ReferenceField, SimpleList, usePermissions, useTranslate } from 'react-admin';
 import { date, numeric, ref, text } from '../common/columns';
 import { referenceFilter, searchFilter } from '../common/filters';
 import { dateRangeFilters } from '../common/inputs';
+import { NoneFound } from '../common/EmptyState';
 import { RecordList } from '../common/RecordList';
 import { canWrite } from '../permissions';
 
@@ -36,9 +38,28 @@ function RemoveButton() {
   );
 }
 
-export function WaitlistList() {
+/** On a phone: one line per person (email, product, when they joined and were notified), opening their entry. */
+function NarrowRows() {
+  const translate = useTranslate();
   return (
-    <RecordList filters={filters} exporter icon={HourglassEmptyIcon}>
+    <SimpleList<{ id: string; email: string; createdAt: string; notifiedAt: string | null }>
+      rowClick="show"
+      primaryText={(entry) => entry.email}
+      secondaryText={<ReferenceField source="productId" reference="products" link={false} />}
+      tertiaryText={(entry) =>
+        entry.notifiedAt
+          ? `${translate('resources.waitlist-entries.fields.notifiedAt')} ${new Date(entry.notifiedAt).toLocaleDateString()}`
+          : `${translate('resources.waitlist-entries.fields.createdAt')} ${new Date(entry.createdAt).toLocaleDateString()}`
+      }
+      empty={<NoneFound>{translate('resources.waitlist-entries.noneFound')}</NoneFound>}
+    />
+  );
+}
+
+export function WaitlistList() {
+  const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  return (
+    <RecordList filters={filters} exporter icon={HourglassEmptyIcon} rows={narrow ? <NarrowRows /> : undefined}>
       {waitlistColumns}
       <RemoveButton />
     </RecordList>
