@@ -4,9 +4,14 @@ import { DeleteButton, ReferenceField, SimpleList, usePermissions, useTranslate 
 import { date, numeric, ref, text } from '../common/columns';
 import { referenceFilter, searchFilter } from '../common/filters';
 import { dateRangeFilters } from '../common/inputs';
+import type { WaitlistEntryRecord } from '@contract/catalog/waitlist.schemas';
+import type { Wire } from '@contract/shared/wire';
 import { NoneFound } from '../common/EmptyState';
 import { RecordList } from '../common/RecordList';
 import { canWrite } from '../permissions';
+
+/** Someone on a waitlist, as the API answers it (`waitlist-entries`). */
+type WaitlistEntry = Wire<WaitlistEntryRecord>;
 
 const filters = [
   searchFilter('resources.waitlist-entries.search'),
@@ -42,7 +47,7 @@ function RemoveButton() {
 function NarrowRows() {
   const translate = useTranslate();
   return (
-    <SimpleList<{ id: string; email: string; createdAt: string; notifiedAt: string | null }>
+    <SimpleList<WaitlistEntry>
       rowClick="show"
       primaryText={(entry) => entry.email}
       secondaryText={<ReferenceField source="productId" reference="products" link={false} />}

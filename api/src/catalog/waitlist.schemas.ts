@@ -17,9 +17,6 @@ export const LeaveWaitlistBody = z
 
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
 
-/** Why a product cannot be bought now, as the waitlist says it. */
-export type WaitReason = 'sold-out' | 'not-open' | 'closed' | 'not-on-sale';
-
 /**
  * POST /api/store/products/:id/waitlist: on the list (just now, or already). The same answer whoever the address
  * belongs to: it says nothing about accounts.
