@@ -32,6 +32,7 @@ const EXPECTED: Record<string, Expected> = {
   'GET /api/store/workshops': 'signed-in',
   'GET /api/store/workshops/:file': 'signed-in',
   'PUT /api/store/me/name': 'signed-in',
+  'PUT /api/store/me/time-zone': 'signed-in',
   'POST /api/store/checkout': 'public',
   'GET /api/store/checkouts/:id': 'public',
   'POST /api/webhooks/stripe': 'public',
