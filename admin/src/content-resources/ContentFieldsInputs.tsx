@@ -1,5 +1,5 @@
 import { Box } from '@mui/material';
-import { SelectInput, TextInput, maxLength, regex, required } from 'react-admin';
+import { NumberInput, SelectInput, TextInput, maxLength, maxValue, minValue, regex, required } from 'react-admin';
 import { RichTextInput } from '../rich-text';
 import { SLUG_PATTERN, STATE_CHOICES, VISIBILITY_CHOICES, hasBody } from './choices';
 
@@ -7,6 +7,7 @@ const validateTitle = [required(), maxLength(200)];
 const validateSlug = [maxLength(120), regex(SLUG_PATTERN, 'console.content.validation.slug')];
 const validateDescription = maxLength(2000);
 const validateBody = maxLength(500_000, 'console.content.validation.bodyTooLong');
+const validateMinutes = [minValue(1), maxValue(1440)];
 
 /** The inputs of `fields`, shared by create and edit; the body editor only for lessons, pages and solutions. */
 export function ContentFieldsInputs({ type }: { type: string | undefined }) {
@@ -36,6 +37,15 @@ export function ContentFieldsInputs({ type }: { type: string | undefined }) {
           helperText="console.content.help.visibility"
         />
       </Box>
+      {type === 'lesson' && (
+        <NumberInput
+          source="fields.durationMinutes"
+          step={1}
+          min={1}
+          validate={validateMinutes}
+          helperText="console.content.help.durationMinutes"
+        />
+      )}
       {hasBody(type) && (
         <RichTextInput source="fields.body" validate={validateBody} helperText="console.content.help.body" />
       )}

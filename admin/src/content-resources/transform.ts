@@ -5,7 +5,8 @@ const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
 
 /**
  * The `fields` object the API accepts (a strict schema that replaces the stored one): title, slug (omitted when
- * empty: it is optional, not nullable), description (null when empty), body (null when emptied), state, visibility.
+ * empty: it is optional, not nullable), description (null when empty), body (null when emptied), state, visibility,
+ * and a lesson's estimated minutes.
  */
 export function toContentFields(data: RaRecord): ContentFields {
   const input = (data.fields ?? {}) as Record<string, unknown>;
@@ -19,6 +20,9 @@ export function toContentFields(data: RaRecord): ContentFields {
   if (slug) fields.slug = slug;
   if (typeof input.body === 'string') fields.body = input.body.trim() ? input.body : null;
   else if (input.body === null) fields.body = null;
+  // A lesson's estimated minutes: a number, or null once the field is emptied (absent: never set).
+  if (typeof input.durationMinutes === 'number') fields.durationMinutes = input.durationMinutes;
+  else if (input.durationMinutes === null || input.durationMinutes === '') fields.durationMinutes = null;
   return fields;
 }
 

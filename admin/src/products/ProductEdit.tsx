@@ -3,6 +3,7 @@ import { SaveAndDeleteToolbar } from '../common/SaveAndDeleteToolbar';
 import { ProductImageInputs } from '../media/ImageUploadInput';
 import { canWrite } from '../permissions';
 import { ArchiveNote, ProductFields } from './ProductForm';
+import { SalesPageInputs } from './SalesPageInputs';
 import type { Product } from './choices';
 
 function ProductToolbar() {
@@ -24,6 +25,7 @@ export function ProductEdit() {
         <ArchiveNote />
         <ProductFields withStatus />
         <ProductImageInputs />
+        <SalesPageInputs />
       </SimpleForm>
     </Edit>
   );

@@ -26,10 +26,11 @@ import type { User } from './types';
 /** The only keys PUT /api/admin/users/:id accepts (the API's schema). */
 export type UserUpdate = z.input<typeof UserUpdateBody>;
 
-/** Keeps only what the API accepts; roles only for admins (the API refuses them from anyone else). */
+/** Keeps only what the API accepts (an emptied name or bio: none); roles only for admins (the API refuses them from others). */
 export function toUserUpdate(data: RaRecord, admin: boolean): UserUpdate {
   const name = typeof data.name === 'string' ? data.name.trim() : null;
-  const update: UserUpdate = { name: name || null };
+  const bio = typeof data.bio === 'string' ? data.bio.trim() : null;
+  const update: UserUpdate = { name: name || null, bio: bio || null };
   if (admin && Array.isArray(data.roles)) update.roles = data.roles as User['roles'];
   return update;
 }
@@ -65,6 +66,14 @@ export function UserEdit() {
           <TextField source="email" />
         </Labeled>
         <TextInput source="name" validate={maxLength(200)} helperText="resources.users.help.name" />
+        <TextInput
+          source="bio"
+          validate={maxLength(1000)}
+          multiline
+          minRows={3}
+          fullWidth
+          helperText="resources.users.help.bio"
+        />
         <AvatarInput />
         {admin ? (
           <CheckboxGroupInput source="roles" choices={ROLE_CHOICES} helperText="resources.users.help.roles" />

@@ -31,3 +31,20 @@ export function findProduct(products: StoreProduct[], slugOrId: string): StorePr
 export function productPath(product: Pick<StoreProduct, 'id' | 'slug'>): string {
   return `/products/${encodeURIComponent(product.slug ?? product.id)}`;
 }
+
+/** GET /api/store/products/:slugOrId: the sales page in one answer (curriculum, included, instructors, FAQ …). */
+export type StoreProductPage = Wire<Catalog.StoreProductPage>;
+export type CurriculumCourse = Wire<Catalog.CurriculumCourse>;
+export type CurriculumLesson = Wire<Catalog.CurriculumLesson>;
+export type Instructor = Wire<Catalog.Instructor>;
+export type StoreImage = Wire<Catalog.StoreImage>;
+export type StoreSale = Wire<Catalog.StoreSale>;
+
+export function getProductPage(slugOrId: string): Promise<StoreProductPage> {
+  return getJson(`/api/store/products/${encodeURIComponent(slugOrId)}`);
+}
+
+/** GET /api/store/owned-products: the products the signed-in learner holds themselves. */
+export async function listOwnedProductIds(): Promise<string[]> {
+  return (await getJson<ListAnswer<string>>('/api/store/owned-products')).data;
+}

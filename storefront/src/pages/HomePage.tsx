@@ -1,13 +1,14 @@
 import { Link } from 'wouter';
-import { listProducts, productPath, saleBlocker } from '../api/catalog';
-import { formatMoney } from '../money';
+import { listProducts, productPath } from '../api/catalog';
 import { LoadStatus } from '../LoadStatus';
 import { useSession } from '../session';
 import { useAsync } from '../useAsync';
 import { Availability } from './Availability';
+import { CardPrice } from './CardPrice';
 import { ContinueLearning } from './ContinueLearning';
 import { CardImage } from './CardImage';
 import { TYPE_LABEL } from './productTypes';
+import { useOwnedProducts } from './useOwnedProducts';
 import { SITE_DESCRIPTION, useHead } from '../head';
 
 export function HomePage() {
@@ -23,6 +24,8 @@ export function HomePage() {
 
 function Catalog() {
   const products = useAsync(listProducts);
+  // Marked on their cards; asked only for someone signed in.
+  const owned = useOwnedProducts();
   return (
     <section aria-labelledby="catalog-heading">
       <h1 id="catalog-heading">Courses</h1>
@@ -44,10 +47,7 @@ function Catalog() {
                 </Link>
               </h2>
               {product.description && <p>{product.description}</p>}
-              {/* A course that cannot be bought shows its state (Availability), never a price to act on. */}
-              {product.price && !saleBlocker(product) && (
-                <p className="price">{formatMoney(product.price.unitAmount, product.price.currency)}</p>
-              )}
+              <CardPrice product={product} owned={owned?.has(product.id) ?? false} />
               <Availability product={product} />
             </li>
           ))}

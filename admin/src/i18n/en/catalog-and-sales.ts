@@ -41,6 +41,12 @@ export const catalogAndSales = {
     firstPrice: 'First price',
     firstPriceInput: 'First price (in dollars)',
     archiveNote: 'A product that has purchases cannot be deleted: archive it instead (status Archived).',
+    salesPage: 'Sales page',
+    salesPageNote:
+      'The product page works out its curriculum, lesson count, length, free previews, sessions and instructors (owners and contributors of its revenue splits) from the data. What you write here is shown as plain text.',
+    includedLine: 'Line',
+    question: 'Question',
+    answer: 'Answer',
     noPurchases: 'Nobody has bought this product yet.',
     noCoupons: 'No coupon is restricted to this product (site-wide coupons apply to every product).',
     help: {
@@ -51,6 +57,9 @@ export const catalogAndSales = {
       key: 'A stable name for code, e.g. typescript-pro.',
       slug: 'Used in storefront links.',
       unitAmount: "In the currency's main unit; stored in cents. Leave empty to add a price later.",
+      included: 'Shown under “What’s included”, after the lines worked out from the data. At most 12.',
+      faq: 'Shown as “Frequently asked questions”, in this order.',
+      refundPolicy: 'Leave empty to show the platform’s refund policy.',
       imageKey:
         'Shown on the storefront’s course cards and the product page. JPEG, PNG, WebP or AVIF, at most 10 MB; 1600 px wide or more looks sharp everywhere. Sent when you save.',
       imageAlt:
@@ -78,6 +87,9 @@ export const catalogAndSales = {
       quantityAvailable: 'Seats',
       enrollmentOpensAt: 'Enrollment opens',
       enrollmentClosesAt: 'Enrollment closes',
+      included: 'What’s included',
+      faq: 'Questions and answers',
+      refundPolicy: 'Refund policy',
       unitAmount: 'First price',
       imageKey: 'Image',
       imageAlt: 'Image description (alt text)',

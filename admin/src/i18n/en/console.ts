@@ -68,6 +68,7 @@ export const consoleLabels = {
       state: 'Only published content reaches learners.',
       visibility: 'Unlisted: reachable by its address only.',
       body: 'Scripts, event handlers and javascript: links are removed when saved.',
+      durationMinutes: 'An estimate, shown and added up on the sales pages of the products that include it.',
     },
     empty: {
       title: 'No content yet',

@@ -10,6 +10,7 @@ export const content = {
         body: 'Body',
         state: 'State',
         visibility: 'Visibility',
+        durationMinutes: 'Length (minutes)',
       },
       type: 'Type',
       state: 'State',

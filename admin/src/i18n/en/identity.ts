@@ -13,7 +13,8 @@ export const identity = {
     profileFields: 'Fields',
     tabs: { summary: 'Summary', accounts: 'Accounts', sessions: 'Sessions', devices: 'Device tokens' },
     help: {
-      name: 'Leave empty to clear the name.',
+      name: 'The name learners see: on comments, and on the sales pages of the products they teach. Leave empty to clear it.',
+      bio: 'Shown under their name on the sales pages of the products they own or contribute to (revenue splits). Plain text.',
       avatarKey:
         'Shown beside their name on the sales pages of the products they teach. JPEG, PNG, WebP or AVIF, at most 10 MB; square works best. Sent when you save.',
       roles:
@@ -45,6 +46,7 @@ export const identity = {
       email: 'Email',
       name: 'Name',
       roles: 'Roles',
+      bio: 'Bio',
       emailVerified: 'Email verified',
       avatarKey: 'Avatar',
       createdAt: 'Joined',

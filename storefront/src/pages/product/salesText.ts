@@ -1,0 +1,31 @@
+const NBSP = '\u00a0';
+
+/** "2 h 30 min", "45 min": a length in minutes, as the sales page shows it (kept on one line). */
+export function formatMinutes(minutes: number): string {
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  const text = hours === 0 ? `${rest} min` : rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+  return text.replaceAll(' ', NBSP);
+}
+
+/** "1 lesson", "12 lessons". */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** "AL" for "Ada Lovelace": what an instructor without a picture shows. */
+export function initials(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  const letters = words.length > 1 ? [words[0]!, words[words.length - 1]!] : words;
+  return letters.map((w) => [...w][0]!.toUpperCase()).join('');
+}
+
+/** The parts of a time left ("2 days 03:04:05"), for the sale countdown; null once it is over. */
+export function timeLeft(ms: number): { days: number; hours: number; minutes: number; seconds: number } | null {
+  if (ms <= 0) return null;
+  const total = Math.floor(ms / 1000);
+  return {
+    days: Math.floor(total / 86_400),
+    hours: Math.floor((total % 86_400) / 3600),
+    minutes: Math.floor((total % 3600) / 60),
+    seconds: total % 60,
+  };
+}
