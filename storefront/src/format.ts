@@ -1,3 +1,5 @@
+import { deviceClock, LOCALE, plainSpaces, type ReaderClock } from './readerClock';
+
 /** "45 seconds", "1 minute", "12 minutes": how long to wait before trying again. */
 export function formatWait(seconds: number | null): string {
   if (seconds === null) return 'a few minutes';
@@ -6,36 +8,43 @@ export function formatWait(seconds: number | null): string {
   return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-export function formatDateTime(iso: string): string {
-  return dateTime.format(new Date(iso));
+/** "Dec 3, 2026, 3:04 PM" in the reader's zone (pass useReaderClock() on server-rendered pages). */
+export function formatDateTime(iso: string, clock: ReaderClock = deviceClock()): string {
+  return plainSpaces(
+    new Intl.DateTimeFormat(LOCALE, {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: clock.timeZone,
+    }).format(new Date(iso)),
+  );
 }
 
-const dateTimeZone = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZoneName: 'short',
-});
-
-/** A deadline in the browser's time zone, the zone named ("Dec 3, 2026, 3:04 PM GMT+1"): for times that matter. */
-export function formatDateTimeWithZone(iso: string): string {
-  return dateTimeZone.format(new Date(iso));
+/** A deadline in the reader's time zone, the zone named ("Dec 3, 2026, 3:04 PM GMT+1"): for times that matter. */
+export function formatDateTimeWithZone(iso: string, clock: ReaderClock = deviceClock()): string {
+  return plainSpaces(
+    new Intl.DateTimeFormat(LOCALE, {
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
+      timeZone: clock.timeZone,
+    }).format(new Date(iso)),
+  );
 }
 
-const date = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-
-export function formatDate(iso: string): string {
-  return date.format(new Date(iso));
+/** "Dec 3, 2026" in the reader's zone. */
+export function formatDate(iso: string, clock: ReaderClock = deviceClock()): string {
+  return plainSpaces(
+    new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeZone: clock.timeZone }).format(new Date(iso)),
+  );
 }
 
 /** "Germany" for "DE"; the code itself when the browser has no name for it. */
 export function countryName(code: string): string {
   try {
-    return new Intl.DisplayNames(undefined, { type: 'region' }).of(code.toUpperCase()) ?? code;
+    return new Intl.DisplayNames(LOCALE, { type: 'region' }).of(code.toUpperCase()) ?? code;
   } catch {
     return code;
   }

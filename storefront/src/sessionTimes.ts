@@ -1,20 +1,25 @@
-/** The visitor's own IANA time zone, as the browser reports it. */
-export function visitorTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
-}
+import { deviceClock, LOCALE, plainSpaces, type ReaderClock } from './readerClock';
 
-/** "Tue, Dec 1, 2026, 6:00 – 9:00 PM": a session's start and end in `timeZone` (the visitor's by default). */
-export function formatSessionRange(startsAt: string, endsAt: string, timeZone?: string): string {
-  const format = new Intl.DateTimeFormat(undefined, {
+/**
+ * "Tue, Dec 1, 2026, 6:00 – 9:00 PM": a session's start and end in `timeZone` (the reader's by default; pass
+ * useReaderClock() on server-rendered pages).
+ */
+export function formatSessionRange(
+  startsAt: string,
+  endsAt: string,
+  timeZone?: string,
+  clock: ReaderClock = deviceClock(),
+): string {
+  const format = new Intl.DateTimeFormat(LOCALE, {
     weekday: 'short',
     year: 'numeric',
     month: 'short',
     day: 'numeric',
     hour: 'numeric',
     minute: '2-digit',
-    ...(timeZone && { timeZone }),
+    timeZone: timeZone ?? clock.timeZone,
   });
-  return format.formatRange(new Date(startsAt), new Date(endsAt));
+  return plainSpaces(format.formatRange(new Date(startsAt), new Date(endsAt)));
 }
 
 /** Whether two zones show the same wall-clock time at this instant (then naming both adds nothing). */

@@ -153,6 +153,43 @@ describe('server-rendered storefront pages in Chromium', () => {
     await context.close();
   });
 
+  it("writes dates in UTC on the server, then hydrates them into the reader's zone, in English whatever the browser's language", async () => {
+    const { browser, baseUrl, db } = site();
+    const workshop = (await Product.query(db).where({ productType: 'live' }).first())!;
+    const [session] = await db('workshopSessions').where({ productId: workshop.id }).orderBy('startsAt');
+    const range = (locale: string, timeZone: string) =>
+      new Intl.DateTimeFormat(locale, {
+        weekday: 'short',
+        year: 'numeric',
+        month: 'short',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: '2-digit',
+        timeZone,
+      })
+        .formatRange(session.startsAt, session.endsAt)
+        .replace(/[\u2009\u202f]/g, ' '); // plain spaces, as the storefront writes them whatever the ICU
+    const productPath = `/products/${workshop.slug}`;
+    // The HTML is the same for everyone, so it cannot know the reader: UTC.
+    const html = await (await fetch(`${baseUrl}${productPath}`)).text();
+    expect(html).toContain(range('en-US', 'UTC').replaceAll('&', '&amp;'));
+
+    // A reader in Tokyo whose browser speaks German: no hydration error, then their times, in the storefront's English.
+    const context = await browser.newContext({ timezoneId: 'Asia/Tokyo', locale: 'de-DE' });
+    const page = await context.newPage();
+    const said = watchConsole(page);
+    await page.goto(`${baseUrl}${productPath}`);
+    const first = page.locator('.session-list time').first();
+    await expect.poll(() => first.textContent(), { timeout: 20_000 }).toBe(range('en-US', 'Asia/Tokyo'));
+    expect(await page.getByText('Times are in your time zone (Asia/Tokyo).').count()).toBe(1);
+    // The home page's prices and dates hydrate for them too.
+    await page.goto(`${baseUrl}/`);
+    await page.getByRole('link', { name: 'Sign in' }).first().waitFor(); // the session was asked: hydrated
+    expect(await page.locator('main').innerText()).toContain('$');
+    expect(said).toEqual([]);
+    await context.close();
+  });
+
   it('keeps the initial JavaScript of the home page within 80 KB gzip, and measures the other public pages', async () => {
     const { baseUrl, db } = site();
     const course = (await ContentResource.query(db)

@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import { listProducts, productPath, saleBlocker } from '../api/catalog';
 import type { CourseView } from '../api/learning';
 import { blockedLabel } from '../pages/Availability';
+import { useReaderClock } from '../readerClock';
 import { useAsync } from '../useAsync';
 
 type Products = CourseView['products'];
@@ -14,6 +15,7 @@ type Products = CourseView['products'];
  */
 export function BuyLinks({ products, label }: { products: Products; label: (name: string) => string }) {
   const catalog = useAsync(listProducts);
+  const clock = useReaderClock();
   if (products.length === 0) return <p>This course is not on sale right now.</p>;
   if (catalog.status === 'loading') return <p className="loading">Checking what is on sale…</p>;
   const known = catalog.status === 'ready' ? catalog.data : [];
@@ -22,7 +24,7 @@ export function BuyLinks({ products, label }: { products: Products; label: (name
     const blocker = product ? saleBlocker(product) : null;
     return {
       ref,
-      text: product && blocker ? `${ref.name}: ${blockedLabel(product, blocker)} — join the waitlist` : null,
+      text: product && blocker ? `${ref.name}: ${blockedLabel(product, blocker, clock)} — join the waitlist` : null,
     };
   });
   const firstOnSale = items.findIndex((item) => item.text === null);

@@ -1,11 +1,12 @@
 import { Link } from 'wouter';
 import { productPath } from '../api/catalog';
 import type { HeldSession, MyWorkshop } from '../api/workshops';
-import { formatSessionRange, sameWallClock, visitorTimeZone } from '../sessionTimes';
+import { deviceClock } from '../readerClock';
+import { formatSessionRange, sameWallClock } from '../sessionTimes';
 
 /** The live workshops the learner holds: the next session with its join link and invite, then the rest. */
 export function MyWorkshops({ workshops }: { workshops: MyWorkshop[] }) {
-  const yours = visitorTimeZone();
+  const yours = deviceClock().timeZone;
   return (
     <section className="my-workshops" aria-labelledby="workshops-heading">
       <h2 id="workshops-heading">Live workshops</h2>

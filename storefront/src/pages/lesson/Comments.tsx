@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, typ
 import { isApiError } from '../../api/client';
 import { deleteComment, editComment, listComments, postComment, type LessonComment } from '../../api/learning';
 import { formatDateTime } from '../../format';
+import { useReaderClock } from '../../readerClock';
 import { LoadStatus } from '../../LoadStatus';
 import { loginPath } from '../../redirects';
 import { Link, useLocation } from 'wouter';
@@ -253,6 +254,7 @@ function CommentItem({
 }) {
   const metaId = useId();
   const [mode, setMode] = useState<'view' | 'edit' | 'confirm-delete' | 'reply'>('view');
+  const clock = useReaderClock();
   const replyRef = useRef<HTMLButtonElement>(null);
   const editRef = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
@@ -278,7 +280,7 @@ function CommentItem({
         <strong>{comment.author.name}</strong>
         {comment.author.instructor && <span className="badge badge-instructor">Instructor</span>}
         {comment.mine && <span className="you"> (you)</span>} ·{' '}
-        <time dateTime={comment.createdAt}>{formatDateTime(comment.createdAt)}</time>
+        <time dateTime={comment.createdAt}>{formatDateTime(comment.createdAt, clock)}</time>
         {comment.editedAt && <span className="hint"> · edited</span>}
       </p>
       {comment.hidden && (

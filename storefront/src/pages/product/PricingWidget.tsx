@@ -3,6 +3,7 @@ import { useSearchParams } from 'wouter';
 import { saleBlocker, type StoreProduct } from '../../api/catalog';
 import type { CheckoutRequest, PurchaseChoice, QuoteAnswer } from '../../api/commerce';
 import { formatDateTime } from '../../format';
+import { useReaderClock } from '../../readerClock';
 import { BuyForm } from './BuyForm';
 import { useCanceledCheckout } from './buyDraft';
 import { CouponField } from './CouponField';
@@ -168,13 +169,14 @@ function creditLabel(answer: QuoteAnswer, product: StoreProduct, products: Store
 }
 
 function SaleNote({ sale }: { sale: QuoteAnswer['sale'] }) {
+  const clock = useReaderClock();
   if (!sale) return null;
   return (
     <p className="sale-note">
       <strong>Sale:</strong> {formatPercent(sale.percent)} off{' '}
       {sale.expires ? (
         <>
-          until <time dateTime={sale.expires}>{formatDateTime(sale.expires)}</time>
+          until <time dateTime={sale.expires}>{formatDateTime(sale.expires, clock)}</time>
         </>
       ) : (
         'until further notice'

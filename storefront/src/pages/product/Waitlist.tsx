@@ -7,6 +7,7 @@ import { formatDateTimeWithZone } from '../../format';
 import { useSession } from '../../session';
 import { failureText } from '../../useConfirmation';
 import { blockedLabel } from '../Availability';
+import { useReaderClock } from '../../readerClock';
 
 /** What opening means for each state, as the waitlist promises it. */
 const WHEN: Record<SaleBlocker, string> = {
@@ -22,10 +23,11 @@ const WHEN: Record<SaleBlocker, string> = {
  */
 export function WaitlistPanel({ product, blocker }: { product: StoreProduct; blocker: SaleBlocker }) {
   const id = useId();
+  const clock = useReaderClock();
   return (
     <section className="waitlist-panel" aria-labelledby={`${id}-state`}>
       <h2 id={`${id}-state`} className="waitlist-state">
-        {blockedLabel(product, blocker)}
+        {blockedLabel(product, blocker, clock)}
       </h2>
       <p>
         <Reason product={product} blocker={blocker} /> Join the waitlist and we email you once {WHEN[blocker]}, with a
@@ -37,6 +39,7 @@ export function WaitlistPanel({ product, blocker }: { product: StoreProduct; blo
 }
 
 function Reason({ product, blocker }: { product: StoreProduct; blocker: SaleBlocker }) {
+  const clock = useReaderClock();
   switch (blocker) {
     case 'sold-out':
       return <>Every seat of this course is taken.</>;
@@ -44,7 +47,7 @@ function Reason({ product, blocker }: { product: StoreProduct; blocker: SaleBloc
       const opensAt = product.enrollment.opensAt;
       return opensAt ? (
         <>
-          Enrollment opens <time dateTime={opensAt}>{formatDateTimeWithZone(opensAt)}</time>.
+          Enrollment opens <time dateTime={opensAt}>{formatDateTimeWithZone(opensAt, clock)}</time>.
         </>
       ) : (
         <>Enrollment has not opened yet.</>

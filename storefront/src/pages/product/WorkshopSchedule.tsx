@@ -1,6 +1,7 @@
 import { getSchedule, type ScheduledSession } from '../../api/workshops';
 import { LoadStatus } from '../../LoadStatus';
-import { formatSessionRange, sameWallClock, visitorTimeZone } from '../../sessionTimes';
+import { useReaderClock, type ReaderClock } from '../../readerClock';
+import { formatSessionRange, sameWallClock } from '../../sessionTimes';
 import { useAsync } from '../../useAsync';
 
 /**
@@ -9,7 +10,8 @@ import { useAsync } from '../../useAsync';
  */
 export function WorkshopSchedule({ productId }: { productId: string }) {
   const schedule = useAsync(() => getSchedule(productId), [productId]);
-  const yours = visitorTimeZone();
+  const clock = useReaderClock();
+  const yours = clock.timeZone;
   return (
     <section className="workshop-schedule" aria-labelledby="schedule-heading">
       <h2 id="schedule-heading">Schedule</h2>
@@ -24,7 +26,7 @@ export function WorkshopSchedule({ productId }: { productId: string }) {
             <p className="hint">Times are in your time zone ({yours}).</p>
             <ol className="session-list">
               {schedule.data.map((session) => (
-                <SessionItem key={session.id} session={session} yours={yours} />
+                <SessionItem key={session.id} session={session} clock={clock} />
               ))}
             </ol>
           </>
@@ -33,18 +35,18 @@ export function WorkshopSchedule({ productId }: { productId: string }) {
   );
 }
 
-function SessionItem({ session, yours }: { session: ScheduledSession; yours: string }) {
+function SessionItem({ session, clock }: { session: ScheduledSession; clock: ReaderClock }) {
   const { startsAt, endsAt, timeZone } = session;
   return (
     <li className="session">
       <h3>{session.title}</h3>
       <p>
-        <time dateTime={startsAt}>{formatSessionRange(startsAt, endsAt)}</time>
+        <time dateTime={startsAt}>{formatSessionRange(startsAt, endsAt, undefined, clock)}</time>
       </p>
       <p className="hint">
-        {sameWallClock(startsAt, timeZone, yours)
+        {sameWallClock(startsAt, timeZone, clock.timeZone)
           ? `The workshop runs on ${timeZone} time.`
-          : `${formatSessionRange(startsAt, endsAt, timeZone)} in ${timeZone}, where the workshop runs.`}
+          : `${formatSessionRange(startsAt, endsAt, timeZone, clock)} in ${timeZone}, where the workshop runs.`}
       </p>
     </li>
   );

@@ -1,6 +1,7 @@
+import { LOCALE } from '../../readerClock';
 import type { DiscountKind, QuoteAnswer } from '../../api/commerce';
 
-const number = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
+const number = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 2 });
 
 /** "20 %" from 20 (the API's percents can carry float noise such as 7.000000000000001). */
 export function formatPercent(percent: number): string {
@@ -18,7 +19,7 @@ let regionNames: Intl.DisplayNames | null | undefined;
 export function countryName(code: string): string {
   if (regionNames === undefined) {
     try {
-      regionNames = new Intl.DisplayNames(undefined, { type: 'region' });
+      regionNames = new Intl.DisplayNames(LOCALE, { type: 'region' });
     } catch {
       regionNames = null;
     }
