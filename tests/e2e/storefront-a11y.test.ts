@@ -50,7 +50,11 @@ function screens(paths: Paths, signedIn: boolean): Screen[] {
     {
       name: 'product',
       path: '/products/typescript-fundamentals',
-      ready: (page) => page.getByRole('region', { name: 'Price' }).getByText('$'),
+      // Who owns the course is shown the way into it instead of the price.
+      ready: (page) =>
+        signedIn
+          ? page.getByRole('link', { name: 'Go to your course' })
+          : page.getByRole('region', { name: 'Price' }).getByText('$'),
     },
     {
       name: 'course',
