@@ -22,11 +22,6 @@ export function saleBlocker(product: StoreProduct): SaleBlocker | null {
   return product.seatsLeft === 0 ? 'sold-out' : null;
 }
 
-/** The product a page address names, by slug or id; null when it is not on sale (archived or unknown). */
-export function findProduct(products: StoreProduct[], slugOrId: string): StoreProduct | null {
-  return products.find((p) => p.slug === slugOrId) ?? products.find((p) => p.id === slugOrId) ?? null;
-}
-
 /** Where a product's page is: its slug when it has one. */
 export function productPath(product: Pick<StoreProduct, 'id' | 'slug'>): string {
   return `/products/${encodeURIComponent(product.slug ?? product.id)}`;
@@ -37,7 +32,6 @@ export type StoreProductPage = Wire<Catalog.StoreProductPage>;
 export type CurriculumCourse = Wire<Catalog.CurriculumCourse>;
 export type CurriculumLesson = Wire<Catalog.CurriculumLesson>;
 export type Instructor = Wire<Catalog.Instructor>;
-export type StoreImage = Wire<Catalog.StoreImage>;
 export type StoreSale = Wire<Catalog.StoreSale>;
 
 export function getProductPage(slugOrId: string): Promise<StoreProductPage> {
