@@ -1,3 +1,5 @@
+import zlib from 'node:zlib';
+import compress from 'koa-compress';
 import path from 'node:path';
 import Koa from 'koa';
 import compose from 'koa-compose';
@@ -130,6 +132,8 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
   });
 
   app.use(securityHeaders(deps.config)); // first: every answer, errors included, carries them
+  // Pages and JSON compressed as they go (brotli at a quick setting); built assets come compressed from the build.
+  app.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }));
   app.use(requestContext(deps.logger));
   app.use(errorHandler());
 

@@ -3,6 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../config';
 import type { Logger } from '../logger';
+import { precompressAssets } from './precompress';
 import { SSR_ENTRY } from './storefront-pages';
 
 export const APPS = ['storefront', 'admin'] as const;
@@ -48,6 +49,7 @@ export async function buildApp(app: AppName): Promise<void> {
     if (app === 'storefront') {
       await build({ root, configFile, logLevel: 'warn', mode: 'production', build: { ssr: 'src/entry-server.tsx' } });
     }
+    await precompressAssets(path.join(root, 'dist', 'assets'));
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV;
     else process.env.NODE_ENV = nodeEnv;

@@ -31,6 +31,7 @@ export function serveSpa({ prefix, root, name, page }: SpaOptions) {
     }
     if (relative !== '/' && !relative.endsWith('/')) {
       try {
+        ctx.vary('Accept-Encoding'); // koa-send answers the build's .br or .gz to browsers that accept them
         const served = await send(ctx, relative, {
           root,
           immutable: relative.startsWith('/assets/'),
