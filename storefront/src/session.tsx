@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { isApiError } from './api/client';
+import { holdsSession, isApiError } from './api/client';
 import { getCurrentUser, type StoreUser } from './api/identity';
 import { deviceTimeZone, putTimeZone } from './api/prefs';
 
@@ -24,6 +24,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
+    if (!holdsSession()) {
+      setState({ status: 'signed-out' });
+      return;
+    }
     let live = true;
     getCurrentUser().then(
       (user) => live && setState({ status: 'signed-in', user }),

@@ -85,8 +85,10 @@ describe('server-rendered storefront pages in Chromium', () => {
     const said = watchConsole(page);
     await recordLoadingLines(page);
     const productLists: string[] = [];
+    const whoAmI: string[] = [];
     page.on('request', (r) => {
       if (new URL(r.url()).pathname === '/api/store/products') productLists.push(r.url());
+      if (new URL(r.url()).pathname === '/api/store/me') whoAmI.push(r.url());
     });
     await page.goto(`${baseUrl}${PRODUCT_PATH}`);
     await page.getByRole('heading', { level: 1, name: 'TypeScript Fundamentals' }).waitFor();
@@ -97,6 +99,8 @@ describe('server-rendered storefront pages in Chromium', () => {
     const loadingLines = await page.evaluate(() => (window as unknown as { loadingLines: string[] }).loadingLines);
     expect(loadingLines.filter((line) => /Loading the (course|page)/.test(line))).toEqual([]);
     expect(productLists).toEqual([]);
+    // A visitor without a session cookie is signed out without asking (no 401 in the console).
+    expect(whoAmI).toEqual([]);
 
     await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
     await page.getByRole('link', { name: 'Go to the course' }).click();

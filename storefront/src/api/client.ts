@@ -26,6 +26,14 @@ export function isApiError(error: unknown, ...codes: ApiErrorCode[]): error is A
   return error instanceof ApiError && (codes.length === 0 || codes.includes(error.code));
 }
 
+/**
+ * Whether this browser holds a session: its CSRF cookie comes and goes with the session's (which scripts cannot read),
+ * so a visitor without one is signed out without asking the API (and without a 401 in the console).
+ */
+export function holdsSession(): boolean {
+  return csrfToken() !== null;
+}
+
 /** The session's CSRF token: the server sets it in a script-readable cookie; state-changing requests echo it. */
 function csrfToken(): string | null {
   for (const pair of document.cookie.split(';')) {
