@@ -111,6 +111,10 @@ describe('server-rendered storefront pages', () => {
     expect(html).toMatch(/<h1>Type-Level TypeScript<\/h1>/);
     expect(html).toContain(`href="/courses/${course.fields.slug}"`);
     expect(html).not.toContain('Loading the course');
+    // The curriculum is in the HTML: every lesson's title, and the free one's preview link; no lesson's body.
+    for (const lesson of lessons) expect(html).toContain(`>${lesson.fields.title}<`);
+    expect(html).toContain(`href="/courses/${course.fields.slug}/lessons/${lessons[0]!.fields.slug}"`);
+    expect(html).not.toContain('Paid body text');
     // What the product page loaded goes with it, for the browser's first render.
     expect(JSON.stringify(seedsOf(html))).toContain('Type-Level TypeScript');
     // The page's chunk is preloaded with the page.
