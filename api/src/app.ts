@@ -192,6 +192,7 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
     root: dist.storefront,
     config: deps.config,
     handler: () => (handler ??= app.callback()),
+    caches: services.caches,
   });
   app.use(serveSpa({ prefix: '', root: dist.storefront, name: 'storefront', page }));
   return app;

@@ -102,6 +102,8 @@ export function createServices(deps: Deps) {
   // Media bytes live where every replica reaches them: MEDIA_DIR, or the S3 bucket when one is configured.
   const images = imageStore({ storage: createStorage(config) });
   return {
+    /** The read caches (READ_CACHE_MS): the storefront's rendered public pages keep to them too. */
+    caches,
     catalog: {
       ...catalogService({ ...deps, caches }),
       ...productPages({ ...deps, caches, learning, transferWindowDays: config.TRANSFER_WINDOW_DAYS }),

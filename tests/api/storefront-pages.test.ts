@@ -3,7 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContentResource, Product } from '../../api/src/db/models';
 import { createCourse, createProduct } from '../../seeds/factories';
 import { testApp, testConfig } from '../support/app';
-import { signedIn } from '../support/auth';
+import Koa from 'koa';
+import { APP_DIST } from '../../api/src/app';
+import { readCaches } from '../../api/src/cache/read-cache';
+import { storefrontPage } from '../../api/src/web/storefront-pages';
+import { as, signedIn } from '../support/auth';
+import { manualClock } from '../support/clock';
 import { useTestDatabase } from '../support/db';
 
 /** The JSON-LD blocks of a page, parsed. */
@@ -277,5 +282,58 @@ describe('server-rendered storefront pages', () => {
     }
     expect(lines).not.toContain('Disallow: /products');
     expect(lines).toContain(`Sitemap: ${publicUrl}/sitemap.xml`);
+  });
+
+  it("renders a page once per READ_CACHE_MS: another replica's change shows after it, this one's own at once", async () => {
+    const clock = manualClock();
+    const cachedApp = testApp(db(), { clock, config: testConfig({ PUBLIC_URL: publicUrl, READ_CACHE_MS: '5000' }) });
+    const cached = await createProduct(db(), { name: 'Cached Course', slug: 'cached-course', unitAmount: 5000 });
+    const titleNow = async () => titleOf((await request(cachedApp).get('/products/cached-course').expect(200)).text);
+
+    expect(await titleNow()).toBe('Cached Course');
+    // Changed by another replica (straight in the database): this one answers the page it rendered...
+    await db()('products').where({ id: cached.id }).update({ name: 'Renamed Course' });
+    expect(await titleNow()).toBe('Cached Course');
+    // ...until READ_CACHE_MS has passed.
+    clock.advance(5001);
+    expect(await titleNow()).toBe('Renamed Course');
+
+    // A change made through this replica's console shows at once.
+    const support = await signedIn(db(), ['support']);
+    const renamed = await as(support, request(cachedApp).put(`/api/admin/products/${cached.id}`)).send({
+      name: 'Console Course',
+    });
+    expect(renamed.status).toBe(200);
+    expect(await titleNow()).toBe('Console Course');
+  });
+
+  it('renders each address once however many ask at once, and again once READ_CACHE_MS has passed', async () => {
+    const clock = manualClock();
+    const api = testApp(db());
+    let apiCalls = 0;
+    const page = storefrontPage({
+      root: APP_DIST.storefront,
+      config: testConfig({ PUBLIC_URL: publicUrl }),
+      handler: () => (req, res) => {
+        apiCalls += 1;
+        return api(req, res);
+      },
+      caches: readCaches({ ttlMs: 5000, clock }),
+    });
+    const site = new Koa().use(page).callback();
+
+    const pages = await Promise.all(
+      Array.from({ length: 5 }, () => request(site).get('/products/type-level-typescript').expect(200)),
+    );
+    expect(new Set(pages.map((p) => p.text)).size).toBe(1);
+    expect(titleOf(pages[0]!.text)).toBe('Type-Level TypeScript');
+    const perRender = apiCalls;
+    expect(perRender).toBeGreaterThan(0);
+    await request(site).get('/products/type-level-typescript').expect(200);
+    expect(apiCalls).toBe(perRender);
+
+    clock.advance(5001);
+    await request(site).get('/products/type-level-typescript').expect(200);
+    expect(apiCalls).toBe(2 * perRender);
   });
 });

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { Context } from 'koa';
 import { inject } from 'light-my-request';
 import type { Config } from '../config';
+import type { ReadCaches } from '../cache/read-cache';
 import type { AppState } from '../http/context';
 
 /*
@@ -179,40 +180,48 @@ interface Options {
   config: Pick<Config, 'publicUrl'>;
   /** The app's own request handler, for the render's loads. */
   handler: () => RequestListener;
+  /**
+   * Keeps each address's answer for READ_CACHE_MS (the staleness the catalog's reads already have), so a busy page is
+   * rendered once per period however many ask at once. Without it, every request renders.
+   */
+  caches?: Pick<ReadCaches, 'cached'>;
   siteName?: string;
 }
+
+/** What an address answers, the same for every visitor: a rendered page, or the shell the browser renders. */
+type PageAnswer =
+  { kind: 'page'; status: number; html: string; etag: string } | { kind: 'shell'; html: string; problem: Error | null };
 
 /**
  * Answers a storefront address that is not a file (serveSpa's `page`): a rendered public page, or the shell for
  * the learner's own pages. A render that fails (the API down) falls back to the shell, which loads in the browser.
  */
-export function storefrontPage({ root, config, handler, siteName = 'Courses' }: Options) {
+export function storefrontPage({ root, config, handler, caches, siteName = 'Courses' }: Options) {
   const origin = new URL(config.publicUrl).origin;
-  return async (ctx: Context) => {
-    const template = text(path.join(root, 'index.html'))!;
-    const state = ctx.state as Partial<AppState>;
-    const entry = await serverEntry(path.join(root, SSR_ENTRY));
-    const rendered = entry ? await entry.render(ctx.url, origin, inProcess(handler, state.requestId ?? '')) : null;
 
-    if (!rendered || rendered.kind === 'client') {
-      if (rendered?.problem)
-        state.log?.error({ err: rendered.problem }, 'server render failed; the browser renders the page');
-      ctx.set('Cache-Control', 'no-cache');
-      ctx.type = 'html';
-      ctx.body = template
-        .replace('<!--page-head-->', rendered?.noindex ? meta('name', 'robots', 'noindex') : '')
-        .replace('<!--page-html-->', '')
-        .replace('<!--page-data-->', '');
-      return;
-    }
+  const template = () => text(path.join(root, 'index.html'))!;
+  const shell = (noindex: boolean, problem: Error | null): PageAnswer => ({
+    kind: 'shell',
+    problem,
+    html: template()
+      .replace('<!--page-head-->', noindex ? meta('name', 'robots', 'noindex') : '')
+      .replace('<!--page-html-->', '')
+      .replace('<!--page-data-->', ''),
+  });
+
+  async function answer(url: string): Promise<PageAnswer> {
+    const entry = await serverEntry(path.join(root, SSR_ENTRY));
+    const rendered = entry ? await entry.render(url, origin, inProcess(handler, 'server-render')) : null;
+    if (!rendered || rendered.kind === 'client') return shell(rendered?.noindex ?? false, rendered?.problem ?? null);
 
     const manifest = text(path.join(root, '.vite', 'manifest.json'));
+    const page = template();
     const preload = (rendered.page && manifest ? pageScripts(JSON.parse(manifest), rendered.page) : []).filter(
-      (file) => !template.includes(file), // the entry's own imports are in the template already
+      (file) => !page.includes(file), // the entry's own imports are in the template already
     );
-    const pageUrl = new URL(ctx.url, origin).href;
+    const pageUrl = new URL(url, origin).href;
     const { head } = rendered;
-    const html = template
+    const html = page
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(head.title ?? siteName)}</title>`)
       .replace(/<meta name="description" content="[^"]*" \/>/, (tag) =>
         head.description ? meta('name', 'description', head.description) : tag,
@@ -223,16 +232,52 @@ export function storefrontPage({ root, config, handler, siteName = 'Courses' }: 
         '<!--page-data-->',
         () => `<script type="application/json" id="prerendered-data">${scriptJson(rendered.seeds)}</script>`,
       );
+    return {
+      kind: 'page',
+      status: rendered.status,
+      html,
+      etag: `W/"${createHash('sha1').update(html).digest('base64url')}"`,
+    };
+  }
+
+  // A failed render is not kept: the next request tries again.
+  const answerOf = caches
+    ? caches.cached(
+        async (url) => {
+          const found = await answer(url);
+          if (found.kind === 'shell' && found.problem) throw found.problem;
+          return found;
+        },
+        { max: 1000 },
+      )
+    : answer;
+
+  return async (ctx: Context) => {
+    const state = ctx.state as Partial<AppState>;
+    let found: PageAnswer;
+    try {
+      found = await answerOf(ctx.url);
+    } catch (error) {
+      found = shell(false, error as Error);
+    }
+
+    if (found.kind === 'shell') {
+      if (found.problem) state.log?.error({ err: found.problem }, 'server render failed; the browser renders the page');
+      ctx.set('Cache-Control', 'no-cache');
+      ctx.type = 'html';
+      ctx.body = found.html;
+      return;
+    }
 
     // The same HTML for everyone (nothing of the visitor is in it): caches may keep it, checking back each time.
-    ctx.status = rendered.status;
+    ctx.status = found.status;
     ctx.type = 'html';
     ctx.set('Cache-Control', 'public, no-cache');
-    ctx.etag = `W/"${createHash('sha1').update(html).digest('base64url')}"`;
-    if (rendered.status === 200 && ctx.fresh) {
+    ctx.etag = found.etag;
+    if (found.status === 200 && ctx.fresh) {
       ctx.status = 304;
       return;
     }
-    ctx.body = html;
+    ctx.body = found.html;
   };
 }
