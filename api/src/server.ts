@@ -4,6 +4,7 @@ import { createApp } from './app';
 import { systemClock } from './clock';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, SchemaBehindError, type OpenDatabase } from './db/open';
+import { databaseUnavailable, unavailableSummary } from './db/unavailable';
 import { createLogger, type Logger } from './logger';
 import { startBackgroundWork } from './background';
 import { createServices } from './services';
@@ -99,6 +100,18 @@ async function main(): Promise<void> {
     );
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => shutdown(signal));
+  // pg-boss records a run's end without awaiting it: when the database is away (a restart, or Ctrl-C reaching the
+  // embedded server before this process hears it) that write fails with nobody to hear it. Anything else ends the
+  // process, as Node would, but said in the log's JSON.
+  process.on('unhandledRejection', (reason) => {
+    if (stopping) logger.debug({ message: String(reason) }, 'a write failed while stopping');
+    else if (databaseUnavailable(reason))
+      logger.warn(unavailableSummary(reason), 'a background write failed: database unavailable');
+    else {
+      logger.fatal({ err: reason }, 'unhandled rejection');
+      process.exit(1);
+    }
+  });
 
   try {
     await (running.starting = start(config, logger, running));

@@ -33,6 +33,12 @@ describe('the job queue', () => {
       [2, 3],
     );
     expect(rows).toEqual([{ retry_count: 3, startAfter: 5, mark: '?', twice: 6 }]);
+
+    // A failed run's error as pg-boss hands it over (serialize-error keeps a driver error's unset fields undefined).
+    const failure = await knexExecutor(db()).executeSql(`SELECT $1::jsonb AS output`, [
+      { name: 'error', message: 'terminating connection', hint: undefined, nested: { position: undefined } },
+    ]);
+    expect(failure.rows).toEqual([{ output: { name: 'error', message: 'terminating connection', nested: {} } }]);
   });
 
   it('delivers each email exactly once while two replicas drain the queue at the same time', async () => {

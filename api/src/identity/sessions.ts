@@ -22,6 +22,8 @@ const USER_COLUMNS = [
   'image',
   'roles',
   'fields',
+  'bio',
+  'avatarKey',
   'createdAt',
   'updatedAt',
 ] as const;

@@ -10,6 +10,17 @@ export interface SqlExecutor {
  * rows it is about). pg-boss numbers its parameters ($1, $2, ...) and may use one twice; knex binds `?` in order, so
  * each `$n` becomes a `?` with its value repeated, and any literal `?` is escaped. Rows keep PostgreSQL's names.
  */
+/**
+ * A value as knex binds it. pg-boss hands a failed run's error over as a plain object (serialize-error), in which a
+ * driver error's unset fields are `undefined`: knex refuses any undefined binding, deep inside objects too, so plain
+ * objects go as the JSON PostgreSQL would be sent anyway (undefined fields left out).
+ */
+function bindable(value: unknown): unknown {
+  if (value === undefined) return null;
+  const plainObject = value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
+  return plainObject ? JSON.stringify(value) : value;
+}
+
 export function knexExecutor(db: Knex | Knex.Transaction): SqlExecutor {
   return {
     async executeSql(text, values) {
@@ -17,7 +28,7 @@ export function knexExecutor(db: Knex | Knex.Transaction): SqlExecutor {
       const bindings: unknown[] = [];
       if (values?.length) {
         sql = text.replaceAll('?', '\\?').replace(/\$(\d+)/g, (_, n: string) => {
-          bindings.push(values[Number(n) - 1] ?? null);
+          bindings.push(bindable(values[Number(n) - 1]));
           return '?';
         });
       }
