@@ -35,6 +35,9 @@ describe('editing content in the console (Chromium)', () => {
     const stored = (await ContentResource.query(site().db).findById(lesson.id))!.fields.body!;
     expect(stored).toMatch(/<strong>\s*Remember this\.<\/strong>/);
     expect(stored).toContain('<code>string</code>'); // what was there stays
+    // The save answers, then the console shows the lesson: wait for it, or that late navigation (a busy machine
+    // answers after the row is stored) would take the next test's page away.
+    await page.waitForURL((url) => url.hash === `#/content-resources/${lesson.id}/show`);
   });
 
   it('reorders a lesson in the course tree, and the new order is stored', async () => {
