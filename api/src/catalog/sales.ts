@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection';
+import { defaultCoupons } from '../commerce/coupons';
 import { quote, toBp } from '../commerce/pricing';
 import type { StoreSale } from './schemas';
 
@@ -23,22 +24,11 @@ export async function salesOf(
   const sales = new Map<string, StoreSale>();
   const priced = products.filter((p): p is { id: string; unitAmount: number } => (p.unitAmount ?? 0) > 0);
   if (priced.length === 0) return sales;
-  const coupons: SaleCoupon[] = await db('coupons')
-    .where({ default: true, status: 'active' })
-    .whereNull('bulkPurchaseId')
-    .where((q) => q.whereNull('expires').orWhere('expires', '>', now))
-    .where((q) =>
-      q.whereNull('restrictedToProductId').orWhereIn(
-        'restrictedToProductId',
-        priced.map((p) => p.id),
-      ),
-    )
-    .where((q) => q.where('maxUses', -1).orWhere('usedCount', '<', db.raw('max_uses')))
-    .orderBy([
-      { column: 'percentageDiscount', order: 'desc' },
-      { column: 'createdAt', order: 'asc' },
-    ])
-    .select('id', 'percentageDiscount', 'expires', 'restrictedToProductId');
+  const coupons: SaleCoupon[] = await defaultCoupons(
+    db,
+    priced.map((p) => p.id),
+    now,
+  ).select('id', 'percentageDiscount', 'expires', 'restrictedToProductId');
   for (const product of priced) {
     const coupon = coupons.find((c) => c.restrictedToProductId === null || c.restrictedToProductId === product.id);
     if (!coupon) continue;

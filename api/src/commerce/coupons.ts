@@ -47,15 +47,15 @@ const asCoupon = (row: Record<string, unknown> | undefined): Coupon | undefined 
 const byCode = (db: Knex, code: string) => db('coupons').whereRaw('lower(code) = lower(?)', [code]);
 
 /**
- * The site-wide sale: active default coupons, highest percentage first, that have not expired. A default coupon
- * without an expiry runs until it is deactivated.
+ * The site-wide sale on these products: active default coupons, highest percentage first, that have not expired and
+ * have uses left. A default coupon without an expiry runs until it is deactivated.
  */
-const defaultCoupons = (db: Knex, productId: string, now: Date) =>
+export const defaultCoupons = (db: Knex, productIds: string[], now: Date) =>
   db('coupons')
     .where({ default: true, status: 'active' })
     .whereNull('bulkPurchaseId')
     .where((q) => q.whereNull('expires').orWhere('expires', '>', now))
-    .where((q) => q.whereNull('restrictedToProductId').orWhere('restrictedToProductId', productId))
+    .where((q) => q.whereNull('restrictedToProductId').orWhereIn('restrictedToProductId', productIds))
     .where((q) => q.where('maxUses', -1).orWhere('usedCount', '<', db.raw('max_uses')))
     .orderBy([
       { column: 'percentageDiscount', order: 'desc' },
@@ -71,7 +71,7 @@ export async function quoteCoupons(
 ): Promise<{ entered?: Coupon; sale?: Coupon }> {
   const tagged = (query: Knex.QueryBuilder, as: 'entered' | 'sale') =>
     query.select('coupons.*', db.raw('? AS found_as', [as])).limit(1);
-  const sale = tagged(defaultCoupons(db, productId, now), 'sale');
+  const sale = tagged(defaultCoupons(db, [productId], now), 'sale');
   // Prepared by name: parsed and planned once per connection, not on every product page view.
   const query = code
     ? db.unionAll([tagged(byCode(db, code), 'entered'), sale], true).options(prepared(db, 'quote-coupons-and-code'))
