@@ -8,37 +8,42 @@ export function formatWait(seconds: number | null): string {
   return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
 }
 
+const STYLES = {
+  dateTime: { dateStyle: 'medium', timeStyle: 'short' },
+  dateTimeWithZone: {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  },
+  date: { dateStyle: 'medium' },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
+
+// A formatter is costly to make and a page writes many dates (a comment thread): one per style and zone.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatIn(style: keyof typeof STYLES, iso: string, { timeZone }: ReaderClock): string {
+  const key = `${style} ${timeZone}`;
+  let format = formatters.get(key);
+  if (!format) formatters.set(key, (format = new Intl.DateTimeFormat(LOCALE, { ...STYLES[style], timeZone })));
+  return plainSpaces(format.format(new Date(iso)));
+}
+
 /** "Dec 3, 2026, 3:04 PM" in the reader's zone (pass useReaderClock() on server-rendered pages). */
 export function formatDateTime(iso: string, clock: ReaderClock = deviceClock()): string {
-  return plainSpaces(
-    new Intl.DateTimeFormat(LOCALE, {
-      dateStyle: 'medium',
-      timeStyle: 'short',
-      timeZone: clock.timeZone,
-    }).format(new Date(iso)),
-  );
+  return formatIn('dateTime', iso, clock);
 }
 
 /** A deadline in the reader's time zone, the zone named ("Dec 3, 2026, 3:04 PM GMT+1"): for times that matter. */
 export function formatDateTimeWithZone(iso: string, clock: ReaderClock = deviceClock()): string {
-  return plainSpaces(
-    new Intl.DateTimeFormat(LOCALE, {
-      year: 'numeric',
-      month: 'short',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      timeZoneName: 'short',
-      timeZone: clock.timeZone,
-    }).format(new Date(iso)),
-  );
+  return formatIn('dateTimeWithZone', iso, clock);
 }
 
 /** "Dec 3, 2026" in the reader's zone. */
 export function formatDate(iso: string, clock: ReaderClock = deviceClock()): string {
-  return plainSpaces(
-    new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeZone: clock.timeZone }).format(new Date(iso)),
-  );
+  return formatIn('date', iso, clock);
 }
 
 /** "Germany" for "DE"; the code itself when the browser has no name for it. */
