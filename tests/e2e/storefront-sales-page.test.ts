@@ -195,6 +195,8 @@ describe('the sales page (Chromium)', () => {
     await expect
       .poll(async () => (await db('products').where({ id: fundamentals.id }).first()).refundPolicy, { timeout: 15_000 })
       .toBe('Full refund within 30 days.');
+    // The console moves to the product's page once the save answers: wait for it, so it cannot take the next page.
+    await page.waitForURL((url) => url.hash === `#/products/${fundamentals.id}/show`);
     expect((await db('products').where({ id: fundamentals.id }).first()).included).toEqual([
       'Certificate of completion',
     ]);
@@ -211,6 +213,7 @@ describe('the sales page (Chromium)', () => {
     await expect
       .poll(async () => (await User.query(db).findById(cora.id))!.bio, { timeout: 15_000 })
       .toBe('Cora writes the TypeScript courses.');
+    await page.waitForURL((url) => url.hash === `#/users/${cora.id}/show`);
 
     const welcome = (await ContentResource.query(db)
       .where({ type: 'lesson' })
@@ -226,6 +229,7 @@ describe('the sales page (Chromium)', () => {
       })
       .toBe(7);
     expect((await ContentResource.query(db).findById(welcome.id))!.fields.body).toContain('What this course covers');
+    await page.waitForURL((url) => url.hash === `#/content-resources/${welcome.id}/show`);
 
     // The storefront shows them.
     await page.goto(`${baseUrl}/products/typescript-fundamentals`);
