@@ -125,7 +125,12 @@ describe('GET /api/store/products/:id/quote', () => {
     await db('purchases').where({ id: owned.id }).update({ merchantChargeId: charge.id });
 
     const upgrade = await as(buyer, request(app()).get(`/api/store/products/${pro.id}/quote`));
-    expect(upgrade.body.upgrade).toEqual({ fromPurchaseId: owned.id, fromProductId: fundamentals.id, credit: 4000 });
+    expect(upgrade.body.upgrade).toEqual({
+      fromPurchaseId: owned.id,
+      fromProductId: fundamentals.id,
+      credit: 4000,
+      worth: 4000,
+    });
     // The sale's 20 % comes off the full price, then the credit: $199 − $39.80 − $40.00 (DOMAIN §5.3).
     expect(upgrade.body.quote).toMatchObject({
       fullPrice: 19_900,

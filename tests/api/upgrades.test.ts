@@ -63,4 +63,24 @@ describe('upgrades (DOMAIN §5.3)', () => {
     // The credit is spent: a new quote offers none.
     expect((await as(buyer, request(app).get(`/api/store/products/${complete.id}/quote`))).body.upgrade).toBeNull();
   });
+
+  it('settles an upgrade whose credit covers the last cents below the minimum charge', async () => {
+    const almost = await createProduct(db(), { name: 'Almost complete', unitAmount: 9950 });
+    await makeUpgradable(db(), almost, complete);
+
+    // 100.00 - 99.50 leaves 0.50, under the minimum charge: the credit covers it and the upgrade is free.
+    const buyer = await signedIn(db());
+    const source = await services.checkouts.fulfil(await startCheckout(buyer.user, almost));
+    const quote = await as(buyer, request(app).get(`/api/store/products/${complete.id}/quote`));
+    expect(quote.body.upgrade).toMatchObject({ fromPurchaseId: source.purchaseId, worth: 9950, credit: 10_000 });
+    expect(quote.body.quote).toMatchObject({ finalPrice: 0, free: true });
+    const made = await as(
+      buyer,
+      request(app).post('/api/store/checkout').send({ productId: complete.id, quantity: 1 }),
+    );
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const settled = await request(app).get(`/api/store/checkouts/${made.body.checkoutId}`);
+    expect(settled.body.status).toBe('fulfilled');
+    expect((await Purchase.query(db()).findById(settled.body.purchaseId))!.upgradedFromId).toBe(source.purchaseId);
+  });
 });

@@ -327,6 +327,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
           ipAddress: input.ip,
           amountTotal: quote.finalPrice,
           creditAmount: quote.credit,
+          upgradeBasis: answer.upgrade?.worth ?? null,
           currency: answer.currency,
           restricted: quote.restricted,
           expiresAt: new Date(clock.now().getTime() + CHECKOUT_MS),

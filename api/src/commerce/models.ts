@@ -93,6 +93,8 @@ export class Checkout extends table('checkouts') {
   declare amountTotal: number;
   /** Upgrade credit taken off (DOMAIN §5.3); the invoice shows it as its own line. */
   declare creditAmount: number;
+  /** What the upgrade's source was worth when quoted: a refund since then makes settlement refuse the upgrade. */
+  declare upgradeBasis: number | null;
   declare currency: string;
   declare restricted: boolean;
   declare status: CheckoutStatus;

@@ -147,7 +147,12 @@ export function quoteService({
         ? { code: request.couponCode, problem, message: problem ? COUPON_MESSAGES[problem] : null }
         : null,
       upgrade: upgrade
-        ? { fromPurchaseId: upgrade.purchase.id, fromProductId: upgrade.purchase.productId, credit: result.credit }
+        ? {
+            fromPurchaseId: upgrade.purchase.id,
+            fromProductId: upgrade.purchase.productId,
+            credit: result.credit,
+            worth: upgrade.credit,
+          }
         : null,
       team: team ? { seats: request.quantity + existingSeats, existingSeats } : null,
       teamTiers: TEAM_TIERS,

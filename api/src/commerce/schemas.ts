@@ -85,7 +85,8 @@ export interface QuotePreview {
   ppp: { country: string; percent: number } | null;
   sale: { couponId: string; percent: number; expires: Date | null } | null;
   coupon: { code: string; problem: CouponProblem | null; message: string | null } | null;
-  upgrade: { fromPurchaseId: string; fromProductId: string; credit: number } | null;
+  /** `worth`: what the source was paid, net of refunds; `credit`: what comes off (the minimum charge can add cents). */
+  upgrade: { fromPurchaseId: string; fromProductId: string; credit: number; worth: number } | null;
   team: { seats: number; existingSeats: number } | null;
   /** The team tiers (DOMAIN §5): seats bought, now and before → discount; the product page lists them. */
   teamTiers: readonly TeamTier[];

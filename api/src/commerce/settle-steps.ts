@@ -100,9 +100,11 @@ async function upgradeProblem(trx: Knex.Transaction, checkout: CheckoutRow, buye
     used
   )
     return 'upgrade-not-available';
-  // Refunded (or being refunded) since the quote: the credit given must still have been paid. A refund reserves
-  // its amount under the source's lock, which is held here.
-  if (source.merchantChargeId && (await refundableOf(trx, source.merchantChargeId)) < checkout.creditAmount)
+  // Refunded (or being refunded) since the quote: the source must still be worth what the quote counted. Not the
+  // credit applied: a credit leaving less than the minimum charge covers those cents too (pricing.ts). A refund
+  // reserves its amount under the source's lock, which is held here.
+  const basis = checkout.upgradeBasis ?? checkout.creditAmount;
+  if (source.merchantChargeId && (await refundableOf(trx, source.merchantChargeId)) < basis)
     return 'upgrade-not-available';
   // Holding the target meanwhile (another tab, a seat): the credit is not turned into a copy to give away.
   if (await holdingOf(trx, buyer.id, checkout.productId, { except: checkout.upgradeFromId }))
