@@ -40,3 +40,5 @@ export {
 } from '../learning/models';
 export { ProductRevenueSplit, SplitLine } from '../finance/models';
 export { AuditLog } from '../audit/models';
+export { LessonVideo, VideoCaption, VideoPosition } from '../video/models';
+export { Certificate } from '../certificates/models';
