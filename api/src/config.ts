@@ -150,6 +150,13 @@ const ConfigSchema = z.object({
   READ_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(DEFAULT_READ_CACHE_MS),
   /** A device token unused this many days is signed out (its last use is recorded at most every ten minutes). */
   DEVICE_TOKEN_IDLE_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** How much of a lesson's video (in %) a learner watches before the lesson counts as complete. */
+  VIDEO_COMPLETE_PERCENT: z.coerce.number().int().min(1).max(100).default(90),
+  /**
+   * The key that signs video links (/media/videos/<token>/…). Without it, a random key made once and kept in the
+   * database: every replica signs with the same one either way.
+   */
+  MEDIA_URL_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
   /** Where to report a vulnerability, in /.well-known/security.txt (default: security@ at PUBLIC_URL's host). */
   SECURITY_CONTACT: z.preprocess(
     emptyAsUndefined,

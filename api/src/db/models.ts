@@ -41,4 +41,5 @@ export {
 export { ProductRevenueSplit, SplitLine } from '../finance/models';
 export { AuditLog } from '../audit/models';
 export { LessonVideo, VideoCaption, VideoPosition } from '../video/models';
+export { SigningKey } from '../video/playback-key';
 export { Certificate } from '../certificates/models';
