@@ -39,6 +39,7 @@ import { securityTxtRoutes } from './web/security-txt-routes';
 import { serveSpa } from './web/static';
 import { seoRoutes } from './web/seo-routes';
 import { storefrontPage } from './web/storefront-pages';
+import { videoMediaRoutes, videoStoreRoutes } from './video/store-routes';
 
 export const APP_DIST = {
   storefront: path.join(PROJECT_ROOT, 'storefront', 'dist'),
@@ -83,6 +84,8 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/admin', jobAdminRoutes({ allow, jobs: services.jobs }));
   mount('/api/admin', imageAdminRoutes({ allow, imageAdmin: services.imageAdmin }));
   mount('/media', mediaRoutes({ allow, images: services.images }));
+  mount('/media', videoMediaRoutes({ allow, config: deps.config, media: services.videoMedia }));
+  mount('/api/store', videoStoreRoutes({ allow, config: deps.config, playback: services.playback }));
   mount(
     '/api/store',
     learningRoutes({

@@ -30,6 +30,10 @@ import { healthService } from './health/service';
 import { imageAdmin } from './media/image-admin';
 import { imageStore } from './media/images';
 import { createStorage } from './media/storage';
+import { playbackService } from './video/playback';
+import { mediaUrlKey } from './video/playback-key';
+import { videoMedia } from './video/playback-media';
+import { lessonVideos } from './video/playback-videos';
 import { deviceFlow } from './identity/device-flow';
 import { displayNames } from './identity/display-name';
 import { emailSignIn } from './identity/email-sign-in';
@@ -98,9 +102,12 @@ export function createServices(deps: Deps) {
     logger,
   );
   const tree = contentTree({ db, changed: caches.clearAll });
-  const learning = learningService({ db, tree, caches });
   // Media bytes live where every replica reaches them: MEDIA_DIR, or the S3 bucket when one is configured.
-  const images = imageStore({ storage: createStorage(config) });
+  const storage = createStorage(config);
+  const mediaKey = mediaUrlKey({ db, secret: config.MEDIA_URL_SECRET });
+  const videos = lessonVideos({ db, clock, caches, key: mediaKey });
+  const learning = learningService({ db, tree, caches, videos });
+  const images = imageStore({ storage });
   return {
     /** The read caches (READ_CACHE_MS): the storefront's rendered public pages keep to them too. */
     caches,
@@ -119,6 +126,9 @@ export function createServices(deps: Deps) {
     financeSummary: financeSummary(deps),
     tree,
     learning,
+    storage,
+    playback: playbackService({ db, config, learning, videos }),
+    videoMedia: videoMedia({ clock, caches, storage, learning, videos, key: mediaKey }),
     bookmarks: bookmarkService({ db, learning }),
     comments: commentService({ db, learning }),
     coupons: couponGenerator(deps),

@@ -91,6 +91,8 @@ const EXPECTED: Record<string, Expected> = {
   'PUT /api/admin/users/:id/avatar': ['support'],
   'DELETE /api/admin/users/:id/avatar': ['support'],
   'GET /media/images/:key': 'public or device',
+  'GET /media/videos/:token/*file': 'public or device',
+  'PUT /api/store/lessons/:lessonId/position': 'signed-in or device',
   'GET /api/admin/dashboard': STAFF,
   'GET /api/admin/content-resources/:id/tree': READERS,
   'POST /api/admin/content-resources/:id/reorder': ['support', 'contributor'],

@@ -31,16 +31,6 @@ export function formatMinutes(minutes: number): string {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** Lessons' estimated lengths (content `fields.durationMinutes`), for the lessons that have one. */
-async function durationsOf(db: Db, lessonIds: string[]): Promise<Map<string, number>> {
-  if (lessonIds.length === 0) return new Map();
-  const rows: { id: string; minutes: number | null }[] = await db('contentResources')
-    .whereIn('id', lessonIds)
-    .whereRaw(`jsonb_typeof(fields->'durationMinutes') = 'number'`)
-    .select('id', db.raw(`(fields->>'durationMinutes')::int AS minutes`));
-  return new Map(rows.map((r) => [r.id, Number(r.minutes)]));
-}
-
 /** The product's owners and contributors (its revenue splits) who show a name; owners first, then by share. */
 async function instructorsOf(db: Db, productId: string): Promise<Instructor[]> {
   const rows: { name: string; bio: string | null; avatarKey: string | null; owner: boolean }[] = await db(
@@ -68,11 +58,7 @@ async function instructorsOf(db: Db, productId: string): Promise<Instructor[]> {
 }
 
 /** A course's published outline as the sales page lists it: titles, free previews and lengths, never bodies. */
-async function curriculumOf(
-  db: Db,
-  learning: LearningService,
-  course: { id: string },
-): Promise<CurriculumCourse | null> {
+async function curriculumOf(learning: LearningService, course: { id: string }): Promise<CurriculumCourse | null> {
   let view;
   try {
     // As a signed-out visitor sees it: what is free is decided inside the course (DOMAIN §11).
@@ -82,16 +68,13 @@ async function curriculumOf(
     throw error;
   }
   const items = view.modules.flatMap((m) => [...m.lessons, ...m.sections.flatMap((s) => s.lessons)]);
-  const minutes = await durationsOf(
-    db,
-    items.map((l) => l.id),
-  );
+  // Lengths as the course outline gives them (a ready video's, else the length staff typed): one query for both.
   const lesson = (item: LessonItem): CurriculumLesson => ({
     id: item.id,
     slug: item.slug,
     title: item.title,
     free: item.free,
-    durationMinutes: minutes.get(item.id) ?? null,
+    durationMinutes: item.durationMinutes,
   });
   const total = (lessons: CurriculumLesson[]) => lessons.reduce((sum, l) => sum + (l.durationMinutes ?? 0), 0);
   const modules = view.modules.map((m) => {
@@ -146,7 +129,7 @@ export function productPages({ db, clock, caches, learning, transferWindowDays }
     const courses = (await coursesOfProducts(db, [product.id])).get(product.id) ?? [];
     const curriculum: CurriculumCourse[] = [];
     for (const course of courses) {
-      const outline = await curriculumOf(db, learning, course);
+      const outline = await curriculumOf(learning, course);
       if (outline) curriculum.push(outline);
     }
     const [instructors, faq] = await Promise.all([instructorsOf(db, product.id), faqOf(db, product.id)]);

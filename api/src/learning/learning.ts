@@ -3,12 +3,14 @@ import { AppError } from '../http/errors';
 import { grantsAccess } from '../shared/purchase-status';
 import type { User } from '../identity/models';
 import type { ReadCaches } from '../cache/read-cache';
+import type { LessonVideos } from '../video/playback-videos';
 import type { ContentTree } from './content-tree';
 import type { ContentResource } from './models';
 import * as queries from './queries';
 import {
   continueLesson,
   courseOutline,
+  minutesOf,
   moduleLessonIds,
   progressOf,
   type CourseOutline,
@@ -41,7 +43,18 @@ const link = (lesson: OutlineLesson | undefined): LessonLink | null =>
  * What learners see of courses (DOMAIN §11): outlines with progress, lessons behind their access rules, and the
  * progress writes. Drafts and private content do not exist for learners (404).
  */
-export function learningService({ db, tree, caches }: { db: Db; tree: ContentTree; caches: ReadCaches }) {
+export function learningService({
+  db,
+  tree,
+  caches,
+  videos,
+}: {
+  db: Db;
+  tree: ContentTree;
+  caches: ReadCaches;
+  /** Lesson videos: the lesson answer's `video`. */
+  videos: LessonVideos;
+}) {
   // Course structure and lesson bodies change only when staff edit them: kept between requests (see ReadCaches).
   // What belongs to the learner (purchases, progress, bookmarks) is read fresh every time.
   const courseByKey = caches.cached((slugOrId: string) => queries.courseBySlugOrId(db, slugOrId));
@@ -84,6 +97,14 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
     }
     return paid;
   }
+
+  /** Each lesson's minutes (a ready video's, else the length staff gave it): staff and processing change them. */
+  const lessonMinutesOf = caches.cached(async (courseId: string) =>
+    queries.lessonMinutes(
+      db,
+      (await outlineOf(courseId)).lessons.map((l) => l.id),
+    ),
+  );
 
   /** What to buy to open a course. */
   const productsOf = caches.cached((courseId: string) => queries.activeProductsOfCourse(db, courseId));
@@ -170,18 +191,19 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
       if (!(await isVisible(lessonId))) throw new AppError('not-found', 'No such lesson.');
     },
 
-    /** Refuses (lesson-locked, or not-found) unless the viewer may open the lesson in some course. */
-    async assertOpen(lessonId: string, viewer: Viewer): Promise<void> {
-      mustOpen(await openLesson(lessonId, viewer));
+    /** Refuses (lesson-locked, or not-found) unless the viewer may open the lesson in that course, or in some. */
+    async assertOpen(lessonId: string, viewer: Viewer, courseSlugOrId?: string): Promise<void> {
+      mustOpen(await openLesson(lessonId, viewer, courseSlugOrId));
     },
 
     /** A course's outline with the viewer's access, progress per module and section, and where to continue. */
     async course(slugOrId: string, viewer: Viewer): Promise<CourseView> {
       const course = await findCourse(slugOrId);
-      const [outline, access, products] = await Promise.all([
+      const [outline, access, products, minutes] = await Promise.all([
         outlineOf(course.id),
         entitlement(course.id, viewer),
         productsOf(course.id),
+        lessonMinutesOf(course.id),
       ]);
       const { done, last } = await completions(
         viewer.user?.id,
@@ -197,8 +219,10 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
           free: lesson.free,
           open: access.full || lesson.free,
           completed: done.has(id),
+          durationMinutes: minutes.get(id) ?? null,
         };
       };
+      const lessonIds = outline.lessons.map((l) => l.id);
       const { full, ...lock } = access;
       return {
         course: {
@@ -209,9 +233,11 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
         },
         products,
         access: full ? { full: true as const } : { full: false as const, ...(lock as Lock) },
-        progress: progressOf(
-          outline.lessons.map((l) => l.id),
-          done,
+        progress: progressOf(lessonIds, done),
+        totalMinutes: minutesOf(lessonIds, minutes),
+        minutesLeft: minutesOf(
+          lessonIds.filter((id) => !done.has(id)),
+          minutes,
         ),
         modules: outline.modules.map((m) => ({
           id: m.id,
@@ -238,12 +264,18 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
       const lesson = findLesson(outline, lessonSlugOrId);
       const mine = viewer.user
         ? await queries.viewerOfLesson(db, course.id, lesson.id, viewer.user.id)
-        : { purchases: [], completed: false, bookmarked: false };
+        : { purchases: [], completed: false, bookmarked: false, positionMs: 0 };
       const access = entitlementFrom(mine.purchases, viewer);
       const open = access.full || lesson.free;
-      const [body, products] = await Promise.all([
+      const [body, products, video] = await Promise.all([
         open ? lessonBody(lesson.id) : null,
         open ? [] : productsOf(course.id),
+        videos.view(lesson.id, {
+          open,
+          free: lesson.free,
+          userId: viewer.user?.id ?? null,
+          positionMs: mine.positionMs,
+        }),
       ]);
       const module = outline.modules.find((m) => m.id === lesson.moduleId)!;
       const section = module.sections.find((s) => s.id === lesson.sectionId) ?? null;
@@ -260,6 +292,7 @@ export function learningService({ db, tree, caches }: { db: Db; tree: ContentTre
         products,
         completed: mine.completed,
         bookmarked: mine.bookmarked,
+        video,
         previous: link(outline.lessons[lesson.index - 1]),
         next: link(outline.lessons[lesson.index + 1]),
       };

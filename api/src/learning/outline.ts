@@ -92,6 +92,11 @@ export function progressOf(lessonIds: string[], completed: ReadonlySet<string>):
   };
 }
 
+/** The minutes these lessons take, those of unknown length counting none. */
+export function minutesOf(lessonIds: string[], minutes: ReadonlyMap<string, number>): number {
+  return lessonIds.reduce((sum, id) => sum + (minutes.get(id) ?? 0), 0);
+}
+
 /** All lesson ids of a module, sections included, in order. */
 export function moduleLessonIds(outline: CourseOutline, moduleId: string): string[] {
   return outline.lessons.filter((l) => l.moduleId === moduleId).map((l) => l.id);

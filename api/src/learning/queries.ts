@@ -11,11 +11,13 @@ export interface OpeningPurchase {
   country: string | null;
 }
 
-/** Everything of the learner's a lesson page shows: what opens the course, completion, bookmark. */
+/** Everything of the learner's a lesson page shows: what opens the course, completion, bookmark, video position. */
 export interface ViewerOfLesson {
   purchases: OpeningPurchase[];
   completed: boolean;
   bookmarked: boolean;
+  /** Where they are in the lesson's video (0 when they never played it). */
+  positionMs: number;
 }
 
 export interface ProductLink {
@@ -34,7 +36,8 @@ const PURCHASES_OPENING = `
 const VIEWER_OF_LESSON = `
   SELECT (SELECT coalesce(json_agg(o), '[]'::json) FROM (${PURCHASES_OPENING}) o) AS purchases,
          EXISTS (SELECT 1 FROM lesson_progress WHERE user_id = :userId AND lesson_id = :lessonId AND completed_at IS NOT NULL) AS completed,
-         EXISTS (SELECT 1 FROM bookmarks WHERE user_id = :userId AND resource_id = :lessonId AND type = 'bookmark') AS bookmarked`;
+         EXISTS (SELECT 1 FROM bookmarks WHERE user_id = :userId AND resource_id = :lessonId AND type = 'bookmark') AS bookmarked,
+         coalesce((SELECT position_ms FROM video_positions WHERE user_id = :userId AND lesson_id = :lessonId), 0) AS "positionMs"`;
 
 const isId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
@@ -124,6 +127,26 @@ export async function viewerOfLesson(
     .raw(VIEWER_OF_LESSON, { courseId, lessonId, userId })
     .options(prepared(db, 'viewer-of-lesson'));
   return rows[0];
+}
+
+/**
+ * Each lesson's length in whole minutes: its ready video's, rounded up; else the length staff typed
+ * (`fields.durationMinutes`); none when neither is known. The course outline and the sales page both read this.
+ */
+export async function lessonMinutes(db: Knex, lessonIds: string[]): Promise<Map<string, number>> {
+  if (lessonIds.length === 0) return new Map();
+  const { rows } = await db.raw(
+    `SELECT r.id, CASE
+              WHEN v.status = 'ready' THEN ceil(v.duration_ms / 60000.0)::int
+              WHEN jsonb_typeof(r.fields->'durationMinutes') = 'number' THEN ceil((r.fields->>'durationMinutes')::numeric)::int
+            END AS minutes
+       FROM content_resources r LEFT JOIN lesson_videos v ON v.lesson_id = r.id
+      WHERE r.id = ANY(?::uuid[])`,
+    [lessonIds],
+  );
+  return new Map(
+    (rows as { id: string; minutes: number | null }[]).flatMap((r) => (r.minutes === null ? [] : [[r.id, r.minutes]])),
+  );
 }
 
 /** The courses the learner's granting, own (not team) purchases hold. */

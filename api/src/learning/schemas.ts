@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_COMMENT_LENGTH } from '../shared/comments';
 import type { ContentState, LinkTier, ResourceType, Visibility } from '../shared/content';
 import type { PurchaseStatus } from '../shared/purchase-status';
+import type { LessonVideoView } from '../video/playback.schemas';
 
 export const Slug = z
   .string()
@@ -79,6 +80,8 @@ export interface LessonItem extends LessonLink {
   /** Open to this learner. */
   open: boolean;
   completed: boolean;
+  /** Its ready video's length rounded up, else the length staff gave it; null when unknown. */
+  durationMinutes: number | null;
 }
 
 export interface CourseSection {
@@ -105,6 +108,10 @@ export interface CourseView {
   products: ProductRef[];
   access: { full: true } | ({ full: false } & Lock);
   progress: Progress;
+  /** The lessons' minutes (those of unknown length count none). */
+  totalMinutes: number;
+  /** The minutes of the lessons this learner has not completed (all of them when signed out). */
+  minutesLeft: number;
   modules: CourseModule[];
   /** Where to continue; null when signed out, or nothing is left to study. */
   continue: LessonLink | null;
@@ -124,6 +131,8 @@ export interface LessonView {
   products: ProductRef[];
   completed: boolean;
   bookmarked: boolean;
+  /** The lesson's video; null when it has none. Its links are there only when the lesson is open and it is ready. */
+  video: LessonVideoView | null;
   previous: LessonLink | null;
   next: LessonLink | null;
 }

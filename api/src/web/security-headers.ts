@@ -13,6 +13,9 @@ import type { Config } from '../config';
  *   being uploaded (blob:); plain http: only outside production, where the site itself is plain HTTP (production
  *   upgrades every request to HTTPS). Uploaded pictures (product images, avatars) are served by this site at
  *   /media/images/… whatever the storage (a directory or an S3 bucket), so they need nothing beyond 'self';
+ * - lesson videos from this site only (signed links under /media/videos/), played through Media Source Extensions:
+ *   hls.js hands the <video> a blob: URL (media-src) and runs its demuxer in a worker it makes from a blob: URL
+ *   (worker-src; without it, it would demux on the page's own thread);
  * - fetch/XHR only to this site (the API); forms post only here; no plugins; no <base> elsewhere;
  * - no other site may frame any page (frame-ancestors 'none', and X-Frame-Options: DENY for older browsers): a
  *   signed-in page such as /activate (approving a device) must not be clickjacked.
@@ -26,6 +29,8 @@ export function contentSecurityPolicy(production: boolean): Record<string, strin
     'style-src': ["'self'", "'unsafe-inline'"],
     'img-src': ["'self'", 'data:', 'blob:', 'https:', ...(production ? [] : ['http:'])],
     'font-src': ["'self'", 'data:'],
+    'media-src': ["'self'", 'blob:'],
+    'worker-src': ["'self'", 'blob:'],
     'connect-src': ["'self'"],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
