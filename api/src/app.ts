@@ -10,6 +10,7 @@ import { adminExtraRoutes } from './admin/extra-routes';
 import { adminRoutes } from './admin/routes';
 import { ADMIN_RESOURCES } from './admin/resources';
 import { catalogRoutes } from './catalog/routes';
+import { certificateAdminRoutes, certificatePdfRoutes, certificateRoutes } from './certificates/routes';
 import { workshopRoutes } from './catalog/workshop-routes';
 import { waitlistRoutes } from './catalog/waitlist-routes';
 import { commerceRoutes } from './commerce/routes';
@@ -98,6 +99,8 @@ export function createRouter(deps: Deps, services: Services) {
   );
   mount('/api/admin', financeRoutes({ allow, exports: services.financeExports, summary: services.financeSummary }));
   mount('/api/admin', commentModerationRoutes({ allow, comments: services.comments }));
+  mount('/api/store', certificateRoutes({ allow, config: deps.config, certificates: services.certificates }));
+  mount('/api/admin', certificateAdminRoutes({ allow, certificates: services.certificates }));
   mount('/api/store', teamRoutes({ allow, teams: services.teams }));
   mount('/api/store', transferRoutes({ allow, transfers: services.transfers }));
   mount(
@@ -189,6 +192,7 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
   }
   app.use(serveSpa({ prefix: '/admin', root: dist.admin, name: 'console' }));
   app.use(seoRoutes({ config: deps.config, catalog: services.catalog, allow }).routes());
+  app.use(certificatePdfRoutes({ allow, certificates: services.certificates }).routes());
   // Public pages rendered on the server; their loads reach this same app in-process.
   let handler: ReturnType<Koa['callback']> | undefined;
   const page = storefrontPage({

@@ -23,6 +23,7 @@ import { purchaseLifecycle } from './commerce/purchase-lifecycle';
 import { teamService } from './commerce/teams';
 import { transferService } from './commerce/transfers';
 import { catalogService } from './catalog/service';
+import { certificateService } from './certificates/certificates';
 import { productPages } from './catalog/product-page';
 import { workshopService } from './catalog/workshops';
 import { defineWaitlistJobs, waitlistService } from './catalog/waitlist';
@@ -131,6 +132,7 @@ export function createServices(deps: Deps) {
     videoMedia: videoMedia({ clock, caches, storage, learning, videos, key: mediaKey }),
     bookmarks: bookmarkService({ db, learning }),
     comments: commentService({ db, learning }),
+    certificates: certificateService({ db, clock, config, learning, changed: caches.clearAll }),
     coupons: couponGenerator(deps),
     quotes,
     payments,

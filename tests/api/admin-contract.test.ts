@@ -9,6 +9,10 @@ import { useTestDatabase } from '../support/db';
 import { PLANTED_SECRET_FORMS, seedEverything } from '../support/everything';
 
 type Row = Record<string, unknown>;
+/** Resources whose ids are neither uuids nor numbers: an unknown id of the right shape, and a malformed one. */
+const OWN_ID_SHAPES: Record<string, [unknown: string, malformed: string]> = {
+  certificates: ['ZZZZZZZZZZZZ', '123'],
+};
 const SECRET_KEYS = [
   'token',
   'sessionToken',
@@ -45,6 +49,7 @@ describe('the console REST contract, for every resource', () => {
         'audit-logs',
         'bookmarks',
         'bulk-purchases',
+        'certificates',
         'comments',
         'content-resource-resources',
         'content-resources',
@@ -204,10 +209,10 @@ describe('the console REST contract, for every resource', () => {
       expect(one.status).toBe(200);
       expect(one.body.id).toEqual(sample.id);
       const numeric = resource.filterable.id === 'number';
-      expect(
-        (await get(`/api/admin/${name}/${numeric ? '999999999' : '00000000-0000-4000-8000-000000000000'}`)).status,
-      ).toBe(404);
-      expect((await get(`/api/admin/${name}/${numeric ? 'abc' : '123'}`)).status).toBe(400);
+      const [unknown, malformed] =
+        OWN_ID_SHAPES[name] ?? (numeric ? ['999999999', 'abc'] : ['00000000-0000-4000-8000-000000000000', '123']);
+      expect((await get(`/api/admin/${name}/${unknown}`)).status).toBe(404);
+      expect((await get(`/api/admin/${name}/${malformed}`)).status).toBe(400);
     });
 
     it('never returns secrets or their hashes', async () => {

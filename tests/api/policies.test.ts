@@ -31,6 +31,8 @@ const EXPECTED: Record<string, Expected> = {
   'GET /api/store/owned-products': 'signed-in',
   'GET /api/store/workshops': 'signed-in',
   'GET /api/store/workshops/:file': 'signed-in',
+  'GET /api/store/certificates': 'signed-in',
+  'GET /api/store/certificates/:id': 'public',
   'PUT /api/store/me/name': 'signed-in',
   'PUT /api/store/me/time-zone': 'signed-in',
   'POST /api/store/checkout': 'public',
@@ -101,6 +103,7 @@ const EXPECTED: Record<string, Expected> = {
   'POST /api/admin/purchases/:id/ban': [],
   'POST /api/admin/purchases/:id/move': ['support'],
   'POST /api/admin/comments/:id/hide': ['support'],
+  'POST /api/admin/certificates/:id/revoke': ['support'],
   'GET /api/admin/exports/charges.csv': ['finance'],
   'GET /api/admin/exports/split-lines.csv': ['finance'],
   'GET /api/admin/exports/recipients.csv': ['finance'],
@@ -152,6 +155,7 @@ const CONSOLE: Record<string, { read: readonly Role[]; write?: readonly Role[]; 
   'lesson-progress': { read: ['support'], ops: '' },
   comments: { read: ['support'], ops: '' },
   bookmarks: { read: ['support'], ops: '' },
+  certificates: { read: ['support'], ops: '' },
   'audit-logs': { read: STAFF, ops: '' },
 };
 

@@ -187,6 +187,15 @@ export async function seedEverything(db: Db) {
     notifiedOpening: 1,
     leaveTokenHash: hashSecret('waitlist-leave-secret'),
   });
+  // A certificate of completion of the demo's first course.
+  const course = await db('contentResources').where({ type: 'course' }).first();
+  await db('certificates').insert({
+    id: 'C0RSE5D0NE00',
+    userId: buyer.id,
+    courseId: course.id,
+    learnerName: 'Learner',
+    courseTitle: course.fields.title,
+  });
   await db('auditLogs').insert({
     action: 'update',
     resource: 'products',

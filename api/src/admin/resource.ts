@@ -31,6 +31,8 @@ export interface AdminResource extends ListableResource {
   columns?: readonly string[];
   /** The column `/:id` matches, when it is not the model's primary key. */
   idColumn?: string;
+  /** How `/:id` is read, when ids are neither uuids nor numbers (a certificate's 12 characters). */
+  idParam?: z.ZodType<{ id: string }>;
   /** A different base query (a view over several tables); `columns` then names its output. */
   baseQuery?: (db: Knex) => QueryBuilder<BaseModel>;
   /** Field → SQL column or expression, for fields that are not plain columns of the model's table. */

@@ -32,7 +32,7 @@ export function adminRoutes({
     const writers = () => allow.roles(...(resource.write ?? ['support']));
     const path = `/${resource.name}`;
     const idOf = (ctx: Context) =>
-      (resource.filterable.id === 'number' ? NumericIdParam : IdParam).parse(ctx.params).id;
+      (resource.idParam ?? (resource.filterable.id === 'number' ? NumericIdParam : IdParam)).parse(ctx.params).id;
 
     router.get(path, readers, async (ctx) => {
       const query = parseListQuery(resource, ctx.query);

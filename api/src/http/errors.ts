@@ -53,6 +53,7 @@ export const ERROR_STATUS = {
   'not-comment-author': 403,
   'reply-to-reply': 409,
   'workshop-not-held': 403,
+  'certificate-revoked': 410,
   'not-team-owner': 403,
   'already-exists': 409,
   'reference-conflict': 409,

@@ -6,6 +6,7 @@ import type { ReadCaches } from '../cache/read-cache';
 import type { LessonVideos } from '../video/playback-videos';
 import type { ContentTree } from './content-tree';
 import type { ContentResource } from './models';
+import { issueCertificate } from '../certificates/queries';
 import * as queries from './queries';
 import {
   continueLesson,
@@ -318,9 +319,18 @@ export function learningService({
       // Every other lesson of the course: the answer says whether this write finished the course.
       const others = outline.lessons.map((l) => l.id).filter((id) => id !== lessonId);
       const done = new Set(await queries.writeProgress(db, mark, completed, others));
+      // Every lesson done by a learner who holds the course (not a free-lesson visitor, not a regional purchase
+      // opened abroad) earns its certificate, issued once. This write's snapshot may miss a last lesson completed at
+      // the same moment elsewhere (two tabs, a video's 90 %): near the end, issueCertificate counts again after it.
+      const lessonIds = outline.lessons.map((l) => l.id);
+      const certificate =
+        completed && lessonIds.length - done.size <= 2 && (await entitlement(outline.id, { user, country })).full
+          ? await issueCertificate(db, { userId: user.id, courseId: outline.id, courseTitle: outline.title, lessonIds })
+          : null;
       return {
         lessonId,
         completed,
+        certificate,
         module: moduleProgressOf(outline, lesson.moduleId, done),
         course: {
           id: outline.id,

@@ -147,6 +147,8 @@ export interface ModuleProgress extends Progress {
 export interface ProgressAnswer {
   lessonId: string;
   completed: boolean;
+  /** The course's certificate, when this write leaves a course the learner holds complete (issued now or before). */
+  certificate: { id: string } | null;
   module: ModuleProgress;
   /** The course the progress counts in, and its progress after this write (all done: the course is complete). */
   course: CourseRef & { progress: Progress };

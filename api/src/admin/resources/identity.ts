@@ -1,3 +1,4 @@
+import { renameOnCertificates } from '../../certificates/queries';
 import { AppError } from '../../http/errors';
 import {
   Account,
@@ -59,6 +60,10 @@ export const users = defineResource({
   create: UserCreate,
   update: UserUpdate,
   checkWrite: checkUserWrite,
+  // Their name is the display name of Settings: their certificates carry it from the same commit.
+  async afterWrite({ trx }, row, previous) {
+    if (previous && row.name !== previous.name) await renameOnCertificates(trx, String(row.id));
+  },
   remove: 'hard',
   deleteGuards: [
     {

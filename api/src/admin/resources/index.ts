@@ -1,5 +1,6 @@
 import type { AdminResource } from '../resource';
 import { auditLogs } from './audit';
+import { certificates } from './certificates';
 import { productContentResources, prices, products, upgradableProducts } from './catalog';
 import { bulkPurchases, coupons, purchaseUserTransfers, purchases } from './commerce';
 import { productRevenueSplits } from './finance';
@@ -65,6 +66,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
   lessonProgress,
   comments,
   bookmarks,
+  certificates,
   auditLogs,
 ];
 

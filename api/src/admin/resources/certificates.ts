@@ -1,0 +1,40 @@
+import { Certificate } from '../../certificates/models';
+import { CERTIFICATE_STATUS, certificateRecords } from '../../certificates/queries';
+import { CertificateIdParam } from '../../certificates/schemas';
+import { defineResource } from '../resource';
+
+/**
+ * Certificates of completion, with the learner's email (which the public page never shows). Nothing is edited
+ * here: support revokes one with a reason (POST /api/admin/certificates/:id/revoke, api/src/certificates/routes.ts).
+ */
+export const certificates = defineResource({
+  name: 'certificates',
+  model: Certificate,
+  read: ['support'],
+  baseQuery: (db) => certificateRecords(db) as never,
+  idParam: CertificateIdParam,
+  sqlColumns: {
+    id: 'certificates.id',
+    userId: 'certificates.userId',
+    courseId: 'certificates.courseId',
+    learnerName: 'certificates.learnerName',
+    courseTitle: 'certificates.courseTitle',
+    learnerEmail: 'users.email',
+    issuedAt: 'certificates.issuedAt',
+    revokedAt: 'certificates.revokedAt',
+    createdAt: 'certificates.createdAt',
+    status: { expression: CERTIFICATE_STATUS },
+  },
+  filterable: {
+    id: 'text',
+    userId: 'id',
+    courseId: 'id',
+    status: 'enum',
+    learnerEmail: 'text',
+    issuedAt: 'date',
+    revokedAt: 'date',
+  },
+  sortable: ['id', 'issuedAt', 'revokedAt', 'learnerName', 'courseTitle', 'learnerEmail'],
+  searchable: ['learnerName', 'learnerEmail', 'courseTitle', 'id'],
+  defaultSort: ['issuedAt', 'DESC'],
+});

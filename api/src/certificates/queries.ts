@@ -1,0 +1,149 @@
+import type { Knex } from 'knex';
+import { newCertificateId } from './certificate-id';
+import { Certificate } from './models';
+
+// The SQL behind certificates (certificates.ts holds the rules). Each function is one statement unless it says so.
+
+/** The name a certificate carries: the learner's display name, else their email's part before the @. */
+const LEARNER_NAME = `coalesce(u.name, split_part(u.email, '@', 1))`;
+
+/** The course's address on the storefront while learners can see it (published, not private, not deleted). */
+const COURSE_SLUG = `CASE WHEN cr.deleted_at IS NULL AND cr.fields->>'state' = 'published'
+                          AND coalesce(cr.fields->>'visibility', 'public') <> 'private'
+                         THEN coalesce(cr.fields->>'slug', cr.id::text) END`;
+
+/** A certificate with its course's slug, as the storefront shows it. */
+export type CertificateRow = Pick<
+  Certificate,
+  | 'id'
+  | 'userId'
+  | 'courseId'
+  | 'learnerName'
+  | 'courseTitle'
+  | 'issuedAt'
+  | 'revokedAt'
+  | 'revokedReason'
+  | 'updatedAt'
+> & { courseSlug: string | null };
+
+const withCourse = (db: Knex) =>
+  db('certificates as c')
+    .leftJoin('contentResources as cr', 'cr.id', 'c.courseId')
+    .select(
+      'c.id',
+      'c.userId',
+      'c.courseId',
+      'c.learnerName',
+      'c.courseTitle',
+      'c.issuedAt',
+      'c.revokedAt',
+      'c.revokedReason',
+      'c.updatedAt',
+      db.raw(`${COURSE_SLUG} AS course_slug`),
+    );
+
+export async function certificateById(db: Knex, id: string): Promise<CertificateRow | null> {
+  return (await withCourse(db).where('c.id', id).first()) ?? null;
+}
+
+/** The learner's certificates, newest first. */
+export async function certificatesOf(db: Knex, userId: string): Promise<CertificateRow[]> {
+  return withCourse(db)
+    .where('c.userId', userId)
+    .orderBy([
+      { column: 'c.issuedAt', order: 'desc' },
+      { column: 'c.id', order: 'desc' },
+    ]);
+}
+
+/** The courses (of these) the learner already has a certificate for, revoked or not. */
+export async function certifiedCourseIds(db: Knex, userId: string): Promise<Set<string>> {
+  const rows: { courseId: string }[] = await db('certificates').where({ userId }).whereNotNull('courseId');
+  return new Set(rows.map((r) => r.courseId));
+}
+
+export interface Completion {
+  userId: string;
+  courseId: string;
+  courseTitle: string;
+  /** Every lesson of the course as learners see it: all of them must be complete. */
+  lessonIds: string[];
+}
+
+const ISSUE = `
+  INSERT INTO certificates (id, user_id, course_id, learner_name, course_title)
+  SELECT :id, u.id, :courseId, ${LEARNER_NAME}, :courseTitle FROM users u
+   WHERE u.id = :userId AND :total > 0
+     AND (SELECT count(*) FROM lesson_progress
+           WHERE user_id = :userId AND lesson_id = ANY(CAST(:lessonIds AS uuid[])) AND completed_at IS NOT NULL) = :total
+  ON CONFLICT (user_id, course_id) DO NOTHING
+  RETURNING id`;
+
+/**
+ * The learner's certificate for a course they completed: issued now when every lesson is complete (counted here,
+ * after the caller's write committed, so two last lessons completed at once cannot both miss the other), or the one
+ * issued before. One per learner and course whatever races: the unique key decides, the loser keeps the winner's.
+ * Null when a lesson is still open. The caller checks that the learner holds the course.
+ */
+export async function issueCertificate(db: Knex, completion: Completion): Promise<{ id: string } | null> {
+  const bindings = {
+    userId: completion.userId,
+    courseId: completion.courseId,
+    courseTitle: completion.courseTitle || 'Untitled course',
+    lessonIds: completion.lessonIds,
+    total: completion.lessonIds.length,
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { rows } = await db.raw(ISSUE, { ...bindings, id: newCertificateId() });
+      if (rows[0]) return { id: rows[0].id };
+      break;
+    } catch (error) {
+      // 60 random bits collide about never; when they do, another id.
+      const native = error as { code?: string; constraint?: string };
+      if (native.code !== '23505' || native.constraint !== 'certificates_pkey' || attempt >= 3) throw error;
+    }
+  }
+  // Not complete, or issued before (perhaps by a request that committed while this one ran): a fresh look.
+  const existing = await db('certificates').where({ userId: completion.userId, courseId: completion.courseId });
+  return existing[0] ? { id: existing[0].id } : null;
+}
+
+/**
+ * After the learner's name (or email) changed: their certificates carry the new one. In the caller's transaction,
+ * so the name and its certificates change together.
+ */
+export async function renameOnCertificates(trx: Knex, userId: string): Promise<void> {
+  await trx.raw(
+    `UPDATE certificates c SET learner_name = ${LEARNER_NAME} FROM users u
+      WHERE u.id = c.user_id AND c.user_id = ? AND c.learner_name IS DISTINCT FROM ${LEARNER_NAME}`,
+    [userId],
+  );
+}
+
+/** Locks the certificate for a change (revocation); null when there is none. */
+export async function lockCertificate(trx: Knex.Transaction, id: string): Promise<Certificate | null> {
+  return (await Certificate.query(trx).findById(id).forUpdate()) ?? null;
+}
+
+export async function markRevoked(
+  trx: Knex.Transaction,
+  id: string,
+  revocation: { at: Date; reason: string; byId: string | null },
+): Promise<Certificate> {
+  return Certificate.query(trx).patchAndFetchById(id, {
+    revokedAt: revocation.at,
+    revokedReason: revocation.reason,
+    revokedById: revocation.byId,
+  });
+}
+
+/** 'issued' or 'revoked', as the console lists and filters them. */
+export const CERTIFICATE_STATUS = `CASE WHEN certificates.revoked_at IS NULL THEN 'issued' ELSE 'revoked' END`;
+
+/** A certificate as the console's resource reads it (api/src/admin/resources/certificates.ts). */
+export function certificateRecords(db: Knex) {
+  return Certificate.query(db)
+    .leftJoin('users', 'users.id', 'certificates.userId')
+    .select('certificates.*', 'users.email as learnerEmail', db.raw(`${CERTIFICATE_STATUS} AS status`));
+}

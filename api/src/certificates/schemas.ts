@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { normalizeCertificateId } from './certificate-id';
+
+/** A certificate's id as typed or linked (lower case, O for 0 ...), in its one written form. */
+const CertificateId = z
+  .string()
+  .max(40)
+  .transform((text, ctx) => {
+    const id = normalizeCertificateId(text);
+    if (!id) {
+      ctx.addIssue({ code: 'custom', message: 'must be a certificate id (12 letters and digits)' });
+      return z.NEVER;
+    }
+    return id;
+  });
+
+/** `/:id` of a certificate: the store's, the console's and the PDF's (`/certificates/:id.pdf`). */
+export const CertificateIdParam = z.object({ id: CertificateId });
+
+export const REVOKE_REASON_MAX = 500;
+
+/** POST /api/admin/certificates/:id/revoke: why, for the verification page to say. */
+export const RevokeBody = z
+  .object({
+    reason: z
+      .string()
+      .trim()
+      .min(1, 'say why it is revoked')
+      .max(REVOKE_REASON_MAX, `at most ${REVOKE_REASON_MAX} characters`),
+  })
+  .strict();
+
+// ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
+// Type-only for the apps (dates as `Date` here, strings on the wire: api/src/shared/wire.ts).
+
+/** GET /api/store/certificates/:id (public): what the verification page shows, never the learner's email. */
+export interface CertificateView {
+  id: string;
+  /** The learner's display name (or, without one, their email's part before the @). */
+  learnerName: string;
+  courseTitle: string;
+  /** Where the course's page is (its slug, else its id); null once the course is gone or no longer public. */
+  courseSlug: string | null;
+  issuedAt: Date;
+  revokedAt: Date | null;
+  revokedReason: string | null;
+  /** The verification page and the PDF, absolute (PUBLIC_URL): what is shared. */
+  url: string;
+  pdfUrl: string;
+}
+
+/** GET /api/store/certificates (in `data`): the learner's own, revoked ones too. */
+export interface MyCertificate extends CertificateView {
+  /** Null once the course was deleted (the certificate keeps its title). */
+  courseId: string | null;
+}
+
+/** A certificate as the console sees it (the `certificates` resource, and what the revoke action answers in `data`). */
+export interface CertificateRecord {
+  id: string;
+  userId: string;
+  learnerEmail: string | null;
+  learnerName: string;
+  courseId: string | null;
+  courseTitle: string;
+  status: 'issued' | 'revoked';
+  issuedAt: Date;
+  revokedAt: Date | null;
+  revokedReason: string | null;
+  revokedById: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
