@@ -7,6 +7,7 @@ import type { ReorderBody } from '@contract/admin/schemas/learning';
 import type * as Commerce from '@contract/commerce/schemas';
 import type { FinanceSummaryAnswer, PeriodQuery } from '@contract/finance/schemas';
 import type { SignedOut } from '@contract/identity/schemas';
+import type { CertificateRecord } from '@contract/certificates/schemas';
 import type { CommentRecord, TreeNode } from '@contract/learning/schemas';
 import type { DataAnswer, ListAnswer, Wire } from '@contract/shared/wire';
 import { withCsrf } from './csrf';
@@ -84,6 +85,11 @@ export interface ConsoleApi {
   hideComment: (commentId: string, reason?: string) => Promise<DataAnswer<Wire<CommentRecord>>>;
   /** POST /api/admin/comments/:id/unhide (support and admins): everyone who may open the lesson sees it again. */
   unhideComment: (commentId: string) => Promise<DataAnswer<Wire<CommentRecord>>>;
+  /**
+   * POST /api/admin/certificates/:id/revoke (support and admins): for good, with the reason the public verification
+   * page gives (1–500 characters); its PDF stops answering.
+   */
+  revokeCertificate: (certificateId: string, reason: string) => Promise<DataAnswer<Wire<CertificateRecord>>>;
   /** POST /api/admin/users/:id/sign-out-everywhere (api/src/identity/admin-routes.ts): support and admins; staff accounts admins only. */
   signOutEverywhere: (userId: string) => Promise<{ data: SignedOut }>;
   /** GET /api/admin/content-resources/:id/tree: the resource and everything under it, each level ordered by position. */
@@ -114,6 +120,7 @@ export const dataProvider: ConsoleDataProvider = {
   cancelTransfer: (transferId) => post(path`/purchase-user-transfers/${transferId}/cancel`),
   hideComment: (commentId, reason) => post(path`/comments/${commentId}/hide`, reason ? { reason } : {}),
   unhideComment: (commentId) => post(path`/comments/${commentId}/unhide`),
+  revokeCertificate: (certificateId, reason) => post(path`/certificates/${certificateId}/revoke`, { reason }),
   signOutEverywhere: async (userId) => ({ data: await post(path`/users/${userId}/sign-out-everywhere`) }),
   getContentTree: (id, options) => getAnswer(path`/content-resources/${id}/tree`, {}, options),
   reorderContent: async (parentId, childIds) => {

@@ -1,4 +1,5 @@
 import bookmarks from '../bookmarks';
+import certificates from '../certificates';
 import comments from '../comments';
 import contentResourceResources from '../content-resource-resources';
 import contentResources from '../content-resources';
@@ -31,5 +32,6 @@ export const CONTENT_RESOURCES: ConsoleResource[] = [
   { name: 'lesson-progress', read: ['support'], ...lessonProgress, group: 'Learning' },
   { name: 'comments', read: ['support'], ...comments, group: 'Learning' },
   { name: 'bookmarks', read: ['support'], ...bookmarks, group: 'Learning' },
+  { name: 'certificates', read: ['support'], ...certificates, group: 'Learning' },
   { name: 'user-prefs', read: ['support'], ...userPrefs, group: 'Learning' },
 ];
