@@ -195,6 +195,16 @@ const ConfigSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /** The programs that process lesson videos (Debian: apt-get install ffmpeg brings both); found on PATH by default. */
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+  /** The largest video file an upload or `attach-video` takes (default 5 GiB). */
+  VIDEO_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .max(1024 ** 4)
+    .default(5 * 1024 ** 3),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & { publicUrl: string };

@@ -8,6 +8,7 @@ import { databaseUnavailable, unavailableSummary } from './db/unavailable';
 import { createLogger, type Logger } from './logger';
 import { startBackgroundWork } from './background';
 import { createServices } from './services';
+import { warnWhenVideoToolsMissing } from './video/ffmpeg';
 import { ensureAppsBuilt } from './web/build';
 import { runSeeds } from '../../seeds/run';
 
@@ -37,6 +38,7 @@ async function start(config: Config, logger: Logger, running: Running): Promise<
   const server = (running.server = app.listen(config.PORT, config.HOST));
   await once(server, 'listening');
   running.stopBackground = await startBackgroundWork(services, config);
+  await warnWhenVideoToolsMissing(config, logger); // only videos need it: everything else runs without
 
   const base = config.publicUrl.replace(/\/$/, '');
   logger.info({ ms: Math.round(performance.now() - started) }, 'ready');

@@ -35,6 +35,7 @@ import { playbackService } from './video/playback';
 import { mediaUrlKey } from './video/playback-key';
 import { videoMedia } from './video/playback-media';
 import { lessonVideos } from './video/playback-videos';
+import { defineVideoProcessing } from './video/process-video';
 import { deviceFlow } from './identity/device-flow';
 import { displayNames } from './identity/display-name';
 import { emailSignIn } from './identity/email-sign-in';
@@ -109,6 +110,8 @@ export function createServices(deps: Deps) {
   const videos = lessonVideos({ db, clock, caches, key: mediaKey });
   const learning = learningService({ db, tree, caches, videos });
   const images = imageStore({ storage });
+  // Lesson videos: the job that makes a lesson's uploaded video playable (ffmpeg).
+  defineVideoProcessing({ db, storage, jobs, logger, clock, config, changed: caches.clearAll });
   return {
     /** The read caches (READ_CACHE_MS): the storefront's rendered public pages keep to them too. */
     caches,

@@ -30,6 +30,8 @@ export interface RunningJob {
   retryLimit: number;
   /** Whether this is the last run the job gets. */
   final: boolean;
+  /** Aborted when the queue stops (the server shuts down): a long run ends early and is retried later. */
+  signal: AbortSignal;
 }
 
 interface FetchedJob {
@@ -61,6 +63,7 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
   // Until start(), pg-boss is only a set of statements run on `db`: no timers, nothing to stop.
   let started = false;
   let stopping = false;
+  const shutdown = new AbortController();
   const boss = new PgBoss({
     db: knexExecutor(db),
     schema: JOBS_SCHEMA,
@@ -96,6 +99,7 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
       retryCount: fetched.retryCount,
       retryLimit: fetched.retryLimit,
       final: fetched.retryCount >= fetched.retryLimit,
+      signal: shutdown.signal,
     };
     await job.run(fetched.data, running);
   }
@@ -188,6 +192,7 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
     /** Stops taking jobs and waits (up to `timeoutMs`) for the runs under way, here and in the workers. */
     async stop(timeoutMs = 30_000): Promise<void> {
       stopping = true;
+      shutdown.abort();
       await Promise.all([...draining.values()].map((state) => state.done));
       if (started) await boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
     },
