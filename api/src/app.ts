@@ -29,6 +29,7 @@ import { allow } from './http/policy';
 import { identityAdminRoutes } from './identity/admin-routes';
 import { jobAdminRoutes } from './jobs/admin-routes';
 import { imageAdminRoutes } from './media/admin-routes';
+import { videoAdminRoutes } from './video/admin-routes';
 import { mediaRoutes } from './media/routes';
 import { oauthRoutes } from './identity/oauth-routes';
 import { identityRoutes } from './identity/routes';
@@ -84,6 +85,7 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/admin', identityAdminRoutes({ allow, outbox: services.outbox, signOut: services.signOut }));
   mount('/api/admin', jobAdminRoutes({ allow, jobs: services.jobs }));
   mount('/api/admin', imageAdminRoutes({ allow, imageAdmin: services.imageAdmin }));
+  mount('/api/admin', videoAdminRoutes({ allow, videos: services.videoAdmin, uploads: services.videoUploads }));
   mount('/media', mediaRoutes({ allow, images: services.images }));
   mount('/media', videoMediaRoutes({ allow, config: deps.config, media: services.videoMedia }));
   mount('/api/store', videoStoreRoutes({ allow, config: deps.config, playback: services.playback }));

@@ -36,6 +36,8 @@ import { mediaUrlKey } from './video/playback-key';
 import { videoMedia } from './video/playback-media';
 import { lessonVideos } from './video/playback-videos';
 import { defineVideoProcessing } from './video/process-video';
+import { videoUploads } from './video/upload';
+import { videoAdmin as videoAdminService } from './video/video-admin';
 import { deviceFlow } from './identity/device-flow';
 import { displayNames } from './identity/display-name';
 import { emailSignIn } from './identity/email-sign-in';
@@ -110,8 +112,9 @@ export function createServices(deps: Deps) {
   const videos = lessonVideos({ db, clock, caches, key: mediaKey });
   const learning = learningService({ db, tree, caches, videos });
   const images = imageStore({ storage });
-  // Lesson videos: the job that makes a lesson's uploaded video playable (ffmpeg).
+  // Lesson videos from the console and the command line, and the job that makes them playable (ffmpeg).
   defineVideoProcessing({ db, storage, jobs, logger, clock, config, changed: caches.clearAll });
+  const videoAdmin = videoAdminService({ db, storage, jobs, logger, changed: caches.clearAll });
   return {
     /** The read caches (READ_CACHE_MS): the storefront's rendered public pages keep to them too. */
     caches,
@@ -133,6 +136,8 @@ export function createServices(deps: Deps) {
     storage,
     playback: playbackService({ db, config, learning, videos }),
     videoMedia: videoMedia({ clock, caches, storage, learning, videos, key: mediaKey }),
+    videoAdmin,
+    videoUploads: videoUploads({ config, storage, videos: videoAdmin, logger }),
     bookmarks: bookmarkService({ db, learning }),
     comments: commentService({ db, learning }),
     certificates: certificateService({ db, clock, config, learning, changed: caches.clearAll }),

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
+import { addMultipartListing } from './s3-multipart';
 
 export interface LoopbackS3 {
   /** The settings that point the API's media storage at it (S3_BUCKET, S3_ENDPOINT, …). */
@@ -22,6 +23,7 @@ export async function startLoopbackS3(bucket = 'media'): Promise<LoopbackS3> {
     directory,
     configureBuckets: [{ name: bucket }],
   });
+  addMultipartListing(server); // resumable uploads ask how far a multipart upload got
   const { port } = await server.run();
   return {
     env: {

@@ -66,6 +66,8 @@ export const ERROR_STATUS = {
   'device-code-already-used': 409,
   'oauth-provider-not-configured': 404,
   'payload-too-large': 413,
+  'video-not-failed': 409,
+  'caption-invalid': 400,
   'unsupported-image-type': 415,
   'image-unreadable': 422,
   'image-too-many-pixels': 422,

@@ -1,0 +1,195 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { FileStore } from '@tus/file-store';
+import { S3Store } from '@tus/s3-store';
+import { Server, type DataStore } from '@tus/server';
+import type { Config } from '../config';
+import { AppError } from '../http/errors';
+import type { Logger } from '../logger';
+import type { MediaStorage } from '../media/storage';
+import { VIDEO_UPLOAD_PATH, type UploadMetadata, type VideoRecord } from './schemas';
+import type { VideoAdmin, VideoWriteContext } from './video-admin';
+
+/** An upload's id in its address: 32 hex digits. */
+export const UPLOAD_ID = /^[0-9a-f]{32}$/;
+/** Uploads never finished are dropped after a week (local disk; on S3, a lifecycle rule on `uploads/` does it). */
+const UNFINISHED_UPLOAD_MS = 7 * 24 * 60 * 60 * 1000;
+const CLEAN_UP_EVERY_MS = 60 * 60 * 1000;
+const S3_PART_BYTES = 8 * 1024 * 1024;
+
+type UploadConfig = Pick<
+  Config,
+  | 'MEDIA_DIR'
+  | 'S3_BUCKET'
+  | 'S3_ENDPOINT'
+  | 'S3_REGION'
+  | 'S3_ACCESS_KEY_ID'
+  | 'S3_SECRET_ACCESS_KEY'
+  | 'S3_FORCE_PATH_STYLE'
+  | 'VIDEO_MAX_BYTES'
+>;
+
+const sizeInWords = (bytes: number) =>
+  bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
+
+/** What a request that finishes an upload carries through tus: who sends it, and what became of it. */
+interface Finishing {
+  context: VideoWriteContext;
+  video?: VideoRecord;
+  error?: unknown;
+}
+
+/**
+ * Where unfinished uploads live while their bytes arrive: beside the media, where every replica reaches them (the
+ * same MEDIA_DIR, or the same bucket), so an upload resumes on whichever replica the next request reaches. Local:
+ * @tus/file-store under MEDIA_DIR/uploads. S3: @tus/s3-store (a multipart upload) under `uploads/` in the bucket.
+ */
+function staging(config: UploadConfig, storage: MediaStorage) {
+  if (storage.kind === 's3') {
+    const datastore = new S3Store({
+      partSize: S3_PART_BYTES,
+      s3ClientConfig: {
+        bucket: config.S3_BUCKET!,
+        region: config.S3_REGION,
+        endpoint: config.S3_ENDPOINT,
+        forcePathStyle: config.S3_FORCE_PATH_STYLE,
+        credentials:
+          config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
+            ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }
+            : undefined,
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      },
+    });
+    return {
+      datastore: datastore as DataStore,
+      storeId: (id: string) => `uploads/${id}`,
+      read: (storeId: string): Promise<Readable> => datastore.read(storeId),
+      // The finished multipart upload is an object now (aborting it, as the store's remove does, is refused).
+      discard: async (storeId: string) => {
+        for (const key of [storeId, `${storeId}.info`, `${storeId}.part`]) await storage.delete(key);
+      },
+      expires: false,
+    };
+  }
+  const datastore = new FileStore({
+    directory: path.join(config.MEDIA_DIR, 'uploads'),
+    expirationPeriodInMilliseconds: UNFINISHED_UPLOAD_MS,
+  });
+  return {
+    datastore: datastore as DataStore,
+    storeId: (id: string) => id,
+    read: async (storeId: string): Promise<Readable> => datastore.read(storeId),
+    discard: (storeId: string) => datastore.remove(storeId),
+    expires: true,
+  };
+}
+
+/**
+ * The console's resumable video uploads: the tus 1.0 protocol (@tus/server) at /api/admin/uploads/videos. The HTTP
+ * layer checks who calls (the console's policy and CSRF, like every console write) and hands over a web Request;
+ * an upload's creation is checked first (its lesson exists, its size is known and allowed). When the last byte
+ * arrives the file becomes the lesson's video source (videoAdmin.attachSource: the row and its processing job in
+ * one transaction) before the last PATCH is answered, and the staged upload is removed.
+ */
+export function videoUploads({
+  config,
+  storage,
+  videos,
+  logger,
+}: {
+  config: UploadConfig;
+  storage: MediaStorage;
+  videos: VideoAdmin;
+  logger: Logger;
+}) {
+  const staged = staging(config, storage);
+  const finishing = new AsyncLocalStorage<Finishing>();
+  let lastCleanUp = 0;
+
+  const server = new Server({
+    path: VIDEO_UPLOAD_PATH,
+    datastore: staged.datastore,
+    maxSize: config.VIDEO_MAX_BYTES,
+    relativeLocation: true,
+    // Same origin only: the console is served by this app, and no other site may read these answers.
+    allowedOrigins: [],
+    disableTerminationForFinishedUploads: true,
+    namingFunction: () => staged.storeId(randomBytes(16).toString('hex')),
+    generateUrl: (_req, { path: base, id }) => `${base}/${id.slice(id.lastIndexOf('/') + 1)}`,
+    getFileIdFromRequest: (_req, last) => (last && UPLOAD_ID.test(last) ? staged.storeId(last) : undefined),
+    onUploadFinish: async (_req, upload) => {
+      const state = finishing.getStore();
+      try {
+        if (!state) throw new Error('an upload finished outside a request');
+        const metadata = upload.metadata ?? {};
+        state.video = await videos.attachSource(
+          {
+            lessonId: metadata.lessonId ?? '',
+            filename: metadata.filename ?? 'video',
+            contentType: metadata.filetype ?? undefined,
+            size: upload.size ?? upload.offset,
+            open: () => staged.read(upload.id),
+          },
+          state.context,
+        );
+      } catch (error) {
+        if (state) state.error = error;
+        throw { status_code: 500, body: 'The upload arrived but could not become the lesson video.\n' };
+      }
+      await staged.discard(upload.id).catch((error: unknown) => {
+        logger.warn({ err: error, upload: upload.id }, 'could not remove a finished video upload');
+      });
+      return { headers: { 'Video-Id': state.video.id } };
+    },
+  });
+
+  /** Drops uploads left unfinished past their expiry, at most once an hour per process (local disk only). */
+  function cleanUpNowAndThen(): void {
+    if (!staged.expires || Date.now() - lastCleanUp < CLEAN_UP_EVERY_MS) return;
+    lastCleanUp = Date.now();
+    server.cleanUpExpiredUploads().then(
+      (count) => count && logger.info({ count }, 'removed unfinished video uploads'),
+      (error: unknown) => logger.warn({ err: error }, 'could not remove unfinished video uploads'),
+    );
+  }
+
+  return {
+    /**
+     * Checks an upload before it is created: its lesson exists, and its size is known, not empty, and at most
+     * VIDEO_MAX_BYTES (413 otherwise, saying the limit).
+     */
+    async checkCreation(metadata: UploadMetadata, size: number | null): Promise<void> {
+      if (size === null) {
+        throw new AppError('validation-failed', 'Upload-Length is required: the size must be known at the start.', {
+          file: 'The size must be known',
+        });
+      }
+      if (size === 0) throw new AppError('validation-failed', 'The file is empty.', { file: 'The file is empty' });
+      if (size > config.VIDEO_MAX_BYTES) {
+        throw new AppError(
+          'payload-too-large',
+          `The video is ${sizeInWords(size)}; the largest allowed is ${sizeInWords(config.VIDEO_MAX_BYTES)} (VIDEO_MAX_BYTES).`,
+          { file: `At most ${sizeInWords(config.VIDEO_MAX_BYTES)}` },
+        );
+      }
+      await videos.requireLesson(metadata.lessonId);
+      cleanUpNowAndThen();
+    },
+
+    /**
+     * Answers one tus request. A failure to attach a finished upload is thrown as it was (a 404 for a lesson deleted
+     * meanwhile), so the client hears it in the API's own error model.
+     */
+    async handle(request: Request, context: VideoWriteContext): Promise<Response> {
+      const state: Finishing = { context };
+      const response = await finishing.run(state, () => server.handleWeb(request));
+      if (state.error) throw state.error;
+      return response;
+    },
+  };
+}
+
+export type VideoUploads = ReturnType<typeof videoUploads>;

@@ -1,0 +1,360 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { ListableResource, ListQuery } from '../admin/schemas/list-query';
+import { recordAudit, type Actor } from '../audit/record';
+import type { Db } from '../db/connection';
+import { AppError } from '../http/errors';
+import type { JobQueue } from '../jobs/queue';
+import { ContentResource } from '../learning/models';
+import type { Logger } from '../logger';
+import type { MediaStorage, StoredObject } from '../media/storage';
+import { sourceKey, videoPrefix } from './keys';
+import { LessonVideo, VideoCaption } from './models';
+import { PROCESS_VIDEO_JOB, type ProcessVideoData } from './process-video';
+import type { CaptionBody, CaptionSummary, VideoRecord } from './schemas';
+import { parseWebVtt, WebVttError } from './webvtt';
+
+/** Who writes, for the audit log; the command line writes as `cli`. */
+export interface VideoWriteContext {
+  actor: Actor;
+  requestId: string | null;
+}
+
+/** The console's list of videos: what it may filter, sort and search by (ra-data-simple-rest's query). */
+export const VIDEO_LIST: ListableResource = {
+  name: 'videos',
+  filterable: { id: 'id', lessonId: 'id', status: 'enum' },
+  sortable: ['updatedAt', 'createdAt', 'status', 'progress', 'sourceName', 'sourceSize', 'durationMs', 'processedAt'],
+  searchable: ['sourceName', 'lessonTitle'],
+  defaultSort: ['updatedAt', 'DESC'],
+};
+
+const LIST_COLUMNS: Record<string, string> = {
+  id: 'v.id',
+  lessonId: 'v.lessonId',
+  status: 'v.status',
+  updatedAt: 'v.updatedAt',
+  createdAt: 'v.createdAt',
+  progress: 'v.progress',
+  sourceName: 'v.sourceName',
+  sourceSize: 'v.sourceSize',
+  durationMs: 'v.durationMs',
+  processedAt: 'v.processedAt',
+};
+
+/** A new source for a lesson: its name and size as uploaded, and a way to read its bytes (more than once if need be). */
+export interface NewSource {
+  lessonId: string;
+  filename: string;
+  contentType: string | undefined;
+  size: number;
+  open: () => Promise<Readable>;
+}
+
+interface VideoRow extends Omit<VideoRecord, 'posterUrl' | 'captions'> {
+  version: number;
+  posterKey: string | null;
+}
+
+const RESOURCE = 'videos';
+/** How often a source is stored again when another upload for the same lesson won the race to its version. */
+const ATTACH_ATTEMPTS = 3;
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * Lesson videos in the console: a new source (from a tus upload or the command line) becomes the lesson's video
+ * and its processing job in one transaction; list and read them with their captions; retry a failed one; delete
+ * one (its storage goes after the commit); put and remove WebVTT captions. Every write is audited.
+ */
+export function videoAdmin({
+  db,
+  storage,
+  jobs,
+  logger,
+  changed = () => {},
+}: {
+  db: Db;
+  storage: MediaStorage;
+  jobs: JobQueue;
+  logger: Logger;
+  changed?: () => void;
+}) {
+  const listQuery = () =>
+    db('lessonVideos as v')
+      .leftJoin('contentResources as l', 'l.id', 'v.lessonId')
+      .select(
+        'v.id',
+        'v.lessonId',
+        db.raw(`l.fields->>'title' as lesson_title`),
+        'v.status',
+        'v.progress',
+        'v.error',
+        'v.version',
+        'v.sourceName',
+        'v.sourceSize',
+        'v.durationMs',
+        'v.width',
+        'v.height',
+        'v.renditionHeights',
+        'v.posterKey',
+        'v.processedAt',
+        'v.updatedAt',
+      );
+
+  async function present(rows: VideoRow[]): Promise<VideoRecord[]> {
+    const captions = rows.length
+      ? await VideoCaption.query(db)
+          .whereIn(
+            'videoId',
+            rows.map((r) => r.id),
+          )
+          .orderBy('language')
+      : [];
+    return rows.map(({ version, posterKey, ...row }) => ({
+      ...row,
+      lessonTitle: row.lessonTitle ?? null,
+      posterUrl: posterKey ? `/api/admin/videos/${row.id}/poster.jpg?v=${version}` : null,
+      captions: captions
+        .filter((c) => c.videoId === row.id)
+        .map((c): CaptionSummary => ({ language: c.language, label: c.label, cueCount: cueCount(c.vtt) })),
+    }));
+  }
+
+  async function getOne(id: string): Promise<VideoRecord> {
+    const row = (await listQuery().where('v.id', id).first()) as VideoRow | undefined;
+    if (!row) throw new AppError('not-found', `No video with id ${id}.`);
+    return (await present([row]))[0]!;
+  }
+
+  async function requireLesson(conn: Db, lessonId: string, lock = false): Promise<ContentResource> {
+    const query = ContentResource.query(conn).findById(lessonId).where('type', 'lesson').whereNull('deletedAt');
+    const lesson = await (lock ? query.forUpdate() : query);
+    if (!lesson) throw new AppError('not-found', `No lesson with id ${lessonId}.`);
+    return lesson;
+  }
+
+  /**
+   * Stores the source under the version it will have, then, in one transaction with the lesson locked, makes it
+   * the lesson's video (created, or replaced: version + 1, queued, nothing of the old version's results) and adds
+   * its processing job, audited. Another upload for the same lesson that committed first takes that version: this
+   * one is then stored again under the next. The replaced source is removed after the commit.
+   */
+  async function attachSource(
+    source: NewSource,
+    context: VideoWriteContext,
+    { wake = true }: { wake?: boolean } = {},
+  ): Promise<VideoRecord> {
+    await requireLesson(db, source.lessonId);
+    for (let attempt = 1; attempt <= ATTACH_ATTEMPTS; attempt++) {
+      const existing = await LessonVideo.query(db).findOne({ lessonId: source.lessonId });
+      const id = existing?.id ?? randomUUID();
+      const version = (existing?.version ?? 0) + 1;
+      const key = sourceKey(id, version, source.filename);
+      await storage.put(key, await source.open(), source.contentType || 'application/octet-stream');
+
+      const replaced = await db.transaction(async (trx) => {
+        await requireLesson(trx, source.lessonId, true);
+        const row = await LessonVideo.query(trx).findOne({ lessonId: source.lessonId }).forUpdate();
+        if ((row?.id ?? id) !== id || (row?.version ?? 0) !== version - 1) return null;
+        const fields = {
+          status: 'queued' as const,
+          progress: 0,
+          error: null,
+          version,
+          sourceKey: key,
+          sourceName: source.filename,
+          sourceSize: source.size,
+        };
+        if (row) {
+          await LessonVideo.query(trx)
+            .findById(id)
+            .patch({
+              ...fields,
+              durationMs: null,
+              width: null,
+              height: null,
+              renditionHeights: [],
+              hlsKey: null,
+              posterKey: null,
+              processedAt: null,
+            });
+        } else {
+          await LessonVideo.query(trx).insert({ id, lessonId: source.lessonId, ...fields });
+        }
+        await jobs.add(trx, PROCESS_VIDEO_JOB, { videoId: id, version } satisfies ProcessVideoData);
+        await recordAudit(trx, {
+          ...context,
+          action: row ? 'replace-source' : 'upload',
+          resource: RESOURCE,
+          recordId: id,
+          before: row ? { version: row.version, status: row.status, sourceName: row.sourceName } : null,
+          after: { lessonId: source.lessonId, version, sourceName: source.filename, sourceSize: source.size },
+        });
+        return { previous: row?.sourceKey ?? null };
+      });
+      if (!replaced) {
+        // Another source won this version; a key under a fresh id is this attempt's alone.
+        if (!existing) await storage.delete(key);
+        continue;
+      }
+      if (replaced.previous && replaced.previous !== key) {
+        await storage.delete(replaced.previous).catch((error: unknown) => {
+          logger.warn({ err: error, key: replaced.previous }, 'could not remove a replaced video source');
+        });
+      }
+      if (wake) jobs.wake(PROCESS_VIDEO_JOB);
+      changed();
+      return getOne(id);
+    }
+    throw new AppError('conflict', 'Other uploads for this lesson finished at the same time; upload it again.');
+  }
+
+  return {
+    /** The lesson, or a 404: checked before an upload starts. */
+    requireLesson: (lessonId: string) => requireLesson(db, lessonId),
+
+    attachSource,
+
+    async list(query: ListQuery): Promise<{ rows: VideoRecord[]; total: number }> {
+      const filtered = listQuery();
+      for (const condition of query.conditions) {
+        const column = LIST_COLUMNS[condition.field]!;
+        if (condition.op === 'in') filtered.whereIn(column, condition.value as string[]);
+        else filtered.where(column, condition.value as string);
+      }
+      if (query.search) {
+        const like = `%${escapeLike(query.search)}%`;
+        filtered.where((q) => q.whereILike('v.sourceName', like).orWhereRaw(`l.fields->>'title' ILIKE ?`, [like]));
+      }
+      const [{ n }] = (await filtered.clone().clearSelect().count({ n: '*' })) as [{ n: number | string }];
+      const sort = LIST_COLUMNS[query.sort.field] ?? 'v.updatedAt';
+      const rows = (await filtered
+        .orderBy(sort, query.sort.order)
+        .orderBy('v.id')
+        .offset(query.offset)
+        .limit(query.limit)) as VideoRow[];
+      return { rows: await present(rows), total: Number(n) };
+    },
+
+    getOne,
+
+    async byLesson(lessonId: string): Promise<VideoRecord> {
+      const row = (await listQuery().where('v.lessonId', lessonId).first()) as VideoRow | undefined;
+      if (!row) throw new AppError('not-found', `The lesson ${lessonId} has no video.`);
+      return (await present([row]))[0]!;
+    },
+
+    /** A failed video is queued again (same source, same version), audited; anything else is a 409. */
+    async retry(id: string, context: VideoWriteContext): Promise<VideoRecord> {
+      await db.transaction(async (trx) => {
+        const row = await LessonVideo.query(trx).findById(id).forUpdate();
+        if (!row) throw new AppError('not-found', `No video with id ${id}.`);
+        if (row.status !== 'failed') {
+          throw new AppError('video-not-failed', `Only a failed video can be retried; this one is ${row.status}.`);
+        }
+        await LessonVideo.query(trx).findById(id).patch({ status: 'queued', progress: 0, error: null });
+        await jobs.add(trx, PROCESS_VIDEO_JOB, { videoId: id, version: row.version } satisfies ProcessVideoData);
+        await recordAudit(trx, {
+          ...context,
+          action: 'retry',
+          resource: RESOURCE,
+          recordId: id,
+          before: { status: 'failed', error: row.error },
+          after: { status: 'queued', version: row.version },
+        });
+      });
+      jobs.wake(PROCESS_VIDEO_JOB);
+      changed();
+      return getOne(id);
+    },
+
+    /** The video goes (its captions with it), audited; its files under `videos/<id>/` after the commit. */
+    async remove(id: string, context: VideoWriteContext): Promise<VideoRecord> {
+      const record = await getOne(id);
+      await db.transaction(async (trx) => {
+        const row = await LessonVideo.query(trx).findById(id).forUpdate();
+        if (!row) throw new AppError('not-found', `No video with id ${id}.`);
+        await LessonVideo.query(trx).deleteById(id);
+        await recordAudit(trx, {
+          ...context,
+          action: 'delete',
+          resource: RESOURCE,
+          recordId: id,
+          before: { lessonId: row.lessonId, version: row.version, status: row.status, sourceName: row.sourceName },
+        });
+      });
+      changed();
+      await storage.deletePrefix(videoPrefix(id));
+      return record;
+    },
+
+    /** Puts a caption file for one language (replacing one there), once it reads as WebVTT; audited. */
+    async putCaption(id: string, language: string, body: CaptionBody, context: VideoWriteContext) {
+      let cues: number;
+      try {
+        cues = parseWebVtt(body.vtt).cues.length;
+      } catch (error) {
+        if (!(error instanceof WebVttError)) throw error;
+        throw new AppError('caption-invalid', `The captions are not valid WebVTT: ${error.message}.`, {
+          vtt: error.message,
+        });
+      }
+      await db.transaction(async (trx) => {
+        const row = await LessonVideo.query(trx).findById(id).forShare();
+        if (!row) throw new AppError('not-found', `No video with id ${id}.`);
+        const before = await VideoCaption.query(trx).findOne({ videoId: id, language });
+        await VideoCaption.query(trx)
+          .insert({ videoId: id, language, label: body.label, vtt: body.vtt })
+          .onConflict(['videoId', 'language'])
+          .merge(['label', 'vtt']);
+        await recordAudit(trx, {
+          ...context,
+          action: 'set-captions',
+          resource: RESOURCE,
+          recordId: id,
+          before: before ? { language, label: before.label, cueCount: cueCount(before.vtt) } : null,
+          after: { language, label: body.label, cueCount: cues, bytes: Buffer.byteLength(body.vtt) },
+        });
+      });
+      changed();
+      return getOne(id);
+    },
+
+    async deleteCaption(id: string, language: string, context: VideoWriteContext) {
+      await db.transaction(async (trx) => {
+        const caption = await VideoCaption.query(trx).findOne({ videoId: id, language }).forUpdate();
+        if (!caption) throw new AppError('not-found', `The video ${id} has no captions in ${language}.`);
+        await VideoCaption.query(trx).deleteById(caption.id);
+        await recordAudit(trx, {
+          ...context,
+          action: 'remove-captions',
+          resource: RESOURCE,
+          recordId: id,
+          before: { language, label: caption.label, cueCount: cueCount(caption.vtt) },
+        });
+      });
+      changed();
+      return getOne(id);
+    },
+
+    /** The poster's bytes, for the console's preview. */
+    async poster(id: string): Promise<StoredObject> {
+      const row = await LessonVideo.query(db).findById(id);
+      if (!row) throw new AppError('not-found', `No video with id ${id}.`);
+      const poster = row.posterKey ? await storage.get(row.posterKey) : null;
+      if (!poster) throw new AppError('not-found', 'This video has no poster yet.');
+      return poster;
+    },
+  };
+}
+
+function cueCount(vtt: string): number {
+  try {
+    return parseWebVtt(vtt).cues.length;
+  } catch {
+    return 0;
+  }
+}
+
+export type VideoAdmin = ReturnType<typeof videoAdmin>;
