@@ -1,4 +1,7 @@
 // Operations from the command line: npm run cli -- <command> [arguments]
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { SYSTEM_ACTOR } from './audit/record';
 import { systemClock } from './clock';
@@ -7,17 +10,117 @@ import { openDatabase } from './db/open';
 import { ROLES, type Role } from './identity/roles';
 import { EmailAddress } from './identity/schemas';
 import { createLogger } from './logger';
-import { createServices } from './services';
+import { createServices, type Services } from './services';
+import { AppError } from './http/errors';
+import { videoTypeOf } from './video/keys';
+import { PROCESS_VIDEO_JOB } from './video/process-video';
 
 const USAGE = `Usage: npm run cli -- <command>
 
   login-link <email> [--redirect <path>]   print a one-time sign-in link (15 minutes)
   grant-role <email> <role>                give a role (creates the account if needed)
   revoke-role <email> <role>               take a role away
+  attach-video <lessonId> <file> [--no-wait]
+                                           make a video file the lesson's video and process it here, printing
+                                           progress (--no-wait: leave the processing to a running server)
 
-Roles: ${ROLES.join(', ')}. Uses DATABASE_URL, else the embedded database.`;
+Roles: ${ROLES.join(', ')}. Uses DATABASE_URL, else the embedded database; videos go to MEDIA_DIR or S3_BUCKET.`;
 
 class UsageError extends Error {}
+
+/** A failure the command reports in one line (exit code 1), with no usage text. */
+class CommandError extends Error {}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function videoFile(value: string | undefined): Promise<{ file: string; size: number }> {
+  if (!value) throw new UsageError('Name the video file to attach.');
+  const file = path.resolve(value);
+  const found = await stat(file).catch(() => null);
+  if (!found) throw new UsageError(`No file at ${file}.`);
+  if (!found.isFile()) throw new UsageError(`${file} is not a file.`);
+  return { file, size: found.size };
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/**
+ * Stores the file as the lesson's video source and queues its processing (as an upload from the console does),
+ * then, unless told not to, processes it in this process, printing progress and how it ended. Ctrl-C stops ffmpeg
+ * and leaves the video queued for a server. Exit 0 when ready (or queued with --no-wait), 1 when it failed.
+ */
+async function attachVideo(
+  services: Services,
+  lessonId: string,
+  { file, size }: { file: string; size: number },
+  wait: boolean,
+  maxBytes: number,
+): Promise<number> {
+  if (size === 0) throw new CommandError(`${file} is empty.`);
+  if (size > maxBytes) {
+    throw new CommandError(
+      `${file} is ${megabytes(size)}; the largest allowed is ${megabytes(maxBytes)} (VIDEO_MAX_BYTES).`,
+    );
+  }
+  const filename = path.basename(file);
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  let video;
+  try {
+    video = await services.videoAdmin.attachSource(
+      { lessonId, filename, contentType: videoTypeOf(filename), size, open: async () => createReadStream(file) },
+      { actor: { ...SYSTEM_ACTOR, email: 'cli' }, requestId: null },
+      { wake: false },
+    );
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'not-found') throw new CommandError(error.message);
+    throw error;
+  }
+  out(`Stored ${filename} (${megabytes(size)}) as the video of "${video.lessonTitle}" (video ${video.id}).`);
+  if (!wait) {
+    out('Queued: a running server processes it; the console shows how it goes.');
+    return 0;
+  }
+
+  let interrupted = false;
+  const stop = () => {
+    interrupted = true;
+    process.stderr.write('Stopping ffmpeg; the video stays queued for a server.\n');
+    void services.jobs.stop();
+  };
+  process.once('SIGINT', stop);
+  let shown = -1;
+  const poll = setInterval(() => {
+    services.videoAdmin.getOne(video.id).then(
+      (current) => {
+        if (current.status === 'processing' && current.progress !== shown) {
+          shown = current.progress;
+          out(`processing ${current.progress} %`);
+        }
+      },
+      () => undefined,
+    );
+  }, 500);
+  try {
+    await services.jobs.runDue(PROCESS_VIDEO_JOB);
+  } finally {
+    clearInterval(poll);
+    process.off('SIGINT', stop);
+  }
+  const done = await services.videoAdmin.getOne(video.id);
+  if (done.status === 'ready') {
+    const renditions = done.renditionHeights.map((h) => `${h}p`).join(', ');
+    out(
+      `ready: ${((done.durationMs ?? 0) / 1000).toFixed(1)} s, ${done.width}x${done.height}, renditions ${renditions}`,
+    );
+    return 0;
+  }
+  if (done.status === 'failed') throw new CommandError(`failed: ${done.error}`);
+  if (interrupted) {
+    process.stderr.write(`stopped: the video is ${done.status}; a running server processes it.\n`);
+    return 130;
+  }
+  throw new CommandError(`not processed here (${done.status}): a running server retries it.`);
+}
 
 function parseEmail(value: string | undefined): string {
   const parsed = EmailAddress.safeParse(value ?? '');
@@ -35,7 +138,7 @@ async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { redirect: { type: 'string' }, help: { type: 'boolean' } },
+    options: { redirect: { type: 'string' }, help: { type: 'boolean' }, 'no-wait': { type: 'boolean' } },
   });
   const [command, ...rest] = positionals;
   if (values.help || !command) {
@@ -46,16 +149,21 @@ async function main(argv: string[]): Promise<number> {
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 2);
 
   // Check the arguments before touching the database.
-  const email = parseEmail(rest[0]);
-  const role = command === 'login-link' ? undefined : parseRole(rest[1]);
-  if (!['login-link', 'grant-role', 'revoke-role'].includes(command))
+  if (!['login-link', 'grant-role', 'revoke-role', 'attach-video'].includes(command))
     throw new UsageError(`Unknown command "${command}".`);
+  const video = command === 'attach-video';
+  if (video && !UUID.test(rest[0] ?? '')) throw new UsageError(`"${rest[0] ?? ''}" is not a lesson id.`);
+  const source = video ? await videoFile(rest[1]) : undefined;
+  const email = video ? '' : parseEmail(rest[0]);
+  const role = command === 'login-link' || video ? undefined : parseRole(rest[1]);
 
   const database = await openDatabase(config, logger);
   try {
     const services = createServices({ db: database.db, config, logger, clock: systemClock });
     const actor = { ...SYSTEM_ACTOR, email: 'cli' };
-    if (command === 'login-link') {
+    if (video) {
+      return await attachVideo(services, rest[0]!, source!, !values['no-wait'], config.VIDEO_MAX_BYTES);
+    } else if (command === 'login-link') {
       process.stdout.write(`${await services.emailSignIn.createLink(email, values.redirect ?? '/')}\n`);
     } else if (command === 'grant-role') {
       const user = await services.roles.grant(email, role!, actor);
@@ -73,6 +181,10 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error) => {
+    if (error instanceof CommandError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
     if (error instanceof UsageError || error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n\n${error instanceof UsageError ? USAGE : ''}\n`);
       process.exit(2);

@@ -225,7 +225,9 @@ export function defineVideoProcessing({
     } catch (error) {
       await progress.settled();
       if (error instanceof VideoUnusable || error instanceof VideoToolMissing) {
-        logger.warn({ videoId, version, reason: error.message }, 'video processing failed');
+        // A missing program is the operator's to fix; a file that is no video is staff's (the console says why).
+        const level = error instanceof VideoToolMissing ? 'warn' : 'info';
+        logger[level]({ videoId, version, reason: error.message }, 'video processing failed');
         await fail(videoId, version, error.message);
         return;
       }
