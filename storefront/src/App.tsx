@@ -54,6 +54,11 @@ export const routes: ({ path: string; public: boolean } & Page)[] = [
     ...page(() => import('./pages/lesson/LessonPage'), 'LessonPage'),
   },
   { path: '/invites/:couponId', public: true, ...page(() => import('./pages/InvitePage'), 'InvitePage') },
+  {
+    path: '/certificates/:id',
+    public: true,
+    ...page(() => import('./pages/certificate/CertificatePage'), 'CertificatePage'),
+  },
   { path: '/learning', public: false, ...page(() => import('./pages/MyLearningPage'), 'MyLearningPage') },
   { path: '/bookmarks', public: false, ...page(() => import('./pages/BookmarksPage'), 'BookmarksPage') },
   { path: '/settings', public: false, ...page(() => import('./pages/SettingsPage'), 'SettingsPage') },

@@ -19,6 +19,7 @@ const STYLES = {
     timeZoneName: 'short',
   },
   date: { dateStyle: 'medium' },
+  longDate: { dateStyle: 'long' },
 } satisfies Record<string, Intl.DateTimeFormatOptions>;
 
 // A formatter is costly to make and a page writes many dates (a comment thread): one per style and zone.
@@ -44,6 +45,11 @@ export function formatDateTimeWithZone(iso: string, clock: ReaderClock = deviceC
 /** "Dec 3, 2026" in the reader's zone. */
 export function formatDate(iso: string, clock: ReaderClock = deviceClock()): string {
   return formatIn('date', iso, clock);
+}
+
+/** "December 3, 2026" in the reader's zone: a date that is the point of the page (a certificate's). */
+export function formatLongDate(iso: string, clock: ReaderClock = deviceClock()): string {
+  return formatIn('longDate', iso, clock);
 }
 
 /** "Germany" for "DE"; the code itself when the browser has no name for it. */

@@ -11,7 +11,7 @@ import type { AppState } from '../http/context';
 
 /*
  * The storefront's pages as the server answers them. Public pages (home, product, course outline, free lessons,
- * invites, page not found) are rendered by the storefront's own components (storefront/src/entry-server.tsx, built
+ * invites, certificates, page not found) are rendered by the storefront's own components (storefront/src/entry-server.tsx, built
  * with `vite build --ssr`) as a signed-out visitor sees them: real HTML with the page's title, description, canonical
  * URL, Open Graph and Twitter card tags and JSON-LD, for search engines and link previews, then hydrated in the
  * browser. The learner's own pages are the empty shell the browser renders, marked noindex.

@@ -1,11 +1,22 @@
+import type { MyCertificate } from '../api/certificates';
 import { coursePath, lessonPath, type MyCourse } from '../api/learning';
 import { formatDate } from '../format';
 import { Link } from 'wouter';
+import { CertificateLinks } from './CertificateLinks';
 import { isComplete } from './outlineProgress';
 import { ProgressBar } from './ProgressBar';
 
-/** The learner's courses as cards: progress, and the lesson to continue with. */
-export function MyCourseList({ courses, headingLevel }: { courses: MyCourse[]; headingLevel: 2 | 3 }) {
+/** The learner's courses as cards: progress, the lesson to continue with, and the certificate once finished. */
+export function MyCourseList({
+  courses,
+  headingLevel,
+  certificates,
+}: {
+  courses: MyCourse[];
+  headingLevel: 2 | 3;
+  /** The learner's certificates by course id, where the page has them. */
+  certificates?: ReadonlyMap<string, MyCertificate>;
+}) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   return (
     <ul className="my-courses">
@@ -17,6 +28,7 @@ export function MyCourseList({ courses, headingLevel }: { courses: MyCourse[]; h
               <Link to={coursePath(course)}>{course.title}</Link>
             </Heading>
             {isComplete(progress) && <p className="badge badge-complete">Course complete</p>}
+            {certificates?.has(course.id) && <CertificateLinks certificate={certificates.get(course.id)!} />}
             <ProgressBar progress={progress} label={`Progress in ${course.title}`} />
             {lastStudiedAt && (
               <p className="hint">

@@ -45,7 +45,8 @@ export function DisplayNameForm({ current }: { current: string | null }) {
       <div className="field">
         <label htmlFor={`${id}-name`}>Display name</label>
         <p id={`${id}-hint`} className="hint">
-          Shown on your comments. Leave it empty to appear as “A learner”.
+          Shown on your comments and your certificates. Leave it empty to appear as “A learner” (certificates then show
+          your email’s name).
         </p>
         <input
           id={`${id}-name`}

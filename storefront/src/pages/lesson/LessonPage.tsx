@@ -75,13 +75,13 @@ function Lesson({ view, outline }: { view: LessonView; outline: CourseView | nul
   const { state } = useSession();
   const signedIn = state.status === 'signed-in';
   const [completed, setCompleted] = useState(view.completed);
-  const [finished, setFinished] = useState<ProgressAnswer['course'] | null>(null);
+  const [finished, setFinished] = useState<ProgressAnswer | null>(null);
   const body = useMemo(() => view.body && withoutRepeatedTitle(view.body, lesson.title), [view.body, lesson.title]);
 
   function onSaved(answer: ProgressAnswer) {
     setCompleted(answer.completed);
     // This lesson was the last one left: the course is complete.
-    setFinished(answer.completed && isComplete(answer.course.progress) ? answer.course : null);
+    setFinished(answer.completed && isComplete(answer.course.progress) ? answer : null);
   }
 
   return (
@@ -120,7 +120,7 @@ function Lesson({ view, outline }: { view: LessonView; outline: CourseView | nul
         )}
         {/* Always in the page, so screen readers announce the moment when it fills. */}
         <div role="status" className="course-finished-status">
-          {finished && <CourseFinished course={finished} />}
+          {finished && <CourseFinished course={finished.course} certificate={finished.certificate} />}
         </div>
         <LessonPager view={view} />
         {view.open && <Comments lessonId={lesson.id} />}
