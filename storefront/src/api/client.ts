@@ -94,10 +94,12 @@ export function postJson<T>(path: string, body?: unknown): Promise<T> {
   });
 }
 
-export function putJson<T>(path: string, body?: unknown): Promise<T> {
+/** `keepalive`: the request outlives the page (a write sent as the page goes away). */
+export function putJson<T>(path: string, body?: unknown, { keepalive = false } = {}): Promise<T> {
   return request<T>('PUT', path, {
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body ?? {}),
+    keepalive,
   });
 }
 
