@@ -12,13 +12,6 @@ import { pdfText } from '../support/pdf-text';
 const CERTIFICATE_ID = /^[0-9A-HJKMNP-TV-Z]{12}$/;
 const PUBLIC_URL = 'https://learn.example.com';
 
-/** supertest keeps a PDF's bytes as they came. */
-const binary = (res: NodeJS.ReadableStream, done: (error: Error | null, body: Buffer) => void) => {
-  const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('end', () => done(null, Buffer.concat(chunks)));
-};
-
 describe('certificates of completion (issue 18)', () => {
   const database = useTestDatabase();
   const db = () => database().db;
@@ -343,7 +336,15 @@ describe('certificates of completion (issue 18)', () => {
     for (const lesson of lessons) await complete(learner, lesson);
     const [{ id, issuedAt }] = await certificatesOf(learner.user.id);
 
-    const pdf = await request(app).get(`/certificates/${id}.pdf`).buffer(true).parse(binary);
+    const pdf = await request(app)
+      .get(`/certificates/${id}.pdf`)
+      .buffer(true)
+      .parse((res, done) => {
+        // The PDF's bytes as they came.
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
     expect(pdf.status).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.headers['content-disposition']).toBe(`inline; filename="certificate-${id}.pdf"`);

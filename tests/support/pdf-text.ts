@@ -56,7 +56,7 @@ function blankGlyphsOf(font: PDFDict, map: Map<string, string>): string[] {
   const embedded = fontkit.create(file);
   const draws = (code: string) => {
     try {
-      return embedded.getGlyph(parseInt(code, 16)).path.commands.length > 0;
+      return embedded.getGlyph(parseInt(code, 16)).path.toSVG() !== '';
     } catch {
       return false; // its bytes end early: a broken subset
     }
