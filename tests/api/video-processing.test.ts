@@ -361,6 +361,33 @@ describe('lesson videos: upload and processing', { timeout: 120_000 }, () => {
     expect(warnings).toHaveLength(1); // installed here: nothing to say
   });
 
+  it('stops ffmpeg when the server shuts down, and leaves the video queued for another run', async () => {
+    const db = database().db;
+    const api = await replica();
+    const target = await lesson('Interrupted');
+    const bytes = await makeVideo('long.mp4', { size: '1280x720', seconds: 30, audio: false });
+    const { videoId } = await uploadVideo(api, staff, target.id, bytes, 'long.mp4');
+    for (;;) {
+      const row = await LessonVideo.query(db).findById(videoId);
+      if (row?.status === 'processing' && row.progress > 0) break;
+      expect(row?.status).not.toBe('ready');
+      await delay(20);
+    }
+    await api.services.jobs.stop(); // as npm start does on Ctrl-C or SIGTERM
+    // stop() waited for the run, which ended with ffmpeg killed: queued again, to be retried, nothing kept.
+    expect(await LessonVideo.query(db).findById(videoId)).toMatchObject({
+      status: 'queued',
+      progress: 0,
+      hlsKey: null,
+    });
+    const job = (await jobsOf(db, PROCESS_VIDEO_JOB)).find((j) => j.data.videoId === videoId);
+    expect(job).toMatchObject({
+      state: 'retry',
+      output: { message: 'processing was stopped (the server is shutting down)' },
+    });
+    expect(await storageOf(api).exists(`videos/${videoId}/v1/master.m3u8`)).toBe(false);
+  });
+
   it('does nothing in a run for a version since replaced, and a new version removes the old outputs once ready', async () => {
     const db = database().db;
     const api = await replica();
