@@ -114,7 +114,14 @@ export function createServices(deps: Deps) {
   const images = imageStore({ storage });
   // Lesson videos from the console and the command line, and the job that makes them playable (ffmpeg).
   defineVideoProcessing({ db, storage, jobs, logger, clock, config, changed: caches.clearAll });
-  const videoAdmin = videoAdminService({ db, storage, jobs, logger, changed: caches.clearAll });
+  const videoAdmin = videoAdminService({
+    db,
+    storage,
+    jobs,
+    logger,
+    changed: caches.clearAll,
+    processHere: config.JOB_WORKERS,
+  });
   return {
     /** The read caches (READ_CACHE_MS): the storefront's rendered public pages keep to them too. */
     caches,

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { FileStore } from '@tus/file-store';
@@ -34,6 +35,8 @@ type UploadConfig = Pick<
 const sizeInWords = (bytes: number) =>
   bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
 
+type Staging = Awaited<ReturnType<typeof staging>>;
+
 /** What a request that finishes an upload carries through tus: who sends it, and what became of it. */
 interface Finishing {
   context: VideoWriteContext;
@@ -46,7 +49,7 @@ interface Finishing {
  * same MEDIA_DIR, or the same bucket), so an upload resumes on whichever replica the next request reaches. Local:
  * @tus/file-store under MEDIA_DIR/uploads. S3: @tus/s3-store (a multipart upload) under `uploads/` in the bucket.
  */
-function staging(config: UploadConfig, storage: MediaStorage) {
+async function staging(config: UploadConfig, storage: MediaStorage) {
   if (storage.kind === 's3') {
     const datastore = new S3Store({
       partSize: S3_PART_BYTES,
@@ -74,8 +77,11 @@ function staging(config: UploadConfig, storage: MediaStorage) {
       expires: false,
     };
   }
+  // Made here first: the store makes it too, but a failure there (a read-only volume) would end the process.
+  const directory = path.join(config.MEDIA_DIR, 'uploads');
+  await mkdir(directory, { recursive: true });
   const datastore = new FileStore({
-    directory: path.join(config.MEDIA_DIR, 'uploads'),
+    directory,
     expirationPeriodInMilliseconds: UNFINISHED_UPLOAD_MS,
   });
   return {
@@ -105,49 +111,62 @@ export function videoUploads({
   videos: VideoAdmin;
   logger: Logger;
 }) {
-  const staged = staging(config, storage);
   const finishing = new AsyncLocalStorage<Finishing>();
   let lastCleanUp = 0;
+  // Built on the first upload: a process that never takes one (a test, the command line) makes no folder or client.
+  let built: Promise<{ staged: Staging; server: Server }> | undefined;
+  const tus = () => {
+    built ??= build().catch((error: unknown) => {
+      built = undefined; // the next upload tries again
+      throw error;
+    });
+    return built;
+  };
 
-  const server = new Server({
-    path: VIDEO_UPLOAD_PATH,
-    datastore: staged.datastore,
-    maxSize: config.VIDEO_MAX_BYTES,
-    relativeLocation: true,
-    // Same origin only: the console is served by this app, and no other site may read these answers.
-    allowedOrigins: [],
-    disableTerminationForFinishedUploads: true,
-    namingFunction: () => staged.storeId(randomBytes(16).toString('hex')),
-    generateUrl: (_req, { path: base, id }) => `${base}/${id.slice(id.lastIndexOf('/') + 1)}`,
-    getFileIdFromRequest: (_req, last) => (last && UPLOAD_ID.test(last) ? staged.storeId(last) : undefined),
-    onUploadFinish: async (_req, upload) => {
-      const state = finishing.getStore();
-      try {
-        if (!state) throw new Error('an upload finished outside a request');
-        const metadata = upload.metadata ?? {};
-        state.video = await videos.attachSource(
-          {
-            lessonId: metadata.lessonId ?? '',
-            filename: metadata.filename ?? 'video',
-            contentType: metadata.filetype ?? undefined,
-            size: upload.size ?? upload.offset,
-            open: () => staged.read(upload.id),
-          },
-          state.context,
-        );
-      } catch (error) {
-        if (state) state.error = error;
-        throw { status_code: 500, body: 'The upload arrived but could not become the lesson video.\n' };
-      }
-      await staged.discard(upload.id).catch((error: unknown) => {
-        logger.warn({ err: error, upload: upload.id }, 'could not remove a finished video upload');
-      });
-      return { headers: { 'Video-Id': state.video.id } };
-    },
-  });
+  async function build() {
+    const staged = await staging(config, storage);
+    const server = new Server({
+      path: VIDEO_UPLOAD_PATH,
+      datastore: staged.datastore,
+      maxSize: config.VIDEO_MAX_BYTES,
+      relativeLocation: true,
+      // Same origin only: the console is served by this app, and no other site may read these answers.
+      allowedOrigins: [],
+      disableTerminationForFinishedUploads: true,
+      namingFunction: () => staged.storeId(randomBytes(16).toString('hex')),
+      generateUrl: (_req, { path: base, id }) => `${base}/${id.slice(id.lastIndexOf('/') + 1)}`,
+      getFileIdFromRequest: (_req, last) => (last && UPLOAD_ID.test(last) ? staged.storeId(last) : undefined),
+      onUploadFinish: async (_req, upload) => {
+        const state = finishing.getStore();
+        try {
+          if (!state) throw new Error('an upload finished outside a request');
+          const metadata = upload.metadata ?? {};
+          state.video = await videos.attachSource(
+            {
+              lessonId: metadata.lessonId ?? '',
+              filename: metadata.filename ?? 'video',
+              contentType: metadata.filetype ?? undefined,
+              size: upload.size ?? upload.offset,
+              open: () => staged.read(upload.id),
+            },
+            state.context,
+          );
+        } catch (error) {
+          if (state) state.error = error;
+          throw { status_code: 500, body: 'The upload arrived but could not become the lesson video.\n' };
+        }
+        await staged.discard(upload.id).catch((error: unknown) => {
+          logger.warn({ err: error, upload: upload.id }, 'could not remove a finished video upload');
+        });
+        return { headers: { 'Video-Id': state.video.id } };
+      },
+    });
+    return { staged, server };
+  }
 
   /** Drops uploads left unfinished past their expiry, at most once an hour per process (local disk only). */
-  function cleanUpNowAndThen(): void {
+  async function cleanUpNowAndThen(): Promise<void> {
+    const { staged, server } = await tus();
     if (!staged.expires || Date.now() - lastCleanUp < CLEAN_UP_EVERY_MS) return;
     lastCleanUp = Date.now();
     server.cleanUpExpiredUploads().then(
@@ -176,7 +195,7 @@ export function videoUploads({
         );
       }
       await videos.requireLesson(metadata.lessonId);
-      cleanUpNowAndThen();
+      await cleanUpNowAndThen();
     },
 
     /**
@@ -185,6 +204,7 @@ export function videoUploads({
      */
     async handle(request: Request, context: VideoWriteContext): Promise<Response> {
       const state: Finishing = { context };
+      const { server } = await tus();
       const response = await finishing.run(state, () => server.handleWeb(request));
       if (state.error) throw state.error;
       return response;

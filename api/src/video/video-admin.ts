@@ -73,12 +73,18 @@ export function videoAdmin({
   jobs,
   logger,
   changed = () => {},
+  processHere = true,
 }: {
   db: Db;
   storage: MediaStorage;
   jobs: JobQueue;
   logger: Logger;
   changed?: () => void;
+  /**
+   * Whether this process starts a job it queued at once (JOB_WORKERS): a replica that only answers requests leaves
+   * ffmpeg to the workers, which find the job within JOB_POLL_SECONDS.
+   */
+  processHere?: boolean;
 }) {
   const listQuery = () =>
     db('lessonVideos as v')
@@ -203,7 +209,7 @@ export function videoAdmin({
           logger.warn({ err: error, key: replaced.previous }, 'could not remove a replaced video source');
         });
       }
-      if (wake) jobs.wake(PROCESS_VIDEO_JOB);
+      if (wake && processHere) jobs.wake(PROCESS_VIDEO_JOB);
       changed();
       return getOne(id);
     }
@@ -264,7 +270,7 @@ export function videoAdmin({
           after: { status: 'queued', version: row.version },
         });
       });
-      jobs.wake(PROCESS_VIDEO_JOB);
+      if (processHere) jobs.wake(PROCESS_VIDEO_JOB);
       changed();
       return getOne(id);
     },
