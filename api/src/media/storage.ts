@@ -235,19 +235,20 @@ export function s3Storage(options: S3Options): MediaStorage {
   };
 }
 
+/** Where media live: a directory, or an S3 bucket and how to reach it. */
+export type StorageConfig = Pick<
+  Config,
+  | 'MEDIA_DIR'
+  | 'S3_BUCKET'
+  | 'S3_ENDPOINT'
+  | 'S3_REGION'
+  | 'S3_ACCESS_KEY_ID'
+  | 'S3_SECRET_ACCESS_KEY'
+  | 'S3_FORCE_PATH_STYLE'
+>;
+
 /** S3 when S3_BUCKET is set, else the MEDIA_DIR directory. */
-export function createStorage(
-  config: Pick<
-    Config,
-    | 'MEDIA_DIR'
-    | 'S3_BUCKET'
-    | 'S3_ENDPOINT'
-    | 'S3_REGION'
-    | 'S3_ACCESS_KEY_ID'
-    | 'S3_SECRET_ACCESS_KEY'
-    | 'S3_FORCE_PATH_STYLE'
-  >,
-): MediaStorage {
+export function createStorage(config: StorageConfig): MediaStorage {
   if (!config.S3_BUCKET) return localStorage(config.MEDIA_DIR);
   return s3Storage({
     bucket: config.S3_BUCKET,

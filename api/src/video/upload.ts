@@ -9,7 +9,7 @@ import { Server, type DataStore } from '@tus/server';
 import type { Config } from '../config';
 import { AppError } from '../http/errors';
 import type { Logger } from '../logger';
-import type { MediaStorage } from '../media/storage';
+import type { MediaStorage, StorageConfig } from '../media/storage';
 import { VIDEO_UPLOAD_PATH, type UploadMetadata, type VideoRecord } from './schemas';
 import type { VideoAdmin, VideoWriteContext } from './video-admin';
 
@@ -20,17 +20,7 @@ const UNFINISHED_UPLOAD_MS = 7 * 24 * 60 * 60 * 1000;
 const CLEAN_UP_EVERY_MS = 60 * 60 * 1000;
 const S3_PART_BYTES = 8 * 1024 * 1024;
 
-type UploadConfig = Pick<
-  Config,
-  | 'MEDIA_DIR'
-  | 'S3_BUCKET'
-  | 'S3_ENDPOINT'
-  | 'S3_REGION'
-  | 'S3_ACCESS_KEY_ID'
-  | 'S3_SECRET_ACCESS_KEY'
-  | 'S3_FORCE_PATH_STYLE'
-  | 'VIDEO_MAX_BYTES'
->;
+type UploadConfig = StorageConfig & Pick<Config, 'VIDEO_MAX_BYTES'>;
 
 const sizeInWords = (bytes: number) =>
   bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GB` : `${(bytes / 1024 ** 2).toFixed(1)} MB`;
