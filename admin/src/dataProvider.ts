@@ -13,6 +13,7 @@ import type { DataAnswer, ListAnswer, Wire } from '@contract/shared/wire';
 import { withCsrf } from './csrf';
 import { withImageUploads } from './media/imageUploads';
 import type { Job } from './jobs/types';
+import type { CaptionUpload, Video } from './videos/types';
 
 const API = '/api/admin';
 
@@ -90,6 +91,14 @@ export interface ConsoleApi {
    * page gives (1–500 characters); its PDF stops answering.
    */
   revokeCertificate: (certificateId: string, reason: string) => Promise<DataAnswer<Wire<CertificateRecord>>>;
+  /** GET /api/admin/lessons/:lessonId/video (api/src/video/admin-routes.ts): the lesson's video, null when it has none. */
+  getLessonVideo: (lessonId: string, options?: QueryOptions) => Promise<{ data: Video | null }>;
+  /** POST /api/admin/videos/:id/retry: a failed video is queued again (409 video-not-failed otherwise). */
+  retryVideo: (videoId: string) => Promise<{ data: Video }>;
+  /** PUT /api/admin/videos/:id/captions/:language: WebVTT checked by the API (400 caption-invalid saying the line). */
+  putVideoCaption: (videoId: string, language: string, caption: CaptionUpload) => Promise<{ data: Video }>;
+  /** DELETE /api/admin/videos/:id/captions/:language */
+  deleteVideoCaption: (videoId: string, language: string) => Promise<{ data: Video }>;
   /** POST /api/admin/users/:id/sign-out-everywhere (api/src/identity/admin-routes.ts): support and admins; staff accounts admins only. */
   signOutEverywhere: (userId: string) => Promise<{ data: SignedOut }>;
   /** GET /api/admin/content-resources/:id/tree: the resource and everything under it, each level ordered by position. */
@@ -121,6 +130,26 @@ export const dataProvider: ConsoleDataProvider = {
   hideComment: (commentId, reason) => post(path`/comments/${commentId}/hide`, reason ? { reason } : {}),
   unhideComment: (commentId) => post(path`/comments/${commentId}/unhide`),
   revokeCertificate: (certificateId, reason) => post(path`/certificates/${certificateId}/revoke`, { reason }),
+  getLessonVideo: async (lessonId, options) => {
+    try {
+      return await getAnswer<Video>(path`/lessons/${lessonId}/video`, {}, options);
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 404) return { data: null };
+      throw error;
+    }
+  },
+  retryVideo: async (videoId) => ({ data: await post(path`/videos/${videoId}/retry`) }),
+  putVideoCaption: async (videoId, language, caption) => {
+    const { json } = await httpClient(path`/videos/${videoId}/captions/${language}`, {
+      method: 'PUT',
+      body: JSON.stringify(caption),
+    });
+    return { data: json as Video };
+  },
+  deleteVideoCaption: async (videoId, language) => {
+    const { json } = await httpClient(path`/videos/${videoId}/captions/${language}`, { method: 'DELETE' });
+    return { data: json as Video };
+  },
   signOutEverywhere: async (userId) => ({ data: await post(path`/users/${userId}/sign-out-everywhere`) }),
   getContentTree: (id, options) => getAnswer(path`/content-resources/${id}/tree`, {}, options),
   reorderContent: async (parentId, childIds) => {

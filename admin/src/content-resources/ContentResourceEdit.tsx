@@ -1,5 +1,6 @@
 import { Edit, Labeled, SimpleForm, useNotify, useRecordContext, useRedirect, useTranslate } from 'react-admin';
 import { SaveAndDeleteToolbar } from '../common/SaveAndDeleteToolbar';
+import { LessonVideoPanel } from '../videos/LessonVideoPanel';
 import { typeNoun } from './choices';
 import { TypeField } from './TypeField';
 import { ContentFieldsInputs } from './ContentFieldsInputs';
@@ -67,6 +68,7 @@ export function ContentResourceEdit() {
       >
         <EditInputs />
       </SimpleForm>
+      <LessonVideoPanel />
     </Edit>
   );
 }

@@ -5,6 +5,7 @@ import { consoleLabels } from './en/console';
 import { content } from './en/content';
 import { finance } from './en/finance';
 import { identity } from './en/identity';
+import { videos } from './en/videos';
 
 /** The console's labels: react-admin's English, plus each resource's name and field labels (one file per area). */
 export const messages = {
@@ -18,7 +19,7 @@ export const messages = {
       deleted: 'Deleted |||| %{smart_count} deleted',
     },
   },
-  resources: { ...catalogAndSales, ...content, ...identity },
+  resources: { ...catalogAndSales, ...content, ...identity, ...videos },
   finance,
   console: consoleLabels,
 };
