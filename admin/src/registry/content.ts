@@ -6,6 +6,7 @@ import contentResources from '../content-resources';
 import lessonProgress from '../lesson-progress';
 import productContentResources from '../product-content-resources';
 import userPrefs from '../user-prefs';
+import videos from '../videos';
 import type { ConsoleResource } from './types';
 
 // Course content and learners' activity. Roles mirror api/src/admin/resources/{learning,catalog,identity}.ts (write
@@ -29,6 +30,8 @@ export const CONTENT_RESOURCES: ConsoleResource[] = [
     ...productContentResources,
     group: 'Learning',
   },
+  // Served by their own routes (api/src/video/admin-routes.ts), not a generic resource: same roles as content.
+  { name: 'videos', read: CONTENT_READERS, write: CONTENT_EDITORS, ...videos, group: 'Learning' },
   { name: 'lesson-progress', read: ['support'], ...lessonProgress, group: 'Learning' },
   { name: 'comments', read: ['support'], ...comments, group: 'Learning' },
   { name: 'bookmarks', read: ['support'], ...bookmarks, group: 'Learning' },
