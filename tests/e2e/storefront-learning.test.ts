@@ -270,7 +270,7 @@ describe('studying a course on the storefront (Chromium)', () => {
     const zoneField = page.getByRole('combobox', { name: 'Time zone' });
     expect(await zoneField.inputValue()).toBe(deviceZone);
     expect(await page.getByRole('radio', { name: 'Same as my device' }).isChecked()).toBe(true);
-    expect(await page.getByText('There are no videos yet.').count()).toBe(1);
+    expect(await page.getByText('How lesson videos play for you, on every device you sign in on.').count()).toBe(1);
     const lightBackground = await page.evaluate<string>('getComputedStyle(document.documentElement).backgroundColor');
 
     await page.getByRole('radio', { name: 'Dark' }).check();

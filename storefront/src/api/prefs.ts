@@ -9,7 +9,7 @@ export type FontSize = 'normal' | 'large';
 export interface Prefs {
   theme: Theme;
   reading: { fontSize: FontSize };
-  /** Stored for the video player to come. */
+  /** How lesson videos play (pages/lesson/VideoPlayer.tsx): their speed, and whether the next lesson's follows. */
   video: { playbackRate: number; autoplayNext: boolean };
   /** The zone dates in emails are written in; null: none chosen yet (emails say UTC). */
   timeZone: string | null;

@@ -5,7 +5,6 @@ import { putJson } from './client';
 /** A lesson answer's `video`: its state, and (when open and ready) short-lived links, captions and transcript. */
 export type LessonVideoView = Wire<Video.LessonVideoView>;
 export type Transcript = Wire<Video.Transcript>;
-export type CaptionTrack = Wire<Video.CaptionTrack>;
 export type PositionAnswer = Wire<Video.PositionAnswer>;
 
 /**

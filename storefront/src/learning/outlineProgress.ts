@@ -13,7 +13,8 @@ function progressOf(lessons: LessonItem[]): Progress {
 
 /**
  * The outline as it is once this lesson was marked complete (or not) on the lesson page, so the outline beside it
- * follows the button without asking the API again; the counts are the API's (api/src/learning/outline.ts).
+ * follows the button (or the video) without asking the API again; the counts and minutes left are the API's
+ * (api/src/learning/outline.ts).
  */
 export function withLessonCompleted(view: CourseView, lessonId: string, completed: boolean): CourseView {
   const mark = (lessons: LessonItem[]) => lessons.map((l) => (l.id === lessonId ? { ...l, completed } : l));
@@ -26,8 +27,12 @@ export function withLessonCompleted(view: CourseView, lessonId: string, complete
     return { ...m, lessons, sections, progress: progressOf([...lessons, ...sections.flatMap((s) => s.lessons)]) };
   });
   const next = { ...view, modules };
-  return { ...next, progress: progressOf(lessonsInOrder(next)) };
+  const lessons = lessonsInOrder(next);
+  return { ...next, progress: progressOf(lessons), minutesLeft: minutesOf(lessons.filter((l) => !l.completed)) };
 }
+
+/** The minutes these lessons take, those of unknown length counting none (as the API counts minutesLeft). */
+const minutesOf = (lessons: LessonItem[]) => lessons.reduce((sum, l) => sum + (l.durationMinutes ?? 0), 0);
 
 /** Every lesson done: the course is complete. */
 export const isComplete = (progress: Progress) => progress.total > 0 && progress.completed === progress.total;

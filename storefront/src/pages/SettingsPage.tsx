@@ -18,7 +18,8 @@ import { DisplayNameForm } from './DisplayNameForm';
 
 /**
  * /settings: the display name shown on comments (saved with its button); theme and reading size (applied at once), the
- * time zone of emails, video playback for later, saved to the account as they change.
+ * time zone of emails, and how lesson videos play (their speed, the next lesson's video), saved to the account as
+ * they change.
  */
 export function SettingsPage() {
   return <RequireSignIn>{() => <SettingsLoader />}</RequireSignIn>;
@@ -128,7 +129,7 @@ function SettingsForm({ stored }: { stored: Record<string, unknown> }) {
       </div>
       <fieldset className="settings-group">
         <legend>Videos</legend>
-        <p className="hint">There are no videos yet. Choose now and they will play this way when they arrive.</p>
+        <p className="hint">How lesson videos play for you, on every device you sign in on.</p>
         <div className="field">
           <label htmlFor="playback-rate">Playback speed</label>
           <select

@@ -10,9 +10,14 @@ import { useSession } from '../../session';
 import { useAsync } from '../../useAsync';
 import { useHead } from '../../head';
 import { courseHead } from '../../seo';
+import { courseMinutes } from '../lesson/courseMinutes';
 import { NotFoundPage } from '../NotFoundPage';
+import { formatMinutes } from '../product/salesText';
 
-/** /courses/:course: the outline with progress, where to continue, and how to get access when it is locked. */
+/**
+ * /courses/:course: the outline with progress, each lesson's minutes and the minutes left, where to continue, and
+ * how to get access when it is locked.
+ */
 export function CoursePage() {
   const { course: slug = '' } = useParams();
   const { state } = useSession();
@@ -36,12 +41,14 @@ export function CoursePage() {
 function CourseOutline({ view, signedIn }: { view: CourseView; signedIn: boolean }) {
   const { course, access, progress, modules } = view;
   const showProgress = signedIn && (access.full || progress.completed > 0);
+  const minutes = courseMinutes(view, showProgress);
   return (
     <article className="course-page">
       <header className="course-header">
         <h1>{course.title}</h1>
         {course.description && <p className="course-description">{course.description}</p>}
         {showProgress && <ProgressBar progress={progress} label="Course progress" />}
+        {minutes && <p className="hint course-minutes">{minutes}</p>}
         <ContinueLink view={view} signedIn={signedIn} />
       </header>
       {!access.full && <AccessNotice lock={access} products={view.products} what="course" />}
@@ -119,6 +126,9 @@ function LessonList({ course, lessons }: { course: CourseView['course']; lessons
           <LessonStatus lesson={lesson} />
           <Link to={lessonPath(course, lesson)}>{lesson.title}</Link>
           {lesson.free && <span className="badge">Free</span>}
+          {lesson.durationMinutes !== null && (
+            <span className="lesson-minutes">{formatMinutes(lesson.durationMinutes)}</span>
+          )}
         </li>
       ))}
     </ol>

@@ -4,11 +4,13 @@ import { coursePath, lessonPath, type CourseView, type LessonItem } from '../../
 import { LessonStatus } from '../../learning/LessonStatus';
 import { lessonsInOrder } from '../../learning/outlineProgress';
 import { ProgressBar } from '../../learning/ProgressBar';
+import { formatMinutes } from '../product/salesText';
+import { courseMinutes } from './courseMinutes';
 
 /**
  * The course's modules and lessons beside the lesson (styles.css: a sidebar from 1024 px, above the lesson and
- * folded on narrower screens): each lesson done, open or locked, the free ones marked, the one shown as the current
- * page, and the learner's progress in the course.
+ * folded on narrower screens): each lesson done, open or locked, the free ones marked, its minutes, the one shown as
+ * the current page, and the learner's progress in the course with the minutes left.
  */
 export function LessonOutline({
   view,
@@ -25,6 +27,7 @@ export function LessonOutline({
   const position = lessons.findIndex((l) => l.id === currentId) + 1;
   // As on the course page: progress for learners who may study it, or who already did.
   const showProgress = signedIn && (access.full || progress.completed > 0);
+  const minutes = courseMinutes(view, showProgress);
 
   const list = (items: LessonItem[]) => (
     <ol className="outline-lessons">
@@ -37,6 +40,9 @@ export function LessonOutline({
               {lesson.title}
             </Link>
             {lesson.free && !access.full && <span className="badge">Free</span>}
+            {lesson.durationMinutes !== null && (
+              <span className="outline-minutes">{formatMinutes(lesson.durationMinutes)}</span>
+            )}
           </li>
         );
       })}
@@ -52,6 +58,7 @@ export function LessonOutline({
         {position > 0 && (
           <p className="hint outline-position">
             Lesson {position} of {lessons.length}
+            {minutes && ` · ${minutes}`}
           </p>
         )}
         {showProgress && <ProgressBar progress={progress} label="Course progress" />}

@@ -26,6 +26,7 @@ import { Comments } from './Comments';
 import { CourseFinished } from './CourseFinished';
 import { withoutRepeatedTitle } from './lessonBody';
 import { LessonOutline } from './LessonOutline';
+import { LessonVideo } from './VideoPlayer';
 
 /**
  * /courses/:course/lessons/:lesson: the lesson to study (or why it is locked) beside the course's outline, progress,
@@ -77,7 +78,9 @@ function Lesson({ view, outline }: { view: LessonView; outline: CourseView | nul
   const [completed, setCompleted] = useState(view.completed);
   const [finished, setFinished] = useState<ProgressAnswer | null>(null);
   const body = useMemo(() => view.body && withoutRepeatedTitle(view.body, lesson.title), [view.body, lesson.title]);
+  const courseKey = course.slug ?? course.id;
 
+  /** The Complete button's answer, or the video's when watching it completed the lesson. */
   function onSaved(answer: ProgressAnswer) {
     setCompleted(answer.completed);
     // This lesson was the last one left: the course is complete.
@@ -110,6 +113,20 @@ function Lesson({ view, outline }: { view: LessonView; outline: CourseView | nul
         {view.open && body !== null ? (
           <>
             {signedIn ? <BookmarkToggle view={view} /> : <SignInToTrack />}
+            {view.video && (
+              <LessonVideo
+                // The page may come as a visitor's (a free lesson, rendered on the server), then as the learner's,
+                // with their place in the video: the player starts again from there.
+                key={view.video.positionSeconds}
+                video={view.video}
+                lessonId={lesson.id}
+                course={courseKey}
+                signedIn={signedIn}
+                reload={async () => (await getLesson(courseKey, lesson.id)).video}
+                onCompleted={onSaved}
+                nextPath={view.next && lessonPath(course, view.next)}
+              />
+            )}
             {/* The body is rich text sanitized by the API (api/src/learning/sanitize.ts: no scripts, no event handlers, no
                 javascript: links), so it can be rendered as HTML. */}
             <div className="lesson-body" dangerouslySetInnerHTML={{ __html: body }} />

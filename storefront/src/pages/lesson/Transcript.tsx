@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { Transcript as TranscriptText } from '../../api/video';
 
 /** "0:05", "12:40", "1:02:03": a time in a video. */
-export function formatVideoTime(seconds: number): string {
+function formatVideoTime(seconds: number): string {
   const total = Math.floor(seconds);
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);

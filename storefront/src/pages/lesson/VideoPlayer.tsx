@@ -30,7 +30,7 @@ export function LessonVideo(props: LessonVideoProps) {
   const [video, setVideo] = useState(props.video);
   const [checking, setChecking] = useState(false);
 
-  if (video.status === 'ready' && video.hls) return <Player {...props} video={video} />;
+  if (video.status === 'ready' && video.hls) return <Player {...props} video={video} onReplaced={setVideo} />;
   if (video.status === 'ready' || video.status === 'failed') {
     return (
       <VideoFrame>
@@ -86,7 +86,7 @@ function useVideoPrefs(signedIn: boolean): Prefs['video'] {
 
 /** Where to start: the saved place, unless it is at the very end (the last 5 %, or 3 s), when it starts over. */
 function resumeAt({ positionSeconds, durationSeconds }: LessonVideoView): number {
-  if (positionSeconds <= 0 || durationSeconds === null) return 0;
+  if (positionSeconds <= 0 || durationSeconds === null) return positionSeconds;
   return positionSeconds >= durationSeconds - Math.max(3, durationSeconds * 0.05) ? 0 : positionSeconds;
 }
 
@@ -110,7 +110,16 @@ const REFRESH_AGAIN_AFTER_MS = 60_000;
 
 type Phase = { kind: 'loading' } | { kind: 'ready' } | { kind: 'failed'; unsupported: boolean };
 
-function Player({ video: initial, lessonId, course, signedIn, reload, onCompleted, nextPath }: LessonVideoProps) {
+function Player({
+  video: initial,
+  lessonId,
+  course,
+  signedIn,
+  reload,
+  onCompleted,
+  nextPath,
+  onReplaced,
+}: LessonVideoProps & { onReplaced: (video: LessonVideoView) => void }) {
   const [, navigate] = useLocation();
   const [video, setVideo] = useState(initial);
   /** Counts the sources attached: a retry attaches again even when its links came out the same. */
@@ -141,12 +150,19 @@ function Player({ video: initial, lessonId, course, signedIn, reload, onComplete
     if (media && media.readyState > 0) startAt.current = media.currentTime;
     refreshedAt.current = Date.now();
     setPhase({ kind: 'loading' });
+    let fresh: LessonVideoView | null;
     try {
-      const fresh = await reload();
-      if (!fresh?.hls) throw new Error('the video is no longer available');
+      fresh = await reload();
+    } catch {
+      setPhase({ kind: 'failed', unsupported: false });
+      return;
+    }
+    if (fresh?.hls) {
       setVideo(fresh);
       setAttempt((n) => n + 1);
-    } catch {
+    } else if (fresh) {
+      onReplaced(fresh); // no longer playable (a new upload being prepared, or the lesson closed): say so
+    } else {
       setPhase({ kind: 'failed', unsupported: false });
     }
   }
@@ -203,7 +219,11 @@ function Player({ video: initial, lessonId, course, signedIn, reload, onComplete
       video.captions.map((c) => c.language),
     );
     for (const track of media.textTracks) {
-      if (track.kind === 'captions') track.mode = track.language === language ? 'showing' : 'disabled';
+      if (track.kind !== 'captions') continue;
+      // Through 'hidden' first: a track whose mode a script never changed is still the browser's to choose, and
+      // Chromium then shows another one beside the learner's.
+      track.mode = 'hidden';
+      track.mode = track.language === language ? 'showing' : 'disabled';
     }
   }, [media, video.captions]);
 

@@ -83,12 +83,16 @@ export async function attachSource(media: HTMLVideoElement, src: string, options
   });
   let recovered = false;
   hls.on(Hls.Events.ERROR, (_event, data) => {
-    if (!data.fatal) return;
+    // 403: the link expired, or the learner lost access. hls.js would ask again with backoff (six times, over half
+    // a minute, when there is no other rendition to try): stop, and let the player ask for fresh links at once.
+    const refused = data.response?.code === 403;
+    if (!data.fatal && !refused) return;
     if (data.type === Hls.ErrorTypes.MEDIA_ERROR && !recovered) {
       recovered = true;
       hls.recoverMediaError();
       return;
     }
+    hls.stopLoad();
     options.onFatal({ unsupported: false });
   });
   hls.loadSource(src);
