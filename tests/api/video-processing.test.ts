@@ -320,6 +320,32 @@ describe('lesson videos: upload and processing', { timeout: 120_000 }, () => {
       (await AuditLog.query(db).where({ resource: 'videos', recordId: videoId }).orderBy('id')).map((a) => a.action),
     ).toEqual(['upload', 'retry']);
 
+    // Named .txt, ffmpeg would read the same notes as a rendered terminal; a picture as a one-frame video.
+    const asText = await uploadVideo(api, staff, (await lesson('Notes as text')).id, notes, 'notes.txt');
+    const picture = path.join(workDir, 'slide.png');
+    await run('ffmpeg', [
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=640x360',
+      '-frames:v',
+      '1',
+      picture,
+    ]);
+    const asPicture = await uploadVideo(api, staff, (await lesson('Slide')).id, await readFile(picture), 'slide.png');
+    await api.services.jobs.runDue(PROCESS_VIDEO_JOB);
+    expect((await record(api, asText.videoId)).body).toMatchObject({
+      status: 'failed',
+      error: "the uploaded file is text, not a video (notes.txt): upload the lesson's video file",
+    });
+    expect((await record(api, asPicture.videoId)).body).toMatchObject({
+      status: 'failed',
+      error: "the uploaded file is a picture, not a video (slide.png): upload the lesson's video file",
+    });
+
     // Sound alone is not a video either.
     const talk = path.join(workDir, 'talk.m4a');
     await run('ffmpeg', ['-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'sine', '-t', '1', '-c:a', 'aac', talk]);

@@ -189,6 +189,9 @@ const PROBE_TIMEOUT_MS = 60_000;
  * Reads the source's facts with ffprobe; a file that is not a video (or has no picture) is a VideoUnusable, which
  * calls the file `name` (its name as uploaded).
  */
+/** Demuxers that take files which are not videos: text (tty and its art formats) and still pictures. */
+const NOT_VIDEO_FORMATS = /^(tty|bin|xbin|adf|idf|image2|[a-z0-9]+_pipe)$/;
+
 export async function probeVideo(
   tools: VideoTools,
   file: string,
@@ -209,11 +212,18 @@ export async function probeVideo(
       `the uploaded file is not a video ffmpeg can read (${lastLine(result.stderrTail, file, name)})`,
     );
   }
-  let parsed: { streams?: ProbeStream[]; format?: { duration?: string } };
+  let parsed: { streams?: ProbeStream[]; format?: { duration?: string; format_name?: string } };
   try {
     parsed = JSON.parse(result.stdout) as typeof parsed;
   } catch {
     throw new VideoUnusable('the uploaded file is not a video ffmpeg can read');
+  }
+  // ffmpeg reads anything: a text file as a rendered terminal (tty), a picture as a one-frame "video". Neither is.
+  const format = parsed.format?.format_name ?? '';
+  if (NOT_VIDEO_FORMATS.test(format)) {
+    throw new VideoUnusable(
+      `the uploaded file is ${format === 'tty' ? 'text' : 'a picture'}, not a video (${name}): upload the lesson's video file`,
+    );
   }
   const streams = parsed.streams ?? [];
   // A cover picture in an audio file is a "video" stream too; it is not a video.
