@@ -9,7 +9,14 @@ import {
   FormLabel,
   Typography,
 } from '@mui/material';
-import { useInput, useResourceContext, useTranslate, useTranslateLabel, type InputProps } from 'react-admin';
+import {
+  InputHelperText,
+  useInput,
+  useResourceContext,
+  useTranslate,
+  useTranslateLabel,
+  type InputProps,
+} from 'react-admin';
 
 /** The editor and its libraries (Tiptap, ProseMirror, mui-tiptap): a separate chunk, fetched when a form needs it. */
 const loadBodyEditor = () => import('./BodyEditor');
@@ -113,7 +120,12 @@ export function RichTextInput({
           />
         </Suspense>
       </EditorBoundary>
-      {(error || helperText) && <FormHelperText id={helperId}>{error ?? helperText}</FormHelperText>}
+      {(error || helperText) && (
+        // Translated as react-admin's own inputs do: helper texts and validation messages are keys.
+        <FormHelperText id={helperId}>
+          <InputHelperText error={error} helperText={helperText} />
+        </FormHelperText>
+      )}
     </FormControl>
   );
 }
