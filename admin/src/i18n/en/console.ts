@@ -68,7 +68,8 @@ export const consoleLabels = {
       state: 'Only published content reaches learners.',
       visibility: 'Unlisted: reachable by its address only.',
       body: 'Scripts, event handlers and javascript: links are removed when saved.',
-      durationMinutes: 'An estimate, shown and added up on the sales pages of the products that include it.',
+      durationMinutes:
+        "An estimate, shown and added up on sales pages and course outlines; a lesson's ready video counts its own length instead.",
     },
     empty: {
       title: 'No content yet',
