@@ -1,7 +1,7 @@
 import type { ComponentProps } from 'react';
 import { InputAdornment } from '@mui/material';
 import { DateInput, DateTimeInput, NumberInput, type NumberInputProps, type Validator } from 'react-admin';
-import { fromCents, fromFraction, toCents, toFraction } from './money';
+import { fractionDecimals, fromCents, fromFraction, toCents, toFraction, wholeCents } from './money';
 
 // Stable functions: NumberInput re-formats whenever `format` changes identity.
 const formatCents = (value: unknown) => fromCents(value as number | string | null);
@@ -11,13 +11,27 @@ const parseFraction = (value: unknown) => toFraction(value as number | string | 
 
 type AmountInputProps = Omit<NumberInputProps, 'format' | 'parse'> & { validate?: Validator | Validator[] };
 
-/** An amount typed in major units (49.99) and stored in cents (4999), the only unit the API knows. */
-export function MoneyInput({ currency, ...props }: AmountInputProps & { currency?: string }) {
+/**
+ * Any step for the browser: with step 0.01 it refuses 79.999 itself, blocking the submit with a bubble of its own
+ * before the console's rule can say so on the field.
+ */
+const ANY_STEP = 'any';
+
+/** The input's own rule first, then the caller's. */
+const withRule = (rule: Validator, validate: Validator | Validator[] | undefined): Validator[] =>
+  [rule].concat(validate ?? []);
+
+/**
+ * An amount typed in major units (49.99) and stored in cents (4999), the only unit the API knows; a fraction of a
+ * cent is refused on the field, never rounded.
+ */
+export function MoneyInput({ currency, validate, ...props }: AmountInputProps & { currency?: string }) {
   return (
     <NumberInput
-      step={0.01}
+      step={ANY_STEP}
       min={0}
       {...props}
+      validate={withRule(wholeCents, validate)}
       format={formatCents}
       parse={parseCents}
       slotProps={
@@ -29,14 +43,15 @@ export function MoneyInput({ currency, ...props }: AmountInputProps & { currency
   );
 }
 
-/** A percentage typed as 25 and stored as the fraction 0.25. */
-export function PercentInput(props: AmountInputProps) {
+/** A percentage typed as 25 and stored as the fraction 0.25; more than two decimals (12.345) is refused. */
+export function PercentInput({ validate, ...props }: AmountInputProps) {
   return (
     <NumberInput
-      step={0.01}
+      step={ANY_STEP}
       min={0}
       max={100}
       {...props}
+      validate={withRule(fractionDecimals, validate)}
       format={formatFraction}
       parse={parseFraction}
       slotProps={{ input: { endAdornment: <InputAdornment position="end">%</InputAdornment> } }}

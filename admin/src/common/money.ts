@@ -30,31 +30,48 @@ export function formatPercent(fraction: number | string | null | undefined): str
   return percentFormatter.format(Number(fraction));
 }
 
-/** A form's amount in major units (49.99) → cents (4999), or null when empty. */
+/** Within float error of a whole number (0.29 * 100 is 28.999…, which is still 29 cents). */
+const nearlyWhole = (n: number) => Math.abs(n - Math.round(n)) < 1e-6;
+
+/**
+ * A form's amount in major units (49.99) → cents (4999), or null when empty. A fraction of a cent (79.999) is kept
+ * as one (7999.9), never rounded, so the input's validation refuses it (`wholeCents`) instead of saving $80.00.
+ */
 export function toCents(amount: number | string | null | undefined): number | null {
   if (amount === null || amount === undefined || amount === '') return null;
-  const n = Number(amount);
-  return Number.isFinite(n) ? Math.round(n * 100) : null;
+  const cents = Number(amount) * 100;
+  if (!Number.isFinite(cents)) return null;
+  return nearlyWhole(cents) ? Math.round(cents) : Number(cents.toFixed(6));
 }
 
-/** Cents (4999) → the string shown in a form's amount input ("49.99"). */
+/** Cents (4999) → the string shown in a form's amount input ("49.99"); a refused fraction of a cent as typed. */
 export function fromCents(cents: number | string | null | undefined): string {
   if (cents === null || cents === undefined || cents === '' || Number.isNaN(Number(cents))) return '';
-  return (Number(cents) / 100).toString();
+  return Number((Number(cents) / 100).toFixed(8)).toString();
 }
 
-/** A form's percentage (25.5) → the fraction the API stores (0.255), four decimals at most. */
+/**
+ * A form's percentage (25.5) → the fraction the API stores (0.255). The column holds four decimals of the fraction
+ * (two of the percentage): more (12.345 %) is kept as typed, never rounded, so `fractionDecimals` refuses it.
+ */
 export function toFraction(percent: number | string | null | undefined): number | null {
   if (percent === null || percent === undefined || percent === '') return null;
-  const n = Number(percent);
-  return Number.isFinite(n) ? Math.round(n * 100) / 10_000 : null;
+  const hundredths = Number(percent) * 100;
+  if (!Number.isFinite(hundredths)) return null;
+  return nearlyWhole(hundredths) ? Math.round(hundredths) / 10_000 : Number((hundredths / 10_000).toFixed(8));
 }
 
 /** A fraction (0.255) → the string shown in a form's percentage input ("25.5"). */
 export function fromFraction(fraction: number | string | null | undefined): string {
   if (fraction === null || fraction === undefined || fraction === '' || Number.isNaN(Number(fraction))) return '';
-  return Number((Number(fraction) * 100).toFixed(2)).toString();
+  return Number((Number(fraction) * 100).toFixed(6)).toString();
 }
+
+/** react-admin validators: an amount in whole cents; a fraction with four decimals at most (12.34 %). */
+export const wholeCents = (cents: unknown) =>
+  typeof cents === 'number' && !nearlyWhole(cents) ? 'console.money.wholeCents' : undefined;
+export const fractionDecimals = (fraction: unknown) =>
+  typeof fraction === 'number' && !nearlyWhole(fraction * 10_000) ? 'console.money.percentDecimals' : undefined;
 
 export const CURRENCY_CHOICES = [
   { id: 'usd', name: 'USD — US dollar' },

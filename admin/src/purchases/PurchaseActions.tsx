@@ -26,6 +26,8 @@ type Charge = Pick<MerchantCharge, 'id' | 'amount' | 'refundAmount' | 'currency'
 
 const REASON_MIN = 3;
 const REASON_MAX = 500;
+/** 12.345: an amount, but with a fraction of a cent, refused as such rather than as no amount at all. */
+const FRACTION_OF_A_CENT = /^\s*\$?[\d,]*\.\d{3,}\s*$/;
 
 /**
  * The API's rule (3–500 characters once trimmed), checked before the confirmation is asked, so nobody confirms a
@@ -112,7 +114,10 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
     const reasonIssue = reasonProblem(reason);
     let amountIssue: string | null = null;
     if (kind === 'partial') {
-      if (partialCents === null) amountIssue = translate('resources.purchases.refund.noAmount');
+      if (partialCents === null)
+        amountIssue = translate(
+          FRACTION_OF_A_CENT.test(amountText) ? 'console.money.wholeCents' : 'resources.purchases.refund.noAmount',
+        );
       else if (partialCents <= 0) amountIssue = translate('resources.purchases.refund.nothing');
     }
     setReasonError(reasonIssue);

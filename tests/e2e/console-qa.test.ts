@@ -1,0 +1,57 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ContentResource, Coupon, Product } from '../../api/src/db/models';
+import { createCoupon } from '../../seeds/factories';
+import { signedInContext, useDemoSite } from '../support/browser';
+import { seedEverything } from '../support/everything';
+
+/** What the console QA found (issue 19), each fixed in the console: one page per test, so a dirty form stays put. */
+describe('console QA fixes (Chromium)', () => {
+  let fixture: Awaited<ReturnType<typeof seedEverything>>;
+  const site = useDemoSite(async (db) => {
+    fixture = await seedEverything(db);
+    await createCoupon(db, { code: null, default: true, percentageDiscount: 0.2 });
+    await db('products').where({ id: fixture.product.id }).update({ quantityAvailable: -1 });
+    await db('outboxEmails').where({ subject: 'Hello' }).update({ status: 'sent', sentAt: new Date() });
+  });
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    context = await signedInContext(site().browser, site().baseUrl, site().db, ['admin']);
+  });
+
+  async function open(path: string): Promise<Page> {
+    const page = await context.newPage();
+    await page.goto(`${site().baseUrl}/admin/#/${path}`);
+    return page;
+  }
+
+  it('refuses fractions of a cent and of a hundredth of a percent on the field, saving nothing', async () => {
+    const page = await open('products/create');
+    await page.getByLabel('Name').fill('Fractions of a cent');
+    const price = page.getByLabel('First price (in dollars)');
+    await price.fill('79.999');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Whole cents only: at most two decimals (e.g. 79.99).').waitFor();
+    expect(await price.getAttribute('aria-invalid')).toBe('true');
+    expect(await price.inputValue()).toBe('79.999'); // as typed, never rounded to 80
+    await price.fill('79.99');
+    await page.getByText('Whole cents only: at most two decimals (e.g. 79.99).').waitFor({ state: 'detached' });
+    expect(await Product.query(site().db).where({ name: 'Fractions of a cent' })).toEqual([]);
+
+    const split = await open('product-revenue-splits/create');
+    const share = split.getByLabel('Share (%)');
+    await share.fill('12.345');
+    await share.blur();
+    await split.getByRole('button', { name: 'Save', exact: true }).click();
+    await split.getByText(/^At most two decimals \(e\.g\. 12\.34 %\)/).waitFor();
+    expect(await share.inputValue()).toBe('12.345');
+
+    const coupon = await open('coupons/create');
+    await coupon.getByLabel('Discount (%)').fill('12.345');
+    await coupon.getByRole('button', { name: 'Save', exact: true }).click();
+    await coupon.getByText(/^At most two decimals \(e\.g\. 12\.34 %\)/).waitFor();
+    expect(await Coupon.query(site().db).where({ percentageDiscount: 0.1235 })).toEqual([]);
+  });
+
+});
