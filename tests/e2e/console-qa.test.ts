@@ -54,4 +54,25 @@ describe('console QA fixes (Chromium)', () => {
     expect(await Coupon.query(site().db).where({ percentageDiscount: 0.1235 })).toEqual([]);
   });
 
+  it('refuses a refund above what is left before asking for a confirmation, saying how much is left', async () => {
+    const page = await open(`purchases/${fixture.purchase.id}/show`);
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('radio', { name: 'Full refund (amount left: $40.00)' }).waitFor(); // $49 paid, $9 refunded
+    await dialog.getByRole('radio', { name: 'Partial refund' }).check();
+    const amount = dialog.getByLabel('Amount to refund (in dollars)');
+    await amount.fill('45');
+    await dialog.getByLabel('Reason').fill('Asked for more than was paid');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.getByText('At most $40.00 can still be refunded.').waitFor();
+    expect(await amount.getAttribute('aria-invalid')).toBe('true');
+    expect(await dialog.getByText(/^Refund \$45\.00 to/).count()).toBe(0); // no confirmation asked
+
+    await amount.fill('12.345');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.getByText('Whole cents only: at most two decimals (e.g. 79.99).').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Confirm' }).count()).toBe(0);
+    expect((await site().db('merchantCharges').where({ id: fixture.charge.id }).first()).refundAmount).toBe(900);
+  });
+
 });

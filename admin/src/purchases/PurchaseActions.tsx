@@ -80,8 +80,9 @@ interface RefundDialogProps {
 
 /**
  * Full or partial refund with a reason, then a confirmation that names the amount and the buyer. The amount is
- * typed in dollars and sent in cents; what is left to refund is the API's rule, so its answer (a field error on
- * the amount) is shown on the amount input.
+ * typed in dollars and sent in cents. What is left to refund is the API's rule; the dialog knows the charge and its
+ * refunds, so it refuses more before asking for a confirmation, and a refund made meanwhile still comes back as
+ * the API's answer (a field error on the amount).
  */
 function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
   const translate = useTranslate();
@@ -119,6 +120,8 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
           FRACTION_OF_A_CENT.test(amountText) ? 'console.money.wholeCents' : 'resources.purchases.refund.noAmount',
         );
       else if (partialCents <= 0) amountIssue = translate('resources.purchases.refund.nothing');
+      else if (partialCents > left)
+        amountIssue = translate('resources.purchases.refund.tooMuch', { left: money(left) });
     }
     setReasonError(reasonIssue);
     setAmountError(amountIssue);

@@ -448,6 +448,7 @@ export const catalogAndSales = {
       amountHelp: 'Up to %{left}, e.g. 12.34.',
       noAmount: 'Enter an amount in dollars, e.g. 12.34.',
       nothing: 'Enter more than nothing.',
+      tooMuch: 'At most %{left} can still be refunded.',
       reasonHelp: 'Kept with the refund, the purchase and the audit log.',
       question: 'Refund %{amount} to %{buyer}? This cannot be undone.',
       busy: 'Refunding at the payment provider…',
