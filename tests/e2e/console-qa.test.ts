@@ -75,4 +75,30 @@ describe('console QA fixes (Chromium)', () => {
     expect((await site().db('merchantCharges').where({ id: fixture.charge.id }).first()).refundAmount).toBe(900);
   });
 
+  it("refuses javascript: and data: links in the editor's link dialog, with a message, never as http://javascript:", async () => {
+    const lesson = (await ContentResource.query(site().db).findById(fixture.lesson.id))!;
+    const page = await open(`content-resources/${lesson.id}`);
+    const body = page.getByRole('textbox', { name: 'Body' });
+    await body.waitFor();
+    await body.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Click here');
+    await page.keyboard.press('Shift+Home');
+    await page.getByRole('button', { name: 'Link', exact: true }).click();
+    const href = page.getByRole('textbox', { name: 'Link' });
+    for (const refused of ['javascript:alert(document.cookie)', ' JaVa\tScript:alert(1)', 'data:text/html,<b>x</b>']) {
+      await href.fill(refused);
+      await href.press('Enter');
+      const scheme = refused.includes('data:') ? 'data' : 'javascript';
+      await page.getByText(`A ${scheme}: link is refused: use an http, https or mailto link.`).waitFor();
+      expect(await href.inputValue()).not.toMatch(/^http:/);
+      expect(await href.evaluate((input: HTMLInputElement) => input.validity.customError)).toBe(true);
+      expect(await body.locator('a').count()).toBe(0);
+    }
+    await href.fill('example.com/guide');
+    await page.getByRole('button', { name: 'Save link' }).click();
+    await expect.poll(() => body.locator('a').getAttribute('href')).toBe('http://example.com/guide');
+  });
+
 });

@@ -1,10 +1,10 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { Box } from '@mui/material';
 import { TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import { Image } from '@tiptap/extension-image';
 import StarterKit from '@tiptap/starter-kit';
 import type { Editor } from '@tiptap/react';
-import { useTranslate } from 'react-admin';
+import { useNotify, useTranslate } from 'react-admin';
 import {
   LinkBubbleMenu,
   LinkBubbleMenuHandler,
@@ -30,6 +30,7 @@ import {
 } from 'mui-tiptap';
 import type { BodyEditorProps } from './types';
 import { ImageUrlDialog } from './ImageUrlDialog';
+import { formatLinkHref, refusedScheme } from './linkHref';
 
 /** Only what the API's sanitizer keeps: h1–h4, marks, lists, links, code, images by URL, tables. */
 function bodyExtensions() {
@@ -74,6 +75,25 @@ export default function BodyEditor({
   const [initialContent] = useState(value);
 
   const emit = (editor: Editor) => onChange(editor.isEmpty ? '' : editor.getHTML());
+
+  // The link dialog (mui-tiptap's form, its text then its link input) has no say on what it saves: refuse a
+  // javascript:, data: or other scheme here, before its own submit, on the input and in words.
+  const notify = useNotify();
+  const linkInput = (form: EventTarget) => (form as HTMLFormElement).querySelectorAll('input')[1];
+  const refuseLink = (event: FormEvent) => {
+    const input = linkInput(event.target);
+    const scheme = input ? refusedScheme(input.value) : null;
+    if (!input || !scheme) return;
+    event.preventDefault();
+    event.stopPropagation();
+    const message = translate('console.content.editor.linkRefused', { scheme });
+    input.setCustomValidity(message);
+    input.reportValidity();
+    notify(message, { type: 'warning' });
+  };
+  const clearRefusal = (event: FormEvent) => {
+    if (event.target instanceof HTMLInputElement) event.target.setCustomValidity('');
+  };
 
   return (
     <Box
@@ -139,12 +159,15 @@ export default function BodyEditor({
         {(editor) =>
           editor && !editor.isDestroyed ? (
             <>
-              <LinkBubbleMenu
-                labels={{
-                  editLinkSaveButtonLabel: translate('console.content.editor.saveLink'),
-                  editLinkCancelButtonLabel: translate('console.content.editor.cancelLink'),
-                }}
-              />
+              <Box sx={{ display: 'contents' }} onSubmitCapture={refuseLink} onInputCapture={clearRefusal}>
+                <LinkBubbleMenu
+                  formatHref={formatLinkHref}
+                  labels={{
+                    editLinkSaveButtonLabel: translate('console.content.editor.saveLink'),
+                    editLinkCancelButtonLabel: translate('console.content.editor.cancelLink'),
+                  }}
+                />
+              </Box>
               <TableBubbleMenu />
             </>
           ) : null

@@ -163,6 +163,7 @@ export const consoleLabels = {
       insertTable: 'Insert table',
       saveLink: 'Save link',
       cancelLink: 'Cancel link',
+      linkRefused: 'A %{scheme}: link is refused: use an http, https or mailto link.',
     },
     link: {
       remove: 'Remove link',
