@@ -101,4 +101,21 @@ describe('console QA fixes (Chromium)', () => {
     await expect.poll(() => body.locator('a').getAttribute('href')).toBe('http://example.com/guide');
   });
 
+  it('asks before leaving a product edited but not saved', async () => {
+    const page = await open(`products/${fixture.product.id}`);
+    const name = page.getByLabel('Name');
+    await name.waitFor();
+    await name.fill('A name not saved');
+    const asked = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.message());
+        void dialog.dismiss();
+      }),
+    );
+    await page.getByRole('menuitem', { name: 'Coupons' }).click();
+    expect(await asked).toMatch(/changes/i);
+    expect(page.url()).toMatch(new RegExp(`#/products/${fixture.product.id}$`));
+    expect(await name.inputValue()).toBe('A name not saved');
+  });
+
 });

@@ -12,7 +12,7 @@ const toolbar = (
 export function CouponEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="show">
-      <SimpleForm toolbar={toolbar}>
+      <SimpleForm toolbar={toolbar} warnWhenUnsavedChanges>
         <CouponFields />
       </SimpleForm>
     </Edit>

@@ -21,7 +21,7 @@ function ProductToolbar() {
 export function ProductEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="show">
-      <SimpleForm toolbar={<ProductToolbar />}>
+      <SimpleForm toolbar={<ProductToolbar />} warnWhenUnsavedChanges>
         <ArchiveNote />
         <ProductFields withStatus />
         <ProductImageInputs />

@@ -61,7 +61,7 @@ export function UserEdit() {
         },
       }}
     >
-      <SimpleForm toolbar={<UserEditToolbar />}>
+      <SimpleForm toolbar={<UserEditToolbar />} warnWhenUnsavedChanges>
         <Labeled label="resources.users.fields.email">
           <TextField source="email" />
         </Labeled>

@@ -23,7 +23,7 @@ const toSessionWrite = (data: RaRecord) => ({ ...data, joinUrl: data.joinUrl ? d
 export function SessionEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect={backToProductSessions} transform={toSessionWrite}>
-      <SimpleForm toolbar={<SessionToolbar />}>
+      <SimpleForm toolbar={<SessionToolbar />} warnWhenUnsavedChanges>
         <SessionFields productFixed />
       </SimpleForm>
     </Edit>
