@@ -118,4 +118,33 @@ describe('console QA fixes (Chromium)', () => {
     expect(await name.inputValue()).toBe('A name not saved');
   });
 
+  it('shows and takes "unlimited" as Unlimited, never −1', async () => {
+    const page = await open(`products/${fixture.product.id}`);
+    const unlimited = page.getByRole('checkbox', { name: 'Unlimited' });
+    await unlimited.waitFor();
+    expect(await unlimited.isChecked()).toBe(true);
+    const seats = page.getByRole('spinbutton', { name: 'Seats' });
+    expect(await seats.isDisabled()).toBe(true);
+    expect(await seats.inputValue()).toBe('');
+    await unlimited.uncheck();
+    await seats.fill('30');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect
+      .poll(async () => (await Product.query(site().db).findById(fixture.product.id))!.quantityAvailable, {
+        timeout: 10_000,
+      })
+      .toBe(30);
+    await page.waitForURL(/\/show$/); // the save's redirect, before this page is left
+
+    const coupon = await open('coupons/create');
+    await coupon.getByLabel('Code').fill('NOLIMIT');
+    await coupon.getByLabel('Discount (%)').fill('15');
+    expect(await coupon.getByRole('checkbox', { name: 'Unlimited' }).isChecked()).toBe(true);
+    await coupon.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(async () => (await Coupon.query(site().db).findOne({ code: 'NOLIMIT' }))?.maxUses).toBe(-1);
+    await coupon.waitForURL(/\/show$/);
+    await coupon.getByText('0 / unlimited').waitFor();
+    expect(await coupon.getByText('-1').count()).toBe(0);
+  });
+
 });

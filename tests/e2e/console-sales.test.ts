@@ -34,6 +34,7 @@ describe('catalog, sales and the dashboard in the console (Chromium)', () => {
   it('creates a product with its price', async () => {
     await page.goto(`${site().baseUrl}/admin/#/products/create`);
     await page.getByLabel('Name').fill('Advanced Generics');
+    await page.getByRole('checkbox', { name: 'Unlimited' }).uncheck(); // a new product's seats start unlimited
     await page.getByLabel('Seats').fill('25');
     await page.getByLabel('First price (in dollars)').fill('129.50');
     await keepScreenshot(page, 'console-product-create');

@@ -2,7 +2,6 @@ import { Alert, Box } from '@mui/material';
 import {
   AutocompleteInput,
   BooleanInput,
-  NumberInput,
   ReferenceInput,
   SelectInput,
   TextInput,
@@ -12,6 +11,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { InstantInput, PercentInput } from '../common/inputs';
+import { LimitInput } from '../common/LimitInput';
 import { ACTIVE_INACTIVE_CHOICES } from '../common/StatusChipField';
 import type { Coupon } from './choices';
 
@@ -38,12 +38,7 @@ export function CouponFields() {
           label="resources.coupons.discountInput"
           validate={[required(), number()]}
         />
-        <NumberInput
-          source="maxUses"
-          step={1}
-          validate={[required(), number()]}
-          helperText="resources.coupons.help.maxUses"
-        />
+        <LimitInput source="maxUses" helperText="resources.coupons.help.maxUses" />
         <InstantInput source="expires" helperText="resources.coupons.help.expires" />
       </Box>
       <ReferenceInput source="restrictedToProductId" reference="products">

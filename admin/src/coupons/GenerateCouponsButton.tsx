@@ -39,6 +39,7 @@ import {
   type HttpError,
 } from 'react-admin';
 import { InstantInput, PercentInput } from '../common/inputs';
+import { LimitInput } from '../common/LimitInput';
 import { formatPercent } from '../common/money';
 import { withoutEmpty } from '../common/withoutEmpty';
 import type { ConsoleDataProvider } from '../dataProvider';
@@ -188,11 +189,9 @@ export function GenerateCouponsButton() {
                   label="resources.coupons.discountInput"
                   validate={[required(), number()]}
                 />
-                <NumberInput
+                <LimitInput
                   source="maxUses"
                   label="resources.coupons.generate.usesPerCode"
-                  step={1}
-                  validate={[required(), number()]}
                   helperText="resources.coupons.help.maxUses"
                 />
               </Box>

@@ -1,6 +1,7 @@
 import { Alert, Box, Typography } from '@mui/material';
-import { NumberInput, SelectInput, TextInput, number, required, useTranslate } from 'react-admin';
+import { SelectInput, TextInput, required, useTranslate } from 'react-admin';
 import { InstantInput } from '../common/inputs';
+import { LimitInput } from '../common/LimitInput';
 import { PRODUCT_STATUS_CHOICES, PRODUCT_TYPE_CHOICES } from './choices';
 
 /**
@@ -22,12 +23,7 @@ export function ProductFields({ withStatus }: { withStatus: boolean }) {
             helperText="resources.products.help.status"
           />
         ) : null}
-        <NumberInput
-          source="quantityAvailable"
-          step={1}
-          validate={[required(), number()]}
-          helperText="resources.products.help.quantityAvailable"
-        />
+        <LimitInput source="quantityAvailable" helperText="resources.products.help.quantityAvailable" />
       </Box>
       <Typography variant="subtitle2" component="h2" sx={{ mt: 1 }}>
         {translate('resources.products.enrollmentWindow')}

@@ -51,7 +51,7 @@ export const catalogAndSales = {
     noCoupons: 'No coupon is restricted to this product (site-wide coupons apply to every product).',
     help: {
       status: 'Archiving hides it from the storefront and archives its price; buyers keep access.',
-      quantityAvailable: 'Seats for sale; −1 means unlimited.',
+      quantityAvailable: 'Seats for sale, or Unlimited.',
       enrollmentOpensAt: 'Leave empty: open now.',
       enrollmentClosesAt: 'Leave empty: never closes.',
       key: 'A stable name for code, e.g. typescript-pro.',
@@ -364,7 +364,7 @@ export const catalogAndSales = {
     notTeam: 'None: this is not a team coupon.',
     help: {
       code: 'What buyers type; case does not matter. Leave empty for a site-wide sale.',
-      maxUses: '−1 means unlimited.',
+      maxUses: 'How many times it can be used, or Unlimited.',
       expires: 'Leave empty: never expires.',
       restrictedToProductId: 'Leave empty: valid for every product.',
       default: 'Applies automatically at checkout, without a code (the best active sale wins).',

@@ -27,6 +27,10 @@ export const consoleLabels = {
         "Inactive records are no longer used for new checkouts. Everything else is the provider's data and cannot be changed here.",
     },
   },
+  limit: {
+    unlimited: 'Unlimited',
+    whole: 'A whole number of at least 0, or tick Unlimited.',
+  },
   money: {
     wholeCents: 'Whole cents only: at most two decimals (e.g. 79.99).',
     percentDecimals: 'At most two decimals (e.g. 12.34 %): the percentage is stored to a hundredth of a percent.',
