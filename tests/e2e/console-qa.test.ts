@@ -147,4 +147,12 @@ describe('console QA fixes (Chromium)', () => {
     expect(await coupon.getByText('-1').count()).toBe(0);
   });
 
+  it('tells site-wide sales and team coupons apart in the coupon list', async () => {
+    const page = await open('coupons');
+    await page.getByText('USEDONCE').waitFor();
+    await page.getByText('Site-wide sale', { exact: true }).first().waitFor();
+    await page.getByText('Team seats', { exact: true }).first().waitFor();
+    expect(await page.getByText('(no code)').count()).toBe(0);
+  });
+
 });

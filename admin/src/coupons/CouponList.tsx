@@ -9,13 +9,16 @@ import {
   ReferenceInput,
   SearchInput,
   SelectInput,
+  TextField,
   TopToolbar,
+  useRecordContext,
 } from 'react-admin';
-import { date, percent, ref, text } from '../common/columns';
+import { Typography } from '@mui/material';
+import { date, percent, ref } from '../common/columns';
 import { dateRangeFilters, PercentInput } from '../common/inputs';
 import { RecordList } from '../common/RecordList';
 import { ACTIVE_INACTIVE_CHOICES } from '../common/StatusChipField';
-import { usesLabel, type Coupon } from './choices';
+import { couponName, usesLabel, type Coupon } from './choices';
 import { CouponStateField } from './CouponStateField';
 import { GenerateCouponsButton } from './GenerateCouponsButton';
 
@@ -50,9 +53,24 @@ function Actions() {
   );
 }
 
+/**
+ * A coupon's code, or for a coupon without one what it is (Site-wide sale, Team seats) in italics, so the two kinds
+ * are told apart and never taken for a code.
+ */
+function CodeField(_props: { source: string; sortable?: boolean }) {
+  const coupon = useRecordContext<Coupon>();
+  if (!coupon) return null;
+  if (coupon.code) return <TextField source="code" />;
+  return (
+    <Typography component="span" variant="body2" sx={{ fontStyle: 'italic', color: 'text.secondary' }}>
+      {couponName(coupon)}
+    </Typography>
+  );
+}
+
 /** A coupon's columns; a product's page shows some of them for its coupons. */
 export const couponColumns = [
-  text('code', { emptyText: 'resources.coupons.noCode', sortable: true }),
+  <CodeField key="code" source="code" sortable />,
   percent('percentageDiscount'),
   <FunctionField<Coupon> key="usedCount" source="usedCount" render={usesLabel} />,
   date('expires', { emptyText: 'resources.coupons.never' }),

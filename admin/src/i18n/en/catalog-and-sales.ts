@@ -347,7 +347,6 @@ export const catalogAndSales = {
     titleLoading: 'Coupon',
     search: 'Search code',
     create: 'Create a coupon',
-    noCode: '(no code)',
     never: 'Never',
     anyProduct: 'Any product',
     validNow: 'Valid now',
