@@ -155,4 +155,13 @@ describe('console QA fixes (Chromium)', () => {
     expect(await page.getByText('(no code)').count()).toBe(0);
   });
 
+  it("shows a comment's lesson linked, not its context as JSON", async () => {
+    const comment = await site().db('comments').where({ text: 'Great lesson!' }).first();
+    const page = await open(`comments/${comment.id}/show`);
+    const lesson = page.getByRole('link', { name: new RegExp(`^${fixture.lesson.fields.title} \\(Lesson\\)`) });
+    await lesson.waitFor();
+    expect(await lesson.getAttribute('href')).toContain(`#/content-resources/${fixture.lesson.id}/show`);
+    expect(await page.getByText('"resourceId"').count()).toBe(0);
+  });
+
 });

@@ -1,7 +1,6 @@
 import { TextField, TopToolbar, useRecordContext, useTranslate } from 'react-admin';
 import { STAMPS, date, pick, text } from '../common/columns';
 import { RecordShow } from '../common/RecordShow';
-import { json } from '../common/JsonField';
 import { contentRef, userRef } from '../content-resources/shared';
 import { ModerateCommentButton, VisibilityField } from './Moderation';
 import type { Comment } from './types';
@@ -30,7 +29,6 @@ export function CommentShow() {
       <VisibilityField label="resources.comments.fields.hidden" />
       {date('hiddenAt', { emptyText: '—' })}
       {userRef('hiddenById')}
-      {json('context')}
       {date('createdAt')}
       {date('editedAt', { emptyText: 'console.comments.never' })}
       {pick(STAMPS, ['updatedAt', 'id'])}

@@ -65,7 +65,7 @@ export const content = {
     fields: {
       userId: 'Author',
       text: 'Comment',
-      context: { resourceId: 'Lesson', category: 'Category' },
+      context: { resourceId: 'Lesson or course', category: 'Category' },
       hidden: 'Visibility',
       hiddenAt: 'Hidden on',
       hiddenById: 'Hidden by',
