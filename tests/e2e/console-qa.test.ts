@@ -164,4 +164,21 @@ describe('console QA fixes (Chromium)', () => {
     expect(await page.getByText('"resourceId"').count()).toBe(0);
   });
 
+  it('shows "Next attempt" on no sent email', async () => {
+    const email = await site().db('outboxEmails').where({ subject: 'Hello' }).first();
+    const page = await open(`outbox-emails/${email.id}/show`);
+    await page.getByText('Sent', { exact: true }).first().waitFor();
+    expect(await page.getByText(/next attempt/i).count()).toBe(0);
+  });
+
+  it('offers up to 250 rows a page in lists', async () => {
+    const page = await open('coupons');
+    await page.getByText('USEDONCE').waitFor();
+    await page.getByRole('combobox', { name: /rows per page/i }).click();
+    for (const rows of ['10', '25', '50', '100', '250'])
+      await page.getByRole('option', { name: rows, exact: true }).waitFor();
+    const request = page.waitForRequest((r) => r.url().includes('/api/admin/coupons') && r.url().includes('range'));
+    await page.getByRole('option', { name: '250', exact: true }).click();
+    expect(decodeURIComponent((await request).url())).toContain('range=[0,249]');
+  });
 });

@@ -18,6 +18,7 @@ import {
   useTranslate,
 } from 'react-admin';
 import { EmptyState } from '../common/EmptyState';
+import { ROWS_PER_PAGE } from '../common/Rows';
 import { formatMoney } from '../common/money';
 import { MoneyField } from '../common/MoneyField';
 import { section } from '../common/Section';
@@ -109,7 +110,7 @@ function Members(_props: { label?: false }) {
       filter={{ status: GRANTING_STATUSES }}
       sort={{ field: 'createdAt', order: 'ASC' }}
       perPage={50}
-      pagination={<Pagination />}
+      pagination={<Pagination rowsPerPageOptions={ROWS_PER_PAGE} />}
     >
       <Datagrid
         aria-label={translate('console.teams.members.title')}

@@ -1,7 +1,7 @@
 import type { ComponentProps, ReactElement, ReactNode } from 'react';
-import { List, useResourceContext, useTranslate, type DatagridProps, type SortPayload } from 'react-admin';
+import { List, Pagination, useResourceContext, useTranslate, type DatagridProps, type SortPayload } from 'react-admin';
 import { EmptyState } from './EmptyState';
-import { Rows } from './Rows';
+import { Rows, ROWS_PER_PAGE } from './Rows';
 
 interface RecordListProps {
   filters?: ReactElement[];
@@ -62,6 +62,7 @@ export function RecordList({
       filters={filters}
       exporter={exporter ? undefined : false}
       sort={sort}
+      pagination={<Pagination rowsPerPageOptions={ROWS_PER_PAGE} />}
       actions={actions}
       empty={
         <EmptyState icon={icon} title={translate(key('title'))} action={emptyAction}>

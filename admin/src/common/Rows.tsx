@@ -9,6 +9,9 @@ import {
 } from 'react-admin';
 import { NoneFound } from './EmptyState';
 
+/** Up to 250 rows a page (the API serves 500, MAX_PAGE_SIZE); react-admin's own choices stop at 50. */
+export const ROWS_PER_PAGE = [10, 25, 50, 100, 250];
+
 type RowsProps = Omit<DatagridProps, 'empty'> & {
   /** The line shown when nothing matches: a translation key. */
   empty: string;
@@ -70,7 +73,7 @@ export function RelatedRows({
       target={target}
       sort={sort}
       perPage={perPage}
-      pagination={paginated ? <Pagination /> : undefined}
+      pagination={paginated ? <Pagination rowsPerPageOptions={ROWS_PER_PAGE} /> : undefined}
     >
       {rows ?? (
         <Rows empty={empty} {...props}>
