@@ -38,7 +38,6 @@ async function start(config: Config, logger: Logger, running: Running): Promise<
   const server = (running.server = app.listen(config.PORT, config.HOST));
   await once(server, 'listening');
   running.stopBackground = await startBackgroundWork(services, config);
-  await warnWhenVideoToolsMissing(config, logger); // only videos need it: everything else runs without
 
   const base = config.publicUrl.replace(/\/$/, '');
   logger.info({ ms: Math.round(performance.now() - started) }, 'ready');
@@ -59,6 +58,8 @@ async function start(config: Config, logger: Logger, running: Running): Promise<
       '',
     ].join('\n') + '\n',
   );
+  // After the addresses, where it is seen; only videos need ffmpeg: everything else runs without it.
+  await warnWhenVideoToolsMissing(config, logger);
 }
 
 async function stop(running: Running, logger: Logger): Promise<void> {

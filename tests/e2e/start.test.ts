@@ -2,10 +2,10 @@ import { execSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../api/src/config';
 import { createTestDatabase } from '../support/db';
-import { freePort, isListening, npmStart, waitForOk, type Started } from '../support/processes';
+import { freePort, isListening, npmStart as spawnNpmStart, waitForOk, type Started } from '../support/processes';
 
 /** The environment of a fresh machine: no database configured. */
 function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -61,6 +61,37 @@ async function waitFor(condition: () => boolean, started: Started, timeoutMs = 2
   }
 }
 
+/** Whether any process of the group `pgid` still runs. */
+function groupAlive(pgid: number): boolean {
+  return spawnSync('ps', ['-o', 'pid=', '-g', String(pgid)], { encoding: 'utf8' }).stdout.trim() !== '';
+}
+
+// A test that fails half way leaves its server (and the database it started) running, and every later test would
+// find them: each is stopped with a Ctrl-C after its test, and waited for.
+const launched: Started[] = [];
+const npmStart = (env: NodeJS.ProcessEnv) => {
+  const started = spawnNpmStart(env);
+  launched.push(started);
+  return started;
+};
+/** A signal to the process group, which may already be gone. */
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // gone already
+  }
+}
+afterEach(async () => {
+  for (const { child } of launched.splice(0)) {
+    if (!groupAlive(child.pid!)) continue;
+    signalGroup(child.pid!, 'SIGINT');
+    const deadline = Date.now() + 30_000;
+    while (groupAlive(child.pid!) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    if (groupAlive(child.pid!)) signalGroup(child.pid!, 'SIGKILL');
+  }
+});
+
 describe('npm start on the embedded database', { timeout: 120_000 }, () => {
   // Under the system temp folder: the `postgres` user that runs the server must be able to reach it.
   const root = mkdtempSync(path.join(tmpdir(), 'lp-start-'));
@@ -89,6 +120,8 @@ describe('npm start on the embedded database', { timeout: 120_000 }, () => {
 
     const products = (await (await fetch(`http://127.0.0.1:${port}/api/store/products`)).json()) as { data: unknown[] };
     expect(products.data.length).toBeGreaterThanOrEqual(3);
+    // The addresses come once the server is ready, which may be a moment after it first answers.
+    await waitFor(() => started.output().includes('Press Ctrl-C to stop.'), started);
     expect(started.output()).toContain(`Storefront  http://localhost:${port}/`);
     expect(started.output()).toContain(`Console     http://localhost:${port}/admin`);
     expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);

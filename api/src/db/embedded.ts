@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -117,7 +118,11 @@ export async function startEmbeddedPostgres({ dir, port, database, logger }: Opt
     attached: false,
     stop: async () => {
       process.off('exit', stopOnExit);
-      await cluster.stop();
+      // Ctrl-C reaches the database too, and it may be gone already: the library would then wait for an exit that
+      // has happened, a promise that never settles (the process ends with nothing left to run, the stop unfinished).
+      // Checked in the same tick as the library registers its wait, so an exit cannot fall between the two.
+      const server = (cluster as unknown as { process?: ChildProcess }).process;
+      if (server && server.exitCode === null && server.signalCode === null) await cluster.stop();
       await rm(ownerFile(dir), { force: true });
     },
   };
