@@ -31,7 +31,8 @@ function envWithout(extra: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
-describe('npm run cli against DATABASE_URL', { timeout: 120_000 }, () => {
+// Each command is a Node process compiling TypeScript as it starts: 3 s here, ten times that on a loaded machine.
+describe('npm run cli against DATABASE_URL', { timeout: 240_000 }, () => {
   const database = useTestDatabase();
 
   it('prints a one-time sign-in link that signs in', async () => {
@@ -71,7 +72,7 @@ describe('npm run cli against DATABASE_URL', { timeout: 120_000 }, () => {
   });
 });
 
-describe('npm run cli against the embedded database', { timeout: 120_000 }, () => {
+describe('npm run cli against the embedded database', { timeout: 240_000 }, () => {
   const root = mkdtempSync(path.join(tmpdir(), 'lp-cli-'));
   chmodSync(root, 0o755);
   afterAll(() => rmSync(root, { recursive: true, force: true }));
