@@ -164,15 +164,20 @@ const isMissing = (error: unknown) =>
  * (lib-storage) so a large file never sits in memory. Checksums are sent only where S3 requires them, which every
  * S3-compatible server accepts.
  */
-export function s3Storage(options: S3Options): MediaStorage {
-  const client = new S3Client({
+/** The S3 client's settings for these options (checksums only when required: S3-compatible stores differ). */
+export function s3ClientConfig(options: S3Options) {
+  return {
     region: options.region,
     endpoint: options.endpoint,
     forcePathStyle: options.forcePathStyle,
     credentials: options.credentials,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  } as const;
+}
+
+export function s3Storage(options: S3Options): MediaStorage {
+  const client = new S3Client(s3ClientConfig(options));
   const Bucket = options.bucket;
 
   return {
@@ -249,9 +254,13 @@ export type StorageConfig = Pick<
 
 /** S3 when S3_BUCKET is set, else the MEDIA_DIR directory. */
 export function createStorage(config: StorageConfig): MediaStorage {
-  if (!config.S3_BUCKET) return localStorage(config.MEDIA_DIR);
-  return s3Storage({
-    bucket: config.S3_BUCKET,
+  return config.S3_BUCKET ? s3Storage(s3Options(config)) : localStorage(config.MEDIA_DIR);
+}
+
+/** The bucket and how to reach it, from the configuration (S3_BUCKET set). */
+export function s3Options(config: StorageConfig): S3Options {
+  return {
+    bucket: config.S3_BUCKET!,
     endpoint: config.S3_ENDPOINT,
     region: config.S3_REGION,
     forcePathStyle: config.S3_FORCE_PATH_STYLE,
@@ -259,7 +268,7 @@ export function createStorage(config: StorageConfig): MediaStorage {
       config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
         ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }
         : undefined,
-  });
+  };
 }
 
 /** Reads a whole (small) object into memory: an image's original before resizing it. */

@@ -9,7 +9,7 @@ import { Server, type DataStore } from '@tus/server';
 import type { Config } from '../config';
 import { AppError } from '../http/errors';
 import type { Logger } from '../logger';
-import type { MediaStorage, StorageConfig } from '../media/storage';
+import { s3ClientConfig, s3Options, type MediaStorage, type StorageConfig } from '../media/storage';
 import { VIDEO_UPLOAD_PATH, type UploadMetadata, type VideoRecord } from './schemas';
 import type { VideoAdmin, VideoWriteContext } from './video-admin';
 
@@ -43,18 +43,7 @@ async function staging(config: UploadConfig, storage: MediaStorage) {
   if (storage.kind === 's3') {
     const datastore = new S3Store({
       partSize: S3_PART_BYTES,
-      s3ClientConfig: {
-        bucket: config.S3_BUCKET!,
-        region: config.S3_REGION,
-        endpoint: config.S3_ENDPOINT,
-        forcePathStyle: config.S3_FORCE_PATH_STYLE,
-        credentials:
-          config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
-            ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }
-            : undefined,
-        requestChecksumCalculation: 'WHEN_REQUIRED',
-        responseChecksumValidation: 'WHEN_REQUIRED',
-      },
+      s3ClientConfig: { bucket: config.S3_BUCKET!, ...s3ClientConfig(s3Options(config)) },
     });
     return {
       datastore: datastore as DataStore,
