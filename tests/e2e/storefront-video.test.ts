@@ -391,12 +391,13 @@ describe('lesson videos on the storefront (Chromium)', { timeout: 120_000 }, () 
   it('says when the video cannot play, and plays after Try again', async () => {
     const context = await ownerContext();
     const { page } = await watchedPage(context);
-    // Every segment refused (as a link that expired would be), even after the player asks for fresh links once.
-    await page.route('**/media/videos/*/360p/seg-*.ts', (route) => route.fulfill({ status: 403, body: '' }));
+    // Every segment of every rendition refused (as a link that expired would be: the player may pick any), even after
+    // the player asks for fresh links once.
+    await page.route('**/media/videos/*/*p/seg-*.ts', (route) => route.fulfill({ status: 403, body: '' }));
     await page.goto(lessonUrl(lessons.welcome));
     const failed = page.getByRole('alert').filter({ hasText: 'This video could not play.' });
     await failed.waitFor({ timeout: 30_000 });
-    await page.unroute('**/media/videos/*/360p/seg-*.ts');
+    await page.unroute('**/media/videos/*/*p/seg-*.ts');
     await failed.getByRole('button', { name: 'Try again' }).click();
     await failed.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Play from 0:06' }).click();
