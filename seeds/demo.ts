@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { User } from '../api/src/identity/models';
 import type { Role } from '../api/src/identity/roles';
+import type { ScenarioInput, ScenarioOutcome } from '../api/src/pricing/schemas';
 import {
   createCoupon,
   createCourse,
@@ -11,6 +12,7 @@ import {
   makeUpgradable,
   type CourseOutline,
 } from './factories';
+import pricingScenarios from './pricing-scenarios.json';
 
 const DAY = 24 * 60 * 60 * 1000;
 const HOUR = 60 * 60 * 1000;
@@ -89,6 +91,16 @@ const COURSE: CourseOutline = {
   ],
 };
 
+/**
+ * Pricing scenarios on the demo catalog, by stable handles (product keys, emails), with the answers expected:
+ * `npm run cli -- export-pricing-scenarios` prints the console's saved ones in this shape.
+ */
+export const DEMO_PRICING_SCENARIOS = pricingScenarios as unknown as {
+  name: string;
+  input: ScenarioInput;
+  expected: ScenarioOutcome;
+}[];
+
 /** The demo catalog, course, coupons and one user per role. Loaded once, on a database's first start. */
 export async function seedDemoData(trx: Knex.Transaction): Promise<void> {
   // One transaction is one connection: queries run one after another.
@@ -147,4 +159,12 @@ export async function seedDemoData(trx: Knex.Transaction): Promise<void> {
     await createRevenueSplit(trx, { productId: product.id, type: 'platform', percent: 0.3 });
     await createRevenueSplit(trx, { productId: product.id, type: 'owner', percent: 0.7, userId: contributor.id });
   }
+
+  // The pricing simulator's saved scenarios on this catalog (CI replays the same file: tests/api/pricing-scenarios.test.ts).
+  for (const scenario of DEMO_PRICING_SCENARIOS)
+    await trx('pricingScenarios').insert({
+      name: scenario.name,
+      input: JSON.stringify(scenario.input),
+      expected: JSON.stringify(scenario.expected),
+    });
 }

@@ -4,9 +4,11 @@ import type { z } from 'zod';
 import type { Dashboard } from '@contract/admin/schemas/dashboard';
 import type * as AdminCommerce from '@contract/admin/schemas/commerce';
 import type { ReorderBody } from '@contract/admin/schemas/learning';
+import type { StaffNote, TimelinePage } from '@contract/admin/schemas/timeline';
+import type { ScenarioRecord, ScenarioRun, Simulation } from '@contract/pricing/schemas';
 import type * as Commerce from '@contract/commerce/schemas';
 import type { FinanceSummaryAnswer, PeriodQuery } from '@contract/finance/schemas';
-import type { SignedOut } from '@contract/identity/schemas';
+import type { SignedOut, ViewAsStarted } from '@contract/identity/schemas';
 import type { CertificateRecord } from '@contract/certificates/schemas';
 import type { CommentRecord, TreeNode } from '@contract/learning/schemas';
 import type { DataAnswer, ListAnswer, Wire } from '@contract/shared/wire';
@@ -24,6 +26,9 @@ const API = '/api/admin';
 function httpClient(url: string, options: fetchUtils.Options = {}) {
   return fetchUtils.fetchJson(url, { ...options, headers: withCsrf(options.headers), credentials: 'same-origin' });
 }
+
+/** Whose timeline: a person's (users) or a purchase's. */
+export type TimelineOf = 'users' | 'purchases';
 
 /** What react-query hands a query function: its signal aborts the request once nobody waits for the answer. */
 interface QueryOptions {
@@ -101,6 +106,30 @@ export interface ConsoleApi {
   deleteVideoCaption: (videoId: string, language: string) => Promise<{ data: Video }>;
   /** POST /api/admin/users/:id/sign-out-everywhere (api/src/identity/admin-routes.ts): support and admins; staff accounts admins only. */
   signOutEverywhere: (userId: string) => Promise<{ data: SignedOut }>;
+  /** POST /api/admin/users/:id/view-as (support and admins; not for staff accounts): the storefront, read-only, as them. */
+  startViewAs: (userId: string, reason: string, minutes: number) => Promise<{ data: Wire<ViewAsStarted> }>;
+  /**
+   * GET /api/admin/users/:id/timeline or /api/admin/purchases/:id/timeline (api/src/admin/timeline.ts): everything
+   * that happened to the person or the purchase, newest first, a page at a time.
+   */
+  getTimeline: (
+    of: TimelineOf,
+    id: string,
+    page: { page: number; perPage: number },
+    options?: QueryOptions,
+  ) => Promise<{ data: Wire<TimelinePage> }>;
+  /** POST /api/admin/users/:id/notes or /api/admin/purchases/:id/notes: an internal note, never shown to the person. */
+  addNote: (of: TimelineOf, id: string, body: string) => Promise<{ data: Wire<StaffNote> }>;
+  /** GET /api/admin/pricing/simulate (api/src/pricing/simulator.ts): the storefront's quote for that customer, and what it grants. */
+  simulatePricing: (query: Record<string, string>, options?: QueryOptions) => Promise<{ data: Wire<Simulation> }>;
+  /** POST /api/admin/pricing-scenarios/save: the simulator's query under a name, today's answer expected. */
+  savePricingScenario: (name: string, query: Record<string, string>) => Promise<{ data: Wire<ScenarioRecord> }>;
+  /** POST /api/admin/pricing-scenarios/:id/run: priced again; `matches` false when the answer changed. */
+  runPricingScenario: (id: string) => Promise<{ data: Wire<ScenarioRun> }>;
+  /** POST /api/admin/pricing-scenarios/run: every scenario; the changed ones listed. */
+  runAllPricingScenarios: () => Promise<{ data: { ran: number; changed: Wire<ScenarioRun>[] } }>;
+  /** POST /api/admin/pricing-scenarios/:id/accept: the latest answer becomes the expected one (audited). */
+  acceptPricingScenario: (id: string) => Promise<{ data: Wire<ScenarioRecord> }>;
   /** GET /api/admin/content-resources/:id/tree: the resource and everything under it, each level ordered by position. */
   getContentTree: (id: string, options?: QueryOptions) => Promise<{ data: Wire<TreeNode> }>;
   /** POST /api/admin/content-resources/:id/reorder: the parent's children (content ids), each exactly once, in their new order (204). */
@@ -113,6 +142,14 @@ export type ConsoleDataProvider = DataProvider & ConsoleApi;
 export const dataProvider: ConsoleDataProvider = {
   ...withImageUploads(simpleRestProvider(API, httpClient), httpClient, API),
   retryOutboxEmail: async (id) => ({ data: await post(path`/outbox-emails/${id}/retry`) }),
+  getTimeline: (of, id, { page, perPage }, options) =>
+    getAnswer(path`/${of}/${id}/timeline`, { page: String(page), perPage: String(perPage) }, options),
+  addNote: async (of, id, body) => ({ data: await post(path`/${of}/${id}/notes`, { body }) }),
+  simulatePricing: (query, options) => getAnswer(path`/pricing/simulate`, query, options),
+  savePricingScenario: (name, query) => post(path`/pricing-scenarios/save`, { name, query }),
+  runPricingScenario: (id) => post(path`/pricing-scenarios/${id}/run`),
+  runAllPricingScenarios: () => post(path`/pricing-scenarios/run`),
+  acceptPricingScenario: (id) => post(path`/pricing-scenarios/${id}/accept`),
   retryJob: async (id) => ({ data: await post(path`/jobs/${id}/retry`) }),
   getDashboard: (days, options) => getAnswer(path`/dashboard`, { days: String(days) }, options),
   getFinanceSummary: ({ from, to }, options) => getAnswer(path`/finance/summary`, { from, to }, options),
@@ -151,6 +188,9 @@ export const dataProvider: ConsoleDataProvider = {
     return { data: json as Video };
   },
   signOutEverywhere: async (userId) => ({ data: await post(path`/users/${userId}/sign-out-everywhere`) }),
+  startViewAs: async (userId, reason, minutes) => ({
+    data: await post(path`/users/${userId}/view-as`, { reason, minutes }),
+  }),
   getContentTree: (id, options) => getAnswer(path`/content-resources/${id}/tree`, {}, options),
   reorderContent: async (parentId, childIds) => {
     await post(path`/content-resources/${parentId}/reorder`, { childIds });

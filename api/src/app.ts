@@ -7,6 +7,9 @@ import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import { PROJECT_ROOT } from './config';
 import { adminExtraRoutes } from './admin/extra-routes';
+import { timelineRoutes } from './admin/timeline-routes';
+import { viewAsRoutes } from './identity/view-as-routes';
+import { pricingRoutes } from './pricing/routes';
 import { adminRoutes } from './admin/routes';
 import { ADMIN_RESOURCES } from './admin/resources';
 import { catalogRoutes } from './catalog/routes';
@@ -83,6 +86,9 @@ export function createRouter(deps: Deps, services: Services) {
     }),
   );
   mount('/api/admin', identityAdminRoutes({ allow, outbox: services.outbox, signOut: services.signOut }));
+  const viewing = viewAsRoutes({ allow, viewAs: services.viewAs, config: deps.config });
+  mount('/api/admin', viewing.admin);
+  mount('/api/store', viewing.store);
   mount('/api/admin', jobAdminRoutes({ allow, jobs: services.jobs }));
   mount('/api/admin', imageAdminRoutes({ allow, imageAdmin: services.imageAdmin }));
   mount('/api/admin', videoAdminRoutes({ allow, videos: services.videoAdmin, uploads: services.videoUploads }));
@@ -118,6 +124,11 @@ export function createRouter(deps: Deps, services: Services) {
   mount(
     '/api/admin',
     adminExtraRoutes({ allow, dashboard: services.dashboard, tree: services.tree, coupons: services.coupons }),
+  );
+  mount('/api/admin', timelineRoutes({ allow, timeline: services.timeline, notes: services.staffNotes }));
+  mount(
+    '/api/admin',
+    pricingRoutes({ allow, simulator: services.simulator, scenarios: services.scenarios }),
   );
   mount('/api/admin', adminRoutes({ admin: services.admin, resources: ADMIN_RESOURCES, allow }));
   mount('/oauth', oauthRoutes({ allow, devices: services.devices, limiter: services.limiter }));
@@ -168,7 +179,12 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
         : ctx.path.toLowerCase().startsWith('/oauth/')
           ? formBody(ctx, next)
           : jsonBody(ctx, () => checkedDepth(ctx, next)),
-    authenticate({ sessions: services.sessions, devices: services.devices, config: deps.config }) as Koa.Middleware,
+    authenticate({
+      sessions: services.sessions,
+      devices: services.devices,
+      viewAs: services.viewAs,
+      config: deps.config,
+    }) as Koa.Middleware,
     router.routes() as Koa.Middleware,
     router.allowedMethods() as Koa.Middleware,
   ]);

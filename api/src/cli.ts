@@ -23,6 +23,8 @@ const USAGE = `Usage: npm run cli -- <command>
   attach-video <lessonId> <file> [--no-wait]
                                            make a video file the lesson's video and process it here, printing
                                            progress (--no-wait: leave the processing to a running server)
+  export-pricing-scenarios                 print the console's saved pricing scenarios as JSON, to keep them in
+                                           seeds/pricing-scenarios.json (CI replays them on the demo data)
 
 Roles: ${ROLES.join(', ')}. Uses DATABASE_URL, else the embedded database; videos go to MEDIA_DIR or S3_BUCKET.`;
 
@@ -149,19 +151,23 @@ async function main(argv: string[]): Promise<number> {
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 2);
 
   // Check the arguments before touching the database.
-  if (!['login-link', 'grant-role', 'revoke-role', 'attach-video'].includes(command))
+  if (!['login-link', 'grant-role', 'revoke-role', 'attach-video', 'export-pricing-scenarios'].includes(command))
     throw new UsageError(`Unknown command "${command}".`);
   const video = command === 'attach-video';
   if (video && !UUID.test(rest[0] ?? '')) throw new UsageError(`"${rest[0] ?? ''}" is not a lesson id.`);
   const source = video ? await videoFile(rest[1]) : undefined;
-  const email = video ? '' : parseEmail(rest[0]);
-  const role = command === 'login-link' || video ? undefined : parseRole(rest[1]);
+  const exportScenarios = command === 'export-pricing-scenarios';
+  const email = video || exportScenarios ? '' : parseEmail(rest[0]);
+  const role = command === 'login-link' || video || exportScenarios ? undefined : parseRole(rest[1]);
 
   const database = await openDatabase(config, logger);
   try {
     const services = createServices({ db: database.db, config, logger, clock: systemClock });
     const actor = { ...SYSTEM_ACTOR, email: 'cli' };
-    if (video) {
+    if (exportScenarios) {
+      const rows = await database.db('pricingScenarios').orderBy('createdAt').select('name', 'input', 'expected');
+      process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    } else if (video) {
       return await attachVideo(services, rest[0]!, source!, !values['no-wait'], config.VIDEO_MAX_BYTES);
     } else if (command === 'login-link') {
       process.stdout.write(`${await services.emailSignIn.createLink(email, values.redirect ?? '/')}\n`);

@@ -5,6 +5,10 @@ import type { Logger } from './logger';
 import { adminService } from './admin/service';
 import { readCaches } from './cache/read-cache';
 import { dashboardService } from './admin/dashboard';
+import { staffNotes } from './admin/staff-notes';
+import { timelineService } from './admin/timeline';
+import { pricingScenarios } from './pricing/scenarios';
+import { pricingSimulator } from './pricing/simulator';
 import { financeExports } from './finance/exports';
 import { financeSummary } from './finance/summary';
 import { contentTree } from './learning/content-tree';
@@ -44,6 +48,7 @@ import { emailSignIn } from './identity/email-sign-in';
 import { githubSignIn } from './identity/github';
 import { userPrefs } from './identity/prefs';
 import { pruneExpired } from './identity/prune';
+import { viewAs } from './identity/view-as';
 import { rateLimiter } from './identity/rate-limit';
 import { roleAdmin } from './identity/role-admin';
 import { sessions as sessionStore } from './identity/sessions';
@@ -75,6 +80,7 @@ export function createServices(deps: Deps) {
   const sessions = sessionStore({ ...deps, caches });
   const limits = commerceLimits({ limiter, config });
   const quotes = quoteService({ ...deps, caches, limits });
+  const simulator = pricingSimulator({ db, quotes });
   const testPayments = testProvider(deps);
   // Stripe whenever its keys are configured; the built-in test provider otherwise.
   const stripe = config.STRIPE_SECRET_KEY ? stripeProvider({ db, config }) : null;
@@ -136,6 +142,10 @@ export function createServices(deps: Deps) {
     images,
     imageAdmin: imageAdmin({ db, images, jobs, logger, changed: caches.clearAll }),
     dashboard: dashboardService(deps),
+    timeline: timelineService(deps),
+    simulator,
+    scenarios: pricingScenarios({ db, clock, simulator }),
+    staffNotes: staffNotes(deps),
     financeExports: financeExports(deps),
     financeSummary: financeSummary(deps),
     tree,
@@ -172,6 +182,7 @@ export function createServices(deps: Deps) {
     github: githubSignIn({ db, clock, config, sessions }),
     devices: deviceFlow({ db, clock, config, limiter }),
     signOut: signOutEverywhere({ db, sessions }),
+    viewAs: viewAs(deps),
     prefs: userPrefs(deps),
     roles: roleAdmin({ db, changed: caches.clearAll }),
     displayNames: displayNames({ db, changed: caches.clearAll }),

@@ -6,6 +6,7 @@ import { getGlobalPrefs, prefsOf } from './api/prefs';
 import { applyDisplay } from './display';
 import { useHere } from './navigation';
 import { loginPath } from './redirects';
+import { ViewAsBanner } from './ViewAsBanner';
 import { useSession } from './session';
 
 /** The site header and, in <main>, the page for the address (`children`: the routes). */
@@ -27,6 +28,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      <ViewAsBanner />
       <SiteHeader />
       <main id="main" className="container" ref={mainRef} tabIndex={-1}>
         <PageLoadBoundary key={pathname}>

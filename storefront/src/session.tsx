@@ -1,12 +1,12 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { holdsSession, isApiError } from './api/client';
-import { getCurrentUser, type StoreUser } from './api/identity';
+import { getCurrentUser, type StoreUser, type ViewAsInfo } from './api/identity';
 import { deviceTimeZone, putTimeZone } from './api/prefs';
 
 export type SessionState =
   | { status: 'loading' }
   | { status: 'signed-out' }
-  | { status: 'signed-in'; user: StoreUser }
+  | { status: 'signed-in'; user: StoreUser; viewAs?: ViewAsInfo | null }
   | { status: 'error'; error: Error };
 
 interface Session {
@@ -30,7 +30,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
     let live = true;
     getCurrentUser().then(
-      (user) => live && setState({ status: 'signed-in', user }),
+      ({ user, viewAs }) => live && setState({ status: 'signed-in', user, viewAs }),
       (error: Error) =>
         live && setState(isApiError(error, 'unauthenticated') ? { status: 'signed-out' } : { status: 'error', error }),
     );
@@ -40,7 +40,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [attempt]);
 
   useEffect(() => {
-    if (state.status === 'signed-in') offerDeviceTimeZone(state.user.id);
+    // Not while support views the account: that is the person's own choice to make.
+    if (state.status === 'signed-in' && !state.viewAs) offerDeviceTimeZone(state.user.id);
   }, [state]);
 
   const refresh = useCallback(() => {

@@ -395,35 +395,6 @@ describe('console writes', () => {
   });
 });
 
-describe('the console dashboard', () => {
-  const database = useTestDatabase();
-
-  it('sums charges, refunds and purchases per day over the window', async () => {
-    const db = database().db;
-    const fixture = await seedEverything(db);
-    await db('merchantCharges').where({ id: fixture.charge.id }).update({ refundAmount: 900 });
-    const finance = await signedIn(db, ['finance']);
-    const response = await as(finance, request(testApp(db)).get('/api/admin/dashboard'));
-    expect(response.status).toBe(200);
-    expect(response.body.revenueByDay).toHaveLength(30);
-    const today = response.body.revenueByDay.at(-1);
-    expect(today).toMatchObject({ gross: 4900, refunded: 900 });
-    expect(response.body.totals).toMatchObject({
-      gross: 4900,
-      refunded: 900,
-      net: 4000,
-      purchases: 3,
-      activeLearners: 1,
-    });
-    expect(response.body.topProducts[0]).toMatchObject({
-      name: 'TypeScript Fundamentals',
-      purchases: 3,
-      revenue: 4900 + 20825,
-    });
-    expect((await as(finance, request(testApp(db)).get('/api/admin/dashboard').query({ days: 3 }))).status).toBe(400);
-  });
-});
-
 describe('counting big lists', () => {
   const database = useTestDatabase();
 

@@ -544,6 +544,7 @@ describe('device login (RFC 8628)', () => {
       db(),
       userId,
       'another browser',
+      'email',
     );
     return { cookie: `lp_session=${session.token}; lp_csrf=${session.csrfToken}`, csrfToken: session.csrfToken };
   }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
 import { type Product, Purchase } from '../../api/src/db/models';
 import { createServices, type Services } from '../../api/src/services';
-import { createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
+import { createCoupon, createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { sessionOfCheckout } from '../support/checkout';
@@ -160,6 +160,53 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
       request(app).get('/api/admin/finance/summary').query({ from: '2020-01-01', to: '2026-01-01' }),
     );
     expect(tooLong.status).toBe(400);
+  });
+
+  it('says in the charges CSV how each price came about: the sale as its coupon, seats, list price and discount', async () => {
+    const course = await createProduct(db(), { name: 'Sale-priced course', unitAmount: 10_000 });
+    await createCoupon(db(), { default: true, code: null, percentageDiscount: 0.25, restrictedToProductId: course.id });
+    const bought: Record<string, string> = {};
+    for (const [quantity, team] of [
+      [1, false],
+      [3, true],
+    ] as const) {
+      const { checkoutId } = await services.checkouts.create({
+        productId: course.id,
+        quantity,
+        team,
+        ppp: false,
+        buyer: await createUser(db()),
+        country: 'US',
+        ip: null,
+      });
+      await deliver(stripe.pay(await sessionOfCheckout(db(), checkoutId)));
+      bought[quantity] = (await services.checkouts.fulfil(checkoutId)).purchaseId!;
+    }
+    const today = new Date().toISOString().slice(0, 10);
+    const csv = await as(finance, request(app).get('/api/admin/exports/charges.csv').query({ from: today, to: today }))
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () => done(null, text));
+      });
+    const rows = parseSync(csv.body as string, { bom: true, columns: true }) as Record<string, string>[];
+    expect(rows.find((r) => r.Purchase === bought[1])).toMatchObject({
+      Coupon: 'Sale',
+      Seats: '1',
+      'List price (cents)': '10000',
+      'Upgrade credit (cents)': '0',
+      'Discount (cents)': '2500',
+      'Gross (cents)': '7500',
+    });
+    expect(rows.find((r) => r.Purchase === bought[3])).toMatchObject({
+      Coupon: 'Sale',
+      Seats: '3',
+      'List price (cents)': '30000',
+      'Discount (cents)': '7500',
+      'Gross (cents)': '22500',
+    });
+    await db()('coupons').where({ restrictedToProductId: course.id, default: true }).update({ status: 'inactive' });
   });
 
   it('neutralises cells that a spreadsheet would run as formulas, and keeps amounts as numbers', async () => {

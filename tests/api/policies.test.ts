@@ -108,6 +108,17 @@ const EXPECTED: Record<string, Expected> = {
   'GET /media/videos/:token/*file': 'public or device',
   'PUT /api/store/lessons/:lessonId/position': 'signed-in or device',
   'GET /api/admin/dashboard': STAFF,
+  'GET /api/admin/users/:id/timeline': STAFF,
+  'GET /api/admin/purchases/:id/timeline': STAFF,
+  'POST /api/admin/users/:id/notes': STAFF,
+  'POST /api/admin/purchases/:id/notes': STAFF,
+  'GET /api/admin/pricing/simulate': STAFF,
+  'POST /api/admin/users/:id/view-as': ['support'],
+  'POST /api/store/view-as/end': 'public',
+  'POST /api/admin/pricing-scenarios/save': STAFF,
+  'POST /api/admin/pricing-scenarios/run': STAFF,
+  'POST /api/admin/pricing-scenarios/:id/run': STAFF,
+  'POST /api/admin/pricing-scenarios/:id/accept': STAFF,
   'GET /api/admin/content-resources/:id/tree': READERS,
   'POST /api/admin/content-resources/:id/reorder': ['support', 'contributor'],
   'POST /api/admin/coupons/generate': ['support'],
@@ -153,6 +164,7 @@ const CONSOLE: Record<string, { read: readonly Role[]; write?: readonly Role[]; 
   'bulk-purchases': { read: STAFF, ops: '' },
   'purchase-user-transfers': { read: STAFF, ops: '' },
   'product-revenue-splits': { read: STAFF, write: ['finance'], ops: 'CUD' },
+  'pricing-scenarios': { read: STAFF, write: STAFF, ops: 'D' },
   users: { read: STAFF, write: ['support'], ops: 'CUD' },
   accounts: { read: ['support'], write: ['support'], ops: 'D' },
   sessions: { read: ['support'], write: ['support'], ops: 'D' },
@@ -253,7 +265,7 @@ describe('route policies', () => {
         let req = request(app)[method.toLowerCase() as 'get'](path.replace(':id', id));
         if (caller === 'device') req = req.set('Authorization', `Bearer ${deviceToken}`);
         else if (caller !== 'signed out') {
-          const session = await store.create(db, users[caller]!.id, 'policy test'); // a fresh one: sign-out ends it
+          const session = await store.create(db, users[caller]!.id, 'policy test', 'email'); // a fresh one: sign-out ends it
           req = req.set('Cookie', `lp_session=${session.token}`).set('X-CSRF-Token', session.csrfToken);
         }
         if (method !== 'GET') req = req.send({});

@@ -175,7 +175,18 @@ describe('teams (DOMAIN §7)', () => {
     const revoked = await call(owner, 'delete', `/teams/${teamId}/members/${seat}`);
     expect(revoked.status).toBe(200);
     expect(revoked.body).toMatchObject({ seats: { used: 0, free: 1 }, members: [] });
-    expect(await Purchase.query(db()).findById(seat)).toBeUndefined();
+    // The seat is kept, marked Revoked, so the audit log's link still leads to it.
+    expect(await Purchase.query(db()).findById(seat)).toMatchObject({
+      status: 'Revoked',
+      statusReason: "The team's owner removed this seat.",
+    });
+    const support = await signedIn(db(), ['support']);
+    expect((await as(support, request(app).get(`/api/admin/purchases/${seat}`))).body).toMatchObject({
+      status: 'Revoked',
+    });
+    expect((await call(first, 'get', '/purchases')).body.data).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: seat, status: 'Revoked', seat: true })]),
+    );
     expect(await db()('lessonProgress').where({ userId: first.user.id, lessonId: lesson.id })).toHaveLength(1);
     expect(await db()('auditLogs').where({ recordId: seat, action: 'team.seat-revoked' }).first()).toBeTruthy();
     expect((await call(owner, 'delete', `/teams/${teamId}/members/${seat}`)).status).toBe(404);
@@ -225,5 +236,9 @@ describe('teams (DOMAIN §7)', () => {
     const answer = await as(support, request(app).delete(`/api/admin/bulk-purchases/${teamId}/members/${seat}`));
     expect(answer.status).toBe(200);
     expect(answer.body.data.seats).toEqual({ total: 2, used: 0, free: 2 });
+    expect(await Purchase.query(db()).findById(seat)).toMatchObject({
+      status: 'Revoked',
+      statusReason: 'Support removed this seat from the team.',
+    });
   });
 });

@@ -268,7 +268,7 @@ describe('the Finance page in the console (Chromium)', () => {
     await page.getByText(`Per-recipient summary exported: ${summary.suggestedFilename()}, 3 rows.`).waitFor();
   });
 
-  it('shows a product’s revenue splits with what is left, and lets finance delete and add one', async () => {
+  it('shows a product’s revenue splits with a sale worked through by the ledger, and lets finance delete and add one', async () => {
     const { db, baseUrl } = site();
     const workshop = (await db('products').where({ name: 'Ledger Workshop' }).first())!;
     const splitsOf = async () =>
@@ -276,13 +276,17 @@ describe('the Finance page in the console (Chromium)', () => {
         (s) => `${s.type} ${Number(s.percent)}`,
       );
     await page.goto(`${baseUrl}/admin/#/products/${workshop.id}/show/splits`);
-    await page.getByText('Total: 100% · Remaining: 0%').waitFor();
+    await page.getByText('Shares: 100% in total, of 100% at most.').waitFor();
+    // The platform's 30 % comes off the gross ($30.00); the owner bears the $3.20 fee.
+    await page.getByText(/\$100\.00 sale with a \$3\.20 fee \(net \$96\.80\) is shared: The platform \$30\.00 · .+ \(owner\) \$66\.80/).waitFor();
 
     const platformRow = page.getByRole('row').filter({ hasText: 'The platform' });
     await platformRow.getByRole('button', { name: 'Delete' }).click();
     await page.getByRole('dialog').getByText('Delete this revenue split?').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
-    await page.getByText(/Total: 70% · Remaining: 30%/).waitFor();
+    // With the platform's split gone the owner takes the whole net: nothing is left unassigned.
+    await page.getByText('Shares: 70% in total, of 100% at most.').waitFor();
+    await page.getByText(/is shared: .+ \(owner\) \$96\.80$/).waitFor();
     expect(await splitsOf()).toEqual(['owner 0.7']);
 
     // More than what is left: the API's refusal shows on the share.
@@ -294,7 +298,7 @@ describe('the Finance page in the console (Chromium)', () => {
     await page.getByLabel('Share (%)').fill('30');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(new RegExp(`#/products/${workshop.id}/show/splits$`));
-    await page.getByText('Total: 100% · Remaining: 0%').waitFor();
+    await page.getByText('Shares: 100% in total, of 100% at most.').waitFor();
     await keepScreenshot(page, 'console-product-splits');
     expect(await splitsOf()).toEqual(['owner 0.7', 'platform 0.3']);
   });

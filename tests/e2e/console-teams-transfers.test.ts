@@ -150,7 +150,8 @@ describe('teams and transfers in the console (Chromium)', () => {
     await memberRow(page, 'member.two@example.com').waitFor();
     expect(page.url()).toContain(`/bulk-purchases/${team.id}/show`); // the dialog's clicks did not open the member's row
 
-    expect(await Purchase.query(db()).findById(seats.one.id)).toBeUndefined(); // the seat purchase is gone
+    // The seat purchase is kept, marked Revoked: the audit log's link still opens it.
+    expect(await Purchase.query(db()).findById(seats.one.id)).toMatchObject({ status: 'Revoked' });
     expect(await Purchase.query(db()).findById(seats.two.id)).toMatchObject({ status: 'Valid' });
     expect((await Coupon.query(db()).findById(teamCoupon.id))!.usedCount).toBe(1);
     expect(await db()('auditLogs').where({ action: 'team.seat-revoked', recordId: seats.one.id })).toHaveLength(1);

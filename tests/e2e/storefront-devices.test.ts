@@ -26,6 +26,7 @@ describe('signing out everywhere from /devices (Chromium)', () => {
       site().db,
       auth.user.id,
       'another browser',
+      'email',
     );
     return {
       ...auth,

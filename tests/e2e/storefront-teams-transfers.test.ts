@@ -124,14 +124,15 @@ describe('teams and transfers on the storefront (Chromium)', () => {
       .waitFor();
     await expect.poll(() => seats.innerText()).toContain('0 taken, 5 free');
     await owner.getByText('Nobody has taken a seat yet').waitFor();
-    expect(await Purchase.query(db).findById(seat.id)).toBeUndefined();
+    expect(await Purchase.query(db).findById(seat.id)).toMatchObject({ status: 'Revoked' }); // kept, for the history
     expect(await Coupon.query(db).findById(team.bulkCouponId!)).toMatchObject({ maxUses: 5, usedCount: 0 });
 
     // The colleague has lost access; their progress stays.
     await member.goto(`${baseUrl}/purchases`);
-    await member.getByText('You have not bought anything yet.').waitFor();
+    await member.getByText(/^Seat removed: the team’s owner took this seat back\./).waitFor();
     await member.goto(paidLessonUrl);
-    await member.getByRole('heading', { name: 'This lesson is for learners who bought the course' }).waitFor();
+    await member.getByRole('heading', { name: 'Your access has ended' }).waitFor();
+    await member.getByText(/Your team seat was taken back by the team’s owner/).waitFor();
     expect(await member.getByText('A type checker reads your code before it runs.').count()).toBe(0);
     expect((await LessonProgress.query(db).findById(studied!.id))?.completedAt).toBeTruthy();
 

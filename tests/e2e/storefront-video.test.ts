@@ -135,7 +135,7 @@ describe('lesson videos on the storefront (Chromium)', { timeout: 120_000 }, () 
   /** The owner's browser on another device: a session of their own. */
   async function ownerContext(): Promise<BrowserContext> {
     const db = database().db;
-    const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, owner.id, 'another device');
+    const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, owner.id, 'another device', 'email');
     const context = await contextFor(browser, baseUrl, {
       user: owner,
       cookie: `lp_session=${session.token}; lp_csrf=${session.csrfToken}`,
@@ -406,7 +406,7 @@ describe('lesson videos on the storefront (Chromium)', { timeout: 120_000 }, () 
 
   it('refuses the owner’s video to a learner without access: the locked page, and 403 for their playlist', async () => {
     const db = database().db;
-    const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, owner.id, 'api');
+    const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, owner.id, 'api', 'email');
     const answer = await fetch(`${baseUrl}/api/store/courses/${courseSlug}/lessons/${lessons.deepDive.id}`, {
       headers: { Cookie: `lp_session=${session.token}` },
     });

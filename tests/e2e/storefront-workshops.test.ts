@@ -15,7 +15,7 @@ async function contextAs(
   user: User,
   options: BrowserContextOptions = {},
 ) {
-  const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, user.id, 'browser test');
+  const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, user.id, 'browser test', 'email');
   const context = await browser.newContext(options);
   await context.addCookies([
     { name: 'lp_session', value: session.token, url: baseUrl, httpOnly: true, sameSite: 'Lax' },

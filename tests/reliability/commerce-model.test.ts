@@ -47,7 +47,7 @@ const WORKSHOP_SEATS = 6;
 const LIMITED_USES = 2;
 type ProductKey = 'basics' | 'pro' | 'workshop';
 type CourseKey = 'main' | 'workshop';
-type Status = 'Valid' | 'Restricted' | 'Refunded' | 'Disputed' | 'Banned';
+type Status = 'Valid' | 'Restricted' | 'Refunded' | 'Disputed' | 'Banned' | 'Revoked';
 const GRANTS_COURSE: Record<ProductKey, CourseKey> = { basics: 'main', pro: 'main', workshop: 'workshop' };
 const TABLES = [
   'purchases',
@@ -670,7 +670,8 @@ const revoke = (teamIndex: number, memberIndex: number) =>
       if (!seat) return;
       const teamId = teamPurchases(m, team.coupon)[0]!.id;
       await accepted(() => store(w, w.users[team.owner], 'delete', `/teams/${teamId}/members/${seat.id}`));
-      m.purchases.splice(m.purchases.indexOf(seat), 1);
+      // The seat stays, marked Revoked (the invariants check every known purchase's status).
+      seat.status = 'Revoked';
       if (seat.user !== team.owner) team.revoked.add(seat.user);
     },
   );

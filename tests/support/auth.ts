@@ -23,7 +23,7 @@ export async function signedInByEmail(db: Db, email: string): Promise<SignedIn> 
 }
 
 async function sessionFor(db: Db, user: User): Promise<SignedIn> {
-  const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, user.id, 'test');
+  const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, user.id, 'test', 'email');
   return { user, cookie: `lp_session=${session.token}; lp_csrf=${session.csrfToken}`, csrfToken: session.csrfToken };
 }
 

@@ -43,7 +43,7 @@ export async function signedInContext(
   email?: string,
 ): Promise<BrowserContext> {
   const user = await createUser(db, { roles, email });
-  const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, user.id, 'browser test');
+  const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, user.id, 'browser test', 'email');
   return withSession(await browser.newContext(), baseUrl, session.token, session.csrfToken);
 }
 

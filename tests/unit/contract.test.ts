@@ -131,7 +131,7 @@ describe('the API contract, as the apps compile against it', () => {
 // the console's records are rows of models, so each model must still fit its record.
 type Fits<Row, Answer> = Row extends Answer ? true : never;
 const _recordsFitTheirModels: [
-  Fits<Purchase, PurchaseRecord>,
+  Fits<Purchase & { refundedAmount: number }, PurchaseRecord>, // what its charge refunded, joined
   Fits<
     Purchase & { bulkCouponId: string; seatsTotal: number; seatsUsed: number; inviteCode: string },
     BulkPurchaseRecord

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { adjustmentLines, saleLines, shareOf, type Line, type Split } from '../../api/src/finance/split-ledger';
+import { adjustmentLines, saleLines, shareOf, type Line, type Split } from '../../api/src/shared/split-ledger';
 
 const platform = (percent: number): Split => ({ type: 'platform', userId: null, share: shareOf(percent) });
 const owner = (percent: number, userId = 'owner'): Split => ({ type: 'owner', userId, share: shareOf(percent) });

@@ -11,6 +11,8 @@ interface RecordListProps {
   /** Said after the resource's own note in the empty state. */
   emptyNote?: ReactNode;
   sort?: SortPayload;
+  /** Filters a list opens with (the person can clear them). */
+  filterDefaultValues?: Record<string, unknown>;
   actions?: ReactElement | false;
   /** Offer the CSV export (most lists do not: their records are read on their pages). */
   exporter?: boolean;
@@ -45,6 +47,7 @@ export function RecordList({
   emptyAction,
   emptyNote,
   sort = NEWEST_FIRST,
+  filterDefaultValues,
   actions,
   exporter = false,
   texts,
@@ -60,6 +63,7 @@ export function RecordList({
     <List
       title={title}
       filters={filters}
+      filterDefaultValues={filterDefaultValues}
       exporter={exporter ? undefined : false}
       sort={sort}
       pagination={<Pagination rowsPerPageOptions={ROWS_PER_PAGE} />}

@@ -1,8 +1,10 @@
+import { Alert } from '@mui/material';
 import { Edit, Labeled, SimpleForm, useNotify, useRecordContext, useRedirect, useTranslate } from 'react-admin';
 import { SaveAndDeleteToolbar } from '../common/SaveAndDeleteToolbar';
 import { LessonVideoPanel } from '../videos/LessonVideoPanel';
 import { typeNoun } from './choices';
 import { TypeField } from './TypeField';
+import { useMayEditContent } from './authorship';
 import { ContentFieldsInputs } from './ContentFieldsInputs';
 import { toContentUpdate } from './transform';
 import type { ContentResource } from './types';
@@ -19,6 +21,35 @@ function EditTitle() {
           })
         : translate('console.content.editContent')}
     </span>
+  );
+}
+
+/** The form, or for a contributor on another author's content, why there is none (the API would refuse it). */
+function EditForm() {
+  const record = useRecordContext<ContentResource>();
+  const mayEdit = useMayEditContent(record);
+  const translate = useTranslate();
+  if (record && !mayEdit)
+    return (
+      <Alert severity="info" sx={{ m: 2 }}>
+        {translate('console.content.notYours')}
+      </Alert>
+    );
+  return (
+    <>
+      <SimpleForm
+        toolbar={
+          <SaveAndDeleteToolbar
+            confirmTitle="console.content.delete.title"
+            confirmContent="console.content.delete.content"
+          />
+        }
+        warnWhenUnsavedChanges
+      >
+        <EditInputs />
+      </SimpleForm>
+      <LessonVideoPanel />
+    </>
   );
 }
 
@@ -57,18 +88,7 @@ export function ContentResourceEdit() {
         },
       }}
     >
-      <SimpleForm
-        toolbar={
-          <SaveAndDeleteToolbar
-            confirmTitle="console.content.delete.title"
-            confirmContent="console.content.delete.content"
-          />
-        }
-        warnWhenUnsavedChanges
-      >
-        <EditInputs />
-      </SimpleForm>
-      <LessonVideoPanel />
+      <EditForm />
     </Edit>
   );
 }

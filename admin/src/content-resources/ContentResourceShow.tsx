@@ -1,11 +1,13 @@
 import { Box, Divider, Stack, Typography } from '@mui/material';
 import {
   DateField,
+  EditButton,
   FunctionField,
   Labeled,
   ReferenceField,
   Show,
   TextField,
+  TopToolbar,
   useCreatePath,
   useGetIdentity,
   usePermissions,
@@ -22,6 +24,7 @@ import { hasBody, isContainer, typeLabel } from './choices';
 import { TypeField } from './TypeField';
 import { StateField } from './StateField';
 import { ContentOutline } from './tree/ContentOutline';
+import { useMayEditContent } from './authorship';
 import type { UserName } from '../users/types';
 import type { ContentResource } from './types';
 
@@ -53,6 +56,7 @@ function Details() {
   const { identity } = useGetIdentity();
   const createPath = useCreatePath();
   const translate = useTranslate();
+  const mayEdit = useMayEditContent(record);
   if (!record) return null;
   return (
     <Stack spacing={3} sx={{ p: 2 }}>
@@ -104,12 +108,18 @@ function Details() {
         <>
           <Divider />
           <Section title="resources.content-resources.fields.fields.body">
-            <RichTextField source="fields.body" emptyText="console.content.noBody" />
+            {record.bodyWithheld ? (
+              <Typography variant="body2" color="text.secondary">
+                {translate('console.content.bodyWithheld')}
+              </Typography>
+            ) : (
+              <RichTextField source="fields.body" emptyText="console.content.noBody" />
+            )}
           </Section>
         </>
       )}
       {isContainer(record.type) && (
-        <ContentOutline rootId={String(record.id)} hideWhenEmpty={record.type === 'lesson'} />
+        <ContentOutline rootId={String(record.id)} hideWhenEmpty={record.type === 'lesson'} mayEdit={mayEdit} />
       )}
       <Divider />
       <Section title="console.content.partOf">
@@ -150,9 +160,29 @@ function Details() {
   );
 }
 
+/** Edit only for those who may change it: a contributor sees no Edit on another author's content. */
+function ContentShowActions() {
+  const record = useRecordContext<ContentResource>();
+  const mayEdit = useMayEditContent(record);
+  const translate = useTranslate();
+  return (
+    <TopToolbar>
+      {mayEdit ? (
+        <EditButton />
+      ) : (
+        record && (
+          <Typography variant="body2" color="text.secondary" sx={{ alignSelf: 'center' }}>
+            {translate('console.content.notYours')}
+          </Typography>
+        )
+      )}
+    </TopToolbar>
+  );
+}
+
 export function ContentResourceShow() {
   return (
-    <Show title={<ContentTitle />}>
+    <Show title={<ContentTitle />} actions={<ContentShowActions />}>
       <Details />
     </Show>
   );

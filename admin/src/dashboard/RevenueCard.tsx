@@ -44,6 +44,7 @@ export function RevenueCard({ data }: { data: DashboardSummary }) {
               <TableCell>{translate('finance.dashboard.day')}</TableCell>
               <TableCell align="right">{translate('finance.dashboard.gross')}</TableCell>
               <TableCell align="right">{translate('finance.dashboard.refunded')}</TableCell>
+              <TableCell align="right">{translate('finance.dashboard.net')}</TableCell>
               <TableCell align="right">{translate('finance.dashboard.purchases')}</TableCell>
             </TableRow>
           </TableHead>
@@ -55,6 +56,7 @@ export function RevenueCard({ data }: { data: DashboardSummary }) {
                 </TableCell>
                 <TableCell align="right">{formatMoney(d.gross)}</TableCell>
                 <TableCell align="right">{formatMoney(d.refunded)}</TableCell>
+                <TableCell align="right">{formatMoney(d.net)}</TableCell>
                 <TableCell align="right">{d.purchases}</TableCell>
               </TableRow>
             ))}

@@ -12,9 +12,9 @@ export function SalesTotals({ totals }: { totals: DashboardSummary['totals'] }) 
           'finance.dashboard.netRevenue',
           formatMoney(totals.net),
           'finance.dashboard.netRevenueHint',
-          { refunded: formatMoney(totals.refunded) },
+          { fees: formatMoney(totals.fees), refunded: formatMoney(totals.refunded), disputed: formatMoney(totals.disputed) },
         ],
-        ['finance.dashboard.purchases', totals.purchases],
+        ['finance.dashboard.purchases', totals.purchases, 'finance.dashboard.purchasesHint'],
         ['finance.dashboard.refunds', totals.refunds, 'finance.dashboard.refundsHint'],
         ['finance.dashboard.activeLearners', totals.activeLearners, 'finance.dashboard.activeLearnersHint'],
       ]}

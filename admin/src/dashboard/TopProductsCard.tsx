@@ -20,7 +20,7 @@ export function TopProductsCard({ products }: { products: DashboardSummary['topP
               <TableRow>
                 <TableCell>{translate('finance.dashboard.product')}</TableCell>
                 <TableCell align="right">{translate('finance.dashboard.purchases')}</TableCell>
-                <TableCell align="right">{translate('finance.dashboard.revenue')}</TableCell>
+                <TableCell align="right">{translate('finance.dashboard.netRevenue')}</TableCell>
               </TableRow>
             </TableHead>
             <ProductRows

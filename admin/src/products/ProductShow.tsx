@@ -26,6 +26,7 @@ import { canRead, canWrite } from '../permissions';
 import { priceColumns } from '../prices/PriceList';
 import { PurchaseRows } from '../purchases/PurchaseRows';
 import { SPLIT_TYPE_CHOICES } from '../product-revenue-splits/choices';
+import { SplitExample } from '../product-revenue-splits/SplitExample';
 import { type Product } from './choices';
 import { productColumns } from './ProductList';
 import { SessionsSection } from './SessionsSection';
@@ -40,31 +41,6 @@ function ProductTitle() {
         ? translate('resources.products.title', { name: product.name })
         : translate('resources.products.titleLoading')}
     </>
-  );
-}
-
-/** Shares are fractions with at most four decimals: sums are rounded there, so 0.1 + 0.2 is 0.3. */
-const fourDecimals = (n: number) => Math.round(n * 10_000) / 10_000;
-
-/** The sum of the listed splits and what is left to assign, with a warning when it is not exactly 100 %. */
-function SplitTotal() {
-  const { data, total } = useListContext<{ id: string; percent: number }>();
-  const translate = useTranslate();
-  if (!data?.length) return null;
-  const sum = fourDecimals(data.reduce((s, split) => s + Number(split.percent), 0));
-  const remaining = fourDecimals(1 - sum);
-  const partial = total !== undefined && total > data.length;
-  return (
-    <Typography variant="body2" sx={{ p: 2 }} color={remaining === 0 ? 'text.secondary' : 'warning.main'} role="status">
-      {translate(
-        partial ? 'resources.product-revenue-splits.totalsOfPage' : 'resources.product-revenue-splits.totals',
-        {
-          sum: formatPercent(sum),
-          remaining: formatPercent(Math.max(remaining, 0)),
-        },
-      )}
-      {remaining > 0 ? ` — ${translate('resources.product-revenue-splits.unassigned')}` : ''}
-    </Typography>
   );
 }
 
@@ -88,7 +64,7 @@ function SplitRows() {
           />
         ) : null}
       </Rows>
-      <SplitTotal />
+      <SplitExample />
     </>
   );
 }

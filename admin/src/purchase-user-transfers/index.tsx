@@ -1,6 +1,7 @@
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import {
   AutocompleteInput,
+  NullableBooleanInput,
   ReferenceField,
   ReferenceInput,
   SelectInput,
@@ -19,6 +20,15 @@ import { TRANSFER_STATE_CHOICES, TRANSFER_STATE_LOOKS, type PurchaseUserTransfer
 import { TransfersOfPurchase } from './TransferRows';
 
 const filters = [
+  <NullableBooleanInput
+    key="started"
+    source="started"
+    label="resources.purchase-user-transfers.started.label"
+    trueLabel="resources.purchase-user-transfers.started.yes"
+    falseLabel="resources.purchase-user-transfers.started.no"
+    nullLabel="resources.purchase-user-transfers.started.all"
+    alwaysOn
+  />,
   <SelectInput key="transferState" source="transferState" choices={TRANSFER_STATE_CHOICES} alwaysOn />,
   <ReferenceInput key="sourceUserId" source="sourceUserId" reference="users" alwaysOn>
     <AutocompleteInput label="resources.purchase-user-transfers.fields.sourceUserId" />
@@ -41,7 +51,7 @@ function ProductOfPurchase(_props: { label?: string; sortable?: boolean }) {
 
 function TransferList() {
   return (
-    <RecordList filters={filters} icon={SwapHorizIcon}>
+    <RecordList filters={filters} filterDefaultValues={{ started: true }} icon={SwapHorizIcon}>
       {date('createdAt')}
       {status(TRANSFER_STATE_LOOKS, 'transferState')}
       <ProductOfPurchase label="resources.purchase-user-transfers.product" sortable={false} />

@@ -1,5 +1,6 @@
 import { FunctionField } from 'react-admin';
 import { date, money, ref, status, text } from '../common/columns';
+import { formatMoney } from '../common/money';
 import { Rows } from '../common/Rows';
 import { PURCHASE_STATUS_LOOKS, purchaseKind, type Purchase } from './choices';
 
@@ -18,6 +19,12 @@ export function PurchaseRows({ hide = [], empty }: PurchaseRowsProps) {
     ref('productId', 'products'),
     status(PURCHASE_STATUS_LOOKS),
     money('totalAmount'),
+    <FunctionField<Purchase>
+      key="refundedAmount"
+      source="refundedAmount"
+      label="resources.purchases.fields.refundedAmount"
+      render={(p) => (p.refundedAmount > 0 ? formatMoney(p.refundedAmount, p.currency) : '—')}
+    />,
     <FunctionField<Purchase> key="kind" label="resources.purchases.fields.kind" render={purchaseKind} />,
     text('country', { emptyText: '—' }),
   ];

@@ -1,4 +1,4 @@
-import { Box, Link as MuiLink, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
+import { Alert, Box, Link as MuiLink, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import {
   DateField,
   FunctionField,
@@ -18,7 +18,8 @@ import { MoneyField } from '../common/MoneyField';
 import { StatusChipField } from '../common/StatusChipField';
 import { ChargeHistoryRows } from '../merchant-records';
 import type { MerchantCharge } from '../merchant-records/payments';
-import { canRead } from '../permissions';
+import { canRead, isStaff } from '../permissions';
+import { Timeline } from '../timeline/Timeline';
 import { TransfersOfPurchase } from '../purchase-user-transfers/TransferRows';
 import { PURCHASE_STATUS_LOOKS, purchaseKind, type Purchase } from './choices';
 import { PurchaseActions } from './PurchaseActions';
@@ -124,6 +125,21 @@ function StatusReason(_props: { label?: false }) {
   );
 }
 
+/** A partial refund leaves the purchase Valid: said next to its status, so it is not missed. */
+function PartlyRefunded(_props: { label?: false }) {
+  const purchase = useRecordContext<Purchase>();
+  const translate = useTranslate();
+  if (!purchase || purchase.refundedAmount <= 0 || purchase.status === 'Refunded') return null;
+  return (
+    <Alert severity="info" sx={{ my: 1 }}>
+      {translate('resources.purchases.partlyRefunded', {
+        refunded: formatMoney(purchase.refundedAmount, purchase.currency),
+        paid: formatMoney(purchase.totalAmount, purchase.currency),
+      })}
+    </Alert>
+  );
+}
+
 /** The refunds and disputes of the purchase's charge (none without a charge). */
 function ChargeHistory({ what }: { what: 'merchant-refunds' | 'merchant-disputes'; label?: false }) {
   const purchase = useRecordContext<Purchase>();
@@ -139,6 +155,11 @@ function ChargeHistory({ what }: { what: 'merchant-refunds' | 'merchant-disputes
   );
 }
 
+function PurchaseTimeline(_props: { label?: false }) {
+  const purchase = useRecordContext<Purchase>();
+  return purchase ? <Timeline of="purchases" id={purchase.id} /> : null;
+}
+
 export function PurchaseShow() {
   const { permissions } = usePermissions();
   return (
@@ -147,6 +168,7 @@ export function PurchaseShow() {
         <TabbedShowLayout.Tab label="resources.purchases.tabs.summary">
           <StatusChipField source="status" looks={PURCHASE_STATUS_LOOKS} />
           <StatusReason label={false} />
+          <PartlyRefunded label={false} />
           <ReferenceField source="productId" reference="products" link="show" />
           <ReferenceField source="userId" reference="users" link="show" />
           <MoneyField source="totalAmount" />
@@ -181,6 +203,12 @@ export function PurchaseShow() {
         <TabbedShowLayout.Tab label="resources.purchases.tabs.team" path="team">
           <TeamInfo label={false} />
         </TabbedShowLayout.Tab>
+
+        {isStaff(permissions) && (
+          <TabbedShowLayout.Tab label="console.timeline.tab" path="timeline">
+            <PurchaseTimeline label={false} />
+          </TabbedShowLayout.Tab>
+        )}
 
         {canRead(permissions, 'purchase-user-transfers') && (
           <TabbedShowLayout.Tab label="resources.purchases.tabs.transfers" path="transfers">

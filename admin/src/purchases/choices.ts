@@ -9,6 +9,7 @@ export const PURCHASE_STATUS_LOOKS: Record<PurchaseStatus, ChipLook> = {
   Refunded: { label: 'Refunded', color: 'warning' },
   Disputed: { label: 'Disputed', color: 'error' },
   Banned: { label: 'Banned', color: 'error' },
+  Revoked: { label: 'Seat revoked', choice: 'Revoked (team seat taken back)', color: 'default' },
 };
 
 export const PURCHASE_STATUS_CHOICES = choicesOf(PURCHASE_STATUS_LOOKS);

@@ -3,6 +3,7 @@ import bulkPurchases from '../bulk-purchases';
 import coupons from '../coupons';
 import { MERCHANT_SCREENS } from '../merchant-records';
 import prices from '../prices';
+import pricing from '../pricing';
 import productRevenueSplits from '../product-revenue-splits';
 import products from '../products';
 import purchaseUserTransfers from '../purchase-user-transfers';
@@ -37,6 +38,7 @@ export const CATALOG_AND_SALES_RESOURCES: ConsoleResource[] = [
   { name: 'purchase-user-transfers', read: STAFF, write: ['support'], ...purchaseUserTransfers, group: 'Sales' },
   { name: 'product-revenue-splits', read: STAFF, write: ['finance'], ...productRevenueSplits, group: 'Sales' },
   { name: 'waitlist-entries', read: ['support'], write: ['support'], ...waitlistEntries, group: 'Sales' },
+  { name: 'pricing-scenarios', read: STAFF, write: STAFF, ...pricing, group: 'Sales' },
 
   payments('merchant-charges'),
   // Read-only: refunds are made from a purchase (POST /api/admin/purchases/:id/refund), disputes by the provider.

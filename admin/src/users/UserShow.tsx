@@ -1,13 +1,15 @@
 import type { ReactNode } from 'react';
-import { EditButton, FunctionField, Show, TabbedShowLayout, TextField, TopToolbar, usePermissions } from 'react-admin';
+import { EditButton, FunctionField, Show, TabbedShowLayout, TextField, TopToolbar, usePermissions, useRecordContext } from 'react-admin';
 import { date, text } from '../common/columns';
 import { json } from '../common/JsonField';
 import { relatedTab } from '../common/RelatedTab';
-import { canRevoke, canWrite } from '../permissions';
+import { canRevoke, canWrite, isStaff } from '../permissions';
+import { Timeline } from '../timeline/Timeline';
 import { RevokeButton } from './RevokeButton';
 import { RolesField } from './RolesField';
 import { SignOutEverywhereButton } from './SignOutEverywhereButton';
-import type { Account } from './types';
+import { ViewAsButton } from './ViewAsButton';
+import type { Account, User } from './types';
 
 function accountExpiry(account: Account): string {
   if (account.expiresAt === null || account.expiresAt === '') return '—';
@@ -19,6 +21,7 @@ function UserShowActions() {
   const { permissions } = usePermissions();
   return (
     <TopToolbar>
+      <ViewAsButton />
       <SignOutEverywhereButton />
       {canWrite(permissions, 'users') && <EditButton />}
     </TopToolbar>
@@ -33,6 +36,11 @@ const signIns = (reference: string, columns: ReactNode[]) => ({
   empty: `resources.${reference}.noneHere`,
   children: columns,
 });
+
+function UserTimeline(_props: { label?: false }) {
+  const user = useRecordContext<User>();
+  return user ? <Timeline of="users" id={user.id} /> : null;
+}
 
 export function UserShow() {
   const { permissions } = usePermissions();
@@ -55,6 +63,12 @@ export function UserShow() {
           {date('updatedAt')}
           {text('id', { label: 'resources.users.fields.id' })}
         </TabbedShowLayout.Tab>
+
+        {isStaff(permissions) && (
+          <TabbedShowLayout.Tab label="console.timeline.tab" path="timeline">
+            <UserTimeline label={false} />
+          </TabbedShowLayout.Tab>
+        )}
 
         {relatedTab(permissions, 'resources.users.tabs.accounts', 'accounts', {
           ...signIns('accounts', [

@@ -48,6 +48,10 @@ export interface AdminResource extends ListableResource {
   scope?: (query: AnyQueryBuilder) => void;
   /** Rewrites each row before it leaves the server (e.g. to hide secrets inside a text). */
   present?: (row: Row) => Row;
+  /** What a reader may see of the rows (lists and reads, not writes): e.g. contributors, others' drafts not at all. */
+  readScope?: (query: AnyQueryBuilder, reader: WriteActor) => void;
+  /** Rewrites a row for its reader after `present`, e.g. without the body of another author's lesson. */
+  presentTo?: (row: Row, reader: WriteActor) => Row;
   /** Writable fields on create (a strict object schema); absent: no create. */
   create?: z.ZodType<Row>;
   /** Writable fields on update (a strict object schema, all optional); absent: no update. */

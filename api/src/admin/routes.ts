@@ -5,15 +5,17 @@ import { IdParam, NumericIdParam } from '../http/params';
 import type { Policies } from '../http/policy';
 import { parseListQuery } from './schemas/list-query';
 import { parseCreate, updateRequest } from './schemas/write';
-import type { AdminResource } from './resource';
+import type { AdminResource, WriteActor } from './resource';
 import type { AdminService, WriteContext } from './service';
 
-function writeContext(ctx: Context): WriteContext {
+/** Who is asking: what they may read and write depends on it. */
+function actorOf(ctx: Context): WriteActor {
   const user = userOf(ctx);
-  return {
-    actor: { id: user.id, email: user.email, roles: user.roles },
-    requestId: (ctx.state.requestId as string) ?? null,
-  };
+  return { id: user.id, email: user.email, roles: user.roles };
+}
+
+function writeContext(ctx: Context): WriteContext {
+  return { actor: actorOf(ctx), requestId: (ctx.state.requestId as string) ?? null };
 }
 
 /** ra-data-simple-rest's contract for every resource; only the operations a resource defines are routed. */
@@ -36,14 +38,14 @@ export function adminRoutes({
 
     router.get(path, readers, async (ctx) => {
       const query = parseListQuery(resource, ctx.query);
-      const { rows, total } = await admin.list(resource, query);
+      const { rows, total } = await admin.list(resource, query, actorOf(ctx));
       const last = query.offset + rows.length - 1;
       ctx.set('Content-Range', `${resource.name} ${rows.length ? `${query.offset}-${last}` : '*'}/${total.total}`);
       if (total.estimated) ctx.set('X-Total-Estimated', 'true');
       ctx.body = rows;
     });
     router.get(`${path}/:id`, readers, async (ctx) => {
-      ctx.body = await admin.getOne(resource, idOf(ctx));
+      ctx.body = await admin.getOne(resource, idOf(ctx), actorOf(ctx));
     });
     const { create, update } = resource;
     if (create) {

@@ -48,6 +48,11 @@ export function adminService({ db, changed = () => {} }: { db: Db; changed?: () 
     return typeof mapped === 'string' ? mapped : (db.raw(mapped.expression) as unknown as string);
   };
   const present = (resource: AdminResource, row: Row): Row => (resource.present ? resource.present(row) : row);
+  /** A row as its reader sees it (without a reader: as any staff member does). */
+  const presentTo = (resource: AdminResource, row: Row, reader?: WriteActor): Row => {
+    const shown = present(resource, row);
+    return reader && resource.presentTo ? resource.presentTo(shown, reader) : shown;
+  };
   const committed = (row: Row): Row => {
     changed();
     return row;
@@ -61,12 +66,19 @@ export function adminService({ db, changed = () => {} }: { db: Db; changed?: () 
   }
 
   /** A live record: soft-deleted rows and rows outside the resource's scope do not exist for the console. */
-  async function findRow(resource: AdminResource, id: string, conn: Db = db, lock = false): Promise<Row | undefined> {
+  async function findRow(
+    resource: AdminResource,
+    id: string,
+    conn: Db = db,
+    lock = false,
+    reader?: WriteActor,
+  ): Promise<Row | undefined> {
     const query = baseQuery(resource, conn)
       .where(column(resource, idColumnOf(resource)), id)
       .first();
     if (resource.remove === 'soft') query.whereNull(column(resource, 'deletedAt'));
     resource.scope?.(query);
+    if (reader) resource.readScope?.(query, reader);
     if (lock) query.forUpdate();
     const row = (await query) as unknown as Row | undefined;
     return row ? (normalized(row) as Row) : undefined;
@@ -103,10 +115,11 @@ export function adminService({ db, changed = () => {} }: { db: Db; changed?: () 
   }
 
   return {
-    async list(resource: AdminResource, query: ListQuery): Promise<Page> {
+    async list(resource: AdminResource, query: ListQuery, reader?: WriteActor): Promise<Page> {
       const filtered = baseQuery(resource).modify((q) => {
         if (resource.remove === 'soft') q.whereNull(column(resource, 'deletedAt'));
         resource.scope?.(q);
+        if (reader) resource.readScope?.(q, reader);
         for (const { field, op, value } of query.conditions) {
           const col = column(resource, field);
           if (op === 'in') q.whereIn(col, value as string[]);
@@ -130,7 +143,7 @@ export function adminService({ db, changed = () => {} }: { db: Db; changed?: () 
         .limit(query.limit);
       if (resource.exactCount) {
         const [rows, total] = await Promise.all([page, countMatches(filtered, true)]);
-        return { rows: (rows as unknown as Row[]).map((r) => present(resource, r)), total };
+        return { rows: (rows as unknown as Row[]).map((r) => presentTo(resource, r, reader)), total };
       }
       // The page and its capped count in one statement: one round trip where most of a list's time goes.
       if (!page.hasSelects()) page.select(`${resource.model.tableName}.*`);
@@ -141,15 +154,15 @@ export function adminService({ db, changed = () => {} }: { db: Db; changed?: () 
       const total =
         counted === undefined ? await countMatches(filtered, false) : await totalOf(filtered, Number(counted));
       return {
-        rows: rows.map(({ matchCount: _, ...row }) => present(resource, row)),
+        rows: rows.map(({ matchCount: _, ...row }) => presentTo(resource, row, reader)),
         total,
       };
     },
 
-    async getOne(resource: AdminResource, id: string): Promise<Row> {
-      const row = await findRow(resource, id);
+    async getOne(resource: AdminResource, id: string, reader?: WriteActor): Promise<Row> {
+      const row = await findRow(resource, id, db, false, reader);
       if (!row) throw new AppError('not-found', `No ${resource.name} record with id ${id}.`);
-      return present(resource, row);
+      return presentTo(resource, row, reader);
     },
 
     /** `input` is the body as the resource's create schema parsed it at the edge. */

@@ -15,15 +15,16 @@ import type { BanResult, RefundResult } from './schemas';
 import { cancelOpenTransfers } from './transfers';
 
 /**
- * The only edges a purchase's status may move along (DOMAIN §6). Refunded and Banned are final, so a late or
- * duplicated provider event can never undo a newer state.
+ * The only edges a purchase's status may move along (DOMAIN §6). Refunded, Banned and Revoked are final, so a late
+ * or duplicated provider event can never undo a newer state.
  */
 export const PURCHASE_EDGES: Record<PurchaseStatus, readonly PurchaseStatus[]> = {
-  Valid: ['Refunded', 'Disputed', 'Banned'],
-  Restricted: ['Refunded', 'Disputed', 'Banned'],
+  Valid: ['Refunded', 'Disputed', 'Banned', 'Revoked'],
+  Restricted: ['Refunded', 'Disputed', 'Banned', 'Revoked'],
   Disputed: [...GRANTING_STATUSES, 'Banned'], // a dispute won gives back the access it had
   Refunded: [],
   Banned: [],
+  Revoked: [], // a seat let back in is a new seat
 };
 
 const sourcesOf = (to: PurchaseStatus) =>

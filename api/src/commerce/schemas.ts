@@ -310,10 +310,12 @@ export interface PurchaseRecord {
   statusReason: string | null;
   createdAt: Date;
   updatedAt: Date;
+  /** Cents its charge has refunded so far (0 without a charge); a partial refund leaves the purchase Valid. */
+  refundedAmount: number;
 }
 
 /** A team purchase (the `bulk-purchases` resource): the buyer's purchase with its team coupon's seats. */
-export interface BulkPurchaseRecord extends PurchaseRecord {
+export interface BulkPurchaseRecord extends Omit<PurchaseRecord, 'refundedAmount'> {
   bulkCouponId: string;
   seatsTotal: number;
   seatsUsed: number;

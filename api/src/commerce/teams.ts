@@ -10,6 +10,7 @@ import { GRANTING_STATUSES, type Coupon, type Purchase } from './models';
 import { holdingOf } from './ownership';
 import type { InviteAnswer, RedeemedSeat, RevokedMember, TeamMember, TeamView } from './schemas';
 import { keepOutOfTeam } from './seats';
+import { cancelOpenTransfers } from './transfers';
 
 /** A team is the purchase that carries its coupon (read only where bulk_coupon_id is set, so never null here). */
 type TeamRow = Pick<Purchase, 'id' | 'userId' | 'productId' | 'status' | 'createdAt'> & { bulkCouponId: string };
@@ -29,6 +30,14 @@ const INVITE_NOT_FOUND =
   "This invite link is not valid: its team's owner may have replaced it. Ask them for the current link.";
 
 const GRANTS_ACCESS: readonly string[] = GRANTING_STATUSES;
+
+/** Why a seat ended, as the member's purchase and the console show it. */
+const revocationReason = (ownSeat: boolean, bySupport: boolean): string =>
+  ownSeat
+    ? "The team's owner gave up their own seat."
+    : bySupport
+      ? 'Support removed this seat from the team.'
+      : "The team's owner removed this seat.";
 
 /**
  * Team purchases (DOMAIN §7): the owner's team page, seats claimed through the invite link, revoked seats.
@@ -220,7 +229,7 @@ export function teamService({ db, config, outbox }: Deps) {
     },
 
     /**
-     * Frees a member's seat: their seat purchase ends (they lose access), their progress stays (it belongs to
+     * Frees a member's seat: their seat purchase ends, marked Revoked (they lose access), their progress stays (it belongs to
      * the person, not the seat), the seat can be given to someone else, and they are told by email. The invite link
      * refuses them from then on, until the owner lets them back in.
      */
@@ -232,6 +241,7 @@ export function teamService({ db, config, outbox }: Deps) {
     ): Promise<TeamView> {
       const result = await db.transaction(async (trx) => {
         const team = await lockTeam(trx, purchaseId, { id: actor.id!, staff: actor.staff });
+        const ownerActing = actor.id === team.userId;
         // Coupon before seat: the order every team change takes.
         await trx('coupons').where({ id: team.bulkCouponId }).forUpdate().first('id');
         const seat = await trx('purchases')
@@ -240,20 +250,23 @@ export function teamService({ db, config, outbox }: Deps) {
           .forUpdate()
           .first();
         if (!seat) throw new AppError('not-found', 'That person has no seat in this team.');
-        await trx('purchaseUserTransfers').where({ purchaseId: seat.id }).delete();
-        await trx('purchases').where({ id: seat.id }).delete();
+        const ownSeat = seat.userId === team.userId;
+        // The seat is kept, marked Revoked, so the audit log and the member's history still lead to it.
+        const after = { status: 'Revoked', statusReason: revocationReason(ownSeat, actor.staff && !ownerActing) };
+        await trx('purchases').where({ id: seat.id }).update(after);
+        await cancelOpenTransfers(trx, seat.id);
         await trx('coupons').where({ id: team.bulkCouponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
         await recordAudit(trx, {
           actor,
           action: 'team.seat-revoked',
           resource: 'purchases',
           recordId: seat.id,
-          before: seat,
-          after: null,
+          before: { status: seat.status, statusReason: seat.statusReason },
+          after,
           requestId,
         });
         // The owner giving up their own seat may take it again; anyone else is removed and told.
-        if (seat.userId !== team.userId) {
+        if (!ownSeat) {
           await keepOutOfTeam(trx, team.bulkCouponId, seat.userId, actor.id);
           const [member, owner, product] = await Promise.all([
             trx('users').where({ id: seat.userId }).first('email'),
@@ -261,7 +274,7 @@ export function teamService({ db, config, outbox }: Deps) {
             trx('products').where({ id: team.productId }).first('name'),
           ]);
           // In the revocation's transaction: the member is told exactly when the seat is gone.
-          const removal = { ownerEmail: owner.email, bySupport: actor.staff && actor.id !== team.userId };
+          const removal = { ownerEmail: owner.email, bySupport: actor.staff && !ownerActing };
           await outbox.enqueue(trx, teamSeatRevokedEmail(member.email, product.name, removal));
         }
         return view(trx, team, actor.id!);

@@ -29,6 +29,13 @@ interface Export {
   rows: string;
 }
 
+/**
+ * How a charge's price came about, from its checkout: the list price for the seats bought, the upgrade credit, and
+ * the discount (list − credit − charged), whatever gave it: a code, the site-wide sale, the regional price.
+ */
+const DISCOUNT_NAME = `COALESCE(c.code, CASE WHEN c."default" THEN 'Sale' WHEN c.bulk_purchase_id IS NOT NULL THEN 'Team seats' END,
+                                CASE WHEN co.restricted THEN 'Regional price' END)`;
+
 const CHARGES: Omit<Export, 'filename'> = {
   columns: [
     { header: 'Date' },
@@ -44,17 +51,24 @@ const CHARGES: Omit<Export, 'filename'> = {
     { header: 'Currency' },
     { header: 'Status' },
     { header: 'Coupon' },
+    { header: 'Seats', number: true },
+    { header: 'List price (cents)', number: true },
+    { header: 'Upgrade credit (cents)', number: true },
+    { header: 'Discount (cents)', number: true },
   ],
   count: `SELECT count(*)::int FROM merchant_charges ch WHERE ch.created_at >= $1 AND ch.created_at < $2`,
   rows: `SELECT ${iso('s.created_at')}, s.identifier, s.purchase, s.product, s.email, s.country, s.amount, s.fee, s.net, s.refund_amount,
-                s.currency, s.status, s.code
+                s.currency, s.status, s.discount_name, s.quantity, s.list, s.credit_amount, s.list - s.credit_amount - s.amount
            FROM (SELECT ch.created_at, ch.id, ch.identifier, p.id AS purchase, pr.name AS product, u.email, p.country, ch.amount, ch.fee,
-                        ch.net, ch.refund_amount, ch.currency, p.status, c.code
+                        ch.net, ch.refund_amount, ch.currency, p.status, ${DISCOUNT_NAME} AS discount_name,
+                        co.quantity, pri.unit_amount * co.quantity AS list, co.credit_amount
                    FROM merchant_charges ch
                    LEFT JOIN purchases p ON p.merchant_charge_id = ch.id
                    LEFT JOIN products pr ON pr.id = p.product_id
                    LEFT JOIN users u ON u.id = p.user_id
-                   LEFT JOIN coupons c ON c.id = p.coupon_id
+                   LEFT JOIN checkouts co ON co.purchase_id = p.id
+                   LEFT JOIN prices pri ON pri.id = co.price_id
+                   LEFT JOIN coupons c ON c.id = COALESCE(p.coupon_id, co.coupon_id)
                   WHERE ch.created_at >= $1 AND ch.created_at < $2
                   ORDER BY ch.created_at, ch.id) s
           ORDER BY s.created_at, s.id`,

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { RecipientType } from '../shared/finance';
-import { adjustmentLines, saleLines, shareOf, type Line } from './split-ledger';
+import { adjustmentLines, saleLines, shareOf, type Line } from '../shared/split-ledger';
 
 export type LedgerKind = 'sale' | 'refund' | 'dispute' | 'dispute-won';
 

@@ -4,6 +4,7 @@ import type { DeviceFlow } from '../identity/device-flow';
 import type { DeviceAccessToken, Session, User } from '../identity/models';
 import { sameSecret } from '../identity/secrets';
 import type { NewSession, Sessions } from '../identity/sessions';
+import type { ViewAs, ViewAsGrant } from '../identity/view-as';
 import { AppError } from './errors';
 
 export const SESSION_COOKIE = 'lp_session';
@@ -12,8 +13,22 @@ export const CSRF_COOKIE = 'lp_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 
 export type Auth =
-  | { method: 'session'; user: User; session: Session }
+  | {
+      method: 'session';
+      user: User;
+      session: Session;
+      /** Support viewing the storefront as `user` (read-only): who is really there, and until when. */
+      viewAs?: { grant: ViewAsGrant; staff: User };
+    }
   | { method: 'bearer'; user: User; deviceToken: DeviceAccessToken };
+
+/** The view-as token (api/src/identity/view-as.ts), beside the staff member's own session. */
+export const VIEW_AS_COOKIE = 'lp_view_as';
+/** The one write a view-as allows: ending it. */
+export const VIEW_AS_END_PATH = '/api/store/view-as/end';
+
+/** The console keeps the staff member's own identity while they view the storefront as someone in another tab. */
+const isConsolePath = (path: string) => path.startsWith('/api/admin') || path === '/admin' || path.startsWith('/admin/');
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -24,10 +39,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function authenticate({
   sessions,
   devices,
+  viewAs,
   config,
 }: {
   sessions: Sessions;
   devices: DeviceFlow;
+  viewAs: ViewAs;
   config: Pick<Config, 'NODE_ENV'>;
 }) {
   return async (ctx: Context, next: Next) => {
@@ -54,6 +71,19 @@ export function authenticate({
             'csrf-token-invalid',
             'This request did not come from our pages (missing or wrong CSRF token). Reload and try again.',
           );
+        }
+        const viewing = ctx.cookies.get(VIEW_AS_COOKIE);
+        if (viewing && !isConsolePath(ctx.path)) {
+          const grant = await viewAs.resolve(viewing, resolved.user.id);
+          if (!grant) clearViewAsCookie(ctx, config);
+          else {
+            ctx.state.auth = { ...resolved, method: 'session', user: grant.learner, viewAs: { grant, staff: resolved.user } } satisfies Auth;
+            if (!SAFE_METHODS.has(ctx.method) && ctx.path !== VIEW_AS_END_PATH)
+              throw new AppError(
+                'view-as-read-only',
+                'You are viewing this account as support: nothing can be changed. End the view to act as yourself.',
+              );
+          }
         }
       } else {
         clearSessionCookies(ctx, config);
@@ -95,6 +125,19 @@ export function clearSessionCookies(ctx: Context, config: Pick<Config, 'NODE_ENV
   if (options.secure) ctx.cookies.secure = true;
   ctx.cookies.set(SESSION_COOKIE, null, { ...options, httpOnly: true });
   ctx.cookies.set(CSRF_COOKIE, null, { ...options, httpOnly: false });
+}
+
+/** The view-as token for a view that lasts until `expires` (HttpOnly: the page's script never reads it). */
+export function setViewAsCookie(ctx: Context, token: string, expires: Date, config: Pick<Config, 'NODE_ENV'>): void {
+  const options = { ...cookieOptions(config), expires, httpOnly: true };
+  if (options.secure) ctx.cookies.secure = true;
+  ctx.cookies.set(VIEW_AS_COOKIE, token, options);
+}
+
+export function clearViewAsCookie(ctx: Context, config: Pick<Config, 'NODE_ENV'>): void {
+  const options = { ...cookieOptions(config), httpOnly: true };
+  if (options.secure) ctx.cookies.secure = true;
+  ctx.cookies.set(VIEW_AS_COOKIE, null, options);
 }
 
 export function authOf(ctx: Context): Auth | undefined {

@@ -96,7 +96,11 @@ export function deviceFlow({ db, clock, config, limiter }: Deps) {
           .whereNull('deniedAt')
           .where('expires', '>', now())
       : 0;
-    if (updated) return giveBack();
+    if (updated) {
+      // An approved device is a sign-in of its own, kept for the person's timeline.
+      if (decision === 'approve') await db('signIns').insert({ userId: input.user.id, method: 'device' });
+      return giveBack();
+    }
     const row = await findCode(code);
     if (row) await giveBack();
     throw unusable(row);

@@ -119,7 +119,7 @@ export function emailSignIn({ db, clock, config, outbox, limiter, sessions }: De
         const lasted = new Date(row.expires).getTime() - new Date(row.createdAt).getTime();
         if (new Date(row.expires) <= clock.now()) return { kind: 'expired' as const, lasted };
         const user = await findOrCreateUserByEmail(trx, input.email, { verified: true });
-        const session = await sessions.create(trx, user.id, input.userAgent);
+        const session = await sessions.create(trx, user.id, input.userAgent, 'email');
         return { kind: 'signed-in' as const, user, session, redirectTo: safeRedirect(row.redirectTo) };
       });
       if (outcome.kind === 'invalid') {

@@ -186,7 +186,7 @@ export function githubSignIn({
           });
         const user = await User.query(trx).findById(userId!);
         if (!user) throw new GitHubSignInError('exchange-failed');
-        const session = await sessions.create(trx, userId, userAgent);
+        const session = await sessions.create(trx, userId, userAgent, 'github');
         return { user, session, redirectTo: saved.redirectTo ?? '/' };
       });
     },

@@ -4,11 +4,13 @@ import type { Db } from '../db/connection';
 
 const GRACE_MS = 24 * 60 * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** How long a sign-in stays on the person's timeline. */
+const SIGN_IN_RETENTION_DAYS = 365;
 
 /**
  * Deletes credentials that can no longer be used: expired sign-in links, OAuth states, device codes and
  * sessions (a day after expiry, so late requests still get a clear "expired"), device tokens unused for
- * `DEVICE_TOKEN_IDLE_DAYS`, and old rate-limit windows. Emails
+ * `DEVICE_TOKEN_IDLE_DAYS`, old rate-limit windows and sign-ins older than a year. Emails
  * done (sent or failed) for longer than `OUTBOX_RETENTION_DAYS` lose their bodies (and a failed one its secret);
  * the row stays for the back office.
  */
@@ -34,6 +36,9 @@ export async function pruneExpired({
       .whereRaw('coalesce(last_used_at, created_at) < ?', [idleCutoff])
       .delete(),
     rateLimitHits: await db('rateLimitHits').where('windowStart', '<', cutoff).delete(),
+    signIns: await db('signIns')
+      .where('createdAt', '<', new Date(clock.now().getTime() - SIGN_IN_RETENTION_DAYS * DAY_MS))
+      .delete(),
     emailBodies: await db('outboxEmails')
       .whereNot('status', 'pending')
       .whereNotNull('textBody')

@@ -34,6 +34,7 @@ import {
 import type { Sessions } from './sessions';
 import type { SignOutEverywhere } from './sign-out-everywhere';
 import { publicUser } from './users';
+import type { ViewAs } from './view-as';
 
 interface Deps {
   allow: Policies;
@@ -45,6 +46,7 @@ interface Deps {
   devices: DeviceFlow;
   prefs: UserPrefsService;
   signOut: SignOutEverywhere;
+  viewAs: ViewAs;
 }
 
 /** The storefront's identity endpoints under /api/store. */
@@ -58,6 +60,7 @@ export function identityRoutes({
   prefs,
   limiter,
   signOut,
+  viewAs,
 }: Deps) {
   const router = new Router();
 
@@ -125,9 +128,19 @@ export function identityRoutes({
 
   router.get('/me', allow.signedIn({ bearer: true }), async (ctx) => {
     const auth = authOf(ctx)!;
+    const viewing = auth.method === 'session' ? auth.viewAs : undefined;
+    // The first page a view opens is noted in the audit log, under the learner.
+    if (viewing) await viewAs.entered(viewing.grant, { id: viewing.staff.id, email: viewing.staff.email });
     ctx.body = {
       user: publicUser(auth.user),
       csrfToken: auth.method === 'session' ? auth.session.csrfToken : null,
+      viewAs: viewing
+        ? {
+            staffEmail: viewing.staff.email,
+            reason: viewing.grant.reason,
+            expiresAt: viewing.grant.expiresAt,
+          }
+        : null,
     } satisfies MeAnswer;
   });
 

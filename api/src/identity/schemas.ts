@@ -56,6 +56,8 @@ export interface PublicUser {
 export interface MeAnswer {
   user: PublicUser;
   csrfToken: string | null;
+  /** Support viewing the storefront as this person (read-only), until `expiresAt`; null otherwise. */
+  viewAs: { staffEmail: string; reason: string; expiresAt: Date } | null;
 }
 
 /** GET /api/store/auth/providers */
@@ -150,4 +152,16 @@ export interface AccountRecord {
   expiresAt: number | string | null;
   tokenType: string | null;
   scope: string | null;
+}
+
+/** POST /api/admin/users/:id/view-as: why, and for how long (at most 30 minutes). */
+export const ViewAsBody = z.strictObject({
+  reason: z.string().trim().min(3, 'Say why, in a few words.').max(500),
+  minutes: z.number().int().min(1).max(30).default(15),
+});
+
+/** POST /api/admin/users/:id/view-as: the browser now views the storefront as them (the console stays yours). */
+export interface ViewAsStarted {
+  path: string;
+  expiresAt: Date;
 }

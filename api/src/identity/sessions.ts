@@ -6,6 +6,9 @@ import { Session, User } from './models';
 import { hashSecret, newSecret } from './secrets';
 import { prepared } from '../db/prepared';
 
+/** How someone signed in: a link by email, or GitHub (an approved device is recorded as 'device'). */
+export type SignInMethod = 'email' | 'github';
+
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** last_seen_at is a hint for the console, not worth a write on every request. */
 const SEEN_RESOLUTION_MS = 10 * 60 * 1000;
@@ -70,8 +73,16 @@ export function sessions({
   });
 
   return {
-    /** A fresh session (30 days, absolute); the cookie carries `token`, the database only its hash. */
-    async create(trx: Knex | Knex.Transaction, userId: string, userAgent: string | null): Promise<NewSession> {
+    /**
+     * A fresh session (30 days, absolute); the cookie carries `token`, the database only its hash. The sign-in is
+     * recorded too, for the person's timeline in the console (the session row goes at sign-out).
+     */
+    async create(
+      trx: Knex | Knex.Transaction,
+      userId: string,
+      userAgent: string | null,
+      method: SignInMethod,
+    ): Promise<NewSession> {
       const token = newSecret();
       const csrfToken = newSecret();
       const expires = new Date(clock.now().getTime() + SESSION_TTL_MS);
@@ -82,6 +93,7 @@ export function sessions({
         expires,
         userAgent: userAgent?.slice(0, 500) ?? null,
       });
+      await trx('signIns').insert({ userId, method, userAgent: userAgent?.slice(0, 500) ?? null });
       return { token, csrfToken, expires };
     },
 

@@ -253,6 +253,8 @@ export interface ContentResourceRecord {
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
+  /** Set for a contributor reading another author's content: its body is left out (only its author and staff read it). */
+  bodyWithheld?: true;
 }
 
 /** A place of content inside other content (the `content-resource-resources` resource): the outline's edges. */

@@ -1,8 +1,9 @@
 /**
  * A purchase's statuses and which of them let the buyer in: the one statement of the rule, for the API, the console
- * and the storefront alike (no dependencies, so the apps can take it as it is).
+ * and the storefront alike (no dependencies, so the apps can take it as it is). `Revoked` is a team seat its owner
+ * (or support) took back: the row stays, for the history.
  */
-export const PURCHASE_STATUSES = ['Valid', 'Restricted', 'Refunded', 'Disputed', 'Banned'] as const;
+export const PURCHASE_STATUSES = ['Valid', 'Restricted', 'Refunded', 'Disputed', 'Banned', 'Revoked'] as const;
 export type PurchaseStatus = (typeof PURCHASE_STATUSES)[number];
 
 /** The statuses that grant access (a Restricted one only from its country). */

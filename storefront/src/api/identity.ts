@@ -5,8 +5,18 @@ import { getJson, postJson } from './client';
 export type StoreUser = Wire<Identity.PublicUser>;
 type SignInProviders = Identity.SignInProviders;
 
-export async function getCurrentUser(): Promise<StoreUser> {
-  return (await getJson<Wire<Identity.MeAnswer>>('/api/store/me')).user;
+/** Support viewing the storefront as this person (read-only), from GET /api/store/me. */
+export type ViewAsInfo = NonNullable<Wire<Identity.MeAnswer>['viewAs']>;
+
+/** Who is signed in and, when support is viewing as them, that view. */
+export async function getCurrentUser(): Promise<{ user: StoreUser; viewAs: ViewAsInfo | null }> {
+  const me = await getJson<Wire<Identity.MeAnswer>>('/api/store/me');
+  return { user: me.user, viewAs: me.viewAs ?? null };
+}
+
+/** Ends support's view: this browser is its staff member again (the only write a view allows). */
+export function endViewAs(): Promise<void> {
+  return postJson('/api/store/view-as/end');
 }
 
 export function getSignInProviders(): Promise<SignInProviders> {

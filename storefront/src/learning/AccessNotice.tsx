@@ -78,9 +78,11 @@ export function AccessNotice({ lock, products, what }: { lock: Lock; products: P
               ? 'Your purchase was refunded, so the course is no longer open to you. Buy it again to study.'
               : lock.status === 'Disputed'
                 ? 'The payment is disputed with your bank; access comes back when the dispute is settled in our favour.'
-                : 'Your access to this course was removed. Contact support if you think this is a mistake.'}
+                : lock.status === 'Revoked'
+                  ? 'Your team seat was taken back by the team’s owner. Ask them for a seat, or buy the course yourself: your progress is kept.'
+                  : 'Your access to this course was removed. Contact support if you think this is a mistake.'}
           </p>
-          {lock.status === 'Refunded' && <BuyLinks products={products} label={(name) => `Buy ${name}`} />}
+          {(lock.status === 'Refunded' || lock.status === 'Revoked') && <BuyLinks products={products} label={(name) => `Buy ${name}`} />}
         </>
       );
       break;

@@ -177,6 +177,8 @@ function describeStatus(purchase: MyPurchase, studying: boolean): string {
       return 'Payment disputed: access is paused until the dispute with your bank is settled.';
     case 'Banned':
       return 'Access removed. Contact support if you think this is a mistake.';
+    case 'Revoked':
+      return 'Seat removed: the team’s owner took this seat back. Your progress is kept if you get a seat again.';
     default:
       return purchase.status;
   }

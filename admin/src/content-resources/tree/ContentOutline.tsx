@@ -239,9 +239,18 @@ function OutlineItem({
  * and free tier; editors reorder siblings with Move up / Move down (or drag and drop), add existing content
  * and remove links. Every change is saved at once and the outline is reloaded from the API.
  */
-export function ContentOutline({ rootId, hideWhenEmpty = false }: { rootId: string; hideWhenEmpty?: boolean }) {
+export function ContentOutline({
+  rootId,
+  hideWhenEmpty = false,
+  mayEdit = true,
+}: {
+  rootId: string;
+  hideWhenEmpty?: boolean;
+  /** Whether the signed-in person may change the root (a contributor only their own content). */
+  mayEdit?: boolean;
+}) {
   const { permissions } = usePermissions();
-  const editable = canWrite(permissions, 'content-resource-resources');
+  const editable = mayEdit && canWrite(permissions, 'content-resource-resources');
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const notify = useNotify();
   const translate = useTranslate();

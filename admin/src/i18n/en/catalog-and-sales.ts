@@ -190,6 +190,20 @@ export const catalogAndSales = {
       updatedAt: 'Updated',
     },
   },
+  'pricing-scenarios': {
+    name: 'Pricing simulator',
+    emptyTitle: 'No saved scenarios yet',
+    emptyNote: 'Simulate a price and save it as a scenario: re-running it later flags a changed answer.',
+    noneFound: 'No scenario matches these filters.',
+    fields: {
+      id: 'Id',
+      name: 'Name',
+      lastMatches: 'Same answer',
+      createdById: 'Saved by',
+      createdAt: 'Saved',
+      lastRunAt: 'Last run',
+    },
+  },
   'waitlist-entries': {
     name: 'Waitlist |||| Waitlists',
     emptyTitle: 'Nobody is waiting',
@@ -405,6 +419,7 @@ export const catalogAndSales = {
     },
   },
   purchases: {
+    partlyRefunded: 'Partly refunded: %{refunded} of the %{paid} paid went back. The purchase still grants access.',
     name: 'Purchase |||| Purchases',
     emptyTitle: 'No purchases yet',
     emptyNote:
@@ -495,6 +510,7 @@ export const catalogAndSales = {
       productId: 'Product',
       status: 'Status',
       totalAmount: 'Paid',
+      refundedAmount: 'Refunded',
       currency: 'Currency',
       ipAddress: 'IP address',
       city: 'City',
@@ -540,6 +556,12 @@ export const catalogAndSales = {
       'A buyer can give an individual purchase to someone else within 7 days of buying it. Each transfer goes Available → Initiated (the owner names someone) → ' +
       'Verified (they signed in) → Confirmed → Completed, or ends Canceled or Expired; a canceled one is followed by a fresh Available one.',
     noneFound: 'No transfer matches these filters.',
+    started: {
+      label: 'Which',
+      yes: 'Started by their owner',
+      no: 'Unused offers only',
+      all: 'All, with unused offers',
+    },
     title: 'Transfer · %{state}',
     titleLoading: 'Transfer',
     product: 'Product',
@@ -576,22 +598,25 @@ export const catalogAndSales = {
     name: 'Revenue split |||| Revenue splits',
     emptyTitle: 'No revenue splits yet',
     emptyNote:
-      "A split says who gets which share of a product's net revenue: the platform, owners and contributors. Finance adds them from a product's page (Revenue splits tab).",
+      "A split says who gets what of a product's sales: the platform's share comes off the gross, and owners and contributors share what is left after the provider's fee. With no split, the platform keeps each sale's net. Finance adds them from a product's page (Revenue splits tab).",
     noneFound: 'No split matches these filters.',
     platform: 'The platform',
+    someone: 'A recipient',
+    types: { platform: 'platform', owner: 'owner', contributor: 'contributor' },
     newTitle: 'New revenue split',
     add: 'Add revenue split',
     ofProduct: 'Revenue splits',
     ofProductNote:
-      'How the net of each charge is shared: the platform share first, the rest in proportion among owners and contributors. At most 100 % in total.',
+      "How each sale is shared, as the ledger writes it: the platform's share is taken from the gross first; the provider's fee comes out of the rest, and what remains goes to the owners and contributors in proportion to their shares (60 % and 20 % split it 3 : 1). With no owner or contributor, the platform keeps the whole net and bears the fee. Refunds and disputes are taken back from every line in proportion.",
     noneForProduct:
-      'No revenue splits: the whole net goes to no one in particular (100 % remaining). Finance can add them.',
+      "No revenue splits: the platform keeps each sale's whole net (the gross less the provider's fee). Finance can add them.",
     deleteTitle: 'Delete this revenue split?',
     deleteContent: 'Future charges are split without it. Lines already computed for past charges stay as they are.',
-    totals: 'Total: %{sum} · Remaining: %{remaining}',
-    totalsOfPage: 'Total: %{sum} (this page) · Remaining: %{remaining}',
-    unassigned: 'the shares do not add up to 100 %; the rest of each charge is unassigned.',
-    platformNote: 'The platform share has no recipient: it is taken from the gross first.',
+    totals: 'Shares: %{sum} in total, of 100% at most.',
+    totalsOfPage: 'Shares on this page: %{sum} in total, of 100% at most.',
+    example: 'A %{gross} sale with a %{fee} fee (net %{net}) is shared:',
+    platformNote:
+      "The platform share has no recipient: it is taken from the gross, before the provider's fee (which owners and contributors bear).",
     recipientRequired: 'Owner and contributor splits need a recipient.',
     shareInput: 'Share (%)',
     shareHelp: "Up to two decimals, e.g. 12.5. A product's splits total at most 100 %.",

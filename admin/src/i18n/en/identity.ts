@@ -32,6 +32,20 @@ export const identity = {
       sessions: '%{smart_count} session |||| %{smart_count} sessions',
       devices: '%{smart_count} device token |||| %{smart_count} device tokens',
     },
+    viewAs: {
+      button: 'View as',
+      title: 'View the storefront as this person?',
+      question: 'Open the storefront as %{who} sees it, in a new tab?',
+      details:
+        'Read-only: nothing can be bought, saved, commented or marked complete while you view. A banner says so on every page; End view or the time running out brings you back. The view, its reason and its length go in the audit log and on their timeline.',
+      reason: 'Reason',
+      reasonHelp: 'Why you need to see it (e.g. their ticket number). Kept in the audit log.',
+      reasonRequired: 'Say why, in a few words.',
+      minutes: 'For',
+      forMinutes: '%{smart_count} minute |||| %{smart_count} minutes',
+      busy: 'Opening the view…',
+      failure: 'The view could not be opened.',
+    },
     /** Revoking one session or device token; %{noun} is that resource's `noun`. */
     revoke: {
       button: 'Revoke',

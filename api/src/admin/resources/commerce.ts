@@ -76,13 +76,24 @@ const purchaseFilters = {
   createdAt: 'date',
 } as const;
 
-/** Purchases change only through their actions (refund, transfer, ...), never by editing fields. */
+/**
+ * Purchases change only through their actions (refund, transfer, ...), never by editing fields. Each carries what
+ * its charge has refunded so far, so a partial refund (the purchase stays Valid) shows in the list.
+ */
 export const purchases = defineResource({
   name: 'purchases',
   model: Purchase,
   read: STAFF,
-  filterable: purchaseFilters,
-  sortable: ['id', 'createdAt', 'totalAmount', 'status'],
+  baseQuery: (db) =>
+    Purchase.query(db)
+      .leftJoin('merchantCharges', 'merchantCharges.id', 'purchases.merchantChargeId')
+      .select('purchases.*', db.raw('coalesce(merchant_charges.refund_amount, 0) AS "refundedAmount"')) as never,
+  sqlColumns: {
+    ...Object.fromEntries(Object.keys(purchaseFilters).map((field) => [field, `purchases.${field}`])),
+    refundedAmount: { expression: 'coalesce(merchant_charges.refund_amount, 0)' },
+  },
+  filterable: { ...purchaseFilters, refundedAmount: 'number' },
+  sortable: ['id', 'createdAt', 'totalAmount', 'status', 'refundedAmount'],
   searchable: [],
   defaultSort: ['createdAt', 'DESC'],
 });
@@ -126,16 +137,25 @@ export const bulkPurchases = defineResource({
   defaultSort: ['createdAt', 'DESC'],
 });
 
+/**
+ * Every purchase gets an offer row (AVAILABLE) that expires unused after the transfer window; `started` picks the
+ * transfers an owner actually began (a recipient named, or a state past the offer), which the console lists first.
+ */
+const TRANSFER_STARTED = `(purchase_user_transfers.target_user_id IS NOT NULL
+  OR purchase_user_transfers.transfer_state NOT IN ('AVAILABLE', 'EXPIRED'))`;
+
 export const purchaseUserTransfers = defineResource({
   name: 'purchase-user-transfers',
   model: PurchaseUserTransfer,
   read: STAFF,
+  sqlColumns: { started: { expression: TRANSFER_STARTED } },
   filterable: {
     id: 'id',
     purchaseId: 'id',
     sourceUserId: 'id',
     targetUserId: 'id',
     transferState: 'enum',
+    started: 'boolean',
     expiresAt: 'date',
     createdAt: 'date',
   },

@@ -15,6 +15,7 @@ import {
   verificationTokens,
 } from './identity';
 import { jobs } from './jobs';
+import { pricingScenarios } from './pricing';
 import { bookmarks, comments, contentResourceResources, contentResources, lessonProgress } from './learning';
 import {
   merchantAccounts,
@@ -52,6 +53,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
   bulkPurchases,
   purchaseUserTransfers,
   productRevenueSplits,
+  pricingScenarios,
   users,
   accounts,
   sessions,

@@ -1,3 +1,4 @@
+import type { AnyQueryBuilder } from 'objection';
 import { AppError } from '../../http/errors';
 import { sanitizeRichText } from '../../learning/sanitize';
 import { Bookmark, Comment, ContentResource, ContentResourceResource, LessonProgress } from '../../learning/models';
@@ -14,7 +15,27 @@ const READERS = ['support', 'finance', 'contributor'] as const;
 const EDITORS = ['support', 'contributor'] as const;
 
 const mayEditAny = (actor: WriteActor) => actor.roles.includes('admin') || actor.roles.includes('support');
+/** Staff read all content; a contributor (and nothing more) reads their own, and only what others published. */
+const readsAll = (reader: WriteActor) => mayEditAny(reader) || reader.roles.includes('finance');
 const NOT_YOURS = 'Contributors can change only the content they created.';
+
+/**
+ * A contributor sees their own content whole, other authors' published content without its body (a paid lesson's
+ * body is what learners pay for), and other authors' drafts and archived content not at all.
+ */
+const contributorsRead = {
+  readScope(query: AnyQueryBuilder, reader: WriteActor) {
+    if (readsAll(reader)) return;
+    query.whereRaw(`(content_resources.created_by_id = ? OR content_resources.fields->>'state' = 'published')`, [
+      reader.id,
+    ]);
+  },
+  presentTo(row: Row, reader: WriteActor): Row {
+    if (readsAll(reader) || row.createdById === reader.id) return row;
+    const fields = row.fields as ResourceFields;
+    return { ...row, fields: { ...fields, body: null }, bodyWithheld: true };
+  },
+};
 
 /** Contributors work on content they created; support and admins on any. */
 async function checkAuthor({ actor }: WriteHook, _operation: string, _input: Row, current: Row | null): Promise<void> {
@@ -71,6 +92,7 @@ export const contentResources = defineResource({
   create: ContentResourceCreate,
   update: ContentResourceUpdate,
   checkWrite: checkAuthor,
+  ...contributorsRead,
   remove: 'soft',
   constraintFields: {
     content_resources_slug_unique: { field: 'fields.slug', message: 'is already used by other content' },

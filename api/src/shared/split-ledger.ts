@@ -3,7 +3,7 @@
  * (the column's four decimals: 1 = 0.0001 = 1/10,000).
  */
 
-import type { RecipientType } from '../shared/finance';
+import type { RecipientType } from './finance';
 
 export interface Split {
   type: RecipientType;

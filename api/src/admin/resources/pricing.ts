@@ -1,0 +1,19 @@
+import { PricingScenario } from '../../pricing/models';
+import { defineResource } from '../resource';
+
+/**
+ * Saved pricing scenarios: listed, read and deleted here; saved, run and accepted through the simulator's endpoints
+ * (api/src/pricing/routes.ts), since the API prices them itself.
+ */
+export const pricingScenarios = defineResource({
+  name: 'pricing-scenarios',
+  model: PricingScenario,
+  read: ['support', 'finance'],
+  write: ['support', 'finance'],
+  filterable: { id: 'id', name: 'text', lastMatches: 'boolean', createdById: 'id', createdAt: 'date' },
+  sortable: ['id', 'name', 'createdAt', 'lastRunAt'],
+  searchable: ['name'],
+  defaultSort: ['createdAt', 'ASC'],
+  exactCount: true,
+  remove: 'hard',
+});

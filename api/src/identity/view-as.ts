@@ -1,0 +1,108 @@
+import { recordAudit, type Actor } from '../audit/record';
+import type { Clock } from '../clock';
+import type { Db } from '../db/connection';
+import { AppError } from '../http/errors';
+import type { User } from './models';
+import { hasStaffRole } from './roles';
+import { hashSecret, newSecret } from './secrets';
+
+/** The longest a view-as may last. */
+export const VIEW_AS_MAX_MINUTES = 30;
+const MINUTE_MS = 60_000;
+
+export interface ViewAsGrant {
+  id: string;
+  learner: User;
+  staffEmail: string;
+  reason: string;
+  expiresAt: Date;
+}
+
+/**
+ * Support opens the storefront as a learner sees it: for a stated reason, at most 30 minutes, read-only (every
+ * write the storefront would make is refused), never for a staff account. Starting, entering and ending are in
+ * the audit log under the learner, so their timeline shows who looked and why. The browser must also hold the
+ * staff member's own session: a forwarded link opens nothing.
+ */
+export function viewAs({ db, clock }: { db: Db; clock: Clock }) {
+  return {
+    async start(
+      staff: Actor & { id: string },
+      learnerId: string,
+      input: { reason: string; minutes: number },
+      requestId: string | null,
+    ): Promise<{ token: string; expiresAt: Date }> {
+      const learner = await db('users').where({ id: learnerId }).first('id', 'roles');
+      if (!learner) throw new AppError('not-found', 'No such user.');
+      if (hasStaffRole(learner.roles))
+        throw new AppError('view-as-staff', 'Staff accounts cannot be viewed as: ask the person instead.');
+      if (learner.id === staff.id) throw new AppError('view-as-self', 'That is your own account: open the storefront.');
+      const token = newSecret();
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + Math.min(input.minutes, VIEW_AS_MAX_MINUTES) * MINUTE_MS);
+      await db.transaction(async (trx) => {
+        const [row] = await trx('viewAsSessions')
+          .insert({
+            tokenHash: hashSecret(token),
+            staffUserId: staff.id,
+            learnerUserId: learner.id,
+            reason: input.reason,
+            createdAt: now,
+            expiresAt,
+          })
+          .returning('id');
+        await recordAudit(trx, {
+          actor: staff,
+          action: 'view-as.started',
+          resource: 'users',
+          recordId: learner.id,
+          after: { viewAsId: row.id, reason: input.reason, expiresAt },
+          requestId,
+        });
+      });
+      return { token, expiresAt };
+    },
+
+    /** The view a token opens for this staff member, or null (unknown, someone else's, ended or expired). */
+    async resolve(token: string, staffUserId: string): Promise<ViewAsGrant | null> {
+      const row = await db('viewAsSessions as v')
+        .join('users as s', 's.id', 'v.staffUserId')
+        .where({ 'v.tokenHash': hashSecret(token), 'v.staffUserId': staffUserId })
+        .whereNull('v.endedAt')
+        .where('v.expiresAt', '>', clock.now())
+        .first('v.id', 'v.learnerUserId', 'v.reason', 'v.expiresAt', 'v.enteredAt', 's.email as staffEmail');
+      if (!row) return null;
+      const learner = (await db('users').where({ id: row.learnerUserId }).first()) as User | undefined;
+      // A learner made staff meanwhile is not viewed as any more.
+      if (!learner || hasStaffRole(learner.roles)) return null;
+      return { id: row.id, learner, staffEmail: row.staffEmail, reason: row.reason, expiresAt: row.expiresAt };
+    },
+
+    /** The first page load through the link: noted once, for the audit log. */
+    async entered(grant: ViewAsGrant, staff: Actor): Promise<void> {
+      const first = await db('viewAsSessions').where({ id: grant.id }).whereNull('enteredAt').update({ enteredAt: clock.now() });
+      if (first)
+        await recordAudit(db, {
+          actor: staff,
+          action: 'view-as.entered',
+          resource: 'users',
+          recordId: grant.learner.id,
+          after: { viewAsId: grant.id },
+        });
+    },
+
+    async end(grant: ViewAsGrant, staff: Actor): Promise<void> {
+      const ended = await db('viewAsSessions').where({ id: grant.id }).whereNull('endedAt').update({ endedAt: clock.now() });
+      if (ended)
+        await recordAudit(db, {
+          actor: staff,
+          action: 'view-as.ended',
+          resource: 'users',
+          recordId: grant.learner.id,
+          after: { viewAsId: grant.id },
+        });
+    },
+  };
+}
+
+export type ViewAs = ReturnType<typeof viewAs>;
