@@ -126,10 +126,7 @@ export function createRouter(deps: Deps, services: Services) {
     adminExtraRoutes({ allow, dashboard: services.dashboard, tree: services.tree, coupons: services.coupons }),
   );
   mount('/api/admin', timelineRoutes({ allow, timeline: services.timeline, notes: services.staffNotes }));
-  mount(
-    '/api/admin',
-    pricingRoutes({ allow, simulator: services.simulator, scenarios: services.scenarios }),
-  );
+  mount('/api/admin', pricingRoutes({ allow, simulator: services.simulator, scenarios: services.scenarios }));
   mount('/api/admin', adminRoutes({ admin: services.admin, resources: ADMIN_RESOURCES, allow }));
   mount('/oauth', oauthRoutes({ allow, devices: services.devices, limiter: services.limiter }));
   return root;

@@ -42,7 +42,7 @@ describe('the console REST contract, for every resource', () => {
     admin = await signedIn(database().db, ['admin']);
   });
 
-  it('has a resource for every entity of the data model, plus team purchases, the job queue and the audit log', () => {
+  it('has a resource for every entity of the data model, plus team purchases, the job queue, the audit log and the saved pricing scenarios', () => {
     expect(ADMIN_RESOURCES.map((r) => r.name).sort()).toEqual(
       [
         'accounts',
@@ -69,6 +69,7 @@ describe('the console REST contract, for every resource', () => {
         'merchant-sessions',
         'outbox-emails',
         'prices',
+        'pricing-scenarios',
         'product-content-resources',
         'product-revenue-splits',
         'products',

@@ -75,23 +75,36 @@ describe('console QA rules in the API', () => {
     const author = await signedIn(db(), ['contributor']);
     const other = await signedIn(db(), ['contributor']);
     const finance = await signedIn(db(), ['finance']);
-    const paid = await createResource(db(), 'lesson', { title: 'Paid lesson of A', body: '<p>Secret answer</p>' }, author.user.id);
+    const paid = await createResource(
+      db(),
+      'lesson',
+      { title: 'Paid lesson of A', body: '<p>Secret answer</p>' },
+      author.user.id,
+    );
     const draft = await createResource(
       db(),
       'lesson',
       { title: 'Draft of A', body: '<p>Not ready</p>', state: 'draft' },
       author.user.id,
     );
-    const mine = await createResource(db(), 'lesson', { title: 'Draft of B', body: '<p>Mine</p>', state: 'draft' }, other.user.id);
+    const mine = await createResource(
+      db(),
+      'lesson',
+      { title: 'Draft of B', body: '<p>Mine</p>', state: 'draft' },
+      other.user.id,
+    );
     const read = (who: SignedIn, path: string) => as(who, request(app()).get(`/api/admin/content-resources${path}`));
 
-    const listed = await read(other, `?filter=${encodeURIComponent(JSON.stringify({ id: [paid.id, draft.id, mine.id] }))}`);
+    const listed = await read(
+      other,
+      `?filter=${encodeURIComponent(JSON.stringify({ id: [paid.id, draft.id, mine.id] }))}`,
+    );
     expect(listed.status).toBe(200);
     const byId = new Map(listed.body.map((r: { id: string }) => [r.id, r]));
     expect(byId.has(draft.id)).toBe(false);
     expect(byId.get(paid.id)).toMatchObject({ bodyWithheld: true, fields: { title: 'Paid lesson of A', body: null } });
     expect(byId.get(mine.id)).toMatchObject({ fields: { body: '<p>Mine</p>' } });
-    expect((byId.get(mine.id) as object)).not.toHaveProperty('bodyWithheld');
+    expect(byId.get(mine.id) as object).not.toHaveProperty('bodyWithheld');
     expect((await read(other, `/${draft.id}`)).status).toBe(404);
     expect((await read(other, `/${paid.id}`)).body).toMatchObject({ fields: { body: null }, bodyWithheld: true });
     // Their author and staff read everything.
@@ -107,7 +120,10 @@ describe('console QA rules in the API', () => {
 
   it('lists the transfers owners started, leaving out the offers every purchase gets, unless asked for', async () => {
     const list = (filter: object) =>
-      as(admin, request(app()).get(`/api/admin/purchase-user-transfers?filter=${encodeURIComponent(JSON.stringify(filter))}`));
+      as(
+        admin,
+        request(app()).get(`/api/admin/purchase-user-transfers?filter=${encodeURIComponent(JSON.stringify(filter))}`),
+      );
     const [canceled] = await db()('purchaseUserTransfers')
       .insert({
         purchaseId: fixture.purchase.id,
@@ -122,7 +138,9 @@ describe('console QA rules in the API', () => {
     expect(everything.some((t) => t.transferState === 'AVAILABLE')).toBe(true);
     const started = (await list({ started: true })).body as typeof everything;
     expect(started.map((t) => t.id)).toContain(canceled.id);
-    expect(started.every((t) => t.targetUserId !== null || !['AVAILABLE', 'EXPIRED'].includes(t.transferState))).toBe(true);
+    expect(started.every((t) => t.targetUserId !== null || !['AVAILABLE', 'EXPIRED'].includes(t.transferState))).toBe(
+      true,
+    );
     const offers = (await list({ started: false })).body as typeof everything;
     expect(offers.length + started.length).toBe(everything.length);
     expect(offers.every((t) => t.transferState === 'AVAILABLE' || t.transferState === 'EXPIRED')).toBe(true);

@@ -67,9 +67,7 @@ describe('saved pricing scenarios', () => {
     expect(accepted.status).toBe(200);
     expect(accepted.body.data).toMatchObject({ lastMatches: true, expected: { quote: { unitAmount: 24_900 } } });
     expect((await api('post', `/pricing-scenarios/${id}/run`)).body.data.matches).toBe(true);
-    expect(
-      await db()('auditLogs').where({ action: 'pricing-scenario.accepted', recordId: id }).first(),
-    ).toBeTruthy();
+    expect(await db()('auditLogs').where({ action: 'pricing-scenario.accepted', recordId: id }).first()).toBeTruthy();
     await db()('prices').where({ productId: pro.id, status: 'active' }).update({ unitAmount: 19_900 });
   });
 
@@ -80,7 +78,10 @@ describe('saved pricing scenarios', () => {
     const again = await api('post', '/pricing-scenarios/save', { name: 'Twice', query: { productId: basics.id } });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('already-exists');
-    const bad = await api('post', '/pricing-scenarios/save', { name: 'Bad', query: { productId: basics.id, quantity: '0' } });
+    const bad = await api('post', '/pricing-scenarios/save', {
+      name: 'Bad',
+      query: { productId: basics.id, quantity: '0' },
+    });
     expect(bad.status).toBe(400);
     const nameless = await api('post', '/pricing-scenarios/save', { name: ' ', query: { productId: basics.id } });
     expect(nameless.status).toBe(400);

@@ -42,14 +42,23 @@ describe('the pricing simulator', () => {
     const owner = await signedIn(db());
     basicsPurchase = await boughtWithTestProvider(services, db(), { buyer: owner.user, productId: basics.id });
     expect(
-      (await as(staff, request(app).post(`/api/admin/purchases/${basicsPurchase}/refund`)).send({ amount: 700, reason: 'Partial' }))
-        .status,
+      (
+        await as(staff, request(app).post(`/api/admin/purchases/${basicsPurchase}/refund`)).send({
+          amount: 700,
+          reason: 'Partial',
+        })
+      ).status,
     ).toBe(200);
     const lead = await signedIn(db());
     await boughtWithTestProvider(services, db(), { buyer: lead.user, productId: pro.id, quantity: 4, team: true });
     customers = [null, owner, lead];
     // Coupons after the purchases, so Basics was bought at its list price ($49).
-    await createCoupon(db(), { default: true, code: null, percentageDiscount: 0.2, expires: new Date(Date.now() + 7 * DAY) });
+    await createCoupon(db(), {
+      default: true,
+      code: null,
+      percentageDiscount: 0.2,
+      expires: new Date(Date.now() + 7 * DAY),
+    });
     await createCoupon(db(), { code: 'TEN', percentageDiscount: 0.1 });
     await createCoupon(db(), { code: 'HALF', percentageDiscount: 0.5, restrictedToProductId: pro.id });
     await createCoupon(db(), { code: 'OLD', percentageDiscount: 0.3, expires: new Date(Date.now() - DAY) });
@@ -80,9 +89,15 @@ describe('the pricing simulator', () => {
         // Only the Basics owner has a purchase to upgrade from; anyone else naming it is refused alike.
         if (c.upgrade && customer) query.upgradeFrom = basicsPurchase;
 
-        const store = await as(customer ?? undefined, request(app).get(`/api/store/products/${product.id}/quote`)).query(query);
+        const store = await as(
+          customer ?? undefined,
+          request(app).get(`/api/store/products/${product.id}/quote`),
+        ).query(query);
+        // Without a country the storefront prices for the one it detects: staff name it to the simulator.
+        const country = c.country ?? store.body.detectedCountry;
         const simulated = await as(staff, request(app).get('/api/admin/pricing/simulate')).query({
           ...query,
+          ...(country ? { country } : {}),
           productId: product.id,
           ...(customer ? { userId: customer.user.id } : {}),
         });
@@ -110,7 +125,11 @@ describe('the pricing simulator', () => {
     });
     expect(upgrade.status).toBe(200);
     // $199 − 20 % sale = $159.20; the credit is what Basics was worth after its $7 refund ($49 − $7 = $42).
-    expect(upgrade.body.quote.quote).toMatchObject({ fullPrice: 19_900, credit: 4_200, finalPrice: 19_900 - 3_980 - 4_200 });
+    expect(upgrade.body.quote.quote).toMatchObject({
+      fullPrice: 19_900,
+      credit: 4_200,
+      finalPrice: 19_900 - 3_980 - 4_200,
+    });
     expect(upgrade.body.grants).toMatchObject({
       access: 'full',
       courses: [{ title: 'Sim course' }],
@@ -137,7 +156,9 @@ describe('the pricing simulator', () => {
 
   it('refuses what it cannot price with the storefront’s codes, and learners altogether', async () => {
     const learner = customers[1]!;
-    expect((await as(learner, request(app).get('/api/admin/pricing/simulate')).query({ productId: products[0]!.id })).status).toBe(403);
+    expect(
+      (await as(learner, request(app).get('/api/admin/pricing/simulate')).query({ productId: products[0]!.id })).status,
+    ).toBe(403);
     const nobody = '00000000-0000-4000-8000-000000000000';
     const missing = await as(staff, request(app).get('/api/admin/pricing/simulate')).query({ productId: nobody });
     expect(missing.status).toBe(404);

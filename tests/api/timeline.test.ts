@@ -109,7 +109,9 @@ describe('timelines and internal notes', () => {
         `${member.user.email} took a team seat of Timeline Course`,
       ]),
     );
-    expect(summaries.some((s: string) => /^Bought seats of Timeline Course for a team \(\$[\d.,]+\)$/.test(s))).toBe(true);
+    expect(summaries.some((s: string) => /^Bought seats of Timeline Course for a team \(\$[\d.,]+\)$/.test(s))).toBe(
+      true,
+    );
     // The note is the purchase's and its buyer's, and nobody else's.
     const ownerTimeline = await admin(support, 'get', `/users/${owner.user.id}/timeline`);
     expect(ownerTimeline.body.data.filter((e: { kind: string }) => e.kind === 'note')).toHaveLength(1);

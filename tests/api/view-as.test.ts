@@ -42,7 +42,10 @@ describe('safe view-as', () => {
 
     const me = await as(viewing!, request(app).get('/api/store/me'));
     expect(me.body.user.id).toBe(learner.user.id);
-    expect(me.body.viewAs).toMatchObject({ staffEmail: support.user.email, reason: 'Ticket 4411: cannot find lesson 3' });
+    expect(me.body.viewAs).toMatchObject({
+      staffEmail: support.user.email,
+      reason: 'Ticket 4411: cannot find lesson 3',
+    });
 
     const product = await createProduct(db(), { name: 'View-as Course' });
     const lesson = await createResource(db(), 'lesson', { title: 'A lesson' });
@@ -59,7 +62,10 @@ describe('safe view-as', () => {
       expect(refused.body.code).toBe('view-as-read-only');
     }
     for (const table of ['lessonProgress', 'bookmarks', 'comments', 'checkouts', 'userPrefs'])
-      expect(await db()(table).where({ [table === 'checkouts' ? 'buyerUserId' : 'userId']: learner.user.id }), table).toEqual([]);
+      expect(
+        await db()(table).where({ [table === 'checkouts' ? 'buyerUserId' : 'userId']: learner.user.id }),
+        table,
+      ).toEqual([]);
 
     // The console is still the staff member's, in the same browser.
     const users = await as(viewing!, request(app).get(`/api/admin/users/${learner.user.id}`));
@@ -68,7 +74,10 @@ describe('safe view-as', () => {
     // Audited under the learner, and on their timeline.
     const audits = await db()('auditLogs').where({ resource: 'users', recordId: learner.user.id }).orderBy('id');
     expect(audits.map((a) => a.action)).toEqual(['view-as.started', 'view-as.entered']);
-    expect(audits[0]).toMatchObject({ actorId: support.user.id, after: { reason: 'Ticket 4411: cannot find lesson 3' } });
+    expect(audits[0]).toMatchObject({
+      actorId: support.user.id,
+      after: { reason: 'Ticket 4411: cannot find lesson 3' },
+    });
     const timeline = await as(support, request(app).get(`/api/admin/users/${learner.user.id}/timeline`));
     expect(timeline.body.data.map((e: { summary: string }) => e.summary)).toEqual(
       expect.arrayContaining(['View as started', 'View as entered']),
@@ -88,7 +97,10 @@ describe('safe view-as', () => {
     const token = viewing!.cookie.split('; ').find((c) => c.startsWith('lp_view_as='))!;
     // Another staff member, or the learner, holding the same token: their own account, nothing else.
     const colleague = await signedIn(db(), ['support']);
-    const forwarded = await as({ ...colleague, cookie: `${colleague.cookie}; ${token}` }, request(app).get('/api/store/me'));
+    const forwarded = await as(
+      { ...colleague, cookie: `${colleague.cookie}; ${token}` },
+      request(app).get('/api/store/me'),
+    );
     expect(forwarded.body).toMatchObject({ user: { id: colleague.user.id }, viewAs: null });
 
     expect((await as(viewing!, request(app).get('/api/store/me'))).body.user.id).toBe(learner.user.id);

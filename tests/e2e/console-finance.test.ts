@@ -278,7 +278,11 @@ describe('the Finance page in the console (Chromium)', () => {
     await page.goto(`${baseUrl}/admin/#/products/${workshop.id}/show/splits`);
     await page.getByText('Shares: 100% in total, of 100% at most.').waitFor();
     // The platform's 30 % comes off the gross ($30.00); the owner bears the $3.20 fee.
-    await page.getByText(/\$100\.00 sale with a \$3\.20 fee \(net \$96\.80\) is shared: The platform \$30\.00 · .+ \(owner\) \$66\.80/).waitFor();
+    await page
+      .getByText(
+        /\$100\.00 sale with a \$3\.20 fee \(net \$96\.80\) is shared: The platform \$30\.00 · .+ \(owner\) \$66\.80/,
+      )
+      .waitFor();
 
     const platformRow = page.getByRole('row').filter({ hasText: 'The platform' });
     await platformRow.getByRole('button', { name: 'Delete' }).click();

@@ -28,7 +28,12 @@ describe('comment moderation in the console (Chromium)', () => {
   /** A browser context signed in as an existing user (a learner who bought the course). */
   async function contextOf(user: User): Promise<BrowserContext> {
     const { db, browser, baseUrl } = site();
-    const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, user.id, 'browser test', 'email');
+    const session = await sessions({ db, clock: { now: () => new Date() } }).create(
+      db,
+      user.id,
+      'browser test',
+      'email',
+    );
     const context = await browser.newContext();
     await context.addCookies([
       { name: 'lp_session', value: session.token, url: baseUrl, httpOnly: true, sameSite: 'Lax' },

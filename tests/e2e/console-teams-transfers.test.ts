@@ -166,7 +166,15 @@ describe('teams and transfers in the console (Chromium)', () => {
     const context = await signedInContext(site().browser, site().baseUrl, db(), ['support']);
     const page = await context.newPage();
     await page.goto(`${site().baseUrl}/admin/#/purchase-user-transfers`);
+    // The list opens on the transfers owners started; the state filter then narrows it (wait for that answer, or a
+    // click could land on the row being replaced).
+    const narrowed = page.waitForResponse(
+      (r) =>
+        r.url().includes('/api/admin/purchase-user-transfers?') &&
+        decodeURIComponent(r.url()).includes('"transferState":"INITIATED"'),
+    );
     await chooseOption(page, 'State', 'Initiated');
+    await narrowed;
     await page.getByText('1-1 of 1').waitFor();
     const row = page.getByRole('row', { name: /Gil Giver/ });
     await row.getByText('Initiated', { exact: true }).waitFor();

@@ -62,7 +62,12 @@ describe('certificates of completion on the storefront and in the console (Chrom
   /** The learner's browser (their session), watching for React's hydration errors. */
   async function learnerPage(): Promise<{ page: Page; errors: string[] }> {
     const { db, browser, baseUrl } = site();
-    const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, fixture.learner.id, 'test', 'email');
+    const session = await sessions({ db, clock: { now: () => new Date() } }).create(
+      db,
+      fixture.learner.id,
+      'test',
+      'email',
+    );
     const context = await contextFor(browser, baseUrl, {
       user: fixture.learner,
       cookie: `lp_session=${session.token}; lp_csrf=${session.csrfToken}`,

@@ -135,7 +135,12 @@ describe('lesson videos on the storefront (Chromium)', { timeout: 120_000 }, () 
   /** The owner's browser on another device: a session of their own. */
   async function ownerContext(): Promise<BrowserContext> {
     const db = database().db;
-    const session = await sessions({ db, clock: { now: () => new Date() } }).create(db, owner.id, 'another device', 'email');
+    const session = await sessions({ db, clock: { now: () => new Date() } }).create(
+      db,
+      owner.id,
+      'another device',
+      'email',
+    );
     const context = await contextFor(browser, baseUrl, {
       user: owner,
       cookie: `lp_session=${session.token}; lp_csrf=${session.csrfToken}`,

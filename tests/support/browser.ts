@@ -223,8 +223,8 @@ export async function signInToConsoleByEmail(
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
-/** The innermost elements that reach past the right edge (what makes a screen scroll sideways). */
-function stickingOut(page: Page, width: number): Promise<string[]> {
+/** The innermost elements reaching past `width`: what makes a page scroll sideways. */
+export function stickingOut(page: Page, width: number): Promise<string[]> {
   return page.evaluate<string[]>(`[...document.querySelectorAll('body *')]
     .filter((e) => e.getBoundingClientRect().right > ${width} && ![...e.children].some((c) => c.getBoundingClientRect().right > ${width}))
     .slice(0, 5)

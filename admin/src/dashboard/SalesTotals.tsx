@@ -12,7 +12,11 @@ export function SalesTotals({ totals }: { totals: DashboardSummary['totals'] }) 
           'finance.dashboard.netRevenue',
           formatMoney(totals.net),
           'finance.dashboard.netRevenueHint',
-          { fees: formatMoney(totals.fees), refunded: formatMoney(totals.refunded), disputed: formatMoney(totals.disputed) },
+          {
+            fees: formatMoney(totals.fees),
+            refunded: formatMoney(totals.refunded),
+            disputed: formatMoney(totals.disputed),
+          },
         ],
         ['finance.dashboard.purchases', totals.purchases, 'finance.dashboard.purchasesHint'],
         ['finance.dashboard.refunds', totals.refunds, 'finance.dashboard.refundsHint'],

@@ -5,6 +5,7 @@ import {
   AutocompleteInput,
   BooleanInput,
   Form,
+  FormDataConsumer,
   NumberInput,
   ReferenceInput,
   SaveButton,
@@ -14,7 +15,6 @@ import {
   useNotify,
   useTranslate,
 } from 'react-admin';
-import { useWatch } from 'react-hook-form';
 import { problemOf } from '../common/ActionDialog';
 import type { ConsoleDataProvider } from '../dataProvider';
 import { QuoteBreakdown } from './QuoteBreakdown';
@@ -23,12 +23,16 @@ import { simulatorQuery, type SimulationAnswer, type SimulatorInputs } from './t
 
 /** Only the chosen customer's individual purchases can be upgraded from. */
 function UpgradeFromInput() {
-  const userId = useWatch({ name: 'userId' }) as string | null | undefined;
-  if (!userId) return null;
   return (
-    <ReferenceInput source="upgradeFrom" reference="purchases" filter={{ userId }}>
-      <AutocompleteInput label="console.pricing.fields.upgradeFrom" helperText="console.pricing.upgradeHelp" />
-    </ReferenceInput>
+    <FormDataConsumer<SimulatorInputs>>
+      {({ formData }) =>
+        formData.userId ? (
+          <ReferenceInput source="upgradeFrom" reference="purchases" filter={{ userId: formData.userId }}>
+            <AutocompleteInput label="console.pricing.fields.upgradeFrom" helperText="console.pricing.upgradeHelp" />
+          </ReferenceInput>
+        ) : null
+      }
+    </FormDataConsumer>
   );
 }
 
@@ -95,7 +99,8 @@ export default function PricingSimulatorPage() {
   });
   const title = translate('console.pricing.title');
   return (
-    <Box sx={{ mt: 2, mb: 4 }}>
+    // minWidth 0: in the layout's flex row a wide table scrolls inside its card instead of widening the page.
+    <Box sx={{ mt: 2, mb: 4, minWidth: 0 }}>
       <Title title={title} />
       <Stack spacing={2}>
         <Card>
@@ -107,7 +112,9 @@ export default function PricingSimulatorPage() {
               {translate('console.pricing.intro')}
             </Typography>
             <Form
-              onSubmit={(values: Record<string, unknown>) => setQuery(simulatorQuery(values as unknown as SimulatorInputs))}
+              onSubmit={(values: Record<string, unknown>) =>
+                setQuery(simulatorQuery(values as unknown as SimulatorInputs))
+              }
               defaultValues={{ quantity: 1, ppp: false, team: false }}
             >
               <Box

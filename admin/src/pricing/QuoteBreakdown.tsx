@@ -1,4 +1,4 @@
-import { Alert, Box, List, ListItem, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
+import { Alert, Box, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { formatMoney } from '../common/money';
 import type { SimulationAnswer } from './types';
@@ -75,16 +75,16 @@ export function QuoteBreakdown({ simulation }: { simulation: SimulationAnswer })
           <Typography variant="subtitle2" component="h3" sx={{ mt: 2 }}>
             {translate('console.pricing.notAppliedTitle')}
           </Typography>
-          <List dense aria-label={translate('console.pricing.notAppliedTitle')}>
+          <Box component="ul" aria-label={translate('console.pricing.notAppliedTitle')} sx={{ pl: 3, my: 1 }}>
             {quote.notApplied.map((n) => (
-              <ListItem key={`${n.kind}-${n.reason}`} sx={{ display: 'list-item', listStyle: 'disc', ml: 3, p: 0 }}>
+              <Typography component="li" variant="body2" key={`${n.kind}-${n.reason}`}>
                 {translate('console.pricing.notApplied', {
                   kind: translate(`console.pricing.kinds.${n.kind}`),
                   reason: translate(`console.pricing.reasons.${n.reason}`),
                 })}
-              </ListItem>
+              </Typography>
             ))}
-          </List>
+          </Box>
         </>
       )}
       <Typography variant="subtitle2" component="h3" sx={{ mt: 2 }}>

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Box,
   Button,
   Card,
   CardContent,
@@ -30,7 +31,9 @@ function inputWords(s: PricingScenario, translate: ReturnType<typeof useTranslat
     input.country ? `${input.country}${input.ppp ? `, ${translate('console.pricing.regional')}` : ''}` : null,
     input.coupon,
     input.quantity > 1 || input.team ? translate('console.pricing.seatsWords', { smart_count: input.quantity }) : null,
-    input.upgradeFromProductKey ? translate('console.pricing.upgradeWords', { from: input.upgradeFromProductKey }) : null,
+    input.upgradeFromProductKey
+      ? translate('console.pricing.upgradeWords', { from: input.upgradeFromProductKey })
+      : null,
   ]
     .filter(Boolean)
     .join(' · ');
@@ -41,7 +44,8 @@ function StateChip({ scenario }: { scenario: PricingScenario }) {
   if (scenario.lastError) return <Chip size="small" color="error" label={translate('console.pricing.state.error')} />;
   if (scenario.lastMatches === false)
     return <Chip size="small" color="warning" label={translate('console.pricing.state.changed')} />;
-  if (scenario.lastMatches) return <Chip size="small" color="success" label={translate('console.pricing.state.same')} />;
+  if (scenario.lastMatches)
+    return <Chip size="small" color="success" label={translate('console.pricing.state.same')} />;
   return <Chip size="small" label={translate('console.pricing.state.notRun')} variant="outlined" />;
 }
 
@@ -112,62 +116,68 @@ export function ScenarioTable() {
             {list.isPending ? translate('console.pricing.loading') : translate('console.pricing.noScenarios')}
           </Typography>
         ) : (
-          <Table size="small" aria-label={title}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{translate('console.pricing.columns.name')}</TableCell>
-                <TableCell>{translate('console.pricing.columns.input')}</TableCell>
-                <TableCell align="right">{translate('console.pricing.columns.expected')}</TableCell>
-                <TableCell align="right">{translate('console.pricing.columns.latest')}</TableCell>
-                <TableCell>{translate('console.pricing.columns.state')}</TableCell>
-                <TableCell>{translate('console.pricing.columns.actions')}</TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {scenarios.map((s) => (
-                <TableRow key={s.id} data-scenario={s.name}>
-                  <TableCell component="th" scope="row">
-                    {s.name}
-                  </TableCell>
-                  <TableCell>{inputWords(s, translate)}</TableCell>
-                  <TableCell align="right">{formatMoney(s.expected.quote.finalPrice, s.expected.currency)}</TableCell>
-                  <TableCell align="right">
-                    {s.lastError ??
-                      (s.lastActual ? formatMoney(s.lastActual.quote.finalPrice, s.lastActual.currency) : '—')}
-                  </TableCell>
-                  <TableCell>
-                    <StateChip scenario={s} />
-                  </TableCell>
-                  <TableCell>
-                    <Stack direction="row" spacing={1}>
-                      <Button size="small" onClick={() => act.mutate({ id: s.id, action: 'run' })} disabled={act.isPending}>
-                        {translate('console.pricing.run')}
-                      </Button>
-                      {s.lastMatches === false && !s.lastError && (
+          <Box sx={{ overflowX: 'auto' }}>
+            <Table size="small" aria-label={title}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>{translate('console.pricing.columns.name')}</TableCell>
+                  <TableCell>{translate('console.pricing.columns.input')}</TableCell>
+                  <TableCell align="right">{translate('console.pricing.columns.expected')}</TableCell>
+                  <TableCell align="right">{translate('console.pricing.columns.latest')}</TableCell>
+                  <TableCell>{translate('console.pricing.columns.state')}</TableCell>
+                  <TableCell>{translate('console.pricing.columns.actions')}</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {scenarios.map((s) => (
+                  <TableRow key={s.id} data-scenario={s.name}>
+                    <TableCell component="th" scope="row">
+                      {s.name}
+                    </TableCell>
+                    <TableCell>{inputWords(s, translate)}</TableCell>
+                    <TableCell align="right">{formatMoney(s.expected.quote.finalPrice, s.expected.currency)}</TableCell>
+                    <TableCell align="right">
+                      {s.lastError ??
+                        (s.lastActual ? formatMoney(s.lastActual.quote.finalPrice, s.lastActual.currency) : '—')}
+                    </TableCell>
+                    <TableCell>
+                      <StateChip scenario={s} />
+                    </TableCell>
+                    <TableCell>
+                      <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 0.5 }}>
                         <Button
                           size="small"
-                          color="warning"
-                          onClick={() => act.mutate({ id: s.id, action: 'accept' })}
+                          onClick={() => act.mutate({ id: s.id, action: 'run' })}
                           disabled={act.isPending}
                         >
-                          {translate('console.pricing.accept')}
+                          {translate('console.pricing.run')}
                         </Button>
-                      )}
-                      <Button
-                        size="small"
-                        color="error"
-                        onClick={() => act.mutate({ id: s.id, action: 'delete' })}
-                        disabled={act.isPending}
-                        aria-label={translate('console.pricing.deleteNamed', { name: s.name })}
-                      >
-                        {translate('console.pricing.delete')}
-                      </Button>
-                    </Stack>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+                        {s.lastMatches === false && !s.lastError && (
+                          <Button
+                            size="small"
+                            color="warning"
+                            onClick={() => act.mutate({ id: s.id, action: 'accept' })}
+                            disabled={act.isPending}
+                          >
+                            {translate('console.pricing.accept')}
+                          </Button>
+                        )}
+                        <Button
+                          size="small"
+                          color="error"
+                          onClick={() => act.mutate({ id: s.id, action: 'delete' })}
+                          disabled={act.isPending}
+                          aria-label={translate('console.pricing.deleteNamed', { name: s.name })}
+                        >
+                          {translate('console.pricing.delete')}
+                        </Button>
+                      </Stack>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </Box>
         )}
       </CardContent>
     </Card>

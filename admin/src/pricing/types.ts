@@ -1,11 +1,10 @@
-import type { ScenarioRecord, ScenarioRun, Simulation } from '@contract/pricing/schemas';
+import type { ScenarioRecord, Simulation } from '@contract/pricing/schemas';
 import type { Wire } from '@contract/shared/wire';
 
 /** GET /api/admin/pricing/simulate's answer. */
 export type SimulationAnswer = Wire<Simulation>;
 /** A saved scenario (the `pricing-scenarios` resource). */
 export type PricingScenario = Wire<ScenarioRecord>;
-export type ScenarioRunAnswer = Wire<ScenarioRun>;
 
 /** The simulator's inputs as the form holds them; sent as the query string of GET …/pricing/simulate. */
 export interface SimulatorInputs {

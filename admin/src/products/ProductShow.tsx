@@ -1,4 +1,3 @@
-import { Typography } from '@mui/material';
 import {
   DeleteButton,
   EditButton,
@@ -8,14 +7,12 @@ import {
   Show,
   TabbedShowLayout,
   TabbedShowLayoutTabs,
-  useListContext,
   usePermissions,
   useRecordContext,
   useTranslate,
 } from 'react-admin';
 import { CreateRelatedButton } from '../common/CreateRelatedButton';
 import { STAMPS, date, percent, pick, ref, status, text } from '../common/columns';
-import { formatPercent } from '../common/money';
 import { MoneyField } from '../common/MoneyField';
 import { RelatedRows, Rows } from '../common/Rows';
 import { relatedTab } from '../common/RelatedTab';

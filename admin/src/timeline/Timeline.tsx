@@ -14,8 +14,7 @@ import {
   Typography,
 } from '@mui/material';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router-dom';
-import { useCreatePath, useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { Link, useCreatePath, useDataProvider, useNotify, useTranslate } from 'react-admin';
 import type { TimelineKind, TimelinePage } from '@contract/admin/schemas/timeline';
 import type { Wire } from '@contract/shared/wire';
 import { retryUnanswered, type ConsoleDataProvider, type TimelineOf } from '../dataProvider';
@@ -36,8 +35,7 @@ const KIND_COLOR: Record<TimelineKind, 'default' | 'primary' | 'success' | 'warn
     'staff-action': 'default',
   };
 
-const dateTime = (at: string) =>
-  new Date(at).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const dateTime = (at: string) => new Date(at).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Add an internal note: who and when are recorded; the person never sees it. */
 function NoteForm({ of, id, onAdded }: { of: TimelineOf; id: string; onAdded(): void }) {

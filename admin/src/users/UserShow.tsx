@@ -1,5 +1,14 @@
 import type { ReactNode } from 'react';
-import { EditButton, FunctionField, Show, TabbedShowLayout, TextField, TopToolbar, usePermissions, useRecordContext } from 'react-admin';
+import {
+  EditButton,
+  FunctionField,
+  Show,
+  TabbedShowLayout,
+  TextField,
+  TopToolbar,
+  usePermissions,
+  useRecordContext,
+} from 'react-admin';
 import { date, text } from '../common/columns';
 import { json } from '../common/JsonField';
 import { relatedTab } from '../common/RelatedTab';

@@ -39,18 +39,16 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
           ORDER BY d`,
         [sinceDay, todayDay, since, since, since],
       );
-      const revenueByDay = (byDay.rows as Record<keyof DashboardDay, string | number>[]).map(
-        (d): DashboardDay => ({
-          day: String(d.day),
-          gross: Number(d.gross),
-          fees: Number(d.fees),
-          refunded: Number(d.refunded),
-          disputed: Number(d.disputed),
-          net: Number(d.net),
-          refunds: Number(d.refunds),
-          purchases: Number(d.purchases),
-        }),
-      );
+      const revenueByDay = (byDay.rows as Record<keyof DashboardDay, string | number>[]).map((d): DashboardDay => ({
+        day: String(d.day),
+        gross: Number(d.gross),
+        fees: Number(d.fees),
+        refunded: Number(d.refunded),
+        disputed: Number(d.disputed),
+        net: Number(d.net),
+        refunds: Number(d.refunds),
+        purchases: Number(d.purchases),
+      }));
 
       const [learnerRow] = (await db('lessonProgress')
         .where('updatedAt', '>=', since)

@@ -120,7 +120,10 @@ function describe(kind: TimelineKind, d: Record<string, unknown>): { summary: st
       return { summary: `Dispute of ${money(d)} (${d.status})`, detail: d.reason ? `Reason: ${d.reason}` : null };
     case 'sign-in':
       return {
-        summary: d.method === 'device' ? 'Approved a device' : `Signed in with ${d.method === 'github' ? 'GitHub' : 'an email link'}`,
+        summary:
+          d.method === 'device'
+            ? 'Approved a device'
+            : `Signed in with ${d.method === 'github' ? 'GitHub' : 'an email link'}`,
         detail: (d.userAgent as string | null) ?? null,
       };
     case 'email': {

@@ -28,7 +28,8 @@ export const VIEW_AS_COOKIE = 'lp_view_as';
 export const VIEW_AS_END_PATH = '/api/store/view-as/end';
 
 /** The console keeps the staff member's own identity while they view the storefront as someone in another tab. */
-const isConsolePath = (path: string) => path.startsWith('/api/admin') || path === '/admin' || path.startsWith('/admin/');
+const isConsolePath = (path: string) =>
+  path.startsWith('/api/admin') || path === '/admin' || path.startsWith('/admin/');
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -77,7 +78,12 @@ export function authenticate({
           const grant = await viewAs.resolve(viewing, resolved.user.id);
           if (!grant) clearViewAsCookie(ctx, config);
           else {
-            ctx.state.auth = { ...resolved, method: 'session', user: grant.learner, viewAs: { grant, staff: resolved.user } } satisfies Auth;
+            ctx.state.auth = {
+              ...resolved,
+              method: 'session',
+              user: grant.learner,
+              viewAs: { grant, staff: resolved.user },
+            } satisfies Auth;
             if (!SAFE_METHODS.has(ctx.method) && ctx.path !== VIEW_AS_END_PATH)
               throw new AppError(
                 'view-as-read-only',

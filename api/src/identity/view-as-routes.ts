@@ -7,7 +7,15 @@ import { ViewAsBody, type ViewAsStarted } from './schemas';
 import type { ViewAs } from './view-as';
 
 /** Support's view of a learner's storefront: started from the console, ended from the storefront's banner. */
-export function viewAsRoutes({ allow, viewAs, config }: { allow: Policies; viewAs: ViewAs; config: Pick<Config, 'NODE_ENV'> }) {
+export function viewAsRoutes({
+  allow,
+  viewAs,
+  config,
+}: {
+  allow: Policies;
+  viewAs: ViewAs;
+  config: Pick<Config, 'NODE_ENV'>;
+}) {
   const admin = new Router();
   admin.post('/users/:id/view-as', allow.roles('support'), async (ctx) => {
     const input = ViewAsBody.parse(ctx.request.body);

@@ -80,7 +80,10 @@ export function viewAs({ db, clock }: { db: Db; clock: Clock }) {
 
     /** The first page load through the link: noted once, for the audit log. */
     async entered(grant: ViewAsGrant, staff: Actor): Promise<void> {
-      const first = await db('viewAsSessions').where({ id: grant.id }).whereNull('enteredAt').update({ enteredAt: clock.now() });
+      const first = await db('viewAsSessions')
+        .where({ id: grant.id })
+        .whereNull('enteredAt')
+        .update({ enteredAt: clock.now() });
       if (first)
         await recordAudit(db, {
           actor: staff,
@@ -92,7 +95,10 @@ export function viewAs({ db, clock }: { db: Db; clock: Clock }) {
     },
 
     async end(grant: ViewAsGrant, staff: Actor): Promise<void> {
-      const ended = await db('viewAsSessions').where({ id: grant.id }).whereNull('endedAt').update({ endedAt: clock.now() });
+      const ended = await db('viewAsSessions')
+        .where({ id: grant.id })
+        .whereNull('endedAt')
+        .update({ endedAt: clock.now() });
       if (ended)
         await recordAudit(db, {
           actor: staff,

@@ -3,7 +3,13 @@ import { recordAudit, type Actor } from '../audit/record';
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
-import { SimulateQuery, type ScenarioInput, type ScenarioOutcome, type ScenarioRecord, type ScenarioRun } from './schemas';
+import {
+  SimulateQuery,
+  type ScenarioInput,
+  type ScenarioOutcome,
+  type ScenarioRecord,
+  type ScenarioRun,
+} from './schemas';
 import type { PricingSimulator } from './simulator';
 
 /** JSON as stored: what comes back from jsonb compares equal to what was computed. */
@@ -67,7 +73,14 @@ export function pricingScenarios({ db, clock, simulator }: { db: Db; clock: Cloc
           .returning('*');
         if (!row)
           throw new AppError('already-exists', 'A scenario already has that name.', { name: 'is already used' });
-        await recordAudit(trx, { actor, action: 'create', resource: 'pricing-scenarios', recordId: row.id, after: row, requestId });
+        await recordAudit(trx, {
+          actor,
+          action: 'create',
+          resource: 'pricing-scenarios',
+          recordId: row.id,
+          after: row,
+          requestId,
+        });
         return row as ScenarioRecord;
       });
     },
@@ -111,7 +124,12 @@ export function pricingScenarios({ db, clock, simulator }: { db: Db; clock: Cloc
       const results: { name: string; matches: boolean; actual: ScenarioOutcome | null; error: string | null }[] = [];
       for (const scenario of scenarios) {
         const { actual, error } = await price(scenario.input);
-        results.push({ name: scenario.name, matches: isDeepStrictEqual(actual, asStored(scenario.expected)), actual, error });
+        results.push({
+          name: scenario.name,
+          matches: isDeepStrictEqual(actual, asStored(scenario.expected)),
+          actual,
+          error,
+        });
       }
       return results;
     },

@@ -44,10 +44,9 @@ export function pricingSimulator({ db, quotes }: { db: Db; quotes: QuoteService 
   async function queryOf(input: ScenarioInput): Promise<SimulateQuery> {
     const product = await db('products').where({ key: input.productKey }).first('id');
     if (!product) throw new AppError('not-found', `No product has the key "${input.productKey}".`);
-    const customer = input.customerEmail
-      ? await db('users').where({ email: input.customerEmail }).first('id')
-      : null;
-    if (input.customerEmail && !customer) throw new AppError('not-found', `No customer has the email ${input.customerEmail}.`);
+    const customer = input.customerEmail ? await db('users').where({ email: input.customerEmail }).first('id') : null;
+    if (input.customerEmail && !customer)
+      throw new AppError('not-found', `No customer has the email ${input.customerEmail}.`);
     let upgradeFrom: string | undefined;
     if (input.upgradeFromProductKey) {
       const source = await db('purchases as p')
@@ -82,7 +81,10 @@ export function pricingSimulator({ db, quotes }: { db: Db; quotes: QuoteService 
     const customer = q.userId ? await db('users').where({ id: q.userId }).first('email') : null;
     if (q.userId && !customer) throw new AppError('not-found', 'No such customer.');
     const source = q.upgradeFrom
-      ? await db('purchases as p').join('products as pr', 'pr.id', 'p.productId').where('p.id', q.upgradeFrom).first('pr.key')
+      ? await db('purchases as p')
+          .join('products as pr', 'pr.id', 'p.productId')
+          .where('p.id', q.upgradeFrom)
+          .first('pr.key')
       : null;
     return {
       productKey: product.key,

@@ -82,7 +82,9 @@ export function AccessNotice({ lock, products, what }: { lock: Lock; products: P
                   ? 'Your team seat was taken back by the team’s owner. Ask them for a seat, or buy the course yourself: your progress is kept.'
                   : 'Your access to this course was removed. Contact support if you think this is a mistake.'}
           </p>
-          {(lock.status === 'Refunded' || lock.status === 'Revoked') && <BuyLinks products={products} label={(name) => `Buy ${name}`} />}
+          {(lock.status === 'Refunded' || lock.status === 'Revoked') && (
+            <BuyLinks products={products} label={(name) => `Buy ${name}`} />
+          )}
         </>
       );
       break;

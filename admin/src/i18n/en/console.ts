@@ -400,8 +400,7 @@ export const consoleLabels = {
     scenarios: 'Saved scenarios',
     runAll: 'Run all',
     running: 'Running…',
-    ranSame:
-      '%{smart_count} scenario run: the same answer. |||| %{smart_count} scenarios run: every answer the same.',
+    ranSame: '%{smart_count} scenario run: the same answer. |||| %{smart_count} scenarios run: every answer the same.',
     ranChanged:
       '%{smart_count} scenario run: %{changed} answer changed. |||| %{smart_count} scenarios run: %{changed} changed.',
     noScenarios: 'No saved scenarios yet: simulate a price above and save it.',

@@ -44,11 +44,7 @@ export interface TimelinePage {
 
 /** POST /api/admin/users/:id/notes and /api/admin/purchases/:id/notes. */
 export const NoteBody = z.strictObject({
-  body: z
-    .string()
-    .trim()
-    .min(1, 'Write the note first.')
-    .max(5000, 'A note holds at most 5,000 characters.'),
+  body: z.string().trim().min(1, 'Write the note first.').max(5000, 'A note holds at most 5,000 characters.'),
 });
 
 /** An internal note as the console reads it back. */
