@@ -46,6 +46,15 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
   afterAll(() => stripe?.close());
 
   const deliver = (event: Parameters<typeof deliverSigned>[1]) => deliverSigned(app, event);
+  /** The charges export of one day, read whole as text. */
+  const chargesCsv = (day: string) =>
+    as(finance, request(app).get('/api/admin/exports/charges.csv').query({ from: day, to: day }))
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        res.on('end', () => done(null, text));
+      });
   async function sold(email: string) {
     const { checkoutId } = await services.checkouts.create({
       productId: product.id,
@@ -183,13 +192,7 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
       bought[quantity] = (await services.checkouts.fulfil(checkoutId)).purchaseId!;
     }
     const today = new Date().toISOString().slice(0, 10);
-    const csv = await as(finance, request(app).get('/api/admin/exports/charges.csv').query({ from: today, to: today }))
-      .buffer(true)
-      .parse((res, done) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        res.on('end', () => done(null, text));
-      });
+    const csv = await chargesCsv(today);
     const rows = parseSync(csv.body as string, { bom: true, columns: true }) as Record<string, string>[];
     expect(rows.find((r) => r.Purchase === bought[1])).toMatchObject({
       Coupon: 'Sale',
@@ -232,13 +235,7 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
     });
 
     const today = new Date().toISOString().slice(0, 10);
-    const csv = await as(finance, request(app).get('/api/admin/exports/charges.csv').query({ from: today, to: today }))
-      .buffer(true)
-      .parse((res, done) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-        res.on('end', () => done(null, text));
-      });
+    const csv = await chargesCsv(today);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="charges-${today}-to-${today}.csv"`);
     const text = csv.body as string;

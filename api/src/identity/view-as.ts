@@ -25,6 +25,27 @@ export interface ViewAsGrant {
  * staff member's own session: a forwarded link opens nothing.
  */
 export function viewAs({ db, clock }: { db: Db; clock: Clock }) {
+  /** Sets a moment of the view once (entered, ended), auditing it under the learner the first time only. */
+  async function mark(
+    grant: ViewAsGrant,
+    staff: Actor,
+    column: 'enteredAt' | 'endedAt',
+    action: string,
+  ): Promise<void> {
+    const first = await db('viewAsSessions')
+      .where({ id: grant.id })
+      .whereNull(column)
+      .update({ [column]: clock.now() });
+    if (first)
+      await recordAudit(db, {
+        actor: staff,
+        action,
+        resource: 'users',
+        recordId: grant.learner.id,
+        after: { viewAsId: grant.id },
+      });
+  }
+
   return {
     async start(
       staff: Actor & { id: string },
@@ -79,35 +100,9 @@ export function viewAs({ db, clock }: { db: Db; clock: Clock }) {
     },
 
     /** The first page load through the link: noted once, for the audit log. */
-    async entered(grant: ViewAsGrant, staff: Actor): Promise<void> {
-      const first = await db('viewAsSessions')
-        .where({ id: grant.id })
-        .whereNull('enteredAt')
-        .update({ enteredAt: clock.now() });
-      if (first)
-        await recordAudit(db, {
-          actor: staff,
-          action: 'view-as.entered',
-          resource: 'users',
-          recordId: grant.learner.id,
-          after: { viewAsId: grant.id },
-        });
-    },
+    entered: (grant: ViewAsGrant, staff: Actor) => mark(grant, staff, 'enteredAt', 'view-as.entered'),
 
-    async end(grant: ViewAsGrant, staff: Actor): Promise<void> {
-      const ended = await db('viewAsSessions')
-        .where({ id: grant.id })
-        .whereNull('endedAt')
-        .update({ endedAt: clock.now() });
-      if (ended)
-        await recordAudit(db, {
-          actor: staff,
-          action: 'view-as.ended',
-          resource: 'users',
-          recordId: grant.learner.id,
-          after: { viewAsId: grant.id },
-        });
-    },
+    end: (grant: ViewAsGrant, staff: Actor) => mark(grant, staff, 'endedAt', 'view-as.ended'),
   };
 }
 
