@@ -79,7 +79,10 @@ describe('commerce combinations', () => {
     const again = await store(member, 'post', `/invites/${inviteCode}/redeem`);
     expect(again.status).toBe(403);
     expect(again.body.code).toBe('seat-revoked');
-    expect(await Purchase.query(db()).where({ userId: member.user.id, productId: course.id })).toHaveLength(0);
+    // Only the revoked seat, kept for the history: no live one was taken.
+    expect(
+      (await Purchase.query(db()).where({ userId: member.user.id, productId: course.id })).map((p) => p.status),
+    ).toEqual(['Revoked']);
 
     const reset = await store(owner, 'post', `/teams/${teamId}/invite/reset`);
     expect(reset.status).toBe(200);

@@ -14,7 +14,8 @@ import { ContentResource } from '../../api/src/db/models';
 import { LessonVideo } from '../../api/src/video/models';
 import { runSeeds } from '../../seeds/run';
 import { testConfig, testDeps } from '../support/app';
-import { checkScreen, keepScreenshot, launchChromium, signedInContext, waitForStillness } from '../support/browser';
+import { signedInByEmail } from '../support/auth';
+import { checkScreen, contextFor, keepScreenshot, launchChromium, waitForStillness } from '../support/browser';
 import { useTestDatabase } from '../support/db';
 
 /*
@@ -106,7 +107,9 @@ describe('lesson videos in the console (Chromium)', { timeout: 180_000 }, () => 
       });
 
     browser = await launchChromium();
-    const context = await signedInContext(browser, baseUrl, db(), ['contributor']);
+    // The demo course's author: contributors change only the content they created, its videos included.
+    const author = await signedInByEmail(db(), 'contributor@example.com');
+    const context = await contextFor(browser, baseUrl, author);
     page = await context.newPage();
     await page.setViewportSize({ width: 1280, height: 800 });
   });

@@ -136,7 +136,10 @@ describe('team seats, team purchases and the upgrade credit on the storefront (C
         .getByRole('alert')
         .filter({ hasText: 'Still no seat: you have not been let back in yet.' })
         .waitFor();
-      expect(await Purchase.query(db).where({ redeemedBulkCouponId: team.bulkCouponId }).resultSize()).toBe(0);
+      // Only the revoked seat, kept for the history: no live seat was taken.
+      expect(
+        (await Purchase.query(db).where({ redeemedBulkCouponId: team.bulkCouponId })).map((p) => p.status),
+      ).toEqual(['Revoked']);
 
       // The owner lets them back in: the list empties and the focus lands on the members.
       await removedRow.getByRole('button', { name: /^Let back in/ }).click();
@@ -147,7 +150,9 @@ describe('team seats, team purchases and the upgrade credit on the storefront (C
       // Now "Try again" takes the seat.
       await member.getByRole('button', { name: 'Try again' }).click();
       await member.getByRole('heading', { name: 'You have a seat' }).waitFor();
-      const seat = (await Purchase.query(db).where({ redeemedBulkCouponId: team.bulkCouponId }).first())!;
+      const seat = (await Purchase.query(db)
+        .where({ redeemedBulkCouponId: team.bulkCouponId, status: 'Valid' })
+        .first())!;
       expect((await User.query(db).findById(seat.userId))!.email).toBe('team.member@example.com');
 
       // Someone has the page open while the owner replaces the link.

@@ -25,9 +25,11 @@ export {
   OAuthState,
   RateLimitHit,
   Session,
+  SignIn,
   User,
   UserPrefs,
   VerificationToken,
+  ViewAsSession,
 } from '../identity/models';
 export { OutboxEmail } from '../mail/models';
 export {
@@ -43,3 +45,5 @@ export { AuditLog } from '../audit/models';
 export { LessonVideo, VideoCaption, VideoPosition } from '../video/models';
 export { SigningKey } from '../video/playback-key';
 export { Certificate } from '../certificates/models';
+export { StaffNote } from '../admin/models';
+export { PricingScenario } from '../pricing/models';

@@ -46,6 +46,28 @@ export class Session extends table('sessions') {
   declare userAgent: string | null;
 }
 
+/** One sign-in (email link, GitHub) or device approved, kept a year for the person's timeline. */
+export class SignIn extends table('signIns') {
+  declare id: string;
+  declare userId: string;
+  declare method: 'email' | 'github' | 'device';
+  declare userAgent: string | null;
+  declare createdAt: Date;
+}
+
+/** Support viewing the storefront as a learner (api/src/identity/view-as.ts); the token is kept only hashed. */
+export class ViewAsSession extends table('viewAsSessions') {
+  declare id: string;
+  declare tokenHash: string;
+  declare staffUserId: string;
+  declare learnerUserId: string;
+  declare reason: string;
+  declare createdAt: Date;
+  declare expiresAt: Date;
+  declare enteredAt: Date | null;
+  declare endedAt: Date | null;
+}
+
 export class VerificationToken extends table('verificationTokens', { idColumn: 'token' }) {
   declare token: string; // a hash of the emailed secret
   declare id: string; // public handle for the console
