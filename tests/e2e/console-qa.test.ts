@@ -182,4 +182,17 @@ describe('console QA fixes (Chromium)', () => {
     await page.getByRole('option', { name: '250', exact: true }).click();
     expect(decodeURIComponent((await request).url())).toContain('range=[0,249]');
   });
+
+  it('offers a contributor no Edit on another author’s lesson, and withholds its body', async () => {
+    const other = await signedInContext(site().browser, site().baseUrl, site().db, ['contributor']);
+    const page = await other.newPage();
+    await page.goto(`${site().baseUrl}/admin/#/content-resources/${fixture.lesson.id}/show`);
+    await page.getByText('Only its author and staff can change this content.').waitFor();
+    await page.getByText('Written by another author: only they and staff read its body.').waitFor();
+    expect(await page.getByRole('link', { name: 'Edit' }).count()).toBe(0);
+    await page.goto(`${site().baseUrl}/admin/#/content-resources/${fixture.lesson.id}`);
+    await page.getByRole('alert').getByText('Only its author and staff can change this content.').waitFor();
+    expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
+    await other.close();
+  });
 });
