@@ -1,18 +1,12 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { userOf } from '../http/auth';
+import { actorOf } from '../http/auth';
 import { IdParam, NumericIdParam } from '../http/params';
 import type { Policies } from '../http/policy';
 import { parseListQuery } from './schemas/list-query';
 import { parseCreate, updateRequest } from './schemas/write';
-import type { AdminResource, WriteActor } from './resource';
+import type { AdminResource } from './resource';
 import type { AdminService, WriteContext } from './service';
-
-/** Who is asking: what they may read and write depends on it. */
-function actorOf(ctx: Context): WriteActor {
-  const user = userOf(ctx);
-  return { id: user.id, email: user.email, roles: user.roles };
-}
 
 function writeContext(ctx: Context): WriteContext {
   return { actor: actorOf(ctx), requestId: (ctx.state.requestId as string) ?? null };

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { userOf } from '../http/auth';
+import { actorOf } from '../http/auth';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
 import { NoteBody, TimelineQuery } from './schemas/timeline';
@@ -18,10 +18,6 @@ export function timelineRoutes({
 }) {
   const router = new Router();
   const staff = allow.roles('support', 'finance');
-  const author = (ctx: Parameters<typeof userOf>[0]) => {
-    const user = userOf(ctx);
-    return { id: user.id, email: user.email };
-  };
 
   router.get('/users/:id/timeline', staff, async (ctx) => {
     ctx.body = await timeline.ofUser(IdParam.parse(ctx.params).id, TimelineQuery.parse(ctx.query));
@@ -32,12 +28,12 @@ export function timelineRoutes({
   router.post('/users/:id/notes', staff, async (ctx) => {
     const { body } = NoteBody.parse(ctx.request.body);
     ctx.status = 201;
-    ctx.body = await notes.onUser(IdParam.parse(ctx.params).id, body, author(ctx));
+    ctx.body = await notes.onUser(IdParam.parse(ctx.params).id, body, actorOf(ctx));
   });
   router.post('/purchases/:id/notes', staff, async (ctx) => {
     const { body } = NoteBody.parse(ctx.request.body);
     ctx.status = 201;
-    ctx.body = await notes.onPurchase(IdParam.parse(ctx.params).id, body, author(ctx));
+    ctx.body = await notes.onPurchase(IdParam.parse(ctx.params).id, body, actorOf(ctx));
   });
   return router;
 }

@@ -150,6 +150,12 @@ export function authOf(ctx: Context): Auth | undefined {
   return ctx.state.auth as Auth | undefined;
 }
 
+/** Who is acting, as the audit log and the console's read rules name them (a route whose policy required a user). */
+export function actorOf(ctx: Context): { id: string; email: string; roles: User['roles'] } {
+  const { id, email, roles } = userOf(ctx);
+  return { id, email, roles };
+}
+
 /** The signed-in user of a route whose policy already required one. */
 export function userOf(ctx: Context): User {
   const auth = authOf(ctx);

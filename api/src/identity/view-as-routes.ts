@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Config } from '../config';
-import { authOf, clearViewAsCookie, setViewAsCookie, userOf, VIEW_AS_END_PATH } from '../http/auth';
+import { actorOf, authOf, clearViewAsCookie, setViewAsCookie, VIEW_AS_END_PATH } from '../http/auth';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
 import { ViewAsBody, type ViewAsStarted } from './schemas';
@@ -19,9 +19,8 @@ export function viewAsRoutes({
   const admin = new Router();
   admin.post('/users/:id/view-as', allow.roles('support'), async (ctx) => {
     const input = ViewAsBody.parse(ctx.request.body);
-    const staff = userOf(ctx);
     const { token, expiresAt } = await viewAs.start(
-      { id: staff.id, email: staff.email },
+      actorOf(ctx),
       IdParam.parse(ctx.params).id,
       input,
       ctx.state.requestId ?? null,

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { userOf } from '../http/auth';
+import { actorOf } from '../http/auth';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
 import { SaveScenarioBody, SimulateQuery } from './schemas';
@@ -19,10 +19,6 @@ export function pricingRoutes({
 }) {
   const router = new Router();
   const staff = allow.roles('support', 'finance');
-  const actor = (ctx: Context) => {
-    const user = userOf(ctx);
-    return { id: user.id, email: user.email };
-  };
   const requestId = (ctx: Context) => (ctx.state.requestId as string) ?? null;
 
   router.get('/pricing/simulate', staff, async (ctx) => {
@@ -32,7 +28,7 @@ export function pricingRoutes({
   router.post('/pricing-scenarios/save', staff, async (ctx) => {
     const { name, query } = SaveScenarioBody.parse(ctx.request.body);
     ctx.status = 201;
-    ctx.body = { data: await scenarios.save(name, query, actor(ctx), requestId(ctx)) };
+    ctx.body = { data: await scenarios.save(name, query, actorOf(ctx), requestId(ctx)) };
   });
   router.post('/pricing-scenarios/run', staff, async (ctx) => {
     ctx.body = { data: await scenarios.runAll() };
@@ -41,7 +37,7 @@ export function pricingRoutes({
     ctx.body = { data: await scenarios.run(IdParam.parse(ctx.params).id) };
   });
   router.post('/pricing-scenarios/:id/accept', staff, async (ctx) => {
-    ctx.body = { data: await scenarios.accept(IdParam.parse(ctx.params).id, actor(ctx), requestId(ctx)) };
+    ctx.body = { data: await scenarios.accept(IdParam.parse(ctx.params).id, actorOf(ctx), requestId(ctx)) };
   });
   return router;
 }
