@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keepScreenshot, signedInContext, stickingOut, useDemoSite, waitForStillness } from '../support/browser';
+import { CONSOLE_WIDTHS, checkScreen, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
 import { seedEverything } from '../support/everything';
 
 /**
@@ -28,19 +28,7 @@ describe('customer timeline, pricing simulator and view-as (Chromium)', () => {
   }
 
   /** The console at both widths it is used at. */
-  async function screens(page: Page, name: string) {
-    for (const [width, height] of [
-      [1440, 900],
-      [1024, 768],
-    ] as const) {
-      await page.setViewportSize({ width, height });
-      await waitForStillness(page);
-      const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
-      const sticking = scrollWidth > width ? await stickingOut(page, width) : [];
-      await keepScreenshot(page, `${name}-${width}`);
-      expect(scrollWidth, `${name} scrolls sideways at ${width} px: ${sticking.join(', ')}`).toBeLessThanOrEqual(width);
-    }
-  }
+  const screens = (page: Page, name: string) => checkScreen(page, name, { widths: CONSOLE_WIDTHS });
 
   it('shows a customer’s timeline newest first and keeps a note staff add, on the person and the purchase', async () => {
     const page = await open(`users/${fixture.buyer.id}/show/timeline`);

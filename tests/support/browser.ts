@@ -224,7 +224,7 @@ export async function signInToConsoleByEmail(
 }
 
 /** The innermost elements reaching past `width`: what makes a page scroll sideways. */
-export function stickingOut(page: Page, width: number): Promise<string[]> {
+function stickingOut(page: Page, width: number): Promise<string[]> {
   return page.evaluate<string[]>(`[...document.querySelectorAll('body *')]
     .filter((e) => e.getBoundingClientRect().right > ${width} && ![...e.children].some((c) => c.getBoundingClientRect().right > ${width}))
     .slice(0, 5)
@@ -238,23 +238,39 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/** The widths a learner's storefront is used at: a laptop and a phone. */
+export const STOREFRONT_WIDTHS = [
+  [1280, 800],
+  [390, 844],
+] as const;
+
+/** The widths staff use the console at: a desktop and a small laptop or tablet. */
+export const CONSOLE_WIDTHS = [
+  [1440, 900],
+  [1024, 768],
+] as const;
+
 /**
- * A screen at 1280 and 390 px: the page itself must not scroll sideways (a table may, inside its own box), and with
- * `axe` it has no serious accessibility violation at 1280; screenshots go to test-artifacts/<name>-1280.png and
- * -390.png. The page is left at 1280 px.
+ * A screen at each width (the storefront's 1280 and 390 px unless told): the page itself must not scroll sideways
+ * (a table may, inside its own box), and with `axe` it has no serious accessibility violation at the first width;
+ * screenshots go to test-artifacts/<name>-<width>.png. The page is left at the first width.
  */
-export async function checkScreen(page: Page, name: string, { axe = false } = {}): Promise<void> {
-  for (const [width, height] of [
-    [1280, 800],
-    [390, 844],
-  ] as const) {
+export async function checkScreen(
+  page: Page,
+  name: string,
+  {
+    axe = false,
+    widths = STOREFRONT_WIDTHS,
+  }: { axe?: boolean; widths?: typeof STOREFRONT_WIDTHS | typeof CONSOLE_WIDTHS } = {},
+): Promise<void> {
+  for (const [width, height] of widths) {
     await page.setViewportSize({ width, height });
     await waitForStillness(page); // the layout settles at the new width before it is measured and kept
     const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
     const sticking = scrollWidth > width ? await stickingOut(page, width) : [];
     await keepScreenshot(page, `${name}-${width}`);
     expect(scrollWidth, `${name} scrolls sideways at ${width} px: ${sticking.join(', ')}`).toBeLessThanOrEqual(width);
-    if (axe && width === 1280) expect(await seriousViolations(page), name).toEqual([]);
+    if (axe && width === widths[0][0]) expect(await seriousViolations(page), name).toEqual([]);
   }
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.setViewportSize({ width: widths[0][0], height: widths[0][1] });
 }
