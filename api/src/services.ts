@@ -29,6 +29,7 @@ import { transferService } from './commerce/transfers';
 import { catalogService } from './catalog/service';
 import { certificateService } from './certificates/certificates';
 import { productPages } from './catalog/product-page';
+import { teamSupport } from './commerce/team-support';
 import { workshopService } from './catalog/workshops';
 import { defineWaitlistJobs, waitlistService } from './catalog/waitlist';
 import { healthService } from './health/service';
@@ -176,6 +177,7 @@ export function createServices(deps: Deps) {
     purchases: myPurchases(deps),
     limiter,
     outbox,
+    teamSupport: teamSupport({ db }),
     jobs,
     sessions,
     emailSignIn: emailSignIn({ db, clock, config, outbox, limiter, sessions }),

@@ -35,7 +35,7 @@ describe('console writes', () => {
     expect(created.body).toMatchObject({
       name: 'Testing in Practice',
       productType: 'cohort',
-      status: 'active',
+      status: 'draft', // a new product is a draft until published
       quantityAvailable: 30,
     });
     const prices = await Price.query(db()).where({ productId: created.body.id });

@@ -3,7 +3,7 @@ import { Create, SelectInput, SimpleForm, minValue, maxValue, number, useTransla
 import { withoutEmpty } from '../common/withoutEmpty';
 import { CURRENCY_CHOICES } from '../common/money';
 import { MoneyInput } from '../common/inputs';
-import { ProductFields } from './ProductForm';
+import { DraftNote, ProductFields } from './ProductForm';
 
 const DEFAULTS = { productType: 'self-paced', quantityAvailable: -1, currency: 'usd' };
 
@@ -15,6 +15,7 @@ export function ProductCreate() {
   return (
     <Create redirect="show" transform={toProductCreate}>
       <SimpleForm defaultValues={DEFAULTS}>
+        <DraftNote />
         <ProductFields withStatus={false} />
         <Typography variant="subtitle2" component="h2" sx={{ mt: 1 }}>
           {translate('resources.products.firstPrice')}

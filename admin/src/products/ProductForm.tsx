@@ -41,6 +41,16 @@ export function ProductFields({ withStatus }: { withStatus: boolean }) {
   );
 }
 
+/** On the create form: what a new product is until it is published. */
+export function DraftNote() {
+  const translate = useTranslate();
+  return (
+    <Alert severity="info" sx={{ mb: 2, width: '100%' }}>
+      {translate('resources.products.draftNote')}
+    </Alert>
+  );
+}
+
 export function ArchiveNote() {
   const translate = useTranslate();
   return (

@@ -1,6 +1,6 @@
 import type { ProductRecord } from '@contract/catalog/schemas';
 import type { Wire } from '@contract/shared/wire';
-import { PRODUCT_TYPES, type CatalogStatus, type ProductType } from '../../../api/src/shared/catalog';
+import { PRODUCT_TYPES, type ProductStatus, type ProductType } from '../../../api/src/shared/catalog';
 import { choicesOf, type ChipLook } from '../common/StatusChipField';
 
 /** Each product type's name; a type the API adds fails the typecheck until it has one. */
@@ -13,7 +13,8 @@ const PRODUCT_TYPE_NAMES: Record<ProductType, string> = {
 
 export const PRODUCT_TYPE_CHOICES = PRODUCT_TYPES.map((id) => ({ id, name: PRODUCT_TYPE_NAMES[id] }));
 
-export const PRODUCT_STATUS_LOOKS: Record<CatalogStatus, ChipLook> = {
+export const PRODUCT_STATUS_LOOKS: Record<ProductStatus, ChipLook> = {
+  draft: { label: 'Draft', color: 'warning' },
   active: { label: 'Active', color: 'success' },
   archived: { label: 'Archived', color: 'default' },
 };

@@ -3,10 +3,11 @@ import { userOf } from '../http/auth';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
 import type { CouponGenerator } from '../commerce/coupon-generator';
-import type { ListAnswer } from '../shared/wire';
+import type { DataAnswer, ListAnswer } from '../shared/wire';
+import type { TreeNode } from '../learning/schemas';
 import { GenerateCouponsBody, type GeneratedCoupon } from './schemas/commerce';
 import { DashboardQuery } from './schemas/dashboard';
-import { ReorderBody } from './schemas/learning';
+import { AddChildBody, ReorderBody } from './schemas/learning';
 import type { ContentTree } from '../learning/content-tree';
 import type { DashboardService } from './dashboard';
 
@@ -48,6 +49,21 @@ export function adminExtraRoutes({ allow, dashboard, tree, coupons }: Deps) {
       ctx.state.requestId ?? null,
     );
     ctx.status = 204;
+  });
+
+  // Building the outline in place: a new module, section or lesson, titled, linked under this content.
+  router.post('/content-resources/:id/children', allow.roles('support', 'contributor'), async (ctx) => {
+    const body = AddChildBody.parse(ctx.request.body);
+    const user = userOf(ctx);
+    ctx.status = 201;
+    ctx.body = {
+      data: await tree.addChild(
+        IdParam.parse(ctx.params).id,
+        body,
+        { id: user.id, email: user.email, roles: user.roles },
+        ctx.state.requestId ?? null,
+      ),
+    } satisfies DataAnswer<TreeNode>;
   });
 
   return router;

@@ -1,5 +1,5 @@
 import { hasMany, linkTable, table } from '../db/base-model';
-import type { CatalogStatus, ProductType } from '../shared/catalog';
+import type { CatalogStatus, ProductStatus, ProductType } from '../shared/catalog';
 
 export class Product extends table('products') {
   declare id: string;
@@ -8,7 +8,7 @@ export class Product extends table('products') {
   declare slug: string | null;
   declare description: string | null;
   declare productType: ProductType;
-  declare status: CatalogStatus;
+  declare status: ProductStatus;
   declare quantityAvailable: number;
   declare enrollmentOpensAt: Date | null;
   declare enrollmentClosesAt: Date | null;

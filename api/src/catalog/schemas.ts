@@ -1,4 +1,4 @@
-import type { CatalogStatus, ProductType } from '../shared/catalog';
+import type { CatalogStatus, ProductStatus, ProductType } from '../shared/catalog';
 
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
 // What the catalog endpoints answer, as the services build them (dates as `Date`); the storefront reads them as
@@ -116,7 +116,7 @@ export interface ProductRecord {
   slug: string | null;
   description: string | null;
   productType: ProductType;
-  status: CatalogStatus;
+  status: ProductStatus;
   /** −1 for unlimited, else the seats for sale. */
   quantityAvailable: number;
   enrollmentOpensAt: Date | null;

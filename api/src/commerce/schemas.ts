@@ -70,6 +70,18 @@ export type CheckoutRequest = z.input<typeof CheckoutBody>;
 export type CouponProblem =
   | 'coupon-not-found'
   | 'coupon-expired'
+
+/**
+ * Support adds seats to a team (POST /api/admin/bulk-purchases/:id/seats): given, never charged (a comp), so a
+ * reason is required for the audit log. At most 100 at once, as a checkout's quantity.
+ */
+export const AddSeatsBody = z
+  .object({
+    seats: z.number('must be a whole number of seats').int('must be a whole number of seats').min(1).max(100),
+    reason: Reason,
+  })
+  .strict();
+export type AddSeatsRequest = z.input<typeof AddSeatsBody>;
   | 'coupon-used-up'
   | 'coupon-not-valid-for-product'
   | 'coupon-inactive'
@@ -243,6 +255,46 @@ export interface RedeemedSeat {
 
 /** A transfer's states (DOMAIN §8), listed once in api/src/shared/ for the apps' values too. */
 export type { TransferState };
+
+/** A seat of a team as the console lists it: held now, or ended (revoked, refunded, banned) and kept. */
+export interface TeamSeat {
+  /** The member's seat purchase. */
+  purchaseId: string;
+  userId: string;
+  email: string;
+  name: string | null;
+  status: PurchaseStatus;
+  joinedAt: Date;
+  /** The team's buyer holding one of its seats (their team purchase alone grants no content, DOMAIN §7). */
+  buyer: boolean;
+  /** When and by whom an ended seat ended (null while held; `endedBy` null when not done by a person). */
+  endedAt: Date | null;
+  endedBy: string | null;
+  reason: string | null;
+}
+
+/** Someone the invite link refuses (`seat-revoked`) until let back in. */
+export interface KeptOutMember {
+  userId: string;
+  email: string;
+  name: string | null;
+  since: Date;
+  /** Who removed them (null for a system change, such as a ban). */
+  by: string | null;
+}
+
+/** GET /api/admin/bulk-purchases/:id/members: every seat ever taken, held ones first, and who is kept out. */
+export interface TeamRoster {
+  buyer: { userId: string; email: string; name: string | null; hasSeat: boolean };
+  seats: TeamSeat[];
+  keptOut: KeptOutMember[];
+}
+
+/** POST /api/admin/bulk-purchases/:id/seats: the team's seats after the addition. */
+export interface SeatsAdded {
+  added: number;
+  seats: { total: number; used: number; free: number };
+}
 
 /**
  * GET /api/store/transfers/:id/preview (public): what the sign-in page tells a signed-out visitor who followed an

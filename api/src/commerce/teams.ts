@@ -93,12 +93,14 @@ export function teamService({ db, config, outbox }: Deps) {
 
   /**
    * Takes a seat for `userId`: one per person and product, refused to anyone who already has the course and to
-   * anyone the owner removed from this team (until let back in).
+   * anyone the owner removed from this team (until let back in). Through an invite link, `inviteCode` is the code it
+   * named: a link replaced while this runs is refused too.
    */
   async function redeemSeat(
     trx: Knex.Transaction,
     couponId: string,
     userId: string,
+    inviteCode?: string,
   ): Promise<Omit<RedeemedSeat, 'coursePath'>> {
     const coupon = (await trx('coupons').where({ id: couponId }).whereNotNull('bulkPurchaseId').first()) as
       CouponRow | undefined;
@@ -125,13 +127,15 @@ export function teamService({ db, config, outbox }: Deps) {
         owned.redeemedBulkCouponId ? 'You already have a seat for this course.' : 'You already own this course.',
       );
     }
-    // Conditional on the team still being open: a refund closing it meanwhile wins.
+    // Conditional on the team still being open (a refund closing it meanwhile wins) and on the link still being its
+    // current one: a reset committed meanwhile (it updates this row, so this waits for it) refuses the old link.
     const taken = await trx('coupons')
-      .where({ id: couponId, status: 'active' })
+      .where({ id: couponId, status: 'active', ...(inviteCode && { inviteCode }) })
       .where('usedCount', '<', trx.raw('max_uses'))
       .increment('usedCount', 1);
     if (!taken) {
-      const now = await trx('coupons').where({ id: couponId }).first('status');
+      const now = await trx('coupons').where({ id: couponId }).first('status', 'inviteCode');
+      if (inviteCode && now.inviteCode !== inviteCode) throw new AppError('coupon-not-found', INVITE_NOT_FOUND);
       if (now.status !== 'active')
         throw new AppError('coupon-inactive', 'This team is no longer active; ask its owner for a new invite.');
       throw new AppError('coupon-used-up', 'Every seat of this team is taken. Ask its owner to buy more seats.');
@@ -211,7 +215,7 @@ export function teamService({ db, config, outbox }: Deps) {
     /** A signed-in person takes a seat through the invite link; the welcome email goes after commit. */
     async redeem(inviteCode: string, userId: string): Promise<RedeemedSeat> {
       const result = await db.transaction(async (trx) => {
-        const seat = await redeemSeat(trx, await couponOfInvite(trx, inviteCode), userId);
+        const seat = await redeemSeat(trx, await couponOfInvite(trx, inviteCode), userId, inviteCode);
         return { ...seat, coursePath: await welcome(trx, userId, seat.productId) };
       });
       outbox.flushInBackground();

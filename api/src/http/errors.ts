@@ -44,6 +44,7 @@ export const ERROR_STATUS = {
   'purchase-upgraded': 409,
   'seat-revoked': 403,
   'team-not-found': 404,
+  'team-inactive': 409,
   'lesson-locked': 403,
   'media-link-invalid': 403,
   'media-link-expired': 403,

@@ -3,10 +3,16 @@ import { recordAudit } from '../audit/record';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { Role } from '../identity/roles';
+import type { ResourceType } from '../shared/content';
 import { ContentResource, ContentResourceResource } from './models';
 import type { TreeNode } from './schemas';
+import { insertWithUniqueSlug, slugify } from './slugs';
 
 const MAX_DEPTH = 6;
+
+type Editor = Actor & { roles: readonly Role[] };
+
+const mayEditAny = (actor: Editor) => actor.roles.some((r) => r === 'admin' || r === 'support');
 
 /** The course tree (course → modules → sections → lessons) for the console, and reordering within a parent. */
 /** `changed` runs after a committed reorder: the storefront's read caches forget the old order. */
@@ -58,16 +64,11 @@ export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () =
     },
 
     /** Writes positions 0..n-1 on the parent's links in the order given; the list must be exactly its children. */
-    async reorder(
-      parentId: string,
-      childIds: string[],
-      actor: Actor & { roles: readonly Role[] },
-      requestId: string | null,
-    ): Promise<void> {
+    async reorder(parentId: string, childIds: string[], actor: Editor, requestId: string | null): Promise<void> {
       await db.transaction(async (trx) => {
         const parent = await ContentResource.query(trx).findById(parentId).whereNull('deletedAt').forUpdate();
         if (!parent) throw new AppError('not-found', 'No such content.');
-        if (!actor.roles.some((r) => r === 'admin' || r === 'support') && parent.createdById !== actor.id) {
+        if (!mayEditAny(actor) && parent.createdById !== actor.id) {
           throw new AppError('forbidden', 'Contributors can change only the content they created.');
         }
         const links = await ContentResourceResource.query(trx)
@@ -102,6 +103,83 @@ export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () =
         });
       });
       changed();
+    },
+
+    /**
+     * Builds the outline in place: new content (a draft) titled `title`, its slug made from the title (unique: -2,
+     * -3… on a collision), linked under the parent at `position` (an index among its children; the end when absent),
+     * the siblings after it moved down. Contributors only inside content they created (the new content is theirs).
+     */
+    async addChild(
+      parentId: string,
+      { type, title, position }: { type: ResourceType; title: string; position?: number },
+      actor: Editor,
+      requestId: string | null,
+    ): Promise<TreeNode> {
+      const node = await db.transaction(async (trx) => {
+        // The parent's lock: one change of its children at a time (as reorder), so positions stay 0..n-1.
+        const parent = await ContentResource.query(trx).findById(parentId).whereNull('deletedAt').forUpdate();
+        if (!parent) throw new AppError('not-found', 'No such content.');
+        if (!mayEditAny(actor) && parent.createdById !== actor.id) {
+          throw new AppError('forbidden', 'Contributors can add content only inside content they created.');
+        }
+        const fields = { title, state: 'draft', visibility: 'public' };
+        const created = await insertWithUniqueSlug(
+          trx,
+          { type, createdById: actor.id!, fields },
+          slugify(title) ?? type,
+        );
+        const siblings = (await trx('contentResourceResources as l')
+          .join('contentResources as r', 'r.id', 'l.resourceId')
+          .where('l.resourceOfId', parentId)
+          .whereNull('l.deletedAt')
+          .whereNull('r.deletedAt')
+          .orderBy([{ column: 'l.position' }, { column: 'r.id' }])
+          .select('l.resourceId')) as { resourceId: string }[];
+        const at = Math.min(position ?? siblings.length, siblings.length);
+        const order = siblings.map((s) => s.resourceId);
+        order.splice(at, 0, created.id);
+        // A link removed before (soft-deleted) cannot be under a brand-new resource: the insert is plain.
+        const [link] = (await trx('contentResourceResources')
+          .insert({ resourceOfId: parentId, resourceId: created.id, position: at })
+          .returning(['id'])) as { id: string }[];
+        // Positions become 0..n-1 in the new order (only the links whose position changes are written).
+        for (const [index, resourceId] of order.entries()) {
+          if (resourceId === created.id) continue;
+          await trx('contentResourceResources')
+            .where({ resourceOfId: parentId, resourceId })
+            .whereNot('position', index)
+            .update({ position: index });
+        }
+        const after = { type, createdById: actor.id, fields: { ...fields, slug: created.slug } };
+        await recordAudit(trx, {
+          actor,
+          requestId,
+          action: 'create',
+          resource: 'content-resources',
+          recordId: created.id,
+          after,
+        });
+        await recordAudit(trx, {
+          actor,
+          requestId,
+          action: 'create',
+          resource: 'content-resource-resources',
+          recordId: link!.id,
+          after: { resourceOfId: parentId, resourceId: created.id, position: at },
+        });
+        return {
+          id: created.id,
+          type,
+          title,
+          slug: created.slug,
+          state: 'draft',
+          link: { id: link!.id, position: at, tier: null },
+          children: [],
+        } satisfies TreeNode;
+      });
+      changed();
+      return node;
     },
   };
 }

@@ -40,6 +40,8 @@ export const catalogAndSales = {
     enrollmentWindow: 'Enrollment window (optional)',
     firstPrice: 'First price',
     firstPriceInput: 'First price (in dollars)',
+    draftNote:
+      'A new product starts as a draft: it is not on the storefront, in its catalog or sitemap, and cannot be bought until you publish it (set its status to Active).',
     archiveNote: 'A product that has purchases cannot be deleted: archive it instead (status Archived).',
     salesPage: 'Sales page',
     salesPageNote:
@@ -50,7 +52,8 @@ export const catalogAndSales = {
     noPurchases: 'Nobody has bought this product yet.',
     noCoupons: 'No coupon is restricted to this product (site-wide coupons apply to every product).',
     help: {
-      status: 'Archiving hides it from the storefront and archives its price; buyers keep access.',
+      status:
+        'Draft: not on the storefront yet. Active: on sale. Archiving hides it from the storefront and archives its price; buyers keep access.',
       quantityAvailable: 'Seats for sale, or Unlimited.',
       enrollmentOpensAt: 'Leave empty: open now.',
       enrollmentClosesAt: 'Leave empty: never closes.',

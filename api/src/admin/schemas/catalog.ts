@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CATALOG_STATUSES, PRODUCT_TYPES } from '../../shared/catalog';
+import { PRODUCT_STATUSES, PRODUCT_TYPES } from '../../shared/catalog';
 import { Cents, Currency, DateTime, Id, OptionalText, Slug } from './fields';
 
 /** The sales page's own words, all plain text (rendered as text, never as HTML). */
@@ -31,7 +31,7 @@ const productFields = {
   slug: Slug.max(90).nullable().optional(),
   description: OptionalText(2000),
   productType: z.enum(PRODUCT_TYPES),
-  status: z.enum(CATALOG_STATUSES),
+  status: z.enum(PRODUCT_STATUSES),
   quantityAvailable: z.number().int().min(-1, '−1 (unlimited) or a number of seats').max(1_000_000),
   enrollmentOpensAt: DateTime.nullable().optional(),
   enrollmentClosesAt: DateTime.nullable().optional(),
@@ -45,7 +45,8 @@ export const ProductCreate = z
   .object({
     ...productFields,
     productType: productFields.productType.default('self-paced'),
-    status: productFields.status.default('active'),
+    // A new product is a draft until staff publish it (not on sale, not on the storefront meanwhile).
+    status: productFields.status.default('draft'),
     quantityAvailable: productFields.quantityAvailable.default(-1),
     // The first price, created with the product.
     unitAmount: Cents.optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONTENT_STATES, LINK_TIERS, RESOURCE_TYPES, VISIBILITIES } from '../../shared/content';
+import { CONTENT_STATES, LINK_TIERS, RESOURCE_TYPES, VISIBILITIES, type ResourceType } from '../../shared/content';
 import { Id, Slug } from './fields';
 
 const ResourceFields = z
@@ -32,6 +32,19 @@ export const ContentLinkCreate = z
   .strict()
   .refine((l) => l.resourceOfId !== l.resourceId, { message: 'cannot contain itself', path: ['resourceId'] });
 export const ContentLinkUpdate = z.object({ position: z.number(), metadata: LinkMetadata }).partial().strict();
+
+/**
+ * New content made in place in an outline (POST /api/admin/content-resources/:id/children): anything but a course,
+ * titled; its slug comes from the title. `position`: its index among the parent's children (the end when absent).
+ */
+export const AddChildBody = z
+  .object({
+    type: z.enum(RESOURCE_TYPES.filter((t) => t !== 'course') as [ResourceType, ...ResourceType[]]),
+    title: ResourceFields.shape.title,
+    position: z.number().int('must be a whole number').min(0).max(1000).optional(),
+  })
+  .strict();
+export type AddChildRequest = z.input<typeof AddChildBody>;
 
 /** A container's children in their new order. */
 export const ReorderBody = z.object({ childIds: z.array(Id).max(1000) }).strict();
