@@ -20,8 +20,8 @@ import { commerceRoutes } from './commerce/routes';
 import { testProviderRoutes } from './payments/test-provider-routes';
 import { STRIPE_WEBHOOK_PATH, webhookRoutes } from './payments/webhook-routes';
 import { purchaseActionRoutes } from './commerce/purchase-action-routes';
-import { teamRoutes } from './commerce/team-routes';
 import { teamAdminRoutes } from './commerce/team-admin-routes';
+import { teamRoutes } from './commerce/team-routes';
 import { commentModerationRoutes, learningRoutes } from './learning/routes';
 import { financeRoutes } from './finance/routes';
 import { transferRoutes } from './commerce/transfer-routes';
@@ -121,6 +121,7 @@ export function createRouter(deps: Deps, services: Services) {
       teams: services.teams,
     }),
   );
+  mount('/api/admin', teamAdminRoutes({ allow, teams: services.teams, support: services.teamSupport }));
   mount('/api/webhooks', webhookRoutes({ allow, stripe: services.stripeWebhooks }));
   mount(
     '/api/admin',
@@ -134,7 +135,6 @@ export function createRouter(deps: Deps, services: Services) {
 }
 
 /** Builds the application without listening: the server and the tests both call it. */
-  mount('/api/admin', teamAdminRoutes({ allow, teams: services.teams, support: services.teamSupport }));
 export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; services?: Services } = {}): Koa {
   const dist = options.dist ?? APP_DIST;
   const services = options.services ?? createServices(deps);

@@ -25,11 +25,11 @@ import { stripeProvider } from './payments/stripe-provider';
 import { stripeWebhooks } from './payments/stripe-webhooks';
 import { purchaseLifecycle } from './commerce/purchase-lifecycle';
 import { teamService } from './commerce/teams';
+import { teamSupport } from './commerce/team-support';
 import { transferService } from './commerce/transfers';
 import { catalogService } from './catalog/service';
 import { certificateService } from './certificates/certificates';
 import { productPages } from './catalog/product-page';
-import { teamSupport } from './commerce/team-support';
 import { workshopService } from './catalog/workshops';
 import { defineWaitlistJobs, waitlistService } from './catalog/waitlist';
 import { healthService } from './health/service';
@@ -165,6 +165,7 @@ export function createServices(deps: Deps) {
     checkouts,
     lifecycle,
     teams: teamService({ db, config, outbox }),
+    teamSupport: teamSupport({ db }),
     transfers,
     stripeWebhooks: stripeWebhooks({
       db,
@@ -177,7 +178,6 @@ export function createServices(deps: Deps) {
     purchases: myPurchases(deps),
     limiter,
     outbox,
-    teamSupport: teamSupport({ db }),
     jobs,
     sessions,
     emailSignIn: emailSignIn({ db, clock, config, outbox, limiter, sessions }),

@@ -51,6 +51,18 @@ export const BanBody = z.object({ reason: Reason }).strict();
 
 /** A team's member (by their seat's purchase) and a removed person (by user). */
 export const MemberParams = z.object({ id: Id, memberId: Id });
+
+/**
+ * Support adds seats to a team (POST /api/admin/bulk-purchases/:id/seats): given, never charged (a comp), so a
+ * reason is required for the audit log. At most 100 at once, as a checkout's quantity.
+ */
+export const AddSeatsBody = z
+  .object({
+    seats: z.number('must be a whole number of seats').int('must be a whole number of seats').min(1).max(100),
+    reason: Reason,
+  })
+  .strict();
+export type AddSeatsRequest = z.input<typeof AddSeatsBody>;
 export const RevokedParams = z.object({ id: Id, userId: Id });
 
 /** Giving a purchase to someone else. */
@@ -70,18 +82,6 @@ export type CheckoutRequest = z.input<typeof CheckoutBody>;
 export type CouponProblem =
   | 'coupon-not-found'
   | 'coupon-expired'
-
-/**
- * Support adds seats to a team (POST /api/admin/bulk-purchases/:id/seats): given, never charged (a comp), so a
- * reason is required for the audit log. At most 100 at once, as a checkout's quantity.
- */
-export const AddSeatsBody = z
-  .object({
-    seats: z.number('must be a whole number of seats').int('must be a whole number of seats').min(1).max(100),
-    reason: Reason,
-  })
-  .strict();
-export type AddSeatsRequest = z.input<typeof AddSeatsBody>;
   | 'coupon-used-up'
   | 'coupon-not-valid-for-product'
   | 'coupon-inactive'
@@ -237,25 +237,6 @@ export interface TeamView {
   revoked: RevokedMember[];
 }
 
-/** GET /api/store/invites/:code: what an invite link shows before anyone signs in. */
-export interface InviteAnswer {
-  product: { id: string; name: string; slug: string | null };
-  ownerName: string | null;
-  active: boolean;
-  seatsFree: number;
-}
-
-/** POST /api/store/invites/:code/redeem: the seat taken. */
-export interface RedeemedSeat {
-  purchaseId: string;
-  productId: string;
-  /** Where the seat leads: its course's page (My purchases when the product has no course yet). */
-  coursePath: string;
-}
-
-/** A transfer's states (DOMAIN §8), listed once in api/src/shared/ for the apps' values too. */
-export type { TransferState };
-
 /** A seat of a team as the console lists it: held now, or ended (revoked, refunded, banned) and kept. */
 export interface TeamSeat {
   /** The member's seat purchase. */
@@ -295,6 +276,25 @@ export interface SeatsAdded {
   added: number;
   seats: { total: number; used: number; free: number };
 }
+
+/** GET /api/store/invites/:code: what an invite link shows before anyone signs in. */
+export interface InviteAnswer {
+  product: { id: string; name: string; slug: string | null };
+  ownerName: string | null;
+  active: boolean;
+  seatsFree: number;
+}
+
+/** POST /api/store/invites/:code/redeem: the seat taken. */
+export interface RedeemedSeat {
+  purchaseId: string;
+  productId: string;
+  /** Where the seat leads: its course's page (My purchases when the product has no course yet). */
+  coursePath: string;
+}
+
+/** A transfer's states (DOMAIN §8), listed once in api/src/shared/ for the apps' values too. */
+export type { TransferState };
 
 /**
  * GET /api/store/transfers/:id/preview (public): what the sign-in page tells a signed-out visitor who followed an
