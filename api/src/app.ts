@@ -31,6 +31,7 @@ import { errorHandler, notFound, requestContext } from './http/context';
 import { nestsDeeperThan, tooDeep } from './http/json-depth';
 import { allow } from './http/policy';
 import { identityAdminRoutes } from './identity/admin-routes';
+import { supportRoutes } from './identity/support-routes';
 import { jobAdminRoutes } from './jobs/admin-routes';
 import { imageAdminRoutes } from './media/admin-routes';
 import { videoAdminRoutes } from './video/admin-routes';
@@ -87,6 +88,15 @@ export function createRouter(deps: Deps, services: Services) {
     }),
   );
   mount('/api/admin', identityAdminRoutes({ allow, outbox: services.outbox, signOut: services.signOut }));
+  mount(
+    '/api/admin',
+    supportRoutes({
+      allow,
+      emails: services.personEmails,
+      blocks: services.blocks,
+      emailChange: services.emailChange,
+    }),
+  );
   const viewing = viewAsRoutes({ allow, viewAs: services.viewAs, config: deps.config });
   mount('/api/admin', viewing.admin);
   mount('/api/store', viewing.store);

@@ -54,6 +54,9 @@ import { rateLimiter } from './identity/rate-limit';
 import { roleAdmin } from './identity/role-admin';
 import { sessions as sessionStore } from './identity/sessions';
 import { signOutEverywhere } from './identity/sign-out-everywhere';
+import { userBlocks } from './identity/blocks';
+import { emailChange } from './identity/email-change';
+import { personEmails } from './mail/person-emails';
 import { defineRecurringJobs } from './jobs/recurring';
 import { jobQueue } from './jobs/queue';
 import { outbox as createOutbox } from './mail/outbox';
@@ -184,6 +187,9 @@ export function createServices(deps: Deps) {
     github: githubSignIn({ db, clock, config, sessions }),
     devices: deviceFlow({ db, clock, config, limiter }),
     signOut: signOutEverywhere({ db, sessions }),
+    blocks: userBlocks({ db, sessions, changed: caches.clearAll }),
+    emailChange: emailChange({ db, outbox, sessions, publicUrl: config.publicUrl, changed: caches.clearAll }),
+    personEmails: personEmails({ db, outbox }),
     viewAs: viewAs(deps),
     prefs: userPrefs(deps),
     roles: roleAdmin({ db, changed: caches.clearAll }),

@@ -126,11 +126,16 @@ describe('lesson videos: upload and processing', { timeout: 120_000 }, () => {
     return started;
   }
 
+  /** A lesson written by `staff`, a contributor: they change only their own lessons' videos. */
   async function lesson(title = 'Video lesson') {
-    const { lessons } = await createCourse(database().db, {
-      title: `${title} course`,
-      modules: [{ title: 'M', sections: [{ title: 'S', lessons: [{ title, body: '<p>Watch</p>' }] }] }],
-    });
+    const { lessons } = await createCourse(
+      database().db,
+      {
+        title: `${title} course`,
+        modules: [{ title: 'M', sections: [{ title: 'S', lessons: [{ title, body: '<p>Watch</p>' }] }] }],
+      },
+      { createdById: staff.user.id },
+    );
     return lessons[0]!;
   }
 

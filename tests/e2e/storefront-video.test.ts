@@ -171,6 +171,8 @@ describe('lesson videos on the storefront (Chromium)', { timeout: 120_000 }, () 
     await runSeeds(db, { demo: false });
 
     const product = await createProduct(db, { name: 'Generics on Video', unitAmount: 4900 });
+    // The course's author uploads its videos (contributors change only the lessons they wrote).
+    staff = await signedIn(db, ['contributor']);
     const made = await createCourse(
       db,
       {
@@ -192,7 +194,7 @@ describe('lesson videos on the storefront (Chromium)', { timeout: 120_000 }, () 
           },
         ],
       },
-      { products: [product] },
+      { products: [product], createdById: staff.user.id },
     );
     courseSlug = made.course.fields.slug as string;
     const [welcome, deepDive, reading, soon] = made.lessons as [ContentResource, ...ContentResource[]];
@@ -208,7 +210,6 @@ describe('lesson videos on the storefront (Chromium)', { timeout: 120_000 }, () 
       type: 'global',
       fields: { video: { playbackRate: 1.5, autoplayNext: false } },
     });
-    staff = await signedIn(db, ['contributor']);
 
     // The whole product on a loopback port, its services at hand to run the processing job when the test says
     // (JOB_WORKERS off: an upload only queues it).

@@ -72,7 +72,8 @@ const BRANCHES = `
   UNION ALL
   SELECT a.created_at, 'staff-action', a.id::text, 'audit-logs', a.actor_email,
          jsonb_build_object('action', a.action, 'resource', a.resource, 'recordId', a.record_id,
-                            'byThemselves', a.actor_id IS NOT NULL AND a.actor_id = (SELECT id FROM person))
+                            'byThemselves', a.actor_id IS NOT NULL AND a.actor_id = (SELECT id FROM person),
+                            'reason', a.after->>'reason', 'fromEmail', a.before->>'email', 'toEmail', a.after->>'email')
     FROM audit_logs a
    WHERE (a.resource = 'users' AND a.record_id = (SELECT id FROM person)::text)
       OR (a.resource = 'purchases' AND a.record_id IN (SELECT id::text FROM their_purchases))
@@ -139,11 +140,14 @@ function describe(kind: TimelineKind, d: Record<string, unknown>): { summary: st
     }
     case 'note':
       return { summary: 'Internal note', detail: String(d.body) };
-    case 'staff-action':
+    case 'staff-action': {
+      // What staff said or changed: a block's or a view's reason, an email change's two addresses.
+      const said = d.reason ? `Reason: ${d.reason}` : d.fromEmail && d.toEmail ? `${d.fromEmail} → ${d.toEmail}` : null;
       return {
         summary: actionInWords(String(d.action), String(d.resource)),
-        detail: d.byThemselves ? 'By the person themselves' : null,
+        detail: [d.byThemselves ? 'By the person themselves' : null, said].filter(Boolean).join(' · ') || null,
       };
+    }
   }
 }
 

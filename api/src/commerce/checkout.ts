@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { Price, Product } from '../catalog/models';
 import { ledger } from '../finance/ledger';
 import { AppError } from '../http/errors';
+import { isEmailBlocked } from '../identity/blocks';
 import type { User } from '../identity/models';
 import type { ProviderCheckout } from '../payments/provider';
 import {
@@ -274,6 +275,13 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
     async create(input: CheckoutInput): Promise<CheckoutStarted> {
       // Counted before anything is quoted, reserved or asked of the provider.
       await limits.checkoutStart({ ip: input.ip, buyerId: input.buyer?.id ?? null, email: input.email });
+      // A blocked person buys nothing, signed in or as a guest with their email: refused before anything is written.
+      if (input.buyer ? input.buyer.blockedAt : input.email && (await isEmailBlocked(db, input.email)))
+        throw new AppError(
+          'buyer-blocked',
+          MESSAGES['buyer-blocked'],
+          input.buyer ? undefined : { email: 'cannot buy' },
+        );
       const answer = await quotes.quote({
         productId: input.productId,
         quantity: input.quantity,

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { enrollmentState } from '../catalog/service';
 import { workshopInvite } from '../catalog/workshops';
+import { isUserBlocked } from '../identity/blocks';
 import { findOrCreateUserByEmail } from '../identity/users';
 import type { NewEmail, Outbox } from '../mail/outbox';
 import { receiptEmail, unfulfillableRefundEmail } from '../mail/templates';
@@ -43,7 +44,13 @@ import type { CheckoutStatus } from './schemas';
  */
 
 export type Availability =
-  'sold-out' | 'enrollment-closed' | 'enrollment-not-open' | 'upgrade-not-available' | 'already-purchased' | null;
+  | 'sold-out'
+  | 'enrollment-closed'
+  | 'enrollment-not-open'
+  | 'upgrade-not-available'
+  | 'already-purchased'
+  | 'buyer-blocked'
+  | null;
 
 export const MESSAGES: Record<Exclude<Availability, null>, string> = {
   'sold-out': 'This course is sold out.',
@@ -53,6 +60,8 @@ export const MESSAGES: Record<Exclude<Availability, null>, string> = {
     'The course this upgrade was priced from is no longer yours to upgrade (it was upgraded, refunded or given away).',
   'already-purchased':
     'You already have this course, and a copy bought at a regional price cannot be given away as a seat.',
+  'buyer-blocked':
+    'Purchases are not possible for this account. If you think this is a mistake, contact our support team.',
 };
 
 /** What one settlement did, for the work after commit. */
@@ -181,6 +190,8 @@ export async function checkFulfillable(
   const checkout = converted ? { ...locked.checkout, team: true } : locked.checkout;
   const seats = checkout.team ? checkout.quantity : 1;
   const problem: Availability =
+    // Share-locked: a block committing meanwhile waits, and this purchase stays as the person's earlier ones do.
+    ((await isUserBlocked(trx, buyer.id, true)) ? 'buyer-blocked' : null) ??
     (holds && !converted ? 'already-purchased' : null) ??
     (await availability(trx, locked.product, seats, now)) ??
     (await upgradeProblem(trx, checkout, buyer));

@@ -3,6 +3,7 @@ import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
+import { isUserBlocked } from './blocks';
 import { DeviceAccessToken, DeviceClient, DeviceVerification, type User } from './models';
 import { networkOf, type RateLimiter } from './rate-limit';
 import type { PendingDevice, SignedInDevice } from './schemas';
@@ -169,6 +170,9 @@ export function deviceFlow({ db, clock, config, limiter }: Deps) {
           await DeviceVerification.query(trx).findById(row.deviceCode).patch({ lastPolledAt: at });
           return { error: 'authorization_pending', description: 'The user has not approved the request yet.' };
         }
+        // Blocked since approving (the block expires approved codes too; this holds for one racing it).
+        if (await isUserBlocked(trx, row.verifiedByUserId, true))
+          return { error: 'access_denied', description: 'The account that approved the request is blocked.' };
         const accessToken = newSecret();
         await DeviceAccessToken.query(trx).insert({
           token: hashSecret(accessToken),
@@ -204,7 +208,8 @@ export function deviceFlow({ db, clock, config, limiter }: Deps) {
      */
     async resolveBearer(token: string): Promise<{ user: User; deviceToken: DeviceAccessToken } | null> {
       const deviceToken = await DeviceAccessToken.query(db).findById(hashSecret(token)).withGraphJoined('user');
-      if (!deviceToken?.user) return null;
+      // A blocked person's tokens were revoked with the block; one that slipped through opens nothing.
+      if (!deviceToken?.user || deviceToken.user.blockedAt) return null;
       const { user } = deviceToken;
       const at = now();
       if (at.getTime() - lastActive(deviceToken).getTime() > idleMs) {

@@ -5,6 +5,7 @@ import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { Outbox } from '../mail/outbox';
 import { signInEmail } from '../mail/templates';
+import { ACCOUNT_BLOCKED_MESSAGE, isUserBlocked } from './blocks';
 import type { User } from './models';
 import { networkOf, type RateLimiter } from './rate-limit';
 import { safeRedirect } from './redirects';
@@ -119,6 +120,8 @@ export function emailSignIn({ db, clock, config, outbox, limiter, sessions }: De
         const lasted = new Date(row.expires).getTime() - new Date(row.createdAt).getTime();
         if (new Date(row.expires) <= clock.now()) return { kind: 'expired' as const, lasted };
         const user = await findOrCreateUserByEmail(trx, input.email, { verified: true });
+        // Share-locked: a block committing meanwhile either ends this session with the others or is seen here.
+        if (await isUserBlocked(trx, user.id, true)) return { kind: 'blocked' as const };
         const session = await sessions.create(trx, user.id, input.userAgent, 'email');
         return { kind: 'signed-in' as const, user, session, redirectTo: safeRedirect(row.redirectTo) };
       });
@@ -128,6 +131,7 @@ export function emailSignIn({ db, clock, config, outbox, limiter, sessions }: De
           'This sign-in link is not valid or was already used. Ask for a new one.',
         );
       }
+      if (outcome.kind === 'blocked') throw new AppError('account-blocked', ACCOUNT_BLOCKED_MESSAGE);
       if (outcome.kind === 'expired') {
         throw new AppError(
           'sign-in-link-expired',

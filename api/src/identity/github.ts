@@ -24,7 +24,9 @@ export type GitHubConfig = Pick<
 
 /** Why a GitHub sign-in failed, as a code the login page explains. */
 export class GitHubSignInError extends Error {
-  constructor(readonly reason: 'state-invalid' | 'denied' | 'exchange-failed' | 'no-verified-email') {
+  constructor(
+    readonly reason: 'state-invalid' | 'denied' | 'exchange-failed' | 'no-verified-email' | 'account-blocked',
+  ) {
     super(reason);
   }
 }
@@ -184,8 +186,10 @@ export function githubSignIn({
             providerAccountId: String(profile.id),
             ...tokenFields,
           });
-        const user = await User.query(trx).findById(userId!);
+        const user = await User.query(trx).findById(userId!).forShare();
         if (!user) throw new GitHubSignInError('exchange-failed');
+        // Share-locked: a block committing meanwhile either ends this session with the others or is seen here.
+        if (user.blockedAt) throw new GitHubSignInError('account-blocked');
         const session = await sessions.create(trx, userId, userAgent, 'github');
         return { user, session, redirectTo: saved.redirectTo ?? '/' };
       });

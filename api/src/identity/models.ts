@@ -12,6 +12,10 @@ export class User extends table('users', { jsonAttributes: ['fields'] }) {
   declare bio: string | null;
   declare roles: Role[];
   declare fields: Record<string, unknown>;
+  /** Blocked by support: signed out, and refused at every sign-in and checkout (api/src/identity/blocks.ts). */
+  declare blockedAt: Date | null;
+  declare blockedReason: string | null;
+  declare blockedById: string | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

@@ -137,8 +137,38 @@ export interface UserRecord {
   avatarKey: string | null;
   roles: Role[];
   fields: Record<string, unknown>;
+  /** Blocked by support (POST /api/admin/users/:id/block): signed out, cannot sign in or buy; null when not. */
+  blockedAt: Date | null;
+  blockedReason: string | null;
+  blockedById: string | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** POST /api/admin/users/:id/block: why (kept with the block, shown to staff and on the person's timeline). */
+export const BlockBody = z.strictObject({
+  reason: z.string().trim().min(3, 'Say why, in a few words.').max(500, 'at most 500 characters'),
+});
+
+/** POST /api/admin/users/:id/block and /unblock: the person's block as it now stands, and what the block ended. */
+export interface BlockAnswer {
+  id: string;
+  blockedAt: Date | null;
+  blockedReason: string | null;
+  blockedById: string | null;
+  /** Browser sessions and device tokens the block ended (0 on unblock). */
+  signedOut: SignedOut;
+}
+
+/** POST /api/admin/users/:id/change-email */
+export const ChangeEmailBody = z.strictObject({ email: EmailAddress });
+
+/** POST /api/admin/users/:id/change-email: the new address, the old one, and the sign-ins it ended. */
+export interface EmailChanged {
+  id: string;
+  email: string;
+  previousEmail: string;
+  signedOut: SignedOut;
 }
 
 /** A sign-in provider's link to an account (the `accounts` resource; its secrets are never selected). */
@@ -165,3 +195,20 @@ export interface ViewAsStarted {
   path: string;
   expiresAt: Date;
 }
+
+/** GET /api/admin/users/:id/emails */
+export const PersonEmailsQuery = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  perPage: z.coerce.number().int().min(1).max(100).default(10),
+});
+
+/**
+ * POST /api/admin/users/:id/emails/:emailId/resend: the click's own key (a fresh one per click, the same on a retry
+ * of that click), so a double click or a retried request sends one copy.
+ */
+export const ResendBody = z.strictObject({
+  requestKey: z.string().trim().min(8, 'is too short').max(200, 'is too long'),
+});
+
+/** POST /api/admin/users/:id/emails/:emailId/resend */
+export const PersonEmailParams = z.object({ id: z.uuid(), emailId: z.uuid() });

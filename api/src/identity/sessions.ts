@@ -27,6 +27,9 @@ const USER_COLUMNS = [
   'fields',
   'bio',
   'avatarKey',
+  'blockedAt',
+  'blockedReason',
+  'blockedById',
   'createdAt',
   'updatedAt',
 ] as const;
@@ -55,7 +58,8 @@ export function sessions({
       .where('sessions.sessionToken', hash)
       .first('sessions.*', ...USER_COLUMNS.map((column) => `users.${column} as ${asMember(column)}`))
       .options(prepared(db, 'session-by-hash')); // prepared: parsed and planned once per connection
-    if (!row) return null;
+    // A blocked person's sessions were ended with the block; one that slipped through is no session either.
+    if (!row || row[asMember('blockedAt')]) return null;
     const user = User.fromDatabaseJson(
       Object.fromEntries(USER_COLUMNS.map((column) => [column, row[asMember(column)]])),
     );

@@ -1,9 +1,37 @@
+import type { Knex } from 'knex';
 import { recordAudit, type Actor } from '../audit/record';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { Sessions } from './sessions';
 import { hasStaffRole } from './roles';
 import type { SignedOut } from './schemas';
+
+/**
+ * Ends a person's browser sessions (but `keepSessionId`) and device tokens in the caller's transaction; answers the
+ * ended sessions' hashes, for the caller to forget from the cache once it committed (a block, an email change).
+ */
+export async function endSignIns(
+  trx: Knex.Transaction,
+  userId: string,
+  keepSessionId: string | null,
+): Promise<{ hashes: string[]; devices: number }> {
+  const ended = await trx('sessions')
+    .where({ userId })
+    .modify((q) => {
+      if (keepSessionId) q.whereNot('id', keepSessionId);
+    })
+    .delete()
+    .returning('sessionToken');
+  // Codes approved but not yet exchanged would hand out a token afterwards: they end too (before the tokens are
+  // deleted, so a token issued meanwhile is among them).
+  await trx('deviceVerifications')
+    .where({ verifiedByUserId: userId })
+    .whereNotNull('verifiedAt')
+    .whereNull('tokenIssuedAt')
+    .update({ expires: trx.ref('createdAt') });
+  const revoked = await trx('deviceAccessTokens').where({ userId }).delete().returning('id');
+  return { hashes: ended.map((row: { sessionToken: string }) => row.sessionToken), devices: revoked.length };
+}
 
 /**
  * Ends a person's browser sessions and device tokens in one transaction. From the storefront the person keeps the
@@ -16,32 +44,18 @@ export function signOutEverywhere({ db, sessions }: { db: Db; sessions: Pick<Ses
     audit?: { actor: Actor; requestId: string | null },
   ): Promise<SignedOut> {
     const { hashes, devices } = await db.transaction(async (trx) => {
-      const ended = await trx('sessions')
-        .where({ userId })
-        .modify((q) => {
-          if (keepSessionId) q.whereNot('id', keepSessionId);
-        })
-        .delete()
-        .returning('sessionToken');
-      // Codes approved but not yet exchanged would hand out a token afterwards: they end too (before the tokens are
-      // deleted, so a token issued meanwhile is among them).
-      await trx('deviceVerifications')
-        .where({ verifiedByUserId: userId })
-        .whereNotNull('verifiedAt')
-        .whereNull('tokenIssuedAt')
-        .update({ expires: trx.ref('createdAt') });
-      const revoked = await trx('deviceAccessTokens').where({ userId }).delete().returning('id');
+      const signedOut = await endSignIns(trx, userId, keepSessionId);
       if (audit) {
         await recordAudit(trx, {
           ...audit,
           action: 'sign-out-everywhere',
           resource: 'users',
           recordId: userId,
-          before: { sessions: ended.length, deviceTokens: revoked.length },
+          before: { sessions: signedOut.hashes.length, deviceTokens: signedOut.devices },
           after: { sessions: 0, deviceTokens: 0 },
         });
       }
-      return { hashes: ended.map((row: { sessionToken: string }) => row.sessionToken), devices: revoked.length };
+      return signedOut;
     });
     sessions.forget(hashes); // after commit: a request meanwhile cannot cache a session again
     return { sessions: hashes.length, devices };

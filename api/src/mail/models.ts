@@ -21,6 +21,9 @@ export class OutboxEmail extends table('outboxEmails', { jsonAttributes: ['attac
   declare nextAttemptAt: Date;
   declare sentAt: Date | null;
   declare transport: string | null;
+  /** A copy resent from the console: the email it copies, and the request that made it (one copy per key). */
+  declare resentFromId: string | null;
+  declare resendKey: string | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import type { Logger } from '../logger';
 import { recordAudit, type Actor } from '../audit/record';
+import { AppError } from '../http/errors';
 import { OutboxEmail } from './models';
 import { jobQueue, type JobQueue, type RunningJob } from '../jobs/queue';
 import type { MailTransport, OutgoingEmail } from './transport';
@@ -22,6 +23,14 @@ export interface NewEmail extends OutgoingEmail {
    * the secret beside them until the email is sent: the statement that marks it sent drops it.
    */
   secret?: string;
+}
+
+/** Why an email cannot be resent as a copy (see `resend`), or null. */
+export function whyNotResendable(email: Pick<OutboxEmail, 'textBody' | 'htmlBody' | 'secret'>): string | null {
+  if (email.textBody === null) return 'Its body was dropped after the retention period, so it cannot be sent again.';
+  if (email.secret || email.textBody.includes(SECRET_PLACEHOLDER) || email.htmlBody?.includes(SECRET_PLACEHOLDER))
+    return 'It carried a one-time sign-in link, which is never sent twice: the person can ask for a new sign-in link.';
+  return null;
 }
 
 /**
@@ -157,6 +166,61 @@ export function outbox({
     /** Sends every email due now and resolves when none is left. */
     flush(): Promise<void> {
       return jobs.runDue(SEND_EMAIL);
+    },
+
+    /**
+     * Why an email cannot be sent again as a copy, or null when it can: its body was dropped after the retention
+     * period, or it carried a one-time secret (a sign-in link), which is never sent twice (the person asks for a new one).
+     */
+    whyNotResendable,
+
+    /**
+     * Queues a copy of an email (from the console) to `to` (the person's current address; the original's when not
+     * given), audited under the original. One copy per request key: a double click, or the same request retried,
+     * answers the copy the first one made (`created` false). Sent after commit: the caller flushes.
+     */
+    async resend(
+      id: string,
+      request: { key: string; to?: string; actor: Actor; requestId: string | null },
+    ): Promise<{ email: OutboxEmail; created: boolean }> {
+      return db.transaction(async (trx) => {
+        const original = await OutboxEmail.query(trx).findById(id);
+        if (!original) throw new AppError('not-found', `No outbox-emails record with id ${id}.`);
+        const why = whyNotResendable(original);
+        if (why) throw new AppError('email-not-resendable', why);
+        const copy = {
+          id: randomUUID(),
+          toAddress: request.to ?? original.toAddress,
+          subject: original.subject,
+          textBody: original.textBody,
+          htmlBody: original.htmlBody,
+          kind: original.kind,
+          attachments: original.attachments?.length ? JSON.stringify(original.attachments) : null,
+          resentFromId: original.id,
+          resendKey: request.key,
+        };
+        const [inserted] = (await trx('outboxEmails')
+          .insert(copy)
+          .onConflict('resendKey')
+          .ignore()
+          .returning('*')) as OutboxEmail[];
+        if (!inserted) {
+          const made = await OutboxEmail.query(trx).findOne({ resendKey: request.key });
+          if (made?.resentFromId !== id)
+            throw new AppError('conflict', 'This request key was already used to resend another email.');
+          return { email: made, created: false };
+        }
+        await jobs.add(trx, SEND_EMAIL, { emailId: copy.id });
+        await recordAudit(trx, {
+          actor: request.actor,
+          requestId: request.requestId,
+          action: 'resend',
+          resource: 'outbox-emails',
+          recordId: id,
+          after: { copyId: copy.id, toAddress: copy.toAddress },
+        });
+        return { email: (await OutboxEmail.query(trx).findById(copy.id))!, created: true };
+      });
     },
 
     /** Makes a failed email due again (from the console), audited; not once its body was dropped. */

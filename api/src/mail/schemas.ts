@@ -24,3 +24,37 @@ export interface OutboxEmailRecord {
   createdAt: Date;
   updatedAt: Date;
 }
+
+/**
+ * An email sent to a person, as their page in the console lists it (GET /api/admin/users/:id/emails): what and when,
+ * never the body. `resendable` says whether Resend may copy it (`whyNot` when not: a one-time link, a dropped body).
+ */
+export interface PersonEmail {
+  id: string;
+  toAddress: string;
+  subject: string;
+  kind: string;
+  status: OutboxStatus;
+  attempts: number;
+  lastError: string | null;
+  sentAt: Date | null;
+  createdAt: Date;
+  /** The email this one is a copy of, when it was resent from the console. */
+  resentFromId: string | null;
+  resendable: boolean;
+  whyNot: string | null;
+}
+
+/** GET /api/admin/users/:id/emails: newest first, a page at a time. */
+export interface PersonEmailsPage {
+  data: PersonEmail[];
+  total: number;
+  page: number;
+  perPage: number;
+}
+
+/** POST /api/admin/users/:id/emails/:emailId/resend: the copy, and whether this request made it (false: a repeat). */
+export interface ResendAnswer {
+  email: PersonEmail;
+  created: boolean;
+}

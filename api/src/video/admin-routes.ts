@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { parseListQuery } from '../admin/schemas/list-query';
-import { userOf } from '../http/auth';
+import { actorOf } from '../http/auth';
 import { AppError } from '../http/errors';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
@@ -10,9 +10,9 @@ import { CaptionBody, CaptionParams, LessonIdParam, UploadMetadata } from './sch
 import { UPLOAD_ID, type VideoUploads } from './upload';
 import { VIDEO_LIST, type VideoAdmin, type VideoWriteContext } from './video-admin';
 
+/** The writer with their roles: contributors change only the videos of lessons they wrote. */
 function writeContext(ctx: Context): VideoWriteContext {
-  const user = userOf(ctx);
-  return { actor: { id: user.id, email: user.email }, requestId: ctx.state.requestId ?? null };
+  return { actor: actorOf(ctx), requestId: ctx.state.requestId ?? null };
 }
 
 /** tus's Upload-Metadata: `key base64value` pairs separated by commas (a key alone has no value). */
@@ -71,7 +71,9 @@ export function videoAdminRoutes({
       const length = ctx.get('upload-length');
       if (length && !/^\d{1,15}$/.test(length)) throw new AppError('validation-failed', 'Upload-Length is not a size.');
       const metadata = UploadMetadata.parse(uploadMetadata(ctx.get('upload-metadata')));
-      await uploads.checkCreation(metadata, length ? Number(length) : null);
+      await uploads.checkCreation(metadata, length ? Number(length) : null, writeContext(ctx));
+    } else {
+      await uploads.checkUpload(ctx.params.uploadId!, writeContext(ctx));
     }
     const response = await uploads.handle(webRequest(ctx), writeContext(ctx));
     ctx.status = response.status;

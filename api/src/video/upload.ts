@@ -156,10 +156,10 @@ export function videoUploads({
 
   return {
     /**
-     * Checks an upload before it is created: its lesson exists, and its size is known, not empty, and at most
+     * Checks an upload before it is created: its lesson exists and is the writer's to change, and its size is known, not empty, and at most
      * VIDEO_MAX_BYTES (413 otherwise, saying the limit).
      */
-    async checkCreation(metadata: UploadMetadata, size: number | null): Promise<void> {
+    async checkCreation(metadata: UploadMetadata, size: number | null, context: VideoWriteContext): Promise<void> {
       if (size === null) {
         throw new AppError('validation-failed', 'Upload-Length is required: the size must be known at the start.', {
           file: 'The size must be known',
@@ -173,8 +173,21 @@ export function videoUploads({
           { file: `At most ${sizeInWords(config.VIDEO_MAX_BYTES)}` },
         );
       }
-      await videos.requireLesson(metadata.lessonId);
+      await videos.requireEditableLesson(metadata.lessonId, context);
       await cleanUpNowAndThen();
+    },
+
+    /**
+     * Checks a request on an upload under way (sending bytes, asking how far it got, dropping it): only for whoever
+     * may change its lesson. An upload that does not exist is left to tus (404).
+     */
+    async checkUpload(uploadId: string, context: VideoWriteContext): Promise<void> {
+      const { staged } = await tus();
+      const lessonId = await staged.datastore.getUpload(staged.storeId(uploadId)).then(
+        (upload) => upload.metadata?.lessonId,
+        () => undefined,
+      );
+      if (lessonId) await videos.checkUploadLesson(lessonId, context);
     },
 
     /**

@@ -5,6 +5,8 @@ import { recordAudit, type Actor } from '../audit/record';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { JobQueue } from '../jobs/queue';
+import type { Role } from '../identity/roles';
+import { assertMayEditContent } from '../learning/authorship';
 import { ContentResource } from '../learning/models';
 import type { Logger } from '../logger';
 import type { MediaStorage, StoredObject } from '../media/storage';
@@ -14,9 +16,12 @@ import { PROCESS_VIDEO_JOB, type ProcessVideoData } from './process-video';
 import type { CaptionBody, CaptionSummary, VideoRecord } from './schemas';
 import { parseWebVtt, WebVttError } from './webvtt';
 
-/** Who writes, for the audit log; the command line writes as `cli`. */
+/**
+ * Who writes, for the audit log and the authorship rule: a console user with their roles (a contributor changes only
+ * the videos of lessons they wrote; support and admins any), or the command line as `cli` (no id: any lesson).
+ */
 export interface VideoWriteContext {
-  actor: Actor;
+  actor: Actor & { roles?: readonly Role[] };
   requestId: string | null;
 }
 
@@ -140,6 +145,16 @@ export function videoAdmin({
     return lesson;
   }
 
+  /** Refuses a write to a video this writer may not make: a contributor on another author's lesson (403). */
+  async function checkVideoAuthor(id: string, context: VideoWriteContext): Promise<void> {
+    const row = await db('lessonVideos as v')
+      .leftJoin('contentResources as l', 'l.id', 'v.lessonId')
+      .where('v.id', id)
+      .first('l.createdById');
+    if (!row) throw new AppError('not-found', `No video with id ${id}.`);
+    assertMayEditContent({ createdById: row.createdById ?? null }, context.actor);
+  }
+
   /**
    * Stores the source under the version it will have, then, in one transaction with the lesson locked, makes it
    * the lesson's video (created, or replaced: version + 1, queued, nothing of the old version's results) and adds
@@ -151,7 +166,7 @@ export function videoAdmin({
     context: VideoWriteContext,
     { wake = true }: { wake?: boolean } = {},
   ): Promise<VideoRecord> {
-    await requireLesson(db, source.lessonId);
+    assertMayEditContent(await requireLesson(db, source.lessonId), context.actor);
     for (let attempt = 1; attempt <= ATTACH_ATTEMPTS; attempt++) {
       const existing = await LessonVideo.query(db).findOne({ lessonId: source.lessonId });
       const id = existing?.id ?? randomUUID();
@@ -217,8 +232,16 @@ export function videoAdmin({
   }
 
   return {
-    /** The lesson, or a 404: checked before an upload starts. */
-    requireLesson: (lessonId: string) => requireLesson(db, lessonId),
+    /** The lesson, or a 404, and one this writer may change (403 otherwise): checked before an upload starts. */
+    async requireEditableLesson(lessonId: string, context: VideoWriteContext): Promise<void> {
+      assertMayEditContent(await requireLesson(db, lessonId), context.actor);
+    },
+
+    /** An upload under way goes on only for whoever may change its lesson (a lesson deleted meanwhile: tus decides). */
+    async checkUploadLesson(lessonId: string, context: VideoWriteContext): Promise<void> {
+      const lesson = await ContentResource.query(db).findById(lessonId).select('createdById');
+      if (lesson) assertMayEditContent(lesson, context.actor);
+    },
 
     attachSource,
 
@@ -253,6 +276,7 @@ export function videoAdmin({
 
     /** A failed video is queued again (same source, same version), audited; anything else is a 409. */
     async retry(id: string, context: VideoWriteContext): Promise<VideoRecord> {
+      await checkVideoAuthor(id, context);
       await db.transaction(async (trx) => {
         const row = await LessonVideo.query(trx).findById(id).forUpdate();
         if (!row) throw new AppError('not-found', `No video with id ${id}.`);
@@ -277,6 +301,7 @@ export function videoAdmin({
 
     /** The video goes (its captions with it), audited; its files under `videos/<id>/` after the commit. */
     async remove(id: string, context: VideoWriteContext): Promise<VideoRecord> {
+      await checkVideoAuthor(id, context);
       const record = await getOne(id);
       await db.transaction(async (trx) => {
         const row = await LessonVideo.query(trx).findById(id).forUpdate();
@@ -297,6 +322,7 @@ export function videoAdmin({
 
     /** Puts a caption file for one language (replacing one there), once it reads as WebVTT; audited. */
     async putCaption(id: string, language: string, body: CaptionBody, context: VideoWriteContext) {
+      await checkVideoAuthor(id, context);
       let cues: number;
       try {
         cues = parseWebVtt(body.vtt).cues.length;
@@ -328,6 +354,7 @@ export function videoAdmin({
     },
 
     async deleteCaption(id: string, language: string, context: VideoWriteContext) {
+      await checkVideoAuthor(id, context);
       await db.transaction(async (trx) => {
         const caption = await VideoCaption.query(trx).findOne({ videoId: id, language }).forUpdate();
         if (!caption) throw new AppError('not-found', `The video ${id} has no captions in ${language}.`);

@@ -24,6 +24,8 @@ const GITHUB_ERRORS: Record<string, string> = {
     'We could not finish signing you in with GitHub. Please try again in a moment, or use your email instead.',
   'github-no-verified-email':
     'Your GitHub account has no verified email address, so we cannot sign you in with it. Verify an email address on GitHub, or use your email below.',
+  'github-account-blocked':
+    'This account is blocked, so you cannot sign in. If you think this is a mistake, contact our support team.',
 };
 
 /** What the page says when the sign-in is for something: its heading, why, and the address to sign in with. */

@@ -1,5 +1,6 @@
 import type { AnyQueryBuilder } from 'objection';
 import { AppError } from '../../http/errors';
+import { mayEditAnyContent, NOT_YOUR_CONTENT } from '../../learning/authorship';
 import { sanitizeRichText } from '../../learning/sanitize';
 import { Bookmark, Comment, ContentResource, ContentResourceResource, LessonProgress } from '../../learning/models';
 import {
@@ -14,10 +15,10 @@ import { defineResource, type Row, type WriteActor, type WriteHook } from '../re
 const READERS = ['support', 'finance', 'contributor'] as const;
 const EDITORS = ['support', 'contributor'] as const;
 
-const mayEditAny = (actor: WriteActor) => actor.roles.includes('admin') || actor.roles.includes('support');
+const mayEditAny = (actor: WriteActor) => mayEditAnyContent(actor.roles);
 /** Staff read all content; a contributor (and nothing more) reads their own, and only what others published. */
 const readsAll = (reader: WriteActor) => mayEditAny(reader) || reader.roles.includes('finance');
-const NOT_YOURS = 'Contributors can change only the content they created.';
+const NOT_YOURS = NOT_YOUR_CONTENT;
 
 /**
  * A contributor sees their own content whole, other authors' published content without its body (a paid lesson's
