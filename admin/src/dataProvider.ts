@@ -82,6 +82,14 @@ export interface ConsoleApi {
    * is emailed, and the invite link refuses them until the team's owner lets them back in.
    */
   revokeSeat: (teamPurchaseId: string, memberPurchaseId: string) => Promise<DataAnswer<Wire<Commerce.TeamView>>>;
+  /** GET /api/admin/bulk-purchases/:id/members (api/src/commerce/team-support.ts): every seat, ended ones too, and who is kept out. */
+  getTeamRoster: (teamPurchaseId: string, options?: QueryOptions) => Promise<DataAnswer<Wire<Commerce.TeamRoster>>>;
+  /** POST /api/admin/bulk-purchases/:id/seats: seats given without a charge (a comp), with the reason the audit log keeps. */
+  addTeamSeats: (teamPurchaseId: string, input: Commerce.AddSeatsRequest) => Promise<DataAnswer<Commerce.SeatsAdded>>;
+  /** POST /api/admin/bulk-purchases/:id/invite/rotate: a new invite link; the old one stops working at once. */
+  rotateTeamInvite: (teamPurchaseId: string) => Promise<DataAnswer<Wire<Commerce.TeamView>>>;
+  /** POST /api/admin/bulk-purchases/:id/kept-out/:userId/readmit: the invite link lets a removed member take a seat again. */
+  readmitTeamMember: (teamPurchaseId: string, userId: string) => Promise<DataAnswer<Wire<Commerce.TeamView>>>;
   /** POST /api/admin/purchase-user-transfers/:id/cancel: an INITIATED or VERIFIED transfer; answers the fresh AVAILABLE one. */
   cancelTransfer: (transferId: string) => Promise<DataAnswer<Wire<Commerce.TransferView>>>;
   /**
@@ -134,6 +142,14 @@ export interface ConsoleApi {
   getContentTree: (id: string, options?: QueryOptions) => Promise<{ data: Wire<TreeNode> }>;
   /** POST /api/admin/content-resources/:id/reorder: the parent's children (content ids), each exactly once, in their new order (204). */
   reorderContent: (parentId: string, childIds: z.input<typeof ReorderBody>['childIds']) => Promise<{ data: null }>;
+  /**
+   * POST /api/admin/content-resources/:id/children (api/src/learning/content-tree.ts): new content titled `title`, its
+   * slug made from the title, linked under the parent at `position` (the end when absent); answers the new node.
+   */
+  addContentChild: (
+    parentId: string,
+    input: { type: string; title: string; position?: number },
+  ) => Promise<DataAnswer<Wire<TreeNode>>>;
 }
 
 export type ConsoleDataProvider = DataProvider & ConsoleApi;
@@ -163,6 +179,18 @@ export const dataProvider: ConsoleDataProvider = {
     });
     return json as DataAnswer<Wire<Commerce.TeamView>>;
   },
+  getTeamRoster: async (teamPurchaseId, options) =>
+    (
+      await getAnswer<DataAnswer<Wire<Commerce.TeamRoster>>>(
+        path`/bulk-purchases/${teamPurchaseId}/members`,
+        {},
+        options,
+      )
+    ).data,
+  addTeamSeats: (teamPurchaseId, input) => post(path`/bulk-purchases/${teamPurchaseId}/seats`, input),
+  rotateTeamInvite: (teamPurchaseId) => post(path`/bulk-purchases/${teamPurchaseId}/invite/rotate`),
+  readmitTeamMember: (teamPurchaseId, userId) =>
+    post(path`/bulk-purchases/${teamPurchaseId}/kept-out/${userId}/readmit`),
   cancelTransfer: (transferId) => post(path`/purchase-user-transfers/${transferId}/cancel`),
   hideComment: (commentId, reason) => post(path`/comments/${commentId}/hide`, reason ? { reason } : {}),
   unhideComment: (commentId) => post(path`/comments/${commentId}/unhide`),
@@ -196,6 +224,7 @@ export const dataProvider: ConsoleDataProvider = {
     await post(path`/content-resources/${parentId}/reorder`, { childIds });
     return { data: null };
   },
+  addContentChild: (parentId, input) => post(path`/content-resources/${parentId}/children`, input),
 };
 
 /**

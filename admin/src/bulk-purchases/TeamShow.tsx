@@ -25,7 +25,10 @@ import { section } from '../common/Section';
 import { StatusChipField } from '../common/StatusChipField';
 import { PURCHASE_STATUS_LOOKS, type Purchase } from '../purchases/choices';
 import { UserNameAndEmail } from '../users/UserNameAndEmail';
+import { AddSeatsButton } from './AddSeatsButton';
 import { RevokeSeatButton } from './RevokeSeatButton';
+import { RotateInviteButton } from './RotateInviteButton';
+import { TeamRoster } from './TeamRoster';
 import { GRANTING_STATUSES, grantsAccess } from '../../../api/src/shared/purchase-status';
 import { inviteUrl, seatsFree, type BulkPurchase } from './types';
 
@@ -35,16 +38,19 @@ function Seats(_props: { label?: string }) {
   if (!team) return null;
   const used = team.seatsTotal > 0 ? Math.round((team.seatsUsed / team.seatsTotal) * 100) : 0;
   return (
-    <Box sx={{ maxWidth: 360 }}>
-      <Typography variant="body2">
-        {translate('console.teams.seats', { total: team.seatsTotal, used: team.seatsUsed, free: seatsFree(team) })}
-      </Typography>
-      <LinearProgress
-        variant="determinate"
-        value={used}
-        aria-label={translate('console.teams.seatsUsed', { used: team.seatsUsed, total: team.seatsTotal })}
-        sx={{ mt: 0.5, height: 8, borderRadius: 1 }}
-      />
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
+      <Box sx={{ width: 360, maxWidth: '100%' }}>
+        <Typography variant="body2">
+          {translate('console.teams.seats', { total: team.seatsTotal, used: team.seatsUsed, free: seatsFree(team) })}
+        </Typography>
+        <LinearProgress
+          variant="determinate"
+          value={used}
+          aria-label={translate('console.teams.seatsUsed', { used: team.seatsUsed, total: team.seatsTotal })}
+          sx={{ mt: 0.5, height: 8, borderRadius: 1 }}
+        />
+      </Box>
+      <AddSeatsButton team={team} />
     </Box>
   );
 }
@@ -69,7 +75,7 @@ function InviteLink(_props: { label?: string }) {
       () => notify('console.teams.invite.copyRefused', { type: 'warning' }),
     );
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, flexWrap: 'wrap' }}>
       <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
         {url}
       </Typography>
@@ -78,6 +84,7 @@ function InviteLink(_props: { label?: string }) {
           <ContentCopyIcon fontSize="inherit" />
         </IconButton>
       </Tooltip>
+      <RotateInviteButton team={team} />
     </Box>
   );
 }
@@ -172,7 +179,10 @@ function PurchaseLink(_props: { label?: string }) {
   );
 }
 
-/** A team: its seats, invite link and members (with Revoke seat) first; the purchase's own details second. */
+/**
+ * A team: its seats (with Add seats), invite link (with Rotate link) and members (with Revoke seat), then the buyer's
+ * own seat, ended seats and the people kept out; the purchase's own details second.
+ */
 export function TeamShow() {
   return (
     <Show title={<TeamTitle />}>
@@ -183,6 +193,7 @@ export function TeamShow() {
           <Seats label="console.teams.tabs.seatsLabel" />
           <InviteLink label="console.teams.invite.label" />
           <Members label={false} />
+          <TeamRoster label={false} />
         </TabbedShowLayout.Tab>
         <TabbedShowLayout.Tab label="console.teams.tabs.purchase" path="purchase">
           <StatusChipField source="status" looks={PURCHASE_STATUS_LOOKS} />

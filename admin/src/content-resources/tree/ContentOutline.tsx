@@ -14,6 +14,7 @@ import {
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import DragIndicatorIcon from '@mui/icons-material/DragIndicator';
+import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
 import TuneIcon from '@mui/icons-material/Tune';
 import { useMutation } from '@tanstack/react-query';
 import {
@@ -32,6 +33,7 @@ import { StateChip } from '../StateField';
 import type { TreeNode } from '../types';
 import { AddChildButton } from './AddChildDialog';
 import { errorMessage } from './errors';
+import { InlineAdd, NEW_CHILD_TYPES } from './InlineAdd';
 import { RemoveLinkButton } from './RemoveLinkButton';
 import { moved, useContentTree } from './useContentTree';
 
@@ -63,6 +65,8 @@ interface OutlineActions {
   busy: boolean;
   move: (parent: TreeNode, from: number, to: number, focus?: Direction) => void;
   reload: () => Promise<unknown>;
+  /** After content was made in place: the outline reloaded, and the addition announced. */
+  added: (parent: TreeNode, node: TreeNode) => Promise<unknown>;
   drag: { parentId: string; index: number } | null;
   setDrag: (drag: { parentId: string; index: number } | null) => void;
 }
@@ -108,7 +112,8 @@ function OutlineItem({
   const translate = useTranslate();
   const itemRef = useRef<HTMLLIElement>(null);
   const [dropHere, setDropHere] = useState(false);
-  const { editable, busy, move, reload, drag, setDrag } = actions;
+  const [adding, setAdding] = useState(false);
+  const { editable, busy, move, reload, added, drag, setDrag } = actions;
   const title = untitled(translate, node);
   const type = typeLabel(translate, node.type);
   const last = parent.children.length - 1;
@@ -181,6 +186,16 @@ function OutlineItem({
         >
           {title}
         </Link>
+        {node.slug ? (
+          <Typography
+            variant="caption"
+            color="text.secondary"
+            sx={{ fontFamily: 'monospace', overflowWrap: 'anywhere' }}
+            title={translate('console.content.outline.slug')}
+          >
+            {node.slug}
+          </Typography>
+        ) : null}
         <StateChip state={node.state} />
         {node.link?.tier === 'free' && (
           <Chip
@@ -224,20 +239,37 @@ function OutlineItem({
                 <TuneIcon fontSize="small" />
               </IconButton>
             )}
+            {NEW_CHILD_TYPES[node.type] && (
+              <IconButton
+                size="small"
+                aria-label={translate('console.content.outline.newInsideLabel', { title })}
+                title={translate('console.content.outline.newInside')}
+                aria-expanded={adding}
+                onClick={() => setAdding((open) => !open)}
+              >
+                <PlaylistAddIcon fontSize="small" />
+              </IconButton>
+            )}
             {isContainer(node.type) && <AddChildButton parent={node} onAdded={reload} disabled={busy} />}
             <RemoveLinkButton node={node} parent={parent} onRemoved={reload} disabled={busy} />
           </Stack>
         )}
       </Stack>
       {node.children.length > 0 && <OutlineList parent={node} depth={depth + 1} actions={actions} />}
+      {editable && adding && (
+        <Box sx={{ pl: 3, borderLeft: 1, borderColor: 'divider' }}>
+          <InlineAdd parent={node} disabled={busy} onAdded={(child) => added(node, child)} />
+        </Box>
+      )}
     </Box>
   );
 }
 
 /**
- * The outline under a course, module or section (GET …/tree): each item links to its page and shows its state
- * and free tier; editors reorder siblings with Move up / Move down (or drag and drop), add existing content
- * and remove links. Every change is saved at once and the outline is reloaded from the API.
+ * The outline under a course, module or section (GET …/tree): each item links to its page and shows its slug,
+ * state and free tier; editors reorder siblings with Move up / Move down (or drag and drop), make new modules,
+ * sections and lessons in place (a title and Enter), add existing content and remove links. Every change is saved
+ * at once and the outline is reloaded from the API.
  */
 export function ContentOutline({
   rootId,
@@ -312,7 +344,22 @@ export function ContentOutline({
     (button && !button.disabled ? button : find(other))?.focus();
   }, [busy, tree]);
 
-  const actions: OutlineActions = { editable, busy, move, reload, drag, setDrag };
+  const added = useCallback(
+    async (parent: TreeNode, node: TreeNode) => {
+      await reload();
+      setAnnouncement(
+        translate('console.content.outline.newAdded', {
+          type: typeLabel(translate, node.type),
+          title: node.title,
+          slug: node.slug ?? '',
+          parent: untitled(translate, parent),
+        }),
+      );
+    },
+    [reload, translate],
+  );
+
+  const actions: OutlineActions = { editable, busy, move, reload, added, drag, setDrag };
   // A lesson rarely holds anything (a solution at most): no empty outline card under every lesson.
   if (hideWhenEmpty && tree && tree.children.length === 0) return null;
 
@@ -366,6 +413,7 @@ export function ContentOutline({
               <OutlineList parent={tree} depth={0} actions={actions} />
             </>
           )}
+          {editable && tree && <InlineAdd parent={tree} disabled={busy} onAdded={(node) => added(tree, node)} />}
         </CardContent>
       </div>
     </Card>
