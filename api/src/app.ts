@@ -11,6 +11,7 @@ import { timelineRoutes } from './admin/timeline-routes';
 import { viewAsRoutes } from './identity/view-as-routes';
 import { pricingRoutes } from './pricing/routes';
 import { adminRoutes } from './admin/routes';
+import { listToolRoutes } from './admin/list-tool-routes';
 import { ADMIN_RESOURCES } from './admin/resources';
 import { catalogRoutes } from './catalog/routes';
 import { certificateAdminRoutes, certificatePdfRoutes, certificateRoutes } from './certificates/routes';
@@ -139,7 +140,11 @@ export function createRouter(deps: Deps, services: Services) {
   );
   mount('/api/admin', timelineRoutes({ allow, timeline: services.timeline, notes: services.staffNotes }));
   mount('/api/admin', pricingRoutes({ allow, simulator: services.simulator, scenarios: services.scenarios }));
-  mount('/api/admin', adminRoutes({ admin: services.admin, resources: ADMIN_RESOURCES, allow }));
+  mount('/api/admin', listToolRoutes({ allow, bulk: services.bulk, saved: services.savedFilters }));
+  mount(
+    '/api/admin',
+    adminRoutes({ admin: services.admin, exports: services.listExports, resources: ADMIN_RESOURCES, allow }),
+  );
   mount('/oauth', oauthRoutes({ allow, devices: services.devices, limiter: services.limiter }));
   return root;
 }

@@ -3,6 +3,9 @@ import type { Config } from './config';
 import type { Db } from './db/connection';
 import type { Logger } from './logger';
 import { adminService } from './admin/service';
+import { bulkActions } from './admin/bulk-actions';
+import { listExports } from './admin/list-export';
+import { savedFilters } from './admin/saved-filters';
 import { readCaches } from './cache/read-cache';
 import { dashboardService } from './admin/dashboard';
 import { staffNotes } from './admin/staff-notes';
@@ -132,6 +135,7 @@ export function createServices(deps: Deps) {
     changed: caches.clearAll,
     processHere: config.JOB_WORKERS,
   });
+  const admin = adminService({ db, changed: caches.clearAll });
   return {
     /** The read caches (READ_CACHE_MS): the storefront's rendered public pages keep to them too. */
     caches,
@@ -142,7 +146,10 @@ export function createServices(deps: Deps) {
     workshops,
     waitlist,
     health: healthService(deps),
-    admin: adminService({ db, changed: caches.clearAll }),
+    admin,
+    listExports: listExports({ db, admin, clock, logger }),
+    bulk: bulkActions({ db, outbox, jobs, changed: caches.clearAll }),
+    savedFilters: savedFilters({ db }),
     images,
     imageAdmin: imageAdmin({ db, images, jobs, logger, changed: caches.clearAll }),
     dashboard: dashboardService(deps),

@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvHead, csvLine, csvText, neutraliseFormula } from '../../api/src/finance/csv';
+import { csvHead, csvLine, csvText, neutraliseFormula } from '../../api/src/http/csv';
 
 // Cells as the exports meet them: ordinary text, and every character that matters to a CSV or a spreadsheet.
 const cell = fc.option(

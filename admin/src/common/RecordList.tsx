@@ -1,6 +1,7 @@
 import type { ComponentProps, ReactElement, ReactNode } from 'react';
 import { List, Pagination, useResourceContext, useTranslate, type DatagridProps, type SortPayload } from 'react-admin';
 import { EmptyState } from './EmptyState';
+import { ListActions } from './ListActions';
 import { Rows, ROWS_PER_PAGE } from './Rows';
 
 interface RecordListProps {
@@ -13,9 +14,12 @@ interface RecordListProps {
   sort?: SortPayload;
   /** Filters a list opens with (the person can clear them). */
   filterDefaultValues?: Record<string, unknown>;
-  actions?: ReactElement | false;
-  /** Offer the CSV export (most lists do not: their records are read on their pages). */
+  /** The list's own buttons, before the ones every list has (filters, create, saved filters, export). */
+  actions?: ReactNode;
+  /** False: no CSV export. Every list offers one otherwise (streamed by the API, with the list's filters and sort). */
   exporter?: boolean;
+  /** Buttons for the selected rows (a bulk action), which makes the rows selectable; none by default. */
+  bulkActionButtons?: DatagridProps['bulkActionButtons'];
   /** The empty state's words (catalog keys) when they are not under `resources.<name>`. */
   texts?: EmptyTexts;
   title?: string;
@@ -37,7 +41,8 @@ interface EmptyTexts {
 const RESOURCE_KEYS: EmptyTexts = { title: 'emptyTitle', body: 'emptyNote', noMatch: 'noneFound' };
 
 /**
- * A resource's list as every console list is: newest first, no export, an empty state that says what the records
+ * A resource's list as every console list is: newest first, a toolbar with filters, saved filters and the CSV export
+ * (ListActions), an empty state that says what the records
  * are and where they come from (`resources.<name>.emptyTitle` and `emptyNote`) and a line when the filters match
  * nothing (`resources.<name>.noneFound`), or the keys under `texts`.
  */
@@ -49,7 +54,8 @@ export function RecordList({
   sort = NEWEST_FIRST,
   filterDefaultValues,
   actions,
-  exporter = false,
+  exporter = true,
+  bulkActionButtons = false,
   texts,
   title,
   rowSx,
@@ -64,10 +70,10 @@ export function RecordList({
       title={title}
       filters={filters}
       filterDefaultValues={filterDefaultValues}
-      exporter={exporter ? undefined : false}
+      exporter={false}
       sort={sort}
       pagination={<Pagination rowsPerPageOptions={ROWS_PER_PAGE} />}
-      actions={actions}
+      actions={<ListActions exporter={exporter}>{actions}</ListActions>}
       empty={
         <EmptyState icon={icon} title={translate(key('title'))} action={emptyAction}>
           {translate(key('body'))}
@@ -76,7 +82,7 @@ export function RecordList({
       }
     >
       {rows ?? (
-        <Rows empty={key('noMatch')} rowSx={rowSx}>
+        <Rows empty={key('noMatch')} rowSx={rowSx} bulkActionButtons={bulkActionButtons}>
           {children}
         </Rows>
       )}

@@ -1,10 +1,7 @@
 import type { ComponentProps, ReactElement, ReactNode } from 'react';
 import {
   AutocompleteInput,
-  CreateButton,
   Edit,
-  ExportButton,
-  FilterButton,
   FunctionField,
   Labeled,
   NumberInput,
@@ -12,9 +9,7 @@ import {
   ReferenceInput,
   SimpleForm,
   TextField,
-  TopToolbar,
   usePermissions,
-  useResourceDefinition,
   useTranslate,
   minValue,
   number,
@@ -180,19 +175,7 @@ export function LinkEdit({ transform, toolbar, ends, children }: LinkEditProps) 
   );
 }
 
-/** List actions: filters, create (when allowed) and an export capped at the API's 500 rows per request. */
-function LearningListActions() {
-  const { hasCreate } = useResourceDefinition();
-  return (
-    <TopToolbar>
-      <FilterButton />
-      {hasCreate && <CreateButton />}
-      <ExportButton maxResults={500} />
-    </TopToolbar>
-  );
-}
-
-/** A list of learning records (see RecordList), with the actions above: filters, create and export. */
+/** A list of learning records (see RecordList: filters, create, saved filters and the CSV export). */
 export function LearningList(props: ComponentProps<typeof RecordList>) {
-  return <RecordList actions={<LearningListActions />} exporter {...props} />;
+  return <RecordList {...props} />;
 }

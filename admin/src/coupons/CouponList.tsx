@@ -1,21 +1,21 @@
+import BlockIcon from '@mui/icons-material/Block';
 import LocalOfferOutlinedIcon from '@mui/icons-material/LocalOfferOutlined';
 import {
   AutocompleteInput,
   BooleanField,
   CreateButton,
-  FilterButton,
   FunctionField,
   NullableBooleanInput,
   ReferenceInput,
   SearchInput,
   SelectInput,
   TextField,
-  TopToolbar,
   useRecordContext,
 } from 'react-admin';
 import { Typography } from '@mui/material';
 import { date, percent, ref } from '../common/columns';
 import { dateRangeFilters, PercentInput } from '../common/inputs';
+import { BulkActionButton } from '../common/BulkActionButton';
 import { RecordList } from '../common/RecordList';
 import { ACTIVE_INACTIVE_CHOICES } from '../common/StatusChipField';
 import { couponName, usesLabel, type Coupon } from './choices';
@@ -43,15 +43,10 @@ const filters = [
   ...dateRangeFilters('createdAt', 'Created'),
 ];
 
-function Actions() {
-  return (
-    <TopToolbar>
-      <FilterButton />
-      <CreateButton />
-      <GenerateCouponsButton />
-    </TopToolbar>
-  );
-}
+/** The selected coupons made inactive at once (active ones; the others are said to be skipped). */
+const bulkActions = (
+  <BulkActionButton action="coupons/deactivate" messages="console.lists.bulk.deactivateCoupons" icon={<BlockIcon />} />
+);
 
 /**
  * A coupon's code, or for a coupon without one what it is (Site-wide sale, Team seats) in italics, so the two kinds
@@ -84,7 +79,8 @@ export function CouponList() {
   return (
     <RecordList
       filters={filters}
-      actions={<Actions />}
+      actions={<GenerateCouponsButton />}
+      bulkActionButtons={bulkActions}
       icon={LocalOfferOutlinedIcon}
       emptyAction={
         <>

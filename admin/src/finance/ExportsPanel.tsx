@@ -4,7 +4,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import { useTranslate } from 'react-admin';
 import { EXPORT_KINDS, SUM_PERIODS } from '../../../api/src/shared/finance';
 import type { ExportPeriod } from './api';
-import { ExportProgress } from './ExportProgress';
+import { ExportProgress } from '../common/ExportProgress';
 import type { Period } from './period';
 import { useCsvExport, type ExportState } from './useCsvExport';
 
@@ -86,7 +86,14 @@ export function ExportsPanel({ period, ready, onFieldErrors }: ExportsPanelProps
           ))}
         </Stack>
 
-        {state.phase === 'running' ? <ExportProgress state={state} onCancel={cancel} /> : null}
+        {state.phase === 'running' ? (
+          <ExportProgress
+            rows={state.rows}
+            total={state.total}
+            what={translate(`finance.exports.kinds.${state.kind}.object`)}
+            onCancel={cancel}
+          />
+        ) : null}
         <Box role="status" aria-live="polite" sx={{ mt: state.phase === 'idle' || running ? 0 : 2 }}>
           <ExportOutcome state={state} />
         </Box>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslate, type TranslateFunction } from 'react-admin';
 import { exportUrl, type ExportKind, type ExportPeriod } from './api';
-import { ExportRefused, fetchCsv, saveFile } from './csvDownload';
+import { ExportRefused, fetchCsv, saveFile } from '../common/csvDownload';
 import type { Period } from './period';
 
 export type ExportState =

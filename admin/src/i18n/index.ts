@@ -5,6 +5,7 @@ import { consoleLabels } from './en/console';
 import { content } from './en/content';
 import { finance } from './en/finance';
 import { identity } from './en/identity';
+import { listTools } from './en/lists';
 import { videos } from './en/videos';
 
 /** The console's labels: react-admin's English, plus each resource's name and field labels (one file per area). */
@@ -21,7 +22,7 @@ export const messages = {
   },
   resources: { ...catalogAndSales, ...content, ...identity, ...videos },
   finance,
-  console: consoleLabels,
+  console: { ...consoleLabels, ...listTools },
 };
 
 export const i18nProvider = polyglotI18nProvider(() => messages, 'en', { allowMissing: true });

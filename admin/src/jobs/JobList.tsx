@@ -1,17 +1,11 @@
 import PendingActionsIcon from '@mui/icons-material/PendingActions';
+import ReplayIcon from '@mui/icons-material/Replay';
 import { Box, Button, useMediaQuery, type Theme } from '@mui/material';
-import {
-  FilterButton,
-  SelectInput,
-  SimpleList,
-  TopToolbar,
-  useListContext,
-  useTranslate,
-  type SortPayload,
-} from 'react-admin';
+import { SelectInput, SimpleList, useListContext, useTranslate, type SortPayload } from 'react-admin';
 import { date, status } from '../common/columns';
 import { NoneFound } from '../common/EmptyState';
 import { dateRangeFilters } from '../common/inputs';
+import { BulkActionButton } from '../common/BulkActionButton';
 import { RecordList } from '../common/RecordList';
 import { NAME_CHOICES, STATE_CHOICES, STATE_LOOKS } from './choices';
 import { AttemptField, ErrorField, JobNameField, JobSummary, NextRunField } from './fields';
@@ -47,14 +41,10 @@ function FailedOnlyButton() {
   );
 }
 
-function Actions() {
-  return (
-    <TopToolbar>
-      <FailedOnlyButton />
-      <FilterButton />
-    </TopToolbar>
-  );
-}
+/** The selected failed jobs run again at once (the others are said to be skipped). */
+const bulkActions = (
+  <BulkActionButton action="jobs/retry" messages="console.lists.bulk.retryJobs" icon={<ReplayIcon />} />
+);
 
 /** On a phone: one line per job (its name, state, error and when), opening its page, where a failed one is retried. */
 function NarrowRows() {
@@ -80,7 +70,8 @@ export function JobList() {
   return (
     <RecordList
       filters={filters}
-      actions={<Actions />}
+      actions={<FailedOnlyButton />}
+      bulkActionButtons={bulkActions}
       rows={narrow ? <NarrowRows /> : undefined}
       sort={NEWEST_FIRST}
       icon={PendingActionsIcon}

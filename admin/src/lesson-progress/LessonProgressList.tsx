@@ -16,12 +16,7 @@ export const completedAt = date('completedAt', { emptyText: 'resources.lesson-pr
 
 export function LessonProgressList() {
   return (
-    <LearningList
-      exporter={false}
-      filters={filters}
-      icon={TaskAltOutlinedIcon}
-      sort={{ field: 'updatedAt', order: 'DESC' }}
-    >
+    <LearningList filters={filters} icon={TaskAltOutlinedIcon} sort={{ field: 'updatedAt', order: 'DESC' }}>
       {userRef('userId')}
       {contentRef('lessonId')}
       {completedAt}

@@ -1,6 +1,8 @@
 import MarkEmailReadOutlinedIcon from '@mui/icons-material/MarkEmailReadOutlined';
+import SendIcon from '@mui/icons-material/Send';
 import { SelectInput } from 'react-admin';
 import { date, numeric, status, text } from '../common/columns';
+import { BulkActionButton } from '../common/BulkActionButton';
 import { RecordList } from '../common/RecordList';
 import { SearchInput } from '../common/SearchInput';
 import { KIND_CHOICES, STATUS_CHOICES, STATUS_LOOKS } from './choices';
@@ -12,11 +14,16 @@ const filters = [
   <SelectInput key="kind" source="kind" choices={KIND_CHOICES} alwaysOn />,
 ];
 
+/** The selected failed or sent emails queued again at once (the others are said to be skipped, and why). */
+const bulkActions = (
+  <BulkActionButton action="outbox-emails/resend" messages="console.lists.bulk.resendEmails" icon={<SendIcon />} />
+);
+
 export function OutboxEmailList() {
   return (
     <RecordList
       filters={filters}
-      exporter
+      bulkActionButtons={bulkActions}
       icon={MarkEmailReadOutlinedIcon}
       texts={{
         title: 'console.outbox.empty.title',

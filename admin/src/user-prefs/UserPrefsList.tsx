@@ -12,12 +12,7 @@ const filters = [
 
 export function UserPrefsList() {
   return (
-    <LearningList
-      exporter={false}
-      filters={filters}
-      icon={TuneOutlinedIcon}
-      sort={{ field: 'updatedAt', order: 'DESC' }}
-    >
+    <LearningList filters={filters} icon={TuneOutlinedIcon} sort={{ field: 'updatedAt', order: 'DESC' }}>
       {userRef('userId')}
       {text('type')}
       {contentRef('resourceId')}

@@ -10,3 +10,14 @@ export class StaffNote extends table('staffNotes') {
   declare body: string;
   declare createdAt: Date;
 }
+
+/** One staff member's filters and sort of one console list, under a name (api/src/admin/saved-filters.ts). */
+export class SavedFilter extends table('savedFilters', { jsonAttributes: ['filter', 'sort'] }) {
+  declare id: string;
+  declare userId: string;
+  declare resource: string;
+  declare name: string;
+  declare filter: Record<string, unknown>;
+  declare sort: { field: string; order: 'ASC' | 'DESC' } | null;
+  declare createdAt: Date;
+}

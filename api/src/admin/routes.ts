@@ -6,6 +6,7 @@ import type { Policies } from '../http/policy';
 import { parseListQuery } from './schemas/list-query';
 import { parseCreate, updateRequest } from './schemas/write';
 import type { AdminResource } from './resource';
+import type { ListExports } from './list-export';
 import type { AdminService, WriteContext } from './service';
 
 function writeContext(ctx: Context): WriteContext {
@@ -15,10 +16,12 @@ function writeContext(ctx: Context): WriteContext {
 /** ra-data-simple-rest's contract for every resource; only the operations a resource defines are routed. */
 export function adminRoutes({
   admin,
+  exports,
   resources,
   allow,
 }: {
   admin: AdminService;
+  exports: ListExports;
   resources: readonly AdminResource[];
   allow: Policies;
 }) {
@@ -37,6 +40,16 @@ export function adminRoutes({
       ctx.set('Content-Range', `${resource.name} ${rows.length ? `${query.offset}-${last}` : '*'}/${total.total}`);
       if (total.estimated) ctx.set('X-Total-Estimated', 'true');
       ctx.body = rows;
+    });
+    // The list as CSV: its filters, search and sort (no range: every row), streamed; before `/:id`.
+    router.get(`${path}/export.csv`, readers, async (ctx) => {
+      const query = parseListQuery(resource, ctx.query);
+      const { filename, total, body } = await exports.open(resource, query, actorOf(ctx));
+      ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
+      ctx.set('X-Total-Rows', String(total));
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = 'text/csv; charset=utf-8';
+      ctx.body = body;
     });
     router.get(`${path}/:id`, readers, async (ctx) => {
       ctx.body = await admin.getOne(resource, idOf(ctx), actorOf(ctx));

@@ -114,33 +114,43 @@ export function adminService({ db, changed = () => {} }: { db: Db; changed?: () 
     throw error;
   }
 
+  /**
+   * What a list holds for its reader, filtered (for counting) and in its order, every page of it: the console's
+   * list and its CSV export read the same rows.
+   */
+  function listing(resource: AdminResource, query: ListQuery, reader?: WriteActor) {
+    const filtered = baseQuery(resource).modify((q) => {
+      if (resource.remove === 'soft') q.whereNull(column(resource, 'deletedAt'));
+      resource.scope?.(q);
+      if (reader) resource.readScope?.(q, reader);
+      for (const { field, op, value } of query.conditions) {
+        const col = column(resource, field);
+        if (op === 'in') q.whereIn(col, value as string[]);
+        else if (op === 'contains') q.whereRaw('?? @> ARRAY[?]::text[]', [col, value as string]);
+        else q.where(col, { eq: '=', gte: '>=', lte: '<=', lt: '<' }[op], value as string);
+      }
+      if (query.search) {
+        const pattern = `%${escapeLike(query.search)}%`;
+        q.where((w) => {
+          for (const field of resource.searchable) w.orWhere(column(resource, field), 'ilike', pattern);
+        });
+      }
+    });
+    const ordered = filtered.clone().orderBy([
+      { column: column(resource, query.sort.field), order: query.sort.order },
+      { column: column(resource, idColumnOf(resource)), order: query.sort.order },
+    ]);
+    return { filtered, ordered };
+  }
+
   return {
+    listing,
+    /** A row as it leaves the server for this reader (`present`, then `presentTo`). */
+    shown: (resource: AdminResource, row: Row, reader?: WriteActor): Row => presentTo(resource, row, reader),
+
     async list(resource: AdminResource, query: ListQuery, reader?: WriteActor): Promise<Page> {
-      const filtered = baseQuery(resource).modify((q) => {
-        if (resource.remove === 'soft') q.whereNull(column(resource, 'deletedAt'));
-        resource.scope?.(q);
-        if (reader) resource.readScope?.(q, reader);
-        for (const { field, op, value } of query.conditions) {
-          const col = column(resource, field);
-          if (op === 'in') q.whereIn(col, value as string[]);
-          else if (op === 'contains') q.whereRaw('?? @> ARRAY[?]::text[]', [col, value as string]);
-          else q.where(col, { eq: '=', gte: '>=', lte: '<=', lt: '<' }[op], value as string);
-        }
-        if (query.search) {
-          const pattern = `%${escapeLike(query.search)}%`;
-          q.where((w) => {
-            for (const field of resource.searchable) w.orWhere(column(resource, field), 'ilike', pattern);
-          });
-        }
-      });
-      const page = filtered
-        .clone()
-        .orderBy([
-          { column: column(resource, query.sort.field), order: query.sort.order },
-          { column: column(resource, idColumnOf(resource)), order: query.sort.order },
-        ])
-        .offset(query.offset)
-        .limit(query.limit);
+      const { filtered, ordered } = listing(resource, query, reader);
+      const page = ordered.offset(query.offset).limit(query.limit);
       if (resource.exactCount) {
         const [rows, total] = await Promise.all([page, countMatches(filtered, true)]);
         return { rows: (rows as unknown as Row[]).map((r) => presentTo(resource, r, reader)), total };

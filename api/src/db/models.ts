@@ -45,5 +45,5 @@ export { AuditLog } from '../audit/models';
 export { LessonVideo, VideoCaption, VideoPosition } from '../video/models';
 export { SigningKey } from '../video/playback-key';
 export { Certificate } from '../certificates/models';
-export { StaffNote } from '../admin/models';
+export { SavedFilter, StaffNote } from '../admin/models';
 export { PricingScenario } from '../pricing/models';

@@ -1,8 +1,8 @@
-import { Readable } from 'node:stream';
-import pg from 'pg';
+import type { Readable } from 'node:stream';
 import type { Db } from '../db/connection';
 import type { Logger } from '../logger';
-import { csvHead, csvLine } from './csv';
+import { openCursorCsv } from '../db/csv-cursor';
+import { csvHead, csvLine } from '../http/csv';
 import type { ExportKind, PeriodQuery } from './schemas';
 
 const DAY_MS = 86_400_000;
@@ -127,90 +127,13 @@ const RECIPIENTS = (period: PeriodQuery['period']): Omit<Export, 'filename'> => 
 
 /** Rows fetched from the cursor at a time: about 750 kB of CSV for charges. */
 const BATCH_ROWS = 5000;
-/** Every value as PostgreSQL's text, unparsed: the CSV writes it as it comes. */
-const AS_TEXT = { getTypeParser: () => (value: string) => value };
 type TextRow = (string | null)[];
-const FETCH: pg.QueryArrayConfig = {
-  text: `FETCH ${BATCH_ROWS} FROM finance_export`,
-  rowMode: 'array',
-  types: AS_TEXT,
-};
-
-/** knex's pool, whose connections the export uses raw: rows as arrays, no identifier mapping per row. */
-interface Pool {
-  acquireConnection(): Promise<pg.Client>;
-  releaseConnection(connection: pg.Client): Promise<void>;
-}
-
-/** An export's transaction on its own connection. */
-interface Session {
-  connection: pg.Client;
-  /** Cancels the statement running on the connection (a FETCH still sorting the whole result), from another one. */
-  cancel(): Promise<void>;
-  /** COMMIT after the last row, ROLLBACK otherwise; then the connection goes back to the pool. */
-  end(error: Error | null): Promise<void>;
-}
-
-/**
- * The rows of an open cursor as CSV, one FETCH per chunk. Each row becomes its line as it arrives (no batch of row
- * objects is kept: they die young, and the heap stays small); a slow client pauses the fetching. Ending or
- * destroying the stream ends the transaction.
- */
-class CursorCsv extends Readable {
-  #fetching = false;
-
-  constructor(
-    private readonly session: Session,
-    head: string,
-    private readonly numbers: boolean[],
-  ) {
-    // Room for a few chunks, so the socket has something to send while the next FETCH runs.
-    super({ highWaterMark: 1024 * 1024 });
-    this.push(head);
-  }
-
-  override _read() {
-    if (this.#fetching) return;
-    this.#fetching = true;
-    let chunk = '';
-    let rows = 0;
-    const query = new pg.Query<TextRow>(FETCH);
-    query.on('row', (row: TextRow) => {
-      rows++;
-      if (!this.destroyed) chunk += csvLine(row, this.numbers);
-    });
-    query.once('end', () => {
-      this.#fetching = false;
-      if (this.destroyed) return;
-      if (chunk) this.push(chunk);
-      if (rows < BATCH_ROWS) this.push(null);
-    });
-    query.once('error', (error: Error) => {
-      this.#fetching = false;
-      this.destroy(error);
-    });
-    this.session.connection.query(query);
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void) {
-    // Ended: every row was read. Otherwise an error or a client gone: a FETCH under way is cancelled (the first one
-    // sorts the whole result), then the transaction rolls back, and nothing is left running.
-    const stopped = this.readableEnded ? null : (error ?? new Error('the export was closed before its end'));
-    (stopped && this.#fetching ? this.session.cancel() : Promise.resolve())
-      .then(() => this.session.end(stopped))
-      .then(
-        () => callback(error),
-        (failure: Error) => callback(error ?? failure),
-      );
-  }
-}
 
 /**
  * Finance exports as CSV (RFC 4180: CRLF, quoted as needed; UTF-8 with a byte-order mark so spreadsheets read
  * accents), streamed from a database cursor: memory stays flat whatever the number of rows.
  */
 export function financeExports({ db, logger }: { db: Db; logger: Logger }) {
-  const pool = db.client as Pool;
   const definition = (kind: ExportKind, q: PeriodQuery): Export => {
     const base = kind === 'charges' ? CHARGES : kind === 'split-lines' ? SPLIT_LINES : RECIPIENTS(q.period);
     return { ...base, filename: `${kind}-${q.from}-to-${q.to}${kind === 'recipients' ? `-by-${q.period}` : ''}.csv` };
@@ -224,52 +147,16 @@ export function financeExports({ db, logger }: { db: Db; logger: Logger }) {
      */
     async open(kind: ExportKind, q: PeriodQuery): Promise<{ filename: string; total: number; body: Readable }> {
       const spec = definition(kind, q);
-      const connection = await pool.acquireConnection();
-      let pid = 0;
-      let ended: Promise<void> | null = null;
-      const session: Session = {
-        connection,
-        cancel: async () => {
-          await db.raw('SELECT pg_cancel_backend(?)', [pid]).catch(() => undefined);
-        },
-        end: (error) =>
-          (ended ??= (async () => {
-            try {
-              await connection.query(error ? 'ROLLBACK' : 'COMMIT');
-            } catch {
-              // In an unknown state: closed rather than given back (knex's pool drops a connection that has ended).
-              await connection.end().catch(() => undefined);
-            } finally {
-              await pool.releaseConnection(connection);
-            }
-          })()),
-      };
-      let total: number;
-      try {
-        // The whole result is read: plan for all of it (hash joins and one sort), not for a cursor's first tenth.
-        await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL cursor_tuple_fraction = 1');
-        const { rows } = await connection.query<{ n: number; pid: number }>(
-          `SELECT (${spec.count}) AS n, pg_backend_pid() AS pid`,
-          bounds(q),
-        );
-        ({ n: total, pid } = rows[0]!);
-        await connection.query(`DECLARE finance_export NO SCROLL CURSOR FOR ${spec.rows}`, bounds(q));
-      } catch (error) {
-        await session.end(error as Error);
-        throw error;
-      }
-      const stopping: Session = {
-        ...session,
-        end: (error) => {
-          if (error) logger.warn({ err: error, kind }, 'an export stopped before its end');
-          return session.end(error);
-        },
-      };
-      const body = new CursorCsv(
-        stopping,
-        csvHead(spec.columns.map((c) => c.header)),
-        spec.columns.map((c) => c.number === true),
-      );
+      const numbers = spec.columns.map((c) => c.number === true);
+      const { total, body } = await openCursorCsv<TextRow>(db, {
+        count: { sql: spec.count, bindings: bounds(q) },
+        rows: { sql: spec.rows, bindings: bounds(q) },
+        head: csvHead(spec.columns.map((c) => c.header)),
+        line: (row) => csvLine(row, numbers),
+        rowMode: 'text',
+        batchRows: BATCH_ROWS,
+        onStopped: (error) => logger.warn({ err: error, kind }, 'an export stopped before its end'),
+      });
       return { filename: spec.filename, total, body };
     },
   };

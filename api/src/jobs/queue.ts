@@ -123,6 +123,31 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
     }
   }
 
+  /**
+   * `retry` inside the caller's transaction (several jobs retried at once, all or none); the caller wakes the
+   * workers for the job's name once it has committed.
+   */
+  async function retryIn(
+    trx: Knex.Transaction,
+    id: string,
+    actor: Actor,
+    requestId: string | null,
+  ): Promise<QueueJob | undefined> {
+    const failed = await QueueJob.query(trx).findById(id).where('state', 'failed').forUpdate();
+    if (!failed) return undefined;
+    await boss.retry(failed.name, id, { db: knexExecutor(trx) } as PgBoss.ConnectionOptions);
+    await recordAudit(trx, {
+      actor,
+      requestId,
+      action: 'retry',
+      resource: 'jobs',
+      recordId: id,
+      before: { state: 'failed' },
+      after: { state: 'retry' },
+    });
+    return QueueJob.query(trx).findById(id);
+  }
+
   return {
     /** Declares a kind of job; its queue must exist (a migration creates it). */
     define<Data extends object>(job: JobKind<Data>): void {
@@ -202,24 +227,16 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
      * Resolves with the job, or undefined when there is no failed job with that id.
      */
     async retry(id: string, actor: Actor, requestId: string | null): Promise<QueueJob | undefined> {
-      const job = await db.transaction(async (trx) => {
-        const failed = await QueueJob.query(trx).findById(id).where('state', 'failed').forUpdate();
-        if (!failed) return undefined;
-        await boss.retry(failed.name, id, { db: knexExecutor(trx) } as PgBoss.ConnectionOptions);
-        await recordAudit(trx, {
-          actor,
-          requestId,
-          action: 'retry',
-          resource: 'jobs',
-          recordId: id,
-          before: { state: 'failed' },
-          after: { state: 'retry' },
-        });
-        return QueueJob.query(trx).findById(id);
-      });
+      const job = await db.transaction((trx) => retryIn(trx, id, actor, requestId));
       if (job) this.wake(job.name);
       return job;
     },
+
+    /**
+     * `retry` inside the caller's transaction (several jobs retried at once, all or none): the caller wakes the
+     * workers once it has committed.
+     */
+    retryIn,
 
     /** pg-boss itself, for what the wrapper does not say (its maintenance, in tests). */
     boss,

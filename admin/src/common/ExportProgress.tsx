@@ -1,37 +1,41 @@
 import { Box, Button, LinearProgress, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import type { ExportState } from './useCsvExport';
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-/** Progress of a running export: "12,345 of 100,000 rows", a determinate bar when the total is known, and Cancel. */
+/**
+ * Progress of a running CSV export (finance's, a list's): "12,345 of 100,000 rows", a determinate bar when the total
+ * is known, and Cancel. `what` names what is exported ("charges", "coupons").
+ */
 export function ExportProgress({
-  state,
+  rows,
+  total,
+  what,
   onCancel,
 }: {
-  state: Extract<ExportState, { phase: 'running' }>;
+  rows: number;
+  total: number | null;
+  what: string;
   onCancel(): void;
 }) {
   const translate = useTranslate();
-  const { rows, total } = state;
   const known = total !== null && total > 0;
   const text =
     total !== null
-      ? translate('finance.exports.rowsOf', { smart_count: total, rows: count(rows), total: count(total) })
-      : translate('finance.exports.rows', { smart_count: rows, rows: count(rows) });
-  const what = translate(`finance.exports.kinds.${state.kind}.object`);
+      ? translate('console.csv.rowsOf', { smart_count: total, rows: count(rows), total: count(total) })
+      : translate('console.csv.rows', { smart_count: rows, rows: count(rows) });
   return (
     <Box sx={{ mt: 2 }} aria-busy="true">
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 1 }}>
-        <Typography variant="body2">{translate('finance.exports.running', { what, progress: text })}</Typography>
+        <Typography variant="body2">{translate('console.csv.running', { what, progress: text })}</Typography>
         <Button size="small" onClick={onCancel}>
-          {translate('finance.exports.cancel')}
+          {translate('console.csv.cancel')}
         </Button>
       </Box>
       <LinearProgress
         variant={known ? 'determinate' : 'indeterminate'}
         value={known ? Math.min(100, (rows / total) * 100) : undefined}
-        aria-label={translate('finance.exports.progressLabel', { what })}
+        aria-label={translate('console.csv.progressLabel', { what })}
         aria-valuetext={text}
       />
     </Box>

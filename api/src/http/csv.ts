@@ -1,9 +1,10 @@
 /**
- * CSV as RFC 4180 writes it (comma, double quotes, CRLF), for exports of millions of rows: a cell is quoted only
- * when it holds a comma, a quote or a line break, and a quote inside is doubled. Values arrive as PostgreSQL's own
- * text, so nothing is parsed only to be printed again. csv-stringify writes the same bytes at five to ten times the
- * cost per row (tuples and closures for every cell), and with CRLF records it left a lone CR or LF unquoted, which
- * splits the record: tests/unit/finance-csv.test.ts holds the two side by side.
+ * CSV as RFC 4180 writes it (comma, double quotes, CRLF), for exports of millions of rows (finance's and every
+ * console list's): a cell is quoted only when it holds a comma, a quote or a line break, and a quote inside is
+ * doubled. Finance's values arrive as PostgreSQL's own text, so nothing is parsed only to be printed again.
+ * csv-stringify writes the same bytes at five to ten times the cost per row (tuples and closures for every cell),
+ * and with CRLF records it left a lone CR or LF unquoted, which splits the record: tests/unit/finance-csv.test.ts
+ * holds the two side by side.
  */
 
 const FORMULA = /^[=+\-@\t\r]/;
@@ -40,4 +41,16 @@ export function csvLine(row: (string | null)[], numbers: readonly boolean[]): st
     if (value != null && !numbers[i]) row[i] = csvText(value);
   }
   return `${row.join(',')}\r\n`; // a null joins as an empty cell
+}
+
+/**
+ * A cell from a value as the API's JSON would show it (the console lists' exports): numbers and booleans as they
+ * are, dates as ISO instants, objects and arrays as their JSON, and every text (a JSON text too) as a text cell,
+ * neutralised. A number is never a formula; a text that looks like one is.
+ */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (value instanceof Date) return value.toISOString();
+  return csvText(typeof value === 'string' ? value : JSON.stringify(value));
 }

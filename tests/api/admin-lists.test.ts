@@ -1,0 +1,314 @@
+import { parse } from 'csv-parse/sync';
+import { pino } from 'pino';
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_RESOURCES } from '../../api/src/admin/resources';
+import { MAX_PAGE_SIZE } from '../../api/src/admin/schemas/list-query';
+import { OutboxEmail } from '../../api/src/db/models';
+import { JOBS_SCHEMA } from '../../api/src/jobs/models';
+import { jobQueue } from '../../api/src/jobs/queue';
+import { EXPIRE_CHECKOUTS } from '../../api/src/jobs/recurring';
+import { SECRET_PLACEHOLDER } from '../../api/src/mail/outbox';
+import { createCoupon, createResource, createUser } from '../../seeds/factories';
+import { testApp } from '../support/app';
+import { as, signedIn, type SignedIn } from '../support/auth';
+import { useTestDatabase } from '../support/db';
+import { PLANTED_SECRETS, seedEverything } from '../support/everything';
+
+/** A CSV answer's records: the header first (its byte-order mark taken off). */
+const recordsOf = (text: string): string[][] => parse(text.replace(/^\uFEFF/, ''), { relax_column_count: false });
+
+/** Every record as an object keyed by the header. */
+function rowsOf(text: string): Record<string, string>[] {
+  const [head, ...rows] = recordsOf(text);
+  return rows.map((row) => Object.fromEntries(head!.map((h, i) => [h, row[i]!])));
+}
+
+describe('console lists: CSV exports, saved filters, bulk actions', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  const app = () => testApp(db());
+  let admin: SignedIn;
+  let support: SignedIn;
+
+  const csv = (who: SignedIn, resource: string, query: Record<string, unknown> = {}) =>
+    as(
+      who,
+      request(app())
+        .get(`/api/admin/${resource}/export.csv`)
+        .query(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, JSON.stringify(v)]))),
+    )
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => done(null, text));
+      });
+
+  beforeAll(async () => {
+    await seedEverything(db());
+    admin = await signedIn(db(), ['admin']);
+    support = await signedIn(db(), ['support']);
+  });
+
+  describe('exports', () => {
+    it('exports what the filtered list shows, in its order, with its row count and a dated file name', async () => {
+      const filter = { roles: 'support' };
+      const list = await as(
+        support,
+        request(app())
+          .get('/api/admin/users')
+          .query({ filter: JSON.stringify(filter), sort: JSON.stringify(['email', 'ASC']), range: '[0,499]' }),
+      );
+      expect(list.status).toBe(200);
+      const exported = await csv(support, 'users', { filter, sort: ['email', 'ASC'] });
+      expect(exported.status).toBe(200);
+      expect(exported.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(exported.headers['content-disposition']).toMatch(/^attachment; filename="users-\d{4}-\d{2}-\d{2}\.csv"$/);
+      const rows = rowsOf(exported.body as string);
+      expect(Number(exported.headers['x-total-rows'])).toBe(rows.length);
+      expect(rows.map((r) => r.email)).toEqual(list.body.map((u: { email: string }) => u.email));
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((r) => r.roles!.includes('support'))).toBe(true);
+    });
+
+    it('neutralises a cell a spreadsheet would run as a formula, and keeps numbers as numbers', async () => {
+      const evil = await createUser(db(), {
+        name: '=HYPERLINK("http://evil.example","click")',
+        email: 'formula@example.com',
+      });
+      const exported = await csv(support, 'users', { filter: { q: 'formula@example.com' } });
+      expect(exported.status).toBe(200);
+      const [row] = rowsOf(exported.body as string);
+      expect(row).toMatchObject({ id: evil.id, name: `'=HYPERLINK("http://evil.example","click")` });
+
+      const coupon = await createCoupon(db(), { code: 'NUMBERS', percentageDiscount: 0.25, maxUses: -1 });
+      const coupons = rowsOf((await csv(support, 'coupons', { filter: { q: 'NUMBERS' } })).body as string);
+      expect(coupons).toEqual([expect.objectContaining({ id: coupon.id, percentageDiscount: '0.25', maxUses: '-1' })]);
+    });
+
+    it('answers 400 for a filter or a sort the list refuses, before any CSV', async () => {
+      const unknown = await csv(support, 'users', { filter: { password: 'x' } });
+      expect(unknown.status).toBe(400);
+      expect(unknown.headers['content-type']).toMatch(/json/);
+      expect(JSON.parse(unknown.body as string).errors).toHaveProperty('filter');
+      expect((await csv(support, 'users', { sort: ['name; DROP', 'ASC'] })).status).toBe(400);
+      expect((await csv(support, 'coupons', { filter: { percentageDiscount_gte: 'lots' } })).status).toBe(400);
+    });
+
+    it('gives a contributor no more than their list: no others’ drafts, no others’ lesson bodies', async () => {
+      const contributor = await signedIn(db(), ['contributor']);
+      const other = await createUser(db(), { roles: ['contributor'] });
+      const mine = await createResource(
+        db(),
+        'lesson',
+        { title: 'Mine draft', slug: 'mine-draft', state: 'draft', body: 'my body' },
+        contributor.user.id,
+      );
+      await createResource(
+        db(),
+        'lesson',
+        { title: 'Their draft', slug: 'their-draft', state: 'draft', body: 'x' },
+        other.id,
+      );
+      const theirs = await createResource(
+        db(),
+        'lesson',
+        { title: 'Their published', slug: 'their-published', state: 'published', body: 'their secret body' },
+        other.id,
+      );
+      const exported = await csv(contributor, 'content-resources', { filter: { type: 'lesson' } });
+      expect(exported.status).toBe(200);
+      const rows = rowsOf(exported.body as string);
+      const ids = rows.map((r) => r.id);
+      expect(ids).toContain(mine.id);
+      expect(ids).toContain(theirs.id);
+      expect(rows.some((r) => r.fields!.includes('Their draft'))).toBe(false);
+      expect(exported.body as string).not.toContain('their secret body');
+      expect(JSON.parse(rows.find((r) => r.id === mine.id)!.fields!).body).toBe('my body');
+
+      const list = await as(
+        contributor,
+        request(app())
+          .get('/api/admin/content-resources')
+          .query({ filter: JSON.stringify({ type: 'lesson' }), range: `[0,${MAX_PAGE_SIZE - 1}]` }),
+      );
+      expect(ids.sort()).toEqual(list.body.map((r: { id: string }) => r.id).sort());
+      // A list the contributor may not read is not exported to them either.
+      expect((await csv(contributor, 'users')).status).toBe(403);
+    });
+
+    it('never exports a secret: no planted secret in any list, and no secret column', async () => {
+      for (const resource of ADMIN_RESOURCES) {
+        const exported = await csv(admin, resource.name);
+        expect(exported.status, resource.name).toBe(200);
+        const text = exported.body as string;
+        for (const secret of PLANTED_SECRETS) expect(text, `${resource.name} holds ${secret}`).not.toContain(secret);
+        const [head] = recordsOf(text);
+        if (resource.columns) expect(head, resource.name).toEqual(resource.columns);
+      }
+      const [sessionHead] = recordsOf((await csv(support, 'sessions')).body as string);
+      expect(sessionHead).not.toContain('sessionToken');
+      const [accountHead] = recordsOf((await csv(support, 'accounts')).body as string);
+      expect(accountHead).not.toContain('accessToken');
+    });
+  });
+
+  describe('saved filters', () => {
+    it('are their owner’s alone, are checked as the list checks them, and narrow the list when applied', async () => {
+      await createCoupon(db(), { code: 'SAVEDA', status: 'inactive' });
+      const save = (who: SignedIn, body: object) => as(who, request(app()).post('/api/admin/saved-filters')).send(body);
+      const created = await save(support, {
+        resource: 'coupons',
+        name: 'Inactive',
+        filter: { status: 'inactive' },
+        sort: { field: 'code', order: 'ASC' },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.data).toMatchObject({ name: 'Inactive', filter: { status: 'inactive' } });
+      const id = created.body.data.id as string;
+
+      // The same name twice on one list, a filter the list refuses, a list that does not exist.
+      expect((await save(support, { resource: 'coupons', name: 'Inactive', filter: {} })).status).toBe(409);
+      const refused = await save(support, { resource: 'coupons', name: 'Bad', filter: { secret: 1 } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors).toHaveProperty('filter');
+      expect((await save(support, { resource: 'nothing', name: 'X', filter: {} })).status).toBe(400);
+
+      const mine = await as(support, request(app()).get('/api/admin/saved-filters').query({ resource: 'coupons' }));
+      expect(mine.body.data.map((f: { id: string }) => f.id)).toEqual([id]);
+
+      // Another staff member sees none of them and cannot delete them.
+      const colleague = await signedIn(db(), ['support']);
+      const theirs = await as(colleague, request(app()).get('/api/admin/saved-filters').query({ resource: 'coupons' }));
+      expect(theirs.body.data).toEqual([]);
+      expect((await as(colleague, request(app()).delete(`/api/admin/saved-filters/${id}`))).status).toBe(404);
+
+      // Applied: the list with the saved filter is narrower, and only inactive coupons.
+      const saved = mine.body.data[0] as { filter: object; sort: { field: string; order: string } };
+      const all = await as(support, request(app()).get('/api/admin/coupons').query({ range: '[0,499]' }));
+      const narrowed = await as(
+        support,
+        request(app())
+          .get('/api/admin/coupons')
+          .query({
+            filter: JSON.stringify(saved.filter),
+            sort: JSON.stringify([saved.sort.field, saved.sort.order]),
+            range: '[0,499]',
+          }),
+      );
+      expect(narrowed.body.length).toBeGreaterThan(0);
+      expect(narrowed.body.length).toBeLessThan(all.body.length);
+      expect(narrowed.body.every((c: { status: string }) => c.status === 'inactive')).toBe(true);
+
+      expect((await as(support, request(app()).delete(`/api/admin/saved-filters/${id}`))).status).toBe(200);
+      expect(await db()('savedFilters').where({ id })).toEqual([]);
+    });
+  });
+
+  describe('bulk actions', () => {
+    it('deactivates coupons in one call, one audit entry each, saying which were skipped and why', async () => {
+      const a = await createCoupon(db(), { code: 'BULKA' });
+      const b = await createCoupon(db(), { code: 'BULKB' });
+      const inactive = await createCoupon(db(), { code: 'BULKC', status: 'inactive' });
+      const missing = '00000000-0000-4000-8000-000000000000';
+      const finance = await signedIn(db(), ['finance']);
+      const deactivate = (who: SignedIn, ids: unknown) =>
+        as(who, request(app()).post('/api/admin/coupons/deactivate')).send({ ids });
+
+      expect((await deactivate(finance, [a.id])).status).toBe(403);
+      const answer = await deactivate(support, [a.id, b.id, inactive.id, missing, a.id]);
+      expect(answer.status).toBe(200);
+      expect(answer.body.data).toEqual({
+        done: 2,
+        doneIds: [a.id, b.id],
+        skipped: [
+          { id: inactive.id, reason: 'already-inactive', message: expect.any(String) },
+          { id: missing, reason: 'not-found', message: expect.any(String) },
+        ],
+      });
+      const statuses = await db()('coupons').whereIn('id', [a.id, b.id]).pluck('status');
+      expect(statuses).toEqual(['inactive', 'inactive']);
+      const audit = await db()('auditLogs')
+        .where({ resource: 'coupons', action: 'update' })
+        .whereIn('recordId', [a.id, b.id]);
+      expect(audit).toHaveLength(2);
+      expect(audit[0]).toMatchObject({
+        actorEmail: support.user.email,
+        before: expect.objectContaining({ status: 'active' }),
+      });
+
+      expect((await deactivate(support, [])).status).toBe(400);
+      const tooMany = Array.from(
+        { length: MAX_PAGE_SIZE + 1 },
+        (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      );
+      expect((await deactivate(support, tooMany)).status).toBe(400);
+      expect((await deactivate(support, ['not-an-id'])).status).toBe(400);
+    });
+
+    it('resends failed and sent emails, not one waiting, one without a body, nor a sent one-time link', async () => {
+      const email = (status: string, textBody: string | null) =>
+        OutboxEmail.query(db()).insertAndFetch({
+          toAddress: 'resend@example.com',
+          subject: `Email ${status}`,
+          textBody,
+          kind: 'receipt',
+          status,
+          attempts: status === 'pending' ? 0 : 3,
+          sentAt: status === 'sent' ? new Date() : null,
+        } as never);
+      const failed = await email('failed', 'Hello');
+      const sent = await email('sent', 'Your receipt');
+      const pending = await email('pending', 'Waiting');
+      const dropped = await email('sent', null);
+      const link = await email('sent', `Sign in: https://x.example/?token=${SECRET_PLACEHOLDER}`);
+      const resend = (who: SignedIn, ids: string[]) =>
+        as(who, request(app()).post('/api/admin/outbox-emails/resend')).send({ ids });
+
+      expect((await resend(support, [failed.id])).status).toBe(403);
+      const answer = await resend(admin, [failed.id, sent.id, pending.id, dropped.id, link.id]);
+      expect(answer.status).toBe(200);
+      expect(answer.body.data.done).toBe(2);
+      expect(answer.body.data.doneIds).toEqual([failed.id, sent.id]);
+      expect(answer.body.data.skipped.map((s: { reason: string }) => s.reason)).toEqual([
+        'not-failed-or-sent',
+        'body-dropped',
+        'one-time-link',
+      ]);
+      const audit = await db()('auditLogs')
+        .where({ resource: 'outbox-emails' })
+        .whereIn('recordId', [failed.id, sent.id])
+        .orderBy('recordId');
+      expect(audit.map((e) => e.action).sort()).toEqual(['resend', 'retry']);
+      expect(await db()('outboxEmails').where({ id: link.id }).first()).toMatchObject({ status: 'sent' });
+    });
+
+    it('retries failed jobs only', async () => {
+      const queue = jobQueue({ db: db(), logger: pino({ level: 'silent' }) });
+      queue.define({
+        name: EXPIRE_CHECKOUTS,
+        retryLimit: 0,
+        retryDelaySeconds: 1,
+        expireInSeconds: 60,
+        run: async () => {},
+      });
+      const failedId = await queue.add(db(), EXPIRE_CHECKOUTS, {});
+      const waitingId = await queue.add(db(), EXPIRE_CHECKOUTS, { other: true });
+      await db().raw(`UPDATE ${JOBS_SCHEMA}.job SET state = 'failed' WHERE id = ?`, [failedId]);
+      const answer = await as(admin, request(app()).post('/api/admin/jobs/retry')).send({ ids: [failedId, waitingId] });
+      expect(answer.status).toBe(200);
+      expect(answer.body.data).toMatchObject({
+        done: 1,
+        doneIds: [failedId],
+        skipped: [{ id: waitingId, reason: 'not-failed' }],
+      });
+      const audit = await db()('auditLogs').where({ resource: 'jobs', recordId: failedId });
+      expect(audit).toEqual([expect.objectContaining({ action: 'retry', actorEmail: admin.user.email })]);
+      expect((await as(support, request(app()).post('/api/admin/jobs/retry')).send({ ids: [failedId] })).status).toBe(
+        403,
+      );
+    });
+  });
+});
