@@ -87,6 +87,12 @@ const EXPECTED: Record<string, Expected> = {
   'PUT /api/store/prefs': 'signed-in or device',
   'POST /api/admin/outbox-emails/:id/retry': [],
   'POST /api/admin/jobs/:id/retry': [],
+  'POST /api/admin/coupons/deactivate': ['support'],
+  'POST /api/admin/outbox-emails/resend': [],
+  'POST /api/admin/jobs/retry': [],
+  'GET /api/admin/saved-filters': READERS,
+  'POST /api/admin/saved-filters': READERS,
+  'DELETE /api/admin/saved-filters/:id': READERS,
   'POST /api/admin/users/:id/sign-out-everywhere': ['support'],
   'GET /api/admin/users/:id/emails': ['support'],
   'POST /api/admin/users/:id/emails/:emailId/resend': ['support'],
@@ -196,6 +202,7 @@ const CONSOLE: Record<string, { read: readonly Role[]; write?: readonly Role[]; 
 for (const [name, { read, write, ops }] of Object.entries(CONSOLE)) {
   EXPECTED[`GET /api/admin/${name}`] = read;
   EXPECTED[`GET /api/admin/${name}/:id`] = read;
+  EXPECTED[`GET /api/admin/${name}/export.csv`] = read;
   if (ops.includes('C')) EXPECTED[`POST /api/admin/${name}`] = write!;
   if (ops.includes('U')) EXPECTED[`PUT /api/admin/${name}/:id`] = write!;
   if (ops.includes('D')) EXPECTED[`DELETE /api/admin/${name}/:id`] = write!;
