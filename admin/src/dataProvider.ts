@@ -4,12 +4,12 @@ import type { z } from 'zod';
 import type { Dashboard } from '@contract/admin/schemas/dashboard';
 import type * as AdminCommerce from '@contract/admin/schemas/commerce';
 import type { ReorderBody } from '@contract/admin/schemas/learning';
-import type { BulkOutcome, SavedFilterRecord, SavedFilterRequest } from '@contract/admin/schemas/list-tools';
 import type { StaffNote, TimelinePage } from '@contract/admin/schemas/timeline';
 import type { ScenarioRecord, ScenarioRun, Simulation } from '@contract/pricing/schemas';
 import type * as Commerce from '@contract/commerce/schemas';
 import type { FinanceSummaryAnswer, PeriodQuery } from '@contract/finance/schemas';
-import type { SignedOut, ViewAsStarted } from '@contract/identity/schemas';
+import type { BlockAnswer, EmailChanged, SignedOut, ViewAsStarted } from '@contract/identity/schemas';
+import type { PersonEmailsPage, ResendAnswer } from '@contract/mail/schemas';
 import type { CertificateRecord } from '@contract/certificates/schemas';
 import type { CommentRecord, TreeNode } from '@contract/learning/schemas';
 import type { DataAnswer, ListAnswer, Wire } from '@contract/shared/wire';
@@ -117,6 +117,23 @@ export interface ConsoleApi {
   signOutEverywhere: (userId: string) => Promise<{ data: SignedOut }>;
   /** POST /api/admin/users/:id/view-as (support and admins; not for staff accounts): the storefront, read-only, as them. */
   startViewAs: (userId: string, reason: string, minutes: number) => Promise<{ data: Wire<ViewAsStarted> }>;
+  /** GET /api/admin/users/:id/emails (api/src/mail/person-emails.ts): what was sent to the person, newest first, no bodies. */
+  getPersonEmails: (
+    userId: string,
+    page: { page: number; perPage: number },
+    options?: QueryOptions,
+  ) => Promise<{ data: Wire<PersonEmailsPage> }>;
+  /**
+   * POST /api/admin/users/:id/emails/:emailId/resend: a copy to their current address. `requestKey` is the click's
+   * own: the same key again answers the copy it made (a double click sends one copy).
+   */
+  resendPersonEmail: (userId: string, emailId: string, requestKey: string) => Promise<{ data: Wire<ResendAnswer> }>;
+  /** POST /api/admin/users/:id/block (support and admins; staff accounts admins only): signed out, no sign-in, no buying. */
+  blockUser: (userId: string, reason: string) => Promise<{ data: Wire<BlockAnswer> }>;
+  /** POST /api/admin/users/:id/unblock */
+  unblockUser: (userId: string) => Promise<{ data: Wire<BlockAnswer> }>;
+  /** POST /api/admin/users/:id/change-email: 409 `already-exists` on `email` when another account has it; signs them out. */
+  changeUserEmail: (userId: string, email: string) => Promise<{ data: Wire<EmailChanged> }>;
   /**
    * GET /api/admin/users/:id/timeline or /api/admin/purchases/:id/timeline (api/src/admin/timeline.ts): everything
    * that happened to the person or the purchase, newest first, a page at a time.
@@ -151,21 +168,7 @@ export interface ConsoleApi {
     parentId: string,
     input: { type: string; title: string; position?: number },
   ) => Promise<DataAnswer<Wire<TreeNode>>>;
-  /**
-   * POST /api/admin/coupons/deactivate, /outbox-emails/resend, /jobs/retry (api/src/admin/bulk-actions.ts): the
-   * selected rows in one call; the answer says how many were done and which were skipped, and why.
-   */
-  bulkAction: (action: BulkActionName, ids: readonly string[]) => Promise<DataAnswer<BulkOutcome>>;
-  /** GET /api/admin/saved-filters?resource=: the signed-in person's saved filters of that list, by name. */
-  getSavedFilters: (resource: string, options?: QueryOptions) => Promise<ListAnswer<Wire<SavedFilterRecord>>>;
-  /** POST /api/admin/saved-filters: the list's current filters and sort under a name (409 when the name is taken). */
-  saveFilters: (input: SavedFilterRequest) => Promise<DataAnswer<Wire<SavedFilterRecord>>>;
-  /** DELETE /api/admin/saved-filters/:id: one's own only. */
-  deleteSavedFilters: (id: string) => Promise<DataAnswer<Wire<SavedFilterRecord>>>;
 }
-
-/** The console's bulk actions, by their API paths under /api/admin. */
-export type BulkActionName = 'coupons/deactivate' | 'outbox-emails/resend' | 'jobs/retry';
 
 export type ConsoleDataProvider = DataProvider & ConsoleApi;
 
@@ -234,22 +237,20 @@ export const dataProvider: ConsoleDataProvider = {
   startViewAs: async (userId, reason, minutes) => ({
     data: await post(path`/users/${userId}/view-as`, { reason, minutes }),
   }),
+  getPersonEmails: (userId, { page, perPage }, options) =>
+    getAnswer(path`/users/${userId}/emails`, { page: String(page), perPage: String(perPage) }, options),
+  resendPersonEmail: async (userId, emailId, requestKey) => ({
+    data: await post(path`/users/${userId}/emails/${emailId}/resend`, { requestKey }),
+  }),
+  blockUser: async (userId, reason) => ({ data: await post(path`/users/${userId}/block`, { reason }) }),
+  unblockUser: async (userId) => ({ data: await post(path`/users/${userId}/unblock`) }),
+  changeUserEmail: async (userId, email) => ({ data: await post(path`/users/${userId}/change-email`, { email }) }),
   getContentTree: (id, options) => getAnswer(path`/content-resources/${id}/tree`, {}, options),
   reorderContent: async (parentId, childIds) => {
     await post(path`/content-resources/${parentId}/reorder`, { childIds });
     return { data: null };
   },
   addContentChild: (parentId, input) => post(path`/content-resources/${parentId}/children`, input),
-  bulkAction: (action, ids) => post(`${API}/${action}`, { ids }),
-  getSavedFilters: async (resource, options) => {
-    const { json } = await httpClient(`${path`/saved-filters`}?${new URLSearchParams({ resource })}`, options);
-    return json as ListAnswer<Wire<SavedFilterRecord>>;
-  },
-  saveFilters: (input) => post(path`/saved-filters`, input),
-  deleteSavedFilters: async (id) => {
-    const { json } = await httpClient(path`/saved-filters/${id}`, { method: 'DELETE' });
-    return json as DataAnswer<Wire<SavedFilterRecord>>;
-  },
 };
 
 /**

@@ -187,7 +187,10 @@ describe('support tools about people', () => {
         request(app()).post('/api/store/checkout').send({ productId: product.id, email });
       const refused = await checkout('  blocked.buyer@EXAMPLE.com ');
       expect(refused.status).toBe(403);
-      expect(refused.body).toMatchObject({ code: 'buyer-blocked', errors: { email: 'cannot buy' } });
+      expect(refused.body).toMatchObject({
+        code: 'buyer-blocked',
+        errors: { email: 'cannot be used to buy here: contact our support team' },
+      });
       expect({
         checkouts: await count('checkouts'),
         sessions: await count('merchantSessions'),

@@ -1,10 +1,18 @@
 import PeopleAltOutlinedIcon from '@mui/icons-material/PeopleAltOutlined';
-import { SelectInput } from 'react-admin';
+import { Chip } from '@mui/material';
+import { FunctionField, SelectInput, useTranslate } from 'react-admin';
 import { date, text } from '../common/columns';
 import { searchFilter } from '../common/filters';
 import { RecordList } from '../common/RecordList';
 import { ROLE_CHOICES } from './choices';
 import { RolesField } from './RolesField';
+import type { User } from './types';
+
+/** A blocked person stands out in the list (their page says why). */
+function BlockedChip({ user }: { user: User }) {
+  const translate = useTranslate();
+  return user.blockedAt ? <Chip size="small" color="error" label={translate('resources.users.blocked.chip')} /> : null;
+}
 
 const filters = [
   searchFilter('resources.users.search'),
@@ -17,6 +25,11 @@ export function UserList() {
       {text('email', { sortable: true })}
       {text('name', { sortable: true, emptyText: '—' })}
       <RolesField label="resources.users.fields.roles" sortable={false} />
+      <FunctionField<User>
+        label="resources.users.fields.blockedAt"
+        sortable={false}
+        render={(user) => <BlockedChip user={user} />}
+      />
       {date('createdAt')}
     </RecordList>
   );

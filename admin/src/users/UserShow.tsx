@@ -17,6 +17,10 @@ import { Timeline } from '../timeline/Timeline';
 import { RevokeButton } from './RevokeButton';
 import { RolesField } from './RolesField';
 import { SignOutEverywhereButton } from './SignOutEverywhereButton';
+import { BlockButton } from './BlockButton';
+import { BlockedNotice } from './BlockedNotice';
+import { ChangeEmailButton } from './ChangeEmailButton';
+import { PersonEmails } from './PersonEmails';
 import { ViewAsButton } from './ViewAsButton';
 import type { Account, User } from './types';
 
@@ -31,7 +35,9 @@ function UserShowActions() {
   return (
     <TopToolbar>
       <ViewAsButton />
+      <ChangeEmailButton />
       <SignOutEverywhereButton />
+      <BlockButton />
       {canWrite(permissions, 'users') && <EditButton />}
     </TopToolbar>
   );
@@ -59,6 +65,7 @@ export function UserShow() {
     <Show actions={<UserShowActions />}>
       <TabbedShowLayout>
         <TabbedShowLayout.Tab label="resources.users.tabs.summary">
+          <BlockedNotice label={false} />
           <TextField source="email" />
           {text('name', { emptyText: '—' })}
           <RolesField label="resources.users.fields.roles" />
@@ -76,6 +83,12 @@ export function UserShow() {
         {isStaff(permissions) && (
           <TabbedShowLayout.Tab label="console.timeline.tab" path="timeline">
             <UserTimeline label={false} />
+          </TabbedShowLayout.Tab>
+        )}
+
+        {mayRevokeSessions && (
+          <TabbedShowLayout.Tab label="resources.users.tabs.emails" path="emails">
+            <PersonEmails label={false} permissions={permissions} />
           </TabbedShowLayout.Tab>
         )}
 

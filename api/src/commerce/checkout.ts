@@ -280,7 +280,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         throw new AppError(
           'buyer-blocked',
           MESSAGES['buyer-blocked'],
-          input.buyer ? undefined : { email: 'cannot buy' },
+          input.buyer ? undefined : { email: 'cannot be used to buy here: contact our support team' },
         );
       const answer = await quotes.quote({
         productId: input.productId,
