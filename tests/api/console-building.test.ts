@@ -355,6 +355,14 @@ describe("support's tools for teams and course building", () => {
       expect(await catalog()).toContain(id);
       expect(await sitemap()).toContain('fresh-draft-course');
       expect((await store(buyer, 'get', `/products/${id}/quote`)).status).toBe(200);
+      // Once bought, it cannot go back to draft (archiving takes it off sale); unsold, it can.
+      await boughtWithTestProvider(services, db(), { buyer: buyer.user, productId: id });
+      const back = await admin(support, 'put', `/products/${id}`, { status: 'draft' });
+      expect(back.status).toBe(409);
+      expect(back.body).toMatchObject({ code: 'status-change-not-allowed', errors: { status: expect.any(String) } });
+      const unsold = (await admin(support, 'post', '/products', { name: 'Never Sold Draft' })).body.id as string;
+      await admin(support, 'put', `/products/${unsold}`, { status: 'active' });
+      expect((await admin(support, 'put', `/products/${unsold}`, { status: 'draft' })).body.status).toBe('draft');
       // Products made by the seeds and factories keep the column's default: on sale.
       expect((await createProduct(db(), { name: 'Factory Course' })).status).toBe('active');
     });

@@ -12,6 +12,7 @@ import {
   ProductUpdate,
   UpgradableProductCreate,
 } from '../schemas/catalog';
+import { AppError } from '../../http/errors';
 import { defineResource } from '../resource';
 
 const STAFF = ['support', 'finance'] as const;
@@ -43,6 +44,13 @@ export const products = defineResource({
   },
   async beforeWrite(hook, input, current) {
     const { unitAmount: _amount, currency: _currency, faq, ...product } = input;
+    // A draft is a product never sold: one that was bought is taken off sale by archiving it.
+    if (current && product.status === 'draft' && current.status !== 'draft') {
+      if (await hook.trx('purchases').where('productId', current.id).first('id'))
+        throw new AppError('status-change-not-allowed', 'This product has been bought: archive it instead.', {
+          status: 'a product that has been bought cannot go back to draft; archive it instead',
+        });
+    }
     if (current && faq) {
       await replaceFaq(hook.trx, current.id as string, faq as FaqItem[]);
       // Only the questions changed: the product is still updated (its updated_at moves).
