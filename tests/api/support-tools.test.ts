@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog, DeviceAccessToken } from '../../api/src/db/models';
 import { issueSignInLink } from '../../api/src/identity/email-sign-in';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';
 import { createCourse, createProduct, createUser } from '../../seeds/factories';
-import { testApp } from '../support/app';
+import { testApp, testConfig } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
+import { sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
+import { deliverSigned, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
 
 /** Support's tools on a person's page: their emails and Resend, blocking, changing their email; lesson video authorship. */
 describe('support tools about people', () => {
@@ -229,6 +231,48 @@ describe('support tools about people', () => {
       expect(await db()('outboxEmails').where({ kind: 'receipt', toAddress: 'late.block@example.com' })).toHaveLength(
         0,
       );
+    });
+
+    describe('at Stripe', () => {
+      let stripe: StandIn;
+      let stripeApp: ReturnType<typeof testApp>;
+      beforeAll(async () => {
+        stripe = await startStripeStandIn();
+        stripeApp = testApp(db(), { config: testConfig(standInEnv(stripe)) });
+      });
+      afterAll(() => stripe?.close());
+      const sessionsAtStripe = () => [...stripe.objects.values()].filter((o) => o.object === 'checkout.session').length;
+
+      it('refunds in full a Stripe payment completing for a blocked email, and opens no session for a new one', async () => {
+        const support = await signedIn(db(), ['support']);
+        const person = await createUser(db(), { email: 'stripe.blocked@example.com' });
+        const product = await createProduct(db(), { name: 'Stripe Block Course', unitAmount: 6000 });
+        const checkout = (email: string) =>
+          request(stripeApp).post('/api/store/checkout').send({ productId: product.id, email });
+        const started = await checkout('stripe.blocked@example.com');
+        expect(started.status).toBe(201);
+        const completed = stripe.pay(await sessionOfCheckout(db(), started.body.checkoutId));
+        expect(
+          (await as(support, request(stripeApp).post(`/api/admin/users/${person.id}/block`)).send({ reason: 'Fraud' }))
+            .status,
+        ).toBe(200);
+        expect((await deliverSigned(stripeApp, completed)).body).toEqual({ received: true });
+
+        const settled = await db()('checkouts').where({ id: started.body.checkoutId }).first();
+        expect(settled.status).toBe('refunded');
+        const purchase = await db()('purchases').where({ id: settled.purchaseId }).first();
+        expect(purchase).toMatchObject({ userId: person.id, status: 'Refunded' });
+        const charge = await db()('merchantCharges').where({ id: purchase.merchantChargeId }).first();
+        expect(charge.refundAmount).toBe(charge.amount);
+        const refunded = [...stripe.objects.values()].filter((o) => o.object === 'refund');
+        expect(refunded).toContainEqual(expect.objectContaining({ amount: charge.amount }));
+
+        const sessions = sessionsAtStripe();
+        const refused = await checkout('STRIPE.blocked@example.com');
+        expect(refused.status).toBe(403);
+        expect(refused.body.code).toBe('buyer-blocked');
+        expect(sessionsAtStripe()).toBe(sessions);
+      });
     });
 
     it('lets only administrators block staff, and nobody block themselves', async () => {
