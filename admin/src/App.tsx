@@ -6,29 +6,48 @@ import { Dashboard } from './Dashboard';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
 import { ConsoleLayout } from './layout';
-import { canSeeFinance, rolesOf } from './permissions';
+import { canSeeFinance, canSeeRefundsReport, rolesOf } from './permissions';
 import { CONSOLE_RESOURCES, canRead, canWrite } from './registry';
 
 const { Route } = reactRouterProvider;
 
 // The Finance page (and its charts) load on demand: most staff never open it.
 const FinancePage = lazy(() => import('./finance/FinancePage'));
+const RefundsReportPage = lazy(() => import('./refunds-report/RefundsReportPage'));
 
 /** Custom pages, for the roles that may use them (the API enforces the same). */
 function customRoutesFor(permissions: unknown) {
-  if (!canSeeFinance(permissions)) return null;
+  const finance = canSeeFinance(permissions);
+  const refunds = canSeeRefundsReport(permissions);
+  if (!finance && !refunds) return null;
   return (
     <CustomRoutes key="custom-routes">
-      <Route
-        path="/finance"
-        element={
-          <Suspense
-            fallback={<Loading loadingPrimary="console.menu.Finance" loadingSecondary="console.layout.loadingPage" />}
-          >
-            <FinancePage />
-          </Suspense>
-        }
-      />
+      {finance ? (
+        <Route
+          path="/finance"
+          element={
+            <Suspense
+              fallback={<Loading loadingPrimary="console.menu.Finance" loadingSecondary="console.layout.loadingPage" />}
+            >
+              <FinancePage />
+            </Suspense>
+          }
+        />
+      ) : null}
+      {refunds ? (
+        <Route
+          path="/refunds-report"
+          element={
+            <Suspense
+              fallback={
+                <Loading loadingPrimary="console.menu.RefundsReport" loadingSecondary="console.layout.loadingPage" />
+              }
+            >
+              <RefundsReportPage />
+            </Suspense>
+          }
+        />
+      ) : null}
     </CustomRoutes>
   );
 }

@@ -8,6 +8,7 @@ import type { StaffNote, TimelinePage } from '@contract/admin/schemas/timeline';
 import type { ScenarioRecord, ScenarioRun, Simulation } from '@contract/pricing/schemas';
 import type * as Commerce from '@contract/commerce/schemas';
 import type { FinanceSummaryAnswer, PeriodQuery } from '@contract/finance/schemas';
+import type { DisputeReportAnswer, RefundReportAnswer, ReportQuery } from '@contract/finance/schemas';
 import type { BlockAnswer, EmailChanged, SignedOut, ViewAsStarted } from '@contract/identity/schemas';
 import type { PersonEmailsPage, ResendAnswer } from '@contract/mail/schemas';
 import type { CertificateRecord } from '@contract/certificates/schemas';
@@ -67,6 +68,10 @@ export interface ConsoleApi {
     period: Pick<PeriodQuery, 'from' | 'to'>,
     options?: QueryOptions,
   ) => Promise<{ data: Wire<FinanceSummaryAnswer> }>;
+  /** GET /api/admin/reports/refunds (api/src/finance/reports.ts): a period's refunds by reason and product. */
+  getRefundReport: (query: ReportQuery, options?: QueryOptions) => Promise<{ data: Wire<RefundReportAnswer> }>;
+  /** GET /api/admin/reports/disputes (api/src/finance/reports.ts): open disputes at stake, and those opened per week. */
+  getDisputeReport: (query: ReportQuery, options?: QueryOptions) => Promise<{ data: Wire<DisputeReportAnswer> }>;
   /** POST /api/admin/coupons/generate (api/src/commerce/coupon-generator.ts): N coupons with fresh codes. */
   generateCoupons: (
     input: AdminCommerce.GenerateCouponsRequest,
@@ -187,6 +192,10 @@ export const dataProvider: ConsoleDataProvider = {
   retryJob: async (id) => ({ data: await post(path`/jobs/${id}/retry`) }),
   getDashboard: (days, options) => getAnswer(path`/dashboard`, { days: String(days) }, options),
   getFinanceSummary: ({ from, to }, options) => getAnswer(path`/finance/summary`, { from, to }, options),
+  getRefundReport: ({ from, to, currency }, options) =>
+    getAnswer(path`/reports/refunds`, { from, to, currency }, options),
+  getDisputeReport: ({ from, to, currency }, options) =>
+    getAnswer(path`/reports/disputes`, { from, to, currency }, options),
   generateCoupons: (input) => post(path`/coupons/generate`, input),
   refundPurchase: (purchaseId, input) => post(path`/purchases/${purchaseId}/refund`, input),
   banPurchase: (purchaseId, reason) => post(path`/purchases/${purchaseId}/ban`, { reason }),

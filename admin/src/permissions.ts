@@ -55,6 +55,11 @@ export function canModerateComments(permissions: unknown): boolean {
   return rolesOf(permissions).some((r) => r === 'admin' || r === 'support');
 }
 
+/** The Refunds report (GET /api/admin/reports/refunds and its CSV): support, finance and admins. */
+export function canSeeRefundsReport(permissions: unknown): boolean {
+  return rolesOf(permissions).some((r) => r === 'admin' || r === 'support' || r === 'finance');
+}
+
 /** The Finance page (GET /api/admin/finance/summary and the CSV exports): finance and admins. */
 export function canSeeFinance(permissions: unknown): boolean {
   return rolesOf(permissions).some((r) => r === 'admin' || r === 'finance');

@@ -24,6 +24,7 @@ import { purchaseActionRoutes } from './commerce/purchase-action-routes';
 import { teamAdminRoutes } from './commerce/team-admin-routes';
 import { teamRoutes } from './commerce/team-routes';
 import { commentModerationRoutes, learningRoutes } from './learning/routes';
+import { reportRoutes } from './finance/report-routes';
 import { financeRoutes } from './finance/routes';
 import { transferRoutes } from './commerce/transfer-routes';
 import { healthRoutes } from './health/routes';
@@ -118,6 +119,7 @@ export function createRouter(deps: Deps, services: Services) {
     }),
   );
   mount('/api/admin', financeRoutes({ allow, exports: services.financeExports, summary: services.financeSummary }));
+  mount('/api/admin', reportRoutes({ allow, reports: services.financeReports }));
   mount('/api/admin', commentModerationRoutes({ allow, comments: services.comments }));
   mount('/api/store', certificateRoutes({ allow, config: deps.config, certificates: services.certificates }));
   mount('/api/admin', certificateAdminRoutes({ allow, certificates: services.certificates }));

@@ -13,6 +13,7 @@ import { timelineService } from './admin/timeline';
 import { pricingScenarios } from './pricing/scenarios';
 import { pricingSimulator } from './pricing/simulator';
 import { financeExports } from './finance/exports';
+import { financeReports } from './finance/reports';
 import { financeSummary } from './finance/summary';
 import { contentTree } from './learning/content-tree';
 import { learningService } from './learning/learning';
@@ -159,6 +160,7 @@ export function createServices(deps: Deps) {
     staffNotes: staffNotes(deps),
     financeExports: financeExports(deps),
     financeSummary: financeSummary(deps),
+    financeReports: financeReports(deps),
     tree,
     learning,
     storage,

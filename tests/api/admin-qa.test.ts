@@ -30,7 +30,11 @@ describe('console QA rules in the API', () => {
     expect(product.status).toBe(400);
     expect(Object.keys(product.body.errors)).toEqual(['unitAmount']);
 
-    const refund = await post(`purchases/${fixture.purchase.id}/refund`, { amount: 1000.5, reason: 'Too precise' });
+    const refund = await post(`purchases/${fixture.purchase.id}/refund`, {
+      amount: 1000.5,
+      reasonCode: 'customer-request',
+      reason: 'Too precise',
+    });
     expect(refund.status).toBe(400);
     expect(refund.body.errors).toEqual({ amount: 'whole cents' });
     expect((await db()('merchantCharges').where({ id: fixture.charge.id }).first()).refundAmount).toBe(900);

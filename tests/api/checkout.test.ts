@@ -178,11 +178,15 @@ describe('checkout with the built-in test provider', () => {
     const support = await signedIn(db(), ['support']);
     const refund = (body: object) =>
       as(support, request(app()).post(`/api/admin/purchases/${purchaseId}/refund`)).send(body);
-    expect((await refund({ amount: 900, reason: 'Late start' })).body.data).toMatchObject({
+    expect(
+      (await refund({ amount: 900, reasonCode: 'customer-request', reason: 'Late start' })).body.data,
+    ).toMatchObject({
       refundAmount: 900,
       full: false,
     });
-    expect((await refund({ reason: 'Changed their mind' })).body.data).toMatchObject({ full: true });
+    expect((await refund({ reasonCode: 'customer-request', reason: 'Changed their mind' })).body.data).toMatchObject({
+      full: true,
+    });
     expect((await Purchase.query(db()).findById(purchaseId))!.status).toBe('Refunded');
     const purchase = (await Purchase.query(db()).findById(purchaseId))!;
     const charge = await db()('merchantCharges').where({ id: purchase.merchantChargeId }).first();

@@ -158,7 +158,10 @@ describe('commerce combinations', () => {
     // Refunding the source needs the upgrade refunded first.
     const support = await signedIn(db(), ['support']);
     const refund = (id: string) =>
-      as(support, request(app).post(`/api/admin/purchases/${id}/refund`)).send({ reason: 'asked' });
+      as(support, request(app).post(`/api/admin/purchases/${id}/refund`)).send({
+        reasonCode: 'customer-request',
+        reason: 'asked',
+      });
     const refused = await refund(sourceId);
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('purchase-upgraded');
@@ -280,8 +283,12 @@ describe('commerce combinations', () => {
     }
     const support = await signedIn(db(), ['support']);
     expect(
-      (await as(support, request(app).post(`/api/admin/purchases/${addOn}/refund`)).send({ reason: 'fewer people' }))
-        .status,
+      (
+        await as(support, request(app).post(`/api/admin/purchases/${addOn}/refund`)).send({
+          reasonCode: 'customer-request',
+          reason: 'fewer people',
+        })
+      ).status,
     ).toBe(200);
     expect(await teamCoupon(teamId)).toMatchObject({ maxUses: 2, usedCount: 2, status: 'active' });
     const statuses = await Promise.all(members.map(async (id) => (await Purchase.query(db()).findById(id))!.status));
@@ -314,6 +321,7 @@ describe('commerce combinations', () => {
       (
         await as(support, request(app).post(`/api/admin/purchases/${sourceId}/refund`)).send({
           amount: 1000,
+          reasonCode: 'customer-request',
           reason: 'partly',
         })
       ).status,
@@ -370,7 +378,10 @@ describe('commerce combinations', () => {
     const support = await signedIn(db(), ['support']);
     await Promise.all([
       ...people.map((person) => store(person, 'post', `/invites/${inviteCode}/redeem`)),
-      as(support, request(app).post(`/api/admin/purchases/${teamId}/refund`)).send({ reason: 'closing the team' }),
+      as(support, request(app).post(`/api/admin/purchases/${teamId}/refund`)).send({
+        reasonCode: 'customer-request',
+        reason: 'closing the team',
+      }),
     ]);
     expect(await teamCoupon(teamId)).toMatchObject({ status: 'inactive' });
     expect(

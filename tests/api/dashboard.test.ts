@@ -44,6 +44,7 @@ describe('the console dashboard', () => {
     // A partial refund: the purchase stays Valid, and it is a refund all the same.
     const refund = await as(support, request(app).post(`/api/admin/purchases/${single}/refund`)).send({
       amount: 900,
+      reasonCode: 'customer-request',
       reason: 'Partial',
     });
     expect(refund.status).toBe(200);

@@ -89,6 +89,7 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
 
     await as(support, request(app).post(`/api/admin/purchases/${purchase.id}/refund`)).send({
       amount: 1_000,
+      reasonCode: 'customer-request',
       reason: 'Partial',
     });
     expect(total(await lines(charge.id))).toBe(charge.net - 1_000);
@@ -101,7 +102,10 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
     );
     await expect(db()('splitLines').where({ merchantChargeId: charge.id }).delete()).rejects.toThrow(/append-only/);
 
-    await as(support, request(app).post(`/api/admin/purchases/${purchase.id}/refund`)).send({ reason: 'The rest' });
+    await as(support, request(app).post(`/api/admin/purchases/${purchase.id}/refund`)).send({
+      reasonCode: 'customer-request',
+      reason: 'The rest',
+    });
     const after = await lines(charge.id);
     expect(total(after)).toBe(charge.net - charge.amount);
     // Every recipient gave back in proportion: nobody is left positive but the fee is the platform's loss.
@@ -231,6 +235,7 @@ describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
     const purchase = (await Purchase.query(db()).findById((await services.checkouts.fulfil(checkoutId)).purchaseId!))!;
     await as(support, request(app).post(`/api/admin/purchases/${purchase.id}/refund`)).send({
       amount: 700,
+      reasonCode: 'customer-request',
       reason: '=1+1 spreadsheet trick',
     });
 

@@ -45,6 +45,7 @@ describe('the pricing simulator', () => {
       (
         await as(staff, request(app).post(`/api/admin/purchases/${basicsPurchase}/refund`)).send({
           amount: 700,
+          reasonCode: 'customer-request',
           reason: 'Partial',
         })
       ).status,

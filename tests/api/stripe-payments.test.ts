@@ -143,7 +143,11 @@ describe('payments through Stripe (the real SDK against a local stand-in for its
     const refund = (body: object) =>
       as(support, request(app).post(`/api/admin/purchases/${purchaseId}/refund`)).send(body);
 
-    const tooMuch = await refund({ amount: charge.amount + 1, reason: 'testing the limit' });
+    const tooMuch = await refund({
+      amount: charge.amount + 1,
+      reasonCode: 'customer-request',
+      reason: 'testing the limit',
+    });
     expect(tooMuch.status).toBe(409);
     expect(tooMuch.body).toMatchObject({
       code: 'refund-too-large',
@@ -152,7 +156,7 @@ describe('payments through Stripe (the real SDK against a local stand-in for its
     expect(stripe.calls.get('POST /v1/refunds') ?? 0).toBe(0);
     expect((await refund({ amount: 500 })).body.code).toBe('validation-failed');
 
-    const partial = await refund({ amount: 1000, reason: 'The course started late' });
+    const partial = await refund({ amount: 1000, reasonCode: 'customer-request', reason: 'The course started late' });
     expect(partial.status).toBe(200);
     expect(partial.body.data).toMatchObject({ refundAmount: 1000, full: false });
     expect(await Purchase.query(db()).findById(purchaseId)).toMatchObject({ status: 'Valid' });
@@ -175,7 +179,9 @@ describe('payments through Stripe (the real SDK against a local stand-in for its
     await deliver({ ...ours, id: `${ours.id}_late` });
     expect(await Purchase.query(db()).findById(purchaseId)).toMatchObject({ status: 'Refunded' });
     expect((await db()('merchantCharges').where({ id: charge.id }).first()).refundAmount).toBe(charge.amount);
-    expect((await refund({ reason: 'once more' })).body.code).toBe('refund-not-possible');
+    expect((await refund({ reasonCode: 'customer-request', reason: 'once more' })).body.code).toBe(
+      'refund-not-possible',
+    );
     // One email per refund, whichever side started it: the console's, and the dashboard's (issue: it sent none).
     const emails = await db()('outboxEmails')
       .where({ toAddress: 'refunds@example.com', kind: 'refund' })
@@ -198,13 +204,14 @@ describe('payments through Stripe (the real SDK against a local stand-in for its
     });
 
     const answer = await as(support, request(app).post(`/api/admin/purchases/${purchaseId}/refund`)).send({
+      reasonCode: 'customer-request',
       reason: 'Asked within 30 days',
     });
     expect(answer.status).toBe(200);
     expect(answer.body.data).toMatchObject({ full: true });
     expect(await Purchase.query(db()).findById(purchaseId)).toMatchObject({
       status: 'Refunded',
-      statusReason: 'Asked within 30 days',
+      statusReason: 'Requested by the customer: Asked within 30 days',
     });
     expect(await db()('purchaseUserTransfers').where({ purchaseId }).first('transferState')).toEqual({
       transferState: 'CANCELED',
@@ -224,6 +231,7 @@ describe('payments through Stripe (the real SDK against a local stand-in for its
     await deliver(opened.event);
     expect(await Purchase.query(db()).findById(wonPurchase)).toMatchObject({ status: 'Disputed' });
     const refused = await as(support, request(app).post(`/api/admin/purchases/${wonPurchase}/refund`)).send({
+      reasonCode: 'customer-request',
       reason: 'during a dispute',
     });
     expect(refused.status).toBe(409);

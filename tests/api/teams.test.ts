@@ -212,8 +212,12 @@ describe('teams (DOMAIN §7)', () => {
     const seat = (await call(member, 'post', `/invites/${inviteCode}/redeem`)).body.purchaseId;
     const support = await signedIn(db(), ['support']);
     expect(
-      (await as(support, request(app).post(`/api/admin/purchases/${teamId}/refund`)).send({ reason: 'Team cancelled' }))
-        .status,
+      (
+        await as(support, request(app).post(`/api/admin/purchases/${teamId}/refund`)).send({
+          reasonCode: 'customer-request',
+          reason: 'Team cancelled',
+        })
+      ).status,
     ).toBe(200);
     expect((await Purchase.query(db()).findById(seat))!.status).toBe('Refunded');
     expect((await call(undefined, 'get', `/invites/${inviteCode}`)).body.active).toBe(false);

@@ -34,6 +34,7 @@ describe('timelines and internal notes', () => {
     const purchaseId = await boughtWithTestProvider(services, db(), { buyer: learner.user, productId: course.id });
     const refunded = await admin(support, 'post', `/purchases/${purchaseId}/refund`, {
       amount: 900,
+      reasonCode: 'customer-request',
       reason: 'Late access',
     });
     expect(refunded.status).toBe(200);
@@ -57,7 +58,7 @@ describe('timelines and internal notes', () => {
     const refund = answer.body.data.find((e: { kind: string }) => e.kind === 'refund');
     expect(refund).toMatchObject({
       summary: 'Refund of $9.00 (succeeded)',
-      detail: 'Reason: Late access',
+      detail: 'Reason: Requested by the customer: Late access',
       by: support.user.email,
       link: { resource: 'merchant-refunds' },
     });

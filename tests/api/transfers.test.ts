@@ -203,6 +203,7 @@ describe('purchase transfers (DOMAIN §8)', () => {
     const purchaseId = await bought(owner.user);
     const transfer = await services.transfers.initiate(owner.user.id, purchaseId, 'refund-race@example.com');
     const refunded = await as(support, request(app).post(`/api/admin/purchases/${purchaseId}/refund`)).send({
+      reasonCode: 'customer-request',
       reason: 'Changed their mind',
     });
     expect(refunded.status).toBe(200);

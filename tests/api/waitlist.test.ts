@@ -215,6 +215,7 @@ describe('waitlists (issue 17, point 2)', () => {
       expect(await sentTo('Refund Frees')).toEqual([]);
 
       const refund = await as(support, request(app).post(`/api/admin/purchases/${purchaseId}/refund`)).send({
+        reasonCode: 'customer-request',
         reason: 'asked',
       });
       expect(refund.status).toBe(200);

@@ -71,7 +71,7 @@ describe('the Finance page in the console (Chromium)', () => {
     const csrf = (await support.cookies(baseUrl)).find((c) => c.name === 'lp_csrf')!.value;
     const refund = await support.request.post(`${baseUrl}/api/admin/purchases/${sales[0]!.purchaseId}/refund`, {
       headers: { 'X-CSRF-Token': csrf },
-      data: { amount: 1_000, reason: 'Partial refund for the finance test' },
+      data: { amount: 1_000, reasonCode: 'customer-request', reason: 'Partial refund for the finance test' },
     });
     expect(refund.status()).toBe(200);
 

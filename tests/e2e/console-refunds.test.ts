@@ -26,6 +26,11 @@ describe('refunds and bans in the console (Chromium)', () => {
   }
 
   const dialog = (page: Page) => page.getByRole('dialog');
+  /** Picks the refund's reason in the dialog's select. */
+  async function chooseReason(page: Page, label: string) {
+    await dialog(page).getByRole('combobox', { name: 'Reason' }).click();
+    await page.getByRole('option', { name: label }).click();
+  }
   const refundedFigure = (page: Page) =>
     page.getByRole('table', { name: 'Charge amounts' }).getByRole('row', { name: /Refunded/ });
 
@@ -51,9 +56,10 @@ describe('refunds and bans in the console (Chromium)', () => {
     await dialog(page).getByRole('button', { name: 'Continue' }).click();
     // Nothing typed: the dialog asks for an amount and a reason before any confirmation.
     await dialog(page).getByText('Enter an amount in dollars, e.g. 12.34.').waitFor();
-    await dialog(page).getByText('Say why, in a few words (at least 3 characters).').waitFor();
+    await dialog(page).getByText('Choose why the money goes back.').waitFor();
     await dialog(page).getByLabel('Amount to refund (in dollars)').fill('500');
-    await dialog(page).getByLabel('Reason').fill('Course did not match the description');
+    await chooseReason(page, 'Course not as described');
+    await dialog(page).getByLabel('Note').fill('Course did not match the description');
     await dialog(page).getByRole('button', { name: 'Continue' }).click();
     await dialog(page)
       .getByText(`At most ${dollars(paid)} can still be refunded.`)
@@ -78,6 +84,7 @@ describe('refunds and bans in the console (Chromium)', () => {
     expect(await site().db('merchantRefunds').where({ merchantChargeId: charge.id })).toEqual([
       expect.objectContaining({
         amount: 1234,
+        reasonCode: 'not-as-described',
         reason: 'Course did not match the description',
         requestedById: support.id,
       }),
@@ -92,7 +99,8 @@ describe('refunds and bans in the console (Chromium)', () => {
     await dialog(page)
       .getByRole('radio', { name: `Full refund (amount left: ${dollars(left)})` })
       .check();
-    await dialog(page).getByLabel('Reason').fill('Asked again: refund the rest');
+    await chooseReason(page, 'Requested by the customer');
+    await dialog(page).getByLabel('Note').fill('Asked again: refund the rest');
     await dialog(page).getByRole('button', { name: 'Continue' }).click();
     await dialog(page)
       .getByText(`Refund ${dollars(left)} to refund.me@example.com? This cannot be undone.`)
@@ -112,7 +120,7 @@ describe('refunds and bans in the console (Chromium)', () => {
     expect(charge.refundAmount).toBe(paid);
     expect(await Purchase.query(site().db).findById(refundId)).toMatchObject({
       status: 'Refunded',
-      statusReason: 'Asked again: refund the rest',
+      statusReason: 'Requested by the customer: Asked again: refund the rest',
     });
     expect(
       (await site().db('merchantRefunds').where({ merchantChargeId: charge.id }).orderBy('createdAt')).map(

@@ -805,10 +805,11 @@ const refund = (purchaseIndex: number, full: boolean) =>
       const left = p.charge ? p.charge.amount - p.refunded : 0;
       const amount = full || left < 2 ? left : Math.floor(left / 2);
       if (!p.charge || left <= 0) {
-        await refused(w, () => staff(w, w.support, path, { reason: 'asked by the buyer' }), [
-          'refund-not-possible',
-          'purchase-upgraded',
-        ]);
+        await refused(
+          w,
+          () => staff(w, w.support, path, { reasonCode: 'customer-request', reason: 'asked by the buyer' }),
+          ['refund-not-possible', 'purchase-upgraded'],
+        );
         return;
       }
       if (upgrade && upgrade.status !== 'Refunded') {

@@ -295,7 +295,11 @@ describe('faults', () => {
         const mark = stripe.requests.length;
         if (fault === '500') stripe.failNext('POST /v1/refunds', 2);
         else stripe.delayNext('POST /v1/refunds', 1_500);
-        const answer = await refund(purchase.id, { amount: 3000, reason: `partial through a ${fault}` });
+        const answer = await refund(purchase.id, {
+          amount: 3000,
+          reasonCode: 'customer-request',
+          reason: `partial through a ${fault}`,
+        });
         expect(answer.status, JSON.stringify(answer.body)).toBe(200);
         expect(answer.body.data).toMatchObject({ refundAmount: 3000, full: false });
         const tries = requestsSince(mark, 'POST /v1/refunds');
@@ -314,12 +318,12 @@ describe('faults', () => {
       const { purchase, charge } = await bought('refund-lost-answer@example.com');
       const mark = stripe.requests.length;
       stripe.delayNext('POST /v1/refunds', 1_500, 3); // the first try and the SDK's two retries
-      const lost = await refund(purchase.id, { reason: 'the answer got lost' });
+      const lost = await refund(purchase.id, { reasonCode: 'customer-request', reason: 'the answer got lost' });
       expect(lost.status).toBe(502);
       expect(lost.body.code).toBe('payment-provider-unavailable');
       // Stripe did refund; we do not know it yet.
       expect(refundsOf(charge.identifier)).toHaveLength(1);
-      const again = await refund(purchase.id, { reason: 'the answer got lost' });
+      const again = await refund(purchase.id, { reasonCode: 'customer-request', reason: 'the answer got lost' });
       expect(again.status, JSON.stringify(again.body)).toBe(200);
       expect(again.body.data).toMatchObject({ full: true });
       const tries = requestsSince(mark, 'POST /v1/refunds');

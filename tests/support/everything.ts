@@ -81,6 +81,7 @@ export async function seedEverything(db: Db) {
     identifier: 're_1',
     merchantChargeId: charge.id,
     amount: 900,
+    reasonCode: 'customer-request',
     reason: 'Asked for a partial refund',
     idempotencyKey: `refund-${charge.id}-0-900`,
     requestedById: support.id,

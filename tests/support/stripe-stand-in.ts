@@ -45,7 +45,8 @@ export interface StandIn {
   /** A refund started in Stripe's dashboard (or the charge's state after ours). */
   refundFromDashboard(chargeId: string, amount: number): Stripe.Event;
   chargeRefundedEvent(chargeId: string): Stripe.Event;
-  openDispute(chargeId: string): { dispute: string; event: Stripe.Event };
+  /** A chargeback; its evidence is due in a week unless `dueBy` says otherwise, as Stripe sets it. */
+  openDispute(chargeId: string, options?: { dueBy?: Date }): { dispute: string; event: Stripe.Event };
   closeDispute(disputeId: string, status: 'won' | 'lost'): Stripe.Event;
   event(type: string, object: Obj): Stripe.Event;
   /** Makes the next `times` requests to a path fail as Stripe does during an outage (the SDK retries 500s). */
@@ -485,17 +486,20 @@ export async function startStripeStandIn(): Promise<StandIn> {
 
     chargeRefundedEvent: (chargeId) => event('charge.refunded', get(chargeId, 'charge')),
 
-    openDispute(chargeId) {
+    openDispute(chargeId, options = {}) {
       const charge = get(chargeId, 'charge');
       charge.disputed = true;
+      const dueBy = options.dueBy ? Math.floor(options.dueBy.getTime() / 1000) : nowSeconds() + 7 * 86_400;
       const dispute = put({
         id: newId('dp'),
         object: 'dispute',
         charge: charge.id,
         amount: charge.amount,
         currency: charge.currency,
+        created: nowSeconds(),
         reason: 'fraudulent',
         status: 'needs_response',
+        evidence_details: { due_by: dueBy, has_evidence: false, past_due: false, submission_count: 0 },
       });
       return { dispute: dispute.id, event: event('charge.dispute.created', dispute) };
     },

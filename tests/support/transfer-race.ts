@@ -35,7 +35,7 @@ export async function raceTransferAgainstRefund(input: {
     after(spreadMs - head).then(() =>
       services.lifecycle.refund(
         purchaseId,
-        { reason: 'racing a transfer' },
+        { reasonCode: 'customer-request', reason: 'racing a transfer' },
         { id: support.user.id, email: support.user.email },
       ),
     ),

@@ -6,6 +6,7 @@ import { content } from './en/content';
 import { finance } from './en/finance';
 import { identity } from './en/identity';
 import { listTools } from './en/lists';
+import { reports } from './en/reports';
 import { videos } from './en/videos';
 
 /** The console's labels: react-admin's English, plus each resource's name and field labels (one file per area). */
@@ -22,6 +23,7 @@ export const messages = {
   },
   resources: { ...catalogAndSales, ...content, ...identity, ...videos },
   finance,
+  reports,
   console: { ...consoleLabels, ...listTools },
 };
 

@@ -1,7 +1,8 @@
 import { Divider, ListSubheader } from '@mui/material';
 import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
+import AssignmentReturnIcon from '@mui/icons-material/AssignmentReturn';
 import { Menu, usePermissions, useResourceDefinitions, useSidebarState, useTranslate } from 'react-admin';
-import { canSeeFinance, rolesOf } from '../permissions';
+import { canSeeFinance, canSeeRefundsReport, rolesOf } from '../permissions';
 import { CONSOLE_RESOURCES, canRead, type ConsoleResource, type MenuGroup } from '../registry';
 
 /** The menu's sections, in order. */
@@ -33,6 +34,13 @@ export function ConsoleMenu() {
       <Menu.DashboardItem />
       {canSeeFinance(permissions) ? (
         <Menu.Item to="/finance" primaryText={translate('console.menu.Finance')} leftIcon={<AccountBalanceIcon />} />
+      ) : null}
+      {canSeeRefundsReport(permissions) ? (
+        <Menu.Item
+          to="/refunds-report"
+          primaryText={translate('console.menu.RefundsReport')}
+          leftIcon={<AssignmentReturnIcon />}
+        />
       ) : null}
       {sections.flatMap(({ group, resources }) => {
         const title = translate(`console.menu.${group}`, { _: group });

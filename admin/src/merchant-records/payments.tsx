@@ -6,6 +6,8 @@ import type { Wire } from '@contract/shared/wire';
 import type { DisputeStatus } from '@contract/shared/dispute-status';
 import { FunctionField, SelectInput, useRecordContext, useTranslate } from 'react-admin';
 import { chargeMoney, date, money, pick, ref, status, text } from '../common/columns';
+import { REFUND_REASONS } from '../../../api/src/shared/refund-reasons';
+import type { MerchantRefundRecord } from '@contract/payments/schemas';
 import { choiceFilter, referenceFilter, searchFilter } from '../common/filters';
 import { dateRangeFilters, moneyRangeFilters } from '../common/inputs';
 import { JsonBlock } from '../common/JsonBlock';
@@ -15,6 +17,8 @@ import { ACTIVE_INACTIVE, choicesOf, type ChipLook } from '../common/StatusChipF
 import { PurchaseRows } from '../purchases/PurchaseRows';
 import { IdentifierTitle, merchantFilters } from '../common/MerchantRecord';
 import type { MerchantRecordDefinition } from './screens';
+import { DisputesAtStake } from './DisputesAtStake';
+import { disputeRowSx, evidenceDue, type MerchantDispute } from './disputeDue';
 
 export type MerchantCharge = Wire<MerchantChargeRecord>;
 
@@ -39,24 +43,59 @@ const purchaseOfCharge = (source?: string) => (
   />
 );
 
+type MerchantRefund = Wire<MerchantRefundRecord>;
+
+/** A refund's reason by its label ("Duplicate purchase"); refunds from before reasons were recorded say so. */
+function RefundReasonText({ code }: { code: MerchantRefund['reasonCode'] }) {
+  return <>{useTranslate()(`reports.reasons.${code ?? 'notRecorded'}`)}</>;
+}
+
+const refundReason = (
+  <FunctionField<MerchantRefund>
+    key="reasonCode"
+    source="reasonCode"
+    sortBy="reasonCode"
+    label="resources.merchant-refunds.fields.reasonCode"
+    render={(r) => <RefundReasonText code={r.reasonCode} />}
+  />
+);
+
 const refundColumns = [
   date('createdAt'),
   chargeMoney('amount'),
-  text('reason'),
+  refundReason,
+  text('reason', { emptyText: '—' }),
   ref('requestedById', 'users', { emptyText: 'resources.merchant-refunds.byProvider' }),
   charge,
   text('identifier'),
 ];
 
 const disputeColumns = [
-  date('createdAt'),
+  evidenceDue(),
   status(DISPUTE_STATUS_LOOKS),
-  chargeMoney('amount'),
+  money('amount'),
   text('reason', { emptyText: '—' }),
+  ref('userId', 'users'),
+  ref('purchaseId', 'purchases', { emptyText: '—' }),
+  date('createdAt'),
   date('closedAt', { emptyText: '—' }),
   charge,
   text('identifier'),
 ];
+
+/**
+ * The disputes list: the charge is reached through its purchase, a dispute still open has no closing date, and when
+ * it was opened and its provider id are on its page (the chart above shows the weeks; the id is searchable), so the
+ * list fits a small laptop.
+ */
+const disputeListColumns = pick(disputeColumns, [
+  'evidenceDueBy',
+  'status',
+  'amount',
+  'reason',
+  'userId',
+  'purchaseId',
+]);
 
 const withoutCharge = (columns: typeof refundColumns) => columns.filter((c) => c !== charge);
 
@@ -143,6 +182,11 @@ export const merchantRefunds: MerchantRecordDefinition = {
   filters: [
     searchFilter('resources.merchant-records.search'),
     referenceFilter('merchantChargeId', 'merchant-charges', { alwaysOn: true }),
+    choiceFilter(
+      'reasonCode',
+      REFUND_REASONS.map((code) => ({ id: code, name: `reports.reasons.${code}` })),
+      false,
+    ),
     referenceFilter('requestedById', 'users'),
     ...moneyRangeFilters('amount', 'Amount'),
     referenceFilter('merchantAccountId', 'merchant-accounts', { select: true }),
@@ -150,7 +194,7 @@ export const merchantRefunds: MerchantRecordDefinition = {
   ],
   list: refundColumns,
   show: [
-    ...pick(refundColumns, ['amount', 'reason']),
+    ...pick(refundColumns, ['amount', 'reasonCode', 'reason']),
     ref('requestedById', 'users', { emptyText: 'resources.merchant-refunds.byProviderThere' }),
     charge,
     purchaseOfCharge('merchantChargeId'),
@@ -168,15 +212,22 @@ export const merchantDisputes: MerchantRecordDefinition = {
   filters: [
     searchFilter('resources.merchant-records.search'),
     choiceFilter('status', choicesOf(DISPUTE_STATUS_LOOKS)),
+    referenceFilter('userId', 'users'),
     referenceFilter('merchantChargeId', 'merchant-charges'),
     ...moneyRangeFilters('amount', 'Amount'),
     referenceFilter('merchantAccountId', 'merchant-accounts', { select: true }),
+    ...dateRangeFilters('evidenceDueBy', 'Evidence due'),
     ...dateRangeFilters('createdAt', 'Opened'),
     ...dateRangeFilters('closedAt', 'Closed'),
   ],
-  list: disputeColumns,
+  list: disputeListColumns,
+  // The most urgent first: open disputes by their evidence deadline (those without one last).
+  sort: { field: 'evidenceDueBy', order: 'ASC' },
+  filterDefaultValues: { status: 'open' },
+  rowSx: (record) => disputeRowSx(record as MerchantDispute),
+  above: <DisputesAtStake />,
   show: [
-    ...pick(disputeColumns, ['status', 'amount', 'reason', 'merchantChargeId']),
+    ...pick(disputeColumns, ['status', 'evidenceDueBy', 'amount', 'reason', 'userId', 'merchantChargeId']),
     purchaseOfCharge('merchantChargeId'),
     date('createdAt'),
     date('closedAt', { emptyText: 'resources.merchant-disputes.stillOpen' }),

@@ -1,5 +1,5 @@
 import type { ComponentProps, ComponentType, ReactElement } from 'react';
-import { Labeled, Show, SimpleShowLayout, useTranslate } from 'react-admin';
+import { Labeled, Show, SimpleShowLayout, useTranslate, type DatagridProps, type SortPayload } from 'react-admin';
 import type { EmptyState } from '../common/EmptyState';
 import { MERCHANT_NOTE, MerchantStatusEdit } from '../common/MerchantRecord';
 import { RecordList } from '../common/RecordList';
@@ -19,6 +19,13 @@ export interface MerchantRecordDefinition {
   mirror?: boolean;
   title?: ReactElement;
   recordRepresentation?: string | ((record: never) => string);
+  /** The list's order, when it is not newest first, and the filters it opens with. */
+  sort?: SortPayload;
+  filterDefaultValues?: Record<string, unknown>;
+  /** A row's look by its record (e.g. an overdue dispute). */
+  rowSx?: DatagridProps['rowSx'];
+  /** Shown above the list (e.g. the figures of what it lists). */
+  above?: ReactElement;
 }
 
 /** The list, show and (for mirrors whose status staff may change) edit screens of one provider resource. */
@@ -27,13 +34,19 @@ export function merchantScreens(name: string, definition: MerchantRecordDefiniti
   function MerchantList() {
     const translate = useTranslate();
     return (
-      <RecordList
-        filters={filters}
-        icon={icon}
-        emptyNote={mirror ? translate(MERCHANT_NOTE, { _: MERCHANT_NOTE }) : undefined}
-      >
-        {list}
-      </RecordList>
+      <>
+        {definition.above}
+        <RecordList
+          filters={filters}
+          icon={icon}
+          emptyNote={mirror ? translate(MERCHANT_NOTE, { _: MERCHANT_NOTE }) : undefined}
+          sort={definition.sort}
+          filterDefaultValues={definition.filterDefaultValues}
+          rowSx={definition.rowSx}
+        >
+          {list}
+        </RecordList>
+      </>
     );
   }
   function MerchantShow() {

@@ -5,6 +5,7 @@ import {
   FormControl,
   FormControlLabel,
   FormLabel,
+  MenuItem,
   Radio,
   RadioGroup,
   TextField as MuiTextField,
@@ -16,6 +17,7 @@ import { FormThenConfirmDialog } from '../common/ActionDialog';
 import { useConsoleAction } from '../common/useConsoleAction';
 import { formatMoney, parseMajorUnits } from '../common/money';
 import { canBan, canRefund } from '../permissions';
+import { STAFF_REFUND_REASONS, type StaffRefundReason } from '../../../api/src/shared/refund-reasons';
 import type { MerchantCharge } from '../merchant-records/payments';
 import type { User } from '../users/types';
 import type { Purchase } from './choices';
@@ -46,20 +48,31 @@ interface ReasonInputProps {
   error: string | null;
   setError(error: string | null): void;
   helperText: string;
+  /** Its label: "Reason" unless said otherwise (a refund's note). */
+  label?: string;
+  required?: boolean;
 }
 
-/** The required reason of a refund or a ban; typing clears its error, which the next Continue checks again. */
-function ReasonInput({ value, setValue, error, setError, helperText }: ReasonInputProps) {
+/** The reason of a ban (or a refund's note); typing clears its error, which the next Continue checks again. */
+function ReasonInput({
+  value,
+  setValue,
+  error,
+  setError,
+  helperText,
+  label = 'resources.purchases.reason.label',
+  required = true,
+}: ReasonInputProps) {
   const translate = useTranslate();
   return (
     <MuiTextField
-      label={translate('resources.purchases.reason.label')}
+      label={translate(label)}
       value={value}
       onChange={(event) => {
         setValue(event.target.value);
         setError(null);
       }}
-      required
+      required={required}
       multiline
       minRows={2}
       maxRows={6}
@@ -90,9 +103,13 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
   const { data: buyer } = useGetOne<User>('users', { id: purchase.userId });
   const [kind, setKind] = useState<'full' | 'partial'>('full');
   const [amountText, setAmountText] = useState('');
+  const [reasonCode, setReasonCode] = useState<StaffRefundReason | ''>('');
   const [reason, setReason] = useState('');
   const [amountError, setAmountError] = useState<string | null>(null);
+  const [codeError, setCodeError] = useState<string | null>(null);
   const [reasonError, setReasonError] = useState<string | null>(null);
+  // "Other" says nothing by itself: its note is required (the API's rule too); any other reason's note is optional.
+  const noteRequired = reasonCode === 'other';
 
   const left = charge.amount - charge.refundAmount;
   const money = (cents: number) => formatMoney(cents, charge.currency);
@@ -103,7 +120,8 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
     (dataProvider) =>
       dataProvider.refundPurchase(purchase.id, {
         amount: kind === 'partial' ? amount : undefined,
-        reason: reason.trim(),
+        reasonCode: reasonCode as StaffRefundReason,
+        reason: reason.trim() || undefined,
       }),
     (result) => ({
       message: result.full ? 'resources.purchases.refund.doneInFull' : 'resources.purchases.refund.done',
@@ -112,7 +130,8 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
   );
 
   const check = () => {
-    const reasonIssue = reasonProblem(reason);
+    const codeIssue = reasonCode ? null : translate('resources.purchases.refund.chooseReason');
+    const reasonIssue = noteRequired || reason.trim() ? reasonProblem(reason) : null;
     let amountIssue: string | null = null;
     if (kind === 'partial') {
       if (partialCents === null)
@@ -123,9 +142,10 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
       else if (partialCents > left)
         amountIssue = translate('resources.purchases.refund.tooMuch', { left: money(left) });
     }
+    setCodeError(codeIssue);
     setReasonError(reasonIssue);
     setAmountError(amountIssue);
-    return !reasonIssue && !amountIssue;
+    return !codeIssue && !reasonIssue && !amountIssue;
   };
 
   return (
@@ -141,8 +161,9 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
       showFieldErrors={(errors) => {
         // The amount's error belongs to the amount input, which only a partial refund shows.
         if (errors.amount && kind === 'partial') setAmountError(errors.amount);
+        if (errors.reasonCode) setCodeError(errors.reasonCode);
         if (errors.reason) setReasonError(errors.reason);
-        return Boolean(errors.amount && kind === 'partial') || Boolean(errors.reason);
+        return Boolean(errors.amount && kind === 'partial') || Boolean(errors.reasonCode) || Boolean(errors.reason);
       }}
       onClose={onClose}
     >
@@ -184,12 +205,35 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
           slotProps={{ htmlInput: { inputMode: 'decimal', autoComplete: 'off' } }}
         />
       ) : null}
+      <MuiTextField
+        select
+        label={translate('resources.purchases.refund.reasonCode')}
+        value={reasonCode}
+        onChange={(event) => {
+          setReasonCode(event.target.value as StaffRefundReason);
+          setCodeError(null);
+          setReasonError(null);
+        }}
+        required
+        fullWidth
+        margin="normal"
+        error={Boolean(codeError)}
+        helperText={codeError ?? translate('resources.purchases.refund.reasonCodeHelp')}
+      >
+        {STAFF_REFUND_REASONS.map((code) => (
+          <MenuItem key={code} value={code}>
+            {translate(`reports.reasons.${code}`)}
+          </MenuItem>
+        ))}
+      </MuiTextField>
       <ReasonInput
         value={reason}
         setValue={setReason}
         error={reasonError}
         setError={setReasonError}
-        helperText={'resources.purchases.refund.reasonHelp'}
+        label={'resources.purchases.refund.note'}
+        required={noteRequired}
+        helperText={noteRequired ? 'resources.purchases.refund.noteRequired' : 'resources.purchases.refund.reasonHelp'}
       />
     </FormThenConfirmDialog>
   );

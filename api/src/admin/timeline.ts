@@ -1,6 +1,7 @@
 import type { Db } from '../db/connection';
 import { formatMoney } from '../commerce/money';
 import { AppError } from '../http/errors';
+import { refundReasonLabel } from '../shared/refund-reasons';
 import type { TimelineEvent, TimelineKind, TimelinePage, TimelineQuery } from './schemas/timeline';
 
 /**
@@ -48,7 +49,8 @@ const BRANCHES = `
     FROM merchant_charges ch WHERE ch.id IN (SELECT id FROM their_charges)
   UNION ALL
   SELECT r.created_at, 'refund', r.id::text, 'merchant-refunds', by_user.email,
-         jsonb_build_object('amount', r.amount, 'currency', ch.currency, 'status', r.status, 'reason', r.reason)
+         jsonb_build_object('amount', r.amount, 'currency', ch.currency, 'status', r.status, 'reason', r.reason,
+                            'reasonCode', r.reason_code)
     FROM merchant_refunds r JOIN merchant_charges ch ON ch.id = r.merchant_charge_id
     LEFT JOIN users by_user ON by_user.id = r.requested_by_id
    WHERE r.merchant_charge_id IN (SELECT id FROM their_charges)
@@ -99,6 +101,13 @@ function actionInWords(action: string, resource: string): string {
   return action.includes('.') ? sentence : `${sentence} (${resource})`;
 }
 
+/** A refund's reason as staff read it: its label, then the note ("Duplicate purchase: bought twice"). */
+function refundReasonOf(d: Record<string, unknown>): string {
+  const note = (d.reason as string | null) || null;
+  if (!d.reasonCode) return note ?? refundReasonLabel(null);
+  return note ? `${refundReasonLabel(d.reasonCode as string)}: ${note}` : refundReasonLabel(d.reasonCode as string);
+}
+
 /** What happened, in one sentence, and a second line of detail where there is one. */
 function describe(kind: TimelineKind, d: Record<string, unknown>): { summary: string; detail: string | null } {
   switch (kind) {
@@ -116,7 +125,7 @@ function describe(kind: TimelineKind, d: Record<string, unknown>): { summary: st
     case 'payment':
       return { summary: `Paid ${money(d)}`, detail: `Provider charge ${d.identifier}` };
     case 'refund':
-      return { summary: `Refund of ${money(d)} (${d.status})`, detail: `Reason: ${d.reason}` };
+      return { summary: `Refund of ${money(d)} (${d.status})`, detail: `Reason: ${refundReasonOf(d)}` };
     case 'dispute':
       return { summary: `Dispute of ${money(d)} (${d.status})`, detail: d.reason ? `Reason: ${d.reason}` : null };
     case 'sign-in':

@@ -279,7 +279,8 @@ export async function insertRefund(
     idempotencyKey: string;
   },
 ): Promise<string> {
-  return insertRow(trx, 'merchantRefunds', refund);
+  // The system's own refund: a payment that could not be fulfilled.
+  return insertRow(trx, 'merchantRefunds', { ...refund, reasonCode: 'not-fulfilled' });
 }
 
 /** A join shape no model has: the refund beside its buyer's email and its product's name, for the apology. */

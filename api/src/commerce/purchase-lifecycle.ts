@@ -8,6 +8,7 @@ import { refundEmail } from '../mail/templates';
 import { ledger } from '../finance/ledger';
 import type { MerchantCharge } from '../payments/models';
 import type { PaymentProvider } from '../payments/provider';
+import { refundReasonLabel, type RefundReason } from '../shared/refund-reasons';
 import { formatMoney } from './money';
 import { GRANTING_STATUSES, type Purchase, type PurchaseStatus } from './models';
 import { keepOutOfTeam } from './seats';
@@ -59,7 +60,23 @@ export type RefundEmail = (
 export interface RefundInput {
   /** Cents; the whole remaining amount when left out. */
   amount?: number;
-  reason: string;
+  reasonCode: RefundReason;
+  /** The staff's note (required with 'other', which the schema checks). */
+  reason?: string;
+}
+
+/** A refund's reason in words, for the provider, the purchase's status reason and the audit log. */
+export const refundReasonText = (code: RefundReason, note?: string | null) =>
+  note ? `${refundReasonLabel(code)}: ${note}` : refundReasonLabel(code);
+
+/** A provider's dispute as its events describe it. */
+export interface DisputeFields {
+  identifier: string;
+  chargeIdentifier: string;
+  amount: number;
+  reason: string | null;
+  /** The provider's deadline for our evidence; null when it gave none (an inquiry, or a closed dispute). */
+  evidenceDueBy?: Date | null;
 }
 
 /** Refunds, disputes and bans: what ends or restores access after a purchase, from the console or the provider. */
@@ -173,16 +190,13 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
   }
 
   /** Our record of a provider's dispute, as its events describe it. */
-  const disputeRecord = (
-    accountId: string,
-    chargeId: string,
-    dispute: { identifier: string; amount: number; reason: string | null },
-  ) => ({
+  const disputeRecord = (accountId: string, chargeId: string, dispute: DisputeFields) => ({
     merchantAccountId: accountId,
     identifier: dispute.identifier,
     merchantChargeId: chargeId,
     amount: dispute.amount,
     reason: dispute.reason,
+    evidenceDueBy: dispute.evidenceDueBy ?? null,
   });
 
   /** Records a refund's total as the provider reports it: it only grows, and a full one ends access. */
@@ -193,6 +207,7 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
     reason: string,
     actor: Actor,
     requestId: string | null,
+    reasonCode: RefundReason | null = null,
   ) {
     const total = Math.min(charge.amount, Math.max(charge.refundAmount, refunded));
     if (total !== charge.refundAmount) {
@@ -210,7 +225,7 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
           resource: 'purchases',
           recordId: purchase.id,
           before: { status: purchase.status, refundAmount: charge.refundAmount },
-          after: { status: moved ? 'Refunded' : purchase.status, refundAmount: total, reason },
+          after: { status: moved ? 'Refunded' : purchase.status, refundAmount: total, reason, reasonCode },
           requestId,
         });
       }
@@ -233,7 +248,7 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
     const row = await db('merchantRefunds as r')
       .join('merchantCharges as c', 'c.id', 'r.merchantChargeId')
       .where('r.id', reserved.id)
-      .first('r.amount', 'r.idempotencyKey', 'r.status', 'c.identifier as chargeIdentifier');
+      .first('r.amount', 'r.idempotencyKey', 'r.status', 'r.reasonCode', 'c.identifier as chargeIdentifier');
     let refund: Awaited<ReturnType<PaymentProvider['refund']>>;
     try {
       refund = await provider.refund({
@@ -252,7 +267,15 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
         .where({ id: reserved.id })
         .whereNot({ status: 'succeeded' })
         .update({ status: 'succeeded', identifier: refund.identifier });
-      const result = await applyRefundTotal(trx, charge, refund.refundedTotal, reserved.reason, actor, requestId);
+      const result = await applyRefundTotal(
+        trx,
+        charge,
+        refund.refundedTotal,
+        reserved.reason,
+        actor,
+        requestId,
+        row.reasonCode,
+      );
       if (moved) await outbox.enqueue(trx, await emailOf(trx, charge, result));
       return result;
     });
@@ -321,6 +344,7 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
           );
         }
         const idempotencyKey = `refund-${charge.id}-${taken}-${amount}`;
+        const why = { reasonCode: input.reasonCode, reason: input.reason ?? null };
         // A try that failed (the provider unreachable, or its answer lost after it acted) has the same key: it is
         // tried again under it, and the provider replays what it did rather than refunding twice.
         const [row] = await trx('merchantRefunds')
@@ -328,12 +352,12 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
             merchantAccountId: charge.merchantAccountId,
             merchantChargeId: charge.id,
             amount,
-            reason: input.reason,
+            ...why,
             idempotencyKey,
             requestedById: actor.id,
           })
           .onConflict('idempotencyKey')
-          .merge({ status: 'pending', reason: input.reason, requestedById: actor.id })
+          .merge({ status: 'pending', ...why, requestedById: actor.id })
           .where('merchantRefunds.status', 'failed')
           .returning('id');
         if (!row) throw new AppError('refund-not-possible', 'A refund of this purchase is under way.');
@@ -348,7 +372,7 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
         return refundEmail(buyer.email, product.name, formatMoney(reserved.amount, charge.currency), result.full);
       };
       const result = await completeRefund(
-        { id: reserved.id, chargeId: reserved.charge.id, reason: input.reason },
+        { id: reserved.id, chargeId: reserved.charge.id, reason: refundReasonText(input.reasonCode, input.reason) },
         refundEmailOf,
         actor,
         requestId,
@@ -394,8 +418,12 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
       });
     },
 
-    /** `charge.refunded`: the provider's total refunded, whoever started the refund. */
-    async chargeRefunded(accountId: string, chargeIdentifier: string, amountRefunded: number) {
+    /**
+     * `charge.refunded`: the provider's total refunded, whoever started the refund. Money that went back without a
+     * refund of ours (one made in the provider's dashboard) is recorded as a refund of its own, reason 'provider',
+     * under the event's id (the event names the charge, not the refund), so that reports count it.
+     */
+    async chargeRefunded(accountId: string, chargeIdentifier: string, amountRefunded: number, eventId: string) {
       const emailed = await db.transaction(async (trx) => {
         const charge = await chargeByIdentifier(trx, accountId, chargeIdentifier);
         if (!charge) return logger.warn({ chargeIdentifier }, 'refund event for a charge we do not know; ignored');
@@ -416,6 +444,18 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
           .whereIn('status', ['pending', 'failed'])
           .first('id');
         if (grown <= 0 || ours) return false;
+        await trx('merchantRefunds')
+          .insert({
+            merchantAccountId: accountId,
+            merchantChargeId: charge.id,
+            identifier: eventId,
+            status: 'succeeded',
+            amount: grown,
+            reasonCode: 'provider',
+            idempotencyKey: `provider-${charge.id}-to-${result.refundAmount}`,
+          })
+          .onConflict()
+          .ignore();
         const [buyer, product] = await Promise.all([
           trx('users').where({ id: charge.userId }).first('email'),
           trx('purchases as p')
@@ -433,10 +473,7 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
     },
 
     /** `charge.dispute.created`: access ends while the dispute is open, unless it was already closed. */
-    async disputeOpened(
-      accountId: string,
-      dispute: { identifier: string; chargeIdentifier: string; amount: number; reason: string | null },
-    ) {
+    async disputeOpened(accountId: string, dispute: DisputeFields) {
       await db.transaction(async (trx) => {
         const charge = await disputedCharge(trx, accountId, dispute.chargeIdentifier);
         if (!charge) return;
@@ -467,10 +504,7 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
     },
 
     /** `charge.dispute.closed`: won gives access back; lost keeps it ended. A closed dispute never reopens. */
-    async disputeClosed(
-      accountId: string,
-      dispute: { identifier: string; chargeIdentifier: string; amount: number; reason: string | null; won: boolean },
-    ) {
+    async disputeClosed(accountId: string, dispute: DisputeFields & { won: boolean }) {
       await db.transaction(async (trx) => {
         const charge = await disputedCharge(trx, accountId, dispute.chargeIdentifier);
         if (!charge) return;

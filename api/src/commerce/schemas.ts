@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EmailAddress } from '../identity/schemas';
 import type { ActiveStatus } from '../shared/active-status';
+import { STAFF_REFUND_REASONS } from '../shared/refund-reasons';
 import type { PurchaseStatus } from '../shared/purchase-status';
 import type { TransferState } from '../shared/transfer-states';
 import type { Quote, TeamTier } from './pricing';
@@ -44,9 +45,27 @@ export const QuoteQuery = z.object({
 const Id = z.uuid('must be an id');
 const Reason = z.string().trim().min(3, 'say why, in a few words').max(500);
 
+/**
+ * A refund: how much (all that is left when absent), why as a code staff choose from, and a note, required when the
+ * code is 'other' (it says nothing by itself).
+ */
 export const RefundBody = z
-  .object({ amount: z.number().int('whole cents').positive('more than nothing').optional(), reason: Reason })
-  .strict();
+  .object({
+    amount: z.number().int('whole cents').positive('more than nothing').optional(),
+    reasonCode: z.enum(STAFF_REFUND_REASONS, 'choose why the money goes back'),
+    reason: z
+      .string()
+      .trim()
+      .max(500)
+      .optional()
+      .transform((note) => note || undefined)
+      .pipe(z.string().min(3, 'say why, in a few words').optional()),
+  })
+  .strict()
+  .refine((body) => body.reasonCode !== 'other' || body.reason, {
+    message: 'say why, in a few words',
+    path: ['reason'],
+  });
 export const BanBody = z.object({ reason: Reason }).strict();
 
 /** A team's member (by their seat's purchase) and a removed person (by user). */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { DisputeStatus } from '../shared/dispute-status';
 import { SUM_PERIODS, type ExportKind, type RecipientType } from '../shared/finance';
+import type { RefundReason } from '../shared/refund-reasons';
 
 /** A period of whole days, both ends included, with the bucket the figures are summed in. */
 export const PeriodQuery = z
@@ -25,6 +27,32 @@ export const SummaryQuery = PeriodQuery.and(
   message: `a chart covers at most ${MAX_SUMMARY_DAYS} days`,
   path: ['to'],
 });
+
+const MAX_REPORT_DAYS = 366;
+
+/** A report's period: whole UTC days, both ends included, at most a year and a day. */
+export const ReportPeriod = z
+  .object({
+    from: z.iso.date('must be a date (YYYY-MM-DD)'),
+    to: z.iso.date('must be a date (YYYY-MM-DD)'),
+  })
+  .refine((q) => q.from <= q.to, { message: 'must not be after "to"', path: ['from'] })
+  .refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < MAX_REPORT_DAYS, {
+    message: `a report covers at most ${MAX_REPORT_DAYS} days`,
+    path: ['to'],
+  });
+export type ReportPeriod = z.infer<typeof ReportPeriod>;
+
+/** GET /api/admin/reports/refunds and /disputes: a period, in one currency (amounts in two do not add up). */
+export const ReportQuery = ReportPeriod.and(
+  z.object({
+    currency: z
+      .string()
+      .regex(/^[a-z]{3}$/, 'must be a currency code such as usd')
+      .default('usd'),
+  }),
+);
+export type ReportQuery = z.infer<typeof ReportQuery>;
 
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
 // What the finance endpoints answer; the console reads them as `Wire<…>` (api/src/shared/wire.ts).
@@ -66,4 +94,40 @@ export interface RevenueSplitRecord {
   /** Null for the platform. */
   userId: string | null;
   createdAt: Date;
+}
+
+/** How many and how much (integer cents). */
+export interface CountAndAmount {
+  count: number;
+  amountCents: number;
+}
+
+/**
+ * GET /api/admin/reports/refunds: the refunds that went through in a period (each partial refund counts as one), by
+ * reason and by product; `reason` null is a refund made before reasons were recorded.
+ */
+export interface RefundReportAnswer {
+  from: string;
+  to: string;
+  currency: string;
+  /** The currencies refunds were made in during the period. */
+  currencies: string[];
+  total: CountAndAmount;
+  byReason: (CountAndAmount & { reason: RefundReason | null; label: string })[];
+  /** `productId` null: a charge no purchase is tied to. */
+  byProduct: (CountAndAmount & { productId: string | null; name: string })[];
+}
+
+/**
+ * GET /api/admin/reports/disputes: what is at stake now (open disputes, whose evidence is overdue or due within
+ * three days) and the disputes opened in the period, per week (from its Monday) by where they stand now.
+ */
+export interface DisputeReportAnswer {
+  from: string;
+  to: string;
+  currency: string;
+  open: CountAndAmount;
+  overdue: number;
+  dueSoon: number;
+  weeks: ({ week: string } & Record<DisputeStatus, number>)[];
 }

@@ -1,6 +1,7 @@
 import { BaseModel, table } from '../db/base-model';
 import type { ActiveStatus } from '../shared/active-status';
 import type { DisputeStatus } from '../shared/dispute-status';
+import type { RefundReason } from '../shared/refund-reasons';
 
 export class MerchantAccount extends table('merchantAccounts') {
   declare id: string;
@@ -76,7 +77,10 @@ export class MerchantRefund extends table('merchantRefunds') {
   declare identifier: string;
   declare merchantChargeId: string;
   declare amount: number;
-  declare reason: string;
+  /** Why (api/src/shared/refund-reasons.ts); null for refunds made before reasons were recorded. */
+  declare reasonCode: RefundReason | null;
+  /** The staff's note; required with 'other'. */
+  declare reason: string | null;
   declare idempotencyKey: string;
   declare requestedById: string | null;
   declare createdAt: Date;
@@ -91,6 +95,8 @@ export class MerchantDispute extends table('merchantDisputes') {
   declare amount: number;
   declare reason: string | null;
   declare status: DisputeStatus;
+  /** The provider's deadline for our evidence (Stripe's evidence_details.due_by), when it gave one. */
+  declare evidenceDueBy: Date | null;
   declare createdAt: Date;
   declare closedAt: Date | null;
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { ActiveStatus } from '../shared/active-status';
+import type { DisputeStatus } from '../shared/dispute-status';
+import type { RefundReason } from '../shared/refund-reasons';
 
 /** The built-in test provider's checkout page and its Pay / Cancel buttons. */
 export const TestCheckoutIdentifier = z.object({
@@ -25,4 +27,42 @@ export interface MerchantChargeRecord {
   merchantProductId: string;
   merchantCustomerId: string | null;
   createdAt: Date;
+}
+
+/** A refund as the console sees it (the `merchant-refunds` resource: the row). */
+export interface MerchantRefundRecord {
+  id: string;
+  identifier: string | null;
+  merchantAccountId: string;
+  merchantChargeId: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  amount: number;
+  /** api/src/shared/refund-reasons.ts; null: made before reasons were recorded. */
+  reasonCode: RefundReason | null;
+  /** The staff's note. */
+  reason: string | null;
+  idempotencyKey: string;
+  requestedById: string | null;
+  createdAt: Date;
+}
+
+/**
+ * A dispute as the console lists it (the `merchant-disputes` resource): the row, with its charge's currency and
+ * buyer and the purchase the charge paid for.
+ */
+export interface MerchantDisputeRecord {
+  id: string;
+  identifier: string;
+  merchantAccountId: string;
+  merchantChargeId: string;
+  amount: number;
+  reason: string | null;
+  status: DisputeStatus;
+  /** The provider's deadline for evidence (Stripe's evidence_details.due_by). */
+  evidenceDueBy: Date | null;
+  createdAt: Date;
+  closedAt: Date | null;
+  currency: string;
+  userId: string;
+  purchaseId: string | null;
 }

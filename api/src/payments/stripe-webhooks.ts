@@ -26,6 +26,12 @@ export interface WebhookOutcome {
 
 const idOf = (value: string | { id: string }): string => (typeof value === 'string' ? value : value.id);
 
+/** A dispute's evidence deadline (Unix seconds at Stripe), when it has one. */
+const dueBy = (dispute: Stripe.Dispute): Date | null => {
+  const seconds = dispute.evidence_details?.due_by;
+  return typeof seconds === 'number' ? new Date(seconds * 1000) : null;
+};
+
 /**
  * Stripe's events, verified against the raw body before anything else. Each event id is stored once; a
  * redelivery of a processed event does nothing, and every handler converges on the provider's current state, so
@@ -59,7 +65,7 @@ export function stripeWebhooks({ db, logger, stripe, checkouts, lifecycle }: Dep
         return settled?.alongside ? 'marked' : true;
       }
       case 'charge.refunded':
-        await lifecycle.chargeRefunded(accountId, event.data.object.id, event.data.object.amount_refunded);
+        await lifecycle.chargeRefunded(accountId, event.data.object.id, event.data.object.amount_refunded, event.id);
         return true;
       case 'charge.dispute.created':
       case 'charge.dispute.closed': {
@@ -69,6 +75,7 @@ export function stripeWebhooks({ db, logger, stripe, checkouts, lifecycle }: Dep
           chargeIdentifier: idOf(dispute.charge),
           amount: dispute.amount,
           reason: dispute.reason ?? null,
+          evidenceDueBy: dueBy(dispute),
         };
         if (event.type === 'charge.dispute.created') await lifecycle.disputeOpened(accountId, fields);
         // An inquiry closed without a chargeback keeps the money, as a won dispute does.

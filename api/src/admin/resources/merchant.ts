@@ -80,30 +80,53 @@ export const merchantRefunds = defineResource({
     merchantChargeId: 'id',
     requestedById: 'id',
     identifier: 'text',
+    reasonCode: 'enum',
+    status: 'enum',
     amount: 'number',
     createdAt: 'date',
   },
-  sortable: ['id', 'createdAt', 'amount'],
+  sortable: ['id', 'createdAt', 'amount', 'reasonCode'],
   searchable: ['identifier'],
   defaultSort: ['createdAt', 'DESC'],
 });
 
-/** Disputes (chargebacks) as the provider reports them: written only by its events, read-only here. */
+const disputeFields = {
+  id: 'id',
+  merchantAccountId: 'id',
+  merchantChargeId: 'id',
+  identifier: 'text',
+  status: 'enum',
+  amount: 'number',
+  createdAt: 'date',
+  closedAt: 'date',
+  evidenceDueBy: 'date',
+} as const satisfies Record<string, FieldKind>;
+
+/**
+ * Disputes (chargebacks) as the provider reports them: written only by its events, read-only here. Each carries its
+ * charge's currency and buyer and the purchase the charge paid for, so the list says who disputed what; the most
+ * urgent evidence deadline comes first (disputes without one last).
+ */
 export const merchantDisputes = defineResource({
   name: 'merchant-disputes',
   model: MerchantDispute,
   read: ['support', 'finance'],
-  filterable: {
-    id: 'id',
-    merchantAccountId: 'id',
-    merchantChargeId: 'id',
-    identifier: 'text',
-    status: 'enum',
-    amount: 'number',
-    createdAt: 'date',
-    closedAt: 'date',
+  baseQuery: (db) =>
+    MerchantDispute.query(db)
+      .join('merchantCharges as disputedCharge', 'disputedCharge.id', 'merchantDisputes.merchantChargeId')
+      .select(
+        'merchantDisputes.*',
+        'disputedCharge.currency as currency',
+        'disputedCharge.userId as userId',
+        db.raw(`(SELECT p.id FROM purchases p WHERE p.merchant_charge_id = merchant_disputes.merchant_charge_id
+                  ORDER BY p.created_at LIMIT 1) AS "purchaseId"`),
+      ) as never,
+  sqlColumns: {
+    ...Object.fromEntries(Object.keys(disputeFields).map((field) => [field, `merchantDisputes.${field}`])),
+    userId: 'disputedCharge.userId',
   },
-  sortable: ['id', 'createdAt', 'amount', 'status', 'closedAt'],
+  filterable: { ...disputeFields, userId: 'id' },
+  sortable: ['id', 'createdAt', 'amount', 'status', 'closedAt', 'evidenceDueBy'],
   searchable: ['identifier'],
-  defaultSort: ['createdAt', 'DESC'],
+  defaultSort: ['evidenceDueBy', 'ASC'],
 });
