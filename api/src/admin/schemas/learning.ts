@@ -44,7 +44,6 @@ export const AddChildBody = z
     position: z.number().int('must be a whole number').min(0).max(1000).optional(),
   })
   .strict();
-export type AddChildRequest = z.input<typeof AddChildBody>;
 
 /** A container's children in their new order. */
 export const ReorderBody = z.object({ childIds: z.array(Id).max(1000) }).strict();
