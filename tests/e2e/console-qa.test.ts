@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ContentResource, Coupon, Product } from '../../api/src/db/models';
 import { createCoupon } from '../../seeds/factories';
-import { signedInContext, useDemoSite } from '../support/browser';
+import { chooseOption, signedInContext, useDemoSite } from '../support/browser';
 import { seedEverything } from '../support/everything';
 
 /** What the console QA found (issue 19), each fixed in the console: one page per test, so a dirty form stays put. */
@@ -62,7 +62,8 @@ describe('console QA fixes (Chromium)', () => {
     await dialog.getByRole('radio', { name: 'Partial refund' }).check();
     const amount = dialog.getByLabel('Amount to refund (in dollars)');
     await amount.fill('45');
-    await dialog.getByLabel('Reason').fill('Asked for more than was paid');
+    await chooseOption(page, 'Reason', 'Requested by the customer');
+    await dialog.getByLabel('Note').fill('Asked for more than was paid');
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await dialog.getByText('At most $40.00 can still be refunded.').waitFor();
     expect(await amount.getAttribute('aria-invalid')).toBe('true');
