@@ -148,6 +148,17 @@ describe('console lists: CSV exports, saved filters, bulk actions', () => {
         const [head] = recordsOf(text);
         if (resource.columns) expect(head, resource.name).toEqual(resource.columns);
       }
+      // A list whose base query adds fields exports them too, as its JSON has them.
+      const purchases = await csv(admin, 'purchases');
+      const [purchaseHead] = recordsOf(purchases.body as string);
+      expect(purchaseHead).toEqual(expect.arrayContaining(['id', 'status', 'totalAmount', 'refundedAmount']));
+      const list = await as(admin, request(app()).get('/api/admin/purchases').query({ range: '[0,0]' }));
+      expect(rowsOf(purchases.body as string)[0]).toMatchObject({
+        id: list.body[0].id,
+        refundedAmount: String(list.body[0].refundedAmount),
+      });
+      const [teamHead] = recordsOf((await csv(admin, 'bulk-purchases')).body as string);
+      expect(teamHead).toEqual(expect.arrayContaining(['seatsTotal', 'seatsUsed']));
       const [sessionHead] = recordsOf((await csv(support, 'sessions')).body as string);
       expect(sessionHead).not.toContain('sessionToken');
       const [accountHead] = recordsOf((await csv(support, 'accounts')).body as string);

@@ -13,6 +13,9 @@ import type { ListQuery } from './schemas/list-query';
 const BATCH_ROWS = 1000;
 const { parse: camelCased } = snakeCaseMappers();
 
+/** A column as the API's JSON names it (knex's snake_case mapping, undone). */
+const fieldOf = (column: string) => Object.keys(camelCased({ [column]: 0 }))[0]!;
+
 /**
  * Every console list as CSV: the list's own query (filters, search, sort, scope and the reader's read scope) read
  * through a database cursor, each row presented for its reader exactly as the list's JSON shows it (secrets are
@@ -29,27 +32,6 @@ export function listExports({
   clock: Clock;
   logger: Logger;
 }) {
-  const tableColumns = new Map<string, Promise<string[]>>();
-
-  /** The columns a list's rows have: the resource's own list, or its table's in their order. */
-  function columnsOf(resource: AdminResource): Promise<string[]> {
-    if (resource.columns) return Promise.resolve([...resource.columns]);
-    const table = resource.model.tableName;
-    let known = tableColumns.get(table);
-    if (!known) {
-      known = db
-        .raw<{ rows: { column_name: string }[] }>(
-          `SELECT column_name FROM information_schema.columns
-            WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position`,
-          [table.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)],
-        )
-        .then(({ rows }) => rows.map((r) => Object.keys(camelCased({ [r.column_name]: 0 }))[0]!));
-      known.catch(() => tableColumns.delete(table));
-      tableColumns.set(table, known);
-    }
-    return known;
-  }
-
   return {
     /** The CSV as a stream, its file name (`<resource>-<date>.csv`) and its row count. */
     async open(
@@ -59,14 +41,18 @@ export function listExports({
     ): Promise<{ filename: string; total: number; body: Readable }> {
       const { filtered, ordered } = admin.listing(resource, query, reader);
       if (!ordered.hasSelects()) ordered.select(`${resource.model.tableName}.*`);
-      const columns = await columnsOf(resource);
+      // The resource's columns, or the query's own (a table's, with what its base query adds: a purchase's refunds).
+      let columns: string[] = resource.columns ? [...resource.columns] : [];
+      const head = resource.columns
+        ? csvHead(columns)
+        : (names: string[]) => csvHead((columns = [...new Set(names.map(fieldOf))]));
       const matches = filtered.clone().clearSelect().clearOrder().select(db.raw('1')).toKnexQuery();
       const count = db.count({ n: '*' }).from(matches.as('matches')).toSQL().toNative();
       const rows = ordered.toKnexQuery().toSQL().toNative();
       const { total, body } = await openCursorCsv<Row>(db, {
         count: { sql: count.sql, bindings: count.bindings },
         rows: { sql: rows.sql, bindings: rows.bindings },
-        head: csvHead(columns),
+        head,
         line: (row) => {
           // As the list's JSON has it: a model built from the row, presented for its reader, then as JSON.
           const record = resource.model.fromDatabaseJson(camelCased(row) as Row) as unknown as Row;

@@ -18,8 +18,11 @@ export interface CursorExportSpec<R> {
   /** One number: the rows the export will hold (sent first, in X-Total-Rows, for the console's progress). */
   count: Statement;
   rows: Statement;
-  /** The byte-order mark and the header line (csvHead). */
-  head: string;
+  /**
+   * The byte-order mark and the header line (csvHead); or made from the result's column names (as PostgreSQL names
+   * them) when the columns are the query's own, written before the first line.
+   */
+  head: string | ((columns: string[]) => string);
   /** A fetched row's CSV line, CRLF-terminated. */
   line(row: R): string;
   /**
@@ -48,6 +51,11 @@ interface Session {
   end(error: Error | null): Promise<void>;
 }
 
+/** What a FETCH's result says of its columns. */
+interface Described {
+  fields: { name: string }[];
+}
+
 /** Every value as PostgreSQL's text, unparsed: the CSV writes it as it comes. */
 const AS_TEXT = { getTypeParser: () => (value: string) => value };
 const CURSOR = 'csv_export';
@@ -59,17 +67,29 @@ const CURSOR = 'csv_export';
  */
 class CursorCsv<R extends pg.QueryResultRow> extends Readable {
   #fetching = false;
+  /** The header line, until it is written (with the first FETCH's column names when it is made from them). */
+  #head: CursorExportSpec<R>['head'] | null;
 
   constructor(
     private readonly session: Session,
-    head: string,
+    head: CursorExportSpec<R>['head'],
     private readonly fetch: pg.QueryConfig,
     private readonly batchRows: number,
     private readonly line: (row: R) => string,
   ) {
     // Room for a few chunks, so the socket has something to send while the next FETCH runs.
     super({ highWaterMark: 1024 * 1024 });
-    this.push(head);
+    // A fixed header goes at once; one made from the columns waits for the first FETCH.
+    if (typeof head === 'string') this.push(head);
+    this.#head = typeof head === 'string' ? null : head;
+  }
+
+  /** The header line once, before the first row (or alone, for no rows). */
+  #headOf(result: Described | undefined): string {
+    const head = this.#head;
+    if (head === null) return '';
+    this.#head = null;
+    return typeof head === 'string' ? head : head((result?.fields ?? []).map((f) => f.name));
   }
 
   override _read() {
@@ -79,19 +99,20 @@ class CursorCsv<R extends pg.QueryResultRow> extends Readable {
     let rows = 0;
     let failed: Error | null = null;
     const query = new pg.Query<R>(this.fetch);
-    query.on('row', (row: R) => {
+    query.on('row', (row: R, result?: Described) => {
       rows++;
       if (this.destroyed || failed) return;
       try {
-        chunk += this.line(row);
+        chunk += this.#headOf(result) + this.line(row);
       } catch (error) {
         failed = error as Error;
       }
     });
-    query.once('end', () => {
+    query.once('end', (result?: Described) => {
       this.#fetching = false;
       if (this.destroyed) return;
       if (failed) return void this.destroy(failed);
+      chunk = this.#headOf(result) + chunk;
       if (chunk) this.push(chunk);
       if (rows < this.batchRows) this.push(null);
     });
