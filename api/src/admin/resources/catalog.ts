@@ -46,7 +46,12 @@ export const products = defineResource({
     const { unitAmount: _amount, currency: _currency, faq, ...product } = input;
     // A draft is a product never sold: one that was bought is taken off sale by archiving it.
     if (current && product.status === 'draft' && current.status !== 'draft') {
-      if (await hook.trx('purchases').where('productId', current.id).first('id'))
+      if (
+        await hook
+          .trx('purchases')
+          .where('productId', current.id as string)
+          .first('id')
+      )
         throw new AppError('status-change-not-allowed', 'This product has been bought: archive it instead.', {
           status: 'a product that has been bought cannot go back to draft; archive it instead',
         });
