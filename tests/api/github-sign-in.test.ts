@@ -165,6 +165,29 @@ describe('sign in with GitHub (authorization code + state + PKCE)', () => {
     expect(await User.query(database().db).where('email', 'attacker@example.com').resultSize()).toBe(0);
   });
 
+  it('refuses a blocked person, linked or found by email, with no session', async () => {
+    const db = database().db;
+    const blocked = await createUser(db, { email: 'octo.blocked@example.com' });
+    await db('users').where({ id: blocked.id }).update({ blockedAt: new Date(), blockedReason: 'Chargebacks' });
+    const who = person(606, [{ email: 'Octo.Blocked@example.com', primary: true, verified: true }]);
+    for (const linked of [false, true]) {
+      // Found by their verified email the first time; through an account linked before the block the second.
+      if (linked)
+        await Account.query(db).insert({
+          userId: blocked.id,
+          type: 'oauth',
+          provider: 'github',
+          providerAccountId: '606',
+        });
+      const { callback } = await signInWith(who);
+      expect(callback.status).toBe(302);
+      expect(callback.headers.location).toBe('/login?error=github-account-blocked');
+      const cookies = (callback.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]);
+      expect(cookies.some((c) => c.startsWith('lp_session=') && c !== 'lp_session=')).toBe(false);
+    }
+    expect(await db('sessions').where({ userId: blocked.id })).toHaveLength(0);
+  });
+
   it('is off, and says so, when no client id is configured', async () => {
     const plain = testApp(database().db);
     expect((await request(plain).get('/api/store/auth/providers')).body).toEqual({ email: true, github: false });

@@ -89,6 +89,12 @@ describe("support's tools on a person's page (Chromium)", () => {
     await page.getByText('helped.new@example.com').first().waitFor();
     expect((await db('users').where({ id: person.user.id }).first()).email).toBe('helped.new@example.com');
 
+    // Their emails now: the two notices, and what went to the old address (Resend sends it to the new one).
+    await page.getByRole('tab', { name: 'Emails' }).click();
+    await page.getByText('This is now your account’s email address').waitFor();
+    await page.getByText('sent to helped.person@example.com').first().waitFor();
+    await checkScreen(page, 'console-person-emails-after-change', { widths: CONSOLE_WIDTHS });
+
     // All of it on their timeline, with who did it and why.
     await page.getByRole('tab', { name: 'Timeline' }).click();
     await page.getByText('User email changed').waitFor();
