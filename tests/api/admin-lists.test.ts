@@ -288,12 +288,29 @@ describe('console lists: CSV exports, saved filters, bulk actions', () => {
         'body-dropped',
         'one-time-link',
       ]);
+      // The failed one is queued again; the sent one stays sent, and a copy naming it goes out.
+      expect(await db()('outboxEmails').where({ id: failed.id }).first()).toMatchObject({
+        status: 'pending',
+        attempts: 0,
+      });
+      expect(await db()('outboxEmails').where({ id: sent.id }).first()).toMatchObject({ status: 'sent' });
+      const [copy] = await db()('outboxEmails').where({ resentFromId: sent.id });
+      expect(copy).toMatchObject({ toAddress: 'resend@example.com', subject: 'Email sent', textBody: 'Your receipt' });
       const audit = await db()('auditLogs')
         .where({ resource: 'outbox-emails' })
-        .whereIn('recordId', [failed.id, sent.id])
-        .orderBy('recordId');
-      expect(audit.map((e) => e.action).sort()).toEqual(['resend', 'retry']);
+        .whereIn('recordId', [failed.id, sent.id]);
+      expect(audit.map((e) => [e.recordId, e.action]).sort()).toEqual(
+        [
+          [failed.id, 'retry'],
+          [sent.id, 'resend'],
+        ].sort(),
+      );
+      expect(audit.find((e) => e.action === 'resend').after).toEqual({
+        copyId: copy.id,
+        toAddress: 'resend@example.com',
+      });
       expect(await db()('outboxEmails').where({ id: link.id }).first()).toMatchObject({ status: 'sent' });
+      expect(await db()('outboxEmails').where({ resentFromId: link.id })).toEqual([]);
     });
 
     it('retries failed jobs only', async () => {

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { recordAudit, type Actor } from '../audit/record';
 import { Coupon } from '../commerce/models';
 import type { Db } from '../db/connection';
 import type { JobQueue } from '../jobs/queue';
 import { QueueJob } from '../jobs/models';
 import { OutboxEmail } from '../mail/models';
-import { SECRET_PLACEHOLDER, SEND_EMAIL, type Outbox } from '../mail/outbox';
+import { SEND_EMAIL, whyNotResendable, type Outbox } from '../mail/outbox';
 import type { BulkOutcome } from './schemas/list-tools';
 import type { Trx } from './resource';
 
@@ -99,13 +100,11 @@ export function bulkActions({
     },
 
     /**
-     * Failed or sent emails go out again: queued as the failed email's retry does (pending, attempts from 0, a
-     * delivery job). Not an email still waiting, one whose body was dropped, nor a sent one that carried a one-time
-     * link (its secret is gone once sent: the person asks for a new link).
+     * Failed or sent emails go out again: a failed one is queued as its Retry does (pending, attempts from 0), a sent
+     * one as a copy as a person's Resend does (the original stays sent; the copy names it). Not an email still
+     * waiting, one whose body was dropped, nor a sent one-time sign-in link (outbox's whyNotResendable).
      */
     async resendEmails(ids: readonly string[], context: BulkContext): Promise<BulkOutcome> {
-      const oneTimeLink = (email: OutboxEmail) =>
-        [email.textBody, email.htmlBody].some((body) => body?.includes(SECRET_PLACEHOLDER));
       const outcome = await eachOf(
         db,
         ids,
@@ -120,25 +119,43 @@ export function bulkActions({
             return { reason: 'not-failed-or-sent', message: 'The email is waiting to be sent already.' };
           if (email.textBody === null)
             return { reason: 'body-dropped', message: 'Its body was dropped after the retention period.' };
-          if (email.status === 'sent' && oneTimeLink(email))
-            return {
-              reason: 'one-time-link',
-              message: 'It carried a one-time sign-in link, which is never sent twice.',
-            };
-          return null;
+          const why = email.status === 'sent' ? whyNotResendable(email) : null;
+          return why ? { reason: 'one-time-link', message: why } : null;
         },
         async (trx, email) => {
-          await OutboxEmail.query(trx)
-            .findById(email.id)
-            .patch({ status: 'pending', attempts: 0, nextAttemptAt: trx.fn.now() as unknown as Date });
-          await jobs.add(trx, SEND_EMAIL, { emailId: email.id });
+          if (email.status === 'failed') {
+            await OutboxEmail.query(trx)
+              .findById(email.id)
+              .patch({ status: 'pending', attempts: 0, nextAttemptAt: trx.fn.now() as unknown as Date });
+            await jobs.add(trx, SEND_EMAIL, { emailId: email.id });
+            await recordAudit(trx, {
+              ...context,
+              action: 'retry',
+              resource: 'outbox-emails',
+              recordId: email.id,
+              before: { status: 'failed' },
+              after: { status: 'pending' },
+            });
+            return;
+          }
+          const copy = {
+            id: randomUUID(),
+            toAddress: email.toAddress,
+            subject: email.subject,
+            textBody: email.textBody,
+            htmlBody: email.htmlBody,
+            kind: email.kind,
+            attachments: email.attachments?.length ? JSON.stringify(email.attachments) : null,
+            resentFromId: email.id,
+          };
+          await trx('outboxEmails').insert(copy);
+          await jobs.add(trx, SEND_EMAIL, { emailId: copy.id });
           await recordAudit(trx, {
             ...context,
-            action: email.status === 'failed' ? 'retry' : 'resend',
+            action: 'resend',
             resource: 'outbox-emails',
             recordId: email.id,
-            before: { status: email.status },
-            after: { status: 'pending' },
+            after: { copyId: copy.id, toAddress: copy.toAddress },
           });
         },
       );

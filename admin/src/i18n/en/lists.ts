@@ -44,7 +44,7 @@ export const listTools = {
         label: 'Resend',
         title: 'Resend %{smart_count} email? |||| Resend %{smart_count} emails?',
         content:
-          'Failed and sent emails are queued to go out again. Emails still waiting, without their body, or a sent one-time sign-in link are skipped.',
+          'Failed emails are queued again; sent ones go out again as a copy. Emails still waiting, without their body, or a sent one-time sign-in link are skipped.',
         done: '%{smart_count} email queued to resend. |||| %{smart_count} emails queued to resend.',
       },
       retryJobs: {
