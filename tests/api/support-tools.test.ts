@@ -275,6 +275,43 @@ describe('support tools about people', () => {
       });
     });
 
+    it('gives no device token for a code its approver was blocked after approving', async () => {
+      const support = await signedIn(db(), ['support']);
+      const person = await signedIn(db());
+      const deviceApp = app();
+      const poll = (deviceCode: string) =>
+        request(deviceApp)
+          .post('/oauth/token')
+          .type('form')
+          .send({
+            grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+            device_code: deviceCode,
+            client_id: 'course-cli',
+          });
+      const approved = async () => {
+        const { device_code, user_code } = (
+          await request(deviceApp).post('/oauth/device/code').type('form').send({ client_id: 'course-cli' })
+        ).body;
+        const approval = await as(person, request(deviceApp).post('/api/store/device/approve')).send({
+          userCode: user_code,
+        });
+        expect(approval.status).toBe(200);
+        return device_code as string;
+      };
+      // A block racing the approval (written as another process would): the token endpoint still refuses.
+      const racing = await approved();
+      await db()('users').where({ id: person.user.id }).update({ blockedAt: new Date(), blockedReason: 'Racing' });
+      expect((await poll(racing)).body.error).toBe('access_denied');
+      await db()('users').where({ id: person.user.id }).update({ blockedAt: null, blockedReason: null });
+      // Blocked from the console: the approved code ends with their sessions.
+      const ended = await approved();
+      expect(
+        (await post(support, `/api/admin/users/${person.user.id}/block`, { reason: 'Shared account' })).status,
+      ).toBe(200);
+      expect((await poll(ended)).body.error).toBe('expired_token');
+      expect(await count('deviceAccessTokens', { userId: person.user.id })).toBe(0);
+    });
+
     it('lets only administrators block staff, and nobody block themselves', async () => {
       const support = await signedIn(db(), ['support']);
       const admin = await signedIn(db(), ['admin']);
