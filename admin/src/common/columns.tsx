@@ -19,6 +19,11 @@ export const text = (source: string, { sortable = false, ...o }: ColumnOptions =
   <TextField key={source} source={source} sortable={sortable} {...o} />
 );
 
+/** A web address: it may break anywhere, so a long one wraps in its column instead of widening the table. */
+export const url = (source: string, o: ColumnOptions = {}) => (
+  <TextField key={source} source={source} sortable={false} sx={{ overflowWrap: 'anywhere' }} {...o} />
+);
+
 type DateOptions = ColumnOptions & { showTime?: boolean; options?: Intl.DateTimeFormatOptions };
 
 export const date = (source: string, { showTime = true, ...o }: DateOptions = {}) => (

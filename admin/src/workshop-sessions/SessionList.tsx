@@ -1,5 +1,5 @@
 import EventIcon from '@mui/icons-material/Event';
-import { date, ref, text } from '../common/columns';
+import { date, ref, text, url } from '../common/columns';
 import { referenceFilter, searchFilter } from '../common/filters';
 import { dateRangeFilters } from '../common/inputs';
 import { RecordList } from '../common/RecordList';
@@ -17,7 +17,7 @@ export const sessionColumns = (withProduct: boolean) => [
   date('startsAt', { sortable: true }),
   date('endsAt', { sortable: true }),
   text('timeZone'),
-  text('joinUrl', { emptyText: 'resources.workshop-sessions.noJoinUrl' }),
+  url('joinUrl', { emptyText: 'resources.workshop-sessions.noJoinUrl' }),
 ];
 
 export function SessionList() {
