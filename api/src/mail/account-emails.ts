@@ -30,7 +30,7 @@ export function emailChangedEmails({
   const unexpected = 'If you did not ask for this, reply to this email or contact our support team right away.';
   return [
     notice('email-changed-old-address', from, 'Your account’s email address was changed', [
-      `At your request, our support team changed the email address of your account from ${from} to ${to}.`,
+      `Our support team changed the email address of your account from ${from} to ${to}.`,
       `From now on, sign in with ${to}. You were signed out everywhere; sign-in links sent to ${from} no longer work.`,
       unexpected,
     ]),
