@@ -5,8 +5,9 @@ import { seedEverything } from '../support/everything';
 
 /**
  * Every console screen an admin can reach from the menu, at the two widths staff use (1440 and 1024 px): each list,
- * and the first record it shows, lays out without the page scrolling sideways, without a label left untranslated,
- * without a script error and without a server error behind it. A screen added to the menu is checked here without being named.
+ * its create form, the first record it shows and that record's edit form lay out without the page scrolling
+ * sideways, without a label left untranslated, without a script error and without a server error behind it. A
+ * screen added to the menu is checked here without being named.
  */
 describe('every console screen at 1440 and 1024 px (Chromium)', () => {
   const site = useDemoSite(seedEverything);
@@ -62,36 +63,57 @@ describe('every console screen at 1440 and 1024 px (Chromium)', () => {
     if (keys.length) failures.push(`${name} shows untranslated labels: ${[...new Set(keys)].join(', ')}`);
   }
 
-  it('lays out every list and its first record at both widths', { timeout: 900_000 }, async () => {
-    const destinations = await menuDestinations();
-    expect(destinations).toEqual(expect.arrayContaining(['finance', 'users', 'purchases', 'products', 'coupons']));
-    const checked: string[] = [];
-    for (const path of destinations) {
-      await page.goto(`${site().baseUrl}/admin/#/${path}`);
-      await page.locator('#main-content').waitFor();
-      await loaded();
-      await check(nameOf(path));
-      checked.push(path);
-
-      const firstRow = page.locator('.RaDatagrid-tbody .RaDatagrid-row').first();
-      if (path && (await firstRow.count()) > 0) {
-        await firstRow.locator('.RaDatagrid-rowCell').first().click();
-        // A list whose rows do not open a page (rowClick off) stays where it is.
-        const opened = await page
-          .waitForFunction((list) => location.hash !== list && !location.hash.startsWith(`${list}?`), `#/${path}`, {
-            timeout: 5_000,
-          })
-          .then(() => true)
-          .catch(() => false);
-        if (!opened) continue;
+  it(
+    'lays out every list, its create form, its first record and that record’s edit form at both widths',
+    { timeout: 900_000 },
+    async () => {
+      const destinations = await menuDestinations();
+      expect(destinations).toEqual(expect.arrayContaining(['finance', 'users', 'purchases', 'products', 'coupons']));
+      const checked: string[] = [];
+      for (const path of destinations) {
+        await page.goto(`${site().baseUrl}/admin/#/${path}`);
         await page.locator('#main-content').waitFor();
         await loaded();
-        await check(`${nameOf(path)}-record`);
-        checked.push(`${path} → ${new URL(page.url()).hash}`);
+        await check(nameOf(path));
+        checked.push(path);
+        if (path && (await page.locator(`a[href="#/${path}/create"]`).count()) > 0) {
+          await page.goto(`${site().baseUrl}/admin/#/${path}/create`);
+          await page.locator('form').first().waitFor();
+          await check(`${nameOf(path)}-create`);
+          checked.push(`${path}/create`);
+          await page.goto(`${site().baseUrl}/admin/#/${path}`);
+          await loaded();
+        }
+
+        const firstRow = page.locator('.RaDatagrid-tbody .RaDatagrid-row').first();
+        if (path && (await firstRow.count()) > 0) {
+          await firstRow.locator('.RaDatagrid-rowCell').first().click();
+          // A list whose rows do not open a page (rowClick off) stays where it is.
+          const opened = await page
+            .waitForFunction((list) => location.hash !== list && !location.hash.startsWith(`${list}?`), `#/${path}`, {
+              timeout: 5_000,
+            })
+            .then(() => true)
+            .catch(() => false);
+          if (!opened) continue;
+          await page.locator('#main-content').waitFor();
+          await loaded();
+          await check(`${nameOf(path)}-record`);
+          const record = new URL(page.url()).hash;
+          checked.push(`${path} → ${record}`);
+          const edit = page.locator(`#main-content a[href="${record.replace(/\/show(\/.*)?$/, '')}"]`);
+          if ((await edit.count()) > 0) {
+            await edit.first().click();
+            await page.locator('form').first().waitFor();
+            await loaded();
+            await check(`${nameOf(path)}-edit`);
+            checked.push(`${path} edit`);
+          }
+        }
       }
-    }
-    // Most lists have a record in the fixture; their pages were opened too.
-    expect(checked.length).toBeGreaterThan(destinations.length * 1.5);
-    expect(failures).toEqual([]);
-  });
+      // Most lists have a record in the fixture; their pages were opened too.
+      expect(checked.length).toBeGreaterThan(destinations.length * 1.5);
+      expect(failures).toEqual([]);
+    },
+  );
 });
