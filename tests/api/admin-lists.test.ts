@@ -139,6 +139,23 @@ describe('console lists: CSV exports, saved filters, bulk actions', () => {
       expect((await csv(contributor, 'users')).status).toBe(403);
     });
 
+    it('exports the video list too, which its own routes serve, through the same list code', async () => {
+      const contributor = await signedIn(db(), ['contributor']);
+      const exported = await csv(contributor, 'videos', { filter: { status: 'failed' }, sort: ['updatedAt', 'ASC'] });
+      expect(exported.status).toBe(200);
+      expect(exported.headers['content-disposition']).toMatch(/filename="videos-\d{4}-\d{2}-\d{2}\.csv"/);
+      const [head, ...rows] = recordsOf(exported.body as string);
+      expect(head).toEqual(expect.arrayContaining(['id', 'lessonId', 'lessonTitle', 'status', 'captions']));
+      expect(rows).toHaveLength(Number(exported.headers['x-total-rows']));
+      expect((await csv(contributor, 'videos', { filter: { secret: 1 } })).status).toBe(400);
+      const saved = await as(contributor, request(app()).post('/api/admin/saved-filters')).send({
+        resource: 'videos',
+        name: 'Failed videos',
+        filter: { status: 'failed' },
+      });
+      expect(saved.status).toBe(201);
+    });
+
     it('never exports a secret: no planted secret in any list, and no secret column', async () => {
       for (const resource of ADMIN_RESOURCES) {
         const exported = await csv(admin, resource.name);

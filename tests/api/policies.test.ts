@@ -108,6 +108,7 @@ const EXPECTED: Record<string, Expected> = {
   'PATCH /api/admin/uploads/videos/:uploadId': ['support', 'contributor'],
   'DELETE /api/admin/uploads/videos/:uploadId': ['support', 'contributor'],
   'GET /api/admin/videos': READERS,
+  'GET /api/admin/videos/export.csv': READERS,
   'GET /api/admin/videos/:id': READERS,
   'GET /api/admin/videos/:id/poster.jpg': READERS,
   'GET /api/admin/lessons/:lessonId/video': READERS,

@@ -2,13 +2,20 @@ import type { Db } from '../db/connection';
 import { allows } from '../http/policy';
 import { AppError } from '../http/errors';
 import { ADMIN_RESOURCES } from './resources';
-import { parseListQuery } from './schemas/list-query';
+import type { Role } from '../identity/roles';
+import { VIDEO_LIST } from '../video/video-admin';
+import { parseListQuery, type ListableResource } from './schemas/list-query';
 import type { SavedFilterInput, SavedFilterRecord } from './schemas/list-tools';
 import { SavedFilter } from './models';
 import type { WriteActor } from './resource';
 
 /** More would be a second list to search through. */
 const MAX_SAVED_PER_LIST = 50;
+
+/** Console lists served by routes of their own rather than as a resource, with who reads them. */
+const OWN_ROUTE_LISTS: (ListableResource & { read: readonly Role[] })[] = [
+  { ...VIDEO_LIST, read: ['support', 'finance', 'contributor'] },
+];
 
 const shown = ({ id, resource, name, filter, sort, createdAt }: SavedFilter): SavedFilterRecord => ({
   id,
@@ -27,7 +34,7 @@ const shown = ({ id, resource, name, filter, sort, createdAt }: SavedFilter): Sa
 export function savedFilters({ db }: { db: Db }) {
   /** The list, if it exists and this person may read it; a list they cannot read does not exist for them. */
   function readableList(name: string, owner: WriteActor) {
-    const resource = ADMIN_RESOURCES.find((r) => r.name === name);
+    const resource = [...ADMIN_RESOURCES, ...OWN_ROUTE_LISTS].find((r) => r.name === name);
     if (!resource || !allows({ kind: 'roles', roles: resource.read }, owner.roles))
       throw new AppError('validation-failed', `resource: no list named ${name}`, { resource: 'is not a list' });
     return resource;

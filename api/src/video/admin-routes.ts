@@ -3,12 +3,33 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { parseListQuery } from '../admin/schemas/list-query';
 import { actorOf } from '../http/auth';
+import { pagedCsv } from '../http/csv';
 import { AppError } from '../http/errors';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
-import { CaptionBody, CaptionParams, LessonIdParam, UploadMetadata } from './schemas';
+import { CaptionBody, CaptionParams, LessonIdParam, UploadMetadata, type VideoRecord } from './schemas';
 import { UPLOAD_ID, type VideoUploads } from './upload';
 import { VIDEO_LIST, type VideoAdmin, type VideoWriteContext } from './video-admin';
+
+/** The video list's export: each video as the list has it (its captions and renditions as JSON). */
+const VIDEO_COLUMNS: (keyof VideoRecord & string)[] = [
+  'id',
+  'lessonId',
+  'lessonTitle',
+  'status',
+  'progress',
+  'error',
+  'sourceName',
+  'sourceSize',
+  'durationMs',
+  'width',
+  'height',
+  'renditionHeights',
+  'posterUrl',
+  'captions',
+  'processedAt',
+  'updatedAt',
+];
 
 /** The writer with their roles: contributors change only the videos of lessons they wrote. */
 function writeContext(ctx: Context): VideoWriteContext {
@@ -95,6 +116,16 @@ export function videoAdminRoutes({
     const last = query.offset + rows.length - 1;
     ctx.set('Content-Range', `videos ${rows.length ? `${query.offset}-${last}` : '*'}/${total}`);
     ctx.body = rows;
+  });
+  // The list as CSV, like every console list's (admin/routes.ts): its filters, search and sort; before `/:id`.
+  router.get('/videos/export.csv', readers(), async (ctx) => {
+    const query = parseListQuery(VIDEO_LIST, ctx.query);
+    const { total, body } = await pagedCsv(VIDEO_COLUMNS, (offset, limit) => videos.list({ ...query, offset, limit }));
+    ctx.set('Content-Disposition', `attachment; filename="videos-${new Date().toISOString().slice(0, 10)}.csv"`);
+    ctx.set('X-Total-Rows', String(total));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.body = body;
   });
   router.get('/videos/:id', readers(), async (ctx) => {
     ctx.body = await videos.getOne(IdParam.parse(ctx.params).id);
