@@ -182,7 +182,7 @@ describe('sign in with GitHub (authorization code + state + PKCE)', () => {
       const { callback } = await signInWith(who);
       expect(callback.status).toBe(302);
       expect(callback.headers.location).toBe('/login?error=github-account-blocked');
-      const cookies = (callback.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]);
+      const cookies = (callback.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0] ?? '');
       expect(cookies.some((c) => c.startsWith('lp_session=') && c !== 'lp_session=')).toBe(false);
     }
     expect(await db('sessions').where({ userId: blocked.id })).toHaveLength(0);
