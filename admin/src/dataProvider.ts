@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Dashboard } from '@contract/admin/schemas/dashboard';
 import type * as AdminCommerce from '@contract/admin/schemas/commerce';
 import type { ReorderBody } from '@contract/admin/schemas/learning';
+import type { BulkOutcome, SavedFilterRecord, SavedFilterRequest } from '@contract/admin/schemas/list-tools';
 import type { StaffNote, TimelinePage } from '@contract/admin/schemas/timeline';
 import type { ScenarioRecord, ScenarioRun, Simulation } from '@contract/pricing/schemas';
 import type * as Commerce from '@contract/commerce/schemas';
@@ -173,7 +174,21 @@ export interface ConsoleApi {
     parentId: string,
     input: { type: string; title: string; position?: number },
   ) => Promise<DataAnswer<Wire<TreeNode>>>;
+  /**
+   * POST /api/admin/coupons/deactivate, /outbox-emails/resend, /jobs/retry (api/src/admin/bulk-actions.ts): the
+   * selected rows in one call; the answer says how many were done and which were skipped, and why.
+   */
+  bulkAction: (action: BulkActionName, ids: readonly string[]) => Promise<DataAnswer<BulkOutcome>>;
+  /** GET /api/admin/saved-filters?resource=: the signed-in person's saved filters of that list, by name. */
+  getSavedFilters: (resource: string, options?: QueryOptions) => Promise<ListAnswer<Wire<SavedFilterRecord>>>;
+  /** POST /api/admin/saved-filters: the list's current filters and sort under a name (409 when the name is taken). */
+  saveFilters: (input: SavedFilterRequest) => Promise<DataAnswer<Wire<SavedFilterRecord>>>;
+  /** DELETE /api/admin/saved-filters/:id: one's own only. */
+  deleteSavedFilters: (id: string) => Promise<DataAnswer<Wire<SavedFilterRecord>>>;
 }
+
+/** The console's bulk actions, by their API paths under /api/admin. */
+export type BulkActionName = 'coupons/deactivate' | 'outbox-emails/resend' | 'jobs/retry';
 
 export type ConsoleDataProvider = DataProvider & ConsoleApi;
 
@@ -260,6 +275,16 @@ export const dataProvider: ConsoleDataProvider = {
     return { data: null };
   },
   addContentChild: (parentId, input) => post(path`/content-resources/${parentId}/children`, input),
+  bulkAction: (action, ids) => post(`${API}/${action}`, { ids }),
+  getSavedFilters: async (resource, options) => {
+    const { json } = await httpClient(`${path`/saved-filters`}?${new URLSearchParams({ resource })}`, options);
+    return json as ListAnswer<Wire<SavedFilterRecord>>;
+  },
+  saveFilters: (input) => post(path`/saved-filters`, input),
+  deleteSavedFilters: async (id) => {
+    const { json } = await httpClient(path`/saved-filters/${id}`, { method: 'DELETE' });
+    return json as DataAnswer<Wire<SavedFilterRecord>>;
+  },
 };
 
 /**
