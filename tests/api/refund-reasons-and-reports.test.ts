@@ -163,6 +163,20 @@ describe('structured refund reasons, the refunds report and disputes with their 
     // Integers all the way: no float cents.
     for (const row of [...after.byReason, ...after.byProduct]) expect(Number.isInteger(row.amountCents)).toBe(true);
 
+    // Stripe hears the reasons it has a word for (duplicate, fraudulent, requested by the customer); ours go in metadata.
+    const stripeRefund = async (chargeId: string) =>
+      stripe.objects.get(
+        (await db()('merchantRefunds').where({ merchantChargeId: chargeId }).orderBy('createdAt').first()).identifier,
+      );
+    expect(await stripeRefund(second.charge.id)).toMatchObject({
+      reason: 'duplicate',
+      metadata: { reason_code: 'duplicate' },
+    });
+    expect(await stripeRefund(first.charge.id)).toMatchObject({
+      reason: null,
+      metadata: { reason: 'Technical problem', reason_code: 'technical-problem' },
+    });
+
     // The provider's refund is a row of its own, under the event that reported it.
     expect(await db()('merchantRefunds').where({ merchantChargeId: third.charge.id })).toEqual([
       expect.objectContaining({ reasonCode: 'provider', amount: 1_500, status: 'succeeded', requestedById: null }),

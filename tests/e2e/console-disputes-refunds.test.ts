@@ -11,6 +11,7 @@ import {
   buyThroughSite,
   checkScreen,
   chooseOption,
+  keepScreenshot,
   signedInContext,
   useDemoSite,
 } from '../support/browser';
@@ -75,6 +76,7 @@ describe('refund reasons, the refunds report and the disputes list in the consol
     await chooseOption(page, 'Reason', 'Other', { exact: true });
     await dialog().getByRole('button', { name: 'Continue' }).click();
     await dialog().getByText('Say why, in a few words (at least 3 characters).').waitFor();
+    await keepScreenshot(page, 'console-refund-reason');
     expect(await dialog().getByRole('button', { name: 'Confirm' }).count()).toBe(0);
     await chooseOption(page, 'Reason', 'Duplicate purchase');
     await dialog().getByRole('button', { name: 'Continue' }).click();

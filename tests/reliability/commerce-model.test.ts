@@ -813,10 +813,16 @@ const refund = (purchaseIndex: number, full: boolean) =>
         return;
       }
       if (upgrade && upgrade.status !== 'Refunded') {
-        await refused(w, () => staff(w, w.support, path, { reason: 'asked by the buyer' }), ['purchase-upgraded']);
+        await refused(
+          w,
+          () => staff(w, w.support, path, { reasonCode: 'customer-request', reason: 'asked by the buyer' }),
+          ['purchase-upgraded'],
+        );
         return;
       }
-      await accepted(() => staff(w, w.support, path, { amount, reason: 'asked by the buyer' }));
+      await accepted(() =>
+        staff(w, w.support, path, { amount, reasonCode: 'customer-request', reason: 'asked by the buyer' }),
+      );
       p.refunded += amount;
       if (p.refunded === p.charge.amount && live(p)) {
         endAccess(m, p, 'Refunded');

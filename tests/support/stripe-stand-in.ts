@@ -296,15 +296,22 @@ export async function startStripeStandIn(): Promise<StandIn> {
             'amount_too_large',
           );
         }
+        if (p.reason && !['duplicate', 'fraudulent', 'requested_by_customer'].includes(p.reason as string))
+          throw new StripeError(
+            400,
+            'invalid_request_error',
+            `Invalid reason: ${String(p.reason)}`,
+            'parameter_invalid',
+          );
         return expand(
-          refund(charge, amount, p.metadata as Params | undefined),
+          refund(charge, amount, p.metadata as Params | undefined, p.reason as string | undefined),
           (p.expand as string[] | undefined) ?? [],
         );
       },
     },
   ];
 
-  function refund(charge: Obj, amount: number, metadata: Params = {}): Obj {
+  function refund(charge: Obj, amount: number, metadata: Params = {}, reason: string | null = null): Obj {
     charge.amount_refunded = (charge.amount_refunded as number) + amount;
     charge.refunded = charge.amount_refunded === charge.amount;
     return put({
@@ -314,6 +321,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
       charge: charge.id,
       currency: charge.currency,
       status: 'succeeded',
+      reason,
       metadata,
     });
   }

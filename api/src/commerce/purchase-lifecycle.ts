@@ -256,6 +256,7 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
         amount: row.amount,
         idempotencyKey: row.idempotencyKey,
         reason: reserved.reason,
+        reasonCode: row.reasonCode,
       });
     } catch (error) {
       await db('merchantRefunds').where({ id: reserved.id, status: 'pending' }).update({ status: 'failed' });

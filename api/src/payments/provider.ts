@@ -1,3 +1,5 @@
+import type { RefundReason } from '../shared/refund-reasons';
+
 /** What checkout and refunds need from a payment provider; Stripe and the built-in test provider implement it. */
 export interface CheckoutRequest {
   /** Our checkout id, kept by the provider as its reference. */
@@ -38,6 +40,8 @@ export interface RefundRequest {
   /** Derived from our ids: the same key never refunds twice, however often it is sent. */
   idempotencyKey: string;
   reason: string;
+  /** Why, as our code (api/src/shared/refund-reasons.ts): a provider passes on the reasons it knows. */
+  reasonCode?: RefundReason | null;
 }
 
 export interface PaymentProvider {

@@ -3,7 +3,16 @@ import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import { findMerchantProduct, recordMerchantProduct, rememberedAccountId } from './merchant-records';
+import type { RefundReason } from '../shared/refund-reasons';
 import type { CheckoutRequest, PaymentProvider, ProviderAccount, ProviderCheckout, RefundRequest } from './provider';
+
+/** Our refund reasons that Stripe has a reason of its own for (the others go in the metadata only). */
+const STRIPE_REFUND_REASONS: Partial<Record<RefundReason, Stripe.RefundCreateParams.Reason>> = {
+  'customer-request': 'requested_by_customer',
+  'bought-by-mistake': 'requested_by_customer',
+  duplicate: 'duplicate',
+  fraudulent: 'fraudulent',
+};
 
 /**
  * How long a Stripe checkout stays payable: Stripe's shortest, 30 minutes, and a minute for our clock running behind
@@ -221,11 +230,19 @@ export function stripeProvider({
       return retrieveCheckout(identifier);
     },
 
-    async refund({ chargeIdentifier, amount, idempotencyKey, reason }: RefundRequest) {
+    async refund({ chargeIdentifier, amount, idempotencyKey, reason, reasonCode }: RefundRequest) {
+      // Stripe knows three reasons; a refund marked fraudulent also feeds its fraud tools.
+      const stripeReason = reasonCode ? STRIPE_REFUND_REASONS[reasonCode] : undefined;
       const refund = await callStripe('refund the payment', async () => {
         try {
           return await stripe.refunds.create(
-            { charge: chargeIdentifier, amount, metadata: { reason: reason.slice(0, 500) }, expand: ['charge'] },
+            {
+              charge: chargeIdentifier,
+              amount,
+              ...(stripeReason ? { reason: stripeReason } : {}),
+              metadata: { reason: reason.slice(0, 500), ...(reasonCode ? { reason_code: reasonCode } : {}) },
+              expand: ['charge'],
+            },
             { idempotencyKey },
           );
         } catch (error) {
