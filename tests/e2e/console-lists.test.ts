@@ -10,6 +10,7 @@ import {
   checkScreen,
   chooseOption,
   CONSOLE_WIDTHS,
+  keepScreenshot,
   signedInContext,
   useDemoSite,
 } from '../support/browser';
@@ -69,6 +70,7 @@ describe('console lists: CSV export, saved filters and a bulk action (Chromium)'
     await page.getByRole('button', { name: 'Saved filters' }).click();
     await page.getByRole('menuitem', { name: /Save current filters/ }).click();
     await page.getByLabel('Name').fill('Inactive coupons');
+    await keepScreenshot(page, 'console-lists-save-filters');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Filters saved as “Inactive coupons”').waitFor();
 
@@ -78,6 +80,8 @@ describe('console lists: CSV export, saved filters and a bulk action (Chromium)'
     await rows().filter({ hasText: 'LISTBULK1' }).waitFor();
     const all = await rows().count();
     await page.getByRole('button', { name: 'Saved filters' }).click();
+    await page.getByRole('menuitem', { name: 'Inactive coupons' }).waitFor();
+    await keepScreenshot(page, 'console-lists-saved-filters-menu');
     await page.getByRole('menuitem', { name: 'Inactive coupons' }).click();
     await expect.poll(() => decodeURIComponent(page.url())).toContain('"status":"inactive"');
     await expect.poll(() => rows().filter({ hasText: 'LISTBULK1' }).count()).toBe(0);
