@@ -18,8 +18,8 @@ const bounds = (q: ReportPeriod): [Date, Date] => [
 ];
 
 /**
- * The refunds that went through (succeeded) in a period, each with the product its charge paid for: the first
- * purchase of the charge (a team's seats hang off the buyer's purchase, which holds the charge). `$1`, `$2`: the
+ * The refunds that went through (succeeded) in a period, each with the product its charge paid for: the purchase
+ * that holds the charge (one per charge, a unique key; a team's seats hang off the buyer's purchase). `$1`, `$2`: the
  * period's bounds.
  */
 const REFUNDS_IN_PERIOD = `
@@ -27,10 +27,24 @@ const REFUNDS_IN_PERIOD = `
          ch.currency, ch.identifier AS charge, p.id AS purchase_id, p.user_id AS buyer_id, pr.id AS product_id, pr.name AS product
     FROM merchant_refunds r
     JOIN merchant_charges ch ON ch.id = r.merchant_charge_id
-    LEFT JOIN LATERAL (SELECT id, product_id, user_id FROM purchases
-                        WHERE merchant_charge_id = r.merchant_charge_id ORDER BY created_at LIMIT 1) p ON true
+    LEFT JOIN purchases p ON p.merchant_charge_id = r.merchant_charge_id
     LEFT JOIN products pr ON pr.id = p.product_id
    WHERE r.status = 'succeeded' AND r.created_at >= $1 AND r.created_at < $2`;
+
+/**
+ * The period's refunds summed three ways in one pass: by reason and by product in the asked currency, and by
+ * currency (which currencies there are). `?`: the bounds, then the currency twice.
+ */
+const REFUND_GROUPS = `
+  WITH s AS MATERIALIZED (${REFUNDS_IN_PERIOD.replace('$1', '?').replace('$2', '?')})
+  SELECT 'reason' AS "by", reason_code AS "key", NULL AS name, count(*)::int AS count, sum(amount)::bigint AS amount
+    FROM s WHERE currency = ? GROUP BY reason_code
+  UNION ALL
+  SELECT 'product', product_id::text, product, count(*)::int, sum(amount)::bigint
+    FROM s WHERE currency = ? GROUP BY product_id, product
+  UNION ALL
+  SELECT 'currency', currency, NULL, count(*)::int, sum(amount)::bigint FROM s GROUP BY currency
+  ORDER BY amount DESC, count DESC, "key"`;
 
 /** The CSV's columns, in the order of the query's; amounts are numbers, the rest text (formula-safe). */
 const REFUND_COLUMNS: { header: string; number?: true }[] = [
@@ -69,45 +83,36 @@ export function financeReports({ db, clock, logger }: { db: Db; clock: Clock; lo
   return {
     /** The refunds of a period in one currency, by reason and by product, biggest first (integer cents). */
     async refunds(q: ReportQuery): Promise<RefundReportAnswer> {
-      const period = bounds(q);
-      // Raw rows keep the database's names: each column is named as the answer calls it.
-      const grouped = (columns: string, by: string) =>
-        db.raw(
-          `SELECT ${columns}, count(*)::int AS count, COALESCE(sum(amount), 0)::bigint AS amount
-             FROM (${REFUNDS_IN_PERIOD.replaceAll('$1', '?').replaceAll('$2', '?')}) s
-            WHERE s.currency = ?
-            GROUP BY ${by} ORDER BY amount DESC, count DESC`,
-          [...period, q.currency],
-        );
-      const [reasons, products, currencies] = await Promise.all([
-        grouped('s.reason_code AS "reasonCode"', 's.reason_code'),
-        grouped('s.product_id AS "productId", s.product', 's.product_id, s.product'),
-        db.raw(
-          `SELECT DISTINCT s.currency FROM (${REFUNDS_IN_PERIOD.replaceAll('$1', '?').replaceAll('$2', '?')}) s
-            ORDER BY s.currency`,
-          period,
-        ),
-      ]);
-      type Group = { count: number; amount: string };
-      const byReason = (reasons.rows as (Group & { reasonCode: RefundReason | null })[]).map((r) => ({
-        reason: r.reasonCode,
-        label: refundReasonLabel(r.reasonCode),
+      // Raw rows keep the database's names: each column is named as the answer reads it.
+      const { rows } = (await db.raw(REFUND_GROUPS, [...bounds(q), q.currency, q.currency])) as {
+        rows: {
+          by: 'reason' | 'product' | 'currency';
+          key: string | null;
+          name: string | null;
+          count: number;
+          amount: string;
+        }[];
+      };
+      const of = (by: (typeof rows)[number]['by']) => rows.filter((r) => r.by === by);
+      const byReason = of('reason').map((r) => ({
+        reason: r.key as RefundReason | null,
+        label: refundReasonLabel(r.key),
         count: r.count,
         amountCents: Number(r.amount),
       }));
-      const byProduct = (products.rows as (Group & { productId: string | null; product: string | null })[]).map(
-        (r) => ({
-          productId: r.productId,
-          name: r.product ?? 'No purchase',
-          count: r.count,
-          amountCents: Number(r.amount),
-        }),
-      );
+      const byProduct = of('product').map((r) => ({
+        productId: r.key,
+        name: r.name ?? 'No purchase',
+        count: r.count,
+        amountCents: Number(r.amount),
+      }));
       return {
         from: q.from,
         to: q.to,
         currency: q.currency,
-        currencies: (currencies.rows as { currency: string }[]).map((r) => r.currency),
+        currencies: of('currency')
+          .map((r) => r.key!)
+          .sort(),
         total: {
           count: byReason.reduce((n, r) => n + r.count, 0),
           amountCents: byReason.reduce((n, r) => n + r.amountCents, 0),
