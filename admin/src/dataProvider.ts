@@ -84,6 +84,11 @@ export interface ConsoleApi {
   /** POST /api/admin/purchases/:id/move: gives an individual purchase to another email at once (a COMPLETED transfer). */
   movePurchase: (purchaseId: string, email: string) => Promise<DataAnswer<Wire<Commerce.TransferView>>>;
   /**
+   * POST /api/admin/purchases/:id/receipt (support and admins): the receipt again, with a new sign-in link, to whoever
+   * holds the purchase now. `requestKey` is the click's own: the same key again answers the email it sent.
+   */
+  sendReceiptAgain: (purchaseId: string, requestKey: string) => Promise<DataAnswer<Commerce.ReceiptAgainAnswer>>;
+  /**
    * DELETE /api/admin/bulk-purchases/:teamId/members/:memberPurchaseId (support and admins): the member's seat
    * purchase ends (they lose access, keep their progress) and the seat is free again. A member other than the buyer
    * is emailed, and the invite link refuses them until the team's owner lets them back in.
@@ -215,6 +220,7 @@ export const dataProvider: ConsoleDataProvider = {
   refundPurchase: (purchaseId, input) => post(path`/purchases/${purchaseId}/refund`, input),
   banPurchase: (purchaseId, reason) => post(path`/purchases/${purchaseId}/ban`, { reason }),
   movePurchase: (purchaseId, email) => post(path`/purchases/${purchaseId}/move`, { email }),
+  sendReceiptAgain: (purchaseId, requestKey) => post(path`/purchases/${purchaseId}/receipt`, { requestKey }),
   revokeSeat: async (teamPurchaseId, memberPurchaseId) => {
     const { json } = await httpClient(path`/bulk-purchases/${teamPurchaseId}/members/${memberPurchaseId}`, {
       method: 'DELETE',

@@ -132,6 +132,7 @@ export function createRouter(deps: Deps, services: Services) {
       lifecycle: services.lifecycle,
       transfers: services.transfers,
       teams: services.teams,
+      receipts: services.receipts,
     }),
   );
   mount('/api/admin', teamAdminRoutes({ allow, teams: services.teams, support: services.teamSupport }));

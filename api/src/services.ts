@@ -28,6 +28,7 @@ import { testProvider } from './payments/test-provider';
 import { stripeProvider } from './payments/stripe-provider';
 import { stripeWebhooks } from './payments/stripe-webhooks';
 import { purchaseLifecycle } from './commerce/purchase-lifecycle';
+import { receiptAgain } from './commerce/receipt-again';
 import { teamService } from './commerce/teams';
 import { teamSupport } from './commerce/team-support';
 import { transferService } from './commerce/transfers';
@@ -176,6 +177,7 @@ export function createServices(deps: Deps) {
     payments,
     checkouts,
     lifecycle,
+    receipts: receiptAgain({ db, clock, outbox, publicUrl: config.publicUrl }),
     teams: teamService({ db, config, outbox }),
     teamSupport: teamSupport({ db }),
     transfers,

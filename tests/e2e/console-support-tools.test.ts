@@ -1,9 +1,16 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { AuditLog } from '../../api/src/db/models';
+import { AuditLog, Product } from '../../api/src/db/models';
 import { createUser } from '../../seeds/factories';
 import { signedIn } from '../support/auth';
-import { CONSOLE_WIDTHS, checkScreen, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
+import {
+  CONSOLE_WIDTHS,
+  buyThroughSite,
+  checkScreen,
+  keepScreenshot,
+  signedInContext,
+  useDemoSite,
+} from '../support/browser';
 
 /** Support on a person's page: resend one of their emails, block them (the storefront then refuses them), change their email. */
 describe("support's tools on a person's page (Chromium)", () => {
@@ -103,6 +110,34 @@ describe("support's tools on a person's page (Chromium)", () => {
     await page.getByText('Reason: Ticket 4521: chargebacks on three cards').waitFor();
     const actions = await AuditLog.query(db).where({ recordId: person.user.id }).orderBy('id');
     expect(actions.map((a) => a.action)).toEqual(['user.blocked', 'user.email-changed']);
+    await context.close();
+  });
+
+  it("sends a purchase's receipt again from its page, once per click, and finds it in the email outbox", async () => {
+    const { db, baseUrl, browser } = site();
+    const product = (await Product.query(db).findOne({ key: 'typescript-fundamentals' }))!;
+    const purchaseId = await buyThroughSite(baseUrl, product.id, 'lost.my.receipt@example.com');
+    const receipts = () => db('outboxEmails').where({ toAddress: 'lost.my.receipt@example.com', kind: 'receipt' });
+    expect(await receipts()).toHaveLength(1);
+
+    const context = await signedInContext(browser, baseUrl, db, ['support']);
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${baseUrl}/admin/#/purchases/${purchaseId}/show`);
+    await page.getByRole('button', { name: 'Send receipt again' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Send the receipt of this purchase to lost.my.receipt@example.com?').waitFor();
+    await dialog.getByRole('button', { name: 'Send', exact: true }).dblclick();
+    await notice(page, 'Receipt sent again to lost.my.receipt@example.com.');
+    expect(await receipts()).toHaveLength(2);
+    const [entry] = await AuditLog.query(db).where({ action: 'receipt-resent', recordId: purchaseId });
+    expect(entry).toBeDefined();
+
+    // Support opens the outbox itself too: both receipts, the sign-in links hidden.
+    await page.getByRole('menuitem', { name: 'Email outbox' }).click();
+    await page.getByPlaceholder('Search address or subject').fill('lost.my.receipt');
+    await expect.poll(() => page.getByText('Your receipt for TypeScript Fundamentals').count()).toBe(2);
+    await checkScreen(page, 'console-outbox-support', { widths: CONSOLE_WIDTHS });
     await context.close();
   });
 });

@@ -7,13 +7,13 @@ import {
   FunctionField,
   NullableBooleanInput,
   ReferenceInput,
-  SearchInput,
   SelectInput,
   TextField,
   useRecordContext,
 } from 'react-admin';
 import { Typography } from '@mui/material';
 import { date, percent, ref } from '../common/columns';
+import { searchFilter } from '../common/filters';
 import { dateRangeFilters, PercentInput } from '../common/inputs';
 import { BulkActionButton } from '../common/BulkActionButton';
 import { RecordList } from '../common/RecordList';
@@ -23,7 +23,7 @@ import { CouponStateField } from './CouponStateField';
 import { GenerateCouponsButton } from './GenerateCouponsButton';
 
 const filters = [
-  <SearchInput key="q" source="q" alwaysOn placeholder="resources.coupons.search" />,
+  searchFilter('resources.coupons.search'),
   <SelectInput key="status" source="status" choices={ACTIVE_INACTIVE_CHOICES} alwaysOn />,
   <ReferenceInput key="restrictedToProductId" source="restrictedToProductId" reference="products" alwaysOn>
     <AutocompleteInput label="resources.coupons.fields.restrictedToProductId" />

@@ -22,6 +22,7 @@ import type { MerchantCharge } from '../merchant-records/payments';
 import type { User } from '../users/types';
 import type { Purchase } from './choices';
 import { MoveButton } from './MoveButton';
+import { SendReceiptButton } from './SendReceiptButton';
 
 /** What the refund dialog reads of the purchase's charge. */
 type Charge = Pick<MerchantCharge, 'id' | 'amount' | 'refundAmount' | 'currency'>;
@@ -322,10 +323,14 @@ export function BanButton() {
   );
 }
 
-/** The purchase page's actions: its changes happen only through these (move, refund, ban), never by editing fields. */
+/**
+ * The purchase page's actions: its changes happen only through these (move, refund, ban), never by editing fields;
+ * and its receipt sent again.
+ */
 export function PurchaseActions() {
   return (
     <TopToolbar>
+      <SendReceiptButton />
       <MoveButton />
       <RefundButton />
       <BanButton />

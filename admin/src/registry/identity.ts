@@ -13,7 +13,9 @@ export const IDENTITY_RESOURCES: ConsoleResource[] = [
   },
   {
     name: 'outbox-emails',
-    read: [],
+    // Support answers "I never got the email": they open the outbox, retry and resend (sign-in links stay hidden).
+    read: ['support'],
+    write: ['support'],
     ...outboxEmails,
     group: 'System',
   },

@@ -21,16 +21,13 @@ import { Link, useCreatePath, useDataProvider, useNotify, useRecordContext, useT
 import type { PersonEmail, PersonEmailsPage } from '@contract/mail/schemas';
 import type { Wire } from '@contract/shared/wire';
 import { problemOf } from '../common/ActionDialog';
+import { newRequestKey } from '../common/requestKey';
 import { canRead } from '../permissions';
 import { retryUnanswered, type ConsoleDataProvider } from '../dataProvider';
 import { STATUS_LOOKS } from '../outbox-emails/choices';
 import type { User } from './types';
 
 const PER_PAGE = 10;
-
-/** A click's own key: 32 random hex digits (crypto.randomUUID needs a secure context; this does not). */
-const newRequestKey = () =>
-  Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 const dateTime = (at: string) => new Date(at).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 

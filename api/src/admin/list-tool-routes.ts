@@ -29,7 +29,7 @@ export function listToolRoutes({ allow, bulk, saved }: { allow: Policies; bulk: 
     ctx.body = { data: await bulk.deactivateCoupons(ids, bulkContext(ctx)) } satisfies DataAnswer<BulkOutcome>;
   });
 
-  router.post('/outbox-emails/resend', allow.roles(), async (ctx) => {
+  router.post('/outbox-emails/resend', allow.roles('support'), async (ctx) => {
     const { ids } = BulkIds.parse(ctx.request.body);
     ctx.body = { data: await bulk.resendEmails(ids, bulkContext(ctx)) } satisfies DataAnswer<BulkOutcome>;
   });

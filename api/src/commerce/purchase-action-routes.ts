@@ -1,10 +1,12 @@
 import Router from '@koa/router';
-import { userOf } from '../http/auth';
+import { actorOf } from '../http/auth';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
+import { ResendBody } from '../identity/schemas';
 import type { PurchaseLifecycle } from './purchase-lifecycle';
+import type { ReceiptAgain } from './receipt-again';
 import type { TeamService } from './teams';
-import { BanBody, MemberParams, RefundBody, TransferBody } from './schemas';
+import { BanBody, MemberParams, RefundBody, TransferBody, type ReceiptAgainAnswer } from './schemas';
 import type { TransferService } from './transfers';
 
 interface Deps {
@@ -12,15 +14,15 @@ interface Deps {
   lifecycle: PurchaseLifecycle;
   transfers: TransferService;
   teams: TeamService;
+  receipts: ReceiptAgain;
 }
 
-/** Console actions on purchases: refunds, bans (admins only), moving a purchase, transfers and team seats. */
-export function purchaseActionRoutes({ allow, lifecycle, transfers, teams }: Deps) {
+/**
+ * Console actions on purchases: refunds, bans (admins only), moving a purchase, its receipt sent again, transfers
+ * and team seats.
+ */
+export function purchaseActionRoutes({ allow, lifecycle, transfers, teams, receipts }: Deps) {
   const router = new Router();
-  const actorOf = (ctx: Parameters<typeof userOf>[0]) => {
-    const user = userOf(ctx);
-    return { id: user.id, email: user.email };
-  };
 
   router.post('/purchases/:id/refund', allow.roles('support'), async (ctx) => {
     const body = RefundBody.parse(ctx.request.body);
@@ -47,6 +49,17 @@ export function purchaseActionRoutes({ allow, lifecycle, transfers, teams }: Dep
         ctx.state.requestId ?? null,
       ),
     };
+  });
+
+  router.post('/purchases/:id/receipt', allow.roles('support'), async (ctx) => {
+    const { requestKey } = ResendBody.parse(ctx.request.body);
+    const { email, created } = await receipts.send(IdParam.parse(ctx.params).id, {
+      key: requestKey,
+      actor: actorOf(ctx),
+      requestId: ctx.state.requestId ?? null,
+    });
+    ctx.status = created ? 201 : 200;
+    ctx.body = { data: { emailId: email.id, toAddress: email.toAddress, created } satisfies ReceiptAgainAnswer };
   });
 
   router.post('/purchase-user-transfers/:id/cancel', allow.roles('support'), async (ctx) => {

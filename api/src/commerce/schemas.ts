@@ -359,6 +359,13 @@ export interface BanResult {
   status: 'Banned';
 }
 
+/** POST /api/admin/purchases/:id/receipt (in `data`): the email sent, or the one this request key already sent. */
+export interface ReceiptAgainAnswer {
+  emailId: string;
+  toAddress: string;
+  created: boolean;
+}
+
 /** A purchase as the console sees it (the `purchases` resource: the row, every column). */
 export interface PurchaseRecord {
   id: string;

@@ -251,6 +251,8 @@ export async function queueReceipt(
     publicUrl: string;
     now: Date;
     purchaseId?: string;
+    /** When the console sends it again: its request's key (see receipt-again.ts). */
+    resendKey?: string;
   },
 ): Promise<{ insert: Knex.QueryBuilder; queue(): Promise<string> } | null> {
   const { checkout, charge, publicUrl } = step;
@@ -270,7 +272,8 @@ export async function queueReceipt(
   // A live workshop's receipt carries its sessions' calendar invite; not a team's (its buyer holds no seat yet, and
   // the invite carries the join link).
   const invite = checkout.team ? null : await workshopInvite(trx, step.product, publicUrl);
-  return outbox.prepare(trx, invite ? { ...receipt, attachments: [invite] } : receipt);
+  const email = { ...receipt, resendKey: step.resendKey, ...(invite && { attachments: [invite] }) };
+  return outbox.prepare(trx, email);
 }
 
 /**

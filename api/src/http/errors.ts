@@ -61,6 +61,7 @@ export const ERROR_STATUS = {
   'buyer-blocked': 403,
   'account-blocked': 403,
   'email-not-resendable': 409,
+  'receipt-not-available': 409,
   'view-as-read-only': 403,
   'view-as-staff': 403,
   'view-as-self': 409,

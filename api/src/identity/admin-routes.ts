@@ -30,7 +30,7 @@ export function identityAdminRoutes({
     });
   });
 
-  router.post('/outbox-emails/:id/retry', allow.roles(), async (ctx) => {
+  router.post('/outbox-emails/:id/retry', allow.roles('support'), async (ctx) => {
     const { id } = IdParam.parse(ctx.params);
     const user = userOf(ctx);
     const email = await outbox.retry(id, { id: user.id, email: user.email }, ctx.state.requestId ?? null);

@@ -23,13 +23,19 @@ export interface NewEmail extends OutgoingEmail {
    * the secret beside them until the email is sent: the statement that marks it sent drops it.
    */
   secret?: string;
+  /** The console request that made it (one email per key: a double click sends one). */
+  resendKey?: string;
 }
 
 /** Why an email cannot be resent as a copy (see `resend`), or null. */
-export function whyNotResendable(email: Pick<OutboxEmail, 'textBody' | 'htmlBody' | 'secret'>): string | null {
+export function whyNotResendable(
+  email: Pick<OutboxEmail, 'textBody' | 'htmlBody' | 'secret'> & { kind?: string },
+): string | null {
   if (email.textBody === null) return 'Its body was dropped after the retention period, so it cannot be sent again.';
   if (email.secret || email.textBody.includes(SECRET_PLACEHOLDER) || email.htmlBody?.includes(SECRET_PLACEHOLDER))
-    return 'It carried a one-time sign-in link, which is never sent twice: the person can ask for a new sign-in link.';
+    return email.kind === 'receipt'
+      ? 'Its sign-in link works once, so it is never sent twice: send the receipt again from its purchase’s page (Send receipt again), with a new link.'
+      : 'It carried a one-time sign-in link, which is never sent twice: the person can ask for a new sign-in link.';
   return null;
 }
 
@@ -138,6 +144,7 @@ export function outbox({
       kind: email.kind,
       // jsonb: knex would write a bare array as a PostgreSQL array.
       attachments: email.attachments?.length ? JSON.stringify(email.attachments) : null,
+      resendKey: email.resendKey ?? null,
     };
   };
 

@@ -490,6 +490,17 @@ export const catalogAndSales = {
       doneInFull: 'Refunded %{amount} to %{buyer}. The purchase is now refunded in full.',
       theBuyer: 'the buyer',
     },
+    receipt: {
+      button: 'Send receipt again',
+      title: 'Send the receipt again?',
+      question: 'Send the receipt of this purchase to %{to}?',
+      details:
+        'It is written afresh, with a new sign-in link into what they bought (the first one works once). It goes to whoever holds the purchase now. The audit log keeps who sent it.',
+      busy: 'Sending…',
+      confirm: 'Send',
+      failure: 'The receipt could not be sent.',
+      done: 'Receipt sent again to %{to}.',
+    },
     ban: {
       button: 'Ban',
       formTitle: 'Ban purchase',
