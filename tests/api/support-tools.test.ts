@@ -280,14 +280,11 @@ describe('support tools about people', () => {
       const person = await signedIn(db());
       const deviceApp = app();
       const poll = (deviceCode: string) =>
-        request(deviceApp)
-          .post('/oauth/token')
-          .type('form')
-          .send({
-            grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
-            device_code: deviceCode,
-            client_id: 'course-cli',
-          });
+        request(deviceApp).post('/oauth/token').type('form').send({
+          grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+          device_code: deviceCode,
+          client_id: 'course-cli',
+        });
       const approved = async () => {
         const { device_code, user_code } = (
           await request(deviceApp).post('/oauth/device/code').type('form').send({ client_id: 'course-cli' })

@@ -117,7 +117,7 @@ describe('the job queue in the console (Chromium)', () => {
     // The audit log names it in words, and leads back to the job.
     await page.goto(`${baseUrl}/admin/#/audit-logs`);
     const entry = rows(page).filter({ hasText: 'Jobs' });
-    await entry.getByText('Retry', { exact: true }).waitFor();
+    await entry.getByText('Retried', { exact: true }).waitFor();
     await entry.getByRole('link', { name: `${failedId.slice(0, 8)}…` }).click();
     await page.waitForURL(new RegExp(`#/jobs/${failedId}/show`));
     await page.close();

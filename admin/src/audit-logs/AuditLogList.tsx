@@ -4,12 +4,14 @@ import { date, status, text } from '../common/columns';
 import { RecordList } from '../common/RecordList';
 import { SearchInput } from '../common/SearchInput';
 import { dateRangeFilters } from '../common/inputs';
-import { ACTION_CHOICES, ACTION_LOOKS, AUDITED_RESOURCES } from './choices';
+import { CONSOLE_RESOURCES } from '../registry';
+import { ACTION_CHOICES, ACTION_LOOKS } from './choices';
 import { ActorField, RecordLinkField, ResourceNameField } from './fields';
 
 function ResourceFilter(props: { source: string; alwaysOn?: boolean }) {
   const translate = useTranslate();
-  const choices = AUDITED_RESOURCES.map((id) => ({
+  // What an entry's `resource` can name: every console resource (the registry names each of the API's).
+  const choices = CONSOLE_RESOURCES.map(({ name: id }) => ({
     id,
     name: translate(`resources.${id}.name`, { smart_count: 2, _: id }),
   })).sort((a, b) => a.name.localeCompare(b.name));

@@ -1,5 +1,6 @@
 import { Box, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { FunctionField, useRecordContext, useTranslate } from 'react-admin';
+import { auditActionInWords } from '../../../api/src/shared/audit-actions';
 import { text } from '../common/columns';
 import { JsonBlock } from '../common/JsonBlock';
 import { RecordShow } from '../common/RecordShow';
@@ -55,7 +56,11 @@ function EntryTitle() {
   return (
     <>
       {entry
-        ? translate('console.audit.title', { id: entry.id, action: entry.action, resource: entry.resource })
+        ? translate('console.audit.title', {
+            id: entry.id,
+            action: auditActionInWords(entry.action),
+            resource: entry.resource,
+          })
         : translate('console.audit.titleLoading')}
     </>
   );

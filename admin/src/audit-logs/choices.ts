@@ -1,54 +1,20 @@
 import type { AuditLogRecord } from '@contract/audit/schemas';
 import type { Wire } from '@contract/shared/wire';
-import { choicesOf, type ChipLook } from '../common/StatusChipField';
+import { AUDIT_ACTIONS, AUDIT_ACTION_WORDS, type AuditAction } from '../../../api/src/shared/audit-actions';
+import { choicesOf, type ChipColor, type ChipLook } from '../common/StatusChipField';
 
-/** The API's console resources (api/src/admin/resources/index.ts): what an audit entry's `resource` can name. */
-export const AUDITED_RESOURCES = [
-  'products',
-  'prices',
-  'upgradable-products',
-  'product-content-resources',
-  'merchant-accounts',
-  'merchant-products',
-  'merchant-prices',
-  'merchant-customers',
-  'merchant-coupons',
-  'merchant-sessions',
-  'merchant-charges',
-  'coupons',
-  'purchases',
-  'bulk-purchases',
-  'purchase-user-transfers',
-  'product-revenue-splits',
-  'users',
-  'accounts',
-  'sessions',
-  'verification-tokens',
-  'device-verifications',
-  'device-access-tokens',
-  'user-prefs',
-  'outbox-emails',
-  'jobs',
-  'content-resources',
-  'content-resource-resources',
-  'lesson-progress',
-  'comments',
-  'bookmarks',
-];
+/** How an action's chip is coloured: removals and ends red, money going back amber, making things green. */
+function colorOf(action: AuditAction): ChipColor {
+  if (/delete|remove|banned|blocked|revoked|disputed|canceled|hidden/.test(action)) return 'error';
+  if (/refunded|sign-out|view-as|email-changed|reset/.test(action)) return 'warning';
+  if (/create|generate|upload|added|completed|won|readmitted|unblocked|shown/.test(action)) return 'success';
+  return 'info';
+}
 
-/** Each action's chip; labels are catalog keys (console.audit.action.*). */
-export const ACTION_LOOKS: Record<string, ChipLook> = {
-  create: { label: 'console.audit.action.create', color: 'success' },
-  update: { label: 'console.audit.action.update', color: 'info' },
-  delete: { label: 'console.audit.action.delete', color: 'error' },
-  generate: { label: 'console.audit.action.generate', color: 'success' },
-  reorder: { label: 'console.audit.action.reorder', color: 'info' },
-  refund: { label: 'console.audit.action.refund', color: 'warning' },
-  transfer: { label: 'console.audit.action.transfer', color: 'info' },
-  ban: { label: 'console.audit.action.ban', color: 'error' },
-  'sign-out-everywhere': { label: 'console.audit.action.signOutEverywhere', color: 'warning' },
-  retry: { label: 'console.audit.action.retry', color: 'info' },
-};
+/** Each action's chip, in the words the API gives it (api/src/shared/audit-actions.ts). */
+export const ACTION_LOOKS: Record<string, ChipLook> = Object.fromEntries(
+  AUDIT_ACTIONS.map((action) => [action, { label: AUDIT_ACTION_WORDS[action], color: colorOf(action) }]),
+);
 
 export const ACTION_CHOICES = choicesOf(ACTION_LOOKS);
 

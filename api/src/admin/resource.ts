@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { BaseModel } from '../db/base-model';
 import type { ErrorCode } from '../http/errors';
 import type { Role } from '../identity/roles';
+import type { AuditAction } from '../shared/audit-actions';
 import type { ListableResource } from './schemas/list-query';
 
 export type Row = Record<string, unknown>;
@@ -80,7 +81,7 @@ export interface WriteHook {
   trx: Trx;
   actor: WriteActor;
   audit(entry: {
-    action: string;
+    action: AuditAction;
     resource: string;
     recordId: string | null;
     before?: object | null;

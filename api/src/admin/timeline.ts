@@ -2,6 +2,7 @@ import type { Db } from '../db/connection';
 import { formatMoney } from '../commerce/money';
 import { AppError } from '../http/errors';
 import { refundReasonLabel } from '../shared/refund-reasons';
+import { auditActionInWords } from '../shared/audit-actions';
 import type { TimelineEvent, TimelineKind, TimelinePage, TimelineQuery } from './schemas/timeline';
 
 /**
@@ -94,11 +95,10 @@ type Row = {
 
 const money = (data: Record<string, unknown>) => formatMoney(Number(data.amount), String(data.currency));
 
-/** 'team.seat-revoked' → "Team seat revoked"; a plain 'update' of users → "Update (users)". */
+/** 'team.seat-revoked' → "Team seat revoked"; a plain 'update' of users → "Updated (users)". */
 function actionInWords(action: string, resource: string): string {
-  const words = action.replace(/[.-]/g, ' ');
-  const sentence = words.charAt(0).toUpperCase() + words.slice(1);
-  return action.includes('.') ? sentence : `${sentence} (${resource})`;
+  const words = auditActionInWords(action);
+  return action.includes('.') ? words : `${words} (${resource})`;
 }
 
 /** A refund's reason as staff read it: its label, then the note ("Duplicate purchase: bought twice"). */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { AuditAction } from '../shared/audit-actions';
 import { AuditLog } from './models';
 
 export interface Actor {
@@ -10,7 +11,8 @@ export const SYSTEM_ACTOR: Actor = { id: null, email: 'system' };
 
 export interface AuditEntry {
   actor: Actor;
-  action: string;
+  /** One of the list in shared/audit-actions.ts, which gives it words for the console. */
+  action: AuditAction;
   resource: string;
   recordId: string | null;
   before?: object | null;

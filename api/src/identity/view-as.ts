@@ -30,7 +30,7 @@ export function viewAs({ db, clock }: { db: Db; clock: Clock }) {
     grant: ViewAsGrant,
     staff: Actor,
     column: 'enteredAt' | 'endedAt',
-    action: string,
+    action: 'view-as.entered' | 'view-as.ended',
   ): Promise<void> {
     const first = await db('viewAsSessions')
       .where({ id: grant.id })

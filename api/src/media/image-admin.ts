@@ -4,6 +4,7 @@ import type { AdminResource, Row, WriteActor } from '../admin/resource';
 import { adminService } from '../admin/service';
 import { recordAudit } from '../audit/record';
 import type { Db } from '../db/connection';
+import type { AuditAction } from '../shared/audit-actions';
 import { AppError } from '../http/errors';
 import type { JobQueue } from '../jobs/queue';
 import type { Logger } from '../logger';
@@ -18,8 +19,8 @@ interface Slot {
   table: string;
   column: string;
   /** The audit log's action names. */
-  set: string;
-  remove: string;
+  set: AuditAction;
+  remove: AuditAction;
   /** What the record is called in a 404. */
   what: string;
 }
