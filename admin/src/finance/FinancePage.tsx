@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Alert, Box, Card, CardContent, Stack, Typography } from '@mui/material';
+import { Alert, Box } from '@mui/material';
 import { Title, usePermissions, useTranslate } from 'react-admin';
 import { problemOf } from '../common/ActionDialog';
+import { ConsolePage } from '../common/ConsolePage';
 import { canSeeFinance } from '../permissions';
 import { ExportsPanel } from './ExportsPanel';
 import { isComplete, presetPeriod } from './period';
@@ -29,30 +30,22 @@ export default function FinancePage() {
     );
   }
   return (
-    <Box sx={{ mt: 2, mb: 4 }}>
-      <Title title={title} />
-      <Stack spacing={2}>
-        <Card>
-          <CardContent>
-            <Typography variant="h5" component="h1" gutterBottom>
-              {title}
-            </Typography>
-            <Typography color="text.secondary" sx={{ mb: 2 }}>
-              {translate('finance.page.intro')}
-            </Typography>
-            <PeriodPicker
-              period={period}
-              onChange={(next) => {
-                setExportErrors({});
-                changePeriod(next);
-              }}
-              errors={{ ...summaryErrors, ...exportErrors }}
-            />
-          </CardContent>
-        </Card>
-        <SummaryPanel ready={ready} settled={settled} query={query} />
-        <ExportsPanel period={period} ready={ready} onFieldErrors={setExportErrors} />
-      </Stack>
-    </Box>
+    <ConsolePage
+      title={title}
+      intro={translate('finance.page.intro')}
+      controls={
+        <PeriodPicker
+          period={period}
+          onChange={(next) => {
+            setExportErrors({});
+            changePeriod(next);
+          }}
+          errors={{ ...summaryErrors, ...exportErrors }}
+        />
+      }
+    >
+      <SummaryPanel ready={ready} settled={settled} query={query} />
+      <ExportsPanel period={period} ready={ready} onFieldErrors={setExportErrors} />
+    </ConsolePage>
   );
 }

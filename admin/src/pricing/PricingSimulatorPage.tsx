@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Card, CardContent, Stack, TextField as MuiTextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, TextField as MuiTextField, Typography } from '@mui/material';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   AutocompleteInput,
@@ -10,12 +10,12 @@ import {
   ReferenceInput,
   SaveButton,
   TextInput,
-  Title,
   useDataProvider,
   useNotify,
   useTranslate,
 } from 'react-admin';
 import { problemOf } from '../common/ActionDialog';
+import { ConsolePage } from '../common/ConsolePage';
 import type { ConsoleDataProvider } from '../dataProvider';
 import { QuoteBreakdown } from './QuoteBreakdown';
 import { ScenarioTable } from './ScenarioTable';
@@ -99,88 +99,75 @@ export default function PricingSimulatorPage() {
   });
   const title = translate('console.pricing.title');
   return (
-    // minWidth 0: in the layout's flex row a wide table scrolls inside its card instead of widening the page.
-    <Box sx={{ mt: 2, mb: 4, minWidth: 0 }}>
-      <Title title={title} />
-      <Stack spacing={2}>
-        <Card>
-          <CardContent>
-            <Typography variant="h5" component="h1" gutterBottom>
-              {title}
-            </Typography>
-            <Typography color="text.secondary" sx={{ mb: 2 }}>
-              {translate('console.pricing.intro')}
-            </Typography>
-            <Form
-              onSubmit={(values: Record<string, unknown>) =>
-                setQuery(simulatorQuery(values as unknown as SimulatorInputs))
+    <ConsolePage
+      title={title}
+      intro={translate('console.pricing.intro')}
+      controls={
+        <Form
+          onSubmit={(values: Record<string, unknown>) => setQuery(simulatorQuery(values as unknown as SimulatorInputs))}
+          defaultValues={{ quantity: 1, ppp: false, team: false }}
+        >
+          <Box
+            sx={{
+              display: 'grid',
+              gridTemplateColumns: { xs: '1fr', md: 'repeat(3, minmax(0, 1fr))' },
+              columnGap: 2,
+            }}
+          >
+            <ReferenceInput source="productId" reference="products">
+              <AutocompleteInput
+                label="console.pricing.fields.productId"
+                validate={(v: unknown) => (v ? undefined : 'console.pricing.productRequired')}
+              />
+            </ReferenceInput>
+            <TextInput
+              source="country"
+              label="console.pricing.fields.country"
+              helperText="console.pricing.countryHelp"
+              validate={(v: unknown) =>
+                !v || /^[A-Za-z]{2}$/.test(String(v)) ? undefined : 'console.pricing.countryShape'
               }
-              defaultValues={{ quantity: 1, ppp: false, team: false }}
-            >
-              <Box
-                sx={{
-                  display: 'grid',
-                  gridTemplateColumns: { xs: '1fr', md: 'repeat(3, minmax(0, 1fr))' },
-                  columnGap: 2,
-                }}
-              >
-                <ReferenceInput source="productId" reference="products">
-                  <AutocompleteInput
-                    label="console.pricing.fields.productId"
-                    validate={(v: unknown) => (v ? undefined : 'console.pricing.productRequired')}
-                  />
-                </ReferenceInput>
-                <TextInput
-                  source="country"
-                  label="console.pricing.fields.country"
-                  helperText="console.pricing.countryHelp"
-                  validate={(v: unknown) =>
-                    !v || /^[A-Za-z]{2}$/.test(String(v)) ? undefined : 'console.pricing.countryShape'
-                  }
+            />
+            <TextInput source="coupon" label="console.pricing.fields.coupon" helperText={false} />
+            <NumberInput
+              source="quantity"
+              label="console.pricing.fields.quantity"
+              min={1}
+              max={100}
+              step={1}
+              helperText={false}
+            />
+            <BooleanInput source="team" label="console.pricing.fields.team" helperText={false} />
+            <BooleanInput source="ppp" label="console.pricing.fields.ppp" helperText={false} />
+            <ReferenceInput source="userId" reference="users">
+              <AutocompleteInput label="console.pricing.fields.userId" helperText="console.pricing.userHelp" />
+            </ReferenceInput>
+            <UpgradeFromInput />
+          </Box>
+          <SaveButton label="console.pricing.simulate" icon={<></>} alwaysEnable />
+        </Form>
+      }
+    >
+      {query && (
+        <Card>
+          <CardContent aria-busy={simulation.isFetching}>
+            {simulation.isError ? (
+              <Alert severity="error">{problemOf(simulation.error, translate('console.pricing.failed')).message}</Alert>
+            ) : simulation.data ? (
+              <>
+                <QuoteBreakdown simulation={simulation.data} />
+                <SaveScenario
+                  query={query}
+                  onSaved={() => queryClient.invalidateQueries({ queryKey: ['pricing-scenarios'] })}
                 />
-                <TextInput source="coupon" label="console.pricing.fields.coupon" helperText={false} />
-                <NumberInput
-                  source="quantity"
-                  label="console.pricing.fields.quantity"
-                  min={1}
-                  max={100}
-                  step={1}
-                  helperText={false}
-                />
-                <BooleanInput source="team" label="console.pricing.fields.team" helperText={false} />
-                <BooleanInput source="ppp" label="console.pricing.fields.ppp" helperText={false} />
-                <ReferenceInput source="userId" reference="users">
-                  <AutocompleteInput label="console.pricing.fields.userId" helperText="console.pricing.userHelp" />
-                </ReferenceInput>
-                <UpgradeFromInput />
-              </Box>
-              <SaveButton label="console.pricing.simulate" icon={<></>} alwaysEnable />
-            </Form>
+              </>
+            ) : (
+              <Typography role="status">{translate('console.pricing.pricing')}</Typography>
+            )}
           </CardContent>
         </Card>
-        {query && (
-          <Card>
-            <CardContent aria-busy={simulation.isFetching}>
-              {simulation.isError ? (
-                <Alert severity="error">
-                  {problemOf(simulation.error, translate('console.pricing.failed')).message}
-                </Alert>
-              ) : simulation.data ? (
-                <>
-                  <QuoteBreakdown simulation={simulation.data} />
-                  <SaveScenario
-                    query={query}
-                    onSaved={() => queryClient.invalidateQueries({ queryKey: ['pricing-scenarios'] })}
-                  />
-                </>
-              ) : (
-                <Typography role="status">{translate('console.pricing.pricing')}</Typography>
-              )}
-            </CardContent>
-          </Card>
-        )}
-        <ScenarioTable />
-      </Stack>
-    </Box>
+      )}
+      <ScenarioTable />
+    </ConsolePage>
   );
 }

@@ -17,6 +17,7 @@ import {
 import DownloadIcon from '@mui/icons-material/Download';
 import { Title, usePermissions, useTranslate } from 'react-admin';
 import { problemOf } from '../common/ActionDialog';
+import { ConsolePage } from '../common/ConsolePage';
 import { ExportProgress } from '../common/ExportProgress';
 import { ChartCard, FiguresFailed, FiguresLoading, LinkedRowHead, TotalsRow } from '../common/Figures';
 import { formatMoney } from '../common/money';
@@ -225,47 +226,41 @@ export default function RefundsReportPage() {
       </Box>
     );
   return (
-    <Box sx={{ mt: 2, mb: 4 }}>
-      <Title title={title} />
-      <Stack spacing={2}>
-        <Card>
-          <CardContent>
-            <Typography variant="h5" component="h1" gutterBottom>
-              {title}
-            </Typography>
-            <Typography color="text.secondary" sx={{ mb: 2 }}>
-              {translate('reports.refunds.intro')}
-            </Typography>
-            <PeriodPicker
-              period={period}
-              onChange={(next) => {
-                setExportErrors({});
-                changePeriod(next);
-              }}
-              errors={{ ...reportErrors, ...exportErrors }}
-            />
-            {/* Amounts in two currencies do not add up: one at a time, offered when the period has several. */}
-            {currencies.length > 1 || currency !== 'usd' ? (
-              <TextField
-                select
-                size="small"
-                label={translate('reports.refunds.currency')}
-                value={currency}
-                onChange={(event) => setCurrency(event.target.value)}
-                sx={{ width: 140, mt: 1 }}
-              >
-                {[...new Set([...currencies, currency])].map((c) => (
-                  <MenuItem key={c} value={c}>
-                    {c.toUpperCase()}
-                  </MenuItem>
-                ))}
-              </TextField>
-            ) : null}
-          </CardContent>
-        </Card>
-        {figures}
-        <RefundsExport period={period} onFieldErrors={setExportErrors} />
-      </Stack>
-    </Box>
+    <ConsolePage
+      title={title}
+      intro={translate('reports.refunds.intro')}
+      controls={
+        <>
+          <PeriodPicker
+            period={period}
+            onChange={(next) => {
+              setExportErrors({});
+              changePeriod(next);
+            }}
+            errors={{ ...reportErrors, ...exportErrors }}
+          />
+          {/* Amounts in two currencies do not add up: one at a time, offered when the period has several. */}
+          {currencies.length > 1 || currency !== 'usd' ? (
+            <TextField
+              select
+              size="small"
+              label={translate('reports.refunds.currency')}
+              value={currency}
+              onChange={(event) => setCurrency(event.target.value)}
+              sx={{ width: 140, mt: 1 }}
+            >
+              {[...new Set([...currencies, currency])].map((c) => (
+                <MenuItem key={c} value={c}>
+                  {c.toUpperCase()}
+                </MenuItem>
+              ))}
+            </TextField>
+          ) : null}
+        </>
+      }
+    >
+      {figures}
+      <RefundsExport period={period} onFieldErrors={setExportErrors} />
+    </ConsolePage>
   );
 }
