@@ -1,7 +1,6 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import type { Config } from '../config';
-import { userOf } from '../http/auth';
+import { actorOf, userOf } from '../http/auth';
 import { buyerCountry } from '../http/buyer-location';
 import type { Policies } from '../http/policy';
 import type { CertificateService } from './certificates';
@@ -31,7 +30,6 @@ export function certificateRoutes({ allow, config, certificates }: Deps & { conf
 /** Support revokes a certificate with a reason (/api/admin/certificates/:id/revoke). */
 export function certificateAdminRoutes({ allow, certificates }: Deps) {
   const router = new Router();
-  const actorOf = (ctx: Context) => ({ id: userOf(ctx).id, email: userOf(ctx).email });
 
   router.post('/certificates/:id/revoke', allow.roles('support'), async (ctx) => {
     const { id } = CertificateIdParam.parse(ctx.params);

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { buyerCountry } from '../http/buyer-location';
 import type { Config } from '../config';
-import { authOf, userOf } from '../http/auth';
+import { actorOf, authOf, userOf } from '../http/auth';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
 import type { BookmarkService } from './bookmarks';
@@ -123,7 +123,6 @@ export function learningRoutes({ allow, config, learning, bookmarks, comments }:
 /** Console moderation: support and admins hide or show any comment. */
 export function commentModerationRoutes({ allow, comments }: { allow: Policies; comments: CommentService }) {
   const router = new Router();
-  const actorOf = (ctx: Context) => ({ id: userOf(ctx).id, email: userOf(ctx).email });
   router.post('/comments/:id/hide', allow.roles('support'), async (ctx) => {
     const { reason } = HideBody.parse(ctx.request.body ?? {});
     ctx.body = {
