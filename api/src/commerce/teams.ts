@@ -162,12 +162,11 @@ export function teamService({ db, config, outbox }: Deps) {
 
   /** The welcome email of a new member; answers the course path it links to. */
   async function welcome(trx: Knex.Transaction, userId: string, productId: string): Promise<string> {
-    const [user, product, path] = await Promise.all([
-      trx('users').where({ id: userId }).first('email'),
-      trx('products').where({ id: productId }).first('name'),
-      // Into the course the seat opens, not its sales page.
-      leadInPath(trx, productId),
-    ]);
+    // One after another: a transaction is one connection, which runs one statement at a time.
+    const user = await trx('users').where({ id: userId }).first('email');
+    const product = await trx('products').where({ id: productId }).first('name');
+    // Into the course the seat opens, not its sales page.
+    const path = await leadInPath(trx, productId);
     await outbox.enqueue(trx, teamWelcomeEmail(user.email, product.name, new URL(path, config.publicUrl).toString()));
     return path;
   }
