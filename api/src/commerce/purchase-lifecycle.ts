@@ -366,10 +366,8 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
       });
 
       const refundEmailOf: RefundEmail = async (trx, charge, result) => {
-        const [buyer, product] = await Promise.all([
-          trx('users').where({ id: charge.userId }).first('email'),
-          trx('products').where({ id: reserved.purchase.productId }).first('name'),
-        ]);
+        const buyer = await trx('users').where({ id: charge.userId }).first('email');
+        const product = await trx('products').where({ id: reserved.purchase.productId }).first('name');
         return refundEmail(buyer.email, product.name, formatMoney(reserved.amount, charge.currency), result.full);
       };
       const result = await completeRefund(
@@ -457,13 +455,11 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
           })
           .onConflict()
           .ignore();
-        const [buyer, product] = await Promise.all([
-          trx('users').where({ id: charge.userId }).first('email'),
-          trx('purchases as p')
-            .join('products as pr', 'pr.id', 'p.productId')
-            .where('p.merchantChargeId', charge.id)
-            .first('pr.name'),
-        ]);
+        const buyer = await trx('users').where({ id: charge.userId }).first('email');
+        const product = await trx('purchases as p')
+          .join('products as pr', 'pr.id', 'p.productId')
+          .where('p.merchantChargeId', charge.id)
+          .first('pr.name');
         await outbox.enqueue(
           trx,
           refundEmail(buyer.email, product.name, formatMoney(grown, charge.currency), result.full),

@@ -63,22 +63,23 @@ export function teamService({ db, config, outbox }: Deps) {
   }
 
   async function view(trx: Knex | Knex.Transaction, team: TeamRow, viewerId: string): Promise<TeamView> {
-    const [coupon, product, members, revoked, live] = await Promise.all([
-      trx('coupons').where({ id: team.bulkCouponId }).first('maxUses', 'usedCount', 'inviteCode') as Promise<CouponRow>,
-      trx('products').where({ id: team.productId }).first('id', 'name', 'slug'),
-      trx('purchases as p')
-        .join('users as u', 'u.id', 'p.userId')
-        .where('p.redeemedBulkCouponId', team.bulkCouponId)
-        .whereIn('p.status', GRANTS_ACCESS)
-        .orderBy('p.createdAt')
-        .select('p.id as purchaseId', 'u.id as userId', 'u.email', 'u.name', 'p.createdAt as joinedAt'),
-      trx('teamSeatRevocations as r')
-        .join('users as u', 'u.id', 'r.userId')
-        .where('r.couponId', team.bulkCouponId)
-        .orderBy('r.createdAt', 'desc')
-        .select('u.id as userId', 'u.email', 'u.name', 'r.createdAt as revokedAt') as Promise<RevokedMember[]>,
-      teamLive(trx, team.bulkCouponId),
-    ]);
+    // One statement at a time: `trx` may be a transaction, whose one connection runs one at a time.
+    const coupon = (await trx('coupons')
+      .where({ id: team.bulkCouponId })
+      .first('maxUses', 'usedCount', 'inviteCode')) as CouponRow;
+    const product = await trx('products').where({ id: team.productId }).first('id', 'name', 'slug');
+    const members = await trx('purchases as p')
+      .join('users as u', 'u.id', 'p.userId')
+      .where('p.redeemedBulkCouponId', team.bulkCouponId)
+      .whereIn('p.status', GRANTS_ACCESS)
+      .orderBy('p.createdAt')
+      .select('p.id as purchaseId', 'u.id as userId', 'u.email', 'u.name', 'p.createdAt as joinedAt');
+    const revoked = (await trx('teamSeatRevocations as r')
+      .join('users as u', 'u.id', 'r.userId')
+      .where('r.couponId', team.bulkCouponId)
+      .orderBy('r.createdAt', 'desc')
+      .select('u.id as userId', 'u.email', 'u.name', 'r.createdAt as revokedAt')) as RevokedMember[];
+    const live = await teamLive(trx, team.bulkCouponId);
     return {
       purchaseId: team.id,
       product,
@@ -271,11 +272,9 @@ export function teamService({ db, config, outbox }: Deps) {
         // The owner giving up their own seat may take it again; anyone else is removed and told.
         if (!ownSeat) {
           await keepOutOfTeam(trx, team.bulkCouponId, seat.userId, actor.id);
-          const [member, owner, product] = await Promise.all([
-            trx('users').where({ id: seat.userId }).first('email'),
-            trx('users').where({ id: team.userId }).first('email'),
-            trx('products').where({ id: team.productId }).first('name'),
-          ]);
+          const member = await trx('users').where({ id: seat.userId }).first('email');
+          const owner = await trx('users').where({ id: team.userId }).first('email');
+          const product = await trx('products').where({ id: team.productId }).first('name');
           // In the revocation's transaction: the member is told exactly when the seat is gone.
           const removal = { ownerEmail: owner.email, bySupport: actor.staff && !ownerActing };
           await outbox.enqueue(trx, teamSeatRevokedEmail(member.email, product.name, removal));

@@ -186,14 +186,15 @@ export function transferService({ db, clock, config, logger, outbox, provider, l
   }
 
   const view = async (trx: Knex | Knex.Transaction, transfer: TransferRow): Promise<TransferView> => {
-    const [purchase, source, target] = await Promise.all([
-      trx('purchases as p')
-        .join('products as pr', 'pr.id', 'p.productId')
-        .where('p.id', transfer.purchaseId)
-        .first('pr.name as productName', 'pr.id as productId', 'pr.slug as productSlug'),
-      trx('users').where({ id: transfer.sourceUserId }).first('email'),
-      transfer.targetUserId ? trx('users').where({ id: transfer.targetUserId }).first('email') : null,
-    ]);
+    // One statement at a time: `trx` may be a transaction, whose one connection runs one at a time.
+    const purchase = await trx('purchases as p')
+      .join('products as pr', 'pr.id', 'p.productId')
+      .where('p.id', transfer.purchaseId)
+      .first('pr.name as productName', 'pr.id as productId', 'pr.slug as productSlug');
+    const source = await trx('users').where({ id: transfer.sourceUserId }).first('email');
+    const target = transfer.targetUserId
+      ? await trx('users').where({ id: transfer.targetUserId }).first('email')
+      : null;
     return {
       id: transfer.id,
       state: transfer.transferState,
@@ -378,10 +379,8 @@ export function transferService({ db, clock, config, logger, outbox, provider, l
         // The recipient may have bought the course since the offer: one person never holds two copies. Fulfilment
         // locks the product, so a purchase of theirs being written now is waited for.
         await trx('products').where({ id: purchase.productId }).forUpdate().first('id');
-        const [owner, recipient] = await Promise.all([
-          trx('users').where({ id: purchase.userId }).first('id', 'email'),
-          trx('users').where({ id: userId }).first('id', 'email'),
-        ]);
+        const owner = await trx('users').where({ id: purchase.userId }).first('id', 'email');
+        const recipient = await trx('users').where({ id: userId }).first('id', 'email');
         await refuseIfHolding(trx, recipient, purchase.productId);
         const now = clock.now();
         await move(trx, transfer, 'CONFIRMED', { confirmedAt: now });

@@ -79,10 +79,8 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
           .ignore()
           .returning('amount');
         if (!fresh) {
-          const [replayed, charge] = await Promise.all([
-            trx('testProviderRefunds').where({ idempotencyKey }).first('amount'),
-            trx('testProviderSessions').where({ chargeIdentifier }).first('refunded'),
-          ]);
+          const replayed = await trx('testProviderRefunds').where({ idempotencyKey }).first('amount');
+          const charge = await trx('testProviderSessions').where({ chargeIdentifier }).first('refunded');
           return { identifier, amount: replayed.amount as number, refundedTotal: charge.refunded as number };
         }
         // One conditional update: never refunds more than was charged, whoever asks at the same time.
