@@ -14,20 +14,21 @@ import {
 } from 'react-admin';
 import type { BulkActionName, ConsoleDataProvider } from '../dataProvider';
 
+/** Each action's group of words in the catalog (console.lists.bulk.*). */
+const MESSAGES: Record<BulkActionName, string> = {
+  'coupons/deactivate': 'deactivateCoupons',
+  'outbox-emails/resend': 'resendEmails',
+  'jobs/retry': 'retryJobs',
+};
+
 /**
  * One of the console's bulk actions on the selected rows (one API call, one transaction), asked for first. Done, it
  * says how many were done and which were skipped and why, then clears the selection and refreshes the list.
- * `messages` is a catalog prefix with `label`, `title`, `content` and `done` (all pluralised by the count).
+ * Its words are the action's group under console.lists.bulk: `label`, `title`, `content` and `done` (all
+ * pluralised by the count).
  */
-export function BulkActionButton({
-  action,
-  messages,
-  icon,
-}: {
-  action: BulkActionName;
-  messages: string;
-  icon: ReactElement;
-}) {
+export function BulkActionButton({ action, icon }: { action: BulkActionName; icon: ReactElement }) {
+  const messages = `console.lists.bulk.${MESSAGES[action]}`;
   const resource = useResourceContext()!;
   const { selectedIds } = useListContext();
   const dataProvider = useDataProvider<ConsoleDataProvider>();

@@ -44,9 +44,7 @@ const filters = [
 ];
 
 /** The selected coupons made inactive at once (active ones; the others are said to be skipped). */
-const bulkActions = (
-  <BulkActionButton action="coupons/deactivate" messages="console.lists.bulk.deactivateCoupons" icon={<BlockIcon />} />
-);
+const bulkActions = <BulkActionButton action="coupons/deactivate" icon={<BlockIcon />} />;
 
 /**
  * A coupon's code, or for a coupon without one what it is (Site-wide sale, Team seats) in italics, so the two kinds

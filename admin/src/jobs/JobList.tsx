@@ -42,9 +42,7 @@ function FailedOnlyButton() {
 }
 
 /** The selected failed jobs run again at once (the others are said to be skipped). */
-const bulkActions = (
-  <BulkActionButton action="jobs/retry" messages="console.lists.bulk.retryJobs" icon={<ReplayIcon />} />
-);
+const bulkActions = <BulkActionButton action="jobs/retry" icon={<ReplayIcon />} />;
 
 /** On a phone: one line per job (its name, state, error and when), opening its page, where a failed one is retried. */
 function NarrowRows() {

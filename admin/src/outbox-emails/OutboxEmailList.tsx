@@ -15,9 +15,7 @@ const filters = [
 ];
 
 /** The selected failed or sent emails queued again at once (the others are said to be skipped, and why). */
-const bulkActions = (
-  <BulkActionButton action="outbox-emails/resend" messages="console.lists.bulk.resendEmails" icon={<SendIcon />} />
-);
+const bulkActions = <BulkActionButton action="outbox-emails/resend" icon={<SendIcon />} />;
 
 export function OutboxEmailList() {
   return (
