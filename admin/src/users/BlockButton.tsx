@@ -1,27 +1,23 @@
 import { useState } from 'react';
-import { Button, TextField } from '@mui/material';
+import { Button } from '@mui/material';
 import BlockIcon from '@mui/icons-material/Block';
 import LockOpenIcon from '@mui/icons-material/LockOpen';
 import { useGetIdentity, usePermissions, useRecordContext, useTranslate } from 'react-admin';
 import { ConfirmActionDialog } from '../common/ActionDialog';
+import { ReasonField, useReason } from '../common/ReasonField';
 import { useConsoleAction } from '../common/useConsoleAction';
 import { canRevoke, isAdmin, STAFF_ROLES } from '../permissions';
 import type { User } from './types';
 
 function BlockDialog({ user, onClose }: { user: User; onClose(): void }) {
   const translate = useTranslate();
-  const [reason, setReason] = useState('');
-  const [touched, setTouched] = useState(false);
+  const reason = useReason();
   const who = user.name || user.email;
-  const tooShort = reason.trim().length < 3;
   const block = useConsoleAction(
-    (dataProvider) => {
-      if (tooShort) {
-        setTouched(true);
-        return Promise.reject(new Error(translate('resources.users.block.reasonRequired')));
-      }
-      return dataProvider.blockUser(user.id, reason.trim());
-    },
+    (dataProvider) =>
+      reason.check()
+        ? dataProvider.blockUser(user.id, reason.trimmed)
+        : Promise.reject(new Error(translate('resources.users.block.reasonRequired'))),
     (result) => ({
       message: 'resources.users.block.done',
       messageArgs: {
@@ -42,22 +38,13 @@ function BlockDialog({ user, onClose }: { user: User; onClose(): void }) {
       mutation={block}
       onClose={onClose}
     >
-      <TextField
-        label={translate('resources.users.block.reason')}
-        value={reason}
-        onChange={(event) => setReason(event.target.value)}
-        onBlur={() => setTouched(true)}
-        error={touched && tooShort}
-        helperText={
-          touched && tooShort
-            ? translate('resources.users.block.reasonRequired')
-            : translate('resources.users.block.reasonHelp')
-        }
-        required
-        fullWidth
-        multiline
-        sx={{ mt: 2 }}
-        slotProps={{ htmlInput: { maxLength: 500 } }}
+      <ReasonField
+        words={{
+          label: 'resources.users.block.reason',
+          help: 'resources.users.block.reasonHelp',
+          required: 'resources.users.block.reasonRequired',
+        }}
+        field={reason.field}
       />
     </ConfirmActionDialog>
   );

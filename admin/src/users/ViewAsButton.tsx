@@ -4,6 +4,7 @@ import VisibilityIcon from '@mui/icons-material/VisibilityOutlined';
 import { useMutation } from '@tanstack/react-query';
 import { useDataProvider, usePermissions, useRecordContext, useTranslate } from 'react-admin';
 import { ConfirmActionDialog } from '../common/ActionDialog';
+import { ReasonField, useReason } from '../common/ReasonField';
 import type { ConsoleDataProvider } from '../dataProvider';
 import { canRevoke, STAFF_ROLES } from '../permissions';
 import type { User } from './types';
@@ -13,18 +14,13 @@ const DURATIONS = [5, 15, 30];
 function ViewAsDialog({ user, onClose }: { user: User; onClose(): void }) {
   const translate = useTranslate();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
-  const [reason, setReason] = useState('');
+  const reason = useReason();
   const [minutes, setMinutes] = useState(15);
-  const [touched, setTouched] = useState(false);
   const who = user.name || user.email;
-  const tooShort = reason.trim().length < 3;
   const start = useMutation({
     mutationFn: async () => {
-      if (tooShort) {
-        setTouched(true);
-        throw new Error(translate('resources.users.viewAs.reasonRequired'));
-      }
-      const { data } = await dataProvider.startViewAs(user.id, reason.trim(), minutes);
+      if (!reason.check()) throw new Error(translate('resources.users.viewAs.reasonRequired'));
+      const { data } = await dataProvider.startViewAs(user.id, reason.trimmed, minutes);
       // The storefront, in a new tab, as this person: the console stays yours.
       window.open(data.path, '_blank', 'noopener');
       return data;
@@ -41,22 +37,13 @@ function ViewAsDialog({ user, onClose }: { user: User; onClose(): void }) {
       mutation={start}
       onClose={onClose}
     >
-      <TextField
-        label={translate('resources.users.viewAs.reason')}
-        value={reason}
-        onChange={(event) => setReason(event.target.value)}
-        onBlur={() => setTouched(true)}
-        error={touched && tooShort}
-        helperText={
-          touched && tooShort
-            ? translate('resources.users.viewAs.reasonRequired')
-            : translate('resources.users.viewAs.reasonHelp')
-        }
-        required
-        fullWidth
-        multiline
-        sx={{ mt: 2 }}
-        slotProps={{ htmlInput: { maxLength: 500 } }}
+      <ReasonField
+        words={{
+          label: 'resources.users.viewAs.reason',
+          help: 'resources.users.viewAs.reasonHelp',
+          required: 'resources.users.viewAs.reasonRequired',
+        }}
+        field={reason.field}
       />
       <TextField
         select
