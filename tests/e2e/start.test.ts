@@ -35,7 +35,13 @@ function crash(started: Started): void {
   const group = execSync(`ps -o pid=,args= -g ${started.child.pid}`, { encoding: 'utf8' });
   for (const line of group.trim().split('\n')) {
     const [pid, ...args] = line.trim().split(/\s+/);
-    if (!args.join(' ').includes('postgres')) process.kill(Number(pid), 'SIGKILL');
+    if (args.join(' ').includes('postgres')) continue;
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch (error) {
+      // Gone between ps and the kill (a short-lived child, such as the start's ffmpeg probe): nothing to kill.
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
   }
 }
 
