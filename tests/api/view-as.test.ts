@@ -37,7 +37,7 @@ describe('safe view-as', () => {
   it('shows the storefront as the learner, refuses every write there, keeps the console the staff member’s, and audits it', async () => {
     const { answer, viewing } = await startView(support, learner.user.id);
     expect(answer.status).toBe(201);
-    expect(answer.body.path).toBe('/my-learning');
+    expect(answer.body.path).toBe('/learning');
     expect(Date.parse(answer.body.expiresAt) - clock.now().getTime()).toBe(15 * MINUTE);
 
     const me = await as(viewing!, request(app).get('/api/store/me'));

@@ -122,6 +122,11 @@ describe('customer timeline, pricing simulator and view-as (Chromium)', () => {
     const banner = storefront.getByRole('region', { name: 'Support view' });
     await banner.getByText(`Viewing as ${fixture.buyer.email}`).waitFor();
     await banner.getByText(/Reason: Ticket 512: cannot see the invoice/).waitFor();
+    // It lands on the learner's own page, showing their courses, not on a page the storefront does not have.
+    expect(new URL(storefront.url()).pathname).toBe('/learning');
+    await storefront.getByRole('heading', { name: 'My learning', level: 1 }).waitFor();
+    await storefront.locator('.my-course').first().waitFor();
+    expect(await storefront.getByRole('heading', { name: 'Page not found' }).count()).toBe(0);
 
     // On another page too, and every change refused with a plain message.
     await storefront.goto(`${site().baseUrl}/settings`);

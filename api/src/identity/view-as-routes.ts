@@ -3,8 +3,9 @@ import type { Config } from '../config';
 import { actorOf, authOf, clearViewAsCookie, setViewAsCookie, VIEW_AS_END_PATH } from '../http/auth';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
+import { MY_LEARNING_PATH } from '../shared/storefront-paths';
 import { ViewAsBody, type ViewAsStarted } from './schemas';
-import type { ViewAs } from './view-as';
+import { VIEW_AS_ROLES, type ViewAs } from './view-as';
 
 /** Support's view of a learner's storefront: started from the console, ended from the storefront's banner. */
 export function viewAsRoutes({
@@ -17,7 +18,7 @@ export function viewAsRoutes({
   config: Pick<Config, 'NODE_ENV'>;
 }) {
   const admin = new Router();
-  admin.post('/users/:id/view-as', allow.roles('support'), async (ctx) => {
+  admin.post('/users/:id/view-as', allow.roles(...VIEW_AS_ROLES), async (ctx) => {
     const input = ViewAsBody.parse(ctx.request.body);
     const { token, expiresAt } = await viewAs.start(
       actorOf(ctx),
@@ -28,7 +29,7 @@ export function viewAsRoutes({
     // Same origin: the cookie is set here, and the storefront the console opens is theirs until it ends.
     setViewAsCookie(ctx, token, expiresAt, config);
     ctx.status = 201;
-    ctx.body = { path: '/my-learning', expiresAt } satisfies ViewAsStarted;
+    ctx.body = { path: MY_LEARNING_PATH, expiresAt } satisfies ViewAsStarted;
   });
 
   const store = new Router();
