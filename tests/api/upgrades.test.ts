@@ -83,4 +83,32 @@ describe('upgrades (DOMAIN §5.3)', () => {
     expect(settled.body.status).toBe('fulfilled');
     expect((await Purchase.query(db()).findById(settled.body.purchaseId))!.upgradedFromId).toBe(source.purchaseId);
   });
+
+  it('takes no credit across currencies: ¥4,000 paid is not $40.00 off, and the quote says why', async () => {
+    const yenBasics = await createProduct(db(), { name: 'Basics in yen', unitAmount: 4000, currency: 'jpy' });
+    await makeUpgradable(db(), yenBasics, complete);
+    const buyer = await signedIn(db());
+    const source = await services.checkouts.fulfil(await startCheckout(buyer.user, yenBasics));
+
+    const quote = await as(buyer, request(app).get(`/api/store/products/${complete.id}/quote`));
+    expect(quote.status).toBe(200);
+    expect(quote.body.currency).toBe('usd');
+    expect(quote.body.upgrade).toBeNull();
+    expect(quote.body.quote).toMatchObject({ credit: 0, finalPrice: 10_000 });
+    expect(quote.body.upgradeRefused).toMatchObject({ fromPurchaseId: source.purchaseId, reason: 'other-currency' });
+    expect(quote.body.upgradeRefused.message).toMatch(/another currency/);
+
+    // Asked for by id, the upgrade is refused with its own code, before anything is reserved or charged.
+    const made = await as(
+      buyer,
+      request(app)
+        .post('/api/store/checkout')
+        .send({ productId: complete.id, quantity: 1, upgradeFrom: source.purchaseId }),
+    );
+    expect(made.status).toBe(409);
+    expect(made.body.code).toBe('upgrade-other-currency');
+    expect(
+      await db()('checkouts').where({ buyerUserId: buyer.user.id, productId: complete.id }).first(),
+    ).toBeUndefined();
+  });
 });

@@ -249,8 +249,11 @@ export async function insertCharge(trx: Knex.Transaction, input: NewCharge): Pro
 }
 
 export const lockPurchase = (trx: Knex.Transaction, purchaseId: string) =>
-  trx('purchases').where({ id: purchaseId }).forUpdate().first('userId', 'status', 'merchantChargeId') as Promise<
-    Pick<Purchase, 'userId' | 'status' | 'merchantChargeId'> | undefined
+  trx('purchases')
+    .where({ id: purchaseId })
+    .forUpdate()
+    .first('userId', 'status', 'merchantChargeId', 'currency') as Promise<
+    Pick<Purchase, 'userId' | 'status' | 'merchantChargeId' | 'currency'> | undefined
   >;
 
 export const upgradeOf = (trx: Knex.Transaction, purchaseId: string) =>

@@ -30,6 +30,9 @@ export interface PreviewRequest extends QuoteRequest {
   ip: string | null;
 }
 
+const OTHER_CURRENCY_MESSAGE =
+  'Your earlier purchase was paid in another currency, so it gives no credit toward this price.';
+
 interface OnSale {
   product: Product;
   price: Price;
@@ -70,12 +73,18 @@ export function quoteService({
     );
   }
 
-  /** The owned purchase that gives the most credit toward this product: an upgradable one, or this product bought regionally. */
+  /**
+   * The owned purchase that gives the most credit toward this product: an upgradable one, or this product bought
+   * regionally. Only a purchase paid in the price's currency earns credit: ¥4,000 is not $40.00, and no rate is
+   * applied, so one paid in another currency is named in `otherCurrency` (the quote says why it gives nothing) and
+   * refused when asked for by id.
+   */
   async function upgradeSource(
     buyer: User,
     productId: string,
+    currency: string,
     requestedId?: string,
-  ): Promise<{ purchase: Purchase; credit: number } | null> {
+  ): Promise<{ best: { purchase: Purchase; credit: number } | null; otherCurrency: Purchase | null }> {
     const candidates = await Purchase.query(db)
       .where({ userId: buyer.id })
       .whereIn('status', GRANTING_STATUSES)
@@ -90,15 +99,19 @@ export function quoteService({
           .orWhere((same) => same.where({ productId, status: 'Restricted' })),
       )
       .whereNotExists(Purchase.query(db).alias('later').whereColumn('later.upgradedFromId', 'purchases.id'));
-    const usable = requestedId ? candidates.filter((p) => p.id === requestedId) : candidates;
-    if (requestedId && !usable.length)
+    const asked = requestedId ? candidates.filter((p) => p.id === requestedId) : candidates;
+    if (requestedId && !asked.length)
       throw new AppError('upgrade-not-available', 'That purchase cannot be upgraded to this course.');
+    const usable = asked.filter((p) => p.currency === currency);
+    const otherCurrency = asked.find((p) => p.currency !== currency) ?? null;
+    if (requestedId && otherCurrency)
+      throw new AppError('upgrade-other-currency', OTHER_CURRENCY_MESSAGE, { upgradeFrom: OTHER_CURRENCY_MESSAGE });
     let best: { purchase: Purchase; credit: number } | null = null;
     for (const purchase of usable) {
       const credit = await paidNetOfRefunds(purchase);
       if (!best || credit > best.credit) best = { purchase, credit };
     }
-    return best;
+    return { best, otherCurrency: best ? null : otherCurrency };
   }
 
   async function priced(
@@ -120,7 +133,9 @@ export function quoteService({
     const reason = request.couponCode ? couponProblem(entered, product.id, now) : null;
     const problem = reason && problemFor(reason, Boolean(buyer));
     const pppBp = pppForCountry(request.country);
-    const upgrade = buyer && !team ? await upgradeSource(buyer, product.id, request.upgradeFromId) : null;
+    const source =
+      buyer && !team ? await upgradeSource(buyer, product.id, price.currency, request.upgradeFromId) : null;
+    const upgrade = source?.best ?? null;
     if (request.upgradeFromId && !buyer) throw new AppError('unauthenticated', 'Sign in to upgrade a course you own.');
 
     const result = quote({
@@ -153,6 +168,9 @@ export function quoteService({
             credit: result.credit,
             worth: upgrade.credit,
           }
+        : null,
+      upgradeRefused: source?.otherCurrency
+        ? { fromPurchaseId: source.otherCurrency.id, reason: 'other-currency', message: OTHER_CURRENCY_MESSAGE }
         : null,
       team: team ? { seats: request.quantity + existingSeats, existingSeats } : null,
       teamTiers: TEAM_TIERS,

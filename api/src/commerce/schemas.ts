@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { EmailAddress } from '../identity/schemas';
+import { EmailAddress, StaffReason } from '../identity/schemas';
 import type { ActiveStatus } from '../shared/active-status';
 import { STAFF_REFUND_REASONS } from '../shared/refund-reasons';
+import type { PurchaseKind } from '../shared/purchase-kinds';
 import type { PurchaseStatus } from '../shared/purchase-status';
 import type { TransferState } from '../shared/transfer-states';
 import type { Quote, TeamTier } from './pricing';
@@ -84,6 +85,10 @@ export const AddSeatsBody = z
 export type AddSeatsRequest = z.input<typeof AddSeatsBody>;
 export const RevokedParams = z.object({ id: Id, userId: Id });
 
+/** Staff give a person a course (POST /api/admin/users/:id/comps): which product, and why (the staff reason). */
+export const CompBody = z.strictObject({ productId: Id, reason: StaffReason });
+export type CompRequest = z.input<typeof CompBody>;
+
 /** Giving a purchase to someone else. */
 export const TransferBody = z.object({ email: EmailAddress }).strict();
 
@@ -118,6 +123,8 @@ export interface QuotePreview {
   coupon: { code: string; problem: CouponProblem | null; message: string | null } | null;
   /** `worth`: what the source was paid, net of refunds; `credit`: what comes off (the minimum charge can add cents). */
   upgrade: { fromPurchaseId: string; fromProductId: string; credit: number; worth: number } | null;
+  /** An owned upgradable purchase that gives no credit, and why (paid in another currency: amounts are not converted). */
+  upgradeRefused: { fromPurchaseId: string; reason: 'other-currency'; message: string } | null;
   team: { seats: number; existingSeats: number } | null;
   /** The team tiers (DOMAIN §5): seats bought, now and before → discount; the product page lists them. */
   teamTiers: readonly TeamTier[];
@@ -366,6 +373,36 @@ export interface ReceiptAgainAnswer {
   created: boolean;
 }
 
+/** POST /api/admin/users/:id/comps: the purchase given (kind comp, Valid, nothing paid) and where its email went. */
+export interface CompGiven {
+  purchaseId: string;
+  userId: string;
+  productId: string;
+  productName: string;
+  createdAt: Date;
+  emailedTo: string;
+}
+
+/**
+ * GET /api/admin/users/:id/purchase-totals: what a person has bought over their lifetime, one line per currency
+ * (amounts in two do not add up), in cents from the same charges the finance exports list: paid is their charges'
+ * gross, refunded what those charges gave back, net the difference. Comps are counted, never summed (they cost 0).
+ */
+export interface PurchaseTotals {
+  currencies: {
+    currency: string;
+    paid: number;
+    refunded: number;
+    net: number;
+    /** Every purchase in this currency, comps and team seats included. */
+    purchases: number;
+    /** Purchases with a charge (what was paid for). */
+    charges: number;
+    refunds: number;
+    comps: number;
+  }[];
+}
+
 /** A purchase as the console sees it (the `purchases` resource: the row, every column). */
 export interface PurchaseRecord {
   id: string;
@@ -386,6 +423,10 @@ export interface PurchaseRecord {
   upgradedFromId: string | null;
   /** Why staff banned or refunded it, when they did. */
   statusReason: string | null;
+  /** `comp`: given by staff (compedById) for compReason, nothing paid. */
+  kind: PurchaseKind;
+  compReason: string | null;
+  compedById: string | null;
   createdAt: Date;
   updatedAt: Date;
   /** Cents its charge has refunded so far (0 without a charge); a partial refund leaves the purchase Valid. */

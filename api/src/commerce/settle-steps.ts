@@ -106,6 +106,8 @@ async function upgradeProblem(trx: Knex.Transaction, checkout: CheckoutRow, buye
     !source ||
     source.userId !== buyer.id ||
     !(GRANTING_STATUSES as readonly string[]).includes(source.status) ||
+    // Credit is never taken across currencies (quotes.ts): a price changed to another currency since the quote.
+    source.currency !== checkout.currency ||
     used
   )
     return 'upgrade-not-available';
