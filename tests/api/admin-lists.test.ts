@@ -9,7 +9,7 @@ import { JOBS_SCHEMA } from '../../api/src/jobs/models';
 import { jobQueue } from '../../api/src/jobs/queue';
 import { EXPIRE_CHECKOUTS } from '../../api/src/jobs/recurring';
 import { SECRET_PLACEHOLDER } from '../../api/src/mail/outbox';
-import { createCoupon, createResource, createUser } from '../../seeds/factories';
+import { createCoupon, createProduct, createPurchase, createResource, createUser } from '../../seeds/factories';
 import { testApp } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
@@ -274,6 +274,37 @@ describe('console lists: CSV exports, saved filters, bulk actions', () => {
       );
       expect((await deactivate(support, tooMany)).status).toBe(400);
       expect((await deactivate(support, ['not-an-id'])).status).toBe(400);
+    });
+
+    it('leaves a team’s seat coupon active, in bulk and on its own, saying why, so its invite link keeps working', async () => {
+      const product = await createProduct(db(), { name: 'Team Bulk Course' });
+      const team = await createPurchase(db(), { user: await createUser(db()), product, totalAmount: 19_600 });
+      const seats = await createCoupon(db(), {
+        code: null,
+        percentageDiscount: 1,
+        maxUses: 4,
+        restrictedToProductId: product.id,
+        bulkPurchaseId: team.id,
+      });
+      await db()('purchases').where({ id: team.id }).update({ bulkCouponId: seats.id });
+      const plain = await createCoupon(db(), { code: 'BULKPLAIN' });
+
+      const answer = await as(support, request(app()).post('/api/admin/coupons/deactivate')).send({
+        ids: [seats.id, plain.id],
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.body.data).toEqual({
+        done: 1,
+        doneIds: [plain.id],
+        skipped: [{ id: seats.id, reason: 'coupon-is-team-seats', message: expect.stringMatching(/invite link/) }],
+      });
+
+      // Its own edit refuses too, on the field, and writes nothing.
+      const edit = await as(support, request(app()).put(`/api/admin/coupons/${seats.id}`)).send({ status: 'inactive' });
+      expect(edit.status).toBe(409);
+      expect(edit.body).toMatchObject({ code: 'coupon-is-team-seats', errors: { status: expect.any(String) } });
+      expect(await db()('coupons').where({ id: seats.id }).first('status')).toEqual({ status: 'active' });
+      expect(await db()('auditLogs').where({ resource: 'coupons', recordId: seats.id })).toEqual([]);
     });
 
     it('resends failed and sent emails, not one waiting, one without a body, nor a sent one-time link', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { recordAudit, type Actor } from '../audit/record';
 import { Coupon } from '../commerce/models';
+import { TEAM_COUPON_STAYS_ACTIVE } from '../commerce/team-coupons';
 import type { Db } from '../db/connection';
 import type { JobQueue } from '../jobs/queue';
 import { QueueJob } from '../jobs/models';
@@ -67,7 +68,10 @@ export function bulkActions({
   changed?: () => void;
 }) {
   return {
-    /** Active coupons become inactive (codes stop working, a site-wide sale ends), as the coupon's edit does. */
+    /**
+     * Active coupons become inactive (codes stop working, a site-wide sale ends), as the coupon's edit does; a team's
+     * seat coupon is left alone, as its edit refuses.
+     */
     async deactivateCoupons(ids: readonly string[], context: BulkContext): Promise<BulkOutcome> {
       const outcome = await eachOf(
         db,
@@ -82,7 +86,9 @@ export function bulkActions({
             ? { reason: 'not-found', message: 'No such coupon.' }
             : coupon.status !== 'active'
               ? { reason: 'already-inactive', message: 'The coupon is inactive already.' }
-              : null,
+              : coupon.bulkPurchaseId
+                ? { reason: 'coupon-is-team-seats', message: TEAM_COUPON_STAYS_ACTIVE }
+                : null,
         async (trx, coupon) => {
           const updated = await Coupon.query(trx).patchAndFetchById(coupon.id, { status: 'inactive' });
           await recordAudit(trx, {

@@ -1,4 +1,5 @@
 import { Coupon, Purchase, PurchaseUserTransfer } from '../../commerce/models';
+import { teamCouponStaysActive } from '../../commerce/team-coupons';
 import { CouponCreate, CouponUpdate } from '../schemas/commerce';
 import { AppError } from '../../http/errors';
 import { defineResource } from '../resource';
@@ -28,6 +29,7 @@ export const coupons = defineResource({
   update: CouponUpdate,
   async checkWrite(_hook, operation, input, current) {
     if (operation !== 'update' || !current?.bulkPurchaseId) return;
+    if (input.status === 'inactive') throw teamCouponStaysActive();
     const locked = ['percentageDiscount', 'maxUses', 'restrictedToProductId', 'default', 'code', 'expires'].filter(
       (f) => f in input,
     );
