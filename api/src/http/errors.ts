@@ -14,7 +14,6 @@ export const ERROR_STATUS = {
   'product-has-purchases': 409,
   'coupon-has-purchases': 409,
   'coupon-is-team-seats': 409,
-  'coupon-is-team-seats': 409,
   'user-has-purchases': 409,
   'price-has-sales': 409,
   'product-not-found': 404,
