@@ -2,20 +2,25 @@ import { Readable } from 'node:stream';
 
 /**
  * CSV as RFC 4180 writes it (comma, double quotes, CRLF), for exports of millions of rows (finance's and every
- * console list's): a cell is quoted only when it holds a comma, a quote or a line break, and a quote inside is
- * doubled. Finance's values arrive as PostgreSQL's own text, so nothing is parsed only to be printed again.
- * csv-stringify writes the same bytes at five to ten times the cost per row (tuples and closures for every cell),
- * and with CRLF records it left a lone CR or LF unquoted, which splits the record: tests/unit/finance-csv.test.ts
- * holds the two side by side.
+ * console list's), readable whichever separator a spreadsheet's locale expects: Excel in much of Europe splits on
+ * `;`, so a cell is quoted when it holds a comma, a semicolon, a quote, a line break or a tab, or starts or ends with
+ * a space (which a spreadsheet would trim), and a quote inside is doubled. Finance's values arrive as PostgreSQL's
+ * own text, so nothing is parsed only to be printed again. csv-stringify writes the same bytes (with `quoted_match`
+ * for the semicolon, tab and edge spaces) at five to ten times the cost per row (tuples and closures for every
+ * cell), and with CRLF records it left a lone CR or LF unquoted, which splits the record:
+ * tests/unit/finance-csv.test.ts holds the two side by side.
  */
 
-const FORMULA = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
+/** A formula start, after any spaces a spreadsheet would skip: = + - @, or a tab or carriage return. */
+const FORMULA = /^ *[=+\-@\t\r]/;
+const NEEDS_QUOTES = /[",;\t\r\n]|^ | $/;
 const QUOTES = /"/g;
 
 /**
- * A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return) as a formula; a leading quote
- * makes it text. Only text cells are touched: amounts stay numbers (a refund is a negative number, not a formula).
+ * A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return) as a formula (OWASP's CSV
+ * injection); a leading apostrophe makes it text. The check is on the whole cell: a `;=cmd` inside one is quoted, so
+ * no spreadsheet splits a formula out of it. Only text cells are touched: amounts stay numbers (a refund is a
+ * negative number, not a formula).
  */
 export function neutraliseFormula(value: string): string {
   return FORMULA.test(value) ? `'${value}` : value;
