@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -360,6 +360,76 @@ describe('lesson videos: upload and processing', { timeout: 120_000 }, () => {
       status: 'failed',
       error: 'the uploaded file has no video stream (is it an audio file?)',
     });
+  });
+
+  it("refuses HLS and DASH playlists and concat lists that name another lesson's video on this disk: none becomes ready", async () => {
+    const db = database().db;
+    const api = await replica();
+    // Another author's lesson, processed: its segments lie in MEDIA_DIR.
+    const paid = await lesson('Paid lesson');
+    const { videoId: paidId } = await uploadVideo(
+      api,
+      staff,
+      paid.id,
+      await makeVideo('paid.mp4', { size: '640x360', seconds: 2 }),
+      'paid.mp4',
+    );
+    await api.services.jobs.runDue(PROCESS_VIDEO_JOB);
+    expect((await record(api, paidId)).body.status).toBe('ready');
+    const rendition = path.join(mediaDir, 'videos', paidId, 'v1', '360p');
+    const segment = path.join(rendition, 'seg-00001.ts');
+    await access(segment);
+
+    const playlists: [string, string][] = [
+      ['hls.mp4', `#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\nfile://${path.join(rendition, 'index.m3u8')}\n`],
+      [
+        'dash.mp4',
+        [
+          '<?xml version="1.0" encoding="utf-8"?>',
+          '<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT2S" minBufferTime="PT2S" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011">',
+          `<Period><AdaptationSet mimeType="video/mp2t"><Representation id="1" bandwidth="800000" width="640" height="360">`,
+          `<BaseURL>file://${segment}</BaseURL></Representation></AdaptationSet></Period></MPD>`,
+        ].join('\n'),
+      ],
+      ['list.mp4', `ffconcat version 1.0\nfile '${segment}'\n`],
+    ];
+    // Read by ffmpeg as they were before: each would have been a playable copy (the HLS and DASH ones are).
+    for (const [name, text] of playlists.slice(0, 2)) {
+      await writeFile(path.join(workDir, name), text);
+      const probed = await run('ffprobe', [
+        '-v',
+        'error',
+        '-show_entries',
+        'format=format_name,duration',
+        path.join(workDir, name),
+      ]);
+      expect(probed.stdout).toMatch(/duration=2\./);
+    }
+
+    const uploads = [];
+    for (const [name, text] of playlists) {
+      uploads.push(await uploadVideo(api, staff, (await lesson(`Free ${name}`)).id, Buffer.from(text), name));
+    }
+    await api.services.jobs.runDue(PROCESS_VIDEO_JOB);
+    for (const [i, { videoId }] of uploads.entries()) {
+      const failed = await record(api, videoId);
+      expect(failed.body).toMatchObject({
+        status: 'failed',
+        errorCode: 'video-playlist-refused',
+        error: `the uploaded file is a playlist or manifest (${playlists[i]![0]}), not a video: the files it names are not read; upload the lesson's video file itself`,
+        renditionHeights: [],
+        durationMs: null,
+      });
+      expect(await storageOf(api).exists(`videos/${videoId}/v1/master.m3u8`)).toBe(false);
+    }
+    expect(
+      await LessonVideo.query(db)
+        .whereIn(
+          'id',
+          uploads.map((u) => u.videoId),
+        )
+        .where({ status: 'ready' }),
+    ).toEqual([]);
   });
 
   it('without ffmpeg, fails the video saying what to install, warns once at start, and the rest of the API answers', async () => {

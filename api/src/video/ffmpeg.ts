@@ -22,15 +22,22 @@ export const FFMPEG_MISSING =
 
 /** ffmpeg or ffprobe could not be started (not installed, or FFMPEG_PATH/FFPROBE_PATH point nowhere). */
 export class VideoToolMissing extends Error {
+  readonly code = 'ffmpeg-missing';
   constructor(readonly program: string) {
     super(FFMPEG_MISSING);
     this.name = 'VideoToolMissing';
   }
 }
 
-/** The source cannot become a video lesson as it is; the message says why in words staff can act on. */
+/**
+ * The source cannot become a video lesson as it is; the message says why in words staff can act on, the code
+ * (`video-playlist-refused`, `video-unreadable` …) says it for programs.
+ */
 export class VideoUnusable extends Error {
-  constructor(message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
     this.name = 'VideoUnusable';
   }
@@ -78,7 +85,7 @@ function run(program: string, args: string[], options: RunOptions): Promise<RunR
       ended = reason;
       child.kill('SIGKILL');
     };
-    const timer = setTimeout(() => stop(new VideoUnusable(options.timeoutMessage)), options.timeoutMs);
+    const timer = setTimeout(() => stop(new VideoUnusable('video-timeout', options.timeoutMessage)), options.timeoutMs);
     const onAbort = () => stop(new VideoRunAborted());
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const cleanUp = () => {
@@ -186,12 +193,77 @@ const ratio = (text: string | undefined): number | null => {
 const PROBE_TIMEOUT_MS = 60_000;
 
 /**
+ * The containers an uploaded video may come in; ffprobe and ffmpeg open nothing else. Left out on purpose: playlists
+ * and manifests (HLS, DASH, concat lists, IMF, SDP) name other files or URLs to read, so one uploaded as a video
+ * would copy whatever it names (another lesson's segments on this server, say) into this lesson; and text, pictures
+ * and image sequences, which are not videos.
+ */
+export const VIDEO_CONTAINERS = [
+  'mov',
+  'mp4',
+  'm4a',
+  '3gp',
+  '3g2',
+  'mj2',
+  'matroska',
+  'webm',
+  'avi',
+  'mpegts',
+  'mpeg',
+  'flv',
+  'asf',
+  'ogg',
+];
+
+/**
+ * Options before the source's `-i`: only the allowed containers, read from the one local file (no network, no
+ * data:, subfile:, concat: or pipe URLs); ffmpeg then refuses anything else with "Format not on whitelist".
+ */
+export const SOURCE_INPUT_OPTIONS = ['-protocol_whitelist', 'file', '-format_whitelist', VIDEO_CONTAINERS.join(',')];
+
+/** What each refused demuxer means to the uploader (ffmpeg names the one it found: `[hls @ 0x…] Format not on whitelist`). */
+const REFUSED_FORMATS: { formats: RegExp; code: string; says: (name: string) => string }[] = [
+  {
+    formats: /^(hls|dash|webm_dash_manifest|concat|imf|sdp|rtp|rtsp)$/,
+    code: 'video-playlist-refused',
+    says: (name) =>
+      `the uploaded file is a playlist or manifest (${name}), not a video: the files it names are not read; upload the lesson's video file itself`,
+  },
+  {
+    formats: /^(tty|bin|xbin|adf|idf)$/,
+    code: 'video-is-text',
+    says: (name) => `the uploaded file is text, not a video (${name}): upload the lesson's video file`,
+  },
+  {
+    formats: /^(image2|gif|apng|[a-z0-9]+_pipe)$/,
+    code: 'video-is-picture',
+    says: (name) => `the uploaded file is a picture, not a video (${name}): upload the lesson's video file`,
+  },
+  {
+    formats: /^(mp3|wav|w64|flac|aac|aiff|amr|ape|wv)$/,
+    code: 'video-no-picture',
+    says: () => 'the uploaded file has no video stream (is it an audio file?)',
+  },
+];
+
+/** The demuxer ffmpeg refused (it found one, but not an allowed container), when that is why it stopped. */
+export function refusedFormat(stderr: string): string | null {
+  return /\[([\w,]+) @ 0x[0-9a-f]+\] Format not on whitelist/.exec(stderr)?.[1] ?? null;
+}
+
+function refusal(format: string, name: string): VideoUnusable {
+  const known = REFUSED_FORMATS.find((r) => r.formats.test(format));
+  if (known) return new VideoUnusable(known.code, known.says(name));
+  return new VideoUnusable(
+    'video-format-refused',
+    `the uploaded file is in a format (${format}) not taken for videos (${name}): upload MP4, MOV, MKV, WebM, AVI, MPEG-TS, FLV, WMV or Ogg`,
+  );
+}
+
+/**
  * Reads the source's facts with ffprobe; a file that is not a video (or has no picture) is a VideoUnusable, which
  * calls the file `name` (its name as uploaded).
  */
-/** Demuxers that take files which are not videos: text (tty and its art formats) and still pictures. */
-const NOT_VIDEO_FORMATS = /^(tty|bin|xbin|adf|idf|image2|[a-z0-9]+_pipe)$/;
-
 export async function probeVideo(
   tools: VideoTools,
   file: string,
@@ -200,7 +272,7 @@ export async function probeVideo(
 ): Promise<ProbedVideo> {
   const result = await run(
     tools.ffprobe,
-    ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file],
+    ['-v', 'error', ...SOURCE_INPUT_OPTIONS, '-print_format', 'json', '-show_format', '-show_streams', file],
     {
       signal,
       timeoutMs: PROBE_TIMEOUT_MS,
@@ -208,7 +280,10 @@ export async function probeVideo(
     },
   );
   if (result.code !== 0) {
+    const refused = refusedFormat(result.stderrTail);
+    if (refused) throw refusal(refused, name);
     throw new VideoUnusable(
+      'video-unreadable',
       `the uploaded file is not a video ffmpeg can read (${lastLine(result.stderrTail, file, name)})`,
     );
   }
@@ -216,19 +291,13 @@ export async function probeVideo(
   try {
     parsed = JSON.parse(result.stdout) as typeof parsed;
   } catch {
-    throw new VideoUnusable('the uploaded file is not a video ffmpeg can read');
-  }
-  // ffmpeg reads anything: a text file as a rendered terminal (tty), a picture as a one-frame "video". Neither is.
-  const format = parsed.format?.format_name ?? '';
-  if (NOT_VIDEO_FORMATS.test(format)) {
-    throw new VideoUnusable(
-      `the uploaded file is ${format === 'tty' ? 'text' : 'a picture'}, not a video (${name}): upload the lesson's video file`,
-    );
+    throw new VideoUnusable('video-unreadable', 'the uploaded file is not a video ffmpeg can read');
   }
   const streams = parsed.streams ?? [];
   // A cover picture in an audio file is a "video" stream too; it is not a video.
   const video = streams.find((s) => s.codec_type === 'video' && !s.disposition?.attached_pic && s.width && s.height);
-  if (!video) throw new VideoUnusable('the uploaded file has no video stream (is it an audio file?)');
+  if (!video)
+    throw new VideoUnusable('video-no-picture', 'the uploaded file has no video stream (is it an audio file?)');
 
   const rotation = Number(
     video.side_data_list?.find((d) => d.rotation !== undefined)?.rotation ?? video.tags?.rotate ?? 0,
@@ -306,6 +375,7 @@ export function transcodeArguments(job: Omit<TranscodeJob, 'signal' | 'timeoutMs
     .join(' ');
   return [
     ...['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-nostats', '-progress', 'pipe:1'],
+    ...SOURCE_INPUT_OPTIONS,
     ...['-i', job.input],
     ...['-filter_complex', filters.join(';')],
     ...maps,
@@ -350,6 +420,9 @@ export async function transcode(tools: VideoTools, job: TranscodeJob): Promise<v
     },
   });
   if (result.code !== 0) {
-    throw new VideoUnusable(`ffmpeg could not convert the video (${lastLine(result.stderrTail, job.input, job.name)})`);
+    throw new VideoUnusable(
+      'video-convert-failed',
+      `ffmpeg could not convert the video (${lastLine(result.stderrTail, job.input, job.name)})`,
+    );
   }
 }

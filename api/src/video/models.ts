@@ -12,6 +12,8 @@ export class LessonVideo extends table('lessonVideos') {
   declare progress: number;
   /** Why processing failed, in words staff can act on. */
   declare error: string | null;
+  /** The same as a stable code (`video-playlist-refused`, `ffmpeg-missing` …). */
+  declare errorCode: string | null;
   /** Bumped by each new source: what processing writes is under `videos/<id>/v<version>/`. */
   declare version: number;
   declare sourceKey: string;

@@ -95,8 +95,13 @@ export function defineVideoProcessing({
   const current = (videoId: string, version: number) =>
     LessonVideo.query(db).where({ id: videoId, version, status: 'processing' });
 
-  async function fail(videoId: string, version: number, reason: string): Promise<void> {
-    await current(videoId, version).patch({ status: 'failed', error: reason.slice(0, 1000), progress: 0 });
+  async function fail(videoId: string, version: number, reason: string, code: string): Promise<void> {
+    await current(videoId, version).patch({
+      status: 'failed',
+      error: reason.slice(0, 1000),
+      errorCode: code,
+      progress: 0,
+    });
     await storage.deletePrefix(versionPrefix(videoId, version)).catch(() => undefined);
   }
 
@@ -148,7 +153,7 @@ export function defineVideoProcessing({
     const claimed = await LessonVideo.query(db)
       .where({ id: videoId, version })
       .whereIn('status', ['queued', 'processing'])
-      .patch({ status: 'processing', progress: 0, error: null });
+      .patch({ status: 'processing', progress: 0, error: null, errorCode: null });
     if (!claimed) {
       logger.debug({ videoId, version }, 'video job for a replaced, removed or finished version: nothing to do');
       return;
@@ -158,7 +163,11 @@ export function defineVideoProcessing({
     const progress = progressWriter(videoId, version);
     try {
       const source = await storage.get(video.sourceKey);
-      if (!source) throw new VideoUnusable('the uploaded file is missing from the storage: upload the video again');
+      if (!source)
+        throw new VideoUnusable(
+          'video-source-missing',
+          'the uploaded file is missing from the storage: upload the video again',
+        );
       const input = path.join(workDir, `source${path.extname(video.sourceKey)}`);
       await pipeline(source.body, createWriteStream(input));
 
@@ -182,7 +191,8 @@ export function defineVideoProcessing({
       for (const rendition of renditions) {
         const folder = path.join(outputDir, renditionName(rendition.height));
         const segments = playlistSegments(await readFile(path.join(folder, 'index.m3u8'), 'utf8'));
-        if (!segments.length) throw new VideoUnusable('ffmpeg made no video segments: the file may be damaged');
+        if (!segments.length)
+          throw new VideoUnusable('video-no-segments', 'ffmpeg made no video segments: the file may be damaged');
         const sized = await Promise.all(
           segments.map(async (s) => ({ seconds: s.seconds, bytes: (await stat(path.join(folder, s.uri))).size })),
         );
@@ -228,7 +238,7 @@ export function defineVideoProcessing({
         // A missing program is the operator's to fix; a file that is no video is staff's (the console says why).
         const level = error instanceof VideoToolMissing ? 'warn' : 'info';
         logger[level]({ videoId, version, reason: error.message }, 'video processing failed');
-        await fail(videoId, version, error.message);
+        await fail(videoId, version, error.message, error.code);
         return;
       }
       if (error instanceof VideoRunAborted) {
@@ -240,7 +250,7 @@ export function defineVideoProcessing({
       }
       if (job.final) {
         const reason = `processing failed (${error instanceof Error ? error.message : String(error)}): press Retry`;
-        await fail(videoId, version, reason);
+        await fail(videoId, version, reason, 'video-processing-failed');
         return;
       }
       await current(videoId, version).patch({ status: 'queued', progress: 0 });

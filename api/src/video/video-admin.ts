@@ -101,6 +101,7 @@ export function videoAdmin({
         'v.status',
         'v.progress',
         'v.error',
+        'v.errorCode',
         'v.version',
         'v.sourceName',
         'v.sourceSize',
@@ -182,6 +183,7 @@ export function videoAdmin({
           status: 'queued' as const,
           progress: 0,
           error: null,
+          errorCode: null,
           version,
           sourceKey: key,
           sourceName: source.filename,
@@ -283,7 +285,9 @@ export function videoAdmin({
         if (row.status !== 'failed') {
           throw new AppError('video-not-failed', `Only a failed video can be retried; this one is ${row.status}.`);
         }
-        await LessonVideo.query(trx).findById(id).patch({ status: 'queued', progress: 0, error: null });
+        await LessonVideo.query(trx)
+          .findById(id)
+          .patch({ status: 'queued', progress: 0, error: null, errorCode: null });
         await jobs.add(trx, PROCESS_VIDEO_JOB, { videoId: id, version: row.version } satisfies ProcessVideoData);
         await recordAudit(trx, {
           ...context,
