@@ -31,6 +31,21 @@ function keysInSource(): Map<string, string> {
 const phrase = (key: string): unknown =>
   key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], messages);
 
+/** A key built at run time (`console.lists.bulk.${name}.label`): the group before its first `${`. */
+const BUILT_KEY = /`((?:console|finance|resources|ra)\.(?:[A-Za-z0-9_-]+\.)*)\$\{/g;
+
+/** Each group of keys the console's code builds at run time, with the first file that builds one. */
+function builtKeyGroups(): Map<string, string> {
+  const groups = new Map<string, string>();
+  for (const file of sourceFiles(SOURCE)) {
+    for (const [, prefix] of readFileSync(file, 'utf8').matchAll(BUILT_KEY)) {
+      const group = prefix!.replace(/\.$/, '');
+      if (!groups.has(group)) groups.set(group, path.relative(SOURCE, file));
+    }
+  }
+  return groups;
+}
+
 describe('the console’s English catalog', () => {
   it('has a phrase for every key the console names', () => {
     const keys = keysInSource();
@@ -39,6 +54,29 @@ describe('the console’s English catalog', () => {
       .filter(([key]) => typeof phrase(key) !== 'string')
       .map(([key, file]) => `${key} (${file})`);
     expect(missing).toEqual([]);
+  });
+
+  it('has the group of phrases for every key the console builds at run time', () => {
+    const groups = builtKeyGroups();
+    expect(groups.size).toBeGreaterThan(20);
+    // `resources.${name}` is any resource's: its names are checked against the registry below.
+    const missing = [...groups]
+      .filter(([group]) => group !== 'resources')
+      .filter(([group]) => typeof phrase(group) !== 'object')
+      .map(([group, file]) => `${group} (${file})`);
+    expect(missing).toEqual([]);
+  });
+
+  it('shows a validation message through react-admin, which decodes it, never as its raw key', () => {
+    // useInput hands a validator's message over encoded (@@react-admin@@"console.limit.whole"): translate() of it
+    // shows that code on screen. react-admin's InputHelperText (or ValidationError) decodes and translates it.
+    const raw = sourceFiles(SOURCE)
+      .filter((file) => {
+        const code = readFileSync(file, 'utf8');
+        return /fieldState\.error/.test(code) && !/<(InputHelperText|ValidationError)\b/.test(code);
+      })
+      .map((file) => path.relative(SOURCE, file));
+    expect(raw).toEqual([]);
   });
 
   it('names every resource of the registry, and every section of its menu', async () => {

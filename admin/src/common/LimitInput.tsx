@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Box, Checkbox, FormControlLabel, TextField as MuiTextField } from '@mui/material';
-import { FieldTitle, useInput, useResourceContext, useTranslate, type Validator } from 'react-admin';
+import { FieldTitle, InputHelperText, useInput, useResourceContext, useTranslate, type Validator } from 'react-admin';
 
 /** How the API stores "no limit" on a count (a coupon's uses, a product's seats). */
 const UNLIMITED = -1;
@@ -46,7 +46,8 @@ export function LimitInput({ source, label, helperText, fallback = 1 }: LimitInp
         }}
         onBlur={field.onBlur}
         error={Boolean(error)}
-        helperText={error ? translate(error) : helperText ? translate(helperText) : ' '}
+        // react-admin encodes a validator's message (its key and arguments): its own helper text decodes it.
+        helperText={<InputHelperText error={error} helperText={helperText} />}
         slotProps={{ htmlInput: { min: 0, step: 1 } }}
       />
       <FormControlLabel
