@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runSeeds } from '../../seeds/run';
-import { createCoupon, createUser } from '../../seeds/factories';
+import { createCoupon, createProduct, createPurchase, createUser } from '../../seeds/factories';
 import {
   ARTIFACTS_DIR,
   checkScreen,
@@ -26,6 +26,18 @@ describe('console lists: CSV export, saved filters and a bulk action (Chromium)'
     await createCoupon(db, { code: 'LISTBULK1' });
     await createCoupon(db, { code: 'LISTBULK2' });
     await createCoupon(db, { code: 'LISTOFF1', status: 'inactive' });
+    // A paying team's seat coupon (a code here only so the list's search finds it), and a plain one beside it.
+    const product = await createProduct(db, { name: 'List Team Course' });
+    const team = await createPurchase(db, { user: await createUser(db), product, totalAmount: 19_600 });
+    const seats = await createCoupon(db, {
+      code: 'LISTTEAM',
+      percentageDiscount: 1,
+      maxUses: 4,
+      restrictedToProductId: product.id,
+      bulkPurchaseId: team.id,
+    });
+    await db('purchases').where({ id: team.id }).update({ bulkCouponId: seats.id });
+    await createCoupon(db, { code: 'LISTTEAMX' });
   });
   let page: Page;
 
@@ -112,5 +124,30 @@ describe('console lists: CSV export, saved filters and a bulk action (Chromium)'
     ]);
     const audit = await db('auditLogs').where({ resource: 'coupons', action: 'update' });
     expect(audit.filter((e) => e.after?.status === 'inactive')).toHaveLength(2);
+  });
+
+  it('leaves a team’s seat coupon active when deactivating in bulk, and says how many it skipped and why', async () => {
+    const { baseUrl, db } = site();
+    await page.goto(`${baseUrl}/admin/#/coupons?filter=${encodeURIComponent('{"q":"LISTTEAM"}')}`);
+    await expect.poll(() => rows().count()).toBe(2);
+    for (const code of ['LISTTEAM', 'LISTTEAMX'])
+      await rows()
+        .filter({ hasText: new RegExp(`${code}\\b`) })
+        .getByRole('checkbox')
+        .check();
+    await page.getByText('2 items selected').waitFor();
+    await page.getByRole('button', { name: 'Deactivate' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page
+      .getByText(
+        /^1 coupon deactivated\. 1 skipped: A team's seat coupon: deactivating it would break the team's invite link/,
+      )
+      .waitFor();
+    await checkScreen(page, 'console-lists-coupons-team-skipped', { widths: CONSOLE_WIDTHS });
+    await rows()
+      .filter({ hasText: /LISTTEAMX/ })
+      .getByText('Inactive', { exact: true })
+      .waitFor();
+    expect(await db('coupons').where({ code: 'LISTTEAM' }).first('status')).toEqual({ status: 'active' });
   });
 });
