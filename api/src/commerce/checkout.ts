@@ -32,7 +32,7 @@ import { formatMoney } from './money';
 import type { Quote } from './pricing';
 import type { CheckoutOutcome, CheckoutStarted, CheckoutStatus } from './schemas';
 import type { QuoteService } from './quotes';
-import { holdingOf, holdingOfEmail } from './ownership';
+import { holdingOf } from './ownership';
 import type { PurchaseLifecycle } from './purchase-lifecycle';
 import {
   apologyFor,
@@ -194,7 +194,15 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       return reserveRefundIfUnfulfillable(trx, refund);
     }
     if (problem) throw new AppError(problem, MESSAGES[problem]);
-    const paper = { checkout, product, buyer, charge, publicUrl: config.publicUrl, now: clock.now() };
+    const paper = {
+      checkout,
+      product,
+      buyer,
+      charge,
+      publicUrl: config.publicUrl,
+      now: clock.now(),
+      alreadyOwned: converted,
+    };
     // A team's receipt names its team (the page to take a seat on, the invite link): prepared once the team is written.
     const receipt = checkout.team ? null : await queueReceipt(trx, outbox, paper);
     const also = [...(receipt ? [receipt.insert] : []), ...(alongside ? [alongside(trx)] : [])];
@@ -299,16 +307,9 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
         throw new AppError('validation-failed', 'Enter an email address for your receipt.', {
           email: 'is required when not signed in',
         });
-      if (!input.buyer && !answer.team && (await holdingOfEmail(db, email, input.productId))) {
-        // Said before payment (DOMAIN §5.5): a guest cannot see that this address owns the course.
-        throw new AppError(
-          'email-owns-product',
-          `${email} already owns this course. Sign in to use it, or buy it as a seat to give away.`,
-          {
-            email: 'already owns this course',
-          },
-        );
-      }
+      // A guest's checkout answers the same whether or not the address owns the course, so the form cannot be used to
+      // find out who bought what. A payment from an owning address becomes a one-seat team (a copy to give away, never
+      // a duplicate), and its receipt says so and offers the refund (settle-steps.ts).
       const product = (await Product.query(db).findById(input.productId))!;
       const price = (await Price.query(db).findOne({ productId: product.id, status: 'active' }))!;
       const seats = answer.team ? input.quantity : 1;

@@ -23,16 +23,6 @@ export async function holdingOf(
   return query.first('id', 'status', 'redeemedBulkCouponId');
 }
 
-/** The same, for whoever has this email (a guest at checkout, a transfer's recipient). */
-export async function holdingOfEmail(
-  trx: Knex | Knex.Transaction,
-  email: string,
-  productId: string,
-): Promise<Holding | undefined> {
-  const user = await trx('users').whereRaw('lower(email) = lower(?)', [email]).first('id');
-  return user ? holdingOf(trx, user.id, productId) : undefined;
-}
-
 /**
  * Whether a team's buyer holds a seat of it themselves (a team purchase opens nothing until they do), as a column
  * `ownerHasSeat` for a query that has the team coupon's id and the buyer's id in `couponColumn` and `userColumn`.

@@ -255,13 +255,15 @@ export async function queueReceipt(
     purchaseId?: string;
     /** When the console sends it again: its request's key (see receipt-again.ts). */
     resendKey?: string;
+    /** Paid for by an address that already had the course: made a one-seat team (checkFulfillable). */
+    alreadyOwned?: boolean;
   },
 ): Promise<{ insert: Knex.QueryBuilder; queue(): Promise<string> } | null> {
   const { checkout, charge, publicUrl } = step;
   if (!charge) return null;
   const invoiceUrl = new URL(`/invoices/${charge.id}`, publicUrl).toString();
   const amount = formatMoney(checkout.amountTotal, checkout.currency);
-  const seats = checkout.team ? { seats: checkout.quantity } : null;
+  const seats = checkout.team ? { seats: checkout.quantity, alreadyOwned: step.alreadyOwned === true } : null;
   const team = checkout.team && step.purchaseId ? await teamOfTeamPurchase(trx, step.purchaseId) : undefined;
   const path = team ? teamPathOf(team.teamId) : await leadInPath(trx, checkout.productId);
   const signInUrl = await receiptSignInLink(trx, { publicUrl, email: step.buyer.email, path, now: step.now });

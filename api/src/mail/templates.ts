@@ -44,13 +44,21 @@ export function receiptEmail(
   productName: string,
   amount: string,
   invoiceUrl: string,
-  team: { seats: number } | null = null,
+  team: { seats: number; alreadyOwned?: boolean } | null = null,
   leadIn: ReceiptLeadIn | null = null,
 ): NewEmail {
   const bought = team ? `${team.seats} ${team.seats === 1 ? 'seat' : 'seats'} of ${productName}` : productName;
   const purchasesUrl = new URL('/purchases', invoiceUrl).toString();
   const lasts = leadIn ? `It signs you in as ${to}, works once and lasts ${leadIn.days} days.` : '';
   const steps: { text: string; url: string; label: string }[] = [];
+  if (team?.alreadyOwned) {
+    // Checkout does not tell a guest that an address owns a course: the buyer hears it here, with the way back.
+    steps.push({
+      text: `${to} already had ${productName}, so this payment bought a seat to give away instead of a second copy for you. If you did not mean to buy it again, reply to this email or contact our support team and we refund it in full.`,
+      url: purchasesUrl,
+      label: 'My purchases',
+    });
+  }
   if (team) {
     steps.push({
       text: `A team purchase opens the course for whoever takes a seat, you included. To take your own seat, ${leadIn ? `open your team page with this link. ${lasts}` : 'sign in, open My purchases and choose Manage team.'}`,
