@@ -121,6 +121,31 @@ describe('timelines and internal notes', () => {
     expect(memberTimeline.body.data.map((e: { summary: string }) => e.summary)).toContain('Team seat revoked');
   });
 
+  it('says which role a change granted or revoked, and by whom, from the console’s edit and the command line', async () => {
+    const person = await signedIn(db(), ['support']);
+    const boss = await signedIn(db(), ['admin']);
+    // The console's edit sends the whole form: the address is on both sides of its audit entry, unchanged.
+    const edited = await as(boss, request(app).put(`/api/admin/users/${person.user.id}`)).send({
+      name: 'Role Person',
+      bio: null,
+      roles: ['finance'],
+    });
+    expect(edited.status).toBe(200);
+    const cli = { id: null, email: 'cli' };
+    await services.roles.grant(person.user.email, 'contributor', cli);
+    await services.roles.revoke(person.user.email, 'contributor', cli);
+
+    const answer = await admin(support, 'get', `/users/${person.user.id}/timeline`);
+    const actions = answer.body.data.filter((e: { kind: string }) => e.kind === 'staff-action');
+    expect(actions.map((e: object) => ({ ...e }))).toMatchObject([
+      { summary: 'Role revoked: contributor', by: 'cli', detail: null },
+      { summary: 'Role granted: contributor', by: 'cli', detail: null },
+      { summary: 'Role granted: finance · Role revoked: support', by: boss.user.email, detail: null },
+    ]);
+    const cliEntries = await db()('auditLogs').where({ recordId: person.user.id, actorEmail: 'cli' }).pluck('action');
+    expect(cliEntries).toEqual(['user.roles-changed', 'user.roles-changed']);
+  });
+
   it('refuses learners, empty notes, unknown people and pages too large, and writes nothing then', async () => {
     const learner = await signedIn(db());
     expect((await admin(learner, 'get', `/users/${learner.user.id}/timeline`)).status).toBe(403);

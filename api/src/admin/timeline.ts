@@ -76,7 +76,8 @@ const BRANCHES = `
   SELECT a.created_at, 'staff-action', a.id::text, 'audit-logs', a.actor_email,
          jsonb_build_object('action', a.action, 'resource', a.resource, 'recordId', a.record_id,
                             'byThemselves', a.actor_id IS NOT NULL AND a.actor_id = (SELECT id FROM person),
-                            'reason', a.after->>'reason', 'fromEmail', a.before->>'email', 'toEmail', a.after->>'email')
+                            'reason', a.after->>'reason', 'fromEmail', a.before->>'email', 'toEmail', a.after->>'email',
+                            'rolesBefore', a.before->'roles', 'rolesAfter', a.after->'roles')
     FROM audit_logs a
    WHERE (a.resource = 'users' AND a.record_id = (SELECT id FROM person)::text)
       OR (a.resource = 'purchases' AND a.record_id IN (SELECT id::text FROM their_purchases))
@@ -99,6 +100,24 @@ const money = (data: Record<string, unknown>) => formatMoney(Number(data.amount)
 function actionInWords(action: string, resource: string): string {
   const words = auditActionInWords(action);
   return action.includes('.') ? words : `${words} (${resource})`;
+}
+
+/**
+ * A change of roles in words, from the entry's roles before and after (the console's edit of a person and the
+ * command line's grant and revoke both record them): "Role granted: finance · Role revoked: support". Null when the
+ * entry changed no role.
+ */
+function rolesChangedInWords(d: Record<string, unknown>): string | null {
+  if (!Array.isArray(d.rolesBefore) || !Array.isArray(d.rolesAfter)) return null;
+  const before = d.rolesBefore as string[];
+  const after = d.rolesAfter as string[];
+  const said = (roles: string[], what: string) =>
+    roles.length ? `${roles.length === 1 ? 'Role' : 'Roles'} ${what}: ${roles.join(', ')}` : null;
+  const words = [
+    said(after.filter((r) => !before.includes(r)), 'granted'),
+    said(before.filter((r) => !after.includes(r)), 'revoked'),
+  ].filter(Boolean);
+  return words.length ? words.join(' · ') : null;
 }
 
 /** A refund's reason as staff read it: its label, then the note ("Duplicate purchase: bought twice"). */
@@ -150,10 +169,12 @@ function describe(kind: TimelineKind, d: Record<string, unknown>): { summary: st
     case 'note':
       return { summary: 'Internal note', detail: String(d.body) };
     case 'staff-action': {
-      // What staff said or changed: a block's or a view's reason, an email change's two addresses.
-      const said = d.reason ? `Reason: ${d.reason}` : d.fromEmail && d.toEmail ? `${d.fromEmail} → ${d.toEmail}` : null;
+      // What staff said or changed: a block's or a view's reason, an email change's two addresses (an edit that
+      // kept the address records it on both sides: not a change).
+      const emailChanged = d.fromEmail && d.toEmail && d.fromEmail !== d.toEmail;
+      const said = d.reason ? `Reason: ${d.reason}` : emailChanged ? `${d.fromEmail} → ${d.toEmail}` : null;
       return {
-        summary: actionInWords(String(d.action), String(d.resource)),
+        summary: rolesChangedInWords(d) ?? actionInWords(String(d.action), String(d.resource)),
         detail: [d.byThemselves ? 'By the person themselves' : null, said].filter(Boolean).join(' · ') || null,
       };
     }

@@ -25,7 +25,7 @@ export function roleAdmin({ db, changed = () => {} }: { db: Db; changed?: () => 
         const updated = await User.query(trx).patchAndFetchById(userId, { roles });
         await recordAudit(trx, {
           actor,
-          action: 'update',
+          action: 'user.roles-changed',
           resource: 'users',
           recordId: userId,
           before: { roles: user.roles },

@@ -38,6 +38,7 @@ export const AUDIT_ACTION_WORDS = {
   'user.blocked': 'User blocked',
   'user.unblocked': 'User unblocked',
   'user.email-changed': 'User email changed',
+  'user.roles-changed': 'Roles changed',
   'view-as.started': 'View as started',
   'view-as.entered': 'View as entered',
   'view-as.ended': 'View as ended',
