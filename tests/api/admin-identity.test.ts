@@ -33,7 +33,7 @@ describe('the console: users, sessions and devices', () => {
     expect(byRole.headers['content-range']).toBe('users 0-0/1');
   });
 
-  it('lets admins change roles, audited; support may rename but not change roles', async () => {
+  it('lets admins change roles, audited; support may rename learners but not change roles', async () => {
     const admin = await signedIn(db(), ['admin']);
     const support = await signedIn(db(), ['support']);
     const target = await createUser(db());
@@ -56,8 +56,12 @@ describe('the console: users, sessions and devices', () => {
     expect(refused.body.errors).toHaveProperty('roles');
     expect((await User.query(db()).findById(target.id))?.roles).toEqual(['finance', 'learner']);
 
-    const renamed = await as(support, request(app()).put(`/api/admin/users/${target.id}`)).send({ name: 'New Name' });
+    // A learner's name is support's to change; a staff member's (as the rest of their account) an administrator's.
+    const learner = await createUser(db());
+    const renamed = await as(support, request(app()).put(`/api/admin/users/${learner.id}`)).send({ name: 'New Name' });
     expect(renamed.body.name).toBe('New Name');
+    const staffRenamed = await as(support, request(app()).put(`/api/admin/users/${target.id}`)).send({ name: 'X' });
+    expect(staffRenamed.status).toBe(403);
 
     const unknownKey = await as(admin, request(app()).put(`/api/admin/users/${target.id}`)).send({
       email: 'x@example.com',

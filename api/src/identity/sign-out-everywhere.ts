@@ -3,7 +3,7 @@ import { recordAudit, type Actor } from '../audit/record';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { Sessions } from './sessions';
-import { hasStaffRole } from './roles';
+import { assertMayManage } from './staff-guard';
 import type { SignedOut } from './schemas';
 
 /**
@@ -75,9 +75,7 @@ export function signOutEverywhere({ db, sessions }: { db: Db; sessions: Pick<Ses
     ): Promise<SignedOut> {
       const target = await db('users').where({ id: userId }).first('id', 'roles');
       if (!target) throw new AppError('not-found', `No users record with id ${userId}.`);
-      const targetIsStaff = hasStaffRole(target.roles as string[]);
-      if (targetIsStaff && !staff.actor.roles.includes('admin'))
-        throw new AppError('forbidden', 'Only administrators can sign out staff accounts.');
+      assertMayManage(target as { roles: string[] }, staff.actor, 'sign out');
       const keep = staff.actor.id === userId ? staff.currentSessionId : null;
       return endAll(userId, keep, {
         actor: { id: staff.actor.id, email: staff.actor.email },

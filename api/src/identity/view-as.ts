@@ -3,8 +3,12 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { User } from './models';
-import { hasStaffRole } from './roles';
+import { isStaffAccount, type Role } from './roles';
 import { hashSecret, newSecret } from './secrets';
+
+/** Who may view as someone (admins always may): checked when a view starts and on every request under it. */
+export const VIEW_AS_ROLES = ['support'] as const satisfies readonly Role[];
+const MAY_VIEW_AS: readonly Role[] = ['admin', ...VIEW_AS_ROLES];
 
 /** The longest a view-as may last. */
 export const VIEW_AS_MAX_MINUTES = 30;
@@ -55,7 +59,7 @@ export function viewAs({ db, clock }: { db: Db; clock: Clock }) {
     ): Promise<{ token: string; expiresAt: Date }> {
       const learner = await db('users').where({ id: learnerId }).first('id', 'roles');
       if (!learner) throw new AppError('not-found', 'No such user.');
-      if (hasStaffRole(learner.roles))
+      if (isStaffAccount(learner.roles))
         throw new AppError('view-as-staff', 'Staff accounts cannot be viewed as: ask the person instead.');
       if (learner.id === staff.id) throw new AppError('view-as-self', 'That is your own account: open the storefront.');
       const token = newSecret();
@@ -84,18 +88,24 @@ export function viewAs({ db, clock }: { db: Db; clock: Clock }) {
       return { token, expiresAt };
     },
 
-    /** The view a token opens for this staff member, or null (unknown, someone else's, ended or expired). */
+    /**
+     * The view a token opens for this staff member, or null (unknown, someone else's, ended or expired, or its staff
+     * member no longer holds a role that views as, or is blocked): read from their account as it is now, not as their
+     * cached session has it, so a role taken away ends their views at once.
+     */
     async resolve(token: string, staffUserId: string): Promise<ViewAsGrant | null> {
       const row = await db('viewAsSessions as v')
         .join('users as s', 's.id', 'v.staffUserId')
         .where({ 'v.tokenHash': hashSecret(token), 'v.staffUserId': staffUserId })
         .whereNull('v.endedAt')
         .where('v.expiresAt', '>', clock.now())
+        .whereRaw('s.roles && ?::text[]', [[...MAY_VIEW_AS]])
+        .whereNull('s.blockedAt')
         .first('v.id', 'v.learnerUserId', 'v.reason', 'v.expiresAt', 'v.enteredAt', 's.email as staffEmail');
       if (!row) return null;
       const learner = (await db('users').where({ id: row.learnerUserId }).first()) as User | undefined;
       // A learner made staff meanwhile is not viewed as any more.
-      if (!learner || hasStaffRole(learner.roles)) return null;
+      if (!learner || isStaffAccount(learner.roles)) return null;
       return { id: row.id, learner, staffEmail: row.staffEmail, reason: row.reason, expiresAt: row.expiresAt };
     },
 

@@ -6,6 +6,7 @@ import { recordAudit } from '../audit/record';
 import type { Db } from '../db/connection';
 import type { AuditAction } from '../shared/audit-actions';
 import { AppError } from '../http/errors';
+import { assertMayManageOwner } from '../identity/staff-guard';
 import type { JobQueue } from '../jobs/queue';
 import type { Logger } from '../logger';
 import { checkImage, type CheckedImage, type ImageStore } from './images';
@@ -23,6 +24,8 @@ interface Slot {
   remove: AuditAction;
   /** What the record is called in a 404. */
   what: string;
+  /** Refuses a change this actor may not make to the record (beyond the route's roles). */
+  checkWrite?: (conn: Db, id: string, actor: WriteActor) => Promise<void>;
 }
 
 const PRODUCT_IMAGE: Slot = {
@@ -40,6 +43,10 @@ const USER_AVATAR: Slot = {
   set: 'set-avatar',
   remove: 'remove-avatar',
   what: 'person',
+  // A staff account's picture is theirs or an administrator's to change, as the rest of it is.
+  checkWrite: async (conn, id, actor) => {
+    if (id !== actor.id) await assertMayManageOwner(conn, { userId: id }, actor, 'change the picture of');
+  },
 };
 /** Every column that may point to an image: an image is removed only when none does. */
 const SLOTS = [PRODUCT_IMAGE, USER_AVATAR];
@@ -116,6 +123,7 @@ export function imageAdmin({
     const previous = await db.transaction(async (trx) => {
       const current = (await trx(slot.table).where('id', id).forUpdate().first('id', slot.column)) as Row | undefined;
       if (!current) throw new AppError('not-found', `No ${slot.what} with id ${id}.`);
+      await slot.checkWrite?.(trx, id, context.actor);
       const before = (current[slot.column] as string | null) ?? null;
       if (before === key) return null;
       if (image) {
@@ -150,6 +158,7 @@ export function imageAdmin({
     if (!(await db(slot.table).where('id', id).first('id'))) {
       throw new AppError('not-found', `No ${slot.what} with id ${id}.`);
     }
+    await slot.checkWrite?.(db, id, context.actor);
     // Stored before the transaction, so no lock is held while the bytes travel to the storage.
     await images.putOriginal(image);
     return point(slot, id, image, context);

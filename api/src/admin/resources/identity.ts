@@ -14,13 +14,13 @@ import { OutboxEmail } from '../../mail/models';
 import { SECRET_PLACEHOLDER } from '../../mail/outbox';
 import { assertAnotherAdminRemains } from '../../identity/admin-guard';
 import { defineResource, type Row, type WriteHook } from '../resource';
-import { hasStaffRole } from '../../identity/roles';
+import { assertMayManage, assertMayManageOwner } from '../../identity/staff-guard';
 
 const STAFF = ['support', 'finance'] as const;
 
 /**
- * Only administrators change roles or delete staff accounts; nobody removes their own admin role, and the
- * last administrator stays one.
+ * Only administrators change roles, or change or delete staff accounts; nobody removes their own admin role, and
+ * the last administrator stays one.
  */
 async function checkUserWrite(
   { trx, actor }: WriteHook,
@@ -31,15 +31,16 @@ async function checkUserWrite(
   const isAdmin = actor.roles.includes('admin');
   const currentRoles = (current?.roles as string[] | undefined) ?? [];
   if (operation === 'delete') {
-    if (!isAdmin && hasStaffRole(currentRoles))
-      throw new AppError('forbidden', 'Only administrators can delete staff accounts.');
+    if (current) assertMayManage({ roles: currentRoles }, actor, 'delete');
     if (current?.id === actor.id) throw new AppError('validation-failed', 'You cannot delete your own account here.');
     if (currentRoles.includes('admin')) await assertAnotherAdminRemains(trx, current!.id as string);
     return;
   }
-  if (!('roles' in input)) return;
   const message = 'Only administrators can change roles.';
-  if (!isAdmin) throw new AppError('forbidden', message, { roles: message });
+  if ('roles' in input && !isAdmin) throw new AppError('forbidden', message, { roles: message });
+  // Renaming oneself is one's own business; anything else on a staff account is an administrator's.
+  if (current && current.id !== actor.id) assertMayManage({ roles: currentRoles }, actor, 'change');
+  if (!('roles' in input)) return;
   const removesAdmin = currentRoles.includes('admin') && !(input.roles as string[]).includes('admin');
   if (removesAdmin && current?.id === actor.id) {
     throw new AppError('validation-failed', 'You cannot remove your own admin role.', {
@@ -79,6 +80,18 @@ export const users = defineResource({
   constraintFields: { users_email_unique: { field: 'email', message: 'already has an account' } },
 });
 
+/**
+ * What belongs to a person (a linked account, a session, a sign-in link, a device) is removed by support only for
+ * learners: on a staff account it would sign an administrator out or unlink their GitHub, which Sign out everywhere
+ * leaves to administrators too.
+ */
+const ownedBy =
+  (owner: (row: Row) => { userId?: string | null; email?: string | null }, what: string) =>
+  async ({ trx, actor }: WriteHook, _operation: string, _input: Row, current: Row | null): Promise<void> => {
+    if (current) await assertMayManageOwner(trx, owner(current), actor, what);
+  };
+const byUserId = (row: Row) => ({ userId: row.userId as string | null });
+
 export const accounts = defineResource({
   name: 'accounts',
   model: Account,
@@ -91,6 +104,7 @@ export const accounts = defineResource({
   defaultSort: ['provider', 'ASC'],
   exactCount: true,
   remove: 'hard', // unlink the external account
+  checkWrite: ownedBy(byUserId, 'unlink the accounts of'),
 });
 
 export const sessions = defineResource({
@@ -103,6 +117,7 @@ export const sessions = defineResource({
   searchable: ['userAgent'],
   defaultSort: ['createdAt', 'DESC'],
   remove: 'hard', // revoke
+  checkWrite: ownedBy(byUserId, 'sign out'),
 });
 
 export const verificationTokens = defineResource({
@@ -116,6 +131,7 @@ export const verificationTokens = defineResource({
   searchable: ['identifier'],
   defaultSort: ['createdAt', 'DESC'],
   remove: 'hard', // invalidate an emailed link
+  checkWrite: ownedBy((row) => ({ email: row.identifier as string }), 'end the sign-in links of'),
 });
 
 /**
@@ -144,6 +160,7 @@ export const deviceVerifications = defineResource({
   searchable: ['clientId'],
   defaultSort: ['createdAt', 'DESC'],
   remove: 'hard',
+  checkWrite: ownedBy((row) => ({ userId: row.verifiedByUserId as string | null }), 'end the device sign-ins of'),
 });
 
 export const deviceAccessTokens = defineResource({
@@ -157,6 +174,7 @@ export const deviceAccessTokens = defineResource({
   searchable: ['clientId'],
   defaultSort: ['createdAt', 'DESC'],
   remove: 'hard', // revoke
+  checkWrite: ownedBy(byUserId, 'revoke the devices of'),
 });
 
 export const userPrefs = defineResource({
