@@ -109,6 +109,19 @@ describe('safe view-as', () => {
     expect(lapsed.body).toMatchObject({ user: { id: support.user.id }, viewAs: null });
   });
 
+  it('ends at once for a staff member who lost the role that views as, however the role was taken away', async () => {
+    const colleague = await signedIn(db(), ['support']);
+    const { viewing } = await startView(colleague, learner.user.id);
+    expect((await as(viewing!, request(app).get('/api/store/me'))).body.user.id).toBe(learner.user.id);
+
+    // As the command line does, from another process: no cache here heard of it.
+    await db()('users')
+      .where({ id: colleague.user.id })
+      .update({ roles: ['learner'] });
+    const after = await as(viewing!, request(app).get('/api/store/me'));
+    expect(after.body).toMatchObject({ user: { id: colleague.user.id }, viewAs: null });
+  });
+
   it('is refused for staff accounts, oneself, learners, no reason and more than 30 minutes, writing nothing', async () => {
     const finance = await signedIn(db(), ['finance']);
     const contributor = await signedIn(db(), ['contributor']);
