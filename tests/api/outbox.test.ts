@@ -3,15 +3,17 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { OutboxEmail } from '../../api/src/db/models';
-import { MAX_ATTEMPTS, outbox as createOutbox, SEND_EMAIL } from '../../api/src/mail/outbox';
-import { createTransport } from '../../api/src/mail/transport';
+import { JOBS_SCHEMA } from '../../api/src/jobs/models';
+import { jobQueue } from '../../api/src/jobs/queue';
+import { MAX_ATTEMPTS, outbox as createOutbox, REQUEUE_EMAILS, SEND_EMAIL } from '../../api/src/mail/outbox';
+import { createTransport, type MailTransport } from '../../api/src/mail/transport';
 import { createLogger } from '../../api/src/logger';
 import { testApp } from '../support/app';
 import { as, signedIn } from '../support/auth';
 import { manualClock } from '../support/clock';
 import { useTestDatabase } from '../support/db';
 import { lastEmailTo, tokenFrom } from '../support/outbox';
-import { jobsOf, makeRetriesDue } from '../support/jobs';
+import { jobsOf, makeRetriesDue, passTime } from '../support/jobs';
 import { freePort } from '../support/processes';
 import { decodedMessage, useSmtp } from '../support/smtp-stand-in';
 
@@ -116,6 +118,101 @@ describe('email outbox', () => {
     expect((await as(support, request(app).get('/api/admin/outbox-emails'))).status).toBe(200);
     const finance = await signedIn(db(), ['finance']);
     expect((await as(finance, request(app).get('/api/admin/outbox-emails'))).status).toBe(403);
+  });
+
+  it('sends an email exactly once after the process that claimed it died, when its job comes back before the claim ran out', async () => {
+    const to = 'died-mid-send@example.com';
+    const timeoutSeconds = 20;
+    // The process that dies: it claims the email, and its send never returns.
+    const dying: MailTransport = { name: 'smtp', timeoutSeconds, send: () => new Promise(() => {}) };
+    const gone = createOutbox({ db: db(), clock: manualClock(), logger, transport: dying });
+    const id = await gone.enqueue(db(), { kind: 'test', to, subject: 'Once', text: 'Exactly once' });
+    gone.flushInBackground();
+    await expect.poll(async () => (await OutboxEmail.query(db()).findById(id))!.attempts).toBe(1);
+    const jobOf = async () => (await jobsOf(db(), SEND_EMAIL)).filter((job) => job.data.emailId === id);
+    const [dead] = await jobOf();
+    expect(dead!.state).toBe('active');
+    // Its run claimed the email 11 s after it started (behind others of its batch), and 30 s have passed since:
+    // the queue has given the run up (40 s from its start), the claim holds the email 10 s more (40 s from itself).
+    await db()
+      .withSchema(JOBS_SCHEMA)
+      .from('job')
+      .where({ id: dead!.id })
+      .update({ startedOn: db().raw(`started_on - interval '11 seconds'`) });
+    await passTime(db(), 2 * timeoutSeconds - 10);
+
+    // Another replica: the queue's maintenance gives the dead run's job back, and it runs while the email is held.
+    const jobs = jobQueue({ db: db(), logger });
+    const alive = createOutbox({
+      db: db(),
+      clock: manualClock(),
+      logger,
+      jobs,
+      transport: createTransport({ SMTP_URL: smtp().url, MAIL_FROM: from }, logger),
+    });
+    await jobs.boss.expire();
+    expect((await jobOf())[0]!.state).toBe('retry');
+    await makeRetriesDue(db(), SEND_EMAIL);
+    await alive.flush();
+    const held = (await OutboxEmail.query(db()).findById(id))!;
+    expect(held).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(smtp().messages.filter((m) => m.to.includes(to))).toHaveLength(0);
+    // That run did not end as if the email were sent: a job waits for the hold's end.
+    const waiting = (await jobOf()).filter((job) => job.state === 'created');
+    expect(waiting).toHaveLength(1);
+    expect(waiting[0]!.startAfter.getTime()).toBeGreaterThanOrEqual(held.nextAttemptAt.getTime());
+
+    await passTime(db(), 11);
+    await alive.flush();
+    expect(await OutboxEmail.query(db()).findById(id)).toMatchObject({ status: 'sent', attempts: 2 });
+    await alive.flush();
+    expect(await alive.requeueStranded()).toEqual({ requeued: 0, failed: 0 });
+    expect(smtp().messages.filter((m) => m.to.includes(to))).toHaveLength(1);
+    expect((await jobOf()).map((job) => job.state)).toEqual(['completed', 'completed']);
+  });
+
+  it('gives an unsent email left with no job a new one once its hold is over, every minute, and fails one that had every attempt', async () => {
+    const jobs = jobQueue({ db: db(), logger });
+    const mail = createOutbox({
+      db: db(),
+      clock: manualClock(),
+      logger,
+      jobs,
+      transport: createTransport({ SMTP_URL: smtp().url, MAIL_FROM: from }, logger),
+    });
+    const lost = await mail.enqueue(db(), { kind: 'test', to: 'lost-job@example.com', subject: 'Hi', text: 'Hi' });
+    const spent = await mail.enqueue(db(), { kind: 'test', to: 'spent@example.com', subject: 'Hi', text: 'Hi' });
+    const jobRow = (emailId: string) =>
+      db().withSchema(JOBS_SCHEMA).from('job').where({ name: SEND_EMAIL }).whereRaw(`data->>'emailId' = ?`, [emailId]);
+    // One's job ended while a run held it for 30 s more; the other's last run died with its process.
+    await jobRow(lost).update({ state: 'completed', completedOn: db().fn.now() });
+    await OutboxEmail.query(db())
+      .findById(lost)
+      .patch({ attempts: 1, nextAttemptAt: db().raw(`now() + interval '30 seconds'`) as unknown as Date });
+    await jobRow(spent).update({ state: 'failed', completedOn: db().fn.now() });
+    await OutboxEmail.query(db()).findById(spent).patch({ attempts: MAX_ATTEMPTS });
+
+    expect(await mail.requeueStranded()).toEqual({ requeued: 0, failed: 1 });
+    expect(await OutboxEmail.query(db()).findById(spent)).toMatchObject({
+      status: 'failed',
+      lastError: expect.stringMatching(/process sending it stopped/),
+    });
+    await passTime(db(), 31);
+    expect(await mail.requeueStranded()).toEqual({ requeued: 1, failed: 0 });
+    expect(await mail.requeueStranded()).toEqual({ requeued: 0, failed: 0 });
+    await mail.flush();
+    expect(await OutboxEmail.query(db()).findById(lost)).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(smtp().messages.filter((m) => m.to.includes('lost-job@example.com'))).toHaveLength(1);
+    expect(smtp().messages.filter((m) => m.to.includes('spent@example.com'))).toHaveLength(0);
+
+    // The sweep runs every minute, once across the replicas.
+    await jobs.start();
+    try {
+      const schedules = await db().withSchema(JOBS_SCHEMA).from('schedule').where({ name: REQUEUE_EMAILS });
+      expect(schedules.map((s) => s.cron)).toEqual(['* * * * *']);
+    } finally {
+      await jobs.stop();
+    }
   });
 
   it('without SMTP, prints each email with its links to the log', async () => {

@@ -20,6 +20,7 @@ export const NAME_LABELS: Record<string, string> = {
   'expire-checkouts': 'console.jobs.kind.expireCheckouts',
   prune: 'console.jobs.kind.prune',
   'workshop-reminders': 'console.jobs.kind.workshopReminders',
+  'requeue-emails': 'console.jobs.kind.requeueEmails',
 };
 
 export const NAME_CHOICES = Object.entries(NAME_LABELS).map(([id, name]) => ({ id, name }));

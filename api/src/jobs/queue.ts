@@ -154,14 +154,23 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
       kinds.set(job.name, job as unknown as JobKind);
     },
 
-    /** Adds a job inside `trx`: it exists only if the transaction commits. Returns the job's id. */
-    async add(trx: Knex | Knex.Transaction, name: string, data: object): Promise<string> {
+    /**
+     * Adds a job inside `trx`: it exists only if the transaction commits. Returns the job's id. `startAfter`: not
+     * run before then.
+     */
+    async add(
+      trx: Knex | Knex.Transaction,
+      name: string,
+      data: object,
+      { startAfter }: { startAfter?: Date } = {},
+    ): Promise<string> {
       const job = kind(name);
       const id = await boss.send(name, data, {
         retryLimit: job.retryLimit,
         retryDelay: job.retryDelaySeconds,
         retryBackoff: true,
         expireInSeconds: job.expireInSeconds,
+        ...(startAfter && { startAfter }),
         db: knexExecutor(trx),
       } as PgBoss.SendOptions);
       if (!id) throw new Error(`the job queue refused a ${name} job`);

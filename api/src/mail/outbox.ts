@@ -6,12 +6,17 @@ import type { Logger } from '../logger';
 import { recordAudit, type Actor } from '../audit/record';
 import { AppError } from '../http/errors';
 import { OutboxEmail } from './models';
+import { QueueJob } from '../jobs/models';
 import { jobQueue, type JobQueue, type RunningJob } from '../jobs/queue';
 import type { MailTransport, OutgoingEmail } from './transport';
 
 /** Attempts an email gets: the first and five retries, EMAIL_RETRY_SECONDS apart and doubling (with jitter). */
 export const MAX_ATTEMPTS = 6;
 export const SEND_EMAIL = 'send-email';
+/** The minute's sweep that gives an unsent email with no job left a new one. */
+export const REQUEUE_EMAILS = 'requeue-emails';
+/** Stranded emails one sweep queues again at most (the next minute's takes the rest). */
+const STRANDED_PER_SWEEP = 500;
 
 /** What an email's stored bodies say where its secret goes; the sender puts the secret back as it sends. */
 export const SECRET_PLACEHOLDER = '[redacted]';
@@ -81,13 +86,32 @@ export function outbox({
   }
 
   /**
+   * For a run that found its email held by another run, which may have died with its process (pg-boss counts a
+   * run's time from its start, the hold from the later claim, so a dead run's retry can come before its hold ends):
+   * it must not end as if the email were sent. A job waits for the hold's end, when whichever run claims the email
+   * first sends it, and a later one finds it sent. Nothing to do once it is sent or its body was dropped.
+   */
+  async function retryOnRelease(id: string): Promise<void> {
+    const unsent = (await db('outboxEmails')
+      .where({ id })
+      .whereNot('status', 'sent')
+      .whereNotNull('textBody')
+      // A second past the hold: the job's start and the hold are compared on different statements' clocks.
+      .first(db.raw(`greatest(next_attempt_at, now()) + interval '1 second' as released_at`))) as
+      { releasedAt: Date } | undefined;
+    if (!unsent) return;
+    await jobs.add(db, SEND_EMAIL, { emailId: id }, { startAfter: unsent.releasedAt });
+    logger.debug({ emailId: id, releasedAt: unsent.releasedAt }, 'email held by another run; tried again at its end');
+  }
+
+  /**
    * Sends one email and records the outcome at once: sent (its secret dropped in the same statement, so no live
    * link outlasts the hand-over by more than that one round trip), or a failure that the job queue retries (the
    * secret stays so the retry sends a working link) until the last, which marks the email failed.
    */
   async function deliver(id: string, job: RunningJob): Promise<void> {
     const email = await claim(id);
-    if (!email) return; // sent already, dropped, or another run has it
+    if (!email) return retryOnRelease(id); // sent already, dropped, or another run has it
     const reveal = (text: string) => (email.secret ? text.replaceAll(SECRET_PLACEHOLDER, email.secret) : text);
     try {
       await transport.send({
@@ -119,6 +143,40 @@ export function outbox({
       .patch({ status: 'sent', sentAt: clock.now(), transport: transport.name, lastError: null, secret: null });
   }
 
+  /**
+   * The sweep (every minute): an unsent email with no job left to send it (the run that held it died on its last
+   * attempt, or a job was lost) gets a new one once its hold is over; one that had all its attempts is marked
+   * failed, for the console to retry.
+   */
+  async function requeueStranded(): Promise<{ requeued: number; failed: number }> {
+    return db.transaction(async (trx) => {
+      const openJob = QueueJob.query(trx)
+        .where('name', SEND_EMAIL)
+        .whereIn('state', ['created', 'retry', 'active'])
+        .whereRaw(`data->>'emailId' = outbox_emails.id::text`);
+      const stranded = (await OutboxEmail.query(trx)
+        .where('status', 'pending')
+        .whereNotNull('textBody')
+        .where('nextAttemptAt', '<=', trx.fn.now())
+        .whereNotExists(openJob)
+        .orderBy('createdAt')
+        .limit(STRANDED_PER_SWEEP)
+        .forUpdate()
+        .skipLocked()
+        .select('id', 'attempts')) as Pick<OutboxEmail, 'id' | 'attempts'>[];
+      const spent = stranded.filter((email) => email.attempts >= MAX_ATTEMPTS).map((email) => email.id);
+      if (spent.length)
+        await OutboxEmail.query(trx)
+          .whereIn('id', spent)
+          .patch({ status: 'failed', lastError: 'Its last attempt never finished: the process sending it stopped.' });
+      const requeue = stranded.filter((email) => email.attempts < MAX_ATTEMPTS);
+      for (const email of requeue) await jobs.add(trx, SEND_EMAIL, { emailId: email.id });
+      if (stranded.length)
+        logger.warn({ requeued: requeue.length, failed: spent.length }, 'emails left with no job to send them');
+      return { requeued: requeue.length, failed: spent.length };
+    });
+  }
+
   jobs.define<{ emailId: string }>({
     name: SEND_EMAIL,
     retryLimit: MAX_ATTEMPTS - 1,
@@ -126,6 +184,14 @@ export function outbox({
     // A run that outlives every SMTP timeout belongs to a process that is gone: another replica retries it.
     expireInSeconds: transport.timeoutSeconds * 2,
     run: ({ emailId }, job) => deliver(emailId, job),
+  });
+  jobs.define({
+    name: REQUEUE_EMAILS,
+    cron: '* * * * *',
+    retryLimit: 1,
+    retryDelaySeconds: 10,
+    expireInSeconds: 5 * 60,
+    run: async () => void (await requeueStranded()),
   });
 
   /**
@@ -169,6 +235,8 @@ export function outbox({
     flushInBackground(): void {
       jobs.wake(SEND_EMAIL);
     },
+
+    requeueStranded,
 
     /** Sends every email due now and resolves when none is left. */
     flush(): Promise<void> {

@@ -559,6 +559,7 @@ export const consoleLabels = {
       expireCheckouts: 'Expire checkouts',
       prune: 'Prune expired data',
       workshopReminders: 'Workshop reminders',
+      requeueEmails: 'Requeue stranded emails',
     },
     empty: {
       title: 'No jobs yet',
