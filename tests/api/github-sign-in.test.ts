@@ -188,6 +188,45 @@ describe('sign in with GitHub (authorization code + state + PKCE)', () => {
     expect(await db('sessions').where({ userId: blocked.id })).toHaveLength(0);
   });
 
+  it('no longer signs in to an account through the GitHub of its old address once staff changed the address', async () => {
+    const db = database().db;
+    const support = await signedIn(db, ['support']);
+    const owner = await createUser(db, { email: 'kept.account@example.com' });
+    const formerGitHub = person(707, [{ email: 'kept.account@example.com', primary: true, verified: true }]);
+    // Linked by the address the account had: it signs in as them.
+    const before = await signInWith(formerGitHub);
+    const signedInAs = async (callback: request.Response) => {
+      const cookies = (callback.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
+      return (await request(app()).get('/api/store/me').set('Cookie', cookies)).body.user as {
+        id: string;
+        email: string;
+      };
+    };
+    expect((await signedInAs(before.callback)).id).toBe(owner.id);
+
+    const changed = await as(support, request(app()).post(`/api/admin/users/${owner.id}/change-email`)).send({
+      email: 'rightful.owner@example.com',
+    });
+    expect(changed.status).toBe(200);
+    expect(await Account.query(db).where({ userId: owner.id })).toEqual([]);
+    const entry = await db('auditLogs').where({ action: 'user.email-changed', recordId: owner.id }).first();
+    expect(entry.after).toMatchObject({ accountsUnlinked: 1, sessionsEnded: 1 });
+
+    // The same GitHub now reaches only an account of its own address, not the one it was linked to.
+    const after = await signInWith(formerGitHub);
+    expect(after.callback.headers.location).toBe('/devices');
+    const stranger = await signedInAs(after.callback);
+    expect(stranger).toMatchObject({ email: 'kept.account@example.com' });
+    expect(stranger.id).not.toBe(owner.id);
+    expect(await db('sessions').where({ userId: owner.id })).toHaveLength(0);
+
+    // The rightful owner links their own GitHub again by its verified (new) address.
+    const theirs = await signInWith(
+      person(708, [{ email: 'rightful.owner@example.com', primary: true, verified: true }]),
+    );
+    expect((await signedInAs(theirs.callback)).id).toBe(owner.id);
+  });
+
   it('is off, and says so, when no client id is configured', async () => {
     const plain = testApp(database().db);
     expect((await request(plain).get('/api/store/auth/providers')).body).toEqual({ email: true, github: false });

@@ -21,8 +21,9 @@ function isEmailTaken(error: unknown): boolean {
 /**
  * Support changes a person's email (already normalised: trimmed, lower-case). In one transaction: the address
  * (unverified until they sign in with it), the sign-in links issued to the old address deleted, every session and
- * device token ended (a changed address is a moment to make sure whoever is signed in is the person: they sign in
- * again with the new one), audited with before and after, and a notice queued to both addresses (sent after commit).
+ * device token ended and every linked GitHub account unlinked (a changed address is a moment to make sure whoever is
+ * signed in is the person: they sign in again with the new one), audited with before and after, and a notice queued to
+ * both addresses (sent after commit).
  * Another account with the address, in any case, is a 409 on the field; only administrators change staff accounts'.
  */
 export function emailChange({
@@ -46,6 +47,8 @@ export function emailChange({
     ): Promise<EmailChanged> {
       const outcome = await db
         .transaction(async (trx) => {
+          // Their linked accounts first, then the person: the order a GitHub sign-in locks them in (no deadlock).
+          await trx('accounts').where({ userId }).forUpdate().select('id');
           const target = await User.query(trx).findById(userId).forUpdate();
           if (!target) throw new AppError('not-found', `No users record with id ${userId}.`);
           assertMayManage(target, actor, 'change the email of');
@@ -61,6 +64,9 @@ export function emailChange({
           await trx('verificationTokens').where({ identifier: previous.toLowerCase() }).delete();
           // Their own session stays when an administrator changes their own address.
           const signedOut = await endSignIns(trx, userId, actor.id === userId ? currentSessionId : null);
+          // A GitHub account was linked by the old address (or by whoever held it): it would still sign in as them.
+          // They link GitHub again by signing in with it, where it must show the new address as verified.
+          const unlinked = await trx('accounts').where({ userId }).delete();
           await recordAudit(trx, {
             actor,
             requestId,
@@ -68,7 +74,12 @@ export function emailChange({
             resource: 'users',
             recordId: userId,
             before: { email: previous },
-            after: { email, sessionsEnded: signedOut.hashes.length, deviceTokensRevoked: signedOut.devices },
+            after: {
+              email,
+              sessionsEnded: signedOut.hashes.length,
+              deviceTokensRevoked: signedOut.devices,
+              accountsUnlinked: unlinked,
+            },
           });
           const signInUrl = new URL('/login', publicUrl).toString();
           for (const notice of emailChangedEmails({ from: previous, to: email, signInUrl }))

@@ -159,10 +159,11 @@ export function githubSignIn({
       const verified = emails.filter((e) => e.verified).sort((a, b) => Number(b.primary) - Number(a.primary));
 
       return db.transaction(async (trx) => {
-        const linked = await Account.query(trx).findOne({
-          provider: GITHUB_PROVIDER,
-          providerAccountId: String(profile.id),
-        });
+        // Share-locked: an email change unlinking it meanwhile either ends this session with the others or is seen
+        // here (the link is gone, and the person is found by GitHub's verified address instead).
+        const linked = await Account.query(trx)
+          .findOne({ provider: GITHUB_PROVIDER, providerAccountId: String(profile.id) })
+          .forShare();
         let userId = linked?.userId;
         if (!userId) {
           const email = verified[0]?.email;
