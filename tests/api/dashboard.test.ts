@@ -51,6 +51,7 @@ describe('the console dashboard', () => {
 
     const dashboard = await as(finance, request(app).get('/api/admin/dashboard'));
     expect(dashboard.status).toBe(200);
+    expect(dashboard.body.view).toBe('finance');
     const { totals, revenueByDay, since, topProducts } = dashboard.body;
     const charges = await db()('merchantCharges').select('amount', 'fee');
     expect(totals).toMatchObject({
@@ -74,5 +75,49 @@ describe('the console dashboard', () => {
     expect(topProducts[0]).toMatchObject({ name: 'Dashboard Course', purchases: 2, revenue: totals.net });
 
     expect((await as(finance, request(app).get('/api/admin/dashboard').query({ days: 3 }))).status).toBe(400);
+  });
+
+  it('sends support the work, counted, and no finance figure; admins see the finance view', async () => {
+    // The first test's sales and refund are in the period; a dispute still open and an email that failed are now.
+    const [charge] = await db()('merchantCharges').select('id', 'merchantAccountId').limit(1);
+    await db()('merchantDisputes').insert([
+      { merchantAccountId: charge.merchantAccountId, identifier: 'dp_open', merchantChargeId: charge.id, amount: 100 },
+      {
+        merchantAccountId: charge.merchantAccountId,
+        identifier: 'dp_won',
+        merchantChargeId: charge.id,
+        amount: 100,
+        status: 'won',
+      },
+    ]);
+    await db()('outboxEmails').insert({
+      toAddress: 'dash.failed@example.com',
+      subject: 'Your receipt',
+      textBody: 'Hello',
+      kind: 'receipt',
+      status: 'failed',
+      attempts: 5,
+    });
+
+    const answer = await as(support, request(app).get('/api/admin/dashboard').query({ days: 7 }));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      view: 'support',
+      days: 7,
+      totals: { purchases: 2, refunds: 1, openDisputes: 1, failedEmails: 1 },
+      topProducts: [{ name: 'Dashboard Course', purchases: 2 }],
+    });
+    expect(answer.body.activityByDay).toHaveLength(7);
+    expect(answer.body.activityByDay.at(-1)).toMatchObject({ purchases: 2, refunds: 1 });
+    // Not a cent: no revenue, fees, refunded or disputed amounts, splits.
+    const keys = JSON.stringify(answer.body)
+      .match(/"\w+":/g)!
+      .map((k) => k.slice(1, -2));
+    for (const finance of ['gross', 'net', 'fees', 'refunded', 'disputed', 'revenue', 'revenueByDay'])
+      expect(keys).not.toContain(finance);
+
+    const boss = await signedIn(db(), ['admin']);
+    const forAdmin = await as(boss, request(app).get('/api/admin/dashboard'));
+    expect(forAdmin.body).toMatchObject({ view: 'finance', totals: { net: expect.any(Number) } });
   });
 });

@@ -3,7 +3,7 @@ import { TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { ChartCard } from '../common/Figures';
 import { formatMoney } from '../common/money';
-import type { DashboardSummary } from './types';
+import type { FinanceSummary } from './types';
 
 // The chart library is loaded only when the dashboard has figures to draw.
 const RevenueChart = lazy(() => import('../common/RevenueChart'));
@@ -17,7 +17,7 @@ const dayText = (day: string) =>
   });
 
 /** Gross and refunded revenue per day as a chart, and the same figures (with purchases) as a table. */
-export function RevenueCard({ data }: { data: DashboardSummary }) {
+export function RevenueCard({ data }: { data: FinanceSummary }) {
   const translate = useTranslate();
   const { totals } = data;
   const title = translate('finance.dashboard.chartTitle', { smart_count: data.days });

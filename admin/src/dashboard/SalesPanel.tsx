@@ -4,12 +4,16 @@ import { useTranslate } from 'react-admin';
 import { FiguresFailed, FiguresLoading } from '../common/Figures';
 import { RevenueCard } from './RevenueCard';
 import { SalesTotals } from './SalesTotals';
+import { SupportTotals } from './SupportTotals';
 import { TopProductsCard } from './TopProductsCard';
 import { useDashboard } from './useDashboard';
 
 const PERIODS = [7, 30, 90] as const;
 
-/** Staff's sales figures for the last 7, 30 or 90 days: totals, revenue per day and the top products. */
+/**
+ * Staff's figures for the last 7, 30 or 90 days. Finance and admins: totals, revenue per day and the top products;
+ * support (the API sends them no finance figure): sales and refunds counted, disputes open, failed emails.
+ */
 export function SalesPanel() {
   const translate = useTranslate();
   const [days, setDays] = useState<number>(30);
@@ -40,8 +44,14 @@ export function SalesPanel() {
       {!data && !isError ? <FiguresLoading /> : null}
       {data ? (
         <Stack spacing={2} aria-busy={isPlaceholderData} sx={{ opacity: isPlaceholderData ? 0.6 : 1 }}>
-          <SalesTotals totals={data.totals} />
-          <RevenueCard data={data} />
+          {data.view === 'finance' ? (
+            <>
+              <SalesTotals totals={data.totals} />
+              <RevenueCard data={data} />
+            </>
+          ) : (
+            <SupportTotals totals={data.totals} />
+          )}
           <TopProductsCard products={data.topProducts} />
         </Stack>
       ) : null}

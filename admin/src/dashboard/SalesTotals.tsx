@@ -1,9 +1,9 @@
 import { TotalsRow } from '../common/Figures';
 import { formatMoney } from '../common/money';
-import type { DashboardSummary } from './types';
+import type { FinanceSummary } from './types';
 
 /** The period's headline figures: revenue, net revenue, purchases, refunds and active learners. */
-export function SalesTotals({ totals }: { totals: DashboardSummary['totals'] }) {
+export function SalesTotals({ totals }: { totals: FinanceSummary['totals'] }) {
   return (
     <TotalsRow
       figures={[

@@ -2,10 +2,14 @@ import { Card, CardContent, Table, TableCell, TableHead, TableRow, Typography } 
 import { useTranslate } from 'react-admin';
 import { ProductRows } from '../common/Figures';
 import { formatMoney } from '../common/money';
-import type { DashboardSummary } from './types';
+import type { FinanceSummary, SupportSummary } from './types';
 
-/** The period's best-selling products, each linked to its page. */
-export function TopProductsCard({ products }: { products: DashboardSummary['topProducts'] }) {
+/** A top product: with its net revenue in the finance view only. */
+type TopProduct = SupportSummary['topProducts'][number] & Partial<FinanceSummary['topProducts'][number]>;
+
+/** The period's best-selling products, each linked to its page; their net revenue for those who read finance. */
+export function TopProductsCard({ products }: { products: TopProduct[] }) {
+  const withRevenue = products.some((p) => p.revenue !== undefined);
   const translate = useTranslate();
   const title = translate('finance.dashboard.topProducts');
   return (
@@ -20,7 +24,7 @@ export function TopProductsCard({ products }: { products: DashboardSummary['topP
               <TableRow>
                 <TableCell>{translate('finance.dashboard.product')}</TableCell>
                 <TableCell align="right">{translate('finance.dashboard.purchases')}</TableCell>
-                <TableCell align="right">{translate('finance.dashboard.netRevenue')}</TableCell>
+                {withRevenue && <TableCell align="right">{translate('finance.dashboard.netRevenue')}</TableCell>}
               </TableRow>
             </TableHead>
             <ProductRows
@@ -28,7 +32,7 @@ export function TopProductsCard({ products }: { products: DashboardSummary['topP
               cells={(p) => (
                 <>
                   <TableCell align="right">{p.purchases}</TableCell>
-                  <TableCell align="right">{formatMoney(p.revenue)}</TableCell>
+                  {p.revenue !== undefined && <TableCell align="right">{formatMoney(p.revenue)}</TableCell>}
                 </>
               )}
             />

@@ -1,27 +1,98 @@
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
-import type { Dashboard, DashboardDay } from './schemas/dashboard';
+import { seesFinance } from '../shared/finance';
+import type {
+  Dashboard,
+  DashboardDay,
+  FinanceDashboard,
+  SupportDashboard,
+  SupportDashboardDay,
+} from './schemas/dashboard';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A sale: a purchase someone paid for (a seat taken from a team, or a free or 100 %-off purchase, is not one). */
 const PAID = `total_amount > 0 AND redeemed_bulk_coupon_id IS NULL`;
 
+/** Refunds made, one per refund of a charge, counted from the split ledger's refund lines (the finance view's count). */
+const REFUNDS = `count(DISTINCT (merchant_charge_id, reference)) FILTER (WHERE kind = 'refund')`;
+
 /**
- * The console's front page: money and activity over the last N days. Net revenue is the split ledger's total, the
- * very figure the Finance page shows for the same days (after the provider's fees, refunds and disputes); gross is
- * what was charged; refunds are counted when made, in part or in full.
+ * The console's front page over the last N days. Those who read the Finance page see money and activity: net
+ * revenue is the split ledger's total, the very figure the Finance page shows for the same days (after the
+ * provider's fees, refunds and disputes); gross is what was charged; refunds are counted when made, in part or in
+ * full. Everyone else (support) sees the work counted, without a finance figure: sales and refunds, disputes still
+ * open, emails that failed.
  */
 export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
-  return {
-    async summary(days: number): Promise<Dashboard> {
-      const today = new Date(clock.now().toISOString().slice(0, 10));
-      const since = new Date(today.getTime() - (days - 1) * DAY_MS);
-      const sinceDay = since.toISOString().slice(0, 10);
-      const todayDay = today.toISOString().slice(0, 10);
+  function period(days: number) {
+    const today = new Date(clock.now().toISOString().slice(0, 10));
+    const since = new Date(today.getTime() - (days - 1) * DAY_MS);
+    return { since, sinceDay: since.toISOString().slice(0, 10), todayDay: today.toISOString().slice(0, 10) };
+  }
 
-      const byDay = await db.raw(
-        `SELECT to_char(d, 'YYYY-MM-DD') AS day,
+  async function activeLearners(since: Date): Promise<number> {
+    const [row] = (await db('lessonProgress')
+      .where('updatedAt', '>=', since)
+      .countDistinct({ learners: 'userId' })) as {
+      learners: number;
+    }[];
+    return Number(row?.learners ?? 0);
+  }
+
+  async function supportSummary(days: number): Promise<SupportDashboard> {
+    const { since, sinceDay, todayDay } = period(days);
+    const byDay = await db.raw(
+      `SELECT to_char(d, 'YYYY-MM-DD') AS day, coalesce(p.purchases, 0)::int AS purchases,
+              coalesce(l.refunds, 0)::int AS refunds
+         FROM generate_series(?::date, ?::date, interval '1 day') AS d
+         LEFT JOIN (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS purchases
+                      FROM purchases WHERE created_at >= ? AND ${PAID} GROUP BY 1) p ON p.day = d::date
+         LEFT JOIN (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, ${REFUNDS} AS refunds
+                      FROM split_lines WHERE created_at >= ? GROUP BY 1) l ON l.day = d::date
+        ORDER BY d`,
+      [sinceDay, todayDay, since, since],
+    );
+    const activityByDay = (byDay.rows as SupportDashboardDay[]).map((d) => ({
+      day: String(d.day),
+      purchases: Number(d.purchases),
+      refunds: Number(d.refunds),
+    }));
+    const topProducts = await db.raw(
+      `SELECT pr.id AS "productId", pr.name, p.purchases::int AS purchases
+         FROM products pr
+         JOIN (SELECT product_id, count(*) AS purchases FROM purchases WHERE created_at >= ? AND ${PAID}
+                GROUP BY 1) p ON p.product_id = pr.id
+        ORDER BY purchases DESC, pr.name
+        LIMIT 5`,
+      [since],
+    );
+    const [open] = (await db('merchantDisputes').where({ status: 'open' }).count({ n: '*' })) as { n: string }[];
+    const [failed] = (await db('outboxEmails').where({ status: 'failed' }).count({ n: '*' })) as { n: string }[];
+    return {
+      view: 'support',
+      days,
+      since: sinceDay,
+      activityByDay,
+      totals: {
+        purchases: activityByDay.reduce((total, d) => total + d.purchases, 0),
+        refunds: activityByDay.reduce((total, d) => total + d.refunds, 0),
+        openDisputes: Number(open?.n ?? 0),
+        failedEmails: Number(failed?.n ?? 0),
+        activeLearners: await activeLearners(since),
+      },
+      topProducts: (topProducts.rows as SupportDashboard['topProducts']).map((p) => ({
+        ...p,
+        purchases: Number(p.purchases),
+      })),
+    };
+  }
+
+  async function financeSummary(days: number): Promise<FinanceDashboard> {
+    const { since, sinceDay, todayDay } = period(days);
+
+    const byDay = await db.raw(
+      `SELECT to_char(d, 'YYYY-MM-DD') AS day,
                 coalesce(c.gross, 0)::bigint AS gross, coalesce(c.fees, 0)::bigint AS fees,
                 coalesce(l.refunded, 0)::bigint AS refunded, coalesce(l.disputed, 0)::bigint AS disputed,
                 coalesce(l.net, 0)::bigint AS net, coalesce(l.refunds, 0)::int AS refunds,
@@ -32,29 +103,26 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
            LEFT JOIN (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, sum(amount) AS net,
                              -sum(amount) FILTER (WHERE kind = 'refund') AS refunded,
                              -sum(amount) FILTER (WHERE kind IN ('dispute', 'dispute-won')) AS disputed,
-                             count(DISTINCT (merchant_charge_id, reference)) FILTER (WHERE kind = 'refund') AS refunds
+                             ${REFUNDS} AS refunds
                         FROM split_lines WHERE created_at >= ? GROUP BY 1) l ON l.day = d::date
            LEFT JOIN (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS purchases
                         FROM purchases WHERE created_at >= ? AND ${PAID} GROUP BY 1) p ON p.day = d::date
           ORDER BY d`,
-        [sinceDay, todayDay, since, since, since],
-      );
-      const revenueByDay = (byDay.rows as Record<keyof DashboardDay, string | number>[]).map((d): DashboardDay => ({
-        day: String(d.day),
-        gross: Number(d.gross),
-        fees: Number(d.fees),
-        refunded: Number(d.refunded),
-        disputed: Number(d.disputed),
-        net: Number(d.net),
-        refunds: Number(d.refunds),
-        purchases: Number(d.purchases),
-      }));
+      [sinceDay, todayDay, since, since, since],
+    );
+    const revenueByDay = (byDay.rows as Record<keyof DashboardDay, string | number>[]).map((d): DashboardDay => ({
+      day: String(d.day),
+      gross: Number(d.gross),
+      fees: Number(d.fees),
+      refunded: Number(d.refunded),
+      disputed: Number(d.disputed),
+      net: Number(d.net),
+      refunds: Number(d.refunds),
+      purchases: Number(d.purchases),
+    }));
 
-      const [learnerRow] = (await db('lessonProgress')
-        .where('updatedAt', '>=', since)
-        .countDistinct({ learners: 'userId' })) as { learners: number }[];
-      const topProducts = await db.raw(
-        `SELECT pr.id AS "productId", pr.name, coalesce(p.purchases, 0)::int AS purchases, coalesce(l.net, 0)::bigint AS revenue
+    const topProducts = await db.raw(
+      `SELECT pr.id AS "productId", pr.name, coalesce(p.purchases, 0)::int AS purchases, coalesce(l.net, 0)::bigint AS revenue
            FROM products pr
            LEFT JOIN (SELECT product_id, count(*) AS purchases FROM purchases WHERE created_at >= ? AND ${PAID}
                        GROUP BY 1) p ON p.product_id = pr.id
@@ -63,29 +131,35 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
           WHERE p.purchases IS NOT NULL OR l.net IS NOT NULL
           ORDER BY revenue DESC, purchases DESC, pr.name
           LIMIT 5`,
-        [since, since],
-      );
+      [since, since],
+    );
 
-      const sum = (key: Exclude<keyof DashboardDay, 'day'>) => revenueByDay.reduce((total, d) => total + d[key], 0);
-      return {
-        days,
-        since: sinceDay,
-        revenueByDay,
-        totals: {
-          gross: sum('gross'),
-          fees: sum('fees'),
-          refunded: sum('refunded'),
-          disputed: sum('disputed'),
-          net: sum('net'),
-          purchases: sum('purchases'),
-          refunds: sum('refunds'),
-          activeLearners: Number(learnerRow?.learners ?? 0),
-        },
-        topProducts: (
-          topProducts.rows as { productId: string; name: string; purchases: number; revenue: number | string }[]
-        ).map((p) => ({ ...p, purchases: Number(p.purchases), revenue: Number(p.revenue) })),
-      };
-    },
+    const sum = (key: Exclude<keyof DashboardDay, 'day'>) => revenueByDay.reduce((total, d) => total + d[key], 0);
+    return {
+      view: 'finance',
+      days,
+      since: sinceDay,
+      revenueByDay,
+      totals: {
+        gross: sum('gross'),
+        fees: sum('fees'),
+        refunded: sum('refunded'),
+        disputed: sum('disputed'),
+        net: sum('net'),
+        purchases: sum('purchases'),
+        refunds: sum('refunds'),
+        activeLearners: await activeLearners(since),
+      },
+      topProducts: (
+        topProducts.rows as { productId: string; name: string; purchases: number; revenue: number | string }[]
+      ).map((p) => ({ ...p, purchases: Number(p.purchases), revenue: Number(p.revenue) })),
+    };
+  }
+
+  return {
+    /** The finance view for those who read the Finance page; support's view, without finance figures, otherwise. */
+    summary: (days: number, reader: { roles: readonly string[] }): Promise<Dashboard> =>
+      seesFinance(reader.roles) ? financeSummary(days) : supportSummary(days),
   };
 }
 

@@ -32,7 +32,8 @@ export function adminExtraRoutes({ allow, dashboard, tree, coupons }: Deps) {
   });
 
   router.get('/dashboard', allow.roles('support', 'finance'), async (ctx) => {
-    ctx.body = await dashboard.summary(DashboardQuery.parse(ctx.query).days);
+    // Finance figures only for those who read the Finance page: support sees the work, counted.
+    ctx.body = await dashboard.summary(DashboardQuery.parse(ctx.query).days, userOf(ctx));
   });
 
   router.get('/content-resources/:id/tree', allow.roles('support', 'finance', 'contributor'), async (ctx) => {

@@ -14,3 +14,6 @@ export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 /** What figures are summed by (the `period` of a finance query). */
 export const SUM_PERIODS = ['day', 'week', 'month'] as const;
+
+/** Who reads the finance figures (the Finance page, net revenue, fees, splits): finance, and admins as everywhere. */
+export const seesFinance = (roles: readonly string[]) => roles.includes('admin') || roles.includes('finance');

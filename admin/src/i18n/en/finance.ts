@@ -33,6 +33,10 @@ export const finance = {
     refundsHint: 'Made in these days, in part or in full',
     activeLearners: 'Active learners',
     activeLearnersHint: 'With lesson progress',
+    openDisputes: 'Open disputes',
+    openDisputesHint: 'Waiting on evidence or the bank, now',
+    failedEmails: 'Failed emails',
+    failedEmailsHint: 'In the outbox now, to retry or resend',
     chartTitle: 'Revenue per day, last %{smart_count} day |||| Revenue per day, last %{smart_count} days',
     chartCaption: 'Gross charged and refunds made per day (UTC). %{summary}',
     summary:

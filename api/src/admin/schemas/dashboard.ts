@@ -17,8 +17,9 @@ export interface DashboardDay {
   purchases: number; // paid purchases (seats taken from a team and free purchases are not sales)
 }
 
-/** GET /api/admin/dashboard: money in cents, days in UTC. */
-export interface Dashboard {
+/** GET /api/admin/dashboard for finance and admins: money in cents, days in UTC. */
+export interface FinanceDashboard {
+  view: 'finance';
   days: number;
   since: string;
   revenueByDay: DashboardDay[];
@@ -35,3 +36,32 @@ export interface Dashboard {
   /** By the ledger's net in the period, then paid purchases. */
   topProducts: { productId: string; name: string; purchases: number; revenue: number }[];
 }
+
+/** A day of support's dashboard: what happened, counted, without money. */
+export interface SupportDashboardDay {
+  day: string; // YYYY-MM-DD, UTC
+  purchases: number; // paid purchases, as the finance view counts them
+  refunds: number; // refunds made that day
+}
+
+/**
+ * GET /api/admin/dashboard for support (and anyone else without the Finance page): the work, counted, and no finance
+ * figure (no revenue, fees, refunds' or disputes' amounts, splits).
+ */
+export interface SupportDashboard {
+  view: 'support';
+  days: number;
+  since: string;
+  activityByDay: SupportDashboardDay[];
+  totals: {
+    purchases: number; // paid purchases in the period (sales, counted)
+    refunds: number; // refunds made in the period
+    openDisputes: number; // disputes still open now, whenever they were opened
+    failedEmails: number; // emails in the outbox that failed and wait for a retry now
+    activeLearners: number;
+  };
+  /** By paid purchases in the period. */
+  topProducts: { productId: string; name: string; purchases: number }[];
+}
+
+export type Dashboard = FinanceDashboard | SupportDashboard;
