@@ -21,6 +21,7 @@ import { commerceRoutes } from './commerce/routes';
 import { testProviderRoutes } from './payments/test-provider-routes';
 import { STRIPE_WEBHOOK_PATH, webhookRoutes } from './payments/webhook-routes';
 import { purchaseActionRoutes } from './commerce/purchase-action-routes';
+import { personPurchaseRoutes } from './commerce/person-purchase-routes';
 import { teamAdminRoutes } from './commerce/team-admin-routes';
 import { teamRoutes } from './commerce/team-routes';
 import { commentModerationRoutes, learningRoutes } from './learning/routes';
@@ -136,6 +137,7 @@ export function createRouter(deps: Deps, services: Services) {
     }),
   );
   mount('/api/admin', teamAdminRoutes({ allow, teams: services.teams, support: services.teamSupport }));
+  mount('/api/admin', personPurchaseRoutes({ allow, totals: services.purchaseTotals, comps: services.comps }));
   mount('/api/webhooks', webhookRoutes({ allow, stripe: services.stripeWebhooks }));
   mount(
     '/api/admin',

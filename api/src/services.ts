@@ -29,6 +29,8 @@ import { stripeProvider } from './payments/stripe-provider';
 import { stripeWebhooks } from './payments/stripe-webhooks';
 import { purchaseLifecycle } from './commerce/purchase-lifecycle';
 import { receiptAgain } from './commerce/receipt-again';
+import { comps } from './commerce/comps';
+import { purchaseTotals } from './commerce/purchase-totals';
 import { teamService } from './commerce/teams';
 import { teamSupport } from './commerce/team-support';
 import { transferService } from './commerce/transfers';
@@ -178,6 +180,8 @@ export function createServices(deps: Deps) {
     checkouts,
     lifecycle,
     receipts: receiptAgain({ db, clock, outbox, publicUrl: config.publicUrl }),
+    comps: comps({ db, clock, outbox, publicUrl: config.publicUrl }),
+    purchaseTotals: purchaseTotals(deps),
     teams: teamService({ db, config, outbox }),
     teamSupport: teamSupport({ db }),
     transfers,

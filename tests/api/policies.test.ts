@@ -99,6 +99,8 @@ const EXPECTED: Record<string, Expected> = {
   'POST /api/admin/users/:id/block': ['support'],
   'POST /api/admin/users/:id/unblock': ['support'],
   'POST /api/admin/users/:id/change-email': ['support'],
+  'GET /api/admin/users/:id/purchase-totals': STAFF,
+  'POST /api/admin/users/:id/comps': ['support'],
   'PUT /api/admin/products/:id/image': ['support'],
   'DELETE /api/admin/products/:id/image': ['support'],
   'PUT /api/admin/users/:id/avatar': ['support'],

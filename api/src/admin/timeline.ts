@@ -41,7 +41,8 @@ const BRANCHES = `
   SELECT p.created_at AS at, CASE WHEN p.redeemed_bulk_coupon_id IS NULL THEN 'purchase' ELSE 'seat' END AS kind,
          p.id::text AS record_id, 'purchases' AS resource, NULL::text AS by_email,
          jsonb_build_object('product', pr.name, 'amount', p.total_amount, 'currency', p.currency, 'status', p.status,
-                            'team', p.bulk_coupon_id IS NOT NULL, 'buyer', u.email) AS data
+                            'team', p.bulk_coupon_id IS NOT NULL, 'buyer', u.email, 'comp', p.kind = 'comp',
+                            'compReason', p.comp_reason) AS data
     FROM purchases p JOIN products pr ON pr.id = p.product_id JOIN users u ON u.id = p.user_id
    WHERE p.id IN (SELECT id FROM their_purchases)
   UNION ALL
@@ -114,8 +115,14 @@ function rolesChangedInWords(d: Record<string, unknown>): string | null {
   const said = (roles: string[], what: string) =>
     roles.length ? `${roles.length === 1 ? 'Role' : 'Roles'} ${what}: ${roles.join(', ')}` : null;
   const words = [
-    said(after.filter((r) => !before.includes(r)), 'granted'),
-    said(before.filter((r) => !after.includes(r)), 'revoked'),
+    said(
+      after.filter((r) => !before.includes(r)),
+      'granted',
+    ),
+    said(
+      before.filter((r) => !after.includes(r)),
+      'revoked',
+    ),
   ].filter(Boolean);
   return words.length ? words.join(' · ') : null;
 }
@@ -131,6 +138,12 @@ function refundReasonOf(d: Record<string, unknown>): string {
 function describe(kind: TimelineKind, d: Record<string, unknown>): { summary: string; detail: string | null } {
   switch (kind) {
     case 'purchase':
+      // A comp: given by staff, nothing paid and no revenue (its "Course given" line says by whom).
+      if (d.comp)
+        return {
+          summary: `Was given ${d.product} (comp: nothing paid, no revenue)`,
+          detail: `Status: ${d.status} · Reason: ${d.compReason}`,
+        };
       return {
         summary: d.team
           ? `Bought seats of ${d.product} for a team (${money(d)})`

@@ -74,6 +74,8 @@ export interface FinanceSummaryAnswer {
   currency: string;
   currencies: string[];
   totals: LedgerAmounts;
+  /** Courses staff gave in the period, in this currency's products (comps): a count, never part of the amounts. */
+  comps: number;
   days: (LedgerAmounts & { day: string })[];
   products: (LedgerAmounts & { productId: string; name: string })[];
   recipients: (LedgerAmounts & {

@@ -57,6 +57,12 @@ export function financeSummary({ db }: { db: Db }) {
           .distinct('currency')
           .orderBy('currency')
       ).map((r: { currency: string }) => r.currency);
+      // Courses given (comps) in the period: counted here, never revenue (they have no charge and no ledger line).
+      const [comped] = (await db('purchases')
+        .where({ kind: 'comp', currency: q.currency })
+        .where('createdAt', '>=', from)
+        .where('createdAt', '<', until)
+        .count({ n: '*' })) as { n: string | number }[];
       const perDay = (days.rows as (Amounts & { day: string })[]).map(numbers);
       const totals = perDay.reduce(
         (t, d) => ({
@@ -78,6 +84,7 @@ export function financeSummary({ db }: { db: Db }) {
         currency: q.currency,
         currencies,
         totals,
+        comps: Number(comped?.n ?? 0),
         days: perDay,
         products: (products.rows as (Amounts & { productId: string; name: string })[]).map(numbers),
         recipients: (

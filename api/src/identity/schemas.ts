@@ -145,10 +145,14 @@ export interface UserRecord {
   updatedAt: Date;
 }
 
+/**
+ * Why staff act on a person (block them, view as them, give them a course): kept with the action and in the audit
+ * log, so their timeline says it. The console's ReasonField holds the same rule.
+ */
+export const StaffReason = z.string().trim().min(3, 'Say why, in a few words.').max(500, 'at most 500 characters');
+
 /** POST /api/admin/users/:id/block: why (kept with the block, shown to staff and on the person's timeline). */
-export const BlockBody = z.strictObject({
-  reason: z.string().trim().min(3, 'Say why, in a few words.').max(500, 'at most 500 characters'),
-});
+export const BlockBody = z.strictObject({ reason: StaffReason });
 
 /** POST /api/admin/users/:id/block and /unblock: the person's block as it now stands, and what the block ended. */
 export interface BlockAnswer {
@@ -186,7 +190,7 @@ export interface AccountRecord {
 
 /** POST /api/admin/users/:id/view-as: why, and for how long (at most 30 minutes). */
 export const ViewAsBody = z.strictObject({
-  reason: z.string().trim().min(3, 'Say why, in a few words.').max(500),
+  reason: StaffReason,
   minutes: z.number().int().min(1).max(30).default(15),
 });
 

@@ -198,6 +198,23 @@ export function teamSeatRevokedEmail(
   };
 }
 
+/**
+ * A course staff gave someone (a comp): the same way in as a receipt's, a sign-in link that lands on the course and
+ * works once (its token is the email's secret), without a price or an invoice, since nothing was paid.
+ */
+export function courseGivenEmail(to: string, productName: string, leadIn: ReceiptLeadIn): NewEmail {
+  const lasts = `It signs you in as ${to}, works once and lasts ${leadIn.days} days.`;
+  const later = new URL('/login', leadIn.signInUrl).toString();
+  return {
+    kind: 'course-given',
+    secret: new URL(leadIn.signInUrl).searchParams.get('token') ?? undefined,
+    to,
+    subject: `${productName} is yours`,
+    text: `Our team gave you ${productName}: there is nothing to pay.\n\nStart learning: this link opens the course. ${lasts}\n${leadIn.signInUrl}\n\nLater on, sign in with ${to} at ${later}\n`,
+    html: `<p>Our team gave you ${escapeHtml(productName)}: there is nothing to pay.</p><p>Start learning: this link opens the course. ${escapeHtml(lasts)}</p><p><a href="${escapeHtml(leadIn.signInUrl)}">Start the course</a></p><p>Later on, sign in with ${escapeHtml(to)} on our site.</p>`,
+  };
+}
+
 /** A member who took a seat: the link opens the course itself (not its sales page). */
 export function teamWelcomeEmail(to: string, productName: string, courseUrl: string): NewEmail {
   return {

@@ -26,6 +26,7 @@ export const AUDIT_ACTION_WORDS = {
   'purchase.banned': 'Purchase banned',
   'purchase.disputed': 'Purchase disputed',
   'purchase.dispute-won': 'Dispute won',
+  'purchase.comped': 'Course given',
   'transfer.initiated': 'Transfer offered',
   'transfer.confirmed': 'Transfer accepted',
   'transfer.completed': 'Transfer completed',
