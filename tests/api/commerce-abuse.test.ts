@@ -248,6 +248,59 @@ describe('commerce abuse: limits, coupon reservations that expire, one answer fo
     expect(await usedCount(db(), coupon.id)).toBe(1);
   });
 
+  it('lets one buyer hold one use of a limited coupon (starting again moves it) and one address hold three at a time', async () => {
+    const coupon = await createCoupon(db(), { code: 'SQUAT', percentageDiscount: 0.25, maxUses: 10 });
+    const body = (email: string) => ({ productId: course.id, coupon: 'SQUAT', email });
+
+    // The same buyer starting again, from anywhere, signed in or not: still one use held, by the newest checkout.
+    const first = await start(body('again@example.com'), '192.0.2.90');
+    const second = await start(body('AGAIN@example.com'), '192.0.2.91');
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(await usedCount(db(), coupon.id)).toBe(1);
+    const holds = async () =>
+      db()('checkouts').where({ couponId: coupon.id, status: 'open', couponReserved: true }).pluck('id');
+    expect(await holds()).toEqual([second.body.checkoutId]);
+    // The earlier checkout can still be paid (it counts its use then); canceled, it gives back nothing it no longer holds.
+    await services.testProvider.cancel(await sessionOfCheckout(db(), first.body.checkoutId));
+    expect((await thanks(first.body.checkoutId)).body.status).toBe('canceled');
+    expect(await usedCount(db(), coupon.id)).toBe(1);
+
+    // Made-up addresses from one address: three uses held at a time, then 429 until one of them ends.
+    const squatter = '198.51.100.77';
+    const squatted = [];
+    for (const n of [1, 2, 3]) {
+      const started = await start(body(`made-up-${n}@example.com`), squatter);
+      expect(started.status).toBe(201);
+      squatted.push(started.body.checkoutId as string);
+    }
+    const refused = await start(body('made-up-4@example.com'), squatter);
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('rate-limited');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(CHECKOUT_MINUTES * 60);
+    expect(await usedCount(db(), coupon.id)).toBe(4); // nothing taken by the refused start
+    // Someone elsewhere is not held back; and once one of the squatter's checkouts ends, the address may hold another.
+    expect((await start(body('elsewhere@example.com'), '203.0.113.9')).status).toBe(201);
+    await services.testProvider.cancel(await sessionOfCheckout(db(), squatted[0]!));
+    await thanks(squatted[0]!);
+    expect((await start(body('made-up-5@example.com'), squatter)).status).toBe(201);
+    expect(await usedCount(db(), coupon.id)).toBe(5);
+
+    // A burst of starts by one buyer at once still holds one use (the coupon's row lock orders them).
+    const burst = await Promise.all(
+      ['192.0.2.101', '192.0.2.102', '192.0.2.103', '192.0.2.104'].map((ip) => start(body('burst@example.com'), ip)),
+    );
+    expect(burst.map((b) => b.status)).toEqual([201, 201, 201, 201]);
+    expect(await usedCount(db(), coupon.id)).toBe(6);
+    const buyersHolds = await db()('checkouts').where({
+      couponId: coupon.id,
+      buyerEmail: 'burst@example.com',
+      status: 'open',
+      couponReserved: true,
+    });
+    expect(buyersHolds).toHaveLength(1);
+  });
+
   it('settles the expiry sweep racing a payment cleanly in both orders, and when they overlap (20 races)', async () => {
     const coupon = await createCoupon(db(), { code: 'RACING', percentageDiscount: 0.25, maxUses: 100 });
     const begin = async (email: string) => {

@@ -3,6 +3,7 @@ import { Price, Product } from '../catalog/models';
 import { ledger } from '../finance/ledger';
 import { AppError } from '../http/errors';
 import { isEmailBlocked } from '../identity/blocks';
+import { networkOf } from '../identity/rate-limit';
 import type { User } from '../identity/models';
 import type { ProviderCheckout } from '../payments/provider';
 import {
@@ -16,6 +17,9 @@ import {
   giveCouponUseBack,
   insertCheckout,
   lockCheckout,
+  lockCoupon,
+  moveBuyersHold,
+  networkHolds,
   markRefundPending,
   recordSession,
   stalledRefund,
@@ -90,7 +94,7 @@ const EXPIRY_BATCHES = 20;
 interface Deps extends CommerceDeps {
   quotes: QuoteService;
   refunds: Pick<PurchaseLifecycle, 'completeRefund'>;
-  limits: Pick<CommerceLimits, 'checkoutStart'>;
+  limits: Pick<CommerceLimits, 'checkoutStart' | 'couponHoldsPerNetwork'>;
 }
 
 /** What the provider shows next to the discount line: the kind of discount and any upgrade credit. */
@@ -119,12 +123,36 @@ export const THANKS_PRIVATE_MS = 60 * 60 * 1000;
 
 export function checkoutService({ db, clock, config, logger, outbox, quotes, provider, refunds, limits }: Deps) {
   /**
-   * Takes one use of a limited coupon with one conditional update, so that N buyers racing for M uses left get
-   * exactly M checkouts; the losers hear `coupon-used-up` before paying anything (`coupon-not-valid` when not signed
-   * in, as every coupon problem is for them). The use comes back when the checkout is canceled or expires.
+   * Reserves a use of a limited coupon for a checkout being started, under the coupon's lock. A buyer (by email) holds
+   * one use per coupon: their earlier unpaid checkout's use moves to this one, so starting again never takes a second.
+   * One client network holds at most `couponHoldsPerNetwork` uses at a time (429 until one of its holds ends), so that
+   * guests typing made-up addresses from one place cannot reserve every use. Otherwise one use is taken with one
+   * conditional update, so that N buyers racing for M uses left get exactly M checkouts; the losers hear
+   * `coupon-used-up` before paying anything (`coupon-not-valid` when not signed in, as every coupon problem is for
+   * them). The use comes back when the checkout is canceled or expires.
    */
-  async function reserveCouponUse(trx: Knex.Transaction, couponId: string, precise: boolean): Promise<boolean> {
+  async function reserveCouponUse(
+    trx: Knex.Transaction,
+    couponId: string,
+    holder: { email: string; network: string | null },
+    precise: boolean,
+  ): Promise<boolean> {
     if ((await couponMaxUses(trx, couponId)) === -1) return false;
+    await lockCoupon(trx, couponId);
+    if (await moveBuyersHold(trx, couponId, holder.email)) return true;
+    if (holder.network) {
+      const held = await networkHolds(trx, couponId, holder.network);
+      if (held.count >= limits.couponHoldsPerNetwork) {
+        const ends = held.firstEnds?.getTime() ?? clock.now().getTime() + CHECKOUT_MS;
+        const retryAfter = Math.max(1, Math.ceil((ends - clock.now().getTime()) / 1000));
+        throw new AppError(
+          'rate-limited',
+          `Too many unpaid checkouts from your network hold this coupon. Try again in ${retryAfter} seconds.`,
+          undefined,
+          { 'Retry-After': String(retryAfter) },
+        );
+      }
+    }
     if (!(await takeCouponUse(trx, couponId))) {
       const problem = problemFor('coupon-used-up', precise);
       throw new AppError(problem, COUPON_MESSAGES[problem], {
@@ -319,7 +347,9 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       const { quote } = answer;
       const couponId = quote.discount?.couponId ?? null;
       const checkout = await db.transaction(async (trx) => {
-        const couponReserved = couponId ? await reserveCouponUse(trx, couponId, Boolean(input.buyer)) : false;
+        const network = input.ip ? networkOf(input.ip) : null;
+        const holder = { email, network };
+        const couponReserved = couponId ? await reserveCouponUse(trx, couponId, holder, Boolean(input.buyer)) : false;
         const id = await insertCheckout(trx, {
           productId: product.id,
           priceId: price.id,
@@ -334,6 +364,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
           city: input.city ?? null,
           state: input.state ?? null,
           ipAddress: input.ip,
+          clientNetwork: network,
           amountTotal: quote.finalPrice,
           creditAmount: quote.credit,
           upgradeBasis: answer.upgrade?.worth ?? null,

@@ -21,6 +21,13 @@ export const COMMERCE_LIMITS = {
   transferOfferPerRecipient: { max: 3, windowSeconds: 24 * 60 * 60 },
 } as const satisfies Record<string, Omit<Limit, 'bucket'>>;
 
+/**
+ * Uses of one limited coupon that unpaid checkouts from one client network may hold at a time (each hold lasts a
+ * checkout's 30 minutes at most). A buyer holds one use per coupon: starting again moves their hold to the new
+ * checkout. COMMERCE_LIMIT_SCALE multiplies it too.
+ */
+export const COUPON_HOLDS_PER_NETWORK = 3;
+
 /** The commerce limits, counted before the work they guard, so that parallel requests cannot slip past them. */
 export function commerceLimits({
   limiter,
@@ -52,6 +59,9 @@ export function commerceLimits({
       const buyer = buyerId ? `user:${buyerId}` : email ? `email:${email.toLowerCase()}` : null;
       if (buyer) await limiter.hit(limit('checkoutPerBuyer', buyer), 'checkouts started for this email address');
     },
+
+    /** How many uses of one limited coupon unpaid checkouts from one client network may hold at once. */
+    couponHoldsPerNetwork: COUPON_HOLDS_PER_NETWORK * config.COMMERCE_LIMIT_SCALE,
 
     /** A quote is about to look a coupon code up. */
     async couponLookup(ip: string | null): Promise<void> {
