@@ -8,6 +8,7 @@ import { refundEmail } from '../mail/templates';
 import { ledger } from '../finance/ledger';
 import type { MerchantCharge } from '../payments/models';
 import type { PaymentProvider } from '../payments/provider';
+import { NON_GRANTING_STATUSES } from '../shared/purchase-status';
 import { refundReasonLabel, type RefundReason } from '../shared/refund-reasons';
 import { formatMoney } from './money';
 import { GRANTING_STATUSES, type Purchase, type PurchaseStatus } from './models';
@@ -20,8 +21,8 @@ import { cancelOpenTransfers } from './transfers';
  * or duplicated provider event can never undo a newer state.
  */
 export const PURCHASE_EDGES: Record<PurchaseStatus, readonly PurchaseStatus[]> = {
-  Valid: ['Refunded', 'Disputed', 'Banned', 'Revoked'],
-  Restricted: ['Refunded', 'Disputed', 'Banned', 'Revoked'],
+  Valid: NON_GRANTING_STATUSES,
+  Restricted: NON_GRANTING_STATUSES,
   Disputed: [...GRANTING_STATUSES, 'Banned'], // a dispute won gives back the access it had
   Refunded: [],
   Banned: [],

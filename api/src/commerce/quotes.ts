@@ -4,6 +4,7 @@ import type { Db } from '../db/connection';
 import { Price, Product } from '../catalog/models';
 import { AppError } from '../http/errors';
 import type { User } from '../identity/models';
+import { UNRESTRICTED_STATUSES } from '../shared/purchase-status';
 import { asOffer, COUPON_MESSAGES, couponProblem, problemFor, quoteCoupons } from './coupons';
 import type { CommerceLimits } from './limits';
 import { GRANTING_STATUSES, Purchase } from './models';
@@ -124,7 +125,9 @@ export function quoteService({
     const { product, price } = found;
 
     const buyer = request.buyer;
-    const ownsIt = buyer ? Boolean(await holdingOf(db, buyer.id, product.id, { statuses: ['Valid'] })) : false;
+    const ownsIt = buyer
+      ? Boolean(await holdingOf(db, buyer.id, product.id, { statuses: UNRESTRICTED_STATUSES }))
+      : false;
     // Owning the course already makes another copy a seat to give away, never a silent duplicate.
     const team = request.forTeam || request.quantity > 1 || ownsIt;
     const existingSeats = buyer && team ? await seatsBoughtBy(db, buyer.id, product.id) : 0;

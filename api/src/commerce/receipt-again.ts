@@ -6,11 +6,9 @@ import { Product } from '../db/models';
 import { AppError } from '../http/errors';
 import { OutboxEmail } from '../mail/models';
 import type { Outbox } from '../mail/outbox';
+import { grantsAccess } from '../shared/purchase-status';
 import type { CheckoutRow } from './checkout-queries';
 import { queueReceipt } from './settle-steps';
-
-/** Purchases whose receipt still leads somewhere: one that ended (refunded, disputed, banned) opens nothing. */
-const OPEN = ['Valid', 'Restricted'];
 
 /**
  * A purchase's receipt sent again from the console (the buyer lost it, or it went to spam): written afresh, as its
@@ -50,7 +48,8 @@ export function receiptAgain({
             'receipt-not-available',
             'This purchase was not paid for by itself (a team seat, a free or moved purchase), so it has no receipt.',
           );
-        if (!OPEN.includes(purchase.status))
+        // A purchase that ended (refunded, disputed, banned) opens nothing.
+        if (!grantsAccess(purchase.status))
           throw new AppError(
             'receipt-not-available',
             `This purchase is ${purchase.status.toLowerCase()}: its receipt would lead nowhere. The invoice stays on its page.`,
