@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { listenOnLoopback } from './processes';
 
 export interface GitHubPerson {
   id: number;
@@ -25,11 +25,11 @@ export async function startGitHubStandIn(clientId: string, clientSecret: string)
     for await (const chunk of req) body += chunk;
     return Object.fromEntries(new URLSearchParams(body));
   };
-  const json = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
+  const json = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
 
-  const server: Server = createServer(async (req, res) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     if (req.method === 'POST' && url.pathname === '/login/oauth/access_token') {
       const form = await readForm(req);
@@ -64,10 +64,10 @@ export async function startGitHubStandIn(clientId: string, clientSecret: string)
       return json(res, 200, { id: person.id, login: person.login, name: person.name, avatar_url: null });
     if (url.pathname === '/api/user/emails') return json(res, 200, person.emails);
     json(res, 404, { message: 'Not Found' });
-  });
-  server.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  // A client gone mid-request (its body unread) ends that request only.
+  const server: Server = createServer((req, res) => void serve(req, res).catch(() => res.destroy()));
+  const base = `http://127.0.0.1:${await listenOnLoopback(server)}`;
 
   return {
     env: {

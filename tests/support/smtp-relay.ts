@@ -1,5 +1,5 @@
-import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { listenSmtp } from './smtp-stand-in';
 
 export interface RelayedMessage {
   from: string;
@@ -45,8 +45,7 @@ export async function startSmtpRelay() {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
+  const port = await listenSmtp(server);
   return {
     url: `smtp://127.0.0.1:${port}`,
     /** Every message received in full, answered or not. */

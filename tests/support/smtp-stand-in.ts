@@ -1,6 +1,16 @@
-import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll } from 'vitest';
+import { listenOnLoopback } from './processes';
+
+/**
+ * Starts an SMTP server on a free loopback port and returns the port. A sender that goes away mid-message (a killed
+ * replica, a client that timed out) resets its connection, which smtp-server reports as an 'error' event: as a real
+ * server does, the stand-in drops that session and goes on (unheard, the event would end the test process).
+ */
+export function listenSmtp(server: SMTPServer): Promise<number> {
+  server.on('error', () => undefined);
+  return listenOnLoopback(server.server);
+}
 
 /** A real SMTP server on loopback that keeps what it receives. */
 export async function startSmtp() {
@@ -17,8 +27,7 @@ export async function startSmtp() {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
+  const port = await listenSmtp(server);
   return {
     messages,
     url: `smtp://127.0.0.1:${port}`,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import qs from 'qs';
 import Stripe from 'stripe';
 import request from 'supertest';
+import { listenOnLoopback } from './processes';
 
 /**
  * A local stand-in for the part of Stripe's API the product calls, so that tests drive the real `stripe` SDK over
@@ -406,11 +406,13 @@ export async function startStripeStandIn(): Promise<StandIn> {
 
   const server: Server = createServer((req, res) => {
     serve(req, res).catch((error: unknown) =>
-      answer(res, 500, { error: { type: 'api_error', message: String(error) } }),
+      // A client gone mid-request (its body unread, or its answer half written) ends that request only.
+      res.headersSent || res.destroyed
+        ? res.destroy()
+        : answer(res, 500, { error: { type: 'api_error', message: String(error) } }),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
 
   return {
     url: `http://127.0.0.1:${port}`,
