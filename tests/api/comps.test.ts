@@ -217,7 +217,7 @@ describe('giving a person a course, and their lifetime totals', () => {
 
     const answer = await totalsOf(finance, person.id);
     expect(answer.status).toBe(200);
-    const totals = answer.body.data.currencies as Record<string, number | string>[];
+    const totals = answer.body.currencies as Record<string, number | string>[];
 
     // What Finance's charges export says of this person's charges, per currency.
     const rows = parseCsv(await chargesCsv(), { columns: true, bom: true }) as Record<string, string>[];

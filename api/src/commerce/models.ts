@@ -4,6 +4,7 @@ import { User } from '../identity/models';
 import { MerchantCharge, MerchantSession } from '../payments/models';
 
 import type { ActiveStatus } from '../shared/active-status';
+import type { PurchaseKind } from '../shared/purchase-kinds';
 import type { PurchaseStatus } from '../shared/purchase-status';
 import type { CheckoutStatus, TransferState } from './schemas';
 
@@ -46,6 +47,10 @@ export class Purchase extends table('purchases') {
   declare upgradedFromId: string | null;
   /** Why staff banned or refunded it (or the provider's reason for a dispute). */
   declare statusReason: string | null;
+  /** `comp`: a course staff gave (compedById) for a reason (compReason), with no charge. */
+  declare kind: PurchaseKind;
+  declare compReason: string | null;
+  declare compedById: string | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 

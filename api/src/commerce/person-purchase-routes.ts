@@ -22,7 +22,7 @@ export function personPurchaseRoutes({
   const router = new Router();
 
   router.get('/users/:id/purchase-totals', allow.roles('support', 'finance'), async (ctx) => {
-    ctx.body = { data: (await totals.ofPerson(IdParam.parse(ctx.params).id)) satisfies PurchaseTotals };
+    ctx.body = (await totals.ofPerson(IdParam.parse(ctx.params).id)) satisfies PurchaseTotals;
   });
 
   router.post('/users/:id/comps', allow.roles('support'), async (ctx) => {
