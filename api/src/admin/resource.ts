@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { AnyQueryBuilder, QueryBuilder } from 'objection';
 import type { z } from 'zod';
 import type { BaseModel } from '../db/base-model';
+import type { CsvColumn } from '../http/csv-columns';
 import type { ErrorCode } from '../http/errors';
 import type { Role } from '../identity/roles';
 import type { AuditAction } from '../shared/audit-actions';
@@ -9,6 +10,22 @@ import type { ListableResource } from './schemas/list-query';
 
 export type Row = Record<string, unknown>;
 export type Trx = Knex.Transaction;
+
+/** A referenced record read beside each exported row, by a join (never a query per row). */
+export interface ExportLookup {
+  /** The field holding the referenced record's id: the row's, or one an earlier lookup read. */
+  from: string;
+  /** The referenced table, found by its `id`. */
+  table: string;
+  /** Each field the export reads (its name in the export's row → the referenced table's column). */
+  fields: Record<string, string>;
+}
+
+/** A list's CSV export: the list's columns as people read them, and the records it names read beside each row. */
+export interface ListExport {
+  lookups?: readonly ExportLookup[];
+  columns: readonly CsvColumn[];
+}
 
 /** Refuses a delete that would break history, with a code that says why (answered as 409). */
 export interface DeleteGuard {
@@ -68,6 +85,8 @@ export interface AdminResource extends ListableResource {
   afterWrite?: (hook: WriteHook, row: Row, previous: Row | null, input: Row) => Promise<void>;
   /** Counts exactly at any size (small tables); otherwise large counts are estimated. */
   exactCount?: boolean;
+  /** What the list's CSV export holds: the list's columns, readable (names rather than ids, money, instants). */
+  export: ListExport;
 }
 
 export interface WriteActor {

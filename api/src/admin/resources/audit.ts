@@ -1,5 +1,6 @@
 import { AuditLog } from '../../audit/models';
 import { defineResource } from '../resource';
+import { instant, text } from '../../http/csv-columns';
 
 /** Append-only: the console reads it; the database refuses changes. */
 export const auditLogs = defineResource({
@@ -10,4 +11,15 @@ export const auditLogs = defineResource({
   sortable: ['id', 'createdAt'],
   searchable: ['actorEmail', 'recordId'],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    columns: [
+      instant('When', 'createdAt'),
+      text('Who', 'actorEmail'),
+      text('Action', 'action'),
+      text('Resource', 'resource'),
+      text('Record', 'recordId'),
+      text('Request', 'requestId'),
+      text('Entry id', 'id'),
+    ],
+  },
 });

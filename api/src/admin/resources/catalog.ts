@@ -14,6 +14,8 @@ import {
 } from '../schemas/catalog';
 import { AppError } from '../../http/errors';
 import { defineResource } from '../resource';
+import { derived, instant, money, number, text } from '../../http/csv-columns';
+import { productNamed } from '../export-lookups';
 
 const STAFF = ['support', 'finance'] as const;
 
@@ -25,6 +27,17 @@ export const products = defineResource({
   sortable: ['id', 'name', 'status', 'productType', 'quantityAvailable', 'createdAt', 'updatedAt'],
   searchable: ['name', 'key', 'slug'],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    columns: [
+      text('Name', 'name'),
+      text('Type', 'productType'),
+      text('Status', 'status'),
+      derived('Seats available', (p) => (p.quantityAvailable === -1 ? 'Unlimited' : p.quantityAvailable)),
+      text('Slug', 'slug'),
+      instant('Created', 'createdAt'),
+      text('Product id', 'id'),
+    ],
+  },
   // The row and its sales page questions (product_faqs), which the console edits with it.
   baseQuery: (db) => Product.query(db).select('products.*', faqColumn(db)),
   create: ProductCreate,
@@ -85,6 +98,18 @@ export const prices = defineResource({
   sortable: ['id', 'createdAt', 'unitAmount', 'status'],
   searchable: ['nickname'],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    lookups: [productNamed('productId', 'product')],
+    columns: [
+      text('Product', 'product'),
+      money('Amount', 'unitAmount'),
+      text('Currency', 'currency'),
+      text('Nickname', 'nickname'),
+      text('Status', 'status'),
+      instant('Created', 'createdAt'),
+      text('Price id', 'id'),
+    ],
+  },
   exactCount: true,
   create: PriceCreate,
   update: PriceUpdate,
@@ -104,6 +129,15 @@ export const upgradableProducts = defineResource({
   sortable: ['id', 'createdAt'],
   searchable: [],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    lookups: [productNamed('upgradableFromId', 'fromProduct'), productNamed('upgradableToId', 'toProduct')],
+    columns: [
+      text('From product', 'fromProduct'),
+      text('To product', 'toProduct'),
+      instant('Created', 'createdAt'),
+      text('Upgrade path id', 'id'),
+    ],
+  },
   exactCount: true,
   create: UpgradableProductCreate,
   remove: 'hard',
@@ -121,6 +155,20 @@ export const productContentResources = defineResource({
   sortable: ['id', 'position', 'createdAt'],
   searchable: [],
   defaultSort: ['position', 'ASC'],
+  export: {
+    lookups: [
+      productNamed('productId', 'product'),
+      { from: 'resourceId', table: 'contentResources', fields: { content: 'fields', contentType: 'type' } },
+    ],
+    columns: [
+      text('Product', 'product'),
+      derived('Content', (g) => (g.content as { title?: string } | null)?.title),
+      text('Content type', 'contentType'),
+      number('Position', 'position'),
+      instant('Created', 'createdAt'),
+      text('Grant id', 'id'),
+    ],
+  },
   exactCount: true,
   create: ProductContentCreate,
   update: ProductContentUpdate,

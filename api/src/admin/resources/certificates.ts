@@ -2,6 +2,7 @@ import { Certificate } from '../../certificates/models';
 import { CERTIFICATE_STATUS, certificateRecords } from '../../certificates/queries';
 import { CertificateIdParam } from '../../certificates/schemas';
 import { defineResource } from '../resource';
+import { instant, text } from '../../http/csv-columns';
 
 /**
  * Certificates of completion, with the learner's email (which the public page never shows). Nothing is edited
@@ -37,4 +38,15 @@ export const certificates = defineResource({
   sortable: ['id', 'issuedAt', 'revokedAt', 'learnerName', 'courseTitle', 'learnerEmail'],
   searchable: ['learnerName', 'learnerEmail', 'courseTitle', 'id'],
   defaultSort: ['issuedAt', 'DESC'],
+  export: {
+    columns: [
+      text('Learner email', 'learnerEmail'),
+      text('Learner name', 'learnerName'),
+      text('Course', 'courseTitle'),
+      instant('Issued', 'issuedAt'),
+      text('Status', 'status'),
+      instant('Revoked', 'revokedAt'),
+      text('Certificate id', 'id'),
+    ],
+  },
 });

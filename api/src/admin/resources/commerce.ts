@@ -2,9 +2,20 @@ import { Coupon, Purchase, PurchaseUserTransfer } from '../../commerce/models';
 import { teamCouponStaysActive } from '../../commerce/team-coupons';
 import { CouponCreate, CouponUpdate } from '../schemas/commerce';
 import { AppError } from '../../http/errors';
-import { defineResource } from '../resource';
+import { defineResource, type Row } from '../resource';
+import { derived, instant, money, text, yesNo } from '../../http/csv-columns';
+import { percentage, person, productNamed } from '../export-lookups';
 
 const STAFF = ['support', 'finance'] as const;
+
+/** What kind of purchase it is, as the console's list says. */
+const purchaseKind = (p: Row): string => {
+  if (p.bulkCouponId) return 'Team purchase';
+  if (p.redeemedBulkCouponId) return 'Team seat';
+  if (p.upgradedFromId) return 'Upgrade';
+  if (p.totalAmount === 0) return 'Free';
+  return 'Individual';
+};
 
 export const coupons = defineResource({
   name: 'coupons',
@@ -24,6 +35,21 @@ export const coupons = defineResource({
   sortable: ['id', 'code', 'createdAt', 'expires', 'percentageDiscount', 'usedCount', 'maxUses'],
   searchable: ['code'],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    lookups: [productNamed('restrictedToProductId', 'restrictedToProduct')],
+    columns: [
+      derived('Coupon', (c) => c.code ?? (c.default ? 'Site-wide sale' : c.bulkPurchaseId ? 'Team seats' : null)),
+      percentage('Discount', 'percentageDiscount'),
+      text('Used', 'usedCount'),
+      derived('Uses allowed', (c) => (c.maxUses === -1 ? 'Unlimited' : c.maxUses)),
+      instant('Expires', 'expires'),
+      derived('Product', (c) => c.restrictedToProduct ?? 'Any product'),
+      yesNo('Site-wide sale', 'default'),
+      text('Status', 'status'),
+      instant('Created', 'createdAt'),
+      text('Coupon id', 'id'),
+    ],
+  },
   create: CouponCreate,
   // usedCount moves only through redemptions; team coupons belong to their purchase.
   update: CouponUpdate,
@@ -98,6 +124,22 @@ export const purchases = defineResource({
   sortable: ['id', 'createdAt', 'totalAmount', 'status', 'refundedAmount'],
   searchable: [],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    lookups: [person('userId', 'buyer'), productNamed('productId', 'product')],
+    columns: [
+      instant('Purchased', 'createdAt'),
+      text('Buyer email', 'buyerEmail'),
+      text('Buyer name', 'buyerName'),
+      text('Product', 'product'),
+      text('Status', 'status'),
+      money('Paid', 'totalAmount'),
+      money('Refunded', 'refundedAmount'),
+      text('Currency', 'currency'),
+      derived('Kind', purchaseKind),
+      text('Country', 'country'),
+      text('Purchase id', 'id'),
+    ],
+  },
 });
 
 /** Team purchases: the buyer's purchase with its team coupon's seats. */
@@ -137,6 +179,22 @@ export const bulkPurchases = defineResource({
   sortable: ['id', 'createdAt', 'totalAmount', 'seatsTotal', 'seatsUsed'],
   searchable: [],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    lookups: [person('userId', 'buyer'), productNamed('productId', 'product')],
+    columns: [
+      instant('Purchased', 'createdAt'),
+      text('Buyer email', 'buyerEmail'),
+      text('Buyer name', 'buyerName'),
+      text('Product', 'product'),
+      text('Seats used', 'seatsUsed'),
+      text('Seats', 'seatsTotal'),
+      derived('Seats free', (t) => Math.max(Number(t.seatsTotal) - Number(t.seatsUsed), 0)),
+      text('Status', 'status'),
+      money('Paid', 'totalAmount'),
+      text('Currency', 'currency'),
+      text('Purchase id', 'id'),
+    ],
+  },
 });
 
 /**
@@ -164,4 +222,27 @@ export const purchaseUserTransfers = defineResource({
   sortable: ['id', 'createdAt', 'expiresAt', 'transferState'],
   searchable: [],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    lookups: [
+      person('sourceUserId', 'from'),
+      person('targetUserId', 'to'),
+      { from: 'purchaseId', table: 'purchases', fields: { purchaseProductId: 'productId' } },
+      productNamed('purchaseProductId', 'product'),
+    ],
+    columns: [
+      instant('Created', 'createdAt'),
+      text('State', 'transferState'),
+      text('From email', 'fromEmail'),
+      text('From name', 'fromName'),
+      text('To email', 'toEmail'),
+      text('To name', 'toName'),
+      text('Product', 'product'),
+      instant('Expires', 'expiresAt'),
+      instant('Confirmed', 'confirmedAt'),
+      instant('Completed', 'completedAt'),
+      instant('Canceled', 'canceledAt'),
+      text('Purchase id', 'purchaseId'),
+      text('Transfer id', 'id'),
+    ],
+  },
 });

@@ -2,6 +2,8 @@ import { ProductRevenueSplit } from '../../finance/models';
 import { AppError } from '../../http/errors';
 import { SplitCreate, SplitUpdate } from '../schemas/finance';
 import { defineResource, type Trx } from '../resource';
+import { derived, instant, text } from '../../http/csv-columns';
+import { percentage, person, productNamed } from '../export-lookups';
 
 /** Taken before the write: two edits of one product's splits queue here instead of deadlocking later. */
 async function lockProduct(trx: Trx, productId: string): Promise<void> {
@@ -29,6 +31,18 @@ export const productRevenueSplits = defineResource({
   sortable: ['id', 'createdAt', 'percent', 'type'],
   searchable: [],
   defaultSort: ['createdAt', 'ASC'],
+  export: {
+    lookups: [productNamed('productId', 'product'), person('userId', 'recipient')],
+    columns: [
+      text('Product', 'product'),
+      text('Type', 'type'),
+      derived('Recipient email', (s) => s.recipientEmail ?? (s.userId ? null : 'Platform')),
+      text('Recipient name', 'recipientName'),
+      percentage('Share', 'percent'),
+      instant('Created', 'createdAt'),
+      text('Split id', 'id'),
+    ],
+  },
   exactCount: true,
   create: SplitCreate,
   update: SplitUpdate,

@@ -15,6 +15,8 @@ import { SECRET_PLACEHOLDER } from '../../mail/outbox';
 import { assertAnotherAdminRemains } from '../../identity/admin-guard';
 import { defineResource, type Row, type WriteHook } from '../resource';
 import { assertMayManage, assertMayManageOwner } from '../../identity/staff-guard';
+import { derived, instant, number, text, words } from '../../http/csv-columns';
+import { person } from '../export-lookups';
 
 const STAFF = ['support', 'finance'] as const;
 
@@ -58,6 +60,16 @@ export const users = defineResource({
   sortable: ['id', 'email', 'name', 'createdAt'],
   searchable: ['email', 'name'],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    columns: [
+      text('Email', 'email'),
+      text('Name', 'name'),
+      words('Roles', 'roles'),
+      derived('Blocked', (u) => (u.blockedAt ? 'Yes' : 'No')),
+      instant('Joined', 'createdAt'),
+      text('Person id', 'id'),
+    ],
+  },
   create: UserCreate,
   update: UserUpdate,
   checkWrite: checkUserWrite,
@@ -102,6 +114,18 @@ export const accounts = defineResource({
   sortable: ['id', 'provider'],
   searchable: ['providerAccountId'],
   defaultSort: ['provider', 'ASC'],
+  export: {
+    lookups: [person('userId', 'owner')],
+    columns: [
+      text('Email', 'ownerEmail'),
+      text('Name', 'ownerName'),
+      text('Provider', 'provider'),
+      text('Type', 'type'),
+      text('Account at provider', 'providerAccountId'),
+      text('Scope', 'scope'),
+      text('Account id', 'id'),
+    ],
+  },
   exactCount: true,
   remove: 'hard', // unlink the external account
   checkWrite: ownedBy(byUserId, 'unlink the accounts of'),
@@ -116,6 +140,18 @@ export const sessions = defineResource({
   sortable: ['id', 'createdAt', 'expires', 'lastSeenAt'],
   searchable: ['userAgent'],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    lookups: [person('userId', 'owner')],
+    columns: [
+      text('Email', 'ownerEmail'),
+      text('Name', 'ownerName'),
+      instant('Signed in', 'createdAt'),
+      instant('Last seen', 'lastSeenAt'),
+      instant('Expires', 'expires'),
+      text('Browser', 'userAgent'),
+      text('Session id', 'id'),
+    ],
+  },
   remove: 'hard', // revoke
   checkWrite: ownedBy(byUserId, 'sign out'),
 });
@@ -130,6 +166,15 @@ export const verificationTokens = defineResource({
   sortable: ['id', 'createdAt', 'expires'],
   searchable: ['identifier'],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    columns: [
+      text('Email', 'identifier'),
+      instant('Sent', 'createdAt'),
+      instant('Expires', 'expires'),
+      text('Goes to', 'redirectTo'),
+      text('Link id', 'id'),
+    ],
+  },
   remove: 'hard', // invalidate an emailed link
   checkWrite: ownedBy((row) => ({ email: row.identifier as string }), 'end the sign-in links of'),
 });
@@ -159,6 +204,19 @@ export const deviceVerifications = defineResource({
   sortable: ['id', 'createdAt', 'expires'],
   searchable: ['clientId'],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    lookups: [person('verifiedByUserId', 'verifier')],
+    columns: [
+      text('Client', 'clientId'),
+      instant('Started', 'createdAt'),
+      instant('Expires', 'expires'),
+      instant('Verified', 'verifiedAt'),
+      text('Verified by', 'verifierEmail'),
+      instant('Denied', 'deniedAt'),
+      instant('Token issued', 'tokenIssuedAt'),
+      text('Sign-in id', 'id'),
+    ],
+  },
   remove: 'hard',
   checkWrite: ownedBy((row) => ({ userId: row.verifiedByUserId as string | null }), 'end the device sign-ins of'),
 });
@@ -173,6 +231,17 @@ export const deviceAccessTokens = defineResource({
   sortable: ['id', 'createdAt', 'lastUsedAt'],
   searchable: ['clientId'],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    lookups: [person('userId', 'owner')],
+    columns: [
+      text('Email', 'ownerEmail'),
+      text('Name', 'ownerName'),
+      text('Client', 'clientId'),
+      instant('Created', 'createdAt'),
+      instant('Last used', 'lastUsedAt'),
+      text('Device id', 'id'),
+    ],
+  },
   remove: 'hard', // revoke
   checkWrite: ownedBy(byUserId, 'revoke the devices of'),
 });
@@ -185,6 +254,20 @@ export const userPrefs = defineResource({
   sortable: ['id', 'createdAt', 'updatedAt'],
   searchable: [],
   defaultSort: ['updatedAt', 'DESC'],
+  export: {
+    lookups: [
+      person('userId', 'owner'),
+      { from: 'resourceId', table: 'contentResources', fields: { content: 'fields' } },
+    ],
+    columns: [
+      text('Email', 'ownerEmail'),
+      text('Name', 'ownerName'),
+      derived('Preferences', (p) => (p.type === 'local' ? 'Per-content' : 'Global')),
+      derived('Content', (p) => (p.content as { title?: string } | null)?.title),
+      instant('Updated', 'updatedAt'),
+      text('Preferences id', 'id'),
+    ],
+  },
 });
 
 /**
@@ -225,4 +308,17 @@ export const outboxEmails = defineResource({
   sortable: ['id', 'createdAt', 'status', 'toAddress', 'attempts'],
   searchable: ['toAddress', 'subject'],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    columns: [
+      instant('Created', 'createdAt'),
+      text('To', 'toAddress'),
+      text('Subject', 'subject'),
+      text('Kind', 'kind'),
+      text('Status', 'status'),
+      number('Attempts', 'attempts'),
+      instant('Sent', 'sentAt'),
+      text('Last error', 'lastError'),
+      text('Email id', 'id'),
+    ],
+  },
 });

@@ -11,6 +11,13 @@ import {
   type ResourceFields,
 } from '../schemas/learning';
 import { defineResource, type Row, type WriteActor, type WriteHook } from '../resource';
+import { derived, instant, number, text } from '../../http/csv-columns';
+import { person } from '../export-lookups';
+
+/** A content record's title, from its fields (the row's own, or a looked-up record's). */
+const titleIn = (fields: unknown): string | null => (fields as { title?: string } | null)?.title ?? null;
+/** The content record `from` points at: `<as>` holds its fields (its title among them). */
+const contentOf = (from: string, as: string) => ({ from, table: 'contentResources', fields: { [as]: 'fields' } });
 
 const READERS = ['support', 'finance', 'contributor'] as const;
 const EDITORS = ['support', 'contributor'] as const;
@@ -90,6 +97,17 @@ export const contentResources = defineResource({
   sortable: ['id', 'type', 'title', 'createdAt', 'updatedAt'],
   searchable: ['title', 'slug'],
   defaultSort: ['updatedAt', 'DESC'],
+  export: {
+    lookups: [person('createdById', 'author')],
+    columns: [
+      derived('Title', (c) => titleIn(c.fields)),
+      text('Type', 'type'),
+      derived('State', (c) => (c.fields as { state?: string } | null)?.state),
+      text('Author', 'authorName'),
+      instant('Updated', 'updatedAt'),
+      text('Content id', 'id'),
+    ],
+  },
   create: ContentResourceCreate,
   update: ContentResourceUpdate,
   checkWrite: checkAuthor,
@@ -118,6 +136,17 @@ export const contentResourceResources = defineResource({
   sortable: ['id', 'position', 'createdAt'],
   searchable: [],
   defaultSort: ['position', 'ASC'],
+  export: {
+    lookups: [contentOf('resourceOfId', 'parent'), contentOf('resourceId', 'child')],
+    columns: [
+      derived('In', (l) => titleIn(l.parent)),
+      derived('Content', (l) => titleIn(l.child)),
+      number('Position', 'position'),
+      derived('Tier', (l) => (l.metadata as { tier?: string } | null)?.tier),
+      instant('Created', 'createdAt'),
+      text('Link id', 'id'),
+    ],
+  },
   exactCount: true,
   create: ContentLinkCreate,
   update: ContentLinkUpdate,
@@ -152,6 +181,17 @@ export const lessonProgress = defineResource({
   sortable: ['id', 'updatedAt', 'completedAt', 'createdAt'],
   searchable: ['lessonSlug'],
   defaultSort: ['updatedAt', 'DESC'],
+  export: {
+    lookups: [person('userId', 'learner'), contentOf('lessonId', 'lesson')],
+    columns: [
+      text('Learner email', 'learnerEmail'),
+      text('Learner name', 'learnerName'),
+      derived('Lesson', (p) => titleIn(p.lesson) ?? p.lessonSlug),
+      instant('Completed', 'completedAt'),
+      instant('Updated', 'updatedAt'),
+      text('Progress id', 'id'),
+    ],
+  },
 });
 
 export const comments = defineResource({
@@ -166,6 +206,17 @@ export const comments = defineResource({
   sortable: ['id', 'createdAt', 'updatedAt', 'hiddenAt'],
   searchable: ['text'],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    lookups: [person('userId', 'author')],
+    columns: [
+      text('Author email', 'authorEmail'),
+      text('Author name', 'authorName'),
+      text('Comment', 'text'),
+      derived('Hidden', (c) => (c.hiddenAt ? 'Yes' : 'No')),
+      instant('Created', 'createdAt'),
+      text('Comment id', 'id'),
+    ],
+  },
 });
 
 export const bookmarks = defineResource({
@@ -176,4 +227,15 @@ export const bookmarks = defineResource({
   sortable: ['id', 'createdAt'],
   searchable: [],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    lookups: [person('userId', 'owner'), contentOf('resourceId', 'content')],
+    columns: [
+      text('Email', 'ownerEmail'),
+      text('Name', 'ownerName'),
+      derived('Content', (b) => titleIn(b.content)),
+      text('Type', 'type'),
+      instant('Created', 'createdAt'),
+      text('Bookmark id', 'id'),
+    ],
+  },
 });

@@ -11,12 +11,36 @@ import {
   MerchantSession,
 } from '../../payments/models';
 import type { FieldKind } from '../schemas/list-query';
-import { defineResource, type AdminResource } from '../resource';
+import { defineResource, type AdminResource, type ExportLookup, type ListExport } from '../resource';
+import { derived, instant, labelled, money, text } from '../../http/csv-columns';
+import { REFUND_REASON_LABELS } from '../../shared/refund-reasons';
+import { percentage, person, productNamed } from '../export-lookups';
+
+/** The provider account a record belongs to, by its label. */
+const accountLabel: ExportLookup = {
+  from: 'merchantAccountId',
+  table: 'merchantAccounts',
+  fields: { account: 'label' },
+};
+/** The charge a refund or a dispute is of: its provider id and its currency (theirs too). */
+const chargeOf: ExportLookup = {
+  from: 'merchantChargeId',
+  table: 'merchantCharges',
+  fields: { charge: 'identifier', chargeCurrency: 'currency' },
+};
+/** What every mirror's export ends with: its provider id, its status, when, and its own id. */
+const identified = [
+  text('Identifier', 'identifier'),
+  text('Status', 'status'),
+  instant('Created', 'createdAt'),
+  text('Id', 'id'),
+];
 
 /** Mirrors of the payment provider's objects: written by checkout and fulfilment, read-only here but for status. */
 function merchantResource(
   name: string,
   model: AdminResource['model'],
+  listExport: ListExport,
   extra: { filterable?: Record<string, FieldKind>; sortable?: string[]; exactCount?: boolean } = {},
 ): AdminResource {
   return defineResource({
@@ -35,39 +59,123 @@ function merchantResource(
     searchable: ['identifier'],
     defaultSort: ['createdAt', 'DESC'],
     exactCount: extra.exactCount,
+    export: listExport,
     update: MerchantStatusUpdate,
   });
 }
 
 export const merchantAccounts = defineResource({
-  ...merchantResource('merchant-accounts', MerchantAccount, { exactCount: true }),
+  ...merchantResource(
+    'merchant-accounts',
+    MerchantAccount,
+    { columns: [text('Label', 'label'), ...identified] },
+    {
+      exactCount: true,
+    },
+  ),
   // The accounts themselves: no account above them.
   filterable: { id: 'id', status: 'enum', label: 'enum', identifier: 'text', createdAt: 'date' },
 });
-export const merchantProducts = merchantResource('merchant-products', MerchantProduct, {
-  filterable: { productId: 'id' },
-});
-export const merchantPrices = merchantResource('merchant-prices', MerchantPrice, {
-  filterable: { merchantProductId: 'id', priceId: 'id' },
-});
-export const merchantCustomers = merchantResource('merchant-customers', MerchantCustomer, {
-  filterable: { userId: 'id' },
-});
-export const merchantCoupons = merchantResource('merchant-coupons', MerchantCoupon, {
-  filterable: { percentageDiscount: 'number' },
-});
-export const merchantSessions = merchantResource('merchant-sessions', MerchantSession);
-export const merchantCharges = merchantResource('merchant-charges', MerchantCharge, {
-  filterable: {
-    userId: 'id',
-    merchantProductId: 'id',
-    merchantCustomerId: 'id',
-    amount: 'number',
-    refundAmount: 'number',
-    currency: 'enum',
+export const merchantProducts = merchantResource(
+  'merchant-products',
+  MerchantProduct,
+  {
+    lookups: [productNamed('productId', 'product'), accountLabel],
+    columns: [text('Product', 'product'), text('Account', 'account'), ...identified],
   },
-  sortable: ['amount', 'refundAmount', 'net'],
+  {
+    filterable: { productId: 'id' },
+  },
+);
+export const merchantPrices = merchantResource(
+  'merchant-prices',
+  MerchantPrice,
+  {
+    lookups: [
+      {
+        from: 'merchantProductId',
+        table: 'merchantProducts',
+        fields: { merchantProduct: 'identifier', productId: 'productId' },
+      },
+      productNamed('productId', 'product'),
+      { from: 'priceId', table: 'prices', fields: { unitAmount: 'unitAmount', currency: 'currency' } },
+      accountLabel,
+    ],
+    columns: [
+      text('Product', 'product'),
+      text('Provider product', 'merchantProduct'),
+      money('Price', 'unitAmount'),
+      text('Currency', 'currency'),
+      text('Account', 'account'),
+      ...identified,
+    ],
+  },
+  {
+    filterable: { merchantProductId: 'id', priceId: 'id' },
+  },
+);
+export const merchantCustomers = merchantResource(
+  'merchant-customers',
+  MerchantCustomer,
+  {
+    lookups: [person('userId', 'customer'), accountLabel],
+    columns: [text('Email', 'customerEmail'), text('Name', 'customerName'), text('Account', 'account'), ...identified],
+  },
+  {
+    filterable: { userId: 'id' },
+  },
+);
+export const merchantCoupons = merchantResource(
+  'merchant-coupons',
+  MerchantCoupon,
+  {
+    lookups: [accountLabel],
+    columns: [
+      percentage('Discount', 'percentageDiscount'),
+      text('Type', 'type'),
+      text('Account', 'account'),
+      ...identified,
+    ],
+  },
+  {
+    filterable: { percentageDiscount: 'number' },
+  },
+);
+export const merchantSessions = merchantResource('merchant-sessions', MerchantSession, {
+  lookups: [accountLabel],
+  columns: [text('Account', 'account'), ...identified],
 });
+export const merchantCharges = merchantResource(
+  'merchant-charges',
+  MerchantCharge,
+  {
+    lookups: [person('userId', 'buyer')],
+    columns: [
+      instant('Date', 'createdAt'),
+      text('Buyer email', 'buyerEmail'),
+      text('Buyer name', 'buyerName'),
+      money('Amount', 'amount'),
+      money('Fee', 'fee'),
+      money('Net', 'net'),
+      money('Refunded', 'refundAmount'),
+      text('Currency', 'currency'),
+      text('Status', 'status'),
+      text('Identifier', 'identifier'),
+      text('Id', 'id'),
+    ],
+  },
+  {
+    filterable: {
+      userId: 'id',
+      merchantProductId: 'id',
+      merchantCustomerId: 'id',
+      amount: 'number',
+      refundAmount: 'number',
+      currency: 'enum',
+    },
+    sortable: ['amount', 'refundAmount', 'net'],
+  },
+);
 
 /** Refunds asked of the provider (who asked, why, how much): written only by the refund action, read-only here. */
 export const merchantRefunds = defineResource({
@@ -88,6 +196,20 @@ export const merchantRefunds = defineResource({
   sortable: ['id', 'createdAt', 'amount', 'reasonCode'],
   searchable: ['identifier'],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    lookups: [chargeOf, person('requestedById', 'requester')],
+    columns: [
+      instant('Date', 'createdAt'),
+      money('Amount', 'amount', 'chargeCurrency'),
+      text('Currency', 'chargeCurrency'),
+      labelled('Reason', 'reasonCode', REFUND_REASON_LABELS),
+      text('Note', 'reason'),
+      derived('Requested by', (r) => r.requesterEmail ?? (r.requestedById ? null : 'Payment provider')),
+      text('Charge', 'charge'),
+      text('Identifier', 'identifier'),
+      text('Id', 'id'),
+    ],
+  },
 });
 
 const disputeFields = {
@@ -129,4 +251,22 @@ export const merchantDisputes = defineResource({
   sortable: ['id', 'createdAt', 'amount', 'status', 'closedAt', 'evidenceDueBy'],
   searchable: ['identifier'],
   defaultSort: ['evidenceDueBy', 'ASC'],
+  export: {
+    lookups: [person('userId', 'buyer'), chargeOf],
+    columns: [
+      instant('Evidence due', 'evidenceDueBy'),
+      text('Status', 'status'),
+      money('Amount', 'amount'),
+      text('Currency', 'currency'),
+      text('Reason', 'reason'),
+      text('Buyer email', 'buyerEmail'),
+      text('Buyer name', 'buyerName'),
+      text('Purchase id', 'purchaseId'),
+      instant('Opened', 'createdAt'),
+      instant('Closed', 'closedAt'),
+      text('Charge', 'charge'),
+      text('Identifier', 'identifier'),
+      text('Id', 'id'),
+    ],
+  },
 });

@@ -1,5 +1,7 @@
 import { WaitlistEntry } from '../../catalog/waitlist-models';
 import { defineResource } from '../resource';
+import { instant, number, text } from '../../http/csv-columns';
+import { productNamed } from '../export-lookups';
 
 /**
  * Who waits for which product (joined on the storefront, emailed when it opens). Support reads it, exports it and
@@ -15,5 +17,16 @@ export const waitlistEntries = defineResource({
   sortable: ['id', 'email', 'createdAt', 'notifiedAt'],
   searchable: ['email'],
   defaultSort: ['createdAt', 'DESC'],
+  export: {
+    lookups: [productNamed('productId', 'product')],
+    columns: [
+      text('Product', 'product'),
+      text('Email', 'email'),
+      instant('Joined', 'createdAt'),
+      instant('Notified', 'notifiedAt'),
+      number('Notified of opening', 'notifiedOpening'),
+      text('Entry id', 'id'),
+    ],
+  },
   remove: 'hard',
 });

@@ -2,6 +2,8 @@ import { AppError } from '../../http/errors';
 import { WorkshopSession } from '../../catalog/workshop-models';
 import { WorkshopSessionCreate, WorkshopSessionUpdate } from '../schemas/workshops';
 import { defineResource } from '../resource';
+import { instant, text } from '../../http/csv-columns';
+import { productNamed } from '../export-lookups';
 
 /** A live workshop's sessions, edited from its product's Sessions tab. */
 export const workshopSessions = defineResource({
@@ -13,6 +15,18 @@ export const workshopSessions = defineResource({
   sortable: ['id', 'title', 'startsAt', 'endsAt', 'createdAt', 'updatedAt'],
   searchable: ['title'],
   defaultSort: ['startsAt', 'ASC'],
+  export: {
+    lookups: [productNamed('productId', 'product')],
+    columns: [
+      text('Product', 'product'),
+      text('Title', 'title'),
+      instant('Starts', 'startsAt'),
+      instant('Ends', 'endsAt'),
+      text('Time zone', 'timeZone'),
+      text('Join link', 'joinUrl'),
+      text('Session id', 'id'),
+    ],
+  },
   exactCount: true,
   create: WorkshopSessionCreate,
   update: WorkshopSessionUpdate,

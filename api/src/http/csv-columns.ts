@@ -1,0 +1,114 @@
+import { csvCell, csvText } from './csv';
+
+/**
+ * An export's columns as people read them (every console list's CSV): each a header and how its cell is written
+ * from the row, one declaration per list. Names and emails rather than ids, money in its currency's units, every
+ * instant in ISO 8601 UTC, lists as words, no JSON.
+ */
+
+export type CsvRow = Record<string, unknown>;
+
+export interface CsvColumn {
+  header: string;
+  /** The cell as CSV text (already quoted and formula-safe). */
+  cell(row: CsvRow): string;
+}
+
+/** Text as it is (a name, an email, a code): quoted and neutralised as it must be. */
+export const text = (header: string, field: string): CsvColumn => ({
+  header,
+  cell: (row) => csvCell(row[field] ?? null),
+});
+
+/** A count or a plain number. */
+export const number = text;
+
+/** An instant in ISO 8601 UTC (`2026-11-28T15:04:05.000Z`), whether the row has it as a Date or as its JSON. */
+export const instant = (header: string, field: string): CsvColumn => ({
+  header,
+  cell: (row) => isoInstant(row[field]),
+});
+
+/** Yes or No (an empty cell for no value). */
+export const yesNo = (header: string, field: string): CsvColumn => ({
+  header,
+  cell: (row) => (row[field] == null ? '' : row[field] ? 'Yes' : 'No'),
+});
+
+/** A list of words (roles) as one cell: `support, finance`. */
+export const words = (header: string, field: string): CsvColumn => ({
+  header,
+  cell: (row) => (Array.isArray(row[field]) ? csvText((row[field] as unknown[]).join(', ')) : csvCell(row[field])),
+});
+
+/** A code in the words the console shows for it (a state, a reason); a code without words stays as it is. */
+export const labelled = (header: string, field: string, labels: Readonly<Record<string, string>>): CsvColumn => ({
+  header,
+  cell: (row) => {
+    const code = row[field];
+    return typeof code === 'string' && Object.hasOwn(labels, code) ? csvText(labels[code]!) : csvCell(code ?? null);
+  },
+});
+
+/**
+ * An amount in minor units as money in its currency's units: 2450 in `usd` is 24.50, 4000 in `jpy` is 4000. The
+ * currency is another field of the row (`currency` unless named), written in a column of its own; the cell stays a
+ * number a spreadsheet can sum.
+ */
+export const money = (header: string, field: string, currencyField = 'currency'): CsvColumn => ({
+  header,
+  cell: (row) => {
+    const amount = row[field];
+    const currency = row[currencyField];
+    if (amount == null || amount === '' || typeof currency !== 'string') return amount == null ? '' : csvCell(amount);
+    return inCurrencyUnits(Number(amount), currency);
+  },
+});
+
+/** A value made from several fields of the row (`3 / 10` seats), or one the list derives. */
+export const derived = (header: string, value: (row: CsvRow) => unknown): CsvColumn => ({
+  header,
+  cell: (row) => csvCell(value(row) ?? null),
+});
+
+/** The first of the fields that has a value: a person's email beside, or instead of, a missing name. */
+export const firstOf = (header: string, ...fields: string[]): CsvColumn =>
+  derived(header, (row) => fields.map((f) => row[f]).find((v) => v != null && v !== ''));
+
+/** The header line's cells. */
+export const headersOf = (columns: readonly CsvColumn[]): string[] => columns.map((c) => c.header);
+
+/** One CSV line (CRLF-terminated) of a row. */
+export const csvRowLine = (columns: readonly CsvColumn[], row: CsvRow): string =>
+  `${columns.map((c) => c.cell(row)).join(',')}\r\n`;
+
+function isoInstant(value: unknown): string {
+  if (value == null || value === '') return '';
+  const date = value instanceof Date ? value : new Date(value as string);
+  return Number.isNaN(date.getTime()) ? csvCell(value) : date.toISOString();
+}
+
+// Built once per currency: building one costs a tenth of a millisecond, a million rows would notice.
+const exponents = new Map<string, number>();
+
+/** The digits after the decimal point in a currency's units (2 for USD, 0 for JPY, 3 for KWD), as Intl knows them. */
+export function minorUnitExponent(currency: string): number {
+  const code = currency.toUpperCase();
+  let digits = exponents.get(code);
+  if (digits === undefined) {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
+      .maximumFractionDigits!;
+    exponents.set(code, digits);
+  }
+  return digits;
+}
+
+/** Minor units as a decimal in the currency's units, exactly (integer arithmetic, no float rounding): -705 → -7.05. */
+export function inCurrencyUnits(minor: number, currency: string): string {
+  const digits = minorUnitExponent(currency);
+  if (!Number.isSafeInteger(minor)) return csvCell(minor);
+  if (digits === 0) return String(minor);
+  const sign = minor < 0 ? '-' : '';
+  const padded = String(Math.abs(minor)).padStart(digits + 1, '0');
+  return `${sign}${padded.slice(0, -digits)}.${padded.slice(-digits)}`;
+}

@@ -1,0 +1,161 @@
+import { parse } from 'csv-parse/sync';
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_RESOURCES } from '../../api/src/admin/resources';
+import { headersOf } from '../../api/src/http/csv-columns';
+import { createCoupon, createProduct, createPurchase, createUser } from '../../seeds/factories';
+import { testApp } from '../support/app';
+import { as, signedIn, type SignedIn } from '../support/auth';
+import { useTestDatabase } from '../support/db';
+import { seedEverything } from '../support/everything';
+
+const BOM = '\uFEFF';
+/** An instant as every export writes it: ISO 8601, UTC. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Every record as an object keyed by the header (the byte-order mark checked, then taken off). */
+function rowsOf(text: string): Record<string, string>[] {
+  expect(text.startsWith(BOM)).toBe(true);
+  const [head, ...rows] = parse(text.slice(1)) as string[][];
+  return rows.map((row) => Object.fromEntries(head!.map((h, i) => [h, row[i]!])));
+}
+
+describe('console list exports as people read them', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  const app = () => testApp(db());
+  let admin: SignedIn;
+  let support: SignedIn;
+
+  /** The export's text as sent, byte-order mark included. */
+  const csv = async (who: SignedIn, resource: string, filter?: object): Promise<string> => {
+    const answer = await as(
+      who,
+      request(app())
+        .get(`/api/admin/${resource}/export.csv`)
+        .query(filter ? { filter: JSON.stringify(filter) } : {}),
+    )
+      .buffer(true)
+      .parse((res, done) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => done(null, text));
+      });
+    expect(answer.status, `${resource}: ${String(answer.body).slice(0, 300)}`).toBe(200);
+    return answer.body as string;
+  };
+
+  beforeAll(async () => {
+    await seedEverything(db());
+    admin = await signedIn(db(), ['admin']);
+    support = await signedIn(db(), ['support']);
+  });
+
+  it('every list: a byte-order mark, its declared headers in words, instants in ISO 8601 UTC, no JSON', async () => {
+    for (const resource of ADMIN_RESOURCES) {
+      const text = await csv(admin, resource.name);
+      const [head] = parse(text.slice(1), { to_line: 1 }) as string[][];
+      expect(text.startsWith(BOM), resource.name).toBe(true);
+      expect(head, resource.name).toEqual(headersOf(resource.export.columns));
+      // Headers are words, not the API's field names (createdAt, userId).
+      for (const header of head!) expect(header, `${resource.name}: ${header}`).toMatch(/^[A-Z][a-z-]*( [a-z-]+)*$/);
+      const rows = rowsOf(text);
+      expect(rows.length, `${resource.name} has rows to read`).toBeGreaterThan(0);
+      for (const row of rows)
+        for (const [header, cell] of Object.entries(row)) {
+          const where = `${resource.name} ${header}: ${cell}`;
+          expect(cell, where).not.toMatch(/^[[{]/);
+          if (/^\d{4}-\d{2}-\d{2}/.test(cell)) expect(cell, where).toMatch(ISO_INSTANT);
+        }
+    }
+  });
+
+  it('purchases: the buyer by email and name (accents intact), the product by name, money in its units', async () => {
+    const buyer = await createUser(db(), { email: 'zoe@example.com', name: 'Zoë Ångström-Müller' });
+    const product = await createProduct(db(), { name: 'Café TypeScript — Édition' });
+    const paid = await createPurchase(db(), { user: buyer, product, totalAmount: 4905, country: 'FR' });
+    const inYen = await createPurchase(db(), { user: buyer, product, totalAmount: 4000 });
+    await db()('purchases').where({ id: inYen.id }).update({ currency: 'jpy' });
+
+    const rows = rowsOf(await csv(support, 'purchases', { userId: buyer.id }));
+    const byId = new Map(rows.map((r) => [r['Purchase id'], r]));
+    expect(byId.get(paid.id)).toMatchObject({
+      'Buyer email': 'zoe@example.com',
+      'Buyer name': 'Zoë Ångström-Müller',
+      Product: 'Café TypeScript — Édition',
+      Status: 'Valid',
+      Paid: '49.05',
+      Refunded: '0.00',
+      Currency: 'usd',
+      Kind: 'Individual',
+      Country: 'FR',
+    });
+    expect(byId.get(paid.id)!.Purchased).toBe(paid.createdAt.toISOString());
+    // A zero-decimal currency: 4000 yen are 4000, not 40.00.
+    expect(byId.get(inYen.id)).toMatchObject({ Paid: '4000', Refunded: '0', Currency: 'jpy' });
+  });
+
+  it('coupons: the code, the discount as a percentage, the product it is for by name', async () => {
+    const product = await createProduct(db(), { name: 'Coupon Course' });
+    const coupon = await createCoupon(db(), {
+      code: 'READABLE25',
+      percentageDiscount: 0.25,
+      maxUses: -1,
+      restrictedToProductId: product.id,
+    });
+    const [row] = rowsOf(await csv(support, 'coupons', { q: 'READABLE25' }));
+    expect(row).toMatchObject({
+      Coupon: 'READABLE25',
+      Discount: '25%',
+      Used: '0',
+      'Uses allowed': 'Unlimited',
+      Product: 'Coupon Course',
+      'Site-wide sale': 'No',
+      Status: 'active',
+      'Coupon id': coupon.id,
+    });
+  });
+
+  it('users: email, name and roles in words, the accented name as it was written', async () => {
+    const person = await createUser(db(), {
+      email: 'francois@example.com',
+      name: 'François Ñúñez',
+      roles: ['support', 'finance'],
+    });
+    const [row] = rowsOf(await csv(admin, 'users', { q: 'francois@example.com' }));
+    expect(row).toMatchObject({
+      Email: 'francois@example.com',
+      Name: 'François Ñúñez',
+      Roles: 'support, finance',
+      Blocked: 'No',
+      'Person id': person.id,
+    });
+    expect(row!.Joined).toMatch(ISO_INSTANT);
+  });
+
+  it('refunds: the amount in the charge’s currency, the reason in words, who asked by email', async () => {
+    const rows = rowsOf(await csv(support, 'merchant-refunds'));
+    const seeded = rows.find((r) => r.Identifier === 're_1');
+    expect(seeded).toMatchObject({
+      Amount: '9.00',
+      Currency: 'usd',
+      Reason: 'Requested by the customer',
+      Note: 'Asked for a partial refund',
+      'Requested by': 'support@example.com',
+      Charge: 'ch_1',
+    });
+    expect(seeded!.Date).toMatch(ISO_INSTANT);
+  });
+
+  it('quotes a cell holding a semicolon, so no spreadsheet splits a formula out of it', async () => {
+    await createUser(db(), { email: 'semicolon@example.com', name: 'Smith;=cmd|"/c calc"!A1' });
+    const text = await csv(support, 'users', { q: 'semicolon@example.com' });
+    expect(text).toContain(',"Smith;=cmd|""/c calc""!A1",');
+    expect(rowsOf(text)[0]!.Name).toBe('Smith;=cmd|"/c calc"!A1');
+    // Read with a semicolon as the separator (a European Excel), the record is not split at the name.
+    const line = text.split('\r\n')[1]!;
+    const outside = line.replace(/"(?:[^"]|"")*"/g, '');
+    expect(outside).not.toContain(';');
+  });
+});
