@@ -71,6 +71,41 @@ describe('saved pricing scenarios', () => {
     await db()('prices').where({ productId: pro.id, status: 'active' }).update({ unitAmount: 19_900 });
   });
 
+  it('flags a scenario only when something a buyer would see changed, and says what, in the run and the list', async () => {
+    const pro = await db()('products').where({ key: 'typescript-pro' }).first('id');
+    const saved = await api('post', '/pricing-scenarios/save', {
+      name: 'Pro for a team of 12',
+      query: { productId: pro.id, quantity: '12', team: 'true', country: 'US' },
+    });
+    const id = saved.body.data.id as string;
+    expect(saved.body.data.expected.quote.notApplied).toContainEqual({ kind: 'default-coupon', reason: 'saves-less' });
+
+    // The sale ends: the team's 25 % applied anyway, so the buyer sees the same quote (only the explanation differs).
+    const sales = await db()('coupons').where({ default: true, status: 'active' }).pluck('id');
+    await db()('coupons').whereIn('id', sales).update({ status: 'inactive' });
+    const same = await api('post', `/pricing-scenarios/${id}/run`);
+    expect(same.body.data).toMatchObject({ matches: true, changes: [] });
+    expect(same.body.data.actual.quote.notApplied).not.toEqual(same.body.data.expected.quote.notApplied);
+
+    // The price goes up: changed, each difference in words.
+    await db()('prices').where({ productId: pro.id, status: 'active' }).update({ unitAmount: 24_900 });
+    const changed = await api('post', `/pricing-scenarios/${id}/run`);
+    const changes = [
+      { what: 'Unit price', from: '$199.00', to: '$249.00' },
+      { what: 'List price', from: '$2,388.00', to: '$2,988.00' },
+      { what: 'Discount', from: 'Team seats discount 25% (−$597.00)', to: 'Team seats discount 25% (−$747.00)' },
+      { what: 'Total', from: '$1,791.00', to: '$2,241.00' },
+    ];
+    expect(changed.body.data).toMatchObject({ matches: false, changes });
+    const listed = await api('get', `/pricing-scenarios/${id}`);
+    expect(listed.body).toMatchObject({ lastMatches: false, changes });
+
+    await db()('prices').where({ productId: pro.id, status: 'active' }).update({ unitAmount: 19_900 });
+    await db()('coupons').whereIn('id', sales).update({ status: 'active' });
+    await api('post', `/pricing-scenarios/${id}/run`);
+    expect((await api('get', `/pricing-scenarios/${id}`)).body).toMatchObject({ lastMatches: true, changes: [] });
+  });
+
   it('refuses a second scenario of the same name and a query it cannot price, saving nothing', async () => {
     const basics = await db()('products').where({ key: 'typescript-fundamentals' }).first('id');
     const first = await api('post', '/pricing-scenarios/save', { name: 'Twice', query: { productId: basics.id } });

@@ -13,8 +13,9 @@ import {
   TableRow,
   Typography,
 } from '@mui/material';
+import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useDataProvider, useNotify, useTranslate } from 'react-admin';
+import { Confirm, useDataProvider, useNotify, useTranslate } from 'react-admin';
 import { problemOf } from '../common/ActionDialog';
 import { formatMoney } from '../common/money';
 import type { ConsoleDataProvider } from '../dataProvider';
@@ -39,17 +40,37 @@ function inputWords(s: PricingScenario, translate: ReturnType<typeof useTranslat
     .join(' · ');
 }
 
+/** Changed, and what a buyer would see change ("Total: $1,791.00 → $2,241.00"), as the API words it. */
+function ChangedState({ scenario }: { scenario: PricingScenario }) {
+  const translate = useTranslate();
+  const title = translate('console.pricing.changesTitle');
+  return (
+    <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+      <Chip size="small" color="warning" label={translate('console.pricing.state.changed')} />
+      {scenario.changes.length > 0 && (
+        <Box component="ul" aria-label={title} sx={{ m: 0, pl: 2, typography: 'body2', color: 'text.secondary' }}>
+          {scenario.changes.map((c) => (
+            <li key={c.what}>{translate('console.pricing.change', c)}</li>
+          ))}
+        </Box>
+      )}
+    </Stack>
+  );
+}
+
 function StateChip({ scenario }: { scenario: PricingScenario }) {
   const translate = useTranslate();
   if (scenario.lastError) return <Chip size="small" color="error" label={translate('console.pricing.state.error')} />;
-  if (scenario.lastMatches === false)
-    return <Chip size="small" color="warning" label={translate('console.pricing.state.changed')} />;
+  if (scenario.lastMatches === false) return <ChangedState scenario={scenario} />;
   if (scenario.lastMatches)
     return <Chip size="small" color="success" label={translate('console.pricing.state.same')} />;
   return <Chip size="small" label={translate('console.pricing.state.notRun')} variant="outlined" />;
 }
 
-/** The saved scenarios: each one's expected and latest answer, Run all, and per scenario Run, Accept and Delete. */
+/**
+ * The saved scenarios: each one's expected and latest answer (and what changed for a buyer), Run all, and per scenario
+ * Run, Accept and Delete (asked first).
+ */
 export function ScenarioTable() {
   const translate = useTranslate();
   const dataProvider = useDataProvider<ConsoleDataProvider>();
@@ -83,13 +104,26 @@ export function ScenarioTable() {
     onError: failed,
   });
   const act = useMutation({
-    mutationFn: async ({ id, action }: { id: string; action: 'run' | 'accept' | 'delete' }) => {
+    mutationFn: async ({ id, action }: { id: string; action: 'run' | 'accept' }) => {
       if (action === 'run') await dataProvider.runPricingScenario(id);
-      else if (action === 'accept') await dataProvider.acceptPricingScenario(id);
-      else await dataProvider.delete('pricing-scenarios', { id });
+      else await dataProvider.acceptPricingScenario(id);
     },
     onSuccess: reload,
     onError: failed,
+  });
+  // Deleting drops the expected answer for good: asked first, naming the scenario.
+  const [deleting, setDeleting] = useState<PricingScenario | null>(null);
+  const remove = useMutation({
+    mutationFn: (scenario: PricingScenario) => dataProvider.delete('pricing-scenarios', { id: scenario.id }),
+    onSuccess: (_, scenario) => {
+      setDeleting(null);
+      notify(translate('console.pricing.deleted', { name: scenario.name }), { type: 'success' });
+      return reload();
+    },
+    onError: (e) => {
+      setDeleting(null);
+      failed(e);
+    },
   });
   const title = translate('console.pricing.scenarios');
   const scenarios = list.data ?? [];
@@ -165,8 +199,8 @@ export function ScenarioTable() {
                         <Button
                           size="small"
                           color="error"
-                          onClick={() => act.mutate({ id: s.id, action: 'delete' })}
-                          disabled={act.isPending}
+                          onClick={() => setDeleting(s)}
+                          disabled={act.isPending || remove.isPending}
                           aria-label={translate('console.pricing.deleteNamed', { name: s.name })}
                         >
                           {translate('console.pricing.delete')}
@@ -179,6 +213,16 @@ export function ScenarioTable() {
             </Table>
           </Box>
         )}
+        <Confirm
+          isOpen={deleting !== null}
+          loading={remove.isPending}
+          title={translate('console.pricing.deleteTitle', { name: deleting?.name ?? '' })}
+          content={translate('console.pricing.deleteContent')}
+          confirm={translate('console.pricing.delete')}
+          confirmColor="warning"
+          onConfirm={() => deleting && remove.mutate(deleting)}
+          onClose={() => setDeleting(null)}
+        />
       </CardContent>
     </Card>
   );

@@ -1,10 +1,10 @@
-import type { ScenarioRecord, Simulation } from '@contract/pricing/schemas';
+import type { ListedScenario, Simulation } from '@contract/pricing/schemas';
 import type { Wire } from '@contract/shared/wire';
 
 /** GET /api/admin/pricing/simulate's answer. */
 export type SimulationAnswer = Wire<Simulation>;
-/** A saved scenario (the `pricing-scenarios` resource). */
-export type PricingScenario = Wire<ScenarioRecord>;
+/** A saved scenario (the `pricing-scenarios` resource), with what a buyer would see change in its latest answer. */
+export type PricingScenario = Wire<ListedScenario>;
 
 /** The simulator's inputs as the form holds them; sent as the query string of GET …/pricing/simulate. */
 export interface SimulatorInputs {

@@ -10,6 +10,7 @@ import {
   type ScenarioRecord,
   type ScenarioRun,
 } from './schemas';
+import { buyerVisibleChanges } from './scenario-changes';
 import type { PricingSimulator } from './simulator';
 
 /** JSON as stored: what comes back from jsonb compares equal to what was computed. */
@@ -17,8 +18,9 @@ const asStored = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /**
  * Saved pricing scenarios: a simulator query with the answer staff accepted. Re-running one prices it again with
- * today's catalog and flags a changed answer; accepting the new answer is a deliberate, audited step. The demo's
- * scenarios (seeds/pricing-scenarios.json) run in CI the same way (tests/api/pricing-scenarios.test.ts).
+ * today's catalog and flags an answer in which something a buyer would see changed, saying what; accepting the new
+ * answer is a deliberate, audited step. The demo's scenarios (seeds/pricing-scenarios.json) are checked in CI to the
+ * letter, explanations included (tests/api/pricing-scenarios.test.ts).
  */
 export function pricingScenarios({ db, clock, simulator }: { db: Db; clock: Clock; simulator: PricingSimulator }) {
   async function price(input: ScenarioInput): Promise<{ actual: ScenarioOutcome | null; error: string | null }> {
@@ -33,7 +35,8 @@ export function pricingScenarios({ db, clock, simulator }: { db: Db; clock: Cloc
 
   async function run(scenario: Pick<ScenarioRecord, 'id' | 'name' | 'input' | 'expected'>): Promise<ScenarioRun> {
     const { actual, error } = await price(scenario.input);
-    const matches = actual !== null && isDeepStrictEqual(actual, scenario.expected);
+    const changes = actual === null ? [] : buyerVisibleChanges(scenario.expected, actual);
+    const matches = actual !== null && changes.length === 0;
     await db('pricingScenarios')
       .where({ id: scenario.id })
       .update({
@@ -42,7 +45,7 @@ export function pricingScenarios({ db, clock, simulator }: { db: Db; clock: Cloc
         lastMatches: matches,
         lastError: error,
       });
-    return { id: scenario.id, name: scenario.name, matches, expected: scenario.expected, actual, error };
+    return { id: scenario.id, name: scenario.name, matches, changes, expected: scenario.expected, actual, error };
   }
 
   const find = async (id: string): Promise<ScenarioRecord> => {

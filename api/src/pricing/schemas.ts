@@ -91,11 +91,24 @@ export interface ScenarioRecord {
   updatedAt: Date;
 }
 
-/** A run of one scenario. */
+/** Something a buyer would see differ between the expected answer and the latest one, in words. */
+export interface ScenarioChange {
+  what: string; // "Total"
+  from: string; // "$1,791.00"
+  to: string; // "$2,241.00"
+}
+
+/** A saved scenario as the console lists it: with what changed for a buyer in its latest answer (none: the same). */
+export interface ListedScenario extends ScenarioRecord {
+  changes: ScenarioChange[];
+}
+
+/** A run of one scenario: it matches when nothing a buyer would see changed. */
 export interface ScenarioRun {
   id: string;
   name: string;
   matches: boolean;
+  changes: ScenarioChange[];
   expected: ScenarioOutcome;
   actual: ScenarioOutcome | null;
   /** Why it could not be priced at all (the product left the catalog, the customer is gone…). */

@@ -34,6 +34,7 @@ export const consoleLabels = {
   },
   money: {
     wholeCents: 'Whole cents only: at most two decimals (e.g. 79.99).',
+    wholeUnits: 'Whole %{currency} only: this currency has no decimals (e.g. 4000).',
     percentDecimals: 'At most two decimals (e.g. 12.34 %): the percentage is stored to a hundredth of a percent.',
   },
   content: {
@@ -471,6 +472,11 @@ export const consoleLabels = {
     accept: 'Accept new answer',
     delete: 'Delete',
     deleteNamed: 'Delete scenario %{name}',
+    deleteTitle: 'Delete the scenario “%{name}”?',
+    deleteContent: 'Its expected answer goes with it: it is no longer run with the others. This cannot be undone.',
+    deleted: 'Scenario “%{name}” deleted.',
+    changesTitle: 'What a buyer would see change',
+    change: '%{what}: %{from} → %{to}',
   },
   timeline: {
     tab: 'Timeline',

@@ -1,7 +1,19 @@
 import { PricingScenario } from '../../pricing/models';
-import { defineResource } from '../resource';
+import { buyerVisibleChanges } from '../../pricing/scenario-changes';
+import type { ScenarioOutcome } from '../../pricing/schemas';
+import { defineResource, type Row } from '../resource';
 import { instant, text, yesNo } from '../../http/csv-columns';
 import { person } from '../export-lookups';
+
+/**
+ * A scenario with what a buyer would see changed in its latest answer; one run before that rule was kept reads as
+ * the rule says (it is stored again at its next run).
+ */
+function withChanges(row: Row): Row {
+  if (!row.lastActual || row.lastError) return { ...row, changes: [] };
+  const changes = buyerVisibleChanges(row.expected as ScenarioOutcome, row.lastActual as ScenarioOutcome);
+  return { ...row, changes, lastMatches: changes.length === 0 };
+}
 
 /**
  * Saved pricing scenarios: listed, read and deleted here; saved, run and accepted through the simulator's endpoints
@@ -29,5 +41,6 @@ export const pricingScenarios = defineResource({
     ],
   },
   exactCount: true,
+  present: withChanges,
   remove: 'hard',
 });
