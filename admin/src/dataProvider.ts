@@ -89,6 +89,16 @@ export interface ConsoleApi {
    */
   sendReceiptAgain: (purchaseId: string, requestKey: string) => Promise<DataAnswer<Commerce.ReceiptAgainAnswer>>;
   /**
+   * GET /api/admin/users/:id/purchase-totals (api/src/commerce/purchase-totals.ts): the person's lifetime paid, refunded
+   * and net per currency, from the charges Finance lists, with counts.
+   */
+  getPurchaseTotals: (userId: string, options?: QueryOptions) => Promise<{ data: Wire<Commerce.PurchaseTotals> }>;
+  /**
+   * POST /api/admin/users/:id/comps (support and admins): gives the person the product (a comp: nothing paid, no
+   * revenue) for a reason; 409 already-purchased, product-archived, product-draft, person-blocked or sold-out.
+   */
+  giveCourse: (userId: string, input: Commerce.CompRequest) => Promise<DataAnswer<Wire<Commerce.CompGiven>>>;
+  /**
    * DELETE /api/admin/bulk-purchases/:teamId/members/:memberPurchaseId (support and admins): the member's seat
    * purchase ends (they lose access, keep their progress) and the seat is free again. A member other than the buyer
    * is emailed, and the invite link refuses them until the team's owner lets them back in.
@@ -221,6 +231,8 @@ export const dataProvider: ConsoleDataProvider = {
   banPurchase: (purchaseId, reason) => post(path`/purchases/${purchaseId}/ban`, { reason }),
   movePurchase: (purchaseId, email) => post(path`/purchases/${purchaseId}/move`, { email }),
   sendReceiptAgain: (purchaseId, requestKey) => post(path`/purchases/${purchaseId}/receipt`, { requestKey }),
+  getPurchaseTotals: (userId, options) => getAnswer(path`/users/${userId}/purchase-totals`, {}, options),
+  giveCourse: (userId, input) => post(path`/users/${userId}/comps`, input),
   revokeSeat: async (teamPurchaseId, memberPurchaseId) => {
     const { json } = await httpClient(path`/bulk-purchases/${teamPurchaseId}/members/${memberPurchaseId}`, {
       method: 'DELETE',

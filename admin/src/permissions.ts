@@ -50,6 +50,11 @@ export function canManageOwnership(permissions: unknown): boolean {
   return rolesOf(permissions).some((r) => r === 'admin' || r === 'support');
 }
 
+/** Giving a person a course (POST /api/admin/users/:id/comps): support and admins, as the API's route says. */
+export function canGiveCourse(permissions: unknown): boolean {
+  return rolesOf(permissions).some((r) => r === 'admin' || r === 'support');
+}
+
 /** Hiding a comment or showing it again (POST /api/admin/comments/:id/hide|unhide): support and admins. */
 export function canModerateComments(permissions: unknown): boolean {
   return rolesOf(permissions).some((r) => r === 'admin' || r === 'support');

@@ -1,4 +1,4 @@
-import { FunctionField } from 'react-admin';
+import { FunctionField, ShowButton } from 'react-admin';
 import { date, money, ref, status, text } from '../common/columns';
 import { formatMoney } from '../common/money';
 import { Rows } from '../common/Rows';
@@ -9,10 +9,12 @@ interface PurchaseRowsProps {
   hide?: ('userId' | 'productId')[];
   /** The line shown when there are none (a translation key). */
   empty: string;
+  /** Also a currency column and a link to each purchase (a person's page, where amounts of several currencies meet). */
+  detailed?: boolean;
 }
 
 /** Purchases as rows, inside a List or a ReferenceManyField; a row opens the purchase. */
-export function PurchaseRows({ hide = [], empty }: PurchaseRowsProps) {
+export function PurchaseRows({ hide = [], empty, detailed = false }: PurchaseRowsProps) {
   const columns = [
     date('createdAt'),
     ref('userId', 'users'),
@@ -27,6 +29,17 @@ export function PurchaseRows({ hide = [], empty }: PurchaseRowsProps) {
     />,
     <FunctionField<Purchase> key="kind" label="resources.purchases.fields.kind" render={purchaseKind} />,
     text('country', { emptyText: '—' }),
+    ...(detailed
+      ? [
+          <FunctionField<Purchase>
+            key="currency"
+            source="currency"
+            label="resources.purchases.fields.currency"
+            render={(p) => p.currency.toUpperCase()}
+          />,
+          <ShowButton key="open" label="resources.purchases.open" />,
+        ]
+      : []),
   ];
   return <Rows empty={empty}>{columns.filter((column) => !hide.includes(column.key as 'userId'))}</Rows>;
 }

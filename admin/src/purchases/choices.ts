@@ -19,8 +19,9 @@ export type Purchase = Wire<PurchaseRecord>;
 
 /** How the purchase came about, in words. */
 export function purchaseKind(
-  p: Pick<Purchase, 'bulkCouponId' | 'redeemedBulkCouponId' | 'totalAmount' | 'upgradedFromId'>,
+  p: Pick<Purchase, 'bulkCouponId' | 'redeemedBulkCouponId' | 'totalAmount' | 'upgradedFromId' | 'kind'>,
 ): string {
+  if (p.kind === 'comp') return 'Comp (given by staff)';
   if (p.bulkCouponId) return 'Team purchase';
   if (p.redeemedBulkCouponId) return 'Team seat';
   if (p.upgradedFromId) return 'Upgrade';

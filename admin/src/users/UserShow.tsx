@@ -12,7 +12,7 @@ import {
 import { date, text } from '../common/columns';
 import { json } from '../common/JsonField';
 import { relatedTab } from '../common/RelatedTab';
-import { canRevoke, canWrite, isStaff } from '../permissions';
+import { canRead, canRevoke, canWrite, isStaff } from '../permissions';
 import { Timeline } from '../timeline/Timeline';
 import { RevokeButton } from './RevokeButton';
 import { RolesField } from './RolesField';
@@ -21,6 +21,7 @@ import { BlockButton } from './BlockButton';
 import { BlockedNotice } from './BlockedNotice';
 import { ChangeEmailButton } from './ChangeEmailButton';
 import { PersonEmails } from './PersonEmails';
+import { PersonPurchases } from './PersonPurchases';
 import { ViewAsButton } from './ViewAsButton';
 import type { Account, User } from './types';
 
@@ -79,6 +80,12 @@ export function UserShow() {
           {date('updatedAt')}
           {text('id', { label: 'resources.users.fields.id' })}
         </TabbedShowLayout.Tab>
+
+        {canRead(permissions, 'purchases') && (
+          <TabbedShowLayout.Tab label="resources.users.tabs.purchases" path="purchases">
+            <PersonPurchases label={false} />
+          </TabbedShowLayout.Tab>
+        )}
 
         {isStaff(permissions) && (
           <TabbedShowLayout.Tab label="console.timeline.tab" path="timeline">

@@ -438,6 +438,7 @@ export const catalogAndSales = {
     emptyNote:
       'Purchases appear here when a checkout is paid, a free coupon is redeemed or a team seat is claimed. Refunds and transfers start from a purchase.',
     noneFound: 'No purchase matches these filters.',
+    open: 'Open',
     title: 'Purchase · %{amount} · %{date}',
     titleLoading: 'Purchase',
     tabs: { summary: 'Summary', payment: 'Payment', team: 'Team', transfers: 'Transfers' },
@@ -554,6 +555,8 @@ export const catalogAndSales = {
       merchantSessionId: 'Checkout session',
       upgradedFromId: 'Upgraded from purchase',
       statusReason: 'Status reason',
+      compReason: 'Why it was given',
+      compedById: 'Given by',
       createdAt: 'Purchased',
       updatedAt: 'Updated',
     },

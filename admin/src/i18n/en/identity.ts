@@ -17,6 +17,7 @@ export const identity = {
       accounts: 'Accounts',
       sessions: 'Sessions',
       devices: 'Device tokens',
+      purchases: 'Purchases',
     },
     help: {
       name: 'The name learners see: on comments, and on the sales pages of the products they teach. Leave empty to clear it.',
@@ -51,6 +52,44 @@ export const identity = {
       forMinutes: '%{smart_count} minute |||| %{smart_count} minutes',
       busy: 'Opening the view…',
       failure: 'The view could not be opened.',
+    },
+    /** The person's purchases (their page's Purchases tab): lifetime totals per currency, and the list. */
+    purchases: {
+      title: 'Purchases',
+      totals: 'Lifetime totals',
+      totalsIntro:
+        'Per currency, from their charges as Finance lists them: paid is what was charged, net what stayed after refunds. Courses given (comps) are counted, never summed.',
+      loading: 'Loading totals…',
+      failed: 'The totals could not be loaded.',
+      none: 'Nothing bought or given yet.',
+      currency: 'Currency',
+      paid: 'Paid',
+      refunded: 'Refunded',
+      net: 'Net',
+      count: 'Purchases',
+      refunds: 'Refunded purchases',
+      comps: 'Given (comps)',
+      empty: 'This person has no purchases.',
+    },
+    /** Giving the person a course (a comp). */
+    giveCourse: {
+      button: 'Give a course',
+      title: 'Give a course',
+      question: 'Give %{who} a course, free?',
+      details:
+        'It becomes theirs at once, as a purchase of kind comp: nothing is charged and it is never revenue. They get an email with a sign-in link into the course. The reason goes in the audit log and on their timeline.',
+      product: 'Product',
+      productHelp: 'Active products only: an archived or draft one cannot be given.',
+      productRequired: 'Choose the product to give.',
+      noProducts: 'No active product matches.',
+      reason: 'Reason',
+      reasonHelp:
+        'Why it is given (e.g. a scholarship, their ticket number). Kept with the purchase and in the audit log.',
+      reasonRequired: 'Say why, in a few words.',
+      busy: 'Giving the course…',
+      confirm: 'Give the course',
+      failure: 'The course could not be given.',
+      done: 'Gave %{product} to %{who}; the email is on its way to %{to}.',
     },
     /** The emails sent to the person (their page's Emails tab), and Resend. */
     emails: {
