@@ -14,6 +14,11 @@ interface Page {
   name: string;
   /** Loads the page's chunk; once loaded, the page renders at once (no "Loading the page…"). */
   preload: () => Promise<unknown>;
+  /**
+   * The query parameters a public page reads when rendered (the product page's coupon `code`): the server renders
+   * an address once for all its other parameters (utm_*, a click id), which change nothing on the page.
+   */
+  query?: readonly string[];
 }
 
 /**
@@ -46,7 +51,12 @@ const eager = (Page: ComponentType, name: string): Page => ({ Page, name, preloa
  */
 export const routes: ({ path: string; public: boolean } & Page)[] = [
   { path: '/', public: true, ...eager(HomePage, 'HomePage') },
-  { path: '/products/:slugOrId', public: true, ...page(() => import('./pages/product/ProductPage'), 'ProductPage') },
+  {
+    path: '/products/:slugOrId',
+    public: true,
+    query: ['code'],
+    ...page(() => import('./pages/product/ProductPage'), 'ProductPage'),
+  },
   { path: '/courses/:course', public: true, ...page(() => import('./pages/course/CoursePage'), 'CoursePage') },
   {
     path: '/courses/:course/lessons/:lesson',

@@ -46,6 +46,23 @@ export interface ClientPage {
 }
 
 /**
+ * The address as a page's render reads it: its path and, of its query, only the parameters its route reads (the
+ * first value of each, in the route's order); a learner's own page or an unknown address, its path alone. Every
+ * address that gives the same answer gives the same one of these, which the server keeps its render under.
+ */
+export function renderedAddress(url: string): string {
+  const { pathname, searchParams } = new URL(url, 'http://render.invalid');
+  const route = routeFor(pathname);
+  const kept = new URLSearchParams();
+  for (const name of route?.public ? (route.query ?? []) : []) {
+    const value = searchParams.get(name);
+    if (value !== null) kept.append(name, value);
+  }
+  const query = kept.toString();
+  return query ? `${pathname}?${query}` : pathname;
+}
+
+/**
  * The page at `url` (path and query), its head resolved for the site at `origin`; its loads reach the API through
  * `transport` (which must answer as to a signed-out visitor).
  */

@@ -336,4 +336,44 @@ describe('server-rendered storefront pages', () => {
     await request(site).get('/products/type-level-typescript').expect(200);
     expect(apiCalls).toBe(2 * perRender);
   });
+
+  it('renders a page once for every query its page does not read (utm_*, a random one); the coupon code it reads counts', async () => {
+    const api = testApp(db());
+    let apiCalls = 0;
+    const page = storefrontPage({
+      root: APP_DIST.storefront,
+      config: testConfig({ PUBLIC_URL: publicUrl }),
+      handler: () => (req, res) => {
+        apiCalls += 1;
+        return api(req, res);
+      },
+      caches: readCaches({ ttlMs: 60_000, clock: manualClock() }),
+    });
+    const site = new Koa().use(page).callback();
+    const address = '/products/type-level-typescript';
+
+    const first = await request(site).get(address).expect(200);
+    const perRender = apiCalls;
+    expect(perRender).toBeGreaterThan(0);
+    const queries = Array.from({ length: 30 }, (_, i) => `?x=${Math.random()}&utm_source=mail${i}&utm_campaign=c${i}`);
+    for (const query of queries) {
+      const res = await request(site).get(`${address}${query}`).expect(200);
+      expect(res.text).toBe(first.text);
+    }
+    expect(apiCalls).toBe(perRender);
+    expect(titleOf(first.text)).toBe('Type-Level TypeScript');
+    expect(first.text).toContain(`<link rel="canonical" href="${publicUrl}${address}" />`);
+
+    // The coupon code is the product page's own: a page per code (its other parameters still ignored).
+    const withCode = await request(site).get(`${address}?code=SPRING&utm_source=x`).expect(200);
+    expect(apiCalls).toBeGreaterThan(perRender);
+    const afterCode = apiCalls;
+    await request(site).get(`${address}?utm_medium=y&code=SPRING`).expect(200);
+    expect(apiCalls).toBe(afterCode);
+    expect(titleOf(withCode.text)).toBe('Type-Level TypeScript');
+
+    // A learner's own page is the same shell whatever its query.
+    const shells = await Promise.all(['?checkout=a', '?checkout=b'].map((q) => request(site).get(`/thanks${q}`)));
+    expect(shells[0]!.text).toBe(shells[1]!.text);
+  });
 });

@@ -34,6 +34,8 @@ interface PageHead {
 
 /** What storefront/src/entry-server.tsx exports (its types stay in the storefront's build). */
 interface ServerEntry {
+  /** The path and only the query parameters the page reads: what a render is kept under. */
+  renderedAddress(url: string): string;
   render(
     url: string,
     origin: string,
@@ -240,6 +242,15 @@ export function storefrontPage({ root, config, handler, caches, siteName = 'Cour
     };
   }
 
+  /**
+   * What the address is rendered and kept as: its path and the query parameters its page reads, so a query of no
+   * meaning to the page (`?utm_source=…`, `?x=<random>`) is answered from the render kept, not rendered afresh.
+   */
+  async function addressOf(url: string): Promise<string> {
+    const entry = await serverEntry(path.join(root, SSR_ENTRY));
+    return entry ? entry.renderedAddress(url) : url;
+  }
+
   // A failed render is not kept: the next request tries again.
   const answerOf = caches
     ? caches.cached(
@@ -256,7 +267,7 @@ export function storefrontPage({ root, config, handler, caches, siteName = 'Cour
     const state = ctx.state as Partial<AppState>;
     let found: PageAnswer;
     try {
-      found = await answerOf(ctx.url);
+      found = await answerOf(await addressOf(ctx.url));
     } catch (error) {
       found = shell(false, error as Error);
     }
