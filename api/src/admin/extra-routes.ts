@@ -37,7 +37,7 @@ export function adminExtraRoutes({ allow, dashboard, tree, coupons }: Deps) {
   });
 
   router.get('/content-resources/:id/tree', allow.roles('support', 'finance', 'contributor'), async (ctx) => {
-    ctx.body = await tree.tree(IdParam.parse(ctx.params).id);
+    ctx.body = await tree.tree(IdParam.parse(ctx.params).id, userOf(ctx));
   });
 
   router.post('/content-resources/:id/reorder', allow.roles('support', 'contributor'), async (ctx) => {

@@ -5,12 +5,14 @@ import { AppError } from '../http/errors';
 import type { Role } from '../identity/roles';
 import type { ResourceType } from '../shared/content';
 import { ContentResource, ContentResourceResource } from './models';
+import { mayReadContent } from './authorship';
 import type { TreeNode } from './schemas';
 import { insertWithUniqueSlug, slugify } from './slugs';
 
 const MAX_DEPTH = 6;
 
 type Editor = Actor & { roles: readonly Role[] };
+type Reader = { id: string; roles: readonly Role[] };
 
 const mayEditAny = (actor: Editor) => actor.roles.some((r) => r === 'admin' || r === 'support');
 
@@ -18,9 +20,16 @@ const mayEditAny = (actor: Editor) => actor.roles.some((r) => r === 'admin' || r
 /** `changed` runs after a committed reorder: the storefront's read caches forget the old order. */
 export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () => void }) {
   return {
-    async tree(rootId: string): Promise<TreeNode> {
+    /**
+     * The outline under `rootId`. With a `reader`, as they may see it: a contributor gets no outline of another
+     * author's draft (404, as if it did not exist) and none of the drafts other authors linked into it.
+     */
+    async tree(rootId: string, reader?: Reader): Promise<TreeNode> {
       const root = await ContentResource.query(db).findById(rootId).whereNull('deletedAt');
-      if (!root) throw new AppError('not-found', 'No such content.');
+      const visible = (content: { createdById: string | null; state: string | null }) =>
+        !reader || mayReadContent(content, reader);
+      if (!root || !visible({ createdById: root.createdById, state: root.fields.state ?? null }))
+        throw new AppError('not-found', 'No such content.');
       // One recursive query for the whole tree, in order. (Raw results keep their column names as written.)
       const { rows } = await db.raw(
         `WITH RECURSIVE tree AS (
@@ -32,7 +41,8 @@ export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () =
             WHERE l.deleted_at IS NULL AND t.depth < ?
          )
          SELECT t.link_id AS "linkId", t.parent_id AS "parentId", t.position, t.metadata->>'tier' AS tier,
-                r.id, r.type, r.fields->>'title' AS title, r.fields->>'slug' AS slug, r.fields->>'state' AS state
+                r.id, r.type, r.fields->>'title' AS title, r.fields->>'slug' AS slug, r.fields->>'state' AS state,
+                r.created_by_id AS "createdById"
            FROM tree t JOIN content_resources r ON r.id = t.resource_id AND r.deleted_at IS NULL
           ORDER BY t.depth, t.position, r.id`,
         [rootId, MAX_DEPTH],
@@ -48,6 +58,8 @@ export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () =
       };
       nodes.set(root.id, top);
       for (const row of rows as Record<string, string | number | null>[]) {
+        // Left out with everything under it (its children find no parent to hang from).
+        if (!visible({ createdById: row.createdById as string | null, state: row.state as string | null })) continue;
         const node: TreeNode = {
           id: row.id as string,
           type: row.type as string,

@@ -6,7 +6,7 @@ import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { JobQueue } from '../jobs/queue';
 import type { Role } from '../identity/roles';
-import { assertMayEditContent } from '../learning/authorship';
+import { assertMayEditContent, readsAllContent } from '../learning/authorship';
 import { ContentResource } from '../learning/models';
 import type { Logger } from '../logger';
 import type { MediaStorage, StoredObject } from '../media/storage';
@@ -46,6 +46,12 @@ const LIST_COLUMNS: Record<string, string> = {
   durationMs: 'v.durationMs',
   processedAt: 'v.processedAt',
 };
+
+/** Who reads the console's videos: a contributor only those of lessons they wrote (what learners pay for). */
+export interface VideoReader {
+  id: string;
+  roles: readonly Role[];
+}
 
 /** A new source for a lesson: its name and size as uploaded, and a way to read its bytes (more than once if need be). */
 export interface NewSource {
@@ -91,7 +97,8 @@ export function videoAdmin({
    */
   processHere?: boolean;
 }) {
-  const listQuery = () =>
+  /** The videos this reader may see (all without a reader: the command line's own). */
+  const listQuery = (reader?: VideoReader) =>
     db('lessonVideos as v')
       .leftJoin('contentResources as l', 'l.id', 'v.lessonId')
       .select(
@@ -112,7 +119,10 @@ export function videoAdmin({
         'v.posterKey',
         'v.processedAt',
         'v.updatedAt',
-      );
+      )
+      .modify((q) => {
+        if (reader && !readsAllContent(reader.roles)) q.where('l.createdById', reader.id);
+      });
 
   async function present(rows: VideoRow[]): Promise<VideoRecord[]> {
     const captions = rows.length
@@ -133,8 +143,8 @@ export function videoAdmin({
     }));
   }
 
-  async function getOne(id: string): Promise<VideoRecord> {
-    const row = (await listQuery().where('v.id', id).first()) as VideoRow | undefined;
+  async function getOne(id: string, reader?: VideoReader): Promise<VideoRecord> {
+    const row = (await listQuery(reader).where('v.id', id).first()) as VideoRow | undefined;
     if (!row) throw new AppError('not-found', `No video with id ${id}.`);
     return (await present([row]))[0]!;
   }
@@ -247,8 +257,8 @@ export function videoAdmin({
 
     attachSource,
 
-    async list(query: ListQuery): Promise<{ rows: VideoRecord[]; total: number }> {
-      const filtered = listQuery();
+    async list(query: ListQuery, reader?: VideoReader): Promise<{ rows: VideoRecord[]; total: number }> {
+      const filtered = listQuery(reader);
       for (const condition of query.conditions) {
         const column = LIST_COLUMNS[condition.field]!;
         if (condition.op === 'in') filtered.whereIn(column, condition.value as string[]);
@@ -270,8 +280,8 @@ export function videoAdmin({
 
     getOne,
 
-    async byLesson(lessonId: string): Promise<VideoRecord> {
-      const row = (await listQuery().where('v.lessonId', lessonId).first()) as VideoRow | undefined;
+    async byLesson(lessonId: string, reader?: VideoReader): Promise<VideoRecord> {
+      const row = (await listQuery(reader).where('v.lessonId', lessonId).first()) as VideoRow | undefined;
       if (!row) throw new AppError('not-found', `The lesson ${lessonId} has no video.`);
       return (await present([row]))[0]!;
     },
@@ -375,9 +385,9 @@ export function videoAdmin({
       return getOne(id);
     },
 
-    /** The poster's bytes, for the console's preview. */
-    async poster(id: string): Promise<StoredObject> {
-      const row = await LessonVideo.query(db).findById(id);
+    /** The poster's bytes, for the console's preview (to whoever may see the video). */
+    async poster(id: string, reader?: VideoReader): Promise<StoredObject> {
+      const row = (await listQuery(reader).where('v.id', id).first()) as VideoRow | undefined;
       if (!row) throw new AppError('not-found', `No video with id ${id}.`);
       const poster = row.posterKey ? await storage.get(row.posterKey) : null;
       if (!poster) throw new AppError('not-found', 'This video has no poster yet.');
