@@ -147,7 +147,7 @@ describe('console lists: CSV exports, saved filters, bulk actions', () => {
       expect(exported.status).toBe(200);
       expect(exported.headers['content-disposition']).toMatch(/filename="videos-\d{4}-\d{2}-\d{2}\.csv"/);
       const [head, ...rows] = recordsOf(exported.body as string);
-      expect(head).toEqual(expect.arrayContaining(['id', 'lessonId', 'lessonTitle', 'status', 'captions']));
+      expect(head).toEqual(expect.arrayContaining(['Lesson', 'Status', 'Duration (s)', 'Captions', 'Video id']));
       expect(rows).toHaveLength(Number(exported.headers['x-total-rows']));
       expect((await csv(contributor, 'videos', { filter: { secret: 1 } })).status).toBe(400);
       const saved = await as(contributor, request(app()).post('/api/admin/saved-filters')).send({

@@ -71,6 +71,14 @@ describe('console list exports as people read them', () => {
     }
   });
 
+  it('the video list, which its own routes serve, the same way', async () => {
+    const text = await csv(admin, 'videos');
+    const [head] = parse(text.slice(1), { to_line: 1 }) as string[][];
+    expect(text.startsWith(BOM)).toBe(true);
+    expect(head).toEqual(expect.arrayContaining(['Lesson', 'Status', 'Duration (s)', 'Size (MB)', 'Captions']));
+    for (const header of head!) expect(header).toMatch(/^[A-Z][a-z-]*( [a-z-]+)*( \([A-Z%]+\)|( \(s\)))?$/);
+  });
+
   it('purchases: the buyer by email and name (accents intact), the product by name, money in its units', async () => {
     const buyer = await createUser(db(), { email: 'zoe@example.com', name: 'Zoë Ångström-Müller' });
     const product = await createProduct(db(), { name: 'Café TypeScript — Édition' });

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { pagedCsv } from '../../api/src/http/csv';
+import { instant, number, text as textColumn } from '../../api/src/http/csv-columns';
 
 describe('pagedCsv', () => {
   it('reads every page in order, once each as the file is taken, with formula-safe cells', async () => {
@@ -10,10 +11,13 @@ describe('pagedCsv', () => {
       at: new Date(i),
     }));
     const asked: number[] = [];
-    const { total, body } = await pagedCsv(['n', 'name', 'at'], async (offset, limit) => {
-      asked.push(offset);
-      return { rows: all.slice(offset, offset + limit), total: all.length };
-    });
+    const { total, body } = await pagedCsv(
+      [number('N', 'n'), textColumn('Name', 'name'), instant('At', 'at')],
+      async (offset, limit) => {
+        asked.push(offset);
+        return { rows: all.slice(offset, offset + limit), total: all.length };
+      },
+    );
     expect(total).toBe(1201);
     expect(asked).toEqual([0]); // the first page before the answer starts; the rest as it is read
     let text = '';
@@ -21,7 +25,7 @@ describe('pagedCsv', () => {
     expect(asked).toEqual([0, 500, 1000]);
     const rows = parse(text, { bom: true, columns: true }) as Record<string, string>[];
     expect(rows).toHaveLength(1201);
-    expect(rows[1]).toEqual({ n: '1', name: "'=cmd1", at: '1970-01-01T00:00:00.001Z' });
-    expect(rows.map((r) => Number(r.n))).toEqual(all.map((r) => r.n));
+    expect(rows[1]).toEqual({ N: '1', Name: "'=cmd1", At: '1970-01-01T00:00:00.001Z' });
+    expect(rows.map((r) => Number(r.N))).toEqual(all.map((r) => r.n));
   });
 });

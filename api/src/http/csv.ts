@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { csvRowLine, headersOf, type CsvColumn, type CsvRow } from './csv-columns';
 
 /**
  * CSV as RFC 4180 writes it (comma, double quotes, CRLF), for exports of millions of rows (finance's and every
@@ -67,18 +68,18 @@ const PAGE_ROWS = 500;
 
 /**
  * A list served by its own code (not a console resource's query) as CSV: read through that same code a page at a
- * time as the client takes the file (memory holds one page), each row's `columns` as csvCell writes them. `page`
- * answers the rows at an offset and the list's total; the first page is read before the answer starts, so a refused
- * query is an error answer, not a broken file.
+ * time as the client takes the file (memory holds one page), each row in its declared `columns`. `page` answers
+ * the rows at an offset and the list's total; the first page is read before the answer starts, so a refused query
+ * is an error answer, not a broken file.
  */
 export async function pagedCsv<R extends object>(
-  columns: readonly (keyof R & string)[],
+  columns: readonly CsvColumn[],
   page: (offset: number, limit: number) => Promise<{ rows: R[]; total: number }>,
 ): Promise<{ total: number; body: Readable }> {
   const first = await page(0, PAGE_ROWS);
-  const lines = (rows: R[]) => rows.map((row) => `${columns.map((c) => csvCell(row[c])).join(',')}\r\n`).join('');
+  const lines = (rows: R[]) => rows.map((row) => csvRowLine(columns, row as CsvRow)).join('');
   async function* csv() {
-    yield csvHead(columns) + lines(first.rows);
+    yield csvHead(headersOf(columns)) + lines(first.rows);
     for (let offset = PAGE_ROWS, last = first.rows; last.length === PAGE_ROWS; offset += PAGE_ROWS) {
       last = (await page(offset, PAGE_ROWS)).rows;
       yield lines(last);

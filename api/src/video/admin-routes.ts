@@ -4,31 +4,29 @@ import type { Context } from 'koa';
 import { parseListQuery } from '../admin/schemas/list-query';
 import { actorOf } from '../http/auth';
 import { pagedCsv } from '../http/csv';
+import { derived, instant, number, text, type CsvColumn } from '../http/csv-columns';
 import { AppError } from '../http/errors';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
-import { CaptionBody, CaptionParams, LessonIdParam, UploadMetadata, type VideoRecord } from './schemas';
+import { CaptionBody, CaptionParams, LessonIdParam, UploadMetadata } from './schemas';
 import { UPLOAD_ID, type VideoUploads } from './upload';
 import { VIDEO_LIST, type VideoAdmin, type VideoWriteContext } from './video-admin';
 
-/** The video list's export: each video as the list has it (its captions and renditions as JSON). */
-const VIDEO_COLUMNS: (keyof VideoRecord & string)[] = [
-  'id',
-  'lessonId',
-  'lessonTitle',
-  'status',
-  'progress',
-  'error',
-  'sourceName',
-  'sourceSize',
-  'durationMs',
-  'width',
-  'height',
-  'renditionHeights',
-  'posterUrl',
-  'captions',
-  'processedAt',
-  'updatedAt',
+/** The video list's export, as the list reads: the lesson by its title, length and size as numbers, captions by language. */
+const VIDEO_COLUMNS: readonly CsvColumn[] = [
+  text('Lesson', 'lessonTitle'),
+  text('Status', 'status'),
+  number('Progress (%)', 'progress'),
+  text('Error', 'error'),
+  derived('Duration (s)', (v) => (v.durationMs == null ? null : Math.round(Number(v.durationMs) / 1000))),
+  derived('Size (MB)', (v) => Math.round((Number(v.sourceSize) / 1024 / 1024) * 10) / 10),
+  text('Source file', 'sourceName'),
+  derived('Resolution', (v) => (v.width && v.height ? `${String(v.width)}×${String(v.height)}` : null)),
+  derived('Captions', (v) => (v.captions as { language: string }[]).map((c) => c.language).join(', ')),
+  instant('Processed', 'processedAt'),
+  instant('Updated', 'updatedAt'),
+  text('Lesson id', 'lessonId'),
+  text('Video id', 'id'),
 ];
 
 /** The writer with their roles: contributors change only the videos of lessons they wrote. */
@@ -69,7 +67,7 @@ function webRequest(ctx: Context): Request {
  * tells how far it got, DELETE drops it), behind the same policy and CSRF check as every console write. Then the
  * videos: list (react-admin's query), one, one lesson's, its poster preview; retry a failed one, delete one, put
  * and remove captions (WebVTT, checked: 400 caption-invalid saying where it broke). Reads: support, finance and
- * contributors (the videos of lessons they wrote); writes: support and contributors (admins always).
+ * contributors; writes: support and contributors (admins always).
  */
 export function videoAdminRoutes({
   allow,
@@ -112,7 +110,7 @@ export function videoAdminRoutes({
 
   router.get('/videos', readers(), async (ctx) => {
     const query = parseListQuery(VIDEO_LIST, ctx.query);
-    const { rows, total } = await videos.list(query, actorOf(ctx));
+    const { rows, total } = await videos.list(query);
     const last = query.offset + rows.length - 1;
     ctx.set('Content-Range', `videos ${rows.length ? `${query.offset}-${last}` : '*'}/${total}`);
     ctx.body = rows;
@@ -120,10 +118,7 @@ export function videoAdminRoutes({
   // The list as CSV, like every console list's (admin/routes.ts): its filters, search and sort; before `/:id`.
   router.get('/videos/export.csv', readers(), async (ctx) => {
     const query = parseListQuery(VIDEO_LIST, ctx.query);
-    const reader = actorOf(ctx);
-    const { total, body } = await pagedCsv(VIDEO_COLUMNS, (offset, limit) =>
-      videos.list({ ...query, offset, limit }, reader),
-    );
+    const { total, body } = await pagedCsv(VIDEO_COLUMNS, (offset, limit) => videos.list({ ...query, offset, limit }));
     ctx.set('Content-Disposition', `attachment; filename="videos-${new Date().toISOString().slice(0, 10)}.csv"`);
     ctx.set('X-Total-Rows', String(total));
     ctx.set('Cache-Control', 'no-store');
@@ -131,10 +126,10 @@ export function videoAdminRoutes({
     ctx.body = body;
   });
   router.get('/videos/:id', readers(), async (ctx) => {
-    ctx.body = await videos.getOne(IdParam.parse(ctx.params).id, actorOf(ctx));
+    ctx.body = await videos.getOne(IdParam.parse(ctx.params).id);
   });
   router.get('/videos/:id/poster.jpg', readers(), async (ctx) => {
-    const poster = await videos.poster(IdParam.parse(ctx.params).id, actorOf(ctx));
+    const poster = await videos.poster(IdParam.parse(ctx.params).id);
     ctx.type = poster.contentType;
     ctx.length = poster.size;
     // The address names the version (?v=), so a new poster is a new address.
@@ -142,7 +137,7 @@ export function videoAdminRoutes({
     ctx.body = poster.body;
   });
   router.get('/lessons/:lessonId/video', readers(), async (ctx) => {
-    ctx.body = await videos.byLesson(LessonIdParam.parse(ctx.params).lessonId, actorOf(ctx));
+    ctx.body = await videos.byLesson(LessonIdParam.parse(ctx.params).lessonId);
   });
 
   router.post('/videos/:id/retry', writers(), async (ctx) => {
