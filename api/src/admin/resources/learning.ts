@@ -1,6 +1,6 @@
 import type { AnyQueryBuilder } from 'objection';
 import { AppError } from '../../http/errors';
-import { mayEditAnyContent, NOT_YOUR_CONTENT } from '../../learning/authorship';
+import { mayEditAnyContent, mayReadWholeContent, NOT_YOUR_CONTENT, readsAllContent } from '../../learning/authorship';
 import { sanitizeRichText } from '../../learning/sanitize';
 import { Bookmark, Comment, ContentResource, ContentResourceResource, LessonProgress } from '../../learning/models';
 import {
@@ -23,23 +23,22 @@ const READERS = ['support', 'finance', 'contributor'] as const;
 const EDITORS = ['support', 'contributor'] as const;
 
 const mayEditAny = (actor: WriteActor) => mayEditAnyContent(actor.roles);
-/** Staff read all content; a contributor (and nothing more) reads their own, and only what others published. */
-const readsAll = (reader: WriteActor) => mayEditAny(reader) || reader.roles.includes('finance');
 const NOT_YOURS = NOT_YOUR_CONTENT;
 
 /**
  * A contributor sees their own content whole, other authors' published content without its body (a paid lesson's
- * body is what learners pay for), and other authors' drafts and archived content not at all.
+ * body is what learners pay for), and other authors' drafts and archived content not at all (learning/authorship's
+ * mayReadContent, here in SQL).
  */
 const contributorsRead = {
   readScope(query: AnyQueryBuilder, reader: WriteActor) {
-    if (readsAll(reader)) return;
+    if (readsAllContent(reader.roles)) return;
     query.whereRaw(`(content_resources.created_by_id = ? OR content_resources.fields->>'state' = 'published')`, [
       reader.id,
     ]);
   },
   presentTo(row: Row, reader: WriteActor): Row {
-    if (readsAll(reader) || row.createdById === reader.id) return row;
+    if (mayReadWholeContent({ createdById: (row.createdById as string | null) ?? null }, reader)) return row;
     const fields = row.fields as ResourceFields;
     return { ...row, fields: { ...fields, body: null }, bodyWithheld: true };
   },
