@@ -105,9 +105,13 @@ export const extendExpiry = (db: Conn, checkoutId: string, expiresAt: Date) =>
 export const couponMaxUses = async (trx: Knex.Transaction, couponId: string): Promise<number> =>
   (await trx('coupons').where({ id: couponId }).first('maxUses')).maxUses;
 
-/** Locks a coupon's row: checkout starts that reserve its uses go one at a time from here to their commit. */
+/**
+ * Locks a coupon's row: checkout starts that reserve its uses go one at a time from here to their commit. No key
+ * update: a fulfilment holding the product's lock writes a purchase naming the coupon (its foreign key takes a key
+ * share of the row), while this start waits for the product to write its checkout; FOR UPDATE would deadlock them.
+ */
 export const lockCoupon = (trx: Knex.Transaction, couponId: string) =>
-  trx('coupons').where({ id: couponId }).forUpdate().first('id');
+  trx('coupons').where({ id: couponId }).forNoKeyUpdate().first('id');
 
 const openHolds = (trx: Knex.Transaction, couponId: string) =>
   trx('checkouts').where({ couponId, status: 'open', couponReserved: true });
