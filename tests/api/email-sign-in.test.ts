@@ -115,7 +115,7 @@ describe('email sign-in (magic link)', () => {
     expect(consumed.body.redirectTo).toBe('/');
   });
 
-  it('rate-limits per email and per IP with 429 and Retry-After', async () => {
+  it('rate-limits per email (a ceiling over every network) and per IP with 429 and Retry-After', async () => {
     const app = createTrustedApp(db());
     for (let i = 0; i < SIGN_IN_LIMITS.perEmail.max; i++)
       expect((await requestLink(app, 'busy@example.com', {}, `198.51.100.${i}`)).status).toBe(202);
@@ -131,6 +131,27 @@ describe('email sign-in (magic link)', () => {
     expect(fromIp.status).toBe(429);
     expect(fromIp.headers['retry-after']).toBeDefined();
     expect((await requestLink(app, 'fresh@example.com', {}, '192.0.2.8')).status).toBe(202);
+  });
+
+  it('leaves an address’s owner their sign-in emails while a stranger uses up theirs from another network', async () => {
+    const app = createTrustedApp(db());
+    const sent = async () =>
+      Number((await db()('outboxEmails').where({ toAddress: 'owner@example.com' }).count({ n: '*' }))[0]!.n);
+    // A stranger's network, rotating through the addresses of one IPv6 /64: one client network to the limit.
+    for (let i = 1; i <= SIGN_IN_LIMITS.perEmailPerNetwork.max; i++)
+      expect((await requestLink(app, 'owner@example.com', {}, `2001:db8:7:7::${i}`)).status).toBe(202);
+    const stranger = await requestLink(app, 'owner@example.com', {}, '2001:db8:7:7::99');
+    expect(stranger.status).toBe(429);
+    expect(stranger.body).toMatchObject({
+      code: 'rate-limited',
+      message: expect.stringContaining('from your network'),
+    });
+    expect(Number(stranger.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await sent()).toBe(SIGN_IN_LIMITS.perEmailPerNetwork.max);
+
+    // The owner, at home: their link is sent.
+    expect((await requestLink(app, 'owner@example.com', {}, '203.0.113.77')).status).toBe(202);
+    expect(await sent()).toBe(SIGN_IN_LIMITS.perEmailPerNetwork.max + 1);
   });
 
   it('cannot dodge the per-IP limit by writing its own X-Forwarded-For entries', async () => {

@@ -19,8 +19,14 @@ export const SIGN_IN_LINK_MINUTES = 15;
  * weekend), so it lasts a week; it is still used once, by the Continue button's POST.
  */
 export const RECEIPT_SIGN_IN_DAYS = 7;
+/**
+ * Sign-in emails are limited per address from one client network (what a stranger can use up of someone else's
+ * address, leaving the owner theirs on their own network), per address from anywhere (a ceiling on one inbox: six
+ * networks' worth), and per network (one client asking for many addresses).
+ */
 export const SIGN_IN_LIMITS = {
-  perEmail: { max: 5, windowSeconds: 15 * 60 },
+  perEmailPerNetwork: { max: 5, windowSeconds: 15 * 60 },
+  perEmail: { max: 30, windowSeconds: 15 * 60 },
   perIp: { max: 30, windowSeconds: 15 * 60 },
 };
 
@@ -82,13 +88,19 @@ export function emailSignIn({ db, clock, config, outbox, limiter, sessions }: De
 
   return {
     async requestLink(input: { email: string; redirectTo?: string; ip: string }): Promise<void> {
+      const network = networkOf(input.ip);
+      await limiter.hit(
+        { bucket: `sign-in:ip:${network}`, ...SIGN_IN_LIMITS.perIp },
+        'sign-in requests from your network',
+      );
+      // The ceiling counts only what passed the per-network limit: each network adds at most its own five.
+      await limiter.hit(
+        { bucket: `sign-in:email-network:${input.email}:${network}`, ...SIGN_IN_LIMITS.perEmailPerNetwork },
+        'sign-in emails for this address from your network',
+      );
       await limiter.hit(
         { bucket: `sign-in:email:${input.email}`, ...SIGN_IN_LIMITS.perEmail },
         'sign-in emails for this address',
-      );
-      await limiter.hit(
-        { bucket: `sign-in:ip:${networkOf(input.ip)}`, ...SIGN_IN_LIMITS.perIp },
-        'sign-in requests from your network',
       );
       await db.transaction(async (trx) => {
         const link = await issueToken(trx, input.email, safeRedirect(input.redirectTo, '/'));
