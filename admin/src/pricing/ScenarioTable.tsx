@@ -45,7 +45,7 @@ function ChangedState({ scenario }: { scenario: PricingScenario }) {
   const translate = useTranslate();
   const title = translate('console.pricing.changesTitle');
   return (
-    <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
+    <Stack spacing={0.5} sx={{ alignItems: 'flex-start', minWidth: '13rem' }}>
       <Chip size="small" color="warning" label={translate('console.pricing.state.changed')} />
       {scenario.changes.length > 0 && (
         <Box component="ul" aria-label={title} sx={{ m: 0, pl: 2, typography: 'body2', color: 'text.secondary' }}>
