@@ -99,7 +99,11 @@ describe('customer timeline, pricing simulator and view-as (Chromium)', () => {
     await row.getByText('Changed').waitFor();
     await row.getByRole('cell', { name: '$1,791.00' }).waitFor();
     await row.getByRole('cell', { name: '$2,241.00' }).waitFor(); // 12 × $249 − 25 %
-    await keepScreenshot(page, 'console-pricing-scenario-changed-1440');
+    // Why, as a buyer would see it.
+    const changes = row.getByRole('list', { name: 'What a buyer would see change' });
+    await changes.getByText('Unit price: $199.00 → $249.00').waitFor();
+    await changes.getByText('Total: $1,791.00 → $2,241.00').waitFor();
+    await screens(page, 'console-pricing-scenario-changed');
     await row.getByRole('button', { name: 'Accept new answer' }).click();
     await row.getByText('Same answer').waitFor();
     const saved = await site().db('pricingScenarios').where({ name: 'Pro for a team of 12' }).first();
@@ -107,6 +111,21 @@ describe('customer timeline, pricing simulator and view-as (Chromium)', () => {
     expect(
       await site().db('auditLogs').where({ action: 'pricing-scenario.accepted', recordId: saved.id }),
     ).toHaveLength(1);
+
+    // Deleting asks first, naming the scenario: cancelled, it stays; confirmed, it goes.
+    const remove = row.getByRole('button', { name: 'Delete scenario Pro for a team of 12' });
+    await remove.click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Delete the scenario “Pro for a team of 12”?').waitFor();
+    await screens(page, 'console-pricing-scenario-delete');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await site().db('pricingScenarios').where({ id: saved.id })).toHaveLength(1);
+    await remove.click();
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByText('Scenario “Pro for a team of 12” deleted.').waitFor();
+    await row.waitFor({ state: 'detached' });
+    expect(await site().db('pricingScenarios').where({ id: saved.id })).toEqual([]);
   });
 
   it('opens the storefront as a learner, read-only, with a banner on every page, audited, until ended or expired', async () => {
