@@ -24,6 +24,12 @@ describe('email outbox', () => {
   const database = useTestDatabase();
   const db = () => database().db;
   const smtp = useSmtp();
+  /** A process's outbox sending to the SMTP stand-in, with its own job queue. */
+  const outboxOverSmtp = () => {
+    const jobs = jobQueue({ db: db(), logger });
+    const transport = createTransport({ SMTP_URL: smtp().url, MAIL_FROM: from }, logger);
+    return { jobs, mail: createOutbox({ db: db(), clock: manualClock(), logger, jobs, transport }) };
+  };
 
   it('delivers over SMTP after commit and records it', async () => {
     const app = testApp(db(), { mailTransport: createTransport({ SMTP_URL: smtp().url, MAIL_FROM: from }, logger) });
@@ -142,14 +148,7 @@ describe('email outbox', () => {
     await passTime(db(), 2 * timeoutSeconds - 10);
 
     // Another replica: the queue's maintenance gives the dead run's job back, and it runs while the email is held.
-    const jobs = jobQueue({ db: db(), logger });
-    const alive = createOutbox({
-      db: db(),
-      clock: manualClock(),
-      logger,
-      jobs,
-      transport: createTransport({ SMTP_URL: smtp().url, MAIL_FROM: from }, logger),
-    });
+    const { jobs, mail: alive } = outboxOverSmtp();
     await jobs.boss.expire();
     expect((await jobOf())[0]!.state).toBe('retry');
     await makeRetriesDue(db(), SEND_EMAIL);
@@ -172,14 +171,7 @@ describe('email outbox', () => {
   });
 
   it('gives an unsent email left with no job a new one once its hold is over, every minute, and fails one that had every attempt', async () => {
-    const jobs = jobQueue({ db: db(), logger });
-    const mail = createOutbox({
-      db: db(),
-      clock: manualClock(),
-      logger,
-      jobs,
-      transport: createTransport({ SMTP_URL: smtp().url, MAIL_FROM: from }, logger),
-    });
+    const { jobs, mail } = outboxOverSmtp();
     const lost = await mail.enqueue(db(), { kind: 'test', to: 'lost-job@example.com', subject: 'Hi', text: 'Hi' });
     const spent = await mail.enqueue(db(), { kind: 'test', to: 'spent@example.com', subject: 'Hi', text: 'Hi' });
     const jobRow = (emailId: string) =>
