@@ -121,6 +121,8 @@ const ConfigSchema = z.object({
    * are in api/src/commerce/limits.ts): raise it where many real buyers share one address. The tests raise it.
    */
   COMMERCE_LIMIT_SCALE: z.coerce.number().int().min(1).max(100_000).default(1),
+  /** How many comments and replies one person may post in a minute; more are refused (429) until the next minute. */
+  COMMENTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
   /** How long the outbox keeps a sent (or failed) email's bodies; the row itself (to, kind, subject, status, dates) stays. */
   OUTBOX_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Stripe is used whenever a secret key is set; the built-in test provider otherwise.

@@ -172,7 +172,7 @@ export function createServices(deps: Deps) {
     videoAdmin,
     videoUploads: videoUploads({ config, storage, videos: videoAdmin, logger }),
     bookmarks: bookmarkService({ db, learning }),
-    comments: commentService({ db, learning }),
+    comments: commentService({ db, learning, limiter, config }),
     certificates: certificateService({ db, clock, config, learning, changed: caches.clearAll }),
     coupons: couponGenerator(deps),
     quotes,

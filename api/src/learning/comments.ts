@@ -1,8 +1,10 @@
 import type { ModelObject } from 'objection';
 import { recordAudit, type Actor } from '../audit/record';
 import { hasStaffRole } from '../shared/roles';
+import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
+import type { Limit, RateLimiter } from '../identity/rate-limit';
 import type { LearningService, Viewer } from './learning';
 import type { Comment } from './models';
 import type { CommentRecord, LessonComment } from './schemas';
@@ -44,7 +46,24 @@ const AUTHOR_COLUMNS = ['c.*', 'u.name as authorName', 'u.roles as authorRoles']
  * The thread under each lesson: whoever may open the lesson reads and writes it; authors edit and delete their
  * own; staff hide any (a hidden comment stays visible to its author, with a note).
  */
-export function commentService({ db, learning }: { db: Db; learning: LearningService }) {
+export function commentService({
+  db,
+  learning,
+  limiter,
+  config,
+}: {
+  db: Db;
+  learning: LearningService;
+  limiter: RateLimiter;
+  config: Pick<Config, 'COMMENTS_PER_MINUTE'>;
+}) {
+  /** Posts and replies by one person, counted in PostgreSQL (every server process shares the count). */
+  const postingLimit = (userId: string): Limit => ({
+    bucket: `comment:user:${userId}`,
+    max: config.COMMENTS_PER_MINUTE,
+    windowSeconds: 60,
+  });
+
   async function own(userId: string, commentId: string): Promise<CommentRow> {
     const comment = (await db('comments').where({ id: commentId }).first()) as CommentRow | undefined;
     if (!comment) throw new AppError('not-found', 'No such comment.');
@@ -116,6 +135,8 @@ export function commentService({ db, learning }: { db: Db; learning: LearningSer
             },
           );
       }
+      // Counted once the comment is known to be postable; the count itself is atomic, so parallel posts cannot pass it.
+      await limiter.hit(postingLimit(viewer.user.id), 'comments posted');
       const [inserted] = await db('comments')
         .insert({
           userId: viewer.user.id,

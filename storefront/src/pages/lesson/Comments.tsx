@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type Ref } from 'react';
 import { isApiError } from '../../api/client';
 import { deleteComment, editComment, listComments, postComment, type LessonComment } from '../../api/learning';
-import { formatDateTime } from '../../format';
+import { formatDateTime, formatWait } from '../../format';
 import { useReaderClock } from '../../readerClock';
 import { LoadStatus } from '../../LoadStatus';
 import { loginPath } from '../../redirects';
@@ -22,11 +22,13 @@ function problemWith(text: string): string | null {
 }
 
 const messageOf = (error: unknown) =>
-  isApiError(error)
-    ? error.body.errors?.text
-      ? `Text ${error.body.errors.text}.`
-      : error.message
-    : 'Something went wrong. Try again.';
+  isApiError(error, 'rate-limited')
+    ? `You have posted a lot in the last minute. Wait ${formatWait(error.retryAfterSeconds)}, then post again: your text is still here.`
+    : isApiError(error)
+      ? error.body.errors?.text
+        ? `Text ${error.body.errors.text}.`
+        : error.message
+      : 'Something went wrong. Try again.';
 
 /** The lesson's discussion: everyone who may open the lesson reads it; signed-in learners write, edit and delete their own. */
 export function Comments({ lessonId }: { lessonId: string }) {
