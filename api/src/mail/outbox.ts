@@ -48,7 +48,8 @@ export function whyNotResendable(
  * The outbox: each email is a row written in the caller's transaction together with one `send-email` job (so a
  * rolled-back action sends nothing), delivered right after commit by the process that wrote it, else by any
  * replica's worker, retried with backoff by the job queue and marked failed at last. One email, one job: a replica
- * that dies mid-send holds up that email only, until its run expires and another replica takes it.
+ * that dies mid-send holds up that email only, until its hold ends and another replica takes it (a job waits for
+ * that end; the minute's sweep gives any email left unsent with no job a new one).
  */
 export function outbox({
   db,
