@@ -1,4 +1,3 @@
-import { parse } from 'csv-parse/sync';
 import { pino } from 'pino';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,17 +11,9 @@ import { SECRET_PLACEHOLDER } from '../../api/src/mail/outbox';
 import { createCoupon, createProduct, createPurchase, createResource, createUser } from '../../seeds/factories';
 import { testApp } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
+import { csvRecords, csvRows, listExport } from '../support/csv';
 import { useTestDatabase } from '../support/db';
 import { PLANTED_SECRETS, seedEverything } from '../support/everything';
-
-/** A CSV answer's records: the header first (its byte-order mark taken off). */
-const recordsOf = (text: string): string[][] => parse(text.replace(/^\uFEFF/, ''), { relax_column_count: false });
-
-/** Every record as an object keyed by the header. */
-function rowsOf(text: string): Record<string, string>[] {
-  const [head, ...rows] = recordsOf(text);
-  return rows.map((row) => Object.fromEntries(head!.map((h, i) => [h, row[i]!])));
-}
 
 describe('console lists: CSV exports, saved filters, bulk actions', () => {
   const database = useTestDatabase();
@@ -32,19 +23,7 @@ describe('console lists: CSV exports, saved filters, bulk actions', () => {
   let support: SignedIn;
 
   const csv = (who: SignedIn, resource: string, query: Record<string, unknown> = {}) =>
-    as(
-      who,
-      request(app())
-        .get(`/api/admin/${resource}/export.csv`)
-        .query(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, JSON.stringify(v)]))),
-    )
-      .buffer(true)
-      .parse((res, done) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => done(null, text));
-      });
+    listExport(app(), who, resource, query);
 
   beforeAll(async () => {
     await seedEverything(db());
@@ -66,7 +45,7 @@ describe('console lists: CSV exports, saved filters, bulk actions', () => {
       expect(exported.status).toBe(200);
       expect(exported.headers['content-type']).toBe('text/csv; charset=utf-8');
       expect(exported.headers['content-disposition']).toMatch(/^attachment; filename="users-\d{4}-\d{2}-\d{2}\.csv"$/);
-      const rows = rowsOf(exported.body as string);
+      const rows = csvRows(exported.body as string);
       expect(Number(exported.headers['x-total-rows'])).toBe(rows.length);
       expect(rows.map((r) => r.Email)).toEqual(list.body.map((u: { email: string }) => u.email));
       expect(rows.length).toBeGreaterThan(0);
@@ -80,11 +59,11 @@ describe('console lists: CSV exports, saved filters, bulk actions', () => {
       });
       const exported = await csv(support, 'users', { filter: { q: 'formula@example.com' } });
       expect(exported.status).toBe(200);
-      const [row] = rowsOf(exported.body as string);
+      const [row] = csvRows(exported.body as string);
       expect(row).toMatchObject({ 'Person id': evil.id, Name: `'=HYPERLINK("http://evil.example","click")` });
 
       const coupon = await createCoupon(db(), { code: 'NUMBERS', percentageDiscount: 0.25, maxUses: 3 });
-      const coupons = rowsOf((await csv(support, 'coupons', { filter: { q: 'NUMBERS' } })).body as string);
+      const coupons = csvRows((await csv(support, 'coupons', { filter: { q: 'NUMBERS' } })).body as string);
       expect(coupons).toEqual([
         expect.objectContaining({ 'Coupon id': coupon.id, Discount: '25%', 'Uses allowed': '3' }),
       ]);
@@ -122,7 +101,7 @@ describe('console lists: CSV exports, saved filters, bulk actions', () => {
       );
       const exported = await csv(contributor, 'content-resources', { filter: { type: 'lesson' } });
       expect(exported.status).toBe(200);
-      const rows = rowsOf(exported.body as string);
+      const rows = csvRows(exported.body as string);
       const ids = rows.map((r) => r['Content id']);
       expect(ids).toContain(mine.id);
       expect(ids).toContain(theirs.id);
@@ -146,7 +125,7 @@ describe('console lists: CSV exports, saved filters, bulk actions', () => {
       const exported = await csv(contributor, 'videos', { filter: { status: 'failed' }, sort: ['updatedAt', 'ASC'] });
       expect(exported.status).toBe(200);
       expect(exported.headers['content-disposition']).toMatch(/filename="videos-\d{4}-\d{2}-\d{2}\.csv"/);
-      const [head, ...rows] = recordsOf(exported.body as string);
+      const [head, ...rows] = csvRecords(exported.body as string);
       expect(head).toEqual(expect.arrayContaining(['Lesson', 'Status', 'Duration (s)', 'Captions', 'Video id']));
       expect(rows).toHaveLength(Number(exported.headers['x-total-rows']));
       expect((await csv(contributor, 'videos', { filter: { secret: 1 } })).status).toBe(400);
@@ -174,12 +153,12 @@ describe('console lists: CSV exports, saved filters, bulk actions', () => {
           .query({ sort: JSON.stringify(['refundedAmount', 'DESC']), range: '[0,0]' }),
       );
       expect(list.body[0].refundedAmount).toBe(900);
-      expect(rowsOf(purchases.body as string)[0]).toMatchObject({ 'Purchase id': list.body[0].id, Refunded: '9.00' });
-      const [teamHead] = recordsOf((await csv(admin, 'bulk-purchases')).body as string);
+      expect(csvRows(purchases.body as string)[0]).toMatchObject({ 'Purchase id': list.body[0].id, Refunded: '9.00' });
+      const [teamHead] = csvRecords((await csv(admin, 'bulk-purchases')).body as string);
       expect(teamHead).toEqual(expect.arrayContaining(['Seats', 'Seats used', 'Seats free']));
-      const [sessionHead] = recordsOf((await csv(support, 'sessions')).body as string);
+      const [sessionHead] = csvRecords((await csv(support, 'sessions')).body as string);
       expect(sessionHead).not.toContain('sessionToken');
-      const [accountHead] = recordsOf((await csv(support, 'accounts')).body as string);
+      const [accountHead] = csvRecords((await csv(support, 'accounts')).body as string);
       expect(accountHead).not.toContain('accessToken');
     });
   });

@@ -1,11 +1,11 @@
 import { parse } from 'csv-parse/sync';
-import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_RESOURCES } from '../../api/src/admin/resources';
 import { headersOf } from '../../api/src/http/csv-columns';
 import { createCoupon, createProduct, createPurchase, createUser } from '../../seeds/factories';
 import { testApp } from '../support/app';
-import { as, signedIn, type SignedIn } from '../support/auth';
+import { signedIn, type SignedIn } from '../support/auth';
+import { listExport } from '../support/csv';
 import { useTestDatabase } from '../support/db';
 import { seedEverything } from '../support/everything';
 
@@ -29,19 +29,7 @@ describe('console list exports as people read them', () => {
 
   /** The export's text as sent, byte-order mark included. */
   const csv = async (who: SignedIn, resource: string, filter?: object): Promise<string> => {
-    const answer = await as(
-      who,
-      request(app())
-        .get(`/api/admin/${resource}/export.csv`)
-        .query(filter ? { filter: JSON.stringify(filter) } : {}),
-    )
-      .buffer(true)
-      .parse((res, done) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => done(null, text));
-      });
+    const answer = await listExport(app(), who, resource, filter ? { filter } : {});
     expect(answer.status, `${resource}: ${String(answer.body).slice(0, 300)}`).toBe(200);
     return answer.body as string;
   };

@@ -89,6 +89,15 @@ export const coupons = defineResource({
   },
 });
 
+/** What a purchase's export starts with, as its list does: when, who bought it (email and name), which product. */
+const BOUGHT_LOOKUPS = [person('userId', 'buyer'), productNamed('productId', 'product')];
+const BOUGHT = [
+  instant('Purchased', 'createdAt'),
+  text('Buyer email', 'buyerEmail'),
+  text('Buyer name', 'buyerName'),
+  text('Product', 'product'),
+];
+
 const purchaseFilters = {
   id: 'id',
   userId: 'id',
@@ -125,12 +134,9 @@ export const purchases = defineResource({
   searchable: [],
   defaultSort: ['createdAt', 'DESC'],
   export: {
-    lookups: [person('userId', 'buyer'), productNamed('productId', 'product')],
+    lookups: BOUGHT_LOOKUPS,
     columns: [
-      instant('Purchased', 'createdAt'),
-      text('Buyer email', 'buyerEmail'),
-      text('Buyer name', 'buyerName'),
-      text('Product', 'product'),
+      ...BOUGHT,
       text('Status', 'status'),
       money('Paid', 'totalAmount'),
       money('Refunded', 'refundedAmount'),
@@ -180,12 +186,9 @@ export const bulkPurchases = defineResource({
   searchable: [],
   defaultSort: ['createdAt', 'DESC'],
   export: {
-    lookups: [person('userId', 'buyer'), productNamed('productId', 'product')],
+    lookups: BOUGHT_LOOKUPS,
     columns: [
-      instant('Purchased', 'createdAt'),
-      text('Buyer email', 'buyerEmail'),
-      text('Buyer name', 'buyerName'),
-      text('Product', 'product'),
+      ...BOUGHT,
       text('Seats used', 'seatsUsed'),
       text('Seats', 'seatsTotal'),
       derived('Seats free', (t) => Math.max(Number(t.seatsTotal) - Number(t.seatsUsed), 0)),
