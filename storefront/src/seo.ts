@@ -1,3 +1,4 @@
+import { currencyExponent, toMajorUnits } from '../../api/src/shared/currency';
 import { productPath, saleBlocker, type StoreProduct } from './api/catalog';
 import { coursePath, lessonPath, type CourseView, type LessonView } from './api/learning';
 import { SITE_NAME, type Head } from './head';
@@ -41,11 +42,12 @@ function availability(product: StoreProduct): string {
 function offer(product: StoreProduct, url: string) {
   const { price, sale } = product;
   if (!price) return null;
-  const cents = sale?.unitAmount ?? price.unitAmount;
+  const amount = sale?.unitAmount ?? price.unitAmount;
   return {
     '@type': 'Offer',
-    category: cents === 0 ? 'Free' : 'Paid',
-    price: (cents / 100).toFixed(2),
+    category: amount === 0 ? 'Free' : 'Paid',
+    // In major units with the currency's own decimals: "49.00" for usd, "4000" for jpy.
+    price: toMajorUnits(amount, price.currency).toFixed(currencyExponent(price.currency)),
     priceCurrency: price.currency.toUpperCase(),
     availability: availability(product),
     url,

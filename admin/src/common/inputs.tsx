@@ -1,11 +1,10 @@
-import type { ComponentProps } from 'react';
+import { useEffect, useMemo, useRef, type ComponentProps } from 'react';
 import { InputAdornment } from '@mui/material';
 import { DateInput, DateTimeInput, NumberInput, type NumberInputProps, type Validator } from 'react-admin';
-import { fractionDecimals, fromCents, fromFraction, toCents, toFraction, wholeCents } from './money';
+import { useFormContext, useWatch } from 'react-hook-form';
+import { fractionDecimals, fromCents, fromFraction, toCents, toFraction, wholeMinorUnits } from './money';
 
 // Stable functions: NumberInput re-formats whenever `format` changes identity.
-const formatCents = (value: unknown) => fromCents(value as number | string | null);
-const parseCents = (value: unknown) => toCents(value as number | string | null);
 const formatFraction = (value: unknown) => fromFraction(value as number | null);
 const parseFraction = (value: unknown) => toFraction(value as number | string | null);
 
@@ -22,18 +21,44 @@ const withRule = (rule: Validator, validate: Validator | Validator[] | undefined
   [rule].concat(validate ?? []);
 
 /**
- * An amount typed in major units (49.99) and stored in cents (4999), the only unit the API knows; a fraction of a
- * cent is refused on the field, never rounded.
+ * An amount typed in major units (49.99 usd, 4000 jpy) and stored in the currency's minor unit (4999, 4000), the only
+ * unit the API knows; a fraction of the minor unit is refused on the field, never rounded. The currency is `currency`,
+ * or the form's field named by `currencySource`: choosing another keeps the amount as typed (49 → 49 in the new
+ * currency), never its minor units (4900 cents would become ¥4,900).
  */
-export function MoneyInput({ currency, validate, ...props }: AmountInputProps & { currency?: string }) {
+export function MoneyInput({
+  currency,
+  currencySource,
+  validate,
+  ...props
+}: AmountInputProps & { currency?: string; currencySource?: string }) {
+  const chosen = useWatch({ name: currencySource ?? 'currency', disabled: !currencySource }) as string | undefined;
+  const code = currency ?? (currencySource && chosen ? chosen : 'usd');
+  const { getValues, setValue } = useFormContext();
+  const shown = useRef(code);
+  useEffect(() => {
+    if (shown.current === code) return;
+    const amount = getValues(props.source) as unknown;
+    if (typeof amount === 'number')
+      setValue(props.source, toCents(fromCents(amount, shown.current), code), { shouldDirty: true });
+    shown.current = code;
+  }, [code, getValues, setValue, props.source]);
+  const { format, parse, rule } = useMemo(
+    () => ({
+      format: (value: unknown) => fromCents(value as number | string | null, code),
+      parse: (value: unknown) => toCents(value as number | string | null, code),
+      rule: wholeMinorUnits(code) as Validator,
+    }),
+    [code],
+  );
   return (
     <NumberInput
       step={ANY_STEP}
       min={0}
       {...props}
-      validate={withRule(wholeCents, validate)}
-      format={formatCents}
-      parse={parseCents}
+      validate={withRule(rule, validate)}
+      format={format}
+      parse={parse}
       slotProps={
         currency
           ? { input: { endAdornment: <InputAdornment position="end">{currency.toUpperCase()}</InputAdornment> } }

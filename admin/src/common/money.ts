@@ -1,4 +1,8 @@
-/** Money is integer cents with a lower-case ISO 4217 currency; percentages are fractions (0.25 = 25 %). */
+/**
+ * Money is an integer number of the currency's minor unit (cents for usd, whole yen for jpy: api/src/shared/currency.ts)
+ * with a lower-case ISO 4217 currency; percentages are fractions (0.25 = 25 %).
+ */
+import { currencyExponent, toMajorUnits } from '../../../api/src/shared/currency';
 
 const formatters = new Map<string, Intl.NumberFormat>();
 
@@ -16,10 +20,10 @@ function currencyFormatter(currency: string): Intl.NumberFormat {
   return formatter;
 }
 
-/** 4900, 'usd' → "$49.00". Cents are whole numbers: the division is exact enough for display. */
+/** 4900, 'usd' → "$49.00"; 4000, 'jpy' → "¥4,000". Minor units are whole numbers: the division is exact enough for display. */
 export function formatMoney(cents: number | null | undefined, currency = 'usd'): string {
   if (cents === null || cents === undefined || Number.isNaN(Number(cents))) return '—';
-  return currencyFormatter(currency).format(Number(cents) / 100);
+  return currencyFormatter(currency).format(toMajorUnits(Number(cents), currency || 'usd'));
 }
 
 const percentFormatter = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 2 });
@@ -34,20 +38,21 @@ export function formatPercent(fraction: number | string | null | undefined): str
 const nearlyWhole = (n: number) => Math.abs(n - Math.round(n)) < 1e-6;
 
 /**
- * A form's amount in major units (49.99) → cents (4999), or null when empty. A fraction of a cent (79.999) is kept
- * as one (7999.9), never rounded, so the input's validation refuses it (`wholeCents`) instead of saving $80.00.
+ * A form's amount in major units (49.99 usd, 4000 jpy) → minor units (4999, 4000), or null when empty. A fraction of
+ * the minor unit (79.999 usd, 4000.5 jpy) is kept as one (7999.9), never rounded, so the input's validation refuses
+ * it (`wholeCents`) instead of saving $80.00.
  */
-export function toCents(amount: number | string | null | undefined): number | null {
+export function toCents(amount: number | string | null | undefined, currency = 'usd'): number | null {
   if (amount === null || amount === undefined || amount === '') return null;
-  const cents = Number(amount) * 100;
+  const cents = Number(amount) * 10 ** currencyExponent(currency);
   if (!Number.isFinite(cents)) return null;
   return nearlyWhole(cents) ? Math.round(cents) : Number(cents.toFixed(6));
 }
 
-/** Cents (4999) → the string shown in a form's amount input ("49.99"); a refused fraction of a cent as typed. */
-export function fromCents(cents: number | string | null | undefined): string {
+/** Minor units (4999 usd, 4000 jpy) → the string shown in a form's amount input ("49.99", "4000"). */
+export function fromCents(cents: number | string | null | undefined, currency = 'usd'): string {
   if (cents === null || cents === undefined || cents === '' || Number.isNaN(Number(cents))) return '';
-  return Number((Number(cents) / 100).toFixed(8)).toString();
+  return Number((Number(cents) / 10 ** currencyExponent(currency)).toFixed(8)).toString();
 }
 
 /**
@@ -70,6 +75,31 @@ export function fromFraction(fraction: number | string | null | undefined): stri
 /** react-admin validators: an amount in whole cents; a fraction with four decimals at most (12.34 %). */
 export const wholeCents = (cents: unknown) =>
   typeof cents === 'number' && !nearlyWhole(cents) ? 'console.money.wholeCents' : undefined;
+
+/**
+ * An amount typed with more decimals than its currency has ("12.345" usd, "4000.5" jpy): the message that says so
+ * (a catalog key and its arguments), or null.
+ */
+export function tooManyDecimals(
+  text: string,
+  currency = 'usd',
+): { message: string; args: Record<string, string> } | null {
+  const exponent = currencyExponent(currency);
+  const decimals = /^\s*[$¥€£]?[\d,]*\.(\d+)\s*$/.exec(text)?.[1];
+  if (!decimals || decimals.length <= exponent) return null;
+  return exponent === 0
+    ? { message: 'console.money.wholeUnits', args: { currency: currency.toUpperCase() } }
+    : { message: 'console.money.wholeCents', args: {} };
+}
+
+/** The same for an amount in a given currency: whole yen for jpy, whole cents for usd. */
+export const wholeMinorUnits = (currency: string) =>
+  currencyExponent(currency) === 0
+    ? (amount: unknown) =>
+        typeof amount === 'number' && !nearlyWhole(amount)
+          ? { message: 'console.money.wholeUnits', args: { currency: currency.toUpperCase() } }
+          : undefined
+    : wholeCents;
 export const fractionDecimals = (fraction: unknown) =>
   typeof fraction === 'number' && !nearlyWhole(fraction * 10_000) ? 'console.money.percentDecimals' : undefined;
 
@@ -79,22 +109,24 @@ export const CURRENCY_CHOICES = [
   { id: 'gbp', name: 'GBP — British pound' },
   { id: 'cad', name: 'CAD — Canadian dollar' },
   { id: 'aud', name: 'AUD — Australian dollar' },
+  { id: 'jpy', name: 'JPY — Japanese yen' },
 ];
 
 /**
- * An amount typed in major units ("12.34", "$1,250.5", "7") → integer cents (1234, 125050, 700), by string
- * handling only (no float arithmetic, so "0.29" is 29 and never 28.999…). Null when it is not such an amount:
- * negative, more than two decimals, or not a number at all.
+ * An amount typed in major units ("12.34", "$1,250.5", "7"; "¥4,000" in jpy) → integer minor units (1234, 125050,
+ * 700; 4000), by string handling only (no float arithmetic, so "0.29" is 29 and never 28.999…). Null when it is not
+ * such an amount: negative, more decimals than the currency has (any for jpy), or not a number at all.
  */
-export function parseMajorUnits(text: string): number | null {
+export function parseMajorUnits(text: string, currency = 'usd'): number | null {
+  const exponent = currencyExponent(currency);
   const cleaned = text
     .trim()
-    .replace(/^\$/, '')
+    .replace(/^[$¥€£]/, '')
     .replace(/,(?=\d{3}(\D|$))/g, '');
-  const match = /^(\d*)(?:\.(\d{0,2}))?$/.exec(cleaned);
+  const match = new RegExp(`^(\\d*)(?:\\.(\\d{0,${exponent}}))?$`).exec(cleaned);
   if (!match || (!match[1] && !match[2])) return null;
   const whole = match[1] || '0';
-  const fraction = (match[2] ?? '').padEnd(2, '0');
-  if (whole.length > 13) return null; // beyond any real amount, and beyond exact integers once in cents
-  return Number(whole) * 100 + Number(fraction);
+  const fraction = (match[2] ?? '').padEnd(exponent, '0');
+  if (whole.length > 13) return null; // beyond any real amount, and beyond exact integers once in minor units
+  return Number(whole) * 10 ** exponent + Number(fraction || '0');
 }

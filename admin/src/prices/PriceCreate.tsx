@@ -39,6 +39,7 @@ export function PriceCreate() {
         </ReferenceInput>
         <MoneyInput
           source="unitAmount"
+          currencySource="currency"
           label="resources.prices.amountInput"
           validate={[required(), number(), minValue(0), maxValue(1_000_000)]}
           helperText="resources.prices.amountHelp"

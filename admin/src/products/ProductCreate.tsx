@@ -23,6 +23,7 @@ export function ProductCreate() {
         <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
           <MoneyInput
             source="unitAmount"
+            currencySource="currency"
             label="resources.products.firstPriceInput"
             validate={[number(), minValue(0), maxValue(1_000_000)]}
             helperText="resources.products.help.unitAmount"

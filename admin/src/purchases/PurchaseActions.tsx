@@ -15,7 +15,7 @@ import CurrencyExchangeIcon from '@mui/icons-material/CurrencyExchange';
 import { TopToolbar, useGetOne, usePermissions, useRecordContext, useTranslate } from 'react-admin';
 import { FormThenConfirmDialog } from '../common/ActionDialog';
 import { useConsoleAction } from '../common/useConsoleAction';
-import { formatMoney, parseMajorUnits } from '../common/money';
+import { formatMoney, parseMajorUnits, tooManyDecimals } from '../common/money';
 import { canBan, canRefund } from '../permissions';
 import { STAFF_REFUND_REASONS, type StaffRefundReason } from '../../../api/src/shared/refund-reasons';
 import type { MerchantCharge } from '../merchant-records/payments';
@@ -29,9 +29,6 @@ type Charge = Pick<MerchantCharge, 'id' | 'amount' | 'refundAmount' | 'currency'
 
 const REASON_MIN = 3;
 const REASON_MAX = 500;
-/** 12.345: an amount, but with a fraction of a cent, refused as such rather than as no amount at all. */
-const FRACTION_OF_A_CENT = /^\s*\$?[\d,]*\.\d{3,}\s*$/;
-
 /**
  * The API's rule (3–500 characters once trimmed), checked before the confirmation is asked, so nobody confirms a
  * refund only to be sent back to the form; the API checks it again. Answers a catalog key or null.
@@ -114,7 +111,7 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
 
   const left = charge.amount - charge.refundAmount;
   const money = (cents: number) => formatMoney(cents, charge.currency);
-  const partialCents = parseMajorUnits(amountText);
+  const partialCents = parseMajorUnits(amountText, charge.currency);
   const amount = kind === 'full' ? left : (partialCents ?? 0);
   const buyerName = buyer?.email ?? translate('resources.purchases.refund.theBuyer');
   const refund = useConsoleAction(
@@ -135,11 +132,13 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
     const reasonIssue = noteRequired || reason.trim() ? reasonProblem(reason) : null;
     let amountIssue: string | null = null;
     if (kind === 'partial') {
-      if (partialCents === null)
-        amountIssue = translate(
-          FRACTION_OF_A_CENT.test(amountText) ? 'console.money.wholeCents' : 'resources.purchases.refund.noAmount',
-        );
-      else if (partialCents <= 0) amountIssue = translate('resources.purchases.refund.nothing');
+      if (partialCents === null) {
+        // 12.345 (or ¥4000.5): an amount, but finer than the currency's minor unit, refused as such, not as no amount.
+        const tooFine = tooManyDecimals(amountText, charge.currency);
+        amountIssue = tooFine
+          ? translate(tooFine.message, tooFine.args)
+          : translate('resources.purchases.refund.noAmount');
+      } else if (partialCents <= 0) amountIssue = translate('resources.purchases.refund.nothing');
       else if (partialCents > left)
         amountIssue = translate('resources.purchases.refund.tooMuch', { left: money(left) });
     }

@@ -4,6 +4,7 @@ import { ledger } from '../finance/ledger';
 import { AppError } from '../http/errors';
 import { isEmailBlocked } from '../identity/blocks';
 import { networkOf } from '../identity/rate-limit';
+import { currencyProblem } from '../shared/currency';
 import type { User } from '../identity/models';
 import type { ProviderCheckout } from '../payments/provider';
 import {
@@ -330,6 +331,12 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
       });
       if (answer.coupon?.problem)
         throw new AppError(answer.coupon.problem, answer.coupon.message!, { coupon: answer.coupon.message! });
+      // A price set before such currencies were refused: never charged in a unit the provider counts differently.
+      if (currencyProblem(answer.currency))
+        throw new AppError(
+          'currency-not-supported',
+          'This course cannot be bought in its currency. Contact our support team.',
+        );
       const email = input.buyer?.email ?? input.email;
       if (!email)
         throw new AppError('validation-failed', 'Enter an email address for your receipt.', {

@@ -30,6 +30,7 @@ export const ERROR_STATUS = {
   'coupon-not-valid': 400,
   'upgrade-not-available': 409,
   'upgrade-other-currency': 409,
+  'currency-not-supported': 409,
   'webhook-signature-invalid': 400,
   'payments-not-configured': 404,
   'payment-provider-unavailable': 502,

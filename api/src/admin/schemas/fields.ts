@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CURRENCY_PROBLEM_MESSAGES, currencyProblem } from '../../shared/currency';
 
 /** Field schemas shared by the console's resources. */
 export const Id = z.uuid('must be an id');
@@ -7,7 +8,14 @@ export const Cents = z
   .int('must be a whole number of cents')
   .min(0)
   .max(100_000_000);
-export const Currency = z.string().regex(/^[a-z]{3}$/, 'must be a three-letter currency code such as usd');
+/** A currency prices can be set in: amounts in it are counted the same way here and at the payment provider. */
+export const Currency = z
+  .string()
+  .regex(/^[a-z]{3}$/, 'must be a three-letter currency code such as usd')
+  .superRefine((code, ctx) => {
+    const problem = currencyProblem(code);
+    if (problem) ctx.addIssue({ code: 'custom', message: CURRENCY_PROBLEM_MESSAGES[problem] });
+  });
 
 const fourDecimals = (n: number) => Math.abs(Math.round(n * 10_000) - n * 10_000) < 1e-6;
 /** A fraction with at most four decimals: 0.25 is 25 %. */
