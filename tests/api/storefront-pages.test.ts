@@ -307,69 +307,65 @@ describe('server-rendered storefront pages', () => {
     expect(await titleNow()).toBe('Console Course');
   });
 
-  it('renders each address once however many ask at once, and again once READ_CACHE_MS has passed', async () => {
-    const clock = manualClock();
+  /** The storefront's pages alone, kept for `ttlMs`, counting the API requests their renders make. */
+  function countedPages(clock: ReturnType<typeof manualClock>, ttlMs: number) {
     const api = testApp(db());
-    let apiCalls = 0;
+    const counted = { apiCalls: 0 };
     const page = storefrontPage({
       root: APP_DIST.storefront,
       config: testConfig({ PUBLIC_URL: publicUrl }),
       handler: () => (req, res) => {
-        apiCalls += 1;
+        counted.apiCalls += 1;
         return api(req, res);
       },
-      caches: readCaches({ ttlMs: 5000, clock }),
+      caches: readCaches({ ttlMs, clock }),
     });
-    const site = new Koa().use(page).callback();
+    return Object.assign(counted, { site: new Koa().use(page).callback() });
+  }
+
+  it('renders each address once however many ask at once, and again once READ_CACHE_MS has passed', async () => {
+    const clock = manualClock();
+    const counted = countedPages(clock, 5000);
+    const { site } = counted;
 
     const pages = await Promise.all(
       Array.from({ length: 5 }, () => request(site).get('/products/type-level-typescript').expect(200)),
     );
     expect(new Set(pages.map((p) => p.text)).size).toBe(1);
     expect(titleOf(pages[0]!.text)).toBe('Type-Level TypeScript');
-    const perRender = apiCalls;
+    const perRender = counted.apiCalls;
     expect(perRender).toBeGreaterThan(0);
     await request(site).get('/products/type-level-typescript').expect(200);
-    expect(apiCalls).toBe(perRender);
+    expect(counted.apiCalls).toBe(perRender);
 
     clock.advance(5001);
     await request(site).get('/products/type-level-typescript').expect(200);
-    expect(apiCalls).toBe(2 * perRender);
+    expect(counted.apiCalls).toBe(2 * perRender);
   });
 
   it('renders a page once for every query its page does not read (utm_*, a random one); the coupon code it reads counts', async () => {
-    const api = testApp(db());
-    let apiCalls = 0;
-    const page = storefrontPage({
-      root: APP_DIST.storefront,
-      config: testConfig({ PUBLIC_URL: publicUrl }),
-      handler: () => (req, res) => {
-        apiCalls += 1;
-        return api(req, res);
-      },
-      caches: readCaches({ ttlMs: 60_000, clock: manualClock() }),
-    });
-    const site = new Koa().use(page).callback();
+    const counted = countedPages(manualClock(), 60_000);
+    const { site } = counted;
     const address = '/products/type-level-typescript';
 
     const first = await request(site).get(address).expect(200);
-    const perRender = apiCalls;
+    const perRender = counted.apiCalls;
     expect(perRender).toBeGreaterThan(0);
     const queries = Array.from({ length: 30 }, (_, i) => `?x=${Math.random()}&utm_source=mail${i}&utm_campaign=c${i}`);
     for (const query of queries) {
       const res = await request(site).get(`${address}${query}`).expect(200);
       expect(res.text).toBe(first.text);
     }
-    expect(apiCalls).toBe(perRender);
+    expect(counted.apiCalls).toBe(perRender);
     expect(titleOf(first.text)).toBe('Type-Level TypeScript');
     expect(first.text).toContain(`<link rel="canonical" href="${publicUrl}${address}" />`);
 
     // The coupon code is the product page's own: a page per code (its other parameters still ignored).
     const withCode = await request(site).get(`${address}?code=SPRING&utm_source=x`).expect(200);
-    expect(apiCalls).toBeGreaterThan(perRender);
-    const afterCode = apiCalls;
+    expect(counted.apiCalls).toBeGreaterThan(perRender);
+    const afterCode = counted.apiCalls;
     await request(site).get(`${address}?utm_medium=y&code=SPRING`).expect(200);
-    expect(apiCalls).toBe(afterCode);
+    expect(counted.apiCalls).toBe(afterCode);
     expect(titleOf(withCode.text)).toBe('Type-Level TypeScript');
 
     // A learner's own page is the same shell whatever its query.
