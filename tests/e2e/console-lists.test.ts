@@ -132,7 +132,7 @@ describe('console lists: CSV export, saved filters and a bulk action (Chromium)'
     await expect.poll(() => rows().count()).toBe(2);
     for (const code of ['LISTTEAM', 'LISTTEAMX'])
       await rows()
-        .filter({ hasText: new RegExp(`${code}\\b`) })
+        .filter({ has: page.getByRole('cell', { name: code, exact: true }) })
         .getByRole('checkbox')
         .check();
     await page.getByText('2 items selected').waitFor();
@@ -145,7 +145,7 @@ describe('console lists: CSV export, saved filters and a bulk action (Chromium)'
       .waitFor();
     await checkScreen(page, 'console-lists-coupons-team-skipped', { widths: CONSOLE_WIDTHS });
     await rows()
-      .filter({ hasText: /LISTTEAMX/ })
+      .filter({ has: page.getByRole('cell', { name: 'LISTTEAMX', exact: true }) })
       .getByText('Inactive', { exact: true })
       .waitFor();
     expect(await db('coupons').where({ code: 'LISTTEAM' }).first('status')).toEqual({ status: 'active' });
