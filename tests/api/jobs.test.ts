@@ -184,6 +184,39 @@ describe('the job queue', () => {
     expect((await jobsOf(db(), name))[0]?.state).toBe('completed');
   });
 
+  it('takes what it runs after commit one job at a time: one waiting behind another has not started, nor has its time', async () => {
+    const name = 'test-one-at-a-time';
+    await db().raw(`SELECT ${JOBS_SCHEMA}.create_queue(?, ?::json)`, [name, JSON.stringify({ policy: 'standard' })]);
+    const jobs = jobQueue({ db: db(), logger });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const ran: number[] = [];
+    jobs.define({
+      name,
+      retryLimit: 0,
+      retryDelaySeconds: 1,
+      expireInSeconds: 60,
+      run: async (data: { n: number }) => {
+        ran.push(data.n);
+        if (data.n === 1) await gate;
+      },
+    });
+    await jobs.add(db(), name, { n: 1 });
+    await jobs.add(db(), name, { n: 2 });
+    jobs.wake(name);
+    await expect.poll(() => ran).toEqual([1]);
+    // The second is still waiting in the queue (another replica may take it), its expiry not counting yet.
+    const waiting = await db().withSchema(JOBS_SCHEMA).from('job').where({ name }).orderBy('createdOn');
+    expect(waiting.map((job) => [job.state, job.startedOn])).toEqual([
+      ['active', expect.any(Date)],
+      ['created', null],
+    ]);
+    release();
+    await jobs.runDue(name);
+    expect(ran).toEqual([1, 2]);
+    expect((await jobsOf(db(), name)).map((job) => job.state)).toEqual(['completed', 'completed']);
+  });
+
   it('retries a failing scheduled run once, then lists it failed in the console, where an admin runs it again', async () => {
     const jobs: JobQueue = jobQueue({ db: db(), logger });
     let runs = 0;

@@ -104,12 +104,16 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
     await job.run(fetched.data, running);
   }
 
-  /** Runs every job of this kind that is due now, here; the queue's lock keeps each to one runner. */
+  /**
+   * Runs every job of this kind that is due now, here; the queue's lock keeps each to one runner. One at a time: a
+   * fetched job's time (expireInSeconds) starts at once, so one waiting behind others of its batch could be given up
+   * as dead, and run again by another replica, before it even began here.
+   */
   async function drain(name: string): Promise<void> {
     const job = kind(name);
     for (;;) {
       if (stopping) return;
-      const batch = (await boss.fetch(name, { batchSize: 5, includeMetadata: true })) as unknown as FetchedJob[];
+      const batch = (await boss.fetch(name, { batchSize: 1, includeMetadata: true })) as unknown as FetchedJob[];
       if (!batch.length) return;
       for (const fetched of batch) {
         try {
