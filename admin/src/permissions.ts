@@ -1,4 +1,4 @@
-import { STAFF_ROLES as API_STAFF_ROLES } from '../../api/src/shared/roles';
+import { isStaffAccount, STAFF_ROLES as API_STAFF_ROLES } from '../../api/src/shared/roles';
 import type { Role } from './authProvider';
 import { canRead as mayRead, canWrite as mayWrite, consoleResource } from './registry';
 
@@ -27,6 +27,16 @@ export function canWrite(permissions: unknown, name: string): boolean {
 /** Revoking sessions and device tokens: the same roles that may read them. */
 export const canRevoke = (permissions: unknown, resource: 'sessions' | 'device-access-tokens') =>
   canWrite(permissions, resource);
+
+/** Whether a person's account is staff to the rules on acting on people: anyone who opens the console (the API's). */
+export { isStaffAccount };
+
+/**
+ * Acting on a person (blocking, signing out, changing their email): on a staff account administrators only, as the
+ * API's identity/staff-guard says.
+ */
+export const mayActOnPerson = (permissions: unknown, person: { roles: readonly string[] }) =>
+  !isStaffAccount(person.roles) || isAdmin(permissions);
 
 export function isStaff(permissions: unknown): boolean {
   return rolesOf(permissions).some((r) => STAFF_ROLES.includes(r));

@@ -6,7 +6,7 @@ import { useGetIdentity, usePermissions, useRecordContext, useTranslate } from '
 import { ConfirmActionDialog } from '../common/ActionDialog';
 import { ReasonField, useReason } from '../common/ReasonField';
 import { useConsoleAction } from '../common/useConsoleAction';
-import { canRevoke, isAdmin, STAFF_ROLES } from '../permissions';
+import { canRevoke, mayActOnPerson } from '../permissions';
 import type { User } from './types';
 
 function BlockDialog({ user, onClose }: { user: User; onClose(): void }) {
@@ -82,8 +82,7 @@ export function BlockButton() {
   const translate = useTranslate();
   const [open, setOpen] = useState(false);
   if (!user || !canRevoke(permissions, 'sessions') || identity?.id === user.id) return null;
-  const staffAccount = user.roles.some((role) => STAFF_ROLES.includes(role));
-  if (staffAccount && !isAdmin(permissions)) return null;
+  if (!mayActOnPerson(permissions, user)) return null;
   const blocked = Boolean(user.blockedAt);
   return (
     <>

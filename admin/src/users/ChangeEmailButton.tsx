@@ -4,7 +4,7 @@ import AlternateEmailIcon from '@mui/icons-material/AlternateEmail';
 import { usePermissions, useRecordContext, useTranslate } from 'react-admin';
 import { FormThenConfirmDialog } from '../common/ActionDialog';
 import { useConsoleAction } from '../common/useConsoleAction';
-import { canRevoke, isAdmin, STAFF_ROLES } from '../permissions';
+import { canRevoke, mayActOnPerson } from '../permissions';
 import type { User } from './types';
 
 /** The shape the API accepts (it decides; this only saves a round trip for an obvious typo). */
@@ -89,7 +89,7 @@ export function ChangeEmailButton() {
   const translate = useTranslate();
   const [open, setOpen] = useState(false);
   if (!user || !canRevoke(permissions, 'sessions')) return null; // support and admins
-  if (user.roles.some((role) => STAFF_ROLES.includes(role)) && !isAdmin(permissions)) return null;
+  if (!mayActOnPerson(permissions, user)) return null;
   return (
     <>
       <Button size="small" startIcon={<AlternateEmailIcon />} onClick={() => setOpen(true)}>

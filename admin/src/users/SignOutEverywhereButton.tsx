@@ -4,7 +4,7 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import { usePermissions, useRecordContext, useTranslate } from 'react-admin';
 import { ConfirmActionDialog } from '../common/ActionDialog';
 import { useConsoleAction } from '../common/useConsoleAction';
-import { canRevoke, isAdmin, STAFF_ROLES } from '../permissions';
+import { canRevoke, mayActOnPerson } from '../permissions';
 import type { User } from './types';
 
 function SignOutEverywhereDialog({ user, onClose }: { user: User; onClose(): void }) {
@@ -42,8 +42,7 @@ export function SignOutEverywhereButton() {
   const translate = useTranslate();
   const [open, setOpen] = useState(false);
   if (!user || !canRevoke(permissions, 'sessions')) return null;
-  const staffAccount = user.roles.some((role) => STAFF_ROLES.includes(role));
-  if (staffAccount && !isAdmin(permissions)) return null; // only administrators sign out staff (the API's rule)
+  if (!mayActOnPerson(permissions, user)) return null; // only administrators sign out staff (the API's rule)
 
   return (
     <>

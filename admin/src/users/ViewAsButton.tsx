@@ -6,7 +6,7 @@ import { useDataProvider, usePermissions, useRecordContext, useTranslate } from 
 import { ConfirmActionDialog } from '../common/ActionDialog';
 import { ReasonField, useReason } from '../common/ReasonField';
 import type { ConsoleDataProvider } from '../dataProvider';
-import { canRevoke, STAFF_ROLES } from '../permissions';
+import { canRevoke, isStaffAccount } from '../permissions';
 import type { User } from './types';
 
 const DURATIONS = [5, 15, 30];
@@ -72,7 +72,7 @@ export function ViewAsButton() {
   const translate = useTranslate();
   const [open, setOpen] = useState(false);
   if (!user || !canRevoke(permissions, 'sessions')) return null; // support and admins, as for sessions
-  if (user.roles.some((role) => STAFF_ROLES.includes(role))) return null;
+  if (isStaffAccount(user.roles)) return null;
   return (
     <>
       <Button size="small" startIcon={<VisibilityIcon />} onClick={() => setOpen(true)}>
