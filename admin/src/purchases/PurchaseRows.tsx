@@ -1,4 +1,5 @@
-import { FunctionField, ShowButton } from 'react-admin';
+import type { MouseEvent } from 'react';
+import { FunctionField, Link, useCreatePath, useRecordContext, useTranslate } from 'react-admin';
 import { date, money, ref, status, text } from '../common/columns';
 import { formatMoney } from '../common/money';
 import { Rows } from '../common/Rows';
@@ -6,11 +7,27 @@ import { PURCHASE_STATUS_LOOKS, purchaseKind, type Purchase } from './choices';
 
 interface PurchaseRowsProps {
   /** Leave out the column the surrounding screen already fixes (e.g. the product on a product's page). */
-  hide?: ('userId' | 'productId')[];
+  hide?: ('userId' | 'productId' | 'country')[];
   /** The line shown when there are none (a translation key). */
   empty: string;
   /** Also a currency column and a link to each purchase (a person's page, where amounts of several currencies meet). */
   detailed?: boolean;
+}
+
+/** A link to the row's purchase, as words (the whole row opens it too, but a link says so and takes the keyboard). */
+function OpenLink(_props: { label: string }) {
+  const purchase = useRecordContext<Purchase>();
+  const createPath = useCreatePath();
+  const translate = useTranslate();
+  if (!purchase) return null;
+  return (
+    <Link
+      to={createPath({ resource: 'purchases', id: purchase.id, type: 'show' })}
+      onClick={(event: MouseEvent) => event.stopPropagation()}
+    >
+      {translate('resources.purchases.open')}
+    </Link>
+  );
 }
 
 /** Purchases as rows, inside a List or a ReferenceManyField; a row opens the purchase. */
@@ -37,7 +54,7 @@ export function PurchaseRows({ hide = [], empty, detailed = false }: PurchaseRow
             label="resources.purchases.fields.currency"
             render={(p) => p.currency.toUpperCase()}
           />,
-          <ShowButton key="open" label="resources.purchases.open" />,
+          <OpenLink key="open" label="resources.purchases.open" />,
         ]
       : []),
   ];

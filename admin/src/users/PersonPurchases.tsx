@@ -99,7 +99,7 @@ export function PersonPurchases(_props: { label?: false }) {
           reference="purchases"
           target="userId"
           paginated
-          rows={<PurchaseRows hide={['userId']} empty="resources.users.purchases.empty" detailed />}
+          rows={<PurchaseRows hide={['userId', 'country']} empty="resources.users.purchases.empty" detailed />}
         />
       </Box>
     </Box>
