@@ -124,7 +124,11 @@ describe('console writes', () => {
     expect(unlimited.status).toBe(400);
     expect(unlimited.body.errors).toHaveProperty('maxUses');
     expect((await Coupon.query(db()).findById(team.id))?.maxUses).toBe(5);
-    expect((await send(admin, 'put', `coupons/${team.id}`, { ...team, status: 'inactive' })).status).toBe(200); // switching it off is fine
+    // Nor switched off: the team's invite link would die while its pages still show free seats.
+    const off = await send(admin, 'put', `coupons/${team.id}`, { ...team, status: 'inactive' });
+    expect(off.status).toBe(409);
+    expect(off.body.code).toBe('coupon-is-team-seats');
+    expect((await Coupon.query(db()).findById(team.id))?.status).toBe('active');
   });
 
   it('generates coupons in one go with fresh codes', async () => {
