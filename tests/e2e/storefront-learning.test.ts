@@ -307,4 +307,36 @@ describe('studying a course on the storefront (Chromium)', () => {
     await other.close();
     await context.close();
   });
+
+  it("says how long to wait once a learner has posted the minute's comments, and keeps what they wrote", async () => {
+    const { baseUrl, db } = site();
+    const { page, user, context } = await learnerWith(site(), 'talkative@example.com', 'typescript-fundamentals');
+    const lesson = await (await demoCourse(db)).lesson('Primitive types');
+    // The minute's ten already posted (tests/api/comment-limits.test.ts counts them one by one), this minute and the next.
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    await db('rateLimitHits').insert(
+      [0, 60_000].map((ahead) => ({
+        bucket: `comment:user:${user.id}`,
+        windowStart: new Date(minute + ahead),
+        hits: 10,
+      })),
+    );
+
+    await page.goto(`${baseUrl}${lesson.path}`);
+    const comments = page.getByRole('region', { name: /^Comments/ });
+    const field = comments.getByRole('textbox', { name: 'Add a comment' });
+    await field.fill('One more thought');
+    await comments.getByRole('button', { name: 'Post comment' }).click();
+    await comments
+      .getByRole('alert')
+      .filter({
+        hasText:
+          /^You have posted a lot in the last minute\. Wait (\d+ seconds?|1 minute), then post again: your text is still here\.$/,
+      })
+      .waitFor();
+    expect(await field.inputValue()).toBe('One more thought');
+    expect(await Comment.query(db).where({ userId: user.id })).toEqual([]);
+    await keepScreenshot(page, 'storefront-lesson-comments-rate-limited');
+    await context.close();
+  });
 });
