@@ -97,7 +97,7 @@ describe('what a contributor reads of other authors’ content', () => {
     ...(node.children as { title: string; children: unknown[] }[]).flatMap(titles),
   ];
 
-  it('gets no outline of another author’s draft, and no drafts of theirs inside a published outline', async () => {
+  it('gets no outline of another author’s draft, and no drafts of theirs inside a published outline, nor their links', async () => {
     const secret = await get(writer, `/api/admin/content-resources/${rivalDraft.id}/tree`);
     expect(secret.status).toBe(404);
     expect(secret.body.code).toBe('not-found');
@@ -109,6 +109,16 @@ describe('what a contributor reads of other authors’ content', () => {
 
     const own = await get(writer, `/api/admin/content-resources/${ownCourse.id}/tree`);
     expect(titles(own.body)).toEqual(['My Course', 'My Lesson', 'Paid Lesson']);
+
+    // Nor through the links that make outlines: none of another author's draft, nor to their drafts.
+    const links = async (who: SignedIn, of: ContentResource) =>
+      (
+        await get(who, `/api/admin/content-resource-resources?filter=${JSON.stringify({ resourceOfId: of.id })}`)
+      ).body.map((l: { resourceId: string }) => l.resourceId);
+    expect(await links(writer, rivalDraft)).toEqual([]);
+    expect(await links(writer, rivalPublished)).toHaveLength(1);
+    expect(await links(rival, rivalDraft)).toHaveLength(1);
+    expect(await links(support, rivalPublished)).toHaveLength(2);
 
     // Their author and staff see every part.
     expect(titles((await get(rival, `/api/admin/content-resources/${rivalDraft.id}/tree`)).body)).toEqual([

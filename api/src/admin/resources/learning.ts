@@ -30,12 +30,16 @@ const NOT_YOURS = NOT_YOUR_CONTENT;
  * body is what learners pay for), and other authors' drafts and archived content not at all (learning/authorship's
  * mayReadContent, here in SQL).
  */
+const readableBy = (alias: string, reader: WriteActor) => ({
+  sql: `(${alias}.created_by_id = ? OR ${alias}.fields->>'state' = 'published')`,
+  bindings: [reader.id],
+});
+
 const contributorsRead = {
   readScope(query: AnyQueryBuilder, reader: WriteActor) {
     if (readsAllContent(reader.roles)) return;
-    query.whereRaw(`(content_resources.created_by_id = ? OR content_resources.fields->>'state' = 'published')`, [
-      reader.id,
-    ]);
+    const { sql, bindings } = readableBy('content_resources', reader);
+    query.whereRaw(sql, bindings);
   },
   presentTo(row: Row, reader: WriteActor): Row {
     if (mayReadWholeContent({ createdById: (row.createdById as string | null) ?? null }, reader)) return row;
@@ -68,6 +72,18 @@ async function checkLinkAuthor(
     authors.some((a: { id: string; createdById: string | null }) => a.id === id && a.createdById === actor.id);
   if (!ends.every(own))
     throw new AppError('forbidden', 'Contributors can link only content they created into content they created.');
+}
+
+/** A contributor reads the links of an outline they may read, to content they may read (the outline's rule). */
+function linksRead(query: AnyQueryBuilder, reader: WriteActor): void {
+  if (readsAllContent(reader.roles)) return;
+  for (const end of ['resource_of_id', 'resource_id']) {
+    const { sql, bindings } = readableBy('c', reader);
+    query.whereRaw(
+      `EXISTS (SELECT 1 FROM content_resources c WHERE c.id = content_resource_resources.${end} AND ${sql})`,
+      bindings,
+    );
+  }
 }
 
 /** Links to or from deleted content are gone with it. */
@@ -152,6 +168,7 @@ export const contentResourceResources = defineResource({
   remove: 'soft',
   checkWrite: checkLinkAuthor,
   scope: (query) => query.whereRaw(LINK_TO_LIVE_CONTENT),
+  readScope: linksRead,
   constraintFields: { content_resource_resources_pkey: { field: 'resourceId', message: 'is already linked here' } },
   async beforeWrite({ trx }, input, current) {
     // Linking again what was unlinked replaces the removed link (the audit log keeps its story).
