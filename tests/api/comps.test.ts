@@ -175,6 +175,27 @@ describe('giving a person a course, and their lifetime totals', () => {
     ).toHaveLength(1);
   });
 
+  it('is not the person’s to give away, and has nothing to refund', async () => {
+    const learner = await signedIn(db());
+    const given = await give(support, learner.user.id, { productId: course.id, reason: 'Beta tester' });
+    expect(given.status).toBe(201);
+    const purchaseId = given.body.data.purchaseId as string;
+
+    const offer = await as(learner, request(app).post(`/api/store/purchases/${purchaseId}/transfer`)).send({
+      email: 'a.friend@example.com',
+    });
+    expect(offer.status).toBe(409);
+    expect(offer.body.code).toBe('transfer-not-available');
+    expect(await db()('purchaseUserTransfers').where({ purchaseId })).toHaveLength(0);
+
+    const refund = await as(support, request(app).post(`/api/admin/purchases/${purchaseId}/refund`)).send({
+      reasonCode: 'customer-request',
+    });
+    expect(refund.status).toBe(409);
+    expect(refund.body.code).toBe('refund-not-possible');
+    expect(await Purchase.query(db()).findById(purchaseId)).toMatchObject({ status: 'Valid', kind: 'comp' });
+  });
+
   it('takes a seat of a limited product, and is refused once none is left', async () => {
     const cohort = await createProduct(db(), { name: 'Small Cohort', quantityAvailable: 1 });
     const first = await createUser(db());

@@ -29,7 +29,15 @@ export type TransferRow = ModelObject<PurchaseUserTransfer>;
  */
 type PurchaseRow = Pick<
   Purchase,
-  'id' | 'userId' | 'productId' | 'status' | 'createdAt' | 'bulkCouponId' | 'redeemedBulkCouponId' | 'merchantChargeId'
+  | 'id'
+  | 'userId'
+  | 'productId'
+  | 'status'
+  | 'createdAt'
+  | 'bulkCouponId'
+  | 'redeemedBulkCouponId'
+  | 'merchantChargeId'
+  | 'kind'
 > & { upgraded: boolean };
 
 interface Deps extends CommerceDeps {
@@ -42,8 +50,15 @@ const DAY_MS = 86_400_000;
  * Individual, paid-or-redeemed purchases that still grant access may be given away; team seats and teams may not,
  * nor a purchase whose credit paid for an upgrade.
  */
+/** A comp was given to this person for a reason of theirs: it is not theirs to pass on (support can still move it). */
 function transferable(purchase: PurchaseRow): boolean {
-  return purchase.status === 'Valid' && !purchase.bulkCouponId && !purchase.redeemedBulkCouponId && !purchase.upgraded;
+  return (
+    purchase.status === 'Valid' &&
+    purchase.kind !== 'comp' &&
+    !purchase.bulkCouponId &&
+    !purchase.redeemedBulkCouponId &&
+    !purchase.upgraded
+  );
 }
 
 /**
