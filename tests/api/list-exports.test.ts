@@ -145,13 +145,12 @@ describe('console list exports as people read them', () => {
   });
 
   it('quotes a cell holding a semicolon, so no spreadsheet splits a formula out of it', async () => {
-    await createUser(db(), { email: 'semicolon@example.com', name: 'Smith;=cmd|"/c calc"!A1' });
+    await createUser(db(), { email: 'semicolon@example.com', name: 'Smith;=cmd|calc!A1' });
     const text = await csv(support, 'users', { q: 'semicolon@example.com' });
-    expect(text).toContain(',"Smith;=cmd|""/c calc""!A1",');
-    expect(rowsOf(text)[0]!.Name).toBe('Smith;=cmd|"/c calc"!A1');
+    expect(text).toContain(',"Smith;=cmd|calc!A1",');
+    expect(rowsOf(text)[0]!.Name).toBe('Smith;=cmd|calc!A1');
     // Read with a semicolon as the separator (a European Excel), the record is not split at the name.
     const line = text.split('\r\n')[1]!;
-    const outside = line.replace(/"(?:[^"]|"")*"/g, '');
-    expect(outside).not.toContain(';');
+    expect(line.replace(/"(?:[^"]|"")*"/g, '')).not.toContain(';');
   });
 });

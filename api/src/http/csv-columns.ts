@@ -71,10 +71,6 @@ export const derived = (header: string, value: (row: CsvRow) => unknown): CsvCol
   cell: (row) => csvCell(value(row) ?? null),
 });
 
-/** The first of the fields that has a value: a person's email beside, or instead of, a missing name. */
-export const firstOf = (header: string, ...fields: string[]): CsvColumn =>
-  derived(header, (row) => fields.map((f) => row[f]).find((v) => v != null && v !== ''));
-
 /** The header line's cells. */
 export const headersOf = (columns: readonly CsvColumn[]): string[] => columns.map((c) => c.header);
 
@@ -92,7 +88,7 @@ function isoInstant(value: unknown): string {
 const exponents = new Map<string, number>();
 
 /** The digits after the decimal point in a currency's units (2 for USD, 0 for JPY, 3 for KWD), as Intl knows them. */
-export function minorUnitExponent(currency: string): number {
+function minorUnitExponent(currency: string): number {
   const code = currency.toUpperCase();
   let digits = exponents.get(code);
   if (digits === undefined) {
@@ -104,7 +100,7 @@ export function minorUnitExponent(currency: string): number {
 }
 
 /** Minor units as a decimal in the currency's units, exactly (integer arithmetic, no float rounding): -705 → -7.05. */
-export function inCurrencyUnits(minor: number, currency: string): string {
+function inCurrencyUnits(minor: number, currency: string): string {
   const digits = minorUnitExponent(currency);
   if (!Number.isSafeInteger(minor)) return csvCell(minor);
   if (digits === 0) return String(minor);
