@@ -1,7 +1,14 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Price, Product } from '../../api/src/db/models';
-import { keepScreenshot, signedInContext, useDemoSite, waitForStillness, chooseOption } from '../support/browser';
+import {
+  CONSOLE_WIDTHS,
+  chooseOption,
+  keepScreenshot,
+  signedInContext,
+  useDemoSite,
+  waitForStillness,
+} from '../support/browser';
 import { seedEverything } from '../support/everything';
 
 describe('catalog, sales and the dashboard in the console (Chromium)', () => {
@@ -53,6 +60,40 @@ describe('catalog, sales and the dashboard in the console (Chromium)', () => {
     await page.waitForURL(new RegExp(`#/products/${product.id}/show$`));
     await page.getByText('Product: Advanced Generics').waitFor();
   });
+
+  for (const [width, height] of CONSOLE_WIDTHS) {
+    it(`takes a price in yen as whole yen (4000 typed is ¥4,000, never ¥400,000) at ${width} px`, async () => {
+      await page.setViewportSize({ width, height });
+      const name = `Yen Course ${width}`;
+      await page.goto(`${site().baseUrl}/admin/#/products/create`);
+      await page.getByLabel('Name').fill(name);
+      // Typed in dollars, then the currency changed: the amount stays as typed, now in yen, and says so.
+      await page.getByLabel('First price (in dollars)').fill('49');
+      await chooseOption(page, 'Currency', 'JPY — Japanese yen');
+      const price = page.getByLabel('First price (in yen)');
+      await expect.poll(() => price.inputValue()).toBe('49');
+      await price.fill('4000.5');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByText('Whole JPY only: this currency has no decimals (e.g. 4000).').waitFor();
+      expect(await Product.query(site().db).where({ name })).toEqual([]);
+
+      await price.fill('4000');
+      await keepScreenshot(page, `console-product-create-yen-${width}`);
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await expect
+        .poll(async () => (await Product.query(site().db).findOne({ name }))?.id, { timeout: 10_000 })
+        .toBeDefined();
+      const product = (await Product.query(site().db).findOne({ name }))!;
+      expect(await Price.query(site().db).where({ productId: product.id, status: 'active' })).toEqual([
+        expect.objectContaining({ unitAmount: 4000, currency: 'jpy' }),
+      ]);
+      await page.waitForURL(new RegExp(`#/products/${product.id}/show$`));
+      // Its prices, as the console shows them.
+      await page.goto(`${site().baseUrl}/admin/#/products/${product.id}/show/prices`);
+      await page.getByText('¥4,000').first().waitFor();
+      expect(await page.getByText('¥40', { exact: true }).count()).toBe(0);
+    });
+  }
 
   it('filters purchases by status', async () => {
     await page.goto(`${site().baseUrl}/admin/#/purchases`);

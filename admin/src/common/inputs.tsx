@@ -1,8 +1,15 @@
 import { useEffect, useMemo, useRef, type ComponentProps } from 'react';
 import { InputAdornment } from '@mui/material';
-import { DateInput, DateTimeInput, NumberInput, type NumberInputProps, type Validator } from 'react-admin';
+import {
+  DateInput,
+  DateTimeInput,
+  NumberInput,
+  useTranslate,
+  type NumberInputProps,
+  type Validator,
+} from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
-import { fractionDecimals, fromCents, fromFraction, toCents, toFraction, wholeMinorUnits } from './money';
+import { fractionDecimals, fromCents, fromFraction, moneyWords, toCents, toFraction, wholeMinorUnits } from './money';
 
 // Stable functions: NumberInput re-formats whenever `format` changes identity.
 const formatFraction = (value: unknown) => fromFraction(value as number | null);
@@ -35,6 +42,9 @@ export function MoneyInput({
   const chosen = useWatch({ name: currencySource ?? 'currency', disabled: !currencySource }) as string | undefined;
   const code = currency ?? (currencySource && chosen ? chosen : 'usd');
   const { getValues, setValue } = useFormContext();
+  const translate = useTranslate();
+  // A label such as "First price (in %{unit})" names the unit of the currency chosen: dollars, yen.
+  const label = typeof props.label === 'string' ? translate(props.label, moneyWords(translate, code)) : props.label;
   const shown = useRef(code);
   useEffect(() => {
     if (shown.current === code) return;
@@ -56,12 +66,13 @@ export function MoneyInput({
       step={ANY_STEP}
       min={0}
       {...props}
+      label={label}
       validate={withRule(rule, validate)}
       format={format}
       parse={parse}
       slotProps={
-        currency
-          ? { input: { endAdornment: <InputAdornment position="end">{currency.toUpperCase()}</InputAdornment> } }
+        currency || currencySource
+          ? { input: { endAdornment: <InputAdornment position="end">{code.toUpperCase()}</InputAdornment> } }
           : undefined
       }
     />

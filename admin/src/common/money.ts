@@ -76,6 +76,18 @@ export function fromFraction(fraction: number | string | null | undefined): stri
 export const wholeCents = (cents: unknown) =>
   typeof cents === 'number' && !nearlyWhole(cents) ? 'console.money.wholeCents' : undefined;
 
+/** How an amount typed in a currency is spoken of: its unit ("dollars", "yen") and an example ("12.34", "4000"). */
+export function moneyWords(
+  translate: (key: string, options?: Record<string, unknown>) => string,
+  currency = 'usd',
+): { unit: string; example: string } {
+  const code = (currency || 'usd').toLowerCase();
+  return {
+    unit: translate(`console.money.units.${code}`, { _: code.toUpperCase() }),
+    example: currencyExponent(code) === 0 ? '4000' : '12.34',
+  };
+}
+
 /**
  * An amount typed with more decimals than its currency has ("12.345" usd, "4000.5" jpy): the message that says so
  * (a catalog key and its arguments), or null.

@@ -15,7 +15,7 @@ import CurrencyExchangeIcon from '@mui/icons-material/CurrencyExchange';
 import { TopToolbar, useGetOne, usePermissions, useRecordContext, useTranslate } from 'react-admin';
 import { FormThenConfirmDialog } from '../common/ActionDialog';
 import { useConsoleAction } from '../common/useConsoleAction';
-import { formatMoney, parseMajorUnits, tooManyDecimals } from '../common/money';
+import { formatMoney, moneyWords, parseMajorUnits, tooManyDecimals } from '../common/money';
 import { canBan, canRefund } from '../permissions';
 import { STAFF_REFUND_REASONS, type StaffRefundReason } from '../../../api/src/shared/refund-reasons';
 import type { MerchantCharge } from '../merchant-records/payments';
@@ -111,6 +111,7 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
 
   const left = charge.amount - charge.refundAmount;
   const money = (cents: number) => formatMoney(cents, charge.currency);
+  const words = moneyWords(translate, charge.currency);
   const partialCents = parseMajorUnits(amountText, charge.currency);
   const amount = kind === 'full' ? left : (partialCents ?? 0);
   const buyerName = buyer?.email ?? translate('resources.purchases.refund.theBuyer');
@@ -137,7 +138,7 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
         const tooFine = tooManyDecimals(amountText, charge.currency);
         amountIssue = tooFine
           ? translate(tooFine.message, tooFine.args)
-          : translate('resources.purchases.refund.noAmount');
+          : translate('resources.purchases.refund.noAmount', words);
       } else if (partialCents <= 0) amountIssue = translate('resources.purchases.refund.nothing');
       else if (partialCents > left)
         amountIssue = translate('resources.purchases.refund.tooMuch', { left: money(left) });
@@ -190,7 +191,7 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
       </FormControl>
       {kind === 'partial' ? (
         <MuiTextField
-          label={translate('resources.purchases.refund.amount')}
+          label={translate('resources.purchases.refund.amount', words)}
           value={amountText}
           onChange={(event) => {
             setAmountText(event.target.value);
@@ -201,7 +202,9 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
           margin="normal"
           autoFocus
           error={Boolean(amountError)}
-          helperText={amountError ?? translate('resources.purchases.refund.amountHelp', { left: money(left) })}
+          helperText={
+            amountError ?? translate('resources.purchases.refund.amountHelp', { left: money(left), ...words })
+          }
           slotProps={{ htmlInput: { inputMode: 'decimal', autoComplete: 'off' } }}
         />
       ) : null}

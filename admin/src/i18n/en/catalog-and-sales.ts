@@ -39,7 +39,7 @@ export const catalogAndSales = {
     closesEmpty: 'Never closes',
     enrollmentWindow: 'Enrollment window (optional)',
     firstPrice: 'First price',
-    firstPriceInput: 'First price (in dollars)',
+    firstPriceInput: 'First price (in %{unit})',
     draftNote:
       'A new product starts as a draft: it is not on the storefront, in its catalog or sitemap, and cannot be bought until you publish it (set its status to Active).',
     archiveNote: 'A product that has purchases cannot be deleted: archive it instead (status Archived).',
@@ -59,7 +59,8 @@ export const catalogAndSales = {
       enrollmentClosesAt: 'Leave empty: never closes.',
       key: 'A stable name for code, e.g. typescript-pro.',
       slug: 'Used in storefront links.',
-      unitAmount: "In the currency's main unit; stored in cents. Leave empty to add a price later.",
+      unitAmount:
+        "In the currency's main unit (dollars, yen); stored in its smallest unit (cents; yen have none). Leave empty to add a price later.",
       included: 'Shown under “What’s included”, after the lines worked out from the data. At most 12.',
       faq: 'Shown as “Frequently asked questions”, in this order.',
       refundPolicy: 'Leave empty to show the platform’s refund policy.',
@@ -115,8 +116,9 @@ export const catalogAndSales = {
     newTitle: 'New price',
     newNote:
       "The new price becomes the product's current price at once. The current one is archived and kept for history; purchases keep what they paid.",
-    amountInput: 'Amount (in dollars)',
-    amountHelp: "In the currency's main unit, e.g. 49.00; stored in cents.",
+    amountInput: 'Amount (in %{unit})',
+    amountHelp:
+      "In the currency's main unit, e.g. 49.00 dollars or 4000 yen; stored in its smallest unit (cents; yen have none).",
     nicknameHelp: 'Optional, e.g. Launch price.',
     atProvider: 'At the payment provider',
     noneAtProvider: 'Not yet created at the payment provider.',
@@ -472,9 +474,9 @@ export const catalogAndSales = {
       howMuch: 'How much',
       full: 'Full refund (amount left: %{left})',
       partial: 'Partial refund',
-      amount: 'Amount to refund (in dollars)',
-      amountHelp: 'Up to %{left}, e.g. 12.34.',
-      noAmount: 'Enter an amount in dollars, e.g. 12.34.',
+      amount: 'Amount to refund (in %{unit})',
+      amountHelp: 'Up to %{left}, e.g. %{example}.',
+      noAmount: 'Enter an amount in %{unit}, e.g. %{example}.',
       nothing: 'Enter more than nothing.',
       tooMuch: 'At most %{left} can still be refunded.',
       reasonHelp: 'Optional. Kept with the refund, the purchase and the audit log.',

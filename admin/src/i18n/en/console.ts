@@ -35,6 +35,8 @@ export const consoleLabels = {
   money: {
     wholeCents: 'Whole cents only: at most two decimals (e.g. 79.99).',
     wholeUnits: 'Whole %{currency} only: this currency has no decimals (e.g. 4000).',
+    // What an amount typed in a currency is counted in, for the inputs' labels (others read as their code).
+    units: { usd: 'dollars', eur: 'euros', gbp: 'pounds', cad: 'dollars', aud: 'dollars', jpy: 'yen' },
     percentDecimals: 'At most two decimals (e.g. 12.34 %): the percentage is stored to a hundredth of a percent.',
   },
   content: {
