@@ -90,20 +90,18 @@ describe('role changes, support’s dashboard and counts left empty (Chromium)',
   });
 
   it('says in words that a coupon’s Max uses and a product’s Seats need a count, never a code', async () => {
-    const page = await open(['admin'], 'coupons/create');
-    await page.getByRole('checkbox', { name: 'Unlimited' }).uncheck();
-    await page.getByLabel('Max uses').fill('');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByText('A whole number of at least 0, or tick Unlimited.').waitFor();
-    expect(await page.getByText(/@@react-admin@@|console\.limit/).count()).toBe(0);
-    await checkScreen(page, 'console-coupon-max-uses-empty', { widths: CONSOLE_WIDTHS });
-
-    await page.goto(`${site().baseUrl}/admin/#/products/create`);
-    await page.getByRole('checkbox', { name: 'Unlimited' }).uncheck();
-    await page.getByLabel('Seats').fill('');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByText('A whole number of at least 0, or tick Unlimited.').waitFor();
-    expect(await page.getByText(/@@react-admin@@|console\.limit/).count()).toBe(0);
-    await checkScreen(page, 'console-product-seats-empty', { widths: CONSOLE_WIDTHS });
+    const page = await open(['admin'], '');
+    for (const [form, count, name] of [
+      ['coupons/create', 'Max uses', 'console-coupon-max-uses-empty'],
+      ['products/create', 'Seats', 'console-product-seats-empty'],
+    ]) {
+      await page.goto(`${site().baseUrl}/admin/#/${form}`);
+      await page.getByRole('checkbox', { name: 'Unlimited' }).uncheck();
+      await page.getByLabel(count!).fill('');
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.getByText('A whole number of at least 0, or tick Unlimited.').waitFor();
+      expect(await page.getByText(/@@react-admin@@|console\.limit/).count()).toBe(0);
+      await checkScreen(page, name!, { widths: CONSOLE_WIDTHS });
+    }
   });
 });
