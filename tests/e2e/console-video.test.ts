@@ -15,7 +15,14 @@ import { LessonVideo } from '../../api/src/video/models';
 import { runSeeds } from '../../seeds/run';
 import { testConfig, testDeps } from '../support/app';
 import { signedInByEmail } from '../support/auth';
-import { checkScreen, contextFor, keepScreenshot, launchChromium, waitForStillness } from '../support/browser';
+import {
+  checkScreen,
+  contextFor,
+  CONSOLE_WIDTHS,
+  keepScreenshot,
+  launchChromium,
+  waitForStillness,
+} from '../support/browser';
 import { useTestDatabase } from '../support/db';
 
 /*
@@ -307,5 +314,33 @@ describe('lesson videos in the console (Chromium)', { timeout: 180_000 }, () => 
     await page.getByText('Video removed.').waitFor();
     await panel().getByText('This lesson has no video yet.').waitFor();
     expect(await LessonVideo.query(db()).findById(failed.id)).toBeUndefined();
+  });
+
+  it('refuses a dropped HLS playlist that names a file on the server, saying so at 1440 and 1024 px', async () => {
+    await writeFile(probeGate, ''); // nothing to hold here
+    const lesson = await lessonTitled('Union types');
+    await page.goto(`${baseUrl}/admin/#/content-resources/${lesson.id}`);
+    await panel().getByText('This lesson has no video yet.').waitFor();
+    const dataTransfer = await page.evaluateHandle(() => {
+      const transfer = new DataTransfer();
+      const playlist =
+        '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\nfile:///proc/self/cwd/.data/media/videos/x/v1/360p/index.m3u8\n';
+      transfer.items.add(new File([playlist], 'union-types.m3u8'));
+      return transfer;
+    });
+    await panel().getByTestId('video-drop-zone').dispatchEvent('dragover', { dataTransfer });
+    await panel().getByTestId('video-drop-zone').dispatchEvent('drop', { dataTransfer });
+    await panel().getByText('Failed', { exact: true }).waitFor({ timeout: 60_000 });
+    await expect
+      .poll(() => panel().getByRole('alert').innerText())
+      .toMatch(
+        /^Processing failed: the uploaded file is a playlist or manifest \(union-types\.m3u8\), not a video: the files it names are not read; upload the lesson's video file itself/,
+      );
+    await checkScreen(page, 'console-video-playlist-refused', { widths: CONSOLE_WIDTHS });
+    expect(await LessonVideo.query(db()).findOne({ lessonId: lesson.id })).toMatchObject({
+      status: 'failed',
+      errorCode: 'video-playlist-refused',
+      hlsKey: null,
+    });
   });
 });
