@@ -5,11 +5,14 @@ import {
   Confirm,
   useDataProvider,
   useNotify,
+  usePermissions,
   useRecordContext,
   useRefresh,
+  useShowContext,
   useTranslate,
   type RaRecord,
 } from 'react-admin';
+import { mayActOnPerson } from '../permissions';
 
 interface RevokeButtonProps {
   resource: 'sessions' | 'device-access-tokens';
@@ -19,16 +22,21 @@ interface RevokeButtonProps {
   label?: string;
 }
 
-/** Deletes one session or device token (the API revokes it), after confirmation; then notifies and refreshes. */
+/**
+ * Deletes one session or device token (the API revokes it), after confirmation; then notifies and refreshes. On the
+ * person's page it shows: a staff account's only to administrators (the API's rule).
+ */
 export function RevokeButton({ resource, noun }: RevokeButtonProps) {
   const record = useRecordContext<RaRecord>();
+  const { record: person } = useShowContext<RaRecord & { roles: string[] }>();
+  const { permissions } = usePermissions();
   const dataProvider = useDataProvider();
   const notify = useNotify();
   const refresh = useRefresh();
   const translate = useTranslate();
   const [open, setOpen] = useState(false);
   const [pending, setPending] = useState(false);
-  if (!record) return null;
+  if (!record || (person && !mayActOnPerson(permissions, person))) return null;
   const what = { noun: translate(noun) };
 
   const revoke = async () => {
