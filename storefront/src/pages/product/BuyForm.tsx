@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { EmailInput, FieldAlert } from '../../ActionFeedback';
 import { Link } from 'wouter';
-import { ApiError, isApiError } from '../../api/client';
+import { ApiError } from '../../api/client';
 import { startCheckout, type CheckoutRequest } from '../../api/commerce';
 import { useHere } from '../../navigation';
 import { loginPath } from '../../redirects';
@@ -26,18 +26,6 @@ interface Props {
   draftEmail?: string | null;
 }
 
-type Request = NonNullable<Props['request']>;
-
-/**
- * A signed-out buyer's email already owns the course (409 `email-owns-product`, DOMAIN §5.5): sign in to use it,
- * or buy the same thing as one seat to give away.
- */
-interface Owned {
-  email: string;
-  message: string;
-  request: Request;
-}
-
 /** "Buy now" / "Buy N seats" / "Get it free": starts the provider's checkout; signed-out buyers give an email. */
 export function BuyForm({ request, onInvalid, forTeam, seats, free, canceled = false, draftEmail = null }: Props) {
   const id = useId();
@@ -47,7 +35,6 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free, canceled = f
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [emailError, setEmailError] = useState<string | null>(null);
-  const [owned, setOwned] = useState<Owned | null>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const needsEmail = state.status === 'signed-out' || state.status === 'error';
   useEffect(() => {
@@ -66,7 +53,6 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free, canceled = f
     if (busy) return;
     setError(null);
     setEmailError(null);
-    setOwned(null);
     if (!request) return onInvalid();
     const address = email.trim();
     if (needsEmail && !/^[^\s@]+@[^\s@]+$/.test(address)) {
@@ -92,10 +78,7 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free, canceled = f
       window.location.assign(url);
     } catch (caught) {
       setBusy(false);
-      if (isApiError(caught, 'email-owns-product') && needsEmail) {
-        setOwned({ email: address, message: caught.message || `${address} already owns this course.`, request });
-        emailRef.current?.focus(); // the field describes itself with the message; the two ways on follow it
-      } else if (caught instanceof ApiError && caught.body.errors?.email && needsEmail) {
+      if (caught instanceof ApiError && caught.body.errors?.email && needsEmail) {
         setEmailError(`Email ${caught.body.errors.email}.`);
         emailRef.current?.focus();
       } else {
@@ -104,28 +87,9 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free, canceled = f
     }
   }
 
-  /** The same checkout as one seat to give away: a team purchase of one seat, for the same email. */
-  async function buyAsSeat() {
-    if (busy || !owned) return;
-    setError(null);
-    setBusy(true);
-    const { upgradeFrom: _none, ...rest } = owned.request;
-    try {
-      const { url } = await startCheckout({ ...rest, quantity: 1, team: true, ppp: false, email: owned.email });
-      window.location.assign(url);
-    } catch (caught) {
-      setBusy(false);
-      setError(failedTo('start the checkout')(caught));
-    }
-  }
-
-  function changeEmail(value: string) {
-    setEmail(value);
-    // The message is about the address it was given for; another address is another question.
-    if (owned && value.trim().toLowerCase() !== owned.email.toLowerCase()) setOwned(null);
-  }
-
-  const emailDescribedBy = emailError ? `${id}-email-error` : owned ? `${id}-email-owned` : `${id}-email-hint`;
+  // The same answer whether or not the address owns the course (nobody learns who bought what here): an owner who
+  // pays gets a seat to give away, and their receipt says so and offers the refund.
+  const emailDescribedBy = emailError ? `${id}-email-error` : `${id}-email-hint`;
   return (
     <form className="stack buy-form" onSubmit={handleSubmit} noValidate aria-busy={busy}>
       {canceled && <CanceledNotice />}
@@ -136,26 +100,12 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free, canceled = f
             ref={emailRef}
             id={`${id}-email`}
             value={email}
-            onChange={changeEmail}
+            onChange={setEmail}
             invalid={!!emailError}
             describedBy={emailDescribedBy}
           />
           {emailError ? (
             <FieldAlert id={`${id}-email-error`} error={emailError} />
-          ) : owned ? (
-            <div className="notice notice-error owns-product">
-              <p id={`${id}-email-owned`} role="alert">
-                {owned.message}
-              </p>
-              <div className="actions">
-                <Link className="button-link" to={loginPath(here, owned.email)}>
-                  Sign in<span className="visually-hidden"> with {owned.email}</span>
-                </Link>
-                <button type="button" className="button-quiet" onClick={buyAsSeat} aria-disabled={busy || undefined}>
-                  Buy it as a seat to give away
-                </button>
-              </div>
-            </div>
           ) : (
             <p id={`${id}-email-hint`} className="hint">
               Your purchase is kept under this address; sign in with it to start learning.

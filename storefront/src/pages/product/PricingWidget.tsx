@@ -210,6 +210,8 @@ function OwnershipNote({
     const owned = products.find((p) => p.id === answer.upgrade?.fromProductId)?.name ?? 'an earlier course';
     return <p className="notice notice-info">You own {owned}, so what you paid for it comes off the price.</p>;
   }
+  // Owned, but paid in another currency: no credit, and why.
+  if (answer.upgradeRefused) return <p className="notice notice-info">{answer.upgradeRefused.message}</p>;
   if (answer.team) {
     return (
       <p className="notice notice-info">
