@@ -46,7 +46,6 @@ export const ERROR_STATUS = {
   'product-archived': 409,
   'product-draft': 409,
   'person-blocked': 409,
-  'email-owns-product': 409,
   'purchase-upgraded': 409,
   'seat-revoked': 403,
   'team-not-found': 404,
