@@ -86,7 +86,22 @@ describe("a person's purchases and Give a course (Chromium)", () => {
       await given.getByRole('link', { name: 'Open' }).click();
       await page.waitForURL(new RegExp(`/purchases/${comp.id}/show`));
       await page.getByText('Comp (given by staff)').first().waitFor();
+      await page.getByText('Scholarship, ticket 812').waitFor();
+      await keepScreenshot(page, `console-given-purchase-${width}`);
       await context.close();
+
+      // Finance counts it as a course given, never as revenue.
+      const financeContext = await signedInContext(browser, baseUrl, db, ['finance']);
+      const finance = await financeContext.newPage();
+      await finance.setViewportSize({ width, height });
+      await finance.goto(`${baseUrl}/admin/#/finance`);
+      const comps = await db('purchases').where({ kind: 'comp', currency: 'usd' }).count({ n: '*' });
+      const givenFigure = finance
+        .getByRole('region', { name: 'Totals' })
+        .locator('.MuiCard-root', { has: finance.getByRole('heading', { name: 'Courses given' }) });
+      await expect.poll(() => givenFigure.locator('p').innerText()).toBe(String(comps[0]!.n));
+      await givenFigure.getByText('Comps: no charge, not revenue').waitFor();
+      await financeContext.close();
 
       // The person follows the email's link: signed in, onto the course, which is theirs.
       const learner = await browser.newContext({ viewport: { width, height } });

@@ -2,8 +2,8 @@ import { TotalsRow } from '../common/Figures';
 import { formatMoney } from '../common/money';
 import type { LedgerAmounts } from './api';
 
-/** The period's four headline figures. */
-export function FinanceTotals({ totals }: { totals: LedgerAmounts }) {
+/** The period's headline figures: the ledger's four, and the courses given (comps), counted and never revenue. */
+export function FinanceTotals({ totals, comps }: { totals: LedgerAmounts; comps: number }) {
   return (
     <TotalsRow
       figures={[
@@ -11,6 +11,7 @@ export function FinanceTotals({ totals }: { totals: LedgerAmounts }) {
         ['finance.ledger.refunds', formatMoney(totals.refunds)],
         ['finance.ledger.disputes', formatMoney(totals.disputes), 'finance.totals.disputesHint'],
         ['finance.ledger.total', formatMoney(totals.total), 'finance.totals.totalHint'],
+        ['finance.totals.comps', String(comps), 'finance.totals.compsHint'],
       ]}
     />
   );

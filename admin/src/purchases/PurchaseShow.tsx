@@ -1,4 +1,4 @@
-import { Alert, Box, Link as MuiLink, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
+import { Alert, Box, Link as MuiLink, Stack, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import {
   DateField,
   FunctionField,
@@ -125,6 +125,22 @@ function StatusReason(_props: { label?: false }) {
   );
 }
 
+/** A course staff gave (a comp): why, and who gave it. */
+function CompGiven(_props: { label?: false }) {
+  const purchase = useRecordContext<Purchase>();
+  if (purchase?.kind !== 'comp') return null;
+  return (
+    <Stack spacing={1}>
+      <Labeled>
+        <TextField source="compReason" />
+      </Labeled>
+      <Labeled>
+        <ReferenceField source="compedById" reference="users" link="show" emptyText="—" />
+      </Labeled>
+    </Stack>
+  );
+}
+
 /** A partial refund leaves the purchase Valid: said next to its status, so it is not missed. */
 function PartlyRefunded(_props: { label?: false }) {
   const purchase = useRecordContext<Purchase>();
@@ -173,6 +189,7 @@ export function PurchaseShow() {
           <ReferenceField source="userId" reference="users" link="show" />
           <MoneyField source="totalAmount" />
           <FunctionField<Purchase> label="resources.purchases.fields.kind" render={purchaseKind} />
+          <CompGiven label={false} />
           <ReferenceField source="couponId" reference="coupons" link="show" emptyText="resources.purchases.noCoupon" />
           <ReferenceField source="upgradedFromId" reference="purchases" link="show" emptyText="—" />
           <DateField source="createdAt" showTime />

@@ -83,6 +83,8 @@ export const finance = {
     salesHint: 'After provider fees',
     disputesHint: 'Lost, less those won back',
     totalHint: 'What the recipients share',
+    comps: 'Courses given',
+    compsHint: 'Comps: no charge, not revenue',
   },
   overTime: {
     title: { day: 'Revenue per day', week: 'Revenue per week', month: 'Revenue per month' },
