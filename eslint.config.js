@@ -56,10 +56,19 @@ const PURCHASE_STATUS_NAMES = ['Valid', 'Restricted', 'Refunded', 'Disputed', 'B
  * api/src/shared/purchase-status.ts states once; when the rule changes the copy does not. An array whose elements
  * are all status strings is refused; the named lists there (GRANTING_STATUSES …) are the way.
  */
-const noPurchaseStatusLists = {
-  selector: `ArrayExpression[elements.length>0]:not(:has(> :not(Literal[value=/^(${PURCHASE_STATUS_NAMES.join('|')})$/])))`,
-  message: 'A list of purchase statuses written out: use (or add) a named list in api/src/shared/purchase-status.ts.',
-};
+const STATUS = `(${PURCHASE_STATUS_NAMES.join('|')})`;
+const noPurchaseStatusLists = [
+  {
+    selector: `ArrayExpression[elements.length>0]:not(:has(> :not(Literal[value=/^${STATUS}$/])))`,
+    message: 'A list of purchase statuses written out: use (or add) a named list in api/src/shared/purchase-status.ts.',
+  },
+  {
+    // The same list in SQL text: `status IN ('Valid', 'Restricted')`.
+    selector: `:matches(TemplateElement[value.raw=/'${STATUS}',\\s*'${STATUS}'/], Literal[value=/'${STATUS}',\\s*'${STATUS}'/])`,
+    message:
+      'A list of purchase statuses written out in SQL: bind a named list of api/src/shared/purchase-status.ts instead.',
+  },
+];
 
 export default tseslint.config(
   {
@@ -86,7 +95,7 @@ export default tseslint.config(
     // Tests write statuses out on purpose (what they expect), landed migrations keep the lists they ran with.
     files: ['api/src/**/*.ts', 'admin/src/**/*.{ts,tsx}', 'storefront/src/**/*.{ts,tsx}', 'seeds/**/*.ts'],
     ignores: ['api/src/shared/**'],
-    rules: { 'no-restricted-syntax': ['error', ...noFocusedOrSkippedTests, noPurchaseStatusLists] },
+    rules: { 'no-restricted-syntax': ['error', ...noFocusedOrSkippedTests, ...noPurchaseStatusLists] },
   },
   {
     files: ['**/*.{js,mjs}'],

@@ -25,6 +25,13 @@ describe('purchase status lists (eslint)', () => {
     ).toEqual([2]);
   });
 
+  it('refuses the same list in SQL text, as the team roster once ordered its seats', async () => {
+    const roster = "const HELD = `s.status IN ('Valid', 'Restricted')`;\nexport const held = HELD;\n";
+    expect(await statusListErrors('api/src/commerce/team-support.ts', roster)).toEqual([1]);
+    expect(await statusListErrors('api/src/x.ts', "q.whereRaw(\"status in ('Refunded','Banned')\");\n")).toEqual([1]);
+    expect(await statusListErrors('api/src/x.ts', "q.whereRaw('s.status = ANY(?)', [list]);\n")).toEqual([]);
+  });
+
   it('takes the named lists, other words and the shared module itself', async () => {
     const named =
       "import { GRANTING_STATUSES } from '../shared/purchase-status';\nexport const s = [...GRANTING_STATUSES, 'Banned'];\n";
@@ -46,6 +53,7 @@ describe('purchase status lists (eslint)', () => {
       'api/src/commerce/receipt-again.ts',
       'api/src/commerce/quotes.ts',
       'api/src/commerce/purchase-lifecycle.ts',
+      'api/src/commerce/team-support.ts',
     ];
     const results = await eslint.lintFiles(files.map((file) => path.join(root, file)));
     expect(results.flatMap((r) => r.messages.filter((m) => m.message.includes('list of purchase statuses')))).toEqual(

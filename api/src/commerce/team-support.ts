@@ -7,8 +7,8 @@ import { seatsSold } from './seats';
 
 const GRANTS_ACCESS: readonly string[] = GRANTING_STATUSES;
 
-/** A seat still held (its purchase grants access), in SQL. */
-const HELD = `s.status IN ('Valid', 'Restricted')`;
+/** A seat still held (its purchase grants access), in SQL: bound to GRANTS_ACCESS. */
+const HELD = 's.status = ANY(?::text[])';
 
 const TEAM_INACTIVE = 'This team is no longer active (its purchase ended): seats cannot be added to it.';
 
@@ -96,7 +96,10 @@ export function teamSupport({ db }: { db: Db }) {
         .join('users as u', 'u.id', 's.userId')
         .joinRaw(`LEFT JOIN LATERAL (${revocation.toQuery()}) r ON true`)
         .where('s.redeemedBulkCouponId', team.bulkCouponId)
-        .orderByRaw(`${HELD} DESC, CASE WHEN ${HELD} THEN s.created_at END ASC, s.updated_at DESC`)
+        .orderByRaw(`${HELD} DESC, CASE WHEN ${HELD} THEN s.created_at END ASC, s.updated_at DESC`, [
+          [...GRANTS_ACCESS],
+          [...GRANTS_ACCESS],
+        ])
         .select(
           's.id as purchaseId',
           'u.id as userId',
