@@ -100,4 +100,20 @@ describe('zero-decimal currencies (JPY) end to end, through Stripe', () => {
     expect(row).toMatch(/,3000,\d+,\d+,0,jpy,/);
     expect(row).toMatch(/,YEN25,1,4000,0,1000\r?$/);
   });
+
+  it("records Stripe's fee in yen when the account settles in dollars (Stripe states it in cents)", async () => {
+    const productId = (await newProduct('Yen Course Settled In Dollars', 'jpy', 3000)).body.id as string;
+    const started = await request(app).post('/api/store/checkout').send({ productId, email: 'yen-usd@example.com' });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const sessionId = await sessionOfCheckout(db(), started.body.checkoutId);
+    // ¥3,000 at $0.0067 a yen is $20.10; the stand-in's fee is 2.9 % + 30 cents: 88 cents, which is ¥131.
+    const completed = stripe.pay(sessionId, { settleIn: { currency: 'usd', rate: 0.0067 } });
+    expect((await deliverSigned(app, completed)).status).toBe(200);
+    const thanks = (await request(app).get(`/api/store/checkouts/${started.body.checkoutId}`)).body;
+    const charge = await db()('merchantCharges as c')
+      .join('purchases as p', 'p.merchantChargeId', 'c.id')
+      .where('p.id', thanks.purchaseId)
+      .first('c.amount', 'c.fee', 'c.net', 'c.currency');
+    expect(charge).toEqual({ amount: 3000, fee: 131, net: 2869, currency: 'jpy' });
+  });
 });

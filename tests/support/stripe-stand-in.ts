@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import qs from 'qs';
 import Stripe from 'stripe';
 import request from 'supertest';
+import { minorPerMajor, toMajorUnits } from '../../api/src/shared/currency';
 import { listenOnLoopback } from './processes';
 
 /**
@@ -40,7 +41,11 @@ export interface StandIn {
   calls: Map<string, number>;
   objects: Map<string, Obj>;
   /** The buyer pays on Stripe's page: the session completes with a charge, a customer and a fee (never once expired). */
-  pay(sessionId: string): Stripe.Event;
+  /**
+   * `settleIn`: the account settles in another currency (its balance, fee and net in it), converted at `rate` (one
+   * unit of the charge's currency in the settlement's, Stripe's `exchange_rate`).
+   */
+  pay(sessionId: string, options?: { settleIn?: { currency: string; rate: number } }): Stripe.Event;
   expire(sessionId: string): Stripe.Event;
   /** A refund started in Stripe's dashboard (or the charge's state after ours). */
   refundFromDashboard(chargeId: string, amount: number): Stripe.Event;
@@ -429,7 +434,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
     delayNext: (template, ms, times = 1) => void delays.set(template, { ms, times }),
     event,
 
-    pay(sessionId) {
+    pay(sessionId, { settleIn } = {}) {
       const session = get(sessionId, 'checkout session');
       if (session.status === 'expired')
         throw new Error(`Checkout Session ${sessionId} has expired: Stripe's page no longer takes a payment.`);
@@ -439,14 +444,20 @@ export async function startStripeStandIn(): Promise<StandIn> {
         const email = (session.customer_email as string) ?? 'buyer@example.com';
         const customer = put({ id: newId('cus'), object: 'customer', email });
         const amount = session.amount_total as number;
-        const fee = Math.round(amount * 0.029) + 30;
+        const settled = settleIn
+          ? Math.round(
+              toMajorUnits(amount, session.currency as string) * settleIn.rate * minorPerMajor(settleIn.currency),
+            )
+          : amount;
+        const fee = Math.round(settled * 0.029) + 30;
         const balance = put({
           id: newId('txn'),
           object: 'balance_transaction',
-          amount,
+          amount: settled,
           fee,
-          net: amount - fee,
-          currency: session.currency,
+          net: settled - fee,
+          currency: settleIn?.currency ?? session.currency,
+          exchange_rate: settleIn?.rate ?? null,
         });
         const charge = put({
           id: newId('ch'),

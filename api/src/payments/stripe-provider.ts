@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
+import { minorPerMajor, toMajorUnits } from '../shared/currency';
 import { findMerchantProduct, recordMerchantProduct, rememberedAccountId } from './merchant-records';
 import type { RefundReason } from '../shared/refund-reasons';
 import type { CheckoutRequest, PaymentProvider, ProviderAccount, ProviderCheckout, RefundRequest } from './provider';
@@ -55,6 +56,18 @@ async function callStripe<T>(what: string, call: () => Promise<T>): Promise<T> {
       },
     );
   }
+}
+
+/**
+ * Stripe's fee in the charge's currency. Stripe states it in the balance's (settlement) currency: a ¥3,000 charge
+ * settled in dollars has a fee of 117 (cents), which is not ¥117. It is converted back at the rate Stripe used
+ * (`exchange_rate`: one unit of the charge's currency in the settlement's), to the charge currency's minor unit.
+ */
+function feeInChargeCurrency(chargeCurrency: string, balance: Stripe.BalanceTransaction | null): number {
+  if (!balance) return 0;
+  if (balance.currency === chargeCurrency || !balance.exchange_rate) return balance.fee;
+  const settled = toMajorUnits(balance.fee, balance.currency);
+  return Math.round((settled / balance.exchange_rate) * minorPerMajor(chargeCurrency));
 }
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
@@ -169,7 +182,10 @@ export function stripeProvider({
       status: session.status === 'expired' ? 'canceled' : paid ? 'paid' : 'open',
       amount: session.amount_total ?? 0,
       currency: session.currency ?? 'usd',
-      charge: paid && charge ? { identifier: charge.id, amount: charge.amount, fee: balance?.fee ?? 0 } : null,
+      charge:
+        paid && charge
+          ? { identifier: charge.id, amount: charge.amount, fee: feeInChargeCurrency(charge.currency, balance) }
+          : null,
       customer: customer
         ? { identifier: customer, email: session.customer_details?.email ?? session.customer_email ?? '' }
         : null,
