@@ -1,6 +1,7 @@
 /**
- * Pricing (DOMAIN §5) as pure functions: integer cents and integer basis points (1 bp = 0.01 %), so nothing
- * is ever a float. Rounding is half away from zero, to the cent, once per computed line.
+ * Pricing as pure functions: integer amounts in the currency's minor unit (cents; whole yen for jpy, see
+ * shared/currency.ts) and integer basis points (1 bp = 0.01 %), so nothing is ever a float. Rounding is half away
+ * from zero, to the minor unit (the cent, the yen), once per computed line: a regional price in yen is whole yen.
  */
 
 export type DiscountKind = 'ppp' | 'team' | 'coupon' | 'default-coupon';
@@ -65,6 +66,7 @@ export interface Quote {
   notApplied: { kind: DiscountKind; reason: NotAppliedReason }[];
 }
 
+/** 100 minor units: $1.00, or ¥100 in a zero-decimal currency (both above the payment provider's minimum charge). */
 export const MIN_CHARGE = 100;
 export const MAX_QUANTITY = 100;
 const BP = 10_000;
