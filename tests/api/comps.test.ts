@@ -10,6 +10,7 @@ import { testDeps } from '../support/app';
 import { as, signedIn, signedInByEmail, type SignedIn } from '../support/auth';
 import { boughtWithTestProvider } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
+import { csvRows, listExport } from '../support/csv';
 import { lastEmailTo, tokenFrom } from '../support/outbox';
 
 /**
@@ -206,7 +207,7 @@ describe('giving a person a course, and their lifetime totals', () => {
     expect(refused.body.code).toBe('sold-out');
   });
 
-  it('moves no money: the ledger, the charges export and Finance are unchanged, and Finance counts the comp', async () => {
+  it('moves no money: the ledger, the charges export and Finance are unchanged; Finance and the purchases export count the comp', async () => {
     const learner = await createUser(db(), { email: 'money.check@example.com' });
     const [ledgerBefore, summaryBefore, chargesBefore] = [await ledger(), await summary(), await chargesCsv()];
     expect((await give(support, learner.id, { productId: course.id, reason: 'Giveaway winner' })).status).toBe(201);
@@ -219,6 +220,13 @@ describe('giving a person a course, and their lifetime totals', () => {
     expect(summaryAfter.products).toEqual(summaryBefore.products);
     expect(summaryAfter.recipients).toEqual(summaryBefore.recipients);
     expect(summaryAfter.comps).toBe(summaryBefore.comps + 1);
+
+    // The purchases list, and its export, say what it is.
+    const exported = csvRows(
+      (await listExport(app, support, 'purchases', { filter: { userId: learner.id } })).body as string,
+    );
+    expect(exported).toHaveLength(1);
+    expect(exported[0]).toMatchObject({ Kind: 'Comp (given by staff)', Status: 'Valid' });
   });
 
   it('sums a person’s purchases per currency from the charges Finance exports, comps counted and adding nothing', async () => {

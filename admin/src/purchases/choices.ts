@@ -1,6 +1,7 @@
 import type { PurchaseRecord } from '@contract/commerce/schemas';
 import type { Wire } from '@contract/shared/wire';
 import type { PurchaseStatus } from '@contract/shared/purchase-status';
+import { purchaseKindInWords } from '../../../api/src/shared/purchase-kinds';
 import { choicesOf, type ChipLook } from '../common/StatusChipField';
 
 export const PURCHASE_STATUS_LOOKS: Record<PurchaseStatus, ChipLook> = {
@@ -17,14 +18,7 @@ export const PURCHASE_STATUS_CHOICES = choicesOf(PURCHASE_STATUS_LOOKS);
 /** A purchase as the console sees it (the `purchases` resource). */
 export type Purchase = Wire<PurchaseRecord>;
 
-/** How the purchase came about, in words. */
-export function purchaseKind(
+/** How the purchase came about, in words (the API's exports say it the same way). */
+export const purchaseKind = (
   p: Pick<Purchase, 'bulkCouponId' | 'redeemedBulkCouponId' | 'totalAmount' | 'upgradedFromId' | 'kind'>,
-): string {
-  if (p.kind === 'comp') return 'Comp (given by staff)';
-  if (p.bulkCouponId) return 'Team purchase';
-  if (p.redeemedBulkCouponId) return 'Team seat';
-  if (p.upgradedFromId) return 'Upgrade';
-  if (p.totalAmount === 0) return 'Free';
-  return 'Individual';
-}
+): string => purchaseKindInWords(p);

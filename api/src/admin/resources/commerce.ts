@@ -5,17 +5,12 @@ import { AppError } from '../../http/errors';
 import { defineResource, type Row } from '../resource';
 import { derived, instant, money, text, yesNo } from '../../http/csv-columns';
 import { percentage, person, productNamed } from '../export-lookups';
+import { purchaseKindInWords, type KindFacts } from '../../shared/purchase-kinds';
 
 const STAFF = ['support', 'finance'] as const;
 
 /** What kind of purchase it is, as the console's list says. */
-const purchaseKind = (p: Row): string => {
-  if (p.bulkCouponId) return 'Team purchase';
-  if (p.redeemedBulkCouponId) return 'Team seat';
-  if (p.upgradedFromId) return 'Upgrade';
-  if (p.totalAmount === 0) return 'Free';
-  return 'Individual';
-};
+const purchaseKind = (p: Row): string => purchaseKindInWords(p as unknown as KindFacts);
 
 export const coupons = defineResource({
   name: 'coupons',
