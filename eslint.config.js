@@ -48,7 +48,7 @@ const noFocusedOrSkippedTests = [
   },
 ];
 
-/** A purchase's statuses, as api/src/shared/purchase-status.ts lists them (a unit test checks the linter knows each). */
+/** A purchase's statuses, as api/src/shared/purchase-status.ts lists them (a unit test checks each is known here). */
 const PURCHASE_STATUS_NAMES = ['Valid', 'Restricted', 'Refunded', 'Disputed', 'Banned', 'Revoked'];
 
 /**

@@ -221,7 +221,10 @@ export const VIDEO_CONTAINERS = [
  */
 export const SOURCE_INPUT_OPTIONS = ['-protocol_whitelist', 'file', '-format_whitelist', VIDEO_CONTAINERS.join(',')];
 
-/** What each refused demuxer means to the uploader (ffmpeg names the one it found: `[hls @ 0x…] Format not on whitelist`). */
+/**
+ * What each refused demuxer means to the uploader; ffmpeg names the one it found (`[hls @ 0x…] Format not on
+ * whitelist`).
+ */
 const REFUSED_FORMATS: { formats: RegExp; code: string; says: (name: string) => string }[] = [
   {
     formats: /^(hls|dash|webm_dash_manifest|concat|imf|sdp|rtp|rtsp)$/,
