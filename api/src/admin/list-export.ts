@@ -90,9 +90,14 @@ export function listExports({
         line: (raw) => {
           // As the list's JSON has it (a model built from the row, presented for its reader), with what was joined.
           const row = camelCased(raw) as Row;
+          const joined = looked.map((name) => {
+            const value = row[name];
+            delete row[name]; // not the model's: kept out of its JSON
+            return value;
+          });
           const record = resource.model.fromDatabaseJson(row) as unknown as Row;
           const shown = JSON.parse(JSON.stringify(admin.shown(resource, record, reader))) as Row;
-          for (const name of looked) shown[name] = row[name];
+          looked.forEach((name, i) => (shown[name] = joined[i]));
           return csvRowLine(columns, shown);
         },
         rowMode: 'objects',

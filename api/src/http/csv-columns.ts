@@ -78,8 +78,12 @@ export const headersOf = (columns: readonly CsvColumn[]): string[] => columns.ma
 export const csvRowLine = (columns: readonly CsvColumn[], row: CsvRow): string =>
   `${columns.map((c) => c.cell(row)).join(',')}\r\n`;
 
+/** toISOString's own shape: a row's dates arrive so from its JSON, and are written as they are. */
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 function isoInstant(value: unknown): string {
   if (value == null || value === '') return '';
+  if (typeof value === 'string' && ISO_UTC.test(value)) return value;
   const date = value instanceof Date ? value : new Date(value as string);
   return Number.isNaN(date.getTime()) ? csvCell(value) : date.toISOString();
 }
