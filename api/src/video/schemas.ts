@@ -16,7 +16,8 @@ export interface CaptionSummary {
 /**
  * A lesson video as the console sees it (`GET /api/admin/videos`, `/videos/:id`, `/lessons/:lessonId/video`, and
  * every write's answer). `progress` is 0–100 while processing; `error` says why it failed, in words staff can act
- * on, and `errorCode` the same as a stable code (`video-playlist-refused`, `video-unreadable` …); `posterUrl` previews the poster in the console (null until one is made).
+ * on, and `errorCode` the same as a stable code (`video-playlist-refused`, `video-unreadable` …); `posterUrl`
+ * previews the poster in the console (null until one is made).
  */
 export interface VideoRecord {
   id: string;
