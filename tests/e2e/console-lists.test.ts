@@ -67,8 +67,9 @@ describe('console lists: CSV export, saved filters and a bulk action (Chromium)'
     await download.saveAs(file);
     await page.getByText(`${download.suggestedFilename()}: 3 rows exported`).waitFor();
     const records = parse(readFileSync(file, 'utf8'), { bom: true, columns: true }) as Record<string, string>[];
-    expect(records.map((r) => r.email)).toEqual(shown);
-    expect(records.find((r) => r.email === 'listcheck-b@example.com')!.name).toBe(`'${FORMULA_NAME}`);
+    // The list's columns as people read them: Email and Name headers, the formula made harmless.
+    expect(records.map((r) => r.Email)).toEqual(shown);
+    expect(records.find((r) => r.Email === 'listcheck-b@example.com')!.Name).toBe(`'${FORMULA_NAME}`);
   });
 
   it('saves the coupon list’s filters and applies them again after a reload', async () => {
