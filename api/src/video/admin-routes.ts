@@ -67,7 +67,7 @@ function webRequest(ctx: Context): Request {
  * tells how far it got, DELETE drops it), behind the same policy and CSRF check as every console write. Then the
  * videos: list (react-admin's query), one, one lesson's, its poster preview; retry a failed one, delete one, put
  * and remove captions (WebVTT, checked: 400 caption-invalid saying where it broke). Reads: support, finance and
- * contributors; writes: support and contributors (admins always).
+ * contributors (the videos of lessons they wrote); writes: support and contributors (admins always).
  */
 export function videoAdminRoutes({
   allow,
@@ -110,7 +110,7 @@ export function videoAdminRoutes({
 
   router.get('/videos', readers(), async (ctx) => {
     const query = parseListQuery(VIDEO_LIST, ctx.query);
-    const { rows, total } = await videos.list(query);
+    const { rows, total } = await videos.list(query, actorOf(ctx));
     const last = query.offset + rows.length - 1;
     ctx.set('Content-Range', `videos ${rows.length ? `${query.offset}-${last}` : '*'}/${total}`);
     ctx.body = rows;
@@ -118,7 +118,10 @@ export function videoAdminRoutes({
   // The list as CSV, like every console list's (admin/routes.ts): its filters, search and sort; before `/:id`.
   router.get('/videos/export.csv', readers(), async (ctx) => {
     const query = parseListQuery(VIDEO_LIST, ctx.query);
-    const { total, body } = await pagedCsv(VIDEO_COLUMNS, (offset, limit) => videos.list({ ...query, offset, limit }));
+    const reader = actorOf(ctx);
+    const { total, body } = await pagedCsv(VIDEO_COLUMNS, (offset, limit) =>
+      videos.list({ ...query, offset, limit }, reader),
+    );
     ctx.set('Content-Disposition', `attachment; filename="videos-${new Date().toISOString().slice(0, 10)}.csv"`);
     ctx.set('X-Total-Rows', String(total));
     ctx.set('Cache-Control', 'no-store');
@@ -126,10 +129,10 @@ export function videoAdminRoutes({
     ctx.body = body;
   });
   router.get('/videos/:id', readers(), async (ctx) => {
-    ctx.body = await videos.getOne(IdParam.parse(ctx.params).id);
+    ctx.body = await videos.getOne(IdParam.parse(ctx.params).id, actorOf(ctx));
   });
   router.get('/videos/:id/poster.jpg', readers(), async (ctx) => {
-    const poster = await videos.poster(IdParam.parse(ctx.params).id);
+    const poster = await videos.poster(IdParam.parse(ctx.params).id, actorOf(ctx));
     ctx.type = poster.contentType;
     ctx.length = poster.size;
     // The address names the version (?v=), so a new poster is a new address.
@@ -137,7 +140,7 @@ export function videoAdminRoutes({
     ctx.body = poster.body;
   });
   router.get('/lessons/:lessonId/video', readers(), async (ctx) => {
-    ctx.body = await videos.byLesson(LessonIdParam.parse(ctx.params).lessonId);
+    ctx.body = await videos.byLesson(LessonIdParam.parse(ctx.params).lessonId, actorOf(ctx));
   });
 
   router.post('/videos/:id/retry', writers(), async (ctx) => {
