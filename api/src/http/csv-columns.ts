@@ -15,14 +15,17 @@ export interface CsvColumn {
   cell(row: CsvRow): string;
 }
 
-/** Text as it is (a name, an email, a code): quoted and neutralised as it must be. */
-export const text = (header: string, field: string): CsvColumn => ({
+/** A value as the row has it: text quoted and neutralised as it must be, a number as it is. */
+const asItIs = (header: string, field: string): CsvColumn => ({
   header,
   cell: (row) => csvCell(row[field] ?? null),
 });
 
+/** Text (a name, an email, a code). */
+export const text = (header: string, field: string): CsvColumn => asItIs(header, field);
+
 /** A count or a plain number. */
-export const number = text;
+export const number = (header: string, field: string): CsvColumn => asItIs(header, field);
 
 /** An instant in ISO 8601 UTC (`2026-11-28T15:04:05.000Z`), whether the row has it as a Date or as its JSON. */
 export const instant = (header: string, field: string): CsvColumn => ({
