@@ -120,4 +120,79 @@ describe('the console dashboard', () => {
     const forAdmin = await as(boss, request(app).get('/api/admin/dashboard'));
     expect(forAdmin.body).toMatchObject({ view: 'finance', totals: { net: expect.any(Number) } });
   });
+  it('shows money one currency at a time: by default the one sold most, each figure its own to the unit', async () => {
+    // The first test's two dollar sales and $9 refund; now three yen sales of ¥4,000 and a ¥1,000 refund.
+    const yen = await createProduct(db(), { name: 'Yen Course', unitAmount: 4_000, currency: 'jpy' });
+    const sold: string[] = [];
+    for (const email of ['yen.1@example.com', 'yen.2@example.com', 'yen.3@example.com'])
+      sold.push(
+        await boughtWithTestProvider(services, db(), { buyer: await createUser(db(), { email }), productId: yen.id }),
+      );
+    const refund = await as(support, request(app).post(`/api/admin/purchases/${sold[0]}/refund`)).send({
+      amount: 1_000,
+      reasonCode: 'customer-request',
+      reason: 'Partial',
+    });
+    expect(refund.status).toBe(200);
+
+    const charges = async (currency: string) => {
+      const rows = await db()('merchantCharges').where({ currency }).select('amount', 'fee');
+      return { gross: rows.reduce((t, c) => t + c.amount, 0), fees: rows.reduce((t, c) => t + c.fee, 0) };
+    };
+    const ledgerTotal = async (currency: string, from: string, to: string) =>
+      (await as(finance, request(app).get('/api/admin/finance/summary').query({ from, to, currency }))).body.totals
+        .total as number;
+
+    const inYen = await as(finance, request(app).get('/api/admin/dashboard'));
+    expect(inYen.status).toBe(200);
+    const today = inYen.body.revenueByDay.at(-1).day as string;
+    const yenCharges = await charges('jpy');
+    expect(yenCharges.gross).toBe(12_000);
+    expect(inYen.body).toMatchObject({
+      view: 'finance',
+      currency: 'jpy',
+      currencies: ['jpy', 'usd'],
+      totals: { ...yenCharges, refunded: 1_000, disputed: 0, purchases: 3, refunds: 1 },
+      topProducts: [{ name: 'Yen Course', purchases: 3, revenue: inYen.body.totals.net }],
+    });
+    expect(inYen.body.topProducts).toHaveLength(1);
+    expect(inYen.body.totals.net).toBe(await ledgerTotal('jpy', inYen.body.since, today));
+    expect(inYen.body.totals.net).toBe(12_000 - yenCharges.fees - 1_000);
+    expect(inYen.body.revenueByDay.at(-1)).toMatchObject({ gross: 12_000, refunded: 1_000, purchases: 3 });
+
+    const inDollars = await as(finance, request(app).get('/api/admin/dashboard').query({ currency: 'usd' }));
+    expect(inDollars.status).toBe(200);
+    const dollarCharges = await charges('usd');
+    expect(inDollars.body).toMatchObject({
+      currency: 'usd',
+      currencies: ['jpy', 'usd'],
+      totals: { ...dollarCharges, refunded: 900, purchases: 2, refunds: 1 },
+      topProducts: [{ name: 'Dashboard Course', purchases: 2, revenue: inDollars.body.totals.net }],
+    });
+    expect(inDollars.body.topProducts).toHaveLength(1);
+    expect(inDollars.body.totals.net).toBe(await ledgerTotal('usd', inDollars.body.since, today));
+    expect(inDollars.body.revenueByDay.at(-1)).toMatchObject({ gross: dollarCharges.gross, refunded: 900 });
+
+    // A currency nothing was sold in: nothing, and still the period's currencies to switch to.
+    const inEuros = await as(finance, request(app).get('/api/admin/dashboard').query({ currency: 'eur' }));
+    expect(inEuros.body).toMatchObject({
+      currency: 'eur',
+      currencies: ['jpy', 'usd'],
+      totals: { gross: 0, net: 0, purchases: 0, refunds: 0 },
+      topProducts: [],
+    });
+
+    for (const currency of ['JPY', 'yen', 'xyz', ''])
+      expect(
+        (await as(finance, request(app).get('/api/admin/dashboard').query({ currency }))).body,
+        currency,
+      ).toMatchObject({ code: 'validation-failed', errors: { currency: expect.any(String) } });
+    const refused = await as(finance, request(app).get('/api/admin/dashboard').query({ currency: 'xyz' }));
+    expect(refused.status).toBe(400);
+
+    // Support's view stays counts across currencies, without a currency.
+    const counted = await as(support, request(app).get('/api/admin/dashboard').query({ currency: 'jpy' }));
+    expect(counted.body).toMatchObject({ view: 'support', totals: { purchases: 5, refunds: 2 } });
+    expect(counted.body).not.toHaveProperty('currency');
+  });
 });

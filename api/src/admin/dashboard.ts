@@ -4,6 +4,7 @@ import { seesFinance } from '../shared/finance';
 import type {
   Dashboard,
   DashboardDay,
+  DashboardQuery,
   FinanceDashboard,
   SupportDashboard,
   SupportDashboardDay,
@@ -13,6 +14,23 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A sale: a purchase someone paid for (a seat taken from a team, or a free or 100 %-off purchase, is not one). */
 const PAID = `total_amount > 0 AND redeemed_bulk_coupon_id IS NULL`;
+
+/** The Finance page's currency: the dashboard's in a period without sales, and first among currencies tied. */
+const DEFAULT_CURRENCY = 'usd';
+
+/**
+ * The currency with the most sales in the period; of those tied (or when nothing sold), the Finance page's, then the
+ * first alphabetically.
+ */
+function mostSold(sales: Map<string, number>): string {
+  const rank = (c: string) => [-(sales.get(c) ?? 0), c === DEFAULT_CURRENCY ? 0 : 1] as const;
+  return [...sales.keys(), DEFAULT_CURRENCY].sort((a, b) => {
+    const [ra, rb] = [rank(a), rank(b)];
+    return ra[0] - rb[0] || ra[1] - rb[1] || a.localeCompare(b);
+  })[0]!;
+}
+
+const NO_MONEY = { gross: 0, fees: 0, refunded: 0, disputed: 0, net: 0, refunds: 0, purchases: 0 };
 
 /** Refunds made, one per refund of a charge, counted from the split ledger's refund lines (the finance view's count). */
 const REFUNDS = `count(DISTINCT (merchant_charge_id, reference)) FILTER (WHERE kind = 'refund')`;
@@ -88,30 +106,33 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
     };
   }
 
-  async function financeSummary(days: number): Promise<FinanceDashboard> {
-    const { since, sinceDay, todayDay } = period(days);
-
-    const byDay = await db.raw(
-      `SELECT to_char(d, 'YYYY-MM-DD') AS day,
-                coalesce(c.gross, 0)::bigint AS gross, coalesce(c.fees, 0)::bigint AS fees,
-                coalesce(l.refunded, 0)::bigint AS refunded, coalesce(l.disputed, 0)::bigint AS disputed,
-                coalesce(l.net, 0)::bigint AS net, coalesce(l.refunds, 0)::int AS refunds,
-                coalesce(p.purchases, 0)::int AS purchases
-           FROM generate_series(?::date, ?::date, interval '1 day') AS d
-           LEFT JOIN (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, sum(amount) AS gross, sum(fee) AS fees
-                        FROM merchant_charges WHERE created_at >= ? GROUP BY 1) c ON c.day = d::date
-           LEFT JOIN (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, sum(amount) AS net,
-                             -sum(amount) FILTER (WHERE kind = 'refund') AS refunded,
-                             -sum(amount) FILTER (WHERE kind IN ('dispute', 'dispute-won')) AS disputed,
-                             ${REFUNDS} AS refunds
-                        FROM split_lines WHERE created_at >= ? GROUP BY 1) l ON l.day = d::date
-           LEFT JOIN (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS purchases
-                        FROM purchases WHERE created_at >= ? AND ${PAID} GROUP BY 1) p ON p.day = d::date
-          ORDER BY d`,
-      [sinceDay, todayDay, since, since, since],
+  /**
+   * The period's money per day and currency, each source read once (charges, the split ledger, paid purchases), so
+   * that listing the currencies and choosing one costs no second pass over the period.
+   */
+  async function moneyByDayAndCurrency(since: Date): Promise<(DashboardDay & { currency: string })[]> {
+    const rows = await db.raw(
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, currency, sum(gross)::bigint AS gross, sum(fees)::bigint AS fees,
+              sum(refunded)::bigint AS refunded, sum(disputed)::bigint AS disputed, sum(net)::bigint AS net,
+              sum(refunds)::int AS refunds, sum(purchases)::int AS purchases
+         FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, currency, sum(amount) AS gross, sum(fee) AS fees,
+                      0 AS refunded, 0 AS disputed, 0 AS net, 0 AS refunds, 0 AS purchases
+                 FROM merchant_charges WHERE created_at >= ? GROUP BY 1, 2
+               UNION ALL
+               SELECT (created_at AT TIME ZONE 'UTC')::date, currency, 0, 0,
+                      coalesce(-sum(amount) FILTER (WHERE kind = 'refund'), 0),
+                      coalesce(-sum(amount) FILTER (WHERE kind IN ('dispute', 'dispute-won')), 0),
+                      sum(amount), ${REFUNDS}, 0
+                 FROM split_lines WHERE created_at >= ? GROUP BY 1, 2
+               UNION ALL
+               SELECT (created_at AT TIME ZONE 'UTC')::date, currency, 0, 0, 0, 0, 0, 0, count(*)
+                 FROM purchases WHERE created_at >= ? AND ${PAID} GROUP BY 1, 2) AS money
+        GROUP BY day, currency`,
+      [since, since, since],
     );
-    const revenueByDay = (byDay.rows as Record<keyof DashboardDay, string | number>[]).map((d): DashboardDay => ({
+    return (rows.rows as Record<keyof DashboardDay | 'currency', string | number>[]).map((d) => ({
       day: String(d.day),
+      currency: String(d.currency),
       gross: Number(d.gross),
       fees: Number(d.fees),
       refunded: Number(d.refunded),
@@ -120,18 +141,35 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
       refunds: Number(d.refunds),
       purchases: Number(d.purchases),
     }));
+  }
+
+  async function financeSummary(days: number, asked: string | undefined): Promise<FinanceDashboard> {
+    const { since, sinceDay } = period(days);
+    const money = await moneyByDayAndCurrency(since);
+
+    // Amounts in two currencies do not add up: one at a time, by default the one with the most sales in the period.
+    const sales = new Map<string, number>();
+    for (const d of money) sales.set(d.currency, (sales.get(d.currency) ?? 0) + d.purchases);
+    const currencies = [...sales.keys()].sort();
+    const currency = asked ?? mostSold(sales);
+
+    const inCurrency = new Map(money.filter((d) => d.currency === currency).map(({ currency: _, ...d }) => [d.day, d]));
+    const revenueByDay = Array.from({ length: days }, (_, i): DashboardDay => {
+      const day = new Date(since.getTime() + i * DAY_MS).toISOString().slice(0, 10);
+      return inCurrency.get(day) ?? { ...NO_MONEY, day };
+    });
 
     const topProducts = await db.raw(
       `SELECT pr.id AS "productId", pr.name, coalesce(p.purchases, 0)::int AS purchases, coalesce(l.net, 0)::bigint AS revenue
            FROM products pr
-           LEFT JOIN (SELECT product_id, count(*) AS purchases FROM purchases WHERE created_at >= ? AND ${PAID}
-                       GROUP BY 1) p ON p.product_id = pr.id
-           LEFT JOIN (SELECT product_id, sum(amount) AS net FROM split_lines WHERE created_at >= ? GROUP BY 1) l
-                  ON l.product_id = pr.id
+           LEFT JOIN (SELECT product_id, count(*) AS purchases FROM purchases
+                       WHERE created_at >= ? AND ${PAID} AND currency = ? GROUP BY 1) p ON p.product_id = pr.id
+           LEFT JOIN (SELECT product_id, sum(amount) AS net FROM split_lines
+                       WHERE created_at >= ? AND currency = ? GROUP BY 1) l ON l.product_id = pr.id
           WHERE p.purchases IS NOT NULL OR l.net IS NOT NULL
           ORDER BY revenue DESC, purchases DESC, pr.name
           LIMIT 5`,
-      [since, since],
+      [since, currency, since, currency],
     );
 
     const sum = (key: Exclude<keyof DashboardDay, 'day'>) => revenueByDay.reduce((total, d) => total + d[key], 0);
@@ -139,6 +177,8 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
       view: 'finance',
       days,
       since: sinceDay,
+      currency,
+      currencies,
       revenueByDay,
       totals: {
         gross: sum('gross'),
@@ -158,8 +198,8 @@ export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
 
   return {
     /** The finance view for those who read the Finance page; support's view, without finance figures, otherwise. */
-    summary: (days: number, reader: { roles: readonly string[] }): Promise<Dashboard> =>
-      seesFinance(reader.roles) ? financeSummary(days) : supportSummary(days),
+    summary: (q: DashboardQuery, reader: { roles: readonly string[] }): Promise<Dashboard> =>
+      seesFinance(reader.roles) ? financeSummary(q.days, q.currency) : supportSummary(q.days),
   };
 }
 

@@ -33,7 +33,7 @@ export function adminExtraRoutes({ allow, dashboard, tree, coupons }: Deps) {
 
   router.get('/dashboard', allow.roles('support', 'finance'), async (ctx) => {
     // Finance figures only for those who read the Finance page: support sees the work, counted.
-    ctx.body = await dashboard.summary(DashboardQuery.parse(ctx.query).days, userOf(ctx));
+    ctx.body = await dashboard.summary(DashboardQuery.parse(ctx.query), userOf(ctx));
   });
 
   router.get('/content-resources/:id/tree', allow.roles('support', 'finance', 'contributor'), async (ctx) => {

@@ -1,27 +1,42 @@
 import { z } from 'zod';
+import { Currency } from './fields';
 
-/** The dashboard's period: the last N days. */
-export const DashboardQuery = z.object({ days: z.coerce.number().int().min(7).max(365).default(30) });
+/**
+ * The dashboard's period, the last N days, and the currency of its money (amounts in two currencies do not add up):
+ * by default the one with the most sales in the period. Support's view has no money, so no currency.
+ */
+export const DashboardQuery = z.object({
+  days: z.coerce.number().int().min(7).max(365).default(30),
+  currency: Currency.optional(),
+});
+export type DashboardQuery = z.infer<typeof DashboardQuery>;
 
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
 // What the console's extra endpoints answer; the console reads them as `Wire<…>` (api/src/shared/wire.ts).
 
+/** A day of the finance view, in its one currency (amounts in its minor unit: cents, whole yen). */
 export interface DashboardDay {
   day: string; // YYYY-MM-DD, UTC
-  gross: number; // cents charged that day
+  gross: number; // charged that day
   fees: number; // the provider's fees on those charges
-  refunded: number; // cents refunded that day (on any charge), in part or in full
-  disputed: number; // cents taken back by disputes that day, less disputes won
+  refunded: number; // refunded that day (on any charge), in part or in full
+  disputed: number; // taken back by disputes that day, less disputes won
   net: number; // the split ledger's total that day: what the Finance page shows
   refunds: number; // refunds made that day
-  purchases: number; // paid purchases (seats taken from a team and free purchases are not sales)
+  purchases: number; // paid purchases in this currency (seats taken from a team and free purchases are not sales)
 }
 
-/** GET /api/admin/dashboard for finance and admins: money in cents, days in UTC. */
+/**
+ * GET /api/admin/dashboard for finance and admins: money in one currency's minor unit (its sales, refunds, ledger and
+ * products), days in UTC; the period's currencies listed, to switch between.
+ */
 export interface FinanceDashboard {
   view: 'finance';
   days: number;
   since: string;
+  currency: string;
+  /** Every currency charged, refunded or sold in during the period, alphabetically. */
+  currencies: string[];
   revenueByDay: DashboardDay[];
   totals: {
     gross: number;
@@ -33,7 +48,7 @@ export interface FinanceDashboard {
     refunds: number;
     activeLearners: number;
   };
-  /** By the ledger's net in the period, then paid purchases. */
+  /** By the ledger's net in the period, then paid purchases, both in this currency. */
   topProducts: { productId: string; name: string; purchases: number; revenue: number }[];
 }
 
