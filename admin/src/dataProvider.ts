@@ -62,8 +62,14 @@ export interface ConsoleApi {
   retryOutboxEmail: (id: string) => Promise<{ data: { id: string; status: string } }>;
   /** POST /api/admin/jobs/:id/retry (admins): a failed job runs again, audited (409 if it is not failed). */
   retryJob: (id: string) => Promise<{ data: Job }>;
-  /** GET /api/admin/dashboard (api/src/admin/dashboard.ts): the last `days` days' sales; cents, UTC days. */
-  getDashboard: (days: number, options?: QueryOptions) => Promise<{ data: Wire<Dashboard> }>;
+  /**
+   * GET /api/admin/dashboard (api/src/admin/dashboard.ts): the last `days` days' sales, money in one currency's minor
+   * unit (the one sold most unless asked), UTC days.
+   */
+  getDashboard: (
+    query: { days: number; currency?: string },
+    options?: QueryOptions,
+  ) => Promise<{ data: Wire<Dashboard> }>;
   /** GET /api/admin/finance/summary (api/src/finance/summary.ts): the split ledger over whole UTC days, at most 366. */
   getFinanceSummary: (
     period: Pick<PeriodQuery, 'from' | 'to'>,
@@ -220,7 +226,8 @@ export const dataProvider: ConsoleDataProvider = {
   runAllPricingScenarios: () => post(path`/pricing-scenarios/run`),
   acceptPricingScenario: (id) => post(path`/pricing-scenarios/${id}/accept`),
   retryJob: async (id) => ({ data: await post(path`/jobs/${id}/retry`) }),
-  getDashboard: (days, options) => getAnswer(path`/dashboard`, { days: String(days) }, options),
+  getDashboard: ({ days, currency }, options) =>
+    getAnswer(path`/dashboard`, { days: String(days), ...(currency ? { currency } : {}) }, options),
   getFinanceSummary: ({ from, to }, options) => getAnswer(path`/finance/summary`, { from, to }, options),
   getRefundReport: ({ from, to, currency }, options) =>
     getAnswer(path`/reports/refunds`, { from, to, currency }, options),

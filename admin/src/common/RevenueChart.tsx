@@ -29,14 +29,15 @@ interface MoneyBarChartProps {
   title: string;
   /** A one-sentence summary for screen readers. */
   description: string;
+  /** The amounts' currency (usd when not said): "¥4,000" rather than "$40.00" for 4000 in jpy. */
+  currency?: string;
 }
 
-const money = (cents: number | null) => (cents === null ? '' : formatMoney(cents));
-/** Axis ticks without the cents when they are round: "$1,200" rather than "$1,200.00". */
-const tick = (cents: number) => formatMoney(cents).replace(/\.00$/, '');
-
 export function MoneyBarChart(props: MoneyBarChartProps) {
-  const { categories, categoryLabel, stacked, horizontal, height, title, description } = props;
+  const { categories, categoryLabel, stacked, horizontal, height, title, description, currency } = props;
+  const money = (amount: number | null) => (amount === null ? '' : formatMoney(amount, currency));
+  /** Axis ticks without the cents when they are round: "$1,200" rather than "$1,200.00". */
+  const tick = (amount: number) => formatMoney(amount, currency).replace(/\.00$/, '');
   const categoryAxis = { scaleType: 'band' as const, data: categories, valueFormatter: categoryLabel };
   return (
     <BarChart
@@ -58,12 +59,13 @@ const dayLabel = (day: string) =>
 
 interface RevenueChartProps {
   days: Wire<DashboardDay>[];
+  currency: string;
   title: string;
   description: string;
 }
 
 /** The dashboard's gross and refunded revenue per day, as bars side by side. */
-export default function RevenueChart({ days, title, description }: RevenueChartProps) {
+export default function RevenueChart({ days, currency, title, description }: RevenueChartProps) {
   const { palette } = useTheme();
   const translate = useTranslate();
   return (
@@ -87,6 +89,7 @@ export default function RevenueChart({ days, title, description }: RevenueChartP
       height={300}
       title={title}
       description={description}
+      currency={currency}
     />
   );
 }

@@ -16,16 +16,17 @@ const dayText = (day: string) =>
     timeZone: 'UTC',
   });
 
-/** Gross and refunded revenue per day as a chart, and the same figures (with purchases) as a table. */
+/** Gross and refunded revenue per day, in the view's currency, as a chart and as a table (with purchases). */
 export function RevenueCard({ data }: { data: FinanceSummary }) {
   const translate = useTranslate();
   const { totals } = data;
+  const money = (amount: number) => formatMoney(amount, data.currency);
   const title = translate('finance.dashboard.chartTitle', { smart_count: data.days });
   const description = translate('finance.dashboard.summary', {
     since: data.since,
-    gross: formatMoney(totals.gross),
-    refunded: formatMoney(totals.refunded),
-    net: formatMoney(totals.net),
+    gross: money(totals.gross),
+    refunded: money(totals.refunded),
+    net: money(totals.net),
     smart_count: totals.purchases,
   });
   const hasRevenue = data.revenueByDay.some((d) => d.gross > 0 || d.refunded > 0);
@@ -36,7 +37,7 @@ export function RevenueCard({ data }: { data: FinanceSummary }) {
       caption={translate('finance.dashboard.chartCaption', { summary: description })}
       empty={hasRevenue ? null : translate('finance.dashboard.noRevenue')}
       height={300}
-      chart={<RevenueChart days={data.revenueByDay} title={title} description={description} />}
+      chart={<RevenueChart days={data.revenueByDay} currency={data.currency} title={title} description={description} />}
       table={
         <>
           <TableHead>
@@ -54,9 +55,9 @@ export function RevenueCard({ data }: { data: FinanceSummary }) {
                 <TableCell component="th" scope="row">
                   {dayText(d.day)}
                 </TableCell>
-                <TableCell align="right">{formatMoney(d.gross)}</TableCell>
-                <TableCell align="right">{formatMoney(d.refunded)}</TableCell>
-                <TableCell align="right">{formatMoney(d.net)}</TableCell>
+                <TableCell align="right">{money(d.gross)}</TableCell>
+                <TableCell align="right">{money(d.refunded)}</TableCell>
+                <TableCell align="right">{money(d.net)}</TableCell>
                 <TableCell align="right">{d.purchases}</TableCell>
               </TableRow>
             ))}

@@ -11,34 +11,59 @@ import { useDashboard } from './useDashboard';
 const PERIODS = [7, 30, 90] as const;
 
 /**
- * Staff's figures for the last 7, 30 or 90 days. Finance and admins: totals, revenue per day and the top products;
- * support (the API sends them no finance figure): sales and refunds counted, disputes open, failed emails.
+ * Staff's figures for the last 7, 30 or 90 days. Finance and admins: totals, revenue per day and the top products, in
+ * one currency (the one sold most, or the one chosen when the period has several); support (the API sends them no
+ * finance figure): sales and refunds counted, disputes open, failed emails.
  */
 export function SalesPanel() {
   const translate = useTranslate();
   const [days, setDays] = useState<number>(30);
-  const { data, error, isError, isPlaceholderData, refetch } = useDashboard(days);
+  const [chosen, setChosen] = useState<string>();
+  const { data, error, isError, isPlaceholderData, refetch } = useDashboard(days, chosen);
+  // Amounts in two currencies do not add up: one at a time, switched between when the period has several.
+  const currency = data?.view === 'finance' ? (chosen ?? data.currency) : undefined;
+  const currencies =
+    data?.view === 'finance' ? [...new Set([...data.currencies, data.currency, currency!])].sort() : [];
   return (
     <Stack spacing={2}>
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap' }}>
         <Typography variant="h6" component="h2">
           {translate('finance.dashboard.sales')}
         </Typography>
-        <TextField
-          select
-          size="small"
-          fullWidth={false}
-          label={translate('finance.dashboard.period')}
-          value={days}
-          onChange={(event) => setDays(Number(event.target.value))}
-          sx={{ width: 180 }}
-        >
-          {PERIODS.map((n) => (
-            <MenuItem key={n} value={n}>
-              {translate('finance.dashboard.lastDays', { smart_count: n })}
-            </MenuItem>
-          ))}
-        </TextField>
+        <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
+          <TextField
+            select
+            size="small"
+            fullWidth={false}
+            label={translate('finance.dashboard.period')}
+            value={days}
+            onChange={(event) => setDays(Number(event.target.value))}
+            sx={{ width: 180 }}
+          >
+            {PERIODS.map((n) => (
+              <MenuItem key={n} value={n}>
+                {translate('finance.dashboard.lastDays', { smart_count: n })}
+              </MenuItem>
+            ))}
+          </TextField>
+          {currency && currencies.length > 1 ? (
+            <TextField
+              select
+              size="small"
+              fullWidth={false}
+              label={translate('finance.dashboard.currency')}
+              value={currency}
+              onChange={(event) => setChosen(event.target.value)}
+              sx={{ width: 140 }}
+            >
+              {currencies.map((c) => (
+                <MenuItem key={c} value={c}>
+                  {c.toUpperCase()}
+                </MenuItem>
+              ))}
+            </TextField>
+          ) : null}
+        </Box>
       </Box>
       {isError ? <FiguresFailed error={error} onRetry={() => void refetch()} /> : null}
       {!data && !isError ? <FiguresLoading /> : null}
@@ -46,13 +71,16 @@ export function SalesPanel() {
         <Stack spacing={2} aria-busy={isPlaceholderData} sx={{ opacity: isPlaceholderData ? 0.6 : 1 }}>
           {data.view === 'finance' ? (
             <>
-              <SalesTotals totals={data.totals} />
+              <SalesTotals totals={data.totals} currency={data.currency} />
               <RevenueCard data={data} />
+              <TopProductsCard products={data.topProducts} currency={data.currency} />
             </>
           ) : (
-            <SupportTotals totals={data.totals} />
+            <>
+              <SupportTotals totals={data.totals} />
+              <TopProductsCard products={data.topProducts} />
+            </>
           )}
-          <TopProductsCard products={data.topProducts} />
         </Stack>
       ) : null}
     </Stack>

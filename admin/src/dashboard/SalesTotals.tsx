@@ -2,23 +2,27 @@ import { TotalsRow } from '../common/Figures';
 import { formatMoney } from '../common/money';
 import type { FinanceSummary } from './types';
 
-/** The period's headline figures: revenue, net revenue, purchases, refunds and active learners. */
-export function SalesTotals({ totals }: { totals: FinanceSummary['totals'] }) {
+/**
+ * The period's headline figures in its one currency: revenue, net revenue, purchases and refunds; active learners.
+ */
+export function SalesTotals({ totals, currency }: Pick<FinanceSummary, 'totals' | 'currency'>) {
+  const money = (amount: number) => formatMoney(amount, currency);
   return (
     <TotalsRow
       figures={[
-        ['finance.dashboard.revenue', formatMoney(totals.gross), 'finance.dashboard.revenueHint'],
+        ['finance.dashboard.revenue', money(totals.gross), 'finance.dashboard.revenueHint'],
         [
           'finance.dashboard.netRevenue',
-          formatMoney(totals.net),
+          money(totals.net),
           'finance.dashboard.netRevenueHint',
-          {
-            fees: formatMoney(totals.fees),
-            refunded: formatMoney(totals.refunded),
-            disputed: formatMoney(totals.disputed),
-          },
+          { fees: money(totals.fees), refunded: money(totals.refunded), disputed: money(totals.disputed) },
         ],
-        ['finance.dashboard.purchases', totals.purchases, 'finance.dashboard.purchasesHint'],
+        [
+          'finance.dashboard.purchases',
+          totals.purchases,
+          'finance.dashboard.purchasesInCurrencyHint',
+          { currency: currency.toUpperCase() },
+        ],
         ['finance.dashboard.refunds', totals.refunds, 'finance.dashboard.refundsHint'],
         ['finance.dashboard.activeLearners', totals.activeLearners, 'finance.dashboard.activeLearnersHint'],
       ]}

@@ -7,8 +7,11 @@ import type { FinanceSummary, SupportSummary } from './types';
 /** A top product: with its net revenue in the finance view only. */
 type TopProduct = SupportSummary['topProducts'][number] & Partial<FinanceSummary['topProducts'][number]>;
 
-/** The period's best-selling products, each linked to its page; their net revenue for those who read finance. */
-export function TopProductsCard({ products }: { products: TopProduct[] }) {
+/**
+ * The period's best-selling products, each linked to its page; for those who read finance, their net revenue in the
+ * view's currency (`currency`, given with the revenue).
+ */
+export function TopProductsCard({ products, currency }: { products: TopProduct[]; currency?: string }) {
   const withRevenue = products.some((p) => p.revenue !== undefined);
   const translate = useTranslate();
   const title = translate('finance.dashboard.topProducts');
@@ -32,7 +35,7 @@ export function TopProductsCard({ products }: { products: TopProduct[] }) {
               cells={(p) => (
                 <>
                   <TableCell align="right">{p.purchases}</TableCell>
-                  {p.revenue !== undefined && <TableCell align="right">{formatMoney(p.revenue)}</TableCell>}
+                  {p.revenue !== undefined && <TableCell align="right">{formatMoney(p.revenue, currency)}</TableCell>}
                 </>
               )}
             />

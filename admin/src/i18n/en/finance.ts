@@ -29,6 +29,8 @@ export const finance = {
       'After %{fees} in fees, %{refunded} refunded and %{disputed} disputed: the Finance page’s total for these days',
     purchases: 'Purchases',
     purchasesHint: 'Paid ones: seats taken from a team and free purchases aside',
+    purchasesInCurrencyHint: 'Paid in %{currency}: seats taken from a team and free purchases aside',
+    currency: 'Currency',
     refunds: 'Refunds',
     refundsHint: 'Made in these days, in part or in full',
     activeLearners: 'Active learners',
