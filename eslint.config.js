@@ -1,4 +1,4 @@
-// Lint: typescript-eslint's recommended rules, plus the house rules of ARCHITECTURE.md as import boundaries,
+// Lint: typescript-eslint's recommended rules, plus the layers of docs/architecture.md §4 as import boundaries,
 // so that layers stay apart because a tool says so, not because a reviewer noticed.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';

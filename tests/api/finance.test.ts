@@ -12,7 +12,7 @@ import { sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
 import { standInEnv, startStripeStandIn, type StandIn, deliverSigned } from '../support/stripe-stand-in';
 
-describe('finance: the split ledger, exports and charts (DOMAIN §9)', () => {
+describe('finance: the split ledger, exports and charts (docs/domain.md §9)', () => {
   const database = useTestDatabase();
   const db = () => database().db;
   let stripe: StandIn;

@@ -16,7 +16,7 @@ import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 
-describe('learning (DOMAIN §11)', () => {
+describe('learning (docs/domain.md §11)', () => {
   const database = useTestDatabase();
   const db = () => database().db;
   let app: ReturnType<ReturnType<typeof createApp>['callback']>;

@@ -131,7 +131,7 @@ describe('GET /api/store/products/:id/quote', () => {
       credit: 4000,
       worth: 4000,
     });
-    // The sale's 20 % comes off the full price, then the credit: $199 − $39.80 − $40.00 (DOMAIN §5.3).
+    // The sale's 20 % comes off the full price, then the credit: $199 − $39.80 − $40.00 (docs/domain.md §5.3).
     expect(upgrade.body.quote).toMatchObject({
       fullPrice: 19_900,
       discount: { amount: 3980 },

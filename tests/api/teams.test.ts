@@ -10,7 +10,7 @@ import { as, signedIn, type SignedIn } from '../support/auth';
 import { boughtWithTestProvider } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
 
-describe('teams (DOMAIN §7)', () => {
+describe('teams (docs/domain.md §7)', () => {
   const database = useTestDatabase();
   const db = () => database().db;
   let services: Services;

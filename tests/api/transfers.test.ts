@@ -14,7 +14,7 @@ import { useTestDatabase } from '../support/db';
 
 const DAY = 86_400_000;
 
-describe('purchase transfers (DOMAIN §8)', () => {
+describe('purchase transfers (docs/domain.md §8)', () => {
   const database = useTestDatabase();
   const db = () => database().db;
   const clock = manualClock();

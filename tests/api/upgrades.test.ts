@@ -10,7 +10,7 @@ import { as, signedIn } from '../support/auth';
 import { paidTestCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
 
-describe('upgrades (DOMAIN §5.3)', () => {
+describe('upgrades (docs/domain.md §5.3)', () => {
   const database = useTestDatabase();
   const db = () => database().db;
   let services: Services;

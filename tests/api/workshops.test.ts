@@ -179,7 +179,7 @@ describe('live workshops (issue 17, point 5)', () => {
       refunded = await signedIn(db());
       await createPurchase(db(), { user: holder.user, product: workshop });
       await createPurchase(db(), { user: refunded.user, product: workshop, status: 'Refunded' });
-      // A team purchase opens nothing until its buyer takes a seat (DOMAIN §7).
+      // A team purchase opens nothing until its buyer takes a seat (docs/domain.md §7).
       await boughtWithTestProvider(services, db(), { buyer: teamBuyer.user, productId: workshop.id, quantity: 3 });
     });
 

@@ -12,9 +12,9 @@ import { manualClock } from '../support/clock';
 import { createTestDatabase } from '../support/db';
 
 /**
- * A model-based test of commerce (DOMAIN §4–§9): random sequences of what people do (buy individually, as a team,
- * with a coupon, at the regional price, as an upgrade, as a guest with an owning email; add seats; take, revoke and
- * retake seats; reset invite links; offer, accept, cancel and outlive transfers; refund in part and in full; open,
+ * A model-based test of commerce (docs/domain.md §4–§9): random sequences of what people do (buy individually, as a
+ * team, with a coupon, at the regional price, as an upgrade, as a guest with an owning email; add seats; take, revoke
+ * and retake seats; reset invite links; offer, accept, cancel and outlive transfers; refund in part and in full; open,
  * win and lose disputes; ban; let time pass) run against the real API on real PostgreSQL. A small model says what
  * should be true and which steps must be refused; after every step these invariants are checked:
  *
@@ -519,7 +519,7 @@ const buy = (c: BuyChoice) =>
       };
       expect(quote.status, JSON.stringify(quote.body)).toBe(200);
       const team = quote.body.team !== null;
-      // Already having it as Valid makes another copy a seat to give away (DOMAIN §5.5).
+      // Already having it as Valid makes another copy a seat to give away (docs/domain.md §5.5).
       expect(team).toBe(c.team || c.quantity > 1 || holding(m, c.user, c.product, ['Valid']).length > 0);
       const seats = team ? c.quantity : 1;
       const soldOut = c.product === 'workshop' && seatsSold(m, 'workshop') + seats > WORKSHOP_SEATS;

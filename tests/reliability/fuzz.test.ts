@@ -487,7 +487,7 @@ describe('fuzzing', () => {
         method: 'post',
         path: () => '/api/store/device',
         body: bodyOf({ userCode: fc.oneof(fc.constant('BCDF-GHJK'), fc.string()) }),
-        // Wrong codes are counted against the rate limit (DOMAIN §10): that is the point of refusing them.
+        // Wrong codes are counted against the rate limit (docs/domain.md §10): that is the point of refusing them.
         mayWrite: () => ['rate_limit_hits'],
       },
     ];

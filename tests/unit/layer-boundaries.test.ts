@@ -2,7 +2,7 @@ import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
-// The house rules of ARCHITECTURE.md as the linter applies them: each case is code at a path in the tree.
+// The layers of docs/architecture.md §4 as the linter applies them: each case is code at a path in the tree.
 const eslint = new ESLint({ cwd: path.resolve(import.meta.dirname, '../..') });
 
 async function boundaryErrors(filePath: string, code: string): Promise<string[]> {

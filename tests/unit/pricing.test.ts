@@ -286,7 +286,7 @@ describe('properties', () => {
     );
   });
 
-  it('never makes the upgrade plus its credit cost more than the target does without it (DOMAIN §5.3)', () => {
+  it('never makes the upgrade plus its credit cost more than the target does without it (docs/domain.md §5.3)', () => {
     fc.assert(
       fc.property(inputs, (input) => {
         const withCredit = quote(input);

@@ -64,7 +64,9 @@ function Person({ userId, name, email }: { userId: string; name: string | null; 
   );
 }
 
-/** The buyer's own seat (DOMAIN §7): their team purchase gives no access until they claim one like anyone else. */
+/**
+ * The buyer's own seat (docs/domain.md §7): their team purchase gives no access until they claim one like anyone else.
+ */
 function BuyerSeat({ buyer }: { buyer: Wire<Roster>['buyer'] }) {
   const translate = useTranslate();
   return (

@@ -10,7 +10,7 @@ export interface CatalogWrite {
 
 /**
  * Archives the product's current prices (audited): a product has one current price, older ones stay for history
- * (DOMAIN §2, Price).
+ * (docs/domain.md §2, Price).
  */
 export async function retireCurrentPrices({ trx, audit }: CatalogWrite, productId: string): Promise<void> {
   const retired = (await Price.query(trx)
@@ -62,7 +62,7 @@ async function deactivateMerchantRecords({ trx, audit }: CatalogWrite, productId
 
 /**
  * What follows from a product's status changing, in the same transaction. Archiving hides the product: its price
- * and merchant records go with it; purchases keep their access (DOMAIN §2, last point).
+ * and merchant records go with it; purchases keep their access (docs/domain.md §2, last point).
  */
 export async function onProductStatusChange(
   write: CatalogWrite,

@@ -14,7 +14,10 @@ import { salesOf } from './sales';
 import type { CurriculumCourse, CurriculumLesson, Instructor, StoreProductPage } from './schemas';
 import { coursesOfProducts, enrollmentState, storeProduct } from './service';
 
-/** What a product says about refunds when staff have not written its own (DOMAIN §6: refunds are made by staff). */
+/**
+ * What a product says about refunds when staff have not written its own (docs/domain.md §6.4: refunds are made by
+ * staff).
+ */
 export const PLATFORM_REFUND_POLICY =
   'If the course is not right for you, reply to your receipt and ask for a refund: we refund what you paid, in full ' +
   'or in part, the way you paid. A full refund ends your access to the course, and a team purchase’s seats with it.';
@@ -61,7 +64,7 @@ async function instructorsOf(db: Db, productId: string): Promise<Instructor[]> {
 async function curriculumOf(learning: LearningService, course: { id: string }): Promise<CurriculumCourse | null> {
   let view;
   try {
-    // As a signed-out visitor sees it: what is free is decided inside the course (DOMAIN §11).
+    // As a signed-out visitor sees it: what is free is decided inside the course (docs/domain.md §11).
     view = await learning.course(course.id, { user: null, country: '' });
   } catch (error) {
     if (error instanceof AppError && error.code === 'not-found') return null; // private: not on the sales page
@@ -100,7 +103,7 @@ interface Deps {
   clock: Clock;
   caches: ReadCaches;
   learning: LearningService;
-  /** Days a buyer may give their purchase to someone else (DOMAIN §8). */
+  /** Days a buyer may give their purchase to someone else (docs/domain.md §8). */
   transferWindowDays: number;
 }
 

@@ -54,7 +54,7 @@ export interface FaqItem {
   answer: string;
 }
 
-/** A lesson as the sales page lists it: never its body. Free lessons are open to everyone (DOMAIN §11). */
+/** A lesson as the sales page lists it: never its body. Free lessons are open to everyone (docs/domain.md §11). */
 export interface CurriculumLesson {
   id: string;
   slug: string | null;
@@ -87,7 +87,7 @@ export interface CurriculumCourse {
   durationMinutes: number;
 }
 
-/** An owner or contributor of the product (its revenue splits, DOMAIN §9), by the name they show. */
+/** An owner or contributor of the product (its revenue splits, docs/domain.md §9), by the name they show. */
 export interface Instructor {
   name: string;
   bio: string | null;

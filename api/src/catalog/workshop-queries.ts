@@ -20,7 +20,7 @@ const SESSION_COLUMNS = [
   's.sequence',
 ];
 
-/** Who holds a product themselves (DOMAIN §7: a team purchase grants nothing until its buyer takes a seat). */
+/** Who holds a product themselves (docs/domain.md §7: a team purchase grants nothing until its buyer takes a seat). */
 const holds = (q: Knex.QueryBuilder, purchases = 'p') =>
   q.whereNull(`${purchases}.bulkCouponId`).whereIn(`${purchases}.status`, GRANTING_STATUSES);
 

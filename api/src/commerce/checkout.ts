@@ -113,7 +113,7 @@ function discountLabel(quote: Quote): string {
 }
 
 /**
- * Checkout and fulfilment (DOMAIN §6). A checkout is quoted and recorded by us, paid at the provider, and
+ * Checkout and fulfilment (docs/domain.md §6.2). A checkout is quoted and recorded by us, paid at the provider, and
  * fulfilled exactly once by `fulfil`, which the provider's webhook and the thank-you page both call: the
  * checkout row is locked, and only the call that finds it open writes the purchase, charge, customer and
  * coupon use, and sends the email (after commit). The settlement's steps are in settle-steps.ts, its SQL in
@@ -451,7 +451,7 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
 
     /**
      * The thank-you page's answer: the settlement, and for a team purchase its team (the whole team's seats), since
-     * a team purchase opens no course until its buyer takes a seat (DOMAIN §7). The receipt's address and the
+     * a team purchase opens no course until its buyer takes a seat (docs/domain.md §7). The receipt's address and the
      * team's invite link (a bearer link to a seat) are said only to the buyer signed in, or in the first hour after
      * the purchase (the buyer's browser coming back from paying): a thank-you address shared later shows neither.
      */
@@ -488,7 +488,8 @@ export function checkoutService({ db, clock, config, logger, outbox, quotes, pro
               currency: receipt.currency,
               invoiceId: receipt.invoiceId,
               email: forTheBuyer ? receipt.email : null,
-              // A team purchase opens nothing until its buyer takes a seat (DOMAIN §7): its step is the team page.
+              // A team purchase opens nothing until its buyer takes a seat (docs/domain.md §7): its step is the team
+              // page.
               coursePath: team ? null : await leadInPath(db, receipt.product.id),
             }
           : null,

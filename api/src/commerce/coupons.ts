@@ -23,7 +23,7 @@ export function problemFor(problem: CouponProblem, precise: boolean): CouponProb
   return precise ? problem : 'coupon-not-valid';
 }
 
-/** Why a coupon cannot be used for this product now (DOMAIN §4), or null when it can. */
+/** Why a coupon cannot be used for this product now (docs/domain.md §4), or null when it can. */
 export function couponProblem(coupon: Coupon | undefined, productId: string, now: Date): CouponProblem | null {
   if (!coupon) return 'coupon-not-found';
   if (coupon.status !== 'active') return 'coupon-inactive';

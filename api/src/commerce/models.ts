@@ -98,7 +98,7 @@ export class Checkout extends table('checkouts') {
   declare city: string | null;
   declare state: string | null;
   declare amountTotal: number;
-  /** Upgrade credit taken off (DOMAIN §5.3); the invoice shows it as its own line. */
+  /** Upgrade credit taken off (docs/domain.md §5.3); the invoice shows it as its own line. */
   declare creditAmount: number;
   /** What the upgrade's source was worth when quoted: a refund since then makes settlement refuse the upgrade. */
   declare upgradeBasis: number | null;
@@ -110,7 +110,10 @@ export class Checkout extends table('checkouts') {
   declare updatedAt: Date;
 }
 
-/** Someone a team's owner removed: the team's invite link refuses them until the owner lets them back in (DOMAIN §7). */
+/**
+ * Someone a team's owner removed: the team's invite link refuses them until the owner lets them back in
+ * (docs/domain.md §7).
+ */
 export class TeamSeatRevocation extends table('teamSeatRevocations') {
   declare id: string;
   declare couponId: string;

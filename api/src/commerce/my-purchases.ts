@@ -31,7 +31,7 @@ export function myPurchases({ db }: { db: Db }) {
           'c.usedCount',
           'c.bulkPurchaseId',
           'co.quantity',
-          // A team purchase opens nothing until its buyer takes a seat of it (DOMAIN §7).
+          // A team purchase opens nothing until its buyer takes a seat of it (docs/domain.md §7).
           ownerHasSeatColumn(db, 'p.bulkCouponId', 'p.userId'),
         );
       const courses = await coursesOfProducts(db, [...new Set(rows.map((r) => r.productId as string))]);

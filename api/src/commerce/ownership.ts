@@ -8,8 +8,8 @@ export interface Holding {
 }
 
 /**
- * The purchase that gives someone a course themselves (DOMAIN §5.5, §7): bought on their own or a team seat taken,
- * and still granting access. A team purchase is not one: it grants nothing until its buyer takes a seat.
+ * The purchase that gives someone a course themselves (docs/domain.md §5.5, §7): bought on their own or a team seat
+ * taken, and still granting access. A team purchase is not one: it grants nothing until its buyer takes a seat.
  * `except` leaves out a purchase (the upgrade source of a checkout that unlocks it).
  */
 export async function holdingOf(

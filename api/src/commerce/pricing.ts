@@ -153,7 +153,7 @@ export function quote(input: PricingInput): Quote {
   for (const other of ranked) if (other !== best) notApplied.push({ kind: other.kind, reason: 'saves-less' });
 
   // The upgrade credit comes off after the discount, so the source's price plus the upgrade's never exceeds what the
-  // target costs today (DOMAIN §5.3).
+  // target costs today (docs/domain.md §5.3).
   const discounted = fullPrice - (best?.amount ?? 0);
   const credit = single ? Math.min(Math.max(0, input.upgradeCredit), discounted) : 0;
   let finalPrice = discounted - credit;

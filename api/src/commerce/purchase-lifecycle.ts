@@ -17,8 +17,8 @@ import type { BanResult, RefundResult } from './schemas';
 import { cancelOpenTransfers } from './transfers';
 
 /**
- * The only edges a purchase's status may move along (DOMAIN §6). Refunded, Banned and Revoked are final, so a late
- * or duplicated provider event can never undo a newer state.
+ * The only edges a purchase's status may move along (docs/domain.md §6.1). Refunded, Banned and Revoked are final, so a
+ * late or duplicated provider event can never undo a newer state.
  */
 export const PURCHASE_EDGES: Record<PurchaseStatus, readonly PurchaseStatus[]> = {
   Valid: NON_GRANTING_STATUSES,
@@ -109,9 +109,9 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
   }
 
   /**
-   * A team purchase that ended takes the seats it bought out of its team (DOMAIN §7): when no other purchase of the
-   * team is live (or disputed) the team closes and every seat ends; otherwise the team shrinks by its seats, and if more people
-   * hold seats than remain, the latest to join lose theirs.
+   * A team purchase that ended takes the seats it bought out of its team (docs/domain.md §7): when no other purchase of
+   * the team is live (or disputed) the team closes and every seat ends; otherwise the team shrinks by its seats, and if
+   * more people hold seats than remain, the latest to join lose theirs.
    */
   async function takeSeatsBack(
     trx: Knex.Transaction,
@@ -307,8 +307,8 @@ export function purchaseLifecycle({ db, logger, outbox, provider }: Deps) {
             'Nothing was paid for this purchase (a free redemption or a team seat), so there is nothing to refund.',
           );
         }
-        // A spent upgrade credit (DOMAIN §5.3): the upgrade bought with it is refunded first, or the credit would be
-        // paid back twice.
+        // A spent upgrade credit (docs/domain.md §5.3): the upgrade bought with it is refunded first, or the credit
+        // would be paid back twice.
         const upgrade = await trx('purchases')
           .where({ upgradedFromId: purchase.id })
           .whereNot({ status: 'Refunded' })

@@ -126,7 +126,7 @@ export interface QuotePreview {
   /** An owned upgradable purchase that gives no credit, and why (paid in another currency: amounts are not converted). */
   upgradeRefused: { fromPurchaseId: string; reason: 'other-currency'; message: string } | null;
   team: { seats: number; existingSeats: number } | null;
-  /** The team tiers (DOMAIN §5): seats bought, now and before → discount; the product page lists them. */
+  /** The team tiers (docs/domain.md §5.2): seats bought, now and before → discount; the product page lists them. */
   teamTiers: readonly TeamTier[];
 }
 
@@ -222,7 +222,7 @@ export interface Invoice {
   line: { description: string; quantity: number; unitAmount: number; subtotal: number };
   /** The percentage discount (sale, coupon, team tier, regional price); 0 when none. */
   discount: number;
-  /** Upgrade credit for an owned purchase, taken off after the discount (DOMAIN §5.3); 0 when none. */
+  /** Upgrade credit for an owned purchase, taken off after the discount (docs/domain.md §5.3); 0 when none. */
   credit: number;
   total: number;
   refunded: number;
@@ -249,7 +249,9 @@ export interface RevokedMember {
   revokedAt: Date;
 }
 
-/** A team purchase as its owner (or staff) manages it (DOMAIN §7): /api/store/teams/:id and the team actions. */
+/**
+ * A team purchase as its owner (or staff) manages it (docs/domain.md §7): /api/store/teams/:id and the team actions.
+ */
 export interface TeamView {
   purchaseId: string;
   product: { id: string; name: string; slug: string | null };
@@ -272,7 +274,7 @@ export interface TeamSeat {
   name: string | null;
   status: PurchaseStatus;
   joinedAt: Date;
-  /** The team's buyer holding one of its seats (their team purchase alone grants no content, DOMAIN §7). */
+  /** The team's buyer holding one of its seats (their team purchase alone grants no content, docs/domain.md §7). */
   buyer: boolean;
   /** When and by whom an ended seat ended (null while held; `endedBy` null when not done by a person). */
   endedAt: Date | null;
@@ -319,7 +321,7 @@ export interface RedeemedSeat {
   coursePath: string;
 }
 
-/** A transfer's states (DOMAIN §8), listed once in api/src/shared/ for the apps' values too. */
+/** A transfer's states (docs/domain.md §8), listed once in api/src/shared/ for the apps' values too. */
 export type { TransferState };
 
 /**
@@ -333,7 +335,7 @@ export interface TransferPreview {
   recipientEmail: string;
 }
 
-/** Giving a purchase to someone else (DOMAIN §8), as the owner, the recipient or staff see it. */
+/** Giving a purchase to someone else (docs/domain.md §8), as the owner, the recipient or staff see it. */
 export interface TransferView {
   id: string;
   state: TransferState;

@@ -2,8 +2,8 @@ import type { Knex } from 'knex';
 import { GRANTING_STATUSES } from './models';
 
 /**
- * Seats (DOMAIN §2, §7). A team coupon's `maxUses` is the team's seats, however many purchases added to it, so a
- * team is counted once, by its coupon, never once per purchase; redeemed seats are inside their team's count.
+ * Seats (docs/domain.md §2, §7). A team coupon's `maxUses` is the team's seats, however many purchases added to it, so
+ * a team is counted once, by its coupon, never once per purchase; redeemed seats are inside their team's count.
  * Refunded, disputed and banned purchases give their seats back.
  */
 

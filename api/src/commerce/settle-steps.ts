@@ -175,7 +175,7 @@ export async function recordCharge(
 /**
  * Whether the checkout can still be fulfilled, decided under the locks. Someone who has the course already (a guest
  * who paid with an owning email, a second tab) gets the copy as a one-seat team to give away, never a duplicate
- * (DOMAIN §5.5). Refunded instead: an upgrade, and a regional-price copy, which as a seat would open the course
+ * (docs/domain.md §5.5). Refunded instead: an upgrade, and a regional-price copy, which as a seat would open the course
  * anywhere. Same-product payments are serialized by the product's lock, so two of them cannot both miss each other.
  */
 export async function checkFulfillable(
@@ -298,7 +298,7 @@ export async function grantAccess(
   const { checkout, buyer } = step;
   // A limited coupon's use was counted when the checkout began; an unlimited one's is counted now.
   if (checkout.couponId && !checkout.couponReserved) await countCouponUse(trx, checkout.couponId);
-  // The credit is spent: the source can no longer be given away (DOMAIN §5.3).
+  // The credit is spent: the source can no longer be given away (docs/domain.md §5.3).
   if (checkout.upgradeFromId && !checkout.team) await cancelOpenTransfers(trx, checkout.upgradeFromId);
   const settled = { status: 'fulfilled' as const, buyerUserId: buyer.id, ...(step.converted && { team: true }) };
   const status = checkout.restricted ? 'Restricted' : 'Valid';
@@ -308,7 +308,7 @@ export async function grantAccess(
 /**
  * Writes the purchase of a settled checkout (for teams also the team coupon, or more seats on it), settles the
  * checkout row and runs the writes that go with it; a Valid individual purchase gets its offer to be given to
- * someone else for `offerDays` (DOMAIN §8). An individual purchase is written in one statement.
+ * someone else for `offerDays` (docs/domain.md §8). An individual purchase is written in one statement.
  */
 async function writePurchase(
   trx: Knex.Transaction,

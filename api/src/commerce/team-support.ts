@@ -13,8 +13,8 @@ const HELD = 's.status = ANY(?::text[])';
 const TEAM_INACTIVE = 'This team is no longer active (its purchase ended): seats cannot be added to it.';
 
 /**
- * Support's tools for a team (DOMAIN §7) beyond what its owner does on the storefront: seats given without a charge,
- * and the team's whole roster, ended seats included.
+ * Support's tools for a team (docs/domain.md §7) beyond what its owner does on the storefront: seats given without a
+ * charge, and the team's whole roster, ended seats included.
  *
  * Seats added here are a comp: no purchase, no charge, no revenue-split line; the team coupon's `maxUses` grows, which
  * is how every seat of a team is counted (once, however many purchases or comps added to it). So they count against

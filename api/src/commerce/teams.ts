@@ -40,7 +40,7 @@ const revocationReason = (ownSeat: boolean, bySupport: boolean): string =>
       : "The team's owner removed this seat.";
 
 /**
- * Team purchases (DOMAIN §7): the owner's team page, seats claimed through the invite link, revoked seats.
+ * Team purchases (docs/domain.md §7): the owner's team page, seats claimed through the invite link, revoked seats.
  * Seats are taken with one conditional update on the team coupon, so N people racing for M free seats get M.
  */
 export function teamService({ db, config, outbox }: Deps) {

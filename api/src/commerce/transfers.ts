@@ -25,7 +25,7 @@ export type TransferRow = ModelObject<PurchaseUserTransfer>;
 
 /**
  * The purchase a transfer moves, with `upgraded` computed by the query (no column holds it): its credit paid for an
- * upgrade (DOMAIN §5.3), so it keeps its content but is no longer anyone else's to take.
+ * upgrade (docs/domain.md §5.3), so it keeps its content but is no longer anyone else's to take.
  */
 type PurchaseRow = Pick<
   Purchase,
@@ -62,8 +62,8 @@ function transferable(purchase: PurchaseRow): boolean {
 }
 
 /**
- * Purchase transfers (DOMAIN §8). Every move locks the purchase row first, as refunds, disputes and bans do, so a
- * transfer racing any of them ends in one consistent state. Expiry is applied before every read and by a sweep.
+ * Purchase transfers (docs/domain.md §8). Every move locks the purchase row first, as refunds, disputes and bans do, so
+ * a transfer racing any of them ends in one consistent state. Expiry is applied before every read and by a sweep.
  */
 export function transferService({ db, clock, config, logger, outbox, provider, limits }: Deps) {
   const windowEnd = (purchase: PurchaseRow) =>

@@ -41,7 +41,7 @@ const link = (lesson: OutlineLesson | undefined): LessonLink | null =>
   lesson ? { id: lesson.id, title: lesson.title, slug: lesson.slug } : null;
 
 /**
- * What learners see of courses (DOMAIN §11): outlines with progress, lessons behind their access rules, and the
+ * What learners see of courses (docs/domain.md §11): outlines with progress, lessons behind their access rules, and the
  * progress writes. Drafts and private content do not exist for learners (404).
  */
 export function learningService({
@@ -74,7 +74,7 @@ export function learningService({
   );
 
   /**
-   * The outline learners get (DOMAIN §11): free/paid is decided inside this course, but a lesson that another
+   * The outline learners get (docs/domain.md §11): free/paid is decided inside this course, but a lesson that another
    * course sells (held by a product, the lesson not free there) stays paid here, whatever this course's links say.
    */
   const outlineOf = caches.cached(async (courseId: string): Promise<CourseOutline> => {

@@ -7,7 +7,7 @@ export interface OutlineLesson {
   slug: string | null;
   moduleId: string;
   sectionId: string | null;
-  /** Marked free, or the first lesson of its module (DOMAIN §11): open to everyone. */
+  /** Marked free, or the first lesson of its module (docs/domain.md §11): open to everyone. */
   free: boolean;
   index: number;
 }

@@ -65,7 +65,9 @@ export interface ProductRef {
   slug: string | null;
 }
 
-/** Why a learner cannot open the paid lessons of a course (DOMAIN §11), with what they need to know to fix it. */
+/**
+ * Why a learner cannot open the paid lessons of a course (docs/domain.md §11), with what they need to know to fix it.
+ */
 export type Lock =
   | { reason: 'sign-in' }
   | { reason: 'purchase' }

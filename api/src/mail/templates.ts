@@ -37,7 +37,7 @@ export interface ReceiptLeadIn {
 /**
  * The receipt. Its first link signs the buyer in and leads into what they bought, guest or not: no second email to
  * ask for. The link's token is the email's secret (kept out of the outbox's bodies). A team purchase opens no course
- * by itself (DOMAIN §7): its receipt says so, and gives the buyer's "take your seat" step and the invite link.
+ * by itself (docs/domain.md §7): its receipt says so, and gives the buyer's "take your seat" step and the invite link.
  */
 export function receiptEmail(
   to: string,

@@ -1,6 +1,6 @@
 /**
- * The catalog's vocabulary (DOMAIN §2): what kinds of product there are, and the status a product or a price has
- * (archived ones are kept for the purchases that name them). One list for the API (models, schemas) and the console
+ * The catalog's vocabulary (docs/domain.md §2): what kinds of product there are, and the status a product or a price
+ * has (archived ones are kept for the purchases that name them). One list for the API (models, schemas) and the console
  * (its pickers and chips). No dependencies, so the apps take it as it is.
  */
 export const PRODUCT_TYPES = ['self-paced', 'live', 'cohort', 'membership'] as const;

@@ -1,6 +1,6 @@
 /**
- * What content can be (DOMAIN §11): its types, its publishing states, who may see it and the tier of its place in a
- * course. One list for the API (the models, the console's write schemas) and for the console (its pickers and
+ * What content can be (docs/domain.md §11): its types, its publishing states, who may see it and the tier of its place
+ * in a course. One list for the API (the models, the console's write schemas) and for the console (its pickers and
  * filters). No dependencies, so the apps take it as it is.
  */
 export const RESOURCE_TYPES = ['course', 'module', 'section', 'lesson', 'solution', 'page'] as const;

@@ -1,5 +1,5 @@
 /**
- * The finance vocabulary both sides list (DOMAIN §9): who a revenue split pays, the CSV exports and the periods
+ * The finance vocabulary both sides list (docs/domain.md §9): who a revenue split pays, the CSV exports and the periods
  * figures are summed by. One statement for the API (models, schemas, routes) and the console (its pickers and export
  * buttons). No dependencies, so the apps take it as it is.
  */

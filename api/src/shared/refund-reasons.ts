@@ -1,6 +1,6 @@
 /**
- * Why money went back to a buyer, as a fixed code (DOMAIN §6: refunds carry a reason): one list for the API (its
- * schema, the database's CHECK names the same codes, the refunds report) and the console (the refund dialog, the
+ * Why money went back to a buyer, as a fixed code (docs/domain.md §6.4: refunds carry a reason): one list for the API
+ * (its schema, the database's CHECK names the same codes, the refunds report) and the console (the refund dialog, the
  * report's labels). Staff choose among STAFF_REFUND_REASONS; the last two are written by the system only. No
  * dependencies, so the apps take it as it is.
  */

@@ -1,6 +1,6 @@
 /**
- * Revenue split arithmetic (DOMAIN §9), pure and in integer cents. Percentages are basis points of a basis point
- * (the column's four decimals: 1 = 0.0001 = 1/10,000).
+ * Revenue split arithmetic (docs/domain.md §9), pure and in integer cents. Percentages are basis points of a basis
+ * point (the column's four decimals: 1 = 0.0001 = 1/10,000).
  */
 
 import type { RecipientType } from './finance';

@@ -1,6 +1,6 @@
 /**
- * A transfer's states (DOMAIN §8) and which of them are still under way or may be canceled: one statement for the
- * API (its queries and rules), the storefront (whether to show the transfer control) and the console (its state
+ * A transfer's states (docs/domain.md §8) and which of them are still under way or may be canceled: one statement for
+ * the API (its queries and rules), the storefront (whether to show the transfer control) and the console (its state
  * chips and cancel button). No dependencies, so the apps take it as it is.
  */
 export const TRANSFER_STATES = [

@@ -4,7 +4,7 @@ import { deleteJson, getJson, patchJson, postJson, putJson } from './client';
 
 export type Progress = Wire<Learning.Progress>;
 export type LessonLink = Wire<Learning.LessonLink>;
-/** Why a learner cannot open the paid lessons of a course (DOMAIN §11). */
+/** Why a learner cannot open the paid lessons of a course (docs/domain.md §11). */
 export type Lock = Wire<Learning.Lock>;
 export type LessonItem = Wire<Learning.LessonItem>;
 /** GET /api/store/courses/:course */

@@ -7,7 +7,7 @@ export type TeamMember = Wire<Commerce.TeamMember>;
 /** Someone the owner removed from the team: they cannot take a seat through the invite link until let back in. */
 export type RevokedMember = Wire<Commerce.RevokedMember>;
 
-/** A team purchase as its owner manages it (DOMAIN §7). */
+/** A team purchase as its owner manages it (docs/domain.md §7). */
 export type TeamView = Wire<Commerce.TeamView>;
 
 /** What an invite link shows before anyone signs in. */

@@ -2,7 +2,7 @@ import type * as Commerce from '@contract/commerce/schemas';
 import type { DataAnswer, Wire } from '@contract/shared/wire';
 import { getJson, postJson } from './client';
 
-/** Giving a purchase to someone else (DOMAIN §8), as the owner or the recipient sees it. */
+/** Giving a purchase to someone else (docs/domain.md §8), as the owner or the recipient sees it. */
 export type TransferView = Wire<Commerce.TransferView>;
 
 const purchaseTransferPath = (purchaseId: string) => `/api/store/purchases/${encodeURIComponent(purchaseId)}/transfer`;

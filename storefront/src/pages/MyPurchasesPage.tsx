@@ -157,7 +157,7 @@ function PurchaseItem({ purchase, courses, studying }: ItemProps) {
   );
 }
 
-/** The purchase status in plain words; a team purchase never claims access (DOMAIN §7). */
+/** The purchase status in plain words; a team purchase never claims access (docs/domain.md §7). */
 function describeStatus(purchase: MyPurchase, studying: boolean): string {
   if (purchase.team && grantsAccess(purchase)) {
     if (purchase.team.ownerHasSeat) return 'Active team purchase: you have taken a seat.';

@@ -238,8 +238,8 @@ function StartLearning({ receipt }: { receipt: Receipt | null }) {
 }
 
 /**
- * A team purchase opens no course by itself (DOMAIN §7): its seats are ready, the buyer takes one on the team page
- * like anyone else ("take your seat"), and shares the invite link, shown here too.
+ * A team purchase opens no course by itself (docs/domain.md §7): its seats are ready, the buyer takes one on the team
+ * page like anyone else ("take your seat"), and shares the invite link, shown here too.
  */
 function TeamReady({ team, email }: { team: NonNullable<CheckoutState['team']>; email: string | null }) {
   const { state } = useSession();

@@ -9,7 +9,10 @@ import { failedTo } from '../useConfirmation';
 import { useAction } from '../useAction';
 import { isOpenTransfer } from '../../../api/src/shared/transfer-states';
 
-/** Only a valid, individual purchase can be given away (DOMAIN §8); the API says whether its window is still open. */
+/**
+ * Only a valid, individual purchase can be given away (docs/domain.md §8); the API says whether its window is still
+ * open.
+ */
 export function mayTransfer(purchase: MyPurchase): boolean {
   return purchase.status === 'Valid' && !purchase.team && !purchase.seat;
 }

@@ -55,7 +55,8 @@ async function checkAuthor({ actor }: WriteHook, _operation: string, _input: Row
 
 /**
  * A link belongs to its parent: contributors may add, move, retier or remove links only under their own content,
- * and link in (or retier) only content they created too (DOMAIN §11): nobody's paid lesson lands in a course they control.
+ * and link in (or retier) only content they created too (docs/domain.md §11): nobody's paid lesson lands in a course
+ * they control.
  */
 async function checkLinkAuthor(
   { trx, actor }: WriteHook,

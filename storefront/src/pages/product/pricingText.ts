@@ -31,7 +31,7 @@ export function countryName(code: string): string {
   }
 }
 
-/** A team tier of DOMAIN §5 (seats bought, now and before → discount), as the quote answer carries them. */
+/** A team tier of docs/domain.md §5.2 (seats bought, now and before → discount), as the quote answer carries them. */
 type TeamTier = QuoteAnswer['teamTiers'][number];
 
 /** The tier `seats` reach among the quote's `tiers`; 1–4 seats get none. */
