@@ -1,12 +1,20 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../seeds/factories';
-import { CONSOLE_WIDTHS, checkScreen, signedInContext, useDemoSite } from '../support/browser';
+import { createProduct, createUser } from '../../seeds/factories';
+import {
+  CONSOLE_WIDTHS,
+  buyThroughSite,
+  checkScreen,
+  chooseOption,
+  signedInContext,
+  useDemoSite,
+} from '../support/browser';
 import { seedEverything } from '../support/everything';
 
 /**
  * The console as support and admins use it day to day: a role change read on the person's timeline, support's
- * dashboard (their work, no finance figure), and a count left empty saying so in words.
+ * dashboard (their work, no finance figure), finance's dashboard in one currency at a time, and a count left empty
+ * saying so in words.
  */
 describe('role changes, support’s dashboard and counts left empty (Chromium)', () => {
   let fixture: Awaited<ReturnType<typeof seedEverything>>;
@@ -87,6 +95,54 @@ describe('role changes, support’s dashboard and counts left empty (Chromium)',
       .click();
     await page.getByText('bounced@example.com').waitFor();
     expect(decodeURIComponent(page.url())).toContain('"status":"failed"');
+  });
+
+  it('shows finance the dashboard’s money in one currency at a time, yen in whole yen', async () => {
+    // The seeded dollar sales, and now one course sold in yen (¥4,980 less the site's default coupon): amounts in
+    // jpy are whole yen.
+    const yen = await createProduct(site().db, { name: 'Yen Course', unitAmount: 4_980, currency: 'jpy' });
+    await buyThroughSite(site().baseUrl, yen.id, 'yen.buyer@example.com');
+    const { amount: gross, fee } = await site().db('merchantCharges').where({ currency: 'jpy' }).first('amount', 'fee');
+    const net = Number(
+      (await site().db('splitLines').where({ currency: 'jpy' }).sum({ total: 'amount' }).first())!.total,
+    );
+    expect(net).toBe(gross - fee);
+    const inYen = (amount: number) =>
+      new Intl.NumberFormat('en-US', { style: 'currency', currency: 'JPY' }).format(amount);
+
+    const page = await open(['finance'], '');
+    const totals = page.getByRole('region', { name: 'Totals' });
+    const figure = (name: string) =>
+      totals.locator('.MuiCard-root').filter({ has: page.getByRole('heading', { name, exact: true }) });
+    // By default the currency sold most in the period: the seeded dollars.
+    await figure('Revenue')
+      .getByText(/^\$[\d,]+\.\d\d$/)
+      .waitFor();
+    expect(await page.getByRole('combobox', { name: 'Currency' }).textContent()).toBe('USD');
+    expect(await page.getByText(/¥/).count()).toBe(0);
+
+    await chooseOption(page, 'Currency', 'JPY', { exact: true });
+    await figure('Revenue').getByText(inYen(gross), { exact: true }).waitFor();
+    await figure('Net revenue').getByText(inYen(net), { exact: true }).waitFor();
+    await figure('Purchases').getByText('1', { exact: true }).waitFor();
+    expect(await figure('Net revenue').textContent()).toContain(`After ${inYen(fee)} in fees, ¥0 refunded`);
+    // Only the yen sale, and every figure in whole yen: no dollar amount, no decimals.
+    const topProducts = page.getByRole('table', { name: 'Top products' });
+    expect(await topProducts.getByRole('row').allTextContents()).toEqual([
+      'ProductPurchasesNet revenue',
+      `Yen Course1${inYen(net)}`,
+    ]);
+    await page.getByText('Show the figures as a table').click();
+    const today = page.getByRole('table', { name: 'Revenue per day, last 30 days' }).getByRole('row').last();
+    expect(await today.getByRole('cell').allTextContents()).toEqual([inYen(gross), '¥0', inYen(net), '1']);
+    expect(await page.getByText(/\$\d/).count()).toBe(0);
+    expect(await page.getByText(/¥[\d,]*\.\d/).count()).toBe(0);
+    for (const [width, height] of CONSOLE_WIDTHS) {
+      await page.setViewportSize({ width, height });
+      expect(await page.getByRole('combobox', { name: 'Currency' }).isVisible(), `switch at ${width} px`).toBe(true);
+      expect(await figure('Revenue').getByText(inYen(gross), { exact: true }).isVisible()).toBe(true);
+    }
+    await checkScreen(page, 'console-dashboard-yen', { widths: CONSOLE_WIDTHS });
   });
 
   it('says in words that a coupon’s Max uses and a product’s Seats need a count, never a code', async () => {
