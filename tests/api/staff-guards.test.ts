@@ -88,6 +88,20 @@ describe('staff accounts and what support may do to them', () => {
       expect(await count('viewAsSessions', { learnerUserId: id })).toBe(0);
       expect(await count('auditLogs', { recordId: id })).toBe(audits);
 
+      // Their bio is the sales page's copy beside their courses: support keeps it, on its own.
+      const bio = await as(support, request(app()).put(`/api/admin/users/${id}`)).send({ bio: 'Teaches generics.' });
+      expect(bio.status).toBe(200);
+      expect(await db()('users').where({ id }).first()).toMatchObject({
+        bio: 'Teaches generics.',
+        name: staff.user.name,
+      });
+      const bioAndName = await as(support, request(app()).put(`/api/admin/users/${id}`)).send({
+        bio: 'Teaches conditional types.',
+        name: 'Renamed by support',
+      });
+      expect(bioAndName.status).toBe(403);
+      expect((await db()('users').where({ id }).first()).bio).toBe('Teaches generics.');
+
       // An administrator may (blocking last: it signs them out).
       if (role !== 'admin') {
         expect(

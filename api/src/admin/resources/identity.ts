@@ -40,8 +40,10 @@ async function checkUserWrite(
   }
   const message = 'Only administrators can change roles.';
   if ('roles' in input && !isAdmin) throw new AppError('forbidden', message, { roles: message });
-  // Renaming oneself is one's own business; anything else on a staff account is an administrator's.
-  if (current && current.id !== actor.id) assertMayManage({ roles: currentRoles }, actor, 'change');
+  // Renaming oneself is one's own business, and a staff member's bio is sales-page copy that support keeps (it shows
+  // beside their courses); anything else on a staff account is an administrator's.
+  const onlyBio = Object.keys(input).every((field) => field === 'bio');
+  if (current && current.id !== actor.id && !onlyBio) assertMayManage({ roles: currentRoles }, actor, 'change');
   if (!('roles' in input)) return;
   const removesAdmin = currentRoles.includes('admin') && !(input.roles as string[]).includes('admin');
   if (removesAdmin && current?.id === actor.id) {
