@@ -1,32 +1,26 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../api/src/config';
 import { createDb } from '../../api/src/db/connection';
 import { pendingMigrations } from '../../api/src/db/migrations';
 import { openDatabase, SchemaBehindError } from '../../api/src/db/open';
 import { createLogger } from '../../api/src/logger';
 import { testConfig } from '../support/app';
-import { withClient, withDatabase } from '../support/database-server';
+import { createEmptyDatabase } from '../support/db';
 
 const run = promisify(execFile);
 
 /** An empty database (no schema), as a new deployment's server has before its first release. */
 async function emptyDatabase(): Promise<string> {
-  const serverUrl = inject('databaseServerUrl');
-  const name = `${inject('templateDatabase').replace(/_template$/, '')}_release_${randomBytes(4).toString('hex')}`;
-  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
-  made.push(name);
-  return withDatabase(serverUrl, name);
+  const database = await createEmptyDatabase('release');
+  made.push(database);
+  return database.url;
 }
-const made: string[] = [];
+const made: { drop(): Promise<void> }[] = [];
 
 afterAll(async () => {
-  for (const name of made)
-    await withClient(inject('databaseServerUrl'), (client) =>
-      client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-    );
+  for (const database of made) await database.drop();
 });
 
 describe('migrations as the release step, and the pool a replica opens', () => {

@@ -39,6 +39,19 @@ export async function createTestDatabase(): Promise<TestDatabase & { drop(): Pro
   };
 }
 
+/** An empty database (no schema), as a new deployment's server has before its first release. */
+export async function createEmptyDatabase(label: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const serverUrl = inject('databaseServerUrl');
+  const name = `${inject('templateDatabase').replace(/_template$/, '')}_${label}_${randomBytes(4).toString('hex')}`;
+  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  return {
+    url: withDatabase(serverUrl, name),
+    async drop() {
+      await withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
+
 /** One database for the whole test file; the getter is valid inside tests and hooks. */
 export function useTestDatabase(): () => TestDatabase {
   let current: (TestDatabase & { drop(): Promise<void> }) | undefined;

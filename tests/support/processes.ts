@@ -32,9 +32,9 @@ export interface Started {
 }
 
 /** Runs `npm start` in its own process group, as a terminal would (Ctrl-C reaches the whole group). */
-export function npmStart(env: NodeJS.ProcessEnv): Started {
+export function npmStart(env: NodeJS.ProcessEnv, cwd = PROJECT_ROOT): Started {
   const child = spawn('npm', ['start', '--silent'], {
-    cwd: PROJECT_ROOT,
+    cwd,
     env,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
