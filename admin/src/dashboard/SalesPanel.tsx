@@ -10,6 +10,34 @@ import { useDashboard } from './useDashboard';
 
 const PERIODS = [7, 30, 90] as const;
 
+/** One of a few values, picked from a small menu: the period, the currency. */
+function Choice(props: {
+  label: string;
+  value: string;
+  /** Each value with its words. */
+  options: [string, string][];
+  onChange(value: string): void;
+  width: number;
+}) {
+  return (
+    <TextField
+      select
+      size="small"
+      fullWidth={false}
+      label={props.label}
+      value={props.value}
+      onChange={(event) => props.onChange(event.target.value)}
+      sx={{ width: props.width }}
+    >
+      {props.options.map(([value, words]) => (
+        <MenuItem key={value} value={value}>
+          {words}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
 /**
  * Staff's figures for the last 7, 30 or 90 days. Finance and admins: totals, revenue per day and the top products, in
  * one currency (the one sold most, or the one chosen when the period has several); support (the API sends them no
@@ -31,37 +59,21 @@ export function SalesPanel() {
           {translate('finance.dashboard.sales')}
         </Typography>
         <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-          <TextField
-            select
-            size="small"
-            fullWidth={false}
+          <Choice
             label={translate('finance.dashboard.period')}
-            value={days}
-            onChange={(event) => setDays(Number(event.target.value))}
-            sx={{ width: 180 }}
-          >
-            {PERIODS.map((n) => (
-              <MenuItem key={n} value={n}>
-                {translate('finance.dashboard.lastDays', { smart_count: n })}
-              </MenuItem>
-            ))}
-          </TextField>
+            value={String(days)}
+            options={PERIODS.map((n) => [String(n), translate('finance.dashboard.lastDays', { smart_count: n })])}
+            onChange={(n) => setDays(Number(n))}
+            width={180}
+          />
           {currency && currencies.length > 1 ? (
-            <TextField
-              select
-              size="small"
-              fullWidth={false}
+            <Choice
               label={translate('finance.dashboard.currency')}
               value={currency}
-              onChange={(event) => setChosen(event.target.value)}
-              sx={{ width: 140 }}
-            >
-              {currencies.map((c) => (
-                <MenuItem key={c} value={c}>
-                  {c.toUpperCase()}
-                </MenuItem>
-              ))}
-            </TextField>
+              options={currencies.map((c) => [c, c.toUpperCase()])}
+              onChange={setChosen}
+              width={140}
+            />
           ) : null}
         </Box>
       </Box>
