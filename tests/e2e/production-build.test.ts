@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -26,18 +26,21 @@ function npmRun(release: string, args: string[], env: NodeJS.ProcessEnv) {
 }
 
 /**
- * What `npm ci --omit=dev` installs, taken from this checkout's node_modules (the packages `npm ls --omit=dev`
- * lists, at the same places) instead of downloaded again. Hard links: the release only reads them.
+ * What `npm ci --omit=dev` installs: the packages the release's lockfile marks as not for development (`npm ls
+ * --omit=dev`), at the same places, taken from this checkout's node_modules (installed from the same lockfile)
+ * instead of downloaded again; other platforms' optional packages are not there, as npm ci skips them. Hard links:
+ * the release only reads them.
  */
 function installProductionPackages(release: string): void {
-  const listed = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
-    cwd: PROJECT_ROOT,
+  const listed = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable', '--package-lock-only'], {
+    cwd: release,
     encoding: 'utf8',
   });
   const packages = listed
     .split('\n')
-    .map((line) => path.relative(PROJECT_ROOT, line))
-    .filter((relative) => /^(api\/)?node_modules\/(@[^/]+\/)?[^/]+$/.test(relative));
+    .map((line) => path.relative(release, line))
+    .filter((relative) => /^(api\/)?node_modules\/(@[^/]+\/)?[^/]+$/.test(relative))
+    .filter((relative) => existsSync(path.join(PROJECT_ROOT, relative)));
   const copy = (flags: string) =>
     spawnSync('cp', [flags, '--parents', '-t', release, ...new Set(packages)], { cwd: PROJECT_ROOT });
   if (copy('-al').status !== 0) expect(copy('-a').status).toBe(0); // another filesystem: copies, not links
