@@ -39,8 +39,8 @@ const REFUNDS = `count(DISTINCT (merchant_charge_id, reference)) FILTER (WHERE k
  * The console's front page over the last N days. Those who read the Finance page see money and activity: net
  * revenue is the split ledger's total, the very figure the Finance page shows for the same days (after the
  * provider's fees, refunds and disputes); gross is what was charged; refunds are counted when made, in part or in
- * full; money, sales and refunds are those of one currency, as on the Finance page. Everyone else (support) sees the work counted, without a finance figure: sales and refunds, disputes still
- * open, emails that failed.
+ * full; money, sales and refunds are those of one currency, as on the Finance page. Everyone else (support) sees
+ * the work counted, without a finance figure: sales and refunds, disputes still open, emails that failed.
  */
 export function dashboardService({ db, clock }: { db: Db; clock: Clock }) {
   function period(days: number) {
