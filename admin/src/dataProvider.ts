@@ -72,7 +72,7 @@ export interface ConsoleApi {
   ) => Promise<{ data: Wire<Dashboard> }>;
   /** GET /api/admin/finance/summary (api/src/finance/summary.ts): the split ledger over whole UTC days, at most 366. */
   getFinanceSummary: (
-    period: Pick<PeriodQuery, 'from' | 'to'>,
+    period: Pick<PeriodQuery, 'from' | 'to'> & { currency?: string },
     options?: QueryOptions,
   ) => Promise<{ data: Wire<FinanceSummaryAnswer> }>;
   /** GET /api/admin/reports/refunds (api/src/finance/reports.ts): a period's refunds by reason and product. */
@@ -228,7 +228,8 @@ export const dataProvider: ConsoleDataProvider = {
   retryJob: async (id) => ({ data: await post(path`/jobs/${id}/retry`) }),
   getDashboard: ({ days, currency }, options) =>
     getAnswer(path`/dashboard`, { days: String(days), ...(currency ? { currency } : {}) }, options),
-  getFinanceSummary: ({ from, to }, options) => getAnswer(path`/finance/summary`, { from, to }, options),
+  getFinanceSummary: ({ from, to, currency }, options) =>
+    getAnswer(path`/finance/summary`, { from, to, ...(currency ? { currency } : {}) }, options),
   getRefundReport: ({ from, to, currency }, options) =>
     getAnswer(path`/reports/refunds`, { from, to, currency }, options),
   getDisputeReport: ({ from, to, currency }, options) =>

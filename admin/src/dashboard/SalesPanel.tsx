@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { Box, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Box, Stack, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
+import { Choice, currencyOptions } from '../common/Choice';
 import { FiguresFailed, FiguresLoading } from '../common/Figures';
 import { RevenueCard } from './RevenueCard';
 import { SalesTotals } from './SalesTotals';
@@ -9,34 +10,6 @@ import { TopProductsCard } from './TopProductsCard';
 import { useDashboard } from './useDashboard';
 
 const PERIODS = [7, 30, 90] as const;
-
-/** One of a few values, picked from a small menu: the period, the currency. */
-function Choice(props: {
-  label: string;
-  value: string;
-  /** Each value with its words. */
-  options: [string, string][];
-  onChange(value: string): void;
-  width: number;
-}) {
-  return (
-    <TextField
-      select
-      size="small"
-      fullWidth={false}
-      label={props.label}
-      value={props.value}
-      onChange={(event) => props.onChange(event.target.value)}
-      sx={{ width: props.width }}
-    >
-      {props.options.map(([value, words]) => (
-        <MenuItem key={value} value={value}>
-          {words}
-        </MenuItem>
-      ))}
-    </TextField>
-  );
-}
 
 /**
  * Staff's figures for the last 7, 30 or 90 days. Finance and admins: totals, revenue per day and the top products, in
@@ -50,8 +23,7 @@ export function SalesPanel() {
   const { data, error, isError, isPlaceholderData, refetch } = useDashboard(days, chosen);
   // Amounts in two currencies do not add up: one at a time, switched between when the period has several.
   const currency = data?.view === 'finance' ? (chosen ?? data.currency) : undefined;
-  const currencies =
-    data?.view === 'finance' ? [...new Set([...data.currencies, data.currency, currency!])].sort() : [];
+  const currencies = data?.view === 'finance' ? currencyOptions(data.currencies, data.currency, currency) : [];
   return (
     <Stack spacing={2}>
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap' }}>
@@ -70,7 +42,7 @@ export function SalesPanel() {
             <Choice
               label={translate('finance.dashboard.currency')}
               value={currency}
-              options={currencies.map((c) => [c, c.toUpperCase()])}
+              options={currencies}
               onChange={setChosen}
               width={140}
             />

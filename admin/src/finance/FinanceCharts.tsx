@@ -33,9 +33,10 @@ function useLedgerSeries(rows: LedgerAmounts[]): MoneySeries[] {
 export function RevenueOverTimeChart({
   points,
   bucket,
+  currency,
   title,
   description,
-}: Omit<ChartProps, 'summary'> & { points: LedgerPoint[]; bucket: Bucket }) {
+}: Omit<ChartProps, 'summary'> & { points: LedgerPoint[]; bucket: Bucket; currency: string }) {
   return (
     <MoneyBarChart
       categories={points.map((p) => p.start)}
@@ -45,6 +46,7 @@ export function RevenueOverTimeChart({
       height={300}
       title={title}
       description={description}
+      currency={currency}
     />
   );
 }
@@ -64,6 +66,7 @@ export function ProductRevenueChart({ summary, title, description }: ChartProps)
       height={Math.max(180, products.length * 44 + 90)}
       title={title}
       description={description}
+      currency={summary.currency}
     />
   );
 }
@@ -86,7 +89,7 @@ export function RecipientShareChart({ summary, title, description }: ChartProps)
       series={[
         {
           data: slices,
-          valueFormatter: (item: { value: number }) => formatMoney(item.value),
+          valueFormatter: (item: { value: number }) => formatMoney(item.value, summary.currency),
           innerRadius: 50,
           paddingAngle: 1,
           cornerRadius: 3,

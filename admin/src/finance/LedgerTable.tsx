@@ -4,7 +4,8 @@ import { useTranslate } from 'react-admin';
 import { formatMoney } from '../common/money';
 import type { LedgerAmounts } from './api';
 
-// The cells every ledger table shares: net sales, refunds, disputes and total, and the footer that sums them.
+// The cells every ledger table shares: net sales, refunds, disputes and total in the page's currency, and the footer
+// that sums them.
 
 const AMOUNTS = ['sales', 'refunds', 'disputes', 'total'] as const;
 
@@ -21,12 +22,12 @@ export function AmountHeads() {
   );
 }
 
-export function AmountCells({ row }: { row: LedgerAmounts }) {
+export function AmountCells({ row, currency }: { row: LedgerAmounts; currency: string }) {
   return (
     <>
       {AMOUNTS.map((amount) => (
         <TableCell key={amount} align="right">
-          {formatMoney(row[amount])}
+          {formatMoney(row[amount], currency)}
         </TableCell>
       ))}
     </>
@@ -34,7 +35,17 @@ export function AmountCells({ row }: { row: LedgerAmounts }) {
 }
 
 /** The period's totals under the rows; `span` cells for the label, `extra` cells after the amounts. */
-export function TotalRow({ totals, span = 1, extra }: { totals: LedgerAmounts; span?: number; extra?: ReactNode }) {
+export function TotalRow({
+  totals,
+  currency,
+  span = 1,
+  extra,
+}: {
+  totals: LedgerAmounts;
+  currency: string;
+  span?: number;
+  extra?: ReactNode;
+}) {
   const translate = useTranslate();
   return (
     <TableFooter sx={{ '& td, & th': { color: 'text.primary', fontWeight: 600, fontSize: '0.875rem' } }}>
@@ -42,7 +53,7 @@ export function TotalRow({ totals, span = 1, extra }: { totals: LedgerAmounts; s
         <TableCell component="th" scope="row" colSpan={span}>
           {translate('finance.ledger.total')}
         </TableCell>
-        <AmountCells row={totals} />
+        <AmountCells row={totals} currency={currency} />
         {extra}
       </TableRow>
     </TableFooter>

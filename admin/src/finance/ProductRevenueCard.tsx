@@ -23,7 +23,7 @@ export function ProductRevenueCard({ data }: { data: FinanceSummary }) {
           ? translate('finance.products.caption', {
               smart_count: products.length,
               name: top.name,
-              total: formatMoney(top.total),
+              total: formatMoney(top.total, data.currency),
             })
           : span
       }
@@ -44,7 +44,7 @@ export function ProductRevenueCard({ data }: { data: FinanceSummary }) {
                 <AmountHeads />
               </TableRow>
             </TableHead>
-            <ProductRows products={products} cells={(p) => <AmountCells row={p} />} />
+            <ProductRows products={products} cells={(p) => <AmountCells row={p} currency={data.currency} />} />
           </>
         ) : null
       }

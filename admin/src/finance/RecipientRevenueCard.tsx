@@ -19,7 +19,7 @@ export function RecipientRevenueCard({ data }: { data: FinanceSummary }) {
   const caption = top
     ? [
         translate('finance.recipients.caption', {
-          total: formatMoney(totals.total),
+          total: formatMoney(totals.total, data.currency),
           name: recipientLabel(top, translate),
           share: share(top.total),
         }),
@@ -68,13 +68,14 @@ export function RecipientRevenueCard({ data }: { data: FinanceSummary }) {
                     </TableCell>
                   )}
                   <TableCell>{translate(`finance.recipients.types.${r.type}`)}</TableCell>
-                  <AmountCells row={r} />
+                  <AmountCells row={r} currency={data.currency} />
                   <TableCell align="right">{share(r.total)}</TableCell>
                 </TableRow>
               ))}
             </TableBody>
             <TotalRow
               totals={totals}
+              currency={data.currency}
               span={2}
               extra={<TableCell align="right">{totals.total > 0 ? '100%' : '—'}</TableCell>}
             />

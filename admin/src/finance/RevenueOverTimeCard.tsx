@@ -11,6 +11,7 @@ import { bucketFor, bucketLabel, hasMoney, overTime, spanText } from './period';
 export function RevenueOverTimeCard({ data }: { data: FinanceSummary }) {
   const translate = useTranslate();
   const { totals } = data;
+  const money = (amount: number) => formatMoney(amount, data.currency);
   const span = spanText(data);
   const bucket = bucketFor(data.days.length);
   const points = overTime(data.days, bucket);
@@ -22,16 +23,17 @@ export function RevenueOverTimeCard({ data }: { data: FinanceSummary }) {
       title={title}
       caption={translate('finance.overTime.caption', {
         span,
-        sales: formatMoney(totals.sales),
-        refunds: formatMoney(totals.refunds),
-        disputes: formatMoney(totals.disputes),
-        total: formatMoney(totals.total),
+        sales: money(totals.sales),
+        refunds: money(totals.refunds),
+        disputes: money(totals.disputes),
+        total: money(totals.total),
       })}
       empty={empty}
       chart={
         <RevenueOverTimeChart
           points={points}
           bucket={bucket}
+          currency={data.currency}
           title={title}
           description={translate(`finance.overTime.description.${bucket}`, { span })}
         />
@@ -51,11 +53,11 @@ export function RevenueOverTimeCard({ data }: { data: FinanceSummary }) {
                   <TableCell component="th" scope="row">
                     {bucketLabel(p.start, bucket, translate)}
                   </TableCell>
-                  <AmountCells row={p} />
+                  <AmountCells row={p} currency={data.currency} />
                 </TableRow>
               ))}
             </TableBody>
-            <TotalRow totals={totals} />
+            <TotalRow totals={totals} currency={data.currency} />
           </>
         )
       }

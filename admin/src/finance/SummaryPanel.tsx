@@ -30,7 +30,7 @@ export function SummaryPanel({ ready, settled, query }: SummaryPanelProps) {
   // The previous dates' figures stay, dimmed, until the new ones come.
   return (
     <Stack spacing={2} aria-busy={!settled} sx={{ opacity: settled ? 1 : 0.6, transition: 'opacity 150ms' }}>
-      <FinanceTotals totals={data.totals} comps={data.comps} />
+      <FinanceTotals totals={data.totals} comps={data.comps} currency={data.currency} />
       <RevenueOverTimeCard data={data} />
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', xl: '1fr 1fr' } }}>
         <ProductRevenueCard data={data} />

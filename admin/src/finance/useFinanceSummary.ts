@@ -9,17 +9,20 @@ import { isComplete, samePeriod, type Period } from './period';
 const SETTLE_MS = 250;
 
 /**
- * The page's period and the split ledger's summary of it. The dates show at once; the query follows once they
- * settle, keeping the figures it has until the new ones come (react-query cancels the request nobody waits for).
+ * The page's period and currency and the split ledger's summary of them. The dates show at once; the query follows
+ * once they settle, keeping the figures it has until the new ones come (react-query cancels the request nobody waits
+ * for). Until a currency is chosen, the figures are in the one the API picks.
  */
 export function useFinanceSummary(initial: () => Period) {
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const [period, setPeriod] = useState(initial);
+  const [currency, setCurrency] = useState<string>();
   const [asked, setAsked] = useState(period);
   const settle = useDebouncedEvent(setAsked, SETTLE_MS);
   const query = useQuery<FinanceSummary>({
-    queryKey: ['finance', 'getFinanceSummary', asked],
-    queryFn: ({ signal }) => dataProvider.getFinanceSummary(asked, { signal }).then(({ data }) => data),
+    queryKey: ['finance', 'getFinanceSummary', asked, currency],
+    queryFn: ({ signal }) =>
+      dataProvider.getFinanceSummary({ ...asked, currency }, { signal }).then(({ data }) => data),
     enabled: isComplete(asked),
     placeholderData: keepPreviousData,
     retry: retryUnanswered,
@@ -30,5 +33,5 @@ export function useFinanceSummary(initial: () => Period) {
   };
   /** The figures are those of the dates in the inputs (not of dates being typed, nor of the previous ones). */
   const settled = isComplete(period) && samePeriod(period, asked) && !query.isPlaceholderData;
-  return { period, changePeriod, settled, query };
+  return { period, changePeriod, currency, setCurrency, settled, query };
 }

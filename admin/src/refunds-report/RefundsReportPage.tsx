@@ -5,18 +5,17 @@ import {
   Button,
   Card,
   CardContent,
-  MenuItem,
   Stack,
   TableBody,
   TableCell,
   TableHead,
   TableRow,
-  TextField,
   Typography,
 } from '@mui/material';
 import DownloadIcon from '@mui/icons-material/Download';
 import { Title, usePermissions, useTranslate } from 'react-admin';
 import { problemOf } from '../common/ActionDialog';
+import { Choice, currencyOptions } from '../common/Choice';
 import { ConsolePage } from '../common/ConsolePage';
 import { ExportProgress } from '../common/ExportProgress';
 import { ChartCard, FiguresFailed, FiguresLoading, LinkedRowHead, TotalsRow } from '../common/Figures';
@@ -80,6 +79,7 @@ function ReportFigures({ data }: { data: RefundReport }) {
           chart={
             <RefundAmountChart
               rows={reasons}
+              currency={data.currency}
               seriesLabel={seriesLabel}
               title={byReason}
               description={translate('reports.refunds.byReasonDescription')}
@@ -111,6 +111,7 @@ function ReportFigures({ data }: { data: RefundReport }) {
           chart={
             <RefundAmountChart
               rows={data.byProduct}
+              currency={data.currency}
               seriesLabel={seriesLabel}
               title={byProduct}
               description={translate('reports.refunds.byProductDescription')}
@@ -208,7 +209,7 @@ export default function RefundsReportPage() {
       </Box>
     );
   }
-  const currencies = query.data?.currencies.length ? query.data.currencies : [currency];
+  const currencies = currencyOptions(query.data?.currencies ?? [], currency);
   let figures;
   if (!isComplete(period)) figures = <Alert severity="info">{translate('finance.page.pickPeriod')}</Alert>;
   else if (settled && query.isError)
@@ -241,20 +242,15 @@ export default function RefundsReportPage() {
           />
           {/* Amounts in two currencies do not add up: one at a time, offered when the period has several. */}
           {currencies.length > 1 || currency !== 'usd' ? (
-            <TextField
-              select
-              size="small"
-              label={translate('reports.refunds.currency')}
-              value={currency}
-              onChange={(event) => setCurrency(event.target.value)}
-              sx={{ width: 140, mt: 1 }}
-            >
-              {[...new Set([...currencies, currency])].map((c) => (
-                <MenuItem key={c} value={c}>
-                  {c.toUpperCase()}
-                </MenuItem>
-              ))}
-            </TextField>
+            <Box sx={{ mt: 1 }}>
+              <Choice
+                label={translate('reports.refunds.currency')}
+                value={currency}
+                options={currencies}
+                onChange={setCurrency}
+                width={140}
+              />
+            </Box>
           ) : null}
         </>
       }

@@ -6,14 +6,16 @@ import { MoneyBarChart } from '../common/RevenueChart';
 
 const shortName = (name: string) => (name.length > 24 ? `${name.slice(0, 23)}…` : name);
 
-/** One horizontal bar per reason or product: the money refunded for it in the period. */
+/** One horizontal bar per reason or product: the money refunded for it in the period, in the report's currency. */
 export function RefundAmountChart({
   rows,
+  currency,
   seriesLabel,
   title,
   description,
 }: {
   rows: { name: string; amountCents: number }[];
+  currency: string;
   seriesLabel: string;
   title: string;
   description: string;
@@ -30,6 +32,7 @@ export function RefundAmountChart({
       height={Math.max(160, rows.length * 40 + 80)}
       title={title}
       description={description}
+      currency={currency}
     />
   );
 }

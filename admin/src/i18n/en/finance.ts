@@ -59,6 +59,7 @@ export const finance = {
     forbidden: 'The Finance page is for finance and admins.',
     pickPeriod: 'Pick a period to see its figures.',
     datesRefused: 'No figures for these dates: see the date inputs above.',
+    currency: 'Currency',
   },
   period: {
     legend: 'Period (UTC days, both included)',
