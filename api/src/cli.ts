@@ -3,17 +3,13 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { SYSTEM_ACTOR } from './audit/record';
-import { systemClock } from './clock';
 import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/open';
 import { ROLES, type Role } from './identity/roles';
 import { EmailAddress } from './identity/schemas';
-import { createLogger } from './logger';
-import { createServices, type Services } from './services';
+import type { Actor } from './audit/record';
+import type { Services } from './services';
 import { AppError } from './http/errors';
 import { videoTypeOf } from './video/keys';
-import { PROCESS_VIDEO_JOB } from './video/process-video';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -53,6 +49,7 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
  */
 async function attachVideo(
   services: Services,
+  actor: Actor,
   lessonId: string,
   { file, size }: { file: string; size: number },
   wait: boolean,
@@ -64,13 +61,14 @@ async function attachVideo(
       `${file} is ${megabytes(size)}; the largest allowed is ${megabytes(maxBytes)} (VIDEO_MAX_BYTES).`,
     );
   }
+  const { PROCESS_VIDEO_JOB } = await import('./video/process-video');
   const filename = path.basename(file);
   const out = (line: string) => process.stdout.write(`${line}\n`);
   let video;
   try {
     video = await services.videoAdmin.attachSource(
       { lessonId, filename, contentType: videoTypeOf(filename), size, open: async () => createReadStream(file) },
-      { actor: { ...SYSTEM_ACTOR, email: 'cli' }, requestId: null },
+      { actor, requestId: null },
       { wake: false },
     );
   } catch (error) {
@@ -148,7 +146,6 @@ async function main(argv: string[]): Promise<number> {
     return command || values.help ? 0 : 2;
   }
   const config = loadConfig();
-  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 2);
 
   // Check the arguments before touching the database.
   if (!['login-link', 'grant-role', 'revoke-role', 'attach-video', 'export-pricing-scenarios'].includes(command))
@@ -160,6 +157,11 @@ async function main(argv: string[]): Promise<number> {
   const email = video || exportScenarios ? '' : parseEmail(rest[0]);
   const role = command === 'login-link' || video || exportScenarios ? undefined : parseRole(rest[1]);
 
+  // The server's modules load only now: usage and argument errors print at once.
+  const [{ SYSTEM_ACTOR }, { systemClock }, { openDatabase }, { createLogger }, { createServices }] = await Promise.all(
+    [import('./audit/record'), import('./clock'), import('./db/open'), import('./logger'), import('./services')],
+  );
+  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 2);
   const database = await openDatabase(config, logger);
   try {
     const services = createServices({ db: database.db, config, logger, clock: systemClock });
@@ -168,7 +170,7 @@ async function main(argv: string[]): Promise<number> {
       const rows = await database.db('pricingScenarios').orderBy('createdAt').select('name', 'input', 'expected');
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     } else if (video) {
-      return await attachVideo(services, rest[0]!, source!, !values['no-wait'], config.VIDEO_MAX_BYTES);
+      return await attachVideo(services, actor, rest[0]!, source!, !values['no-wait'], config.VIDEO_MAX_BYTES);
     } else if (command === 'login-link') {
       process.stdout.write(`${await services.emailSignIn.createLink(email, values.redirect ?? '/')}\n`);
     } else if (command === 'grant-role') {

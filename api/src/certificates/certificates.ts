@@ -7,7 +7,7 @@ import type { Db } from '../db/connection';
 import { AppError } from '../http/errors';
 import type { LearningService, Viewer } from '../learning/learning';
 import type { User } from '../identity/models';
-import { certificateDate, certificatePdf, type CertificatePdfInput } from './pdf';
+import type { CertificatePdfInput } from './pdf';
 import * as queries from './queries';
 import type { CertificateRecord, CertificateView, MyCertificate } from './schemas';
 
@@ -81,12 +81,15 @@ export function certificateService({ db, clock, config, learning, changed = () =
     }
   }
 
+  /** pdf-lib and its fonts load with the first certificate asked for, not on every start (a second of CPU). */
+  const pdfModule = () => import('./pdf');
+
   /** Drawn PDFs by ETag: a certificate shared widely is drawn once, not on every download. */
   const drawn = new LRUCache<string, Promise<Uint8Array>>({ max: 100 });
   function draw(etag: string, input: CertificatePdfInput): Promise<Uint8Array> {
     let pdf = drawn.get(etag);
     if (!pdf) {
-      pdf = certificatePdf(input);
+      pdf = pdfModule().then(({ certificatePdf }) => certificatePdf(input));
       pdf.catch(() => drawn.delete(etag));
       drawn.set(etag, pdf);
     }
@@ -112,6 +115,7 @@ export function certificateService({ db, clock, config, learning, changed = () =
     async pdf(id: string): Promise<CertificatePdf> {
       const row = await find(id);
       if (row.revokedAt) {
+        const { certificateDate } = await pdfModule();
         throw new AppError(
           'certificate-revoked',
           `This certificate was revoked on ${certificateDate(row.revokedAt)}: ${row.revokedReason}`,
