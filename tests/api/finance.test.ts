@@ -55,9 +55,9 @@ describe('finance: the split ledger, exports and charts (docs/domain.md §9)', (
         res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
         res.on('end', () => done(null, text));
       });
-  async function sold(email: string) {
+  async function sold(email: string, of: Product = product) {
     const { checkoutId } = await services.checkouts.create({
-      productId: product.id,
+      productId: of.id,
       quantity: 1,
       team: false,
       ppp: false,
@@ -321,6 +321,41 @@ describe('finance: the split ledger, exports and charts (docs/domain.md §9)', (
     expect(chart.body.recipients.find((r: { email: string }) => r.email === 'owner@example.com').sales).toBeGreaterThan(
       0,
     );
+  });
+
+  it('charts by default the currency sold most in the period (dollars when tied), as the dashboard picks it', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const chart = async (query: { currency?: string } = {}) =>
+      (
+        await as(
+          finance,
+          request(app)
+            .get('/api/admin/finance/summary')
+            .query({ from: today, to: today, ...query }),
+        )
+      ).body;
+    await sold('dollars@example.com');
+    const [dollarSales] = (await db()('splitLines')
+      .where({ kind: 'sale', currency: 'usd' })
+      .countDistinct({ n: 'merchantChargeId' })) as { n: string }[];
+
+    // As many sales in yen as in dollars: a tie, shown in dollars.
+    const yen = await createProduct(db(), { name: 'Yen Course', unitAmount: 4_980, currency: 'jpy' });
+    for (let i = 0; i < Number(dollarSales!.n); i++) await sold(`yen.${i}@example.com`, yen);
+    expect(await chart()).toMatchObject({ currency: 'usd', currencies: ['jpy', 'usd'] });
+
+    // One more in yen: the yen's figures, whole yen, none of the dollars'.
+    await sold('yen.last@example.com', yen);
+    const yenNet = total(await db()('splitLines').where({ currency: 'jpy' }));
+    const byDefault = await chart();
+    expect(byDefault).toMatchObject({
+      currency: 'jpy',
+      currencies: ['jpy', 'usd'],
+      totals: { sales: yenNet, refunds: 0, disputes: 0, total: yenNet },
+    });
+    expect(byDefault.products.map((p: { name: string }) => p.name)).toEqual(['Yen Course']);
+    // The one asked for still wins.
+    expect((await chart({ currency: 'usd' })).currency).toBe('usd');
   });
 
   it('streams an export of 100,000 charges, every row read back and checked', async () => {

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
-import { seesFinance } from '../shared/finance';
+import { mostSold, seesFinance } from '../shared/finance';
 import type {
   Dashboard,
   DashboardDay,
@@ -14,21 +14,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A sale: a purchase someone paid for (a seat taken from a team, or a free or 100 %-off purchase, is not one). */
 const PAID = `total_amount > 0 AND redeemed_bulk_coupon_id IS NULL`;
-
-/** The Finance page's currency: the dashboard's in a period without sales, and first among currencies tied. */
-const DEFAULT_CURRENCY = 'usd';
-
-/**
- * The currency with the most sales in the period; of those tied (or when nothing sold), the Finance page's, then the
- * first alphabetically.
- */
-function mostSold(sales: Map<string, number>): string {
-  const rank = (c: string) => [-(sales.get(c) ?? 0), c === DEFAULT_CURRENCY ? 0 : 1] as const;
-  return [...sales.keys(), DEFAULT_CURRENCY].sort((a, b) => {
-    const [ra, rb] = [rank(a), rank(b)];
-    return ra[0] - rb[0] || ra[1] - rb[1] || a.localeCompare(b);
-  })[0]!;
-}
 
 const NO_MONEY = { gross: 0, fees: 0, refunded: 0, disputed: 0, net: 0, refunds: 0, purchases: 0 };
 

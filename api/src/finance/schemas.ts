@@ -15,13 +15,13 @@ export type PeriodQuery = z.infer<typeof PeriodQuery>;
 
 const MAX_SUMMARY_DAYS = 366;
 
-/** The ledger's charts: a period in one currency, at most a year and a day. */
+/** The ledger's charts: a period in one currency (by default the one sold most in it), at most a year and a day. */
 export const SummaryQuery = PeriodQuery.and(
   z.object({
     currency: z
       .string()
       .regex(/^[a-z]{3}$/, 'must be a currency code such as usd')
-      .default('usd'),
+      .optional(),
   }),
 ).refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 < MAX_SUMMARY_DAYS, {
   message: `a chart covers at most ${MAX_SUMMARY_DAYS} days`,

@@ -1,4 +1,5 @@
 import type { Db } from '../db/connection';
+import { mostSold } from '../shared/finance';
 import type { FinanceSummaryAnswer, LedgerAmounts, PeriodQuery, RecipientType } from './schemas';
 
 const DAY_MS = 86_400_000;
@@ -23,43 +24,51 @@ const numbers = <T extends Amounts>(row: T): T => ({
 /** The console's finance charts, all read from the split ledger for one period (whole UTC days). */
 export function financeSummary({ db }: { db: Db }) {
   return {
-    /** One currency at a time (amounts in different currencies do not add up); the ledger's currencies are listed. */
-    async summary(q: Pick<PeriodQuery, 'from' | 'to'> & { currency: string }): Promise<FinanceSummaryAnswer> {
+    /**
+     * One currency at a time (amounts in different currencies do not add up), by default the one with the most sales
+     * in the period, as on the dashboard; the ledger's currencies are listed.
+     */
+    async summary(
+      q: Pick<PeriodQuery, 'from' | 'to'> & { currency?: string | undefined },
+    ): Promise<FinanceSummaryAnswer> {
       const from = new Date(`${q.from}T00:00:00Z`);
       const until = new Date(new Date(`${q.to}T00:00:00Z`).getTime() + DAY_MS);
+      // A sale is a charge whose sale lines are in the period, counted once however many recipients share it.
+      const byCurrency = (await db('splitLines')
+        .where('createdAt', '>=', from)
+        .where('createdAt', '<', until)
+        .select('currency')
+        .select(db.raw(`count(DISTINCT merchant_charge_id) FILTER (WHERE kind = 'sale')::int AS sales`))
+        .groupBy('currency')
+        .orderBy('currency')) as { currency: string; sales: number }[];
+      const currencies = byCurrency.map((r) => r.currency);
+      const currency = q.currency ?? mostSold(new Map(byCurrency.map((r) => [r.currency, Number(r.sales)])));
       const [days, products, recipients] = await Promise.all([
         db.raw(
           `SELECT to_char(d.day, 'YYYY-MM-DD') AS day, ${AMOUNTS}
              FROM generate_series(?::date, ?::date, interval '1 day') AS d(day)
              LEFT JOIN split_lines l ON l.created_at >= d.day AND l.created_at < d.day + interval '1 day' AND l.currency = ?
             GROUP BY d.day ORDER BY d.day`,
-          [q.from, q.to, q.currency],
+          [q.from, q.to, currency],
         ),
         db.raw(
           `SELECT pr.id AS "productId", pr.name, ${AMOUNTS}
              FROM split_lines l JOIN products pr ON pr.id = l.product_id
             WHERE l.created_at >= ? AND l.created_at < ? AND l.currency = ?
             GROUP BY pr.id, pr.name ORDER BY total DESC, pr.name`,
-          [from, until, q.currency],
+          [from, until, currency],
         ),
         db.raw(
           `SELECT l.recipient_type AS type, l.user_id AS "userId", u.email, u.name, ${AMOUNTS}
              FROM split_lines l LEFT JOIN users u ON u.id = l.user_id
             WHERE l.created_at >= ? AND l.created_at < ? AND l.currency = ?
             GROUP BY l.recipient_type, l.user_id, u.email, u.name ORDER BY total DESC`,
-          [from, until, q.currency],
+          [from, until, currency],
         ),
       ]);
-      const currencies = (
-        await db('splitLines')
-          .where('createdAt', '>=', from)
-          .where('createdAt', '<', until)
-          .distinct('currency')
-          .orderBy('currency')
-      ).map((r: { currency: string }) => r.currency);
       // Courses given (comps) in the period: counted here, never revenue (they have no charge and no ledger line).
       const [comped] = (await db('purchases')
-        .where({ kind: 'comp', currency: q.currency })
+        .where({ kind: 'comp', currency })
         .where('createdAt', '>=', from)
         .where('createdAt', '<', until)
         .count({ n: '*' })) as { n: string | number }[];
@@ -81,7 +90,7 @@ export function financeSummary({ db }: { db: Db }) {
       return {
         from: q.from,
         to: q.to,
-        currency: q.currency,
+        currency,
         currencies,
         totals,
         comps: Number(comped?.n ?? 0),

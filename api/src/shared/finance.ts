@@ -17,3 +17,18 @@ export const SUM_PERIODS = ['day', 'week', 'month'] as const;
 
 /** Who reads the finance figures (the Finance page, net revenue, fees, splits): finance, and admins as everywhere. */
 export const seesFinance = (roles: readonly string[]) => roles.includes('admin') || roles.includes('finance');
+
+/** The money figures' currency in a period without sales, and first among currencies tied. */
+export const DEFAULT_CURRENCY = 'usd';
+
+/**
+ * Which currency a period's money is shown in until one is chosen (the dashboard and the Finance page alike): the one
+ * with the most sales; of those tied (or when nothing sold), the default currency, then the first alphabetically.
+ */
+export function mostSold(sales: ReadonlyMap<string, number>): string {
+  const rank = (c: string) => [-(sales.get(c) ?? 0), c === DEFAULT_CURRENCY ? 0 : 1] as const;
+  return [...sales.keys(), DEFAULT_CURRENCY].sort((a, b) => {
+    const [ra, rb] = [rank(a), rank(b)];
+    return ra[0] - rb[0] || ra[1] - rb[1] || a.localeCompare(b);
+  })[0]!;
+}
