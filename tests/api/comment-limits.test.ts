@@ -83,6 +83,10 @@ describe('comments: how many one person may post', () => {
     });
     const learner = await buyer();
     expect((await post(app, learner, { text: '   ' })).status).toBe(400);
+    // A NUL, which PostgreSQL's text cannot hold, is refused on its field before it is counted.
+    const nul = await post(app, learner, { text: 'Line\u0000break' });
+    expect(nul.status).toBe(400);
+    expect(nul.body.errors).toEqual({ text: expect.stringContaining('NUL') });
     expect((await post(app, learner, { text: 'One' })).status).toBe(201);
     expect((await post(app, learner, { text: 'Two' })).status).toBe(201);
     expect((await post(app, learner, { text: 'Three' })).status).toBe(429);

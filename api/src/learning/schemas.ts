@@ -29,7 +29,9 @@ const CommentText = z
   .string()
   .trim()
   .min(1, 'write something first')
-  .max(MAX_COMMENT_LENGTH, `at most ${MAX_COMMENT_LENGTH.toLocaleString('en-US')} characters`);
+  .max(MAX_COMMENT_LENGTH, `at most ${MAX_COMMENT_LENGTH.toLocaleString('en-US')} characters`)
+  // PostgreSQL's text holds no NUL: refused here, with its field, before the comment is counted against the limit.
+  .refine((text) => !text.includes('\u0000'), 'a comment cannot contain a NUL character (U+0000)');
 export const CommentBody = z.object({ text: CommentText }).strict();
 /** A new comment: with `parentId`, a reply to a top-level comment of the same lesson. */
 export const NewCommentBody = z.object({ text: CommentText, parentId: Id.nullable().optional() }).strict();
