@@ -9,7 +9,9 @@ import { createProduct, createRevenueSplit, createUser } from '../../seeds/facto
 import { runSeeds } from '../../seeds/run';
 import {
   ARTIFACTS_DIR,
+  CONSOLE_WIDTHS,
   buyThroughSite,
+  checkScreen,
   keepScreenshot,
   signedInContext,
   useDemoSite,
@@ -20,6 +22,9 @@ import {
 /** "$1,234.56", "-$10.00": how the console writes cents. */
 const money = (cents: number) =>
   new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
+
+/** "¥4,980", "-¥1,000": yen are whole, with no decimals. */
+const inYen = (yen: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'JPY' }).format(yen);
 
 interface Sale {
   purchaseId: string;
@@ -95,6 +100,15 @@ describe('the Finance page in the console (Chromium)', () => {
   }
 
   const figure = (name: string) => page.getByRole('figure', { name });
+
+  /** Every amount of money on the page, as written: each text (a cell, a caption, a chart's tick) read on its own. */
+  const amountsShown = () =>
+    page.evaluate(() => {
+      const texts: string[] = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      while (walker.nextNode()) texts.push(walker.currentNode.textContent ?? '');
+      return texts.flatMap((text) => text.match(/-?[$¥][\d,.]*\d/g) ?? []);
+    });
 
   it('shows the three charts of the ledger with their tables', async () => {
     await page.goto(`${site().baseUrl}/admin/`);
@@ -305,5 +319,117 @@ describe('the Finance page in the console (Chromium)', () => {
     await page.getByText('Shares: 100% in total, of 100% at most.').waitFor();
     await keepScreenshot(page, 'console-product-splits');
     expect(await splitsOf()).toEqual(['owner 0.7', 'platform 0.3']);
+  });
+
+  it('shows the page and the refunds report in one currency at a time: yen in whole yen, as the API sums them', async () => {
+    const { db, baseUrl, browser } = site();
+    // One sale in yen, partly refunded, beside the three in dollars (still the default: sold most).
+    const yenCourse = await createProduct(db, { name: 'Yen Course', unitAmount: 4_980, currency: 'jpy' });
+    await createRevenueSplit(db, { productId: yenCourse.id, type: 'platform', percent: 0.2 });
+    await createRevenueSplit(db, { productId: yenCourse.id, type: 'owner', percent: 0.8, userId: owner.id });
+    const purchaseId = await buyThroughSite(baseUrl, yenCourse.id, 'yen.buyer@example.com');
+    const support = await signedInContext(browser, baseUrl, db, ['support']);
+    contexts.push(support);
+    const csrf = (await support.cookies(baseUrl)).find((c) => c.name === 'lp_csrf')!.value;
+    const refund = await support.request.post(`${baseUrl}/api/admin/purchases/${purchaseId}/refund`, {
+      headers: { 'X-CSRF-Token': csrf },
+      data: { amount: 1_000, reasonCode: 'customer-request', reason: 'Partial refund in yen' },
+    });
+    expect(refund.status()).toBe(200);
+
+    // What the API sums for this month in yen: the page must show exactly that.
+    const today = new Date().toISOString().slice(0, 10);
+    const query = new URLSearchParams({ from: `${today.slice(0, 8)}01`, to: today, currency: 'jpy' });
+    const answer = async (url: string) => (await page.request.get(`${baseUrl}${url}?${query}`)).json();
+    const summary = await answer('/api/admin/finance/summary');
+    expect(summary).toMatchObject({ currency: 'jpy', currencies: ['jpy', 'usd'], totals: { refunds: -1_000 } });
+    const amounts = (row: { sales: number; refunds: number; disputes: number; total: number }) =>
+      [row.sales, row.refunds, row.disputes, row.total].map(inYen);
+
+    await page.goto(`${baseUrl}/admin/#/finance`);
+    await page.getByRole('heading', { name: 'Finance', level: 1 }).waitFor();
+    const totals = page.getByRole('region', { name: 'Totals' });
+    const totalValues = () => totals.locator('.MuiCard-root p').allTextContents();
+    await totals
+      .getByText(/^\$[\d,]+\.\d\d$/)
+      .first()
+      .waitFor();
+    expect(await page.getByRole('combobox', { name: 'Currency' }).textContent()).toBe('USD');
+
+    await chooseOption(page, 'Currency', 'JPY', { exact: true });
+    await expect.poll(totalValues).toEqual([...amounts(summary.totals), String(summary.comps)]);
+    const overTime = figure('Revenue per day');
+    // The chart's axis in yen too (drawn in its own chunk).
+    await overTime.locator('svg text', { hasText: '¥' }).first().waitFor();
+    for (const name of ['Revenue per day', 'Revenue per product']) {
+      expect(await figure(name).locator('svg text').allTextContents(), name).not.toContainEqual(
+        expect.stringMatching(/\$/),
+      );
+    }
+    for (const summaryToggle of await page.getByText('Show the figures as a table').all()) await summaryToggle.click();
+    const perDay = page.getByRole('table', { name: 'Revenue per day' });
+    expect(
+      await perDay
+        .getByRole('row', { name: /^Total/ })
+        .getByRole('cell')
+        .allInnerTexts(),
+    ).toEqual(amounts(summary.totals));
+    expect(summary.products).toHaveLength(1);
+    const perProduct = page.getByRole('table', { name: 'Revenue per product' });
+    expect(
+      await perProduct
+        .getByRole('row', { name: /^Yen Course/ })
+        .getByRole('cell')
+        .allInnerTexts(),
+    ).toEqual(amounts(summary.products[0]));
+    const perRecipient = page.getByRole('table', { name: 'Revenue per recipient' });
+    for (const [label, type] of [
+      ['Platform', 'platform'],
+      ['Olive Owner', 'owner'],
+    ] as const) {
+      const sums = summary.recipients.find((r: { type: string }) => r.type === type);
+      const cells = await perRecipient
+        .getByRole('row', { name: new RegExp(`^${label}`) })
+        .getByRole('cell')
+        .allInnerTexts();
+      expect(cells.slice(1, 5), label).toEqual(amounts(sums));
+    }
+    // Nothing in dollars, no yen with decimals.
+    const onPage = await amountsShown();
+    expect(onPage).toContain(inYen(summary.totals.total));
+    expect(onPage).not.toContainEqual(expect.stringMatching(/\$|¥[\d,]*\.\d/));
+    for (const [width, height] of CONSOLE_WIDTHS) {
+      await page.setViewportSize({ width, height });
+      expect(await page.getByRole('combobox', { name: 'Currency' }).isVisible(), `menu at ${width} px`).toBe(true);
+      expect(await totals.getByText(inYen(summary.totals.total), { exact: true }).isVisible()).toBe(true);
+    }
+    await checkScreen(page, 'console-finance-yen', { widths: CONSOLE_WIDTHS });
+
+    // The refunds report, in yen once chosen: the yen refund, its chart's axis in yen.
+    const report = await answer('/api/admin/reports/refunds');
+    expect(report.total).toEqual({ count: 1, amountCents: 1_000 });
+    await page.getByRole('menuitem', { name: 'Refunds report' }).click();
+    await page.getByRole('heading', { name: 'Refunds', level: 1 }).waitFor();
+    await totals.getByText(money(1_000), { exact: true }).waitFor(); // the dollar refund, by default
+    await chooseOption(page, 'Currency', 'JPY', { exact: true });
+    await expect.poll(totalValues).toEqual([inYen(report.total.amountCents), '1']);
+    for (const name of ['By reason', 'By product']) {
+      await figure(name).locator('svg text', { hasText: '¥' }).first().waitFor();
+      expect(await figure(name).locator('svg text').allTextContents(), name).not.toContainEqual(
+        expect.stringMatching(/\$/),
+      );
+      await figure(name).locator('..').getByText('Show the figures as a table').click();
+      const rows = page.getByRole('table', { name }).getByRole('row');
+      expect(await rows.last().getByRole('cell').allInnerTexts(), name).toEqual(['1', inYen(1_000)]);
+    }
+    const onReport = await amountsShown();
+    expect(onReport).toContain(inYen(1_000));
+    expect(onReport).not.toContainEqual(expect.stringMatching(/\$|¥[\d,]*\.\d/));
+    for (const [width, height] of CONSOLE_WIDTHS) {
+      await page.setViewportSize({ width, height });
+      expect(await page.getByRole('combobox', { name: 'Currency' }).isVisible(), `menu at ${width} px`).toBe(true);
+      expect(await totals.getByText(inYen(1_000), { exact: true }).isVisible()).toBe(true);
+    }
+    await checkScreen(page, 'console-refunds-report-yen', { widths: CONSOLE_WIDTHS });
   });
 });
