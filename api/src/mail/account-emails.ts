@@ -1,8 +1,5 @@
 import type { NewEmail } from './outbox';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../shared/escape-html';
 
 function notice(kind: string, to: string, subject: string, paragraphs: string[]): NewEmail {
   return {

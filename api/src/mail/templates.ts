@@ -1,9 +1,6 @@
 import { canonicalTimeZone } from '../shared/time-zone';
 import type { NewEmail } from './outbox';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../shared/escape-html';
 
 /**
  * A date as an email's reader reads it: in their own time zone when their settings name one, else in UTC, and the

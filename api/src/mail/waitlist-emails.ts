@@ -1,9 +1,6 @@
 import type { NewEmail } from './outbox';
 import { formatEmailDate } from './templates';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../shared/escape-html';
 
 /** What had kept the product closed; its opening email says what changed. */
 export type OpenedFrom = 'sold-out' | 'not-open' | 'closed' | 'not-on-sale' | 'unavailable';

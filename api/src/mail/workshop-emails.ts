@@ -1,9 +1,6 @@
 import type { NewEmail } from './outbox';
 import type { EmailAttachment } from './transport';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../shared/escape-html';
 
 /** "Tuesday, December 1, 2026 at 18:00 (Europe/Berlin)": the session's time where the workshop is organised. */
 export function sessionTime(date: Date, timeZone: string): string {

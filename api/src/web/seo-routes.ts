@@ -4,6 +4,7 @@ import type { StoreProduct } from '../catalog/schemas';
 import type { Config } from '../config';
 import type { Policies } from '../http/policy';
 import type { Wire } from '../shared/wire';
+import { escapeHtml } from '../shared/escape-html';
 
 /** The learner's own pages (and sign-in): nothing there for search engines; they carry noindex too. */
 export const PRIVATE_PATHS = [
@@ -36,14 +37,6 @@ export function robotsTxt(publicUrl: string): string {
   ].join('\n');
 }
 
-const escapeXml = (value: string) =>
-  value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-
 const enc = encodeURIComponent;
 
 /**
@@ -57,7 +50,7 @@ export function sitemapXml(publicUrl: string, products: Pick<Wire<StoreProduct>,
   for (const product of products) {
     for (const course of product.courses) paths.add(`/courses/${enc(course.slug ?? course.id)}`);
   }
-  const urls = [...paths].map((p) => `  <url><loc>${escapeXml(new URL(p, publicUrl).href)}</loc></url>`);
+  const urls = [...paths].map((p) => `  <url><loc>${escapeHtml(new URL(p, publicUrl).href)}</loc></url>`);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',

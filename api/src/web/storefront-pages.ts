@@ -8,6 +8,7 @@ import { inject } from 'light-my-request';
 import type { Config } from '../config';
 import type { ReadCaches } from '../cache/read-cache';
 import type { AppState } from '../http/context';
+import { escapeHtml } from '../shared/escape-html';
 
 /*
  * The storefront's pages as the server answers them. Public pages (home, product, course outline, free lessons,
@@ -101,9 +102,6 @@ function pageScripts(manifest: Record<string, ManifestChunk>, page: string): str
   visit(key);
   return [...files];
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * JSON inside a <script> element: `<` (and `>`, `&`) escaped as \u003c…, so no text (a product named
