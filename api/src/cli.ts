@@ -10,6 +10,7 @@ import type { Actor } from './audit/record';
 import type { Services } from './services';
 import { AppError } from './http/errors';
 import { videoTypeOf } from './video/keys';
+import { isUuid } from './shared/uuid';
 
 const USAGE = `Usage: npm run cli -- <command>
 
@@ -28,8 +29,6 @@ class UsageError extends Error {}
 
 /** A failure the command reports in one line (exit code 1), with no usage text. */
 class CommandError extends Error {}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function videoFile(value: string | undefined): Promise<{ file: string; size: number }> {
   if (!value) throw new UsageError('Name the video file to attach.');
@@ -151,7 +150,7 @@ async function main(argv: string[]): Promise<number> {
   if (!['login-link', 'grant-role', 'revoke-role', 'attach-video', 'export-pricing-scenarios'].includes(command))
     throw new UsageError(`Unknown command "${command}".`);
   const video = command === 'attach-video';
-  if (video && !UUID.test(rest[0] ?? '')) throw new UsageError(`"${rest[0] ?? ''}" is not a lesson id.`);
+  if (video && !isUuid(rest[0] ?? '')) throw new UsageError(`"${rest[0] ?? ''}" is not a lesson id.`);
   const source = video ? await videoFile(rest[1]) : undefined;
   const exportScenarios = command === 'export-pricing-scenarios';
   const email = video || exportScenarios ? '' : parseEmail(rest[0]);

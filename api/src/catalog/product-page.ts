@@ -13,6 +13,7 @@ import { Product } from './models';
 import { salesOf } from './sales';
 import type { CurriculumCourse, CurriculumLesson, Instructor, StoreProductPage } from './schemas';
 import { coursesOfProducts, enrollmentState, storeProduct } from './service';
+import { isUuid } from '../shared/uuid';
 
 /**
  * What a product says about refunds when staff have not written its own (docs/domain.md §6.4: refunds are made by
@@ -21,8 +22,6 @@ import { coursesOfProducts, enrollmentState, storeProduct } from './service';
 export const PLATFORM_REFUND_POLICY =
   'If the course is not right for you, reply to your receipt and ask for a refund: we refund what you paid, in full ' +
   'or in part, the way you paid. A full refund ends your access to the course, and a team purchase’s seats with it.';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** "2 h 30 min", "45 min". */
 export function formatMinutes(minutes: number): string {
@@ -121,7 +120,7 @@ export function productPages({ db, clock, caches, learning, transferWindowDays }
       .first();
     const product =
       bySlug ??
-      (UUID.test(slugOrId)
+      (isUuid(slugOrId)
         ? await Product.query(db)
             .where({ status: 'active', id: slugOrId })
             .withGraphFetched('prices(current)')

@@ -7,8 +7,9 @@ import { z } from 'zod';
 export const InviteFileParam = z.object({
   file: z
     .string()
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.ics$/i, 'must be a session id and .ics')
-    .transform((file) => file.slice(0, -'.ics'.length).toLowerCase()),
+    .regex(/\.ics$/i, 'must be a session id and .ics')
+    .transform((file) => file.slice(0, -'.ics'.length).toLowerCase())
+    .pipe(z.uuid('must be a session id and .ics')),
 });
 
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { GRANTING_STATUSES, type PurchaseStatus } from '../shared/purchase-status';
 import { ContentResource, type LessonProgress } from './models';
 import { prepared } from '../db/prepared';
+import { isUuid } from '../shared/uuid';
 
 // The SQL behind what learners see (learning.ts holds the rules). Each function is one statement.
 
@@ -39,12 +40,10 @@ const VIEWER_OF_LESSON = `
          EXISTS (SELECT 1 FROM bookmarks WHERE user_id = :userId AND resource_id = :lessonId AND type = 'bookmark') AS bookmarked,
          coalesce((SELECT position_ms FROM video_positions WHERE user_id = :userId AND lesson_id = :lessonId), 0) AS "positionMs"`;
 
-const isId = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
-
 /** A course not deleted, by slug or id (published or not: the caller decides what learners may see). */
 export async function courseBySlugOrId(db: Knex, slugOrId: string): Promise<ContentResource | null> {
   const query = ContentResource.query(db).where({ type: 'course' }).whereNull('deletedAt');
-  query.where((q) => (isId(slugOrId) ? q.where('id', slugOrId) : q.whereRaw(`fields->>'slug' = ?`, [slugOrId])));
+  query.where((q) => (isUuid(slugOrId) ? q.where('id', slugOrId) : q.whereRaw(`fields->>'slug' = ?`, [slugOrId])));
   return (await query.first()) ?? null;
 }
 

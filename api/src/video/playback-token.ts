@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../http/errors';
+import { isUuid } from '../shared/uuid';
 
 /**
  * What a signed video link grants: one version of one video, to one learner (null: anyone, a free lesson's link),
@@ -23,7 +24,8 @@ export function linkLifetimeMs(durationMs: number | null): number {
   return Math.min(8 * 60 * MINUTE_MS, Math.max(30 * MINUTE_MS, 2 * (durationMs ?? 0) + 10 * MINUTE_MS));
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** An id as stored (lower case): the token carries its bytes, and reads them back lower case for the signature. */
+const isStoredId = (id: string) => isUuid(id) && id === id.toLowerCase();
 const uuidBytes = (id: string) => Buffer.from(id.replaceAll('-', ''), 'hex');
 const uuidOf = (bytes: Buffer) => bytes.toString('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 
@@ -39,7 +41,7 @@ const signed = (key: Buffer, grant: MediaGrant) =>
  * segment, so the playlists' relative paths carry it to every rendition and segment.
  */
 export function signMediaToken(key: Buffer, grant: MediaGrant): string {
-  if (!UUID.test(grant.videoId) || (grant.userId !== null && !UUID.test(grant.userId))) {
+  if (!isStoredId(grant.videoId) || (grant.userId !== null && !isStoredId(grant.userId))) {
     throw new Error('a media grant names a video and a learner by their ids');
   }
   const head = Buffer.alloc(8);

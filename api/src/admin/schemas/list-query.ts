@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../http/errors';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../http/json-depth';
+import { isUuid } from '../../shared/uuid';
 
 export type FieldKind = 'id' | 'text' | 'enum' | 'number' | 'date' | 'boolean' | 'role';
 
@@ -64,13 +65,11 @@ function invalid(param: string, message: string): AppError {
   return new AppError('validation-failed', `${param} ${message}`, { [param]: message });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function checkValue(field: string, kind: FieldKind, value: unknown): unknown {
   const fail = (what: string) => invalid('filter', `${field} must be ${what}`);
   switch (kind) {
     case 'id':
-      if (typeof value !== 'string' || !UUID.test(value)) throw fail('an id');
+      if (typeof value !== 'string' || !isUuid(value)) throw fail('an id');
       return value;
     case 'text':
     case 'enum':
