@@ -24,9 +24,10 @@ const root = path.resolve(import.meta.dirname, '../..');
 type App = 'admin' | 'storefront';
 
 /**
- * The app's program with one contract file served rewritten. Files are parsed once per app and shared between
- * programs (the declaration files of React and MUI are most of the work), and only the app files that name the
- * renamed field are type-checked: the whole app's typecheck is `npm run typecheck`'s job.
+ * The app's program with contract files served rewritten. Files are parsed once per app and shared between
+ * programs (the declaration files of React and MUI are most of the work). A program is rooted at the app files that
+ * name the fields (and the app's declarations), and only those are type-checked: they reach every module they use,
+ * and the whole app's typecheck is `npm run typecheck`'s job.
  */
 function appCompiler(app: App) {
   const config = ts.getParsedCommandLineOfConfigFile(
@@ -41,13 +42,12 @@ function appCompiler(app: App) {
   )!;
   const base = ts.createCompilerHost(config.options, true);
   const parsed = new Map<string, ts.SourceFile>();
-  let served: { target: string; rewrite: (text: string) => string } | undefined;
+  let served = new Map<string, (text: string) => string>();
   const host: ts.CompilerHost = {
     ...base,
     getSourceFile(fileName, languageVersion, onError, shouldCreate) {
-      if (served && path.resolve(fileName) === served.target) {
-        return ts.createSourceFile(fileName, served.rewrite(base.readFile(fileName)!), languageVersion, true);
-      }
+      const rewrite = served.get(path.resolve(fileName));
+      if (rewrite) return ts.createSourceFile(fileName, rewrite(base.readFile(fileName)!), languageVersion, true);
       let file = parsed.get(fileName);
       if (!file) {
         file = base.getSourceFile(fileName, languageVersion, onError, shouldCreate);
@@ -56,22 +56,24 @@ function appCompiler(app: App) {
       return file;
     },
   };
+  const appDir = path.join(root, app, 'src') + path.sep;
+  const names = (text: string, fields: string[]) => fields.some((field) => text.includes(field));
   let previous: ts.Program | undefined;
 
-  /** The errors, as "file: message", in the app's own files (src/) that name `field`, with `file` rewritten. */
-  return function errorsWhen(file: string, field: string, rewrite: (text: string) => string): string[] {
-    served = { target: path.join(root, file), rewrite };
-    const program = ts.createProgram({
-      rootNames: config.fileNames,
-      options: config.options,
-      host,
-      oldProgram: previous,
-    });
+  /**
+   * The errors, as "file: message", in the app's own files (src/) that name one of `fields`, with each file of
+   * `rewrites` (a path from the repository's root) served rewritten.
+   */
+  return function errorsIn(fields: string[], rewrites: Record<string, (text: string) => string> = {}): string[] {
+    served = new Map(Object.entries(rewrites).map(([file, rewrite]) => [path.join(root, file), rewrite]));
+    const rootNames = config.fileNames.filter(
+      (file) => file.endsWith('.d.ts') || (file.startsWith(appDir) && names(ts.sys.readFile(file)!, fields)),
+    );
+    const program = ts.createProgram({ rootNames, options: config.options, host, oldProgram: previous });
     previous = program;
-    const appDir = path.join(root, app, 'src') + path.sep;
     return program
       .getSourceFiles()
-      .filter((source) => path.resolve(source.fileName).startsWith(appDir) && source.text.includes(field))
+      .filter((source) => path.resolve(source.fileName).startsWith(appDir) && names(source.text, fields))
       .flatMap((source) => program.getSemanticDiagnostics(source))
       .map(
         (d) =>
@@ -96,18 +98,23 @@ describe('the API contract, as the apps compile against it', () => {
   it(
     'storefront: a renamed answer field fails the app files that read it',
     () => {
-      const errorsWhen = appCompiler('storefront');
+      const errorsIn = appCompiler('storefront');
+      const fields = ['teamTiers', 'seatsLeft'];
       // As it is, the files that read the fields compile.
-      expect(errorsWhen('api/src/commerce/schemas.ts', 'teamTiers', (text) => text)).toEqual([]);
+      expect(errorsIn(fields)).toEqual([]);
 
-      // The quote carries the team tiers the product page lists (the storefront has no copy of them).
-      const tiers = errorsWhen('api/src/commerce/schemas.ts', 'teamTiers', rename('teamTiers', 'tiers'));
-      expect(tiers).toEqual(
-        expect.arrayContaining([expect.stringMatching(/^storefront\/src\/pages\/product\/.*teamTiers/)]),
+      // Both renamed in one program: each error names its own field, so neither rename can pass on the other's.
+      const errors = errorsIn(fields, {
+        'api/src/commerce/schemas.ts': rename('teamTiers', 'tiers'),
+        'api/src/catalog/schemas.ts': rename('seatsLeft', 'seatsRemaining'),
+      });
+      expect(errors).toEqual(
+        expect.arrayContaining([
+          // The quote carries the team tiers the product page lists (the storefront has no copy of them).
+          expect.stringMatching(/^storefront\/src\/pages\/product\/.*teamTiers/),
+          expect.stringMatching(/^storefront\/src\/.*seatsLeft/),
+        ]),
       );
-
-      const seatsLeft = errorsWhen('api/src/catalog/schemas.ts', 'seatsLeft', rename('seatsLeft', 'seatsRemaining'));
-      expect(seatsLeft).toEqual(expect.arrayContaining([expect.stringMatching(/^storefront\/src\/.*seatsLeft/)]));
     },
     COMPILE_TIMEOUT_MS,
   );
@@ -115,10 +122,10 @@ describe('the API contract, as the apps compile against it', () => {
   it(
     'console: a renamed answer field fails the app files that read it',
     () => {
-      const errorsWhen = appCompiler('admin');
-      expect(errorsWhen('api/src/commerce/schemas.ts', 'seatsTotal', (text) => text)).toEqual([]);
+      const errorsIn = appCompiler('admin');
+      expect(errorsIn(['seatsTotal'])).toEqual([]);
 
-      const seats = errorsWhen('api/src/commerce/schemas.ts', 'seatsTotal', rename('seatsTotal', 'seatCount'));
+      const seats = errorsIn(['seatsTotal'], { 'api/src/commerce/schemas.ts': rename('seatsTotal', 'seatCount') });
       expect(seats).toEqual(
         expect.arrayContaining([expect.stringMatching(/^admin\/src\/bulk-purchases\/.*seatsTotal/)]),
       );
