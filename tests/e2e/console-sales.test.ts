@@ -1,14 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Price, Product } from '../../api/src/db/models';
-import {
-  CONSOLE_WIDTHS,
-  chooseOption,
-  keepScreenshot,
-  signedInContext,
-  useDemoSite,
-  waitForStillness,
-} from '../support/browser';
+import { CONSOLE_WIDTHS, chooseOption, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
 import { seedEverything } from '../support/everything';
 
 describe('catalog, sales and the dashboard in the console (Chromium)', () => {
@@ -112,8 +105,7 @@ describe('catalog, sales and the dashboard in the console (Chromium)', () => {
     const chart = page.getByRole('figure', { name: 'Revenue per day, last 30 days' });
     await chart.waitFor();
     await chart.locator('.MuiChartsSurface-root').first().waitFor(); // the lazily loaded chart has drawn its surface
-    await waitForStillness(page);
-    await keepScreenshot(page, 'console-dashboard');
+    await keepScreenshot(page, 'console-dashboard', { still: true });
     await page.getByText('Show the figures as a table').click();
     const table = page.getByRole('table', { name: 'Revenue per day, last 30 days' });
     expect(await table.getByRole('row').count()).toBe(31);

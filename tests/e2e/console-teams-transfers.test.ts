@@ -4,14 +4,7 @@ import { Coupon, Product, Purchase, PurchaseUserTransfer } from '../../api/src/d
 import type { User } from '../../api/src/identity/models';
 import { createCoupon, createPurchase, createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
-import {
-  buyThroughSite,
-  keepScreenshot,
-  signedInContext,
-  useDemoSite,
-  waitForStillness,
-  chooseOption,
-} from '../support/browser';
+import { buyThroughSite, keepScreenshot, signedInContext, useDemoSite, chooseOption } from '../support/browser';
 
 const DAY = 86_400_000;
 
@@ -295,8 +288,7 @@ describe('teams and transfers in the console (Chromium)', () => {
     await transfersTable(page)
       .getByRole('row', { name: /Completed.*wrong\.address@example\.com.*new@example\.com/ })
       .waitFor();
-    await waitForStillness(page);
-    await keepScreenshot(page, 'console-purchase-moved');
+    await keepScreenshot(page, 'console-purchase-moved', { still: true });
     await context.close();
   });
 });

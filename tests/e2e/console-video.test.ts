@@ -15,14 +15,7 @@ import { LessonVideo } from '../../api/src/video/models';
 import { runSeeds } from '../../seeds/run';
 import { testConfig, testDeps } from '../support/app';
 import { signedInByEmail } from '../support/auth';
-import {
-  checkScreen,
-  contextFor,
-  CONSOLE_WIDTHS,
-  keepScreenshot,
-  launchChromium,
-  waitForStillness,
-} from '../support/browser';
+import { checkScreen, contextFor, CONSOLE_WIDTHS, keepScreenshot, launchChromium } from '../support/browser';
 import { useTestDatabase } from '../support/db';
 
 /*
@@ -184,8 +177,7 @@ describe('lesson videos in the console (Chromium)', { timeout: 180_000 }, () => 
       .poll(() => poster.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
       .toBeGreaterThan(0);
     expect(await panel().getByRole('button', { name: 'Retry' }).count()).toBe(0);
-    await waitForStillness(page);
-    await checkPart(page, 'console-video-ready');
+    await checkPart(page, 'console-video-ready'); // it waits for the page to stop moving
   });
 
   it('adds captions from a .vtt file (a broken one is refused on the field, saying the line) and removes them', async () => {

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Product } from '../../api/src/db/models';
 import { createRevenueSplit, createUser } from '../../seeds/factories';
-import { checkScreen, keepScreenshot, signedInContext, useDemoSite, waitForStillness } from '../support/browser';
+import { checkScreen, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
 
 /** A picture made here: a diagonal gradient with a few bands, so a screenshot shows it is really there. */
 async function gradientPng(width: number, height: number): Promise<Buffer> {
@@ -78,8 +78,7 @@ describe('product images and avatars, uploaded in the console and shown on the s
     const preview = await loaded(page, '.ra-input-imageKey img');
     expect(preview.currentSrc).toMatch(/\/media\/images\/[0-9a-f]{32}-1600x900\.png\?w=320$/);
     expect(preview.naturalWidth).toBe(320);
-    await waitForStillness(page);
-    await keepScreenshot(page, 'console-product-image-saved');
+    await keepScreenshot(page, 'console-product-image-saved', { still: true });
     await context.close();
   });
 

@@ -117,7 +117,12 @@ export function useDemoSite(seed: (db: Db) => Promise<unknown> = (db) => runSeed
 
 export const ARTIFACTS_DIR = path.join(PROJECT_ROOT, 'test-artifacts');
 
-/** Keeps a screenshot of a main screen as a test artifact (test-artifacts/, ignored by git). */
+/**
+ * Screenshots are for a person to look through (nothing compares them) and each costs time, so they are taken only
+ * when asked for: KEEP_SCREENSHOTS=1 npm test.
+ */
+const KEEPS_SCREENSHOTS = process.env.KEEP_SCREENSHOTS === '1';
+
 /**
  * Picks `option` in the MUI select named `select`. A select opens on mouse-down; a click that lands while react-admin
  * re-renders the filter form (its list data arriving) can miss, so the menu is opened again until its option shows.
@@ -143,7 +148,13 @@ export async function chooseOption(
   await choice.click();
 }
 
-export async function keepScreenshot(page: Page, name: string): Promise<void> {
+/**
+ * Keeps a screenshot of a screen as a test artifact (test-artifacts/, ignored by git) when KEEP_SCREENSHOTS=1;
+ * `still` waits first until the page stops moving (a chart drawing, a tab indicator sliding).
+ */
+export async function keepScreenshot(page: Page, name: string, { still = false } = {}): Promise<void> {
+  if (!KEEPS_SCREENSHOTS) return;
+  if (still) await waitForStillness(page);
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: true, animations: 'disabled' });
 }
@@ -253,7 +264,7 @@ export const CONSOLE_WIDTHS = [
 /**
  * A screen at each width (the storefront's 1280 and 390 px unless told): the page itself must not scroll sideways
  * (a table may, inside its own box), and with `axe` it has no serious accessibility violation at the first width;
- * screenshots go to test-artifacts/<name>-<width>.png. The page is left at the first width.
+ * with KEEP_SCREENSHOTS=1, screenshots go to test-artifacts/<name>-<width>.png. The page is left at the first width.
  */
 export async function checkScreen(
   page: Page,
