@@ -1,6 +1,6 @@
 import { isStaffAccount, STAFF_ROLES as API_STAFF_ROLES } from '../../api/src/shared/roles';
 import type { Role } from './authProvider';
-import { canRead as mayRead, canWrite as mayWrite, consoleResource } from './registry';
+import { canRead as mayRead, canWrite as mayWrite, resourceAccess } from './registry/access';
 
 /** The roles that may open the console (the API's list). */
 export const STAFF_ROLES: readonly Role[] = API_STAFF_ROLES;
@@ -13,14 +13,14 @@ export function isAdmin(permissions: unknown): boolean {
   return rolesOf(permissions).includes('admin');
 }
 
-/** Whether the signed-in roles may read a resource (the registry mirrors the API's policies). */
+/** Whether the signed-in roles may read a resource (./registry/access mirrors the API's policies). */
 export function canRead(permissions: unknown, name: string): boolean {
-  const resource = consoleResource(name);
+  const resource = resourceAccess(name);
   return Boolean(resource && mayRead(rolesOf(permissions), resource));
 }
 
 export function canWrite(permissions: unknown, name: string): boolean {
-  const resource = consoleResource(name);
+  const resource = resourceAccess(name);
   return Boolean(resource && mayWrite(rolesOf(permissions), resource));
 }
 

@@ -4,14 +4,14 @@ import { date, status, text } from '../common/columns';
 import { RecordList } from '../common/RecordList';
 import { SearchInput } from '../common/SearchInput';
 import { dateRangeFilters } from '../common/inputs';
-import { CONSOLE_RESOURCES } from '../registry';
+import { RESOURCE_NAMES } from '../registry/access';
 import { ACTION_CHOICES, ACTION_LOOKS } from './choices';
 import { ActorField, RecordLinkField, ResourceNameField } from './fields';
 
 function ResourceFilter(props: { source: string; alwaysOn?: boolean }) {
   const translate = useTranslate();
   // What an entry's `resource` can name: every console resource (the registry names each of the API's).
-  const choices = CONSOLE_RESOURCES.map(({ name: id }) => ({
+  const choices = RESOURCE_NAMES.map((id) => ({
     id,
     name: translate(`resources.${id}.name`, { smart_count: 2, _: id }),
   })).sort((a, b) => a.name.localeCompare(b.name));

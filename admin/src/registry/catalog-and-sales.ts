@@ -11,39 +11,34 @@ import purchases from '../purchases';
 import upgradableProducts from '../upgradable-products';
 import workshopSessions from '../workshop-sessions';
 import waitlistEntries from '../waitlist-entries';
+import { accessOf } from './access';
 import type { ConsoleResource } from './types';
 
-const STAFF = ['support', 'finance'] as const;
-
-/** A payment provider's resource: staff read it; support may change it (a mirror's status) unless `writable` is false. */
-const payments = (name: keyof typeof MERCHANT_SCREENS, writable = true): ConsoleResource => ({
-  name,
-  read: STAFF,
-  ...(writable ? { write: ['support'] as const } : {}),
+/** A payment provider's resource (its roles in ./access). */
+const payments = (name: keyof typeof MERCHANT_SCREENS): ConsoleResource => ({
+  ...accessOf(name),
   ...MERCHANT_SCREENS[name],
   group: 'Payments',
 });
 
-// Catalog, sales, payments, finance and the audit log. `read`/`write` mirror api/src/admin/resources/*.ts
-// (admins always may; write defaults to support). Resources without create/update/remove there have no such screens here.
+// Catalog, sales, payments, finance and the audit log; who may read and write each is in ./access.
 export const CATALOG_AND_SALES_RESOURCES: ConsoleResource[] = [
-  { name: 'products', read: STAFF, write: ['support'], ...products, group: 'Catalog' },
-  { name: 'prices', read: STAFF, write: ['support'], ...prices, group: 'Catalog' },
-  { name: 'upgradable-products', read: STAFF, write: ['support'], ...upgradableProducts, group: 'Catalog' },
-  { name: 'workshop-sessions', read: STAFF, write: ['support'], ...workshopSessions, group: 'Catalog' },
+  { ...accessOf('products'), ...products, group: 'Catalog' },
+  { ...accessOf('prices'), ...prices, group: 'Catalog' },
+  { ...accessOf('upgradable-products'), ...upgradableProducts, group: 'Catalog' },
+  { ...accessOf('workshop-sessions'), ...workshopSessions, group: 'Catalog' },
 
-  { name: 'purchases', read: STAFF, write: ['support'], ...purchases, group: 'Sales' },
-  { name: 'bulk-purchases', read: STAFF, write: ['support'], ...bulkPurchases, group: 'Sales' },
-  { name: 'coupons', read: STAFF, write: ['support'], ...coupons, group: 'Sales' },
-  { name: 'purchase-user-transfers', read: STAFF, write: ['support'], ...purchaseUserTransfers, group: 'Sales' },
-  { name: 'product-revenue-splits', read: STAFF, write: ['finance'], ...productRevenueSplits, group: 'Sales' },
-  { name: 'waitlist-entries', read: ['support'], write: ['support'], ...waitlistEntries, group: 'Sales' },
-  { name: 'pricing-scenarios', read: STAFF, write: STAFF, ...pricing, group: 'Sales' },
+  { ...accessOf('purchases'), ...purchases, group: 'Sales' },
+  { ...accessOf('bulk-purchases'), ...bulkPurchases, group: 'Sales' },
+  { ...accessOf('coupons'), ...coupons, group: 'Sales' },
+  { ...accessOf('purchase-user-transfers'), ...purchaseUserTransfers, group: 'Sales' },
+  { ...accessOf('product-revenue-splits'), ...productRevenueSplits, group: 'Sales' },
+  { ...accessOf('waitlist-entries'), ...waitlistEntries, group: 'Sales' },
+  { ...accessOf('pricing-scenarios'), ...pricing, group: 'Sales' },
 
   payments('merchant-charges'),
-  // Read-only: refunds are made from a purchase (POST /api/admin/purchases/:id/refund), disputes by the provider.
-  payments('merchant-refunds', false),
-  payments('merchant-disputes', false),
+  payments('merchant-refunds'),
+  payments('merchant-disputes'),
   payments('merchant-customers'),
   payments('merchant-sessions'),
   payments('merchant-products'),
@@ -51,5 +46,5 @@ export const CATALOG_AND_SALES_RESOURCES: ConsoleResource[] = [
   payments('merchant-coupons'),
   payments('merchant-accounts'),
 
-  { name: 'audit-logs', read: STAFF, ...auditLogs, group: 'System' },
+  { ...accessOf('audit-logs'), ...auditLogs, group: 'System' },
 ];
