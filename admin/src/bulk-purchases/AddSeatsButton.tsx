@@ -18,6 +18,7 @@ import { useConsoleAction } from '../common/useConsoleAction';
 import { useText } from '../common/useText';
 import { canManageOwnership } from '../permissions';
 import type { BulkPurchase } from './types';
+import { STAFF_REASON_MAX, STAFF_REASON_MIN } from '../../../api/src/shared/staff-reason';
 
 const MAX_SEATS = 100;
 
@@ -32,7 +33,7 @@ function problemsOf(seats: number, reason: string): Problems {
     ...(!(Number.isInteger(seats) && seats >= 1 && seats <= MAX_SEATS) && {
       seats: 'console.teams.addSeats.seatsRange',
     }),
-    ...(reason.trim().length < 3 && { reason: 'console.teams.addSeats.reasonNeeded' }),
+    ...(reason.trim().length < STAFF_REASON_MIN && { reason: 'console.teams.addSeats.reasonNeeded' }),
   };
 }
 
@@ -109,7 +110,7 @@ function AddSeatsDialog({ team, onClose }: { team: BulkPurchase; onClose(): void
             margin="normal"
             error={Boolean(problems.reason)}
             helperText={text(problems.reason ?? 'console.teams.addSeats.reasonHelp')}
-            slotProps={{ htmlInput: { maxLength: 500 } }}
+            slotProps={{ htmlInput: { maxLength: STAFF_REASON_MAX } }}
           />
           {add.isPending ? (
             <DialogContentText variant="body2" role="status" sx={{ mt: 1 }}>

@@ -6,9 +6,8 @@ import { ConfirmActionDialog } from '../common/ActionDialog';
 import { useConsoleAction } from '../common/useConsoleAction';
 import { canWrite } from '../permissions';
 import type { Certificate } from './types';
+import { STAFF_REASON_MAX } from '../../../api/src/shared/staff-reason';
 
-/** The API's limit (api/src/certificates/schemas.ts REVOKE_REASON_MAX): the field counts down to it. */
-const REASON_MAX = 500;
 const words = (name: string) => `resources.certificates.revoke.${name}`;
 
 function RevokeDialog({ certificate, onClose }: { certificate: Certificate; onClose(): void }) {
@@ -39,8 +38,8 @@ function RevokeDialog({ certificate, onClose }: { certificate: Certificate; onCl
         maxRows={6}
         fullWidth
         margin="normal"
-        helperText={translate(words('reasonHelp'), { length: reason.length, max: REASON_MAX })}
-        slotProps={{ htmlInput: { maxLength: REASON_MAX } }}
+        helperText={translate(words('reasonHelp'), { length: reason.length, max: STAFF_REASON_MAX })}
+        slotProps={{ htmlInput: { maxLength: STAFF_REASON_MAX } }}
       />
     </ConfirmActionDialog>
   );

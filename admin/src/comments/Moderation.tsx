@@ -8,8 +8,7 @@ import { useConsoleAction } from '../common/useConsoleAction';
 import type { ConsoleDataProvider } from '../dataProvider';
 import { canModerateComments } from '../permissions';
 import { excerpt, type Comment } from './types';
-
-const REASON_MAX = 500;
+import { STAFF_REASON_MAX } from '../../../api/src/shared/staff-reason';
 
 /** The comment being moderated, quoted in the dialog so nobody hides the wrong one. */
 function Quote({ comment }: { comment: Comment }) {
@@ -83,8 +82,8 @@ function HideDialog({ comment, onClose }: { comment: Comment; onClose(): void })
         maxRows={6}
         fullWidth
         margin="normal"
-        helperText={translate('console.comments.hide.reasonHelp', { length: reason.length, max: REASON_MAX })}
-        slotProps={{ htmlInput: { maxLength: REASON_MAX } }}
+        helperText={translate('console.comments.hide.reasonHelp', { length: reason.length, max: STAFF_REASON_MAX })}
+        slotProps={{ htmlInput: { maxLength: STAFF_REASON_MAX } }}
       />
     </ModerationDialog>
   );

@@ -1,10 +1,7 @@
 import { useState } from 'react';
 import { TextField } from '@mui/material';
 import { useTranslate } from 'react-admin';
-
-/** The API's rule for a staff action's reason: 3 to 500 characters once trimmed. */
-const REASON_MIN = 3;
-const REASON_MAX = 500;
+import { STAFF_REASON_MAX, STAFF_REASON_MIN } from '../../../api/src/shared/staff-reason';
 
 /**
  * A required reason for a staff action (blocking a person, viewing as them): its text, and `check()` for the
@@ -13,7 +10,7 @@ const REASON_MAX = 500;
 export function useReason() {
   const [value, setValue] = useState('');
   const [touched, setTouched] = useState(false);
-  const tooShort = value.trim().length < REASON_MIN;
+  const tooShort = value.trim().length < STAFF_REASON_MIN;
   return {
     value,
     trimmed: value.trim(),
@@ -47,7 +44,7 @@ export function ReasonField({ words, field }: { words: ReasonWords; field: Retur
       fullWidth
       multiline
       sx={{ mt: 2 }}
-      slotProps={{ htmlInput: { maxLength: REASON_MAX } }}
+      slotProps={{ htmlInput: { maxLength: STAFF_REASON_MAX } }}
     />
   );
 }

@@ -23,20 +23,19 @@ import type { User } from '../users/types';
 import type { Purchase } from './choices';
 import { MoveButton } from './MoveButton';
 import { SendReceiptButton } from './SendReceiptButton';
+import { STAFF_REASON_MAX, STAFF_REASON_MIN } from '../../../api/src/shared/staff-reason';
 
 /** What the refund dialog reads of the purchase's charge. */
 type Charge = Pick<MerchantCharge, 'id' | 'amount' | 'refundAmount' | 'currency'>;
 
-const REASON_MIN = 3;
-const REASON_MAX = 500;
 /**
- * The API's rule (3–500 characters once trimmed), checked before the confirmation is asked, so nobody confirms a
+ * The API's rule (api/src/shared/staff-reason.ts), checked before the confirmation is asked, so nobody confirms a
  * refund only to be sent back to the form; the API checks it again. Answers a catalog key or null.
  */
 function reasonProblem(reason: string): string | null {
   const length = reason.trim().length;
-  if (length < REASON_MIN) return 'resources.purchases.reason.tooShort';
-  if (length > REASON_MAX) return 'resources.purchases.reason.tooLong';
+  if (length < STAFF_REASON_MIN) return 'resources.purchases.reason.tooShort';
+  if (length > STAFF_REASON_MAX) return 'resources.purchases.reason.tooLong';
   return null;
 }
 
@@ -77,8 +76,10 @@ function ReasonInput({
       fullWidth
       margin="normal"
       error={Boolean(error)}
-      helperText={error ? translate(error, { _: error, max: REASON_MAX }) : translate(helperText)}
-      slotProps={{ htmlInput: { maxLength: REASON_MAX } }}
+      helperText={
+        error ? translate(error, { _: error, min: STAFF_REASON_MIN, max: STAFF_REASON_MAX }) : translate(helperText)
+      }
+      slotProps={{ htmlInput: { maxLength: STAFF_REASON_MAX } }}
     />
   );
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizeCertificateId } from './certificate-id';
+import { STAFF_REASON_MAX } from '../shared/staff-reason';
 
 /** A certificate's id as typed or linked (lower case, O for 0 ...), in its one written form. */
 const CertificateId = z
@@ -17,8 +18,6 @@ const CertificateId = z
 /** `/:id` of a certificate: the store's, the console's and the PDF's (`/certificates/:id.pdf`). */
 export const CertificateIdParam = z.object({ id: CertificateId });
 
-export const REVOKE_REASON_MAX = 500;
-
 /** POST /api/admin/certificates/:id/revoke: why, for the verification page to say. */
 export const RevokeBody = z
   .object({
@@ -26,7 +25,7 @@ export const RevokeBody = z
       .string()
       .trim()
       .min(1, 'say why it is revoked')
-      .max(REVOKE_REASON_MAX, `at most ${REVOKE_REASON_MAX} characters`),
+      .max(STAFF_REASON_MAX, `at most ${STAFF_REASON_MAX} characters`),
   })
   .strict();
 

@@ -6,6 +6,7 @@ import type { PurchaseKind } from '../shared/purchase-kinds';
 import type { PurchaseStatus } from '../shared/purchase-status';
 import type { TransferState } from '../shared/transfer-states';
 import type { Quote, TeamTier } from './pricing';
+import { STAFF_REASON_MAX, STAFF_REASON_MIN } from '../shared/staff-reason';
 
 const flag = z
   .enum(['true', 'false', '1', '0'])
@@ -44,7 +45,6 @@ export const QuoteQuery = z.object({
 });
 
 const Id = z.uuid('must be an id');
-const Reason = z.string().trim().min(3, 'say why, in a few words').max(500);
 
 /**
  * A refund: how much (all that is left when absent), why as a code staff choose from, and a note, required when the
@@ -57,17 +57,17 @@ export const RefundBody = z
     reason: z
       .string()
       .trim()
-      .max(500)
+      .max(STAFF_REASON_MAX, `at most ${STAFF_REASON_MAX} characters`)
       .optional()
       .transform((note) => note || undefined)
-      .pipe(z.string().min(3, 'say why, in a few words').optional()),
+      .pipe(z.string().min(STAFF_REASON_MIN, 'say why, in a few words').optional()),
   })
   .strict()
   .refine((body) => body.reasonCode !== 'other' || body.reason, {
     message: 'say why, in a few words',
     path: ['reason'],
   });
-export const BanBody = z.object({ reason: Reason }).strict();
+export const BanBody = z.object({ reason: StaffReason }).strict();
 
 /** A team's member (by their seat's purchase) and a removed person (by user). */
 export const MemberParams = z.object({ id: Id, memberId: Id });
@@ -79,7 +79,7 @@ export const MemberParams = z.object({ id: Id, memberId: Id });
 export const AddSeatsBody = z
   .object({
     seats: z.number('must be a whole number of seats').int('must be a whole number of seats').min(1).max(100),
-    reason: Reason,
+    reason: StaffReason,
   })
   .strict();
 export type AddSeatsRequest = z.input<typeof AddSeatsBody>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Role } from './roles';
+import { STAFF_REASON_MAX, STAFF_REASON_MIN } from '../shared/staff-reason';
 
 export const EmailAddress = z
   .string()
@@ -147,9 +148,13 @@ export interface UserRecord {
 
 /**
  * Why staff act on a person (block them, view as them, give them a course): kept with the action and in the audit
- * log, so their timeline says it. The console's ReasonField holds the same rule.
+ * log, so their timeline says it (the rule: api/src/shared/staff-reason.ts).
  */
-export const StaffReason = z.string().trim().min(3, 'Say why, in a few words.').max(500, 'at most 500 characters');
+export const StaffReason = z
+  .string()
+  .trim()
+  .min(STAFF_REASON_MIN, 'Say why, in a few words.')
+  .max(STAFF_REASON_MAX, `at most ${STAFF_REASON_MAX} characters`);
 
 /** POST /api/admin/users/:id/block: why (kept with the block, shown to staff and on the person's timeline). */
 export const BlockBody = z.strictObject({ reason: StaffReason });

@@ -3,6 +3,7 @@ import { MAX_COMMENT_LENGTH } from '../shared/comments';
 import type { ContentState, LinkTier, ResourceType, Visibility } from '../shared/content';
 import type { PurchaseStatus } from '../shared/purchase-status';
 import type { LessonVideoView } from '../video/playback.schemas';
+import { STAFF_REASON_MAX } from '../shared/staff-reason';
 
 export const Slug = z
   .string()
@@ -35,7 +36,9 @@ const CommentText = z
 export const CommentBody = z.object({ text: CommentText }).strict();
 /** A new comment: with `parentId`, a reply to a top-level comment of the same lesson. */
 export const NewCommentBody = z.object({ text: CommentText, parentId: Id.nullable().optional() }).strict();
-export const HideBody = z.object({ reason: z.string().trim().max(500).optional() }).strict();
+export const HideBody = z
+  .object({ reason: z.string().trim().max(STAFF_REASON_MAX, `at most ${STAFF_REASON_MAX} characters`).optional() })
+  .strict();
 
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
 // What the learning endpoints answer, as the services build them (dates as `Date`); the apps read them as

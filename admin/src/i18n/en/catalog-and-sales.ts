@@ -464,7 +464,7 @@ export const catalogAndSales = {
     },
     reason: {
       label: 'Reason',
-      tooShort: 'Say why, in a few words (at least 3 characters).',
+      tooShort: 'Say why, in a few words (at least %{min} characters).',
       tooLong: 'At most %{max} characters.',
     },
     refund: {
