@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { pagedCsv } from '../../api/src/http/csv';
+import { pagedCsv } from '../../api/src/http/paged-csv';
 import { instant, number, text as textColumn } from '../../api/src/http/csv-columns';
 
 describe('pagedCsv', () => {

@@ -1,6 +1,3 @@
-import { Readable } from 'node:stream';
-import { csvRowLine, headersOf, type CsvColumn, type CsvRow } from './csv-columns';
-
 /**
  * CSV as RFC 4180 writes it (comma, double quotes, CRLF), for exports of millions of rows (finance's and every
  * console list's), readable whichever separator a spreadsheet's locale expects: Excel in much of Europe splits on
@@ -61,29 +58,4 @@ export function csvCell(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   if (value instanceof Date) return value.toISOString();
   return csvText(typeof value === 'string' ? value : JSON.stringify(value));
-}
-
-/** Rows read a page at a time for `pagedCsv`. */
-const PAGE_ROWS = 500;
-
-/**
- * A list served by its own code (not a console resource's query) as CSV: read through that same code a page at a
- * time as the client takes the file (memory holds one page), each row in its declared `columns`. `page` answers
- * the rows at an offset and the list's total; the first page is read before the answer starts, so a refused query
- * is an error answer, not a broken file.
- */
-export async function pagedCsv<R extends object>(
-  columns: readonly CsvColumn[],
-  page: (offset: number, limit: number) => Promise<{ rows: R[]; total: number }>,
-): Promise<{ total: number; body: Readable }> {
-  const first = await page(0, PAGE_ROWS);
-  const lines = (rows: R[]) => rows.map((row) => csvRowLine(columns, row as CsvRow)).join('');
-  async function* csv() {
-    yield csvHead(headersOf(columns)) + lines(first.rows);
-    for (let offset = PAGE_ROWS, last = first.rows; last.length === PAGE_ROWS; offset += PAGE_ROWS) {
-      last = (await page(offset, PAGE_ROWS)).rows;
-      yield lines(last);
-    }
-  }
-  return { total: first.total, body: Readable.from(csv()) };
 }

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { parseListQuery } from '../admin/schemas/list-query';
 import { actorOf } from '../http/auth';
-import { pagedCsv } from '../http/csv';
+import { pagedCsv } from '../http/paged-csv';
 import { derived, instant, number, text, type CsvColumn } from '../http/csv-columns';
 import { AppError } from '../http/errors';
 import { IdParam } from '../http/params';
