@@ -247,8 +247,12 @@ describe('the storefront and the console under their security headers (Chromium)
       const page = await context.newPage();
       await page.goto(`${site().baseUrl}/admin/#/products`);
       await signInToConsoleByEmail(page, site(), 'admin@example.com');
-      await page.waitForURL(`${site().baseUrl}/admin/#/products`);
-      await page.getByText(DEMO_PRODUCTS.fundamentals.name, { exact: true }).waitFor();
+      // Signed in (the console shows its menu), on the page asked for, not the dashboard.
+      await page.getByRole('menuitem', { name: 'Products' }).waitFor();
+      await expect.poll(() => new URL(page.url()).hash).toBe('#/products');
+      await expect
+        .poll(() => page.locator('#main-content').getByText(DEMO_PRODUCTS.fundamentals.name, { exact: true }).count())
+        .toBe(1);
     });
   });
 });

@@ -113,18 +113,4 @@ describe('catalog, sales and the dashboard in the console (Chromium)', () => {
       1,
     );
   });
-
-  it('keeps screenshots of the other main screens', async () => {
-    for (const [path, name, text] of [
-      ['products', 'console-products', 'TypeScript Pro'],
-      ['coupons', 'console-coupons', 'WELCOME10'],
-      ['bulk-purchases', 'console-teams', 'TypeScript Fundamentals'],
-      ['users', 'console-users', 'admin@example.com'],
-      ['audit-logs', 'console-audit-log', 'products'],
-    ] as const) {
-      await page.goto(`${site().baseUrl}/admin/#/${path}`);
-      await page.getByText(text).first().waitFor();
-      await keepScreenshot(page, name);
-    }
-  });
 });

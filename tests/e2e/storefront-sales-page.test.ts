@@ -249,8 +249,12 @@ describe('the sales page (Chromium)', () => {
     const { browser, baseUrl } = site();
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${baseUrl}/products/no-such-course`);
-    await page.getByRole('heading', { name: 'Course not found' }).waitFor();
+    const answer = await page.goto(`${baseUrl}/products/no-such-course`);
+    expect(answer?.status()).toBe(404);
+    // The page as the app renders it, not a product page left loading.
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Course not found']);
+    expect(await page.getByText('This course does not exist or is no longer on sale.').count()).toBe(1);
+    await expect.poll(() => page.title()).toBe('Course not found');
     await context.close();
   });
 });
