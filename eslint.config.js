@@ -2,6 +2,8 @@
 // so that layers stay apart because a tool says so, not because a reviewer noticed.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 
 /** Where zod may be imported: request schemas and answer types, the HTTP edge, the configuration parser. */
 const ZOD_EDGE = [
@@ -10,6 +12,15 @@ const ZOD_EDGE = [
   'api/src/**/*.schemas.ts',
   'api/src/http/**',
   'api/src/config.ts',
+];
+
+/** Code whose imports must form no cycle (a cycle makes load order matter and hides which module is the lower one). */
+const NO_CYCLE_SOURCES = [
+  'api/src/**/*.ts',
+  'admin/src/**/*.{ts,tsx}',
+  'storefront/src/**/*.{ts,tsx}',
+  'seeds/**/*.ts',
+  'scripts/**/*.{ts,mjs}',
 ];
 
 /** Route files: parse, call one service, shape the answer. */
@@ -96,6 +107,22 @@ export default tseslint.config(
     files: ['api/src/**/*.ts', 'admin/src/**/*.{ts,tsx}', 'storefront/src/**/*.{ts,tsx}', 'seeds/**/*.ts'],
     ignores: ['api/src/shared/**'],
     rules: { 'no-restricted-syntax': ['error', ...noFocusedOrSkippedTests, ...noPurchaseStatusLists] },
+  },
+  {
+    files: NO_CYCLE_SOURCES,
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          project: ['tsconfig.json', 'admin/tsconfig.json', 'storefront/tsconfig.json'],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    // Type imports count too: a cycle of types still says two modules each need the other.
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['**/*.{js,mjs}'],

@@ -69,4 +69,22 @@ describe('layer boundaries (eslint)', () => {
     expect(await boundaryErrors('admin/src/x.ts', value)).toEqual([expect.stringContaining('import only types')]);
     expect(await boundaryErrors('storefront/src/x.ts', shared)).toEqual([]);
   });
+
+  it('refuses an import that closes a cycle, in the API and in the console', async () => {
+    // csv-columns.ts imports csv.ts, and the console's permissions import registry/access: either way back is a cycle.
+    const cycles = async (filePath: string, code: string) => {
+      const [result] = await eslint.lintText(code, { filePath });
+      return result!.messages.filter((m) => m.ruleId === 'import-x/no-cycle');
+    };
+    const backToColumns = "import { text } from './csv-columns';\nexport const t = text;\n";
+    expect(await cycles('api/src/http/csv.ts', backToColumns)).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('Dependency cycle') }),
+    ]);
+    expect(await cycles('api/src/http/paged-csv.ts', backToColumns)).toEqual([]);
+    const backToPermissions = "import { isAdmin } from '../permissions';\nexport const a = isAdmin;\n";
+    expect(await cycles('admin/src/registry/access.ts', backToPermissions)).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('Dependency cycle') }),
+    ]);
+    expect(await cycles('admin/src/registry/index.ts', backToPermissions)).toEqual([]);
+  });
 });
