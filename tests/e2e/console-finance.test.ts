@@ -432,4 +432,17 @@ describe('the Finance page in the console (Chromium)', () => {
     }
     await checkScreen(page, 'console-refunds-report-yen', { widths: CONSOLE_WIDTHS });
   });
+
+  it('works a yen product’s split example through in yen: whole yen, no dollar', async () => {
+    const { db, baseUrl } = site();
+    const yenWorkshop = await createProduct(db, { name: 'Yen Workshop', unitAmount: 9_800, currency: 'jpy' });
+    await createRevenueSplit(db, { productId: yenWorkshop.id, type: 'platform', percent: 0.2 });
+    await createRevenueSplit(db, { productId: yenWorkshop.id, type: 'owner', percent: 0.8, userId: owner.id });
+    await page.goto(`${baseUrl}/admin/#/products/${yenWorkshop.id}/show/splits`);
+    // The platform's 20 % comes off the gross (¥2,000); the owner bears the ¥320 fee.
+    await page
+      .getByText(/^A ¥10,000 sale with a ¥320 fee \(net ¥9,680\) is shared: The platform ¥2,000 · .+ \(owner\) ¥7,680$/)
+      .waitFor();
+    expect(await amountsShown()).not.toContainEqual(expect.stringMatching(/\$|¥[\d,]*\.\d/));
+  });
 });

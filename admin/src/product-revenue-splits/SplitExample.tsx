@@ -1,10 +1,14 @@
 import { Typography } from '@mui/material';
-import { useGetManyAggregate, useListContext, useTranslate } from 'react-admin';
+import { useGetList, useGetManyAggregate, useListContext, useRecordContext, useTranslate } from 'react-admin';
 import { saleLines, shareOf } from '../../../api/src/shared/split-ledger';
 import { formatMoney, formatPercent } from '../common/money';
+import type { Price } from '../prices/choices';
 import type { RevenueSplit } from './choices';
 
-/** The example sale the tab works through: $100.00 with a card fee of 2.9 % + 30 ¢. */
+/**
+ * The example sale the tab works through, in the product's currency: 10,000 of its minor units with a 320 fee ($100.00
+ * with a card fee of 2.9 % + 30 ¢; ¥10,000 with ¥320).
+ */
 const EXAMPLE_GROSS = 10_000;
 const EXAMPLE_FEE = 320;
 
@@ -18,12 +22,24 @@ const fourDecimals = (n: number) => Math.round(n * 10_000) / 10_000;
  */
 export function SplitExample() {
   const { data, total } = useListContext<RevenueSplit>();
+  // The product's currency is its current price's.
+  const product = useRecordContext<{ id: string }>();
+  const { data: prices, isPending: pricePending } = useGetList<Price>(
+    'prices',
+    {
+      filter: { productId: product?.id, status: 'active' },
+      pagination: { page: 1, perPage: 1 },
+      sort: { field: 'createdAt', order: 'DESC' },
+    },
+    { enabled: Boolean(product?.id) },
+  );
+  const money = (amount: number) => formatMoney(amount, prices?.[0]?.currency);
   const translate = useTranslate();
   const userIds = [...new Set((data ?? []).map((s) => s.userId).filter((id): id is string => Boolean(id)))];
   const { data: users } = useGetManyAggregate<{ id: string; name: string | null; email: string }>('users', {
     ids: userIds,
   });
-  if (!data?.length) return null;
+  if (!data?.length || (product?.id && pricePending)) return null; // never a flash of the wrong currency
   const sum = fourDecimals(data.reduce((s, split) => s + Number(split.percent), 0));
   const partial = total !== undefined && total > data.length;
   const nameOf = (userId: string | null) => {
@@ -37,8 +53,8 @@ export function SplitExample() {
   );
   const parts = lines.map((line) =>
     line.type === 'platform'
-      ? `${translate('resources.product-revenue-splits.platform')} ${formatMoney(line.amount)}`
-      : `${nameOf(line.userId)} (${translate(`resources.product-revenue-splits.types.${line.type}`)}) ${formatMoney(line.amount)}`,
+      ? `${translate('resources.product-revenue-splits.platform')} ${money(line.amount)}`
+      : `${nameOf(line.userId)} (${translate(`resources.product-revenue-splits.types.${line.type}`)}) ${money(line.amount)}`,
   );
   return (
     <Typography component="div" variant="body2" sx={{ p: 2 }} color="text.secondary" role="status">
@@ -50,9 +66,9 @@ export function SplitExample() {
       </div>
       <div>
         {translate('resources.product-revenue-splits.example', {
-          gross: formatMoney(EXAMPLE_GROSS),
-          fee: formatMoney(EXAMPLE_FEE),
-          net: formatMoney(EXAMPLE_GROSS - EXAMPLE_FEE),
+          gross: money(EXAMPLE_GROSS),
+          fee: money(EXAMPLE_FEE),
+          net: money(EXAMPLE_GROSS - EXAMPLE_FEE),
         })}{' '}
         {parts.join(' · ')}
       </div>
