@@ -95,7 +95,7 @@ describe('fuzzing', () => {
 
   beforeAll(async () => {
     // Every generated comment reaches the insert (one learner posts hundreds a minute here); the limit has its own test.
-    const deps = testDeps(db(), { config: testConfig({ COMMENTS_PER_MINUTE: 10_000 }) });
+    const deps = testDeps(db(), { config: testConfig({ COMMENTS_PER_MINUTE: '10000' }) });
     services = createServices(deps);
     app = createApp(deps, { services }).callback();
     await runSeeds(db(), { demo: true });
