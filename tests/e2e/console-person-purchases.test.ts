@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { formatMoney } from '../../api/src/commerce/money';
+import { formatMoney } from '../../api/src/shared/money';
 import { AuditLog, Product } from '../../api/src/db/models';
 import { createProduct, createUser } from '../../seeds/factories';
 import {

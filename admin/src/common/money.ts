@@ -2,28 +2,13 @@
  * Money is an integer number of the currency's minor unit (cents for usd, whole yen for jpy: api/src/shared/currency.ts)
  * with a lower-case ISO 4217 currency; percentages are fractions (0.25 = 25 %).
  */
-import { currencyExponent, toMajorUnits } from '../../../api/src/shared/currency';
+import { currencyExponent } from '../../../api/src/shared/currency';
+import { formatMoney as formatAmount } from '../../../api/src/shared/money';
 
-const formatters = new Map<string, Intl.NumberFormat>();
-
-function currencyFormatter(currency: string): Intl.NumberFormat {
-  const code = (currency || 'usd').toUpperCase();
-  let formatter = formatters.get(code);
-  if (!formatter) {
-    try {
-      formatter = new Intl.NumberFormat('en-US', { style: 'currency', currency: code });
-    } catch {
-      formatter = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-    }
-    formatters.set(code, formatter);
-  }
-  return formatter;
-}
-
-/** 4900, 'usd' → "$49.00"; 4000, 'jpy' → "¥4,000". Minor units are whole numbers: the division is exact enough for display. */
+/** 4900, 'usd' → "$49.00"; 4000, 'jpy' → "¥4,000"; "—" for no amount (a list's empty cell); dollars when no currency. */
 export function formatMoney(cents: number | null | undefined, currency = 'usd'): string {
   if (cents === null || cents === undefined || Number.isNaN(Number(cents))) return '—';
-  return currencyFormatter(currency).format(toMajorUnits(Number(cents), currency || 'usd'));
+  return formatAmount(Number(cents), currency || 'usd');
 }
 
 const percentFormatter = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 2 });

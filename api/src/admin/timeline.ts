@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection';
-import { formatMoney } from '../commerce/money';
-import { AppError } from '../http/errors';
+import { formatMoney } from '../shared/money';
+import { AppError } from '../shared/errors';
 import { refundReasonLabel } from '../shared/refund-reasons';
 import { auditActionInWords } from '../shared/audit-actions';
 import type { TimelineEvent, TimelineKind, TimelinePage, TimelineQuery } from './schemas/timeline';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { Price, Product } from '../catalog/models';
 import { ledger } from '../finance/ledger';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { isEmailBlocked } from '../identity/blocks';
 import { networkOf } from '../identity/rate-limit';
 import { currencyProblem } from '../shared/currency';
@@ -33,7 +33,7 @@ import { inviteUrlOf, leadInPath, teamOfTeamPurchase } from './lead-in';
 import { COUPON_MESSAGES, problemFor } from './coupons';
 import type { CommerceDeps } from './deps';
 import type { CommerceLimits } from './limits';
-import { formatMoney } from './money';
+import { formatMoney } from '../shared/money';
 import type { Quote } from './pricing';
 import type { CheckoutOutcome, CheckoutStarted, CheckoutStatus } from './schemas';
 import type { QuoteService } from './quotes';

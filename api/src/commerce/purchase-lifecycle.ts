@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { recordAudit, SYSTEM_ACTOR, type Actor } from '../audit/record';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { Logger } from '../logger';
 import type { NewEmail, Outbox } from '../mail/outbox';
 import { refundEmail } from '../mail/templates';
@@ -10,7 +10,7 @@ import type { MerchantCharge } from '../payments/models';
 import type { PaymentProvider } from '../payments/provider';
 import { NON_GRANTING_STATUSES } from '../shared/purchase-status';
 import { refundReasonLabel, type RefundReason } from '../shared/refund-reasons';
-import { formatMoney } from './money';
+import { formatMoney } from '../shared/money';
 import { GRANTING_STATUSES, type Purchase, type PurchaseStatus } from './models';
 import { keepOutOfTeam } from './seats';
 import type { BanResult, RefundResult } from './schemas';

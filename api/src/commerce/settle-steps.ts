@@ -32,7 +32,7 @@ import {
 import { RECEIPT_SIGN_IN_DAYS } from '../identity/email-sign-in';
 import { inviteUrlOf, leadInPath, receiptSignInLink, teamOfTeamPurchase, teamPathOf } from './lead-in';
 import { GRANTING_STATUSES } from './models';
-import { formatMoney } from './money';
+import { formatMoney } from '../shared/money';
 import { holdingOf } from './ownership';
 import { seatsSold } from './seats';
 import { cancelOpenTransfers } from './transfers';

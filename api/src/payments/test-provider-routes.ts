@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { formatMoney } from '../commerce/money';
+import { formatMoney } from '../shared/money';
 import type { Policies } from '../http/policy';
 import type { Logger } from '../logger';
 import { TestCheckoutIdentifier } from './schemas';

@@ -1,4 +1,4 @@
-import { formatMoney } from '../commerce/money';
+import { formatMoney } from '../shared/money';
 import type { AppliedDiscount, DiscountKind } from '../commerce/pricing';
 import type { ScenarioChange, ScenarioOutcome } from './schemas';
 

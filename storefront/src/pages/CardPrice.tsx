@@ -1,5 +1,5 @@
 import { saleBlocker, type StoreProduct } from '../api/catalog';
-import { formatMoney } from '../money';
+import { formatMoney } from '../../../api/src/shared/money';
 
 /**
  * A catalog card's price: the sale's price beside the list price while a sale runs, nothing to act on for a course

@@ -4,7 +4,7 @@ import { isApiError } from '../api/client';
 import { getInvoice, type Invoice } from '../api/purchases';
 import { countryName, formatDate } from '../format';
 import { LoadStatus } from '../LoadStatus';
-import { formatMoney } from '../money';
+import { formatMoney } from '../../../api/src/shared/money';
 import { RequireSignIn } from '../RequireSignIn';
 import { useFocusOnChange } from '../useFocusOnChange';
 import { useAccountAsync } from '../useAccountAsync';

@@ -4,7 +4,7 @@ import { coursePath } from '../api/learning';
 import { listMyPurchases, type MyPurchase } from '../api/purchases';
 import { countryName, formatDate } from '../format';
 import { LoadStatus } from '../LoadStatus';
-import { formatMoney } from '../money';
+import { formatMoney } from '../../../api/src/shared/money';
 import { RequireSignIn } from '../RequireSignIn';
 import { useDocumentTitle } from '../useDocumentTitle';
 import { mayTransfer, TransferControl } from './TransferControl';

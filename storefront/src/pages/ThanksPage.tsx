@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'wouter';
 import { ApiError, isApiError } from '../api/client';
 import { CopyLinkField } from '../CopyLinkField';
 import { getCheckoutStatus, type CheckoutState } from '../api/purchases';
-import { formatMoney } from '../money';
+import { formatMoney } from '../../../api/src/shared/money';
 import { plural } from './product/pricingText';
 import { loginPath } from '../redirects';
 import { useSession } from '../session';

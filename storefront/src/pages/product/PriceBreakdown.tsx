@@ -1,5 +1,5 @@
 import type { QuoteAnswer } from '../../api/commerce';
-import { formatMoney } from '../../money';
+import { formatMoney } from '../../../../api/src/shared/money';
 import { countryName, discountLabel, plural } from './pricingText';
 
 interface Props {

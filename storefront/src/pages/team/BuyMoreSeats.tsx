@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { listProducts, productPath, saleBlocker } from '../../api/catalog';
 import { startCheckout } from '../../api/commerce';
 import type { TeamView } from '../../api/teams';
-import { formatMoney } from '../../money';
+import { formatMoney } from '../../../../api/src/shared/money';
 import { formatBp, plural } from '../product/pricingText';
 import { MAX_SEATS_PER_PURCHASE, parseSeats } from '../product/TeamSeatsField';
 import { useQuote } from '../product/useQuote';
