@@ -1,13 +1,10 @@
 import Router from '@koa/router';
+import { escapeHtml } from '../shared/escape-html';
 import { formatMoney } from '../shared/money';
 import type { Policies } from '../http/policy';
 import type { Logger } from '../logger';
 import { TestCheckoutIdentifier } from './schemas';
 import { TEST_CHECKOUT_PATH, type TestProvider } from './test-provider';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
