@@ -1,4 +1,5 @@
 import { MenuItem, TextField } from '@mui/material';
+import type { SxProps, Theme } from '@mui/material/styles';
 
 /** One of a few values, picked from a small menu: a period, a currency. */
 export function Choice(props: {
@@ -8,6 +9,7 @@ export function Choice(props: {
   options: [string, string][];
   onChange(value: string): void;
   width: number;
+  sx?: SxProps<Theme>;
 }) {
   return (
     <TextField
@@ -17,7 +19,7 @@ export function Choice(props: {
       label={props.label}
       value={props.value}
       onChange={(event) => props.onChange(event.target.value)}
-      sx={{ width: props.width }}
+      sx={[{ width: props.width }, ...(Array.isArray(props.sx) ? props.sx : [props.sx])]}
     >
       {props.options.map(([value, words]) => (
         <MenuItem key={value} value={value}>
@@ -29,8 +31,29 @@ export function Choice(props: {
 }
 
 /**
- * A currency menu's options: the currencies a report lists, with those on screen (the one answered, the one chosen)
- * even when the period has none of its money, in code order.
+ * The currency menu of figures shown one currency at a time (amounts in two do not add up): the currencies the
+ * figures list, with the one on screen, in code order; nothing when there is no other to switch to.
  */
-export const currencyOptions = (listed: readonly string[], ...shown: (string | undefined)[]): [string, string][] =>
-  [...new Set([...listed, ...shown.filter((c): c is string => Boolean(c))])].sort().map((c) => [c, c.toUpperCase()]);
+export function CurrencyChoice(props: {
+  label: string;
+  /** The currency on screen: the one chosen, else the one answered. */
+  value: string | undefined;
+  /** The currencies to offer besides it (those of the period, the default); unknown ones left out. */
+  currencies: readonly (string | undefined)[];
+  onChange(currency: string): void;
+  sx?: SxProps<Theme>;
+}) {
+  const { value } = props;
+  const options = [...new Set([...props.currencies, value].filter((c): c is string => Boolean(c)))].sort();
+  if (!value || options.length < 2) return null;
+  return (
+    <Choice
+      label={props.label}
+      value={value}
+      options={options.map((c) => [c, c.toUpperCase()])}
+      onChange={props.onChange}
+      width={140}
+      sx={props.sx}
+    />
+  );
+}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Box, Stack, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
-import { Choice, currencyOptions } from '../common/Choice';
+import { Choice, CurrencyChoice } from '../common/Choice';
 import { FiguresFailed, FiguresLoading } from '../common/Figures';
 import { RevenueCard } from './RevenueCard';
 import { SalesTotals } from './SalesTotals';
@@ -23,7 +23,6 @@ export function SalesPanel() {
   const { data, error, isError, isPlaceholderData, refetch } = useDashboard(days, chosen);
   // Amounts in two currencies do not add up: one at a time, switched between when the period has several.
   const currency = data?.view === 'finance' ? (chosen ?? data.currency) : undefined;
-  const currencies = data?.view === 'finance' ? currencyOptions(data.currencies, data.currency, currency) : [];
   return (
     <Stack spacing={2}>
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, flexWrap: 'wrap' }}>
@@ -38,15 +37,12 @@ export function SalesPanel() {
             onChange={(n) => setDays(Number(n))}
             width={180}
           />
-          {currency && currencies.length > 1 ? (
-            <Choice
-              label={translate('finance.dashboard.currency')}
-              value={currency}
-              options={currencies}
-              onChange={setChosen}
-              width={140}
-            />
-          ) : null}
+          <CurrencyChoice
+            label={translate('finance.dashboard.currency')}
+            value={currency}
+            currencies={data?.view === 'finance' ? [...data.currencies, data.currency] : []}
+            onChange={setChosen}
+          />
         </Box>
       </Box>
       {isError ? <FiguresFailed error={error} onRetry={() => void refetch()} /> : null}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Box } from '@mui/material';
 import { Title, usePermissions, useTranslate } from 'react-admin';
 import { problemOf } from '../common/ActionDialog';
-import { Choice, currencyOptions } from '../common/Choice';
+import { CurrencyChoice } from '../common/Choice';
 import { ConsolePage } from '../common/ConsolePage';
 import { canSeeFinance } from '../permissions';
 import { ExportsPanel } from './ExportsPanel';
@@ -22,9 +22,6 @@ export default function FinancePage() {
   const summaryErrors = settled && query.isError ? problemOf(query.error, '').errors : {};
   const ready = isComplete(period);
   const title = translate('finance.page.title');
-  // Amounts in two currencies do not add up: one at a time, switched between when the ledger has several.
-  const shown = currency ?? query.data?.currency;
-  const currencies = currencyOptions(query.data?.currencies ?? [], query.data?.currency, currency);
 
   if (isPending) return null;
   if (!canSeeFinance(permissions)) {
@@ -49,17 +46,13 @@ export default function FinancePage() {
             }}
             errors={{ ...summaryErrors, ...exportErrors }}
           />
-          {shown && currencies.length > 1 ? (
-            <Box sx={{ mt: 1 }}>
-              <Choice
-                label={translate('finance.page.currency')}
-                value={shown}
-                options={currencies}
-                onChange={setCurrency}
-                width={140}
-              />
-            </Box>
-          ) : null}
+          <CurrencyChoice
+            label={translate('finance.page.currency')}
+            value={currency ?? query.data?.currency}
+            currencies={[...(query.data?.currencies ?? []), query.data?.currency]}
+            onChange={setCurrency}
+            sx={{ mt: 1 }}
+          />
         </>
       }
     >

@@ -15,11 +15,12 @@ import {
 import DownloadIcon from '@mui/icons-material/Download';
 import { Title, usePermissions, useTranslate } from 'react-admin';
 import { problemOf } from '../common/ActionDialog';
-import { Choice, currencyOptions } from '../common/Choice';
+import { CurrencyChoice } from '../common/Choice';
 import { ConsolePage } from '../common/ConsolePage';
 import { ExportProgress } from '../common/ExportProgress';
 import { ChartCard, FiguresFailed, FiguresLoading, LinkedRowHead, TotalsRow } from '../common/Figures';
 import { formatMoney } from '../common/money';
+import { DEFAULT_CURRENCY } from '../../../api/src/shared/finance';
 import { isComplete, presetPeriod, spanText, type Period } from '../finance/period';
 import { PeriodPicker } from '../finance/PeriodPicker';
 import { canSeeRefundsReport } from '../permissions';
@@ -209,7 +210,6 @@ export default function RefundsReportPage() {
       </Box>
     );
   }
-  const currencies = currencyOptions(query.data?.currencies ?? [], currency);
   let figures;
   if (!isComplete(period)) figures = <Alert severity="info">{translate('finance.page.pickPeriod')}</Alert>;
   else if (settled && query.isError)
@@ -240,18 +240,13 @@ export default function RefundsReportPage() {
             }}
             errors={{ ...reportErrors, ...exportErrors }}
           />
-          {/* Amounts in two currencies do not add up: one at a time, offered when the period has several. */}
-          {currencies.length > 1 || currency !== 'usd' ? (
-            <Box sx={{ mt: 1 }}>
-              <Choice
-                label={translate('reports.refunds.currency')}
-                value={currency}
-                options={currencies}
-                onChange={setCurrency}
-                width={140}
-              />
-            </Box>
-          ) : null}
+          <CurrencyChoice
+            label={translate('reports.refunds.currency')}
+            value={currency}
+            currencies={[...(query.data?.currencies ?? []), DEFAULT_CURRENCY]}
+            onChange={setCurrency}
+            sx={{ mt: 1 }}
+          />
         </>
       }
     >

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useDebouncedEvent, useDataProvider } from 'react-admin';
 import type { RefundReportAnswer } from '@contract/finance/schemas';
+import { DEFAULT_CURRENCY } from '../../../api/src/shared/finance';
 import type { Wire } from '@contract/shared/wire';
 import { retryUnanswered, type ConsoleDataProvider } from '../dataProvider';
 import { isComplete, samePeriod, type Period } from '../finance/period';
@@ -18,7 +19,7 @@ const SETTLE_MS = 250;
 export function useRefundReport(initial: () => Period) {
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const [period, setPeriod] = useState(initial);
-  const [currency, setCurrency] = useState('usd');
+  const [currency, setCurrency] = useState(DEFAULT_CURRENCY);
   const [asked, setAsked] = useState(period);
   const settle = useDebouncedEvent(setAsked, SETTLE_MS);
   const query = useQuery<RefundReport>({
