@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorCode } from '@contract/http/errors';
+import type { ErrorBody, ErrorCode } from '@contract/shared/errors';
 import type { PublicUser, SignInLinkSent as LinkSentAnswer } from '@contract/identity/schemas';
 import type { Role } from '@contract/identity/roles';
 import type { Wire } from '@contract/shared/wire';

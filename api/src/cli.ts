@@ -8,7 +8,7 @@ import { ROLES, type Role } from './identity/roles';
 import { EmailAddress } from './identity/schemas';
 import type { Actor } from './audit/record';
 import type { Services } from './services';
-import { AppError } from './http/errors';
+import { AppError } from './shared/errors';
 import { videoTypeOf } from './video/keys';
 import { isUuid } from './shared/uuid';
 

@@ -4,7 +4,7 @@ import { WAITLIST_OPENING } from '../../api/src/catalog/waitlist';
 import type { Product } from '../../api/src/catalog/models';
 import type { Db } from '../../api/src/db/connection';
 import { createServices, type Services } from '../../api/src/services';
-import { AppError } from '../../api/src/http/errors';
+import { AppError } from '../../api/src/shared/errors';
 import { createProduct, createPurchase, createUser } from '../../seeds/factories';
 import { testDeps } from '../support/app';
 import { manualClock } from '../support/clock';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AppError, ERROR_STATUS, toAppError } from '../../api/src/http/errors';
+import { toAppError } from '../../api/src/http/errors';
+import { AppError, ERROR_STATUS } from '../../api/src/shared/errors';
 
 describe('toAppError', () => {
   it('keeps an AppError and gives its status from the one table', () => {

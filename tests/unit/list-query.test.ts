@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_PAGE_SIZE, parseListQuery, type ListableResource } from '../../api/src/admin/schemas/list-query';
-import { AppError } from '../../api/src/http/errors';
+import { AppError } from '../../api/src/shared/errors';
 
 const resource: ListableResource = {
   name: 'purchases',

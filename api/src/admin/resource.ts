@@ -3,7 +3,7 @@ import type { AnyQueryBuilder, QueryBuilder } from 'objection';
 import type { z } from 'zod';
 import type { BaseModel } from '../db/base-model';
 import type { CsvColumn } from '../http/csv-columns';
-import type { ErrorCode } from '../http/errors';
+import type { ErrorCode } from '../shared/errors';
 import type { Role } from '../identity/roles';
 import type { AuditAction } from '../shared/audit-actions';
 import type { ListableResource } from './schemas/list-query';

@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection';
 import { allows } from '../http/policy';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { ADMIN_RESOURCES } from './resources';
 import type { Role } from '../identity/roles';
 import { VIDEO_LIST } from '../video/video-admin';

@@ -3,7 +3,7 @@ import type { QueryBuilder } from 'objection';
 import { recordAudit, type Actor } from '../audit/record';
 import type { BaseModel } from '../db/base-model';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { cappedCount, countMatches, totalOf, type Total } from './count';
 import type { ListQuery } from './schemas/list-query';
 import type { UpdateRequest } from './schemas/write';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { StaffNote } from './schemas/timeline';
 
 /**

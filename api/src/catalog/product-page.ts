@@ -4,7 +4,7 @@ import { TEAM_TIERS } from '../commerce/pricing';
 import { seatsSoldOf } from '../commerce/seats';
 import { GRANTING_STATUSES } from '../commerce/models';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { LearningService } from '../learning/learning';
 import type { LessonItem } from '../learning/schemas';
 import { avatarFields } from '../media/images';

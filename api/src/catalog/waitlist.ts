@@ -3,7 +3,7 @@ import type { Clock } from '../clock';
 import { seatsSold } from '../commerce/seats';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { networkOf, type Limit, type RateLimiter } from '../identity/rate-limit';
 import { hashSecret, newSecret, sameSecret } from '../identity/secrets';
 import type { JobQueue } from '../jobs/queue';

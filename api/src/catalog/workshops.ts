@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { Logger } from '../logger';
 import type { Outbox } from '../mail/outbox';
 import type { EmailAttachment } from '../mail/transport';

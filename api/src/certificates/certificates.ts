@@ -4,7 +4,7 @@ import { recordAudit, type Actor } from '../audit/record';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { LearningService, Viewer } from '../learning/learning';
 import type { User } from '../identity/models';
 import type { CertificatePdfInput } from './pdf';

@@ -3,7 +3,7 @@ import { recordAudit } from '../audit/record';
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import { Product } from '../db/models';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { RECEIPT_SIGN_IN_DAYS } from '../identity/email-sign-in';
 import type { Outbox } from '../mail/outbox';
 import { courseGivenEmail } from '../mail/templates';

@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection';
 import { coursesOfProducts } from '../catalog/service';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { ownerHasSeatColumn } from './ownership';
 import type { Invoice, MyPurchase } from './schemas';
 

@@ -2,7 +2,7 @@ import type { ReadCaches } from '../cache/read-cache';
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import { Price, Product } from '../catalog/models';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { User } from '../identity/models';
 import { UNRESTRICTED_STATUSES } from '../shared/purchase-status';
 import { asOffer, COUPON_MESSAGES, couponProblem, problemFor, quoteCoupons } from './coupons';

@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 
 /**
  * Why a team's seat coupon (one with `bulkPurchaseId`) is never deactivated from the console: its invite link would

@@ -1,6 +1,6 @@
 import { recordAudit, type Actor } from '../audit/record';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { GRANTING_STATUSES } from './models';
 import type { AddSeatsRequest, KeptOutMember, SeatsAdded, TeamRoster, TeamSeat } from './schemas';
 import { seatsSold } from './seats';

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { recordAudit, type Actor } from '../audit/record';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { Outbox } from '../mail/outbox';
 import { teamSeatRevokedEmail, teamWelcomeEmail } from '../mail/templates';
 import { leadInPath } from './lead-in';

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ModelObject } from 'objection';
 import { recordAudit, type Actor } from '../audit/record';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { timeZoneOf } from '../identity/prefs';
 import { findOrCreateUserByEmail } from '../identity/users';
 import { purchaseReceivedEmail, transferCompletedEmail, transferOfferEmail } from '../mail/templates';

@@ -5,7 +5,7 @@ import type { DeviceAccessToken, Session, User } from '../identity/models';
 import { sameSecret } from '../identity/secrets';
 import type { NewSession, Sessions } from '../identity/sessions';
 import type { ViewAs, ViewAsGrant } from '../identity/view-as';
-import { AppError } from './errors';
+import { AppError } from '../shared/errors';
 
 export const SESSION_COOKIE = 'lp_session';
 /** Readable by the page's script, which echoes it in the X-CSRF-Token header. */

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Logger } from '../logger';
-import { AppError, toAppError, type ErrorBody } from './errors';
+import { AppError, type ErrorBody } from '../shared/errors';
+import { toAppError } from './errors';
 
 export interface AppState {
   requestId: string;

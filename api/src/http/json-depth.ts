@@ -1,4 +1,4 @@
-import { AppError } from './errors';
+import { AppError } from '../shared/errors';
 
 /**
  * How deeply arrays and objects may nest in what a client sends. Nothing we accept comes near it; far deeper

@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import type { Context } from 'koa';
-import { AppError } from './errors';
+import { AppError } from '../shared/errors';
 
 /** Room for the multipart framing around the file (boundaries, part headers). */
 const FRAMING_BYTES = 64 * 1024;

@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Role } from '../identity/roles';
 import { authOf } from './auth';
-import { AppError } from './errors';
+import { AppError } from '../shared/errors';
 
 /**
  * Who may call a route: anyone, any signed-in user, or the listed roles (admins may do everything).

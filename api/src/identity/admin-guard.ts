@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 
 /** One lock for every change that could remove an administrator (held to the end of the transaction). */
 const ADMIN_CHANGES_LOCK = 727_001;

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { isUserBlocked } from './blocks';
 import { DeviceAccessToken, DeviceClient, DeviceVerification, type User } from './models';
 import { networkOf, type RateLimiter } from './rate-limit';

@@ -1,6 +1,6 @@
 import { renameOnCertificates } from '../certificates/queries';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { User } from './models';
 import { publicUser } from './users';
 import type { DisplayNameAnswer } from './display-name.schemas';

@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/record';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { emailChangedEmails } from '../mail/account-emails';
 import type { Outbox } from '../mail/outbox';
 import type { StaffAct } from './blocks';

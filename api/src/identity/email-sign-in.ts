@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { Outbox } from '../mail/outbox';
 import { signInEmail } from '../mail/templates';
 import { ACCOUNT_BLOCKED_MESSAGE, isUserBlocked } from './blocks';

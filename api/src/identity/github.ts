@@ -2,7 +2,7 @@ import * as oauth from 'oauth4webapi';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { Account, OAuthState, User } from './models';
 import { safeRedirect } from './redirects';
 import { hashSecret, sameSecret } from './secrets';

@@ -1,7 +1,7 @@
 import { isIPv6 } from 'node:net';
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 
 export interface Limit {
   /** What is counted, e.g. `sign-in:email:ada@example.com`. */

@@ -1,6 +1,6 @@
 import { recordAudit, type Actor } from '../audit/record';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { User } from './models';
 import type { Role } from './roles';
 import { assertAnotherAdminRemains } from './admin-guard';

@@ -15,7 +15,7 @@ import type { DeviceFlow } from './device-flow';
 import type { EmailSignIn } from './email-sign-in';
 import { GitHubSignInError, type GitHubSignIn } from './github';
 import type { UserPrefsService } from './prefs';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { IdParam } from '../http/params';
 import {
   ConsumeSignInLinkBody,

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { recordAudit, type Actor } from '../audit/record';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { Sessions } from './sessions';
 import { assertMayManage } from './staff-guard';
 import type { SignedOut } from './schemas';

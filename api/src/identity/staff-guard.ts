@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { isStaffAccount } from './roles';
 
 /**

@@ -1,7 +1,7 @@
 import { recordAudit, type Actor } from '../audit/record';
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { User } from './models';
 import { isStaffAccount, type Role } from './roles';
 import { hashSecret, newSecret } from './secrets';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { adminResource } from '../admin/resources';
 import { userOf } from '../http/auth';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
 import type { JobQueue } from './queue';

@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { Role } from '../identity/roles';
 
 /** Support and admins change any content; a contributor (and nothing more) only what they created. */

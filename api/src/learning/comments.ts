@@ -3,7 +3,7 @@ import { recordAudit, type Actor } from '../audit/record';
 import { hasStaffRole } from '../shared/roles';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { Limit, RateLimiter } from '../identity/rate-limit';
 import type { LearningService, Viewer } from './learning';
 import type { Comment } from './models';

@@ -1,7 +1,7 @@
 import type { Actor } from '../audit/record';
 import { recordAudit } from '../audit/record';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { Role } from '../identity/roles';
 import type { ResourceType } from '../shared/content';
 import { ContentResource, ContentResourceResource } from './models';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { grantsAccess } from '../shared/purchase-status';
 import type { User } from '../identity/models';
 import type { ReadCaches } from '../cache/read-cache';

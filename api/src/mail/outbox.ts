@@ -4,7 +4,7 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import type { Logger } from '../logger';
 import { recordAudit, type Actor } from '../audit/record';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { OutboxEmail } from './models';
 import { QueueJob } from '../jobs/models';
 import { jobQueue, type JobQueue, type RunningJob } from '../jobs/queue';

@@ -1,6 +1,6 @@
 import type { Actor } from '../audit/record';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { OutboxEmail } from './models';
 import { whyNotResendable, type Outbox } from './outbox';
 import type { PersonEmail, PersonEmailsPage } from './schemas';

@@ -5,7 +5,7 @@ import { adminService } from '../admin/service';
 import { recordAudit } from '../audit/record';
 import type { Db } from '../db/connection';
 import type { AuditAction } from '../shared/audit-actions';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { assertMayManageOwner } from '../identity/staff-guard';
 import type { JobQueue } from '../jobs/queue';
 import type { Logger } from '../logger';

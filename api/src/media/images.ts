@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import sharp, { type Metadata } from 'sharp';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { IMAGE_KEY, IMAGE_WIDTHS, type AvatarFields, type ImageFields } from './schemas';
 import { readAll, type MediaStorage } from './storage';
 

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { Policies } from '../http/policy';
 import { variantFormat, variantOf, type ImageStore } from './images';
 import { ImageRequest } from './schemas';

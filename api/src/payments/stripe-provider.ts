@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { minorPerMajor, toMajorUnits } from '../shared/currency';
 import { findMerchantProduct, recordMerchantProduct, rememberedAccountId } from './merchant-records';
 import type { RefundReason } from '../shared/refund-reasons';

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { Alongside, CheckoutService } from '../commerce/checkout';
 import type { PurchaseLifecycle } from '../commerce/purchase-lifecycle';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { Logger } from '../logger';
 import type { StripeProvider } from './stripe-provider';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { rememberedAccountId } from './merchant-records';
 import type { CheckoutRequest, PaymentProvider, ProviderCheckout } from './provider';
 

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { recordAudit, type Actor } from '../audit/record';
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import {
   SimulateQuery,
   type ScenarioInput,

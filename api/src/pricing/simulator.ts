@@ -1,7 +1,7 @@
 import { coursesOfProducts } from '../catalog/service';
 import type { QuoteService } from '../commerce/quotes';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { User } from '../identity/models';
 import type { ScenarioInput, ScenarioOutcome, Simulation, SimulateQuery } from './schemas';
 

@@ -5,7 +5,7 @@ import { parseListQuery } from '../admin/schemas/list-query';
 import { actorOf } from '../http/auth';
 import { pagedCsv } from '../http/paged-csv';
 import { derived, instant, number, text, type CsvColumn } from '../http/csv-columns';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
 import { CaptionBody, CaptionParams, LessonIdParam, UploadMetadata } from './schemas';

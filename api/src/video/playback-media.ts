@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { ReadCaches } from '../cache/read-cache';
 import type { Clock } from '../clock';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { LearningService } from '../learning/learning';
 import type { ByteRange, MediaStorage } from '../media/storage';
 import type { LessonVideo } from './models';

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import { isUuid } from '../shared/uuid';
 
 /**

@@ -1,7 +1,7 @@
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { prepared } from '../db/prepared';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { User } from '../identity/models';
 import type { LearningService } from '../learning/learning';
 import type { PositionAnswer } from './playback.schemas';

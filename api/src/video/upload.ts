@@ -7,7 +7,7 @@ import { FileStore } from '@tus/file-store';
 import { S3Store } from '@tus/s3-store';
 import { Server, type DataStore } from '@tus/server';
 import type { Config } from '../config';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { Logger } from '../logger';
 import { s3ClientConfig, s3Options, type MediaStorage, type StorageConfig } from '../media/storage';
 import { VIDEO_UPLOAD_PATH, type UploadMetadata, type VideoRecord } from './schemas';

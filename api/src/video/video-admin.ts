@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type { ListableResource, ListQuery } from '../admin/schemas/list-query';
 import { recordAudit, type Actor } from '../audit/record';
 import type { Db } from '../db/connection';
-import { AppError } from '../http/errors';
+import { AppError } from '../shared/errors';
 import type { JobQueue } from '../jobs/queue';
 import type { Role } from '../identity/roles';
 import { assertMayEditContent, readsAllContent } from '../learning/authorship';

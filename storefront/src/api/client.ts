@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorCode } from '@contract/http/errors';
+import type { ErrorBody, ErrorCode } from '@contract/shared/errors';
 
 /** The API's stable error codes, and the two this client gives when no error body came (unreachable, or not JSON). */
 export type ApiErrorCode = ErrorCode | 'network-error' | 'http-error';

@@ -12,7 +12,7 @@ import {
   ProductUpdate,
   UpgradableProductCreate,
 } from '../schemas/catalog';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../shared/errors';
 import { defineResource } from '../resource';
 import { derived, instant, money, number, text } from '../../http/csv-columns';
 import { productNamed } from '../export-lookups';

@@ -1,7 +1,7 @@
 import { Coupon, Purchase, PurchaseUserTransfer } from '../../commerce/models';
 import { teamCouponStaysActive } from '../../commerce/team-coupons';
 import { CouponCreate, CouponUpdate } from '../schemas/commerce';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../shared/errors';
 import { defineResource, type Row } from '../resource';
 import { derived, instant, money, text, yesNo } from '../../http/csv-columns';
 import { percentage, person, productNamed } from '../export-lookups';

@@ -1,5 +1,5 @@
 import { ProductRevenueSplit } from '../../finance/models';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../shared/errors';
 import { SplitCreate, SplitUpdate } from '../schemas/finance';
 import { defineResource, type Trx } from '../resource';
 import { derived, instant, text } from '../../http/csv-columns';

@@ -1,5 +1,5 @@
 import { renameOnCertificates } from '../../certificates/queries';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../shared/errors';
 import {
   Account,
   DeviceAccessToken,

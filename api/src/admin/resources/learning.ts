@@ -1,5 +1,5 @@
 import type { AnyQueryBuilder } from 'objection';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../shared/errors';
 import { mayEditAnyContent, mayReadWholeContent, NOT_YOUR_CONTENT, readsAllContent } from '../../learning/authorship';
 import { sanitizeRichText } from '../../learning/sanitize';
 import { Bookmark, Comment, ContentResource, ContentResourceResource, LessonProgress } from '../../learning/models';

@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors';
+import { AppError } from '../../shared/errors';
 import { WorkshopSession } from '../../catalog/workshop-models';
 import { WorkshopSessionCreate, WorkshopSessionUpdate } from '../schemas/workshops';
 import { defineResource } from '../resource';

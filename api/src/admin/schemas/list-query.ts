@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../shared/errors';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../http/json-depth';
 import { isUuid } from '../../shared/uuid';
 

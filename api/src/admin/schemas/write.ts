@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError } from '../../http/errors';
+import { AppError } from '../../shared/errors';
 import type { Row } from '../resource';
 
 /**
