@@ -403,9 +403,10 @@ describe('lesson videos on the storefront (Chromium)', { timeout: 120_000 }, () 
     await page.goto(lessonUrl(lessons.welcome));
     const failed = page.getByRole('alert').filter({ hasText: 'This video could not play.' });
     await failed.waitFor({ timeout: 30_000 });
+    expect(await failed.getByRole('button', { name: 'Try again' }).count()).toBe(1);
     await page.unroute('**/media/videos/*/*p/seg-*.ts');
     await failed.getByRole('button', { name: 'Try again' }).click();
-    await failed.waitFor({ state: 'detached' });
+    await expect.poll(() => failed.count()).toBe(0);
     await page.getByRole('button', { name: 'Play from 0:06' }).click();
     await waitUntilPlaying(page, 6.5);
   });
