@@ -102,8 +102,8 @@ describe('support builds teams, outlines and products in the console (Chromium)'
     await ended.getByText('Seat revoked', { exact: true }).waitFor();
     await ended.getByText(SUPPORT).waitFor();
     await ended.getByText('Support removed this seat from the team.').waitFor();
-    const keptOut = page.getByRole('table', { name: 'Kept out of the team' });
-    await keptOut.getByRole('button', { name: 'Let member.gone@example.com back in' }).waitFor();
+    const removed = page.getByRole('table', { name: 'Removed from the team' });
+    await removed.getByRole('button', { name: 'Let member.gone@example.com back in' }).waitFor();
     await checkScreen(page, 'console-building-team', { widths: CONSOLE_WIDTHS });
 
     // The owner's team page on the storefront shows the new total; the old invite link explains itself.

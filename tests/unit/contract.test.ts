@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Price, Product } from '../../api/src/catalog/models';
 import type { FaqItem, PriceRecord, ProductRecord } from '../../api/src/catalog/schemas';
 import type { Coupon, Purchase, PurchaseUserTransfer } from '../../api/src/commerce/models';
-import type { BulkPurchaseRecord, CouponRecord, PurchaseRecord, TransferRecord } from '../../api/src/commerce/schemas';
+import type { TeamPurchaseRecord, CouponRecord, PurchaseRecord, TransferRecord } from '../../api/src/commerce/schemas';
 import type { ProductRevenueSplit } from '../../api/src/finance/models';
 import type { RevenueSplitRecord } from '../../api/src/finance/schemas';
 import type { GeneratedCoupon } from '../../api/src/admin/schemas/commerce';
@@ -141,7 +141,7 @@ const _recordsFitTheirModels: [
   Fits<Purchase & { refundedAmount: number }, PurchaseRecord>, // what its charge refunded, joined
   Fits<
     Purchase & { bulkCouponId: string; seatsTotal: number; seatsUsed: number; inviteCode: string },
-    BulkPurchaseRecord
+    TeamPurchaseRecord
   >,
   Fits<Coupon, GeneratedCoupon>,
   Fits<User, UserRecord>,

@@ -17,7 +17,7 @@ import { problemOf } from '../common/ActionDialog';
 import { useConsoleAction } from '../common/useConsoleAction';
 import { useText } from '../common/useText';
 import { canManageOwnership } from '../permissions';
-import type { BulkPurchase } from './types';
+import type { TeamPurchase } from './types';
 import { STAFF_REASON_MAX, STAFF_REASON_MIN } from '../../../api/src/shared/staff-reason';
 
 const MAX_SEATS = 100;
@@ -37,7 +37,7 @@ function problemsOf(seats: number, reason: string): Problems {
   };
 }
 
-function AddSeatsDialog({ team, onClose }: { team: BulkPurchase; onClose(): void }) {
+function AddSeatsDialog({ team, onClose }: { team: TeamPurchase; onClose(): void }) {
   const translate = useTranslate();
   const text = useText();
   const titleId = useId();
@@ -140,7 +140,7 @@ function AddSeatsDialog({ team, onClose }: { team: BulkPurchase; onClose(): void
  * Add seats (support and admins) to a team that is still active: given without a charge, with a reason kept in the
  * audit log; the team's owner sees the new total on their team page.
  */
-export function AddSeatsButton({ team }: { team: BulkPurchase }) {
+export function AddSeatsButton({ team }: { team: TeamPurchase }) {
   const { permissions } = usePermissions();
   const translate = useTranslate();
   const [open, setOpen] = useState(false);

@@ -8,9 +8,9 @@ import { useConsoleAction } from '../common/useConsoleAction';
 import { canManageOwnership } from '../permissions';
 import type { Purchase } from '../purchases/choices';
 import type { User } from '../users/types';
-import type { BulkPurchase } from './types';
+import type { TeamPurchase } from './types';
 
-function RevokeSeatDialog({ team, member, onClose }: { team: BulkPurchase; member: Purchase; onClose(): void }) {
+function RevokeSeatDialog({ team, member, onClose }: { team: TeamPurchase; member: Purchase; onClose(): void }) {
   const translate = useTranslate();
   const { data: user } = useGetOne<User>('users', { id: member.userId });
   const { data: product } = useGetOne<{ id: string; name: string }>('products', { id: team.productId });
@@ -44,7 +44,7 @@ function RevokeSeatDialog({ team, member, onClose }: { team: BulkPurchase; membe
  * Revoke seat (support and admins), on a member's row of a team: the member's seat purchase ends (the API
  * deletes it), the seat is free again.
  */
-export function RevokeSeatButton({ team }: { team: BulkPurchase; label?: string }) {
+export function RevokeSeatButton({ team }: { team: TeamPurchase; label?: string }) {
   const member = useRecordContext<Purchase>();
   const { permissions } = usePermissions();
   const translate = useTranslate();

@@ -6,13 +6,13 @@ import { grantsAccess } from '../../../api/src/shared/purchase-status';
 import { ConfirmActionDialog } from '../common/ActionDialog';
 import { useConsoleAction } from '../common/useConsoleAction';
 import { canManageOwnership } from '../permissions';
-import type { BulkPurchase } from './types';
+import type { TeamPurchase } from './types';
 
 /**
  * Rotate the invite link (support and admins): a new code; the old link stops working at once (the storefront tells
  * whoever opens it to ask for the current link). Audited.
  */
-export function RotateInviteButton({ team }: { team: BulkPurchase }) {
+export function RotateInviteButton({ team }: { team: TeamPurchase }) {
   const { permissions } = usePermissions();
   const translate = useTranslate();
   const [open, setOpen] = useState(false);

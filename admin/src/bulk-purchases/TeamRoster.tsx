@@ -33,7 +33,7 @@ import type { ConsoleDataProvider } from '../dataProvider';
 import { retryUnanswered } from '../dataProvider';
 import { canManageOwnership } from '../permissions';
 import { PURCHASE_STATUS_LOOKS } from '../purchases/choices';
-import type { BulkPurchase } from './types';
+import type { TeamPurchase } from './types';
 
 const when = (date: string | null) => (date ? new Date(date).toLocaleString() : '—');
 
@@ -136,7 +136,7 @@ function EndedSeats({ seats }: { seats: Wire<TeamSeat>[] }) {
   );
 }
 
-function ReadmitButton({ team, person }: { team: BulkPurchase; person: Wire<KeptOutMember> }) {
+function ReadmitButton({ team, person }: { team: TeamPurchase; person: Wire<KeptOutMember> }) {
   const translate = useTranslate();
   const readmit = useConsoleAction(
     (dataProvider) => dataProvider.readmitTeamMember(String(team.id), person.userId),
@@ -155,10 +155,10 @@ function ReadmitButton({ team, person }: { team: BulkPurchase; person: Wire<Kept
   );
 }
 
-function KeptOut({ team, people }: { team: BulkPurchase; people: Wire<KeptOutMember>[] }) {
+function RemovedMembers({ team, people }: { team: TeamPurchase; people: Wire<KeptOutMember>[] }) {
   const translate = useTranslate();
   const { permissions } = usePermissions();
-  const title = translate('console.teams.roster.keptOut');
+  const title = translate('console.teams.roster.removed');
   if (people.length === 0) return null;
   return section(
     title,
@@ -189,7 +189,7 @@ function KeptOut({ team, people }: { team: BulkPurchase; people: Wire<KeptOutMem
         </TableBody>
       </Table>
     </TableContainer>,
-    translate('console.teams.roster.keptOutHelp'),
+    translate('console.teams.roster.removedHelp'),
   );
 }
 
@@ -199,18 +199,18 @@ function KeptOut({ team, people }: { team: BulkPurchase; people: Wire<KeptOutMem
  * until someone lets them back in.
  */
 export function TeamRoster(_props: { label?: false }) {
-  const team = useRecordContext<BulkPurchase>();
+  const team = useRecordContext<TeamPurchase>();
   const translate = useTranslate();
   const roster = useRoster(String(team?.id ?? ''));
   if (!team) return null;
   if (roster.isPending) return <CircularProgress size={20} aria-label={translate('console.teams.roster.loading')} />;
   if (!roster.data) return <Alert severity="error">{translate('console.teams.roster.loadFailed')}</Alert>;
-  const { buyer, seats, keptOut } = roster.data;
+  const { buyer, seats, keptOut: removed } = roster.data;
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3, width: '100%' }}>
       <BuyerSeat buyer={buyer} />
       <EndedSeats seats={seats.filter((s) => s.endedAt !== null)} />
-      <KeptOut team={team} people={keptOut} />
+      <RemovedMembers team={team} people={removed} />
     </Box>
   );
 }

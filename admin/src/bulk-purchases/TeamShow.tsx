@@ -30,10 +30,10 @@ import { RevokeSeatButton } from './RevokeSeatButton';
 import { RotateInviteButton } from './RotateInviteButton';
 import { TeamRoster } from './TeamRoster';
 import { GRANTING_STATUSES, grantsAccess } from '../../../api/src/shared/purchase-status';
-import { inviteUrl, seatsFree, type BulkPurchase } from './types';
+import { inviteUrl, seatsFree, type TeamPurchase } from './types';
 
 function Seats(_props: { label?: string }) {
-  const team = useRecordContext<BulkPurchase>();
+  const team = useRecordContext<TeamPurchase>();
   const translate = useTranslate();
   if (!team) return null;
   const used = team.seatsTotal > 0 ? Math.round((team.seatsUsed / team.seatsTotal) * 100) : 0;
@@ -57,7 +57,7 @@ function Seats(_props: { label?: string }) {
 
 /** The link members claim a seat with, and a button that copies it. */
 function InviteLink(_props: { label?: string }) {
-  const team = useRecordContext<BulkPurchase>();
+  const team = useRecordContext<TeamPurchase>();
   const notify = useNotify();
   const translate = useTranslate();
   if (!team) return null;
@@ -89,7 +89,7 @@ function InviteLink(_props: { label?: string }) {
   );
 }
 
-function NoMembers({ team }: { team: BulkPurchase }) {
+function NoMembers({ team }: { team: TeamPurchase }) {
   const translate = useTranslate();
   const active = grantsAccess(team.status);
   return (
@@ -104,7 +104,7 @@ function NoMembers({ team }: { team: BulkPurchase }) {
 
 /** The people holding a seat (purchases redeemed with the team coupon that still grant access), first joined first. */
 function Members(_props: { label?: false }) {
-  const team = useRecordContext<BulkPurchase>();
+  const team = useRecordContext<TeamPurchase>();
   const translate = useTranslate();
   if (!team) return null;
   return section(
@@ -152,7 +152,7 @@ function Members(_props: { label?: false }) {
 }
 
 function TeamTitle() {
-  const team = useRecordContext<BulkPurchase>();
+  const team = useRecordContext<TeamPurchase>();
   const translate = useTranslate();
   return (
     <>
@@ -168,7 +168,7 @@ function TeamTitle() {
 
 /** The same row in the purchases list (refunds start there). */
 function PurchaseLink(_props: { label?: string }) {
-  const team = useRecordContext<BulkPurchase>();
+  const team = useRecordContext<TeamPurchase>();
   const createPath = useCreatePath();
   const translate = useTranslate();
   if (!team) return null;

@@ -5,7 +5,7 @@ import { dateRangeFilters } from '../common/inputs';
 import { RecordList } from '../common/RecordList';
 import { PURCHASE_STATUS_CHOICES, PURCHASE_STATUS_LOOKS } from '../purchases/choices';
 import { TeamShow } from './TeamShow';
-import { seatsFree, type BulkPurchase } from './types';
+import { seatsFree, type TeamPurchase } from './types';
 
 const filters = [
   <SelectInput key="status" source="status" choices={PURCHASE_STATUS_CHOICES} alwaysOn />,
@@ -34,8 +34,8 @@ function TeamList() {
       {date('createdAt')}
       {ref('userId', 'users')}
       {ref('productId', 'products')}
-      <FunctionField<BulkPurchase> source="seatsUsed" render={(t) => `${t.seatsUsed} / ${t.seatsTotal}`} />
-      <FunctionField<BulkPurchase> source="seatsFree" render={seatsFree} sortable={false} />
+      <FunctionField<TeamPurchase> source="seatsUsed" render={(t) => `${t.seatsUsed} / ${t.seatsTotal}`} />
+      <FunctionField<TeamPurchase> source="seatsFree" render={seatsFree} sortable={false} />
       {status(PURCHASE_STATUS_LOOKS, 'status', { sortable: false })}
       {money('totalAmount')}
     </RecordList>
@@ -46,5 +46,5 @@ export default {
   list: TeamList,
   show: TeamShow,
   icon: GroupsIcon,
-  recordRepresentation: (t: BulkPurchase) => `Team of ${t.seatsTotal} · ${String(t.createdAt).slice(0, 10)}`,
+  recordRepresentation: (t: TeamPurchase) => `Team of ${t.seatsTotal} · ${String(t.createdAt).slice(0, 10)}`,
 };

@@ -282,7 +282,10 @@ export interface TeamSeat {
   reason: string | null;
 }
 
-/** Someone the invite link refuses (`seat-revoked`) until let back in. */
+/**
+ * A removed member (their seat revoked): the invite link refuses them (`seat-revoked`) until let back in. "Kept out"
+ * is the console API's older word for the same people (`keptOut`, `/kept-out/:userId/readmit`).
+ */
 export interface KeptOutMember {
   userId: string;
   email: string;
@@ -292,7 +295,7 @@ export interface KeptOutMember {
   by: string | null;
 }
 
-/** GET /api/admin/bulk-purchases/:id/members: every seat ever taken, held ones first, and who is kept out. */
+/** GET /api/admin/bulk-purchases/:id/members: every seat ever taken, held ones first, and the removed members. */
 export interface TeamRoster {
   buyer: { userId: string; email: string; name: string | null; hasSeat: boolean };
   seats: TeamSeat[];
@@ -436,7 +439,7 @@ export interface PurchaseRecord {
 }
 
 /** A team purchase (the `bulk-purchases` resource): the buyer's purchase with its team coupon's seats. */
-export interface BulkPurchaseRecord extends Omit<PurchaseRecord, 'refundedAmount'> {
+export interface TeamPurchaseRecord extends Omit<PurchaseRecord, 'refundedAmount'> {
   bulkCouponId: string;
   seatsTotal: number;
   seatsUsed: number;
