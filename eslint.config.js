@@ -40,6 +40,17 @@ const koaOnlyInTheHttpLayer = ['koa', '@koa/router', 'koa-*', '@koa/*'].map((gro
   message: 'Services never see Koa: the route reads the request and passes plain values.',
 }));
 
+/**
+ * Services never import the HTTP edge (errors are shared/errors.ts, who-may-what identity/access-policy.ts). The CSV
+ * writers and the JSON depth guard sit in http/ but know no request: exports and list queries use them.
+ */
+const noHttpInServices = [
+  {
+    regex: '(^|/)http/(?!(csv|csv-columns|json-depth)$)',
+    message: 'Services never import the HTTP layer: raise an AppError from shared/errors and let the route answer.',
+  },
+];
+
 const noDatabaseInRoutes = [
   { group: ['knex'], message: 'Routes never touch the database: call a service.' },
   {
@@ -134,7 +145,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [zodOnlyAtTheEdge], patterns: koaOnlyInTheHttpLayer },
+        { paths: [zodOnlyAtTheEdge], patterns: [...koaOnlyInTheHttpLayer, ...noHttpInServices] },
       ],
     },
   },

@@ -44,6 +44,19 @@ describe('layer boundaries (eslint)', () => {
     expect(await boundaryErrors('api/src/http/auth.ts', code)).toEqual([]);
   });
 
+  it('keeps the HTTP layer out of services, which raise errors from shared/errors', async () => {
+    const httpErrors = "import { toAppError } from '../http/errors';\nexport const t = toAppError;\n";
+    expect(await boundaryErrors('api/src/commerce/teams.ts', httpErrors)).toEqual([
+      expect.stringContaining('Services never import the HTTP layer'),
+    ]);
+    expect(await boundaryErrors('api/src/commerce/routes.ts', httpErrors)).toEqual([]);
+    const shared = "import { AppError } from '../shared/errors';\nexport const e = AppError;\n";
+    expect(await boundaryErrors('api/src/commerce/teams.ts', shared)).toEqual([]);
+    // the CSV writers know no request
+    const csv = "import { csvCell } from '../http/csv';\nexport const c = csvCell;\n";
+    expect(await boundaryErrors('api/src/finance/exports.ts', csv)).toEqual([]);
+  });
+
   it('allows zod at the edge only', async () => {
     const code = "import { z } from 'zod';\nexport const s = z.string();\n";
     for (const edge of ['api/src/commerce/schemas.ts', 'api/src/http/params.ts', 'api/src/config.ts']) {

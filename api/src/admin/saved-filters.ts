@@ -1,5 +1,5 @@
 import type { Db } from '../db/connection';
-import { allows } from '../http/policy';
+import { allows } from '../identity/access-policy';
 import { AppError } from '../shared/errors';
 import { ADMIN_RESOURCES } from './resources';
 import type { Role } from '../identity/roles';

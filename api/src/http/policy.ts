@@ -1,26 +1,14 @@
 import type { Context, Next } from 'koa';
+import { allows, type Policy } from '../identity/access-policy';
 import type { Role } from '../identity/roles';
 import { authOf } from './auth';
 import { AppError } from '../shared/errors';
 
-/**
- * Who may call a route: anyone, any signed-in user, or the listed roles (admins may do everything).
- * Device (bearer) tokens are accepted only where a route says so, public routes included: a token a device was
- * given to read courses and record progress must not buy, redeem or sign in as its user.
- */
-export type Policy =
-  | { kind: 'public'; bearer: boolean }
-  | { kind: 'signed-in'; bearer: boolean }
-  | { kind: 'roles'; roles: readonly Role[] };
+export type { Policy };
 
 export const POLICY = Symbol('policy');
 
 export type PolicyMiddleware = ((ctx: Context, next: Next) => Promise<void>) & { [POLICY]: Policy };
-
-export function allows(policy: Policy, roles: readonly Role[]): boolean {
-  if (policy.kind !== 'roles') return true;
-  return roles.includes('admin') || policy.roles.some((r) => roles.includes(r));
-}
 
 function make(policy: Policy): PolicyMiddleware {
   const middleware = async (ctx: Context, next: Next) => {
