@@ -1,0 +1,140 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// The API's folders as layers: a folder may import folders below it in this list, never one above, so the folders'
+// graph has no cycle (import-x/no-cycle holds files; this holds domains, where a cycle hides which one is lower).
+// Files at api/src's root are the composition root (app, services, server, cli) and its leaves (config, clock,
+// logger): they are not a layer. Seeds build on everything and nothing in api/src imports them.
+const LAYERS = [
+  'health',
+  'web',
+  'admin',
+  'pricing',
+  'commerce',
+  'finance',
+  'payments',
+  'catalog',
+  'certificates',
+  'learning',
+  'video',
+  'media',
+  'identity',
+  'mail',
+  'jobs',
+  'http',
+  'audit',
+  'db',
+  'cache',
+  'shared',
+];
+
+/**
+ * Imports that still point up, each to be turned around by moving the shared piece down (not added to): the test
+ * fails on any other, and on one of these once it is gone, so the list only shrinks.
+ */
+const UPWARD_STILL = [
+  'catalog -> commerce', // the product page and sales price with commerce's pricing and seats
+  'commerce -> admin', // coupon-generator takes the console's coupon schema
+  'db -> admin', // db/models.ts gathers every domain's models for the console and tests
+  'db -> audit',
+  'db -> catalog',
+  'db -> certificates',
+  'db -> commerce',
+  'db -> finance',
+  'db -> identity',
+  'db -> learning',
+  'db -> mail',
+  'db -> payments',
+  'db -> pricing',
+  'db -> video',
+  'http -> identity', // the auth middleware reads sessions and view-as
+  'identity -> admin', // identity's console routes use the generic resource routes
+  'identity -> certificates', // a display name change renames certificates
+  'learning -> certificates', // the last lesson issues a certificate
+  'jobs -> admin', // the console's job routes, as identity's
+  'media -> admin',
+  'payments -> commerce', // webhooks settle checkouts and refunds
+  'video -> admin',
+  'video -> learning', // playback asks learning who may watch
+].sort();
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const API = path.join(ROOT, 'api/src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.tsx?$/.test(entry.name) ? [full] : [];
+  });
+}
+
+/** The file a relative import names (`./x` → x.ts, x.tsx or x/index.ts). */
+function resolved(from: string, specifier: string): string | null {
+  const base = path.resolve(path.dirname(from), specifier);
+  const candidates = [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')];
+  return candidates.find((c) => statSync(c, { throwIfNoEntry: false })?.isFile()) ?? null;
+}
+
+/** The layer of a file: its folder under api/src, 'seeds', or null for api/src's root and anything else. */
+function layerOf(file: string): string | null {
+  const relative = path.relative(ROOT, file).split(path.sep);
+  if (relative[0] === 'seeds') return 'seeds';
+  if (relative[0] === 'api' && relative[1] === 'src' && relative.length > 3) return relative[2]!;
+  return null;
+}
+
+/** Every import (type imports and dynamic imports too) from one layer to another, as 'from -> to'. */
+function layerImports(): Map<string, string[]> {
+  const edges = new Map<string, string[]>();
+  for (const file of [...sourceFiles(API), ...sourceFiles(path.join(ROOT, 'seeds'))]) {
+    const from = layerOf(file);
+    if (!from) continue;
+    const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
+    for (const { fileName } of importedFiles) {
+      if (!fileName.startsWith('.')) continue;
+      const target = resolved(file, fileName);
+      const to = target && layerOf(target);
+      if (!to || to === from) continue;
+      const edge = `${from} -> ${to}`;
+      edges.set(edge, [...(edges.get(edge) ?? []), path.relative(ROOT, file)]);
+    }
+  }
+  return edges;
+}
+
+const rank = (layer: string) => (layer === 'seeds' ? -1 : LAYERS.indexOf(layer));
+
+/** The imports ('from -> to') that point from a lower layer to a higher one. */
+function upwardOf(edges: string[]): string[] {
+  return edges.filter((edge) => {
+    const [from, to] = edge.split(' -> ') as [string, string];
+    return rank(to) < rank(from);
+  });
+}
+
+describe('the API’s folders as layers', () => {
+  const edges = layerImports();
+
+  it('names every folder of api/src in the layers', () => {
+    const folders = readdirSync(API, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
+    expect([...folders].sort()).toEqual([...LAYERS].sort());
+  });
+
+  it('imports only downwards, apart from the listed imports still to turn around', () => {
+    const upward = upwardOf([...edges.keys()]);
+    const unexpected = upward.filter((edge) => !UPWARD_STILL.includes(edge)).map((e) => `${e}: ${edges.get(e)}`);
+    expect(unexpected).toEqual([]);
+    expect(upward.sort()).toEqual(UPWARD_STILL);
+  });
+
+  it('refuses one direction of any cycle between two folders', () => {
+    // whichever way the layers put them, one of the two imports of a cycle points up
+    expect(upwardOf(['commerce -> learning', 'learning -> commerce'])).toEqual(['learning -> commerce']);
+    expect(upwardOf(['seeds -> commerce', 'commerce -> seeds'])).toEqual(['commerce -> seeds']);
+  });
+});
