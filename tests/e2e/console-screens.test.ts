@@ -32,10 +32,13 @@ describe('every console screen at 1440 and 1024 px (Chromium)', () => {
     return items.evaluateAll((links) => links.map((a) => (a.getAttribute('href') ?? '').replace(/^#\//, '')));
   }
 
-  /** A screen has loaded once nothing on it is still loading (react-admin's skeletons and progress bars). */
+  /**
+   * A screen has loaded once nothing on it is still loading (react-admin's skeletons and progress bars). A bar with a
+   * value (a team's seats used) measures something and is not loading.
+   */
   async function loaded(): Promise<void> {
     await page
-      .locator('[role="progressbar"], .MuiSkeleton-root, .RaLoadingIndicator-loader')
+      .locator('[role="progressbar"]:not([aria-valuenow]), .MuiSkeleton-root, .RaLoadingIndicator-loader')
       .first()
       .waitFor({ state: 'detached', timeout: 20_000 })
       .catch(() => undefined); // a screen may keep a progress bar of its own (a job's); the stillness check follows
