@@ -15,6 +15,7 @@ import {
 } from '@mui/material';
 import HowToRegIcon from '@mui/icons-material/HowToReg';
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import {
   Link,
   RecordContextProvider,
@@ -36,6 +37,25 @@ import { PURCHASE_STATUS_LOOKS } from '../purchases/choices';
 import type { TeamPurchase } from './types';
 
 const when = (date: string | null) => (date ? new Date(date).toLocaleString() : '—');
+
+/** One of the roster's tables, named by its title for screen readers; headings are catalog keys ('' for none). */
+function RosterTable({ title, headings, children }: { title: string; headings: string[]; children: ReactNode }) {
+  const translate = useTranslate();
+  return (
+    <TableContainer sx={{ overflowX: 'auto' }}>
+      <Table size="small" aria-label={title}>
+        <TableHead>
+          <TableRow>
+            {headings.map((key, column) => (
+              <TableCell key={column}>{key ? translate(key) : null}</TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>{children}</TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
 
 /** The team's roster (GET …/members), refreshed with the page (react-admin's refresh invalidates every query). */
 function useRoster(teamId: string) {
@@ -86,52 +106,43 @@ function EndedSeats({ seats }: { seats: Wire<TeamSeat>[] }) {
   return section(
     title,
     null,
-    <TableContainer sx={{ overflowX: 'auto' }}>
-      <Table size="small" aria-label={title}>
-        <TableHead>
-          <TableRow>
-            <TableCell>{translate('console.teams.members.member')}</TableCell>
-            <TableCell>{translate('console.teams.roster.status')}</TableCell>
-            <TableCell>{translate('console.teams.members.joined')}</TableCell>
-            <TableCell>{translate('console.teams.roster.endedAt')}</TableCell>
-            <TableCell>{translate('console.teams.roster.endedBy')}</TableCell>
-            <TableCell>{translate('console.teams.roster.reason')}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {seats.map((seat) => (
-            <TableRow key={seat.purchaseId}>
-              <TableCell>
-                <Person {...seat} />
-                {seat.buyer ? (
-                  <Chip
-                    size="small"
-                    variant="outlined"
-                    label={translate('console.teams.members.buyer')}
-                    sx={{ ml: 1 }}
-                  />
-                ) : null}
-              </TableCell>
-              <TableCell>
-                <RecordContextProvider value={{ id: seat.purchaseId, status: seat.status }}>
-                  <MuiLink
-                    component={Link}
-                    to={createPath({ resource: 'purchases', id: seat.purchaseId, type: 'show' })}
-                    aria-label={translate('console.teams.roster.openSeat')}
-                  >
-                    <StatusChipField source="status" looks={PURCHASE_STATUS_LOOKS} />
-                  </MuiLink>
-                </RecordContextProvider>
-              </TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(seat.joinedAt)}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(seat.endedAt)}</TableCell>
-              <TableCell>{seat.endedBy ?? translate('console.teams.roster.bySystem')}</TableCell>
-              <TableCell>{seat.reason ?? '—'}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>,
+    <RosterTable
+      title={title}
+      headings={[
+        'console.teams.members.member',
+        'console.teams.roster.status',
+        'console.teams.members.joined',
+        'console.teams.roster.endedAt',
+        'console.teams.roster.endedBy',
+        'console.teams.roster.reason',
+      ]}
+    >
+      {seats.map((seat) => (
+        <TableRow key={seat.purchaseId}>
+          <TableCell>
+            <Person {...seat} />
+            {seat.buyer ? (
+              <Chip size="small" variant="outlined" label={translate('console.teams.members.buyer')} sx={{ ml: 1 }} />
+            ) : null}
+          </TableCell>
+          <TableCell>
+            <RecordContextProvider value={{ id: seat.purchaseId, status: seat.status }}>
+              <MuiLink
+                component={Link}
+                to={createPath({ resource: 'purchases', id: seat.purchaseId, type: 'show' })}
+                aria-label={translate('console.teams.roster.openSeat')}
+              >
+                <StatusChipField source="status" looks={PURCHASE_STATUS_LOOKS} />
+              </MuiLink>
+            </RecordContextProvider>
+          </TableCell>
+          <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(seat.joinedAt)}</TableCell>
+          <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(seat.endedAt)}</TableCell>
+          <TableCell>{seat.endedBy ?? translate('console.teams.roster.bySystem')}</TableCell>
+          <TableCell>{seat.reason ?? '—'}</TableCell>
+        </TableRow>
+      ))}
+    </RosterTable>,
     translate('console.teams.roster.endedHelp'),
   );
 }
@@ -163,32 +174,23 @@ function RemovedMembers({ team, people }: { team: TeamPurchase; people: Wire<Kep
   return section(
     title,
     null,
-    <TableContainer sx={{ overflowX: 'auto' }}>
-      <Table size="small" aria-label={title}>
-        <TableHead>
-          <TableRow>
-            <TableCell>{translate('console.teams.members.member')}</TableCell>
-            <TableCell>{translate('console.teams.roster.since')}</TableCell>
-            <TableCell>{translate('console.teams.roster.endedBy')}</TableCell>
-            <TableCell />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {people.map((person) => (
-            <TableRow key={person.userId}>
-              <TableCell>
-                <Person {...person} />
-              </TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(person.since)}</TableCell>
-              <TableCell>{person.by ?? translate('console.teams.roster.bySystem')}</TableCell>
-              <TableCell align="right">
-                {canManageOwnership(permissions) ? <ReadmitButton team={team} person={person} /> : null}
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>,
+    <RosterTable
+      title={title}
+      headings={['console.teams.members.member', 'console.teams.roster.since', 'console.teams.roster.endedBy', '']}
+    >
+      {people.map((person) => (
+        <TableRow key={person.userId}>
+          <TableCell>
+            <Person {...person} />
+          </TableCell>
+          <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(person.since)}</TableCell>
+          <TableCell>{person.by ?? translate('console.teams.roster.bySystem')}</TableCell>
+          <TableCell align="right">
+            {canManageOwnership(permissions) ? <ReadmitButton team={team} person={person} /> : null}
+          </TableCell>
+        </TableRow>
+      ))}
+    </RosterTable>,
     translate('console.teams.roster.removedHelp'),
   );
 }
