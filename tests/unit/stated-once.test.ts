@@ -29,6 +29,7 @@ const RULES: { rule: string; home: string[]; copy: RegExp }[] = [
     home: ['api/src/shared/money.ts', 'api/src/shared/currency.ts'],
     copy: /style: 'currency'/,
   },
+  { rule: 'a count in words', home: ['api/src/shared/words.ts'], copy: /=== 1 \? one : many/ },
   {
     rule: "a staff reason's limits",
     home: ['api/src/shared/staff-reason.ts'],

@@ -14,6 +14,7 @@ import { salesOf } from './sales';
 import type { CurriculumCourse, CurriculumLesson, Instructor, StoreProductPage } from './schemas';
 import { coursesOfProducts, enrollmentState, storeProduct } from './service';
 import { isUuid } from '../shared/uuid';
+import { formatMinutes, plural } from '../shared/words';
 
 /**
  * What a product says about refunds when staff have not written its own (docs/domain.md §6.4: refunds are made by
@@ -22,16 +23,6 @@ import { isUuid } from '../shared/uuid';
 export const PLATFORM_REFUND_POLICY =
   'If the course is not right for you, reply to your receipt and ask for a refund: we refund what you paid, in full ' +
   'or in part, the way you paid. A full refund ends your access to the course, and a team purchase’s seats with it.';
-
-/** "2 h 30 min", "45 min". */
-export function formatMinutes(minutes: number): string {
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  if (hours === 0) return `${rest} min`;
-  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
-}
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** The product's owners and contributors (its revenue splits) who show a name; owners first, then by share. */
 async function instructorsOf(db: Db, productId: string): Promise<Instructor[]> {

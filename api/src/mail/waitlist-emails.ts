@@ -1,6 +1,7 @@
 import type { NewEmail } from './outbox';
 import { formatEmailDate } from './templates';
 import { escapeHtml } from '../shared/escape-html';
+import { plural } from '../shared/words';
 
 /** What had kept the product closed; its opening email says what changed. */
 export type OpenedFrom = 'sold-out' | 'not-open' | 'closed' | 'not-on-sale' | 'unavailable';
@@ -14,8 +15,6 @@ export interface OpenedProduct {
   /** When enrollment closes again, if it does. */
   closesAt: Date | null;
 }
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * "It is open": to someone on a product's waitlist, once per opening. Says what opened, what to do now (the product

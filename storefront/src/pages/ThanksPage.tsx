@@ -4,7 +4,7 @@ import { ApiError, isApiError } from '../api/client';
 import { CopyLinkField } from '../CopyLinkField';
 import { getCheckoutStatus, type CheckoutState } from '../api/purchases';
 import { formatMoney } from '../../../api/src/shared/money';
-import { plural } from './product/pricingText';
+import { plural } from '../../../api/src/shared/words';
 import { loginPath } from '../redirects';
 import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';

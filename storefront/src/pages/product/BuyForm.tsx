@@ -6,7 +6,7 @@ import { startCheckout, type CheckoutRequest } from '../../api/commerce';
 import { useHere } from '../../navigation';
 import { loginPath } from '../../redirects';
 import { useSession } from '../../session';
-import { plural } from './pricingText';
+import { plural } from '../../../../api/src/shared/words';
 import { saveBuyDraft } from './buyDraft';
 import { CheckoutSubmit } from './CheckoutSubmit';
 import { failedTo } from '../../useConfirmation';

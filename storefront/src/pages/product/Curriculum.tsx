@@ -1,7 +1,8 @@
 import { Link } from 'wouter';
 import type { CurriculumCourse, CurriculumLesson } from '../../api/catalog';
 import { coursePath, lessonPath } from '../../api/learning';
-import { formatMinutes, plural } from './salesText';
+import { formatMinutes } from './salesText';
+import { plural } from '../../../../api/src/shared/words';
 
 /**
  * What the product teaches: each granted course's modules and lessons with their lengths, free previews marked and

@@ -1,6 +1,7 @@
 import type { QuoteAnswer } from '../../api/commerce';
 import { formatMoney } from '../../../../api/src/shared/money';
-import { countryName, discountLabel, plural } from './pricingText';
+import { countryName, discountLabel } from './pricingText';
+import { plural } from '../../../../api/src/shared/words';
 
 interface Props {
   answer: QuoteAnswer;

@@ -1,6 +1,7 @@
 import { useId, type Ref } from 'react';
 import type { QuoteAnswer } from '../../api/commerce';
-import { discountInWords, formatBp, plural, tierFor, tierRange } from './pricingText';
+import { discountInWords, formatBp, tierFor, tierRange } from './pricingText';
+import { plural } from '../../../../api/src/shared/words';
 import { SeatsField } from './SeatsField';
 
 export const MAX_SEATS_PER_PURCHASE = 100;

@@ -1,5 +1,6 @@
 import { LOCALE } from '../../readerClock';
 import type { DiscountKind, QuoteAnswer } from '../../api/commerce';
+import { plural } from '../../../../api/src/shared/words';
 
 const number = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 2 });
 
@@ -41,10 +42,6 @@ export function tierFor(tiers: readonly TeamTier[], seats: number): TeamTier | n
 
 export function tierRange(tier: TeamTier): string {
   return tier.max === null ? `${tier.min}+ seats` : `${tier.min}–${tier.max} seats`;
-}
-
-export function plural(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
 }
 
 /** How a discount is named in the breakdown and in explanations: "Sale (20 % off)". */

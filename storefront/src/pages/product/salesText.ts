@@ -1,15 +1,9 @@
+import { formatMinutes as minutesInWords } from '../../../../api/src/shared/words';
+
 const NBSP = '\u00a0';
 
 /** "2 h 30 min", "45 min": a length in minutes, as the sales page shows it (kept on one line). */
-export function formatMinutes(minutes: number): string {
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  const text = hours === 0 ? `${rest} min` : rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
-  return text.replaceAll(' ', NBSP);
-}
-
-/** "1 lesson", "12 lessons". */
-export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+export const formatMinutes = (minutes: number): string => minutesInWords(minutes).replaceAll(' ', NBSP);
 
 /** "AL" for "Ada Lovelace": what an instructor without a picture shows. */
 export function initials(name: string): string {

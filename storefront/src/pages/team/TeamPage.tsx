@@ -7,7 +7,7 @@ import { RequireSignIn } from '../../RequireSignIn';
 import { type useAsync } from '../../useAsync';
 import { useDocumentTitle } from '../../useDocumentTitle';
 import { useFocusOnChange } from '../../useFocusOnChange';
-import { plural } from '../product/pricingText';
+import { plural } from '../../../../api/src/shared/words';
 import { BuyMoreSeats } from './BuyMoreSeats';
 import { ClaimSeat } from './ClaimSeat';
 import { InviteLink } from './InviteLink';
