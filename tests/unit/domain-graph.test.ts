@@ -36,7 +36,6 @@ const LAYERS = [
  */
 const UPWARD_STILL = [
   'catalog -> commerce', // the product page and sales price with commerce's pricing and seats
-  'commerce -> admin', // coupon-generator takes the console's coupon schema
   'db -> admin', // db/models.ts gathers every domain's models for the console and tests
   'db -> audit',
   'db -> catalog',

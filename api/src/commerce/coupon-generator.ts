@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { recordAudit, type Actor } from '../audit/record';
 import type { Db } from '../db/connection';
-import type { GenerateCoupons } from '../admin/schemas/commerce';
 import { Coupon } from './models';
 
 /** No 0/O or 1/I/L: codes are read aloud and typed by hand. */
@@ -12,10 +11,20 @@ function newCode(prefix: string): string {
   return prefix ? `${prefix}-${body}` : body;
 }
 
+/** A batch to make: `count` coupons alike but for their codes (the console's route parses it from its schema). */
+export interface CouponBatch {
+  count: number;
+  prefix: string;
+  percentageDiscount: number;
+  maxUses: number;
+  expires?: Date | null;
+  restrictedToProductId?: string | null;
+}
+
 /** The console's coupon generator: N coupons with fresh codes in one transaction, audited together. */
 export function couponGenerator({ db }: { db: Db }) {
   return {
-    async generate(input: GenerateCoupons, actor: Actor, requestId: string | null): Promise<Coupon[]> {
+    async generate(input: CouponBatch, actor: Actor, requestId: string | null): Promise<Coupon[]> {
       return db.transaction(async (trx) => {
         const { count, prefix, ...fields } = input;
         const created: Coupon[] = [];

@@ -43,7 +43,6 @@ export const GenerateCouponsBody = z
     restrictedToProductId: Id.nullable().optional(),
   })
   .strict();
-export type GenerateCoupons = z.infer<typeof GenerateCouponsBody>;
 
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
 // What the console's commerce endpoints answer; the console reads them as `Wire<…>` (api/src/shared/wire.ts).
