@@ -92,9 +92,12 @@ async function main(): Promise<void> {
   const running: Running = {};
 
   let stopping = false;
+  let heardSignal: () => void = () => undefined;
+  const signalHeard = new Promise<void>((resolve) => (heardSignal = resolve));
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    heardSignal();
     logger.info({ signal }, 'shutting down');
     stop(running, logger).then(
       () => process.exit(0),
@@ -122,8 +125,16 @@ async function main(): Promise<void> {
     await (running.starting = start(config, logger, running));
   } catch (error) {
     // Ctrl-C while starting reaches the embedded database too, which ends the start's queries: the shutdown under
-    // way is the story, not that failure.
+    // way is the story, not that failure. The database may hear it first (one process group, a busy machine), so a
+    // start that lost its database waits a moment for the signal before calling it a failure.
     if (stopping) return;
+    if (databaseUnavailable(error)) {
+      const signalled = await Promise.race([
+        signalHeard.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000)),
+      ]);
+      if (signalled) return;
+    }
     // Refusals that say what to do are one line, not a stack.
     if (error instanceof SchemaBehindError || error instanceof ConfigError || error instanceof AppsNotBuiltError)
       process.stderr.write(`${error.message}\n`);

@@ -188,6 +188,17 @@ describe('npm start on the embedded database', { timeout: 120_000 }, () => {
     await stopWithCtrlC(started);
     expect(postmasterPid(dataDir)).toBeUndefined();
   });
+  it('stops cleanly when the database hears the Ctrl-C before the server does (a busy machine)', async () => {
+    const { env } = await startEnv();
+    const started = npmStart(env);
+    await waitFor(() => started.output().includes('embedded PostgreSQL is running'), started, 90_000);
+    // The terminal's SIGINT reaches the whole group; here the database gets it first and ends the start's queries.
+    const postmaster = postmasterPid(dataDir)!;
+    process.kill(postmaster, 'SIGINT');
+    await waitFor(() => !alive(postmaster), started);
+    await stopWithCtrlC(started);
+    expect(started.output()).not.toMatch(/"level":60/);
+  });
 });
 
 describe('npm start with DATABASE_URL', { timeout: 120_000 }, () => {
