@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * What a customer's timeline needs beyond the tables it reads (api/src/admin/timeline.ts):
+ * What a customer's timeline needs beyond the tables it reads (api/src/admin/people/timeline.ts):
  * - staff_notes: internal notes staff add on a person (and optionally one of their purchases), never shown to them;
  * - sign_ins: one row per sign-in (and per device approved), kept after its session ends (sessions are deleted on
  *   sign-out and expiry, device codes a day after they expire); pruned after a year.

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { addUpdatedAtTrigger, timestamps } from './helpers';
 
 /**
- * Saved pricing scenarios (api/src/pricing/scenarios.ts): a simulator query by stable handles, the answer staff
+ * Saved pricing scenarios (api/src/pricing-simulator/scenarios.ts): a simulator query by stable handles, the answer staff
  * accepted, and the latest run. Expand only.
  */
 export async function up(knex: Knex): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Support's read-only view of a learner's storefront (api/src/identity/view-as.ts): who looked, at whom, why and
+ * Support's read-only view of a learner's storefront (api/src/identity/staff/view-as.ts): who looked, at whom, why and
  * until when (at most 30 minutes). The browser holds the token; the row only its hash. Expand only.
  */
 export async function up(knex: Knex): Promise<void> {

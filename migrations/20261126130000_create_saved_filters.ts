@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * A console list's filters and sort saved under a name by one staff member (api/src/admin/saved-filters.ts), read
+ * A console list's filters and sort saved under a name by one staff member (api/src/admin/lists/saved-filters.ts), read
  * back on any device; only their owner sees them. Expand only.
  */
 export async function up(knex: Knex): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Support's tools about people. A blocked person (api/src/identity/blocks.ts) is signed out and can neither sign in
+ * Support's tools about people. A blocked person (api/src/identity/staff/blocks.ts) is signed out and can neither sign in
  * nor buy, also as a guest with the same email: when, why and by whom, the reason required while blocked. An email
  * resent from the console is a copy of another (resent_from_id), made once per request key (resend_key). Expand only.
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * A purchase's kind: `standard`, or `comp`, a course staff gave a person from the console (api/src/commerce/comps.ts)
+ * A purchase's kind: `standard`, or `comp`, a course staff gave a person from the console (api/src/commerce/purchases/comps.ts)
  * for a reason, by someone. A comp costs nothing and has no charge, coupon, team or upgrade: the database says so,
  * and holds at most one live comp per person and product, whatever the requests racing to give it. Expand only.
  */

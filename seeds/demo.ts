@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { User } from '../api/src/identity/models';
-import type { Role } from '../api/src/identity/roles';
-import type { ScenarioInput, ScenarioOutcome } from '../api/src/pricing/schemas';
+import type { Role } from '../api/src/shared/roles';
+import type { ScenarioInput, ScenarioOutcome } from '../api/src/pricing-simulator/schemas';
 import {
   createCoupon,
   createCourse,

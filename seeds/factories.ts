@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { Price, Product, UpgradableProduct } from '../api/src/catalog/models';
 import { Coupon, Purchase } from '../api/src/commerce/models';
 import { User } from '../api/src/identity/models';
-import type { Role } from '../api/src/identity/roles';
+import type { Role } from '../api/src/shared/roles';
 import {
   ContentResource,
   ContentResourceResource,
@@ -13,7 +13,7 @@ import {
   type ResourceType,
 } from '../api/src/learning/models';
 import { ProductRevenueSplit } from '../api/src/finance/models';
-import { WorkshopSession } from '../api/src/catalog/workshop-models';
+import { WorkshopSession } from '../api/src/catalog/workshops/models';
 
 type Db = Knex | Knex.Transaction;
 

@@ -1,6 +1,6 @@
 import type { ErrorBody, ErrorCode } from '@contract/shared/errors';
 import type { PublicUser, SignInLinkSent as LinkSentAnswer } from '@contract/identity/schemas';
-import type { Role } from '@contract/identity/roles';
+import type { Role } from '@contract/shared/roles';
 import type { Wire } from '@contract/shared/wire';
 import type { AuthProvider, UserIdentity } from 'react-admin';
 import { safeRedirect } from '../../api/src/shared/safe-redirect';

@@ -6,7 +6,7 @@ import type * as AdminCommerce from '@contract/admin/schemas/commerce';
 import type { ReorderBody } from '@contract/admin/schemas/learning';
 import type { BulkOutcome, SavedFilterRecord, SavedFilterRequest } from '@contract/admin/schemas/list-tools';
 import type { StaffNote, TimelinePage } from '@contract/admin/schemas/timeline';
-import type { ScenarioRecord, ScenarioRun, Simulation } from '@contract/pricing/schemas';
+import type { ScenarioRecord, ScenarioRun, Simulation } from '@contract/pricing-simulator/schemas';
 import type * as Commerce from '@contract/commerce/schemas';
 import type { FinanceSummaryAnswer, PeriodQuery } from '@contract/finance/schemas';
 import type { DisputeReportAnswer, RefundReportAnswer, ReportQuery } from '@contract/finance/schemas';
@@ -79,11 +79,11 @@ export interface ConsoleApi {
   getRefundReport: (query: ReportQuery, options?: QueryOptions) => Promise<{ data: Wire<RefundReportAnswer> }>;
   /** GET /api/admin/reports/disputes (api/src/finance/reports.ts): open disputes at stake, and those opened per week. */
   getDisputeReport: (query: ReportQuery, options?: QueryOptions) => Promise<{ data: Wire<DisputeReportAnswer> }>;
-  /** POST /api/admin/coupons/generate (api/src/commerce/coupon-generator.ts): N coupons with fresh codes. */
+  /** POST /api/admin/coupons/generate (api/src/commerce/coupons/generator.ts): N coupons with fresh codes. */
   generateCoupons: (
     input: AdminCommerce.GenerateCouponsRequest,
   ) => Promise<ListAnswer<Wire<AdminCommerce.GeneratedCoupon>>>;
-  /** POST /api/admin/purchases/:id/refund (api/src/commerce/purchase-action-routes.ts): no amount refunds all that is left. */
+  /** POST /api/admin/purchases/:id/refund (api/src/commerce/purchases/action-routes.ts): no amount refunds all that is left. */
   refundPurchase: (purchaseId: string, input: Commerce.RefundRequest) => Promise<DataAnswer<Commerce.RefundResult>>;
   /** POST /api/admin/purchases/:id/ban (admins only): ends the purchase's access for good. */
   banPurchase: (purchaseId: string, reason: string) => Promise<DataAnswer<Commerce.BanResult>>;
@@ -95,7 +95,7 @@ export interface ConsoleApi {
    */
   sendReceiptAgain: (purchaseId: string, requestKey: string) => Promise<DataAnswer<Commerce.ReceiptAgainAnswer>>;
   /**
-   * GET /api/admin/users/:id/purchase-totals (api/src/commerce/purchase-totals.ts): the person's lifetime paid, refunded
+   * GET /api/admin/users/:id/purchase-totals (api/src/commerce/purchases/totals.ts): the person's lifetime paid, refunded
    * and net per currency, from the charges Finance lists, with counts.
    */
   getPurchaseTotals: (userId: string, options?: QueryOptions) => Promise<{ data: Wire<Commerce.PurchaseTotals> }>;
@@ -110,7 +110,7 @@ export interface ConsoleApi {
    * is emailed, and the invite link refuses them until the team's owner lets them back in.
    */
   revokeSeat: (teamPurchaseId: string, memberPurchaseId: string) => Promise<DataAnswer<Wire<Commerce.TeamView>>>;
-  /** GET /api/admin/bulk-purchases/:id/members (api/src/commerce/team-support.ts): every seat, ended ones too, and who is kept out. */
+  /** GET /api/admin/bulk-purchases/:id/members (api/src/commerce/teams/support.ts): every seat, ended ones too, and who is kept out. */
   getTeamRoster: (teamPurchaseId: string, options?: QueryOptions) => Promise<DataAnswer<Wire<Commerce.TeamRoster>>>;
   /** POST /api/admin/bulk-purchases/:id/seats: seats given without a charge (a comp), with the reason the audit log keeps. */
   addTeamSeats: (teamPurchaseId: string, input: Commerce.AddSeatsRequest) => Promise<DataAnswer<Commerce.SeatsAdded>>;
@@ -140,7 +140,7 @@ export interface ConsoleApi {
   putVideoCaption: (videoId: string, language: string, caption: CaptionUpload) => Promise<{ data: Video }>;
   /** DELETE /api/admin/videos/:id/captions/:language */
   deleteVideoCaption: (videoId: string, language: string) => Promise<{ data: Video }>;
-  /** POST /api/admin/users/:id/sign-out-everywhere (api/src/identity/admin-routes.ts): support and admins; staff accounts admins only. */
+  /** POST /api/admin/users/:id/sign-out-everywhere (api/src/identity/staff/admin-routes.ts): support and admins; staff accounts admins only. */
   signOutEverywhere: (userId: string) => Promise<{ data: SignedOut }>;
   /** POST /api/admin/users/:id/view-as (support and admins; not for staff accounts): the storefront, read-only, as them. */
   startViewAs: (userId: string, reason: string, minutes: number) => Promise<{ data: Wire<ViewAsStarted> }>;
@@ -162,7 +162,7 @@ export interface ConsoleApi {
   /** POST /api/admin/users/:id/change-email: 409 `already-exists` on `email` when another account has it; signs them out. */
   changeUserEmail: (userId: string, email: string) => Promise<{ data: Wire<EmailChanged> }>;
   /**
-   * GET /api/admin/users/:id/timeline or /api/admin/purchases/:id/timeline (api/src/admin/timeline.ts): everything
+   * GET /api/admin/users/:id/timeline or /api/admin/purchases/:id/timeline (api/src/admin/people/timeline.ts): everything
    * that happened to the person or the purchase, newest first, a page at a time.
    */
   getTimeline: (
@@ -173,7 +173,7 @@ export interface ConsoleApi {
   ) => Promise<{ data: Wire<TimelinePage> }>;
   /** POST /api/admin/users/:id/notes or /api/admin/purchases/:id/notes: an internal note, never shown to the person. */
   addNote: (of: TimelineOf, id: string, body: string) => Promise<{ data: Wire<StaffNote> }>;
-  /** GET /api/admin/pricing/simulate (api/src/pricing/simulator.ts): the storefront's quote for that customer, and what it grants. */
+  /** GET /api/admin/pricing/simulate (api/src/pricing-simulator/simulator.ts): the storefront's quote for that customer, and what it grants. */
   simulatePricing: (query: Record<string, string>, options?: QueryOptions) => Promise<{ data: Wire<Simulation> }>;
   /** POST /api/admin/pricing-scenarios/save: the simulator's query under a name, today's answer expected. */
   savePricingScenario: (name: string, query: Record<string, string>) => Promise<{ data: Wire<ScenarioRecord> }>;
@@ -196,7 +196,7 @@ export interface ConsoleApi {
     input: { type: string; title: string; position?: number },
   ) => Promise<DataAnswer<Wire<TreeNode>>>;
   /**
-   * POST /api/admin/coupons/deactivate, /outbox-emails/resend, /jobs/retry (api/src/admin/bulk-actions.ts): the
+   * POST /api/admin/coupons/deactivate, /outbox-emails/resend, /jobs/retry (api/src/admin/lists/bulk-actions.ts): the
    * selected rows in one call; the answer says how many were done and which were skipped, and why.
    */
   bulkAction: (action: BulkActionName, ids: readonly string[]) => Promise<DataAnswer<BulkOutcome>>;

@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config';
-import { ROLES, type Role } from './identity/roles';
+import { ROLES, type Role } from './shared/roles';
 import { EmailAddress } from './identity/schemas';
 import type { Actor } from './audit/record';
 import type { Services } from './services';

@@ -118,7 +118,7 @@ const ConfigSchema = z.object({
   TRANSFER_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   /**
    * Multiplies every commerce rate limit (checkout starts, coupon codes tried in quotes, transfer offers; the numbers
-   * are in api/src/commerce/limits.ts): raise it where many real buyers share one address. The tests raise it.
+   * are in api/src/commerce/checkout/limits.ts): raise it where many real buyers share one address. The tests raise it.
    */
   COMMERCE_LIMIT_SCALE: z.coerce.number().int().min(1).max(100_000).default(1),
   /** How many comments and replies one person may post in a minute; more are refused (429) until the next minute. */

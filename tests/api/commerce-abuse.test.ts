@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { CHECKOUT_MINUTES } from '../../api/src/commerce/checkout';
-import { COMMERCE_LIMITS } from '../../api/src/commerce/limits';
+import { CHECKOUT_MINUTES } from '../../api/src/commerce/checkout/checkout';
+import { COMMERCE_LIMITS } from '../../api/src/commerce/checkout/limits';
 import type { Db } from '../../api/src/db/connection';
 import { Coupon } from '../../api/src/db/models';
 import { createServices, type Services } from '../../api/src/services';

@@ -1,11 +1,11 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { AuditLog, DeviceAccessToken, DeviceClient, DeviceVerification } from '../../api/src/db/models';
-import { DEVICE_CODE_GRANT, USER_CODE_ALPHABET, WRONG_CODE_LIMIT } from '../../api/src/identity/device-flow';
-import { pruneExpired } from '../../api/src/identity/prune';
+import { DEVICE_CODE_GRANT, USER_CODE_ALPHABET, WRONG_CODE_LIMIT } from '../../api/src/identity/devices/device-flow';
+import { pruneExpired } from '../../api/src/identity/sign-in/prune';
 import { hashSecret } from '../../api/src/identity/secrets';
-import { sessions } from '../../api/src/identity/sessions';
-import { DEVICE_CODE_REQUEST_LIMIT } from '../../api/src/identity/oauth-routes';
+import { sessions } from '../../api/src/identity/sign-in/sessions';
+import { DEVICE_CODE_REQUEST_LIMIT } from '../../api/src/identity/devices/oauth-routes';
 import { createServices } from '../../api/src/services';
 import { testApp, testConfig, testDeps } from '../support/app';
 import { as, signedIn } from '../support/auth';

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { Session, User, VerificationToken } from '../../api/src/db/models';
-import { SIGN_IN_LIMITS } from '../../api/src/identity/email-sign-in';
-import { SESSION_TTL_MS, sessions } from '../../api/src/identity/sessions';
+import { SIGN_IN_LIMITS } from '../../api/src/identity/sign-in/email-sign-in';
+import { SESSION_TTL_MS, sessions } from '../../api/src/identity/sign-in/sessions';
 import { testApp, testConfig } from '../support/app';
 import { as, signedIn } from '../support/auth';
 import { manualClock, onTheHour } from '../support/clock';

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../api/src/config';
 import { OutboxEmail } from '../../api/src/db/models';
-import { pruneExpired } from '../../api/src/identity/prune';
+import { pruneExpired } from '../../api/src/identity/sign-in/prune';
 import { hashSecret } from '../../api/src/identity/secrets';
 import { createLogger } from '../../api/src/logger';
 import { outbox as createOutbox } from '../../api/src/mail/outbox';

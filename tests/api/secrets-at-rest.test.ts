@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { OutboxEmail } from '../../api/src/db/models';
-import { signInLink } from '../../api/src/identity/email-sign-in';
+import { signInLink } from '../../api/src/identity/sign-in/email-sign-in';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';
 import { createLogger } from '../../api/src/logger';
 import { jobQueue } from '../../api/src/jobs/queue';

@@ -8,7 +8,7 @@ import {
   UpgradableProduct,
   User,
 } from '../../api/src/db/models';
-import { ROLES } from '../../api/src/identity/roles';
+import { ROLES } from '../../api/src/shared/roles';
 import { runSeeds } from '../../seeds/run';
 import { TEST_MERCHANT_ACCOUNT } from '../../seeds/reference';
 import { useTestDatabase } from '../support/db';

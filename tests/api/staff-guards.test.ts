@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import type { Role } from '../../api/src/identity/roles';
+import type { Role } from '../../api/src/shared/roles';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';
 import { createUser } from '../../seeds/factories';
 import { testApp } from '../support/app';

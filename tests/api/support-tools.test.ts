@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog, DeviceAccessToken } from '../../api/src/db/models';
-import { issueSignInLink } from '../../api/src/identity/email-sign-in';
+import { issueSignInLink } from '../../api/src/identity/sign-in/email-sign-in';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';
 import { createCourse, createProduct, createUser } from '../../seeds/factories';
 import { testApp, testConfig } from '../support/app';

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
 import type { Product } from '../../api/src/catalog/models';
-import { WAITLIST_OPENING } from '../../api/src/catalog/waitlist';
+import { WAITLIST_OPENING } from '../../api/src/catalog/waitlist/waitlist';
 import { OutboxEmail } from '../../api/src/db/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct, createPurchase, createUser } from '../../seeds/factories';

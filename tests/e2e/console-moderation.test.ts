@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../api/src/identity/models';
-import { sessions } from '../../api/src/identity/sessions';
+import { sessions } from '../../api/src/identity/sign-in/sessions';
 import { createCourse, createProduct, createPurchase, createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
 import { keepScreenshot, signedInContext, useDemoSite, chooseOption } from '../support/browser';

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Role } from '../../api/src/identity/roles';
+import type { Role } from '../../api/src/shared/roles';
 import { signedIn } from '../support/auth';
 import { CONSOLE_WIDTHS, checkScreen, signedInContext, useDemoSite } from '../support/browser';
 

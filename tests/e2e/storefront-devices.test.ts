@@ -4,7 +4,7 @@ import { DeviceAccessToken } from '../../api/src/db/models';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';
 import { contextFor, keepScreenshot, useDemoSite } from '../support/browser';
 import { signedIn, type SignedIn } from '../support/auth';
-import { sessions } from '../../api/src/identity/sessions';
+import { sessions } from '../../api/src/identity/sign-in/sessions';
 
 describe('signing out everywhere from /devices (Chromium)', () => {
   const site = useDemoSite();

@@ -12,7 +12,7 @@ import { createApp } from '../../api/src/app';
 import { PROJECT_ROOT } from '../../api/src/config';
 import type { ContentResource } from '../../api/src/db/models';
 import type { User } from '../../api/src/identity/models';
-import { sessions } from '../../api/src/identity/sessions';
+import { sessions } from '../../api/src/identity/sign-in/sessions';
 import { createServices, type Services } from '../../api/src/services';
 import { PROCESS_VIDEO_JOB } from '../../api/src/video/process-video';
 import { createCourse, createProduct, createPurchase, createUser } from '../../seeds/factories';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WAITLIST_OPENING } from '../../api/src/catalog/waitlist';
+import { WAITLIST_OPENING } from '../../api/src/catalog/waitlist/waitlist';
 import type { Product } from '../../api/src/catalog/models';
 import type { Db } from '../../api/src/db/connection';
 import { createServices, type Services } from '../../api/src/services';

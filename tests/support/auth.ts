@@ -1,9 +1,9 @@
 import type { Test } from 'supertest';
 import type { Db } from '../../api/src/db/connection';
 import type { User } from '../../api/src/identity/models';
-import type { Role } from '../../api/src/identity/roles';
-import { sessions } from '../../api/src/identity/sessions';
-import { findOrCreateUserByEmail } from '../../api/src/identity/users';
+import type { Role } from '../../api/src/shared/roles';
+import { sessions } from '../../api/src/identity/sign-in/sessions';
+import { findOrCreateUserByEmail } from '../../api/src/identity/profile/users';
 import { createUser } from '../../seeds/factories';
 
 export interface SignedIn {

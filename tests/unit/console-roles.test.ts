@@ -2,7 +2,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_RESOURCES } from '../../api/src/admin/resources';
 import { allow, POLICY, type Policy } from '../../api/src/http/policy';
-import { ROLES, STAFF_ROLES, type Role } from '../../api/src/identity/roles';
+import { ROLES, STAFF_ROLES, type Role } from '../../api/src/shared/roles';
 import { videoAdminRoutes } from '../../api/src/video/admin-routes';
 
 // The console decides what to show from its registry; the API enforces its own policies. They must say the same,

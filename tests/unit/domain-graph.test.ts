@@ -11,7 +11,7 @@ const LAYERS = [
   'health',
   'web',
   'admin',
-  'pricing',
+  'pricing-simulator',
   'commerce',
   'finance',
   'payments',
@@ -46,7 +46,7 @@ const UPWARD_STILL = [
   'db -> learning',
   'db -> mail',
   'db -> payments',
-  'db -> pricing',
+  'db -> pricing-simulator',
   'db -> video',
   'http -> identity', // the auth middleware reads sessions and view-as
   'identity -> admin', // identity's console routes use the generic resource routes

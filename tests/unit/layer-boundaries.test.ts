@@ -12,7 +12,7 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
 
 describe('layer boundaries (eslint)', () => {
   it('keeps the database out of route files', async () => {
-    for (const file of ['api/src/commerce/routes.ts', 'api/src/commerce/team-routes.ts']) {
+    for (const file of ['api/src/commerce/routes.ts', 'api/src/commerce/teams/routes.ts']) {
       expect(await boundaryErrors(file, "import knex from 'knex';\nexport const k = knex;\n")).toEqual([
         expect.stringContaining('Routes never touch the database'),
       ]);
@@ -22,7 +22,7 @@ describe('layer boundaries (eslint)', () => {
     }
     expect(
       await boundaryErrors(
-        'api/src/commerce/teams.ts',
+        'api/src/commerce/teams/teams.ts',
         "import { Purchase } from './models';\nexport const p = Purchase;\n",
       ),
     ).toEqual([]);
@@ -37,7 +37,7 @@ describe('layer boundaries (eslint)', () => {
 
   it('keeps Koa out of services', async () => {
     const code = "import type { Context } from 'koa';\nexport type C = Context;\n";
-    expect(await boundaryErrors('api/src/commerce/pricing.ts', code)).toEqual([
+    expect(await boundaryErrors('api/src/commerce/pricing/prices.ts', code)).toEqual([
       expect.stringContaining('Services never see Koa'),
     ]);
     expect(await boundaryErrors('api/src/commerce/routes.ts', code)).toEqual([]);
@@ -46,12 +46,12 @@ describe('layer boundaries (eslint)', () => {
 
   it('keeps the HTTP layer out of services, which raise errors from shared/errors', async () => {
     const httpErrors = "import { toAppError } from '../http/errors';\nexport const t = toAppError;\n";
-    expect(await boundaryErrors('api/src/commerce/teams.ts', httpErrors)).toEqual([
+    expect(await boundaryErrors('api/src/commerce/teams/teams.ts', httpErrors)).toEqual([
       expect.stringContaining('Services never import the HTTP layer'),
     ]);
     expect(await boundaryErrors('api/src/commerce/routes.ts', httpErrors)).toEqual([]);
     const shared = "import { AppError } from '../shared/errors';\nexport const e = AppError;\n";
-    expect(await boundaryErrors('api/src/commerce/teams.ts', shared)).toEqual([]);
+    expect(await boundaryErrors('api/src/commerce/teams/teams.ts', shared)).toEqual([]);
     // the CSV writers know no request
     const csv = "import { csvCell } from '../http/csv';\nexport const c = csvCell;\n";
     expect(await boundaryErrors('api/src/finance/exports.ts', csv)).toEqual([]);
@@ -74,7 +74,8 @@ describe('layer boundaries (eslint)', () => {
 
   it('lets the apps take only types from the API, and values from its shared rules', async () => {
     const typeOnly = "import type { Quote } from '../../api/src/commerce/schemas';\nexport type Q = Quote;\n";
-    const value = "import { PRICE_TIERS } from '../../api/src/commerce/pricing';\nexport const t = PRICE_TIERS;\n";
+    const value =
+      "import { PRICE_TIERS } from '../../api/src/commerce/pricing/prices';\nexport const t = PRICE_TIERS;\n";
     const shared =
       "import { safeRedirect } from '../../api/src/shared/safe-redirect';\nexport const r = safeRedirect;\n";
     expect(await boundaryErrors('storefront/src/x.ts', typeOnly)).toEqual([]);

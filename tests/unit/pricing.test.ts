@@ -9,8 +9,8 @@ import {
   teamDiscountBp,
   type CouponOffer,
   type PricingInput,
-} from '../../api/src/commerce/pricing';
-import ratios from '../../api/src/commerce/data/ppp-price-level-ratios.json';
+} from '../../api/src/commerce/pricing/prices';
+import ratios from '../../api/src/commerce/pricing/data/ppp-price-level-ratios.json';
 
 const base: PricingInput = {
   unitAmount: 10_000,

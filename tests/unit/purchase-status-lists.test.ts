@@ -15,11 +15,15 @@ async function statusListErrors(filePath: string, code: string): Promise<number[
 describe('purchase status lists (eslint)', () => {
   it('refuses a list of statuses written out in the API and the apps, as receipts once had it', async () => {
     const receipts = "const OPEN = ['Valid', 'Restricted'];\nexport const open = (s: string) => OPEN.includes(s);\n";
-    for (const file of ['api/src/commerce/receipt-again.ts', 'admin/src/purchases/x.tsx', 'storefront/src/x.ts']) {
+    for (const file of [
+      'api/src/commerce/purchases/receipt-again.ts',
+      'admin/src/purchases/x.tsx',
+      'storefront/src/x.ts',
+    ]) {
       expect(await statusListErrors(file, receipts)).toEqual([1]);
     }
     // One status alone is a list too; so is a list inside a call or a map.
-    expect(await statusListErrors('api/src/commerce/quotes.ts', "f({ statuses: ['Valid'] });\n")).toEqual([1]);
+    expect(await statusListErrors('api/src/commerce/checkout/quotes.ts', "f({ statuses: ['Valid'] });\n")).toEqual([1]);
     expect(
       await statusListErrors('api/src/commerce/x.ts', "export const e = {\n  Valid: ['Refunded', 'Banned'],\n};\n"),
     ).toEqual([2]);
@@ -27,7 +31,7 @@ describe('purchase status lists (eslint)', () => {
 
   it('refuses the same list in SQL text, as the team roster once ordered its seats', async () => {
     const roster = "const HELD = `s.status IN ('Valid', 'Restricted')`;\nexport const held = HELD;\n";
-    expect(await statusListErrors('api/src/commerce/team-support.ts', roster)).toEqual([1]);
+    expect(await statusListErrors('api/src/commerce/teams/support.ts', roster)).toEqual([1]);
     expect(await statusListErrors('api/src/x.ts', "q.whereRaw(\"status in ('Refunded','Banned')\");\n")).toEqual([1]);
     expect(await statusListErrors('api/src/x.ts', "q.whereRaw('s.status = ANY(?)', [list]);\n")).toEqual([]);
   });
@@ -50,10 +54,10 @@ describe('purchase status lists (eslint)', () => {
       expect([status, await statusListErrors('api/src/commerce/x.ts', `f(['${status}']);\n`)]).toEqual([status, [1]]);
     }
     const files = [
-      'api/src/commerce/receipt-again.ts',
-      'api/src/commerce/quotes.ts',
-      'api/src/commerce/purchase-lifecycle.ts',
-      'api/src/commerce/team-support.ts',
+      'api/src/commerce/purchases/receipt-again.ts',
+      'api/src/commerce/checkout/quotes.ts',
+      'api/src/commerce/purchases/lifecycle.ts',
+      'api/src/commerce/teams/support.ts',
     ];
     const results = await eslint.lintFiles(files.map((file) => path.join(root, file)));
     expect(results.flatMap((r) => r.messages.filter((m) => m.message.includes('list of purchase statuses')))).toEqual(

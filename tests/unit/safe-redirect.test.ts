@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pageBeforeLogin, signInRedirectFor } from '../../admin/src/auth/returnTo';
-import { safeRedirect as apiRule } from '../../api/src/identity/redirects';
+import { safeRedirect as apiRule } from '../../api/src/shared/safe-redirect';
 import { MAX_REDIRECT_LENGTH, safeRedirect } from '../../api/src/shared/safe-redirect';
 import { safeRedirect as storefrontRule } from '../../storefront/src/redirects';
 

@@ -8,7 +8,7 @@ export const seatsFree = (team: Pick<TeamPurchase, 'seatsTotal' | 'seatsUsed'>) 
   Math.max(0, team.seatsTotal - team.seatsUsed);
 
 /**
- * The storefront's invite page for a team (api/src/commerce/teams.ts: `/invites/:inviteCode` on the public URL; a
+ * The storefront's invite page for a team (api/src/commerce/teams/teams.ts: `/invites/:inviteCode` on the public URL; a
  * team made before invite codes keeps its coupon's id as its code, the fallback when the code is absent); the
  * console is served from the same origin as the storefront. Replacing the link changes the code.
  */

@@ -1,4 +1,4 @@
-import type { ListedScenario, Simulation } from '@contract/pricing/schemas';
+import type { ListedScenario, Simulation } from '@contract/pricing-simulator/schemas';
 import type { Wire } from '@contract/shared/wire';
 
 /** GET /api/admin/pricing/simulate's answer. */

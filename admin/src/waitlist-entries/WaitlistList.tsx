@@ -4,7 +4,7 @@ import { DeleteButton, ReferenceField, SimpleList, usePermissions, useTranslate 
 import { date, numeric, ref, text } from '../common/columns';
 import { referenceFilter, searchFilter } from '../common/filters';
 import { dateRangeFilters } from '../common/inputs';
-import type { WaitlistEntryRecord } from '@contract/catalog/waitlist.schemas';
+import type { WaitlistEntryRecord } from '@contract/catalog/waitlist/schemas';
 import type { Wire } from '@contract/shared/wire';
 import { NoneFound } from '../common/EmptyState';
 import { RecordList } from '../common/RecordList';

@@ -1,4 +1,4 @@
-import type { WorkshopSessionRecord } from '@contract/catalog/workshop.schemas';
+import type { WorkshopSessionRecord } from '@contract/catalog/workshops/schemas';
 import type { Wire } from '@contract/shared/wire';
 
 /** A workshop session as the console sees it (the `workshop-sessions` resource). */

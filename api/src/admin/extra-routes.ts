@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import { userOf } from '../http/auth';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
-import type { CouponGenerator } from '../commerce/coupon-generator';
+import type { CouponGenerator } from '../commerce/coupons/generator';
 import type { DataAnswer, ListAnswer } from '../shared/wire';
 import type { TreeNode } from '../learning/schemas';
 import { GenerateCouponsBody, type GeneratedCoupon } from './schemas/commerce';

@@ -11,7 +11,7 @@ export class StaffNote extends table('staffNotes') {
   declare createdAt: Date;
 }
 
-/** One staff member's filters and sort of one console list, under a name (api/src/admin/saved-filters.ts). */
+/** One staff member's filters and sort of one console list, under a name (api/src/admin/lists/saved-filters.ts). */
 export class SavedFilter extends table('savedFilters', { jsonAttributes: ['filter', 'sort'] }) {
   declare id: string;
   declare userId: string;

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { BaseModel } from '../db/base-model';
 import type { CsvColumn } from '../http/csv-columns';
 import type { ErrorCode } from '../shared/errors';
-import type { Role } from '../identity/roles';
+import type { Role } from '../shared/roles';
 import type { AuditAction } from '../shared/audit-actions';
 import type { ListableResource } from './schemas/list-query';
 

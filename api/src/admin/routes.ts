@@ -6,7 +6,7 @@ import type { Policies } from '../http/policy';
 import { parseListQuery } from './schemas/list-query';
 import { parseCreate, updateRequest } from './schemas/write';
 import type { AdminResource } from './resource';
-import type { ListExports } from './list-export';
+import type { ListExports } from './lists/export';
 import type { AdminService, WriteContext } from './service';
 
 function writeContext(ctx: Context): WriteContext {

@@ -4,7 +4,7 @@ import { recordAudit, type Actor } from '../audit/record';
 import type { BaseModel } from '../db/base-model';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
-import { cappedCount, countMatches, totalOf, type Total } from './count';
+import { cappedCount, countMatches, totalOf, type Total } from './lists/count';
 import type { ListQuery } from './schemas/list-query';
 import type { UpdateRequest } from './schemas/write';
 import type { AdminResource, Row, Trx, WriteActor, WriteHook } from './resource';

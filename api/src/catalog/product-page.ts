@@ -1,7 +1,7 @@
 import type { ReadCaches } from '../cache/read-cache';
 import type { Clock } from '../clock';
-import { TEAM_TIERS } from '../commerce/pricing';
-import { seatsSoldOf } from '../commerce/seats';
+import { TEAM_TIERS } from '../commerce/pricing/prices';
+import { seatsSoldOf } from '../commerce/teams/seats';
 import { GRANTING_STATUSES } from '../commerce/models';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';

@@ -1,6 +1,6 @@
 import type { Db } from '../db/connection';
-import { defaultCoupons } from '../commerce/coupons';
-import { quote, toBp } from '../commerce/pricing';
+import { defaultCoupons } from '../commerce/coupons/coupons';
+import { quote, toBp } from '../commerce/pricing/prices';
 import type { StoreSale } from './schemas';
 
 interface SaleCoupon {
@@ -12,7 +12,7 @@ interface SaleCoupon {
 
 /**
  * The sale each product shows in the catalog and on its page: the best default coupon for it, exactly as a quote
- * picks it (commerce/coupons.ts `defaultCoupons`: active, unexpired, not used up, site-wide or for this product,
+ * picks it (commerce/coupons/coupons.ts `defaultCoupons`: active, unexpired, not used up, site-wide or for this product,
  * highest percentage first, oldest first), and one unit's price with it as a quote without coupon, regional price
  * or upgrade credit makes it. One query for every product: the home page asks on every view.
  */

@@ -1,6 +1,6 @@
 import type { ReadCaches } from '../cache/read-cache';
 import type { Clock } from '../clock';
-import { seatsSoldOf } from '../commerce/seats';
+import { seatsSoldOf } from '../commerce/teams/seats';
 import type { Db } from '../db/connection';
 import { imageFields } from '../media/images';
 import { Product } from './models';

@@ -1,12 +1,12 @@
 import Router from '@koa/router';
 import type { Config } from '../config';
 import { authOf, userOf } from '../http/auth';
-import type { MyPurchasesService } from './my-purchases';
+import type { MyPurchasesService } from './purchases/my-purchases';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
 import { buyerCountry, buyerPlace } from '../http/buyer-location';
-import type { QuoteService } from './quotes';
-import type { CheckoutService } from './checkout';
+import type { QuoteService } from './checkout/quotes';
+import type { CheckoutService } from './checkout/checkout';
 import { CheckoutBody, QuoteQuery, type QuoteAnswer } from './schemas';
 
 /** The storefront's commerce endpoints under /api/store. */

@@ -5,7 +5,7 @@ import { STAFF_REFUND_REASONS } from '../shared/refund-reasons';
 import type { PurchaseKind } from '../shared/purchase-kinds';
 import type { PurchaseStatus } from '../shared/purchase-status';
 import type { TransferState } from '../shared/transfer-states';
-import type { Quote, TeamTier } from './pricing';
+import type { Quote, TeamTier } from './pricing/prices';
 import { STAFF_REASON_MAX, STAFF_REASON_MIN } from '../shared/staff-reason';
 
 const flag = z

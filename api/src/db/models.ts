@@ -1,7 +1,7 @@
 // Every model in one place, for code that works across domains (the admin layer, tests).
 export { Product, Price, ProductFaq, UpgradableProduct } from '../catalog/models';
-export { WorkshopReminder, WorkshopSession } from '../catalog/workshop-models';
-export { WaitlistEntry, WaitlistProduct } from '../catalog/waitlist-models';
+export { WorkshopReminder, WorkshopSession } from '../catalog/workshops/models';
+export { WaitlistEntry, WaitlistProduct } from '../catalog/waitlist/models';
 export { Checkout, Coupon, Purchase, PurchaseUserTransfer, TeamSeatRevocation } from '../commerce/models';
 export {
   MerchantAccount,
@@ -46,4 +46,4 @@ export { LessonVideo, VideoCaption, VideoPosition } from '../video/models';
 export { SigningKey } from '../video/playback-key';
 export { Certificate } from '../certificates/models';
 export { SavedFilter, StaffNote } from '../admin/models';
-export { PricingScenario } from '../pricing/models';
+export { PricingScenario } from '../pricing-simulator/models';

@@ -1,10 +1,10 @@
 import type { Context, Next } from 'koa';
 import type { Config } from '../config';
-import type { DeviceFlow } from '../identity/device-flow';
+import type { DeviceFlow } from '../identity/devices/device-flow';
 import type { DeviceAccessToken, Session, User } from '../identity/models';
 import { sameSecret } from '../identity/secrets';
-import type { NewSession, Sessions } from '../identity/sessions';
-import type { ViewAs, ViewAsGrant } from '../identity/view-as';
+import type { NewSession, Sessions } from '../identity/sign-in/sessions';
+import type { ViewAs, ViewAsGrant } from '../identity/staff/view-as';
 import { AppError } from '../shared/errors';
 
 export const SESSION_COOKIE = 'lp_session';
@@ -22,7 +22,7 @@ export type Auth =
     }
   | { method: 'bearer'; user: User; deviceToken: DeviceAccessToken };
 
-/** The view-as token (api/src/identity/view-as.ts), beside the staff member's own session. */
+/** The view-as token (api/src/identity/staff/view-as.ts), beside the staff member's own session. */
 export const VIEW_AS_COOKIE = 'lp_view_as';
 /** The one write a view-as allows: ending it. */
 export const VIEW_AS_END_PATH = '/api/store/view-as/end';

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { allows, type Policy } from '../identity/access-policy';
-import type { Role } from '../identity/roles';
+import type { Role } from '../shared/roles';
 import { authOf } from './auth';
 import { AppError } from '../shared/errors';
 

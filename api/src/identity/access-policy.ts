@@ -1,4 +1,4 @@
-import type { Role } from './roles';
+import type { Role } from '../shared/roles';
 
 /**
  * Who may call a route: anyone, any signed-in user, or the listed roles (admins may do everything).

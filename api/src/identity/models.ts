@@ -1,5 +1,5 @@
 import { belongsToOne, table } from '../db/base-model';
-import type { Role } from './roles';
+import type { Role } from '../shared/roles';
 
 export class User extends table('users', { jsonAttributes: ['fields'] }) {
   declare id: string;
@@ -12,7 +12,7 @@ export class User extends table('users', { jsonAttributes: ['fields'] }) {
   declare bio: string | null;
   declare roles: Role[];
   declare fields: Record<string, unknown>;
-  /** Blocked by support: signed out, and refused at every sign-in and checkout (api/src/identity/blocks.ts). */
+  /** Blocked by support: signed out, and refused at every sign-in and checkout (api/src/identity/staff/blocks.ts). */
   declare blockedAt: Date | null;
   declare blockedReason: string | null;
   declare blockedById: string | null;
@@ -59,7 +59,7 @@ export class SignIn extends table('signIns') {
   declare createdAt: Date;
 }
 
-/** Support viewing the storefront as a learner (api/src/identity/view-as.ts); the token is kept only hashed. */
+/** Support viewing the storefront as a learner (api/src/identity/staff/view-as.ts); the token is kept only hashed. */
 export class ViewAsSession extends table('viewAsSessions') {
   declare id: string;
   declare tokenHash: string;

@@ -11,10 +11,10 @@ import {
 } from '../http/auth';
 import { networkOf, type RateLimiter } from './rate-limit';
 import type { Policies } from '../http/policy';
-import type { DeviceFlow } from './device-flow';
-import type { EmailSignIn } from './email-sign-in';
-import { GitHubSignInError, type GitHubSignIn } from './github';
-import type { UserPrefsService } from './prefs';
+import type { DeviceFlow } from './devices/device-flow';
+import type { EmailSignIn } from './sign-in/email-sign-in';
+import { GitHubSignInError, type GitHubSignIn } from './sign-in/github';
+import type { UserPrefsService } from './profile/prefs';
 import { AppError } from '../shared/errors';
 import { IdParam } from '../http/params';
 import {
@@ -31,10 +31,10 @@ import {
   type SignInLinkSent,
   type SignInProviders,
 } from './schemas';
-import type { Sessions } from './sessions';
-import type { SignOutEverywhere } from './sign-out-everywhere';
-import { publicUser } from './users';
-import type { ViewAs } from './view-as';
+import type { Sessions } from './sign-in/sessions';
+import type { SignOutEverywhere } from './sign-in/sign-out-everywhere';
+import { publicUser } from './profile/users';
+import type { ViewAs } from './staff/view-as';
 
 interface Deps {
   allow: Policies;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Role } from './roles';
+import type { Role } from '../shared/roles';
 import { STAFF_REASON_MAX, STAFF_REASON_MIN } from '../shared/staff-reason';
 
 export const EmailAddress = z

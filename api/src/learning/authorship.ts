@@ -1,5 +1,5 @@
 import { AppError } from '../shared/errors';
-import type { Role } from '../identity/roles';
+import type { Role } from '../shared/roles';
 
 /** Support and admins change any content; a contributor (and nothing more) only what they created. */
 export const mayEditAnyContent = (roles: readonly Role[]) => roles.includes('admin') || roles.includes('support');

@@ -2,7 +2,7 @@ import type { Actor } from '../audit/record';
 import { recordAudit } from '../audit/record';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
-import type { Role } from '../identity/roles';
+import type { Role } from '../shared/roles';
 import type { ResourceType } from '../shared/content';
 import { ContentResource, ContentResourceResource } from './models';
 import { mayReadContent } from './authorship';

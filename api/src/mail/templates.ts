@@ -21,7 +21,7 @@ export function formatEmailDate(date: Date, timeZone: string | null = null): str
   return zone === 'UTC' ? text : `${text} (${zone})`;
 }
 
-/** The receipt's way into what was bought (see commerce/lead-in.ts). */
+/** The receipt's way into what was bought (see commerce/checkout/lead-in.ts). */
 export interface ReceiptLeadIn {
   /** A sign-in link that works once, finishing on the course (or, for a team's buyer, the team page). */
   signInUrl: string;

@@ -6,7 +6,7 @@ import { recordAudit } from '../audit/record';
 import type { Db } from '../db/connection';
 import type { AuditAction } from '../shared/audit-actions';
 import { AppError } from '../shared/errors';
-import { assertMayManageOwner } from '../identity/staff-guard';
+import { assertMayManageOwner } from '../identity/staff/staff-guard';
 import type { JobQueue } from '../jobs/queue';
 import type { Logger } from '../logger';
 import { checkImage, type CheckedImage, type ImageStore } from './images';

@@ -1,7 +1,7 @@
 import type Stripe from 'stripe';
 import type { Knex } from 'knex';
-import type { Alongside, CheckoutService } from '../commerce/checkout';
-import type { PurchaseLifecycle } from '../commerce/purchase-lifecycle';
+import type { Alongside, CheckoutService } from '../commerce/checkout/checkout';
+import type { PurchaseLifecycle } from '../commerce/purchases/lifecycle';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../logger';

@@ -5,7 +5,7 @@ import { recordAudit, type Actor } from '../audit/record';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import type { JobQueue } from '../jobs/queue';
-import type { Role } from '../identity/roles';
+import type { Role } from '../shared/roles';
 import { assertMayEditContent, readsAllContent } from '../learning/authorship';
 import { ContentResource } from '../learning/models';
 import type { Logger } from '../logger';

@@ -2,7 +2,7 @@ import type * as Commerce from '@contract/commerce/schemas';
 import type { Wire } from '@contract/shared/wire';
 import { getJson, postJson } from './client';
 
-export type { DiscountKind } from '@contract/commerce/pricing';
+export type { DiscountKind } from '@contract/commerce/pricing/prices';
 
 /** GET /api/store/products/:id/quote: the price of one prospective purchase, with the team tiers. */
 export type QuoteAnswer = Wire<Commerce.QuoteAnswer>;

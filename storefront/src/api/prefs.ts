@@ -1,5 +1,5 @@
 import type { PrefsAnswer } from '@contract/identity/schemas';
-import type { TimeZoneAnswer } from '@contract/identity/time-zone.schemas';
+import type { TimeZoneAnswer } from '@contract/identity/profile/time-zone.schemas';
 import { getJson, putJson } from './client';
 
 export type Theme = 'light' | 'dark' | 'system';

@@ -1,4 +1,4 @@
-import type { DisplayNameAnswer } from '@contract/identity/display-name.schemas';
+import type { DisplayNameAnswer } from '@contract/identity/profile/display-name.schemas';
 import type { Wire } from '@contract/shared/wire';
 import type { StoreUser } from './identity';
 import { putJson } from './client';

@@ -1,4 +1,4 @@
-import type * as Waitlist from '@contract/catalog/waitlist.schemas';
+import type * as Waitlist from '@contract/catalog/waitlist/schemas';
 import { postJson } from './client';
 
 export type JoinedWaitlist = Waitlist.JoinedWaitlist;

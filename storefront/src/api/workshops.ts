@@ -1,4 +1,4 @@
-import type * as Workshops from '@contract/catalog/workshop.schemas';
+import type * as Workshops from '@contract/catalog/workshops/schemas';
 import type { ListAnswer, Wire } from '@contract/shared/wire';
 import { getJson } from './client';
 

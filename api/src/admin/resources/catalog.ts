@@ -15,7 +15,7 @@ import {
 import { AppError } from '../../shared/errors';
 import { defineResource } from '../resource';
 import { derived, instant, money, number, text } from '../../http/csv-columns';
-import { productNamed } from '../export-lookups';
+import { productNamed } from '../lists/export-lookups';
 
 const STAFF = ['support', 'finance'] as const;
 

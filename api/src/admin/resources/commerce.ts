@@ -1,10 +1,10 @@
 import { Coupon, Purchase, PurchaseUserTransfer } from '../../commerce/models';
-import { teamCouponStaysActive } from '../../commerce/team-coupons';
+import { teamCouponStaysActive } from '../../commerce/teams/seat-coupons';
 import { CouponCreate, CouponUpdate } from '../schemas/commerce';
 import { AppError } from '../../shared/errors';
 import { defineResource, type Row } from '../resource';
 import { derived, instant, money, text, yesNo } from '../../http/csv-columns';
-import { percentage, person, productNamed } from '../export-lookups';
+import { percentage, person, productNamed } from '../lists/export-lookups';
 import { purchaseKindInWords, type KindFacts } from '../../shared/purchase-kinds';
 
 const STAFF = ['support', 'finance'] as const;

@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors';
 import { SplitCreate, SplitUpdate } from '../schemas/finance';
 import { defineResource, type Trx } from '../resource';
 import { derived, instant, text } from '../../http/csv-columns';
-import { percentage, person, productNamed } from '../export-lookups';
+import { percentage, person, productNamed } from '../lists/export-lookups';
 
 /** Taken before the write: two edits of one product's splits queue here instead of deadlocking later. */
 async function lockProduct(trx: Trx, productId: string): Promise<void> {

@@ -12,11 +12,11 @@ import {
 import { UserCreate, UserUpdate } from '../schemas/identity';
 import { OutboxEmail } from '../../mail/models';
 import { SECRET_PLACEHOLDER } from '../../mail/outbox';
-import { assertAnotherAdminRemains } from '../../identity/admin-guard';
+import { assertAnotherAdminRemains } from '../../identity/staff/admin-guard';
 import { defineResource, type Row, type WriteHook } from '../resource';
-import { assertMayManage, assertMayManageOwner } from '../../identity/staff-guard';
+import { assertMayManage, assertMayManageOwner } from '../../identity/staff/staff-guard';
 import { derived, instant, number, text, words } from '../../http/csv-columns';
-import { person } from '../export-lookups';
+import { person } from '../lists/export-lookups';
 
 const STAFF = ['support', 'finance'] as const;
 

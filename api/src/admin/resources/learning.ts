@@ -12,7 +12,7 @@ import {
 } from '../schemas/learning';
 import { defineResource, type Row, type WriteActor, type WriteHook } from '../resource';
 import { derived, instant, number, text } from '../../http/csv-columns';
-import { person } from '../export-lookups';
+import { person } from '../lists/export-lookups';
 
 /** A content record's title, from its fields (the row's own, or a looked-up record's). */
 const titleIn = (fields: unknown): string | null => (fields as { title?: string } | null)?.title ?? null;

@@ -14,7 +14,7 @@ import type { FieldKind } from '../schemas/list-query';
 import { defineResource, type AdminResource, type ExportLookup, type ListExport } from '../resource';
 import { derived, instant, labelled, money, text } from '../../http/csv-columns';
 import { REFUND_REASON_LABELS } from '../../shared/refund-reasons';
-import { percentage, person, productNamed } from '../export-lookups';
+import { percentage, person, productNamed } from '../lists/export-lookups';
 
 /** The provider account a record belongs to, by its label. */
 const accountLabel: ExportLookup = {

@@ -1,9 +1,9 @@
-import { PricingScenario } from '../../pricing/models';
-import { buyerVisibleChanges } from '../../pricing/scenario-changes';
-import type { ScenarioOutcome } from '../../pricing/schemas';
+import { PricingScenario } from '../../pricing-simulator/models';
+import { buyerVisibleChanges } from '../../pricing-simulator/scenario-changes';
+import type { ScenarioOutcome } from '../../pricing-simulator/schemas';
 import { defineResource, type Row } from '../resource';
 import { instant, text, yesNo } from '../../http/csv-columns';
-import { person } from '../export-lookups';
+import { person } from '../lists/export-lookups';
 
 /**
  * A scenario with what a buyer would see changed in its latest answer; one run before that rule was kept reads as
@@ -17,7 +17,7 @@ function withChanges(row: Row): Row {
 
 /**
  * Saved pricing scenarios: listed, read and deleted here; saved, run and accepted through the simulator's endpoints
- * (api/src/pricing/routes.ts), since the API prices them itself.
+ * (api/src/pricing-simulator/routes.ts), since the API prices them itself.
  */
 export const pricingScenarios = defineResource({
   name: 'pricing-scenarios',

@@ -1,7 +1,7 @@
-import { WaitlistEntry } from '../../catalog/waitlist-models';
+import { WaitlistEntry } from '../../catalog/waitlist/models';
 import { defineResource } from '../resource';
 import { instant, number, text } from '../../http/csv-columns';
-import { productNamed } from '../export-lookups';
+import { productNamed } from '../lists/export-lookups';
 
 /**
  * Who waits for which product (joined on the storefront, emailed when it opens). Support reads it, exports it and

@@ -1,9 +1,9 @@
 import { AppError } from '../../shared/errors';
-import { WorkshopSession } from '../../catalog/workshop-models';
+import { WorkshopSession } from '../../catalog/workshops/models';
 import { WorkshopSessionCreate, WorkshopSessionUpdate } from '../schemas/workshops';
 import { defineResource } from '../resource';
 import { instant, text } from '../../http/csv-columns';
-import { productNamed } from '../export-lookups';
+import { productNamed } from '../lists/export-lookups';
 
 /** A live workshop's sessions, edited from its product's Sessions tab. */
 export const workshopSessions = defineResource({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '../../identity/roles';
+import { ROLES } from '../../shared/roles';
 import { EmailAddress } from '../../identity/schemas';
 
 const Roles = z

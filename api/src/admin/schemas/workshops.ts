@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TimeZoneName } from '../../identity/time-zone.schemas';
+import { TimeZoneName } from '../../identity/profile/time-zone.schemas';
 import { DateTime, Id } from './fields';
 
 const isHttpsLink = (value: string) => {

@@ -1,0 +1,192 @@
+import type { ReadCaches } from '../../cache/read-cache';
+import type { Clock } from '../../clock';
+import type { Db } from '../../db/connection';
+import { Price, Product } from '../../catalog/models';
+import { AppError } from '../../shared/errors';
+import type { User } from '../../identity/models';
+import { UNRESTRICTED_STATUSES } from '../../shared/purchase-status';
+import { asOffer, COUPON_MESSAGES, couponProblem, problemFor, quoteCoupons } from '../coupons/coupons';
+import type { CommerceLimits } from './limits';
+import { GRANTING_STATUSES, Purchase } from '../models';
+import { holdingOf } from '../purchases/ownership';
+import { pppForCountry } from '../pricing/ppp';
+import { quote, TEAM_TIERS } from '../pricing/prices';
+import type { QuotePreview } from '../schemas';
+import { seatsBoughtBy } from '../teams/seats';
+
+export interface QuoteRequest {
+  productId: string;
+  quantity: number;
+  /** "For my team": seats to give away, even when quantity is 1. */
+  forTeam: boolean;
+  couponCode?: string;
+  country: string | null;
+  pppRequested: boolean;
+  upgradeFromId?: string;
+  buyer: User | null;
+}
+
+/** The product page's quote: also who asks from where, since codes tried are counted per client address. */
+export interface PreviewRequest extends QuoteRequest {
+  ip: string | null;
+}
+
+const OTHER_CURRENCY_MESSAGE =
+  'Your earlier purchase was paid in another currency, so it gives no credit toward this price.';
+
+interface OnSale {
+  product: Product;
+  price: Price;
+}
+
+/**
+ * Gathers what pricing needs (price, coupons, the buyer's purchases) and prices one prospective purchase: `quote`
+ * for checkout, from what the database holds now; `preview` for the product page, whose product and price may come
+ * from the read cache (coupons and the buyer's purchases are always read fresh). A preview that names a coupon code
+ * is counted against the caller's address first. Whoever is not signed in hears one answer for every coupon problem
+ * (`coupon-not-valid`), found by the same queries whatever the problem is.
+ */
+export function quoteService({
+  db,
+  clock,
+  caches,
+  limits,
+}: {
+  db: Db;
+  clock: Clock;
+  caches: ReadCaches;
+  limits: Pick<CommerceLimits, 'couponLookup'>;
+}) {
+  async function onSale(productId: string): Promise<OnSale | null> {
+    const product = await Product.query(db).findById(productId).where('status', 'active');
+    const price = product && (await Price.query(db).findOne({ productId: product.id, status: 'active' }));
+    return product && price ? { product, price } : null;
+  }
+  const onSaleCached = caches.cached(onSale);
+
+  /** What the buyer paid for a purchase, net of refunds: the upgrade credit it earns. */
+  async function paidNetOfRefunds(purchase: Purchase): Promise<number> {
+    if (!purchase.merchantChargeId) return purchase.totalAmount;
+    const charge = await db('merchantCharges').where({ id: purchase.merchantChargeId }).first('amount', 'refundAmount');
+    return Math.max(
+      0,
+      Math.min(purchase.totalAmount, charge ? charge.amount - charge.refundAmount : purchase.totalAmount),
+    );
+  }
+
+  /**
+   * The owned purchase that gives the most credit toward this product: an upgradable one, or this product bought
+   * regionally. Only a purchase paid in the price's currency earns credit: ¥4,000 is not $40.00, and no rate is
+   * applied, so one paid in another currency is named in `otherCurrency` (the quote says why it gives nothing) and
+   * refused when asked for by id.
+   */
+  async function upgradeSource(
+    buyer: User,
+    productId: string,
+    currency: string,
+    requestedId?: string,
+  ): Promise<{ best: { purchase: Purchase; credit: number } | null; otherCurrency: Purchase | null }> {
+    const candidates = await Purchase.query(db)
+      .where({ userId: buyer.id })
+      .whereIn('status', GRANTING_STATUSES)
+      .whereNull('bulkCouponId')
+      .whereNull('redeemedBulkCouponId') // a team seat was not paid for: it earns no upgrade
+      .where((q) =>
+        q
+          .whereIn(
+            'productId',
+            db('upgradableProducts').select('upgradableFromId').where({ upgradableToId: productId }),
+          )
+          .orWhere((same) => same.where({ productId, status: 'Restricted' })),
+      )
+      .whereNotExists(Purchase.query(db).alias('later').whereColumn('later.upgradedFromId', 'purchases.id'));
+    const asked = requestedId ? candidates.filter((p) => p.id === requestedId) : candidates;
+    if (requestedId && !asked.length)
+      throw new AppError('upgrade-not-available', 'That purchase cannot be upgraded to this course.');
+    const usable = asked.filter((p) => p.currency === currency);
+    const otherCurrency = asked.find((p) => p.currency !== currency) ?? null;
+    if (requestedId && otherCurrency)
+      throw new AppError('upgrade-other-currency', OTHER_CURRENCY_MESSAGE, { upgradeFrom: OTHER_CURRENCY_MESSAGE });
+    let best: { purchase: Purchase; credit: number } | null = null;
+    for (const purchase of usable) {
+      const credit = await paidNetOfRefunds(purchase);
+      if (!best || credit > best.credit) best = { purchase, credit };
+    }
+    return { best, otherCurrency: best ? null : otherCurrency };
+  }
+
+  async function priced(
+    request: QuoteRequest,
+    catalog: (productId: string) => Promise<OnSale | null>,
+  ): Promise<QuotePreview> {
+    const now = clock.now();
+    const found = await catalog(request.productId);
+    if (!found) throw new AppError('product-not-found', 'This course is not on sale.');
+    const { product, price } = found;
+
+    const buyer = request.buyer;
+    const ownsIt = buyer
+      ? Boolean(await holdingOf(db, buyer.id, product.id, { statuses: UNRESTRICTED_STATUSES }))
+      : false;
+    // Owning the course already makes another copy a seat to give away, never a silent duplicate.
+    const team = request.forTeam || request.quantity > 1 || ownsIt;
+    const existingSeats = buyer && team ? await seatsBoughtBy(db, buyer.id, product.id) : 0;
+
+    const { entered, sale } = await quoteCoupons(db, product.id, request.couponCode, now);
+    const reason = request.couponCode ? couponProblem(entered, product.id, now) : null;
+    const problem = reason && problemFor(reason, Boolean(buyer));
+    const pppBp = pppForCountry(request.country);
+    const source =
+      buyer && !team ? await upgradeSource(buyer, product.id, price.currency, request.upgradeFromId) : null;
+    const upgrade = source?.best ?? null;
+    if (request.upgradeFromId && !buyer) throw new AppError('unauthenticated', 'Sign in to upgrade a course you own.');
+
+    const result = quote({
+      unitAmount: price.unitAmount,
+      quantity: request.quantity,
+      team,
+      existingSeats,
+      // Unlocking a regional purchase is at the full price: no regional price on top.
+      pppBp: upgrade?.purchase.productId === product.id ? null : pppBp,
+      pppRequested: request.pppRequested,
+      coupon: entered && !problem ? asOffer(entered) : null,
+      defaultCoupon: sale ? asOffer(sale) : null,
+      upgradeCredit: upgrade?.credit ?? 0,
+    });
+
+    return {
+      product: { id: product.id, name: product.name },
+      currency: price.currency,
+      country: request.country,
+      quote: result,
+      ppp: pppBp && request.country && !team ? { country: request.country, percent: pppBp / 100 } : null,
+      sale: sale ? { couponId: sale.id, percent: sale.percentageDiscount * 100, expires: sale.expires } : null,
+      coupon: request.couponCode
+        ? { code: request.couponCode, problem, message: problem ? COUPON_MESSAGES[problem] : null }
+        : null,
+      upgrade: upgrade
+        ? {
+            fromPurchaseId: upgrade.purchase.id,
+            fromProductId: upgrade.purchase.productId,
+            credit: result.credit,
+            worth: upgrade.credit,
+          }
+        : null,
+      upgradeRefused: source?.otherCurrency
+        ? { fromPurchaseId: source.otherCurrency.id, reason: 'other-currency', message: OTHER_CURRENCY_MESSAGE }
+        : null,
+      team: team ? { seats: request.quantity + existingSeats, existingSeats } : null,
+      teamTiers: TEAM_TIERS,
+    };
+  }
+
+  return {
+    quote: (request: QuoteRequest) => priced(request, onSale),
+    async preview({ ip, ...request }: PreviewRequest): Promise<QuotePreview> {
+      if (request.couponCode) await limits.couponLookup(ip);
+      return priced(request, onSaleCached);
+    },
+  };
+}
+
+export type QuoteService = ReturnType<typeof quoteService>;

@@ -1,0 +1,28 @@
+import { renameOnCertificates } from '../../certificates/queries';
+import type { Db } from '../../db/connection';
+import { AppError } from '../../shared/errors';
+import { User } from '../models';
+import { publicUser } from './users';
+import type { DisplayNameAnswer } from './display-name.schemas';
+
+/** The name a learner shows on their comments and certificates (users.name), set from the storefront's settings. */
+export function displayNames({ db, changed = () => {} }: { db: Db; changed?: () => void }) {
+  return {
+    /**
+     * Sets (or, with null, clears) the name; the cached signed-in user is refreshed so /me shows it at once. The
+     * learner's certificates carry the new name from the same commit.
+     */
+    async set(userId: string, name: string | null): Promise<DisplayNameAnswer> {
+      const user = await db.transaction(async (trx) => {
+        const renamed = await User.query(trx).patchAndFetchById(userId, { name });
+        if (renamed) await renameOnCertificates(trx, userId);
+        return renamed;
+      });
+      if (!user) throw new AppError('not-found', 'No such account.');
+      changed();
+      return { user: publicUser(user) };
+    },
+  };
+}
+
+export type DisplayNames = ReturnType<typeof displayNames>;
