@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { AuditLog, DeviceAccessToken, User } from '../../api/src/db/models';
+import { AuditLog, DeviceAccessToken, User } from '../support/models';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';
 import { createUser } from '../../seeds/factories';
 import { testApp } from '../support/app';

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_RESOURCES } from '../../api/src/admin/resources';
 import { MAX_PAGE_SIZE } from '../../api/src/admin/schemas/list-query';
-import { OutboxEmail } from '../../api/src/db/models';
+import { OutboxEmail } from '../support/models';
 import { JOBS_SCHEMA } from '../../api/src/jobs/models';
 import { jobQueue } from '../../api/src/jobs/queue';
 import { EXPIRE_CHECKOUTS } from '../../api/src/jobs/recurring';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXACT_COUNT_LIMIT } from '../../api/src/admin/lists/count';
-import { AuditLog, ContentResource, ContentResourceResource, Coupon, Price } from '../../api/src/db/models';
+import { AuditLog, ContentResource, ContentResourceResource, Coupon, Price } from '../support/models';
 import { createResource, createUser } from '../../seeds/factories';
 import { testApp } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { Price } from '../../api/src/db/models';
+import { Price } from '../support/models';
 import { createCourse, createProduct, createPurchase, createResource, createUser } from '../../seeds/factories';
 import { testApp } from '../support/app';
 import { useTestDatabase } from '../support/db';

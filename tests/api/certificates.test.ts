@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import type { ContentResource, Product } from '../../api/src/db/models';
+import type { ContentResource, Product } from '../support/models';
 import { createServices } from '../../api/src/services';
 import { createCourse, createProduct, createPurchase, createResource, linkResource } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';

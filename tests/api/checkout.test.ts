@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Coupon, Product, Purchase } from '../../api/src/db/models';
+import { Coupon, Product, Purchase } from '../support/models';
 import { OutboxEmail } from '../../api/src/mail/models';
 import { testProviderFee } from '../../api/src/payments/test-provider';
 import { createCoupon, createProduct } from '../../seeds/factories';

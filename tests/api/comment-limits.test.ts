@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ContentResource, Product } from '../../api/src/db/models';
+import type { ContentResource, Product } from '../support/models';
 import { createCourse, createProduct, createPurchase } from '../../seeds/factories';
 import { testApp, testConfig } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';

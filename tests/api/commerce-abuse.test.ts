@@ -4,7 +4,7 @@ import { createApp } from '../../api/src/app';
 import { CHECKOUT_MINUTES } from '../../api/src/commerce/checkout/checkout';
 import { COMMERCE_LIMITS } from '../../api/src/commerce/checkout/limits';
 import type { Db } from '../../api/src/db/connection';
-import { Coupon } from '../../api/src/db/models';
+import { Coupon } from '../support/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createCoupon, createProduct } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';

@@ -2,7 +2,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { AuditLog, Purchase, type Product } from '../../api/src/db/models';
+import { AuditLog, Purchase, type Product } from '../support/models';
 import { OutboxEmail } from '../../api/src/mail/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct, createResource, createUser } from '../../seeds/factories';

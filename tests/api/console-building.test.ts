@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { Coupon, type Product, Purchase } from '../../api/src/db/models';
+import { Coupon, type Product, Purchase } from '../support/models';
 import type { User } from '../../api/src/identity/models';
 import { slugify } from '../../api/src/learning/slugs';
 import { createServices, type Services } from '../../api/src/services';

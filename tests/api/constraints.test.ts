@@ -10,7 +10,7 @@ import {
   Product,
   Purchase,
   Session,
-} from '../../api/src/db/models';
+} from '../support/models';
 import {
   createCoupon,
   createCourse,

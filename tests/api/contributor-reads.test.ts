@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LessonVideo } from '../../api/src/db/models';
+import { LessonVideo } from '../support/models';
 import type { ContentResource } from '../../api/src/learning/models';
 import { createStorage } from '../../api/src/media/storage';
 import { createResource, linkResource } from '../../seeds/factories';

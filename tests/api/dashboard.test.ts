@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import type { Product } from '../../api/src/db/models';
+import type { Product } from '../support/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct, createPurchase, createUser } from '../../seeds/factories';
 import { testDeps } from '../support/app';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { AuditLog, DeviceAccessToken, DeviceClient, DeviceVerification } from '../../api/src/db/models';
+import { AuditLog, DeviceAccessToken, DeviceClient, DeviceVerification } from '../support/models';
 import { DEVICE_CODE_GRANT, USER_CODE_ALPHABET, WRONG_CODE_LIMIT } from '../../api/src/identity/devices/device-flow';
 import { pruneExpired } from '../../api/src/identity/sign-in/prune';
 import { hashSecret } from '../../api/src/identity/secrets';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { Session, User, VerificationToken } from '../../api/src/db/models';
+import { Session, User, VerificationToken } from '../support/models';
 import { SIGN_IN_LIMITS } from '../../api/src/identity/sign-in/email-sign-in';
 import { SESSION_TTL_MS, sessions } from '../../api/src/identity/sign-in/sessions';
 import { testApp, testConfig } from '../support/app';

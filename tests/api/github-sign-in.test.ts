@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Account, User } from '../../api/src/db/models';
+import { Account, User } from '../support/models';
 import { createUser } from '../../seeds/factories';
 import { testApp, testConfig } from '../support/app';
 import { as, signedIn } from '../support/auth';

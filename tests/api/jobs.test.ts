@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../api/src/db/connection';
-import { OutboxEmail } from '../../api/src/db/models';
+import { OutboxEmail } from '../support/models';
 import { knexExecutor } from '../../api/src/jobs/knex-executor';
 import { JOBS_SCHEMA } from '../../api/src/jobs/models';
 import { jobQueue, type JobQueue } from '../../api/src/jobs/queue';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { Coupon, type Product, Purchase, VerificationToken } from '../../api/src/db/models';
+import { Coupon, type Product, Purchase, VerificationToken } from '../support/models';
 import type { User } from '../../api/src/identity/models';
 import { OutboxEmail } from '../../api/src/mail/models';
 import { SECRET_PLACEHOLDER } from '../../api/src/mail/outbox';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { type ContentResource, DeviceAccessToken, type Product } from '../../api/src/db/models';
+import { type ContentResource, DeviceAccessToken, type Product } from '../support/models';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';
 import { createServices } from '../../api/src/services';
 import {

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { OutboxEmail } from '../../api/src/db/models';
+import { OutboxEmail } from '../support/models';
 import { JOBS_SCHEMA } from '../../api/src/jobs/models';
 import { jobQueue } from '../../api/src/jobs/queue';
 import { MAX_ATTEMPTS, outbox as createOutbox, REQUEUE_EMAILS, SEND_EMAIL } from '../../api/src/mail/outbox';

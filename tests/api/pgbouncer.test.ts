@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import pg from 'pg';
 import { createDb, type Db } from '../../api/src/db/connection';
-import type { Product } from '../../api/src/db/models';
+import type { Product } from '../support/models';
 import { createCoupon, createCourse, createProduct, createPurchase } from '../../seeds/factories';
 import { testApp } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';

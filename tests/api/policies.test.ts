@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRouter } from '../../api/src/app';
-import { DeviceAccessToken } from '../../api/src/db/models';
+import { DeviceAccessToken } from '../support/models';
 import { POLICY, type Policy } from '../../api/src/http/policy';
 import type { Role } from '../../api/src/shared/roles';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import type { Product } from '../../api/src/db/models';
+import type { Product } from '../support/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createCoupon, createCourse, createProduct, makeUpgradable } from '../../seeds/factories';
 import { testDeps } from '../support/app';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../api/src/config';
-import { OutboxEmail } from '../../api/src/db/models';
+import { OutboxEmail } from '../support/models';
 import { pruneExpired } from '../../api/src/identity/sign-in/prune';
 import { hashSecret } from '../../api/src/identity/secrets';
 import { createLogger } from '../../api/src/logger';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Product } from '../../api/src/db/models';
+import { Product } from '../support/models';
 import { createCoupon, createPurchase } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
 import { testApp, testConfig } from '../support/app';

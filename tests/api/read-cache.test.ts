@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import type { ContentResource, Product } from '../../api/src/db/models';
+import type { ContentResource, Product } from '../support/models';
 import { createCourse, createProduct, createPurchase } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { AuditLog, type Product } from '../../api/src/db/models';
+import { AuditLog, type Product } from '../support/models';
 import { OutboxEmail } from '../../api/src/mail/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct, createResource, createUser } from '../../seeds/factories';

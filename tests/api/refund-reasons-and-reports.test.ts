@@ -2,7 +2,7 @@ import { parse as parseSync } from 'csv-parse/sync';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { type Product, Purchase } from '../../api/src/db/models';
+import { type Product, Purchase } from '../support/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';

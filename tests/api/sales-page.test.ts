@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ContentResource, Product, User } from '../../api/src/db/models';
+import type { ContentResource, Product, User } from '../support/models';
 import { PLATFORM_REFUND_POLICY } from '../../api/src/catalog/product-page';
 import {
   createCoupon,

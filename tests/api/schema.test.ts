@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as models from '../../api/src/db/models';
+import * as models from '../support/models';
 import { useTestDatabase } from '../support/db';
 
 /** The data model as the original product defines it: entity → fields. */

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { OutboxEmail } from '../../api/src/db/models';
+import { OutboxEmail } from '../support/models';
 import { signInLink } from '../../api/src/identity/sign-in/email-sign-in';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';
 import { createLogger } from '../../api/src/logger';

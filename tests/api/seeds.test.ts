@@ -7,7 +7,7 @@ import {
   Product,
   UpgradableProduct,
   User,
-} from '../../api/src/db/models';
+} from '../support/models';
 import { ROLES } from '../../api/src/shared/roles';
 import { runSeeds } from '../../seeds/run';
 import { TEST_MERCHANT_ACCOUNT } from '../../seeds/reference';

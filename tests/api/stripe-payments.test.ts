@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Coupon, Product, Purchase } from '../../api/src/db/models';
+import { Coupon, Product, Purchase } from '../support/models';
 import { createCoupon, createProduct } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
 import { testApp, testConfig } from '../support/app';

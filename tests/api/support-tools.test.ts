@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AuditLog, DeviceAccessToken } from '../../api/src/db/models';
+import { AuditLog, DeviceAccessToken } from '../support/models';
 import { issueSignInLink } from '../../api/src/identity/sign-in/email-sign-in';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';
 import { createCourse, createProduct, createUser } from '../../seeds/factories';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { type Product, Purchase, PurchaseUserTransfer } from '../../api/src/db/models';
+import { type Product, Purchase, PurchaseUserTransfer } from '../support/models';
 import type { User } from '../../api/src/identity/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct } from '../../seeds/factories';

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { type Product, Purchase } from '../../api/src/db/models';
+import { type Product, Purchase } from '../support/models';
 import type { User } from '../../api/src/identity/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct, makeUpgradable } from '../../seeds/factories';

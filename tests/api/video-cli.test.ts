@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../api/src/config';
-import { AuditLog } from '../../api/src/db/models';
+import { AuditLog } from '../support/models';
 import { localStorage } from '../../api/src/media/storage';
 import { LessonVideo } from '../../api/src/video/models';
 import { PROCESS_VIDEO_JOB } from '../../api/src/video/process-video';

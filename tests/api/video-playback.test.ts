@@ -3,7 +3,7 @@ import request, { type Response } from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
 import type { Config } from '../../api/src/config';
-import { type ContentResource, LessonVideo, type Product, VideoCaption, VideoPosition } from '../../api/src/db/models';
+import { type ContentResource, LessonVideo, type Product, VideoCaption, VideoPosition } from '../support/models';
 import { createStorage } from '../../api/src/media/storage';
 import { createServices } from '../../api/src/services';
 import { createCourse, createProduct, createPurchase } from '../../seeds/factories';

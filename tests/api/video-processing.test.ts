@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { AuditLog } from '../../api/src/db/models';
+import { AuditLog } from '../support/models';
 import type { Config } from '../../api/src/config';
 import type { Logger } from '../../api/src/logger';
 import { readAll, type MediaStorage } from '../../api/src/media/storage';

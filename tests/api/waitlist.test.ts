@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
 import type { Product } from '../../api/src/catalog/models';
 import { WAITLIST_OPENING } from '../../api/src/catalog/waitlist/waitlist';
-import { OutboxEmail } from '../../api/src/db/models';
+import { OutboxEmail } from '../support/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct, createPurchase, createUser } from '../../seeds/factories';
 import { deliveredEmails, testConfig, testDeps } from '../support/app';

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
 import type { Product } from '../../api/src/catalog/models';
-import { OutboxEmail } from '../../api/src/db/models';
+import { OutboxEmail } from '../support/models';
 import { createLogger } from '../../api/src/logger';
 import { createTransport } from '../../api/src/mail/transport';
 import { createServices, type Services } from '../../api/src/services';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContentResource, OutboxEmail } from '../../api/src/db/models';
+import { ContentResource, OutboxEmail } from '../support/models';
 import { DEMO_PRODUCTS } from '../../seeds/demo';
 import {
   keepScreenshot,

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../api/src/config';
-import { AuditLog, User } from '../../api/src/db/models';
+import { AuditLog, User } from '../support/models';
 import { testApp } from '../support/app';
 import { useTestDatabase } from '../support/db';
 import { freePort } from '../support/processes';

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Coupon, Product, Purchase } from '../../api/src/db/models';
+import { Coupon, Product, Purchase } from '../support/models';
 import { ContentResource } from '../../api/src/learning/models';
 import { createCoupon, createPurchase, createResource, createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';

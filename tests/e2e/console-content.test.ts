@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ContentResource, ContentResourceResource } from '../../api/src/db/models';
+import { ContentResource, ContentResourceResource } from '../support/models';
 import { keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
 
 describe('editing content in the console (Chromium)', () => {

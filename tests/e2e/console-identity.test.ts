@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { AuditLog, DeviceAccessToken } from '../../api/src/db/models';
+import { AuditLog, DeviceAccessToken } from '../support/models';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';
 import { signedIn } from '../support/auth';
 import { keepScreenshot, signInToConsoleByEmail, signedInContext, useDemoSite } from '../support/browser';

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { formatMoney } from '../../api/src/shared/money';
-import { AuditLog, Product } from '../../api/src/db/models';
+import { AuditLog, Product } from '../support/models';
 import { createProduct, createUser } from '../../seeds/factories';
 import {
   CONSOLE_WIDTHS,

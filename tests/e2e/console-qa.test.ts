@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ContentResource, Coupon, Product } from '../../api/src/db/models';
+import { ContentResource, Coupon, Product } from '../support/models';
 import { createCoupon } from '../../seeds/factories';
 import { chooseOption, signedInContext, useDemoSite } from '../support/browser';
 import { seedEverything } from '../support/everything';

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Product, Purchase } from '../../api/src/db/models';
+import { Product, Purchase } from '../support/models';
 import { runSeeds } from '../../seeds/run';
 import { buyThroughSite, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
 

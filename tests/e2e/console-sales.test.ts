@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Price, Product } from '../../api/src/db/models';
+import { Price, Product } from '../support/models';
 import { CONSOLE_WIDTHS, chooseOption, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
 import { seedEverything } from '../support/everything';
 

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { AuditLog, Product } from '../../api/src/db/models';
+import { AuditLog, Product } from '../support/models';
 import { createUser } from '../../seeds/factories';
 import { signedIn } from '../support/auth';
 import {

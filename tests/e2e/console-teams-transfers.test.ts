@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Coupon, Product, Purchase, PurchaseUserTransfer } from '../../api/src/db/models';
+import { Coupon, Product, Purchase, PurchaseUserTransfer } from '../support/models';
 import type { User } from '../../api/src/identity/models';
 import { createCoupon, createPurchase, createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { ContentResource } from '../../api/src/db/models';
+import { ContentResource } from '../support/models';
 import { LessonVideo } from '../../api/src/video/models';
 import { runSeeds } from '../../seeds/run';
 import { testConfig, testDeps } from '../support/app';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Product } from '../../api/src/db/models';
+import { Product } from '../support/models';
 import { createRevenueSplit, createUser } from '../../seeds/factories';
 import { checkScreen, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
 

@@ -1,7 +1,7 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../api/src/db/connection';
-import { Bookmark, Comment, ContentResource, Product, User } from '../../api/src/db/models';
+import { Bookmark, Comment, ContentResource, Product, User } from '../support/models';
 import { createPurchase, createUser } from '../../seeds/factories';
 import { axeViolations, keepScreenshot, signedInContext, useDemoSite, type AxeViolation } from '../support/browser';
 

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ContentResource, Product } from '../../api/src/db/models';
+import type { ContentResource, Product } from '../support/models';
 import type { User } from '../../api/src/identity/models';
 import { sessions } from '../../api/src/identity/sign-in/sessions';
 import { createCourse, createProduct, createPurchase, createUser } from '../../seeds/factories';

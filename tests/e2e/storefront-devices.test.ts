@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DeviceAccessToken } from '../../api/src/db/models';
+import { DeviceAccessToken } from '../support/models';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';
 import { contextFor, keepScreenshot, useDemoSite } from '../support/browser';
 import { signedIn, type SignedIn } from '../support/auth';

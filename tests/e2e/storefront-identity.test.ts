@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DeviceClient } from '../../api/src/db/models';
+import { DeviceClient } from '../support/models';
 import { DEVICE_CODE_GRANT } from '../../api/src/identity/devices/device-flow';
 import { useDemoSite } from '../support/browser';
 import { lastEmailTo } from '../support/outbox';

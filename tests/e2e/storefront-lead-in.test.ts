@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { Purchase, User, VerificationToken } from '../../api/src/db/models';
+import { Purchase, User, VerificationToken } from '../support/models';
 import { buyThroughSite, checkScreen, payAndConfirm, useDemoSite } from '../support/browser';
 import { lastEmailTo } from '../support/outbox';
 

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../api/src/db/connection';
-import { Bookmark, Comment, ContentResource, LessonProgress, Product, User } from '../../api/src/db/models';
+import { Bookmark, Comment, ContentResource, LessonProgress, Product, User } from '../support/models';
 import { createPurchase } from '../../seeds/factories';
 import { keepScreenshot, signedInContext, useDemoSite, type DemoSite } from '../support/browser';
 

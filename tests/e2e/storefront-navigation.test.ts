@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../api/src/db/connection';
-import { ContentResource, LessonProgress, Product, User, UserPrefs } from '../../api/src/db/models';
+import { ContentResource, LessonProgress, Product, User, UserPrefs } from '../support/models';
 import { createPurchase } from '../../seeds/factories';
 import {
   checkScreen,

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Purchase } from '../../api/src/db/models';
+import { Purchase } from '../support/models';
 import { createCoupon, createProduct, createPurchase, createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
 import { keepScreenshot, signedInContext, useDemoSite } from '../support/browser';

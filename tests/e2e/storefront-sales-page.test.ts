@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../api/src/db/connection';
-import { ContentResource, Product, User } from '../../api/src/db/models';
+import { ContentResource, Product, User } from '../support/models';
 import { runSeeds } from '../../seeds/run';
 import { createCourse, createPurchase } from '../../seeds/factories';
 import { axeViolations, checkScreen, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../api/src/config';
-import { ContentResource, Product, User } from '../../api/src/db/models';
+import { ContentResource, Product, User } from '../support/models';
 import { createPurchase } from '../../seeds/factories';
 import { checkScreen, signedInContext, useDemoSite } from '../support/browser';
 

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../../api/src/db/connection';
-import { Coupon, Product, Purchase, User } from '../../api/src/db/models';
+import { Coupon, Product, Purchase, User } from '../support/models';
 import { OutboxEmail } from '../../api/src/mail/models';
 import { createPurchase, createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';

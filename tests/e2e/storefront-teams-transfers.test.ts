@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { ContentResource, Coupon, LessonProgress, Purchase, PurchaseUserTransfer, User } from '../../api/src/db/models';
+import { ContentResource, Coupon, LessonProgress, Purchase, PurchaseUserTransfer, User } from '../support/models';
 import { runSeeds } from '../../seeds/run';
 import { signedInByEmail } from '../support/auth';
 import { contextFor, keepScreenshot, payAndConfirm, signedInContext, useDemoSite } from '../support/browser';

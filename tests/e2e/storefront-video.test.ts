@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
 import { PROJECT_ROOT } from '../../api/src/config';
-import type { ContentResource } from '../../api/src/db/models';
+import type { ContentResource } from '../support/models';
 import type { User } from '../../api/src/identity/models';
 import { sessions } from '../../api/src/identity/sign-in/sessions';
 import { createServices, type Services } from '../../api/src/services';

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Product } from '../../api/src/db/models';
+import type { Product } from '../support/models';
 import { hashSecret } from '../../api/src/identity/secrets';
 import { createCoupon, createCourse, createProduct, createPurchase, createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';

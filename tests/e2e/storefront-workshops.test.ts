@@ -1,6 +1,6 @@
 import type { Browser, BrowserContextOptions } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ContentResource, Product, User } from '../../api/src/db/models';
+import { ContentResource, Product, User } from '../support/models';
 import { sessions } from '../../api/src/identity/sign-in/sessions';
 import { createPurchase, createUser } from '../../seeds/factories';
 import { checkScreen, useDemoSite } from '../support/browser';

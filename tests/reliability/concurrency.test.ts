@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { Coupon, DeviceAccessToken, Purchase } from '../../api/src/db/models';
+import { Coupon, DeviceAccessToken, Purchase } from '../support/models';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';
 import { merchantAccountId } from '../../api/src/payments/merchant-records';
 import { createServices, type Services } from '../../api/src/services';

@@ -8,7 +8,7 @@ import { PROJECT_ROOT } from '../../api/src/config';
 import { createDb, type Db } from '../../api/src/db/connection';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../api/src/db/embedded';
 import { migrateLatest } from '../../api/src/db/migrations';
-import { Coupon } from '../../api/src/db/models';
+import { Coupon } from '../support/models';
 import { createLogger } from '../../api/src/logger';
 import { createCoupon, createProduct } from '../../seeds/factories';
 import { as, signedIn, type SignedIn } from '../support/auth';

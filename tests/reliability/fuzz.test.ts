@@ -3,7 +3,7 @@ import request, { type Response } from 'supertest';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
 import { ADMIN_RESOURCES } from '../../api/src/admin/resources';
-import { type Product } from '../../api/src/db/models';
+import { type Product } from '../support/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createCourse, createProduct, createPurchase } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';

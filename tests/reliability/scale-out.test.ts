@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { Coupon, OutboxEmail, Purchase } from '../../api/src/db/models';
+import { Coupon, OutboxEmail, Purchase } from '../support/models';
 import { JOBS_SCHEMA } from '../../api/src/jobs/models';
 import { EXPIRE_CHECKOUTS, EXPIRE_TRANSFERS } from '../../api/src/jobs/recurring';
 import { createServices } from '../../api/src/services';

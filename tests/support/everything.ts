@@ -5,7 +5,7 @@ import { outbox } from '../../api/src/mail/outbox';
 import { silentTransport } from './app';
 import { runSeeds } from '../../seeds/run';
 import { createCoupon, createPurchase, createUser } from '../../seeds/factories';
-import { Product, User } from '../../api/src/db/models';
+import { Product, User } from './models';
 
 /** The secrets planted in the fixture: none of them, nor their hashes, may appear in any console answer. */
 export const PLANTED_SECRETS = [

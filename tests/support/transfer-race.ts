@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Db } from '../../api/src/db/connection';
-import { Purchase, PurchaseUserTransfer } from '../../api/src/db/models';
+import { Purchase, PurchaseUserTransfer } from './models';
 import type { Services } from '../../api/src/services';
 import { signedIn, signedInByEmail, type SignedIn } from './auth';
 import { boughtWithTestProvider } from './checkout';

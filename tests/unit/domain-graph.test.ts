@@ -36,18 +36,6 @@ const LAYERS = [
  */
 const UPWARD_STILL = [
   'catalog -> commerce', // the product page and sales price with commerce's pricing and seats
-  'db -> admin', // db/models.ts gathers every domain's models for the console and tests
-  'db -> audit',
-  'db -> catalog',
-  'db -> certificates',
-  'db -> commerce',
-  'db -> finance',
-  'db -> identity',
-  'db -> learning',
-  'db -> mail',
-  'db -> payments',
-  'db -> pricing-simulator',
-  'db -> video',
   'http -> identity', // the auth middleware reads sessions and view-as
   'identity -> admin', // identity's console routes use the generic resource routes
   'identity -> certificates', // a display name change renames certificates

@@ -2,7 +2,7 @@ import type { Actor } from '../../audit/record';
 import { recordAudit } from '../../audit/record';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/connection';
-import { Product } from '../../db/models';
+import { Product } from '../../catalog/models';
 import { AppError } from '../../shared/errors';
 import { RECEIPT_SIGN_IN_DAYS } from '../../identity/sign-in/email-sign-in';
 import type { Outbox } from '../../mail/outbox';

@@ -2,7 +2,7 @@ import type { Actor } from '../../audit/record';
 import { recordAudit } from '../../audit/record';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/connection';
-import { Product } from '../../db/models';
+import { Product } from '../../catalog/models';
 import { AppError } from '../../shared/errors';
 import { OutboxEmail } from '../../mail/models';
 import type { Outbox } from '../../mail/outbox';
