@@ -26,6 +26,7 @@ import { commerceLimits } from './commerce/checkout/limits';
 import { myPurchases } from './commerce/purchases/my-purchases';
 import { testProvider } from './payments/test-provider';
 import { stripeProvider } from './payments/stripe-provider';
+import type { PaymentProvider } from './payments/provider';
 import { stripeWebhooks } from './payments/stripe-webhooks';
 import { purchaseLifecycle } from './commerce/purchases/lifecycle';
 import { receiptAgain } from './commerce/purchases/receipt-again';
@@ -78,6 +79,8 @@ export interface Deps {
   clock: Clock;
   /** Defaults to SMTP (SMTP_URL) or the log; tests may pass their own. */
   mailTransport?: MailTransport;
+  /** Defaults to Stripe when configured, else the built-in test provider; tests may pass another of the port's. */
+  payments?: PaymentProvider;
 }
 
 /** The composition root: every service, built once from explicit dependencies. */
@@ -95,7 +98,7 @@ export function createServices(deps: Deps) {
   const testPayments = testProvider(deps);
   // Stripe whenever its keys are configured; the built-in test provider otherwise.
   const stripe = config.STRIPE_SECRET_KEY ? stripeProvider({ db, config }) : null;
-  const payments = stripe ?? testPayments;
+  const payments = deps.payments ?? stripe ?? testPayments;
   const lifecycle = purchaseLifecycle({ db, logger, outbox, provider: payments });
   const checkouts = checkoutService({
     db,

@@ -49,13 +49,17 @@ export interface PaymentProvider {
   account(): Promise<ProviderAccount>;
   /** Our MerchantAccount row's id for `account()`, created on first use and remembered by the process. */
   accountId(): Promise<string>;
+  /** Opens a hosted session where the buyer pays what `request` says; its identifier names it in every later call. */
   createCheckout(request: CheckoutRequest): Promise<{ identifier: string; url: string }>;
+  /** A session's state now: `paid` with its charge once the money is taken. */
   retrieveCheckout(identifier: string): Promise<ProviderCheckout>;
   /**
    * Ends an open checkout so it can no longer be paid, and answers with its final state: `canceled`, or `paid` when a
    * payment got there first (the provider decides which, once). `open` means a payment is still being processed.
+   * Absent when the provider's sessions cannot be ended on request (many cannot): checkout then ends its own
+   * checkout at its deadline, and settles a payment that still arrives (fulfilled if it can be, else refunded).
    */
-  expireCheckout(identifier: string): Promise<ProviderCheckout>;
+  expireCheckout?(identifier: string): Promise<ProviderCheckout>;
   /** Refunds part or all of a charge; answers with the charge's total refunded so far (ours and anyone else's). */
   refund(request: RefundRequest): Promise<{ identifier: string; amount: number; refundedTotal: number }>;
   /** The provider's customer now belongs to someone else (a transferred purchase): its receipts go to them. */

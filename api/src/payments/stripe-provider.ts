@@ -18,7 +18,7 @@ const STRIPE_REFUND_REASONS: Partial<Record<RefundReason, Stripe.RefundCreatePar
 /**
  * How long a Stripe checkout stays payable: Stripe's shortest, 30 minutes, and a minute for our clock running behind
  * Stripe's (Stripe refuses less). Our own expiry sweep ends it at 30 minutes by our clock (CHECKOUT_MINUTES in
- * commerce/checkout/checkout.ts); this is the backstop, and Stripe's `checkout.session.expired` gives the coupon use back too.
+ * commerce/checkout/deadline.ts); this is the backstop, and Stripe's `checkout.session.expired` gives the coupon use back too.
  */
 const CHECKOUT_LIFETIME_SECONDS = 30 * 60 + 60;
 

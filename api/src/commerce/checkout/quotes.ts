@@ -1,13 +1,15 @@
 import type { ReadCaches } from '../../cache/read-cache';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/connection';
-import { Price, Product } from '../../catalog/models';
+import type { ModelObject } from 'objection';
+import type { Price, Product } from '../../catalog/models';
 import { AppError } from '../../shared/errors';
 import type { User } from '../../identity/models';
 import { UNRESTRICTED_STATUSES } from '../../shared/purchase-status';
-import { asOffer, COUPON_MESSAGES, couponProblem, problemFor, quoteCoupons } from '../coupons/coupons';
+import { asOffer, quoteCoupons } from '../coupons/coupons';
+import { COUPON_MESSAGES, couponProblem, problemFor } from '../coupons/rules';
 import type { CommerceLimits } from './limits';
-import { GRANTING_STATUSES, Purchase } from '../models';
+import { GRANTING_STATUSES, type Purchase } from '../models';
 import { holdingOf } from '../purchases/ownership';
 import { pppForCountry } from '../pricing/ppp';
 import { quote, TEAM_TIERS } from '../pricing/prices';
@@ -35,9 +37,11 @@ const OTHER_CURRENCY_MESSAGE =
   'Your earlier purchase was paid in another currency, so it gives no credit toward this price.';
 
 interface OnSale {
-  product: Product;
-  price: Price;
+  product: ModelObject<Product>;
+  price: ModelObject<Price>;
 }
+
+type PurchaseRow = ModelObject<Purchase>;
 
 /**
  * Gathers what pricing needs (price, coupons, the buyer's purchases) and prices one prospective purchase: `quote`
@@ -58,14 +62,17 @@ export function quoteService({
   limits: Pick<CommerceLimits, 'couponLookup'>;
 }) {
   async function onSale(productId: string): Promise<OnSale | null> {
-    const product = await Product.query(db).findById(productId).where('status', 'active');
-    const price = product && (await Price.query(db).findOne({ productId: product.id, status: 'active' }));
+    const product: OnSale['product'] | undefined = await db('products')
+      .where({ id: productId, status: 'active' })
+      .first();
+    const price: OnSale['price'] | undefined =
+      product && (await db('prices').where({ productId: product.id, status: 'active' }).first());
     return product && price ? { product, price } : null;
   }
   const onSaleCached = caches.cached(onSale);
 
   /** What the buyer paid for a purchase, net of refunds: the upgrade credit it earns. */
-  async function paidNetOfRefunds(purchase: Purchase): Promise<number> {
+  async function paidNetOfRefunds(purchase: PurchaseRow): Promise<number> {
     if (!purchase.merchantChargeId) return purchase.totalAmount;
     const charge = await db('merchantCharges').where({ id: purchase.merchantChargeId }).first('amount', 'refundAmount');
     return Math.max(
@@ -85,8 +92,8 @@ export function quoteService({
     productId: string,
     currency: string,
     requestedId?: string,
-  ): Promise<{ best: { purchase: Purchase; credit: number } | null; otherCurrency: Purchase | null }> {
-    const candidates = await Purchase.query(db)
+  ): Promise<{ best: { purchase: PurchaseRow; credit: number } | null; otherCurrency: PurchaseRow | null }> {
+    const candidates: PurchaseRow[] = await db('purchases')
       .where({ userId: buyer.id })
       .whereIn('status', GRANTING_STATUSES)
       .whereNull('bulkCouponId')
@@ -99,7 +106,8 @@ export function quoteService({
           )
           .orWhere((same) => same.where({ productId, status: 'Restricted' })),
       )
-      .whereNotExists(Purchase.query(db).alias('later').whereColumn('later.upgradedFromId', 'purchases.id'));
+      .whereNotExists(db('purchases as later').where('later.upgradedFromId', db.ref('purchases.id')))
+      .select('purchases.*');
     const asked = requestedId ? candidates.filter((p) => p.id === requestedId) : candidates;
     if (requestedId && !asked.length)
       throw new AppError('upgrade-not-available', 'That purchase cannot be upgraded to this course.');
@@ -107,7 +115,7 @@ export function quoteService({
     const otherCurrency = asked.find((p) => p.currency !== currency) ?? null;
     if (requestedId && otherCurrency)
       throw new AppError('upgrade-other-currency', OTHER_CURRENCY_MESSAGE, { upgradeFrom: OTHER_CURRENCY_MESSAGE });
-    let best: { purchase: Purchase; credit: number } | null = null;
+    let best: { purchase: PurchaseRow; credit: number } | null = null;
     for (const purchase of usable) {
       const credit = await paidNetOfRefunds(purchase);
       if (!best || credit > best.credit) best = { purchase, credit };
@@ -133,7 +141,8 @@ export function quoteService({
     const existingSeats = buyer && team ? await seatsBoughtBy(db, buyer.id, product.id) : 0;
 
     const { entered, sale } = await quoteCoupons(db, product.id, request.couponCode, now);
-    const reason = request.couponCode ? couponProblem(entered, product.id, now) : null;
+    const use = { productId: product.id, now, buyer: buyer && { id: buyer.id, email: buyer.email }, db };
+    const reason = request.couponCode ? await couponProblem(entered, use) : null;
     const problem = reason && problemFor(reason, Boolean(buyer));
     const pppBp = pppForCountry(request.country);
     const source =

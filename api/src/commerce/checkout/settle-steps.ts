@@ -1,68 +1,35 @@
 import type { Knex } from 'knex';
-import { enrollmentState } from '../../catalog/service';
 import { workshopInvite } from '../../catalog/workshops/workshops';
-import { isUserBlocked } from '../../identity/staff/blocks';
 import { findOrCreateUserByEmail } from '../../identity/profile/users';
+import { RECEIPT_SIGN_IN_DAYS } from '../../identity/sign-in/email-sign-in';
 import type { NewEmail, Outbox } from '../../mail/outbox';
-import { receiptEmail, unfulfillableRefundEmail } from '../../mail/templates';
+import { receiptEmail } from '../../mail/templates';
 import { merchantProductId } from '../../payments/merchant-records';
 import type { ProviderCheckout } from '../../payments/provider';
+import { formatMoney } from '../../shared/money';
+import type { CheckoutStatus } from '../schemas';
+import { cancelOpenTransfers } from '../transfers/transfers';
+import type { CheckoutRow } from './checkout-rows';
+import { insertCharge } from './charge-rows';
+import { countCouponUse } from './holds';
+import { inviteUrlOf, leadInPath, receiptSignInLink, teamOfTeamPurchase, teamPathOf } from './lead-in';
+import { insertAccount, type Buyer, type LockedCheckout, type ProductFacts } from './locked-checkout';
 import {
   addSeats,
-  countCouponUse,
-  giveCouponUseBack,
-  insertAccount,
-  insertCharge,
   insertPurchase,
   insertPurchaseWith,
-  insertRefund,
   insertTeamCoupon,
-  lockPurchase,
   lockTeamCoupon,
-  refundableOf,
   settleCheckout,
-  upgradeOf,
-  type Buyer,
-  type CheckoutRow,
   type CheckoutSettlement,
-  type LockedCheckout,
   type NewPurchase,
-  type ProductFacts,
-} from './queries';
-import { RECEIPT_SIGN_IN_DAYS } from '../../identity/sign-in/email-sign-in';
-import { inviteUrlOf, leadInPath, receiptSignInLink, teamOfTeamPurchase, teamPathOf } from './lead-in';
-import { GRANTING_STATUSES } from '../models';
-import { formatMoney } from '../../shared/money';
-import { holdingOf } from '../purchases/ownership';
-import { seatsSold } from '../teams/seats';
-import { cancelOpenTransfers } from '../transfers/transfers';
-import type { CheckoutStatus } from '../schemas';
+} from './purchase-rows';
 
 /**
- * The steps of a checkout's settlement (checkout.ts lists them in order, under the checkout's lock). Each is a plain
- * function of the transaction and what the steps before it found; the SQL is in queries.ts.
+ * The steps of a checkout's settlement that write (settle.ts runs them in order, under the checkout's lock): the
+ * buyer's account, the charge, the receipt and the purchase. Each is a plain function of the transaction and what
+ * the steps before it found.
  */
-
-export type Availability =
-  | 'sold-out'
-  | 'enrollment-closed'
-  | 'enrollment-not-open'
-  | 'upgrade-not-available'
-  | 'already-purchased'
-  | 'buyer-blocked'
-  | null;
-
-export const MESSAGES: Record<Exclude<Availability, null>, string> = {
-  'sold-out': 'This course is sold out.',
-  'enrollment-closed': 'Enrollment for this course has closed.',
-  'enrollment-not-open': 'Enrollment for this course has not opened yet.',
-  'upgrade-not-available':
-    'The course this upgrade was priced from is no longer yours to upgrade (it was upgraded, refunded or given away).',
-  'already-purchased':
-    'You already have this course, and a copy bought at a regional price cannot be given away as a seat.',
-  'buyer-blocked':
-    'Purchases are not possible for this account. If you think this is a mistake, contact our support team.',
-};
 
 /** What one settlement did, for the work after commit. */
 export interface SettleOutcome {
@@ -78,65 +45,6 @@ export interface SettleOutcome {
 
 /** A provider checkout that was paid: it has its charge (and the customer who paid it). */
 export type PaidCheckout = ProviderCheckout & { charge: NonNullable<ProviderCheckout['charge']> };
-
-/** Whether the product can be had now: its enrollment window, and its seats (counted under the product's lock). */
-export async function availability(
-  trx: Knex | Knex.Transaction,
-  product: ProductFacts,
-  seats: number,
-  now: Date,
-): Promise<Availability> {
-  const enrollment = enrollmentState(product, now);
-  if (enrollment !== 'open') return enrollment === 'closed' ? 'enrollment-closed' : 'enrollment-not-open';
-  if (product.quantityAvailable >= 0 && (await seatsSold(trx, product.id)) + seats > product.quantityAvailable)
-    return 'sold-out';
-  return null;
-}
-
-/**
- * The purchase an upgrade was priced from must still be the buyer's, grant access and not have been upgraded:
- * two upgrade checkouts paid at once, or a transfer meanwhile, must not spend one credit twice. Locked, so the
- * unique key on upgraded_from_id is never what decides.
- */
-async function upgradeProblem(trx: Knex.Transaction, checkout: CheckoutRow, buyer: Buyer): Promise<Availability> {
-  if (!checkout.upgradeFromId || checkout.team) return null;
-  const source = await lockPurchase(trx, checkout.upgradeFromId);
-  const used = await upgradeOf(trx, checkout.upgradeFromId);
-  if (
-    !source ||
-    source.userId !== buyer.id ||
-    !(GRANTING_STATUSES as readonly string[]).includes(source.status) ||
-    // Credit is never taken across currencies (quotes.ts): a price changed to another currency since the quote.
-    source.currency !== checkout.currency ||
-    used
-  )
-    return 'upgrade-not-available';
-  // Refunded (or being refunded) since the quote: the source must still be worth what the quote counted. Not the
-  // credit applied: a credit leaving less than the minimum charge covers those cents too (pricing.ts). A refund
-  // reserves its amount under the source's lock, which is held here.
-  const basis = checkout.upgradeBasis ?? checkout.creditAmount;
-  if (source.merchantChargeId && (await refundableOf(trx, source.merchantChargeId)) < basis)
-    return 'upgrade-not-available';
-  // Holding the target meanwhile (another tab, a seat): the credit is not turned into a copy to give away.
-  if (await holdingOf(trx, buyer.id, checkout.productId, { except: checkout.upgradeFromId }))
-    return 'upgrade-not-available';
-  return null;
-}
-
-/** The reason recorded on the refund of a payment that lost the last seat (its apology says so). */
-const SOLD_OUT_REASON = 'Sold out before the payment completed';
-
-/** The apology for a payment that could not be fulfilled, from the reason its refund records. */
-export const apologyFor = (to: string, productName: string, amount: string, reason: string) =>
-  unfulfillableRefundEmail(
-    to,
-    productName,
-    amount,
-    reason === SOLD_OUT_REASON ? { soldOut: true } : { soldOut: false, reason },
-  );
-
-/** The key of the full refund of a checkout that could not be fulfilled. */
-export const soldOutRefundKey = (checkoutId: string) => `sold-out-${checkoutId}`;
 
 /** A purchase needs an account: the buyer's, or a new one (unverified until they sign in) for the checkout's email. */
 export async function resolveBuyer(trx: Knex.Transaction, locked: LockedCheckout): Promise<Buyer> {
@@ -170,71 +78,6 @@ export async function recordCharge(
       (await merchantProductId(trx, accountId, product.id, `${providerLabel}-${product.id}`)),
     metadata: { checkoutId: checkout.id, country: checkout.country },
   });
-}
-
-/**
- * Whether the checkout can still be fulfilled, decided under the locks. Someone who has the course already (a guest
- * who paid with an owning email, a second tab) gets the copy as a one-seat team to give away, never a duplicate
- * (docs/domain.md §5.5). Refunded instead: an upgrade, and a regional-price copy, which as a seat would open the course
- * anywhere. Same-product payments are serialized by the product's lock, so two of them cannot both miss each other.
- */
-export async function checkFulfillable(
-  trx: Knex.Transaction,
-  locked: LockedCheckout,
-  buyer: Buyer,
-  now: Date,
-): Promise<{ checkout: CheckoutRow; converted: boolean; problem: Availability }> {
-  const holds =
-    !locked.checkout.team &&
-    !locked.checkout.upgradeFromId &&
-    Boolean(await holdingOf(trx, buyer.id, locked.checkout.productId));
-  const converted = holds && !locked.checkout.restricted;
-  const checkout = converted ? { ...locked.checkout, team: true } : locked.checkout;
-  const seats = checkout.team ? checkout.quantity : 1;
-  const problem: Availability =
-    // Share-locked: a block committing meanwhile waits, and this purchase stays as the person's earlier ones do.
-    ((await isUserBlocked(trx, buyer.id, true)) ? 'buyer-blocked' : null) ??
-    (holds && !converted ? 'already-purchased' : null) ??
-    (await availability(trx, locked.product, seats, now)) ??
-    (await upgradeProblem(trx, checkout, buyer));
-  return { checkout, converted, problem };
-}
-
-/**
- * Paid after the last seat went (or the upgrade source was used meanwhile): refunded in full. The refund is reserved
- * here and asked of the provider after commit, never under these locks; its key makes any retry replay it rather
- * than refund twice.
- */
-export async function reserveRefundIfUnfulfillable(
-  trx: Knex.Transaction,
-  step: {
-    checkout: CheckoutRow;
-    product: ProductFacts;
-    buyer: Buyer;
-    charge: { id: string };
-    paidAmount: number;
-    accountId: string;
-    problem: Exclude<Availability, null>;
-  },
-): Promise<SettleOutcome> {
-  const { checkout, buyer, charge, paidAmount, problem } = step;
-  const reason = problem === 'sold-out' ? SOLD_OUT_REASON : MESSAGES[problem];
-  const refundId = await insertRefund(trx, {
-    merchantAccountId: step.accountId,
-    merchantChargeId: charge.id,
-    amount: paidAmount,
-    reason,
-    idempotencyKey: soldOutRefundKey(checkout.id),
-  });
-  if (checkout.couponReserved) await giveCouponUseBack(trx, checkout.couponId);
-  const purchaseId = await writePurchase(trx, checkout, buyer, charge, 'Refunded', { status: 'refunded' }, [], 0);
-  const apology = apologyFor(buyer.email, step.product.name, formatMoney(paidAmount, checkout.currency), reason);
-  return {
-    status: 'refunded',
-    purchaseId,
-    email: false,
-    refund: { id: refundId, chargeId: charge.id, reason, apology },
-  };
 }
 
 /**
@@ -310,7 +153,7 @@ export async function grantAccess(
  * checkout row and runs the writes that go with it; a Valid individual purchase gets its offer to be given to
  * someone else for `offerDays` (docs/domain.md §8). An individual purchase is written in one statement.
  */
-async function writePurchase(
+export async function writePurchase(
   trx: Knex.Transaction,
   checkout: CheckoutRow,
   buyer: Buyer,

@@ -7,7 +7,7 @@ import { AppError } from '../../shared/errors';
 import { OutboxEmail } from '../../mail/models';
 import type { Outbox } from '../../mail/outbox';
 import { grantsAccess } from '../../shared/purchase-status';
-import type { CheckoutRow } from '../checkout/queries';
+import type { CheckoutRow } from '../checkout/checkout-rows';
 import { queueReceipt } from '../checkout/settle-steps';
 
 /**

@@ -1,0 +1,108 @@
+import type { Knex } from 'knex';
+import type { MerchantCharge } from '../../payments/models';
+import { insertRow, type Conn } from './checkout-rows';
+
+/** The SQL of a settlement's money: the charge it records, and the refund of one that cannot be fulfilled. */
+
+export interface NewCharge {
+  accountId: string;
+  customerIdentifier: string;
+  userId: string;
+  charge: { identifier: string; amount: number; fee: number };
+  currency: string;
+  merchantProductId: string;
+  metadata: Record<string, unknown>;
+}
+
+/** The provider's customer (recorded, or active again) and the charge, in one statement. */
+export async function insertCharge(trx: Knex.Transaction, input: NewCharge): Promise<{ id: string } | null> {
+  const customer = trx('merchantCustomers')
+    .insert({ merchantAccountId: input.accountId, identifier: input.customerIdentifier, userId: input.userId })
+    .onConflict(['merchantAccountId', 'identifier'])
+    .merge({ status: 'active' })
+    .returning('id');
+  const [inserted] = await trx
+    .with('customer', customer)
+    .into('merchantCharges')
+    .insert({
+      merchantAccountId: input.accountId,
+      identifier: input.charge.identifier,
+      amount: input.charge.amount,
+      fee: input.charge.fee,
+      net: input.charge.amount - input.charge.fee,
+      currency: input.currency,
+      userId: input.userId,
+      merchantProductId: input.merchantProductId,
+      merchantCustomerId: trx('customer').select('id'),
+      metadata: JSON.stringify(input.metadata),
+    })
+    .returning('id');
+  return inserted ?? null;
+}
+
+/** What is left of a charge to refund: its amount less what was refunded and what refunds under way reserve. */
+export async function refundableOf(trx: Knex.Transaction, chargeId: string): Promise<number> {
+  const charge = (await trx('merchantCharges').where({ id: chargeId }).first('amount', 'refundAmount')) as Pick<
+    MerchantCharge,
+    'amount' | 'refundAmount'
+  >;
+  const [pending] = await trx('merchantRefunds')
+    .where({ merchantChargeId: chargeId })
+    .whereNot({ status: 'succeeded' })
+    .sum({ amount: 'amount' });
+  return charge.amount - charge.refundAmount - Number(pending?.amount ?? 0);
+}
+
+export async function insertRefund(
+  trx: Knex.Transaction,
+  refund: {
+    merchantAccountId: string;
+    merchantChargeId: string;
+    amount: number;
+    reason: string;
+    idempotencyKey: string;
+  },
+): Promise<string> {
+  // The system's own refund: a payment that could not be fulfilled.
+  return insertRow(trx, 'merchantRefunds', { ...refund, reasonCode: 'not-fulfilled' });
+}
+
+/** A join shape no model has: the refund beside its buyer's email and its product's name, for the apology. */
+type StalledRefund = {
+  id: string;
+  chargeId: string;
+  reason: string;
+  amount: number;
+  email: string;
+  productName: string;
+};
+
+/**
+ * A refund of an unfulfillable checkout (by its key) that failed, or has stood pending long enough that the call
+ * asking for it is gone, on a charge not refunded in full meanwhile; with what its apology needs.
+ */
+export const stalledRefund = (db: Conn, idempotencyKey: string) =>
+  db('merchantRefunds as r')
+    .join('purchases as p', 'p.merchantChargeId', 'r.merchantChargeId')
+    .join('products as pr', 'pr.id', 'p.productId')
+    .join('users as u', 'u.id', 'p.userId')
+    .join('merchantCharges as c', 'c.id', 'r.merchantChargeId')
+    .where('r.idempotencyKey', idempotencyKey)
+    .where((q) =>
+      q
+        .where('r.status', 'failed')
+        .orWhere('r.status', 'pending')
+        .where('r.createdAt', '<', db.raw(`now() - interval '2 minutes'`)),
+    )
+    .whereRaw('c.refund_amount < c.amount')
+    .first(
+      'r.id',
+      'r.merchantChargeId as chargeId',
+      'r.reason',
+      'r.amount',
+      'u.email',
+      'pr.name as productName',
+    ) as Promise<StalledRefund | undefined>;
+
+export const markRefundPending = (db: Conn, refundId: string) =>
+  db('merchantRefunds').where({ id: refundId, status: 'failed' }).update({ status: 'pending' });

@@ -1,0 +1,89 @@
+import type { Knex } from 'knex';
+import type { ModelObject } from 'objection';
+import type { Checkout } from '../models';
+
+/**
+ * The SQL of checkout rows and their provider sessions. Every query module of checkout takes the connection or
+ * transaction it runs on: the service decides the transaction, and the lock order stays visible there.
+ */
+
+export type Conn = Knex | Knex.Transaction;
+
+/** A row of `checkouts` (the model does not declare expires_at, which the expiry sweep reads). */
+export type CheckoutRow = ModelObject<Checkout> & { expiresAt: Date };
+
+/** A checkout with its provider session's identifier (null while none is recorded, and for free checkouts). */
+export type FoundCheckout = CheckoutRow & { sessionIdentifier: string | null };
+
+/** Inserts one row and answers its id. */
+export async function insertRow(trx: Knex.Transaction, table: string, row: object): Promise<string> {
+  const [inserted] = await trx(table).insert(row).returning('id');
+  return inserted.id;
+}
+
+const withSession = (db: Conn) => db('checkouts as c').leftJoin('merchantSessions as s', 's.id', 'c.merchantSessionId');
+const FOUND = ['c.*', 's.identifier as sessionIdentifier'];
+
+export const findCheckout = (db: Conn, checkoutId: string) =>
+  withSession(db)
+    .where('c.id', checkoutId)
+    .first(...FOUND) as Promise<FoundCheckout | undefined>;
+
+export const findCheckoutOfSession = (db: Conn, sessionIdentifier: string) =>
+  withSession(db)
+    .where('s.identifier', sessionIdentifier)
+    .first(...FOUND) as Promise<FoundCheckout | undefined>;
+
+export async function checkoutIdOfSession(db: Conn, sessionIdentifier: string): Promise<string | null> {
+  const row = await withSession(db).where('s.identifier', sessionIdentifier).first('c.id');
+  return row?.id ?? null;
+}
+
+/**
+ * Open checkouts past `now`, oldest first, that may be ended: with a provider session, free, or past `graceEnd`
+ * (the session was never recorded); `tried` are skipped.
+ */
+export const dueCheckouts = (db: Conn, now: Date, graceEnd: Date, tried: string[], limit: number) =>
+  withSession(db)
+    .where('c.status', 'open')
+    .where('c.expiresAt', '<=', now)
+    .where((q) =>
+      q.whereNotNull('c.merchantSessionId').orWhere('c.amountTotal', 0).orWhere('c.expiresAt', '<=', graceEnd),
+    )
+    .whereNotIn('c.id', tried)
+    .orderBy('c.expiresAt')
+    .limit(limit)
+    .select(...FOUND) as Promise<FoundCheckout[]>;
+
+export async function insertCheckout(
+  trx: Knex.Transaction,
+  row: Omit<CheckoutRow, 'id' | 'status' | 'purchaseId' | 'merchantSessionId' | 'createdAt' | 'updatedAt'>,
+): Promise<string> {
+  return insertRow(trx, 'checkouts', row);
+}
+
+/** Records the provider session a checkout is paid through. */
+export async function recordSession(
+  trx: Knex.Transaction,
+  accountId: string,
+  identifier: string,
+  checkoutId: string,
+): Promise<void> {
+  const [session] = await trx('merchantSessions').insert({ merchantAccountId: accountId, identifier }).returning('id');
+  await trx('checkouts').where({ id: checkoutId }).update({ merchantSessionId: session.id });
+}
+
+/** Moves a checkout from open to canceled; answers its coupon reservation, or nothing when it was not open. */
+export async function cancelOpenCheckout(
+  trx: Knex.Transaction,
+  checkoutId: string,
+): Promise<Pick<CheckoutRow, 'couponId' | 'couponReserved'> | undefined> {
+  const [checkout] = await trx('checkouts')
+    .where({ id: checkoutId, status: 'open' })
+    .update({ status: 'canceled' })
+    .returning(['couponId', 'couponReserved']);
+  return checkout;
+}
+
+export const extendExpiry = (db: Conn, checkoutId: string, expiresAt: Date) =>
+  db('checkouts').where({ id: checkoutId, status: 'open' }).update({ expiresAt });

@@ -1,0 +1,108 @@
+import type { Knex } from 'knex';
+import type { Product } from '../../catalog/models';
+import type { User } from '../../identity/models';
+import type { CheckoutRow } from './checkout-rows';
+
+/** What fulfilment needs of the product: its window, its seats and its name. */
+export type ProductFacts = Pick<
+  Product,
+  'id' | 'name' | 'quantityAvailable' | 'enrollmentOpensAt' | 'enrollmentClosesAt'
+>;
+
+/** What fulfilment needs of the buyer's account. */
+export type Buyer = Pick<User, 'id' | 'email'>;
+
+/** The join `lockCheckout` reads (a shape no model has: the checkout's columns beside product and buyer columns). */
+type LockedRow = CheckoutRow & {
+  productName: string;
+  productQuantityAvailable: number;
+  productEnrollmentOpensAt: Date | null;
+  productEnrollmentClosesAt: Date | null;
+  buyerId: string | null;
+  buyerAddress: string | null;
+  merchantProductId: string | null;
+};
+
+export interface LockedCheckout {
+  checkout: CheckoutRow;
+  product: ProductFacts;
+  /** The signed-in buyer's account, else the one with the checkout's email, if any. */
+  buyer: Buyer | null;
+  /** The product's active mirror at the provider's account, if recorded. */
+  merchantProductId: string | null;
+}
+
+/**
+ * The checkout and its product, locked in that order (seats are counted under the product's lock: concurrent
+ * fulfilments never sell more than there are), with the product's provider mirror and the buyer's account.
+ */
+export async function lockCheckout(
+  trx: Knex.Transaction,
+  checkoutId: string,
+  accountId: string,
+): Promise<LockedCheckout> {
+  const row = (await trx('checkouts as c')
+    .join('products as p', 'p.id', 'c.productId')
+    .leftJoin(
+      'users as u',
+      'u.id',
+      trx.raw('coalesce(??, (select ?? from ?? as ?? where lower(??) = lower(??)))', [
+        'c.buyerUserId',
+        'known.id',
+        'users',
+        'known',
+        'known.email',
+        'c.buyerEmail',
+      ]),
+    )
+    .where('c.id', checkoutId)
+    .forUpdate('c', 'p')
+    .first(
+      'c.*',
+      'p.name as productName',
+      'p.quantityAvailable as productQuantityAvailable',
+      'p.enrollmentOpensAt as productEnrollmentOpensAt',
+      'p.enrollmentClosesAt as productEnrollmentClosesAt',
+      'u.id as buyerId',
+      'u.email as buyerAddress',
+      trx('merchantProducts as mp')
+        .where({ 'mp.merchantAccountId': accountId, 'mp.status': 'active' })
+        .where('mp.productId', trx.ref('c.productId'))
+        .orderBy('mp.createdAt')
+        .limit(1)
+        .select('mp.id')
+        .as('merchantProductId'),
+    )) as LockedRow;
+  const {
+    productName,
+    productQuantityAvailable,
+    productEnrollmentOpensAt,
+    productEnrollmentClosesAt,
+    buyerId,
+    buyerAddress,
+    merchantProductId,
+    ...checkout
+  } = row;
+  return {
+    checkout,
+    product: {
+      id: checkout.productId,
+      name: productName,
+      quantityAvailable: productQuantityAvailable,
+      enrollmentOpensAt: productEnrollmentOpensAt,
+      enrollmentClosesAt: productEnrollmentClosesAt,
+    },
+    buyer: buyerId ? { id: buyerId, email: buyerAddress! } : null,
+    merchantProductId,
+  };
+}
+
+/** A new, unverified account for an email; nothing when one with that email exists (created meanwhile). */
+export async function insertAccount(trx: Knex.Transaction, email: string): Promise<Buyer | undefined> {
+  const [buyer] = await trx('users')
+    .insert({ email })
+    .onConflict(trx.raw('(lower(email))'))
+    .ignore()
+    .returning(['id', 'email']);
+  return buyer;
+}
