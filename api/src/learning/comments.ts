@@ -5,7 +5,8 @@ import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import type { Limit, RateLimiter } from '../identity/rate-limit';
-import type { LearningService, Viewer } from './learning';
+import type { Viewer } from './access';
+import type { LearningService } from './learning';
 import type { Comment } from './models';
 import type { CommentRecord, LessonComment } from './schemas';
 

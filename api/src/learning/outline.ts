@@ -1,4 +1,4 @@
-import type { Progress, TreeNode } from './schemas';
+import type { LessonLink, Progress, TreeNode } from './schemas';
 
 /** A lesson in course order, with where it sits and whether it is open to everyone. */
 export interface OutlineLesson {
@@ -116,3 +116,7 @@ export function continueLesson(
   const last = outline.lessons.find((l) => l.id === lastCompletedId);
   return (last && incomplete.find((l) => l.index > last.index)) ?? incomplete[0]!;
 }
+
+/** A lesson as a link (previous, next, where to continue); null for none. */
+export const lessonLink = (lesson: OutlineLesson | null | undefined): LessonLink | null =>
+  lesson ? { id: lesson.id, title: lesson.title, slug: lesson.slug } : null;

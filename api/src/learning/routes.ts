@@ -7,7 +7,8 @@ import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
 import type { BookmarkService } from './bookmarks';
 import type { CommentService } from './comments';
-import type { LearningService, Viewer } from './learning';
+import type { Viewer } from './access';
+import type { LearningService } from './learning';
 import {
   BookmarkBody,
   CommentBody,

@@ -1,0 +1,68 @@
+import type { Db } from '../db/connection';
+import { AppError } from '../shared/errors';
+import type { LessonVideos } from '../video/playback-videos';
+import { entitlementFrom, type Viewer } from './access';
+import type { CourseReads } from './course-reads';
+import { lessonLink, type CourseOutline, type OutlineLesson } from './outline';
+import * as queries from './queries';
+import type { LessonView, Lock } from './schemas';
+
+function findLesson(outline: CourseOutline, slugOrId: string): OutlineLesson {
+  const lesson = outline.lessons.find((l) => l.id === slugOrId || l.slug === slugOrId);
+  if (!lesson) throw new AppError('not-found', 'No such lesson in this course.');
+  return lesson;
+}
+
+/** A lesson page: its safe body when open, or why it is locked; previous/next in course order either way. */
+export function lessonPages({
+  db,
+  reads,
+  videos,
+}: {
+  db: Db;
+  reads: CourseReads;
+  /** Lesson videos: the lesson answer's `video`. */
+  videos: LessonVideos;
+}) {
+  return {
+    async lesson(courseSlugOrId: string, lessonSlugOrId: string, viewer: Viewer): Promise<LessonView> {
+      const course = await reads.findCourse(courseSlugOrId);
+      const outline = await reads.outlineOf(course.id);
+      const lesson = findLesson(outline, lessonSlugOrId);
+      // The learner's side (purchases, completion, bookmark, video position) in one round trip.
+      const mine = viewer.user
+        ? await queries.viewerOfLesson(db, course.id, lesson.id, viewer.user.id)
+        : { purchases: [], completed: false, bookmarked: false, positionMs: 0 };
+      const access = entitlementFrom(mine.purchases, viewer);
+      const open = access.full || lesson.free;
+      const [body, products, video] = await Promise.all([
+        open ? reads.lessonBody(lesson.id) : null,
+        open ? [] : reads.productsOf(course.id),
+        videos.view(lesson.id, {
+          open,
+          free: lesson.free,
+          userId: viewer.user?.id ?? null,
+          positionMs: mine.positionMs,
+        }),
+      ]);
+      const module = outline.modules.find((m) => m.id === lesson.moduleId)!;
+      const section = module.sections.find((s) => s.id === lesson.sectionId) ?? null;
+      const { full, ...lock } = access;
+      return {
+        course: { id: course.id, title: course.fields.title ?? '', slug: course.fields.slug ?? null },
+        module: { id: module.id, title: module.title },
+        section: section && { id: section.id, title: section.title },
+        lesson: { id: lesson.id, title: lesson.title, slug: lesson.slug, free: lesson.free },
+        open,
+        lock: open || full ? null : (lock as Lock),
+        body,
+        products,
+        completed: mine.completed,
+        bookmarked: mine.bookmarked,
+        video,
+        previous: lessonLink(outline.lessons[lesson.index - 1]),
+        next: lessonLink(outline.lessons[lesson.index + 1]),
+      };
+    },
+  };
+}
