@@ -1,5 +1,6 @@
 // Lint: typescript-eslint's recommended rules, plus the layers of docs/architecture.md §4 as import boundaries,
 // so that layers stay apart because a tool says so, not because a reviewer noticed.
+import { readFileSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
@@ -21,6 +22,33 @@ const NO_CYCLE_SOURCES = [
   'storefront/src/**/*.{ts,tsx}',
   'seeds/**/*.ts',
   'scripts/**/*.{ts,mjs}',
+];
+
+/**
+ * api/src's folders as layers, highest first (api/src/layers.json, which tests/unit/domain-graph.test.ts checks
+ * against the folders): a folder imports only folders below it, so no two domains need each other. One zone per
+ * pair, so the message names both; the imports listed as still upward are let through until they are turned around.
+ */
+const { layers: LAYERS, upwardStill: UPWARD_STILL } = JSON.parse(
+  readFileSync(new URL('./api/src/layers.json', import.meta.url), 'utf8'),
+);
+const layerZones = [
+  ...LAYERS.flatMap((lower, rank) =>
+    LAYERS.slice(0, rank)
+      .filter((higher) => !Object.hasOwn(UPWARD_STILL, `${lower} -> ${higher}`))
+      .map((higher) => ({
+        target: `api/src/${lower}`,
+        from: `api/src/${higher}`,
+        message:
+          `api/src/${lower} sits below api/src/${higher} in the layers of api/src/layers.json, so it may not import it: ` +
+          `move the shared piece down, or have api/src/services.ts hand ${lower} a callback into ${higher}.`,
+      })),
+  ),
+  {
+    target: LAYERS.map((layer) => `api/src/${layer}`),
+    from: 'seeds',
+    message: 'Seeds build on the domains: only the composition root (api/src/server.ts, migrate.ts) runs them.',
+  },
 ];
 
 /** Route files: parse, call one service, shape the answer. */
@@ -134,6 +162,10 @@ export default tseslint.config(
     },
     // Type imports count too: a cycle of types still says two modules each need the other.
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+  {
+    files: ['api/src/**/*.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: layerZones }] },
   },
   {
     files: ['**/*.{js,mjs}'],

@@ -1,51 +1,22 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import layers from '../../api/src/layers.json';
 
-// The API's folders as layers: a folder may import folders below it in this list, never one above, so the folders'
-// graph has no cycle (import-x/no-cycle holds files; this holds domains, where a cycle hides which one is lower).
-// Files at api/src's root are the composition root (app, services, server, cli) and its leaves (config, clock,
-// logger): they are not a layer. Seeds build on everything and nothing in api/src imports them.
-const LAYERS = [
-  'health',
-  'web',
-  'admin',
-  'pricing-simulator',
-  'commerce',
-  'finance',
-  'payments',
-  'catalog',
-  'certificates',
-  'learning',
-  'video',
-  'media',
-  'identity',
-  'mail',
-  'jobs',
-  'http',
-  'audit',
-  'db',
-  'cache',
-  'shared',
-];
+// The API's folders as layers (api/src/layers.json, highest first): a folder may import folders below it, never one
+// above, so the folders' graph has no cycle (import-x/no-cycle holds files; this holds domains, where a cycle hides
+// which one is lower). eslint.config.js refuses an upward import with the same list; this test checks that the list
+// names every folder and that no other import points up (type and dynamic imports too). Files at api/src's root are the composition root (app, services, server, cli) and its leaves (config, clock, logger): they are not a
+// layer. Seeds build on everything and nothing in api/src imports them.
+const LAYERS: readonly string[] = layers.layers;
 
 /**
  * Imports that still point up, each to be turned around by moving the shared piece down (not added to): the test
  * fails on any other, and on one of these once it is gone, so the list only shrinks.
  */
-const UPWARD_STILL = [
-  'catalog -> commerce', // the product page and sales price with commerce's pricing and seats
-  'http -> identity', // the auth middleware reads sessions and view-as
-  'identity -> admin', // identity's console routes use the generic resource routes
-  'identity -> certificates', // a display name change renames certificates
-  'learning -> certificates', // the last lesson issues a certificate
-  'jobs -> admin', // the console's job routes, as identity's
-  'media -> admin',
-  'payments -> commerce', // webhooks settle checkouts and refunds
-  'video -> admin',
-  'video -> learning', // playback asks learning who may watch
-].sort();
+const UPWARD_STILL = Object.keys(layers.upwardStill).sort();
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const API = path.join(ROOT, 'api/src');
@@ -123,5 +94,21 @@ describe('the API’s folders as layers', () => {
     // whichever way the layers put them, one of the two imports of a cycle points up
     expect(upwardOf(['commerce -> learning', 'learning -> commerce'])).toEqual(['learning -> commerce']);
     expect(upwardOf(['seeds -> commerce', 'commerce -> seeds'])).toEqual(['commerce -> seeds']);
+  });
+
+  it('fails the lint on an upward import, naming both layers, and lets a downward one through', async () => {
+    const eslint = new ESLint({ cwd: ROOT });
+    const layerErrors = async (filePath: string, code: string) => {
+      const [result] = await eslint.lintText(code, { filePath });
+      return result!.messages.filter((m) => m.ruleId === 'import-x/no-restricted-paths').map((m) => m.message);
+    };
+    const certificateRow =
+      "import type { CertificateRow } from '../certificates/queries';\nexport type C = CertificateRow;\n";
+    expect(await layerErrors('api/src/mail/outbox.ts', certificateRow)).toEqual([
+      expect.stringContaining('api/src/mail sits below api/src/certificates'),
+    ]);
+    expect(await layerErrors('api/src/commerce/models.ts', certificateRow)).toEqual([]);
+    const seeds = "import { slugify } from '../../../seeds/factories';\nexport const s = slugify;\n";
+    expect(await layerErrors('api/src/catalog/service.ts', seeds)).toEqual([expect.stringContaining('Seeds build on')]);
   });
 });
