@@ -1,48 +1,25 @@
 import type { Knex } from 'knex';
-import { Coupon } from '../models';
+import type { ModelObject } from 'objection';
+import { AppError } from '../../shared/errors';
+import type { Coupon } from '../models';
 import { toBp, type CouponOffer } from '../pricing/prices';
-import type { CouponProblem } from '../schemas';
 import { prepared } from '../../db/prepared';
+import { COUPON_MESSAGES, couponProblem, problemFor, type CouponUse } from './rules';
 
-export type { CouponProblem };
+/** A coupon's row, as knex answers it (camelCase columns). */
+export type CouponRow = ModelObject<Coupon>;
 
-export const COUPON_MESSAGES: Record<CouponProblem, string> = {
-  'coupon-not-found': 'There is no coupon with that code.',
-  'coupon-expired': 'This coupon has expired.',
-  'coupon-used-up': 'This coupon has been used as many times as it allows.',
-  'coupon-not-valid-for-product': 'This coupon is not valid for this course.',
-  'coupon-inactive': 'This coupon is no longer active.',
-  'coupon-not-valid': 'This code is not valid.',
-};
-
-/**
- * What a caller who is not signed in hears of any coupon problem: one answer for unknown, expired, inactive, used-up
- * and other-course codes, so that probing codes cannot tell which exist. Signed-in callers hear the reason.
- */
-export function problemFor(problem: CouponProblem, precise: boolean): CouponProblem {
-  return precise ? problem : 'coupon-not-valid';
-}
-
-/** Why a coupon cannot be used for this product now (docs/domain.md §4), or null when it can. */
-export function couponProblem(coupon: Coupon | undefined, productId: string, now: Date): CouponProblem | null {
-  if (!coupon) return 'coupon-not-found';
-  if (coupon.status !== 'active') return 'coupon-inactive';
-  if (coupon.expires && coupon.expires <= now) return 'coupon-expired';
-  if (coupon.maxUses !== -1 && coupon.usedCount >= coupon.maxUses) return 'coupon-used-up';
-  // Team coupons are redeemed through their invite link, never entered at checkout.
-  if (coupon.bulkPurchaseId || (coupon.restrictedToProductId && coupon.restrictedToProductId !== productId))
-    return 'coupon-not-valid-for-product';
-  return null;
-}
-
-export function asOffer(coupon: Coupon): CouponOffer {
+export function asOffer(coupon: CouponRow): CouponOffer {
   return { id: coupon.id, code: coupon.code, bp: toBp(coupon.percentageDiscount), expires: coupon.expires };
 }
 
 // Plain knex below, not Objection builders: a quote runs these on every product page view, and building them is
-// most of a quote's CPU. Rows become Coupon models at the end.
-const asCoupon = (row: Record<string, unknown> | undefined): Coupon | undefined =>
-  row ? Coupon.fromDatabaseJson(row) : undefined;
+// most of a quote's CPU.
+const asCoupon = (row: Record<string, unknown> | undefined): CouponRow | undefined => {
+  if (!row) return undefined;
+  const { foundAs: _foundAs, ...coupon } = row;
+  return coupon as CouponRow;
+};
 
 const byCode = (db: Knex, code: string) => db('coupons').whereRaw('lower(code) = lower(?)', [code]);
 
@@ -68,7 +45,7 @@ export async function quoteCoupons(
   productId: string,
   code: string | undefined,
   now: Date,
-): Promise<{ entered?: Coupon; sale?: Coupon }> {
+): Promise<{ entered?: CouponRow; sale?: CouponRow }> {
   const tagged = (query: Knex.QueryBuilder, as: 'entered' | 'sale') =>
     query.select('coupons.*', db.raw('? AS found_as', [as])).limit(1);
   const sale = tagged(defaultCoupons(db, [productId], now), 'sale');
@@ -81,4 +58,23 @@ export async function quoteCoupons(
     entered: asCoupon(rows.find((r) => r.foundAs === 'entered')),
     sale: asCoupon(rows.find((r) => r.foundAs === 'sale')),
   };
+}
+
+/**
+ * Checkout start judges its quote's coupon again inside its transaction, after taking the buyer's lock (their email,
+ * signed in or not): one buyer's checkout starts are judged one at a time, so a rule about the buyer's history cannot
+ * be passed twice by two checkouts at once. Whether a use is left is the reservation's to decide, which follows.
+ */
+export async function refuseAtCheckout(
+  trx: Knex.Transaction,
+  couponId: string,
+  use: Omit<CouponUse, 'db' | 'buyer'> & { buyer: NonNullable<CouponUse['buyer']> },
+  precise: boolean,
+): Promise<void> {
+  await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`coupon-buyer:${use.buyer.email.toLowerCase()}`]);
+  const coupon = (await trx('coupons').where({ id: couponId }).first()) as CouponRow | undefined;
+  const found = await couponProblem(coupon, { ...use, db: trx }, { atCheckout: true });
+  if (!found) return;
+  const problem = problemFor(found, precise);
+  throw new AppError(problem, COUPON_MESSAGES[problem], { coupon: COUPON_MESSAGES[problem] });
 }
