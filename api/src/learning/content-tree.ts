@@ -1,10 +1,11 @@
+import type { Knex } from 'knex';
 import type { Actor } from '../audit/record';
 import { recordAudit } from '../audit/record';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import type { Role } from '../shared/roles';
 import type { ResourceType } from '../shared/content';
-import { ContentResource, ContentResourceResource } from './models';
+import type { ContentRow } from './models';
 import { mayReadContent } from './authorship';
 import type { TreeNode } from './schemas';
 import { insertWithUniqueSlug, slugify } from './slugs';
@@ -16,6 +17,11 @@ type Reader = { id: string; roles: readonly Role[] };
 
 const mayEditAny = (actor: Editor) => actor.roles.some((r) => r === 'admin' || r === 'support');
 
+/** Content not deleted, locked (FOR UPDATE) for a change of its children: one such change at a time. */
+async function lockedContent(trx: Knex.Transaction, id: string): Promise<ContentRow | undefined> {
+  return trx('contentResources').where({ id }).whereNull('deletedAt').forUpdate().first();
+}
+
 /** The course tree (course → modules → sections → lessons) for the console, and reordering within a parent. */
 /** `changed` runs after a committed reorder: the storefront's read caches forget the old order. */
 export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () => void }) {
@@ -25,7 +31,10 @@ export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () =
      * author's draft (404, as if it did not exist) and none of the drafts other authors linked into it.
      */
     async tree(rootId: string, reader?: Reader): Promise<TreeNode> {
-      const root = await ContentResource.query(db).findById(rootId).whereNull('deletedAt');
+      const root: ContentRow | undefined = await db('contentResources')
+        .where({ id: rootId })
+        .whereNull('deletedAt')
+        .first();
       const visible = (content: { createdById: string | null; state: string | null }) =>
         !reader || mayReadContent(content, reader);
       if (!root || !visible({ createdById: root.createdById, state: root.fields.state ?? null }))
@@ -78,12 +87,12 @@ export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () =
     /** Writes positions 0..n-1 on the parent's links in the order given; the list must be exactly its children. */
     async reorder(parentId: string, childIds: string[], actor: Editor, requestId: string | null): Promise<void> {
       await db.transaction(async (trx) => {
-        const parent = await ContentResource.query(trx).findById(parentId).whereNull('deletedAt').forUpdate();
+        const parent = await lockedContent(trx, parentId);
         if (!parent) throw new AppError('not-found', 'No such content.');
         if (!mayEditAny(actor) && parent.createdById !== actor.id) {
           throw new AppError('forbidden', 'Contributors can change only the content they created.');
         }
-        const links = await ContentResourceResource.query(trx)
+        const links: { resourceId: string }[] = await trx('contentResourceResources')
           .where({ resourceOfId: parentId })
           .whereNull('deletedAt')
           .whereNotExists(
@@ -91,7 +100,8 @@ export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () =
               .whereRaw('content_resources.id = content_resource_resources.resource_id')
               .whereNotNull('deletedAt'),
           )
-          .orderBy('position');
+          .orderBy('position')
+          .select('resourceId');
         const current = links.map((l) => l.resourceId);
         if (
           childIds.length !== current.length ||
@@ -102,7 +112,7 @@ export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () =
           throw new AppError('validation-failed', `childIds ${message}`, { childIds: message });
         }
         for (const [position, resourceId] of childIds.entries()) {
-          await ContentResourceResource.query(trx).patch({ position }).where({ resourceOfId: parentId, resourceId });
+          await trx('contentResourceResources').where({ resourceOfId: parentId, resourceId }).update({ position });
         }
         await recordAudit(trx, {
           actor,
@@ -130,7 +140,7 @@ export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () =
     ): Promise<TreeNode> {
       const node = await db.transaction(async (trx) => {
         // The parent's lock: one change of its children at a time (as reorder), so positions stay 0..n-1.
-        const parent = await ContentResource.query(trx).findById(parentId).whereNull('deletedAt').forUpdate();
+        const parent = await lockedContent(trx, parentId);
         if (!parent) throw new AppError('not-found', 'No such content.');
         if (!mayEditAny(actor) && parent.createdById !== actor.id) {
           throw new AppError('forbidden', 'Contributors can add content only inside content they created.');

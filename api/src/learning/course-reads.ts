@@ -2,7 +2,7 @@ import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import type { ReadCaches } from '../cache/read-cache';
 import type { ContentTree } from './content-tree';
-import type { ContentResource } from './models';
+import type { ContentRow } from './models';
 import * as queries from './queries';
 import { courseOutline, type CourseOutline } from './outline';
 import { sanitizeRichText } from './sanitize';
@@ -16,7 +16,7 @@ export function courseReads({ db, tree, caches }: { db: Db; tree: ContentTree; c
   const courseByKey = caches.cached((slugOrId: string) => queries.courseBySlugOrId(db, slugOrId));
 
   /** A published course learners may see, by slug or id; drafts and private courses do not exist for them (404). */
-  async function findCourse(slugOrId: string): Promise<ContentResource> {
+  async function findCourse(slugOrId: string): Promise<ContentRow> {
     const course = await courseByKey(slugOrId);
     if (!course || course.fields.state !== 'published' || course.fields.visibility === 'private') {
       throw new AppError('not-found', 'No such course.');

@@ -1,4 +1,4 @@
-import { Model } from 'objection';
+import { Model, type ModelObject } from 'objection';
 import { linkTable, table } from '../db/base-model';
 import type { LinkTier, ResourceType } from '../shared/content';
 import type { ResourceFields } from './schemas';
@@ -35,6 +35,9 @@ export class ContentResource extends table('contentResources', { jsonAttributes:
     };
   }
 }
+
+/** A content row as knex reads it (the queries outside the console's resources). */
+export type ContentRow = Omit<ModelObject<ContentResource>, 'resources'>;
 
 export class ContentResourceResource extends linkTable(
   'contentResourceResources',

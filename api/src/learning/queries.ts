@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { GRANTING_STATUSES, type PurchaseStatus } from '../shared/purchase-status';
-import { ContentResource, type LessonProgress } from './models';
+import type { ContentRow, LessonProgress } from './models';
 import { prepared } from '../db/prepared';
 import { isUuid } from '../shared/uuid';
 
@@ -41,20 +41,28 @@ const VIEWER_OF_LESSON = `
          coalesce((SELECT position_ms FROM video_positions WHERE user_id = :userId AND lesson_id = :lessonId), 0) AS "positionMs"`;
 
 /** A course not deleted, by slug or id (published or not: the caller decides what learners may see). */
-export async function courseBySlugOrId(db: Knex, slugOrId: string): Promise<ContentResource | null> {
-  const query = ContentResource.query(db).where({ type: 'course' }).whereNull('deletedAt');
-  query.where((q) => (isUuid(slugOrId) ? q.where('id', slugOrId) : q.whereRaw(`fields->>'slug' = ?`, [slugOrId])));
-  return (await query.first()) ?? null;
+export async function courseBySlugOrId(db: Knex, slugOrId: string): Promise<ContentRow | null> {
+  const course: ContentRow | undefined = await db('contentResources')
+    .where({ type: 'course' })
+    .whereNull('deletedAt')
+    .where((q) => (isUuid(slugOrId) ? q.where('id', slugOrId) : q.whereRaw(`fields->>'slug' = ?`, [slugOrId])))
+    .first();
+  return course ?? null;
 }
 
 /** A course not deleted, by id. */
-export async function courseById(db: Knex, courseId: string): Promise<ContentResource | null> {
-  return (await ContentResource.query(db).findById(courseId).whereNull('deletedAt')) ?? null;
+export async function courseById(db: Knex, courseId: string): Promise<ContentRow | null> {
+  const course: ContentRow | undefined = await db('contentResources')
+    .where({ id: courseId })
+    .whereNull('deletedAt')
+    .first();
+  return course ?? null;
 }
 
 /** Any content resource by id (deleted or not). */
-export async function resourceById(db: Knex, id: string): Promise<ContentResource | null> {
-  return (await ContentResource.query(db).findById(id)) ?? null;
+export async function resourceById(db: Knex, id: string): Promise<ContentRow | null> {
+  const resource: ContentRow | undefined = await db('contentResources').where({ id }).first();
+  return resource ?? null;
 }
 
 /**
