@@ -66,6 +66,32 @@ const repositoryDocs = (doc: string) => {
   return docSections.get(doc)!;
 };
 
+/** The documents a reader follows: every file in docs/ and the README. */
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(path.join(root, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file}`),
+];
+const TOP_FOLDERS = /^(api|admin|storefront|tests|scripts|seeds|migrations|docs|\.ci)\//;
+/** Documents name API files from api/src (`commerce/checkout/checkout.ts`) and app files from their src/. */
+const PATH_BASES = ['', 'api/src/', 'admin/src/', 'storefront/src/'];
+
+/**
+ * Paths a document names in code spans that lead nowhere: a file (`api/src/app.ts`, `http/auth.ts`) or a
+ * top-level folder (`tests/unit/`). Placeholders (`<resource>`, `*`, `HHmmss`), URLs and runtime folders are not paths.
+ */
+function missingPaths(text: string, exists: (rel: string) => boolean): string[] {
+  const named = [...text.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]!.replace(/[:,.;)]+$/, ''));
+  const paths = named.filter(
+    (token) =>
+      token.includes('/') &&
+      !/[<>*{}…:]|HHmm|^\//.test(token) &&
+      (/\.(ts|tsx|mjs|js|json|md|ya?ml)$/.test(token) || (token.endsWith('/') && TOP_FOLDERS.test(token))),
+  );
+  return [...new Set(paths)].filter((rel) => !PATH_BASES.some((base) => exists(base + rel)));
+}
+
 describe('references to the documents', () => {
   it('name only docs/ files and sections that exist, never a document kept outside the repository', () => {
     const files = [...ROOTS.flatMap((dir) => [...walk(dir)]), ...FILES].filter((file) => file !== SELF);
@@ -85,6 +111,24 @@ describe('references to the documents', () => {
       '2: docs/rules.md does not exist',
     ]);
     expect(referenceProblems(`// as DOMAIN.md says\n// (DOMAIN §7)\n// ARCHITECTURE.md`, docs)).toHaveLength(3);
+  });
+
+  it('name only paths that exist, in every document', () => {
+    expect(DOCUMENTS).toEqual(expect.arrayContaining(['README.md', 'docs/domain.md', 'docs/architecture.md']));
+    const exists = (rel: string) => existsSync(path.join(root, rel));
+    const problems = DOCUMENTS.flatMap((doc) =>
+      missingPaths(readFileSync(path.join(root, doc), 'utf8'), exists).map((p) => `${doc}: ${p} does not exist`),
+    );
+    expect(problems).toEqual([]);
+  });
+
+  it('read a path in a document the way the check above reads it', () => {
+    const exists = (rel: string) =>
+      ['api/src/app.ts', 'api/src/http/auth.ts', 'tests/unit'].includes(rel.replace(/\/$/, ''));
+    const text =
+      'See `api/src/app.ts`, `http/auth.ts`, `tests/unit/`, `api/src/gone.ts`, `migrations/YYYYMMDDHHmmss_x.ts`, ' +
+      '`/api/admin/<resource>`, `uploads/` and `https://example.com/a.md`.';
+    expect(missingPaths(text, exists)).toEqual(['api/src/gone.ts']);
   });
 
   it('point at headings the documents really have', () => {

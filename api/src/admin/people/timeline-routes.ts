@@ -6,7 +6,7 @@ import { NoteBody, TimelineQuery } from '../schemas/timeline';
 import type { StaffNotes } from './staff-notes';
 import type { TimelineService } from './timeline';
 
-/** A person's and a purchase's timelines, and the internal notes staff add to them (README: "Timelines"). */
+/** A person's and a purchase's timelines, and the internal notes staff add to them (docs/product.md §9.2). */
 export function timelineRoutes({
   allow,
   timeline,

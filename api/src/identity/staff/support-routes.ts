@@ -22,7 +22,7 @@ function staffAct(ctx: Context): StaffAct {
 }
 
 /**
- * Support's tools on a person's page in the console (README: "Support tools"): their emails and Resend, block and
+ * Support's tools on a person's page in the console (docs/product.md §10.2): their emails and Resend, block and
  * unblock, change their email. Support and admins; staff accounts only admins (the services' rule).
  */
 export function supportRoutes({
