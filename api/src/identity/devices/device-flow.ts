@@ -4,7 +4,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/connection';
 import { AppError } from '../../shared/errors';
 import { isUserBlocked } from '../staff/blocks';
-import { DeviceAccessToken, DeviceClient, DeviceVerification, type User } from '../models';
+import type { DeviceAccessToken, DeviceClient, DeviceVerification, User } from '../models';
 import { networkOf, type RateLimiter } from '../rate-limit';
 import type { PendingDevice, SignedInDevice } from '../schemas';
 import { hashSecret, newSecret } from '../secrets';
@@ -79,7 +79,9 @@ export function deviceFlow({ db, clock, config, limiter }: Deps) {
   }
 
   const findCode = (code: string | null) =>
-    code ? DeviceVerification.query(db).findOne({ userCode: code }) : Promise.resolve(undefined);
+    code
+      ? (db('deviceVerifications').where({ userCode: code }).first() as Promise<DeviceVerification | undefined>)
+      : Promise.resolve(undefined);
 
   /** Approve or deny: one conditional update, so two tabs cannot both decide. */
   async function decide(input: { userCode: string; user: User; ip: string }, decision: 'approve' | 'deny') {
@@ -90,8 +92,8 @@ export function deviceFlow({ db, clock, config, limiter }: Deps) {
         ? { verifiedAt: now(), verifiedByUserId: input.user.id }
         : { deniedAt: now(), verifiedByUserId: input.user.id };
     const updated = code
-      ? await DeviceVerification.query(db)
-          .patch(patch)
+      ? await db('deviceVerifications')
+          .update(patch)
           .where({ userCode: code })
           .whereNull('verifiedAt')
           .whereNull('deniedAt')
@@ -110,7 +112,7 @@ export function deviceFlow({ db, clock, config, limiter }: Deps) {
   /** The registered name of a device client, or null for an unknown (or removed) one. */
   async function clientName(clientId: string | null): Promise<string | null> {
     if (!clientId) return null;
-    return (await DeviceClient.query(db).findById(clientId))?.name ?? null;
+    return (await db('deviceClients').where({ clientId }).first('name'))?.name ?? null;
   }
 
   return {
@@ -121,7 +123,7 @@ export function deviceFlow({ db, clock, config, limiter }: Deps) {
         const deviceCode = newSecret();
         const userCode = newUserCode();
         try {
-          await DeviceVerification.query(db).insert({
+          await db('deviceVerifications').insert({
             deviceCode: hashSecret(deviceCode),
             userCode,
             clientId,
@@ -130,7 +132,7 @@ export function deviceFlow({ db, clock, config, limiter }: Deps) {
           });
         } catch (error) {
           // 20^8 codes: a clash with a live one is rare; draw again.
-          if ((error as { nativeError?: { code?: string } }).nativeError?.code === '23505' && attempt < 5) continue;
+          if ((error as { code?: string }).code === '23505' && attempt < 5) continue;
           throw error;
         }
         const verificationUri = new URL('/activate', config.publicUrl).toString();
@@ -151,7 +153,10 @@ export function deviceFlow({ db, clock, config, limiter }: Deps) {
      */
     async poll(input: { deviceCode: string; clientId: string }): Promise<PollResult> {
       return db.transaction(async (trx) => {
-        const row = await DeviceVerification.query(trx).findById(hashSecret(input.deviceCode)).forUpdate();
+        const row: DeviceVerification | undefined = await trx('deviceVerifications')
+          .where({ deviceCode: hashSecret(input.deviceCode) })
+          .forUpdate()
+          .first();
         if (!row || row.clientId !== input.clientId)
           return { error: 'invalid_grant', description: 'Unknown device code.' };
         const at = now();
@@ -161,25 +166,27 @@ export function deviceFlow({ db, clock, config, limiter }: Deps) {
         if (row.deniedAt) return { error: 'access_denied', description: 'The user denied the request.' };
         if (row.lastPolledAt && at.getTime() - row.lastPolledAt.getTime() < row.intervalSeconds * 1000) {
           const interval = row.intervalSeconds + 5;
-          await DeviceVerification.query(trx)
-            .findById(row.deviceCode)
-            .patch({ lastPolledAt: at, intervalSeconds: interval });
+          await trx('deviceVerifications')
+            .where({ deviceCode: row.deviceCode })
+            .update({ lastPolledAt: at, intervalSeconds: interval });
           return { error: 'slow_down', description: `Polling too fast; wait ${interval} seconds between requests.` };
         }
         if (!row.verifiedAt || !row.verifiedByUserId) {
-          await DeviceVerification.query(trx).findById(row.deviceCode).patch({ lastPolledAt: at });
+          await trx('deviceVerifications').where({ deviceCode: row.deviceCode }).update({ lastPolledAt: at });
           return { error: 'authorization_pending', description: 'The user has not approved the request yet.' };
         }
         // Blocked since approving (the block expires approved codes too; this holds for one racing it).
         if (await isUserBlocked(trx, row.verifiedByUserId, true))
           return { error: 'access_denied', description: 'The account that approved the request is blocked.' };
         const accessToken = newSecret();
-        await DeviceAccessToken.query(trx).insert({
+        await trx('deviceAccessTokens').insert({
           token: hashSecret(accessToken),
           userId: row.verifiedByUserId,
           clientId: row.clientId,
         });
-        await DeviceVerification.query(trx).findById(row.deviceCode).patch({ lastPolledAt: at, tokenIssuedAt: at });
+        await trx('deviceVerifications')
+          .where({ deviceCode: row.deviceCode })
+          .update({ lastPolledAt: at, tokenIssuedAt: at });
         return { accessToken };
       });
     },
@@ -207,17 +214,19 @@ export function deviceFlow({ db, clock, config, limiter }: Deps) {
      * approval) has ended: it is deleted and refused. Its last use is recorded at most every ten minutes.
      */
     async resolveBearer(token: string): Promise<{ user: User; deviceToken: DeviceAccessToken } | null> {
-      const deviceToken = await DeviceAccessToken.query(db).findById(hashSecret(token)).withGraphJoined('user');
+      const deviceToken: DeviceAccessToken | undefined = await db('deviceAccessTokens')
+        .where({ token: hashSecret(token) })
+        .first();
+      const user: User | undefined = deviceToken && (await db('users').where({ id: deviceToken.userId }).first());
       // A blocked person's tokens were revoked with the block; one that slipped through opens nothing.
-      if (!deviceToken?.user || deviceToken.user.blockedAt) return null;
-      const { user } = deviceToken;
+      if (!deviceToken || !user || user.blockedAt) return null;
       const at = now();
       if (at.getTime() - lastActive(deviceToken).getTime() > idleMs) {
-        await DeviceAccessToken.query(db).deleteById(deviceToken.token);
+        await db('deviceAccessTokens').where({ token: deviceToken.token }).delete();
         return null;
       }
       if (!deviceToken.lastUsedAt || at.getTime() - deviceToken.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-        await DeviceAccessToken.query(db).findById(deviceToken.token).patch({ lastUsedAt: at });
+        await db('deviceAccessTokens').where({ token: deviceToken.token }).update({ lastUsedAt: at });
       }
       return { user, deviceToken };
     },
@@ -225,18 +234,17 @@ export function deviceFlow({ db, clock, config, limiter }: Deps) {
     /** The person's signed-in devices (idle-ended ones left out), each with its app's registered name. */
     async listDevices(userId: string): Promise<SignedInDevice[]> {
       const cutoff = new Date(now().getTime() - idleMs);
-      const rows = await DeviceAccessToken.query(db)
+      const rows: DeviceAccessToken[] = await db('deviceAccessTokens')
         .where({ userId })
         .whereRaw('coalesce(last_used_at, created_at) >= ?', [cutoff])
         .orderBy('createdAt', 'desc');
-      const names = new Map(
-        (
-          await DeviceClient.query(db).whereIn(
-            'clientId',
-            rows.flatMap((r) => (r.clientId ? [r.clientId] : [])),
-          )
-        ).map((c) => [c.clientId, c.name]),
-      );
+      const clients: Pick<DeviceClient, 'clientId' | 'name'>[] = await db('deviceClients')
+        .whereIn(
+          'clientId',
+          rows.flatMap((r) => (r.clientId ? [r.clientId] : [])),
+        )
+        .select('clientId', 'name');
+      const names = new Map(clients.map((c) => [c.clientId, c.name]));
       return rows.map((row) => ({
         id: row.id,
         clientId: row.clientId,
@@ -248,7 +256,7 @@ export function deviceFlow({ db, clock, config, limiter }: Deps) {
     },
 
     async revokeDevice(userId: string, id: string): Promise<void> {
-      const deleted = await DeviceAccessToken.query(db).delete().where({ id, userId });
+      const deleted = await db('deviceAccessTokens').delete().where({ id, userId });
       if (!deleted) throw new AppError('not-found', 'No such device.');
     },
   };

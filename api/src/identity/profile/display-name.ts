@@ -1,7 +1,7 @@
 import { renameOnCertificates } from '../../certificates/queries';
 import type { Db } from '../../db/connection';
 import { AppError } from '../../shared/errors';
-import { User } from '../models';
+import type { User } from '../models';
 import { publicUser } from './users';
 import type { DisplayNameAnswer } from './display-name.schemas';
 
@@ -14,7 +14,10 @@ export function displayNames({ db, changed = () => {} }: { db: Db; changed?: () 
      */
     async set(userId: string, name: string | null): Promise<DisplayNameAnswer> {
       const user = await db.transaction(async (trx) => {
-        const renamed = await User.query(trx).patchAndFetchById(userId, { name });
+        const [renamed]: (User | undefined)[] = await trx('users')
+          .where({ id: userId })
+          .update({ name })
+          .returning('*');
         if (renamed) await renameOnCertificates(trx, userId);
         return renamed;
       });

@@ -4,7 +4,7 @@ import { AppError } from '../../shared/errors';
 import { emailChangedEmails } from '../../mail/account-emails';
 import type { Outbox } from '../../mail/outbox';
 import type { StaffAct } from '../staff/blocks';
-import { User } from '../models';
+import type { User } from '../models';
 import type { EmailChanged } from '../schemas';
 import type { Sessions } from '../sign-in/sessions';
 import { endSignIns } from '../sign-in/sign-out-everywhere';
@@ -49,7 +49,7 @@ export function emailChange({
         .transaction(async (trx) => {
           // Their linked accounts first, then the person: the order a GitHub sign-in locks them in (no deadlock).
           await trx('accounts').where({ userId }).forUpdate().select('id');
-          const target = await User.query(trx).findById(userId).forUpdate();
+          const target: User | undefined = await trx('users').where({ id: userId }).forUpdate().first();
           if (!target) throw new AppError('not-found', `No users record with id ${userId}.`);
           assertMayManage(target, actor, 'change the email of');
           const previous = target.email;
@@ -59,7 +59,7 @@ export function emailChange({
             });
           const other = await trx('users').whereRaw('lower(email) = ?', [email]).whereNot('id', userId).first('id');
           if (other) throw new AppError('already-exists', `email ${TAKEN}`, { email: TAKEN });
-          await User.query(trx).findById(userId).patch({ email, emailVerified: null });
+          await trx('users').where({ id: userId }).update({ email, emailVerified: null });
           // A link sent to the old address would still sign in (it names the address, which no account has now).
           await trx('verificationTokens').where({ identifier: previous.toLowerCase() }).delete();
           // Their own session stays when an administrator changes their own address.

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/connection';
-import { UserPrefs } from '../models';
+import type { UserPrefs } from '../models';
 import type { PrefsScope } from '../schemas';
 
 /** A person's own preferences: global ones, and per content resource ('local'). */
@@ -8,9 +8,9 @@ export function userPrefs({ db }: { db: Db }) {
   const resourceOf = (scope: PrefsScope) => (scope.type === 'local' ? scope.resourceId : null);
   return {
     async get(userId: string, scope: PrefsScope): Promise<Record<string, unknown>> {
-      const row = await UserPrefs.query(db)
+      const row: Pick<UserPrefs, 'fields'> | undefined = await db('userPrefs')
         .where({ userId, type: scope.type, resourceId: resourceOf(scope) })
-        .first();
+        .first('fields');
       return row?.fields ?? {};
     },
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { User } from '../models';
+import type { User } from '../models';
 import type { PublicUser } from '../schemas';
 
 /** What the API shows of an account to its owner (and to a device it signed in). */
@@ -32,14 +32,18 @@ export async function findOrCreateUserByEmail(
     })
     .onConflict(trx.raw('(lower(email))'))
     .ignore();
-  const user = await User.query(trx).whereRaw('lower(email) = lower(?)', [email]).first();
+  const user = await findUserByEmail(trx, email);
   if (!user) throw new Error(`user ${email} vanished after upsert`);
   if (options.verified && !user.emailVerified) {
-    return User.query(trx).patchAndFetchById(user.id, { emailVerified: new Date() });
+    const [verified] = (await trx('users')
+      .where({ id: user.id })
+      .update({ emailVerified: new Date() })
+      .returning('*')) as [User];
+    return verified;
   }
   return user;
 }
 
 export async function findUserByEmail(db: Knex | Knex.Transaction, email: string): Promise<User | undefined> {
-  return User.query(db).whereRaw('lower(email) = lower(?)', [email]).first();
+  return db('users').whereRaw('lower(email) = lower(?)', [email]).first();
 }

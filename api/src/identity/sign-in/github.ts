@@ -3,7 +3,7 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db/connection';
 import { AppError } from '../../shared/errors';
-import { Account, OAuthState, User } from '../models';
+import type { Account, OAuthState, User } from '../models';
 import { safeRedirect } from '../../shared/safe-redirect';
 import { hashSecret, sameSecret } from '../secrets';
 import type { NewSession, Sessions } from './sessions';
@@ -101,7 +101,7 @@ export function githubSignIn({
       assertEnabled();
       const codeVerifier = oauth.generateRandomCodeVerifier();
       const state = oauth.generateRandomState();
-      await OAuthState.query(db).insert({
+      await db('oauthStates').insert({
         stateHash: hashSecret(state),
         provider: GITHUB_PROVIDER,
         codeVerifier,
@@ -127,10 +127,10 @@ export function githubSignIn({
       assertEnabled();
       const state = query.get('state') ?? '';
       if (!browserState || !sameSecret(browserState, state)) throw new GitHubSignInError('state-invalid');
-      const [saved] = (await OAuthState.query(db)
+      const [saved]: (OAuthState | undefined)[] = await db('oauthStates')
         .delete()
         .where({ stateHash: hashSecret(state), provider: GITHUB_PROVIDER })
-        .returning('*')) as unknown as OAuthState[];
+        .returning('*');
       if (!saved || saved.expires <= clock.now()) throw new GitHubSignInError('state-invalid');
 
       let accessToken: string;
@@ -161,9 +161,10 @@ export function githubSignIn({
       return db.transaction(async (trx) => {
         // Share-locked: an email change unlinking it meanwhile either ends this session with the others or is seen
         // here (the link is gone, and the person is found by GitHub's verified address instead).
-        const linked = await Account.query(trx)
-          .findOne({ provider: GITHUB_PROVIDER, providerAccountId: String(profile.id) })
-          .forShare();
+        const linked: Pick<Account, 'id' | 'userId'> | undefined = await trx('accounts')
+          .where({ provider: GITHUB_PROVIDER, providerAccountId: String(profile.id) })
+          .forShare()
+          .first('id', 'userId');
         let userId = linked?.userId;
         if (!userId) {
           const email = verified[0]?.email;
@@ -178,16 +179,16 @@ export function githubSignIn({
         }
         // What was granted, for the console; not the tokens.
         const tokenFields = { tokenType: tokens.token_type, scope: tokens.scope ?? null };
-        if (linked) await Account.query(trx).findById(linked.id).patch(tokenFields);
+        if (linked) await trx('accounts').where({ id: linked.id }).update(tokenFields);
         else
-          await Account.query(trx).insert({
+          await trx('accounts').insert({
             userId,
             type: 'oauth',
             provider: GITHUB_PROVIDER,
             providerAccountId: String(profile.id),
             ...tokenFields,
           });
-        const user = await User.query(trx).findById(userId!).forShare();
+        const user: User | undefined = await trx('users').where({ id: userId }).forShare().first();
         if (!user) throw new GitHubSignInError('exchange-failed');
         // Share-locked: a block committing meanwhile either ends this session with the others or is seen here.
         if (user.blockedAt) throw new GitHubSignInError('account-blocked');

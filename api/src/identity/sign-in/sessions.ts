@@ -71,7 +71,7 @@ export function sessions({
       session.expires > now &&
       (!session.lastSeenAt || now.getTime() - session.lastSeenAt.getTime() > SEEN_RESOLUTION_MS)
     ) {
-      await Session.query(db).findById(session.id).patch({ lastSeenAt: now });
+      await db('sessions').where({ id: session.id }).update({ lastSeenAt: now });
     }
     return { session, user };
   });
@@ -90,7 +90,7 @@ export function sessions({
       const token = newSecret();
       const csrfToken = newSecret();
       const expires = new Date(clock.now().getTime() + SESSION_TTL_MS);
-      await Session.query(trx).insert({
+      await trx('sessions').insert({
         sessionToken: hashSecret(token),
         csrfToken,
         userId,
@@ -112,7 +112,7 @@ export function sessions({
       if (!found) return null;
       if (found.session.expires <= clock.now()) {
         sessionByHash.forget(hash);
-        await Session.query(db).deleteById(found.session.id);
+        await db('sessions').where({ id: found.session.id }).delete();
         return null;
       }
       return found;
@@ -120,7 +120,7 @@ export function sessions({
 
     async destroy(session: Pick<Session, 'id' | 'sessionToken'>): Promise<void> {
       sessionByHash.forget(session.sessionToken);
-      await Session.query(db).deleteById(session.id);
+      await db('sessions').where({ id: session.id }).delete();
     },
 
     /** Forgets cached sessions by their stored hashes, after the caller deleted them (sign out everywhere). */
@@ -130,9 +130,10 @@ export function sessions({
 
     /** How many live sessions a person has besides `exceptId` (the one asking). */
     async countOthers(userId: string, exceptId: string | null): Promise<number> {
-      const query = Session.query(db).where({ userId }).where('expires', '>', clock.now());
+      const query = db('sessions').where({ userId }).where('expires', '>', clock.now());
       if (exceptId) query.whereNot('id', exceptId);
-      return query.resultSize();
+      const { count } = (await query.count({ count: '*' }).first()) as { count: number };
+      return count;
     },
   };
 }

@@ -1,7 +1,7 @@
 import { recordAudit, type Actor } from '../../audit/record';
 import type { Db } from '../../db/connection';
 import { AppError } from '../../shared/errors';
-import { User } from '../models';
+import type { User } from '../models';
 import type { BlockAnswer } from '../schemas';
 import type { Sessions } from '../sign-in/sessions';
 import { endSignIns } from '../sign-in/sign-out-everywhere';
@@ -41,17 +41,16 @@ export function userBlocks({
     async block(userId: string, reason: string, { actor, requestId }: StaffAct): Promise<BlockAnswer> {
       const { user, hashes, devices } = await db.transaction(async (trx) => {
         // Locked: a sign-in committing meanwhile has its session ended below; one after sees the block.
-        const target = await User.query(trx).findById(userId).forUpdate();
+        const target: User | undefined = await trx('users').where({ id: userId }).forUpdate().first();
         if (!target) throw new AppError('not-found', `No users record with id ${userId}.`);
         if (target.id === actor.id) throw new AppError('validation-failed', 'You cannot block your own account.');
         assertMayManage(target, actor, 'block');
         if (target.blockedAt)
           throw new AppError('conflict', `${target.email} is already blocked (${target.blockedReason}).`);
-        const blocked = await User.query(trx).patchAndFetchById(userId, {
-          blockedAt: trx.fn.now() as unknown as Date,
-          blockedReason: reason,
-          blockedById: actor.id,
-        });
+        const [blocked] = (await trx('users')
+          .where({ id: userId })
+          .update({ blockedAt: trx.fn.now(), blockedReason: reason, blockedById: actor.id })
+          .returning('*')) as [User];
         const signedOut = await endSignIns(trx, userId, null);
         await recordAudit(trx, {
           actor,
@@ -76,15 +75,14 @@ export function userBlocks({
 
     async unblock(userId: string, { actor, requestId }: StaffAct): Promise<BlockAnswer> {
       const user = await db.transaction(async (trx) => {
-        const target = await User.query(trx).findById(userId).forUpdate();
+        const target: User | undefined = await trx('users').where({ id: userId }).forUpdate().first();
         if (!target) throw new AppError('not-found', `No users record with id ${userId}.`);
         assertMayManage(target, actor, 'unblock');
         if (!target.blockedAt) throw new AppError('conflict', `${target.email} is not blocked.`);
-        const unblocked = await User.query(trx).patchAndFetchById(userId, {
-          blockedAt: null,
-          blockedReason: null,
-          blockedById: null,
-        });
+        const [unblocked] = (await trx('users')
+          .where({ id: userId })
+          .update({ blockedAt: null, blockedReason: null, blockedById: null })
+          .returning('*')) as [User];
         await recordAudit(trx, {
           actor,
           requestId,

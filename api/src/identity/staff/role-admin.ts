@@ -1,7 +1,7 @@
 import { recordAudit, type Actor } from '../../audit/record';
 import type { Db } from '../../db/connection';
 import { AppError } from '../../shared/errors';
-import { User } from '../models';
+import type { User } from '../models';
 import type { Role } from '../../shared/roles';
 import { assertAnotherAdminRemains } from './admin-guard';
 import { findOrCreateUserByEmail, findUserByEmail } from '../profile/users';
@@ -17,12 +17,12 @@ export function roleAdmin({ db, changed = () => {} }: { db: Db; changed?: () => 
   ): Promise<User> {
     return db
       .transaction(async (trx) => {
-        const user = await User.query(trx).findById(userId).forUpdate();
+        const user: User | undefined = await trx('users').where({ id: userId }).forUpdate().first();
         if (!user) throw new AppError('not-found', 'No such user.');
         const roles = [...new Set(next(user.roles))].sort();
         if (roles.join() === [...user.roles].sort().join()) return user;
         if (user.roles.includes('admin') && !roles.includes('admin')) await assertAnotherAdminRemains(trx, userId);
-        const updated = await User.query(trx).patchAndFetchById(userId, { roles });
+        const [updated] = (await trx('users').where({ id: userId }).update({ roles }).returning('*')) as [User];
         await recordAudit(trx, {
           actor,
           action: 'user.roles-changed',
