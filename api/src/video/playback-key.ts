@@ -27,7 +27,10 @@ export function mediaUrlKey({ db, secret }: { db: Db; secret?: string }): () => 
       .insert({ name: MEDIA_URL_KEY, secret: newSecret(32) })
       .onConflict('name')
       .ignore();
-    const row = await SigningKey.query(db).findById(MEDIA_URL_KEY).throwIfNotFound();
+    const row: Pick<SigningKey, 'secret'> | undefined = await db('signingKeys')
+      .where({ name: MEDIA_URL_KEY })
+      .first('secret');
+    if (!row) throw new Error(`signing key ${MEDIA_URL_KEY} vanished after insert`);
     return Buffer.from(row.secret);
   };
   return () => {

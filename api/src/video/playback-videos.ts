@@ -1,7 +1,7 @@
 import type { ReadCaches } from '../cache/read-cache';
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
-import { LessonVideo, VideoCaption } from './models';
+import type { LessonVideo, VideoCaption } from './models';
 import type { LessonVideoView, Transcript } from './playback.schemas';
 import { linkLifetimeMs, signMediaToken } from './playback-token';
 import { parseWebVtt } from './webvtt';
@@ -44,12 +44,16 @@ export function lessonVideos({
   key: () => Promise<Buffer>;
 }) {
   const byLesson = caches.cached(
-    async (lessonId: string) => (await LessonVideo.query(db).findOne({ lessonId })) ?? null,
+    async (lessonId: string): Promise<LessonVideo | null> =>
+      (await db('lessonVideos').where({ lessonId }).first()) ?? null,
   );
-  const byId = caches.cached(async (videoId: string) => (await LessonVideo.query(db).findById(videoId)) ?? null);
+  const byId = caches.cached(
+    async (videoId: string): Promise<LessonVideo | null> =>
+      (await db('lessonVideos').where({ id: videoId }).first()) ?? null,
+  );
   /** The captions, parsed once (each was checked to be WebVTT when uploaded). */
   const captionsOf = caches.cached(async (videoId: string): Promise<CaptionFile[]> => {
-    const rows = await VideoCaption.query(db).where({ videoId }).orderBy('language');
+    const rows: VideoCaption[] = await db('videoCaptions').where({ videoId }).orderBy('language');
     return rows.map((row) => ({ language: row.language, label: row.label, vtt: row.vtt, cues: cuesOf(row.vtt) }));
   });
 

@@ -19,7 +19,7 @@ import {
   VideoUnusable,
 } from './ffmpeg';
 import { masterKey, posterKey, renditionPrefix, versionPrefix } from './keys';
-import { LessonVideo } from './models';
+import type { LessonVideo } from './models';
 import {
   masterPlaylist,
   measureBandwidth,
@@ -93,10 +93,10 @@ export function defineVideoProcessing({
 }: VideoProcessingDeps) {
   const tools = videoTools(config);
   const current = (videoId: string, version: number) =>
-    LessonVideo.query(db).where({ id: videoId, version, status: 'processing' });
+    db('lessonVideos').where({ id: videoId, version, status: 'processing' });
 
   async function fail(videoId: string, version: number, reason: string, code: string): Promise<void> {
-    await current(videoId, version).patch({
+    await current(videoId, version).update({
       status: 'failed',
       error: reason.slice(0, 1000),
       errorCode: code,
@@ -117,7 +117,7 @@ export function defineVideoProcessing({
         lastAt = now;
         lastValue = percent;
         chain = chain
-          .then(() => current(videoId, version).patch({ progress: percent }))
+          .then(() => current(videoId, version).update({ progress: percent }))
           .then(
             () => undefined,
             (error: unknown) => logger.warn({ err: error, videoId }, 'could not record video progress'),
@@ -150,15 +150,15 @@ export function defineVideoProcessing({
   }
 
   async function processVideo({ videoId, version }: ProcessVideoData, job: RunningJob): Promise<void> {
-    const claimed = await LessonVideo.query(db)
+    const claimed = await db('lessonVideos')
       .where({ id: videoId, version })
       .whereIn('status', ['queued', 'processing'])
-      .patch({ status: 'processing', progress: 0, error: null, errorCode: null });
+      .update({ status: 'processing', progress: 0, error: null, errorCode: null });
     if (!claimed) {
       logger.debug({ videoId, version }, 'video job for a replaced, removed or finished version: nothing to do');
       return;
     }
-    const video = (await LessonVideo.query(db).findById(videoId))!;
+    const video: LessonVideo = await db('lessonVideos').where({ id: videoId }).first();
     const workDir = await mkdtemp(path.join(os.tmpdir(), `lp-video-${videoId.slice(0, 8)}-`));
     const progress = progressWriter(videoId, version);
     try {
@@ -207,7 +207,7 @@ export function defineVideoProcessing({
       const heights = renditions.map((r) => r.height);
       const { hasPoster } = await upload(outputDir, videoId, version, heights);
 
-      const ready = await current(videoId, version).patch({
+      const ready = await current(videoId, version).update({
         status: 'ready',
         progress: 100,
         error: null,
@@ -244,7 +244,7 @@ export function defineVideoProcessing({
       if (error instanceof VideoRunAborted) {
         // Shutting down: back to the queue, which runs it again later (here or on another replica).
         await current(videoId, version)
-          .patch({ status: 'queued', progress: 0 })
+          .update({ status: 'queued', progress: 0 })
           .catch(() => undefined);
         throw error;
       }
@@ -253,7 +253,7 @@ export function defineVideoProcessing({
         await fail(videoId, version, reason, 'video-processing-failed');
         return;
       }
-      await current(videoId, version).patch({ status: 'queued', progress: 0 });
+      await current(videoId, version).update({ status: 'queued', progress: 0 });
       throw error;
     } finally {
       await rm(workDir, { recursive: true, force: true });

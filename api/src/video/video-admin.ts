@@ -7,11 +7,11 @@ import { AppError } from '../shared/errors';
 import type { JobQueue } from '../jobs/queue';
 import type { Role } from '../shared/roles';
 import { assertMayEditContent, readsAllContent } from '../learning/authorship';
-import { ContentResource } from '../learning/models';
+import type { ContentResource } from '../learning/models';
 import type { Logger } from '../logger';
 import type { MediaStorage, StoredObject } from '../media/storage';
 import { sourceKey, videoPrefix } from './keys';
-import { LessonVideo, VideoCaption } from './models';
+import type { LessonVideo, VideoCaption } from './models';
 import { PROCESS_VIDEO_JOB, type ProcessVideoData } from './process-video';
 import type { CaptionBody, CaptionSummary, VideoRecord } from './schemas';
 import { parseWebVtt, WebVttError } from './webvtt';
@@ -125,8 +125,8 @@ export function videoAdmin({
       });
 
   async function present(rows: VideoRow[]): Promise<VideoRecord[]> {
-    const captions = rows.length
-      ? await VideoCaption.query(db)
+    const captions: VideoCaption[] = rows.length
+      ? await db('videoCaptions')
           .whereIn(
             'videoId',
             rows.map((r) => r.id),
@@ -149,8 +149,15 @@ export function videoAdmin({
     return (await present([row]))[0]!;
   }
 
-  async function requireLesson(conn: Db, lessonId: string, lock = false): Promise<ContentResource> {
-    const query = ContentResource.query(conn).findById(lessonId).where('type', 'lesson').whereNull('deletedAt');
+  async function requireLesson(
+    conn: Db,
+    lessonId: string,
+    lock = false,
+  ): Promise<Pick<ContentResource, 'createdById'>> {
+    const query = conn('contentResources')
+      .where({ id: lessonId, type: 'lesson' })
+      .whereNull('deletedAt')
+      .first('createdById');
     const lesson = await (lock ? query.forUpdate() : query);
     if (!lesson) throw new AppError('not-found', `No lesson with id ${lessonId}.`);
     return lesson;
@@ -179,7 +186,9 @@ export function videoAdmin({
   ): Promise<VideoRecord> {
     assertMayEditContent(await requireLesson(db, source.lessonId), context.actor);
     for (let attempt = 1; attempt <= ATTACH_ATTEMPTS; attempt++) {
-      const existing = await LessonVideo.query(db).findOne({ lessonId: source.lessonId });
+      const existing: Pick<LessonVideo, 'id' | 'version'> | undefined = await db('lessonVideos')
+        .where({ lessonId: source.lessonId })
+        .first('id', 'version');
       const id = existing?.id ?? randomUUID();
       const version = (existing?.version ?? 0) + 1;
       const key = sourceKey(id, version, source.filename);
@@ -187,7 +196,10 @@ export function videoAdmin({
 
       const replaced = await db.transaction(async (trx) => {
         await requireLesson(trx, source.lessonId, true);
-        const row = await LessonVideo.query(trx).findOne({ lessonId: source.lessonId }).forUpdate();
+        const row: LessonVideo | undefined = await trx('lessonVideos')
+          .where({ lessonId: source.lessonId })
+          .forUpdate()
+          .first();
         if ((row?.id ?? id) !== id || (row?.version ?? 0) !== version - 1) return null;
         const fields = {
           status: 'queued' as const,
@@ -200,9 +212,9 @@ export function videoAdmin({
           sourceSize: source.size,
         };
         if (row) {
-          await LessonVideo.query(trx)
-            .findById(id)
-            .patch({
+          await trx('lessonVideos')
+            .where({ id })
+            .update({
               ...fields,
               durationMs: null,
               width: null,
@@ -213,7 +225,7 @@ export function videoAdmin({
               processedAt: null,
             });
         } else {
-          await LessonVideo.query(trx).insert({ id, lessonId: source.lessonId, ...fields });
+          await trx('lessonVideos').insert({ id, lessonId: source.lessonId, ...fields });
         }
         await jobs.add(trx, PROCESS_VIDEO_JOB, { videoId: id, version } satisfies ProcessVideoData);
         await recordAudit(trx, {
@@ -251,7 +263,9 @@ export function videoAdmin({
 
     /** An upload under way goes on only for whoever may change its lesson (a lesson deleted meanwhile: tus decides). */
     async checkUploadLesson(lessonId: string, context: VideoWriteContext): Promise<void> {
-      const lesson = await ContentResource.query(db).findById(lessonId).select('createdById');
+      const lesson: Pick<ContentResource, 'createdById'> | undefined = await db('contentResources')
+        .where({ id: lessonId })
+        .first('createdById');
       if (lesson) assertMayEditContent(lesson, context.actor);
     },
 
@@ -290,14 +304,12 @@ export function videoAdmin({
     async retry(id: string, context: VideoWriteContext): Promise<VideoRecord> {
       await checkVideoAuthor(id, context);
       await db.transaction(async (trx) => {
-        const row = await LessonVideo.query(trx).findById(id).forUpdate();
+        const row: LessonVideo | undefined = await trx('lessonVideos').where({ id }).forUpdate().first();
         if (!row) throw new AppError('not-found', `No video with id ${id}.`);
         if (row.status !== 'failed') {
           throw new AppError('video-not-failed', `Only a failed video can be retried; this one is ${row.status}.`);
         }
-        await LessonVideo.query(trx)
-          .findById(id)
-          .patch({ status: 'queued', progress: 0, error: null, errorCode: null });
+        await trx('lessonVideos').where({ id }).update({ status: 'queued', progress: 0, error: null, errorCode: null });
         await jobs.add(trx, PROCESS_VIDEO_JOB, { videoId: id, version: row.version } satisfies ProcessVideoData);
         await recordAudit(trx, {
           ...context,
@@ -318,9 +330,9 @@ export function videoAdmin({
       await checkVideoAuthor(id, context);
       const record = await getOne(id);
       await db.transaction(async (trx) => {
-        const row = await LessonVideo.query(trx).findById(id).forUpdate();
+        const row: LessonVideo | undefined = await trx('lessonVideos').where({ id }).forUpdate().first();
         if (!row) throw new AppError('not-found', `No video with id ${id}.`);
-        await LessonVideo.query(trx).deleteById(id);
+        await trx('lessonVideos').where({ id }).delete();
         await recordAudit(trx, {
           ...context,
           action: 'delete',
@@ -347,10 +359,10 @@ export function videoAdmin({
         });
       }
       await db.transaction(async (trx) => {
-        const row = await LessonVideo.query(trx).findById(id).forShare();
+        const row = await trx('lessonVideos').where({ id }).forShare().first('id');
         if (!row) throw new AppError('not-found', `No video with id ${id}.`);
-        const before = await VideoCaption.query(trx).findOne({ videoId: id, language });
-        await VideoCaption.query(trx)
+        const before: VideoCaption | undefined = await trx('videoCaptions').where({ videoId: id, language }).first();
+        await trx('videoCaptions')
           .insert({ videoId: id, language, label: body.label, vtt: body.vtt })
           .onConflict(['videoId', 'language'])
           .merge(['label', 'vtt']);
@@ -370,9 +382,12 @@ export function videoAdmin({
     async deleteCaption(id: string, language: string, context: VideoWriteContext) {
       await checkVideoAuthor(id, context);
       await db.transaction(async (trx) => {
-        const caption = await VideoCaption.query(trx).findOne({ videoId: id, language }).forUpdate();
+        const caption: VideoCaption | undefined = await trx('videoCaptions')
+          .where({ videoId: id, language })
+          .forUpdate()
+          .first();
         if (!caption) throw new AppError('not-found', `The video ${id} has no captions in ${language}.`);
-        await VideoCaption.query(trx).deleteById(caption.id);
+        await trx('videoCaptions').where({ id: caption.id }).delete();
         await recordAudit(trx, {
           ...context,
           action: 'remove-captions',
