@@ -5,8 +5,8 @@ import type { Db } from '../db/connection';
 import type { Logger } from '../logger';
 import { recordAudit, type Actor } from '../audit/record';
 import { AppError } from '../shared/errors';
-import { OutboxEmail } from './models';
-import { QueueJob } from '../jobs/models';
+import type { OutboxEmail } from './models';
+import { JOBS_SCHEMA } from '../jobs/models';
 import { jobQueue, type JobQueue, type RunningJob } from '../jobs/queue';
 import type { MailTransport, OutgoingEmail } from './transport';
 
@@ -73,16 +73,16 @@ export function outbox({
    * while its first job still runs). The hold lasts as long as the run may; a failure releases it.
    */
   async function claim(id: string): Promise<OutboxEmail | undefined> {
-    const [row] = (await OutboxEmail.query(db)
+    const [row]: (OutboxEmail | undefined)[] = await db('outboxEmails')
       .where({ id })
       .whereNot('status', 'sent')
       .whereNotNull('textBody')
       .where('nextAttemptAt', '<=', db.fn.now())
-      .patch({
-        attempts: db.raw('attempts + 1') as unknown as number,
-        nextAttemptAt: db.raw(`now() + make_interval(secs => ?)`, [transport.timeoutSeconds * 2]) as unknown as Date,
+      .update({
+        attempts: db.raw('attempts + 1'),
+        nextAttemptAt: db.raw(`now() + make_interval(secs => ?)`, [transport.timeoutSeconds * 2]),
       })
-      .returning('*')) as unknown as OutboxEmail[];
+      .returning('*');
     return row;
   }
 
@@ -129,19 +129,19 @@ export function outbox({
         { emailId: email.id, attempts: email.attempts, err: error },
         job.final ? 'email failed for good' : 'email failed; will retry',
       );
-      await OutboxEmail.query(db)
-        .findById(email.id)
-        .patch({
+      await db('outboxEmails')
+        .where({ id: email.id })
+        .update({
           status: job.final ? 'failed' : 'pending',
           lastError: message.slice(0, 2000),
           transport: transport.name,
-          nextAttemptAt: db.fn.now() as unknown as Date,
+          nextAttemptAt: db.fn.now(),
         });
       throw error;
     }
-    await OutboxEmail.query(db)
-      .findById(email.id)
-      .patch({ status: 'sent', sentAt: clock.now(), transport: transport.name, lastError: null, secret: null });
+    await db('outboxEmails')
+      .where({ id: email.id })
+      .update({ status: 'sent', sentAt: clock.now(), transport: transport.name, lastError: null, secret: null });
   }
 
   /**
@@ -151,11 +151,11 @@ export function outbox({
    */
   async function requeueStranded(): Promise<{ requeued: number; failed: number }> {
     return db.transaction(async (trx) => {
-      const openJob = QueueJob.query(trx)
+      const openJob = trx(`${JOBS_SCHEMA}.job`)
         .where('name', SEND_EMAIL)
         .whereIn('state', ['created', 'retry', 'active'])
         .whereRaw(`data->>'emailId' = outbox_emails.id::text`);
-      const stranded = (await OutboxEmail.query(trx)
+      const stranded = (await trx('outboxEmails')
         .where('status', 'pending')
         .whereNotNull('textBody')
         .where('nextAttemptAt', '<=', trx.fn.now())
@@ -167,9 +167,9 @@ export function outbox({
         .select('id', 'attempts')) as Pick<OutboxEmail, 'id' | 'attempts'>[];
       const spent = stranded.filter((email) => email.attempts >= MAX_ATTEMPTS).map((email) => email.id);
       if (spent.length)
-        await OutboxEmail.query(trx)
+        await trx('outboxEmails')
           .whereIn('id', spent)
-          .patch({ status: 'failed', lastError: 'Its last attempt never finished: the process sending it stopped.' });
+          .update({ status: 'failed', lastError: 'Its last attempt never finished: the process sending it stopped.' });
       const requeue = stranded.filter((email) => email.attempts < MAX_ATTEMPTS);
       for (const email of requeue) await jobs.add(trx, SEND_EMAIL, { emailId: email.id });
       if (stranded.length)
@@ -260,7 +260,7 @@ export function outbox({
       request: { key: string; to?: string; actor: Actor; requestId: string | null },
     ): Promise<{ email: OutboxEmail; created: boolean }> {
       return db.transaction(async (trx) => {
-        const original = await OutboxEmail.query(trx).findById(id);
+        const original: OutboxEmail | undefined = await trx('outboxEmails').where({ id }).first();
         if (!original) throw new AppError('not-found', `No outbox-emails record with id ${id}.`);
         const why = whyNotResendable(original);
         if (why) throw new AppError('email-not-resendable', why);
@@ -281,7 +281,7 @@ export function outbox({
           .ignore()
           .returning('*')) as OutboxEmail[];
         if (!inserted) {
-          const made = await OutboxEmail.query(trx).findOne({ resendKey: request.key });
+          const made: OutboxEmail | undefined = await trx('outboxEmails').where({ resendKey: request.key }).first();
           if (made?.resentFromId !== id)
             throw new AppError('conflict', 'This request key was already used to resend another email.');
           return { email: made, created: false };
@@ -295,18 +295,18 @@ export function outbox({
           recordId: id,
           after: { copyId: copy.id, toAddress: copy.toAddress },
         });
-        return { email: (await OutboxEmail.query(trx).findById(copy.id))!, created: true };
+        return { email: inserted, created: true };
       });
     },
 
     /** Makes a failed email due again (from the console), audited; not once its body was dropped. */
     async retry(id: string, actor: Actor, requestId: string | null): Promise<OutboxEmail | undefined> {
       return db.transaction(async (trx) => {
-        const rows = (await OutboxEmail.query(trx)
+        const rows: OutboxEmail[] = await trx('outboxEmails')
           .where({ id, status: 'failed' })
           .whereNotNull('textBody')
-          .patch({ status: 'pending', attempts: 0, nextAttemptAt: trx.fn.now() as unknown as Date })
-          .returning('*')) as unknown as OutboxEmail[];
+          .update({ status: 'pending', attempts: 0, nextAttemptAt: trx.fn.now() })
+          .returning('*');
         if (rows[0]) {
           await jobs.add(trx, SEND_EMAIL, { emailId: id });
           await recordAudit(trx, {

@@ -1,7 +1,7 @@
 import type { Actor } from '../audit/record';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
-import { OutboxEmail } from './models';
+import type { OutboxEmail } from './models';
 import { whyNotResendable, type Outbox } from './outbox';
 import type { PersonEmail, PersonEmailsPage } from './schemas';
 
@@ -21,7 +21,9 @@ const COLUMNS = [
   'secret',
 ] as const;
 
-function present(row: OutboxEmail): PersonEmail {
+type ListedEmail = Pick<OutboxEmail, (typeof COLUMNS)[number]>;
+
+function present(row: ListedEmail): PersonEmail {
   const why = whyNotResendable(row);
   return {
     id: row.id,
@@ -59,8 +61,8 @@ export function personEmails({ db, outbox }: { db: Db; outbox: Pick<Outbox, 'res
   return {
     async list(userId: string, { page, perPage }: { page: number; perPage: number }): Promise<PersonEmailsPage> {
       const { all } = await addressesOf(userId);
-      const query = OutboxEmail.query(db).whereIn('toAddress', all);
-      const [rows, total] = await Promise.all([
+      const query = db('outboxEmails').whereIn('toAddress', all);
+      const [rows, counted] = await Promise.all([
         query
           .clone()
           .select(...COLUMNS)
@@ -70,9 +72,9 @@ export function personEmails({ db, outbox }: { db: Db; outbox: Pick<Outbox, 'res
           ])
           .offset((page - 1) * perPage)
           .limit(perPage),
-        query.clone().resultSize(),
+        query.clone().count({ n: '*' }),
       ]);
-      return { data: rows.map(present), total, page, perPage };
+      return { data: (rows as ListedEmail[]).map(present), total: Number(counted[0]!.n), page, perPage };
     },
 
     /** A copy of one of the person's emails to their current address; another person's email is not found here. */
@@ -82,7 +84,7 @@ export function personEmails({ db, outbox }: { db: Db; outbox: Pick<Outbox, 'res
       request: { key: string; actor: Actor; requestId: string | null },
     ): Promise<{ email: PersonEmail; created: boolean }> {
       const { current, all } = await addressesOf(userId);
-      const theirs = await OutboxEmail.query(db).findById(emailId).whereIn('toAddress', all).select('id');
+      const theirs = await db('outboxEmails').where({ id: emailId }).whereIn('toAddress', all).first('id');
       if (!theirs) throw new AppError('not-found', `No email ${emailId} was sent to this person.`);
       const { email, created } = await outbox.resend(emailId, { ...request, to: current });
       if (created) outbox.flushInBackground();
