@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { newCertificateId } from './certificate-id';
-import { Certificate } from './models';
+import type { Certificate } from './models';
 
 // The SQL behind certificates (certificates.ts holds the rules). Each function is one statement unless it says so.
 
@@ -123,7 +123,7 @@ export async function renameOnCertificates(trx: Knex, userId: string): Promise<v
 
 /** Locks the certificate for a change (revocation); null when there is none. */
 export async function lockCertificate(trx: Knex.Transaction, id: string): Promise<Certificate | null> {
-  return (await Certificate.query(trx).findById(id).forUpdate()) ?? null;
+  return (await trx('certificates').where({ id }).forUpdate().first()) ?? null;
 }
 
 export async function markRevoked(
@@ -131,19 +131,24 @@ export async function markRevoked(
   id: string,
   revocation: { at: Date; reason: string; byId: string | null },
 ): Promise<Certificate> {
-  return Certificate.query(trx).patchAndFetchById(id, {
-    revokedAt: revocation.at,
-    revokedReason: revocation.reason,
-    revokedById: revocation.byId,
-  });
+  const [revoked] = (await trx('certificates')
+    .where({ id })
+    .update({ revokedAt: revocation.at, revokedReason: revocation.reason, revokedById: revocation.byId })
+    .returning('*')) as [Certificate];
+  return revoked;
 }
 
 /** 'issued' or 'revoked', as the console lists and filters them. */
 export const CERTIFICATE_STATUS = `CASE WHEN certificates.revoked_at IS NULL THEN 'issued' ELSE 'revoked' END`;
 
-/** A certificate as the console's resource reads it (api/src/admin/resources/certificates.ts). */
+/** The columns of a certificate as the console reads it, from `certificates` left-joined with its learner's `users`. */
+export const certificateRecordColumns = (db: Knex) => [
+  'certificates.*',
+  'users.email as learnerEmail',
+  db.raw(`${CERTIFICATE_STATUS} AS status`),
+];
+
+/** Certificates as the console shows them (the resource in api/src/admin/resources/certificates.ts reads the same). */
 export function certificateRecords(db: Knex) {
-  return Certificate.query(db)
-    .leftJoin('users', 'users.id', 'certificates.userId')
-    .select('certificates.*', 'users.email as learnerEmail', db.raw(`${CERTIFICATE_STATUS} AS status`));
+  return db('certificates').leftJoin('users', 'users.id', 'certificates.userId').select(certificateRecordColumns(db));
 }

@@ -1,5 +1,5 @@
 import { Certificate } from '../../certificates/models';
-import { CERTIFICATE_STATUS, certificateRecords } from '../../certificates/queries';
+import { CERTIFICATE_STATUS, certificateRecordColumns } from '../../certificates/queries';
 import { CertificateIdParam } from '../../certificates/schemas';
 import { defineResource } from '../resource';
 import { instant, text } from '../../http/csv-columns';
@@ -12,7 +12,8 @@ export const certificates = defineResource({
   name: 'certificates',
   model: Certificate,
   read: ['support'],
-  baseQuery: (db) => certificateRecords(db) as never,
+  baseQuery: (db) =>
+    Certificate.query(db).leftJoin('users', 'users.id', 'certificates.userId').select(certificateRecordColumns(db)),
   idParam: CertificateIdParam,
   sqlColumns: {
     id: 'certificates.id',
