@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AuditEntry } from '../audit/record';
-import { Price } from './models';
+import type { Price } from './models';
 
 /** A catalog write in progress: its transaction, and how it records its side effects (the writer's audit log). */
 export interface CatalogWrite {
@@ -13,10 +13,10 @@ export interface CatalogWrite {
  * (docs/domain.md §2, Price).
  */
 export async function retireCurrentPrices({ trx, audit }: CatalogWrite, productId: string): Promise<void> {
-  const retired = (await Price.query(trx)
-    .patch({ status: 'archived' })
+  const retired: Pick<Price, 'id'>[] = await trx('prices')
+    .update({ status: 'archived' })
     .where({ productId, status: 'active' })
-    .returning('*')) as unknown as Price[];
+    .returning('id');
   for (const price of retired) {
     await audit({
       action: 'update',

@@ -9,10 +9,10 @@ import type { LearningService } from '../learning/learning';
 import type { LessonItem } from '../learning/schemas';
 import { avatarFields } from '../media/images';
 import { faqOf } from './faq';
-import { Product } from './models';
+import type { Product } from './models';
 import { salesOf } from './sales';
 import type { CurriculumCourse, CurriculumLesson, Instructor, StoreProductPage } from './schemas';
-import { coursesOfProducts, enrollmentState, storeProduct } from './service';
+import { coursesOfProducts, enrollmentState, storeProduct, withCurrentPrices } from './service';
 import { isUuid } from '../shared/uuid';
 import { formatMinutes, plural } from '../shared/words';
 
@@ -104,21 +104,11 @@ interface Deps {
  */
 export function productPages({ db, clock, caches, learning, transferWindowDays }: Deps) {
   const pageOf = caches.cached(async (slugOrId: string) => {
-    const bySlug = await Product.query(db)
-      .where({ status: 'active', slug: slugOrId })
-      .withGraphFetched('prices(current)')
-      .modifiers({ current: (q) => q.where('status', 'active') })
-      .first();
-    const product =
-      bySlug ??
-      (isUuid(slugOrId)
-        ? await Product.query(db)
-            .where({ status: 'active', id: slugOrId })
-            .withGraphFetched('prices(current)')
-            .modifiers({ current: (q) => q.where('status', 'active') })
-            .first()
-        : undefined);
+    const bySlug: Product | undefined = await db('products').where({ status: 'active', slug: slugOrId }).first();
+    const product: Product | undefined =
+      bySlug ?? (isUuid(slugOrId) ? await db('products').where({ status: 'active', id: slugOrId }).first() : undefined);
     if (!product) return null;
+    await withCurrentPrices(db, [product]);
     const courses = (await coursesOfProducts(db, [product.id])).get(product.id) ?? [];
     const curriculum: CurriculumCourse[] = [];
     for (const course of courses) {

@@ -3,7 +3,7 @@ import type { Clock } from '../clock';
 import { seatsSoldOf } from '../commerce/teams/seats';
 import type { Db } from '../db/connection';
 import { imageFields } from '../media/images';
-import { Product } from './models';
+import type { Price, Product } from './models';
 import { salesKey, salesOf } from './sales';
 import type { EnrollmentState, StoreProduct, StoreSale } from './schemas';
 
@@ -39,6 +39,20 @@ export async function coursesOfProducts(db: Db, productIds: string[]): Promise<M
   return byProduct;
 }
 
+/** Gives each product its current price, as `prices` (docs/domain.md §2, Price: a product has one). */
+export async function withCurrentPrices(db: Db, products: Product[]): Promise<Product[]> {
+  const prices: Price[] = products.length
+    ? await db('prices')
+        .whereIn(
+          'productId',
+          products.map((p) => p.id),
+        )
+        .where('status', 'active')
+    : [];
+  for (const product of products) product.prices = prices.filter((price) => price.productId === product.id);
+  return products;
+}
+
 /** A product as the storefront sees it, from its row and what is worked out per request. */
 export function storeProduct(
   p: Product,
@@ -71,11 +85,12 @@ export function storeProduct(
 export function catalogService({ db, clock, caches }: { db: Db; clock: Clock; caches: ReadCaches }) {
   // What only staff change, kept between requests; seats left and enrollment windows are worked out per request.
   const activeProducts = caches.cached(async () => {
-    const products = await Product.query(db)
-      .where('status', 'active')
-      .withGraphFetched('prices(current)')
-      .modifiers({ current: (q) => q.where('status', 'active') })
-      .orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id' }]);
+    const products = await withCurrentPrices(
+      db,
+      await db('products')
+        .where('status', 'active')
+        .orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id' }]),
+    );
     const courses = await coursesOfProducts(
       db,
       products.map((p) => p.id),
