@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import type { AuditAction } from '../shared/audit-actions';
-import { AuditLog } from './models';
 
 export interface Actor {
   id: string | null;
@@ -22,14 +21,16 @@ export interface AuditEntry {
 
 /** Appends to the audit log inside the caller's transaction: the change and its record commit together. */
 export async function recordAudit(trx: Knex.Transaction | Knex, entry: AuditEntry): Promise<void> {
-  await AuditLog.query(trx).insert({
+  // JSON text, so an array is stored as JSON rather than sent as a PostgreSQL array.
+  const json = (value: object | null | undefined) => (value == null ? null : JSON.stringify(value));
+  await trx('auditLogs').insert({
     actorId: entry.actor.id,
     actorEmail: entry.actor.email,
     action: entry.action,
     resource: entry.resource,
     recordId: entry.recordId,
-    before: (entry.before ?? null) as AuditLog['before'],
-    after: (entry.after ?? null) as AuditLog['after'],
+    before: json(entry.before),
+    after: json(entry.after),
     requestId: entry.requestId ?? null,
   });
 }

@@ -15,7 +15,7 @@ export function jobAdminRoutes({ allow, jobs }: { allow: Policies; jobs: JobQueu
     const user = userOf(ctx);
     const job = await jobs.retry(id, { id: user.id, email: user.email }, ctx.state.requestId ?? null);
     if (!job) throw new AppError('conflict', 'Only failed jobs can be retried.');
-    ctx.body = adminResource('jobs').present?.(job.toJSON()) ?? job.toJSON();
+    ctx.body = adminResource('jobs').present?.({ ...job }) ?? job;
   });
 
   return router;

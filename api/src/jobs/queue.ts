@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import { recordAudit, type Actor } from '../audit/record';
 import { databaseUnavailable, unavailableSummary } from '../db/unavailable';
 import { knexExecutor } from './knex-executor';
-import { JOBS_SCHEMA, QueueJob } from './models';
+import { JOBS_SCHEMA, type QueueJob } from './models';
 
 /** How a kind of job is run: its handler, retries (with exponential backoff), how long one run may take, a schedule. */
 export interface JobKind<Data extends object = object> {
@@ -137,7 +137,10 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
     actor: Actor,
     requestId: string | null,
   ): Promise<QueueJob | undefined> {
-    const failed = await QueueJob.query(trx).findById(id).where('state', 'failed').forUpdate();
+    const failed: Pick<QueueJob, 'name'> | undefined = await trx(`${JOBS_SCHEMA}.job`)
+      .where({ id, state: 'failed' })
+      .forUpdate()
+      .first('name');
     if (!failed) return undefined;
     await boss.retry(failed.name, id, { db: knexExecutor(trx) } as PgBoss.ConnectionOptions);
     await recordAudit(trx, {
@@ -149,7 +152,7 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
       before: { state: 'failed' },
       after: { state: 'retry' },
     });
-    return QueueJob.query(trx).findById(id);
+    return trx(`${JOBS_SCHEMA}.job`).where({ id }).first();
   }
 
   return {

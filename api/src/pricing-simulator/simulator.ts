@@ -2,7 +2,7 @@ import { coursesOfProducts } from '../catalog/service';
 import type { QuoteService } from '../commerce/checkout/quotes';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
-import { User } from '../identity/models';
+import type { User } from '../identity/models';
 import type { ScenarioInput, ScenarioOutcome, Simulation, SimulateQuery } from './schemas';
 
 /**
@@ -12,7 +12,7 @@ import type { ScenarioInput, ScenarioOutcome, Simulation, SimulateQuery } from '
  */
 export function pricingSimulator({ db, quotes }: { db: Db; quotes: QuoteService }) {
   async function simulate(q: SimulateQuery): Promise<Simulation> {
-    const customer = q.userId ? await User.query(db).findById(q.userId) : null;
+    const customer: User | undefined | null = q.userId ? await db('users').where({ id: q.userId }).first() : null;
     if (q.userId && !customer) throw new AppError('not-found', 'No such customer.');
     const preview = await quotes.quote({
       productId: q.productId,
