@@ -26,19 +26,20 @@ function TeamCouponNote() {
   );
 }
 
-/** The writable fields of a coupon (usedCount only moves through redemptions); the API's refusals show per field. */
-export function CouponFields() {
+/**
+ * A coupon's terms beyond its code and status: what it takes off, how often, until when, for which course. The form
+ * and the generator both show these, so a new term is one input here.
+ */
+export function CouponTermsInputs({ usesLabel }: { usesLabel?: string }) {
   return (
     <>
-      <TeamCouponNote />
-      <TextInput source="code" helperText="resources.coupons.help.code" />
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
         <PercentInput
           source="percentageDiscount"
           label="resources.coupons.discountInput"
           validate={[required(), number()]}
         />
-        <LimitInput source="maxUses" helperText="resources.coupons.help.maxUses" />
+        <LimitInput source="maxUses" label={usesLabel} helperText="resources.coupons.help.maxUses" />
         <InstantInput source="expires" helperText="resources.coupons.help.expires" />
       </Box>
       <ReferenceInput source="restrictedToProductId" reference="products">
@@ -47,6 +48,17 @@ export function CouponFields() {
           helperText="resources.coupons.help.restrictedToProductId"
         />
       </ReferenceInput>
+    </>
+  );
+}
+
+/** The writable fields of a coupon (usedCount only moves through redemptions); the API's refusals show per field. */
+export function CouponFields() {
+  return (
+    <>
+      <TeamCouponNote />
+      <TextInput source="code" helperText="resources.coupons.help.code" />
+      <CouponTermsInputs />
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%', alignItems: 'center' }}>
         <SelectInput source="status" choices={ACTIVE_INACTIVE_CHOICES} validate={required()} />
         <BooleanInput source="default" helperText="resources.coupons.help.default" />

@@ -23,10 +23,8 @@ import type {
 } from '@contract/admin/schemas/commerce';
 import type { Wire } from '@contract/shared/wire';
 import {
-  AutocompleteInput,
   Form,
   NumberInput,
-  ReferenceInput,
   SaveButton,
   TextInput,
   number,
@@ -38,12 +36,11 @@ import {
   useTranslate,
   type HttpError,
 } from 'react-admin';
-import { InstantInput, PercentInput } from '../common/inputs';
-import { LimitInput } from '../common/LimitInput';
 import { formatPercent } from '../common/money';
 import { withoutEmpty } from '../common/withoutEmpty';
 import type { ConsoleDataProvider } from '../dataProvider';
 import { canWrite } from '../permissions';
+import { CouponTermsInputs } from './CouponForm';
 
 type GeneratedCoupon = Wire<GeneratedCouponRecord>;
 
@@ -183,25 +180,7 @@ export function GenerateCouponsButton() {
                   helperText="resources.coupons.generate.prefixHelp"
                 />
               </Box>
-              <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}>
-                <PercentInput
-                  source="percentageDiscount"
-                  label="resources.coupons.discountInput"
-                  validate={[required(), number()]}
-                />
-                <LimitInput
-                  source="maxUses"
-                  label="resources.coupons.generate.usesPerCode"
-                  helperText="resources.coupons.help.maxUses"
-                />
-              </Box>
-              <InstantInput source="expires" helperText="resources.coupons.help.expires" />
-              <ReferenceInput source="restrictedToProductId" reference="products">
-                <AutocompleteInput
-                  label="resources.coupons.fields.restrictedToProductId"
-                  helperText="resources.coupons.help.restrictedToProductId"
-                />
-              </ReferenceInput>
+              <CouponTermsInputs usesLabel="resources.coupons.generate.usesPerCode" />
             </DialogContent>
             <DialogActions>
               <Button onClick={close}>{translate('console.common.cancel')}</Button>

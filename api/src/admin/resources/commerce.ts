@@ -51,9 +51,8 @@ export const coupons = defineResource({
   async checkWrite(_hook, operation, input, current) {
     if (operation !== 'update' || !current?.bulkPurchaseId) return;
     if (input.status === 'inactive') throw teamCouponStaysActive();
-    const locked = ['percentageDiscount', 'maxUses', 'restrictedToProductId', 'default', 'code', 'expires'].filter(
-      (f) => f in input,
-    );
+    // Every field but its status: a team coupon's terms are its purchase's.
+    const locked = Object.keys(input).filter((f) => f !== 'status');
     if (locked.length) {
       const message = 'a team coupon changes only with its purchase (seats are bought or revoked there)';
       throw new AppError(

@@ -29,18 +29,18 @@ export const CouponCreate = z
 
 export const CouponUpdate = z.object(couponFields).partial().strict();
 
-/** The console's coupon generator: N coupons with fresh codes. */
-export const GenerateCouponsBody = z
-  .object({
+/**
+ * The console's coupon generator: N coupons with fresh codes, each with every field a created coupon has but its
+ * code, status and the sale flag (generated codes are typed by buyers, and start active), one use each by default.
+ */
+export const GenerateCouponsBody = CouponCreate.omit({ code: true, status: true, default: true })
+  .extend({
     count: z.number().int().min(1, 'at least 1').max(500, 'at most 500 at once'),
     prefix: z
       .string()
       .regex(/^[A-Z0-9]{0,12}$/, 'up to 12 capital letters or digits')
       .default(''),
-    percentageDiscount: Discount,
     maxUses: couponFields.maxUses.default(1),
-    expires: DateTime.nullable().optional(),
-    restrictedToProductId: Id.nullable().optional(),
   })
   .strict();
 

@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { recordAudit, type Actor } from '../../audit/record';
 import type { Db } from '../../db/connection';
-import { Coupon } from '../models';
+import type { ModelObject } from 'objection';
+import type { Coupon } from '../models';
 
 /** No 0/O or 1/I/L: codes are read aloud and typed by hand. */
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -11,23 +12,22 @@ function newCode(prefix: string): string {
   return prefix ? `${prefix}-${body}` : body;
 }
 
-/** A batch to make: `count` coupons alike but for their codes (the console's route parses it from its schema). */
-export interface CouponBatch {
-  count: number;
-  prefix: string;
-  percentageDiscount: number;
-  maxUses: number;
-  expires?: Date | null;
-  restrictedToProductId?: string | null;
-}
+type CouponRow = ModelObject<Coupon>;
+
+/**
+ * A batch to make: `count` coupons alike but for their codes, with any of a coupon's own terms (the console's route
+ * parses it from its schema).
+ */
+export type CouponBatch = { count: number; prefix: string } & Pick<CouponRow, 'percentageDiscount' | 'maxUses'> &
+  Partial<Omit<CouponRow, 'id' | 'code' | 'usedCount' | 'inviteCode' | 'createdAt' | 'updatedAt'>>;
 
 /** The console's coupon generator: N coupons with fresh codes in one transaction, audited together. */
 export function couponGenerator({ db }: { db: Db }) {
   return {
-    async generate(input: CouponBatch, actor: Actor, requestId: string | null): Promise<Coupon[]> {
+    async generate(input: CouponBatch, actor: Actor, requestId: string | null): Promise<CouponRow[]> {
       return db.transaction(async (trx) => {
         const { count, prefix, ...fields } = input;
-        const created: Coupon[] = [];
+        const created: CouponRow[] = [];
         // 31^8 codes: a clash is rare; ON CONFLICT skips it and the loop draws again.
         for (let round = 0; created.length < count && round < 5; round++) {
           const rows = Array.from({ length: count - created.length }, () => ({ ...fields, code: newCode(prefix) }));
@@ -35,10 +35,8 @@ export function couponGenerator({ db }: { db: Db }) {
             .insert(rows)
             .onConflict(trx.raw('(lower(code)) WHERE code IS NOT NULL'))
             .ignore()
-            .returning('id')) as {
-            id: string;
-          }[];
-          created.push(...(await Coupon.query(trx).findByIds(inserted.map((r) => r.id))));
+            .returning('*')) as CouponRow[];
+          created.push(...inserted);
         }
         await recordAudit(trx, {
           actor,
