@@ -19,7 +19,7 @@ import { workshopRoutes } from './catalog/workshops/routes';
 import { waitlistRoutes } from './catalog/waitlist/routes';
 import { commerceRoutes } from './commerce/routes';
 import { testProviderRoutes } from './payments/test-provider-routes';
-import { STRIPE_WEBHOOK_PATH, webhookRoutes } from './payments/webhook-routes';
+import { STRIPE_WEBHOOK_PATH, webhookRoutes } from './commerce/provider-events/webhook-routes';
 import { purchaseActionRoutes } from './commerce/purchases/action-routes';
 import { personPurchaseRoutes } from './commerce/purchases/person-routes';
 import { teamAdminRoutes } from './commerce/teams/admin-routes';
@@ -219,6 +219,8 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
       allow,
       provider: services.testProvider,
       settle: (identifier) => services.checkouts.settleSession(identifier),
+      refundSettled: async (settlement) =>
+        services.lifecycle.refundSettled(await services.testProvider.accountId(), settlement),
       logger: deps.logger,
     });
     app.use(provider.routes());

@@ -27,7 +27,7 @@ import { myPurchases } from './commerce/purchases/my-purchases';
 import { testProvider } from './payments/test-provider';
 import { stripeProvider } from './payments/stripe-provider';
 import type { PaymentProvider } from './payments/provider';
-import { stripeWebhooks } from './payments/stripe-webhooks';
+import { stripeEvents } from './commerce/provider-events/stripe-events';
 import { purchaseLifecycle } from './commerce/purchases/lifecycle';
 import { receiptAgain } from './commerce/purchases/receipt-again';
 import { comps } from './commerce/purchases/comps';
@@ -188,7 +188,7 @@ export function createServices(deps: Deps) {
     teams: teamService({ db, config, outbox }),
     teamSupport: teamSupport({ db }),
     transfers,
-    stripeWebhooks: stripeWebhooks({
+    stripeWebhooks: stripeEvents({
       db,
       logger,
       stripe: stripe && { provider: stripe, webhookSecret: config.STRIPE_WEBHOOK_SECRET! },

@@ -50,6 +50,16 @@ export interface StandIn {
   /** A refund started in Stripe's dashboard (or the charge's state after ours). */
   refundFromDashboard(chargeId: string, amount: number): Stripe.Event;
   chargeRefundedEvent(chargeId: string): Stripe.Event;
+  /**
+   * From now on (`on`), refunds are created `pending`, as Stripe holds one while the balance is short or the bank is
+   * slow: the charge counts them as refunded (`amount_refunded`) until they fail.
+   */
+  refundsPending(on: boolean): void;
+  /**
+   * Stripe's later decision on a pending refund: succeeded (`refund.updated`) or failed (`refund.failed`, its amount
+   * no longer counted on the charge). Other events about it: `event('charge.refund.updated', objects.get(id))`.
+   */
+  settleRefund(refundId: string, outcome: 'succeeded' | 'failed'): Stripe.Event;
   /** A chargeback; its evidence is due in a week unless `dueBy` says otherwise, as Stripe sets it. */
   openDispute(chargeId: string, options?: { dueBy?: Date }): { dispute: string; event: Stripe.Event };
   closeDispute(disputeId: string, status: 'won' | 'lost'): Stripe.Event;
@@ -316,6 +326,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
     },
   ];
 
+  let refundsHeld = false;
   function refund(charge: Obj, amount: number, metadata: Params = {}, reason: string | null = null): Obj {
     charge.amount_refunded = (charge.amount_refunded as number) + amount;
     charge.refunded = charge.amount_refunded === charge.amount;
@@ -325,7 +336,8 @@ export async function startStripeStandIn(): Promise<StandIn> {
       amount,
       charge: charge.id,
       currency: charge.currency,
-      status: 'succeeded',
+      status: refundsHeld ? 'pending' : 'succeeded',
+      failure_reason: null,
       reason,
       metadata,
     });
@@ -506,6 +518,20 @@ export async function startStripeStandIn(): Promise<StandIn> {
     },
 
     chargeRefundedEvent: (chargeId) => event('charge.refunded', get(chargeId, 'charge')),
+
+    refundsPending: (on) => void (refundsHeld = on),
+
+    settleRefund(refundId, outcome) {
+      const held = get(refundId, 'refund');
+      if (held.status !== 'pending') throw new Error(`Refund ${refundId} is ${String(held.status)}, not pending.`);
+      held.status = outcome;
+      if (outcome === 'succeeded') return event('refund.updated', held);
+      const charge = get(held.charge as string, 'charge');
+      charge.amount_refunded = (charge.amount_refunded as number) - (held.amount as number);
+      charge.refunded = charge.amount_refunded === charge.amount;
+      held.failure_reason = 'expired_or_canceled_card';
+      return event('refund.failed', held);
+    },
 
     openDispute(chargeId, options = {}) {
       const charge = get(chargeId, 'charge');

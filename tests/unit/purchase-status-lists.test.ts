@@ -56,7 +56,7 @@ describe('purchase status lists (eslint)', () => {
     const files = [
       'api/src/commerce/purchases/receipt-again.ts',
       'api/src/commerce/checkout/quotes.ts',
-      'api/src/commerce/purchases/lifecycle.ts',
+      'api/src/commerce/purchases/status-edges.ts',
       'api/src/commerce/teams/support.ts',
     ];
     const results = await eslint.lintFiles(files.map((file) => path.join(root, file)));

@@ -364,6 +364,8 @@ export interface RefundResult {
   full: boolean;
   /** What this refund gave back, in cents. */
   amount: number;
+  /** The provider holds it pending: the totals above are before it, and it is recorded once the provider settles it. */
+  pending?: true;
 }
 
 /** POST /api/admin/purchases/:id/ban (in `data`). */

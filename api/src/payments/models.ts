@@ -83,6 +83,11 @@ export class MerchantRefund extends table('merchantRefunds') {
   declare reason: string | null;
   declare idempotencyKey: string;
   declare requestedById: string | null;
+  declare status: 'pending' | 'succeeded' | 'failed';
+  /** While a refund is pending at the provider: the email its buyer gets once it succeeds. */
+  declare emailOnSuccess: Record<string, unknown> | null;
+  /** The provider's reason for a refund it failed after accepting it. */
+  declare failureReason: string | null;
   declare createdAt: Date;
 }
 
@@ -123,5 +128,7 @@ export class TestProviderRefund extends table('testProviderRefunds', { idColumn:
   declare idempotencyKey: string;
   declare chargeIdentifier: string;
   declare amount: number;
+  /** Pending until settled when the provider holds refunds pending (`refundsPending`). */
+  declare status: 'pending' | 'succeeded' | 'failed';
   declare createdAt: Date;
 }

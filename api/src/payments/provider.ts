@@ -44,6 +44,25 @@ export interface RefundRequest {
   reasonCode?: RefundReason | null;
 }
 
+/**
+ * A provider's answer to a refund: done (with the charge's total refunded so far, ours and anyone else's, refunds it
+ * holds pending included), or accepted and still pending, to be settled later by the provider's event.
+ */
+export type ProviderRefund =
+  | { status: 'succeeded'; identifier: string; amount: number; refundedTotal: number }
+  | { status: 'pending'; identifier: string; amount: number };
+
+/** The provider's later word on a refund it answered `pending`, as its event tells it. */
+export interface RefundSettlement {
+  /** The provider's id of the refund. */
+  identifier: string;
+  /** The key the refund was asked with, when the event carries it (it may overtake the provider's answer). */
+  idempotencyKey: string | null;
+  outcome: 'succeeded' | 'failed';
+  /** Why it failed, in the provider's words. */
+  failureReason?: string | null;
+}
+
 export interface PaymentProvider {
   label: string;
   account(): Promise<ProviderAccount>;
@@ -60,8 +79,11 @@ export interface PaymentProvider {
    * checkout at its deadline, and settles a payment that still arrives (fulfilled if it can be, else refunded).
    */
   expireCheckout?(identifier: string): Promise<ProviderCheckout>;
-  /** Refunds part or all of a charge; answers with the charge's total refunded so far (ours and anyone else's). */
-  refund(request: RefundRequest): Promise<{ identifier: string; amount: number; refundedTotal: number }>;
+  /**
+   * Refunds part or all of a charge. A refund may stay pending at the provider: its outcome then arrives later as a
+   * `RefundSettlement`, which the provider's events hand to commerce.
+   */
+  refund(request: RefundRequest): Promise<ProviderRefund>;
   /** The provider's customer now belongs to someone else (a transferred purchase): its receipts go to them. */
   updateCustomerEmail(customerIdentifier: string, email: string): Promise<void>;
 }

@@ -8,6 +8,12 @@ export const TestCheckoutIdentifier = z.object({
   identifier: z.string().regex(/^cs_test_[0-9a-f]{24}$/, 'is not a test checkout'),
 });
 
+/** The built-in test provider's settlement of a refund it held pending (what a card processor decides later). */
+export const TestRefundSettlement = z.object({
+  identifier: z.string().regex(/^re_test_[\w-]{1,200}$/, 'is not a test refund'),
+  outcome: z.enum(['succeeded', 'failed']),
+});
+
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
 // Type-only: the apps' typecheck reads this file, so no Node module here.
 

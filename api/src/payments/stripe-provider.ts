@@ -5,7 +5,15 @@ import { AppError } from '../shared/errors';
 import { minorPerMajor, toMajorUnits } from '../shared/currency';
 import { findMerchantProduct, recordMerchantProduct, rememberedAccountId } from './merchant-records';
 import type { RefundReason } from '../shared/refund-reasons';
-import type { CheckoutRequest, PaymentProvider, ProviderAccount, ProviderCheckout, RefundRequest } from './provider';
+import type {
+  CheckoutRequest,
+  PaymentProvider,
+  ProviderAccount,
+  ProviderCheckout,
+  ProviderRefund,
+  RefundRequest,
+  RefundSettlement,
+} from './provider';
 
 /** Our refund reasons that Stripe has a reason of its own for (the others go in the metadata only). */
 const STRIPE_REFUND_REASONS: Partial<Record<RefundReason, Stripe.RefundCreateParams.Reason>> = {
@@ -72,6 +80,38 @@ function feeInChargeCurrency(chargeCurrency: string, balance: Stripe.BalanceTran
 
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   value == null ? null : typeof value === 'string' ? value : value.id;
+
+/**
+ * A Stripe refund as the port's answer. `pending` and `requires_action` are settled later by the refund's events; one
+ * failed or canceled already refunded nothing.
+ */
+function providerRefund(refund: Stripe.Refund): ProviderRefund {
+  if (refund.status === 'failed' || refund.status === 'canceled')
+    throw new AppError(
+      'refund-not-possible',
+      `Stripe could not refund the payment (${refund.failure_reason ?? refund.status}).`,
+    );
+  if (refund.status !== 'succeeded') return { status: 'pending', identifier: refund.id, amount: refund.amount };
+  const refundedTotal = (refund.charge as Stripe.Charge).amount_refunded;
+  return { status: 'succeeded', identifier: refund.id, amount: refund.amount, refundedTotal };
+}
+
+/** A refund's event (`refund.updated`, `refund.failed`, `charge.refund.updated`) as the port's settlement; null while pending. */
+export function refundSettlementOf(refund: Stripe.Refund): RefundSettlement | null {
+  const outcome =
+    refund.status === 'succeeded'
+      ? 'succeeded'
+      : refund.status === 'failed' || refund.status === 'canceled'
+        ? 'failed'
+        : null;
+  if (!outcome) return null;
+  return {
+    identifier: refund.id,
+    idempotencyKey: refund.metadata?.refund_key ?? null,
+    outcome,
+    failureReason: outcome === 'failed' ? (refund.failure_reason ?? refund.status) : null,
+  };
+}
 
 /**
  * Stripe behind the provider interface. Products and prices are created at Stripe on first sale and recorded as
@@ -256,7 +296,12 @@ export function stripeProvider({
               charge: chargeIdentifier,
               amount,
               ...(stripeReason ? { reason: stripeReason } : {}),
-              metadata: { reason: reason.slice(0, 500), ...(reasonCode ? { reason_code: reasonCode } : {}) },
+              // The key comes back with the refund's events, which may overtake this call's answer.
+              metadata: {
+                reason: reason.slice(0, 500),
+                refund_key: idempotencyKey,
+                ...(reasonCode ? { reason_code: reasonCode } : {}),
+              },
               expand: ['charge'],
             },
             { idempotencyKey },
@@ -268,11 +313,7 @@ export function stripeProvider({
           throw error;
         }
       });
-      return {
-        identifier: refund.id,
-        amount: refund.amount,
-        refundedTotal: (refund.charge as Stripe.Charge).amount_refunded,
-      };
+      return providerRefund(refund);
     },
 
     async updateCustomerEmail(customerIdentifier, email) {

@@ -3,7 +3,8 @@ import { escapeHtml } from '../shared/escape-html';
 import { formatMoney } from '../shared/money';
 import type { Policies } from '../http/policy';
 import type { Logger } from '../logger';
-import { TestCheckoutIdentifier } from './schemas';
+import type { RefundSettlement } from './provider';
+import { TestCheckoutIdentifier, TestRefundSettlement } from './schemas';
 import { TEST_CHECKOUT_PATH, type TestProvider } from './test-provider';
 
 function page(title: string, body: string): string {
@@ -23,10 +24,12 @@ interface Deps {
   provider: TestProvider;
   /** What a real provider's webhook would trigger: fulfilment, or giving a canceled checkout's coupon use back. */
   settle: (sessionIdentifier: string) => Promise<unknown>;
+  /** What a real provider's refund event would trigger: a pending refund recorded, or its reservation released. */
+  refundSettled: (settlement: RefundSettlement) => Promise<unknown>;
   logger: Logger;
 }
 
-export function testProviderRoutes({ allow, provider, settle, logger }: Deps) {
+export function testProviderRoutes({ allow, provider, settle, refundSettled, logger }: Deps) {
   // Like a webhook, settling is the provider's business: the buyer is sent on whatever happens to it.
   const settleQuietly = (identifier: string) =>
     settle(identifier).catch((error: unknown) =>
@@ -69,6 +72,14 @@ export function testProviderRoutes({ allow, provider, settle, logger }: Deps) {
     await settleQuietly(identifier);
     ctx.status = 303;
     ctx.redirect(redirect);
+  });
+
+  // The processor's later decision on a refund it held pending, delivered as a provider's event would be.
+  router.post('/refunds/:identifier/:outcome', allow.public(), async (ctx) => {
+    const { identifier, outcome } = TestRefundSettlement.parse(ctx.params);
+    const settlement = await provider.settleRefund(identifier, outcome);
+    if (settlement) await refundSettled(settlement);
+    ctx.body = { data: { settled: Boolean(settlement) } };
   });
 
   return router;

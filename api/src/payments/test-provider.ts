@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import { rememberedAccountId } from './merchant-records';
-import type { CheckoutRequest, PaymentProvider, ProviderCheckout } from './provider';
+import type { CheckoutRequest, PaymentProvider, ProviderCheckout, ProviderRefund, RefundSettlement } from './provider';
 
 export const TEST_ACCOUNT = { label: 'test', identifier: 'test-provider' } as const;
 export const TEST_CHECKOUT_PATH = '/test-provider/checkout';
@@ -15,17 +15,37 @@ export function testProviderFee(amount: number): number {
   return amount > 0 ? Math.round(amount * 0.029) + 30 : 0;
 }
 
+/** Why the test provider fails a refund it held pending. */
+export const TEST_REFUND_FAILURE = 'The card was closed (test provider)';
+
+/** A refund of the test provider as the port's answer. */
+function answerOf(
+  identifier: string,
+  refund: { amount: number; status: string },
+  refundedTotal: number,
+): ProviderRefund {
+  if (refund.status === 'failed') throw new AppError('refund-not-possible', TEST_REFUND_FAILURE);
+  return refund.status === 'pending'
+    ? { status: 'pending', identifier, amount: refund.amount }
+    : { status: 'succeeded', identifier, amount: refund.amount, refundedTotal };
+}
+
 /**
  * The zero-configuration provider: checkouts live in its own table and are paid on its own hosted page
  * (Pay / Cancel), then end in the same fulfilment as Stripe.
  */
 export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'publicUrl'> }): PaymentProvider & {
+  /** From now on, refunds stay pending until `settleRefund` (a card processor's slow refunds); off at start. */
+  refundsPending(on: boolean): void;
+  /** Settles a pending refund: the event a real provider would send, or null when it was not pending. */
+  settleRefund(identifier: string, outcome: RefundSettlement['outcome']): Promise<RefundSettlement | null>;
   pay(identifier: string): Promise<{ redirect: string }>;
   cancel(identifier: string): Promise<{ redirect: string }>;
   page(
     identifier: string,
   ): Promise<{ description: string; amount: number; currency: string; status: string; customerEmail: string }>;
 } {
+  let refundsHeld = false;
   async function session(identifier: string) {
     const row = await db('testProviderSessions').where({ identifier }).first();
     if (!row) throw new AppError('not-found', 'No such test checkout.');
@@ -70,27 +90,49 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
       return retrieveCheckout(identifier);
     },
 
-    async refund({ chargeIdentifier, amount, idempotencyKey }) {
+    async refund({ chargeIdentifier, amount, idempotencyKey }): Promise<ProviderRefund> {
       const identifier = `re_test_${idempotencyKey}`;
       return db.transaction(async (trx) => {
         const [fresh] = await trx('testProviderRefunds')
-          .insert({ idempotencyKey, chargeIdentifier, amount })
+          .insert({ idempotencyKey, chargeIdentifier, amount, status: refundsHeld ? 'pending' : 'succeeded' })
           .onConflict('idempotencyKey')
           .ignore()
-          .returning('amount');
+          .returning(['amount', 'status']);
+        const refund = fresh ?? (await trx('testProviderRefunds').where({ idempotencyKey }).first('amount', 'status'));
         if (!fresh) {
-          const replayed = await trx('testProviderRefunds').where({ idempotencyKey }).first('amount');
           const charge = await trx('testProviderSessions').where({ chargeIdentifier }).first('refunded');
-          return { identifier, amount: replayed.amount as number, refundedTotal: charge.refunded as number };
+          return answerOf(identifier, refund, charge.refunded as number);
         }
-        // One conditional update: never refunds more than was charged, whoever asks at the same time.
+        // One conditional update: never refunds more than was charged, whoever asks at the same time. A pending
+        // refund counts as refunded until it fails, as a card processor counts it.
         const [row] = await trx('testProviderSessions')
           .where({ chargeIdentifier })
           .whereRaw('refunded + ? <= amount', [amount])
           .increment('refunded', amount)
           .returning('refunded');
         if (!row) throw new AppError('refund-too-large', 'The refund is more than what is left of the charge.');
-        return { identifier, amount, refundedTotal: row.refunded as number };
+        return answerOf(identifier, refund, row.refunded as number);
+      });
+    },
+
+    refundsPending(on: boolean) {
+      refundsHeld = on;
+    },
+
+    async settleRefund(identifier: string, outcome: RefundSettlement['outcome']): Promise<RefundSettlement | null> {
+      const idempotencyKey = identifier.replace(/^re_test_/, '');
+      return db.transaction(async (trx) => {
+        const [settled] = await trx('testProviderRefunds')
+          .where({ idempotencyKey, status: 'pending' })
+          .update({ status: outcome })
+          .returning(['chargeIdentifier', 'amount']);
+        if (!settled) return null;
+        if (outcome === 'failed')
+          await trx('testProviderSessions')
+            .where({ chargeIdentifier: settled.chargeIdentifier })
+            .decrement('refunded', settled.amount);
+        const failureReason = outcome === 'failed' ? TEST_REFUND_FAILURE : null;
+        return { identifier, idempotencyKey, outcome, failureReason };
       });
     },
 

@@ -23,6 +23,7 @@ export const AUDIT_ACTION_WORDS = {
   'remove-avatar': 'Picture removed',
   'purchase.refunded': 'Purchase refunded',
   'purchase.partially-refunded': 'Purchase partly refunded',
+  'purchase.refund-failed': 'Refund failed at the provider',
   'purchase.banned': 'Purchase banned',
   'purchase.disputed': 'Purchase disputed',
   'purchase.dispute-won': 'Dispute won',

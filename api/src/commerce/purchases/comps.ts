@@ -2,7 +2,7 @@ import type { Actor } from '../../audit/record';
 import { recordAudit } from '../../audit/record';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/connection';
-import { Product } from '../../catalog/models';
+import type { Product } from '../../catalog/models';
 import { AppError } from '../../shared/errors';
 import { RECEIPT_SIGN_IN_DAYS } from '../../identity/sign-in/email-sign-in';
 import type { Outbox } from '../../mail/outbox';
@@ -48,7 +48,8 @@ export function comps({
       let answer: CompGiven;
       try {
         answer = await db.transaction(async (trx) => {
-          const product = await Product.query(trx).findById(input.productId).forUpdate();
+          const product = (await trx('products').where({ id: input.productId }).forUpdate().first()) as
+            Product | undefined;
           if (!product) throw new AppError('product-not-found', 'No such product.', { productId: 'choose a product' });
           // Share-locked: a block committing meanwhile waits, and this comp stays as the person's earlier purchases do.
           const person = (await trx('users').where({ id: userId }).forShare().first('id', 'email', 'blockedAt')) as

@@ -2,12 +2,12 @@ import type { Actor } from '../../audit/record';
 import { recordAudit } from '../../audit/record';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/connection';
-import { Product } from '../../catalog/models';
 import { AppError } from '../../shared/errors';
-import { OutboxEmail } from '../../mail/models';
+import type { OutboxEmail } from '../../mail/models';
 import type { Outbox } from '../../mail/outbox';
 import { grantsAccess } from '../../shared/purchase-status';
 import type { CheckoutRow } from '../checkout/checkout-rows';
+import type { ProductFacts } from '../checkout/locked-checkout';
 import { queueReceipt } from '../checkout/settle-steps';
 
 /**
@@ -36,7 +36,7 @@ export function receiptAgain({
         // email answers them all.
         const resendKey = `receipt:${purchaseId}:${request.key}`;
         await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [resendKey]);
-        const made = await OutboxEmail.query(trx).findOne({ resendKey });
+        const made = (await trx('outboxEmails').where({ resendKey }).first()) as OutboxEmail | undefined;
         if (made) return { email: made, created: false };
         const purchase = await trx('purchases')
           .where({ id: purchaseId })
@@ -54,7 +54,7 @@ export function receiptAgain({
             'receipt-not-available',
             `This purchase is ${purchase.status.toLowerCase()}: its receipt would lead nowhere. The invoice stays on its page.`,
           );
-        const product = (await Product.query(trx).findById(checkout.productId))!;
+        const product = (await trx('products').where({ id: checkout.productId }).first()) as ProductFacts;
         const buyer = (await trx('users').where({ id: purchase.userId }).first('id', 'email')) as {
           id: string;
           email: string;
@@ -79,7 +79,8 @@ export function receiptAgain({
           recordId: purchaseId,
           after: { emailId: inserted!.id, toAddress: buyer.email },
         });
-        return { email: (await OutboxEmail.query(trx).findById(inserted!.id))!, created: true };
+        const email = (await trx('outboxEmails').where({ id: inserted!.id }).first()) as OutboxEmail;
+        return { email, created: true };
       });
       if (answer.created) outbox.flushInBackground();
       return answer;

@@ -1,17 +1,17 @@
 import type Stripe from 'stripe';
 import type { Knex } from 'knex';
-import type { Alongside, CheckoutService } from '../commerce/checkout/checkout';
-import type { PurchaseLifecycle } from '../commerce/purchases/lifecycle';
-import type { Db } from '../db/connection';
-import { AppError } from '../shared/errors';
-import type { Logger } from '../logger';
-import type { StripeProvider } from './stripe-provider';
+import type { Db } from '../../db/connection';
+import type { Logger } from '../../logger';
+import { refundSettlementOf } from '../../payments/stripe-provider';
+import { verifiedStripeEvent, type StripeWebhookConfig } from '../../payments/stripe-signature';
+import type { Alongside, CheckoutService } from '../checkout/checkout';
+import type { PurchaseLifecycle } from '../purchases/lifecycle';
 
 interface Deps {
   db: Db;
   logger: Logger;
   /** Absent when Stripe is not configured: every delivery is then refused. */
-  stripe: { provider: StripeProvider; webhookSecret: string } | null;
+  stripe: StripeWebhookConfig | null;
   checkouts: CheckoutService;
   lifecycle: PurchaseLifecycle;
 }
@@ -33,24 +33,11 @@ const dueBy = (dispute: Stripe.Dispute): Date | null => {
 };
 
 /**
- * Stripe's events, verified against the raw body before anything else. Each event id is stored once; a
- * redelivery of a processed event does nothing, and every handler converges on the provider's current state, so
- * concurrent duplicates and late, out-of-order events never move a purchase backwards.
+ * Stripe's events turned into commerce's actions, verified against the raw body before anything else. Each event id
+ * is stored once; a redelivery of a processed event does nothing, and every handler converges on the provider's
+ * current state, so concurrent duplicates and late, out-of-order events never move a purchase backwards.
  */
-export function stripeWebhooks({ db, logger, stripe, checkouts, lifecycle }: Deps) {
-  function verify(raw: Buffer, signature: string | undefined): Stripe.Event {
-    if (!stripe) throw new AppError('payments-not-configured', 'Stripe is not configured on this server.');
-    if (!signature) throw new AppError('webhook-signature-invalid', 'The Stripe-Signature header is missing.');
-    try {
-      return stripe.provider.stripe.webhooks.constructEvent(raw, signature, stripe.webhookSecret);
-    } catch {
-      throw new AppError(
-        'webhook-signature-invalid',
-        'The Stripe-Signature header does not match the body (or is too old).',
-      );
-    }
-  }
-
+export function stripeEvents({ db, logger, stripe, checkouts, lifecycle }: Deps) {
   /**
    * Acts on an event: false when its type is not ours; 'marked' when the handler marked it processed itself, in the
    * transaction of what it did.
@@ -67,6 +54,14 @@ export function stripeWebhooks({ db, logger, stripe, checkouts, lifecycle }: Dep
       case 'charge.refunded':
         await lifecycle.chargeRefunded(accountId, event.data.object.id, event.data.object.amount_refunded, event.id);
         return true;
+      // A refund Stripe held pending succeeds or fails later; each of these may carry the news, in any order.
+      case 'refund.updated':
+      case 'refund.failed':
+      case 'charge.refund.updated': {
+        const settlement = refundSettlementOf(event.data.object);
+        if (settlement) await lifecycle.refundSettled(accountId, settlement);
+        return true;
+      }
       case 'charge.dispute.created':
       case 'charge.dispute.closed': {
         const dispute = event.data.object;
@@ -93,7 +88,7 @@ export function stripeWebhooks({ db, logger, stripe, checkouts, lifecycle }: Dep
 
   return {
     async receive(raw: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
-      const event = verify(raw, signature);
+      const event = verifiedStripeEvent(stripe, raw, signature);
       const accountId = await stripe!.provider.accountId();
       const key = { merchantAccountId: accountId, identifier: event.id };
       const [fresh] = await db('merchantEvents')
@@ -116,4 +111,4 @@ export function stripeWebhooks({ db, logger, stripe, checkouts, lifecycle }: Dep
   };
 }
 
-export type StripeWebhooks = ReturnType<typeof stripeWebhooks>;
+export type StripeEvents = ReturnType<typeof stripeEvents>;

@@ -1,0 +1,122 @@
+import type { Knex } from 'knex';
+import { recordAudit, SYSTEM_ACTOR } from '../../audit/record';
+import { ledger } from '../../finance/ledger';
+import type { PurchaseStatus } from '../models';
+import { endAccess } from './end-access';
+import type { LifecycleDeps } from './lifecycle-deps';
+import { chargeByIdentifier, purchasesOfCharge, type ChargeRow } from './locks';
+import { moveStatus } from './status-edges';
+
+/** A provider's dispute as its events describe it. */
+export interface DisputeFields {
+  identifier: string;
+  chargeIdentifier: string;
+  amount: number;
+  reason: string | null;
+  /** The provider's deadline for our evidence; null when it gave none (an inquiry, or a closed dispute). */
+  evidenceDueBy?: Date | null;
+}
+
+type Deps = Pick<LifecycleDeps, 'db' | 'logger'>;
+
+/** The charge a dispute event names, locked; one we do not know is logged and the event ignored. */
+async function disputedCharge(
+  { logger }: Deps,
+  trx: Knex.Transaction,
+  accountId: string,
+  chargeIdentifier: string,
+): Promise<ChargeRow | undefined> {
+  const charge = await chargeByIdentifier(trx, accountId, chargeIdentifier);
+  if (!charge) logger.warn({ chargeIdentifier }, 'dispute for a charge we do not know; ignored');
+  return charge;
+}
+
+/** Our record of a provider's dispute, as its events describe it. */
+const disputeRecord = (accountId: string, chargeId: string, dispute: DisputeFields) => ({
+  merchantAccountId: accountId,
+  identifier: dispute.identifier,
+  merchantChargeId: chargeId,
+  amount: dispute.amount,
+  reason: dispute.reason,
+  evidenceDueBy: dispute.evidenceDueBy ?? null,
+});
+
+/** `charge.dispute.created`: access ends while the dispute is open, unless it was already closed. */
+export async function disputeOpened(deps: Deps, accountId: string, dispute: DisputeFields): Promise<void> {
+  await deps.db.transaction(async (trx) => {
+    const charge = await disputedCharge(deps, trx, accountId, dispute.chargeIdentifier);
+    if (!charge) return;
+    const [fresh] = await trx('merchantDisputes')
+      .insert(disputeRecord(accountId, charge.id, dispute))
+      .onConflict(['merchantAccountId', 'identifier'])
+      .ignore()
+      .returning('id');
+    const row = await trx('merchantDisputes')
+      .where({ merchantAccountId: accountId, identifier: dispute.identifier })
+      .first('status');
+    if (row.status !== 'open') return; // closed before this event arrived
+    // The disputed amount is withdrawn while the dispute is open.
+    if (fresh) await ledger.recordAdjustment(trx, charge.id, -dispute.amount, 'dispute', dispute.identifier);
+    for (const purchase of await purchasesOfCharge(trx, charge.id)) {
+      if (!(await moveStatus(trx, purchase.id, 'Disputed', dispute.reason ?? 'disputed with the card issuer')))
+        continue;
+      await endAccess(trx, purchase, 'Disputed', null);
+      await recordAudit(trx, {
+        actor: SYSTEM_ACTOR,
+        action: 'purchase.disputed',
+        resource: 'purchases',
+        recordId: purchase.id,
+        before: { status: purchase.status },
+        after: { status: 'Disputed', dispute: dispute.identifier },
+      });
+    }
+  });
+}
+
+/** `charge.dispute.closed`: won gives access back; lost keeps it ended. A closed dispute never reopens. */
+export async function disputeClosed(
+  deps: Deps,
+  accountId: string,
+  dispute: DisputeFields & { won: boolean },
+): Promise<void> {
+  await deps.db.transaction(async (trx) => {
+    const charge = await disputedCharge(deps, trx, accountId, dispute.chargeIdentifier);
+    if (!charge) return;
+    const status = dispute.won ? 'won' : 'lost';
+    const before = await trx('merchantDisputes')
+      .where({ merchantAccountId: accountId, identifier: dispute.identifier })
+      .first('status');
+    // The ledger follows the money: a won dispute returns what its opening withdrew; a lost one whose opening
+    // we never saw withdraws it now. Repeated close events change nothing.
+    if (before?.status === 'open' && dispute.won)
+      await ledger.recordAdjustment(trx, charge.id, dispute.amount, 'dispute-won', dispute.identifier);
+    if (!before && !dispute.won)
+      await ledger.recordAdjustment(trx, charge.id, -dispute.amount, 'dispute', dispute.identifier);
+    if (before && before.status !== 'open') return;
+    await trx('merchantDisputes')
+      .insert({ ...disputeRecord(accountId, charge.id, dispute), status, closedAt: trx.fn.now() })
+      .onConflict(['merchantAccountId', 'identifier'])
+      .merge({ status, closedAt: trx.fn.now() });
+    if (!dispute.won) return;
+    const stillOpen = await trx('merchantDisputes').where({ merchantChargeId: charge.id, status: 'open' }).first('id');
+    if (!stillOpen) await restoreAccess(trx, charge.id, dispute.identifier);
+  });
+}
+
+/** The last open dispute of a charge was won: each purchase it paid goes back to what it was. */
+async function restoreAccess(trx: Knex.Transaction, chargeId: string, disputeIdentifier: string): Promise<void> {
+  for (const purchase of await purchasesOfCharge(trx, chargeId)) {
+    if (purchase.status !== 'Disputed') continue;
+    const checkout = await trx('checkouts').where({ purchaseId: purchase.id }).first('restricted');
+    const restored: PurchaseStatus = checkout?.restricted ? 'Restricted' : 'Valid';
+    await moveStatus(trx, purchase.id, restored, null);
+    await recordAudit(trx, {
+      actor: SYSTEM_ACTOR,
+      action: 'purchase.dispute-won',
+      resource: 'purchases',
+      recordId: purchase.id,
+      before: { status: 'Disputed' },
+      after: { status: restored, dispute: disputeIdentifier },
+    });
+  }
+}
