@@ -1,4 +1,4 @@
-import { belongsToOne, table } from '../db/base-model';
+import { table } from '../db/base-model';
 import type { Role } from '../shared/roles';
 
 export class User extends table('users', { jsonAttributes: ['fields'] }) {
@@ -110,11 +110,6 @@ export class DeviceAccessToken extends table('deviceAccessTokens', { idColumn: '
   declare clientId: string | null;
   declare createdAt: Date;
   declare lastUsedAt: Date | null;
-  declare user?: User;
-
-  static override get relationMappings() {
-    return { user: belongsToOne(User, 'deviceAccessTokens.userId') };
-  }
 }
 
 export class UserPrefs extends table('userPrefs', { jsonAttributes: ['fields'] }) {
