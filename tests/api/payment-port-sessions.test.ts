@@ -171,6 +171,23 @@ describe('a payment provider whose sessions cannot be ended, through the port on
     expect(memory.refunds.size).toBe(1);
   });
 
+  it('loses no payment racing the deadline: each one ends fulfilled with its coupon use, whichever comes first (10 races)', async () => {
+    const coupon = await createCoupon(db(), { code: 'RACE', percentageDiscount: 0.2, maxUses: 100 });
+    const refundsBefore = memory.refunds.size;
+    const races = await Promise.all(Array.from({ length: 10 }, (_, n) => begin(`race-${n}@example.com`, 'RACE')));
+    clock.advance((CHECKOUT_MINUTES + 1) * MINUTE);
+    await Promise.all([
+      services.checkouts.expireAbandoned(),
+      ...races.map(async ({ session }) => {
+        memory.pay(session);
+        await services.checkouts.settleSession(session);
+      }),
+    ]);
+    for (const { checkoutId } of races) expect(await thanks(checkoutId)).toMatchObject({ status: 'fulfilled' });
+    expect(await usedCount(coupon.id)).toBe(10);
+    expect(memory.refunds.size).toBe(refundsBefore);
+  });
+
   it('still cancels a checkout whose session the buyer left, with nothing to settle later', async () => {
     const coupon = await createCoupon(db(), { code: 'LEFT', percentageDiscount: 0.1, maxUses: 5 });
     const { checkoutId } = await begin('left@example.com', 'LEFT');
