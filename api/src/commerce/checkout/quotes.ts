@@ -140,8 +140,10 @@ export function quoteService({
     const team = request.forTeam || request.quantity > 1 || ownsIt;
     const existingSeats = buyer && team ? await seatsBoughtBy(db, buyer.id, product.id) : 0;
 
-    const { entered, sale } = await quoteCoupons(db, product.id, request.couponCode, now);
+    const { entered, sale: running } = await quoteCoupons(db, product.id, request.couponCode, now);
     const use = { productId: product.id, now, buyer: buyer && { id: buyer.id, email: buyer.email }, db };
+    // The sale is judged by the rules a code is: one asking about the buyer may not be this buyer's.
+    const sale = running && !(await couponProblem(running, use)) ? running : undefined;
     const reason = request.couponCode ? await couponProblem(entered, use) : null;
     const problem = reason && problemFor(reason, Boolean(buyer));
     const pppBp = pppForCountry(request.country);

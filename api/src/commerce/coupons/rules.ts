@@ -38,8 +38,9 @@ interface CouponRule {
 
 /**
  * What makes a coupon usable (docs/domain.md §4), each condition stated once, in the order its refusal is given (the
- * order written here). The storefront's quote, the pricing simulator and checkout all judge a coupon by these: a new
- * kind of coupon is one more entry (its problem code in `CouponProblem` makes one required here).
+ * order written here). The quote (the code entered and the running sale alike), the pricing simulator and checkout
+ * start all judge a coupon by these: a new kind of coupon is one more entry (its problem code in `CouponProblem`
+ * makes one required here), its condition free to ask about the buyer.
  */
 const COUPON_RULES = {
   'coupon-inactive': {
