@@ -124,7 +124,11 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
         reason: reason.trim() || undefined,
       }),
     (result) => ({
-      message: result.full ? 'resources.purchases.refund.doneInFull' : 'resources.purchases.refund.done',
+      message: result.pending
+        ? 'resources.purchases.refund.pending'
+        : result.full
+          ? 'resources.purchases.refund.doneInFull'
+          : 'resources.purchases.refund.done',
       messageArgs: { amount: money(result.amount), buyer: buyerName },
     }),
   );

@@ -491,6 +491,8 @@ export const catalogAndSales = {
       failure: 'The refund could not be made.',
       done: 'Refunded %{amount} to %{buyer}.',
       doneInFull: 'Refunded %{amount} to %{buyer}. The purchase is now refunded in full.',
+      pending:
+        'The provider accepted the refund of %{amount} to %{buyer} and is still processing it: it shows here once it goes through.',
       theBuyer: 'the buyer',
     },
     receipt: {
