@@ -1,4 +1,5 @@
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
+import type sanitizeHtml from 'sanitize-html';
 import {
   CODE_CLASS,
   COLUMN_WIDTH,
@@ -10,7 +11,7 @@ import {
 } from '../shared/rich-text-rules';
 
 /** The shared rich-text allow-list (shared/rich-text-rules.ts) as sanitize-html options. */
-const OPTIONS: sanitizeHtml.IOptions = {
+const options = (sanitize: typeof sanitizeHtml): sanitizeHtml.IOptions => ({
   allowedTags: [...RICH_TEXT_TAGS],
   allowedAttributes: Object.fromEntries(Object.entries(RICH_TEXT_ATTRIBUTES).map(([tag, names]) => [tag, [...names]])),
   allowedSchemes: [...LINK_SCHEMES],
@@ -18,9 +19,17 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   allowedClasses: { code: [CODE_CLASS], pre: [CODE_CLASS] },
   allowedStyles: { col: { 'min-width': [COLUMN_WIDTH], width: [COLUMN_WIDTH] } },
-  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: LINK_REL }) },
-};
+  transformTags: { a: sanitize.simpleTransform('a', { rel: LINK_REL }) },
+});
+
+// sanitize-html and its parser load with the first lesson body, not with the server; require() keeps this synchronous.
+const require = createRequire(import.meta.url);
+let loaded: { sanitize: typeof sanitizeHtml; options: sanitizeHtml.IOptions } | undefined;
 
 export function sanitizeRichText(html: string): string {
-  return sanitizeHtml(html, OPTIONS);
+  loaded ??= (() => {
+    const sanitize = require('sanitize-html') as typeof sanitizeHtml;
+    return { sanitize, options: options(sanitize) };
+  })();
+  return loaded.sanitize(html, loaded.options);
 }

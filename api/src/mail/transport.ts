@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 
@@ -38,16 +38,21 @@ export function createTransport(
   if (config.SMTP_URL) {
     // Each step (connect, greeting, every reply) gives up after SMTP_TIMEOUT_MS, not nodemailer's 10 minutes.
     const stepMs = config.SMTP_TIMEOUT_MS ?? 20_000;
-    const smtp = nodemailer.createTransport(
-      { url: config.SMTP_URL, connectionTimeout: stepMs, greetingTimeout: stepMs, socketTimeout: stepMs },
-      { from: config.MAIL_FROM },
-    );
+    const options = { url: config.SMTP_URL, connectionTimeout: stepMs, greetingTimeout: stepMs, socketTimeout: stepMs };
+    // Loaded with the first email, not at start: nodemailer is many modules a starting server does not need yet.
+    let smtp: Promise<Transporter> | undefined;
+    const transporter = () =>
+      (smtp ??= import('nodemailer').then(({ default: nodemailer }) =>
+        nodemailer.createTransport(options, { from: config.MAIL_FROM }),
+      ));
     const domain = /@([^>\s]+)/.exec(config.MAIL_FROM)?.[1] ?? 'localhost';
     return {
       name: 'smtp',
       timeoutSeconds: Math.ceil((3 * stepMs) / 1000),
       async send(email) {
-        await smtp.sendMail({
+        await (
+          await transporter()
+        ).sendMail({
           to: email.to,
           subject: email.subject,
           text: email.text,

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { AppError } from '../shared/errors';
 import { IMAGE_KEY, IMAGE_WIDTHS, type AvatarFields, type ImageFields } from './schemas';
 import { readAll, type MediaStorage } from './storage';
+
+/** sharp and its native library load with the first image handled, not with the server. */
+const loadSharp = () => import('sharp').then((module) => module.default);
 
 /** The largest upload taken, in bytes. */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -126,6 +129,7 @@ export async function checkImage(bytes: Buffer): Promise<CheckedImage> {
   if (bytes.length > MAX_IMAGE_BYTES) {
     throw new AppError('payload-too-large', 'The image is larger than 10 MB.', { file: 'At most 10 MB' });
   }
+  const sharp = await loadSharp();
   let metadata: Metadata;
   try {
     metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
@@ -194,6 +198,7 @@ export interface ServedVariant {
 }
 
 async function encode(original: Buffer, width: number, format: VariantFormat): Promise<Buffer> {
+  const sharp = await loadSharp();
   const resized = sharp(original, { limitInputPixels: MAX_IMAGE_PIXELS })
     .autoOrient()
     .resize({ width, withoutEnlargement: true });

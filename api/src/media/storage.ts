@@ -4,16 +4,8 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  DeleteObjectCommand,
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type * as ClientS3 from '@aws-sdk/client-s3';
+import type * as LibStorage from '@aws-sdk/lib-storage';
 import type { Config } from '../config';
 
 /** Bytes `start` to `end` (both included, as HTTP ranges count them); `end` absent: to the last byte. */
@@ -155,7 +147,15 @@ export interface S3Options {
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
-const isMissing = (error: unknown) =>
+type Sdk = typeof ClientS3 & Pick<typeof LibStorage, 'Upload'>;
+
+/** The AWS SDK loads with the first object read or written, not with the server: it is many modules. */
+const loadSdk = async (): Promise<Sdk> => {
+  const [client, storage] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]);
+  return { ...client, Upload: storage.Upload };
+};
+
+const isMissing = ({ S3ServiceException }: Sdk, error: unknown) =>
   error instanceof S3ServiceException &&
   (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
 
@@ -177,22 +177,26 @@ export function s3ClientConfig(options: S3Options) {
 }
 
 export function s3Storage(options: S3Options): MediaStorage {
-  const client = new S3Client(s3ClientConfig(options));
+  let ready: Promise<{ sdk: Sdk; client: ClientS3.S3Client }> | undefined;
+  const connect = () =>
+    (ready ??= loadSdk().then((sdk) => ({ sdk, client: new sdk.S3Client(s3ClientConfig(options)) })));
   const Bucket = options.bucket;
 
   return {
     kind: 's3',
     async put(key, body, contentType) {
-      const upload = new Upload({
+      const { sdk, client } = await connect();
+      const upload = new sdk.Upload({
         client,
         params: { Bucket, Key: checkKey(key), Body: body, ContentType: contentType },
       });
       await upload.done();
     },
     async get(key, range) {
+      const { sdk, client } = await connect();
       try {
         const answer = await client.send(
-          new GetObjectCommand({
+          new sdk.GetObjectCommand({
             Bucket,
             Key: checkKey(key),
             Range: range ? `bytes=${range.start}-${range.end ?? ''}` : undefined,
@@ -209,31 +213,34 @@ export function s3Storage(options: S3Options): MediaStorage {
           ...(range && matched ? { range: { start: Number(matched[1]), end: Number(matched[2]) } } : {}),
         };
       } catch (error) {
-        if (isMissing(error)) return null;
-        if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 416) return null;
+        if (isMissing(sdk, error)) return null;
+        if (error instanceof sdk.S3ServiceException && error.$metadata.httpStatusCode === 416) return null;
         throw error;
       }
     },
     async exists(key) {
+      const { sdk, client } = await connect();
       try {
-        await client.send(new HeadObjectCommand({ Bucket, Key: checkKey(key) }));
+        await client.send(new sdk.HeadObjectCommand({ Bucket, Key: checkKey(key) }));
         return true;
       } catch (error) {
-        if (isMissing(error)) return false;
+        if (isMissing(sdk, error)) return false;
         throw error;
       }
     },
     async delete(key) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: checkKey(key) }));
+      const { sdk, client } = await connect();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: checkKey(key) }));
     },
     async deletePrefix(prefix) {
       const Prefix = checkPrefix(prefix);
+      const { sdk, client } = await connect();
       let ContinuationToken: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }));
+        const page = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }));
         const keys = (page.Contents ?? []).flatMap((item) => (item.Key ? [{ Key: item.Key }] : []));
         if (keys.length)
-          await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }));
+          await client.send(new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects: keys, Quiet: true } }));
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (ContinuationToken);
     },

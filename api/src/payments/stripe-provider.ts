@@ -1,4 +1,5 @@
-import Stripe from 'stripe';
+import { createRequire } from 'node:module';
+import type Stripe from 'stripe';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
@@ -32,10 +33,15 @@ const CHECKOUT_LIFETIME_SECONDS = 30 * 60 + 60;
 
 export type StripeConfig = Pick<Config, 'STRIPE_SECRET_KEY' | 'STRIPE_API_URL' | 'STRIPE_TIMEOUT_MS'>;
 
+// The SDK is hundreds of modules: loaded when Stripe is configured, so a server on the built-in provider never reads them.
+const require = createRequire(import.meta.url);
+const stripeSdk = () => require('stripe') as typeof Stripe;
+
 /** The SDK client, pointed at STRIPE_API_URL when one is set (a local stand-in in tests). */
 export function stripeClient(config: StripeConfig): Stripe {
   const api = config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : null;
-  return new Stripe(config.STRIPE_SECRET_KEY!, {
+  const StripeSdk = stripeSdk();
+  return new StripeSdk(config.STRIPE_SECRET_KEY!, {
     maxNetworkRetries: 2,
     timeout: config.STRIPE_TIMEOUT_MS,
     telemetry: false,
@@ -280,7 +286,7 @@ export function stripeProvider({
         } catch (error) {
           // Only an open session can be expired: one completed (paid, or a payment under way) or expired already is
           // answered by reading it back below.
-          if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) throw error;
+          if (!(error instanceof stripeSdk().errors.StripeInvalidRequestError)) throw error;
         }
       });
       return retrieveCheckout(identifier);
@@ -308,7 +314,7 @@ export function stripeProvider({
           );
         } catch (error) {
           // Stripe refuses, e.g. a charge under dispute: the operator should hear Stripe's reason.
-          if (error instanceof Stripe.errors.StripeInvalidRequestError)
+          if (error instanceof stripeSdk().errors.StripeInvalidRequestError)
             throw new AppError('refund-not-possible', `Stripe refused the refund: ${error.message}`);
           throw error;
         }

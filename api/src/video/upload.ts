@@ -3,9 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { FileStore } from '@tus/file-store';
-import { S3Store } from '@tus/s3-store';
-import { Server, type DataStore } from '@tus/server';
+import type { DataStore, Server } from '@tus/server';
 import type { Config } from '../config';
 import { AppError } from '../shared/errors';
 import type { Logger } from '../logger';
@@ -40,7 +38,9 @@ interface Finishing {
  * @tus/file-store under MEDIA_DIR/uploads. S3: @tus/s3-store (a multipart upload) under `uploads/` in the bucket.
  */
 async function staging(config: UploadConfig, storage: MediaStorage) {
+  // The stores and the tus server load with the first upload: a starting server does not need their modules.
   if (storage.kind === 's3') {
+    const { S3Store } = await import('@tus/s3-store');
     const datastore = new S3Store({
       partSize: S3_PART_BYTES,
       s3ClientConfig: { bucket: config.S3_BUCKET!, ...s3ClientConfig(s3Options(config)) },
@@ -59,6 +59,7 @@ async function staging(config: UploadConfig, storage: MediaStorage) {
   // Made here first: the store makes it too, but a failure there (a read-only volume) would end the process.
   const directory = path.join(config.MEDIA_DIR, 'uploads');
   await mkdir(directory, { recursive: true });
+  const { FileStore } = await import('@tus/file-store');
   const datastore = new FileStore({
     directory,
     expirationPeriodInMilliseconds: UNFINISHED_UPLOAD_MS,
@@ -104,6 +105,7 @@ export function videoUploads({
 
   async function build() {
     const staged = await staging(config, storage);
+    const { Server } = await import('@tus/server');
     const server = new Server({
       path: VIDEO_UPLOAD_PATH,
       datastore: staged.datastore,
