@@ -140,7 +140,7 @@ export interface ConsoleApi {
   putVideoCaption: (videoId: string, language: string, caption: CaptionUpload) => Promise<{ data: Video }>;
   /** DELETE /api/admin/videos/:id/captions/:language */
   deleteVideoCaption: (videoId: string, language: string) => Promise<{ data: Video }>;
-  /** POST /api/admin/users/:id/sign-out-everywhere (api/src/identity/staff/admin-routes.ts): support and admins; staff accounts admins only. */
+  /** POST /api/admin/users/:id/sign-out-everywhere (api/src/admin/identity-routes.ts): support and admins; staff accounts admins only. */
   signOutEverywhere: (userId: string) => Promise<{ data: SignedOut }>;
   /** POST /api/admin/users/:id/view-as (support and admins; not for staff accounts): the storefront, read-only, as them. */
   startViewAs: (userId: string, reason: string, minutes: number) => Promise<{ data: Wire<ViewAsStarted> }>;

@@ -41,7 +41,7 @@ import { productPages } from './catalog/product-page';
 import { workshopService } from './catalog/workshops/workshops';
 import { defineWaitlistJobs, waitlistService } from './catalog/waitlist/waitlist';
 import { healthService } from './health/service';
-import { imageAdmin } from './media/image-admin';
+import { imageAdmin } from './admin/images/image-admin';
 import { imageStore } from './media/images';
 import { createStorage } from './media/storage';
 import { playbackService } from './video/playback';

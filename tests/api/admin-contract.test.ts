@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PAGE_SIZE } from '../../api/src/admin/schemas/list-query';
+import { MAX_PAGE_SIZE } from '../../api/src/list-query/schemas';
 import type { AdminResource } from '../../api/src/admin/resource';
 import { ADMIN_RESOURCES } from '../../api/src/admin/resources';
 import { testApp } from '../support/app';

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_RESOURCES } from '../../api/src/admin/resources';
-import { MAX_PAGE_SIZE } from '../../api/src/admin/schemas/list-query';
+import { MAX_PAGE_SIZE } from '../../api/src/list-query/schemas';
 import { OutboxEmail } from '../support/models';
 import { JOBS_SCHEMA } from '../../api/src/jobs/models';
 import { jobQueue } from '../../api/src/jobs/queue';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PAGE_SIZE } from '../../api/src/admin/schemas/list-query';
+import { MAX_PAGE_SIZE } from '../../api/src/list-query/schemas';
 import { testApp } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';

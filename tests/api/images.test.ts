@@ -7,7 +7,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
 import { loadConfig } from '../../api/src/config';
-import { DELETE_IMAGE_JOB } from '../../api/src/media/image-admin';
+import { DELETE_IMAGE_JOB } from '../../api/src/admin/images/image-admin';
 import { originalKey, variantsPrefix } from '../../api/src/media/images';
 import { createStorage, readAll, type MediaStorage } from '../../api/src/media/storage';
 import { createServices, type Services } from '../../api/src/services';

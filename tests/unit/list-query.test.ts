@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PAGE_SIZE, parseListQuery, type ListableResource } from '../../api/src/admin/schemas/list-query';
+import { MAX_PAGE_SIZE, parseListQuery, type ListableResource } from '../../api/src/list-query/schemas';
 import { AppError } from '../../api/src/shared/errors';
 
 const resource: ListableResource = {

@@ -4,7 +4,7 @@ type Http = (url: string, options?: fetchUtils.Options) => Promise<{ json: unkno
 
 /**
  * The pictures a record holds, by resource: the field the form edits (the picture's key) and where the file goes
- * (PUT multipart to upload, DELETE to take it off; api/src/media/admin-routes.ts).
+ * (PUT multipart to upload, DELETE to take it off; api/src/admin/images/routes.ts).
  */
 const PICTURES: Record<string, { field: string; path: string }> = {
   products: { field: 'imageKey', path: 'image' },

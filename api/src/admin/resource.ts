@@ -6,7 +6,7 @@ import type { CsvColumn } from '../http/csv-columns';
 import type { ErrorCode } from '../shared/errors';
 import type { Role } from '../shared/roles';
 import type { AuditAction } from '../shared/audit-actions';
-import type { ListableResource } from './schemas/list-query';
+import type { ListableResource } from '../list-query/schemas';
 
 export type Row = Record<string, unknown>;
 export type Trx = Knex.Transaction;

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { actorOf } from '../http/auth';
 import { IdParam, NumericIdParam } from '../http/params';
 import type { Policies } from '../http/policy';
-import { parseListQuery } from './schemas/list-query';
+import { parseListQuery } from '../list-query/schemas';
 import { parseCreate, updateRequest } from './schemas/write';
 import type { AdminResource } from './resource';
 import type { ListExports } from './lists/export';

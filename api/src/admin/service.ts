@@ -5,7 +5,7 @@ import type { BaseModel } from '../db/base-model';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import { cappedCount, countMatches, totalOf, type Total } from './lists/count';
-import type { ListQuery } from './schemas/list-query';
+import type { ListQuery } from '../list-query/schemas';
 import type { UpdateRequest } from './schemas/write';
 import type { AdminResource, Row, Trx, WriteActor, WriteHook } from './resource';
 

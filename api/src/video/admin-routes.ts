@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { parseListQuery } from '../admin/schemas/list-query';
+import { parseListQuery } from '../list-query/schemas';
 import { actorOf } from '../http/auth';
 import { pagedCsv } from '../http/paged-csv';
 import { derived, instant, number, text, type CsvColumn } from '../http/csv-columns';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { ListableResource, ListQuery } from '../admin/schemas/list-query';
+import type { ListableResource, ListQuery } from '../list-query/schemas';
 import { recordAudit, type Actor } from '../audit/record';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';

@@ -9,7 +9,7 @@ import { csvRowLine, headersOf } from '../../http/csv-columns';
 import type { Logger } from '../../logger';
 import type { AdminResource, Row, WriteActor } from '../resource';
 import type { AdminService } from '../service';
-import type { ListQuery } from '../schemas/list-query';
+import type { ListQuery } from '../../list-query/schemas';
 
 /** Rows fetched at a time: each is presented as the list presents it, so batches stay modest. */
 const BATCH_ROWS = 1000;

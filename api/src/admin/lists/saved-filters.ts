@@ -4,7 +4,7 @@ import { AppError } from '../../shared/errors';
 import { ADMIN_RESOURCES } from '../resources';
 import type { Role } from '../../shared/roles';
 import { VIDEO_LIST } from '../../video/video-admin';
-import { parseListQuery, type ListableResource } from '../schemas/list-query';
+import { parseListQuery, type ListableResource } from '../../list-query/schemas';
 import type { SavedFilterInput, SavedFilterRecord } from '../schemas/list-tools';
 import { SavedFilter } from '../models';
 import type { WriteActor } from '../resource';

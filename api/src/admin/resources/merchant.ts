@@ -10,7 +10,7 @@ import {
   MerchantRefund,
   MerchantSession,
 } from '../../payments/models';
-import type { FieldKind } from '../schemas/list-query';
+import type { FieldKind } from '../../list-query/schemas';
 import { defineResource, type AdminResource, type ExportLookup, type ListExport } from '../resource';
 import { derived, instant, labelled, money, text } from '../../http/csv-columns';
 import { REFUND_REASON_LABELS } from '../../shared/refund-reasons';

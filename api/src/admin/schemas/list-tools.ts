@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from './list-query';
+import { MAX_PAGE_SIZE } from '../../list-query/schemas';
 import { Id } from './fields';
 
 /** A bulk action's records: 1 to 500 ids (a page of the largest list), each once. */

@@ -1,11 +1,11 @@
 import Router from '@koa/router';
-import { adminResource } from '../../admin/resources';
-import { authOf, userOf } from '../../http/auth';
-import { AppError } from '../../shared/errors';
-import { IdParam } from '../../http/params';
-import type { Policies } from '../../http/policy';
-import type { Outbox } from '../../mail/outbox';
-import type { SignOutEverywhere } from '../sign-in/sign-out-everywhere';
+import { adminResource } from './resources';
+import { authOf, userOf } from '../http/auth';
+import { AppError } from '../shared/errors';
+import { IdParam } from '../http/params';
+import type { Policies } from '../http/policy';
+import type { Outbox } from '../mail/outbox';
+import type { SignOutEverywhere } from '../identity/sign-in/sign-out-everywhere';
 
 /** Console actions beyond the generic REST contract: retrying a failed email, signing a person out everywhere. */
 export function identityAdminRoutes({

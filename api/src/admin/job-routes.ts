@@ -1,10 +1,10 @@
 import Router from '@koa/router';
-import { adminResource } from '../admin/resources';
+import { adminResource } from './resources';
 import { userOf } from '../http/auth';
 import { AppError } from '../shared/errors';
 import { IdParam } from '../http/params';
 import type { Policies } from '../http/policy';
-import type { JobQueue } from './queue';
+import type { JobQueue } from '../jobs/queue';
 
 /** Console actions on the job queue beyond reading it: running a failed job again. */
 export function jobAdminRoutes({ allow, jobs }: { allow: Policies; jobs: JobQueue }) {

@@ -1,11 +1,11 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { userOf } from '../http/auth';
-import { readUploadedFile } from '../http/multipart';
-import { IdParam } from '../http/params';
-import type { Policies } from '../http/policy';
+import { userOf } from '../../http/auth';
+import { readUploadedFile } from '../../http/multipart';
+import { IdParam } from '../../http/params';
+import type { Policies } from '../../http/policy';
 import type { ImageAdmin, ImageWriteContext } from './image-admin';
-import { MAX_IMAGE_BYTES } from './images';
+import { MAX_IMAGE_BYTES } from '../../media/images';
 
 function writeContext(ctx: Context): ImageWriteContext {
   const user = userOf(ctx);

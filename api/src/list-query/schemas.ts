@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { AppError } from '../../shared/errors';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../http/json-depth';
-import { isUuid } from '../../shared/uuid';
+import { AppError } from '../shared/errors';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth';
+import { isUuid } from '../shared/uuid';
 
 export type FieldKind = 'id' | 'text' | 'enum' | 'number' | 'date' | 'boolean' | 'role';
 

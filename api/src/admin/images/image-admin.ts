@@ -1,15 +1,15 @@
-import { products } from '../admin/resources/catalog';
-import { users } from '../admin/resources/identity';
-import type { AdminResource, Row, WriteActor } from '../admin/resource';
-import { adminService } from '../admin/service';
-import { recordAudit } from '../audit/record';
-import type { Db } from '../db/connection';
-import type { AuditAction } from '../shared/audit-actions';
-import { AppError } from '../shared/errors';
-import { assertMayManageOwner } from '../identity/staff/staff-guard';
-import type { JobQueue } from '../jobs/queue';
-import type { Logger } from '../logger';
-import { checkImage, type CheckedImage, type ImageStore } from './images';
+import { products } from '../resources/catalog';
+import { users } from '../resources/identity';
+import type { AdminResource, Row, WriteActor } from '../resource';
+import { adminService } from '../service';
+import { recordAudit } from '../../audit/record';
+import type { Db } from '../../db/connection';
+import type { AuditAction } from '../../shared/audit-actions';
+import { AppError } from '../../shared/errors';
+import { assertMayManageOwner } from '../../identity/staff/staff-guard';
+import type { JobQueue } from '../../jobs/queue';
+import type { Logger } from '../../logger';
+import { checkImage, type CheckedImage, type ImageStore } from '../../media/images';
 
 /** The job that removes an image nothing points to any more (after a replacement or a removal). */
 export const DELETE_IMAGE_JOB = 'delete-image';
