@@ -37,6 +37,7 @@ import { teamSupport } from './commerce/teams/support';
 import { transferService } from './commerce/transfers/transfers';
 import { catalogService } from './catalog/service';
 import { certificateService } from './certificates/certificates';
+import { renameOnCertificates } from './certificates/queries';
 import { productPages } from './catalog/product-page';
 import { workshopService } from './catalog/workshops/workshops';
 import { defineWaitlistJobs, waitlistService } from './catalog/waitlist/waitlist';
@@ -211,7 +212,7 @@ export function createServices(deps: Deps) {
     viewAs: viewAs(deps),
     prefs: userPrefs(deps),
     roles: roleAdmin({ db, changed: caches.clearAll }),
-    displayNames: displayNames({ db, changed: caches.clearAll }),
+    displayNames: displayNames({ db, nameChanged: renameOnCertificates, changed: caches.clearAll }),
     prune: () => pruneExpired(deps),
   };
 }

@@ -1,4 +1,3 @@
-import { renameOnCertificates } from '../../certificates/queries';
 import type { Db } from '../../db/connection';
 import { AppError } from '../../shared/errors';
 import type { User } from '../models';
@@ -6,7 +5,16 @@ import { publicUser } from './users';
 import type { DisplayNameAnswer } from './display-name.schemas';
 
 /** The name a learner shows on their comments and certificates (users.name), set from the storefront's settings. */
-export function displayNames({ db, changed = () => {} }: { db: Db; changed?: () => void }) {
+export function displayNames({
+  db,
+  nameChanged,
+  changed = () => {},
+}: {
+  db: Db;
+  /** What else carries the name (certificates) takes the new one, in the same transaction. */
+  nameChanged: (trx: Db, userId: string) => Promise<void>;
+  changed?: () => void;
+}) {
   return {
     /**
      * Sets (or, with null, clears) the name; the cached signed-in user is refreshed so /me shows it at once. The
@@ -18,7 +26,7 @@ export function displayNames({ db, changed = () => {} }: { db: Db; changed?: () 
           .where({ id: userId })
           .update({ name })
           .returning('*');
-        if (renamed) await renameOnCertificates(trx, userId);
+        if (renamed) await nameChanged(trx, userId);
         return renamed;
       });
       if (!user) throw new AppError('not-found', 'No such account.');
