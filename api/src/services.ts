@@ -37,7 +37,7 @@ import { teamSupport } from './commerce/teams/support';
 import { transferService } from './commerce/transfers/transfers';
 import { catalogService } from './catalog/service';
 import { certificateService } from './certificates/certificates';
-import { renameOnCertificates } from './certificates/queries';
+import { issueCertificate, renameOnCertificates } from './certificates/queries';
 import { productPages } from './catalog/product-page';
 import { workshopService } from './catalog/workshops/workshops';
 import { defineWaitlistJobs, waitlistService } from './catalog/waitlist/waitlist';
@@ -131,7 +131,7 @@ export function createServices(deps: Deps) {
   const storage = createStorage(config);
   const mediaKey = mediaUrlKey({ db, secret: config.MEDIA_URL_SECRET });
   const videos = lessonVideos({ db, clock, caches, key: mediaKey });
-  const learning = learningService({ db, tree, caches, videos });
+  const learning = learningService({ db, tree, caches, videos, issueCertificate });
   const images = imageStore({ storage });
   // Lesson videos from the console and the command line, and the job that makes them playable (ffmpeg).
   defineVideoProcessing({ db, storage, jobs, logger, clock, config, changed: caches.clearAll });

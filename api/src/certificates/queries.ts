@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { newCertificateId } from './certificate-id';
 import type { Certificate } from './models';
+import type { CourseCompletion } from '../learning/progress';
 
 // The SQL behind certificates (certificates.ts holds the rules). Each function is one statement unless it says so.
 
@@ -62,14 +63,6 @@ export async function certifiedCourseIds(db: Knex, userId: string): Promise<Set<
   return new Set(rows.map((r) => r.courseId));
 }
 
-export interface Completion {
-  userId: string;
-  courseId: string;
-  courseTitle: string;
-  /** Every lesson of the course as learners see it: all of them must be complete. */
-  lessonIds: string[];
-}
-
 const ISSUE = `
   INSERT INTO certificates (id, user_id, course_id, learner_name, course_title)
   SELECT :id, u.id, :courseId, ${LEARNER_NAME}, :courseTitle FROM users u
@@ -85,7 +78,7 @@ const ISSUE = `
  * issued before. One per learner and course whatever races: the unique key decides, the loser keeps the winner's.
  * Null when a lesson is still open. The caller checks that the learner holds the course.
  */
-export async function issueCertificate(db: Knex, completion: Completion): Promise<{ id: string } | null> {
+export async function issueCertificate(db: Knex, completion: CourseCompletion): Promise<{ id: string } | null> {
   const bindings = {
     userId: completion.userId,
     courseId: completion.courseId,

@@ -6,7 +6,7 @@ import type { ContentTree } from './content-tree';
 import { coursePages } from './course-page';
 import { courseReads } from './course-reads';
 import { lessonPages } from './lesson-page';
-import { lessonProgress } from './progress';
+import { lessonProgress, type IssueCertificate } from './progress';
 
 /**
  * What learners see of courses (docs/domain.md §11), built from its parts: the cached course reads, access, course
@@ -17,11 +17,13 @@ export function learningService({
   tree,
   caches,
   videos,
+  issueCertificate,
 }: {
   db: Db;
   tree: ContentTree;
   caches: ReadCaches;
   videos: LessonVideos;
+  issueCertificate: IssueCertificate;
 }) {
   const reads = courseReads({ db, tree, caches });
   const access = lessonAccess({ db, reads });
@@ -31,7 +33,7 @@ export function learningService({
     assertOpen: access.assertOpen,
     ...coursePages({ db, reads, access }),
     ...lessonPages({ db, reads, videos }),
-    ...lessonProgress({ db, reads, access }),
+    ...lessonProgress({ db, reads, access, issueCertificate }),
   };
 }
 

@@ -1,7 +1,6 @@
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import type { User } from '../identity/models';
-import { issueCertificate } from '../certificates/queries';
 import { mustOpen, type LessonAccess } from './access';
 import type { CourseReads } from './course-reads';
 import { moduleLessonIds, progressOf, type CourseOutline } from './outline';
@@ -29,7 +28,29 @@ function assertModuleIn(outline: CourseOutline, moduleId: string): void {
 }
 
 /** The learner's progress (docs/domain.md §11): completing a lesson, a module's progress, resetting a module. */
-export function lessonProgress({ db, reads, access }: { db: Db; reads: CourseReads; access: LessonAccess }) {
+/** A course the learner finished, as the certificates domain issues its certificate for it. */
+export interface CourseCompletion {
+  userId: string;
+  courseId: string;
+  courseTitle: string;
+  /** Every lesson of the course as learners see it: all of them must be complete. */
+  lessonIds: string[];
+}
+
+/** Issues the certificate of a completed course, once (passed in from api/src/services.ts). */
+export type IssueCertificate = (db: Db, completion: CourseCompletion) => Promise<{ id: string } | null>;
+
+export function lessonProgress({
+  db,
+  reads,
+  access,
+  issueCertificate,
+}: {
+  db: Db;
+  reads: CourseReads;
+  access: LessonAccess;
+  issueCertificate: IssueCertificate;
+}) {
   return {
     /** Marks a lesson complete (or not) in a course the learner may open it in; answers the module's progress. */
     async setCompleted(
