@@ -1,11 +1,10 @@
 import type { Db } from '../db/connection';
 import type { ReadCaches } from '../cache/read-cache';
-import type { LessonVideos } from '../video/playback-videos';
 import { lessonAccess } from './access';
 import type { ContentTree } from './content-tree';
 import { coursePages } from './course-page';
 import { courseReads } from './course-reads';
-import { lessonPages } from './lesson-page';
+import { lessonPages, type LessonVideoViews } from './lesson-page';
 import { lessonProgress, type IssueCertificate } from './progress';
 
 /**
@@ -22,7 +21,7 @@ export function learningService({
   db: Db;
   tree: ContentTree;
   caches: ReadCaches;
-  videos: LessonVideos;
+  videos: LessonVideoViews;
   issueCertificate: IssueCertificate;
 }) {
   const reads = courseReads({ db, tree, caches });

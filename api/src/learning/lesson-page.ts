@@ -1,11 +1,26 @@
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
-import type { LessonVideos } from '../video/playback-videos';
 import { entitlementFrom, type Viewer } from './access';
 import type { CourseReads } from './course-reads';
 import { lessonLink, type CourseOutline, type OutlineLesson } from './outline';
 import * as queries from './queries';
-import type { LessonView, Lock } from './schemas';
+import type { LessonVideoView, LessonView, Lock } from './schemas';
+
+/** Who watches and what they may, for one lesson's video. */
+export interface VideoViewer {
+  /** The lesson is open to them (their purchase, or free). */
+  open: boolean;
+  /** Open to everyone: its links name no learner, so they work signed out. */
+  free: boolean;
+  userId: string | null;
+  /** Their saved position (0 when none). */
+  positionMs: number;
+}
+
+/** The lesson answer's `video` for its viewer: the video domain answers (passed in from api/src/services.ts). */
+export interface LessonVideoViews {
+  view(lessonId: string, viewer: VideoViewer): Promise<LessonVideoView | null>;
+}
 
 function findLesson(outline: CourseOutline, slugOrId: string): OutlineLesson {
   const lesson = outline.lessons.find((l) => l.id === slugOrId || l.slug === slugOrId);
@@ -22,7 +37,7 @@ export function lessonPages({
   db: Db;
   reads: CourseReads;
   /** Lesson videos: the lesson answer's `video`. */
-  videos: LessonVideos;
+  videos: LessonVideoViews;
 }) {
   return {
     async lesson(courseSlugOrId: string, lessonSlugOrId: string, viewer: Viewer): Promise<LessonView> {

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { MAX_COMMENT_LENGTH } from '../shared/comments';
 import type { ContentState, LinkTier, ResourceType, Visibility } from '../shared/content';
 import type { PurchaseStatus } from '../shared/purchase-status';
-import type { LessonVideoView } from '../video/playback.schemas';
 import { STAFF_REASON_MAX } from '../shared/staff-reason';
 
 export const Slug = z
@@ -122,6 +121,42 @@ export interface CourseView {
   modules: CourseModule[];
   /** Where to continue; null when signed out, or nothing is left to study. */
   continue: LessonLink | null;
+}
+
+/** A lesson video's state (api/src/video/models.ts). */
+export type VideoState = 'queued' | 'processing' | 'ready' | 'failed';
+
+/** One caption file, for the player's <track>. */
+export interface CaptionTrack {
+  /** BCP 47 ('en', 'pt-BR'). */
+  language: string;
+  label: string;
+  /** A signed link to the WebVTT file. */
+  src: string;
+}
+
+/** A caption file's cues, in seconds: the transcript under the video. */
+export interface Transcript {
+  language: string;
+  label: string;
+  cues: { start: number; end: number; text: string }[];
+}
+
+/**
+ * The `video` of a lesson's answer. Links (`hls`, `poster`, captions' `src`) are short-lived and same-origin, and
+ * given only when the lesson is open to the viewer and the video is ready; otherwise null, and no captions or
+ * transcript.
+ */
+export interface LessonVideoView {
+  status: VideoState;
+  /** The HLS master playlist. */
+  hls: string | null;
+  poster: string | null;
+  captions: CaptionTrack[];
+  durationSeconds: number | null;
+  /** The signed-in learner's saved position (0 when signed out or never played). */
+  positionSeconds: number;
+  transcript: Transcript[];
 }
 
 /** GET /api/store/courses/:course/lessons/:lesson */

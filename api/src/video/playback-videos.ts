@@ -2,7 +2,8 @@ import type { ReadCaches } from '../cache/read-cache';
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import type { LessonVideo, VideoCaption } from './models';
-import type { LessonVideoView, Transcript } from './playback.schemas';
+import type { VideoViewer } from '../learning/lesson-page';
+import type { LessonVideoView, Transcript } from '../learning/schemas';
 import { linkLifetimeMs, signMediaToken } from './playback-token';
 import { parseWebVtt } from './webvtt';
 
@@ -15,17 +16,6 @@ export interface CaptionFile {
   label: string;
   vtt: string;
   cues: Transcript['cues'];
-}
-
-/** Who watches and what they may, for one lesson's video. */
-export interface VideoViewer {
-  /** The lesson is open to them (their purchase, or free). */
-  open: boolean;
-  /** Open to everyone: its links name no learner, so they work signed out. */
-  free: boolean;
-  userId: string | null;
-  /** Their saved position (0 when none). */
-  positionMs: number;
 }
 
 /**

@@ -1,10 +1,11 @@
+import type * as Learning from '@contract/learning/schemas';
 import type * as Video from '@contract/video/playback.schemas';
 import type { Wire } from '@contract/shared/wire';
 import { putJson } from './client';
 
 /** A lesson answer's `video`: its state, and (when open and ready) short-lived links, captions and transcript. */
-export type LessonVideoView = Wire<Video.LessonVideoView>;
-export type Transcript = Wire<Video.Transcript>;
+export type LessonVideoView = Wire<Learning.LessonVideoView>;
+export type Transcript = Wire<Learning.Transcript>;
 export type PositionAnswer = Wire<Video.PositionAnswer>;
 
 /**
