@@ -54,8 +54,15 @@ const layerZones = [
 /** Route files: parse, call one service, shape the answer. */
 const ROUTES = ['api/src/**/routes.ts', 'api/src/**/*-routes.ts'];
 
-/** The HTTP layer: the only API code that may know Koa. */
-const HTTP_LAYER = [...ROUTES, 'api/src/http/**', 'api/src/web/**', 'api/src/app.ts', 'api/src/server.ts'];
+/** The HTTP layer: the only API code that may know Koa (identity/http/ reads who is calling and checks policies). */
+const HTTP_LAYER = [
+  ...ROUTES,
+  'api/src/http/**',
+  'api/src/identity/http/**',
+  'api/src/web/**',
+  'api/src/app.ts',
+  'api/src/server.ts',
+];
 
 const zodOnlyAtTheEdge = {
   name: 'zod',

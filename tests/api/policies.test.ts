@@ -2,7 +2,7 @@ import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRouter } from '../../api/src/app';
 import { DeviceAccessToken } from '../support/models';
-import { POLICY, type Policy } from '../../api/src/http/policy';
+import { POLICY, type Policy } from '../../api/src/identity/http/policy';
 import type { Role } from '../../api/src/shared/roles';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';
 import { sessions } from '../../api/src/identity/sign-in/sessions';

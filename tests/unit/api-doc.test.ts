@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRouter } from '../../api/src/app';
 import { createDb } from '../../api/src/db/connection';
-import { POLICY, type Policy } from '../../api/src/http/policy';
+import { POLICY, type Policy } from '../../api/src/identity/http/policy';
 import { createServices } from '../../api/src/services';
 import { ERROR_STATUS } from '../../api/src/shared/errors';
 import { testDeps } from '../support/app';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_RESOURCES } from '../../api/src/admin/resources';
-import { allow, POLICY, type Policy } from '../../api/src/http/policy';
+import { allow, POLICY, type Policy } from '../../api/src/identity/http/policy';
 import { ROLES, STAFF_ROLES, type Role } from '../../api/src/shared/roles';
 import { videoAdminRoutes } from '../../api/src/video/admin-routes';
 

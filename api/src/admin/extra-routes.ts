@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import { userOf } from '../http/auth';
+import { userOf } from '../identity/http/caller';
 import { IdParam } from '../http/params';
-import type { Policies } from '../http/policy';
+import type { Policies } from '../identity/http/policy';
 import type { CouponGenerator } from '../commerce/coupons/generator';
 import type { DataAnswer, ListAnswer } from '../shared/wire';
 import type { TreeNode } from '../learning/schemas';

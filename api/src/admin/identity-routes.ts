@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { adminResource } from './resources';
-import { authOf, userOf } from '../http/auth';
+import { authOf, userOf } from '../identity/http/caller';
 import { AppError } from '../shared/errors';
 import { IdParam } from '../http/params';
-import type { Policies } from '../http/policy';
+import type { Policies } from '../identity/http/policy';
 import type { Outbox } from '../mail/outbox';
 import type { SignOutEverywhere } from '../identity/sign-in/sign-out-everywhere';
 

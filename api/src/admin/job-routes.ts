@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import { adminResource } from './resources';
-import { userOf } from '../http/auth';
+import { userOf } from '../identity/http/caller';
 import { AppError } from '../shared/errors';
 import { IdParam } from '../http/params';
-import type { Policies } from '../http/policy';
+import type { Policies } from '../identity/http/policy';
 import type { JobQueue } from '../jobs/queue';
 
 /** Console actions on the job queue beyond reading it: running a failed job again. */

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { actorOf } from '../http/auth';
+import { actorOf } from '../identity/http/caller';
 import { IdParam, NumericIdParam } from '../http/params';
-import type { Policies } from '../http/policy';
+import type { Policies } from '../identity/http/policy';
 import { parseListQuery } from '../list-query/schemas';
 import { parseCreate, updateRequest } from './schemas/write';
 import type { AdminResource } from './resource';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { userOf } from '../http/auth';
-import type { Policies } from '../http/policy';
+import { userOf } from '../identity/http/caller';
+import type { Policies } from '../identity/http/policy';
 import type { ProductPages } from './product-page';
 import { ProductPageParam } from './product-page.schemas';
 import type { CatalogService } from './service';

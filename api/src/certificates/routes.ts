@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Config } from '../config';
-import { actorOf, userOf } from '../http/auth';
+import { actorOf, userOf } from '../identity/http/caller';
 import { buyerCountry } from '../http/buyer-location';
-import type { Policies } from '../http/policy';
+import type { Policies } from '../identity/http/policy';
 import type { CertificateService } from './certificates';
 import { CertificateIdParam, RevokeBody } from './schemas';
 

@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { Config } from '../config';
-import { authOf, userOf } from '../http/auth';
+import { authOf, userOf } from '../identity/http/caller';
 import type { MyPurchasesService } from './purchases/my-purchases';
 import { IdParam } from '../http/params';
-import type { Policies } from '../http/policy';
+import type { Policies } from '../identity/http/policy';
 import { buyerCountry, buyerPlace } from '../http/buyer-location';
 import type { QuoteService } from './checkout/quotes';
 import type { CheckoutService } from './checkout/checkout';

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Policies } from '../http/policy';
+import type { Policies } from '../identity/http/policy';
 import { EXPORT_KINDS } from '../shared/finance';
 import type { FinanceExports } from './exports';
 import { PeriodQuery, SummaryQuery } from './schemas';

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Policies } from '../http/policy';
+import type { Policies } from '../identity/http/policy';
 import type { HealthService } from './service';
 
 /**

@@ -1,16 +1,15 @@
 import Router from '@koa/router';
 import type { Config } from '../config';
+import { userOf, authOf } from './http/caller';
 import {
   OAUTH_STATE_COOKIE,
   clearOAuthStateCookie,
   clearSessionCookies,
   setOAuthStateCookie,
   setSessionCookies,
-  userOf,
-  authOf,
 } from '../http/auth';
 import { networkOf, type RateLimiter } from './rate-limit';
-import type { Policies } from '../http/policy';
+import type { Policies } from './http/policy';
 import type { DeviceFlow } from './devices/device-flow';
 import type { EmailSignIn } from './sign-in/email-sign-in';
 import { GitHubSignInError, type GitHubSignIn } from './sign-in/github';

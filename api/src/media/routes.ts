@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { AppError } from '../shared/errors';
-import type { Policies } from '../http/policy';
+import type { Policies } from '../identity/http/policy';
 import { variantFormat, variantOf, type ImageStore } from './images';
 import { ImageRequest } from './schemas';
 

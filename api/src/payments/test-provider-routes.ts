@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { escapeHtml } from '../shared/escape-html';
 import { formatMoney } from '../shared/money';
-import type { Policies } from '../http/policy';
+import type { Policies } from '../identity/http/policy';
 import type { Logger } from '../logger';
 import type { RefundSettlement } from './provider';
 import { TestCheckoutIdentifier, TestRefundSettlement } from './schemas';

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { actorOf } from '../http/auth';
+import { actorOf } from '../identity/http/caller';
 import { IdParam } from '../http/params';
-import type { Policies } from '../http/policy';
+import type { Policies } from '../identity/http/policy';
 import { SaveScenarioBody, SimulateQuery } from './schemas';
 import type { PricingScenarios } from './scenarios';
 import type { PricingSimulator } from './simulator';

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Config } from '../config';
-import { authOf, userOf } from '../http/auth';
+import { authOf, userOf } from '../identity/http/caller';
 import { buyerCountry } from '../http/buyer-location';
-import type { Policies } from '../http/policy';
+import type { Policies } from '../identity/http/policy';
 import { LessonIdParam } from '../learning/schemas';
 import type { PlaybackService } from './playback';
 import type { VideoMedia } from './playback-media';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
-import type { Policies } from '../http/policy';
+import type { Policies } from '../identity/http/policy';
 
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 

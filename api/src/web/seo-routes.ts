@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { CatalogService } from '../catalog/service';
 import type { StoreProduct } from '../catalog/schemas';
 import type { Config } from '../config';
-import type { Policies } from '../http/policy';
+import type { Policies } from '../identity/http/policy';
 import type { Wire } from '../shared/wire';
 import { escapeHtml } from '../shared/escape-html';
 

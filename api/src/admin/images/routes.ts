@@ -1,9 +1,9 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { userOf } from '../../http/auth';
+import { userOf } from '../../identity/http/caller';
 import { readUploadedFile } from '../../http/multipart';
 import { IdParam } from '../../http/params';
-import type { Policies } from '../../http/policy';
+import type { Policies } from '../../identity/http/policy';
 import type { ImageAdmin, ImageWriteContext } from './image-admin';
 import { MAX_IMAGE_BYTES } from '../../media/images';
 

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { actorOf } from '../../http/auth';
+import { actorOf } from '../../identity/http/caller';
 import { IdParam } from '../../http/params';
-import type { Policies } from '../../http/policy';
+import type { Policies } from '../../identity/http/policy';
 import type { DataAnswer, ListAnswer } from '../../shared/wire';
 import type { BulkActions } from './bulk-actions';
 import type { SavedFilters } from './saved-filters';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import { actorOf } from '../../http/auth';
+import { actorOf } from '../../identity/http/caller';
 import { IdParam } from '../../http/params';
-import type { Policies } from '../../http/policy';
+import type { Policies } from '../../identity/http/policy';
 import { NoteBody, TimelineQuery } from '../schemas/timeline';
 import type { StaffNotes } from './staff-notes';
 import type { TimelineService } from './timeline';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { IdParam } from '../../http/params';
-import type { Policies } from '../../http/policy';
+import type { Policies } from '../../identity/http/policy';
 import type { WaitlistService } from './waitlist';
 import { JoinWaitlistBody, LeaveWaitlistBody } from './schemas';
 

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import getRawBody from 'raw-body';
-import type { Policies } from '../../http/policy';
+import type { Policies } from '../../identity/http/policy';
 import type { StripeEvents } from './stripe-events';
 
 export const STRIPE_WEBHOOK_PATH = '/api/webhooks/stripe';

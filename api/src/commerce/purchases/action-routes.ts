@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import { actorOf } from '../../http/auth';
+import { actorOf } from '../../identity/http/caller';
 import { IdParam } from '../../http/params';
-import type { Policies } from '../../http/policy';
+import type { Policies } from '../../identity/http/policy';
 import { ResendBody } from '../../identity/schemas';
 import type { PurchaseLifecycle } from './lifecycle';
 import type { ReceiptAgain } from './receipt-again';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import { actorOf } from '../../http/auth';
+import { actorOf } from '../../identity/http/caller';
 import { IdParam } from '../../http/params';
-import type { Policies } from '../../http/policy';
+import type { Policies } from '../../identity/http/policy';
 import type { DataAnswer } from '../../shared/wire';
 import { AddSeatsBody, RevokedParams, type SeatsAdded, type TeamRoster, type TeamView } from '../schemas';
 import type { TeamSupport } from './support';

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import { userOf } from '../../http/auth';
+import { userOf } from '../../identity/http/caller';
 import { IdParam } from '../../http/params';
-import type { Policies } from '../../http/policy';
+import type { Policies } from '../../identity/http/policy';
 import { MemberParams, RevokedParams } from '../schemas';
 import type { TeamService } from './teams';
 

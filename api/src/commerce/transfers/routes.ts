@@ -1,7 +1,7 @@
 import Router from '@koa/router';
-import { userOf } from '../../http/auth';
+import { userOf } from '../../identity/http/caller';
 import { IdParam } from '../../http/params';
-import type { Policies } from '../../http/policy';
+import type { Policies } from '../../identity/http/policy';
 import { TransferBody } from '../schemas';
 import type { TransferService } from './transfers';
 

@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { authOf } from '../../http/auth';
-import type { Policies } from '../../http/policy';
+import { authOf } from '../http/caller';
+import type { Policies } from '../http/policy';
 import { DEVICE_CODE_GRANT, type DeviceFlow, type TokenError } from './device-flow';
 import { publicUser } from '../profile/users';
 import { networkOf, type RateLimiter } from '../rate-limit';

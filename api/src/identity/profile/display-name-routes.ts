@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { userOf } from '../../http/auth';
-import type { Policies } from '../../http/policy';
+import { userOf } from '../http/caller';
+import type { Policies } from '../http/policy';
 import type { DisplayNames } from './display-name';
 import { DisplayNameBody } from './display-name.schemas';
 

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import { userOf } from '../../http/auth';
-import type { Policies } from '../../http/policy';
+import { userOf } from '../http/caller';
+import type { Policies } from '../http/policy';
 import type { UserPrefsService } from './prefs';
 import { TimeZoneBody, type TimeZoneAnswer } from './time-zone.schemas';
 

@@ -1,8 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { actorOf, authOf } from '../../http/auth';
+import { actorOf, authOf } from '../http/caller';
 import { IdParam } from '../../http/params';
-import type { Policies } from '../../http/policy';
+import type { Policies } from '../http/policy';
 import type { PersonEmails } from '../../mail/person-emails';
 import type { PersonEmailsPage, ResendAnswer } from '../../mail/schemas';
 import type { StaffAct, UserBlocks } from './blocks';

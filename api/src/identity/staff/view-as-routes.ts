@@ -1,8 +1,9 @@
 import Router from '@koa/router';
 import type { Config } from '../../config';
-import { actorOf, authOf, clearViewAsCookie, setViewAsCookie, VIEW_AS_END_PATH } from '../../http/auth';
+import { actorOf, authOf } from '../http/caller';
+import { clearViewAsCookie, setViewAsCookie, VIEW_AS_END_PATH } from '../../http/auth';
 import { IdParam } from '../../http/params';
-import type { Policies } from '../../http/policy';
+import type { Policies } from '../http/policy';
 import { MY_LEARNING_PATH } from '../../shared/storefront-paths';
 import { ViewAsBody, type ViewAsStarted } from '../schemas';
 import { VIEW_AS_ROLES, type ViewAs } from './view-as';

@@ -1,8 +1,8 @@
 import type { Context, Next } from 'koa';
-import { allows, type Policy } from '../identity/access-policy';
-import type { Role } from '../shared/roles';
-import { authOf } from './auth';
-import { AppError } from '../shared/errors';
+import { allows, type Policy } from '../access-policy';
+import type { Role } from '../../shared/roles';
+import { authOf } from './caller';
+import { AppError } from '../../shared/errors';
 
 export type { Policy };
 
