@@ -36,6 +36,8 @@ import { teamService } from './commerce/teams/teams';
 import { teamSupport } from './commerce/teams/support';
 import { transferService } from './commerce/transfers/transfers';
 import { catalogService } from './catalog/service';
+import { salesOf } from './commerce/pricing/sales';
+import { TEAM_TIERS } from './commerce/pricing/prices';
 import { certificateService } from './certificates/certificates';
 import { issueCertificate, renameOnCertificates } from './certificates/queries';
 import { productPages } from './catalog/product-page';
@@ -148,8 +150,15 @@ export function createServices(deps: Deps) {
     /** The read caches (READ_CACHE_MS): the storefront's rendered public pages keep to them too. */
     caches,
     catalog: {
-      ...catalogService({ ...deps, caches }),
-      ...productPages({ ...deps, caches, learning, transferWindowDays: config.TRANSFER_WINDOW_DAYS }),
+      ...catalogService({ ...deps, caches, salesOf }),
+      ...productPages({
+        ...deps,
+        caches,
+        learning,
+        transferWindowDays: config.TRANSFER_WINDOW_DAYS,
+        salesOf,
+        teamTiers: TEAM_TIERS,
+      }),
     },
     workshops,
     waitlist,

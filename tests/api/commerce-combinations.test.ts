@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { seatsSold } from '../../api/src/commerce/teams/seats';
+import { seatsSold } from '../../api/src/catalog/seats-sold';
 import { Coupon, Purchase } from '../support/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createCoupon, createCourse, createProduct, makeUpgradable } from '../../seeds/factories';

@@ -1,8 +1,7 @@
 import type { ReadCaches } from '../cache/read-cache';
 import type { Clock } from '../clock';
-import { TEAM_TIERS } from '../commerce/pricing/prices';
-import { seatsSoldOf } from '../commerce/teams/seats';
-import { GRANTING_STATUSES } from '../commerce/models';
+import { seatsSoldOf } from './seats-sold';
+import { GRANTING_STATUSES } from '../shared/purchase-status';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import type { LearningService } from '../learning/learning';
@@ -10,7 +9,7 @@ import type { LessonItem } from '../learning/schemas';
 import { avatarFields } from '../media/images';
 import { faqOf } from './faq';
 import type { Product } from './models';
-import { salesOf } from './sales';
+import type { SalesOf } from './sales';
 import type { CurriculumCourse, CurriculumLesson, Instructor, StoreProductPage } from './schemas';
 import { coursesOfProducts, enrollmentState, storeProduct, withCurrentPrices } from './service';
 import { isUuid } from '../shared/uuid';
@@ -95,6 +94,9 @@ interface Deps {
   learning: LearningService;
   /** Days a buyer may give their purchase to someone else (docs/domain.md §8). */
   transferWindowDays: number;
+  salesOf: SalesOf;
+  /** The team discount's tiers, lowest first (commerce's pricing): the page names the first. */
+  teamTiers: readonly { min: number; bp: number }[];
 }
 
 /**
@@ -102,7 +104,7 @@ interface Deps {
  * FAQ and refund policy. What only staff change is cached (see ReadCaches); seats, enrollment and the sale are
  * worked out per request.
  */
-export function productPages({ db, clock, caches, learning, transferWindowDays }: Deps) {
+export function productPages({ db, clock, caches, learning, transferWindowDays, salesOf, teamTiers }: Deps) {
   const pageOf = caches.cached(async (slugOrId: string) => {
     const bySlug: Product | undefined = await db('products').where({ status: 'active', slug: slugOrId }).first();
     const product: Product | undefined =
@@ -134,7 +136,7 @@ export function productPages({ db, clock, caches, learning, transferWindowDays }
       lines.push(`${plural(sessions, 'live session')}, with a calendar invite`);
     if (page.productType === 'self-paced' && lessons > 0) lines.push('Study at your own pace and track your progress');
     if (free > 0) lines.push(`${plural(free, 'free preview lesson')} to try before you buy`);
-    const firstTier = TEAM_TIERS[0]!;
+    const firstTier = teamTiers[0]!;
     if (page.seatsLeft === null || page.seatsLeft >= firstTier.min) {
       lines.push(`Team seats: ${firstTier.bp / 100} % off from ${firstTier.min} seats`);
     }

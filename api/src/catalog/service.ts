@@ -1,10 +1,10 @@
 import type { ReadCaches } from '../cache/read-cache';
 import type { Clock } from '../clock';
-import { seatsSoldOf } from '../commerce/teams/seats';
+import { seatsSoldOf } from './seats-sold';
 import type { Db } from '../db/connection';
 import { imageFields } from '../media/images';
 import type { Price, Product } from './models';
-import { salesKey, salesOf } from './sales';
+import { salesKey, type SalesOf } from './sales';
 import type { EnrollmentState, StoreProduct, StoreSale } from './schemas';
 
 /** Where a product's enrollment window stands at `now` (no window: always open). */
@@ -82,7 +82,17 @@ export function storeProduct(
   };
 }
 
-export function catalogService({ db, clock, caches }: { db: Db; clock: Clock; caches: ReadCaches }) {
+export function catalogService({
+  db,
+  clock,
+  caches,
+  salesOf,
+}: {
+  db: Db;
+  clock: Clock;
+  caches: ReadCaches;
+  salesOf: SalesOf;
+}) {
   // What only staff change, kept between requests; seats left and enrollment windows are worked out per request.
   const activeProducts = caches.cached(async () => {
     const products = await withCurrentPrices(

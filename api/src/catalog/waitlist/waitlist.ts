@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock';
-import { seatsSold } from '../../commerce/teams/seats';
+import { seatsSold } from '../seats-sold';
 import type { Config } from '../../config';
 import type { Db } from '../../db/connection';
 import { AppError } from '../../shared/errors';

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { enrollmentState } from '../../catalog/service';
-import { seatsSold } from '../teams/seats';
+import { seatsSold } from '../../catalog/seats-sold';
 import type { ProductFacts } from './locked-checkout';
 
 /** Why a checkout cannot be had (when it starts, and again under the locks when it is settled), as an error code. */

@@ -10,7 +10,7 @@ import { courseGivenEmail } from '../../mail/templates';
 import { leadInPath, receiptSignInLink } from '../checkout/lead-in';
 import { holdingOf } from './ownership';
 import type { CompGiven } from '../schemas';
-import { seatsSold } from '../teams/seats';
+import { seatsSold } from '../../catalog/seats-sold';
 
 /** Postgres names the partial unique index that holds one live comp per person and product. */
 const ONE_LIVE_COMP = 'purchases_one_live_comp';

@@ -3,7 +3,7 @@ import type { Db } from '../../db/connection';
 import { AppError } from '../../shared/errors';
 import { GRANTING_STATUSES } from '../models';
 import type { AddSeatsRequest, KeptOutMember, SeatsAdded, TeamRoster, TeamSeat } from '../schemas';
-import { seatsSold } from './seats';
+import { seatsSold } from '../../catalog/seats-sold';
 
 const GRANTS_ACCESS: readonly string[] = GRANTING_STATUSES;
 
