@@ -2,6 +2,7 @@ import { Box } from '@mui/material';
 import { NumberInput, SelectInput, TextInput, maxLength, maxValue, minValue, regex, required } from 'react-admin';
 import { RichTextInput } from '../rich-text';
 import { SLUG_PATTERN, STATE_CHOICES, VISIBILITY_CHOICES, hasBody } from './choices';
+import { LessonKindInputs } from './lesson-kinds';
 
 const validateTitle = [required(), maxLength(200)];
 const validateSlug = [maxLength(120), regex(SLUG_PATTERN, 'console.content.validation.slug')];
@@ -9,7 +10,10 @@ const validateDescription = maxLength(2000);
 const validateBody = maxLength(500_000, 'console.content.validation.bodyTooLong');
 const validateMinutes = [minValue(1), maxValue(1440)];
 
-/** The inputs of `fields`, shared by create and edit; the body editor only for lessons, pages and solutions. */
+/**
+ * The inputs of `fields`, shared by create and edit; the body editor only for lessons, pages and solutions, and a
+ * lesson's kind with its own inputs.
+ */
 export function ContentFieldsInputs({ type }: { type: string | undefined }) {
   return (
     <>
@@ -37,6 +41,7 @@ export function ContentFieldsInputs({ type }: { type: string | undefined }) {
           helperText="console.content.help.visibility"
         />
       </Box>
+      {type === 'lesson' && <LessonKindInputs />}
       {type === 'lesson' && (
         <NumberInput
           source="fields.durationMinutes"

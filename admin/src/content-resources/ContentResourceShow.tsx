@@ -24,6 +24,7 @@ import { hasBody, isContainer, typeLabel } from './choices';
 import { TypeField } from './TypeField';
 import { StateField } from './StateField';
 import { ContentOutline } from './tree/ContentOutline';
+import { LessonKindShow } from './lesson-kinds';
 import { useMayEditContent } from './authorship';
 import type { UserName } from '../users/types';
 import type { ContentResource } from './types';
@@ -118,6 +119,7 @@ function Details() {
           </Section>
         </>
       )}
+      {record.type === 'lesson' && <LessonKindShow />}
       {isContainer(record.type) && (
         <ContentOutline rootId={String(record.id)} hideWhenEmpty={record.type === 'lesson'} mayEdit={mayEdit} />
       )}

@@ -1,4 +1,5 @@
 import type { RaRecord } from 'react-admin';
+import { lessonKindFields } from './lesson-kinds';
 import type { ContentFields, ContentState, ResourceType, Visibility } from './types';
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
@@ -6,7 +7,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
 /**
  * The `fields` object the API accepts (a strict schema that replaces the stored one): title, slug (omitted when
  * empty: it is optional, not nullable), description (null when empty), body (null when emptied), state, visibility,
- * and a lesson's estimated minutes.
+ * and a lesson's estimated minutes, kind and the fields its kind keeps.
  */
 export function toContentFields(data: RaRecord): ContentFields {
   const input = (data.fields ?? {}) as Record<string, unknown>;
@@ -23,7 +24,7 @@ export function toContentFields(data: RaRecord): ContentFields {
   // A lesson's estimated minutes: a number, or null once the field is emptied (absent: never set).
   if (typeof input.durationMinutes === 'number') fields.durationMinutes = input.durationMinutes;
   else if (input.durationMinutes === null || input.durationMinutes === '') fields.durationMinutes = null;
-  return fields;
+  return { ...fields, ...lessonKindFields(input) };
 }
 
 /** PUT /api/admin/content-resources/:id: only `fields` is writable. */

@@ -111,5 +111,3 @@ export function coursePages({ db, reads, access }: { db: Db; reads: CourseReads;
     },
   };
 }
-
-export type CoursePages = ReturnType<typeof coursePages>;

@@ -5,6 +5,7 @@ import type { ContentTree } from './content-tree';
 import type { ContentRow } from './models';
 import * as queries from './queries';
 import { courseOutline, type CourseOutline } from './outline';
+import { lessonKindContent } from './lesson-kinds.schemas';
 import { sanitizeRichText } from './sanitize';
 
 /**
@@ -70,10 +71,10 @@ export function courseReads({ db, tree, caches }: { db: Db; tree: ContentTree; c
     /** What to buy to open a course. */
     productsOf: caches.cached((courseId: string) => queries.activeProductsOfCourse(db, courseId)),
 
-    /** A lesson's body as learners may see it: sanitised once, not on every view. */
-    lessonBody: caches.cached(async (lessonId: string): Promise<string> => {
-      const resource = await queries.resourceById(db, lessonId);
-      return sanitizeRichText(resource?.fields.body ?? '');
+    /** An open lesson's body and its kind's part, as learners may see them: sanitised once, not on every view. */
+    lessonContent: caches.cached(async (lessonId: string) => {
+      const fields = (await queries.resourceById(db, lessonId))?.fields;
+      return { body: sanitizeRichText(fields?.body ?? ''), content: lessonKindContent(fields) };
     }),
 
     /** The published courses learners may see that hold a lesson, nearest first (a lesson may sit in more than one). */

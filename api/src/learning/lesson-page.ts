@@ -28,7 +28,7 @@ function findLesson(outline: CourseOutline, slugOrId: string): OutlineLesson {
   return lesson;
 }
 
-/** A lesson page: its safe body when open, or why it is locked; previous/next in course order either way. */
+/** A lesson page: its safe body and its kind's part when open, or why it is locked; previous/next in course order either way. */
 export function lessonPages({
   db,
   reads,
@@ -50,8 +50,8 @@ export function lessonPages({
         : { purchases: [], completed: false, bookmarked: false, positionMs: 0 };
       const access = entitlementFrom(mine.purchases, viewer);
       const open = access.full || lesson.free;
-      const [body, products, video] = await Promise.all([
-        open ? reads.lessonBody(lesson.id) : null,
+      const [opened, products, video] = await Promise.all([
+        open ? reads.lessonContent(lesson.id) : null,
         open ? [] : reads.productsOf(course.id),
         videos.view(lesson.id, {
           open,
@@ -70,7 +70,8 @@ export function lessonPages({
         lesson: { id: lesson.id, title: lesson.title, slug: lesson.slug, free: lesson.free },
         open,
         lock: open || full ? null : (lock as Lock),
-        body,
+        body: opened?.body ?? null,
+        content: opened?.content ?? null,
         products,
         completed: mine.completed,
         bookmarked: mine.bookmarked,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_COMMENT_LENGTH } from '../shared/comments';
 import type { ContentState, LinkTier, ResourceType, Visibility } from '../shared/content';
 import type { PurchaseStatus } from '../shared/purchase-status';
+import type { LessonKindContent } from './lesson-kinds.schemas';
 import { STAFF_REASON_MAX } from '../shared/staff-reason';
 
 export const Slug = z
@@ -169,6 +170,8 @@ export interface LessonView {
   lock: Lock | null;
   /** Rich text already sanitized by the API (no scripts, no event handlers); null when the lesson is locked. */
   body: string | null;
+  /** The lesson's kind and what it adds to the page (api/src/learning/lesson-kinds.schemas.ts); null when locked. */
+  content: LessonKindContent | null;
   /** What to buy, when it is locked (none when open). */
   products: ProductRef[];
   completed: boolean;

@@ -57,6 +57,8 @@ export const consoleLabels = {
       page: 'page',
     },
     state: { draft: 'Draft', published: 'Published', archived: 'Archived', none: 'No state' },
+    /** A lesson's kinds (api/src/shared/lesson-kinds.ts). */
+    kind: { text: 'Text' },
     visibility: { public: 'Public', unlisted: 'Unlisted', private: 'Private' },
     tier: {
       free: 'Free',
@@ -80,6 +82,7 @@ export const consoleLabels = {
       state: 'Only published content reaches learners.',
       visibility: 'Unlisted: reachable by its address only.',
       body: 'Scripts, event handlers and javascript: links are removed when saved.',
+      kind: 'What the lesson is built around besides its body and video.',
       durationMinutes:
         "An estimate, shown and added up on sales pages and course outlines; a lesson's ready video counts its own length instead.",
     },

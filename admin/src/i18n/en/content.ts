@@ -11,6 +11,7 @@ export const content = {
         state: 'State',
         visibility: 'Visibility',
         durationMinutes: 'Length (minutes)',
+        kind: 'Kind',
       },
       type: 'Type',
       state: 'State',

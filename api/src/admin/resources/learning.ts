@@ -2,6 +2,7 @@ import type { AnyQueryBuilder } from 'objection';
 import { AppError } from '../../shared/errors';
 import { mayEditAnyContent, mayReadWholeContent, NOT_YOUR_CONTENT, readsAllContent } from '../../learning/authorship';
 import { sanitizeRichText } from '../../learning/sanitize';
+import { kindFieldsOf, lessonKindOf } from '../../shared/lesson-kinds';
 import { Bookmark, Comment, ContentResource, ContentResourceResource, LessonProgress } from '../../learning/models';
 import {
   ContentLinkCreate,
@@ -44,7 +45,10 @@ const contributorsRead = {
   presentTo(row: Row, reader: WriteActor): Row {
     if (mayReadWholeContent({ createdById: (row.createdById as string | null) ?? null }, reader)) return row;
     const fields = row.fields as ResourceFields;
-    return { ...row, fields: { ...fields, body: null }, bodyWithheld: true };
+    // A lesson's kind keeps more of what learners pay for (a quiz's questions): withheld with the body.
+    const withheld = new Set(kindFieldsOf(lessonKindOf(fields)));
+    const kept = Object.fromEntries(Object.entries(fields).filter(([name]) => !withheld.has(name)));
+    return { ...row, fields: { ...kept, body: null }, bodyWithheld: true };
   },
 };
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CONTENT_STATES, LINK_TIERS, RESOURCE_TYPES, VISIBILITIES, type ResourceType } from '../../shared/content';
+import { LESSON_KIND_WRITE_FIELDS } from '../../learning/lesson-kinds.schemas';
 import { Id, Slug } from './fields';
 
 const ResourceFields = z
@@ -18,6 +19,7 @@ const ResourceFields = z
       .max(1440, 'at most 1440 minutes (a day)')
       .nullable()
       .optional(),
+    ...LESSON_KIND_WRITE_FIELDS,
   })
   .strict();
 export type ResourceFields = z.infer<typeof ResourceFields>;

@@ -25,6 +25,7 @@ import { NotFoundPage } from '../NotFoundPage';
 import { Comments } from './Comments';
 import { CourseFinished } from './CourseFinished';
 import { withoutRepeatedTitle } from './lessonBody';
+import { LessonKindPart } from './lesson-kinds';
 import { LessonOutline } from './LessonOutline';
 import { LessonVideo } from './VideoPlayer';
 
@@ -130,6 +131,7 @@ function Lesson({ view, outline }: { view: LessonView; outline: CourseView | nul
             {/* The body is rich text sanitized by the API (api/src/learning/sanitize.ts: no scripts, no event handlers, no
                 javascript: links), so it can be rendered as HTML. */}
             <div className="lesson-body" dangerouslySetInnerHTML={{ __html: body }} />
+            {view.content && <LessonKindPart content={view.content} />}
             {signedIn && <CompleteToggle view={view} completed={completed} onSaved={onSaved} />}
           </>
         ) : (
