@@ -1,6 +1,6 @@
 /**
  * What processing makes of a source: the HLS ladder it allows and the master playlist that lists it. Pure
- * functions: ffmpeg.ts runs them, process-video.ts stores what they describe.
+ * functions: ffmpeg.ts runs them, make-renditions.ts measures what they describe.
  */
 
 /** One HLS rendition: an H.264 stream at this size, its bitrate cap, and how players are told its codec. */

@@ -109,3 +109,12 @@ export function parseWebVtt(text: string): ParsedVtt {
   if (!cues.length) throw new WebVttError(0, 'the file has no cues');
   return { cues };
 }
+
+/** The cues a caption file holds, for the console's summary: 0 when it no longer reads as WebVTT. */
+export function cueCount(vtt: string): number {
+  try {
+    return parseWebVtt(vtt).cues.length;
+  } catch {
+    return 0;
+  }
+}
