@@ -1,0 +1,68 @@
+import type { ListQuery } from '../list-query/schemas';
+import { cappedCount, countMatches, totalOf, type Total } from './lists/count';
+import type { AdminResource, Row, WriteActor } from './resource';
+import { type AdminDeps, baseQuery, column, idColumnOf, presentTo } from './rows';
+
+export interface Page {
+  rows: Row[];
+  total: Total;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * What a list holds for its reader, filtered (for counting) and in its order, every page of it: the console's list
+ * and its CSV export read the same rows.
+ */
+export function listing({ db }: AdminDeps, resource: AdminResource, query: ListQuery, reader?: WriteActor) {
+  const filtered = baseQuery(resource, db).modify((q) => {
+    if (resource.remove === 'soft') q.whereNull(column(db, resource, 'deletedAt'));
+    resource.scope?.(q);
+    if (reader) resource.readScope?.(q, reader);
+    for (const { field, op, value } of query.conditions) {
+      const col = column(db, resource, field);
+      if (op === 'in') q.whereIn(col, value as string[]);
+      else if (op === 'contains') q.whereRaw('?? @> ARRAY[?]::text[]', [col, value as string]);
+      else q.where(col, { eq: '=', gte: '>=', lte: '<=', lt: '<' }[op], value as string);
+    }
+    if (query.search) {
+      const pattern = `%${escapeLike(query.search)}%`;
+      q.where((w) => {
+        for (const field of resource.searchable) w.orWhere(column(db, resource, field), 'ilike', pattern);
+      });
+    }
+  });
+  const ordered = filtered.clone().orderBy([
+    { column: column(db, resource, query.sort.field), order: query.sort.order },
+    { column: column(db, resource, idColumnOf(resource)), order: query.sort.order },
+  ]);
+  return { filtered, ordered };
+}
+
+/** One page of a list, with its total (exact, or capped where counting every match costs too much). */
+export async function listPage(
+  deps: AdminDeps,
+  resource: AdminResource,
+  query: ListQuery,
+  reader?: WriteActor,
+): Promise<Page> {
+  const { filtered, ordered } = listing(deps, resource, query, reader);
+  const page = ordered.offset(query.offset).limit(query.limit);
+  if (resource.exactCount) {
+    const [rows, total] = await Promise.all([page, countMatches(filtered, true)]);
+    return { rows: (rows as unknown as Row[]).map((r) => presentTo(resource, r, reader)), total };
+  }
+  // The page and its capped count in one statement: one round trip where most of a list's time goes.
+  if (!page.hasSelects()) page.select(`${resource.model.tableName}.*`);
+  const rows = (await page.select(deps.db.raw('(?) AS match_count', [cappedCount(filtered)]))) as unknown as (Row & {
+    matchCount?: number;
+  })[];
+  const counted = rows[0]?.matchCount;
+  const total = counted === undefined ? await countMatches(filtered, false) : await totalOf(filtered, Number(counted));
+  return {
+    rows: rows.map(({ matchCount: _, ...row }) => presentTo(resource, row, reader)),
+    total,
+  };
+}
