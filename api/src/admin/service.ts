@@ -1,4 +1,4 @@
-import { bindDeps } from '../commerce/deps';
+import { bindDeps } from '../shared/bind-deps';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import { listing, listPage } from './listing';

@@ -14,5 +14,3 @@ export interface CommerceDeps {
   outbox: Outbox;
   provider: PaymentProvider;
 }
-
-export { bindDeps } from '../shared/bind-deps';

@@ -1,5 +1,5 @@
 import type { TeamView } from '../schemas';
-import { bindDeps } from '../deps';
+import { bindDeps } from '../../shared/bind-deps';
 import { claimForOwner, inviteOf, redeemInvite } from './redeem';
 import { readmitMember, resetInvite, revokeSeat } from './revoke';
 import { lockTeam, teamView, type TeamDeps, type TeamRow } from './team-view';

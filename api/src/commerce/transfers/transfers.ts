@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { OPEN_TRANSFER_STATES } from '../../shared/transfer-states';
-import { bindDeps } from '../deps';
+import { bindDeps } from '../../shared/bind-deps';
 import { acceptTransfer, transferForRecipient, verifyRecipient } from './accept';
 import { expire } from './locks';
 import { cancelTransfer, offerTransfer, transferForOwner } from './offer';
