@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { messages } from '../../admin/src/i18n';
+import { sourceFiles } from '../support/source-files';
 
 // The console's English catalog is complete: every key its code names exists, so a second language is one more
 // catalog file. A key is any whole string literal that starts with a catalog's root (`console.`, `finance.`,
@@ -10,18 +11,10 @@ import { messages } from '../../admin/src/i18n';
 const SOURCE = path.resolve(import.meta.dirname, '../../admin/src');
 const KEY = /(['"`])((?:console|finance|resources|ra)\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)\1/g;
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const file = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'i18n' ? [] : sourceFiles(file);
-    return /\.tsx?$/.test(entry.name) ? [file] : [];
-  });
-}
-
 /** Each key the console's code names, with the first file that names it. */
 function keysInSource(): Map<string, string> {
   const keys = new Map<string, string>();
-  for (const file of sourceFiles(SOURCE)) {
+  for (const file of sourceFiles(SOURCE, ['i18n'])) {
     for (const [, , key] of readFileSync(file, 'utf8').matchAll(KEY))
       if (!keys.has(key!)) keys.set(key!, path.relative(SOURCE, file));
   }
@@ -37,7 +30,7 @@ const BUILT_KEY = /`((?:console|finance|resources|ra)\.(?:[A-Za-z0-9_-]+\.)*)\$\
 /** Each group of keys the console's code builds at run time, with the first file that builds one. */
 function builtKeyGroups(): Map<string, string> {
   const groups = new Map<string, string>();
-  for (const file of sourceFiles(SOURCE)) {
+  for (const file of sourceFiles(SOURCE, ['i18n'])) {
     for (const [, prefix] of readFileSync(file, 'utf8').matchAll(BUILT_KEY)) {
       const group = prefix!.replace(/\.$/, '');
       if (!groups.has(group)) groups.set(group, path.relative(SOURCE, file));
@@ -70,7 +63,7 @@ describe('the console’s English catalog', () => {
   it('shows a validation message through react-admin, which decodes it, never as its raw key', () => {
     // useInput hands a validator's message over encoded (@@react-admin@@"console.limit.whole"): translate() of it
     // shows that code on screen. react-admin's InputHelperText (or ValidationError) decodes and translates it.
-    const raw = sourceFiles(SOURCE)
+    const raw = sourceFiles(SOURCE, ['i18n'])
       .filter((file) => {
         const code = readFileSync(file, 'utf8');
         return /fieldState\.error/.test(code) && !/<(InputHelperText|ValidationError)\b/.test(code);

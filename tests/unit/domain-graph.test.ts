@@ -4,6 +4,7 @@ import ts from 'typescript';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 import layers from '../../api/src/layers.json';
+import { sourceFiles } from '../support/source-files';
 
 // The API's folders as layers (api/src/layers.json, highest first): a folder may import folders below it, never one
 // above, so the folders' graph has no cycle (import-x/no-cycle holds files; this holds domains, where a cycle hides
@@ -20,14 +21,6 @@ const UPWARD_STILL = Object.keys(layers.upwardStill).sort();
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const API = path.join(ROOT, 'api/src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return /\.tsx?$/.test(entry.name) ? [full] : [];
-  });
-}
 
 /** The file a relative import names (`./x` → x.ts, x.tsx or x/index.ts). */
 function resolved(from: string, specifier: string): string | null {

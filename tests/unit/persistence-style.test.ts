@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../support/source-files';
 
 // One persistence style per domain: queries are written with the knex query builder (`trx('tableName')…`), and
 // Objection's models only describe tables. The console's generic resources (api/src/admin/) keep Objection, their
@@ -47,14 +48,6 @@ const OBJECTION_ONLY = new Set([
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const API = path.join(ROOT, 'api/src');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
-    return /\.tsx?$/.test(entry.name) ? [full] : [];
-  });
-}
 
 /** Whether `receiver` names a model class (`User`, `resource.model`): its `.query(` is Objection's. */
 function isModel(receiver: ts.Expression): boolean {

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles as filesBelow } from '../support/source-files';
 
 /**
  * Rules written once, in api/src/shared, and imported everywhere else: a second copy would not change when the rule
@@ -9,13 +10,8 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(__dirname, '../..');
 const SOURCES = ['api/src', 'admin/src', 'storefront/src'];
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const file = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return sourceFiles(file);
-    return /\.tsx?$/.test(entry.name) ? [file] : [];
-  });
-}
+/** The sources below `dir`, named from the repository's root. */
+const sourceFiles = (dir: string) => filesBelow(path.join(ROOT, dir)).map((file) => path.relative(ROOT, file));
 
 const RULES: { rule: string; home: string[]; copy: RegExp }[] = [
   { rule: 'the id pattern', home: ['api/src/shared/uuid.ts'], copy: /\[0-9a-f\]\{8\}-/i },
