@@ -63,7 +63,7 @@ export interface ConsoleApi {
   /** POST /api/admin/jobs/:id/retry (admins): a failed job runs again, audited (409 if it is not failed). */
   retryJob: (id: string) => Promise<{ data: Job }>;
   /**
-   * GET /api/admin/dashboard (api/src/admin/dashboard.ts): the last `days` days' sales, money in one currency's minor
+   * GET /api/admin/dashboard (api/src/admin/dashboard/dashboard.ts): the last `days` days' sales, money in one currency's minor
    * unit (the one sold most unless asked), UTC days.
    */
   getDashboard: (

@@ -9,7 +9,7 @@ import { GenerateCouponsBody, type GeneratedCoupon } from './schemas/commerce';
 import { DashboardQuery } from './schemas/dashboard';
 import { AddChildBody, ReorderBody } from './schemas/learning';
 import type { ContentTree } from '../learning/content-tree';
-import type { DashboardService } from './dashboard';
+import type { DashboardService } from './dashboard/dashboard';
 
 interface Deps {
   allow: Policies;

@@ -7,7 +7,7 @@ import { parseListQuery } from '../list-query/schemas';
 import { parseCreate, updateRequest } from './schemas/write';
 import type { AdminResource } from './resource';
 import type { ListExports } from './lists/export';
-import type { AdminService, WriteContext } from './service';
+import type { AdminService, WriteContext } from './records/service';
 
 function writeContext(ctx: Context): WriteContext {
   return { actor: actorOf(ctx), requestId: (ctx.state.requestId as string) ?? null };

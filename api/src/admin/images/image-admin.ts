@@ -1,7 +1,7 @@
 import { products } from '../resources/catalog';
 import { users } from '../resources/identity';
 import type { AdminResource, Row, WriteActor } from '../resource';
-import { adminService } from '../service';
+import { adminService } from '../records/service';
 import { recordAudit } from '../../audit/record';
 import type { Db } from '../../db/connection';
 import type { AuditAction } from '../../shared/audit-actions';

@@ -8,7 +8,7 @@ import { csvHead } from '../../http/csv';
 import { csvRowLine, headersOf } from '../../http/csv-columns';
 import type { Logger } from '../../logger';
 import type { AdminResource, Row, WriteActor } from '../resource';
-import type { AdminService } from '../service';
+import type { AdminService } from '../records/service';
 import type { ListQuery } from '../../list-query/schemas';
 
 /** Rows fetched at a time: each is presented as the list presents it, so batches stay modest. */

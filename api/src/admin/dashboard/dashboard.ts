@@ -1,8 +1,8 @@
-import { seesFinance } from '../shared/finance';
-import type { DashboardDeps } from './dashboard-figures';
-import { financeSummary } from './finance-dashboard';
-import type { Dashboard, DashboardQuery } from './schemas/dashboard';
-import { supportSummary } from './support-dashboard';
+import { seesFinance } from '../../shared/finance';
+import type { DashboardDeps } from './figures';
+import { financeSummary } from './finance';
+import type { Dashboard, DashboardQuery } from '../schemas/dashboard';
+import { supportSummary } from './support';
 
 /**
  * The console's front page over the last N days. Those who read the Finance page see money and activity: net

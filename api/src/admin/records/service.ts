@@ -1,8 +1,8 @@
-import { bindDeps } from '../shared/bind-deps';
-import type { Db } from '../db/connection';
-import { AppError } from '../shared/errors';
+import { bindDeps } from '../../shared/bind-deps';
+import type { Db } from '../../db/connection';
+import { AppError } from '../../shared/errors';
 import { listing, listPage } from './listing';
-import type { AdminResource, Row, WriteActor } from './resource';
+import type { AdminResource, Row, WriteActor } from '../resource';
 import { type AdminDeps, findRow, presentTo } from './rows';
 import { createRow, removeRow, updateRow } from './writes';
 

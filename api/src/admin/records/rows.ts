@@ -1,7 +1,7 @@
 import type { QueryBuilder } from 'objection';
-import type { BaseModel } from '../db/base-model';
-import type { Db } from '../db/connection';
-import type { AdminResource, Row, WriteActor } from './resource';
+import type { BaseModel } from '../../db/base-model';
+import type { Db } from '../../db/connection';
+import type { AdminResource, Row, WriteActor } from '../resource';
 
 /** What the console's reads and writes of resources are built from (passed by the composition root). */
 export interface AdminDeps {

@@ -1,7 +1,7 @@
-import type { Db } from '../db/connection';
-import { mostSold } from '../shared/finance';
-import { activeLearners, DAY_MS, type DashboardDeps, PAID, period, REFUNDS } from './dashboard-figures';
-import type { DashboardDay, FinanceDashboard } from './schemas/dashboard';
+import type { Db } from '../../db/connection';
+import { mostSold } from '../../shared/finance';
+import { activeLearners, DAY_MS, type DashboardDeps, PAID, period, REFUNDS } from './figures';
+import type { DashboardDay, FinanceDashboard } from '../schemas/dashboard';
 
 const NO_MONEY = { gross: 0, fees: 0, refunded: 0, disputed: 0, net: 0, refunds: 0, purchases: 0 };
 

@@ -1,5 +1,5 @@
-import type { Clock } from '../clock';
-import type { Db } from '../db/connection';
+import type { Clock } from '../../clock';
+import type { Db } from '../../db/connection';
 
 /** What the console's front page is built from (passed by the composition root). */
 export interface DashboardDeps {

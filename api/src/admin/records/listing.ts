@@ -1,6 +1,6 @@
-import type { ListQuery } from '../list-query/schemas';
-import { cappedCount, countMatches, totalOf, type Total } from './lists/count';
-import type { AdminResource, Row, WriteActor } from './resource';
+import type { ListQuery } from '../../list-query/schemas';
+import { cappedCount, countMatches, totalOf, type Total } from '../lists/count';
+import type { AdminResource, Row, WriteActor } from '../resource';
 import { type AdminDeps, baseQuery, column, idColumnOf, presentTo } from './rows';
 
 export interface Page {

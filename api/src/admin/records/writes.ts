@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
-import { recordAudit } from '../audit/record';
-import { AppError } from '../shared/errors';
-import type { AdminResource, Row } from './resource';
+import { recordAudit } from '../../audit/record';
+import { AppError } from '../../shared/errors';
+import type { AdminResource, Row } from '../resource';
 import { type AdminDeps, findRow, idColumnOf, normalized, present } from './rows';
-import type { UpdateRequest } from './schemas/write';
+import type { UpdateRequest } from '../schemas/write';
 import {
   auditActor,
   checkUnwritable,

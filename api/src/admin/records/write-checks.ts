@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import { recordAudit, type Actor } from '../audit/record';
-import { AppError } from '../shared/errors';
-import type { AdminResource, Row, Trx, WriteActor, WriteHook } from './resource';
+import { recordAudit, type Actor } from '../../audit/record';
+import { AppError } from '../../shared/errors';
+import type { AdminResource, Row, Trx, WriteActor, WriteHook } from '../resource';
 import { normalized } from './rows';
 
 /** Who writes through the console, and the request it came with (for the audit log). */

@@ -1,5 +1,5 @@
-import { activeLearners, type DashboardDeps, PAID, period, REFUNDS } from './dashboard-figures';
-import type { SupportDashboard, SupportDashboardDay } from './schemas/dashboard';
+import { activeLearners, type DashboardDeps, PAID, period, REFUNDS } from './figures';
+import type { SupportDashboard, SupportDashboardDay } from '../schemas/dashboard';
 
 /** Support's view: the work counted (sales and refunds, disputes still open, emails that failed), no money. */
 export async function supportSummary({ db, clock }: DashboardDeps, days: number): Promise<SupportDashboard> {
