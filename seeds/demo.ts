@@ -101,9 +101,33 @@ export const DEMO_PRICING_SCENARIOS = pricingScenarios as unknown as {
   expected: ScenarioOutcome;
 }[];
 
+/** The demo school: a name, a way to reach it and legal texts an administrator replaces with the school's own. */
+export const DEMO_SCHOOL = {
+  name: 'Typed Academy',
+  legalName: 'Typed Academy Ltd',
+  address: '1 Example Street\nLondon EC1A 1AA\nUnited Kingdom',
+  supportEmail: 'support@example.com',
+  accentColor: '#1d4ed8',
+  termsHtml: [
+    '<h2>Who we are</h2>',
+    '<p>Typed Academy Ltd sells the courses and workshops on this site. Write to support@example.com with any question.</p>',
+    '<h2>Your purchase</h2>',
+    '<p>A purchase gives the buyer (or the people they give seats to) lasting access to the course it names.</p>',
+    '<h2>Refunds</h2>',
+    '<p>Ask within 30 days of buying and we refund you in full, no questions asked.</p>',
+  ].join(''),
+  privacyHtml: [
+    '<h2>What we keep</h2>',
+    '<p>Your email address, your name if you give one, your purchases and your progress in each course.</p>',
+    '<h2>Your rights</h2>',
+    '<p>Download everything we hold about you, or delete your account, from your Settings page at any time.</p>',
+  ].join(''),
+};
+
 /** The demo catalog, course, coupons and one user per role. Loaded once, on a database's first start. */
 export async function seedDemoData(trx: Knex.Transaction): Promise<void> {
   // One transaction is one connection: queries run one after another.
+  await trx('schoolSettings').update(DEMO_SCHOOL);
   let contributor: User | undefined;
   for (const person of DEMO_USERS) {
     const user = await createUser(trx, { ...person, emailVerified: new Date() });

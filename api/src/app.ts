@@ -37,6 +37,7 @@ import { identityAdminRoutes } from './admin/identity-routes';
 import { supportRoutes } from './identity/staff/support-routes';
 import { jobAdminRoutes } from './admin/job-routes';
 import { imageAdminRoutes } from './admin/images/routes';
+import { schoolAdminRoutes, schoolStoreRoutes } from './school/routes';
 import { videoAdminRoutes } from './video/admin-routes';
 import { mediaRoutes } from './media/routes';
 import { oauthRoutes } from './identity/devices/oauth-routes';
@@ -105,6 +106,8 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/store', viewing.store);
   mount('/api/admin', jobAdminRoutes({ allow, jobs: services.jobs }));
   mount('/api/admin', imageAdminRoutes({ allow, imageAdmin: services.imageAdmin }));
+  mount('/api/admin', schoolAdminRoutes({ allow, school: services.school }));
+  mount('/api/store', schoolStoreRoutes({ allow, school: services.school }));
   mount('/api/admin', videoAdminRoutes({ allow, videos: services.videoAdmin, uploads: services.videoUploads }));
   mount('/media', mediaRoutes({ allow, images: services.images }));
   mount('/media', videoMediaRoutes({ allow, config: deps.config, media: services.videoMedia }));

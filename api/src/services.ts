@@ -45,6 +45,7 @@ import { workshopService } from './catalog/workshops/workshops';
 import { defineWaitlistJobs, waitlistService } from './catalog/waitlist/waitlist';
 import { healthService } from './health/service';
 import { imageAdmin } from './admin/images/image-admin';
+import { schoolSettings } from './school/settings';
 import { imageStore } from './media/images';
 import { createStorage } from './media/storage';
 import { playbackService } from './video/playback';
@@ -146,7 +147,10 @@ export function createServices(deps: Deps) {
     processHere: config.JOB_WORKERS,
   });
   const admin = adminService({ db, changed: caches.clearAll });
+  const school = schoolSettings({ db, caches });
   return {
+    /** The school's name, brand, contact and legal texts: every page, email and certificate reads them. */
+    school,
     /** The read caches (READ_CACHE_MS): the storefront's rendered public pages keep to them too. */
     caches,
     catalog: {
@@ -168,7 +172,7 @@ export function createServices(deps: Deps) {
     bulk: bulkActions({ db, outbox, jobs, changed: caches.clearAll }),
     savedFilters: savedFilters({ db }),
     images,
-    imageAdmin: imageAdmin({ db, images, jobs, logger, changed: caches.clearAll }),
+    imageAdmin: imageAdmin({ db, images, jobs, logger, school, changed: caches.clearAll }),
     dashboard: dashboardService(deps),
     timeline: timelineService(deps),
     simulator,

@@ -11,6 +11,7 @@ import {
 import { ROLES } from '../../api/src/shared/roles';
 import { runSeeds } from '../../seeds/run';
 import { TEST_MERCHANT_ACCOUNT } from '../../seeds/reference';
+import { DEMO_SCHOOL } from '../../seeds/demo';
 import { useTestDatabase } from '../support/db';
 
 describe('seeds', () => {
@@ -42,6 +43,12 @@ describe('seeds', () => {
     for (const product of products) expect(product.prices?.filter((p: Price) => p.status === 'active')).toHaveLength(1);
     expect(await UpgradableProduct.query(db).resultSize()).toBeGreaterThanOrEqual(1);
     expect(products.some((p) => p.productType === 'live' && p.quantityAvailable > 0)).toBe(true);
+    // The demo school has its own name and a way to reach it, so every page and email shows how a school looks.
+    expect(await db('schoolSettings').first('name', 'supportEmail', 'legalName')).toEqual({
+      name: DEMO_SCHOOL.name,
+      supportEmail: DEMO_SCHOOL.supportEmail,
+      legalName: DEMO_SCHOOL.legalName,
+    });
 
     const course = await ContentResource.query(db)
       .findOne({ type: 'course' })

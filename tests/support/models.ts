@@ -32,6 +32,7 @@ export {
   ViewAsSession,
 } from '../../api/src/identity/models';
 export { OutboxEmail } from '../../api/src/mail/models';
+export { SchoolSettingsRow } from '../../api/src/school/models';
 export {
   Bookmark,
   Comment,

@@ -10,13 +10,15 @@ import { assertMayManageOwner } from '../../identity/staff/staff-guard';
 import type { JobQueue } from '../../jobs/queue';
 import type { Logger } from '../../logger';
 import { checkImage, type CheckedImage, type ImageStore } from '../../media/images';
+import type { SchoolSettings } from '../../school/settings';
 
 /** The job that removes an image nothing points to any more (after a replacement or a removal). */
 export const DELETE_IMAGE_JOB = 'delete-image';
 
 /** Where a picture hangs: the console resource, its table and the column that holds the image's key. */
 interface Slot {
-  resource: AdminResource;
+  /** The console resource the record is (its name is the audit entry's resource). */
+  resource: AdminResource | { name: 'school' };
   table: string;
   column: string;
   /** The audit log's action names. */
@@ -48,8 +50,17 @@ const USER_AVATAR: Slot = {
     if (id !== actor.id) await assertMayManageOwner(conn, { userId: id }, actor, 'change the picture of');
   },
 };
+/** The school's logo: one row (id 1), an administrator's to change (the route's role). */
+const SCHOOL_LOGO: Slot = {
+  resource: { name: 'school' },
+  table: 'schoolSettings',
+  column: 'logoKey',
+  set: 'set-image',
+  remove: 'remove-image',
+  what: 'school',
+};
 /** Every column that may point to an image: an image is removed only when none does. */
-const SLOTS = [PRODUCT_IMAGE, USER_AVATAR];
+const SLOTS = [PRODUCT_IMAGE, USER_AVATAR, SCHOOL_LOGO];
 
 export interface ImageWriteContext {
   actor: WriteActor;
@@ -75,10 +86,12 @@ export function imageAdmin({
   images,
   jobs,
   logger,
+  school,
   changed = () => {},
 }: {
   db: Db;
   images: ImageStore;
+  school: Pick<SchoolSettings, 'get' | 'forget'>;
   jobs: JobQueue;
   logger: Logger;
   changed?: () => void;
@@ -150,7 +163,19 @@ export function imageAdmin({
     });
     if (previous) jobs.wake(DELETE_IMAGE_JOB);
     changed();
-    return records.getOne(slot.resource, id);
+  }
+
+  async function answer(slot: Slot, id: string): Promise<Row> {
+    if (slot === SCHOOL_LOGO) {
+      school.forget();
+      return { ...(await school.get()) } as Row;
+    }
+    return records.getOne(slot.resource as AdminResource, id);
+  }
+
+  async function change(slot: Slot, id: string, image: CheckedImage | null, context: ImageWriteContext) {
+    await point(slot, id, image, context);
+    return answer(slot, id);
   }
 
   async function upload(slot: Slot, id: string, bytes: Buffer, context: ImageWriteContext): Promise<Row> {
@@ -161,17 +186,20 @@ export function imageAdmin({
     await slot.checkWrite?.(db, id, context.actor);
     // Stored before the transaction, so no lock is held while the bytes travel to the storage.
     await images.putOriginal(image);
-    return point(slot, id, image, context);
+    return change(slot, id, image, context);
   }
 
   return {
     setProductImage: (productId: string, bytes: Buffer, context: ImageWriteContext) =>
       upload(PRODUCT_IMAGE, productId, bytes, context),
     removeProductImage: (productId: string, context: ImageWriteContext) =>
-      point(PRODUCT_IMAGE, productId, null, context),
+      change(PRODUCT_IMAGE, productId, null, context),
     setUserAvatar: (userId: string, bytes: Buffer, context: ImageWriteContext) =>
       upload(USER_AVATAR, userId, bytes, context),
-    removeUserAvatar: (userId: string, context: ImageWriteContext) => point(USER_AVATAR, userId, null, context),
+    removeUserAvatar: (userId: string, context: ImageWriteContext) => change(USER_AVATAR, userId, null, context),
+    /** The school's logo (answers the school's settings). */
+    setSchoolLogo: (bytes: Buffer, context: ImageWriteContext) => upload(SCHOOL_LOGO, '1', bytes, context),
+    removeSchoolLogo: (context: ImageWriteContext) => change(SCHOOL_LOGO, '1', null, context),
     removeIfUnused,
   };
 }

@@ -13,7 +13,7 @@ function writeContext(ctx: Context): ImageWriteContext {
 }
 
 /**
- * The console's picture uploads: a product's image and a person's avatar, each one file in the multipart field
+ * The console's picture uploads: a product's image and a person's avatar and the school's logo, each one file in the multipart field
  * `file` (JPEG, PNG, WebP or AVIF by its bytes, at most 10 MB), answered with the updated record; DELETE takes the
  * picture off. Refusals: 413 too large, 415 not one of the four types, 422 damaged or too many pixels.
  */
@@ -36,6 +36,14 @@ export function imageAdminRoutes({ allow, imageAdmin }: { allow: Policies; image
   });
   router.delete('/users/:id/avatar', allow.roles('support'), async (ctx) => {
     ctx.body = await imageAdmin.removeUserAvatar(IdParam.parse(ctx.params).id, writeContext(ctx));
+  });
+
+  router.put('/school/logo', allow.roles('admin'), async (ctx) => {
+    const bytes = await readUploadedFile(ctx, 'file', MAX_IMAGE_BYTES);
+    ctx.body = await imageAdmin.setSchoolLogo(bytes, writeContext(ctx));
+  });
+  router.delete('/school/logo', allow.roles('admin'), async (ctx) => {
+    ctx.body = await imageAdmin.removeSchoolLogo(writeContext(ctx));
   });
 
   return router;
