@@ -7,6 +7,7 @@ import { createCourse, createProduct, createPurchase, createRevenueSplit } from 
 import { testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
+import { defaultName } from '../../api/src/shared/shown-name';
 
 interface Listed {
   id: string;
@@ -66,7 +67,7 @@ describe('comments: display names, the instructor badge and one level of replies
   const setName = (who: SignedIn | undefined, body: unknown) =>
     as(who, request(app).put('/api/store/me/name')).send(body as object);
 
-  it('sets a trimmed display name shown on comments; an empty one shows "A learner" again', async () => {
+  it('sets a trimmed display name shown on comments; an empty one shows their "Learner 4F2A" name again', async () => {
     const lesson = lessons[0]!.id;
     const saved = await setName(learner, { name: '  Ada   Lovelace ' });
     expect(saved.status).toBe(200);
@@ -78,7 +79,9 @@ describe('comments: display names, the instructor badge and one level of replies
 
     expect((await setName(learner, { name: '   ' })).body.user.name).toBeNull();
     expect((await setName(learner, { name: null })).body.user.name).toBeNull();
-    expect((await list(other, lesson)).find((c) => c.id === posted.body.id)!.author.name).toBe('A learner');
+    expect((await list(other, lesson)).find((c) => c.id === posted.body.id)!.author.name).toBe(
+      defaultName(learner.user.id),
+    );
   });
 
   it.each([

@@ -27,6 +27,11 @@ const RULES: { rule: string; home: string[]; copy: RegExp }[] = [
   },
   { rule: 'a count in words', home: ['api/src/shared/words.ts'], copy: /=== 1 \? one : many/ },
   {
+    rule: 'the name of a person without a display name',
+    home: ['api/src/shared/shown-name.ts'],
+    copy: /['"“`]A learner['"”`]|`Learner \$\{/,
+  },
+  {
     rule: "a staff reason's limits",
     home: ['api/src/shared/staff-reason.ts'],
     copy: /REASON_(MIN|MAX) = \d|reason[^\n]*\.(min\(3|max\(500)\b|trim\(\)\.length < 3\b/i,

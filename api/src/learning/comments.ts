@@ -1,6 +1,7 @@
 import type { ModelObject } from 'objection';
 import { recordAudit, type Actor } from '../audit/record';
 import { hasStaffRole } from '../shared/roles';
+import { shownName } from '../shared/shown-name';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
@@ -12,9 +13,6 @@ import type { CommentRecord, LessonComment } from './schemas';
 
 /** A comment's columns, with its author's name and roles beside them. */
 type CommentRow = ModelObject<Comment> & { authorName: string | null; authorRoles: string[] };
-
-/** What a comment's author is shown as when they set no display name. */
-export const ANONYMOUS_AUTHOR = 'A learner';
 
 /**
  * The people who teach a lesson: whoever created a course it sits in, and the owners and contributors (revenue
@@ -79,7 +77,7 @@ export function commentService({
     text: row.text,
     author: {
       id: row.userId,
-      name: row.authorName?.trim() || ANONYMOUS_AUTHOR,
+      name: shownName({ id: row.userId, name: row.authorName }),
       instructor: instructors.has(row.userId) || hasStaffRole(row.authorRoles ?? []),
     },
     createdAt: row.createdAt,

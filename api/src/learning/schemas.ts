@@ -234,7 +234,7 @@ export interface LessonComment {
   /** The top-level comment this one replies to (one level of replies); null when it starts a thread. */
   parentId: string | null;
   text: string;
-  /** `name` is the author's display name ("A learner" without one); `instructor` marks who teaches the lesson. */
+  /** `name` is the author's display name ("Learner 4F2A" without one: shared/shown-name.ts); `instructor` marks who teaches the lesson. */
   author: { id: string; name: string; instructor: boolean };
   createdAt: Date;
   updatedAt: Date;

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { DISPLAY_NAME_LENGTH } from '../../../api/src/shared/display-name';
+import { defaultName } from '../../../api/src/shared/shown-name';
 import { FieldAlert } from '../ActionFeedback';
 import { isApiError } from '../api/client';
 import { putDisplayName } from '../api/profile';
@@ -17,8 +18,9 @@ function problemWith(name: string): string | null {
 }
 
 /** The name shown on the learner's comments: saved when they press Save, cleared when emptied. */
-export function DisplayNameForm({ current }: { current: string | null }) {
+export function DisplayNameForm({ current, userId }: { current: string | null; userId: string }) {
   const id = useId();
+  const fallback = defaultName(userId);
   const { signedIn } = useSession();
   const [name, setName] = useState(current ?? '');
   const [saved, setSaved] = useState<string | null>(null);
@@ -36,7 +38,9 @@ export function DisplayNameForm({ current }: { current: string | null }) {
       const user = await putDisplayName(name);
       signedIn(user);
       setName(user.name ?? '');
-      setSaved(user.name ? `Saved. Your comments show as ${user.name}.` : 'Saved. Your comments show as “A learner”.');
+      setSaved(
+        user.name ? `Saved. Your comments show as ${user.name}.` : `Saved. Your comments show as “${fallback}”.`,
+      );
     });
   }
 
@@ -45,7 +49,7 @@ export function DisplayNameForm({ current }: { current: string | null }) {
       <div className="field">
         <label htmlFor={`${id}-name`}>Display name</label>
         <p id={`${id}-hint`} className="hint">
-          Shown on your comments and your certificates. Leave it empty to appear as “A learner” (certificates then show
+          Shown on your comments and your certificates. Leave it empty to appear as “{fallback}” (certificates then show
           your email’s name).
         </p>
         <input

@@ -33,7 +33,7 @@ function SettingsLoader() {
   return (
     <section className="settings narrow">
       <h1>Settings</h1>
-      {state.status === 'signed-in' && <DisplayNameForm current={state.user.name} />}
+      {state.status === 'signed-in' && <DisplayNameForm current={state.user.name} userId={state.user.id} />}
       {fields.status === 'ready' ? (
         <SettingsForm stored={fields.data} />
       ) : (

@@ -6,7 +6,7 @@ const { min, max } = DISPLAY_NAME_LENGTH;
 
 /**
  * PUT /api/store/me/name: the name shown on the learner's comments. Trimmed, runs of spaces made one; empty (or
- * null) clears it, so comments show "A learner" again. No control characters (a line break would break the layout).
+ * null) clears it, so comments show "Learner 4F2A" again (shared/shown-name.ts). No control characters (a line break would break the layout).
  */
 export const DisplayNameBody = z
   .object({

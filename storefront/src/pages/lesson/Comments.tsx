@@ -11,6 +11,7 @@ import { useAction } from '../../useAction';
 import { useAsync } from '../../useAsync';
 import { FieldAlert } from '../../ActionFeedback';
 import { MAX_COMMENT_LENGTH } from '../../../../api/src/shared/comments';
+import { shownName } from '../../../../api/src/shared/shown-name';
 
 const LIMIT = MAX_COMMENT_LENGTH.toLocaleString('en-US');
 
@@ -84,7 +85,7 @@ export function Comments({ lessonId }: { lessonId: string }) {
         shown && (
           <>
             <p className="hint comment-as">
-              Your comments show as <strong>{state.user.name?.trim() || 'A learner'}</strong>.{' '}
+              Your comments show as <strong>{shownName(state.user)}</strong>.{' '}
               <Link to="/settings">Change your display name</Link>
             </p>
             <NewComment

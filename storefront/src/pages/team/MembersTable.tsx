@@ -5,6 +5,7 @@ import { formatDate } from '../../format';
 import { ConfirmActions } from '../../ActionFeedback';
 import { failedTo, useConfirmation } from '../../useConfirmation';
 import { PeopleTable } from './PeopleTable';
+import { shownName } from '../../../../api/src/shared/shown-name';
 
 interface Props {
   team: TeamView;
@@ -56,7 +57,7 @@ function MemberRow({ team, member, onChanged }: { team: TeamView; member: TeamMe
   return (
     <tr>
       <th scope="row">
-        {member.name ?? '—'}
+        {shownName({ id: member.userId, name: member.name })}
         {member.you && <span className="you"> (you)</span>}
       </th>
       <td className="member-email">{member.email}</td>

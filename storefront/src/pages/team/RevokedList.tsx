@@ -5,6 +5,7 @@ import { formatDate } from '../../format';
 import { BusyStatus, FieldAlert } from '../../ActionFeedback';
 import { PeopleTable } from './PeopleTable';
 import { failedTo } from '../../useConfirmation';
+import { shownName } from '../../../../api/src/shared/shown-name';
 
 interface Props {
   team: TeamView;
@@ -71,7 +72,7 @@ function RevokedRow({
 
   return (
     <tr>
-      <th scope="row">{person.name ?? '—'}</th>
+      <th scope="row">{shownName({ id: person.userId, name: person.name })}</th>
       <td className="member-email">{person.email}</td>
       <td>
         <span className="narrow-label">Removed </span>
