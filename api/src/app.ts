@@ -38,6 +38,7 @@ import { supportRoutes } from './identity/staff/support-routes';
 import { jobAdminRoutes } from './admin/job-routes';
 import { imageAdminRoutes } from './admin/images/routes';
 import { schoolAdminRoutes, schoolStoreRoutes } from './school/routes';
+import { personalDataAdminRoutes, personalDataRoutes } from './privacy/routes';
 import { videoAdminRoutes } from './video/admin-routes';
 import { mediaRoutes } from './media/routes';
 import { oauthRoutes } from './identity/devices/oauth-routes';
@@ -81,6 +82,7 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/store', identityRoutes({ allow, config: deps.config, ...services }));
   mount('/api/store', displayNameRoutes({ allow, displayNames: services.displayNames }));
   mount('/api/store', timeZoneRoutes({ allow, prefs: services.prefs }));
+  mount('/api/store', personalDataRoutes({ allow, config: deps.config, personalData: services.personalData }));
   mount(
     '/api/store',
     commerceRoutes({
@@ -101,6 +103,7 @@ export function createRouter(deps: Deps, services: Services) {
       emailChange: services.emailChange,
     }),
   );
+  mount('/api/admin', personalDataAdminRoutes({ allow, personalData: services.personalData }));
   const viewing = viewAsRoutes({ allow, viewAs: services.viewAs, config: deps.config });
   mount('/api/admin', viewing.admin);
   mount('/api/store', viewing.store);

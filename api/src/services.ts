@@ -44,7 +44,8 @@ import { productPages } from './catalog/product-page';
 import { workshopService } from './catalog/workshops/workshops';
 import { defineWaitlistJobs, waitlistService } from './catalog/waitlist/waitlist';
 import { healthService } from './health/service';
-import { imageAdmin } from './admin/images/image-admin';
+import { DELETE_IMAGE_JOB, imageAdmin } from './admin/images/image-admin';
+import { personalData } from './privacy/personal-data';
 import { schoolSettings } from './school/settings';
 import { imageStore } from './media/images';
 import { createStorage } from './media/storage';
@@ -173,6 +174,15 @@ export function createServices(deps: Deps) {
     savedFilters: savedFilters({ db }),
     images,
     imageAdmin: imageAdmin({ db, images, jobs, logger, school, changed: caches.clearAll }),
+    personalData: personalData({
+      db,
+      clock,
+      jobs,
+      sessions,
+      school,
+      deleteImageJob: DELETE_IMAGE_JOB,
+      changed: caches.clearAll,
+    }),
     dashboard: dashboardService(deps),
     timeline: timelineService(deps),
     simulator,

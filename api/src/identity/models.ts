@@ -16,6 +16,8 @@ export class User extends table('users', { jsonAttributes: ['fields'] }) {
   declare blockedAt: Date | null;
   declare blockedReason: string | null;
   declare blockedById: string | null;
+  /** Deleted by the person (or support): the row stays for finance, erased (api/src/privacy/deletion.ts). */
+  declare deletedAt: Date | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

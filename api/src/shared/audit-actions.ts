@@ -41,6 +41,8 @@ export const AUDIT_ACTION_WORDS = {
   'user.unblocked': 'User unblocked',
   'user.email-changed': 'User email changed',
   'user.roles-changed': 'Roles changed',
+  'user.deleted': 'Account deleted',
+  'user.data-exported': 'Personal data downloaded',
   'view-as.started': 'View as started',
   'view-as.entered': 'View as entered',
   'view-as.ended': 'View as ended',

@@ -1,0 +1,96 @@
+import { recordAudit, type Actor } from '../audit/record';
+import type { Clock } from '../clock';
+import type { Db } from '../db/connection';
+import type { Sessions } from '../identity/sign-in/sessions';
+import type { JobQueue } from '../jobs/queue';
+import { AppError } from '../shared/errors';
+import { isStaffAccount } from '../shared/roles';
+import { anonymiseSales, cancelTransfers, freeSeats } from './erase-commerce';
+import { deletedAddress, endAccess, eraseAccountRow, eraseContact, eraseLearning } from './erase-person';
+import type { AccountDeleted } from './schemas';
+
+export interface DeletionDeps {
+  db: Db;
+  clock: Clock;
+  jobs: Pick<JobQueue, 'add' | 'wake'>;
+  sessions: Pick<Sessions, 'forget'>;
+  /** The job that removes an image nothing points to any more (the avatar, once no record uses it). */
+  deleteImageJob: string;
+  /** After commit: the read caches forget the person as they were. */
+  changed: () => void;
+}
+
+/** Who asks: the person themselves from the storefront, or support from the console. */
+export interface DeletionRequest {
+  actor: Actor & { id: string };
+  requestId: string | null;
+}
+
+/**
+ * Deletes a person's account (docs/domain.md §16) in one transaction: every sign-in ends, their personal data is
+ * erased or anonymised, and what finance must keep stays without their identity. `confirm` is the account's email,
+ * typed again (any case). Staff accounts are refused: an administrator first takes their roles away, which also
+ * keeps the last administrator. The audit entry holds counts and dates, never the person's data.
+ */
+export async function deleteAccount(
+  { db, clock, jobs, sessions, deleteImageJob, changed }: DeletionDeps,
+  userId: string,
+  confirm: string,
+  { actor, requestId }: DeletionRequest,
+): Promise<AccountDeleted> {
+  const { answer, hashes, avatarKey } = await db.transaction(async (trx) => {
+    const user = await trx('users').where({ id: userId }).forUpdate().first();
+    if (!user) throw new AppError('not-found', `No users record with id ${userId}.`);
+    if (user.deletedAt) throw new AppError('account-deleted', 'This account was already deleted.');
+    if (isStaffAccount(user.roles)) {
+      throw new AppError(
+        'account-is-staff',
+        'Staff accounts cannot be deleted: an administrator removes their staff roles first.',
+      );
+    }
+    if (confirm.trim().toLowerCase() !== String(user.email).toLowerCase()) {
+      throw new AppError('confirmation-mismatch', 'Type the account’s email address exactly to confirm.', {
+        confirm: 'does not match the account’s email address',
+      });
+    }
+    const email: string = user.email;
+    const placeholder = deletedAddress(userId);
+    const step = { trx, userId, email, placeholder, actor, requestId };
+    const deletedAt = clock.now();
+
+    const signedOut = await endAccess(trx, userId, email);
+    const seatsFreed = await freeSeats(step);
+    const transfersCanceled = await cancelTransfers(step);
+    await anonymiseSales(step);
+    const learning = await eraseLearning(trx, userId);
+    const contact = await eraseContact(trx, email, placeholder);
+    await eraseAccountRow(trx, userId, deletedAt);
+    if (user.avatarKey) await jobs.add(trx, deleteImageJob, { key: user.avatarKey });
+
+    const answer: AccountDeleted = {
+      id: userId,
+      deletedAt,
+      sessionsEnded: signedOut.hashes.length,
+      deviceTokensRevoked: signedOut.devices,
+      seatsFreed,
+      transfersCanceled,
+      ...learning,
+      ...contact,
+    };
+    const { id: _id, ...counts } = answer;
+    await recordAudit(trx, {
+      actor,
+      requestId,
+      action: 'user.deleted',
+      resource: 'users',
+      recordId: userId,
+      before: { deletedAt: null },
+      after: { ...counts, by: actor.id === userId ? 'the person' : 'staff' },
+    });
+    return { answer, hashes: signedOut.hashes, avatarKey: user.avatarKey as string | null };
+  });
+  sessions.forget(hashes); // after commit: a request meanwhile cannot cache a session again
+  if (avatarKey) jobs.wake(deleteImageJob);
+  changed();
+  return answer;
+}
