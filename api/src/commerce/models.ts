@@ -104,6 +104,8 @@ export class Checkout extends table('checkouts') {
   declare upgradeBasis: number | null;
   declare currency: string;
   declare restricted: boolean;
+  /** One seat bought for someone else: its own one-seat team, whose claim link the buyer sends (docs/domain.md §7). */
+  declare gift: boolean;
   declare status: CheckoutStatus;
   declare purchaseId: string | null;
   declare createdAt: Date;

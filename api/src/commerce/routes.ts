@@ -36,7 +36,8 @@ export function commerceRoutes({ allow, config, quotes, checkouts, purchases }: 
     ctx.body = await checkouts.create({
       productId: body.productId,
       quantity: body.quantity,
-      team: body.team,
+      team: body.team || body.gift,
+      gift: body.gift,
       couponCode: body.coupon,
       ppp: body.ppp,
       upgradeFromId: body.upgradeFrom,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EmailAddress, StaffReason } from '../identity/schemas';
 import type { ActiveStatus } from '../shared/active-status';
 import { STAFF_REFUND_REASONS } from '../shared/refund-reasons';
+import type { ProductType } from '../shared/catalog';
 import type { PurchaseKind } from '../shared/purchase-kinds';
 import type { PurchaseStatus } from '../shared/purchase-status';
 import type { TransferState } from '../shared/transfer-states';
@@ -21,6 +22,8 @@ export const CheckoutBody = z
     coupon: z.string().trim().min(1).max(64).optional(),
     ppp: z.boolean().default(false),
     upgradeFrom: z.uuid('must be a purchase id').optional(),
+    /** One seat for someone else: a one-seat team of its own, whose claim link the buyer sends. */
+    gift: z.boolean().default(false),
     email: z
       .string()
       .trim()
@@ -29,7 +32,8 @@ export const CheckoutBody = z
       .transform((e) => e.toLowerCase())
       .optional(),
   })
-  .strict();
+  .strict()
+  .refine((body) => !body.gift || body.quantity === 1, { path: ['quantity'], message: 'must be 1 for a gift' });
 
 export const QuoteQuery = z.object({
   quantity: z.coerce.number().int('must be a whole number').min(1).max(100).default(1),
@@ -162,6 +166,8 @@ export interface CheckoutOutcome {
     buyerHasCourse: boolean;
     /** Only for the buyer signed in, or in the first hour after the purchase; null otherwise. */
     inviteUrl: string | null;
+    /** One seat bought for someone else: `inviteUrl` is the claim link the buyer sends. */
+    gift: boolean;
   } | null;
   /** A fulfilled checkout: what was bought, for how much, where the receipt went, and where it leads. */
   receipt: CheckoutReceipt | null;
@@ -169,7 +175,8 @@ export interface CheckoutOutcome {
 
 /** What the thank-you page names of a fulfilled checkout. */
 export interface CheckoutReceipt {
-  product: { id: string; name: string; slug: string | null };
+  /** `productType` 'live' is a workshop: the thank-you page shows its sessions. */
+  product: { id: string; name: string; slug: string | null; productType: ProductType };
   /** Seats bought (1 unless a team purchase). */
   quantity: number;
   /** What was paid, integer cents (0 for a free redemption). */

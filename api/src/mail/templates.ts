@@ -31,6 +31,12 @@ export interface ReceiptLeadIn {
   inviteUrl?: string;
 }
 
+/** A workshop's receipt: its schedule, written for the buyer (workshop-emails.ts), and "workshop" for "course". */
+export interface WorkshopReceipt {
+  text: string;
+  html: string;
+}
+
 /**
  * The receipt. Its first link signs the buyer in and leads into what they bought, guest or not: no second email to
  * ask for. The link's token is the email's secret (kept out of the outbox's bodies). A team purchase opens no course
@@ -41,10 +47,15 @@ export function receiptEmail(
   productName: string,
   amount: string,
   invoiceUrl: string,
-  team: { seats: number; alreadyOwned?: boolean } | null = null,
+  team: { seats: number; alreadyOwned?: boolean; gift?: boolean } | null = null,
   leadIn: ReceiptLeadIn | null = null,
+  workshop: WorkshopReceipt | null = null,
 ): NewEmail {
-  const bought = team ? `${team.seats} ${team.seats === 1 ? 'seat' : 'seats'} of ${productName}` : productName;
+  const bought = team?.gift
+    ? `${productName} as a gift`
+    : team
+      ? `${team.seats} ${team.seats === 1 ? 'seat' : 'seats'} of ${productName}`
+      : productName;
   const purchasesUrl = new URL('/purchases', invoiceUrl).toString();
   const lasts = leadIn ? `It signs you in as ${to}, works once and lasts ${leadIn.days} days.` : '';
   const steps: { text: string; url: string; label: string }[] = [];
@@ -56,7 +67,19 @@ export function receiptEmail(
       label: 'My purchases',
     });
   }
-  if (team) {
+  if (team?.gift) {
+    steps.push({
+      text: `Send this claim link to the person you are giving ${productName} to: they sign in with their own email address and it is theirs. It works for one person; until they use it, it is on your gift's page in My purchases.`,
+      url: leadIn?.inviteUrl ?? purchasesUrl,
+      label: leadIn?.inviteUrl ? 'The gift’s claim link' : 'My purchases',
+    });
+    if (leadIn)
+      steps.push({
+        text: `Your gift’s page says when it is claimed. ${lasts}`,
+        url: leadIn.signInUrl,
+        label: 'Your gift',
+      });
+  } else if (team) {
     steps.push({
       text: `A team purchase opens the course for whoever takes a seat, you included. To take your own seat, ${leadIn ? `open your team page with this link. ${lasts}` : 'sign in, open My purchases and choose Manage team.'}`,
       url: leadIn?.signInUrl ?? purchasesUrl,
@@ -69,6 +92,12 @@ export function receiptEmail(
         label: 'Your team’s invite link',
       });
     }
+  } else if (leadIn && workshop) {
+    steps.push({
+      text: `Your workshop: this link opens My learning, with each session’s join link and the calendar file. ${lasts}`,
+      url: leadIn.signInUrl,
+      label: 'Go to your workshop',
+    });
   } else if (leadIn) {
     steps.push({
       text: `Start learning: this link opens the course. ${lasts}`,
@@ -76,6 +105,7 @@ export function receiptEmail(
       label: 'Start the course',
     });
   }
+  const schedule = team ? null : workshop;
   const later = leadIn ? `\nLater on, sign in with ${to} at ${new URL('/login', invoiceUrl).toString()}\n` : '';
   return {
     kind: 'receipt',
@@ -84,10 +114,12 @@ export function receiptEmail(
     subject: `Your receipt for ${productName}`,
     text:
       `Thank you for buying ${bought} (${amount}).\n\n` +
+      (schedule ? `${schedule.text}\n\n` : '') +
       steps.map((step) => `${step.text}\n${step.url}\n\n`).join('') +
       `Your invoice: ${invoiceUrl}\n${later}`,
     html:
       `<p>Thank you for buying ${escapeHtml(bought)} (${escapeHtml(amount)}).</p>` +
+      (schedule?.html ?? '') +
       steps
         .map(
           (step) =>

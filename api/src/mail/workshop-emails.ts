@@ -1,6 +1,8 @@
 import type { NewEmail } from './outbox';
 import type { EmailAttachment } from './transport';
 import { escapeHtml } from '../shared/escape-html';
+import { canonicalTimeZone } from '../shared/time-zone';
+import { formatEmailDate, type WorkshopReceipt } from './templates';
 
 /** "Tuesday, December 1, 2026 at 18:00 (Europe/Berlin)": the session's time where the workshop is organised. */
 export function sessionTime(date: Date, timeZone: string): string {
@@ -60,4 +62,56 @@ export function workshopReminderEmail(
       `<p>${join.html}</p><p>The calendar invite is attached.</p>`,
     attachments: [invite],
   };
+}
+
+export interface ReceiptSession {
+  title: string;
+  startsAt: Date;
+  endsAt: Date;
+  joinUrl: string | null;
+}
+
+/** "10:30 PM GMT+5:30": a session's end, in the zone its start is written in. */
+function endTime(date: Date, zone: string): string {
+  return new Intl.DateTimeFormat('en-US', {
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: zone,
+    timeZoneName: 'short',
+  }).format(date);
+}
+
+/**
+ * A workshop receipt's schedule: each session in the buyer's zone (their settings' zone, else UTC), the zone named,
+ * with its join link when the organisers set one (the buyer holds the workshop now). The calendar file is attached.
+ */
+export function workshopReceiptSchedule(
+  sessions: readonly ReceiptSession[],
+  readerZone: string | null,
+  pageUrl: string,
+): WorkshopReceipt {
+  const zone = (readerZone && canonicalTimeZone(readerZone)) ?? 'UTC';
+  const lines = sessions.map((s) => ({
+    when: `${formatEmailDate(s.startsAt, zone)} to ${endTime(s.endsAt, zone)}`,
+    ...s,
+  }));
+  const none = `The sessions are being scheduled: they will be on My learning (${pageUrl}), and we remind you a day and an hour before each.`;
+  const text = lines.length
+    ? `The workshop’s sessions (times in ${zone}):\n` +
+      lines.map((l) => `- ${l.title}: ${l.when}${l.joinUrl ? `\n  Join: ${l.joinUrl}` : ''}`).join('\n') +
+      '\nThe calendar file with every session is attached.'
+    : none;
+  const html = lines.length
+    ? `<p>The workshop’s sessions (times in ${escapeHtml(zone)}):</p><ul>` +
+      lines
+        .map(
+          (l) =>
+            `<li>${escapeHtml(l.title)}: ${escapeHtml(l.when)}` +
+            (l.joinUrl ? ` — <a href="${escapeHtml(l.joinUrl)}">join link</a>` : '') +
+            '</li>',
+        )
+        .join('') +
+      '</ul><p>The calendar file with every session is attached.</p>'
+    : `<p>${escapeHtml(none)}</p>`;
+  return { text, html };
 }

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { Context } from 'koa';
 import { userOf } from '../../identity/http/caller';
 import { IdParam } from '../../http/params';
 import type { Policies } from '../../identity/http/policy';
@@ -21,12 +22,20 @@ export function workshopRoutes({ allow, workshops }: { allow: Policies; workshop
 
   router.get('/workshops/:file', allow.signedIn(), async (ctx) => {
     const { file } = InviteFileParam.parse(ctx.params);
-    const invite = await workshops.invite(userOf(ctx).id, file);
-    ctx.set('Cache-Control', 'private, no-store');
-    ctx.set('Content-Disposition', `attachment; filename="${invite.filename}"`);
-    ctx.type = 'text/calendar; charset=utf-8';
-    ctx.body = invite.content;
+    sendCalendar(ctx, await workshops.invite(userOf(ctx).id, file));
+  });
+
+  // Every session in one file, for the holder (it carries the join links).
+  router.get('/products/:id/calendar.ics', allow.signedIn(), async (ctx) => {
+    sendCalendar(ctx, await workshops.calendar(userOf(ctx).id, IdParam.parse(ctx.params).id));
   });
 
   return router;
+}
+
+function sendCalendar(ctx: Context, file: { filename: string; content: string }): void {
+  ctx.set('Cache-Control', 'private, no-store');
+  ctx.set('Content-Disposition', `attachment; filename="${file.filename}"`);
+  ctx.type = 'text/calendar; charset=utf-8';
+  ctx.body = file.content;
 }

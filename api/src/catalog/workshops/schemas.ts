@@ -53,4 +53,6 @@ export interface MyWorkshop {
   sessions: HeldSession[];
   /** The first session not over yet (under way or next), or null when none is scheduled. */
   nextSession: HeldSession | null;
+  /** One calendar file with every session not over yet (`/api/store/products/<id>/calendar.ics`). */
+  calendarUrl: string;
 }

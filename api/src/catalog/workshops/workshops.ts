@@ -6,7 +6,8 @@ import { AppError } from '../../shared/errors';
 import type { Logger } from '../../logger';
 import type { Outbox } from '../../mail/outbox';
 import type { EmailAttachment } from '../../mail/transport';
-import { workshopReminderEmail } from '../../mail/workshop-emails';
+import type { WorkshopReceipt } from '../../mail/templates';
+import { workshopReceiptSchedule, workshopReminderEmail } from '../../mail/workshop-emails';
 import { ICS_CONTENT_TYPE, workshopCalendar } from './ics';
 import {
   activeProduct,
@@ -44,17 +45,36 @@ const scheduled = (row: SessionRow): ScheduledSession => ({
 /** The file name of a session's invite, and its path under the store's API. */
 export const invitePath = (sessionId: string) => `/api/store/workshops/${sessionId}.ics`;
 
+/** A workshop's calendar file with every session not over yet, under the store's API. */
+export const calendarPath = (productId: string) => `/api/store/products/${productId}/calendar.ics`;
+
 /**
- * A live workshop's receipt invite: every session not over yet, in one calendar file; null when none is scheduled
- * (or the product is no workshop). Runs in the settlement's transaction.
+ * A live workshop's receipt: its schedule written for the buyer (`readerZone`: their settings' zone) and every
+ * session not over yet in one calendar file (null while none is scheduled); null for a product that is no workshop.
+ * Runs in the settlement's transaction.
  */
-export async function workshopInvite(
+export async function workshopReceipt(
   trx: Knex.Transaction,
   product: { id: string; name: string },
   publicUrl: string,
-): Promise<EmailAttachment | null> {
+  readerZone: string | null,
+): Promise<{ schedule: WorkshopReceipt; invite: EmailAttachment | null } | null> {
+  const row: { productType: string } | undefined = await trx('products').where({ id: product.id }).first('productType');
+  if (row?.productType !== 'live') return null;
   const sessions = await sessionsNotOver(trx, [product.id], trx.raw('now()'));
-  if (!sessions.length) return null;
+  const pageUrl = new URL('/learning', publicUrl).toString();
+  return {
+    schedule: workshopReceiptSchedule(sessions, readerZone, pageUrl),
+    invite: sessions.length ? workshopInvite(sessions, product, publicUrl) : null,
+  };
+}
+
+/** Every session given in one calendar file, for a receipt. */
+function workshopInvite(
+  sessions: SessionRow[],
+  product: { id: string; name: string },
+  publicUrl: string,
+): EmailAttachment {
   return {
     filename: 'workshop.ics',
     contentType: ICS_CONTENT_TYPE,
@@ -144,7 +164,7 @@ export function workshopService({
       );
       return products.map((product) => {
         const own = sessions.filter((s) => s.productId === product.id).map(held);
-        return { product, sessions: own, nextSession: own[0] ?? null };
+        return { product, sessions: own, nextSession: own[0] ?? null, calendarUrl: calendarPath(product.id) };
       });
     },
 
@@ -155,6 +175,16 @@ export function workshopService({
       if (!(await holdsProduct(db, userId, session.productId)))
         throw new AppError('workshop-not-held', 'Only those who have this workshop can download its invite.');
       return { filename: `${session.id}.ics`, content: calendarOf([session], session.productName) };
+    },
+
+    /** One calendar file with every session of a workshop not over yet, for those who hold it (join links in it). */
+    async calendar(userId: string, productId: string): Promise<{ filename: string; content: string }> {
+      const product = await activeProduct(db, productId);
+      if (!product) throw new AppError('product-not-found', 'No such product on sale.');
+      if (!(await holdsProduct(db, userId, productId)))
+        throw new AppError('workshop-not-held', 'Only those who have this workshop can download its calendar file.');
+      const sessions = await sessionsNotOver(db, [productId], clock.now());
+      return { filename: 'workshop.ics', content: calendarOf(sessions, product.name) };
     },
 
     /**

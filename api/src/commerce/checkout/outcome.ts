@@ -42,6 +42,7 @@ export async function checkoutOutcome(
         ? {
             ...team,
             buyerHasCourse,
+            gift: receipt?.gift === true,
             inviteUrl: forTheBuyer ? inviteUrlOf(config.publicUrl, invite.inviteCode) : null,
           }
         : null,

@@ -90,6 +90,8 @@ export const lockTeamCoupon = async (trx: Knex.Transaction, userId: string, prod
       .join('coupons as c', 'c.id', 'p.bulkCouponId')
       .where({ 'p.userId': userId, 'p.productId': productId })
       .whereIn('p.status', GRANTING_STATUSES)
+      // A gift's one seat is a team of its own (its claim link went to one person): never grown by later seats.
+      .whereNotExists(trx('checkouts as g').where('g.purchaseId', trx.ref('p.id')).where('g.gift', true))
       .forUpdate()
       .first('c.id as couponId')
   )?.couponId as string | undefined;

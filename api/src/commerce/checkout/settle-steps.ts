@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { workshopInvite } from '../../catalog/workshops/workshops';
+import { workshopReceipt } from '../../catalog/workshops/workshops';
+import { timeZoneOf } from '../../identity/profile/prefs';
 import { findOrCreateUserByEmail } from '../../identity/profile/users';
 import { RECEIPT_SIGN_IN_DAYS } from '../../identity/sign-in/email-sign-in';
 import type { NewEmail, Outbox } from '../../mail/outbox';
@@ -106,19 +107,32 @@ export async function queueReceipt(
   if (!charge) return null;
   const invoiceUrl = new URL(`/invoices/${charge.id}`, publicUrl).toString();
   const amount = formatMoney(checkout.amountTotal, checkout.currency);
-  const seats = checkout.team ? { seats: checkout.quantity, alreadyOwned: step.alreadyOwned === true } : null;
+  const seats = checkout.team
+    ? { seats: checkout.quantity, alreadyOwned: step.alreadyOwned === true, gift: checkout.gift }
+    : null;
   const team = checkout.team && step.purchaseId ? await teamOfTeamPurchase(trx, step.purchaseId) : undefined;
-  const path = team ? teamPathOf(team.teamId) : await leadInPath(trx, checkout.productId);
+  // A live workshop's receipt: its sessions in the buyer's zone, and one calendar file with all of them; not a
+  // team's (its buyer holds no seat yet, and the file carries the join link). It leads to My learning's schedule.
+  const workshop = checkout.team
+    ? null
+    : await workshopReceipt(trx, step.product, publicUrl, await timeZoneOf(trx, step.buyer.id));
+  const path = team ? teamPathOf(team.teamId) : workshop ? '/learning' : await leadInPath(trx, checkout.productId);
   const signInUrl = await receiptSignInLink(trx, { publicUrl, email: step.buyer.email, path, now: step.now });
   const leadIn = {
     signInUrl,
     days: RECEIPT_SIGN_IN_DAYS,
     ...(team && { inviteUrl: inviteUrlOf(publicUrl, team.inviteCode) }),
   };
-  const receipt = receiptEmail(step.buyer.email, step.product.name, amount, invoiceUrl, seats, leadIn);
-  // A live workshop's receipt carries its sessions' calendar invite; not a team's (its buyer holds no seat yet, and
-  // the invite carries the join link).
-  const invite = checkout.team ? null : await workshopInvite(trx, step.product, publicUrl);
+  const receipt = receiptEmail(
+    step.buyer.email,
+    step.product.name,
+    amount,
+    invoiceUrl,
+    seats,
+    leadIn,
+    workshop?.schedule ?? null,
+  );
+  const invite = workshop?.invite;
   const email = { ...receipt, resendKey: step.resendKey, ...(invite && { attachments: [invite] }) };
   return outbox.prepare(trx, email);
 }
@@ -181,8 +195,9 @@ export async function writePurchase(
   };
   if (!checkout.team || status === 'Refunded')
     return insertPurchaseWith(trx, purchase, checkout.id, settled, status === 'Valid' ? offerDays : null, also);
-  // Team: more seats on the buyer's existing team coupon, or a new team with its own 100 % coupon.
-  const couponId = await lockTeamCoupon(trx, buyer.id, checkout.productId);
+  // Team: more seats on the buyer's existing team coupon, or a new team with its own 100 % coupon. A gift is always
+  // a team of its own: its claim link goes to one person, not to the buyer's team.
+  const couponId = checkout.gift ? undefined : await lockTeamCoupon(trx, buyer.id, checkout.productId);
   let purchaseId: string;
   if (couponId) {
     await addSeats(trx, couponId, checkout.quantity);

@@ -20,6 +20,8 @@ export interface CheckoutInput {
   productId: string;
   quantity: number;
   team: boolean;
+  /** One seat for someone else (team is then true): its own one-seat team, never added to the buyer's team. */
+  gift?: boolean;
   couponCode?: string;
   ppp: boolean;
   upgradeFromId?: string;
@@ -61,7 +63,11 @@ function sessionRequest(
     product: { id: product.id, name: product.name },
     price: { id: price.id, unitAmount: price.unitAmount },
     quantity: input.quantity,
-    description: answer.team ? `${product.name} × ${input.quantity} seats` : product.name,
+    description: input.gift
+      ? `${product.name} (a gift)`
+      : answer.team
+        ? `${product.name} × ${input.quantity} seats`
+        : product.name,
     discount: taken > 0 ? { amount: taken, label: discountLabel(quote) } : null,
     amount: quote.finalPrice,
     currency: answer.currency,
@@ -144,6 +150,7 @@ export async function startCheckout(deps: CheckoutDeps, input: CheckoutInput): P
       priceId: price.id,
       quantity: input.quantity,
       team: Boolean(answer.team),
+      gift: Boolean(input.gift && answer.team),
       couponId,
       couponReserved,
       upgradeFromId: answer.upgrade?.fromPurchaseId ?? null,

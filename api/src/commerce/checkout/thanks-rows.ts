@@ -18,7 +18,12 @@ export async function receiptOfCheckout(
   db: Conn,
   checkoutId: string,
 ): Promise<
-  | (Omit<CheckoutReceipt, 'coursePath' | 'email'> & { email: string; buyerUserId: string; purchasedAt: Date })
+  | (Omit<CheckoutReceipt, 'coursePath' | 'email'> & {
+      email: string;
+      buyerUserId: string;
+      purchasedAt: Date;
+      gift: boolean;
+    })
   | undefined
 > {
   const row = await db('checkouts as c')
@@ -31,7 +36,9 @@ export async function receiptOfCheckout(
       'pr.id as productId',
       'pr.name as productName',
       'pr.slug as productSlug',
+      'pr.productType',
       'c.quantity',
+      'c.gift',
       'c.amountTotal',
       'c.currency',
       'u.email',
@@ -41,7 +48,8 @@ export async function receiptOfCheckout(
     );
   if (!row) return undefined;
   return {
-    product: { id: row.productId, name: row.productName, slug: row.productSlug },
+    product: { id: row.productId, name: row.productName, slug: row.productSlug, productType: row.productType },
+    gift: row.gift,
     quantity: row.quantity,
     amount: row.amountTotal,
     currency: row.currency,
