@@ -19,6 +19,7 @@ import { contentTree } from './learning/content-tree';
 import { learningService } from './learning/learning';
 import { bookmarkService } from './learning/bookmarks';
 import { commentService } from './learning/comments';
+import { replyEmails } from './learning/reply-emails/reply-emails';
 import { couponGenerator } from './commerce/coupons/generator';
 import { quoteService } from './commerce/checkout/quotes';
 import { checkoutService } from './commerce/checkout/checkout';
@@ -39,7 +40,8 @@ import { catalogService } from './catalog/service';
 import { salesOf } from './commerce/pricing/sales';
 import { TEAM_TIERS } from './commerce/pricing/prices';
 import { certificateService } from './certificates/certificates';
-import { issueCertificate, renameOnCertificates } from './certificates/queries';
+import { issueCertificate } from './certificates/queries';
+import { issuingWithEmail } from './certificates/completion-email';
 import { productPages } from './catalog/product-page';
 import { workshopService } from './catalog/workshops/workshops';
 import { defineWaitlistJobs, waitlistService } from './catalog/waitlist/waitlist';
@@ -47,6 +49,7 @@ import { healthService } from './health/service';
 import { DELETE_IMAGE_JOB, imageAdmin } from './admin/images/image-admin';
 import { personalData } from './privacy/personal-data';
 import { schoolSettings } from './school/settings';
+import { emailBrandOf } from './school/email-brand';
 import { imageStore } from './media/images';
 import { createStorage } from './media/storage';
 import { playbackService } from './video/playback';
@@ -61,6 +64,8 @@ import { displayNames } from './identity/profile/display-name';
 import { emailSignIn } from './identity/sign-in/email-sign-in';
 import { githubSignIn } from './identity/sign-in/github';
 import { userPrefs } from './identity/profile/prefs';
+import { replyEmailOptOut } from './identity/profile/reply-emails';
+import { signingKey } from './identity/signing-keys';
 import { pruneExpired } from './identity/sign-in/prune';
 import { viewAs } from './identity/staff/view-as';
 import { rateLimiter } from './identity/rate-limit';
@@ -95,7 +100,17 @@ export function createServices(deps: Deps) {
   const limiter = rateLimiter(deps);
   const jobs = jobQueue({ db, logger, pollSeconds: config.JOB_POLL_SECONDS });
   const transport = deps.mailTransport ?? createTransport(config, logger);
-  const outbox = createOutbox({ db, clock, logger, transport, jobs, retrySeconds: config.EMAIL_RETRY_SECONDS });
+  const school = schoolSettings({ db, caches });
+  const outbox = createOutbox({
+    db,
+    clock,
+    logger,
+    transport,
+    jobs,
+    retrySeconds: config.EMAIL_RETRY_SECONDS,
+    // Every email comes from the school as it is when the email is written.
+    brand: async (conn) => emailBrandOf(await school.readWith(conn), config.publicUrl),
+  });
   const sessions = sessionStore({ ...deps, caches });
   const limits = commerceLimits({ limiter, config });
   const quotes = quoteService({ ...deps, caches, limits });
@@ -135,7 +150,28 @@ export function createServices(deps: Deps) {
   const storage = createStorage(config);
   const mediaKey = mediaUrlKey({ db, secret: config.MEDIA_URL_SECRET });
   const videos = lessonVideos({ db, clock, caches, key: mediaKey });
-  const learning = learningService({ db, tree, caches, videos, issueCertificate });
+  // The last lesson issues its certificate, and the certificate's email goes with it (once).
+  const learning = learningService({
+    db,
+    tree,
+    caches,
+    videos,
+    issueCertificate: issuingWithEmail({ db, outbox, logger, publicUrl: config.publicUrl }, issueCertificate),
+  });
+  const replyEmailLinks = replyEmailOptOut({
+    db,
+    key: signingKey({ db, name: 'email-unsubscribe' }),
+    publicUrl: config.publicUrl,
+  });
+  const replies = replyEmails({
+    db,
+    jobs,
+    outbox,
+    optOut: replyEmailLinks,
+    isVisible: learning.isVisible,
+    publicUrl: config.publicUrl,
+    delaySeconds: config.REPLY_EMAIL_DELAY_SECONDS,
+  });
   const images = imageStore({ storage });
   // Lesson videos from the console and the command line, and the job that makes them playable (ffmpeg).
   defineVideoProcessing({ db, storage, jobs, logger, clock, config, changed: caches.clearAll });
@@ -148,7 +184,6 @@ export function createServices(deps: Deps) {
     processHere: config.JOB_WORKERS,
   });
   const admin = adminService({ db, changed: caches.clearAll });
-  const school = schoolSettings({ db, caches });
   return {
     /** The school's name, brand, contact and legal texts: every page, email and certificate reads them. */
     school,
@@ -199,8 +234,10 @@ export function createServices(deps: Deps) {
     videoAdmin,
     videoUploads: videoUploads({ config, storage, videos: videoAdmin, logger }),
     bookmarks: bookmarkService({ db, learning }),
-    comments: commentService({ db, learning, limiter, config }),
-    certificates: certificateService({ db, clock, config, learning, changed: caches.clearAll }),
+    comments: commentService({ db, learning, limiter, config, replyEmails: replies }),
+    replyEmails: replies,
+    replyEmailLinks,
+    certificates: certificateService({ db, clock, config, learning, school, logger, changed: caches.clearAll }),
     coupons: couponGenerator(deps),
     quotes,
     payments,
@@ -235,7 +272,7 @@ export function createServices(deps: Deps) {
     viewAs: viewAs(deps),
     prefs: userPrefs(deps),
     roles: roleAdmin({ db, changed: caches.clearAll }),
-    displayNames: displayNames({ db, nameChanged: renameOnCertificates, changed: caches.clearAll }),
+    displayNames: displayNames({ db, changed: caches.clearAll }),
     prune: () => pruneExpired(deps),
   };
 }

@@ -6,6 +6,9 @@ import type { EmailAttachment } from './transport';
 export class OutboxEmail extends table('outboxEmails', { jsonAttributes: ['attachments'] }) {
   declare id: string;
   declare toAddress: string;
+  /** The sender's name and the Reply-To address as they were when the email was written (the school's). */
+  declare fromName: string | null;
+  declare replyTo: string | null;
   declare subject: string;
   /** The bodies with `[redacted]` where the secret goes; null once dropped after the retention period. */
   declare textBody: string | null;

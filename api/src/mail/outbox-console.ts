@@ -38,6 +38,9 @@ export async function resendEmail(
     const copy = {
       id: randomUUID(),
       toAddress: request.to ?? original.toAddress,
+      // A copy is the email as first sent: its body names the school as it was then, so its sender does too.
+      fromName: original.fromName,
+      replyTo: original.replyTo,
       subject: original.subject,
       textBody: original.textBody,
       htmlBody: original.htmlBody,

@@ -70,6 +70,8 @@ export async function deliver(deps: DeliveryDeps, id: string, job: RunningJob): 
     await transport.send({
       id: email.id,
       to: email.toAddress,
+      fromName: email.fromName,
+      replyTo: email.replyTo,
       subject: reveal(email.subject),
       text: reveal(email.textBody ?? ''),
       html: email.htmlBody && reveal(email.htmlBody),

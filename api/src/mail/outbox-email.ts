@@ -31,6 +31,8 @@ export function emailRow(email: NewEmail) {
   return {
     id: randomUUID(),
     toAddress: email.to,
+    fromName: email.fromName ?? null,
+    replyTo: email.replyTo ?? null,
     subject: hide(email.subject),
     textBody: hide(email.text),
     htmlBody: email.html ? hide(email.html) : null,

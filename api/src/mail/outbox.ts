@@ -7,6 +7,7 @@ import type { Actor } from '../audit/record';
 import { resendEmail, retryFailedEmail, type ResendRequest } from './outbox-console';
 import { deliver, requeueStranded, type DeliveryDeps } from './outbox-delivery';
 import { emailRow, MAX_ATTEMPTS, REQUEUE_EMAILS, SEND_EMAIL, whyNotResendable, type NewEmail } from './outbox-email';
+import { brandedEmail, type Brand } from './layout';
 import type { MailTransport } from './transport';
 
 export {
@@ -35,6 +36,7 @@ export function outbox({
   transport,
   jobs = jobQueue({ db, logger }),
   retrySeconds = 30,
+  brand,
 }: {
   db: Db;
   clock: Clock;
@@ -44,9 +46,28 @@ export function outbox({
   jobs?: JobQueue;
   /** EMAIL_RETRY_SECONDS. */
   retrySeconds?: number;
+  /**
+   * The school the emails come from, read through the connection that writes the email (no second connection
+   * while a transaction holds one). Without it (a tool, a test) emails go out as written, from MAIL_FROM.
+   */
+  brand?: (conn: Knex) => Promise<Brand>;
 }) {
   const deps: DeliveryDeps = { db, clock, logger, transport, jobs };
   const requeue = () => requeueStranded(deps);
+  // One read of the school per transaction, however many emails it writes (a waitlist's openings, a bulk resend).
+  const brandOf = new WeakMap<Knex, Promise<Brand>>();
+  const brandFor = (conn: Knex) => {
+    if (!brand) return null;
+    if (!conn.isTransaction) return brand(conn);
+    let read = brandOf.get(conn);
+    if (!read) brandOf.set(conn, (read = brand(conn)));
+    return read;
+  };
+  /** The email's row, in the school's brand as it is now: the email keeps it, whatever the school changes later. */
+  const rowOf = async (conn: Knex, email: NewEmail) => {
+    const school = await brandFor(conn);
+    return emailRow(school ? brandedEmail(email, school) : email);
+  };
 
   jobs.define<{ emailId: string }>({
     name: SEND_EMAIL,
@@ -67,7 +88,7 @@ export function outbox({
 
   return {
     async enqueue(trx: Knex | Knex.Transaction, email: NewEmail): Promise<string> {
-      const row = emailRow(email);
+      const row = await rowOf(trx, email);
       await trx('outboxEmails').insert(row);
       await jobs.add(trx, SEND_EMAIL, { emailId: row.id });
       return row.id;
@@ -77,8 +98,11 @@ export function outbox({
      * `enqueue` in two parts, for a caller that writes the email as part of a larger statement (a WITH): the insert
      * for that statement, and the delivery job to add in the same transaction once it ran.
      */
-    prepare(trx: Knex | Knex.Transaction, email: NewEmail): { insert: Knex.QueryBuilder; queue(): Promise<string> } {
-      const row = emailRow(email);
+    async prepare(
+      trx: Knex | Knex.Transaction,
+      email: NewEmail,
+    ): Promise<{ insert: Knex.QueryBuilder; queue(): Promise<string> }> {
+      const row = await rowOf(trx, email);
       return { insert: trx('outboxEmails').insert(row), queue: () => jobs.add(trx, SEND_EMAIL, { emailId: row.id }) };
     },
 

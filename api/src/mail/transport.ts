@@ -1,4 +1,5 @@
 import type { Transporter } from 'nodemailer';
+import addressparser from 'nodemailer/lib/addressparser';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 
@@ -11,6 +12,10 @@ export interface EmailAttachment {
 
 export interface OutgoingEmail {
   to: string;
+  /** The sender's display name (the school's); the address is always MAIL_FROM's. Absent: MAIL_FROM's own name. */
+  fromName?: string | null;
+  /** Where replies go (the school's support address), when there is one. */
+  replyTo?: string | null;
   subject: string;
   text: string;
   html?: string | null;
@@ -26,6 +31,12 @@ export interface MailTransport {
 }
 
 const LINK = /https?:\/\/[^\s<>"]+/g;
+
+/** MAIL_FROM (`Courses <no-reply@example.com>`, or a bare address) as its display name and its address. */
+function senderOf(mailFrom: string): { name: string; address: string } {
+  const [first] = addressparser(mailFrom, { flatten: true });
+  return { name: first?.name ?? '', address: first?.address || mailFrom.trim() };
+}
 
 /** SMTP when SMTP_URL is set; otherwise emails go to the server log, links and all, for local use. */
 export function createTransport(
@@ -45,7 +56,8 @@ export function createTransport(
       (smtp ??= import('nodemailer').then(({ default: nodemailer }) =>
         nodemailer.createTransport(options, { from: config.MAIL_FROM }),
       ));
-    const domain = /@([^>\s]+)/.exec(config.MAIL_FROM)?.[1] ?? 'localhost';
+    const sender = senderOf(config.MAIL_FROM);
+    const domain = sender.address.split('@')[1] || 'localhost';
     return {
       name: 'smtp',
       timeoutSeconds: Math.ceil((3 * stepMs) / 1000),
@@ -53,6 +65,9 @@ export function createTransport(
         await (
           await transporter()
         ).sendMail({
+          // An address object: nodemailer quotes the name, or encodes it (RFC 2047) when it is not ASCII.
+          from: { name: email.fromName ?? sender.name, address: sender.address },
+          replyTo: email.replyTo ?? undefined,
           to: email.to,
           subject: email.subject,
           text: email.text,

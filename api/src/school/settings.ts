@@ -1,6 +1,7 @@
 import type { Actor } from '../audit/record';
 import { recordAudit } from '../audit/record';
 import type { ReadCaches } from '../cache/read-cache';
+import type { Knex } from 'knex';
 import type { Db } from '../db/connection';
 import { sanitizeRichText } from '../learning/sanitize';
 import { imageUrl, parseImageKey } from '../media/images';
@@ -64,6 +65,10 @@ export function schoolSettings({ db, caches }: { db: Db; caches: Pick<ReadCaches
 
   return {
     get: (): Promise<School> => read('school'),
+
+    /** Read through the caller's connection (an email written in its transaction): uncached, no second connection. */
+    readWith: async (conn: Knex): Promise<School> =>
+      present((await conn('schoolSettings').first(...COLUMNS)) as SchoolRow),
 
     /** Replaces every field but the logo; the legal texts are sanitised as lesson bodies are. */
     async update(input: SchoolInput, context: { actor: Actor; requestId: string | null }): Promise<School> {

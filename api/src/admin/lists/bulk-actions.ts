@@ -147,6 +147,8 @@ export function bulkActions({
           const copy = {
             id: randomUUID(),
             toAddress: email.toAddress,
+            fromName: email.fromName,
+            replyTo: email.replyTo,
             subject: email.subject,
             textBody: email.textBody,
             htmlBody: email.htmlBody,
