@@ -9,6 +9,7 @@ export function formatSessionRange(
   endsAt: string,
   timeZone?: string,
   clock: ReaderClock = deviceClock(),
+  { zoneName = false }: { zoneName?: boolean } = {},
 ): string {
   const format = new Intl.DateTimeFormat(LOCALE, {
     weekday: 'short',
@@ -18,6 +19,8 @@ export function formatSessionRange(
     hour: 'numeric',
     minute: '2-digit',
     timeZone: timeZone ?? clock.timeZone,
+    // "GMT+5:30" after the end: the zone named beside the time, where the reader may not know which zone it is.
+    ...(zoneName && { timeZoneName: 'short' as const }),
   });
   return plainSpaces(format.formatRange(new Date(startsAt), new Date(endsAt)));
 }

@@ -2,7 +2,7 @@ import type { NewEmail } from './outbox';
 import type { EmailAttachment } from './transport';
 import { escapeHtml } from '../shared/escape-html';
 import { canonicalTimeZone } from '../shared/time-zone';
-import { formatEmailDate, type WorkshopReceipt } from './templates';
+import type { WorkshopReceipt } from './templates';
 
 /** "Tuesday, December 1, 2026 at 18:00 (Europe/Berlin)": the session's time where the workshop is organised. */
 export function sessionTime(date: Date, timeZone: string): string {
@@ -71,30 +71,35 @@ export interface ReceiptSession {
   joinUrl: string | null;
 }
 
-/** "10:30 PM GMT+5:30": a session's end, in the zone its start is written in. */
-function endTime(date: Date, zone: string): string {
-  return new Intl.DateTimeFormat('en-US', {
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: zone,
-    timeZoneName: 'short',
-  }).format(date);
+/** "Tuesday, December 8, 2026 at 6:30 PM GMT+5:30 to 8:30 PM GMT+5:30 (Asia/Kolkata)": a session in `zone`. */
+function sessionSpan(startsAt: Date, endsAt: Date, zone: string): string {
+  const at = (date: Date, full: boolean) =>
+    new Intl.DateTimeFormat('en-US', {
+      ...(full && { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' }),
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: zone,
+      timeZoneName: 'short',
+    })
+      .format(date)
+      .replace(/[\u2009\u202f]/g, ' '); // ICU's narrow spaces before "PM": plain ones read the same in every client
+  const span = `${at(startsAt, true)} to ${at(endsAt, false)}`;
+  return zone === 'UTC' ? span : `${span} (${zone})`;
 }
 
 /**
- * A workshop receipt's schedule: each session in the buyer's zone (their settings' zone, else UTC), the zone named,
- * with its join link when the organisers set one (the buyer holds the workshop now). The calendar file is attached.
+ * A workshop receipt's schedule: each session in the buyer's zone (their settings' zone as they chose it, else UTC),
+ * the zone named, with its join link when the organisers set one (the buyer holds the workshop now). The calendar
+ * file is attached.
  */
 export function workshopReceiptSchedule(
   sessions: readonly ReceiptSession[],
   readerZone: string | null,
   pageUrl: string,
 ): WorkshopReceipt {
-  const zone = (readerZone && canonicalTimeZone(readerZone)) ?? 'UTC';
-  const lines = sessions.map((s) => ({
-    when: `${formatEmailDate(s.startsAt, zone)} to ${endTime(s.endsAt, zone)}`,
-    ...s,
-  }));
+  // The name as the buyer chose it (Asia/Kolkata), not the runtime's canonical spelling (Asia/Calcutta).
+  const zone = readerZone && canonicalTimeZone(readerZone) ? readerZone : 'UTC';
+  const lines = sessions.map((s) => ({ when: sessionSpan(s.startsAt, s.endsAt, zone), ...s }));
   const none = `The sessions are being scheduled: they will be on My learning (${pageUrl}), and we remind you a day and an hour before each.`;
   const text = lines.length
     ? `The workshop’s sessions (times in ${zone}):\n` +

@@ -5,6 +5,7 @@ import { countryName } from '../format';
 import { useHere } from '../navigation';
 import { loginPath } from '../redirects';
 import { BuyLinks } from './BuyLinks';
+import { UnlockLinks } from './UnlockLinks';
 
 type Products = CourseView['products'];
 
@@ -61,10 +62,10 @@ export function AccessNotice({ lock, products, what }: { lock: Lock; products: P
         <>
           <p>
             You bought this course at a price adjusted for {country}, so it opens only from there, and you seem to be
-            somewhere else now. Study from {country}, or buy full access to study from anywhere: what you already paid
-            is taken off the price.
+            somewhere else now. Study from {country}, or unlock full access to study from anywhere: what you already
+            paid is taken off the price.
           </p>
-          <BuyLinks products={products} label={(name) => `Buy full access: ${name}`} />
+          <UnlockLinks products={products} />
         </>
       );
       break;

@@ -12,7 +12,7 @@ export function MyWorkshops({ workshops }: { workshops: MyWorkshop[] }) {
       <h2 id="workshops-heading">Live workshops</h2>
       <p className="hint">Times are in your time zone ({yours}).</p>
       <ul className="my-courses">
-        {workshops.map(({ product, nextSession, sessions }) => (
+        {workshops.map(({ product, nextSession, sessions, calendarUrl }) => (
           <li key={product.id} className="my-course my-workshop">
             <h3>
               <Link to={productPath(product)}>{product.name}</Link>
@@ -32,11 +32,20 @@ export function MyWorkshops({ workshops }: { workshops: MyWorkshop[] }) {
                   {sessions.slice(1).map((session) => (
                     <li key={session.id}>
                       {session.title}:{' '}
-                      <time dateTime={session.startsAt}>{formatSessionRange(session.startsAt, session.endsAt)}</time>
+                      <time dateTime={session.startsAt}>
+                        {formatSessionRange(session.startsAt, session.endsAt, yours, undefined, { zoneName: true })}
+                      </time>
                     </li>
                   ))}
                 </ul>
               </>
+            )}
+            {sessions.length > 1 && (
+              <p className="actions">
+                <a className="button-link button-link-quiet" href={calendarUrl} download>
+                  Add all {sessions.length} sessions to your calendar (.ics)
+                </a>
+              </p>
             )}
           </li>
         ))}
@@ -55,7 +64,7 @@ function NextSession({ session, yours }: { session: HeldSession; yours: string }
         {session.title}
       </p>
       <p>
-        <time dateTime={startsAt}>{formatSessionRange(startsAt, endsAt)}</time>
+        <time dateTime={startsAt}>{formatSessionRange(startsAt, endsAt, yours, undefined, { zoneName: true })}</time>
       </p>
       {!sameWallClock(startsAt, timeZone, yours) && (
         <p className="hint">

@@ -10,6 +10,7 @@ import { useSession } from '../session';
 import { useFocusOnChange } from '../useFocusOnChange';
 import { RetryAlert } from '../LoadStatus';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { ThanksWorkshop } from './ThanksWorkshop';
 
 type Receipt = NonNullable<CheckoutState['receipt']>;
 
@@ -115,10 +116,17 @@ function PhaseDetails({ phase, onCheckAgain }: { phase: Phase; onCheckAgain: () 
       return (
         <>
           {phase.receipt && <ReceiptSummary receipt={phase.receipt} signedIn={state.status === 'signed-in'} />}
-          {phase.team ? (
+          {phase.team?.gift ? (
+            <GiftReady team={phase.team} receipt={phase.receipt} />
+          ) : phase.team ? (
             <TeamReady team={phase.team} email={phase.receipt?.email ?? null} />
           ) : (
-            <StartLearning receipt={phase.receipt} />
+            <>
+              {phase.receipt && isWorkshop(phase.receipt) && (
+                <ThanksWorkshop productId={phase.receipt.product.id} email={phase.receipt.email} />
+              )}
+              <StartLearning receipt={phase.receipt} />
+            </>
           )}
         </>
       );
@@ -176,7 +184,7 @@ function ReceiptSummary({ receipt, signedIn }: { receipt: Receipt; signedIn: boo
   const invoicePath = receipt.invoiceId ? `/invoices/${encodeURIComponent(receipt.invoiceId)}` : null;
   return (
     <dl className="receipt-summary">
-      <dt>Course</dt>
+      <dt>{isWorkshop(receipt) ? 'Workshop' : 'Course'}</dt>
       <dd>
         {receipt.product.name}
         {receipt.quantity > 1 ? ` (${plural(receipt.quantity, 'seat', 'seats')})` : ''}
@@ -208,13 +216,15 @@ function ReceiptSummary({ receipt, signedIn }: { receipt: Receipt; signedIn: boo
 /** One person's purchase: straight into its course when signed in; else the receipt's link, or sign in now. */
 function StartLearning({ receipt }: { receipt: Receipt | null }) {
   const { state } = useSession();
-  const target = receipt?.coursePath ?? '/purchases';
+  // A workshop's sessions, join links and calendar file are in My learning.
+  const workshop = isWorkshop(receipt);
+  const target = workshop ? '/learning' : (receipt?.coursePath ?? '/purchases');
   if (state.status === 'loading') return null;
   if (state.status === 'signed-in') {
     return (
       <p className="actions">
         <Link className="button-link" to={target}>
-          {receipt?.coursePath ? 'Go to the course' : 'My purchases'}
+          {workshop ? 'Go to My learning' : receipt?.coursePath ? 'Go to the course' : 'My purchases'}
         </Link>
         <Link to="/purchases">My purchases</Link>
       </p>
@@ -224,12 +234,12 @@ function StartLearning({ receipt }: { receipt: Receipt | null }) {
     <>
       <p>
         {receipt && receipt.amount > 0
-          ? 'Your receipt has a link that signs you in and opens the course: no password needed. Or sign in here now.'
+          ? `Your receipt has a link that signs you in and opens ${workshop ? 'your workshop' : 'the course'}: no password needed. Or sign in here now.`
           : 'Sign in with the email address you gave to start learning: no password needed.'}
       </p>
       <p className="actions">
         <Link className="button-link" to={loginPath(target, receipt?.email ?? undefined)}>
-          Sign in to start learning
+          {workshop ? 'Sign in to see your workshop' : 'Sign in to start learning'}
         </Link>
         <Link to="/">Browse the courses</Link>
       </p>
@@ -294,4 +304,48 @@ function TeamReady({ team, email }: { team: NonNullable<CheckoutState['team']>; 
 function stepLabel(team: NonNullable<CheckoutState['team']>, signedIn: boolean): string {
   if (team.ownerHasSeat || team.buyerHasCourse) return signedIn ? 'Go to your team' : 'Sign in to go to your team';
   return signedIn ? 'Take your seat' : 'Sign in to take your seat';
+}
+
+/** A live workshop: the thank-you page shows its sessions, and says "workshop" where a course's says "course". */
+function isWorkshop(receipt: Receipt | null): boolean {
+  return receipt?.product.productType === 'live';
+}
+
+/**
+ * One seat bought for someone else: the claim link to send them (one person takes it, signing in with their own
+ * address), and the gift's page, which says when it is claimed.
+ */
+function GiftReady({ team, receipt }: { team: NonNullable<CheckoutState['team']>; receipt: Receipt | null }) {
+  const { state } = useSession();
+  const giftPath = `/teams/${encodeURIComponent(team.teamId)}`;
+  const signedIn = state.status === 'signed-in';
+  const name = receipt?.product.name ?? 'the course';
+  return (
+    <>
+      <p>
+        Your gift of <strong>{name}</strong> is ready. Send the claim link to the person you are giving it to: they sign
+        in with their own email address and it is theirs. It works for one person.
+      </p>
+      {team.inviteUrl ? (
+        <CopyLinkField
+          label="Claim link"
+          url={team.inviteUrl}
+          hint="Send it by email or message. It is also in your receipt and on your gift’s page."
+        />
+      ) : (
+        <p>The claim link is in your receipt, and on your gift’s page once you sign in.</p>
+      )}
+      {state.status !== 'loading' && (
+        <p className="actions">
+          <Link
+            className="button-link button-link-quiet"
+            to={signedIn ? giftPath : loginPath(giftPath, receipt?.email ?? undefined)}
+          >
+            {signedIn ? 'Your gift’s page' : 'Sign in to see your gift'}
+          </Link>
+          {signedIn && <Link to="/purchases">My purchases</Link>}
+        </p>
+      )}
+    </>
+  );
 }

@@ -2,20 +2,21 @@ import { useState } from 'react';
 import { listProducts, saleBlocker, type StoreProductPage } from '../../api/catalog';
 import { useAsync } from '../../useAsync';
 import { useOwnedProducts } from '../useOwnedProducts';
-import { OwnedCourse } from './OwnedCourse';
+import { OwnerBuyBox } from './OwnerBuyBox';
 import { PricingWidget } from './PricingWidget';
 import { SaleCountdown } from './SaleCountdown';
 
 /**
  * The side of the sales page that sells: the running sale with its countdown and the pricing widget, or, for someone
- * who holds the product already, the way into their course.
+ * who holds the product already, the way into their course, the unlock of a regional purchase, and buying for others.
  */
 export function BuyBox({ product }: { product: StoreProductPage }) {
   const owned = useOwnedProducts();
   // The pricing widget names the courses an upgrade credit comes from: the catalog, asked beside the page.
   const catalog = useAsync(listProducts);
   const [saleOver, setSaleOver] = useState(false);
-  if (owned?.has(product.id)) return <OwnedCourse product={product} />;
+  const known = catalog.status === 'ready' ? catalog.data : [product];
+  if (owned?.has(product.id)) return <OwnerBuyBox product={product} products={known} />;
   const { sale } = product;
   return (
     <>
@@ -23,11 +24,7 @@ export function BuyBox({ product }: { product: StoreProductPage }) {
         <SaleCountdown sale={sale} endsAt={sale.endsAt} onEnded={() => setSaleOver(true)} />
       )}
       {/* Once the sale is over the widget starts again, so its quote is the price after it. */}
-      <PricingWidget
-        key={saleOver ? 'after-sale' : 'now'}
-        product={product}
-        products={catalog.status === 'ready' ? catalog.data : [product]}
-      />
+      <PricingWidget key={saleOver ? 'after-sale' : 'now'} product={product} products={known} />
     </>
   );
 }

@@ -24,10 +24,21 @@ interface Props {
   canceled?: boolean;
   /** The receipt address typed before leaving for the payment page (this tab remembers it), to fill in again. */
   draftEmail?: string | null;
+  /** The button's words when the purchase is more than seats ("Unlock full access for $26.95", "Buy as a gift"). */
+  label?: string;
 }
 
 /** "Buy now" / "Buy N seats" / "Get it free": starts the provider's checkout; signed-out buyers give an email. */
-export function BuyForm({ request, onInvalid, forTeam, seats, free, canceled = false, draftEmail = null }: Props) {
+export function BuyForm({
+  request,
+  onInvalid,
+  forTeam,
+  seats,
+  free,
+  canceled = false,
+  draftEmail = null,
+  label: asked,
+}: Props) {
   const id = useId();
   const { state } = useSession();
   const here = useHere();
@@ -40,13 +51,15 @@ export function BuyForm({ request, onInvalid, forTeam, seats, free, canceled = f
   useEffect(() => {
     if (draftEmail) setEmail(draftEmail);
   }, [draftEmail]);
-  const label = free
-    ? 'Get it free'
-    : seats !== null
-      ? `Buy ${plural(seats, 'seat', 'seats')}`
-      : forTeam
-        ? 'Buy seats'
-        : 'Buy now';
+  const label = asked
+    ? asked
+    : free
+      ? 'Get it free'
+      : seats !== null
+        ? `Buy ${plural(seats, 'seat', 'seats')}`
+        : forTeam
+          ? 'Buy seats'
+          : 'Buy now';
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

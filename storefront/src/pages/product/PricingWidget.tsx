@@ -3,6 +3,7 @@ import { useSearchParams } from 'wouter';
 import { saleBlocker, type StoreProduct } from '../../api/catalog';
 import type { CheckoutRequest, PurchaseChoice, QuoteAnswer } from '../../api/commerce';
 import { formatDateTime } from '../../format';
+import { formatMoney } from '../../../../api/src/shared/money';
 import { useReaderClock } from '../../readerClock';
 import { BuyForm } from './BuyForm';
 import { useCanceledCheckout } from './buyDraft';
@@ -15,10 +16,18 @@ import { useQuote } from './useQuote';
 import { RetryAlert } from '../../LoadStatus';
 import { WaitlistPanel } from './Waitlist';
 
+/**
+ * What the widget sells: `buy` lets the buyer put it together (regional price, team seats); an owner's box
+ * (OwnerBuyBox) asks for one thing: `unlock` a regional purchase at the full price less what was paid (no regional
+ * price on top), seats for a `team`, or one seat as a `gift`.
+ */
+export type BuyMode = 'buy' | 'unlock' | 'team' | 'gift';
+
 interface Props {
   product: StoreProduct;
   /** The catalog, to name the course an upgrade credit comes from. */
   products: StoreProduct[];
+  mode?: BuyMode;
 }
 
 /**
@@ -26,21 +35,24 @@ interface Props {
  * cannot (sold out, enrollment closed or not open yet, not on sale yet): its state and a waitlist instead, and no
  * price, sale, coupon or seats (nothing is quoted for it).
  */
-export function PricingWidget({ product, products }: Props) {
+export function PricingWidget({ product, products, mode = 'buy' }: Props) {
   const blocker = saleBlocker(product);
   if (blocker) return <WaitlistPanel product={product} blocker={blocker} />;
-  return <OnSalePricing product={product} products={products} />;
+  return <OnSalePricing product={product} products={products} mode={mode} />;
 }
 
 /**
  * Prices the purchase the buyer is putting together (coupon, regional price, team seats; upgrade credit and seats
  * already bought come from the session) and re-quotes on every change, then starts the checkout.
  */
-function OnSalePricing({ product, products }: Props) {
+function OnSalePricing({ product, products, mode }: Props & { mode: BuyMode }) {
   const [params, setParams] = useSearchParams();
   const [coupon, setCoupon] = useState<string | null>(() => params.get('code')?.trim().slice(0, 64) || null);
   const [ppp, setPpp] = useState(false);
-  const [forTeam, setForTeam] = useState(false);
+  const [forTeamChosen, setForTeam] = useState(mode === 'team');
+  // An owner's box asks for one thing: seats for a team (always), one seat as a gift, or the unlock (never seats).
+  const forTeam = mode === 'buy' ? forTeamChosen : mode === 'team';
+  const gift = mode === 'gift';
   const maxSeats =
     product.seatsLeft !== null
       ? Math.max(1, Math.min(MAX_SEATS_PER_PURCHASE, product.seatsLeft))
@@ -61,11 +73,13 @@ function OnSalePricing({ product, products }: Props) {
   }, [back.draft]); // maxSeats is read once, as the seats field's first value is
 
   const parsed = parseSeats(seatsText, maxSeats);
-  const choice: PurchaseChoice | null = forTeam
-    ? parsed.seats === null
-      ? null
-      : { quantity: parsed.seats, team: true, coupon, ppp: false }
-    : { quantity: 1, team: false, coupon, ppp };
+  const choice: PurchaseChoice | null = gift
+    ? { quantity: 1, team: true, coupon, ppp: false }
+    : forTeam
+      ? parsed.seats === null
+        ? null
+        : { quantity: parsed.seats, team: true, coupon, ppp: false }
+      : { quantity: 1, team: false, coupon, ppp: mode === 'buy' && ppp };
   const { answer, pending, error, retry } = useQuote(product.id, choice);
 
   function applyCoupon(code: string | null) {
@@ -97,7 +111,7 @@ function OnSalePricing({ product, products }: Props) {
     );
   }
 
-  const request = checkoutRequest(product.id, choice, answer, forTeam);
+  const request = checkoutRequest(product.id, choice, answer, forTeam || gift, gift);
   return (
     <div className="pricing-widget">
       <SaleNote sale={answer.sale} />
@@ -108,20 +122,32 @@ function OnSalePricing({ product, products }: Props) {
         creditLabel={creditLabel(answer, product, products)}
       />
       {error && <RetryAlert text={`We could not update the price: ${error.message}`} retry={retry} />}
-      <OwnershipNote answer={answer} product={product} products={products} forTeam={forTeam} />
-      <RegionalPriceOption answer={answer} forTeam={forTeam} checked={ppp} onChange={setPpp} />
-      <TeamSeatsField
-        forTeam={forTeam}
-        onForTeamChange={setForTeam}
-        seatsText={seatsText}
-        onSeatsTextChange={setSeatsText}
-        seats={parsed.seats}
-        onSeatsBlur={() => setSeatsLeft(true)}
-        seatsError={forTeam && (seatsText.trim() || seatsLeft) ? parsed.error : null}
-        maxSeats={maxSeats}
-        answer={answer}
-        seatsRef={seatsRef}
-      />
+      {mode === 'buy' && <OwnershipNote answer={answer} product={product} products={products} forTeam={forTeam} />}
+      {mode === 'buy' && <RegionalPriceOption answer={answer} forTeam={forTeam} checked={ppp} onChange={setPpp} />}
+      {mode === 'gift' && (
+        <p className="hint">
+          One seat for one person: after paying you get a claim link to send them. They sign in with their own email
+          address and the course is theirs.
+        </p>
+      )}
+      {mode === 'unlock' && !answer.upgrade && (
+        <p className="notice notice-info">There is nothing to unlock: you have full access already.</p>
+      )}
+      {(mode === 'buy' || mode === 'team') && (
+        <TeamSeatsField
+          fixed={mode === 'team'}
+          forTeam={forTeam}
+          onForTeamChange={setForTeam}
+          seatsText={seatsText}
+          onSeatsTextChange={setSeatsText}
+          seats={parsed.seats}
+          onSeatsBlur={() => setSeatsLeft(true)}
+          seatsError={forTeam && (seatsText.trim() || seatsLeft) ? parsed.error : null}
+          maxSeats={maxSeats}
+          answer={answer}
+          seatsRef={seatsRef}
+        />
+      )}
       {/* Remounted with a form brought back from the payment page, so its field shows the restored code. */}
       <CouponField key={back.draft ? 'restored' : 'new'} applied={coupon} answer={answer} onApply={applyCoupon} />
       <BuyForm
@@ -133,6 +159,7 @@ function OnSalePricing({ product, products }: Props) {
         forTeam={forTeam}
         seats={forTeam ? parsed.seats : answer.team ? 1 : null}
         free={answer.quote.free}
+        label={buyLabel(mode, answer)}
         canceled={back.canceled}
         draftEmail={back.draft?.email ?? null}
       />
@@ -146,6 +173,7 @@ function checkoutRequest(
   choice: PurchaseChoice | null,
   answer: QuoteAnswer,
   forTeam: boolean,
+  gift: boolean,
 ): Omit<CheckoutRequest, 'email'> | null {
   if (!choice) return null;
   const rejected =
@@ -158,7 +186,16 @@ function checkoutRequest(
     ppp: choice.ppp,
     ...(choice.coupon && !rejected ? { coupon: choice.coupon } : {}),
     ...(upgradeFrom ? { upgradeFrom } : {}),
+    ...(gift ? { gift: true } : {}),
   };
+}
+
+/** The owner's buttons say what they buy; the ordinary widget's say how many seats (BuyForm's own labels). */
+function buyLabel(mode: BuyMode, answer: QuoteAnswer): string | undefined {
+  if (mode === 'gift') return answer.quote.free ? 'Give it free' : 'Buy as a gift';
+  if (mode === 'unlock' && answer.upgrade)
+    return `Unlock full access for ${formatMoney(answer.quote.finalPrice, answer.currency)}`;
+  return undefined;
 }
 
 function creditLabel(answer: QuoteAnswer, product: StoreProduct, products: StoreProduct[]): string {

@@ -26,6 +26,8 @@ export function parseSeats(text: string, max: number): { seats: number; error: n
 }
 
 interface Props {
+  /** Seats for a team is what is being bought (an owner's "Buy for your team"): no "For my team" box to untick. */
+  fixed?: boolean;
   forTeam: boolean;
   onForTeamChange: (forTeam: boolean) => void;
   seatsText: string;
@@ -41,6 +43,7 @@ interface Props {
 
 /** "For my team" and the seat count, with the team tiers and how many more seats reach the next one. */
 export function TeamSeatsField({
+  fixed = false,
   forTeam,
   onForTeamChange,
   seatsText,
@@ -60,16 +63,18 @@ export function TeamSeatsField({
 
   return (
     <div className="team-field">
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={forTeam}
-          onChange={(event) => onForTeamChange(event.target.checked)}
-          aria-describedby={`${id}-about`}
-        />
-        For my team
-      </label>
-      <p id={`${id}-about`} className="hint check-hint">
+      {!fixed && (
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={forTeam}
+            onChange={(event) => onForTeamChange(event.target.checked)}
+            aria-describedby={`${id}-about`}
+          />
+          For my team
+        </label>
+      )}
+      <p id={`${id}-about`} className={fixed ? 'hint' : 'hint check-hint'}>
         Buy seats for other people: you get an invite link to share, and the more seats, the bigger the discount.
       </p>
       {forTeam && (
