@@ -184,7 +184,12 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
   // API paths end here: a route, a 405 for a wrong method, or a JSON 404.
   // JSON only under /api: a cross-site HTML form cannot send it, so no form can sign a browser in or change
   // anything. The device flow under /oauth is form-encoded, as RFC 8628 says.
-  const jsonBody = bodyParser({ enableTypes: ['json'], jsonLimit: '1mb' }) as Koa.Middleware;
+  // DELETE too: deleting an account carries its confirmation in the body.
+  const jsonBody = bodyParser({
+    enableTypes: ['json'],
+    jsonLimit: '1mb',
+    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+  }) as Koa.Middleware;
   const formBody = bodyParser({ enableTypes: ['form'], formLimit: '64kb' }) as Koa.Middleware;
   // Ten thousand nested arrays parse, then overflow whatever walks them: refused as invalid JSON instead.
   const checkedDepth = (ctx: Koa.Context, next: Koa.Next) => {

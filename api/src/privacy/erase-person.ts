@@ -34,9 +34,7 @@ export async function eraseLearning(trx: Knex.Transaction, userId: string) {
     .whereNull('c.parentId')
     .whereNotExists((q) => q.from('comments as r').whereRaw('r.parent_id = c.id'))
     .delete();
-  const kept = await trx('comments')
-    .where({ userId })
-    .update({ text: REMOVED_COMMENT_TEXT, editedAt: null });
+  const kept = await trx('comments').where({ userId }).update({ text: REMOVED_COMMENT_TEXT, editedAt: null });
   for (const table of [
     'lessonProgress',
     'videoPositions',

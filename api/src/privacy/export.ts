@@ -154,12 +154,20 @@ async function learningOf(trx: Conn, userId: string) {
   return { progress, videoPositions, comments, bookmarks, certificates };
 }
 
+/** A subject may name someone else (a transfer's giver): their address is theirs, not the person's. */
+const withoutOthersAddresses = (text: string, own: string) =>
+  text.replace(/[^\s@<>()"]+@[^\s@<>()"]+/g, (found) =>
+    found.toLowerCase() === own.toLowerCase() ? found : '[someone]',
+  );
+
 /** Emails to the person's address (the outbox names them by it): what was sent and when, never the bodies' links. */
 async function contactOf(trx: Conn, email: string) {
-  const emails = await trx('outboxEmails')
-    .whereRaw('lower(to_address) = lower(?)', [email])
-    .orderBy('createdAt')
-    .select('subject', 'kind', 'status', 'createdAt', 'sentAt');
+  const emails = (
+    await trx('outboxEmails')
+      .whereRaw('lower(to_address) = lower(?)', [email])
+      .orderBy('createdAt')
+      .select('subject', 'kind', 'status', 'createdAt', 'sentAt')
+  ).map((row) => ({ ...row, subject: withoutOthersAddresses(row.subject, email) }));
   const waitlists = await trx('waitlistEntries as w')
     .join('products as pr', 'pr.id', 'w.productId')
     .whereRaw('lower(w.email) = lower(?)', [email])
@@ -182,9 +190,7 @@ async function signInsOf(trx: Conn, userId: string) {
     .where('t.userId', userId)
     .orderBy('t.createdAt')
     .select(trx.raw('coalesce(c.name, t.client_id) as client'), 't.createdAt', 't.lastUsedAt');
-  const linkedAccounts = await trx('accounts')
-    .where({ userId })
-    .select('provider', 'providerAccountId as accountId');
+  const linkedAccounts = await trx('accounts').where({ userId }).select('provider', 'providerAccountId as accountId');
   return { sessions, signIns, devices, linkedAccounts };
 }
 
@@ -194,10 +200,7 @@ async function recordsOf(trx: Conn, userId: string) {
     .where({ userId })
     .orderBy('createdAt')
     .select('type', 'resourceId', 'fields', 'updatedAt');
-  const staffNotes = await trx('staffNotes')
-    .where({ userId })
-    .orderBy('createdAt')
-    .select('body as text', 'createdAt');
+  const staffNotes = await trx('staffNotes').where({ userId }).orderBy('createdAt').select('body as text', 'createdAt');
   const audit = await trx('auditLogs')
     .where((q) => q.where({ resource: 'users', recordId: userId }).orWhere('actorId', userId))
     .orderBy('id')
