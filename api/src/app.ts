@@ -250,6 +250,7 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
     config: deps.config,
     handler: () => (handler ??= app.callback()),
     caches: services.caches,
+    school: services.school.get,
   });
   app.use(serveSpa({ prefix: '', root: dist.storefront, name: 'storefront', page }));
   return app;

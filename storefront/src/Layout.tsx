@@ -6,10 +6,12 @@ import { getGlobalPrefs, prefsOf } from './api/prefs';
 import { applyDisplay } from './display';
 import { useHere } from './navigation';
 import { loginPath } from './redirects';
+import { useSchool } from './school';
+import { SiteFooter } from './SiteFooter';
 import { ViewAsBanner } from './ViewAsBanner';
 import { useSession } from './session';
 
-/** The site header and, in <main>, the page for the address (`children`: the routes). */
+/** The site header, in <main> the page for the address (`children`: the routes), and the school's footer. */
 export function Layout({ children }: { children: ReactNode }) {
   const [pathname] = useLocation();
   const mainRef = useRef<HTMLElement>(null);
@@ -43,6 +45,7 @@ export function Layout({ children }: { children: ReactNode }) {
           </Suspense>
         </PageLoadBoundary>
       </main>
+      <SiteFooter />
     </>
   );
 }
@@ -84,9 +87,7 @@ function SiteHeader() {
 
   return (
     <header className={signedIn ? 'site-header has-menu' : 'site-header'}>
-      <Link to="/" className="brand">
-        Courses
-      </Link>
+      <Brand />
       {signedIn && (
         <button
           ref={buttonRef}
@@ -113,6 +114,21 @@ function SiteHeader() {
         <AccountNav />
       </div>
     </header>
+  );
+}
+
+/** The school's logo (its name as the text read out), else its name, leading home. */
+function Brand() {
+  const { name, logo } = useSchool();
+  return (
+    <Link to="/" className="brand">
+      {logo ? (
+        // The logo's own proportions, drawn at the header’s height (site-frame.css .brand-logo).
+        <img className="brand-logo" src={logo.src} alt={name} width={logo.width} height={logo.height} />
+      ) : (
+        name
+      )}
+    </Link>
   );
 }
 

@@ -2,8 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { renderToString } from 'react-dom/server';
 import { App, routeFor } from './App';
 import { setTransport } from './api/client';
+import type { SiteSchool } from './api/school';
 import { HeadContext, type Head } from './head';
 import { PrerenderContext, seedOf, stateOf, type Prerender, type Seed } from './prerender';
+import { SchoolContext } from './school';
 
 /*
  * The server's entry (vite build --ssr): renders a public page as a signed-out visitor sees it. Each render collects
@@ -63,14 +65,19 @@ export function renderedAddress(url: string): string {
 }
 
 /**
- * The page at `url` (path and query), its head resolved for the site at `origin`; its loads reach the API through
- * `transport` (which must answer as to a signed-out visitor).
+ * The page at `url` (path and query) of `school`'s site, its head resolved for the site at `origin`; its loads reach
+ * the API through `transport` (which must answer as to a signed-out visitor).
  */
-export function render(url: string, origin: string, transport: Transport): Promise<RenderedPage | ClientPage> {
-  return renderTransport.run(transport, () => renderPage(url, origin));
+export function render(
+  url: string,
+  origin: string,
+  transport: Transport,
+  school: SiteSchool,
+): Promise<RenderedPage | ClientPage> {
+  return renderTransport.run(transport, () => renderPage(url, origin, school));
 }
 
-async function renderPage(url: string, origin: string): Promise<RenderedPage | ClientPage> {
+async function renderPage(url: string, origin: string, school: SiteSchool): Promise<RenderedPage | ClientPage> {
   const pathname = new URL(url, origin).pathname;
   const route = routeFor(pathname);
   if (route && !route.public) return { kind: 'client', noindex: true, problem: null };
@@ -99,9 +106,11 @@ async function renderPage(url: string, origin: string): Promise<RenderedPage | C
     try {
       html = renderToString(
         <HeadContext value={collect}>
-          <PrerenderContext value={prerender}>
-            <App ssrPath={url} />
-          </PrerenderContext>
+          <SchoolContext value={school}>
+            <PrerenderContext value={prerender}>
+              <App ssrPath={url} />
+            </PrerenderContext>
+          </SchoolContext>
         </HeadContext>,
       );
     } catch (error) {

@@ -1,12 +1,17 @@
 import { createContext, useContext, useEffect } from 'react';
+import { pageTitle } from '../../api/src/shared/page-title';
+import { SchoolContext } from './school';
 
-/** The storefront's name: the header's brand, the provider of every course. */
+/** Until every page reads the school's name (useSchool), what they said before. */
 export const SITE_NAME = 'Courses';
 export const SITE_DESCRIPTION = 'Courses you can study at your own pace.';
 
 /** What a page says about itself in the document's <head> (and the server's answer) beyond its content. */
 export interface Head {
-  /** The tab's title; on a server-rendered page also <title>, og:title and twitter:title. */
+  /**
+   * The page's title: the tab's and <title> add the school's name (pageTitle); og:title and twitter:title are this
+   * alone (og:site_name names the school).
+   */
   title?: string;
   /** A sentence or two for search results and link previews. */
   description?: string | null;
@@ -38,14 +43,15 @@ export const HeadContext = createContext<((head: Head) => void) | null>(null);
  */
 export function useHead(head: Head) {
   const collect = useContext(HeadContext);
+  const schoolName = useContext(SchoolContext)?.name;
   collect?.(head);
   const { title } = head;
   useEffect(() => {
     if (title === undefined) return;
     const previous = document.title;
-    document.title = title;
+    document.title = schoolName ? pageTitle(title, schoolName) : title;
     return () => {
       document.title = previous;
     };
-  }, [title]);
+  }, [title, schoolName]);
 }

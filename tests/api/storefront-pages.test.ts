@@ -6,6 +6,7 @@ import { testApp, testConfig } from '../support/app';
 import Koa from 'koa';
 import { APP_DIST } from '../../api/src/app';
 import { readCaches } from '../../api/src/cache/read-cache';
+import { schoolSettings } from '../../api/src/school/settings';
 import { storefrontPage } from '../../api/src/web/storefront-pages';
 import { as, signedIn } from '../support/auth';
 import { manualClock } from '../support/clock';
@@ -32,6 +33,8 @@ const decode = (s: string) =>
     .replace(/&amp;/g, '&');
 
 const titleOf = (html: string) => decode(/<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '');
+/** A page's <title>: its own, then the school's name (a school nobody named yet is "Courses"). */
+const titled = (page: string) => `${page} — Courses`;
 
 /** The answers sent with the page for the browser's first render. */
 function seedsOf(html: string): Record<string, unknown> {
@@ -83,7 +86,7 @@ describe('server-rendered storefront pages', () => {
     const res = await request(app()).get('/products/type-level-typescript').expect(200);
     expect(res.type).toBe('text/html');
     const html = res.text;
-    expect(titleOf(html)).toBe('Type-Level TypeScript');
+    expect(titleOf(html)).toBe(titled('Type-Level TypeScript'));
     expect(metaOf(html, 'og:title')).toBe('Type-Level TypeScript');
     expect(metaOf(html, 'og:description')).toBe('Types that compute.');
     expect(metaOf(html, 'description')).toBe('Types that compute.');
@@ -133,7 +136,7 @@ describe('server-rendered storefront pages', () => {
 
   it('renders the course outline with its lesson titles, and a free lesson with its body', async () => {
     const outline = await request(app()).get(`/courses/${course.fields.slug}`).expect(200);
-    expect(titleOf(outline.text)).toBe('Type-Level Course');
+    expect(titleOf(outline.text)).toBe(titled('Type-Level Course'));
     expect(metaOf(outline.text, 'og:title')).toBe('Type-Level Course');
     expect(outline.text).toContain('>Why generics</a>');
     expect(outline.text).toContain('>Constraints</a>');
@@ -142,7 +145,7 @@ describe('server-rendered storefront pages', () => {
     const free = await request(app())
       .get(`/courses/${course.fields.slug}/lessons/${lessons[0]!.fields.slug}`)
       .expect(200);
-    expect(titleOf(free.text)).toBe('Why generics · Type-Level Course');
+    expect(titleOf(free.text)).toBe(titled('Why generics · Type-Level Course'));
     expect(free.text).toContain('Free preview body');
     expect(free.text).not.toContain('name="robots"');
   });
@@ -158,7 +161,7 @@ describe('server-rendered storefront pages', () => {
 
   it('renders the home page with the products', async () => {
     const res = await request(app()).get('/').expect(200);
-    expect(titleOf(res.text)).toBe('Courses you can study at your own pace');
+    expect(titleOf(res.text)).toBe(titled('Courses you can study at your own pace'));
     expect(res.text).toContain('>Type-Level TypeScript</a>');
     expect(res.text).toContain(`<link rel="canonical" href="${publicUrl}/" />`);
   });
@@ -166,16 +169,16 @@ describe('server-rendered storefront pages', () => {
   it('answers 404 with the not-found page for an unknown product, course or address', async () => {
     const product404 = await request(app()).get('/products/no-such-course').expect(404);
     expect(product404.type).toBe('text/html');
-    expect(titleOf(product404.text)).toBe('Course not found');
+    expect(titleOf(product404.text)).toBe(titled('Course not found'));
     expect(product404.text).toContain('This course does not exist or is no longer on sale.');
     expect(product404.text).toContain('<meta name="robots" content="noindex" />');
     expect(product404.text).not.toContain('rel="canonical"');
 
     const course404 = await request(app()).get('/courses/no-such-course').expect(404);
-    expect(titleOf(course404.text)).toBe('Course not found');
+    expect(titleOf(course404.text)).toBe(titled('Course not found'));
 
     const page404 = await request(app()).get('/no/such/page').expect(404);
-    expect(titleOf(page404.text)).toBe('Page not found');
+    expect(titleOf(page404.text)).toBe(titled('Page not found'));
     expect(page404.text).toContain('The page you asked for does not exist.');
   });
 
@@ -224,7 +227,7 @@ describe('server-rendered storefront pages', () => {
       // The data still reads back as the name.
       expect(JSON.stringify(seedsOf(res.text))).toContain(JSON.stringify(name).slice(1, -1));
       if (path === '/products/evil') {
-        expect(titleOf(res.text)).toBe(name);
+        expect(titleOf(res.text)).toBe(titled(name));
         expect(jsonLdOf(res.text)[0]).toMatchObject({ name });
       }
       // The CSP still allows no inline script.
@@ -290,13 +293,13 @@ describe('server-rendered storefront pages', () => {
     const cached = await createProduct(db(), { name: 'Cached Course', slug: 'cached-course', unitAmount: 5000 });
     const titleNow = async () => titleOf((await request(cachedApp).get('/products/cached-course').expect(200)).text);
 
-    expect(await titleNow()).toBe('Cached Course');
+    expect(await titleNow()).toBe(titled('Cached Course'));
     // Changed by another replica (straight in the database): this one answers the page it rendered...
     await db()('products').where({ id: cached.id }).update({ name: 'Renamed Course' });
-    expect(await titleNow()).toBe('Cached Course');
+    expect(await titleNow()).toBe(titled('Cached Course'));
     // ...until READ_CACHE_MS has passed.
     clock.advance(5001);
-    expect(await titleNow()).toBe('Renamed Course');
+    expect(await titleNow()).toBe(titled('Renamed Course'));
 
     // A change made through this replica's console shows at once.
     const support = await signedIn(db(), ['support']);
@@ -304,7 +307,7 @@ describe('server-rendered storefront pages', () => {
       name: 'Console Course',
     });
     expect(renamed.status).toBe(200);
-    expect(await titleNow()).toBe('Console Course');
+    expect(await titleNow()).toBe(titled('Console Course'));
   });
 
   /** The storefront's pages alone, kept for `ttlMs`, counting the API requests their renders make. */
@@ -319,6 +322,7 @@ describe('server-rendered storefront pages', () => {
         return api(req, res);
       },
       caches: readCaches({ ttlMs, clock }),
+      school: schoolSettings({ db: db(), caches: readCaches({ ttlMs, clock }) }).get,
     });
     return Object.assign(counted, { site: new Koa().use(page).callback() });
   }
@@ -332,7 +336,7 @@ describe('server-rendered storefront pages', () => {
       Array.from({ length: 5 }, () => request(site).get('/products/type-level-typescript').expect(200)),
     );
     expect(new Set(pages.map((p) => p.text)).size).toBe(1);
-    expect(titleOf(pages[0]!.text)).toBe('Type-Level TypeScript');
+    expect(titleOf(pages[0]!.text)).toBe(titled('Type-Level TypeScript'));
     const perRender = counted.apiCalls;
     expect(perRender).toBeGreaterThan(0);
     await request(site).get('/products/type-level-typescript').expect(200);
@@ -357,7 +361,7 @@ describe('server-rendered storefront pages', () => {
       expect(res.text).toBe(first.text);
     }
     expect(counted.apiCalls).toBe(perRender);
-    expect(titleOf(first.text)).toBe('Type-Level TypeScript');
+    expect(titleOf(first.text)).toBe(titled('Type-Level TypeScript'));
     expect(first.text).toContain(`<link rel="canonical" href="${publicUrl}${address}" />`);
 
     // The coupon code is the product page's own: a page per code (its other parameters still ignored).
@@ -366,7 +370,7 @@ describe('server-rendered storefront pages', () => {
     const afterCode = counted.apiCalls;
     await request(site).get(`${address}?utm_medium=y&code=SPRING`).expect(200);
     expect(counted.apiCalls).toBe(afterCode);
-    expect(titleOf(withCode.text)).toBe('Type-Level TypeScript');
+    expect(titleOf(withCode.text)).toBe(titled('Type-Level TypeScript'));
 
     // A learner's own page is the same shell whatever its query.
     const shells = await Promise.all(['?checkout=a', '?checkout=b'].map((q) => request(site).get(`/thanks${q}`)));

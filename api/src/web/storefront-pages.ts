@@ -8,20 +8,35 @@ import { inject } from 'light-my-request';
 import type { Config } from '../config';
 import type { ReadCaches } from '../cache/read-cache';
 import type { AppState } from '../http/context';
+import type { School } from '../school/schemas';
 import { escapeHtml } from '../shared/escape-html';
+import { pageTitle } from '../shared/page-title';
+import type { Wire } from '../shared/wire';
+import { brandStyle } from './brand-palette';
 
 /*
  * The storefront's pages as the server answers them. Public pages (home, product, course outline, free lessons,
  * invites, certificates, page not found) are rendered by the storefront's own components (storefront/src/entry-server.tsx, built
  * with `vite build --ssr`) as a signed-out visitor sees them: real HTML with the page's title, description, canonical
  * URL, Open Graph and Twitter card tags and JSON-LD, for search engines and link previews, then hydrated in the
- * browser. The learner's own pages are the empty shell the browser renders, marked noindex.
+ * browser. The learner's own pages are the empty shell the browser renders, marked noindex. Every answer carries the
+ * school whose site it is (its name in the title, its accent's colours, and the school for the app's header and footer).
  */
 
 /** The server render's bundle, inside the storefront's build (hidden: never served as a file). */
 export const SSR_ENTRY = path.join('.server', 'entry-server.js');
 
 type Transport = (path: string, init: RequestInit) => Promise<Response>;
+
+/** The school as every page carries it: all but the legal texts, which only their own pages load. */
+type SiteSchool = Omit<Wire<School>, 'termsHtml' | 'privacyHtml'>;
+
+function siteSchool({ termsHtml: _terms, privacyHtml: _privacy, ...rest }: School): SiteSchool {
+  return rest;
+}
+
+/** The id of the JSON block that carries the school (storefront/src/school.ts SCHOOL_ELEMENT_ID). */
+const SCHOOL_ELEMENT_ID = 'school-data';
 
 interface PageHead {
   title?: string;
@@ -41,6 +56,7 @@ interface ServerEntry {
     url: string,
     origin: string,
     transport: Transport,
+    school: SiteSchool,
   ): Promise<
     | {
         kind: 'page';
@@ -185,7 +201,8 @@ interface Options {
    * rendered once per period however many ask at once. Without it, every request renders.
    */
   caches?: Pick<ReadCaches, 'cached'>;
-  siteName?: string;
+  /** The school's settings (read-cached by the school's service, forgotten when they change). */
+  school: () => Promise<School>;
 }
 
 /** What an address answers, the same for every visitor: a rendered page, or the shell the browser renders. */
@@ -196,23 +213,34 @@ type PageAnswer =
  * Answers a storefront address that is not a file (serveSpa's `page`): a rendered public page, or the shell for
  * the learner's own pages. A render that fails (the API down) falls back to the shell, which loads in the browser.
  */
-export function storefrontPage({ root, config, handler, caches, siteName = 'Courses' }: Options) {
+export function storefrontPage({ root, config, handler, caches, school }: Options) {
   const origin = new URL(config.publicUrl).origin;
 
   const template = () => text(path.join(root, 'index.html'))!;
-  const shell = (noindex: boolean, problem: Error | null): PageAnswer => ({
+  /** What every page's head says of the school: its colours (theme-color: the browser's bar). */
+  const schoolHead = (site: SiteSchool) =>
+    [brandStyle(site.accentColor), meta('name', 'theme-color', site.accentColor)].join('\n    ');
+  const schoolData = (site: SiteSchool) =>
+    `<script type="application/json" id="${SCHOOL_ELEMENT_ID}">${scriptJson(site)}</script>`;
+  /** The page the browser renders; without the school (its settings unreadable) the browser asks for it. */
+  const shell = (site: SiteSchool | null, noindex: boolean, problem: Error | null): PageAnswer => ({
     kind: 'shell',
     problem,
     html: template()
-      .replace('<!--page-head-->', noindex ? meta('name', 'robots', 'noindex') : '')
+      .replace(/<title>[^<]*<\/title>/, (tag) => (site ? `<title>${escapeHtml(site.name)}</title>` : tag))
+      .replace('<!--page-head-->', () =>
+        [...(site ? [schoolHead(site)] : []), ...(noindex ? [meta('name', 'robots', 'noindex')] : [])].join('\n    '),
+      )
       .replace('<!--page-html-->', '')
-      .replace('<!--page-data-->', ''),
+      .replace('<!--page-data-->', () => (site ? schoolData(site) : '')),
   });
 
-  async function answer(url: string): Promise<PageAnswer> {
+  async function answer(url: string, site: SiteSchool): Promise<PageAnswer> {
     const entry = await serverEntry(path.join(root, SSR_ENTRY));
-    const rendered = entry ? await entry.render(url, origin, inProcess(handler, 'server-render')) : null;
-    if (!rendered || rendered.kind === 'client') return shell(rendered?.noindex ?? false, rendered?.problem ?? null);
+    const rendered = entry ? await entry.render(url, origin, inProcess(handler, 'server-render'), site) : null;
+    if (!rendered || rendered.kind === 'client') {
+      return shell(site, rendered?.noindex ?? false, rendered?.problem ?? null);
+    }
 
     const manifest = text(path.join(root, '.vite', 'manifest.json'));
     const page = template();
@@ -222,15 +250,18 @@ export function storefrontPage({ root, config, handler, caches, siteName = 'Cour
     const pageUrl = new URL(url, origin).href;
     const { head } = rendered;
     const html = page
-      .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(head.title ?? siteName)}</title>`)
+      .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(pageTitle(head.title, site.name))}</title>`)
       .replace(/<meta name="description" content="[^"]*" \/>/, (tag) =>
         head.description ? meta('name', 'description', head.description) : tag,
       )
-      .replace('<!--page-head-->', () => headTags(head, rendered.status, pageUrl, siteName, preload))
+      .replace('<!--page-head-->', () =>
+        [schoolHead(site), headTags(head, rendered.status, pageUrl, site.name, preload)].join('\n    '),
+      )
       .replace('<!--page-html-->', () => rendered.html)
       .replace(
         '<!--page-data-->',
-        () => `<script type="application/json" id="prerendered-data">${scriptJson(rendered.seeds)}</script>`,
+        () =>
+          `${schoolData(site)}\n    <script type="application/json" id="prerendered-data">${scriptJson(rendered.seeds)}</script>`,
       );
     return {
       kind: 'page',
@@ -249,25 +280,36 @@ export function storefrontPage({ root, config, handler, caches, siteName = 'Cour
     return entry ? entry.renderedAddress(url) : url;
   }
 
+  /**
+   * A render is kept under the school's version and the address: a change to the school (its settings or logo) is a
+   * new version, so every page shows it at once, without waiting for its render to expire.
+   */
+  const versionOf = (site: SiteSchool) => `${site.updatedAt} ${site.logo?.key ?? ''}`;
+  const render = async (key: string): Promise<PageAnswer> => {
+    const address = key.slice(key.indexOf('\n') + 1);
+    return answer(address, siteSchool(await school()));
+  };
   // A failed render is not kept: the next request tries again.
   const answerOf = caches
     ? caches.cached(
-        async (url) => {
-          const found = await answer(url);
+        async (key) => {
+          const found = await render(key);
           if (found.kind === 'shell' && found.problem) throw found.problem;
           return found;
         },
         { max: 1000 },
       )
-    : answer;
+    : render;
 
   return async (ctx: Context) => {
     const state = ctx.state as Partial<AppState>;
     let found: PageAnswer;
+    let site: SiteSchool | null = null;
     try {
-      found = await answerOf(await addressOf(ctx.url));
+      site = siteSchool(await school());
+      found = await answerOf(`${versionOf(site)}\n${await addressOf(ctx.url)}`);
     } catch (error) {
-      found = shell(false, error as Error);
+      found = shell(site, false, error as Error);
     }
 
     if (found.kind === 'shell') {

@@ -1,0 +1,13 @@
+import type * as School from '@contract/school/schemas';
+import type { Wire } from '@contract/shared/wire';
+import { getJson } from './client';
+
+/** GET /api/store/school: the school whose site this is (its name, logo, contact and legal texts). */
+export type StoreSchool = Wire<School.School>;
+
+export function getSchool(): Promise<StoreSchool> {
+  return getJson<StoreSchool>('/api/store/school');
+}
+
+/** The school as every page carries it (storefront/src/school.ts): all but the legal texts, which their pages load. */
+export type SiteSchool = Omit<StoreSchool, 'termsHtml' | 'privacyHtml'>;
