@@ -45,6 +45,7 @@ import { oauthRoutes } from './identity/devices/oauth-routes';
 import { identityRoutes } from './identity/routes';
 import { displayNameRoutes } from './identity/profile/display-name-routes';
 import { timeZoneRoutes } from './identity/profile/time-zone-routes';
+import { replyEmailRoutes } from './identity/profile/reply-email-routes';
 import { createServices, type Deps, type Services } from './services';
 import { securityHeaders } from './web/security-headers';
 import { securityTxtRoutes } from './web/security-txt-routes';
@@ -82,6 +83,7 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/store', identityRoutes({ allow, config: deps.config, ...services }));
   mount('/api/store', displayNameRoutes({ allow, displayNames: services.displayNames }));
   mount('/api/store', timeZoneRoutes({ allow, prefs: services.prefs }));
+  mount('/api/store', replyEmailRoutes({ allow, optOut: services.replyEmailLinks }));
   mount('/api/store', personalDataRoutes({ allow, config: deps.config, personalData: services.personalData }));
   mount(
     '/api/store',

@@ -123,6 +123,11 @@ const ConfigSchema = z.object({
   COMMERCE_LIMIT_SCALE: z.coerce.number().int().min(1).max(100_000).default(1),
   /** How many comments and replies one person may post in a minute; more are refused (429) until the next minute. */
   COMMENTS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(10),
+  /**
+   * How long after a reply its email to the comment's author is decided and sent: a reply deleted or hidden meanwhile
+   * sends nothing, and an edit made meanwhile is what the email quotes. 0 sends at once.
+   */
+  REPLY_EMAIL_DELAY_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   /** How long the outbox keeps a sent (or failed) email's bodies; the row itself (to, kind, subject, status, dates) stays. */
   OUTBOX_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   // Stripe is used whenever a secret key is set; the built-in test provider otherwise.

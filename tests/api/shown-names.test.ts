@@ -24,7 +24,10 @@ describe('people without a display name are told apart ("Learner 4F2A"), never b
     const product = await createProduct(db(), { name: 'Named Course' });
     const { lessons } = await createCourse(
       db(),
-      { title: 'Named Course', modules: [{ title: 'M', sections: [{ title: 'S', lessons: [{ title: 'L' }] }] }] },
+      {
+        title: 'Named Course',
+        modules: [{ title: 'M', sections: [{ title: 'S', lessons: [{ title: 'L', body: '<p>L</p>' }] }] }],
+      },
       { products: [product] },
     );
     lessonId = lessons[0]!.id;

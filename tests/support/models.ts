@@ -36,6 +36,7 @@ export { SchoolSettingsRow } from '../../api/src/school/models';
 export {
   Bookmark,
   Comment,
+  CommentReplyEmail,
   ContentResource,
   ContentResourceResource,
   LessonProgress,

@@ -14,6 +14,8 @@ export class Certificate extends table('certificates') {
   declare revokedAt: Date | null;
   declare revokedReason: string | null;
   declare revokedById: string | null;
+  /** When the course-complete email was queued (once per certificate); set for those issued before it existed. */
+  declare completionEmailedAt: Date | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

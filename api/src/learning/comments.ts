@@ -10,6 +10,7 @@ import type { Viewer } from './access';
 import type { LearningService } from './learning';
 import type { Comment } from './models';
 import type { CommentRecord, LessonComment } from './schemas';
+import type { ReplyEmails } from './reply-emails/reply-emails';
 
 /** A comment's columns, with its author's name and roles beside them. */
 type CommentRow = ModelObject<Comment> & { authorName: string | null; authorRoles: string[] };
@@ -50,11 +51,14 @@ export function commentService({
   learning,
   limiter,
   config,
+  replyEmails,
 }: {
   db: Db;
   learning: LearningService;
   limiter: RateLimiter;
   config: Pick<Config, 'COMMENTS_PER_MINUTE'>;
+  /** Emails the author of the comment a reply answers (reply-emails/). */
+  replyEmails: Pick<ReplyEmails, 'schedule' | 'committed'>;
 }) {
   /** Posts and replies by one person, counted in PostgreSQL (every server process shares the count). */
   const postingLimit = (userId: string): Limit => ({
@@ -115,12 +119,13 @@ export function commentService({
     /** A new comment, or with `parentId` a reply to a top-level comment of the same lesson (one level only). */
     async post(lessonId: string, viewer: Viewer & { user: { id: string } }, text: string, parentId?: string | null) {
       await learning.assertOpen(lessonId, viewer);
+      let answered: string | null = null; // the author of the comment this replies to
       if (parentId) {
         const parent = await db('comments')
           .where({ id: parentId })
           .whereRaw(`context->>'resourceId' = ?`, [lessonId])
           .where((q) => q.whereNull('hiddenAt').orWhere('userId', viewer.user.id))
-          .first('id', 'parentId');
+          .first('id', 'parentId', 'userId');
         if (!parent)
           throw new AppError('not-found', 'The comment you reply to is not under this lesson any more.', {
             parentId: 'is not a comment under this lesson',
@@ -133,17 +138,25 @@ export function commentService({
               parentId: 'is itself a reply',
             },
           );
+        answered = parent.userId;
       }
       // Counted once the comment is known to be postable; the count itself is atomic, so parallel posts cannot pass it.
       await limiter.hit(postingLimit(viewer.user.id), 'comments posted');
-      const [inserted] = await db('comments')
-        .insert({
-          userId: viewer.user.id,
-          text,
-          context: JSON.stringify({ resourceId: lessonId }),
-          parentId: parentId ?? null,
-        })
-        .returning('id');
+      // A reply to someone else's comment: its email to them is decided later (replyEmails), or never if this rolls back.
+      const emails = answered !== null && answered !== viewer.user.id;
+      const inserted = await db.transaction(async (trx) => {
+        const [row] = await trx('comments')
+          .insert({
+            userId: viewer.user.id,
+            text,
+            context: JSON.stringify({ resourceId: lessonId }),
+            parentId: parentId ?? null,
+          })
+          .returning('id');
+        if (emails) await replyEmails.schedule(trx, row.id);
+        return row;
+      });
+      if (emails) replyEmails.committed();
       return one(inserted.id, viewer.user.id);
     },
 

@@ -96,3 +96,12 @@ export class Bookmark extends table('bookmarks', { jsonAttributes: ['fields'] })
   declare createdAt: Date;
   declare updatedAt: Date;
 }
+
+/** How a reply's email to the author of the comment it answers was decided, once per reply (reply-emails/). */
+export class CommentReplyEmail extends table('commentReplyEmails', { idColumn: 'replyId' }) {
+  declare replyId: string;
+  /** 'sent', or why nothing was: 'hidden', 'opted-out', 'not-open'. */
+  declare outcome: string;
+  declare outboxEmailId: string | null;
+  declare createdAt: Date;
+}

@@ -27,6 +27,8 @@ export class OutboxEmail extends table('outboxEmails', { jsonAttributes: ['attac
   /** A copy resent from the console: the email it copies, and the request that made it (one copy per key). */
   declare resentFromId: string | null;
   declare resendKey: string | null;
+  /** The one-click unsubscribe address (RFC 8058) its List-Unsubscribe headers name; null for most emails. */
+  declare listUnsubscribeUrl: string | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

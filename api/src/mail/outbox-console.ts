@@ -46,6 +46,7 @@ export async function resendEmail(
       htmlBody: original.htmlBody,
       kind: original.kind,
       attachments: original.attachments?.length ? JSON.stringify(original.attachments) : null,
+      listUnsubscribeUrl: original.listUnsubscribeUrl,
       resentFromId: original.id,
       resendKey: request.key,
     };

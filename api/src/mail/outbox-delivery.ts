@@ -76,6 +76,7 @@ export async function deliver(deps: DeliveryDeps, id: string, job: RunningJob): 
       text: reveal(email.textBody ?? ''),
       html: email.htmlBody && reveal(email.htmlBody),
       attachments: email.attachments,
+      listUnsubscribeUrl: email.listUnsubscribeUrl,
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

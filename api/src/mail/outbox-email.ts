@@ -41,6 +41,7 @@ export function emailRow(email: NewEmail) {
     // jsonb: knex would write a bare array as a PostgreSQL array.
     attachments: email.attachments?.length ? JSON.stringify(email.attachments) : null,
     resendKey: email.resendKey ?? null,
+    listUnsubscribeUrl: email.listUnsubscribeUrl ?? null,
   };
 }
 

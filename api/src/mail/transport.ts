@@ -20,6 +20,20 @@ export interface OutgoingEmail {
   text: string;
   html?: string | null;
   attachments?: EmailAttachment[] | null;
+  /**
+   * Where a mail client unsubscribes the reader with one click (RFC 8058): sent as List-Unsubscribe with
+   * List-Unsubscribe-Post, so the client POSTs there (no sign-in, no page) when the reader chooses Unsubscribe.
+   */
+  listUnsubscribeUrl?: string | null;
+}
+
+/** The RFC 8058 headers of an email that has a one-click unsubscribe address. */
+export function unsubscribeHeaders(email: Pick<OutgoingEmail, 'listUnsubscribeUrl'>): Record<string, string> {
+  if (!email.listUnsubscribeUrl) return {};
+  return {
+    'List-Unsubscribe': `<${email.listUnsubscribeUrl}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  };
 }
 
 export interface MailTransport {
@@ -79,6 +93,7 @@ export function createTransport(
           })),
           // The same id on every attempt: a relay that got an attempt whose answer we never saw drops the copy.
           messageId: email.id ? `<${email.id}@${domain}>` : undefined,
+          headers: unsubscribeHeaders(email),
         });
       },
     };

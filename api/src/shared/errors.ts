@@ -23,6 +23,7 @@ export const ERROR_STATUS = {
   'enrollment-not-open': 409,
   'product-on-sale': 409,
   'waitlist-link-invalid': 400,
+  'unsubscribe-link-invalid': 400,
   'coupon-not-found': 400,
   'coupon-expired': 400,
   'coupon-used-up': 409,
