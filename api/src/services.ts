@@ -39,7 +39,7 @@ import { catalogService } from './catalog/service';
 import { salesOf } from './commerce/pricing/sales';
 import { TEAM_TIERS } from './commerce/pricing/prices';
 import { certificateService } from './certificates/certificates';
-import { issueCertificate, renameOnCertificates } from './certificates/queries';
+import { issueCertificate } from './certificates/queries';
 import { productPages } from './catalog/product-page';
 import { workshopService } from './catalog/workshops/workshops';
 import { defineWaitlistJobs, waitlistService } from './catalog/waitlist/waitlist';
@@ -210,7 +210,7 @@ export function createServices(deps: Deps) {
     videoUploads: videoUploads({ config, storage, videos: videoAdmin, logger }),
     bookmarks: bookmarkService({ db, learning }),
     comments: commentService({ db, learning, limiter, config }),
-    certificates: certificateService({ db, clock, config, learning, changed: caches.clearAll }),
+    certificates: certificateService({ db, clock, config, learning, school, logger, changed: caches.clearAll }),
     coupons: couponGenerator(deps),
     quotes,
     payments,
@@ -245,7 +245,7 @@ export function createServices(deps: Deps) {
     viewAs: viewAs(deps),
     prefs: userPrefs(deps),
     roles: roleAdmin({ db, changed: caches.clearAll }),
-    displayNames: displayNames({ db, nameChanged: renameOnCertificates, changed: caches.clearAll }),
+    displayNames: displayNames({ db, changed: caches.clearAll }),
     prune: () => pruneExpired(deps),
   };
 }

@@ -87,6 +87,8 @@ describe('certificates of completion (issue 18)', () => {
         courseTitle: 'Certified Course',
         courseSlug: course.fields.slug,
         learnerName: 'Zoë Łukasz 李雷',
+        nameCorrectedAt: null,
+        canCorrectName: true,
         issuedAt: expect.any(String),
         revokedAt: null,
         revokedReason: null,
@@ -215,25 +217,104 @@ describe('certificates of completion (issue 18)', () => {
     expect((await db()('certificates').where({ id: goneId }).first()).courseId).toBeNull();
   });
 
-  it('carries the name the learner sets in Settings, or their email’s part before the @ without one', async () => {
+  it('keeps the name it was issued with through display-name changes, the learner’s or support’s', async () => {
     const learner = await signedIn(db());
     await createPurchase(db(), { user: learner.user, product });
+    expect((await store(learner, 'put', '/me/name').send({ name: 'Grace Hopper' })).status).toBe(200);
     for (const lesson of lessons) await complete(learner, lesson);
     const [{ id }] = await certificatesOf(learner.user.id);
-    const shown = async () => (await request(app).get(`/api/store/certificates/${id}`)).body.learnerName;
+    const shown = async () => (await request(app).get(`/api/store/certificates/${id}`)).body;
 
-    expect((await store(learner, 'put', '/me/name').send({ name: '  Grace   Hopper ' })).status).toBe(200);
-    expect(await shown()).toBe('Grace Hopper');
+    expect(await shown()).toMatchObject({ learnerName: 'Grace Hopper', nameCorrectedAt: null });
+    expect((await store(learner, 'put', '/me/name').send({ name: 'Amazing Grace' })).status).toBe(200);
+    expect((await shown()).learnerName).toBe('Grace Hopper');
     expect((await store(learner, 'put', '/me/name').send({ name: '' })).status).toBe(200);
-    expect(await shown()).toBe(learner.user.email.split('@')[0]);
+    expect((await shown()).learnerName).toBe('Grace Hopper');
 
-    // Support corrects a name in the console: the certificate follows it too.
+    // Support edits the person's name in the console: the certificate is not renamed by it either.
     const support = await signedIn(db(), ['support']);
     const edit = await as(support, request(app).put(`/api/admin/users/${learner.user.id}`)).send({
       name: 'Grace B. Hopper',
     });
     expect(edit.status).toBe(200);
-    expect(await shown()).toBe('Grace B. Hopper');
+    expect(await shown()).toMatchObject({ learnerName: 'Grace Hopper', nameCorrectedAt: null });
+  });
+
+  it('lets the holder correct the name once (audited), then refuses; support may correct it again', async () => {
+    const learner = await signedIn(db());
+    await createPurchase(db(), { user: learner.user, product });
+    await store(learner, 'put', '/me/name').send({ name: 'Grace Hoper' });
+    for (const lesson of lessons) await complete(learner, lesson);
+    const [{ id }] = await certificatesOf(learner.user.id);
+    const correct = (who: SignedIn | undefined, name: unknown) =>
+      as(who, request(app).put(`/api/store/certificates/${id}/name`)).send({ name });
+
+    // Only its holder, signed in, with a real name.
+    expect((await correct(undefined, 'Grace Hopper')).status).toBe(401);
+    const stranger = await signedIn(db());
+    const notTheirs = await correct(stranger, 'Grace Hopper');
+    expect(notTheirs.status).toBe(404);
+    expect(notTheirs.body.code).toBe('not-found');
+    expect((await as(stranger, request(app).get(`/api/store/certificates/${id}/mine`))).status).toBe(404);
+    const blank = await correct(learner, '   ');
+    expect(blank.status).toBe(400);
+    expect(blank.body.errors).toHaveProperty('name');
+    expect((await correct(learner, 'x'.repeat(61))).status).toBe(400);
+    expect((await correct(learner, 'Grace\u0007Hopper')).status).toBe(400);
+    const same = await correct(learner, ' Grace  Hoper ');
+    expect(same.status).toBe(400);
+    expect(same.body.errors).toHaveProperty('name');
+    expect((await db()('certificates').where({ id }).first()).holderCorrectedAt).toBeNull();
+
+    const mine = await as(learner, request(app).get(`/api/store/certificates/${id}/mine`));
+    expect(mine.status).toBe(200);
+    expect(mine.headers['cache-control']).toBe('private, no-store');
+    expect(mine.body.data).toMatchObject({ id, learnerName: 'Grace Hoper', canCorrectName: true });
+
+    const done = await correct(learner, '  Grace   Hopper ');
+    expect(done.status).toBe(200);
+    expect(done.body.data).toMatchObject({
+      id,
+      learnerName: 'Grace Hopper',
+      nameCorrectedAt: expect.any(String),
+      canCorrectName: false,
+    });
+    const page = (await request(app).get(`/api/store/certificates/${id}`)).body;
+    expect(page).toMatchObject({ learnerName: 'Grace Hopper', nameCorrectedAt: done.body.data.nameCorrectedAt });
+
+    const again = await correct(learner, 'Grace M. Hopper');
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('certificate-name-already-corrected');
+    expect((await request(app).get(`/api/store/certificates/${id}`)).body.learnerName).toBe('Grace Hopper');
+
+    // Support corrects it from the console, audited; learners may not use that door.
+    const viaConsole = (who: SignedIn, name: string) =>
+      as(who, request(app).post(`/api/admin/certificates/${id}/name`)).send({ name });
+    expect((await viaConsole(learner, 'Grace Brewster Hopper')).status).toBe(403);
+    const support = await signedIn(db(), ['support']);
+    const fixed = await viaConsole(support, 'Grace Brewster Hopper');
+    expect(fixed.status).toBe(200);
+    expect(fixed.body.data).toMatchObject({
+      id,
+      learnerName: 'Grace Brewster Hopper',
+      nameCorrectedById: support.user.id,
+      holderCorrectedAt: done.body.data.nameCorrectedAt,
+    });
+    const audit = await db()('auditLogs').where({ resource: 'certificates', recordId: id }).orderBy('id');
+    expect(audit).toEqual([
+      expect.objectContaining({
+        action: 'certificate.name-corrected',
+        actorId: learner.user.id,
+        before: { learnerName: 'Grace Hoper' },
+        after: { learnerName: 'Grace Hopper', byHolder: true },
+      }),
+      expect.objectContaining({
+        action: 'certificate.name-corrected',
+        actorId: support.user.id,
+        before: { learnerName: 'Grace Hopper' },
+        after: { learnerName: 'Grace Brewster Hopper', byHolder: false },
+      }),
+    ]);
   });
 
   it('is revoked by support with a reason (audited), never by a learner; the page says so and the PDF is gone', async () => {
@@ -312,6 +393,7 @@ describe('certificates of completion (issue 18)', () => {
         'id',
         'issuedAt',
         'learnerName',
+        'nameCorrectedAt',
         'pdfUrl',
         'revokedAt',
         'revokedReason',
@@ -373,8 +455,8 @@ describe('certificates of completion (issue 18)', () => {
 
     const unchanged = await request(app).get(`/certificates/${id}.pdf`).set('If-None-Match', pdf.headers.etag!);
     expect(unchanged.status).toBe(304);
-    // A new name is a new PDF.
-    await store(learner, 'put', '/me/name').send({ name: 'Zoe Lukasz' });
+    // A corrected name is a new PDF.
+    await store(learner, 'put', `/certificates/${id}/name`).send({ name: 'Zoe Lukasz' });
     const renamed = await request(app).get(`/certificates/${id}.pdf`).set('If-None-Match', pdf.headers.etag!);
     expect(renamed.status).toBe(200);
   });

@@ -8,28 +8,33 @@ import { AppError } from '../shared/errors';
 import type { Viewer } from '../learning/access';
 import type { LearningService } from '../learning/learning';
 import type { User } from '../identity/models';
-import type { CertificatePdfInput } from './pdf';
+import type { Logger } from '../logger';
+import type { SchoolSettings } from '../school/settings';
+import type { CertificateDrawingInput } from './drawing';
+import type { Certificate } from './models';
 import * as queries from './queries';
 import type { CertificateRecord, CertificateView, MyCertificate } from './schemas';
 
-/** Who issues the certificates: the storefront's name (storefront/src/head.ts SITE_NAME). */
-export const PLATFORM_NAME = 'Courses';
+/** Part of each PDF's and picture's ETag: raise it when the layout changes, so browsers fetch the new one. */
+const LAYOUT = 2;
 
-/** Part of each PDF's ETag: raise it when the layout changes, so browsers fetch the new one. */
-const PDF_LAYOUT = 1;
-
-/** A certificate's PDF, ready to be drawn once its ETag says the reader does not have it already. */
-export interface CertificatePdf {
+/** A certificate's PDF or preview picture, ready to be drawn once its ETag says the reader lacks it. */
+export interface CertificateFile {
   filename: string;
   etag: string;
   bytes(): Promise<Uint8Array>;
 }
+
+type Rendering = 'pdf' | 'png';
 
 interface Deps {
   db: Db;
   clock: Clock;
   config: Pick<Config, 'publicUrl'>;
   learning: Pick<LearningService, 'myCourses' | 'course'>;
+  /** Who issues the certificates: the school's name is on each. */
+  school: Pick<SchoolSettings, 'get'>;
+  logger: Pick<Logger, 'warn'>;
   /** Runs after a revocation commits: the verification page, rendered once per READ_CACHE_MS, says so at once. */
   changed?: () => void;
 }
@@ -39,11 +44,12 @@ interface Deps {
  * completes its last lesson (learning.setCompleted, through queries.issueCertificate), kept through refunds and later
  * lessons, verifiable by anyone at `/certificates/:id`, revocable by support with a reason.
  */
-export function certificateService({ db, clock, config, learning, changed = () => {} }: Deps) {
+export function certificateService({ db, clock, config, learning, school, logger, changed = () => {} }: Deps) {
   const urlOf = (path: string) => new URL(path, config.publicUrl).href;
   const view = (row: queries.CertificateRow): CertificateView => ({
     id: row.id,
     learnerName: row.learnerName,
+    nameCorrectedAt: row.nameCorrectedAt,
     courseTitle: row.courseTitle,
     courseSlug: row.courseSlug,
     issuedAt: row.issuedAt,
@@ -82,29 +88,138 @@ export function certificateService({ db, clock, config, learning, changed = () =
     }
   }
 
-  /** pdf-lib and its fonts load with the first certificate asked for, not on every start (a second of CPU). */
-  const pdfModule = () => import('./pdf');
+  const mineOf = (row: queries.CertificateRow): MyCertificate => ({
+    ...view(row),
+    courseId: row.courseId,
+    canCorrectName: !row.revokedAt && !row.holderCorrectedAt,
+  });
 
-  /** Drawn PDFs by ETag: a certificate shared widely is drawn once, not on every download. */
+  /** pdf-lib, HarfBuzz and the fonts load with the first certificate asked for, not on every start. */
+  const renderers = {
+    pdf: () => import('./pdf').then((m) => m.certificatePdf),
+    png: () => import('./preview').then((m) => m.certificatePreview),
+  };
+
+  /** Drawn files by ETag: a certificate shared widely is drawn once, not on every download or preview. */
   const drawn = new LRUCache<string, Promise<Uint8Array>>({ max: 100 });
-  function draw(etag: string, input: CertificatePdfInput): Promise<Uint8Array> {
-    let pdf = drawn.get(etag);
-    if (!pdf) {
-      pdf = pdfModule().then(({ certificatePdf }) => certificatePdf(input));
-      pdf.catch(() => drawn.delete(etag));
-      drawn.set(etag, pdf);
+  function draw(etag: string, kind: Rendering, input: CertificateDrawingInput): Promise<Uint8Array> {
+    let file = drawn.get(etag);
+    if (!file) {
+      file = renderers[kind]()
+        .then((render) => render(input))
+        .then(({ bytes, missing }) => {
+          // Drawn without them rather than not at all; a face for them is a line in typesetting/faces.ts.
+          if (missing.length)
+            logger.warn({ certificateId: input.id, missing }, 'certificate: characters without a glyph');
+          return bytes;
+        });
+      file.catch(() => drawn.delete(etag));
+      drawn.set(etag, file);
     }
-    return pdf;
+    return file;
+  }
+
+  /** The PDF or picture of a certificate in force; a revoked one has neither (410). */
+  async function file(id: string, kind: Rendering): Promise<CertificateFile> {
+    const row = await find(id);
+    if (row.revokedAt) {
+      const { certificateDate } = await import('./drawing');
+      throw new AppError(
+        'certificate-revoked',
+        `This certificate was revoked on ${certificateDate(row.revokedAt)}: ${row.revokedReason}`,
+      );
+    }
+    const input: CertificateDrawingInput = {
+      id: row.id,
+      learnerName: row.learnerName,
+      courseTitle: row.courseTitle,
+      issuedAt: row.issuedAt,
+      schoolName: (await school.get()).name,
+      verifyUrl: urlOf(`/certificates/${row.id}`),
+    };
+    const etag = `"${createHash('sha1')
+      .update(JSON.stringify([LAYOUT, kind, input]))
+      .digest('base64url')}"`;
+    return { filename: `certificate-${row.id}.${kind}`, etag, bytes: () => draw(etag, kind, input) };
+  }
+
+  /** A corrected name, audited; `byHolder` spends the holder's one correction. */
+  async function correctName(
+    actor: Actor,
+    id: string,
+    name: string,
+    options: { byHolder: boolean; requestId: string | null },
+  ): Promise<Certificate> {
+    const corrected = await db.transaction(async (trx) => {
+      const before = await queries.lockCertificate(trx, id);
+      if (!before || (options.byHolder && before.userId !== actor.id)) {
+        throw new AppError('not-found', 'No such certificate of yours.');
+      }
+      if (before.revokedAt) throw new AppError('certificate-revoked', 'A revoked certificate keeps its name.');
+      if (options.byHolder && before.holderCorrectedAt) {
+        throw new AppError(
+          'certificate-name-already-corrected',
+          'You have already corrected the name on this certificate once. Ask support to correct it again.',
+        );
+      }
+      if (before.learnerName === name) {
+        throw new AppError('validation-failed', 'The certificate already reads so.', {
+          name: 'is already the name on the certificate',
+        });
+      }
+      const after = await queries.markNameCorrected(trx, id, {
+        name,
+        at: clock.now(),
+        byId: actor.id!,
+        byHolder: options.byHolder,
+      });
+      await recordAudit(trx, {
+        actor,
+        action: 'certificate.name-corrected',
+        resource: 'certificates',
+        recordId: id,
+        before: { learnerName: before.learnerName },
+        after: { learnerName: after.learnerName, byHolder: options.byHolder },
+        requestId: options.requestId,
+      });
+      return after;
+    });
+    changed();
+    return corrected;
   }
 
   return {
     /** The learner's certificates, newest first (revoked ones too), after issuing any they earned and lack. */
     async mine(viewer: Viewer & { user: Pick<User, 'id'> }): Promise<MyCertificate[]> {
       await catchUp(viewer);
-      return (await queries.certificatesOf(db, viewer.user.id)).map((row) => ({
-        ...view(row),
-        courseId: row.courseId,
-      }));
+      return (await queries.certificatesOf(db, viewer.user.id)).map(mineOf);
+    },
+
+    /** One of the learner's own certificates (what the page offers its holder); not-found for anyone else's. */
+    async mineById(userId: string, id: string): Promise<MyCertificate> {
+      const row = await find(id);
+      if (row.userId !== userId) throw new AppError('not-found', 'No such certificate of yours.');
+      return mineOf(row);
+    },
+
+    /** The holder's one correction of the name on their certificate; audited. */
+    async correctOwnName(actor: Actor, id: string, name: string, requestId: string | null): Promise<MyCertificate> {
+      await correctName(actor, id, name, { byHolder: true, requestId });
+      return mineOf(await find(id));
+    },
+
+    /** Support corrects the name, as often as needed (the holder's own correction is not spent); audited. */
+    async correctNameAsSupport(
+      actor: Actor,
+      id: string,
+      name: string,
+      requestId: string | null,
+    ): Promise<CertificateRecord> {
+      await correctName(actor, id, name, { byHolder: false, requestId });
+      return (await queries
+        .certificateRecords(db)
+        .where('certificates.id', id)
+        .first()) as unknown as CertificateRecord;
     },
 
     /** What the public verification page shows (no email, nothing else of the learner). */
@@ -113,28 +228,10 @@ export function certificateService({ db, clock, config, learning, changed = () =
     },
 
     /** The PDF of a certificate in force; a revoked one has none (410). */
-    async pdf(id: string): Promise<CertificatePdf> {
-      const row = await find(id);
-      if (row.revokedAt) {
-        const { certificateDate } = await pdfModule();
-        throw new AppError(
-          'certificate-revoked',
-          `This certificate was revoked on ${certificateDate(row.revokedAt)}: ${row.revokedReason}`,
-        );
-      }
-      const input: CertificatePdfInput = {
-        id: row.id,
-        learnerName: row.learnerName,
-        courseTitle: row.courseTitle,
-        issuedAt: row.issuedAt,
-        platformName: PLATFORM_NAME,
-        verifyUrl: urlOf(`/certificates/${row.id}`),
-      };
-      const etag = `"${createHash('sha1')
-        .update(JSON.stringify([PDF_LAYOUT, input]))
-        .digest('base64url')}"`;
-      return { filename: `certificate-${row.id}.pdf`, etag, bytes: () => draw(etag, input) };
-    },
+    pdf: (id: string): Promise<CertificateFile> => file(id, 'pdf'),
+
+    /** The link preview's picture (og:image, PNG) of a certificate in force; a revoked one has none (410). */
+    preview: (id: string): Promise<CertificateFile> => file(id, 'png'),
 
     /** Revokes a certificate for good, with the reason the verification page gives; audited. */
     async revoke(actor: Actor, id: string, reason: string, requestId: string | null): Promise<CertificateRecord> {

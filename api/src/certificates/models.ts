@@ -7,13 +7,18 @@ export class Certificate extends table('certificates') {
   declare userId: string;
   /** Null once the course itself was deleted: the certificate still verifies, by its title. */
   declare courseId: string | null;
-  /** The learner's name and the course's title when it was issued. */
+  /** The learner's name as issued (a later display-name change does not touch it), or as last corrected. */
   declare learnerName: string;
   declare courseTitle: string;
   declare issuedAt: Date;
   declare revokedAt: Date | null;
   declare revokedReason: string | null;
   declare revokedById: string | null;
+  /** When the name was last corrected (by its holder or by support), and by whom. */
+  declare nameCorrectedAt: Date | null;
+  declare nameCorrectedById: string | null;
+  /** When the holder used their one correction. */
+  declare holderCorrectedAt: Date | null;
   /** When the course-complete email was queued (once per certificate); set for those issued before it existed. */
   declare completionEmailedAt: Date | null;
   declare createdAt: Date;

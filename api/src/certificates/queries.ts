@@ -24,6 +24,8 @@ export type CertificateRow = Pick<
   | 'issuedAt'
   | 'revokedAt'
   | 'revokedReason'
+  | 'nameCorrectedAt'
+  | 'holderCorrectedAt'
   | 'updatedAt'
 > & { courseSlug: string | null };
 
@@ -39,6 +41,8 @@ const withCourse = (db: Knex) =>
       'c.issuedAt',
       'c.revokedAt',
       'c.revokedReason',
+      'c.nameCorrectedAt',
+      'c.holderCorrectedAt',
       'c.updatedAt',
       db.raw(`${COURSE_SLUG} AS course_slug`),
     );
@@ -102,19 +106,7 @@ export async function issueCertificate(db: Knex, completion: CourseCompletion): 
   return existing[0] ? { id: existing[0].id } : null;
 }
 
-/**
- * After the learner's name (or email) changed: their certificates carry the new one. In the caller's transaction,
- * so the name and its certificates change together.
- */
-export async function renameOnCertificates(trx: Knex, userId: string): Promise<void> {
-  await trx.raw(
-    `UPDATE certificates c SET learner_name = ${LEARNER_NAME} FROM users u
-      WHERE u.id = c.user_id AND c.user_id = ? AND c.learner_name IS DISTINCT FROM ${LEARNER_NAME}`,
-    [userId],
-  );
-}
-
-/** Locks the certificate for a change (revocation); null when there is none. */
+/** Locks the certificate for a change (revocation, a corrected name); null when there is none. */
 export async function lockCertificate(trx: Knex.Transaction, id: string): Promise<Certificate | null> {
   return (await trx('certificates').where({ id }).forUpdate().first()) ?? null;
 }
@@ -129,6 +121,24 @@ export async function markRevoked(
     .update({ revokedAt: revocation.at, revokedReason: revocation.reason, revokedById: revocation.byId })
     .returning('*')) as [Certificate];
   return revoked;
+}
+
+/** The corrected name; `byHolder` spends the holder's one correction. */
+export async function markNameCorrected(
+  trx: Knex.Transaction,
+  id: string,
+  correction: { name: string; at: Date; byId: string; byHolder: boolean },
+): Promise<Certificate> {
+  const [corrected] = (await trx('certificates')
+    .where({ id })
+    .update({
+      learnerName: correction.name,
+      nameCorrectedAt: correction.at,
+      nameCorrectedById: correction.byId,
+      ...(correction.byHolder ? { holderCorrectedAt: correction.at } : {}),
+    })
+    .returning('*')) as [Certificate];
+  return corrected;
 }
 
 /** 'issued' or 'revoked', as the console lists and filters them. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizeCertificateId } from './certificate-id';
+import { DISPLAY_NAME_LENGTH } from '../shared/display-name';
 import { STAFF_REASON_MAX } from '../shared/staff-reason';
 
 /** A certificate's id as typed or linked (lower case, O for 0 ...), in its one written form. */
@@ -29,14 +30,42 @@ export const RevokeBody = z
   })
   .strict();
 
+const { min, max } = DISPLAY_NAME_LENGTH;
+
+/**
+ * PUT /api/store/certificates/:id/name (the holder's one correction) and POST /api/admin/certificates/:id/name
+ * (support's): the name as it should read, by the display name's rules (trimmed, spaces made one, no control
+ * characters), never empty.
+ */
+export const CorrectNameBody = z
+  .object({
+    name: z
+      .string()
+      .transform((name) => name.trim().replace(/\s+/g, ' '))
+      .pipe(
+        z
+          .string()
+          .min(min, `at least ${min} characters`)
+          .max(max, `at most ${max} characters`)
+          // eslint-disable-next-line no-control-regex
+          .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters'),
+      ),
+  })
+  .strict();
+
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
 // Type-only for the apps (dates as `Date` here, strings on the wire: api/src/shared/wire.ts).
 
 /** GET /api/store/certificates/:id (public): what the verification page shows, never the learner's email. */
 export interface CertificateView {
   id: string;
-  /** The learner's display name (or, without one, their email's part before the @). */
+  /**
+   * The learner's name as it was when the certificate was issued (their display name, or without one their email's
+   * part before the @), or as corrected since.
+   */
   learnerName: string;
+  /** When the name was last corrected; null when it reads as issued. */
+  nameCorrectedAt: Date | null;
   courseTitle: string;
   /** Where the course's page is (its slug, else its id); null once the course is gone or no longer public. */
   courseSlug: string | null;
@@ -52,6 +81,8 @@ export interface CertificateView {
 export interface MyCertificate extends CertificateView {
   /** Null once the course was deleted (the certificate keeps its title). */
   courseId: string | null;
+  /** Whether the holder may still correct the name (once, while the certificate is in force). */
+  canCorrectName: boolean;
 }
 
 /** A certificate as the console sees it (the `certificates` resource, and what the revoke action answers in `data`). */
@@ -67,6 +98,9 @@ export interface CertificateRecord {
   revokedAt: Date | null;
   revokedReason: string | null;
   revokedById: string | null;
+  nameCorrectedAt: Date | null;
+  nameCorrectedById: string | null;
+  holderCorrectedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }

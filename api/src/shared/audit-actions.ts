@@ -48,6 +48,7 @@ export const AUDIT_ACTION_WORDS = {
   'view-as.ended': 'View as ended',
   'pricing-scenario.accepted': 'Pricing scenario accepted',
   'certificate.revoked': 'Certificate revoked',
+  'certificate.name-corrected': 'Certificate name corrected',
   'comment.hidden': 'Comment hidden',
   'comment.shown': 'Comment shown again',
 } as const satisfies Record<string, string>;

@@ -1,4 +1,3 @@
-import { renameOnCertificates } from '../../certificates/queries';
 import { AppError } from '../../shared/errors';
 import {
   Account,
@@ -75,10 +74,6 @@ export const users = defineResource({
   create: UserCreate,
   update: UserUpdate,
   checkWrite: checkUserWrite,
-  // Their name is the display name of Settings: their certificates carry it from the same commit.
-  async afterWrite({ trx }, row, previous) {
-    if (previous && row.name !== previous.name) await renameOnCertificates(trx, String(row.id));
-  },
   remove: 'hard',
   deleteGuards: [
     {

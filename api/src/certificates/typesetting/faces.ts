@@ -1,0 +1,147 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import fontkit from '@pdf-lib/fontkit';
+import type * as HarfBuzz from 'harfbuzzjs';
+
+/*
+ * The typefaces a certificate is set in: Noto Sans, and for each script it lacks the Noto Sans of that script (all
+ * TrueType files of the @expo-google-fonts packages, OFL-1.1). A face is read the first time a text needs it, so a
+ * Latin name never loads the ten megabytes of Chinese.
+ */
+
+const require = createRequire(import.meta.url);
+const noto = (pkg: string, file: string) => require.resolve(`@expo-google-fonts/${pkg}/${file}`);
+
+/** The base faces: Latin (Vietnamese too), Greek, Cyrillic, and what every script shares (digits, punctuation). */
+const BASE = {
+  regular: noto('noto-sans', '400Regular/NotoSans_400Regular.ttf'),
+  bold: noto('noto-sans', '700Bold/NotoSans_700Bold.ttf'),
+};
+
+/**
+ * The bold face for each script (Unicode's Script property, as `\p{Script=…}` names it) Noto Sans does not cover.
+ * Han and kana share Noto Sans SC, which has both; Hangul has its own.
+ */
+const SCRIPT_FACES: Record<string, string> = {
+  Arabic: noto('noto-sans-arabic', '700Bold/NotoSansArabic_700Bold.ttf'),
+  Hebrew: noto('noto-sans-hebrew', '700Bold/NotoSansHebrew_700Bold.ttf'),
+  Devanagari: noto('noto-sans-devanagari', '700Bold/NotoSansDevanagari_700Bold.ttf'),
+  Bengali: noto('noto-sans-bengali', '700Bold/NotoSansBengali_700Bold.ttf'),
+  Tamil: noto('noto-sans-tamil', '700Bold/NotoSansTamil_700Bold.ttf'),
+  Telugu: noto('noto-sans-telugu', '700Bold/NotoSansTelugu_700Bold.ttf'),
+  Gujarati: noto('noto-sans-gujarati', '700Bold/NotoSansGujarati_700Bold.ttf'),
+  Gurmukhi: noto('noto-sans-gurmukhi', '700Bold/NotoSansGurmukhi_700Bold.ttf'),
+  Kannada: noto('noto-sans-kannada', '700Bold/NotoSansKannada_700Bold.ttf'),
+  Malayalam: noto('noto-sans-malayalam', '700Bold/NotoSansMalayalam_700Bold.ttf'),
+  Sinhala: noto('noto-sans-sinhala', '700Bold/NotoSansSinhala_700Bold.ttf'),
+  Thai: noto('noto-sans-thai', '700Bold/NotoSansThai_700Bold.ttf'),
+  Lao: noto('noto-sans-lao', '700Bold/NotoSansLao_700Bold.ttf'),
+  Khmer: noto('noto-sans-khmer', '700Bold/NotoSansKhmer_700Bold.ttf'),
+  Georgian: noto('noto-sans-georgian', '700Bold/NotoSansGeorgian_700Bold.ttf'),
+  Armenian: noto('noto-sans-armenian', '700Bold/NotoSansArmenian_700Bold.ttf'),
+  Ethiopic: noto('noto-sans-ethiopic', '700Bold/NotoSansEthiopic_700Bold.ttf'),
+  Hangul: noto('noto-sans-kr', '700Bold/NotoSansKR_700Bold.ttf'),
+  Han: noto('noto-sans-sc', '700Bold/NotoSansSC_700Bold.ttf'),
+  Hiragana: noto('noto-sans-sc', '700Bold/NotoSansSC_700Bold.ttf'),
+  Katakana: noto('noto-sans-sc', '700Bold/NotoSansSC_700Bold.ttf'),
+  Bopomofo: noto('noto-sans-sc', '700Bold/NotoSansSC_700Bold.ttf'),
+};
+
+/** Each script's test, in the order a character is tried (Han before kana: a kanji is Han). */
+const SCRIPT_TESTS = Object.keys(SCRIPT_FACES).map((script) => ({
+  script,
+  test: new RegExp(`^\\p{Script=${script}}$`, 'u'),
+}));
+
+/**
+ * The script of a character whose face is not the base one, or null: Latin, Greek, Cyrillic, and the characters
+ * every script uses (spaces, digits, punctuation, joiners, combining marks), which go with their neighbours.
+ */
+export function scriptOf(char: string): string | null {
+  return SCRIPT_TESTS.find((s) => s.test.test(char))?.script ?? null;
+}
+
+/** The file of a script's face (the base bold face for null). */
+export const faceFile = (script: string | null, weight: 'regular' | 'bold' = 'bold') =>
+  script ? SCRIPT_FACES[script]! : BASE[weight];
+
+/** The file of the base face, the last resort of a character no script face has. */
+export const baseFaceFile = (weight: 'regular' | 'bold') => BASE[weight];
+
+type Fontkit = typeof fontkit;
+export type FontkitFont = ReturnType<Fontkit['create']>;
+
+/** What fontkit's TrueType subset keeps of each glyph (private fields of @pdf-lib/fontkit 1.1.1, pinned). */
+interface TrueTypeSubset {
+  _addGlyph(gid: number): number;
+  glyf: Uint8Array[];
+  offset: number;
+}
+
+/**
+ * @pdf-lib/fontkit writes a subset's `loca` table in its short form (offsets / 2) whenever the glyphs fit, which
+ * takes every glyph to be an even number of bytes long. Google's fonts do not pad them, so a glyph after an odd one
+ * came out empty (fixed in upstream fontkit, foliojs/fontkit#191, not in this fork). Each glyph is padded here to an
+ * even length, which TrueType allows.
+ */
+function evenGlyphs(font: FontkitFont): FontkitFont {
+  const createSubset = font.createSubset.bind(font);
+  font.createSubset = () => {
+    const subset = createSubset();
+    const inner = subset as unknown as TrueTypeSubset;
+    if (typeof inner._addGlyph !== 'function') return subset; // a CFF font: no loca table
+    const addGlyph = inner._addGlyph.bind(subset);
+    inner._addGlyph = (gid) => {
+      const index = addGlyph(gid);
+      const glyph = inner.glyf[index]!;
+      if (glyph.length % 2 === 1) {
+        const padded = new Uint8Array(glyph.length + 1);
+        padded.set(glyph);
+        Object.setPrototypeOf(padded, Object.getPrototypeOf(glyph)); // the kind of buffer fontkit's writer takes
+        inner.glyf[index] = padded;
+        inner.offset += 1;
+      }
+      return index;
+    };
+    return subset;
+  };
+  return font;
+}
+
+/** A face ready to shape (HarfBuzz), measure, subset and outline (fontkit). */
+export interface Face {
+  file: string;
+  /** For PDF font names: the face's PostScript name. */
+  name: string;
+  unitsPerEm: number;
+  fontkit: FontkitFont;
+  harfbuzz: HarfBuzz.Font;
+  /** Whether the face has a glyph for the code point (its cmap, no shaping). */
+  covers(codePoint: number): boolean;
+}
+
+/** HarfBuzz (WebAssembly) is compiled with the first certificate drawn, not at start. */
+const harfbuzz = () => import('harfbuzzjs');
+
+/** Each face read and parsed once per process; a failed read is tried again next time. */
+const faces = new Map<string, Promise<Face>>();
+export function loadFace(file: string): Promise<Face> {
+  let loading = faces.get(file);
+  if (!loading) {
+    loading = Promise.all([readFile(file), harfbuzz()]).then(([bytes, hb]) => {
+      const parsed = evenGlyphs(fontkit.create(bytes));
+      const font = new hb.Font(new hb.Face(new hb.Blob(bytes)));
+      return {
+        file,
+        name: parsed.postscriptName || 'NotoSans',
+        unitsPerEm: parsed.unitsPerEm,
+        fontkit: parsed,
+        harfbuzz: font,
+        covers: (codePoint) => font.nominalGlyph(codePoint) !== undefined,
+      } satisfies Face;
+    });
+    loading.catch(() => faces.delete(file));
+    faces.set(file, loading);
+  }
+  return loading;
+}
