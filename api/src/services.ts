@@ -165,7 +165,7 @@ export function createServices(deps: Deps) {
     /** The read caches (READ_CACHE_MS): the storefront's rendered public pages keep to them too. */
     caches,
     catalog: {
-      ...catalogService({ ...deps, caches, salesOf }),
+      ...catalogService({ ...deps, caches, salesOf, learning }),
       ...productPages({
         ...deps,
         caches,

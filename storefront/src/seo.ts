@@ -1,29 +1,29 @@
+import { courseLength, isoDuration } from '../../api/src/shared/course-length';
 import { currencyExponent, toMajorUnits } from '../../api/src/shared/currency';
-import { productPath, saleBlocker, type StoreProduct } from './api/catalog';
+import { productPath, saleBlocker, type StoreProduct, type StoreProductPage } from './api/catalog';
 import { coursePath, lessonPath, type CourseView, type LessonView } from './api/learning';
-import { SITE_NAME, type Head } from './head';
+import { lessonsInOrder } from './learning/outlineProgress';
+import type { Head } from './head';
 
 /*
  * What search engines and link previews read about the public pages: descriptions, canonical paths, and schema.org
- * structured data (https://schema.org/Course, as Google's course info results read it:
- * https://developers.google.com/search/docs/appearance/structured-data/course-info).
+ * structured data as Google's course rich results read it: a Course on a product's and a course's page ("Course
+ * info": name, description, provider, offers with their category and price, a CourseInstance with its mode and
+ * workload, https://developers.google.com/search/docs/appearance/structured-data/course-info), and the list of
+ * courses on the home page ("Course list": an ItemList of ListItems, each a position and a product page's URL,
+ * https://developers.google.com/search/docs/appearance/structured-data/course). tests/support/course-rich-results.ts
+ * checks the pages against those rules.
  */
 
 /** An absolute URL for a path of this site. */
 const absolute = (origin: string, path: string) => new URL(path, origin).href;
 
-/** "PT2H30M" for 150 minutes (ISO 8601, as courseWorkload wants it). */
-function isoDuration(minutes: number): string {
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return `PT${hours ? `${hours}H` : ''}${rest || !hours ? `${rest}M` : ''}`;
-}
-
-/** What a product page knows; the sales page's answer adds the image and the curriculum's length. */
-type ProductLike = StoreProduct & {
-  image?: { src: string } | null;
-  curriculum?: { durationMinutes: number }[];
-};
+/** Who offers the courses: the school, named as its settings name it. */
+const organization = (origin: string, school: string) => ({
+  '@type': 'Organization',
+  name: school,
+  sameAs: absolute(origin, '/'),
+});
 
 function availability(product: StoreProduct): string {
   switch (saleBlocker(product)) {
@@ -58,11 +58,23 @@ function offer(product: StoreProduct, url: string) {
   };
 }
 
-/** A product's page: a Course offered by this site at its price. */
-export function productHead(product: ProductLike): Head {
+/**
+ * How the course is taken: online, at its length when every lesson has one (`courseWorkload`, ISO 8601), taught by
+ * its instructors. Without a complete length there is no workload: a partial one would understate the course.
+ */
+function courseInstance(minutes: number | null, instructors: string[]) {
+  return {
+    '@type': 'CourseInstance',
+    courseMode: 'Online',
+    ...(minutes ? { courseWorkload: isoDuration(minutes) } : {}),
+    ...(instructors.length ? { instructor: instructors.map((name) => ({ '@type': 'Person', name })) } : {}),
+  };
+}
+
+/** A product's page: a Course offered by the school at its price. */
+export function productHead(product: StoreProductPage, school: string): Head {
   const path = productPath(product);
-  const description = product.description ?? `${product.name}: a course from ${SITE_NAME}.`;
-  const minutes = product.curriculum?.reduce((sum, c) => sum + c.durationMinutes, 0) ?? 0;
+  const description = product.description ?? `${product.name}: a course from ${school}.`;
   return {
     title: product.name,
     description,
@@ -72,6 +84,7 @@ export function productHead(product: ProductLike): Head {
     jsonLd: (origin) => {
       const url = absolute(origin, path);
       const offered = offer(product, url);
+      const modules = product.curriculum.flatMap((c) => c.modules);
       return {
         '@context': 'https://schema.org',
         '@type': 'Course',
@@ -79,54 +92,88 @@ export function productHead(product: ProductLike): Head {
         name: product.name,
         description,
         url,
-        provider: { '@type': 'Organization', name: SITE_NAME, sameAs: absolute(origin, '/') },
+        provider: organization(origin, school),
+        inLanguage: 'en',
         ...(product.image ? { image: absolute(origin, product.image.src) } : {}),
         ...(offered ? { offers: [offered] } : {}),
+        hasCourseInstance: [courseInstance(product.durationMinutes, product.instructorNames)],
+        ...(modules.length
+          ? {
+              syllabusSections: modules.map((m) => ({
+                '@type': 'Syllabus',
+                name: m.title,
+                ...(m.durationMinutes ? { timeRequired: isoDuration(m.durationMinutes) } : {}),
+              })),
+            }
+          : {}),
+      };
+    },
+  };
+}
+
+/**
+ * A course's outline: the Course, offered through the products on sale that grant it (`products`: the catalog, of
+ * which those the course names are taken).
+ */
+export function courseHead(view: CourseView, products: StoreProduct[], school: string): Head {
+  const { course } = view;
+  const path = coursePath(course);
+  const lessons = lessonsInOrder(view);
+  const description =
+    course.description ??
+    `${course.title}: ${lessons.length} ${lessons.length === 1 ? 'lesson' : 'lessons'} from ${school}.`;
+  const granting = products.filter((p) => view.products.some((ref) => ref.id === p.id));
+  return {
+    title: course.title,
+    description,
+    path,
+    jsonLd: (origin) => {
+      const offers = granting.flatMap((p) => offer(p, absolute(origin, productPath(p))) ?? []);
+      return {
+        '@context': 'https://schema.org',
+        '@type': 'Course',
+        '@id': absolute(origin, path),
+        name: course.title,
+        description,
+        url: absolute(origin, path),
+        provider: organization(origin, school),
+        inLanguage: 'en',
+        ...(offers.length ? { offers } : {}),
         hasCourseInstance: [
-          {
-            '@type': 'CourseInstance',
-            courseMode: 'Online',
-            ...(minutes > 0 ? { courseWorkload: isoDuration(minutes) } : {}),
-          },
+          courseInstance(courseLength(lessons.map((l) => l.durationMinutes)), [
+            ...new Set(granting.flatMap((p) => p.instructorNames)),
+          ]),
         ],
       };
     },
   };
 }
 
-/** A course's outline: the Course (its price is on the products' pages, which carry the offer). */
-export function courseHead(view: CourseView): Head {
-  const { course } = view;
-  const path = coursePath(course);
-  const lessons = view.modules.reduce(
-    (sum, m) => sum + m.lessons.length + m.sections.reduce((n, s) => n + s.lessons.length, 0),
-    0,
-  );
-  const description =
-    course.description ?? `${course.title}: ${lessons} ${lessons === 1 ? 'lesson' : 'lessons'} from ${SITE_NAME}.`;
+/** The home page: the courses on sale as Google's course list reads them, in the order the page shows them. */
+export function homeHead(products: StoreProduct[], head: Pick<Head, 'title' | 'description'>): Head {
   return {
-    title: course.title,
-    description,
-    path,
-    jsonLd: (origin) => ({
-      '@context': 'https://schema.org',
-      '@type': 'Course',
-      '@id': absolute(origin, path),
-      name: course.title,
-      description,
-      url: absolute(origin, path),
-      provider: { '@type': 'Organization', name: SITE_NAME, sameAs: absolute(origin, '/') },
-    }),
+    ...head,
+    jsonLd: products.length
+      ? (origin) => ({
+          '@context': 'https://schema.org',
+          '@type': 'ItemList',
+          itemListElement: products.map((p, i) => ({
+            '@type': 'ListItem',
+            position: i + 1,
+            url: absolute(origin, productPath(p)),
+          })),
+        })
+      : null,
   };
 }
 
 /** A lesson anyone may read: an article of its course. */
-export function lessonHead(view: LessonView): Head {
+export function lessonHead(view: LessonView, school: string): Head {
   const { course, lesson } = view;
   const path = lessonPath(course, lesson);
   return {
     title: `${lesson.title} · ${course.title}`,
-    description: `${lesson.free ? 'A free lesson' : 'A lesson'} of ${course.title}, from ${SITE_NAME}.`,
+    description: `${lesson.free ? 'A free lesson' : 'A lesson'} of ${course.title}, from ${school}.`,
     path,
     type: 'article',
     jsonLd: (origin) => ({
@@ -134,9 +181,9 @@ export function lessonHead(view: LessonView): Head {
       '@type': 'LearningResource',
       name: lesson.title,
       url: absolute(origin, path),
-      isAccessibleForFree: true,
+      isAccessibleForFree: view.open,
       isPartOf: { '@type': 'Course', name: course.title, url: absolute(origin, coursePath(course)) },
-      provider: { '@type': 'Organization', name: SITE_NAME, sameAs: absolute(origin, '/') },
+      provider: organization(origin, school),
     }),
   };
 }

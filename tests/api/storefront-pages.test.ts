@@ -150,12 +150,15 @@ describe('server-rendered storefront pages', () => {
     expect(free.text).not.toContain('name="robots"');
   });
 
-  it('a paid lesson is not rendered on the server: the shell, noindex, and nothing of its body', async () => {
+  it('a paid lesson is rendered as a visitor sees it: its title and how to get it, noindex, nothing of its body', async () => {
     const paid = await request(app())
       .get(`/courses/${course.fields.slug}/lessons/${lessons[1]!.fields.slug}`)
       .expect(200);
     expect(paid.text).toContain('<meta name="robots" content="noindex" />');
-    expect(paid.text).toContain('<div id="root"></div>');
+    expect(paid.text).toMatch(/<h1>Constraints<\/h1>/);
+    // The lock notice and the way to buy, in the HTML.
+    expect(paid.text).toContain('Sign in to study this lesson');
+    expect(paid.text).toContain('href="/products/type-level-typescript"');
     expect(paid.text).not.toContain('Paid body text');
   });
 

@@ -1,5 +1,5 @@
 import { Alert, Box, Typography } from '@mui/material';
-import { SelectInput, TextInput, required, useTranslate } from 'react-admin';
+import { NumberInput, SelectInput, TextInput, required, useTranslate } from 'react-admin';
 import { InstantInput } from '../common/inputs';
 import { LimitInput } from '../common/LimitInput';
 import { PRODUCT_STATUS_CHOICES, PRODUCT_TYPE_CHOICES } from './choices';
@@ -37,6 +37,14 @@ export function ProductFields({ withStatus }: { withStatus: boolean }) {
         <TextInput source="slug" helperText="resources.products.help.slug" />
       </Box>
       <TextInput source="description" multiline minRows={3} fullWidth />
+      {/* Empty is null: not featured (the API's featuredRank). */}
+      <NumberInput
+        source="featuredRank"
+        min={1}
+        max={1000}
+        step={1}
+        helperText="resources.products.help.featuredRank"
+      />
     </>
   );
 }

@@ -18,6 +18,8 @@ export class Product extends table('products') {
   declare included: string[];
   /** Null: the platform's refund policy. */
   declare refundPolicy: string | null;
+  /** The home page's featured order (1 first); null: not featured. */
+  declare featuredRank: number | null;
   declare createdAt: Date;
   declare updatedAt: Date;
   declare prices?: Price[];

@@ -5,12 +5,11 @@ import { GRANTING_STATUSES } from '../shared/purchase-status';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import type { LearningService } from '../learning/learning';
-import type { LessonItem } from '../learning/schemas';
-import { avatarFields } from '../media/images';
+import { curriculaOf, instructorsOf, outlineFacts } from './course-outline';
 import { faqOf } from './faq';
 import type { Product } from './models';
 import type { SalesOf } from './sales';
-import type { CurriculumCourse, CurriculumLesson, Instructor, StoreProductPage } from './schemas';
+import type { StoreProductPage } from './schemas';
 import { coursesOfProducts, enrollmentState, storeProduct, withCurrentPrices } from './service';
 import { isUuid } from '../shared/uuid';
 import { formatMinutes, plural } from '../shared/words';
@@ -22,70 +21,6 @@ import { formatMinutes, plural } from '../shared/words';
 export const PLATFORM_REFUND_POLICY =
   'If the course is not right for you, reply to your receipt and ask for a refund: we refund what you paid, in full ' +
   'or in part, the way you paid. A full refund ends your access to the course, and a team purchase’s seats with it.';
-
-/** The product's owners and contributors (its revenue splits) who show a name; owners first, then by share. */
-async function instructorsOf(db: Db, productId: string): Promise<Instructor[]> {
-  const rows: { name: string; bio: string | null; avatarKey: string | null; owner: boolean }[] = await db(
-    'productRevenueSplits as s',
-  )
-    .join('users as u', 'u.id', 's.userId')
-    .where('s.productId', productId)
-    .whereIn('s.type', ['owner', 'contributor'])
-    .whereNotNull('u.name')
-    .groupBy('u.id', 'u.name', 'u.bio', 'u.avatarKey')
-    .select(
-      'u.name',
-      'u.bio',
-      'u.avatarKey',
-      db.raw(`bool_or(s.type = 'owner') AS owner`),
-      db.raw('max(s.percent) AS share'),
-    )
-    .orderByRaw(`bool_or(s.type = 'owner') DESC, max(s.percent) DESC, u.name`);
-  return rows.map((r) => ({
-    name: r.name,
-    bio: r.bio,
-    role: r.owner ? 'owner' : 'contributor',
-    avatar: avatarFields(r.avatarKey),
-  }));
-}
-
-/** A course's published outline as the sales page lists it: titles, free previews and lengths, never bodies. */
-async function curriculumOf(learning: LearningService, course: { id: string }): Promise<CurriculumCourse | null> {
-  let view;
-  try {
-    // As a signed-out visitor sees it: what is free is decided inside the course (docs/domain.md §11).
-    view = await learning.course(course.id, { user: null, country: '' });
-  } catch (error) {
-    if (error instanceof AppError && error.code === 'not-found') return null; // private: not on the sales page
-    throw error;
-  }
-  const items = view.modules.flatMap((m) => [...m.lessons, ...m.sections.flatMap((s) => s.lessons)]);
-  // Lengths as the course outline gives them (a ready video's, else the length staff typed): one query for both.
-  const lesson = (item: LessonItem): CurriculumLesson => ({
-    id: item.id,
-    slug: item.slug,
-    title: item.title,
-    free: item.free,
-    durationMinutes: item.durationMinutes,
-  });
-  const total = (lessons: CurriculumLesson[]) => lessons.reduce((sum, l) => sum + (l.durationMinutes ?? 0), 0);
-  const modules = view.modules.map((m) => {
-    const lessons = m.lessons.map(lesson);
-    const sections = m.sections.map((s) => ({ id: s.id, title: s.title, lessons: s.lessons.map(lesson) }));
-    const all = [...lessons, ...sections.flatMap((s) => s.lessons)];
-    return { id: m.id, title: m.title, lessons, sections, lessonCount: all.length, durationMinutes: total(all) };
-  });
-  return {
-    id: view.course.id,
-    slug: view.course.slug,
-    title: view.course.title,
-    description: view.course.description,
-    modules,
-    lessonCount: items.length,
-    freeLessonCount: items.filter((l) => l.free).length,
-    durationMinutes: modules.reduce((sum, m) => sum + m.durationMinutes, 0),
-  };
-}
 
 interface Deps {
   db: Db;
@@ -112,13 +47,12 @@ export function productPages({ db, clock, caches, learning, transferWindowDays, 
     if (!product) return null;
     await withCurrentPrices(db, [product]);
     const courses = (await coursesOfProducts(db, [product.id])).get(product.id) ?? [];
-    const curriculum: CurriculumCourse[] = [];
-    for (const course of courses) {
-      const outline = await curriculumOf(learning, course);
-      if (outline) curriculum.push(outline);
-    }
-    const [instructors, faq] = await Promise.all([instructorsOf(db, product.id), faqOf(db, product.id)]);
-    return { product, courses, curriculum, instructors, faq };
+    const [curriculum, instructors, faq] = await Promise.all([
+      curriculaOf(learning, courses),
+      instructorsOf(db, [product.id]),
+      faqOf(db, product.id),
+    ]);
+    return { product, courses, curriculum, instructors: instructors.get(product.id) ?? [], faq };
   });
 
   /** What the page works out from the data, before the lines staff added. */
@@ -127,11 +61,11 @@ export function productPages({ db, clock, caches, learning, transferWindowDays, 
     const { curriculum } = page;
     const lessons = curriculum.reduce((sum, c) => sum + c.lessonCount, 0);
     const modules = curriculum.reduce((sum, c) => sum + c.modules.length, 0);
-    const minutes = curriculum.reduce((sum, c) => sum + c.durationMinutes, 0);
+    const { durationMinutes: minutes } = outlineFacts(curriculum);
     const free = curriculum.reduce((sum, c) => sum + c.freeLessonCount, 0);
     if (curriculum.length > 1) lines.push(`${plural(curriculum.length, 'course')}, ${plural(lessons, 'lesson')}`);
     else if (lessons > 0) lines.push(`${plural(lessons, 'lesson')} in ${plural(modules, 'module')}`);
-    if (minutes > 0) lines.push(`About ${formatMinutes(minutes)} of lessons`);
+    if (minutes) lines.push(`About ${formatMinutes(minutes)} of lessons`);
     if (page.productType === 'live' && sessions > 0)
       lines.push(`${plural(sessions, 'live session')}, with a calendar invite`);
     if (page.productType === 'self-paced' && lessons > 0) lines.push('Study at your own pace and track your progress');
@@ -166,6 +100,7 @@ export function productPages({ db, clock, caches, learning, transferWindowDays, 
         sold: sold.get(product.id) ?? 0,
         state: enrollmentState(product, now),
         sale: sales.get(product.id) ?? null,
+        outline: { ...outlineFacts(curriculum), instructorNames: instructors.map((i) => i.name) },
       });
       return {
         ...base,

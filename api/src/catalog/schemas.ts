@@ -27,6 +27,12 @@ export interface StoreProduct {
   sale: StoreSale | null;
   /** The product's picture, uploaded in the console and served resized (api/src/media); null without one. */
   image: StoreImage | null;
+  /** The published lessons of the courses it grants. */
+  lessonCount: number;
+  /** Their length in minutes when every one has a length (shared/course-length.ts); null otherwise. */
+  durationMinutes: number | null;
+  /** Who teaches it: the names of its owners and contributors (its revenue splits), owners first. */
+  instructorNames: string[];
 }
 
 /** A sale as a visitor sees it: what one unit costs during it, and when it ends (null: until further notice). */
@@ -71,8 +77,8 @@ export interface CurriculumModule {
   lessons: CurriculumLesson[];
   sections: { id: string; title: string; lessons: CurriculumLesson[] }[];
   lessonCount: number;
-  /** The sum of the lessons' estimates (0 when none has one). */
-  durationMinutes: number;
+  /** The sum of the lessons' lengths when every one has a length; null otherwise. */
+  durationMinutes: number | null;
 }
 
 /** A published course the product grants, as its outline stands (published modules and lessons only). */
@@ -84,7 +90,8 @@ export interface CurriculumCourse {
   modules: CurriculumModule[];
   lessonCount: number;
   freeLessonCount: number;
-  durationMinutes: number;
+  /** The sum of the lessons' lengths when every one has a length; null otherwise. */
+  durationMinutes: number | null;
 }
 
 /** An owner or contributor of the product (its revenue splits, docs/domain.md §9), by the name they show. */
@@ -130,6 +137,8 @@ export interface ProductRecord {
   faq: FaqItem[];
   /** Null: the platform's refund policy. */
   refundPolicy: string | null;
+  /** The home page's featured order (1 first); null: not featured. */
+  featuredRank: number | null;
   createdAt: Date;
   updatedAt: Date;
 }

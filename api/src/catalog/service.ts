@@ -2,7 +2,9 @@ import type { ReadCaches } from '../cache/read-cache';
 import type { Clock } from '../clock';
 import { seatsSoldOf } from './seats-sold';
 import type { Db } from '../db/connection';
+import type { LearningService } from '../learning/learning';
 import { imageFields } from '../media/images';
+import { curriculaOf, instructorsOf, outlineFacts } from './course-outline';
 import type { Price, Product } from './models';
 import { salesKey, type SalesOf } from './sales';
 import type { EnrollmentState, StoreProduct, StoreSale } from './schemas';
@@ -53,6 +55,9 @@ export async function withCurrentPrices(db: Db, products: Product[]): Promise<Pr
   return products;
 }
 
+/** What a product's card says of its content: lessons, their length, who teaches it. */
+type OutlineFacts = Pick<StoreProduct, 'lessonCount' | 'durationMinutes' | 'instructorNames'>;
+
 /** A product as the storefront sees it, from its row and what is worked out per request. */
 export function storeProduct(
   p: Product,
@@ -61,7 +66,14 @@ export function storeProduct(
     sold,
     state,
     sale,
-  }: { courses: StoreProduct['courses']; sold: number; state: EnrollmentState; sale: StoreSale | null },
+    outline,
+  }: {
+    courses: StoreProduct['courses'];
+    sold: number;
+    state: EnrollmentState;
+    sale: StoreSale | null;
+    outline: OutlineFacts;
+  },
 ): StoreProduct {
   const price = p.prices?.[0];
   return {
@@ -79,7 +91,17 @@ export function storeProduct(
       : null,
     sale: price ? sale : null,
     image: imageFields(p.imageKey, p.imageAlt),
+    ...outline,
   };
+}
+
+/**
+ * The home page's order: what can be bought now first (open, priced, seats left), then the rest; within each, the
+ * featured order staff set (1 first), then the products not featured, newest first (the order they come in).
+ */
+function homeOrder<T extends { product: Product; buyable: boolean }>(items: T[]): T[] {
+  const rank = (p: Product) => p.featuredRank ?? Number.POSITIVE_INFINITY;
+  return [...items].sort((a, b) => Number(b.buyable) - Number(a.buyable) || rank(a.product) - rank(b.product));
 }
 
 export function catalogService({
@@ -87,11 +109,14 @@ export function catalogService({
   clock,
   caches,
   salesOf,
+  learning,
 }: {
   db: Db;
   clock: Clock;
   caches: ReadCaches;
   salesOf: SalesOf;
+  /** The courses' outlines, for each card's lessons and length. */
+  learning: LearningService;
 }) {
   // What only staff change, kept between requests; seats left and enrollment windows are worked out per request.
   const activeProducts = caches.cached(async () => {
@@ -101,19 +126,26 @@ export function catalogService({
         .where('status', 'active')
         .orderBy([{ column: 'createdAt', order: 'desc' }, { column: 'id' }]),
     );
-    const courses = await coursesOfProducts(
-      db,
-      products.map((p) => p.id),
+    const ids = products.map((p) => p.id);
+    const [courses, instructors] = await Promise.all([coursesOfProducts(db, ids), instructorsOf(db, ids)]);
+    const outlines = new Map<string, OutlineFacts>(
+      await Promise.all(
+        products.map(async (p) => {
+          const curriculum = await curriculaOf(learning, courses.get(p.id) ?? []);
+          const names = (instructors.get(p.id) ?? []).map((i) => i.name);
+          return [p.id, { ...outlineFacts(curriculum), instructorNames: names }] as const;
+        }),
+      ),
     );
     // The last page written from these products, and what it was written for: most requests can send it again.
     const written: { inputs: string; json: string } = { inputs: '', json: '' };
-    return { products, courses, written };
+    return { products, courses, outlines, written };
   });
 
   return {
-    /** Active products, newest first, each with its one current price, as the JSON of `{ data }`. */
+    /** Active products in the home page's order (homeOrder), each with its one current price, as the JSON of `{ data }`. */
     async activeProductsJson(): Promise<string> {
-      const { products, courses, written } = await activeProducts('active');
+      const { products, courses, outlines, written } = await activeProducts('active');
       const now = clock.now();
       const limited = products.filter((p) => p.quantityAvailable >= 0).map((p) => p.id);
       const sold = limited.length ? await seatsSoldOf(db, limited) : new Map<string, number>();
@@ -125,14 +157,18 @@ export function catalogService({
       const states = products.map((p) => enrollmentState(p, now));
       const inputs = `${states.join()}|${limited.map((id) => sold.get(id) ?? 0).join()}|${salesKey(sales)}`;
       if (written.inputs === inputs) return written.json;
-      const data: StoreProduct[] = products.map((p, i) =>
-        storeProduct(p, {
-          courses: courses.get(p.id) ?? [],
-          sold: sold.get(p.id) ?? 0,
+      const shown = products.map((product, i) => {
+        const store = storeProduct(product, {
+          courses: courses.get(product.id) ?? [],
+          sold: sold.get(product.id) ?? 0,
           state: states[i]!,
-          sale: sales.get(p.id) ?? null,
-        }),
-      );
+          sale: sales.get(product.id) ?? null,
+          outline: outlines.get(product.id)!,
+        });
+        const buyable = store.enrollment.state === 'open' && store.price !== null && store.seatsLeft !== 0;
+        return { product, store, buyable };
+      });
+      const data: StoreProduct[] = homeOrder(shown).map((s) => s.store);
       Object.assign(written, { inputs, json: JSON.stringify({ data }) });
       return written.json;
     },

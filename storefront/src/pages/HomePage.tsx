@@ -1,29 +1,34 @@
 import { Link } from 'wouter';
-import { listProducts, productPath } from '../api/catalog';
+import { listProducts, productPath, type StoreProduct } from '../api/catalog';
 import { LoadStatus } from '../LoadStatus';
 import { useSession } from '../session';
 import { useAsync } from '../useAsync';
 import { Availability } from './Availability';
 import { CardPrice } from './CardPrice';
 import { ContinueLearning } from './ContinueLearning';
+import { CardFacts } from './CardFacts';
 import { CardImage } from './CardImage';
 import { TYPE_LABEL } from './productTypes';
 import { useOwnedProducts } from './useOwnedProducts';
 import { SITE_DESCRIPTION, useHead } from '../head';
+import { homeHead } from '../seo';
+
+const HEAD = { title: 'Courses you can study at your own pace', description: SITE_DESCRIPTION };
 
 export function HomePage() {
-  useHead({ title: 'Courses you can study at your own pace', description: SITE_DESCRIPTION });
   const { state } = useSession();
+  // In the API's order: what can be bought now first, by the featured order set in the console, then the rest.
+  const products = useAsync(listProducts);
+  useHead(products.status === 'ready' ? homeHead(products.data, HEAD) : HEAD);
   return (
     <>
       {state.status === 'signed-in' && <ContinueLearning userId={state.user.id} />}
-      <Catalog />
+      <Catalog products={products} />
     </>
   );
 }
 
-function Catalog() {
-  const products = useAsync(listProducts);
+function Catalog({ products }: { products: ReturnType<typeof useAsync<StoreProduct[]>> }) {
   // Marked on their cards; asked only for someone signed in.
   const owned = useOwnedProducts();
   return (
@@ -46,6 +51,7 @@ function Catalog() {
                   {product.name}
                 </Link>
               </h2>
+              <CardFacts product={product} />
               {product.description && <p>{product.description}</p>}
               <CardPrice product={product} owned={owned?.has(product.id) ?? false} />
               <Availability product={product} />

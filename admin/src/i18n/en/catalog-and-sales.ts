@@ -59,6 +59,8 @@ export const catalogAndSales = {
       enrollmentClosesAt: 'Leave empty: never closes.',
       key: 'A stable name for code, e.g. typescript-pro.',
       slug: 'Used in storefront links.',
+      featuredRank:
+        'Its place on the storefront’s home page: 1 comes first. Leave empty to list it after the featured ones, newest first. Courses that cannot be bought now (sold out, closed) come after those that can.',
       unitAmount:
         "In the currency's main unit (dollars, yen); stored in its smallest unit (cents; yen have none). Leave empty to add a price later.",
       included: 'Shown under “What’s included”, after the lines worked out from the data. At most 12.',
@@ -91,6 +93,7 @@ export const catalogAndSales = {
       quantityAvailable: 'Seats',
       enrollmentOpensAt: 'Enrollment opens',
       enrollmentClosesAt: 'Enrollment closes',
+      featuredRank: 'Featured order',
       included: 'What’s included',
       faq: 'Questions and answers',
       refundPolicy: 'Refund policy',

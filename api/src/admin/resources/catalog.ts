@@ -24,7 +24,7 @@ export const products = defineResource({
   model: Product,
   read: STAFF,
   filterable: { id: 'id', status: 'enum', productType: 'enum', quantityAvailable: 'number', createdAt: 'date' },
-  sortable: ['id', 'name', 'status', 'productType', 'quantityAvailable', 'createdAt', 'updatedAt'],
+  sortable: ['id', 'name', 'status', 'productType', 'quantityAvailable', 'featuredRank', 'createdAt', 'updatedAt'],
   searchable: ['name', 'key', 'slug'],
   defaultSort: ['createdAt', 'DESC'],
   export: {

@@ -35,6 +35,8 @@ const productFields = {
   quantityAvailable: z.number().int().min(-1, '−1 (unlimited) or a number of seats').max(1_000_000),
   enrollmentOpensAt: DateTime.nullable().optional(),
   enrollmentClosesAt: DateTime.nullable().optional(),
+  // The home page's featured order: 1 first; null (empty) for not featured.
+  featuredRank: z.number().int('a whole number').min(1, 'at least 1').max(1000, 'at most 1000').nullable().optional(),
   ...salesPageFields,
 };
 

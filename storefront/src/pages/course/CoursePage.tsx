@@ -1,3 +1,4 @@
+import { listProducts } from '../../api/catalog';
 import { isApiError } from '../../api/client';
 import { getCourse, lessonPath, type CourseView, type LessonItem } from '../../api/learning';
 import { AccessNotice } from '../../learning/AccessNotice';
@@ -6,6 +7,7 @@ import { isComplete, lessonsInOrder } from '../../learning/outlineProgress';
 import { ProgressBar } from '../../learning/ProgressBar';
 import { LoadStatus } from '../../LoadStatus';
 import { Link, useParams } from 'wouter';
+import { useSchool } from '../../school';
 import { useSession } from '../../session';
 import { useAsync } from '../../useAsync';
 import { useHead } from '../../head';
@@ -22,8 +24,17 @@ export function CoursePage() {
   const { course: slug = '' } = useParams();
   const { state } = useSession();
   const course = useAsync(() => getCourse(slug), [slug]);
+  const school = useSchool();
+  // The prices of the products that grant it, for its structured data's offers.
+  const catalog = useAsync(listProducts);
   const notFound = course.status === 'error' && isApiError(course.error, 'not-found', 'validation-failed');
-  useHead(notFound ? {} : course.status === 'ready' ? courseHead(course.data) : { title: 'Course' });
+  useHead(
+    notFound
+      ? {}
+      : course.status === 'ready'
+        ? courseHead(course.data, catalog.status === 'ready' ? catalog.data : [], school.name)
+        : { title: 'Course' },
+  );
   if (notFound) {
     return <NotFoundPage title="Course not found">This course does not exist or is not published.</NotFoundPage>;
   }

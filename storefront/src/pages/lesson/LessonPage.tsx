@@ -17,6 +17,7 @@ import { isComplete, withLessonCompleted } from '../../learning/outlineProgress'
 import { LoadStatus } from '../../LoadStatus';
 import { loginPath } from '../../redirects';
 import { Link, useLocation, useParams } from 'wouter';
+import { useSchool } from '../../school';
 import { useSession } from '../../session';
 import { useAsync } from '../../useAsync';
 import { useHead } from '../../head';
@@ -26,6 +27,7 @@ import { Comments } from './Comments';
 import { CourseFinished } from './CourseFinished';
 import { withoutRepeatedTitle } from './lessonBody';
 import { LessonKindPart } from './lesson-kinds';
+import { FreePreviewNote } from './FreePreviewNote';
 import { LessonOutline } from './LessonOutline';
 import { LessonVideo } from './VideoPlayer';
 
@@ -39,12 +41,14 @@ export function LessonPage() {
   // The outline with this learner's progress, asked for at the same time as the lesson.
   const outline = useAsync(() => getCourse(course), [course]);
   const notFound = view.status === 'error' && isApiError(view.error, 'not-found', 'validation-failed');
-  // A lesson only some may read is rendered in the browser, for whoever is signed in (the server renders free ones).
+  const school = useSchool();
+  // A lesson only some may read is rendered as a visitor sees it: its title and how to get it, kept out of search
+  // indexes (its body is not in it). Whoever may read it gets it in the browser, which asks again once signed in.
   useHead(
     notFound
       ? {}
       : view.status === 'ready'
-        ? { ...lessonHead(view.data), clientOnly: !view.data.open }
+        ? { ...lessonHead(view.data, school.name), noindex: !view.data.open }
         : { title: 'Lesson' },
   );
   if (notFound) {
@@ -133,6 +137,7 @@ function Lesson({ view, outline }: { view: LessonView; outline: CourseView | nul
             <div className="lesson-body" dangerouslySetInnerHTML={{ __html: body }} />
             {view.content && <LessonKindPart content={view.content} />}
             {signedIn && <CompleteToggle view={view} completed={completed} onSaved={onSaved} />}
+            {lesson.free && outline && <FreePreviewNote outline={outline} />}
           </>
         ) : (
           <LockedLesson view={view} />

@@ -2,6 +2,7 @@ import { Link } from 'wouter';
 import type { CurriculumCourse, CurriculumLesson } from '../../api/catalog';
 import { coursePath, lessonPath } from '../../api/learning';
 import { formatMinutes } from './salesText';
+import { courseLength } from '../../../../api/src/shared/course-length';
 import { plural } from '../../../../api/src/shared/words';
 
 /**
@@ -12,13 +13,14 @@ export function Curriculum({ courses }: { courses: CurriculumCourse[] }) {
   const lessons = courses.reduce((sum, c) => sum + c.lessonCount, 0);
   if (lessons === 0) return null;
   const modules = courses.reduce((sum, c) => sum + c.modules.length, 0);
-  const minutes = courses.reduce((sum, c) => sum + c.durationMinutes, 0);
+  // A length only when every course has one (shared/course-length.ts): otherwise the lessons' count says it.
+  const minutes = courseLength(courses.map((c) => c.durationMinutes));
   const free = courses.reduce((sum, c) => sum + c.freeLessonCount, 0);
   const summary = [
     courses.length > 1 ? plural(courses.length, 'course') : null,
     plural(modules, 'module'),
     plural(lessons, 'lesson'),
-    minutes > 0 ? formatMinutes(minutes) : null,
+    minutes ? formatMinutes(minutes) : null,
     free > 0 ? plural(free, 'free preview') : null,
   ].filter(Boolean);
   return (
@@ -48,7 +50,7 @@ function CourseCurriculum({
           <h3>{course.title}</h3>
           <p className="hint">
             {plural(course.lessonCount, 'lesson')}
-            {course.durationMinutes > 0 && ` · ${formatMinutes(course.durationMinutes)}`}
+            {course.durationMinutes ? ` · ${formatMinutes(course.durationMinutes)}` : null}
           </p>
         </div>
       )}
@@ -60,7 +62,7 @@ function CourseCurriculum({
                 <span className="curriculum-module-title">{module.title}</span>
                 <span className="curriculum-meta">
                   {plural(module.lessonCount, 'lesson')}
-                  {module.durationMinutes > 0 && ` · ${formatMinutes(module.durationMinutes)}`}
+                  {module.durationMinutes ? ` · ${formatMinutes(module.durationMinutes)}` : null}
                 </span>
               </summary>
               {module.lessons.length > 0 && <LessonList course={course} lessons={module.lessons} />}

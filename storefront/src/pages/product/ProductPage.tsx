@@ -5,6 +5,7 @@ import { isApiError } from '../../api/client';
 import { LoadStatus } from '../../LoadStatus';
 import { useAsync } from '../../useAsync';
 import { useHead } from '../../head';
+import { useSchool } from '../../school';
 import { productHead } from '../../seo';
 import { NotFoundPage } from '../NotFoundPage';
 import { Availability } from '../Availability';
@@ -29,7 +30,7 @@ export function ProductPage() {
 }
 
 function ProductDetails({ product }: { product: StoreProductPage }) {
-  useHead(productHead(product));
+  useHead(productHead(product, useSchool().name));
   useEffect(() => {
     window.scrollTo(0, 0); // arriving from the list further down the page
   }, [product.id]);

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { StoreSale } from '../../api/catalog';
 import { formatDateTimeWithZone } from '../../format';
+import { useReaderClock } from '../../readerClock';
+import { useRenderedNow } from './renderedNow';
 import { timeLeft } from './salesText';
 
 const UNITS = [
@@ -12,9 +14,10 @@ const UNITS = [
 
 /**
  * A running sale's time left, counting down each second, and its end in the reader's time zone (the pricing widget
- * below shows the sale's price). The count is
- * plain text (role timer: never announced as it changes; read when reached). The clock is read only in effects, so
- * the server's HTML and the browser's first render agree. `onEnded` runs once when the time is up.
+ * below shows the sale's price). The count is plain text (role timer: never announced as it changes; read when
+ * reached). The server renders it from its own reading of the clock, sent with the page (useRenderedNow), and the end
+ * in UTC, so the browser's first render agrees; then it counts each second and names the end in the reader's zone.
+ * `onEnded` runs once when the time is up.
  */
 export function SaleCountdown({
   sale,
@@ -26,7 +29,9 @@ export function SaleCountdown({
   endsAt: string;
   onEnded: () => void;
 }) {
-  const [now, setNow] = useState<number | null>(null);
+  // The server's reading first (so its HTML has the time left, and hydrating matches it), then this device's clock.
+  const [now, setNow] = useState<number | null>(useRenderedNow());
+  const clock = useReaderClock();
   const ends = Date.parse(endsAt);
   useEffect(() => {
     setNow(Date.now());
@@ -65,8 +70,8 @@ export function SaleCountdown({
         })}
       </p>
       <p className="hint">
-        Until <time dateTime={endsAt}>{now === null ? 'the end of the sale' : formatDateTimeWithZone(endsAt)}</time>{' '}
-        (your time)
+        Until <time dateTime={endsAt}>{formatDateTimeWithZone(endsAt, clock)}</time>
+        {clock.timeZone === 'UTC' ? '' : ' (your time)'}
       </p>
     </div>
   );

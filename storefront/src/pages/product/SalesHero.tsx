@@ -7,12 +7,13 @@ import { plural } from '../../../../api/src/shared/words';
 export function SalesHero({ product }: { product: StoreProductPage }) {
   const { curriculum, instructors } = product;
   const lessons = curriculum.reduce((sum, c) => sum + c.lessonCount, 0);
-  const minutes = curriculum.reduce((sum, c) => sum + c.durationMinutes, 0);
+  // Its length only when every lesson has one (shared/course-length.ts); else the lessons' count stands alone.
+  const minutes = product.durationMinutes;
   const free = curriculum.reduce((sum, c) => sum + c.freeLessonCount, 0);
   const facts = [
     curriculum.length > 1 ? plural(curriculum.length, 'course') : null,
     lessons > 0 ? plural(lessons, 'lesson') : null,
-    minutes > 0 ? formatMinutes(minutes) : null,
+    minutes ? formatMinutes(minutes) : null,
     free > 0 ? plural(free, 'free preview') : null,
   ].filter((fact): fact is string => fact !== null);
   return (

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useContext, useEffect, useId, useRef, useState } from 'react';
 import { getQuote, type PurchaseChoice, type QuoteAnswer } from '../../api/commerce';
+import { PrerenderContext } from '../../prerender';
 
 export interface QuoteState {
   /** The latest answer; kept on screen (dimmed) while the next one loads so nothing jumps. */
@@ -13,13 +14,17 @@ export interface QuoteState {
 /**
  * Prices `choice` with the API, again on every change: debounced by `delayMs` (the first load is immediate),
  * and an answer that arrives after a newer change is dropped. A null choice (an invalid seat count) asks nothing.
+ * On a server-rendered page the first answer came with the HTML (useSeededQuote).
  */
 export function useQuote(productId: string, choice: PurchaseChoice | null, delayMs = 250): QuoteState {
-  const [answer, setAnswer] = useState<QuoteAnswer | null>(null);
+  const seeded = useSeededQuote(productId, choice);
+  const [answer, setAnswer] = useState<QuoteAnswer | null>(seeded);
   const [error, setError] = useState<Error | null>(null);
-  const [pending, setPending] = useState(true);
+  const [pending, setPending] = useState(seeded === null);
   const [attempt, setAttempt] = useState(0);
   const loadedOnce = useRef(false);
+  // The server's price is a visitor's: asked again at once, quietly (shown as it is until the answer replaces it).
+  const quietly = useRef(seeded !== null);
   const key = choice && JSON.stringify(choice);
 
   useEffect(() => {
@@ -27,7 +32,8 @@ export function useQuote(productId: string, choice: PurchaseChoice | null, delay
       setPending(false);
       return;
     }
-    setPending(true);
+    if (!quietly.current) setPending(true);
+    quietly.current = false;
     const controller = new AbortController();
     const timer = setTimeout(
       () => {
@@ -56,4 +62,18 @@ export function useQuote(productId: string, choice: PurchaseChoice | null, delay
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   return { answer, pending, error, retry };
+}
+
+/**
+ * The first choice's price as the server rendered it (so the page's HTML has the price, the sale's strike-through
+ * and its label), sent with the page like useAsync's answers. Only for a choice without a coupon: a code is looked
+ * up per visitor (and limited per network), so a page with one is priced in the browser.
+ */
+function useSeededQuote(productId: string, choice: PurchaseChoice | null): QuoteAnswer | null {
+  const id = useId();
+  const prerender = useContext(PrerenderContext);
+  const [seed] = useState(() =>
+    choice && !choice.coupon ? (prerender?.take(id, () => getQuote(productId, choice)) ?? null) : null,
+  );
+  return seed?.status === 'ready' ? seed.data : null;
 }

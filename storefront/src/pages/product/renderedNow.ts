@@ -1,0 +1,14 @@
+import { useContext, useId, useState } from 'react';
+import { PrerenderContext } from '../../prerender';
+
+/**
+ * The time the server rendered the page, for what counts down from it (a sale's time left): the server reads its
+ * clock once and sends the reading with the page's answers, so the browser hydrates the same text, then counts from
+ * its own clock. Null when the page was not rendered on the server (arriving from another page of the app).
+ */
+export function useRenderedNow(): number | null {
+  const id = useId();
+  const prerender = useContext(PrerenderContext);
+  const [seed] = useState(() => prerender?.take(id, () => Promise.resolve(Date.now())) ?? null);
+  return seed?.status === 'ready' ? (seed.data as number) : null;
+}
