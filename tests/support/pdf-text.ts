@@ -20,7 +20,10 @@ export interface PdfText {
   size: { width: number; height: number };
   lines: string[];
   title: string | undefined;
-  /** Characters shown whose glyph in the embedded font has no outline (a broken subset prints them blank). */
+  /**
+   * Characters shown whose glyph in the embedded font has no outline or is .notdef (a broken subset prints them blank,
+   * a missing glyph as a box); a glyph that stands for no character of its own is named by its code, `<0005>`.
+   */
   blankGlyphs: string[];
 }
 
@@ -48,31 +51,38 @@ function toUnicode(cmap: string): Map<string, string> {
   return map;
 }
 
-/** The characters of a Type0 font's ToUnicode map whose glyph in its embedded TrueType file draws nothing. */
+/**
+ * The characters of a Type0 font's ToUnicode map whose glyph in its embedded TrueType file draws nothing (or is
+ * .notdef, glyph 0): codes reach glyphs through the CIDToGIDMap when the font has one, else are glyph ids.
+ */
 function blankGlyphsOf(font: PDFDict, map: Map<string, string>): string[] {
   const descendant = font.lookup(PDFName.of('DescendantFonts'), PDFArray).lookup(0, PDFDict);
   const descriptor = descendant.lookup(PDFName.of('FontDescriptor'), PDFDict);
   const file = decodePDFRawStream(descriptor.lookup(PDFName.of('FontFile2')) as PDFRawStream).decode();
   const embedded = fontkit.create(file);
+  const cidToGid = descendant.lookup(PDFName.of('CIDToGIDMap'));
+  const gids = cidToGid instanceof PDFName ? null : decodePDFRawStream(cidToGid as PDFRawStream).decode();
+  const glyphOf = (code: number) => (gids ? (gids[code * 2]! << 8) | gids[code * 2 + 1]! : code);
   const draws = (code: string) => {
+    const gid = glyphOf(parseInt(code, 16));
     try {
-      return embedded.getGlyph(parseInt(code, 16)).path.toSVG() !== '';
+      return gid !== 0 && embedded.getGlyph(gid).path.toSVG() !== '';
     } catch {
       return false; // its bytes end early: a broken subset
     }
   };
-  return [...map].flatMap(([code, text]) => (/^\s*$/.test(text) || draws(code) ? [] : [text]));
+  return [...map].flatMap(([code, text]) => ((text && /^\s*$/.test(text)) || draws(code) ? [] : [text || `<${code}>`]));
 }
 
 function pageText(doc: PDFDocument, page: PDFPage): { lines: string[]; blankGlyphs: string[] } {
   const fonts = page.node.Resources()!.lookup(PDFName.of('Font'), PDFDict);
   const maps = new Map<string, Map<string, string>>();
-  const blankGlyphs: string[] = [];
-  for (const [key, ref] of fonts.entries()) {
-    const font = doc.context.lookup(ref as PDFRef, PDFDict);
-    const map = toUnicode(decoded(font.lookup(PDFName.of('ToUnicode'))));
-    maps.set(key.asString(), map);
-    blankGlyphs.push(...blankGlyphsOf(font, map));
+  /** Per font, every code shown, with its text ('' for a glyph that carries none, as a conjunct's second may). */
+  const shown = new Map<string, Map<string, string>>();
+  for (const [key] of fonts.entries()) {
+    const font = doc.context.lookup(fonts.get(key) as PDFRef, PDFDict);
+    maps.set(key.asString(), toUnicode(decoded(font.lookup(PDFName.of('ToUnicode')))));
+    shown.set(key.asString(), new Map());
   }
   const contents = page.node.Contents();
   const streams = contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r)) : [contents];
@@ -88,12 +98,16 @@ function pageText(doc: PDFDocument, page: PDFPage): { lines: string[]; blankGlyp
     else if (tmY) y = tmY;
     else {
       const map = maps.get(font)!;
+      for (const code of hex!.toUpperCase().match(/.{4}/g) ?? []) shown.get(font)!.set(code, map.get(code) ?? '');
       const text = (hex!.match(/.{4}/g) ?? []).map((code) => map.get(code.toUpperCase()) ?? '\uFFFD').join('');
       const last = lines.at(-1);
       if (last && last.y === y) last.text += text;
       else lines.push({ y, text });
     }
   }
+  const blankGlyphs = [...fonts.entries()].flatMap(([key, ref]) =>
+    blankGlyphsOf(doc.context.lookup(ref as PDFRef, PDFDict), shown.get(key.asString())!),
+  );
   return { lines: lines.map((l) => l.text), blankGlyphs };
 }
 

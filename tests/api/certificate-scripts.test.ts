@@ -1,0 +1,131 @@
+import { execFileSync } from 'node:child_process';
+import request from 'supertest';
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/src/app';
+import { createServices } from '../../api/src/services';
+import { createUser } from '../../seeds/factories';
+import { testConfig, testDeps } from '../support/app';
+import { signedIn } from '../support/auth';
+import { useTestDatabase } from '../support/db';
+import { pdfText } from '../support/pdf-text';
+
+/** Names people write, one per script the certificate must set (with Latin's diacritics and a mixed one). */
+const NAMES = {
+  latin: 'Zoë Łukasz-Ångström Nguyễn',
+  devanagari: 'अनुराधा शर्मा',
+  arabic: 'ليلى حداد',
+  arabicLigature: 'علاء الدين',
+  hebrew: 'נועה כהן',
+  bengali: 'অনন্যা রায়',
+  tamil: 'கார்த்திக் சுப்ரமணியன்',
+  thai: 'สมชาย ใจดี',
+  korean: '김민준',
+  cjk: '山田 太郎',
+  japanese: 'さくら カタカナ',
+  greekCyrillic: 'Ελένη Жуковская',
+  gujarati: 'પ્રિયા પટેલ',
+  telugu: 'శ్రీనివాస్ రెడ్డి',
+  georgian: 'ნინო ბერიძე',
+  amharic: 'አበበ በቀለ',
+};
+
+/** The text a reader copies out of the PDF, as Poppler's pdftotext reads it (ToUnicode, in reading order). */
+function extracted(pdf: Buffer): string[] {
+  const text = execFileSync('pdftotext', ['-enc', 'UTF-8', '-', '-'], { input: pdf }).toString('utf8');
+  // Poppler marks right-to-left lines with embedding controls; names are compared as Unicode text (NFC).
+  return text
+    .split('\n')
+    .map((line) =>
+      line
+        .replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+        .trim()
+        .normalize('NFC'),
+    )
+    .filter(Boolean);
+}
+
+describe('certificates in every script', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    const deps = testDeps(db(), { config: testConfig({ PUBLIC_URL: 'https://learn.example.com' }) });
+    app = createApp(deps, { services: createServices(deps) }).callback();
+    let n = 0;
+    for (const [script, name] of Object.entries(NAMES)) {
+      const user = await createUser(db(), { name });
+      ids[script] = `SCR1PT${String(n++).padStart(6, '0')}`;
+      await db()('certificates').insert({
+        id: ids[script],
+        userId: user.id,
+        learnerName: name,
+        courseTitle: 'Typography',
+      });
+    }
+  });
+
+  const bytes = (path: string) =>
+    request(app)
+      .get(path)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+
+  it.each(Object.entries(NAMES))('sets a %s name with real glyphs that copy back as the name', async (script, name) => {
+    const pdf = await bytes(`/certificates/${ids[script]}.pdf`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(extracted(pdf.body)).toContain(name.normalize('NFC'));
+    // Every glyph drawn is a glyph of its face with an outline: none .notdef (a box), none blank.
+    const { blankGlyphs, lines } = await pdfText(pdf.body);
+    expect(blankGlyphs).toEqual([]);
+    expect(lines).toContain('Certificate of completion');
+  });
+
+  it('puts a name that mixes directions in visual order, and draws what it can of a character no face has', async () => {
+    const user = await createUser(db(), { name: 'Leila ليلى 🦄' });
+    await db()('certificates').insert({
+      id: 'M1XED0000000',
+      userId: user.id,
+      learnerName: 'Leila ليلى 🦄',
+      courseTitle: 'Typography',
+    });
+    const pdf = await bytes('/certificates/M1XED0000000.pdf');
+    expect(pdf.status).toBe(200);
+    // The emoji has no face: left out (and logged), the rest drawn.
+    expect(extracted(pdf.body)).toContain('Leila ليلى');
+    expect((await pdfText(pdf.body)).blankGlyphs).toEqual([]);
+  });
+
+  it('previews a certificate as a 1200 × 630 PNG for link previews, cached by its ETag, gone once revoked', async () => {
+    const preview = await bytes(`/certificates/${ids.devanagari}.png`);
+    expect(preview.status).toBe(200);
+    expect(preview.headers['content-type']).toBe('image/png');
+    const { width, height, format } = await sharp(preview.body as Buffer).metadata();
+    expect({ width, height, format }).toEqual({ width: 1200, height: 630, format: 'png' });
+    // Not a blank card: the page's ink is there (the name's glyphs among it).
+    const { channels } = await sharp(preview.body as Buffer).stats();
+    expect(channels[0]!.min).toBeLessThan(80);
+
+    const again = await request(app)
+      .get(`/certificates/${ids.devanagari}.png`)
+      .set('If-None-Match', preview.headers.etag!);
+    expect(again.status).toBe(304);
+
+    const support = await signedIn(db(), ['support']);
+    await request(app)
+      .post(`/api/admin/certificates/${ids.devanagari}/revoke`)
+      .set('Cookie', support.cookie)
+      .set('X-CSRF-Token', support.csrfToken)
+      .send({ reason: 'Issued in error.' });
+    const revoked = await request(app).get(`/certificates/${ids.devanagari}.png`);
+    expect(revoked.status).toBe(410);
+    expect(revoked.body.code).toBe('certificate-revoked');
+  });
+});
