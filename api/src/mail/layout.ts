@@ -1,3 +1,4 @@
+import { contrastRatio, DARK_TEXT, readableOn } from '../shared/colour-contrast';
 import { escapeHtml } from '../shared/escape-html';
 import type { NewEmail } from './outbox-email';
 
@@ -18,26 +19,12 @@ export interface Brand {
   accentColor: string;
 }
 
-const TEXT = '#111827';
+const TEXT = DARK_TEXT;
 const MUTED = '#4b5563';
 const WHITE = '#ffffff';
 const FONT = "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 const LOGO_HEIGHT = 48;
 const LOGO_MAX_WIDTH = 240;
-
-/** WCAG's relative luminance of `#rrggbb`. */
-function luminance(hex: string): number {
-  const [r, g, b] = [1, 3, 5].map((i) => {
-    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
-  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-}
-
-function contrast(a: string, b: string): number {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
-  return (hi! + 0.05) / (lo! + 0.05);
-}
 
 /**
  * The colours an accent allows: a button's label in white or near-black, whichever reads better on it; links in the
@@ -46,8 +33,8 @@ function contrast(a: string, b: string): number {
 function palette(accent: string) {
   return {
     accent,
-    onAccent: contrast(accent, WHITE) >= contrast(accent, TEXT) ? WHITE : TEXT,
-    link: contrast(accent, WHITE) >= 4.5 ? accent : TEXT,
+    onAccent: readableOn(accent),
+    link: contrastRatio(accent, WHITE) >= 4.5 ? accent : TEXT,
   };
 }
 
