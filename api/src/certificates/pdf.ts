@@ -10,7 +10,6 @@ import { pdfGlyphs } from './typesetting/pdf-glyphs';
  * does not ship), and whose Arabic and Indic shaping falls short of HarfBuzz's in any case.
  */
 
-export { certificateDate } from './drawing';
 export type CertificatePdfInput = CertificateDrawingInput;
 
 const color = (c: Rgb) => rgb(c.red, c.green, c.blue);

@@ -9,42 +9,44 @@ import type * as HarfBuzz from 'harfbuzzjs';
  * Latin name never loads the ten megabytes of Chinese.
  */
 
+// Each file is named in full (not built from parts), so the tools see the packages as used.
 const require = createRequire(import.meta.url);
-const noto = (pkg: string, file: string) => require.resolve(`@expo-google-fonts/${pkg}/${file}`);
 
 /** The base faces: Latin (Vietnamese too), Greek, Cyrillic, and what every script shares (digits, punctuation). */
 const BASE = {
-  regular: noto('noto-sans', '400Regular/NotoSans_400Regular.ttf'),
-  bold: noto('noto-sans', '700Bold/NotoSans_700Bold.ttf'),
+  regular: require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'),
+  bold: require.resolve('@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf'),
 };
+
+const CHINESE = require.resolve('@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf');
 
 /**
  * The bold face for each script (Unicode's Script property, as `\p{Script=…}` names it) Noto Sans does not cover.
  * Han and kana share Noto Sans SC, which has both; Hangul has its own.
  */
 const SCRIPT_FACES: Record<string, string> = {
-  Arabic: noto('noto-sans-arabic', '700Bold/NotoSansArabic_700Bold.ttf'),
-  Hebrew: noto('noto-sans-hebrew', '700Bold/NotoSansHebrew_700Bold.ttf'),
-  Devanagari: noto('noto-sans-devanagari', '700Bold/NotoSansDevanagari_700Bold.ttf'),
-  Bengali: noto('noto-sans-bengali', '700Bold/NotoSansBengali_700Bold.ttf'),
-  Tamil: noto('noto-sans-tamil', '700Bold/NotoSansTamil_700Bold.ttf'),
-  Telugu: noto('noto-sans-telugu', '700Bold/NotoSansTelugu_700Bold.ttf'),
-  Gujarati: noto('noto-sans-gujarati', '700Bold/NotoSansGujarati_700Bold.ttf'),
-  Gurmukhi: noto('noto-sans-gurmukhi', '700Bold/NotoSansGurmukhi_700Bold.ttf'),
-  Kannada: noto('noto-sans-kannada', '700Bold/NotoSansKannada_700Bold.ttf'),
-  Malayalam: noto('noto-sans-malayalam', '700Bold/NotoSansMalayalam_700Bold.ttf'),
-  Sinhala: noto('noto-sans-sinhala', '700Bold/NotoSansSinhala_700Bold.ttf'),
-  Thai: noto('noto-sans-thai', '700Bold/NotoSansThai_700Bold.ttf'),
-  Lao: noto('noto-sans-lao', '700Bold/NotoSansLao_700Bold.ttf'),
-  Khmer: noto('noto-sans-khmer', '700Bold/NotoSansKhmer_700Bold.ttf'),
-  Georgian: noto('noto-sans-georgian', '700Bold/NotoSansGeorgian_700Bold.ttf'),
-  Armenian: noto('noto-sans-armenian', '700Bold/NotoSansArmenian_700Bold.ttf'),
-  Ethiopic: noto('noto-sans-ethiopic', '700Bold/NotoSansEthiopic_700Bold.ttf'),
-  Hangul: noto('noto-sans-kr', '700Bold/NotoSansKR_700Bold.ttf'),
-  Han: noto('noto-sans-sc', '700Bold/NotoSansSC_700Bold.ttf'),
-  Hiragana: noto('noto-sans-sc', '700Bold/NotoSansSC_700Bold.ttf'),
-  Katakana: noto('noto-sans-sc', '700Bold/NotoSansSC_700Bold.ttf'),
-  Bopomofo: noto('noto-sans-sc', '700Bold/NotoSansSC_700Bold.ttf'),
+  Arabic: require.resolve('@expo-google-fonts/noto-sans-arabic/700Bold/NotoSansArabic_700Bold.ttf'),
+  Hebrew: require.resolve('@expo-google-fonts/noto-sans-hebrew/700Bold/NotoSansHebrew_700Bold.ttf'),
+  Devanagari: require.resolve('@expo-google-fonts/noto-sans-devanagari/700Bold/NotoSansDevanagari_700Bold.ttf'),
+  Bengali: require.resolve('@expo-google-fonts/noto-sans-bengali/700Bold/NotoSansBengali_700Bold.ttf'),
+  Tamil: require.resolve('@expo-google-fonts/noto-sans-tamil/700Bold/NotoSansTamil_700Bold.ttf'),
+  Telugu: require.resolve('@expo-google-fonts/noto-sans-telugu/700Bold/NotoSansTelugu_700Bold.ttf'),
+  Gujarati: require.resolve('@expo-google-fonts/noto-sans-gujarati/700Bold/NotoSansGujarati_700Bold.ttf'),
+  Gurmukhi: require.resolve('@expo-google-fonts/noto-sans-gurmukhi/700Bold/NotoSansGurmukhi_700Bold.ttf'),
+  Kannada: require.resolve('@expo-google-fonts/noto-sans-kannada/700Bold/NotoSansKannada_700Bold.ttf'),
+  Malayalam: require.resolve('@expo-google-fonts/noto-sans-malayalam/700Bold/NotoSansMalayalam_700Bold.ttf'),
+  Sinhala: require.resolve('@expo-google-fonts/noto-sans-sinhala/700Bold/NotoSansSinhala_700Bold.ttf'),
+  Thai: require.resolve('@expo-google-fonts/noto-sans-thai/700Bold/NotoSansThai_700Bold.ttf'),
+  Lao: require.resolve('@expo-google-fonts/noto-sans-lao/700Bold/NotoSansLao_700Bold.ttf'),
+  Khmer: require.resolve('@expo-google-fonts/noto-sans-khmer/700Bold/NotoSansKhmer_700Bold.ttf'),
+  Georgian: require.resolve('@expo-google-fonts/noto-sans-georgian/700Bold/NotoSansGeorgian_700Bold.ttf'),
+  Armenian: require.resolve('@expo-google-fonts/noto-sans-armenian/700Bold/NotoSansArmenian_700Bold.ttf'),
+  Ethiopic: require.resolve('@expo-google-fonts/noto-sans-ethiopic/700Bold/NotoSansEthiopic_700Bold.ttf'),
+  Hangul: require.resolve('@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf'),
+  Han: CHINESE,
+  Hiragana: CHINESE,
+  Katakana: CHINESE,
+  Bopomofo: CHINESE,
 };
 
 /** Each script's test, in the order a character is tried (Han before kana: a kanji is Han). */
