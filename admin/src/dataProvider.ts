@@ -12,11 +12,13 @@ import type { FinanceSummaryAnswer, PeriodQuery } from '@contract/finance/schema
 import type { DisputeReportAnswer, RefundReportAnswer, ReportQuery } from '@contract/finance/schemas';
 import type { BlockAnswer, EmailChanged, SignedOut, ViewAsStarted } from '@contract/identity/schemas';
 import type { PersonEmailsPage, ResendAnswer } from '@contract/mail/schemas';
+import type { AccountDeleted, PersonalDataExport } from '@contract/privacy/schemas';
 import type { CertificateRecord } from '@contract/certificates/schemas';
 import type { CommentRecord, TreeNode } from '@contract/learning/schemas';
 import type { DataAnswer, ListAnswer, Wire } from '@contract/shared/wire';
 import { withCsrf } from './csrf';
 import { withImageUploads } from './media/imageUploads';
+import { withSchool } from './school';
 import type { Job } from './jobs/types';
 import type { CaptionUpload, Video } from './videos/types';
 
@@ -162,6 +164,13 @@ export interface ConsoleApi {
   /** POST /api/admin/users/:id/change-email: 409 `already-exists` on `email` when another account has it; signs them out. */
   changeUserEmail: (userId: string, email: string) => Promise<{ data: Wire<EmailChanged> }>;
   /**
+   * GET /api/admin/users/:id/personal-data (api/src/privacy/routes.ts): everything held about the person, with the
+   * file name the API gives it; audited. Staff accounts admins only.
+   */
+  getPersonalData: (userId: string) => Promise<{ data: Wire<PersonalDataExport>; filename: string }>;
+  /** POST /api/admin/users/:id/delete-account: `confirm` is the person's email; 409 `account-is-staff` for staff. */
+  deleteUserAccount: (userId: string, confirm: string) => Promise<{ data: Wire<AccountDeleted> }>;
+  /**
    * GET /api/admin/users/:id/timeline or /api/admin/purchases/:id/timeline (api/src/admin/people/timeline.ts): everything
    * that happened to the person or the purchase, newest first, a page at a time.
    */
@@ -215,7 +224,7 @@ export type ConsoleDataProvider = DataProvider & ConsoleApi;
 
 /** The API speaks ra-data-simple-rest's contract; business rules stay on the server. */
 export const dataProvider: ConsoleDataProvider = {
-  ...withImageUploads(simpleRestProvider(API, httpClient), httpClient, API),
+  ...withSchool(withImageUploads(simpleRestProvider(API, httpClient), httpClient, API), httpClient, API),
   retryOutboxEmail: async (id) => ({ data: await post(path`/outbox-emails/${id}/retry`) }),
   getTimeline: (of, id, { page, perPage }, options) =>
     getAnswer(path`/${of}/${id}/timeline`, { page: String(page), perPage: String(perPage) }, options),
@@ -295,6 +304,15 @@ export const dataProvider: ConsoleDataProvider = {
   blockUser: async (userId, reason) => ({ data: await post(path`/users/${userId}/block`, { reason }) }),
   unblockUser: async (userId) => ({ data: await post(path`/users/${userId}/unblock`) }),
   changeUserEmail: async (userId, email) => ({ data: await post(path`/users/${userId}/change-email`, { email }) }),
+  getPersonalData: async (userId) => {
+    const { json, headers } = await httpClient(path`/users/${userId}/personal-data`);
+    const filename = /filename="([^"]+)"/.exec(headers.get('Content-Disposition') ?? '')?.[1] ?? 'personal-data.json';
+    return { data: json as Wire<PersonalDataExport>, filename };
+  },
+  deleteUserAccount: async (userId, confirm) => {
+    const { data } = await post<{ data: Wire<AccountDeleted> }>(path`/users/${userId}/delete-account`, { confirm });
+    return { data };
+  },
   getContentTree: (id, options) => getAnswer(path`/content-resources/${id}/tree`, {}, options),
   reorderContent: async (parentId, childIds) => {
     await post(path`/content-resources/${parentId}/reorder`, { childIds });

@@ -75,6 +75,11 @@ export const routes: ({ path: string; public: boolean } & Page)[] = [
   { path: '/learning', public: false, ...page(() => import('./pages/MyLearningPage'), 'MyLearningPage') },
   { path: '/bookmarks', public: false, ...page(() => import('./pages/BookmarksPage'), 'BookmarksPage') },
   { path: '/settings', public: false, ...page(() => import('./pages/SettingsPage'), 'SettingsPage') },
+  {
+    path: '/account-deleted',
+    public: false,
+    ...page(() => import('./pages/settings/AccountDeletedPage'), 'AccountDeletedPage'),
+  },
   { path: '/login', public: false, ...page(() => import('./pages/LoginPage'), 'LoginPage') },
   { path: '/login/continue', public: false, ...page(() => import('./pages/FinishSignInPage'), 'FinishSignInPage') },
   { path: '/activate', public: false, ...page(() => import('./pages/ActivateDevicePage'), 'ActivateDevicePage') },

@@ -20,6 +20,8 @@ import { SignOutEverywhereButton } from './SignOutEverywhereButton';
 import { BlockButton } from './BlockButton';
 import { BlockedNotice } from './BlockedNotice';
 import { ChangeEmailButton } from './ChangeEmailButton';
+import { DeleteAccountButton, DeletedNotice } from './DeleteAccountButton';
+import { DownloadDataButton } from './DownloadDataButton';
 import { PersonEmails } from './PersonEmails';
 import { PersonPurchases } from './PersonPurchases';
 import { ViewAsButton } from './ViewAsButton';
@@ -39,6 +41,8 @@ function UserShowActions() {
       <ChangeEmailButton />
       <SignOutEverywhereButton />
       <BlockButton />
+      <DownloadDataButton />
+      <DeleteAccountButton />
       {canWrite(permissions, 'users') && <EditButton />}
     </TopToolbar>
   );
@@ -67,6 +71,7 @@ export function UserShow() {
       <TabbedShowLayout>
         <TabbedShowLayout.Tab label="resources.users.tabs.summary">
           <BlockedNotice label={false} />
+          <DeletedNotice label={false} />
           <TextField source="email" />
           {text('name', { emptyText: '—' })}
           <RolesField label="resources.users.fields.roles" />

@@ -142,6 +142,8 @@ export interface UserRecord {
   blockedAt: Date | null;
   blockedReason: string | null;
   blockedById: string | null;
+  /** Deleted (api/src/privacy/deletion.ts): the row kept for finance, erased; null for a live account. */
+  deletedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }

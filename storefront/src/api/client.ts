@@ -110,7 +110,11 @@ export function patchJson<T>(path: string, body: unknown): Promise<T> {
   });
 }
 
-/** DELETE; most answer 204 (void), some answer the changed resource. */
-export function deleteJson<T = void>(path: string): Promise<T> {
-  return request<T>('DELETE', path);
+/** DELETE; most answer 204 (void), some answer the changed resource. A body only where the API reads one. */
+export function deleteJson<T = void>(path: string, body?: unknown): Promise<T> {
+  return request<T>(
+    'DELETE',
+    path,
+    body === undefined ? {} : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) },
+  );
 }

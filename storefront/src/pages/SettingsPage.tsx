@@ -15,6 +15,7 @@ import { useDocumentTitle } from '../useDocumentTitle';
 import { useAccountAsync } from '../useAccountAsync';
 import { useSession } from '../session';
 import { DisplayNameForm } from './DisplayNameForm';
+import { YourDataSection } from './settings/YourDataSection';
 
 /**
  * /settings: the display name shown on comments (saved with its button); theme and reading size (applied at once), the
@@ -39,6 +40,7 @@ function SettingsLoader() {
       ) : (
         <LoadStatus state={fields} retry={fields.retry} what="your settings" />
       )}
+      {state.status === 'signed-in' && <YourDataSection email={state.user.email} viewAs={Boolean(state.viewAs)} />}
     </section>
   );
 }

@@ -156,6 +156,30 @@ export const identity = {
       failure: 'The email could not be changed.',
       done: 'Changed the email to %{email}; %{sessions} and %{devices} ended.',
     },
+    personalData: {
+      button: 'Download personal data',
+      busy: 'Preparing the file…',
+      done: 'Downloaded %{file}. The download is in the audit log.',
+      failure: 'The personal data could not be downloaded.',
+    },
+    deleteAccount: {
+      button: 'Delete account',
+      title: 'Delete this account',
+      confirmTitle: 'Delete the account for good?',
+      email: 'Their email, typed again',
+      emailHelp: 'Type %{email} to confirm it is this person.',
+      mismatch: 'That is not this person’s email address.',
+      question: 'Delete the account of %{who}? This cannot be undone.',
+      details:
+        'They are signed out everywhere; their name, email, progress, bookmarks, certificates, comments (a comment others answered stays, its text replaced) and waitlist places are erased, and a seat they hold goes back to its team. Purchases, charges, refunds and revenue splits stay for finance, without who they were. The deletion is in the audit log.',
+      busy: 'Deleting…',
+      failure: 'The account could not be deleted.',
+      done: 'Deleted the account: %{sessions} ended, %{seats} freed.',
+      seats: '%{smart_count} team seat |||| %{smart_count} team seats',
+      deleted: 'Deleted on %{when}',
+      deletedNote:
+        'The person deleted their account (or support did): what is left is kept for finance, without who they were.',
+    },
     /** Revoking one session or device token; %{noun} is that resource's `noun`. */
     revoke: {
       button: 'Revoke',
