@@ -133,6 +133,8 @@ export interface ConsoleApi {
    * page gives (1–500 characters); its PDF stops answering.
    */
   revokeCertificate: (certificateId: string, reason: string) => Promise<DataAnswer<Wire<CertificateRecord>>>;
+  /** POST /api/admin/certificates/:id/name (support and admins): the name corrected, audited; its page says so. */
+  correctCertificateName: (certificateId: string, name: string) => Promise<DataAnswer<Wire<CertificateRecord>>>;
   /** GET /api/admin/lessons/:lessonId/video (api/src/video/admin-routes.ts): the lesson's video, null when it has none. */
   getLessonVideo: (lessonId: string, options?: QueryOptions) => Promise<{ data: Video | null }>;
   /** POST /api/admin/videos/:id/retry: a failed video is queued again (409 video-not-failed otherwise). */
@@ -271,6 +273,7 @@ export const dataProvider: ConsoleDataProvider = {
   hideComment: (commentId, reason) => post(path`/comments/${commentId}/hide`, reason ? { reason } : {}),
   unhideComment: (commentId) => post(path`/comments/${commentId}/unhide`),
   revokeCertificate: (certificateId, reason) => post(path`/certificates/${certificateId}/revoke`, { reason }),
+  correctCertificateName: (certificateId, name) => post(path`/certificates/${certificateId}/name`, { name }),
   getLessonVideo: async (lessonId, options) => {
     try {
       return await getAnswer<Video>(path`/lessons/${lessonId}/video`, {}, options);

@@ -94,6 +94,7 @@ describe('certificates of completion (issue 18)', () => {
         revokedReason: null,
         url: `${PUBLIC_URL}/certificates/${row.id}`,
         pdfUrl: `${PUBLIC_URL}/certificates/${row.id}.pdf`,
+        previewUrl: `${PUBLIC_URL}/certificates/${row.id}.png`,
       },
     ]);
   });
@@ -395,6 +396,7 @@ describe('certificates of completion (issue 18)', () => {
         'learnerName',
         'nameCorrectedAt',
         'pdfUrl',
+        'previewUrl',
         'revokedAt',
         'revokedReason',
         'url',

@@ -4,6 +4,7 @@ import { TextField, TopToolbar, useRecordContext, useTranslate } from 'react-adm
 import { STAMPS, date, pick, text } from '../common/columns';
 import { RecordShow } from '../common/RecordShow';
 import { contentRef, userRef } from '../content-resources/shared';
+import { CorrectCertificateNameButton } from './CorrectName';
 import { CertificateStatusField, RevokeCertificateButton } from './Revoke';
 import { verificationPath, type Certificate } from './types';
 
@@ -29,6 +30,7 @@ function CertificateActions() {
   return (
     <TopToolbar>
       <VerificationPageButton />
+      <CorrectCertificateNameButton />
       <RevokeCertificateButton />
     </TopToolbar>
   );
@@ -54,6 +56,9 @@ export function CertificateShow() {
       {userRef('userId')}
       {text('learnerEmail', { emptyText: '—' })}
       {text('learnerName')}
+      {date('nameCorrectedAt', { emptyText: '—' })}
+      {userRef('nameCorrectedById')}
+      {date('holderCorrectedAt', { emptyText: '—' })}
       {contentRef('courseId')}
       {text('courseTitle')}
       {date('issuedAt')}

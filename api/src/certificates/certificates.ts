@@ -57,6 +57,7 @@ export function certificateService({ db, clock, config, learning, school, logger
     revokedReason: row.revokedReason,
     url: urlOf(`/certificates/${row.id}`),
     pdfUrl: urlOf(`/certificates/${row.id}.pdf`),
+    previewUrl: urlOf(`/certificates/${row.id}.png`),
   });
 
   async function find(id: string): Promise<queries.CertificateRow> {

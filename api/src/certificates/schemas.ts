@@ -75,6 +75,8 @@ export interface CertificateView {
   /** The verification page and the PDF, absolute (PUBLIC_URL): what is shared. */
   url: string;
   pdfUrl: string;
+  /** The link preview's picture of the certificate (og:image, a 1200 × 630 PNG). */
+  previewUrl: string;
 }
 
 /** GET /api/store/certificates (in `data`): the learner's own, revoked ones too. */

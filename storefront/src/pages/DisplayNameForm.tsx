@@ -49,8 +49,9 @@ export function DisplayNameForm({ current, userId }: { current: string | null; u
       <div className="field">
         <label htmlFor={`${id}-name`}>Display name</label>
         <p id={`${id}-hint`} className="hint">
-          Shown on your comments and your certificates. Leave it empty to appear as “{fallback}” (certificates then show
-          your email’s name).
+          Shown on your comments and on the certificates you earn from now on (one already issued keeps its name:
+          correct it on the certificate’s page). Leave it empty to appear as “{fallback}” (certificates then show your
+          email’s name).
         </p>
         <input
           id={`${id}-name`}

@@ -1,63 +1,51 @@
+import { useState } from 'react';
 import { Link, useParams } from 'wouter';
 import { isApiError } from '../../api/client';
-import { certificatePath, certificatePdfPath, getCertificate, type CertificateView } from '../../api/certificates';
-import { CopyLinkField } from '../../CopyLinkField';
+import { certificatePath, getCertificate, type CertificateView } from '../../api/certificates';
 import { formatLongDate } from '../../format';
-import { SITE_NAME, useHead, type Head } from '../../head';
+import { useHead, type Head } from '../../head';
 import { LoadStatus } from '../../LoadStatus';
 import { useReaderClock } from '../../readerClock';
+import { useSchool } from '../../school';
 import { useAsync } from '../../useAsync';
 import { NotFoundPage } from '../NotFoundPage';
+import { CorrectNameForm } from './CorrectNameForm';
+import { ShareCertificate, useHeldCertificate } from './HolderTools';
 
 /** The date in UTC, for what the server writes into the page's head (link previews). */
 const utcDate = (iso: string) => formatLongDate(iso, { timeZone: 'UTC' });
 
 /**
- * What a shared link previews: who completed what and when. Never indexed by search engines (a person's name), but
- * rendered on the server so the preview and the page's first paint need no script.
+ * What a shared link previews: who completed what and when, with a picture of the certificate. Never indexed by
+ * search engines (a person's name), but rendered on the server so the preview and the page's first paint need no
+ * script.
  */
-function certificateHead(certificate: CertificateView): Head {
+function certificateHead(certificate: CertificateView, schoolName: string): Head {
   const { learnerName, courseTitle, issuedAt, revokedAt } = certificate;
   return {
     title: revokedAt
       ? `Revoked certificate: ${courseTitle}`
       : `${learnerName}: certificate of completion, ${courseTitle}`,
     description: revokedAt
-      ? `This certificate of completion of ${courseTitle} from ${SITE_NAME} was revoked.`
-      : `${learnerName} completed ${courseTitle} on ${utcDate(issuedAt)}. Verify the certificate on ${SITE_NAME}.`,
+      ? `This certificate of completion of ${courseTitle} from ${schoolName} was revoked.`
+      : `${learnerName} completed ${courseTitle} on ${utcDate(issuedAt)}. Verify the certificate on ${schoolName}.`,
     path: certificatePath(certificate),
+    image: revokedAt ? null : certificate.previewUrl,
     noindex: true,
   };
 }
 
-/**
- * LinkedIn's "Add to profile" for a certification (https://addtoprofile.linkedin.com/): the course as its name, this
- * site as who issued it, the month it was issued, and this page to verify it.
- */
-function linkedInUrl(certificate: CertificateView): string {
-  const issued = new Date(certificate.issuedAt);
-  const params = new URLSearchParams({
-    startTask: 'CERTIFICATION_NAME',
-    name: certificate.courseTitle,
-    organizationName: SITE_NAME,
-    issueYear: String(issued.getUTCFullYear()),
-    issueMonth: String(issued.getUTCMonth() + 1),
-    certUrl: certificate.url,
-    certId: certificate.id,
-  });
-  return `https://www.linkedin.com/profile/add?${params}`;
-}
-
-/** /certificates/:id: anyone checks a certificate of completion; its learner downloads and shares it. */
+/** /certificates/:id: anyone checks a certificate of completion; only its holder downloads, shares or corrects it. */
 export function CertificatePage() {
   const { id = '' } = useParams();
+  const school = useSchool();
   const certificate = useAsync(() => getCertificate(id), [id]);
   const notFound = certificate.status === 'error' && isApiError(certificate.error, 'not-found', 'validation-failed');
   useHead(
     notFound
       ? {}
       : certificate.status === 'ready'
-        ? certificateHead(certificate.data)
+        ? certificateHead(certificate.data, school.name)
         : { title: 'Certificate', noindex: true },
   );
   if (notFound) {
@@ -75,12 +63,16 @@ export function CertificatePage() {
       </section>
     );
   }
-  return <Certificate certificate={certificate.data} />;
+  return <Certificate certificate={certificate.data} schoolName={school.name} />;
 }
 
-function Certificate({ certificate }: { certificate: CertificateView }) {
+function Certificate({ certificate: shown, schoolName }: { certificate: CertificateView; schoolName: string }) {
   const clock = useReaderClock();
-  const { learnerName, courseTitle, courseSlug, issuedAt, revokedAt, revokedReason } = certificate;
+  const [held, setHeld] = useHeldCertificate(shown.id);
+  const [notice, setNotice] = useState<string | null>(null);
+  // The holder's answer is the newer one after they correct the name.
+  const certificate = held ?? shown;
+  const { learnerName, nameCorrectedAt, courseTitle, courseSlug, issuedAt, revokedAt, revokedReason } = certificate;
   const revoked = revokedAt !== null;
   return (
     <article className="certificate-page" aria-labelledby="certificate-heading">
@@ -88,17 +80,24 @@ function Certificate({ certificate }: { certificate: CertificateView }) {
         <div className="notice notice-error certificate-revoked">
           <h2>This certificate was revoked</h2>
           <p>
-            {SITE_NAME} revoked it on <time dateTime={revokedAt}>{formatLongDate(revokedAt, clock)}</time>. It no longer
-            certifies that this course was completed.
+            {schoolName} revoked it on <time dateTime={revokedAt}>{formatLongDate(revokedAt, clock)}</time>. It no
+            longer certifies that this course was completed.
           </p>
           <p>Reason: {revokedReason}</p>
         </div>
       )}
       <div className={revoked ? 'certificate-card certificate-card-revoked' : 'certificate-card'}>
-        <p className="certificate-issuer">{SITE_NAME}</p>
+        <p className="certificate-issuer">{schoolName}</p>
         <h1 id="certificate-heading">Certificate of completion</h1>
         <p className="certificate-lead">This certifies that</p>
-        <p className="certificate-name">{learnerName}</p>
+        <p className="certificate-name" dir="auto">
+          {learnerName}
+        </p>
+        {nameCorrectedAt && (
+          <p className="certificate-corrected hint">
+            Name corrected on <time dateTime={nameCorrectedAt}>{formatLongDate(nameCorrectedAt, clock)}</time>
+          </p>
+        )}
         <p className="certificate-lead">completed the course</p>
         <p className="certificate-course">
           {courseSlug ? <Link to={`/courses/${encodeURIComponent(courseSlug)}`}>{courseTitle}</Link> : courseTitle}
@@ -117,23 +116,22 @@ function Certificate({ certificate }: { certificate: CertificateView }) {
           </div>
         </dl>
       </div>
-      {!revoked && (
-        <section className="certificate-share" aria-labelledby="certificate-share-heading">
-          <h2 id="certificate-share-heading">Download and share</h2>
-          <p className="actions">
-            <a className="button-link" href={certificatePdfPath(certificate)}>
-              Download PDF
-            </a>
-            <a className="button-link button-link-quiet" href={linkedInUrl(certificate)} target="_blank" rel="noopener">
-              Add to LinkedIn<span className="visually-hidden"> (opens LinkedIn in a new tab)</span>
-            </a>
+      {held && !revoked && (
+        <>
+          <ShareCertificate certificate={held} schoolName={schoolName} />
+          {held.canCorrectName && (
+            <CorrectNameForm
+              certificate={held}
+              corrected={(mine) => {
+                setHeld(mine);
+                setNotice(`Corrected: the certificate now reads ${mine.learnerName}.`);
+              }}
+            />
+          )}
+          <p role="status" className="certificate-correct-status">
+            {notice}
           </p>
-          <CopyLinkField
-            label="Link to this certificate"
-            url={certificate.url}
-            hint="Anyone with the link can check this certificate here."
-          />
-        </section>
+        </>
       )}
     </article>
   );
