@@ -51,6 +51,8 @@ import { securityHeaders } from './web/security-headers';
 import { securityTxtRoutes } from './web/security-txt-routes';
 import { serveSpa } from './web/static';
 import { seoRoutes } from './web/seo-routes';
+import { siteIconRoutes } from './web/site-icon-routes';
+import { siteIcons } from './web/site-icons';
 import { storefrontPage } from './web/storefront-pages';
 import { videoMediaRoutes, videoStoreRoutes } from './video/store-routes';
 
@@ -244,6 +246,7 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
   }
   app.use(serveSpa({ prefix: '/admin', root: dist.admin, name: 'console' }));
   app.use(seoRoutes({ config: deps.config, catalog: services.catalog, allow }).routes());
+  app.use(siteIconRoutes({ allow, school: services.school.get, icons: siteIcons(services) }).routes());
   app.use(certificatePdfRoutes({ allow, certificates: services.certificates }).routes());
   // Public pages rendered on the server; their loads reach this same app in-process.
   let handler: ReturnType<Koa['callback']> | undefined;

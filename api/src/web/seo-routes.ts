@@ -39,13 +39,16 @@ export function robotsTxt(publicUrl: string): string {
 
 const enc = encodeURIComponent;
 
+/** The school's own pages (storefront/src/SiteFooter.tsx): its terms, privacy notice and how to reach it. */
+const SCHOOL_PAGES = ['/terms', '/privacy', '/contact'];
+
 /**
- * sitemap.xml (https://www.sitemaps.org/protocol.html): the home page, every product on sale (the storefront's own
- * list: active products; drafts and archived ones are not there) and the outline of each course they grant, by the
- * same addresses the storefront links to (slug, else id).
+ * sitemap.xml (https://www.sitemaps.org/protocol.html): the home page, the school's pages, every product on sale
+ * (the storefront's own list: active products; drafts and archived ones are not there) and the outline of each
+ * course they grant, by the same addresses the storefront links to (slug, else id).
  */
 export function sitemapXml(publicUrl: string, products: Pick<Wire<StoreProduct>, 'id' | 'slug' | 'courses'>[]): string {
-  const paths = new Set<string>(['/']);
+  const paths = new Set<string>(['/', ...SCHOOL_PAGES]);
   for (const product of products) paths.add(`/products/${enc(product.slug ?? product.id)}`);
   for (const product of products) {
     for (const course of product.courses) paths.add(`/courses/${enc(course.slug ?? course.id)}`);

@@ -13,6 +13,7 @@ import { escapeHtml } from '../shared/escape-html';
 import { pageTitle } from '../shared/page-title';
 import type { Wire } from '../shared/wire';
 import { brandStyle } from './brand-palette';
+import { iconVersion } from './site-icons';
 
 /*
  * The storefront's pages as the server answers them. Public pages (home, product, course outline, free lessons,
@@ -217,9 +218,21 @@ export function storefrontPage({ root, config, handler, caches, school }: Option
   const origin = new URL(config.publicUrl).origin;
 
   const template = () => text(path.join(root, 'index.html'))!;
-  /** What every page's head says of the school: its colours (theme-color: the browser's bar). */
-  const schoolHead = (site: SiteSchool) =>
-    [brandStyle(site.accentColor), meta('name', 'theme-color', site.accentColor)].join('\n    ');
+  /**
+   * What every page's head says of the school: its colours (theme-color: the browser's bar), its icons and manifest
+   * (site-icon-routes.ts), linked with their version so a new logo is fetched at once.
+   */
+  const schoolHead = (site: SiteSchool) => {
+    const v = iconVersion(site);
+    return [
+      brandStyle(site.accentColor),
+      meta('name', 'theme-color', site.accentColor),
+      `<link rel="icon" href="/favicon.ico?v=${v}" sizes="48x48" />`,
+      `<link rel="icon" type="image/png" href="/icon-192.png?v=${v}" sizes="192x192" />`,
+      `<link rel="apple-touch-icon" href="/apple-touch-icon.png?v=${v}" />`,
+      `<link rel="manifest" href="/manifest.webmanifest?v=${v}" />`,
+    ].join('\n    ');
+  };
   const schoolData = (site: SiteSchool) =>
     `<script type="application/json" id="${SCHOOL_ELEMENT_ID}">${scriptJson(site)}</script>`;
   /** The page the browser renders; without the school (its settings unreadable) the browser asks for it. */
