@@ -26,7 +26,9 @@ export function WorkshopSessions({
   }
   return (
     <>
-      <p className="hint">Times are in your time zone ({yours}).</p>
+      <p className="hint">
+        Times are in your time zone, {zoneLongName(yours, sessions[0]!.startsAt)} ({yours}).
+      </p>
       <ol className="session-list">
         {sessions.map((session) => (
           <li key={session.id} className="session">
@@ -64,4 +66,10 @@ export function WorkshopSessions({
       )}
     </>
   );
+}
+
+/** "India Standard Time": a zone as people call it (browsers may spell Asia/Kolkata as its older Asia/Calcutta). */
+function zoneLongName(timeZone: string, at: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'long' }).formatToParts(new Date(at));
+  return parts.find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
 }
