@@ -37,14 +37,8 @@ export function ProductFields({ withStatus }: { withStatus: boolean }) {
         <TextInput source="slug" helperText="resources.products.help.slug" />
       </Box>
       <TextInput source="description" multiline minRows={3} fullWidth />
-      {/* Empty is null: not featured (the API's featuredRank). */}
-      <NumberInput
-        source="featuredRank"
-        min={1}
-        max={1000}
-        step={1}
-        helperText="resources.products.help.featuredRank"
-      />
+      {/* Empty is null: not featured. No min or max here: the API's refusal shows under the field, as for the others. */}
+      <NumberInput source="featuredRank" helperText="resources.products.help.featuredRank" />
     </>
   );
 }
