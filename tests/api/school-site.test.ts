@@ -169,6 +169,15 @@ describe("the storefront as the school's site", () => {
     await saveSchool({});
   });
 
+  it('says next to the Buy button what buying agrees to: the terms, the privacy notice, the refund policy', async () => {
+    const html = htmlOf(await request(app()).get('/products/generics-in-depth').expect(200));
+    const line = /<p class="checkout-terms">([\s\S]*?)<\/p>/.exec(html)?.[1];
+    expect(line).toBe(
+      'By buying you agree to the <a href="/terms">Terms</a> and the <a href="/privacy">Privacy notice</a>; see also the <a href="#refund-heading">refund policy</a>.',
+    );
+    expect(html).toContain('id="refund-heading"');
+  });
+
   it('lists the legal and contact pages in the sitemap', async () => {
     const sitemap = htmlOf(await request(app()).get('/sitemap.xml').expect(200));
     for (const path of ['/terms', '/privacy', '/contact']) expect(sitemap).toContain(`<loc>${publicUrl}${path}</loc>`);

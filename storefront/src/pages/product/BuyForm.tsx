@@ -126,7 +126,7 @@ export function BuyForm({
           )}
         </div>
       )}
-      <CheckoutSubmit label={label} busy={busy} error={error} className="button-buy" />
+      <CheckoutSubmit label={label} busy={busy} error={error} className="button-buy" refundPolicy />
       {needsEmail && (
         <p className="hint">
           Own an earlier course or team seats? <Link to={loginPath(here)}>Sign in</Link> and they count toward this

@@ -1,16 +1,23 @@
 import { BusyStatus } from '../../ActionFeedback';
+import { CheckoutTerms } from './CheckoutTerms';
 
-/** The Buy button with its "Starting checkout…" status, and the error of a checkout that could not start. */
+/**
+ * The Buy button with its "Starting checkout…" status, what buying agrees to, and the error of a checkout that could
+ * not start.
+ */
 export function CheckoutSubmit({
   label,
   busy,
   error,
   className,
+  refundPolicy,
 }: {
   label: string;
   busy: boolean;
   error: string | null;
   className?: string;
+  /** The page shows a refund policy (#refund-heading): the line points to it. */
+  refundPolicy?: boolean;
 }) {
   return (
     <>
@@ -20,6 +27,7 @@ export function CheckoutSubmit({
         </button>
         <BusyStatus busy={busy} text="Starting checkout…" />
       </div>
+      <CheckoutTerms refundPolicy={refundPolicy} />
       {error && (
         <p role="alert" className="notice notice-error">
           {error}
