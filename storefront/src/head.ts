@@ -2,8 +2,6 @@ import { createContext, useContext, useEffect } from 'react';
 import { pageTitle } from '../../api/src/shared/page-title';
 import { SchoolContext } from './school';
 
-/** Until every page reads the school's name (useSchool), what they said before. */
-export const SITE_NAME = 'Courses';
 export const SITE_DESCRIPTION = 'Courses you can study at your own pace.';
 
 /** What a page says about itself in the document's <head> (and the server's answer) beyond its content. */
