@@ -35,6 +35,9 @@ function accountExpiry(account: Account): string {
 
 function UserShowActions() {
   const { permissions } = usePermissions();
+  const user = useRecordContext<User>();
+  // A deleted account is what finance keeps: nothing about the person is left to change or act on.
+  if (user?.deletedAt) return <TopToolbar />;
   return (
     <TopToolbar>
       <ViewAsButton />
