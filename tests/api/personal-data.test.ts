@@ -4,7 +4,7 @@ import { createApp } from '../../api/src/app';
 import { REMOVED_COMMENT_TEXT } from '../../api/src/privacy/erase-person';
 import { createServices, type Services } from '../../api/src/services';
 import { createCoupon, createCourse, createProduct, createRevenueSplit } from '../../seeds/factories';
-import { testDeps } from '../support/app';
+import { deliveredEmails, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { boughtWithTestProvider, sessionOfCheckout } from '../support/checkout';
 import { changedKeys, expectCommerceInvariants, rowDigests } from '../support/commerce-invariants';
@@ -350,6 +350,20 @@ describe('personal data: export and account deletion', () => {
       await db()('outboxEmails').where({ subject: 'Your lesson reminder' }).first('status', 'textBody', 'toAddress'),
     ).toEqual({ status: 'failed', textBody: null, toAddress: `deleted-${person.user.id}@invalid` });
     expect(await db()('waitlistEntries').where({ email: 'person.deleted@example.com' })).toEqual([]);
+    // An email written later to the account (a reply to its comment, a refund settling) is never sent.
+    const lateId = await services.outbox.enqueue(db(), {
+      to: `deleted-${person.user.id}@invalid`,
+      subject: 'Someone replied to your comment',
+      text: 'Colleague wrote back.',
+      kind: 'comment-reply',
+    });
+    await services.outbox.flush();
+    expect(await db()('outboxEmails').where({ id: lateId }).first('status', 'textBody', 'sentAt')).toEqual({
+      status: 'failed',
+      textBody: null,
+      sentAt: null,
+    });
+    expect(deliveredEmails.has(lateId)).toBe(false);
 
     // Audited, without their personal data.
     const audit = await db()('auditLogs').where({ action: 'user.deleted', recordId: person.user.id });

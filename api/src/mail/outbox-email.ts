@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isDeletedAddress } from '../shared/deleted-account';
 import type { OutboxEmail } from './models';
 import type { OutgoingEmail } from './transport';
 
@@ -42,6 +43,17 @@ export function emailRow(email: NewEmail) {
     attachments: email.attachments?.length ? JSON.stringify(email.attachments) : null,
     resendKey: email.resendKey ?? null,
     listUnsubscribeUrl: email.listUnsubscribeUrl ?? null,
+    // A deleted account's address receives nothing (a reply to a comment it left, a refund settled later): the row
+    // records that an email was due, without its body, so no run sends it.
+    ...(isDeletedAddress(email.to) && {
+      textBody: null,
+      htmlBody: null,
+      secret: null,
+      attachments: null,
+      listUnsubscribeUrl: null,
+      status: 'failed',
+      lastError: 'Not sent: the account was deleted.',
+    }),
   };
 }
 

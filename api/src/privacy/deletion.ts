@@ -6,7 +6,8 @@ import type { JobQueue } from '../jobs/queue';
 import { AppError } from '../shared/errors';
 import { isStaffAccount } from '../shared/roles';
 import { anonymiseSales, cancelTransfers, freeSeats } from './erase-commerce';
-import { deletedAddress, endAccess, eraseAccountRow, eraseContact, eraseLearning } from './erase-person';
+import { deletedAddress } from '../shared/deleted-account';
+import { endAccess, eraseAccountRow, eraseContact, eraseLearning } from './erase-person';
 import type { AccountDeleted } from './schemas';
 
 export interface DeletionDeps {

@@ -1,11 +1,9 @@
 import type { Knex } from 'knex';
 import { endSignIns } from '../identity/sign-in/sign-out-everywhere';
+import { deletedAddress } from '../shared/deleted-account';
 
 /** Shown in place of a deleted person's comment that others answered. */
 export const REMOVED_COMMENT_TEXT = 'This comment was removed when its author deleted their account.';
-
-/** The address a deleted account keeps: unique, and never deliverable (.invalid is reserved, RFC 2606). */
-export const deletedAddress = (userId: string) => `deleted-${userId}@invalid`;
 
 /**
  * Every way in ends: sessions, device tokens and approved device codes (as a block ends them), sign-in links to the
@@ -60,9 +58,14 @@ export async function eraseContact(trx: Knex.Transaction, email: string, placeho
     .whereRaw('lower(to_address) = lower(?)', [email])
     .where({ status: 'pending' })
     .update({ status: 'failed', lastError: 'Canceled: the account was deleted.' });
-  await trx('outboxEmails')
-    .whereRaw('lower(to_address) = lower(?)', [email])
-    .update({ toAddress: placeholder, textBody: null, htmlBody: null, attachments: null, secret: null });
+  await trx('outboxEmails').whereRaw('lower(to_address) = lower(?)', [email]).update({
+    toAddress: placeholder,
+    textBody: null,
+    htmlBody: null,
+    attachments: null,
+    secret: null,
+    listUnsubscribeUrl: null,
+  });
   const waitlist = await trx('waitlistEntries').whereRaw('lower(email) = lower(?)', [email]).delete();
   return { emailsCanceled: canceled, waitlistEntriesRemoved: waitlist };
 }
