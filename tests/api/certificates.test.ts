@@ -285,7 +285,7 @@ describe('certificates of completion (issue 18)', () => {
 
     const again = await correct(learner, 'Grace M. Hopper');
     expect(again.status).toBe(409);
-    expect(again.body.code).toBe('certificate-name-already-corrected');
+    expect(again.body.code).toBe('name-already-corrected');
     expect((await request(app).get(`/api/store/certificates/${id}`)).body.learnerName).toBe('Grace Hopper');
 
     // Support corrects it from the console, audited; learners may not use that door.

@@ -159,7 +159,7 @@ export function certificateService({ db, clock, config, learning, school, logger
       if (before.revokedAt) throw new AppError('certificate-revoked', 'A revoked certificate keeps its name.');
       if (options.byHolder && before.holderCorrectedAt) {
         throw new AppError(
-          'certificate-name-already-corrected',
+          'name-already-corrected',
           'You have already corrected the name on this certificate once. Ask support to correct it again.',
         );
       }

@@ -62,7 +62,7 @@ export const ERROR_STATUS = {
   'reply-to-reply': 409,
   'workshop-not-held': 403,
   'certificate-revoked': 410,
-  'certificate-name-already-corrected': 409,
+  'name-already-corrected': 409,
   'not-team-owner': 403,
   'already-exists': 409,
   'scenario-not-run': 409,
