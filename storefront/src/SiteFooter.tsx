@@ -12,7 +12,7 @@ export function SiteFooter() {
   const { name, supportEmail } = useSchool();
   return (
     <footer className="site-footer">
-      <div className="site-footer-inner">
+      <div className="container site-footer-inner">
         <p className="site-footer-owner">
           © {new Date().getFullYear()} {name}
         </p>

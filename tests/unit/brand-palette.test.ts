@@ -25,7 +25,7 @@ describe("the storefront's colours from the school's accent", () => {
   it('writes the palette as custom properties of the root', () => {
     const style = brandStyle('#ffd400');
     expect(style).toMatch(
-      /^<style id="school-brand">:root \{ --brand: #ffd400; --link: light-dark\(#[0-9a-f]{6}, #[0-9a-f]{6}\);/,
+      /^<style id="school-brand">html:root \{ --brand: #ffd400; --link: light-dark\(#[0-9a-f]{6}, #[0-9a-f]{6}\);/,
     );
   });
 });

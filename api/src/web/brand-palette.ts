@@ -77,8 +77,8 @@ export function brandPalette(accent: string): BrandPalette {
 }
 
 /**
- * The storefront's custom properties for the school's accent, as a <style> element for every page's head (before the
- * app's stylesheet's rules apply: same selector, later in the document, so these win).
+ * The storefront's custom properties for the school's accent, as a <style> element for every page's head. The app's
+ * stylesheet comes later in the head and sets its own on :root: `html:root` is the more specific, so these win.
  */
 export function brandStyle(accent: string): string {
   const { brand, ink, darkInk, deep, tint, darkTint, edge, darkEdge } = brandPalette(accent);
@@ -95,5 +95,5 @@ export function brandStyle(accent: string): string {
   const body = Object.entries(properties)
     .map(([name, value]) => `${name}: ${value};`)
     .join(' ');
-  return `<style id="school-brand">:root { ${body} }</style>`;
+  return `<style id="school-brand">html:root { ${body} }</style>`;
 }
