@@ -10,9 +10,8 @@ import type { Head } from './head';
  * structured data as Google's course rich results read it: a Course on a product's and a course's page ("Course
  * info": name, description, provider, offers with their category and price, a CourseInstance with its mode and
  * workload, https://developers.google.com/search/docs/appearance/structured-data/course-info), and the list of
- * courses on the home page ("Course list": an ItemList of ListItems, each a position and a product page's URL,
- * https://developers.google.com/search/docs/appearance/structured-data/course). tests/support/course-rich-results.ts
- * checks the pages against those rules.
+ * courses on the home page ("Course list", in pages/courseList.ts, apart so the home page's JavaScript stays light).
+ * tests/support/course-rich-results.ts checks the pages against those rules.
  */
 
 /** An absolute URL for a path of this site. */
@@ -146,24 +145,6 @@ export function courseHead(view: CourseView, products: StoreProduct[], school: s
         ],
       };
     },
-  };
-}
-
-/** The home page: the courses on sale as Google's course list reads them, in the order the page shows them. */
-export function homeHead(products: StoreProduct[], head: Pick<Head, 'title' | 'description'>): Head {
-  return {
-    ...head,
-    jsonLd: products.length
-      ? (origin) => ({
-          '@context': 'https://schema.org',
-          '@type': 'ItemList',
-          itemListElement: products.map((p, i) => ({
-            '@type': 'ListItem',
-            position: i + 1,
-            url: absolute(origin, productPath(p)),
-          })),
-        })
-      : null,
   };
 }
 

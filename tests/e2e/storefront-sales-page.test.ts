@@ -258,7 +258,7 @@ describe('the sales page (Chromium)', () => {
     // The page as the app renders it, not a product page left loading.
     await expect.poll(() => page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Course not found']);
     expect(await page.getByText('This course does not exist or is no longer on sale.').count()).toBe(1);
-    await expect.poll(() => page.title()).toBe('Course not found');
+    await expect.poll(() => page.title()).toBe('Course not found — Typed Academy');
     await context.close();
   });
 });

@@ -11,7 +11,7 @@ import { CardImage } from './CardImage';
 import { TYPE_LABEL } from './productTypes';
 import { useOwnedProducts } from './useOwnedProducts';
 import { SITE_DESCRIPTION, useHead } from '../head';
-import { homeHead } from '../seo';
+import { homeHead } from './courseList';
 
 const HEAD = { title: 'Courses you can study at your own pace', description: SITE_DESCRIPTION };
 
