@@ -88,6 +88,7 @@ export const routes: ({ path: string; public: boolean } & Page)[] = [
   { path: '/invoices/:id', public: false, ...page(() => import('./pages/InvoicePage'), 'InvoicePage') },
   { path: '/thanks', public: false, ...page(() => import('./pages/ThanksPage'), 'ThanksPage') },
   { path: '/teams/:purchaseId', public: false, ...page(() => import('./pages/team/TeamPage'), 'TeamPage') },
+  { path: '/unsubscribe', public: false, ...page(() => import('./pages/UnsubscribePage'), 'UnsubscribePage') },
   {
     path: '/waitlist/leave',
     public: false,

@@ -13,6 +13,8 @@ export interface Prefs {
   video: { playbackRate: number; autoplayNext: boolean };
   /** The zone dates in emails are written in; null: none chosen yet (emails say UTC). */
   timeZone: string | null;
+  /** Which emails the learner wants: `replies`, about replies to their comments (on unless turned off). */
+  emails: { replies: boolean };
 }
 
 export const PLAYBACK_RATES = [0.75, 1, 1.25, 1.5, 1.75, 2];
@@ -35,6 +37,7 @@ export function prefsOf(fields: Record<string, unknown>): Prefs {
       autoplayNext: video.autoplayNext === true,
     },
     timeZone: typeof fields.timeZone === 'string' && knownTimeZone(fields.timeZone) ? fields.timeZone : null,
+    emails: { replies: record(fields.emails).replies !== false },
   };
 }
 

@@ -15,6 +15,7 @@ import { useDocumentTitle } from '../useDocumentTitle';
 import { useAccountAsync } from '../useAccountAsync';
 import { useSession } from '../session';
 import { DisplayNameForm } from './DisplayNameForm';
+import { ReplyEmailsSetting } from './settings/ReplyEmailsSetting';
 import { YourDataSection } from './settings/YourDataSection';
 
 /**
@@ -83,6 +84,8 @@ function SettingsForm({ stored }: { stored: Record<string, unknown> }) {
       reading: next.reading,
       video: next.video,
       timeZone: next.timeZone,
+      // Other email choices (other clients') stay as they are.
+      emails: { ...(latest.current.emails as object | undefined), ...next.emails },
     });
   }
 
@@ -157,6 +160,10 @@ function SettingsForm({ stored }: { stored: Record<string, unknown> }) {
           Play the next lesson’s video automatically
         </label>
       </fieldset>
+      <ReplyEmailsSetting
+        on={prefs.emails.replies}
+        onChange={(replies) => change({ ...prefs, emails: { ...prefs.emails, replies } })}
+      />
       <p role="status" className="save-status">
         {save.kind === 'saving' ? 'Saving…' : save.kind === 'saved' ? 'Saved to your account.' : ''}
       </p>

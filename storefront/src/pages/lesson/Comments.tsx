@@ -39,6 +39,7 @@ export function Comments({ lessonId }: { lessonId: string }) {
   const [announcement, setAnnouncement] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
   const shown = items ?? (comments.status === 'ready' ? comments.data : null);
+  const linked = useLinkedComment(shown !== null);
 
   const replace = (comment: LessonComment) => setItems((shown ?? []).map((c) => (c.id === comment.id ? comment : c)));
   function removed(id: string) {
@@ -70,12 +71,15 @@ export function Comments({ lessonId }: { lessonId: string }) {
             <CommentItem
               key={comment.id}
               comment={comment}
+              linked={linked}
               onChanged={replace}
               onDeleted={removed}
               reply={signedIn ? (text) => postComment(lessonId, text, comment.id).then(replied) : null}
             >
               <Replies replies={shown.filter((c) => c.parentId === comment.id)}>
-                {(reply) => <CommentItem key={reply.id} comment={reply} onChanged={replace} onDeleted={removed} />}
+                {(reply) => (
+                  <CommentItem key={reply.id} comment={reply} linked={linked} onChanged={replace} onDeleted={removed} />
+                )}
               </Replies>
             </CommentItem>
           ))}
@@ -102,6 +106,28 @@ export function Comments({ lessonId }: { lessonId: string }) {
       )}
     </section>
   );
+}
+
+/**
+ * The comment the address names (`#comment-<id>`: a reply email's link), brought into view and focused once the
+ * thread has loaded (the browser's own jump to it happens before the comments exist). Its id, or null.
+ */
+function useLinkedComment(loaded: boolean): string | null {
+  const [linked, setLinked] = useState<string | null>(null);
+  // Read after the page is up (the server's render has no address fragment), and again when it changes.
+  useEffect(() => {
+    const read = () => setLinked(/^#comment-([0-9a-f-]{36})$/i.exec(window.location.hash)?.[1] ?? null);
+    read();
+    window.addEventListener('hashchange', read);
+    return () => window.removeEventListener('hashchange', read);
+  }, []);
+  useEffect(() => {
+    if (!loaded || !linked) return;
+    const element = document.getElementById(`comment-${linked}`);
+    element?.scrollIntoView({ block: 'center' });
+    element?.focus({ preventScroll: true });
+  }, [loaded, linked]);
+  return linked;
 }
 
 function SignInToComment() {
@@ -243,12 +269,15 @@ function Replies({ replies, children }: { replies: LessonComment[]; children: (r
 
 function CommentItem({
   comment,
+  linked,
   onChanged,
   onDeleted,
   reply = null,
   children,
 }: {
   comment: LessonComment;
+  /** The comment the address links to (useLinkedComment). */
+  linked: string | null;
   onChanged: (comment: LessonComment) => void;
   onDeleted: (id: string) => void;
   /** Posts a reply to this comment; null where none may be written (a reply, or signed out). */
@@ -278,7 +307,13 @@ function CommentItem({
   };
 
   return (
-    <li className={comment.hidden ? 'comment comment-hidden' : 'comment'}>
+    <li
+      id={`comment-${comment.id}`}
+      className={['comment', comment.hidden && 'comment-hidden', linked === comment.id && 'comment-linked']
+        .filter(Boolean)
+        .join(' ')}
+      tabIndex={linked === comment.id ? -1 : undefined}
+    >
       <p className="comment-meta" id={metaId}>
         <strong>{comment.author.name}</strong>
         {comment.author.instructor && <span className="badge badge-instructor">Instructor</span>}
