@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { listMyCertificates, type MyCertificate } from '../api/certificates';
+import { certificatePath, listMyCertificates, type MyCertificate } from '../api/certificates';
 import { listMyCourses } from '../api/learning';
 import { listMyWorkshops } from '../api/workshops';
 import { CertificateLinks } from '../learning/CertificateLinks';
@@ -68,17 +68,18 @@ function MyLearning() {
 }
 
 /**
- * A learner without a display name has certificates in their email's name (the part before the @): they are offered
- * to set a name, which their certificates then carry.
+ * A learner without a display name has certificates in their email's name (the part before the @): they are pointed to
+ * the certificate's page to correct it (once), and to Settings for the certificates to come.
  */
 function NameOnCertificates({ certificates }: { certificates: MyCertificate[] }) {
   const { state } = useSession();
-  if (state.status !== 'signed-in' || state.user.name || certificates.length === 0) return null;
+  const correctable = certificates.find((c) => c.canCorrectName);
+  if (state.status !== 'signed-in' || state.user.name || !correctable) return null;
   return (
     <p className="notice certificate-name-notice">
-      Your {certificates.length === 1 ? 'certificate shows' : 'certificates show'} the name “
-      {certificates[0]!.learnerName}”, taken from your email. <Link to="/settings">Set your name in Settings</Link> to
-      show your own name instead.
+      Your certificate for {correctable.courseTitle} shows the name “{correctable.learnerName}”, taken from your email.{' '}
+      <Link to={certificatePath(correctable)}>Correct it on the certificate’s page</Link>, and{' '}
+      <Link to="/settings">set your name in Settings</Link> for the certificates to come.
     </p>
   );
 }
