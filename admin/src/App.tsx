@@ -6,7 +6,7 @@ import { Dashboard } from './Dashboard';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
 import { ConsoleLayout } from './layout';
-import { canSeeFinance, canSeeRefundsReport, rolesOf } from './permissions';
+import { canEditSchool, canSeeFinance, canSeeRefundsReport, rolesOf } from './permissions';
 import { CONSOLE_RESOURCES, canRead, canWrite } from './registry';
 
 const { Route } = reactRouterProvider;
@@ -14,12 +14,14 @@ const { Route } = reactRouterProvider;
 // The Finance page (and its charts) load on demand: most staff never open it.
 const FinancePage = lazy(() => import('./finance/FinancePage'));
 const RefundsReportPage = lazy(() => import('./refunds-report/RefundsReportPage'));
+const SchoolSettingsPage = lazy(() => import('./school/SchoolSettingsPage'));
 
 /** Custom pages, for the roles that may use them (the API enforces the same). */
 function customRoutesFor(permissions: unknown) {
   const finance = canSeeFinance(permissions);
   const refunds = canSeeRefundsReport(permissions);
-  if (!finance && !refunds) return null;
+  const school = canEditSchool(permissions);
+  if (!finance && !refunds && !school) return null;
   return (
     <CustomRoutes key="custom-routes">
       {finance ? (
@@ -44,6 +46,18 @@ function customRoutesFor(permissions: unknown) {
               }
             >
               <RefundsReportPage />
+            </Suspense>
+          }
+        />
+      ) : null}
+      {school ? (
+        <Route
+          path="/school"
+          element={
+            <Suspense
+              fallback={<Loading loadingPrimary="console.school.menu" loadingSecondary="console.layout.loadingPage" />}
+            >
+              <SchoolSettingsPage />
             </Suspense>
           }
         />

@@ -18,6 +18,7 @@ import type { CommentRecord, TreeNode } from '@contract/learning/schemas';
 import type { DataAnswer, ListAnswer, Wire } from '@contract/shared/wire';
 import { withCsrf } from './csrf';
 import { withImageUploads } from './media/imageUploads';
+import { withSchool } from './school';
 import type { Job } from './jobs/types';
 import type { CaptionUpload, Video } from './videos/types';
 
@@ -225,7 +226,7 @@ export type ConsoleDataProvider = DataProvider & ConsoleApi;
 
 /** The API speaks ra-data-simple-rest's contract; business rules stay on the server. */
 export const dataProvider: ConsoleDataProvider = {
-  ...withImageUploads(simpleRestProvider(API, httpClient), httpClient, API),
+  ...withSchool(withImageUploads(simpleRestProvider(API, httpClient), httpClient, API), httpClient, API),
   retryOutboxEmail: async (id) => ({ data: await post(path`/outbox-emails/${id}/retry`) }),
   getTimeline: (of, id, { page, perPage }, options) =>
     getAnswer(path`/${of}/${id}/timeline`, { page: String(page), perPage: String(perPage) }, options),

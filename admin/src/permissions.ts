@@ -75,6 +75,9 @@ export function canSeeRefundsReport(permissions: unknown): boolean {
   return rolesOf(permissions).some((r) => r === 'admin' || r === 'support' || r === 'finance');
 }
 
+/** The school's settings page (GET/PUT /api/admin/school and its logo): admins only, as the API's routes say. */
+export const canEditSchool = (permissions: unknown) => isAdmin(permissions);
+
 /** The Finance page (GET /api/admin/finance/summary and the CSV exports): finance and admins. */
 export function canSeeFinance(permissions: unknown): boolean {
   return rolesOf(permissions).some((r) => r === 'admin' || r === 'finance');

@@ -208,10 +208,11 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
  * browser's DevTools protocol, which the pages' Content-Security-Policy (script-src 'self') rightly does not allow
  * a script tag to do.
  */
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+export async function axeViolations(page: Page, within?: string): Promise<AxeViolation[]> {
   if (!(await page.evaluate('typeof window.axe === "object"'))) await page.evaluate(AXE_SOURCE);
+  const context = within ? `document.querySelector(${JSON.stringify(within)})` : 'document';
   // A string: this runs in the page (the tests are compiled without the DOM's types).
-  return page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
+  return page.evaluate(`axe.run(${context}, { resultTypes: ['violations'] }).then((result) =>
     result.violations.map(({ id, impact, help, helpUrl, nodes }) => ({
       id, impact, help, helpUrl, nodes: nodes.map(({ target, failureSummary }) => ({ target, failureSummary })),
     })))`);
@@ -242,9 +243,9 @@ function stickingOut(page: Page, width: number): Promise<string[]> {
     .map((e) => e.tagName.toLowerCase() + (e.className ? '.' + String(e.className).split(' ').join('.') : '') + ' (' + Math.round(e.getBoundingClientRect().right) + ' px)')`);
 }
 
-/** axe-core's serious and critical violations on the page as it is now. */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  return (await axeViolations(page))
+/** axe-core's serious and critical violations on the page as it is now (or in the element `within` selects). */
+export async function seriousViolations(page: Page, within?: string): Promise<string[]> {
+  return (await axeViolations(page, within))
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

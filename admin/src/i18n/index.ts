@@ -7,6 +7,7 @@ import { finance } from './en/finance';
 import { identity } from './en/identity';
 import { listTools } from './en/lists';
 import { reports } from './en/reports';
+import { schoolLabels, schoolResource } from './en/school';
 import { videos } from './en/videos';
 
 /** The console's labels: react-admin's English, plus each resource's name and field labels (one file per area). */
@@ -21,10 +22,10 @@ export const messages = {
       deleted: 'Deleted |||| %{smart_count} deleted',
     },
   },
-  resources: { ...catalogAndSales, ...content, ...identity, ...videos },
+  resources: { ...catalogAndSales, ...content, ...identity, ...videos, school: schoolResource },
   finance,
   reports,
-  console: { ...consoleLabels, ...listTools },
+  console: { ...consoleLabels, ...listTools, school: schoolLabels },
 };
 
 export const i18nProvider = polyglotI18nProvider(() => messages, 'en', { allowMissing: true });

@@ -1,8 +1,9 @@
 import { Divider, ListSubheader } from '@mui/material';
 import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
 import AssignmentReturnIcon from '@mui/icons-material/AssignmentReturn';
+import SchoolIcon from '@mui/icons-material/School';
 import { Menu, usePermissions, useResourceDefinitions, useSidebarState, useTranslate } from 'react-admin';
-import { canSeeFinance, canSeeRefundsReport, rolesOf } from '../permissions';
+import { canEditSchool, canSeeFinance, canSeeRefundsReport, rolesOf } from '../permissions';
 import { CONSOLE_RESOURCES, canRead, type ConsoleResource, type MenuGroup } from '../registry';
 
 /** The menu's sections, in order. */
@@ -41,6 +42,9 @@ export function ConsoleMenu() {
           primaryText={translate('console.menu.RefundsReport')}
           leftIcon={<AssignmentReturnIcon />}
         />
+      ) : null}
+      {canEditSchool(permissions) ? (
+        <Menu.Item to="/school" primaryText={translate('console.school.menu')} leftIcon={<SchoolIcon />} />
       ) : null}
       {sections.flatMap(({ group, resources }) => {
         const title = translate(`console.menu.${group}`, { _: group });

@@ -1,4 +1,12 @@
-import { ImageField, ImageInput, TextInput, maxLength, useRecordContext } from 'react-admin';
+import {
+  ImageField,
+  ImageInput,
+  TextInput,
+  maxLength,
+  useRecordContext,
+  useResourceContext,
+  useTranslateLabel,
+} from 'react-admin';
 
 /** The types the API takes (it checks the bytes; this only narrows the file chooser). */
 const ACCEPT = { 'image/jpeg': [], 'image/png': [], 'image/webp': [], 'image/avif': [] };
@@ -11,14 +19,23 @@ const previewOf = (key: string) => `/media/images/${encodeURIComponent(key)}?w=3
  * remove button; the file is sent when the form is saved (admin/src/media/imageUploads.ts). The value is the
  * picture's key while unchanged, the chosen file, or null once removed.
  */
-function PictureInput({ source, title, helperText }: { source: string; title: string; helperText: string }) {
+export function PictureInput({ source, title, helperText }: { source: string; title: string; helperText: string }) {
+  const resource = useResourceContext();
+  const label = useTranslateLabel()({ source, resource });
   return (
     <ImageInput
       source={source}
       accept={ACCEPT}
+      // The drop zone's file input has no label of its own: it takes the field's.
+      inputProps={{ 'aria-label': String(label) }}
       format={(value: unknown) => (typeof value === 'string' ? { src: previewOf(value), title } : value)}
       helperText={helperText}
-      sx={{ '& .RaFileInput-dropZone': { maxWidth: 480 }, '& img': { maxWidth: 320, maxHeight: 240 } }}
+      sx={{
+        '& .RaFileInput-dropZone': { maxWidth: 480 },
+        '& img': { maxWidth: 320, maxHeight: 240 },
+        // react-admin shows the remove button on hover only: a keyboard or touch user would never find it.
+        '& .RaFileInput-removeButton button': { opacity: 1, bgcolor: 'background.paper', boxShadow: 1 },
+      }}
     >
       <ImageField source="src" title="title" />
     </ImageInput>

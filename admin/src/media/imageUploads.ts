@@ -1,6 +1,6 @@
 import { HttpError, type DataProvider, type fetchUtils } from 'react-admin';
 
-type Http = (url: string, options?: fetchUtils.Options) => Promise<{ json: unknown }>;
+export type Http = (url: string, options?: fetchUtils.Options) => Promise<{ json: unknown }>;
 
 /**
  * The pictures a record holds, by resource: the field the form edits (the picture's key) and where the file goes
@@ -15,14 +15,14 @@ const PICTURES: Record<string, { field: string; path: string }> = {
 interface DroppedFile {
   rawFile: File;
 }
-const isDroppedFile = (value: unknown): value is DroppedFile =>
+export const isDroppedFile = (value: unknown): value is DroppedFile =>
   typeof value === 'object' && value !== null && (value as DroppedFile).rawFile instanceof File;
 
 /**
  * A refusal of the file as a form error on the picture's own field (413 too large, 415 not an image of a taken
  * type, 422 damaged), so the input shows why under it, and the notification says it too.
  */
-function onField(error: unknown, field: string): unknown {
+export function onField(error: unknown, field: string): unknown {
   if (!(error instanceof HttpError)) return error;
   const body = (error.body ?? {}) as { message?: string; errors?: Record<string, string> };
   const message = body.errors?.file ?? body.message ?? error.message;
