@@ -64,7 +64,7 @@ export function workshopReminderEmail(
   };
 }
 
-export interface ReceiptSession {
+interface ReceiptSession {
   title: string;
   startsAt: Date;
   endsAt: Date;

@@ -46,7 +46,7 @@ const scheduled = (row: SessionRow): ScheduledSession => ({
 export const invitePath = (sessionId: string) => `/api/store/workshops/${sessionId}.ics`;
 
 /** A workshop's calendar file with every session not over yet, under the store's API. */
-export const calendarPath = (productId: string) => `/api/store/products/${productId}/calendar.ics`;
+const calendarPath = (productId: string) => `/api/store/products/${productId}/calendar.ics`;
 
 /**
  * A live workshop's receipt: its schedule written for the buyer (`readerZone`: their settings' zone) and every
