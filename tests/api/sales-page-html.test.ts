@@ -169,6 +169,27 @@ describe('the sales pages in the server’s HTML', () => {
     expect(home).toContain('Complete Course By Ada Lovelace 3 lessons · 2 h 5 min');
   });
 
+  it('ends a free lesson with one quiet line to the course, and renders a locked one with its title, noindex', async () => {
+    const outline = (await request(app()).get(`/api/store/courses/${completeCourse.fields.slug}`).expect(200)).body;
+    const [free, locked] = outline.modules[0].sections[0].lessons as { slug: string; free: boolean }[];
+    expect([free!.free, locked!.free]).toEqual([true, false]);
+    const base = `/courses/${completeCourse.fields.slug}/lessons`;
+
+    const page = (await request(app()).get(`${base}/${free!.slug}`).expect(200)).text;
+    expect(page).not.toContain('name="robots"');
+    const note = /<p class="free-preview-note">[\s\S]*?<\/p>/.exec(page)?.[0] ?? '';
+    expect(textOf(note)).toContain('This lesson is a free preview of Timed. Get the whole course');
+    expect(note).toContain(`href="/products/${complete.slug}"`);
+    // A line, not a wall: the lesson's body is all there above it.
+    expect(page.indexOf('<div class="lesson-body"')).toBeLessThan(page.indexOf('free-preview-note'));
+
+    const closed = (await request(app()).get(`${base}/${locked!.slug}`).expect(200)).text;
+    expect(closed).toContain('<meta name="robots" content="noindex" />');
+    expect(closed).toMatch(/<h1>Timed lesson 2<\/h1>/);
+    expect(textOf(closed)).toContain('Sign in to study this lesson');
+    expect(closed).not.toContain('free-preview-note');
+  });
+
   it('lists what can be bought first, by the featured order, then the newest; sold-out and closed after', async () => {
     const product = (name: string, input: ProductInput = {}) => createProduct(db(), { name, ...input });
     const newest = await product('Order Newest');
