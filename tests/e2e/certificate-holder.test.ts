@@ -5,7 +5,14 @@ import type { User } from '../../api/src/identity/models';
 import { sessions } from '../../api/src/identity/sign-in/sessions';
 import { createUser } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
-import { checkScreen, contextFor, keepScreenshot, signedInContext, useDemoSite } from '../support/browser';
+import {
+  CONSOLE_WIDTHS,
+  checkScreen,
+  contextFor,
+  keepScreenshot,
+  signedInContext,
+  useDemoSite,
+} from '../support/browser';
 
 const ARABIC = 'ليلى حداد';
 const DEVANAGARI = 'अनुराधा शर्मा';
@@ -158,5 +165,32 @@ describe('a certificate’s page: the verification for everyone, sharing and cor
       .getByText(/^Name corrected on /)
       .waitFor();
     await checkScreen(seen, 'storefront-certificate-corrected');
+  });
+
+  it('lets support correct a name from the console, audited, whatever the holder did', async () => {
+    const { baseUrl, db, browser } = site();
+    const supportContext = await signedInContext(browser, baseUrl, db, ['support']);
+    contexts.push(supportContext);
+    const admin = await supportContext.newPage();
+    const { id } = people.devanagari;
+    await admin.goto(`${baseUrl}/admin/#/certificates/${id}/show`);
+    await admin.getByText('अनुराधा शर्मा वर्मा', { exact: true }).first().waitFor();
+    await admin.getByRole('button', { name: 'Correct name' }).click();
+    const dialog = admin.getByRole('dialog');
+    const field = dialog.getByLabel(/^Name on the certificate/);
+    expect(await field.inputValue()).toBe('अनुराधा शर्मा वर्मा');
+    await field.fill('अनुराधा वर्मा');
+    await keepScreenshot(admin, 'console-certificate-correct-name');
+    await dialog.getByRole('button', { name: 'Correct name' }).click();
+    await admin.getByText('Name corrected. The certificate and its page show it.').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await checkScreen(admin, 'console-certificate-corrected', { widths: CONSOLE_WIDTHS });
+
+    expect(await db('certificates').where({ id }).first()).toMatchObject({ learnerName: 'अनुराधा वर्मा' });
+    const audit = await db('auditLogs').where({ resource: 'certificates', recordId: id }).orderBy('id');
+    expect(audit.map((entry) => [entry.action, entry.after])).toEqual([
+      ['certificate.name-corrected', { learnerName: 'अनुराधा शर्मा वर्मा', byHolder: true }],
+      ['certificate.name-corrected', { learnerName: 'अनुराधा वर्मा', byHolder: false }],
+    ]);
   });
 });
