@@ -30,6 +30,7 @@ const USER_COLUMNS = [
   'blockedAt',
   'blockedReason',
   'blockedById',
+  'deletedAt',
   'createdAt',
   'updatedAt',
 ] as const;
@@ -58,8 +59,9 @@ export function sessions({
       .where('sessions.sessionToken', hash)
       .first('sessions.*', ...USER_COLUMNS.map((column) => `users.${column} as ${asMember(column)}`))
       .options(prepared(db, 'session-by-hash')); // prepared: parsed and planned once per connection
-    // A blocked person's sessions were ended with the block; one that slipped through is no session either.
-    if (!row || row[asMember('blockedAt')]) return null;
+    // A blocked or deleted person's sessions were ended with the block or the deletion; one that slipped through is
+    // no session either.
+    if (!row || row[asMember('blockedAt')] || row[asMember('deletedAt')]) return null;
     const user = User.fromDatabaseJson(
       Object.fromEntries(USER_COLUMNS.map((column) => [column, row[asMember(column)]])),
     );
