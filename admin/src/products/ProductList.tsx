@@ -1,6 +1,6 @@
 import Inventory2OutlinedIcon from '@mui/icons-material/Inventory2Outlined';
 import { CreateButton, FunctionField, SelectField, SelectInput } from 'react-admin';
-import { date, status, text } from '../common/columns';
+import { date, numeric, status, text } from '../common/columns';
 import { choiceFilter, searchFilter } from '../common/filters';
 import { dateRangeFilters } from '../common/inputs';
 import { RecordList } from '../common/RecordList';
@@ -31,6 +31,8 @@ export const productColumns = [
     source="quantityAvailable"
     render={(p) => seatsLabel(p.quantityAvailable)}
   />,
+  // The home page's order (1 first), sortable so staff see the featured ones together; empty: not featured.
+  numeric('featuredRank', { sortable: true }),
   date('createdAt'),
 ];
 
