@@ -38,28 +38,35 @@ function palette(accent: string) {
   };
 }
 
-/** The templates' call to action, a link alone in its paragraph, drawn as a button in the accent. */
+/**
+ * The templates' calls to action, each a link alone in its paragraph: the first drawn as a button in the accent,
+ * any later one outlined in it, so the email's main step stands out.
+ */
 const ACTION = /<p><a href="([^"]*)">([^<]*)<\/a><\/p>/g;
 
 function styledBody(html: string, colours: ReturnType<typeof palette>): string {
-  const button = `display:inline-block;padding:12px 20px;border-radius:6px;background:${colours.accent};color:${colours.onAccent};font-weight:600;text-decoration:none`;
+  const shape = 'display:inline-block;padding:10px 18px;border-radius:6px;font-weight:600;text-decoration:none';
+  const filled = `${shape};border:2px solid ${colours.accent};background:${colours.accent};color:${colours.onAccent}`;
+  const outlined = `${shape};border:2px solid ${colours.accent};color:${colours.link}`;
+  let actions = 0;
   return html
     .replace(
       ACTION,
       (_, href: string, label: string) =>
-        `<p style="margin:24px 0"><a style="${button}" href="${href}">${label}</a></p>`,
+        `<p style="margin:24px 0"><a style="${actions++ ? outlined : filled}" href="${href}">${label}</a></p>`,
     )
     .replaceAll('<a href=', `<a style="color:${colours.link}" href=`);
 }
 
+/** The logo, its alt text the school's name (what a client that holds images back shows), else the name as text. */
 function header(brand: Brand): string {
-  const name = `<span dir="auto" style="font-size:20px;font-weight:700;color:${TEXT};vertical-align:middle">${escapeHtml(brand.name)}</span>`;
-  if (!brand.logo) return name;
+  if (!brand.logo) {
+    return `<span dir="auto" style="font-size:20px;font-weight:700;color:${TEXT}">${escapeHtml(brand.name)}</span>`;
+  }
   const { url, width, height } = brand.logo;
   const scale = Math.min(LOGO_HEIGHT / height, LOGO_MAX_WIDTH / width);
   const [w, h] = [Math.round(width * scale), Math.round(height * scale)];
-  // The name stays beside the logo: many clients hold images back until the reader allows them.
-  return `<img src="${escapeHtml(url)}" width="${w}" height="${h}" alt="" style="display:inline-block;border:0;vertical-align:middle;margin-right:12px">${name}`;
+  return `<img src="${escapeHtml(url)}" width="${w}" height="${h}" alt="${escapeHtml(brand.name)}" style="display:block;border:0;font-size:20px;font-weight:700;color:${TEXT}">`;
 }
 
 function footer(brand: Brand): string {
