@@ -69,6 +69,13 @@ describe('an owner buying again from the product page (docs/domain.md §5.3, §5
     const outcome = await pay(started.body.url, started.body.checkoutId);
     expect(outcome.team).toMatchObject({ seats: 3, buyerHasCourse: true, ownerHasSeat: false, gift: false });
     expect(outcome.team.inviteUrl).toMatch(/\/invites\//);
+    // The receipt does not ask an owner to take a seat of their own.
+    const receipt = (await OutboxEmail.query(db())
+      .where({ toAddress: owner.user.email, kind: 'receipt' })
+      .orderBy('createdAt', 'desc')
+      .first())!;
+    expect(receipt.textBody).toContain('You already have the course, so every seat is one to give away.');
+    expect(receipt.textBody).not.toContain('take your own seat');
   });
 
   it('gives one seat as a gift: a team of its own whose claim link the buyer sends, taken by one person', async () => {

@@ -47,7 +47,7 @@ export function receiptEmail(
   productName: string,
   amount: string,
   invoiceUrl: string,
-  team: { seats: number; alreadyOwned?: boolean; gift?: boolean } | null = null,
+  team: { seats: number; alreadyOwned?: boolean; gift?: boolean; ownsCourse?: boolean } | null = null,
   leadIn: ReceiptLeadIn | null = null,
   workshop: WorkshopReceipt | null = null,
 ): NewEmail {
@@ -80,11 +80,20 @@ export function receiptEmail(
         label: 'Your gift',
       });
   } else if (team) {
-    steps.push({
-      text: `A team purchase opens the course for whoever takes a seat, you included. To take your own seat, ${leadIn ? `open your team page with this link. ${lasts}` : 'sign in, open My purchases and choose Manage team.'}`,
-      url: leadIn?.signInUrl ?? purchasesUrl,
-      label: leadIn ? 'Take your seat' : 'My purchases',
-    });
+    steps.push(
+      // An owner buying for their team has the course already: every seat is one to give away.
+      team.ownsCourse && !team.alreadyOwned
+        ? {
+            text: `You already have the course, so every seat is one to give away. Your team page shows who took one. ${lasts}`,
+            url: leadIn?.signInUrl ?? purchasesUrl,
+            label: leadIn ? 'Go to your team' : 'My purchases',
+          }
+        : {
+            text: `A team purchase opens the course for whoever takes a seat, you included. To take your own seat, ${leadIn ? `open your team page with this link. ${lasts}` : 'sign in, open My purchases and choose Manage team.'}`,
+            url: leadIn?.signInUrl ?? purchasesUrl,
+            label: leadIn ? 'Take your seat' : 'My purchases',
+          },
+    );
     if (leadIn?.inviteUrl) {
       steps.push({
         text: 'Share this invite link with the people you bought seats for: each of them takes a seat with it.',

@@ -9,6 +9,7 @@ import { merchantProductId } from '../../payments/merchant-records';
 import type { ProviderCheckout } from '../../payments/provider';
 import { formatMoney } from '../../shared/money';
 import type { CheckoutStatus } from '../schemas';
+import { holdingOf } from '../purchases/ownership';
 import { cancelOpenTransfers } from '../transfers/transfers';
 import type { CheckoutRow } from './checkout-rows';
 import { insertCharge } from './charge-rows';
@@ -108,7 +109,12 @@ export async function queueReceipt(
   const invoiceUrl = new URL(`/invoices/${charge.id}`, publicUrl).toString();
   const amount = formatMoney(checkout.amountTotal, checkout.currency);
   const seats = checkout.team
-    ? { seats: checkout.quantity, alreadyOwned: step.alreadyOwned === true, gift: checkout.gift }
+    ? {
+        seats: checkout.quantity,
+        alreadyOwned: step.alreadyOwned === true,
+        gift: checkout.gift,
+        ownsCourse: Boolean(await holdingOf(trx, step.buyer.id, checkout.productId)),
+      }
     : null;
   const team = checkout.team && step.purchaseId ? await teamOfTeamPurchase(trx, step.purchaseId) : undefined;
   // A live workshop's receipt: its sessions in the buyer's zone, and one calendar file with all of them; not a
