@@ -84,7 +84,7 @@ describe('studying a course on the storefront (Chromium)', () => {
     await keepScreenshot(page, 'storefront-lesson');
 
     // Away and back: the course and the home page continue with lesson 3.
-    await page.getByRole('link', { name: 'Courses', exact: true }).click();
+    await page.getByRole('link', { name: 'Typed Academy', exact: true }).click();
     const continueHere = page
       .getByRole('region', { name: 'Continue learning' })
       .getByRole('link', { name: 'Continue where you left off' });

@@ -19,7 +19,7 @@ import {
 
 const PHONE = { width: 390, height: 844 };
 /** Any title but the HTML page's generic one (pages other engineers own word theirs). */
-const SPECIFIC = /^(?!Courses$)\S/;
+const SPECIFIC = /^(?!Typed Academy$)\S/;
 const DESKTOP = { width: 1280, height: 800 };
 /** The demo course's lessons in reading order (seeds/demo.ts). */
 const LESSONS = [
@@ -93,9 +93,9 @@ describe('storefront navigation (Chromium)', () => {
     // Closed: one row (the brand and the button side by side), no link showing.
     expect(await menu.getAttribute('aria-expanded')).toBe('false');
     expect(await menu.getAttribute('aria-controls')).toBe('site-menu');
-    expect(Math.abs((await middle(header.getByRole('link', { name: 'Courses' }))) - (await middle(menu)))).toBeLessThan(
-      4,
-    );
+    expect(
+      Math.abs((await middle(header.getByRole('link', { name: 'Typed Academy' }))) - (await middle(menu))),
+    ).toBeLessThan(4);
     expect((await header.boundingBox())!.height).toBeLessThan(80);
     expect(await main.isVisible()).toBe(false);
     expect(await account.isVisible()).toBe(false);
@@ -154,7 +154,7 @@ describe('storefront navigation (Chromium)', () => {
     expect(await signIn.isVisible()).toBe(true);
     expect(await header.getByRole('button', { name: 'Menu' }).count()).toBe(0);
     expect(
-      Math.abs((await middle(header.getByRole('link', { name: 'Courses' }))) - (await middle(signIn))),
+      Math.abs((await middle(header.getByRole('link', { name: 'Typed Academy' }))) - (await middle(signIn))),
     ).toBeLessThan(4);
     await checkScreen(page, 'nav-header-signed-out', { axe: true });
     await context.close();
@@ -321,12 +321,12 @@ describe('storefront navigation (Chromium)', () => {
     for (const [tab, path, title] of routes) {
       await tab.goto(`${baseUrl}${path}`);
       await tab.getByRole('heading', { level: 1 }).first().waitFor();
-      // The route's own title once its data is in (pages say "Course", "Lesson" … while they load).
-      const shown = () => tab.title();
+      // The route's own title once its data is in (pages say "Course", "Lesson" … while they load), then the school's.
+      const shown = async () => (await tab.title()).replace(/ — Typed Academy$/, '');
       if (typeof title === 'string') await expect.poll(shown, { message: path }).toBe(title);
       else await expect.poll(shown, { message: path }).toMatch(title);
-      // Never the HTML page's generic one.
-      expect(await shown(), path).not.toBe('Courses');
+      // Never the HTML page's generic one (the school's name alone).
+      expect(await tab.title(), path).toMatch(/. — Typed Academy$/);
       seen.push(`${path}: ${await shown()}`);
     }
     console.log(`titles: ${seen.join('; ')}`);
