@@ -35,14 +35,18 @@ interface Deps {
   /** Who issues the certificates: the school's name is on each. */
   school: Pick<SchoolSettings, 'get'>;
   logger: Pick<Logger, 'warn'>;
-  /** Runs after a revocation commits: the verification page, rendered once per READ_CACHE_MS, says so at once. */
+  /**
+   * Runs after a revocation or a corrected name commits: the verification page, rendered once per READ_CACHE_MS, says
+   * so at once.
+   */
   changed?: () => void;
 }
 
 /**
- * Certificates of completion (issue 18): issued once per learner and course when a learner who holds the course
- * completes its last lesson (learning.setCompleted, through queries.issueCertificate), kept through refunds and later
- * lessons, verifiable by anyone at `/certificates/:id`, revocable by support with a reason.
+ * Certificates of completion: issued once per learner and course when a learner who holds the course completes its
+ * last lesson (learning.setCompleted, through queries.issueCertificate), in the name they had then; kept through
+ * refunds and later lessons, verifiable by anyone at `/certificates/:id`, its name corrected once by its holder (or
+ * by support), revocable by support with a reason.
  */
 export function certificateService({ db, clock, config, learning, school, logger, changed = () => {} }: Deps) {
   const urlOf = (path: string) => new URL(path, config.publicUrl).href;

@@ -5,7 +5,7 @@ import type { CourseCompletion } from '../learning/progress';
 
 // The SQL behind certificates (certificates.ts holds the rules). Each function is one statement unless it says so.
 
-/** The name a certificate carries: the learner's display name, else their email's part before the @. */
+/** The name a certificate is issued with (and keeps): the learner's display name, else their email's part before the @. */
 const LEARNER_NAME = `coalesce(u.name, split_part(u.email, '@', 1))`;
 
 /** The course's address on the storefront while learners can see it (published, not private, not deleted). */
