@@ -192,6 +192,8 @@ export function createServices(deps: Deps) {
       school,
       deleteImageJob: DELETE_IMAGE_JOB,
       changed: caches.clearAll,
+      provider: payments,
+      logger,
     }),
     dashboard: dashboardService(deps),
     timeline: timelineService(deps),

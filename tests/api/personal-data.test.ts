@@ -307,6 +307,12 @@ describe('personal data: export and account deletion', () => {
     expect(await inviteOf(ownerTeamId)).toMatchObject({ usedCount: 1, maxUses: 2 });
     expect((await db()('coupons').where({ id: couponId }).first()).usedCount).toBe(1);
     expect(changedKeys(chargesBefore, await rowDigests(db(), 'merchant_charges'))).toEqual([]);
+    // The provider's customer no longer carries their address (the built-in provider's copy is its sessions').
+    expect(
+      await db()('testProviderSessions')
+        .whereRaw(`lower(customer_email) = 'person.deleted@example.com'`)
+        .whereNotNull('customerIdentifier'),
+    ).toEqual([]);
     expect(changedKeys(linesBefore, await rowDigests(db(), 'split_lines'))).toEqual([]);
     expect(await db()('splitLines').where({ userId: person.user.id }).sum({ total: 'amount' })).toEqual(personLines);
     await expectCommerceInvariants(db());

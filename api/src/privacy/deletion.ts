@@ -3,6 +3,8 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import type { Sessions } from '../identity/sign-in/sessions';
 import type { JobQueue } from '../jobs/queue';
+import type { Logger } from '../logger';
+import type { PaymentProvider } from '../payments/provider';
 import { AppError } from '../shared/errors';
 import { isStaffAccount } from '../shared/roles';
 import { anonymiseSales, cancelTransfers, freeSeats } from './erase-commerce';
@@ -19,6 +21,9 @@ export interface DeletionDeps {
   deleteImageJob: string;
   /** After commit: the read caches forget the person as they were. */
   changed: () => void;
+  /** The payment provider keeps a customer per buyer: its copy of the email goes too. */
+  provider: Pick<PaymentProvider, 'updateCustomerEmail'>;
+  logger: Logger;
 }
 
 /** Who asks: the person themselves from the storefront, or support from the console. */
@@ -34,12 +39,12 @@ export interface DeletionRequest {
  * keeps the last administrator. The audit entry holds counts and dates, never the person's data.
  */
 export async function deleteAccount(
-  { db, clock, jobs, sessions, deleteImageJob, changed }: DeletionDeps,
+  { db, clock, jobs, sessions, deleteImageJob, changed, provider, logger }: DeletionDeps,
   userId: string,
   confirm: string,
   { actor, requestId }: DeletionRequest,
 ): Promise<AccountDeleted> {
-  const { answer, hashes, avatarKey } = await db.transaction(async (trx) => {
+  const { answer, hashes, avatarKey, customers } = await db.transaction(async (trx) => {
     const user = await trx('users').where({ id: userId }).forUpdate().first();
     if (!user) throw new AppError('not-found', `No users record with id ${userId}.`);
     if (user.deletedAt) throw new AppError('account-deleted', 'This account was already deleted.');
@@ -88,10 +93,17 @@ export async function deleteAccount(
       before: { deletedAt: null },
       after: { ...counts, by: actor.id === userId ? 'the person' : 'staff' },
     });
-    return { answer, hashes: signedOut.hashes, avatarKey: user.avatarKey as string | null };
+    const customers: string[] = await trx('merchantCustomers').where({ userId }).pluck('identifier');
+    return { answer, hashes: signedOut.hashes, avatarKey: user.avatarKey as string | null, customers };
   });
   sessions.forget(hashes); // after commit: a request meanwhile cannot cache a session again
   if (avatarKey) jobs.wake(deleteImageJob);
   changed();
+  // Ours is the record of truth; the provider's copy only addresses its receipts, so a failure is logged.
+  for (const identifier of customers) {
+    await provider
+      .updateCustomerEmail(identifier, deletedAddress(userId))
+      .catch((error: unknown) => logger.warn({ err: error, identifier }, 'erasing the provider customer email failed'));
+  }
   return answer;
 }
