@@ -27,6 +27,7 @@ const EXPECTED: Record<string, Expected> = {
   'GET /api/store/products/:id/schedule': 'public',
   'POST /api/store/products/:id/waitlist': 'public',
   'POST /api/store/waitlist/leave': 'public',
+  'POST /api/store/unsubscribe/replies': 'public',
   'GET /api/store/products/:slugOrId': 'public',
   'GET /api/store/owned-products': 'signed-in',
   'GET /api/store/workshops': 'signed-in',
