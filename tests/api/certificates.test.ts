@@ -318,6 +318,21 @@ describe('certificates of completion (issue 18)', () => {
     ]);
   });
 
+  it('takes one of two corrections the holder sends at once, and refuses the other', async () => {
+    const learner = await signedIn(db());
+    await createPurchase(db(), { user: learner.user, product });
+    for (const lesson of lessons) await complete(learner, lesson);
+    const [{ id }] = await certificatesOf(learner.user.id);
+    const answers = await Promise.all(
+      ['Ada Lovelace', 'Ada King'].map((name) =>
+        as(learner, request(app).put(`/api/store/certificates/${id}/name`)).send({ name }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const won = answers.find((a) => a.status === 200)!.body.data.learnerName;
+    expect((await db()('certificates').where({ id }).first()).learnerName).toBe(won);
+  });
+
   it('is revoked by support with a reason (audited), never by a learner; the page says so and the PDF is gone', async () => {
     const learner = await signedIn(db());
     await createPurchase(db(), { user: learner.user, product });
