@@ -1,7 +1,14 @@
-import addressparser from 'nodemailer/lib/addressparser';
+/** An address header's first mailbox (`Name <a@b>`, `"Quoted, \"name\"" <a@b>` or `a@b`), its name still encoded. */
+function firstMailbox(value: string): { name: string; address: string } {
+  const angle = /^\s*("(?:[^"\\]|\\.)*"|[^<]*?)\s*<([^>]+)>/.exec(value);
+  if (!angle) return { name: '', address: value.split(',')[0]!.trim() };
+  const phrase = angle[1]!;
+  const quoted = /^"((?:[^"\\]|\\.)*)"$/.exec(phrase);
+  return { name: quoted ? quoted[1]!.replace(/\\(.)/g, '$1') : phrase, address: angle[2]! };
+}
 
 /** RFC 2047 encoded words (`=?UTF-8?Q?Acad=C3=A9mie?=`) decoded; whitespace between two of them is dropped. */
-export function decodeWords(value: string): string {
+function decodeWords(value: string): string {
   return value
     .replace(/(\?=)\s+(=\?)/g, '$1$2')
     .replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g, (_, charset: string, encoding: string, text: string) => {
@@ -74,8 +81,9 @@ export function readMessage(raw: string) {
     /** An address header's first address, its display name decoded (parsed before decoding, as RFC 2047 says). */
     address(name: string): { name: string; address: string } | undefined {
       const value = top.headers.get(name.toLowerCase());
-      const [first] = value === undefined ? [] : addressparser(value, { flatten: true });
-      return first && { name: decodeWords(first.name), address: first.address };
+      if (value === undefined) return undefined;
+      const first = firstMailbox(value);
+      return { name: decodeWords(first.name), address: first.address };
     },
     text: parts.find((p) => p.type === 'text/plain')?.body ?? '',
     html: parts.find((p) => p.type === 'text/html')?.body ?? '',

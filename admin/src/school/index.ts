@@ -1,2 +1,2 @@
 /** The school's settings page (administrators) and how the data provider reads and saves them. */
-export { SCHOOL, withSchool } from './schoolApi';
+export { withSchool } from './schoolApi';
