@@ -63,9 +63,8 @@ export function scriptOf(char: string): string | null {
   return SCRIPT_TESTS.find((s) => s.test.test(char))?.script ?? null;
 }
 
-/** The file of a script's face (the base bold face for null). */
-export const faceFile = (script: string | null, weight: 'regular' | 'bold' = 'bold') =>
-  script ? SCRIPT_FACES[script]! : BASE[weight];
+/** The file of a script's face (a script scriptOf names). */
+export const faceFile = (script: string) => SCRIPT_FACES[script]!;
 
 /** The file of the base face, the last resort of a character no script face has. */
 export const baseFaceFile = (weight: 'regular' | 'bold') => BASE[weight];
