@@ -127,6 +127,42 @@ describe('the home and product pages as they sell (Chromium)', () => {
     await context.close();
   });
 
+  it('ends a free lesson with a quiet line to the course; a locked one shows its title and notice without JavaScript', async () => {
+    const { browser, baseUrl, db } = site();
+    const course = (await ContentResource.query(db)
+      .where({ type: 'course' })
+      .whereRaw(`fields->>'title' = 'TypeScript Fundamentals'`)
+      .first())!;
+    const lessonPath = async (title: string) => {
+      const lesson = (await ContentResource.query(db)
+        .where({ type: 'lesson' })
+        .whereRaw(`fields->>'title' = ?`, [title])
+        .first())!;
+      return `/courses/${course.fields.slug}/lessons/${lesson.fields.slug}`;
+    };
+    const off = await browser.newContext({ javaScriptEnabled: false });
+    const still = await off.newPage();
+    await still.goto(`${baseUrl}${await lessonPath('Narrowing')}`);
+    await still.getByRole('heading', { level: 1, name: 'Narrowing' }).waitFor();
+    await still.getByRole('heading', { name: 'Sign in to study this lesson' }).waitFor();
+    expect(await still.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
+    await checkScreen(still, 'sells-locked-lesson-no-js');
+    await off.close();
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const said = watchConsole(page);
+    await page.goto(`${baseUrl}${await lessonPath('Union types')}`); // free, and without the seeded video
+    const note = page.locator('.free-preview-note');
+    await note.getByText('This lesson is a free preview of TypeScript Fundamentals.').waitFor();
+    await checkScreen(page, 'sells-free-lesson', { axe: true });
+    await note.getByRole('link', { name: /Get the whole course/ }).click();
+    await page.getByRole('heading', { level: 1, name: 'TypeScript Fundamentals' }).waitFor();
+    expect(page.url()).toBe(`${baseUrl}/products/typescript-fundamentals`);
+    expect(said).toEqual([]);
+    await context.close();
+  });
+
   it('puts the course staff feature in the console first on the home page', async () => {
     const { browser, baseUrl, db } = site();
     const pro = (await Product.query(db).findOne({ key: 'typescript-pro' }))!;
