@@ -121,6 +121,9 @@ describe('an owner buying again from the product page (docs/domain.md §5.3, §5
 
     // The person it was given to claims it with the link; a second person cannot.
     const code = new URL(outcome.team.inviteUrl).pathname.split('/').pop()!;
+    expect((await request(app()).get(`/api/store/invites/${code}`)).body).toMatchObject({ gift: true, seatsFree: 1 });
+    const teamCode = new URL(teamOutcome.team.inviteUrl).pathname.split('/').pop()!;
+    expect((await request(app()).get(`/api/store/invites/${teamCode}`)).body).toMatchObject({ gift: false });
     const friend = await signedIn(db());
     const claimed = await as(friend, request(app()).post(`/api/store/invites/${code}/redeem`)).send();
     expect(claimed.status).toBe(201);

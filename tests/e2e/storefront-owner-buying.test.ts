@@ -144,6 +144,20 @@ describe('no buyer left stuck: owners buying again, and a workshop’s schedule 
     const giftCoupon = await db('coupons').where({ bulkPurchaseId: gift.purchaseId }).first('maxUses');
     expect(giftCoupon.maxUses).toBe(1);
     await context.close();
+
+    // The person it is for opens the claim link, signed in as themselves, and the course is theirs.
+    const friend = await signedInAs(browser, baseUrl, db, 'gift-friend@example.com');
+    await friend.page.goto(claim);
+    await friend.page.getByRole('heading', { level: 1, name: 'A gift for you: TypeScript Fundamentals' }).waitFor();
+    await checkScreen(friend.page, 'storefront-gift-claim');
+    await friend.page.getByRole('button', { name: 'Claim my gift' }).click();
+    await friend.page.getByRole('heading', { level: 1, name: 'The gift is yours' }).waitFor();
+    await friend.page.getByRole('link', { name: 'Go to the course' }).click();
+    await friend.page.getByRole('heading', { level: 1, name: 'TypeScript Fundamentals' }).waitFor();
+    expect(
+      await Purchase.query(db).findOne({ userId: friend.user.id, productId: fundamentals.id, status: 'Valid' }),
+    ).toBeTruthy();
+    await friend.context.close();
   });
 
   it('thanks a workshop’s buyer with its schedule in their time zone and one calendar file of every session', async () => {

@@ -321,6 +321,8 @@ export interface InviteAnswer {
   ownerName: string | null;
   active: boolean;
   seatsFree: number;
+  /** One seat bought as a gift: the link is a claim link for one person, not a team's invite. */
+  gift: boolean;
 }
 
 /** POST /api/store/invites/:code/redeem: the seat taken. */

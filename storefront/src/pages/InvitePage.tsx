@@ -43,9 +43,15 @@ export function InvitePage() {
       : outcome?.kind === 'taken'
         ? 'You have a seat'
         : product
-          ? `Join the team: ${product}`
+          ? invite.status === 'ready' && invite.data.gift
+            ? `A gift for you: ${product}`
+            : `Join the team: ${product}`
           : 'Team invite',
-    description: product ? `A seat in ${product}, from a team that bought it.` : null,
+    description: product
+      ? invite.status === 'ready' && invite.data.gift
+        ? `${product}, given to you.`
+        : `A seat in ${product}, from a team that bought it.`
+      : null,
     noindex: true,
   });
 
@@ -124,10 +130,12 @@ function InviteDetails({ code, invite, outcome, onOutcome, headingRef }: Details
   return (
     <section className="narrow invite">
       <h1 ref={headingRef} tabIndex={-1}>
-        Join the team for {invite.product.name}
+        {invite.gift ? `A gift for you: ${invite.product.name}` : `Join the team for ${invite.product.name}`}
       </h1>
       <p className="invite-from">
-        {owner} bought seats for {invite.product.name} and invited you to take one. It costs you nothing.
+        {invite.gift
+          ? `${invite.ownerName ?? 'Someone'} gave you ${invite.product.name}. It costs you nothing: claim it and it is yours.`
+          : `${owner} bought seats for ${invite.product.name} and invited you to take one. It costs you nothing.`}
       </p>
       <p>
         <Link to={productPath(invite.product)}>About the course</Link>
@@ -139,7 +147,11 @@ function InviteDetails({ code, invite, outcome, onOutcome, headingRef }: Details
         </div>
       ) : invite.seatsFree === 0 || outcome?.kind === 'used-up' ? (
         <div role="alert" className="notice notice-error">
-          <p>Every seat in this team is taken. {askOwner} to buy more seats, then open this link again.</p>
+          <p>
+            {invite.gift
+              ? `This gift has been claimed already. ${askOwner} if it was meant for you.`
+              : `Every seat in this team is taken. ${askOwner} to buy more seats, then open this link again.`}
+          </p>
         </div>
       ) : null}
 
@@ -188,7 +200,7 @@ function InviteDetails({ code, invite, outcome, onOutcome, headingRef }: Details
           </p>
           <p>
             <Link className="button-link" to={loginPath(`/invites/${encodeURIComponent(code)}`)}>
-              Sign in to take your seat
+              {invite.gift ? 'Sign in to claim your gift' : 'Sign in to take your seat'}
             </Link>
           </p>
           <p className="hint">After signing in you come back to this page.</p>
@@ -197,11 +209,11 @@ function InviteDetails({ code, invite, outcome, onOutcome, headingRef }: Details
       {!blocked && state.status === 'signed-in' && (
         <>
           <p>
-            The seat goes to your account, <strong>{state.user.email}</strong>. Not you? Sign out at the top of the page
-            and sign in with your own email address.
+            The {invite.gift ? 'gift' : 'seat'} goes to your account, <strong>{state.user.email}</strong>. Not you? Sign
+            out at the top of the page and sign in with your own email address.
           </p>
           <ActionButton busy={busy} busyText="Taking your seat…" onClick={handleTake}>
-            Take my seat
+            {invite.gift ? 'Claim my gift' : 'Take my seat'}
           </ActionButton>
         </>
       )}
@@ -261,14 +273,18 @@ function SeatTaken({
   useEffect(() => {
     window.scrollTo(0, 0);
   }, []);
+  const from = !invite.ownerName
+    ? ''
+    : invite.gift
+      ? `, a gift from ${invite.ownerName}`
+      : `, courtesy of ${invite.ownerName}’s team`;
   return (
     <section className="narrow">
       <h1 ref={headingRef} tabIndex={-1}>
-        You have a seat
+        {invite.gift ? 'The gift is yours' : 'You have a seat'}
       </h1>
       <p role="status">
-        {invite.product.name} is yours to study{invite.ownerName ? `, courtesy of ${invite.ownerName}’s team` : ''}. We
-        also sent you an email about it.
+        {invite.product.name} is yours to study{from}. We also sent you an email about it.
       </p>
       <p className="actions">
         <Link className="button-link" to={coursePath}>

@@ -114,6 +114,7 @@ export async function inviteOf({ db }: TeamDeps, inviteCode: string): Promise<In
       'pr.name as productName',
       'pr.slug as productSlug',
       'u.name as ownerName',
+      db.raw('exists (select 1 from checkouts g where g.purchase_id = p.id and g.gift) as gift'),
     );
   if (!row) throw new AppError('coupon-not-found', INVITE_NOT_FOUND);
   return {
@@ -121,6 +122,7 @@ export async function inviteOf({ db }: TeamDeps, inviteCode: string): Promise<In
     ownerName: row.ownerName as string | null,
     active: row.status === 'active' && Boolean(await teamLive(db, row.id)),
     seatsFree: Math.max(0, row.maxUses - row.usedCount),
+    gift: row.gift === true,
   };
 }
 
