@@ -388,6 +388,30 @@ describe('personal data: export and account deletion', () => {
     expect(await db()('purchases').where({ userId: fresh.body.user.id })).toEqual([]);
   });
 
+  it('refunds in full a payment that completes after the account was deleted, and writes it to nobody', async () => {
+    const leaving = await signedIn(db(), ['learner'], 'paying.late@example.com');
+    const started = await request(app)
+      .post('/api/store/checkout')
+      .send({ productId: book.id, email: 'paying.late@example.com' });
+    expect(started.status).toBe(201);
+    // Deleted while paying at the provider.
+    expect((await store(leaving, 'delete', '/me', { confirm: 'paying.late@example.com' })).status).toBe(204);
+    expect((await request(app).post(`${new URL(started.body.url).pathname}/pay`)).status).toBe(303);
+    const outcome = await request(app).get(`/api/store/checkouts/${started.body.checkoutId}`);
+    expect(outcome.body.status).toBe('refunded');
+    const purchase = await db()('purchases').where({ id: outcome.body.purchaseId }).first();
+    expect(purchase).toMatchObject({ userId: leaving.user.id, status: 'Refunded' });
+    const charge = await db()('merchantCharges').where({ id: purchase.merchantChargeId }).first();
+    expect(charge.refundAmount).toBe(charge.amount);
+    expect(await db()('outboxEmails').whereRaw(`lower(to_address) = 'paying.late@example.com'`)).toEqual([]);
+    const apology = await db()('outboxEmails').where({
+      kind: 'unfulfillable-refund',
+      toAddress: `deleted-${leaving.user.id}@invalid`,
+    });
+    expect(apology).toEqual([expect.objectContaining({ status: 'failed', textBody: null })]);
+    await expectCommerceInvariants(db());
+  });
+
   it('lets support download and delete from the console, audited; learners and finance cannot', async () => {
     const learner = await signedIn(db(), ['learner'], 'console-case@example.com');
     const finance = await signedIn(db(), ['finance']);

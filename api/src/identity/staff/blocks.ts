@@ -112,11 +112,14 @@ export async function isEmailBlocked(db: Db, email: string, lock = false): Promi
   return Boolean(row?.blockedAt);
 }
 
-/** Whether this account is blocked; `lock` as in isEmailBlocked. */
+/**
+ * Whether this account is blocked, or deleted (docs/domain.md §16: it signs in and buys nothing either, so a payment
+ * completing for a checkout it started is refunded as a blocked buyer's is); `lock` as in isEmailBlocked.
+ */
 export async function isUserBlocked(db: Db, userId: string, lock = false): Promise<boolean> {
-  const query = db('users').where({ id: userId }).first('blockedAt');
+  const query = db('users').where({ id: userId }).first('blockedAt', 'deletedAt');
   const row = await (lock ? query.forShare() : query);
-  return Boolean(row?.blockedAt);
+  return Boolean(row?.blockedAt ?? row?.deletedAt);
 }
 
 export const ACCOUNT_BLOCKED_MESSAGE =
