@@ -10,7 +10,7 @@ import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 import { passTime } from '../support/jobs';
-import { CommentReplyEmail, OutboxEmail } from '../support/models';
+import { CommentReplyEmail, OutboxEmail, type Product } from '../support/models';
 import { decodedMessage, useSmtp } from '../support/smtp-stand-in';
 
 const COURSE = 'Sourdough Basics';
@@ -26,6 +26,7 @@ describe('a reply to a learner’s comment is emailed to them, once, unless they
   let services: Services;
   let lessonId: string;
   let courseSlug: string;
+  let product: Product;
   let lessonSlug: string;
   let asker: SignedIn;
   let answerer: SignedIn;
@@ -37,7 +38,7 @@ describe('a reply to a learner’s comment is emailed to them, once, unless they
     deps.mailTransport = createTransport({ SMTP_URL: smtp().url, MAIL_FROM: config.MAIL_FROM }, createLogger('silent'));
     services = createServices(deps);
     app = createApp(deps, { services }).callback();
-    const product = await createProduct(db(), { name: COURSE });
+    product = await createProduct(db(), { name: COURSE });
     const { course, lessons } = await createCourse(
       db(),
       {
@@ -141,6 +142,20 @@ describe('a reply to a learner’s comment is emailed to them, once, unless they
     expect(await replyEmailsTo('asker@example.com')).toHaveLength(before);
     expect(await CommentReplyEmail.query(db()).findById(hidden)).toMatchObject({ outcome: 'hidden' });
     expect(await CommentReplyEmail.query(db()).findById(underHidden)).toMatchObject({ outcome: 'hidden' });
+  });
+
+  it('sends nothing to someone who deleted their account after asking (their comment kept for the thread)', async () => {
+    const leaving = await signedIn(db(), ['learner'], 'leaving@example.com');
+    await createPurchase(db(), { user: leaving.user, product });
+    const question = await post(leaving, 'Does the starter need a lid?');
+    const reply = await post(answerer, 'A loose one, yes.', question);
+    const deleted = await as(leaving, request(app).delete('/api/store/me')).send({ confirm: 'leaving@example.com' });
+    expect(deleted.status).toBeLessThan(300);
+    await afterTheWait();
+    expect(await CommentReplyEmail.query(db()).findById(reply)).toMatchObject({ outcome: 'account-deleted' });
+    expect(await OutboxEmail.query(db()).where({ kind: 'comment-reply' }).whereLike('toAddress', '%invalid%')).toEqual(
+      [],
+    );
   });
 
   it('sends nothing to someone who turned reply emails off in Settings, and again once they turn them on', async () => {

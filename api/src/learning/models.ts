@@ -100,7 +100,7 @@ export class Bookmark extends table('bookmarks', { jsonAttributes: ['fields'] })
 /** How a reply's email to the author of the comment it answers was decided, once per reply (reply-emails/). */
 export class CommentReplyEmail extends table('commentReplyEmails', { idColumn: 'replyId' }) {
   declare replyId: string;
-  /** 'sent', or why nothing was: 'hidden', 'opted-out', 'not-open'. */
+  /** 'sent', or why nothing was: 'hidden', 'opted-out', 'not-open', 'account-deleted'. */
   declare outcome: string;
   declare outboxEmailId: string | null;
   declare createdAt: Date;

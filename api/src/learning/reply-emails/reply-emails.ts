@@ -28,7 +28,7 @@ interface Deps {
  * oneself. Each reply's job runs REPLY_EMAIL_DELAY_SECONDS after it was posted and decides then, once (the reply's
  * row locked, the decision recorded by its key): a reply deleted meanwhile (or under a deleted comment) sends nothing,
  * a hidden one or one under a hidden comment sends nothing, nor does a lesson learners cannot see any more, nor a
- * reply to someone who turned these emails off. The wait is the author's moment to fix or delete it, and moderation's.
+ * reply to someone who turned these emails off or deleted their account. The wait is the author's moment to fix or delete it, and moderation's.
  */
 export function replyEmails(deps: Deps) {
   const { jobs, outbox, delaySeconds } = deps;
@@ -46,6 +46,7 @@ export function replyEmails(deps: Deps) {
   return {
     /** In the reply's transaction: its email is decided later, or not at all if the reply is rolled back. */
     async schedule(trx: Knex.Transaction, replyId: string): Promise<void> {
+      // The queue's own time, not the injected clock: the job comes due by the database's clock.
       await jobs.add(trx, COMMENT_REPLY_EMAIL, { replyId }, { startAfter: new Date(Date.now() + delaySeconds * 1000) });
     },
 
@@ -63,6 +64,7 @@ export type ReplyEmails = ReturnType<typeof replyEmails>;
 
 /** Why a reply sends nothing, or null when it is emailed. */
 async function withheld(trx: Knex.Transaction, deps: Deps, reply: ReplyRow): Promise<ReplyOutcome | null> {
+  if (reply.recipientDeletedAt) return 'account-deleted';
   if (reply.hiddenAt || reply.parentHiddenAt) return 'hidden';
   if (!(await deps.isVisible(reply.lessonId))) return 'not-open';
   if (!(await wantsReplyEmails(trx, reply.recipientId))) return 'opted-out';

@@ -16,6 +16,8 @@ export interface ReplyRow {
   parentHiddenAt: Date | null;
   recipientId: string;
   recipientEmail: string;
+  /** The comment's author deleted their account (their comment kept as a placeholder). */
+  recipientDeletedAt: Date | null;
 }
 
 /** The reply, locked so its email is decided once; undefined when it (or the comment it answers) was deleted. */
@@ -40,6 +42,7 @@ export async function lockedReply(trx: Knex.Transaction, replyId: string): Promi
       'p.hiddenAt as parentHiddenAt',
       'p.userId as recipientId',
       'pu.email as recipientEmail',
+      'pu.deletedAt as recipientDeletedAt',
     );
 }
 
@@ -48,7 +51,7 @@ export async function decided(trx: Knex.Transaction, replyId: string): Promise<b
   return Boolean(await trx('commentReplyEmails').where({ replyId }).first('replyId'));
 }
 
-export type ReplyOutcome = 'sent' | 'hidden' | 'opted-out' | 'not-open';
+export type ReplyOutcome = 'sent' | 'hidden' | 'opted-out' | 'not-open' | 'account-deleted';
 
 /** Records how a reply's email was decided (the primary key keeps one decision per reply). */
 export async function recordOutcome(
