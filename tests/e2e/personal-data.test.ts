@@ -105,6 +105,10 @@ describe('personal data: download and account deletion (Chromium)', () => {
     for (const tool of ['Delete account', 'Download personal data', 'Block', 'Change email', 'View as'])
       expect(await page.getByRole('button', { name: tool, exact: true }).count(), tool).toBe(0);
     await keepScreenshot(page, 'console-account-deleted-1280');
+    // The people list marks the account.
+    await page.goto(`${baseUrl}/admin/#/users`);
+    const row = page.getByRole('row').filter({ hasText: `deleted-${learner.user.id}@invalid` });
+    await row.getByText('Deleted', { exact: true }).waitFor();
     expect((await me(learner)).status).toBe(401);
     const audit = await db('auditLogs')
       .where({ recordId: learner.user.id })

@@ -8,9 +8,10 @@ import { ROLE_CHOICES } from './choices';
 import { RolesField } from './RolesField';
 import type { User } from './types';
 
-/** A blocked person stands out in the list (their page says why). */
+/** A blocked or deleted person stands out in the list (their page says why, or since when). */
 function BlockedChip({ user }: { user: User }) {
   const translate = useTranslate();
+  if (user.deletedAt) return <Chip size="small" label={translate('resources.users.deleteAccount.chip')} />;
   return user.blockedAt ? <Chip size="small" color="error" label={translate('resources.users.blocked.chip')} /> : null;
 }
 

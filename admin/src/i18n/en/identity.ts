@@ -176,6 +176,7 @@ export const identity = {
       failure: 'The account could not be deleted.',
       done: 'Deleted the account: %{sessions} ended, %{seats} freed.',
       seats: '%{smart_count} team seat |||| %{smart_count} team seats',
+      chip: 'Deleted',
       deleted: 'Deleted on %{when}',
       deletedNote:
         'The person deleted their account (or support did): what is left is kept for finance, without who they were.',
