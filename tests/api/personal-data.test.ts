@@ -1,6 +1,9 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import { createApp } from '../../api/src/app';
+import { DELETE_IMAGE_JOB } from '../../api/src/admin/images/image-admin';
+import { originalKey } from '../../api/src/media/images';
 import { REMOVED_COMMENT_TEXT } from '../../api/src/privacy/erase-person';
 import { createServices, type Services } from '../../api/src/services';
 import { createCoupon, createCourse, createProduct, createRevenueSplit } from '../../seeds/factories';
@@ -410,6 +413,28 @@ describe('personal data: export and account deletion', () => {
     });
     expect(apology).toEqual([expect.objectContaining({ status: 'failed', textBody: null })]);
     await expectCommerceInvariants(db());
+  });
+
+  it('removes the person’s picture from the media storage once nothing shows it', async () => {
+    const leaving = await signedIn(db(), ['learner'], 'pictured@example.com');
+    const adminUser = await signedIn(db(), ['admin']);
+    const bytes = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#3366aa' } })
+      .jpeg()
+      .toBuffer();
+    const set = await as(adminUser, request(app).put(`/api/admin/users/${leaving.user.id}/avatar`)).attach(
+      'file',
+      bytes,
+      { filename: 'me.jpg', contentType: 'image/jpeg' },
+    );
+    expect(set.status).toBe(200);
+    const key: string = set.body.avatarKey;
+    expect(await services.storage.exists(originalKey(key))).toBe(true);
+    expect((await store(leaving, 'get', '/me/export')).body.profile.avatarUrl).toBe(`/media/images/${key}?w=160`);
+
+    expect((await store(leaving, 'delete', '/me', { confirm: 'pictured@example.com' })).status).toBe(204);
+    expect((await db()('users').where({ id: leaving.user.id }).first()).avatarKey).toBeNull();
+    await services.jobs.runDue(DELETE_IMAGE_JOB);
+    expect(await services.storage.exists(originalKey(key))).toBe(false);
   });
 
   it('lets support download and delete from the console, audited; learners and finance cannot', async () => {
