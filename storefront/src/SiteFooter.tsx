@@ -6,7 +6,7 @@ export const SCHOOL_PAGES = { terms: '/terms', privacy: '/privacy', contact: '/c
 
 /**
  * Every page's footer: who runs the site (© the year, the school's name), its terms, privacy notice and contact
- * page, and its support email when it has one.
+ * page, and its support email when it has one. The year is UTC's, as the server wrote it, so hydrating matches.
  */
 export function SiteFooter() {
   const { name, supportEmail } = useSchool();
@@ -14,7 +14,7 @@ export function SiteFooter() {
     <footer className="site-footer">
       <div className="container site-footer-inner">
         <p className="site-footer-owner">
-          © {new Date().getFullYear()} {name}
+          © {new Date().getUTCFullYear()} {name}
         </p>
         <nav aria-label="About the school" className="site-footer-nav">
           <Link to={SCHOOL_PAGES.terms}>Terms</Link>

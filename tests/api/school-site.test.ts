@@ -71,7 +71,7 @@ describe("the storefront as the school's site", () => {
     expect(brandOf(html)).toBe('Typed Academy');
     expect(html).not.toMatch(/>Courses</);
     const footer = footerOf(html);
-    expect(footer).toContain(`© ${new Date().getFullYear()} Typed Academy`);
+    expect(footer).toContain(`© ${new Date().getUTCFullYear()} Typed Academy`);
     for (const [href, text] of [
       ['/terms', 'Terms'],
       ['/privacy', 'Privacy'],

@@ -35,7 +35,7 @@ describe("the storefront as the school's site (Chromium)", () => {
     const footer = page.getByRole('contentinfo');
     await footer.waitFor();
     expect((await footer.locator('.site-footer-owner').textContent())?.trim(), name).toBe(
-      `© ${new Date().getFullYear()} Typed Academy`,
+      `© ${new Date().getUTCFullYear()} Typed Academy`,
     );
     const nav = footer.getByRole('navigation', { name: 'About the school' });
     for (const link of ['Terms', 'Privacy', 'Contact']) {
