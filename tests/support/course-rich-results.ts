@@ -26,7 +26,7 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
 const text = (v: unknown) => typeof v === 'string' && v.trim().length > 0;
-const typeIs = (v: unknown, type: string) => isObject(v) && asList(v['@type']).includes(type);
+const typeIs = (v: unknown, type: string): v is Json => isObject(v) && asList(v['@type']).includes(type);
 
 /** ISO 8601 durations as Google's examples write them: P…T…, at least one part. */
 const ISO_DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$/;
