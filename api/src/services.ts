@@ -19,6 +19,7 @@ import { contentTree } from './learning/content-tree';
 import { learningService } from './learning/learning';
 import { bookmarkService } from './learning/bookmarks';
 import { commentService } from './learning/comments';
+import { replyEmails } from './learning/reply-emails/reply-emails';
 import { couponGenerator } from './commerce/coupons/generator';
 import { quoteService } from './commerce/checkout/quotes';
 import { checkoutService } from './commerce/checkout/checkout';
@@ -40,6 +41,7 @@ import { salesOf } from './commerce/pricing/sales';
 import { TEAM_TIERS } from './commerce/pricing/prices';
 import { certificateService } from './certificates/certificates';
 import { issueCertificate } from './certificates/queries';
+import { issuingWithEmail } from './certificates/completion-email';
 import { productPages } from './catalog/product-page';
 import { workshopService } from './catalog/workshops/workshops';
 import { defineWaitlistJobs, waitlistService } from './catalog/waitlist/waitlist';
@@ -62,6 +64,8 @@ import { displayNames } from './identity/profile/display-name';
 import { emailSignIn } from './identity/sign-in/email-sign-in';
 import { githubSignIn } from './identity/sign-in/github';
 import { userPrefs } from './identity/profile/prefs';
+import { replyEmailOptOut } from './identity/profile/reply-emails';
+import { signingKey } from './identity/signing-keys';
 import { pruneExpired } from './identity/sign-in/prune';
 import { viewAs } from './identity/staff/view-as';
 import { rateLimiter } from './identity/rate-limit';
@@ -146,7 +150,28 @@ export function createServices(deps: Deps) {
   const storage = createStorage(config);
   const mediaKey = mediaUrlKey({ db, secret: config.MEDIA_URL_SECRET });
   const videos = lessonVideos({ db, clock, caches, key: mediaKey });
-  const learning = learningService({ db, tree, caches, videos, issueCertificate });
+  // The last lesson issues its certificate, and the certificate's email goes with it (once).
+  const learning = learningService({
+    db,
+    tree,
+    caches,
+    videos,
+    issueCertificate: issuingWithEmail({ db, outbox, logger, publicUrl: config.publicUrl }, issueCertificate),
+  });
+  const replyEmailLinks = replyEmailOptOut({
+    db,
+    key: signingKey({ db, name: 'email-unsubscribe' }),
+    publicUrl: config.publicUrl,
+  });
+  const replies = replyEmails({
+    db,
+    jobs,
+    outbox,
+    optOut: replyEmailLinks,
+    isVisible: learning.isVisible,
+    publicUrl: config.publicUrl,
+    delaySeconds: config.REPLY_EMAIL_DELAY_SECONDS,
+  });
   const images = imageStore({ storage });
   // Lesson videos from the console and the command line, and the job that makes them playable (ffmpeg).
   defineVideoProcessing({ db, storage, jobs, logger, clock, config, changed: caches.clearAll });
@@ -211,7 +236,9 @@ export function createServices(deps: Deps) {
     videoAdmin,
     videoUploads: videoUploads({ config, storage, videos: videoAdmin, logger }),
     bookmarks: bookmarkService({ db, learning }),
-    comments: commentService({ db, learning, limiter, config }),
+    comments: commentService({ db, learning, limiter, config, replyEmails: replies }),
+    replyEmails: replies,
+    replyEmailLinks,
     certificates: certificateService({ db, clock, config, learning, school, logger, changed: caches.clearAll }),
     coupons: couponGenerator(deps),
     quotes,
