@@ -107,6 +107,10 @@ describe('the sales pages in the server’s HTML', () => {
     expect(countdown.toLowerCase()).toContain(`<time datetime="${saleEnds.toISOString().toLowerCase()}">`);
     expect(textOf(countdown)).toMatch(/ends in 3 days 0[45] hours \d\d minutes \d\d seconds/);
     expect(countdown).not.toContain('>--<');
+    // Counted from the minute the server rendered it (so the HTML, and its ETag, hold for that minute): the seconds
+    // left are the end's own.
+    const seconds = Math.floor((saleEnds.getTime() % 60_000) / 1000);
+    expect(textOf(countdown)).toContain(`${String(seconds).padStart(2, '0')} seconds`);
     // The end is written in UTC on the server (the browser writes it in the reader's zone).
     expect(textOf(countdown)).toMatch(/Until \w{3} \d{1,2}, \d{4}, \d{1,2}:\d\d [AP]M UTC/);
   });

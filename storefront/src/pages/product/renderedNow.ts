@@ -9,6 +9,10 @@ import { PrerenderContext } from '../../prerender';
 export function useRenderedNow(): number | null {
   const id = useId();
   const prerender = useContext(PrerenderContext);
-  const [seed] = useState(() => prerender?.take(id, () => Promise.resolve(Date.now())) ?? null);
+  // To the minute: the page's HTML (and its ETag) then stays the same for a minute, not a second; the browser counts
+  // from its own clock at once, and a page read without scripts is a snapshot either way.
+  const [seed] = useState(
+    () => prerender?.take(id, () => Promise.resolve(Math.floor(Date.now() / 60_000) * 60_000)) ?? null,
+  );
   return seed?.status === 'ready' ? (seed.data as number) : null;
 }
