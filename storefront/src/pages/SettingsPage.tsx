@@ -84,9 +84,14 @@ function SettingsForm({ stored }: { stored: Record<string, unknown> }) {
       reading: next.reading,
       video: next.video,
       timeZone: next.timeZone,
-      // Other email choices (other clients') stay as they are.
-      emails: { ...(latest.current.emails as object | undefined), ...next.emails },
     });
+  }
+
+  // Stored once chosen (on is the default), other email choices (other clients') kept; the shown zone saved as above.
+  function changeReplies(replies: boolean) {
+    setPrefs({ ...prefs, emails: { ...prefs.emails, replies } });
+    const emails = { ...(latest.current.emails as object | undefined), replies };
+    persist({ ...latest.current, timeZone: prefs.timeZone, emails });
   }
 
   return (
@@ -160,10 +165,7 @@ function SettingsForm({ stored }: { stored: Record<string, unknown> }) {
           Play the next lesson’s video automatically
         </label>
       </fieldset>
-      <ReplyEmailsSetting
-        on={prefs.emails.replies}
-        onChange={(replies) => change({ ...prefs, emails: { ...prefs.emails, replies } })}
-      />
+      <ReplyEmailsSetting on={prefs.emails.replies} onChange={changeReplies} />
       <p role="status" className="save-status">
         {save.kind === 'saving' ? 'Saving…' : save.kind === 'saved' ? 'Saved to your account.' : ''}
       </p>
