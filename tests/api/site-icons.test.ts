@@ -128,6 +128,29 @@ describe("the site's icons and manifest, made from the school's logo", () => {
     expect(await pixel((await binary(request(app()).get('/icon-192.png'))).body as Buffer, 96, 12)).toBe('#0f766e');
   });
 
+  it('draws a name in any script with its own face: Chinese, Arabic, Devanagari; no letter at all, the plain accent', async () => {
+    /** The share of the icon's pixels that are the letter's white. */
+    const whiteShare = async () => {
+      const icon = (await binary(request(app()).get('/icon-192.png')).expect(200)).body as Buffer;
+      const { data, info } = await sharp(icon).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      let white = 0;
+      for (let i = 0; i < data.length; i += info.channels) if (data[i]! > 240 && data[i + 1]! > 240) white++;
+      return white / (info.width * info.height);
+    };
+    const rename = async (name: string) => {
+      const school = (await request(app()).get('/api/store/school')).body as Record<string, unknown>;
+      const { logo: _logo, updatedAt: _updatedAt, ...fields } = school;
+      expect((await as(admin, request(app()).put('/api/admin/school')).send({ ...fields, name })).status).toBe(200);
+    };
+    for (const name of ['学校', 'مدرسة', 'अकादमी']) {
+      await rename(name);
+      expect(await whiteShare(), name).toBeGreaterThan(0.05);
+    }
+    await rename('!!!');
+    expect(await whiteShare()).toBe(0);
+    await rename('typed Academy of Types');
+  });
+
   it('serves /manifest.webmanifest: the school’s name, its accent as the theme, icons that exist at their sizes', async () => {
     const res = await request(app())
       .get('/manifest.webmanifest')

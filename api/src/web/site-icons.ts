@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { baseFaceFile, faceFile, scriptOf } from '../certificates/typesetting/faces';
 import { originalKey, type ImageStore } from '../media/images';
 import { readAll } from '../media/storage';
 import type { School } from '../school/schemas';
@@ -15,8 +15,6 @@ import { icoOf } from './ico';
 
 /** sharp and fontkit load with the first icon asked for, not with the server. */
 const loadSharp = () => import('sharp').then((module) => module.default);
-const require = createRequire(import.meta.url);
-const MONOGRAM_FACE = require.resolve('@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf');
 
 /** The icons served, by their address, and the square size of each. */
 export const ICON_SIZES = {
@@ -42,19 +40,29 @@ function monogramLetter(name: string): string {
   return first ? first.toLocaleUpperCase('en') : '';
 }
 
-let face: Promise<import('@pdf-lib/fontkit').Font> | null = null;
-const monogramFace = () =>
-  (face ??= Promise.all([import('@pdf-lib/fontkit'), readFile(MONOGRAM_FACE)]).then(([{ default: fontkit }, bytes]) =>
-    fontkit.create(bytes),
-  ));
+const faces = new Map<string, Promise<import('@pdf-lib/fontkit').Font>>();
+/** The bold Noto Sans face of the letter's script, the certificates' own (read once each). */
+function monogramFace(letter: string) {
+  const script = scriptOf(letter);
+  const file = script ? faceFile(script) : baseFaceFile('bold');
+  if (!faces.has(file)) {
+    faces.set(
+      file,
+      Promise.all([import('@pdf-lib/fontkit'), readFile(file)]).then(([{ default: fontkit }, bytes]) =>
+        fontkit.create(bytes),
+      ),
+    );
+  }
+  return faces.get(file)!;
+}
 
 /**
- * The glyph of `letter` in Noto Sans Bold as an SVG path centred in a `size` square (drawn from the font, so no font
- * need be installed on the server); null when the face lacks it.
+ * The glyph of `letter` in its script's Noto Sans Bold as an SVG path centred in a `size` square (drawn from the
+ * font, so no font need be installed on the server); null when the face lacks it.
  */
 async function letterPath(letter: string, size: number): Promise<string | null> {
   if (!letter) return null;
-  const font = await monogramFace();
+  const font = await monogramFace(letter);
   const codePoint = letter.codePointAt(0)!;
   if (!font.hasGlyphForCodePoint(codePoint)) return null;
   const glyph = font.glyphForCodePoint(codePoint);
