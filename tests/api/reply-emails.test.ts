@@ -123,7 +123,7 @@ describe('a reply to a learner’s comment is emailed to them, once, unless they
     expect(await replyEmailsTo('answerer@example.com')).toHaveLength(0);
   });
 
-  it('sends nothing for a reply deleted or hidden during the wait, nor under a comment hidden meanwhile', async () => {
+  it('sends nothing for a reply deleted or hidden during the wait, nor under a comment deleted or hidden meanwhile', async () => {
     const before = (await replyEmailsTo('asker@example.com')).length;
     const question = await post(asker, 'Why is my starter so runny?');
     const deleted = await post(answerer, 'Oops, wrong thread.', question);
@@ -133,6 +133,11 @@ describe('a reply to a learner’s comment is emailed to them, once, unless they
       reason: 'Advertising',
     });
     expect(hiding.status).toBe(200);
+
+    // The asker deletes their question: its replies go with it.
+    const withdrawn = await post(asker, 'Never mind, found it.');
+    await post(answerer, 'Glad you did.', withdrawn);
+    expect((await as(asker, request(app).delete(`/api/store/comments/${withdrawn}`)).send()).status).toBe(204);
 
     const other = await post(asker, 'Is a glass jar better than plastic?');
     const underHidden = await post(answerer, 'Glass, so you can see the bubbles.', other);
