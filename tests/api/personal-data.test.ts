@@ -415,6 +415,31 @@ describe('personal data: export and account deletion', () => {
     await expectCommerceInvariants(db());
   });
 
+  it('frees a seat once when its owner revokes it while its member deletes their account', async () => {
+    for (let round = 0; round < 4; round++) {
+      const teamOwner = await signedIn(db());
+      const teamId = await boughtWithTestProvider(services, db(), {
+        buyer: teamOwner.user,
+        productId: course.id,
+        quantity: 2,
+      });
+      const { inviteCode, id: teamCoupon } = await inviteOf(teamId);
+      const [leaving, staying] = [await signedIn(db()), await signedIn(db())];
+      for (const who of [leaving, staying])
+        expect((await store(who, 'post', `/invites/${inviteCode}/redeem`)).status).toBe(201);
+      const seat = await db()('purchases').where({ userId: leaving.user.id, redeemedBulkCouponId: teamCoupon }).first();
+      const [deleted, revoked] = await Promise.all([
+        store(leaving, 'delete', '/me', { confirm: leaving.user.email }),
+        store(teamOwner, 'delete', `/teams/${teamId}/members/${seat.id}`),
+      ]);
+      expect(deleted.status, JSON.stringify(deleted.body)).toBe(204);
+      expect([200, 404], JSON.stringify(revoked.body)).toContain(revoked.status); // first, or after the deletion freed it
+      expect(await db()('purchases').where({ id: seat.id }).first('status')).toEqual({ status: 'Revoked' });
+      expect(await inviteOf(teamId)).toMatchObject({ usedCount: 1, maxUses: 2 });
+      await expectCommerceInvariants(db());
+    }
+  });
+
   it('removes the person’s picture from the media storage once nothing shows it', async () => {
     const leaving = await signedIn(db(), ['learner'], 'pictured@example.com');
     const adminUser = await signedIn(db(), ['admin']);

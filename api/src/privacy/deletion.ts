@@ -45,7 +45,9 @@ export async function deleteAccount(
   { actor, requestId }: DeletionRequest,
 ): Promise<AccountDeleted> {
   const { answer, hashes, avatarKey, customers } = await db.transaction(async (trx) => {
-    const user = await trx('users').where({ id: userId }).forUpdate().first();
+    // No key update: a team change or transfer racing this one checks its foreign keys to the row (a key share) and
+    // goes on, so it never waits on this lock while holding a coupon or purchase this deletion waits for.
+    const user = await trx('users').where({ id: userId }).forNoKeyUpdate().first();
     if (!user) throw new AppError('not-found', `No users record with id ${userId}.`);
     if (user.deletedAt) throw new AppError('account-deleted', 'This account was already deleted.');
     if (isStaffAccount(user.roles)) {
