@@ -33,7 +33,7 @@ describe('a reply to a learner’s comment is emailed to them, once, unless they
   let moderator: SignedIn;
 
   beforeAll(async () => {
-    const config = testConfig({ PUBLIC_URL: 'https://school.example' });
+    const config = testConfig({ PUBLIC_URL: 'https://school.example', COMMENTS_PER_MINUTE: '100' });
     const deps = testDeps(db(), { config });
     deps.mailTransport = createTransport({ SMTP_URL: smtp().url, MAIL_FROM: config.MAIL_FROM }, createLogger('silent'));
     services = createServices(deps);
