@@ -148,8 +148,14 @@ function OnSalePricing({ product, products, mode }: Props & { mode: BuyMode }) {
           seatsRef={seatsRef}
         />
       )}
-      {/* Remounted with a form brought back from the payment page, so its field shows the restored code. */}
-      <CouponField key={back.draft ? 'restored' : 'new'} applied={coupon} answer={answer} onApply={applyCoupon} />
+      {/* Remounted with a form brought back from the payment page once its code is restored (the price may be in the
+          server's HTML, so the field can mount before the restore runs), so the field shows the restored code. */}
+      <CouponField
+        key={back.draft ? `restored:${coupon ?? ''}` : 'new'}
+        applied={coupon}
+        answer={answer}
+        onApply={applyCoupon}
+      />
       <BuyForm
         request={request}
         onInvalid={() => {
