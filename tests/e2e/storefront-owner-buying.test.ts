@@ -77,7 +77,7 @@ describe('no buyer left stuck: owners buying again, and a workshop’s schedule 
     expect(await price.innerText()).toContain('Credit for your regional-price purchase');
     expect(await box.getByRole('checkbox', { name: /regional price/ }).count()).toBe(0);
     expect(await box.getByRole('checkbox', { name: 'For my team' }).count()).toBe(0);
-    await checkScreen(page, 'storefront-product-unlock');
+    await checkScreen(page, 'storefront-product-unlock', { axe: true });
     await box.getByRole('button', { name: 'Unlock full access for $26.95' }).click();
 
     await page.waitForURL(/\/test-provider\/checkout\//);
@@ -110,7 +110,7 @@ describe('no buyer left stuck: owners buying again, and a workshop’s schedule 
     const forTeam = box.getByRole('button', { name: 'Buy for your team' });
     const asGift = box.getByRole('button', { name: 'Give as a gift' });
     expect(await forTeam.getAttribute('aria-expanded')).toBe('false');
-    await checkScreen(page, 'storefront-product-owner');
+    await checkScreen(page, 'storefront-product-owner', { axe: true });
 
     await forTeam.click();
     expect(await forTeam.getAttribute('aria-expanded')).toBe('true');
@@ -149,7 +149,7 @@ describe('no buyer left stuck: owners buying again, and a workshop’s schedule 
     const friend = await signedInAs(browser, baseUrl, db, 'gift-friend@example.com');
     await friend.page.goto(claim);
     await friend.page.getByRole('heading', { level: 1, name: 'A gift for you: TypeScript Fundamentals' }).waitFor();
-    await checkScreen(friend.page, 'storefront-gift-claim');
+    await checkScreen(friend.page, 'storefront-gift-claim', { axe: true });
     await friend.page.getByRole('button', { name: 'Claim my gift' }).click();
     await friend.page.getByRole('heading', { level: 1, name: 'The gift is yours' }).waitFor();
     await friend.page.getByRole('link', { name: 'Go to the course' }).click();
@@ -199,7 +199,7 @@ describe('no buyer left stuck: owners buying again, and a workshop’s schedule 
     }
     expect(await page.getByText(/course/i).count()).toBe(0);
     await page.getByRole('link', { name: 'Go to My learning' }).waitFor();
-    await checkScreen(page, 'storefront-thanks-workshop');
+    await checkScreen(page, 'storefront-thanks-workshop', { axe: true });
 
     const download = schedule.getByRole('link', { name: 'Add all sessions to your calendar (.ics)' });
     const href = (await download.getAttribute('href'))!;
