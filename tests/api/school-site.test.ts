@@ -68,6 +68,8 @@ describe("the storefront as the school's site", () => {
     const html = htmlOf(await request(app()).get('/products/generics-in-depth').expect(200));
     expect(metaOf(html, 'og:site_name')).toBe('Typed Academy');
     expect(metaOf(html, 'og:title')).toBe('Generics in Depth');
+    const jsonLd = /<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]!;
+    expect(JSON.parse(jsonLd)).toMatchObject({ '@type': 'Course', provider: { name: 'Typed Academy' } });
     expect(brandOf(html)).toBe('Typed Academy');
     expect(html).not.toMatch(/>Courses</);
     const footer = footerOf(html);
