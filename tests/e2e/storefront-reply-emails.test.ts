@@ -7,7 +7,7 @@ import { defaultName } from '../../api/src/shared/shown-name';
 import { createCourse, createProduct, createPurchase } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';
 import { signedIn, type SignedIn } from '../support/auth';
-import { ARTIFACTS_DIR, contextFor, STOREFRONT_WIDTHS, useDemoSite } from '../support/browser';
+import { ARTIFACTS_DIR, contextFor, seriousViolations, STOREFRONT_WIDTHS, useDemoSite } from '../support/browser';
 import { passTime } from '../support/jobs';
 import { OutboxEmail, type ContentResource } from '../support/models';
 
@@ -125,6 +125,7 @@ describe('reply emails and the course-complete email, followed in Chromium', () 
       expect(await linked.locator('.comment-meta strong').textContent()).toBe(defaultName(answerer.user.id));
       expect(defaultName(asker.user.id)).not.toBe(defaultName(answerer.user.id));
       expect(await page.content()).not.toContain('answerer@example.com');
+      expect(await seriousViolations(page)).toEqual([]);
       await keepView(page, `reply-email-link-${width}`);
       await context.close();
     },
@@ -142,6 +143,7 @@ describe('reply emails and the course-complete email, followed in Chromium', () 
     expect(await db('userPrefs').where({ userId: asker.user.id })).toEqual([]);
     await page.getByRole('button', { name: 'Stop reply emails' }).click();
     await page.getByRole('heading', { level: 1, name: 'Reply emails are off' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
     const [prefs] = await db('userPrefs').where({ userId: asker.user.id, type: 'global' });
     expect(prefs.fields).toEqual({ emails: { replies: false } });
     await keepView(page, `reply-email-unsubscribed-${width}`);
