@@ -110,6 +110,20 @@ describe("the storefront as the school's site", () => {
     await saveSchool({});
   });
 
+  it('shows a change to the school at once on pages this replica keeps rendered (READ_CACHE_MS)', async () => {
+    await saveSchool({});
+    const cached = testApp(database().db, { config: testConfig({ PUBLIC_URL: publicUrl, READ_CACHE_MS: '60000' }) });
+    const title = async () => titleOf(htmlOf(await request(cached).get('/products/generics-in-depth').expect(200)));
+    expect(await title()).toBe('Generics in Depth — Typed Academy');
+    const renamed = await as(admin, request(cached).put('/api/admin/school')).send({
+      ...SCHOOL,
+      name: 'Renamed School',
+    });
+    expect(renamed.status).toBe(200);
+    expect(await title()).toBe('Generics in Depth — Renamed School');
+    await saveSchool({});
+  });
+
   it('colours links and buttons with the accent, darkened where it would not read against white', async () => {
     const inkOf = (html: string) => /--primary: (#[0-9a-f]{6});/.exec(html)?.[1];
     await saveSchool({ accentColor: '#0f766e' });
