@@ -85,7 +85,7 @@ export function courseCompleteEmail(to: string, course: CompletedCourse): NewEma
     text: `${headline}\n\n${share}\n${course.certificateUrl}\n\nDownload it as a PDF:\n${course.pdfUrl}\n`,
     html:
       `<p><strong>${escapeHtml(headline)}</strong></p>` +
-      `<p>${escapeHtml(share)}</p>` +
+      `<p>${escapeHtml(share.replace(/:$/, '.'))}</p>` + // the links follow as buttons
       `<p><a href="${escapeHtml(course.certificateUrl)}">Your certificate</a></p>` +
       `<p><a href="${escapeHtml(course.pdfUrl)}">Download it as a PDF</a></p>`,
   };
