@@ -27,17 +27,14 @@ export interface School {
   updatedAt: string;
 }
 
+// eslint-disable-next-line no-control-regex
+const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
+
 const line = (max: number) =>
   z
     .string()
     .transform((s) => s.trim().replace(/\s+/g, ' '))
-    // eslint-disable-next-line no-control-regex
-    .pipe(
-      z
-        .string()
-        .max(max, `at most ${max} characters`)
-        .regex(/^[^\u0000-\u001f\u007f]*$/, 'must be one line'),
-    );
+    .pipe(z.string().max(max, `at most ${max} characters`).regex(NO_CONTROL_CHARACTERS, 'must be one line'));
 
 /**
  * PUT /api/admin/school: every field but the logo (which has its own upload). An empty support email clears it;
