@@ -1,3 +1,4 @@
+import { defaultName } from '../../api/src/shared/shown-name';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
@@ -162,8 +163,9 @@ describe('certificates of completion (issue 18)', () => {
     const first = await store(learner, 'get', '/certificates');
     expect(first.status).toBe(200);
     expect(first.body.data).toHaveLength(1);
-    // No display name: the email's part before the @ (Settings offers to set a name).
-    expect(first.body.data[0].learnerName).toBe(learner.user.email.split('@')[0]);
+    // No display name: the name they are shown by, never a piece of their email (the page is public).
+    expect(first.body.data[0].learnerName).toBe(defaultName(learner.user.id));
+    expect(first.body.data[0].learnerName).not.toContain(learner.user.email.split('@')[0]);
     const again = await store(learner, 'get', '/certificates');
     expect(again.body.data.map((c: { id: string }) => c.id)).toEqual([first.body.data[0].id]);
     expect(await certificatesOf(learner.user.id)).toHaveLength(1);

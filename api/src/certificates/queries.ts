@@ -1,3 +1,4 @@
+import { defaultName } from '../shared/shown-name';
 import type { Knex } from 'knex';
 import { newCertificateId } from './certificate-id';
 import type { Certificate } from './models';
@@ -5,8 +6,12 @@ import type { CourseCompletion } from '../learning/progress';
 
 // The SQL behind certificates (certificates.ts holds the rules). Each function is one statement unless it says so.
 
-/** The name a certificate is issued with (and keeps): the learner's display name, else their email's part before the @. */
-const LEARNER_NAME = `coalesce(u.name, split_part(u.email, '@', 1))`;
+/**
+ * The name a certificate is issued with (and keeps): the learner's display name, else the name they are shown by
+ * ("Learner 4F2A", shared/shown-name.ts), never a piece of their email, since the verification page is public. The
+ * holder's one correction puts their real name on it.
+ */
+const LEARNER_NAME = `coalesce(nullif(btrim(u.name), ''), :defaultName)`;
 
 /** The course's address on the storefront while learners can see it (published, not private, not deleted). */
 const COURSE_SLUG = `CASE WHEN cr.deleted_at IS NULL AND cr.fields->>'state' = 'published'
@@ -89,6 +94,7 @@ export async function issueCertificate(db: Knex, completion: CourseCompletion): 
     courseTitle: completion.courseTitle || 'Untitled course',
     lessonIds: completion.lessonIds,
     total: completion.lessonIds.length,
+    defaultName: defaultName(completion.userId),
   };
   for (let attempt = 1; ; attempt++) {
     try {

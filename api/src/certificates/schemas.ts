@@ -60,8 +60,8 @@ export const CorrectNameBody = z
 export interface CertificateView {
   id: string;
   /**
-   * The learner's name as it was when the certificate was issued (their display name, or without one their email's
-   * part before the @), or as corrected since.
+   * The learner's name as it was when the certificate was issued (their display name, or without one "Learner 4F2A",
+   * never a piece of their email), or as corrected since.
    */
   learnerName: string;
   /** When the name was last corrected; null when it reads as issued. */
