@@ -5,7 +5,7 @@ import { authProvider } from './authProvider';
 import { Dashboard } from './Dashboard';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
-import { ConsoleLayout } from './layout';
+import { ConsoleLayout, consoleLightTheme } from './layout';
 import { canEditSchool, canSeeFinance, canSeeRefundsReport, rolesOf } from './permissions';
 import { CONSOLE_RESOURCES, canRead, canWrite } from './registry';
 
@@ -97,6 +97,7 @@ export function App() {
       loginPage={LoginPage}
       dashboard={Dashboard}
       layout={ConsoleLayout}
+      theme={consoleLightTheme}
       disableTelemetry
       requireAuth
     >

@@ -1,1 +1,2 @@
 export { ConsoleLayout } from './ConsoleLayout';
+export { consoleLightTheme } from './theme';
