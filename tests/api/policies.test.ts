@@ -25,6 +25,7 @@ const EXPECTED: Record<string, Expected> = {
   'GET /api/store/products': 'public',
   'GET /api/store/products/:id/quote': 'public',
   'GET /api/store/products/:id/schedule': 'public',
+  'GET /api/store/products/:id/calendar.ics': 'signed-in',
   'POST /api/store/products/:id/waitlist': 'public',
   'POST /api/store/waitlist/leave': 'public',
   'POST /api/store/unsubscribe/replies': 'public',
