@@ -1,3 +1,4 @@
+import { courseLength } from '../shared/course-length';
 import type { LessonLink, Progress, TreeNode } from './schemas';
 
 /** A lesson in course order, with where it sits and whether it is open to everyone. */
@@ -92,9 +93,9 @@ export function progressOf(lessonIds: string[], completed: ReadonlySet<string>):
   };
 }
 
-/** The minutes these lessons take, those of unknown length counting none. */
-export function minutesOf(lessonIds: string[], minutes: ReadonlyMap<string, number>): number {
-  return lessonIds.reduce((sum, id) => sum + (minutes.get(id) ?? 0), 0);
+/** The minutes these lessons take: none for no lessons, unknown (null) when one's length is (shared/course-length.ts). */
+export function minutesOf(lessonIds: string[], minutes: ReadonlyMap<string, number>): number | null {
+  return lessonIds.length === 0 ? 0 : courseLength(lessonIds.map((id) => minutes.get(id) ?? null));
 }
 
 /** All lesson ids of a module, sections included, in order. */

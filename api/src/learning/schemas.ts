@@ -115,10 +115,10 @@ export interface CourseView {
   products: ProductRef[];
   access: { full: true } | ({ full: false } & Lock);
   progress: Progress;
-  /** The lessons' minutes (those of unknown length count none). */
-  totalMinutes: number;
+  /** The lessons' minutes; null when a lesson's length is unknown (a partial sum is never given). */
+  totalMinutes: number | null;
   /** The minutes of the lessons this learner has not completed (all of them when signed out). */
-  minutesLeft: number;
+  minutesLeft: number | null;
   modules: CourseModule[];
   /** Where to continue; null when signed out, or nothing is left to study. */
   continue: LessonLink | null;

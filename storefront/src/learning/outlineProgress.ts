@@ -1,3 +1,4 @@
+import { courseLength } from '../../../api/src/shared/course-length';
 import type { CourseView, LessonItem, Progress } from '../api/learning';
 
 /** Every lesson of a course in reading order: module by module, its own lessons, then its sections'. */
@@ -31,8 +32,9 @@ export function withLessonCompleted(view: CourseView, lessonId: string, complete
   return { ...next, progress: progressOf(lessons), minutesLeft: minutesOf(lessons.filter((l) => !l.completed)) };
 }
 
-/** The minutes these lessons take, those of unknown length counting none (as the API counts minutesLeft). */
-const minutesOf = (lessons: LessonItem[]) => lessons.reduce((sum, l) => sum + (l.durationMinutes ?? 0), 0);
+/** The minutes these lessons take, as the API counts minutesLeft: null when one's length is unknown. */
+const minutesOf = (lessons: LessonItem[]) =>
+  lessons.length === 0 ? 0 : courseLength(lessons.map((l) => l.durationMinutes));
 
 /** Every lesson done: the course is complete. */
 export const isComplete = (progress: Progress) => progress.total > 0 && progress.completed === progress.total;
