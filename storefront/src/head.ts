@@ -26,6 +26,12 @@ export interface Head {
   /** Not for search engines' indexes (an invite link). */
   noindex?: boolean;
   /**
+   * What a visitor sees here is not what a signed-in reader may see (a paid lesson: locked to a visitor, open to its
+   * holder). Visitors, search engines and link previews get the server's render; a request with a session gets the
+   * page the browser renders for them, so a holder never sees the lock first.
+   */
+  visitorsOnly?: boolean;
+  /**
    * What this address shows depends on who is signed in (a paid lesson): the server sends the page without
    * content and the browser renders it.
    */

@@ -10,6 +10,7 @@ import {
   type ProductInput,
 } from '../../seeds/factories';
 import { testApp, testConfig } from '../support/app';
+import { as, signedIn } from '../support/auth';
 import { checkCourse, checkCourseList, jsonLdOf } from '../support/course-rich-results';
 import { useTestDatabase } from '../support/db';
 
@@ -192,6 +193,18 @@ describe('the sales pages in the server’s HTML', () => {
     expect(closed).toMatch(/<h1>Timed lesson 2<\/h1>/);
     expect(textOf(closed)).toContain('Sign in to study this lesson');
     expect(closed).not.toContain('free-preview-note');
+
+    // Someone signed in may hold the course: they get the page their browser renders, never the visitor's lock first.
+    const reader = await signedIn(db());
+    const theirs = await as(reader, request(app()).get(`${base}/${locked!.slug}`)).expect(200);
+    expect(theirs.headers.vary).toMatch(/cookie/i);
+    expect(theirs.text).toContain('<meta name="robots" content="noindex" />');
+    expect(textOf(theirs.text)).not.toContain('Sign in to study this lesson');
+    expect(theirs.text).not.toContain('prerendered-data');
+    // The free lesson is the same for everyone: rendered whoever asks.
+    expect((await as(reader, request(app()).get(`${base}/${free!.slug}`)).expect(200)).text).toContain(
+      'free-preview-note',
+    );
   });
 
   it('lists what can be bought first, by the featured order, then the newest; sold-out and closed after', async () => {

@@ -9,6 +9,7 @@ import type { Config } from '../config';
 import type { ReadCaches } from '../cache/read-cache';
 import type { AppState } from '../http/context';
 import type { School } from '../school/schemas';
+import { SESSION_COOKIE } from '../http/auth';
 import { escapeHtml } from '../shared/escape-html';
 import { pageTitle } from '../shared/page-title';
 import type { Wire } from '../shared/wire';
@@ -46,6 +47,8 @@ interface PageHead {
   image?: string | null;
   type?: string;
   noindex?: boolean;
+  /** What a visitor sees, not what a signed-in reader may (a paid lesson): a request with a session gets the shell. */
+  visitorsOnly?: boolean;
   jsonLd: Record<string, unknown> | null;
 }
 
@@ -208,7 +211,8 @@ interface Options {
 
 /** What an address answers, the same for every visitor: a rendered page, or the shell the browser renders. */
 type PageAnswer =
-  { kind: 'page'; status: number; html: string; etag: string } | { kind: 'shell'; html: string; problem: Error | null };
+  | { kind: 'page'; status: number; html: string; etag: string; visitorsOnly: boolean }
+  | { kind: 'shell'; html: string; problem: Error | null };
 
 /**
  * Answers a storefront address that is not a file (serveSpa's `page`): a rendered public page, or the shell for
@@ -281,6 +285,7 @@ export function storefrontPage({ root, config, handler, caches, school }: Option
       status: rendered.status,
       html,
       etag: `W/"${createHash('sha1').update(html).digest('base64url')}"`,
+      visitorsOnly: head.visitorsOnly ?? false,
     };
   }
 
@@ -323,6 +328,11 @@ export function storefrontPage({ root, config, handler, caches, school }: Option
       found = await answerOf(`${versionOf(site)}\n${await addressOf(ctx.url)}`);
     } catch (error) {
       found = shell(site, false, error as Error);
+    }
+    if (found.kind === 'page' && found.visitorsOnly) {
+      // A visitor's render would show a signed-in holder the lock first: they get the page their browser renders.
+      ctx.vary('Cookie');
+      if (ctx.cookies.get(SESSION_COOKIE)) found = shell(site, true, null);
     }
 
     if (found.kind === 'shell') {

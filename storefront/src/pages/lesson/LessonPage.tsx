@@ -48,7 +48,7 @@ export function LessonPage() {
     notFound
       ? {}
       : view.status === 'ready'
-        ? { ...lessonHead(view.data, school.name), noindex: !view.data.open }
+        ? { ...lessonHead(view.data, school.name), noindex: !view.data.open, visitorsOnly: !view.data.open }
         : { title: 'Lesson' },
   );
   if (notFound) {
