@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Layout } from 'react-admin';
+import { ConsoleAppBar } from './ConsoleAppBar';
 import { ConsoleMenu } from './ConsoleMenu';
 
 /**
@@ -16,10 +17,10 @@ const FIT_TO_SCREEN = {
   '& .RaTopToolbar-root': { flexWrap: 'wrap', rowGap: 0.5 },
 } as const;
 
-/** react-admin's layout with the console's grouped menu. */
+/** react-admin's layout with the console's grouped menu and an account menu named as it reads. */
 export function ConsoleLayout({ children }: { children: ReactNode }) {
   return (
-    <Layout menu={ConsoleMenu} sx={FIT_TO_SCREEN}>
+    <Layout menu={ConsoleMenu} appBar={ConsoleAppBar} sx={FIT_TO_SCREEN}>
       {children}
     </Layout>
   );

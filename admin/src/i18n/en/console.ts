@@ -380,6 +380,8 @@ export const consoleLabels = {
   },
   layout: {
     loadingPage: 'Loading the page…',
+    accountMenu: '%{name}: account menu',
+    accountMenuUnnamed: 'Account menu',
   },
   pricing: {
     title: 'Pricing simulator',
