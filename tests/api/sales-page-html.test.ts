@@ -241,6 +241,9 @@ describe('the sales pages in the server’s HTML', () => {
       .map((m) => m[1]!)
       .filter((name) => name.startsWith('Order '));
     expect(shown).toEqual(names);
+    // A card without a picture shows the product's initials on a cover: every card has the same shape.
+    const card = html.split('<li class="product-card">').find((c) => c.includes('>Order First<'))!;
+    expect(card).toMatch(/<div class="card-image card-image-placeholder" aria-hidden="true"><span>OF<\/span><\/div>/);
     const urls = checkCourseList(jsonLdOf(html)[0], publicUrl).urls;
     expect(urls.indexOf(`${publicUrl}/products/${first.slug}`)).toBeLessThan(
       urls.indexOf(`${publicUrl}/products/${soldOut.slug}`),
@@ -248,7 +251,6 @@ describe('the sales pages in the server’s HTML', () => {
   });
 
   it('the console sets the featured order, and refuses one out of range', async () => {
-    const { signedIn, as } = await import('../support/auth');
     const support = await signedIn(db(), ['support']);
     const product = await createProduct(db(), { name: 'Console Featured' });
     const set = await as(support, request(app()).put(`/api/admin/products/${product.id}`)).send({ featuredRank: 4 });

@@ -1,3 +1,4 @@
+import { initials } from './initials';
 import type { StoreProduct } from '../api/catalog';
 
 /**
@@ -7,11 +8,18 @@ import type { StoreProduct } from '../api/catalog';
 const CARD_SIZES = '(min-width: 1080px) 340px, (min-width: 620px) 50vw, 100vw';
 
 /**
- * A product card's picture, when the product has one: served resized (the srcset's widths), its box reserved by
- * width and height so the cards do not jump as it arrives, and loaded at once only for the first row.
+ * A product card's picture: served resized (the srcset's widths), its box reserved by width and height so the cards
+ * do not jump as it arrives, and loaded at once only for the first row. Without one, the quiet cover with the
+ * product's initials its sales page shows, so every card has the same shape.
  */
-export function CardImage({ image, eager }: { image: StoreProduct['image']; eager: boolean }) {
-  if (!image) return null;
+export function CardImage({ image, name, eager }: { image: StoreProduct['image']; name: string; eager: boolean }) {
+  if (!image) {
+    return (
+      <div className="card-image card-image-placeholder" aria-hidden="true">
+        <span>{initials(name)}</span>
+      </div>
+    );
+  }
   return (
     <img
       className="card-image"

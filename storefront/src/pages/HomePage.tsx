@@ -43,7 +43,7 @@ function Catalog({ products }: { products: ReturnType<typeof useAsync<StoreProdu
           {products.data.map((product, index) => (
             <li key={product.id} className="product-card">
               {/* The first row's pictures are on screen as the page opens: loaded at once, the rest lazily. */}
-              <CardImage image={product.image} eager={index < 3} />
+              <CardImage image={product.image} name={product.name} eager={index < 3} />
               <span className="badge">{TYPE_LABEL[product.productType]}</span>
               <h2>
                 {/* The whole card is the link's target (see .card-link); the heading keeps the accessible name. */}

@@ -1,6 +1,6 @@
 import type { Instructor } from '../../api/catalog';
 import { Paragraphs } from './Paragraphs';
-import { initials } from './salesText';
+import { initials } from '../initials';
 
 /** Who teaches it: the product's owners and contributors, each with a picture (or their initials) and a bio. */
 export function Instructors({ instructors }: { instructors: Instructor[] }) {

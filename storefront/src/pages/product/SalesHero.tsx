@@ -1,6 +1,7 @@
 import type { StoreProductPage } from '../../api/catalog';
 import { TYPE_LABEL } from '../productTypes';
-import { formatMinutes, initials } from './salesText';
+import { initials } from '../initials';
+import { formatMinutes } from './salesText';
 import { plural } from '../../../../api/src/shared/words';
 
 /** The top of the sales page: what it is, who teaches it, the facts that sell it, and its picture. */

@@ -5,13 +5,6 @@ const NBSP = '\u00a0';
 /** "2 h 30 min", "45 min": a length in minutes, as the sales page shows it (kept on one line). */
 export const formatMinutes = (minutes: number): string => minutesInWords(minutes).replaceAll(' ', NBSP);
 
-/** "AL" for "Ada Lovelace": what an instructor without a picture shows. */
-export function initials(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  const letters = words.length > 1 ? [words[0]!, words[words.length - 1]!] : words;
-  return letters.map((w) => [...w][0]!.toUpperCase()).join('');
-}
-
 /** The parts of a time left ("2 days 03:04:05"), for the sale countdown; null once it is over. */
 export function timeLeft(ms: number): { days: number; hours: number; minutes: number; seconds: number } | null {
   if (ms <= 0) return null;
