@@ -129,5 +129,10 @@ describe('emails from the school', () => {
       requestId: null,
     });
     expect(copy.email).toMatchObject({ fromName: 'Académie Ünïcode', replyTo: 'aide@academie.example' });
+
+    // Support reading the outbox sees whom the email came from and where replies went.
+    const support = await signedIn(db, ['support']);
+    const seen = await as(support, request(testApp(db, overrides())).get(`/api/admin/outbox-emails/${id}`));
+    expect(seen.body).toMatchObject({ fromName: 'Académie Ünïcode', replyTo: 'aide@academie.example' });
   });
 });

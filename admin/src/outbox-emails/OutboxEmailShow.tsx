@@ -102,6 +102,8 @@ export function OutboxEmailShow() {
       <SimpleShowLayout>
         <TextField source="subject" />
         <TextField source="toAddress" />
+        <TextField source="fromName" emptyText="—" />
+        <TextField source="replyTo" emptyText="—" />
         <TextField source="kind" />
         {status(STATUS_LOOKS)}
         <FunctionField<OutboxEmail>

@@ -14,6 +14,9 @@ export interface OutboxEmailRecord {
   /** `[redacted]` where a sign-in link's token goes; null once dropped after the retention period. */
   textBody: string | null;
   htmlBody: string | null;
+  /** The school's name and support address as the email was written with them (null: the configured sender's). */
+  fromName: string | null;
+  replyTo: string | null;
   kind: string;
   status: OutboxStatus;
   attempts: number;

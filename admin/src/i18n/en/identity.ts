@@ -208,6 +208,8 @@ export const identity = {
     name: 'Email |||| Email outbox',
     fields: {
       toAddress: 'To',
+      fromName: 'From (name)',
+      replyTo: 'Replies go to',
       subject: 'Subject',
       kind: 'Kind',
       status: 'Status',

@@ -290,6 +290,8 @@ export const outboxEmails = defineResource({
     'subject',
     'textBody',
     'htmlBody',
+    'fromName',
+    'replyTo',
     'kind',
     'status',
     'attempts',
