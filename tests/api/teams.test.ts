@@ -57,8 +57,8 @@ describe('teams (docs/domain.md §7)', () => {
     const listed = (await call(owner, 'get', '/purchases')).body.data;
     expect(listed.map((p: { id: string; team: object }) => [p.id, p.team])).toEqual(
       expect.arrayContaining([
-        [teamId, { seats: 10, used: 0, teamId, addedSeats: false, quantity: 5, ownerHasSeat: false }],
-        [more, { seats: 10, used: 0, teamId, addedSeats: true, quantity: 5, ownerHasSeat: false }],
+        [teamId, { seats: 10, used: 0, teamId, addedSeats: false, quantity: 5, ownerHasSeat: false, gift: false }],
+        [more, { seats: 10, used: 0, teamId, addedSeats: true, quantity: 5, ownerHasSeat: false, gift: false }],
       ]),
     );
 

@@ -212,6 +212,8 @@ export interface MyPurchase {
     quantity: number;
     /** The buyer holds one of the team's seats (the team purchase itself opens no course). */
     ownerHasSeat: boolean;
+    /** One seat bought as a gift for someone else (its page is the gift's, /teams/:teamId). */
+    gift: boolean;
   } | null;
   /** The published courses the product grants. */
   courses: { id: string; slug: string | null; title: string }[];
@@ -265,6 +267,8 @@ export interface TeamView {
   status: string;
   seats: { total: number; used: number; free: number };
   inviteUrl: string;
+  /** One seat bought for someone else: `inviteUrl` is its claim link, and it never grows nor seats its buyer. */
+  gift: boolean;
   /** The owner holds a seat themselves (the team purchase alone grants no content). */
   ownerHasSeat: boolean;
   members: TeamMember[];

@@ -50,6 +50,7 @@ export const ERROR_STATUS = {
   'person-blocked': 409,
   'purchase-upgraded': 409,
   'seat-revoked': 403,
+  'gift-not-for-buyer': 409,
   'team-not-found': 404,
   'team-inactive': 409,
   'lesson-locked': 403,

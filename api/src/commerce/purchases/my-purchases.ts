@@ -31,6 +31,7 @@ export function myPurchases({ db }: { db: Db }) {
           'c.usedCount',
           'c.bulkPurchaseId',
           'co.quantity',
+          'co.gift',
           // A team purchase opens nothing until its buyer takes a seat of it (docs/domain.md §7).
           ownerHasSeatColumn(db, 'p.bulkCouponId', 'p.userId'),
         );
@@ -51,6 +52,7 @@ export function myPurchases({ db }: { db: Db }) {
               addedSeats: r.bulkPurchaseId !== r.id,
               quantity: r.quantity ?? r.maxUses,
               ownerHasSeat: r.ownerHasSeat,
+              gift: r.gift === true,
             }
           : null,
         courses: courses.get(r.productId) ?? [],

@@ -4,7 +4,7 @@ import { teamWelcomeEmail } from '../../mail/templates';
 import { leadInPath } from '../checkout/lead-in';
 import { holdingOf } from '../purchases/ownership';
 import type { InviteAnswer, RedeemedSeat, TeamView } from '../schemas';
-import { lockTeam, teamLive, teamView, type CouponRow, type TeamDeps, type TeamRow } from './team-view';
+import { isGift, lockTeam, teamLive, teamView, type CouponRow, type TeamDeps, type TeamRow } from './team-view';
 
 /** Taking a seat in a team (docs/domain.md §7): through the invite link, or the owner's own seat. */
 
@@ -14,8 +14,8 @@ const INVITE_NOT_FOUND =
 const TEAM_INACTIVE = 'This team is no longer active; ask its owner for a new invite.';
 
 /**
- * Takes a seat for `userId`: one per person and product, refused to anyone who already has the course and to
- * anyone the owner removed from this team (until let back in). Through an invite link, `inviteCode` is the code it
+ * Takes a seat for `userId`: one per person and product, refused to anyone who already has the course, to
+ * anyone the owner removed from this team (until let back in), and to a gift's own buyer. Through an invite link, `inviteCode` is the code it
  * named: a link replaced while this runs is refused too. Seats are taken with one conditional update on the team
  * coupon, so N people racing for M free seats get M.
  */
@@ -28,7 +28,9 @@ async function redeemSeat(
   const coupon = (await trx('coupons').where({ id: couponId }).whereNotNull('bulkPurchaseId').first()) as
     CouponRow | undefined;
   if (!coupon) throw new AppError('coupon-not-found', INVITE_NOT_FOUND);
-  const team = (await trx('purchases').where({ id: coupon.bulkPurchaseId }).first('status', 'productId')) as TeamRow;
+  const team = (await trx('purchases')
+    .where({ id: coupon.bulkPurchaseId })
+    .first('id', 'userId', 'status', 'productId')) as TeamRow;
   if (coupon.status !== 'active' || !(await teamLive(trx, couponId))) {
     throw new AppError('coupon-inactive', TEAM_INACTIVE);
   }
@@ -41,6 +43,13 @@ async function redeemSeat(
     throw new AppError(
       'seat-revoked',
       "The team's owner removed you from this team. Ask them to let you back in from their team page.",
+    );
+  }
+  // A gift is for someone else: its buyer opening the claim link to check it must not spend it on themselves.
+  if (userId === team.userId && (await isGift(trx, team.id))) {
+    throw new AppError(
+      'gift-not-for-buyer',
+      'You bought this as a gift, so it is for someone else: send them the claim link. To study the course yourself, buy it for yourself.',
     );
   }
   const owned = await holdingOf(trx, userId, team.productId);

@@ -39,6 +39,10 @@ export async function lockTeam(
   return team;
 }
 
+/** A gift is a team bought by a checkout marked `gift` (one seat for someone else, docs/domain.md §7). */
+export const isGift = async (trx: Knex | Knex.Transaction, teamId: string): Promise<boolean> =>
+  Boolean(await trx('checkouts').where({ purchaseId: teamId, gift: true }).first('id'));
+
 /** The owner's team page: seats, the invite link, members and the people removed. */
 export async function teamView(
   { config }: Pick<TeamDeps, 'config'>,
@@ -64,6 +68,7 @@ export async function teamView(
     .select('u.id as userId', 'u.email', 'u.name', 'r.createdAt as revokedAt')) as RevokedMember[];
   const live = await teamLive(trx, team.bulkCouponId);
   return {
+    gift: await isGift(trx, team.id),
     purchaseId: team.id,
     product,
     status: live?.status ?? team.status,
