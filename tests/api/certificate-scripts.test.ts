@@ -1,4 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import request from 'supertest';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +48,19 @@ function extracted(pdf: Buffer): string[] {
     .filter(Boolean);
 }
 
+/** The fonts a PDF embeds, as Poppler's pdffonts names them (subset prefix and all). */
+function fontsOf(pdf: Buffer): string[] {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'certificate-fonts-'));
+  try {
+    const file = path.join(dir, 'certificate.pdf');
+    writeFileSync(file, pdf);
+    const table = execFileSync('pdffonts', [file]).toString('utf8').split('\n').slice(2);
+    return table.map((line) => line.split(/\s+/)[0]!).filter(Boolean);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('certificates in every script', () => {
   const database = useTestDatabase();
   const db = () => database().db;
@@ -88,19 +104,55 @@ describe('certificates in every script', () => {
     expect(lines).toContain('Certificate of completion');
   });
 
-  it('puts a name that mixes directions in visual order, and draws what it can of a character no face has', async () => {
-    const user = await createUser(db(), { name: 'Leila ليلى 🦄' });
+  it('puts a name that mixes directions in visual order', async () => {
+    const name = 'Leila ليلى';
+    const user = await createUser(db(), { name });
     await db()('certificates').insert({
       id: 'M1XED0000000',
       userId: user.id,
-      learnerName: 'Leila ليلى 🦄',
+      learnerName: name,
       courseTitle: 'Typography',
     });
     const pdf = await bytes('/certificates/M1XED0000000.pdf');
     expect(pdf.status).toBe(200);
-    // The emoji has no face: left out (and logged), the rest drawn.
-    expect(extracted(pdf.body)).toContain('Leila ليلى');
+    expect(extracted(pdf.body)).toContain(name);
     expect((await pdfText(pdf.body)).blankGlyphs).toEqual([]);
+  });
+
+  it('draws emoji in Noto Emoji, a ZWJ sequence as one glyph that copies back as its characters', async () => {
+    const name = 'Ana 🌸 👩‍💻';
+    const user = await createUser(db(), { name });
+    await db()('certificates').insert({
+      id: 'EM0J10000000',
+      userId: user.id,
+      learnerName: name,
+      courseTitle: 'Typography',
+    });
+    const pdf = await bytes('/certificates/EM0J10000000.pdf');
+    expect(pdf.status).toBe(200);
+    // Poppler puts the sequence's glyph (taller than the text's) on a line of its own: the name's lines, read together.
+    expect(extracted(pdf.body).join(' ')).toContain(name);
+    expect((await pdfText(pdf.body)).blankGlyphs).toEqual([]);
+    expect(fontsOf(pdf.body)).toEqual(expect.arrayContaining([expect.stringMatching(/NotoEmoji/)]));
+  });
+
+  it('draws Han in its Japanese forms when the name has kana, in its Chinese forms otherwise', async () => {
+    const name = '山田 たろう';
+    const user = await createUser(db(), { name });
+    await db()('certificates').insert({
+      id: 'JAPAN0000000',
+      userId: user.id,
+      learnerName: name,
+      courseTitle: 'Typography',
+    });
+    const japanese = await bytes('/certificates/JAPAN0000000.pdf');
+    expect(extracted(japanese.body)).toContain(name);
+    expect(fontsOf(japanese.body)).toEqual(expect.arrayContaining([expect.stringMatching(/NotoSansJP/)]));
+    expect(fontsOf(japanese.body).some((font) => /NotoSansSC/.test(font))).toBe(false);
+
+    const chinese = await bytes(`/certificates/${ids.cjk}.pdf`);
+    expect(fontsOf(chinese.body)).toEqual(expect.arrayContaining([expect.stringMatching(/NotoSansSC/)]));
+    expect(fontsOf(chinese.body).some((font) => /NotoSansJP/.test(font))).toBe(false);
   });
 
   it('previews a certificate as a 1200 × 630 PNG for link previews, cached by its ETag, gone once revoked', async () => {

@@ -19,6 +19,10 @@ const BASE = {
 };
 
 const CHINESE = require.resolve('@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf');
+/** Han in its Japanese forms, for a name written with kana (山田 たろう): the same characters, Japan's shapes. */
+const JAPANESE = require.resolve('@expo-google-fonts/noto-sans-jp/700Bold/NotoSansJP_700Bold.ttf');
+/** Emoji in one colour (the certificate's ink), ZWJ sequences, skin tones and flags included. */
+const EMOJI = require.resolve('@expo-google-fonts/noto-emoji/700Bold/NotoEmoji_700Bold.ttf');
 
 /**
  * The bold face for each script (Unicode's Script property, as `\p{Script=…}` names it) Noto Sans does not cover.
@@ -47,13 +51,21 @@ const SCRIPT_FACES: Record<string, string> = {
   Hiragana: CHINESE,
   Katakana: CHINESE,
   Bopomofo: CHINESE,
+  // Not a Unicode script (emoji are Common): its own face all the same, tried first.
+  Emoji: EMOJI,
 };
 
-/** Each script's test, in the order a character is tried (Han before kana: a kanji is Han). */
-const SCRIPT_TESTS = Object.keys(SCRIPT_FACES).map((script) => ({
-  script,
-  test: new RegExp(`^\\p{Script=${script}}$`, 'u'),
-}));
+/** The scripts that, in one text, make its Han Japanese. */
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const JAPANESE_SCRIPTS = new Set(['Han', 'Hiragana', 'Katakana']);
+
+/** Each script's test, in the order a character is tried (emoji first; Han before kana: a kanji is Han). */
+const SCRIPT_TESTS = [
+  { script: 'Emoji', test: /^\p{Extended_Pictographic}$/u },
+  ...Object.keys(SCRIPT_FACES)
+    .filter((script) => script !== 'Emoji')
+    .map((script) => ({ script, test: new RegExp(`^\\p{Script=${script}}$`, 'u') })),
+];
 
 /**
  * The script of a character whose face is not the base one, or null: Latin, Greek, Cyrillic, and the characters
@@ -63,8 +75,15 @@ export function scriptOf(char: string): string | null {
   return SCRIPT_TESTS.find((s) => s.test.test(char))?.script ?? null;
 }
 
-/** The file of a script's face (a script scriptOf names). */
-export const faceFile = (script: string) => SCRIPT_FACES[script]!;
+/**
+ * The file of a script's face (a script scriptOf names). Han is written the same in Chinese and Japanese but drawn
+ * differently; a name is taken to be Japanese when it has kana (`japanese`), since kanji alone cannot tell.
+ */
+export const faceFile = (script: string, { japanese = false }: { japanese?: boolean } = {}) =>
+  japanese && JAPANESE_SCRIPTS.has(script) ? JAPANESE : SCRIPT_FACES[script]!;
+
+/** Whether these texts are Japanese for faceFile: one of them has kana. */
+export const isJapanese = (texts: string[]) => texts.some((text) => KANA.test(text));
 
 /** The file of the base face, the last resort of a character no script face has. */
 export const baseFaceFile = (weight: 'regular' | 'bold') => BASE[weight];

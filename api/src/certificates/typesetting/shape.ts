@@ -1,5 +1,5 @@
 import bidiFactory from 'bidi-js';
-import { baseFaceFile, faceFile, loadFace, scriptOf, type Face } from './faces';
+import { baseFaceFile, faceFile, isJapanese, loadFace, scriptOf, type Face } from './faces';
 
 /*
  * A line of text as glyphs: split into runs by direction (the Unicode bidirectional algorithm, bidi-js) and by face
@@ -47,7 +47,7 @@ export async function facesFor(texts: string[], weight: Weight): Promise<Typeset
   const [hb, base, ...loaded] = await Promise.all([
     import('harfbuzzjs'),
     loadFace(baseFaceFile(weight)),
-    ...[...scripts].map((script) => loadFace(faceFile(script))),
+    ...[...scripts].map((script) => loadFace(faceFile(script, { japanese: isJapanese(texts) }))),
   ]);
   const byScript = new Map([...scripts].map((script, i) => [script, loaded[i] as Face]));
   return typesetter(hb, base as Face, byScript);
@@ -64,9 +64,10 @@ function typesetter(hb: HarfBuzz, base: Face, byScript: Map<string, Face>): Type
   function facesOf(text: string): (Face | null)[] {
     const chars = [...text];
     const chosen: (Face | null)[] = chars.map((char) => {
-      if (INHERITED.test(char) || COMMON.test(char)) return null; // decided below, from its neighbours
-      const codePoint = char.codePointAt(0)!;
       const script = scriptOf(char);
+      // Decided below, from its neighbours (an emoji is Common too, but has a face of its own).
+      if (INHERITED.test(char) || (COMMON.test(char) && script !== 'Emoji')) return null;
+      const codePoint = char.codePointAt(0)!;
       const own = script ? byScript.get(script) : base;
       return [own, ...all].find((face) => face?.covers(codePoint)) ?? own ?? base;
     });
