@@ -77,7 +77,9 @@ function PurchaseItem({ purchase, courses, studying }: ItemProps) {
   const team = purchase.team;
   const courseLinks = opensCourses(purchase) ? courses : [];
   // A team purchase opens no course: its buyer takes a seat on the team page, like anyone else.
-  const takeSeat = team !== null && !team.addedSeats && grantsAccess(purchase) && !team.ownerHasSeat && !studying;
+  // A gift's seat is for the person it is given to, never its buyer.
+  const takeSeat =
+    team !== null && !team.gift && !team.addedSeats && grantsAccess(purchase) && !team.ownerHasSeat && !studying;
   return (
     <li className="purchase-card">
       <div>
@@ -97,7 +99,13 @@ function PurchaseItem({ purchase, courses, studying }: ItemProps) {
           <dd>
             <time dateTime={purchase.createdAt}>{formatDate(purchase.createdAt)}</time>
           </dd>
-          {team && (
+          {team?.gift && (
+            <>
+              <dt>Gift</dt>
+              <dd>{team.used > 0 ? 'Claimed' : 'Not claimed yet'}</dd>
+            </>
+          )}
+          {team && !team.gift && (
             <>
               <dt>Team seats</dt>
               <dd>
@@ -126,7 +134,7 @@ function PurchaseItem({ purchase, courses, studying }: ItemProps) {
               to={`/teams/${encodeURIComponent(team.teamId)}`}
               aria-describedby={titleId}
             >
-              Manage team
+              {team.gift ? 'Your gift’s page' : 'Manage team'}
             </Link>
           )}
           {team?.addedSeats && (
@@ -159,6 +167,11 @@ function PurchaseItem({ purchase, courses, studying }: ItemProps) {
 
 /** The purchase status in plain words; a team purchase never claims access (docs/domain.md §7). */
 function describeStatus(purchase: MyPurchase, studying: boolean): string {
+  if (purchase.team?.gift && grantsAccess(purchase)) {
+    return purchase.team.used > 0
+      ? 'Gift: claimed by the person you gave it to.'
+      : 'Gift: not claimed yet. Send its claim link from the gift’s page.';
+  }
   if (purchase.team && grantsAccess(purchase)) {
     if (purchase.team.ownerHasSeat) return 'Active team purchase: you have taken a seat.';
     if (studying) return 'Active team purchase: seats to give away (you already have this course).';

@@ -22,13 +22,17 @@ export function RevokedList({ team, headingRef, onChanged }: Props) {
   return (
     <section className="team-section" aria-labelledby="team-revoked">
       <h2 id="team-revoked" ref={headingRef} tabIndex={-1}>
-        Removed from the team
+        {team.gift ? 'Gift taken back from' : 'Removed from the team'}
       </h2>
       <p className="hint">
-        These people lost their seat and cannot take one again through the invite link. Let someone back in and they can
-        take a seat through the link again (if one is free).
+        {team.gift
+          ? 'These people lost the course and the claim link does not let them claim it again. Let someone back in and they can claim it through the link again (if nobody has meanwhile).'
+          : 'These people lost their seat and cannot take one again through the invite link. Let someone back in and they can take a seat through the link again (if one is free).'}
       </p>
-      <PeopleTable caption="People removed from your team" when="Removed">
+      <PeopleTable
+        caption={team.gift ? 'People the gift was taken back from' : 'People removed from your team'}
+        when={team.gift ? 'Taken back' : 'Removed'}
+      >
         {team.revoked.map((person) => (
           <RevokedRow key={person.userId} team={team} person={person} onChanged={onChanged} />
         ))}
@@ -55,7 +59,12 @@ function RevokedRow({
     setError(null);
     try {
       const next = await readmit(team.purchaseId, person.userId);
-      onChanged(next, `${person.email} may take a seat again: send them the invite link.`);
+      onChanged(
+        next,
+        team.gift
+          ? `${person.email} may claim the gift again: send them the claim link.`
+          : `${person.email} may take a seat again: send them the invite link.`,
+      );
     } catch (caught) {
       if (isApiError(caught, 'not-found')) {
         // Let back in elsewhere already (another tab): show the team as it is now.
@@ -75,7 +84,7 @@ function RevokedRow({
       <th scope="row">{shownName({ id: person.userId, name: person.name })}</th>
       <td className="member-email">{person.email}</td>
       <td>
-        <span className="narrow-label">Removed </span>
+        <span className="narrow-label">{team.gift ? 'Taken back ' : 'Removed '}</span>
         <time dateTime={person.revokedAt}>{formatDate(person.revokedAt)}</time>
       </td>
       <td className="member-actions">

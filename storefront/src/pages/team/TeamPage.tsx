@@ -10,13 +10,17 @@ import { useFocusOnChange } from '../../useFocusOnChange';
 import { plural } from '../../../../api/src/shared/words';
 import { BuyMoreSeats } from './BuyMoreSeats';
 import { ClaimSeat } from './ClaimSeat';
+import { GiftClaim } from './GiftClaim';
 import { InviteLink } from './InviteLink';
 import { MembersTable } from './MembersTable';
 import { RevokedList } from './RevokedList';
 import { useAccountAsync } from '../../useAccountAsync';
 import { grantsAccess } from '../../../../api/src/shared/purchase-status';
 
-/** /teams/:purchaseId: the owner's team: seats, the invite link, members (revocable), their own seat, more seats. */
+/**
+ * /teams/:purchaseId: the owner's team: seats, the invite link, members (revocable), their own seat, more seats; for a
+ * gift, its claim link and who claimed it.
+ */
 export function TeamPage() {
   return <RequireSignIn>{() => <TeamLoader />}</RequireSignIn>;
 }
@@ -72,7 +76,7 @@ function TeamManager({ initial, headingRef }: { initial: TeamView; headingRef: R
   const membersHeadingRef = useRef<HTMLHeadingElement>(null);
   const revokedHeadingRef = useRef<HTMLHeadingElement>(null);
   const active = grantsAccess(team.status);
-  useDocumentTitle(`Team · ${team.product.name}`);
+  useDocumentTitle(team.gift ? `Gift · ${team.product.name}` : `Team · ${team.product.name}`);
 
   /** A claim or a revocation answered the team as it is now; say what happened and land on the members. */
   function changed(next: TeamView, message: string) {
@@ -101,31 +105,79 @@ function TeamManager({ initial, headingRef }: { initial: TeamView; headingRef: R
         <Link to="/purchases">← My purchases</Link>
       </p>
       <h1 ref={headingRef} tabIndex={-1}>
-        Your team for {team.product.name}
+        {team.gift ? `Your gift of ${team.product.name}` : `Your team for ${team.product.name}`}
       </h1>
       {!active && (
         <div className="notice notice-error">
           <p>
-            This team purchase is {team.status.toLowerCase()}, so its invite link no longer works and nobody new can
-            join. Contact support if you think this is a mistake.
+            {team.gift
+              ? `This gift is ${team.status.toLowerCase()}, so its claim link no longer works.`
+              : `This team purchase is ${team.status.toLowerCase()}, so its invite link no longer works and nobody new can join.`}{' '}
+            Contact support if you think this is a mistake.
           </p>
         </div>
       )}
       <p role="status" className="status-message">
         {announcement}
       </p>
+      {team.gift ? (
+        <GiftPage
+          team={team}
+          active={active}
+          membersHeadingRef={membersHeadingRef}
+          onChanged={changed}
+          onReset={linkReplaced}
+        />
+      ) : (
+        <TeamParts
+          team={team}
+          active={active}
+          membersHeadingRef={membersHeadingRef}
+          onChanged={changed}
+          onReset={linkReplaced}
+        />
+      )}
+      <RevokedList team={team} headingRef={revokedHeadingRef} onChanged={readmitted} />
+      {active && !team.gift && <BuyMoreSeats product={team.product} />}
+    </article>
+  );
+}
+
+interface PartsProps {
+  team: TeamView;
+  active: boolean;
+  membersHeadingRef: RefObject<HTMLHeadingElement | null>;
+  onChanged: (next: TeamView, message: string) => void;
+  onReset: (next: TeamView, message: string) => void;
+}
+
+/**
+ * A gift: who claimed it, and while nobody has, the claim link to send. Its buyer takes no seat of it (the API
+ * refuses, `gift-not-for-buyer`) and buys no more seats for it (a gift never grows).
+ */
+function GiftPage({ team, active, membersHeadingRef, onChanged, onReset }: PartsProps) {
+  return (
+    <>
+      <GiftClaim team={team} headingRef={membersHeadingRef} onChanged={onChanged} />
+      {active && team.seats.free > 0 && <InviteLink team={team} onReset={onReset} />}
+    </>
+  );
+}
+
+/** A team: its seats, the invite link, the owner's own seat and the members. */
+function TeamParts({ team, active, membersHeadingRef, onChanged, onReset }: PartsProps) {
+  return (
+    <>
       <SeatsSummary seats={team.seats} />
-      {active && <InviteLink team={team} onReset={linkReplaced} />}
+      {active && <InviteLink team={team} onReset={onReset} />}
       {active && !team.ownerHasSeat && (
         <ClaimSeat
           team={team}
-          onClaimed={(next) => changed(next, 'You have a seat: the course is now in My purchases.')}
+          onClaimed={(next) => onChanged(next, 'You have a seat: the course is now in My purchases.')}
         />
       )}
-      <MembersTable team={team} headingRef={membersHeadingRef} onChanged={changed} />
-      <RevokedList team={team} headingRef={revokedHeadingRef} onChanged={readmitted} />
-      {active && <BuyMoreSeats product={team.product} />}
-    </article>
+      <MembersTable team={team} headingRef={membersHeadingRef} onChanged={onChanged} />
+    </>
   );
 }
 
