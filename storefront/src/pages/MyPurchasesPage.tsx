@@ -102,7 +102,7 @@ function PurchaseItem({ purchase, courses, studying }: ItemProps) {
           {team?.gift && (
             <>
               <dt>Gift</dt>
-              <dd>{team.used > 0 ? 'Claimed' : 'Not claimed yet'}</dd>
+              <dd>{team.used > 0 ? 'Claimed' : 'Not claimed yet: send its claim link from the gift’s page.'}</dd>
             </>
           )}
           {team && !team.gift && (
@@ -168,9 +168,7 @@ function PurchaseItem({ purchase, courses, studying }: ItemProps) {
 /** The purchase status in plain words; a team purchase never claims access (docs/domain.md §7). */
 function describeStatus(purchase: MyPurchase, studying: boolean): string {
   if (purchase.team?.gift && grantsAccess(purchase)) {
-    return purchase.team.used > 0
-      ? 'Gift: claimed by the person you gave it to.'
-      : 'Gift: not claimed yet. Send its claim link from the gift’s page.';
+    return 'Active gift: bought for someone else to study.';
   }
   if (purchase.team && grantsAccess(purchase)) {
     if (purchase.team.ownerHasSeat) return 'Active team purchase: you have taken a seat.';

@@ -27,9 +27,7 @@ export function GiftClaim({ team, headingRef, onChanged }: Props) {
       {holder ? (
         <Claimed team={team} holder={holder} onChanged={onChanged} />
       ) : (
-        <p className="empty">
-          Nobody has claimed it yet. It is theirs as soon as they open the claim link and sign in.
-        </p>
+        <p className="empty">Send the claim link below: the course is theirs as soon as they open it and sign in.</p>
       )}
     </section>
   );
