@@ -396,6 +396,40 @@ describe('certificates of completion (issue 18)', () => {
     expect((await as(support, request(app).get(`/api/admin/certificates/${id.toLowerCase()}`))).body.id).toBe(id);
   });
 
+  it('leaves a staff member’s certificate to administrators: support may neither correct nor revoke it', async () => {
+    const administrator = await signedIn(db(), ['admin']);
+    await createPurchase(db(), { user: administrator.user, product });
+    await store(administrator, 'put', '/me/name').send({ name: 'Ada Admin' });
+    for (const lesson of lessons) await complete(administrator, lesson);
+    const [{ id }] = await certificatesOf(administrator.user.id);
+    const act = (who: SignedIn, action: 'name' | 'revoke', body: object) =>
+      as(who, request(app).post(`/api/admin/certificates/${id}/${action}`)).send(body);
+
+    const support = await signedIn(db(), ['support']);
+    const renamed = await act(support, 'name', { name: 'Someone Else' });
+    expect(renamed.status).toBe(403);
+    expect(renamed.body.code).toBe('forbidden');
+    const revoked = await act(support, 'revoke', { reason: 'Because I can.' });
+    expect(revoked.status).toBe(403);
+    expect(revoked.body.code).toBe('forbidden');
+    expect(await db()('certificates').where({ id }).first()).toMatchObject({
+      learnerName: 'Ada Admin',
+      nameCorrectedAt: null,
+      revokedAt: null,
+    });
+    expect(await db()('auditLogs').where({ resource: 'certificates', recordId: id })).toEqual([]);
+
+    // Another administrator may do both.
+    const other = await signedIn(db(), ['admin']);
+    expect((await act(other, 'name', { name: 'Ada A. Admin' })).body.data).toMatchObject({
+      learnerName: 'Ada A. Admin',
+    });
+    expect((await act(other, 'revoke', { reason: 'Issued by mistake.' })).body.data).toMatchObject({
+      status: 'revoked',
+      revokedById: other.user.id,
+    });
+  });
+
   it('verifies publicly without the learner’s email, and answers 404 for an unknown id', async () => {
     const learner = await signedIn(db());
     await createPurchase(db(), { user: learner.user, product });

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
 import { LRUCache } from 'lru-cache';
 import { recordAudit, type Actor } from '../audit/record';
 import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
+import { assertMayManageOwner } from '../identity/staff/staff-guard';
 import { AppError } from '../shared/errors';
 import type { Viewer } from '../learning/access';
 import type { LearningService } from '../learning/learning';
@@ -26,6 +28,9 @@ export interface CertificateFile {
 }
 
 type Rendering = 'pdf' | 'png';
+
+/** Who changes a certificate: their roles decide whose (the console's support, not on staff's certificates). */
+type Changer = Actor & { roles: readonly string[] };
 
 interface Deps {
   db: Db;
@@ -148,9 +153,14 @@ export function certificateService({ db, clock, config, learning, school, logger
     return { filename: `certificate-${row.id}.${kind}`, etag, bytes: () => draw(etag, kind, input) };
   }
 
+  /** Support acts on learners' certificates; a staff member's (an administrator's, say) only an administrator. */
+  async function mayActOn(trx: Knex.Transaction, certificate: Certificate, actor: Changer, what: string) {
+    if (certificate.userId !== actor.id) await assertMayManageOwner(trx, { userId: certificate.userId }, actor, what);
+  }
+
   /** A corrected name, audited; `byHolder` spends the holder's one correction. */
   async function correctName(
-    actor: Actor,
+    actor: Changer,
     id: string,
     name: string,
     options: { byHolder: boolean; requestId: string | null },
@@ -160,6 +170,7 @@ export function certificateService({ db, clock, config, learning, school, logger
       if (!before || (options.byHolder && before.userId !== actor.id)) {
         throw new AppError('not-found', 'No such certificate of yours.');
       }
+      if (!options.byHolder) await mayActOn(trx, before, actor, 'correct the certificate of');
       if (before.revokedAt) throw new AppError('certificate-revoked', 'A revoked certificate keeps its name.');
       if (options.byHolder && before.holderCorrectedAt) {
         throw new AppError(
@@ -208,14 +219,14 @@ export function certificateService({ db, clock, config, learning, school, logger
     },
 
     /** The holder's one correction of the name on their certificate; audited. */
-    async correctOwnName(actor: Actor, id: string, name: string, requestId: string | null): Promise<MyCertificate> {
+    async correctOwnName(actor: Changer, id: string, name: string, requestId: string | null): Promise<MyCertificate> {
       await correctName(actor, id, name, { byHolder: true, requestId });
       return mineOf(await find(id));
     },
 
     /** Support corrects the name, as often as needed (the holder's own correction is not spent); audited. */
     async correctNameAsSupport(
-      actor: Actor,
+      actor: Changer,
       id: string,
       name: string,
       requestId: string | null,
@@ -239,10 +250,11 @@ export function certificateService({ db, clock, config, learning, school, logger
     preview: (id: string): Promise<CertificateFile> => file(id, 'png'),
 
     /** Revokes a certificate for good, with the reason the verification page gives; audited. */
-    async revoke(actor: Actor, id: string, reason: string, requestId: string | null): Promise<CertificateRecord> {
+    async revoke(actor: Changer, id: string, reason: string, requestId: string | null): Promise<CertificateRecord> {
       const record = await db.transaction(async (trx) => {
         const before = await queries.lockCertificate(trx, id);
         if (!before) throw new AppError('not-found', 'No such certificate.');
+        await mayActOn(trx, before, actor, 'revoke the certificate of');
         if (before.revokedAt) throw new AppError('conflict', 'This certificate is already revoked.');
         const after = await queries.markRevoked(trx, id, { at: clock.now(), reason, byId: actor.id });
         await recordAudit(trx, {
