@@ -150,14 +150,9 @@ export function createServices(deps: Deps) {
   const storage = createStorage(config);
   const mediaKey = mediaUrlKey({ db, secret: config.MEDIA_URL_SECRET });
   const videos = lessonVideos({ db, clock, caches, key: mediaKey });
-  // The last lesson issues its certificate, and the certificate's email goes with it (once).
-  const learning = learningService({
-    db,
-    tree,
-    caches,
-    videos,
-    issueCertificate: issuingWithEmail({ db, outbox, logger, publicUrl: config.publicUrl }, issueCertificate),
-  });
+  // The last lesson issues its certificate (or the list's catch-up does), and its email goes with it (once).
+  const issuing = issuingWithEmail({ db, outbox, logger, publicUrl: config.publicUrl }, issueCertificate);
+  const learning = learningService({ db, tree, caches, videos, issueCertificate: issuing });
   const replyEmailLinks = replyEmailOptOut({
     db,
     key: signingKey({ db, name: 'email-unsubscribe' }),
@@ -239,7 +234,16 @@ export function createServices(deps: Deps) {
     comments: commentService({ db, learning, limiter, config, replyEmails: replies }),
     replyEmails: replies,
     replyEmailLinks,
-    certificates: certificateService({ db, clock, config, learning, school, logger, changed: caches.clearAll }),
+    certificates: certificateService({
+      db,
+      clock,
+      config,
+      learning,
+      school,
+      logger,
+      issue: issuing,
+      changed: caches.clearAll,
+    }),
     coupons: couponGenerator(deps),
     quotes,
     payments,

@@ -6,7 +6,7 @@ import { createCourse, createProduct, createPurchase } from '../../seeds/factori
 import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
-import { OutboxEmail, type ContentResource } from '../support/models';
+import { OutboxEmail, type ContentResource, type Product } from '../support/models';
 
 const COURSE = 'Knots for Sailors';
 
@@ -19,12 +19,13 @@ describe('finishing a course sends one congratulations email with the certificat
   let lessons: ContentResource[];
   let learner: SignedIn;
   let racer: SignedIn;
+  let product: Product;
 
   beforeAll(async () => {
     const deps = testDeps(db(), { config: testConfig({ PUBLIC_URL: 'https://school.example' }) });
     services = createServices(deps);
     app = createApp(deps, { services }).callback();
-    const product = await createProduct(db(), { name: COURSE });
+    product = await createProduct(db(), { name: COURSE });
     ({ course, lessons } = await createCourse(
       db(),
       {
@@ -102,5 +103,24 @@ describe('finishing a course sends one congratulations email with the certificat
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     expect(await db()('certificates').where({ userId: racer.user.id })).toHaveLength(1);
     expect(await emailsTo('racer@example.com')).toHaveLength(1);
+  });
+
+  it('sends one for a certificate the list issues late (a course finished before certificates existed)', async () => {
+    const late = await signedIn(db(), ['learner'], 'late@example.com');
+    await createPurchase(db(), { user: late.user, product });
+    // Progress written before certificates existed: no certificate, no email.
+    await db()('lessonProgress').insert(
+      lessons.map((lesson) => ({ userId: late.user.id, lessonId: lesson.id, completedAt: new Date('2026-01-05') })),
+    );
+    const list = () => as(late, request(app).get('/api/store/certificates'));
+
+    const [certificate] = (await list()).body.data;
+    expect(certificate).toMatchObject({ courseId: course.id });
+    const [email, ...more] = await emailsTo('late@example.com');
+    expect(more).toEqual([]);
+    expect(email!.textBody).toContain(`https://school.example/certificates/${certificate.id}.pdf`);
+    // Listed again, it is the same certificate and no second email.
+    expect((await list()).body.data.map((c: { id: string }) => c.id)).toEqual([certificate.id]);
+    expect(await emailsTo('late@example.com')).toHaveLength(1);
   });
 });

@@ -9,6 +9,7 @@ import { assertMayManageOwner } from '../identity/staff/staff-guard';
 import { AppError } from '../shared/errors';
 import type { Viewer } from '../learning/access';
 import type { LearningService } from '../learning/learning';
+import type { IssueCertificate } from '../learning/progress';
 import type { User } from '../identity/models';
 import type { Logger } from '../logger';
 import type { SchoolSettings } from '../school/settings';
@@ -40,6 +41,8 @@ interface Deps {
   /** Who issues the certificates: the school's name is on each. */
   school: Pick<SchoolSettings, 'get'>;
   logger: Pick<Logger, 'warn'>;
+  /** Issues one certificate (queries.issueCertificate) and sends its email once: the same issuer as learning's. */
+  issue: IssueCertificate;
   /**
    * Runs after a revocation or a corrected name commits: the verification page, rendered once per READ_CACHE_MS, says
    * so at once.
@@ -53,7 +56,7 @@ interface Deps {
  * refunds and later lessons, verifiable by anyone at `/certificates/:id`, its name corrected once by its holder (or
  * by support), revocable by support with a reason.
  */
-export function certificateService({ db, clock, config, learning, school, logger, changed = () => {} }: Deps) {
+export function certificateService({ db, clock, config, learning, school, logger, issue, changed = () => {} }: Deps) {
   const urlOf = (path: string) => new URL(path, config.publicUrl).href;
   const view = (row: queries.CertificateRow): CertificateView => ({
     id: row.id,
@@ -89,7 +92,7 @@ export function certificateService({ db, clock, config, learning, school, logger
       });
       if (!outline?.access.full) continue;
       const lessons = outline.modules.flatMap((m) => [...m.lessons, ...m.sections.flatMap((s) => s.lessons)]);
-      await queries.issueCertificate(db, {
+      await issue(db, {
         userId: viewer.user.id,
         courseId: course.id,
         courseTitle: course.title,
