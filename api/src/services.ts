@@ -163,7 +163,7 @@ export function createServices(deps: Deps) {
     jobs,
     outbox,
     optOut: replyEmailLinks,
-    isVisible: learning.isVisible,
+    assertOpen: learning.assertOpen,
     publicUrl: config.publicUrl,
     delaySeconds: config.REPLY_EMAIL_DELAY_SECONDS,
   });

@@ -163,6 +163,69 @@ describe('a reply to a learner’s comment is emailed to them, once, unless they
     );
   });
 
+  it('sends nothing to someone who no longer holds the course (refunded), except under a lesson open to all', async () => {
+    // A course of its own: a paid lesson (not the module's first) and one marked free.
+    const held = await createProduct(db(), { name: 'Rye Breads' });
+    const { lessons } = await createCourse(
+      db(),
+      {
+        title: 'Rye Breads',
+        modules: [
+          {
+            title: 'Rye',
+            sections: [
+              {
+                title: 'Loaves',
+                lessons: [
+                  { title: 'Intro', body: '<p>i</p>' },
+                  { title: 'Paid loaf', body: '<p>p</p>' },
+                  { title: 'Free loaf', body: '<p>f</p>', free: true },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      { products: [held] },
+    );
+    const [, paid, free] = lessons;
+    const postOn = async (who: SignedIn, lesson: { id: string }, text: string, parentId?: string) => {
+      const posted = await as(who, request(app).post(`/api/store/lessons/${lesson.id}/comments`)).send({
+        text,
+        ...(parentId && { parentId }),
+      });
+      expect(posted.status).toBe(201);
+      return posted.body.id as string;
+    };
+    const refunded = await signedIn(db(), ['learner'], 'refunded@example.com');
+    const regional = await signedIn(db(), ['learner'], 'regional@example.com');
+    const purchase = await createPurchase(db(), { user: refunded.user, product: held });
+    // A Restricted purchase opens the course from its own country: still theirs.
+    await createPurchase(db(), {
+      user: regional.user,
+      product: held,
+      status: 'Restricted',
+      country: testConfig().DEFAULT_COUNTRY,
+    });
+    await createPurchase(db(), { user: answerer.user, product: held });
+    const onPaid = await postOn(refunded, paid!, 'How dark should the crust get?');
+    const onFree = await postOn(refunded, free!, 'Which rye flour?');
+    const regionalQuestion = await postOn(regional, paid!, 'Can I use a tin?');
+    const lost = await postOn(answerer, paid!, 'Quite dark.', onPaid);
+    const kept = await postOn(answerer, free!, 'Whole rye.', onFree);
+    const theirs = await postOn(answerer, paid!, 'A tin is fine.', regionalQuestion);
+    await db()('purchases').where({ id: purchase.id }).update({ status: 'Refunded' });
+
+    await afterTheWait();
+    expect(await CommentReplyEmail.query(db()).findById(lost)).toMatchObject({ outcome: 'not-open' });
+    expect(await CommentReplyEmail.query(db()).findById(kept)).toMatchObject({ outcome: 'sent' });
+    expect(await CommentReplyEmail.query(db()).findById(theirs)).toMatchObject({ outcome: 'sent' });
+    const sent = await replyEmailsTo('refunded@example.com');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.textBody).toContain('Whole rye.');
+    expect(await replyEmailsTo('regional@example.com')).toHaveLength(1);
+  });
+
   it('sends nothing to someone who turned reply emails off in Settings, and again once they turn them on', async () => {
     const before = (await replyEmailsTo('asker@example.com')).length;
     expect((await setReplyEmails(asker, false)).status).toBe(200);

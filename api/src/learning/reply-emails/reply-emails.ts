@@ -3,10 +3,19 @@ import type { Db } from '../../db/connection';
 import type { JobQueue } from '../../jobs/queue';
 import { commentReplyEmail } from '../../mail/learning-emails';
 import type { Outbox } from '../../mail/outbox';
+import { AppError } from '../../shared/errors';
 import { wantsReplyEmails, type ReplyEmailOptOut } from '../../identity/profile/reply-emails';
 import { shownName } from '../../shared/shown-name';
 import * as queries from '../queries';
-import { decided, lockedReply, recordOutcome, type ReplyOutcome, type ReplyRow } from './reply-rows';
+import type { LessonAccess } from '../access';
+import {
+  decided,
+  lockedReply,
+  recordOutcome,
+  restrictedCountries,
+  type ReplyOutcome,
+  type ReplyRow,
+} from './reply-rows';
 
 /** The job that decides, and writes, one reply's email. */
 export const COMMENT_REPLY_EMAIL = 'comment-reply-email';
@@ -16,8 +25,8 @@ interface Deps {
   jobs: JobQueue;
   outbox: Pick<Outbox, 'enqueue' | 'flushInBackground'>;
   optOut: Pick<ReplyEmailOptOut, 'links'>;
-  /** Whether learners can see the lesson at all (learning.isVisible). */
-  isVisible: (lessonId: string) => Promise<boolean>;
+  /** Whether a person may open the lesson (learning.assertOpen): it is visible, and free or theirs. */
+  assertOpen: LessonAccess['assertOpen'];
   publicUrl: string;
   /** REPLY_EMAIL_DELAY_SECONDS. */
   delaySeconds: number;
@@ -27,7 +36,8 @@ interface Deps {
  * Replies to a learner's comment, emailed to them (docs/domain.md §11): one email per reply, never for a reply to
  * oneself. Each reply's job runs REPLY_EMAIL_DELAY_SECONDS after it was posted and decides then, once (the reply's
  * row locked, the decision recorded by its key): a reply deleted meanwhile (or under a deleted comment) sends nothing,
- * a hidden one or one under a hidden comment sends nothing, nor does a lesson learners cannot see any more, nor a
+ * a hidden one or one under a hidden comment sends nothing, nor does a lesson the comment's author cannot open any more
+ * (hidden from learners, or a paid lesson of a course they no longer hold: refunded, their seat revoked), nor a
  * reply to someone who turned these emails off or deleted their account. The wait is the author's moment to fix or delete it, and moderation's.
  */
 export function replyEmails(deps: Deps) {
@@ -66,9 +76,26 @@ export type ReplyEmails = ReturnType<typeof replyEmails>;
 async function withheld(trx: Knex.Transaction, deps: Deps, reply: ReplyRow): Promise<ReplyOutcome | null> {
   if (reply.recipientDeletedAt) return 'account-deleted';
   if (reply.hiddenAt || reply.parentHiddenAt) return 'hidden';
-  if (!(await deps.isVisible(reply.lessonId))) return 'not-open';
+  if (!(await opensTo(trx, deps, reply.lessonId, reply.recipientId))) return 'not-open';
   if (!(await wantsReplyEmails(trx, reply.recipientId))) return 'opted-out';
   return null;
+}
+
+/**
+ * Whether the lesson opens to the person: a free lesson or a Valid purchase from anywhere, a Restricted purchase from
+ * its own country (where they would read it from, as far as the job can know).
+ */
+async function opensTo(trx: Knex.Transaction, deps: Deps, lessonId: string, userId: string): Promise<boolean> {
+  const countries = await restrictedCountries(trx, userId);
+  for (const country of countries.length ? countries : ['']) {
+    try {
+      await deps.assertOpen(lessonId, { user: { id: userId }, country });
+      return true;
+    } catch (error) {
+      if (!(error instanceof AppError) || !['lesson-locked', 'not-found'].includes(error.code)) throw error;
+    }
+  }
+  return false;
 }
 
 /** Decides one reply's email and queues it when it goes; answers whether an email was queued. */

@@ -46,6 +46,15 @@ export async function lockedReply(trx: Knex.Transaction, replyId: string): Promi
     );
 }
 
+/** The countries of the person's Restricted purchases (each opens its courses from there only). */
+export async function restrictedCountries(trx: Knex.Transaction, userId: string): Promise<string[]> {
+  const rows: { country: string }[] = await trx('purchases')
+    .where({ userId, status: 'Restricted' })
+    .whereNotNull('country')
+    .distinct('country');
+  return rows.map((r) => r.country);
+}
+
 /** Whether the reply's email was decided already (by an earlier run of its job). */
 export async function decided(trx: Knex.Transaction, replyId: string): Promise<boolean> {
   return Boolean(await trx('commentReplyEmails').where({ replyId }).first('replyId'));
