@@ -6,7 +6,8 @@ import request from 'supertest';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { createServices } from '../../api/src/services';
+import { certificatePreview } from '../../api/src/certificates/preview';
+import { createServices, type Services } from '../../api/src/services';
 import { createUser } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';
 import { signedIn } from '../support/auth';
@@ -61,15 +62,28 @@ function fontsOf(pdf: Buffer): string[] {
   }
 }
 
+/** The row of each pixel that differs (by more than a faint edge) between two pictures of one size, in grey. */
+async function differingRows(a: Uint8Array, b: Uint8Array): Promise<number[]> {
+  const grey = (png: Uint8Array) => sharp(Buffer.from(png)).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const [left, right] = await Promise.all([grey(a), grey(b)]);
+  const rows: number[] = [];
+  for (let i = 0; i < left.data.length; i++) {
+    if (Math.abs(left.data[i]! - right.data[i]!) > 32) rows.push(Math.floor(i / left.info.width));
+  }
+  return rows;
+}
+
 describe('certificates in every script', () => {
   const database = useTestDatabase();
   const db = () => database().db;
   let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let services: Services;
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
     const deps = testDeps(db(), { config: testConfig({ PUBLIC_URL: 'https://learn.example.com' }) });
-    app = createApp(deps, { services: createServices(deps) }).callback();
+    services = createServices(deps);
+    app = createApp(deps, { services }).callback();
     let n = 0;
     for (const [script, name] of Object.entries(NAMES)) {
       const user = await createUser(db(), { name });
@@ -161,9 +175,27 @@ describe('certificates in every script', () => {
     expect(preview.headers['content-type']).toBe('image/png');
     const { width, height, format } = await sharp(preview.body as Buffer).metadata();
     expect({ width, height, format }).toEqual({ width: 1200, height: 630, format: 'png' });
-    // Not a blank card: the page's ink is there (the name's glyphs among it).
-    const { channels } = await sharp(preview.body as Buffer).stats();
-    expect(channels[0]!.min).toBeLessThan(80);
+    // The name's glyphs are drawn: against the same card named by a character no face has (the line kept, no ink),
+    // every pixel that differs is in the name's band, and there are a name's worth of them.
+    const row = await db()('certificates').where({ id: ids.devanagari }).first();
+    const input = {
+      id: row.id,
+      learnerName: row.learnerName,
+      courseTitle: row.courseTitle,
+      issuedAt: row.issuedAt,
+      schoolName: (await services.school.get()).name,
+      verifyUrl: `https://learn.example.com/certificates/${row.id}`,
+    };
+    const named = await certificatePreview(input);
+    expect(named.missing).toEqual([]);
+    expect(Buffer.from(named.bytes).equals(preview.body as Buffer)).toBe(true); // what the address serves
+    const nameless = await certificatePreview({ ...input, learnerName: '\uE000' });
+    expect(nameless.missing).toEqual(['\uE000']);
+    const changed = await differingRows(named.bytes, nameless.bytes);
+    expect(changed.length).toBeGreaterThan(1500);
+    // Between "This certifies that" (its baseline at row 214) and the rule under the name (row 279).
+    expect(Math.min(...changed)).toBeGreaterThan(217);
+    expect(Math.max(...changed)).toBeLessThan(279);
 
     const again = await request(app)
       .get(`/certificates/${ids.devanagari}.png`)
