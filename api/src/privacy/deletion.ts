@@ -7,7 +7,7 @@ import type { Logger } from '../logger';
 import type { PaymentProvider } from '../payments/provider';
 import { AppError } from '../shared/errors';
 import { isStaffAccount } from '../shared/roles';
-import { anonymiseSales, cancelTransfers, freeSeats } from './erase-commerce';
+import { anonymiseSales, cancelTransfers, freeSeats, lockCheckouts } from './erase-commerce';
 import { deletedAddress } from '../shared/deleted-account';
 import { endAccess, eraseAccountRow, eraseContact, eraseLearning } from './erase-person';
 import type { AccountDeleted } from './schemas';
@@ -45,15 +45,30 @@ export async function deleteAccount(
   { actor, requestId }: DeletionRequest,
 ): Promise<AccountDeleted> {
   const { answer, hashes, avatarKey, customers } = await db.transaction(async (trx) => {
+    // Lock order, so no deadlock: the person's checkouts (a settlement locks its checkout, then share-locks its
+    // buyer), then their linked accounts (a GitHub sign-in and an email change lock those before the person), then
+    // the person. Their address is read unlocked to find the checkouts, and must not have changed under the lock.
+    const known = await trx('users').where({ id: userId }).first('email');
+    if (!known) throw new AppError('not-found', `No users record with id ${userId}.`);
+    await lockCheckouts(trx, userId, known.email);
+    await trx('accounts').where({ userId }).orderBy('id').forUpdate().select('id');
     // No key update: a team change or transfer racing this one checks its foreign keys to the row (a key share) and
     // goes on, so it never waits on this lock while holding a coupon or purchase this deletion waits for.
     const user = await trx('users').where({ id: userId }).forNoKeyUpdate().first();
-    if (!user) throw new AppError('not-found', `No users record with id ${userId}.`);
     if (user.deletedAt) throw new AppError('account-deleted', 'This account was already deleted.');
+    if (user.email !== known.email)
+      throw new AppError('conflict', 'The account’s email address changed meanwhile: try again.');
     if (isStaffAccount(user.roles)) {
       throw new AppError(
         'account-is-staff',
         'Staff accounts cannot be deleted: an administrator removes their staff roles first.',
+      );
+    }
+    // Erasing the row would free the address, and a block is kept by it (§6.2): support lifts the block first.
+    if (user.blockedAt) {
+      throw new AppError(
+        'account-is-blocked',
+        'A blocked account cannot be deleted: its block keeps the address out. Support lifts the block first.',
       );
     }
     if (confirm.trim().toLowerCase() !== String(user.email).toLowerCase()) {

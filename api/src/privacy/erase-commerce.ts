@@ -56,9 +56,13 @@ export async function freeSeats({ trx, userId, actor, requestId }: Step): Promis
  * owner gets a fresh AVAILABLE row with the same window, so they may offer it to someone else.
  */
 export async function cancelTransfers({ trx, userId, actor, requestId }: Step): Promise<number> {
-  const own: { id: string }[] = await trx('purchases').where({ userId }).orderBy('id').forUpdate().select('id');
+  const own: string[] = await trx('purchases').where({ userId }).orderBy('id').forUpdate().pluck('id');
+  const ending: string[] = await trx('purchaseUserTransfers')
+    .whereIn('purchaseId', own)
+    .whereIn('transferState', CANCELABLE_TRANSFER_STATES)
+    .pluck('id');
   let canceled = 0;
-  for (const { id } of own) canceled += await cancelOpenTransfers(trx, id);
+  for (const id of own) canceled += await cancelOpenTransfers(trx, id);
 
   const offered: { id: string; purchaseId: string; transferState: string; expiresAt: Date }[] = await trx(
     'purchaseUserTransfers',
@@ -96,7 +100,40 @@ export async function cancelTransfers({ trx, userId, actor, requestId }: Step): 
     .where({ targetUserId: userId })
     .whereIn('transferState', OPEN_TRANSFER_STATES)
     .update({ targetUserId: null });
+  // Offers made to the person were emailed to their address: eraseContact cancels those.
+  await cancelOfferEmails(trx, ending);
   return canceled;
+}
+
+/**
+ * An offer's email not sent yet would invite its recipient to a transfer that has ended: canceled as the person's
+ * own are (failed, its body dropped, so no retry sends it). The email names its transfer by its page's link.
+ */
+async function cancelOfferEmails(trx: Knex.Transaction, transferIds: string[]): Promise<void> {
+  if (transferIds.length === 0) return;
+  await trx('outboxEmails')
+    .where({ kind: 'transfer-offer', status: 'pending' })
+    .where((q) => {
+      for (const id of transferIds) q.orWhere('textBody', 'like', `%/transfers/${id}%`);
+    })
+    .update({
+      status: 'failed',
+      lastError: 'Canceled: the transfer ended when an account was deleted.',
+      textBody: null,
+      htmlBody: null,
+    });
+}
+
+/** The checkouts the person started: signed in, or as a guest with their address. */
+const checkoutsOf = (trx: Knex.Transaction, userId: string, email: string) =>
+  trx('checkouts').where((q) => q.where({ buyerUserId: userId }).orWhereRaw('lower(buyer_email) = lower(?)', [email]));
+
+/**
+ * Locks the person's checkouts, in id order, before the deletion locks the person: a settlement locks its checkout
+ * and then share-locks the buyer, so the deletion taking the person first and its checkouts later could deadlock.
+ */
+export async function lockCheckouts(trx: Knex.Transaction, userId: string, email: string): Promise<void> {
+  await checkoutsOf(trx, userId, email).orderBy('id').forUpdate().select('id');
 }
 
 /**
@@ -106,9 +143,13 @@ export async function cancelTransfers({ trx, userId, actor, requestId }: Step): 
  */
 export async function anonymiseSales({ trx, userId, email, placeholder }: Step): Promise<void> {
   await trx('purchases').where({ userId }).update({ ipAddress: null, city: null, state: null });
-  await trx('checkouts')
-    .where((q) => q.where({ buyerUserId: userId }).orWhereRaw('lower(buyer_email) = lower(?)', [email]))
-    .update({ buyerEmail: placeholder, ipAddress: null, city: null, state: null, clientNetwork: null });
+  await checkoutsOf(trx, userId, email).update({
+    buyerEmail: placeholder,
+    ipAddress: null,
+    city: null,
+    state: null,
+    clientNetwork: null,
+  });
   await trx('merchantRefunds')
     .where({ status: 'pending' })
     .whereRaw(`lower(email_on_success->>'to') = lower(?)`, [email])

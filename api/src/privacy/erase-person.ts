@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { endSignIns } from '../identity/sign-in/sign-out-everywhere';
 import { deletedAddress } from '../shared/deleted-account';
+import { escapeHtml } from '../shared/escape-html';
 
 /** Shown in place of a deleted person's comment that others answered. */
 export const REMOVED_COMMENT_TEXT = 'This comment was removed when its author deleted their account.';
@@ -48,12 +49,47 @@ export async function eraseLearning(trx: Knex.Transaction, userId: string) {
   return { commentsRemoved: removed, commentsKeptAsPlaceholders: kept };
 }
 
+/** What stands for a deleted person's address in emails to others ("… is giving you", "… now belongs to …"). */
+export const DELETED_ACCOUNT_TEXT = '[deleted account]';
+
+/** A PostgreSQL regular expression matching the text literally. */
+const literal = (text: string) => text.replace(/[\\^$.|?*+()[\]{}]/g, '\\$&');
+
+/**
+ * The address, whole, in any case (matched with the `i` flag): not the tail of a longer address (`jo.pat@…` for
+ * `pat@…`, also with its apostrophe escaped) nor the head of a longer domain. In HTML also as escapeHtml writes it.
+ */
+function addressPattern(email: string, html: boolean): string {
+  const forms = html ? [email, escapeHtml(email)] : [email];
+  const unique = [...new Set(forms)].map(literal).join('|');
+  return `(?<![A-Za-z0-9._%+'-]|&#39;)(?:${unique})(?![A-Za-z0-9_-]|\\.[A-Za-z0-9])`;
+}
+
+/** The person's address leaves every email's subject and bodies, those to other people included. */
+async function scrubAddress(trx: Knex.Transaction, email: string): Promise<void> {
+  const text = addressPattern(email, false);
+  const html = addressPattern(email, true);
+  const replaced = (column: string, pattern: string) =>
+    trx.raw(`regexp_replace(??, ?, ?, 'gi')`, [column, pattern, DELETED_ACCOUNT_TEXT]);
+  await trx('outboxEmails')
+    .where((q) =>
+      q.whereRaw(`subject ~* ?`, [text]).orWhereRaw(`text_body ~* ?`, [text]).orWhereRaw(`html_body ~* ?`, [html]),
+    )
+    .update({
+      subject: replaced('subject', text),
+      textBody: replaced('text_body', text),
+      htmlBody: replaced('html_body', html),
+    });
+}
+
 /**
  * Emails to the address: one not sent yet is canceled (failed, its body dropped, so neither the sender nor the
  * console's retry sends it); every one keeps its subject, kind and dates for the outbox's history, addressed to the
- * placeholder. Waitlist places go.
+ * placeholder. Emails to other people keep their bodies, with the address replaced (the console's outbox shows
+ * them). Waitlist places go.
  */
 export async function eraseContact(trx: Knex.Transaction, email: string, placeholder: string) {
+  await scrubAddress(trx, email);
   const canceled = await trx('outboxEmails')
     .whereRaw('lower(to_address) = lower(?)', [email])
     .where({ status: 'pending' })

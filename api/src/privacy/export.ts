@@ -58,6 +58,10 @@ async function purchasesOf(trx: Conn, userId: string): Promise<ExportedPurchase[
       'p.ipAddress',
       'p.createdAt',
       'c.refundAmount',
+      // Bought by the person: never moved to them (a transfer, and support's move, end COMPLETED).
+      trx.raw(
+        `not exists (select 1 from purchase_user_transfers t where t.purchase_id = p.id and t.transfer_state = 'COMPLETED') as bought`,
+      ),
     );
   return rows.map((row) => ({
     id: row.id,
@@ -67,10 +71,11 @@ async function purchasesOf(trx: Conn, userId: string): Promise<ExportedPurchase[
     amount: row.totalAmount,
     refunded: row.refundAmount ?? 0,
     currency: row.currency,
-    country: row.country,
-    region: row.state,
-    city: row.city,
-    ipAddress: row.ipAddress,
+    // Where and from which network it was bought are the buyer's: a purchase given to the person has none of them.
+    country: row.bought ? row.country : null,
+    region: row.bought ? row.state : null,
+    city: row.bought ? row.city : null,
+    ipAddress: row.bought ? row.ipAddress : null,
     createdAt: row.createdAt,
   }));
 }

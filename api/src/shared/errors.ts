@@ -71,6 +71,7 @@ export const ERROR_STATUS = {
   'account-blocked': 403,
   'confirmation-mismatch': 422,
   'account-is-staff': 409,
+  'account-is-blocked': 409,
   'account-deleted': 410,
   'email-not-resendable': 409,
   'receipt-not-available': 409,

@@ -16,13 +16,19 @@ export async function refuseIfHolding(
   }
 }
 
-/** Purchase, charge and (when it pays for nothing else of theirs) the provider customer change hands. */
+/**
+ * Purchase, charge and (when it pays for nothing else of theirs) the provider customer change hands. The buyer's
+ * network, city and region stay behind (theirs, not the new owner's, and no rule of finance reads them); the country
+ * stays on the purchase, the sale's tax evidence and its regional price's rule, as the charge keeps its own.
+ */
 export async function moveOwnership(
   trx: Knex.Transaction,
   purchase: PurchaseRow,
   targetUserId: string,
 ): Promise<{ customerIdentifier: string | null }> {
-  await trx('purchases').where({ id: purchase.id }).update({ userId: targetUserId });
+  await trx('purchases')
+    .where({ id: purchase.id })
+    .update({ userId: targetUserId, ipAddress: null, city: null, state: null });
   if (!purchase.merchantChargeId) return { customerIdentifier: null };
   const [charge] = await trx('merchantCharges')
     .where({ id: purchase.merchantChargeId })

@@ -46,9 +46,12 @@ export function replyEmailOptOut({ db, key, publicUrl }: { db: Db; key: () => Pr
         throw new AppError('unsubscribe-link-invalid', 'This unsubscribe link is not valid: copy the whole link.');
       const exists = await db('users').where({ id: userId }).first('id');
       if (!exists) throw new AppError('unsubscribe-link-invalid', 'This unsubscribe link is no longer valid.');
+      // A deleted account gets no emails and keeps no preferences: the same answer, nothing written. Its row is
+      // share-locked, so a deletion committing meanwhile is waited for and then seen.
       await db.raw(
         `INSERT INTO user_prefs (user_id, type, resource_id, fields)
-         VALUES (?, 'global', NULL, '{"emails": {"replies": false}}'::jsonb)
+         SELECT id, 'global', NULL, '{"emails": {"replies": false}}'::jsonb
+           FROM users WHERE id = ? AND deleted_at IS NULL FOR SHARE
          ON CONFLICT (user_id, type, resource_id) DO UPDATE SET fields = user_prefs.fields || jsonb_build_object(
            'emails',
            CASE WHEN jsonb_typeof(user_prefs.fields->'emails') = 'object' THEN user_prefs.fields->'emails' ELSE '{}' END
