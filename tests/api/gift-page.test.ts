@@ -6,6 +6,7 @@ import { runSeeds } from '../../seeds/run';
 import { testApp } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
+import { lastEmailTo } from '../support/outbox';
 
 describe("a gift's own page: the team answers say gift (docs/domain.md §7)", () => {
   const database = useTestDatabase();
@@ -18,7 +19,7 @@ describe("a gift's own page: the team answers say gift (docs/domain.md §7)", ()
     fundamentals = (await Product.query(db()).findOne({ key: 'typescript-fundamentals' }))!;
   });
 
-  const call = (who: SignedIn, method: 'get' | 'post', path: string) =>
+  const call = (who: SignedIn, method: 'get' | 'post' | 'delete', path: string) =>
     as(who, request(app())[method](`/api/store${path}`)).send();
   /** Checks out and pays on the built-in provider's page: the checkout's outcome. */
   async function bought(who: SignedIn, body: object) {
@@ -64,13 +65,27 @@ describe("a gift's own page: the team answers say gift (docs/domain.md §7)", ()
 
     // The friend claims it; the buyer's page shows who and when, as a team's members are shown to its owner.
     const friend = await signedIn(db());
-    expect((await call(friend, 'post', `/invites/${code}/redeem`)).status).toBe(201);
+    const seat = (await call(friend, 'post', `/invites/${code}/redeem`)).body.purchaseId as string;
+    expect(seat).toBeTruthy();
+    const theirs = (await call(friend, 'get', '/purchases')).body.data as { id: string; seatFromGift: boolean }[];
+    expect(theirs.find((p) => p.id === seat)).toMatchObject({ seatFromGift: true });
     const claimed = (await call(buyer, 'get', `/teams/${gift}`)).body;
     expect(claimed).toMatchObject({ gift: true, seats: { used: 1, free: 0 }, ownerHasSeat: false });
     expect(claimed.members).toEqual([expect.objectContaining({ userId: friend.user.id, you: false })]);
     expect(await Purchase.query(db()).where({ userId: buyer.user.id }).whereNotNull('redeemedBulkCouponId')).toEqual(
       [],
     );
+
+    // Taken back: said as a gift, to the friend and on their purchase, not as a team's seat.
+    expect((await call(buyer, 'delete', `/teams/${gift}/members/${seat}`)).status).toBe(200);
+    expect(await Purchase.query(db()).findById(seat)).toMatchObject({
+      status: 'Revoked',
+      statusReason: 'The gift’s buyer took it back.',
+    });
+    const told = await lastEmailTo(db(), friend.user.email);
+    expect(told.subject).toBe('Your gift of TypeScript Fundamentals was taken back');
+    expect(told.textBody).toContain(`taken back by the person who gave it to you (${buyer.user.email})`);
+    expect(told.textBody).not.toContain('team');
   });
 
   it("still lets a team's buyer take one of its seats", async () => {

@@ -219,6 +219,8 @@ export interface MyPurchase {
   courses: { id: string; slug: string | null; title: string }[];
   /** A seat redeemed from someone's team purchase. */
   seat: boolean;
+  /** That seat was someone's gift (their page speaks of a gift, taking it back of the gift). */
+  seatFromGift: boolean;
   invoiceId: string | null;
 }
 

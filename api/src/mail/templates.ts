@@ -214,23 +214,24 @@ export function purchaseReceivedEmail(to: string, productName: string, url: stri
 }
 
 /**
- * A member removed from a team: told plainly who removed them (the owner, or our support team for them), from which
- * course, that their progress stays, and what to do if it is a mistake.
+ * A member removed from a team, or a gift taken back: told plainly who did it (the owner or buyer, or our support
+ * team for them), from which course, that their progress stays, and what to do if it is a mistake.
  */
 export function teamSeatRevokedEmail(
   to: string,
   productName: string,
-  removal: { ownerEmail: string; bySupport: boolean },
+  removal: { ownerEmail: string; bySupport: boolean; gift?: boolean },
 ): NewEmail {
-  const { ownerEmail } = removal;
-  const who = removal.bySupport
-    ? `our support team, for the team's owner (${ownerEmail})`
-    : `the team's owner (${ownerEmail})`;
-  const text = `Your seat in ${productName} was removed by ${who}, so the course is no longer open to you. Your progress is kept: if you get a seat again, or buy the course, you continue where you left off. If this is a mistake, ask ${ownerEmail} to let you back in from their team page.`;
+  const { ownerEmail, gift = false } = removal;
+  const owner = gift ? `the person who gave it to you (${ownerEmail})` : `the team's owner (${ownerEmail})`;
+  const who = removal.bySupport ? `our support team, for ${owner}` : owner;
+  const text = gift
+    ? `The gift of ${productName} was taken back by ${who}, so the course is no longer open to you. Your progress is kept: if you are given it again, or buy the course, you continue where you left off. If this is a mistake, ask ${ownerEmail}.`
+    : `Your seat in ${productName} was removed by ${who}, so the course is no longer open to you. Your progress is kept: if you get a seat again, or buy the course, you continue where you left off. If this is a mistake, ask ${ownerEmail} to let you back in from their team page.`;
   return {
     kind: 'team-seat-revoked',
     to,
-    subject: `Your seat in ${productName} was removed`,
+    subject: gift ? `Your gift of ${productName} was taken back` : `Your seat in ${productName} was removed`,
     text: `${text}\n`,
     html: `<p>${escapeHtml(text)}</p>`,
   };

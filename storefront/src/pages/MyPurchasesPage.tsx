@@ -93,7 +93,11 @@ function PurchaseItem({ purchase, courses, studying }: ItemProps) {
           <dd className={`purchase-status purchase-status-${purchase.status.toLowerCase()}`}>{status}</dd>
           <dt>Paid</dt>
           <dd>
-            {purchase.seat ? 'A seat from a team purchase' : formatMoney(purchase.totalAmount, purchase.currency)}
+            {purchase.seat
+              ? purchase.seatFromGift
+                ? 'A gift'
+                : 'A seat from a team purchase'
+              : formatMoney(purchase.totalAmount, purchase.currency)}
           </dd>
           <dt>Date</dt>
           <dd>
@@ -189,7 +193,9 @@ function describeStatus(purchase: MyPurchase, studying: boolean): string {
     case 'Banned':
       return 'Access removed. Contact support if you think this is a mistake.';
     case 'Revoked':
-      return 'Seat removed: the team’s owner took this seat back. Your progress is kept if you get a seat again.';
+      return purchase.seatFromGift
+        ? 'Gift taken back: the person who gave it took it back. Your progress is kept if you get the course again.'
+        : 'Seat removed: the team’s owner took this seat back. Your progress is kept if you get a seat again.';
     default:
       return purchase.status;
   }

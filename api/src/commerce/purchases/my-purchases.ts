@@ -32,6 +32,11 @@ export function myPurchases({ db }: { db: Db }) {
           'c.bulkPurchaseId',
           'co.quantity',
           'co.gift',
+          // A seat claimed from someone's gift (their one-seat team bought as a gift).
+          db.raw(
+            `exists (select 1 from coupons sc join checkouts g on g.purchase_id = sc.bulk_purchase_id
+                      where sc.id = p.redeemed_bulk_coupon_id and g.gift) as seat_from_gift`,
+          ),
           // A team purchase opens nothing until its buyer takes a seat of it (docs/domain.md §7).
           ownerHasSeatColumn(db, 'p.bulkCouponId', 'p.userId'),
         );
@@ -57,6 +62,7 @@ export function myPurchases({ db }: { db: Db }) {
           : null,
         courses: courses.get(r.productId) ?? [],
         seat: Boolean(r.redeemedBulkCouponId),
+        seatFromGift: r.seatFromGift === true,
         invoiceId: r.merchantChargeId,
       }));
     },

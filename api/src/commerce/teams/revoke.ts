@@ -4,19 +4,18 @@ import { AppError } from '../../shared/errors';
 import type { TeamView } from '../schemas';
 import { cancelOpenTransfers } from '../transfers/transfers';
 import { keepOutOfTeam } from './seats';
-import { GRANTS_ACCESS, lockTeam, teamView, type TeamDeps } from './team-view';
+import { GRANTS_ACCESS, isGift, lockTeam, teamView, type TeamDeps } from './team-view';
 
 /** The owner's (or support's) changes to a team (docs/domain.md §7): a seat revoked, a member let back in, a new link. */
 
 type TeamActor = Actor & { staff: boolean };
 
-/** Why a seat ended, as the member's purchase and the console show it. */
-const revocationReason = (ownSeat: boolean, bySupport: boolean): string =>
-  ownSeat
-    ? "The team's owner gave up their own seat."
-    : bySupport
-      ? 'Support removed this seat from the team.'
-      : "The team's owner removed this seat.";
+/** Why a seat ended, as the member's purchase and the console show it; a gift is taken back, not a seat removed. */
+const revocationReason = (ownSeat: boolean, bySupport: boolean, gift: boolean): string => {
+  if (gift) return bySupport ? 'Support took this gift back for its buyer.' : 'The gift’s buyer took it back.';
+  if (ownSeat) return "The team's owner gave up their own seat.";
+  return bySupport ? 'Support removed this seat from the team.' : "The team's owner removed this seat.";
+};
 
 /**
  * Frees a member's seat: their seat purchase ends, marked Revoked (they lose access), their progress stays (it belongs to
@@ -43,8 +42,9 @@ export async function revokeSeat(
       .first();
     if (!seat) throw new AppError('not-found', 'That person has no seat in this team.');
     const ownSeat = seat.userId === team.userId;
+    const gift = await isGift(trx, team.id);
     // The seat is kept, marked Revoked, so the audit log and the member's history still lead to it.
-    const after = { status: 'Revoked', statusReason: revocationReason(ownSeat, actor.staff && !ownerActing) };
+    const after = { status: 'Revoked', statusReason: revocationReason(ownSeat, actor.staff && !ownerActing, gift) };
     await trx('purchases').where({ id: seat.id }).update(after);
     await cancelOpenTransfers(trx, seat.id);
     await trx('coupons').where({ id: team.bulkCouponId }).where('usedCount', '>', 0).decrement('usedCount', 1);
@@ -64,7 +64,7 @@ export async function revokeSeat(
       const owner = await trx('users').where({ id: team.userId }).first('email');
       const product = await trx('products').where({ id: team.productId }).first('name');
       // In the revocation's transaction: the member is told exactly when the seat is gone.
-      const removal = { ownerEmail: owner.email, bySupport: actor.staff && !ownerActing };
+      const removal = { ownerEmail: owner.email, bySupport: actor.staff && !ownerActing, gift };
       await outbox.enqueue(trx, teamSeatRevokedEmail(member.email, product.name, removal));
     }
     return teamView(deps, trx, team, actor.id!);
