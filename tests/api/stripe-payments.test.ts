@@ -254,6 +254,34 @@ describe('payments through Stripe (the real SDK against a local stand-in for its
     expect(record.status).toBe('lost');
   });
 
+  it('gives a won dispute back as a seat to give away when its holder bought the course again meanwhile', async () => {
+    const email = 'disputed-then-bought-again@example.com';
+    const first = await paidCheckout({ productId: fundamentals.id, email });
+    await deliver(first.completed);
+    const disputed = (await thanks(first.checkoutId)).body.purchaseId;
+    const opened = stripe.openDispute((await chargeOf(disputed)).identifier);
+    await deliver(opened.event);
+    // Access ended: the same address buys the course again, an ordinary copy.
+    const again = await paidCheckout({ productId: fundamentals.id, email });
+    await deliver(again.completed);
+    const second = (await thanks(again.checkoutId)).body.purchaseId;
+    expect(await Purchase.query(db()).findById(second)).toMatchObject({ status: 'Valid', bulkCouponId: null });
+
+    await deliver(stripe.closeDispute(opened.dispute, 'won'));
+    const back = (await Purchase.query(db()).findById(disputed))!;
+    expect(back).toMatchObject({ status: 'Valid' });
+    expect(back.bulkCouponId).toBeTruthy();
+    expect(await db()('coupons').where({ id: back.bulkCouponId }).first()).toMatchObject({
+      maxUses: 1,
+      usedCount: 0,
+      bulkPurchaseId: disputed,
+    });
+    const open = await db()('purchaseUserTransfers')
+      .where({ purchaseId: disputed })
+      .whereIn('transferState', ['AVAILABLE', 'INITIATED', 'VERIFIED', 'CONFIRMED']);
+    expect(open).toEqual([]);
+  });
+
   it('bans a purchase (admins only, with a reason), after which no event gives access back', async () => {
     const { checkoutId, completed } = await paidCheckout({ productId: fundamentals.id, email: 'banned@example.com' });
     await deliver(completed);

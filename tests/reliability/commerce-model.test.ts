@@ -869,8 +869,28 @@ const dispute = (purchaseIndex: number, outcome: 'open' | 'won' | 'lost') =>
         won: outcome === 'won',
       });
       open.state = outcome;
-      if (outcome === 'won' && p.status === 'Disputed' && !p.disputes.some((d) => d.state === 'open'))
+      if (outcome === 'won' && p.status === 'Disputed' && !p.disputes.some((d) => d.state === 'open')) {
+        // Bought again meanwhile: a Valid individual copy comes back as a one-seat team to give away (§6.5).
+        const later = holding(m, p.user, p.product).filter((q) => m.purchases.indexOf(q) > m.purchases.indexOf(p));
+        const asSeat = p.kind === 'individual' && p.boughtAs === 'Valid' && later.length > 0;
         p.status = p.boughtAs;
+        if (asSeat) {
+          const row = await readPurchase(w, p.id);
+          expect(row.bulkCouponId).toBeTruthy();
+          p.kind = 'team';
+          p.coupon = row.bulkCouponId;
+          p.seats = 1;
+          p.transfer = { state: 'none', id: null, recipient: null, expiresAt: null, ended: true };
+          m.teams.push({
+            coupon: row.bulkCouponId,
+            owner: p.user,
+            product: p.product,
+            inviteCode: row.inviteCode,
+            oldCodes: [],
+            revoked: new Set(),
+          });
+        }
+      }
     },
   );
 

@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
 import { recordAudit, SYSTEM_ACTOR } from '../../audit/record';
 import { ledger } from '../../finance/ledger';
-import type { PurchaseStatus } from '../models';
+import { GRANTING_STATUSES, type PurchaseStatus } from '../models';
+import { insertTeamCoupon } from '../checkout/purchase-rows';
+import { OPEN_TRANSFER_STATES } from '../../shared/transfer-states';
 import { endAccess } from './end-access';
 import type { LifecycleDeps } from './lifecycle-deps';
 import { chargeByIdentifier, purchasesOfCharge, type ChargeRow } from './locks';
@@ -103,20 +105,48 @@ export async function disputeClosed(
   });
 }
 
-/** The last open dispute of a charge was won: each purchase it paid goes back to what it was. */
+/**
+ * Whether the person bought the product again after this purchase and holds that copy (not a team purchase): a
+ * regional copy an unlock was bought over came before it, so it never counts.
+ */
+const boughtAgain = async (trx: Knex.Transaction, purchase: { id: string; userId: string; productId: string }) =>
+  Boolean(
+    await trx('purchases')
+      .where({ userId: purchase.userId, productId: purchase.productId })
+      .whereNot({ id: purchase.id })
+      .where('createdAt', '>', trx('purchases').where({ id: purchase.id }).select('createdAt'))
+      .whereIn('status', GRANTING_STATUSES)
+      .whereNull('bulkCouponId')
+      .first('id'),
+  );
+
+/**
+ * The last open dispute of a charge was won: each purchase it paid goes back to what it was (docs/domain.md §6.5).
+ * One whose holder bought the product again meanwhile comes back as a one-seat team, a seat to give away, as any
+ * second copy does (§5.5), never a silent duplicate; its transfer offers end (a team is not transferred).
+ */
 async function restoreAccess(trx: Knex.Transaction, chargeId: string, disputeIdentifier: string): Promise<void> {
   for (const purchase of await purchasesOfCharge(trx, chargeId)) {
     if (purchase.status !== 'Disputed') continue;
     const checkout = await trx('checkouts').where({ purchaseId: purchase.id }).first('restricted');
     const restored: PurchaseStatus = checkout?.restricted ? 'Restricted' : 'Valid';
     await moveStatus(trx, purchase.id, restored, null);
+    const individual = !purchase.bulkCouponId && !purchase.redeemedBulkCouponId;
+    const asSeat = restored === 'Valid' && individual && (await boughtAgain(trx, purchase));
+    if (asSeat) {
+      await insertTeamCoupon(trx, purchase.id, purchase.productId, 1);
+      await trx('purchaseUserTransfers')
+        .where({ purchaseId: purchase.id })
+        .whereIn('transferState', OPEN_TRANSFER_STATES)
+        .update({ transferState: 'CANCELED', canceledAt: trx.fn.now() });
+    }
     await recordAudit(trx, {
       actor: SYSTEM_ACTOR,
       action: 'purchase.dispute-won',
       resource: 'purchases',
       recordId: purchase.id,
       before: { status: 'Disputed' },
-      after: { status: restored, dispute: disputeIdentifier },
+      after: { status: restored, dispute: disputeIdentifier, ...(asSeat ? { seatsToGive: 1 } : {}) },
     });
   }
 }
