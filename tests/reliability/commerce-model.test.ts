@@ -394,11 +394,19 @@ async function checkInvariants(m: Model, w: World) {
     .whereIn('t.purchaseId', db('purchases').whereNotNull('upgradedFromId').select('upgradedFromId'))
     .whereIn('t.transferState', ['AVAILABLE', 'INITIATED', 'VERIFIED', 'CONFIRMED']);
   expect(spentOffered).toEqual([]);
-  // 3. Nobody holds two copies of a product (a source spent on an upgrade of the same product aside).
+  // 3. Nobody holds two copies of a product (a source spent on an upgrade of the same product aside, and a regional
+  // copy a won dispute gave back after the product was bought again, which cannot be a seat: docs/domain.md §6.5).
   const doubles = await db('purchases as p')
     .whereIn('p.status', MODEL_GRANTING)
     .whereNull('p.bulkCouponId')
     .whereNotExists(db('purchases as u').whereRaw('u.upgraded_from_id = p.id'))
+    .whereNot((q) =>
+      q
+        .where('p.status', 'Restricted')
+        .whereExists(
+          db('merchantDisputes as d').whereRaw('d.merchant_charge_id = p.merchant_charge_id').where('d.status', 'won'),
+        ),
+    )
     .groupBy('p.userId', 'p.productId')
     .havingRaw('count(*) > 1')
     .select('p.userId', 'p.productId');
