@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { normalizeCertificateId } from './certificate-id';
-import { DISPLAY_NAME_LENGTH } from '../shared/display-name';
+import { PersonName } from '../identity/profile/display-name.schemas';
 import { STAFF_REASON_MAX } from '../shared/staff-reason';
 
 /** A certificate's id as typed or linked (lower case, O for 0 ...), in its one written form. */
@@ -30,28 +30,12 @@ export const RevokeBody = z
   })
   .strict();
 
-const { min, max } = DISPLAY_NAME_LENGTH;
-
 /**
  * PUT /api/store/certificates/:id/name (the holder's one correction) and POST /api/admin/certificates/:id/name
  * (support's): the name as it should read, by the display name's rules (trimmed, spaces made one, no control
  * characters), never empty.
  */
-export const CorrectNameBody = z
-  .object({
-    name: z
-      .string()
-      .transform((name) => name.trim().replace(/\s+/g, ' '))
-      .pipe(
-        z
-          .string()
-          .min(min, `at least ${min} characters`)
-          .max(max, `at most ${max} characters`)
-          // eslint-disable-next-line no-control-regex
-          .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters'),
-      ),
-  })
-  .strict();
+export const CorrectNameBody = z.object({ name: PersonName }).strict();
 
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
 // Type-only for the apps (dates as `Date` here, strings on the wire: api/src/shared/wire.ts).

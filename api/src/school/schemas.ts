@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NO_CONTROL_CHARACTERS } from '../shared/display-name';
 
 const RICH_TEXT_MAX = 200_000;
 
@@ -26,9 +27,6 @@ export interface School {
   privacyHtml: string;
   updatedAt: string;
 }
-
-// eslint-disable-next-line no-control-regex
-const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
 
 const line = (max: number) =>
   z

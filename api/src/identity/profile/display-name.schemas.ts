@@ -1,8 +1,21 @@
 import { z } from 'zod';
-import { DISPLAY_NAME_LENGTH } from '../../shared/display-name';
+import { DISPLAY_NAME_LENGTH, NO_CONTROL_CHARACTERS } from '../../shared/display-name';
 import type { PublicUser } from '../schemas';
 
 const { min, max } = DISPLAY_NAME_LENGTH;
+
+/** Trimmed, runs of spaces made one. */
+const oneSpaced = (name: string) => name.trim().replace(/\s+/g, ' ');
+
+/** A person's name as they type it, spaced once: the display name's length, one line. */
+const PERSON_NAME = z
+  .string()
+  .min(min, `at least ${min} characters`)
+  .max(max, `at most ${max} characters`)
+  .regex(NO_CONTROL_CHARACTERS, 'must not contain control characters');
+
+/** A person's name from a form (a display name, a certificate's corrected name): trimmed and spaced once, then checked. */
+export const PersonName = z.string().transform(oneSpaced).pipe(PERSON_NAME);
 
 /**
  * PUT /api/store/me/name: the name shown on the learner's comments. Trimmed, runs of spaces made one; empty (or
@@ -12,18 +25,8 @@ export const DisplayNameBody = z
   .object({
     name: z
       .string()
-      .transform((name) => name.trim().replace(/\s+/g, ' '))
-      .pipe(
-        z.union([
-          z.literal('').transform(() => null),
-          z
-            .string()
-            .min(min, `at least ${min} characters`)
-            .max(max, `at most ${max} characters`)
-            // eslint-disable-next-line no-control-regex
-            .regex(/^[^\u0000-\u001f\u007f]*$/, 'must not contain control characters'),
-        ]),
-      )
+      .transform(oneSpaced)
+      .pipe(z.union([z.literal('').transform(() => null), PERSON_NAME]))
       .nullable(),
   })
   .strict();
