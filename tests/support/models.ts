@@ -49,3 +49,5 @@ export { SigningKey } from '../../api/src/video/playback-key';
 export { Certificate } from '../../api/src/certificates/models';
 export { SavedFilter, StaffNote } from '../../api/src/admin/models';
 export { PricingScenario } from '../../api/src/pricing-simulator/models';
+export { TaxRate, TaxRegistration } from '../../api/src/tax/models';
+export { BillingProfile, Invoice, InvoiceCounter } from '../../api/src/invoices/models';

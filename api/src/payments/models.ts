@@ -58,6 +58,15 @@ export class MerchantCharge extends MerchantRecord {
   declare userId: string;
   declare merchantProductId: string;
   declare merchantCustomerId: string | null;
+  declare taxCountry: string | null;
+  declare taxRegion: string | null;
+  declare taxRateBp: number | null;
+  declare taxName: string | null;
+  declare taxInclusive: boolean | null;
+  declare taxReverseCharge: boolean;
+  /** Tax inside `amount` (never revenue: splits work on amount − tax − fee); refundedTax of it given back so far. */
+  declare taxAmount: number;
+  declare refundedTax: number;
 }
 
 /** A provider event, stored once by its id. */
