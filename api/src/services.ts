@@ -10,6 +10,7 @@ import { readCaches } from './cache/read-cache';
 import { dashboardService } from './admin/dashboard/dashboard';
 import { staffNotes } from './admin/people/staff-notes';
 import { timelineService } from './admin/people/timeline';
+import { builtInTax, taxSetupReader } from './tax/engine';
 import { pricingScenarios } from './pricing-simulator/scenarios';
 import { pricingSimulator } from './pricing-simulator/simulator';
 import { financeExports } from './finance/exports';
@@ -113,6 +114,9 @@ export function createServices(deps: Deps) {
   });
   const sessions = sessionStore({ ...deps, caches });
   const limits = commerceLimits({ limiter, config });
+  // Where the school collects tax, its rates, and which currencies' prices include tax (api/src/tax/).
+  const taxSetup = taxSetupReader({ db, caches });
+  const taxCalculator = builtInTax(taxSetup);
   const quotes = quoteService({ ...deps, caches, limits });
   const simulator = pricingSimulator({ db, quotes });
   const testPayments = testProvider(deps);
@@ -182,6 +186,8 @@ export function createServices(deps: Deps) {
   return {
     /** The school's name, brand, contact and legal texts: every page, email and certificate reads them. */
     school,
+    /** Tax: the school's setup (forget it after a change) and the calculator checkout asks. */
+    tax: { setup: taxSetup, calculator: taxCalculator },
     /** The read caches (READ_CACHE_MS): the storefront's rendered public pages keep to them too. */
     caches,
     catalog: {

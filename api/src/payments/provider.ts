@@ -1,4 +1,5 @@
 import type { RefundReason } from '../shared/refund-reasons';
+import type { BuyerTaxPlace, TaxAnswer } from '../tax/types';
 
 /** What checkout and refunds need from a payment provider; Stripe and the built-in test provider implement it. */
 export interface CheckoutRequest {
@@ -17,6 +18,12 @@ export interface CheckoutRequest {
   cancelUrl: string;
   /** What the provider shows on its own dashboard next to the payment. */
   metadata: Record<string, string>;
+  /** The tax quoted (inside `amount`, or already added to it): the hosted page shows it; null where none applies. */
+  tax?: TaxAnswer | null;
+  /** The currency's prices include tax (a provider computing tax itself, Stripe Tax, is told so). */
+  taxInclusive?: boolean;
+  /** Where the buyer is, and the business's name and VAT ID, for a provider computing tax itself. */
+  billing?: BuyerTaxPlace & { company: string | null; address: string | null };
 }
 
 export interface ProviderCheckout {
@@ -25,6 +32,8 @@ export interface ProviderCheckout {
   currency: string;
   charge: { identifier: string; amount: number; fee: number } | null;
   customer: { identifier: string; email: string } | null;
+  /** The tax the provider computed and charged (Stripe Tax); absent when it charged what it was asked, tax as quoted. */
+  tax?: TaxAnswer | null;
 }
 
 export interface ProviderAccount {
