@@ -70,6 +70,8 @@ export const ERROR_STATUS = {
   'buyer-blocked': 403,
   'account-blocked': 403,
   'confirmation-mismatch': 422,
+  'vat-id-invalid': 422,
+  'billing-region-required': 422,
   'account-is-staff': 409,
   'account-is-blocked': 409,
   'account-deleted': 410,
