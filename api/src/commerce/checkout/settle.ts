@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Db } from '../../db/connection';
 import { ledger } from '../../finance/ledger';
+import { issueInvoice } from '../../invoices/issue';
 import type { PaymentProvider, ProviderCheckout } from '../../payments/provider';
 import { AppError } from '../../shared/errors';
 import type { CheckoutStatus } from '../schemas';
@@ -110,6 +111,8 @@ async function settleLocked(
   const charge = paid && (await recordCharge(trx, locked, buyer, paid, accountId, provider.label));
   // The sale enters the ledger with its charge, whatever is decided next (a refund is its own entry).
   if (charge) await ledger.recordSale(trx, charge.id);
+  // Its invoice too, numbered in this transaction (a rollback gives the number back): a refund later credits it.
+  if (charge) await issueInvoice(trx, charge.id);
   const late = paidLate ? await retakeCouponUse(trx, locked.checkout) : { checkout: locked.checkout, problem: null };
   const fulfillable = await checkFulfillable(trx, { ...locked, checkout: late.checkout }, buyer, clock.now());
   const { checkout, converted } = fulfillable;

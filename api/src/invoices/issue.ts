@@ -1,0 +1,334 @@
+import type { Knex } from 'knex';
+import { taxRefunded } from '../tax/amounts';
+import { nextNumber, type DocumentKind } from './numbering';
+import {
+  buyerOf,
+  countryName,
+  discountLabel,
+  REVERSE_CHARGE_NOTE,
+  sellerOf,
+  type BuyerSnapshot,
+  type InvoiceLine,
+} from './snapshots';
+
+/**
+ * Issuing invoices and credit notes (docs/domain.md §18): each in the transaction that records its money (a charge's
+ * settlement, a refund's total), numbered there so that a rollback gives its number back, and never rewritten.
+ */
+
+const TAX_COLUMNS = [
+  'taxCountry',
+  'taxRegion',
+  'taxRateBp',
+  'taxName',
+  'taxInclusive',
+  'taxReverseCharge',
+  'taxAmount',
+] as const;
+
+interface ChargeFacts {
+  id: string;
+  amount: number;
+  refundAmount: number;
+  refundedTax: number;
+  currency: string;
+  userId: string;
+  productId: string;
+  productName: string;
+  checkoutId: string | null;
+  taxCountry: string | null;
+  taxRegion: string | null;
+  taxRateBp: number | null;
+  taxName: string | null;
+  taxInclusive: boolean | null;
+  taxReverseCharge: boolean;
+  taxAmount: number;
+}
+
+interface CheckoutFacts {
+  quantity: number;
+  unitAmount: number | null;
+  creditAmount: number;
+  country: string | null;
+  couponCode: string | null;
+  couponBp: number | null;
+  discountKind: string | null;
+  discountBp: number | null;
+  upgradedFrom: string | null;
+  billingCompany: string | null;
+  billingAddress: string | null;
+  billingCountry: string | null;
+  billingRegion: string | null;
+  billingVatId: string | null;
+}
+
+async function chargeFacts(trx: Knex.Transaction, chargeId: string): Promise<ChargeFacts> {
+  return trx('merchantCharges as ch')
+    .join('merchantProducts as mp', 'mp.id', 'ch.merchantProductId')
+    .join('products as pr', 'pr.id', 'mp.productId')
+    .where('ch.id', chargeId)
+    .first(
+      'ch.id',
+      'ch.amount',
+      'ch.refundAmount',
+      'ch.refundedTax',
+      'ch.currency',
+      'ch.userId',
+      'pr.id as productId',
+      'pr.name as productName',
+      trx.raw(`ch.metadata->>'checkoutId' as checkout_id`),
+      ...TAX_COLUMNS.map((c) => `ch.${c}`),
+    );
+}
+
+/** The checkout the charge paid (by its metadata, or the purchase it wrote): null for a charge made elsewhere. */
+async function checkoutFacts(trx: Knex.Transaction, charge: ChargeFacts): Promise<CheckoutFacts | null> {
+  const query = trx('checkouts as co')
+    .leftJoin('prices as price', 'price.id', 'co.priceId')
+    .leftJoin('coupons as c', 'c.id', 'co.couponId')
+    .leftJoin('purchases as source', 'source.id', 'co.upgradeFromId')
+    .leftJoin('products as sp', 'sp.id', 'source.productId')
+    .first(
+      'co.quantity',
+      'price.unitAmount',
+      'co.creditAmount',
+      'co.country',
+      'c.code as couponCode',
+      trx.raw('round(c.percentage_discount * 10000)::int as coupon_bp'),
+      'co.discountKind',
+      'co.discountBp',
+      'sp.name as upgradedFrom',
+      'co.billingCompany',
+      'co.billingAddress',
+      'co.billingCountry',
+      'co.billingRegion',
+      'co.billingVatId',
+    );
+  const byId = charge.checkoutId && /^[0-9a-f-]{36}$/i.test(charge.checkoutId);
+  if (byId) return (await query.clone().where('co.id', charge.checkoutId)) ?? null;
+  return (
+    (await query.whereIn('co.purchaseId', trx('purchases').where({ merchantChargeId: charge.id }).select('id'))) ?? null
+  );
+}
+
+/** The kind of discount a checkout from before discounts were recorded took, from its coupon. */
+function inferredKind(checkout: CheckoutFacts): { kind: string | null; bp: number | null } {
+  if (checkout.discountKind) return { kind: checkout.discountKind, bp: checkout.discountBp };
+  if (checkout.couponBp !== null)
+    return { kind: checkout.couponCode ? 'coupon' : 'default-coupon', bp: checkout.couponBp };
+  return { kind: null, bp: null };
+}
+
+/**
+ * The lines and sums of a charge's invoice. What is charged is the total; the tax is inside it or on top of the price
+ * after discounts, so the discount is what the list price and the credit leave over (exact, whatever was rounded).
+ */
+function linesOf(charge: ChargeFacts, checkout: CheckoutFacts | null, buyer: BuyerSnapshot, schoolTaxed: boolean) {
+  const total = charge.amount;
+  const tax = charge.taxAmount;
+  const taxable = total - tax;
+  // The price after every discount, in the price's own terms: with the tax when it was included.
+  const afterDiscounts = charge.taxInclusive === false ? taxable : total;
+  const quantity = checkout?.quantity ?? 1;
+  const unitAmount = checkout?.unitAmount ?? afterDiscounts;
+  const credit = Math.min(checkout?.creditAmount ?? 0, Math.max(0, unitAmount * quantity - afterDiscounts));
+  const subtotal = Math.max(unitAmount * quantity, afterDiscounts + credit);
+  const percentage = subtotal - credit - afterDiscounts;
+  const description = quantity > 1 ? `${charge.productName} (${quantity} seats)` : charge.productName;
+  const lines: InvoiceLine[] = [
+    {
+      kind: 'item',
+      description,
+      quantity,
+      unitAmount: subtotal === unitAmount * quantity ? unitAmount : subtotal,
+      amount: subtotal,
+    },
+  ];
+  if (percentage > 0 && checkout) {
+    const { kind, bp } = inferredKind(checkout);
+    const label = discountLabel({ kind, bp, couponCode: checkout.couponCode, quantity, country: checkout.country });
+    lines.push({ kind: 'discount', description: label, quantity: 1, unitAmount: -percentage, amount: -percentage });
+  } else if (percentage > 0) {
+    lines.push({
+      kind: 'discount',
+      description: 'Discount',
+      quantity: 1,
+      unitAmount: -percentage,
+      amount: -percentage,
+    });
+  }
+  if (credit > 0) {
+    const from = checkout?.upgradedFrom ? `: ${checkout.upgradedFrom}` : '';
+    lines.push({
+      kind: 'credit',
+      description: `Upgrade credit${from}`,
+      quantity: 1,
+      unitAmount: -credit,
+      amount: -credit,
+    });
+  }
+  if (charge.taxReverseCharge) lines.push({ kind: 'note', description: REVERSE_CHARGE_NOTE });
+  else if (charge.taxCountry === null && schoolTaxed && buyer.country) {
+    lines.push({ kind: 'note', description: `Not subject to VAT in ${countryName(buyer.country)}` });
+  }
+  return { lines, subtotal, discount: percentage + credit, taxable, total };
+}
+
+const issueYear = async (trx: Knex.Transaction): Promise<number> =>
+  Number((await trx.raw(`select extract(year from now() at time zone 'UTC')::int as year`)).rows[0].year);
+
+async function numbered(trx: Knex.Transaction, kind: DocumentKind) {
+  const { year, sequence, number } = await nextNumber(trx, kind, await issueYear(trx));
+  return { kind, year, sequence, number };
+}
+
+const taxColumnsOf = (charge: ChargeFacts) => Object.fromEntries(TAX_COLUMNS.map((c) => [c, charge[c]]));
+
+/**
+ * A charge's invoice, issued once (a second call finds it): the payer is the charge's user as it is now, at
+ * settlement; the seller, the buyer and the lines are frozen as they are.
+ */
+export async function issueInvoice(trx: Knex.Transaction, chargeId: string): Promise<{ id: string; number: string }> {
+  const existing = await trx('invoices')
+    .where({ merchantChargeId: chargeId, kind: 'invoice' })
+    .orderBy('issuedAt', 'asc')
+    .first('id', 'number');
+  if (existing) return existing;
+  const charge = await chargeFacts(trx, chargeId);
+  const checkout = await checkoutFacts(trx, charge);
+  const user = await trx('users').where({ id: charge.userId }).first('id', 'name', 'email');
+  const profile = checkout?.billingCountry
+    ? null
+    : await trx('billingProfiles').where({ userId: charge.userId }).first();
+  const buyer = buyerOf(user, {
+    company: checkout?.billingCompany ?? profile?.company,
+    address: checkout?.billingAddress ?? profile?.address,
+    country: checkout?.billingCountry ?? profile?.country ?? checkout?.country,
+    region: checkout?.billingRegion ?? profile?.region,
+    vatId: checkout?.billingVatId ?? profile?.vatId,
+  });
+  const seller = await sellerOf(trx);
+  const sums = linesOf(charge, checkout, buyer, seller.country !== null);
+  const purchase = await trx('purchases').where({ merchantChargeId: chargeId }).orderBy('createdAt').first('id');
+  const [row] = await trx('invoices')
+    .insert({
+      ...(await numbered(trx, 'invoice')),
+      merchantChargeId: chargeId,
+      purchaseId: purchase?.id ?? null,
+      payerUserId: charge.userId,
+      seller: JSON.stringify(seller),
+      buyer: JSON.stringify(buyer),
+      lines: JSON.stringify(sums.lines),
+      subtotal: sums.subtotal,
+      discount: sums.discount,
+      taxable: sums.taxable,
+      total: sums.total,
+      currency: charge.currency,
+      ...taxColumnsOf(charge),
+    })
+    .returning(['id', 'number']);
+  return row;
+}
+
+/** A charge's invoice as it stands: the last correction of it (or the original, never corrected). */
+export function latestInvoiceOf(conn: Knex | Knex.Transaction, chargeId: string) {
+  return conn('invoices as i')
+    .where({ 'i.merchantChargeId': chargeId, 'i.kind': 'invoice' })
+    .whereNotExists(conn('invoices as c').whereRaw('c.corrects_id = i.id').select(conn.raw('1')))
+    .first('i.*');
+}
+
+/**
+ * The credit note for a refund that brought the charge's refunded total to `refundedTo`: the increment, its tax as
+ * the running-total proportion gives it (so the notes of a charge add up to its refunded tax exactly), and the
+ * parties as on the charge's latest invoice. One per total (a second call finds it); none without an invoice.
+ */
+export async function issueCreditNote(
+  trx: Knex.Transaction,
+  chargeId: string,
+  refundedTo: number,
+): Promise<{ id: string; number: string } | null> {
+  const existing = await trx('invoices')
+    .where({ merchantChargeId: chargeId, kind: 'credit-note', refundedTo })
+    .first('id', 'number');
+  if (existing) return existing;
+  const invoice = await latestInvoiceOf(trx, chargeId);
+  if (!invoice) return null;
+  const charge = await chargeFacts(trx, chargeId);
+  const before = ((await trx('invoices')
+    .where({ merchantChargeId: chargeId, kind: 'credit-note' })
+    .where('refundedTo', '<', refundedTo)
+    .max({ to: 'refundedTo' })
+    .first()) ?? { to: 0 }) as { to: number | null };
+  const from = before.to ?? 0;
+  const amount = refundedTo - from;
+  if (amount <= 0) return null;
+  const tax =
+    taxRefunded(refundedTo, charge.amount, charge.taxAmount) - taxRefunded(from, charge.amount, charge.taxAmount);
+  const lines: InvoiceLine[] = [
+    {
+      kind: 'refund',
+      description: `Refund of ${charge.productName} (invoice ${invoice.number})`,
+      quantity: 1,
+      unitAmount: amount,
+      amount,
+    },
+  ];
+  const [row] = await trx('invoices')
+    .insert({
+      ...(await numbered(trx, 'credit-note')),
+      merchantChargeId: chargeId,
+      purchaseId: invoice.purchaseId,
+      payerUserId: invoice.payerUserId,
+      invoiceId: invoice.id,
+      refundedTo,
+      seller: JSON.stringify(invoice.seller),
+      buyer: JSON.stringify(invoice.buyer),
+      lines: JSON.stringify(lines),
+      subtotal: amount,
+      discount: 0,
+      taxable: amount - tax,
+      total: amount,
+      currency: invoice.currency,
+      ...taxColumnsOf(charge),
+      taxAmount: tax,
+    })
+    .returning(['id', 'number']);
+  return row;
+}
+
+/**
+ * A corrected invoice: the latest one's sums, tax and lines with the buyer's details replaced, under a new number
+ * that `corrects` it; the original stays as issued.
+ */
+export async function issueCorrection(
+  trx: Knex.Transaction,
+  latest: { id: string; [column: string]: unknown },
+  buyer: BuyerSnapshot,
+): Promise<{ id: string; number: string }> {
+  const keep = [
+    'merchantChargeId',
+    'purchaseId',
+    'payerUserId',
+    'seller',
+    'lines',
+    'subtotal',
+    'discount',
+    'taxable',
+    'total',
+    'currency',
+    ...TAX_COLUMNS,
+  ] as const;
+  const copied = Object.fromEntries(keep.map((c) => [c, latest[c]]));
+  const [row] = await trx('invoices')
+    .insert({
+      ...copied,
+      ...(await numbered(trx, 'invoice')),
+      seller: JSON.stringify(latest.seller),
+      lines: JSON.stringify(latest.lines),
+      buyer: JSON.stringify(buyer),
+      correctsId: latest.id,
+    })
+    .returning(['id', 'number']);
+  return row;
+}

@@ -1,0 +1,131 @@
+import type { Knex } from 'knex';
+import { shownName } from '../shared/shown-name';
+
+/**
+ * What an invoice freezes of the parties and of the sale: the seller and buyer as they were at issue, and the lines
+ * with every discount named, so that a later change of the school's address, a coupon's code or the buyer's name
+ * never rewrites an issued document.
+ */
+
+export interface SellerSnapshot {
+  /** The legal name (or the school's name when it has none). */
+  name: string;
+  tradingName: string;
+  address: string;
+  taxId: string;
+  country: string | null;
+  email: string | null;
+}
+
+export interface BuyerSnapshot {
+  name: string;
+  email: string;
+  company: string;
+  address: string;
+  country: string | null;
+  region: string | null;
+  vatId: string;
+}
+
+/** A money line (signed: discounts and credit take off) or a note printed under the totals. */
+export type InvoiceLine =
+  | {
+      kind: 'item' | 'discount' | 'credit' | 'refund';
+      description: string;
+      quantity: number;
+      unitAmount: number;
+      amount: number;
+    }
+  | { kind: 'note'; description: string };
+
+export const REVERSE_CHARGE_NOTE = 'Reverse charge: VAT to be accounted for by the recipient (Art. 196 VAT Directive)';
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
+
+/** "Germany" for DE; the code itself for one Intl does not know. */
+export function countryName(code: string): string {
+  try {
+    return regionNames.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** Basis points as a person reads a rate: 2500 → "25 %", 1950 → "19.5 %". */
+export function percent(bp: number): string {
+  return `${(bp / 100).toLocaleString('en-US', { maximumFractionDigits: 2 })} %`;
+}
+
+export async function sellerOf(trx: Knex | Knex.Transaction): Promise<SellerSnapshot> {
+  const row = (await trx('schoolSettings').first(
+    'name',
+    'legalName',
+    'address',
+    'supportEmail',
+    'taxCountry',
+    'taxId',
+  )) as {
+    name: string;
+    legalName: string;
+    address: string;
+    supportEmail: string | null;
+    taxCountry: string | null;
+    taxId: string;
+  };
+  return {
+    name: row.legalName.trim() || row.name,
+    tradingName: row.name,
+    address: row.address,
+    taxId: row.taxId,
+    country: row.taxCountry,
+    email: row.supportEmail,
+  };
+}
+
+/** The payer as an invoice names them: their name (or the name they are shown by) and the billing details given. */
+export function buyerOf(
+  user: { id: string; name: string | null; email: string },
+  billing: {
+    company?: string | null;
+    address?: string | null;
+    country?: string | null;
+    region?: string | null;
+    vatId?: string | null;
+  },
+): BuyerSnapshot {
+  return {
+    name: shownName(user),
+    email: user.email,
+    company: billing.company ?? '',
+    address: billing.address ?? '',
+    country: billing.country ?? null,
+    region: billing.region ?? null,
+    vatId: billing.vatId ?? '',
+  };
+}
+
+/** What a percentage discount is called on the invoice: which discount, at what rate. */
+export function discountLabel(discount: {
+  kind: string | null;
+  bp: number | null;
+  couponCode: string | null;
+  quantity: number;
+  country: string | null;
+}): string {
+  const rate = discount.bp ? `, ${percent(discount.bp)}` : '';
+  const bare = rate.slice(2);
+  switch (discount.kind) {
+    case 'coupon':
+      return discount.couponCode
+        ? `Coupon ${discount.couponCode}${bare ? ` (${bare})` : ''}`
+        : `Coupon${bare ? ` (${bare})` : ''}`;
+    case 'default-coupon':
+      return `Sale${bare ? ` (${bare})` : ''}`;
+    case 'team':
+      return `Team discount (${discount.quantity} seats${rate})`;
+    case 'ppp':
+      return `Regional price (${discount.country ? countryName(discount.country) : 'your country'}${rate})`;
+    default:
+      return 'Discount';
+  }
+}
