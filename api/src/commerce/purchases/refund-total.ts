@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import { recordAudit, type Actor } from '../../audit/record';
 import { ledger } from '../../finance/ledger';
+import { issueCreditNote } from '../../invoices/issue';
+import { taxRefunded } from '../../tax/amounts';
 import type { RefundReason } from '../../shared/refund-reasons';
 import { endAccess } from './end-access';
 import { purchasesOfCharge, type ChargeRow } from './locks';
@@ -41,8 +43,14 @@ export async function applyRefundTotal(
 ) {
   const total = Math.min(charge.amount, Math.max(charge.refundAmount, refunded));
   if (total !== charge.refundAmount) {
-    await trx('merchantCharges').where({ id: charge.id }).update({ refundAmount: total });
-    await ledger.recordAdjustment(trx, charge.id, -(total - charge.refundAmount), 'refund', `refunded-to-${total}`);
+    // The tax goes back in proportion to the running total (all of it once refunded in full); the ledger takes
+    // revenue, so the adjustment is the refund net of its tax. The credit note says both.
+    const refundedTax = taxRefunded(total, charge.amount, charge.taxAmount);
+    const taxBack = refundedTax - taxRefunded(charge.refundAmount, charge.amount, charge.taxAmount);
+    await trx('merchantCharges').where({ id: charge.id }).update({ refundAmount: total, refundedTax });
+    const revenue = total - charge.refundAmount - taxBack;
+    await ledger.recordAdjustment(trx, charge.id, -revenue, 'refund', `refunded-to-${total}`);
+    await issueCreditNote(trx, charge.id, total);
   }
   const full = total >= charge.amount;
   for (const purchase of await purchasesOfCharge(trx, charge.id)) {
