@@ -4,6 +4,10 @@ import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import { minorPerMajor, toMajorUnits } from '../shared/currency';
+import { callStripe } from './stripe-call';
+import { answerOf, stripeAddressOf, stripeTaxIdOf, type StripeTaxLine } from './stripe-tax';
+import type { TaxSetupReader } from '../tax/engine';
+import type { TaxAnswer } from '../tax/types';
 import { findMerchantProduct, recordMerchantProduct, rememberedAccountId } from './merchant-records';
 import type { RefundReason } from '../shared/refund-reasons';
 import type {
@@ -53,25 +57,6 @@ export function stripeClient(config: StripeConfig): Stripe {
   });
 }
 
-/** Stripe's failures (network, outage, a rejected request of ours) as one error of ours, with Stripe's message logged. */
-async function callStripe<T>(what: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof AppError) throw error;
-    const detail = error instanceof Error ? error.message : String(error);
-    throw Object.assign(
-      new AppError(
-        'payment-provider-unavailable',
-        `The payment provider could not ${what}. Please try again in a moment.`,
-      ),
-      {
-        cause: detail,
-      },
-    );
-  }
-}
-
 /**
  * Stripe's fee in the charge's currency. Stripe states it in the balance's (settlement) currency: a ¥3,000 charge
  * settled in dollars has a fee of 117 (cents), which is not ¥117. It is converted back at the rate Stripe used
@@ -119,19 +104,46 @@ export function refundSettlementOf(refund: Stripe.Refund): RefundSettlement | nu
   };
 }
 
+type TaxBehavior = 'inclusive' | 'exclusive' | null;
+
+/** What Stripe Tax computed for a session (its breakdown expanded), as our answer; null where it charged none. */
+function sessionTax(session: Stripe.Checkout.Session): TaxAnswer | null {
+  const taxes = session.total_details?.breakdown?.taxes ?? [];
+  const lines: StripeTaxLine[] = taxes.map((t) => ({
+    amount: t.amount,
+    country: t.rate.country,
+    state: t.rate.state,
+    // A number at this level ("8.875"); fixed to six places, its decimal string is exact.
+    percentage: (t.rate.effective_percentage ?? t.rate.percentage).toFixed(6),
+    taxType: t.rate.tax_type,
+    reason: t.taxability_reason,
+  }));
+  return answerOf(lines, {
+    charged: session.amount_total ?? 0,
+    taxAmount: session.total_details?.amount_tax ?? 0,
+    inclusive: taxes[0]?.rate.inclusive ?? false,
+    buyerCountry: session.customer_details?.address?.country ?? null,
+  });
+}
+
 /**
  * Stripe behind the provider interface. Products and prices are created at Stripe on first sale and recorded as
  * MerchantProduct/MerchantPrice; each checkout's discount is a one-off amount-off coupon (MerchantCoupon), so
- * Stripe charges exactly what we quoted. Every create carries an idempotency key derived from our ids.
+ * Stripe charges exactly what we quoted. Where the school collects tax, Stripe Tax computes it on the session
+ * (automatic_tax) from a customer carrying the buyer's place and VAT ID, and the paid session says what it charged.
+ * Every create carries an idempotency key derived from our ids.
  */
 export function stripeProvider({
   db,
   config,
   stripe = stripeClient(config),
+  taxSetup,
 }: {
   db: Db;
   config: StripeConfig;
   stripe?: Stripe;
+  /** The school's tax setup: Stripe Tax computes a checkout's tax where the school collects any. */
+  taxSetup?: Pick<TaxSetupReader, 'read' | 'inclusive'>;
 }): PaymentProvider & { stripe: Stripe } {
   let account: Promise<ProviderAccount> | null = null;
 
@@ -145,9 +157,15 @@ export function stripeProvider({
   }
   const accountId = rememberedAccountId(db, loadAccount);
 
-  async function syncedPrice(accountId: string, request: CheckoutRequest): Promise<string> {
+  /**
+   * Our price as a Stripe price, created on first sale. One per tax behavior (a Stripe price's cannot change once
+   * set): the school may switch a currency between prices with tax inside and tax on top, and each sale keeps the
+   * Stripe price it was made at, so the dashboard's reports stay per price (inline price_data would make a new one
+   * every checkout).
+   */
+  async function syncedPrice(accountId: string, request: CheckoutRequest, taxBehavior: TaxBehavior): Promise<string> {
     const known = await db('merchantPrices')
-      .where({ merchantAccountId: accountId, priceId: request.price.id, status: 'active' })
+      .where({ merchantAccountId: accountId, priceId: request.price.id, status: 'active', taxBehavior })
       .first('identifier');
     if (known) return known.identifier;
     let product = await findMerchantProduct(db, accountId, request.product.id);
@@ -167,8 +185,9 @@ export function stripeProvider({
         unit_amount: request.price.unitAmount,
         currency: request.currency,
         metadata: { priceId: request.price.id },
+        ...(taxBehavior && { tax_behavior: taxBehavior }),
       },
-      { idempotencyKey: `price-${request.price.id}` },
+      { idempotencyKey: taxBehavior ? `price-${request.price.id}-${taxBehavior}` : `price-${request.price.id}` },
     );
     await db('merchantPrices')
       .insert({
@@ -176,10 +195,40 @@ export function stripeProvider({
         merchantProductId: product.id,
         identifier: created.id,
         priceId: request.price.id,
+        taxBehavior,
       })
       .onConflict(['merchantAccountId', 'identifier'])
       .ignore();
     return created.id;
+  }
+
+  /**
+   * Whether Stripe Tax computes this checkout's tax, and with tax inside the price or on top: when the school collects
+   * tax and the buyer said where they are (Stripe's page would otherwise ask, and the total could change after the
+   * quote). Null: the session charges the quoted amount as it is.
+   */
+  async function automaticTax(request: CheckoutRequest): Promise<{ behavior: 'inclusive' | 'exclusive' } | null> {
+    if (!taxSetup || !request.billing?.country || !(await taxSetup.read()).seller.country) return null;
+    const inclusive = request.taxInclusive ?? request.tax?.inclusive ?? (await taxSetup.inclusive(request.currency));
+    return { behavior: inclusive ? 'inclusive' : 'exclusive' };
+  }
+
+  /**
+   * The buyer as a Stripe customer, made before the session so that Stripe Tax reads the same place and VAT ID as
+   * the quote did: the billing country and state, the company's name, and its VAT ID (reverse charge).
+   */
+  async function taxedCustomer(request: CheckoutRequest, billing: NonNullable<CheckoutRequest['billing']>) {
+    const taxId = stripeTaxIdOf(billing.vatId);
+    return stripe.customers.create(
+      {
+        email: request.customerEmail,
+        address: stripeAddressOf(billing),
+        ...(billing.company && { name: billing.company }),
+        ...(taxId && { tax_id_data: [taxId] }),
+        metadata: { checkoutId: request.reference },
+      },
+      { idempotencyKey: `customer-${request.reference}` },
+    );
   }
 
   async function oneOffCoupon(accountId: string, request: CheckoutRequest): Promise<string | null> {
@@ -213,7 +262,9 @@ export function stripeProvider({
 
   async function retrieveCheckout(identifier: string): Promise<ProviderCheckout> {
     const session = await callStripe('confirm the payment', () =>
-      stripe.checkout.sessions.retrieve(identifier, { expand: ['payment_intent.latest_charge.balance_transaction'] }),
+      stripe.checkout.sessions.retrieve(identifier, {
+        expand: ['payment_intent.latest_charge.balance_transaction', 'total_details.breakdown'],
+      }),
     );
     const intent = session.payment_intent as Stripe.PaymentIntent | null;
     const charge = (
@@ -235,6 +286,7 @@ export function stripeProvider({
       customer: customer
         ? { identifier: customer, email: session.customer_details?.email ?? session.customer_email ?? '' }
         : null,
+      ...(session.automatic_tax?.enabled && { tax: sessionTax(session) }),
     };
   }
 
@@ -246,16 +298,19 @@ export function stripeProvider({
 
     async createCheckout(request) {
       const merchantAccount = await accountId();
+      const taxed = await automaticTax(request);
       return callStripe('start the checkout', async () => {
-        const price = await syncedPrice(merchantAccount, request);
+        const price = await syncedPrice(merchantAccount, request, taxed?.behavior ?? null);
         const coupon = await oneOffCoupon(merchantAccount, request);
+        const customer = taxed && request.billing ? await taxedCustomer(request, request.billing) : null;
         const session = await stripe.checkout.sessions.create(
           {
             mode: 'payment',
             line_items: [{ price, quantity: request.quantity }],
             ...(coupon && { discounts: [{ coupon }] }),
-            customer_email: request.customerEmail,
-            customer_creation: 'always',
+            ...(customer
+              ? { customer: customer.id, automatic_tax: { enabled: true } }
+              : { customer_email: request.customerEmail, customer_creation: 'always' as const }),
             client_reference_id: request.reference,
             metadata: request.metadata,
             payment_intent_data: { metadata: request.metadata, description: request.description },
@@ -266,7 +321,8 @@ export function stripeProvider({
           { idempotencyKey: `checkout-${request.reference}` },
         );
         if (session.amount_total !== request.amount) {
-          // Never let anyone pay a price we did not quote (a price edited at Stripe, say).
+          // Never let anyone pay a price we did not quote (a price edited at Stripe, or Stripe Tax adding on top
+          // another amount than the quote's).
           await stripe.checkout.sessions.expire(session.id).catch(() => undefined);
           throw new AppError(
             'payment-provider-unavailable',
