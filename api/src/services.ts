@@ -28,6 +28,7 @@ import { commerceLimits } from './commerce/checkout/limits';
 import { myPurchases } from './commerce/purchases/my-purchases';
 import { testProvider } from './payments/test-provider';
 import { stripeProvider } from './payments/stripe-provider';
+import { stripeTax } from './payments/stripe-tax';
 import type { PaymentProvider } from './payments/provider';
 import { stripeEvents } from './commerce/provider-events/stripe-events';
 import { purchaseLifecycle } from './commerce/purchases/lifecycle';
@@ -116,13 +117,14 @@ export function createServices(deps: Deps) {
   const limits = commerceLimits({ limiter, config });
   // Where the school collects tax, its rates, and which currencies' prices include tax (api/src/tax/).
   const taxSetup = taxSetupReader({ db, caches });
-  const taxCalculator = builtInTax(taxSetup);
-  const quotes = quoteService({ ...deps, caches, limits });
-  const simulator = pricingSimulator({ db, quotes });
   const testPayments = testProvider(deps);
   // Stripe whenever its keys are configured; the built-in test provider otherwise.
-  const stripe = config.STRIPE_SECRET_KEY ? stripeProvider({ db, config }) : null;
+  const stripe = config.STRIPE_SECRET_KEY ? stripeProvider({ db, config, taxSetup }) : null;
   const payments = deps.payments ?? stripe ?? testPayments;
+  // Stripe Tax when Stripe takes the payments (its checkout computes the tax it charges); the rate table otherwise.
+  const taxCalculator = stripe && payments === stripe ? stripeTax(stripe.stripe, taxSetup) : builtInTax(taxSetup);
+  const quotes = quoteService({ ...deps, caches, limits });
+  const simulator = pricingSimulator({ db, quotes });
   const lifecycle = purchaseLifecycle({ db, logger, outbox, provider: payments });
   const checkouts = checkoutService({
     db,
