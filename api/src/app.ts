@@ -95,6 +95,7 @@ export function createRouter(deps: Deps, services: Services) {
       quotes: services.quotes,
       checkouts: services.checkouts,
       purchases: services.purchases,
+      billing: services.billing,
     }),
   );
   mount('/api/admin', identityAdminRoutes({ allow, outbox: services.outbox, signOut: services.signOut }));

@@ -26,6 +26,7 @@ import { quoteService } from './commerce/checkout/quotes';
 import { checkoutService } from './commerce/checkout/checkout';
 import { commerceLimits } from './commerce/checkout/limits';
 import { myPurchases } from './commerce/purchases/my-purchases';
+import { billingProfiles } from './commerce/checkout/billing-profile';
 import { testProvider } from './payments/test-provider';
 import { stripeProvider } from './payments/stripe-provider';
 import { stripeTax } from './payments/stripe-tax';
@@ -123,7 +124,7 @@ export function createServices(deps: Deps) {
   const payments = deps.payments ?? stripe ?? testPayments;
   // Stripe Tax when Stripe takes the payments (its checkout computes the tax it charges); the rate table otherwise.
   const taxCalculator = stripe && payments === stripe ? stripeTax(stripe.stripe, taxSetup) : builtInTax(taxSetup);
-  const quotes = quoteService({ ...deps, caches, limits });
+  const quotes = quoteService({ ...deps, caches, limits, tax: taxCalculator, taxSetup });
   const simulator = pricingSimulator({ db, quotes });
   const lifecycle = purchaseLifecycle({ db, logger, outbox, provider: payments });
   const checkouts = checkoutService({
@@ -272,6 +273,7 @@ export function createServices(deps: Deps) {
     }),
     testProvider: testPayments,
     purchases: myPurchases(deps),
+    billing: billingProfiles({ db }),
     limiter,
     outbox,
     jobs,

@@ -2,6 +2,19 @@ import { expect } from 'vitest';
 import type { Db } from '../../api/src/db/connection';
 import { GRANTING_STATUSES } from '../../api/src/shared/purchase-status';
 import { OPEN_TRANSFER_STATES } from '../../api/src/shared/transfer-states';
+import { taxShare } from '../../api/src/tax/amounts';
+
+/** One charge's money, and the amounts of its open or lost disputes. */
+interface LedgerFacts {
+  id: string;
+  amount: number;
+  fee: number;
+  tax: number;
+  refunded: number;
+  refundedTax: number;
+  lines: string;
+  disputed: number[];
+}
 
 /**
  * The commerce model's invariants (docs/domain.md §4, §7–§9) read from the database alone, for any test that changes
@@ -43,17 +56,31 @@ export async function expectCommerceInvariants(db: Db): Promise<void> {
     expect(coupon.usedCount, `coupon ${coupon.id}`).toBe(Number(coupon.uses));
     expect(coupon.usedCount).toBeLessThanOrEqual(coupon.maxUses);
   }
-  // The ledger: each charge's lines add up to net − refunded − open or lost disputes.
+  // The ledger: each charge's lines add up to its revenue: what it charged less tax and fee, less what refunds gave
+  // back net of their tax, less the revenue of open or lost disputes (their tax's share aside). Tax is never revenue.
   const { rows: ledger } = await db.raw(
-    `SELECT c.id, c.net - c.refund_amount - coalesce(d.disputed, 0) AS expected, coalesce(l.lines, 0) AS lines
+    `SELECT c.id, c.amount, c.fee, c.tax_amount AS tax, c.refund_amount AS refunded, c.refunded_tax AS "refundedTax",
+            coalesce(l.lines, 0) AS lines,
+            coalesce(d.amounts, '{}') AS disputed
        FROM merchant_charges c
        LEFT JOIN (SELECT merchant_charge_id, sum(amount) AS lines FROM split_lines GROUP BY 1) l
          ON l.merchant_charge_id = c.id
-       LEFT JOIN (SELECT merchant_charge_id, sum(amount) AS disputed FROM merchant_disputes
+       LEFT JOIN (SELECT merchant_charge_id, array_agg(amount) AS amounts FROM merchant_disputes
                    WHERE status IN ('open', 'lost') GROUP BY 1) d ON d.merchant_charge_id = c.id`,
   );
-  for (const charge of ledger as { id: string; expected: string; lines: string }[])
-    expect(Number(charge.lines), `ledger of charge ${charge.id}`).toBe(Number(charge.expected));
+  for (const charge of ledger as LedgerFacts[]) {
+    const disputed = charge.disputed.reduce((sum, d) => sum + d - taxShare(d, charge.amount, charge.tax), 0);
+    const revenue = charge.amount - charge.tax - charge.fee - (charge.refunded - charge.refundedTax) - disputed;
+    expect(Number(charge.lines), `ledger of charge ${charge.id}`).toBe(revenue);
+  }
+  // A charge's invoice carries the tax the charge did (a correction changes who is billed, never the tax).
+  const { rows: taxed } = await db.raw(
+    `SELECT c.id, c.tax_amount AS charged, i.tax_amount AS invoiced
+       FROM merchant_charges c JOIN invoices i ON i.merchant_charge_id = c.id
+      WHERE i.kind = 'invoice' AND i.corrects_id IS NULL`,
+  );
+  for (const row of taxed as { id: string; charged: number; invoiced: number }[])
+    expect(row.invoiced, `tax on the invoice of charge ${row.id}`).toBe(row.charged);
   // Nobody holds two granting copies of a product (a source spent on an upgrade aside).
   const doubles = await db('purchases as p')
     .whereIn('p.status', GRANTING_STATUSES)

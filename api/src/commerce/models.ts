@@ -7,6 +7,7 @@ import type { ActiveStatus } from '../shared/active-status';
 import type { PurchaseKind } from '../shared/purchase-kinds';
 import type { PurchaseStatus } from '../shared/purchase-status';
 import type { CheckoutStatus, TransferState } from './schemas';
+import type { DiscountKind } from './pricing/prices';
 
 export { GRANTING_STATUSES, type PurchaseStatus } from '../shared/purchase-status';
 
@@ -75,6 +76,8 @@ export class PurchaseUserTransfer extends table('purchaseUserTransfers') {
   declare canceledAt: Date | null;
   declare confirmedAt: Date | null;
   declare completedAt: Date | null;
+  /** Support moved the purchase (completed at once) rather than the recipient accepting an offer. */
+  declare bySupport: boolean;
 }
 
 /** Our record of a checkout: what was quoted and to whom; fulfilment reads and locks it (see checkout.ts). */
@@ -108,6 +111,24 @@ export class Checkout extends table('checkouts') {
   declare gift: boolean;
   declare status: CheckoutStatus;
   declare purchaseId: string | null;
+  /** The billing details given before paying (copied to the invoice); the tax follows the country and region. */
+  declare billingCompany: string | null;
+  declare billingAddress: string | null;
+  declare billingCountry: string | null;
+  declare billingRegion: string | null;
+  declare billingVatId: string | null;
+  /** The one percentage discount, as the invoice names it. */
+  declare discountKind: DiscountKind | null;
+  declare discountBp: number | null;
+  declare discountAmount: number;
+  /** The tax quoted: inside amountTotal, or already added to it (amountTotal is what is charged). */
+  declare taxCountry: string | null;
+  declare taxRegion: string | null;
+  declare taxRateBp: number | null;
+  declare taxName: string | null;
+  declare taxInclusive: boolean | null;
+  declare taxReverseCharge: boolean;
+  declare taxAmount: number;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

@@ -7,7 +7,9 @@ import type { Policies } from '../identity/http/policy';
 import { buyerCountry, buyerPlace } from '../http/buyer-location';
 import type { QuoteService } from './checkout/quotes';
 import type { CheckoutService } from './checkout/checkout';
-import { CheckoutBody, QuoteQuery, type QuoteAnswer } from './schemas';
+import { billingPlace } from './checkout/billing-place';
+import type { BillingProfiles } from './checkout/billing-profile';
+import { BillingDetails, CheckoutBody, QuoteQuery, type QuoteAnswer } from './schemas';
 
 /** The storefront's commerce endpoints under /api/store. */
 interface Deps {
@@ -16,10 +18,22 @@ interface Deps {
   quotes: QuoteService;
   checkouts: CheckoutService;
   purchases: MyPurchasesService;
+  billing: BillingProfiles;
 }
 
-export function commerceRoutes({ allow, config, quotes, checkouts, purchases }: Deps) {
+export function commerceRoutes({ allow, config, quotes, checkouts, purchases, billing }: Deps) {
   const router = new Router();
+
+  // The signed-in buyer's remembered billing details: the buy box and an invoice's correction start from them.
+  router.get('/billing', allow.signedIn(), async (ctx) => {
+    ctx.set('Cache-Control', 'private, no-store');
+    ctx.body = { data: await billing.get(userOf(ctx).id) };
+  });
+
+  router.put('/billing', allow.signedIn(), async (ctx) => {
+    const body = BillingDetails.parse(ctx.request.body);
+    ctx.body = { data: await billing.put(userOf(ctx).id, body) };
+  });
 
   router.get('/purchases', allow.signedIn(), async (ctx) => {
     ctx.body = { data: await purchases.list(userOf(ctx).id) };
@@ -46,6 +60,7 @@ export function commerceRoutes({ allow, config, quotes, checkouts, purchases }: 
       country: buyerCountry(ctx, config),
       ...buyerPlace(ctx, config),
       ip: ctx.ip || null,
+      billing: body.billing,
     });
   });
 
@@ -60,6 +75,7 @@ export function commerceRoutes({ allow, config, quotes, checkouts, purchases }: 
     const { id } = IdParam.parse(ctx.params);
     const query = QuoteQuery.parse(ctx.query);
     const detected = buyerCountry(ctx, config);
+    const given = { country: query.billingCountry, region: query.region, vatId: query.vatId };
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = {
       ...(await quotes.preview({
@@ -73,6 +89,8 @@ export function commerceRoutes({ allow, config, quotes, checkouts, purchases }: 
         upgradeFromId: query.upgradeFrom,
         buyer: authOf(ctx)?.user ?? null,
         ip: ctx.ip || null,
+        // Tax follows the billing place: the detected country (and region) unless the buyer names theirs.
+        billing: billingPlace(given, { country: detected, region: buyerPlace(ctx, config).state }),
       })),
       detectedCountry: detected,
     } satisfies QuoteAnswer;

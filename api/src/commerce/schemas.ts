@@ -8,11 +8,61 @@ import type { PurchaseStatus } from '../shared/purchase-status';
 import type { TransferState } from '../shared/transfer-states';
 import type { Quote, TeamTier } from './pricing/prices';
 import { STAFF_REASON_MAX, STAFF_REASON_MIN } from '../shared/staff-reason';
+import { NO_CONTROL_CHARACTERS } from '../shared/display-name';
+import { normalizeVatId } from '../tax/vat-ids';
 
 const flag = z
   .enum(['true', 'false', '1', '0'])
   .optional()
   .transform((v) => v === 'true' || v === '1');
+
+/** An empty field is a field not given (forms send ''). */
+const blankIsAbsent = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+const CountryCode = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code')
+  .transform((c) => c.toUpperCase());
+/** A US state or Canadian province as its postal code (WA, ON). */
+const RegionCode = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9]{1,3}$/, 'must be a state or province code')
+  .transform((c) => c.toUpperCase());
+/** A VAT ID as typed (spaces, dots and dashes dropped); whether it fits the country is checkout's to say. */
+const VatIdText = z
+  .string()
+  .trim()
+  .max(30, 'at most 30 characters')
+  .transform(normalizeVatId)
+  .pipe(z.string().regex(/^[A-Z0-9+*]{4,20}$/, 'must be a VAT number, such as FR12345678901'));
+
+/**
+ * The buyer's billing details, given before paying (and remembered for a signed-in buyer): the tax follows the
+ * country (and a US state or Canadian province); a business adds its name, address and VAT ID for the invoice.
+ */
+export const BillingDetails = z.strictObject({
+  company: z
+    .string()
+    .trim()
+    .max(200, 'at most 200 characters')
+    .regex(NO_CONTROL_CHARACTERS, 'must be one line')
+    .optional(),
+  address: z
+    .string()
+    .trim()
+    .max(500, 'at most 500 characters')
+    // Lines, but no other control characters (tabs, escapes).
+    .refine((text) => NO_CONTROL_CHARACTERS.test(text.replace(/\r?\n/g, ' ')), 'must be plain text')
+    .optional(),
+  country: z.preprocess(blankIsAbsent, CountryCode.optional()),
+  region: z.preprocess(blankIsAbsent, RegionCode.optional()),
+  vatId: z.preprocess(blankIsAbsent, VatIdText.optional()),
+});
+export type BillingInput = z.output<typeof BillingDetails>;
+/** PUT /api/store/billing and the checkout's `billing` as the storefront sends them. */
+export type BillingRequest = z.input<typeof BillingDetails>;
 
 export const CheckoutBody = z
   .object({
@@ -31,6 +81,7 @@ export const CheckoutBody = z
       .pipe(z.email('must be an email address'))
       .transform((e) => e.toLowerCase())
       .optional(),
+    billing: BillingDetails.optional(),
   })
   .strict()
   .refine((body) => !body.gift || body.quantity === 1, { path: ['quantity'], message: 'must be 1 for a gift' });
@@ -46,6 +97,10 @@ export const QuoteQuery = z.object({
     .optional(),
   ppp: flag,
   upgradeFrom: z.uuid('must be a purchase id').optional(),
+  // Where the buyer is billed (tax follows it; the regional price follows `country` or the detected country).
+  billingCountry: z.preprocess(blankIsAbsent, CountryCode.optional()),
+  region: z.preprocess(blankIsAbsent, RegionCode.optional()),
+  vatId: z.preprocess(blankIsAbsent, VatIdText.optional()),
 });
 
 const Id = z.uuid('must be an id');
@@ -115,12 +170,48 @@ export type CouponProblem =
   | 'coupon-inactive'
   | 'coupon-not-valid';
 
+/**
+ * The tax of a quote: where it is due, its rate in basis points, and its amount, inside the price (`inclusive`) or on
+ * top of it; a reverse-charged sale has rate 0 and amount 0 (the business buyer accounts for it).
+ */
+export interface QuoteTax {
+  country: string;
+  region: string | null;
+  rate: number;
+  amount: number;
+  inclusive: boolean;
+  reverseCharge: boolean;
+  /** What the invoice calls it: VAT, GST, Sales tax. */
+  name: string;
+}
+
+/** The priced quote with its tax, and `total`: what will be charged (the price after discounts, plus tax on top). */
+export type TaxedQuote = Quote & { tax: QuoteTax | null; total: number };
+
+/** Why a VAT ID is not used: it matches no known format, or it is another country's. */
+export type VatIdProblem = 'vat-id-format' | 'vat-id-other-country';
+
+/**
+ * The billing place a quote was taxed for: the billing country (the detected one unless chosen), the US state or
+ * Canadian province, and the VAT ID when its format fits the country. A VAT ID that does not fit is priced as a
+ * consumer and said why; a US or Canadian buyer whose region decides the tax is asked for it (`regionRequired`).
+ */
+export interface QuoteBilling {
+  country: string | null;
+  region: string | null;
+  vatId: string | null;
+  vatIdProblem: VatIdProblem | null;
+  regionRequired: boolean;
+  message: string | null;
+}
+
 /** A prospective purchase priced (quotes.ts); bp = basis points (2500 = 25 %), amounts in integer cents. */
 export interface QuotePreview {
   product: { id: string; name: string };
   currency: string;
   country: string | null;
-  quote: Quote;
+  quote: TaxedQuote;
+  billing: QuoteBilling;
   /** A regional price the buyer may opt into, and what it means. */
   ppp: { country: string; percent: number } | null;
   sale: { couponId: string; percent: number; expires: Date | null } | null;
@@ -132,6 +223,15 @@ export interface QuotePreview {
   team: { seats: number; existingSeats: number } | null;
   /** The team tiers (docs/domain.md §5.2): seats bought, now and before → discount; the product page lists them. */
   teamTiers: readonly TeamTier[];
+}
+
+/** GET /api/store/billing (in `data`): the signed-in buyer's remembered billing details ('' or null: none given). */
+export interface BillingProfileAnswer {
+  company: string;
+  address: string;
+  country: string | null;
+  region: string | null;
+  vatId: string;
 }
 
 /** GET /api/store/products/:id/quote */

@@ -7,6 +7,8 @@ export type LedgerKind = 'sale' | 'refund' | 'dispute' | 'dispute-won';
 interface ChargeFacts {
   id: string;
   amount: number;
+  /** Tax inside the amount: the school collects it for the tax office, so it is nobody's revenue. */
+  taxAmount: number;
   fee: number;
   currency: string;
   productId: string;
@@ -16,7 +18,7 @@ async function chargeFacts(trx: Knex.Transaction, chargeId: string): Promise<Cha
   return trx('merchantCharges as ch')
     .join('merchantProducts as mp', 'mp.id', 'ch.merchantProductId')
     .where('ch.id', chargeId)
-    .first('ch.id', 'ch.amount', 'ch.fee', 'ch.currency', 'mp.productId');
+    .first('ch.id', 'ch.amount', 'ch.taxAmount', 'ch.fee', 'ch.currency', 'mp.productId');
 }
 
 async function insertLines(
@@ -46,7 +48,7 @@ async function insertLines(
  * disputes), so the ledger and the charge never disagree.
  */
 export const ledger = {
-  /** A charge's sale lines, from the product's splits at the moment of sale; they sum to its net. */
+  /** A charge's sale lines, from the product's splits at the moment of sale; they sum to amount − tax − fee. */
   async recordSale(trx: Knex.Transaction, chargeId: string): Promise<void> {
     const charge = await chargeFacts(trx, chargeId);
     const splits: { type: RecipientType; userId: string | null; percent: string }[] = await trx('productRevenueSplits')
@@ -54,14 +56,17 @@ export const ledger = {
       .orderBy('createdAt')
       .select('type', 'userId', 'percent');
     const lines = saleLines(
-      charge.amount,
+      charge.amount - charge.taxAmount,
       charge.fee,
       splits.map((s) => ({ type: s.type, userId: s.userId, share: shareOf(s.percent) })),
     );
     await insertLines(trx, charge, 'sale', lines, null);
   },
 
-  /** Money leaving (negative: refunds, disputes) or coming back (a won dispute), spread like the sale. */
+  /**
+   * Revenue leaving (negative: refunds, disputes) or coming back (a won dispute), spread like the sale: `amount` is
+   * net of tax (the caller takes the tax's share out of the money that moved).
+   */
   async recordAdjustment(
     trx: Knex.Transaction,
     chargeId: string,

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { escapeHtml } from '../shared/escape-html';
 import { formatMoney } from '../shared/money';
+import { taxLineText, type TaxShown } from '../shared/tax-text';
 import type { Policies } from '../identity/http/policy';
 import type { Logger } from '../logger';
 import type { RefundSettlement } from './provider';
@@ -16,6 +17,11 @@ main{background:#fff;border:1px solid #d8dee4;border-radius:10px;padding:2rem;ma
 form{display:inline}button{font:inherit;padding:.6rem 1.2rem;border-radius:6px;border:1px solid #12355b;cursor:pointer;margin-right:.5rem}
 .pay{background:#12355b;color:#fff}.cancel{background:#fff;color:#12355b}button:focus-visible{outline:3px solid #f0b429;outline-offset:2px}
 </style></head><body><main>${body}</main></body></html>`;
+}
+
+/** The tax the total holds or had added, as a real provider's page shows it; nothing where no tax applies. */
+function taxLine(session: { tax: TaxShown | null; currency: string }): string {
+  return session.tax ? `<p class="tax">${escapeHtml(taxLineText(session.tax, session.currency))}</p>` : '';
 }
 
 /** The built-in test provider's hosted checkout: Pay or Cancel, both leading back to the storefront. */
@@ -47,7 +53,7 @@ export function testProviderRoutes({ allow, provider, settle, refundSettled, log
       session.status === 'open'
         ? page(
             'Test checkout',
-            `<h1>Test checkout</h1><p>${escapeHtml(session.description)}</p><p class="amount">${escapeHtml(formatMoney(session.amount, session.currency))}</p>
+            `<h1>Test checkout</h1><p>${escapeHtml(session.description)}</p>${taxLine(session)}<p class="amount">${escapeHtml(formatMoney(session.amount, session.currency))}</p>
 <p class="note">Receipt to ${escapeHtml(session.customerEmail)}. This is the built-in test payment provider: no card is charged.</p>
 <form method="post" action="${TEST_CHECKOUT_PATH}/${identifier}/pay"><button class="pay" type="submit">Pay</button></form>
 <form method="post" action="${TEST_CHECKOUT_PATH}/${identifier}/cancel"><button class="cancel" type="submit">Cancel</button></form>`,

@@ -3,6 +3,8 @@ import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import { rememberedAccountId } from './merchant-records';
+import type { TaxShown } from '../shared/tax-text';
+import type { TaxAnswer } from '../tax/types';
 import type { CheckoutRequest, PaymentProvider, ProviderCheckout, ProviderRefund, RefundSettlement } from './provider';
 
 export const TEST_ACCOUNT = { label: 'test', identifier: 'test-provider' } as const;
@@ -14,6 +16,14 @@ const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('hex')
 export function testProviderFee(amount: number): number {
   return amount > 0 ? Math.round(amount * 0.029) + 30 : 0;
 }
+
+const taxShownOf = ({ name, rate, amount, inclusive, reverseCharge }: TaxAnswer): TaxShown => ({
+  name,
+  rate,
+  amount,
+  inclusive,
+  reverseCharge,
+});
 
 /** Why the test provider fails a refund it held pending. */
 export const TEST_REFUND_FAILURE = 'The card was closed (test provider)';
@@ -41,9 +51,14 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
   settleRefund(identifier: string, outcome: RefundSettlement['outcome']): Promise<RefundSettlement | null>;
   pay(identifier: string): Promise<{ redirect: string }>;
   cancel(identifier: string): Promise<{ redirect: string }>;
-  page(
-    identifier: string,
-  ): Promise<{ description: string; amount: number; currency: string; status: string; customerEmail: string }>;
+  page(identifier: string): Promise<{
+    description: string;
+    amount: number;
+    currency: string;
+    status: string;
+    customerEmail: string;
+    tax: TaxShown | null;
+  }>;
 } {
   let refundsHeld = false;
   async function session(identifier: string) {
@@ -78,6 +93,8 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
         customerEmail: request.customerEmail,
         successUrl: request.successUrl,
         cancelUrl: request.cancelUrl,
+        // The tax inside (or already added to) the amount, for the page to show as a real provider's does.
+        tax: request.tax ? JSON.stringify(taxShownOf(request.tax)) : null,
       });
       return { identifier, url: new URL(`${TEST_CHECKOUT_PATH}/${identifier}`, config.publicUrl).toString() };
     },
@@ -162,6 +179,7 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
         currency: row.currency,
         status: row.status,
         customerEmail: row.customerEmail,
+        tax: (row.tax as TaxShown | null) ?? null,
       };
     },
   };

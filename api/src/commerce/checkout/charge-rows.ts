@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { MerchantCharge } from '../../payments/models';
+import type { TaxColumns } from '../../tax/models';
 import { insertRow, type Conn } from './checkout-rows';
 
 /** The SQL of a settlement's money: the charge it records, and the refund of one that cannot be fulfilled. */
@@ -12,6 +13,8 @@ export interface NewCharge {
   currency: string;
   merchantProductId: string;
   metadata: Record<string, unknown>;
+  /** The tax the charge carried: inside its amount, never revenue. */
+  tax: TaxColumns;
 }
 
 /** The provider's customer (recorded, or active again) and the charge, in one statement. */
@@ -35,6 +38,7 @@ export async function insertCharge(trx: Knex.Transaction, input: NewCharge): Pro
       merchantProductId: input.merchantProductId,
       merchantCustomerId: trx('customer').select('id'),
       metadata: JSON.stringify(input.metadata),
+      ...input.tax,
     })
     .returning('id');
   return inserted ?? null;

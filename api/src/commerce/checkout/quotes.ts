@@ -13,8 +13,13 @@ import { GRANTING_STATUSES, type Purchase } from '../models';
 import { holdingOf } from '../purchases/ownership';
 import { pppForCountry } from '../pricing/ppp';
 import { quote, TEAM_TIERS } from '../pricing/prices';
-import type { QuotePreview } from '../schemas';
+import type { QuoteBilling, QuotePreview, QuoteTax } from '../schemas';
 import { seatsBoughtBy } from '../teams/seats';
+import type { TaxSetupReader } from '../../tax/engine';
+import { taxPlace } from '../../tax/rules';
+import { chargedTotal, type TaxAnswer, type TaxCalculator } from '../../tax/types';
+import { vatIdProblem } from '../../tax/vat-ids';
+import { BILLING_MESSAGES, type BillingPlace } from './billing-place';
 
 export interface QuoteRequest {
   productId: string;
@@ -26,6 +31,8 @@ export interface QuoteRequest {
   pppRequested: boolean;
   upgradeFromId?: string;
   buyer: User | null;
+  /** Where the buyer is billed (tax follows it); absent: the country above, no region, no VAT ID. */
+  billing?: BillingPlace;
 }
 
 /** The product page's quote: also who asks from where, since codes tried are counted per client address. */
@@ -43,6 +50,9 @@ interface OnSale {
 
 type PurchaseRow = ModelObject<Purchase>;
 
+/** A quote for checkout: the preview, and the tax as its calculator answered it (Stripe Tax's calculation id, say). */
+export type CheckoutQuote = QuotePreview & { taxAnswer: TaxAnswer | null };
+
 /**
  * Gathers what pricing needs (price, coupons, the buyer's purchases) and prices one prospective purchase: `quote`
  * for checkout, from what the database holds now; `preview` for the product page, whose product and price may come
@@ -55,11 +65,15 @@ export function quoteService({
   clock,
   caches,
   limits,
+  tax,
+  taxSetup,
 }: {
   db: Db;
   clock: Clock;
   caches: ReadCaches;
   limits: Pick<CommerceLimits, 'couponLookup'>;
+  tax: TaxCalculator;
+  taxSetup: Pick<TaxSetupReader, 'read' | 'inclusive'>;
 }) {
   async function onSale(productId: string): Promise<OnSale | null> {
     const product: OnSale['product'] | undefined = await db('products')
@@ -71,14 +85,55 @@ export function quoteService({
   }
   const onSaleCached = caches.cached(onSale);
 
-  /** What the buyer paid for a purchase, net of refunds: the upgrade credit it earns. */
+  /**
+   * What the buyer paid for a purchase, net of refunds: the upgrade credit it earns, in the price's own terms (tax
+   * added on top of a price was never part of it, so it earns no credit).
+   */
   async function paidNetOfRefunds(purchase: PurchaseRow): Promise<number> {
     if (!purchase.merchantChargeId) return purchase.totalAmount;
-    const charge = await db('merchantCharges').where({ id: purchase.merchantChargeId }).first('amount', 'refundAmount');
-    return Math.max(
-      0,
-      Math.min(purchase.totalAmount, charge ? charge.amount - charge.refundAmount : purchase.totalAmount),
-    );
+    const charge = await db('merchantCharges')
+      .where({ id: purchase.merchantChargeId })
+      .first('amount', 'refundAmount', 'taxAmount', 'refundedTax', 'taxInclusive');
+    if (!charge) return purchase.totalAmount;
+    const taxOnTop = charge.taxInclusive === false;
+    const paid = taxOnTop ? charge.amount - charge.taxAmount : charge.amount;
+    const refunded = taxOnTop ? charge.refundAmount - charge.refundedTax : charge.refundAmount;
+    return Math.max(0, Math.min(purchase.totalAmount, paid - refunded));
+  }
+
+  /**
+   * The tax on the price after every discount, for the buyer's billing place (nothing on a free quote): a VAT ID whose
+   * format does not fit the country is priced as a consumer, and a US or Canadian buyer without the region the tax
+   * depends on gets no tax yet and is asked for it.
+   */
+  async function taxOf(
+    amount: number,
+    currency: string,
+    place: BillingPlace,
+    reference: string,
+  ): Promise<{ tax: QuoteTax | null; answer: TaxAnswer | null; billing: QuoteBilling }> {
+    const problem = place.vatId && place.country ? vatIdProblem(place.vatId, place.country) : null;
+    const billing: QuoteBilling = {
+      ...place,
+      vatIdProblem: problem,
+      regionRequired: false,
+      message: problem ? BILLING_MESSAGES[problem] : null,
+    };
+    if (amount === 0 || !place.country) return { tax: null, answer: null, billing };
+    const buyer = { country: place.country, region: place.region, vatId: problem ? null : place.vatId };
+    const where = taxPlace((await taxSetup.read()).seller, buyer);
+    if (where.kind === 'none' && where.reason === 'region-needed')
+      return {
+        tax: null,
+        answer: null,
+        billing: { ...billing, regionRequired: true, message: billing.message ?? BILLING_MESSAGES['region-required'] },
+      };
+    const inclusive = await taxSetup.inclusive(currency);
+    const answer = await tax.calculate({ currency, amount, inclusive, buyer, reference });
+    if (!answer) return { tax: null, answer: null, billing };
+    const { country, region, rate, reverseCharge, name } = answer;
+    const quoted = { country, region, rate, amount: answer.amount, inclusive: answer.inclusive, reverseCharge, name };
+    return { tax: quoted, answer, billing };
   }
 
   /**
@@ -126,7 +181,7 @@ export function quoteService({
   async function priced(
     request: QuoteRequest,
     catalog: (productId: string) => Promise<OnSale | null>,
-  ): Promise<QuotePreview> {
+  ): Promise<CheckoutQuote> {
     const now = clock.now();
     const found = await catalog(request.productId);
     if (!found) throw new AppError('product-not-found', 'This course is not on sale.');
@@ -164,12 +219,16 @@ export function quoteService({
       defaultCoupon: sale ? asOffer(sale) : null,
       upgradeCredit: upgrade?.credit ?? 0,
     });
+    // Tax follows the billing place; the regional price above follows the detected country, never the billing one.
+    const place = request.billing ?? { country: request.country, region: null, vatId: null };
+    const { tax, answer: taxAnswer, billing } = await taxOf(result.finalPrice, price.currency, place, product.id);
 
     return {
       product: { id: product.id, name: product.name },
       currency: price.currency,
       country: request.country,
-      quote: result,
+      quote: { ...result, tax, total: chargedTotal(result.finalPrice, tax) },
+      billing,
       ppp: pppBp && request.country && !team ? { country: request.country, percent: pppBp / 100 } : null,
       sale: sale ? { couponId: sale.id, percent: sale.percentageDiscount * 100, expires: sale.expires } : null,
       coupon: request.couponCode
@@ -188,6 +247,7 @@ export function quoteService({
         : null,
       team: team ? { seats: request.quantity + existingSeats, existingSeats } : null,
       teamTiers: TEAM_TIERS,
+      taxAnswer,
     };
   }
 
@@ -195,7 +255,8 @@ export function quoteService({
     quote: (request: QuoteRequest) => priced(request, onSale),
     async preview({ ip, ...request }: PreviewRequest): Promise<QuotePreview> {
       if (request.couponCode) await limits.couponLookup(ip);
-      return priced(request, onSaleCached);
+      const { taxAnswer: _calculation, ...preview } = await priced(request, onSaleCached);
+      return preview;
     },
   };
 }

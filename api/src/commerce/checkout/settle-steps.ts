@@ -13,6 +13,8 @@ import { holdingOf } from '../purchases/ownership';
 import { cancelOpenTransfers } from '../transfers/transfers';
 import type { CheckoutRow } from './checkout-rows';
 import { insertCharge } from './charge-rows';
+import { quotedTaxOf, taxColumnsOf } from './tax-columns';
+import type { TaxColumns } from '../../tax/models';
 import { countCouponUse } from './holds';
 import { inviteUrlOf, leadInPath, receiptSignInLink, teamOfTeamPurchase, teamPathOf } from './lead-in';
 import { insertAccount, type Buyer, type LockedCheckout, type ProductFacts } from './locked-checkout';
@@ -79,8 +81,12 @@ export async function recordCharge(
       locked.merchantProductId ??
       (await merchantProductId(trx, accountId, product.id, `${providerLabel}-${product.id}`)),
     metadata: { checkoutId: checkout.id, country: checkout.country },
+    // What the provider computed (Stripe Tax), else the tax the checkout quoted, which the provider charged.
+    tax: paid.tax !== undefined ? taxColumnsOf(paid.tax) : quotedTaxColumns(checkout),
   });
 }
+
+const quotedTaxColumns = (checkout: CheckoutRow): TaxColumns => taxColumnsOf(quotedTaxOf(checkout));
 
 /**
  * A paid checkout's receipt (a free one sends none), prepared for the statement that writes its purchase. It leads

@@ -8,8 +8,12 @@ import { currencyProblem } from '../../shared/currency';
 import { AppError } from '../../shared/errors';
 import { refuseAtCheckout } from '../coupons/coupons';
 import type { Quote } from '../pricing/prices';
-import type { CheckoutStarted, QuotePreview } from '../schemas';
+import type { BillingInput, CheckoutStarted } from '../schemas';
 import { availability, MESSAGES } from './availability';
+import { BILLING_MESSAGES, billingPlace } from './billing-place';
+import { rememberBilling } from './billing-profile';
+import type { CheckoutQuote } from './quotes';
+import { taxColumnsOf } from './tax-columns';
 import type { CheckoutDeps } from './checkout-deps';
 import { insertCheckout, recordSession } from './checkout-rows';
 import { deadlineAfter } from './deadline';
@@ -31,6 +35,8 @@ export interface CheckoutInput {
   city?: string | null;
   state?: string | null;
   ip: string | null;
+  /** The billing details given: the tax follows their country (the detected one when absent). */
+  billing?: BillingInput;
 }
 
 /** What the provider shows next to the discount line: the kind of discount and any upgrade credit. */
@@ -52,7 +58,7 @@ function sessionRequest(
   publicUrl: string,
   input: CheckoutInput,
   sale: { checkoutId: string; email: string; product: ModelObject<Product>; price: ModelObject<Price> },
-  answer: QuotePreview,
+  answer: CheckoutQuote,
 ): CheckoutRequest {
   const { checkoutId, email, product, price } = sale;
   const { quote } = answer;
@@ -69,7 +75,8 @@ function sessionRequest(
         ? `${product.name} × ${input.quantity} seats`
         : product.name,
     discount: taken > 0 ? { amount: taken, label: discountLabel(quote) } : null,
-    amount: quote.finalPrice,
+    // What is charged: any tax on top is already in it.
+    amount: quote.total,
     currency: answer.currency,
     customerEmail: email,
     successUrl: thanksUrl(publicUrl, checkoutId),
@@ -83,6 +90,17 @@ function sessionRequest(
       country: input.country,
       buyerEmail: email,
     },
+    tax: answer.taxAnswer,
+    taxInclusive: answer.taxAnswer?.inclusive,
+    billing: answer.billing.country
+      ? {
+          country: answer.billing.country,
+          region: answer.billing.region,
+          vatId: answer.billing.vatId,
+          company: input.billing?.company || null,
+          address: input.billing?.address || null,
+        }
+      : undefined,
   };
 }
 
@@ -104,6 +122,7 @@ export async function startCheckout(deps: CheckoutDeps, input: CheckoutInput): P
       MESSAGES['buyer-blocked'],
       input.buyer ? undefined : { email: 'cannot be used to buy here: contact our support team' },
     );
+  const place = billingPlace(input.billing ?? {}, { country: input.country, region: input.state ?? null });
   const answer = await quotes.quote({
     productId: input.productId,
     quantity: input.quantity,
@@ -113,9 +132,19 @@ export async function startCheckout(deps: CheckoutDeps, input: CheckoutInput): P
     pppRequested: input.ppp,
     upgradeFromId: input.upgradeFromId,
     buyer: input.buyer,
+    billing: place,
   });
   if (answer.coupon?.problem)
     throw new AppError(answer.coupon.problem, answer.coupon.message!, { coupon: answer.coupon.message! });
+  // The quote priced a VAT ID that does not fit as a consumer's purchase; paying needs the buyer to decide.
+  if (answer.billing.vatIdProblem) {
+    const message = BILLING_MESSAGES[answer.billing.vatIdProblem];
+    throw new AppError('vat-id-invalid', message, { 'billing.vatId': message });
+  }
+  if (answer.billing.regionRequired)
+    throw new AppError('billing-region-required', BILLING_MESSAGES['region-required'], {
+      'billing.region': 'choose your state or province',
+    });
   // A price set before such currencies were refused: never charged in a unit the provider counts differently.
   if (currencyProblem(answer.currency))
     throw new AppError(
@@ -145,6 +174,15 @@ export async function startCheckout(deps: CheckoutDeps, input: CheckoutInput): P
     if (couponId)
       await refuseAtCheckout(trx, couponId, { productId: product.id, now: clock.now(), buyer }, Boolean(input.buyer));
     const couponReserved = couponId ? await reserveCouponUse(deps, trx, couponId, holder, Boolean(input.buyer)) : false;
+    // The details given are the buyer's next checkout's and their invoice correction's starting point.
+    if (input.buyer && input.billing)
+      await rememberBilling(trx, input.buyer.id, {
+        company: input.billing.company ?? '',
+        address: input.billing.address ?? '',
+        country: place.country,
+        region: place.region,
+        vatId: place.vatId ?? '',
+      });
     return insertCheckout(trx, {
       productId: product.id,
       priceId: price.id,
@@ -161,7 +199,16 @@ export async function startCheckout(deps: CheckoutDeps, input: CheckoutInput): P
       state: input.state ?? null,
       ipAddress: input.ip,
       clientNetwork: network,
-      amountTotal: quote.finalPrice,
+      billingCompany: input.billing?.company || null,
+      billingAddress: input.billing?.address || null,
+      billingCountry: place.country,
+      billingRegion: place.region,
+      billingVatId: place.vatId,
+      discountKind: quote.discount?.kind ?? null,
+      discountBp: quote.discount?.bp ?? null,
+      discountAmount: quote.discount?.amount ?? 0,
+      ...taxColumnsOf(quote.tax),
+      amountTotal: quote.total,
       creditAmount: quote.credit,
       upgradeBasis: answer.upgrade?.worth ?? null,
       currency: answer.currency,

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { recordAudit, SYSTEM_ACTOR } from '../../audit/record';
 import { ledger } from '../../finance/ledger';
+import { taxShare } from '../../tax/amounts';
 import { GRANTING_STATUSES, type PurchaseStatus } from '../models';
 import { insertTeamCoupon } from '../checkout/purchase-rows';
 import { OPEN_TRANSFER_STATES } from '../../shared/transfer-states';
@@ -33,6 +34,9 @@ async function disputedCharge(
   return charge;
 }
 
+/** The revenue a disputed sum carries: the sum less its share of the charge's tax (never revenue). */
+const revenueOf = (charge: ChargeRow, sum: number) => sum - taxShare(sum, charge.amount, charge.taxAmount);
+
 /** Our record of a provider's dispute, as its events describe it. */
 const disputeRecord = (accountId: string, chargeId: string, dispute: DisputeFields) => ({
   merchantAccountId: accountId,
@@ -58,7 +62,8 @@ export async function disputeOpened(deps: Deps, accountId: string, dispute: Disp
       .first('status');
     if (row.status !== 'open') return; // closed before this event arrived
     // The disputed amount is withdrawn while the dispute is open.
-    if (fresh) await ledger.recordAdjustment(trx, charge.id, -dispute.amount, 'dispute', dispute.identifier);
+    if (fresh)
+      await ledger.recordAdjustment(trx, charge.id, -revenueOf(charge, dispute.amount), 'dispute', dispute.identifier);
     for (const purchase of await purchasesOfCharge(trx, charge.id)) {
       if (!(await moveStatus(trx, purchase.id, 'Disputed', dispute.reason ?? 'disputed with the card issuer')))
         continue;
@@ -91,9 +96,15 @@ export async function disputeClosed(
     // The ledger follows the money: a won dispute returns what its opening withdrew; a lost one whose opening
     // we never saw withdraws it now. Repeated close events change nothing.
     if (before?.status === 'open' && dispute.won)
-      await ledger.recordAdjustment(trx, charge.id, dispute.amount, 'dispute-won', dispute.identifier);
+      await ledger.recordAdjustment(
+        trx,
+        charge.id,
+        revenueOf(charge, dispute.amount),
+        'dispute-won',
+        dispute.identifier,
+      );
     if (!before && !dispute.won)
-      await ledger.recordAdjustment(trx, charge.id, -dispute.amount, 'dispute', dispute.identifier);
+      await ledger.recordAdjustment(trx, charge.id, -revenueOf(charge, dispute.amount), 'dispute', dispute.identifier);
     if (before && before.status !== 'open') return;
     await trx('merchantDisputes')
       .insert({ ...disputeRecord(accountId, charge.id, dispute), status, closedAt: trx.fn.now() })

@@ -12,7 +12,7 @@ export type PurchaseRow = Pick<
 /** What a refund reads of the charge it returns money from. */
 export type ChargeRow = Pick<
   MerchantCharge,
-  'id' | 'userId' | 'merchantAccountId' | 'identifier' | 'amount' | 'refundAmount' | 'currency'
+  'id' | 'userId' | 'merchantAccountId' | 'identifier' | 'amount' | 'refundAmount' | 'currency' | 'taxAmount'
 >;
 
 export async function lockedPurchase(trx: Knex.Transaction, purchaseId: string): Promise<PurchaseRow> {
