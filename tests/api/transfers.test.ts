@@ -68,22 +68,23 @@ describe('purchase transfers (docs/domain.md §8)', () => {
     expect(transfer.completedAt).toBeTruthy();
     const purchase = (await Purchase.query(db()).findById(purchaseId))!;
     expect(purchase.userId).toBe(friend.user.id);
+    // Who paid does not change: the charge, its customer (email included) and its invoice stay the payer's.
     const charge = await db()('merchantCharges').where({ id: purchase.merchantChargeId }).first();
-    expect(charge.userId).toBe(friend.user.id);
+    expect(charge.userId).toBe(owner.user.id);
     expect(await db()('merchantCustomers').where({ id: charge.merchantCustomerId }).first('userId')).toEqual({
-      userId: friend.user.id,
+      userId: owner.user.id,
     });
     expect(
       await db()('testProviderSessions').where({ chargeIdentifier: charge.identifier }).first('customerEmail'),
     ).toEqual({
-      customerEmail: 'friend@example.com',
+      customerEmail: owner.user.email,
     });
-    // The old owner loses the purchase and its invoice; the recipient has both.
+    // The old owner loses the purchase but keeps its invoice; the recipient has the course, no invoice.
     expect((await call(owner, 'get', '/purchases')).body.data.map((p: { id: string }) => p.id)).not.toContain(
       purchaseId,
     );
-    expect((await call(owner, 'get', `/invoices/${charge.id}`)).status).toBe(404);
-    expect((await call(friend, 'get', `/invoices/${charge.id}`)).status).toBe(200);
+    expect((await call(owner, 'get', `/invoices/${charge.id}`)).status).toBe(200);
+    expect((await call(friend, 'get', `/invoices/${charge.id}`)).status).toBe(404);
     const actions = (await db()('auditLogs').whereIn('recordId', [transferId, purchaseId]).orderBy('id')).map(
       (a: { action: string }) => a.action,
     );

@@ -26,6 +26,7 @@ const KIND_COLOR: Record<TimelineKind, 'default' | 'primary' | 'success' | 'warn
   {
     purchase: 'success',
     seat: 'success',
+    transfer: 'secondary',
     payment: 'primary',
     refund: 'warning',
     dispute: 'error',

@@ -321,7 +321,18 @@ export interface MyPurchase {
   seat: boolean;
   /** That seat was someone's gift (their page speaks of a gift, taking it back of the gift). */
   seatFromGift: boolean;
+  /** Null for a purchase they did not pay for (given to them, a seat): the invoice is the payer's. */
   invoiceId: string | null;
+  /** Who gave it to them and how, when they did not pay for it themselves; null for their own. */
+  givenBy: GivenBy | null;
+}
+
+/** A purchase someone holds without having paid: offered and accepted, moved by support, a team's seat, a gift. */
+export interface GivenBy {
+  /** The giver's shown name (never their email). */
+  name: string;
+  at: Date;
+  how: 'transfer' | 'move' | 'seat' | 'gift';
 }
 
 /** GET /api/store/invoices/:id; amounts in integer cents. */

@@ -36,6 +36,7 @@ interface Export {
 const DISCOUNT_NAME = `COALESCE(c.code, CASE WHEN c."default" THEN 'Sale' WHEN c.bulk_purchase_id IS NOT NULL THEN 'Team seats' END,
                                 CASE WHEN co.restricted THEN 'Regional price' END)`;
 
+/** One row per charge; its buyer is the payer (the charge's), whoever holds the purchase since (docs/domain.md §8). */
 const CHARGES: Omit<Export, 'filename'> = {
   columns: [
     { header: 'Date' },
@@ -65,7 +66,7 @@ const CHARGES: Omit<Export, 'filename'> = {
                    FROM merchant_charges ch
                    LEFT JOIN purchases p ON p.merchant_charge_id = ch.id
                    LEFT JOIN products pr ON pr.id = p.product_id
-                   LEFT JOIN users u ON u.id = p.user_id
+                   LEFT JOIN users u ON u.id = ch.user_id
                    LEFT JOIN checkouts co ON co.purchase_id = p.id
                    LEFT JOIN prices pri ON pri.id = co.price_id
                    LEFT JOIN coupons c ON c.id = COALESCE(p.coupon_id, co.coupon_id)

@@ -18,13 +18,13 @@ const bounds = (q: ReportPeriod): [Date, Date] => [
 ];
 
 /**
- * The refunds that went through (succeeded) in a period, each with the product its charge paid for: the purchase
- * that holds the charge (one per charge, a unique key; a team's seats hang off the buyer's purchase). `$1`, `$2`: the
+ * The refunds that went through (succeeded) in a period, each with its buyer (the charge's payer, whoever holds the
+ * purchase now) and the product its charge paid for: the purchase that holds the charge (one per charge, a unique key; a team's seats hang off the buyer's purchase). `$1`, `$2`: the
  * period's bounds.
  */
 const REFUNDS_IN_PERIOD = `
   SELECT r.id, r.created_at, r.identifier, r.reason_code, r.reason, r.amount, r.requested_by_id,
-         ch.currency, ch.identifier AS charge, p.id AS purchase_id, p.user_id AS buyer_id, pr.id AS product_id, pr.name AS product
+         ch.currency, ch.identifier AS charge, p.id AS purchase_id, ch.user_id AS buyer_id, pr.id AS product_id, pr.name AS product
     FROM merchant_refunds r
     JOIN merchant_charges ch ON ch.id = r.merchant_charge_id
     LEFT JOIN purchases p ON p.merchant_charge_id = r.merchant_charge_id

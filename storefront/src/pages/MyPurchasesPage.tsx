@@ -91,13 +91,15 @@ function PurchaseItem({ purchase, courses, studying }: ItemProps) {
         <dl className="device-facts">
           <dt>Status</dt>
           <dd className={`purchase-status purchase-status-${purchase.status.toLowerCase()}`}>{status}</dd>
-          <dt>Paid</dt>
+          <dt>{purchase.givenBy ? 'Given' : 'Paid'}</dt>
           <dd>
-            {purchase.seat
-              ? purchase.seatFromGift
-                ? 'A gift'
-                : 'A seat from a team purchase'
-              : formatMoney(purchase.totalAmount, purchase.currency)}
+            {purchase.givenBy
+              ? givenInWords(purchase.givenBy)
+              : purchase.seat
+                ? purchase.seatFromGift
+                  ? 'A gift'
+                  : 'A seat from a team purchase'
+                : formatMoney(purchase.totalAmount, purchase.currency)}
           </dd>
           <dt>Date</dt>
           <dd>
@@ -167,6 +169,21 @@ function PurchaseItem({ purchase, courses, studying }: ItemProps) {
       {mayTransfer(purchase) && <TransferControl purchase={purchase} titleId={titleId} />}
     </li>
   );
+}
+
+/** A purchase someone else paid for, said as given: the invoice stays the payer's, so there is none here. */
+function givenInWords(given: NonNullable<MyPurchase['givenBy']>): string {
+  const on = formatDate(given.at);
+  switch (given.how) {
+    case 'gift':
+      return `A gift from ${given.name} (${on})`;
+    case 'seat':
+      return `A seat of ${given.name}’s team (${on})`;
+    case 'move':
+      return `Given to you by ${given.name}, moved by support (${on})`;
+    default:
+      return `Given to you by ${given.name} (${on})`;
+  }
 }
 
 /** The purchase status in plain words; a team purchase never claims access (docs/domain.md §7). */

@@ -507,6 +507,7 @@ export const consoleLabels = {
     kinds: {
       purchase: 'Purchase',
       seat: 'Team seat',
+      transfer: 'Given',
       payment: 'Payment',
       refund: 'Refund',
       dispute: 'Dispute',

@@ -6,19 +6,18 @@ import { auditActionInWords } from '../../shared/audit-actions';
 import type { TimelineEvent, TimelineKind, TimelinePage, TimelineQuery } from '../schemas/timeline';
 
 /**
- * A person's (or a purchase's) history in one list, newest first: purchases and seats, payments, refunds, disputes,
- * sign-ins and devices approved, emails with their delivery state, staff notes, and every staff action the audit log
- * holds about them (transfers, seats revoked, bans, comments hidden, role changes…). One SQL statement: each source
- * is a branch of a UNION ALL over the same columns, sorted and paged together.
+ * A person's (or a purchase's) history in one list, newest first: purchases and seats, purchases given and received,
+ * payments, refunds, disputes, sign-ins and devices approved, emails with their delivery state, staff notes, and every
+ * staff action the audit log holds about them (transfers, seats revoked, bans, comments hidden, role changes…). One
+ * SQL statement: each source is a branch of a UNION ALL over the same columns, sorted and paged together.
  */
 
 /** The ids a timeline is about, as CTEs every branch reads. `?` is the person's or the purchase's id. */
 const PERSON = `
   person AS (SELECT id, email FROM users WHERE id = ?),
-  their_purchases AS (SELECT id FROM purchases WHERE user_id = (SELECT id FROM person)),
-  their_charges AS (SELECT id FROM merchant_charges WHERE user_id = (SELECT id FROM person)
-                    UNION SELECT merchant_charge_id FROM purchases
-                     WHERE user_id = (SELECT id FROM person) AND merchant_charge_id IS NOT NULL),
+  their_charges AS (SELECT id FROM merchant_charges WHERE user_id = (SELECT id FROM person)),
+  their_purchases AS (SELECT id FROM purchases WHERE user_id = (SELECT id FROM person)
+                      UNION SELECT id FROM purchases WHERE merchant_charge_id IN (SELECT id FROM their_charges)),
   their_transfers AS (SELECT id FROM purchase_user_transfers
                        WHERE source_user_id = (SELECT id FROM person) OR target_user_id = (SELECT id FROM person)),
   their_comments AS (SELECT id FROM comments WHERE user_id = (SELECT id FROM person)),
@@ -36,7 +35,11 @@ const PURCHASE = `
   their_comments AS (SELECT NULL::uuid AS id WHERE false),
   their_notes AS (SELECT id FROM staff_notes WHERE purchase_id = (SELECT id FROM the_purchase))`;
 
-/** Every branch answers: at, kind, record id, the console resource it opens, who did it (staff), data. */
+/**
+ * Every branch answers: at, kind, record id, the console resource it opens, who did it (staff), data. A purchase is
+ * told as bought on its buyer's timeline only: the payer (its charge's), or for one without a charge whoever held it
+ * first; someone it was given to reads "Was given … by …" from its transfer instead.
+ */
 const BRANCHES = `
   SELECT p.created_at AS at, CASE WHEN p.redeemed_bulk_coupon_id IS NULL THEN 'purchase' ELSE 'seat' END AS kind,
          p.id::text AS record_id, 'purchases' AS resource, NULL::text AS by_email,
@@ -44,7 +47,23 @@ const BRANCHES = `
                             'team', p.bulk_coupon_id IS NOT NULL, 'buyer', u.email, 'comp', p.kind = 'comp',
                             'compReason', p.comp_reason) AS data
     FROM purchases p JOIN products pr ON pr.id = p.product_id JOIN users u ON u.id = p.user_id
+    LEFT JOIN merchant_charges paid ON paid.id = p.merchant_charge_id
    WHERE p.id IN (SELECT id FROM their_purchases)
+     AND ((SELECT id FROM person) IS NULL
+          OR COALESCE(paid.user_id,
+                      (SELECT t.source_user_id FROM purchase_user_transfers t
+                        WHERE t.purchase_id = p.id AND t.transfer_state = 'COMPLETED'
+                        ORDER BY t.completed_at, t.id LIMIT 1),
+                      p.user_id) = (SELECT id FROM person))
+  UNION ALL
+  SELECT t.completed_at, 'transfer', t.id::text, 'purchase-user-transfers', NULL,
+         jsonb_build_object('product', pr.name, 'fromEmail', source.email, 'toEmail', target.email,
+                            'bySupport', t.by_support,
+                            'side', CASE WHEN t.target_user_id = (SELECT id FROM person) THEN 'received'
+                                         WHEN t.source_user_id = (SELECT id FROM person) THEN 'gave' END)
+    FROM purchase_user_transfers t JOIN purchases p ON p.id = t.purchase_id JOIN products pr ON pr.id = p.product_id
+    JOIN users source ON source.id = t.source_user_id LEFT JOIN users target ON target.id = t.target_user_id
+   WHERE t.id IN (SELECT id FROM their_transfers) AND t.transfer_state = 'COMPLETED'
   UNION ALL
   SELECT ch.created_at, 'payment', ch.id::text, 'merchant-charges', NULL,
          jsonb_build_object('amount', ch.amount, 'currency', ch.currency, 'fee', ch.fee, 'identifier', ch.identifier)
@@ -154,6 +173,15 @@ function describe(kind: TimelineKind, d: Record<string, unknown>): { summary: st
       };
     case 'seat':
       return { summary: `${d.buyer} took a team seat of ${d.product}`, detail: `Status: ${d.status}` };
+    case 'transfer': {
+      // Who holds a purchase changed, never who paid: the payer keeps the charge and the invoice.
+      const how = d.bySupport ? 'Moved by support' : 'Offered and accepted';
+      if (d.side === 'gave')
+        return { summary: `Gave ${d.product} to ${d.toEmail}`, detail: `${how} · Still the payer` };
+      if (d.side === 'received')
+        return { summary: `Was given ${d.product} by ${d.fromEmail}`, detail: `${how} · Paid nothing, no invoice` };
+      return { summary: `${d.fromEmail} gave ${d.product} to ${d.toEmail}`, detail: how };
+    }
     case 'payment':
       return { summary: `Paid ${money(d)}`, detail: `Provider charge ${d.identifier}` };
     case 'refund':

@@ -10,6 +10,7 @@ export type TimelineQuery = z.infer<typeof TimelineQuery>;
 export const TIMELINE_KINDS = [
   'purchase',
   'seat',
+  'transfer',
   'payment',
   'refund',
   'dispute',

@@ -3,7 +3,7 @@ import { transferCompletedEmail } from '../../mail/templates';
 import { AppError } from '../../shared/errors';
 import type { TransferView } from '../schemas';
 import { lockTransfer } from './locks';
-import { moveOwnership, refuseIfHolding, updateProviderCustomer } from './ownership-move';
+import { moveOwnership, refuseIfHolding } from './ownership-move';
 import { move, mustBeRecipient, refuseUnless, transferable, type TransferDeps } from './states';
 import { transferView } from './view';
 
@@ -40,7 +40,7 @@ export async function verifyRecipient(
 
 /**
  * VERIFIED → CONFIRMED → COMPLETED in one transaction under the purchase lock: the recipient accepts and the
- * purchase, its charge and customer become theirs. The provider's customer email follows after commit.
+ * purchase becomes theirs; its charge, invoice and provider customer stay the payer's.
  */
 export async function acceptTransfer(
   deps: TransferDeps,
@@ -49,7 +49,7 @@ export async function acceptTransfer(
   requestId: string | null = null,
 ): Promise<TransferView> {
   const { db, clock, outbox } = deps;
-  const outcome = await db.transaction(async (trx) => {
+  const view = await db.transaction(async (trx) => {
     const { transfer, purchase } = await lockTransfer(trx, transferId, clock.now());
     mustBeRecipient(transfer, userId);
     refuseUnless(transfer, ['VERIFIED'], 'accepted');
@@ -70,7 +70,7 @@ export async function acceptTransfer(
       recordId: transfer.id,
       requestId,
     });
-    const { customerIdentifier } = await moveOwnership(trx, purchase, userId);
+    await moveOwnership(trx, purchase, userId);
     await move(trx, transfer, 'COMPLETED', { completedAt: now });
     await recordAudit(trx, {
       actor: recipient,
@@ -83,13 +83,8 @@ export async function acceptTransfer(
     });
     const product = await trx('products').where({ id: purchase.productId }).first('name');
     await outbox.enqueue(trx, transferCompletedEmail(owner.email, recipient.email, product.name));
-    return {
-      view: await transferView(trx, { ...transfer, transferState: 'COMPLETED', confirmedAt: now, completedAt: now }),
-      customerIdentifier,
-      email: recipient.email as string,
-    };
+    return transferView(trx, { ...transfer, transferState: 'COMPLETED', confirmedAt: now, completedAt: now });
   });
   outbox.flushInBackground();
-  await updateProviderCustomer(deps, outcome.customerIdentifier, outcome.email);
-  return outcome.view;
+  return view;
 }

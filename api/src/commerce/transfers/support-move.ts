@@ -6,7 +6,7 @@ import { OPEN_TRANSFER_STATES } from '../../shared/transfer-states';
 import { GRANTING_STATUSES } from '../models';
 import type { TransferView } from '../schemas';
 import { lockPurchase } from './locks';
-import { moveOwnership, refuseIfHolding, updateProviderCustomer } from './ownership-move';
+import { moveOwnership, refuseIfHolding } from './ownership-move';
 import type { TransferDeps, TransferRow } from './states';
 import { transferView } from './view';
 
@@ -22,7 +22,7 @@ export async function moveBySupport(
   requestId: string | null = null,
 ): Promise<TransferView> {
   const { db, clock, config, outbox } = deps;
-  const outcome = await db.transaction(async (trx) => {
+  const view = await db.transaction(async (trx) => {
     const purchase = await lockPurchase(trx, purchaseId);
     if (purchase.bulkCouponId || purchase.redeemedBulkCouponId) {
       throw new AppError(
@@ -56,9 +56,10 @@ export async function moveBySupport(
         expiresAt: now,
         confirmedAt: now,
         completedAt: now,
+        bySupport: true,
       })
       .returning('*');
-    const { customerIdentifier } = await moveOwnership(trx, purchase, recipient.id);
+    await moveOwnership(trx, purchase, recipient.id);
     await recordAudit(trx, {
       actor,
       action: 'transfer.moved-by-support',
@@ -75,9 +76,8 @@ export async function moveBySupport(
       purchaseReceivedEmail(recipient.email, product.name, new URL('/purchases', config.publicUrl).toString()),
     );
     await outbox.enqueue(trx, transferCompletedEmail(owner.email, recipient.email, product.name));
-    return { view: await transferView(trx, row as TransferRow), customerIdentifier, email: recipient.email };
+    return transferView(trx, row as TransferRow);
   });
   outbox.flushInBackground();
-  await updateProviderCustomer(deps, outcome.customerIdentifier, outcome.email);
-  return outcome.view;
+  return view;
 }
