@@ -10,6 +10,10 @@ import { as, signedIn, type SignedIn } from '../support/auth';
 import { sessionOfCheckout } from '../support/checkout';
 import { manualClock } from '../support/clock';
 import { createTestDatabase } from '../support/db';
+import { expectTaxInvariants } from '../support/tax-invariants';
+import { taxRefunded } from '../../api/src/tax/amounts';
+import { taxFrom, type TaxSetup } from '../../api/src/tax/engine';
+import { chargedTotal, type BuyerTaxPlace, type TaxAnswer } from '../../api/src/tax/types';
 
 /**
  * A model-based test of commerce (docs/domain.md §4–§9): random sequences of what people do (buy individually, as a
@@ -26,10 +30,18 @@ import { createTestDatabase } from '../support/db';
  *  3. nobody holds two copies of one product that grant it (an individual purchase or a seat; a source spent on
  *     an upgrade of the same product aside);
  *  4. a limited coupon's usedCount = fulfilled uses + live reservations ≤ maxUses;
- *  5. a charge's split lines sum to net − refunded − open or lost disputes, and no ledger line ever changes;
+ *  5. no ledger line ever changes, and tax is never revenue (tests/support/tax-invariants.ts): a charge's split lines
+ *     sum to its amount − tax − fee − (refunded − refunded tax) − open or lost disputes net of their tax share;
  *  6. every learner's access to each course's paid lesson (`/api/store/courses/…/lessons/…`) is the model's;
  *  7. a refused step leaves every commerce table unchanged (checksums), and a step the model expects to be
- *     refused is refused (and the other way round).
+ *     refused is refused (and the other way round);
+ *  8. tax: each run's school is established in Germany, on the EU OSS, registered in GB and in Washington, its
+ *     prices including tax or not (drawn per run); each purchase bills a place drawn from PLACES. The model predicts
+ *     the tax with the pure `taxFrom` on the quoted price after discounts: the quote, the checkout and the charge
+ *     carry it, and what is charged is the quote's total. Every charge is its taxable amount + its tax, has one
+ *     current invoice for its payer (a transfer or a seat changes no payer), credit notes that add up to what was
+ *     refunded and give back the tax in proportion; tax collected (charges − refunds) = tax reported (invoices −
+ *     credit notes); invoice and credit-note numbers run 1..n without gaps.
  *
  * `npm run test:reliability` runs MODEL_RUNS (default 25) sequences of up to MODEL_STEPS (30) steps;
  * `npm run test:model -- --runs 500 --steps 40` runs more. A failure prints the shrunk sequence and the
@@ -50,6 +62,8 @@ type CourseKey = 'main' | 'workshop';
 type Status = 'Valid' | 'Restricted' | 'Refunded' | 'Disputed' | 'Banned' | 'Revoked';
 const GRANTS_COURSE: Record<ProductKey, CourseKey> = { basics: 'main', pro: 'main', workshop: 'workshop' };
 const TABLES = [
+  'invoices',
+  'invoice_counters',
   'purchases',
   'coupons',
   'checkouts',
@@ -61,12 +75,78 @@ const TABLES = [
   'merchant_disputes',
 ];
 
+/** Where buyers are billed: consumers, a business with a VAT ID of its own country, a taxing and a non-taxing US
+ * state, and a country where the school is not registered. */
+const PLACES = {
+  'de-consumer': { country: 'DE', region: null, vatId: null },
+  'fr-consumer': { country: 'FR', region: null, vatId: null },
+  'fr-business': { country: 'FR', region: null, vatId: 'FR40303265045' },
+  'us-wa': { country: 'US', region: 'WA', vatId: null },
+  'us-ca': { country: 'US', region: 'CA', vatId: null },
+  jp: { country: 'JP', region: null, vatId: null },
+} satisfies Record<string, BuyerTaxPlace>;
+type PlaceKey = keyof typeof PLACES;
+const placeKey = fc.constantFrom(...(Object.keys(PLACES) as PlaceKey[]));
+
+/**
+ * The school's tax setup, as the model knows it (written to the database when a run starts): established in Germany,
+ * on the EU OSS, registered in GB and Washington; California and Japan have rates but no registration.
+ */
+const modelTaxSetup = (inclusive: boolean): TaxSetup => ({
+  seller: {
+    country: 'DE',
+    euOss: true,
+    registrations: [
+      { country: 'GB', region: null },
+      { country: 'US', region: 'WA' },
+    ],
+  },
+  taxId: 'DE123456789',
+  inclusiveCurrencies: inclusive ? ['usd'] : [],
+  rates: [
+    { country: 'DE', region: null, rateBp: 1900, name: 'VAT' },
+    { country: 'FR', region: null, rateBp: 2000, name: 'VAT' },
+    { country: 'GB', region: null, rateBp: 2000, name: 'VAT' },
+    { country: 'US', region: 'WA', rateBp: 650, name: 'Sales tax' },
+    { country: 'US', region: 'CA', rateBp: 725, name: 'Sales tax' },
+    { country: 'JP', region: null, rateBp: 1000, name: 'JCT' },
+  ],
+});
+
+async function writeTaxSetup(db: Db, setup: TaxSetup) {
+  await db('schoolSettings').update({
+    taxCountry: setup.seller.country,
+    taxId: setup.taxId,
+    taxEuOss: setup.seller.euOss,
+    taxInclusiveCurrencies: setup.inclusiveCurrencies,
+  });
+  await db('taxRegistrations').delete();
+  await db('taxRegistrations').insert(setup.seller.registrations);
+  await db('taxRates').delete();
+  await db('taxRates').insert(setup.rates);
+}
+
+/** The quote's tax as the storefront reads it, from what the model predicts. */
+const quotedTax = (answer: TaxAnswer | null) =>
+  answer && {
+    country: answer.country,
+    region: answer.region,
+    rate: answer.rate,
+    amount: answer.amount,
+    inclusive: answer.inclusive,
+    reverseCharge: answer.reverseCharge,
+    name: answer.name,
+  };
+
 // ---------------------------------------------------------------------------------------------------------------
 // The model
 
 interface MPurchase {
   id: string;
+  /** Who holds it now (a transfer moves it). */
   user: number;
+  /** Who paid for it: theirs for ever, its invoice too (null for a seat, which nobody paid for). */
+  payer: number | null;
   product: ProductKey;
   kind: 'individual' | 'team' | 'seat';
   status: Status;
@@ -77,7 +157,8 @@ interface MPurchase {
   coupon: string | null;
   /** Seats a team purchase bought. */
   seats: number;
-  charge: { id: string; identifier: string; amount: number } | null;
+  /** What was charged, the tax inside it. */
+  charge: { id: string; identifier: string; amount: number; tax: number; taxInclusive: boolean | null } | null;
   refunded: number;
   /** Its credit paid for an upgrade. */
   spent: boolean;
@@ -102,6 +183,8 @@ interface MTeam {
 }
 
 interface Model {
+  /** This run's tax setup: the school's prices include tax, or tax comes on top. */
+  tax: TaxSetup;
   purchases: MPurchase[];
   teams: MTeam[];
   now: number;
@@ -183,13 +266,15 @@ interface World {
   splitSnapshot: Map<string, string>;
 }
 
-async function createWorld(): Promise<World> {
+async function createWorld(tax: TaxSetup): Promise<World> {
   const database = await createTestDatabase();
   const db = database.db;
   const clock = manualClock(new Date());
   const deps = testDeps(db, { clock, config: testConfig({ TRUST_PROXY: 'true', COUNTRY_HEADER: 'x-country' }) });
   const services = createServices(deps);
   const app = createApp(deps, { services }).callback();
+  await writeTaxSetup(db, tax);
+  services.tax.setup.forget();
   const basics = await createProduct(db, { name: 'Model Basics', unitAmount: 4900 });
   const pro = await createProduct(db, { name: 'Model Pro', unitAmount: 19_900 });
   const workshop = await createProduct(db, {
@@ -275,7 +360,7 @@ async function checksums(w: World): Promise<Record<string, string>> {
   const sums: Record<string, string> = {};
   for (const table of TABLES) {
     const { rows } = await w.db.raw(
-      `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t.id), '')) AS sum FROM ${table} t`,
+      `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS sum FROM ${table} t`,
     );
     sums[table] = rows[0].sum;
   }
@@ -305,7 +390,14 @@ async function readPurchase(w: World, id: string) {
     .leftJoin('merchantCharges as c', 'c.id', 'p.merchantChargeId')
     .leftJoin('coupons as tc', 'tc.id', 'p.bulkCouponId')
     .where('p.id', id)
-    .first('p.*', 'c.identifier as chargeIdentifier', 'c.amount as chargeAmount', 'tc.inviteCode as inviteCode');
+    .first(
+      'p.*',
+      'c.identifier as chargeIdentifier',
+      'c.amount as chargeAmount',
+      'c.taxAmount as chargeTax',
+      'c.taxInclusive as chargeTaxInclusive',
+      'tc.inviteCode as inviteCode',
+    );
 }
 
 /** The purchase a settled checkout wrote, added to the model. */
@@ -325,6 +417,7 @@ async function recordPurchase(
   const p: MPurchase = {
     id: purchaseId,
     user,
+    payer: row.merchantChargeId ? user : null,
     product,
     kind: row.bulkCouponId ? 'team' : 'individual',
     status: row.status,
@@ -333,7 +426,13 @@ async function recordPurchase(
     coupon: row.bulkCouponId,
     seats: row.bulkCouponId ? quantity : 1,
     charge: row.merchantChargeId
-      ? { id: row.merchantChargeId, identifier: row.chargeIdentifier, amount: row.chargeAmount }
+      ? {
+          id: row.merchantChargeId,
+          identifier: row.chargeIdentifier,
+          amount: row.chargeAmount,
+          tax: row.chargeTax,
+          taxInclusive: row.chargeTaxInclusive,
+        }
       : null,
     refunded: 0,
     spent: false,
@@ -419,26 +518,7 @@ async function checkInvariants(m: Model, w: World) {
     .count({ n: '*' });
   expect(limited.usedCount).toBe(Number(uses[0]!.n));
   expect(limited.usedCount).toBeLessThanOrEqual(LIMITED_USES);
-  // 5. The ledger: each charge's lines sum to net − refunded − open or lost disputes; no line ever changes.
-  const ledger = await db('merchantCharges as c')
-    .leftJoin(
-      db('splitLines').groupBy('merchantChargeId').select('merchantChargeId').sum({ lines: 'amount' }).as('l'),
-      'l.merchantChargeId',
-      'c.id',
-    )
-    .leftJoin(
-      db('merchantDisputes')
-        .whereIn('status', ['open', 'lost'])
-        .groupBy('merchantChargeId')
-        .select('merchantChargeId')
-        .sum({ disputed: 'amount' })
-        .as('d'),
-      'd.merchantChargeId',
-      'c.id',
-    )
-    .select('c.id', 'c.net', 'c.refundAmount', 'l.lines', 'd.disputed');
-  for (const charge of ledger)
-    expect(Number(charge.lines ?? 0), charge.id).toBe(charge.net - charge.refundAmount - Number(charge.disputed ?? 0));
+  // 5. The ledger: no line ever changes (its sums, net of tax, are checked with the tax below).
   const { rows: lines } = await db.raw(`SELECT id, md5(t::text) AS sum FROM split_lines t`);
   const now = new Map<string, string>(lines.map((l: { id: string; sum: string }) => [l.id, l.sum]));
   for (const [id, sum] of w.splitSnapshot) expect(now.get(id), `split line ${id}`).toBe(sum);
@@ -455,6 +535,11 @@ async function checkInvariants(m: Model, w: World) {
     expect(byId.get(p.id)?.status, `status of ${p.kind} ${p.id}`).toBe(p.status);
     expect(byId.get(p.id)?.userId, `owner of ${p.id}`).toBe(w.users[p.user]!.user.id);
   }
+  // 8. Tax: charges, invoices, credit notes and the ledger agree; the payer of each charge is who the model says paid.
+  const payers = new Map(
+    m.purchases.filter((p) => p.charge).map((p) => [p.charge!.id, w.users[p.payer!]!.user.id] as const),
+  );
+  await expectTaxInvariants(db, payers);
   // 6. Access to each course's paid lesson is the model's, for every learner.
   for (const [user, who] of w.users.entries()) {
     for (const course of ['main', 'workshop'] as const) {
@@ -498,6 +583,97 @@ interface BuyChoice {
   team: boolean;
   coupon: boolean;
   ppp: boolean;
+  place: PlaceKey;
+}
+
+/** The billing place as the quote's query parameters and as the checkout's `billing`. */
+const placeQuery = (key: PlaceKey) => {
+  const { country, region, vatId } = PLACES[key];
+  return `&billingCountry=${country}${region ? `&region=${region}` : ''}${vatId ? `&vatId=${vatId}` : ''}`;
+};
+const billingOf = (key: PlaceKey) => {
+  const { country, region, vatId } = PLACES[key];
+  return { country, ...(region && { region }), ...(vatId && { vatId, company: 'Modèle SARL' }) };
+};
+
+/**
+ * The tax the model predicts for a quote, with the pure engine on the quoted price after every discount (none on a
+ * free one); the quote must say it, and its total must be what will be charged.
+ */
+function expectQuotedTax(
+  m: Model,
+  place: PlaceKey,
+  body: { currency: string; quote: { finalPrice: number; total: number; tax: unknown } },
+) {
+  const q = body.quote;
+  const inclusive = m.tax.inclusiveCurrencies.includes(body.currency);
+  const predicted =
+    q.finalPrice === 0
+      ? null
+      : taxFrom(m.tax, { currency: body.currency, amount: q.finalPrice, inclusive, buyer: PLACES[place] });
+  expect(q.tax, `the quote's tax for ${place} on ${q.finalPrice}`).toEqual(quotedTax(predicted));
+  expect(q.total, "the quote's total").toBe(chargedTotal(q.finalPrice, predicted));
+  return { predicted, total: q.total };
+}
+
+/** The checkout and its charge carry the predicted tax, and charge the quote's total. */
+async function expectChargedAsQuoted(
+  w: World,
+  checkoutId: string,
+  { predicted, total }: ReturnType<typeof expectQuotedTax>,
+) {
+  const row = await w
+    .db('checkouts as k')
+    .leftJoin('purchases as p', 'p.id', 'k.purchaseId')
+    .leftJoin('merchantCharges as c', 'c.id', 'p.merchantChargeId')
+    .where('k.id', checkoutId)
+    .first(
+      'k.amountTotal',
+      'k.taxAmount as quotedTax',
+      'k.taxRateBp as quotedRate',
+      'c.id as chargeId',
+      'c.amount',
+      'c.taxAmount',
+      'c.taxCountry',
+      'c.taxRegion',
+      'c.taxRateBp',
+      'c.taxInclusive',
+      'c.taxReverseCharge',
+    );
+  expect({ total: row.amountTotal, tax: row.quotedTax, rate: row.quotedRate }, 'the checkout as quoted').toEqual({
+    total,
+    tax: predicted?.amount ?? 0,
+    rate: predicted?.rate ?? null,
+  });
+  if (total === 0) return;
+  expect(
+    {
+      amount: row.amount,
+      tax: row.taxAmount,
+      country: row.taxCountry,
+      region: row.taxRegion,
+      rate: row.taxRateBp,
+      inclusive: row.taxInclusive,
+      reverseCharge: row.taxReverseCharge,
+    },
+    'the charge as quoted',
+  ).toEqual({
+    amount: total,
+    tax: predicted?.amount ?? 0,
+    country: predicted?.country ?? null,
+    region: predicted?.region ?? null,
+    rate: predicted?.rate ?? null,
+    inclusive: predicted?.inclusive ?? null,
+    reverseCharge: predicted?.reverseCharge ?? false,
+  });
+}
+
+/** What a source earns toward an upgrade: what was paid for it net of refunds, without tax added on top of its price. */
+function paidNetOfRefunds(source: MPurchase): number {
+  if (!source.charge) return 0;
+  const { amount, tax, taxInclusive } = source.charge;
+  if (taxInclusive !== false) return amount - source.refunded;
+  return amount - tax - (source.refunded - taxRefunded(source.refunded, amount, tax));
 }
 
 /** Pays a checkout at the test provider (a free one was fulfilled when made) and settles it through the thank-you page. */
@@ -516,7 +692,7 @@ const buy = (c: BuyChoice) =>
       const who = w.users[c.user]!;
       const product = w.products[c.product];
       const country = c.ppp ? 'IN' : 'US';
-      const query = `?quantity=${c.quantity}&team=${c.team}${c.coupon ? '&coupon=LIMITED' : ''}${c.ppp ? '&ppp=true' : ''}`;
+      const query = `?quantity=${c.quantity}&team=${c.team}${c.coupon ? '&coupon=LIMITED' : ''}${c.ppp ? '&ppp=true' : ''}${placeQuery(c.place)}`;
       const quote = await store(w, who, 'get', `/products/${product.id}/quote${query}`, undefined, country);
       const body = {
         productId: product.id,
@@ -524,8 +700,10 @@ const buy = (c: BuyChoice) =>
         team: c.team,
         ppp: c.ppp,
         ...(c.coupon && { coupon: 'LIMITED' }),
+        billing: billingOf(c.place),
       };
       expect(quote.status, JSON.stringify(quote.body)).toBe(200);
+      const quoted = expectQuotedTax(m, c.place, quote.body);
       const team = quote.body.team !== null;
       // Already having it as Valid makes another copy a seat to give away (docs/domain.md §5.5).
       expect(team).toBe(c.team || c.quantity > 1 || holding(m, c.user, c.product, ['Valid']).length > 0);
@@ -544,6 +722,7 @@ const buy = (c: BuyChoice) =>
       const created = await accepted(() => store(w, who, 'post', '/checkout', body, country));
       const settled = await payAndSettle(w, created.body.checkoutId, quote.body.quote.free);
       expect(settled.status).toBe('fulfilled');
+      await expectChargedAsQuoted(w, created.body.checkoutId, quoted);
       const p = await recordPurchase(m, w, c.user, c.product, settled.purchaseId!, c.quantity);
       expect(p.kind).toBe(team ? 'team' : 'individual');
       if (team) {
@@ -572,19 +751,19 @@ const buy = (c: BuyChoice) =>
       source!.transfer = { ...source!.transfer, state: 'none', recipient: null, ended: true };
       const q = quote.body.quote;
       const targetPrice = q.fullPrice - (q.discount ? Math.floor((q.fullPrice * q.discount.bp + 5000) / 10_000) : 0);
-      const paidForSource = (source!.charge?.amount ?? 0) - source!.refunded;
-      expect(paidForSource + q.finalPrice).toBeLessThanOrEqual(targetPrice);
-      expect(p.charge?.amount ?? 0).toBe(q.finalPrice);
+      // In the price's own terms: tax added on top of a price is no part of it, and earns no credit.
+      expect(paidNetOfRefunds(source!) + q.finalPrice).toBeLessThanOrEqual(targetPrice);
+      expect(p.charge?.amount ?? 0).toBe(q.total);
     },
   );
 
-const guestBuy = (user: number, product: ProductKey) =>
+const guestBuy = (user: number, product: ProductKey, place: PlaceKey) =>
   step(
-    `guestBuy(user ${user}, ${product})`,
+    `guestBuy(user ${user}, ${product}, ${place})`,
     () => true,
     async (m, w) => {
       const email = w.users[user]!.user.email;
-      const body = { productId: w.products[product].id, quantity: 1, email };
+      const body = { productId: w.products[product].id, quantity: 1, email, billing: billingOf(place) };
       const soldOut = product === 'workshop' && seatsSold(m, 'workshop') + 1 > WORKSHOP_SEATS;
       if (soldOut) {
         await refused(w, () => store(w, undefined, 'post', '/checkout', body), ['sold-out']);
@@ -597,18 +776,26 @@ const guestBuy = (user: number, product: ProductKey) =>
         await request(w.app).get(`/api/store/checkouts/${started.body.checkoutId}`);
         return;
       }
+      const quote = await store(
+        w,
+        undefined,
+        'get',
+        `/products/${body.productId}/quote?quantity=1${placeQuery(place)}`,
+      );
+      const quoted = expectQuotedTax(m, place, quote.body);
       const created = await accepted(() => store(w, undefined, 'post', '/checkout', body));
       const settled = await payAndSettle(w, created.body.checkoutId);
       expect(settled.status).toBe('fulfilled');
+      await expectChargedAsQuoted(w, created.body.checkoutId, quoted);
       const p = await recordPurchase(m, w, user, product, settled.purchaseId!, 1);
       expect(p.kind).toBe('individual');
     },
   );
 
 /** A checkout with the limited coupon left unpaid (its use stays reserved), or started and canceled. */
-const abandon = (user: number, cancel: boolean) =>
+const abandon = (user: number, cancel: boolean, place: PlaceKey) =>
   step(
-    `abandonCheckout(user ${user}, ${cancel ? 'canceled' : 'left open'})`,
+    `abandonCheckout(user ${user}, ${cancel ? 'canceled' : 'left open'}, ${place})`,
     () => true,
     async (m, w) => {
       const answer = await store(w, w.users[user], 'post', '/checkout', {
@@ -616,6 +803,7 @@ const abandon = (user: number, cancel: boolean) =>
         quantity: 1,
         team: true,
         coupon: 'LIMITED',
+        billing: billingOf(place),
       });
       if (answer.status >= 400) {
         expect(['coupon-used-up']).toContain(answer.body.code);
@@ -625,6 +813,20 @@ const abandon = (user: number, cancel: boolean) =>
         await w.services.testProvider
           .cancel(await sessionOfCheckout(w.db, answer.body.checkoutId))
           .then(() => request(w.app).get(`/api/store/checkouts/${answer.body.checkoutId}`));
+    },
+  );
+
+/** Billing details the tax cannot use: a US buyer without a state, or a VAT ID of another country. Nothing is written. */
+const badBilling = (user: number, problem: 'no-state' | 'vat-id') =>
+  step(
+    `badBilling(user ${user}, ${problem})`,
+    () => true,
+    async (m, w) => {
+      const billing = problem === 'no-state' ? { country: 'US' } : { country: 'FR', vatId: 'DE123456789' };
+      const body = { productId: w.products.basics.id, quantity: 1, billing };
+      await refused(w, () => store(w, w.users[user], 'post', '/checkout', body), [
+        problem === 'no-state' ? 'billing-region-required' : 'vat-id-invalid',
+      ]);
     },
   );
 
@@ -654,6 +856,7 @@ const takeSeat = (user: number, teamIndex: number) =>
       m.purchases.push({
         id: row.id,
         user,
+        payer: null,
         product: team.product,
         kind: 'seat',
         status: row.status,
@@ -950,6 +1153,7 @@ const commands = [
       team: fc.boolean(),
       coupon: fc.boolean(),
       ppp: fc.boolean(),
+      place: placeKey,
     })
     .map(buy),
   fc
@@ -960,10 +1164,12 @@ const commands = [
       team: fc.constant(false),
       coupon: fc.constant(false),
       ppp: fc.constant(false),
+      place: placeKey,
     })
     .map(buy),
-  fc.tuple(user, productKey).map(([u, p]) => guestBuy(u, p)),
-  fc.tuple(user, fc.boolean()).map(([u, c]) => abandon(u, c)),
+  fc.tuple(user, productKey, placeKey).map(([u, p, place]) => guestBuy(u, p, place)),
+  fc.tuple(user, fc.boolean(), placeKey).map(([u, c, place]) => abandon(u, c, place)),
+  fc.tuple(user, fc.constantFrom<'no-state' | 'vat-id'>('no-state', 'vat-id')).map(([u, p]) => badBilling(u, p)),
   fc.tuple(user, index).map(([u, t]) => takeSeat(u, t)),
   fc.tuple(user, index).map(([u, t]) => takeSeat(u, t)),
   fc.tuple(index, index).map(([t, s]) => revoke(t, s)),
@@ -989,10 +1195,12 @@ describe('commerce, model-based (fast-check commands on the real API and Postgre
         // A plain array rather than fc.commands: its length is drawn evenly, so sequences are long enough to combine.
         fc.asyncProperty(
           fc.array(fc.oneof(...commands), { minLength: Math.ceil(STEPS / 2), maxLength: STEPS }),
-          async (cmds) => {
-            const world = await createWorld();
+          fc.boolean(),
+          async (cmds, inclusive) => {
+            const tax = modelTaxSetup(inclusive);
+            const world = await createWorld(tax);
             try {
-              const model: Model = { purchases: [], teams: [], now: world.clock.now().getTime(), disputes: 0 };
+              const model: Model = { tax, purchases: [], teams: [], now: world.clock.now().getTime(), disputes: 0 };
               await fc.asyncModelRun(() => ({ model, real: world }), cmds);
               sequences++;
             } finally {

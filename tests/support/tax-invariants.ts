@@ -1,0 +1,199 @@
+import { expect } from 'vitest';
+import type { Db } from '../../api/src/db/connection';
+import { taxRefunded, taxShare } from '../../api/src/tax/amounts';
+
+/**
+ * Tax and the documents filed for it (docs/domain.md §18), read from the database alone, for any test that sells, refunds
+ * or disputes: what each charge carried, what its invoice and credit notes say, what the ledger counts as revenue, and
+ * numbers without gaps. The model-based test (tests/reliability) checks them after every step.
+ */
+
+interface ChargeRow {
+  id: string;
+  userId: string;
+  amount: number;
+  fee: number;
+  currency: string;
+  refundAmount: number;
+  refundedTax: number;
+  taxCountry: string | null;
+  taxRegion: string | null;
+  taxRateBp: number | null;
+  taxInclusive: boolean | null;
+  taxReverseCharge: boolean;
+  taxAmount: number;
+}
+
+interface DocumentRow {
+  id: string;
+  kind: 'invoice' | 'credit-note';
+  number: string;
+  year: number;
+  sequence: number;
+  merchantChargeId: string;
+  payerUserId: string;
+  correctsId: string | null;
+  invoiceId: string | null;
+  refundedTo: number | null;
+  taxable: number;
+  taxCountry: string | null;
+  taxRegion: string | null;
+  taxRateBp: number | null;
+  taxInclusive: boolean | null;
+  taxReverseCharge: boolean;
+  taxAmount: number;
+  total: number;
+  currency: string;
+}
+
+/** Tax by currency, in its minor unit: collected on charges (net of refunds) and reported on invoices less credit notes. */
+export interface TaxTotals {
+  collected: Record<string, number>;
+  reported: Record<string, number>;
+}
+
+const TAX_FIELDS = ['taxCountry', 'taxRegion', 'taxRateBp', 'taxInclusive', 'taxReverseCharge'] as const;
+const PREFIX = { invoice: '', 'credit-note': 'CN-' } as const;
+
+const add = (sums: Record<string, number>, currency: string, amount: number) =>
+  (sums[currency] = (sums[currency] ?? 0) + amount);
+
+/**
+ * Every charge, its invoice and its credit notes agree: a charge is its taxable amount plus its tax; it has exactly
+ * one current invoice (the latest correction), whose payer is the charge's and whose amounts and tax are the charge's;
+ * its credit notes, one per growth of the refunded total, add up to what was refunded and give back the tax in
+ * proportion (refunded_tax); the split lines are revenue net of tax; invoice and credit-note numbers run 1..n per kind
+ * and year. `payers` (charge id → user id), when the caller knows who paid, must be the charges' and invoices' payers.
+ */
+export async function expectTaxInvariants(db: Db, payers?: Map<string, string>): Promise<TaxTotals> {
+  const charges: ChargeRow[] = await db('merchantCharges').select(
+    'id',
+    'userId',
+    'amount',
+    'fee',
+    'currency',
+    'refundAmount',
+    'refundedTax',
+    ...TAX_FIELDS,
+    'taxAmount',
+  );
+  const documents: DocumentRow[] = await db('invoices').select(
+    'id',
+    'kind',
+    'number',
+    'year',
+    'sequence',
+    'merchantChargeId',
+    'payerUserId',
+    'correctsId',
+    'invoiceId',
+    'refundedTo',
+    'taxable',
+    ...TAX_FIELDS,
+    'taxAmount',
+    'total',
+    'currency',
+  );
+  const lines = (await db('splitLines')
+    .groupBy('merchantChargeId')
+    .select('merchantChargeId')
+    .sum({ sum: 'amount' })) as { merchantChargeId: string; sum: string }[];
+  const linesOf = new Map(lines.map((l) => [l.merchantChargeId, Number(l.sum)]));
+  const disputes: { merchantChargeId: string; amount: number }[] = await db('merchantDisputes')
+    .whereIn('status', ['open', 'lost'])
+    .select('merchantChargeId', 'amount');
+
+  const byId = new Map(documents.map((d) => [d.id, d]));
+  const corrected = new Set(documents.map((d) => d.correctsId).filter(Boolean));
+  const totals: TaxTotals = { collected: {}, reported: {} };
+
+  for (const charge of charges) {
+    const what = `charge ${charge.id} (${charge.amount} ${charge.currency}, tax ${charge.taxAmount})`;
+    if (payers?.has(charge.id)) expect(charge.userId, `payer of ${what}`).toBe(payers.get(charge.id));
+    expect(charge.taxAmount, `${what}: tax within the amount`).toBeLessThanOrEqual(charge.amount);
+    if (charge.taxCountry === null) expect(charge.taxAmount, `${what}: no tax place, no tax`).toBe(0);
+    expect(charge.refundedTax, `${what}: tax refunded for ${charge.refundAmount} refunded`).toBe(
+      taxRefunded(charge.refundAmount, charge.amount, charge.taxAmount),
+    );
+    add(totals.collected, charge.currency, charge.taxAmount - charge.refundedTax);
+
+    // The ledger: revenue is never tax. Sale net of tax and fee, refunds net of their tax, disputes net of their share.
+    const disputed = disputes
+      .filter((d) => d.merchantChargeId === charge.id)
+      .reduce((sum, d) => sum + d.amount - taxShare(d.amount, charge.amount, charge.taxAmount), 0);
+    const revenue =
+      charge.amount - charge.taxAmount - charge.fee - (charge.refundAmount - charge.refundedTax) - disputed;
+    expect(linesOf.get(charge.id) ?? 0, `split lines of ${what}: revenue net of tax`).toBe(revenue);
+
+    // Exactly one current invoice: the charge's amount as taxable + tax, its tax, its payer.
+    const invoices = documents.filter((d) => d.kind === 'invoice' && d.merchantChargeId === charge.id);
+    const current = invoices.filter((d) => !corrected.has(d.id));
+    expect(
+      current.map((d) => d.number),
+      `${what}: one current invoice among ${invoices.map((d) => d.number).join(', ') || 'none'}`,
+    ).toHaveLength(1);
+    for (const invoice of invoices) {
+      const about = `invoice ${invoice.number} of ${what}`;
+      expect(invoice.payerUserId, `${about}: its payer`).toBe(charge.userId);
+      expect(invoice.currency, about).toBe(charge.currency);
+      expect({ total: invoice.total, taxable: invoice.taxable, tax: invoice.taxAmount }, about).toEqual({
+        total: charge.amount,
+        taxable: charge.amount - charge.taxAmount,
+        tax: charge.taxAmount,
+      });
+      for (const field of TAX_FIELDS) expect(invoice[field], `${about}: ${field}`).toBe(charge[field]);
+      if (invoice.correctsId) {
+        expect(byId.get(invoice.correctsId)?.merchantChargeId, `${about} corrects one of its charge`).toBe(charge.id);
+      }
+    }
+    add(totals.reported, charge.currency, current[0]!.taxAmount);
+
+    // Credit notes: one per growth of the refunded total, each the increment and its tax, on an invoice of the charge.
+    const notes = documents
+      .filter((d) => d.kind === 'credit-note' && d.merchantChargeId === charge.id)
+      .sort((a, b) => a.refundedTo! - b.refundedTo!);
+    let before = 0;
+    for (const note of notes) {
+      const about = `credit note ${note.number} of ${what}, refunded to ${note.refundedTo}`;
+      const credited = byId.get(note.invoiceId!);
+      expect(credited?.kind, `${about}: credits an invoice`).toBe('invoice');
+      expect(credited?.merchantChargeId, `${about}: credits its charge's invoice`).toBe(charge.id);
+      expect(note.payerUserId, `${about}: its payer`).toBe(charge.userId);
+      const tax =
+        taxRefunded(note.refundedTo!, charge.amount, charge.taxAmount) -
+        taxRefunded(before, charge.amount, charge.taxAmount);
+      expect({ total: note.total, tax: note.taxAmount }, about).toEqual({ total: note.refundedTo! - before, tax });
+      for (const field of TAX_FIELDS) expect(note[field], `${about}: ${field}`).toBe(charge[field]);
+      before = note.refundedTo!;
+      add(totals.reported, charge.currency, -note.taxAmount);
+    }
+    expect(before, `${what}: credit notes up to the refunded total`).toBe(charge.refundAmount);
+  }
+  for (const document of documents)
+    expect(
+      charges.some((c) => c.id === document.merchantChargeId),
+      `${document.number} is of a charge`,
+    ).toBe(true);
+
+  expectGapFree(documents);
+  expect(totals.reported, 'tax reported (invoices − credit notes) = tax collected (charges − refunds)').toEqual(
+    totals.collected,
+  );
+  return totals;
+}
+
+/** Numbers 1..n per kind and year, each written as its kind, year and sequence say (`2026-000042`, `CN-2026-000007`). */
+export function expectGapFree(documents: Pick<DocumentRow, 'kind' | 'year' | 'sequence' | 'number'>[]): void {
+  const runs = new Map<string, number[]>();
+  for (const d of documents) {
+    expect(d.number).toBe(`${PREFIX[d.kind]}${d.year}-${String(d.sequence).padStart(6, '0')}`);
+    const key = `${d.kind} ${d.year}`;
+    runs.set(key, [...(runs.get(key) ?? []), d.sequence]);
+  }
+  for (const [key, sequences] of runs) {
+    const sorted = [...sequences].sort((a, b) => a - b);
+    expect(sorted, `${key}: numbers 1..${sorted.length} without gaps`).toEqual(
+      Array.from({ length: sorted.length }, (_, i) => i + 1),
+    );
+  }
+}
