@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { currencyProblem } from '../shared/currency';
 import { NO_CONTROL_CHARACTERS } from '../shared/display-name';
 
 const RICH_TEXT_MAX = 200_000;
@@ -25,8 +26,39 @@ export interface School {
   /** Sanitised rich text (the lesson allow-list). */
   termsHtml: string;
   privacyHtml: string;
+  /** Where the school is established for tax (ISO 3166-1 alpha-2); null: it charges no tax anywhere. */
+  taxCountry: string | null;
+  /** The school's VAT or tax number, printed on its invoices ('' when none). */
+  taxId: string;
+  /** Registered for the EU's One-Stop Shop: consumers across the EU pay their own country's rate. */
+  taxEuOss: boolean;
+  /** Lower-case currency codes whose prices include tax. */
+  taxInclusiveCurrencies: string[];
   updatedAt: string;
 }
+
+const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+/** Codes Intl names that are no country: unions, reserved and pseudo regions, and the UK's non-ISO alias of GB. */
+const NOT_COUNTRIES = new Set([
+  'AC',
+  'CP',
+  'CQ',
+  'DG',
+  'EA',
+  'EU',
+  'EZ',
+  'IC',
+  'QO',
+  'TA',
+  'UK',
+  'UN',
+  'XA',
+  'XB',
+  'ZZ',
+]);
+/** An ISO 3166-1 alpha-2 code of a country or territory: DE, GB, US, never XX, EU or UK. */
+const isCountryCode = (code: string) =>
+  /^[A-Z]{2}$/.test(code) && !NOT_COUNTRIES.has(code) && regionNames.of(code) !== undefined;
 
 const line = (max: number) =>
   z
@@ -65,6 +97,29 @@ export const SchoolBody = z
       .regex(/^#[0-9a-f]{6}$/, 'must be a colour like #1d4ed8'),
     termsHtml: z.string().max(RICH_TEXT_MAX, `at most ${RICH_TEXT_MAX} characters`),
     privacyHtml: z.string().max(RICH_TEXT_MAX, `at most ${RICH_TEXT_MAX} characters`),
+    // Tax: each left out keeps its value; whether the tax ID fits the country is the service's to say.
+    taxCountry: z
+      .string()
+      .trim()
+      .toUpperCase()
+      .transform((c) => (c === '' ? null : c))
+      .pipe(z.string().refine(isCountryCode, 'must be a two-letter country code such as DE').nullable())
+      .nullable()
+      .optional(),
+    taxId: line(30).optional(),
+    taxEuOss: z.boolean('must be true or false').optional(),
+    taxInclusiveCurrencies: z
+      .array(
+        z
+          .string()
+          .trim()
+          .toLowerCase()
+          .refine((c) => /^[a-z]{3}$/.test(c) && !currencyProblem(c), 'must be a currency code such as eur'),
+        'must be a list of currency codes',
+      )
+      .max(50, 'at most 50 currencies')
+      .transform((codes) => [...new Set(codes)])
+      .optional(),
   })
   .strict();
 export type SchoolInput = z.output<typeof SchoolBody>;
