@@ -5,12 +5,21 @@ import Stripe from 'stripe';
 import request from 'supertest';
 import { minorPerMajor, toMajorUnits } from '../../api/src/shared/currency';
 import { listenOnLoopback } from './processes';
+import {
+  STAND_IN_TAX_ORIGIN,
+  standInTax,
+  TaxLocationError,
+  type StandInRegistration,
+  type TaxShare,
+} from './stripe-tax-stand-in';
 
 /**
  * A local stand-in for the part of Stripe's API the product calls, so that tests drive the real `stripe` SDK over
  * HTTP: form-encoded requests, `expand[]`, idempotency keys replayed as Stripe replays them, and Stripe's error
  * shape. Test controls (pay, refund from the dashboard, disputes, expiry) change its state and return the event
- * Stripe would send; `signed` turns an event into a webhook delivery signed by the SDK's own test helper.
+ * Stripe would send; `signed` turns an event into a webhook delivery signed by the SDK's own test helper. Stripe Tax
+ * (tax calculations, Checkout's automatic_tax from a customer's address and tax IDs) computes with a table of its own
+ * (./stripe-tax-stand-in.ts), for an account in Germany registered for the EU's One-Stop Shop and in Washington state.
  */
 
 type Obj = Record<string, unknown> & { id: string };
@@ -30,6 +39,23 @@ class StripeError extends Error {
     super(message);
   }
 }
+
+/** The tax ID types a customer of the stand-in may carry (Stripe knows many more). */
+const TAX_ID_TYPES = new Set(['eu_vat', 'gb_vat', 'au_abn', 'ca_bn', 'us_ein', 'ch_vat', 'no_vat']);
+
+const customerTaxIds = (customer: Obj | null): { type: string; value: string }[] =>
+  ((customer?.tax_ids as { data: { type: string; value: string }[] } | undefined)?.data ?? []).map(
+    ({ type, value }) => ({ type, value }),
+  );
+
+/** A session's customer_details from its customer, as Checkout fills them. */
+const customerDetails = (customer: Obj) => ({
+  email: customer.email ?? null,
+  name: customer.name ?? null,
+  address: customer.address ?? null,
+  tax_exempt: 'none',
+  tax_ids: customerTaxIds(customer),
+});
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -75,7 +101,16 @@ export interface StandIn {
   beforeNext(pathTemplate: string, probe: () => Promise<void>): void;
   /** Every routed request in arrival order, with the Idempotency-Key it carried. */
   requests: { template: string; idempotencyKey: string | undefined; status: number }[];
+  /** Where Stripe Tax collects for the account from now on (as registrations added in Stripe's dashboard). */
+  registerTax(registration: StandInRegistration): void;
 }
+
+/** The stand-in account's tax registrations unless a test adds more: Germany, the EU's OSS, Washington state. */
+const DEFAULT_TAX_REGISTRATIONS: StandInRegistration[] = [
+  { country: STAND_IN_TAX_ORIGIN },
+  { country: 'EU' },
+  { country: 'US', state: 'WA' },
+];
 
 export async function startStripeStandIn(): Promise<StandIn> {
   const objects = new Map<string, Obj>();
@@ -85,6 +120,10 @@ export async function startStripeStandIn(): Promise<StandIn> {
   const delays = new Map<string, { ms: number; times: number }>();
   const probes = new Map<string, () => Promise<void>>();
   const requests: StandIn['requests'] = [];
+  const taxRegistrations = [...DEFAULT_TAX_REGISTRATIONS];
+  const tax = standInTax(taxRegistrations);
+  // A session's tax breakdown, shown only when asked for (expand[]=total_details.breakdown), as Stripe does.
+  const breakdowns = new Map<string, TaxShare[]>();
 
   const get = (id: string, what: string): Obj => {
     const found = objects.get(id);
@@ -124,11 +163,13 @@ export async function startStripeStandIn(): Promise<StandIn> {
   ) {
     let currency = 'usd';
     let subtotal = 0;
+    let taxBehavior = 'unspecified';
     for (const item of lineItems) {
       const price = get(item.price, 'price');
       if (price.active === false)
         throw new StripeError(400, 'invalid_request_error', `The price ${price.id} is not active.`);
       currency = price.currency as string;
+      taxBehavior = price.tax_behavior as string;
       subtotal += (price.unit_amount as number) * int(item.quantity ?? 1);
     }
     let discount = 0;
@@ -145,7 +186,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
         ? Math.min(subtotal, coupon.amount_off as number)
         : Math.round(subtotal * ((coupon.percent_off as number) / 100));
     }
-    return { currency, subtotal, total: subtotal - discount, discount };
+    return { currency, subtotal, total: subtotal - discount, discount, taxBehavior };
   }
 
   const routes: {
@@ -158,7 +199,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
       method: 'GET',
       pattern: /^\/v1\/account$/,
       template: 'GET /v1/account',
-      handle: () => ({ id: ACCOUNT_ID, object: 'account', country: 'US', default_currency: 'usd' }),
+      handle: () => ({ id: ACCOUNT_ID, object: 'account', country: STAND_IN_TAX_ORIGIN, default_currency: 'eur' }),
     },
     {
       method: 'POST',
@@ -188,6 +229,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
           currency: required(p, 'currency'),
           active: true,
           type: 'one_time',
+          tax_behavior: (p.tax_behavior as string | undefined) ?? 'unspecified',
           metadata: p.metadata ?? {},
         });
       },
@@ -235,7 +277,46 @@ export async function startStripeStandIn(): Promise<StandIn> {
             'The `expires_at` timestamp must be between 30 minutes and 24 hours from Checkout Session creation.',
           );
         }
+        if (p.customer && (p.customer_email || p.customer_creation))
+          throw new StripeError(
+            400,
+            'invalid_request_error',
+            `You may only specify one of these parameters: customer, ${p.customer_email ? 'customer_email' : 'customer_creation'}.`,
+          );
+        const customer = p.customer ? get(p.customer as string, 'customer') : null;
+        const automaticTax = (p.automatic_tax as { enabled?: string } | undefined)?.enabled === 'true';
         const id = newId('cs_test');
+        let amountTax = 0;
+        let amountTotal = totals.total;
+        if (automaticTax) {
+          if (totals.taxBehavior === 'unspecified')
+            throw new StripeError(
+              400,
+              'invalid_request_error',
+              'Automatic tax calculation requires every price to have a tax_behavior, or a default tax behavior in the tax settings.',
+            );
+          const address = customer?.address as { country?: string; state?: string } | null | undefined;
+          let shares: TaxShare[];
+          try {
+            const inclusive = totals.taxBehavior === 'inclusive';
+            shares = tax.shares(totals.total, inclusive, {
+              country: address?.country,
+              state: address?.state,
+              taxIds: customerTaxIds(customer),
+            });
+          } catch (error) {
+            if (!(error instanceof TaxLocationError)) throw error;
+            throw new StripeError(
+              400,
+              'invalid_request_error',
+              "Automatic tax calculation in Checkout requires a valid address on the Customer. Add a valid address to the Customer or set either `customer_update[address]` to 'auto' or `customer_update[shipping]` to 'auto' to save the address entered in Checkout.",
+              'customer_tax_location_invalid',
+            );
+          }
+          breakdowns.set(id, shares);
+          amountTax = shares.reduce((sum, share) => sum + share.amount, 0);
+          if (totals.taxBehavior === 'exclusive') amountTotal += amountTax;
+        }
         return put({
           id,
           object: 'checkout.session',
@@ -243,12 +324,15 @@ export async function startStripeStandIn(): Promise<StandIn> {
           status: 'open',
           payment_status: 'unpaid',
           amount_subtotal: totals.subtotal,
-          amount_total: totals.total,
-          total_details: { amount_discount: totals.discount },
+          amount_total: amountTotal,
+          automatic_tax: automaticTax
+            ? { enabled: true, liability: { type: 'self' }, provider: 'stripe', status: 'complete' }
+            : { enabled: false, liability: null, provider: null, status: null },
+          total_details: { amount_discount: totals.discount, amount_shipping: 0, amount_tax: amountTax },
           currency: totals.currency,
-          customer: null,
+          customer: customer?.id ?? null,
           customer_email: (p.customer_email as string) ?? null,
-          customer_details: null,
+          customer_details: customer ? customerDetails(customer) : null,
           client_reference_id: (p.client_reference_id as string) ?? null,
           metadata: p.metadata ?? {},
           discounts: (p.discounts as { coupon: string }[] | undefined) ?? [],
@@ -265,7 +349,124 @@ export async function startStripeStandIn(): Promise<StandIn> {
       method: 'GET',
       pattern: /^\/v1\/checkout\/sessions\/([^/]+)$/,
       template: 'GET /v1/checkout/sessions/:id',
-      handle: (p, [id]) => expand(get(id!, 'checkout session'), (p.expand as string[] | undefined) ?? []),
+      handle: (p, [id]) => {
+        const paths = (p.expand as string[] | undefined) ?? [];
+        const session = expand(get(id!, 'checkout session'), paths);
+        const shares = breakdowns.get(id!);
+        if (paths.includes('total_details.breakdown'))
+          (session.total_details as Params).breakdown = {
+            discounts: (session.discounts as { coupon: string }[]).map(({ coupon }) => ({
+              amount: (session.total_details as { amount_discount: number }).amount_discount,
+              discount: { object: 'discount', coupon: objects.get(coupon) ?? null },
+            })),
+            taxes: (shares ?? []).map(tax.sessionEntry),
+          };
+        return session;
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/customers$/,
+      template: 'POST /v1/customers',
+      handle: (p) => {
+        const taxIdData = (p.tax_id_data as { type: string; value: string }[] | undefined) ?? [];
+        for (const { type, value } of taxIdData)
+          if (!TAX_ID_TYPES.has(type) || !/^[A-Z]{2}[0-9A-Z+*]{2,13}$/.test(value ?? ''))
+            throw new StripeError(
+              400,
+              'invalid_request_error',
+              `Invalid value for ${type}: ${String(value)}`,
+              'tax_id_invalid',
+            );
+        const id = newId('cus');
+        return put({
+          id,
+          object: 'customer',
+          email: (p.email as string) ?? null,
+          name: (p.name as string) ?? null,
+          address: p.address ?? null,
+          metadata: p.metadata ?? {},
+          tax_exempt: 'none',
+          created: nowSeconds(),
+          tax_ids: {
+            object: 'list',
+            data: taxIdData.map(({ type, value }) => ({
+              id: newId('txi'),
+              object: 'tax_id',
+              type,
+              value,
+              country: value.slice(0, 2) === 'EL' ? 'GR' : value.slice(0, 2),
+              customer: id,
+              verification: { status: 'pending', verified_address: null, verified_name: null },
+            })),
+            has_more: false,
+            url: `/v1/customers/${id}/tax_ids`,
+          },
+        });
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/tax\/calculations$/,
+      template: 'POST /v1/tax/calculations',
+      handle: (p) => {
+        const currency = required(p, 'currency');
+        const items = p.line_items as { amount: string; reference?: string; tax_behavior?: string }[] | undefined;
+        if (!items?.length)
+          throw new StripeError(
+            400,
+            'invalid_request_error',
+            'Missing required param: line_items.',
+            'parameter_missing',
+          );
+        const details = (p.customer_details ?? {}) as {
+          address?: { country?: string; state?: string };
+          address_source?: string;
+          tax_ids?: { type: string; value: string }[];
+        };
+        const perItem = items.map((item) => {
+          const amount = int(item.amount);
+          const inclusive = item.tax_behavior === 'inclusive';
+          try {
+            const shares = tax.shares(amount, inclusive, {
+              country: details.address?.country,
+              state: details.address?.state,
+              taxIds: details.tax_ids ?? [],
+            });
+            return { amount, inclusive, shares };
+          } catch (error) {
+            if (!(error instanceof TaxLocationError)) throw error;
+            throw new StripeError(400, 'invalid_request_error', error.message, 'customer_tax_location_invalid');
+          }
+        });
+        const sum = (inclusive: boolean) =>
+          perItem
+            .filter((i) => i.inclusive === inclusive)
+            .reduce((total, i) => total + i.shares.reduce((t, share) => t + share.amount, 0), 0);
+        const exclusiveTax = sum(false);
+        return put({
+          id: newId('taxcalc'),
+          object: 'tax.calculation',
+          amount_total: perItem.reduce((total, i) => total + i.amount, 0) + exclusiveTax,
+          currency,
+          customer: null,
+          customer_details: {
+            address: details.address ?? null,
+            address_source: details.address_source ?? null,
+            ip_address: null,
+            tax_ids: details.tax_ids ?? [],
+            taxability_override: 'none',
+          },
+          expires_at: nowSeconds() + 90 * 86_400,
+          livemode: false,
+          ship_from_details: null,
+          shipping_cost: null,
+          tax_amount_exclusive: exclusiveTax,
+          tax_amount_inclusive: sum(true),
+          tax_breakdown: perItem.flatMap((i) => i.shares.map(tax.calculationEntry)),
+          tax_date: nowSeconds(),
+        });
+      },
     },
     {
       method: 'POST',
@@ -442,6 +643,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
         server.closeAllConnections(); // held answers (delayNext) would keep it open
       }),
     failNext: (template, times = 1) => void failures.set(template, times),
+    registerTax: (registration) => void taxRegistrations.push(registration),
     beforeNext: (template, probe) => void probes.set(template, probe),
     delayNext: (template, ms, times = 1) => void delays.set(template, { ms, times }),
     event,
@@ -453,8 +655,11 @@ export async function startStripeStandIn(): Promise<StandIn> {
       if (session.status !== 'complete') {
         for (const { coupon } of session.discounts as { coupon: string }[])
           (get(coupon, 'coupon').times_redeemed as number)++;
-        const email = (session.customer_email as string) ?? 'buyer@example.com';
-        const customer = put({ id: newId('cus'), object: 'customer', email });
+        // The session's own customer (made first, with the billing address and tax IDs), else one made now.
+        const customer = session.customer
+          ? get(session.customer as string, 'customer')
+          : put({ id: newId('cus'), object: 'customer', email: session.customer_email ?? 'buyer@example.com' });
+        const email = (customer.email as string | null) ?? 'buyer@example.com';
         const amount = session.amount_total as number;
         const settled = settleIn
           ? Math.round(
@@ -499,7 +704,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
           status: 'complete',
           payment_status: 'paid',
           customer: customer.id,
-          customer_details: { email },
+          customer_details: { ...customerDetails(customer), email },
           payment_intent: intent.id,
         });
       }

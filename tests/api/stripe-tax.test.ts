@@ -1,0 +1,275 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { taxInside, taxOnTop, taxRefunded } from '../../api/src/tax/amounts';
+import { createCoupon, createProduct } from '../../seeds/factories';
+import { testApp, testConfig } from '../support/app';
+import { sessionOfCheckout } from '../support/checkout';
+import { useTestDatabase } from '../support/db';
+import { deliverSigned, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
+
+/**
+ * Stripe Tax through the real `stripe` SDK against the local stand-in: the quote's tax is Stripe's calculation, the
+ * Checkout Session computes the same (automatic_tax) from a customer carrying the buyer's place and VAT ID, and the
+ * charge, its invoice and a credit note carry what Stripe charged. The stand-in's rate table differs from the
+ * product's where a US city adds its own rate: Seattle's 10.35 % against Washington's 6.5 % in the built-in table.
+ */
+describe('Stripe Tax', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  let stripe: StandIn;
+  let app: ReturnType<typeof testApp>;
+  let euro: { id: string };
+  let dollar: { id: string };
+  /** The built-in table's rate for Washington state, which Stripe's combined rate differs from. */
+  const BUILT_IN_WA = 650;
+
+  beforeAll(async () => {
+    stripe = await startStripeStandIn();
+    app = testApp(db(), { config: testConfig(standInEnv(stripe)) });
+    // The school as in its Stripe dashboard: established in Germany, the EU's OSS, Washington state; euro prices
+    // include tax, dollar prices do not.
+    await db()('schoolSettings').update({
+      taxCountry: 'DE',
+      taxId: 'DE123456789',
+      taxEuOss: true,
+      taxInclusiveCurrencies: ['eur'],
+    });
+    await db()('taxRegistrations').delete();
+    await db()('taxRegistrations').insert([{ country: 'US', region: 'WA' }]);
+    await db()('taxRates').delete();
+    await db()('taxRates').insert([
+      { country: 'DE', region: null, rateBp: 1900, name: 'VAT' },
+      { country: 'FR', region: null, rateBp: 2000, name: 'VAT' },
+      { country: 'US', region: 'WA', rateBp: BUILT_IN_WA, name: 'Sales tax' },
+    ]);
+    euro = await createProduct(db(), { name: 'Stripe Tax Euro Course', unitAmount: 11900, currency: 'eur' });
+    dollar = await createProduct(db(), { name: 'Stripe Tax Dollar Course', unitAmount: 4900, currency: 'usd' });
+  });
+  afterAll(() => stripe?.close());
+
+  const quote = (productId: string, query: Record<string, string>) =>
+    request(app).get(`/api/store/products/${productId}/quote`).query(query);
+  const calculations = () => stripe.calls.get('POST /v1/tax/calculations') ?? 0;
+
+  /** Starts a checkout, pays on Stripe's page and delivers the completed event: the session, the charge, its invoice. */
+  async function bought(body: object) {
+    const started = await request(app).post('/api/store/checkout').send(body);
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const checkoutId = started.body.checkoutId as string;
+    const sessionId = await sessionOfCheckout(db(), checkoutId);
+    const session = stripe.objects.get(sessionId)!;
+    expect((await deliverSigned(app, stripe.pay(sessionId))).status).toBe(200);
+    const checkout = await db()('checkouts').where({ id: checkoutId }).first();
+    expect(checkout.status).toBe('fulfilled');
+    const charge = await db()('merchantCharges as c')
+      .join('purchases as p', 'p.merchantChargeId', 'c.id')
+      .where('p.id', checkout.purchaseId)
+      .first('c.*');
+    const invoice = await db()('invoices').where({ merchantChargeId: charge.id, kind: 'invoice' }).first();
+    return { checkout, session, charge, invoice };
+  }
+
+  it("asks Stripe for a German consumer's tax, and the session, the charge and the invoice carry Stripe's VAT inside the price", async () => {
+    const before = calculations();
+    const answer = await quote(euro.id, { billingCountry: 'DE' });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(calculations()).toBe(before + 1);
+    expect(answer.body.quote).toMatchObject({
+      finalPrice: 11900,
+      total: 11900,
+      tax: {
+        country: 'DE',
+        region: null,
+        rate: 1900,
+        amount: 1900,
+        inclusive: true,
+        reverseCharge: false,
+        name: 'VAT',
+      },
+    });
+
+    const { session, charge, invoice } = await bought({
+      productId: euro.id,
+      email: 'stripe.de@example.com',
+      billing: { country: 'DE' },
+    });
+    expect(session).toMatchObject({
+      automatic_tax: { enabled: true, status: 'complete' },
+      amount_total: 11900,
+      total_details: { amount_tax: 1900 },
+    });
+    const customer = stripe.objects.get(session.customer as string)!;
+    expect(customer).toMatchObject({ email: 'stripe.de@example.com', address: { country: 'DE' } });
+    const price = stripe.objects.get((session.line_items_spec as { price: string }[])[0]!.price)!;
+    expect(price.tax_behavior).toBe('inclusive');
+    expect(charge).toMatchObject({
+      amount: 11900,
+      taxCountry: 'DE',
+      taxRegion: null,
+      taxName: 'VAT',
+      taxInclusive: true,
+      taxReverseCharge: false,
+      taxAmount: 1900,
+    });
+    expect(Number(charge.taxRateBp)).toBe(1900);
+    expect(invoice).toMatchObject({ total: 11900, taxable: 10000, taxAmount: 1900, taxCountry: 'DE' });
+  });
+
+  it("records Stripe's combined rate for a Seattle buyer, tax on top: the quote's total is what the session charges", async () => {
+    await createCoupon(db(), { code: 'STRIPETAX20', percentageDiscount: 0.2, restrictedToProductId: dollar.id });
+    const discounted = 4900 - 980;
+    const stripeTax = taxOnTop(discounted, 1035);
+    expect(stripeTax).not.toBe(taxOnTop(discounted, BUILT_IN_WA));
+
+    const answer = await quote(dollar.id, { billingCountry: 'US', region: 'WA', coupon: 'STRIPETAX20' });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.quote).toMatchObject({
+      finalPrice: discounted,
+      total: discounted + stripeTax,
+      tax: { country: 'US', region: 'WA', rate: 1035, amount: stripeTax, inclusive: false, name: 'Sales tax' },
+    });
+
+    const { session, charge, invoice } = await bought({
+      productId: dollar.id,
+      coupon: 'STRIPETAX20',
+      email: 'stripe.wa@example.com',
+      billing: { country: 'US', region: 'WA' },
+    });
+    expect(session.amount_total).toBe(answer.body.quote.total);
+    expect(stripe.objects.get(session.customer as string)).toMatchObject({ address: { country: 'US', state: 'WA' } });
+    const price = stripe.objects.get((session.line_items_spec as { price: string }[])[0]!.price)!;
+    expect(price.tax_behavior).toBe('exclusive');
+    expect(charge).toMatchObject({
+      amount: discounted + stripeTax,
+      taxCountry: 'US',
+      taxRegion: 'WA',
+      taxAmount: stripeTax,
+      taxInclusive: false,
+      taxName: 'Sales tax',
+    });
+    expect(Number(charge.taxRateBp)).toBe(1035);
+    expect(invoice).toMatchObject({ taxable: discounted, taxAmount: stripeTax, total: discounted + stripeTax });
+    expect(Number(invoice.taxRateBp)).toBe(1035);
+
+    // Refunded in part from Stripe's dashboard: the charge.refunded event gives a credit note with the tax reversed.
+    const partial = 2000;
+    const refunded = stripe.refundFromDashboard(charge.identifier, partial);
+    expect((await deliverSigned(app, refunded)).status).toBe(200);
+    const taxBack = taxRefunded(partial, charge.amount, stripeTax);
+    expect(await db()('merchantCharges').where({ id: charge.id }).first('refundAmount', 'refundedTax')).toEqual({
+      refundAmount: partial,
+      refundedTax: taxBack,
+    });
+    const note = await db()('invoices').where({ merchantChargeId: charge.id, kind: 'credit-note' }).first();
+    expect(note).toMatchObject({
+      invoiceId: invoice.id,
+      refundedTo: partial,
+      total: partial,
+      taxAmount: taxBack,
+      taxable: partial - taxBack,
+    });
+    expect(note.number).toMatch(/^CN-\d{4}-\d{6}$/);
+  });
+
+  it('reverse-charges a French business with a VAT ID: Stripe sees the tax ID on the customer and charges no tax', async () => {
+    const billing = { country: 'FR', vatId: 'FR40303265045', company: 'Société Exemple SARL' };
+    const answer = await quote(euro.id, { billingCountry: 'FR', vatId: billing.vatId });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.quote).toMatchObject({
+      total: 11900,
+      tax: { country: 'FR', rate: 0, amount: 0, reverseCharge: true, name: 'VAT' },
+    });
+
+    const { session, charge, invoice } = await bought({
+      productId: euro.id,
+      email: 'stripe.fr@example.com',
+      billing,
+    });
+    const customer = stripe.objects.get(session.customer as string)!;
+    expect(customer).toMatchObject({
+      name: billing.company,
+      address: { country: 'FR' },
+      tax_ids: { data: [{ type: 'eu_vat', value: billing.vatId }] },
+    });
+    expect(session).toMatchObject({ amount_total: 11900, total_details: { amount_tax: 0 } });
+    expect(charge).toMatchObject({ amount: 11900, taxCountry: 'FR', taxReverseCharge: true, taxAmount: 0 });
+    expect(invoice).toMatchObject({ taxReverseCharge: true, taxAmount: 0, taxable: 11900, total: 11900 });
+  });
+
+  it('charges no tax where Stripe does not collect (a US state the school is not registered in, a country)', async () => {
+    for (const [query, billing] of [
+      [
+        { billingCountry: 'US', region: 'OR' },
+        { country: 'US', region: 'OR' },
+      ],
+      [
+        { billingCountry: 'US', region: 'CA' },
+        { country: 'US', region: 'CA' },
+      ],
+      [{ billingCountry: 'JP' }, { country: 'JP' }],
+    ] as const) {
+      const answer = await quote(dollar.id, query);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body.quote).toMatchObject({ finalPrice: 4900, total: 4900, tax: null });
+      const { session, charge } = await bought({
+        productId: dollar.id,
+        email: `stripe.${billing.country.toLowerCase()}.${'region' in billing ? billing.region : 'x'}@example.com`,
+        billing,
+      });
+      expect(session).toMatchObject({ automatic_tax: { enabled: true }, amount_total: 4900 });
+      expect(charge).toMatchObject({ amount: 4900, taxCountry: null, taxAmount: 0, taxReverseCharge: false });
+    }
+  });
+
+  it("records the tax Stripe's session charged, even where it differs from the quote's, and never charges a total not quoted", async () => {
+    // Stripe starts collecting in Australia between the quote's calculation and the session (a registration added in
+    // its dashboard meanwhile): with tax inside the price the buyer pays the quoted total, and the charge says what
+    // Stripe collected in it.
+    expect((await quote(euro.id, { billingCountry: 'AU' })).body.quote).toMatchObject({ total: 11900, tax: null });
+    stripe.beforeNext('POST /v1/checkout/sessions', async () => stripe.registerTax({ country: 'AU' }));
+    const { checkout, session, charge } = await bought({
+      productId: euro.id,
+      email: 'stripe.au@example.com',
+      billing: { country: 'AU' },
+    });
+    expect(checkout).toMatchObject({ amountTotal: 11900, taxCountry: null, taxAmount: 0 });
+    const gst = taxInside(11900, 1000);
+    expect(session.total_details).toMatchObject({ amount_tax: gst });
+    expect(charge).toMatchObject({ amount: 11900, taxCountry: 'AU', taxName: 'GST', taxAmount: gst });
+    expect(Number(charge.taxRateBp)).toBe(1000);
+
+    // With tax on top, Stripe's total would not be the quoted one: the session is ended and nothing is charged.
+    const registered = [...stripe.objects.values()].filter((o) => o.object === 'checkout.session').length;
+    stripe.beforeNext('POST /v1/checkout/sessions', async () => stripe.registerTax({ country: 'NZ' }));
+    const refused = await request(app)
+      .post('/api/store/checkout')
+      .send({ productId: dollar.id, email: 'stripe.nz@example.com', billing: { country: 'NZ' } });
+    expect(refused.status).toBe(502);
+    expect(refused.body.code).toBe('payment-provider-unavailable');
+    const sessions = [...stripe.objects.values()].filter((o) => o.object === 'checkout.session');
+    expect(sessions).toHaveLength(registered + 1);
+    expect(sessions.at(-1)).toMatchObject({ status: 'expired', amount_total: 4900 + taxOnTop(4900, 1500) });
+  });
+
+  it('answers 502 when Stripe Tax cannot be reached, and does not ask Stripe at all while the school collects no tax', async () => {
+    stripe.failNext('POST /v1/tax/calculations', 3);
+    const down = await quote(euro.id, { billingCountry: 'DE' });
+    expect(down.status).toBe(502);
+    expect(down.body.code).toBe('payment-provider-unavailable');
+
+    await db()('schoolSettings').update({ taxCountry: null });
+    const before = calculations();
+    const untaxed = await quote(euro.id, { billingCountry: 'DE' });
+    expect(untaxed.status).toBe(200);
+    expect(untaxed.body.quote).toMatchObject({ total: 11900, tax: null });
+    const { session, charge } = await bought({
+      productId: euro.id,
+      email: 'stripe.untaxed@example.com',
+      billing: { country: 'DE' },
+    });
+    expect(calculations()).toBe(before);
+    expect(session.automatic_tax).toMatchObject({ enabled: false });
+    expect(charge).toMatchObject({ amount: 11900, taxCountry: null, taxAmount: 0 });
+    await db()('schoolSettings').update({ taxCountry: 'DE' });
+  });
+});
