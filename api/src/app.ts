@@ -18,6 +18,7 @@ import { certificateAdminRoutes, certificatePdfRoutes, certificateRoutes } from 
 import { workshopRoutes } from './catalog/workshops/routes';
 import { waitlistRoutes } from './catalog/waitlist/routes';
 import { commerceRoutes } from './commerce/routes';
+import { invoiceRoutes } from './invoices/routes';
 import { testProviderRoutes } from './payments/test-provider-routes';
 import { STRIPE_WEBHOOK_PATH, webhookRoutes } from './commerce/provider-events/webhook-routes';
 import { purchaseActionRoutes } from './commerce/purchases/action-routes';
@@ -87,6 +88,7 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/store', timeZoneRoutes({ allow, prefs: services.prefs }));
   mount('/api/store', replyEmailRoutes({ allow, optOut: services.replyEmailLinks }));
   mount('/api/store', personalDataRoutes({ allow, config: deps.config, personalData: services.personalData }));
+  mount('/api/store', invoiceRoutes({ allow, invoices: services.invoices }));
   mount(
     '/api/store',
     commerceRoutes({

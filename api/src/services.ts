@@ -26,6 +26,7 @@ import { quoteService } from './commerce/checkout/quotes';
 import { checkoutService } from './commerce/checkout/checkout';
 import { commerceLimits } from './commerce/checkout/limits';
 import { myPurchases } from './commerce/purchases/my-purchases';
+import { invoiceDocuments } from './invoices/documents';
 import { billingProfiles } from './commerce/checkout/billing-profile';
 import { testProvider } from './payments/test-provider';
 import { stripeProvider } from './payments/stripe-provider';
@@ -273,6 +274,7 @@ export function createServices(deps: Deps) {
     }),
     testProvider: testPayments,
     purchases: myPurchases(deps),
+    invoices: invoiceDocuments(deps),
     billing: billingProfiles({ db }),
     limiter,
     outbox,

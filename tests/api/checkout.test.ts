@@ -85,8 +85,13 @@ describe('checkout with the built-in test provider', () => {
     const invoiceId = mine.body.data[0].invoiceId;
     const invoice = await as(buyer, request(app()).get(`/api/store/invoices/${invoiceId}`));
     expect(invoice.body).toMatchObject({
+      kind: 'invoice',
       buyer: { email: buyer.user.email },
-      line: { description: 'TypeScript Fundamentals', quantity: 1, unitAmount: 4900, subtotal: 4900 },
+      lines: [
+        { kind: 'item', description: 'TypeScript Fundamentals', quantity: 1, unitAmount: 4900, amount: 4900 },
+        { kind: 'discount', description: 'Sale (20 %)', amount: -980 },
+      ],
+      subtotal: 4900,
       discount: 980,
       total: 3920,
       refunded: 0,

@@ -170,7 +170,16 @@ describe('commerce combinations', () => {
 
     // The invoice shows the credit as its own line.
     const invoice = await store(buyer, 'get', `/invoices/${upgrade.merchantChargeId}`);
-    expect(invoice.body).toMatchObject({ line: { subtotal: 19_900 }, discount: 3980, credit: 3920, total: 12_000 });
+    expect(invoice.body).toMatchObject({
+      lines: [
+        { kind: 'item', description: 'Upgrade Pro', amount: 19_900 },
+        { kind: 'discount', description: 'Sale (20 %)', amount: -3980 },
+        { kind: 'credit', description: 'Upgrade credit: Upgrade Basics', amount: -3920 },
+      ],
+      subtotal: 19_900,
+      discount: 3980 + 3920,
+      total: 12_000,
+    });
   });
 
   it("answers a guest the same for an owning address and a stranger's, and makes the owner's payment a one-seat team whose receipt says so", async () => {

@@ -71,6 +71,7 @@ export const ERROR_STATUS = {
   'account-blocked': 403,
   'confirmation-mismatch': 422,
   'vat-id-invalid': 422,
+  'invoice-not-latest': 409,
   'billing-region-required': 422,
   'account-is-staff': 409,
   'account-is-blocked': 409,

@@ -1,0 +1,364 @@
+import { execFileSync } from 'node:child_process';
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/src/app';
+import { REVERSE_CHARGE_NOTE } from '../../api/src/invoices/snapshots';
+import { createServices, type Services } from '../../api/src/services';
+import { taxInside, taxOnTop, taxRefunded } from '../../api/src/tax/amounts';
+import { createCoupon, createProduct } from '../../seeds/factories';
+import { testConfig, testDeps } from '../support/app';
+import { as, signedIn, type SignedIn } from '../support/auth';
+import { useTestDatabase } from '../support/db';
+import { pdfText } from '../support/pdf-text';
+
+/**
+ * Invoices and credit notes (docs/domain.md §18): issued with the charge and the refund, numbered without gaps per kind
+ * and year, never rewritten, the payer's for ever; a correction is a new invoice that keeps the original.
+ */
+describe('invoices and credit notes', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  const proxied = testConfig({ TRUST_PROXY: 'true', COUNTRY_HEADER: 'cf-ipcountry', REGION_HEADER: 'cf-region' });
+  let services: Services;
+  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let euro: { id: string; name: string };
+  let dollar: { id: string; name: string };
+  let support: SignedIn;
+  const year = new Date().getUTCFullYear();
+
+  beforeAll(async () => {
+    const deps = testDeps(db(), { config: proxied });
+    services = createServices(deps);
+    app = createApp(deps, { services }).callback();
+    await db()('schoolSettings').update({
+      name: 'Invoice School',
+      legalName: 'Invoice School GmbH',
+      address: 'Hauptstraße 1\n10115 Berlin',
+      supportEmail: 'billing@invoice-school.example',
+      taxCountry: 'DE',
+      taxId: 'DE123456789',
+      taxEuOss: true,
+      taxInclusiveCurrencies: ['eur'],
+    });
+    await db()('taxRegistrations').delete();
+    await db()('taxRegistrations').insert([{ country: 'US', region: 'WA' }]);
+    await db()('taxRates').delete();
+    await db()('taxRates').insert([
+      { country: 'DE', region: null, rateBp: 1900, name: 'VAT' },
+      { country: 'FR', region: null, rateBp: 2000, name: 'VAT' },
+      { country: 'US', region: 'WA', rateBp: 650, name: 'Sales tax' },
+      { country: 'US', region: 'CA', rateBp: 725, name: 'Sales tax' },
+    ]);
+    euro = await createProduct(db(), { name: 'Invoiced Euro Course', unitAmount: 11900, currency: 'eur' });
+    dollar = await createProduct(db(), { name: 'Invoiced Dollar Course', unitAmount: 4900, currency: 'usd' });
+    support = await signedIn(db(), ['support']);
+  });
+
+  const store = (who: SignedIn, method: 'get' | 'put', path: string) =>
+    as(who, request(app)[method](`/api/store${path}`));
+
+  /** A signed-in buyer placed in `country` (and `region`) checks out, pays on the provider's page, and is fulfilled. */
+  async function buy(
+    buyer: SignedIn,
+    body: Record<string, unknown>,
+    place: { country: string; region?: string },
+  ): Promise<{ checkoutId: string; purchaseId: string; chargeId: string }> {
+    const headers = { 'cf-ipcountry': place.country, ...(place.region && { 'cf-region': place.region }) };
+    const started = await as(buyer, request(app).post('/api/store/checkout').set(headers)).send(body);
+    expect(started.status).toBe(201);
+    const { pathname } = new URL(started.body.url);
+    expect((await request(app).post(`${pathname}/pay`)).status).toBe(303);
+    const done = await request(app).get(`/api/store/checkouts/${started.body.checkoutId}`);
+    expect(done.body.status).toBe('fulfilled');
+    const purchase = await db()('purchases').where({ id: done.body.purchaseId }).first('merchantChargeId');
+    return {
+      checkoutId: started.body.checkoutId,
+      purchaseId: done.body.purchaseId,
+      chargeId: purchase.merchantChargeId,
+    };
+  }
+
+  const invoiceOfCharge = async (chargeId: string) =>
+    db()('invoices').where({ merchantChargeId: chargeId, kind: 'invoice' }).orderBy('issuedAt').first();
+
+  it('issues a German consumer an invoice: numbered, the seller and buyer, the coupon named, VAT inside the price', async () => {
+    const buyer = await signedIn(db());
+    const coupon = await createCoupon(db(), { code: `INV${Date.now()}`, percentageDiscount: 0.25 });
+    const { chargeId } = await buy(buyer, { productId: euro.id, coupon: coupon.code }, { country: 'DE' });
+    const row = await invoiceOfCharge(chargeId);
+    expect(row.number).toMatch(new RegExp(`^${year}-\\d{6}$`));
+
+    const answer = await store(buyer, 'get', `/invoices/${row.id}`);
+    expect(answer.status).toBe(200);
+    const total = 11900 - 2975;
+    const tax = taxInside(total, 1900);
+    expect(answer.body).toMatchObject({
+      id: row.id,
+      kind: 'invoice',
+      number: row.number,
+      seller: {
+        name: 'Invoice School GmbH',
+        tradingName: 'Invoice School',
+        address: 'Hauptstraße 1\n10115 Berlin',
+        taxId: 'DE123456789',
+        country: 'DE',
+        email: 'billing@invoice-school.example',
+      },
+      buyer: { name: buyer.user.name, email: buyer.user.email, country: 'DE', vatId: '' },
+      lines: [
+        { kind: 'item', description: euro.name, quantity: 1, unitAmount: 11900, amount: 11900 },
+        { kind: 'discount', description: `Coupon ${coupon.code} (25 %)`, amount: -2975 },
+      ],
+      notes: [],
+      tax: { name: 'VAT', country: 'DE', region: null, rate: 1900, amount: tax, inclusive: true, reverseCharge: false },
+      subtotal: 11900,
+      discount: 2975,
+      taxable: total - tax,
+      total,
+      currency: 'eur',
+      reverseCharge: false,
+      corrects: null,
+      correctedBy: null,
+      creditNotes: [],
+      refunded: 0,
+      invoice: null,
+    });
+
+    // The old link (receipts already sent name the charge) leads to the same invoice.
+    expect((await store(buyer, 'get', `/invoices/${chargeId}`)).body.id).toBe(row.id);
+    const listed = await store(buyer, 'get', '/invoices');
+    expect(listed.body.data).toEqual([
+      expect.objectContaining({ id: row.id, kind: 'invoice', number: row.number, total, description: euro.name }),
+    ]);
+
+    // Someone else's invoice does not exist for them, by either id, nor its PDF.
+    const stranger = await signedIn(db());
+    for (const path of [`/invoices/${row.id}`, `/invoices/${chargeId}`, `/invoices/${row.id}.pdf`]) {
+      expect((await store(stranger, 'get', path)).status).toBe(404);
+    }
+    expect((await store(stranger, 'get', '/invoices')).body.data).toEqual([]);
+  });
+
+  it('reverse-charges a French business with a VAT ID, says so, and prints it, the seller tax ID and any script', async () => {
+    const buyer = await signedIn(db());
+    const billing = { country: 'FR', company: 'Société Exemple SARL', address: '1 rue de la Paix\n75002 Paris' };
+    const { chargeId } = await buy(
+      buyer,
+      { productId: euro.id, billing: { ...billing, vatId: 'FR12345678901' } },
+      { country: 'FR' },
+    );
+    const row = await invoiceOfCharge(chargeId);
+    const answer = (await store(buyer, 'get', `/invoices/${row.id}`)).body;
+    expect(answer).toMatchObject({
+      buyer: { ...billing, vatId: 'FR12345678901' },
+      tax: { country: 'FR', rate: 0, amount: 0, reverseCharge: true },
+      reverseCharge: true,
+      notes: [REVERSE_CHARGE_NOTE],
+      taxable: 11900,
+      total: 11900,
+    });
+
+    // Corrected after paying: a Devanagari name and an Arabic company, under a new number; the original stays.
+    const corrected = await store(buyer, 'put', `/invoices/${row.id}/buyer`).send({
+      name: 'प्रिया शर्मा',
+      company: 'شركة المثال',
+      address: billing.address,
+      vatId: 'FR 123 456 789 01',
+    });
+    expect(corrected.status).toBe(200);
+    expect(corrected.body.notice).toMatch(/does not refund VAT/);
+    const next = corrected.body.invoice;
+    expect(next).toMatchObject({
+      corrects: { id: row.id, number: row.number },
+      buyer: { name: 'प्रिया शर्मा', company: 'شركة المثال', vatId: 'FR12345678901', country: 'FR' },
+      total: 11900,
+      tax: { reverseCharge: true },
+    });
+    expect(next.number).not.toBe(row.number);
+    const original = (await store(buyer, 'get', `/invoices/${row.id}`)).body;
+    expect(original).toMatchObject({ buyer: { company: billing.company }, correctedBy: { id: next.id } });
+    expect((await store(buyer, 'get', `/invoices/${chargeId}`)).body.id).toBe(next.id);
+    expect(await db()('billingProfiles').where({ userId: buyer.user.id }).first()).toMatchObject({
+      company: 'شركة المثال',
+      vatId: 'FR12345678901',
+    });
+
+    // Only the latest version is corrected.
+    const stale = await store(buyer, 'put', `/invoices/${row.id}/buyer`).send({ company: 'Again' });
+    expect(stale.status).toBe(409);
+    expect(stale.body.code).toBe('invoice-not-latest');
+
+    const pdf = await store(buyer, 'get', `/invoices/${next.id}.pdf`)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['content-disposition']).toContain(`${next.number}.pdf`);
+    const text = await pdfText(new Uint8Array(pdf.body as Buffer));
+    expect(text.size).toEqual({ width: 595.28, height: 841.89 });
+    expect(text.blankGlyphs).toEqual([]);
+    // Right-to-left text is compared as a reader copies it (Poppler puts it in reading order), the rest as drawn.
+    expect(popplerText(pdf.body as Buffer)).toContain('شركة المثال');
+    const lines = text.lines.join('\n');
+    for (const expected of [
+      next.number,
+      `Corrects invoice: ${row.number}`,
+      'VAT ID DE123456789',
+      'VAT ID FR12345678901',
+      REVERSE_CHARGE_NOTE,
+      'प्रिया शर्मा',
+      '€119.00',
+    ]) {
+      expect(lines).toContain(expected);
+    }
+  });
+
+  it('refuses a VAT ID that does not fit the billing country, writing nothing', async () => {
+    const buyer = await signedIn(db());
+    const { chargeId } = await buy(buyer, { productId: euro.id }, { country: 'DE' });
+    const row = await invoiceOfCharge(chargeId);
+    const before = await db()('invoices').count({ n: '*' }).first();
+    const refused = await store(buyer, 'put', `/invoices/${row.id}/buyer`).send({ vatId: 'FR12345678901' });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ code: 'vat-id-invalid', errors: { vatId: expect.any(String) } });
+    expect(await db()('invoices').count({ n: '*' }).first()).toEqual(before);
+    expect(await db()('billingProfiles').where({ userId: buyer.user.id }).first()).toBeUndefined();
+  });
+
+  it('adds US sales tax on top in a registered state, none in another, and says why for a country not registered', async () => {
+    const washington = await signedIn(db());
+    const wa = await buy(
+      washington,
+      { productId: dollar.id, billing: { country: 'US', region: 'WA' } },
+      { country: 'US' },
+    );
+    const waTax = taxOnTop(4900, 650);
+    expect((await store(washington, 'get', `/invoices/${wa.chargeId}`)).body).toMatchObject({
+      lines: [{ kind: 'item', amount: 4900 }],
+      subtotal: 4900,
+      discount: 0,
+      taxable: 4900,
+      tax: { name: 'Sales tax', country: 'US', region: 'WA', rate: 650, amount: waTax, inclusive: false },
+      total: 4900 + waTax,
+      notes: [],
+    });
+
+    const california = await signedIn(db());
+    const ca = await buy(
+      california,
+      { productId: dollar.id, billing: { country: 'US', region: 'CA' } },
+      { country: 'US' },
+    );
+    expect((await store(california, 'get', `/invoices/${ca.chargeId}`)).body).toMatchObject({
+      tax: null,
+      taxable: 4900,
+      total: 4900,
+      notes: ['Not subject to VAT in United States'],
+    });
+
+    const japan = await signedIn(db());
+    const jp = await buy(japan, { productId: dollar.id }, { country: 'JP' });
+    expect((await store(japan, 'get', `/invoices/${jp.chargeId}`)).body).toMatchObject({
+      tax: null,
+      total: 4900,
+      buyer: { country: 'JP' },
+      notes: ['Not subject to VAT in Japan'],
+    });
+  });
+
+  it('issues a credit note for each refund, partial then full, with the tax reversed in proportion, numbered on', async () => {
+    const buyer = await signedIn(db());
+    const { purchaseId, chargeId } = await buy(buyer, { productId: euro.id }, { country: 'DE' });
+    const invoice = await invoiceOfCharge(chargeId);
+    const refund = (body: object) =>
+      as(support, request(app).post(`/api/admin/purchases/${purchaseId}/refund`)).send({
+        reasonCode: 'customer-request',
+        ...body,
+      });
+    expect((await refund({ amount: 5000 })).status).toBe(200);
+    expect((await refund({})).status).toBe(200);
+
+    const notes = await db()('invoices').where({ merchantChargeId: chargeId, kind: 'credit-note' }).orderBy('sequence');
+    const firstTax = taxRefunded(5000, 11900, 1900);
+    expect(notes.map((n) => [n.refundedTo, n.total, n.taxAmount, n.taxable, n.invoiceId])).toEqual([
+      [5000, 5000, firstTax, 5000 - firstTax, invoice.id],
+      [11900, 6900, 1900 - firstTax, 6900 - (1900 - firstTax), invoice.id],
+    ]);
+    expect(notes[0].number).toMatch(new RegExp(`^CN-${year}-\\d{6}$`));
+    expect(notes[1].sequence).toBe(notes[0].sequence + 1);
+    const charge = await db()('merchantCharges').where({ id: chargeId }).first();
+    expect(charge).toMatchObject({ refundAmount: 11900, refundedTax: 1900, taxAmount: 1900 });
+    // The ledger took back the revenue only: the sale's lines less the refunds' net of tax.
+    const ledger = await db()('splitLines').where({ merchantChargeId: chargeId, kind: 'refund' }).sum({ s: 'amount' });
+    expect(Number(ledger[0]!.s)).toBe(-(11900 - 1900));
+
+    const page = (await store(buyer, 'get', `/invoices/${invoice.id}`)).body;
+    expect(page.refunded).toBe(11900);
+    expect(page.creditNotes.map((n: { number: string }) => n.number)).toEqual(notes.map((n) => n.number));
+    const credit = (await store(buyer, 'get', `/invoices/${notes[0].id}`)).body;
+    expect(credit).toMatchObject({
+      kind: 'credit-note',
+      invoice: { id: invoice.id, number: invoice.number },
+      tax: { rate: 1900, amount: firstTax },
+      total: 5000,
+      lines: [{ kind: 'refund', amount: 5000 }],
+    });
+  });
+
+  it('numbers invoices without gaps under 20 purchases at once, and a settlement that rolls back takes no number', async () => {
+    const buyers = await Promise.all(Array.from({ length: 20 }, () => signedIn(db())));
+    const last = async () => (await db()('invoiceCounters').where({ kind: 'invoice', year }).first())?.last ?? 0;
+    const start = await last();
+    const charges = await Promise.all(buyers.map((b) => buy(b, { productId: dollar.id }, { country: 'JP' })));
+    const sequences = (
+      await db()('invoices')
+        .whereIn(
+          'merchantChargeId',
+          charges.map((c) => c.chargeId),
+        )
+        .pluck('sequence')
+    ).sort((a: number, b: number) => a - b);
+    expect(sequences).toEqual(Array.from({ length: 20 }, (_, i) => start + 1 + i));
+
+    // A settlement that fails after its invoice was numbered rolls the number back with everything else.
+    await db().raw(`
+      CREATE FUNCTION refuse_test_purchase() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'refused for the test'; END $$;
+      CREATE TRIGGER refuse_test_purchase BEFORE INSERT ON purchases FOR EACH ROW
+        WHEN (NEW.product_id = '${euro.id}') EXECUTE FUNCTION refuse_test_purchase();
+    `);
+    const unlucky = await signedIn(db());
+    try {
+      const started = await as(unlucky, request(app).post('/api/store/checkout').set({ 'cf-ipcountry': 'JP' })).send({
+        productId: euro.id,
+      });
+      await request(app).post(`${new URL(started.body.url).pathname}/pay`);
+      const failed = await request(app).get(`/api/store/checkouts/${started.body.checkoutId}`);
+      expect(failed.status).toBe(500);
+    } finally {
+      await db().raw('DROP TRIGGER refuse_test_purchase ON purchases; DROP FUNCTION refuse_test_purchase();');
+    }
+    expect(await last()).toBe(start + 20);
+    const next = await buy(await signedIn(db()), { productId: dollar.id }, { country: 'JP' });
+    expect((await invoiceOfCharge(next.chargeId)).sequence).toBe(start + 21);
+  });
+
+  it('refuses to rewrite or delete an issued invoice', async () => {
+    const buyer = await signedIn(db());
+    const { chargeId } = await buy(buyer, { productId: dollar.id }, { country: 'JP' });
+    const row = await invoiceOfCharge(chargeId);
+    await expect(db()('invoices').where({ id: row.id }).update({ total: 1 })).rejects.toThrow(/never rewritten/);
+    await expect(db()('invoices').where({ id: row.id }).delete()).rejects.toThrow(/never rewritten/);
+    expect(await invoiceOfCharge(chargeId)).toEqual(row);
+  });
+});
+
+/** The text a reader copies out of a PDF, as Poppler's pdftotext reads it, without its direction marks (NFC). */
+function popplerText(pdf: Buffer): string {
+  const text = execFileSync('pdftotext', ['-enc', 'UTF-8', '-', '-'], { input: pdf }).toString('utf8');
+  return text.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').normalize('NFC');
+}
