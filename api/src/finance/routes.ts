@@ -2,18 +2,24 @@ import Router from '@koa/router';
 import type { Policies } from '../identity/http/policy';
 import { EXPORT_KINDS } from '../shared/finance';
 import type { FinanceExports } from './exports';
-import { PeriodQuery, SummaryQuery } from './schemas';
+import { PeriodQuery, SummaryQuery, TaxPeriod, TaxSummaryQuery } from './schemas';
 import type { FinanceSummary } from './summary';
+import type { TaxReport } from './tax-report';
 
-/** Finance: CSV exports for scripts and the console, and the ledger's charts. Finance and admins only. */
+/**
+ * Finance: CSV exports for scripts and the console, the ledger's charts, and the tax report for filing with its
+ * summary. Finance and admins only.
+ */
 export function financeRoutes({
   allow,
   exports,
   summary,
+  tax,
 }: {
   allow: Policies;
   exports: FinanceExports;
   summary: FinanceSummary;
+  tax: TaxReport;
 }) {
   const router = new Router();
 
@@ -32,6 +38,19 @@ export function financeRoutes({
 
   router.get('/finance/summary', allow.roles('finance'), async (ctx) => {
     ctx.body = await summary.summary(SummaryQuery.parse(ctx.query));
+  });
+
+  router.get('/finance/tax-report.csv', allow.roles('finance'), async (ctx) => {
+    const { filename, total, body } = await tax.csv(TaxPeriod.parse(ctx.query));
+    ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
+    ctx.set('X-Total-Rows', String(total));
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'text/csv; charset=utf-8';
+    ctx.body = body;
+  });
+
+  router.get('/finance/tax-summary', allow.roles('finance'), async (ctx) => {
+    ctx.body = await tax.summary(TaxSummaryQuery.parse(ctx.query));
   });
 
   return router;

@@ -54,6 +54,35 @@ export const ReportQuery = ReportPeriod.and(
 );
 export type ReportQuery = z.infer<typeof ReportQuery>;
 
+const MAX_TAX_PERIOD_DAYS = 366;
+
+/**
+ * The tax report's period: from one day up to another, which is not in it (`from=2026-10-01&to=2027-01-01` is the
+ * fourth quarter), as returns are filed; at most a year.
+ */
+export const TaxPeriod = z
+  .object({
+    from: z.iso.date('must be a date (YYYY-MM-DD)'),
+    to: z.iso.date('must be a date (YYYY-MM-DD)'),
+  })
+  .refine((q) => q.from < q.to, { message: 'must be before "to" (the period ends the day before it)', path: ['from'] })
+  .refine((q) => (Date.parse(q.to) - Date.parse(q.from)) / 86_400_000 <= MAX_TAX_PERIOD_DAYS, {
+    message: `a tax report covers at most ${MAX_TAX_PERIOD_DAYS} days`,
+    path: ['to'],
+  });
+export type TaxPeriod = z.infer<typeof TaxPeriod>;
+
+/** GET /api/admin/finance/tax-summary: a tax period, in one currency (by default the one with the most tax). */
+export const TaxSummaryQuery = TaxPeriod.and(
+  z.object({
+    currency: z
+      .string()
+      .regex(/^[a-z]{3}$/, 'must be a currency code such as eur')
+      .optional(),
+  }),
+);
+export type TaxSummaryQuery = z.infer<typeof TaxSummaryQuery>;
+
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
 // What the finance endpoints answer; the console reads them as `Wire<…>` (api/src/shared/wire.ts).
 
@@ -132,4 +161,27 @@ export interface DisputeReportAnswer {
   overdue: number;
   dueSoon: number;
   weeks: ({ week: string } & Record<DisputeStatus, number>)[];
+}
+
+/** Tax in the currency's minor unit: collected on invoices, given back by credit notes, and what is left. */
+export interface TaxAmounts {
+  collected: number;
+  refunded: number;
+  net: number;
+}
+
+/**
+ * GET /api/admin/finance/tax-summary: the tax of the invoices and credit notes issued in a period (`to` not in it), in
+ * one currency, per month (every month of the period, empty ones too), per country (the most net tax first), and
+ * per month and country; `currencies` lists those with tax in the period.
+ */
+export interface TaxSummaryAnswer {
+  from: string;
+  to: string;
+  currency: string;
+  currencies: string[];
+  totals: TaxAmounts;
+  months: (TaxAmounts & { month: string })[];
+  countries: (TaxAmounts & { country: string })[];
+  byMonthAndCountry: (TaxAmounts & { month: string; country: string })[];
 }

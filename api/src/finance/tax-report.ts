@@ -1,0 +1,209 @@
+import type { Readable } from 'node:stream';
+import type { Db } from '../db/connection';
+import { openCursorCsv } from '../db/csv-cursor';
+import { csvHead, csvLine } from '../http/csv';
+import type { Logger } from '../logger';
+import { currencyExponent } from '../shared/currency';
+import { mostSold } from '../shared/finance';
+import { EU_MEMBER_STATES } from '../tax/places';
+import type { TaxAmounts, TaxPeriod, TaxSummaryAnswer, TaxSummaryQuery } from './schemas';
+
+/**
+ * The tax a finance team files (docs/domain.md §18.7), read from the documents issued rather than from charges: an
+ * invoice says what was sold, where it was taxed and at what rate, a credit note what a refund gave back. A corrected
+ * invoice changes the buyer's details, never the sale, so only the first invoice of a charge counts.
+ */
+
+/** A period as instants: from the first day's start (UTC) to the last day's, which is not in it. */
+const bounds = (q: TaxPeriod): [Date, Date] => [new Date(`${q.from}T00:00:00Z`), new Date(`${q.to}T00:00:00Z`)];
+
+const EU_LIST = [...EU_MEMBER_STATES].map((c) => `'${c}'`).join(', ');
+
+/**
+ * The invoices (first issues only) and credit notes issued in the period, each with the day its sale was first
+ * invoiced (a credit note of an earlier period's sale corrects that period's return). `$1`, `$2`: the bounds.
+ */
+const DOCUMENTS = `
+  SELECT i.kind, i.currency, i.tax_country, i.tax_region, i.tax_name, i.tax_rate_bp, i.tax_reverse_charge,
+         i.taxable, i.tax_amount, i.issued_at, i.seller->>'country' AS home,
+         i.buyer->>'country' AS buyer_country, i.buyer->>'region' AS buyer_region, sale.sold_at
+    FROM invoices i
+    JOIN LATERAL (SELECT min(o.issued_at) AS sold_at FROM invoices o
+                   WHERE o.merchant_charge_id = i.merchant_charge_id AND o.kind = 'invoice') sale ON true
+   WHERE i.issued_at >= $1 AND i.issued_at < $2 AND (i.kind = 'credit-note' OR i.corrects_id IS NULL)`;
+
+/**
+ * Which return a row belongs on: the home return (domestic), the EU One-Stop Shop (another member state's rate), the
+ * EC sales list (reverse charge: no tax, the buyer accounts for it), another registration's return (GB, AU, a US
+ * state...), or none (no tax where the school is not registered). Listed in the report's order.
+ */
+const TAX_SCHEMES = ['domestic', 'eu-oss', 'reverse-charge', 'other-registration', 'not-taxed'] as const;
+
+const SCHEME = `CASE WHEN d.tax_reverse_charge THEN 'reverse-charge'
+                     WHEN d.tax_country IS NULL THEN 'not-taxed'
+                     WHEN d.tax_country = d.home THEN 'domestic'
+                     WHEN d.tax_country IN (${EU_LIST}) THEN 'eu-oss'
+                     ELSE 'other-registration' END`;
+const SCHEME_ORDER = `array_position(ARRAY[${TAX_SCHEMES.map((s) => `'${s}'`).join(', ')}], g.scheme)`;
+
+/** One row per currency, scheme, place, tax and rate, and the earlier quarter a credit note corrects, if any. */
+const GROUPED = `
+  SELECT d.currency, ${SCHEME} AS scheme,
+         COALESCE(d.tax_country, d.buyer_country) AS country,
+         CASE WHEN d.tax_country IS NULL THEN d.buyer_region ELSE d.tax_region END AS region,
+         d.tax_name, d.tax_rate_bp,
+         CASE WHEN d.kind = 'credit-note' AND d.sold_at < $1
+              THEN to_char(d.sold_at AT TIME ZONE 'UTC', 'YYYY-"Q"Q') END AS corrects_period,
+         count(*) FILTER (WHERE d.kind = 'invoice') AS invoices,
+         COALESCE(sum(d.taxable) FILTER (WHERE d.kind = 'invoice'), 0) AS taxable,
+         COALESCE(sum(d.tax_amount) FILTER (WHERE d.kind = 'invoice'), 0) AS tax,
+         count(*) FILTER (WHERE d.kind = 'credit-note') AS credit_notes,
+         COALESCE(sum(d.taxable) FILTER (WHERE d.kind = 'credit-note'), 0) AS refunded_taxable,
+         COALESCE(sum(d.tax_amount) FILTER (WHERE d.kind = 'credit-note'), 0) AS refunded_tax
+    FROM (${DOCUMENTS}) d
+   GROUP BY 1, 2, 3, 4, 5, 6, 7`;
+
+const ROWS = `
+  SELECT g.currency, g.scheme, g.country, g.region, g.tax_name, g.tax_rate_bp, g.invoices, g.taxable, g.tax,
+         g.credit_notes, g.refunded_taxable, g.refunded_tax, g.taxable - g.refunded_taxable, g.tax - g.refunded_tax,
+         g.corrects_period
+    FROM (${GROUPED}) g
+   ORDER BY g.currency, ${SCHEME_ORDER}, g.country NULLS FIRST, g.region NULLS FIRST, g.tax_rate_bp NULLS FIRST,
+            g.tax_name NULLS FIRST, g.corrects_period NULLS FIRST`;
+
+/**
+ * The CSV's columns in the query's order. `money` columns are the currency's minor units written as its decimals
+ * (12.50, ¥500 as 500); the rate is in percent (19.00, 14.975). Numbers are never formula-escaped, text always is.
+ */
+const COLUMNS: { header: string; number?: true; money?: true; rate?: true }[] = [
+  { header: 'Currency' },
+  { header: 'Scheme' },
+  { header: 'Country' },
+  { header: 'Region' },
+  { header: 'Tax name' },
+  { header: 'Rate (%)', number: true, rate: true },
+  { header: 'Invoices', number: true },
+  { header: 'Taxable amount', number: true, money: true },
+  { header: 'Tax', number: true, money: true },
+  { header: 'Credit notes', number: true },
+  { header: 'Refunded taxable amount', number: true, money: true },
+  { header: 'Refunded tax', number: true, money: true },
+  { header: 'Net taxable amount', number: true, money: true },
+  { header: 'Net tax due', number: true, money: true },
+  { header: 'Corrects period' },
+];
+
+/** An integer of minor units as the currency's decimals, digit by digit (no floats): -1250, 2 → "-12.50". */
+function decimalText(minor: string, exponent: number): string {
+  if (exponent === 0) return minor;
+  const negative = minor.startsWith('-');
+  const digits = (negative ? minor.slice(1) : minor).padStart(exponent + 1, '0');
+  return `${negative ? '-' : ''}${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+}
+
+/**
+ * A rate in basis points, to a tenth (numeric text: "1900.0", "1497.5"), as a percent with two decimals, or three
+ * where the tenth needs them: 19.00, 14.975.
+ */
+function percentText(basisPoints: string): string {
+  const [whole, tenth = '0'] = basisPoints.split('.');
+  const text = decimalText(`${whole}${tenth.slice(0, 1)}`, 3);
+  return text.endsWith('0') ? text.slice(0, -1) : text;
+}
+
+type TextRow = (string | null)[];
+
+/** The bounds, then the currency: invoices' tax and credit notes' tax per month and country. */
+const SUMMARY = `
+  SELECT to_char(date_trunc('month', d.issued_at AT TIME ZONE 'UTC'), 'YYYY-MM') AS month, d.currency,
+         d.tax_country AS country,
+         COALESCE(sum(d.tax_amount) FILTER (WHERE d.kind = 'invoice'), 0)::bigint AS collected,
+         COALESCE(sum(d.tax_amount) FILTER (WHERE d.kind = 'credit-note'), 0)::bigint AS refunded
+    FROM (${DOCUMENTS.replace('$1', '?').replace('$2', '?')}) d
+   WHERE d.tax_amount > 0
+   GROUP BY 1, 2, 3
+   ORDER BY 1, 3`;
+
+const amountsOf = (collected: number, refunded: number): TaxAmounts => ({
+  collected,
+  refunded,
+  net: collected - refunded,
+});
+
+/** The months a period touches, "YYYY-MM", first to last (the last day is the one before `to`). */
+function monthsOf(q: TaxPeriod): string[] {
+  const months: string[] = [];
+  const last = new Date(Date.parse(`${q.to}T00:00:00Z`) - 1);
+  const end = last.getUTCFullYear() * 12 + last.getUTCMonth();
+  const [year, month] = q.from.split('-').map(Number) as [number, number];
+  for (let m = year * 12 + month - 1; m <= end; m++)
+    months.push(`${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`);
+  return months;
+}
+
+export function taxReport({ db, logger }: { db: Db; logger: Logger }) {
+  return {
+    /**
+     * The tax report for filing as CSV (docs/api.md): streamed from a cursor in one repeatable-read transaction,
+     * formula-safe like finance's other exports.
+     */
+    async csv(q: TaxPeriod): Promise<{ filename: string; total: number; body: Readable }> {
+      const period = bounds(q);
+      const numbers = COLUMNS.map((c) => c.number === true);
+      const { total, body } = await openCursorCsv<TextRow>(db, {
+        count: { sql: `SELECT count(*) FROM (${GROUPED}) g`, bindings: period },
+        rows: { sql: ROWS, bindings: period },
+        head: csvHead(COLUMNS.map((c) => c.header)),
+        line: (row) => {
+          const exponent = currencyExponent(row[0]!);
+          COLUMNS.forEach((column, i) => {
+            const value = row[i];
+            if (value == null) return;
+            if (column.money) row[i] = decimalText(value, exponent);
+            else if (column.rate) row[i] = percentText(value);
+          });
+          return csvLine(row, numbers);
+        },
+        rowMode: 'text',
+        onStopped: (error) => logger.warn({ err: error }, 'the tax report stopped before its end'),
+      });
+      return { filename: `tax-report-${q.from}-to-${q.to}.csv`, total, body };
+    },
+
+    /**
+     * Tax collected (invoices), given back (credit notes) and net, per month and country, in one currency (by default
+     * the one with the most tax collected): for the Finance page's chart and table.
+     */
+    async summary(q: TaxSummaryQuery): Promise<TaxSummaryAnswer> {
+      const { rows } = (await db.raw(SUMMARY, bounds(q))) as {
+        rows: { month: string; currency: string; country: string; collected: string; refunded: string }[];
+      };
+      const collectedBy = new Map<string, number>();
+      for (const r of rows) collectedBy.set(r.currency, (collectedBy.get(r.currency) ?? 0) + Number(r.collected));
+      const currency = q.currency ?? mostSold(collectedBy);
+      const mine = rows
+        .filter((r) => r.currency === currency)
+        .map((r) => ({ month: r.month, country: r.country, ...amountsOf(Number(r.collected), Number(r.refunded)) }));
+      const sum = (list: TaxAmounts[]) =>
+        amountsOf(
+          list.reduce((n, r) => n + r.collected, 0),
+          list.reduce((n, r) => n + r.refunded, 0),
+        );
+      const countries = [...new Set(mine.map((r) => r.country))]
+        .map((country) => ({ country, ...sum(mine.filter((r) => r.country === country)) }))
+        .sort((a, b) => b.net - a.net || a.country.localeCompare(b.country));
+      return {
+        from: q.from,
+        to: q.to,
+        currency,
+        currencies: [...collectedBy.keys()].sort(),
+        totals: sum(mine),
+        months: monthsOf(q).map((month) => ({ month, ...sum(mine.filter((r) => r.month === month)) })),
+        countries,
+        byMonthAndCountry: mine,
+      };
+    },
+  };
+}
+
+export type TaxReport = ReturnType<typeof taxReport>;
