@@ -132,7 +132,15 @@ export function createRouter(deps: Deps, services: Services) {
       comments: services.comments,
     }),
   );
-  mount('/api/admin', financeRoutes({ allow, exports: services.financeExports, summary: services.financeSummary }));
+  mount(
+    '/api/admin',
+    financeRoutes({
+      allow,
+      exports: services.financeExports,
+      summary: services.financeSummary,
+      tax: services.financeTaxReport,
+    }),
+  );
   mount('/api/admin', reportRoutes({ allow, reports: services.financeReports }));
   mount('/api/admin', commentModerationRoutes({ allow, comments: services.comments }));
   mount('/api/store', certificateRoutes({ allow, config: deps.config, certificates: services.certificates }));

@@ -14,6 +14,7 @@ import { builtInTax, taxSetupReader } from './tax/engine';
 import { pricingScenarios } from './pricing-simulator/scenarios';
 import { pricingSimulator } from './pricing-simulator/simulator';
 import { financeExports } from './finance/exports';
+import { taxReport } from './finance/tax-report';
 import { financeReports } from './finance/reports';
 import { financeSummary } from './finance/summary';
 import { contentTree } from './learning/content-tree';
@@ -232,6 +233,7 @@ export function createServices(deps: Deps) {
     staffNotes: staffNotes(deps),
     financeExports: financeExports(deps),
     financeSummary: financeSummary(deps),
+    financeTaxReport: taxReport(deps),
     financeReports: financeReports(deps),
     tree,
     learning,
