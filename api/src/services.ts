@@ -14,7 +14,6 @@ import { builtInTax, taxSetupReader } from './tax/engine';
 import { pricingScenarios } from './pricing-simulator/scenarios';
 import { pricingSimulator } from './pricing-simulator/simulator';
 import { financeExports } from './finance/exports';
-import { taxReport } from './finance/tax-report';
 import { financeReports } from './finance/reports';
 import { financeSummary } from './finance/summary';
 import { contentTree } from './learning/content-tree';
@@ -27,7 +26,6 @@ import { quoteService } from './commerce/checkout/quotes';
 import { checkoutService } from './commerce/checkout/checkout';
 import { commerceLimits } from './commerce/checkout/limits';
 import { myPurchases } from './commerce/purchases/my-purchases';
-import { invoiceDocuments } from './invoices/documents';
 import { billingProfiles } from './commerce/checkout/billing-profile';
 import { testProvider } from './payments/test-provider';
 import { stripeProvider } from './payments/stripe-provider';
@@ -125,7 +123,8 @@ export function createServices(deps: Deps) {
   const stripe = config.STRIPE_SECRET_KEY ? stripeProvider({ db, config, taxSetup }) : null;
   const payments = deps.payments ?? stripe ?? testPayments;
   // Stripe Tax when Stripe takes the payments (its checkout computes the tax it charges); the rate table otherwise.
-  const taxCalculator = stripe && payments === stripe ? stripeTax(stripe.stripe, taxSetup) : builtInTax(taxSetup);
+  const taxCalculator =
+    stripe && payments === stripe ? stripeTax(stripe.stripe, taxSetup, caches) : builtInTax(taxSetup);
   const quotes = quoteService({ ...deps, caches, limits, tax: taxCalculator, taxSetup });
   const simulator = pricingSimulator({ db, quotes });
   const lifecycle = purchaseLifecycle({ db, logger, outbox, provider: payments });
@@ -233,7 +232,6 @@ export function createServices(deps: Deps) {
     staffNotes: staffNotes(deps),
     financeExports: financeExports(deps),
     financeSummary: financeSummary(deps),
-    financeTaxReport: taxReport(deps),
     financeReports: financeReports(deps),
     tree,
     learning,
@@ -276,7 +274,6 @@ export function createServices(deps: Deps) {
     }),
     testProvider: testPayments,
     purchases: myPurchases(deps),
-    invoices: invoiceDocuments(deps),
     billing: billingProfiles({ db }),
     limiter,
     outbox,

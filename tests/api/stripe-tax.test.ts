@@ -251,6 +251,20 @@ describe('Stripe Tax', () => {
     expect(sessions.at(-1)).toMatchObject({ status: 'expired', amount_total: 4900 + taxOnTop(4900, 1500) });
   });
 
+  it('asks Stripe once for the same question while the read caches keep it', async () => {
+    const cached = testApp(db(), { config: testConfig({ ...standInEnv(stripe), READ_CACHE_MS: '60000' }) });
+    const ask = (query: Record<string, string>) =>
+      request(cached).get(`/api/store/products/${euro.id}/quote`).query(query);
+    const before = calculations();
+    const answers = await Promise.all([ask({ billingCountry: 'AT' }), ask({ billingCountry: 'AT' })]);
+    expect((await ask({ billingCountry: 'AT' })).body.quote.tax).toMatchObject({ country: 'AT', rate: 2000 });
+    expect(answers.map((a) => a.body.quote.tax.amount)).toEqual([taxInside(11900, 2000), taxInside(11900, 2000)]);
+    expect(calculations()).toBe(before + 1);
+    // Another place is another question.
+    expect((await ask({ billingCountry: 'IT' })).body.quote.tax).toMatchObject({ country: 'IT', rate: 2200 });
+    expect(calculations()).toBe(before + 2);
+  });
+
   it('answers 502 when Stripe Tax cannot be reached, and does not ask Stripe at all while the school collects no tax', async () => {
     stripe.failNext('POST /v1/tax/calculations', 3);
     const down = await quote(euro.id, { billingCountry: 'DE' });

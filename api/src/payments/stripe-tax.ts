@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import type { ReadCaches } from '../cache/read-cache';
 import type { TaxSetupReader } from '../tax/engine';
 import { isEu, REGIONAL_TAX_COUNTRIES } from '../tax/places';
 import type { TaxAnswer, TaxCalculator, TaxQuestion } from '../tax/types';
@@ -153,39 +154,56 @@ function calculationLines(calculation: Stripe.Tax.Calculation): StripeTaxLine[] 
 
 /**
  * Stripe Tax as the calculator quotes ask. A school that has set up no tax collects none, and Stripe is not asked;
- * otherwise Stripe's calculation is the answer, kept by its id.
+ * otherwise Stripe's calculation is the answer, kept by its id. The same question within the read caches' lifetime
+ * is answered once (a product page's visitors, a buyer changing a field and back): a calculation costs a round trip
+ * to Stripe, and Stripe limits how many it takes.
  */
-export function stripeTax(stripe: Stripe, setup: Pick<TaxSetupReader, 'read'>): TaxCalculator {
-  return {
-    async calculate(question: TaxQuestion): Promise<TaxAnswer | null> {
-      if (!(await setup.read()).seller.country) return null;
-      const taxId = stripeTaxIdOf(question.buyer.vatId);
-      const calculation = await callStripe('compute the tax', () =>
-        stripe.tax.calculations.create({
-          currency: question.currency.toLowerCase(),
-          line_items: [
-            {
-              amount: question.amount,
-              reference: question.reference ?? 'sale',
-              tax_behavior: question.inclusive ? 'inclusive' : 'exclusive',
-              quantity: 1,
-            },
-          ],
-          customer_details: {
-            address: stripeAddressOf(question.buyer),
-            address_source: 'billing',
-            ...(taxId && { tax_ids: [taxId] }),
+export function stripeTax(
+  stripe: Stripe,
+  setup: Pick<TaxSetupReader, 'read'>,
+  caches?: Pick<ReadCaches, 'cached'>,
+): TaxCalculator {
+  async function ask(question: TaxQuestion): Promise<TaxAnswer | null> {
+    const taxId = stripeTaxIdOf(question.buyer.vatId);
+    const calculation = await callStripe('compute the tax', () =>
+      stripe.tax.calculations.create({
+        currency: question.currency.toLowerCase(),
+        line_items: [
+          {
+            amount: question.amount,
+            reference: question.reference ?? 'sale',
+            tax_behavior: question.inclusive ? 'inclusive' : 'exclusive',
+            quantity: 1,
           },
-        }),
-      );
-      const taxAmount = calculation.tax_amount_inclusive + calculation.tax_amount_exclusive;
-      return answerOf(calculationLines(calculation), {
-        charged: question.inclusive ? question.amount : question.amount + calculation.tax_amount_exclusive,
-        taxAmount,
-        inclusive: question.inclusive,
-        buyerCountry: question.buyer.country,
-        calculationId: calculation.id ?? undefined,
-      });
+        ],
+        customer_details: {
+          address: stripeAddressOf(question.buyer),
+          address_source: 'billing',
+          ...(taxId && { tax_ids: [taxId] }),
+        },
+      }),
+    );
+    const taxAmount = calculation.tax_amount_inclusive + calculation.tax_amount_exclusive;
+    return answerOf(calculationLines(calculation), {
+      charged: question.inclusive ? question.amount : question.amount + calculation.tax_amount_exclusive,
+      taxAmount,
+      inclusive: question.inclusive,
+      buyerCountry: question.buyer.country,
+      calculationId: calculation.id ?? undefined,
+    });
+  }
+  // A question as the cache's key, and back: the fields that decide the answer, in one order.
+  const keyOf = ({ currency, amount, inclusive, buyer, reference }: TaxQuestion) =>
+    JSON.stringify([currency, amount, inclusive, buyer.country, buyer.region, buyer.vatId, reference ?? null]);
+  const questionOf = (key: string): TaxQuestion => {
+    const [currency, amount, inclusive, country, region, vatId, reference] = JSON.parse(key);
+    return { currency, amount, inclusive, buyer: { country, region, vatId }, reference: reference ?? undefined };
+  };
+  const answers = caches?.cached((key) => ask(questionOf(key)), { max: 1000 });
+  return {
+    async calculate(question) {
+      if (!(await setup.read()).seller.country) return null;
+      return answers ? answers(keyOf(question)) : ask(question);
     },
   };
 }
