@@ -5,6 +5,7 @@ import { PictureInput } from '../media/ImageUploadInput';
 import { RichTextInput } from '../rich-text';
 import { AccentColorInput } from './AccentColorInput';
 import { SCHOOL } from './schoolApi';
+import { TaxSettingsInputs } from './TaxSettingsInputs';
 
 function Heading({ title, children }: { title: string; children?: string }) {
   const translate = useTranslate();
@@ -23,8 +24,8 @@ function Heading({ title, children }: { title: string; children?: string }) {
 }
 
 /**
- * The school's settings (administrators): its name and contact, brand and legal texts, which every storefront page,
- * email and certificate carries. Saved at once when Save is pressed (no undo delay): the answer is what is stored.
+ * The school's settings (administrators): its name and contact, brand, tax and legal texts, which every storefront
+ * page, email, invoice and certificate carries. Saved at once when Save is pressed (no undo delay): the answer is what is stored.
  */
 export default function SchoolSettingsPage() {
   const translate = useTranslate();
@@ -75,6 +76,9 @@ export default function SchoolSettingsPage() {
           title={translate('console.school.logoAlt')}
           helperText="resources.school.help.logoKey"
         />
+
+        <Heading title="console.school.tax" children="console.school.taxIntro" />
+        <TaxSettingsInputs />
 
         <Heading title="console.school.legal" children="console.school.legalIntro" />
         <Alert severity="info" sx={{ mb: 2 }}>

@@ -21,6 +21,10 @@ function settingsOf(data: Partial<SchoolRecord>): Record<keyof SchoolInput, unkn
     accentColor: data.accentColor ?? '',
     termsHtml: data.termsHtml ?? '',
     privacyHtml: data.privacyHtml ?? '',
+    taxCountry: data.taxCountry ?? null,
+    taxId: data.taxId ?? '',
+    taxEuOss: data.taxEuOss ?? false,
+    taxInclusiveCurrencies: data.taxInclusiveCurrencies ?? [],
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isCountryCode } from '../shared/country-codes';
 import { currencyProblem } from '../shared/currency';
 import { NO_CONTROL_CHARACTERS } from '../shared/display-name';
 
@@ -36,29 +37,6 @@ export interface School {
   taxInclusiveCurrencies: string[];
   updatedAt: string;
 }
-
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
-/** Codes Intl names that are no country: unions, reserved and pseudo regions, and the UK's non-ISO alias of GB. */
-const NOT_COUNTRIES = new Set([
-  'AC',
-  'CP',
-  'CQ',
-  'DG',
-  'EA',
-  'EU',
-  'EZ',
-  'IC',
-  'QO',
-  'TA',
-  'UK',
-  'UN',
-  'XA',
-  'XB',
-  'ZZ',
-]);
-/** An ISO 3166-1 alpha-2 code of a country or territory: DE, GB, US, never XX, EU or UK. */
-const isCountryCode = (code: string) =>
-  /^[A-Z]{2}$/.test(code) && !NOT_COUNTRIES.has(code) && regionNames.of(code) !== undefined;
 
 const line = (max: number) =>
   z
