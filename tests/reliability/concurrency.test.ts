@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
+import { createDb, type Db } from '../../api/src/db/connection';
 import { Coupon, DeviceAccessToken, Purchase } from '../support/models';
 import { hashSecret, newSecret } from '../../api/src/identity/secrets';
 import { merchantAccountId } from '../../api/src/payments/merchant-records';
@@ -9,7 +10,9 @@ import { createCoupon, createCourse, createProduct, createPurchase } from '../..
 import { testDeps } from '../support/app';
 import { as, signedIn } from '../support/auth';
 import { raceTransferAgainstRefund } from '../support/transfer-race';
-import { useTestDatabase } from '../support/db';
+import { sessionOfCheckout } from '../support/checkout';
+import { createTestDatabase, useTestDatabase } from '../support/db';
+import { expectTaxInvariants } from '../support/tax-invariants';
 import { startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
 import { count, expectFulfilledOnce, inBatches, stripeShop } from './harness';
 
@@ -247,6 +250,173 @@ describe('concurrency at high counts', () => {
       );
       expect(mixed.every((a) => a.status === 200)).toBe(true);
       expect(await rowsOf(first!.id)).toBeLessThanOrEqual(1);
+    });
+  });
+
+  describe('invoice numbers on two app instances', () => {
+    /**
+     * A database of the test's own (every charge in it is one of these), and two app instances on it, each with its
+     * own services and connection pool, as two replicas of the server have. The school taxes: a charge carries VAT.
+     */
+    async function twoInstances() {
+      const database = await createTestDatabase();
+      const other: Db = createDb(database.url);
+      await database.db('schoolSettings').update({ taxCountry: 'DE', taxEuOss: true, taxInclusiveCurrencies: ['eur'] });
+      await database.db('taxRates').delete();
+      await database.db('taxRates').insert([
+        { country: 'DE', region: null, rateBp: 1900, name: 'VAT' },
+        { country: 'FR', region: null, rateBp: 2000, name: 'VAT' },
+      ]);
+      const instances = [database.db, other].map((conn) => {
+        const deps = testDeps(conn);
+        const services = createServices(deps);
+        return { services, app: createApp(deps, { services }).callback() };
+      });
+      const support = await signedIn(database.db, ['support']);
+      const course = await createProduct(database.db, { name: 'Numbered Course', unitAmount: 11_900, currency: 'eur' });
+      const on = (n: number) => instances[n % 2]!;
+      return {
+        db: database.db,
+        course,
+        on,
+        /** A guest's checkout started on one instance and paid at the provider; not yet settled. */
+        async paid(n: number, productId = course.id) {
+          const started = await request(on(n).app)
+            .post('/api/store/checkout')
+            .send({ productId, email: `numbered${n}@example.com`, billing: { country: n % 3 ? 'DE' : 'FR' } });
+          expect(started.status, JSON.stringify(started.body)).toBe(201);
+          await on(n).services.testProvider.pay(await sessionOfCheckout(database.db, started.body.checkoutId));
+          return started.body.checkoutId as string;
+        },
+        /** The thank-you page asked on both instances at once: whichever settles it first numbers its invoice. */
+        async settleOnBoth(checkoutId: string) {
+          const answers = await Promise.all(
+            instances.map((i) => request(i.app).get(`/api/store/checkouts/${checkoutId}`)),
+          );
+          return answers.find((a) => a.body.purchaseId)?.body.purchaseId as string | undefined;
+        },
+        refund: (n: number, purchaseId: string, amount: number) =>
+          as(support, request(on(n).app).post(`/api/admin/purchases/${purchaseId}/refund`)).send({
+            amount,
+            reasonCode: 'customer-request',
+            reason: 'asked by the buyer',
+          }),
+        async drop() {
+          await other.destroy();
+          await database.drop();
+        },
+      };
+    }
+
+    const sequences = async (db: Db, kind: string) =>
+      (await db('invoices').where({ kind }).orderBy('sequence').select('sequence')).map((r) => r.sequence);
+    const oneTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+    it('numbers 60 invoices and 50 credit notes 1..n without gaps when purchases and refunds race on both', async () => {
+      const shop = await twoInstances();
+      try {
+        const firstWave = await inBatches(
+          Array.from({ length: 30 }, (_, n) => n),
+          6,
+          (n) => shop.paid(n),
+        );
+        const bought = await Promise.all(firstWave.map((id) => shop.settleOnBoth(id)));
+        expect(bought.every(Boolean)).toBe(true);
+
+        // More purchases settle while each of the first is refunded in part, half of them on each instance.
+        const secondWave = await inBatches(
+          Array.from({ length: 30 }, (_, n) => 30 + n),
+          6,
+          (n) => shop.paid(n),
+        );
+        const [settled, refunds] = await Promise.all([
+          Promise.all(secondWave.map((id) => shop.settleOnBoth(id))),
+          Promise.all(bought.map((id, n) => shop.refund(n, id!, 3000 + n))),
+        ]);
+        expect(settled.every(Boolean)).toBe(true);
+        expect(refunds.map((r) => r.status)).toEqual(Array(30).fill(200));
+        expect(await sequences(shop.db, 'invoice')).toEqual(oneTo(60));
+        expect(await sequences(shop.db, 'credit-note')).toEqual(oneTo(30));
+
+        // Then 20 of the second wave are refunded in full, each on the instance that did not settle it.
+        const full = await Promise.all(settled.slice(0, 20).map((id, n) => shop.refund(n + 1, id!, 11_900)));
+        expect(full.map((r) => r.status)).toEqual(Array(20).fill(200));
+        expect(await sequences(shop.db, 'credit-note')).toEqual(oneTo(50));
+        expect(await shop.db('invoiceCounters').orderBy('kind').select('kind', 'last')).toEqual([
+          { kind: 'credit-note', last: 50 },
+          { kind: 'invoice', last: 60 },
+        ]);
+        // Each charge its invoice, each refund its credit note with its tax, the payer's; tax collected = reported.
+        const totals = await expectTaxInvariants(shop.db);
+        expect(totals.collected.eur).toBeGreaterThan(0);
+      } finally {
+        await shop.drop();
+      }
+    });
+
+    it('keeps credit notes gap-free and adding up when two refunds of one purchase race on the two instances', async () => {
+      const shop = await twoInstances();
+      try {
+        const paid = await inBatches(
+          Array.from({ length: 15 }, (_, n) => n),
+          5,
+          (n) => shop.paid(n),
+        );
+        const bought = await Promise.all(paid.map((id) => shop.settleOnBoth(id)));
+        const refunds = await Promise.all(
+          bought.flatMap((id, n) => [shop.refund(n, id!, 3000), shop.refund(n + 1, id!, 2000)]),
+        );
+        expect(refunds.map((r) => r.status)).toEqual(Array(30).fill(200));
+        const notes = await sequences(shop.db, 'credit-note');
+        expect(notes).toEqual(oneTo(notes.length));
+        // Every charge's notes add up to the 5000 refunded, their tax to the refunded tax (in proportion).
+        await expectTaxInvariants(shop.db);
+        expect(await shop.db('merchantCharges').where({ refundAmount: 5000 }).count({ n: '*' }).first()).toEqual({
+          n: 15,
+        });
+      } finally {
+        await shop.drop();
+      }
+    });
+
+    it('leaves no gap when a settlement fails after numbering its invoice, and numbers it next when it settles', async () => {
+      const shop = await twoInstances();
+      try {
+        const failing = await createProduct(shop.db, { name: 'Failing Course', unitAmount: 4900, currency: 'eur' });
+        // The purchase is written after the invoice, in the same transaction: failing it rolls the number back.
+        await shop.db.raw(`
+          CREATE FUNCTION fail_settlement() RETURNS trigger LANGUAGE plpgsql AS $$
+          BEGIN
+            IF NEW.product_id = '${failing.id}' THEN RAISE EXCEPTION 'the settlement fails after its invoice'; END IF;
+            RETURN NEW;
+          END $$;
+          CREATE TRIGGER fail_settlement BEFORE INSERT ON purchases FOR EACH ROW EXECUTE FUNCTION fail_settlement();
+        `);
+        const unlucky = await shop.paid(100, failing.id);
+        const others = await inBatches(
+          Array.from({ length: 10 }, (_, n) => n),
+          5,
+          (n) => shop.paid(n),
+        );
+        const [failed, ...settled] = await Promise.all([unlucky, ...others].map((id) => shop.settleOnBoth(id)));
+        expect(failed).toBeUndefined();
+        expect(settled.every(Boolean)).toBe(true);
+        expect(await shop.db('checkouts').where({ id: unlucky }).first('status')).toEqual({ status: 'open' });
+        expect(await sequences(shop.db, 'invoice')).toEqual(oneTo(10));
+        expect((await shop.db('invoiceCounters').where({ kind: 'invoice' }).first('last')).last).toBe(10);
+
+        await shop.db.raw('DROP TRIGGER fail_settlement ON purchases; DROP FUNCTION fail_settlement()');
+        expect(await shop.settleOnBoth(unlucky)).toBeDefined();
+        const invoice = await shop
+          .db('invoices as i')
+          .join('purchases as p', 'p.merchantChargeId', 'i.merchantChargeId')
+          .where('p.productId', failing.id)
+          .first('i.sequence');
+        expect(invoice.sequence).toBe(11);
+        await expectTaxInvariants(shop.db);
+      } finally {
+        await shop.drop();
+      }
     });
   });
 });
