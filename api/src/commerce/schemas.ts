@@ -36,7 +36,7 @@ const VatIdText = z
   .trim()
   .max(30, 'at most 30 characters')
   .transform(normalizeVatId)
-  .pipe(z.string().regex(/^[A-Z0-9+*]{4,20}$/, 'must be a VAT number, such as FR12345678901'));
+  .pipe(z.string().regex(/^[A-Z0-9+*]{1,20}$/, 'must be a VAT number, such as FR12345678901'));
 
 /**
  * The buyer's billing details, given before paying (and remembered for a signed-in buyer): the tax follows the

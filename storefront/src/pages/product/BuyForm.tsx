@@ -26,6 +26,8 @@ interface Props {
   draftEmail?: string | null;
   /** The button's words when the purchase is more than seats ("Unlock full access for $26.95", "Buy as a gift"). */
   label?: string;
+  /** What will be charged, tax included, said on the button ("Buy now · €49.00"); null when free. */
+  total?: string | null;
 }
 
 /** "Buy now" / "Buy N seats" / "Get it free": starts the provider's checkout; signed-out buyers give an email. */
@@ -38,6 +40,7 @@ export function BuyForm({
   canceled = false,
   draftEmail = null,
   label: asked,
+  total = null,
 }: Props) {
   const id = useId();
   const { state } = useSession();
@@ -51,15 +54,14 @@ export function BuyForm({
   useEffect(() => {
     if (draftEmail) setEmail(draftEmail);
   }, [draftEmail]);
-  const label = asked
-    ? asked
-    : free
-      ? 'Get it free'
-      : seats !== null
-        ? `Buy ${plural(seats, 'seat', 'seats')}`
-        : forTeam
-          ? 'Buy seats'
-          : 'Buy now';
+  const base = free
+    ? 'Get it free'
+    : seats !== null
+      ? `Buy ${plural(seats, 'seat', 'seats')}`
+      : forTeam
+        ? 'Buy seats'
+        : 'Buy now';
+  const label = asked ? asked : total ? `${base} · ${total}` : base;
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

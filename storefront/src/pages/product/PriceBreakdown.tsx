@@ -1,5 +1,6 @@
 import type { QuoteAnswer } from '../../api/commerce';
 import { formatMoney } from '../../../../api/src/shared/money';
+import { ratePercent, taxLineText } from '../../../../api/src/shared/tax-text';
 import { countryName, discountLabel } from './pricingText';
 import { plural } from '../../../../api/src/shared/words';
 
@@ -22,6 +23,8 @@ export function PriceBreakdown({ answer, stale, pending, creditLabel }: Props) {
   const discounted = quote.finalPrice < quote.fullPrice;
   const perSeat = quote.finalPrice / quote.quantity;
   const seats = answer.team !== null;
+  // Tax on top of the price (a US state's sales tax) is charged with it: the total says what is paid.
+  const taxOnTop = quote.tax !== null && !quote.tax.inclusive && quote.tax.amount > 0;
 
   return (
     <div className="price-box-frame">
@@ -65,11 +68,28 @@ export function PriceBreakdown({ answer, stale, pending, creditLabel }: Props) {
                 <dd>−{money(quote.discount.amount)}</dd>
               </div>
             )}
+            {taxOnTop && quote.tax && (
+              <div>
+                <dt>
+                  {quote.tax.name} ({ratePercent(quote.tax.rate)})
+                </dt>
+                <dd>+{money(quote.tax.amount)}</dd>
+              </div>
+            )}
             <div className="breakdown-total">
               <dt>Total</dt>
-              <dd>{quote.free ? 'Free' : money(quote.finalPrice)}</dd>
+              <dd>{quote.free ? 'Free' : money(quote.total)}</dd>
             </div>
           </dl>
+        )}
+        {quote.tax && !quote.free && <p className="price-tax">{taxLineText(quote.tax, currency)}</p>}
+        {taxOnTop && !discounted && (
+          <p className="price-tax-total">
+            Total <strong>{money(quote.total)}</strong>
+          </p>
+        )}
+        {answer.billing.regionRequired && !quote.free && (
+          <p className="price-tax-note">Choose your state or province below to see the tax.</p>
         )}
         {quote.restricted && (
           <p className="price-restricted">

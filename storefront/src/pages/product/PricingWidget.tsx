@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { saleBlocker, type StoreProduct } from '../../api/catalog';
-import type { CheckoutRequest, PurchaseChoice, QuoteAnswer } from '../../api/commerce';
+import { getBilling, type CheckoutRequest, type PurchaseChoice, type QuoteAnswer } from '../../api/commerce';
 import { formatDateTime } from '../../format';
 import { formatMoney } from '../../../../api/src/shared/money';
 import { useReaderClock } from '../../readerClock';
+import { useSession } from '../../session';
+import { BillingFields, NO_BILLING, normalizedVatId, type BillingDraft } from './BillingFields';
 import { BuyForm } from './BuyForm';
 import { useCanceledCheckout } from './buyDraft';
 import { CouponField } from './CouponField';
@@ -63,6 +65,11 @@ function OnSalePricing({ product, products, mode }: Props & { mode: BuyMode }) {
   const [seatsLeft, setSeatsLeft] = useState(false);
   // Back from the payment page's Cancel: the choices as the buyer left them.
   const back = useCanceledCheckout(product.id);
+  const billing = useBillingDraft();
+  const regionRef = useRef<HTMLSelectElement>(null);
+  const vatIdRef = useRef<HTMLInputElement>(null);
+  const [vatIdLeft, setVatIdLeft] = useState(false);
+  const [showProblems, setShowProblems] = useState(false);
   useEffect(() => {
     const { draft } = back;
     if (!draft) return;
@@ -73,13 +80,14 @@ function OnSalePricing({ product, products, mode }: Props & { mode: BuyMode }) {
   }, [back.draft]); // maxSeats is read once, as the seats field's first value is
 
   const parsed = parseSeats(seatsText, maxSeats);
+  const place = billingChoice(billing.draft);
   const choice: PurchaseChoice | null = gift
-    ? { quantity: 1, team: true, coupon, ppp: false }
+    ? { quantity: 1, team: true, coupon, ppp: false, billing: place }
     : forTeam
       ? parsed.seats === null
         ? null
-        : { quantity: parsed.seats, team: true, coupon, ppp: false }
-      : { quantity: 1, team: false, coupon, ppp: mode === 'buy' && ppp };
+        : { quantity: parsed.seats, team: true, coupon, ppp: false, billing: place }
+      : { quantity: 1, team: false, coupon, ppp: mode === 'buy' && ppp, billing: place };
   const { answer, pending, error, retry } = useQuote(product.id, choice);
 
   function applyCoupon(code: string | null) {
@@ -111,7 +119,17 @@ function OnSalePricing({ product, products, mode }: Props & { mode: BuyMode }) {
     );
   }
 
-  const request = checkoutRequest(product.id, choice, answer, forTeam || gift, gift);
+  // Paying needs the state where it decides the tax, and a VAT ID that fits the country (or none).
+  // (Judged on what the buyer has typed since, too: an answer still on its way must not hold back a fixed form.)
+  const billingProblem =
+    answer.billing.regionRequired && !billing.draft.region
+      ? regionRef
+      : answer.billing.vatIdProblem && place?.vatId === answer.billing.vatId
+        ? vatIdRef
+        : null;
+  const request = billingProblem
+    ? null
+    : checkoutRequest(product.id, choice, answer, forTeam || gift, gift, billing.draft);
   return (
     <div className="pricing-widget">
       <SaleNote sale={answer.sale} />
@@ -156,15 +174,32 @@ function OnSalePricing({ product, products, mode }: Props & { mode: BuyMode }) {
         answer={answer}
         onApply={applyCoupon}
       />
+      <BillingFields
+        draft={billing.draft}
+        onChange={billing.change}
+        answer={answer}
+        showProblems={showProblems}
+        regionRef={regionRef}
+        vatIdRef={vatIdRef}
+        vatIdLeft={vatIdLeft}
+        onVatIdBlur={() => setVatIdLeft(true)}
+      />
       <BuyForm
         request={request}
         onInvalid={() => {
+          if (billingProblem) {
+            setShowProblems(true);
+            if (billingProblem === vatIdRef) billing.change({ business: true });
+            billingProblem.current?.focus();
+            return;
+          }
           setSeatsLeft(true);
           seatsRef.current?.focus();
         }}
         forTeam={forTeam}
         seats={forTeam ? parsed.seats : answer.team ? 1 : null}
         free={answer.quote.free}
+        total={answer.quote.free ? null : formatMoney(answer.quote.total, answer.currency)}
         label={buyLabel(mode, answer)}
         canceled={back.canceled}
         draftEmail={back.draft?.email ?? null}
@@ -180,8 +215,10 @@ function checkoutRequest(
   answer: QuoteAnswer,
   forTeam: boolean,
   gift: boolean,
+  draft: BillingDraft,
 ): Omit<CheckoutRequest, 'email'> | null {
   if (!choice) return null;
+  const given = (value: string) => value.trim() || undefined;
   const rejected =
     choice.coupon && answer.coupon?.code.toLowerCase() === choice.coupon.toLowerCase() && answer.coupon.problem;
   const upgradeFrom = forTeam ? undefined : answer.upgrade?.fromPurchaseId;
@@ -193,14 +230,73 @@ function checkoutRequest(
     ...(choice.coupon && !rejected ? { coupon: choice.coupon } : {}),
     ...(upgradeFrom ? { upgradeFrom } : {}),
     ...(gift ? { gift: true } : {}),
+    // The place the quote was taxed for, and a business's details for its invoice.
+    billing: {
+      country: draft.country ?? answer.billing.country ?? undefined,
+      // None chosen: the server takes the detected one, as the quote did.
+      region: draft.region ?? undefined,
+      ...(draft.business && {
+        company: given(draft.company),
+        address: given(draft.address),
+        vatId: given(draft.vatId),
+      }),
+    },
   };
+}
+
+/** What of the billing details the tax asks about: country, region and VAT ID (only a business's). */
+function billingChoice(draft: BillingDraft): PurchaseChoice['billing'] {
+  const vatId = draft.business ? normalizedVatId(draft.vatId) : '';
+  return {
+    country: draft.country,
+    region: draft.region,
+    vatId: /^[A-Z0-9+*]{1,20}$/.test(vatId) ? vatId : null,
+  };
+}
+
+/**
+ * The billing details being typed, starting from a signed-in buyer's remembered ones (unless they have changed
+ * something already).
+ */
+function useBillingDraft(): { draft: BillingDraft; change: (patch: Partial<BillingDraft>) => void } {
+  const { state } = useSession();
+  const [draft, setDraft] = useState<BillingDraft>(NO_BILLING);
+  const touched = useRef(false);
+  const signedIn = state.status === 'signed-in';
+  useEffect(() => {
+    if (!signedIn) return;
+    let live = true;
+    getBilling().then(
+      (remembered) => {
+        if (!live || touched.current || !remembered.country) return;
+        setDraft({
+          country: remembered.country,
+          region: remembered.region,
+          company: remembered.company,
+          address: remembered.address,
+          vatId: remembered.vatId,
+          business: Boolean(remembered.company || remembered.vatId),
+        });
+      },
+      () => undefined, // nothing remembered to fill in: the buyer types it
+    );
+    return () => {
+      live = false;
+    };
+  }, [signedIn]);
+  const change = (patch: Partial<BillingDraft>) => {
+    // Opening or closing the disclosure is not a change of details.
+    if (Object.keys(patch).some((key) => key !== 'business')) touched.current = true;
+    setDraft((current) => ({ ...current, ...patch }));
+  };
+  return { draft, change };
 }
 
 /** The owner's buttons say what they buy; the ordinary widget's say how many seats (BuyForm's own labels). */
 function buyLabel(mode: BuyMode, answer: QuoteAnswer): string | undefined {
   if (mode === 'gift') return answer.quote.free ? 'Give it free' : 'Buy as a gift';
   if (mode === 'unlock' && answer.upgrade)
-    return `Unlock full access for ${formatMoney(answer.quote.finalPrice, answer.currency)}`;
+    return `Unlock full access for ${formatMoney(answer.quote.total, answer.currency)}`;
   return undefined;
 }
 

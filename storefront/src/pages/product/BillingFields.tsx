@@ -1,0 +1,165 @@
+import { useId, type RefObject } from 'react';
+import { FieldAlert } from '../../ActionFeedback';
+import type { QuoteAnswer } from '../../api/commerce';
+import { billingCountries, regionsOf } from './billingPlaces';
+
+/** The billing details as the buyer types them; the tax follows the country, the region and the VAT ID. */
+export interface BillingDraft {
+  /** Null: the detected country, until the buyer chooses one. */
+  country: string | null;
+  region: string | null;
+  company: string;
+  address: string;
+  vatId: string;
+  /** "Buying for a business" is open. */
+  business: boolean;
+}
+
+export const NO_BILLING: BillingDraft = {
+  country: null,
+  region: null,
+  company: '',
+  address: '',
+  vatId: '',
+  business: false,
+};
+
+/** A VAT ID as the API reads it: upper case, without the spaces, dots and dashes people type. */
+export const normalizedVatId = (value: string) => value.toUpperCase().replace(/[\s.\-_/]/g, '');
+
+interface Props {
+  draft: BillingDraft;
+  onChange: (patch: Partial<BillingDraft>) => void;
+  answer: QuoteAnswer;
+  /** Buy was pressed while the state or the VAT ID needs fixing: its message is shown as an error. */
+  showProblems: boolean;
+  regionRef: RefObject<HTMLSelectElement | null>;
+  vatIdRef: RefObject<HTMLInputElement | null>;
+  onVatIdBlur: () => void;
+  vatIdLeft: boolean;
+}
+
+/**
+ * Where the buyer is billed: their country (the detected one to start with), their state or province where the tax
+ * depends on it, and, for a business, its name, address and VAT ID for the invoice (a VAT ID of another EU country
+ * moves the VAT to the buyer: the reverse charge). Every change re-prices the purchase.
+ */
+export function BillingFields({
+  draft,
+  onChange,
+  answer,
+  showProblems,
+  regionRef,
+  vatIdRef,
+  onVatIdBlur,
+  vatIdLeft,
+}: Props) {
+  const id = useId();
+  const country = draft.country ?? answer.billing.country ?? answer.detectedCountry;
+  const regions = regionsOf(country);
+  const regionError = regions && answer.billing.regionRequired && showProblems ? answer.billing.message : null;
+  const vatIdError =
+    draft.vatId.trim() && answer.billing.vatIdProblem && (vatIdLeft || showProblems) ? answer.billing.message : null;
+
+  return (
+    <fieldset className="billing-fields">
+      <legend>Billing details</legend>
+      <div className="field">
+        <label htmlFor={`${id}-country`}>Country</label>
+        <select
+          id={`${id}-country`}
+          value={country}
+          onChange={(event) => onChange({ country: event.target.value, region: null })}
+          autoComplete="country"
+        >
+          {billingCountries().map((c) => (
+            <option key={c.code} value={c.code}>
+              {c.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      {regions && (
+        <div className="field">
+          <label htmlFor={`${id}-region`}>{country === 'CA' ? 'Province' : 'State'}</label>
+          <select
+            ref={regionRef}
+            id={`${id}-region`}
+            value={draft.region ?? answer.billing.region ?? ''}
+            onChange={(event) => onChange({ region: event.target.value || null })}
+            aria-invalid={regionError ? true : undefined}
+            aria-describedby={regionError ? `${id}-region-error` : `${id}-region-hint`}
+            autoComplete="address-level1"
+          >
+            <option value="">Choose…</option>
+            {Object.entries(regions).map(([code, name]) => (
+              <option key={code} value={code}>
+                {name}
+              </option>
+            ))}
+          </select>
+          {regionError ? (
+            <FieldAlert id={`${id}-region-error`} error={regionError} />
+          ) : (
+            <p id={`${id}-region-hint`} className="hint">
+              Sales tax depends on where you are.
+            </p>
+          )}
+        </div>
+      )}
+      <details
+        className="business-details"
+        open={draft.business}
+        onToggle={(event) => onChange({ business: (event.target as HTMLDetailsElement).open })}
+      >
+        <summary>Buying for a business</summary>
+        <div className="stack business-fields">
+          <div className="field">
+            <label htmlFor={`${id}-company`}>Company</label>
+            <input
+              id={`${id}-company`}
+              value={draft.company}
+              maxLength={200}
+              autoComplete="organization"
+              onChange={(event) => onChange({ company: event.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-address`}>Address</label>
+            <textarea
+              id={`${id}-address`}
+              value={draft.address}
+              rows={3}
+              maxLength={500}
+              autoComplete="street-address"
+              onChange={(event) => onChange({ address: event.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-vat`}>VAT ID</label>
+            <input
+              ref={vatIdRef}
+              id={`${id}-vat`}
+              className="vat-id-input"
+              value={draft.vatId}
+              maxLength={30}
+              spellCheck={false}
+              autoCapitalize="characters"
+              aria-invalid={vatIdError ? true : undefined}
+              aria-describedby={vatIdError ? `${id}-vat-error` : `${id}-vat-hint`}
+              onChange={(event) => onChange({ vatId: event.target.value })}
+              onBlur={onVatIdBlur}
+            />
+            {vatIdError ? (
+              <FieldAlert id={`${id}-vat-error`} error={vatIdError} />
+            ) : (
+              <p id={`${id}-vat-hint`} className="hint">
+                A business in another EU country or the UK pays no VAT here: it accounts for it itself.
+              </p>
+            )}
+          </div>
+        </div>
+      </details>
+    </fieldset>
+  );
+}
