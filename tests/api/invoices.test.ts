@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
+import { up as issueExisting } from '../../migrations/20261129050000_issue_invoices_for_existing_charges';
 import { REVERSE_CHARGE_NOTE } from '../../api/src/invoices/snapshots';
 import { createServices, type Services } from '../../api/src/services';
 import { taxInside, taxOnTop, taxRefunded } from '../../api/src/tax/amounts';
@@ -345,6 +346,41 @@ describe('invoices and credit notes', () => {
     expect(await last()).toBe(start + 20);
     const next = await buy(await signedIn(db()), { productId: dollar.id }, { country: 'JP' });
     expect((await invoiceOfCharge(next.chargeId)).sequence).toBe(start + 21);
+  });
+
+  it('issues the invoices of charges recorded before invoices, oldest first, with a credit note for what was refunded', async () => {
+    const buyer = await signedIn(db());
+    const { chargeId } = await buy(buyer, { productId: dollar.id }, { country: 'JP' });
+    const paid = await db()('merchantCharges').where({ id: chargeId }).first();
+    // Two charges as they were recorded before invoices: the later one partly refunded.
+    const older = (at: string, refundAmount: number) => ({
+      ...paid,
+      id: undefined,
+      identifier: `ch_before_${at}_${chargeId}`,
+      createdAt: new Date(at),
+      refundAmount,
+      metadata: JSON.stringify({}),
+    });
+    const [second, first] = await db()('merchantCharges')
+      .insert([older('2026-02-01T00:00:00Z', 1000), older('2026-01-01T00:00:00Z', 0)])
+      .returning('id');
+    await db().transaction((trx) => issueExisting(trx));
+    const issued = await db()('invoices')
+      .whereIn('merchantChargeId', [first!.id, second!.id])
+      .orderBy([{ column: 'kind' }, { column: 'sequence' }]);
+    expect(issued.map((i) => [i.kind, i.merchantChargeId, i.payerUserId, i.total, i.refundedTo])).toEqual([
+      ['credit-note', second!.id, buyer.user.id, 1000, 1000],
+      ['invoice', first!.id, buyer.user.id, 4900, null],
+      ['invoice', second!.id, buyer.user.id, 4900, null],
+    ]);
+    expect(issued[2].sequence).toBe(issued[1].sequence + 1);
+    // No checkout of its own to name a discount or a place from: the product at what was charged.
+    expect(issued[1].lines).toEqual([
+      { kind: 'item', description: dollar.name, quantity: 1, unitAmount: 4900, amount: 4900 },
+    ]);
+    // Run again, nothing more.
+    await db().transaction((trx) => issueExisting(trx));
+    expect(await db()('invoices').whereIn('merchantChargeId', [first!.id, second!.id])).toHaveLength(3);
   });
 
   it('refuses to rewrite or delete an issued invoice', async () => {

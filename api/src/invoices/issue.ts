@@ -185,21 +185,25 @@ async function numbered(trx: Knex.Transaction, kind: DocumentKind) {
 const taxColumnsOf = (charge: ChargeFacts) => Object.fromEntries(TAX_COLUMNS.map((c) => [c, charge[c]]));
 
 /**
- * A charge's invoice, issued once (a second call finds it): the payer is the charge's user as it is now, at
- * settlement; the seller, the buyer and the lines are frozen as they are.
+ * A charge's invoice, issued once (a second call finds it): the payer is the charge's user (at settlement, the buyer)
+ * unless `payerUserId` says who paid (a charge from before payers were kept); the seller, the buyer and the lines are
+ * frozen as they are.
  */
-export async function issueInvoice(trx: Knex.Transaction, chargeId: string): Promise<{ id: string; number: string }> {
+export async function issueInvoice(
+  trx: Knex.Transaction,
+  chargeId: string,
+  { payerUserId }: { payerUserId?: string } = {},
+): Promise<{ id: string; number: string }> {
   const existing = await trx('invoices')
     .where({ merchantChargeId: chargeId, kind: 'invoice' })
     .orderBy('issuedAt', 'asc')
     .first('id', 'number');
   if (existing) return existing;
   const charge = await chargeFacts(trx, chargeId);
+  const payer = payerUserId ?? charge.userId;
   const checkout = await checkoutFacts(trx, charge);
-  const user = await trx('users').where({ id: charge.userId }).first('id', 'name', 'email');
-  const profile = checkout?.billingCountry
-    ? null
-    : await trx('billingProfiles').where({ userId: charge.userId }).first();
+  const user = await trx('users').where({ id: payer }).first('id', 'name', 'email');
+  const profile = checkout?.billingCountry ? null : await trx('billingProfiles').where({ userId: payer }).first();
   const buyer = buyerOf(user, {
     company: checkout?.billingCompany ?? profile?.company,
     address: checkout?.billingAddress ?? profile?.address,
@@ -215,7 +219,7 @@ export async function issueInvoice(trx: Knex.Transaction, chargeId: string): Pro
       ...(await numbered(trx, 'invoice')),
       merchantChargeId: chargeId,
       purchaseId: purchase?.id ?? null,
-      payerUserId: charge.userId,
+      payerUserId: payer,
       seller: JSON.stringify(seller),
       buyer: JSON.stringify(buyer),
       lines: JSON.stringify(sums.lines),
