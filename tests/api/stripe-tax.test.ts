@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taxInside, taxOnTop, taxRefunded } from '../../api/src/tax/amounts';
-import { createCoupon, createProduct } from '../../seeds/factories';
+import { createCoupon, createProduct, createPurchase, makeUpgradable } from '../../seeds/factories';
+import { as, signedIn } from '../support/auth';
 import { testApp, testConfig } from '../support/app';
 import { sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
@@ -169,6 +170,57 @@ describe('Stripe Tax', () => {
       taxable: partial - taxBack,
     });
     expect(note.number).toMatch(/^CN-\d{4}-\d{6}$/);
+  });
+
+  it('taxes a team of seats at Stripe on the price after the team discount, one line of N seats', async () => {
+    const seats = 6;
+    const afterTier = 4900 * seats - (4900 * seats * 1500) / 10_000;
+    const tax = taxOnTop(afterTier, 1035);
+    const query = { billingCountry: 'US', region: 'WA', quantity: String(seats), team: 'true' };
+    const answer = await quote(dollar.id, query);
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.quote).toMatchObject({ finalPrice: afterTier, total: afterTier + tax, tax: { rate: 1035 } });
+    const { session, charge, invoice } = await bought({
+      productId: dollar.id,
+      quantity: seats,
+      team: true,
+      email: 'stripe.team@example.com',
+      billing: { country: 'US', region: 'WA', company: 'Team Buyer Inc.' },
+    });
+    expect(session.line_items_spec).toEqual([expect.objectContaining({ quantity: String(seats) })]);
+    expect(session).toMatchObject({ amount_subtotal: 4900 * seats, amount_total: afterTier + tax });
+    expect(charge).toMatchObject({ amount: afterTier + tax, taxAmount: tax, taxRegion: 'WA' });
+    expect(invoice).toMatchObject({ taxable: afterTier, taxAmount: tax });
+  });
+
+  it('taxes an upgrade on the price less the credit, the credit a one-off Stripe coupon', async () => {
+    const buyer = await signedIn(db());
+    const basic = await createProduct(db(), { name: 'Stripe Tax Basic', unitAmount: 2000, currency: 'usd' });
+    const full = await createProduct(db(), { name: 'Stripe Tax Full', unitAmount: 4900, currency: 'usd' });
+    await makeUpgradable(db(), basic, full);
+    await createPurchase(db(), { user: buyer.user, product: basic, totalAmount: 2000 });
+    const tax = taxOnTop(2900, 1035);
+    const answer = await as(buyer, request(app).get(`/api/store/products/${full.id}/quote`)).query({
+      billingCountry: 'US',
+      region: 'WA',
+    });
+    expect(answer.body.quote).toMatchObject({ credit: 2000, finalPrice: 2900, total: 2900 + tax });
+    const started = await as(buyer, request(app).post('/api/store/checkout')).send({
+      productId: full.id,
+      billing: { country: 'US', region: 'WA' },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const sessionId = await sessionOfCheckout(db(), started.body.checkoutId);
+    const session = stripe.objects.get(sessionId)!;
+    const { coupon } = (session.discounts as { coupon: string }[])[0]!;
+    expect(stripe.objects.get(coupon)).toMatchObject({ amount_off: 2000 });
+    expect(session).toMatchObject({
+      amount_total: 2900 + tax,
+      total_details: { amount_discount: 2000, amount_tax: tax },
+    });
+    expect((await deliverSigned(app, stripe.pay(sessionId))).status).toBe(200);
+    const charge = await db()('merchantCharges').where({ userId: buyer.user.id }).orderBy('createdAt', 'desc').first();
+    expect(charge).toMatchObject({ amount: 2900 + tax, taxAmount: tax, taxRegion: 'WA' });
   });
 
   it('reverse-charges a French business with a VAT ID: Stripe sees the tax ID on the customer and charges no tax', async () => {
