@@ -85,6 +85,7 @@ export const routes: ({ path: string; public: boolean } & Page)[] = [
   { path: '/activate', public: false, ...page(() => import('./pages/ActivateDevicePage'), 'ActivateDevicePage') },
   { path: '/devices', public: false, ...page(() => import('./pages/MyDevicesPage'), 'MyDevicesPage') },
   { path: '/purchases', public: false, ...page(() => import('./pages/MyPurchasesPage'), 'MyPurchasesPage') },
+  { path: '/invoices', public: false, ...page(() => import('./pages/InvoicesPage'), 'InvoicesPage') },
   { path: '/invoices/:id', public: false, ...page(() => import('./pages/InvoicePage'), 'InvoicePage') },
   { path: '/thanks', public: false, ...page(() => import('./pages/ThanksPage'), 'ThanksPage') },
   { path: '/teams/:purchaseId', public: false, ...page(() => import('./pages/team/TeamPage'), 'TeamPage') },

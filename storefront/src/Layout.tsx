@@ -234,6 +234,7 @@ function AccountNav() {
     <nav aria-label="Account" className="account-nav">
       <span className="account-email">{state.user.email}</span>
       <Link to="/purchases">My purchases</Link>
+      <Link to="/invoices">Invoices</Link>
       <Link to="/devices">My devices</Link>
       <Link to="/settings">Settings</Link>
       <button type="button" className="button-quiet" onClick={handleSignOut} disabled={busy}>

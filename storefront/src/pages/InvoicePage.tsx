@@ -1,7 +1,7 @@
-import { useEffect, type RefObject } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import { Link, useParams } from 'wouter';
 import { isApiError } from '../api/client';
-import { getInvoice, type Invoice } from '../api/purchases';
+import { getInvoice, invoicePdfUrl, type InvoiceDocument } from '../api/invoices';
 import { countryName, formatDate } from '../format';
 import { LoadStatus } from '../LoadStatus';
 import { formatMoney } from '../../../api/src/shared/money';
@@ -9,8 +9,12 @@ import { RequireSignIn } from '../RequireSignIn';
 import { useFocusOnChange } from '../useFocusOnChange';
 import { useAccountAsync } from '../useAccountAsync';
 import { useDocumentTitle } from '../useDocumentTitle';
+import { CorrectBuyerForm } from './invoice/CorrectBuyerForm';
 
-/** /invoices/:id: one of the learner's own invoices, laid out to print (the print stylesheet hides the site around it). */
+/**
+ * /invoices/:id: one of the payer's own invoices or credit notes as issued, laid out to print (the print stylesheet
+ * hides the site around it), with its PDF, its other versions and its credit notes.
+ */
 export function InvoicePage() {
   useDocumentTitle('Invoice'); // the invoice itself names its number once loaded
   return <RequireSignIn>{() => <InvoiceLoader />}</RequireSignIn>;
@@ -31,7 +35,7 @@ function InvoiceLoader() {
         </h1>
         <p>
           There is no invoice with this address in your account. Your invoices are listed in{' '}
-          <Link to="/purchases">My purchases</Link>.
+          <Link to="/invoices">Invoices</Link>.
         </p>
       </section>
     );
@@ -49,53 +53,111 @@ function InvoiceLoader() {
   return <InvoiceView invoice={invoice.data} headingRef={headingRef} />;
 }
 
-function InvoiceView({ invoice, headingRef }: { invoice: Invoice; headingRef: RefObject<HTMLHeadingElement | null> }) {
-  const money = (cents: number) => formatMoney(cents, invoice.currency);
-  const currency = invoice.currency.toUpperCase();
+const percent = (bp: number) => `${(bp / 100).toLocaleString('en-US', { maximumFractionDigits: 2 })} %`;
 
+/** "VAT 19 % (included)", "Sales tax 6.5 % (added)", "VAT (reverse charge)". */
+function taxLabel(tax: NonNullable<InvoiceDocument['tax']>): string {
+  if (tax.reverseCharge) return `${tax.name} (reverse charge, 0 %)`;
+  return `${tax.name} ${percent(tax.rate)} (${tax.inclusive ? 'included' : 'added'})`;
+}
+
+function Party({ party, title }: { party: InvoiceDocument['buyer'] | InvoiceDocument['seller']; title: string }) {
+  const lines = [
+    'company' in party ? party.company : '',
+    party.name,
+    ...party.address.split('\n'),
+    party.country ? countryName(party.country) : '',
+    'vatId' in party && party.vatId ? `VAT ID ${party.vatId}` : '',
+    'taxId' in party && party.taxId ? `VAT ID ${party.taxId}` : '',
+    party.email ?? '',
+  ].filter((line) => line.trim());
+  return (
+    <>
+      <dt>{title}</dt>
+      <dd>
+        {lines.map((line, i) => (
+          <span key={i} className="invoice-party-line">
+            {line}
+          </span>
+        ))}
+      </dd>
+    </>
+  );
+}
+
+function InvoiceView({
+  invoice: loaded,
+  headingRef,
+}: {
+  invoice: InvoiceDocument;
+  headingRef: RefObject<HTMLHeadingElement | null>;
+}) {
+  const [invoice, setInvoice] = useState(loaded);
+  const [notice, setNotice] = useState<string | null>(null);
+  const money = (amount: number) => formatMoney(amount, invoice.currency);
+  const currency = invoice.currency.toUpperCase();
+  const credit = invoice.kind === 'credit-note';
+  const kindName = credit ? 'Credit note' : 'Invoice';
+  const latest = !credit && !invoice.correctedBy;
+
+  useEffect(() => setInvoice(loaded), [loaded]);
   useEffect(() => {
     const previous = document.title;
-    document.title = `Invoice ${invoice.number}`; // also the file name when saved as PDF
+    document.title = `${kindName} ${invoice.number}`; // also the file name when saved as PDF
     return () => {
       document.title = previous;
     };
-  }, [invoice.number]);
+  }, [invoice.number, kindName]);
 
   return (
     <article className="invoice">
       <p className="no-print">
-        <Link to="/purchases">← My purchases</Link>
+        <Link to="/invoices">← Invoices</Link>
       </p>
       <h1 ref={headingRef} tabIndex={-1}>
-        Invoice
+        {kindName} {invoice.number}
       </h1>
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {invoice.correctedBy && (
+        <p className="notice">
+          This invoice was corrected by{' '}
+          <Link to={`/invoices/${invoice.correctedBy.id}`}>invoice {invoice.correctedBy.number}</Link>. It stays as it
+          was issued.
+        </p>
+      )}
       <dl className="invoice-facts">
-        <dt>Invoice number</dt>
+        <dt>{kindName} number</dt>
         <dd>{invoice.number}</dd>
         <dt>Date</dt>
         <dd>
           <time dateTime={invoice.issuedAt}>{formatDate(invoice.issuedAt)}</time>
         </dd>
-        <dt>Billed to</dt>
-        <dd>
-          {invoice.buyer.name && (
-            <>
-              {invoice.buyer.name}
-              <br />
-            </>
-          )}
-          {invoice.buyer.email}
-          {invoice.country && (
-            <>
-              <br />
-              {countryName(invoice.country)}
-            </>
-          )}
-        </dd>
+        {invoice.corrects && (
+          <>
+            <dt>Corrects</dt>
+            <dd>
+              <Link to={`/invoices/${invoice.corrects.id}`}>Invoice {invoice.corrects.number}</Link>
+            </dd>
+          </>
+        )}
+        {invoice.invoice && (
+          <>
+            <dt>Credits</dt>
+            <dd>
+              <Link to={`/invoices/${invoice.invoice.id}`}>Invoice {invoice.invoice.number}</Link>
+            </dd>
+          </>
+        )}
+        <Party party={invoice.seller} title="From" />
+        <Party party={invoice.buyer} title="Billed to" />
       </dl>
       <table className="invoice-table">
         <caption>
-          Invoice {invoice.number}, amounts in {currency}
+          {kindName} {invoice.number}, amounts in {currency}
         </caption>
         <thead>
           <tr>
@@ -112,66 +174,90 @@ function InvoiceView({ invoice, headingRef }: { invoice: Invoice; headingRef: Re
           </tr>
         </thead>
         <tbody>
-          <tr>
-            <td>{invoice.line.description}</td>
-            <td className="num">{invoice.line.quantity}</td>
-            <td className="num">{money(invoice.line.unitAmount)}</td>
-            <td className="num">{money(invoice.line.subtotal)}</td>
-          </tr>
+          {invoice.lines.map((line, i) => (
+            <tr key={i}>
+              <td>{line.description}</td>
+              <td className="num">{line.quantity}</td>
+              <td className="num">{money(line.unitAmount)}</td>
+              <td className="num">{money(line.amount)}</td>
+            </tr>
+          ))}
         </tbody>
         <tfoot>
           <tr>
             <th scope="row" colSpan={3}>
               Subtotal
             </th>
-            <td className="num">{money(invoice.line.subtotal)}</td>
+            <td className="num">{money(invoice.subtotal - invoice.discount)}</td>
           </tr>
-          {invoice.discount > 0 && (
+          <tr>
+            <th scope="row" colSpan={3}>
+              Taxable amount
+            </th>
+            <td className="num">{money(invoice.taxable)}</td>
+          </tr>
+          {invoice.tax && (
             <tr>
               <th scope="row" colSpan={3}>
-                Discount
+                {taxLabel(invoice.tax)}
               </th>
-              <td className="num">−{money(invoice.discount)}</td>
-            </tr>
-          )}
-          {(invoice.credit ?? 0) > 0 && (
-            <tr>
-              <th scope="row" colSpan={3}>
-                Upgrade credit
-              </th>
-              <td className="num">−{money(invoice.credit)}</td>
+              <td className="num">{money(invoice.tax.amount)}</td>
             </tr>
           )}
           <tr className="invoice-total">
             <th scope="row" colSpan={3}>
-              Total
+              {credit ? 'Total credited' : 'Total'}
             </th>
             <td className="num">{money(invoice.total)}</td>
           </tr>
-          {invoice.refunded > 0 && (
-            <>
-              <tr>
-                <th scope="row" colSpan={3}>
-                  Refunded
-                </th>
-                <td className="num">−{money(invoice.refunded)}</td>
-              </tr>
-              <tr>
-                <th scope="row" colSpan={3}>
-                  Net paid
-                </th>
-                <td className="num">{money(invoice.total - invoice.refunded)}</td>
-              </tr>
-            </>
+          {!credit && invoice.refunded > 0 && (
+            <tr>
+              <th scope="row" colSpan={3}>
+                Refunded so far
+              </th>
+              <td className="num">−{money(invoice.refunded)}</td>
+            </tr>
           )}
         </tfoot>
       </table>
+      {invoice.notes.map((note) => (
+        <p key={note} className="invoice-note">
+          {note}
+        </p>
+      ))}
       <p className="hint">All amounts in {currency}.</p>
+      {invoice.creditNotes.length > 0 && (
+        <section className="invoice-related">
+          <h2>Credit notes</h2>
+          <ul>
+            {invoice.creditNotes.map((note) => (
+              <li key={note.id}>
+                <Link to={`/invoices/${note.id}`}>Credit note {note.number}</Link>,{' '}
+                <time dateTime={note.issuedAt}>{formatDate(note.issuedAt)}</time>: {money(note.total)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <div className="actions no-print">
-        <button type="button" onClick={() => window.print()}>
+        <a className="button-link" href={invoicePdfUrl(invoice.id)} download={`${invoice.number}.pdf`}>
+          Download PDF
+        </a>
+        <button type="button" className="button-quiet" onClick={() => window.print()}>
           Print
         </button>
       </div>
+      {latest && (
+        <div className="no-print">
+          <CorrectBuyerForm
+            invoice={invoice}
+            corrected={(answer) => {
+              setNotice(`Corrected invoice ${answer.invoice.number} issued. ${answer.notice}`);
+              setInvoice(answer.invoice);
+            }}
+          />
+        </div>
+      )}
     </article>
   );
 }

@@ -42,6 +42,9 @@ function MyPurchases() {
   return (
     <section>
       <h1>My purchases</h1>
+      <p className="hint">
+        Invoices and credit notes for everything you paid for are in <Link to="/invoices">Invoices</Link>.
+      </p>
       <LoadStatus state={purchases} retry={purchases.retry} what="your purchases" />
       {purchases.status === 'ready' && purchases.data.length === 0 && (
         <p className="empty">
