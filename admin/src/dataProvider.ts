@@ -8,7 +8,7 @@ import type { BulkOutcome, SavedFilterRecord, SavedFilterRequest } from '@contra
 import type { StaffNote, TimelinePage } from '@contract/admin/schemas/timeline';
 import type { ScenarioRecord, ScenarioRun, Simulation } from '@contract/pricing-simulator/schemas';
 import type * as Commerce from '@contract/commerce/schemas';
-import type { FinanceSummaryAnswer, PeriodQuery } from '@contract/finance/schemas';
+import type { FinanceSummaryAnswer, PeriodQuery, TaxPeriod, TaxSummaryAnswer } from '@contract/finance/schemas';
 import type { DisputeReportAnswer, RefundReportAnswer, ReportQuery } from '@contract/finance/schemas';
 import type { BlockAnswer, EmailChanged, SignedOut, ViewAsStarted } from '@contract/identity/schemas';
 import type { PersonEmailsPage, ResendAnswer } from '@contract/mail/schemas';
@@ -77,6 +77,11 @@ export interface ConsoleApi {
     period: Pick<PeriodQuery, 'from' | 'to'> & { currency?: string },
     options?: QueryOptions,
   ) => Promise<{ data: Wire<FinanceSummaryAnswer> }>;
+  /** GET /api/admin/finance/tax-summary (api/src/finance/tax-report.ts): invoices' and credit notes' tax, `to` excluded. */
+  getTaxSummary: (
+    period: TaxPeriod & { currency?: string },
+    options?: QueryOptions,
+  ) => Promise<{ data: Wire<TaxSummaryAnswer> }>;
   /** GET /api/admin/reports/refunds (api/src/finance/reports.ts): a period's refunds by reason and product. */
   getRefundReport: (query: ReportQuery, options?: QueryOptions) => Promise<{ data: Wire<RefundReportAnswer> }>;
   /** GET /api/admin/reports/disputes (api/src/finance/reports.ts): open disputes at stake, and those opened per week. */
@@ -241,6 +246,8 @@ export const dataProvider: ConsoleDataProvider = {
     getAnswer(path`/dashboard`, { days: String(days), ...(currency ? { currency } : {}) }, options),
   getFinanceSummary: ({ from, to, currency }, options) =>
     getAnswer(path`/finance/summary`, { from, to, ...(currency ? { currency } : {}) }, options),
+  getTaxSummary: ({ from, to, currency }, options) =>
+    getAnswer(path`/finance/tax-summary`, { from, to, ...(currency ? { currency } : {}) }, options),
   getRefundReport: ({ from, to, currency }, options) =>
     getAnswer(path`/reports/refunds`, { from, to, currency }, options),
   getDisputeReport: ({ from, to, currency }, options) =>

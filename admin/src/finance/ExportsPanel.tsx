@@ -3,10 +3,13 @@ import { Alert, Box, Button, Card, CardContent, MenuItem, Stack, TextField, Typo
 import DownloadIcon from '@mui/icons-material/Download';
 import { useTranslate } from 'react-admin';
 import { EXPORT_KINDS, SUM_PERIODS } from '../../../api/src/shared/finance';
-import type { ExportPeriod } from './api';
+import type { ExportKind, ExportPeriod } from './api';
 import { ExportProgress } from '../common/ExportProgress';
 import type { Period } from './period';
 import { useCsvExport, type ExportState } from './useCsvExport';
+
+/** The ledger's exports, then the tax report for filing. */
+const DOWNLOADS: readonly ExportKind[] = [...EXPORT_KINDS, 'tax-report'];
 
 interface ExportsPanelProps {
   period: Period;
@@ -51,7 +54,7 @@ export function ExportsPanel({ period, ready, onFieldErrors }: ExportsPanelProps
           {translate('finance.exports.intro')}
         </Typography>
         <Stack spacing={1.5}>
-          {EXPORT_KINDS.map((kind) => (
+          {DOWNLOADS.map((kind) => (
             <Box key={kind} sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
               <Button
                 variant="outlined"

@@ -3,8 +3,9 @@ import { useTheme } from '@mui/material/styles';
 import { useTranslate } from 'react-admin';
 import { MoneyBarChart, type MoneySeries } from '../common/RevenueChart';
 import { formatMoney } from '../common/money';
-import { recipientLabel, type FinanceSummary, type LedgerAmounts, type LedgerPoint } from './api';
+import { recipientLabel, type FinanceSummary, type LedgerAmounts, type LedgerPoint, type TaxSummary } from './api';
 import { shortBucketLabel, type Bucket } from './period';
+import { countryName, monthLabel } from './taxLabels';
 
 // The Finance page's charts, in their own chunk: the chart library loads only when there are figures to draw.
 
@@ -97,6 +98,62 @@ export function RecipientShareChart({ summary, title, description }: ChartProps)
         },
       ]}
       slotProps={{ legend: { direction: 'vertical', position: { vertical: 'middle', horizontal: 'end' } } }}
+    />
+  );
+}
+
+/** Countries drawn as their own series; the rest are summed as one. */
+const TAX_COUNTRIES_DRAWN = 6;
+
+/** Net tax (collected less given back) per month, one stacked series per country, the largest first. */
+export function TaxOverTimeChart({
+  summary,
+  title,
+  description,
+}: {
+  summary: TaxSummary;
+  title: string;
+  description: string;
+}) {
+  const { palette } = useTheme();
+  const translate = useTranslate();
+  const colors = [
+    palette.primary.main,
+    palette.secondary.main,
+    palette.success.main,
+    palette.warning.main,
+    palette.info.main,
+    palette.error.light,
+    palette.grey[500],
+  ];
+  const drawn = summary.countries.slice(0, TAX_COUNTRIES_DRAWN).map((c) => c.country);
+  const netOf = (month: string, inCountry: (country: string) => boolean) =>
+    summary.byMonthAndCountry
+      .filter((row) => row.month === month && inCountry(row.country))
+      .reduce((sum, row) => sum + row.net, 0);
+  const series: MoneySeries[] = drawn.map((country, index) => ({
+    id: country,
+    label: countryName(country),
+    data: summary.months.map((m) => netOf(m.month, (c) => c === country)),
+    color: colors[index]!,
+  }));
+  if (summary.countries.length > TAX_COUNTRIES_DRAWN)
+    series.push({
+      id: 'other',
+      label: translate('finance.tax.otherCountries'),
+      data: summary.months.map((m) => netOf(m.month, (c) => !drawn.includes(c))),
+      color: colors[TAX_COUNTRIES_DRAWN]!,
+    });
+  return (
+    <MoneyBarChart
+      categories={summary.months.map((m) => m.month)}
+      categoryLabel={monthLabel}
+      series={series}
+      stacked
+      height={300}
+      title={title}
+      description={description}
+      currency={summary.currency}
     />
   );
 }

@@ -9,9 +9,13 @@ import { ExportsPanel } from './ExportsPanel';
 import { isComplete, presetPeriod } from './period';
 import { PeriodPicker } from './PeriodPicker';
 import { SummaryPanel } from './SummaryPanel';
+import { TaxCard } from './TaxCard';
 import { useFinanceSummary } from './useFinanceSummary';
 
-/** Finance and admins: the split ledger's figures for a period, as charts and tables, and the CSV exports. */
+/**
+ * Finance and admins: the split ledger's figures for a period, as charts and tables, the tax collected, and the CSV
+ * exports (the tax report for filing among them).
+ */
 export default function FinancePage() {
   const translate = useTranslate();
   const { permissions, isPending } = usePermissions();
@@ -57,6 +61,7 @@ export default function FinancePage() {
       }
     >
       <SummaryPanel ready={ready} settled={settled} query={query} />
+      {ready ? <TaxCard period={period} currency={currency ?? query.data?.currency} /> : null}
       <ExportsPanel period={period} ready={ready} onFieldErrors={setExportErrors} />
     </ConsolePage>
   );

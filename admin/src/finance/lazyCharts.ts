@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 
-// The chart library loads only when there are figures to draw (one chunk for the three charts).
+// The chart library loads only when there are figures to draw (one chunk for the page's charts).
 export const RevenueOverTimeChart = lazy(() =>
   import('./FinanceCharts').then((m) => ({ default: m.RevenueOverTimeChart })),
 );
@@ -10,3 +10,4 @@ export const ProductRevenueChart = lazy(() =>
 export const RecipientShareChart = lazy(() =>
   import('./FinanceCharts').then((m) => ({ default: m.RecipientShareChart })),
 );
+export const TaxOverTimeChart = lazy(() => import('./FinanceCharts').then((m) => ({ default: m.TaxOverTimeChart })));

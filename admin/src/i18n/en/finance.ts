@@ -101,6 +101,20 @@ export const finance = {
     },
     weekOf: 'Week of %{day}',
   },
+  /** The tax of the period's invoices and credit notes (docs/domain.md §18.7). */
+  tax: {
+    title: 'Tax collected per month and country',
+    caption:
+      '%{span} (UTC), in %{currency}: %{collected} tax on invoices, %{refunded} given back by credit notes, %{net} net. Tax is never revenue: the ledger above is net of it.',
+    description: 'Net tax per month, stacked by country, %{span}.',
+    nothing: 'No tax on invoices or credit notes in this period.',
+    country: 'Country',
+    collected: 'Collected',
+    refunded: 'Given back',
+    net: 'Net',
+    total: 'Total',
+    otherCountries: 'Other countries',
+  },
   products: {
     title: 'Revenue per product',
     head: 'Product',
@@ -142,6 +156,11 @@ export const finance = {
         label: 'Per-recipient summary',
         object: 'per-recipient summary',
         what: 'Each recipient’s totals per day, week or month',
+      },
+      'tax-report': {
+        label: 'Tax report (CSV)',
+        object: 'tax report rows',
+        what: 'Tax per scheme, country and rate from the invoices and credit notes, for a VAT or OSS return (amounts in the currency’s decimals)',
       },
     },
     grouped: 'Grouped',
