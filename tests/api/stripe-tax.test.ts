@@ -2,7 +2,8 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { taxInside, taxOnTop, taxRefunded } from '../../api/src/tax/amounts';
 import { createCoupon, createProduct, createPurchase, makeUpgradable } from '../../seeds/factories';
-import { as, signedIn } from '../support/auth';
+import { as, signedIn, signedInByEmail } from '../support/auth';
+import { pdfText } from '../support/pdf-text';
 import { testApp, testConfig } from '../support/app';
 import { sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
@@ -170,6 +171,29 @@ describe('Stripe Tax', () => {
       taxable: partial - taxBack,
     });
     expect(note.number).toMatch(/^CN-\d{4}-\d{6}$/);
+
+    // The payer's invoice page and PDF say Stripe's rate and place; the credit note is listed on it.
+    const payer = await signedInByEmail(db(), 'stripe.wa@example.com');
+    const shown = await as(payer, request(app).get(`/api/store/invoices/${invoice.id}`));
+    expect(shown.status).toBe(200);
+    expect(shown.body).toMatchObject({
+      number: invoice.number,
+      tax: { name: 'Sales tax', country: 'US', region: 'WA', rate: 1035, amount: stripeTax, inclusive: false },
+      taxable: discounted,
+      total: discounted + stripeTax,
+      creditNotes: [{ id: note.id, number: note.number }],
+    });
+    const pdf = await as(payer, request(app).get(`/api/store/invoices/${invoice.id}.pdf`))
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(pdf.status).toBe(200);
+    const text = (await pdfText(new Uint8Array(pdf.body as Buffer))).lines.join('\n');
+    expect(text).toContain(invoice.number);
+    expect(text).toContain('Sales tax 10.35 % (US-WA, added)');
   });
 
   it('taxes a team of seats at Stripe on the price after the team discount, one line of N seats', async () => {
