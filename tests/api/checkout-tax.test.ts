@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
 import { createServices } from '../../api/src/services';
 import { testProviderFee } from '../../api/src/payments/test-provider';
-import { taxInside, taxOnTop } from '../../api/src/tax/amounts';
+import { taxInside, taxOnTop, taxRefunded } from '../../api/src/tax/amounts';
 import { createCoupon, createProduct, createPurchase, makeUpgradable } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
@@ -218,6 +218,29 @@ describe('checkout with tax', () => {
     });
     expect(await lineSum(charge.id, 'dispute')).toBe(-(charge.amount - tax));
     expect(await lineSum(charge.id)).toBe(-fee);
+    await expectCommerceInvariants(db());
+  });
+
+  it('gives tax back in proportion on a partial refund, and all of it with the rest', async () => {
+    const tax = taxOnTop(4900, 650);
+    const started = await checkout({ productId: dollar.id, email: 'refund.wa@example.com', billing: { region: 'WA' } });
+    await pay(started.body.url, started.body.checkoutId);
+    const charge = await chargeOf(started.body.checkoutId);
+    const purchase = await db()('purchases').where({ merchantChargeId: charge.id }).first('id');
+    const support = await signedIn(db(), ['support']);
+    const refund = (body: object) =>
+      as(support, request(app()).post(`/api/admin/purchases/${purchase.id}/refund`)).send(body);
+    expect((await refund({ amount: 2000, reasonCode: 'customer-request', reason: 'Late start' })).status).toBe(200);
+    const part = await db()('merchantCharges').where({ id: charge.id }).first();
+    expect(part).toMatchObject({ refundAmount: 2000, refundedTax: taxRefunded(2000, charge.amount, tax) });
+    await expectCommerceInvariants(db());
+    expect((await refund({ reasonCode: 'customer-request', reason: 'Changed their mind' })).status).toBe(200);
+    expect(await db()('merchantCharges').where({ id: charge.id }).first()).toMatchObject({
+      refundAmount: charge.amount,
+      refundedTax: tax,
+    });
+    // Revenue goes back to nothing but the fee; the tax went back to the buyer.
+    expect(await lineSum(charge.id)).toBe(-testProviderFee(charge.amount));
     await expectCommerceInvariants(db());
   });
 
