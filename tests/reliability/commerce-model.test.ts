@@ -10,7 +10,7 @@ import { as, signedIn, type SignedIn } from '../support/auth';
 import { sessionOfCheckout } from '../support/checkout';
 import { manualClock } from '../support/clock';
 import { createTestDatabase } from '../support/db';
-import { expectTaxInvariants } from '../support/tax-invariants';
+import { expectTaxInvariants, reportedTaxDue } from '../support/tax-invariants';
 import { taxRefunded } from '../../api/src/tax/amounts';
 import { taxFrom, type TaxSetup } from '../../api/src/tax/engine';
 import { chargedTotal, type BuyerTaxPlace, type TaxAnswer } from '../../api/src/tax/types';
@@ -539,7 +539,8 @@ async function checkInvariants(m: Model, w: World) {
   const payers = new Map(
     m.purchases.filter((p) => p.charge).map((p) => [p.charge!.id, w.users[p.payer!]!.user.id] as const),
   );
-  await expectTaxInvariants(db, payers);
+  const tax = await expectTaxInvariants(db, payers);
+  expect(await reportedTaxDue(w.app, w.admin), "the tax report's net tax due = tax collected").toEqual(tax.collected);
   // 6. Access to each course's paid lesson is the model's, for every learner.
   for (const [user, who] of w.users.entries()) {
     for (const course of ['main', 'workshop'] as const) {
@@ -548,6 +549,39 @@ async function checkInvariants(m: Model, w: World) {
       expect(answer.body.open, `user ${user} ${course}`).toBe(entitled(m, user, course, 'US'));
     }
   }
+}
+
+/**
+ * After a sequence: each person's invoices (GET /api/store/invoices) are those of what they paid for, and whoever
+ * holds a purchase someone else paid for (a transfer) cannot open its invoice.
+ */
+async function checkInvoicesOfPayers(m: Model, w: World) {
+  for (const [user, who] of w.users.entries()) {
+    const listed = await store(w, who, 'get', '/invoices');
+    expect(listed.status).toBe(200);
+    const paid = m.purchases.filter((p) => p.charge && p.payer === user).map((p) => p.charge!.id);
+    const theirs: string[] = await w.db('invoices').whereIn('merchantChargeId', paid).pluck('id');
+    expect(listed.body.data.map((d: { id: string }) => d.id).sort(), `user ${user}'s invoices`).toEqual(theirs.sort());
+  }
+  for (const p of m.purchases.filter((q) => q.charge && q.payer !== q.user)) {
+    const invoice = await w.db('invoices').where({ merchantChargeId: p.charge!.id, kind: 'invoice' }).first('id');
+    const answer = await store(w, w.users[p.user], 'get', `/invoices/${invoice.id}`);
+    expect(answer.status, `the invoice of ${p.id}, paid by user ${p.payer}, asked by its holder`).toBe(404);
+  }
+}
+
+/** What the runs sold, by how the tax fell: printed at the end, so a run that taxed nothing shows. */
+const taxed = { inside: 0, onTop: 0, reverseCharge: 0, none: 0, creditNotes: 0 };
+
+async function countTaxed(w: World) {
+  const charges = await w.db('merchantCharges').select('taxInclusive', 'taxReverseCharge', 'taxCountry');
+  for (const c of charges) {
+    if (c.taxReverseCharge) taxed.reverseCharge++;
+    else if (c.taxCountry === null) taxed.none++;
+    else if (c.taxInclusive) taxed.inside++;
+    else taxed.onTop++;
+  }
+  taxed.creditNotes += Number((await w.db('invoices').where({ kind: 'credit-note' }).count({ n: '*' }))[0]!.n);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1202,6 +1236,8 @@ describe('commerce, model-based (fast-check commands on the real API and Postgre
             try {
               const model: Model = { tax, purchases: [], teams: [], now: world.clock.now().getTime(), disputes: 0 };
               await fc.asyncModelRun(() => ({ model, real: world }), cmds);
+              await checkInvoicesOfPayers(model, world);
+              await countTaxed(world);
               sequences++;
             } finally {
               await world.drop();
@@ -1210,7 +1246,7 @@ describe('commerce, model-based (fast-check commands on the real API and Postgre
         ),
         { numRuns: RUNS, ...(SEED !== undefined && { seed: SEED }), ...(PATH && { path: PATH, endOnFailure: true }) },
       );
-      console.log(`commerce model: ${sequences} sequences, ${stepsRun} steps`);
+      console.log(`commerce model: ${sequences} sequences, ${stepsRun} steps; charges by tax:`, taxed);
     },
     60_000 + RUNS * STEPS * 1000,
   ); // about 7 steps a second; shrinking a failure takes longer

@@ -1,6 +1,11 @@
+import request from 'supertest';
 import { expect } from 'vitest';
 import type { Db } from '../../api/src/db/connection';
+import { currencyExponent } from '../../api/src/shared/currency';
 import { taxRefunded, taxShare } from '../../api/src/tax/amounts';
+import type { testApp } from './app';
+import { as, type SignedIn } from './auth';
+import { csvRows } from './csv';
 
 /**
  * Tax and the documents filed for it (docs/domain.md §18), read from the database alone, for any test that sells, refunds
@@ -196,4 +201,40 @@ export function expectGapFree(documents: Pick<DocumentRow, 'kind' | 'year' | 'se
       Array.from({ length: sorted.length }, (_, i) => i + 1),
     );
   }
+}
+
+/** A decimal of a currency as the finance CSVs write it ("-12.50", yen "500") back in its minor unit, digit by digit. */
+export function minorUnits(text: string, currency: string): number {
+  const exponent = currencyExponent(currency);
+  const [whole, fraction = ''] = text.replace(/^-/, '').split('.');
+  expect(fraction.length, `${text} in ${currency}`).toBe(exponent === 0 ? 0 : exponent);
+  const units = Number(`${whole}${fraction}`);
+  return text.startsWith('-') ? -units : units;
+}
+
+/**
+ * The tax report for filing (GET /api/admin/finance/tax-report.csv) of the days around today, read back: each row's
+ * net tax due is its tax less its refunded tax, and the net tax due per currency, in minor units, is returned.
+ */
+export async function reportedTaxDue(app: ReturnType<typeof testApp>, who: SignedIn): Promise<Record<string, number>> {
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const answer = await as(who, request(app).get('/api/admin/finance/tax-report.csv'))
+    .query({ from: day(-1), to: day(2) })
+    .buffer(true)
+    .parse((res, done) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      res.on('end', () => done(null, text));
+    });
+  expect(answer.status, String(answer.body)).toBe(200);
+  const due: Record<string, number> = {};
+  for (const row of csvRows(answer.body as string)) {
+    const currency = row.Currency!.toLowerCase();
+    const [tax, refunded, net] = [row.Tax!, row['Refunded tax']!, row['Net tax due']!].map((t) =>
+      minorUnits(t, currency),
+    );
+    expect(net, `the tax report's row ${JSON.stringify(row)}`).toBe(tax! - refunded!);
+    add(due, currency, net!);
+  }
+  return due;
 }
