@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
+import { MigrationDirectory } from '../../api/src/db/migrations';
 import type { User } from '../../api/src/identity/models';
 import { createServices, type Services } from '../../api/src/services';
 import { shownName } from '../../api/src/shared/shown-name';
@@ -184,5 +185,60 @@ describe('the payer stays the payer', () => {
       `${member.user.email} took a team seat of ${course.name}`,
     );
     expect((await timeline(buyer.user)).filter((e) => e.kind === 'payment')).toHaveLength(1);
+  });
+
+  it('gives charges that transfers and moves handed over before back to their payers, and marks support’s moves', async () => {
+    const given = async (how: 'transfer' | 'move') => {
+      const payer = await signedIn(db());
+      const sale = await paid(payer);
+      const email = `${how}.legacy.${payer.user.id.slice(0, 8)}@example.com`;
+      if (how === 'move') {
+        await services.transfers.moveDirectly(
+          { id: support.user.id, email: support.user.email },
+          sale.purchaseId,
+          email,
+        );
+      } else {
+        const offer = await services.transfers.initiate(payer.user.id, sale.purchaseId, email);
+        const recipient = await signedInByEmail(db(), email);
+        await services.transfers.verify(recipient.user.id, offer.id);
+        await services.transfers.accept(recipient.user.id, offer.id);
+      }
+      const holder = (await Purchase.query(db()).findById(sale.purchaseId))!.userId;
+      // As moves used to leave them: the charge and its customer the holder's.
+      const charge = await db()('merchantCharges')
+        .where({ id: sale.chargeId })
+        .update({ userId: holder })
+        .returning('*');
+      await db()('merchantCustomers').where({ id: charge[0].merchantCustomerId }).update({ userId: holder });
+      return { payer, chargeId: sale.chargeId, customerId: charge[0].merchantCustomerId as string, holder };
+    };
+    const transferred = await given('transfer');
+    const moved = await given('move');
+    const kept = await paid(await signedIn(db()));
+    const keptPayer = (await db()('merchantCharges').where({ id: kept.chargeId }).first()).userId;
+    await db()('purchaseUserTransfers').update({ bySupport: false });
+
+    const source = new MigrationDirectory();
+    for (const name of [
+      '20261129060100_add_by_support_to_purchase_user_transfers.ts',
+      '20261129060000_restore_payers_on_given_charges.ts',
+    ])
+      await db().migrate.down({ migrationSource: source, name });
+    await db().migrate.latest({ migrationSource: source });
+
+    for (const { payer, chargeId, customerId } of [transferred, moved]) {
+      expect((await db()('merchantCharges').where({ id: chargeId }).first()).userId).toBe(payer.user.id);
+      expect((await db()('merchantCustomers').where({ id: customerId }).first()).userId).toBe(payer.user.id);
+    }
+    expect((await db()('merchantCharges').where({ id: kept.chargeId }).first()).userId).toBe(keptPayer);
+    const completed = await db()('purchaseUserTransfers')
+      .where({ transferState: 'COMPLETED' })
+      .whereIn('targetUserId', [transferred.holder, moved.holder])
+      .select('targetUserId', 'bySupport');
+    expect(Object.fromEntries(completed.map((t) => [t.targetUserId, t.bySupport]))).toEqual({
+      [transferred.holder]: false,
+      [moved.holder]: true,
+    });
   });
 });
