@@ -22,12 +22,11 @@ const dateOf = (d: Date) =>
 
 /** The texts of a document, in the order they are printed (the faces are loaded for all of them at once). */
 function partyLines(party: { name: string; company?: string; address: string; country: string | null }): string[] {
-  return [
-    ...(party.company ? [party.company] : []),
-    party.name,
-    ...party.address.split('\n').filter((line) => line.trim()),
-    ...(party.country ? [countryName(party.country)] : []),
-  ];
+  const address = party.address.split('\n').filter((line) => line.trim());
+  const country = party.country ? countryName(party.country) : null;
+  // A postal address often ends with its country already: it is not printed twice.
+  const named = country !== null && address.at(-1)?.trim().toLowerCase() === country.toLowerCase();
+  return [...(party.company ? [party.company] : []), party.name, ...address, ...(country && !named ? [country] : [])];
 }
 
 export function taxLabel(document: InvoiceDocument): string | null {

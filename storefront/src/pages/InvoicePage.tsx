@@ -62,11 +62,15 @@ function taxLabel(tax: NonNullable<InvoiceDocument['tax']>): string {
 }
 
 function Party({ party, title }: { party: InvoiceDocument['buyer'] | InvoiceDocument['seller']; title: string }) {
+  const address = party.address.split('\n').filter((line) => line.trim());
+  const country = party.country ? countryName(party.country) : '';
+  // A postal address often ends with its country already: it is not shown twice.
+  const named = country !== '' && address.at(-1)?.trim().toLowerCase() === country.toLowerCase();
   const lines = [
     'company' in party ? party.company : '',
     party.name,
-    ...party.address.split('\n'),
-    party.country ? countryName(party.country) : '',
+    ...address,
+    named ? '' : country,
     'vatId' in party && party.vatId ? `VAT ID ${party.vatId}` : '',
     'taxId' in party && party.taxId ? `VAT ID ${party.taxId}` : '',
     party.email ?? '',
