@@ -7,7 +7,7 @@ import { useHere } from '../../navigation';
 import { loginPath } from '../../redirects';
 import { useSession } from '../../session';
 import { plural } from '../../../../api/src/shared/words';
-import { saveBuyDraft } from './buyDraft';
+import { saveBuyDraft, type DraftBilling } from './buyDraft';
 import { CheckoutSubmit } from './CheckoutSubmit';
 import { failedTo } from '../../useConfirmation';
 
@@ -89,6 +89,7 @@ export function BuyForm({
         quantity: request.quantity ?? 1,
         coupon: request.coupon ?? null,
         ppp: request.ppp === true,
+        billing: request.billing ? draftBilling(request.billing) : null,
       });
       window.location.assign(url);
     } catch (caught) {
@@ -137,6 +138,19 @@ export function BuyForm({
       )}
     </form>
   );
+}
+
+const given = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** The billing details a checkout sent, kept with the form for Cancel to bring back. */
+function draftBilling(billing: NonNullable<CheckoutRequest['billing']>): DraftBilling {
+  return {
+    country: given(billing.country) || null,
+    region: given(billing.region) || null,
+    company: given(billing.company),
+    address: given(billing.address),
+    vatId: given(billing.vatId),
+  };
 }
 
 /**

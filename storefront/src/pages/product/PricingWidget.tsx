@@ -77,6 +77,8 @@ function OnSalePricing({ product, products, mode }: Props & { mode: BuyMode }) {
     setPpp(draft.ppp);
     setForTeam(draft.forTeam);
     if (draft.forTeam) setSeatsText(String(Math.min(draft.quantity, maxSeats)));
+    if (draft.billing)
+      billing.change({ ...draft.billing, business: Boolean(draft.billing.company || draft.billing.vatId) });
   }, [back.draft]); // maxSeats is read once, as the seats field's first value is
 
   const parsed = parseSeats(seatsText, maxSeats);

@@ -16,6 +16,31 @@ export interface BuyDraft {
   coupon: string | null;
   /** The regional price was chosen. */
   ppp: boolean;
+  /** The billing details given (country, region, a business's name, address and VAT ID), as the checkout sent them. */
+  billing: DraftBilling | null;
+}
+
+export interface DraftBilling {
+  country: string | null;
+  region: string | null;
+  company: string;
+  address: string;
+  vatId: string;
+}
+
+const text = (value: unknown, max: number) => (typeof value === 'string' ? value.slice(0, max) : '');
+const code = (value: unknown) => (typeof value === 'string' && /^[A-Z0-9]{1,3}$/.test(value) ? value : null);
+
+function readBilling(value: unknown): DraftBilling | null {
+  if (!value || typeof value !== 'object') return null;
+  const billing = value as Record<string, unknown>;
+  return {
+    country: code(billing.country),
+    region: code(billing.region),
+    company: text(billing.company, 200),
+    address: text(billing.address, 500),
+    vatId: text(billing.vatId, 30),
+  };
 }
 
 export const CANCELED_PARAM = 'canceled';
@@ -47,6 +72,7 @@ function readBuyDraft(productId: string): BuyDraft | null {
     quantity: Number.isInteger(quantity) && quantity >= 1 ? quantity : 1,
     coupon: typeof draft.coupon === 'string' && draft.coupon ? draft.coupon.slice(0, 64) : null,
     ppp: draft.ppp === true,
+    billing: readBilling(draft.billing),
   };
 }
 
