@@ -101,16 +101,19 @@ export const DEMO_PRICING_SCENARIOS = pricingScenarios as unknown as {
   expected: ScenarioOutcome;
 }[];
 
-/** The demo school: a name, a way to reach it and legal texts an administrator replaces with the school's own. */
+/**
+ * The demo school: a name, a way to reach it and legal texts an administrator replaces with the school's own. It is
+ * established in Germany and registered for the EU's One-Stop Shop (DEMO_TAX).
+ */
 export const DEMO_SCHOOL = {
   name: 'Typed Academy',
-  legalName: 'Typed Academy Ltd',
-  address: '1 Example Street\nLondon EC1A 1AA\nUnited Kingdom',
+  legalName: 'Typed Academy GmbH',
+  address: 'Beispielstraße 1\n10115 Berlin\nGermany',
   supportEmail: 'support@example.com',
   accentColor: '#1d4ed8',
   termsHtml: [
     '<h2>Who we are</h2>',
-    '<p>Typed Academy Ltd sells the courses and workshops on this site. Write to support@example.com with any question.</p>',
+    '<p>Typed Academy GmbH sells the courses and workshops on this site. Write to support@example.com with any question.</p>',
     '<h2>Your purchase</h2>',
     '<p>A purchase gives the buyer (or the people they give seats to) lasting access to the course it names.</p>',
     '<h2>Refunds</h2>',
@@ -123,6 +126,35 @@ export const DEMO_SCHOOL = {
     '<p>Download everything we hold about you, or delete your account, from your Settings page at any time.</p>',
   ].join(''),
 };
+
+/**
+ * The demo school's tax: established in Germany with a German VAT number, on the One-Stop Shop (EU consumers pay their
+ * own country's VAT), registered also in the UK, Australia, Canada and two US states; prices include tax in every
+ * currency the demo sells in. The rates are the reference seed's.
+ */
+export const DEMO_TAX = {
+  taxCountry: 'DE',
+  taxId: 'DE123456789',
+  taxEuOss: true,
+  registrations: [
+    { country: 'GB', region: null },
+    { country: 'AU', region: null },
+    { country: 'CA', region: null },
+    { country: 'US', region: 'WA' },
+    { country: 'US', region: 'TX' },
+  ],
+};
+
+async function seedDemoTax(trx: Knex.Transaction): Promise<void> {
+  const currencies = (await trx('prices').distinct('currency').orderBy('currency')).map((p) => p.currency as string);
+  await trx('schoolSettings').update({
+    taxCountry: DEMO_TAX.taxCountry,
+    taxId: DEMO_TAX.taxId,
+    taxEuOss: DEMO_TAX.taxEuOss,
+    taxInclusiveCurrencies: currencies,
+  });
+  await trx('taxRegistrations').insert(DEMO_TAX.registrations);
+}
 
 /** The demo catalog, course, coupons and one user per role. Loaded once, on a database's first start. */
 export async function seedDemoData(trx: Knex.Transaction): Promise<void> {
@@ -183,6 +215,8 @@ export async function seedDemoData(trx: Knex.Transaction): Promise<void> {
     await createRevenueSplit(trx, { productId: product.id, type: 'platform', percent: 0.3 });
     await createRevenueSplit(trx, { productId: product.id, type: 'owner', percent: 0.7, userId: contributor.id });
   }
+
+  await seedDemoTax(trx);
 
   // The pricing simulator's saved scenarios on this catalog (CI replays the same file: tests/api/pricing-scenarios.test.ts).
   for (const scenario of DEMO_PRICING_SCENARIOS)

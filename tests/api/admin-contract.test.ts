@@ -76,6 +76,8 @@ describe('the console REST contract, for every resource', () => {
         'purchase-user-transfers',
         'purchases',
         'sessions',
+        'tax-rates',
+        'tax-registrations',
         'upgradable-products',
         'user-prefs',
         'users',

@@ -205,6 +205,8 @@ const CONSOLE: Record<string, { read: readonly Role[]; write?: readonly Role[]; 
   'purchase-user-transfers': { read: STAFF, ops: '' },
   'product-revenue-splits': { read: STAFF, write: ['finance'], ops: 'CUD' },
   'pricing-scenarios': { read: STAFF, write: STAFF, ops: 'D' },
+  'tax-rates': { read: ['finance'], write: [], ops: 'CUD' },
+  'tax-registrations': { read: ['finance'], write: [], ops: 'CD' },
   users: { read: STAFF, write: ['support'], ops: 'CUD' },
   accounts: { read: ['support'], write: ['support'], ops: 'D' },
   sessions: { read: ['support'], write: ['support'], ops: 'D' },

@@ -11,7 +11,7 @@ import {
 import { ROLES } from '../../api/src/shared/roles';
 import { runSeeds } from '../../seeds/run';
 import { TEST_MERCHANT_ACCOUNT } from '../../seeds/reference';
-import { DEMO_SCHOOL } from '../../seeds/demo';
+import { DEMO_SCHOOL, DEMO_TAX } from '../../seeds/demo';
 import { useTestDatabase } from '../support/db';
 
 describe('seeds', () => {
@@ -49,6 +49,20 @@ describe('seeds', () => {
       supportEmail: DEMO_SCHOOL.supportEmail,
       legalName: DEMO_SCHOOL.legalName,
     });
+
+    // ...established in Germany on the One-Stop Shop, prices including tax in every currency it sells in
+    expect(await db('schoolSettings').first('taxCountry', 'taxId', 'taxEuOss', 'taxInclusiveCurrencies')).toEqual({
+      taxCountry: 'DE',
+      taxId: DEMO_TAX.taxId,
+      taxEuOss: true,
+      taxInclusiveCurrencies: [
+        ...new Set(products.flatMap((p) => (p.prices ?? []).map((price: Price) => price.currency))),
+      ],
+    });
+    expect(await db('taxRegistrations').orderBy(['country', 'region']).select('country', 'region')).toEqual(
+      [...DEMO_TAX.registrations].sort((a, b) => `${a.country}${a.region}`.localeCompare(`${b.country}${b.region}`)),
+    );
+    expect(await db('taxRates').where({ country: 'DE', region: null }).first('rateBp')).toEqual({ rateBp: 1900 });
 
     const course = await ContentResource.query(db)
       .findOne({ type: 'course' })

@@ -1,6 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_SCHOOL } from '../../seeds/demo';
 import { ContentResource } from '../support/models';
 import { checkScreen, keepScreenshot, signedInContext, STOREFRONT_WIDTHS, useDemoSite } from '../support/browser';
 
@@ -91,7 +92,8 @@ describe("the storefront as the school's site (Chromium)", () => {
         expect(await page.getByText('Page not found').count()).toBe(0);
         expect(await page.title()).toBe(`${heading} — Typed Academy`);
         const identity = page.locator('address.school-identity');
-        expect(await identity.innerText()).toContain('Typed Academy Ltd\n1 Example Street\nLondon EC1A 1AA');
+        const [street, town] = DEMO_SCHOOL.address.split('\n');
+        expect(await identity.innerText()).toContain(`${DEMO_SCHOOL.legalName}\n${street}\n${town}`);
         await keepScreenshot(page, `school-site-${link.toLowerCase()}-${width}`);
       }
     }

@@ -8,6 +8,7 @@ import { identity } from './en/identity';
 import { listTools } from './en/lists';
 import { reports } from './en/reports';
 import { schoolLabels, schoolResource } from './en/school';
+import { tax, taxMenu } from './en/tax';
 import { videos } from './en/videos';
 
 /** The console's labels: react-admin's English, plus each resource's name and field labels (one file per area). */
@@ -22,10 +23,15 @@ export const messages = {
       deleted: 'Deleted |||| %{smart_count} deleted',
     },
   },
-  resources: { ...catalogAndSales, ...content, ...identity, ...videos, school: schoolResource },
+  resources: { ...catalogAndSales, ...tax, ...content, ...identity, ...videos, school: schoolResource },
   finance,
   reports,
-  console: { ...consoleLabels, ...listTools, school: schoolLabels },
+  console: {
+    ...consoleLabels,
+    menu: { ...consoleLabels.menu, ...taxMenu },
+    ...listTools,
+    school: schoolLabels,
+  },
 };
 
 export const i18nProvider = polyglotI18nProvider(() => messages, 'en', { allowMissing: true });

@@ -7,7 +7,15 @@ import { canEditSchool, canSeeFinance, canSeeRefundsReport, rolesOf } from '../p
 import { CONSOLE_RESOURCES, canRead, type ConsoleResource, type MenuGroup } from '../registry';
 
 /** The menu's sections, in order. */
-export const MENU_GROUPS: readonly MenuGroup[] = ['Catalog', 'Sales', 'Payments', 'People', 'Learning', 'System'];
+export const MENU_GROUPS: readonly MenuGroup[] = [
+  'Catalog',
+  'Sales',
+  'Payments',
+  'Tax',
+  'People',
+  'Learning',
+  'System',
+];
 
 /** The registry's resources the signed-in roles may read, with a list screen and a menu entry, by section. */
 export function menuSections(roles: Parameters<typeof canRead>[0], registered: (name: string) => boolean) {
@@ -20,7 +28,7 @@ export function menuSections(roles: Parameters<typeof canRead>[0], registered: (
 }
 
 /**
- * Dashboard first, then Finance (finance and admins), then one titled section per group (Catalog, Sales, Payments, People, Learning, System). The section
+ * Dashboard first, then Finance (finance and admins), then one titled section per group (Catalog, Sales, Payments, Tax, People, Learning, System). The section
  * titles are separators, not menu items, so keyboard navigation and the menu's items stay the resources themselves.
  */
 export function ConsoleMenu() {

@@ -30,6 +30,9 @@ export const RESOURCE_ACCESS = {
   'product-revenue-splits': { read: STAFF, write: ['finance'] },
   'waitlist-entries': { read: SUPPORT, write: SUPPORT },
   'pricing-scenarios': { read: STAFF, write: STAFF },
+  // Tax: finance reads the rate table and the registrations; administrators change them.
+  'tax-rates': { read: ['finance'], write: [] },
+  'tax-registrations': { read: ['finance'], write: [] },
   // A payment provider's resources: staff read them; support may change a mirror's status.
   'merchant-charges': { read: STAFF, write: SUPPORT },
   // Read-only: refunds are made from a purchase (POST /api/admin/purchases/:id/refund), disputes by the provider.

@@ -2,7 +2,7 @@ import type { ComponentType } from 'react';
 import type { Role } from '../authProvider';
 
 /** The sections of the console's menu. */
-export type MenuGroup = 'Catalog' | 'Sales' | 'Payments' | 'Learning' | 'People' | 'System';
+export type MenuGroup = 'Catalog' | 'Sales' | 'Payments' | 'Tax' | 'Learning' | 'People' | 'System';
 
 /**
  * One console resource: its screens, who may read and write it (a mirror of the API's policies, used only to

@@ -12,3 +12,13 @@ export const REGIONAL_TAX_COUNTRIES: ReadonlySet<string> = new Set(['US', 'CA'])
 
 /** Where a business buyer's VAT ID moves the tax to them (reverse charge): the EU and the United Kingdom. */
 export const isReverseChargePlace = (country: string) => isEu(country) || country === 'GB';
+
+/** The regions tax is set by, as postal codes: the US's states (and DC), Canada's provinces and territories. */
+export const TAX_REGIONS: Readonly<Record<string, ReadonlySet<string>>> = {
+  US: new Set([
+    'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS',
+    'KY', 'LA', 'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC',
+    'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+  ]),
+  CA: new Set(['AB', 'BC', 'MB', 'NB', 'NL', 'NS', 'NT', 'NU', 'ON', 'PE', 'QC', 'SK', 'YT']),
+}; // prettier-ignore

@@ -28,6 +28,7 @@ import {
   merchantRefunds,
   merchantSessions,
 } from './merchant';
+import { taxRates, taxRegistrations } from './tax';
 import { workshopSessions } from './workshops';
 import { waitlistEntries } from './waitlist';
 
@@ -53,6 +54,8 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
   bulkPurchases,
   purchaseUserTransfers,
   productRevenueSplits,
+  taxRates,
+  taxRegistrations,
   pricingScenarios,
   users,
   accounts,

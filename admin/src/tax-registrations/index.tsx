@@ -1,0 +1,64 @@
+import AssuredWorkloadIcon from '@mui/icons-material/AssuredWorkload';
+import { Alert } from '@mui/material';
+import {
+  AutocompleteInput,
+  Create,
+  DeleteButton,
+  SimpleForm,
+  TextField,
+  TextInput,
+  maxLength,
+  required,
+  useTranslate,
+} from 'react-admin';
+import { date } from '../common/columns';
+import { RecordList } from '../common/RecordList';
+import { COUNTRY_CHOICES } from '../school/TaxSettingsInputs';
+
+interface TaxRegistration {
+  id: string;
+  country: string;
+  region: string | null;
+}
+
+function TaxRegistrationList() {
+  return (
+    <RecordList icon={AssuredWorkloadIcon} sort={{ field: 'country', order: 'ASC' }}>
+      <TextField source="country" />
+      <TextField source="region" emptyText="resources.tax-registrations.wholeCountry" />
+      {date('createdAt')}
+      <DeleteButton
+        mutationMode="pessimistic"
+        confirmTitle="resources.tax-registrations.deleteTitle"
+        confirmContent="resources.tax-registrations.deleteContent"
+      />
+    </RecordList>
+  );
+}
+
+function TaxRegistrationCreate() {
+  const translate = useTranslate();
+  return (
+    <Create redirect="list">
+      <SimpleForm>
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {translate('resources.tax-registrations.createNote')}
+        </Alert>
+        <AutocompleteInput source="country" choices={COUNTRY_CHOICES} validate={required()} />
+        <TextInput
+          source="region"
+          validate={maxLength(3)}
+          helperText="resources.tax-registrations.regionHelp"
+          parse={(value: string) => value.trim().toUpperCase() || null}
+        />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+export default {
+  list: TaxRegistrationList,
+  create: TaxRegistrationCreate,
+  icon: AssuredWorkloadIcon,
+  recordRepresentation: (r: TaxRegistration) => (r.region ? `${r.country}-${r.region}` : r.country),
+};
