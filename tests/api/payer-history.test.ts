@@ -106,6 +106,14 @@ describe('the payer stays the payer', () => {
       `${how === 'move' ? 'Moved by support' : 'Offered and accepted'} · Paid nothing, no invoice`,
     );
 
+    // Their page's totals: the money is the payer's; the holder holds a purchase and paid nothing.
+    const totals = async (user: User) =>
+      (await as(support, request(app).get(`/api/admin/users/${user.id}/purchase-totals`))).body.currencies;
+    expect(await totals(payer.user)).toEqual([expect.objectContaining({ currency: 'usd', paid: 6_000, charges: 1 })]);
+    expect(await totals(holder.user)).toEqual([
+      expect.objectContaining({ currency: 'usd', paid: 0, charges: 0, purchases: 1 }),
+    ]);
+
     // The charges export names the payer as the buyer.
     const csv = await as(finance, request(app).get('/api/admin/exports/charges.csv?from=2020-01-01&to=2099-12-31'));
     const row = csvRows(csv.text).find((r) => r.Purchase === sale.purchaseId);

@@ -527,9 +527,9 @@ export interface PurchaseTotals {
     paid: number;
     refunded: number;
     net: number;
-    /** Every purchase in this currency, comps and team seats included. */
+    /** Every purchase they hold in this currency, comps, team seats and purchases given to them included. */
     purchases: number;
-    /** Purchases with a charge (what was paid for). */
+    /** Charges they paid (their money, also for a purchase they gave away since). */
     charges: number;
     refunds: number;
     comps: number;

@@ -3,22 +3,24 @@ import { AppError } from '../../shared/errors';
 import type { PurchaseTotals } from '../schemas';
 
 /**
- * A person's lifetime totals, per currency, summed by PostgreSQL from their purchases and the charges behind them:
- * the charges the finance exports list (gross, refunded), so the person's page and Finance agree to the cent. A
- * purchase without a charge (a comp, a team seat, a free checkout) counts, and adds nothing.
+ * A person's lifetime totals, per currency, summed by PostgreSQL: the money from the charges they paid (the charges
+ * the finance exports list, gross and refunded, so the person's page and Finance agree to the cent), whoever holds
+ * those purchases now; the counts from the purchases they hold. A purchase given to them (a transfer, a move, a team
+ * seat) or without a charge (a comp, a free checkout) counts, and adds no money.
  */
 const TOTALS = `
-  SELECT COALESCE(ch.currency, p.currency) AS currency,
-         COALESCE(sum(ch.amount), 0)::bigint AS paid,
-         COALESCE(sum(ch.refund_amount), 0)::bigint AS refunded,
-         COALESCE(sum(ch.amount - ch.refund_amount), 0)::bigint AS net,
-         count(*)::int AS purchases,
-         count(ch.id)::int AS charges,
-         count(*) FILTER (WHERE ch.refund_amount > 0)::int AS refunds,
-         count(*) FILTER (WHERE p.kind = 'comp')::int AS comps
-    FROM purchases p
-    LEFT JOIN merchant_charges ch ON ch.id = p.merchant_charge_id
-   WHERE p.user_id = ?
+  SELECT m.currency,
+         COALESCE(sum(m.paid), 0)::bigint AS paid,
+         COALESCE(sum(m.refunded), 0)::bigint AS refunded,
+         COALESCE(sum(m.paid - m.refunded), 0)::bigint AS net,
+         count(*) FILTER (WHERE m.held)::int AS purchases,
+         count(*) FILTER (WHERE m.paid IS NOT NULL)::int AS charges,
+         count(*) FILTER (WHERE m.refunded > 0)::int AS refunds,
+         count(*) FILTER (WHERE m.comp)::int AS comps
+    FROM (SELECT ch.currency, ch.amount AS paid, ch.refund_amount AS refunded, false AS held, false AS comp
+            FROM merchant_charges ch WHERE ch.user_id = ?
+          UNION ALL
+          SELECT p.currency, NULL, NULL, true, p.kind = 'comp' FROM purchases p WHERE p.user_id = ?) m
    GROUP BY 1
    ORDER BY 1`;
 
@@ -29,7 +31,7 @@ export function purchaseTotals({ db }: { db: Db }) {
     async ofPerson(userId: string): Promise<PurchaseTotals> {
       if (!(await db('users').where({ id: userId }).first('id')))
         throw new AppError('not-found', `No users record with id ${userId}.`);
-      const { rows } = (await db.raw(TOTALS, [userId])) as { rows: Row[] };
+      const { rows } = (await db.raw(TOTALS, [userId, userId])) as { rows: Row[] };
       return {
         currencies: rows.map((r) => ({
           ...r,
