@@ -286,7 +286,8 @@ export function stripeProvider({
       customer: customer
         ? { identifier: customer, email: session.customer_details?.email ?? session.customer_email ?? '' }
         : null,
-      ...(session.automatic_tax?.enabled && { tax: sessionTax(session) }),
+      // Stripe Tax's own word when it computed the tax (the breakdown expanded); else the quoted tax stands.
+      ...(session.automatic_tax?.enabled && session.total_details?.breakdown && { tax: sessionTax(session) }),
     };
   }
 
