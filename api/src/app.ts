@@ -18,7 +18,7 @@ import { certificateAdminRoutes, certificatePdfRoutes, certificateRoutes } from 
 import { workshopRoutes } from './catalog/workshops/routes';
 import { waitlistRoutes } from './catalog/waitlist/routes';
 import { commerceRoutes } from './commerce/routes';
-import { invoiceRoutes } from './invoices/routes';
+import { invoiceAdminRoutes, invoiceRoutes } from './invoices/routes';
 import { testProviderRoutes } from './payments/test-provider-routes';
 import { STRIPE_WEBHOOK_PATH, webhookRoutes } from './commerce/provider-events/webhook-routes';
 import { purchaseActionRoutes } from './commerce/purchases/action-routes';
@@ -167,6 +167,7 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/admin', timelineRoutes({ allow, timeline: services.timeline, notes: services.staffNotes }));
   mount('/api/admin', pricingRoutes({ allow, simulator: services.simulator, scenarios: services.scenarios }));
   mount('/api/admin', listToolRoutes({ allow, bulk: services.bulk, saved: services.savedFilters }));
+  mount('/api/admin', invoiceAdminRoutes({ allow, invoices: services.invoices }));
   mount(
     '/api/admin',
     adminRoutes({ admin: services.admin, exports: services.listExports, resources: ADMIN_RESOURCES, allow }),

@@ -56,6 +56,7 @@ describe('the console REST contract, for every resource', () => {
         'coupons',
         'device-access-tokens',
         'device-verifications',
+        'invoices',
         'jobs',
         'lesson-progress',
         'merchant-accounts',

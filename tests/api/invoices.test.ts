@@ -10,6 +10,7 @@ import { createCoupon, createProduct } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
+import { csvRows, listExport } from '../support/csv';
 import { pdfText } from '../support/pdf-text';
 
 /**
@@ -381,6 +382,69 @@ describe('invoices and credit notes', () => {
     // Run again, nothing more.
     await db().transaction((trx) => issueExisting(trx));
     expect(await db()('invoices').whereIn('merchantChargeId', [first!.id, second!.id])).toHaveLength(3);
+  });
+
+  it('shows finance the register in the console: a kind filter, a number search, the PDF and a formula-safe export', async () => {
+    const buyer = await signedIn(db());
+    await db()('users').where({ id: buyer.user.id }).update({ name: '=HYPERLINK("http://evil.example")' });
+    const { purchaseId, chargeId } = await buy(buyer, { productId: euro.id }, { country: 'DE' });
+    await as(support, request(app).post(`/api/admin/purchases/${purchaseId}/refund`)).send({
+      reasonCode: 'customer-request',
+      amount: 1900,
+    });
+    const invoice = await invoiceOfCharge(chargeId);
+    const note = await db()('invoices').where({ merchantChargeId: chargeId, kind: 'credit-note' }).first();
+    const finance = await signedIn(db(), ['finance']);
+    const admin = (path: string, who: SignedIn = finance) => as(who, request(app).get(`/api/admin${path}`));
+    const list = (filter: object) => admin(`/invoices?filter=${encodeURIComponent(JSON.stringify(filter))}`);
+
+    const notes = await list({ kind: 'credit-note', merchantChargeId: chargeId });
+    expect(notes.status).toBe(200);
+    expect(notes.body.map((r: { number: string }) => r.number)).toEqual([note.number]);
+    // The number search finds it (and a credit note of the same sequence number, CN-…, whose number holds it).
+    const found = (await list({ q: invoice.number })).body as { id: string; number: string }[];
+    expect(found.map((r) => r.id)).toContain(invoice.id);
+    expect(found.every((r) => r.number.endsWith(invoice.number))).toBe(true);
+    const shown = await admin(`/invoices/${invoice.id}`);
+    expect(shown.body).toMatchObject({ number: invoice.number, buyer: { email: buyer.user.email }, total: 11900 });
+    expect((await admin(`/invoices`, support)).status).toBe(403);
+
+    const pdf = await admin(`/invoices/${note.id}.pdf`)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    expect(pdf.status).toBe(200);
+    const lines = (await pdfText(new Uint8Array(pdf.body as Buffer))).lines.join('\n');
+    expect(lines).toContain(`Credit note ${note.number}`);
+    expect(lines).toContain(`Credits invoice: ${invoice.number}`);
+    expect((await admin(`/invoices/${note.id}.pdf`, support)).status).toBe(403);
+
+    const exported = await listExport(app, finance, 'invoices', { filter: { merchantChargeId: chargeId } });
+    expect(exported.status).toBe(200);
+    const rows = csvRows(exported.body as string);
+    const firstTax = taxRefunded(1900, 11900, 1900);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        Number: note.number,
+        Kind: 'Credit note',
+        'Credits invoice': invoice.number,
+        'Buyer name': `'=HYPERLINK("http://evil.example")`,
+        'Buyer country': 'DE',
+        'Taxable amount': ((1900 - firstTax) / 100).toFixed(2),
+        Tax: (firstTax / 100).toFixed(2),
+        Total: '19.00',
+        Currency: 'EUR',
+      }),
+      expect.objectContaining({
+        Number: invoice.number,
+        Kind: 'Invoice',
+        'Tax rate in percent': '19',
+        Total: '119.00',
+      }),
+    ]);
   });
 
   it('refuses to rewrite or delete an issued invoice', async () => {

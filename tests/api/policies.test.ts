@@ -114,6 +114,7 @@ const EXPECTED: Record<string, Expected> = {
   'POST /api/admin/users/:id/comps': ['support'],
   'PUT /api/admin/products/:id/image': ['support'],
   'GET /api/admin/school': ['admin'],
+  'GET /api/admin/invoices/:id.pdf': ['finance'],
   'PUT /api/admin/school': ['admin'],
   'PUT /api/admin/school/logo': ['admin'],
   'DELETE /api/admin/school/logo': ['admin'],
@@ -223,6 +224,7 @@ const CONSOLE: Record<string, { read: readonly Role[]; write?: readonly Role[]; 
   bookmarks: { read: ['support'], ops: '' },
   certificates: { read: ['support'], ops: '' },
   'audit-logs': { read: STAFF, ops: '' },
+  invoices: { read: ['finance'], write: [], ops: '' },
 };
 
 for (const [name, { read, write, ops }] of Object.entries(CONSOLE)) {

@@ -6,6 +6,7 @@ import { silentTransport } from './app';
 import { runSeeds } from '../../seeds/run';
 import { createCoupon, createPurchase, createUser } from '../../seeds/factories';
 import { Product, User } from './models';
+import { issueCreditNote, issueInvoice } from '../../api/src/invoices/issue';
 
 /** The secrets planted in the fixture: none of them, nor their hashes, may appear in any console answer. */
 export const PLANTED_SECRETS = [
@@ -74,6 +75,11 @@ export async function seedEverything(db: Db) {
   await db('purchases')
     .where({ id: purchase.id })
     .update({ merchantChargeId: charge.id, merchantSessionId: session.id });
+  // Its invoice, and the credit note of its partial refund.
+  await db.transaction(async (trx) => {
+    await issueInvoice(trx, charge.id);
+    await issueCreditNote(trx, charge.id, 900);
+  });
   // A partial refund by support (the charge's refundAmount above agrees) and a dispute the seller won.
   const support = (await User.query(db).findOne({ email: 'support@example.com' }))!;
   await db('merchantRefunds').insert({

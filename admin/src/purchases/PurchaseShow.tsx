@@ -1,3 +1,4 @@
+import { relatedTab } from '../common/RelatedTab';
 import { Alert, Box, Link as MuiLink, Stack, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import {
   DateField,
@@ -226,6 +227,20 @@ export function PurchaseShow() {
             <PurchaseTimeline label={false} />
           </TabbedShowLayout.Tab>
         )}
+
+        {relatedTab(permissions, 'resources.purchases.tabs.invoices', 'invoices', {
+          reference: 'invoices',
+          target: 'merchantChargeId',
+          source: 'merchantChargeId',
+          sort: { field: 'issuedAt', order: 'ASC' },
+          empty: 'resources.purchases.noInvoices',
+          children: [
+            <TextField key="number" source="number" />,
+            <TextField key="kind" source="kind" />,
+            <DateField key="issuedAt" source="issuedAt" showTime />,
+            <MoneyField key="total" source="total" />,
+          ],
+        })}
 
         {canRead(permissions, 'purchase-user-transfers') && (
           <TabbedShowLayout.Tab label="resources.purchases.tabs.transfers" path="transfers">

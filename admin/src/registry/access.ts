@@ -34,6 +34,8 @@ export const RESOURCE_ACCESS = {
   'tax-rates': { read: ['finance'], write: [] },
   'tax-registrations': { read: ['finance'], write: [] },
   // A payment provider's resources: staff read them; support may change a mirror's status.
+  // Invoices and credit notes: finance files them; nobody rewrites one.
+  invoices: { read: ['finance'], write: [] },
   'merchant-charges': { read: STAFF, write: SUPPORT },
   // Read-only: refunds are made from a purchase (POST /api/admin/purchases/:id/refund), disputes by the provider.
   'merchant-refunds': { read: STAFF },

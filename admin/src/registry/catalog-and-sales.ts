@@ -1,6 +1,7 @@
 import auditLogs from '../audit-logs';
 import bulkPurchases from '../bulk-purchases';
 import coupons from '../coupons';
+import invoices from '../invoices';
 import { MERCHANT_SCREENS } from '../merchant-records';
 import prices from '../prices';
 import pricing from '../pricing';
@@ -33,6 +34,7 @@ export const CATALOG_AND_SALES_RESOURCES: ConsoleResource[] = [
   { ...accessOf('coupons'), ...coupons, group: 'Sales' },
   { ...accessOf('purchase-user-transfers'), ...purchaseUserTransfers, group: 'Sales' },
   { ...accessOf('product-revenue-splits'), ...productRevenueSplits, group: 'Sales' },
+  { ...accessOf('invoices'), ...invoices, group: 'Sales' },
   { ...accessOf('waitlist-entries'), ...waitlistEntries, group: 'Sales' },
   { ...accessOf('pricing-scenarios'), ...pricing, group: 'Sales' },
 

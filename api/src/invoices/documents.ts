@@ -164,6 +164,14 @@ export function invoiceDocuments({ db }: { db: Db }) {
       return { filename: `${document.number}.pdf`, bytes: await invoicePdf(document) };
     },
 
+    /** Any invoice's or credit note's PDF, for the console. */
+    async staffPdf(id: string): Promise<{ filename: string; bytes: Uint8Array }> {
+      const row = await findDocument(db, id, null);
+      if (!row) throw new AppError('not-found', 'No such invoice.');
+      const document = await presentDocument(db, row);
+      return { filename: `${document.number}.pdf`, bytes: await invoicePdf(document) };
+    },
+
     /**
      * A corrected invoice with the buyer's details as they should have been: only of the latest version (a
      * superseded one answers 409), under a new number; the original stays. The tax charged stays as it was. The

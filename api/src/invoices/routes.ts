@@ -45,3 +45,14 @@ export function invoiceRoutes({ allow, invoices }: Deps) {
 
   return router;
 }
+
+/** The console's copy of an invoice's or credit note's PDF (finance and administrators), under /api/admin. */
+export function invoiceAdminRoutes({ allow, invoices }: Deps) {
+  const router = new Router();
+
+  router.get('/invoices/:id.pdf', allow.roles('finance'), async (ctx) => {
+    sendPdf(ctx, await invoices.staffPdf(DocumentIdParam.parse(ctx.params).id));
+  });
+
+  return router;
+}

@@ -4,6 +4,7 @@ import { certificates } from './certificates';
 import { productContentResources, prices, products, upgradableProducts } from './catalog';
 import { bulkPurchases, coupons, purchaseUserTransfers, purchases } from './commerce';
 import { productRevenueSplits } from './finance';
+import { invoices } from './invoices';
 import {
   accounts,
   deviceAccessTokens,
@@ -54,6 +55,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
   bulkPurchases,
   purchaseUserTransfers,
   productRevenueSplits,
+  invoices,
   taxRates,
   taxRegistrations,
   pricingScenarios,
