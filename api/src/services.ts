@@ -14,6 +14,7 @@ import { builtInTax, taxSetupReader } from './tax/engine';
 import { pricingScenarios } from './pricing-simulator/scenarios';
 import { pricingSimulator } from './pricing-simulator/simulator';
 import { financeExports } from './finance/exports';
+import { taxReport } from './finance/tax-report';
 import { financeReports } from './finance/reports';
 import { financeSummary } from './finance/summary';
 import { contentTree } from './learning/content-tree';
@@ -26,6 +27,7 @@ import { quoteService } from './commerce/checkout/quotes';
 import { checkoutService } from './commerce/checkout/checkout';
 import { commerceLimits } from './commerce/checkout/limits';
 import { myPurchases } from './commerce/purchases/my-purchases';
+import { invoiceDocuments } from './invoices/documents';
 import { billingProfiles } from './commerce/checkout/billing-profile';
 import { testProvider } from './payments/test-provider';
 import { stripeProvider } from './payments/stripe-provider';
@@ -232,6 +234,7 @@ export function createServices(deps: Deps) {
     staffNotes: staffNotes(deps),
     financeExports: financeExports(deps),
     financeSummary: financeSummary(deps),
+    financeTaxReport: taxReport(deps),
     financeReports: financeReports(deps),
     tree,
     learning,
@@ -274,6 +277,7 @@ export function createServices(deps: Deps) {
     }),
     testProvider: testPayments,
     purchases: myPurchases(deps),
+    invoices: invoiceDocuments(deps),
     billing: billingProfiles({ db }),
     limiter,
     outbox,
