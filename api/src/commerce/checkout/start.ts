@@ -136,15 +136,6 @@ export async function startCheckout(deps: CheckoutDeps, input: CheckoutInput): P
   });
   if (answer.coupon?.problem)
     throw new AppError(answer.coupon.problem, answer.coupon.message!, { coupon: answer.coupon.message! });
-  // The quote priced a VAT ID that does not fit as a consumer's purchase; paying needs the buyer to decide.
-  if (answer.billing.vatIdProblem) {
-    const message = BILLING_MESSAGES[answer.billing.vatIdProblem];
-    throw new AppError('vat-id-invalid', message, { 'billing.vatId': message });
-  }
-  if (answer.billing.regionRequired)
-    throw new AppError('billing-region-required', BILLING_MESSAGES['region-required'], {
-      'billing.region': 'choose your state or province',
-    });
   // A price set before such currencies were refused: never charged in a unit the provider counts differently.
   if (currencyProblem(answer.currency))
     throw new AppError(
@@ -155,6 +146,15 @@ export async function startCheckout(deps: CheckoutDeps, input: CheckoutInput): P
   if (!email)
     throw new AppError('validation-failed', 'Enter an email address for your receipt.', {
       email: 'is required when not signed in',
+    });
+  // The quote priced a VAT ID that does not fit as a consumer's purchase; paying needs the buyer to decide.
+  if (answer.billing.vatIdProblem) {
+    const message = BILLING_MESSAGES[answer.billing.vatIdProblem];
+    throw new AppError('vat-id-invalid', message, { 'billing.vatId': message });
+  }
+  if (answer.billing.regionRequired)
+    throw new AppError('billing-region-required', BILLING_MESSAGES['region-required'], {
+      'billing.region': 'choose your state or province',
     });
   // A guest's checkout answers the same whether or not the address owns the course, so the form cannot be used to
   // find out who bought what. A payment from an owning address becomes a one-seat team (a copy to give away, never
