@@ -39,10 +39,6 @@ export function commerceRoutes({ allow, config, quotes, checkouts, purchases, bi
     ctx.body = { data: await purchases.list(userOf(ctx).id) };
   });
 
-  router.get('/invoices/:id', allow.signedIn(), async (ctx) => {
-    ctx.body = await purchases.invoice(userOf(ctx).id, IdParam.parse(ctx.params).id);
-  });
-
   // Signed in or not (an email is then required); the buyer's country is always the detected one.
   router.post('/checkout', allow.public(), async (ctx) => {
     const body = CheckoutBody.parse(ctx.request.body);

@@ -335,23 +335,6 @@ export interface GivenBy {
   how: 'transfer' | 'move' | 'seat' | 'gift';
 }
 
-/** GET /api/store/invoices/:id; amounts in integer cents. */
-export interface Invoice {
-  id: string;
-  number: string;
-  issuedAt: Date;
-  buyer: { name: string | null; email: string };
-  line: { description: string; quantity: number; unitAmount: number; subtotal: number };
-  /** The percentage discount (sale, coupon, team tier, regional price); 0 when none. */
-  discount: number;
-  /** Upgrade credit for an owned purchase, taken off after the discount (docs/domain.md §5.3); 0 when none. */
-  credit: number;
-  total: number;
-  refunded: number;
-  currency: string;
-  country: string | null;
-}
-
 export interface TeamMember {
   /** The member's seat purchase: what revoking removes. */
   purchaseId: string;

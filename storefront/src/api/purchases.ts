@@ -15,10 +15,3 @@ export type MyPurchase = Wire<Commerce.MyPurchase>;
 export async function listMyPurchases(): Promise<MyPurchase[]> {
   return (await getJson<ListAnswer<MyPurchase>>('/api/store/purchases')).data;
 }
-
-/** Amounts in integer cents. */
-export type Invoice = Wire<Commerce.Invoice>;
-
-export function getInvoice(invoiceId: string): Promise<Invoice> {
-  return getJson(`/api/store/invoices/${encodeURIComponent(invoiceId)}`);
-}

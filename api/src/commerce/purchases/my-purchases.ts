@@ -1,9 +1,8 @@
 import type { Db } from '../../db/connection';
 import { coursesOfProducts } from '../../catalog/service';
-import { AppError } from '../../shared/errors';
 import { shownName } from '../../shared/shown-name';
 import { ownerHasSeatColumn } from './ownership';
-import type { GivenBy, Invoice, MyPurchase } from '../schemas';
+import type { GivenBy, MyPurchase } from '../schemas';
 
 /**
  * How someone came to hold a purchase they did not pay for: a seat of someone's team or gift, or a purchase given to
@@ -40,7 +39,7 @@ function givenByOf(
   };
 }
 
-/** A person's purchases, and the invoices of what they paid for; someone else's does not exist for them (404). */
+/** A person's purchases (their invoices are api/src/invoices': the payer's, whoever holds the purchase). */
 export function myPurchases({ db }: { db: Db }) {
   return {
     async list(userId: string): Promise<MyPurchase[]> {
@@ -124,53 +123,6 @@ export function myPurchases({ db }: { db: Db }) {
           givenBy,
         };
       });
-    },
-
-    async invoice(userId: string, chargeId: string): Promise<Invoice> {
-      const row = await db('merchantCharges as ch')
-        .join('purchases as p', 'p.merchantChargeId', 'ch.id')
-        .join('products as pr', 'pr.id', 'p.productId')
-        .join('users as u', 'u.id', 'ch.userId')
-        .leftJoin('checkouts as co', 'co.purchaseId', 'p.id')
-        .leftJoin('prices as price', 'price.id', 'co.priceId')
-        .where({ 'ch.id': chargeId, 'ch.userId': userId }) // the payer's, whoever holds the purchase now
-        .first(
-          'ch.id',
-          'ch.identifier',
-          'ch.amount',
-          'ch.refundAmount',
-          'ch.currency',
-          'ch.createdAt',
-          'p.country',
-          'pr.name as productName',
-          'u.name as buyerName',
-          'u.email as buyerEmail',
-          'co.quantity',
-          'co.creditAmount',
-          'price.unitAmount',
-        );
-      if (!row) throw new AppError('not-found', 'No such invoice.');
-      const quantity = row.quantity ?? 1;
-      const unitAmount = row.unitAmount ?? row.amount;
-      const subtotal = unitAmount * quantity;
-      return {
-        id: row.id,
-        number: row.identifier,
-        issuedAt: row.createdAt,
-        buyer: { name: row.buyerName, email: row.buyerEmail },
-        line: {
-          description: quantity > 1 ? `${row.productName} (${quantity} seats)` : row.productName,
-          quantity,
-          unitAmount,
-          subtotal,
-        },
-        credit: row.creditAmount ?? 0,
-        discount: Math.max(0, subtotal - row.amount - (row.creditAmount ?? 0)),
-        total: row.amount,
-        refunded: row.refundAmount,
-        currency: row.currency,
-        country: row.country,
-      };
     },
   };
 }
