@@ -39,7 +39,7 @@ function givenByOf(
   };
 }
 
-/** A person's purchases (their invoices are api/src/invoices': the payer's, whoever holds the purchase). */
+/** A person's purchases; their invoices are in api/src/invoices (the payer's, whoever holds the purchase later). */
 export function myPurchases({ db }: { db: Db }) {
   return {
     async list(userId: string): Promise<MyPurchase[]> {
