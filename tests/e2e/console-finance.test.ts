@@ -445,4 +445,127 @@ describe('the Finance page in the console (Chromium)', () => {
       .waitFor();
     expect(await amountsShown()).not.toContainEqual(expect.stringMatching(/\$|¥[\d,]*\.\d/));
   });
+
+  it('shows the tax collected per month and country, and downloads the tax report for filing', async () => {
+    const { db, baseUrl } = site();
+    // Documents as a German school registered for the EU's One-Stop Shop issues them: a German sale, a French one
+    // partly refunded (its credit note gives back tax in proportion). Written to the tables, on charges of their own.
+    const { merchantAccountId, merchantProductId } = sales[0]!.charge as unknown as Record<string, string>;
+    const vat = (country: string, rateBp: number) => ({
+      ...{ taxCountry: country, taxRateBp: rateBp, taxName: 'VAT', taxInclusive: true },
+    });
+    const document = async (n: number, kind: string, amounts: Record<string, number>, extra: object = {}) => {
+      const year = new Date().getUTCFullYear();
+      return {
+        kind,
+        number: `${kind === 'invoice' ? '' : 'CN-'}${year}-95000${n}`,
+        year,
+        sequence: 950000 + n,
+        payerUserId: owner.id,
+        seller: JSON.stringify({ name: 'School', country: 'DE' }),
+        buyer: JSON.stringify({ name: 'Buyer', email: 'tax.buyer@example.com' }),
+        lines: JSON.stringify([]),
+        currency: 'eur',
+        ...amounts,
+        ...extra,
+      };
+    };
+    const [de, fr] = await db('merchantCharges')
+      .insert(
+        [
+          { identifier: 'ch_tax_de', amount: 11_900, ...vat('DE', 1900), taxAmount: 1_900 },
+          { identifier: 'ch_tax_fr', amount: 11_900, ...vat('FR', 2000), taxAmount: 1_983 },
+        ].map((c) => ({
+          ...{ ...c, merchantAccountId, merchantProductId, userId: owner.id },
+          ...{ fee: 0, net: c.amount, currency: 'eur' },
+        })),
+      )
+      .returning('id');
+    const [frInvoice] = await db('invoices')
+      .insert([
+        await document(
+          1,
+          'invoice',
+          { subtotal: 11_900, taxable: 9_917, taxAmount: 1_983, total: 11_900 },
+          {
+            merchantChargeId: fr.id,
+            ...vat('FR', 2000),
+          },
+        ),
+        await document(
+          2,
+          'invoice',
+          { subtotal: 11_900, taxable: 10_000, taxAmount: 1_900, total: 11_900 },
+          {
+            merchantChargeId: de.id,
+            ...vat('DE', 1900),
+          },
+        ),
+      ])
+      .returning('id');
+    await db('invoices').insert(
+      await document(
+        3,
+        'credit-note',
+        { subtotal: 5_950, taxable: 4_958, taxAmount: 992, total: 5_950 },
+        {
+          merchantChargeId: fr.id,
+          invoiceId: frInvoice.id,
+          refundedTo: 5_950,
+          ...vat('FR', 2000),
+        },
+      ),
+    );
+
+    await page.goto(`${baseUrl}/admin/#/finance`);
+    await page.getByRole('button', { name: 'This month' }).click();
+    const card = figure('Tax collected per month and country');
+    await card.locator('.MuiChartsSurface-root').first().waitFor();
+    await card
+      .getByText('in EUR: €38.83 tax on invoices, €9.92 given back by credit notes, €28.91 net', { exact: false })
+      .waitFor();
+    // Its table, folded under the chart.
+    await page.locator('.MuiCard-root', { has: card }).locator('summary').click();
+    const table = page.getByRole('table', { name: 'Tax collected per month and country' });
+    expect(
+      await table
+        .getByRole('row', { name: /^Germany/ })
+        .getByRole('cell')
+        .allInnerTexts(),
+    ).toEqual(['€19.00', '€0.00', '€19.00']);
+    expect(
+      await table
+        .getByRole('row', { name: /^France/ })
+        .getByRole('cell')
+        .allInnerTexts(),
+    ).toEqual(['€19.83', '€9.92', '€9.91']);
+    await waitForStillness(page);
+    await keepScreenshot(page, 'console-finance-tax');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Tax report (CSV)' }).click(),
+    ]);
+    const monthStart = `${new Date().toISOString().slice(0, 7)}-01`;
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^tax-report-${monthStart}-to-\\d{4}-\\d{2}-\\d{2}\\.csv$`),
+    );
+    const file = path.join(ARTIFACTS_DIR, 'console-finance-tax-report.csv');
+    await download.saveAs(file);
+    const rows = parse(readFileSync(file, 'utf8'), { bom: true, columns: true, record_delimiter: '\r\n' }) as CsvRow[];
+    const taxed = rows.filter((r) => r.Currency === 'eur');
+    expect(taxed).toEqual([
+      expect.objectContaining({ Scheme: 'domestic', Country: 'DE', 'Rate (%)': '19.00', 'Net tax due': '19.00' }),
+      expect.objectContaining({
+        Scheme: 'eu-oss',
+        Country: 'FR',
+        'Rate (%)': '20.00',
+        Tax: '19.83',
+        'Refunded tax': '9.92',
+        'Net tax due': '9.91',
+      }),
+    ]);
+    // The dollar sales of a school not registered anywhere are there too, untaxed.
+    expect(rows.filter((r) => r.Currency === 'usd').every((r) => r.Scheme === 'not-taxed')).toBe(true);
+  });
 });
