@@ -447,6 +447,59 @@ describe('invoices and credit notes', () => {
     ]);
   });
 
+  it('names the team tier and the regional price, and the receipt’s link leads to the invoice page and its answer', async () => {
+    const lead = await signedIn(db());
+    const team = await buy(lead, { productId: dollar.id, quantity: 10, team: true }, { country: 'JP' });
+    const teamInvoice = (await store(lead, 'get', `/invoices/${team.chargeId}`)).body;
+    expect(teamInvoice.lines).toEqual([
+      { kind: 'item', description: `${dollar.name} (10 seats)`, quantity: 10, unitAmount: 4900, amount: 49_000 },
+      expect.objectContaining({ kind: 'discount', description: 'Team discount (10 seats, 25 %)', amount: -12_250 }),
+    ]);
+    expect(teamInvoice).toMatchObject({ subtotal: 49_000, discount: 12_250, total: 36_750, tax: null });
+
+    const regional = await signedIn(db());
+    const ppp = await buy(regional, { productId: dollar.id, ppp: true }, { country: 'IN' });
+    const pppInvoice = (await store(regional, 'get', `/invoices/${ppp.chargeId}`)).body;
+    expect(pppInvoice.lines[1]).toMatchObject({
+      kind: 'discount',
+      description: expect.stringMatching(/^Regional price \(India, \d+ %\)$/),
+    });
+    expect(pppInvoice.subtotal - pppInvoice.discount).toBe(pppInvoice.total);
+
+    // The receipt's invoice link: the storefront's page, whose answer is this invoice.
+    const receipt = await db()('outboxEmails').where({ toAddress: regional.user.email, kind: 'receipt' }).first();
+    const link = new URL(/https?:\/\/\S+\/invoices\/[0-9a-f-]{36}/.exec(receipt.textBody)![0]);
+    const page = await as(regional, request(app).get(link.pathname));
+    expect(page.status).toBe(200);
+    expect(page.type).toBe('text/html');
+    const answer = await store(regional, 'get', link.pathname);
+    expect(answer.status).toBe(200);
+    expect(answer.body.number).toBe(pppInvoice.number);
+  });
+
+  it('keeps the invoice its payer’s after the purchase is given away: the recipient has none', async () => {
+    const owner = await signedIn(db());
+    const { purchaseId, chargeId } = await buy(owner, { productId: dollar.id }, { country: 'JP' });
+    const invoice = await invoiceOfCharge(chargeId);
+    const friend = await signedIn(db());
+    const call = (who: SignedIn, path: string, body?: object) =>
+      as(who, request(app).post(`/api/store${path}`)).send(body);
+    const transferId = (await store(owner, 'get', `/purchases/${purchaseId}/transfer`)).body.data.id;
+    expect((await call(owner, `/purchases/${purchaseId}/transfer`, { email: friend.user.email })).status).toBe(200);
+    expect((await call(friend, `/transfers/${transferId}/verify`)).status).toBe(200);
+    expect((await call(friend, `/transfers/${transferId}/accept`)).status).toBe(200);
+
+    expect((await store(owner, 'get', `/invoices/${chargeId}`)).body).toMatchObject({
+      id: invoice.id,
+      buyer: { email: owner.user.email },
+    });
+    expect((await store(owner, 'get', '/invoices')).body.data.map((i: { id: string }) => i.id)).toEqual([invoice.id]);
+    expect((await store(friend, 'get', `/invoices/${invoice.id}`)).status).toBe(404);
+    expect((await store(friend, 'get', `/invoices/${chargeId}`)).status).toBe(404);
+    expect((await store(friend, 'get', '/invoices')).body.data).toEqual([]);
+    expect(await invoiceOfCharge(chargeId)).toEqual(invoice);
+  });
+
   it('refuses to rewrite or delete an issued invoice', async () => {
     const buyer = await signedIn(db());
     const { chargeId } = await buy(buyer, { productId: dollar.id }, { country: 'JP' });
