@@ -181,7 +181,7 @@ function givenInWords(given: NonNullable<MyPurchase['givenBy']>): string {
     case 'gift':
       return `A gift from ${given.name} (${on})`;
     case 'seat':
-      return `A seat of ${given.name}’s team (${on})`;
+      return `A seat from a team purchase: ${given.name}’s team (${on})`;
     case 'move':
       return `Given to you by ${given.name}, moved by support (${on})`;
     default:
