@@ -500,6 +500,35 @@ describe('invoices and credit notes', () => {
     expect(await invoiceOfCharge(chargeId)).toEqual(invoice);
   });
 
+  it('invoices a payment that cannot be fulfilled, then credits it in full when it is refunded', async () => {
+    const workshop = await createProduct(db(), {
+      name: 'One-seat invoiced workshop',
+      productType: 'live',
+      quantityAvailable: 1,
+      unitAmount: 11_900,
+      currency: 'eur',
+    });
+    const buyers = [await signedIn(db()), await signedIn(db())];
+    const started = await Promise.all(
+      buyers.map((b) =>
+        as(b, request(app).post('/api/store/checkout').set({ 'cf-ipcountry': 'DE' })).send({ productId: workshop.id }),
+      ),
+    );
+    for (const s of started) expect((await request(app).post(`${new URL(s.body.url).pathname}/pay`)).status).toBe(303);
+    const outcomes = await Promise.all(
+      started.map((s) => request(app).get(`/api/store/checkouts/${s.body.checkoutId}`)),
+    );
+    expect(outcomes.map((o) => o.body.status).sort()).toEqual(['fulfilled', 'refunded']);
+    const refunded = outcomes.find((o) => o.body.status === 'refunded')!;
+    const { merchantChargeId } = await db()('purchases').where({ id: refunded.body.purchaseId }).first();
+    const documents = await db()('invoices').where({ merchantChargeId }).orderBy('issuedAt');
+    expect(documents.map((d) => [d.kind, d.total, d.taxAmount])).toEqual([
+      ['invoice', 11_900, 1900],
+      ['credit-note', 11_900, 1900],
+    ]);
+    expect(documents[1].invoiceId).toBe(documents[0].id);
+  });
+
   it('refuses to rewrite or delete an issued invoice', async () => {
     const buyer = await signedIn(db());
     const { chargeId } = await buy(buyer, { productId: dollar.id }, { country: 'JP' });

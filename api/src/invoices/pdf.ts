@@ -154,8 +154,8 @@ export async function invoicePdf(document: InvoiceDocument): Promise<Uint8Array>
   }
   y -= 12;
   for (const note of parts.notes) {
-    text(plain, note, MARGIN, y, 9, MUTED);
-    y -= 13;
+    text(plain, note, MARGIN, y, 10); // a reverse charge's wording is part of the invoice, not a footnote
+    y -= 14;
   }
 
   await glyphs.finish();
