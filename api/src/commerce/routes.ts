@@ -71,7 +71,8 @@ export function commerceRoutes({ allow, config, quotes, checkouts, purchases, bi
     const { id } = IdParam.parse(ctx.params);
     const query = QuoteQuery.parse(ctx.query);
     const detected = buyerCountry(ctx, config);
-    const given = { country: query.billingCountry, region: query.region, vatId: query.vatId };
+    // Billed where the preview is for, unless the buyer names their billing country.
+    const given = { country: query.billingCountry ?? query.country, region: query.region, vatId: query.vatId };
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = {
       ...(await quotes.preview({

@@ -252,7 +252,13 @@ export function quoteService({
   }
 
   return {
-    quote: (request: QuoteRequest) => priced(request, onSale),
+    /** The quote as the buyer reads it, from what the database holds now (the pricing simulator's). */
+    async quote(request: QuoteRequest): Promise<QuotePreview> {
+      const { taxAnswer: _calculation, ...quote } = await priced(request, onSale);
+      return quote;
+    },
+    /** The quote checkout charges, with the tax as its calculator answered it. */
+    forCheckout: (request: QuoteRequest) => priced(request, onSale),
     async preview({ ip, ...request }: PreviewRequest): Promise<QuotePreview> {
       if (request.couponCode) await limits.couponLookup(ip);
       const { taxAnswer: _calculation, ...preview } = await priced(request, onSaleCached);

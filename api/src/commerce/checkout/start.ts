@@ -123,7 +123,7 @@ export async function startCheckout(deps: CheckoutDeps, input: CheckoutInput): P
       input.buyer ? undefined : { email: 'cannot be used to buy here: contact our support team' },
     );
   const place = billingPlace(input.billing ?? {}, { country: input.country, region: input.state ?? null });
-  const answer = await quotes.quote({
+  const answer = await quotes.forCheckout({
     productId: input.productId,
     quantity: input.quantity,
     forTeam: input.team,
