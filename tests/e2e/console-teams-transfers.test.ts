@@ -265,7 +265,8 @@ describe('teams and transfers in the console (Chromium)', () => {
     const previous = await db()('users').where({ email: 'wrong.address@example.com' }).first();
     const purchase = (await Purchase.query(db()).findById(moveId))!;
     expect(purchase.userId).toBe(recipient.id);
-    expect((await db()('merchantCharges').where({ id: purchase.merchantChargeId }).first()).userId).toBe(recipient.id);
+    // Who paid does not change: the charge and its invoice stay the payer's.
+    expect((await db()('merchantCharges').where({ id: purchase.merchantChargeId }).first()).userId).toBe(previous.id);
     // Recorded as a completed transfer; the offer the checkout had opened (AVAILABLE) is closed.
     const transfers = await PurchaseUserTransfer.query(db()).where({ purchaseId: moveId }).orderBy('createdAt');
     expect(transfers.at(-1)).toMatchObject({

@@ -556,7 +556,7 @@ export const catalogAndSales = {
       button: 'Move to another email',
       confirmTitle: 'Confirm the move',
       intro:
-        'For a buyer who typed the wrong address, or asks to give the purchase to someone else: it moves at once, with its charge and receipt, whatever the transfer window. %{owner} loses access.',
+        'For a buyer who typed the wrong address, or asks to give the purchase to someone else: it moves at once, whatever the transfer window. %{owner} loses access, and stays the payer: the charge, the invoice and any credit note stay theirs.',
       email: "New owner's email",
       emailHelp: 'An account is made for this address if it has none.',
       noEmail: 'Enter the email address of the new owner.',
