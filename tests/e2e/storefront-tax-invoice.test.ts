@@ -276,6 +276,14 @@ describe('tax before paying and the invoice after it (Chromium)', () => {
       await expectDrawn(pdf, number);
       expect(pdf.text).toContain(FRENCH_VAT_ID);
       expect(pdf.text.replace(/\s+/g, ' ')).toContain('Reverse charge');
+
+      // The payer's list of invoices holds it, and its link leads back to the same document.
+      await page.getByRole('link', { name: '← Invoices' }).click();
+      await page.waitForURL(/\/invoices$/);
+      const listed = page.getByRole('link', { name: `Invoice ${number}` });
+      await listed.click();
+      await page.waitForURL(/\/invoices\/[^/]+$/);
+      await expect.poll(() => article.innerText()).toContain(FRENCH_VAT_ID);
     });
   });
 });
