@@ -346,6 +346,21 @@ describe('Stripe Tax', () => {
     const down = await quote(euro.id, { billingCountry: 'DE' });
     expect(down.status).toBe(502);
     expect(down.body.code).toBe('payment-provider-unavailable');
+    // A checkout whose tax Stripe cannot compute, or whose customer it cannot make, starts nothing payable.
+    const sessionsBefore = [...stripe.objects.values()].filter((o) => o.object === 'checkout.session').length;
+    for (const path of ['POST /v1/tax/calculations', 'POST /v1/customers']) {
+      stripe.failNext(path, 3);
+      const email = `stripe.down.${path.split('/').at(-1)}@example.com`;
+      const refused = await request(app)
+        .post('/api/store/checkout')
+        .send({ productId: euro.id, email, billing: { country: 'DE' } });
+      expect(refused.status).toBe(502);
+      expect(refused.body.code).toBe('payment-provider-unavailable');
+      // Refused while pricing (the tax): no checkout; refused at the provider (the customer): canceled, its hold gone.
+      const rows = await db()('checkouts').where({ buyerEmail: email }).pluck('status');
+      expect(rows).toEqual(path === 'POST /v1/customers' ? ['canceled'] : []);
+    }
+    expect([...stripe.objects.values()].filter((o) => o.object === 'checkout.session')).toHaveLength(sessionsBefore);
 
     await db()('schoolSettings').update({ taxCountry: null });
     const before = calculations();
