@@ -35,7 +35,7 @@ import { chargedTotal, type BuyerTaxPlace, type TaxAnswer } from '../../api/src/
  *  6. every learner's access to each course's paid lesson (`/api/store/courses/…/lessons/…`) is the model's;
  *  7. a refused step leaves every commerce table unchanged (checksums), and a step the model expects to be
  *     refused is refused (and the other way round);
- *  8. tax: each run's school is established in Germany, on the EU OSS, registered in GB and in Washington, its
+ *  8. tax (invoices corrected by their payer too): each run's school is established in Germany, on the EU OSS, registered in GB and in Washington, its
  *     prices including tax or not (drawn per run); each purchase bills a place drawn from PLACES. The model predicts
  *     the tax with the pure `taxFrom` on the quoted price after discounts: the quote, the checkout and the charge
  *     carry it, and what is charged is the quote's total. Every charge is its taxable amount + its tax, has one
@@ -345,7 +345,7 @@ async function createWorld(tax: TaxSetup): Promise<World> {
 const store = (
   w: World,
   who: SignedIn | undefined,
-  method: 'get' | 'post' | 'delete',
+  method: 'get' | 'post' | 'put' | 'delete',
   path: string,
   body?: object,
   country = 'US',
@@ -571,7 +571,7 @@ async function checkInvoicesOfPayers(m: Model, w: World) {
 }
 
 /** What the runs sold, by how the tax fell: printed at the end, so a run that taxed nothing shows. */
-const taxed = { inside: 0, onTop: 0, reverseCharge: 0, none: 0, creditNotes: 0 };
+const taxed = { inside: 0, onTop: 0, reverseCharge: 0, none: 0, creditNotes: 0, corrections: 0 };
 
 async function countTaxed(w: World) {
   const charges = await w.db('merchantCharges').select('taxInclusive', 'taxReverseCharge', 'taxCountry');
@@ -582,6 +582,7 @@ async function countTaxed(w: World) {
     else taxed.onTop++;
   }
   taxed.creditNotes += Number((await w.db('invoices').where({ kind: 'credit-note' }).count({ n: '*' }))[0]!.n);
+  taxed.corrections += Number((await w.db('invoices').whereNotNull('correctsId').count({ n: '*' }))[0]!.n);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -861,6 +862,41 @@ const badBilling = (user: number, problem: 'no-state' | 'vat-id') =>
       await refused(w, () => store(w, w.users[user], 'post', '/checkout', body), [
         problem === 'no-state' ? 'billing-region-required' : 'vat-id-invalid',
       ]);
+    },
+  );
+
+/**
+ * The payer corrects the company and address on their invoice: a corrected invoice with a new number, the original
+ * kept, the tax unchanged (the invariants count one current invoice). A superseded version, or someone else's (a
+ * transferred purchase's holder), cannot be corrected.
+ */
+const correctInvoice = (purchaseIndex: number, superseded: boolean) =>
+  step(
+    `correctInvoice(purchase ${purchaseIndex}${superseded ? ', a superseded version' : ''})`,
+    (m) => m.purchases.some((p) => p.charge),
+    async (m, w) => {
+      const p = pick(
+        m.purchases.filter((q) => q.charge),
+        purchaseIndex,
+      )!;
+      const versions: { id: string }[] = await w
+        .db('invoices')
+        .where({ merchantChargeId: p.charge!.id, kind: 'invoice' })
+        .orderBy('sequence')
+        .select('id');
+      const payer = w.users[p.payer!]!;
+      const body = { company: `Model Company ${versions.length}`, address: '1 Model Street' };
+      const path = (id: string) => `/invoices/${id}/buyer`;
+      if (p.user !== p.payer)
+        await refused(w, () => store(w, w.users[p.user], 'put', path(versions.at(-1)!.id), body), ['not-found']);
+      if (superseded) {
+        if (versions.length > 1)
+          await refused(w, () => store(w, payer, 'put', path(versions[0]!.id), body), ['invoice-not-latest']);
+        return;
+      }
+      const answer = await accepted(() => store(w, payer, 'put', path(versions.at(-1)!.id), body));
+      expect(answer.body.invoice.corrects?.id).toBe(versions.at(-1)!.id);
+      expect(answer.body.invoice.buyer.company).toBe(body.company);
     },
   );
 
@@ -1217,6 +1253,7 @@ const commands = [
     .tuple(index, fc.constantFrom<'open' | 'won' | 'lost'>('open', 'open', 'won', 'lost'))
     .map(([p, o]) => dispute(p, o)),
   index.map(ban),
+  fc.tuple(index, fc.boolean()).map(([p, superseded]) => correctInvoice(p, superseded)),
   fc.integer({ min: 1, max: 4 }).map(timePasses),
 ];
 
