@@ -1,7 +1,8 @@
-import { useId, type RefObject } from 'react';
+import { useEffect, useId, useState, type RefObject } from 'react';
 import { FieldAlert } from '../../ActionFeedback';
 import type { QuoteAnswer } from '../../api/commerce';
 import { billingCountries, regionsOf } from './billingPlaces';
+import { countryName } from './pricingText';
 
 /** The billing details as the buyer types them; the tax follows the country, the region and the VAT ID. */
 export interface BillingDraft {
@@ -55,6 +56,10 @@ export function BillingFields({
   vatIdLeft,
 }: Props) {
   const id = useId();
+  // Countries are named by the browser's Intl, which may name (and so sort) them differently from the server's: the
+  // page is served and hydrated with the chosen country alone, and the list follows once the page runs.
+  const [listed, setListed] = useState(false);
+  useEffect(() => setListed(true), []);
   const country = draft.country ?? answer.billing.country ?? answer.detectedCountry;
   const regions = regionsOf(country);
   const regionError = regions && answer.billing.regionRequired && showProblems ? answer.billing.message : null;
@@ -72,11 +77,17 @@ export function BillingFields({
           onChange={(event) => onChange({ country: event.target.value, region: null })}
           autoComplete="country"
         >
-          {billingCountries().map((c) => (
-            <option key={c.code} value={c.code}>
-              {c.name}
+          {listed ? (
+            billingCountries().map((c) => (
+              <option key={c.code} value={c.code}>
+                {c.name}
+              </option>
+            ))
+          ) : (
+            <option value={country} suppressHydrationWarning>
+              {countryName(country)}
             </option>
-          ))}
+          )}
         </select>
       </div>
       {regions && (
