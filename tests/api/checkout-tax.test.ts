@@ -244,6 +244,23 @@ describe('checkout with tax', () => {
     await expectCommerceInvariants(db());
   });
 
+  it('credits an upgrade with what was paid for the course, never the sales tax added on top', async () => {
+    const buyer = await signedIn(db());
+    const source = await createProduct(db(), { name: 'Tax Upgrade Source', unitAmount: 4900, currency: 'usd' });
+    const target = await createProduct(db(), { name: 'Tax Upgrade Target', unitAmount: 9900, currency: 'usd' });
+    await makeUpgradable(db(), source, target);
+    const started = await checkout({ productId: source.id, billing: { region: 'WA' } }, 'US', buyer);
+    await pay(started.body.url, started.body.checkoutId);
+    expect((await chargeOf(started.body.checkoutId)).amount).toBe(4900 + taxOnTop(4900, 650));
+
+    const upgrade = await as(
+      buyer,
+      request(app()).get(`/api/store/products/${target.id}/quote`).set(from('US')).query({ region: 'WA' }),
+    );
+    expect(upgrade.body.quote).toMatchObject({ credit: 4900, finalPrice: 5000, tax: { amount: taxOnTop(5000, 650) } });
+    expect(upgrade.body.quote.total).toBe(5000 + taxOnTop(5000, 650));
+  });
+
   it("takes the detected state when the buyer names none, and none in a state where the school doesn't collect", async () => {
     expect((await quote(dollar.id, {}, 'US', 'WA')).body.quote.tax).toMatchObject({ region: 'WA', rate: 650 });
     const california = await quote(dollar.id, { region: 'CA' });
