@@ -125,7 +125,7 @@ describe('finance: the charges export streams from one snapshot and stops with i
       Charge: 'ch_stream_late',
       Date: '2018-03-01T00:00:00.500Z',
       Purchase: '',
-      'Buyer email': '',
+      'Buyer email': 'stream@example.com', // the charge's payer, with or without a purchase
       'Gross (cents)': '100',
     });
     expect(lateId).toBeTruthy();
