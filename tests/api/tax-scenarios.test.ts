@@ -326,4 +326,63 @@ describe('tax scenarios: each buyer through a sale, a coupon, a regional price, 
       await expectTaxInvariants(db());
     });
   });
+
+  it('numbers invoices and credit notes consecutively when the five buyers buy and are refunded at once', async () => {
+    const course = await createProduct(db(), { name: 'Rush Course', unitAmount: 11_900, currency: 'eur' });
+    const people = await Promise.all(BUYERS.map(() => signedIn(db())));
+    const lastOf = async (kind: string) =>
+      Number((await db()('invoices').where({ kind }).max({ last: 'sequence' }).first())?.last ?? 0);
+    const [invoicesBefore, notesBefore] = [await lastOf('invoice'), await lastOf('credit-note')];
+
+    // 20 purchases, four per buyer, started, paid and settled all at once.
+    const purchases = await Promise.all(
+      Array.from({ length: 20 }, async (_, n) => {
+        const buyer = BUYERS[n % BUYERS.length]!;
+        const who = people[n % BUYERS.length]!;
+        const started = await as(
+          who,
+          request(app).post('/api/store/checkout').set('x-country', buyer.billing.country),
+        ).send({ productId: course.id, quantity: 1, team: true, billing: buyer.billing });
+        expect(started.status, `${buyer.who}: ${JSON.stringify(started.body)}`).toBe(201);
+        await services.testProvider.pay(await sessionOfCheckout(db(), started.body.checkoutId));
+        const settled = await request(app).get(`/api/store/checkouts/${started.body.checkoutId}`);
+        expect(settled.body.status).toBe('fulfilled');
+        return { buyer, who, purchaseId: settled.body.purchaseId as string };
+      }),
+    );
+    const invoices = await db()('invoices as i')
+      .join('purchases as p', 'p.merchantChargeId', 'i.merchantChargeId')
+      .whereIn(
+        'p.id',
+        purchases.map((p) => p.purchaseId),
+      )
+      .where('i.kind', 'invoice')
+      .select('p.id as purchaseId', 'i.sequence', 'i.taxAmount', 'i.total');
+    expect(invoices.map((i) => i.sequence).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, n) => invoicesBefore + n + 1),
+    );
+    for (const { buyer, purchaseId } of purchases) {
+      const invoice = invoices.find((i) => i.purchaseId === purchaseId)!;
+      expect(invoice.taxAmount, `${buyer.who}: the tax on a team's seat at 119.00`).toBe(
+        expectedTax(buyer, true, 11_900)?.amount ?? 0,
+      );
+    }
+
+    // Half of them refunded in part at once: ten credit notes, numbered next.
+    const refunds = await Promise.all(
+      purchases.slice(0, 10).map(({ purchaseId }) =>
+        as(support, request(app).post(`/api/admin/purchases/${purchaseId}/refund`)).send({
+          amount: 4000,
+          reasonCode: 'customer-request',
+          reason: 'asked by the buyer',
+        }),
+      ),
+    );
+    expect(refunds.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const notes = await db()('invoices').where({ kind: 'credit-note' }).where('sequence', '>', notesBefore);
+    expect(notes.map((n) => n.sequence).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 10 }, (_, n) => notesBefore + n + 1),
+    );
+    await expectTaxInvariants(db());
+  });
 });
