@@ -27,7 +27,7 @@ describe('personal data: what moves with a purchase, and what a deletion erases'
   let guide: Product;
   let book: Product;
 
-  const store = (who: SignedIn | undefined, method: 'get' | 'post' | 'delete', path: string, body?: object) =>
+  const store = (who: SignedIn | undefined, method: 'get' | 'post' | 'put' | 'delete', path: string, body?: object) =>
     as(who, request(app)[method](`/api/store${path}`)).send(body);
   const admin = (who: SignedIn, path: string, body?: object) =>
     as(who, request(app).post(`/api/admin${path}`)).send(body);
@@ -173,6 +173,41 @@ describe('personal data: what moves with a purchase, and what a deletion erases'
       .replaceAll('jo.pat.o&#39;neil@example.com', '')
       .toLowerCase();
     expect(everything).not.toMatch(/pat\.o('|&#39;)neil@example\.com(?!\.au)/);
+  });
+
+  it('forgets the billing details kept for a next checkout; an issued invoice keeps the buyer it named', async () => {
+    const person = await signedIn(db(), ['learner'], 'billed.business@example.com');
+    const billing = {
+      company: 'Atelier Rive SARL',
+      address: '3 quai Est, Lyon',
+      country: 'FR',
+      vatId: 'FR40303265045',
+    };
+    expect((await store(person, 'put', '/billing', billing)).status).toBe(200);
+    const { checkoutId } = await services.checkouts.create({
+      productId: book.id,
+      quantity: 1,
+      team: false,
+      ppp: false,
+      buyer: person.user,
+      country: 'FR',
+      ip: '203.0.113.51',
+      billing,
+    });
+    await services.testProvider.pay(await sessionOfCheckout(db(), checkoutId));
+    await services.checkouts.fulfil(checkoutId);
+    const issued = await db()('invoices').where({ payerUserId: person.user.id }).first('id', 'buyer');
+    expect(issued.buyer).toMatchObject({ company: billing.company, address: billing.address, vatId: billing.vatId });
+
+    expect((await store(person, 'delete', '/me', { confirm: person.user.email })).status).toBe(204);
+
+    expect(await db()('billingProfiles').where({ userId: person.user.id }).first()).toBeUndefined();
+    expect(
+      await db()('checkouts')
+        .where({ id: checkoutId })
+        .first('billingCompany', 'billingAddress', 'billingVatId', 'billingCountry'),
+    ).toEqual({ billingCompany: null, billingAddress: null, billingVatId: null, billingCountry: 'FR' });
+    expect(await db()('invoices').where({ id: issued.id }).first('buyer')).toEqual({ buyer: issued.buyer });
   });
 
   it('refuses to delete a blocked account, which would free its address; once unblocked it is deleted', async () => {

@@ -138,8 +138,10 @@ export async function lockCheckouts(trx: Knex.Transaction, userId: string, email
 
 /**
  * What finance keeps stays (purchases, charges, refunds, the ledger, docs/domain.md §9), without who the person was:
- * the buyer's address and network go from their purchases and checkouts; the country stays, as the sale's tax
- * evidence and a regional price's rule. A refund the provider still holds no longer emails them when it settles.
+ * the buyer's address and network go from their purchases and checkouts, and so do the billing details remembered
+ * for a next checkout; the country (and the region tax followed) stays, as the sale's tax evidence and a regional
+ * price's rule. Issued invoices keep the buyer they named: they are kept as issued (§18.5). A refund the provider
+ * still holds no longer emails them when it settles.
  */
 export async function anonymiseSales({ trx, userId, email, placeholder }: Step): Promise<void> {
   await trx('purchases').where({ userId }).update({ ipAddress: null, city: null, state: null });
@@ -149,7 +151,11 @@ export async function anonymiseSales({ trx, userId, email, placeholder }: Step):
     city: null,
     state: null,
     clientNetwork: null,
+    billingCompany: null,
+    billingAddress: null,
+    billingVatId: null,
   });
+  await trx('billingProfiles').where({ userId }).delete();
   await trx('merchantRefunds')
     .where({ status: 'pending' })
     .whereRaw(`lower(email_on_success->>'to') = lower(?)`, [email])
