@@ -195,6 +195,30 @@ describe('the payer stays the payer', () => {
     expect((await timeline(buyer.user)).filter((e) => e.kind === 'payment')).toHaveLength(1);
   });
 
+  it('gives the friend who claims a gift no invoice but the record of who gave it; the giver keeps the invoice', async () => {
+    const giver = await signedIn(db());
+    const started = await as(giver, request(app).post('/api/store/checkout')).send({
+      productId: course.id,
+      gift: true,
+    });
+    expect(started.status).toBe(201);
+    expect((await request(app).post(`${new URL(started.body.url).pathname}/pay`)).status).toBe(303);
+    const gift = (await request(app).get(`/api/store/checkouts/${started.body.checkoutId}`)).body.purchaseId as string;
+    const coupon = (await Coupon.query(db()).findById((await Purchase.query(db()).findById(gift))!.bulkCouponId!))!;
+    const friend = await signedIn(db());
+    const claimed = await as(friend, request(app).post(`/api/store/invites/${coupon.inviteCode}/redeem`)).send();
+    expect(claimed.status).toBe(201);
+    expect(await myPurchase(friend, claimed.body.purchaseId)).toMatchObject({
+      seatFromGift: true,
+      invoiceId: null,
+      givenBy: { name: shownName(giver.user), how: 'gift' },
+    });
+    expect((await store(friend, '/invoices')).body.data).toEqual([]);
+    const invoices = (await store(giver, '/invoices')).body.data as { id: string }[];
+    expect(invoices).toHaveLength(1);
+    expect((await store(friend, `/invoices/${invoices[0]!.id}`)).status).toBe(404);
+  });
+
   it('gives charges that transfers and moves handed over before back to their payers, and marks support’s moves', async () => {
     const given = async (how: 'transfer' | 'move') => {
       const payer = await signedIn(db());
