@@ -310,6 +310,27 @@ describe('the tax report', () => {
     );
   });
 
+  it('writes yen whole and a rate to a tenth of a basis point in three decimals', async () => {
+    const payer = await signedIn(db());
+    const tax = { taxCountry: 'CA', taxRegion: 'QC', taxRateBp: 1497.5, taxName: 'GST + QST', taxInclusive: true };
+    const chargeId = await writtenCharge({
+      ...{ identifier: 'ch_yen', amount: 11_498, net: 11_498, currency: 'jpy', userId: payer.user.id },
+      ...{ taxAmount: 1_498, ...tax },
+    });
+    await db()('invoices').insert({
+      ...{ kind: 'invoice', number: `${quarter.from.slice(0, 4)}-970002`, year: Number(quarter.from.slice(0, 4)) },
+      ...{ sequence: 970002, merchantChargeId: chargeId, payerUserId: payer.user.id, currency: 'jpy' },
+      seller: JSON.stringify({ name: 'School', country: 'DE' }),
+      buyer: JSON.stringify({ name: 'Buyer', email: payer.user.email, country: 'CA', region: 'QC' }),
+      lines: JSON.stringify([]),
+      ...{ subtotal: 11_498, taxable: 10_000, taxAmount: 1_498, total: 11_498, ...tax },
+    });
+    const text = (await report(finance, { from: quarter.from, to: quarter.to })).body as string;
+    expect(text.split('\r\n').find((l) => l.startsWith('jpy,'))).toBe(
+      'jpy,other-registration,CA,QC,GST + QST,14.975,1,10000,1498,0,0,0,10000,1498,',
+    );
+  });
+
   it('is for finance and admins only, and refuses a period that is not one', async () => {
     const period = { from: quarter.from, to: quarter.to };
     expect((await report(undefined, period)).status).toBe(401);
@@ -333,7 +354,7 @@ describe('the tax report', () => {
     );
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ from: quarter.from, to: quarter.to, currency: 'eur' });
-    expect(answer.body.currencies).toEqual(['eur', 'gbp', 'usd']);
+    expect(answer.body.currencies).toEqual(['eur', 'gbp', 'jpy', 'usd']);
     expect(answer.body.months).toHaveLength(3);
     const { invoices, creditNotes } = await documentSums('eur');
     expect(answer.body.totals).toEqual({
