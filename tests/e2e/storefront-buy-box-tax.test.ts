@@ -27,7 +27,7 @@ async function school(db: Db): Promise<void> {
 }
 
 describe('the buy box with tax (Chromium)', () => {
-  const site = useDemoSite(school);
+  const site = useDemoSite(school, { usStateTax: true });
 
   it('asks a US buyer for their state, adds the sales tax, charges the total, and keeps the details on Cancel', async () => {
     const { browser, baseUrl, db } = site();
