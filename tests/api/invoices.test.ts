@@ -529,6 +529,22 @@ describe('invoices and credit notes', () => {
     expect(documents[1].invoiceId).toBe(documents[0].id);
   });
 
+  it('corrects a version once when two corrections of it arrive at once: one corrected invoice, the other 409', async () => {
+    const buyer = await signedIn(db());
+    const { chargeId } = await buy(buyer, { productId: dollar.id }, { country: 'JP' });
+    const original = await invoiceOfCharge(chargeId);
+    const answers = await Promise.all(
+      ['First Company KK', 'Second Company KK'].map((company) =>
+        store(buyer, 'put', `/invoices/${original.id}/buyer`).send({ company }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.status === 409)!.body.code).toBe('invoice-not-latest');
+    const versions = await db()('invoices').where({ merchantChargeId: chargeId, kind: 'invoice' });
+    expect(versions).toHaveLength(2);
+    expect(versions.filter((v) => v.correctsId === original.id)).toHaveLength(1);
+  });
+
   it('refuses to rewrite or delete an issued invoice', async () => {
     const buyer = await signedIn(db());
     const { chargeId } = await buy(buyer, { productId: dollar.id }, { country: 'JP' });
