@@ -198,6 +198,10 @@ describe('personal data: what moves with a purchase, and what a deletion erases'
     await services.checkouts.fulfil(checkoutId);
     const issued = await db()('invoices').where({ payerUserId: person.user.id }).first('id', 'buyer');
     expect(issued.buyer).toMatchObject({ company: billing.company, address: billing.address, vatId: billing.vatId });
+    // Their download holds both: the details kept for next time, and the invoice issued to them.
+    const download = JSON.parse((await store(person, 'get', '/me/export')).text);
+    expect(download.billing).toMatchObject({ company: billing.company, vatId: billing.vatId, country: 'FR' });
+    expect(download.invoices).toEqual([expect.objectContaining({ kind: 'invoice', buyer: issued.buyer })]);
 
     expect((await store(person, 'delete', '/me', { confirm: person.user.email })).status).toBe(204);
 

@@ -181,6 +181,22 @@ async function contactOf(trx: Conn, email: string) {
   return { emails, waitlists };
 }
 
+/**
+ * The billing details remembered for a next checkout, and the invoices and credit notes issued to the person as payer
+ * (theirs whoever holds the purchase now), as issued: the buyer they name is the person.
+ */
+async function billingOf(trx: Conn, userId: string) {
+  const billing =
+    (await trx('billingProfiles')
+      .where({ userId })
+      .first('company', 'address', 'country', 'region', 'vatId', 'updatedAt')) ?? null;
+  const invoices = await trx('invoices')
+    .where({ payerUserId: userId })
+    .orderBy([{ column: 'issuedAt' }, { column: 'number' }])
+    .select('kind', 'number', 'issuedAt', 'total', 'taxAmount', 'currency', 'buyer');
+  return { billing, invoices };
+}
+
 async function signInsOf(trx: Conn, userId: string) {
   const sessions = await trx('sessions')
     .where({ userId })
@@ -241,6 +257,7 @@ export async function exportPersonalData(
         transfers: await transfersOf(trx, userId),
         ...(await learningOf(trx, userId)),
         ...(await contactOf(trx, user.email)),
+        ...(await billingOf(trx, userId)),
         ...(await signInsOf(trx, userId)),
       };
     },

@@ -79,6 +79,24 @@ export interface PersonalDataExport {
   bookmarks: { resourceId: string; type: string; createdAt: Date }[];
   certificates: { id: string; course: string; name: string; issuedAt: Date; revokedAt: Date | null }[];
   waitlists: { product: string; joinedAt: Date; notifiedAt: Date | null }[];
+  /** The billing details remembered for a next checkout (null: none), and the invoices issued to the person as payer. */
+  billing: {
+    company: string;
+    address: string;
+    country: string | null;
+    region: string | null;
+    vatId: string;
+    updatedAt: Date;
+  } | null;
+  invoices: {
+    kind: string;
+    number: string;
+    issuedAt: Date;
+    total: number;
+    taxAmount: number;
+    currency: string;
+    buyer: unknown;
+  }[];
   emails: { subject: string; kind: string; status: string; createdAt: Date; sentAt: Date | null }[];
   sessions: { createdAt: Date; lastSeenAt: Date | null; expiresAt: Date; userAgent: string | null }[];
   signIns: { method: string; userAgent: string | null; at: Date }[];
