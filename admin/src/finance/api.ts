@@ -28,8 +28,7 @@ export type LedgerPoint = LedgerAmounts & { start: string };
 export type ExportPeriod = PeriodQuery['period'];
 
 /** The day after a day ("2026-03-31" → "2026-04-01"): the tax report's period ends before its `to`. */
-export const dayAfter = (day: string) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /** The tax report and summary's period for the page's dates (both included): up to the day after the last. */
 export const taxPeriod = (period: { from: string; to: string }) => ({ from: period.from, to: dayAfter(period.to) });
