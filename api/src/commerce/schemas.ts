@@ -193,8 +193,9 @@ export type VatIdProblem = 'vat-id-format' | 'vat-id-other-country';
 
 /**
  * The billing place a quote was taxed for: the billing country (the detected one unless chosen), the US state or
- * Canadian province, and the VAT ID when its format fits the country. A VAT ID that does not fit is priced as a
- * consumer and said why; a US or Canadian buyer whose region decides the tax is asked for it (`regionRequired`).
+ * Canadian province, and the VAT ID as given (normalized). A VAT ID whose format does not fit the country is not used
+ * (`vatIdProblem`): priced as a consumer's, and said why; a US or Canadian buyer whose region decides the tax is asked
+ * for it (`regionRequired`).
  */
 export interface QuoteBilling {
   country: string | null;
