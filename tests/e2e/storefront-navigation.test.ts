@@ -106,7 +106,8 @@ describe('storefront navigation (Chromium)', () => {
     await menu.click();
     expect(await menu.getAttribute('aria-expanded')).toBe('true');
     for (const name of ['My learning', 'Bookmarks']) await main.getByRole('link', { name }).waitFor();
-    for (const name of ['My purchases', 'My devices', 'Settings']) await account.getByRole('link', { name }).waitFor();
+    for (const name of ['My purchases', 'Invoices', 'My devices', 'Settings'])
+      await account.getByRole('link', { name }).waitFor();
     await account.getByRole('button', { name: 'Sign out' }).waitFor();
     await account.getByText('phone-menu@example.com').waitFor();
     expect(await main.getByRole('link', { name: 'My learning' }).getAttribute('aria-current')).toBe('page');
@@ -308,6 +309,7 @@ describe('storefront navigation (Chromium)', () => {
       [page, '/activate', 'Connect a device'],
       [page, '/devices', 'My devices'],
       [page, '/purchases', 'My purchases'],
+      [page, '/invoices', 'Invoices'],
       [page, '/invoices/00000000-0000-4000-8000-000000000000', 'Invoice'],
       [page, '/thanks?checkout=00000000-0000-4000-8000-000000000000', SPECIFIC],
       [page, '/teams/00000000-0000-4000-8000-000000000000', SPECIFIC],
