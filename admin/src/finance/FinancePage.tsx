@@ -61,7 +61,7 @@ export default function FinancePage() {
       }
     >
       <SummaryPanel ready={ready} settled={settled} query={query} />
-      {ready ? <TaxCard period={period} currency={currency ?? query.data?.currency} /> : null}
+      {ready ? <TaxCard period={period} currency={currency} /> : null}
       <ExportsPanel period={period} ready={ready} onFieldErrors={setExportErrors} />
     </ConsolePage>
   );

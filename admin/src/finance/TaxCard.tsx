@@ -14,7 +14,7 @@ const AMOUNTS = ['collected', 'refunded', 'net'] as const;
 
 /**
  * The tax of the period's invoices and credit notes (GET /api/admin/finance/tax-summary): net tax per month, stacked
- * by country, and per country as a table; in the page's currency once one is chosen, else the one with the most tax.
+ * by country, and per country as a table; in the currency chosen on the page, else the one with the most tax.
  */
 export function TaxCard({ period, currency }: { period: Period; currency: string | undefined }) {
   const translate = useTranslate();
