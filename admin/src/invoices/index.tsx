@@ -45,7 +45,8 @@ const filters = [
   ...dateRangeFilters('issuedAt', 'Issued'),
 ];
 
-function KindField(_props: { label?: string }) {
+/** Invoice or Credit note, in words (the purchase's Invoices tab shows it too). */
+export function KindField(_props: { label?: string }) {
   const invoice = useRecordContext<InvoiceRecord>();
   const translate = useTranslate();
   return invoice ? <>{translate(`resources.invoices.kinds.${invoice.kind}`)}</> : null;

@@ -1,4 +1,5 @@
 import { relatedTab } from '../common/RelatedTab';
+import { KindField } from '../invoices';
 import { Alert, Box, Link as MuiLink, Stack, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import {
   DateField,
@@ -236,7 +237,7 @@ export function PurchaseShow() {
           empty: 'resources.purchases.noInvoices',
           children: [
             <TextField key="number" source="number" />,
-            <TextField key="kind" source="kind" />,
+            <KindField key="kind" label="resources.invoices.fields.kind" />,
             <DateField key="issuedAt" source="issuedAt" showTime />,
             <MoneyField key="total" source="total" />,
           ],
