@@ -87,8 +87,9 @@ export function stripeShop(db: () => Db, stripe: () => StandIn, env: Record<stri
 export type StripeShop = ReturnType<typeof stripeShop>;
 
 /**
- * Exactly once, for every paid checkout: one purchase, one charge (with its Stripe identifier), one receipt or
- * sold-out email, and the checkout settled. Returns the purchases by checkout.
+ * Exactly once, for every paid checkout: one purchase, one charge (with its Stripe identifier) and its one invoice,
+ * a credit note for what was refunded (a sold-out payment's whole amount), one receipt or sold-out email, and the
+ * checkout settled. Returns the purchases by checkout.
  */
 export async function expectFulfilledOnce(
   db: Db,
@@ -120,6 +121,18 @@ export async function expectFulfilledOnce(
     purchases.map((p) => p.merchantChargeId),
   );
   expect(charges).toHaveLength(checkouts.length);
+  const documents = await db('invoices')
+    .whereIn(
+      'merchantChargeId',
+      charges.map((c) => c.id),
+    )
+    .select('merchantChargeId', 'kind', 'total');
+  for (const charge of charges) {
+    const of = (kind: string) => documents.filter((d) => d.merchantChargeId === charge.id && d.kind === kind);
+    expect(of('invoice'), `the invoices of charge ${charge.identifier}`).toHaveLength(1);
+    const credited = of('credit-note').reduce((sum, d) => sum + d.total, 0);
+    expect(credited, `the credit notes of charge ${charge.identifier}`).toBe(charge.refundAmount);
+  }
   for (const { session } of checkouts) {
     const chargeId = stripe.objects.get(
       stripe.objects.get(stripe.objects.get(session)!.payment_intent as string)!.latest_charge as string,
