@@ -107,6 +107,7 @@ describe('tax scenarios: each buyer through a sale, a coupon, a regional price, 
   let services: Services;
   let app: ReturnType<ReturnType<typeof createApp>['callback']>;
   let support: SignedIn;
+  let finance: SignedIn;
   /** The last invoice and credit-note sequence numbers issued: each next one must follow. */
   const last = { invoice: 0, 'credit-note': 0 };
 
@@ -115,6 +116,7 @@ describe('tax scenarios: each buyer through a sale, a coupon, a regional price, 
     services = createServices(deps);
     app = createApp(deps, { services }).callback();
     support = await signedIn(db(), ['support']);
+    finance = await signedIn(db(), ['finance']);
     await db()('schoolSettings').update({
       taxCountry: 'DE',
       taxId: 'DE123456789',
@@ -255,6 +257,14 @@ describe('tax scenarios: each buyer through a sale, a coupon, a regional price, 
       { total: credit.total, tax: credit.tax?.amount ?? 0, taxable: credit.taxable },
       `${about}: ${amount} of ${bought.charged} refunded after ${refundedBefore}, tax back in proportion`,
     ).toEqual({ total: amount, tax, taxable: amount - tax });
+    // Finance finds it in the console, naming the invoice it credits.
+    const listed = await as(finance, request(app).get('/api/admin/invoices')).query({
+      filter: JSON.stringify({ q: credit.number }),
+    });
+    expect(listed.status).toBe(200);
+    expect(listed.body, `${about}: the credit note in the console`).toEqual([
+      expect.objectContaining({ number: credit.number, kind: 'credit-note', invoiceId: bought.invoiceId }),
+    ]);
     return tax;
   }
 
