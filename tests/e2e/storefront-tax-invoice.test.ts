@@ -186,7 +186,9 @@ describe('tax before paying and the invoice after it (Chromium)', () => {
       await expect.poll(() => price.innerText()).toContain(`Includes ${money(quote.tax!.amount)} VAT (19 %)`);
       await checkScreen(page, 'tax-buy-box-de', { axe: true });
 
-      await page.getByRole('button', { name: /Buy now/ }).click();
+      const buy = page.getByRole('button', { name: /Buy now/ });
+      expect(await buy.innerText()).toContain(money(quote.total)); // the button says what is charged
+      await buy.click();
       await page.waitForURL(/\/test-provider\/checkout\//);
       const hosted = await page.locator('main').innerText();
       expect(hosted).toContain(money(quote.total));
@@ -255,7 +257,9 @@ describe('tax before paying and the invoice after it (Chromium)', () => {
       expect(await seriousViolations(page, '.pricing-widget')).toEqual([]);
       await checkScreen(page, 'tax-buy-box-fr-business');
 
-      await page.getByRole('button', { name: /Buy now/ }).click();
+      const buy = page.getByRole('button', { name: /Buy now/ });
+      expect(await buy.innerText()).toContain(money(quote.total)); // the button says what is charged
+      await buy.click();
       await page.waitForURL(/\/test-provider\/checkout\//);
       expect(await page.locator('main').innerText()).toContain(money(quote.total));
       await page.getByRole('button', { name: 'Pay' }).click();
