@@ -35,13 +35,14 @@ import { chargedTotal, type BuyerTaxPlace, type TaxAnswer } from '../../api/src/
  *  6. every learner's access to each course's paid lesson (`/api/store/courses/…/lessons/…`) is the model's;
  *  7. a refused step leaves every commerce table unchanged (checksums), and a step the model expects to be
  *     refused is refused (and the other way round);
- *  8. tax (invoices corrected by their payer too): each run's school is established in Germany, on the EU OSS, registered in GB and in Washington, its
- *     prices including tax or not (drawn per run); each purchase bills a place drawn from PLACES. The model predicts
- *     the tax with the pure `taxFrom` on the quoted price after discounts: the quote, the checkout and the charge
- *     carry it, and what is charged is the quote's total. Every charge is its taxable amount + its tax, has one
- *     current invoice for its payer (a transfer or a seat changes no payer), credit notes that add up to what was
- *     refunded and give back the tax in proportion; tax collected (charges − refunds) = tax reported (invoices −
- *     credit notes); invoice and credit-note numbers run 1..n without gaps.
+ *  8. tax (docs/domain.md §18): each run's school is established in Germany, on the EU OSS, registered in GB and
+ *     in Washington, its prices including tax or not (drawn per run); each purchase bills a place drawn from PLACES.
+ *     The model predicts the tax with the pure `taxFrom` on the quoted price after discounts: the quote, the checkout
+ *     and the charge carry it, and what is charged is the quote's total. Every charge is its taxable amount + its
+ *     tax, has one current invoice for its payer (a transfer or a seat changes no payer; payers correct their
+ *     invoices), credit notes that add up to what was refunded and give back the tax in proportion; tax collected
+ *     (charges − refunds) = tax reported (invoices − credit notes) = the tax report's net tax due; invoice and
+ *     credit-note numbers run 1..n without gaps. After each sequence, everyone's invoices are what they paid for.
  *
  * `npm run test:reliability` runs MODEL_RUNS (default 25) sequences of up to MODEL_STEPS (30) steps;
  * `npm run test:model -- --runs 500 --steps 40` runs more. A failure prints the shrunk sequence and the
