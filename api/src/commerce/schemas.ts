@@ -61,8 +61,6 @@ export const BillingDetails = z.strictObject({
   vatId: z.preprocess(blankIsAbsent, VatIdText.optional()),
 });
 export type BillingInput = z.output<typeof BillingDetails>;
-/** PUT /api/store/billing and the checkout's `billing` as the storefront sends them. */
-export type BillingRequest = z.input<typeof BillingDetails>;
 
 export const CheckoutBody = z
   .object({

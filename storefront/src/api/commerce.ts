@@ -1,6 +1,6 @@
 import type * as Commerce from '@contract/commerce/schemas';
 import type { Wire } from '@contract/shared/wire';
-import { getJson, postJson, putJson } from './client';
+import { getJson, postJson } from './client';
 
 export type { DiscountKind } from '@contract/commerce/pricing/prices';
 
@@ -48,9 +48,4 @@ export type BillingDetails = Commerce.BillingProfileAnswer;
 /** GET /api/store/billing: the signed-in buyer's remembered billing details. */
 export async function getBilling(): Promise<BillingDetails> {
   return (await getJson<{ data: BillingDetails }>('/api/store/billing')).data;
-}
-
-/** PUT /api/store/billing: remembers them (a VAT ID that does not fit the country answers 422 vat-id-invalid). */
-export async function putBilling(details: Commerce.BillingRequest): Promise<BillingDetails> {
-  return (await putJson<{ data: BillingDetails }>('/api/store/billing', details)).data;
 }
