@@ -26,6 +26,12 @@ describe('formatMoney', () => {
     expect(consoleMoney(4900, '')).toBe('$49.00');
   });
 
+  it('writes a negative amount with a minus sign, as an invoice prints a credit', () => {
+    expect(formatMoney(-3920, 'usd')).toBe('\u2212$39.20');
+    expect(formatMoney(-1000, 'jpy')).toBe('\u2212¥1,000');
+    expect(formatMoney(0, 'usd')).toBe('$0.00');
+  });
+
   it('refuses a currency that does not exist', () => {
     expect(() => formatMoney(100, 'xx')).toThrow(RangeError);
   });

@@ -4,7 +4,8 @@ import { toMajorUnits } from './currency';
 const formatters = new Map<string, Intl.NumberFormat>();
 
 /**
- * An amount in the currency's minor unit as a buyer reads it: 2450 usd → "$24.50", 4000 jpy → "¥4,000". The only
+ * An amount in the currency's minor unit as a buyer reads it: 2450 usd → "$24.50", 4000 jpy → "¥4,000", −3920 usd →
+ * "−$39.20" (a minus sign, as printed invoices write it, not a hyphen). The only
  * place amounts become a decimal string, for the API's emails and timelines, the console and the storefront (no
  * dependencies, so the apps take it as it is). A code that is no currency at all ("xx") throws a RangeError.
  */
@@ -15,5 +16,5 @@ export function formatMoney(amount: number, currency: string): string {
     formatter = new Intl.NumberFormat('en-US', { style: 'currency', currency: code });
     formatters.set(code, formatter);
   }
-  return formatter.format(toMajorUnits(amount, currency));
+  return formatter.format(toMajorUnits(amount, currency)).replace(/^-/, '\u2212');
 }
