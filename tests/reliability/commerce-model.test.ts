@@ -265,6 +265,8 @@ interface World {
   lessons: Record<CourseKey, { course: string; lesson: string }>;
   accountId: string;
   splitSnapshot: Map<string, string>;
+  /** How many invoices and credit notes the tax report was last read with. */
+  documentsReported: number;
 }
 
 async function createWorld(tax: TaxSetup): Promise<World> {
@@ -340,6 +342,7 @@ async function createWorld(tax: TaxSetup): Promise<World> {
     },
     accountId: await services.payments.accountId(),
     splitSnapshot: new Map(),
+    documentsReported: 0,
   };
 }
 
@@ -541,7 +544,11 @@ async function checkInvariants(m: Model, w: World) {
     m.purchases.filter((p) => p.charge).map((p) => [p.charge!.id, w.users[p.payer!]!.user.id] as const),
   );
   const tax = await expectTaxInvariants(db, payers);
-  expect(await reportedTaxDue(w.app, w.admin), "the tax report's net tax due = tax collected").toEqual(tax.collected);
+  // The report reads issued documents only, which never change: read again when one was issued.
+  if (tax.documents !== w.documentsReported) {
+    expect(await reportedTaxDue(w.app, w.admin), "the tax report's net tax due = tax collected").toEqual(tax.collected);
+    w.documentsReported = tax.documents;
+  }
   // 6. Access to each course's paid lesson is the model's, for every learner.
   for (const [user, who] of w.users.entries()) {
     for (const course of ['main', 'workshop'] as const) {

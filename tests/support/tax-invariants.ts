@@ -55,6 +55,8 @@ interface DocumentRow {
 export interface TaxTotals {
   collected: Record<string, number>;
   reported: Record<string, number>;
+  /** Invoices and credit notes issued: what a tax report reads (they never change once issued). */
+  documents: number;
 }
 
 const TAX_FIELDS = ['taxCountry', 'taxRegion', 'taxRateBp', 'taxInclusive', 'taxReverseCharge'] as const;
@@ -110,7 +112,7 @@ export async function expectTaxInvariants(db: Db, payers?: Map<string, string>):
 
   const byId = new Map(documents.map((d) => [d.id, d]));
   const corrected = new Set(documents.map((d) => d.correctsId).filter(Boolean));
-  const totals: TaxTotals = { collected: {}, reported: {} };
+  const totals: TaxTotals = { collected: {}, reported: {}, documents: documents.length };
 
   for (const charge of charges) {
     const what = `charge ${charge.id} (${charge.amount} ${charge.currency}, tax ${charge.taxAmount})`;
