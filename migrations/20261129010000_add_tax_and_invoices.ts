@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { addUpdatedAtTrigger, inList, timestamps } from './helpers';
 
 const INVOICE_KINDS = ['invoice', 'credit-note'];
+const TAX_SCHEMES = ['domestic', 'eu-oss', 'reverse-charge', 'registration', 'not-taxed'];
 
 /**
  * A sale's tax as columns (the tax report groups by them): where it was due, at what rate, inside the price or on top,
@@ -10,7 +11,8 @@ const INVOICE_KINDS = ['invoice', 'credit-note'];
 function taxColumns(t: Knex.AlterTableBuilder | Knex.CreateTableBuilder, table: string): void {
   t.text('tax_country');
   t.text('tax_region');
-  t.integer('tax_rate_bp');
+  // Basis points to a tenth: Quebec's GST and QST together are 14.975 %, 1497.5 bp.
+  t.decimal('tax_rate_bp', 5, 1);
   t.text('tax_name');
   t.boolean('tax_inclusive');
   t.boolean('tax_reverse_charge').notNullable().defaultTo(false);
@@ -60,7 +62,7 @@ export async function up(knex: Knex): Promise<void> {
     t.uuid('id').primary().defaultTo(knex.raw('gen_random_uuid()'));
     t.text('country').notNullable();
     t.text('region');
-    t.integer('rate_bp').notNullable();
+    t.decimal('rate_bp', 5, 1).notNullable();
     // What the tax is called on the invoice: VAT, GST, HST, Sales tax.
     t.text('name').notNullable();
     timestamps(knex, t);
@@ -115,6 +117,12 @@ export async function up(knex: Knex): Promise<void> {
     t.check(`refunded_tax >= 0 AND refunded_tax <= tax_amount`, [], 'merchant_charges_refunded_tax_range');
   });
 
+  // The tax part of a disputed amount (in the charge's proportion): the revenue the ledger takes back is the rest.
+  await knex.schema.alterTable('merchant_disputes', (t) => {
+    t.integer('tax_amount').notNullable().defaultTo(0);
+    t.check(`tax_amount >= 0`, [], 'merchant_disputes_tax_amount_positive');
+  });
+
   await knex.schema.createTable('invoice_counters', (t) => {
     t.text('kind').notNullable();
     t.integer('year').notNullable();
@@ -130,6 +138,11 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('year').notNullable();
     t.integer('sequence').notNullable();
     t.timestamp('issued_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    // The date of supply (the sale's payment; a credit note's refund): the tax report's period follows it.
+    t.timestamp('supplied_at', { useTz: true }).notNullable();
+    // How the tax return treats it: at home, through the EU OSS, reverse-charged, under another registration, or
+    // not taxed; decided when issued from the school's registrations then.
+    t.text('tax_scheme').notNullable();
     t.uuid('merchant_charge_id').notNullable().references('merchant_charges.id').onDelete('RESTRICT');
     t.uuid('purchase_id').references('purchases.id').onDelete('RESTRICT');
     // Who paid: theirs for ever, whoever holds the purchase later (a transfer, a seat).
@@ -151,6 +164,7 @@ export async function up(knex: Knex): Promise<void> {
     t.text('currency').notNullable();
     t.check(`kind IN (${inList(INVOICE_KINDS)})`, [], 'invoices_kind_known');
     t.check(`sequence > 0`, [], 'invoices_sequence_positive');
+    t.check(`tax_scheme IN (${inList(TAX_SCHEMES)})`, [], 'invoices_tax_scheme_known');
     t.check(`total >= 0 AND tax_amount >= 0 AND taxable >= 0 AND taxable + tax_amount = total`, [], 'invoices_sums');
     t.check(
       `(kind = 'credit-note') = (invoice_id IS NOT NULL AND refunded_to IS NOT NULL)`,
@@ -162,6 +176,7 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['payer_user_id', 'issued_at']);
     t.index('merchant_charge_id');
     t.index('issued_at');
+    t.index('supplied_at');
   });
   await knex.raw(
     `CREATE UNIQUE INDEX invoices_credit_note_once ON invoices (merchant_charge_id, refunded_to) WHERE kind = 'credit-note'`,
@@ -189,6 +204,10 @@ export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTable('invoices');
   await knex.raw('DROP FUNCTION invoices_never_rewritten()');
   await knex.schema.dropTable('invoice_counters');
+  await knex.schema.alterTable('merchant_disputes', (t) => {
+    t.dropChecks(['merchant_disputes_tax_amount_positive']);
+    t.dropColumn('tax_amount');
+  });
   await knex.schema.alterTable('merchant_charges', (t) => {
     t.dropChecks([
       'merchant_charges_tax_within_amount',

@@ -190,9 +190,13 @@ describe('schema', () => {
       .select('table_name', 'column_name', 'numeric_precision', 'numeric_scale');
     expect(numeric.map((c) => `${c.tableName}.${c.columnName}:${c.numericPrecision},${c.numericScale}`).sort()).toEqual(
       [
+        'checkouts.tax_rate_bp:5,1',
         'coupons.percentage_discount:5,4',
+        'invoices.tax_rate_bp:5,1',
+        'merchant_charges.tax_rate_bp:5,1',
         'merchant_coupons.percentage_discount:5,4',
         'product_revenue_splits.percent:5,4',
+        'tax_rates.rate_bp:5,1',
       ],
     );
     const naiveTimes = [...tables.entries()].flatMap(([table, cols]) =>
@@ -208,7 +212,8 @@ describe('schema', () => {
     // outbox email carries (a calendar invite), a saved pricing scenario's query and the quotes it compares, a
     // console list's saved filters (the list's own filter and sort, checked by the list's parser when saved), and the
     // email a refund the provider holds pending sends once it succeeds (an outbox email, written as one), and an
-    // issued invoice's seller, buyer and lines (a document as it was issued, never rewritten).
+    // issued invoice's seller, buyer and lines (a document as it was issued, never rewritten), and the tax line the
+    // built-in test provider's payment page shows (the processor's own copy of what it was asked to charge).
     expect(
       jsonColumns.filter(
         (c) =>
@@ -216,6 +221,7 @@ describe('schema', () => {
           c !== 'outbox_emails.attachments' &&
           c !== 'merchant_refunds.email_on_success' &&
           !/^invoices\.(seller|buyer|lines)$/.test(c) &&
+          c !== 'test_provider_sessions.tax' &&
           !/^pricing_scenarios\.(input|expected|last_actual)$/.test(c) &&
           !/^saved_filters\.(filter|sort)$/.test(c),
       ),

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { taxRefunded } from '../tax/amounts';
+import { isEu } from '../tax/places';
 import { nextNumber, type DocumentKind } from './numbering';
 import {
   buyerOf,
@@ -36,6 +37,7 @@ interface ChargeFacts {
   productId: string;
   productName: string;
   checkoutId: string | null;
+  createdAt: Date;
   taxCountry: string | null;
   taxRegion: string | null;
   taxRateBp: number | null;
@@ -74,6 +76,7 @@ async function chargeFacts(trx: Knex.Transaction, chargeId: string): Promise<Cha
       'ch.refundedTax',
       'ch.currency',
       'ch.userId',
+      'ch.createdAt',
       'pr.id as productId',
       'pr.name as productName',
       trx.raw(`ch.metadata->>'checkoutId' as checkout_id`),
@@ -184,6 +187,21 @@ async function numbered(trx: Knex.Transaction, kind: DocumentKind) {
 
 const taxColumnsOf = (charge: ChargeFacts) => Object.fromEntries(TAX_COLUMNS.map((c) => [c, charge[c]]));
 
+export type TaxScheme = 'domestic' | 'eu-oss' | 'reverse-charge' | 'registration' | 'not-taxed';
+
+/**
+ * Where a sale's tax is declared, from the school's registrations when it is invoiced: its home return, the EU
+ * One-Stop Shop, the buyer's (reverse charge), another registration's return (GB, a US state), or nowhere.
+ */
+async function taxSchemeOf(trx: Knex.Transaction, charge: ChargeFacts): Promise<TaxScheme> {
+  if (charge.taxReverseCharge) return 'reverse-charge';
+  if (charge.taxCountry === null) return 'not-taxed';
+  const school = await trx('schoolSettings').first('taxCountry', 'taxEuOss');
+  if (charge.taxCountry === school.taxCountry) return 'domestic';
+  if (isEu(charge.taxCountry) && school.taxEuOss) return 'eu-oss';
+  return 'registration';
+}
+
 /**
  * A charge's invoice, issued once (a second call finds it): the payer is the charge's user (at settlement, the buyer)
  * unless `payerUserId` says who paid (a charge from before payers were kept); the seller, the buyer and the lines are
@@ -220,6 +238,9 @@ export async function issueInvoice(
       merchantChargeId: chargeId,
       purchaseId: purchase?.id ?? null,
       payerUserId: payer,
+      // The sale's date is the date of supply, also for an invoice issued later for an earlier charge.
+      suppliedAt: charge.createdAt,
+      taxScheme: await taxSchemeOf(trx, charge),
       seller: JSON.stringify(seller),
       buyer: JSON.stringify(buyer),
       lines: JSON.stringify(sums.lines),
@@ -286,6 +307,8 @@ export async function issueCreditNote(
       payerUserId: invoice.payerUserId,
       invoiceId: invoice.id,
       refundedTo,
+      suppliedAt: trx.fn.now(),
+      taxScheme: invoice.taxScheme,
       seller: JSON.stringify(invoice.seller),
       buyer: JSON.stringify(invoice.buyer),
       lines: JSON.stringify(lines),
@@ -321,6 +344,8 @@ export async function issueCorrection(
     'taxable',
     'total',
     'currency',
+    'suppliedAt',
+    'taxScheme',
     ...TAX_COLUMNS,
   ] as const;
   const copied = Object.fromEntries(keep.map((c) => [c, latest[c]]));

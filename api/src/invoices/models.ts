@@ -12,6 +12,9 @@ export class Invoice extends table('invoices', { jsonAttributes: ['seller', 'buy
   declare year: number;
   declare sequence: number;
   declare issuedAt: Date;
+  /** The date of supply: the sale's payment (a credit note's: its refund); the tax report's period follows it. */
+  declare suppliedAt: Date;
+  declare taxScheme: 'domestic' | 'eu-oss' | 'reverse-charge' | 'registration' | 'not-taxed';
   declare merchantChargeId: string;
   declare purchaseId: string | null;
   declare payerUserId: string;
