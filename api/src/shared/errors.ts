@@ -73,6 +73,8 @@ export const ERROR_STATUS = {
   'vat-id-invalid': 422,
   'invoice-not-latest': 409,
   'billing-region-required': 422,
+  'billing-region-invalid': 422,
+  'billing-postal-code-required': 422,
   'account-is-staff': 409,
   'account-is-blocked': 409,
   'account-deleted': 410,
