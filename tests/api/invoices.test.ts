@@ -219,6 +219,63 @@ describe('invoices and credit notes', () => {
     }
   });
 
+  it('prints a rate to the tenth of a basis point as it is: Quebec’s 1497.5 reads 14.975 %, in the answer and the PDF', async () => {
+    await db()('taxRegistrations').insert({ country: 'CA', region: 'QC' });
+    await db()('taxRates').insert({ country: 'CA', region: 'QC', rateBp: 1497.5, name: 'GST/QST' });
+    try {
+      const buyer = await signedIn(db());
+      const { chargeId } = await buy(
+        buyer,
+        { productId: dollar.id, billing: { country: 'CA', region: 'QC' } },
+        { country: 'CA', region: 'QC' },
+      );
+      const answer = (await store(buyer, 'get', `/invoices/${chargeId}`)).body;
+      const tax = taxOnTop(4900, 1497.5);
+      expect(answer.tax).toMatchObject({ country: 'CA', region: 'QC', rate: 1497.5, amount: tax, inclusive: false });
+      expect(answer.total).toBe(4900 + tax);
+      const lines = (await pdfText(await pdfOf(store(buyer, 'get', `/invoices/${answer.id}.pdf`)))).lines.join('\n');
+      expect(lines).toContain('GST/QST 14.975 % (CA-QC, added)');
+      expect(lines).not.toContain('14.98 %');
+    } finally {
+      await db()('taxRates').where({ country: 'CA', region: 'QC' }).delete();
+      await db()('taxRegistrations').where({ country: 'CA', region: 'QC' }).delete();
+    }
+  });
+
+  it('keeps the VAT ID on a reverse-charged invoice: a correction without one, or with another country’s, is refused', async () => {
+    const buyer = await signedIn(db());
+    const { chargeId } = await buy(
+      buyer,
+      { productId: euro.id, billing: { country: 'FR', company: 'Entreprise SARL', vatId: 'FR12345678901' } },
+      { country: 'FR' },
+    );
+    const row = await invoiceOfCharge(chargeId);
+    expect(row.taxReverseCharge).toBe(true);
+    const before = await db()('invoices').count({ n: '*' }).first();
+    for (const body of [{ company: 'Entreprise SARL' }, { company: 'Entreprise SARL', vatId: '' }]) {
+      const refused = await store(buyer, 'put', `/invoices/${row.id}/buyer`).send(body);
+      expect(refused.status).toBe(422);
+      expect(refused.body).toMatchObject({
+        code: 'vat-id-invalid',
+        errors: { vatId: "a reverse-charged invoice names the buyer's VAT ID" },
+      });
+    }
+    const elsewhere = await store(buyer, 'put', `/invoices/${row.id}/buyer`).send({ vatId: 'DE123456789' });
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body).toMatchObject({ code: 'vat-id-invalid', errors: { vatId: expect.any(String) } });
+    expect(await db()('invoices').count({ n: '*' }).first()).toEqual(before);
+    // With its VAT ID, the company's name is corrected.
+    const corrected = await store(buyer, 'put', `/invoices/${row.id}/buyer`).send({
+      company: 'Entreprise Nouvelle SARL',
+      vatId: 'FR12345678901',
+    });
+    expect(corrected.status).toBe(200);
+    expect(corrected.body.invoice).toMatchObject({
+      buyer: { company: 'Entreprise Nouvelle SARL', vatId: 'FR12345678901' },
+      reverseCharge: true,
+    });
+  });
+
   it('refuses a VAT ID that does not fit the billing country, writing nothing', async () => {
     const buyer = await signedIn(db());
     const { chargeId } = await buy(buyer, { productId: euro.id }, { country: 'DE' });
@@ -554,6 +611,17 @@ describe('invoices and credit notes', () => {
     expect(await invoiceOfCharge(chargeId)).toEqual(row);
   });
 });
+
+/** A PDF answer's bytes. */
+async function pdfOf(call: request.Test): Promise<Uint8Array> {
+  const answer = await call.buffer(true).parse((res, done) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (chunk: Buffer) => chunks.push(chunk));
+    res.on('end', () => done(null, Buffer.concat(chunks)));
+  });
+  expect(answer.status).toBe(200);
+  return new Uint8Array(answer.body as Buffer);
+}
 
 /** The text a reader copies out of a PDF, as Poppler's pdftotext reads it, without its direction marks (NFC). */
 function popplerText(pdf: Buffer): string {

@@ -3,6 +3,7 @@ import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import { Button, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
 import { FunctionField, ReferenceField, TextField, TopToolbar, useRecordContext, useTranslate } from 'react-admin';
 import { formatMoney } from '../../../api/src/shared/money';
+import { ratePercent } from '../../../api/src/shared/tax-text';
 import { date, money } from '../common/columns';
 import { choiceFilter, searchFilter } from '../common/filters';
 import { dateRangeFilters } from '../common/inputs';
@@ -56,8 +57,7 @@ export function KindField(_props: { label?: string }) {
 function taxOf(invoice: InvoiceRecord): string {
   if (!invoice.taxName) return '—';
   if (invoice.taxReverseCharge) return `${invoice.taxName}: reverse charge`;
-  const rate = `${((invoice.taxRateBp ?? 0) / 100).toLocaleString('en-US', { maximumFractionDigits: 3 })} %`;
-  return `${invoice.taxName} ${rate} ${invoice.taxInclusive ? '(included)' : '(added)'}: ${formatMoney(
+  return `${invoice.taxName} ${ratePercent(invoice.taxRateBp ?? 0)} ${invoice.taxInclusive ? '(included)' : '(added)'}: ${formatMoney(
     invoice.taxAmount,
     invoice.currency,
   )}`;

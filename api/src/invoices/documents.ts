@@ -105,8 +105,17 @@ export async function findDocument(conn: Knex, id: string, payerUserId: string |
   return latest && (!payerUserId || latest.payerUserId === payerUserId) ? latest : undefined;
 }
 
-function correctedBuyer(current: BuyerSnapshot, input: InvoiceBuyerInput): BuyerSnapshot {
+/**
+ * The buyer as the corrected invoice names them. The VAT ID must fit the billing country the tax followed; a
+ * reverse-charged sale's invoice must keep one, since the reverse charge stands on it.
+ */
+function correctedBuyer(current: BuyerSnapshot, input: InvoiceBuyerInput, reverseCharged: boolean): BuyerSnapshot {
   const vatId = input.vatId ? normalizeVatId(input.vatId) : '';
+  if (reverseCharged && !vatId) {
+    throw new AppError('vat-id-invalid', 'This invoice was reverse-charged: it must name the buyer’s VAT ID.', {
+      vatId: "a reverse-charged invoice names the buyer's VAT ID",
+    });
+  }
   if (vatId) {
     const problem = current.country ? vatIdProblem(vatId, current.country) : 'vat-id-format';
     if (problem) {
@@ -182,7 +191,7 @@ export function invoiceDocuments({ db }: { db: Db }) {
       if (row.kind !== 'invoice') {
         throw new AppError('invoice-not-latest', 'A credit note is not corrected: correct its invoice.');
       }
-      const buyer = correctedBuyer(row.buyer, input);
+      const buyer = correctedBuyer(row.buyer, input, row.taxReverseCharge);
       const issued = await db.transaction(async (trx) => {
         // Corrections of one sale queue here: only one of two at once corrects the latest version.
         await trx('merchantCharges').where({ id: row.merchantChargeId }).forUpdate().first('id');

@@ -2,8 +2,9 @@ import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
 import { facesFor, type Typesetter } from '../certificates/typesetting/shape';
 import { pdfGlyphs } from '../certificates/typesetting/pdf-glyphs';
 import { formatMoney } from '../shared/money';
+import { ratePercent } from '../shared/tax-text';
 import type { InvoiceDocument } from './schemas';
-import { countryName, percent } from './snapshots';
+import { countryName } from './snapshots';
 
 /*
  * An invoice or credit note as an A4 PDF. Its text comes in any script (a buyer's name in Devanagari, an address in
@@ -34,7 +35,7 @@ export function taxLabel(document: InvoiceDocument): string | null {
   if (!tax) return null;
   if (tax.reverseCharge) return `${tax.name} (reverse charge, 0 %)`;
   const place = tax.region ? `${tax.country}-${tax.region}` : tax.country;
-  return `${tax.name} ${percent(tax.rate)} (${place}, ${tax.inclusive ? 'included' : 'added'})`;
+  return `${tax.name} ${ratePercent(tax.rate)} (${place}, ${tax.inclusive ? 'included' : 'added'})`;
 }
 
 interface Row {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { shownName } from '../shared/shown-name';
+import { ratePercent } from '../shared/tax-text';
 
 /**
  * What an invoice freezes of the parties and of the sale: the seller and buyer as they were at issue, and the lines
@@ -49,11 +50,6 @@ export function countryName(code: string): string {
   } catch {
     return code;
   }
-}
-
-/** Basis points as a person reads a rate: 2500 → "25 %", 1950 → "19.5 %". */
-export function percent(bp: number): string {
-  return `${(bp / 100).toLocaleString('en-US', { maximumFractionDigits: 2 })} %`;
 }
 
 export async function sellerOf(trx: Knex | Knex.Transaction): Promise<SellerSnapshot> {
@@ -112,7 +108,7 @@ export function discountLabel(discount: {
   quantity: number;
   country: string | null;
 }): string {
-  const rate = discount.bp ? `, ${percent(discount.bp)}` : '';
+  const rate = discount.bp ? `, ${ratePercent(discount.bp)}` : '';
   const bare = rate.slice(2);
   switch (discount.kind) {
     case 'coupon':

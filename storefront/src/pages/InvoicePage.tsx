@@ -5,6 +5,7 @@ import { getInvoice, invoicePdfUrl, type InvoiceDocument } from '../api/invoices
 import { countryName, formatDate } from '../format';
 import { LoadStatus } from '../LoadStatus';
 import { formatMoney } from '../../../api/src/shared/money';
+import { ratePercent } from '../../../api/src/shared/tax-text';
 import { RequireSignIn } from '../RequireSignIn';
 import { useFocusOnChange } from '../useFocusOnChange';
 import { useAccountAsync } from '../useAccountAsync';
@@ -53,12 +54,10 @@ function InvoiceLoader() {
   return <InvoiceView invoice={invoice.data} headingRef={headingRef} />;
 }
 
-const percent = (bp: number) => `${(bp / 100).toLocaleString('en-US', { maximumFractionDigits: 2 })} %`;
-
 /** "VAT 19 % (included)", "Sales tax 6.5 % (added)", "VAT (reverse charge)". */
 function taxLabel(tax: NonNullable<InvoiceDocument['tax']>): string {
   if (tax.reverseCharge) return `${tax.name} (reverse charge, 0 %)`;
-  return `${tax.name} ${percent(tax.rate)} (${tax.inclusive ? 'included' : 'added'})`;
+  return `${tax.name} ${ratePercent(tax.rate)} (${tax.inclusive ? 'included' : 'added'})`;
 }
 
 function Party({ party, title }: { party: InvoiceDocument['buyer'] | InvoiceDocument['seller']; title: string }) {
