@@ -91,6 +91,18 @@ describe("the school's tax settings", () => {
     const ossWithoutCountry = await put({ taxCountry: null, taxEuOss: true });
     expect(ossWithoutCountry.body.errors).toEqual({ taxEuOss: expect.any(String) });
 
+    // tax charged anywhere needs the school's tax ID on its invoices: a VAT number in the EU, a tax number elsewhere
+    for (const [country, taxId, says] of [
+      ['DE', '', /VAT number/],
+      ['DE', '   ', /VAT number/],
+      ['AU', '', /tax number/],
+    ] as const) {
+      const withoutId = await put({ taxCountry: country, taxId });
+      expect(withoutId.status, `${country} ${JSON.stringify(taxId)}`).toBe(422);
+      expect(withoutId.body).toMatchObject({ code: 'tax-id-required', errors: { taxId: expect.stringMatching(says) } });
+      expect(Object.keys(withoutId.body.errors)).toEqual(['taxId']);
+    }
+
     expect((await as(admin, request(app).get('/api/admin/school'))).body).toEqual(before);
   });
 
@@ -115,6 +127,7 @@ describe("the school's tax settings", () => {
     await as(admin, request(app).put('/api/admin/school')).send({
       ...SCHOOL,
       taxCountry: 'DE',
+      taxId: 'DE123456789',
       taxInclusiveCurrencies: ['eur'],
     });
     expect(await ask()).toMatchObject({ country: 'DE', rate: 1900, amount: 1_900, inclusive: true });

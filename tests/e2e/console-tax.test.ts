@@ -5,7 +5,7 @@ import { seriousViolations, signedInContext, useDemoSite } from '../support/brow
 describe('tax in the console (Chromium)', () => {
   const site = useDemoSite();
 
-  it("the school's tax settings: the API's refusal of a tax ID lights up the field, a good one is saved as invoices print it", async () => {
+  it("the school's tax settings: the API's refusal of a tax ID (another country's, none) lights up the field, a good one is saved as invoices print it", async () => {
     const { browser, baseUrl, db } = site();
     const context = await signedInContext(browser, baseUrl, db, ['admin']);
     const page = await context.newPage();
@@ -19,6 +19,11 @@ describe('tax in the console (Chromium)', () => {
     await taxId.fill('FR40303265045');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText("is another country's VAT number than the school's").waitFor();
+    expect((await db('schoolSettings').first('taxId')).taxId).toBe(DEMO_TAX.taxId);
+    // a school that charges tax prints its VAT number on every invoice: it cannot be taken away
+    await taxId.fill('');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText("is needed to charge tax: the school's VAT number (such as DE123456789)").waitFor();
     expect((await db('schoolSettings').first('taxId')).taxId).toBe(DEMO_TAX.taxId);
 
     await taxId.fill('de 987 654 321');

@@ -76,7 +76,8 @@ const VAT_ID_MESSAGES = {
 
 /**
  * The school's tax fields as they will be: those given over those kept. An EU or UK school's tax ID must be a VAT
- * number of its own country (normalised as invoices print it); the One-Stop Shop needs a country to register from.
+ * number of its own country (normalised as invoices print it); a school that charges tax anywhere needs its tax ID;
+ * the One-Stop Shop needs a country to register from.
  */
 function nextTaxFields(before: TaxFields, input: SchoolInput): TaxFields {
   const next: TaxFields = {
@@ -95,6 +96,13 @@ function nextTaxFields(before: TaxFields, input: SchoolInput): TaxFields {
   const fields = Object.keys(errors);
   if (fields.length)
     throw new AppError('validation-failed', fields.map((f) => `${f}: ${errors[f]}`).join('; '), errors);
+  // Every invoice prints the seller's tax number: a school that charges tax has one (a VAT number in the EU and UK).
+  if (next.taxCountry && !next.taxId.trim()) {
+    const taxId = VAT_ID_COUNTRIES.includes(next.taxCountry)
+      ? "is needed to charge tax: the school's VAT number (such as DE123456789)"
+      : "is needed to charge tax: the school's tax number, as its invoices print it";
+    throw new AppError('tax-id-required', `taxId: ${taxId}`, { taxId });
+  }
   return next;
 }
 

@@ -75,6 +75,7 @@ export const ERROR_STATUS = {
   'billing-region-required': 422,
   'billing-region-invalid': 422,
   'billing-postal-code-required': 422,
+  'tax-id-required': 422,
   'account-is-staff': 409,
   'account-is-blocked': 409,
   'account-deleted': 410,

@@ -25,7 +25,7 @@ export const schoolResource = {
     taxCountry:
       'The country the school is established in. Empty: no tax is charged anywhere. Buyers in this country always pay its rate.',
     taxId:
-      'Printed on every invoice. In the EU and the UK, the school’s VAT number with its country prefix, like DE123456789.',
+      'Printed on every invoice, so needed once a country is set: in the EU and the UK, the school’s VAT number with its country prefix, like DE123456789; elsewhere its tax number (ABN, GST number, EIN).',
     taxEuOss:
       'Consumers elsewhere in the EU then pay their own country’s VAT. Without it, an EU school charges its own rate across the EU.',
     taxInclusiveCurrencies:
