@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { taxInside, taxOnTop } from '../../api/src/tax/amounts';
+import { createServices } from '../../api/src/services';
+import { taxInside, taxOnTop, taxShare } from '../../api/src/tax/amounts';
 import { createProduct } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
@@ -102,7 +103,7 @@ describe('the tax report', () => {
   async function documentSums(currency: string) {
     const { rows } = await db().raw(
       `SELECT kind, count(*)::int AS n, sum(taxable)::int AS taxable, sum(tax_amount)::int AS tax FROM invoices
-        WHERE currency = ? AND issued_at >= ?::date AND issued_at < ?::date
+        WHERE currency = ? AND supplied_at >= ?::date AND supplied_at < ?::date
           AND (kind = 'credit-note' OR corrects_id IS NULL) GROUP BY kind`,
       [currency, quarter.from, quarter.to],
     );
@@ -162,6 +163,7 @@ describe('the tax report', () => {
       'Refunded tax',
       'Net taxable amount',
       'Net tax due',
+      'Tax in lost disputes',
       'Corrects period',
     ]);
     const rows = csvRows(text);
@@ -215,20 +217,78 @@ describe('the tax report', () => {
     }
   });
 
+  it('files a sale under the scheme its invoice was issued under: a member state the school registered in itself', async () => {
+    // Without the One-Stop Shop, registered in France directly: a French consumer pays French VAT, declared on the
+    // French return, not the OSS one.
+    await db()('schoolSettings').update({ taxEuOss: false });
+    await db()('taxRegistrations').insert({ country: 'FR', region: null });
+    try {
+      const fr = await bought(euro.id, 'fr.registered@example.com', { country: 'FR' }, 'FR');
+      expect(await db()('invoices').where({ merchantChargeId: fr.chargeId }).first('taxScheme', 'taxCountry')).toEqual({
+        taxScheme: 'registration',
+        taxCountry: 'FR',
+      });
+    } finally {
+      await db()('schoolSettings').update({ taxEuOss: true });
+      await db()('taxRegistrations').where({ country: 'FR' }).delete();
+    }
+    // Read after the school joined the One-Stop Shop: the invoice's scheme stands.
+    const rows = csvRows((await report(finance, { from: quarter.from, to: quarter.to })).body as string);
+    const france = rows.filter((r) => r.Country === 'FR' && r['Rate (%)'] === '20.00');
+    expect(france.map((r) => [r.Scheme, r.Invoices])).toEqual([
+      ['eu-oss', '1'],
+      ['other-registration', '1'],
+    ]);
+    expect(cents(france[1]!.Tax!)).toBe(taxInside(11900, 2000));
+  });
+
+  it("shows the tax in disputes lost in the period on their sale's row, apart from the tax due", async () => {
+    const sale = await bought(euro.id, 'de.disputed@example.com', {}, 'DE');
+    const before = csvRows((await report(finance, { from: quarter.from, to: quarter.to })).body as string);
+    const german = (rows: Record<string, string>[]) => rows.find((r) => r.Scheme === 'domestic' && r.Country === 'DE')!;
+    expect(german(before)['Tax in lost disputes']).toBe('0.00');
+
+    const charge = await db()('merchantCharges').where({ id: sale.chargeId }).first();
+    const { lifecycle } = createServices(testDeps(db(), { config }));
+    const dispute = (identifier: string, amount: number) => ({
+      identifier,
+      chargeIdentifier: charge.identifier,
+      amount,
+      reason: 'fraudulent',
+    });
+    // Half the charge disputed and lost: its tax share went back with it; another dispute, still open, counts nothing.
+    await lifecycle.disputeOpened(charge.merchantAccountId, dispute('dp_report_lost', 5950));
+    await lifecycle.disputeClosed(charge.merchantAccountId, { ...dispute('dp_report_lost', 5950), won: false });
+    await lifecycle.disputeOpened(charge.merchantAccountId, dispute('dp_report_open', 1000));
+    const share = taxShare(5950, charge.amount, charge.taxAmount);
+    expect(share).toBe(950);
+    expect(await db()('merchantDisputes').where({ identifier: 'dp_report_lost' }).first('taxAmount')).toEqual({
+      taxAmount: share,
+    });
+
+    const after = german(csvRows((await report(finance, { from: quarter.from, to: quarter.to })).body as string));
+    expect(cents(after['Tax in lost disputes']!)).toBe(share);
+    // Informational: the tax due stays what the invoices and credit notes say.
+    expect(after['Net tax due']).toBe(german(before)['Net tax due']);
+    expect(after.Invoices).toBe(german(before).Invoices);
+  });
+
   it("puts a credit note of an earlier quarter's sale on a row of its own that names that quarter", async () => {
-    // A sale invoiced last quarter (written as it was then), refunded this quarter.
+    // A sale paid last quarter but invoiced only this quarter (as an earlier charge's invoice is), refunded this
+    // quarter: the sale belongs to last quarter's return, the refund to this one's corrections of it.
     const payer = await signedIn(db());
     const chargeId = await writtenCharge({
       identifier: 'ch_last_quarter',
       ...{ amount: 11900, net: 11900, currency: 'eur', userId: payer.user.id, createdAt: quarter.previousDay },
       ...{ taxCountry: 'DE', taxRateBp: 1900, taxName: 'VAT', taxInclusive: true, taxAmount: 1900 },
     });
-    const documentOf = (kind: string, number: string, sequence: number, amounts: object, issuedAt?: string) => ({
+    const documentOf = (kind: string, number: string, sequence: number, amounts: object, suppliedAt: string) => ({
       kind,
       number,
       year: Number(number.replace(/^CN-/, '').slice(0, 4)),
       sequence,
-      ...(issuedAt && { issuedAt }),
+      suppliedAt,
+      taxScheme: 'domestic',
       merchantChargeId: chargeId,
       payerUserId: payer.user.id,
       seller: JSON.stringify({ name: 'School', country: 'DE' }),
@@ -238,6 +298,9 @@ describe('the tax report', () => {
       ...{ taxCountry: 'DE', taxRateBp: 1900, taxName: 'VAT', taxInclusive: true },
       ...amounts,
     });
+    const germanSales = (rows: Record<string, string>[]) =>
+      rows.find((r) => r.Scheme === 'domestic' && r.Country === 'DE' && r['Corrects period'] === '')?.Invoices;
+    const before = csvRows((await report(finance, { from: quarter.from, to: quarter.to })).body as string);
     const year = quarter.previousDay.slice(0, 4);
     const [invoice] = await db()('invoices')
       .insert(
@@ -250,15 +313,22 @@ describe('the tax report', () => {
         ),
       )
       .returning('id');
+    const refundDay = new Date().toISOString();
     await db()('invoices').insert(
-      documentOf('credit-note', `CN-${quarter.from.slice(0, 4)}-980001`, 980001, {
-        invoiceId: invoice.id,
-        refundedTo: 2380,
-        subtotal: 2380,
-        taxable: 2000,
-        taxAmount: 380,
-        total: 2380,
-      }),
+      documentOf(
+        'credit-note',
+        `CN-${quarter.from.slice(0, 4)}-980001`,
+        980001,
+        {
+          invoiceId: invoice.id,
+          refundedTo: 2380,
+          subtotal: 2380,
+          taxable: 2000,
+          taxAmount: 380,
+          total: 2380,
+        },
+        refundDay,
+      ),
     );
 
     const rows = csvRows((await report(finance, { from: quarter.from, to: quarter.to })).body as string);
@@ -279,6 +349,8 @@ describe('the tax report', () => {
         'Net tax due': '-3.80',
       }),
     ]);
+    // The sale, invoiced this quarter, is not on this quarter's German row.
+    expect(germanSales(rows)).toBe(germanSales(before));
     // Last quarter's own report has the sale and no credit note.
     const earlier = csvRows(
       (await report(finance, { from: `${quarter.previousDay.slice(0, 7)}-01`, to: quarter.from })).body as string,
@@ -298,6 +370,7 @@ describe('the tax report', () => {
     await db()('invoices').insert({
       ...{ kind: 'invoice', number: `${quarter.from.slice(0, 4)}-970001`, year: Number(quarter.from.slice(0, 4)) },
       ...{ sequence: 970001, merchantChargeId: chargeId, payerUserId: payer.user.id, currency: 'gbp' },
+      ...{ suppliedAt: new Date(), taxScheme: 'registration' },
       seller: JSON.stringify({ name: 'School', country: 'DE' }),
       buyer: JSON.stringify({ name: 'Buyer', email: payer.user.email, country: 'GB' }),
       lines: JSON.stringify([]),
@@ -306,7 +379,7 @@ describe('the tax report', () => {
     const text = (await report(finance, { from: quarter.from, to: quarter.to })).body as string;
     const line = text.split('\r\n').find((l) => l.startsWith('gbp,'));
     expect(line).toBe(
-      `gbp,other-registration,GB,,"'=HYPERLINK(""http://x"")",20.00,1,10.00,2.00,0,0.00,0.00,10.00,2.00,`,
+      `gbp,other-registration,GB,,"'=HYPERLINK(""http://x"")",20.00,1,10.00,2.00,0,0.00,0.00,10.00,2.00,0.00,`,
     );
   });
 
@@ -320,6 +393,7 @@ describe('the tax report', () => {
     await db()('invoices').insert({
       ...{ kind: 'invoice', number: `${quarter.from.slice(0, 4)}-970002`, year: Number(quarter.from.slice(0, 4)) },
       ...{ sequence: 970002, merchantChargeId: chargeId, payerUserId: payer.user.id, currency: 'jpy' },
+      ...{ suppliedAt: new Date(), taxScheme: 'registration' },
       seller: JSON.stringify({ name: 'School', country: 'DE' }),
       buyer: JSON.stringify({ name: 'Buyer', email: payer.user.email, country: 'CA', region: 'QC' }),
       lines: JSON.stringify([]),
@@ -327,7 +401,7 @@ describe('the tax report', () => {
     });
     const text = (await report(finance, { from: quarter.from, to: quarter.to })).body as string;
     expect(text.split('\r\n').find((l) => l.startsWith('jpy,'))).toBe(
-      'jpy,other-registration,CA,QC,GST + QST,14.975,1,10000,1498,0,0,0,10000,1498,',
+      'jpy,other-registration,CA,QC,GST + QST,14.975,1,10000,1498,0,0,0,10000,1498,0,',
     );
   });
 

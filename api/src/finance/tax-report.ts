@@ -5,45 +5,53 @@ import { csvHead, csvLine } from '../http/csv';
 import type { Logger } from '../logger';
 import { currencyExponent } from '../shared/currency';
 import { mostSold } from '../shared/finance';
-import { EU_MEMBER_STATES } from '../tax/places';
 import type { TaxAmounts, TaxPeriod, TaxSummaryAnswer, TaxSummaryQuery } from './schemas';
 
 /**
  * The tax a finance team files (docs/domain.md §18.7), read from the documents issued rather than from charges: an
- * invoice says what was sold, where it was taxed and at what rate, a credit note what a refund gave back. A corrected
- * invoice changes the buyer's details, never the sale, so only the first invoice of a charge counts.
+ * invoice says what was sold, where it was taxed, at what rate and under which scheme (decided when it was issued,
+ * from the school's registrations then), a credit note what a refund gave back. A corrected invoice changes the
+ * buyer's details, never the sale, so only the first invoice of a charge counts. The period follows the date of
+ * supply (the sale's payment, a credit note's refund), whenever the document was issued.
  */
 
 /** A period as instants: from the first day's start (UTC) to the last day's, which is not in it. */
 const bounds = (q: TaxPeriod): [Date, Date] => [new Date(`${q.from}T00:00:00Z`), new Date(`${q.to}T00:00:00Z`)];
 
-const EU_LIST = [...EU_MEMBER_STATES].map((c) => `'${c}'`).join(', ');
-
 /**
- * The invoices (first issues only) and credit notes issued in the period, each with the day its sale was first
- * invoiced (a credit note of an earlier period's sale corrects that period's return). `$1`, `$2`: the bounds.
+ * The invoices (first issues only) and credit notes supplied in the period, each with the day of its sale (a credit
+ * note of an earlier period's sale corrects that period's return). `$1`, `$2`: the bounds.
  */
 const DOCUMENTS = `
-  SELECT i.kind, i.currency, i.tax_country, i.tax_region, i.tax_name, i.tax_rate_bp, i.tax_reverse_charge,
-         i.taxable, i.tax_amount, i.issued_at, i.seller->>'country' AS home,
-         i.buyer->>'country' AS buyer_country, i.buyer->>'region' AS buyer_region, sale.sold_at
+  SELECT i.kind, i.currency, i.tax_scheme, i.tax_country, i.tax_region, i.tax_name, i.tax_rate_bp, i.taxable,
+         i.tax_amount, 0 AS dispute_tax, i.supplied_at, COALESCE(sale.supplied_at, i.supplied_at) AS sold_at,
+         i.buyer->>'country' AS buyer_country, i.buyer->>'region' AS buyer_region
     FROM invoices i
-    JOIN LATERAL (SELECT min(o.issued_at) AS sold_at FROM invoices o
-                   WHERE o.merchant_charge_id = i.merchant_charge_id AND o.kind = 'invoice') sale ON true
-   WHERE i.issued_at >= $1 AND i.issued_at < $2 AND (i.kind = 'credit-note' OR i.corrects_id IS NULL)`;
+    LEFT JOIN invoices sale ON sale.id = i.invoice_id
+   WHERE i.supplied_at >= $1 AND i.supplied_at < $2 AND (i.kind = 'credit-note' OR i.corrects_id IS NULL)`;
 
 /**
- * Which return a row belongs on: the home return (domestic), the EU One-Stop Shop (another member state's rate), the
- * EC sales list (reverse charge: no tax, the buyer accounts for it), another registration's return (GB, AU, a US
- * state...), or none (no tax where the school is not registered). Listed in the report's order.
+ * Disputes lost in the period whose sum carried tax, on their sale's row: the tax went back to the buyer with it,
+ * yet no credit note says so. Whether the tax office lets the school reclaim it is the school's call, so the report
+ * only shows it.
+ */
+const LOST_DISPUTES = `
+  SELECT 'lost-dispute' AS kind, i.currency, i.tax_scheme, i.tax_country, i.tax_region, i.tax_name, i.tax_rate_bp,
+         0 AS taxable, 0 AS tax_amount, d.tax_amount AS dispute_tax, d.closed_at AS supplied_at,
+         i.supplied_at AS sold_at, i.buyer->>'country' AS buyer_country, i.buyer->>'region' AS buyer_region
+    FROM merchant_disputes d
+    JOIN invoices i ON i.merchant_charge_id = d.merchant_charge_id AND i.kind = 'invoice' AND i.corrects_id IS NULL
+   WHERE d.status = 'lost' AND d.tax_amount > 0 AND d.closed_at >= $1 AND d.closed_at < $2`;
+
+/**
+ * Which return a row belongs on, as its invoice says: the home return (domestic), the EU One-Stop Shop, the EC sales
+ * list (reverse charge: no tax, the buyer accounts for it), another registration's return (GB, AU, a US state, an
+ * EU country the school is registered in itself...), or none (no tax where the school is not registered). Listed in
+ * the report's order; another registration is `other-registration` in the report's words.
  */
 const TAX_SCHEMES = ['domestic', 'eu-oss', 'reverse-charge', 'other-registration', 'not-taxed'] as const;
 
-const SCHEME = `CASE WHEN d.tax_reverse_charge THEN 'reverse-charge'
-                     WHEN d.tax_country IS NULL THEN 'not-taxed'
-                     WHEN d.tax_country = d.home THEN 'domestic'
-                     WHEN d.tax_country IN (${EU_LIST}) THEN 'eu-oss'
-                     ELSE 'other-registration' END`;
+const SCHEME = `CASE d.tax_scheme WHEN 'registration' THEN 'other-registration' ELSE d.tax_scheme END`;
 const SCHEME_ORDER = `array_position(ARRAY[${TAX_SCHEMES.map((s) => `'${s}'`).join(', ')}], g.scheme)`;
 
 /** One row per currency, scheme, place, tax and rate, and the earlier quarter a credit note corrects, if any. */
@@ -52,21 +60,22 @@ const GROUPED = `
          COALESCE(d.tax_country, d.buyer_country) AS country,
          CASE WHEN d.tax_country IS NULL THEN d.buyer_region ELSE d.tax_region END AS region,
          d.tax_name, d.tax_rate_bp,
-         CASE WHEN d.kind = 'credit-note' AND d.sold_at < $1
+         CASE WHEN d.kind <> 'invoice' AND d.sold_at < $1
               THEN to_char(d.sold_at AT TIME ZONE 'UTC', 'YYYY-"Q"Q') END AS corrects_period,
          count(*) FILTER (WHERE d.kind = 'invoice') AS invoices,
          COALESCE(sum(d.taxable) FILTER (WHERE d.kind = 'invoice'), 0) AS taxable,
          COALESCE(sum(d.tax_amount) FILTER (WHERE d.kind = 'invoice'), 0) AS tax,
          count(*) FILTER (WHERE d.kind = 'credit-note') AS credit_notes,
          COALESCE(sum(d.taxable) FILTER (WHERE d.kind = 'credit-note'), 0) AS refunded_taxable,
-         COALESCE(sum(d.tax_amount) FILTER (WHERE d.kind = 'credit-note'), 0) AS refunded_tax
-    FROM (${DOCUMENTS}) d
+         COALESCE(sum(d.tax_amount) FILTER (WHERE d.kind = 'credit-note'), 0) AS refunded_tax,
+         sum(d.dispute_tax) AS dispute_tax
+    FROM (${DOCUMENTS} UNION ALL ${LOST_DISPUTES}) d
    GROUP BY 1, 2, 3, 4, 5, 6, 7`;
 
 const ROWS = `
   SELECT g.currency, g.scheme, g.country, g.region, g.tax_name, g.tax_rate_bp, g.invoices, g.taxable, g.tax,
          g.credit_notes, g.refunded_taxable, g.refunded_tax, g.taxable - g.refunded_taxable, g.tax - g.refunded_tax,
-         g.corrects_period
+         g.dispute_tax, g.corrects_period
     FROM (${GROUPED}) g
    ORDER BY g.currency, ${SCHEME_ORDER}, g.country NULLS FIRST, g.region NULLS FIRST, g.tax_rate_bp NULLS FIRST,
             g.tax_name NULLS FIRST, g.corrects_period NULLS FIRST`;
@@ -90,6 +99,7 @@ const COLUMNS: { header: string; number?: true; money?: true; rate?: true }[] = 
   { header: 'Refunded tax', number: true, money: true },
   { header: 'Net taxable amount', number: true, money: true },
   { header: 'Net tax due', number: true, money: true },
+  { header: 'Tax in lost disputes', number: true, money: true },
   { header: 'Corrects period' },
 ];
 
@@ -115,7 +125,7 @@ type TextRow = (string | null)[];
 
 /** The bounds, then the currency: invoices' tax and credit notes' tax per month and country. */
 const SUMMARY = `
-  SELECT to_char(date_trunc('month', d.issued_at AT TIME ZONE 'UTC'), 'YYYY-MM') AS month, d.currency,
+  SELECT to_char(date_trunc('month', d.supplied_at AT TIME ZONE 'UTC'), 'YYYY-MM') AS month, d.currency,
          d.tax_country AS country,
          COALESCE(sum(d.tax_amount) FILTER (WHERE d.kind = 'invoice'), 0)::bigint AS collected,
          COALESCE(sum(d.tax_amount) FILTER (WHERE d.kind = 'credit-note'), 0)::bigint AS refunded

@@ -34,15 +34,22 @@ async function disputedCharge(
   return charge;
 }
 
-/** The revenue a disputed sum carries: the sum less its share of the charge's tax (never revenue). */
-const revenueOf = (charge: ChargeRow, sum: number) => sum - taxShare(sum, charge.amount, charge.taxAmount);
+/** The tax a disputed sum carries: its share of the charge's tax, in the charge's proportion. */
+const taxOf = (charge: ChargeRow, sum: number) => taxShare(sum, charge.amount, charge.taxAmount);
 
-/** Our record of a provider's dispute, as its events describe it. */
-const disputeRecord = (accountId: string, chargeId: string, dispute: DisputeFields) => ({
+/** The revenue a disputed sum carries: the sum less its tax (never revenue). */
+const revenueOf = (charge: ChargeRow, sum: number) => sum - taxOf(charge, sum);
+
+/**
+ * Our record of a provider's dispute, as its events describe it, with its tax: a lost dispute gives that tax back
+ * to the buyer without a credit note, and the tax report shows it.
+ */
+const disputeRecord = (accountId: string, charge: ChargeRow, dispute: DisputeFields) => ({
   merchantAccountId: accountId,
   identifier: dispute.identifier,
-  merchantChargeId: chargeId,
+  merchantChargeId: charge.id,
   amount: dispute.amount,
+  taxAmount: taxOf(charge, dispute.amount),
   reason: dispute.reason,
   evidenceDueBy: dispute.evidenceDueBy ?? null,
 });
@@ -53,7 +60,7 @@ export async function disputeOpened(deps: Deps, accountId: string, dispute: Disp
     const charge = await disputedCharge(deps, trx, accountId, dispute.chargeIdentifier);
     if (!charge) return;
     const [fresh] = await trx('merchantDisputes')
-      .insert(disputeRecord(accountId, charge.id, dispute))
+      .insert(disputeRecord(accountId, charge, dispute))
       .onConflict(['merchantAccountId', 'identifier'])
       .ignore()
       .returning('id');
@@ -107,7 +114,7 @@ export async function disputeClosed(
       await ledger.recordAdjustment(trx, charge.id, -revenueOf(charge, dispute.amount), 'dispute', dispute.identifier);
     if (before && before.status !== 'open') return;
     await trx('merchantDisputes')
-      .insert({ ...disputeRecord(accountId, charge.id, dispute), status, closedAt: trx.fn.now() })
+      .insert({ ...disputeRecord(accountId, charge, dispute), status, closedAt: trx.fn.now() })
       .onConflict(['merchantAccountId', 'identifier'])
       .merge({ status, closedAt: trx.fn.now() });
     if (!dispute.won) return;
