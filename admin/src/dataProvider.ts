@@ -97,8 +97,8 @@ export interface ConsoleApi {
   /** POST /api/admin/purchases/:id/move: gives an individual purchase to another email at once (a COMPLETED transfer). */
   movePurchase: (purchaseId: string, email: string) => Promise<DataAnswer<Wire<Commerce.TransferView>>>;
   /**
-   * POST /api/admin/purchases/:id/receipt (support and admins): the receipt again, with a new sign-in link, to whoever
-   * holds the purchase now. `requestKey` is the click's own: the same key again answers the email it sent.
+   * POST /api/admin/purchases/:id/receipt (support and admins): the receipt again, with a new sign-in link, to the
+   * payer (the charge's user). `requestKey` is the click's own: the same key again answers the email it sent.
    */
   sendReceiptAgain: (purchaseId: string, requestKey: string) => Promise<DataAnswer<Commerce.ReceiptAgainAnswer>>;
   /**

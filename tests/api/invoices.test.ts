@@ -526,6 +526,7 @@ describe('invoices and credit notes', () => {
     // The receipt's invoice link: the storefront's page, whose answer is this invoice.
     const receipt = await db()('outboxEmails').where({ toAddress: regional.user.email, kind: 'receipt' }).first();
     const link = new URL(/https?:\/\/\S+\/invoices\/[0-9a-f-]{36}/.exec(receipt.textBody)![0]);
+    expect(link.pathname).toBe(`/invoices/${pppInvoice.id}`);
     const page = await as(regional, request(app).get(link.pathname));
     expect(page.status).toBe(200);
     expect(page.type).toBe('text/html');

@@ -7,14 +7,14 @@ import { OutboxEmail } from '../../api/src/mail/models';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct, createResource, createUser } from '../../seeds/factories';
 import { testDeps } from '../support/app';
-import { as, signedIn, type SignedIn } from '../support/auth';
+import { as, signedIn, signedInByEmail, type SignedIn } from '../support/auth';
 import { boughtWithTestProvider } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
 import { lastEmailTo, tokenFrom } from '../support/outbox';
 
 /**
  * Support sends a purchase's receipt again (the buyer lost it): written afresh with a new sign-in link (the first
- * one works once and is never stored), to whoever holds the purchase now, one email per click.
+ * one works once and is never stored) and the link to the invoice, to the payer, one email per click.
  */
 describe('a receipt sent again from the console', () => {
   const database = useTestDatabase();
@@ -76,19 +76,41 @@ describe('a receipt sent again from the console', () => {
     expect(original).toMatchObject({ resendable: false, whyNot: expect.stringContaining('Send receipt again') });
   });
 
-  it('sends it to whoever holds the purchase now', async () => {
-    const buyer = await createUser(db(), { email: 'typo.buyer@example.com' });
+  it('sends it to the payer after the purchase was given away, leading to their invoices, and links the invoice', async () => {
+    const buyer = await createUser(db(), { email: 'generous.payer@example.com' });
     const purchaseId = await boughtWithTestProvider(services, db(), { buyer, productId: course.id });
+    const { merchantChargeId } = await db()('purchases').where({ id: purchaseId }).first('merchantChargeId');
+    const invoice = await db()('invoices').where({ merchantChargeId, kind: 'invoice' }).first('id', 'number');
     await services.transfers.moveDirectly(
       { id: support.user.id, email: support.user.email },
       purchaseId,
-      'right.buyer@example.com',
+      'given.friend@example.com',
       null,
     );
     const answer = await sendAgain(support, purchaseId);
     expect(answer.status).toBe(201);
-    expect(answer.body.data.toAddress).toBe('right.buyer@example.com');
-    expect(await receiptsTo('right.buyer@example.com')).toHaveLength(1);
+    expect(answer.body.data.toAddress).toBe(buyer.email);
+    expect(await receiptsTo('given.friend@example.com')).toHaveLength(0);
+    const audit = await AuditLog.query(db()).where({ action: 'receipt-resent', recordId: purchaseId }).first();
+    expect(audit).toMatchObject({ after: { toAddress: buyer.email } });
+
+    // The payer no longer holds the course: the sign-in leads to their invoices.
+    const again = await lastEmailTo(db(), buyer.email);
+    expect(again.id).toBe(answer.body.data.emailId);
+    const entered = await consume(buyer.email, tokenFrom(again.link).token);
+    expect(entered.status).toBe(200);
+    expect(entered.body.redirectTo).toBe('/invoices');
+
+    // Its invoice link names the issued invoice, whose page and answer open for the payer.
+    const link = new URL(/https?:\/\/\S+\/invoices\/[0-9a-f-]{36}/.exec(again.textBody!)![0]);
+    expect(link.pathname).toBe(`/invoices/${invoice.id}`);
+    const payer = await signedInByEmail(db(), buyer.email);
+    const page = await as(payer, request(app).get(link.pathname));
+    expect(page.status).toBe(200);
+    expect(page.type).toBe('text/html');
+    const document = await as(payer, request(app).get(`/api/store${link.pathname}`));
+    expect(document.status).toBe(200);
+    expect(document.body).toMatchObject({ id: invoice.id, number: invoice.number, buyer: { email: buyer.email } });
   });
 
   it('refuses a purchase with no receipt or one that ended, bad input and non-support staff', async () => {

@@ -12,7 +12,11 @@ import type { Purchase } from './choices';
 
 function SendReceiptDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void }) {
   const translate = useTranslate();
-  const { data: owner } = useGetOne<User>('users', { id: purchase.userId });
+  // A receipt is its payment's: it goes to the payer (the charge's), also after the purchase was given away.
+  const { data: charge } = useGetOne<{ id: string; userId: string }>('merchant-charges', {
+    id: purchase.merchantChargeId!,
+  });
+  const { data: payer } = useGetOne<User>('users', { id: charge?.userId ?? '' }, { enabled: Boolean(charge) });
   // One key for this dialog: a second click on Send (or a retried request) sends no second email.
   const [requestKey] = useState(newRequestKey);
   const send = useConsoleAction(
@@ -22,7 +26,7 @@ function SendReceiptDialog({ purchase, onClose }: { purchase: Purchase; onClose(
   return (
     <ConfirmActionDialog
       title="resources.purchases.receipt.title"
-      question={translate('resources.purchases.receipt.question', { to: owner?.email ?? '…' })}
+      question={translate('resources.purchases.receipt.question', { to: payer?.email ?? '…' })}
       details="resources.purchases.receipt.details"
       busyLabel="resources.purchases.receipt.busy"
       confirmLabel="resources.purchases.receipt.confirm"

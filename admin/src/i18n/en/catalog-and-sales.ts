@@ -533,7 +533,7 @@ export const catalogAndSales = {
       title: 'Send the receipt again?',
       question: 'Send the receipt of this purchase to %{to}?',
       details:
-        'It is written afresh, with a new sign-in link into what they bought (the first one works once). It goes to whoever holds the purchase now. The audit log keeps who sent it.',
+        'It is written afresh, with a new sign-in link (the first one works once) and the link to their invoice. It goes to the payer, also after the purchase was given to someone else (then it leads to their invoices). The audit log keeps who sent it.',
       busy: 'Sending…',
       confirm: 'Send',
       failure: 'The receipt could not be sent.',

@@ -10,6 +10,7 @@ import type { ProviderCheckout } from '../../payments/provider';
 import { formatMoney } from '../../shared/money';
 import type { CheckoutStatus } from '../schemas';
 import { holdingOf } from '../purchases/ownership';
+import { latestInvoiceOf } from '../../invoices/issue';
 import { cancelOpenTransfers } from '../transfers/transfers';
 import type { CheckoutRow } from './checkout-rows';
 import { insertCharge } from './charge-rows';
@@ -108,11 +109,15 @@ export async function queueReceipt(
     resendKey?: string;
     /** Paid for by an address that already had the course: made a one-seat team (checkFulfillable). */
     alreadyOwned?: boolean;
+    /** Sent again to a payer who gave the purchase away: it leads to their invoices, with no workshop schedule. */
+    givenAway?: boolean;
   },
 ): Promise<{ insert: Knex.QueryBuilder; queue(): Promise<string> } | null> {
   const { checkout, charge, publicUrl } = step;
   if (!charge) return null;
-  const invoiceUrl = new URL(`/invoices/${charge.id}`, publicUrl).toString();
+  // The charge's invoice as it stands (issued with the charge; an old charge's link by its id finds it too).
+  const invoice = await latestInvoiceOf(trx, charge.id);
+  const invoiceUrl = new URL(`/invoices/${invoice?.id ?? charge.id}`, publicUrl).toString();
   const amount = formatMoney(checkout.amountTotal, checkout.currency);
   const seats = checkout.team
     ? {
@@ -125,10 +130,17 @@ export async function queueReceipt(
   const team = checkout.team && step.purchaseId ? await teamOfTeamPurchase(trx, step.purchaseId) : undefined;
   // A live workshop's receipt: its sessions in the buyer's zone, and one calendar file with all of them; not a
   // team's (its buyer holds no seat yet, and the file carries the join link). It leads to My learning's schedule.
-  const workshop = checkout.team
-    ? null
-    : await workshopReceipt(trx, step.product, publicUrl, await timeZoneOf(trx, step.buyer.id));
-  const path = team ? teamPathOf(team.teamId) : workshop ? '/learning' : await leadInPath(trx, checkout.productId);
+  const workshop =
+    checkout.team || step.givenAway
+      ? null
+      : await workshopReceipt(trx, step.product, publicUrl, await timeZoneOf(trx, step.buyer.id));
+  const path = step.givenAway
+    ? '/invoices'
+    : team
+      ? teamPathOf(team.teamId)
+      : workshop
+        ? '/learning'
+        : await leadInPath(trx, checkout.productId);
   const signInUrl = await receiptSignInLink(trx, { publicUrl, email: step.buyer.email, path, now: step.now });
   const leadIn = {
     signInUrl,

@@ -12,8 +12,10 @@ import { queueReceipt } from '../checkout/settle-steps';
 
 /**
  * A purchase's receipt sent again from the console (the buyer lost it, or it went to spam): written afresh, as its
- * settlement wrote it, to whoever holds the purchase now (after a transfer, the recipient), with a new sign-in link,
- * since the first link is never stored and works once. One email per request key: a double click sends one.
+ * settlement wrote it, with a new sign-in link, since the first link is never stored and works once. A receipt is a
+ * payment's: it goes to the payer (the charge's user), whose invoice it links, also after the purchase was given
+ * away (then it leads to their invoices, not into a course they no longer hold). One email per request key: a double
+ * click sends one.
  */
 export function receiptAgain({
   db,
@@ -55,7 +57,8 @@ export function receiptAgain({
             `This purchase is ${purchase.status.toLowerCase()}: its receipt would lead nowhere. The invoice stays on its page.`,
           );
         const product = (await trx('products').where({ id: checkout.productId }).first()) as ProductFacts;
-        const buyer = (await trx('users').where({ id: purchase.userId }).first('id', 'email')) as {
+        const charge = await trx('merchantCharges').where({ id: purchase.merchantChargeId }).first('userId');
+        const buyer = (await trx('users').where({ id: charge.userId }).first('id', 'email')) as {
           id: string;
           email: string;
         };
@@ -68,6 +71,7 @@ export function receiptAgain({
           now: clock.now(),
           purchaseId,
           resendKey,
+          givenAway: purchase.userId !== buyer.id,
         });
         const [inserted] = (await receipt!.insert.returning('id')) as { id: string }[];
         await receipt!.queue();
