@@ -12,8 +12,9 @@ export const REFERENCE_TAX_RATES = {
 
 /**
  * The reference rates, once per edition of the data: each place gets its row when it has none, so the school's own
- * edits stand, and a row it deleted is not put back until the data's date moves on. The seed_runs row is claimed in
- * the same transaction, so two starts at once load it once.
+ * edits stand, and a row it deleted is not put back until the data's date moves on (a school stops taxing a place for
+ * good with a rate of 0 %, which the engine reads as not taxed). The seed_runs row is claimed in the same
+ * transaction, so two starts at once load it once.
  */
 async function seedTaxRates(db: Knex | Knex.Transaction): Promise<void> {
   await db.transaction(async (trx) => {

@@ -258,7 +258,7 @@ describe('the tax rate table and registrations in the console', () => {
     expect(actions).toEqual(['create', 'create', 'delete']);
   });
 
-  it('start from the reference rates: added once per edition, never over the school’s edits or deletions', async () => {
+  it('start from the reference rates: added once per edition, never over the school’s edits; a deleted place comes back with the next, a 0 % rate stands', async () => {
     const { db } = database();
     await db('taxRates').del();
     await db('taxRates').insert({ country: 'DE', region: null, rateBp: 1600, name: 'MwSt' });
@@ -276,5 +276,25 @@ describe('the tax rate table and registrations in the console', () => {
     expect(await db('taxRates').where({ country: 'FR' }).first()).toBeUndefined();
     expect(await db('taxRates').where({ country: 'GB' }).first('rateBp')).toEqual({ rateBp: 0 });
     expect(await db('taxRates').count()).toEqual([{ count: REFERENCE_TAX_RATES.rates.length - 1 }]);
+
+    // the next edition of the data adds the deleted place again; a rate of 0 % stands, and taxes nothing
+    await db('seedRuns')
+      .where({ name: `tax-rates ${REFERENCE_TAX_RATES.asOf}` })
+      .del();
+    await seedReferenceData(db);
+    expect(await db('taxRates').where({ country: 'FR' }).first('rateBp', 'name')).toEqual({
+      rateBp: 2000,
+      name: 'VAT',
+    });
+    expect(await db('taxRates').where({ country: 'GB' }).first('rateBp')).toEqual({ rateBp: 0 });
+    expect(await db('taxRates').where({ country: 'DE' }).first('rateBp')).toEqual({ rateBp: 1600 });
+    await db('schoolSettings').update({ taxCountry: 'GB', taxId: 'GB123456789', taxEuOss: false });
+    const question = { currency: 'gbp', amount: 12_000, inclusive: true } as const;
+    const setup = await readTaxSetup(db);
+    expect(taxFrom(setup, { ...question, buyer: { country: 'GB', region: null, vatId: null } })).toBeNull();
+    await db('taxRates').where({ country: 'GB' }).update({ rateBp: 2000 });
+    expect(
+      taxFrom(await readTaxSetup(db), { ...question, buyer: { country: 'GB', region: null, vatId: null } }),
+    ).toMatchObject({ country: 'GB', rate: 2000, amount: 2_000 });
   });
 });

@@ -24,7 +24,7 @@ export const tax = {
     nameHelp: 'As invoices name it: VAT, GST, HST, Sales tax.',
     deleteTitle: 'Delete this tax rate?',
     deleteContent:
-      'Checkouts in this place then charge no tax (or the country’s rate, for a state or province). Sales already made keep the tax they were charged.',
+      'Checkouts in this place then charge no tax (or the country’s rate, for a state or province). Sales already made keep the tax they were charged. The next edition of the reference rates adds a reference place again: to stop charging tax here for good, set its rate to 0 % instead.',
   },
   'tax-registrations': {
     name: 'Tax registration |||| Tax registrations',
