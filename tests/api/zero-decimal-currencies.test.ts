@@ -96,8 +96,8 @@ describe('zero-decimal currencies (JPY) end to end, through Stripe', () => {
         res.on('end', () => done(null, text));
       });
     const row = (csv.body as string).split('\n').find((line) => line.includes(charge.identifier))!;
-    // Gross 3000 in jpy: ¥3,000 in the currency's minor unit (whole yen), list price ¥4,000, ¥1,000 off.
-    expect(row).toMatch(/,3000,\d+,\d+,0,jpy,/);
+    // Gross 3000 in jpy (no tax): ¥3,000 in the currency's minor unit (whole yen), list price ¥4,000, ¥1,000 off.
+    expect(row).toMatch(/,3000,0,\d+,\d+,0,0,jpy,/);
     expect(row).toMatch(/,YEN25,1,4000,0,1000\r?$/);
   });
 

@@ -31,12 +31,17 @@ interface Export {
 
 /**
  * How a charge's price came about, from its checkout: the list price for the seats bought, the upgrade credit, and
- * the discount (list − credit − charged), whatever gave it: a code, the site-wide sale, the regional price.
+ * the discount (list − credit − the price paid before any tax added on top), whatever gave it: a code, the site-wide
+ * sale, the regional price.
  */
 const DISCOUNT_NAME = `COALESCE(c.code, CASE WHEN c."default" THEN 'Sale' WHEN c.bulk_purchase_id IS NOT NULL THEN 'Team seats' END,
                                 CASE WHEN co.restricted THEN 'Regional price' END)`;
 
-/** One row per charge; its buyer is the payer (the charge's), whoever holds the purchase since (docs/domain.md §8). */
+/**
+ * One row per charge; its buyer is the payer (the charge's), whoever holds the purchase since (docs/domain.md §8).
+ * Gross is what was charged, tax included; Net is the revenue the split ledger shares out (gross less tax and fee, the
+ * sum of the charge's sale lines); Refunded is what went back, its tax in Refunded tax (refund lines: the rest).
+ */
 const CHARGES: Omit<Export, 'filename'> = {
   columns: [
     { header: 'Date' },
@@ -46,9 +51,11 @@ const CHARGES: Omit<Export, 'filename'> = {
     { header: 'Buyer email' },
     { header: 'Buyer country' },
     { header: 'Gross (cents)', number: true },
+    { header: 'Tax (cents)', number: true },
     { header: 'Fee (cents)', number: true },
     { header: 'Net (cents)', number: true },
     { header: 'Refunded (cents)', number: true },
+    { header: 'Refunded tax (cents)', number: true },
     { header: 'Currency' },
     { header: 'Status' },
     { header: 'Coupon' },
@@ -58,10 +65,13 @@ const CHARGES: Omit<Export, 'filename'> = {
     { header: 'Discount (cents)', number: true },
   ],
   count: `SELECT count(*)::int FROM merchant_charges ch WHERE ch.created_at >= $1 AND ch.created_at < $2`,
-  rows: `SELECT ${iso('s.created_at')}, s.identifier, s.purchase, s.product, s.email, s.country, s.amount, s.fee, s.net, s.refund_amount,
-                s.currency, s.status, s.discount_name, s.quantity, s.list, s.credit_amount, s.list - s.credit_amount - s.amount
-           FROM (SELECT ch.created_at, ch.id, ch.identifier, p.id AS purchase, pr.name AS product, u.email, p.country, ch.amount, ch.fee,
-                        ch.net, ch.refund_amount, ch.currency, p.status, ${DISCOUNT_NAME} AS discount_name,
+  rows: `SELECT ${iso('s.created_at')}, s.identifier, s.purchase, s.product, s.email, s.country, s.amount, s.tax_amount, s.fee,
+                s.amount - s.tax_amount - s.fee, s.refund_amount, s.refunded_tax, s.currency, s.status, s.discount_name,
+                s.quantity, s.list, s.credit_amount,
+                s.list - s.credit_amount - (s.amount - CASE WHEN s.tax_inclusive THEN 0 ELSE s.tax_amount END)
+           FROM (SELECT ch.created_at, ch.id, ch.identifier, p.id AS purchase, pr.name AS product, u.email, p.country, ch.amount,
+                        ch.tax_amount, ch.tax_inclusive, ch.fee, ch.refund_amount, ch.refunded_tax, ch.currency, p.status,
+                        ${DISCOUNT_NAME} AS discount_name,
                         co.quantity, pri.unit_amount * co.quantity AS list, co.credit_amount
                    FROM merchant_charges ch
                    LEFT JOIN purchases p ON p.merchant_charge_id = ch.id
