@@ -132,4 +132,22 @@ describe('finance figures with tax', () => {
       expect(sum(row.Charge!, 'sale')).toBe(net);
     }
   });
+
+  it("shows the dashboard's revenue net of tax, with the tax beside it, adding up to the ledger's net", async () => {
+    // The first test's sales: sales tax on a dollar sale partly refunded, VAT inside a euro one.
+    for (const currency of ['usd', 'eur']) {
+      const answer = await as(finance, request(app).get('/api/admin/dashboard').query({ currency }));
+      expect(answer.status).toBe(200);
+      const { totals, revenueByDay } = answer.body;
+      const charges = await db()('merchantCharges').where({ currency }).select('amount', 'taxAmount', 'fee');
+      const sum = (key: 'amount' | 'taxAmount' | 'fee') => charges.reduce((n, c) => n + c[key], 0);
+      expect(sum('taxAmount')).toBeGreaterThan(0);
+      expect(totals).toMatchObject({ gross: sum('amount'), tax: sum('taxAmount'), fees: sum('fee'), disputed: 0 });
+      expect(revenueByDay.at(-1)).toMatchObject({ gross: sum('amount'), tax: sum('taxAmount') });
+      // Revenue is what was charged less its tax; less fees and refunds (net of their tax), the ledger's net.
+      expect(totals.gross - totals.tax - totals.fees - totals.refunded - totals.disputed).toBe(totals.net);
+      const ledger = await db()('splitLines').where({ currency }).sum({ total: 'amount' }).first();
+      expect(totals.net).toBe(Number(ledger!.total));
+    }
+  });
 });

@@ -64,7 +64,7 @@ interface RevenueChartProps {
   description: string;
 }
 
-/** The dashboard's gross and refunded revenue per day, as bars side by side. */
+/** The dashboard's revenue (charged less its tax) and refunds per day, as bars side by side. */
 export default function RevenueChart({ days, currency, title, description }: RevenueChartProps) {
   const { palette } = useTheme();
   const translate = useTranslate();
@@ -74,9 +74,9 @@ export default function RevenueChart({ days, currency, title, description }: Rev
       categoryLabel={dayLabel}
       series={[
         {
-          id: 'gross',
-          label: translate('finance.dashboard.gross'),
-          data: days.map((d) => d.gross),
+          id: 'revenue',
+          label: translate('finance.dashboard.revenue'),
+          data: days.map((d) => d.gross - d.tax),
           color: palette.primary.main,
         },
         {

@@ -16,7 +16,10 @@ const dayText = (day: string) =>
     timeZone: 'UTC',
   });
 
-/** Gross and refunded revenue per day, in the view's currency, as a chart and as a table (with purchases). */
+/**
+ * Revenue and refunds per day, in the view's currency, as a chart and as a table: what was charged, the tax in it,
+ * refunds and the ledger's net (both net of tax), and purchases.
+ */
 export function RevenueCard({ data }: { data: FinanceSummary }) {
   const translate = useTranslate();
   const { totals } = data;
@@ -25,6 +28,7 @@ export function RevenueCard({ data }: { data: FinanceSummary }) {
   const description = translate('finance.dashboard.summary', {
     since: data.since,
     gross: money(totals.gross),
+    tax: money(totals.tax),
     refunded: money(totals.refunded),
     net: money(totals.net),
     smart_count: totals.purchases,
@@ -44,6 +48,7 @@ export function RevenueCard({ data }: { data: FinanceSummary }) {
             <TableRow>
               <TableCell>{translate('finance.dashboard.day')}</TableCell>
               <TableCell align="right">{translate('finance.dashboard.gross')}</TableCell>
+              <TableCell align="right">{translate('finance.dashboard.tax')}</TableCell>
               <TableCell align="right">{translate('finance.dashboard.refunded')}</TableCell>
               <TableCell align="right">{translate('finance.dashboard.net')}</TableCell>
               <TableCell align="right">{translate('finance.dashboard.purchases')}</TableCell>
@@ -56,6 +61,7 @@ export function RevenueCard({ data }: { data: FinanceSummary }) {
                   {dayText(d.day)}
                 </TableCell>
                 <TableCell align="right">{money(d.gross)}</TableCell>
+                <TableCell align="right">{money(d.tax)}</TableCell>
                 <TableCell align="right">{money(d.refunded)}</TableCell>
                 <TableCell align="right">{money(d.net)}</TableCell>
                 <TableCell align="right">{d.purchases}</TableCell>

@@ -3,14 +3,20 @@ import { formatMoney } from '../common/money';
 import type { FinanceSummary } from './types';
 
 /**
- * The period's headline figures in its one currency: revenue, net revenue, purchases and refunds; active learners.
+ * The period's headline figures in its one currency: revenue (what was charged less its tax, which is never revenue),
+ * net revenue, purchases and refunds; active learners.
  */
 export function SalesTotals({ totals, currency }: Pick<FinanceSummary, 'totals' | 'currency'>) {
   const money = (amount: number) => formatMoney(amount, currency);
   return (
     <TotalsRow
       figures={[
-        ['finance.dashboard.revenue', money(totals.gross), 'finance.dashboard.revenueHint'],
+        [
+          'finance.dashboard.revenue',
+          money(totals.gross - totals.tax),
+          'finance.dashboard.revenueHint',
+          { tax: money(totals.tax) },
+        ],
         [
           'finance.dashboard.netRevenue',
           money(totals.net),

@@ -3,7 +3,7 @@ import { mostSold } from '../../shared/finance';
 import { activeLearners, DAY_MS, type DashboardDeps, PAID, period, REFUNDS } from './figures';
 import type { DashboardDay, FinanceDashboard } from '../schemas/dashboard';
 
-const NO_MONEY = { gross: 0, fees: 0, refunded: 0, disputed: 0, net: 0, refunds: 0, purchases: 0 };
+const NO_MONEY = { gross: 0, tax: 0, fees: 0, refunded: 0, disputed: 0, net: 0, refunds: 0, purchases: 0 };
 
 /**
  * The period's money per day and currency, each source read once (charges, the split ledger, paid purchases), so
@@ -11,20 +11,21 @@ const NO_MONEY = { gross: 0, fees: 0, refunded: 0, disputed: 0, net: 0, refunds:
  */
 async function moneyByDayAndCurrency(db: Db, since: Date): Promise<(DashboardDay & { currency: string })[]> {
   const rows = await db.raw(
-    `SELECT to_char(day, 'YYYY-MM-DD') AS day, currency, sum(gross)::bigint AS gross, sum(fees)::bigint AS fees,
-            sum(refunded)::bigint AS refunded, sum(disputed)::bigint AS disputed, sum(net)::bigint AS net,
-            sum(refunds)::int AS refunds, sum(purchases)::int AS purchases
-       FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, currency, sum(amount) AS gross, sum(fee) AS fees,
-                    0 AS refunded, 0 AS disputed, 0 AS net, 0 AS refunds, 0 AS purchases
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, currency, sum(gross)::bigint AS gross, sum(tax)::bigint AS tax,
+            sum(fees)::bigint AS fees, sum(refunded)::bigint AS refunded, sum(disputed)::bigint AS disputed,
+            sum(net)::bigint AS net, sum(refunds)::int AS refunds, sum(purchases)::int AS purchases
+       FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, currency, sum(amount) AS gross,
+                    sum(tax_amount) AS tax, sum(fee) AS fees, 0 AS refunded, 0 AS disputed, 0 AS net, 0 AS refunds,
+                    0 AS purchases
                FROM merchant_charges WHERE created_at >= ? GROUP BY 1, 2
              UNION ALL
-             SELECT (created_at AT TIME ZONE 'UTC')::date, currency, 0, 0,
+             SELECT (created_at AT TIME ZONE 'UTC')::date, currency, 0, 0, 0,
                     coalesce(-sum(amount) FILTER (WHERE kind = 'refund'), 0),
                     coalesce(-sum(amount) FILTER (WHERE kind IN ('dispute', 'dispute-won')), 0),
                     sum(amount), ${REFUNDS}, 0
                FROM split_lines WHERE created_at >= ? GROUP BY 1, 2
              UNION ALL
-             SELECT (created_at AT TIME ZONE 'UTC')::date, currency, 0, 0, 0, 0, 0, 0, count(*)
+             SELECT (created_at AT TIME ZONE 'UTC')::date, currency, 0, 0, 0, 0, 0, 0, 0, count(*)
                FROM purchases WHERE created_at >= ? AND ${PAID} GROUP BY 1, 2) AS money
       GROUP BY day, currency`,
     [since, since, since],
@@ -33,6 +34,7 @@ async function moneyByDayAndCurrency(db: Db, since: Date): Promise<(DashboardDay
     day: String(d.day),
     currency: String(d.currency),
     gross: Number(d.gross),
+    tax: Number(d.tax),
     fees: Number(d.fees),
     refunded: Number(d.refunded),
     disputed: Number(d.disputed),
@@ -93,6 +95,7 @@ export async function financeSummary(
     revenueByDay,
     totals: {
       gross: sum('gross'),
+      tax: sum('tax'),
       fees: sum('fees'),
       refunded: sum('refunded'),
       disputed: sum('disputed'),

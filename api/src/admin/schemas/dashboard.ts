@@ -17,7 +17,8 @@ export type DashboardQuery = z.infer<typeof DashboardQuery>;
 /** A day of the finance view, in its one currency (amounts in its minor unit: cents, whole yen). */
 export interface DashboardDay {
   day: string; // YYYY-MM-DD, UTC
-  gross: number; // charged that day
+  gross: number; // charged that day, tax included
+  tax: number; // the tax in those charges: collected for tax offices, never revenue
   fees: number; // the provider's fees on those charges
   refunded: number; // refunded that day (on any charge), in part or in full
   disputed: number; // taken back by disputes that day, less disputes won
@@ -40,6 +41,7 @@ export interface FinanceDashboard {
   revenueByDay: DashboardDay[];
   totals: {
     gross: number;
+    tax: number;
     fees: number;
     refunded: number;
     disputed: number;
