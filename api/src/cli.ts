@@ -22,6 +22,8 @@ const USAGE = `Usage: npm run cli -- <command>
                                            progress (--no-wait: leave the processing to a running server)
   export-pricing-scenarios                 print the console's saved pricing scenarios as JSON, to keep them in
                                            seeds/pricing-scenarios.json (CI replays them on the demo data)
+  issue-earlier-invoices                    issue here the invoices (and credit notes) of charges recorded before
+                                           invoices, oldest first, in batches (a server's boot queues the same job)
 
 Roles: ${ROLES.join(', ')}. Uses DATABASE_URL, else the embedded database; videos go to MEDIA_DIR or S3_BUCKET.`;
 
@@ -147,14 +149,23 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
 
   // Check the arguments before touching the database.
-  if (!['login-link', 'grant-role', 'revoke-role', 'attach-video', 'export-pricing-scenarios'].includes(command))
-    throw new UsageError(`Unknown command "${command}".`);
+  const commands = [
+    'login-link',
+    'grant-role',
+    'revoke-role',
+    'attach-video',
+    'export-pricing-scenarios',
+    'issue-earlier-invoices',
+  ];
+  if (!commands.includes(command)) throw new UsageError(`Unknown command "${command}".`);
   const video = command === 'attach-video';
   if (video && !isUuid(rest[0] ?? '')) throw new UsageError(`"${rest[0] ?? ''}" is not a lesson id.`);
   const source = video ? await videoFile(rest[1]) : undefined;
   const exportScenarios = command === 'export-pricing-scenarios';
-  const email = video || exportScenarios ? '' : parseEmail(rest[0]);
-  const role = command === 'login-link' || video || exportScenarios ? undefined : parseRole(rest[1]);
+  const earlierInvoices = command === 'issue-earlier-invoices';
+  const noPerson = video || exportScenarios || earlierInvoices;
+  const email = noPerson ? '' : parseEmail(rest[0]);
+  const role = command === 'login-link' || noPerson ? undefined : parseRole(rest[1]);
 
   // The server's modules load only now: usage and argument errors print at once.
   const [{ SYSTEM_ACTOR }, { systemClock }, { openDatabase }, { createLogger }, { createServices }] = await Promise.all(
@@ -168,6 +179,9 @@ async function main(argv: string[]): Promise<number> {
     if (exportScenarios) {
       const rows = await database.db('pricingScenarios').orderBy('createdAt').select('name', 'input', 'expected');
       process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    } else if (earlierInvoices) {
+      const done = await services.earlierInvoices.issue();
+      process.stdout.write(`Issued ${done.invoices} invoices and ${done.creditNotes} credit notes.\n`);
     } else if (video) {
       return await attachVideo(services, actor, rest[0]!, source!, !values['no-wait'], config.VIDEO_MAX_BYTES);
     } else if (command === 'login-link') {

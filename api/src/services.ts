@@ -28,6 +28,7 @@ import { checkoutService } from './commerce/checkout/checkout';
 import { commerceLimits } from './commerce/checkout/limits';
 import { myPurchases } from './commerce/purchases/my-purchases';
 import { invoiceDocuments } from './invoices/documents';
+import { earlierInvoices as earlierInvoicesService } from './invoices/earlier-charges';
 import { billingProfiles } from './commerce/checkout/billing-profile';
 import { testProvider } from './payments/test-provider';
 import { stripeProvider } from './payments/stripe-provider';
@@ -155,6 +156,9 @@ export function createServices(deps: Deps) {
     },
     logger,
   );
+  // Charges from before invoices get theirs in the background, queued at boot (background.ts) or by the CLI.
+  const earlierInvoices = earlierInvoicesService({ db, jobs, logger });
+  earlierInvoices.define();
   const tree = contentTree({ db, changed: caches.clearAll });
   // Media bytes live where every replica reaches them: MEDIA_DIR, or the S3 bucket when one is configured.
   const storage = createStorage(config);
@@ -278,6 +282,7 @@ export function createServices(deps: Deps) {
     testProvider: testPayments,
     purchases: myPurchases(deps),
     invoices: invoiceDocuments(deps),
+    earlierInvoices,
     billing: billingProfiles({ db }),
     limiter,
     outbox,

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import { up as issueExisting } from '../../migrations/20261129050000_issue_invoices_for_existing_charges';
+import { ISSUE_EARLIER_INVOICES } from '../../api/src/invoices/earlier-charges';
 import { REVERSE_CHARGE_NOTE } from '../../api/src/invoices/snapshots';
 import { createServices, type Services } from '../../api/src/services';
 import { taxInside, taxOnTop, taxRefunded } from '../../api/src/tax/amounts';
@@ -186,7 +186,10 @@ describe('invoices and credit notes', () => {
     });
 
     // Only the latest version is corrected.
-    const stale = await store(buyer, 'put', `/invoices/${row.id}/buyer`).send({ company: 'Again' });
+    const stale = await store(buyer, 'put', `/invoices/${row.id}/buyer`).send({
+      company: 'Again',
+      vatId: 'FR12345678901',
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.code).toBe('invoice-not-latest');
 
@@ -406,39 +409,110 @@ describe('invoices and credit notes', () => {
     expect((await invoiceOfCharge(next.chargeId)).sequence).toBe(start + 21);
   });
 
-  it('issues the invoices of charges recorded before invoices, oldest first, with a credit note for what was refunded', async () => {
+  it('issues the invoices of charges recorded before invoices in a background job, in batches, oldest first', async () => {
     const buyer = await signedIn(db());
     const { chargeId } = await buy(buyer, { productId: dollar.id }, { country: 'JP' });
     const paid = await db()('merchantCharges').where({ id: chargeId }).first();
-    // Two charges as they were recorded before invoices: the later one partly refunded.
-    const older = (at: string, refundAmount: number) => ({
+    // Charges as they were recorded before invoices: the middle one partly refunded, the last one given away (back
+    // then a transfer handed the charge to its recipient).
+    const older = (at: string, refundAmount: number, userId = buyer.user.id) => ({
       ...paid,
       id: undefined,
       identifier: `ch_before_${at}_${chargeId}`,
+      userId,
       createdAt: new Date(at),
       refundAmount,
       metadata: JSON.stringify({}),
     });
-    const [second, first] = await db()('merchantCharges')
-      .insert([older('2026-02-01T00:00:00Z', 1000), older('2026-01-01T00:00:00Z', 0)])
+    const friend = await signedIn(db());
+    const [given, second, first] = await db()('merchantCharges')
+      .insert([
+        older('2026-03-01T00:00:00Z', 0, friend.user.id),
+        older('2026-02-01T00:00:00Z', 1000),
+        older('2026-01-01T00:00:00Z', 0),
+      ])
       .returning('id');
-    await db().transaction((trx) => issueExisting(trx));
+    const [purchase] = await db()('purchases')
+      .insert({
+        userId: friend.user.id,
+        productId: dollar.id,
+        status: 'Valid',
+        totalAmount: 4900,
+        merchantChargeId: given!.id,
+      })
+      .returning('id');
+    await db()('purchaseUserTransfers').insert({
+      purchaseId: purchase.id,
+      sourceUserId: buyer.user.id,
+      targetUserId: friend.user.id,
+      transferState: 'COMPLETED',
+      expiresAt: new Date('2026-03-08T00:00:00Z'),
+      completedAt: new Date('2026-03-02T00:00:00Z'),
+    });
+    const charges = [first!.id, second!.id, given!.id];
+
+    // The boot queues one job however many replicas start; the CLI's run (batches of 500) issues the same way.
+    const booted = await Promise.all([services.earlierInvoices.queue(), services.earlierInvoices.queue()]);
+    expect(booted.sort()).toEqual([false, true]);
+    await services.jobs.runDue(ISSUE_EARLIER_INVOICES);
     const issued = await db()('invoices')
-      .whereIn('merchantChargeId', [first!.id, second!.id])
+      .whereIn('merchantChargeId', charges)
       .orderBy([{ column: 'kind' }, { column: 'sequence' }]);
     expect(issued.map((i) => [i.kind, i.merchantChargeId, i.payerUserId, i.total, i.refundedTo])).toEqual([
       ['credit-note', second!.id, buyer.user.id, 1000, 1000],
       ['invoice', first!.id, buyer.user.id, 4900, null],
       ['invoice', second!.id, buyer.user.id, 4900, null],
+      ['invoice', given!.id, buyer.user.id, 4900, null],
     ]);
-    expect(issued[2].sequence).toBe(issued[1].sequence + 1);
-    // No checkout of its own to name a discount or a place from: the product at what was charged.
+    expect(issued.slice(1).map((i) => i.sequence - issued[1].sequence)).toEqual([0, 1, 2]);
+    // Issued today, supplied when the charge was made; no checkout of its own to name a discount or a place from.
+    expect(issued[1].suppliedAt).toEqual(new Date('2026-01-01T00:00:00Z'));
+    expect(issued[1].issuedAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
     expect(issued[1].lines).toEqual([
       { kind: 'item', description: dollar.name, quantity: 1, unitAmount: 4900, amount: 4900 },
     ]);
-    // Run again, nothing more.
-    await db().transaction((trx) => issueExisting(trx));
-    expect(await db()('invoices').whereIn('merchantChargeId', [first!.id, second!.id])).toHaveLength(3);
+    // The page and the PDF say the date of supply, another day than the invoice's.
+    const shown = (await store(buyer, 'get', `/invoices/${issued[1].id}`)).body;
+    expect(shown.suppliedAt).toBe('2026-01-01T00:00:00.000Z');
+    const pdf = (await pdfText(await pdfOf(store(buyer, 'get', `/invoices/${issued[1].id}.pdf`)))).lines.join('\n');
+    expect(pdf).toContain('Date of supply: 1 January 2026');
+    expect((await store(friend, 'get', `/invoices/${issued[3].id}`)).status).toBe(404);
+
+    // Nothing waits any more: no job is queued, and a run issues nothing.
+    expect(await services.earlierInvoices.queue()).toBe(false);
+    expect(await services.earlierInvoices.issue({ batchSize: 1 })).toEqual({ invoices: 0, creditNotes: 0 });
+    expect(await db()('invoices').whereIn('merchantChargeId', charges)).toHaveLength(4);
+  });
+
+  it('walks the earlier charges a batch at a time, each batch after the last, oldest first', async () => {
+    const buyer = await signedIn(db());
+    const { chargeId } = await buy(buyer, { productId: dollar.id }, { country: 'JP' });
+    const paid = await db()('merchantCharges').where({ id: chargeId }).first();
+    const days = ['2025-06-05', '2025-06-03', '2025-06-01', '2025-06-04', '2025-06-02'];
+    const inserted = await db()('merchantCharges')
+      .insert(
+        days.map((day) => ({
+          ...paid,
+          id: undefined,
+          identifier: `ch_batch_${day}_${chargeId}`,
+          createdAt: new Date(`${day}T00:00:00Z`),
+          refundAmount: 0,
+          metadata: JSON.stringify({}),
+        })),
+      )
+      .returning(['id', 'createdAt']);
+    const done = await services.earlierInvoices.issue({ batchSize: 2 });
+    expect(done).toEqual({ invoices: 5, creditNotes: 0 });
+    const issued = await db()('invoices as i')
+      .join('merchantCharges as ch', 'ch.id', 'i.merchantChargeId')
+      .whereIn(
+        'ch.id',
+        inserted.map((c: { id: string }) => c.id),
+      )
+      .orderBy('i.sequence')
+      .select('ch.createdAt', 'i.sequence');
+    expect(issued.map((r) => r.createdAt.toISOString().slice(0, 10))).toEqual([...days].sort());
+    expect(issued.map((r) => r.sequence - issued[0].sequence)).toEqual([0, 1, 2, 3, 4]);
   });
 
   it('shows finance the register in the console: a kind filter, a number search, the PDF and a formula-safe export', async () => {

@@ -66,6 +66,7 @@ export async function presentDocument(conn: Knex, row: Row): Promise<InvoiceDocu
     kind: row.kind,
     number: row.number,
     issuedAt: row.issuedAt,
+    suppliedAt: row.suppliedAt,
     seller: row.seller,
     buyer: row.buyer,
     lines: money as InvoiceLineView[],

@@ -50,6 +50,10 @@ function layout(document: InvoiceDocument) {
   const title = credit ? `Credit note ${document.number}` : `Invoice ${document.number}`;
   const facts: Row[] = [
     { label: 'Date', value: dateOf(document.issuedAt) },
+    // An invoice issued on another day than the sale says when the sale was (a credit note, the refund).
+    ...(dateOf(document.suppliedAt) !== dateOf(document.issuedAt)
+      ? [{ label: 'Date of supply', value: dateOf(document.suppliedAt) }]
+      : []),
     ...(document.invoice ? [{ label: 'Credits invoice', value: document.invoice.number }] : []),
     ...(document.corrects ? [{ label: 'Corrects invoice', value: document.corrects.number }] : []),
     ...(document.correctedBy ? [{ label: 'Corrected by', value: document.correctedBy.number }] : []),

@@ -65,6 +65,11 @@ export interface InvoiceDocument {
   kind: DocumentKind;
   number: string;
   issuedAt: Date;
+  /**
+   * The date of supply: the charge's for an invoice (also one issued later for an earlier charge), the refund's for
+   * a credit note. Printed when it is another day than the issue.
+   */
+  suppliedAt: Date;
   seller: SellerSnapshot;
   buyer: BuyerSnapshot;
   lines: InvoiceLineView[];

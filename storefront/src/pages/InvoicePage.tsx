@@ -139,6 +139,15 @@ function InvoiceView({
         <dd>
           <time dateTime={invoice.issuedAt}>{formatDate(invoice.issuedAt)}</time>
         </dd>
+        {formatDate(invoice.suppliedAt) !== formatDate(invoice.issuedAt) && (
+          // Issued on another day than the sale (an earlier charge's invoice), or a refund's date on a credit note.
+          <>
+            <dt>Date of supply</dt>
+            <dd>
+              <time dateTime={invoice.suppliedAt}>{formatDate(invoice.suppliedAt)}</time>
+            </dd>
+          </>
+        )}
         {invoice.corrects && (
           <>
             <dt>Corrects</dt>
