@@ -166,6 +166,7 @@ describe('checkout with tax', () => {
       address: '1 rue de la Paix\nParis',
       country: 'FR',
       region: null,
+      postalCode: '',
       vatId: 'FR12345678901',
     });
   });
@@ -318,6 +319,55 @@ describe('checkout with tax', () => {
       errors: { 'billing.region': expect.any(String) },
     });
     expect(await db()('checkouts').count({ n: '*' }).first()).toEqual(before);
+  });
+
+  it('refuses a region that is no state or province of the billing country: asked again, never priced untaxed', async () => {
+    // US-ZZ is no state: the quote says so instead of pricing it untaxed.
+    const answer = await quote(dollar.id, { billingCountry: 'US', region: 'ZZ' });
+    expect(answer.status).toBe(200);
+    expect(answer.body.quote).toMatchObject({ total: 4900, tax: null });
+    expect(answer.body.billing).toMatchObject({ region: null, regionRequired: true, message: expect.any(String) });
+    // A province is not a US state, a state is not a Canadian province; Washington DC is a place sales tax is per.
+    expect((await quote(dollar.id, { billingCountry: 'US', region: 'ON' })).body.billing.regionRequired).toBe(true);
+    expect((await quote(dollar.id, { billingCountry: 'CA', region: 'WA' })).body.billing.regionRequired).toBe(true);
+    expect((await quote(dollar.id, { billingCountry: 'US', region: 'DC' })).body.billing).toMatchObject({
+      region: 'DC',
+      regionRequired: false,
+    });
+    // The proxy's region header is used only when it is one of the country's codes.
+    expect((await quote(dollar.id, {}, 'US', 'ZZ')).body.billing).toMatchObject({ region: null, regionRequired: true });
+
+    const before = await db()('checkouts').count({ n: '*' }).first();
+    const refused = await checkout({ productId: dollar.id, email: 'nowhere@example.com', billing: { region: 'ZZ' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      code: 'billing-region-invalid',
+      errors: { 'billing.region': expect.any(String) },
+    });
+    const zip = await checkout({
+      productId: dollar.id,
+      email: 'nowhere@example.com',
+      billing: { region: 'WA', postalCode: 'ABCDE' },
+    });
+    expect(zip.status).toBe(422);
+    expect(zip.body).toMatchObject({
+      code: 'billing-postal-code-required',
+      errors: { 'billing.postalCode': expect.stringMatching(/5 digits/) },
+    });
+    expect(await db()('checkouts').count({ n: '*' }).first()).toEqual(before);
+
+    // The remembered details are checked the same way, each on its field; a well-written code is kept as written.
+    const buyer = await signedIn(db());
+    const put = (body: object) => as(buyer, request(app()).put('/api/store/billing')).send(body);
+    const unknown = await put({ country: 'US', region: 'ZZ' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body).toMatchObject({ code: 'billing-region-invalid', errors: { region: expect.any(String) } });
+    const garbled = await put({ country: 'CA', region: 'ON', postalCode: 'K1A' });
+    expect(garbled.status).toBe(422);
+    expect(garbled.body.errors).toMatchObject({ postalCode: expect.stringMatching(/A1A 1A1/) });
+    const kept = await put({ country: 'CA', region: 'on', postalCode: 'k1a0b1' });
+    expect(kept.status).toBe(200);
+    expect(kept.body.data).toMatchObject({ country: 'CA', region: 'ON', postalCode: 'K1A 0B1' });
   });
 
   it('taxes the price after every discount: sale, coupon, regional price, team tier, upgrade credit', async () => {

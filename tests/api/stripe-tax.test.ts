@@ -7,6 +7,8 @@ import { pdfText } from '../support/pdf-text';
 import { testApp, testConfig } from '../support/app';
 import { sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
+import { stripeClient } from '../../api/src/payments/stripe-provider';
+import { COMMERCE_LIMITS } from '../../api/src/commerce/checkout/limits';
 import { deliverSigned, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
 
 /**
@@ -123,7 +125,12 @@ describe('Stripe Tax', () => {
     const stripeTax = taxOnTop(discounted, 1035);
     expect(stripeTax).not.toBe(taxOnTop(discounted, BUILT_IN_WA));
 
-    const answer = await quote(dollar.id, { billingCountry: 'US', region: 'WA', coupon: 'STRIPETAX20' });
+    const answer = await quote(dollar.id, {
+      billingCountry: 'US',
+      region: 'WA',
+      postalCode: '98101',
+      coupon: 'STRIPETAX20',
+    });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body.quote).toMatchObject({
       finalPrice: discounted,
@@ -135,10 +142,12 @@ describe('Stripe Tax', () => {
       productId: dollar.id,
       coupon: 'STRIPETAX20',
       email: 'stripe.wa@example.com',
-      billing: { country: 'US', region: 'WA' },
+      billing: { country: 'US', region: 'WA', postalCode: '98101' },
     });
     expect(session.amount_total).toBe(answer.body.quote.total);
-    expect(stripe.objects.get(session.customer as string)).toMatchObject({ address: { country: 'US', state: 'WA' } });
+    expect(stripe.objects.get(session.customer as string)).toMatchObject({
+      address: { country: 'US', state: 'WA', postal_code: '98101' },
+    });
     const price = stripe.objects.get((session.line_items_spec as { price: string }[])[0]!.price)!;
     expect(price.tax_behavior).toBe('exclusive');
     expect(charge).toMatchObject({
@@ -200,7 +209,7 @@ describe('Stripe Tax', () => {
     const seats = 6;
     const afterTier = 4900 * seats - (4900 * seats * 1500) / 10_000;
     const tax = taxOnTop(afterTier, 1035);
-    const query = { billingCountry: 'US', region: 'WA', quantity: String(seats), team: 'true' };
+    const query = { billingCountry: 'US', region: 'WA', postalCode: '98101', quantity: String(seats), team: 'true' };
     const answer = await quote(dollar.id, query);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     expect(answer.body.quote).toMatchObject({ finalPrice: afterTier, total: afterTier + tax, tax: { rate: 1035 } });
@@ -209,7 +218,7 @@ describe('Stripe Tax', () => {
       quantity: seats,
       team: true,
       email: 'stripe.team@example.com',
-      billing: { country: 'US', region: 'WA', company: 'Team Buyer Inc.' },
+      billing: { country: 'US', region: 'WA', postalCode: '98101', company: 'Team Buyer Inc.' },
     });
     expect(session.line_items_spec).toEqual([expect.objectContaining({ quantity: String(seats) })]);
     expect(session).toMatchObject({ amount_subtotal: 4900 * seats, amount_total: afterTier + tax });
@@ -227,11 +236,12 @@ describe('Stripe Tax', () => {
     const answer = await as(buyer, request(app).get(`/api/store/products/${full.id}/quote`)).query({
       billingCountry: 'US',
       region: 'WA',
+      postalCode: '98101',
     });
     expect(answer.body.quote).toMatchObject({ credit: 2000, finalPrice: 2900, total: 2900 + tax });
     const started = await as(buyer, request(app).post('/api/store/checkout')).send({
       productId: full.id,
-      billing: { country: 'US', region: 'WA' },
+      billing: { country: 'US', region: 'WA', postalCode: '98101' },
     });
     expect(started.status, JSON.stringify(started.body)).toBe(201);
     const sessionId = await sessionOfCheckout(db(), started.body.checkoutId);
@@ -275,12 +285,12 @@ describe('Stripe Tax', () => {
   it('charges no tax where Stripe does not collect (a US state the school is not registered in, a country)', async () => {
     for (const [query, billing] of [
       [
-        { billingCountry: 'US', region: 'OR' },
-        { country: 'US', region: 'OR' },
+        { billingCountry: 'US', region: 'OR', postalCode: '97701' },
+        { country: 'US', region: 'OR', postalCode: '97701' },
       ],
       [
-        { billingCountry: 'US', region: 'CA' },
-        { country: 'US', region: 'CA' },
+        { billingCountry: 'US', region: 'CA', postalCode: '94105' },
+        { country: 'US', region: 'CA', postalCode: '94105' },
       ],
       [{ billingCountry: 'JP' }, { country: 'JP' }],
     ] as const) {
@@ -376,5 +386,150 @@ describe('Stripe Tax', () => {
     expect(session.automatic_tax).toMatchObject({ enabled: false });
     expect(charge).toMatchObject({ amount: 11900, taxCountry: null, taxAmount: 0 });
     await db()('schoolSettings').update({ taxCountry: 'DE' });
+  });
+  it('asks a US buyer for their ZIP code (Stripe cannot tax a state alone): no calculation spent, checkout refused on the field', async () => {
+    // Stripe itself refuses a US address without a ZIP code.
+    const sdk = stripeClient(testConfig(standInEnv(stripe)));
+    const refusedByStripe = await sdk.tax.calculations
+      .create({
+        currency: 'usd',
+        line_items: [{ amount: 4900, reference: 'sale', tax_behavior: 'exclusive' }],
+        customer_details: { address: { country: 'US', state: 'WA' }, address_source: 'billing' },
+      })
+      .catch((error: { statusCode?: number; code?: string }) => error);
+    expect(refusedByStripe).toMatchObject({ statusCode: 400, code: 'customer_tax_location_invalid' });
+
+    const before = calculations();
+    const asked = await quote(dollar.id, { billingCountry: 'US', region: 'WA' });
+    expect(asked.status, JSON.stringify(asked.body)).toBe(200);
+    expect(asked.body.quote).toMatchObject({ finalPrice: 4900, total: 4900, tax: null });
+    expect(asked.body.billing).toMatchObject({
+      country: 'US',
+      region: 'WA',
+      postalCode: null,
+      postalCodeRequired: true,
+      regionRequired: false,
+      message: expect.stringMatching(/ZIP/),
+    });
+    expect(calculations()).toBe(before);
+
+    // Written as no ZIP code is: asked again, Stripe not asked.
+    const malformed = await quote(dollar.id, { billingCountry: 'US', region: 'WA', postalCode: '981' });
+    expect(malformed.status).toBe(200);
+    expect(malformed.body.billing).toMatchObject({
+      postalCodeRequired: true,
+      message: expect.stringMatching(/5 digits/),
+    });
+    expect(calculations()).toBe(before);
+
+    // A ZIP code Stripe cannot place: Stripe answers customer_tax_location_invalid, the buyer is asked (never a 502).
+    const unknown = await quote(dollar.id, { billingCountry: 'US', region: 'WA', postalCode: '00000' });
+    expect(unknown.status, JSON.stringify(unknown.body)).toBe(200);
+    expect(unknown.body.quote.tax).toBeNull();
+    expect(unknown.body.billing).toMatchObject({ postalCode: '00000', postalCodeRequired: true });
+    expect(calculations()).toBe(before + 1);
+
+    // ZIP+4 is a ZIP code too.
+    const zipPlus4 = await quote(dollar.id, { billingCountry: 'US', region: 'WA', postalCode: '98101-1234' });
+    expect(zipPlus4.body.quote.tax).toMatchObject({ region: 'WA', rate: 1035 });
+    expect(zipPlus4.body.billing).toMatchObject({ postalCode: '98101-1234', postalCodeRequired: false });
+
+    for (const [billing, field] of [
+      [{ country: 'US', region: 'WA' }, 'billing.postalCode'],
+      [{ country: 'US', region: 'WA', postalCode: '9810' }, 'billing.postalCode'],
+      [{ country: 'US', region: 'WA', postalCode: '00000' }, 'billing.postalCode'],
+    ] as const) {
+      const email = `stripe.nozip.${billing.postalCode ?? 'none'}@example.com`;
+      const refused = await request(app).post('/api/store/checkout').send({ productId: dollar.id, email, billing });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(422);
+      expect(refused.body.code).toBe('billing-postal-code-required');
+      expect(refused.body.errors).toHaveProperty([field]);
+      expect(await db()('checkouts').where({ buyerEmail: email }).first()).toBeUndefined();
+    }
+
+    // Given, it is on the checkout, the Stripe customer, and remembered for the buyer's next checkout.
+    const buyer = await signedIn(db());
+    const started = await as(buyer, request(app).post('/api/store/checkout')).send({
+      productId: dollar.id,
+      billing: { country: 'US', region: 'WA', postalCode: '98101' },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const checkout = await db()('checkouts').where({ id: started.body.checkoutId }).first();
+    expect(checkout).toMatchObject({ billingPostalCode: '98101', taxRegion: 'WA' });
+    const session = stripe.objects.get(await sessionOfCheckout(db(), started.body.checkoutId))!;
+    expect(stripe.objects.get(session.customer as string)).toMatchObject({
+      address: { country: 'US', state: 'WA', postal_code: '98101' },
+    });
+    const remembered = await as(buyer, request(app).get('/api/store/billing'));
+    expect(remembered.body.data).toMatchObject({ country: 'US', region: 'WA', postalCode: '98101' });
+  });
+
+  it("keeps a Quebec sale's province though Stripe lists the federal GST first, with no province: GST + QST at 14.975 %", async () => {
+    stripe.registerTax({ country: 'CA' });
+    const qst = taxOnTop(4900, 1497.5);
+    const answer = await quote(dollar.id, { billingCountry: 'CA', region: 'QC', postalCode: 'h2x 1y4' });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body.billing).toMatchObject({ region: 'QC', postalCode: 'H2X 1Y4', postalCodeRequired: false });
+    expect(answer.body.quote).toMatchObject({
+      total: 4900 + qst,
+      tax: { country: 'CA', region: 'QC', rate: 1497.5, amount: qst, inclusive: false, name: 'GST + QST' },
+    });
+    const { session, charge, invoice } = await bought({
+      productId: dollar.id,
+      email: 'stripe.qc@example.com',
+      billing: { country: 'CA', region: 'QC', postalCode: 'H2X 1Y4' },
+    });
+    const taxes = stripe.objects.get(session.customer as string)!;
+    expect(taxes).toMatchObject({ address: { country: 'CA', state: 'QC', postal_code: 'H2X 1Y4' } });
+    expect(session.amount_total).toBe(4900 + qst);
+    expect(charge).toMatchObject({ taxCountry: 'CA', taxRegion: 'QC', taxAmount: qst, taxName: 'GST + QST' });
+    expect(Number(charge.taxRateBp)).toBe(1497.5);
+    expect(invoice).toMatchObject({ taxRegion: 'QC', taxAmount: qst });
+
+    // A Canadian postal code not written as Canada writes them is asked again; a province alone places the buyer.
+    const malformed = await quote(dollar.id, { billingCountry: 'CA', region: 'QC', postalCode: '123456' });
+    expect(malformed.body.billing).toMatchObject({
+      postalCodeRequired: true,
+      message: expect.stringMatching(/A1A 1A1/),
+    });
+    const provinceOnly = await quote(dollar.id, { billingCountry: 'CA', region: 'ON' });
+    expect(provinceOnly.body.quote.tax).toMatchObject({ country: 'CA', region: 'ON', rate: 1300, name: 'HST' });
+  });
+
+  it('counts the quotes that cost a Stripe Tax calculation per client address: the 61st in a minute is refused, cached answers are free', async () => {
+    const limited = testApp(db(), {
+      config: testConfig({
+        ...standInEnv(stripe),
+        READ_CACHE_MS: '60000',
+        COMMERCE_LIMIT_SCALE: '1',
+        TRUST_PROXY: 'true',
+      }),
+    });
+    const { max } = COMMERCE_LIMITS.taxCalculationPerIp;
+    // Each course is another question (its own reference and amount), so another calculation.
+    const courses = [];
+    for (let i = 0; i <= max; i++)
+      courses.push(await createProduct(db(), { name: `Stripe Tax Limit ${i}`, unitAmount: 1000 + i, currency: 'eur' }));
+    const ask = (course: { id: string }, ip: string) =>
+      request(limited)
+        .get(`/api/store/products/${course.id}/quote`)
+        .set('X-Forwarded-For', ip)
+        .query({ billingCountry: 'AT' });
+    const before = calculations();
+    for (const course of courses.slice(0, max)) {
+      const answer = await ask(course, '192.0.2.80');
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body.quote.tax).toMatchObject({ country: 'AT', rate: 2000 });
+    }
+    expect(calculations()).toBe(before + max);
+    const refused = await ask(courses[max]!, '192.0.2.80');
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe('rate-limited');
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect(calculations()).toBe(before + max);
+    // A question the cache answers costs Stripe nothing and is not counted; another address has its own count.
+    expect((await ask(courses[0]!, '192.0.2.80')).status).toBe(200);
+    expect((await ask(courses[max]!, '192.0.2.81')).status).toBe(200);
+    expect(calculations()).toBe(before + max + 1);
   });
 });

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { minorPerMajor, toMajorUnits } from '../../api/src/shared/currency';
 import { listenOnLoopback } from './processes';
 import {
+  locate,
   STAND_IN_TAX_ORIGIN,
   standInTax,
   TaxLocationError,
@@ -295,13 +296,15 @@ export async function startStripeStandIn(): Promise<StandIn> {
               'invalid_request_error',
               'Automatic tax calculation requires every price to have a tax_behavior, or a default tax behavior in the tax settings.',
             );
-          const address = customer?.address as { country?: string; state?: string } | null | undefined;
+          const address = customer?.address as
+            { country?: string; state?: string; postal_code?: string } | null | undefined;
           let shares: TaxShare[];
           try {
             const inclusive = totals.taxBehavior === 'inclusive';
             shares = tax.shares(totals.total, inclusive, {
               country: address?.country,
               state: address?.state,
+              postalCode: address?.postal_code,
               taxIds: customerTaxIds(customer),
             });
           } catch (error) {
@@ -378,6 +381,15 @@ export async function startStripeStandIn(): Promise<StandIn> {
               `Invalid value for ${type}: ${String(value)}`,
               'tax_id_invalid',
             );
+        // tax[validate_location]=immediately: an address Stripe Tax cannot place is refused when the customer is made.
+        const address = p.address as { country?: string; state?: string; postal_code?: string } | undefined;
+        if ((p.tax as { validate_location?: string } | undefined)?.validate_location === 'immediately')
+          try {
+            locate({ country: address?.country, state: address?.state, postalCode: address?.postal_code });
+          } catch (error) {
+            if (!(error instanceof TaxLocationError)) throw error;
+            throw new StripeError(400, 'invalid_request_error', error.message, 'customer_tax_location_invalid');
+          }
         const id = newId('cus');
         return put({
           id,
@@ -420,7 +432,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
             'parameter_missing',
           );
         const details = (p.customer_details ?? {}) as {
-          address?: { country?: string; state?: string };
+          address?: { country?: string; state?: string; postal_code?: string };
           address_source?: string;
           tax_ids?: { type: string; value: string }[];
         };
@@ -431,6 +443,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
             const shares = tax.shares(amount, inclusive, {
               country: details.address?.country,
               state: details.address?.state,
+              postalCode: details.address?.postal_code,
               taxIds: details.tax_ids ?? [],
             });
             return { amount, inclusive, shares };

@@ -116,6 +116,7 @@ export class Checkout extends table('checkouts') {
   declare billingAddress: string | null;
   declare billingCountry: string | null;
   declare billingRegion: string | null;
+  declare billingPostalCode: string | null;
   declare billingVatId: string | null;
   /** The one percentage discount, as the invoice names it. */
   declare discountKind: DiscountKind | null;

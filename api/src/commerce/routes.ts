@@ -72,7 +72,12 @@ export function commerceRoutes({ allow, config, quotes, checkouts, purchases, bi
     const query = QuoteQuery.parse(ctx.query);
     const detected = buyerCountry(ctx, config);
     // Billed where the preview is for, unless the buyer names their billing country.
-    const given = { country: query.billingCountry ?? query.country, region: query.region, vatId: query.vatId };
+    const given = {
+      country: query.billingCountry ?? query.country,
+      region: query.region,
+      postalCode: query.postalCode,
+      vatId: query.vatId,
+    };
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = {
       ...(await quotes.preview({

@@ -30,6 +30,13 @@ const RegionCode = z
   .trim()
   .regex(/^[A-Za-z0-9]{1,3}$/, 'must be a state or province code')
   .transform((c) => c.toUpperCase());
+/** A ZIP or postal code as typed; whether it is written as the billing country writes them is checkout's to say. */
+const PostalCodeText = z
+  .string()
+  .trim()
+  .max(12, 'at most 12 characters')
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 -]*$/, 'must be a ZIP or postal code')
+  .transform((c) => c.toUpperCase());
 /** A VAT ID as typed (spaces, dots and dashes dropped); whether it fits the country is checkout's to say. */
 const VatIdText = z
   .string()
@@ -58,6 +65,7 @@ export const BillingDetails = z.strictObject({
     .optional(),
   country: z.preprocess(blankIsAbsent, CountryCode.optional()),
   region: z.preprocess(blankIsAbsent, RegionCode.optional()),
+  postalCode: z.preprocess(blankIsAbsent, PostalCodeText.optional()),
   vatId: z.preprocess(blankIsAbsent, VatIdText.optional()),
 });
 export type BillingInput = z.output<typeof BillingDetails>;
@@ -98,6 +106,7 @@ export const QuoteQuery = z.object({
   // Where the buyer is billed (tax follows it; the regional price follows `country` or the detected country).
   billingCountry: z.preprocess(blankIsAbsent, CountryCode.optional()),
   region: z.preprocess(blankIsAbsent, RegionCode.optional()),
+  postalCode: z.preprocess(blankIsAbsent, PostalCodeText.optional()),
   vatId: z.preprocess(blankIsAbsent, VatIdText.optional()),
 });
 
@@ -191,16 +200,20 @@ export type VatIdProblem = 'vat-id-format' | 'vat-id-other-country';
 
 /**
  * The billing place a quote was taxed for: the billing country (the detected one unless chosen), the US state or
- * Canadian province, and the VAT ID as given (normalized). A VAT ID whose format does not fit the country is not used
- * (`vatIdProblem`): priced as a consumer's, and said why; a US or Canadian buyer whose region decides the tax is asked
- * for it (`regionRequired`).
+ * Canadian province, the ZIP or postal code, and the VAT ID as given (normalized). A VAT ID whose format does not fit
+ * the country is not used (`vatIdProblem`): priced as a consumer's, and said why; a US or Canadian buyer whose region
+ * decides the tax is asked for it, or for another one when theirs is not one of the country's (`regionRequired`); one
+ * whose tax needs the ZIP or postal code (Stripe Tax's in the US), or whose code is not written as the country writes
+ * them, is asked for it (`postalCodeRequired`). No tax is priced until then.
  */
 export interface QuoteBilling {
   country: string | null;
   region: string | null;
+  postalCode: string | null;
   vatId: string | null;
   vatIdProblem: VatIdProblem | null;
   regionRequired: boolean;
+  postalCodeRequired: boolean;
   message: string | null;
 }
 
@@ -230,6 +243,7 @@ export interface BillingProfileAnswer {
   address: string;
   country: string | null;
   region: string | null;
+  postalCode: string;
   vatId: string;
 }
 

@@ -123,6 +123,7 @@ function sessionTax(session: Stripe.Checkout.Session): TaxAnswer | null {
     taxAmount: session.total_details?.amount_tax ?? 0,
     inclusive: taxes[0]?.rate.inclusive ?? false,
     buyerCountry: session.customer_details?.address?.country ?? null,
+    buyerRegion: session.customer_details?.address?.state ?? null,
   });
 }
 
@@ -215,7 +216,8 @@ export function stripeProvider({
 
   /**
    * The buyer as a Stripe customer, made before the session so that Stripe Tax reads the same place and VAT ID as
-   * the quote did: the billing country and state, the company's name, and its VAT ID (reverse charge).
+   * the quote did: the billing country, state and (US, Canada) ZIP or postal code, the company's name, and its VAT ID
+   * (reverse charge). Its location is validated as it is made, so a place Stripe cannot tax fails here, not later.
    */
   async function taxedCustomer(request: CheckoutRequest, billing: NonNullable<CheckoutRequest['billing']>) {
     const taxId = stripeTaxIdOf(billing.vatId);
@@ -223,6 +225,7 @@ export function stripeProvider({
       {
         email: request.customerEmail,
         address: stripeAddressOf(billing),
+        tax: { validate_location: 'immediately' },
         ...(billing.company && { name: billing.company }),
         ...(taxId && { tax_id_data: [taxId] }),
         metadata: { checkoutId: request.reference },

@@ -1,5 +1,6 @@
 import type Stripe from 'stripe';
 import type { ReadCaches } from '../cache/read-cache';
+import { AppError } from '../shared/errors';
 import type { TaxSetupReader } from '../tax/engine';
 import { isEu, REGIONAL_TAX_COUNTRIES } from '../tax/places';
 import type { TaxAnswer, TaxCalculator, TaxQuestion } from '../tax/types';
@@ -75,7 +76,8 @@ export interface StripeTaxLine {
 
 /**
  * Stripe's breakdown as our answer, or null where Stripe charges no tax. `charged` is what the buyer pays (tax inside
- * it); `buyerCountry` names a reverse-charged sale whose breakdown carries no country.
+ * it); `buyerCountry` names a reverse-charged sale whose breakdown carries no country, `buyerRegion` a regional sale
+ * whose taxed lines name no state.
  */
 export function answerOf(
   lines: readonly StripeTaxLine[],
@@ -84,12 +86,14 @@ export function answerOf(
     taxAmount,
     inclusive,
     buyerCountry,
+    buyerRegion = null,
     calculationId,
   }: {
     charged: number;
     taxAmount: number;
     inclusive: boolean;
     buyerCountry: string | null;
+    buyerRegion?: string | null;
     calculationId?: string;
   },
 ): TaxAnswer | null {
@@ -110,7 +114,8 @@ export function answerOf(
   return {
     ...source,
     country,
-    region: REGIONAL_TAX_COUNTRIES.has(country) ? taxed[0]!.state : null,
+    // A Canadian province's sale lists the federal GST first, which names no province: the line that does names it.
+    region: REGIONAL_TAX_COUNTRIES.has(country) ? (taxed.find((l) => l.state)?.state ?? buyerRegion) : null,
     rate: basisPointsOf(taxed.map((l) => l.percentage)),
     amount: taxAmount,
     reverseCharge: false,
@@ -131,15 +136,43 @@ export function stripeTaxIdOf(vatId: string | null | undefined): { type: 'eu_vat
 }
 
 /**
- * The buyer's place as Stripe reads an address. Stripe Tax locates a US buyer more precisely with a ZIP code; the
- * state is what the school asks for, and what its registrations in the US are per.
+ * The buyer's place as Stripe reads an address: the country, the state or province, and, in the US and Canada, the
+ * ZIP or postal code. Stripe Tax cannot place a US buyer by country and state alone (it needs the ZIP code: docs
+ * "Collect customer addresses"); a Canadian one it places by province or postal code.
  */
-export function stripeAddressOf(buyer: { country: string; region: string | null }): {
+export function stripeAddressOf(buyer: { country: string; region: string | null; postalCode?: string | null }): {
   country: string;
   state?: string;
+  postal_code?: string;
 } {
-  return { country: buyer.country, ...(buyer.region && { state: buyer.region }) };
+  const postalCode = REGIONAL_TAX_COUNTRIES.has(buyer.country) ? buyer.postalCode : null;
+  return {
+    country: buyer.country,
+    ...(buyer.region && { state: buyer.region }),
+    ...(postalCode && { postal_code: postalCode }),
+  };
 }
+
+/**
+ * Refuses, before Stripe is asked, a place Stripe Tax cannot locate (a US buyer without a ZIP code, a Canadian one
+ * with neither province nor postal code): the buyer is asked for it, and no calculation is spent.
+ */
+export function refuseUnplaceable(buyer: { country: string; region: string | null; postalCode?: string | null }) {
+  if (buyer.country === 'US' && !buyer.postalCode) throw postalCodeRequired();
+  if (buyer.country === 'CA' && !buyer.region && !buyer.postalCode)
+    throw new AppError('billing-region-required', 'Choose your province: the tax depends on it.', {
+      'billing.region': 'choose your province',
+    });
+}
+
+const postalCodeRequired = () =>
+  new AppError('billing-postal-code-required', 'Enter your ZIP or postal code: the sales tax depends on it.', {
+    'billing.postalCode': 'enter your ZIP or postal code',
+  });
+
+/** Stripe's word that it cannot place the customer's address (a ZIP code unknown to it, say). */
+export const isTaxLocationInvalid = (error: unknown) =>
+  (error as { code?: string } | null)?.code === 'customer_tax_location_invalid';
 
 function calculationLines(calculation: Stripe.Tax.Calculation): StripeTaxLine[] {
   return calculation.tax_breakdown.map((b) => ({
@@ -165,23 +198,28 @@ export function stripeTax(
 ): TaxCalculator {
   async function ask(question: TaxQuestion): Promise<TaxAnswer | null> {
     const taxId = stripeTaxIdOf(question.buyer.vatId);
-    const calculation = await callStripe('compute the tax', () =>
-      stripe.tax.calculations.create({
-        currency: question.currency.toLowerCase(),
-        line_items: [
-          {
-            amount: question.amount,
-            reference: question.reference ?? 'sale',
-            tax_behavior: question.inclusive ? 'inclusive' : 'exclusive',
-            quantity: 1,
+    const calculation = await callStripe('compute the tax', async () =>
+      stripe.tax.calculations
+        .create({
+          currency: question.currency.toLowerCase(),
+          line_items: [
+            {
+              amount: question.amount,
+              reference: question.reference ?? 'sale',
+              tax_behavior: question.inclusive ? 'inclusive' : 'exclusive',
+              quantity: 1,
+            },
+          ],
+          customer_details: {
+            address: stripeAddressOf(question.buyer),
+            address_source: 'billing',
+            ...(taxId && { tax_ids: [taxId] }),
           },
-        ],
-        customer_details: {
-          address: stripeAddressOf(question.buyer),
-          address_source: 'billing',
-          ...(taxId && { tax_ids: [taxId] }),
-        },
-      }),
+        })
+        .catch((error: unknown) => {
+          // Stripe cannot place the address given: the buyer is asked for their ZIP or postal code, never a 502.
+          throw isTaxLocationInvalid(error) ? postalCodeRequired() : error;
+        }),
     );
     const taxAmount = calculation.tax_amount_inclusive + calculation.tax_amount_exclusive;
     return answerOf(calculationLines(calculation), {
@@ -189,21 +227,52 @@ export function stripeTax(
       taxAmount,
       inclusive: question.inclusive,
       buyerCountry: question.buyer.country,
+      buyerRegion: question.buyer.region,
       calculationId: calculation.id ?? undefined,
     });
   }
   // A question as the cache's key, and back: the fields that decide the answer, in one order.
   const keyOf = ({ currency, amount, inclusive, buyer, reference }: TaxQuestion) =>
-    JSON.stringify([currency, amount, inclusive, buyer.country, buyer.region, buyer.vatId, reference ?? null]);
+    JSON.stringify([
+      currency,
+      amount,
+      inclusive,
+      buyer.country,
+      buyer.region,
+      buyer.vatId,
+      buyer.postalCode ?? null,
+      reference ?? null,
+    ]);
   const questionOf = (key: string): TaxQuestion => {
-    const [currency, amount, inclusive, country, region, vatId, reference] = JSON.parse(key);
-    return { currency, amount, inclusive, buyer: { country, region, vatId }, reference: reference ?? undefined };
+    const [currency, amount, inclusive, country, region, vatId, postalCode, reference] = JSON.parse(key);
+    return {
+      currency,
+      amount,
+      inclusive,
+      buyer: { country, region, vatId, postalCode },
+      reference: reference ?? undefined,
+    };
   };
-  const answers = caches?.cached((key) => ask(questionOf(key)), { max: 1000 });
+  // Who asks for a question now, read by the cache's load as it starts (synchronously, before its first await): only a
+  // question the cache does not answer runs `beforeAsking`, and a refusal is not kept.
+  const asking = new Map<string, (() => Promise<void>) | undefined>();
+  const load = async (key: string) => {
+    const beforeAsking = asking.get(key);
+    await beforeAsking?.();
+    return ask(questionOf(key));
+  };
+  const answers = caches?.cached(load, { max: 1000 });
   return {
-    async calculate(question) {
+    async calculate(question, options) {
       if (!(await setup.read()).seller.country) return null;
-      return answers ? answers(keyOf(question)) : ask(question);
+      refuseUnplaceable(question.buyer);
+      const key = keyOf(question);
+      asking.set(key, options?.beforeAsking);
+      try {
+        return await (answers ?? load)(key);
+      } finally {
+        asking.delete(key);
+      }
     },
   };
 }

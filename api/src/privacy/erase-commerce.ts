@@ -153,6 +153,7 @@ export async function anonymiseSales({ trx, userId, email, placeholder }: Step):
     clientNetwork: null,
     billingCompany: null,
     billingAddress: null,
+    billingPostalCode: null,
     billingVatId: null,
   });
   await trx('billingProfiles').where({ userId }).delete();

@@ -9,6 +9,8 @@ export interface BuyerTaxPlace {
   country: string;
   region: string | null;
   vatId: string | null;
+  /** The billing ZIP or postal code, where given: Stripe Tax places a US buyer by it (a state is not enough). */
+  postalCode?: string | null;
 }
 
 /** One sale's tax question: the amount after every discount, in the price's own terms (tax inside it or not). */
@@ -45,7 +47,11 @@ export interface TaxAnswer {
 
 /** Computes a sale's tax; the built-in engine (rate table) and Stripe Tax implement it. */
 export interface TaxCalculator {
-  calculate(question: TaxQuestion): Promise<TaxAnswer | null>;
+  /**
+   * `beforeAsking` runs before a calculation that costs a remote call (Stripe Tax's, not one its cache answers): the
+   * public quote counts those per client address, and a refusal ends the calculation.
+   */
+  calculate(question: TaxQuestion, options?: { beforeAsking?: () => Promise<void> }): Promise<TaxAnswer | null>;
 }
 
 /** What a charge finally costs: the amount asked plus any tax on top. */

@@ -3,10 +3,11 @@ import type { Config } from '../../config';
 import { networkOf, type Limit, type RateLimiter } from '../../identity/rate-limit';
 
 /**
- * How often anyone may start a checkout, try coupon codes in a quote and offer a purchase to someone: fixed windows
- * counted in PostgreSQL (every server process shares them), refused with 429 and Retry-After. Far above what a real
- * buyer does (a team buyer trying seat counts and retrying a payment starts a handful of checkouts), far below what
- * reserving every use of a coupon, probing codes or mailing strangers takes. COMMERCE_LIMIT_SCALE multiplies `max`.
+ * How often anyone may start a checkout, try coupon codes in a quote, have a quote's tax calculated by Stripe and offer
+ * a purchase to someone: fixed windows counted in PostgreSQL (every server process shares them), refused with 429 and
+ * Retry-After. Far above what a real buyer does (a team buyer trying seat counts and retrying a payment starts a
+ * handful of checkouts), far below what reserving every use of a coupon, probing codes or mailing strangers takes.
+ * COMMERCE_LIMIT_SCALE multiplies `max`.
  */
 export const COMMERCE_LIMITS = {
   /** Checkout starts from one client network (a checkout reserves a coupon use and calls the provider). */
@@ -15,6 +16,11 @@ export const COMMERCE_LIMITS = {
   checkoutPerBuyer: { max: 5, windowSeconds: 10 * 60 },
   /** Quotes naming a coupon code, from one client network (quotes without a code look nothing up). */
   couponQuotePerIp: { max: 60, windowSeconds: 60 },
+  /**
+   * Quotes whose tax costs a call to Stripe Tax (one its cache does not answer), from one client network: a buyer
+   * trying places and seat counts asks a few dozen; Stripe limits the calculations an account makes.
+   */
+  taxCalculationPerIp: { max: 60, windowSeconds: 60 },
   /** Transfer offers (each emails someone) by one purchase owner. */
   transferOfferPerOwner: { max: 5, windowSeconds: 60 * 60 },
   /** Transfer offers to one recipient address, from anyone. */
@@ -66,6 +72,11 @@ export function commerceLimits({
     /** A quote is about to look a coupon code up. */
     async couponLookup(ip: string | null): Promise<void> {
       if (ip) await limiter.hit(limit('couponQuotePerIp', networkOf(ip)), 'coupon codes tried from your network');
+    },
+
+    /** A quote is about to ask Stripe Tax for a calculation (its cache had none for the question). */
+    async taxCalculation(ip: string | null): Promise<void> {
+      if (ip) await limiter.hit(limit('taxCalculationPerIp', networkOf(ip)), 'tax calculations from your network');
     },
 
     /** Someone is about to offer a purchase to someone (counted before anything is looked at). */

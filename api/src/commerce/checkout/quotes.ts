@@ -19,7 +19,7 @@ import type { TaxSetupReader } from '../../tax/engine';
 import { taxPlace } from '../../tax/rules';
 import { chargedTotal, type TaxAnswer, type TaxCalculator } from '../../tax/types';
 import { vatIdProblem } from '../../tax/vat-ids';
-import { BILLING_MESSAGES, type BillingPlace } from './billing-place';
+import { BILLING_MESSAGES, postalCodeFormatMessage, type BillingPlace } from './billing-place';
 
 export interface QuoteRequest {
   productId: string;
@@ -71,7 +71,7 @@ export function quoteService({
   db: Db;
   clock: Clock;
   caches: ReadCaches;
-  limits: Pick<CommerceLimits, 'couponLookup'>;
+  limits: Pick<CommerceLimits, 'couponLookup' | 'taxCalculation'>;
   tax: TaxCalculator;
   taxSetup: Pick<TaxSetupReader, 'read' | 'inclusive'>;
 }) {
@@ -103,33 +103,61 @@ export function quoteService({
 
   /**
    * The tax on the price after every discount, for the buyer's billing place (nothing on a free quote): a VAT ID whose
-   * format does not fit the country is priced as a consumer, and a US or Canadian buyer without the region the tax
-   * depends on gets no tax yet and is asked for it.
+   * format does not fit the country is priced as a consumer; a US or Canadian buyer without the region the tax depends
+   * on, or naming one that is not their country's, and one whose tax needs the ZIP or postal code (Stripe Tax's in the
+   * US) or wrote it as their country does not, gets no tax yet and is asked for it. `ip`: the public quote's caller,
+   * whose calculations that cost a call to Stripe are counted.
    */
   async function taxOf(
     amount: number,
     currency: string,
     place: BillingPlace,
     reference: string,
+    ip: string | null | undefined,
   ): Promise<{ tax: QuoteTax | null; answer: TaxAnswer | null; billing: QuoteBilling }> {
     const problem = place.vatId && place.country ? vatIdProblem(place.vatId, place.country) : null;
     const billing: QuoteBilling = {
-      ...place,
+      country: place.country,
+      region: place.region,
+      postalCode: place.postalCode,
+      vatId: place.vatId,
       vatIdProblem: problem,
       regionRequired: false,
+      postalCodeRequired: false,
       message: problem ? BILLING_MESSAGES[problem] : null,
     };
+    const untaxed = (asked: Partial<QuoteBilling>, message: string) => ({
+      tax: null,
+      answer: null,
+      billing: { ...billing, ...asked, message: billing.message ?? message },
+    });
+    if (place.problem === 'region-unknown')
+      return untaxed({ regionRequired: true }, BILLING_MESSAGES['region-unknown']);
+    if (place.problem === 'postal-code-format')
+      return untaxed({ postalCodeRequired: true }, postalCodeFormatMessage(place.country));
     if (amount === 0 || !place.country) return { tax: null, answer: null, billing };
-    const buyer = { country: place.country, region: place.region, vatId: problem ? null : place.vatId };
+    const buyer = {
+      country: place.country,
+      region: place.region,
+      vatId: problem ? null : place.vatId,
+      postalCode: place.postalCode,
+    };
     const where = taxPlace((await taxSetup.read()).seller, buyer);
     if (where.kind === 'none' && where.reason === 'region-needed')
-      return {
-        tax: null,
-        answer: null,
-        billing: { ...billing, regionRequired: true, message: billing.message ?? BILLING_MESSAGES['region-required'] },
-      };
+      return untaxed({ regionRequired: true }, BILLING_MESSAGES['region-required']);
     const inclusive = await taxSetup.inclusive(currency);
-    const answer = await tax.calculate({ currency, amount, inclusive, buyer, reference });
+    const beforeAsking = ip === undefined ? undefined : () => limits.taxCalculation(ip);
+    let answer: TaxAnswer | null;
+    try {
+      answer = await tax.calculate({ currency, amount, inclusive, buyer, reference }, { beforeAsking });
+    } catch (error) {
+      // The calculator cannot place the buyer without more of their address (Stripe Tax: a US ZIP code).
+      if (error instanceof AppError && error.code === 'billing-postal-code-required')
+        return untaxed({ postalCodeRequired: true }, error.message);
+      if (error instanceof AppError && error.code === 'billing-region-required')
+        return untaxed({ regionRequired: true }, error.message);
+      throw error;
+    }
     if (!answer) return { tax: null, answer: null, billing };
     const { country, region, rate, reverseCharge, name } = answer;
     const quoted = { country, region, rate, amount: answer.amount, inclusive: answer.inclusive, reverseCharge, name };
@@ -181,6 +209,7 @@ export function quoteService({
   async function priced(
     request: QuoteRequest,
     catalog: (productId: string) => Promise<OnSale | null>,
+    ip?: string | null,
   ): Promise<CheckoutQuote> {
     const now = clock.now();
     const found = await catalog(request.productId);
@@ -220,8 +249,14 @@ export function quoteService({
       upgradeCredit: upgrade?.credit ?? 0,
     });
     // Tax follows the billing place; the regional price above follows the detected country, never the billing one.
-    const place = request.billing ?? { country: request.country, region: null, vatId: null };
-    const { tax, answer: taxAnswer, billing } = await taxOf(result.finalPrice, price.currency, place, product.id);
+    const place = request.billing ?? {
+      country: request.country,
+      region: null,
+      vatId: null,
+      postalCode: null,
+      problem: null,
+    };
+    const { tax, answer: taxAnswer, billing } = await taxOf(result.finalPrice, price.currency, place, product.id, ip);
 
     return {
       product: { id: product.id, name: product.name },
@@ -261,7 +296,8 @@ export function quoteService({
     forCheckout: (request: QuoteRequest) => priced(request, onSale),
     async preview({ ip, ...request }: PreviewRequest): Promise<QuotePreview> {
       if (request.couponCode) await limits.couponLookup(ip);
-      const { taxAnswer: _calculation, ...preview } = await priced(request, onSaleCached);
+      // Tax calculations that cost a call to Stripe are counted per client address, as coupon codes tried are.
+      const { taxAnswer: _calculation, ...preview } = await priced(request, onSaleCached, ip);
       return preview;
     },
   };

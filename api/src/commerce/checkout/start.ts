@@ -11,7 +11,7 @@ import type { Quote } from '../pricing/prices';
 import type { BillingInput, CheckoutStarted } from '../schemas';
 import { availability, MESSAGES } from './availability';
 import { BILLING_MESSAGES, billingPlace } from './billing-place';
-import { rememberBilling } from './billing-profile';
+import { refuseUnknownPlace, rememberBilling } from './billing-profile';
 import type { CheckoutQuote } from './quotes';
 import { taxColumnsOf } from './tax-columns';
 import type { CheckoutDeps } from './checkout-deps';
@@ -96,6 +96,7 @@ function sessionRequest(
       ? {
           country: answer.billing.country,
           region: answer.billing.region,
+          postalCode: answer.billing.postalCode,
           vatId: answer.billing.vatId,
           company: input.billing?.company || null,
           address: input.billing?.address || null,
@@ -123,6 +124,7 @@ export async function startCheckout(deps: CheckoutDeps, input: CheckoutInput): P
       input.buyer ? undefined : { email: 'cannot be used to buy here: contact our support team' },
     );
   const place = billingPlace(input.billing ?? {}, { country: input.country, region: input.state ?? null });
+  refuseUnknownPlace(place, 'billing.');
   const answer = await quotes.forCheckout({
     productId: input.productId,
     quantity: input.quantity,
@@ -156,6 +158,14 @@ export async function startCheckout(deps: CheckoutDeps, input: CheckoutInput): P
     throw new AppError('billing-region-required', BILLING_MESSAGES['region-required'], {
       'billing.region': 'choose your state or province',
     });
+  if (answer.billing.postalCodeRequired)
+    throw new AppError(
+      'billing-postal-code-required',
+      answer.billing.message ?? BILLING_MESSAGES['postal-code-required'],
+      {
+        'billing.postalCode': 'enter your ZIP or postal code',
+      },
+    );
   // A guest's checkout answers the same whether or not the address owns the course, so the form cannot be used to
   // find out who bought what. A payment from an owning address becomes a one-seat team (a copy to give away, never
   // a duplicate), and its receipt says so and offers the refund (fulfillable.ts).
@@ -181,6 +191,7 @@ export async function startCheckout(deps: CheckoutDeps, input: CheckoutInput): P
         address: input.billing.address ?? '',
         country: place.country,
         region: place.region,
+        postalCode: place.postalCode ?? '',
         vatId: place.vatId ?? '',
       });
     return insertCheckout(trx, {
@@ -203,6 +214,7 @@ export async function startCheckout(deps: CheckoutDeps, input: CheckoutInput): P
       billingAddress: input.billing?.address || null,
       billingCountry: place.country,
       billingRegion: place.region,
+      billingPostalCode: place.postalCode,
       billingVatId: place.vatId,
       discountKind: quote.discount?.kind ?? null,
       discountBp: quote.discount?.bp ?? null,
