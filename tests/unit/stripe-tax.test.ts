@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   answerOf,
   basisPointsOf,
+  stripeAddressOf,
   stripeTaxIdOf,
   taxNameOf,
   type StripeTaxLine,
@@ -58,6 +59,28 @@ describe("Stripe Tax's answers in our terms", () => {
       { charged: 11200, taxAmount: 1200, inclusive: false, buyerCountry: 'CA' },
     );
     expect(bc).toMatchObject({ country: 'CA', rate: 1200, name: 'GST + PST', amount: 1200, taxable: 10000 });
+  });
+
+  it("keeps a Canadian province's sale in its province though the federal GST line, listed first, names none", () => {
+    const gst = line({ country: 'CA', state: null, percentage: '5', taxType: 'gst', amount: 245 });
+    const qst = line({ country: 'CA', state: 'QC', percentage: '9.975', taxType: 'qst', amount: 489 });
+    const quebec = answerOf([gst, qst], { charged: 5634, taxAmount: 734, inclusive: false, buyerCountry: 'CA' });
+    expect(quebec).toMatchObject({ country: 'CA', region: 'QC', rate: 1497.5, name: 'GST + QST' });
+    // Alberta charges the GST alone: the buyer's province names the sale.
+    const alberta = { charged: 5145, taxAmount: 245, inclusive: false, buyerCountry: 'CA', buyerRegion: 'AB' };
+    expect(answerOf([gst], alberta)).toMatchObject({ region: 'AB', rate: 500, name: 'GST' });
+  });
+
+  it('gives Stripe the ZIP or postal code where it places the buyer by it (US, Canada), and the state', () => {
+    expect(stripeAddressOf({ country: 'US', region: 'WA', postalCode: '98101' })).toEqual({
+      country: 'US',
+      state: 'WA',
+      postal_code: '98101',
+    });
+    expect(stripeAddressOf({ country: 'CA', region: 'QC', postalCode: 'H2X 1Y4' })).toMatchObject({
+      postal_code: 'H2X 1Y4',
+    });
+    expect(stripeAddressOf({ country: 'DE', region: null, postalCode: '10115' })).toEqual({ country: 'DE' });
   });
 
   it('answers the place, rate and amount of a taxed sale, its region only where tax is per state or province', () => {
