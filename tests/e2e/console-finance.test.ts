@@ -19,18 +19,19 @@ import {
   chooseOption,
 } from '../support/browser';
 
-/** "$1,234.56", "-$10.00": how the console writes cents. */
+/** "$1,234.56", "−$10.00" (a minus sign, not a hyphen): how the console writes cents. */
 const money = (cents: number) =>
-  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100);
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(cents / 100).replace(/^-/, '\u2212');
 
-/** "¥4,980", "-¥1,000": yen are whole, with no decimals. */
-const inYen = (yen: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'JPY' }).format(yen);
+/** "¥4,980", "−¥1,000": yen are whole, with no decimals. */
+const inYen = (yen: number) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'JPY' }).format(yen).replace(/^-/, '\u2212');
 
 interface Sale {
   purchaseId: string;
   buyer: string;
   product: string;
-  charge: { id: string; identifier: string; amount: number; fee: number; net: number };
+  charge: { id: string; identifier: string; amount: number; taxAmount: number; fee: number; net: number };
 }
 
 type CsvRow = Record<string, string>;
@@ -183,7 +184,7 @@ describe('the Finance page in the console (Chromium)', () => {
     const rows = parse(text, { bom: true, columns: true, record_delimiter: '\r\n' }) as CsvRow[];
     expect(rows).toHaveLength(sales.length);
     for (const [index, sale] of sales.entries()) {
-      const { amount, identifier } = sale.charge;
+      const { amount, identifier, taxAmount } = sale.charge;
       const fee = testProviderFee(amount);
       expect(sale.charge).toMatchObject({ fee, net: amount - fee });
       expect(rows.find((r) => r['Charge'] === identifier)).toMatchObject({
@@ -191,8 +192,10 @@ describe('the Finance page in the console (Chromium)', () => {
         Product: sale.product,
         'Buyer email': sale.buyer,
         'Gross (cents)': String(amount),
+        'Tax (cents)': String(taxAmount),
         'Fee (cents)': String(fee),
-        'Net (cents)': String(amount - fee),
+        // Revenue: what the split ledger shares out, net of tax and fee.
+        'Net (cents)': String(amount - taxAmount - fee),
         'Refunded (cents)': index === 0 ? '1000' : '0',
         Currency: 'usd',
       });
@@ -461,6 +464,7 @@ describe('the Finance page in the console (Chromium)', () => {
         number: `${kind === 'invoice' ? '' : 'CN-'}${year}-95000${n}`,
         year,
         sequence: 950000 + n,
+        suppliedAt: new Date(),
         payerUserId: owner.id,
         seller: JSON.stringify({ name: 'School', country: 'DE' }),
         buyer: JSON.stringify({ name: 'Buyer', email: 'tax.buyer@example.com' }),
@@ -489,6 +493,7 @@ describe('the Finance page in the console (Chromium)', () => {
           { subtotal: 11_900, taxable: 9_917, taxAmount: 1_983, total: 11_900 },
           {
             merchantChargeId: fr.id,
+            taxScheme: 'eu-oss',
             ...vat('FR', 2000),
           },
         ),
@@ -498,6 +503,7 @@ describe('the Finance page in the console (Chromium)', () => {
           { subtotal: 11_900, taxable: 10_000, taxAmount: 1_900, total: 11_900 },
           {
             merchantChargeId: de.id,
+            taxScheme: 'domestic',
             ...vat('DE', 1900),
           },
         ),
@@ -512,6 +518,7 @@ describe('the Finance page in the console (Chromium)', () => {
           merchantChargeId: fr.id,
           invoiceId: frInvoice.id,
           refundedTo: 5_950,
+          taxScheme: 'eu-oss',
           ...vat('FR', 2000),
         },
       ),

@@ -134,7 +134,8 @@ describe('role changes, support’s dashboard and counts left empty (Chromium)',
     ]);
     await page.getByText('Show the figures as a table').click();
     const today = page.getByRole('table', { name: 'Revenue per day, last 30 days' }).getByRole('row').last();
-    expect(await today.getByRole('cell').allTextContents()).toEqual([inYen(gross), '¥0', inYen(net), '1']);
+    // Charged, its tax (none here), refunded, net, purchases.
+    expect(await today.getByRole('cell').allTextContents()).toEqual([inYen(gross), '¥0', '¥0', inYen(net), '1']);
     expect(await page.getByText(/\$\d/).count()).toBe(0);
     expect(await page.getByText(/¥[\d,]*\.\d/).count()).toBe(0);
     for (const [width, height] of CONSOLE_WIDTHS) {
