@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/connection';
+import { JOBS_SCHEMA } from '../jobs/models';
 import type { JobQueue } from '../jobs/queue';
 import type { Logger } from '../logger';
 import { issueCreditNote, issueInvoice } from './issue';
@@ -110,7 +111,7 @@ export function earlierInvoices({ db, jobs, logger }: { db: Db; jobs: JobQueue; 
             LIMIT 1`,
         );
         if (!waiting.rows.length) return false;
-        const pending = await trx('pgboss.job')
+        const pending = await trx(`${JOBS_SCHEMA}.job`)
           .where({ name: ISSUE_EARLIER_INVOICES })
           .whereIn('state', ['created', 'retry'])
           .first('id');
