@@ -30,10 +30,15 @@ export const SSR_ENTRY = path.join('.server', 'entry-server.js');
 
 type Transport = (path: string, init: RequestInit) => Promise<Response>;
 
-/** The school as every page carries it: all but the legal texts, which only their own pages load. */
-type SiteSchool = Omit<Wire<School>, 'termsHtml' | 'privacyHtml'>;
+/** The school as every page carries it: all but the legal texts, which only their own pages load, and its tax setup. */
+type SiteSchool = Omit<
+  Wire<School>,
+  'termsHtml' | 'privacyHtml' | 'taxCountry' | 'taxId' | 'taxEuOss' | 'taxInclusiveCurrencies'
+>;
 
-function siteSchool({ termsHtml: _terms, privacyHtml: _privacy, ...rest }: School): SiteSchool {
+function siteSchool(school: School): SiteSchool {
+  const { termsHtml: _terms, privacyHtml: _privacy, ...shown } = school;
+  const { taxCountry: _country, taxId: _id, taxEuOss: _oss, taxInclusiveCurrencies: _inclusive, ...rest } = shown;
   return rest;
 }
 

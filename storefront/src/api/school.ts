@@ -9,5 +9,11 @@ export function getSchool(): Promise<StoreSchool> {
   return getJson<StoreSchool>('/api/store/school');
 }
 
-/** The school as every page carries it (storefront/src/school.ts): all but the legal texts, which their pages load. */
-export type SiteSchool = Omit<StoreSchool, 'termsHtml' | 'privacyHtml'>;
+/**
+ * The school as every page carries it (storefront/src/school.ts): all but the legal texts, which their pages load, and
+ * its tax setup, which only quotes and invoices apply (the API does).
+ */
+export type SiteSchool = Omit<
+  StoreSchool,
+  'termsHtml' | 'privacyHtml' | 'taxCountry' | 'taxId' | 'taxEuOss' | 'taxInclusiveCurrencies'
+>;
