@@ -1,5 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { issueInvoice } from '../../api/src/invoices/issue';
+import { taxOnTop } from '../../api/src/tax/amounts';
 import { createProduct } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
 import { buyThroughSite, checkScreen, signedInContext, useDemoSite } from '../support/browser';
@@ -80,5 +82,44 @@ describe('the payer’s invoices (Chromium)', () => {
     await page.getByRole('link', { name: `invoice ${corrected.number}` }).waitFor();
     expect(await article.innerText()).not.toContain('Ines Consulting LLC');
     expect(await page.getByRole('button', { name: 'Correct billing details' }).count()).toBe(0);
+  });
+
+  it('prints a rate to the tenth of a basis point exactly, and an earlier sale’s date of supply', async () => {
+    const { baseUrl, db } = site();
+    await buyThroughSite(baseUrl, productId, EMAIL);
+    const bought = await db('merchantCharges as ch')
+      .join('users as u', 'u.id', 'ch.userId')
+      .where('u.email', EMAIL)
+      .orderBy('ch.createdAt', 'desc')
+      .first('ch.*');
+    // A Quebec sale of last year whose invoice is issued now (as the job issues earlier charges' invoices).
+    const tax = taxOnTop(4900, 1497.5);
+    const [quebec] = await db('merchantCharges')
+      .insert({
+        ...bought,
+        id: undefined,
+        identifier: `ch_quebec_${bought.id}`,
+        createdAt: new Date('2025-03-14T12:00:00Z'),
+        amount: 4900 + tax,
+        refundAmount: 0,
+        metadata: JSON.stringify({}),
+        taxCountry: 'CA',
+        taxRegion: 'QC',
+        taxRateBp: 1497.5,
+        taxName: 'GST/QST',
+        taxInclusive: false,
+        taxReverseCharge: false,
+        taxAmount: tax,
+      })
+      .returning('id');
+    const invoice = await db.transaction((trx) => issueInvoice(trx, quebec.id));
+
+    await page.goto(`${baseUrl}/invoices/${invoice.id}`);
+    await page.getByRole('heading', { name: `Invoice ${invoice.number}` }).waitFor();
+    const text = await page.locator('article.invoice').innerText();
+    expect(text).toContain('GST/QST 14.975 % (added)');
+    expect(text).not.toContain('14.98 %');
+    expect(text).toMatch(/Date of supply\s+Mar 14, 2025/);
+    await checkScreen(page, 'invoice-quebec', { axe: true });
   });
 });
