@@ -7,7 +7,7 @@ import { checkScreen, signedInContext, useDemoSite } from '../support/browser';
 
 /**
  * The buy box's billing details and tax line as a buyer uses them (docs/domain.md §18): a US buyer asked for their
- * state, sales tax added on top and the button saying the total, the payment page charging it, Cancel bringing the
+ * state, a ZIP code not written as one refused on its field, sales tax added on top and the button saying the total, the payment page charging it, Cancel bringing the
  * details back; and a signed-in business buyer's remembered details filled in.
  */
 
@@ -61,6 +61,19 @@ describe('the buy box with tax (Chromium)', () => {
     expect(await price.innerText()).toContain(money(total));
     const buy = page.getByRole('button', { name: /^Buy now/ });
     await expect.poll(() => buy.innerText()).toBe(`Buy now · ${money(total)}`);
+
+    // A ZIP code is asked in the US (Stripe Tax places a buyer by it); one not written as a ZIP is refused on its
+    // field, and nothing leaves the page.
+    const zip = page.getByLabel('ZIP code');
+    await zip.fill('981');
+    await buy.click();
+    await expect.poll(() => zip.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.getByRole('alert').filter({ hasText: 'Enter your ZIP code as 5 digits' }).waitFor();
+    expect(await zip.getAttribute('aria-invalid')).toBe('true');
+    expect(page.url()).toContain(`/products/${product.slug}`);
+    await zip.fill('98101');
+    await expect.poll(() => zip.getAttribute('aria-invalid')).toBeNull();
+    await expect.poll(() => price.innerText(), { timeout: 10_000 }).toContain(taxLine);
     await checkScreen(page, 'tax-buy-box-us-wa', { axe: true });
 
     await buy.click();
@@ -71,6 +84,10 @@ describe('the buy box with tax (Chromium)', () => {
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.waitForURL(new RegExp(`/products/${product.slug}`));
     await expect.poll(() => page.getByLabel('State').inputValue()).toBe('WA');
+    expect(await page.getByLabel('ZIP code').inputValue()).toBe('98101');
+    // The checkout kept the ZIP code with the billing details (the invoice's buyer address names it).
+    const checkout = await db('checkouts').where({ buyerEmail: 'wa.buyer@example.com' }).first('billingPostalCode');
+    expect(checkout.billingPostalCode).toBe('98101');
     await expect.poll(() => price.innerText(), { timeout: 10_000 }).toContain(taxLine);
     await context.close();
   });

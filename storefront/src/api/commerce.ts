@@ -7,10 +7,14 @@ export type { DiscountKind } from '@contract/commerce/pricing/prices';
 /** GET /api/store/products/:id/quote: the price of one prospective purchase, with the team tiers. */
 export type QuoteAnswer = Wire<Commerce.QuoteAnswer>;
 
-/** Where the buyer is billed, as far as tax asks (null: the detected country, the detected region, no VAT ID). */
+/**
+ * Where the buyer is billed, as far as tax asks (null: the detected country, the detected region, no ZIP or postal
+ * code, no VAT ID).
+ */
 export interface BillingChoice {
   country: string | null;
   region: string | null;
+  postalCode: string | null;
   vatId: string | null;
 }
 
@@ -32,6 +36,7 @@ export function getQuote(productId: string, choice: PurchaseChoice, signal?: Abo
   if (choice.coupon) query.set('coupon', choice.coupon);
   if (choice.billing?.country) query.set('billingCountry', choice.billing.country);
   if (choice.billing?.region) query.set('region', choice.billing.region);
+  if (choice.billing?.postalCode) query.set('postalCode', choice.billing.postalCode);
   if (choice.billing?.vatId) query.set('vatId', choice.billing.vatId);
   return getJson<QuoteAnswer>(`/api/store/products/${encodeURIComponent(productId)}/quote?${query}`, { signal });
 }

@@ -4,11 +4,13 @@ import type { QuoteAnswer } from '../../api/commerce';
 import { billingCountries, regionsOf } from './billingPlaces';
 import { countryName } from './pricingText';
 
-/** The billing details as the buyer types them; the tax follows the country, the region and the VAT ID. */
+/** The billing details as the buyer types them; the tax follows the country, the region, the ZIP and the VAT ID. */
 export interface BillingDraft {
   /** Null: the detected country, until the buyer chooses one. */
   country: string | null;
   region: string | null;
+  /** The ZIP or postal code, asked where the region decides the tax (US, Canada): Stripe Tax places a US buyer by it. */
+  postalCode: string;
   company: string;
   address: string;
   vatId: string;
@@ -19,6 +21,7 @@ export interface BillingDraft {
 export const NO_BILLING: BillingDraft = {
   country: null,
   region: null,
+  postalCode: '',
   company: '',
   address: '',
   vatId: '',
@@ -28,6 +31,16 @@ export const NO_BILLING: BillingDraft = {
 /** A VAT ID as the API reads it: upper case, without the spaces, dots and dashes people type. */
 export const normalizedVatId = (value: string) => value.toUpperCase().replace(/[\s.\-_/]/g, '');
 
+/** How the US writes a ZIP code (5 digits, or ZIP+4) and Canada a postal code (A1A 1A1), as the API checks them. */
+const POSTAL_CODES: Record<string, RegExp> = { US: /^\d{5}(-\d{4})?$/, CA: /^[A-Z]\d[A-Z] ?\d[A-Z]\d$/ };
+
+/** A typed ZIP or postal code as the API reads it: trimmed, upper case, single spaces. */
+export const normalizedPostalCode = (value: string) => value.trim().toUpperCase().replace(/\s+/g, ' ');
+
+/** Whether a typed code is written as the country writes them (any code elsewhere). */
+export const wellFormedPostalCode = (country: string | null, value: string) =>
+  !country || !POSTAL_CODES[country] || POSTAL_CODES[country].test(normalizedPostalCode(value));
+
 interface Props {
   draft: BillingDraft;
   onChange: (patch: Partial<BillingDraft>) => void;
@@ -35,14 +48,15 @@ interface Props {
   /** Buy was pressed while the state or the VAT ID needs fixing: its message is shown as an error. */
   showProblems: boolean;
   regionRef: RefObject<HTMLSelectElement | null>;
+  postalCodeRef: RefObject<HTMLInputElement | null>;
   vatIdRef: RefObject<HTMLInputElement | null>;
   onVatIdBlur: () => void;
   vatIdLeft: boolean;
 }
 
 /**
- * Where the buyer is billed: their country (the detected one to start with), their state or province where the tax
- * depends on it, and, for a business, its name, address and VAT ID for the invoice (a VAT ID of another EU country
+ * Where the buyer is billed: their country (the detected one to start with), their state or province and ZIP or
+ * postal code where the tax depends on them (the US, Canada), and, for a business, its name, address and VAT ID for the invoice (a VAT ID of another EU country
  * moves the VAT to the buyer: the reverse charge). Every change re-prices the purchase.
  */
 export function BillingFields({
@@ -51,10 +65,12 @@ export function BillingFields({
   answer,
   showProblems,
   regionRef,
+  postalCodeRef,
   vatIdRef,
   onVatIdBlur,
   vatIdLeft,
 }: Props) {
+  const [postalCodeLeft, setPostalCodeLeft] = useState(false);
   const id = useId();
   // Countries are named by the browser's Intl, which may name (and so sort) them differently from the server's: the
   // page is served and hydrated with the chosen country alone, and the list follows once the page runs.
@@ -63,6 +79,17 @@ export function BillingFields({
   const country = draft.country ?? answer.billing.country ?? answer.detectedCountry;
   const regions = regionsOf(country);
   const regionError = regions && answer.billing.regionRequired && showProblems ? answer.billing.message : null;
+  const zip = country === 'US';
+  const postalCodeError =
+    regions && (showProblems || (postalCodeLeft && draft.postalCode.trim()))
+      ? !wellFormedPostalCode(country, draft.postalCode)
+        ? zip
+          ? 'Enter your ZIP code as 5 digits, such as 98101 (or ZIP+4: 98101-1234).'
+          : 'Enter your postal code as A1A 1A1.'
+        : answer.billing.postalCodeRequired && !answer.billing.regionRequired
+          ? answer.billing.message
+          : null
+      : null;
   const vatIdError =
     draft.vatId.trim() && answer.billing.vatIdProblem && (vatIdLeft || showProblems) ? answer.billing.message : null;
 
@@ -74,7 +101,7 @@ export function BillingFields({
         <select
           id={`${id}-country`}
           value={country}
-          onChange={(event) => onChange({ country: event.target.value, region: null })}
+          onChange={(event) => onChange({ country: event.target.value, region: null, postalCode: '' })}
           autoComplete="country"
         >
           {listed ? (
@@ -114,6 +141,33 @@ export function BillingFields({
           ) : (
             <p id={`${id}-region-hint`} className="hint">
               Sales tax depends on where you are.
+            </p>
+          )}
+        </div>
+      )}
+      {regions && (
+        <div className="field">
+          <label htmlFor={`${id}-postal-code`}>{zip ? 'ZIP code' : 'Postal code'}</label>
+          <input
+            ref={postalCodeRef}
+            id={`${id}-postal-code`}
+            className="postal-code-input"
+            value={draft.postalCode}
+            maxLength={12}
+            spellCheck={false}
+            autoCapitalize="characters"
+            inputMode={zip ? 'numeric' : undefined}
+            autoComplete="postal-code"
+            aria-invalid={postalCodeError ? true : undefined}
+            aria-describedby={postalCodeError ? `${id}-postal-code-error` : `${id}-postal-code-hint`}
+            onChange={(event) => onChange({ postalCode: event.target.value })}
+            onBlur={() => setPostalCodeLeft(true)}
+          />
+          {postalCodeError ? (
+            <FieldAlert id={`${id}-postal-code-error`} error={postalCodeError} />
+          ) : (
+            <p id={`${id}-postal-code-hint`} className="hint">
+              {zip ? 'Sales tax is set by where you are: 5 digits, such as 98101.' : 'Such as K1A 0B1.'}
             </p>
           )}
         </div>

@@ -147,6 +147,7 @@ function draftBilling(billing: NonNullable<CheckoutRequest['billing']>): DraftBi
   return {
     country: given(billing.country) || null,
     region: given(billing.region) || null,
+    postalCode: given(billing.postalCode),
     company: given(billing.company),
     address: given(billing.address),
     vatId: given(billing.vatId),

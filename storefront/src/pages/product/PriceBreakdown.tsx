@@ -91,6 +91,11 @@ export function PriceBreakdown({ answer, stale, pending, creditLabel }: Props) {
         {answer.billing.regionRequired && !quote.free && (
           <p className="price-tax-note">Choose your state or province below to see the tax.</p>
         )}
+        {answer.billing.postalCodeRequired && !answer.billing.regionRequired && !quote.free && (
+          <p className="price-tax-note">
+            Enter your {answer.billing.country === 'US' ? 'ZIP' : 'postal'} code below to see the tax.
+          </p>
+        )}
         {quote.restricted && (
           <p className="price-restricted">
             Regional price: this purchase will be restricted. The course will work only from{' '}

@@ -6,7 +6,14 @@ import { formatDateTime } from '../../format';
 import { formatMoney } from '../../../../api/src/shared/money';
 import { useReaderClock } from '../../readerClock';
 import { useSession } from '../../session';
-import { BillingFields, NO_BILLING, normalizedVatId, type BillingDraft } from './BillingFields';
+import {
+  BillingFields,
+  NO_BILLING,
+  normalizedPostalCode,
+  normalizedVatId,
+  wellFormedPostalCode,
+  type BillingDraft,
+} from './BillingFields';
 import { BuyForm } from './BuyForm';
 import { useCanceledCheckout } from './buyDraft';
 import { CouponField } from './CouponField';
@@ -67,6 +74,7 @@ function OnSalePricing({ product, products, mode }: Props & { mode: BuyMode }) {
   const back = useCanceledCheckout(product.id);
   const billing = useBillingDraft();
   const regionRef = useRef<HTMLSelectElement>(null);
+  const postalCodeRef = useRef<HTMLInputElement>(null);
   const vatIdRef = useRef<HTMLInputElement>(null);
   const [vatIdLeft, setVatIdLeft] = useState(false);
   const [showProblems, setShowProblems] = useState(false);
@@ -126,9 +134,11 @@ function OnSalePricing({ product, products, mode }: Props & { mode: BuyMode }) {
   const billingProblem =
     answer.billing.regionRequired && !billing.draft.region
       ? regionRef
-      : answer.billing.vatIdProblem && place?.vatId === answer.billing.vatId
-        ? vatIdRef
-        : null;
+      : postalCodeProblem(answer, billing.draft)
+        ? postalCodeRef
+        : answer.billing.vatIdProblem && place?.vatId === answer.billing.vatId
+          ? vatIdRef
+          : null;
   const request = billingProblem
     ? null
     : checkoutRequest(product.id, choice, answer, forTeam || gift, gift, billing.draft);
@@ -182,6 +192,7 @@ function OnSalePricing({ product, products, mode }: Props & { mode: BuyMode }) {
         answer={answer}
         showProblems={showProblems}
         regionRef={regionRef}
+        postalCodeRef={postalCodeRef}
         vatIdRef={vatIdRef}
         vatIdLeft={vatIdLeft}
         onVatIdBlur={() => setVatIdLeft(true)}
@@ -237,6 +248,7 @@ function checkoutRequest(
       country: draft.country ?? answer.billing.country ?? undefined,
       // None chosen: the server takes the detected one, as the quote did.
       region: draft.region ?? undefined,
+      postalCode: given(draft.postalCode),
       ...(draft.business && {
         company: given(draft.company),
         address: given(draft.address),
@@ -246,12 +258,26 @@ function checkoutRequest(
   };
 }
 
-/** What of the billing details the tax asks about: country, region and VAT ID (only a business's). */
+/**
+ * Whether paying needs the ZIP or postal code first: none typed, or not written as the country writes them, where the
+ * tax needs it; or the one the quote was asked with, which the tax could not place (typing another clears it).
+ */
+function postalCodeProblem(answer: QuoteAnswer, draft: BillingDraft): boolean {
+  const country = draft.country ?? answer.billing.country;
+  const typed = normalizedPostalCode(draft.postalCode);
+  if (typed && !wellFormedPostalCode(country, typed)) return true;
+  if (!answer.billing.postalCodeRequired) return false;
+  return !typed || typed === answer.billing.postalCode;
+}
+
+/** What of the billing details the tax asks about: country, region, ZIP or postal code, and a business's VAT ID. */
 function billingChoice(draft: BillingDraft): PurchaseChoice['billing'] {
   const vatId = draft.business ? normalizedVatId(draft.vatId) : '';
+  const postalCode = normalizedPostalCode(draft.postalCode);
   return {
     country: draft.country,
     region: draft.region,
+    postalCode: postalCode || null,
     vatId: /^[A-Z0-9+*]{1,20}$/.test(vatId) ? vatId : null,
   };
 }
@@ -274,6 +300,7 @@ function useBillingDraft(): { draft: BillingDraft; change: (patch: Partial<Billi
         setDraft({
           country: remembered.country,
           region: remembered.region,
+          postalCode: remembered.postalCode,
           company: remembered.company,
           address: remembered.address,
           vatId: remembered.vatId,

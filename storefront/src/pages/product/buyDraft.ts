@@ -16,13 +16,17 @@ export interface BuyDraft {
   coupon: string | null;
   /** The regional price was chosen. */
   ppp: boolean;
-  /** The billing details given (country, region, a business's name, address and VAT ID), as the checkout sent them. */
+  /**
+   * The billing details given (country, region, ZIP or postal code, a business's name, address and VAT ID), as the
+   * checkout sent them.
+   */
   billing: DraftBilling | null;
 }
 
 export interface DraftBilling {
   country: string | null;
   region: string | null;
+  postalCode: string;
   company: string;
   address: string;
   vatId: string;
@@ -37,6 +41,7 @@ function readBilling(value: unknown): DraftBilling | null {
   return {
     country: code(billing.country),
     region: code(billing.region),
+    postalCode: text(billing.postalCode, 12),
     company: text(billing.company, 200),
     address: text(billing.address, 500),
     vatId: text(billing.vatId, 30),
