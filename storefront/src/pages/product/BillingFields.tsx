@@ -167,7 +167,7 @@ export function BillingFields({
             <FieldAlert id={`${id}-postal-code-error`} error={postalCodeError} />
           ) : (
             <p id={`${id}-postal-code-hint`} className="hint">
-              {zip ? 'Sales tax is set by where you are: 5 digits, such as 98101.' : 'Such as K1A 0B1.'}
+              {zip ? '5 digits, such as 98101.' : 'Such as K1A 0B1.'}
             </p>
           )}
         </div>
