@@ -450,6 +450,16 @@ describe('invoices and credit notes', () => {
       completedAt: new Date('2026-03-02T00:00:00Z'),
     });
     const charges = [first!.id, second!.id, given!.id];
+    await db()('merchantRefunds').insert({
+      merchantAccountId: paid.merchantAccountId,
+      merchantChargeId: second!.id,
+      identifier: `re_before_${second!.id}`,
+      status: 'succeeded',
+      amount: 1000,
+      reason: 'requested_by_customer',
+      idempotencyKey: `before-${second!.id}`,
+      createdAt: new Date('2026-02-10T09:00:00Z'),
+    });
 
     // The boot queues one job however many replicas start; the CLI's run (batches of 500) issues the same way.
     const booted = await Promise.all([services.earlierInvoices.queue(), services.earlierInvoices.queue()]);
@@ -467,6 +477,8 @@ describe('invoices and credit notes', () => {
     expect(issued.slice(1).map((i) => i.sequence - issued[1].sequence)).toEqual([0, 1, 2]);
     // Issued today, supplied when the charge was made; no checkout of its own to name a discount or a place from.
     expect(issued[1].suppliedAt).toEqual(new Date('2026-01-01T00:00:00Z'));
+    // The credit note is supplied when the refund was made.
+    expect(issued[0].suppliedAt).toEqual(new Date('2026-02-10T09:00:00Z'));
     expect(issued[1].issuedAt.getTime()).toBeGreaterThan(Date.now() - 60_000);
     expect(issued[1].lines).toEqual([
       { kind: 'item', description: dollar.name, quantity: 1, unitAmount: 4900, amount: 4900 },

@@ -10,7 +10,7 @@ import { issueCreditNote, issueInvoice } from './issue';
  * a release rather than inside its migration: in batches, oldest charge first, each batch one transaction whose
  * charges are locked (others' batches and a refund in flight skip or wait, never double-issue). Each invoice is
  * numbered in the year it is issued and dated then, its date of supply the charge's; a charge refunded meanwhile
- * gets its credit note for all refunded so far. The payer is who paid: for a purchase given away before payers
+ * gets its credit note for all refunded so far, supplied on the last refund's date. The payer is who paid: for a purchase given away before payers
  * were kept, the first completed transfer's source.
  */
 
@@ -23,6 +23,8 @@ interface Waiting {
   id: string;
   createdAt: Date;
   refundAmount: number;
+  /** The last refund recorded as gone through: the credit note's date of supply (null: none recorded, today). */
+  refundedAt: Date | null;
   payerUserId: string;
 }
 
@@ -34,7 +36,9 @@ type Cursor = Pick<Waiting, 'createdAt' | 'id'> | null;
  */
 async function waitingCharges(trx: Knex.Transaction, after: Cursor, limit: number): Promise<Waiting[]> {
   const { rows } = await trx.raw(
-    `SELECT ch.id, ch.created_at, ch.refund_amount, coalesce(first_move.source_user_id, ch.user_id) AS payer_user_id
+    `SELECT ch.id, ch.created_at, ch.refund_amount, coalesce(first_move.source_user_id, ch.user_id) AS payer_user_id,
+            (SELECT max(r.created_at) FROM merchant_refunds r
+              WHERE r.merchant_charge_id = ch.id AND r.status = 'succeeded') AS refunded_at
        FROM merchant_charges ch
        LEFT JOIN LATERAL (SELECT t.source_user_id FROM purchases p
                             JOIN purchase_user_transfers t ON t.purchase_id = p.id AND t.transfer_state = 'COMPLETED'
@@ -47,10 +51,12 @@ async function waitingCharges(trx: Knex.Transaction, after: Cursor, limit: numbe
         FOR UPDATE OF ch SKIP LOCKED`,
     [...(after ? [after.createdAt, after.id] : []), limit],
   );
-  return (rows as { id: string; created_at: Date; refund_amount: number; payer_user_id: string }[]).map((r) => ({
+  type Row = { id: string; created_at: Date; refund_amount: number; refunded_at: Date | null; payer_user_id: string };
+  return (rows as Row[]).map((r) => ({
     id: r.id,
     createdAt: r.created_at,
     refundAmount: r.refund_amount,
+    refundedAt: r.refunded_at,
     payerUserId: r.payer_user_id,
   }));
 }
@@ -79,7 +85,8 @@ export function earlierInvoices({ db, jobs, logger }: { db: Db; jobs: JobQueue; 
         const batch = await waitingCharges(trx, after, batchSize);
         for (const charge of batch) {
           await issueInvoice(trx, charge.id, { payerUserId: charge.payerUserId });
-          if (charge.refundAmount > 0 && (await issueCreditNote(trx, charge.id, charge.refundAmount)))
+          const suppliedAt = charge.refundedAt ?? undefined;
+          if (charge.refundAmount > 0 && (await issueCreditNote(trx, charge.id, charge.refundAmount, { suppliedAt })))
             done.creditNotes++;
         }
         return batch;

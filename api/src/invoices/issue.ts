@@ -272,6 +272,8 @@ export async function issueCreditNote(
   trx: Knex.Transaction,
   chargeId: string,
   refundedTo: number,
+  /** The refund's date, when it was made before its credit note is issued (an earlier charge's); else today. */
+  { suppliedAt }: { suppliedAt?: Date } = {},
 ): Promise<{ id: string; number: string } | null> {
   const existing = await trx('invoices')
     .where({ merchantChargeId: chargeId, kind: 'credit-note', refundedTo })
@@ -307,7 +309,7 @@ export async function issueCreditNote(
       payerUserId: invoice.payerUserId,
       invoiceId: invoice.id,
       refundedTo,
-      suppliedAt: trx.fn.now(),
+      suppliedAt: suppliedAt ?? trx.fn.now(),
       taxScheme: invoice.taxScheme,
       seller: JSON.stringify(invoice.seller),
       buyer: JSON.stringify(invoice.buyer),
