@@ -159,7 +159,15 @@ interface MPurchase {
   /** Seats a team purchase bought. */
   seats: number;
   /** What was charged, the tax inside it. */
-  charge: { id: string; identifier: string; amount: number; tax: number; taxInclusive: boolean | null } | null;
+  charge: {
+    id: string;
+    identifier: string;
+    amount: number;
+    tax: number;
+    taxInclusive: boolean | null;
+    /** The total its quote said, before paying. */
+    quoted: number;
+  } | null;
   refunded: number;
   /** Its credit paid for an upgrade. */
   spent: boolean;
@@ -412,6 +420,7 @@ async function recordPurchase(
   product: ProductKey,
   purchaseId: string,
   quantity: number,
+  quotedTotal: number,
 ): Promise<MPurchase> {
   const row = await readPurchase(w, purchaseId);
   const window = await w
@@ -436,6 +445,7 @@ async function recordPurchase(
           amount: row.chargeAmount,
           tax: row.chargeTax,
           taxInclusive: row.chargeTaxInclusive,
+          quoted: quotedTotal,
         }
       : null,
     refunded: 0,
@@ -540,10 +550,10 @@ async function checkInvariants(m: Model, w: World) {
     expect(byId.get(p.id)?.userId, `owner of ${p.id}`).toBe(w.users[p.user]!.user.id);
   }
   // 8. Tax: charges, invoices, credit notes and the ledger agree; the payer of each charge is who the model says paid.
-  const payers = new Map(
-    m.purchases.filter((p) => p.charge).map((p) => [p.charge!.id, w.users[p.payer!]!.user.id] as const),
-  );
-  const tax = await expectTaxInvariants(db, payers);
+  const charged = m.purchases.filter((p) => p.charge);
+  const payers = new Map(charged.map((p) => [p.charge!.id, w.users[p.payer!]!.user.id] as const));
+  const quotedTotals = new Map(charged.map((p) => [p.charge!.id, p.charge!.quoted] as const));
+  const tax = await expectTaxInvariants(db, { payers, quotedTotals });
   // The report reads issued documents only, which never change: read again when one was issued.
   if (tax.documents !== w.documentsReported) {
     expect(await reportedTaxDue(w.app, w.admin), "the tax report's net tax due = tax collected").toEqual(tax.collected);
@@ -766,7 +776,7 @@ const buy = (c: BuyChoice) =>
       const settled = await payAndSettle(w, created.body.checkoutId, quote.body.quote.free);
       expect(settled.status).toBe('fulfilled');
       await expectChargedAsQuoted(w, created.body.checkoutId, quoted);
-      const p = await recordPurchase(m, w, c.user, c.product, settled.purchaseId!, c.quantity);
+      const p = await recordPurchase(m, w, c.user, c.product, settled.purchaseId!, c.quantity, quoted.total);
       expect(p.kind).toBe(team ? 'team' : 'individual');
       if (team) {
         // More seats join the buyer's live team; otherwise a new team.
@@ -830,7 +840,7 @@ const guestBuy = (user: number, product: ProductKey, place: PlaceKey) =>
       const settled = await payAndSettle(w, created.body.checkoutId);
       expect(settled.status).toBe('fulfilled');
       await expectChargedAsQuoted(w, created.body.checkoutId, quoted);
-      const p = await recordPurchase(m, w, user, product, settled.purchaseId!, 1);
+      const p = await recordPurchase(m, w, user, product, settled.purchaseId!, 1, quoted.total);
       expect(p.kind).toBe('individual');
     },
   );

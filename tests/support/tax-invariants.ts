@@ -27,6 +27,20 @@ interface ChargeRow {
   taxInclusive: boolean | null;
   taxReverseCharge: boolean;
   taxAmount: number;
+  /** The merchant account's label: 'test' (the built-in engine's tax) or 'stripe' (Stripe Tax's). */
+  account: string;
+  /** The amount_total of the checkout it paid (by its metadata, else the purchase it wrote); null: none. */
+  checkoutTotal: number | null;
+}
+
+interface Party {
+  country: string | null;
+  vatId?: string;
+}
+
+interface DocumentLine {
+  kind: 'item' | 'discount' | 'credit' | 'refund' | 'note';
+  amount?: number;
 }
 
 interface DocumentRow {
@@ -40,6 +54,11 @@ interface DocumentRow {
   correctsId: string | null;
   invoiceId: string | null;
   refundedTo: number | null;
+  seller: Party;
+  buyer: Party;
+  lines: DocumentLine[];
+  subtotal: number;
+  discount: number;
   taxable: number;
   taxCountry: string | null;
   taxRegion: string | null;
@@ -65,25 +84,90 @@ const PREFIX = { invoice: '', 'credit-note': 'CN-' } as const;
 const add = (sums: Record<string, number>, currency: string, amount: number) =>
   (sums[currency] = (sums[currency] ?? 0) + amount);
 
+/** round(n / d) half up, in BigInt: the tax recomputed apart from api/src/tax/amounts.ts, whatever its size. */
+const halfUp = (n: bigint, d: bigint) => (2n * n + d) / (2n * d);
+
+/**
+ * The tax of a charge recomputed from its rate (basis points to a tenth, so in hundred-thousandths here): inside the
+ * amount, round(amount × r ÷ (1 + r)); on top of the price, round(taxable × r), the taxable amount being the rest.
+ */
+function taxFromRate(charge: Pick<ChargeRow, 'amount' | 'taxAmount' | 'taxRateBp' | 'taxInclusive'>): number {
+  const tenths = Math.round(charge.taxRateBp! * 10);
+  expect(tenths, `rate ${charge.taxRateBp} bp to a tenth`).toBe(charge.taxRateBp! * 10);
+  const r = BigInt(tenths);
+  const tax = charge.taxInclusive
+    ? halfUp(BigInt(charge.amount) * r, 100_000n + r)
+    : halfUp(BigInt(charge.amount - charge.taxAmount) * r, 100_000n);
+  return Number(tax);
+}
+
+/** A VAT ID's country prefix as VIES writes it: Greece's is EL. */
+const vatPrefixOf = (country: string) => (country === 'GR' ? 'EL' : country);
+
+const sumOf = (lines: DocumentLine[], kinds: DocumentLine['kind'][]) =>
+  lines.filter((l) => kinds.includes(l.kind)).reduce((sum, l) => sum + l.amount!, 0);
+
+/**
+ * What an invoice or credit note prints adds up: the items (a credit note's refund) are its subtotal, the discount
+ * and credit lines take its discount off, and what is left is the price after discounts: the total, or the taxable
+ * amount when the tax was added on top. A reverse-charged one names the buyer's VAT ID, of the buyer's country,
+ * where the tax was due, another country than the seller's.
+ */
+function expectDocumentAddsUp(document: DocumentRow, about: string): void {
+  const lines = document.lines;
+  expect(sumOf(lines, ['item', 'refund']), `${about}: its items are its subtotal`).toBe(document.subtotal);
+  expect(sumOf(lines, ['discount', 'credit']) + document.discount, `${about}: its discount and credit lines`).toBe(0);
+  // An invoice's lines are the price, tax on top of them or inside; a credit note's refund is what was paid back.
+  const onTop = document.kind === 'invoice' && document.taxInclusive === false;
+  const afterDiscounts = onTop ? document.taxable : document.total;
+  expect(document.subtotal - document.discount, `${about}: subtotal − discount`).toBe(afterDiscounts);
+  if (document.taxReverseCharge) {
+    const country = document.buyer.country;
+    expect(country, `${about}: reverse-charged where the buyer is`).toBe(document.taxCountry);
+    expect(country, `${about}: reverse-charged across a border`).not.toBe(document.seller.country);
+    expect(document.buyer.vatId ?? '', `${about}: the buyer's VAT ID, of ${country}`).toMatch(
+      new RegExp(`^${vatPrefixOf(country ?? '')}[0-9A-Z+*]{2,12}$`),
+    );
+  }
+}
+
 /**
  * Every charge, its invoice and its credit notes agree: a charge is its taxable amount plus its tax; it has exactly
  * one current invoice (the latest correction), whose payer is the charge's and whose amounts and tax are the charge's;
  * its credit notes, one per growth of the refunded total, add up to what was refunded and give back the tax in
  * proportion (refunded_tax); the split lines are revenue net of tax; invoice and credit-note numbers run 1..n per kind
- * and year. `payers` (charge id → user id), when the caller knows who paid, must be the charges' and invoices' payers.
+ * and year. Apart from the code's own arithmetic: the built-in engine's tax is recomputed from each charge's rate; a
+ * charge is its checkout's amount_total; an invoice's lines add up to its sums; a reverse charge names a VAT ID of
+ * the buyer's country. `payers` (charge id → user id), when the caller knows who paid, must be the charges' and
+ * invoices' payers; `quotedTotals` (charge id → the total its quote said) must be what their checkouts charged.
  */
-export async function expectTaxInvariants(db: Db, payers?: Map<string, string>): Promise<TaxTotals> {
-  const charges: ChargeRow[] = await db('merchantCharges').select(
-    'id',
-    'userId',
-    'amount',
-    'fee',
-    'currency',
-    'refundAmount',
-    'refundedTax',
-    ...TAX_FIELDS,
-    'taxAmount',
-  );
+export async function expectTaxInvariants(
+  db: Db,
+  known: { payers?: Map<string, string>; quotedTotals?: Map<string, number> } = {},
+): Promise<TaxTotals> {
+  const { payers, quotedTotals } = known;
+  const charges: ChargeRow[] = await db('merchantCharges as c')
+    .join('merchantAccounts as a', 'a.id', 'c.merchantAccountId')
+    .select(
+      'c.id',
+      'c.userId',
+      'c.amount',
+      'c.fee',
+      'c.currency',
+      'c.refundAmount',
+      'c.refundedTax',
+      ...TAX_FIELDS.map((f) => `c.${f}`),
+      'c.taxAmount',
+      'a.label as account',
+      db.raw(
+        `coalesce(
+           (SELECT k.amount_total FROM checkouts k
+             WHERE k.id = CASE WHEN c.metadata->>'checkoutId' ~* '^[0-9a-f-]{36}$'
+                               THEN (c.metadata->>'checkoutId')::uuid END),
+           (SELECT k.amount_total FROM checkouts k JOIN purchases p ON p.id = k.purchase_id
+             WHERE p.merchant_charge_id = c.id LIMIT 1)) AS checkout_total`,
+      ),
+    );
   const documents: DocumentRow[] = await db('invoices').select(
     'id',
     'kind',
@@ -95,6 +179,11 @@ export async function expectTaxInvariants(db: Db, payers?: Map<string, string>):
     'correctsId',
     'invoiceId',
     'refundedTo',
+    'seller',
+    'buyer',
+    'lines',
+    'subtotal',
+    'discount',
     'taxable',
     ...TAX_FIELDS,
     'taxAmount',
@@ -119,6 +208,14 @@ export async function expectTaxInvariants(db: Db, payers?: Map<string, string>):
     if (payers?.has(charge.id)) expect(charge.userId, `payer of ${what}`).toBe(payers.get(charge.id));
     expect(charge.taxAmount, `${what}: tax within the amount`).toBeLessThanOrEqual(charge.amount);
     if (charge.taxCountry === null) expect(charge.taxAmount, `${what}: no tax place, no tax`).toBe(0);
+    // The built-in engine's tax, recomputed from the rate (Stripe Tax's is Stripe's: recorded as it said).
+    else if (charge.account === 'test')
+      expect(charge.taxAmount, `${what}: tax at ${charge.taxRateBp} bp`).toBe(taxFromRate(charge));
+    // What is charged is what the checkout said, which is what its quote said.
+    if (charge.checkoutTotal !== null)
+      expect(charge.amount, `${what}: its checkout's amount_total`).toBe(charge.checkoutTotal);
+    if (quotedTotals?.has(charge.id))
+      expect(charge.checkoutTotal, `${what}: the quote's total`).toBe(quotedTotals.get(charge.id));
     expect(charge.refundedTax, `${what}: tax refunded for ${charge.refundAmount} refunded`).toBe(
       taxRefunded(charge.refundAmount, charge.amount, charge.taxAmount),
     );
@@ -149,6 +246,7 @@ export async function expectTaxInvariants(db: Db, payers?: Map<string, string>):
         tax: charge.taxAmount,
       });
       for (const field of TAX_FIELDS) expect(invoice[field], `${about}: ${field}`).toBe(charge[field]);
+      expectDocumentAddsUp(invoice, about);
       if (invoice.correctsId) {
         expect(byId.get(invoice.correctsId)?.merchantChargeId, `${about} corrects one of its charge`).toBe(charge.id);
       }
@@ -171,6 +269,7 @@ export async function expectTaxInvariants(db: Db, payers?: Map<string, string>):
         taxRefunded(before, charge.amount, charge.taxAmount);
       expect({ total: note.total, tax: note.taxAmount }, about).toEqual({ total: note.refundedTo! - before, tax });
       for (const field of TAX_FIELDS) expect(note[field], `${about}: ${field}`).toBe(charge[field]);
+      expectDocumentAddsUp(note, about);
       before = note.refundedTo!;
       add(totals.reported, charge.currency, -note.taxAmount);
     }
