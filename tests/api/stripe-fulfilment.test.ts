@@ -80,7 +80,8 @@ describe('fulfilment of a Stripe checkout through its webhook', () => {
       .where({ kind: 'receipt' })
       .whereRaw('lower(to_address) = ?', ['first.timer@example.com'])
       .first();
-    expect(receipt.textBody).toContain(`/invoices/${charge.id}`);
+    const invoice = await db()('invoices').where({ merchantChargeId: charge.id, kind: 'invoice' }).first('id');
+    expect(receipt.textBody).toContain(`/invoices/${invoice.id}`);
     expect(receipt.textBody).toContain(`($${(checkout.amountTotal / 100).toFixed(2)})`);
     expect((await db()('merchantEvents').where({ identifier: completed.id }).first()).processedAt).not.toBeNull();
   });
