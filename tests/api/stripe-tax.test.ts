@@ -485,6 +485,8 @@ describe('Stripe Tax', () => {
     expect(charge).toMatchObject({ taxCountry: 'CA', taxRegion: 'QC', taxAmount: qst, taxName: 'GST + QST' });
     expect(Number(charge.taxRateBp)).toBe(1497.5);
     expect(invoice).toMatchObject({ taxRegion: 'QC', taxAmount: qst });
+    // The invoice's buyer address ends with the province and postal code given.
+    expect(invoice.buyer).toMatchObject({ country: 'CA', region: 'QC', address: 'QC H2X 1Y4' });
 
     // A Canadian postal code not written as Canada writes them is asked again; a province alone places the buyer.
     const malformed = await quote(dollar.id, { billingCountry: 'CA', region: 'QC', postalCode: '123456' });

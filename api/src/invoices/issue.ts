@@ -61,6 +61,7 @@ interface CheckoutFacts {
   billingAddress: string | null;
   billingCountry: string | null;
   billingRegion: string | null;
+  billingPostalCode: string | null;
   billingVatId: string | null;
 }
 
@@ -105,6 +106,7 @@ async function checkoutFacts(trx: Knex.Transaction, charge: ChargeFacts): Promis
       'co.billingAddress',
       'co.billingCountry',
       'co.billingRegion',
+      'co.billingPostalCode',
       'co.billingVatId',
     );
   const byId = charge.checkoutId && /^[0-9a-f-]{36}$/i.test(charge.checkoutId);
@@ -227,6 +229,7 @@ export async function issueInvoice(
     address: checkout?.billingAddress ?? profile?.address,
     country: checkout?.billingCountry ?? profile?.country ?? checkout?.country,
     region: checkout?.billingRegion ?? profile?.region,
+    postalCode: checkout?.billingPostalCode ?? profile?.postalCode,
     vatId: checkout?.billingVatId ?? profile?.vatId,
   });
   const seller = await sellerOf(trx);

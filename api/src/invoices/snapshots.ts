@@ -78,6 +78,16 @@ export async function sellerOf(trx: Knex | Knex.Transaction): Promise<SellerSnap
   };
 }
 
+/**
+ * The buyer's address with the ZIP or postal code given at checkout as its last line (after the state or province:
+ * "WA 98101"), unless the address written already has it.
+ */
+function withPostalCode(address: string, region: string | null, postalCode: string | null): string {
+  if (!postalCode || address.toUpperCase().includes(postalCode.toUpperCase())) return address;
+  const line = region ? `${region} ${postalCode}` : postalCode;
+  return address.trim() ? `${address.trimEnd()}\n${line}` : line;
+}
+
 /** The payer as an invoice names them: their name (or the name they are shown by) and the billing details given. */
 export function buyerOf(
   user: { id: string; name: string | null; email: string },
@@ -86,6 +96,7 @@ export function buyerOf(
     address?: string | null;
     country?: string | null;
     region?: string | null;
+    postalCode?: string | null;
     vatId?: string | null;
   },
 ): BuyerSnapshot {
@@ -93,7 +104,7 @@ export function buyerOf(
     name: shownName(user),
     email: user.email,
     company: billing.company ?? '',
-    address: billing.address ?? '',
+    address: withPostalCode(billing.address ?? '', billing.region ?? null, billing.postalCode ?? null),
     country: billing.country ?? null,
     region: billing.region ?? null,
     vatId: billing.vatId ?? '',
