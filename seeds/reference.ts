@@ -33,6 +33,7 @@ async function seedTaxRates(db: Knex | Knex.Transaction): Promise<void> {
 
 /** Reference data every installation needs. Safe to run on every start. */
 export async function seedReferenceData(db: Knex | Knex.Transaction): Promise<void> {
-  await db('merchantAccounts').insert(TEST_MERCHANT_ACCOUNT).onConflict('label').ignore();
+  // Any conflict: two starts at once race on the label and the identifier alike.
+  await db('merchantAccounts').insert(TEST_MERCHANT_ACCOUNT).onConflict().ignore();
   await seedTaxRates(db);
 }

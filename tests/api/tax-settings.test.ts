@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
 import { createServices } from '../../api/src/services';
 import { readTaxSetup, taxFrom } from '../../api/src/tax/engine';
-import { REFERENCE_TAX_RATES, seedReferenceData } from '../../seeds/reference';
+import { REFERENCE_TAX_RATES, TEST_MERCHANT_ACCOUNT, seedReferenceData } from '../../seeds/reference';
 import { testApp, testConfig, testDeps } from '../support/app';
 import { as, signedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
@@ -263,6 +263,12 @@ describe('the tax rate table and registrations in the console', () => {
     await db('taxRates').del();
     await db('taxRates').insert({ country: 'DE', region: null, rateBp: 1600, name: 'MwSt' });
     await Promise.all([seedReferenceData(db), seedReferenceData(db)]);
+    // two starts at once on a new database: both create the test merchant account, neither fails on it
+    for (let start = 0; start < 5; start++) {
+      await db('merchantAccounts').where(TEST_MERCHANT_ACCOUNT).del();
+      await Promise.all([seedReferenceData(db), seedReferenceData(db), seedReferenceData(db)]);
+      expect(await db('merchantAccounts').where(TEST_MERCHANT_ACCOUNT).count()).toEqual([{ count: 1 }]);
+    }
     const rows = await db('taxRates').select('country', 'region', 'rateBp', 'name');
     expect(rows).toHaveLength(REFERENCE_TAX_RATES.rates.length);
     expect(rows.find((r) => r.country === 'DE')).toEqual({ country: 'DE', region: null, rateBp: 1600, name: 'MwSt' });
