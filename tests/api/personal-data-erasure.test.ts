@@ -179,8 +179,9 @@ describe('personal data: what moves with a purchase, and what a deletion erases'
     const person = await signedIn(db(), ['learner'], 'billed.business@example.com');
     const billing = {
       company: 'Atelier Rive SARL',
-      address: '3 quai Est, Lyon',
+      address: '3 quai Est, 69002 Lyon',
       country: 'FR',
+      postalCode: '69002',
       vatId: 'FR40303265045',
     };
     expect((await store(person, 'put', '/billing', billing)).status).toBe(200);
@@ -200,7 +201,12 @@ describe('personal data: what moves with a purchase, and what a deletion erases'
     expect(issued.buyer).toMatchObject({ company: billing.company, address: billing.address, vatId: billing.vatId });
     // Their download holds both: the details kept for next time, and the invoice issued to them.
     const download = JSON.parse((await store(person, 'get', '/me/export')).text);
-    expect(download.billing).toMatchObject({ company: billing.company, vatId: billing.vatId, country: 'FR' });
+    expect(download.billing).toMatchObject({
+      company: billing.company,
+      vatId: billing.vatId,
+      country: 'FR',
+      postalCode: '69002',
+    });
     expect(download.invoices).toEqual([expect.objectContaining({ kind: 'invoice', buyer: issued.buyer })]);
 
     expect((await store(person, 'delete', '/me', { confirm: person.user.email })).status).toBe(204);
@@ -209,8 +215,14 @@ describe('personal data: what moves with a purchase, and what a deletion erases'
     expect(
       await db()('checkouts')
         .where({ id: checkoutId })
-        .first('billingCompany', 'billingAddress', 'billingVatId', 'billingCountry'),
-    ).toEqual({ billingCompany: null, billingAddress: null, billingVatId: null, billingCountry: 'FR' });
+        .first('billingCompany', 'billingAddress', 'billingPostalCode', 'billingVatId', 'billingCountry'),
+    ).toEqual({
+      billingCompany: null,
+      billingAddress: null,
+      billingPostalCode: null,
+      billingVatId: null,
+      billingCountry: 'FR',
+    });
     expect(await db()('invoices').where({ id: issued.id }).first('buyer')).toEqual({ buyer: issued.buyer });
   });
 

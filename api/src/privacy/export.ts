@@ -189,7 +189,7 @@ async function billingOf(trx: Conn, userId: string) {
   const billing =
     (await trx('billingProfiles')
       .where({ userId })
-      .first('company', 'address', 'country', 'region', 'vatId', 'updatedAt')) ?? null;
+      .first('company', 'address', 'country', 'region', 'postalCode', 'vatId', 'updatedAt')) ?? null;
   const invoices = await trx('invoices')
     .where({ payerUserId: userId })
     .orderBy([{ column: 'issuedAt' }, { column: 'number' }])
