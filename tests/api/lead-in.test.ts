@@ -159,6 +159,9 @@ describe('lead-in emails and answers', () => {
     const answer = await request(app).get(`/api/store/checkouts/${checkoutId}`);
     expect(answer.status).toBe(200);
     const purchase = (await Purchase.query(db()).findById(answer.body.purchaseId))!;
+    const issued = await db()('invoices')
+      .where({ merchantChargeId: purchase.merchantChargeId, kind: 'invoice' })
+      .first('id');
     expect(answer.body).toMatchObject({
       status: 'fulfilled',
       team: null,
@@ -168,7 +171,7 @@ describe('lead-in emails and answers', () => {
         amount: 4_900,
         currency: 'usd',
         email,
-        invoiceId: purchase.merchantChargeId,
+        invoiceId: issued.id,
         coursePath: `/courses/${courseSlug}`,
       },
     });

@@ -37,8 +37,12 @@ describe('pages and emails that lead in (Chromium)', () => {
     expect(text).toContain(paid);
     expect(text).toContain(email);
     const invoice = page.getByRole('link', { name: 'View or print your invoice' });
+    const issued = await site()
+      .db('invoices')
+      .where({ merchantChargeId: purchase.merchantChargeId, kind: 'invoice' })
+      .first('id');
     expect(await invoice.getAttribute('href')).toBe(
-      `/login?${new URLSearchParams({ redirectTo: `/invoices/${purchase.merchantChargeId}`, email })}`,
+      `/login?${new URLSearchParams({ redirectTo: `/invoices/${issued.id}`, email })}`,
     );
     expect(await page.getByRole('link', { name: 'Sign in to start learning' }).count()).toBe(1);
     await checkScreen(page, 'storefront-thanks-lead-in', { axe: true });

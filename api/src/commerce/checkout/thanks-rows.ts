@@ -45,6 +45,11 @@ export async function receiptOfCheckout(
       'u.id as buyerUserId',
       'p.merchantChargeId',
       'p.createdAt as purchasedAt',
+      // The charge's invoice as it stands, as the receipt links it (the charge's id finds it too).
+      db.raw(
+        `(SELECT i.id FROM invoices i WHERE i.merchant_charge_id = p.merchant_charge_id AND i.kind = 'invoice'
+             AND NOT EXISTS (SELECT 1 FROM invoices c WHERE c.corrects_id = i.id)) AS invoice_id`,
+      ),
     );
   if (!row) return undefined;
   return {
@@ -54,7 +59,7 @@ export async function receiptOfCheckout(
     amount: row.amountTotal,
     currency: row.currency,
     email: row.email,
-    invoiceId: row.merchantChargeId,
+    invoiceId: row.invoiceId ?? row.merchantChargeId,
     buyerUserId: row.buyerUserId,
     purchasedAt: new Date(row.purchasedAt),
   };
