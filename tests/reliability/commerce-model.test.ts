@@ -38,9 +38,11 @@ import { chargedTotal, type BuyerTaxPlace, type TaxAnswer } from '../../api/src/
  *  8. tax (docs/domain.md §18): each run's school is established in Germany, on the EU OSS, registered in GB and
  *     in Washington, its prices including tax or not (drawn per run); each purchase bills a place drawn from PLACES.
  *     The model predicts the tax with the pure `taxFrom` on the quoted price after discounts: the quote, the checkout
- *     and the charge carry it, and what is charged is the quote's total. Every charge is its taxable amount + its
- *     tax, has one current invoice for its payer (a transfer or a seat changes no payer; payers correct their
- *     invoices), credit notes that add up to what was refunded and give back the tax in proportion; tax collected
+ *     and the charge carry it, and what is charged is the quote's total. Every charge's tax is also recomputed from
+ *     its rate apart from the code's arithmetic (BigInt, half up); every charge is its taxable amount + its tax, has
+ *     one current invoice for its payer (a transfer or a seat changes no payer; payers correct their invoices)
+ *     whose lines add up to its sums, credit notes that add up to what was refunded and give back the tax in
+ *     proportion; a reverse charge names a VAT ID of the buyer's country; tax collected
  *     (charges − refunds) = tax reported (invoices − credit notes) = the tax report's net tax due; invoice and
  *     credit-note numbers run 1..n without gaps. After each sequence, everyone's invoices are what they paid for.
  *
