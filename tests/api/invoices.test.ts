@@ -8,7 +8,7 @@ import { createServices, type Services } from '../../api/src/services';
 import { taxInside, taxOnTop, taxRefunded } from '../../api/src/tax/amounts';
 import { createCoupon, createProduct } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';
-import { as, signedIn, type SignedIn } from '../support/auth';
+import { as, signedIn, signedInByEmail, type SignedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 import { csvRows, listExport } from '../support/csv';
 import { pdfText } from '../support/pdf-text';
@@ -226,7 +226,8 @@ describe('invoices and credit notes', () => {
     await db()('taxRegistrations').insert({ country: 'CA', region: 'QC' });
     await db()('taxRates').insert({ country: 'CA', region: 'QC', rateBp: 1497.5, name: 'GST/QST' });
     try {
-      const buyer = await signedIn(db());
+      // Someone who never gave a name (an account made by their first purchase's email).
+      const buyer = await signedInByEmail(db(), 'quebec-buyer@example.com');
       const { chargeId } = await buy(
         buyer,
         { productId: dollar.id, billing: { country: 'CA', region: 'QC' } },
@@ -239,6 +240,11 @@ describe('invoices and credit notes', () => {
       const lines = (await pdfText(await pdfOf(store(buyer, 'get', `/invoices/${answer.id}.pdf`)))).lines.join('\n');
       expect(lines).toContain('GST/QST 14.975 % (CA-QC, added)');
       expect(lines).not.toContain('14.98 %');
+      // A buyer who gave no name is billed by their email address, never by a placeholder.
+      expect(buyer.user.name).toBeNull();
+      expect(answer.buyer.name).toBe('');
+      expect(lines).toContain(buyer.user.email);
+      expect(lines).not.toMatch(/Learner [0-9A-F]{4}/i);
     } finally {
       await db()('taxRates').where({ country: 'CA', region: 'QC' }).delete();
       await db()('taxRegistrations').where({ country: 'CA', region: 'QC' }).delete();

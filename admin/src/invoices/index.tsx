@@ -70,7 +70,11 @@ function InvoiceList() {
       <TextField source="number" sortable />
       <KindField label="resources.invoices.fields.kind" />
       {date('issuedAt', { sortable: true })}
-      <FunctionField<InvoiceRecord> source="buyer" render={(i) => i.buyer.company || i.buyer.name} sortable={false} />
+      <FunctionField<InvoiceRecord>
+        source="buyer"
+        render={(i) => i.buyer.company || i.buyer.name || i.buyer.email}
+        sortable={false}
+      />
       {money('total', { sortable: true })}
       <FunctionField<InvoiceRecord> label="resources.invoices.fields.tax" render={taxOf} />
     </RecordList>

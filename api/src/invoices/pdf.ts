@@ -22,12 +22,25 @@ const dateOf = (d: Date) =>
   new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(d);
 
 /** The texts of a document, in the order they are printed (the faces are loaded for all of them at once). */
-function partyLines(party: { name: string; company?: string; address: string; country: string | null }): string[] {
+function partyLines(party: {
+  name: string;
+  email?: string | null;
+  company?: string;
+  address: string;
+  country: string | null;
+}): string[] {
   const address = party.address.split('\n').filter((line) => line.trim());
   const country = party.country ? countryName(party.country) : null;
   // A postal address often ends with its country already: it is not printed twice.
   const named = country !== null && address.at(-1)?.trim().toLowerCase() === country.toLowerCase();
-  return [...(party.company ? [party.company] : []), party.name, ...address, ...(country && !named ? [country] : [])];
+  // A buyer who gave no name is named by their email address.
+  const name = party.name || party.email || '';
+  return [
+    ...(party.company ? [party.company] : []),
+    ...(name ? [name] : []),
+    ...address,
+    ...(country && !named ? [country] : []),
+  ];
 }
 
 export function taxLabel(document: InvoiceDocument): string | null {

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { shownName } from '../shared/shown-name';
 import { ratePercent } from '../shared/tax-text';
 
 /**
@@ -101,7 +100,8 @@ export function buyerOf(
   },
 ): BuyerSnapshot {
   return {
-    name: shownName(user),
+    // The name the buyer gave, else none: an invoice names a person as they are, never as a placeholder.
+    name: user.name?.trim() ?? '',
     email: user.email,
     company: billing.company ?? '',
     address: withPostalCode(billing.address ?? '', billing.region ?? null, billing.postalCode ?? null),
