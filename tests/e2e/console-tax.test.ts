@@ -45,7 +45,12 @@ describe('tax in the console (Chromium)', () => {
     // filtered by country (the console's filter, in its address)
     const only = (country: string) =>
       `${baseUrl}/admin/#/tax-rates?filter=${encodeURIComponent(`{"country":"${country}"}`)}`;
-    await page.goto(only('CA'));
+    // A fresh load of the filtered list (a change of the address's hash alone may be read before the list settles).
+    const openFiltered = async (country: string) => {
+      await page.goto('about:blank');
+      await page.goto(only(country));
+    };
+    await openFiltered('CA');
     await page
       .getByRole('row', { name: /\bCA\b.*\bQC\b/ })
       .getByText('14.975 %')
@@ -66,7 +71,7 @@ describe('tax in the console (Chromium)', () => {
     await expect
       .poll(async () => (await db('taxRates').where({ id: washington.id }).first('rateBp')).rateBp)
       .toBe(1037.5);
-    await page.goto(only('US'));
+    await openFiltered('US');
     await page
       .getByRole('row', { name: /\bUS\b.*\bWA\b/ })
       .getByText('10.375 %')
