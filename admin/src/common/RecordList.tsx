@@ -25,6 +25,8 @@ interface RecordListProps {
   title?: string;
   /** A row's look by its record (e.g. dimmed when hidden). */
   rowSx?: DatagridProps['rowSx'];
+  /** Rows per page when the list opens (one of ROWS_PER_PAGE); 10 unless a list is read as a whole table. */
+  perPage?: number;
   /** The rows, when they are a ready-made Datagrid; otherwise `children` are the columns. */
   rows?: ReactElement;
   children?: ReactNode;
@@ -59,6 +61,7 @@ export function RecordList({
   texts,
   title,
   rowSx,
+  perPage,
   rows,
   children,
 }: RecordListProps) {
@@ -72,6 +75,7 @@ export function RecordList({
       filterDefaultValues={filterDefaultValues}
       exporter={false}
       sort={sort}
+      perPage={perPage}
       pagination={<Pagination rowsPerPageOptions={ROWS_PER_PAGE} />}
       actions={<ListActions exporter={exporter}>{actions}</ListActions>}
       empty={

@@ -46,7 +46,8 @@ const filters = [
 
 function TaxRateList() {
   return (
-    <RecordList filters={filters} icon={PercentIcon} sort={{ field: 'country', order: 'ASC' }}>
+    // Read as one table (a country's regions together): a page holds every rate of the reference data.
+    <RecordList filters={filters} icon={PercentIcon} sort={{ field: 'country', order: 'ASC' }} perPage={100}>
       <TextField source="country" />
       <TextField source="region" emptyText="—" />
       <FunctionField<TaxRate> source="rateBp" render={(rate) => `${bpToPercent(rate.rateBp)} %`} />
