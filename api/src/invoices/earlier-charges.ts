@@ -146,5 +146,3 @@ export function earlierInvoices({ db, jobs, logger }: { db: Db; jobs: JobQueue; 
     },
   };
 }
-
-export type EarlierInvoices = ReturnType<typeof earlierInvoices>;
