@@ -74,6 +74,16 @@ describe('the buy box with tax (Chromium)', () => {
     await zip.fill('98101');
     await expect.poll(() => zip.getAttribute('aria-invalid')).toBeNull();
     await expect.poll(() => price.innerText(), { timeout: 10_000 }).toContain(taxLine);
+    // The ZIP re-prices the box: it is looked at once the new price is in and the box no longer fades (stale).
+    const priceBox = page.locator('.price-box');
+    await expect
+      .poll(
+        () => priceBox.evaluate((box) => box.matches('.is-stale, [aria-busy="true"]') || getComputedStyle(box).opacity),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBe('1');
     await checkScreen(page, 'tax-buy-box-us-wa', { axe: true });
 
     await buy.click();
