@@ -905,7 +905,16 @@ const correctInvoice = (purchaseIndex: number, superseded: boolean) =>
         .orderBy('sequence')
         .select('id');
       const payer = w.users[p.payer!]!;
-      const body = { company: `Model Company ${versions.length}`, address: '1 Model Street' };
+      // A correction keeps the buyer's VAT ID (a reverse-charged invoice must name it).
+      const latest = await w
+        .db('invoices')
+        .where({ id: versions.at(-1)!.id })
+        .first('buyer');
+      const body = {
+        company: `Model Company ${versions.length}`,
+        address: '1 Model Street',
+        vatId: (latest.buyer as { vatId: string }).vatId,
+      };
       const path = (id: string) => `/invoices/${id}/buyer`;
       if (p.user !== p.payer)
         await refused(w, () => store(w, w.users[p.user], 'put', path(versions.at(-1)!.id), body), ['not-found']);
