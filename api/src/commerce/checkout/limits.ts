@@ -14,7 +14,10 @@ export const COMMERCE_LIMITS = {
   checkoutPerIp: { max: 10, windowSeconds: 10 * 60 },
   /** Checkout starts for one buyer from any address: a signed-in account, or the email a guest typed. */
   checkoutPerBuyer: { max: 5, windowSeconds: 10 * 60 },
-  /** Quotes naming a coupon code, from one client network (quotes without a code look nothing up). */
+  /**
+   * Coupon codes a quote could not apply (unknown or unusable: what guessing codes produces), from one client network.
+   * A code that applies is not counted, so a buyer's quotes with their code write nothing.
+   */
   couponQuotePerIp: { max: 60, windowSeconds: 60 },
   /**
    * Quotes whose tax costs a call to Stripe Tax (one its cache does not answer), from one client network: a buyer
@@ -69,8 +72,19 @@ export function commerceLimits({
     /** How many uses of one limited coupon unpaid checkouts from one client network may hold at once. */
     couponHoldsPerNetwork: COUPON_HOLDS_PER_NETWORK * config.COMMERCE_LIMIT_SCALE,
 
-    /** A quote is about to look a coupon code up. */
+    /**
+     * A quote is about to look a coupon code up: refused once the network's misses are used up. Only read: a quote
+     * is a read, and counting every one put a hot row under every buyer of a network.
+     */
     async couponLookup(ip: string | null): Promise<void> {
+      if (ip) await limiter.check(limit('couponQuotePerIp', networkOf(ip)), 'coupon codes tried from your network');
+    },
+
+    /**
+     * The quote's code did not apply: counted before the answer says so, so that parallel guesses past the limit
+     * are refused rather than answered.
+     */
+    async couponMiss(ip: string | null): Promise<void> {
       if (ip) await limiter.hit(limit('couponQuotePerIp', networkOf(ip)), 'coupon codes tried from your network');
     },
 

@@ -56,8 +56,8 @@ export type CheckoutQuote = QuotePreview & { taxAnswer: TaxAnswer | null };
 /**
  * Gathers what pricing needs (price, coupons, the buyer's purchases) and prices one prospective purchase: `quote`
  * for checkout, from what the database holds now; `preview` for the product page, whose product and price may come
- * from the read cache (coupons and the buyer's purchases are always read fresh). A preview that names a coupon code
- * is counted against the caller's address first. Whoever is not signed in hears one answer for every coupon problem
+ * from the read cache (coupons and the buyer's purchases are always read fresh). A preview naming a coupon code is
+ * refused once the caller's address has tried too many codes that did not apply; one that does not apply is counted. Whoever is not signed in hears one answer for every coupon problem
  * (`coupon-not-valid`), found by the same queries whatever the problem is.
  */
 export function quoteService({
@@ -71,7 +71,7 @@ export function quoteService({
   db: Db;
   clock: Clock;
   caches: ReadCaches;
-  limits: Pick<CommerceLimits, 'couponLookup' | 'taxCalculation'>;
+  limits: Pick<CommerceLimits, 'couponLookup' | 'couponMiss' | 'taxCalculation'>;
   tax: TaxCalculator;
   taxSetup: Pick<TaxSetupReader, 'read' | 'inclusive'>;
 }) {
@@ -298,6 +298,7 @@ export function quoteService({
       if (request.couponCode) await limits.couponLookup(ip);
       // Tax calculations that cost a call to Stripe are counted per client address, as coupon codes tried are.
       const { taxAnswer: _calculation, ...preview } = await priced(request, onSaleCached, ip);
+      if (preview.coupon?.problem) await limits.couponMiss(ip);
       return preview;
     },
   };
