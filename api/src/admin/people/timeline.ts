@@ -9,7 +9,8 @@ import type { TimelineEvent, TimelineKind, TimelinePage, TimelineQuery } from '.
  * A person's (or a purchase's) history in one list, newest first: purchases and seats, purchases given and received,
  * payments, refunds, disputes, sign-ins and devices approved, emails with their delivery state, staff notes, and every
  * staff action the audit log holds about them (transfers, seats revoked, bans, comments hidden, role changes…). One
- * SQL statement: each source is a branch of a UNION ALL over the same columns, sorted and paged together.
+ * SQL statement: each source is a branch of a UNION ALL over the same columns, each read newest first through an
+ * index and cut at the page's last row, then merged and paged; the total is counted apart, source by source.
  */
 
 /** The ids a timeline is about, as CTEs every branch reads. `?` is the person's or the purchase's id. */
@@ -40,7 +41,7 @@ const PURCHASE = `
  * told as bought on its buyer's timeline only: the payer (its charge's), or for one without a charge whoever held it
  * first; someone it was given to reads "Was given … by …" from its transfer instead.
  */
-const BRANCHES = `
+const PURCHASES = `
   SELECT p.created_at AS at, CASE WHEN p.redeemed_bulk_coupon_id IS NULL THEN 'purchase' ELSE 'seat' END AS kind,
          p.id::text AS record_id, 'purchases' AS resource, NULL::text AS by_email,
          jsonb_build_object('product', pr.name, 'amount', p.total_amount, 'currency', p.currency, 'status', p.status,
@@ -54,8 +55,9 @@ const BRANCHES = `
                       (SELECT t.source_user_id FROM purchase_user_transfers t
                         WHERE t.purchase_id = p.id AND t.transfer_state = 'COMPLETED'
                         ORDER BY t.completed_at, t.id LIMIT 1),
-                      p.user_id) = (SELECT id FROM person))
-  UNION ALL
+                      p.user_id) = (SELECT id FROM person))`;
+
+const TRANSFERS = `
   SELECT t.completed_at, 'transfer', t.id::text, 'purchase-user-transfers', NULL,
          jsonb_build_object('product', pr.name, 'fromEmail', source.email, 'toEmail', target.email,
                             'bySupport', t.by_support,
@@ -63,46 +65,82 @@ const BRANCHES = `
                                          WHEN t.source_user_id = (SELECT id FROM person) THEN 'gave' END)
     FROM purchase_user_transfers t JOIN purchases p ON p.id = t.purchase_id JOIN products pr ON pr.id = p.product_id
     JOIN users source ON source.id = t.source_user_id LEFT JOIN users target ON target.id = t.target_user_id
-   WHERE t.id IN (SELECT id FROM their_transfers) AND t.transfer_state = 'COMPLETED'
-  UNION ALL
+   WHERE t.id IN (SELECT id FROM their_transfers) AND t.transfer_state = 'COMPLETED'`;
+
+const PAYMENTS = `
   SELECT ch.created_at, 'payment', ch.id::text, 'merchant-charges', NULL,
          jsonb_build_object('amount', ch.amount, 'currency', ch.currency, 'fee', ch.fee, 'identifier', ch.identifier)
-    FROM merchant_charges ch WHERE ch.id IN (SELECT id FROM their_charges)
-  UNION ALL
+    FROM merchant_charges ch WHERE ch.id IN (SELECT id FROM their_charges)`;
+
+const REFUNDS = `
   SELECT r.created_at, 'refund', r.id::text, 'merchant-refunds', by_user.email,
          jsonb_build_object('amount', r.amount, 'currency', ch.currency, 'status', r.status, 'reason', r.reason,
                             'reasonCode', r.reason_code)
     FROM merchant_refunds r JOIN merchant_charges ch ON ch.id = r.merchant_charge_id
     LEFT JOIN users by_user ON by_user.id = r.requested_by_id
-   WHERE r.merchant_charge_id IN (SELECT id FROM their_charges)
-  UNION ALL
+   WHERE r.merchant_charge_id IN (SELECT id FROM their_charges)`;
+
+const DISPUTES = `
   SELECT d.created_at, 'dispute', d.id::text, 'merchant-disputes', NULL,
          jsonb_build_object('amount', d.amount, 'currency', ch.currency, 'status', d.status, 'reason', d.reason)
     FROM merchant_disputes d JOIN merchant_charges ch ON ch.id = d.merchant_charge_id
-   WHERE d.merchant_charge_id IN (SELECT id FROM their_charges)
-  UNION ALL
+   WHERE d.merchant_charge_id IN (SELECT id FROM their_charges)`;
+
+const SIGN_INS = `
   SELECT s.created_at, 'sign-in', s.id::text, NULL, NULL, jsonb_build_object('method', s.method, 'userAgent', s.user_agent)
-    FROM sign_ins s WHERE s.user_id = (SELECT id FROM person)
-  UNION ALL
+    FROM sign_ins s WHERE s.user_id = (SELECT id FROM person)`;
+
+const EMAILS = `
   SELECT o.created_at, 'email', o.id::text, 'outbox-emails', NULL,
          jsonb_build_object('subject', o.subject, 'emailKind', o.kind, 'status', o.status, 'attempts', o.attempts,
                             'sentAt', o.sent_at, 'lastError', o.last_error)
-    FROM outbox_emails o WHERE o.to_address = (SELECT email FROM person)
-  UNION ALL
+    FROM outbox_emails o WHERE o.to_address = (SELECT email FROM person)`;
+
+const NOTES = `
   SELECT n.created_at, 'note', n.id::text, NULL, n.author_email,
          jsonb_build_object('body', n.body, 'purchaseId', n.purchase_id)
-    FROM staff_notes n WHERE n.id IN (SELECT id FROM their_notes)
-  UNION ALL
+    FROM staff_notes n WHERE n.id IN (SELECT id FROM their_notes)`;
+
+/**
+ * The audit log's entries about one kind of record: one branch per kind, each an equality on (resource, record_id)
+ * that its index answers newest first (an OR of the four would read the whole log).
+ */
+const staffActions = (resource: string, recordIds: string) => `
   SELECT a.created_at, 'staff-action', a.id::text, 'audit-logs', a.actor_email,
          jsonb_build_object('action', a.action, 'resource', a.resource, 'recordId', a.record_id,
                             'byThemselves', a.actor_id IS NOT NULL AND a.actor_id = (SELECT id FROM person),
                             'reason', a.after->>'reason', 'fromEmail', a.before->>'email', 'toEmail', a.after->>'email',
                             'rolesBefore', a.before->'roles', 'rolesAfter', a.after->'roles')
     FROM audit_logs a
-   WHERE (a.resource = 'users' AND a.record_id = (SELECT id FROM person)::text)
-      OR (a.resource = 'purchases' AND a.record_id IN (SELECT id::text FROM their_purchases))
-      OR (a.resource = 'purchase-user-transfers' AND a.record_id IN (SELECT id::text FROM their_transfers))
-      OR (a.resource = 'comments' AND a.record_id IN (SELECT id::text FROM their_comments))`;
+   WHERE a.resource = '${resource}' AND a.record_id IN (${recordIds})`;
+
+const SOURCES = [
+  PURCHASES,
+  TRANSFERS,
+  PAYMENTS,
+  REFUNDS,
+  DISPUTES,
+  SIGN_INS,
+  EMAILS,
+  NOTES,
+  staffActions('users', 'SELECT id::text FROM person'),
+  staffActions('purchases', 'SELECT id::text FROM their_purchases'),
+  staffActions('purchase-user-transfers', 'SELECT id::text FROM their_transfers'),
+  staffActions('comments', 'SELECT id::text FROM their_comments'),
+];
+
+/** The timeline's order: newest first, then a fixed order among events of the same instant. */
+const NEWEST_FIRST = 'ORDER BY 1 DESC, 2, 3 DESC';
+
+/**
+ * Each source read newest first and cut at the last row the page needs (`bound`), so a page reads at most
+ * offset + perPage events of each source through its index, never every event the person has.
+ */
+const BOUNDED_BRANCHES = SOURCES.map((s) => `(${s} ${NEWEST_FIRST} LIMIT (SELECT n FROM bound))`).join(
+  '\n  UNION ALL\n',
+);
+/** Every event, for the total: the same sources, counted (each through its index). */
+const ALL_BRANCHES = SOURCES.join('\n  UNION ALL\n');
 
 type Row = {
   at: Date;
@@ -111,7 +149,6 @@ type Row = {
   resource: string | null;
   by_email: string | null;
   data: Record<string, unknown>;
-  total: string | number;
 };
 
 const money = (data: Record<string, unknown>) => formatMoney(Number(data.amount), String(data.currency));
@@ -225,14 +262,16 @@ function describe(kind: TimelineKind, d: Record<string, unknown>): { summary: st
 export function timelineService({ db }: { db: Db }) {
   async function page(with_: string, id: string, q: TimelineQuery): Promise<TimelinePage> {
     const offset = (q.page - 1) * q.perPage;
-    const { rows } = (await db.raw(
-      `WITH ${with_}
-       SELECT e.*, count(*) OVER () AS total FROM (${BRANCHES}) e
-        ORDER BY e.at DESC, e.kind, e.record_id DESC
-        LIMIT ? OFFSET ?`,
-      [id, q.perPage, offset],
-    )) as { rows: Row[] };
-    const total = rows.length ? Number(rows[0]!.total) : offset === 0 ? 0 : await count(with_, id);
+    const [{ rows }, total] = await Promise.all([
+      db.raw(
+        `WITH bound AS (SELECT ?::int AS n), ${with_}
+         SELECT e.* FROM (${BOUNDED_BRANCHES}) e
+          ORDER BY e.at DESC, e.kind, e.record_id DESC
+          LIMIT ? OFFSET ?`,
+        [offset + q.perPage, id, q.perPage, offset],
+      ) as Promise<{ rows: Row[] }>,
+      count(with_, id),
+    ]);
     return {
       data: rows.map((r): TimelineEvent => {
         const { summary, detail } = describe(r.kind, r.data);
@@ -253,9 +292,9 @@ export function timelineService({ db }: { db: Db }) {
     };
   }
 
-  /** The total when the page asked for lies past the end. */
+  /** Every event the timeline holds, exactly: each source counted through its index, none of it described. */
   async function count(with_: string, id: string): Promise<number> {
-    const { rows } = await db.raw(`WITH ${with_} SELECT count(*)::int AS n FROM (${BRANCHES}) e`, [id]);
+    const { rows } = await db.raw(`WITH ${with_} SELECT count(*)::int AS n FROM (${ALL_BRANCHES}) e`, [id]);
     return rows[0].n as number;
   }
 
