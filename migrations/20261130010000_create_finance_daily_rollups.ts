@@ -1,0 +1,203 @@
+import type { Knex } from 'knex';
+
+/**
+ * The dashboard's and the Finance page's figures per UTC day, kept by the ledger's own writes: statement-level
+ * triggers on merchant_charges, purchases and split_lines add each statement's rows once (subtracting the old rows
+ * of an update or delete), so a year's figures are a few hundred rows however large the ledger grows.
+ *
+ * Rows are spread over SHARDS rows per key (by the writing connection), summed on read: fulfilments committing at
+ * once each lock their own shard's row for "today" rather than queueing on one.
+ *
+ * Counts of distinct things stay additive by counting one line of each: a sale is counted on its charge's first sale
+ * line (lowest id), a refund on its first line of the day (per charge and reference), so the counts equal the
+ * ledger's count(DISTINCT …) for any whole days.
+ */
+
+const SHARDS = 8;
+const SHARD = `(pg_backend_pid() % ${SHARDS})::smallint`;
+const DAY = `(created_at AT TIME ZONE 'UTC')::date`;
+
+type Columns = Record<string, string>;
+
+/** A rollup table's upsert: each key's measures added to the writing connection's shard row. */
+function addTo(table: string, keys: Columns, measures: Columns, from: string, having?: string): string {
+  const k = Object.keys(keys);
+  const m = Object.keys(measures);
+  return `INSERT INTO ${table} AS r (${[...k, 'shard', ...m].join(', ')})
+    SELECT ${[...Object.values(keys), SHARD, ...Object.values(measures)].join(', ')}
+      FROM ${from} GROUP BY ${k.map((_, i) => i + 1).join(', ')} ${having ? `HAVING ${having}` : ''}
+    ON CONFLICT (${[...k, 'shard'].join(', ')})
+    DO UPDATE SET ${m.map((c) => `${c} = r.${c} + excluded.${c}`).join(', ')};`;
+}
+
+/**
+ * A table whose rows each add fixed measures (charges, purchases): an insert adds the new rows, a delete subtracts the
+ * old, an update both; keys whose measures do not change (most purchase updates) write nothing.
+ */
+function deltaRollup(source: string, table: string, keys: Columns, measures: Columns) {
+  const rowsOf = (rel: string, sign: number) =>
+    `SELECT ${Object.entries(keys)
+      .map(([k, e]) => `${e} AS ${k}`)
+      .join(', ')}, ${Object.entries(measures)
+      .map(([m, e]) => `${sign} * (${e})::bigint AS ${m}`)
+      .join(', ')} FROM ${rel}`;
+  const keyCols = Object.fromEntries(Object.keys(keys).map((k) => [k, k]));
+  const sums = Object.fromEntries(Object.keys(measures).map((m) => [m, `sum(${m})`]));
+  const changed = Object.keys(measures)
+    .map((m) => `sum(${m}) <> 0`)
+    .join(' OR ');
+  const apply = (rows: string) => addTo(table, keyCols, sums, `(${rows}) AS d`, changed);
+  const fn = `${table}_add`;
+  return {
+    up: `
+      CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP = 'INSERT' THEN ${apply(rowsOf('new_rows', 1))}
+        ELSIF TG_OP = 'DELETE' THEN ${apply(rowsOf('old_rows', -1))}
+        ELSE ${apply(`${rowsOf('new_rows', 1)} UNION ALL ${rowsOf('old_rows', -1)}`)}
+        END IF;
+        RETURN NULL;
+      END $$;
+      ${statementTriggers(source, fn)}
+      ${addTo(table, keyCols, sums, `(${rowsOf(source, 1)}) AS d`, changed)}`,
+    down: `DROP FUNCTION ${fn}() CASCADE;`,
+  };
+}
+
+function statementTriggers(source: string, fn: string): string {
+  return `
+    CREATE TRIGGER ${fn}_inserted AFTER INSERT ON ${source} REFERENCING NEW TABLE AS new_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
+    CREATE TRIGGER ${fn}_updated AFTER UPDATE ON ${source} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
+    CREATE TRIGGER ${fn}_deleted AFTER DELETE ON ${source} REFERENCING OLD TABLE AS old_rows
+      FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`;
+}
+
+/** The ledger's amounts by kind, as the Finance page sums them (refunds and disputes negative). */
+const AMOUNTS: Columns = {
+  lines: 'count(*)',
+  sales: `coalesce(sum(l.amount) FILTER (WHERE l.kind = 'sale'), 0)`,
+  refunds: `coalesce(sum(l.amount) FILTER (WHERE l.kind = 'refund'), 0)`,
+  disputes: `coalesce(sum(l.amount) FILTER (WHERE l.kind IN ('dispute', 'dispute-won')), 0)`,
+  total: 'sum(l.amount)',
+};
+
+/** A charge's first sale line: counts the sale once, however many recipients share it. */
+const FIRST_SALE_LINE = `l.kind = 'sale' AND NOT EXISTS (SELECT 1 FROM split_lines o
+  WHERE o.merchant_charge_id = l.merchant_charge_id AND o.kind = 'sale' AND o.id < l.id)`;
+
+/** A refund's first line of the day: counts the refund once a day, as count(DISTINCT (charge, reference)) does. */
+const FIRST_REFUND_LINE = `l.kind = 'refund' AND NOT EXISTS (SELECT 1 FROM split_lines o
+  WHERE o.merchant_charge_id = l.merchant_charge_id AND o.kind = 'refund' AND o.reference IS NOT DISTINCT FROM l.reference
+    AND (o.created_at AT TIME ZONE 'UTC')::date = (l.created_at AT TIME ZONE 'UTC')::date AND o.id < l.id)`;
+
+const LINE_DAY = `(l.created_at AT TIME ZONE 'UTC')::date`;
+
+/** The three ledger rollups' upserts from a set of split lines (`from` names it as l). */
+const ledgerAdds = (from: string) => `
+  ${addTo('finance_daily_ledger', { day: LINE_DAY, currency: 'l.currency' }, { ...AMOUNTS, sold_charges: `count(*) FILTER (WHERE ${FIRST_SALE_LINE})`, refunds_made: `count(*) FILTER (WHERE ${FIRST_REFUND_LINE})` }, from)}
+  ${addTo('finance_daily_ledger_products', { day: LINE_DAY, currency: 'l.currency', product_id: 'l.product_id' }, AMOUNTS, from)}
+  ${addTo('finance_daily_ledger_recipients', { day: LINE_DAY, currency: 'l.currency', recipient_type: 'l.recipient_type', user_id: 'l.user_id' }, AMOUNTS, from)}`;
+
+const LEDGER_TABLES = ['finance_daily_ledger', 'finance_daily_ledger_products', 'finance_daily_ledger_recipients'];
+
+/**
+ * split_lines is append-only (its own trigger refuses updates and deletes), so inserts are the path that matters:
+ * they add. Should a correction ever change lines, the days it touches are counted again from the ledger.
+ */
+/** The days some lines of a correction were on, counted again from the ledger as it now stands. */
+const recount = (touched: string) => `
+  ${LEDGER_TABLES.map((t) => `DELETE FROM ${t} WHERE day IN (${touched});`).join('\n')}
+  ${ledgerAdds(`split_lines AS l WHERE ${LINE_DAY} IN (${touched})`)}`;
+
+const ledgerRollup = `
+  CREATE FUNCTION finance_daily_ledger_add() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN ${ledgerAdds('new_rows AS l')}
+    ELSIF TG_OP = 'DELETE' THEN ${recount(`SELECT ${DAY} FROM old_rows`)}
+    ELSE ${recount(`SELECT ${DAY} FROM old_rows UNION SELECT ${DAY} FROM new_rows`)}
+    END IF;
+    RETURN NULL;
+  END $$;
+  ${statementTriggers('split_lines', 'finance_daily_ledger_add')}
+  ${ledgerAdds('split_lines AS l')}`;
+
+const charges = deltaRollup(
+  'merchant_charges',
+  'finance_daily_charges',
+  { day: DAY, currency: 'currency' },
+  { charges: '1', gross: 'amount', tax: 'tax_amount', fees: 'fee' },
+);
+
+const purchases = deltaRollup(
+  'purchases',
+  'finance_daily_purchases',
+  { day: DAY, currency: 'currency', product_id: 'product_id' },
+  // A sale is a purchase someone paid for (not a team's seat, not a free one); a comp is a course given.
+  { paid: '(total_amount > 0 AND redeemed_bulk_coupon_id IS NULL)::int', comps: `(kind = 'comp')::int` },
+);
+
+export async function up(knex: Knex): Promise<void> {
+  const shard = (t: Knex.CreateTableBuilder) => t.smallint('shard').notNullable();
+  const amounts = (t: Knex.CreateTableBuilder) => {
+    t.integer('lines').notNullable();
+    for (const c of ['sales', 'refunds', 'disputes', 'total']) t.bigInteger(c).notNullable();
+  };
+  await knex.schema.createTable('finance_daily_charges', (t) => {
+    t.date('day').notNullable();
+    t.text('currency').notNullable();
+    shard(t);
+    t.integer('charges').notNullable();
+    for (const c of ['gross', 'tax', 'fees']) t.bigInteger(c).notNullable();
+    t.primary(['day', 'currency', 'shard']);
+  });
+  await knex.schema.createTable('finance_daily_purchases', (t) => {
+    t.date('day').notNullable();
+    t.text('currency').notNullable();
+    t.uuid('product_id').notNullable();
+    shard(t);
+    t.integer('paid').notNullable();
+    t.integer('comps').notNullable();
+    t.primary(['day', 'currency', 'product_id', 'shard']);
+  });
+  await knex.schema.createTable('finance_daily_ledger', (t) => {
+    t.date('day').notNullable();
+    t.text('currency').notNullable();
+    shard(t);
+    amounts(t);
+    t.integer('sold_charges').notNullable();
+    t.integer('refunds_made').notNullable();
+    t.primary(['day', 'currency', 'shard']);
+  });
+  await knex.schema.createTable('finance_daily_ledger_products', (t) => {
+    t.date('day').notNullable();
+    t.text('currency').notNullable();
+    t.uuid('product_id').notNullable();
+    shard(t);
+    amounts(t);
+    t.primary(['day', 'currency', 'product_id', 'shard']);
+  });
+  await knex.schema.createTable('finance_daily_ledger_recipients', (t) => {
+    t.date('day').notNullable();
+    t.text('currency').notNullable();
+    t.text('recipient_type').notNullable();
+    t.uuid('user_id'); // null: the platform
+    shard(t);
+    amounts(t);
+  });
+  await knex.raw(`ALTER TABLE finance_daily_ledger_recipients ADD CONSTRAINT finance_daily_ledger_recipients_key
+    UNIQUE NULLS NOT DISTINCT (day, currency, recipient_type, user_id, shard)`);
+  // Each creates its triggers and fills its table from the rows already there, in this one transaction.
+  await knex.raw(charges.up);
+  await knex.raw(purchases.up);
+  await knex.raw(ledgerRollup);
+}
+
+export async function down(knex: Knex): Promise<void> {
+  await knex.raw(charges.down);
+  await knex.raw(purchases.down);
+  await knex.raw('DROP FUNCTION finance_daily_ledger_add() CASCADE');
+  for (const t of [...LEDGER_TABLES, 'finance_daily_purchases', 'finance_daily_charges'])
+    await knex.schema.dropTable(t);
+}
