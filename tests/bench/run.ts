@@ -30,7 +30,7 @@ import {
   withDatabase,
 } from '../support/database-server';
 import { signed, standInEnv, startStripeStandIn } from '../support/stripe-stand-in';
-import { FULL_SIZE, generateDataset } from './dataset';
+import { generateDataset, scaledSize } from './dataset';
 import { benchVideoProcessing } from './video';
 
 const CONNECTIONS = 32;
@@ -183,13 +183,7 @@ async function main() {
   try {
     await migrateLatest(db);
     let started = performance.now();
-    const size = {
-      ...FULL_SIZE,
-      users: FULL_SIZE.users * SCALE,
-      purchases: FULL_SIZE.purchases * SCALE,
-      progressRows: FULL_SIZE.progressRows * SCALE,
-    };
-    const data = await generateDataset(db, size);
+    const data = await generateDataset(db, scaledSize(SCALE));
     const counts = Object.fromEntries(
       await Promise.all(
         ['users', 'products', 'purchases', 'merchantCharges', 'lessonProgress'].map(
