@@ -13,7 +13,6 @@ import type {
   InvoiceSummary,
 } from './schemas';
 import type { BuyerSnapshot, InvoiceLine } from './snapshots';
-import { invoicePdf } from './pdf';
 
 /**
  * Invoices and credit notes as their payer reads them (and staff in the console): issued once, shown as issued. The
@@ -35,6 +34,9 @@ const refOf = (row: Pick<Row, 'id' | 'kind' | 'number' | 'issuedAt' | 'total'>):
 });
 
 const REF_COLUMNS = ['id', 'kind', 'number', 'issuedAt', 'total'] as const;
+
+/** pdf-lib and the typefaces load with the first PDF asked for, not with the server. */
+const renderInvoicePdf = (document: InvoiceDocument) => import('./pdf').then(({ invoicePdf }) => invoicePdf(document));
 
 export const CORRECTION_NOTICE =
   'The tax charged does not change: a VAT ID added after paying does not refund VAT. Contact support if it should.';
@@ -171,7 +173,7 @@ export function invoiceDocuments({ db }: { db: Db }) {
 
     async pdf(userId: string, id: string): Promise<{ filename: string; bytes: Uint8Array }> {
       const document = await presentDocument(db, await mine(userId, id));
-      return { filename: `${document.number}.pdf`, bytes: await invoicePdf(document) };
+      return { filename: `${document.number}.pdf`, bytes: await renderInvoicePdf(document) };
     },
 
     /** Any invoice's or credit note's PDF, for the console. */
@@ -179,7 +181,7 @@ export function invoiceDocuments({ db }: { db: Db }) {
       const row = await findDocument(db, id, null);
       if (!row) throw new AppError('not-found', 'No such invoice.');
       const document = await presentDocument(db, row);
-      return { filename: `${document.number}.pdf`, bytes: await invoicePdf(document) };
+      return { filename: `${document.number}.pdf`, bytes: await renderInvoicePdf(document) };
     },
 
     /**

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import fontkit from '@pdf-lib/fontkit';
+import type fontkit from '@pdf-lib/fontkit';
 import type * as HarfBuzz from 'harfbuzzjs';
 
 /*
@@ -140,15 +140,16 @@ export interface Face {
   covers(codePoint: number): boolean;
 }
 
-/** HarfBuzz (WebAssembly) is compiled with the first certificate drawn, not at start. */
+/** HarfBuzz (WebAssembly) is compiled with the first certificate drawn, not at start; fontkit loads with it too. */
 const harfbuzz = () => import('harfbuzzjs');
+const loadFontkit = () => import('@pdf-lib/fontkit').then((module) => module.default);
 
 /** Each face read and parsed once per process; a failed read is tried again next time. */
 const faces = new Map<string, Promise<Face>>();
 export function loadFace(file: string): Promise<Face> {
   let loading = faces.get(file);
   if (!loading) {
-    loading = Promise.all([readFile(file), harfbuzz()]).then(([bytes, hb]) => {
+    loading = Promise.all([readFile(file), harfbuzz(), loadFontkit()]).then(([bytes, hb, fontkit]) => {
       const parsed = evenGlyphs(fontkit.create(bytes));
       const font = new hb.Font(new hb.Face(new hb.Blob(bytes)));
       return {
