@@ -1,4 +1,13 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import { holdsSession, isApiError } from './api/client';
 import { getCurrentUser, type StoreUser, type ViewAsInfo } from './api/identity';
 import { deviceTimeZone, putTimeZone } from './api/prefs';
@@ -24,15 +33,19 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
+    // The answer is shown as a transition: on a server-rendered page it comes while React is still hydrating the
+    // page's parts, and an urgent change of context would make it hydrate all of them at once, in one long task
+    // that holds up the phone's first tap; a transition lets it hydrate in short slices first.
+    const settle = (next: SessionState) => startTransition(() => setState(next));
     if (!holdsSession()) {
-      setState({ status: 'signed-out' });
+      settle({ status: 'signed-out' });
       return;
     }
     let live = true;
     getCurrentUser().then(
-      ({ user, viewAs }) => live && setState({ status: 'signed-in', user, viewAs }),
+      ({ user, viewAs }) => live && settle({ status: 'signed-in', user, viewAs }),
       (error: Error) =>
-        live && setState(isApiError(error, 'unauthenticated') ? { status: 'signed-out' } : { status: 'error', error }),
+        live && settle(isApiError(error, 'unauthenticated') ? { status: 'signed-out' } : { status: 'error', error }),
     );
     return () => {
       live = false;

@@ -1,8 +1,9 @@
-import { useEffect, useId, useState, type RefObject } from 'react';
+import { startTransition, useEffect, useId, useState, type RefObject } from 'react';
 import { FieldAlert } from '../../ActionFeedback';
 import type { QuoteAnswer } from '../../api/commerce';
 import { billingCountries, regionsOf } from './billingPlaces';
 import { countryName } from './pricingText';
+import { whenIdle } from '../../whenIdle';
 
 /** The billing details as the buyer types them; the tax follows the country, the region, the ZIP and the VAT ID. */
 export interface BillingDraft {
@@ -73,9 +74,11 @@ export function BillingFields({
   const [postalCodeLeft, setPostalCodeLeft] = useState(false);
   const id = useId();
   // Countries are named by the browser's Intl, which may name (and so sort) them differently from the server's: the
-  // page is served and hydrated with the chosen country alone, and the list follows once the page runs.
+  // page is served and hydrated with the chosen country alone, and the list follows once the page is idle (naming,
+  // sorting and adding some 250 options is the buy box's costliest render), or at once when the buyer reaches for it.
   const [listed, setListed] = useState(false);
-  useEffect(() => setListed(true), []);
+  useEffect(() => whenIdle(() => startTransition(() => setListed(true))), []);
+  const list = () => setListed(true);
   const country = draft.country ?? answer.billing.country ?? answer.detectedCountry;
   const regions = regionsOf(country);
   const regionError = regions && answer.billing.regionRequired && showProblems ? answer.billing.message : null;
@@ -102,6 +105,8 @@ export function BillingFields({
           id={`${id}-country`}
           value={country}
           onChange={(event) => onChange({ country: event.target.value, region: null, postalCode: '' })}
+          onFocus={list}
+          onPointerDown={list}
           autoComplete="country"
         >
           {listed ? (

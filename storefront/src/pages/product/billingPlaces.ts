@@ -1,3 +1,4 @@
+import { LOCALE } from '../../readerClock';
 import { countryName } from './pricingText';
 
 /**
@@ -19,9 +20,13 @@ let countries: { code: string; name: string }[] | null = null;
 
 /** Every country by name, sorted for the reader. */
 export function billingCountries(): { code: string; name: string }[] {
-  countries ??= COUNTRY_CODES.map((code) => ({ code, name: countryName(code) })).sort((a, b) =>
-    a.name.localeCompare(b.name),
-  );
+  if (!countries) {
+    // One collator for the whole sort: localeCompare would look one up on each of its some 2,000 comparisons.
+    const { compare } = new Intl.Collator(LOCALE);
+    countries = COUNTRY_CODES.map((code) => ({ code, name: countryName(code) })).sort((a, b) =>
+      compare(a.name, b.name),
+    );
+  }
   return countries;
 }
 

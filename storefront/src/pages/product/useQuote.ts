@@ -1,6 +1,7 @@
 import { useCallback, useContext, useEffect, useId, useRef, useState } from 'react';
 import { getQuote, type PurchaseChoice, type QuoteAnswer } from '../../api/commerce';
 import { PrerenderContext } from '../../prerender';
+import { whenIdle } from '../../whenIdle';
 
 export interface QuoteState {
   /** The latest answer; kept on screen (dimmed) while the next one loads so nothing jumps. */
@@ -23,7 +24,7 @@ export function useQuote(productId: string, choice: PurchaseChoice | null, delay
   const [pending, setPending] = useState(seeded === null);
   const [attempt, setAttempt] = useState(0);
   const loadedOnce = useRef(false);
-  // The server's price is a visitor's: asked again at once, quietly (shown as it is until the answer replaces it).
+  // The server's price is a visitor's: asked again, quietly (shown as it is until the answer replaces it).
   const quietly = useRef(seeded !== null);
   const key = choice && JSON.stringify(choice);
 
@@ -32,28 +33,30 @@ export function useQuote(productId: string, choice: PurchaseChoice | null, delay
       setPending(false);
       return;
     }
-    if (!quietly.current) setPending(true);
+    const quiet = quietly.current;
+    if (!quiet) setPending(true);
     quietly.current = false;
     const controller = new AbortController();
-    const timer = setTimeout(
-      () => {
-        getQuote(productId, choice, controller.signal).then(
-          (next) => {
-            if (controller.signal.aborted) return;
-            loadedOnce.current = true;
-            setAnswer(next);
-            setError(null);
-            setPending(false);
-          },
-          (failure: Error) => {
-            if (controller.signal.aborted) return;
-            setError(failure);
-            setPending(false);
-          },
-        );
-      },
-      loadedOnce.current ? delayMs : 0,
-    );
+    const ask = () => {
+      getQuote(productId, choice, controller.signal).then(
+        (next) => {
+          if (controller.signal.aborted) return;
+          loadedOnce.current = true;
+          // The same price again (the server's was this visitor's too) changes nothing on the page: no render.
+          setAnswer((shown) => (shown && JSON.stringify(shown) === JSON.stringify(next) ? shown : next));
+          setError(null);
+          setPending(false);
+        },
+        (failure: Error) => {
+          if (controller.signal.aborted) return;
+          setError(failure);
+          setPending(false);
+        },
+      );
+    };
+    // The server's price is on the page already: asked again once the page is idle, after its start-up work.
+    if (quiet) return whenIdleThenAbort(ask, controller);
+    const timer = setTimeout(ask, loadedOnce.current ? delayMs : 0);
     return () => {
       clearTimeout(timer);
       controller.abort();
@@ -62,6 +65,14 @@ export function useQuote(productId: string, choice: PurchaseChoice | null, delay
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
   return { answer, pending, error, retry };
+}
+
+function whenIdleThenAbort(ask: () => void, controller: AbortController): () => void {
+  const cancel = whenIdle(ask);
+  return () => {
+    cancel();
+    controller.abort();
+  };
 }
 
 /**
