@@ -2,10 +2,12 @@ import { LOCALE } from '../../readerClock';
 import type { DiscountKind, QuoteAnswer } from '../../api/commerce';
 import { plural } from '../../../../api/src/shared/words';
 
-const number = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 2 });
+// Made when first needed, not as the page's code loads (Intl's first formatter is costly on a phone).
+let number: Intl.NumberFormat | undefined;
 
 /** "20 %" from 20 (the API's percents can carry float noise such as 7.000000000000001). */
 export function formatPercent(percent: number): string {
+  number ??= new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 2 });
   return `${number.format(percent)} %`;
 }
 
