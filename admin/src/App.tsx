@@ -1,8 +1,7 @@
-import { Suspense, lazy } from 'react';
-import { Admin, CustomRoutes, Loading, Resource, reactRouterProvider } from 'react-admin';
+import { Admin, CustomRoutes, Resource, reactRouterProvider } from 'react-admin';
 import { LoginPage } from './auth/LoginPage';
 import { authProvider } from './authProvider';
-import { Dashboard } from './Dashboard';
+import { lazyScreen } from './common/lazyScreen';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
 import { ConsoleLayout, consoleLightTheme } from './layout';
@@ -11,10 +10,11 @@ import { CONSOLE_RESOURCES, canRead, canWrite } from './registry';
 
 const { Route } = reactRouterProvider;
 
-// The Finance page (and its charts) load on demand: most staff never open it.
-const FinancePage = lazy(() => import('./finance/FinancePage'));
-const RefundsReportPage = lazy(() => import('./refunds-report/RefundsReportPage'));
-const SchoolSettingsPage = lazy(() => import('./school/SchoolSettingsPage'));
+// Every page loads when it is opened, the dashboard too: the first load carries the frame (layout, menu, sign-in).
+const Dashboard = lazyScreen(() => import('./Dashboard'), 'Dashboard');
+const FinancePage = lazyScreen(() => import('./finance/FinancePage'), 'default');
+const RefundsReportPage = lazyScreen(() => import('./refunds-report/RefundsReportPage'), 'default');
+const SchoolSettingsPage = lazyScreen(() => import('./school/SchoolSettingsPage'), 'default');
 
 /** Custom pages, for the roles that may use them (the API enforces the same). */
 function customRoutesFor(permissions: unknown) {
@@ -24,44 +24,9 @@ function customRoutesFor(permissions: unknown) {
   if (!finance && !refunds && !school) return null;
   return (
     <CustomRoutes key="custom-routes">
-      {finance ? (
-        <Route
-          path="/finance"
-          element={
-            <Suspense
-              fallback={<Loading loadingPrimary="console.menu.Finance" loadingSecondary="console.layout.loadingPage" />}
-            >
-              <FinancePage />
-            </Suspense>
-          }
-        />
-      ) : null}
-      {refunds ? (
-        <Route
-          path="/refunds-report"
-          element={
-            <Suspense
-              fallback={
-                <Loading loadingPrimary="console.menu.RefundsReport" loadingSecondary="console.layout.loadingPage" />
-              }
-            >
-              <RefundsReportPage />
-            </Suspense>
-          }
-        />
-      ) : null}
-      {school ? (
-        <Route
-          path="/school"
-          element={
-            <Suspense
-              fallback={<Loading loadingPrimary="console.school.menu" loadingSecondary="console.layout.loadingPage" />}
-            >
-              <SchoolSettingsPage />
-            </Suspense>
-          }
-        />
-      ) : null}
+      {finance ? <Route path="/finance" element={<FinancePage />} /> : null}
+      {refunds ? <Route path="/refunds-report" element={<RefundsReportPage />} /> : null}
+      {school ? <Route path="/school" element={<SchoolSettingsPage />} /> : null}
     </CustomRoutes>
   );
 }

@@ -1,7 +1,9 @@
 import HistoryIcon from '@mui/icons-material/History';
-import { AuditLogList } from './AuditLogList';
-import { AuditLogShow } from './AuditLogShow';
 import type { AuditLog } from './choices';
+import { lazyScreen } from '../common/lazyScreen';
+
+const AuditLogList = lazyScreen(() => import('./AuditLogList'), 'AuditLogList');
+const AuditLogShow = lazyScreen(() => import('./AuditLogShow'), 'AuditLogShow');
 
 export default {
   list: AuditLogList,

@@ -1,6 +1,8 @@
 import BookmarkIcon from '@mui/icons-material/Bookmark';
-import { BookmarkList } from './BookmarkList';
-import { BookmarkShow } from './BookmarkShow';
+import { lazyScreen } from '../common/lazyScreen';
+
+const BookmarkList = lazyScreen(() => import('./BookmarkList'), 'BookmarkList');
+const BookmarkShow = lazyScreen(() => import('./BookmarkShow'), 'BookmarkShow');
 
 /** Read-only: learners bookmark from the storefront. */
 export default {

@@ -1,7 +1,9 @@
 import ForumIcon from '@mui/icons-material/Forum';
-import { CommentList } from './CommentList';
-import { CommentShow } from './CommentShow';
 import type { Comment } from './types';
+import { lazyScreen } from '../common/lazyScreen';
+
+const CommentList = lazyScreen(() => import('./CommentList'), 'CommentList');
+const CommentShow = lazyScreen(() => import('./CommentShow'), 'CommentShow');
 
 /** No edit screens: learners write comments; support and admins hide them or show them again (Moderation.tsx). */
 export default {

@@ -1,8 +1,11 @@
 import AccountTreeIcon from '@mui/icons-material/AccountTree';
-import { ContentLinkCreate, ContentLinkEdit } from './ContentLinkEdit';
-import { ContentLinkList } from './ContentLinkList';
-import { ContentLinkShow } from './ContentLinkShow';
 import type { ContentLink } from './types';
+import { lazyScreen } from '../common/lazyScreen';
+
+const ContentLinkCreate = lazyScreen(() => import('./ContentLinkEdit'), 'ContentLinkCreate');
+const ContentLinkEdit = lazyScreen(() => import('./ContentLinkEdit'), 'ContentLinkEdit');
+const ContentLinkList = lazyScreen(() => import('./ContentLinkList'), 'ContentLinkList');
+const ContentLinkShow = lazyScreen(() => import('./ContentLinkShow'), 'ContentLinkShow');
 
 export default {
   list: ContentLinkList,

@@ -1,9 +1,11 @@
 import MenuBookIcon from '@mui/icons-material/MenuBook';
-import { ContentResourceCreate } from './ContentResourceCreate';
-import { ContentResourceEdit } from './ContentResourceEdit';
-import { ContentResourceList } from './ContentResourceList';
-import { ContentResourceShow } from './ContentResourceShow';
 import type { ContentResource } from './types';
+import { lazyScreen } from '../common/lazyScreen';
+
+const ContentResourceCreate = lazyScreen(() => import('./ContentResourceCreate'), 'ContentResourceCreate');
+const ContentResourceEdit = lazyScreen(() => import('./ContentResourceEdit'), 'ContentResourceEdit');
+const ContentResourceList = lazyScreen(() => import('./ContentResourceList'), 'ContentResourceList');
+const ContentResourceShow = lazyScreen(() => import('./ContentResourceShow'), 'ContentResourceShow');
 
 export default {
   list: ContentResourceList,

@@ -1,9 +1,11 @@
 import LocalOfferIcon from '@mui/icons-material/LocalOffer';
 import { couponName, type Coupon } from './choices';
-import { CouponCreate } from './CouponCreate';
-import { CouponEdit } from './CouponEdit';
-import { CouponList } from './CouponList';
-import { CouponShow } from './CouponShow';
+import { lazyScreen } from '../common/lazyScreen';
+
+const CouponCreate = lazyScreen(() => import('./CouponCreate'), 'CouponCreate');
+const CouponEdit = lazyScreen(() => import('./CouponEdit'), 'CouponEdit');
+const CouponList = lazyScreen(() => import('./CouponList'), 'CouponList');
+const CouponShow = lazyScreen(() => import('./CouponShow'), 'CouponShow');
 
 export default {
   list: CouponList,

@@ -1,6 +1,8 @@
 import TaskAltIcon from '@mui/icons-material/TaskAlt';
-import { LessonProgressList } from './LessonProgressList';
-import { LessonProgressShow } from './LessonProgressShow';
+import { lazyScreen } from '../common/lazyScreen';
+
+const LessonProgressList = lazyScreen(() => import('./LessonProgressList'), 'LessonProgressList');
+const LessonProgressShow = lazyScreen(() => import('./LessonProgressShow'), 'LessonProgressShow');
 
 /** Read-only: learners write their progress from the storefront. */
 export default {

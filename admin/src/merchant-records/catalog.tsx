@@ -1,9 +1,3 @@
-import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
-import ContactPageIcon from '@mui/icons-material/ContactPage';
-import DiscountIcon from '@mui/icons-material/Discount';
-import PriceChangeIcon from '@mui/icons-material/PriceChange';
-import ShoppingBagIcon from '@mui/icons-material/ShoppingBag';
-import ShoppingCartCheckoutIcon from '@mui/icons-material/ShoppingCartCheckout';
 import { date, money, percent, pick, ref, status, text } from '../common/columns';
 import { choiceFilter, referenceFilter, searchFilter } from '../common/filters';
 import { PercentInput } from '../common/inputs';
@@ -49,7 +43,6 @@ const priceColumns = [
 ];
 
 export const merchantPrices: MerchantRecordDefinition = {
-  icon: PriceChangeIcon,
   mirror: true,
   filters: merchantFilters(referenceFilter('merchantProductId', 'merchant-products')),
   list: priceColumns,
@@ -69,7 +62,6 @@ export const merchantPriceColumns = (withPrice: boolean) =>
 const productColumns = [ref('productId', 'products'), account, ...identified];
 
 export const merchantProducts: MerchantRecordDefinition = {
-  icon: ShoppingBagIcon,
   mirror: true,
   filters: merchantFilters(referenceFilter('productId', 'products', { alwaysOn: true })),
   list: productColumns,
@@ -93,7 +85,6 @@ export const merchantProducts: MerchantRecordDefinition = {
 const customerColumns = [ref('userId', 'users'), account, ...identified];
 
 export const merchantCustomers: MerchantRecordDefinition = {
-  icon: ContactPageIcon,
   mirror: true,
   filters: merchantFilters(referenceFilter('userId', 'users', { alwaysOn: true })),
   list: customerColumns,
@@ -113,7 +104,6 @@ const couponColumns = [
 ];
 
 export const merchantCoupons: MerchantRecordDefinition = {
-  icon: DiscountIcon,
   mirror: true,
   filters: merchantFilters(
     <PercentInput
@@ -135,21 +125,17 @@ export const merchantCoupons: MerchantRecordDefinition = {
 const sessionColumns = [date('createdAt'), text('identifier'), account, status(ACTIVE_INACTIVE)];
 
 export const merchantSessions: MerchantRecordDefinition = {
-  icon: ShoppingCartCheckoutIcon,
   mirror: true,
   filters: merchantFilters(),
   list: sessionColumns,
   show: [...pick(sessionColumns, ['identifier', 'merchantAccountId', 'status', 'createdAt']), id],
-  edit: [],
 };
 
 const accountColumns = [text('label'), ...identified];
 
 export const merchantAccounts: MerchantRecordDefinition = {
-  icon: AccountBalanceIcon,
   filters: [searchFilter('resources.merchant-records.search'), choiceFilter('status', ACTIVE_INACTIVE_CHOICES)],
   list: accountColumns,
   show: [...accountColumns, id],
   edit: pick(accountColumns, ['label']),
-  recordRepresentation: (a: { label: string }) => a.label,
 };

@@ -1,6 +1,3 @@
-import CurrencyExchangeIcon from '@mui/icons-material/CurrencyExchange';
-import GavelIcon from '@mui/icons-material/Gavel';
-import ReceiptLongIcon from '@mui/icons-material/ReceiptLong';
 import type { MerchantChargeRecord } from '@contract/payments/schemas';
 import type { Wire } from '@contract/shared/wire';
 import type { DisputeStatus } from '@contract/shared/dispute-status';
@@ -139,7 +136,6 @@ const chargeColumns = [
 ];
 
 export const merchantCharges: MerchantRecordDefinition = {
-  icon: ReceiptLongIcon,
   mirror: true,
   title: <ChargeTitle />,
   filters: merchantFilters(
@@ -173,11 +169,9 @@ export const merchantCharges: MerchantRecordDefinition = {
     text('id'),
   ],
   edit: pick(chargeColumns, ['amount', 'userId']),
-  recordRepresentation: (c: MerchantCharge) => `${formatMoney(c.amount, c.currency)} · ${c.identifier}`,
 };
 
 export const merchantRefunds: MerchantRecordDefinition = {
-  icon: CurrencyExchangeIcon,
   title: <IdentifierTitle noun="resources.merchant-refunds.title" />,
   filters: [
     searchFilter('resources.merchant-records.search'),
@@ -207,7 +201,6 @@ export const merchantRefunds: MerchantRecordDefinition = {
 };
 
 export const merchantDisputes: MerchantRecordDefinition = {
-  icon: GavelIcon,
   title: <IdentifierTitle noun="resources.merchant-disputes.title" />,
   filters: [
     searchFilter('resources.merchant-records.search'),

@@ -1,24 +1,23 @@
-import type { ComponentProps, ComponentType, ReactElement } from 'react';
+import type { ComponentType, ReactElement } from 'react';
 import { Labeled, Show, SimpleShowLayout, useTranslate, type DatagridProps, type SortPayload } from 'react-admin';
-import type { EmptyState } from '../common/EmptyState';
 import { MERCHANT_NOTE, MerchantStatusEdit } from '../common/MerchantRecord';
 import { RecordList } from '../common/RecordList';
+import { MERCHANT_ENTRIES, type MerchantResource } from './entries';
 
 /**
  * One payment-provider resource (a charge, a refund, a customer ...) described as data: its columns, its show
- * fields, its filters and what its edit screen shows. `merchantScreens` turns it into the resource's screens.
+ * fields, its filters and what its edit screen shows. `merchantScreens` turns it into the resource's screens; its icon
+ * and whether staff may edit it are in ./entries (known before the screens load).
  */
 export interface MerchantRecordDefinition {
-  icon: ComponentProps<typeof EmptyState>['icon'];
   filters: ReactElement[];
   list: ReactElement[];
   show: ReactElement[];
-  /** Fields shown for context above the status select; without them the resource is read-only (no edit). */
+  /** Fields shown for context above the status select (of a resource its entry makes editable). */
   edit?: ReactElement[];
   /** A mirror of a provider object that checkout writes: its empty state says so. */
   mirror?: boolean;
   title?: ReactElement;
-  recordRepresentation?: string | ((record: never) => string);
   /** The list's order, when it is not newest first, and the filters it opens with. */
   sort?: SortPayload;
   filterDefaultValues?: Record<string, unknown>;
@@ -28,9 +27,10 @@ export interface MerchantRecordDefinition {
   above?: ReactElement;
 }
 
-/** The list, show and (for mirrors whose status staff may change) edit screens of one provider resource. */
-export function merchantScreens(name: string, definition: MerchantRecordDefinition) {
-  const { icon, filters, list, show, edit, mirror = false, title, recordRepresentation = 'identifier' } = definition;
+/** The list, show and edit screens of one provider resource (its entry says whether the edit screen is offered). */
+export function merchantScreens(name: MerchantResource, definition: MerchantRecordDefinition) {
+  const { filters, list, show, edit, mirror = false, title } = definition;
+  const { icon } = MERCHANT_ENTRIES[name];
   function MerchantList() {
     const translate = useTranslate();
     return (
@@ -65,10 +65,5 @@ export function merchantScreens(name: string, definition: MerchantRecordDefiniti
       </MerchantStatusEdit>
     );
   }
-  const screens: { list: ComponentType; show: ComponentType; edit?: ComponentType } = {
-    list: MerchantList,
-    show: MerchantShow,
-  };
-  if (edit) screens.edit = MerchantEdit;
-  return { ...screens, icon, recordRepresentation };
+  return { list: MerchantList, show: MerchantShow, edit: MerchantEdit } satisfies Record<string, ComponentType>;
 }

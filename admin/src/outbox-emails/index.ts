@@ -1,7 +1,9 @@
 import EmailIcon from '@mui/icons-material/Email';
-import { OutboxEmailList } from './OutboxEmailList';
-import { OutboxEmailShow } from './OutboxEmailShow';
 import type { OutboxEmail } from './types';
+import { lazyScreen } from '../common/lazyScreen';
+
+const OutboxEmailList = lazyScreen(() => import('./OutboxEmailList'), 'OutboxEmailList');
+const OutboxEmailShow = lazyScreen(() => import('./OutboxEmailShow'), 'OutboxEmailShow');
 
 export default {
   list: OutboxEmailList,

@@ -1,10 +1,12 @@
 import SellIcon from '@mui/icons-material/Sell';
 import { formatMoney } from '../common/money';
 import type { Price } from './choices';
-import { PriceCreate } from './PriceCreate';
-import { PriceEdit } from './PriceEdit';
-import { PriceList } from './PriceList';
-import { PriceShow } from './PriceShow';
+import { lazyScreen } from '../common/lazyScreen';
+
+const PriceCreate = lazyScreen(() => import('./PriceCreate'), 'PriceCreate');
+const PriceEdit = lazyScreen(() => import('./PriceEdit'), 'PriceEdit');
+const PriceList = lazyScreen(() => import('./PriceList'), 'PriceList');
+const PriceShow = lazyScreen(() => import('./PriceShow'), 'PriceShow');
 
 export default {
   list: PriceList,

@@ -1,8 +1,8 @@
-import { lazy } from 'react';
 import CalculateOutlinedIcon from '@mui/icons-material/CalculateOutlined';
+import { lazyScreen } from '../common/lazyScreen';
 
 // The simulator is the resource's page: its saved scenarios are listed on it, under the simulation.
-const PricingSimulatorPage = lazy(() => import('./PricingSimulatorPage'));
+const PricingSimulatorPage = lazyScreen(() => import('./PricingSimulatorPage'), 'default');
 
 export default {
   list: PricingSimulatorPage,

@@ -1,7 +1,10 @@
 import CardGiftcardIcon from '@mui/icons-material/CardGiftcard';
-import { ProductContentCreate, ProductContentEdit } from './ProductContentEdit';
-import { ProductContentList } from './ProductContentList';
-import { ProductContentShow } from './ProductContentShow';
+import { lazyScreen } from '../common/lazyScreen';
+
+const ProductContentCreate = lazyScreen(() => import('./ProductContentEdit'), 'ProductContentCreate');
+const ProductContentEdit = lazyScreen(() => import('./ProductContentEdit'), 'ProductContentEdit');
+const ProductContentList = lazyScreen(() => import('./ProductContentList'), 'ProductContentList');
+const ProductContentShow = lazyScreen(() => import('./ProductContentShow'), 'ProductContentShow');
 
 export default {
   list: ProductContentList,

@@ -1,8 +1,10 @@
 import Inventory2Icon from '@mui/icons-material/Inventory2';
-import { ProductCreate } from './ProductCreate';
-import { ProductEdit } from './ProductEdit';
-import { ProductList } from './ProductList';
-import { ProductShow } from './ProductShow';
+import { lazyScreen } from '../common/lazyScreen';
+
+const ProductCreate = lazyScreen(() => import('./ProductCreate'), 'ProductCreate');
+const ProductEdit = lazyScreen(() => import('./ProductEdit'), 'ProductEdit');
+const ProductList = lazyScreen(() => import('./ProductList'), 'ProductList');
+const ProductShow = lazyScreen(() => import('./ProductShow'), 'ProductShow');
 
 export default {
   list: ProductList,

@@ -42,6 +42,8 @@ export function PurchaseRows({ hide = [], empty, detailed = false }: PurchaseRow
       key="refundedAmount"
       source="refundedAmount"
       label="resources.purchases.fields.refundedAmount"
+      // The charge's refunds, joined in: no index orders purchases by them, so the API refuses that sort.
+      sortable={false}
       render={(p) => (p.refundedAmount > 0 ? formatMoney(p.refundedAmount, p.currency) : '—')}
     />,
     <FunctionField<Purchase> key="kind" label="resources.purchases.fields.kind" render={purchaseKind} />,

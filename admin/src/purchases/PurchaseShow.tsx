@@ -1,5 +1,5 @@
 import { relatedTab } from '../common/RelatedTab';
-import { KindField } from '../invoices';
+import { KindField } from '../invoices/InvoiceScreens';
 import { Alert, Box, Link as MuiLink, Stack, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import {
   DateField,
@@ -18,7 +18,7 @@ import {
 import { formatMoney } from '../common/money';
 import { MoneyField } from '../common/MoneyField';
 import { StatusChipField } from '../common/StatusChipField';
-import { ChargeHistoryRows } from '../merchant-records';
+import { ChargeHistoryRows } from '../merchant-records/payments';
 import type { MerchantCharge } from '../merchant-records/payments';
 import { canRead, isStaff } from '../permissions';
 import { Timeline } from '../timeline/Timeline';

@@ -1,8 +1,10 @@
 import ShoppingCartIcon from '@mui/icons-material/ShoppingCart';
 import { formatMoney } from '../common/money';
 import type { Purchase } from './choices';
-import { PurchaseList } from './PurchaseList';
-import { PurchaseShow } from './PurchaseShow';
+import { lazyScreen } from '../common/lazyScreen';
+
+const PurchaseList = lazyScreen(() => import('./PurchaseList'), 'PurchaseList');
+const PurchaseShow = lazyScreen(() => import('./PurchaseShow'), 'PurchaseShow');
 
 export default {
   list: PurchaseList,

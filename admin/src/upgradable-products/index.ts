@@ -1,7 +1,9 @@
 import UpgradeIcon from '@mui/icons-material/Upgrade';
-import { UpgradableProductCreate } from './UpgradableProductCreate';
-import { UpgradableProductList } from './UpgradableProductList';
-import { UpgradableProductShow } from './UpgradableProductShow';
+import { lazyScreen } from '../common/lazyScreen';
+
+const UpgradableProductCreate = lazyScreen(() => import('./UpgradableProductCreate'), 'UpgradableProductCreate');
+const UpgradableProductList = lazyScreen(() => import('./UpgradableProductList'), 'UpgradableProductList');
+const UpgradableProductShow = lazyScreen(() => import('./UpgradableProductShow'), 'UpgradableProductShow');
 
 export default {
   list: UpgradableProductList,

@@ -1,6 +1,8 @@
 import TuneIcon from '@mui/icons-material/Tune';
-import { UserPrefsList } from './UserPrefsList';
-import { UserPrefsShow } from './UserPrefsShow';
+import { lazyScreen } from '../common/lazyScreen';
+
+const UserPrefsList = lazyScreen(() => import('./UserPrefsList'), 'UserPrefsList');
+const UserPrefsShow = lazyScreen(() => import('./UserPrefsShow'), 'UserPrefsShow');
 
 /** Read-only: learners' own settings. */
 export default {

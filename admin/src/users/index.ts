@@ -1,8 +1,10 @@
 import PeopleIcon from '@mui/icons-material/People';
 import type { User } from './types';
-import { UserEdit } from './UserEdit';
-import { UserList } from './UserList';
-import { UserShow } from './UserShow';
+import { lazyScreen } from '../common/lazyScreen';
+
+const UserEdit = lazyScreen(() => import('./UserEdit'), 'UserEdit');
+const UserList = lazyScreen(() => import('./UserList'), 'UserList');
+const UserShow = lazyScreen(() => import('./UserShow'), 'UserShow');
 
 export default {
   list: UserList,

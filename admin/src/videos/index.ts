@@ -1,7 +1,9 @@
 import VideoLibraryIcon from '@mui/icons-material/VideoLibrary';
-import { VideoList } from './VideoList';
-import { VideoShow } from './VideoShow';
 import type { Video } from './types';
+import { lazyScreen } from '../common/lazyScreen';
+
+const VideoList = lazyScreen(() => import('./VideoList'), 'VideoList');
+const VideoShow = lazyScreen(() => import('./VideoShow'), 'VideoShow');
 
 /**
  * Lesson videos (api/src/video/admin-routes.ts): the list and a video's page. No create or edit screens: a video is

@@ -1,6 +1,8 @@
 import HourglassEmptyIcon from '@mui/icons-material/HourglassEmpty';
-import { WaitlistList } from './WaitlistList';
-import { WaitlistShow } from './WaitlistShow';
+import { lazyScreen } from '../common/lazyScreen';
+
+const WaitlistList = lazyScreen(() => import('./WaitlistList'), 'WaitlistList');
+const WaitlistShow = lazyScreen(() => import('./WaitlistShow'), 'WaitlistShow');
 
 export default {
   list: WaitlistList,

@@ -64,7 +64,7 @@ function taxOf(invoice: InvoiceRecord): string {
 }
 
 /** Invoices and credit notes, newest first: finance filters by kind, searches a number, exports the register. */
-function InvoiceList() {
+export function InvoiceList() {
   return (
     <RecordList filters={filters} icon={ReceiptLongIcon} sort={{ field: 'issuedAt', order: 'DESC' }}>
       <TextField source="number" sortable />
@@ -152,7 +152,7 @@ function Party({ side }: { side: 'buyer' | 'seller'; label?: string }) {
   return <span style={{ whiteSpace: 'pre-line' }}>{lines.join('\n')}</span>;
 }
 
-function InvoiceShow() {
+export function InvoiceShow() {
   return (
     <RecordShow
       title={<FunctionField<InvoiceRecord> render={(i) => i.number} />}
@@ -181,10 +181,3 @@ function InvoiceShow() {
     </RecordShow>
   );
 }
-
-export default {
-  list: InvoiceList,
-  show: InvoiceShow,
-  icon: ReceiptLongIcon,
-  recordRepresentation: (i: InvoiceRecord) => i.number,
-};

@@ -49,7 +49,7 @@ function ProductOfPurchase(_props: { label?: string; sortable?: boolean }) {
   );
 }
 
-function TransferList() {
+export function TransferList() {
   return (
     <RecordList filters={filters} filterDefaultValues={{ started: true }} icon={SwapHorizIcon}>
       {date('createdAt')}
@@ -95,7 +95,7 @@ function PurchaseHistory(_props: { label?: false }) {
   );
 }
 
-function TransferShow() {
+export function TransferShow() {
   return (
     <RecordShow
       title={<TransferTitle />}
@@ -120,11 +120,3 @@ function TransferShow() {
     </RecordShow>
   );
 }
-
-export default {
-  list: TransferList,
-  show: TransferShow,
-  icon: SwapHorizIcon,
-  recordRepresentation: (t: PurchaseUserTransfer) =>
-    `Transfer ${TRANSFER_STATE_LOOKS[t.transferState]?.label ?? t.transferState}`,
-};

@@ -1,13 +1,8 @@
-import PieChartIcon from '@mui/icons-material/PieChart';
 import { DateField, ReferenceField, SelectField, Show, SimpleShowLayout, TextField } from 'react-admin';
-import { formatPercent } from '../common/money';
 import { PercentField } from '../common/MoneyField';
-import { SPLIT_TYPE_CHOICES, type RevenueSplit } from './choices';
-import { SplitCreate } from './SplitCreate';
-import { SplitEdit } from './SplitEdit';
-import { SplitList } from './SplitList';
+import { SPLIT_TYPE_CHOICES } from './choices';
 
-function SplitShow() {
+export function SplitShow() {
   return (
     <Show>
       <SimpleShowLayout>
@@ -21,13 +16,3 @@ function SplitShow() {
     </Show>
   );
 }
-
-export default {
-  list: SplitList,
-  show: SplitShow,
-  edit: SplitEdit,
-  create: SplitCreate,
-  icon: PieChartIcon,
-  recordRepresentation: (s: RevenueSplit) =>
-    `${SPLIT_TYPE_CHOICES.find((c) => c.id === s.type)?.name ?? s.type} ${formatPercent(s.percent)}`,
-};

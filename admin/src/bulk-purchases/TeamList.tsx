@@ -4,7 +4,6 @@ import { date, money, ref, status } from '../common/columns';
 import { dateRangeFilters } from '../common/inputs';
 import { RecordList } from '../common/RecordList';
 import { PURCHASE_STATUS_CHOICES, PURCHASE_STATUS_LOOKS } from '../purchases/choices';
-import { TeamShow } from './TeamShow';
 import { seatsFree, type TeamPurchase } from './types';
 
 const filters = [
@@ -20,7 +19,7 @@ const filters = [
   ...dateRangeFilters('createdAt', 'Purchased'),
 ];
 
-function TeamList() {
+export function TeamList() {
   return (
     <RecordList
       filters={filters}
@@ -41,10 +40,3 @@ function TeamList() {
     </RecordList>
   );
 }
-
-export default {
-  list: TeamList,
-  show: TeamShow,
-  icon: GroupsIcon,
-  recordRepresentation: (t: TeamPurchase) => `Team of ${t.seatsTotal} · ${String(t.createdAt).slice(0, 10)}`,
-};

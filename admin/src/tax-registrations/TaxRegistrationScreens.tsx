@@ -15,13 +15,13 @@ import { date } from '../common/columns';
 import { RecordList } from '../common/RecordList';
 import { COUNTRY_CHOICES } from '../school/TaxSettingsInputs';
 
-interface TaxRegistration {
+export interface TaxRegistration {
   id: string;
   country: string;
   region: string | null;
 }
 
-function TaxRegistrationList() {
+export function TaxRegistrationList() {
   return (
     <RecordList icon={AssuredWorkloadIcon} sort={{ field: 'country', order: 'ASC' }}>
       <TextField source="country" />
@@ -36,7 +36,7 @@ function TaxRegistrationList() {
   );
 }
 
-function TaxRegistrationCreate() {
+export function TaxRegistrationCreate() {
   const translate = useTranslate();
   return (
     <Create redirect="list">
@@ -55,10 +55,3 @@ function TaxRegistrationCreate() {
     </Create>
   );
 }
-
-export default {
-  list: TaxRegistrationList,
-  create: TaxRegistrationCreate,
-  icon: AssuredWorkloadIcon,
-  recordRepresentation: (r: TaxRegistration) => (r.region ? `${r.country}-${r.region}` : r.country),
-};

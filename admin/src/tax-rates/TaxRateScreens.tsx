@@ -18,16 +18,7 @@ import { RecordList } from '../common/RecordList';
 import { SaveAndDeleteToolbar } from '../common/SaveAndDeleteToolbar';
 import { COUNTRY_CHOICES } from '../school/TaxSettingsInputs';
 import { bpToPercent, percentToBp } from './rate';
-
-interface TaxRate {
-  id: string;
-  country: string;
-  region: string | null;
-  rateBp: number;
-  name: string;
-}
-
-const placeOf = (r: Pick<TaxRate, 'country' | 'region'>) => (r.region ? `${r.country}-${r.region}` : r.country);
+import type { TaxRate } from './types';
 
 /** The rate as typed stays text until it is a percentage with at most three decimals; then basis points. */
 const parseRate = (value: string) => (value === '' ? null : (percentToBp(value) ?? value));
@@ -44,7 +35,7 @@ const filters = [
   searchFilter('resources.tax-rates.search'),
 ];
 
-function TaxRateList() {
+export function TaxRateList() {
   return (
     // Read as one table (a country's regions together): a page holds every rate of the reference data.
     <RecordList filters={filters} icon={PercentIcon} sort={{ field: 'country', order: 'ASC' }} perPage={100}>
@@ -86,7 +77,7 @@ function TaxRateInputs({ isNew }: { isNew: boolean }) {
   );
 }
 
-function TaxRateCreate() {
+export function TaxRateCreate() {
   return (
     <Create redirect="list">
       <SimpleForm defaultValues={{ name: 'VAT' }}>
@@ -96,7 +87,7 @@ function TaxRateCreate() {
   );
 }
 
-function TaxRateEdit() {
+export function TaxRateEdit() {
   return (
     <Edit mutationMode="pessimistic" redirect="list">
       <SimpleForm
@@ -114,11 +105,3 @@ function TaxRateEdit() {
     </Edit>
   );
 }
-
-export default {
-  list: TaxRateList,
-  create: TaxRateCreate,
-  edit: TaxRateEdit,
-  icon: PercentIcon,
-  recordRepresentation: (r: TaxRate) => `${placeOf(r)} ${bpToPercent(r.rateBp)} % ${r.name}`,
-};
