@@ -36,7 +36,8 @@ export const certificates = defineResource({
     issuedAt: 'date',
     revokedAt: 'date',
   },
-  sortable: ['id', 'issuedAt', 'revokedAt', 'learnerName', 'courseTitle', 'learnerEmail'],
+  // Not by email: it is the learner's, read through a join, so no index of certificates can give that order.
+  sortable: ['id', 'issuedAt', 'revokedAt', 'learnerName', 'courseTitle'],
   searchable: ['learnerName', 'learnerEmail', 'courseTitle', 'id'],
   defaultSort: ['issuedAt', 'DESC'],
   export: {

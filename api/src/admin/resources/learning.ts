@@ -117,6 +117,8 @@ export const contentResources = defineResource({
   sortable: ['id', 'type', 'title', 'createdAt', 'updatedAt'],
   searchable: ['title', 'slug'],
   defaultSort: ['updatedAt', 'DESC'],
+  // A school's courses, sections and lessons: thousands at most, sorted and counted in full.
+  exactCount: true,
   export: {
     lookups: [person('createdById', 'author')],
     columns: [

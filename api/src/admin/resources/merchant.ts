@@ -85,6 +85,8 @@ export const merchantProducts = merchantResource(
   },
   {
     filterable: { productId: 'id' },
+    // One a product per account: a few hundred rows.
+    exactCount: true,
   },
 );
 export const merchantPrices = merchantResource(
@@ -112,6 +114,8 @@ export const merchantPrices = merchantResource(
   },
   {
     filterable: { merchantProductId: 'id', priceId: 'id' },
+    // One a price per account: a few hundred rows.
+    exactCount: true,
   },
 );
 export const merchantCustomers = merchantResource(
@@ -139,6 +143,8 @@ export const merchantCoupons = merchantResource(
   },
   {
     filterable: { percentageDiscount: 'number' },
+    // One a discount the school offers: a few dozen rows.
+    exactCount: true,
   },
 );
 export const merchantSessions = merchantResource('merchant-sessions', MerchantSession, {
@@ -251,6 +257,8 @@ export const merchantDisputes = defineResource({
   sortable: ['id', 'createdAt', 'amount', 'status', 'closedAt', 'evidenceDueBy'],
   searchable: ['identifier'],
   defaultSort: ['evidenceDueBy', 'ASC'],
+  // Disputes are a few in a thousand charges: sorted and counted in full.
+  exactCount: true,
   export: {
     lookups: [person('userId', 'buyer'), chargeOf],
     columns: [
