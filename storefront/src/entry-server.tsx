@@ -97,6 +97,11 @@ async function renderPage(url: string, origin: string, school: SiteSchool): Prom
         loads.set(id, load);
         return null;
       },
+      keep: <T,>(id: string, compute: () => T) => {
+        const data = compute();
+        used[id] = { data };
+        return data;
+      },
     };
     let head: Head = {};
     const collect = (said: Head) => {

@@ -19,6 +19,11 @@ export interface Prerender {
    * server, a hook with no answer yet hands its load over, for the next render.
    */
   take<T>(id: string, load: () => Promise<T>): AsyncState<T> | null;
+  /**
+   * A value worked out while rendering, without waiting: the server computes it and sends it with the page, the
+   * browser hydrates with the sent one (null when there is none) rather than working it out again.
+   */
+  keep<T>(id: string, compute: () => T): T | null;
 }
 
 /** Given by the server render, and by the browser while it hydrates a server-rendered page; null otherwise. */
@@ -45,6 +50,10 @@ export function seededPrerender(seeds: Record<string, Seed>): Prerender & { done
     take: <T>(id: string) => {
       const seed = known.get(id);
       return seed ? stateOf<T>(seed) : null;
+    },
+    keep: <T>(id: string) => {
+      const seed = known.get(id);
+      return seed && 'data' in seed ? (seed.data as T) : null;
     },
     // On another page, hooks (which may have the same ids) load as usual.
     done: () => known.clear(),

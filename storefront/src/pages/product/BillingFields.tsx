@@ -3,6 +3,7 @@ import { FieldAlert } from '../../ActionFeedback';
 import type { QuoteAnswer } from '../../api/commerce';
 import { billingCountries, regionsOf } from './billingPlaces';
 import { countryName } from './pricingText';
+import { useServerRendered } from './renderedNow';
 import { whenIdle } from '../../whenIdle';
 
 /** The billing details as the buyer types them; the tax follows the country, the region, the ZIP and the VAT ID. */
@@ -80,6 +81,8 @@ export function BillingFields({
   useEffect(() => whenIdle(() => startTransition(() => setListed(true))), []);
   const list = () => setListed(true);
   const country = draft.country ?? answer.billing.country ?? answer.detectedCountry;
+  // Hydrated with the server's name for the country: no Intl names are made before the page is idle.
+  const serverCountry = useServerRendered(() => ({ code: country, name: countryName(country) }));
   const regions = regionsOf(country);
   const regionError = regions && answer.billing.regionRequired && showProblems ? answer.billing.message : null;
   const zip = country === 'US';
@@ -117,7 +120,7 @@ export function BillingFields({
             ))
           ) : (
             <option value={country} suppressHydrationWarning>
-              {countryName(country)}
+              {serverCountry?.code === country ? serverCountry.name : countryName(country)}
             </option>
           )}
         </select>

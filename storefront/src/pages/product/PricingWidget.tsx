@@ -4,7 +4,6 @@ import { saleBlocker, type StoreProduct } from '../../api/catalog';
 import { getBilling, type CheckoutRequest, type PurchaseChoice, type QuoteAnswer } from '../../api/commerce';
 import { formatDateTime } from '../../format';
 import { formatMoney } from '../../../../api/src/shared/money';
-import { useReaderClock } from '../../readerClock';
 import { useSession } from '../../session';
 import {
   BillingFields,
@@ -19,6 +18,7 @@ import { useCanceledCheckout } from './buyDraft';
 import { CouponField } from './CouponField';
 import { PriceBreakdown } from './PriceBreakdown';
 import { formatPercent } from './pricingText';
+import { useReaderZoneText } from './readerZoneText';
 import { RegionalPriceOption } from './RegionalPriceOption';
 import { MAX_SEATS_PER_PURCHASE, parseSeats, TeamSeatsField } from './TeamSeatsField';
 import { useQuote } from './useQuote';
@@ -337,19 +337,21 @@ function creditLabel(answer: QuoteAnswer, product: StoreProduct, products: Store
 }
 
 function SaleNote({ sale }: { sale: QuoteAnswer['sale'] }) {
-  const clock = useReaderClock();
   if (!sale) return null;
   return (
     <p className="sale-note">
       <strong>Sale:</strong> {formatPercent(sale.percent)} off{' '}
-      {sale.expires ? (
-        <>
-          until <time dateTime={sale.expires}>{formatDateTime(sale.expires, clock)}</time>
-        </>
-      ) : (
-        'until further notice'
-      )}
+      {sale.expires ? <SaleEnd expires={sale.expires} /> : 'until further notice'}
     </p>
+  );
+}
+
+function SaleEnd({ expires }: { expires: string }) {
+  const { text } = useReaderZoneText(expires, formatDateTime);
+  return (
+    <>
+      until <time dateTime={expires}>{text}</time>
+    </>
   );
 }
 

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { StoreSale } from '../../api/catalog';
 import { formatDateTimeWithZone } from '../../format';
-import { useReaderClock } from '../../readerClock';
 import { useRenderedNow } from './renderedNow';
+import { useReaderZoneText } from './readerZoneText';
 import { timeLeft } from './salesText';
 
 const UNITS = [
@@ -31,7 +31,7 @@ export function SaleCountdown({
 }) {
   // The server's reading first (so its HTML has the time left, and hydrating matches it), then this device's clock.
   const [now, setNow] = useState<number | null>(useRenderedNow());
-  const clock = useReaderClock();
+  const end = useReaderZoneText(endsAt, formatDateTimeWithZone);
   const ends = Date.parse(endsAt);
   useEffect(() => {
     setNow(Date.now());
@@ -70,8 +70,8 @@ export function SaleCountdown({
         })}
       </p>
       <p className="hint">
-        Until <time dateTime={endsAt}>{formatDateTimeWithZone(endsAt, clock)}</time>
-        {clock.timeZone === 'UTC' ? '' : ' (your time)'}
+        Until <time dateTime={endsAt}>{end.text}</time>
+        {end.readerZone ? ' (your time)' : ''}
       </p>
     </div>
   );

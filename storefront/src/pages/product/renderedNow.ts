@@ -7,12 +7,19 @@ import { PrerenderContext } from '../../prerender';
  * its own clock. Null when the page was not rendered on the server (arriving from another page of the app).
  */
 export function useRenderedNow(): number | null {
-  const id = useId();
-  const prerender = useContext(PrerenderContext);
   // To the minute: the page's HTML (and its ETag) then stays the same for a minute, not a second; the browser counts
   // from its own clock at once, and a page read without scripts is a snapshot either way.
-  const [seed] = useState(
-    () => prerender?.take(id, () => Promise.resolve(Math.floor(Date.now() / 60_000) * 60_000)) ?? null,
-  );
-  return seed?.status === 'ready' ? (seed.data as number) : null;
+  return useServerRendered(() => Math.floor(Date.now() / 60_000) * 60_000);
+}
+
+/**
+ * What the server worked out while rendering the page, sent with it, so the browser hydrates the same without
+ * working it out again (a date written in a time zone costs a phone's first Intl formatter). Null when the page was
+ * not rendered on the server.
+ */
+export function useServerRendered<T>(compute: () => T): T | null {
+  const id = useId();
+  const prerender = useContext(PrerenderContext);
+  const [kept] = useState(() => prerender?.keep(id, compute) ?? null);
+  return kept;
 }
