@@ -105,14 +105,14 @@ const NOTES = `
  * The audit log's entries about one kind of record: one branch per kind, each an equality on (resource, record_id)
  * that its index answers newest first (an OR of the four would read the whole log).
  */
-const staffActions = (resource: string, recordIds: string) => `
+const staffActions = (resource: string, recordIs: string) => `
   SELECT a.created_at, 'staff-action', a.id::text, 'audit-logs', a.actor_email,
          jsonb_build_object('action', a.action, 'resource', a.resource, 'recordId', a.record_id,
                             'byThemselves', a.actor_id IS NOT NULL AND a.actor_id = (SELECT id FROM person),
                             'reason', a.after->>'reason', 'fromEmail', a.before->>'email', 'toEmail', a.after->>'email',
                             'rolesBefore', a.before->'roles', 'rolesAfter', a.after->'roles')
     FROM audit_logs a
-   WHERE a.resource = '${resource}' AND a.record_id IN (${recordIds})`;
+   WHERE a.resource = '${resource}' AND a.record_id ${recordIs}`;
 
 const SOURCES = [
   PURCHASES,
@@ -123,10 +123,11 @@ const SOURCES = [
   SIGN_INS,
   EMAILS,
   NOTES,
-  staffActions('users', 'SELECT id::text FROM person'),
-  staffActions('purchases', 'SELECT id::text FROM their_purchases'),
-  staffActions('purchase-user-transfers', 'SELECT id::text FROM their_transfers'),
-  staffActions('comments', 'SELECT id::text FROM their_comments'),
+  // One record: an equality, so the index gives its entries newest first and a page stops after its rows.
+  staffActions('users', '= (SELECT id::text FROM person)'),
+  staffActions('purchases', 'IN (SELECT id::text FROM their_purchases)'),
+  staffActions('purchase-user-transfers', 'IN (SELECT id::text FROM their_transfers)'),
+  staffActions('comments', 'IN (SELECT id::text FROM their_comments)'),
 ];
 
 /** The timeline's order: newest first, then a fixed order among events of the same instant. */
