@@ -3,7 +3,7 @@ import { LoginPage } from './auth/LoginPage';
 import { authProvider } from './authProvider';
 import { lazyScreen } from './common/lazyScreen';
 import { dataProvider } from './dataProvider';
-import { i18nProvider } from './i18n';
+import { i18nProvider } from './i18n/provider';
 import { ConsoleLayout, consoleLightTheme } from './layout';
 import { canEditSchool, canSeeFinance, canSeeRefundsReport, rolesOf } from './permissions';
 import { CONSOLE_RESOURCES, canRead, canWrite } from './registry';

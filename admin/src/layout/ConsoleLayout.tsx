@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Layout } from 'react-admin';
+import { useCatalogLoaded } from '../i18n/catalog';
 import { ConsoleAppBar } from './ConsoleAppBar';
 import { ConsoleMenu } from './ConsoleMenu';
 
@@ -19,6 +20,8 @@ const FIT_TO_SCREEN = {
 
 /** react-admin's layout with the console's grouped menu and an account menu named as it reads. */
 export function ConsoleLayout({ children }: { children: ReactNode }) {
+  // Drawn again when the whole catalog arrives, so a label of the frame missing from its own phrases shows then.
+  useCatalogLoaded();
   return (
     <Layout menu={ConsoleMenu} appBar={ConsoleAppBar} sx={FIT_TO_SCREEN}>
       {children}
