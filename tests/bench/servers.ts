@@ -1,8 +1,19 @@
 /**
- * The benchmark's server process: the product (the real app) and, beside it, bare Koa baselines doing the single
- * query each endpoint comes down to, on the same database. Run by tests/bench/run.ts as a child process so the load
- * generator does not share its event loop; prints one JSON line with both ports when ready.
+ * The benchmark's server process, three servers on one database, each with its own connection pool of the same size:
+ *
+ * - the product as it runs by default (its read caches on);
+ * - the product with its read caches off (READ_CACHE_MS=0), whose requests can be recorded: a request with the
+ *   header `x-bench-record: <name>` keeps the SQL it sent under that name;
+ * - the baseline, bare Koa: `/replay/<name>` sends a recorded request's SQL again (the same statements, the same
+ *   values, what ran at once at once, transactions in order on one connection) and answers its rows as JSON, so it
+ *   does the product's queries for that endpoint and nothing else; `/idle` says whether no pool has work left;
+ *   `/insert-event` is one insert, the unit of
+ *   fulfilment's baseline; the CSV exports' baselines are mounted from export-baseline.ts.
+ *
+ * Run by tests/bench/run.ts as a child process so the load generator does not share its event loop; prints one JSON
+ * line with the three ports when ready.
  */
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -11,67 +22,66 @@ import { createApp } from '../../api/src/app';
 import { DEFAULT_READ_CACHE_MS } from '../../api/src/config';
 import { createDb } from '../../api/src/db/connection';
 import { testConfig, testDeps } from '../support/app';
+import { exportBaselineRoutes } from './csv-baseline';
+import { queryRecorder, replay, toRecording, type Recording, type RecordedStatement } from './query-replay';
 
-const db = createDb(process.env.BENCH_DATABASE_URL!);
+const url = process.env.BENCH_DATABASE_URL!;
 const env = JSON.parse(process.env.BENCH_APP_ENV ?? '{}') as Record<string, string>;
+const db = createDb(url);
+const uncachedDb = createDb(url);
+const baselineDb = createDb(url);
 
-// The product as it runs by default: its read caches on.
-const product = createApp(
+const cached = createApp(
   testDeps(db, { config: testConfig({ READ_CACHE_MS: String(DEFAULT_READ_CACHE_MS), ...env }) }),
-).listen(0, '127.0.0.1');
+);
+const uncached = createApp(testDeps(uncachedDb, { config: testConfig({ ...env, READ_CACHE_MS: '0' }) }));
 
-// Baselines: one handler, one query, JSON out; what the product would cost with nothing of its own around it.
+const recorder = queryRecorder(uncachedDb);
+const recordings = new Map<string, Recording>();
+const handleUncached = uncached.callback();
+const uncachedServer = http.createServer((req, res) => {
+  const name = req.headers['x-bench-record'];
+  if (typeof name !== 'string') return void handleUncached(req, res);
+  const statements: RecordedStatement[] = [];
+  res.once('finish', () => recordings.set(name, toRecording(statements)));
+  recorder.within(statements, () => void handleUncached(req, res));
+});
+
 const baseline = new Koa();
 const router = new Router();
-router.get('/products', async (ctx) => {
-  ctx.body = await db('products as p')
-    .join('prices as pr', 'pr.productId', 'p.id')
-    .where({ 'p.status': 'active', 'pr.status': 'active' })
-    .select('p.*', 'pr.unitAmount');
+router.all('/replay/:name', async (ctx) => {
+  const recording = recordings.get(ctx.params.name!);
+  if (!recording) return ctx.throw(404, `nothing recorded as ${ctx.params.name}`);
+  ctx.body = { data: await replay(baselineDb, recording) };
 });
-router.get('/quote/:id', async (ctx) => {
-  ctx.body = await db('products as p')
-    .join('prices as pr', 'pr.productId', 'p.id')
-    .where({ 'p.id': ctx.params.id, 'pr.status': 'active' })
-    .first('p.id', 'pr.unitAmount');
+router.get('/recorded/:name', (ctx) => {
+  const recording = recordings.get(ctx.params.name!);
+  ctx.body = { statements: recording?.statements ?? 0, waves: recording?.waves.length ?? 0 };
 });
-router.get('/lessons/:id', async (ctx) => {
-  ctx.body = await db('contentResources').where({ id: ctx.params.id }).first();
+// Whether every pool is idle: a sample's requests still running after it ended (a slow endpoint's) must not weigh
+// on the next sample.
+const pools = [db, uncachedDb, baselineDb].map(
+  (d) => (d.client as { pool: { numUsed(): number; numPendingAcquires(): number } }).pool,
+);
+router.get('/idle', (ctx) => {
+  ctx.body = { idle: pools.every((p) => !p || p.numUsed() + p.numPendingAcquires() === 0) };
 });
-router.put('/progress/:userId/:lessonId', async (ctx) => {
-  await db('lessonProgress')
-    .insert({ userId: ctx.params.userId, lessonId: ctx.params.lessonId, completedAt: db.fn.now() })
-    .onConflict(['userId', 'lessonId'])
-    .merge({ completedAt: db.fn.now() });
-  ctx.body = { ok: true };
-});
-router.get('/purchases', async (ctx) => {
-  const productId = String(ctx.query.productId);
-  const [rows, counted] = await Promise.all([
-    db('purchases').where({ productId }).orderBy('createdAt', 'desc').limit(25),
-    db('purchases').where({ productId }).count({ n: '*' }),
-  ]);
-  ctx.set('Content-Range', `purchases 0-24/${counted[0]?.n ?? 0}`);
-  ctx.body = rows;
-});
-router.post('/webhook', async (ctx) => {
+router.post('/insert-event', async (ctx) => {
   const { id } = ctx.request.body as { id: string };
-  await db('merchantEvents')
+  await baselineDb('merchantEvents')
     .insert({ merchantAccountId: process.env.BENCH_ACCOUNT_ID, identifier: `baseline-${id}`, type: 'baseline' })
     .onConflict(['merchantAccountId', 'identifier'])
     .ignore();
   ctx.body = { received: true };
 });
-baseline.use(bodyParser()).use(router.routes());
-const bare = baseline.listen(0, '127.0.0.1');
+baseline.use(bodyParser()).use(router.routes()).use(exportBaselineRoutes(baselineDb));
 
-await Promise.all([new Promise((r) => product.once('listening', r)), new Promise((r) => bare.once('listening', r))]);
-console.log(
-  JSON.stringify({ product: (product.address() as AddressInfo).port, baseline: (bare.address() as AddressInfo).port }),
-);
+const servers = [cached.listen(0, '127.0.0.1'), uncachedServer.listen(0, '127.0.0.1'), baseline.listen(0, '127.0.0.1')];
+await Promise.all(servers.map((s) => new Promise((r) => (s.listening ? r(null) : s.once('listening', r)))));
+const [product, productUncached, bare] = servers.map((s) => (s.address() as AddressInfo).port);
+console.log(JSON.stringify({ product, productUncached, baseline: bare }));
 
 process.on('SIGTERM', () => {
-  product.close();
-  bare.close();
-  void db.destroy().then(() => process.exit(0));
+  for (const s of servers) s.close();
+  void Promise.all([db.destroy(), uncachedDb.destroy(), baselineDb.destroy()]).then(() => process.exit(0));
 });
