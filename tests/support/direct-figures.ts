@@ -226,6 +226,30 @@ export const ROLLUP_CHECKS: Record<string, { rollup: string; direct: string }> =
     direct: `SELECT (created_at AT TIME ZONE 'UTC')::date AS day, currency, recipient_type, user_id, count(*)::int AS lines,
                sum(amount)::bigint AS total FROM split_lines GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
   },
+  purchaseTotals: {
+    rollup: `SELECT day, currency, sum(paid)::int AS paid, sum(comps)::int AS comps FROM finance_daily_purchase_totals
+               GROUP BY 1, 2 HAVING sum(paid) <> 0 OR sum(comps) <> 0 ORDER BY 1, 2`,
+    direct: `SELECT (created_at AT TIME ZONE 'UTC')::date AS day, currency, count(*) FILTER (WHERE ${PAID})::int AS paid,
+               count(*) FILTER (WHERE kind = 'comp')::int AS comps FROM purchases
+               GROUP BY 1, 2 HAVING count(*) FILTER (WHERE ${PAID} OR kind = 'comp') > 0 ORDER BY 1, 2`,
+  },
+  monthlyPurchases: {
+    rollup: `SELECT month, currency, product_id, sum(paid)::int AS paid, sum(comps)::int AS comps
+               FROM finance_monthly_purchases GROUP BY 1, 2, 3 HAVING sum(paid) <> 0 OR sum(comps) <> 0 ORDER BY 1, 2, 3`,
+    direct: `SELECT date_trunc('month', created_at AT TIME ZONE 'UTC')::date AS month, currency, product_id,
+               count(*) FILTER (WHERE ${PAID})::int AS paid, count(*) FILTER (WHERE kind = 'comp')::int AS comps
+               FROM purchases GROUP BY 1, 2, 3 HAVING count(*) FILTER (WHERE ${PAID} OR kind = 'comp') > 0
+               ORDER BY 1, 2, 3`,
+  },
+  monthlyProducts: {
+    rollup: `SELECT month, currency, product_id, sum(lines)::int AS lines, sum(total)::bigint AS total,
+               sum(refunds)::bigint AS refunds FROM finance_monthly_ledger_products
+               GROUP BY 1, 2, 3 HAVING sum(lines) <> 0 ORDER BY 1, 2, 3`,
+    direct: `SELECT date_trunc('month', created_at AT TIME ZONE 'UTC')::date AS month, currency, product_id,
+               count(*)::int AS lines, sum(amount)::bigint AS total,
+               COALESCE(sum(amount) FILTER (WHERE kind = 'refund'), 0)::bigint AS refunds
+               FROM split_lines GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+  },
   learners: {
     rollup: `SELECT user_id, last_active_at FROM learner_last_active ORDER BY 1`,
     direct: `SELECT user_id, max(updated_at) AS last_active_at FROM lesson_progress GROUP BY 1 ORDER BY 1`,

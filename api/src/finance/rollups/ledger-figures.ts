@@ -1,5 +1,6 @@
 import type { Db } from '../../db/connection';
 import type { LedgerAmounts, RecipientType } from '../schemas';
+import { monthsAndDays, rowsInPeriod } from './period';
 
 /**
  * The split ledger's figures for whole UTC days, read from its daily rollups (finance_daily_ledger*, kept exact by
@@ -50,12 +51,18 @@ export async function amountsByDay(db: Db, { from, to }: Days, currency: string)
 
 /** Each product's amounts in one currency, the largest total first. */
 export async function amountsByProduct(db: Db, { from, to }: Days, currency: string) {
+  const lines = rowsInPeriod(
+    { daily: 'finance_daily_ledger_products', monthly: 'finance_monthly_ledger_products' },
+    'product_id, lines, sales, refunds, disputes, total',
+    'currency = ?',
+    [currency],
+    monthsAndDays(from, to),
+  );
   const { rows } = await db.raw(
     `SELECT pr.id AS "productId", pr.name, ${AMOUNTS}
-       FROM finance_daily_ledger_products r JOIN products pr ON pr.id = r.product_id
-      WHERE r.day BETWEEN ?::date AND ?::date AND r.currency = ?
+       FROM (${lines.sql}) AS r JOIN products pr ON pr.id = r.product_id
       GROUP BY pr.id, pr.name HAVING sum(r.lines) > 0 ORDER BY total DESC, pr.name, pr.id`,
-    [from, to, currency],
+    lines.bindings,
   );
   return (rows as (LedgerAmounts & { productId: string; name: string })[]).map(numbers);
 }
@@ -84,7 +91,7 @@ export async function amountsByRecipient(db: Db, { from, to }: Days, currency: s
 /** Courses given (comps) in these days in one currency's products. */
 export async function compsGiven(db: Db, { from, to }: Days, currency: string): Promise<number> {
   const { rows } = await db.raw(
-    `SELECT coalesce(sum(comps), 0)::int AS n FROM finance_daily_purchases
+    `SELECT coalesce(sum(comps), 0)::int AS n FROM finance_daily_purchase_totals
       WHERE day BETWEEN ?::date AND ?::date AND currency = ?`,
     [from, to, currency],
   );

@@ -1,4 +1,8 @@
 import type { Db } from '../../db/connection';
+import { monthsAndDays, rowsInPeriod } from './period';
+
+const PURCHASES = { daily: 'finance_daily_purchases', monthly: 'finance_monthly_purchases' };
+const LEDGER = { daily: 'finance_daily_ledger_products', monthly: 'finance_monthly_ledger_products' };
 
 /**
  * The console dashboard's money and counts per UTC day, read from the daily rollups of charges, paid purchases and
@@ -38,7 +42,7 @@ export async function moneyByDayAndCurrency(db: Db, since: string): Promise<DayM
                FROM finance_daily_ledger WHERE day >= ?::date GROUP BY 1, 2 HAVING sum(lines) > 0
              UNION ALL
              SELECT day, currency, 0, 0, 0, 0, 0, 0, 0, sum(paid)
-               FROM finance_daily_purchases WHERE day >= ?::date GROUP BY 1, 2 HAVING sum(paid) > 0) AS money
+               FROM finance_daily_purchase_totals WHERE day >= ?::date GROUP BY 1, 2 HAVING sum(paid) > 0) AS money
       GROUP BY day, currency`,
     [since, since, since],
   );
@@ -58,17 +62,19 @@ export async function moneyByDayAndCurrency(db: Db, since: string): Promise<DayM
 
 /** The five products that earned most in one currency since `since` (the ledger's net, then paid purchases). */
 export async function topEarners(db: Db, since: string, currency: string) {
+  const period = monthsAndDays(since, null);
+  const paid = rowsInPeriod(PURCHASES, 'product_id, paid', 'currency = ?', [currency], period);
+  const net = rowsInPeriod(LEDGER, 'product_id, total, lines', 'currency = ?', [currency], period);
   const { rows } = await db.raw(
     `SELECT pr.id AS "productId", pr.name, coalesce(p.purchases, 0)::int AS purchases,
             coalesce(l.net, 0)::bigint AS revenue
-       FROM (SELECT product_id, sum(paid) AS purchases FROM finance_daily_purchases
-              WHERE day >= ?::date AND currency = ? GROUP BY 1 HAVING sum(paid) > 0) p
-       FULL JOIN (SELECT product_id, sum(total) AS net FROM finance_daily_ledger_products
-                   WHERE day >= ?::date AND currency = ? GROUP BY 1 HAVING sum(lines) > 0) l USING (product_id)
+       FROM (SELECT product_id, sum(paid) AS purchases FROM (${paid.sql}) AS r GROUP BY 1 HAVING sum(paid) > 0) p
+       FULL JOIN (SELECT product_id, sum(total) AS net FROM (${net.sql}) AS r
+                   GROUP BY 1 HAVING sum(lines) > 0) l USING (product_id)
        JOIN products pr ON pr.id = product_id
       ORDER BY revenue DESC, purchases DESC, pr.name, pr.id
       LIMIT 5`,
-    [since, currency, since, currency],
+    [...paid.bindings, ...net.bindings],
   );
   return (rows as { productId: string; name: string; purchases: number; revenue: number | string }[]).map((p) => ({
     ...p,
@@ -83,7 +89,7 @@ export async function activityByDay(db: Db, from: string, to: string) {
     `SELECT to_char(d, 'YYYY-MM-DD') AS day, coalesce(p.purchases, 0)::int AS purchases,
             coalesce(l.refunds, 0)::int AS refunds
        FROM generate_series(?::date, ?::date, interval '1 day') AS d
-       LEFT JOIN (SELECT day, sum(paid) AS purchases FROM finance_daily_purchases
+       LEFT JOIN (SELECT day, sum(paid) AS purchases FROM finance_daily_purchase_totals
                    WHERE day BETWEEN ?::date AND ?::date GROUP BY 1) p ON p.day = d::date
        LEFT JOIN (SELECT day, sum(refunds_made) AS refunds FROM finance_daily_ledger
                    WHERE day BETWEEN ?::date AND ?::date GROUP BY 1) l ON l.day = d::date
@@ -99,14 +105,14 @@ export async function activityByDay(db: Db, from: string, to: string) {
 
 /** The five products with the most paid purchases since `since` (every currency). */
 export async function mostBought(db: Db, since: string) {
+  const paid = rowsInPeriod(PURCHASES, 'product_id, paid', 'true', [], monthsAndDays(since, null));
   const { rows } = await db.raw(
     `SELECT pr.id AS "productId", pr.name, p.purchases::int AS purchases
-       FROM (SELECT product_id, sum(paid) AS purchases FROM finance_daily_purchases
-              WHERE day >= ?::date GROUP BY 1 HAVING sum(paid) > 0) p
+       FROM (SELECT product_id, sum(paid) AS purchases FROM (${paid.sql}) AS r GROUP BY 1 HAVING sum(paid) > 0) p
        JOIN products pr ON pr.id = p.product_id
       ORDER BY purchases DESC, pr.name, pr.id
       LIMIT 5`,
-    [since],
+    paid.bindings,
   );
   return (rows as { productId: string; name: string; purchases: number }[]).map((p) => ({
     ...p,
