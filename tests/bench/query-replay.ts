@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import http from 'node:http';
 import type { Db } from '../../api/src/db/connection';
 
 /**
@@ -7,7 +8,7 @@ import type { Db } from '../../api/src/db/connection';
  * list's count…) and nothing else. Statements the product sent at once (Promise.all) stay together as one wave and
  * are replayed at once; a transaction's statements are replayed in order on one connection.
  */
-export interface RecordedStatement {
+interface RecordedStatement {
   sql: string;
   bindings: unknown[];
   options: Record<string, unknown>;
@@ -34,7 +35,7 @@ interface PgConnection {
  * Records the statements of requests run inside `recording(name, ...)` on `db` (the product's own connection pool),
  * found by the request's async context, so other traffic on the pool is left out.
  */
-export function queryRecorder(db: Db) {
+function queryRecorder(db: Db) {
   const context = new AsyncLocalStorage<RecordedStatement[]>();
   let clock = 0;
   const pending = new Map<string, RecordedStatement>();
@@ -71,6 +72,26 @@ export function queryRecorder(db: Db) {
       return context.run(into, handle);
     },
   };
+}
+
+/**
+ * An HTTP server for a Koa callback whose requests carrying `x-bench-record: <name>` have their SQL on `db` kept
+ * under that name once answered.
+ */
+export function recordingServer(
+  handle: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>,
+  db: Db,
+): { server: http.Server; recordings: Map<string, Recording> } {
+  const recorder = queryRecorder(db);
+  const recordings = new Map<string, Recording>();
+  const server = http.createServer((req, res) => {
+    const name = req.headers['x-bench-record'];
+    if (typeof name !== 'string') return void handle(req, res);
+    const statements: RecordedStatement[] = [];
+    res.once('finish', () => recordings.set(name, toRecording(statements)));
+    recorder.within(statements, () => void handle(req, res));
+  });
+  return { server, recordings };
 }
 
 /** Statements in the order they were sent, grouped into waves of what was in flight together. */

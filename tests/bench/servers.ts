@@ -13,7 +13,6 @@
  * Run by tests/bench/run.ts as a child process so the load generator does not share its event loop; prints one JSON
  * line with the three ports when ready.
  */
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -23,7 +22,7 @@ import { DEFAULT_READ_CACHE_MS } from '../../api/src/config';
 import { createDb } from '../../api/src/db/connection';
 import { testConfig, testDeps } from '../support/app';
 import { exportBaselineRoutes } from './csv-baseline';
-import { queryRecorder, replay, toRecording, type Recording, type RecordedStatement } from './query-replay';
+import { recordingServer, replay } from './query-replay';
 
 const url = process.env.BENCH_DATABASE_URL!;
 const env = JSON.parse(process.env.BENCH_APP_ENV ?? '{}') as Record<string, string>;
@@ -36,16 +35,7 @@ const cached = createApp(
 );
 const uncached = createApp(testDeps(uncachedDb, { config: testConfig({ ...env, READ_CACHE_MS: '0' }) }));
 
-const recorder = queryRecorder(uncachedDb);
-const recordings = new Map<string, Recording>();
-const handleUncached = uncached.callback();
-const uncachedServer = http.createServer((req, res) => {
-  const name = req.headers['x-bench-record'];
-  if (typeof name !== 'string') return void handleUncached(req, res);
-  const statements: RecordedStatement[] = [];
-  res.once('finish', () => recordings.set(name, toRecording(statements)));
-  recorder.within(statements, () => void handleUncached(req, res));
-});
+const { server: uncachedServer, recordings } = recordingServer(uncached.callback(), uncachedDb);
 
 const baseline = new Koa();
 const router = new Router();
