@@ -57,9 +57,21 @@ export default async function setup(project: TestProject) {
   project.provide('templateDatabase', template);
 
   return async () => {
-    await withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`));
+    // The template and the files' databases whose drop was not waited for (tests/support/db.ts).
+    await withClient(serverUrl, (client) => dropDatabases(client, `${TEST_DATABASE_PREFIX}${process.pid}_`));
     await embedded?.stop();
   };
+}
+
+/** Every database whose name starts with `prefix` (taken literally: `_` is a wildcard of LIKE). */
+async function dropDatabases(client: import('pg').Client, prefix: string): Promise<void> {
+  const { rows } = await client.query<{ datname: string }>(
+    `SELECT datname FROM pg_database WHERE starts_with(datname, $1)`,
+    [prefix],
+  );
+  for (const { datname } of rows) {
+    await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(datname)} WITH (FORCE)`);
+  }
 }
 
 /** Databases of earlier runs whose process is gone (a crash or Ctrl-C skips teardown). */
