@@ -17,6 +17,7 @@ import { promisify } from 'node:util';
 
 const LIGHTHOUSE = 'lighthouse@12.8.2';
 const RUNS = 3;
+const ATTEMPTS = 3;
 const run = promisify(execFile);
 
 interface PageScore {
@@ -68,11 +69,24 @@ async function pageUrls(baseUrl: string): Promise<{ page: PageScore['page']; url
 }
 
 interface LighthouseReport {
+  runtimeError?: { code: string; message: string };
   categories: { performance: { score: number | null } };
   audits: Record<string, { numericValue?: number }>;
 }
 
+/** Tries a run again when Lighthouse fails to record it (NO_NAVSTART and the like happen on a loaded machine). */
 async function lighthouseOnce(url: string): Promise<{ report: LighthouseReport; json: string }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await lighthouseRun(url);
+    } catch (error) {
+      if (attempt === ATTEMPTS) throw error;
+      console.warn(`Lighthouse failed on ${url} (attempt ${attempt} of ${ATTEMPTS}), trying again`);
+    }
+  }
+}
+
+async function lighthouseRun(url: string): Promise<{ report: LighthouseReport; json: string }> {
   const { stdout } = await run(
     'npx',
     [
@@ -90,7 +104,9 @@ async function lighthouseOnce(url: string): Promise<{ report: LighthouseReport; 
       maxBuffer: 256 * 1024 * 1024,
     },
   );
-  return { report: JSON.parse(stdout) as LighthouseReport, json: stdout };
+  const report = JSON.parse(stdout) as LighthouseReport;
+  if (report.runtimeError) throw new Error(`Lighthouse: ${report.runtimeError.code} ${report.runtimeError.message}`);
+  return { report, json: stdout };
 }
 
 function scoreOf(page: PageScore['page'], url: string, report: LighthouseReport): PageScore {
