@@ -12,7 +12,7 @@ import { testDeps } from '../support/app';
 import { signedIn, type SignedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 
-/** The charges export as a stream from a database cursor: one snapshot, a bounded buffer, nothing left behind. */
+/** The charges export as a stream from PostgreSQL's COPY: one snapshot, a bounded buffer, nothing left behind. */
 describe('finance: the charges export streams from one snapshot and stops with its client', () => {
   const database = useTestDatabase();
   const db = () => database().db;
@@ -52,13 +52,13 @@ describe('finance: the charges export streams from one snapshot and stops with i
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  /** This database's sessions still inside an export: a transaction left open or a FETCH still running. */
+  /** This database's sessions still inside an export: a transaction left open or a COPY still running. */
   const leftBehind = async () =>
     (
       await db().raw(
         `SELECT state, query FROM pg_stat_activity
           WHERE datname = current_database() AND pid <> pg_backend_pid()
-            AND (state LIKE 'idle in transaction%' OR (state = 'active' AND query ~* '^(FETCH|DECLARE)'))`,
+            AND (state LIKE 'idle in transaction%' OR (state = 'active' AND query ~* '^(FETCH|DECLARE|COPY)'))`,
       )
     ).rows as { state: string; query: string }[];
   /** What `check` finds once `done` holds of it (by default: nothing), or after 30 s (a busy machine is slow to cancel). */
@@ -133,12 +133,12 @@ describe('finance: the charges export streams from one snapshot and stops with i
 
   it('reads ahead only a bounded buffer while nobody reads, and rolls back when dropped', async () => {
     const { body } = await services.financeExports.open('charges', period);
-    // Unread, the export stops fetching: its transaction waits, idle, with what it read ahead.
+    // Unread, the export stops reading: its COPY waits on the full socket, with what it read ahead.
     const waiting = await eventually(
       leftBehind,
-      (found) => found.length === 1 && found[0]!.state === 'idle in transaction',
+      (found) => found.length === 1 && found[0]!.query.startsWith('COPY') && body.readableLength > 0,
     );
-    expect(waiting.map((s) => s.state)).toEqual(['idle in transaction']);
+    expect(waiting.map((s) => s.state)).toEqual(['active']);
     // The whole export is about 15 MB; unread, the stream holds its high-water mark and at most one fetch more.
     expect(body.readableLength).toBeGreaterThan(0);
     expect(body.readableLength).toBeLessThan(2 * 1024 * 1024);
@@ -176,7 +176,7 @@ describe('finance: the charges export streams from one snapshot and stops with i
     expect(parse(await read(body), { bom: true, columns: true })).toHaveLength(total);
   });
 
-  it('cancels the FETCH still sorting the whole result when its reader goes away', async () => {
+  it('ends the COPY still running when its reader goes away, on the server too', async () => {
     const statements: string[] = [];
     const spied = new Proxy(db(), {
       get: (target, key, receiver) =>
@@ -188,10 +188,14 @@ describe('finance: the charges export streams from one snapshot and stops with i
           : Reflect.get(target, key, receiver),
     }) as Db;
     const { body } = await financeExports({ db: spied, logger: createLogger('silent') }).open('charges', period);
-    await new Promise((r) => setImmediate(r)); // the first FETCH is under way: it sorts every row before the first
-    body.destroy();
+    body.destroy(); // the COPY was sent with the count's answer
     await new Promise((r) => body.once('close', r));
-    expect(statements).toEqual(['SELECT pg_cancel_backend(?)']);
-    expect(await leftBehind()).toEqual([]);
+    expect(
+      await eventually(
+        async () => statements,
+        (found) => found.length > 0,
+      ),
+    ).toEqual(['SELECT pg_terminate_backend(?)']);
+    expect(await eventually(leftBehind)).toEqual([]);
   });
 });

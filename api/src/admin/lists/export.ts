@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { snakeCaseMappers } from 'objection';
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/connection';
-import { openCursorCsv } from '../../db/csv-cursor';
+import { openCursorCsv, type Statement } from '../../db/csv-cursor';
 import { csvHead } from '../../http/csv';
 import { csvRowLine, headersOf } from '../../http/csv-columns';
 import type { Logger } from '../../logger';
@@ -51,6 +51,32 @@ function joinLookups(db: Db, resource: AdminResource, join: (lateral: Knex.Raw) 
 }
 
 /**
+ * A list's export as statements: its own query (filters, search, sort, scope and the reader's read scope) with the
+ * records it names joined in, and the count of its rows; `looked` names the joined fields (the benchmark streams
+ * `rows` through csv-stringify as the baseline of the product's export).
+ */
+export function listExportSelection(
+  db: Db,
+  admin: Pick<AdminService, 'listing'>,
+  resource: AdminResource,
+  query: ListQuery,
+  reader: WriteActor,
+): { count: Statement; rows: Statement; looked: string[] } {
+  const { filtered, ordered } = admin.listing(resource, query, reader);
+  if (!ordered.hasSelects()) ordered.select(`${resource.model.tableName}.*`);
+  const looked = joinLookups(db, resource, (lateral) => void ordered.joinRaw(lateral as never));
+  for (const name of looked) ordered.select(name);
+  const matches = filtered.clone().clearSelect().clearOrder().select(db.raw('1')).toKnexQuery();
+  const count = db.count({ n: '*' }).from(matches.as('matches')).toSQL().toNative();
+  const rows = ordered.toKnexQuery().toSQL().toNative();
+  return {
+    count: { sql: count.sql, bindings: count.bindings },
+    rows: { sql: rows.sql, bindings: rows.bindings },
+    looked,
+  };
+}
+
+/**
  * Every console list as CSV, as people read it: the list's own query (filters, search, sort, scope and the reader's
  * read scope) read through a database cursor, the records it names joined in, each row presented for its reader as
  * the list's JSON shows it (secrets are never selected, `present` and `presentTo` rewrite it) and written in the
@@ -75,17 +101,11 @@ export function listExports({
       query: ListQuery,
       reader: WriteActor,
     ): Promise<{ filename: string; total: number; body: Readable }> {
-      const { filtered, ordered } = admin.listing(resource, query, reader);
-      if (!ordered.hasSelects()) ordered.select(`${resource.model.tableName}.*`);
-      const looked = joinLookups(db, resource, (lateral) => void ordered.joinRaw(lateral as never));
-      for (const name of looked) ordered.select(name);
+      const { count, rows, looked } = listExportSelection(db, admin, resource, query, reader);
       const { columns } = resource.export;
-      const matches = filtered.clone().clearSelect().clearOrder().select(db.raw('1')).toKnexQuery();
-      const count = db.count({ n: '*' }).from(matches.as('matches')).toSQL().toNative();
-      const rows = ordered.toKnexQuery().toSQL().toNative();
       const { total, body } = await openCursorCsv<Row>(db, {
-        count: { sql: count.sql, bindings: count.bindings },
-        rows: { sql: rows.sql, bindings: rows.bindings },
+        count,
+        rows,
         head: csvHead(headersOf(columns)),
         line: (raw) => {
           // As the list's JSON has it (a model built from the row, presented for its reader), with what was joined.

@@ -1,0 +1,88 @@
+import { pipeline, type Readable } from 'node:stream';
+import type pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { CopyCsvCells } from './copy-csv-cells';
+import type { Db } from './connection';
+import type { Statement } from './csv-cursor';
+
+/**
+ * A CSV export written by PostgreSQL itself (`COPY (SELECT …) TO STDOUT (FORMAT csv)`) and streamed as it comes:
+ * no row is parsed in Node, only the bytes are touched up into the exports' CSV (copy-csv-cells.ts). The count and
+ * the rows are read in one repeatable-read transaction, so a row written meanwhile changes neither. A slow reader
+ * pauses the COPY (the socket fills); a reader gone or an error ends the transaction and gives the connection back,
+ * or closes it when the COPY was cut off mid-way.
+ */
+
+export interface CopyExportSpec {
+  /** One number: the rows the export will hold (sent first, in X-Total-Rows, for the console's progress). */
+  count: Statement;
+  /** The rows' SELECT, its values written in (COPY takes no parameters), each column as the CSV writes it. */
+  rows: string;
+  /** The byte-order mark and the header line (csvHead), sent before the first row. */
+  head: string;
+  /** `numbers[i]`: column i is written as PostgreSQL prints it; every other one as text (formula-safe, quoted). */
+  numbers: readonly boolean[];
+  /** Told when an export stops before its end (a client gone, an error). */
+  onStopped?(error: Error): void;
+}
+
+/** knex's pool, whose connections the export uses raw. */
+interface Pool {
+  acquireConnection(): Promise<pg.Client>;
+  releaseConnection(connection: pg.Client): Promise<void>;
+}
+
+/** Opens the export's transaction and its COPY: the row count, and the CSV as a stream. */
+export async function openCopyCsv(db: Db, spec: CopyExportSpec): Promise<{ total: number; body: Readable }> {
+  const pool = db.client as Pool;
+  const connection = await pool.acquireConnection();
+  const release = async (ending: 'COMMIT' | 'ROLLBACK' | 'close', pid: number) => {
+    try {
+      if (
+        ending !== 'close' &&
+        (await connection.query(ending).then(
+          () => true,
+          () => false,
+        ))
+      )
+        return;
+      // A COPY cut off mid-way (or an unknown state): its server process is ended, and knex's pool drops the
+      // connection, which has ended with it.
+      await db.raw('SELECT pg_terminate_backend(?)', [pid]).catch(() => undefined);
+      await connection.end().catch(() => undefined);
+    } finally {
+      await pool.releaseConnection(connection);
+    }
+  };
+  let total: number;
+  let pid = 0;
+  try {
+    await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const { rows } = await connection.query<{ n: number; pid: number }>(
+      `SELECT (${spec.count.sql})::int AS n, pg_backend_pid() AS pid`,
+      spec.count.bindings as unknown[],
+    );
+    ({ n: total, pid } = rows[0]!);
+  } catch (error) {
+    await release('ROLLBACK', pid);
+    throw error;
+  }
+
+  const body = new CopyCsvCells(spec.numbers, spec.head);
+  const copy = connection.query(copyTo(`COPY (${spec.rows}) TO STDOUT WITH (FORMAT csv)`));
+  // Whether PostgreSQL has finished the COPY (its last row or its error) and waits for the next statement: only then
+  // may the transaction be ended on this connection.
+  let copyFinished = false;
+  const submitted = copy as unknown as { handleReadyForQuery(): void };
+  const ready = submitted.handleReadyForQuery.bind(copy);
+  submitted.handleReadyForQuery = () => {
+    copyFinished = true;
+    ready();
+  };
+  pipeline(copy, body, (error) => {
+    const stopped = error ? (error as Error) : null;
+    if (stopped) spec.onStopped?.(stopped);
+    void release(!stopped ? 'COMMIT' : copyFinished ? 'ROLLBACK' : 'close', pid);
+  });
+  return { total, body };
+}
