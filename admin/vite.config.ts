@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { messages } from './src/i18n';
@@ -15,6 +16,9 @@ function frameMessagesModule(): Plugin {
 
 export default defineConfig({
   plugins: [react(), frameMessagesModule()],
+  resolve: {
+    alias: { 'object.entries': fileURLToPath(new URL('./src/native/object-entries.cjs', import.meta.url)) },
+  },
   base: '/admin/',
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2000 },
   server: { port: 5174, proxy: { '/api': 'http://localhost:3000' } },

@@ -1,7 +1,7 @@
 import type { AuditLogRecord } from '@contract/audit/schemas';
 import type { Wire } from '@contract/shared/wire';
 import { AUDIT_ACTIONS, AUDIT_ACTION_WORDS, type AuditAction } from '../../../api/src/shared/audit-actions';
-import { choicesOf, type ChipColor, type ChipLook } from '../common/StatusChipField';
+import { choicesOf, type ChipColor, type ChipLook } from '../common/chipLooks';
 
 /** How an action's chip is coloured: removals and ends red, money going back amber, making things green. */
 function colorOf(action: AuditAction): ChipColor {

@@ -15,7 +15,7 @@ import {
 } from 'react-admin';
 import { dateRangeFilters } from './inputs';
 import { SearchInput } from './SearchInput';
-import { ACTIVE_INACTIVE_CHOICES } from './StatusChipField';
+import { ACTIVE_INACTIVE_CHOICES } from './chipLooks';
 import { useText } from './useText';
 
 function SaveOnly() {

@@ -2,7 +2,8 @@ import type { ReactElement } from 'react';
 import { DateField, NumberField, ReferenceField, TextField } from 'react-admin';
 import { ChargeMoneyField } from './ChargeMoneyField';
 import { MoneyField, PercentField } from './MoneyField';
-import { StatusChipField, type ChipLook } from './StatusChipField';
+import { StatusChipField } from './StatusChipField';
+import type { ChipLook } from './chipLooks';
 
 /**
  * One field of a record, the same element in a Datagrid column and in a show layout: `[date('createdAt'),

@@ -12,7 +12,7 @@ import {
 } from 'react-admin';
 import { InstantInput, PercentInput } from '../common/inputs';
 import { LimitInput } from '../common/LimitInput';
-import { ACTIVE_INACTIVE_CHOICES } from '../common/StatusChipField';
+import { ACTIVE_INACTIVE_CHOICES } from '../common/chipLooks';
 import type { Coupon } from './choices';
 
 function TeamCouponNote() {

@@ -17,7 +17,7 @@ import { searchFilter } from '../common/filters';
 import { dateRangeFilters, PercentInput } from '../common/inputs';
 import { BulkActionButton } from '../common/BulkActionButton';
 import { RecordList } from '../common/RecordList';
-import { ACTIVE_INACTIVE_CHOICES } from '../common/StatusChipField';
+import { ACTIVE_INACTIVE_CHOICES } from '../common/chipLooks';
 import { couponName, usesLabel, type Coupon } from './choices';
 import { CouponStateField } from './CouponStateField';
 import { GenerateCouponsButton } from './GenerateCouponsButton';

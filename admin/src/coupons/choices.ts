@@ -1,6 +1,6 @@
 import type { CouponRecord } from '@contract/commerce/schemas';
 import type { Wire } from '@contract/shared/wire';
-import type { ChipLook } from '../common/StatusChipField';
+import type { ChipLook } from '../common/chipLooks';
 
 /** A coupon as the console sees it (the `coupons` resource). */
 export type Coupon = Wire<CouponRecord>;

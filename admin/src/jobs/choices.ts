@@ -1,4 +1,4 @@
-import { choicesOf, type ChipLook } from '../common/StatusChipField';
+import { choicesOf, type ChipLook } from '../common/chipLooks';
 import type { JobState } from './types';
 
 /** Each state's chip: failed red, waiting to run again or running amber, done green; labels are catalog keys. */

@@ -2,7 +2,7 @@ import { date, money, percent, pick, ref, status, text } from '../common/columns
 import { choiceFilter, referenceFilter, searchFilter } from '../common/filters';
 import { PercentInput } from '../common/inputs';
 import { RelatedRows } from '../common/Rows';
-import { ACTIVE_INACTIVE, ACTIVE_INACTIVE_CHOICES } from '../common/StatusChipField';
+import { ACTIVE_INACTIVE, ACTIVE_INACTIVE_CHOICES } from '../common/chipLooks';
 import { merchantFilters } from '../common/MerchantRecord';
 import type { MerchantRecordDefinition } from './screens';
 

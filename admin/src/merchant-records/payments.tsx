@@ -10,7 +10,7 @@ import { dateRangeFilters, moneyRangeFilters } from '../common/inputs';
 import { JsonBlock } from '../common/JsonBlock';
 import { CURRENCY_CHOICES, formatMoney } from '../common/money';
 import { RelatedRows } from '../common/Rows';
-import { ACTIVE_INACTIVE, choicesOf, type ChipLook } from '../common/StatusChipField';
+import { ACTIVE_INACTIVE, choicesOf, type ChipLook } from '../common/chipLooks';
 import { PurchaseRows } from '../purchases/PurchaseRows';
 import { IdentifierTitle, merchantFilters } from '../common/MerchantRecord';
 import type { MerchantRecordDefinition } from './screens';

@@ -1,4 +1,4 @@
-import { choicesOf, type ChipLook } from '../common/StatusChipField';
+import { choicesOf, type ChipLook } from '../common/chipLooks';
 import type { OutboxStatus } from './types';
 
 /** Each delivery status's chip (a pending email is outlined: it is still on its way); labels are catalog keys. */

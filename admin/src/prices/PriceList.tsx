@@ -5,7 +5,7 @@ import { choiceFilter, referenceFilter, searchFilter } from '../common/filters';
 import { dateRangeFilters, moneyRangeFilters } from '../common/inputs';
 import { CURRENCY_CHOICES } from '../common/money';
 import { RecordList } from '../common/RecordList';
-import { choicesOf } from '../common/StatusChipField';
+import { choicesOf } from '../common/chipLooks';
 import { PRICE_STATUS_LOOKS } from './choices';
 
 const filters = [

@@ -17,7 +17,7 @@ import { MoneyField } from '../common/MoneyField';
 import { RelatedRows, Rows } from '../common/Rows';
 import { relatedTab } from '../common/RelatedTab';
 import { section } from '../common/Section';
-import { ACTIVE_INACTIVE } from '../common/StatusChipField';
+import { ACTIVE_INACTIVE } from '../common/chipLooks';
 import { couponColumns } from '../coupons/CouponList';
 import { canRead, canWrite } from '../permissions';
 import { priceColumns } from '../prices/PriceList';

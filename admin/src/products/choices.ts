@@ -1,7 +1,7 @@
 import type { ProductRecord } from '@contract/catalog/schemas';
 import type { Wire } from '@contract/shared/wire';
 import { PRODUCT_TYPES, type ProductStatus, type ProductType } from '../../../api/src/shared/catalog';
-import { choicesOf, type ChipLook } from '../common/StatusChipField';
+import { choicesOf, type ChipLook } from '../common/chipLooks';
 
 /** Each product type's name; a type the API adds fails the typecheck until it has one. */
 const PRODUCT_TYPE_NAMES: Record<ProductType, string> = {

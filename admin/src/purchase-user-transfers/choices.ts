@@ -1,7 +1,7 @@
 import type { TransferRecord } from '@contract/commerce/schemas';
 import type { Wire } from '@contract/shared/wire';
 import type { TransferState } from '@contract/shared/transfer-states';
-import { choicesOf, type ChipLook } from '../common/StatusChipField';
+import { choicesOf, type ChipLook } from '../common/chipLooks';
 
 export const TRANSFER_STATE_LOOKS: Record<TransferState, ChipLook> = {
   AVAILABLE: { label: 'Available', color: 'default' },

@@ -2,7 +2,7 @@ import type { PurchaseRecord } from '@contract/commerce/schemas';
 import type { Wire } from '@contract/shared/wire';
 import type { PurchaseStatus } from '@contract/shared/purchase-status';
 import { purchaseKindInWords } from '../../../api/src/shared/purchase-kinds';
-import { choicesOf, type ChipLook } from '../common/StatusChipField';
+import { choicesOf, type ChipLook } from '../common/chipLooks';
 
 export const PURCHASE_STATUS_LOOKS: Record<PurchaseStatus, ChipLook> = {
   Valid: { label: 'Valid', color: 'success' },

@@ -1,6 +1,6 @@
 import { Box, Chip, LinearProgress } from '@mui/material';
 import { useRecordContext, useTranslate } from 'react-admin';
-import { choicesOf, type ChipLook } from '../common/StatusChipField';
+import { choicesOf, type ChipLook } from '../common/chipLooks';
 import type { Video, VideoStatus } from './types';
 
 /** Each state's chip: waiting grey, under way amber (outlined), ready green, failed red. */
