@@ -51,11 +51,15 @@ async function getJson<T>(url: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** The pages measured, found through the store's API: the main course is the first self-paced one on sale. */
+/** The pages measured, found through the store's API: the main course's product page and its first free lesson. */
 async function pageUrls(baseUrl: string): Promise<{ page: PageScore['page']; url: string }[]> {
   const { data: products } = await getJson<{ data: StoreProduct[] }>(`${baseUrl}/api/store/products`);
+  // The course's own product (named as its course is: typescript-fundamentals sells typescript-fundamentals-7ccd…),
+  // on sale if one is; the catalog's order is not stable between databases.
   const withCourse = products.filter((p) => p.productType === 'self-paced' && p.courses.length > 0);
-  const main = withCourse.find((p) => p.sale) ?? withCourse[0];
+  const own = (p: StoreProduct) => p.courses.some((course) => course.slug.startsWith(`${p.slug}-`));
+  const rank = (p: StoreProduct) => (own(p) ? 2 : 0) + (p.sale ? 1 : 0);
+  const main = [...withCourse].sort((a, b) => rank(b) - rank(a))[0];
   if (!main) throw new Error('the store sells no self-paced course to measure');
   const outline = await getJson<CourseOutline>(`${baseUrl}/api/store/courses/${main.courses[0]!.slug}`);
   const lessons = outline.modules.flatMap((m) => [...m.lessons, ...m.sections.flatMap((s) => s.lessons)]);
