@@ -294,12 +294,12 @@ async function exportRows(servers: Servers, admin: SignedIn): Promise<void> {
     {
       what: 'charges',
       product: '/api/admin/exports/charges.csv?from=2000-01-01&to=2100-01-01',
-      baseline: '/baseline/charges.csv',
+      baseline: '/export/charges.csv?from=2000-01-01&to=2100-01-01',
     },
     {
-      what: "the console's purchases",
+      what: 'purchases (console list)',
       product: '/api/admin/purchases/export.csv',
-      baseline: '/baseline/purchases.csv',
+      baseline: '/export/purchases.csv',
     },
   ];
   const pid = servers.child.pid!;
@@ -443,7 +443,9 @@ async function main() {
       currency: 'usd',
     });
     await endpointRows(servers, data, learner, admin);
+    await settled(servers);
     if (wanted('webhook fulfilment')) await fulfilmentRow(db, servers, data, stripe);
+    await settled(servers);
     if (wanted('csv export')) await exportRows(servers, admin);
 
     if (wanted('console sorts')) {

@@ -21,7 +21,7 @@ import { createApp } from '../../api/src/app';
 import { DEFAULT_READ_CACHE_MS } from '../../api/src/config';
 import { createDb } from '../../api/src/db/connection';
 import { testConfig, testDeps } from '../support/app';
-import { exportBaselineRoutes } from './csv-baseline';
+import { exportBaselines } from './export-baseline';
 import { recordingServer, replay } from './query-replay';
 
 const url = process.env.BENCH_DATABASE_URL!;
@@ -64,7 +64,7 @@ router.post('/insert-event', async (ctx) => {
     .ignore();
   ctx.body = { received: true };
 });
-baseline.use(bodyParser()).use(router.routes()).use(exportBaselineRoutes(baselineDb));
+baseline.use(bodyParser()).use(router.routes()).use(exportBaselines(baselineDb).routes());
 
 const servers = [cached.listen(0, '127.0.0.1'), uncachedServer.listen(0, '127.0.0.1'), baseline.listen(0, '127.0.0.1')];
 await Promise.all(servers.map((s) => new Promise((r) => (s.listening ? r(null) : s.once('listening', r)))));
