@@ -1,0 +1,102 @@
+import type pg from 'pg';
+import { snakeCaseMappers } from 'objection';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { listExportSelection } from '../../api/src/admin/lists/export';
+import { adminService } from '../../api/src/admin/records/service';
+import { ADMIN_RESOURCES } from '../../api/src/admin/resources';
+import type { AdminResource, Row } from '../../api/src/admin/resource';
+import { csvHead } from '../../api/src/http/csv';
+import { csvRowLine, headersOf } from '../../api/src/http/csv-columns';
+import { parseListQuery } from '../../api/src/list-query/schemas';
+import { createProduct, createPurchase, createUser } from '../../seeds/factories';
+import { testApp } from '../support/app';
+import { signedIn, type SignedIn } from '../support/auth';
+import { listExport } from '../support/csv';
+import { useTestDatabase } from '../support/db';
+import { seedEverything } from '../support/everything';
+
+const { parse: camelCased } = snakeCaseMappers();
+
+/**
+ * The exports' bytes, held two ways: a purchases export of awkward data written out in full, and every list's export
+ * against the plain reading of its rule (each row built as the list's model, shown for its reader as the list's JSON
+ * has it, written by the resource's columns), so a faster writer cannot change a byte unseen.
+ */
+describe('console list exports, byte for byte', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  const app = () => testApp(db());
+  let admin: SignedIn;
+
+  const exported = async (resource: string, query: Record<string, unknown> = {}): Promise<string> => {
+    const answer = await listExport(app(), admin, resource, query);
+    expect(answer.status, `${resource}: ${String(answer.body).slice(0, 300)}`).toBe(200);
+    return answer.body as string;
+  };
+
+  /** The export as its rule reads: the list's rows through the model and its JSON, then the columns. */
+  async function reference(resource: AdminResource): Promise<string> {
+    const reader = { id: admin.user.id, email: admin.user.email, roles: ['admin'] as const };
+    const services = adminService({ db: db() });
+    const { rows, looked } = listExportSelection(db(), services, resource, parseListQuery(resource, {}), reader);
+    const pool = db().client as { acquireConnection(): Promise<pg.Client>; releaseConnection(c: pg.Client): void };
+    const connection = await pool.acquireConnection();
+    try {
+      const result = await connection.query(rows.sql, [...rows.bindings]);
+      const lines = result.rows.map((raw: Row) => {
+        const row = camelCased(raw) as Row;
+        const joined = looked.map((name) => {
+          const value = row[name];
+          delete row[name];
+          return value;
+        });
+        const record = resource.model.fromDatabaseJson(row) as unknown as Row;
+        const shown = JSON.parse(JSON.stringify(services.shown(resource, record, reader))) as Row;
+        looked.forEach((name, i) => (shown[name] = joined[i]));
+        return csvRowLine(resource.export.columns, shown);
+      });
+      return csvHead(headersOf(resource.export.columns)) + lines.join('');
+    } finally {
+      pool.releaseConnection(connection);
+    }
+  }
+
+  beforeAll(async () => {
+    await seedEverything(db());
+    admin = await signedIn(db(), ['admin']);
+  });
+
+  it('purchases of awkward data: formulas neutralised, quotes, line breaks, edge spaces, dates, money', async () => {
+    const formula = await createUser(db(), { email: 'formula@example.com', name: '=HYPERLINK("x";"y")' });
+    const quoted = await createUser(db(), { email: '+tag@example.com', name: ' O"Brien, Jr.\nline two' });
+    const plain = await createProduct(db(), { name: '-minus;semi ' });
+    const yen = await createProduct(db(), { name: 'Tab\there', unitAmount: 4000, currency: 'jpy' });
+    const first = await createPurchase(db(), { user: formula, product: plain, totalAmount: 4905, country: 'FR' });
+    const second = await createPurchase(db(), { user: quoted, product: yen, totalAmount: 4000, status: 'Refunded' });
+    const third = await createPurchase(db(), { user: formula, product: yen, totalAmount: 7 });
+    // Microseconds are cut to milliseconds, as the list's JSON has them.
+    await db().raw(`UPDATE purchases SET created_at = '2026-11-28 15:04:05.123987+00' WHERE id = ?`, [first.id]);
+    await db().raw(
+      `UPDATE purchases SET created_at = '2026-11-27 23:59:59.999999+00', currency = 'jpy',
+      country = NULL WHERE id = ?`,
+      [second.id],
+    );
+    await db().raw(`UPDATE purchases SET created_at = '2026-01-02 03:04:05+00' WHERE id = ?`, [third.id]);
+
+    const text = await exported('purchases', {
+      filter: { id: [first.id, second.id, third.id] },
+      sort: ['createdAt', 'ASC'],
+    });
+    expect(text).toBe(
+      '\uFEFFPurchased,Buyer email,Buyer name,Product,Status,Paid,Refunded,Currency,Kind,Country,Purchase id\r\n' +
+        `2026-01-02T03:04:05.000Z,formula@example.com,"'=HYPERLINK(""x"";""y"")","Tab\there",Valid,0.07,0.00,usd,Individual,,${third.id}\r\n` +
+        `2026-11-27T23:59:59.999Z,'+tag@example.com," O""Brien, Jr.\nline two","Tab\there",Refunded,4000,0,jpy,Individual,,${second.id}\r\n` +
+        `2026-11-28T15:04:05.123Z,formula@example.com,"'=HYPERLINK(""x"";""y"")","'-minus;semi ",Valid,49.05,0.00,usd,Individual,FR,${first.id}\r\n`,
+    );
+  });
+
+  it('every list writes what its rule reads, byte for byte', async () => {
+    for (const resource of ADMIN_RESOURCES)
+      expect(await exported(resource.name), resource.name).toBe(await reference(resource));
+  });
+});
