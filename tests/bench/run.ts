@@ -21,7 +21,8 @@
  * - Then a one-minute 1080p video processed to ready, `npm start` to first healthy answer, the apps' initial
  *   JavaScript, and Lighthouse (only with BENCH_LIGHTHOUSE=1 or BENCH_ONLY=lighthouse).
  *
- * BENCH_SCALE=0.05 runs a twentieth of the data; BENCH_ONLY=quote,lesson runs only the parts whose names contain one
+ * BENCH_KEEP_DATA=1 keeps each generated size as a database and copies it on later runs (seconds instead of the
+ * many minutes a million purchases take to generate). BENCH_SCALE=0.05 runs a twentieth of the data; BENCH_ONLY=quote,lesson runs only the parts whose names contain one
  * of those words; BENCH_NODE_ARGS passes flags to the server process (e.g. `--cpu-prof
  * --cpu-prof-dir=bench-results/profiles`).
  */
@@ -394,6 +395,58 @@ async function grow(db: Db, scale: number): Promise<{ data: Dataset; counts: Rec
   return { data, counts };
 }
 
+/**
+ * BENCH_KEEP_DATA=1 keeps each generated size as a database of its own (`lp_bench_data_<scale>`, outside the test
+ * suite's prefix, so its clean-up leaves them) and later runs copy it, which takes seconds where generating a million
+ * purchases takes many minutes. The copy is made before any request touches the data, so every run starts alike.
+ */
+const KEEP_DATA = process.env.BENCH_KEEP_DATA === '1';
+const keptName = (scale: number) => `lp_bench_data_${String(scale).replace(/\W/g, '_')}`;
+
+async function kept(serverUrl: string, scale: number): Promise<boolean> {
+  if (!KEEP_DATA) return false;
+  return withClient(serverUrl, async (client) => {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [keptName(scale)]);
+    return rowCount === 1;
+  });
+}
+
+/** A database copied from another by file (no write-ahead log for every page: the fast way for gigabytes). */
+async function copyDatabase(serverUrl: string, from: string, to: string): Promise<void> {
+  await withClient(serverUrl, async (client) => {
+    await client.query(`DROP DATABASE IF EXISTS ${to} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${to} TEMPLATE ${from} STRATEGY FILE_COPY`);
+  });
+}
+
+/**
+ * The working database at `scale`: copied from the kept one when there is one, else grown in place (and kept when
+ * asked). A copy replaces the database, so the caller's pool is closed first and a new one handed back.
+ */
+async function datasetAt(
+  serverUrl: string,
+  name: string,
+  db: Db,
+  scale: number,
+): Promise<{ db: Db; data: Dataset; counts: Record<string, number> }> {
+  if (await kept(serverUrl, scale)) {
+    await db.destroy();
+    const started = performance.now();
+    await copyDatabase(serverUrl, keptName(scale), name);
+    console.log(
+      `dataset at ${scale}x copied from ${keptName(scale)} in ${round((performance.now() - started) / 1000)} s`,
+    );
+    db = createDb(withDatabase(serverUrl, name));
+    await migrateLatest(db); // a kept copy made before today's migrations
+    return { db, ...(await grow(db, scale)) }; // nothing to add: reads the dataset's handles
+  }
+  const grown = await grow(db, scale);
+  if (!KEEP_DATA) return { db, ...grown };
+  await db.destroy();
+  await copyDatabase(serverUrl, name, keptName(scale));
+  return { db: createDb(withDatabase(serverUrl, name)), ...grown };
+}
+
 async function main() {
   const logger = createLogger('warn');
   const loadAtStart = loadAverage();
@@ -406,19 +459,20 @@ async function main() {
   const name = `${TEST_DATABASE_PREFIX}${process.pid}_bench`;
   await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const databaseUrl = withDatabase(serverUrl, name);
-  const db = createDb(databaseUrl);
+  let db = createDb(databaseUrl);
   const stripe = await startStripeStandIn();
   let servers: Servers | null = null;
   const started = performance.now();
   try {
     await migrateLatest(db);
-    const small = await grow(db, SCALE / 10);
+    const small = await datasetAt(serverUrl, name, db, SCALE / 10);
+    db = small.db;
     servers = await startServers(
       databaseUrl,
       { ...standInEnv(stripe), PUBLIC_URL: 'http://127.0.0.1' },
       small.data.accountId,
     );
-    const admin = await signedIn(db, ['admin']);
+    let admin = await signedIn(db, ['admin']);
 
     let growthAtTenth: Map<string, number> | null = null;
     const deepPages = {
@@ -428,7 +482,20 @@ async function main() {
     const growing = growthRequests(small.data, deepPages).filter((r) => wanted(r.name));
     if (growing.length) growthAtTenth = await growthTimes(servers.product, admin.cookie, growing);
 
-    const { data, counts } = await grow(db, SCALE);
+    let data: Dataset;
+    let counts: Record<string, number>;
+    if ((await kept(serverUrl, SCALE)) || KEEP_DATA) {
+      // The full size copied in (or grown and kept): the servers' pools let go of the database meanwhile.
+      await stopServers(servers.child);
+      servers = null;
+      ({ db, data, counts } = await datasetAt(serverUrl, name, db, SCALE));
+      servers = await startServers(
+        databaseUrl,
+        { ...standInEnv(stripe), PUBLIC_URL: 'http://127.0.0.1' },
+        data.accountId,
+      );
+      admin = await signedIn(db, ['admin']); // a copy made in an earlier run has not this run's session
+    } else ({ data, counts } = await grow(db, SCALE));
     if (growthAtTenth) {
       const full = await growthTimes(servers.product, admin.cookie, growing);
       rows.push(...growthRows(growthAtTenth, full, SCALE));
@@ -475,8 +542,8 @@ async function main() {
           unit: 'score',
           baseline: null,
           ratio: null,
-          target: '≥ 90',
-          met: score.performance >= 90,
+          target: '≥ 95',
+          met: score.performance >= 95,
         });
     }
 
