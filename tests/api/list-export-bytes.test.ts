@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import { snakeCaseMappers } from 'objection';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listExportSelection } from '../../api/src/admin/lists/export';
 import { adminService } from '../../api/src/admin/records/service';
@@ -14,8 +13,6 @@ import { signedIn, type SignedIn } from '../support/auth';
 import { listExport } from '../support/csv';
 import { useTestDatabase } from '../support/db';
 import { seedEverything } from '../support/everything';
-
-const { parse: camelCased } = snakeCaseMappers();
 
 /**
  * The exports' bytes, held two ways: a purchases export of awkward data written out in full, and every list's export
@@ -43,8 +40,9 @@ describe('console list exports, byte for byte', () => {
     const connection = await pool.acquireConnection();
     try {
       const result = await connection.query(rows.sql, [...rows.bindings]);
-      const lines = result.rows.map((raw: Row) => {
-        const row = camelCased(raw) as Row;
+      // Keyed as the application's connection keys rows (snake_case columns as camelCase fields).
+      const camelCased = (db().client.config as { postProcessResponse(rows: Row[]): Row[] }).postProcessResponse;
+      const lines = camelCased(result.rows as Row[]).map((row) => {
         const joined = looked.map((name) => {
           const value = row[name];
           delete row[name];

@@ -1,4 +1,4 @@
-import { pipeline, type Readable } from 'node:stream';
+import { pipeline, type Readable, type Transform } from 'node:stream';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { CopyCsvCells } from './copy-csv-cells';
@@ -26,6 +26,24 @@ export interface CopyExportSpec {
   onStopped?(error: Error): void;
 }
 
+/**
+ * A COPY's rows in any form: PostgreSQL's output (`format`: csv or its text format) through `body`, a transform made
+ * once the rows' columns are known (each field's name and type, read without running the query).
+ */
+export interface CopyStreamSpec {
+  count: Statement;
+  rows: string;
+  format: 'csv' | 'text';
+  body(fields: readonly CopyField[]): Transform;
+  onStopped?(error: Error): void;
+}
+
+/** A column of the COPY's rows: its name and PostgreSQL type, as the driver describes them. */
+export interface CopyField {
+  name: string;
+  dataTypeID: number;
+}
+
 /** knex's pool, whose connections the export uses raw. */
 interface Pool {
   acquireConnection(): Promise<pg.Client>;
@@ -33,7 +51,18 @@ interface Pool {
 }
 
 /** Opens the export's transaction and its COPY: the row count, and the CSV as a stream. */
-export async function openCopyCsv(db: Db, spec: CopyExportSpec): Promise<{ total: number; body: Readable }> {
+export function openCopyCsv(db: Db, spec: CopyExportSpec): Promise<{ total: number; body: Readable }> {
+  return openCopyStream(db, {
+    count: spec.count,
+    rows: spec.rows,
+    format: 'csv',
+    body: () => new CopyCsvCells(spec.numbers, spec.head),
+    onStopped: spec.onStopped,
+  });
+}
+
+/** Opens the transaction and its COPY: the row count, and the rows through the spec's transform as a stream. */
+export async function openCopyStream(db: Db, spec: CopyStreamSpec): Promise<{ total: number; body: Readable }> {
   const pool = db.client as Pool;
   const connection = await pool.acquireConnection();
   const release = async (ending: 'COMMIT' | 'ROLLBACK' | 'close', pid: number) => {
@@ -56,6 +85,7 @@ export async function openCopyCsv(db: Db, spec: CopyExportSpec): Promise<{ total
   };
   let total: number;
   let pid = 0;
+  let fields: CopyField[] = [];
   try {
     await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const { rows } = await connection.query<{ n: number; pid: number }>(
@@ -63,13 +93,14 @@ export async function openCopyCsv(db: Db, spec: CopyExportSpec): Promise<{ total
       spec.count.bindings as unknown[],
     );
     ({ n: total, pid } = rows[0]!);
+    if (spec.format === 'text') ({ fields } = await connection.query(`SELECT * FROM (${spec.rows}) AS q LIMIT 0`));
   } catch (error) {
     await release('ROLLBACK', pid);
     throw error;
   }
 
-  const body = new CopyCsvCells(spec.numbers, spec.head);
-  const copy = connection.query(copyTo(`COPY (${spec.rows}) TO STDOUT WITH (FORMAT csv)`));
+  const body = spec.body(fields);
+  const copy = connection.query(copyTo(`COPY (${spec.rows}) TO STDOUT WITH (FORMAT ${spec.format})`));
   // Whether PostgreSQL has finished the COPY (its last row or its error) and waits for the next statement: only then
   // may the transaction be ended on this connection.
   let copyFinished = false;

@@ -1,0 +1,79 @@
+import { snakeCaseMappers } from 'objection';
+import pg from 'pg';
+import type { CopyField } from '../../db/copy-csv';
+import type { Row } from '../resource';
+
+/**
+ * A list's row, from PostgreSQL's text of its fields, as the list's JSON shows it: each field's value as the driver
+ * parses it (its own parser for the type), a model's JSON column parsed from a text as the model does, then as
+ * JSON has it (an instant as its ISO text, a number that JSON cannot hold as null, a list or an object as its JSON
+ * copy). The fields a lookup joined stay as the driver parses them. Decided once per column, not per row, with no
+ * model built: the bytes are those of the model's JSON, which tests/api/list-export-bytes.test.ts holds.
+ */
+
+const { parse: camelCased } = snakeCaseMappers();
+const TIMESTAMPTZ = 1184;
+/** An instant in UTC as PostgreSQL prints it in a UTC session: `2026-11-28 15:04:05.123456+00`. */
+const UTC_INSTANT = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(\.\d{1,6})?\+00$/;
+
+type Decode = (text: string) => unknown;
+
+/** JSON's form of a value (what `JSON.parse(JSON.stringify(value))` gives), cheaply for the common kinds. */
+function asJson(value: unknown): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  return JSON.parse(JSON.stringify(value)) as unknown;
+}
+
+/**
+ * An instant's ISO text straight from PostgreSQL's, as the driver's Date would give it (its milliseconds are
+ * `1000 × the fraction`, cut: the same arithmetic); any other shape goes through the driver's parser.
+ */
+function isoInstant(parse: Decode): Decode {
+  return (text) => {
+    const match = UTC_INSTANT.exec(text);
+    if (!match) return asJson(parse(text));
+    const ms = match[3] ? Math.trunc(1000 * parseFloat(match[3])) : 0;
+    return `${match[1]}T${match[2]}.${String(ms).padStart(3, '0')}Z`;
+  };
+}
+
+/** A model's JSON column arrives as text from some drivers: parsed when it is JSON, as the model does. */
+function jsonColumn(parse: Decode): Decode {
+  return (text) => {
+    const value = parse(text);
+    if (typeof value !== 'string') return asJson(value);
+    try {
+      return asJson(JSON.parse(value));
+    } catch {
+      return value;
+    }
+  };
+}
+
+function decoderOf(field: CopyField, key: string, jsonAttributes: readonly string[], looked: ReadonlySet<string>) {
+  const parse = pg.types.getTypeParser(field.dataTypeID, 'text') as Decode;
+  if (looked.has(key)) return parse;
+  if (jsonAttributes.includes(key)) return jsonColumn(parse);
+  if (field.dataTypeID === TIMESTAMPTZ) return isoInstant(parse);
+  return (text: string) => asJson(parse(text));
+}
+
+/** Builds each row's object from its fields' text (null for NULL), keyed as the list's JSON keys them. */
+export function rowValues(
+  fields: readonly CopyField[],
+  { jsonAttributes, looked }: { jsonAttributes: readonly string[]; looked: readonly string[] },
+): (values: readonly (string | null)[]) => Row {
+  const keys = fields.map((f) => Object.keys(camelCased({ [f.name]: null }) as Row)[0]!);
+  const joined = new Set(looked);
+  const decoders = fields.map((f, i) => decoderOf(f, keys[i]!, jsonAttributes, joined));
+  return (values) => {
+    const row: Row = {};
+    for (let i = 0; i < keys.length; i++) {
+      const text = values[i];
+      row[keys[i]!] = text == null ? null : decoders[i]!(text);
+    }
+    return row;
+  };
+}
