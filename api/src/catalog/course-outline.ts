@@ -88,7 +88,12 @@ export function outlineFacts(curriculum: CurriculumCourse[]): { lessonCount: num
   const lessons = curriculum.flatMap((c) =>
     c.modules.flatMap((m) => [...m.lessons, ...m.sections.flatMap((s) => s.lessons)]),
   );
-  return { lessonCount: lessons.length, durationMinutes: courseLength(lessons.map((l) => l.durationMinutes)) };
+  return lessonFacts(lessons.map((l) => l.durationMinutes));
+}
+
+/** How many lessons, and their length when every lesson has one, from each lesson's minutes. */
+export function lessonFacts(minutes: (number | null)[]): { lessonCount: number; durationMinutes: number | null } {
+  return { lessonCount: minutes.length, durationMinutes: courseLength(minutes) };
 }
 
 /** The published outlines of the courses a product grants, in its order (private ones left out). */

@@ -4,7 +4,7 @@ import { seatsSoldOf } from './seats-sold';
 import type { Db } from '../db/connection';
 import type { LearningService } from '../learning/learning';
 import { imageFields } from '../media/images';
-import { curriculaOf, instructorsOf, outlineFacts } from './course-outline';
+import { instructorsOf, lessonFacts } from './course-outline';
 import type { Price, Product } from './models';
 import { salesKey, type SalesOf } from './sales';
 import type { EnrollmentState, StoreProduct, StoreSale } from './schemas';
@@ -128,14 +128,14 @@ export function catalogService({
     );
     const ids = products.map((p) => p.id);
     const [courses, instructors] = await Promise.all([coursesOfProducts(db, ids), instructorsOf(db, ids)]);
+    // Every card's lessons and lengths at once: a fixed number of statements however large the catalog.
+    const minutes = await learning.lessonMinutesOfCourses([...new Set([...courses.values()].flat().map((c) => c.id))]);
     const outlines = new Map<string, OutlineFacts>(
-      await Promise.all(
-        products.map(async (p) => {
-          const curriculum = await curriculaOf(learning, courses.get(p.id) ?? []);
-          const names = (instructors.get(p.id) ?? []).map((i) => i.name);
-          return [p.id, { ...outlineFacts(curriculum), instructorNames: names }] as const;
-        }),
-      ),
+      products.map((p) => {
+        const lessons = (courses.get(p.id) ?? []).flatMap((c) => minutes.get(c.id) ?? []);
+        const names = (instructors.get(p.id) ?? []).map((i) => i.name);
+        return [p.id, { ...lessonFacts(lessons), instructorNames: names }] as const;
+      }),
     );
     // The last page written from these products, and what it was written for: most requests can send it again.
     const written: { inputs: string; json: string } = { inputs: '', json: '' };

@@ -22,6 +22,80 @@ async function lockedContent(trx: Knex.Transaction, id: string): Promise<Content
   return trx('contentResources').where({ id }).whereNull('deletedAt').forUpdate().first();
 }
 
+/** A root (its link fields null) or a link under it, with what its content shows in an outline. */
+interface TreeRow {
+  rootId: string;
+  linkId: string | null;
+  parentId: string | null;
+  position: number | null;
+  tier: string | null;
+  id: string;
+  type: string;
+  title: string | null;
+  slug: string | null;
+  state: string | null;
+  createdById: string | null;
+}
+
+/**
+ * The roots not deleted and everything linked under them, in one recursive query: per root, the root first, then
+ * its links by depth and position.
+ */
+async function treeRows(db: Db, rootIds: string[]): Promise<TreeRow[]> {
+  // Raw results keep their column names as written.
+  const { rows } = await db.raw(
+    `WITH RECURSIVE tree AS (
+       SELECT r.id AS root_id, NULL::uuid AS link_id, NULL::uuid AS parent_id, r.id AS resource_id,
+              NULL::double precision AS position, NULL::jsonb AS metadata, 0 AS depth
+         FROM content_resources r WHERE r.id = ANY(?::uuid[]) AND r.deleted_at IS NULL
+       UNION ALL
+       SELECT t.root_id, l.id, l.resource_of_id, l.resource_id, l.position, l.metadata, t.depth + 1
+         FROM content_resource_resources l JOIN tree t ON l.resource_of_id = t.resource_id
+        WHERE l.deleted_at IS NULL AND t.depth < ?
+     )
+     SELECT t.root_id AS "rootId", t.link_id AS "linkId", t.parent_id AS "parentId", t.position,
+            t.metadata->>'tier' AS tier, r.id, r.type, r.fields->>'title' AS title, r.fields->>'slug' AS slug,
+            r.fields->>'state' AS state, r.created_by_id AS "createdById"
+       FROM tree t JOIN content_resources r ON r.id = t.resource_id AND r.deleted_at IS NULL
+      ORDER BY t.root_id, t.depth, t.position, r.id`,
+    [rootIds, MAX_DEPTH],
+  );
+  return rows as TreeRow[];
+}
+
+/** A root's outline from its rows (the root's first); a row `visible` refuses is left out with everything under it. */
+function treeOf(
+  [root, ...rows]: TreeRow[],
+  visible: (content: { createdById: string | null; state: string | null }) => boolean,
+): TreeNode {
+  const nodes = new Map<string, TreeNode>();
+  const top: TreeNode = {
+    id: root!.id,
+    type: root!.type,
+    title: root!.title ?? '',
+    slug: root!.slug,
+    state: root!.state,
+    children: [],
+  };
+  nodes.set(top.id, top);
+  for (const row of rows) {
+    // Left out with everything under it (its children find no parent to hang from).
+    if (!visible(row)) continue;
+    const node: TreeNode = {
+      id: row.id,
+      type: row.type,
+      title: row.title ?? '',
+      slug: row.slug,
+      state: row.state,
+      link: { id: row.linkId!, position: Number(row.position), tier: row.tier },
+      children: [],
+    };
+    nodes.get(row.parentId!)?.children.push(node);
+    nodes.set(node.id, node);
+  }
+  return top;
+}
+
 /** The course tree (course → modules → sections → lessons) for the console, and reordering within a parent. */
 /** `changed` runs after a committed reorder: the storefront's read caches forget the old order. */
 export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () => void }) {
@@ -31,57 +105,22 @@ export function contentTree({ db, changed = () => {} }: { db: Db; changed?: () =
      * author's draft (404, as if it did not exist) and none of the drafts other authors linked into it.
      */
     async tree(rootId: string, reader?: Reader): Promise<TreeNode> {
-      const root: ContentRow | undefined = await db('contentResources')
-        .where({ id: rootId })
-        .whereNull('deletedAt')
-        .first();
       const visible = (content: { createdById: string | null; state: string | null }) =>
         !reader || mayReadContent(content, reader);
-      if (!root || !visible({ createdById: root.createdById, state: root.fields.state ?? null }))
-        throw new AppError('not-found', 'No such content.');
-      // One recursive query for the whole tree, in order. (Raw results keep their column names as written.)
-      const { rows } = await db.raw(
-        `WITH RECURSIVE tree AS (
-           SELECT l.id AS link_id, l.resource_of_id AS parent_id, l.resource_id, l.position, l.metadata, 1 AS depth
-             FROM content_resource_resources l WHERE l.resource_of_id = ? AND l.deleted_at IS NULL
-           UNION ALL
-           SELECT l.id, l.resource_of_id, l.resource_id, l.position, l.metadata, t.depth + 1
-             FROM content_resource_resources l JOIN tree t ON l.resource_of_id = t.resource_id
-            WHERE l.deleted_at IS NULL AND t.depth < ?
-         )
-         SELECT t.link_id AS "linkId", t.parent_id AS "parentId", t.position, t.metadata->>'tier' AS tier,
-                r.id, r.type, r.fields->>'title' AS title, r.fields->>'slug' AS slug, r.fields->>'state' AS state,
-                r.created_by_id AS "createdById"
-           FROM tree t JOIN content_resources r ON r.id = t.resource_id AND r.deleted_at IS NULL
-          ORDER BY t.depth, t.position, r.id`,
-        [rootId, MAX_DEPTH],
-      );
-      const nodes = new Map<string, TreeNode>();
-      const top: TreeNode = {
-        id: root.id,
-        type: root.type,
-        title: root.fields.title ?? '',
-        slug: root.fields.slug ?? null,
-        state: root.fields.state ?? null,
-        children: [],
-      };
-      nodes.set(root.id, top);
-      for (const row of rows as Record<string, string | number | null>[]) {
-        // Left out with everything under it (its children find no parent to hang from).
-        if (!visible({ createdById: row.createdById as string | null, state: row.state as string | null })) continue;
-        const node: TreeNode = {
-          id: row.id as string,
-          type: row.type as string,
-          title: (row.title as string) ?? '',
-          slug: row.slug as string | null,
-          state: row.state as string | null,
-          link: { id: row.linkId as string, position: Number(row.position), tier: row.tier as string | null },
-          children: [],
-        };
-        nodes.get(row.parentId as string)?.children.push(node);
-        nodes.set(node.id, node);
+      const rows = await treeRows(db, [rootId]);
+      if (!rows[0] || !visible(rows[0])) throw new AppError('not-found', 'No such content.');
+      return treeOf(rows, visible);
+    },
+
+    /** The outlines under several roots in one statement, by root id; roots deleted or unknown are absent. */
+    async trees(rootIds: string[]): Promise<Map<string, TreeNode>> {
+      const byRoot = new Map<string, TreeRow[]>();
+      for (const row of rootIds.length ? await treeRows(db, rootIds) : []) {
+        const kept = byRoot.get(row.rootId);
+        if (kept) kept.push(row);
+        else byRoot.set(row.rootId, [row]);
       }
-      return top;
+      return new Map([...byRoot].map(([id, rows]) => [id, treeOf(rows, () => true)]));
     },
 
     /** Writes positions 0..n-1 on the parent's links in the order given; the list must be exactly its children. */

@@ -68,6 +68,21 @@ export function courseReads({ db, tree, caches }: { db: Db; tree: ContentTree; c
       ),
     ),
 
+    /**
+     * Each lesson's minutes (null when unknown) in reading order, by course, for the courses learners may see among
+     * these: four statements however many courses (the catalog's cards).
+     */
+    async lessonMinutesOfCourses(courseIds: string[]): Promise<Map<string, (number | null)[]>> {
+      const courses = courseIds.length ? await queries.coursesByIds(db, courseIds) : [];
+      const seen = courses.filter((c) => c.fields.state === 'published' && c.fields.visibility !== 'private');
+      const trees = await tree.trees(seen.map((c) => c.id));
+      const outlines = [...trees.values()].map(courseOutline);
+      const minutes = await queries.lessonMinutes(db, [
+        ...new Set(outlines.flatMap((o) => o.lessons.map((l) => l.id))),
+      ]);
+      return new Map(outlines.map((o) => [o.id, o.lessons.map((l) => minutes.get(l.id) ?? null)]));
+    },
+
     /** What to buy to open a course. */
     productsOf: caches.cached((courseId: string) => queries.activeProductsOfCourse(db, courseId)),
 

@@ -27,6 +27,7 @@ export function learningService({
   const reads = courseReads({ db, tree, caches });
   const access = lessonAccess({ db, reads });
   return {
+    lessonMinutesOfCourses: reads.lessonMinutesOfCourses,
     isVisible: access.isVisible,
     assertVisible: access.assertVisible,
     assertOpen: access.assertOpen,

@@ -50,6 +50,11 @@ export async function courseBySlugOrId(db: Knex, slugOrId: string): Promise<Cont
   return course ?? null;
 }
 
+/** Courses not deleted, by id (published or not: the caller decides what learners may see). */
+export async function coursesByIds(db: Knex, courseIds: string[]): Promise<ContentRow[]> {
+  return db('contentResources').whereIn('id', courseIds).where({ type: 'course' }).whereNull('deletedAt');
+}
+
 /** A course not deleted, by id. */
 export async function courseById(db: Knex, courseId: string): Promise<ContentRow | null> {
   const course: ContentRow | undefined = await db('contentResources')
