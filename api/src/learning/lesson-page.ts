@@ -4,6 +4,7 @@ import { entitlementFrom, type Viewer } from './access';
 import type { CourseReads } from './course-reads';
 import { lessonLink, type CourseOutline, type OutlineLesson } from './outline';
 import * as queries from './queries';
+import { isUuid } from '../shared/uuid';
 import type { LessonVideoView, LessonView, Lock } from './schemas';
 
 /** Who watches and what they may, for one lesson's video. */
@@ -42,12 +43,16 @@ export function lessonPages({
   return {
     async lesson(courseSlugOrId: string, lessonSlugOrId: string, viewer: Viewer): Promise<LessonView> {
       const course = await reads.findCourse(courseSlugOrId);
-      const outline = await reads.outlineOf(course.id);
-      const lesson = findLesson(outline, lessonSlugOrId);
       // The learner's side (purchases, completion, bookmark, video position) in one round trip.
-      const mine = viewer.user
-        ? await queries.viewerOfLesson(db, course.id, lesson.id, viewer.user.id)
-        : { purchases: [], completed: false, bookmarked: false, positionMs: 0 };
+      const mineOf = async (lessonId: string): Promise<queries.ViewerOfLesson> =>
+        viewer.user
+          ? queries.viewerOfLesson(db, course.id, lessonId, viewer.user.id)
+          : { purchases: [], completed: false, bookmarked: false, positionMs: 0 };
+      // A lesson named by its id: the learner's side is read beside the outline rather than after it.
+      const guessed = isUuid(lessonSlugOrId) ? lessonSlugOrId : null;
+      const [outline, early] = await Promise.all([reads.outlineOf(course.id), guessed && mineOf(guessed)]);
+      const lesson = findLesson(outline, lessonSlugOrId);
+      const mine = early && guessed === lesson.id ? early : await mineOf(lesson.id);
       const access = entitlementFrom(mine.purchases, viewer);
       const open = access.full || lesson.free;
       const [opened, products, video] = await Promise.all([
