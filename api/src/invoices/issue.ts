@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { taxRefunded } from '../tax/amounts';
 import { isEu } from '../tax/places';
-import { nextNumber, type DocumentKind } from './numbering';
+import { insertNumbered } from './numbering';
 import {
   buyerOf,
   countryName,
@@ -179,14 +179,6 @@ function linesOf(charge: ChargeFacts, checkout: CheckoutFacts | null, buyer: Buy
   return { lines, subtotal, discount: percentage + credit, taxable, total };
 }
 
-const issueYear = async (trx: Knex.Transaction): Promise<number> =>
-  Number((await trx.raw(`select extract(year from now() at time zone 'UTC')::int as year`)).rows[0].year);
-
-async function numbered(trx: Knex.Transaction, kind: DocumentKind) {
-  const { year, sequence, number } = await nextNumber(trx, kind, await issueYear(trx));
-  return { kind, year, sequence, number };
-}
-
 const taxColumnsOf = (charge: ChargeFacts) => Object.fromEntries(TAX_COLUMNS.map((c) => [c, charge[c]]));
 
 export type TaxScheme = 'domestic' | 'eu-oss' | 'reverse-charge' | 'registration' | 'not-taxed';
@@ -207,17 +199,21 @@ async function taxSchemeOf(trx: Knex.Transaction, charge: ChargeFacts): Promise<
 /**
  * A charge's invoice, issued once (a second call finds it): the payer is the charge's user (at settlement, the buyer)
  * unless `payerUserId` says who paid (a charge from before payers were kept); the seller, the buyer and the lines are
- * frozen as they are.
+ * frozen as they are. Everything is read first and the numbered insert is its last statement. A settlement issuing
+ * the invoice of the charge it just recorded (so none exists yet) passes the invoice's id, which its receipt already
+ * links to, and the purchase it wrote.
  */
 export async function issueInvoice(
   trx: Knex.Transaction,
   chargeId: string,
-  { payerUserId }: { payerUserId?: string } = {},
+  { payerUserId, settlement }: { payerUserId?: string; settlement?: { invoiceId: string; purchaseId: string } } = {},
 ): Promise<{ id: string; number: string }> {
-  const existing = await trx('invoices')
-    .where({ merchantChargeId: chargeId, kind: 'invoice' })
-    .orderBy('issuedAt', 'asc')
-    .first('id', 'number');
+  const existing =
+    !settlement &&
+    (await trx('invoices')
+      .where({ merchantChargeId: chargeId, kind: 'invoice' })
+      .orderBy('issuedAt', 'asc')
+      .first('id', 'number'));
   if (existing) return existing;
   const charge = await chargeFacts(trx, chargeId);
   const payer = payerUserId ?? charge.userId;
@@ -234,28 +230,28 @@ export async function issueInvoice(
   });
   const seller = await sellerOf(trx);
   const sums = linesOf(charge, checkout, buyer, seller.country !== null);
-  const purchase = await trx('purchases').where({ merchantChargeId: chargeId }).orderBy('createdAt').first('id');
-  const [row] = await trx('invoices')
-    .insert({
-      ...(await numbered(trx, 'invoice')),
-      merchantChargeId: chargeId,
-      purchaseId: purchase?.id ?? null,
-      payerUserId: payer,
-      // The sale's date is the date of supply, also for an invoice issued later for an earlier charge.
-      suppliedAt: charge.createdAt,
-      taxScheme: await taxSchemeOf(trx, charge),
-      seller: JSON.stringify(seller),
-      buyer: JSON.stringify(buyer),
-      lines: JSON.stringify(sums.lines),
-      subtotal: sums.subtotal,
-      discount: sums.discount,
-      taxable: sums.taxable,
-      total: sums.total,
-      currency: charge.currency,
-      ...taxColumnsOf(charge),
-    })
-    .returning(['id', 'number']);
-  return row;
+  const purchase = settlement
+    ? { id: settlement.purchaseId }
+    : await trx('purchases').where({ merchantChargeId: chargeId }).orderBy('createdAt').first('id');
+  const taxScheme = await taxSchemeOf(trx, charge);
+  return insertNumbered(trx, 'invoice', {
+    ...(settlement && { id: settlement.invoiceId }),
+    merchantChargeId: chargeId,
+    purchaseId: purchase?.id ?? null,
+    payerUserId: payer,
+    // The sale's date is the date of supply, also for an invoice issued later for an earlier charge.
+    suppliedAt: charge.createdAt,
+    taxScheme,
+    seller: JSON.stringify(seller),
+    buyer: JSON.stringify(buyer),
+    lines: JSON.stringify(sums.lines),
+    subtotal: sums.subtotal,
+    discount: sums.discount,
+    taxable: sums.taxable,
+    total: sums.total,
+    currency: charge.currency,
+    ...taxColumnsOf(charge),
+  });
 }
 
 /** A charge's invoice as it stands: the last correction of it (or the original, never corrected). */
@@ -304,29 +300,25 @@ export async function issueCreditNote(
       amount,
     },
   ];
-  const [row] = await trx('invoices')
-    .insert({
-      ...(await numbered(trx, 'credit-note')),
-      merchantChargeId: chargeId,
-      purchaseId: invoice.purchaseId,
-      payerUserId: invoice.payerUserId,
-      invoiceId: invoice.id,
-      refundedTo,
-      suppliedAt: suppliedAt ?? trx.fn.now(),
-      taxScheme: invoice.taxScheme,
-      seller: JSON.stringify(invoice.seller),
-      buyer: JSON.stringify(invoice.buyer),
-      lines: JSON.stringify(lines),
-      subtotal: amount,
-      discount: 0,
-      taxable: amount - tax,
-      total: amount,
-      currency: invoice.currency,
-      ...taxColumnsOf(charge),
-      taxAmount: tax,
-    })
-    .returning(['id', 'number']);
-  return row;
+  return insertNumbered(trx, 'credit-note', {
+    merchantChargeId: chargeId,
+    purchaseId: invoice.purchaseId,
+    payerUserId: invoice.payerUserId,
+    invoiceId: invoice.id,
+    refundedTo,
+    suppliedAt: suppliedAt ?? trx.fn.now(),
+    taxScheme: invoice.taxScheme,
+    seller: JSON.stringify(invoice.seller),
+    buyer: JSON.stringify(invoice.buyer),
+    lines: JSON.stringify(lines),
+    subtotal: amount,
+    discount: 0,
+    taxable: amount - tax,
+    total: amount,
+    currency: invoice.currency,
+    ...taxColumnsOf(charge),
+    taxAmount: tax,
+  });
 }
 
 /**
@@ -354,15 +346,11 @@ export async function issueCorrection(
     ...TAX_COLUMNS,
   ] as const;
   const copied = Object.fromEntries(keep.map((c) => [c, latest[c]]));
-  const [row] = await trx('invoices')
-    .insert({
-      ...copied,
-      ...(await numbered(trx, 'invoice')),
-      seller: JSON.stringify(latest.seller),
-      lines: JSON.stringify(latest.lines),
-      buyer: JSON.stringify(buyer),
-      correctsId: latest.id,
-    })
-    .returning(['id', 'number']);
-  return row;
+  return insertNumbered(trx, 'invoice', {
+    ...copied,
+    seller: JSON.stringify(latest.seller),
+    lines: JSON.stringify(latest.lines),
+    buyer: JSON.stringify(buyer),
+    correctsId: latest.id,
+  });
 }

@@ -6,20 +6,37 @@ export type DocumentKind = 'invoice' | 'credit-note';
 const PREFIX: Record<DocumentKind, string> = { invoice: '', 'credit-note': 'CN-' };
 
 /**
- * The next number of a kind and year, without gaps: the counter row is taken with the document's own insert in the
- * same transaction, so a rollback gives the number back and concurrent issuers queue on the row, in commit order.
+ * The counter of a kind and this year (UTC), moved on by one: its new value and the number it makes
+ * (`2026-000042`; more digits once six are not enough).
  */
-export async function nextNumber(
+const COUNTER_TAKEN = `INSERT INTO invoice_counters (kind, year, last)
+     VALUES (?, extract(year from now() at time zone 'UTC')::int, 1)
+   ON CONFLICT (kind, year) DO UPDATE SET last = invoice_counters.last + 1
+   RETURNING year, last,
+     ?::text || year::text || '-' || lpad(last::text, greatest(6, length(last::text)), '0') AS number`;
+
+/**
+ * Inserts a document under the next number of its kind and year, without gaps, in one statement: the counter row is
+ * taken with the document's own insert in the same transaction, so a rollback gives the number back and concurrent
+ * issuers queue on the row, in commit order. Every issuer queues on that one row until it commits, so a transaction
+ * should number its document as its last write (fulfilment does): the row is then held for one round trip and the
+ * commit, not for the rest of the transaction's work.
+ */
+export async function insertNumbered(
   trx: Knex.Transaction,
   kind: DocumentKind,
-  year: number,
-): Promise<{ year: number; sequence: number; number: string }> {
-  const { rows } = await trx.raw(
-    `INSERT INTO invoice_counters (kind, year, last) VALUES (?, ?, 1)
-       ON CONFLICT (kind, year) DO UPDATE SET last = invoice_counters.last + 1
-     RETURNING last`,
-    [kind, year],
-  );
-  const sequence = (rows as { last: number }[])[0]!.last;
-  return { year, sequence, number: `${PREFIX[kind]}${year}-${String(sequence).padStart(6, '0')}` };
+  document: Record<string, unknown>,
+): Promise<{ id: string; number: string }> {
+  const [row] = await trx
+    .with('counter', trx.raw(COUNTER_TAKEN, [kind, PREFIX[kind]]))
+    .into('invoices')
+    .insert({
+      ...document,
+      kind,
+      year: trx('counter').select('year'),
+      sequence: trx('counter').select('last'),
+      number: trx('counter').select('number'),
+    })
+    .returning(['id', 'number']);
+  return row;
 }

@@ -57,14 +57,15 @@ export async function workshopReceipt(
   trx: Knex.Transaction,
   product: { id: string; name: string },
   publicUrl: string,
-  readerZone: string | null,
+  /** The reader's time zone, asked only for a live workshop's receipt. */
+  readerZone: () => Promise<string | null>,
 ): Promise<{ schedule: WorkshopReceipt; invite: EmailAttachment | null } | null> {
   const row: { productType: string } | undefined = await trx('products').where({ id: product.id }).first('productType');
   if (row?.productType !== 'live') return null;
   const sessions = await sessionsNotOver(trx, [product.id], trx.raw('now()'));
   const pageUrl = new URL('/learning', publicUrl).toString();
   return {
-    schedule: workshopReceiptSchedule(sessions, readerZone, pageUrl),
+    schedule: workshopReceiptSchedule(sessions, await readerZone(), pageUrl),
     invite: sessions.length ? workshopInvite(sessions, product, publicUrl) : null,
   };
 }

@@ -19,7 +19,9 @@ export async function checkFulfillable(
   buyer: Buyer,
   now: Date,
 ): Promise<{ checkout: CheckoutRow; converted: boolean; problem: Availability }> {
+  // A buyer whose account this settlement created owns nothing and cannot be blocked: nothing to ask.
   const holds =
+    !buyer.created &&
     !locked.checkout.team &&
     !locked.checkout.upgradeFromId &&
     Boolean(await holdingOf(trx, buyer.id, locked.checkout.productId));
@@ -28,7 +30,7 @@ export async function checkFulfillable(
   const seats = checkout.team ? checkout.quantity : 1;
   const problem: Availability =
     // Share-locked: a block committing meanwhile waits, and this purchase stays as the person's earlier ones do.
-    ((await isUserBlocked(trx, buyer.id, true)) ? 'buyer-blocked' : null) ??
+    (!buyer.created && (await isUserBlocked(trx, buyer.id, true)) ? 'buyer-blocked' : null) ??
     (holds && !converted ? 'already-purchased' : null) ??
     (await availability(trx, locked.product, seats, now)) ??
     (await upgradeProblem(trx, checkout, buyer));

@@ -9,8 +9,11 @@ export type ProductFacts = Pick<
   'id' | 'name' | 'quantityAvailable' | 'enrollmentOpensAt' | 'enrollmentClosesAt'
 >;
 
-/** What fulfilment needs of the buyer's account. */
-export type Buyer = Pick<User, 'id' | 'email'>;
+/**
+ * What fulfilment needs of the buyer's account. `created`: written by this settlement, so it holds nothing, has no
+ * preferences and nobody can have blocked it (no other transaction sees it before the commit).
+ */
+export type Buyer = Pick<User, 'id' | 'email'> & { created?: true };
 
 /** The join `lockCheckout` reads (a shape no model has: the checkout's columns beside product and buyer columns). */
 type LockedRow = CheckoutRow & {
@@ -99,10 +102,10 @@ export async function lockCheckout(
 
 /** A new, unverified account for an email; nothing when one with that email exists (created meanwhile). */
 export async function insertAccount(trx: Knex.Transaction, email: string): Promise<Buyer | undefined> {
-  const [buyer] = await trx('users')
+  const [buyer] = (await trx('users')
     .insert({ email })
     .onConflict(trx.raw('(lower(email))'))
     .ignore()
-    .returning(['id', 'email']);
-  return buyer;
+    .returning(['id', 'email'])) as Pick<User, 'id' | 'email'>[];
+  return buyer && { ...buyer, created: true };
 }

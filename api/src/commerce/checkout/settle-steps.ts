@@ -111,12 +111,14 @@ export async function queueReceipt(
     alreadyOwned?: boolean;
     /** Sent again to a payer who gave the purchase away: it leads to their invoices, with no workshop schedule. */
     givenAway?: boolean;
+    /** The invoice a settlement issues after its receipt is prepared (else the charge's invoice as it stands). */
+    invoiceId?: string;
   },
 ): Promise<{ insert: Knex.QueryBuilder; queue(): Promise<string> } | null> {
   const { checkout, charge, publicUrl } = step;
   if (!charge) return null;
   // The charge's invoice as it stands (issued with the charge; an old charge's link by its id finds it too).
-  const invoice = await latestInvoiceOf(trx, charge.id);
+  const invoice = step.invoiceId ? { id: step.invoiceId } : await latestInvoiceOf(trx, charge.id);
   const invoiceUrl = new URL(`/invoices/${invoice?.id ?? charge.id}`, publicUrl).toString();
   const amount = formatMoney(checkout.amountTotal, checkout.currency);
   const seats = checkout.team
@@ -133,7 +135,7 @@ export async function queueReceipt(
   const workshop =
     checkout.team || step.givenAway
       ? null
-      : await workshopReceipt(trx, step.product, publicUrl, await timeZoneOf(trx, step.buyer.id));
+      : await workshopReceipt(trx, step.product, publicUrl, () => timeZoneOf(trx, step.buyer.id));
   const path = step.givenAway
     ? '/invoices'
     : team

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Db } from '../../db/connection';
 import { ledger } from '../../finance/ledger';
@@ -111,18 +112,21 @@ async function settleLocked(
   const charge = paid && (await recordCharge(trx, locked, buyer, paid, accountId, provider.label));
   // The sale enters the ledger with its charge, whatever is decided next (a refund is its own entry).
   if (charge) await ledger.recordSale(trx, charge.id);
-  // Its invoice too, numbered in this transaction (a rollback gives the number back): a refund later credits it.
-  if (charge) await issueInvoice(trx, charge.id);
   const late = paidLate ? await retakeCouponUse(trx, locked.checkout) : { checkout: locked.checkout, problem: null };
   const fulfillable = await checkFulfillable(trx, { ...locked, checkout: late.checkout }, buyer, clock.now());
   const { checkout, converted } = fulfillable;
   const problem = late.problem ?? fulfillable.problem;
   if (problem && charge && paid) {
+    // Invoiced as any payment is: the refund's credit note credits it.
+    await issueInvoice(trx, charge.id);
     const refund = { checkout, product, buyer, charge, paidAmount: paid.charge.amount, accountId, problem };
     return reserveRefundIfUnfulfillable(trx, refund);
   }
   if (problem) throw new AppError(problem, MESSAGES[problem]);
+  // The invoice's id is chosen now: the receipt links to it, and it is written last (below).
+  const invoiceId = charge ? randomUUID() : undefined;
   const paper = {
+    invoiceId,
     checkout,
     product,
     buyer,
@@ -142,6 +146,9 @@ async function settleLocked(
     await teamReceipt.insert;
     await teamReceipt.queue();
   }
+  // The charge's invoice, numbered in this transaction (a rollback gives the number back) as its last statement: every
+  // fulfilment queues on the year's invoice counter row from here to its commit (docs/domain.md §18).
+  if (charge && invoiceId) await issueInvoice(trx, charge.id, { settlement: { invoiceId, purchaseId } });
   return { status: 'fulfilled', purchaseId, email: Boolean(charge), alongside: Boolean(alongside) };
 }
 

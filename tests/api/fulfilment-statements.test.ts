@@ -1,0 +1,84 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
+import { testApp, testConfig } from '../support/app';
+import { sessionOfCheckout } from '../support/checkout';
+import { useTestDatabase } from '../support/db';
+import { deliverSigned, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
+
+/**
+ * What one webhook fulfilment sends to PostgreSQL and to Stripe: its transaction's statements do not grow with the
+ * product's revenue splits (no loop of queries), no Stripe call waits inside it, and the year's invoice counter, the
+ * one row every fulfilment queues on, is taken by its last statement.
+ */
+describe('one webhook fulfilment, statement by statement', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  let stripe: StandIn;
+  let app: ReturnType<typeof testApp>;
+
+  beforeAll(async () => {
+    stripe = await startStripeStandIn();
+    app = testApp(db(), { config: testConfig(standInEnv(stripe)) });
+  });
+  afterAll(() => stripe?.close());
+
+  /** Each statement with how many Stripe requests the stand-in had answered when it was sent. */
+  async function fulfilmentOf(productId: string, email: string) {
+    const created = await request(app).post('/api/store/checkout').send({ productId, email });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const completed = stripe.pay(await sessionOfCheckout(db(), created.body.checkoutId));
+    const sent: { sql: string; stripeCalls: number }[] = [];
+    const record = (q: { sql: string }) => sent.push({ sql: q.sql.trim(), stripeCalls: stripe.requests.length });
+    const before = stripe.requests.length;
+    db().on('query', record);
+    try {
+      expect((await deliverSigned(app, completed)).body).toEqual({ received: true });
+    } finally {
+      db().off('query', record);
+    }
+    const begin = sent.findIndex((s) => s.sql.startsWith('BEGIN'));
+    const commit = sent.findIndex((s) => s.sql.startsWith('COMMIT'));
+    expect(begin).toBeGreaterThan(-1);
+    expect(commit).toBeGreaterThan(begin);
+    const checkout = await db()('checkouts').where({ id: created.body.checkoutId }).first('status', 'purchaseId');
+    expect(checkout.status).toBe('fulfilled');
+    return { before, begin: sent[begin]!, commit: sent[commit]!, inside: sent.slice(begin + 1, commit), checkout };
+  }
+
+  it('sends as many statements for three revenue splits as for one, none of them to Stripe', async () => {
+    const one = await createProduct(db(), { name: 'One Split Course', unitAmount: 8000 });
+    await createRevenueSplit(db(), { productId: one.id, type: 'platform', percent: 1 });
+    const three = await createProduct(db(), { name: 'Three Splits Course', unitAmount: 9000 });
+    await createRevenueSplit(db(), { productId: three.id, type: 'platform', percent: 0.2 });
+    for (const email of ['author-a@example.com', 'author-b@example.com']) {
+      const author = await createUser(db(), { email });
+      await createRevenueSplit(db(), { productId: three.id, type: 'owner', percent: 0.4, userId: author.id });
+    }
+
+    const single = await fulfilmentOf(one.id, 'single@example.com');
+    const split = await fulfilmentOf(three.id, 'split@example.com');
+    expect(await db()('splitLines').whereIn('productId', [one.id, three.id]).count({ n: '*' })).toEqual([{ n: 4 }]);
+    expect(split.inside.length).toBe(single.inside.length);
+    // A new buyer's fulfilment today: checkout, account, charge, ledger, checks, receipt, purchase, invoice.
+    expect(single.inside.length).toBeLessThanOrEqual(17);
+    for (const run of [single, split]) {
+      // The session was read back from Stripe before the transaction, and nothing was asked of it within.
+      expect(run.begin.stripeCalls).toBeGreaterThan(run.before);
+      expect(run.commit.stripeCalls).toBe(run.begin.stripeCalls);
+    }
+  });
+
+  it('takes the invoice counter in its last statement, and the invoice names the purchase', async () => {
+    const product = await createProduct(db(), { name: 'Invoiced Course', unitAmount: 5000 });
+    await createRevenueSplit(db(), { productId: product.id, type: 'platform', percent: 1 });
+    const { inside, checkout } = await fulfilmentOf(product.id, 'invoiced@example.com');
+    const counter = inside.filter((s) => /\binvoice_counters\b/.test(s.sql));
+    expect(counter).toHaveLength(1);
+    expect(inside.at(-1)).toBe(counter[0]);
+    const purchase = await db()('purchases').where({ id: checkout.purchaseId }).first('merchantChargeId');
+    const invoice = await db()('invoices').where({ merchantChargeId: purchase.merchantChargeId }).first();
+    expect(invoice).toMatchObject({ kind: 'invoice', purchaseId: checkout.purchaseId });
+    expect(invoice.number).toMatch(/^\d{4}-\d{6}$/);
+  });
+});
