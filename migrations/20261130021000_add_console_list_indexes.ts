@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
+import { createIndexConcurrently, dropIndexConcurrently } from './concurrent-index';
 
 // Built concurrently: each table stays writable while its indexes build (outside a transaction, as that requires).
-// On a large production table each takes minutes; IF NOT EXISTS lets a run cut short be started again (an index
-// left invalid by a failed build must be dropped first: `DROP INDEX CONCURRENTLY <name>`).
+// On a large production table each takes minutes; a run cut short can simply be started again (an index its build
+// left invalid is dropped and built again, ./concurrent-index.ts).
 export const config = { transaction: false };
 
 /**
@@ -71,12 +72,12 @@ const INDEXES: readonly [name: string, definition: string][] = [
 
 export async function up(knex: Knex): Promise<void> {
   for (const [name, definition] of INDEXES) {
-    await knex.raw(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${definition}`);
+    await createIndexConcurrently(knex, name, definition);
   }
 }
 
 export async function down(knex: Knex): Promise<void> {
   for (const [name] of [...INDEXES].reverse()) {
-    await knex.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
+    await dropIndexConcurrently(knex, name);
   }
 }

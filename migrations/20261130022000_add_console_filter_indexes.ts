@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { createIndexConcurrently, dropIndexConcurrently } from './concurrent-index';
 
 // Built concurrently: each table stays writable while its index builds (outside a transaction, as that requires).
 export const config = { transaction: false };
@@ -19,12 +20,12 @@ const INDEXES: readonly [name: string, definition: string][] = [
 
 export async function up(knex: Knex): Promise<void> {
   for (const [name, definition] of INDEXES) {
-    await knex.raw(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${definition}`);
+    await createIndexConcurrently(knex, name, definition);
   }
 }
 
 export async function down(knex: Knex): Promise<void> {
   for (const [name] of [...INDEXES].reverse()) {
-    await knex.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
+    await dropIndexConcurrently(knex, name);
   }
 }
