@@ -93,6 +93,22 @@ describe('console list exports, byte for byte', () => {
     );
   });
 
+  it('a list too long to sort first is read in its index’s order, with the same bytes', async () => {
+    const buyer = await createUser(db(), { email: 'many@example.com', name: 'Many Purchases' });
+    const product = await createProduct(db(), { name: 'Bought Often' });
+    // Many at the same instant: the tie-break by id keeps its place when the index gives only the instants.
+    await db().raw(
+      `INSERT INTO purchases (user_id, product_id, status, total_amount, created_at)
+       SELECT ?, ?, 'Valid', n, timestamptz '2026-06-01' + (n % 1000) * interval '1 minute'
+         FROM generate_series(1, 12000) AS n`,
+      [buyer.id, product.id],
+    );
+    const purchases = ADMIN_RESOURCES.find((r) => r.name === 'purchases')!;
+    const text = await exported('purchases');
+    expect(text.split('\r\n').length).toBeGreaterThan(12_000);
+    expect(text).toBe(await reference(purchases));
+  });
+
   it('every list writes what its rule reads, byte for byte', async () => {
     for (const resource of ADMIN_RESOURCES)
       expect(await exported(resource.name), resource.name).toBe(await reference(resource));

@@ -35,6 +35,8 @@ export interface CopyStreamSpec {
   rows: string;
   format: 'csv' | 'text';
   body(fields: readonly CopyField[]): Transform;
+  /** A statement run before the COPY, once the count is known (a planner setting for this export alone), or null. */
+  setup?(total: number): string | null;
   onStopped?(error: Error): void;
 }
 
@@ -93,6 +95,8 @@ export async function openCopyStream(db: Db, spec: CopyStreamSpec): Promise<{ to
       spec.count.bindings as unknown[],
     );
     ({ n: total, pid } = rows[0]!);
+    const setup = spec.setup?.(total);
+    if (setup) await connection.query(setup);
     if (spec.format === 'text') ({ fields } = await connection.query(`SELECT * FROM (${spec.rows}) AS q LIMIT 0`));
   } catch (error) {
     await release('ROLLBACK', pid);

@@ -52,11 +52,19 @@ function jsonColumn(parse: Decode): Decode {
   };
 }
 
+/** PostgreSQL's text kept as it is (text, uuid, an enum: what the driver does not parse). */
+const AS_TEXT = pg.types.getTypeParser(pg.types.builtins.TEXT, 'text');
+/** Types the driver parses into a number or a boolean that JSON holds as it is. */
+const PLAIN = new Set<number>([pg.types.builtins.INT2, pg.types.builtins.INT4, pg.types.builtins.BOOL]);
+
+/** The field's decoder, or null when its text is its value. */
 function decoderOf(field: CopyField, key: string, jsonAttributes: readonly string[], looked: ReadonlySet<string>) {
   const parse = pg.types.getTypeParser(field.dataTypeID, 'text') as Decode;
+  if (parse === AS_TEXT && !jsonAttributes.includes(key)) return null;
   if (looked.has(key)) return parse;
   if (jsonAttributes.includes(key)) return jsonColumn(parse);
   if (field.dataTypeID === TIMESTAMPTZ) return isoInstant(parse);
+  if (PLAIN.has(field.dataTypeID)) return parse;
   return (text: string) => asJson(parse(text));
 }
 
@@ -68,11 +76,14 @@ export function rowValues(
   const keys = fields.map((f) => Object.keys(camelCased({ [f.name]: null }) as Row)[0]!);
   const joined = new Set(looked);
   const decoders = fields.map((f, i) => decoderOf(f, keys[i]!, jsonAttributes, joined));
+  // Every row a copy of one object with all its keys: each row then has the same shape, and filling it is quick.
+  const template: Row = Object.fromEntries(keys.map((key) => [key, null]));
   return (values) => {
-    const row: Row = {};
+    const row = { ...template };
     for (let i = 0; i < keys.length; i++) {
       const text = values[i];
-      row[keys[i]!] = text == null ? null : decoders[i]!(text);
+      const decode = decoders[i];
+      row[keys[i]!] = text == null ? null : decode ? decode(text) : text;
     }
     return row;
   };
