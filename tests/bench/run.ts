@@ -27,7 +27,8 @@
  * --cpu-prof-dir=bench-results/profiles`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -396,17 +397,28 @@ async function grow(db: Db, scale: number): Promise<{ data: Dataset; counts: Rec
 }
 
 /**
- * BENCH_KEEP_DATA=1 keeps each generated size as a database of its own (`lp_bench_data_<scale>`, outside the test
+ * BENCH_KEEP_DATA=1 keeps each generated size as a database of its own (`lp_bench_data_<scale>_<version>`, outside the test
  * suite's prefix, so its clean-up leaves them) and later runs copy it, which takes seconds where generating a million
  * purchases takes many minutes. The copy is made before any request touches the data, so every run starts alike.
  */
 const KEEP_DATA = process.env.BENCH_KEEP_DATA === '1';
-const keptName = (scale: number) => `lp_bench_data_${String(scale).replace(/\W/g, '_')}`;
+/** Named by its size and by what made it (the generator and the migrations), so a change to either regenerates. */
+let dataVersion: string | null = null;
+async function keptName(scale: number): Promise<string> {
+  if (!dataVersion) {
+    const hash = createHash('sha256').update(await readFile(path.join(PROJECT_ROOT, 'tests/bench/dataset.ts')));
+    const migrations = path.join(PROJECT_ROOT, 'migrations');
+    for (const file of (await readdir(migrations)).sort())
+      hash.update(file).update(await readFile(path.join(migrations, file)));
+    dataVersion = hash.digest('hex').slice(0, 10);
+  }
+  return `lp_bench_data_${String(scale).replace(/\W/g, '_')}_${dataVersion}`;
+}
 
 async function kept(serverUrl: string, scale: number): Promise<boolean> {
   if (!KEEP_DATA) return false;
   return withClient(serverUrl, async (client) => {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [keptName(scale)]);
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [await keptName(scale)]);
     return rowCount === 1;
   });
 }
@@ -432,18 +444,26 @@ async function datasetAt(
   if (await kept(serverUrl, scale)) {
     await db.destroy();
     const started = performance.now();
-    await copyDatabase(serverUrl, keptName(scale), name);
+    await copyDatabase(serverUrl, await keptName(scale), name);
     console.log(
-      `dataset at ${scale}x copied from ${keptName(scale)} in ${round((performance.now() - started) / 1000)} s`,
+      `dataset at ${scale}x copied from ${await keptName(scale)} in ${round((performance.now() - started) / 1000)} s`,
     );
     db = createDb(withDatabase(serverUrl, name));
-    await migrateLatest(db); // a kept copy made before today's migrations
     return { db, ...(await grow(db, scale)) }; // nothing to add: reads the dataset's handles
   }
   const grown = await grow(db, scale);
   if (!KEEP_DATA) return { db, ...grown };
   await db.destroy();
-  await copyDatabase(serverUrl, name, keptName(scale));
+  const keep = await keptName(scale);
+  await withClient(serverUrl, async (client) => {
+    // Copies of this size made by an earlier generator or schema: gigabytes no run will read again.
+    const stale = await client.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE starts_with(datname, $1) AND datname <> $2',
+      [keep.slice(0, keep.lastIndexOf('_') + 1), keep],
+    );
+    for (const { datname } of stale.rows) await client.query(`DROP DATABASE ${datname} WITH (FORCE)`);
+  });
+  await copyDatabase(serverUrl, name, keep);
   return { db: createDb(withDatabase(serverUrl, name)), ...grown };
 }
 
