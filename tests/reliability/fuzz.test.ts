@@ -539,7 +539,8 @@ describe('fuzzing', () => {
         fc.asyncProperty(query, sometimes(fc.constantFrom('quantity', 'coupon', 'country')), async (params, twice) => {
           const search = new URLSearchParams(params);
           if (twice) search.append(twice, '2');
-          // A quote naming a coupon code is counted against the coupon-lookup limit first, refused or not.
+          // A quote naming a coupon code may write a coupon-lookup count: a code that does not apply is counted,
+          // and so is every code from a network suspect after its misses; a code that applies on a clean one is not.
           await expectSafe(
             () => as(learner, request(app).get(`/api/store/products/${product.id}/quote?${search.toString()}`)),
             params,
