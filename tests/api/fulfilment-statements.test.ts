@@ -61,7 +61,7 @@ describe('one webhook fulfilment, statement by statement', () => {
     expect(await db()('splitLines').whereIn('productId', [one.id, three.id]).count({ n: '*' })).toEqual([{ n: 4 }]);
     expect(split.inside.length).toBe(single.inside.length);
     // A new buyer's fulfilment today: checkout, account, charge, ledger, checks, receipt, purchase, invoice.
-    expect(single.inside.length).toBeLessThanOrEqual(17);
+    expect(single.inside.length).toBeLessThanOrEqual(15);
     for (const run of [single, split]) {
       // The session was read back from Stripe before the transaction, and nothing was asked of it within.
       expect(run.begin.stripeCalls).toBeGreaterThan(run.before);

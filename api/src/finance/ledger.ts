@@ -4,7 +4,7 @@ import { adjustmentLines, saleLines, shareOf, type Line } from '../shared/split-
 
 export type LedgerKind = 'sale' | 'refund' | 'dispute' | 'dispute-won';
 
-interface ChargeFacts {
+export interface ChargeFacts {
   id: string;
   amount: number;
   /** Tax inside the amount: the school collects it for the tax office, so it is nobody's revenue. */
@@ -48,9 +48,12 @@ async function insertLines(
  * disputes), so the ledger and the charge never disagree.
  */
 export const ledger = {
-  /** A charge's sale lines, from the product's splits at the moment of sale; they sum to amount − tax − fee. */
-  async recordSale(trx: Knex.Transaction, chargeId: string): Promise<void> {
-    const charge = await chargeFacts(trx, chargeId);
+  /**
+   * A charge's sale lines, from the product's splits at the moment of sale; they sum to amount − tax − fee. The
+   * charge is read unless the caller that just wrote it gives its facts.
+   */
+  async recordSale(trx: Knex.Transaction, sold: string | ChargeFacts): Promise<void> {
+    const charge = typeof sold === 'string' ? await chargeFacts(trx, sold) : sold;
     const splits: { type: RecipientType; userId: string | null; percent: string }[] = await trx('productRevenueSplits')
       .where({ productId: charge.productId })
       .orderBy('createdAt')

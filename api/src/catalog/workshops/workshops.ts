@@ -55,13 +55,12 @@ const calendarPath = (productId: string) => `/api/store/products/${productId}/ca
  */
 export async function workshopReceipt(
   trx: Knex.Transaction,
-  product: { id: string; name: string },
+  product: { id: string; name: string; productType: string },
   publicUrl: string,
   /** The reader's time zone, asked only for a live workshop's receipt. */
   readerZone: () => Promise<string | null>,
 ): Promise<{ schedule: WorkshopReceipt; invite: EmailAttachment | null } | null> {
-  const row: { productType: string } | undefined = await trx('products').where({ id: product.id }).first('productType');
-  if (row?.productType !== 'live') return null;
+  if (product.productType !== 'live') return null;
   const sessions = await sessionsNotOver(trx, [product.id], trx.raw('now()'));
   const pageUrl = new URL('/learning', publicUrl).toString();
   return {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { ChargeFacts } from '../../finance/ledger';
 import type { MerchantCharge } from '../../payments/models';
 import type { TaxColumns } from '../../tax/models';
 import { insertRow, type Conn } from './checkout-rows';
@@ -17,8 +18,11 @@ export interface NewCharge {
   tax: TaxColumns;
 }
 
-/** The provider's customer (recorded, or active again) and the charge, in one statement. */
-export async function insertCharge(trx: Knex.Transaction, input: NewCharge): Promise<{ id: string } | null> {
+/** The provider's customer (recorded, or active again) and the charge, in one statement; the money it recorded. */
+export async function insertCharge(
+  trx: Knex.Transaction,
+  input: NewCharge,
+): Promise<Omit<ChargeFacts, 'productId'> | null> {
   const customer = trx('merchantCustomers')
     .insert({ merchantAccountId: input.accountId, identifier: input.customerIdentifier, userId: input.userId })
     .onConflict(['merchantAccountId', 'identifier'])
@@ -40,7 +44,7 @@ export async function insertCharge(trx: Knex.Transaction, input: NewCharge): Pro
       metadata: JSON.stringify(input.metadata),
       ...input.tax,
     })
-    .returning('id');
+    .returning(['id', 'amount', 'taxAmount', 'fee', 'currency']);
   return inserted ?? null;
 }
 

@@ -3,10 +3,10 @@ import type { Product } from '../../catalog/models';
 import type { User } from '../../identity/models';
 import type { CheckoutRow } from './checkout-rows';
 
-/** What fulfilment needs of the product: its window, its seats and its name. */
+/** What fulfilment needs of the product: its window, its seats, its name and kind (a workshop's receipt differs). */
 export type ProductFacts = Pick<
   Product,
-  'id' | 'name' | 'quantityAvailable' | 'enrollmentOpensAt' | 'enrollmentClosesAt'
+  'id' | 'name' | 'productType' | 'quantityAvailable' | 'enrollmentOpensAt' | 'enrollmentClosesAt'
 >;
 
 /**
@@ -18,6 +18,7 @@ export type Buyer = Pick<User, 'id' | 'email'> & { created?: true };
 /** The join `lockCheckout` reads (a shape no model has: the checkout's columns beside product and buyer columns). */
 type LockedRow = CheckoutRow & {
   productName: string;
+  productType: Product['productType'];
   productQuantityAvailable: number;
   productEnrollmentOpensAt: Date | null;
   productEnrollmentClosesAt: Date | null;
@@ -63,6 +64,7 @@ export async function lockCheckout(
     .first(
       'c.*',
       'p.name as productName',
+      'p.productType',
       'p.quantityAvailable as productQuantityAvailable',
       'p.enrollmentOpensAt as productEnrollmentOpensAt',
       'p.enrollmentClosesAt as productEnrollmentClosesAt',
@@ -78,6 +80,7 @@ export async function lockCheckout(
     )) as LockedRow;
   const {
     productName,
+    productType,
     productQuantityAvailable,
     productEnrollmentOpensAt,
     productEnrollmentClosesAt,
@@ -91,6 +94,7 @@ export async function lockCheckout(
     product: {
       id: checkout.productId,
       name: productName,
+      productType,
       quantityAvailable: productQuantityAvailable,
       enrollmentOpensAt: productEnrollmentOpensAt,
       enrollmentClosesAt: productEnrollmentClosesAt,

@@ -7,6 +7,7 @@ import type { NewEmail, Outbox } from '../../mail/outbox';
 import { receiptEmail } from '../../mail/templates';
 import { merchantProductId } from '../../payments/merchant-records';
 import type { ProviderCheckout } from '../../payments/provider';
+import type { ChargeFacts } from '../../finance/ledger';
 import { formatMoney } from '../../shared/money';
 import type { CheckoutStatus } from '../schemas';
 import { holdingOf } from '../purchases/ownership';
@@ -70,7 +71,7 @@ export async function recordCharge(
   paid: PaidCheckout,
   accountId: string,
   providerLabel: string,
-): Promise<{ id: string } | null> {
+): Promise<Omit<ChargeFacts, 'productId'> | null> {
   const { checkout, product } = locked;
   return insertCharge(trx, {
     accountId,

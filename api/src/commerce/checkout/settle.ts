@@ -111,7 +111,7 @@ async function settleLocked(
   const buyer = await resolveBuyer(trx, locked);
   const charge = paid && (await recordCharge(trx, locked, buyer, paid, accountId, provider.label));
   // The sale enters the ledger with its charge, whatever is decided next (a refund is its own entry).
-  if (charge) await ledger.recordSale(trx, charge.id);
+  if (charge) await ledger.recordSale(trx, { ...charge, productId: product.id });
   const late = paidLate ? await retakeCouponUse(trx, locked.checkout) : { checkout: locked.checkout, problem: null };
   const fulfillable = await checkFulfillable(trx, { ...locked, checkout: late.checkout }, buyer, clock.now());
   const { checkout, converted } = fulfillable;
