@@ -9,9 +9,11 @@ import { manualClock, onTheHour } from '../support/clock';
 import { useTestDatabase } from '../support/db';
 
 /**
- * A quote is a read: asking for one with a code that applies, however often, writes nothing (no limiter row, no
- * session touched). Guessing codes is still limited: codes that do not apply are counted before they are answered,
- * and past the limit every quote naming a code is refused with 429 `rate-limited`, a code that applies too.
+ * A quote is a read: asking for one with a code that applies, however often, from a network that has not guessed
+ * lately, writes nothing (no limiter row, no session touched). Guessing codes is still limited: codes that do not
+ * apply are counted before they are answered, past the limit every quote naming a code is refused with 429
+ * `rate-limited`, a code that applies too, and once a network has guessed, every code it tries is counted before it is
+ * looked up, so a code that applies cannot be told from a guess by being answered.
  */
 
 type App = ReturnType<ReturnType<typeof createApp>['callback']>;
@@ -76,5 +78,49 @@ describe('quotes write nothing; coupon guesses are still limited', () => {
     expect((await quote('REALCODE', '198.51.100.8')).status).toBe(200);
     clock.advance(COMMERCE_LIMITS.couponQuotePerIp.windowSeconds * 1000);
     expect((await quote('REALCODE', '198.51.100.7')).status).toBe(200);
+  });
+
+  const rateLimited = (answer: request.Response) => {
+    expect(answer.status).toBe(429);
+    expect(answer.body.code).toBe('rate-limited');
+    expect(answer.headers['retry-after']).toMatch(/^\d+$/);
+  };
+
+  it('after a burst of guesses, answers at most the limit of a second burst and refuses a real code like a guess', async () => {
+    const network = '203.0.113.9';
+    const first = await Promise.all(
+      Array.from({ length: max + 30 }, (_, i) => quote(i === 20 ? 'REALCODE' : `FIRST${i}`, network)),
+    );
+    // The first burst may be answered before any guess is counted, but no more guesses than the limit.
+    const firstGuesses = first.filter((_, i) => i !== 20);
+    expect(firstGuesses.filter((a) => a.status === 200).length).toBeLessThanOrEqual(max);
+    for (const answer of first.filter((a) => a.status !== 200)) rateLimited(answer);
+
+    clock.advance(COMMERCE_LIMITS.couponQuotePerIp.windowSeconds * 1000);
+    const codes = Array.from({ length: max + 20 }, (_, i) => (i % 5 === 0 ? 'REALCODE' : `SECOND${i}`));
+    const second = await Promise.all(codes.map((code) => quote(code, network)));
+    const answered = second.filter((a) => a.status !== 429);
+    expect(answered.length).toBeLessThanOrEqual(max);
+    for (const answer of answered) expect(answer.status).toBe(200);
+    for (const answer of second.filter((a) => a.status === 429)) rateLimited(answer);
+    rateLimited(await quote('REALCODE', network));
+  });
+
+  it('counts a real code from a network that guessed lately, and refuses a guess past the limit rather than answer it', async () => {
+    const network = '203.0.113.20';
+    expect((await quote('NOTACODE', network)).body.coupon.problem).toBe('coupon-not-valid');
+    clock.advance(COMMERCE_LIMITS.couponQuotePerIp.windowSeconds * 1000);
+    for (let i = 0; i < max; i++) expect((await quote('REALCODE', network)).status).toBe(200);
+    rateLimited(await quote('ANOTHERGUESS', network));
+    rateLimited(await quote('REALCODE', network));
+  });
+
+  it('trusts a network again two hours after its last guess: its real code writes nothing', async () => {
+    const network = '203.0.113.30';
+    expect((await quote('NOTACODE', network)).body.coupon.problem).toBe('coupon-not-valid');
+    clock.advance(2 * 60 * 60 * 1000);
+    const before = await written();
+    for (let i = 0; i < 3; i++) expect((await quote('REALCODE', network)).status).toBe(200);
+    expect(await written()).toEqual(before);
   });
 });

@@ -48,7 +48,8 @@ export interface Hit {
 
 /**
  * Fixed-window counters in PostgreSQL, so every server process shares them. `hit` counts and refuses past
- * the limit; `check` refuses without counting (for limits that count only failures).
+ * the limit; `hitAll` counts several in one statement; `read` reads counts without writing, for callers that count
+ * only some attempts and refuse the others by what was counted (`refusal`).
  *
  * To limit failures under concurrency, count first and give the hit back on success: a check before the
  * attempt lets any number of parallel attempts pass it before the first failure is counted.
@@ -75,13 +76,43 @@ export function rateLimiter({ db, clock }: { db: Db; clock: Clock }) {
       };
     },
 
-    async check(limit: Limit, what = 'requests'): Promise<void> {
+    /** Counts every limit in one statement; refuses if any is past its max (a mark read elsewhere has none). */
+    async hitAll(limits: Limit[], what = 'requests'): Promise<void> {
       const now = clock.now();
-      const row = await db('rateLimitHits')
-        .where({ bucket: limit.bucket, windowStart: windowOf(limit, now).start })
-        .first('hits');
-      if (row && row.hits >= limit.max) throw refuse(limit, now, what);
+      const rows: { bucket: string; hits: number }[] = await db('rateLimitHits')
+        .insert(limits.map((limit) => ({ bucket: limit.bucket, windowStart: windowOf(limit, now).start, hits: 1 })))
+        .onConflict(['bucket', 'windowStart'])
+        .merge({ hits: db.raw('rate_limit_hits.hits + 1') })
+        .returning(['bucket', 'hits']);
+      const over = limits.find((limit) => rows.some((row) => row.bucket === limit.bucket && row.hits > limit.max));
+      if (over) throw refuse(over, now, what);
     },
+
+    /**
+     * Each limit's hits in its current window and, with `back`, as many windows before it: one statement, nothing
+     * written.
+     */
+    async read(reads: { limit: Limit; back?: number }[]): Promise<number[]> {
+      const now = clock.now();
+      const spans = reads.map(({ limit, back = 0 }) => {
+        const { start } = windowOf(limit, now);
+        return { bucket: limit.bucket, from: new Date(start.getTime() - back * limit.windowSeconds * 1000), to: start };
+      });
+      const rows: { bucket: string; windowStart: Date; hits: number }[] = await db('rateLimitHits')
+        .where((where) => {
+          for (const span of spans)
+            where.orWhere((one) => one.where('bucket', span.bucket).whereBetween('windowStart', [span.from, span.to]));
+        })
+        .select('bucket', 'windowStart', 'hits');
+      return spans.map((span) =>
+        rows
+          .filter((row) => row.bucket === span.bucket && row.windowStart >= span.from && row.windowStart <= span.to)
+          .reduce((sum, row) => sum + row.hits, 0),
+      );
+    },
+
+    /** The 429 for `limit` in its current window. */
+    refusal: (limit: Limit, what = 'requests'): AppError => refuse(limit, clock.now(), what),
   };
 }
 

@@ -15,8 +15,9 @@ export const COMMERCE_LIMITS = {
   /** Checkout starts for one buyer from any address: a signed-in account, or the email a guest typed. */
   checkoutPerBuyer: { max: 5, windowSeconds: 10 * 60 },
   /**
-   * Coupon codes a quote could not apply (unknown or unusable: what guessing codes produces), from one client network.
-   * A code that applies is not counted, so a buyer's quotes with their code write nothing.
+   * Coupon codes tried in quotes from one client network. A clean network (no miss lately) counts only the codes that
+   * did not apply, so a buyer's quotes with their code write nothing; a suspect one counts every code before it is
+   * looked up (`couponLookup`).
    */
   couponQuotePerIp: { max: 60, windowSeconds: 60 },
   /**
@@ -36,6 +37,20 @@ export const COMMERCE_LIMITS = {
  * checkout. COMMERCE_LIMIT_SCALE multiplies it too.
  */
 export const COUPON_HOLDS_PER_NETWORK = 3;
+
+/**
+ * A network with a coupon code that did not apply in this clock hour or the last is suspect: its coupon quotes are
+ * counted before the lookup. A mark, never a limit: it refuses nothing.
+ */
+const COUPON_MISS_MARK_SECONDS = 60 * 60;
+
+/** What a quote does once its coupon code was looked up: `missed` if it did not apply, else `applied`. */
+interface CouponLookup {
+  applied(): Promise<void>;
+  missed(): Promise<void>;
+}
+
+const UNCOUNTED: CouponLookup = { applied: async () => {}, missed: async () => {} };
 
 /** The commerce limits, counted before the work they guard, so that parallel requests cannot slip past them. */
 export function commerceLimits({
@@ -73,19 +88,35 @@ export function commerceLimits({
     couponHoldsPerNetwork: COUPON_HOLDS_PER_NETWORK * config.COMMERCE_LIMIT_SCALE,
 
     /**
-     * A quote is about to look a coupon code up: refused once the network's misses are used up. Only read: a quote
-     * is a read, and counting every one put a hot row under every buyer of a network.
+     * A quote is about to look a coupon code up. The refusal never depends on whether the code applies: past the limit
+     * every coupon quote from the network is refused, and none is answered "not valid".
+     *
+     * A clean network (no miss in this hour or the last) only reads here, so a buyer's quotes write nothing: a miss
+     * is then counted after the lookup (the count it returns refuses past the limit) and marks the network suspect;
+     * a code that applies is answered only while the count, read again, is under the limit. A suspect network has
+     * every coupon quote counted here, before the lookup, so guesses after its first misses get at most the limit a
+     * window. What gets past: one burst per network per hour or two, as wide as the caller's parallelism, before the
+     * first miss is counted.
      */
-    async couponLookup(ip: string | null): Promise<void> {
-      if (ip) await limiter.check(limit('couponQuotePerIp', networkOf(ip)), 'coupon codes tried from your network');
-    },
-
-    /**
-     * The quote's code did not apply: counted before the answer says so, so that parallel guesses past the limit
-     * are refused rather than answered.
-     */
-    async couponMiss(ip: string | null): Promise<void> {
-      if (ip) await limiter.hit(limit('couponQuotePerIp', networkOf(ip)), 'coupon codes tried from your network');
+    async couponLookup(ip: string | null): Promise<CouponLookup> {
+      if (!ip) return UNCOUNTED;
+      const network = networkOf(ip);
+      const tries = limit('couponQuotePerIp', network);
+      const mark: Limit = { bucket: `couponMiss:${network}`, max: Infinity, windowSeconds: COUPON_MISS_MARK_SECONDS };
+      const what = 'coupon codes tried from your network';
+      const [tried = 0, missedLately = 0] = await limiter.read([{ limit: tries }, { limit: mark, back: 1 }]);
+      if (tried >= tries.max) throw limiter.refusal(tries, what);
+      if (missedLately > 0) {
+        await limiter.hit(tries, what);
+        return { applied: async () => {}, missed: () => limiter.hitAll([mark], what) };
+      }
+      return {
+        async applied() {
+          const [triedSince = 0] = await limiter.read([{ limit: tries }]);
+          if (triedSince >= tries.max) throw limiter.refusal(tries, what);
+        },
+        missed: () => limiter.hitAll([tries, mark], what),
+      };
     },
 
     /** A quote is about to ask Stripe Tax for a calculation (its cache had none for the question). */

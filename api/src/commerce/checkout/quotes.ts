@@ -57,7 +57,7 @@ export type CheckoutQuote = QuotePreview & { taxAnswer: TaxAnswer | null };
  * Gathers what pricing needs (price, coupons, the buyer's purchases) and prices one prospective purchase: `quote`
  * for checkout, from what the database holds now; `preview` for the product page, whose product and price may come
  * from the read cache (coupons and the buyer's purchases are always read fresh). A preview naming a coupon code is
- * refused once the caller's address has tried too many codes that did not apply; one that does not apply is counted. Whoever is not signed in hears one answer for every coupon problem
+ * refused once the caller's network has tried too many codes, whether this one applies or not (`couponLookup`). Whoever is not signed in hears one answer for every coupon problem
  * (`coupon-not-valid`), found by the same queries whatever the problem is.
  */
 export function quoteService({
@@ -71,7 +71,7 @@ export function quoteService({
   db: Db;
   clock: Clock;
   caches: ReadCaches;
-  limits: Pick<CommerceLimits, 'couponLookup' | 'couponMiss' | 'taxCalculation'>;
+  limits: Pick<CommerceLimits, 'couponLookup' | 'taxCalculation'>;
   tax: TaxCalculator;
   taxSetup: Pick<TaxSetupReader, 'read'>;
 }) {
@@ -301,10 +301,11 @@ export function quoteService({
     /** The quote checkout charges, with the tax as its calculator answered it. */
     forCheckout: (request: QuoteRequest) => priced(request, onSale),
     async preview({ ip, ...request }: PreviewRequest): Promise<QuotePreview> {
-      if (request.couponCode) await limits.couponLookup(ip);
+      const lookup = request.couponCode ? await limits.couponLookup(ip) : null;
       // Tax calculations that cost a call to Stripe are counted per client address, as coupon codes tried are.
       const { taxAnswer: _calculation, ...preview } = await priced(request, onSaleCached, ip);
-      if (preview.coupon?.problem) await limits.couponMiss(ip);
+      // Answered only if the limit still allows it, whether the code applies or not.
+      if (lookup) await (preview.coupon?.problem ? lookup.missed() : lookup.applied());
       return preview;
     },
   };
