@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { FAIL_FAST_ON_LOCKS } from './rollup-sql';
 
 /**
  * The dashboard's and the Finance page's figures per UTC day, kept by the ledger's own writes: statement-level
@@ -139,6 +140,7 @@ const purchases = deltaRollup(
 );
 
 export async function up(knex: Knex): Promise<void> {
+  await knex.raw(FAIL_FAST_ON_LOCKS);
   const shard = (t: Knex.CreateTableBuilder) => t.smallint('shard').notNullable();
   const amounts = (t: Knex.CreateTableBuilder) => {
     t.integer('lines').notNullable();

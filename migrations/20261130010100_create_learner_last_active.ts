@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { FAIL_FAST_ON_LOCKS } from './rollup-sql';
 
 /**
  * When each learner's lesson progress last moved (the latest updated_at of their progress rows), kept by triggers on
@@ -26,6 +27,7 @@ const RETAKE = (users: string) => `
   ON CONFLICT (user_id) DO UPDATE SET last_active_at = excluded.last_active_at;`;
 
 export async function up(knex: Knex): Promise<void> {
+  await knex.raw(FAIL_FAST_ON_LOCKS);
   await knex.raw(`
     CREATE TABLE learner_last_active (user_id uuid PRIMARY KEY, last_active_at timestamptz NOT NULL);
     CREATE INDEX learner_last_active_at ON learner_last_active (last_active_at);

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { addTo, deltaRollup, statementTriggers, type Columns } from './rollup-sql';
+import { addTo, FAIL_FAST_ON_LOCKS, deltaRollup, statementTriggers, type Columns } from './rollup-sql';
 
 /**
  * A year of the daily rollups per product is products × days rows (73,000 for 200 products): the figures by product
@@ -56,6 +56,7 @@ const monthlyLedger = `
   ${addLines('split_lines AS l')}`;
 
 export async function up(knex: Knex): Promise<void> {
+  await knex.raw(FAIL_FAST_ON_LOCKS);
   const counts = (t: Knex.CreateTableBuilder) => {
     t.smallint('shard').notNullable();
     t.integer('paid').notNullable();

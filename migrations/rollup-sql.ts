@@ -3,6 +3,13 @@
  * writing connection's shard row, and rollups of tables whose rows each add fixed measures.
  */
 
+/**
+ * Creating a rollup's triggers locks its source table against writes until the migration's backfill commits. Rather
+ * than queue behind a long transaction (and every write of the table queue behind the migration), the migration gives
+ * up after a few seconds, to be run again in a quieter moment (docs/operations.md §5).
+ */
+export const FAIL_FAST_ON_LOCKS = `SET LOCAL lock_timeout = '5s'`;
+
 const SHARDS = 8;
 /** The writing connection's shard row: fulfilments committing at once each lock their own, summed on read. */
 const SHARD = `(pg_backend_pid() % ${SHARDS})::smallint`;

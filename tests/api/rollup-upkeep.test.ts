@@ -1,0 +1,85 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createServices, type Services } from '../../api/src/services';
+import { createCourse, createProduct, createUser } from '../../seeds/factories';
+import { testDeps } from '../support/app';
+import { boughtWithTestProvider } from '../support/checkout';
+import { useTestDatabase } from '../support/db';
+
+/** Every table the triggers of migrations 20261130010000–20261130010300 keep. */
+const ROLLUPS = [
+  'finance_daily_charges',
+  'finance_daily_purchases',
+  'finance_daily_purchase_totals',
+  'finance_monthly_purchases',
+  'finance_daily_ledger',
+  'finance_daily_ledger_products',
+  'finance_daily_ledger_recipients',
+  'finance_monthly_ledger_products',
+  'learner_last_active',
+];
+
+describe('rollups stay true to their tables (docs/domain.md §9)', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  let services: Services;
+  let lessons: string[];
+
+  beforeAll(async () => {
+    services = createServices(testDeps(db()));
+    const course = await createCourse(db(), {
+      title: 'Upkeep Course',
+      modules: [
+        { title: 'M', sections: [{ title: 'S', lessons: [1, 2].map((n) => ({ title: `L${n}`, body: 'x' })) }] },
+      ],
+    });
+    lessons = course.lessons.map((l) => l.id);
+  });
+
+  const rowsOf = async (table: string) => Number((await db()(table).count({ n: '*' }).first())!.n);
+
+  it('are emptied when the tables they count are truncated, and count again from there', async () => {
+    const product = await createProduct(db(), { name: 'Upkeep', unitAmount: 2_500 });
+    const buyer = await createUser(db(), { email: 'upkeep.buyer@example.com' });
+    await boughtWithTestProvider(services, db(), { productId: product.id, buyer });
+    await db()('lessonProgress').insert({ userId: buyer.id, lessonId: lessons[0]! });
+    for (const table of ROLLUPS) expect(await rowsOf(table), table).toBeGreaterThan(0);
+
+    await db().raw('TRUNCATE merchant_charges, purchases, split_lines, lesson_progress CASCADE');
+    for (const table of ROLLUPS) expect(await rowsOf(table), table).toBe(0);
+
+    await boughtWithTestProvider(services, db(), { productId: product.id, buyer });
+    const charges = await db()('financeDailyCharges').sum({ n: 'charges' }).sum({ gross: 'gross' }).first();
+    expect({ n: Number(charges!.n), gross: Number(charges!.gross) }).toEqual({ n: 1, gross: 2_500 });
+  });
+
+  it('never moves a learner’s last activity back past a write committed while their progress was reset', async () => {
+    const learner = await createUser(db(), { email: 'upkeep.learner@example.com' });
+    const older = new Date('2026-11-01T10:00:00Z');
+    const newer = new Date('2026-11-20T10:00:00Z');
+    await db()('lessonProgress').insert({ userId: learner.id, lessonId: lessons[0]!, updatedAt: older });
+
+    // A newer write, not yet committed, while the learner's old progress is reset in another transaction.
+    const writer = await db().transaction();
+    await writer('lessonProgress').insert({ userId: learner.id, lessonId: lessons[1]!, updatedAt: newer });
+    const reset = db().transaction(async (trx) => {
+      await trx('lessonProgress').where({ userId: learner.id, lessonId: lessons[0]! }).delete();
+    });
+    // The reset is waiting on the learner's row, which the writer holds.
+    await expect
+      .poll(async () =>
+        Number(
+          (
+            await db().raw<{ rows: { n: string }[] }>(
+              `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            )
+          ).rows[0]!.n,
+        ),
+      )
+      .toBe(1);
+    await writer.commit();
+    await reset;
+
+    const kept = await db()('learnerLastActive').where({ userId: learner.id }).first();
+    expect(kept?.lastActiveAt).toEqual(newer);
+  });
+});
