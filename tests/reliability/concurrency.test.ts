@@ -384,14 +384,16 @@ describe('concurrency at high counts', () => {
       const shop = await twoInstances();
       try {
         const failing = await createProduct(shop.db, { name: 'Failing Course', unitAmount: 4900, currency: 'eur' });
-        // The purchase is written after the invoice, in the same transaction: failing it rolls the number back.
+        // The invoice is the settlement's last write: failing right after it is numbered rolls the number back.
         await shop.db.raw(`
           CREATE FUNCTION fail_settlement() RETURNS trigger LANGUAGE plpgsql AS $$
           BEGIN
-            IF NEW.product_id = '${failing.id}' THEN RAISE EXCEPTION 'the settlement fails after its invoice'; END IF;
+            IF EXISTS (SELECT 1 FROM purchases p
+                        WHERE p.merchant_charge_id = NEW.merchant_charge_id AND p.product_id = '${failing.id}')
+            THEN RAISE EXCEPTION 'the settlement fails after its invoice'; END IF;
             RETURN NEW;
           END $$;
-          CREATE TRIGGER fail_settlement BEFORE INSERT ON purchases FOR EACH ROW EXECUTE FUNCTION fail_settlement();
+          CREATE TRIGGER fail_settlement AFTER INSERT ON invoices FOR EACH ROW EXECUTE FUNCTION fail_settlement();
         `);
         const unlucky = await shop.paid(100, failing.id);
         const others = await inBatches(
@@ -406,7 +408,7 @@ describe('concurrency at high counts', () => {
         expect(await sequences(shop.db, 'invoice')).toEqual(oneTo(10));
         expect((await shop.db('invoiceCounters').where({ kind: 'invoice' }).first('last')).last).toBe(10);
 
-        await shop.db.raw('DROP TRIGGER fail_settlement ON purchases; DROP FUNCTION fail_settlement()');
+        await shop.db.raw('DROP TRIGGER fail_settlement ON invoices; DROP FUNCTION fail_settlement()');
         expect(await shop.settleOnBoth(unlucky)).toBeDefined();
         const invoice = await shop
           .db('invoices as i')
