@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MigrationDirectory } from '../../api/src/db/migrations';
 import { createServices, type Services } from '../../api/src/services';
 import { createCourse, createProduct, createUser } from '../../seeds/factories';
 import { testDeps } from '../support/app';
@@ -81,5 +82,24 @@ describe('rollups stay true to their tables (docs/domain.md §9)', () => {
 
     const kept = await db()('learnerLastActive').where({ userId: learner.id }).first();
     expect(kept?.lastActiveAt).toEqual(newer);
+  });
+
+  it('are set up by a migration that gives up rather than queue every write behind a long transaction', async () => {
+    const migration = {
+      migrationSource: new MigrationDirectory(),
+      name: '20261130010000_create_finance_daily_rollups.ts',
+    };
+    await db().migrate.down(migration);
+    // A transaction that wrote a charge and stays open holds a lock the migration's triggers need.
+    const open = await db().transaction();
+    await open.raw('UPDATE merchant_charges SET amount = amount WHERE id IN (SELECT id FROM merchant_charges LIMIT 1)');
+    const started = Date.now();
+    await expect(db().migrate.up(migration)).rejects.toThrow(/lock timeout/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    await open.rollback();
+
+    await db().migrate.up(migration);
+    const charges = await db()('financeDailyCharges').sum({ n: 'charges' }).first();
+    expect(Number(charges!.n)).toBe(Number((await db()('merchantCharges').count({ n: '*' }).first())!.n));
   });
 });
