@@ -537,14 +537,17 @@ async function main() {
 
     if (wanted('console sorts')) {
       const plans = await sortPlans(db);
-      const unindexed = plans.filter((p) => !p.usesIndex && !p.small);
+      // A table of a few thousand rows is sorted in a moment whatever the plan: the planner's choice there says
+      // nothing (the API test checks those lists have their indexes, with sequential scans ruled out).
+      const large = plans.filter((p) => !p.small && p.tableRows >= 10_000);
+      const unindexed = large.filter((p) => !p.usesIndex);
       details.sortsWithoutIndex = unindexed.map((p) => ({ resource: p.resource, sort: p.sort, filter: p.filter }));
       for (const p of unindexed)
         console.log(`no index: ${p.resource} ${p.sort}${p.filter ? ` filtered by ${p.filter}` : ''}`);
       rows.push({
-        name: `console sorts use an index (${unindexed.length} do not: listed above)`,
-        value: plans.length,
-        unit: 'sorts checked',
+        name: `console sorts and filters on tables of 10,000 rows or more use an index (${unindexed.length} do not: listed above; ${plans.length - large.length} on smaller tables)`,
+        value: large.length,
+        unit: 'plans checked',
         baseline: null,
         ratio: null,
         target: 'none without an index',
