@@ -1,4 +1,5 @@
 import { useCallback, useContext, useEffect, useId, useRef, useState } from 'react';
+import { holdsSession } from '../../api/client';
 import { getQuote, type PurchaseChoice, type QuoteAnswer } from '../../api/commerce';
 import { PrerenderContext } from '../../prerender';
 import { whenIdle } from '../../whenIdle';
@@ -54,8 +55,9 @@ export function useQuote(productId: string, choice: PurchaseChoice | null, delay
         },
       );
     };
-    // The server's price is on the page already: asked again once the page is idle, after its start-up work.
-    if (quiet) return whenIdleThenAbort(ask, controller);
+    // The server's price is a visitor's: a visitor's is asked again once the page is idle, after its start-up work;
+    // someone signed in (an owner, an upgrader) may be shown the wrong price, strike-through and label, so at once.
+    if (quiet && !holdsSession()) return whenIdleThenAbort(ask, controller);
     const timer = setTimeout(ask, loadedOnce.current ? delayMs : 0);
     return () => {
       clearTimeout(timer);
