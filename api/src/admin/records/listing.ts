@@ -51,14 +51,15 @@ export async function listPage(
   const { filtered, ordered } = listing(deps, resource, query, reader);
   const page = ordered.offset(query.offset).limit(query.limit);
   if (resource.exactCount) {
-    const [rows, total] = await Promise.all([page, countMatches(filtered, true)]);
+    const [rows, total] = await Promise.all([page.toKnexQuery(), countMatches(filtered, true)]);
     return { rows: (rows as unknown as Row[]).map((r) => presentTo(resource, r, reader)), total };
   }
   // The page and its capped count in one statement: one round trip where most of a list's time goes.
   if (!page.hasSelects()) page.select(`${resource.model.tableName}.*`);
-  const rows = (await page.select(deps.db.raw('(?) AS match_count', [cappedCount(filtered)]))) as unknown as (Row & {
-    matchCount?: number;
-  })[];
+  // Read as plain rows (the answer's JSON): no model instance is built for a row only sent on.
+  const rows = (await page
+    .select(deps.db.raw('(?) AS match_count', [cappedCount(filtered)]))
+    .toKnexQuery()) as unknown as (Row & { matchCount?: number })[];
   const counted = rows[0]?.matchCount;
   const total = counted === undefined ? await countMatches(filtered, false) : await totalOf(filtered, Number(counted));
   return {
