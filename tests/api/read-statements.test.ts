@@ -100,13 +100,14 @@ describe('statements per read, caches off', () => {
     const large: Record<string, number> = {};
     for (const [name, count] of Object.entries(reads())) large[name] = await count();
     expect(large).toEqual(small);
-    // What each request needs, however large the catalog: a query per product would be hundreds here.
-    expect(large).toEqual({
-      'product list': 8,
-      'product page': 13,
-      'quote with a coupon': 10,
-      'lesson page data, signed in': 7,
-      'console purchases list': 2,
-    });
+    // Few, whatever the catalog's size (a query per product would be hundreds here); a little room for a new rule.
+    const bounds = {
+      'product list': 10,
+      'product page': 15,
+      'quote with a coupon': 13,
+      'lesson page data, signed in': 9,
+      'console purchases list': 3,
+    };
+    for (const [name, bound] of Object.entries(bounds)) expect(large[name], name).toBeLessThanOrEqual(bound);
   });
 });
