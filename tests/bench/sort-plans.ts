@@ -114,9 +114,9 @@ function servedByIndex(
     const below = nodes(sorting).slice(1);
     if (below.some((n) => n['Node Type'] === 'Seq Scan' || wholeScanOfTable(n))) return false;
   }
-  // Unless the rows come fully ordered with no sort at all: the planner walks the sort's index only when it expects
-  // the value often (one merchant account holding every charge).
-  const walksInOrder = !all.some((n) => SORTS.has(n['Node Type']));
+  // Unless the rows come in order with no sort but of ties: the planner walks the sort's index only when it expects
+  // the value often (one merchant account holding every charge, one of a course's twenty lessons).
+  const walksInOrder = !all.some((n) => SORTS.has(n['Node Type']) && !tiesOnly(n));
   if (filter && (filter.kind === 'id' || filter.kind === 'text') && !walksInOrder && !narrowedBy(all, filter.field))
     return false;
   return true;
