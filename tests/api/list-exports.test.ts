@@ -4,7 +4,8 @@ import { ADMIN_RESOURCES } from '../../api/src/admin/resources';
 import { headersOf } from '../../api/src/http/csv-columns';
 import { createCoupon, createProduct, createPurchase, createUser } from '../../seeds/factories';
 import { testApp } from '../support/app';
-import { signedIn, type SignedIn } from '../support/auth';
+import request from 'supertest';
+import { as, signedIn, type SignedIn } from '../support/auth';
 import { listExport } from '../support/csv';
 import { useTestDatabase } from '../support/db';
 import { seedEverything } from '../support/everything';
@@ -153,5 +154,40 @@ describe('console list exports as people read them', () => {
     // Read with a semicolon as the separator (a European Excel), the record is not split at the name.
     const line = text.split('\r\n')[1]!;
     expect(line.replace(/"(?:[^"]|"")*"/g, '')).not.toContain(';');
+  });
+
+  it('a date filter exports the rows the list shows and counts, whatever Node’s time zone', async () => {
+    // In New York 01:30 on 2026-11-01 happens twice (05:30Z, then 06:30Z): the filter's instant is the second.
+    const buyer = await createUser(db(), { email: 'autumn-hour@example.com' });
+    const product = await createProduct(db(), { name: 'Autumn Hour' });
+    const instants = ['2026-11-01T04:59:59.999Z', '2026-11-01T05:30:00.000Z', '2026-11-01T06:30:00.000Z'];
+    for (const createdAt of [...instants, '2026-11-01T07:00:00.000Z'])
+      await createPurchase(db(), { user: buyer, product, createdAt: new Date(createdAt) });
+    const filter = {
+      userId: buyer.id,
+      createdAt_gte: '2026-11-01T05:30:00.000Z',
+      createdAt_lte: '2026-11-01T06:30:00.000Z',
+    };
+    const sort = ['createdAt', 'ASC'];
+    const before = process.env.TZ;
+    process.env.TZ = 'America/New_York';
+    try {
+      const list = await as(
+        support,
+        request(app())
+          .get('/api/admin/purchases')
+          .query({ filter: JSON.stringify(filter), sort: JSON.stringify(sort), range: '[0,99]' }),
+      );
+      expect(list.status).toBe(200);
+      const listed = (list.body as { createdAt: string }[]).map((p) => p.createdAt);
+      expect(listed).toEqual(instants.slice(1));
+      const exported = await listExport(app(), support, 'purchases', { filter, sort });
+      expect(exported.status).toBe(200);
+      expect(Number(exported.headers['x-total-rows'])).toBe(listed.length);
+      expect(rowsOf(exported.body as string).map((r) => r.Purchased)).toEqual(listed);
+    } finally {
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+    }
   });
 });

@@ -5,6 +5,7 @@ import type { Clock } from '../../clock';
 import type { Db } from '../../db/connection';
 import { openCopyStream } from '../../db/copy-csv';
 import { openCursorCsv, type Statement } from '../../db/csv-cursor';
+import { inlineBindings } from '../../db/inline-bindings';
 import { csvHead } from '../../http/csv';
 import { csvRowLine, headersOf } from '../../http/csv-columns';
 import type { Logger } from '../../logger';
@@ -63,7 +64,7 @@ function joinLookups(db: Db, resource: AdminResource, join: (lateral: Knex.Raw) 
  * A list's export as statements: its own query (filters, search, sort, scope and the reader's read scope) with the
  * records it names joined in, and the count of its rows; `looked` names the joined fields (the benchmark streams
  * `rows` through csv-stringify as the baseline of the product's export); `copied` is `rows` with its values written
- * in, for COPY (which takes no parameters).
+ * in as the driver sends them (inline-bindings.ts), for COPY (which takes no parameters).
  */
 export function listExportSelection(
   db: Db,
@@ -82,7 +83,7 @@ export function listExportSelection(
   return {
     count: { sql: count.sql, bindings: count.bindings },
     rows: { sql: rows.sql, bindings: rows.bindings },
-    copied: ordered.toKnexQuery().toQuery(),
+    copied: inlineBindings(ordered.toKnexQuery().toSQL()),
     looked,
   };
 }
