@@ -254,4 +254,11 @@ export const ROLLUP_CHECKS: Record<string, { rollup: string; direct: string }> =
     rollup: `SELECT user_id, last_active_at FROM learner_last_active ORDER BY 1`,
     direct: `SELECT user_id, max(updated_at) AS last_active_at FROM lesson_progress GROUP BY 1 ORDER BY 1`,
   },
+  learnerDays: {
+    rollup: `SELECT day, sum(learners)::int AS learners FROM learner_last_active_days
+               GROUP BY 1 HAVING sum(learners) <> 0 ORDER BY 1`,
+    direct: `SELECT (last_active AT TIME ZONE 'UTC')::date AS day, count(*)::int AS learners
+               FROM (SELECT max(updated_at) AS last_active FROM lesson_progress GROUP BY user_id) AS l
+               GROUP BY 1 ORDER BY 1`,
+  },
 };

@@ -17,12 +17,13 @@ export function period(clock: Clock, days: number) {
 }
 
 /**
- * People whose lesson progress moved since then: one row a learner (learner_last_active, their latest progress write,
- * kept by triggers on lesson_progress), so the count reads active learners, not every progress row.
+ * People whose lesson progress moved since then (a day's start, UTC): each learner is counted on the day of their
+ * latest progress write (learner_last_active_days, kept by triggers), so the count sums a row or so a day, however
+ * many learners there are.
  */
 export async function activeLearners(db: Db, since: Date): Promise<number> {
-  const [row] = (await db('learnerLastActive').where('lastActiveAt', '>=', since).count({ learners: '*' })) as {
-    learners: number | string;
-  }[];
+  const [row] = (await db('learnerLastActiveDays')
+    .where('day', '>=', since.toISOString().slice(0, 10))
+    .sum({ learners: 'learners' })) as { learners: number | string | null }[];
   return Number(row?.learners ?? 0);
 }
