@@ -1,9 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse } from 'csv-parse/sync';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
-import type { Db } from '../../api/src/db/connection';
+import { endBackend, type Backend } from '../../api/src/db/end-backend';
 import { financeExports } from '../../api/src/finance/exports';
 import { createLogger } from '../../api/src/logger';
 import { createServices, type Services } from '../../api/src/services';
@@ -176,26 +177,78 @@ describe('finance: the charges export streams from one snapshot and stops with i
     expect(parse(await read(body), { bom: true, columns: true })).toHaveLength(total);
   });
 
-  it('ends the COPY still running when its reader goes away, on the server too', async () => {
-    const statements: string[] = [];
-    const spied = new Proxy(db(), {
-      get: (target, key, receiver) =>
-        key === 'raw'
-          ? (sql: string, ...rest: unknown[]) => (
-              statements.push(sql),
-              (target.raw as (...a: unknown[]) => unknown)(sql, ...rest)
-            )
-          : Reflect.get(target, key, receiver),
-    }) as Db;
-    const { body } = await financeExports({ db: spied, logger: createLogger('silent') }).open('charges', period);
-    body.destroy(); // the COPY was sent with the count's answer
-    await new Promise((r) => body.once('close', r));
-    expect(
-      await eventually(
-        async () => statements,
-        (found) => found.length > 0,
-      ),
-    ).toEqual(['SELECT pg_terminate_backend(?)']);
+  /** The export's COPY on the server: its process and when that session began (a PID alone may be reused). */
+  const copying = async () =>
+    (
+      await db().raw(
+        `SELECT pid, to_char(backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS started
+           FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid() AND query ~* '^COPY'`,
+      )
+    ).rows as Backend[];
+  /** Whether that session still runs, asked outside the pool (which a test may have taken whole). */
+  const alive = async (backend: Backend) => {
+    const client = new pg.Client(database().url);
+    await client.connect();
+    try {
+      return (
+        await client.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity
+            WHERE pid = $1 AND to_char(backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') = $2`,
+          [backend.pid, backend.started],
+        )
+      ).rows;
+    } finally {
+      await client.end();
+    }
+  };
+
+  it('ends the COPY still running when its reader goes away, on the server too, with every other connection taken', async () => {
+    const pool = db().client as {
+      pool: { max: number; numUsed(): number };
+      acquireConnection(): Promise<unknown>;
+      releaseConnection(connection: unknown): Promise<void>;
+      config: { acquireConnectionTimeout?: number };
+    };
+    const { body } = await financeExports({ db: db(), logger: createLogger('silent') }).open('charges', period);
+    const [backend] = await eventually(copying, (found) => found.length === 1);
+    expect(backend).toBeDefined();
+    // Everyone else's requests hold the rest of the pool: ending the COPY must not wait for one of them.
+    const holders = await Promise.all(
+      Array.from({ length: pool.pool.max - pool.pool.numUsed() }, () => pool.acquireConnection()),
+    );
+    try {
+      const started = Date.now();
+      body.destroy();
+      expect(await eventually(() => alive(backend!))).toEqual([]);
+      // Well before the pool would give up waiting for a connection (none comes back here: all are held).
+      expect(Date.now() - started).toBeLessThan((pool.config.acquireConnectionTimeout ?? 10_000) / 2);
+      expect(pool.pool.numUsed()).toBe(holders.length);
+    } finally {
+      await Promise.all(holders.map((holder) => pool.releaseConnection(holder)));
+    }
     expect(await eventually(leftBehind)).toEqual([]);
+  });
+
+  it('ends only the session it recorded: another one with the same process id is left alone', async () => {
+    const other = await db().client.acquireConnection();
+    try {
+      const [self] = (
+        await other.query(
+          `SELECT pid, to_char(backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS started
+             FROM pg_stat_activity WHERE pid = pg_backend_pid()`,
+        )
+      ).rows as Backend[];
+      // The same PID started at another time: a session that had ended, its PID since given to this one.
+      const earlier = { pid: self!.pid, started: '2000-01-01T00:00:00.000000Z' };
+      expect(await endBackend(database().url, earlier)).toBe(false);
+      expect(await alive(self!)).toHaveLength(1);
+      expect((await other.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      // The recorded one is ended.
+      expect(await endBackend(database().url, self!)).toBe(true);
+      expect(await eventually(() => alive(self!))).toEqual([]);
+    } finally {
+      await db().client.releaseConnection(other);
+    }
   });
 });

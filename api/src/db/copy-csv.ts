@@ -4,6 +4,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { CopyCsvCells } from './copy-csv-cells';
 import type { Db } from './connection';
 import type { Statement } from './csv-cursor';
+import { endBackend, type Backend } from './end-backend';
 
 /**
  * A CSV export written by PostgreSQL itself (`COPY (SELECT …) TO STDOUT (FORMAT csv)`) and streamed as it comes:
@@ -46,10 +47,11 @@ export interface CopyField {
   dataTypeID: number;
 }
 
-/** knex's pool, whose connections the export uses raw. */
+/** knex's pool, whose connections the export uses raw, and the settings it opens them with. */
 interface Pool {
   acquireConnection(): Promise<pg.Client>;
   releaseConnection(connection: pg.Client): Promise<void>;
+  connectionSettings: pg.ClientConfig | string;
 }
 
 /** Opens the export's transaction and its COPY: the row count, and the CSV as a stream. */
@@ -67,7 +69,9 @@ export function openCopyCsv(db: Db, spec: CopyExportSpec): Promise<{ total: numb
 export async function openCopyStream(db: Db, spec: CopyStreamSpec): Promise<{ total: number; body: Readable }> {
   const pool = db.client as Pool;
   const connection = await pool.acquireConnection();
-  const release = async (ending: 'COMMIT' | 'ROLLBACK' | 'close', pid: number) => {
+  // The connection's server process, recorded when the export starts: what a COPY cut off mid-way ends.
+  let backend: Backend | null = null;
+  const release = async (ending: 'COMMIT' | 'ROLLBACK' | 'close') => {
     try {
       if (
         ending !== 'close' &&
@@ -77,29 +81,32 @@ export async function openCopyStream(db: Db, spec: CopyStreamSpec): Promise<{ to
         ))
       )
         return;
-      // A COPY cut off mid-way (or an unknown state): its server process is ended, and knex's pool drops the
-      // connection, which has ended with it.
-      await db.raw('SELECT pg_terminate_backend(?)', [pid]).catch(() => undefined);
+      // A COPY cut off mid-way (or an unknown state): its server process is ended from a connection outside the
+      // pool (a full pool must not hold this up), and knex's pool drops the connection, which has ended with it.
+      if (backend) await endBackend(pool.connectionSettings, backend);
       await connection.end().catch(() => undefined);
     } finally {
       await pool.releaseConnection(connection);
     }
   };
   let total: number;
-  let pid = 0;
   let fields: CopyField[] = [];
   try {
     await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const { rows } = await connection.query<{ n: number; pid: number }>(
-      `SELECT (${spec.count.sql})::int AS n, pg_backend_pid() AS pid`,
+    const { rows } = await connection.query<{ n: number } & Backend>(
+      `SELECT (${spec.count.sql})::int AS n, pg_backend_pid() AS pid,
+              (SELECT to_char(backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+                 FROM pg_stat_activity WHERE pid = pg_backend_pid()) AS started`,
       spec.count.bindings as unknown[],
     );
-    ({ n: total, pid } = rows[0]!);
+    const { n, pid, started } = rows[0]!;
+    total = n;
+    backend = { pid, started };
     const setup = spec.setup?.(total);
     if (setup) await connection.query(setup);
     if (spec.format === 'text') ({ fields } = await connection.query(`SELECT * FROM (${spec.rows}) AS q LIMIT 0`));
   } catch (error) {
-    await release('ROLLBACK', pid);
+    await release('ROLLBACK');
     throw error;
   }
 
@@ -117,7 +124,7 @@ export async function openCopyStream(db: Db, spec: CopyStreamSpec): Promise<{ to
   pipeline(copy, body, (error) => {
     const stopped = error ? (error as Error) : null;
     if (stopped) spec.onStopped?.(stopped);
-    void release(!stopped ? 'COMMIT' : copyFinished ? 'ROLLBACK' : 'close', pid);
+    void release(!stopped ? 'COMMIT' : copyFinished ? 'ROLLBACK' : 'close');
   });
   return { total, body };
 }
