@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
-import { FAIL_FAST_ON_LOCKS } from './rollup-sql';
+import { addTo, deltaRollup, FAIL_FAST_ON_LOCKS, statementTriggers, type Columns } from './rollup-sql';
 
 /**
  * The dashboard's and the Finance page's figures per UTC day, kept by the ledger's own writes: statement-level
  * triggers on merchant_charges, purchases and split_lines add each statement's rows once (subtracting the old rows
  * of an update or delete), so a year's figures are a few hundred rows however large the ledger grows.
  *
- * Rows are spread over SHARDS rows per key (by the writing connection), summed on read: fulfilments committing at
+ * Rows are spread over a few shard rows per key (by the writing connection), summed on read: fulfilments committing at
  * once each lock their own shard's row for "today" rather than queueing on one.
  *
  * Counts of distinct things stay additive by counting one line of each: a sale is counted on its charge's first sale
@@ -14,66 +14,7 @@ import { FAIL_FAST_ON_LOCKS } from './rollup-sql';
  * ledger's count(DISTINCT …) for any whole days.
  */
 
-const SHARDS = 8;
-const SHARD = `(pg_backend_pid() % ${SHARDS})::smallint`;
 const DAY = `(created_at AT TIME ZONE 'UTC')::date`;
-
-type Columns = Record<string, string>;
-
-/** A rollup table's upsert: each key's measures added to the writing connection's shard row. */
-function addTo(table: string, keys: Columns, measures: Columns, from: string, having?: string): string {
-  const k = Object.keys(keys);
-  const m = Object.keys(measures);
-  return `INSERT INTO ${table} AS r (${[...k, 'shard', ...m].join(', ')})
-    SELECT ${[...Object.values(keys), SHARD, ...Object.values(measures)].join(', ')}
-      FROM ${from} GROUP BY ${k.map((_, i) => i + 1).join(', ')} ${having ? `HAVING ${having}` : ''}
-    ON CONFLICT (${[...k, 'shard'].join(', ')})
-    DO UPDATE SET ${m.map((c) => `${c} = r.${c} + excluded.${c}`).join(', ')};`;
-}
-
-/**
- * A table whose rows each add fixed measures (charges, purchases): an insert adds the new rows, a delete subtracts the
- * old, an update both; keys whose measures do not change (most purchase updates) write nothing.
- */
-function deltaRollup(source: string, table: string, keys: Columns, measures: Columns) {
-  const rowsOf = (rel: string, sign: number) =>
-    `SELECT ${Object.entries(keys)
-      .map(([k, e]) => `${e} AS ${k}`)
-      .join(', ')}, ${Object.entries(measures)
-      .map(([m, e]) => `${sign} * (${e})::bigint AS ${m}`)
-      .join(', ')} FROM ${rel}`;
-  const keyCols = Object.fromEntries(Object.keys(keys).map((k) => [k, k]));
-  const sums = Object.fromEntries(Object.keys(measures).map((m) => [m, `sum(${m})`]));
-  const changed = Object.keys(measures)
-    .map((m) => `sum(${m}) <> 0`)
-    .join(' OR ');
-  const apply = (rows: string) => addTo(table, keyCols, sums, `(${rows}) AS d`, changed);
-  const fn = `${table}_add`;
-  return {
-    up: `
-      CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP = 'INSERT' THEN ${apply(rowsOf('new_rows', 1))}
-        ELSIF TG_OP = 'DELETE' THEN ${apply(rowsOf('old_rows', -1))}
-        ELSE ${apply(`${rowsOf('new_rows', 1)} UNION ALL ${rowsOf('old_rows', -1)}`)}
-        END IF;
-        RETURN NULL;
-      END $$;
-      ${statementTriggers(source, fn)}
-      ${addTo(table, keyCols, sums, `(${rowsOf(source, 1)}) AS d`, changed)}`,
-    down: `DROP FUNCTION ${fn}() CASCADE;`,
-  };
-}
-
-function statementTriggers(source: string, fn: string): string {
-  return `
-    CREATE TRIGGER ${fn}_inserted AFTER INSERT ON ${source} REFERENCING NEW TABLE AS new_rows
-      FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
-    CREATE TRIGGER ${fn}_updated AFTER UPDATE ON ${source} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-      FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();
-    CREATE TRIGGER ${fn}_deleted AFTER DELETE ON ${source} REFERENCING OLD TABLE AS old_rows
-      FOR EACH STATEMENT EXECUTE FUNCTION ${fn}();`;
-}
 
 /** The ledger's amounts by kind, as the Finance page sums them (refunds and disputes negative). */
 const AMOUNTS: Columns = {
