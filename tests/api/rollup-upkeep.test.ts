@@ -6,7 +6,7 @@ import { testDeps } from '../support/app';
 import { boughtWithTestProvider } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
 
-/** Every table the triggers of migrations 20261130010000–20261130010300 keep. */
+/** Every table the triggers of the rollup migrations (20261130010000–20261130010300, 20261201040000) keep. */
 const ROLLUPS = [
   'finance_daily_charges',
   'finance_daily_purchases',
@@ -16,6 +16,7 @@ const ROLLUPS = [
   'finance_daily_ledger_products',
   'finance_daily_ledger_recipients',
   'finance_monthly_ledger_products',
+  'finance_monthly_ledger_recipients',
   'learner_last_active',
 ];
 

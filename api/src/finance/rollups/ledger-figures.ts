@@ -4,14 +4,18 @@ import { monthsAndDays, rowsInPeriod } from './period';
 
 /**
  * The split ledger's figures for whole UTC days, read from its daily rollups (finance_daily_ledger*, kept exact by
- * triggers on split_lines, migrations/20261130010000_create_finance_daily_rollups.ts): a year is a few hundred rows
- * whatever the ledger holds. Each key's rows are summed over their shards; a key whose lines were all in other
- * periods reads as absent, as it would from the ledger.
+ * triggers on split_lines, migrations/20261130010000_create_finance_daily_rollups.ts) and, by product and by
+ * recipient, from monthly ones for the whole months: a year is a few hundred rows a key whatever the ledger holds.
+ * Each key's rows are summed over their shards; a key whose lines were all in other periods reads as absent, as it
+ * would from the ledger.
  */
 
 /** Sales, refunds and disputes summed (cents; refunds and disputes negative). */
 const AMOUNTS = `coalesce(sum(sales), 0)::bigint AS sales, coalesce(sum(refunds), 0)::bigint AS refunds,
   coalesce(sum(disputes), 0)::bigint AS disputes, coalesce(sum(total), 0)::bigint AS total`;
+
+/** The measures each rollup row of the ledger holds. */
+const MEASURES = ['lines', 'sales', 'refunds', 'disputes', 'total'];
 
 const numbers = <T extends LedgerAmounts>(row: T): T => ({
   ...row,
@@ -53,7 +57,8 @@ export async function amountsByDay(db: Db, { from, to }: Days, currency: string)
 export async function amountsByProduct(db: Db, { from, to }: Days, currency: string) {
   const lines = rowsInPeriod(
     { daily: 'finance_daily_ledger_products', monthly: 'finance_monthly_ledger_products' },
-    'product_id, lines, sales, refunds, disputes, total',
+    ['product_id'],
+    MEASURES,
     'currency = ?',
     [currency],
     monthsAndDays(from, to),
@@ -69,14 +74,21 @@ export async function amountsByProduct(db: Db, { from, to }: Days, currency: str
 
 /** Each recipient's amounts in one currency (the platform has no user), the largest total first. */
 export async function amountsByRecipient(db: Db, { from, to }: Days, currency: string) {
+  const lines = rowsInPeriod(
+    { daily: 'finance_daily_ledger_recipients', monthly: 'finance_monthly_ledger_recipients' },
+    ['recipient_type', 'user_id'],
+    MEASURES,
+    'currency = ?',
+    [currency],
+    monthsAndDays(from, to),
+  );
   const { rows } = await db.raw(
     `SELECT r.type, r."userId", u.email, u.name, r.sales, r.refunds, r.disputes, r.total
-       FROM (SELECT recipient_type AS type, user_id AS "userId", ${AMOUNTS} FROM finance_daily_ledger_recipients
-              WHERE day BETWEEN ?::date AND ?::date AND currency = ?
+       FROM (SELECT recipient_type AS type, user_id AS "userId", ${AMOUNTS} FROM (${lines.sql}) AS l
               GROUP BY recipient_type, user_id HAVING sum(lines) > 0) r
        LEFT JOIN users u ON u.id = r."userId"
       ORDER BY r.total DESC, r.type, r."userId"`,
-    [from, to, currency],
+    lines.bindings,
   );
   return (
     rows as (LedgerAmounts & {

@@ -63,8 +63,8 @@ export async function moneyByDayAndCurrency(db: Db, since: string): Promise<DayM
 /** The five products that earned most in one currency since `since` (the ledger's net, then paid purchases). */
 export async function topEarners(db: Db, since: string, currency: string) {
   const period = monthsAndDays(since, null);
-  const paid = rowsInPeriod(PURCHASES, 'product_id, paid', 'currency = ?', [currency], period);
-  const net = rowsInPeriod(LEDGER, 'product_id, total, lines', 'currency = ?', [currency], period);
+  const paid = rowsInPeriod(PURCHASES, ['product_id'], ['paid'], 'currency = ?', [currency], period);
+  const net = rowsInPeriod(LEDGER, ['product_id'], ['total', 'lines'], 'currency = ?', [currency], period);
   const { rows } = await db.raw(
     `SELECT pr.id AS "productId", pr.name, coalesce(p.purchases, 0)::int AS purchases,
             coalesce(l.net, 0)::bigint AS revenue
@@ -105,7 +105,7 @@ export async function activityByDay(db: Db, from: string, to: string) {
 
 /** The five products with the most paid purchases since `since` (every currency). */
 export async function mostBought(db: Db, since: string) {
-  const paid = rowsInPeriod(PURCHASES, 'product_id, paid', 'true', [], monthsAndDays(since, null));
+  const paid = rowsInPeriod(PURCHASES, ['product_id'], ['paid'], 'true', [], monthsAndDays(since, null));
   const { rows } = await db.raw(
     `SELECT pr.id AS "productId", pr.name, p.purchases::int AS purchases
        FROM (SELECT product_id, sum(paid) AS purchases FROM (${paid.sql}) AS r GROUP BY 1 HAVING sum(paid) > 0) p
