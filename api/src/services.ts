@@ -17,6 +17,7 @@ import { financeExports } from './finance/exports';
 import { taxReport } from './finance/tax-report';
 import { financeReports } from './finance/reports';
 import { financeSummary } from './finance/summary';
+import { definePayoutJobs, payoutService } from './finance/payouts/payouts';
 import { contentTree } from './learning/content-tree';
 import { learningService } from './learning/learning';
 import { bookmarkService } from './learning/bookmarks';
@@ -193,6 +194,9 @@ export function createServices(deps: Deps) {
     processHere: config.JOB_WORKERS,
   });
   const admin = adminService({ db, changed: caches.clearAll });
+  // Recipients with a connected account are paid by Stripe transfers whenever Stripe is configured.
+  const payouts = payoutService({ db, clock, logger, config, stripe: stripe?.stripe ?? null });
+  definePayoutJobs(jobs, payouts);
   return {
     /** The school's name, brand, contact and legal texts: every page, email and certificate reads them. */
     school,
@@ -240,6 +244,7 @@ export function createServices(deps: Deps) {
     financeSummary: financeSummary(deps),
     financeTaxReport: taxReport(deps),
     financeReports: financeReports(deps),
+    payouts,
     tree,
     learning,
     storage,

@@ -69,6 +69,8 @@ describe('the console REST contract, for every resource', () => {
         'merchant-refunds',
         'merchant-sessions',
         'outbox-emails',
+        'payout-recipients',
+        'payouts',
         'prices',
         'pricing-scenarios',
         'product-content-resources',

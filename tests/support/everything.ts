@@ -211,6 +211,20 @@ export async function seedEverything(db: Db) {
     after: JSON.stringify({ name: 'b' }),
   });
 
+  // An author paid by Stripe Connect, and a payout run's manual payout marked paid (a bank transfer).
+  await db('payoutRecipients').insert({ userId: teamBuyer.id, stripeAccountId: 'acct_1Fixture' });
+  const [run] = await db('payoutRuns').insert({ earnedBefore: new Date(), startedByEmail: 'system' }).returning('id');
+  await db('payouts').insert({
+    runId: run.id,
+    recipientId: teamBuyer.id,
+    currency: 'usd',
+    amount: 2500,
+    method: 'manual',
+    status: 'paid',
+    reference: 'BANK-1',
+    paidAt: new Date(),
+  });
+
   return { buyer, product, purchase, coupon, team, teamCoupon, lesson, charge };
 }
 

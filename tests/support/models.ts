@@ -43,6 +43,7 @@ export {
   ProductContentResource,
 } from '../../api/src/learning/models';
 export { ProductRevenueSplit, SplitLine } from '../../api/src/finance/models';
+export { Payout, PayoutLine, PayoutRecipient, PayoutRun } from '../../api/src/finance/payouts/models';
 export { AuditLog } from '../../api/src/audit/models';
 export { LessonVideo, VideoCaption, VideoPosition } from '../../api/src/video/models';
 export { SigningKey } from '../../api/src/video/playback-key';

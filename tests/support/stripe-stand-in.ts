@@ -538,6 +538,34 @@ export async function startStripeStandIn(): Promise<StandIn> {
         );
       },
     },
+    {
+      // A payout to a connected account (any acct_ id is one), from the platform's balance in its currency.
+      method: 'POST',
+      pattern: /^\/v1\/transfers$/,
+      template: 'POST /v1/transfers',
+      handle: (p) => {
+        const destination = required(p, 'destination');
+        const amount = int(required(p, 'amount'));
+        if (!/^acct_[A-Za-z0-9]+$/.test(destination))
+          throw new StripeError(
+            400,
+            'invalid_request_error',
+            `No such destination: '${destination}'`,
+            'resource_missing',
+          );
+        if (!(amount > 0))
+          throw new StripeError(400, 'invalid_request_error', 'Invalid positive integer', 'parameter_invalid_integer');
+        return put({
+          id: newId('tr'),
+          object: 'transfer',
+          amount,
+          currency: required(p, 'currency'),
+          destination,
+          metadata: p.metadata ?? {},
+          created: nowSeconds(),
+        });
+      },
+    },
   ];
 
   let refundsHeld = false;

@@ -38,6 +38,8 @@ export const ERROR_STATUS = {
   'payment-provider-unavailable': 502,
   'refund-too-large': 409,
   'refund-not-possible': 409,
+  'payout-already-paid': 409,
+  'payout-not-manual': 409,
   'status-change-not-allowed': 409,
   'transfer-not-found': 404,
   'transfer-not-available': 409,

@@ -1,8 +1,9 @@
 import { ProductRevenueSplit } from '../../finance/models';
+import { Payout, PayoutRecipient } from '../../finance/payouts/models';
 import { AppError } from '../../shared/errors';
-import { SplitCreate, SplitUpdate } from '../schemas/finance';
+import { PayoutRecipientCreate, PayoutRecipientUpdate, SplitCreate, SplitUpdate } from '../schemas/finance';
 import { defineResource, type Trx } from '../resource';
-import { derived, instant, text } from '../../http/csv-columns';
+import { derived, instant, money, text } from '../../http/csv-columns';
 import { percentage, person, productNamed } from '../lists/export-lookups';
 
 /** Taken before the write: two edits of one product's splits queue here instead of deadlocking later. */
@@ -60,4 +61,74 @@ export const productRevenueSplits = defineResource({
   async afterWrite({ trx }, row) {
     await assertSplitsFit(trx, row.productId as string);
   },
+});
+
+/**
+ * Payouts to revenue-split recipients, made by payout runs: they change only through their actions (mark paid, the
+ * next run), never by editing fields. Few rows (one per recipient and currency a month).
+ */
+export const payouts = defineResource({
+  name: 'payouts',
+  model: Payout,
+  read: ['finance'],
+  write: ['finance'],
+  filterable: {
+    id: 'id',
+    runId: 'id',
+    recipientId: 'id',
+    status: 'enum',
+    method: 'enum',
+    currency: 'enum',
+    amount: 'number',
+    createdAt: 'date',
+    paidAt: 'date',
+  },
+  sortable: ['id', 'createdAt', 'amount', 'status', 'paidAt'],
+  searchable: ['reference'],
+  defaultSort: ['createdAt', 'DESC'],
+  export: {
+    lookups: [person('recipientId', 'recipient')],
+    columns: [
+      text('Recipient email', 'recipientEmail'),
+      text('Recipient name', 'recipientName'),
+      money('Amount', 'amount'),
+      text('Currency', 'currency'),
+      text('Method', 'method'),
+      text('Status', 'status'),
+      text('Reference', 'reference'),
+      text('Error', 'error'),
+      instant('Created', 'createdAt'),
+      instant('Paid', 'paidAt'),
+      text('Run id', 'runId'),
+      text('Payout id', 'id'),
+    ],
+  },
+  exactCount: true,
+});
+
+/** Recipients paid by Stripe Connect, with their connected account; everyone else is paid by hand. */
+export const payoutRecipients = defineResource({
+  name: 'payout-recipients',
+  model: PayoutRecipient,
+  read: ['finance'],
+  write: ['finance'],
+  filterable: { id: 'id', userId: 'id', stripeAccountId: 'text', createdAt: 'date' },
+  sortable: ['id', 'createdAt'],
+  searchable: [],
+  defaultSort: ['createdAt', 'DESC'],
+  export: {
+    lookups: [person('userId', 'recipient')],
+    columns: [
+      text('Recipient email', 'recipientEmail'),
+      text('Recipient name', 'recipientName'),
+      text('Stripe account', 'stripeAccountId'),
+      instant('Created', 'createdAt'),
+      text('Recipient id', 'userId'),
+      text('Id', 'id'),
+    ],
+  },
+  exactCount: true,
+  create: PayoutRecipientCreate,
+  update: PayoutRecipientUpdate,
+  remove: 'hard',
 });

@@ -3,7 +3,7 @@ import { auditLogs } from './audit';
 import { certificates } from './certificates';
 import { productContentResources, prices, products, upgradableProducts } from './catalog';
 import { bulkPurchases, coupons, purchaseUserTransfers, purchases } from './commerce';
-import { productRevenueSplits } from './finance';
+import { payoutRecipients, payouts, productRevenueSplits } from './finance';
 import { invoices } from './invoices';
 import {
   accounts,
@@ -55,6 +55,8 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
   bulkPurchases,
   purchaseUserTransfers,
   productRevenueSplits,
+  payouts,
+  payoutRecipients,
   invoices,
   taxRates,
   taxRegistrations,

@@ -13,3 +13,13 @@ export const SplitUpdate = z
   .object({ type: z.enum(RECIPIENT_TYPES), percent: Fraction, userId: Id.nullable() })
   .partial()
   .strict();
+
+/** A recipient's Stripe Connect account, where payout runs send their transfers. */
+const StripeAccountId = z
+  .string()
+  .trim()
+  .regex(/^acct_[A-Za-z0-9]+$/, 'must be a Stripe account id (acct_…)');
+
+export const PayoutRecipientCreate = z.object({ userId: Id, stripeAccountId: StripeAccountId }).strict();
+
+export const PayoutRecipientUpdate = z.object({ stripeAccountId: StripeAccountId }).partial().strict();
