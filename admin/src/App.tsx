@@ -14,6 +14,7 @@ const { Route } = reactRouterProvider;
 const Dashboard = lazyScreen(() => import('./Dashboard'), 'Dashboard');
 const FinancePage = lazyScreen(() => import('./finance/FinancePage'), 'default');
 const RefundsReportPage = lazyScreen(() => import('./refunds-report/RefundsReportPage'), 'default');
+const PayoutBalancesPage = lazyScreen(() => import('./payouts/BalancesPage'), 'default');
 const SchoolSettingsPage = lazyScreen(() => import('./school/SchoolSettingsPage'), 'default');
 
 /** Custom pages, for the roles that may use them (the API enforces the same). */
@@ -25,6 +26,7 @@ function customRoutesFor(permissions: unknown) {
   return (
     <CustomRoutes key="custom-routes">
       {finance ? <Route path="/finance" element={<FinancePage />} /> : null}
+      {finance ? <Route path="/payout-balances" element={<PayoutBalancesPage />} /> : null}
       {refunds ? <Route path="/refunds-report" element={<RefundsReportPage />} /> : null}
       {school ? <Route path="/school" element={<SchoolSettingsPage />} /> : null}
     </CustomRoutes>

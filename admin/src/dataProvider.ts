@@ -10,6 +10,7 @@ import type { ScenarioRecord, ScenarioRun, Simulation } from '@contract/pricing-
 import type * as Commerce from '@contract/commerce/schemas';
 import type { FinanceSummaryAnswer, PeriodQuery, TaxPeriod, TaxSummaryAnswer } from '@contract/finance/schemas';
 import type { DisputeReportAnswer, RefundReportAnswer, ReportQuery } from '@contract/finance/schemas';
+import type { PayoutBalance, PayoutRunAnswer } from '@contract/finance/payouts/schemas';
 import type { BlockAnswer, EmailChanged, SignedOut, ViewAsStarted } from '@contract/identity/schemas';
 import type { PersonEmailsPage, ResendAnswer } from '@contract/mail/schemas';
 import type { AccountDeleted, PersonalDataExport } from '@contract/privacy/schemas';
@@ -86,6 +87,12 @@ export interface ConsoleApi {
   getRefundReport: (query: ReportQuery, options?: QueryOptions) => Promise<{ data: Wire<RefundReportAnswer> }>;
   /** GET /api/admin/reports/disputes (api/src/finance/reports.ts): open disputes at stake, and those opened per week. */
   getDisputeReport: (query: ReportQuery, options?: QueryOptions) => Promise<{ data: Wire<DisputeReportAnswer> }>;
+  /** GET /api/admin/payouts/balances (api/src/finance/payouts/balances.ts): each recipient's money per currency. */
+  getPayoutBalances: (options?: QueryOptions) => Promise<{ data: Wire<PayoutBalance>[] }>;
+  /** POST /api/admin/payouts/run: the payable balances' payouts made, Stripe's sent (failed ones again). */
+  runPayouts: () => Promise<{ data: PayoutRunAnswer }>;
+  /** POST /api/admin/payouts/:id/mark-paid: a manual payout paid by hand, with its reference (409 once paid otherwise). */
+  markPayoutPaid: (payoutId: string, reference: string) => Promise<{ data: { id: string; status: string } }>;
   /** POST /api/admin/coupons/generate (api/src/commerce/coupons/generator.ts): N coupons with fresh codes. */
   generateCoupons: (
     input: AdminCommerce.GenerateCouponsRequest,
@@ -252,6 +259,10 @@ export const dataProvider: ConsoleDataProvider = {
     getAnswer(path`/reports/refunds`, { from, to, currency }, options),
   getDisputeReport: ({ from, to, currency }, options) =>
     getAnswer(path`/reports/disputes`, { from, to, currency }, options),
+  getPayoutBalances: async (options) =>
+    (await getAnswer<{ data: Wire<PayoutBalance>[] }>(path`/payouts/balances`, {}, options)).data,
+  runPayouts: () => post(path`/payouts/run`),
+  markPayoutPaid: (payoutId, reference) => post(path`/payouts/${payoutId}/mark-paid`, { reference }),
   generateCoupons: (input) => post(path`/coupons/generate`, input),
   refundPurchase: (purchaseId, input) => post(path`/purchases/${purchaseId}/refund`, input),
   banPurchase: (purchaseId, reason) => post(path`/purchases/${purchaseId}/ban`, { reason }),

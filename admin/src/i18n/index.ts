@@ -4,6 +4,7 @@ import { content } from './en/content';
 import { finance } from './en/finance';
 import { identity } from './en/identity';
 import { listTools } from './en/lists';
+import { payouts } from './en/payouts';
 import { reactAdmin } from './en/react-admin';
 import { reports } from './en/reports';
 import { schoolLabels, schoolResource } from './en/school';
@@ -16,7 +17,7 @@ import { videos } from './en/videos';
  */
 export const messages = {
   ...reactAdmin,
-  resources: { ...catalogAndSales, ...tax, ...content, ...identity, ...videos, school: schoolResource },
+  resources: { ...catalogAndSales, ...payouts, ...tax, ...content, ...identity, ...videos, school: schoolResource },
   finance,
   reports,
   console: {

@@ -1,6 +1,7 @@
 import { Divider, ListSubheader } from '@mui/material';
 import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
 import AssignmentReturnIcon from '@mui/icons-material/AssignmentReturn';
+import SavingsIcon from '@mui/icons-material/Savings';
 import SchoolIcon from '@mui/icons-material/School';
 import { Menu, usePermissions, useResourceDefinitions, useSidebarState, useTranslate } from 'react-admin';
 import { canEditSchool, canSeeFinance, canSeeRefundsReport, rolesOf } from '../permissions';
@@ -43,6 +44,13 @@ export function ConsoleMenu() {
       <Menu.DashboardItem />
       {canSeeFinance(permissions) ? (
         <Menu.Item to="/finance" primaryText={translate('console.menu.Finance')} leftIcon={<AccountBalanceIcon />} />
+      ) : null}
+      {canSeeFinance(permissions) ? (
+        <Menu.Item
+          to="/payout-balances"
+          primaryText={translate('console.menu.PayoutBalances')}
+          leftIcon={<SavingsIcon />}
+        />
       ) : null}
       {canSeeRefundsReport(permissions) ? (
         <Menu.Item

@@ -28,6 +28,9 @@ export const RESOURCE_ACCESS = {
   coupons: { read: STAFF, write: SUPPORT },
   'purchase-user-transfers': { read: STAFF, write: SUPPORT },
   'product-revenue-splits': { read: STAFF, write: ['finance'] },
+  // Payouts: made by runs and marked paid by finance; finance sets who is paid by Stripe Connect.
+  payouts: { read: ['finance'], write: ['finance'] },
+  'payout-recipients': { read: ['finance'], write: ['finance'] },
   'waitlist-entries': { read: SUPPORT, write: SUPPORT },
   'pricing-scenarios': { read: STAFF, write: STAFF },
   // Tax: finance reads the rate table and the registrations; administrators change them.

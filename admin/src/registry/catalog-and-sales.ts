@@ -2,6 +2,8 @@ import auditLogs from '../audit-logs';
 import bulkPurchases from '../bulk-purchases';
 import coupons from '../coupons';
 import invoices from '../invoices';
+import payoutRecipients from '../payout-recipients';
+import payouts from '../payouts';
 import { MERCHANT_SCREENS } from '../merchant-records';
 import prices from '../prices';
 import pricing from '../pricing';
@@ -35,6 +37,8 @@ export const CATALOG_AND_SALES_RESOURCES: ConsoleResource[] = [
   { ...accessOf('purchase-user-transfers'), ...purchaseUserTransfers, group: 'Sales' },
   { ...accessOf('product-revenue-splits'), ...productRevenueSplits, group: 'Sales' },
   { ...accessOf('invoices'), ...invoices, group: 'Sales' },
+  { ...accessOf('payouts'), ...payouts, group: 'Sales' },
+  { ...accessOf('payout-recipients'), ...payoutRecipients, group: 'Sales' },
   { ...accessOf('waitlist-entries'), ...waitlistEntries, group: 'Sales' },
   { ...accessOf('pricing-scenarios'), ...pricing, group: 'Sales' },
 

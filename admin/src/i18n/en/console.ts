@@ -4,6 +4,7 @@ export const consoleLabels = {
   menu: {
     Finance: 'Finance',
     RefundsReport: 'Refunds report',
+    PayoutBalances: 'Payout balances',
     Catalog: 'Catalog',
     Sales: 'Sales',
     Payments: 'Payments',
