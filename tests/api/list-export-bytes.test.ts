@@ -7,10 +7,11 @@ import type { AdminResource, Row } from '../../api/src/admin/resource';
 import { csvHead } from '../../api/src/http/csv';
 import { csvRowLine, headersOf } from '../../api/src/http/csv-columns';
 import { parseListQuery } from '../../api/src/list-query/schemas';
-import { createProduct, createPurchase, createUser } from '../../seeds/factories';
+import { sqlCells } from '../../api/src/admin/lists/sql-cells';
+import { createCoupon, createProduct, createPurchase, createUser } from '../../seeds/factories';
 import { testApp } from '../support/app';
 import { signedIn, type SignedIn } from '../support/auth';
-import { listExport } from '../support/csv';
+import { csvRecords, listExport } from '../support/csv';
 import { useTestDatabase } from '../support/db';
 import { seedEverything } from '../support/everything';
 
@@ -107,6 +108,69 @@ describe('console list exports, byte for byte', () => {
     const text = await exported('purchases');
     expect(text.split('\r\n').length).toBeGreaterThan(12_000);
     expect(text).toBe(await reference(purchases));
+  });
+
+  it('money in each currency’s decimals and every kind of purchase, byte for byte', async () => {
+    const buyer = await createUser(db(), { email: 'currencies@example.com', name: 'Paid Everywhere' });
+    const product = await createProduct(db(), { name: 'Sold Everywhere' });
+    const team = await createCoupon(db());
+    const bought = (totalAmount: number) => createPurchase(db(), { user: buyer, product, totalAmount });
+    // Dinars in thousandths, a historical peseta in whole units, the Chilean UF in ten-thousandths, an unknown code
+    // in cents.
+    const amounts = { kwd: 5, esp: 4000, clf: 12345, xyz: 4905, jpy: 7 };
+    const ids = new Map<string, string>();
+    for (const [currency, amount] of Object.entries(amounts)) {
+      const purchase = await bought(amount);
+      await db()('purchases').where({ id: purchase.id }).update({ currency });
+      ids.set(currency, purchase.id);
+    }
+    const upgrade = await bought(100);
+    await db()('purchases')
+      .where({ id: upgrade.id })
+      .update({ upgradedFromId: ids.get('kwd') });
+    const teamBuy = await bought(100);
+    await db()('purchases').where({ id: teamBuy.id }).update({ bulkCouponId: team.id });
+    const seat = await bought(0);
+    await db()('purchases').where({ id: seat.id }).update({ redeemedBulkCouponId: team.id });
+    const comp = await bought(0);
+    await db()('purchases').where({ id: comp.id }).update({ kind: 'comp', compReason: 'Speaker at the conference' });
+    const free = await bought(0);
+
+    const text = await exported('purchases', { filter: { userId: buyer.id } });
+    const cells = new Map(
+      csvRecords(text)
+        .slice(1)
+        .map((r) => [r[10], { paid: r[5], kind: r[8] }]),
+    );
+    expect(cells.get(ids.get('kwd'))).toEqual({ paid: '0.005', kind: 'Individual' });
+    expect(cells.get(ids.get('esp'))!.paid).toBe('4000');
+    expect(cells.get(ids.get('clf'))!.paid).toBe('1.2345');
+    expect(cells.get(ids.get('xyz'))!.paid).toBe('49.05');
+    expect(cells.get(ids.get('jpy'))!.paid).toBe('7');
+    expect([upgrade, teamBuy, seat, comp, free].map((p) => cells.get(p.id)!.kind)).toEqual([
+      'Upgrade',
+      'Team purchase',
+      'Team seat',
+      'Comp (given by staff)',
+      'Free',
+    ]);
+    const purchases = ADMIN_RESOURCES.find((r) => r.name === 'purchases')!;
+    expect(await exported('purchases')).toBe(await reference(purchases));
+  });
+
+  it('the purchases export is written by PostgreSQL: each of its columns has its SQL', async () => {
+    const purchases = ADMIN_RESOURCES.find((r) => r.name === 'purchases')!;
+    const reader = { id: admin.user.id, email: admin.user.email, roles: ['admin'] as const };
+    const selection = listExportSelection(
+      db(),
+      adminService({ db: db() }),
+      purchases,
+      parseListQuery(purchases, {}),
+      reader,
+    );
+    const { fields } = (await db().raw(`SELECT * FROM (${selection.copied}) AS q LIMIT 0`)) as pg.QueryResult;
+    const cells = sqlCells(selection.copied, fields, purchases.export.columns, purchases.model.jsonAttributes);
+    expect(cells?.numbers).toHaveLength(purchases.export.columns.length);
   });
 
   it('every list writes what its rule reads, byte for byte', async () => {

@@ -28,14 +28,15 @@ export interface CopyExportSpec {
 }
 
 /**
- * A COPY's rows in any form: PostgreSQL's output (`format`: csv or its text format) through `body`, a transform made
- * once the rows' columns are known (each field's name and type, read without running the query).
+ * A COPY's rows in any form, chosen once the rows' columns are known (each field's name and type, read without
+ * running the query, when `described`): the COPY's SELECT (`rows` itself unless given), PostgreSQL's output format
+ * (csv or its text format) and `body`, the transform its output goes through.
  */
 export interface CopyStreamSpec {
   count: Statement;
   rows: string;
-  format: 'csv' | 'text';
-  body(fields: readonly CopyField[]): Transform;
+  described: boolean;
+  copy(fields: readonly CopyField[]): { select?: string; format: 'csv' | 'text'; body: Transform };
   /** A statement run before the COPY, once the count is known (a planner setting for this export alone), or null. */
   setup?(total: number): string | null;
   onStopped?(error: Error): void;
@@ -59,8 +60,8 @@ export function openCopyCsv(db: Db, spec: CopyExportSpec): Promise<{ total: numb
   return openCopyStream(db, {
     count: spec.count,
     rows: spec.rows,
-    format: 'csv',
-    body: () => new CopyCsvCells(spec.numbers, spec.head),
+    described: false,
+    copy: () => ({ format: 'csv', body: new CopyCsvCells(spec.numbers, spec.head) }),
     onStopped: spec.onStopped,
   });
 }
@@ -90,7 +91,7 @@ export async function openCopyStream(db: Db, spec: CopyStreamSpec): Promise<{ to
     }
   };
   let total: number;
-  let fields: CopyField[] = [];
+  let made: ReturnType<CopyStreamSpec['copy']>;
   try {
     await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const { rows } = await connection.query<{ n: number } & Backend>(
@@ -104,14 +105,16 @@ export async function openCopyStream(db: Db, spec: CopyStreamSpec): Promise<{ to
     backend = { pid, started };
     const setup = spec.setup?.(total);
     if (setup) await connection.query(setup);
-    if (spec.format === 'text') ({ fields } = await connection.query(`SELECT * FROM (${spec.rows}) AS q LIMIT 0`));
+    let fields: CopyField[] = [];
+    if (spec.described) ({ fields } = await connection.query(`SELECT * FROM (${spec.rows}) AS q LIMIT 0`));
+    made = spec.copy(fields);
   } catch (error) {
     await release('ROLLBACK');
     throw error;
   }
 
-  const body = spec.body(fields);
-  const copy = connection.query(copyTo(`COPY (${spec.rows}) TO STDOUT WITH (FORMAT ${spec.format})`));
+  const { body, format, select = spec.rows } = made;
+  const copy = connection.query(copyTo(`COPY (${select}) TO STDOUT WITH (FORMAT ${format})`));
   // Whether PostgreSQL has finished the COPY (its last row or its error) and waits for the next statement: only then
   // may the transaction be ended on this connection.
   let copyFinished = false;

@@ -13,12 +13,28 @@ export interface CsvColumn {
   header: string;
   /** The cell as CSV text (already quoted and formula-safe). */
   cell(row: CsvRow): string;
+  /**
+   * What the cell is made of, declared, so that PostgreSQL can write it (api/src/admin/lists/sql-cells.ts): the same
+   * bytes as `cell`, without a row built in Node. A column without it is written by `cell`.
+   */
+  source?: CellSource;
 }
+
+/**
+ * A cell's declaration: the kind of column and the row's fields it reads, or (a value the list derives) the SQL of
+ * its text, from the row's columns as `field` names them.
+ */
+export type CellSource =
+  | { kind: 'value' | 'instant' | 'yesNo' | 'words'; field: string }
+  | { kind: 'labelled'; field: string; labels: Readonly<Record<string, string>> }
+  | { kind: 'money'; field: string; currencyField: string }
+  | { kind: 'text-sql'; sql(field: (name: string) => string): string };
 
 /** A value as the row has it: text quoted and neutralised as it must be, a number as it is. */
 const asItIs = (header: string, field: string): CsvColumn => ({
   header,
   cell: (row) => csvCell(row[field] ?? null),
+  source: { kind: 'value', field },
 });
 
 /** Text (a name, an email, a code). */
@@ -31,18 +47,21 @@ export const number = (header: string, field: string): CsvColumn => asItIs(heade
 export const instant = (header: string, field: string): CsvColumn => ({
   header,
   cell: (row) => isoInstant(row[field]),
+  source: { kind: 'instant', field },
 });
 
 /** Yes or No (an empty cell for no value). */
 export const yesNo = (header: string, field: string): CsvColumn => ({
   header,
   cell: (row) => (row[field] == null ? '' : row[field] ? 'Yes' : 'No'),
+  source: { kind: 'yesNo', field },
 });
 
 /** A list of words (roles) as one cell: `support, finance`. */
 export const words = (header: string, field: string): CsvColumn => ({
   header,
   cell: (row) => (Array.isArray(row[field]) ? csvText((row[field] as unknown[]).join(', ')) : csvCell(row[field])),
+  source: { kind: 'words', field },
 });
 
 /** A code in the words the console shows for it (a state, a reason); a code without words stays as it is. */
@@ -52,6 +71,7 @@ export const labelled = (header: string, field: string, labels: Readonly<Record<
     const code = row[field];
     return typeof code === 'string' && Object.hasOwn(labels, code) ? csvText(labels[code]!) : csvCell(code ?? null);
   },
+  source: { kind: 'labelled', field, labels },
 });
 
 /**
@@ -67,12 +87,21 @@ export const money = (header: string, field: string, currencyField = 'currency')
     if (amount == null || amount === '' || typeof currency !== 'string') return amount == null ? '' : csvCell(amount);
     return inCurrencyUnits(Number(amount), currency);
   },
+  source: { kind: 'money', field, currencyField },
 });
 
-/** A value made from several fields of the row (`3 / 10` seats), or one the list derives. */
-export const derived = (header: string, value: (row: CsvRow) => unknown): CsvColumn => ({
+/**
+ * A value made from several fields of the row (`3 / 10` seats), or one the list derives; `sql`, when given, is the
+ * same value as a text in SQL (null for an empty cell), from the row's columns as `field` names them.
+ */
+export const derived = (
+  header: string,
+  value: (row: CsvRow) => unknown,
+  sql?: (field: (name: string) => string) => string,
+): CsvColumn => ({
   header,
   cell: (row) => csvCell(value(row) ?? null),
+  ...(sql && { source: { kind: 'text-sql', sql } }),
 });
 
 /** The header line's cells. */
