@@ -288,11 +288,38 @@ describe('payouts to revenue-split recipients (docs/domain.md §19)', () => {
     expect(keys.length).toBe(4);
     expect(new Set(keys)).toEqual(new Set([`payout:${paid.id}`]));
 
-    // Sent again (a crash after Stripe acted): the same transfer comes back, nobody is paid twice.
-    await run();
+    await run(); // a paid payout is never sent again
     expect(
       [...stripe.objects.values()].filter((o) => o.object === 'transfer' && o.destination === 'acct_1TestConnected'),
     ).toHaveLength(1);
+    await assertInvariants();
+  });
+
+  it('pays once when Stripe made the transfer but its answer was lost: the next run gets the same transfer back', async () => {
+    daysAhead = 15;
+    const { product, owner } = await splitProduct('Lost Answer Course', 10_000, false);
+    await db()('payoutRecipients').insert({ userId: owner.id, stripeAccountId: 'acct_1LostAnswer' });
+    await sell(product.id);
+    // A replica whose calls to Stripe give up quickly: Stripe acts, its answers come too late, every retry too.
+    const impatient = createServices(
+      testDeps(db(), {
+        config: testConfig({ ...standInEnv(stripe), STRIPE_TIMEOUT_MS: '300' }),
+        clock: { now: () => new Date(Date.now() + daysAhead * DAY_MS) },
+      }),
+    );
+    stripe.delayNext('POST /v1/transfers', 1_000, 3);
+    const lost = await impatient.payouts.run({ id: null, email: 'system' }, null);
+    expect(lost).toMatchObject({ created: 1, sent: 0, failed: 1 });
+    const transfers = () =>
+      [...stripe.objects.values()].filter((o) => o.object === 'transfer' && o.destination === 'acct_1LostAnswer');
+    expect(transfers()).toHaveLength(1); // Stripe did pay
+    expect((await payoutsOf(owner.id))[0]).toMatchObject({ status: 'failed' });
+
+    await run();
+    const [paid, ...more] = await payoutsOf(owner.id);
+    expect(more).toEqual([]);
+    expect(transfers()).toHaveLength(1);
+    expect(paid).toMatchObject({ status: 'paid', reference: transfers()[0]!.id });
     await assertInvariants();
   });
 
