@@ -158,19 +158,27 @@ describe('console list exports, byte for byte', () => {
     expect(await exported('purchases')).toBe(await reference(purchases));
   });
 
-  it('the purchases export is written by PostgreSQL: each of its columns has its SQL', async () => {
-    const purchases = ADMIN_RESOURCES.find((r) => r.name === 'purchases')!;
+  it('a blocked person and a hidden comment say so, byte for byte', async () => {
+    const blocked = await createUser(db(), { email: 'blocked@example.com', name: 'Blocked Person' });
+    await db()('users').where({ id: blocked.id }).update({ blockedAt: new Date() });
+    await db()('comments').insert({ userId: blocked.id, text: 'Hidden remark', hiddenAt: new Date() });
+    for (const name of ['users', 'comments']) {
+      const text = await exported(name);
+      expect(text).toMatch(/,Yes,/);
+      expect(text, name).toBe(await reference(ADMIN_RESOURCES.find((r) => r.name === name)!));
+    }
+  });
+
+  it('the large lists are written by PostgreSQL: each of their columns has its SQL', async () => {
     const reader = { id: admin.user.id, email: admin.user.email, roles: ['admin'] as const };
-    const selection = listExportSelection(
-      db(),
-      adminService({ db: db() }),
-      purchases,
-      parseListQuery(purchases, {}),
-      reader,
-    );
-    const { fields } = (await db().raw(`SELECT * FROM (${selection.copied}) AS q LIMIT 0`)) as pg.QueryResult;
-    const cells = sqlCells(selection.copied, fields, purchases.export.columns, purchases.model.jsonAttributes);
-    expect(cells?.numbers).toHaveLength(purchases.export.columns.length);
+    const services = adminService({ db: db() });
+    for (const name of ['purchases', 'users', 'comments', 'audit-logs', 'merchant-charges']) {
+      const resource = ADMIN_RESOURCES.find((r) => r.name === name)!;
+      const { copied } = listExportSelection(db(), services, resource, parseListQuery(resource, {}), reader);
+      const { fields } = (await db().raw(`SELECT * FROM (${copied}) AS q LIMIT 0`)) as pg.QueryResult;
+      const cells = sqlCells(copied, fields, resource.export.columns, resource.model.jsonAttributes);
+      expect(cells?.numbers, name).toHaveLength(resource.export.columns.length);
+    }
   });
 
   it('every list writes what its rule reads, byte for byte', async () => {

@@ -8,6 +8,7 @@ import {
   money,
   text,
   words,
+  yesIfSet,
   yesNo,
 } from '../../api/src/http/csv-columns';
 
@@ -38,6 +39,8 @@ describe('export columns as people read them', () => {
     expect(words('Roles', 'roles').cell({ roles: ['support', 'finance'] })).toBe('"support, finance"');
     expect(yesNo('Sale', 'on').cell({ on: true })).toBe('Yes');
     expect(yesNo('Sale', 'on').cell({ on: false })).toBe('No');
+    expect(yesIfSet('Blocked', 'at').cell({ at: '2026-11-28T15:04:05.000Z' })).toBe('Yes');
+    expect(yesIfSet('Blocked', 'at').cell({ at: null })).toBe('No');
   });
 
   it('keeps every text cell formula-safe and quoted where a spreadsheet of any locale would split it', () => {

@@ -25,7 +25,7 @@ export interface CsvColumn {
  * its text, from the row's columns as `field` names them.
  */
 export type CellSource =
-  | { kind: 'value' | 'instant' | 'yesNo' | 'words'; field: string }
+  | { kind: 'value' | 'instant' | 'yesNo' | 'yesIfSet' | 'words'; field: string }
   | { kind: 'labelled'; field: string; labels: Readonly<Record<string, string>> }
   | { kind: 'money'; field: string; currencyField: string }
   | { kind: 'text-sql'; sql(field: (name: string) => string): string };
@@ -55,6 +55,13 @@ export const yesNo = (header: string, field: string): CsvColumn => ({
   header,
   cell: (row) => (row[field] == null ? '' : row[field] ? 'Yes' : 'No'),
   source: { kind: 'yesNo', field },
+});
+
+/** Yes when the field has a value (an instant something happened: blocked, hidden), No when it has none. */
+export const yesIfSet = (header: string, field: string): CsvColumn => ({
+  header,
+  cell: (row) => (row[field] ? 'Yes' : 'No'),
+  source: { kind: 'yesIfSet', field },
 });
 
 /** A list of words (roles) as one cell: `support, finance`. */

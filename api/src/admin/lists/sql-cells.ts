@@ -112,6 +112,11 @@ function cellOf(source: CellSource, fieldOf: (name: string) => Field | null): Sq
       return field.type === builtins.BOOL
         ? { sql: `CASE WHEN ${field.sql} THEN 'Yes' WHEN NOT ${field.sql} THEN 'No' END`, number: true }
         : null;
+    case 'yesIfSet':
+      // An instant is set or not; a text or a number could be set and still read as false in Node ('' or 0).
+      return field.type === builtins.TIMESTAMPTZ
+        ? { sql: `CASE WHEN ${field.sql} IS NULL THEN 'No' ELSE 'Yes' END`, number: true }
+        : null;
     case 'words':
       return TEXT_ARRAYS.has(field.type)
         ? { sql: `array_to_string(${field.sql}, ', ', '')`, number: false }

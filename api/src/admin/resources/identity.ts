@@ -14,7 +14,7 @@ import { SECRET_PLACEHOLDER } from '../../mail/outbox';
 import { assertAnotherAdminRemains } from '../../identity/staff/admin-guard';
 import { defineResource, type Row, type WriteHook } from '../resource';
 import { assertMayManage, assertMayManageOwner } from '../../identity/staff/staff-guard';
-import { derived, instant, number, text, words } from '../../http/csv-columns';
+import { derived, instant, number, text, words, yesIfSet } from '../../http/csv-columns';
 import { person } from '../lists/export-lookups';
 
 const STAFF = ['support', 'finance'] as const;
@@ -66,7 +66,7 @@ export const users = defineResource({
       text('Email', 'email'),
       text('Name', 'name'),
       words('Roles', 'roles'),
-      derived('Blocked', (u) => (u.blockedAt ? 'Yes' : 'No')),
+      yesIfSet('Blocked', 'blockedAt'),
       instant('Joined', 'createdAt'),
       text('Person id', 'id'),
     ],

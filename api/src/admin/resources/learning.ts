@@ -12,7 +12,7 @@ import {
   type ResourceFields,
 } from '../schemas/learning';
 import { defineResource, type Row, type WriteActor, type WriteHook } from '../resource';
-import { derived, instant, number, text } from '../../http/csv-columns';
+import { derived, instant, number, text, yesIfSet } from '../../http/csv-columns';
 import { person } from '../lists/export-lookups';
 
 /** A content record's title, from its fields (the row's own, or a looked-up record's). */
@@ -235,7 +235,7 @@ export const comments = defineResource({
       text('Author email', 'authorEmail'),
       text('Author name', 'authorName'),
       text('Comment', 'text'),
-      derived('Hidden', (c) => (c.hiddenAt ? 'Yes' : 'No')),
+      yesIfSet('Hidden', 'hiddenAt'),
       instant('Created', 'createdAt'),
       text('Comment id', 'id'),
     ],
