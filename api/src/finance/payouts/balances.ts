@@ -1,5 +1,5 @@
 import type { PayoutBalance } from './schemas';
-import { earnedBefore, PAYABLE_LINE, type PayoutDeps } from './deps';
+import { earnedBefore, PAST_HOLD, type PayoutDeps } from './deps';
 
 /**
  * Every recipient's balance per currency, read from the split ledger and the payouts alone: earned (positive
@@ -13,8 +13,10 @@ export async function balances(deps: PayoutDeps): Promise<PayoutBalance[]> {
        SELECT l.user_id, l.currency,
               coalesce(sum(l.amount) FILTER (WHERE l.amount > 0), 0) AS earned,
               coalesce(-sum(l.amount) FILTER (WHERE l.amount < 0), 0) AS clawed_back,
-              coalesce(sum(l.amount) FILTER (WHERE ${PAYABLE_LINE}), 0) AS payable
+              coalesce(sum(l.amount) FILTER (WHERE pl.split_line_id IS NULL AND ${PAST_HOLD}), 0) AS payable
          FROM split_lines l
+         -- A join rather than NOT EXISTS per line: at a million lines, mostly paid, it reads in half the time.
+         LEFT JOIN payout_lines pl ON pl.split_line_id = l.id
         WHERE l.user_id IS NOT NULL
         GROUP BY l.user_id, l.currency
      ), sent AS (

@@ -20,10 +20,12 @@ export const earnedBefore = ({ clock, config }: Pick<PayoutDeps, 'clock' | 'conf
   new Date(clock.now().getTime() - config.PAYOUT_HOLD_DAYS * DAY_MS);
 
 /**
- * The split lines a run may pay, as SQL over `split_lines l` with the holding period's end as `?`: a recipient's
- * (never the platform's), covered by no payout yet, and either past the holding period or negative (a refund or a
- * lost dispute lowers what is payable at once, so nobody is paid money already given back).
+ * A line of `split_lines l` old enough to pay, with the holding period's end as `?`: past the holding period, or
+ * negative (a refund or a lost dispute lowers what is payable at once, so nobody is paid money already given back).
  */
+export const PAST_HOLD = '(l.amount < 0 OR l.created_at < ?)';
+
+/** The split lines a run may pay: a recipient's (never the platform's), covered by no payout yet, past the hold. */
 export const PAYABLE_LINE = `l.user_id IS NOT NULL
   AND NOT EXISTS (SELECT 1 FROM payout_lines pl WHERE pl.split_line_id = l.id)
-  AND (l.amount < 0 OR l.created_at < ?)`;
+  AND ${PAST_HOLD}`;
