@@ -34,6 +34,7 @@ import { healthRoutes } from './health/routes';
 import { authenticate } from './identity/http/caller';
 import { errorHandler, notFound, requestContext } from './http/context';
 import { nestsDeeperThan, tooDeep } from './http/json-depth';
+import { jsonAsText } from './http/json-text';
 import { allow } from './identity/http/policy';
 import { identityAdminRoutes } from './admin/identity-routes';
 import { supportRoutes } from './identity/staff/support-routes';
@@ -196,6 +197,7 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
   app.use(securityHeaders(deps.config)); // first: every answer, errors included, carries them
   // Pages and JSON compressed as they go (brotli at a quick setting); built assets come compressed from the build.
   app.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }));
+  app.use(jsonAsText()); // inside compression: the body is stringified once, not for its length and again to send
   app.use(requestContext(deps.logger));
   app.use(errorHandler());
 
