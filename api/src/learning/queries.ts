@@ -203,31 +203,42 @@ export async function writeProgress(
   completed: boolean,
   otherLessonIds: string[],
 ): Promise<string[]> {
-  const write = db('lessonProgress')
-    .insert({ ...mark, completedAt: completed ? db.fn.now() : null })
-    .onConflict(['userId', 'lessonId'])
-    .merge(
-      completed
-        ? {
-            completedAt: db.raw('COALESCE(lesson_progress.completed_at, excluded.completed_at)'),
-            moduleId: mark.moduleId,
-            sectionId: mark.sectionId,
-          }
-        : { completedAt: null },
-    )
-    .returning(['lessonId', 'completedAt']);
-  // The statement's snapshot does not see its own write, so this lesson's state comes from what the write returned.
+  const { userId, lessonId, moduleId, sectionId, lessonSlug } = mark;
   const { rows } = await db
-    .raw(
-      `WITH written AS (?)
-       SELECT lesson_id FROM written WHERE completed_at IS NOT NULL
-       UNION ALL
-       SELECT lesson_id FROM lesson_progress WHERE user_id = ? AND lesson_id = ANY(?::uuid[]) AND completed_at IS NOT NULL`,
-      [write, mark.userId, otherLessonIds],
-    )
+    .raw(completed ? PROGRESS_COMPLETE : PROGRESS_RESET, [
+      lessonId,
+      lessonSlug,
+      moduleId,
+      sectionId,
+      userId,
+      ...(completed ? [moduleId, sectionId] : []),
+      userId,
+      otherLessonIds,
+    ])
     .options(prepared(db, completed ? 'progress-complete' : 'progress-reset'));
   return (rows as { lesson_id: string }[]).map((r) => r.lesson_id);
 }
+
+/**
+ * The progress write and the lessons complete after it (writeProgress), as fixed texts: they run on every progress
+ * write, prepared by name, so their text is written once rather than built by the query builder each time. The
+ * statement's snapshot does not see its own write, so this lesson's state comes from what the write returned.
+ */
+const progressWrite = (completedAt: string, onConflict: string) => `WITH written AS (
+    INSERT INTO lesson_progress (completed_at, lesson_id, lesson_slug, module_id, section_id, user_id)
+    VALUES (${completedAt}, ?, ?, ?, ?, ?)
+    ON CONFLICT (user_id, lesson_id) DO UPDATE SET ${onConflict}
+    RETURNING lesson_id, completed_at
+  )
+  SELECT lesson_id FROM written WHERE completed_at IS NOT NULL
+  UNION ALL
+  SELECT lesson_id FROM lesson_progress WHERE user_id = ? AND lesson_id = ANY(?::uuid[]) AND completed_at IS NOT NULL`;
+// Completing again keeps the first time the lesson was completed.
+const PROGRESS_COMPLETE = progressWrite(
+  'CURRENT_TIMESTAMP',
+  'completed_at = COALESCE(lesson_progress.completed_at, excluded.completed_at), module_id = ?, section_id = ?',
+);
+const PROGRESS_RESET = progressWrite('NULL', 'completed_at = NULL');
 
 /** Forgets the learner's progress in these lessons. */
 export async function forgetProgress(db: Knex, userId: string, lessonIds: string[]): Promise<void> {
