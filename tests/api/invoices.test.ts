@@ -701,9 +701,43 @@ describe('invoices and credit notes', () => {
     const row = await invoiceOfCharge(chargeId);
     await expect(db()('invoices').where({ id: row.id }).update({ total: 1 })).rejects.toThrow(/never rewritten/);
     await expect(db()('invoices').where({ id: row.id }).delete()).rejects.toThrow(/never rewritten/);
+    // Numbered as its settlement committed: that numbering was the one change it could take.
+    await expect(
+      db()('invoices').where({ id: row.id }).update({ number: '2026-999999', sequence: 999_999 }),
+    ).rejects.toThrow(/never rewritten/);
     expect(await invoiceOfCharge(chargeId)).toEqual(row);
   });
+
+  it('numbers an invoice written without its number as its transaction commits, the next number of its year', async () => {
+    const buyer = await signedIn(db());
+    const { chargeId } = await buy(buyer, { productId: dollar.id }, { country: 'JP' });
+    const issued = await invoiceOfCharge(chargeId);
+    const { id: _id, number: _number, year: _year, sequence: _sequence, issuedAt: _at, ...document } = issued;
+    const copy = await db().transaction(async (trx) => {
+      const [row] = await trx('invoices')
+        .insert({ ...document, ...jsonOf(document, ['seller', 'buyer', 'lines']) })
+        .returning(['id', 'number']);
+      // Not numbered before the commit: the counter row is not taken by the insert.
+      expect(row.number).toBeNull();
+      expect(await trx('invoiceCounters').where({ kind: 'invoice' }).first('last')).toEqual({ last: issued.sequence });
+      // Nor can the row be changed meanwhile, other than by its numbering.
+      await expect(
+        trx.transaction((inner) => inner('invoices').where({ id: row.id }).update({ total: 1 })),
+      ).rejects.toThrow(/never rewritten/);
+      return row.id as string;
+    });
+    const numbered = await db()('invoices').where({ id: copy }).first('number', 'year', 'sequence');
+    expect(numbered).toEqual({
+      number: `${issued.year}-${String(issued.sequence + 1).padStart(6, '0')}`,
+      year: issued.year,
+      sequence: issued.sequence + 1,
+    });
+  });
 });
+
+/** Columns read back as objects, written again as JSON text. */
+const jsonOf = (row: Record<string, unknown>, columns: string[]) =>
+  Object.fromEntries(columns.map((c) => [c, JSON.stringify(row[c])]));
 
 /** A PDF answer's bytes. */
 async function pdfOf(call: request.Test): Promise<Uint8Array> {

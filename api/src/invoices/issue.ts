@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { taxRefunded } from '../tax/amounts';
 import { isEu } from '../tax/places';
-import { insertNumbered } from './numbering';
+import { insertNumbered, insertNumberedAtCommit } from './numbering';
 import {
   buyerOf,
   countryName,
@@ -201,13 +201,13 @@ async function taxSchemeOf(trx: Knex.Transaction, charge: ChargeFacts): Promise<
  * unless `payerUserId` says who paid (a charge from before payers were kept); the seller, the buyer and the lines are
  * frozen as they are. Everything is read first and the numbered insert is its last statement. A settlement issuing
  * the invoice of the charge it just recorded (so none exists yet) passes the invoice's id, which its receipt already
- * links to, and the purchase it wrote.
+ * links to, and the purchase it wrote; its invoice is numbered as it commits (no number until then).
  */
 export async function issueInvoice(
   trx: Knex.Transaction,
   chargeId: string,
   { payerUserId, settlement }: { payerUserId?: string; settlement?: { invoiceId: string; purchaseId: string } } = {},
-): Promise<{ id: string; number: string }> {
+): Promise<{ id: string; number: string | null }> {
   const existing =
     !settlement &&
     (await trx('invoices')
@@ -234,7 +234,7 @@ export async function issueInvoice(
     ? { id: settlement.purchaseId }
     : await trx('purchases').where({ merchantChargeId: chargeId }).orderBy('createdAt').first('id');
   const taxScheme = await taxSchemeOf(trx, charge);
-  return insertNumbered(trx, 'invoice', {
+  const document = {
     ...(settlement && { id: settlement.invoiceId }),
     merchantChargeId: chargeId,
     purchaseId: purchase?.id ?? null,
@@ -251,7 +251,9 @@ export async function issueInvoice(
     total: sums.total,
     currency: charge.currency,
     ...taxColumnsOf(charge),
-  });
+  };
+  if (!settlement) return insertNumbered(trx, 'invoice', document);
+  return { ...(await insertNumberedAtCommit(trx, 'invoice', document)), number: null };
 }
 
 /** A charge's invoice as it stands: the last correction of it (or the original, never corrected). */

@@ -40,3 +40,20 @@ export async function insertNumbered(
     .returning(['id', 'number']);
   return row;
 }
+
+/**
+ * Inserts a document to be numbered as its transaction commits (a deferred trigger takes the counter then,
+ * 20261201010000): the counter row is held only for the commit, not from this statement on, so a transaction with
+ * more to do after it, or many committing at once, no longer queue on it for their round trips. Gapless and in commit
+ * order alike; until the commit the row has no number (nothing in the transaction should read it back for one).
+ */
+export async function insertNumberedAtCommit(
+  trx: Knex.Transaction,
+  kind: DocumentKind,
+  document: Record<string, unknown>,
+): Promise<{ id: string }> {
+  const [row] = await trx('invoices')
+    .insert({ ...document, kind })
+    .returning(['id']);
+  return row;
+}

@@ -146,8 +146,8 @@ async function settleLocked(
     await teamReceipt.insert;
     await teamReceipt.queue();
   }
-  // The charge's invoice, numbered in this transaction (a rollback gives the number back) as its last statement: every
-  // fulfilment queues on the year's invoice counter row from here to its commit (docs/domain.md §18).
+  // The charge's invoice, numbered as this transaction commits (docs/domain.md §18): fulfilments queue on the year's
+  // invoice counter row only for their commits, in commit order.
   if (charge && invoiceId) await issueInvoice(trx, charge.id, { settlement: { invoiceId, purchaseId } });
   return { status: 'fulfilled', purchaseId, email: Boolean(charge), alongside: Boolean(alongside) };
 }
