@@ -110,4 +110,10 @@ describe('statements per read, caches off', () => {
     };
     for (const [name, bound] of Object.entries(bounds)) expect(large[name], name).toBeLessThanOrEqual(bound);
   });
+
+  it("reads the school's tax setup once for a quote, not again for its calculation", async () => {
+    await statementsOf(`/api/store/products/${first.product.id}/quote?coupon=${couponCode}&billingCountry=DE`);
+    const reads = (table: string) => sent.filter((sql) => sql.includes(`from "${table}"`)).length;
+    expect([reads('school_settings'), reads('tax_registrations'), reads('tax_rates')]).toEqual([1, 1, 1]);
+  });
 });

@@ -1,17 +1,10 @@
 import type { Knex } from 'knex';
 import type { ReadCaches } from '../cache/read-cache';
 import { taxInside, taxOnTop } from './amounts';
-import { taxPlace, type SellerRegistrations, type TaxPlace } from './rules';
-import type { TaxAnswer, TaxCalculator, TaxQuestion } from './types';
+import { taxPlace, type TaxPlace } from './rules';
+import type { TaxAnswer, TaxCalculator, TaxQuestion, TaxSetup } from './types';
 
-/** The school's tax setup as the engine reads it: its registrations, rates, and which currencies' prices include tax. */
-export interface TaxSetup {
-  seller: SellerRegistrations;
-  /** The school's own tax number, for its invoices. */
-  taxId: string;
-  inclusiveCurrencies: readonly string[];
-  rates: readonly { country: string; region: string | null; rateBp: number; name: string }[];
-}
+export type { TaxSetup } from './types';
 
 export async function readTaxSetup(conn: Knex): Promise<TaxSetup> {
   const [school, registrations, rates] = await Promise.all([
@@ -74,5 +67,5 @@ export function taxFrom(setup: TaxSetup, question: TaxQuestion): TaxAnswer | nul
 
 /** The built-in engine: the school's registrations and the rate table it edits in the console. */
 export function builtInTax(setup: Pick<TaxSetupReader, 'read'>): TaxCalculator {
-  return { calculate: async (question) => taxFrom(await setup.read(), question) };
+  return { calculate: async (question, options) => taxFrom(options?.setup ?? (await setup.read()), question) };
 }

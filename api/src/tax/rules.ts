@@ -1,20 +1,13 @@
-import type { BuyerTaxPlace } from './types';
+import type { BuyerTaxPlace, SellerRegistrations } from './types';
 import { isEu, isReverseChargePlace, REGIONAL_TAX_COUNTRIES } from './places';
 import { vatIdCountry } from './vat-ids';
+
+export type { SellerRegistrations } from './types';
 
 /**
  * Where a sale of a digital service is taxed (docs/domain.md §18), as a pure function of where the school is
  * registered and where the buyer is. The rate itself comes from the rate table (or Stripe Tax).
  */
-
-export interface SellerRegistrations {
-  /** Where the school is established; null: it has set up no tax, and charges none. */
-  country: string | null;
-  /** Registered for the EU One-Stop Shop (the Union scheme when established in the EU, the non-Union one if not). */
-  euOss: boolean;
-  /** Further registrations: a whole country (region null) or one region of it (a US state). */
-  registrations: readonly { country: string; region: string | null }[];
-}
 
 export type TaxPlace =
   /** Tax is charged at the rate of this place (the rate table says how much; none there means not taxed). */

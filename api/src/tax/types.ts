@@ -45,13 +45,38 @@ export interface TaxAnswer {
   calculationId?: string;
 }
 
+export interface SellerRegistrations {
+  /** Where the school is established; null: it has set up no tax, and charges none. */
+  country: string | null;
+  /** Registered for the EU One-Stop Shop (the Union scheme when established in the EU, the non-Union one if not). */
+  euOss: boolean;
+  /** Further registrations: a whole country (region null) or one region of it (a US state). */
+  registrations: readonly { country: string; region: string | null }[];
+}
+
+/** The school's tax setup as the engine reads it: its registrations, rates, and which currencies' prices include tax. */
+export interface TaxSetup {
+  seller: SellerRegistrations;
+  /** The school's own tax number, for its invoices. */
+  taxId: string;
+  inclusiveCurrencies: readonly string[];
+  rates: readonly { country: string; region: string | null; rateBp: number; name: string }[];
+}
+
 /** Computes a sale's tax; the built-in engine (rate table) and Stripe Tax implement it. */
 export interface TaxCalculator {
   /**
    * `beforeAsking` runs before a calculation that costs a remote call (Stripe Tax's, not one its cache answers): the
    * public quote counts those per client address, and a refusal ends the calculation.
    */
-  calculate(question: TaxQuestion, options?: { beforeAsking?: () => Promise<void> }): Promise<TaxAnswer | null>;
+  calculate(
+    question: TaxQuestion,
+    options?: {
+      beforeAsking?: () => Promise<void>;
+      /** The school's tax setup as the caller read it for this question: not read again. */
+      setup?: TaxSetup;
+    },
+  ): Promise<TaxAnswer | null>;
 }
 
 /** What a charge finally costs: the amount asked plus any tax on top. */

@@ -151,7 +151,7 @@ export function quoteService({
     const beforeAsking = ip === undefined ? undefined : () => limits.taxCalculation(ip);
     let answer: TaxAnswer | null;
     try {
-      answer = await tax.calculate({ currency, amount, inclusive, buyer, reference }, { beforeAsking });
+      answer = await tax.calculate({ currency, amount, inclusive, buyer, reference }, { beforeAsking, setup });
     } catch (error) {
       // The calculator cannot place the buyer without more of their address (Stripe Tax: a US ZIP code).
       if (error instanceof AppError && error.code === 'billing-postal-code-required')
