@@ -19,9 +19,12 @@ import { sqlCells } from './sql-cells';
 
 /**
  * Above this many rows an export reads its list in the order an index gives rather than sorting it first: its rows
- * start at once, and a sort of a large list (spilled to disk) does not hold them back. Below it, sorting is cheap.
+ * start at once, and a sort of a large list (spilled to disk) does not hold them back. Below it the planner may
+ * sort: hash joins and one sort cost far less than a lookup per row in each joined table and a heap read per row in
+ * the index's order (purchases at 200,000 rows: the whole export in about 1.1 s rather than 3, its first row after
+ * about 0.45 s rather than 0.2, the header at once either way).
  */
-const SORTED_IN_FULL_UP_TO = 10_000;
+const SORTED_IN_FULL_UP_TO = 250_000;
 
 /** Rows fetched at a time, for the lists whose rows are rewritten for their reader (each through its model). */
 const BATCH_ROWS = 1000;
@@ -102,11 +105,14 @@ export function listExports({
   admin,
   clock,
   logger,
+  sortedInFullUpTo = SORTED_IN_FULL_UP_TO,
 }: {
   db: Db;
   admin: AdminService;
   clock: Clock;
   logger: Logger;
+  /** Rows up to which the list may be sorted before its first row leaves (SORTED_IN_FULL_UP_TO unless told). */
+  sortedInFullUpTo?: number;
 }) {
   return {
     /** The CSV as a stream, its file name (`<resource>-<date>.csv`) and its row count. */
@@ -138,7 +144,7 @@ export function listExports({
             const body = new CopyTextRows(head, (values) => csvRowLine(columns, valuesOf(values)));
             return { format: 'text', body };
           },
-          setup: (total) => (total > SORTED_IN_FULL_UP_TO ? 'SET LOCAL enable_sort = off' : null),
+          setup: (total) => (total > sortedInFullUpTo ? 'SET LOCAL enable_sort = off' : null),
           onStopped,
         });
         return { filename, total, body };
