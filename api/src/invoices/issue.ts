@@ -1,15 +1,17 @@
 import type { Knex } from 'knex';
 import { taxRefunded } from '../tax/amounts';
 import { isEu } from '../tax/places';
-import { insertNumbered, insertNumberedAtCommit } from './numbering';
+import { insertNumbered, numberedAtCommit } from './numbering';
 import {
   buyerOf,
   countryName,
   discountLabel,
   REVERSE_CHARGE_NOTE,
-  sellerOf,
+  SELLER_COLUMNS,
+  sellerFrom,
   type BuyerSnapshot,
   type InvoiceLine,
+  type SellerRow,
 } from './snapshots';
 
 /**
@@ -65,50 +67,60 @@ interface CheckoutFacts {
   billingVatId: string | null;
 }
 
-async function chargeFacts(trx: Knex.Transaction, chargeId: string): Promise<ChargeFacts> {
-  return trx('merchantCharges as ch')
+/** A charge (`ch`) beside its product (`pr`). */
+const chargeWithProduct = (trx: Knex.Transaction, chargeId: string) =>
+  trx('merchantCharges as ch')
     .join('merchantProducts as mp', 'mp.id', 'ch.merchantProductId')
     .join('products as pr', 'pr.id', 'mp.productId')
-    .where('ch.id', chargeId)
-    .first(
-      'ch.id',
-      'ch.amount',
-      'ch.refundAmount',
-      'ch.refundedTax',
-      'ch.currency',
-      'ch.userId',
-      'ch.createdAt',
-      'pr.id as productId',
-      'pr.name as productName',
-      trx.raw(`ch.metadata->>'checkoutId' as checkout_id`),
-      ...TAX_COLUMNS.map((c) => `ch.${c}`),
-    );
+    .where('ch.id', chargeId);
+
+const chargeColumns = (trx: Knex.Transaction) => [
+  'ch.id',
+  'ch.amount',
+  'ch.refundAmount',
+  'ch.refundedTax',
+  'ch.currency',
+  'ch.userId',
+  'ch.createdAt',
+  'pr.id as productId',
+  'pr.name as productName',
+  trx.raw(`ch.metadata->>'checkoutId' as checkout_id`),
+  ...TAX_COLUMNS.map((c) => `ch.${c}`),
+];
+
+async function chargeFacts(trx: Knex.Transaction, chargeId: string): Promise<ChargeFacts> {
+  return chargeWithProduct(trx, chargeId).first(...chargeColumns(trx));
 }
 
-/** The checkout the charge paid (by its metadata, or the purchase it wrote): null for a charge made elsewhere. */
-async function checkoutFacts(trx: Knex.Transaction, charge: ChargeFacts): Promise<CheckoutFacts | null> {
-  const query = trx('checkouts as co')
+const checkoutColumns = (trx: Knex.Transaction) => [
+  'co.quantity',
+  'price.unitAmount',
+  'co.creditAmount',
+  'co.country',
+  'c.code as couponCode',
+  trx.raw('round(c.percentage_discount * 10000)::int as coupon_bp'),
+  'co.discountKind',
+  'co.discountBp',
+  'sp.name as upgradedFrom',
+  'co.billingCompany',
+  'co.billingAddress',
+  'co.billingCountry',
+  'co.billingRegion',
+  'co.billingPostalCode',
+  'co.billingVatId',
+];
+
+/** A checkout beside its price, coupon and the product it upgraded from (`co` joined to `source`). */
+const withCheckoutJoins = (query: Knex.QueryBuilder) =>
+  query
     .leftJoin('prices as price', 'price.id', 'co.priceId')
     .leftJoin('coupons as c', 'c.id', 'co.couponId')
     .leftJoin('purchases as source', 'source.id', 'co.upgradeFromId')
-    .leftJoin('products as sp', 'sp.id', 'source.productId')
-    .first(
-      'co.quantity',
-      'price.unitAmount',
-      'co.creditAmount',
-      'co.country',
-      'c.code as couponCode',
-      trx.raw('round(c.percentage_discount * 10000)::int as coupon_bp'),
-      'co.discountKind',
-      'co.discountBp',
-      'sp.name as upgradedFrom',
-      'co.billingCompany',
-      'co.billingAddress',
-      'co.billingCountry',
-      'co.billingRegion',
-      'co.billingPostalCode',
-      'co.billingVatId',
-    );
+    .leftJoin('products as sp', 'sp.id', 'source.productId');
+
+/** The checkout the charge paid (by its metadata, or the purchase it wrote): null for a charge made elsewhere. */
+async function checkoutFacts(trx: Knex.Transaction, charge: ChargeFacts): Promise<CheckoutFacts | null> {
+  const query = withCheckoutJoins(trx('checkouts as co')).first(...checkoutColumns(trx));
   const byId = charge.checkoutId && /^[0-9a-f-]{36}$/i.test(charge.checkoutId);
   if (byId) return (await query.clone().where('co.id', charge.checkoutId)) ?? null;
   return (
@@ -187,40 +199,30 @@ export type TaxScheme = 'domestic' | 'eu-oss' | 'reverse-charge' | 'registration
  * Where a sale's tax is declared, from the school's registrations when it is invoiced: its home return, the EU
  * One-Stop Shop, the buyer's (reverse charge), another registration's return (GB, a US state), or nowhere.
  */
-async function taxSchemeOf(trx: Knex.Transaction, charge: ChargeFacts): Promise<TaxScheme> {
+function taxSchemeOf(charge: ChargeFacts, school: { taxCountry: string | null; taxEuOss: boolean }): TaxScheme {
   if (charge.taxReverseCharge) return 'reverse-charge';
   if (charge.taxCountry === null) return 'not-taxed';
-  const school = await trx('schoolSettings').first('taxCountry', 'taxEuOss');
   if (charge.taxCountry === school.taxCountry) return 'domestic';
   if (isEu(charge.taxCountry) && school.taxEuOss) return 'eu-oss';
   return 'registration';
 }
 
-/**
- * A charge's invoice, issued once (a second call finds it): the payer is the charge's user (at settlement, the buyer)
- * unless `payerUserId` says who paid (a charge from before payers were kept); the seller, the buyer and the lines are
- * frozen as they are. Everything is read first and the numbered insert is its last statement. A settlement issuing
- * the invoice of the charge it just recorded (so none exists yet) passes the invoice's id, which its receipt already
- * links to, and the purchase it wrote; its invoice is numbered as it commits (no number until then).
- */
-export async function issueInvoice(
-  trx: Knex.Transaction,
-  chargeId: string,
-  { payerUserId, settlement }: { payerUserId?: string; settlement?: { invoiceId: string; purchaseId: string } } = {},
-): Promise<{ id: string; number: string | null }> {
-  const existing =
-    !settlement &&
-    (await trx('invoices')
-      .where({ merchantChargeId: chargeId, kind: 'invoice' })
-      .orderBy('issuedAt', 'asc')
-      .first('id', 'number'));
-  if (existing) return existing;
-  const charge = await chargeFacts(trx, chargeId);
-  const payer = payerUserId ?? charge.userId;
-  const checkout = await checkoutFacts(trx, charge);
-  const user = await trx('users').where({ id: payer }).first('id', 'name', 'email');
-  const profile = checkout?.billingCountry ? null : await trx('billingProfiles').where({ userId: payer }).first();
-  const buyer = buyerOf(user, {
+type Payer = { id: string; name: string | null; email: string };
+type Profile = Partial<Record<'company' | 'address' | 'country' | 'region' | 'postalCode' | 'vatId', string | null>>;
+
+/** An invoice's row from what it is made of: the seller, the buyer and the lines frozen as they are now. */
+function invoiceDocument(facts: {
+  charge: ChargeFacts;
+  checkout: CheckoutFacts | null;
+  payer: Payer;
+  /** The payer's billing profile, used when the checkout recorded no billing country. */
+  profile: Profile | null;
+  school: SellerRow & { taxEuOss: boolean };
+  purchaseId: string | null;
+}) {
+  const { charge, checkout, payer, school } = facts;
+  const profile = checkout?.billingCountry ? null : facts.profile;
+  const buyer = buyerOf(payer, {
     company: checkout?.billingCompany ?? profile?.company,
     address: checkout?.billingAddress ?? profile?.address,
     country: checkout?.billingCountry ?? profile?.country ?? checkout?.country,
@@ -228,20 +230,15 @@ export async function issueInvoice(
     postalCode: checkout?.billingPostalCode ?? profile?.postalCode,
     vatId: checkout?.billingVatId ?? profile?.vatId,
   });
-  const seller = await sellerOf(trx);
+  const seller = sellerFrom(school);
   const sums = linesOf(charge, checkout, buyer, seller.country !== null);
-  const purchase = settlement
-    ? { id: settlement.purchaseId }
-    : await trx('purchases').where({ merchantChargeId: chargeId }).orderBy('createdAt').first('id');
-  const taxScheme = await taxSchemeOf(trx, charge);
-  const document = {
-    ...(settlement && { id: settlement.invoiceId }),
-    merchantChargeId: chargeId,
-    purchaseId: purchase?.id ?? null,
-    payerUserId: payer,
+  return {
+    merchantChargeId: charge.id,
+    purchaseId: facts.purchaseId,
+    payerUserId: payer.id,
     // The sale's date is the date of supply, also for an invoice issued later for an earlier charge.
     suppliedAt: charge.createdAt,
-    taxScheme,
+    taxScheme: taxSchemeOf(charge, school),
     seller: JSON.stringify(seller),
     buyer: JSON.stringify(buyer),
     lines: JSON.stringify(sums.lines),
@@ -252,8 +249,84 @@ export async function issueInvoice(
     currency: charge.currency,
     ...taxColumnsOf(charge),
   };
-  if (!settlement) return insertNumbered(trx, 'invoice', document);
-  return { ...(await insertNumberedAtCommit(trx, 'invoice', document)), number: null };
+}
+
+const SCHOOL_COLUMNS = [...SELLER_COLUMNS, 'taxEuOss'] as const;
+
+/**
+ * A charge's invoice, issued once (a second call finds it): the payer is the charge's user unless `payerUserId` says
+ * who paid (a charge from before payers were kept); the seller, the buyer and the lines are frozen as they are.
+ * Everything is read first and the numbered insert is its last statement.
+ */
+export async function issueInvoice(
+  trx: Knex.Transaction,
+  chargeId: string,
+  { payerUserId }: { payerUserId?: string } = {},
+): Promise<{ id: string; number: string }> {
+  const existing = await trx('invoices')
+    .where({ merchantChargeId: chargeId, kind: 'invoice' })
+    .orderBy('issuedAt', 'asc')
+    .first('id', 'number');
+  if (existing) return existing;
+  const charge = await chargeFacts(trx, chargeId);
+  const payer = payerUserId ?? charge.userId;
+  const checkout = await checkoutFacts(trx, charge);
+  const user = await trx('users').where({ id: payer }).first('id', 'name', 'email');
+  const profile = checkout?.billingCountry ? null : await trx('billingProfiles').where({ userId: payer }).first();
+  const school = await trx('schoolSettings').first(...SCHOOL_COLUMNS);
+  const purchase = await trx('purchases').where({ merchantChargeId: chargeId }).orderBy('createdAt').first('id');
+  const document = invoiceDocument({
+    charge,
+    checkout,
+    payer: user,
+    profile,
+    school,
+    purchaseId: purchase?.id ?? null,
+  });
+  return insertNumbered(trx, 'invoice', document);
+}
+
+/**
+ * The invoice of a charge its settlement just recorded (none exists yet), read in one statement and written by the
+ * insert this hands back, for the settlement to send with its other writes: `invoiceId` is the id its receipt already
+ * links to, `purchaseId` the purchase it writes (by then), `checkoutId` the checkout it settles. The invoice is
+ * numbered as the settlement commits.
+ */
+export async function settlementInvoice(
+  trx: Knex.Transaction,
+  chargeId: string,
+  { invoiceId, purchaseId, checkoutId }: { invoiceId: string; purchaseId: string; checkoutId: string },
+): Promise<{ insert: Knex.QueryBuilder }> {
+  const prefixed = (prefix: string, columns: readonly string[]) =>
+    columns.map((c) => `${prefix}.${c} as ${prefix}_${c}`);
+  const row = await withCheckoutJoins(
+    chargeWithProduct(trx, chargeId).leftJoin('checkouts as co', (on) => on.on('co.id', trx.raw('?', [checkoutId]))),
+  )
+    .join('users as u', 'u.id', 'ch.userId')
+    .leftJoin('billingProfiles as bp', 'bp.userId', 'ch.userId')
+    .joinRaw('CROSS JOIN LATERAL (SELECT * FROM school_settings LIMIT 1) AS s')
+    .first(
+      ...chargeColumns(trx),
+      trx.raw('co.id IS NOT NULL AS has_checkout'),
+      ...checkoutColumns(trx),
+      'u.name as payerName',
+      'u.email as payerEmail',
+      trx.raw('bp.user_id IS NOT NULL AS has_profile'),
+      ...prefixed('bp', ['company', 'address', 'country', 'region', 'postalCode', 'vatId']),
+      ...prefixed('s', SCHOOL_COLUMNS),
+    );
+  const pick = (prefix: string, columns: readonly string[]) =>
+    Object.fromEntries(columns.map((c) => [c, row[`${prefix}${c[0]!.toUpperCase()}${c.slice(1)}`]]));
+  const document = invoiceDocument({
+    charge: row as ChargeFacts,
+    checkout: row.hasCheckout ? (row as CheckoutFacts) : null,
+    payer: { id: row.userId, name: row.payerName, email: row.payerEmail },
+    profile: row.hasProfile ? pick('bp', ['company', 'address', 'country', 'region', 'postalCode', 'vatId']) : null,
+    school: pick('s', SCHOOL_COLUMNS) as SellerRow & { taxEuOss: boolean },
+    purchaseId,
+  });
+  // Wrapped: a query builder handed back by an async function would run as the promise resolves.
+  return { insert: numberedAtCommit(trx, 'invoice', { ...document, id: invoiceId }) };
 }
 
 /** A charge's invoice as it stands: the last correction of it (or the original, never corrected). */

@@ -42,18 +42,16 @@ export async function insertNumbered(
 }
 
 /**
- * Inserts a document to be numbered as its transaction commits (a deferred trigger takes the counter then,
- * 20261201010000): the counter row is held only for the commit, not from this statement on, so a transaction with
- * more to do after it, or many committing at once, no longer queue on it for their round trips. Gapless and in commit
- * order alike; until the commit the row has no number (nothing in the transaction should read it back for one).
+ * The insert of a document to be numbered as its transaction commits (a deferred trigger takes the counter then,
+ * 20261201010000), for the caller to send, alone or with its other writes: the counter row is held only for the
+ * commit, not from this statement on, so transactions with more to do after it, or many committing at once, do not
+ * queue on it for their round trips. Gapless and in commit order alike; until the commit the row has no number
+ * (nothing in the transaction should read it back for one).
  */
-export async function insertNumberedAtCommit(
+export function numberedAtCommit(
   trx: Knex.Transaction,
   kind: DocumentKind,
-  document: Record<string, unknown>,
-): Promise<{ id: string }> {
-  const [row] = await trx('invoices')
-    .insert({ ...document, kind })
-    .returning(['id']);
-  return row;
+  document: Record<string, unknown> & { id: string },
+): Knex.QueryBuilder {
+  return trx('invoices').insert({ ...document, kind });
 }

@@ -51,22 +51,23 @@ export function countryName(code: string): string {
   }
 }
 
+/** The school settings' columns an invoice's seller is made of. */
+export const SELLER_COLUMNS = ['name', 'legalName', 'address', 'supportEmail', 'taxCountry', 'taxId'] as const;
+
+export interface SellerRow {
+  name: string;
+  legalName: string;
+  address: string;
+  supportEmail: string | null;
+  taxCountry: string | null;
+  taxId: string;
+}
+
 export async function sellerOf(trx: Knex | Knex.Transaction): Promise<SellerSnapshot> {
-  const row = (await trx('schoolSettings').first(
-    'name',
-    'legalName',
-    'address',
-    'supportEmail',
-    'taxCountry',
-    'taxId',
-  )) as {
-    name: string;
-    legalName: string;
-    address: string;
-    supportEmail: string | null;
-    taxCountry: string | null;
-    taxId: string;
-  };
+  return sellerFrom((await trx('schoolSettings').first(...SELLER_COLUMNS)) as SellerRow);
+}
+
+export function sellerFrom(row: SellerRow): SellerSnapshot {
   return {
     name: row.legalName.trim() || row.name,
     tradingName: row.name,

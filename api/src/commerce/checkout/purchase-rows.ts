@@ -15,23 +15,24 @@ export const lockPurchase = (trx: Knex.Transaction, purchaseId: string) =>
 export const upgradeOf = (trx: Knex.Transaction, purchaseId: string) =>
   trx('purchases').where({ upgradedFromId: purchaseId }).first('id') as Promise<Pick<Purchase, 'id'> | undefined>;
 
-/** The columns a settled checkout's purchase is written with. */
-export type NewPurchase = Pick<
-  Purchase,
-  | 'userId'
-  | 'productId'
-  | 'status'
-  | 'totalAmount'
-  | 'currency'
-  | 'country'
-  | 'ipAddress'
-  | 'city'
-  | 'state'
-  | 'couponId'
-  | 'merchantChargeId'
-  | 'merchantSessionId'
-  | 'upgradedFromId'
->;
+/** The columns a settled checkout's purchase is written with (its id too when chosen before). */
+export type NewPurchase = Partial<Pick<Purchase, 'id'>> &
+  Pick<
+    Purchase,
+    | 'userId'
+    | 'productId'
+    | 'status'
+    | 'totalAmount'
+    | 'currency'
+    | 'country'
+    | 'ipAddress'
+    | 'city'
+    | 'state'
+    | 'couponId'
+    | 'merchantChargeId'
+    | 'merchantSessionId'
+    | 'upgradedFromId'
+  >;
 
 /** How a checkout is settled by its purchase. */
 export type CheckoutSettlement = Partial<Pick<CheckoutRow, 'buyerUserId' | 'team'>> & {

@@ -177,6 +177,8 @@ export async function grantAccess(
     converted: boolean;
     also: Knex.QueryBuilder[];
     offerDays: number;
+    /** The purchase's id, chosen before (the writes in `also` name it). */
+    purchaseId: string;
   },
 ): Promise<string> {
   const { checkout, buyer } = step;
@@ -186,7 +188,7 @@ export async function grantAccess(
   if (checkout.upgradeFromId && !checkout.team) await cancelOpenTransfers(trx, checkout.upgradeFromId);
   const settled = { status: 'fulfilled' as const, buyerUserId: buyer.id, ...(step.converted && { team: true }) };
   const status = checkout.restricted ? 'Restricted' : 'Valid';
-  return writePurchase(trx, checkout, buyer, step.charge, status, settled, step.also, step.offerDays);
+  return writePurchase(trx, checkout, buyer, step.charge, status, settled, step.also, step.offerDays, step.purchaseId);
 }
 
 /**
@@ -203,8 +205,10 @@ export async function writePurchase(
   settled: CheckoutSettlement,
   also: Knex.QueryBuilder[],
   offerDays: number,
+  id?: string,
 ): Promise<string> {
   const purchase: NewPurchase = {
+    ...(id && { id }),
     userId: buyer.id,
     productId: checkout.productId,
     status,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Db } from '../../db/connection';
 import { ledger } from '../../finance/ledger';
-import { issueInvoice } from '../../invoices/issue';
+import { issueInvoice, settlementInvoice } from '../../invoices/issue';
 import type { PaymentProvider, ProviderCheckout } from '../../payments/provider';
 import { AppError } from '../../shared/errors';
 import type { CheckoutStatus } from '../schemas';
@@ -123,8 +123,9 @@ async function settleLocked(
     return reserveRefundIfUnfulfillable(trx, refund);
   }
   if (problem) throw new AppError(problem, MESSAGES[problem]);
-  // The invoice's id is chosen now: the receipt links to it, and it is written last (below).
+  // The invoice's id is chosen now: the receipt links to it. So is the purchase's, which the invoice names.
   const invoiceId = charge ? randomUUID() : undefined;
+  const purchaseId = randomUUID();
   const paper = {
     invoiceId,
     checkout,
@@ -137,18 +138,25 @@ async function settleLocked(
   };
   // A team's receipt names its team (the page to take a seat on, the invite link): prepared once the team is written.
   const receipt = checkout.team ? null : await queueReceipt(trx, outbox, paper);
-  const also = [...(receipt ? [receipt.insert] : []), ...(alongside ? [alongside(trx)] : [])];
+  // The charge's invoice, written with the purchase and numbered as this transaction commits (docs/domain.md §18):
+  // fulfilments queue on the year's invoice counter row only for their commits, in commit order.
+  const invoice =
+    charge && invoiceId
+      ? await settlementInvoice(trx, charge.id, { invoiceId, purchaseId, checkoutId: checkout.id })
+      : null;
+  const also = [
+    ...(receipt ? [receipt.insert] : []),
+    ...(alongside ? [alongside(trx)] : []),
+    ...(invoice ? [invoice.insert] : []),
+  ];
   const offerDays = config.TRANSFER_WINDOW_DAYS;
-  const purchaseId = await grantAccess(trx, { checkout, buyer, charge, converted, also, offerDays });
+  await grantAccess(trx, { checkout, buyer, charge, converted, also, offerDays, purchaseId });
   await receipt?.queue();
   const teamReceipt = checkout.team ? await queueReceipt(trx, outbox, { ...paper, purchaseId }) : null;
   if (teamReceipt) {
     await teamReceipt.insert;
     await teamReceipt.queue();
   }
-  // The charge's invoice, numbered as this transaction commits (docs/domain.md §18): fulfilments queue on the year's
-  // invoice counter row only for their commits, in commit order.
-  if (charge && invoiceId) await issueInvoice(trx, charge.id, { settlement: { invoiceId, purchaseId } });
   return { status: 'fulfilled', purchaseId, email: Boolean(charge), alongside: Boolean(alongside) };
 }
 
