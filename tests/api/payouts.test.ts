@@ -5,27 +5,18 @@ import { definePayoutJobs, MONTHLY_PAYOUT_RUN } from '../../api/src/finance/payo
 import { JOBS_SCHEMA } from '../../api/src/jobs/models';
 import { jobQueue } from '../../api/src/jobs/queue';
 import { createLogger } from '../../api/src/logger';
+import type { PayoutBalance } from '../../api/src/finance/payouts/schemas';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
+import { expectPayoutInvariants } from '../support/payout-invariants';
 import { Purchase } from '../support/models';
 import { deliverSigned, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-interface Balance {
-  recipientId: string;
-  currency: string;
-  earned: number;
-  clawedBack: number;
-  paid: number;
-  inPayouts: number;
-  balance: number;
-  payable: number;
-}
 
 describe('payouts to revenue-split recipients (docs/domain.md §19)', () => {
   const database = useTestDatabase();
@@ -95,7 +86,7 @@ describe('payouts to revenue-split recipients (docs/domain.md §19)', () => {
     return { purchase, charge };
   }
 
-  const balances = async (): Promise<Balance[]> => {
+  const balances = async (): Promise<PayoutBalance[]> => {
     const answer = await as(finance, request(app).get('/api/admin/payouts/balances'));
     expect(answer.status).toBe(200);
     return answer.body.data;
@@ -110,32 +101,7 @@ describe('payouts to revenue-split recipients (docs/domain.md §19)', () => {
   const linesOf = (userId: string) => db()('splitLines').where({ userId }).orderBy('id');
   const sum = (rows: { amount: number }[]) => rows.reduce((s, r) => s + r.amount, 0);
 
-  /** What must hold after anything: the balances agree with the ledger and the payouts, and no line is paid twice. */
-  async function assertInvariants() {
-    for (const b of await balances()) {
-      const lines = (await linesOf(b.recipientId)).filter((l: { currency: string }) => l.currency === b.currency);
-      expect(b.earned).toBe(sum(lines.filter((l: { amount: number }) => l.amount > 0)));
-      expect(b.clawedBack).toBe(0 - sum(lines.filter((l: { amount: number }) => l.amount < 0)));
-      const paid = (await payoutsOf(b.recipientId)).filter(
-        (p: { currency: string; status: string }) => p.currency === b.currency && p.status === 'paid',
-      );
-      expect(b.paid).toBe(sum(paid));
-      expect(b.paid + b.balance).toBe(b.earned - b.clawedBack);
-    }
-    const twice = await db().raw(
-      'SELECT split_line_id FROM payout_lines GROUP BY split_line_id HAVING count(DISTINCT payout_id) > 1',
-    );
-    expect(twice.rows).toEqual([]);
-    // Each payout is exactly the lines it covers, all its recipient's, in its currency, none the platform's.
-    const mismatched = await db().raw(`
-      SELECT p.id FROM payouts p
-        JOIN payout_lines pl ON pl.payout_id = p.id
-        JOIN split_lines l ON l.id = pl.split_line_id
-       GROUP BY p.id, p.amount
-      HAVING sum(l.amount) <> p.amount
-          OR bool_or(l.user_id IS DISTINCT FROM p.recipient_id OR l.currency <> p.currency)`);
-    expect(mismatched.rows).toEqual([]);
-  }
+  const assertInvariants = async () => expectPayoutInvariants(db(), await balances());
 
   it('reads balances from the ledger alone: sales, a partial refund and a lost dispute, never the platform', async () => {
     const { product, owner, contributor } = await splitProduct('Ledger Course', 10_000);
