@@ -21,14 +21,27 @@ async function chargeFacts(trx: Knex.Transaction, chargeId: string): Promise<Cha
     .first('ch.id', 'ch.amount', 'ch.taxAmount', 'ch.fee', 'ch.currency', 'mp.productId');
 }
 
-async function insertLines(
-  trx: Knex.Transaction,
-  charge: ChargeFacts,
-  kind: LedgerKind,
-  lines: Line[],
-  reference: string | null,
-): Promise<void> {
-  const rows = lines
+/** A product's revenue splits as the ledger divides a sale by them (in the order they were made). */
+export interface RevenueSplit {
+  type: RecipientType;
+  userId: string | null;
+  percent: string | number;
+}
+
+const splitsOf = (trx: Knex.Transaction, productId: string): Promise<RevenueSplit[]> =>
+  trx('productRevenueSplits').where({ productId }).orderBy('createdAt').select('type', 'userId', 'percent');
+
+/** A charge's sale lines from its product's splits: they sum to amount − tax − fee. */
+function saleLinesOf(charge: ChargeFacts, splits: RevenueSplit[]): Line[] {
+  return saleLines(
+    charge.amount - charge.taxAmount,
+    charge.fee,
+    splits.map((s) => ({ type: s.type, userId: s.userId, share: shareOf(s.percent) })),
+  );
+}
+
+function lineRows(charge: ChargeFacts, kind: LedgerKind, lines: Line[], reference: string | null) {
+  return lines
     .filter((l) => l.amount !== 0 || kind === 'sale')
     .map((l) => ({
       merchantChargeId: charge.id,
@@ -40,6 +53,16 @@ async function insertLines(
       currency: charge.currency,
       reference,
     }));
+}
+
+async function insertLines(
+  trx: Knex.Transaction,
+  charge: ChargeFacts,
+  kind: LedgerKind,
+  lines: Line[],
+  reference: string | null,
+): Promise<void> {
+  const rows = lineRows(charge, kind, lines, reference);
   if (rows.length) await trx('splitLines').insert(rows);
 }
 
@@ -54,16 +77,16 @@ export const ledger = {
    */
   async recordSale(trx: Knex.Transaction, sold: string | ChargeFacts): Promise<void> {
     const charge = typeof sold === 'string' ? await chargeFacts(trx, sold) : sold;
-    const splits: { type: RecipientType; userId: string | null; percent: string }[] = await trx('productRevenueSplits')
-      .where({ productId: charge.productId })
-      .orderBy('createdAt')
-      .select('type', 'userId', 'percent');
-    const lines = saleLines(
-      charge.amount - charge.taxAmount,
-      charge.fee,
-      splits.map((s) => ({ type: s.type, userId: s.userId, share: shareOf(s.percent) })),
-    );
-    await insertLines(trx, charge, 'sale', lines, null);
+    await insertLines(trx, charge, 'sale', saleLinesOf(charge, await splitsOf(trx, charge.productId)), null);
+  },
+
+  /**
+   * The insert of a charge's sale lines, from the product's splits as the caller read them (under the product's
+   * lock), for the caller to send with the charge's own insert (fulfilment sends both in one statement). A sale
+   * always has lines.
+   */
+  saleInsert(trx: Knex.Transaction, charge: ChargeFacts, splits: RevenueSplit[]): Knex.QueryBuilder {
+    return trx('splitLines').insert(lineRows(charge, 'sale', saleLinesOf(charge, splits), null));
   },
 
   /**

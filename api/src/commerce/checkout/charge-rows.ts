@@ -7,6 +7,8 @@ import { insertRow, type Conn } from './checkout-rows';
 /** The SQL of a settlement's money: the charge it records, and the refund of one that cannot be fulfilled. */
 
 export interface NewCharge {
+  /** Chosen before: the writes sent with the charge name it. */
+  id: string;
   accountId: string;
   customerIdentifier: string;
   userId: string;
@@ -18,20 +20,26 @@ export interface NewCharge {
   tax: TaxColumns;
 }
 
-/** The provider's customer (recorded, or active again) and the charge, in one statement; the money it recorded. */
+/**
+ * The provider's customer (recorded, or active again), the charge and `also` (its ledger lines), in one statement; the
+ * money it recorded.
+ */
 export async function insertCharge(
   trx: Knex.Transaction,
   input: NewCharge,
+  also: Knex.QueryBuilder[] = [],
 ): Promise<Omit<ChargeFacts, 'productId'> | null> {
   const customer = trx('merchantCustomers')
     .insert({ merchantAccountId: input.accountId, identifier: input.customerIdentifier, userId: input.userId })
     .onConflict(['merchantAccountId', 'identifier'])
     .merge({ status: 'active' })
     .returning('id');
-  const [inserted] = await trx
-    .with('customer', customer)
+  let write = trx.with('customer', customer);
+  also.forEach((query, i) => (write = write.with(`also_${i}`, query)));
+  const [inserted] = await write
     .into('merchantCharges')
     .insert({
+      id: input.id,
       merchantAccountId: input.accountId,
       identifier: input.charge.identifier,
       amount: input.charge.amount,

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Product } from '../../catalog/models';
+import type { RevenueSplit } from '../../finance/ledger';
 import type { User } from '../../identity/models';
 import type { CheckoutRow } from './checkout-rows';
 
@@ -25,6 +26,7 @@ type LockedRow = CheckoutRow & {
   buyerId: string | null;
   buyerAddress: string | null;
   merchantProductId: string | null;
+  revenueSplits: RevenueSplit[];
 };
 
 export interface LockedCheckout {
@@ -34,6 +36,8 @@ export interface LockedCheckout {
   buyer: Buyer | null;
   /** The product's active mirror at the provider's account, if recorded. */
   merchantProductId: string | null;
+  /** The product's revenue splits, which a sale's ledger lines follow (read under the product's lock). */
+  revenueSplits: RevenueSplit[];
 }
 
 /**
@@ -77,6 +81,10 @@ export async function lockCheckout(
         .limit(1)
         .select('mp.id')
         .as('merchantProductId'),
+      trx.raw(
+        `(SELECT coalesce(json_agg(json_build_object('type', s.type, 'userId', s.user_id, 'percent', s.percent::text)
+            ORDER BY s.created_at), '[]') FROM product_revenue_splits s WHERE s.product_id = c.product_id) AS revenue_splits`,
+      ),
     )) as LockedRow;
   const {
     productName,
@@ -87,6 +95,7 @@ export async function lockCheckout(
     buyerId,
     buyerAddress,
     merchantProductId,
+    revenueSplits,
     ...checkout
   } = row;
   return {
@@ -101,6 +110,7 @@ export async function lockCheckout(
     },
     buyer: buyerId ? { id: buyerId, email: buyerAddress! } : null,
     merchantProductId,
+    revenueSplits,
   };
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { workshopReceipt } from '../../catalog/workshops/workshops';
 import { timeZoneOf } from '../../identity/profile/prefs';
@@ -7,7 +8,7 @@ import type { NewEmail, Outbox } from '../../mail/outbox';
 import { receiptEmail } from '../../mail/templates';
 import { merchantProductId } from '../../payments/merchant-records';
 import type { ProviderCheckout } from '../../payments/provider';
-import type { ChargeFacts } from '../../finance/ledger';
+import { ledger, type ChargeFacts } from '../../finance/ledger';
 import { formatMoney } from '../../shared/money';
 import type { CheckoutStatus } from '../schemas';
 import { holdingOf } from '../purchases/ownership';
@@ -63,7 +64,10 @@ export async function resolveBuyer(trx: Knex.Transaction, locked: LockedCheckout
   );
 }
 
-/** The money is recorded before anything is decided: even a payment that must be refunded was taken. */
+/**
+ * The money is recorded before anything is decided: even a payment that must be refunded was taken. The sale enters
+ * the ledger with its charge, in the same statement (a refund is its own entry).
+ */
 export async function recordCharge(
   trx: Knex.Transaction,
   locked: LockedCheckout,
@@ -73,19 +77,28 @@ export async function recordCharge(
   providerLabel: string,
 ): Promise<Omit<ChargeFacts, 'productId'> | null> {
   const { checkout, product } = locked;
-  return insertCharge(trx, {
-    accountId,
-    customerIdentifier: paid.customer!.identifier,
-    userId: buyer.id,
-    charge: paid.charge,
-    currency: checkout.currency,
-    merchantProductId:
-      locked.merchantProductId ??
-      (await merchantProductId(trx, accountId, product.id, `${providerLabel}-${product.id}`)),
-    metadata: { checkoutId: checkout.id, country: checkout.country },
-    // What the provider computed (Stripe Tax), else the tax the checkout quoted, which the provider charged.
-    tax: paid.tax !== undefined ? taxColumnsOf(paid.tax) : quotedTaxColumns(checkout),
-  });
+  // What the provider computed (Stripe Tax), else the tax the checkout quoted, which the provider charged.
+  const tax = paid.tax !== undefined ? taxColumnsOf(paid.tax) : quotedTaxColumns(checkout);
+  const { amount, fee } = paid.charge;
+  const sold = { id: randomUUID(), amount, taxAmount: tax.taxAmount, fee, currency: checkout.currency };
+  const lines = ledger.saleInsert(trx, { ...sold, productId: product.id }, locked.revenueSplits);
+  return insertCharge(
+    trx,
+    {
+      id: sold.id,
+      accountId,
+      customerIdentifier: paid.customer!.identifier,
+      userId: buyer.id,
+      charge: paid.charge,
+      currency: checkout.currency,
+      merchantProductId:
+        locked.merchantProductId ??
+        (await merchantProductId(trx, accountId, product.id, `${providerLabel}-${product.id}`)),
+      metadata: { checkoutId: checkout.id, country: checkout.country },
+      tax,
+    },
+    [lines],
+  );
 }
 
 const quotedTaxColumns = (checkout: CheckoutRow): TaxColumns => taxColumnsOf(quotedTaxOf(checkout));

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Db } from '../../db/connection';
-import { ledger } from '../../finance/ledger';
 import { issueInvoice, settlementInvoice } from '../../invoices/issue';
 import type { PaymentProvider, ProviderCheckout } from '../../payments/provider';
 import { AppError } from '../../shared/errors';
@@ -109,9 +108,8 @@ async function settleLocked(
   if (status !== 'open' && !paidLate) return { status, purchaseId: locked.checkout.purchaseId };
   const { product } = locked;
   const buyer = await resolveBuyer(trx, locked);
+  // With its ledger lines, whatever is decided next.
   const charge = paid && (await recordCharge(trx, locked, buyer, paid, accountId, provider.label));
-  // The sale enters the ledger with its charge, whatever is decided next (a refund is its own entry).
-  if (charge) await ledger.recordSale(trx, { ...charge, productId: product.id });
   const late = paidLate ? await retakeCouponUse(trx, locked.checkout) : { checkout: locked.checkout, problem: null };
   const fulfillable = await checkFulfillable(trx, { ...locked, checkout: late.checkout }, buyer, clock.now());
   const { checkout, converted } = fulfillable;
