@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { coursesOfProducts } from '../../catalog/service';
-import { issueSignInLink, RECEIPT_SIGN_IN_DAYS } from '../../identity/sign-in/email-sign-in';
+import { RECEIPT_SIGN_IN_DAYS, signInLinkWrite } from '../../identity/sign-in/email-sign-in';
 
 /*
  * Where emails and the thank-you page lead a buyer or a member: the course a purchase opens (the right one when a
@@ -53,11 +53,21 @@ export async function leadInPath(db: Conn, productId: string): Promise<string> {
  * Continue button's POST uses it; opening it does not) and finishes on `path`. Written in the settlement's
  * transaction.
  */
-export function receiptSignInLink(
+export async function receiptSignInLink(
   trx: Conn,
   input: { publicUrl: string; email: string; path: string; now: Date },
 ): Promise<string> {
-  return issueSignInLink(trx, {
+  const { link, insert } = receiptSignInLinkWrite(trx, input);
+  await insert;
+  return link;
+}
+
+/** `receiptSignInLink`'s link and the insert of its token, for the caller to send with its purchase. */
+export function receiptSignInLinkWrite(
+  trx: Conn,
+  input: { publicUrl: string; email: string; path: string; now: Date },
+) {
+  return signInLinkWrite(trx, {
     publicUrl: input.publicUrl,
     email: input.email,
     redirectTo: input.path,

@@ -19,7 +19,7 @@ import { insertCharge } from './charge-rows';
 import { quotedTaxOf, taxColumnsOf } from './tax-columns';
 import type { TaxColumns } from '../../tax/models';
 import { countCouponUse } from './holds';
-import { inviteUrlOf, leadInPath, receiptSignInLink, teamOfTeamPurchase, teamPathOf } from './lead-in';
+import { inviteUrlOf, leadInPath, receiptSignInLinkWrite, teamOfTeamPurchase, teamPathOf } from './lead-in';
 import { insertAccount, type Buyer, type LockedCheckout, type ProductFacts } from './locked-checkout';
 import {
   addSeats,
@@ -127,6 +127,8 @@ export async function queueReceipt(
     givenAway?: boolean;
     /** The invoice a settlement issues after its receipt is prepared (else the charge's invoice as it stands). */
     invoiceId?: string;
+    /** Where the receipt's sign-in token's insert goes when the caller sends it with the receipt (else written now). */
+    writes?: Knex.QueryBuilder[];
   },
 ): Promise<{ insert: Knex.QueryBuilder; queue(): Promise<string> } | null> {
   const { checkout, charge, publicUrl } = step;
@@ -157,7 +159,10 @@ export async function queueReceipt(
       : workshop
         ? '/learning'
         : await leadInPath(trx, checkout.productId);
-  const signInUrl = await receiptSignInLink(trx, { publicUrl, email: step.buyer.email, path, now: step.now });
+  const link = receiptSignInLinkWrite(trx, { publicUrl, email: step.buyer.email, path, now: step.now });
+  if (step.writes) step.writes.push(link.insert);
+  else await link.insert;
+  const signInUrl = link.link;
   const leadIn = {
     signInUrl,
     days: RECEIPT_SIGN_IN_DAYS,

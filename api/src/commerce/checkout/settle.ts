@@ -135,7 +135,9 @@ async function settleLocked(
     alreadyOwned: converted,
   };
   // A team's receipt names its team (the page to take a seat on, the invite link): prepared once the team is written.
-  const receipt = checkout.team ? null : await queueReceipt(trx, outbox, paper);
+  // Its sign-in link's token is written with the purchase too.
+  const writes: Knex.QueryBuilder[] = [];
+  const receipt = checkout.team ? null : await queueReceipt(trx, outbox, { ...paper, writes });
   // The charge's invoice, written with the purchase and numbered as this transaction commits (docs/domain.md §18):
   // fulfilments queue on the year's invoice counter row only for their commits, in commit order.
   const invoice =
@@ -143,6 +145,7 @@ async function settleLocked(
       ? await settlementInvoice(trx, charge.id, { invoiceId, purchaseId, checkoutId: checkout.id })
       : null;
   const also = [
+    ...writes,
     ...(receipt ? [receipt.insert] : []),
     ...(alongside ? [alongside(trx)] : []),
     ...(invoice ? [invoice.insert] : []),

@@ -52,14 +52,23 @@ export function signInLink(publicUrl: string, email: string, token: string): str
  * `redirectTo` (made safe here); answers the link, whose token the email that carries it keeps as its secret. Written
  * on the caller's connection, so a receipt's link exists exactly when its purchase does.
  */
-export async function issueSignInLink(
+export async function issueSignInLink(trx: Knex | Knex.Transaction, input: SignInLinkInput): Promise<string> {
+  const { link, insert } = signInLinkWrite(trx, input);
+  await insert;
+  return link;
+}
+
+type SignInLinkInput = { publicUrl: string; email: string; redirectTo: string | null; now: Date; lifetimeMs: number };
+
+/** `issueSignInLink`'s link and the insert that stores its token, for the caller to send with its other writes. */
+export function signInLinkWrite(
   trx: Knex | Knex.Transaction,
-  input: { publicUrl: string; email: string; redirectTo: string | null; now: Date; lifetimeMs: number },
-): Promise<string> {
+  input: SignInLinkInput,
+): { link: string; insert: Knex.QueryBuilder } {
   const token = newSecret();
   // As the Continue button sends it back (EmailAddress lower-cases): an account's address may have capitals.
   const email = input.email.toLowerCase();
-  await trx('verificationTokens').insert({
+  const insert = trx('verificationTokens').insert({
     token: hashSecret(token),
     identifier: email,
     // Both from the service's clock: an expired link's message says how long it lasted.
@@ -67,7 +76,7 @@ export async function issueSignInLink(
     expires: new Date(input.now.getTime() + input.lifetimeMs),
     redirectTo: input.redirectTo === null ? null : safeRedirect(input.redirectTo),
   });
-  return signInLink(input.publicUrl, email, token);
+  return { link: signInLink(input.publicUrl, email, token), insert };
 }
 
 /** "15 minutes", "7 days": how long a link lasted, for the message of one that expired. */
