@@ -289,6 +289,22 @@ describe('payouts to revenue-split recipients (docs/domain.md §19)', () => {
     await assertInvariants();
   });
 
+  it('pays a balance past 2^31 cents in one payout (years of sales of a best seller)', async () => {
+    daysAhead = 15;
+    const { product, owner } = await splitProduct('Best Seller Course', 10_000, false);
+    const { charge } = await sell(product.id);
+    const line = { merchantChargeId: charge.id, productId: product.id, recipientType: 'owner', kind: 'sale' };
+    await db()('splitLines').insert(
+      [1_500_000_000, 1_500_000_000].map((amount) => ({ ...line, userId: owner.id, amount, currency: 'usd' })),
+    );
+    await run();
+    const [payout] = await payoutsOf(owner.id);
+    expect(payout.amount).toBe(sum(await linesOf(owner.id)));
+    expect(payout.amount).toBeGreaterThan(2 ** 31);
+    expect(await balanceOf(owner.id)).toMatchObject({ inPayouts: payout.amount, payable: 0 });
+    await assertInvariants();
+  });
+
   it('marks a manual payout paid once: the same reference again is fine, another one is refused', async () => {
     daysAhead = 15;
     const { product, owner } = await splitProduct('Manual Course', 10_000, false);
