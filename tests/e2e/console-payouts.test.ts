@@ -34,7 +34,8 @@ describe('payouts in the console: a run, a payout marked paid, the balances (Chr
       currency: 'usd',
       createdAt: new Date(Date.now() - 30 * DAY_MS),
     });
-    earned = Number((await db('splitLines').where({ userId: author.id }).sum({ total: 'amount' }))[0].total);
+    const [lines] = await db('splitLines').where({ userId: author.id }).sum({ total: 'amount' });
+    earned = Number(lines!.total);
     context = await signedInContext(site().browser, baseUrl, db, ['finance']);
     page = await context.newPage();
   });
