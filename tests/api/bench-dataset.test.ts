@@ -51,7 +51,8 @@ describe('benchmark dataset', () => {
   });
 
   it('writes the split ledger as fulfilment, refunds and disputes do: lines that add up to the money', async () => {
-    // Sale lines: the net (amount − tax − fee); refund and dispute lines: minus what went back, over the sale's lines.
+    // Sale lines: the net (amount − tax − fee); refund and dispute lines: minus what went back less its tax, over the
+    // sale's lines.
     expect(
       await count(`SELECT count(*) AS n FROM (
                      SELECT ch.id FROM merchant_charges ch JOIN split_lines l ON l.merchant_charge_id = ch.id
@@ -61,20 +62,70 @@ describe('benchmark dataset', () => {
     expect(
       await count(`SELECT count(*) AS n FROM (
                      SELECT ch.id FROM merchant_charges ch JOIN split_lines l ON l.merchant_charge_id = ch.id
-                      WHERE l.kind = 'refund' GROUP BY ch.id, ch.refund_amount HAVING sum(l.amount) <> -ch.refund_amount) AS wrong`),
+                      WHERE l.kind = 'refund' GROUP BY ch.id, ch.refund_amount, ch.refunded_tax
+                     HAVING sum(l.amount) <> -(ch.refund_amount - ch.refunded_tax)) AS wrong`),
     ).toBe(0);
     expect(
       await count(`SELECT count(*) AS n FROM (
                      SELECT d.id FROM merchant_disputes d JOIN split_lines l ON l.merchant_charge_id = d.merchant_charge_id
-                      WHERE l.kind = 'dispute' GROUP BY d.id, d.amount HAVING sum(l.amount) <> -d.amount) AS wrong`),
+                      WHERE l.kind = 'dispute' GROUP BY d.id, d.amount, d.tax_amount
+                     HAVING sum(l.amount) <> -(d.amount - d.tax_amount)) AS wrong`),
     ).toBe(0);
-    // The school's line is its share of the gross; the author's carries the fee.
+    // The school's line is its share of the gross less tax; the author's carries the fee.
     expect(
       await count(`SELECT count(*) AS n FROM split_lines l JOIN merchant_charges ch ON ch.id = l.merchant_charge_id
-                    WHERE l.kind = 'sale' AND l.recipient_type = 'platform' AND l.amount <> round(ch.amount * 0.3)`),
+                    WHERE l.kind = 'sale' AND l.recipient_type = 'platform'
+                      AND l.amount <> round((ch.amount - ch.tax_amount) * 0.3)`),
     ).toBe(0);
     expect(await count(`SELECT count(*) AS n FROM purchases WHERE status = 'Refunded'`)).toBeGreaterThan(0);
     expect(await count(`SELECT count(*) AS n FROM purchases WHERE status = 'Disputed'`)).toBeGreaterThan(0);
+  });
+
+  it('issues an invoice for every charge and a credit note for every refund, numbered on without gaps', async () => {
+    // One invoice a charge, of its amount and tax; one credit note a refund, crediting its charge's invoice in full.
+    expect(
+      await count(`SELECT count(*) AS n FROM merchant_charges ch
+                    LEFT JOIN invoices i ON i.merchant_charge_id = ch.id AND i.kind = 'invoice'
+                      AND i.total = ch.amount AND i.tax_amount = ch.tax_amount
+                      AND i.tax_country IS NOT DISTINCT FROM ch.tax_country
+                   WHERE i.id IS NULL`),
+    ).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM invoices WHERE kind = 'invoice'`)).toBe(
+      await count(`SELECT count(*) AS n FROM merchant_charges`),
+    );
+    expect(
+      await count(`SELECT count(*) AS n FROM merchant_refunds r
+                    LEFT JOIN invoices n ON n.merchant_charge_id = r.merchant_charge_id AND n.kind = 'credit-note'
+                      AND n.total = r.amount AND n.supplied_at = r.created_at
+                    LEFT JOIN invoices i ON i.id = n.invoice_id AND i.merchant_charge_id = r.merchant_charge_id
+                   WHERE i.id IS NULL`),
+    ).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM invoices WHERE kind = 'credit-note'`)).toBe(
+      await count(`SELECT count(*) AS n FROM merchant_refunds`),
+    );
+    // Each kind's numbers of a year run 1..n, and its counter holds n: the next number issued follows on.
+    expect(
+      await count(`SELECT count(*) AS n FROM (
+                     SELECT kind, year FROM invoices GROUP BY kind, year
+                     HAVING min(sequence) <> 1 OR max(sequence) <> count(*)
+                         OR max(sequence) <> (SELECT last FROM invoice_counters c
+                                               WHERE c.kind = invoices.kind AND c.year = invoices.year)) AS wrong`),
+    ).toBe(0);
+    // Every scheme of the tax report, in both currencies, with refunds of taxed sales too.
+    const schemes = (
+      await database().db.raw(`SELECT DISTINCT kind || ' ' || currency || ' ' || tax_scheme AS s FROM invoices`)
+    ).rows.map((r: { s: string }) => r.s);
+    expect(schemes).toEqual(
+      expect.arrayContaining([
+        'invoice eur domestic',
+        'invoice eur eu-oss',
+        'invoice eur reverse-charge',
+        'invoice usd registration',
+        'invoice usd not-taxed',
+        'credit-note usd registration',
+      ]),
+    );
+    expect(schemes.filter((scheme: string) => scheme.startsWith('credit-note eur'))).not.toEqual([]);
   });
 
   it('gives one person a timeline of every kind, hundreds deep, and one staff member thousands of actions', async () => {

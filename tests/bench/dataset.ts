@@ -60,10 +60,12 @@ const PLATFORM_SHARE = 0.3;
  * grown, so a measurement at a tenth of the size can be compared with one at the full size.
  *
  * What it writes: users, staff and authors; products with prices and revenue splits (school and author), one course
- * of lessons linked to every product; purchases with their charges spread over the last year, 10 % in euros; the
- * split ledger as fulfilment writes it (a sale's school and author lines, full refunds for one in ten with their
- * refund and lines, lost disputes for one in a hundred); lesson progress; the audit log's staff actions; coupons;
- * one person with a rich timeline and one staff member behind thousands of actions.
+ * of lessons linked to every product; purchases with their charges spread over the last year, 10 % in euros from
+ * the EU, the rest in dollars, each with the tax the school charged; the split ledger as fulfilment writes it (a
+ * sale's school and author lines, full refunds for one in ten with their refund and lines, lost disputes for one in
+ * a hundred); an invoice for every charge and a credit note for every refund, numbered on in their sequences; lesson
+ * progress; the audit log's staff actions; coupons; one person with a rich timeline and one staff member behind
+ * thousands of actions.
  */
 export async function generateDataset(db: Db, size: DatasetSize): Promise<Dataset> {
   await db.raw(`CREATE TABLE IF NOT EXISTS bench_sizes (what text PRIMARY KEY, n int NOT NULL)`);
@@ -74,10 +76,12 @@ export async function generateDataset(db: Db, size: DatasetSize): Promise<Datase
   const account = await db('merchantAccounts').where({ identifier: 'acct_history' }).first('id');
 
   await addUsers(db, had.get('users') ?? 0, size.users);
+  const invoiceIndexes = await setAsideIndexes(db, 'invoices');
   await addPurchases(db, account.id, had.get('purchases') ?? 0, size.purchases, size.users, size.products);
   await addProgress(db, had.get('progressRows') ?? 0, size.progressRows, size.users, size.lessonsPerCourse);
   await addAuditEntries(db, had.get('auditEntries') ?? 0, size.auditEntries, size.users, size.purchases);
   if (!had.has('richPerson')) await createRichPerson(db, account.id);
+  for (const definition of invoiceIndexes) await db.raw(definition);
   for (const [what, n] of Object.entries({ ...size, richPerson: 1 }))
     await db.raw(`INSERT INTO bench_sizes VALUES (?, ?) ON CONFLICT (what) DO UPDATE SET n = excluded.n`, [what, n]);
 
@@ -99,6 +103,23 @@ export async function generateDataset(db: Db, size: DatasetSize): Promise<Datase
     heavyStaffId: heavy.id,
     couponCode: 'BENCH20',
   };
+}
+
+/**
+ * The indexes of an empty table that no constraint holds, dropped so that a first load writes its rows alone: each is
+ * built again afterwards from the definition returned (one sort of the whole table rather than an insert into every
+ * index for every row). A table that has rows keeps its indexes.
+ */
+async function setAsideIndexes(db: Db, table: string): Promise<string[]> {
+  if (await db(table).first(db.raw('1'))) return [];
+  const { rows } = (await db.raw(
+    `SELECT c.relname AS name, pg_get_indexdef(x.indexrelid) AS definition
+       FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid
+      WHERE x.indrelid = ?::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = x.indexrelid)`,
+    [table],
+  )) as { rows: { name: string; definition: string }[] };
+  for (const { name } of rows) await db.raw(`DROP INDEX ${name}`);
+  return rows.map((r) => r.definition);
 }
 
 /** Products, prices, splits, staff, authors, the course and its lessons, coupons: written once. */
@@ -220,11 +241,127 @@ async function addUsers(db: Db, from: number, to: number): Promise<void> {
 }
 
 /**
- * Charges `from + 1` to `to` with their purchases and split lines, one statement a batch. Charge i is paid by
- * learner 1 + i % users for product 1 + (i / 7) % products, at a minute of the last year that i scatters (a
- * multiplier prime to the year's minutes), so a small dataset spans the year as a large one does. One in ten
- * is refunded in full a day later, one in a hundred lost to a dispute; each writes its money row and its ledger lines
- * spread over the sale's lines as the ledger does (the remainder of rounding to the larger line, the author's).
+ * Where a buyer of charge i (learner n) is billed, as a column list: euros are paid from the EU (a quarter in Germany,
+ * the school's home, the rest over nine member states; one in five of them a business with its VAT ID), dollars from
+ * the US (spread over states) and one in twenty from the UK.
+ */
+const BUYER_PLACE = `
+  CASE WHEN i % 10 = 3 THEN (ARRAY['DE', 'DE', 'DE', 'FR', 'NL', 'IT', 'ES', 'AT', 'BE', 'PL', 'IE', 'SE'])[1 + (u.n / 10) % 12]
+       WHEN u.n % 20 = 11 THEN 'GB' ELSE 'US' END AS buyer_country,
+  CASE WHEN i % 10 = 3 OR u.n % 20 = 11 THEN NULL WHEN u.n % 20 = 15 THEN 'WA'
+       ELSE (ARRAY['CA', 'NY', 'TX', 'FL', 'IL', 'MA'])[1 + (u.n / 20) % 6] END AS buyer_region,
+  i % 10 = 3 AND (u.n / 100 + u.n / 10) % 5 = 2 AS business`;
+
+/** A learner's billing details as given at checkout: a business's name and VAT ID, an address. */
+const BUYER_DETAILS = `
+  CASE WHEN business THEN 'Learner ' || user_n || ' Consulting' ELSE '' END AS buyer_company,
+  CASE WHEN business THEN buyer_country || lpad(user_n::text, 9, '0') ELSE '' END AS buyer_vat_id,
+  (user_n % 300 + 1) || ' Market Street' AS buyer_address`;
+
+/** The standard VAT rates of the member states buyers come from, and the registrations abroad (basis points). */
+const RATES = `(VALUES ('DE', NULL, 1900, 'VAT'), ('FR', NULL, 2000, 'VAT'), ('NL', NULL, 2100, 'VAT'),
+  ('IT', NULL, 2200, 'VAT'), ('ES', NULL, 2100, 'VAT'), ('AT', NULL, 2000, 'VAT'), ('BE', NULL, 2100, 'VAT'),
+  ('PL', NULL, 2300, 'VAT'), ('IE', NULL, 2300, 'VAT'), ('SE', NULL, 2500, 'VAT'), ('GB', NULL, 2000, 'VAT'),
+  ('US', 'WA', 650, 'Sales tax')) AS rate(country, region, bp, name)`;
+
+/**
+ * A sale's tax as the school charged it (established in Germany, registered for the EU One-Stop Shop, in the UK and
+ * in Washington; euro prices include the tax, dollar prices have it added): a lateral subquery over a buyer's
+ * columns giving the charge's tax columns, its scheme, and the amount charged (the price, plus the tax when on top).
+ * An EU business outside Germany is reverse-charged; elsewhere (other US states) nothing is taxed.
+ */
+const TAX_OF_SALE = `
+  SELECT t.*, price + CASE WHEN t.tax_inclusive IS FALSE THEN t.tax_amount ELSE 0 END AS amount
+    FROM (SELECT s.*, CASE WHEN s.tax_rate_bp IS NULL OR s.tax_rate_bp = 0 THEN 0
+                           WHEN s.tax_inclusive THEN round(price * s.tax_rate_bp / (10000 + s.tax_rate_bp))::int
+                           ELSE round(price * s.tax_rate_bp / 10000)::int END AS tax_amount
+            FROM (SELECT scheme AS tax_scheme, rate.country AS tax_country, rate.region AS tax_region,
+                         CASE WHEN scheme = 'reverse-charge' THEN 0 ELSE rate.bp END AS tax_rate_bp,
+                         rate.name AS tax_name, CASE WHEN rate.country IS NOT NULL THEN currency = 'eur' END AS tax_inclusive,
+                         scheme = 'reverse-charge' AS tax_reverse_charge
+                    FROM (SELECT 1) AS one
+                    LEFT JOIN ${RATES} ON rate.country = buyer_country AND rate.region IS NOT DISTINCT FROM buyer_region
+                    CROSS JOIN LATERAL (SELECT CASE WHEN rate.country IS NULL THEN 'not-taxed'
+                                                    WHEN business AND buyer_country <> 'DE' THEN 'reverse-charge'
+                                                    WHEN buyer_country = 'DE' THEN 'domestic'
+                                                    WHEN currency = 'eur' THEN 'eu-oss'
+                                                    ELSE 'registration' END AS scheme) AS how) AS s) AS t`;
+
+/** The school as its documents name it when issued (its settings may have changed since: documents keep theirs). */
+const SELLER = `jsonb_build_object('name', 'Bench Academy GmbH', 'tradingName', 'Bench Academy',
+  'address', 'Torstraße 1' || chr(10) || '10119 Berlin', 'taxId', 'DE123456789', 'country', 'DE',
+  'email', 'billing@bench.example')`;
+
+const REVERSE_CHARGE_NOTE = 'Reverse charge: VAT to be accounted for by the recipient (Art. 196 VAT Directive)';
+
+/**
+ * CTEs issuing the documents of the sales in `source` as the product does: each charge's invoice, numbered on in its
+ * year's sequence after the last number issued, in the order of the sales (issued when paid: its date of supply);
+ * a credit note for each refund (on its date, in the credit notes' sequence), crediting the whole with its tax; and
+ * the counters moved to the last numbers, so the next invoice the product issues follows on. `source` has a row
+ * per charge: i (orders ties), charge_id, purchase_id, invoice_id, credit_note_id, user_id, user_name, user_email,
+ * buyer_country, buyer_region, buyer_company, buyer_vat_id, buyer_address, product_name, price, amount, currency,
+ * at, refunded_at (null: not refunded) and the tax columns with tax_scheme.
+ */
+function documentsOf(source: string): string {
+  return `
+    docs AS MATERIALIZED (
+      SELECT d.*, coalesce(counter.last, 0) + row_number() OVER (PARTITION BY d.kind, d.year ORDER BY d.dated, d.i)
+                  AS sequence
+        FROM (SELECT s.*, 'invoice' AS kind, s.invoice_id AS id, NULL::uuid AS credits, s.at AS dated,
+                     extract(year FROM s.at AT TIME ZONE 'UTC')::int AS year
+                FROM ${source} s
+              UNION ALL
+              SELECT s.*, 'credit-note', s.credit_note_id, s.invoice_id, s.refunded_at,
+                     extract(year FROM s.refunded_at AT TIME ZONE 'UTC')::int
+                FROM ${source} s WHERE s.refunded_at IS NOT NULL) AS d
+        LEFT JOIN invoice_counters counter ON counter.kind = d.kind AND counter.year = d.year),
+    numbered AS MATERIALIZED (
+      SELECT docs.*, CASE kind WHEN 'credit-note' THEN 'CN-' ELSE '' END || year || '-'
+                     || lpad(sequence::text, greatest(6, length(sequence::text)), '0') AS number
+        FROM docs),
+    issued AS (
+      INSERT INTO invoices (id, kind, number, year, sequence, issued_at, supplied_at, tax_scheme, merchant_charge_id,
+                            purchase_id, payer_user_id, invoice_id, refunded_to, seller, buyer, lines, subtotal, discount,
+                            taxable, tax_country, tax_region, tax_rate_bp, tax_name, tax_inclusive, tax_reverse_charge,
+                            tax_amount, total, currency)
+      SELECT d.id, d.kind, d.number, d.year, d.sequence, d.dated, d.dated, d.tax_scheme, d.charge_id, d.purchase_id,
+             d.user_id, d.credits, CASE WHEN d.kind = 'credit-note' THEN d.amount END, ${SELLER},
+             jsonb_build_object('name', d.user_name, 'email', d.user_email, 'company', d.buyer_company,
+                                'address', d.buyer_address, 'country', d.buyer_country, 'region', d.buyer_region,
+                                'vatId', d.buyer_vat_id),
+             CASE WHEN d.kind = 'credit-note'
+                  THEN jsonb_build_array(jsonb_build_object('kind', 'refund', 'quantity', 1, 'unitAmount', d.amount,
+                         'amount', d.amount,
+                         'description', 'Refund of ' || d.product_name || ' (invoice ' || sale.number || ')'))
+                  ELSE jsonb_build_array(jsonb_build_object('kind', 'item', 'description', d.product_name, 'quantity', 1,
+                         'unitAmount', d.price, 'amount', d.price))
+                       || CASE WHEN d.tax_reverse_charge
+                               THEN jsonb_build_array(jsonb_build_object('kind', 'note', 'description', '${REVERSE_CHARGE_NOTE}'))
+                               WHEN d.tax_country IS NULL
+                               THEN jsonb_build_array(jsonb_build_object('kind', 'note',
+                                      'description', 'Not subject to VAT in '
+                                        || CASE d.buyer_country WHEN 'US' THEN 'United States' ELSE d.buyer_country END))
+                               ELSE '[]'::jsonb END END,
+             CASE WHEN d.kind = 'credit-note' THEN d.amount ELSE d.price END, 0, d.amount - d.tax_amount,
+             d.tax_country, d.tax_region, d.tax_rate_bp, d.tax_name, d.tax_inclusive, d.tax_reverse_charge, d.tax_amount,
+             d.amount, d.currency
+        FROM numbered d LEFT JOIN numbered sale ON sale.kind = 'invoice' AND sale.id = d.credits
+       RETURNING 1),
+    counted AS (
+      INSERT INTO invoice_counters (kind, year, last) SELECT kind, year, max(sequence) FROM docs GROUP BY kind, year
+        ON CONFLICT (kind, year) DO UPDATE SET last = excluded.last
+      RETURNING 1)`;
+}
+
+/**
+ * Charges `from + 1` to `to` with their purchases, split lines, invoices and credit notes, one statement a batch.
+ * Charge i is paid by learner 1 + i % users for product 1 + (i / 7) % products, at a minute of the last year that i
+ * scatters (a multiplier prime to the year's minutes), so a small dataset spans the year as a large one does. Its
+ * tax follows where the learner is billed (BUYER_PLACE, TAX_OF_SALE) and is nobody's revenue: the sale's lines share
+ * out the amount less tax and fee. One in ten (by the tens digit, so every place has refunds) is refunded in full a
+ * day later, one in a hundred lost to a dispute; each writes its money row and its ledger lines, net of tax, spread
+ * over the sale's lines as the ledger does (the remainder of rounding to the larger line, the author's).
  */
 async function addPurchases(
   db: Db,
@@ -237,48 +374,64 @@ async function addPurchases(
   for (let start = from + 1; start <= to; start += BATCH) {
     const end = Math.min(to, start + BATCH - 1);
     await db.raw(
-      `WITH src AS MATERIALIZED (
-         SELECT i, gen_random_uuid() AS charge_id, u.id AS user_id, p.merchant_product_id, p.id AS product_id, p.author_id,
-                1900 + (i % 5) * 1000 AS amount, CASE WHEN i % 10 = 3 THEN 'eur' ELSE 'usd' END AS currency,
+      `WITH buyer AS MATERIALIZED (
+         SELECT i, u.id AS user_id, u.n AS user_n, p.merchant_product_id, p.id AS product_id, p.author_id,
+                'Course ' || p.n AS product_name, 1900 + (i % 5) * 1000 AS price,
+                CASE WHEN i % 10 = 3 THEN 'eur' ELSE 'usd' END AS currency,
                 now() - ((i::bigint * 7919 % 525600) || ' minutes')::interval AS at,
-                CASE WHEN i % 10 = 7 THEN 'refund' WHEN i % 100 = 43 THEN 'dispute' END AS trouble
+                CASE WHEN i / 10 % 10 = 7 THEN 'refund' WHEN i % 100 = 43 THEN 'dispute' END AS trouble,
+                ${BUYER_PLACE}
            FROM generate_series(?::int, ?::int) AS i
            JOIN bench_users u ON u.n = 1 + i % ?
            JOIN bench_products p ON p.n = 1 + (i / 7) % ?),
+       src AS MATERIALIZED (
+         SELECT buyer.*, t.*, gen_random_uuid() AS charge_id, gen_random_uuid() AS purchase_id,
+                gen_random_uuid() AS invoice_id, gen_random_uuid() AS credit_note_id,
+                'Learner ' || user_n AS user_name, 'learner' || user_n || '@bench.example' AS user_email,
+                CASE WHEN trouble = 'refund' THEN least(now(), at + interval '1 day') END AS refunded_at,
+                ${BUYER_DETAILS}
+           FROM buyer CROSS JOIN LATERAL (${TAX_OF_SALE}) AS t),
        money AS (
          SELECT src.*, round(amount * 0.029)::int + 30 AS fee,
-                least(amount - (round(amount * 0.029)::int + 30), round(amount * ?::numeric)::int) AS platform
+                least(amount - tax_amount - (round(amount * 0.029)::int + 30),
+                      round((amount - tax_amount) * ?::numeric)::int) AS platform
            FROM src),
        lines AS (
-         SELECT money.*, amount - fee - platform AS author,
-                -floor(amount::numeric * platform / (amount - fee))::int AS platform_back,
-                -amount + floor(amount::numeric * platform / (amount - fee))::int AS author_back
+         SELECT money.*, amount - tax_amount - fee - platform AS author,
+                -floor((amount - tax_amount)::numeric * platform / (amount - tax_amount - fee))::int AS platform_back,
+                -(amount - tax_amount) + floor((amount - tax_amount)::numeric * platform / (amount - tax_amount - fee))::int
+                  AS author_back
            FROM money),
        ch AS (
          INSERT INTO merchant_charges (id, merchant_account_id, identifier, amount, fee, net, refund_amount, currency,
-                                       user_id, merchant_product_id, created_at)
+                                       user_id, merchant_product_id, created_at, tax_country, tax_region, tax_rate_bp,
+                                       tax_name, tax_inclusive, tax_reverse_charge, tax_amount, refunded_tax)
          SELECT charge_id, ?, 'ch_bench_' || i, amount, fee, amount - fee,
-                CASE WHEN trouble = 'refund' THEN amount ELSE 0 END, currency, user_id, merchant_product_id, at
+                CASE WHEN trouble = 'refund' THEN amount ELSE 0 END, currency, user_id, merchant_product_id, at,
+                tax_country, tax_region, tax_rate_bp, tax_name, tax_inclusive, tax_reverse_charge, tax_amount,
+                CASE WHEN trouble = 'refund' THEN tax_amount ELSE 0 END
            FROM lines RETURNING id),
        charged AS MATERIALIZED (SELECT * FROM lines),
        bought AS (
-         INSERT INTO purchases (user_id, product_id, status, total_amount, currency, country, merchant_charge_id, created_at)
-         SELECT user_id, product_id,
+         INSERT INTO purchases (id, user_id, product_id, status, total_amount, currency, country, merchant_charge_id,
+                                created_at)
+         SELECT purchase_id, user_id, product_id,
                 CASE trouble WHEN 'refund' THEN 'Refunded' WHEN 'dispute' THEN 'Disputed' ELSE 'Valid' END,
-                amount, currency, CASE WHEN currency = 'eur' THEN 'DE' ELSE 'US' END, charge_id, at
+                amount, currency, buyer_country, charge_id, at
            FROM charged RETURNING id),
        refunded AS (
          INSERT INTO merchant_refunds (merchant_account_id, identifier, status, merchant_charge_id, amount,
                                        idempotency_key, reason_code, created_at)
          SELECT ?, 're_bench_' || i, 'succeeded', charge_id, amount, 'bench-refund-' || i, 'customer-request',
-                least(now(), at + interval '1 day')
+                refunded_at
            FROM charged WHERE trouble = 'refund' RETURNING id),
        disputed AS (
-         INSERT INTO merchant_disputes (merchant_account_id, identifier, merchant_charge_id, amount, reason, status,
-                                        created_at, closed_at)
-         SELECT ?, 'dp_bench_' || i, charge_id, amount, 'fraudulent', 'lost', least(now(), at + interval '3 days'),
-                least(now(), at + interval '20 days')
-           FROM charged WHERE trouble = 'dispute' RETURNING id)
+         INSERT INTO merchant_disputes (merchant_account_id, identifier, merchant_charge_id, amount, tax_amount, reason,
+                                        status, created_at, closed_at)
+         SELECT ?, 'dp_bench_' || i, charge_id, amount, tax_amount, 'fraudulent', 'lost',
+                least(now(), at + interval '3 days'), least(now(), at + interval '20 days')
+           FROM charged WHERE trouble = 'dispute' RETURNING id),
+       ${documentsOf('charged')}
        INSERT INTO split_lines (merchant_charge_id, product_id, recipient_type, user_id, kind, amount, currency,
                                 reference, created_at)
        SELECT charge_id, product_id, l.recipient_type, l.user_id, l.kind, l.amount, currency, l.reference, l.at
@@ -360,38 +513,50 @@ async function createRichPerson(db: Db, accountId: string): Promise<void> {
   const [rich] = await db('users')
     .insert({ email: 'rich@bench.example', name: 'Rich History', createdAt: db.raw(`now() - interval '2 years'`) })
     .returning('id');
+  // Paid in dollars from New York, where the school is not registered: invoiced untaxed, like the other US sales.
   await db.raw(
     `WITH src AS MATERIALIZED (
-       SELECT k, gen_random_uuid() AS charge_id, p.merchant_product_id, p.id AS product_id, p.author_id, 4900 AS amount, 172 AS fee,
-              now() - (k * 2 || ' days')::interval + (k || ' minutes')::interval AS at
+       SELECT k AS i, gen_random_uuid() AS charge_id, gen_random_uuid() AS purchase_id, gen_random_uuid() AS invoice_id,
+              gen_random_uuid() AS credit_note_id, ?::uuid AS user_id, 'Rich History' AS user_name,
+              'rich@bench.example' AS user_email, 'US' AS buyer_country, 'NY' AS buyer_region, '' AS buyer_company,
+              '' AS buyer_vat_id, '5 Park Avenue' AS buyer_address, p.merchant_product_id, p.id AS product_id,
+              p.author_id, 'Course ' || p.n AS product_name, 4900 AS price, 4900 AS amount, 172 AS fee, 'usd' AS currency,
+              now() - (k * 2 || ' days')::interval + (k || ' minutes')::interval AS at,
+              CASE WHEN k % 10 = 0 THEN now() - (k * 2 || ' days')::interval + (k || ' minutes')::interval
+                                        + interval '1 hour' END AS refunded_at,
+              'not-taxed' AS tax_scheme, NULL AS tax_country, NULL AS tax_region, NULL::numeric AS tax_rate_bp,
+              NULL AS tax_name, NULL::boolean AS tax_inclusive, false AS tax_reverse_charge, 0 AS tax_amount
          FROM generate_series(1, 300) AS k JOIN bench_products p ON p.n = 1 + k % (SELECT count(*) FROM bench_products)),
      ch AS (
        INSERT INTO merchant_charges (id, merchant_account_id, identifier, amount, fee, net, refund_amount, currency,
                                      user_id, merchant_product_id, created_at)
-       SELECT charge_id, ?, 'ch_rich_' || k, amount, fee, amount - fee, CASE WHEN k % 10 = 0 THEN amount ELSE 0 END,
-              'usd', ?, merchant_product_id, at FROM src RETURNING id),
+       SELECT charge_id, ?, 'ch_rich_' || i, amount, fee, amount - fee, CASE WHEN i % 10 = 0 THEN amount ELSE 0 END,
+              'usd', user_id, merchant_product_id, at FROM src RETURNING id),
      charged AS (SELECT * FROM src),
      bought AS (
-       INSERT INTO purchases (user_id, product_id, status, total_amount, currency, country, merchant_charge_id, created_at)
-       SELECT ?, product_id, CASE WHEN k % 10 = 0 THEN 'Refunded' ELSE 'Valid' END, amount, 'usd', 'US', charge_id, at
+       INSERT INTO purchases (id, user_id, product_id, status, total_amount, currency, country, merchant_charge_id,
+                              created_at)
+       SELECT purchase_id, user_id, product_id, CASE WHEN i % 10 = 0 THEN 'Refunded' ELSE 'Valid' END, amount, 'usd',
+              'US', charge_id, at
          FROM charged RETURNING id),
      refunded AS (
        INSERT INTO merchant_refunds (merchant_account_id, identifier, status, merchant_charge_id, amount,
                                      idempotency_key, reason_code, reason, requested_by_id, created_at)
-       SELECT ?, 're_rich_' || k, 'succeeded', charge_id, amount, 'bench-rich-refund-' || k, 'duplicate',
-              'Bought twice', (SELECT id FROM bench_staff WHERE n = 1), at + interval '1 hour'
-         FROM charged WHERE k % 10 = 0 RETURNING id)
+       SELECT ?, 're_rich_' || i, 'succeeded', charge_id, amount, 'bench-rich-refund-' || i, 'duplicate',
+              'Bought twice', (SELECT id FROM bench_staff WHERE n = 1), refunded_at
+         FROM charged WHERE i % 10 = 0 RETURNING id),
+     ${documentsOf('src')}
      INSERT INTO split_lines (merchant_charge_id, product_id, recipient_type, user_id, kind, amount, currency,
                               reference, created_at)
      SELECT charge_id, product_id, l.recipient_type, l.user_id, l.kind, l.amount, 'usd', l.reference, l.at
        FROM charged CROSS JOIN LATERAL (VALUES
               ('platform', NULL::uuid, 'sale', 1470, NULL, at),
               ('owner', author_id, 'sale', 3258, NULL, at),
-              ('platform', NULL::uuid, 'refund', -1523, 're_rich_' || k, at + interval '1 hour'),
-              ('owner', author_id, 'refund', -3377, 're_rich_' || k, at + interval '1 hour')
+              ('platform', NULL::uuid, 'refund', -1523, 're_rich_' || i, at + interval '1 hour'),
+              ('owner', author_id, 'refund', -3377, 're_rich_' || i, at + interval '1 hour')
             ) AS l(recipient_type, user_id, kind, amount, reference, at)
-      WHERE l.kind = 'sale' OR k % 10 = 0`,
-    [accountId, rich.id, rich.id, accountId],
+      WHERE l.kind = 'sale' OR i % 10 = 0`,
+    [rich.id, accountId, accountId],
   );
   // Given away: 40 of their purchases now belong to learners; received: 20 learners' purchases are theirs.
   await db.raw(
