@@ -29,10 +29,26 @@ export const findCheckout = (db: Conn, checkoutId: string) =>
     .where('c.id', checkoutId)
     .first(...FOUND) as Promise<FoundCheckout | undefined>;
 
-export const findCheckoutOfSession = (db: Conn, sessionIdentifier: string) =>
+/** A provider's event, by the account it came to and its id there. */
+export interface EventKey {
+  merchantAccountId: string;
+  identifier: string;
+}
+
+/** The checkout of a session; with `event`, also whether that event was processed already (in the same read). */
+export const findCheckoutOfSession = (db: Conn, sessionIdentifier: string, event?: EventKey) =>
   withSession(db)
     .where('s.identifier', sessionIdentifier)
-    .first(...FOUND) as Promise<FoundCheckout | undefined>;
+    .first(
+      ...FOUND,
+      ...(event
+        ? [
+            db.raw('EXISTS (?) AS event_processed', [
+              db('merchantEvents').where(event).whereNotNull('processedAt').select(db.raw('1')),
+            ]),
+          ]
+        : []),
+    ) as Promise<(FoundCheckout & { eventProcessed?: boolean }) | undefined>;
 
 export async function checkoutIdOfSession(db: Conn, sessionIdentifier: string): Promise<string | null> {
   const row = await withSession(db).where('s.identifier', sessionIdentifier).first('c.id');

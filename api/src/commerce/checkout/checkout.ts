@@ -1,5 +1,5 @@
 import type { CheckoutDeps } from './checkout-deps';
-import { checkoutIdOfSession } from './checkout-rows';
+import { checkoutIdOfSession, type EventKey } from './checkout-rows';
 import { expireAbandoned } from './expire';
 import { checkoutOutcome } from './outcome';
 import { cancelCheckout, fulfilCheckout, settleSession, type Alongside } from './settle';
@@ -21,8 +21,8 @@ export function checkoutService(deps: CheckoutDeps) {
     cancel: (checkoutId: string) => cancelCheckout(deps.db, checkoutId),
     /** The checkout a provider session belongs to (the provider's events name only its session). */
     checkoutForSession: (sessionIdentifier: string) => checkoutIdOfSession(deps.db, sessionIdentifier),
-    settleSession: (sessionIdentifier: string, alongside?: Alongside) =>
-      settleSession(deps, sessionIdentifier, alongside),
+    settleSession: (sessionIdentifier: string, alongside?: Alongside, event?: EventKey) =>
+      settleSession(deps, sessionIdentifier, alongside, event),
     fulfil: (checkoutId: string) => fulfilCheckout(deps, checkoutId),
     outcome: (checkoutId: string, viewerUserId: string | null = null) =>
       checkoutOutcome(deps, checkoutId, viewerUserId),

@@ -7,7 +7,13 @@ import { AppError } from '../../shared/errors';
 import type { CheckoutStatus } from '../schemas';
 import { MESSAGES } from './availability';
 import type { CheckoutDeps } from './checkout-deps';
-import { cancelOpenCheckout, findCheckout, findCheckoutOfSession, type FoundCheckout } from './checkout-rows';
+import {
+  cancelOpenCheckout,
+  findCheckout,
+  findCheckoutOfSession,
+  type EventKey,
+  type FoundCheckout,
+} from './checkout-rows';
 import { checkFulfillable, retakeCouponUse } from './fulfillable';
 import { giveCouponUseBack } from './holds';
 import { lockCheckout } from './locked-checkout';
@@ -39,6 +45,8 @@ export interface Settled {
   purchaseId: string | null;
   /** The caller's write ran, and committed with the settlement. */
   alongside?: true;
+  /** The provider's event asking for it was processed already: nothing was done again. */
+  eventProcessed?: true;
 }
 
 type SettleDeps = Pick<CheckoutDeps, 'db' | 'clock' | 'config' | 'outbox' | 'provider' | 'refunds'>;
@@ -163,14 +171,17 @@ async function settleLocked(
 
 /**
  * Settles the checkout of a provider session (paid → fulfilled, canceled → canceled); unknown sessions are
- * ignored. `alongside` commits with a fulfilment (the answer says so), and is not run otherwise.
+ * ignored. `alongside` commits with a fulfilment (the answer says so), and is not run otherwise. With the provider's
+ * `event` that asks, nothing is done when that event was processed already (read with the checkout).
  */
 export async function settleSession(
   deps: SettleDeps,
   sessionIdentifier: string,
   alongside?: Alongside,
+  event?: EventKey,
 ): Promise<Settled | null> {
-  const found = await findCheckoutOfSession(deps.db, sessionIdentifier);
+  const found = await findCheckoutOfSession(deps.db, sessionIdentifier, event);
+  if (found?.eventProcessed) return { status: found.status, purchaseId: found.purchaseId, eventProcessed: true };
   return found ? settle(deps, found, alongside) : null;
 }
 

@@ -26,6 +26,13 @@ export interface WebhookOutcome {
 
 const idOf = (value: string | { id: string }): string => (typeof value === 'string' ? value : value.id);
 
+/** The events that settle a checkout (fulfil or cancel it). */
+const SETTLING = new Set([
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.expired',
+]);
+
 /** A dispute's evidence deadline (Unix seconds at Stripe), when it has one. */
 const dueBy = (dispute: Stripe.Dispute): Date | null => {
   const seconds = dispute.evidence_details?.due_by;
@@ -40,15 +47,21 @@ const dueBy = (dispute: Stripe.Dispute): Date | null => {
 export function stripeEvents({ db, logger, stripe, checkouts, lifecycle }: Deps) {
   /**
    * Acts on an event: false when its type is not ours; 'marked' when the handler marked it processed itself, in the
-   * transaction of what it did.
+   * transaction of what it did; 'duplicate' when it found the event processed already, and did nothing.
    */
-  async function handle(accountId: string, event: Stripe.Event, markProcessed: Alongside): Promise<boolean | 'marked'> {
+  async function handle(
+    accountId: string,
+    event: Stripe.Event,
+    markProcessed: Alongside,
+  ): Promise<boolean | 'marked' | 'duplicate'> {
     switch (event.type) {
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded':
       case 'checkout.session.expired': {
         // Fulfilment (or cancelation) reads the session back from Stripe: the event only says which one.
-        const settled = await checkouts.settleSession(event.data.object.id, markProcessed);
+        const key = { merchantAccountId: accountId, identifier: event.id };
+        const settled = await checkouts.settleSession(event.data.object.id, markProcessed, key);
+        if (settled?.eventProcessed) return 'duplicate';
         return settled?.alongside ? 'marked' : true;
       }
       case 'charge.refunded':
@@ -91,19 +104,29 @@ export function stripeEvents({ db, logger, stripe, checkouts, lifecycle }: Deps)
       const event = verifiedStripeEvent(stripe, raw, signature);
       const accountId = await stripe!.provider.accountId();
       const key = { merchantAccountId: accountId, identifier: event.id };
-      const [fresh] = await db('merchantEvents')
-        .insert({ ...key, type: event.type })
-        .onConflict(['merchantAccountId', 'identifier'])
-        .ignore()
-        .returning('id');
-      if (!fresh && (await db('merchantEvents').where(key).first('processedAt')).processedAt)
-        return { received: true, duplicate: true };
+      // A checkout's event is first written as processed, with the settlement it asks for (whether it was processed
+      // already is read with the checkout): a fulfilment sends no statement of its own for it. Others are recorded
+      // first, then handled unless processed already.
+      if (!SETTLING.has(event.type)) {
+        const [fresh] = await db('merchantEvents')
+          .insert({ ...key, type: event.type })
+          .onConflict(['merchantAccountId', 'identifier'])
+          .ignore()
+          .returning('id');
+        if (!fresh && (await db('merchantEvents').where(key).first('processedAt')).processedAt)
+          return { received: true, duplicate: true };
+      }
       // A copy arriving while the first is still being processed runs too: every handler is idempotent, and
       // the first copy failing must not leave the event acknowledged but undone. The event is marked processed only
       // once its handler is done: by a fulfilment in its own transaction, else right after.
       const markProcessed = (q: Knex | Knex.Transaction) =>
-        q('merchantEvents').where(key).whereNull('processedAt').update({ processedAt: q.fn.now() });
+        q('merchantEvents')
+          .insert({ ...key, type: event.type, processedAt: q.fn.now() })
+          .onConflict(['merchantAccountId', 'identifier'])
+          .merge({ processedAt: q.fn.now() })
+          .whereNull('merchantEvents.processedAt');
       const acted = await handle(accountId, event, markProcessed);
+      if (acted === 'duplicate') return { received: true, duplicate: true };
       if (acted !== 'marked') await markProcessed(db);
       if (!acted) logger.info({ eventId: event.id, type: event.type }, 'Stripe event type not handled; acknowledged');
       return acted ? { received: true } : { received: true, ignored: true };
