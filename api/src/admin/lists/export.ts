@@ -15,7 +15,7 @@ import type { AdminService } from '../records/service';
 import type { ListQuery } from '../../list-query/schemas';
 import { CopyTextRows } from './copy-text-rows';
 import { rowValues } from './row-values';
-import { sqlCells } from './sql-cells';
+import { prepareSqlCells, sqlCells } from './sql-cells';
 
 /**
  * Above this many rows an export reads its list in the order an index gives rather than sorting it first: its rows
@@ -115,6 +115,7 @@ export function listExports({
   /** Rows up to which the list may be sorted before its first row leaves (SORTED_IN_FULL_UP_TO unless told). */
   sortedInFullUpTo?: number;
 }) {
+  setImmediate(prepareSqlCells).unref();
   return {
     /** The CSV as a stream, its file name (`<resource>-<date>.csv`) and its row count. */
     async open(
