@@ -14,7 +14,8 @@
  * - Fulfilment: N paid checkouts' events delivered once each (autocannon `amount`), wall time → per second; its
  *   baseline N single inserts the same way.
  * - CSV exports (charges, the console's purchases): rows/s, time to first byte and the server's memory beside a
- *   csv-stringify baseline on the same rows in the same run.
+ *   csv-stringify baseline on the same rows in the same run. The tax report of a year: documents read per second and
+ *   its first byte.
  * - Growth: dashboard (30 and 365 days), finance summary for a year, timelines (a rich person and a busy staff
  *   member, page 1 and a deep page): p50 of 20 sequential requests at both sizes.
  * - Console sorts (sort-plans.ts): every sort and filter of the console's lists, which ones no index serves.
@@ -326,6 +327,37 @@ async function exportRows(servers: Servers, admin: SignedIn): Promise<void> {
   }
 }
 
+/**
+ * The tax report of the last year (every invoice and credit note of the dataset, grouped into a few dozen rows): the
+ * documents it reads per second, and its first byte, which comes only once the whole year is summed.
+ */
+async function taxReportRow(db: Db, servers: Servers, admin: SignedIn): Promise<void> {
+  const day = (d: Date) => d.toISOString().slice(0, 10);
+  const to = new Date(Date.now() + 86_400_000);
+  const from = new Date(to.getTime() - 366 * 86_400_000);
+  const documents = Number(
+    (await db('invoices').where('suppliedAt', '>=', day(from)).where('suppliedAt', '<', day(to)).count({ n: '*' }))[0]!
+      .n,
+  );
+  const started = performance.now();
+  const report = await timeExport(
+    `${servers.product}/api/admin/finance/tax-report.csv?from=${day(from)}&to=${day(to)}`,
+    { Cookie: admin.cookie },
+    servers.child.pid!,
+  );
+  const seconds = (performance.now() - started) / 1000;
+  details['tax report'] = { documents, seconds, ...report, loadavg: loadAverage() };
+  rows.push({
+    name: `CSV tax report of a year: ${documents.toLocaleString('en-US')} invoices and credit notes in ${report.rows} rows`,
+    value: round(documents / seconds, 0),
+    unit: 'documents/s',
+    baseline: null,
+    ratio: null,
+    target: `first byte < 1 s (${report.firstByteMs} ms)`,
+    met: report.ok && report.rows > 0 && report.firstByteMs < 1000,
+  });
+}
+
 /** `npm start` on a fresh embedded database until /api/health answers 200, then Ctrl-C; twice on the same data. */
 async function startTimes(): Promise<{ first: number; second: number }> {
   // Inside the project (git-ignored .data): as root, the embedded server runs as `postgres`, who must reach it.
@@ -534,6 +566,8 @@ async function main() {
     if (wanted('webhook fulfilment')) await fulfilmentRow(db, servers, data, stripe);
     await settled(servers);
     if (wanted('csv export')) await exportRows(servers, admin);
+    await settled(servers);
+    if (wanted('csv tax report')) await taxReportRow(db, servers, admin);
 
     if (wanted('console sorts')) {
       const plans = await sortPlans(db);
