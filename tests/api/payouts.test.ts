@@ -178,6 +178,35 @@ describe('payouts to revenue-split recipients (docs/domain.md §19)', () => {
     await assertInvariants();
   });
 
+  it('leaves nothing behind when a run fails halfway, and the next run pays everyone', async () => {
+    daysAhead = 15;
+    const { product, owner, contributor } = await splitProduct('Crash Course', 20_000);
+    await sell(product.id);
+    // The run's last write fails, as a crash would end it: after its payouts and their lines were written.
+    await db().raw(`
+      CREATE FUNCTION payout_run_crash() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'the server went away'; END $$;
+      CREATE TRIGGER payout_run_crash BEFORE INSERT ON audit_logs FOR EACH ROW
+        WHEN (NEW.action = 'payout.run') EXECUTE FUNCTION payout_run_crash();`);
+    const runsBefore = (await db()('payoutRuns')).length;
+    try {
+      const crashed = await as(finance, request(app).post('/api/admin/payouts/run')).send({});
+      expect(crashed.status).toBe(500);
+    } finally {
+      await db().raw('DROP TRIGGER payout_run_crash ON audit_logs; DROP FUNCTION payout_run_crash()');
+    }
+    expect(await db()('payoutRuns')).toHaveLength(runsBefore);
+    for (const recipient of [owner, contributor!]) expect(await payoutsOf(recipient.id)).toEqual([]);
+
+    await run();
+    for (const recipient of [owner, contributor!]) {
+      const [payout, ...more] = await payoutsOf(recipient.id);
+      expect(more).toEqual([]);
+      expect(payout.amount).toBe(sum(await linesOf(recipient.id)));
+    }
+    await assertInvariants();
+  });
+
   it('carries a negative balance after a refund that followed a payout, then pays only the difference', async () => {
     daysAhead = 15;
     const { product, owner } = await splitProduct('Carry Course', 10_000, false);
