@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { useTestDatabase } from '../support/db';
+
+/**
+ * The finance rollups' shard rows: each transaction that writes them takes the lowest shard no other open
+ * transaction holds, and keeps it to its end, so sales committing at once never wait on each other's rollup rows.
+ */
+describe('rollup shards', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  const shardIn = async (trx: Awaited<ReturnType<ReturnType<typeof db>['transaction']>>) =>
+    ((await trx.raw('SELECT rollup_shard() AS shard')).rows[0] as { shard: number }).shard;
+
+  it('gives transactions open at once shards of their own, each kept to its end, and a later one the first', async () => {
+    const first = await db().transaction();
+    const second = await db().transaction();
+    try {
+      expect(await shardIn(first)).toBe(0);
+      expect(await shardIn(second)).toBe(1);
+      expect(await shardIn(first)).toBe(0);
+      await first.commit();
+      expect(await shardIn(second)).toBe(1);
+      const third = await db().transaction();
+      expect(await shardIn(third)).toBe(0);
+      await third.rollback();
+    } finally {
+      if (!first.isCompleted()) await first.rollback();
+      await second.rollback();
+    }
+  });
+});
