@@ -15,8 +15,12 @@ export interface Statement {
 }
 
 export interface CursorExportSpec<R> {
-  /** One number: the rows the export will hold (sent first, in X-Total-Rows, for the console's progress). */
-  count: Statement;
+  /**
+   * One number: the rows the export will hold (sent first, in X-Total-Rows, for the console's progress). Or
+   * 'by-reading': the rows are counted by reading them once through a scroll cursor, then sent from its start, for a
+   * small result that costs as much to count as to compute (a report grouped over a year of documents).
+   */
+  count: Statement | 'by-reading';
   rows: Statement;
   /**
    * The byte-order mark and the header line (csvHead); or made from the result's column names (as PostgreSQL names
@@ -167,12 +171,22 @@ export async function openCursorCsv<R extends pg.QueryResultRow>(
   try {
     // The whole result is read: plan for all of it (hash joins and one sort), not for a cursor's first tenth.
     await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL cursor_tuple_fraction = 1');
-    const { rows } = await connection.query<{ n: number; pid: number }>(
-      `SELECT (${spec.count.sql})::int AS n, pg_backend_pid() AS pid`,
-      spec.count.bindings as unknown[],
-    );
-    ({ n: total, pid } = rows[0]!);
-    await connection.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${spec.rows.sql}`, spec.rows.bindings as unknown[]);
+    if (spec.count === 'by-reading') {
+      ({ pid } = (await connection.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!);
+      await connection.query(`DECLARE ${CURSOR} SCROLL CURSOR FOR ${spec.rows.sql}`, spec.rows.bindings as unknown[]);
+      total = (await connection.query(`MOVE FORWARD ALL IN ${CURSOR}`)).rowCount ?? 0;
+      await connection.query(`MOVE ABSOLUTE 0 IN ${CURSOR}`);
+    } else {
+      const { rows } = await connection.query<{ n: number; pid: number }>(
+        `SELECT (${spec.count.sql})::int AS n, pg_backend_pid() AS pid`,
+        spec.count.bindings as unknown[],
+      );
+      ({ n: total, pid } = rows[0]!);
+      await connection.query(
+        `DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${spec.rows.sql}`,
+        spec.rows.bindings as unknown[],
+      );
+    }
   } catch (error) {
     await session.end(error as Error);
     throw error;
