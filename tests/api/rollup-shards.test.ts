@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { describe, expect, it } from 'vitest';
 import { useTestDatabase } from '../support/db';
 
@@ -8,7 +9,7 @@ import { useTestDatabase } from '../support/db';
 describe('rollup shards', () => {
   const database = useTestDatabase();
   const db = () => database().db;
-  const shardIn = async (trx: Awaited<ReturnType<ReturnType<typeof db>['transaction']>>) =>
+  const shardIn = async (trx: Knex.Transaction) =>
     ((await trx.raw('SELECT rollup_shard() AS shard')).rows[0] as { shard: number }).shard;
 
   it('gives transactions open at once shards of their own, each kept to its end, and a later one the first', async () => {
