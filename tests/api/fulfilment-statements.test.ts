@@ -2,6 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
 import { testApp, testConfig } from '../support/app';
+import { as, signedIn } from '../support/auth';
 import { sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
 import { deliverSigned, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
@@ -90,5 +91,58 @@ describe('one webhook fulfilment, statement by statement', () => {
     const invoice = await db()('invoices').where({ merchantChargeId: purchase.merchantChargeId }).first();
     expect(invoice).toMatchObject({ kind: 'invoice', purchaseId: checkout.purchaseId });
     expect(invoice.number).toMatch(/^\d{4}-\d{6}$/);
+  });
+  it('divides a sale by the splits finance committed while the fulfilment waited for the product', async () => {
+    const product = await createProduct(db(), { name: 'Edited Splits Course', unitAmount: 10000 });
+    const author = await createUser(db(), { email: 'edited-split-author@example.com' });
+    const helper = await createUser(db(), { email: 'edited-split-contributor@example.com' });
+    await createRevenueSplit(db(), { productId: product.id, type: 'platform', percent: 0.5 });
+    const share = await createRevenueSplit(db(), {
+      productId: product.id,
+      type: 'owner',
+      percent: 0.25,
+      userId: author.id,
+    });
+    await createRevenueSplit(db(), { productId: product.id, type: 'contributor', percent: 0.25, userId: helper.id });
+    const finance = await signedIn(db(), ['finance']);
+    const created = await request(app)
+      .post('/api/store/checkout')
+      .send({ productId: product.id, email: 'racing@example.com' });
+    expect(created.status).toBe(201);
+    const completed = stripe.pay(await sessionOfCheckout(db(), created.body.checkoutId));
+    const waiting = async () =>
+      Number(
+        (
+          await db().raw<{ rows: { n: string }[] }>(
+            `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          )
+        ).rows[0]!.n,
+      );
+
+    // Someone holds the product; finance's edit of the author's share queues on it, then the fulfilment behind.
+    const holder = await db().transaction();
+    try {
+      await holder('products').where({ id: product.id }).forUpdate().first('id');
+      const edit = as(finance, request(app).put(`/api/admin/product-revenue-splits/${share.id}`)).send({
+        percent: 0.05,
+      });
+      const edited = edit.then((r) => r);
+      await expect.poll(waiting, { timeout: 15_000 }).toBe(1);
+      const fulfilled = deliverSigned(app, completed).then((r) => r);
+      await expect.poll(waiting, { timeout: 15_000 }).toBe(2);
+      await holder.commit();
+      expect((await edited).status).toBe(200);
+      expect((await fulfilled).body).toEqual({ received: true });
+    } finally {
+      if (!holder.isCompleted()) await holder.rollback();
+    }
+
+    const lines = await db()('splitLines')
+      .where({ productId: product.id, kind: 'sale' })
+      .select('recipientType', 'amount');
+    const owner = lines.find((l) => l.recipientType === 'owner')!;
+    const contributor = lines.find((l) => l.recipientType === 'contributor')!;
+    // Owner and contributor share what is left as 5 to 25 after the edit; as 25 to 25 before it.
+    expect(owner.amount * 4).toBeLessThan(contributor.amount);
   });
 });

@@ -28,7 +28,8 @@ export interface RevenueSplit {
   percent: string | number;
 }
 
-const splitsOf = (trx: Knex.Transaction, productId: string): Promise<RevenueSplit[]> =>
+/** A product's revenue splits as committed when this statement runs. */
+export const splitsOf = (trx: Knex.Transaction, productId: string): Promise<RevenueSplit[]> =>
   trx('productRevenueSplits').where({ productId }).orderBy('createdAt').select('type', 'userId', 'percent');
 
 /** A charge's sale lines from its product's splits: they sum to amount − tax − fee. */

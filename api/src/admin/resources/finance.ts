@@ -6,9 +6,13 @@ import { defineResource, type Trx } from '../resource';
 import { derived, instant, money, text } from '../../http/csv-columns';
 import { percentage, person, productNamed } from '../lists/export-lookups';
 
-/** Taken before the write: two edits of one product's splits queue here instead of deadlocking later. */
+/**
+ * Taken before the write: two edits of one product's splits queue here instead of deadlocking later. The row is
+ * updated, not only locked: a fulfilment waiting on the same lock then finds a newer version of the product than its
+ * snapshot had, and reads the splits again rather than the ones from before this edit.
+ */
 async function lockProduct(trx: Trx, productId: string): Promise<void> {
-  await trx('products').where('id', productId).forUpdate().first('id');
+  await trx('products').where('id', productId).update({ updatedAt: trx.fn.now() });
 }
 
 /** A product's splits total at most 100 %, checked under the product lock so two edits cannot race past it. */

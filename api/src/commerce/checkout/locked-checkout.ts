@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Product } from '../../catalog/models';
-import type { RevenueSplit } from '../../finance/ledger';
+import { splitsOf, type RevenueSplit } from '../../finance/ledger';
 import type { User } from '../../identity/models';
 import type { CheckoutRow } from './checkout-rows';
 
@@ -27,6 +27,7 @@ type LockedRow = CheckoutRow & {
   buyerAddress: string | null;
   merchantProductId: string | null;
   revenueSplits: RevenueSplit[];
+  splitsStale: boolean;
 };
 
 export interface LockedCheckout {
@@ -85,6 +86,10 @@ export async function lockCheckout(
         `(SELECT coalesce(json_agg(json_build_object('type', s.type, 'userId', s.user_id, 'percent', s.percent::text)
             ORDER BY s.created_at), '[]') FROM product_revenue_splits s WHERE s.product_id = c.product_id) AS revenue_splits`,
       ),
+      // The subqueries read the statement's snapshot, taken before any wait for the product's lock; the locked row
+      // is its latest version. An edit of the splits updates the product row, so a newer version there means the
+      // splits above may be older than the ones committed while this waited.
+      trx.raw(`p.xmin::text <> (SELECT xmin::text FROM products WHERE id = c.product_id) AS splits_stale`),
     )) as LockedRow;
   const {
     productName,
@@ -96,6 +101,7 @@ export async function lockCheckout(
     buyerAddress,
     merchantProductId,
     revenueSplits,
+    splitsStale,
     ...checkout
   } = row;
   return {
@@ -110,7 +116,8 @@ export async function lockCheckout(
     },
     buyer: buyerId ? { id: buyerId, email: buyerAddress! } : null,
     merchantProductId,
-    revenueSplits,
+    // Read again in a statement of its own, whose snapshot is taken after the lock.
+    revenueSplits: splitsStale ? await splitsOf(trx, checkout.productId) : revenueSplits,
   };
 }
 
