@@ -9,10 +9,12 @@ import type { Knex } from 'knex';
  * stay on shard 0, busy ones use as many shards as sales were in progress at once (up to 32, then the connection's).
  * The advisory lock only steers writers apart: the rows' own locks still keep every sum exact.
  *
- * Each rollup function that picked the connection's shard is rewritten to call rollup_shard() instead.
+ * Each rollup function that picked the connection's shard is rewritten to call rollup_shard() instead (the active
+ * learners' days wrote the shard without a cast).
  */
 
 const CONNECTION_SHARD = '(pg_backend_pid() % 8)::smallint';
+const UNCAST_CONNECTION_SHARD = 'pg_backend_pid() % 8';
 const TRANSACTION_SHARD = 'rollup_shard()';
 
 /** Rewrites every function of this schema whose body holds `from`, with `to` in its place. */
@@ -44,7 +46,8 @@ export async function up(knex: Knex): Promise<void> {
       PERFORM set_config('rollups.shard', shard::text, true);
       RETURN shard;
     END $$;
-    ${rewrite(CONNECTION_SHARD, TRANSACTION_SHARD)}`);
+    ${rewrite(CONNECTION_SHARD, TRANSACTION_SHARD)}
+    ${rewrite(UNCAST_CONNECTION_SHARD, TRANSACTION_SHARD)}`);
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { addTo, FAIL_FAST_ON_LOCKS, statementTriggers, type Columns } from './rollup-sql';
+import { addTo, FAIL_FAST_ON_LOCKS, statementTriggers, TRANSACTION_SHARD, type Columns } from './rollup-sql';
 
 /**
  * A year of the daily rollup by recipient is recipients × days rows, filling as the ledger grows: the figures by
@@ -25,6 +25,8 @@ const addLines = (from: string) =>
     { month: LINE_MONTH, currency: 'l.currency', recipient_type: 'l.recipient_type', user_id: 'l.user_id' },
     AMOUNTS,
     from,
+    undefined,
+    TRANSACTION_SHARD,
   );
 
 /** A correction (split_lines is append-only, so only one with its guard lifted) counts its months again. */

@@ -11,17 +11,29 @@
 export const FAIL_FAST_ON_LOCKS = `SET LOCAL lock_timeout = '5s'`;
 
 const SHARDS = 8;
-/** The writing connection's shard row: fulfilments committing at once each lock their own, summed on read. */
-const SHARD = `(pg_backend_pid() % ${SHARDS})::smallint`;
+/**
+ * The writing connection's shard row: fulfilments committing at once each lock their own, summed on read. The rollups
+ * made before rollup_shard() existed (20261201010100) used it, and that migration rewrote them.
+ */
+const CONNECTION_SHARD = `(pg_backend_pid() % ${SHARDS})::smallint`;
+/** The lowest shard no other open transaction holds, kept to the transaction's end: what rollups use since. */
+export const TRANSACTION_SHARD = 'rollup_shard()';
 
 export type Columns = Record<string, string>;
 
-/** A rollup table's upsert: each key's measures added to the writing connection's shard row. */
-export function addTo(table: string, keys: Columns, measures: Columns, from: string, having?: string): string {
+/** A rollup table's upsert: each key's measures added to a shard row (by default the writing connection's). */
+export function addTo(
+  table: string,
+  keys: Columns,
+  measures: Columns,
+  from: string,
+  having?: string,
+  shard: string = CONNECTION_SHARD,
+): string {
   const k = Object.keys(keys);
   const m = Object.keys(measures);
   return `INSERT INTO ${table} AS r (${[...k, 'shard', ...m].join(', ')})
-    SELECT ${[...Object.values(keys), SHARD, ...Object.values(measures)].join(', ')}
+    SELECT ${[...Object.values(keys), shard, ...Object.values(measures)].join(', ')}
       FROM ${from} GROUP BY ${k.map((_, i) => i + 1).join(', ')} ${having ? `HAVING ${having}` : ''}
     ON CONFLICT (${[...k, 'shard'].join(', ')})
     DO UPDATE SET ${m.map((c) => `${c} = r.${c} + excluded.${c}`).join(', ')};`;

@@ -29,4 +29,17 @@ describe('rollup shards', () => {
       await second.rollback();
     }
   });
+  it('has every rollup function choose its shard per transaction, none by the connection', async () => {
+    const { rows } = await db().raw(
+      `SELECT p.proname AS name, strpos(p.prosrc, 'rollup_shard()') > 0 AS per_transaction
+         FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = current_schema() AND p.proname <> 'rollup_shard'
+          AND (strpos(p.prosrc, 'rollup_shard()') > 0 OR strpos(p.prosrc, 'pg_backend_pid()') > 0)`,
+    );
+    const functions = rows as { name: string; per_transaction: boolean }[];
+    expect(functions.map((f) => f.name)).toEqual(
+      expect.arrayContaining(['finance_monthly_ledger_recipients_add', 'learner_last_active_days_move']),
+    );
+    expect(functions.filter((f) => !f.per_transaction).map((f) => f.name)).toEqual([]);
+  });
 });
