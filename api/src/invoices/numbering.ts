@@ -19,8 +19,8 @@ const COUNTER_TAKEN = `INSERT INTO invoice_counters (kind, year, last)
  * Inserts a document under the next number of its kind and year, without gaps, in one statement: the counter row is
  * taken with the document's own insert in the same transaction, so a rollback gives the number back and concurrent
  * issuers queue on the row, in commit order. Every issuer queues on that one row until it commits, so a transaction
- * should number its document as its last write (fulfilment does): the row is then held for one round trip and the
- * commit, not for the rest of the transaction's work.
+ * should number its document as its last write: the row is then held for one round trip and the commit, not for the
+ * rest of the transaction's work. Fulfilment, the busiest issuer, uses `numberedAtCommit` instead.
  */
 export async function insertNumbered(
   trx: Knex.Transaction,
