@@ -261,11 +261,6 @@ describe('payouts to revenue-split recipients (docs/domain.md §19)', () => {
     const [failed] = await payoutsOf(owner.id);
     expect(failed).toMatchObject({ method: 'stripe', status: 'failed', reference: null });
     expect(failed.error).toBeTruthy();
-    const refused = await as(finance, request(app).post(`/api/admin/payouts/${failed.id}/mark-paid`)).send({
-      reference: 'BANK-X',
-    });
-    expect(refused.status).toBe(409);
-    expect(refused.body.code).toBe('payout-not-manual');
 
     const retried = await run();
     expect(retried).toMatchObject({ created: 0, sent: 1, failed: 0 });
@@ -290,7 +285,7 @@ describe('payouts to revenue-split recipients (docs/domain.md §19)', () => {
     await assertInvariants();
   });
 
-  it('pays once when Stripe made the transfer but its answer was lost: the next run gets the same transfer back', async () => {
+  it('pays once when Stripe made the transfer but its answer was lost, after Stripe forgot the idempotency key', async () => {
     daysAhead = 15;
     const { product, owner } = await splitProduct('Lost Answer Course', 10_000, false);
     await db()('payoutRecipients').insert({ userId: owner.id, stripeAccountId: 'acct_1LostAnswer' });
@@ -308,13 +303,54 @@ describe('payouts to revenue-split recipients (docs/domain.md §19)', () => {
     const transfers = () =>
       [...stripe.objects.values()].filter((o) => o.object === 'transfer' && o.destination === 'acct_1LostAnswer');
     expect(transfers()).toHaveLength(1); // Stripe did pay
-    expect((await payoutsOf(owner.id))[0]).toMatchObject({ status: 'failed' });
+    const [lostPayout] = await payoutsOf(owner.id);
+    expect(lostPayout).toMatchObject({ status: 'failed' });
+    // Paying it by hand now would pay it twice.
+    const byHand = await as(finance, request(app).post(`/api/admin/payouts/${lostPayout.id}/mark-paid`)).send({
+      reference: 'BANK-LOST',
+    });
+    expect(byHand.status).toBe(409);
+    expect(byHand.body.code).toBe('payout-sent-by-stripe');
+    // The next run is a month later: the key that would have given the same transfer back is long gone.
+    stripe.forgetIdempotencyKeys();
 
     await run();
     const [paid, ...more] = await payoutsOf(owner.id);
     expect(more).toEqual([]);
     expect(transfers()).toHaveLength(1);
-    expect(paid).toMatchObject({ status: 'paid', reference: transfers()[0]!.id });
+    expect(transfers()[0]).toMatchObject({ transfer_group: paid.id, metadata: { payoutId: paid.id } });
+    expect(paid).toMatchObject({ status: 'paid', reference: transfers()[0]!.id, error: null });
+    await assertInvariants();
+  });
+
+  it('keeps a Stripe payee while a payout to them is unpaid, and lets finance pay a failed one by hand only if Stripe made no transfer', async () => {
+    daysAhead = 15;
+    const { product, owner } = await splitProduct('Stranded Course', 10_000, false);
+    const connected = await as(finance, request(app).post('/api/admin/payout-recipients')).send({
+      userId: owner.id,
+      stripeAccountId: 'acct_1Stranded',
+    });
+    expect(connected.status).toBe(201);
+    await sell(product.id);
+    stripe.failNext('POST /v1/transfers', 3);
+    expect(await run()).toMatchObject({ created: 1, failed: 1 });
+    const [failed] = await payoutsOf(owner.id);
+    expect(failed).toMatchObject({ method: 'stripe', status: 'failed' });
+
+    const removed = await as(finance, request(app).delete(`/api/admin/payout-recipients/${connected.body.id}`));
+    expect(removed.status).toBe(409);
+    expect(removed.body.code).toBe('payout-recipient-has-unpaid-payouts');
+    expect(await db()('payoutRecipients').where({ id: connected.body.id })).toHaveLength(1);
+
+    // Stripe holds no transfer for it (the stand-in failed before acting): finance may pay it by hand.
+    const paidByHand = await as(finance, request(app).post(`/api/admin/payouts/${failed.id}/mark-paid`)).send({
+      reference: 'BANK-7',
+    });
+    expect(paidByHand.status).toBe(200);
+    expect(paidByHand.body.data).toMatchObject({ id: failed.id, status: 'paid', reference: 'BANK-7' });
+    expect(await balanceOf(owner.id)).toMatchObject({ paid: failed.amount, inPayouts: 0 });
+    const gone = await as(finance, request(app).delete(`/api/admin/payout-recipients/${connected.body.id}`));
+    expect(gone.status).toBe(200);
     await assertInvariants();
   });
 

@@ -100,6 +100,8 @@ export interface StandIn {
   delayNext(pathTemplate: string, ms: number, times?: number): void;
   /** Runs `probe` when the next request to a path arrives, before answering it (to look at our side meanwhile). */
   beforeNext(pathTemplate: string, probe: () => Promise<void>): void;
+  /** Forgets every idempotency key, as Stripe does after about a day: a key sent again then acts again. */
+  forgetIdempotencyKeys(): void;
   /** Every routed request in arrival order, with the Idempotency-Key it carried. */
   requests: { template: string; idempotencyKey: string | undefined; status: number }[];
   /** Where Stripe Tax collects for the account from now on (as registrations added in Stripe's dashboard). */
@@ -561,9 +563,25 @@ export async function startStripeStandIn(): Promise<StandIn> {
           amount,
           currency: required(p, 'currency'),
           destination,
+          transfer_group: p.transfer_group ?? null,
           metadata: p.metadata ?? {},
           created: nowSeconds(),
         });
+      },
+    },
+    {
+      // Transfers newest first, of one transfer group when asked (how a payout finds the transfer made for it).
+      method: 'GET',
+      pattern: /^\/v1\/transfers$/,
+      template: 'GET /v1/transfers',
+      handle: (p) => {
+        const all = [...objects.values()].filter(
+          (o) => o.object === 'transfer' && (p.transfer_group === undefined || o.transfer_group === p.transfer_group),
+        );
+        const limit = p.limit === undefined ? 10 : int(p.limit);
+        const data = all.reverse().slice(0, limit);
+        // A list is no object of its own (it has no id), answered as routes answer objects.
+        return { object: 'list', url: '/v1/transfers', has_more: all.length > limit, data } as unknown as Obj;
       },
     },
   ];
@@ -683,6 +701,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections(); // held answers (delayNext) would keep it open
       }),
+    forgetIdempotencyKeys: () => idempotent.clear(),
     failNext: (template, times = 1) => void failures.set(template, times),
     registerTax: (registration) => void taxRegistrations.push(registration),
     beforeNext: (template, probe) => void probes.set(template, probe),

@@ -40,6 +40,8 @@ export const ERROR_STATUS = {
   'refund-not-possible': 409,
   'payout-already-paid': 409,
   'payout-not-manual': 409,
+  'payout-sent-by-stripe': 409,
+  'payout-recipient-has-unpaid-payouts': 409,
   'status-change-not-allowed': 409,
   'transfer-not-found': 404,
   'transfer-not-available': 409,

@@ -1,5 +1,6 @@
 import { ProductRevenueSplit } from '../../finance/models';
 import { Payout, PayoutRecipient } from '../../finance/payouts/models';
+import { recipientHasUnpaidPayouts } from '../../finance/payouts/recipient-guard';
 import { AppError } from '../../shared/errors';
 import { PayoutRecipientCreate, PayoutRecipientUpdate, SplitCreate, SplitUpdate } from '../schemas/finance';
 import { defineResource, type Trx } from '../resource';
@@ -135,4 +136,12 @@ export const payoutRecipients = defineResource({
   create: PayoutRecipientCreate,
   update: PayoutRecipientUpdate,
   remove: 'hard',
+  deleteGuards: [
+    {
+      code: 'payout-recipient-has-unpaid-payouts',
+      message:
+        'This recipient has Stripe payouts not yet paid: keep the account until a run sends them, or pay failed ones by hand.',
+      blocks: recipientHasUnpaidPayouts,
+    },
+  ],
 });

@@ -4,13 +4,13 @@ import { earnedBefore, PAYABLE_LINE, type PayoutDeps } from './deps';
 import { sendPayouts } from './send';
 
 /** Every run takes this lock first, on every replica: two runs at once would each pay the same lines. */
-const RUN_LOCK = "hashtext('payout-run')";
+export const RUN_LOCK = "hashtext('payout-run')";
 
 /**
  * A payout run (docs/domain.md §19). One transaction, under the run lock, writes the run, one pending payout per
  * recipient and currency whose payable lines sum to at least the minimum, and the lines each covers: a crash
  * leaves either all of it or none. Then, outside any transaction, every payout not yet sent by Stripe is sent,
- * this run's and those an earlier run left pending or failed, each with its own idempotency key. Manual payouts
+ * this run's and those an earlier run left pending or failed (looked for at Stripe first: they may have been sent). Manual payouts
  * wait for someone to mark them paid. A negative total is carried: its lines stay uncovered until sales cover them.
  */
 export async function runPayouts(deps: PayoutDeps, actor: Actor, requestId: string | null): Promise<PayoutRunAnswer> {
@@ -51,6 +51,6 @@ export async function runPayouts(deps: PayoutDeps, actor: Actor, requestId: stri
     });
     return { runId: run!.id, created: rows.length };
   });
-  const sent = await sendPayouts(deps, requestId);
+  const sent = await sendPayouts(deps, runId, requestId);
   return { runId, created, ...sent };
 }

@@ -1,35 +1,41 @@
 import { recordAudit, SYSTEM_ACTOR } from '../../audit/record';
 import { callStripe } from '../../payments/stripe-call';
 import type { PayoutDeps } from './deps';
+import { transferOfPayout } from './find-transfer';
 
 interface Unsent {
   id: string;
+  runId: string;
   recipientId: string;
   currency: string;
   amount: number;
   idempotencyKey: string;
-  destination: string;
+  destination: string | null;
 }
 
 /**
  * Sends every Stripe payout not yet paid (new, or left pending or failed by an earlier run), one at a time and never
- * inside a transaction. Each carries its payout's idempotency key, so sending one again (a retry, a crash after
- * Stripe acted, two runs at once) gets back the same transfer instead of paying twice. A failure is kept on the
- * payout for the console and retried by the next run.
+ * inside a transaction. Each carries its payout's idempotency key, so a retry or two runs at once get back the same
+ * transfer. The key lasts only a day, so a payout an earlier run made (it may have been sent, the answer lost) is
+ * first looked for by its transfer group, and a transfer found is adopted rather than sent again. A failure is kept
+ * on the payout for the console and retried by the next run.
  */
 export async function sendPayouts(
   deps: PayoutDeps,
+  runId: string,
   requestId: string | null,
 ): Promise<{ sent: number; failed: number }> {
   const { db, stripe, logger, clock } = deps;
   if (!stripe) return { sent: 0, failed: 0 };
   const unsent = (await db('payouts as p')
-    .join('payoutRecipients as r', 'r.userId', 'p.recipientId')
+    // A recipient whose connected account was removed still has their payout looked for and failed, not skipped.
+    .leftJoin('payoutRecipients as r', 'r.userId', 'p.recipientId')
     .where('p.method', 'stripe')
     .whereIn('p.status', ['pending', 'failed'])
     .orderBy('p.createdAt')
     .select(
       'p.id',
+      'p.runId',
       'p.recipientId',
       'p.currency',
       'p.amount',
@@ -40,17 +46,23 @@ export async function sendPayouts(
   let failed = 0;
   for (const payout of unsent) {
     try {
-      const transfer = await callStripe('send a payout', () =>
-        stripe.transfers.create(
-          {
-            amount: payout.amount,
-            currency: payout.currency,
-            destination: payout.destination,
-            metadata: { payoutId: payout.id, recipientId: payout.recipientId },
-          },
-          { idempotencyKey: payout.idempotencyKey },
-        ),
-      );
+      const earlier = payout.runId !== runId ? await transferOfPayout(stripe, payout.id) : null;
+      const destination = payout.destination;
+      if (!earlier && !destination) throw new Error('The recipient has no connected Stripe account any more.');
+      const transfer =
+        earlier ??
+        (await callStripe('send a payout', () =>
+          stripe.transfers.create(
+            {
+              amount: payout.amount,
+              currency: payout.currency,
+              destination: destination!,
+              transfer_group: payout.id,
+              metadata: { payoutId: payout.id, recipientId: payout.recipientId },
+            },
+            { idempotencyKey: payout.idempotencyKey },
+          ),
+        ));
       await db.transaction(async (trx) => {
         const changed = await trx('payouts')
           .where({ id: payout.id })
