@@ -354,6 +354,29 @@ describe('payouts to revenue-split recipients (docs/domain.md §19)', () => {
     await assertInvariants();
   });
 
+  it('fails a Stripe payout whose payee is gone rather than skipping it, so finance can pay it by hand', async () => {
+    daysAhead = 15;
+    const { product, owner } = await splitProduct('Gone Payee Course', 10_000, false);
+    await db()('payoutRecipients').insert({ userId: owner.id, stripeAccountId: 'acct_1GonePayee' });
+    await sell(product.id);
+    stripe.failNext('POST /v1/transfers', 3);
+    await run();
+    const [payout] = await payoutsOf(owner.id);
+    expect(payout).toMatchObject({ method: 'stripe', status: 'failed' });
+    // Removed before deletes were guarded (or straight from the database): no run can send it any more.
+    await db()('payoutRecipients').where({ userId: owner.id }).delete();
+
+    expect(await run()).toMatchObject({ created: 0, sent: 0 });
+    const [stranded] = await payoutsOf(owner.id);
+    expect(stranded).toMatchObject({ status: 'failed', error: expect.stringContaining('no connected Stripe account') });
+    const paid = await as(finance, request(app).post(`/api/admin/payouts/${payout.id}/mark-paid`)).send({
+      reference: 'BANK-GONE',
+    });
+    expect(paid.status).toBe(200);
+    expect(paid.body.data).toMatchObject({ status: 'paid', reference: 'BANK-GONE' });
+    await assertInvariants();
+  });
+
   it('pays a balance past 2^31 cents in one payout (years of sales of a best seller)', async () => {
     daysAhead = 15;
     const { product, owner } = await splitProduct('Best Seller Course', 10_000, false);

@@ -46,6 +46,7 @@ export async function sendPayouts(
   let failed = 0;
   for (const payout of unsent) {
     try {
+      // This run's payouts were made moments ago: a second sender of one (two runs at once) still has a fresh key.
       const earlier = payout.runId !== runId ? await transferOfPayout(stripe, payout.id) : null;
       const destination = payout.destination;
       if (!earlier && !destination) throw new Error('The recipient has no connected Stripe account any more.');
