@@ -54,4 +54,18 @@ describe('read caches', () => {
     await read('k');
     expect(loads).toBe(2);
   });
+
+  it("reads through a caller's own load on a miss, keeps what it read, and answers from the cache after", async () => {
+    let loads = 0;
+    let throughs = 0;
+    const read = readCaches({ ttlMs: 60_000, clock: systemClock }).cached(async () => `pool ${++loads}`);
+    const own = async () => `own ${++throughs}`;
+    expect(await read.through('k', own)).toBe('own 1');
+    expect(await read('k')).toBe('own 1');
+    expect(await read.through('k', own)).toBe('own 1');
+    expect([loads, throughs]).toEqual([0, 1]);
+    expect(await read('j')).toBe('pool 1');
+    expect(await read.through('j', own)).toBe('pool 1');
+    expect(throughs).toBe(1);
+  });
 });

@@ -5,6 +5,11 @@ import type { Clock } from '../clock';
 export type CachedRead<V> = ((key: string) => Promise<V>) & {
   /** Forgets one key: this process's own change to it is seen by its next read. */
   forget(key: string): void;
+  /**
+   * The kept value, else `load`'s (kept as the key's value): for a caller that must not take a second connection on
+   * a miss (one inside a transaction reads through its own).
+   */
+  through(key: string, load: () => Promise<V>): Promise<V>;
 };
 
 export interface ReadCaches {
@@ -25,20 +30,25 @@ export function readCaches({ ttlMs, clock }: { ttlMs: number; clock: Clock }): R
   const stores: LRUCache<string, Promise<unknown>>[] = [];
   return {
     cached<V>(load: (key: string) => Promise<V>, { max = 10_000 }: { max?: number } = {}): CachedRead<V> {
-      if (ttlMs <= 0) return Object.assign((key: string) => load(key), { forget: () => {} });
+      if (ttlMs <= 0)
+        return Object.assign((key: string) => load(key), {
+          forget: () => {},
+          through: (_: string, l: () => Promise<V>) => l(),
+        });
       const store = new LRUCache<string, Promise<V>>({ max, ttl: ttlMs, ttlResolution: 0, perf });
       stores.push(store as LRUCache<string, Promise<unknown>>);
-      const read = (key: string) => {
+      const through = (key: string, loadOnMiss: () => Promise<V>) => {
         const kept = store.get(key);
         if (kept) return kept;
-        const loading = load(key);
+        const loading = loadOnMiss();
         store.set(key, loading);
         loading.catch(() => {
           if (store.get(key) === loading) store.delete(key);
         });
         return loading;
       };
-      return Object.assign(read, { forget: (key: string) => void store.delete(key) });
+      const read = (key: string) => through(key, () => load(key));
+      return Object.assign(read, { forget: (key: string) => void store.delete(key), through });
     },
     clearAll() {
       for (const store of stores) store.clear();

@@ -114,16 +114,17 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
  * migration, so a read never finds none.
  */
 export function schoolSettings({ db, caches }: { db: Db; caches: Pick<ReadCaches, 'cached' | 'clearAll'> }) {
-  const read = caches.cached(async () => present((await db('schoolSettings').first(...COLUMNS)) as SchoolRow), {
-    max: 1,
-  });
+  const readFrom = async (conn: Knex) => present((await conn('schoolSettings').first(...COLUMNS)) as SchoolRow);
+  const read = caches.cached(() => readFrom(db), { max: 1 });
 
   return {
     get: (): Promise<School> => read('school'),
 
-    /** Read through the caller's connection (an email written in its transaction): uncached, no second connection. */
-    readWith: async (conn: Knex): Promise<School> =>
-      present((await conn('schoolSettings').first(...COLUMNS)) as SchoolRow),
+    /**
+     * For a caller inside a transaction (an email written with a purchase): the cached settings, else read through
+     * its connection (no second connection while it holds one) and kept for the next caller.
+     */
+    readWith: (conn: Knex): Promise<School> => read.through('school', () => readFrom(conn)),
 
     /**
      * Replaces every field but the logo (a tax field left out keeps its value); the legal texts are sanitised as
