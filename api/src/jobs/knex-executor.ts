@@ -21,18 +21,21 @@ function bindable(value: unknown): unknown {
   return plainObject ? JSON.stringify(value) : value;
 }
 
+/** One of pg-boss's statements as knex's, not sent yet. */
+export function knexStatement(db: Knex | Knex.Transaction, text: string, values?: unknown[]): Knex.Raw {
+  let sql = text;
+  const bindings: unknown[] = [];
+  if (values?.length) {
+    sql = text.replaceAll('?', '\\?').replace(/\$(\d+)/g, (_, n: string) => {
+      bindings.push(bindable(values[Number(n) - 1]));
+      return '?';
+    });
+  }
+  return db.raw(sql, bindings as Knex.RawBinding[]).queryContext({ keepNames: true });
+}
+
 export function knexExecutor(db: Knex | Knex.Transaction): SqlExecutor {
   return {
-    async executeSql(text, values) {
-      let sql = text;
-      const bindings: unknown[] = [];
-      if (values?.length) {
-        sql = text.replaceAll('?', '\\?').replace(/\$(\d+)/g, (_, n: string) => {
-          bindings.push(bindable(values[Number(n) - 1]));
-          return '?';
-        });
-      }
-      return db.raw(sql, bindings as Knex.RawBinding[]).queryContext({ keepNames: true });
-    },
+    executeSql: async (text, values) => knexStatement(db, text, values),
   };
 }

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import PgBoss from 'pg-boss';
 import type { Db } from '../db/connection';
 import type { Logger } from '../logger';
 import { recordAudit, type Actor } from '../audit/record';
 import { databaseUnavailable, unavailableSummary } from '../db/unavailable';
-import { knexExecutor } from './knex-executor';
+import { knexExecutor, knexStatement } from './knex-executor';
 import { JOBS_SCHEMA, type QueueJob } from './models';
 
 /** How a kind of job is run: its handler, retries (with exponential backoff), how long one run may take, a schedule. */
@@ -182,6 +183,33 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
       } as PgBoss.SendOptions);
       if (!id) throw new Error(`the job queue refused a ${name} job`);
       return id;
+    },
+
+    /**
+     * `add`'s insert, not sent: for a caller that sends it as part of a larger statement (a WITH) in `trx`, so the
+     * job costs no round trip of its own. The job exists once that statement runs and `trx` commits.
+     */
+    async prepare(trx: Knex.Transaction, name: string, data: object): Promise<{ id: string; insert: Knex.Raw }> {
+      const job = kind(name);
+      const id = randomUUID();
+      let insert: Knex.Raw | undefined;
+      // pg-boss builds its statement and hands it to this executor, which keeps it rather than sending it.
+      const keep = {
+        executeSql: async (text: string, values?: unknown[]) => {
+          insert = knexStatement(trx, text, values);
+          return { rows: [{ id }] };
+        },
+      };
+      await boss.send(name, data, {
+        id,
+        retryLimit: job.retryLimit,
+        retryDelay: job.retryDelaySeconds,
+        retryBackoff: true,
+        expireInSeconds: job.expireInSeconds,
+        db: keep,
+      } as PgBoss.SendOptions);
+      if (!insert) throw new Error(`the job queue wrote no ${name} job`);
+      return { id, insert };
     },
 
     /**

@@ -106,6 +106,19 @@ export function outbox({
       return { insert: trx('outboxEmails').insert(row), queue: () => jobs.add(trx, SEND_EMAIL, { emailId: row.id }) };
     },
 
+    /**
+     * The email's row and its delivery job as two inserts for one larger statement (a WITH) in `trx`: no round
+     * trip of their own. Nothing is written unless that statement runs, and nothing sent unless `trx` commits.
+     */
+    async prepareWithJob(
+      trx: Knex.Transaction,
+      email: NewEmail,
+    ): Promise<{ insert: Knex.QueryBuilder; job: Knex.Raw }> {
+      const row = await rowOf(trx, email);
+      const { insert: job } = await jobs.prepare(trx, SEND_EMAIL, { emailId: row.id });
+      return { insert: trx('outboxEmails').insert(row), job };
+    },
+
     /** For after commit: send what was just queued, here and now; the workers have it otherwise. */
     flushInBackground(): void {
       jobs.wake(SEND_EMAIL);

@@ -49,7 +49,7 @@ export async function insertPurchaseWith(
   checkoutId: string,
   settled: CheckoutSettlement,
   offerDays: number | null,
-  also: Knex.QueryBuilder[],
+  also: (Knex.QueryBuilder | Knex.Raw)[],
 ): Promise<string> {
   let write = trx.with('purchase', trx('purchases').insert(purchase).returning(['id', 'createdAt'])).with(
     'settled',

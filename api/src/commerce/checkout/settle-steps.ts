@@ -110,7 +110,7 @@ const quotedTaxColumns = (checkout: CheckoutRow): TaxColumns => taxColumnsOf(quo
  */
 export async function queueReceipt(
   trx: Knex.Transaction,
-  outbox: Pick<Outbox, 'prepare'>,
+  outbox: Pick<Outbox, 'prepare'> & Partial<Pick<Outbox, 'prepareWithJob'>>,
   step: {
     checkout: CheckoutRow;
     product: ProductFacts;
@@ -127,10 +127,13 @@ export async function queueReceipt(
     givenAway?: boolean;
     /** The invoice a settlement issues after its receipt is prepared (else the charge's invoice as it stands). */
     invoiceId?: string;
-    /** Where the receipt's sign-in token's insert goes when the caller sends it with the receipt (else written now). */
-    writes?: Knex.QueryBuilder[];
+    /**
+     * Where the receipt's sign-in token's insert and its delivery job's go when the caller sends them with the
+     * receipt (else the token is written now and the job by `queue`).
+     */
+    writes?: (Knex.QueryBuilder | Knex.Raw)[];
   },
-): Promise<{ insert: Knex.QueryBuilder; queue(): Promise<string> } | null> {
+): Promise<{ insert: Knex.QueryBuilder; queue(): Promise<unknown> } | null> {
   const { checkout, charge, publicUrl } = step;
   if (!charge) return null;
   // The charge's invoice as it stands (issued with the charge; an old charge's link by its id finds it too).
@@ -179,7 +182,11 @@ export async function queueReceipt(
   );
   const invite = workshop?.invite;
   const email = { ...receipt, resendKey: step.resendKey, ...(invite && { attachments: [invite] }) };
-  return outbox.prepare(trx, email);
+  if (!step.writes || !outbox.prepareWithJob) return outbox.prepare(trx, email);
+  // Its delivery job goes with the caller's statement too: nothing is left to add after it.
+  const prepared = await outbox.prepareWithJob(trx, email);
+  step.writes.push(prepared.job);
+  return { insert: prepared.insert, queue: async () => undefined };
 }
 
 /**
@@ -193,7 +200,7 @@ export async function grantAccess(
     buyer: Buyer;
     charge: { id: string } | null;
     converted: boolean;
-    also: Knex.QueryBuilder[];
+    also: (Knex.QueryBuilder | Knex.Raw)[];
     offerDays: number;
     /** The purchase's id, chosen before (the writes in `also` name it). */
     purchaseId: string;
@@ -221,7 +228,7 @@ export async function writePurchase(
   charge: { id: string } | null,
   status: 'Valid' | 'Restricted' | 'Refunded',
   settled: CheckoutSettlement,
-  also: Knex.QueryBuilder[],
+  also: (Knex.QueryBuilder | Knex.Raw)[],
   offerDays: number,
   id?: string,
 ): Promise<string> {

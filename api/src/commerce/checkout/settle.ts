@@ -143,8 +143,8 @@ async function settleLocked(
     alreadyOwned: converted,
   };
   // A team's receipt names its team (the page to take a seat on, the invite link): prepared once the team is written.
-  // Its sign-in link's token is written with the purchase too.
-  const writes: Knex.QueryBuilder[] = [];
+  // Its sign-in link's token and its delivery job are written with the purchase too.
+  const writes: (Knex.QueryBuilder | Knex.Raw)[] = [];
   const receipt = checkout.team ? null : await queueReceipt(trx, outbox, { ...paper, writes });
   // The charge's invoice, written with the purchase and numbered as this transaction commits (docs/domain.md §18):
   // fulfilments queue on the year's invoice counter row only for their commits, in commit order.
