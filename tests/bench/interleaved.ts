@@ -25,18 +25,26 @@ export interface Sample {
 
 export async function load(options: Load, seconds: number): Promise<Sample> {
   const started = performance.now();
-  const result = await autocannon({
-    url: options.url,
-    connections: CONNECTIONS,
-    ...(options.amount ? { amount: options.amount } : { duration: seconds }),
-    method: options.method ?? 'GET',
-    headers: options.headers,
-    body: options.body,
-    ...(options.setupRequest && { requests: [{ setupRequest: options.setupRequest }] }),
+  let lastAnswer = started;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: options.url,
+        connections: CONNECTIONS,
+        ...(options.amount ? { amount: options.amount } : { duration: seconds }),
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        body: options.body,
+        ...(options.setupRequest && { requests: [{ setupRequest: options.setupRequest }] }),
+      },
+      (error, done) => (error ? reject(error) : resolve(done)),
+    );
+    instance.on('response', () => (lastAnswer = performance.now()));
   });
-  const wall = (performance.now() - started) / 1000;
+  // With `amount`, autocannon notices the last answer on its once-a-second tick, and its own average counts whole
+  // seconds: the time of the last answer gives the rate.
+  const wall = ((options.amount ? lastAnswer : performance.now()) - started) / 1000;
   return {
-    // With `amount`, autocannon's own average counts whole seconds: the wall clock gives the rate.
     rps: options.amount ? result.requests.total / wall : result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
