@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { ratePercent } from '../shared/tax-text';
 
 /**
@@ -61,10 +60,6 @@ export interface SellerRow {
   supportEmail: string | null;
   taxCountry: string | null;
   taxId: string;
-}
-
-export async function sellerOf(trx: Knex | Knex.Transaction): Promise<SellerSnapshot> {
-  return sellerFrom((await trx('schoolSettings').first(...SELLER_COLUMNS)) as SellerRow);
 }
 
 export function sellerFrom(row: SellerRow): SellerSnapshot {
