@@ -354,6 +354,39 @@ describe('payouts to revenue-split recipients (docs/domain.md §19)', () => {
     await assertInvariants();
   });
 
+  it('refuses to pay by hand a Stripe payout a run is sending, and sends it again only once that sender is surely gone', async () => {
+    daysAhead = 15;
+    const { product, owner } = await splitProduct('Claimed Course', 10_000, false);
+    const connected = await as(finance, request(app).post('/api/admin/payout-recipients')).send({
+      userId: owner.id,
+      stripeAccountId: 'acct_1Claimed',
+    });
+    expect(connected.status).toBe(201);
+    await sell(product.id);
+    stripe.failNext('POST /v1/transfers', 3);
+    expect(await run()).toMatchObject({ created: 1, failed: 1 });
+    const [failed] = await payoutsOf(owner.id);
+    expect(failed).toMatchObject({ method: 'stripe', status: 'failed', sendingSince: null });
+
+    // A run on another replica has claimed it and is waiting for Stripe's answer.
+    await db()('payouts').where({ id: failed.id }).update({ sendingSince: db().fn.now() });
+    const byHand = await as(finance, request(app).post(`/api/admin/payouts/${failed.id}/mark-paid`)).send({
+      reference: 'BANK-9',
+    });
+    expect(byHand.status).toBe(409);
+    expect(byHand.body.code).toBe('payout-being-sent');
+    expect(await run()).toMatchObject({ created: 0, sent: 0, failed: 0 });
+    expect((await payoutsOf(owner.id))[0]).toMatchObject({ status: 'failed' });
+
+    // That sender died: once its claim is older than any sender lives, the next run looks for the transfer and sends.
+    await db()('payouts')
+      .where({ id: failed.id })
+      .update({ sendingSince: db().raw("now() - interval '16 minutes'") });
+    expect(await run()).toMatchObject({ sent: 1, failed: 0 });
+    expect((await payoutsOf(owner.id))[0]).toMatchObject({ status: 'paid', sendingSince: null });
+    await assertInvariants();
+  });
+
   it('fails a Stripe payout whose payee is gone rather than skipping it, so finance can pay it by hand', async () => {
     daysAhead = 15;
     const { product, owner } = await splitProduct('Gone Payee Course', 10_000, false);

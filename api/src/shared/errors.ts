@@ -41,6 +41,7 @@ export const ERROR_STATUS = {
   'payout-already-paid': 409,
   'payout-not-manual': 409,
   'payout-sent-by-stripe': 409,
+  'payout-being-sent': 409,
   'payout-recipient-has-unpaid-payouts': 409,
   'status-change-not-allowed': 409,
   'transfer-not-found': 404,

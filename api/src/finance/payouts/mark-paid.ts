@@ -2,6 +2,7 @@ import { recordAudit, type Actor } from '../../audit/record';
 import { AppError } from '../../shared/errors';
 import type { PayoutDeps } from './deps';
 import { transferOfPayout } from './find-transfer';
+import { CLAIM_HELD } from './send';
 import type { Payout } from './models';
 
 /**
@@ -33,6 +34,11 @@ export async function markPaid(
       throw new AppError(
         'payout-sent-by-stripe',
         `Stripe already made the transfer ${transfer.id} for this payout: the next payout run marks it paid.`,
+      );
+    if (payout.method === 'stripe' && (await trx('payouts').where({ id }).whereRaw(CLAIM_HELD).first('id')))
+      throw new AppError(
+        'payout-being-sent',
+        'A payout run is sending this payout through Stripe right now: try again in a few minutes.',
       );
     if (payout.method !== 'manual' && deps.stripe && payout.status !== 'failed')
       throw new AppError(

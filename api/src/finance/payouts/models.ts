@@ -12,6 +12,8 @@ export class Payout extends table('payouts') {
   declare status: PayoutStatus;
   declare reference: string | null;
   declare error: string | null;
+  /** Set while a run sends it through Stripe (see send.ts). */
+  declare sendingSince: Date | null;
   declare idempotencyKey: string;
   declare paidAt: Date | null;
   declare createdAt: Date;

@@ -1,5 +1,6 @@
 import { recordAudit, SYSTEM_ACTOR } from '../../audit/record';
 import { callStripe } from '../../payments/stripe-call';
+import type { Db } from '../../db/connection';
 import type { PayoutDeps } from './deps';
 import { transferOfPayout } from './find-transfer';
 
@@ -45,6 +46,7 @@ export async function sendPayouts(
   let sent = 0;
   let failed = 0;
   for (const payout of unsent) {
+    if (!(await claim(db, payout.id))) continue; // another sender has it, or finance paid it meanwhile
     try {
       // This run's payouts were made moments ago: a second sender of one (two runs at once) still has a fresh key.
       const earlier = payout.runId !== runId ? await transferOfPayout(stripe, payout.id) : null;
@@ -68,7 +70,7 @@ export async function sendPayouts(
         const changed = await trx('payouts')
           .where({ id: payout.id })
           .whereNot('status', 'paid')
-          .update({ status: 'paid', reference: transfer.id, paidAt: clock.now(), error: null });
+          .update({ status: 'paid', reference: transfer.id, paidAt: clock.now(), error: null, sendingSince: null });
         if (changed)
           await recordAudit(trx, {
             actor: SYSTEM_ACTOR,
@@ -88,7 +90,7 @@ export async function sendPayouts(
         const changed = await trx('payouts')
           .where({ id: payout.id })
           .whereNot('status', 'paid')
-          .update({ status: 'failed', error: message });
+          .update({ status: 'failed', error: message, sendingSince: null });
         if (changed)
           await recordAudit(trx, {
             actor: SYSTEM_ACTOR,
@@ -103,4 +105,26 @@ export async function sendPayouts(
     }
   }
   return { sent, failed };
+}
+
+/**
+ * How long a claim holds: longer than any sender lives (Stripe's calls give up within two minutes), so a claim this
+ * old belongs to a sender that died, and its payout may be looked for and sent again.
+ */
+export const SENDING_CLAIM_MINUTES = 15;
+
+/** A claim still held by a live sender, in SQL (for the payouts table's `sending_since`). */
+export const CLAIM_HELD = `sending_since > now() - interval '${SENDING_CLAIM_MINUTES} minutes'`;
+
+/**
+ * Claims an unpaid payout for this sender before Stripe is asked for its transfer: while the claim holds, finance
+ * cannot mark it paid by hand and no other run sends it, so one payout never becomes two transfers.
+ */
+async function claim(db: Db, id: string): Promise<boolean> {
+  const claimed = await db('payouts')
+    .where({ id })
+    .whereIn('status', ['pending', 'failed'])
+    .whereRaw(`NOT coalesce(${CLAIM_HELD}, false)`)
+    .update({ sendingSince: db.fn.now() });
+  return claimed === 1;
 }
