@@ -67,6 +67,8 @@ describe('payouts in the console: a run, a payout marked paid, the balances (Chr
     });
 
     await page.getByRole('menuitem', { name: 'Payout balances' }).click();
+    // The payouts list has a row for Ada Author too: read the balances table's row, once that table is there.
+    await page.getByRole('columnheader', { name: 'Clawed back' }).waitFor();
     const row = page.getByRole('row', { name: /Ada Author/ });
     await row.waitFor();
     const cells = await row.getByRole('cell').allInnerTexts();
