@@ -106,6 +106,13 @@ export interface StandIn {
   requests: { template: string; idempotencyKey: string | undefined; status: number }[];
   /** Where Stripe Tax collects for the account from now on (as registrations added in Stripe's dashboard). */
   registerTax(registration: StandInRegistration): void;
+  /**
+   * Stripe's payout to the school's bank: every balance transaction not yet paid out, one payout per currency (as
+   * Stripe's schedule makes them). Answers the payouts' ids.
+   */
+  payOut(): string[];
+  /** The balance transaction Stripe made for a charge, refund, dispute or transfer (the latest, for a dispute). */
+  balanceTransactionOf(sourceId: string): Obj;
 }
 
 /** The stand-in account's tax registrations unless a test adds more: Germany, the EU's OSS, Washington state. */
@@ -557,7 +564,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
           );
         if (!(amount > 0))
           throw new StripeError(400, 'invalid_request_error', 'Invalid positive integer', 'parameter_invalid_integer');
-        return put({
+        const transfer = put({
           id: newId('tr'),
           object: 'transfer',
           amount,
@@ -567,6 +574,8 @@ export async function startStripeStandIn(): Promise<StandIn> {
           metadata: p.metadata ?? {},
           created: nowSeconds(),
         });
+        transfer.balance_transaction = moved(transfer, 'transfer', 'transfer', -amount).id;
+        return transfer;
       },
     },
     {
@@ -584,13 +593,113 @@ export async function startStripeStandIn(): Promise<StandIn> {
         return { object: 'list', url: '/v1/transfers', has_more: all.length > limit, data } as unknown as Obj;
       },
     },
+    {
+      // The balance's movements newest first: by creation time, by payout (those it paid out), by type or source.
+      method: 'GET',
+      pattern: /^\/v1\/balance_transactions$/,
+      template: 'GET /v1/balance_transactions',
+      handle: (p) =>
+        listOf(
+          '/v1/balance_transactions',
+          [...objects.values()].filter(
+            (o) =>
+              o.object === 'balance_transaction' &&
+              createdWithin(o, p.created) &&
+              (p.payout === undefined || paidOutBy.get(o.id) === p.payout) &&
+              (p.type === undefined || o.type === p.type) &&
+              (p.source === undefined || o.source === p.source),
+          ),
+          p,
+        ),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/payouts$/,
+      template: 'GET /v1/payouts',
+      handle: (p) =>
+        listOf(
+          '/v1/payouts',
+          [...objects.values()].filter((o) => o.object === 'payout' && createdWithin(o, p.created)),
+          p,
+        ),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/charges\/([^/]+)$/,
+      template: 'GET /v1/charges/:id',
+      handle: (p, [id]) => expand(get(id!, 'charge'), (p.expand as string[] | undefined) ?? []),
+    },
+    {
+      // Sessions newest first, of one payment intent when asked (how a charge finds the checkout it was paid in).
+      method: 'GET',
+      pattern: /^\/v1\/checkout\/sessions$/,
+      template: 'GET /v1/checkout/sessions',
+      handle: (p) =>
+        listOf(
+          '/v1/checkout/sessions',
+          [...objects.values()].filter(
+            (o) =>
+              o.object === 'checkout.session' &&
+              (p.payment_intent === undefined || o.payment_intent === p.payment_intent),
+          ),
+          p,
+        ),
+    },
   ];
+
+  /** `created[gte|gt|lt|lte]` (Unix seconds) of a list request. */
+  function createdWithin(obj: Obj, range: unknown): boolean {
+    if (range === undefined) return true;
+    const created = obj.created as number;
+    if (typeof range !== 'object') return created === int(range);
+    const { gte, gt, lt, lte } = range as Record<string, string | undefined>;
+    return (
+      (gte === undefined || created >= int(gte)) &&
+      (gt === undefined || created > int(gt)) &&
+      (lt === undefined || created < int(lt)) &&
+      (lte === undefined || created <= int(lte))
+    );
+  }
+
+  /** A page of a list, newest first, as Stripe pages one: `limit`, `starting_after`, `expand[]=data.…`. */
+  function listOf(url: string, all: Obj[], p: Params): Obj {
+    const newestFirst = all.reverse();
+    const after = p.starting_after === undefined ? 0 : newestFirst.findIndex((o) => o.id === p.starting_after) + 1;
+    const limit = p.limit === undefined ? 10 : int(p.limit);
+    const paths = ((p.expand as string[] | undefined) ?? [])
+      .filter((path) => path.startsWith('data.'))
+      .map((path) => path.slice('data.'.length));
+    const data = newestFirst.slice(after, after + limit).map((o) => expand(o, paths));
+    return { object: 'list', url, has_more: newestFirst.length > after + limit, data } as unknown as Obj;
+  }
+
+  /** Which payout carried each balance transaction to the bank (Stripe answers it as the list's `payout` filter). */
+  const paidOutBy = new Map<string, string>();
+
+  /** A movement of the balance for `source`, in its currency, fee-free unless said; available at once. */
+  function moved(source: Obj, type: string, category: string, amount: number, fee = 0): Obj {
+    return put({
+      id: newId('txn'),
+      object: 'balance_transaction',
+      amount,
+      fee,
+      net: amount - fee,
+      currency: source.currency,
+      exchange_rate: null,
+      type,
+      reporting_category: category,
+      source: source.id,
+      status: 'available',
+      created: nowSeconds(),
+      available_on: nowSeconds(),
+    });
+  }
 
   let refundsHeld = false;
   function refund(charge: Obj, amount: number, metadata: Params = {}, reason: string | null = null): Obj {
     charge.amount_refunded = (charge.amount_refunded as number) + amount;
     charge.refunded = charge.amount_refunded === charge.amount;
-    return put({
+    const made = put({
       id: newId('re'),
       object: 'refund',
       amount,
@@ -600,7 +709,11 @@ export async function startStripeStandIn(): Promise<StandIn> {
       failure_reason: null,
       reason,
       metadata,
+      created: nowSeconds(),
     });
+    // Stripe takes a refund's money from the balance when it is made, pending or not, and gives it back if it fails.
+    made.balance_transaction = moved(made, 'refund', 'refund', -amount).id;
+    return made;
   }
 
   function event(type: string, object: Obj): Stripe.Event {
@@ -704,6 +817,36 @@ export async function startStripeStandIn(): Promise<StandIn> {
     forgetIdempotencyKeys: () => idempotent.clear(),
     failNext: (template, times = 1) => void failures.set(template, times),
     registerTax: (registration) => void taxRegistrations.push(registration),
+
+    payOut() {
+      const unpaid = [...objects.values()].filter(
+        (o) => o.object === 'balance_transaction' && o.type !== 'payout' && !paidOutBy.has(o.id),
+      );
+      const currencies = [...new Set(unpaid.map((o) => o.currency as string))];
+      return currencies.map((currency) => {
+        const carried = unpaid.filter((o) => o.currency === currency);
+        const amount = carried.reduce((sum, o) => sum + (o.net as number), 0);
+        const payout = put({
+          id: newId('po'),
+          object: 'payout',
+          amount,
+          currency,
+          status: 'paid',
+          created: nowSeconds(),
+          arrival_date: nowSeconds() + 2 * 86_400,
+        });
+        const own = moved(payout, 'payout', 'payout', -amount);
+        payout.balance_transaction = own.id;
+        for (const txn of [...carried, own]) paidOutBy.set(txn.id, payout.id);
+        return payout.id;
+      });
+    },
+
+    balanceTransactionOf(sourceId) {
+      const found = [...objects.values()].filter((o) => o.object === 'balance_transaction' && o.source === sourceId);
+      if (!found.length) throw new Error(`No balance transaction for ${sourceId}.`);
+      return found.at(-1)!;
+    },
     beforeNext: (template, probe) => void probes.set(template, probe),
     delayNext: (template, ms, times = 1) => void delays.set(template, { ms, times }),
     event,
@@ -735,10 +878,16 @@ export async function startStripeStandIn(): Promise<StandIn> {
           net: settled - fee,
           currency: settleIn?.currency ?? session.currency,
           exchange_rate: settleIn?.rate ?? null,
+          type: 'charge',
+          reporting_category: 'charge',
+          status: 'available',
+          created: nowSeconds(),
+          available_on: nowSeconds(),
         });
         const charge = put({
           id: newId('ch'),
           object: 'charge',
+          created: nowSeconds(),
           amount,
           amount_refunded: 0,
           refunded: false,
@@ -760,6 +909,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
           customer: customer.id,
         });
         charge.payment_intent = intent.id;
+        balance.source = charge.id;
         Object.assign(session, {
           status: 'complete',
           payment_status: 'paid',
@@ -795,6 +945,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
       charge.amount_refunded = (charge.amount_refunded as number) - (held.amount as number);
       charge.refunded = charge.amount_refunded === charge.amount;
       held.failure_reason = 'expired_or_canceled_card';
+      moved(held, 'refund_failure', 'refund_failure', held.amount as number);
       return event('refund.failed', held);
     },
 
@@ -813,11 +964,18 @@ export async function startStripeStandIn(): Promise<StandIn> {
         status: 'needs_response',
         evidence_details: { due_by: dueBy, has_evidence: false, past_due: false, submission_count: 0 },
       });
+      // The disputed amount leaves the balance as the dispute opens (Stripe's dispute fee is left out here).
+      dispute.balance_transactions = [moved(dispute, 'adjustment', 'dispute', -(dispute.amount as number))];
       return { dispute: dispute.id, event: event('charge.dispute.created', dispute) };
     },
 
     closeDispute(disputeId, status) {
       const dispute = get(disputeId, 'dispute');
+      // A won dispute gives the amount back to the balance.
+      if (status === 'won' && dispute.status !== 'won')
+        (dispute.balance_transactions as Obj[]).push(
+          moved(dispute, 'adjustment', 'dispute_reversal', dispute.amount as number),
+        );
       dispute.status = status;
       return event('charge.dispute.closed', dispute);
     },

@@ -95,4 +95,45 @@ export interface PaymentProvider {
   refund(request: RefundRequest): Promise<ProviderRefund>;
   /** The provider's customer now belongs to someone else (a transferred purchase): its receipts go to them. */
   updateCustomerEmail(customerIdentifier: string, email: string): Promise<void>;
+  /** Its balance and payouts as it records them, for reconciliation; absent for a provider that tells none. */
+  ledger?: ProcessorLedger;
+}
+
+/** What a balance movement at the processor was for, as reconciliation matches it to our books. */
+export type BalanceKind =
+  'charge' | 'refund' | 'refund_failure' | 'dispute' | 'dispute_reversal' | 'transfer' | 'fee' | 'payout' | 'other';
+
+/** One movement of the processor's balance (a Stripe balance transaction). Amounts are signed cents. */
+export interface ProcessorBalanceTransaction {
+  identifier: string;
+  kind: BalanceKind;
+  /** What it moved money for: the charge, refund, dispute, transfer or payout. */
+  sourceIdentifier: string | null;
+  /** The charge a refund or dispute belongs to (a charge's own id for a charge). */
+  chargeIdentifier: string | null;
+  amount: number;
+  fee: number;
+  net: number;
+  currency: string;
+  created: Date;
+  /** The processor payout that carried its net to the bank, once one has. */
+  payoutIdentifier: string | null;
+}
+
+/** Money the processor sent to the school's bank. */
+export interface ProcessorPayout {
+  identifier: string;
+  amount: number;
+  currency: string;
+  status: string;
+  created: Date;
+  arrivalOn: Date | null;
+}
+
+/** What reconciliation reads from a processor: its balance's movements and payouts in a period [from, to). */
+export interface ProcessorLedger {
+  listBalanceTransactions(period: { from: Date; to: Date }): Promise<ProcessorBalanceTransaction[]>;
+  listPayouts(period: { from: Date; to: Date }): Promise<ProcessorPayout[]>;
+  /** The hosted checkout session a charge was paid in, when the processor knows one. */
+  checkoutOfCharge(chargeIdentifier: string): Promise<string | null>;
 }

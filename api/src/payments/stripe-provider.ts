@@ -5,6 +5,7 @@ import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import { minorPerMajor, toMajorUnits } from '../shared/currency';
 import { callStripe } from './stripe-call';
+import { stripeLedger } from './stripe-ledger';
 import { answerOf, stripeAddressOf, stripeTaxIdOf, type StripeTaxLine } from './stripe-tax';
 import type { TaxSetupReader } from '../tax/engine';
 import type { TaxAnswer } from '../tax/types';
@@ -299,6 +300,7 @@ export function stripeProvider({
     stripe,
     account: loadAccount,
     accountId,
+    ledger: stripeLedger(stripe),
 
     async createCheckout(request) {
       const merchantAccount = await accountId();

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import { rememberedAccountId } from './merchant-records';
+import { payOut, recordMovement, testProviderLedger } from './test-provider-ledger';
 import type { TaxShown } from '../shared/tax-text';
 import type { TaxAnswer } from '../tax/types';
 import type { CheckoutRequest, PaymentProvider, ProviderCheckout, ProviderRefund, RefundSettlement } from './provider';
@@ -50,6 +51,10 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
   /** Settles a pending refund: the event a real provider would send, or null when it was not pending. */
   settleRefund(identifier: string, outcome: RefundSettlement['outcome']): Promise<RefundSettlement | null>;
   pay(identifier: string): Promise<{ redirect: string }>;
+  /** A refund made at the provider itself, not asked by us (as in a processor's dashboard): its id. */
+  refundAtProvider(chargeIdentifier: string, amount: number): Promise<string>;
+  /** The provider's payout to the school's bank of everything not yet paid out: the payouts' ids. */
+  payOut(): Promise<string[]>;
   cancel(identifier: string): Promise<{ redirect: string }>;
   page(identifier: string): Promise<{
     description: string;
@@ -82,6 +87,8 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
     label: TEST_ACCOUNT.label,
     account: async () => TEST_ACCOUNT,
     accountId: rememberedAccountId(db, async () => TEST_ACCOUNT),
+    ledger: testProviderLedger(db),
+    payOut: () => payOut(db),
 
     async createCheckout(request: CheckoutRequest) {
       const identifier = id('cs');
@@ -126,8 +133,17 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
           .where({ chargeIdentifier })
           .whereRaw('refunded + ? <= amount', [amount])
           .increment('refunded', amount)
-          .returning('refunded');
+          .returning(['refunded', 'currency']);
         if (!row) throw new AppError('refund-too-large', 'The refund is more than what is left of the charge.');
+        // The refund leaves the balance as it is made, pending or not (a failure gives it back).
+        const { currency } = row as { currency: string };
+        await recordMovement(trx, {
+          kind: 'refund',
+          sourceIdentifier: identifier,
+          chargeIdentifier,
+          amount: -amount,
+          currency,
+        });
         return answerOf(identifier, refund, row.refunded as number);
       });
     },
@@ -144,10 +160,19 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
           .update({ status: outcome })
           .returning(['chargeIdentifier', 'amount']);
         if (!settled) return null;
-        if (outcome === 'failed')
-          await trx('testProviderSessions')
+        if (outcome === 'failed') {
+          const [charge] = await trx('testProviderSessions')
             .where({ chargeIdentifier: settled.chargeIdentifier })
-            .decrement('refunded', settled.amount);
+            .decrement('refunded', settled.amount)
+            .returning('currency');
+          await recordMovement(trx, {
+            kind: 'refund_failure',
+            sourceIdentifier: identifier,
+            chargeIdentifier: settled.chargeIdentifier,
+            amount: settled.amount,
+            currency: charge.currency,
+          });
+        }
         const failureReason = outcome === 'failed' ? TEST_REFUND_FAILURE : null;
         return { identifier, idempotencyKey, outcome, failureReason };
       });
@@ -159,10 +184,37 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
 
     async pay(identifier: string) {
       const row = await session(identifier);
-      await db('testProviderSessions')
-        .where({ identifier, status: 'open' })
-        .update({ status: 'paid', paidAt: db.fn.now(), chargeIdentifier: id('ch'), customerIdentifier: id('cus') });
+      await db.transaction(async (trx) => {
+        const [paid] = await trx('testProviderSessions')
+          .where({ identifier, status: 'open' })
+          .update({ status: 'paid', paidAt: db.fn.now(), chargeIdentifier: id('ch'), customerIdentifier: id('cus') })
+          .returning(['chargeIdentifier', 'amount', 'currency']);
+        if (paid)
+          await recordMovement(trx, {
+            kind: 'charge',
+            sourceIdentifier: paid.chargeIdentifier,
+            chargeIdentifier: paid.chargeIdentifier,
+            amount: paid.amount,
+            fee: testProviderFee(paid.amount),
+            currency: paid.currency,
+          });
+      });
       return { redirect: row.successUrl };
+    },
+
+    async refundAtProvider(chargeIdentifier: string, amount: number) {
+      const identifier = id('re');
+      await db.transaction(async (trx) => {
+        const [charge] = await trx('testProviderSessions')
+          .where({ chargeIdentifier })
+          .whereRaw('refunded + ? <= amount', [amount])
+          .increment('refunded', amount)
+          .returning('currency');
+        if (!charge) throw new AppError('refund-too-large', 'The refund is more than what is left of the charge.');
+        const refund = { kind: 'refund' as const, sourceIdentifier: identifier, chargeIdentifier, amount: -amount };
+        await recordMovement(trx, { ...refund, currency: charge.currency });
+      });
+      return identifier;
     },
 
     async cancel(identifier: string) {
