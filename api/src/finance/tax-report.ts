@@ -18,27 +18,32 @@ import type { TaxAmounts, TaxPeriod, TaxSummaryAnswer, TaxSummaryQuery } from '.
 /** A period as instants: from the first day's start (UTC) to the last day's, which is not in it. */
 const bounds = (q: TaxPeriod): [Date, Date] => [new Date(`${q.from}T00:00:00Z`), new Date(`${q.to}T00:00:00Z`)];
 
+/** The period's first and last day (UTC) as the daily rollup has them: `$3`, `$4` (its bounds as text). */
+const IN_PERIOD = `r.day >= $3::date AND r.day < $4::date`;
+
 /**
- * The invoices (first issues only) and credit notes supplied in the period, each with the day of its sale (a credit
- * note of an earlier period's sale corrects that period's return). `$1`, `$2`: the bounds.
+ * The invoices (first issues only) and credit notes supplied in the period, summed per day by the documents' own
+ * inserts (migrations/20261202020000: per day, currency, kind, scheme, place, tax and rate), each with the day of its
+ * sale (a credit note of an earlier period's sale corrects that period's return). A period is whole days, so the
+ * rollup's days are all it reads.
  */
 const DOCUMENTS = `
-  SELECT i.kind, i.currency, i.tax_scheme, i.tax_country, i.tax_region, i.tax_name, i.tax_rate_bp, i.taxable,
-         i.tax_amount, 0 AS dispute_tax, i.supplied_at, COALESCE(sale.supplied_at, i.supplied_at) AS sold_at,
-         i.buyer->>'country' AS buyer_country, i.buyer->>'region' AS buyer_region
-    FROM invoices i
-    LEFT JOIN invoices sale ON sale.id = i.invoice_id
-   WHERE i.supplied_at >= $1 AND i.supplied_at < $2 AND (i.kind = 'credit-note' OR i.corrects_id IS NULL)`;
+  SELECT r.kind, r.currency, r.tax_scheme, r.tax_country, r.tax_region, r.tax_name, r.tax_rate_bp, r.documents,
+         r.taxable, r.tax AS tax_amount, 0 AS dispute_tax, r.sold_day,
+         r.buyer_country, r.buyer_region
+    FROM tax_daily_documents r
+   WHERE ${IN_PERIOD}`;
 
 /**
  * Disputes lost in the period whose sum carried tax, on their sale's row: the tax went back to the buyer with it,
  * yet no credit note says so. Whether the tax office lets the school reclaim it is the school's call, so the report
- * only shows it.
+ * only shows it. `$1`, `$2`: the period's bounds as instants.
  */
 const LOST_DISPUTES = `
   SELECT 'lost-dispute' AS kind, i.currency, i.tax_scheme, i.tax_country, i.tax_region, i.tax_name, i.tax_rate_bp,
-         0 AS taxable, 0 AS tax_amount, d.tax_amount AS dispute_tax, d.closed_at AS supplied_at,
-         i.supplied_at AS sold_at, i.buyer->>'country' AS buyer_country, i.buyer->>'region' AS buyer_region
+         0 AS documents, 0 AS taxable, 0 AS tax_amount, d.tax_amount AS dispute_tax,
+         (i.supplied_at AT TIME ZONE 'UTC')::date AS sold_day, i.buyer->>'country' AS buyer_country,
+         i.buyer->>'region' AS buyer_region
     FROM merchant_disputes d
     JOIN invoices i ON i.merchant_charge_id = d.merchant_charge_id AND i.kind = 'invoice' AND i.corrects_id IS NULL
    WHERE d.status = 'lost' AND d.tax_amount > 0 AND d.closed_at >= $1 AND d.closed_at < $2`;
@@ -60,12 +65,12 @@ const GROUPED = `
          COALESCE(d.tax_country, d.buyer_country) AS country,
          CASE WHEN d.tax_country IS NULL THEN d.buyer_region ELSE d.tax_region END AS region,
          d.tax_name, d.tax_rate_bp,
-         CASE WHEN d.kind <> 'invoice' AND d.sold_at < $1
-              THEN to_char(d.sold_at AT TIME ZONE 'UTC', 'YYYY-"Q"Q') END AS corrects_period,
-         count(*) FILTER (WHERE d.kind = 'invoice') AS invoices,
+         CASE WHEN d.kind <> 'invoice' AND d.sold_day < $3::date
+              THEN to_char(d.sold_day::timestamp, 'YYYY-"Q"Q') END AS corrects_period,
+         COALESCE(sum(d.documents) FILTER (WHERE d.kind = 'invoice'), 0) AS invoices,
          COALESCE(sum(d.taxable) FILTER (WHERE d.kind = 'invoice'), 0) AS taxable,
          COALESCE(sum(d.tax_amount) FILTER (WHERE d.kind = 'invoice'), 0) AS tax,
-         count(*) FILTER (WHERE d.kind = 'credit-note') AS credit_notes,
+         COALESCE(sum(d.documents) FILTER (WHERE d.kind = 'credit-note'), 0) AS credit_notes,
          COALESCE(sum(d.taxable) FILTER (WHERE d.kind = 'credit-note'), 0) AS refunded_taxable,
          COALESCE(sum(d.tax_amount) FILTER (WHERE d.kind = 'credit-note'), 0) AS refunded_tax,
          sum(d.dispute_tax) AS dispute_tax
@@ -123,14 +128,16 @@ function percentText(basisPoints: string): string {
 
 type TextRow = (string | null)[];
 
-/** The bounds, then the currency: invoices' tax and credit notes' tax per month and country. */
+/**
+ * Invoices' tax and credit notes' tax per month, currency and country, from the daily rollup: a rollup row with no
+ * tax holds only documents without it (tax is never negative), which the summary leaves out. The period's days.
+ */
 const SUMMARY = `
-  SELECT to_char(date_trunc('month', d.supplied_at AT TIME ZONE 'UTC'), 'YYYY-MM') AS month, d.currency,
-         d.tax_country AS country,
-         COALESCE(sum(d.tax_amount) FILTER (WHERE d.kind = 'invoice'), 0)::bigint AS collected,
-         COALESCE(sum(d.tax_amount) FILTER (WHERE d.kind = 'credit-note'), 0)::bigint AS refunded
-    FROM (${DOCUMENTS.replace('$1', '?').replace('$2', '?')}) d
-   WHERE d.tax_amount > 0
+  SELECT to_char(r.day::timestamp, 'YYYY-MM') AS month, r.currency, r.tax_country AS country,
+         COALESCE(sum(r.tax) FILTER (WHERE r.kind = 'invoice'), 0)::bigint AS collected,
+         COALESCE(sum(r.tax) FILTER (WHERE r.kind = 'credit-note'), 0)::bigint AS refunded
+    FROM tax_daily_documents r
+   WHERE ${IN_PERIOD.replace('$3', '?').replace('$4', '?')} AND r.tax > 0
    GROUP BY 1, 2, 3
    ORDER BY 1, 3`;
 
@@ -155,15 +162,15 @@ export function taxReport({ db, logger }: { db: Db; logger: Logger }) {
   return {
     /**
      * The tax report for filing as CSV (docs/api.md): read from a cursor in one repeatable-read transaction, the
-     * period's documents summed once, formula-safe like finance's other exports.
+     * period's days summed once, formula-safe like finance's other exports.
      */
     async csv(q: TaxPeriod): Promise<{ filename: string; total: number; body: Readable }> {
       const period = bounds(q);
       const numbers = COLUMNS.map((c) => c.number === true);
       const { total, body } = await openCursorCsv<TextRow>(db, {
-        // A few rows per currency and place, each summed over the period's documents: counted as they are read.
+        // A few rows per currency and place, summed from the period's days: counted as they are read.
         count: 'by-reading',
-        rows: { sql: ROWS, bindings: period },
+        rows: { sql: ROWS, bindings: [...period, q.from, q.to] },
         head: csvHead(COLUMNS.map((c) => c.header)),
         line: (row) => {
           const exponent = currencyExponent(row[0]!);
@@ -186,7 +193,7 @@ export function taxReport({ db, logger }: { db: Db; logger: Logger }) {
      * the one with the most tax collected): for the Finance page's chart and table.
      */
     async summary(q: TaxSummaryQuery): Promise<TaxSummaryAnswer> {
-      const { rows } = (await db.raw(SUMMARY, bounds(q))) as {
+      const { rows } = (await db.raw(SUMMARY, [q.from, q.to])) as {
         rows: { month: string; currency: string; country: string; collected: string; refunded: string }[];
       };
       const collectedBy = new Map<string, number>();
