@@ -50,6 +50,37 @@ export const findCheckoutOfSession = (db: Conn, sessionIdentifier: string, event
         : []),
     ) as Promise<(FoundCheckout & { eventProcessed?: boolean }) | undefined>;
 
+/** A provider's event asking for the settlement of its session's checkout. */
+export interface SessionAsk {
+  sessionIdentifier: string;
+  event: EventKey;
+}
+
+/**
+ * `findCheckoutOfSession` for several events in one read: for each ask (by its place in `asks`), its session's
+ * checkout and whether its event was processed already; an ask whose session is unknown has no row.
+ */
+export async function findCheckoutsOfSessions(
+  db: Conn,
+  asks: SessionAsk[],
+): Promise<((FoundCheckout & { eventProcessed: boolean }) | undefined)[]> {
+  const values = db.raw(asks.map(() => '(?::int, ?::text, ?::uuid, ?::text)').join(', '), [
+    ...asks.flatMap((ask, i) => [i, ask.sessionIdentifier, ask.event.merchantAccountId, ask.event.identifier]),
+  ]);
+  const rows = (await withSession(db)
+    .joinRaw('JOIN (VALUES ?) AS ask (n, session, account, event) ON ask.session = s.identifier', [values])
+    .select(
+      ...FOUND,
+      'ask.n as askIndex',
+      db.raw(
+        'EXISTS (SELECT 1 FROM merchant_events e WHERE e.merchant_account_id = ask.account AND e.identifier = ask.event AND e.processed_at IS NOT NULL) AS event_processed',
+      ),
+    )) as (FoundCheckout & { eventProcessed: boolean; askIndex: number })[];
+  const found: ((FoundCheckout & { eventProcessed: boolean }) | undefined)[] = asks.map(() => undefined);
+  for (const { askIndex, ...row } of rows) found[askIndex] = row;
+  return found;
+}
+
 export async function checkoutIdOfSession(db: Conn, sessionIdentifier: string): Promise<string | null> {
   const row = await withSession(db).where('s.identifier', sessionIdentifier).first('c.id');
   return row?.id ?? null;

@@ -50,7 +50,20 @@ export async function lockCheckout(
   checkoutId: string,
   accountId: string,
 ): Promise<LockedCheckout> {
-  const row = (await trx('checkouts as c')
+  const [locked] = await lockCheckouts(trx, [checkoutId], accountId);
+  return locked!;
+}
+
+/**
+ * `lockCheckout` for several checkouts in one statement (a batch of fulfilments, docs/domain.md §6.2), taken in the
+ * order of their products, then their ids: two batches that share products take them in the same order.
+ */
+export async function lockCheckouts(
+  trx: Knex.Transaction,
+  checkoutIds: string[],
+  accountId: string,
+): Promise<LockedCheckout[]> {
+  const rows = (await trx('checkouts as c')
     .join('products as p', 'p.id', 'c.productId')
     .leftJoin(
       'users as u',
@@ -64,9 +77,10 @@ export async function lockCheckout(
         'c.buyerEmail',
       ]),
     )
-    .where('c.id', checkoutId)
+    .whereIn('c.id', checkoutIds)
+    .orderBy(['p.id', 'c.id'])
     .forUpdate('c', 'p')
-    .first(
+    .select(
       'c.*',
       'p.name as productName',
       'p.productType',
@@ -90,7 +104,13 @@ export async function lockCheckout(
       // is its latest version. An edit of the splits updates the product row, so a newer version there means the
       // splits above may be older than the ones committed while this waited.
       trx.raw(`p.xmin::text <> (SELECT xmin::text FROM products WHERE id = c.product_id) AS splits_stale`),
-    )) as LockedRow;
+    )) as LockedRow[];
+  const locked: LockedCheckout[] = [];
+  for (const row of rows) locked.push(await lockedOf(trx, row));
+  return locked;
+}
+
+async function lockedOf(trx: Knex.Transaction, row: LockedRow): Promise<LockedCheckout> {
   const {
     productName,
     productType,

@@ -16,7 +16,7 @@ import {
 } from './checkout-rows';
 import { checkFulfillable, retakeCouponUse } from './fulfillable';
 import { giveCouponUseBack } from './holds';
-import { lockCheckout } from './locked-checkout';
+import { lockCheckout, type LockedCheckout } from './locked-checkout';
 import {
   grantAccess,
   queueReceipt,
@@ -49,13 +49,13 @@ export interface Settled {
   eventProcessed?: true;
 }
 
-type SettleDeps = Pick<CheckoutDeps, 'db' | 'clock' | 'config' | 'outbox' | 'provider' | 'refunds'>;
+export type SettleDeps = Pick<CheckoutDeps, 'db' | 'clock' | 'config' | 'outbox' | 'provider' | 'refunds'>;
 
 /**
  * A provider whose sessions cannot be ended on request keeps taking payments after our deadline canceled a
  * checkout: such a payment is still settled (fulfilled if it can be, else refunded in full).
  */
-const paidLateMayCome = (provider: PaymentProvider) => !provider.expireCheckout;
+export const paidLateMayCome = (provider: PaymentProvider) => !provider.expireCheckout;
 
 /** Ends an open checkout unpaid; only the call that moves it from open gives a reserved coupon use back. */
 export async function cancelCheckout(db: Db, checkoutId: string): Promise<boolean> {
@@ -102,7 +102,7 @@ export async function settle(
 
 /** The settlement, step by step, under the locks of the checkout and its product (in that order). */
 async function settleLocked(
-  { clock, config, outbox, provider }: SettleDeps,
+  deps: SettleDeps,
   trx: Knex.Transaction,
   checkoutId: string,
   accountId: string,
@@ -110,6 +110,18 @@ async function settleLocked(
   alongside?: Alongside,
 ): Promise<SettleOutcome> {
   const locked = await lockCheckout(trx, checkoutId, accountId);
+  return settleLockedCheckout(deps, trx, locked, accountId, paid, alongside);
+}
+
+/** The settlement of a checkout this transaction holds locked (alone, or in a batch: settle-batch.ts). */
+export async function settleLockedCheckout(
+  { clock, config, outbox, provider }: SettleDeps,
+  trx: Knex.Transaction,
+  locked: LockedCheckout,
+  accountId: string,
+  paid: PaidCheckout | null,
+  alongside?: Alongside,
+): Promise<SettleOutcome> {
   const { status } = locked.checkout;
   const paidLate = status === 'canceled' && paid !== null && paidLateMayCome(provider);
   // Settled by a concurrent call meanwhile: its answer stands.

@@ -4,7 +4,9 @@ import type { Db } from '../../db/connection';
 import type { Logger } from '../../logger';
 import { refundSettlementOf } from '../../payments/stripe-provider';
 import { verifiedStripeEvent, type StripeWebhookConfig } from '../../payments/stripe-signature';
+import { groupCommit } from '../../shared/group-commit';
 import type { Alongside, CheckoutService } from '../checkout/checkout';
+import type { EventKey } from '../checkout/checkout-rows';
 import type { PurchaseLifecycle } from '../purchases/lifecycle';
 
 interface Deps {
@@ -26,6 +28,9 @@ export interface WebhookOutcome {
 
 const idOf = (value: string | { id: string }): string => (typeof value === 'string' ? value : value.id);
 
+/** The most events one batch of fulfilments takes (docs/domain.md §6.2). */
+const BATCH = 50;
+
 /** The events that settle a checkout (fulfil or cancel it). */
 const SETTLING = new Set([
   'checkout.session.completed',
@@ -45,6 +50,18 @@ const dueBy = (dispute: Stripe.Dispute): Date | null => {
  * current state, so concurrent duplicates and late, out-of-order events never move a purchase backwards.
  */
 export function stripeEvents({ db, logger, stripe, checkouts, lifecycle }: Deps) {
+  // Payments' events arriving together are settled together: one read, one transaction, one commit for the batch.
+  const settleInBatch = groupCommit(
+    (asks: Parameters<CheckoutService['settleSessions']>[0]) => checkouts.settleSessions(asks),
+    BATCH,
+  );
+
+  async function settledInBatch(sessionIdentifier: string, alongside: Alongside, event: EventKey) {
+    const outcome = await settleInBatch({ sessionIdentifier, alongside, event });
+    if (outcome.status === 'rejected') throw outcome.reason;
+    return outcome.value;
+  }
+
   /**
    * Acts on an event: false when its type is not ours; 'marked' when the handler marked it processed itself, in the
    * transaction of what it did; 'duplicate' when it found the event processed already, and did nothing.
@@ -58,9 +75,14 @@ export function stripeEvents({ db, logger, stripe, checkouts, lifecycle }: Deps)
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded':
       case 'checkout.session.expired': {
-        // Fulfilment (or cancelation) reads the session back from Stripe: the event only says which one.
+        // Fulfilment (or cancelation) reads the session back from Stripe: the event only says which one. A payment
+        // is settled in a batch with the others arriving meanwhile, and answered once its batch has committed.
         const key = { merchantAccountId: accountId, identifier: event.id };
-        const settled = await checkouts.settleSession(event.data.object.id, markProcessed, key);
+        const sessionIdentifier = event.data.object.id;
+        const settled =
+          event.type === 'checkout.session.expired'
+            ? await checkouts.settleSession(sessionIdentifier, markProcessed, key)
+            : await settledInBatch(sessionIdentifier, markProcessed, key);
         if (settled?.eventProcessed) return 'duplicate';
         return settled?.alongside ? 'marked' : true;
       }

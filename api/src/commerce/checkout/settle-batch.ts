@@ -1,0 +1,130 @@
+import type { ProviderCheckout } from '../../payments/provider';
+import { findCheckoutsOfSessions, type EventKey, type FoundCheckout } from './checkout-rows';
+import { lockCheckouts } from './locked-checkout';
+import { settle, settleLockedCheckout, type Alongside, type SettleDeps, type Settled } from './settle';
+import type { PaidCheckout, SettleOutcome } from './settle-steps';
+
+/**
+ * Settles the checkouts of several provider events at once (docs/domain.md §6.2, "Fulfilment in batches"): one read
+ * finds every checkout and whether its event was processed, the provider is asked for the sessions concurrently
+ * (outside any transaction), and every paid open checkout is fulfilled in ONE transaction that locks them all in one
+ * statement. Whatever is not that plain case (settled already, not paid, canceled, free) goes through `settle` on its
+ * own, and so does every checkout of a batch whose transaction fails (a deadlock, a constraint): one bad checkout
+ * cannot fail the others. The answers are in the order of `asks`, one outcome each.
+ */
+
+export interface SessionSettlement {
+  sessionIdentifier: string;
+  /** The event's write, committed with the fulfilment (see `Alongside`). */
+  alongside: Alongside;
+  event: EventKey;
+}
+
+type Found = FoundCheckout & { eventProcessed: boolean };
+
+/** A checkout the batch settles: the asks naming it (the first one's `alongside` commits with it). */
+interface Group {
+  found: Found;
+  asks: number[];
+}
+
+export async function settleSessions(
+  deps: SettleDeps,
+  asks: SessionSettlement[],
+): Promise<PromiseSettledResult<Settled | null>[]> {
+  const found = await findCheckoutsOfSessions(deps.db, asks);
+  const results: PromiseSettledResult<Settled | null>[] = asks.map(() => ({ status: 'fulfilled', value: null }));
+  const answer = (indexes: number[], outcome: PromiseSettledResult<Settled>) => {
+    // Only the first ask's event was written with the settlement: the others' callers mark theirs.
+    indexes.forEach((n, k) => {
+      if (k === 0 || outcome.status === 'rejected') results[n] = outcome;
+      else results[n] = { status: 'fulfilled', value: withoutAlongside(outcome.value) };
+    });
+  };
+  const groups = new Map<string, Group>();
+  found.forEach((row, n) => {
+    if (!row) return;
+    if (row.eventProcessed) {
+      results[n] = {
+        status: 'fulfilled',
+        value: { status: row.status, purchaseId: row.purchaseId, eventProcessed: true },
+      };
+      return;
+    }
+    const group = groups.get(row.id);
+    if (group) group.asks.push(n);
+    else groups.set(row.id, { found: row, asks: [n] });
+  });
+  const candidates = [...groups.values()].filter(
+    (g) => g.found.status === 'open' && g.found.amountTotal !== 0 && g.found.sessionIdentifier !== null,
+  );
+  const others = [...groups.values()].filter((g) => !candidates.includes(g));
+  const asked = await Promise.allSettled(
+    candidates.map((g) => deps.provider.retrieveCheckout(g.found.sessionIdentifier!)),
+  );
+  const paid: Paid[] = [];
+  const alone: { group: Group; known?: ProviderCheckout }[] = others.map((group) => ({ group }));
+  candidates.forEach((group, i) => {
+    const session = asked[i]!;
+    if (session.status === 'rejected') answer(group.asks, session);
+    else if (session.value.status === 'paid' && session.value.charge)
+      paid.push({ group, paid: session.value as PaidCheckout });
+    else alone.push({ group, known: session.value });
+  });
+  const one = async ({ group, known }: { group: Group; known?: ProviderCheckout }) => {
+    const [outcome] = await Promise.allSettled([settle(deps, group.found, asks[group.asks[0]!]!.alongside, known)]);
+    answer(group.asks, outcome!);
+  };
+  const together = async () => {
+    let outcomes: SettleOutcome[];
+    try {
+      outcomes = await settleTogether(deps, paid, asks);
+    } catch {
+      // Each on its own: the one that failed the batch fails alone.
+      await Promise.all(paid.map(({ group, paid: known }) => one({ group, known })));
+      return;
+    }
+    if (outcomes.some((o) => o.email)) deps.outbox.flushInBackground();
+    await Promise.all(
+      paid.map(async ({ group }, i) => {
+        const [outcome] = await Promise.allSettled([afterCommit(deps, outcomes[i]!)]);
+        answer(group.asks, outcome!);
+      }),
+    );
+  };
+  await Promise.all([together(), ...alone.map(one)]);
+  return results;
+}
+
+type Paid = { group: Group; paid: PaidCheckout };
+
+const withoutAlongside = ({ status, purchaseId }: Settled): Settled => ({ status, purchaseId });
+
+/** The paid checkouts' settlements in one transaction, under one statement's locks, in the order of `paid`. */
+async function settleTogether(deps: SettleDeps, paid: Paid[], asks: SessionSettlement[]): Promise<SettleOutcome[]> {
+  if (paid.length === 0) return [];
+  const accountId = await deps.provider.accountId();
+  const byCheckout = new Map(paid.map((p) => [p.group.found.id, p]));
+  return deps.db.transaction(async (trx) => {
+    const settled = new Map<string, SettleOutcome>();
+    for (const locked of await lockCheckouts(trx, [...byCheckout.keys()], accountId)) {
+      const { group, paid: known } = byCheckout.get(locked.checkout.id)!;
+      const alongside = asks[group.asks[0]!]!.alongside;
+      settled.set(locked.checkout.id, await settleLockedCheckout(deps, trx, locked, accountId, known, alongside));
+    }
+    return paid.map(({ group }) => settled.get(group.found.id)!);
+  });
+}
+
+/** A committed settlement's refund, asked of the provider (never under the locks); its answer. */
+async function afterCommit({ refunds }: SettleDeps, outcome: SettleOutcome): Promise<Settled> {
+  if (outcome.refund) {
+    const { apology, ...reserved } = outcome.refund;
+    await refunds.completeRefund(reserved, async () => apology);
+  }
+  return {
+    status: outcome.status,
+    purchaseId: outcome.purchaseId,
+    ...(outcome.alongside && { alongside: true as const }),
+  };
+}
