@@ -252,13 +252,15 @@ export const ROLLUP_CHECKS: Record<string, { rollup: string; direct: string }> =
   },
   monthlyRecipients: {
     rollup: `SELECT month, currency, recipient_type, user_id, sum(lines)::int AS lines, sum(sales)::bigint AS sales,
-               sum(refunds)::bigint AS refunds, sum(disputes)::bigint AS disputes, sum(total)::bigint AS total
+               sum(refunds)::bigint AS refunds, sum(disputes)::bigint AS disputes, sum(total)::bigint AS total,
+               sum(earned)::bigint AS earned
                FROM finance_monthly_ledger_recipients GROUP BY 1, 2, 3, 4 HAVING sum(lines) <> 0 ORDER BY 1, 2, 3, 4`,
     direct: `SELECT date_trunc('month', created_at AT TIME ZONE 'UTC')::date AS month, currency, recipient_type, user_id,
                count(*)::int AS lines, COALESCE(sum(amount) FILTER (WHERE kind = 'sale'), 0)::bigint AS sales,
                COALESCE(sum(amount) FILTER (WHERE kind = 'refund'), 0)::bigint AS refunds,
                COALESCE(sum(amount) FILTER (WHERE kind IN ('dispute', 'dispute-won')), 0)::bigint AS disputes,
-               sum(amount)::bigint AS total FROM split_lines GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
+               sum(amount)::bigint AS total, COALESCE(sum(amount) FILTER (WHERE amount > 0), 0)::bigint AS earned
+               FROM split_lines GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
   },
   learners: {
     rollup: `SELECT user_id, last_active_at FROM learner_last_active ORDER BY 1`,

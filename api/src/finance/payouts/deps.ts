@@ -23,7 +23,7 @@ export const earnedBefore = ({ clock, config }: Pick<PayoutDeps, 'clock' | 'conf
  * A line of `split_lines l` old enough to pay, with the holding period's end as `?`: past the holding period, or
  * negative (a refund or a lost dispute lowers what is payable at once, so nobody is paid money already given back).
  */
-export const PAST_HOLD = '(l.amount < 0 OR l.created_at < ?)';
+const PAST_HOLD = '(l.amount < 0 OR l.created_at < ?)';
 
 /** The split lines a run may pay: a recipient's (never the platform's), covered by no payout yet, past the hold. */
 export const PAYABLE_LINE = `l.user_id IS NOT NULL
