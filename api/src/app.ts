@@ -28,6 +28,7 @@ import { teamRoutes } from './commerce/teams/routes';
 import { commentModerationRoutes, learningRoutes } from './learning/routes';
 import { reportRoutes } from './finance/report-routes';
 import { financeRoutes } from './finance/routes';
+import { monthCloseRoutes } from './finance/month-close/routes';
 import { payoutRoutes } from './finance/payouts/routes';
 import { transferRoutes } from './commerce/transfers/routes';
 import { healthRoutes } from './health/routes';
@@ -145,6 +146,7 @@ export function createRouter(deps: Deps, services: Services) {
   );
   mount('/api/admin', reportRoutes({ allow, reports: services.financeReports }));
   mount('/api/admin', payoutRoutes({ allow, payouts: services.payouts }));
+  mount('/api/admin', monthCloseRoutes({ allow, monthCloses: services.monthCloses }));
   mount('/api/admin', commentModerationRoutes({ allow, comments: services.comments }));
   mount('/api/store', certificateRoutes({ allow, config: deps.config, certificates: services.certificates }));
   mount('/api/admin', certificateAdminRoutes({ allow, certificates: services.certificates }));

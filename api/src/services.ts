@@ -17,6 +17,7 @@ import { financeExports } from './finance/exports';
 import { taxReport } from './finance/tax-report';
 import { financeReports } from './finance/reports';
 import { financeSummary } from './finance/summary';
+import { monthCloseService } from './finance/month-close/month-closes';
 import { definePayoutJobs, payoutService } from './finance/payouts/payouts';
 import { contentTree } from './learning/content-tree';
 import { learningService } from './learning/learning';
@@ -245,6 +246,8 @@ export function createServices(deps: Deps) {
     financeTaxReport: taxReport(deps),
     financeReports: financeReports(deps),
     payouts,
+    /** Closing a month: its figures frozen, later money booked in the open month, the accountant's workbook. */
+    monthCloses: monthCloseService(deps),
     tree,
     learning,
     storage,

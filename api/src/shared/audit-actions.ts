@@ -32,6 +32,7 @@ export const AUDIT_ACTION_WORDS = {
   'payout.paid': 'Payout sent',
   'payout.failed': 'Payout failed at the provider',
   'payout.marked-paid': 'Payout marked paid',
+  'month.closed': 'Month closed',
   'transfer.initiated': 'Transfer offered',
   'transfer.confirmed': 'Transfer accepted',
   'transfer.completed': 'Transfer completed',

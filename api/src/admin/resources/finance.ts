@@ -1,4 +1,6 @@
 import { ProductRevenueSplit } from '../../finance/models';
+import { MonthClose } from '../../finance/month-close/models';
+import { MonthParam } from '../../finance/month-close/schemas';
 import { Payout, PayoutRecipient } from '../../finance/payouts/models';
 import { recipientHasUnpaidPayouts } from '../../finance/payouts/recipient-guard';
 import { AppError } from '../../shared/errors';
@@ -107,6 +109,29 @@ export const payouts = defineResource({
       text('Run id', 'runId'),
       text('Payout id', 'id'),
     ],
+  },
+  exactCount: true,
+});
+
+/**
+ * Closed months (docs/domain.md §20), keyed by their month (YYYY-MM) with their frozen figures: closed by
+ * POST /api/admin/month-closes (api/src/finance/month-close/routes.ts), never edited nor reopened. A few rows a year.
+ */
+export const monthCloses = defineResource({
+  name: 'month-closes',
+  model: MonthClose,
+  read: ['finance'],
+  write: ['finance'],
+  idColumn: 'month',
+  idParam: MonthParam,
+  sqlColumns: { id: 'month' },
+  present: (row) => ({ id: row.month, ...row }),
+  filterable: { id: 'text', month: 'text', closedAt: 'date' },
+  sortable: ['id', 'month', 'closedAt'],
+  searchable: [],
+  defaultSort: ['month', 'DESC'],
+  export: {
+    columns: [text('Month', 'month'), instant('Closed', 'closedAt'), text('Closed by', 'closedByEmail')],
   },
   exactCount: true,
 });

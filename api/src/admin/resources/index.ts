@@ -3,7 +3,7 @@ import { auditLogs } from './audit';
 import { certificates } from './certificates';
 import { productContentResources, prices, products, upgradableProducts } from './catalog';
 import { bulkPurchases, coupons, purchaseUserTransfers, purchases } from './commerce';
-import { payoutRecipients, payouts, productRevenueSplits } from './finance';
+import { monthCloses, payoutRecipients, payouts, productRevenueSplits } from './finance';
 import { invoices } from './invoices';
 import {
   accounts,
@@ -57,6 +57,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
   productRevenueSplits,
   payouts,
   payoutRecipients,
+  monthCloses,
   invoices,
   taxRates,
   taxRegistrations,
