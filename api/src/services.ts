@@ -19,6 +19,7 @@ import { financeReports } from './finance/reports';
 import { financeSummary } from './finance/summary';
 import { monthCloseService } from './finance/month-close/month-closes';
 import { definePayoutJobs, payoutService } from './finance/payouts/payouts';
+import { earningsService } from './finance/earnings/earnings';
 import { contentTree } from './learning/content-tree';
 import { learningService } from './learning/learning';
 import { bookmarkService } from './learning/bookmarks';
@@ -246,6 +247,8 @@ export function createServices(deps: Deps) {
     financeTaxReport: taxReport(deps),
     financeReports: financeReports(deps),
     payouts,
+    /** An author's or contributor's own earnings and statements, from the payouts' balances. */
+    earnings: earningsService({ db, config, payouts }),
     /** Closing a month: its figures frozen, later money booked in the open month, the accountant's workbook. */
     monthCloses: monthCloseService(deps),
     tree,

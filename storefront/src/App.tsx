@@ -87,6 +87,11 @@ export const routes: ({ path: string; public: boolean } & Page)[] = [
   { path: '/purchases', public: false, ...page(() => import('./pages/MyPurchasesPage'), 'MyPurchasesPage') },
   { path: '/invoices', public: false, ...page(() => import('./pages/InvoicesPage'), 'InvoicesPage') },
   { path: '/invoices/:id', public: false, ...page(() => import('./pages/InvoicePage'), 'InvoicePage') },
+  {
+    path: '/earnings',
+    public: false,
+    ...page(() => import('./pages/earnings/EarningsPage'), 'EarningsPage'),
+  },
   { path: '/thanks', public: false, ...page(() => import('./pages/ThanksPage'), 'ThanksPage') },
   { path: '/teams/:purchaseId', public: false, ...page(() => import('./pages/team/TeamPage'), 'TeamPage') },
   { path: '/unsubscribe', public: false, ...page(() => import('./pages/UnsubscribePage'), 'UnsubscribePage') },

@@ -15,7 +15,8 @@ import { deviceTimeZone, putTimeZone } from './api/prefs';
 export type SessionState =
   | { status: 'loading' }
   | { status: 'signed-out' }
-  | { status: 'signed-in'; user: StoreUser; viewAs?: ViewAsInfo | null }
+  /** `isPayee`: paid from revenue splits, so the account menu links their earnings. */
+  | { status: 'signed-in'; user: StoreUser; viewAs?: ViewAsInfo | null; isPayee?: boolean }
   | { status: 'error'; error: Error };
 
 interface Session {
@@ -43,7 +44,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
     let live = true;
     getCurrentUser().then(
-      ({ user, viewAs }) => live && settle({ status: 'signed-in', user, viewAs }),
+      ({ user, viewAs, isPayee }) => live && settle({ status: 'signed-in', user, viewAs, isPayee }),
       (error: Error) =>
         live && settle(isApiError(error, 'unauthenticated') ? { status: 'signed-out' } : { status: 'error', error }),
     );
@@ -61,7 +62,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setState({ status: 'loading' });
     setAttempt((n) => n + 1);
   }, []);
-  const signedIn = useCallback((user: StoreUser) => setState({ status: 'signed-in', user }), []);
+  // A changed name keeps what the session knew of earnings (a fresh sign-in learns it on the next load).
+  const signedIn = useCallback(
+    (user: StoreUser) =>
+      setState((before) => ({
+        status: 'signed-in',
+        user,
+        isPayee: before.status === 'signed-in' ? before.isPayee : false,
+      })),
+    [],
+  );
   const session = useMemo(() => ({ state, refresh, signedIn }), [state, refresh, signedIn]);
 
   return <SessionContext value={session}>{children}</SessionContext>;

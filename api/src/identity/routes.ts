@@ -46,6 +46,8 @@ interface Deps {
   prefs: UserPrefsService;
   signOut: SignOutEverywhere;
   viewAs: ViewAs;
+  /** Whether someone is paid from revenue splits (finance answers it; the storefront then links their earnings). */
+  earnings: { isPayee(userId: string): Promise<boolean> };
 }
 
 /** The storefront's identity endpoints under /api/store. */
@@ -60,6 +62,7 @@ export function identityRoutes({
   limiter,
   signOut,
   viewAs,
+  earnings,
 }: Deps) {
   const router = new Router();
 
@@ -132,6 +135,7 @@ export function identityRoutes({
     if (viewing) await viewAs.entered(viewing.grant, { id: viewing.staff.id, email: viewing.staff.email });
     ctx.body = {
       user: publicUser(auth.user),
+      isPayee: await earnings.isPayee(auth.user.id),
       csrfToken: auth.method === 'session' ? auth.session.csrfToken : null,
       viewAs: viewing
         ? {

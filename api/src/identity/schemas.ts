@@ -56,6 +56,8 @@ export interface PublicUser {
 /** GET /api/store/me: the CSRF token is null for a bearer token (no cookies to protect). */
 export interface MeAnswer {
   user: PublicUser;
+  /** Paid from a product's revenue splits (an author or contributor): the storefront links their earnings. */
+  isPayee: boolean;
   csrfToken: string | null;
   /** Support viewing the storefront as this person (read-only), until `expiresAt`; null otherwise. */
   viewAs: { staffEmail: string; reason: string; expiresAt: Date } | null;

@@ -43,6 +43,7 @@ export const ERROR_STATUS = {
   'payout-sent-by-stripe': 409,
   'payout-being-sent': 409,
   'payout-recipient-has-unpaid-payouts': 409,
+  'earnings-not-found': 404,
   'month-not-ended': 409,
   'month-already-closed': 409,
   'earlier-month-open': 409,

@@ -9,9 +9,9 @@ type SignInProviders = Identity.SignInProviders;
 export type ViewAsInfo = NonNullable<Wire<Identity.MeAnswer>['viewAs']>;
 
 /** Who is signed in and, when support is viewing as them, that view. */
-export async function getCurrentUser(): Promise<{ user: StoreUser; viewAs: ViewAsInfo | null }> {
+export async function getCurrentUser(): Promise<{ user: StoreUser; viewAs: ViewAsInfo | null; isPayee: boolean }> {
   const me = await getJson<Wire<Identity.MeAnswer>>('/api/store/me');
-  return { user: me.user, viewAs: me.viewAs ?? null };
+  return { user: me.user, viewAs: me.viewAs ?? null, isPayee: me.isPayee === true };
 }
 
 /** Ends support's view: this browser is its staff member again (the only write a view allows). */
