@@ -6,7 +6,10 @@ import { testDeps } from '../support/app';
 import { boughtWithTestProvider } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
 
-/** Every table the triggers of the rollup migrations (20261130010000–20261130010300, 20261201040000) keep. */
+/**
+ * Every table the triggers of the rollup migrations (20261130010000–20261130010300, 20261201040000, 20261202020000)
+ * keep.
+ */
 const ROLLUPS = [
   'finance_daily_charges',
   'finance_daily_purchases',
@@ -18,6 +21,7 @@ const ROLLUPS = [
   'finance_monthly_ledger_products',
   'finance_monthly_ledger_recipients',
   'learner_last_active',
+  'tax_daily_documents',
 ];
 
 describe('rollups stay true to their tables (docs/domain.md §9)', () => {
