@@ -138,6 +138,8 @@ function growthRequests(data: Dataset, deepPages: { rich: number; staff: number 
       name: `timeline, busy staff member, page ${deepPages.staff}`,
       path: timeline(data.heavyStaffId, deepPages.staff),
     },
+    // Every recipient's payout balance: whole months from the monthly rollup, the recent month's lines from the ledger.
+    { name: 'payouts, balances of every recipient', path: '/api/admin/payouts/balances' },
   ];
 }
 
