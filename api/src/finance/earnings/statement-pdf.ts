@@ -22,12 +22,12 @@ const ROW = 13;
 /** The lines table's columns: left-aligned text from `x`, or numbers right-aligned at `right`. */
 const COLUMNS = {
   date: { x: MARGIN },
-  product: { x: MARGIN + 52, width: 170 },
-  kind: { x: MARGIN + 228 },
-  gross: { right: MARGIN + 348 },
-  tax: { right: MARGIN + 398 },
-  fee: { right: MARGIN + 440 },
-  share: { right: MARGIN + 470 },
+  product: { x: MARGIN + 52, width: 165 },
+  kind: { x: MARGIN + 222 },
+  gross: { right: MARGIN + 320 },
+  tax: { right: MARGIN + 365 },
+  fee: { right: MARGIN + 410 },
+  share: { right: MARGIN + 455 },
   amount: { right: WIDTH - MARGIN },
 };
 
@@ -48,6 +48,9 @@ function fitted(type: Typesetter, text: string, width: number, size: number): st
   return parts.slice(0, low).join('').trimEnd() + ELLIPSIS;
 }
 
+/** Money taken off, with its minus sign; nothing is 0, not −0. */
+const negative = (amount: number) => (amount ? -amount : 0);
+
 const KIND_NAMES: Record<string, string> = {
   sale: 'Sale',
   refund: 'Refund',
@@ -65,8 +68,8 @@ function texts(statement: Statement) {
       rows: [
         ['Opening balance', money(t.opening)],
         ['Earned', money(t.earned)],
-        ['Clawed back', money(-t.clawedBack)],
-        ['Paid out', money(-t.paidOut)],
+        ['Clawed back', money(negative(t.clawedBack))],
+        ['Paid out', money(negative(t.paidOut))],
         ['Closing balance', money(t.closing)],
       ] as [string, string][],
     };

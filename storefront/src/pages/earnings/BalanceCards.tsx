@@ -17,7 +17,7 @@ export function BalanceCards({ balances }: { balances: EarningsAnswer['balances'
                 <dt>Earned</dt>
                 <dd>{money(b.earned)}</dd>
                 <dt>Clawed back</dt>
-                <dd>{money(-b.clawedBack)}</dd>
+                <dd>{money(b.clawedBack ? -b.clawedBack : 0)}</dd>
                 <dt>Paid to you</dt>
                 <dd>{money(b.paid)}</dd>
                 <dt>In payouts on their way</dt>

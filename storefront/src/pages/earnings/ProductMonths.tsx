@@ -35,7 +35,7 @@ export function ProductMonths({ months }: { months: EarningsAnswer['months'] }) 
                 <td>{row.productName}</td>
                 <td className="num">{row.sales}</td>
                 <td className="num">{formatMoney(row.earned, row.currency)}</td>
-                <td className="num">{formatMoney(-row.clawedBack, row.currency)}</td>
+                <td className="num">{formatMoney(row.clawedBack ? -row.clawedBack : 0, row.currency)}</td>
                 <td className="num">{formatMoney(row.net, row.currency)}</td>
               </tr>
             ))}
