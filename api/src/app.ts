@@ -30,6 +30,7 @@ import { reportRoutes } from './finance/report-routes';
 import { financeRoutes } from './finance/routes';
 import { monthCloseRoutes } from './finance/month-close/routes';
 import { payoutRoutes } from './finance/payouts/routes';
+import { reconciliationRoutes } from './finance/reconciliation/routes';
 import { earningsRoutes } from './finance/earnings/routes';
 import { transferRoutes } from './commerce/transfers/routes';
 import { healthRoutes } from './health/routes';
@@ -147,6 +148,7 @@ export function createRouter(deps: Deps, services: Services) {
   );
   mount('/api/admin', reportRoutes({ allow, reports: services.financeReports }));
   mount('/api/admin', payoutRoutes({ allow, payouts: services.payouts }));
+  mount('/api/admin', reconciliationRoutes({ allow, reconciliation: services.reconciliation }));
   mount('/api/store', earningsRoutes({ allow, earnings: services.earnings }));
   mount('/api/admin', monthCloseRoutes({ allow, monthCloses: services.monthCloses }));
   mount('/api/admin', commentModerationRoutes({ allow, comments: services.comments }));

@@ -19,6 +19,7 @@ import { financeReports } from './finance/reports';
 import { financeSummary } from './finance/summary';
 import { monthCloseService } from './finance/month-close/month-closes';
 import { definePayoutJobs, payoutService } from './finance/payouts/payouts';
+import { defineReconciliationJobs, reconciliationService } from './finance/reconciliation/reconciliation';
 import { earningsService } from './finance/earnings/earnings';
 import { contentTree } from './learning/content-tree';
 import { learningService } from './learning/learning';
@@ -199,6 +200,19 @@ export function createServices(deps: Deps) {
   // Recipients with a connected account are paid by Stripe transfers whenever Stripe is configured.
   const payouts = payoutService({ db, clock, logger, config, stripe: stripe?.stripe ?? null });
   definePayoutJobs(jobs, payouts);
+  // The processor's word matched to the books; a missed event is recovered through its webhook's own code.
+  const reconciliation = reconciliationService({
+    db,
+    clock,
+    logger,
+    provider: payments,
+    recovery: {
+      settleSession: (identifier) => checkouts.settleSession(identifier),
+      chargeRefunded: lifecycle.chargeRefunded,
+      disputeOpened: lifecycle.disputeOpened,
+    },
+  });
+  defineReconciliationJobs(jobs, reconciliation, { clock, provider: payments });
   return {
     /** The school's name, brand, contact and legal texts: every page, email and certificate reads them. */
     school,
@@ -247,6 +261,8 @@ export function createServices(deps: Deps) {
     financeTaxReport: taxReport(deps),
     financeReports: financeReports(deps),
     payouts,
+    /** The processor's balance and payouts matched to the books (docs/domain.md §20). */
+    reconciliation,
     /** An author's or contributor's own earnings and statements, from the payouts' balances. */
     earnings: earningsService({ db, config, payouts }),
     /** Closing a month: its figures frozen, later money booked in the open month, the accountant's workbook. */

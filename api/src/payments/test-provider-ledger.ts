@@ -30,10 +30,12 @@ export async function recordMovement(
  */
 export async function payOut(db: Db): Promise<string[]> {
   return db.transaction(async (trx) => {
-    const currencies = (await trx('testProviderBalanceTransactions')
+    // The unpaid movements are locked first: a movement written meanwhile waits for the next payout.
+    const unpaid = (await trx('testProviderBalanceTransactions')
       .whereNull('payoutIdentifier')
-      .distinct('currency')
-      .forUpdate()) as { currency: string }[];
+      .forUpdate()
+      .select('currency')) as { currency: string }[];
+    const currencies = [...new Set(unpaid.map((row) => row.currency))].map((currency) => ({ currency }));
     const made: string[] = [];
     for (const { currency } of currencies) {
       const identifier = `po_test_${randomBytes(12).toString('hex')}`;

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A period of the processor's time, [from, to); the last 30 days when not given. At most a year. */
+export const PeriodQuery = z
+  .object({ from: z.coerce.date().optional(), to: z.coerce.date().optional() })
+  .transform(({ from, to }, ctx) => {
+    const end = to ?? new Date();
+    const start = from ?? new Date(end.getTime() - 30 * DAY_MS);
+    if (start >= end) ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be before to' });
+    if (end.getTime() - start.getTime() > 366 * DAY_MS)
+      ctx.addIssue({ code: 'custom', path: ['from'], message: 'a period is at most a year' });
+    return { from: start, to: end };
+  });
+
+/** Why a transaction or book entry is not matched to the cent (docs/domain.md §20). */
+export type ReconciliationReason =
+  | 'fee-changed'
+  | 'amount-changed'
+  | 'other-currency'
+  | 'missed-webhook'
+  | 'unknown-charge'
+  | 'refund-at-processor'
+  | 'missed-dispute'
+  | 'missed-refund-failure'
+  | 'missed-dispute-close'
+  | 'unknown-transfer'
+  | 'processor-fee'
+  | 'other'
+  | 'not-at-processor';
+
+/** One currency's share of a tally: how many, and their cents (for differences, processor − books, net). */
+export interface CurrencyTally {
+  currency: string;
+  count: number;
+  amount: number;
+}
+
+export interface Tally {
+  count: number;
+  byCurrency: CurrencyTally[];
+}
+
+/** A processor transaction that is not matched to the cent, with what the books say of it. */
+export interface ProcessorRow {
+  id: string;
+  identifier: string;
+  kind: string;
+  sourceIdentifier: string | null;
+  chargeIdentifier: string | null;
+  amount: number;
+  fee: number;
+  currency: string;
+  createdAt: Date;
+  payoutIdentifier: string | null;
+  book: { kind: string; id: string; amount: number; fee: number } | null;
+  reason: ReconciliationReason;
+  /** Recovered through the missed event's own code by `POST /reconciliation/:id/recover`. */
+  recoverable: boolean;
+}
+
+/** A book entry no processor transaction is matched to. */
+export interface BookRow {
+  kind: string;
+  id: string;
+  identifier: string | null;
+  chargeIdentifier: string | null;
+  amount: number;
+  fee: number;
+  currency: string;
+  at: Date;
+  reason: 'not-at-processor';
+}
+
+export interface ReconciliationAnswer {
+  from: Date;
+  to: Date;
+  matched: Tally;
+  difference: Tally & { rows: ProcessorRow[] };
+  unmatchedAtProcessor: Tally & { rows: ProcessorRow[] };
+  unmatchedInBooks: Tally & { rows: BookRow[] };
+}
+
+/** One processor payout to the bank (null: transactions not paid out yet) and how its transactions match. */
+export interface PayoutReconciliation {
+  id: string;
+  payout: {
+    identifier: string;
+    amount: number;
+    currency: string;
+    status: string;
+    createdAt: Date;
+    arrivalOn: Date | null;
+  } | null;
+  matched: number;
+  differences: number;
+  unmatchedAtProcessor: number;
+  rows: ProcessorRow[];
+}

@@ -1,0 +1,293 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../api/src/app';
+import { createServices, type Services } from '../../api/src/services';
+import { createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
+import { testConfig, testDeps } from '../support/app';
+import { as, signedIn, type SignedIn } from '../support/auth';
+import { paidTestCheckout, sessionOfCheckout } from '../support/checkout';
+import { useTestDatabase } from '../support/db';
+import { expectReconciled } from '../support/reconciliation-invariants';
+import { deliverSigned, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+interface Answer {
+  matched: { count: number; byCurrency: { currency: string; count: number; amount: number }[] };
+  difference: { count: number; rows: Row[]; byCurrency: { amount: number }[] };
+  unmatchedAtProcessor: { count: number; rows: Row[] };
+  unmatchedInBooks: { count: number; rows: { kind: string; reason: string }[] };
+}
+interface Row {
+  id: string;
+  kind: string;
+  sourceIdentifier: string;
+  reason: string;
+  recoverable: boolean;
+  book: { amount: number; fee: number } | null;
+}
+
+/** The console's calls, for one app and a finance user. */
+function consoleOf(app: () => Parameters<typeof request>[0], finance: () => SignedIn) {
+  const period = () => ({
+    from: new Date(Date.now() - DAY_MS).toISOString(),
+    to: new Date(Date.now() + 60 * DAY_MS).toISOString(),
+  });
+  return {
+    async imported() {
+      const answer = await as(finance(), request(app()).post('/api/admin/reconciliation/import')).send(period());
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.data as { payouts: number; transactions: number; matched: number };
+    },
+    async report(): Promise<Answer> {
+      const answer = await as(finance(), request(app()).get('/api/admin/reconciliation').query(period()));
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.data;
+    },
+    recover: (id: string) => as(finance(), request(app()).post(`/api/admin/reconciliation/${id}/recover`)).send({}),
+  };
+}
+
+describe('reconciliation with Stripe (the real SDK against the stand-in; docs/domain.md §20)', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  let stripe: StandIn;
+  let services: Services;
+  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let finance: SignedIn;
+  let support: SignedIn;
+  let daysAhead = 0;
+  const recon = consoleOf(
+    () => app,
+    () => finance,
+  );
+
+  beforeAll(async () => {
+    stripe = await startStripeStandIn();
+    const deps = testDeps(db(), {
+      config: testConfig(standInEnv(stripe)),
+      clock: { now: () => new Date(Date.now() + daysAhead * DAY_MS) },
+    });
+    services = createServices(deps);
+    app = createApp(deps, { services }).callback();
+    finance = await signedIn(db(), ['finance']);
+    support = await signedIn(db(), ['support']);
+  });
+  afterAll(() => stripe?.close());
+
+  let buyers = 0;
+  /** A checkout paid at Stripe; its completed event delivered unless `missed`. */
+  async function sell(productId: string, { missed = false } = {}) {
+    const { checkoutId } = await services.checkouts.create({
+      productId,
+      quantity: 1,
+      team: false,
+      ppp: false,
+      email: `buyer-${++buyers}@example.com`,
+      buyer: null,
+      country: 'US',
+      ip: null,
+    });
+    const completed = stripe.pay(await sessionOfCheckout(db(), checkoutId));
+    if (!missed) expect((await deliverSigned(app, completed)).status).toBe(200);
+    const chargeId = stripe.objects.get(
+      stripe.objects.get(stripe.objects.get((completed.data.object as { id: string }).id)!.payment_intent as string)!
+        .latest_charge as string,
+    )!.id;
+    return { checkoutId, chargeId };
+  }
+  const purchaseOfCharge = (chargeId: string) =>
+    db()('purchases as p').join('merchantCharges as c', 'c.id', 'p.merchantChargeId').where('c.identifier', chargeId);
+
+  it('matches every sale, refund, dispute and author payout, each once, and the payout to the bank carries them', async () => {
+    const product = await createProduct(db(), { name: 'Matched Course', unitAmount: 10_000 });
+    const owner = await createUser(db(), { email: 'owner@example.com' });
+    await createRevenueSplit(db(), { productId: product.id, type: 'platform', percent: 0.3 });
+    await createRevenueSplit(db(), { productId: product.id, type: 'owner', percent: 0.7, userId: owner.id });
+    await db()('payoutRecipients').insert({ userId: owner.id, stripeAccountId: 'acct_1Reconciled' });
+    const sold = [await sell(product.id), await sell(product.id), await sell(product.id), await sell(product.id)];
+    const [refundedSale] = (await purchaseOfCharge(sold[0]!.chargeId).select('p.id')) as { id: string }[];
+    const refunded = await as(support, request(app).post(`/api/admin/purchases/${refundedSale!.id}/refund`)).send({
+      amount: 2_500,
+      reasonCode: 'customer-request',
+      reason: 'Partial',
+    });
+    expect(refunded.status).toBe(200);
+    const won = stripe.openDispute(sold[1]!.chargeId);
+    await deliverSigned(app, won.event);
+    await deliverSigned(app, stripe.closeDispute(won.dispute, 'won'));
+    const lost = stripe.openDispute(sold[2]!.chargeId);
+    await deliverSigned(app, lost.event);
+    await deliverSigned(app, stripe.closeDispute(lost.dispute, 'lost'));
+    // A refund made in Stripe's dashboard whose event arrived: the books hold it under the event, not the refund.
+    await deliverSigned(app, stripe.refundFromDashboard(sold[3]!.chargeId, 1_000));
+    daysAhead = 15;
+    const run = await as(finance, request(app).post('/api/admin/payouts/run')).send({});
+    expect(run.body.data).toMatchObject({ sent: 1, failed: 0 });
+    daysAhead = 0;
+    const [payout] = stripe.payOut();
+
+    const imported = await recon.imported();
+    // 4 charges, 2 refunds, 2 disputes and a reversal, 1 transfer.
+    expect(imported).toMatchObject({ payouts: 1, transactions: 10, matched: 10 });
+    const report = await recon.report();
+    expect(report.matched.count).toBe(10);
+    expect(report.difference.count).toBe(0);
+    expect(report.unmatchedAtProcessor.count).toBe(0);
+    expect(report.unmatchedInBooks.count).toBe(0);
+    // The matched money is what Stripe paid out (its own movement aside).
+    const po = stripe.objects.get(payout!)!;
+    const net = [...stripe.objects.values()]
+      .filter((o) => o.object === 'balance_transaction' && o.type !== 'payout')
+      .reduce((sum, o) => sum + (o.net as number), 0);
+    expect(po.amount).toBe(net);
+    const perPayout = await as(finance, request(app).get('/api/admin/reconciliation/payouts')).query({
+      from: new Date(Date.now() - DAY_MS).toISOString(),
+      to: new Date(Date.now() + DAY_MS).toISOString(),
+    });
+    expect(perPayout.body.data, JSON.stringify(perPayout.body)).toEqual([
+      expect.objectContaining({
+        id: payout,
+        payout: expect.objectContaining({ identifier: payout, amount: po.amount }),
+        matched: 10,
+        differences: 0,
+        unmatchedAtProcessor: 0,
+        rows: [],
+      }),
+    ]);
+    // Imported again: nothing new, nothing matched twice.
+    expect(await recon.imported()).toMatchObject({ transactions: 10, matched: 0 });
+    await expectReconciled(db());
+  });
+
+  it('finds a sale whose webhook was missed and recovers it through the webhook’s own code, once', async () => {
+    const product = await createProduct(db(), { name: 'Missed Course', unitAmount: 5_000 });
+    const { chargeId } = await sell(product.id, { missed: true });
+    await recon.imported();
+    const report = await recon.report();
+    const row = report.unmatchedAtProcessor.rows.find((r) => r.sourceIdentifier === chargeId)!;
+    expect(row).toMatchObject({ kind: 'charge', reason: 'missed-webhook', recoverable: true, book: null });
+    expect(await purchaseOfCharge(chargeId)).toHaveLength(0);
+
+    const [first, second] = await Promise.all([recon.recover(row.id), recon.recover(row.id)]);
+    // Two at once both settle the same checkout: it converges on one purchase, and both see it matched.
+    expect([first.body.data, second.body.data]).toEqual([{ state: 'matched' }, { state: 'matched' }]);
+    expect(await purchaseOfCharge(chargeId)).toHaveLength(1);
+    expect((await recon.recover(row.id)).body.code).toBe('reconciliation-already-matched');
+    expect((await recon.report()).unmatchedAtProcessor.count).toBe(0);
+    await expectReconciled(db());
+  });
+
+  it('finds a refund made at Stripe whose event never came, records it once, and a late event adds nothing', async () => {
+    const product = await createProduct(db(), { name: 'Dashboard Course', unitAmount: 8_000 });
+    const { chargeId } = await sell(product.id);
+    const late = stripe.refundFromDashboard(chargeId, 3_000);
+    await recon.imported();
+    const row = (await recon.report()).unmatchedAtProcessor.rows.find((r) => r.kind === 'refund')!;
+    expect(row).toMatchObject({ reason: 'refund-at-processor', recoverable: true });
+    expect((await recon.recover(row.id)).body.data).toEqual({ state: 'matched' });
+    expect((await deliverSigned(app, late)).status).toBe(200);
+    const refunds = await db()('merchantRefunds as r')
+      .join('merchantCharges as c', 'c.id', 'r.merchantChargeId')
+      .where('c.identifier', chargeId)
+      .select('r.amount', 'r.reasonCode');
+    expect(refunds).toEqual([{ amount: 3_000, reasonCode: 'provider' }]);
+    expect((await recon.report()).unmatchedAtProcessor.count).toBe(0);
+    await expectReconciled(db());
+  });
+
+  it('shows a fee Stripe changed as a difference with its reason, and nothing it cannot recover', async () => {
+    const product = await createProduct(db(), { name: 'Fee Course', unitAmount: 6_000 });
+    const { chargeId } = await sell(product.id);
+    const txn = stripe.balanceTransactionOf(chargeId);
+    txn.fee = (txn.fee as number) + 7;
+    txn.net = (txn.amount as number) - (txn.fee as number);
+    await recon.imported();
+    const report = await recon.report();
+    expect(report.difference.count).toBe(1);
+    const [row] = report.difference.rows;
+    expect(row).toMatchObject({
+      kind: 'charge',
+      sourceIdentifier: chargeId,
+      reason: 'fee-changed',
+      recoverable: false,
+    });
+    expect(report.difference.byCurrency).toEqual([expect.objectContaining({ amount: -7 })]);
+    expect((await recon.recover(row!.id)).body.code).toBe('reconciliation-already-matched');
+    const ledger = await as(finance, request(app).get('/api/admin/reconciliation').query({ from: 'soon' }));
+    expect(ledger.status).toBe(400);
+  });
+});
+
+describe('reconciliation with the built-in test provider (its own balance and payouts)', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  let services: Services;
+  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let finance: SignedIn;
+  let support: SignedIn;
+  const recon = consoleOf(
+    () => app,
+    () => finance,
+  );
+
+  beforeAll(async () => {
+    const deps = testDeps(db());
+    services = createServices(deps);
+    app = createApp(deps, { services }).callback();
+    finance = await signedIn(db(), ['finance']);
+    support = await signedIn(db(), ['support']);
+  });
+
+  const chargeOf = async (checkoutId: string) =>
+    (
+      await db()('checkouts as c')
+        .join('merchantSessions as s', 's.id', 'c.merchantSessionId')
+        .join('testProviderSessions as t', 't.identifier', 's.identifier')
+        .where('c.id', checkoutId)
+        .first('t.chargeIdentifier')
+    ).chargeIdentifier as string;
+
+  it('matches sales and refunds, recovers a missed fulfilment and a refund made at the provider, shows a fee changed', async () => {
+    const product = await createProduct(db(), { name: 'Test Provider Course', unitAmount: 4_000 });
+    const buyer = await createUser(db(), { email: 'tp-buyer@example.com' });
+    const fulfilled = await paidTestCheckout(services, db(), { buyer, productId: product.id });
+    const { purchaseId } = await services.checkouts.fulfil(fulfilled);
+    const refunded = await as(support, request(app).post(`/api/admin/purchases/${purchaseId}/refund`)).send({
+      amount: 1_000,
+      reasonCode: 'customer-request',
+      reason: 'Partial',
+    });
+    expect(refunded.status).toBe(200);
+    await services.testProvider.payOut();
+    expect(await recon.imported()).toMatchObject({ payouts: 1, transactions: 2, matched: 2 });
+    await expectReconciled(db());
+
+    const other = await createUser(db(), { email: 'tp-missed@example.com' });
+    const missed = await paidTestCheckout(services, db(), { buyer: other, productId: product.id });
+    const missedCharge = await chargeOf(missed);
+    await services.testProvider.refundAtProvider(await chargeOf(fulfilled), 500);
+    await recon.imported();
+    const rows = (await recon.report()).unmatchedAtProcessor.rows;
+    expect(rows.map((r) => [r.kind, r.reason, r.recoverable]).sort()).toEqual([
+      ['charge', 'missed-webhook', true],
+      ['refund', 'refund-at-processor', true],
+    ]);
+    for (const row of rows) expect((await recon.recover(row.id)).body.data).toEqual({ state: 'matched' });
+    expect(await db()('checkouts').where({ id: missed }).first('status')).toEqual({ status: 'fulfilled' });
+    expect(
+      await db()('purchases as p')
+        .join('merchantCharges as c', 'c.id', 'p.merchantChargeId')
+        .where('c.identifier', missedCharge),
+    ).toHaveLength(1);
+    await expectReconciled(db());
+
+    await db()('testProviderBalanceTransactions').where({ sourceIdentifier: missedCharge }).increment('fee', 3);
+    await recon.imported();
+    const report = await recon.report();
+    expect(report.difference.rows).toEqual([
+      expect.objectContaining({ reason: 'fee-changed', sourceIdentifier: missedCharge }),
+    ]);
+    expect(report.unmatchedInBooks.count).toBe(0);
+  });
+});
