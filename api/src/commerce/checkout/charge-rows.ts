@@ -20,6 +20,9 @@ export interface NewCharge {
   tax: TaxColumns;
 }
 
+/** A statement's named parts (WITH), sent as one statement by the caller (possibly beside other checkouts' parts). */
+export type StatementParts = [string, Knex.QueryBuilder | Knex.Raw][];
+
 /**
  * The provider's customer (recorded, or active again), the charge and `also` (its ledger lines), in one statement; the
  * money it recorded.
@@ -29,31 +32,67 @@ export async function insertCharge(
   input: NewCharge,
   also: Knex.QueryBuilder[] = [],
 ): Promise<Omit<ChargeFacts, 'productId'> | null> {
-  const customer = trx('merchantCustomers')
+  let write = trx.with('customer', customerInsert(trx, input));
+  also.forEach((query, i) => (write = write.with(`also_${i}`, query)));
+  const [inserted] = await write
+    .into('merchantCharges')
+    .insert(chargeRow(trx, input, 'customer'))
+    .returning(['id', 'amount', 'taxAmount', 'fee', 'currency']);
+  return inserted ?? null;
+}
+
+/**
+ * `insertCharge`'s statement as named parts, every name ending in `tag`, for a batch to send several charges in one
+ * statement: the customer, `also`, then the charge.
+ */
+export function chargeParts(
+  trx: Knex.Transaction,
+  input: NewCharge,
+  also: (Knex.QueryBuilder | Knex.Raw)[],
+  tag: string,
+): StatementParts {
+  return [
+    [`customer${tag}`, customerInsert(trx, input)],
+    ...also.map((query, i): [string, Knex.QueryBuilder | Knex.Raw] => [`also_${i}${tag}`, query]),
+    [
+      `charge${tag}`,
+      trx('merchantCharges')
+        .insert(chargeRow(trx, input, `customer${tag}`))
+        .returning('id'),
+    ],
+  ];
+}
+
+const customerInsert = (trx: Knex.Transaction, input: NewCharge) =>
+  trx('merchantCustomers')
     .insert({ merchantAccountId: input.accountId, identifier: input.customerIdentifier, userId: input.userId })
     .onConflict(['merchantAccountId', 'identifier'])
     .merge({ status: 'active' })
     .returning('id');
-  let write = trx.with('customer', customer);
-  also.forEach((query, i) => (write = write.with(`also_${i}`, query)));
-  const [inserted] = await write
-    .into('merchantCharges')
-    .insert({
-      id: input.id,
-      merchantAccountId: input.accountId,
-      identifier: input.charge.identifier,
-      amount: input.charge.amount,
-      fee: input.charge.fee,
-      net: input.charge.amount - input.charge.fee,
-      currency: input.currency,
-      userId: input.userId,
-      merchantProductId: input.merchantProductId,
-      merchantCustomerId: trx('customer').select('id'),
-      metadata: JSON.stringify(input.metadata),
-      ...input.tax,
-    })
-    .returning(['id', 'amount', 'taxAmount', 'fee', 'currency']);
-  return inserted ?? null;
+
+const chargeRow = (trx: Knex.Transaction, input: NewCharge, customer: string) => ({
+  id: input.id,
+  merchantAccountId: input.accountId,
+  identifier: input.charge.identifier,
+  amount: input.charge.amount,
+  fee: input.charge.fee,
+  net: input.charge.amount - input.charge.fee,
+  currency: input.currency,
+  userId: input.userId,
+  merchantProductId: input.merchantProductId,
+  merchantCustomerId: trx(customer).select('id'),
+  metadata: JSON.stringify(input.metadata),
+  ...input.tax,
+});
+
+/** Sends named parts (of one checkout or of many) as one statement. */
+export async function sendParts(trx: Knex.Transaction, parts: StatementParts): Promise<void> {
+  if (parts.length === 0) return;
+  const write = parts.reduce<Knex.QueryBuilder | null>(
+    (q, [name, part]) => (q ? q.with(name, part) : trx.with(name, part)),
+    null,
+  )!;
+  await write.select(trx.raw('1 AS sent'));
 }
 
 /** What is left of a charge to refund: its amount less what was refunded and what refunds under way reserve. */

@@ -51,21 +51,47 @@ export async function insertPurchaseWith(
   offerDays: number | null,
   also: (Knex.QueryBuilder | Knex.Raw)[],
 ): Promise<string> {
-  let write = trx.with('purchase', trx('purchases').insert(purchase).returning(['id', 'createdAt'])).with(
-    'settled',
-    trx('checkouts')
-      .where({ id: checkoutId })
-      .update({ ...settled, purchaseId: trx('purchase').select('id') }),
-  );
+  const parts = purchaseParts(trx, purchase, checkoutId, settled, offerDays, also, '');
+  const write = parts.reduce<Knex.QueryBuilder | null>(
+    (q, [name, part]) => (q ? q.with(name, part) : trx.with(name, part)),
+    null,
+  )!;
+  const [inserted] = await write.select('id').from('purchase');
+  return inserted.id;
+}
+
+/**
+ * `insertPurchaseWith`'s statement as named parts, every name ending in `tag`, for a batch to send several purchases
+ * in one statement (see `sendParts`).
+ */
+export function purchaseParts(
+  trx: Knex.Transaction,
+  purchase: NewPurchase,
+  checkoutId: string,
+  settled: CheckoutSettlement,
+  offerDays: number | null,
+  also: (Knex.QueryBuilder | Knex.Raw)[],
+  tag: string,
+): [string, Knex.QueryBuilder | Knex.Raw][] {
+  const name = `purchase${tag}`;
+  const parts: [string, Knex.QueryBuilder | Knex.Raw][] = [
+    [name, trx('purchases').insert(purchase).returning(['id', 'createdAt'])],
+    [
+      `settled${tag}`,
+      trx('checkouts')
+        .where({ id: checkoutId })
+        .update({ ...settled, purchaseId: trx(name).select('id') }),
+    ],
+  ];
   if (offerDays !== null) {
-    const offer = trx('purchase').select(
+    const offer = trx(name).select(
       'id',
       trx.raw('?::uuid', [purchase.userId]),
       trx.raw('?', ['AVAILABLE']),
       trx.raw('?? + make_interval(secs => ?)', ['createdAt', offerDays * 86_400]),
     );
-    write = write.with(
-      'offer',
+    parts.push([
+      `offer${tag}`,
       trx
         .into(
           trx.raw('?? (??, ??, ??, ??)', [
@@ -77,11 +103,10 @@ export async function insertPurchaseWith(
           ]),
         )
         .insert(offer),
-    );
+    ]);
   }
-  also.forEach((query, i) => (write = write.with(`also_${i}`, query)));
-  const [inserted] = await write.select('id').from('purchase');
-  return inserted.id;
+  also.forEach((query, i) => parts.push([`also_${i}${tag}`, query]));
+  return parts;
 }
 
 /** The buyer's live team coupon for a product, locked (more seats are added to it). */

@@ -3,6 +3,7 @@ import { findCheckoutsOfSessions, type EventKey, type FoundCheckout } from './ch
 import { lockCheckouts } from './locked-checkout';
 import { settle, settleLockedCheckout, type Alongside, type SettleDeps, type Settled } from './settle';
 import type { PaidCheckout, SettleOutcome } from './settle-steps';
+import { settlePlainTogether } from './settle-together';
 
 /**
  * Settles the checkouts of several provider events at once (docs/domain.md §6.2, "Fulfilment in batches"): one read
@@ -106,12 +107,14 @@ async function settleTogether(deps: SettleDeps, paid: Paid[], asks: SessionSettl
   const accountId = await deps.provider.accountId();
   const byCheckout = new Map(paid.map((p) => [p.group.found.id, p]));
   return deps.db.transaction(async (trx) => {
-    const settled = new Map<string, SettleOutcome>();
-    for (const locked of await lockCheckouts(trx, [...byCheckout.keys()], accountId)) {
+    const payments = (await lockCheckouts(trx, [...byCheckout.keys()], accountId)).map((locked) => {
       const { group, paid: known } = byCheckout.get(locked.checkout.id)!;
-      const alongside = asks[group.asks[0]!]!.alongside;
+      return { locked, paid: known, alongside: asks[group.asks[0]!]!.alongside };
+    });
+    const { settled, rest } = await settlePlainTogether(deps, trx, payments, accountId);
+    // The others, one by one, after the plain ones' writes (which their checks then see).
+    for (const { locked, paid: known, alongside } of rest)
       settled.set(locked.checkout.id, await settleLockedCheckout(deps, trx, locked, accountId, known, alongside));
-    }
     return paid.map(({ group }) => settled.get(group.found.id)!);
   });
 }

@@ -15,7 +15,7 @@ import { holdingOf } from '../purchases/ownership';
 import { latestInvoiceOf } from '../../invoices/issue';
 import { cancelOpenTransfers } from '../transfers/transfers';
 import type { CheckoutRow } from './checkout-rows';
-import { insertCharge } from './charge-rows';
+import { insertCharge, type NewCharge } from './charge-rows';
 import { quotedTaxOf, taxColumnsOf } from './tax-columns';
 import type { TaxColumns } from '../../tax/models';
 import { countCouponUse } from './holds';
@@ -76,29 +76,38 @@ export async function recordCharge(
   accountId: string,
   providerLabel: string,
 ): Promise<Omit<ChargeFacts, 'productId'> | null> {
-  const { checkout, product } = locked;
+  const mirror =
+    locked.merchantProductId ??
+    (await merchantProductId(trx, accountId, locked.product.id, `${providerLabel}-${locked.product.id}`));
+  const { input, lines } = chargeOf(trx, locked, buyer, paid, accountId, mirror);
+  return insertCharge(trx, input, [lines]);
+}
+
+/** The charge a paid checkout records and its ledger lines, with the money they say (for `insertCharge` or a batch). */
+export function chargeOf(
+  trx: Knex.Transaction,
+  { checkout, product, revenueSplits }: LockedCheckout,
+  buyer: Buyer,
+  paid: PaidCheckout,
+  accountId: string,
+  mirror: string,
+): { input: NewCharge; lines: Knex.QueryBuilder; facts: Omit<ChargeFacts, 'productId'> } {
   // What the provider computed (Stripe Tax), else the tax the checkout quoted, which the provider charged.
   const tax = paid.tax !== undefined ? taxColumnsOf(paid.tax) : quotedTaxColumns(checkout);
   const { amount, fee } = paid.charge;
-  const sold = { id: randomUUID(), amount, taxAmount: tax.taxAmount, fee, currency: checkout.currency };
-  const lines = ledger.saleInsert(trx, { ...sold, productId: product.id }, locked.revenueSplits);
-  return insertCharge(
-    trx,
-    {
-      id: sold.id,
-      accountId,
-      customerIdentifier: paid.customer!.identifier,
-      userId: buyer.id,
-      charge: paid.charge,
-      currency: checkout.currency,
-      merchantProductId:
-        locked.merchantProductId ??
-        (await merchantProductId(trx, accountId, product.id, `${providerLabel}-${product.id}`)),
-      metadata: { checkoutId: checkout.id, country: checkout.country },
-      tax,
-    },
-    [lines],
-  );
+  const facts = { id: randomUUID(), amount, taxAmount: tax.taxAmount, fee, currency: checkout.currency };
+  const input: NewCharge = {
+    id: facts.id,
+    accountId,
+    customerIdentifier: paid.customer!.identifier,
+    userId: buyer.id,
+    charge: paid.charge,
+    currency: checkout.currency,
+    merchantProductId: mirror,
+    metadata: { checkoutId: checkout.id, country: checkout.country },
+    tax,
+  };
+  return { input, lines: ledger.saleInsert(trx, { ...facts, productId: product.id }, revenueSplits), facts };
 }
 
 const quotedTaxColumns = (checkout: CheckoutRow): TaxColumns => taxColumnsOf(quotedTaxOf(checkout));
@@ -216,6 +225,31 @@ export async function grantAccess(
   return writePurchase(trx, checkout, buyer, step.charge, status, settled, step.also, step.offerDays, step.purchaseId);
 }
 
+/** The purchase row a settled checkout writes. */
+export const newPurchaseOf = (
+  checkout: CheckoutRow,
+  buyer: Buyer,
+  charge: { id: string } | null,
+  status: 'Valid' | 'Restricted' | 'Refunded',
+  id?: string,
+): NewPurchase => ({
+  ...(id && { id }),
+  userId: buyer.id,
+  productId: checkout.productId,
+  status,
+  totalAmount: checkout.amountTotal,
+  currency: checkout.currency,
+  country: checkout.country,
+  ipAddress: checkout.ipAddress,
+  city: checkout.city,
+  state: checkout.state,
+  couponId: checkout.couponId,
+  merchantChargeId: charge?.id ?? null,
+  merchantSessionId: checkout.merchantSessionId,
+  // A refunded payment spent no credit: the source stays upgradable.
+  upgradedFromId: checkout.team || status === 'Refunded' ? null : checkout.upgradeFromId,
+});
+
 /**
  * Writes the purchase of a settled checkout (for teams also the team coupon, or more seats on it), settles the
  * checkout row and runs the writes that go with it; a Valid individual purchase gets its offer to be given to
@@ -232,23 +266,7 @@ export async function writePurchase(
   offerDays: number,
   id?: string,
 ): Promise<string> {
-  const purchase: NewPurchase = {
-    ...(id && { id }),
-    userId: buyer.id,
-    productId: checkout.productId,
-    status,
-    totalAmount: checkout.amountTotal,
-    currency: checkout.currency,
-    country: checkout.country,
-    ipAddress: checkout.ipAddress,
-    city: checkout.city,
-    state: checkout.state,
-    couponId: checkout.couponId,
-    merchantChargeId: charge?.id ?? null,
-    merchantSessionId: checkout.merchantSessionId,
-    // A refunded payment spent no credit: the source stays upgradable.
-    upgradedFromId: checkout.team || status === 'Refunded' ? null : checkout.upgradeFromId,
-  };
+  const purchase = newPurchaseOf(checkout, buyer, charge, status, id);
   if (!checkout.team || status === 'Refunded')
     return insertPurchaseWith(trx, purchase, checkout.id, settled, status === 'Valid' ? offerDays : null, also);
   // Team: more seats on the buyer's existing team coupon, or a new team with its own 100 % coupon. A gift is always
