@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { addTo, deltaRollup, FAIL_FAST_ON_LOCKS, statementTriggers, type Columns } from './rollup-sql';
+import { addTo, deltaRollup, FAIL_FAST_ON_LOCKS, LEDGER_AMOUNTS, splitLineRollup, UTC_DAY } from './rollup-sql';
 
 /**
  * The dashboard's and the Finance page's figures per UTC day, kept by the ledger's own writes: statement-level
@@ -14,16 +14,7 @@ import { addTo, deltaRollup, FAIL_FAST_ON_LOCKS, statementTriggers, type Columns
  * ledger's count(DISTINCT …) for any whole days.
  */
 
-const DAY = `(created_at AT TIME ZONE 'UTC')::date`;
-
-/** The ledger's amounts by kind, as the Finance page sums them (refunds and disputes negative). */
-const AMOUNTS: Columns = {
-  lines: 'count(*)',
-  sales: `coalesce(sum(l.amount) FILTER (WHERE l.kind = 'sale'), 0)`,
-  refunds: `coalesce(sum(l.amount) FILTER (WHERE l.kind = 'refund'), 0)`,
-  disputes: `coalesce(sum(l.amount) FILTER (WHERE l.kind IN ('dispute', 'dispute-won')), 0)`,
-  total: 'sum(l.amount)',
-};
+const DAY = UTC_DAY('created_at');
 
 /** A charge's first sale line: counts the sale once, however many recipients share it. */
 const FIRST_SALE_LINE = `l.kind = 'sale' AND NOT EXISTS (SELECT 1 FROM split_lines o
@@ -34,36 +25,24 @@ const FIRST_REFUND_LINE = `l.kind = 'refund' AND NOT EXISTS (SELECT 1 FROM split
   WHERE o.merchant_charge_id = l.merchant_charge_id AND o.kind = 'refund' AND o.reference IS NOT DISTINCT FROM l.reference
     AND (o.created_at AT TIME ZONE 'UTC')::date = (l.created_at AT TIME ZONE 'UTC')::date AND o.id < l.id)`;
 
-const LINE_DAY = `(l.created_at AT TIME ZONE 'UTC')::date`;
+const LINE_DAY = UTC_DAY('l.created_at');
 
 /** The three ledger rollups' upserts from a set of split lines (`from` names it as l). */
 const ledgerAdds = (from: string) => `
-  ${addTo('finance_daily_ledger', { day: LINE_DAY, currency: 'l.currency' }, { ...AMOUNTS, sold_charges: `count(*) FILTER (WHERE ${FIRST_SALE_LINE})`, refunds_made: `count(*) FILTER (WHERE ${FIRST_REFUND_LINE})` }, from)}
-  ${addTo('finance_daily_ledger_products', { day: LINE_DAY, currency: 'l.currency', product_id: 'l.product_id' }, AMOUNTS, from)}
-  ${addTo('finance_daily_ledger_recipients', { day: LINE_DAY, currency: 'l.currency', recipient_type: 'l.recipient_type', user_id: 'l.user_id' }, AMOUNTS, from)}`;
+  ${addTo('finance_daily_ledger', { day: LINE_DAY, currency: 'l.currency' }, { ...LEDGER_AMOUNTS, sold_charges: `count(*) FILTER (WHERE ${FIRST_SALE_LINE})`, refunds_made: `count(*) FILTER (WHERE ${FIRST_REFUND_LINE})` }, from)}
+  ${addTo('finance_daily_ledger_products', { day: LINE_DAY, currency: 'l.currency', product_id: 'l.product_id' }, LEDGER_AMOUNTS, from)}
+  ${addTo('finance_daily_ledger_recipients', { day: LINE_DAY, currency: 'l.currency', recipient_type: 'l.recipient_type', user_id: 'l.user_id' }, LEDGER_AMOUNTS, from)}`;
 
 const LEDGER_TABLES = ['finance_daily_ledger', 'finance_daily_ledger_products', 'finance_daily_ledger_recipients'];
 
-/**
- * split_lines is append-only (its own trigger refuses updates and deletes), so inserts are the path that matters:
- * they add. Should a correction ever change lines, the days it touches are counted again from the ledger.
- */
-/** The days some lines of a correction were on, counted again from the ledger as it now stands. */
-const recount = (touched: string) => `
-  ${LEDGER_TABLES.map((t) => `DELETE FROM ${t} WHERE day IN (${touched});`).join('\n')}
-  ${ledgerAdds(`split_lines AS l WHERE ${LINE_DAY} IN (${touched})`)}`;
-
-const ledgerRollup = `
-  CREATE FUNCTION finance_daily_ledger_add() RETURNS trigger LANGUAGE plpgsql AS $$
-  BEGIN
-    IF TG_OP = 'INSERT' THEN ${ledgerAdds('new_rows AS l')}
-    ELSIF TG_OP = 'DELETE' THEN ${recount(`SELECT ${DAY} FROM old_rows`)}
-    ELSE ${recount(`SELECT ${DAY} FROM old_rows UNION SELECT ${DAY} FROM new_rows`)}
-    END IF;
-    RETURN NULL;
-  END $$;
-  ${statementTriggers('split_lines', 'finance_daily_ledger_add')}
-  ${ledgerAdds('split_lines AS l')}`;
+/** split_lines is append-only: inserts add; a correction counts the days it touches again from the ledger. */
+const ledgerRollup = splitLineRollup({
+  fn: 'finance_daily_ledger_add',
+  tables: LEDGER_TABLES,
+  column: 'day',
+  period: UTC_DAY,
+  add: ledgerAdds,
+});
 
 const charges = deltaRollup(
   'merchant_charges',

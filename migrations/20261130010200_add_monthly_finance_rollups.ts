@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { addTo, FAIL_FAST_ON_LOCKS, deltaRollup, statementTriggers, type Columns } from './rollup-sql';
+import { deltaRollup, FAIL_FAST_ON_LOCKS, ledgerAmountsRollup, UTC_DAY, UTC_MONTH } from './rollup-sql';
 
 /**
  * A year of the daily rollups per product is products × days rows (73,000 for 200 products): the figures by product
@@ -8,52 +8,26 @@ import { addTo, FAIL_FAST_ON_LOCKS, deltaRollup, statementTriggers, type Columns
  * (20261130010000): statement-level triggers, shard rows, exact on insert, update and delete.
  */
 
-const MONTH = (column: string) => `date_trunc('month', ${column} AT TIME ZONE 'UTC')::date`;
 const PAID = { paid: '(total_amount > 0 AND redeemed_bulk_coupon_id IS NULL)::int', comps: `(kind = 'comp')::int` };
 
 const dailyPurchases = deltaRollup(
   'purchases',
   'finance_daily_purchase_totals',
-  { day: `(created_at AT TIME ZONE 'UTC')::date`, currency: 'currency' },
+  { day: UTC_DAY('created_at'), currency: 'currency' },
   PAID,
 );
 const monthlyPurchases = deltaRollup(
   'purchases',
   'finance_monthly_purchases',
-  { month: MONTH('created_at'), currency: 'currency', product_id: 'product_id' },
+  { month: UTC_MONTH('created_at'), currency: 'currency', product_id: 'product_id' },
   PAID,
 );
 
-const AMOUNTS: Columns = {
-  lines: 'count(*)',
-  sales: `coalesce(sum(l.amount) FILTER (WHERE l.kind = 'sale'), 0)`,
-  refunds: `coalesce(sum(l.amount) FILTER (WHERE l.kind = 'refund'), 0)`,
-  disputes: `coalesce(sum(l.amount) FILTER (WHERE l.kind IN ('dispute', 'dispute-won')), 0)`,
-  total: 'sum(l.amount)',
-};
-const LINE_MONTH = MONTH('l.created_at');
-const addLines = (from: string) =>
-  addTo(
-    'finance_monthly_ledger_products',
-    { month: LINE_MONTH, currency: 'l.currency', product_id: 'l.product_id' },
-    AMOUNTS,
-    from,
-  );
 /** A correction (split_lines is append-only, so only one with its guard lifted) counts its months again. */
-const recount = (touched: string) => `
-  DELETE FROM finance_monthly_ledger_products WHERE month IN (${touched});
-  ${addLines(`split_lines AS l WHERE ${LINE_MONTH} IN (${touched})`)}`;
-const monthlyLedger = `
-  CREATE FUNCTION finance_monthly_ledger_products_add() RETURNS trigger LANGUAGE plpgsql AS $$
-  BEGIN
-    IF TG_OP = 'INSERT' THEN ${addLines('new_rows AS l')}
-    ELSIF TG_OP = 'DELETE' THEN ${recount(`SELECT ${MONTH('created_at')} FROM old_rows`)}
-    ELSE ${recount(`SELECT ${MONTH('created_at')} FROM old_rows UNION SELECT ${MONTH('created_at')} FROM new_rows`)}
-    END IF;
-    RETURN NULL;
-  END $$;
-  ${statementTriggers('split_lines', 'finance_monthly_ledger_products_add')}
-  ${addLines('split_lines AS l')}`;
+const monthlyLedger = ledgerAmountsRollup('finance_monthly_ledger_products', 'month', {
+  currency: 'l.currency',
+  product_id: 'l.product_id',
+});
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(FAIL_FAST_ON_LOCKS);

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { addTo, FAIL_FAST_ON_LOCKS, TRANSACTION_SHARD } from './rollup-sql';
+import { addTo, FAIL_FAST_ON_LOCKS, TRANSACTION_SHARD, UTC_DAY } from './rollup-sql';
 
 /**
  * The tax report (docs/domain.md §18.7) summed a period's invoices and credit notes before its first line: a year is
@@ -14,7 +14,7 @@ import { addTo, FAIL_FAST_ON_LOCKS, TRANSACTION_SHARD } from './rollup-sql';
  */
 
 const KEYS = {
-  day: `(i.supplied_at AT TIME ZONE 'UTC')::date`,
+  day: UTC_DAY('i.supplied_at'),
   currency: 'i.currency',
   kind: 'i.kind',
   tax_scheme: 'i.tax_scheme',

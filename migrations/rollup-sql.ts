@@ -1,6 +1,7 @@
 /**
  * SQL for rollup tables kept by statement-level triggers (the finance rollups' later migrations): upserts into a
- * writing connection's shard row, and rollups of tables whose rows each add fixed measures.
+ * writing connection's shard row, rollups of tables whose rows each add fixed measures, and rollups of the ledger's
+ * lines per day or month.
  */
 
 /**
@@ -83,4 +84,72 @@ export function deltaRollup(source: string, table: string, keys: Columns, measur
       ${apply(rowsOf(source, 1))}`,
     down: `DROP FUNCTION ${fn}() CASCADE;`,
   };
+}
+
+/** The ledger's amounts by kind, as finance sums them (refunds and disputes negative), of split lines named `l`. */
+export const LEDGER_AMOUNTS: Columns = {
+  lines: 'count(*)',
+  sales: `coalesce(sum(l.amount) FILTER (WHERE l.kind = 'sale'), 0)`,
+  refunds: `coalesce(sum(l.amount) FILTER (WHERE l.kind = 'refund'), 0)`,
+  disputes: `coalesce(sum(l.amount) FILTER (WHERE l.kind IN ('dispute', 'dispute-won')), 0)`,
+  total: 'sum(l.amount)',
+};
+
+/** A period of a row's creation: its UTC day, or the first day of its UTC month. */
+export const UTC_DAY = (createdAt: string) => `(${createdAt} AT TIME ZONE 'UTC')::date`;
+export const UTC_MONTH = (createdAt: string) => `date_trunc('month', ${createdAt} AT TIME ZONE 'UTC')::date`;
+
+/**
+ * Rollups of split lines per period (`column`: day or month, `period` of a creation time): `add(from)` upserts the
+ * lines of `from` (named l) into `tables`. split_lines is append-only (its own trigger refuses updates and deletes),
+ * so an insert adds; a correction made with the guard lifted counts the periods its lines were on again from the
+ * ledger as it then stands. `up` creates the function `fn` and its triggers (and `alsoCreate`, more triggers) and
+ * fills the tables from the lines already there.
+ */
+export function splitLineRollup(spec: {
+  fn: string;
+  tables: string[];
+  column: string;
+  period(createdAt: string): string;
+  add(from: string): string;
+  alsoCreate?: string;
+}): string {
+  const { fn, tables, column, period, add } = spec;
+  const recount = (touched: string) => `
+  ${tables.map((t) => `DELETE FROM ${t} WHERE ${column} IN (${touched});`).join('\n')}
+  ${add(`split_lines AS l WHERE ${period('l.created_at')} IN (${touched})`)}`;
+  const touched = (rows: string) => `SELECT ${period('created_at')} FROM ${rows}`;
+  return `
+  CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP = 'INSERT' THEN ${add('new_rows AS l')}
+    ELSIF TG_OP = 'DELETE' THEN ${recount(touched('old_rows'))}
+    ELSE ${recount(`${touched('old_rows')} UNION ${touched('new_rows')}`)}
+    END IF;
+    RETURN NULL;
+  END $$;
+  ${statementTriggers('split_lines', fn)}
+  ${spec.alsoCreate ? `${spec.alsoCreate}\n  ` : ''}${add('split_lines AS l')}`;
+}
+
+/**
+ * One table's rollup of the ledger's amounts (LEDGER_AMOUNTS) per `column` (the lines' UTC day or month) and `keys`
+ * of the lines (named l), kept by a function named for the table: the monthly rollups by product and by recipient.
+ */
+export function ledgerAmountsRollup(
+  table: string,
+  column: 'day' | 'month',
+  keys: Columns,
+  options: { shard?: string; alsoCreate?: string } = {},
+): string {
+  const period = column === 'day' ? UTC_DAY : UTC_MONTH;
+  return splitLineRollup({
+    fn: `${table}_add`,
+    tables: [table],
+    column,
+    period,
+    add: (from) =>
+      addTo(table, { [column]: period('l.created_at'), ...keys }, LEDGER_AMOUNTS, from, undefined, options.shard),
+    alsoCreate: options.alsoCreate,
+  });
 }
