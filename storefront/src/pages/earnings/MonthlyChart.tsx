@@ -2,8 +2,11 @@ import { formatMoney } from '../../../../api/src/shared/money';
 import type { EarningsAnswer } from '../../api/earnings';
 
 const MONTHS = 12;
+const SHORT = new Intl.DateTimeFormat('en', { month: 'short', timeZone: 'UTC' });
+/** "2026-11" → "Nov". */
+const shortMonth = (month: string) => SHORT.format(new Date(`${month}-01T00:00:00Z`));
 const HEIGHT = 120;
-const BAR = 22;
+const BAR = 28;
 const GAP = 8;
 
 /**
@@ -49,13 +52,13 @@ export function MonthlyChart({ months }: { months: EarningsAnswer['months'] }) {
                       <title>{`${month}: ${formatMoney(net, currency)}`}</title>
                     </rect>
                     <text x={i * (BAR + GAP) + BAR / 2} y={HEIGHT + 14} textAnchor="middle">
-                      {month.slice(5)}
+                      {shortMonth(month)}
                     </text>
                   </g>
                 );
               })}
             </svg>
-            <figcaption>{currency.toUpperCase()}, net per month (month number below each bar)</figcaption>
+            <figcaption>{currency.toUpperCase()}, net per month (month below each bar)</figcaption>
           </figure>
         );
       })}
