@@ -15,6 +15,7 @@ const Dashboard = lazyScreen(() => import('./Dashboard'), 'Dashboard');
 const FinancePage = lazyScreen(() => import('./finance/FinancePage'), 'default');
 const RefundsReportPage = lazyScreen(() => import('./refunds-report/RefundsReportPage'), 'default');
 const PayoutBalancesPage = lazyScreen(() => import('./payouts/BalancesPage'), 'default');
+const ReconciliationPage = lazyScreen(() => import('./reconciliation/ReconciliationPage'), 'default');
 const SchoolSettingsPage = lazyScreen(() => import('./school/SchoolSettingsPage'), 'default');
 
 /** Custom pages, for the roles that may use them (the API enforces the same). */
@@ -27,6 +28,7 @@ function customRoutesFor(permissions: unknown) {
     <CustomRoutes key="custom-routes">
       {finance ? <Route path="/finance" element={<FinancePage />} /> : null}
       {finance ? <Route path="/payout-balances" element={<PayoutBalancesPage />} /> : null}
+      {finance ? <Route path="/reconciliation" element={<ReconciliationPage />} /> : null}
       {refunds ? <Route path="/refunds-report" element={<RefundsReportPage />} /> : null}
       {school ? <Route path="/school" element={<SchoolSettingsPage />} /> : null}
     </CustomRoutes>

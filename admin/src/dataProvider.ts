@@ -11,6 +11,7 @@ import type * as Commerce from '@contract/commerce/schemas';
 import type { FinanceSummaryAnswer, PeriodQuery, TaxPeriod, TaxSummaryAnswer } from '@contract/finance/schemas';
 import type { DisputeReportAnswer, RefundReportAnswer, ReportQuery } from '@contract/finance/schemas';
 import type { PayoutBalance, PayoutRunAnswer } from '@contract/finance/payouts/schemas';
+import type * as Reconciliation from '@contract/finance/reconciliation/schemas';
 import type { BlockAnswer, EmailChanged, SignedOut, ViewAsStarted } from '@contract/identity/schemas';
 import type { PersonEmailsPage, ResendAnswer } from '@contract/mail/schemas';
 import type { AccountDeleted, PersonalDataExport } from '@contract/privacy/schemas';
@@ -89,6 +90,20 @@ export interface ConsoleApi {
   getDisputeReport: (query: ReportQuery, options?: QueryOptions) => Promise<{ data: Wire<DisputeReportAnswer> }>;
   /** GET /api/admin/payouts/balances (api/src/finance/payouts/balances.ts): each recipient's money per currency. */
   getPayoutBalances: (options?: QueryOptions) => Promise<{ data: Wire<PayoutBalance>[] }>;
+  /** GET /api/admin/reconciliation (api/src/finance/reconciliation/report.ts): the period matched to the processor. */
+  getReconciliation: (
+    period: { from: string; to: string },
+    options?: QueryOptions,
+  ) => Promise<{ data: Wire<Reconciliation.ReconciliationAnswer> }>;
+  /** GET /api/admin/reconciliation/payouts: each processor payout of the period and how its transactions match. */
+  getReconciliationPayouts: (
+    period: { from: string; to: string },
+    options?: QueryOptions,
+  ) => Promise<{ data: Wire<Reconciliation.PayoutReconciliation>[] }>;
+  /** POST /api/admin/reconciliation/import: the processor's transactions and payouts of the period, matched. */
+  importReconciliation: (period: { from: string; to: string }) => Promise<{ data: Reconciliation.ImportAnswer }>;
+  /** POST /api/admin/reconciliation/:id/recover: a missed event recovered through its webhook's code. */
+  recoverReconciliation: (id: string) => Promise<{ data: { state: string } }>;
   /** POST /api/admin/payouts/run: the payable balances' payouts made, Stripe's sent (failed ones again). */
   runPayouts: () => Promise<{ data: PayoutRunAnswer }>;
   /** POST /api/admin/payouts/:id/mark-paid: a manual payout paid by hand, with its reference (409 once paid otherwise). */
@@ -262,6 +277,18 @@ export const dataProvider: ConsoleDataProvider = {
   getPayoutBalances: async (options) =>
     (await getAnswer<{ data: Wire<PayoutBalance>[] }>(path`/payouts/balances`, {}, options)).data,
   runPayouts: () => post(path`/payouts/run`),
+  getReconciliation: async (period, options) =>
+    (await getAnswer<{ data: Wire<Reconciliation.ReconciliationAnswer> }>(path`/reconciliation`, period, options)).data,
+  getReconciliationPayouts: async (period, options) =>
+    (
+      await getAnswer<{ data: Wire<Reconciliation.PayoutReconciliation>[] }>(
+        path`/reconciliation/payouts`,
+        period,
+        options,
+      )
+    ).data,
+  importReconciliation: (period) => post(path`/reconciliation/import`, period),
+  recoverReconciliation: (id) => post(path`/reconciliation/${id}/recover`),
   markPayoutPaid: (payoutId, reference) => post(path`/payouts/${payoutId}/mark-paid`, { reference }),
   generateCoupons: (input) => post(path`/coupons/generate`, input),
   refundPurchase: (purchaseId, input) => post(path`/purchases/${purchaseId}/refund`, input),

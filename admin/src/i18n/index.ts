@@ -5,6 +5,7 @@ import { finance } from './en/finance';
 import { identity } from './en/identity';
 import { listTools } from './en/lists';
 import { payouts } from './en/payouts';
+import { reconciliation } from './en/reconciliation';
 import { reactAdmin } from './en/react-admin';
 import { reports } from './en/reports';
 import { schoolLabels, schoolResource } from './en/school';
@@ -20,6 +21,7 @@ export const messages = {
   resources: { ...catalogAndSales, ...payouts, ...tax, ...content, ...identity, ...videos, school: schoolResource },
   finance,
   reports,
+  reconciliation,
   console: {
     ...consoleLabels,
     menu: { ...consoleLabels.menu, ...taxMenu },

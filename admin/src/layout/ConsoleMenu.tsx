@@ -1,6 +1,7 @@
 import { Divider, ListSubheader } from '@mui/material';
 import AccountBalanceIcon from '@mui/icons-material/AccountBalance';
 import AssignmentReturnIcon from '@mui/icons-material/AssignmentReturn';
+import FactCheckIcon from '@mui/icons-material/FactCheck';
 import SavingsIcon from '@mui/icons-material/Savings';
 import SchoolIcon from '@mui/icons-material/School';
 import { Menu, usePermissions, useResourceDefinitions, useSidebarState, useTranslate } from 'react-admin';
@@ -50,6 +51,13 @@ export function ConsoleMenu() {
           to="/payout-balances"
           primaryText={translate('console.menu.PayoutBalances')}
           leftIcon={<SavingsIcon />}
+        />
+      ) : null}
+      {canSeeFinance(permissions) ? (
+        <Menu.Item
+          to="/reconciliation"
+          primaryText={translate('console.menu.Reconciliation')}
+          leftIcon={<FactCheckIcon />}
         />
       ) : null}
       {canSeeRefundsReport(permissions) ? (

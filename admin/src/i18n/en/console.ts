@@ -5,6 +5,7 @@ export const consoleLabels = {
     Finance: 'Finance',
     RefundsReport: 'Refunds report',
     PayoutBalances: 'Payout balances',
+    Reconciliation: 'Reconciliation',
     Catalog: 'Catalog',
     Sales: 'Sales',
     Payments: 'Payments',

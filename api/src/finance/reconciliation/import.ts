@@ -2,12 +2,7 @@ import { AppError } from '../../shared/errors';
 import type { ProcessorLedger } from '../../payments/provider';
 import type { Period, ReconciliationDeps } from './deps';
 import { matchTransactions } from './match';
-
-export interface ImportAnswer {
-  payouts: number;
-  transactions: number;
-  matched: number;
-}
+import type { ImportAnswer } from './schemas';
 
 /** The provider's ledger, or a refusal when it tells none. */
 export function ledgerOf({ provider }: Pick<ReconciliationDeps, 'provider'>): ProcessorLedger {

@@ -98,3 +98,10 @@ export interface PayoutReconciliation {
   unmatchedAtProcessor: number;
   rows: ProcessorRow[];
 }
+
+/** What an import brought: the processor's payouts and transactions read, and how many were newly matched. */
+export interface ImportAnswer {
+  payouts: number;
+  transactions: number;
+  matched: number;
+}

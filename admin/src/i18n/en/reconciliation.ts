@@ -1,0 +1,67 @@
+/** Labels of the Reconciliation page: the processor's word matched to the books (docs/domain.md §20). */
+export const reconciliation = {
+  title: 'Reconciliation',
+  intro:
+    'What the payment processor says happened, matched to the books to the cent: each of its payouts to the bank with the sales, refunds, disputes, fees and author payouts it carried. Anything not matched, or matched with a difference, is listed with the reason.',
+  from: 'From',
+  to: 'To',
+  import: {
+    button: 'Import from the processor',
+    busy: 'Importing from the processor…',
+    done: 'Imported %{transactions} transactions and %{payouts} payouts; %{matched} newly matched',
+    failure: 'The import failed. Nothing was half imported; try again in a moment.',
+  },
+  failure: 'The reconciliation could not be loaded. Try again in a moment.',
+  empty:
+    'Nothing imported for this period yet. Import from the processor to see its payouts matched to the books; the import also runs by itself every day.',
+  summary: {
+    matched: 'Matched',
+    difference: 'Differences',
+    unmatchedAtProcessor: 'Only at the processor',
+    unmatchedInBooks: 'Only in the books',
+  },
+  payout: {
+    title: 'Payout %{identifier}',
+    notPaidOut: 'Not paid out yet',
+    arrival: 'arrives %{date}',
+    counts: '%{matched} matched · %{differences} differences · %{unmatched} only at the processor',
+    allMatched: 'Every transaction of this payout matches the books.',
+  },
+  inBooks: 'Only in the books',
+  row: {
+    processor: 'Processor',
+    books: 'Books',
+    fee: 'fee %{fee}',
+  },
+  kinds: {
+    charge: 'Sale',
+    refund: 'Refund',
+    refund_failure: 'Refund failed',
+    dispute: 'Dispute',
+    dispute_reversal: 'Dispute won',
+    transfer: 'Author payout',
+    payout: 'Author payout',
+    fee: 'Processor fee',
+    other: 'Other',
+  },
+  reasons: {
+    'fee-changed': 'The processor’s fee differs from the books (the fee changed after the sale)',
+    'amount-changed': 'The amount differs from the books',
+    'other-currency': 'Settled in another currency than the books keep',
+    'missed-webhook': 'Paid at the processor, but its webhook was missed: the purchase is not in the books',
+    'unknown-charge': 'A payment the books do not know',
+    'refund-at-processor': 'A refund made at the processor (its dashboard) the books do not hold',
+    'missed-dispute': 'A dispute the books do not hold (its webhook was missed)',
+    'missed-refund-failure': 'A failed refund the books do not know failed',
+    'missed-dispute-close': 'A won dispute the books do not know was won',
+    'unknown-transfer': 'A transfer that is no payout in the books',
+    'processor-fee': 'A processor fee the books do not keep',
+    other: 'A movement the books do not keep',
+    'not-at-processor': 'In the books, but not at the processor',
+  },
+  recover: {
+    button: 'Recover',
+    done: 'Recovered: it now matches the books',
+    failure: 'It could not be recovered: %{message}',
+  },
+};
