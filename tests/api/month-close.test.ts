@@ -1,0 +1,320 @@
+import ExcelJS from 'exceljs';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createApp } from '../../api/src/app';
+import { monthCloseService } from '../../api/src/finance/month-close/month-closes';
+import { createServices, type Services } from '../../api/src/services';
+import { createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
+import { testConfig, testDeps } from '../support/app';
+import { as, signedIn, type SignedIn } from '../support/auth';
+import { sessionOfCheckout } from '../support/checkout';
+import { useTestDatabase } from '../support/db';
+import { Purchase } from '../support/models';
+import { deliverSigned, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
+
+const DAY_MS = 86_400_000;
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+const monthStart = (month: string) => new Date(`${month}-01T00:00:00Z`);
+const nextMonth = (month: string) => {
+  const d = monthStart(month);
+  d.setUTCMonth(d.getUTCMonth() + 1);
+  return d.toISOString().slice(0, 7);
+};
+
+/** Reads a workbook's sheet as objects keyed by its header row. */
+async function sheetRows(body: Buffer, name: string): Promise<Record<string, unknown>[]> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(body as unknown as ArrayBuffer);
+  const sheet = book.getWorksheet(name);
+  if (!sheet) throw new Error(`no sheet ${name}`);
+  const headers = (sheet.getRow(1).values as unknown[]).slice(1).map(String);
+  const rows: Record<string, unknown>[] = [];
+  sheet.eachRow((row, n) => {
+    if (n === 1) return;
+    const values = (row.values as unknown[]).slice(1);
+    rows.push(Object.fromEntries(headers.map((h, i) => [h, values[i] ?? null])));
+  });
+  return rows;
+}
+
+const binary = (res: request.Response, done: (error: Error | null, body: Buffer) => void) => {
+  const chunks: Buffer[] = [];
+  res.on('data', (c: Buffer) => chunks.push(c));
+  res.on('end', () => done(null, Buffer.concat(chunks)));
+};
+
+describe('closing a month (docs/domain.md §20)', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  let stripe: StandIn;
+  let services: Services;
+  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let finance: SignedIn;
+  let support: SignedIn;
+  // The month the database writes in now (its clock is the real one); the close's clock is moved past its end (the
+  // rest keep the real one, or the staff's sessions would have expired by then).
+  const month = new Date().toISOString().slice(0, 7);
+  const following = nextMonth(month);
+  let now = new Date();
+
+  beforeAll(async () => {
+    stripe = await startStripeStandIn();
+    const deps = testDeps(db(), { config: testConfig(standInEnv(stripe)) });
+    services = createServices(deps);
+    services.monthCloses = monthCloseService({ ...deps, clock: { now: () => now } });
+    app = createApp(deps, { services }).callback();
+    finance = await signedIn(db(), ['finance']);
+    support = await signedIn(db(), ['support']);
+  });
+  afterAll(() => stripe?.close());
+
+  let buyers = 0;
+  let product: { id: string };
+  async function sell() {
+    const { checkoutId } = await services.checkouts.create({
+      productId: product.id,
+      quantity: 1,
+      team: false,
+      ppp: false,
+      email: `month-buyer-${++buyers}@example.com`,
+      buyer: null,
+      country: 'US',
+      ip: null,
+    });
+    await deliverSigned(app, stripe.pay(await sessionOfCheckout(db(), checkoutId)));
+    const purchase = (await Purchase.query(db()).findOne({
+      id: (await services.checkouts.fulfil(checkoutId)).purchaseId!,
+    }))!;
+    const charge = await db()('merchantCharges').where({ id: purchase.merchantChargeId }).first();
+    return { purchase, charge };
+  }
+  const refund = (purchaseId: string, amount: number) =>
+    as(support, request(app).post(`/api/admin/purchases/${purchaseId}/refund`)).send({
+      amount,
+      reasonCode: 'customer-request',
+      reason: 'Asked for it',
+    });
+  const close = (m: string, who: SignedIn = finance) =>
+    as(who, request(app).post('/api/admin/month-closes')).send({ month: m });
+  const exported = (m: string) =>
+    as(finance, request(app).get(`/api/admin/month-closes/${m}/export.xlsx`))
+      .buffer(true)
+      .parse(binary);
+
+  /** The ledger's lines dated in a month, summed per currency (read directly, not from any rollup). */
+  async function ledgerOf(m: string): Promise<Map<string, number>> {
+    const rows = (await db()('splitLines')
+      .where('createdAt', '>=', monthStart(m))
+      .andWhere('createdAt', '<', monthStart(nextMonth(m)))
+      .groupBy('currency')
+      .select('currency')
+      .sum({ total: 'amount' })) as { currency: string; total: number | string }[];
+    return new Map(rows.map((r) => [r.currency, Number(r.total)]));
+  }
+
+  const sold: Awaited<ReturnType<typeof sell>>[] = [];
+
+  it('closes only an ended month, in order, for finance', async () => {
+    product = await createProduct(db(), { name: 'Closing Course', unitAmount: 10_000 });
+    const owner = await createUser(db(), { email: 'month-owner@example.com' });
+    await createRevenueSplit(db(), { productId: product.id, type: 'platform', percent: 0.3 });
+    await createRevenueSplit(db(), { productId: product.id, type: 'owner', percent: 0.7, userId: owner.id });
+    for (let i = 0; i < 4; i++) sold.push(await sell());
+    expect((await refund(sold[0]!.purchase.id, 2_500)).status).toBe(200);
+
+    const malformed = await close('2026-13');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe('validation-failed');
+    expect((await close(month, support)).status).toBe(403);
+
+    // Still this month: it has not ended.
+    const early = await close(month);
+    expect(early.status).toBe(409);
+    expect(early.body.code).toBe('month-not-ended');
+
+    // Two months on: the later month cannot be closed before this one, the first with any money.
+    now = new Date(monthStart(nextMonth(following)).getTime() + 2 * DAY_MS);
+    const skipped = await close(following);
+    expect(skipped.status).toBe(409);
+    expect(skipped.body.code).toBe('earlier-month-open');
+    expect(skipped.body.message).toContain(month);
+
+    const next = await as(finance, request(app).get('/api/admin/month-closes/next'));
+    expect(next.status).toBe(200);
+    expect(next.body.data).toMatchObject({ month, ended: true });
+    expect(next.body.data.figures.map((f: { currency: string }) => f.currency)).toEqual(['usd']);
+    expect(await db()('monthCloses')).toEqual([]);
+  });
+
+  it('waits for a write under way, freezes it with the month, and books a racing refund on one side of the close', async () => {
+    const line = await db()('splitLines').where({ kind: 'sale' }).whereNotNull('userId').first();
+    // A write of the month holds the lock every money write shares while its transaction is open.
+    const writer = await db().transaction();
+    const held = -321;
+    await writer('splitLines').insert({
+      merchantChargeId: line.merchantChargeId,
+      productId: line.productId,
+      recipientType: line.recipientType,
+      userId: line.userId,
+      kind: 'refund',
+      amount: held,
+      currency: line.currency,
+      reference: 'held-write',
+    });
+    onTestFinished(() => (writer.isCompleted() ? undefined : writer.rollback()));
+    let settled = false;
+    const closing = Promise.resolve(close(month)).finally(() => (settled = true));
+    // The close waits on the lock (a condition, not a pause): a request for it that is not granted yet.
+    while (!settled) {
+      const { rows } = await db().raw(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid = 2026120205`,
+      );
+      if (rows[0].n > 0) break;
+      await new Promise((r) => setImmediate(r));
+    }
+    const racing = Promise.resolve(refund(sold[1]!.purchase.id, 1_000));
+    await writer.commit();
+    const [closed, refunded] = await Promise.all([closing, racing]);
+    expect(closed.status).toBe(201);
+    expect(refunded.status).toBe(200);
+    expect(closed.body).toMatchObject({ id: month, month, closedByEmail: finance.user.email });
+
+    // The held write is in the frozen month; the racing refund is either in it too, or booked in the next month.
+    const [usd] = closed.body.figures;
+    const ledger = await ledgerOf(month);
+    expect(usd.net).toBe(ledger.get('usd'));
+    const heldLine = await db()('splitLines').where({ reference: 'held-write' }).first();
+    expect(heldLine.belongsToMonth).toBeNull();
+    const refundRow = await db()('merchantRefunds')
+      .where({ merchantChargeId: sold[1]!.charge.id })
+      .orderBy('createdAt', 'desc')
+      .first();
+    const refundLines = await db()('splitLines').where({ merchantChargeId: sold[1]!.charge.id, kind: 'refund' });
+    if (refundRow.belongsToMonth === null) {
+      expect(refundRow.createdAt.getTime()).toBeLessThan(monthStart(following).getTime());
+      expect(refundLines.every((l: { belongsToMonth: string | null }) => l.belongsToMonth === null)).toBe(true);
+    } else {
+      expect(refundRow).toMatchObject({ belongsToMonth: month, createdAt: monthStart(following) });
+      for (const l of refundLines) expect(l).toMatchObject({ belongsToMonth: month, createdAt: monthStart(following) });
+    }
+    const audit = await db()('auditLogs').where({ action: 'month.closed', recordId: month });
+    expect(audit).toHaveLength(1);
+  });
+
+  it('refuses the same month twice and never reopens one', async () => {
+    const again = await close(month);
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('month-already-closed');
+    await expect(db()('monthCloses').where({ month }).update({ figures: '[]' })).rejects.toThrow(/never reopened/);
+    await expect(db()('monthCloses').where({ month }).delete()).rejects.toThrow(/never reopened/);
+  });
+
+  let before: Record<string, unknown>[];
+
+  it('exports the month as one workbook whose sums equal the ledger', async () => {
+    const answer = await exported(month);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe(XLSX);
+    expect(answer.headers['content-disposition']).toContain(`month-close-${month}.xlsx`);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(answer.body as unknown as ArrayBuffer);
+    expect(book.worksheets.map((s) => s.name)).toEqual([
+      'Summary',
+      'Sales',
+      'Refunds',
+      'Tax',
+      'Fees',
+      'Splits',
+      'Payouts',
+    ]);
+    before = await sheetRows(answer.body, 'Summary');
+    expect(before).toHaveLength(1);
+    const [summary] = before;
+    const ledger = await ledgerOf(month);
+    // Money in currency units: cents / 100, beside its currency.
+    expect(summary).toMatchObject({ Month: month, Currency: 'usd', 'Net revenue': ledger.get('usd')! / 100 });
+    const charges = await db()('merchantCharges').where('createdAt', '<', monthStart(following));
+    const gross = charges.reduce((n: number, c: { amount: number }) => n + c.amount, 0);
+    const fees = charges.reduce((n: number, c: { fee: number }) => n + c.fee, 0);
+    expect(summary!['Gross sales']).toBe(gross / 100);
+    expect(summary!['Fees']).toBe(fees / 100);
+    const sales = await sheetRows(answer.body, 'Sales');
+    expect(sales).toHaveLength(charges.length);
+    const cents = (rows: Record<string, unknown>[], column: string) =>
+      Math.round(rows.reduce((n, r) => n + Number(r[column]) * 100, 0));
+    expect(cents(sales, 'Amount')).toBe(gross);
+    const splits = await sheetRows(answer.body, 'Splits');
+    expect(cents(splits, 'Total')).toBe(ledger.get('usd'));
+    const refunds = await sheetRows(answer.body, 'Refunds');
+    expect(refunds.length).toBeGreaterThanOrEqual(1);
+    expect(refunds.every((r) => r['Belongs to month'] === null && String(r.Date).startsWith(month))).toBe(true);
+
+    const open = await as(finance, request(app).get(`/api/admin/month-closes/${following}/export.xlsx`));
+    expect(open.status).toBe(404);
+    expect(open.body.code).toBe('month-not-closed');
+  });
+
+  it('books a late refund and a lost dispute of the closed month in the open month, marked, leaving the export as it was', async () => {
+    const lateAt = monthStart(following);
+    // Support refunds a purchase of the closed month, dated (by the database) in it: booked on the next month's first instant.
+    expect((await refund(sold[2]!.purchase.id, 4_000)).status).toBe(200);
+    // A refund made in Stripe's dashboard whose event arrives after the close.
+    await deliverSigned(app, stripe.refundFromDashboard(sold[3]!.charge.identifier, 1_500));
+    // A dispute opened and lost after the close.
+    const dispute = stripe.openDispute(sold[1]!.charge.identifier);
+    await deliverSigned(app, dispute.event);
+    await deliverSigned(app, stripe.closeDispute(dispute.dispute, 'lost'));
+
+    for (const chargeId of [sold[2]!.charge.id, sold[3]!.charge.id]) {
+      const [row] = await db()('merchantRefunds').where({ merchantChargeId: chargeId });
+      expect(row).toMatchObject({ status: 'succeeded', belongsToMonth: month, createdAt: lateAt });
+      const lines = await db()('splitLines').where({ merchantChargeId: chargeId, kind: 'refund' });
+      expect(lines.length).toBeGreaterThan(0);
+      for (const l of lines) expect(l).toMatchObject({ belongsToMonth: month, createdAt: lateAt });
+      const [note] = await db()('invoices').where({ merchantChargeId: chargeId, kind: 'credit-note' });
+      expect(note).toMatchObject({ belongsToMonth: month, suppliedAt: lateAt });
+    }
+    const [lost] = await db()('merchantDisputes').where({ merchantChargeId: sold[1]!.charge.id });
+    expect(lost).toMatchObject({ status: 'lost', belongsToMonth: month, closedAt: lateAt });
+    const disputeLines = await db()('splitLines').where({ merchantChargeId: sold[1]!.charge.id, kind: 'dispute' });
+    for (const l of disputeLines) expect(l).toMatchObject({ belongsToMonth: month, createdAt: lateAt });
+    // Nothing is dated in the closed month afterwards.
+    expect(await ledgerOf(month)).toEqual(new Map([['usd', Math.round((before[0]!['Net revenue'] as number) * 100)]]));
+
+    const again = await exported(month);
+    expect(await sheetRows(again.body, 'Summary')).toEqual(before);
+
+    // The next month, once closed, carries them, marked as belonging to the closed month.
+    const closed = await close(following);
+    expect(closed.status).toBe(201);
+    const [usd] = closed.body.figures;
+    // The racing refund of the close above may be among them.
+    const lateLines = await db()('splitLines').where({ belongsToMonth: month });
+    expect(lateLines.every((l: { createdAt: Date }) => l.createdAt.getTime() === lateAt.getTime())).toBe(true);
+    const late = lateLines.reduce((n: number, l: { amount: number }) => n + l.amount, 0);
+    expect(usd.lateFromClosedMonths).toBe(late);
+    expect(usd.net).toBe((await ledgerOf(following)).get('usd'));
+    const nextBook = await exported(following);
+    const refunds = await sheetRows(nextBook.body, 'Refunds');
+    const lateRefunds = await db()('merchantRefunds').where({ belongsToMonth: month });
+    expect(lateRefunds.length).toBeGreaterThanOrEqual(2);
+    expect(refunds.map((r) => [r.Kind, r['Belongs to month']]).sort()).toEqual(
+      [['dispute lost', month], ...lateRefunds.map(() => ['refund', month])].sort(),
+    );
+    expect(refunds.every((r) => r.Date === lateAt.toISOString())).toBe(true);
+    const [summary] = await sheetRows(nextBook.body, 'Summary');
+    expect(summary!['Of which booked late for closed months']).toBe(late / 100);
+  });
+
+  it('lists closed months as a console resource and reads one', async () => {
+    const list = await as(finance, request(app).get('/api/admin/month-closes?sort=["month","DESC"]&range=[0,9]'));
+    expect(list.status).toBe(200);
+    expect(list.headers['content-range']).toBe('month-closes 0-1/2');
+    expect(list.body.map((r: { id: string }) => r.id)).toEqual([following, month]);
+    const one = await as(finance, request(app).get(`/api/admin/month-closes/${month}`));
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ id: month, month, figures: [{ currency: 'usd' }] });
+    expect((await as(support, request(app).get('/api/admin/month-closes'))).status).toBe(403);
+  });
+});
