@@ -11,6 +11,7 @@ import { sessionOfCheckout } from '../support/checkout';
 import { manualClock } from '../support/clock';
 import { createTestDatabase } from '../support/db';
 import { expectPayoutInvariants } from '../support/payout-invariants';
+import { expectReconciled } from '../support/reconciliation-invariants';
 import { expectTaxInvariants, reportedTaxDue } from '../support/tax-invariants';
 import { taxRefunded } from '../../api/src/tax/amounts';
 import { taxFrom, type TaxSetup } from '../../api/src/tax/engine';
@@ -48,7 +49,8 @@ import { chargedTotal, type BuyerTaxPlace, type TaxAnswer } from '../../api/src/
  *     credit-note numbers run 1..n without gaps. After each sequence, everyone's invoices are what they paid for;
  *  9. payouts (docs/domain.md §19, lines payable once time has passed them): every recipient's balance agrees with the ledger
  *     and the payouts (paid + balance = earned − clawed back), no split line is covered by two payouts, each payout
- *     is exactly its lines, and right after a run nobody is left with a payable balance at the minimum.
+ *     is exactly its lines, and right after a run nobody is left with a payable balance at the minimum; every
+ *     balance transaction of the provider, imported, is matched to exactly one entry of the books, to the cent.
  *
  * `npm run test:reliability` runs MODEL_RUNS (default 25) sequences of up to MODEL_STEPS (30) steps;
  * `npm run test:model -- --runs 500 --steps 40` runs more. A failure prints the shrunk sequence and the
@@ -568,8 +570,11 @@ async function checkInvariants(m: Model, w: World) {
     expect(byId.get(p.id)?.status, `status of ${p.kind} ${p.id}`).toBe(p.status);
     expect(byId.get(p.id)?.userId, `owner of ${p.id}`).toBe(w.users[p.user]!.user.id);
   }
-  // 9. Payouts agree with the ledger; no line is paid twice.
+  // 9. Payouts agree with the ledger; no line is paid twice. What the provider says happened, imported, is each matched
+  // to one entry of the books to the cent (docs/domain.md §20).
   await expectPayoutInvariants(db, await w.services.payouts.balances());
+  await w.services.reconciliation.import({ from: new Date(0), to: new Date(Date.UTC(2100, 0)) });
+  await expectReconciled(db);
   // 8. Tax: charges, invoices, credit notes and the ledger agree; the payer of each charge is who the model says paid.
   const charged = m.purchases.filter((p) => p.charge);
   const payers = new Map(charged.map((p) => [p.charge!.id, w.users[p.payer!]!.user.id] as const));
