@@ -162,7 +162,9 @@ describe('closing a month (docs/domain.md §20)', () => {
       currency: line.currency,
       reference: 'held-write',
     });
-    onTestFinished(() => (writer.isCompleted() ? undefined : writer.rollback()));
+    onTestFinished(async () => {
+      if (!writer.isCompleted()) await writer.rollback();
+    });
     let settled = false;
     const closing = Promise.resolve(close(month)).finally(() => (settled = true));
     // The close waits on the lock (a condition, not a pause): a request for it that is not granted yet.
