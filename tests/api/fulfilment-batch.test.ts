@@ -148,4 +148,52 @@ describe('webhook fulfilments in batches', () => {
     const begins = statements.filter((s) => s.startsWith('BEGIN')).length;
     expect(begins).toBeLessThanOrEqual(8);
   });
+
+  /** The statements a burst of webhooks sends, by transaction (the receipts' delivery, run by the job queue, left out). */
+  async function burstOf(events: Stripe.Event[]) {
+    const sent: string[] = [];
+    const record = (q: { sql: string }) => sent.push(q.sql.trim());
+    db().on('query', record);
+    try {
+      const answers = await Promise.all(events.map((event) => deliverSigned(app, event)));
+      expect(answers.map((a) => a.body)).toEqual(events.map(() => ({ received: true })));
+    } finally {
+      db().off('query', record);
+    }
+    const ours = sent.filter((sql) => !/\bpgboss\b|"outbox_emails"/.test(sql));
+    const transactions: string[][] = [];
+    let open: string[] | null = null;
+    for (const sql of ours) {
+      if (sql.startsWith('BEGIN')) transactions.push((open = []));
+      else if (sql.startsWith('COMMIT')) open = null;
+      else if (open) open.push(sql);
+    }
+    return { transactions, outside: ours.length - transactions.reduce((n, t) => n + t.length + 2, 0) };
+  }
+
+  it('sends as many statements for a batch of twenty new buyers as for one', async () => {
+    const course = await createProduct(db(), { name: 'Twenty Buyers Course', unitAmount: 7_000 });
+    await createRevenueSplit(db(), { productId: course.id, type: 'platform', percent: 1 });
+    const one = await paidCheckout({ productId: course.id, email: 'only-one@example.com' });
+    const single = await burstOf([one.completed]);
+    expect(single.transactions).toHaveLength(1);
+
+    const twenty = [];
+    for (let i = 0; i < 20; i++)
+      twenty.push(await paidCheckout({ productId: course.id, email: `twenty-${i}@example.com` }));
+    const burst = await burstOf(twenty.map((t) => t.completed));
+    // A lone first event is a batch of its own; the others wait for it and go together.
+    expect(burst.transactions.length).toBeLessThanOrEqual(3);
+    for (const statements of burst.transactions)
+      expect(statements.length).toBeLessThanOrEqual(single.transactions[0]!.length);
+    // One read before each batch's transaction.
+    expect(burst.outside).toBeLessThanOrEqual(burst.transactions.length);
+    const fulfilled = await db()('checkouts')
+      .whereIn(
+        'id',
+        twenty.map((t) => t.checkoutId),
+      )
+      .where({ status: 'fulfilled' });
+    expect(fulfilled).toHaveLength(20);
+  });
 });

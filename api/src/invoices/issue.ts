@@ -295,17 +295,35 @@ export async function issueInvoice(
 export async function settlementInvoice(
   trx: Knex.Transaction,
   chargeId: string,
-  { invoiceId, purchaseId, checkoutId }: { invoiceId: string; purchaseId: string; checkoutId: string },
+  ids: { invoiceId: string; purchaseId: string; checkoutId: string },
 ): Promise<{ insert: Knex.QueryBuilder }> {
+  const [invoice] = await settlementInvoices(trx, [{ chargeId, ...ids }]);
+  return invoice!;
+}
+
+/** `settlementInvoice` for several charges (a batch of settlements), read in one statement; in the order asked. */
+export async function settlementInvoices(
+  trx: Knex.Transaction,
+  asked: { chargeId: string; invoiceId: string; purchaseId: string; checkoutId: string }[],
+): Promise<{ insert: Knex.QueryBuilder }[]> {
+  if (asked.length === 0) return [];
   const prefixed = (prefix: string, columns: readonly string[]) =>
     columns.map((c) => `${prefix}.${c} as ${prefix}_${c}`);
-  const row = await withCheckoutJoins(
-    chargeWithProduct(trx, chargeId).leftJoin('checkouts as co', (on) => on.on('co.id', trx.raw('?', [checkoutId]))),
+  const values = trx.raw(asked.map(() => '(?::int, ?::uuid, ?::uuid)').join(', '), [
+    ...asked.flatMap((a, n) => [n, a.chargeId, a.checkoutId]),
+  ]);
+  const rows = await withCheckoutJoins(
+    trx('merchantCharges as ch')
+      .join('merchantProducts as mp', 'mp.id', 'ch.merchantProductId')
+      .join('products as pr', 'pr.id', 'mp.productId')
+      .joinRaw('JOIN (VALUES ?) AS asked (n, charge_id, checkout_id) ON asked.charge_id = ch.id', [values])
+      .leftJoin('checkouts as co', 'co.id', 'asked.checkoutId'),
   )
     .join('users as u', 'u.id', 'ch.userId')
     .leftJoin('billingProfiles as bp', 'bp.userId', 'ch.userId')
     .joinRaw('CROSS JOIN LATERAL (SELECT * FROM school_settings LIMIT 1) AS s')
-    .first(
+    .select(
+      'asked.n as askedIndex',
       ...chargeColumns(trx),
       trx.raw('co.id IS NOT NULL AS has_checkout'),
       ...checkoutColumns(trx),
@@ -315,18 +333,23 @@ export async function settlementInvoice(
       ...prefixed('bp', ['company', 'address', 'country', 'region', 'postalCode', 'vatId']),
       ...prefixed('s', SCHOOL_COLUMNS),
     );
-  const pick = (prefix: string, columns: readonly string[]) =>
-    Object.fromEntries(columns.map((c) => [c, row[`${prefix}${c[0]!.toUpperCase()}${c.slice(1)}`]]));
-  const document = invoiceDocument({
-    charge: row as ChargeFacts,
-    checkout: row.hasCheckout ? (row as CheckoutFacts) : null,
-    payer: { id: row.userId, name: row.payerName, email: row.payerEmail },
-    profile: row.hasProfile ? pick('bp', ['company', 'address', 'country', 'region', 'postalCode', 'vatId']) : null,
-    school: pick('s', SCHOOL_COLUMNS) as SellerRow & { taxEuOss: boolean },
-    purchaseId,
-  });
-  // Wrapped: a query builder handed back by an async function would run as the promise resolves.
-  return { insert: numberedAtCommit(trx, 'invoice', { ...document, id: invoiceId }) };
+  const invoices: { insert: Knex.QueryBuilder }[] = [];
+  for (const row of rows) {
+    const { invoiceId, purchaseId } = asked[row.askedIndex]!;
+    const pick = (prefix: string, columns: readonly string[]) =>
+      Object.fromEntries(columns.map((c) => [c, row[`${prefix}${c[0]!.toUpperCase()}${c.slice(1)}`]]));
+    const document = invoiceDocument({
+      charge: row as ChargeFacts,
+      checkout: row.hasCheckout ? (row as CheckoutFacts) : null,
+      payer: { id: row.userId, name: row.payerName, email: row.payerEmail },
+      profile: row.hasProfile ? pick('bp', ['company', 'address', 'country', 'region', 'postalCode', 'vatId']) : null,
+      school: pick('s', SCHOOL_COLUMNS) as SellerRow & { taxEuOss: boolean },
+      purchaseId,
+    });
+    // Wrapped: a query builder handed back by an async function would run as the promise resolves.
+    invoices[row.askedIndex] = { insert: numberedAtCommit(trx, 'invoice', { ...document, id: invoiceId }) };
+  }
+  return invoices;
 }
 
 /** A charge's invoice as it stands: the last correction of it (or the original, never corrected). */

@@ -48,6 +48,18 @@ export async function leadInPath(db: Conn, productId: string): Promise<string> {
   return course ? coursePathOf(course) : '/purchases';
 }
 
+/** `leadInPath` for several products (a batch of settlements): one read, unless a product grants several courses. */
+export async function leadInPaths(db: Conn, productIds: string[]): Promise<Map<string, string>> {
+  const courses = await coursesOfProducts(db as Knex, [...new Set(productIds)]);
+  const paths = new Map<string, string>();
+  for (const productId of productIds) {
+    const granted = courses.get(productId) ?? [];
+    const course = granted.length <= 1 ? (granted[0] ?? null) : await courseOfProduct(db, productId);
+    paths.set(productId, course ? coursePathOf(course) : '/purchases');
+  }
+  return paths;
+}
+
 /**
  * The receipt's way in: a sign-in link for the buyer's address that lasts RECEIPT_SIGN_IN_DAYS, works once (the
  * Continue button's POST uses it; opening it does not) and finishes on `path`. Written in the settlement's

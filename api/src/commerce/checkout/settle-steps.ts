@@ -134,6 +134,8 @@ export async function queueReceipt(
     alreadyOwned?: boolean;
     /** Sent again to a payer who gave the purchase away: it leads to their invoices, with no workshop schedule. */
     givenAway?: boolean;
+    /** Where the course's purchase leads, when the caller read it already (`leadInPaths`). */
+    leadIn?: string;
     /** The invoice a settlement issues after its receipt is prepared (else the charge's invoice as it stands). */
     invoiceId?: string;
     /**
@@ -170,7 +172,7 @@ export async function queueReceipt(
       ? teamPathOf(team.teamId)
       : workshop
         ? '/learning'
-        : await leadInPath(trx, checkout.productId);
+        : (step.leadIn ?? (await leadInPath(trx, checkout.productId)));
   const link = receiptSignInLinkWrite(trx, { publicUrl, email: step.buyer.email, path, now: step.now });
   if (step.writes) step.writes.push(link.insert);
   else await link.insert;

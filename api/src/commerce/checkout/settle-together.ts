@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { settlementInvoice } from '../../invoices/issue';
+import { settlementInvoices } from '../../invoices/issue';
 import { chargeParts, sendParts, type StatementParts } from './charge-rows';
 import { checkFulfillable } from './fulfillable';
+import { leadInPaths } from './lead-in';
 import type { Buyer, LockedCheckout } from './locked-checkout';
 import { purchaseParts } from './purchase-rows';
 import type { Alongside, SettleDeps } from './settle';
@@ -63,6 +64,10 @@ export async function settlePlainTogether(
 ): Promise<{ settled: Map<string, SettleOutcome>; rest: LockedPayment[] }> {
   const { plain, rest } = plainOf(payments);
   const now = clock.now();
+  const leadIns = await leadInPaths(
+    trx,
+    plain.map((p) => p.locked.product.id),
+  );
   const chargeWrites: StatementParts = [];
   const fulfilled: {
     payment: LockedPayment;
@@ -92,7 +97,8 @@ export async function settlePlainTogether(
     const purchaseId = randomUUID();
     const writes: (Knex.QueryBuilder | Knex.Raw)[] = [];
     const paper = { invoiceId, checkout, product: locked.product, buyer, charge: facts, publicUrl: config.publicUrl };
-    const receipt = await queueReceipt(trx, outbox, { ...paper, now, alreadyOwned: false, writes });
+    const leadIn = leadIns.get(checkout.productId);
+    const receipt = await queueReceipt(trx, outbox, { ...paper, now, alreadyOwned: false, writes, leadIn });
     if (receipt) writes.push(receipt.insert);
     fulfilled.push({ payment, buyer, chargeId: facts.id, invoiceId, purchaseId, writes });
   }
@@ -101,10 +107,14 @@ export async function settlePlainTogether(
   const purchaseWrites: StatementParts = [];
   const couponUses = new Map<string, number>();
   const settled = new Map<string, SettleOutcome>();
-  for (const [n, { payment, buyer, chargeId, invoiceId, purchaseId, writes }] of fulfilled.entries()) {
+  // Each reads its own charge, as it stands in this transaction; numbered as the batch commits (docs/domain.md §18).
+  const invoices = await settlementInvoices(
+    trx,
+    fulfilled.map((f) => ({ ...f, checkoutId: f.payment.locked.checkout.id })),
+  );
+  for (const [n, { payment, buyer, chargeId, purchaseId, writes }] of fulfilled.entries()) {
     const { checkout } = payment.locked;
-    // Each reads its own charge, as it stands in this transaction; numbered as the batch commits (docs/domain.md §18).
-    const invoice = await settlementInvoice(trx, chargeId, { invoiceId, purchaseId, checkoutId: checkout.id });
+    const invoice = invoices[n]!;
     const status = checkout.restricted ? 'Restricted' : 'Valid';
     const purchase = newPurchaseOf(checkout, buyer, { id: chargeId }, status, purchaseId);
     const offerDays = status === 'Valid' ? config.TRANSFER_WINDOW_DAYS : null;
