@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { FAIL_FAST_ON_LOCKS } from './rollup-sql';
 
 /**
- * Closing a month (docs/domain.md §20): its figures frozen in `month_closes`, and nothing written into it afterwards.
+ * Closing a month (docs/domain.md §21): its figures frozen in `month_closes`, and nothing written into it afterwards.
  * The first instant of the first open month is kept in a one-row table; every money table's BEFORE trigger compares
  * the row's date with it (one read of a one-row table) and, when the date falls in a closed month, books the row at
  * that instant instead, naming the month it belongs to in `belongs_to_month` (YYYY-MM).

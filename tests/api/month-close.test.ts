@@ -44,7 +44,7 @@ const binary = (res: request.Response, done: (error: Error | null, body: Buffer)
   res.on('end', () => done(null, Buffer.concat(chunks)));
 };
 
-describe('closing a month (docs/domain.md §20)', () => {
+describe('closing a month (docs/domain.md §21)', () => {
   const database = useTestDatabase();
   const db = () => database().db;
   let stripe: StandIn;

@@ -114,7 +114,7 @@ export const payouts = defineResource({
 });
 
 /**
- * Closed months (docs/domain.md §20), keyed by their month (YYYY-MM) with their frozen figures: closed by
+ * Closed months (docs/domain.md §21), keyed by their month (YYYY-MM) with their frozen figures: closed by
  * POST /api/admin/month-closes (api/src/finance/month-close/routes.ts), never edited nor reopened. A few rows a year.
  */
 export const monthCloses = defineResource({

@@ -43,7 +43,7 @@ const ended = (deps: Pick<MonthCloseDeps, 'clock'>, month: string) =>
   monthStart(nextMonth(month)).getTime() <= deps.clock.now().getTime();
 
 /**
- * Closes a month (docs/domain.md §20): once it has ended, in order, under the lock every money write shares. Its
+ * Closes a month (docs/domain.md §21): once it has ended, in order, under the lock every money write shares. Its
  * figures are computed from the reports' rollups inside that lock, so they hold every write committed before it,
  * stored, and the first open month's first instant moved past it: a later write dated in it is booked then.
  */

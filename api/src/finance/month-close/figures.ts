@@ -8,7 +8,7 @@ import { daysOf, monthStart, nextMonth } from './months';
 import type { CurrencyFigures } from './schemas';
 
 /**
- * A month's figures per currency (docs/domain.md §20), read through the finance reports' own functions (the daily
+ * A month's figures per currency (docs/domain.md §21), read through the finance reports' own functions (the daily
  * rollups of charges and of the ledger, the finance summary's recipients, the tax report's summary), so a closed
  * month says what those reports said about it when it closed. `db` may be the close's transaction.
  */

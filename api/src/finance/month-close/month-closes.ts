@@ -3,7 +3,7 @@ import { closeMonth, nextMonthClose, type MonthCloseDeps } from './close';
 import { monthWorkbook } from './workbook';
 
 /**
- * Closing a month (docs/domain.md §20): the close, the month a close would freeze next, and a closed month's
+ * Closing a month (docs/domain.md §21): the close, the month a close would freeze next, and a closed month's
  * workbook for the accountant. The console's list of closed months is a generic resource (admin/resources/finance.ts).
  */
 export function monthCloseService(deps: MonthCloseDeps) {

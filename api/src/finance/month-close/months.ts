@@ -1,6 +1,6 @@
 /**
  * Months as finance closes them: calendar months in UTC, as the finance reports and rollups count days
- * (docs/domain.md §9, §20). A month is named `YYYY-MM`.
+ * (docs/domain.md §9, §21). A month is named `YYYY-MM`.
  */
 
 /** The first instant of a month. */

@@ -6,7 +6,7 @@ import { monthStart, nextMonth } from './months';
 import type { CurrencyFigures, MonthCloseRecord } from './schemas';
 
 /**
- * The workbook an accountant receives for a closed month (docs/domain.md §20): the Summary, Tax and Splits sheets
+ * The workbook an accountant receives for a closed month (docs/domain.md §21): the Summary, Tax and Splits sheets
  * from the figures frozen at the close, the Sales, Refunds, Fees and Payouts sheets from the rows dated in the month
  * (nothing is written into a closed month, so they cannot change either). Money is a number in the currency's units
  * (12.5 for 1250 cents, 500 for ¥500) beside its currency; instants are ISO 8601 (UTC).
