@@ -1,5 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Card, CardContent, Table, TableBody, TableCell, TableHead, TableRow } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Card,
+  CardContent,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+  useMediaQuery,
+  type Theme,
+} from '@mui/material';
 import { Link, useDataProvider, useTranslate } from 'react-admin';
 import type { PayoutBalance } from '@contract/finance/payouts/schemas';
 import { formatMoney } from '../../../api/src/shared/money';
@@ -11,9 +24,48 @@ const words = (name: string) => `resources.payouts.balances.${name}`;
 
 const AMOUNTS = ['earned', 'clawedBack', 'paid', 'inPayouts', 'balance', 'payable'] as const;
 
+/** On a phone, a table of eight columns would hide the balance off to the side: each recipient is a block instead. */
+function NarrowBalances({ balances }: { balances: PayoutBalance[] }) {
+  const translate = useTranslate();
+  return (
+    <Box component="ul" aria-label={translate(words('title'))} sx={{ listStyle: 'none', m: 0, p: 0 }}>
+      {balances.map((b) => (
+        <Box
+          component="li"
+          key={`${b.recipientId}-${b.currency}`}
+          sx={{ py: 1.5, borderBottom: 1, borderColor: 'divider', '&:last-child': { borderBottom: 0 } }}
+        >
+          <Typography variant="subtitle2" component="p">
+            <Link to={`/users/${b.recipientId}/show`}>{b.recipientName || b.recipientEmail}</Link> ·{' '}
+            {b.currency.toUpperCase()}
+          </Typography>
+          <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'auto auto', columnGap: 2, m: 0, mt: 0.5 }}>
+            {/* What finance looks for first: the balance and what a run would pay now. */}
+            {(['balance', 'payable', 'earned', 'clawedBack', 'paid', 'inPayouts'] as const).map((field) => (
+              <Box key={field} sx={{ display: 'contents' }}>
+                <Typography component="dt" variant="body2" color="text.secondary">
+                  {translate(words(field))}
+                </Typography>
+                <Typography
+                  component="dd"
+                  variant="body2"
+                  sx={{ m: 0, textAlign: 'right', color: b[field] < 0 ? 'error.main' : undefined }}
+                >
+                  {formatMoney(b[field], b.currency)}
+                </Typography>
+              </Box>
+            ))}
+          </Box>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
 /** Each recipient's money per currency, from the split ledger and the payouts (finance and admins). */
 export default function BalancesPage() {
   const translate = useTranslate();
+  const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const dataProvider = useDataProvider<ConsoleDataProvider>();
   const query = useQuery<PayoutBalance[]>({
     queryKey: ['payouts', 'getPayoutBalances'],
@@ -27,7 +79,8 @@ export default function BalancesPage() {
           {query.isPending ? <PageLoading /> : null}
           {query.isError ? <Alert severity="error">{translate(words('failure'))}</Alert> : null}
           {query.data && query.data.length === 0 ? <Alert severity="info">{translate(words('empty'))}</Alert> : null}
-          {query.data && query.data.length > 0 ? (
+          {query.data && query.data.length > 0 && narrow ? <NarrowBalances balances={query.data} /> : null}
+          {query.data && query.data.length > 0 && !narrow ? (
             <Table size="small" aria-label={translate(words('title'))}>
               <TableHead>
                 <TableRow>

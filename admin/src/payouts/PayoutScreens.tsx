@@ -2,10 +2,21 @@ import { useState } from 'react';
 import PaymentsIcon from '@mui/icons-material/Payments';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import TaskAltIcon from '@mui/icons-material/TaskAlt';
-import { Button, TextField as MuiTextField } from '@mui/material';
-import { SelectField, TextField, TopToolbar, usePermissions, useRecordContext, useTranslate } from 'react-admin';
+import { Button, TextField as MuiTextField, useMediaQuery, type Theme } from '@mui/material';
+import {
+  ReferenceField,
+  SelectField,
+  SimpleList,
+  TextField,
+  TopToolbar,
+  usePermissions,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
+import { formatMoney } from '../../../api/src/shared/money';
 import { ConfirmActionDialog } from '../common/ActionDialog';
 import { date, money, ref, status } from '../common/columns';
+import { NoneFound } from '../common/EmptyState';
 import { choiceFilter, referenceFilter } from '../common/filters';
 import { dateRangeFilters } from '../common/inputs';
 import { RecordList } from '../common/RecordList';
@@ -111,10 +122,31 @@ export function MarkPaidButton(_props: { label?: string }) {
   );
 }
 
+/** On a phone, each payout as two lines that open it: whom, then how much and where it stands, then when. */
+function NarrowRows() {
+  const translate = useTranslate();
+  return (
+    <SimpleList<PayoutRecord>
+      rowClick="show"
+      primaryText={<ReferenceField source="recipientId" reference="users" link={false} />}
+      secondaryText={(p) => `${formatMoney(p.amount, p.currency)} · ${translate(PAYOUT_STATUS_LOOKS[p.status].label)}`}
+      tertiaryText={(p) => new Date(p.createdAt).toLocaleDateString()}
+      empty={<NoneFound>{translate(words('noneFound'))}</NoneFound>}
+    />
+  );
+}
+
 /** Payouts, newest first: pending ones are paid by hand and marked paid here; a run makes the month's. */
 export function PayoutList() {
+  const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   return (
-    <RecordList filters={filters} icon={PaymentsIcon} actions={<RunPayoutsButton />} emptyAction={<RunPayoutsButton />}>
+    <RecordList
+      filters={filters}
+      icon={PaymentsIcon}
+      actions={<RunPayoutsButton />}
+      emptyAction={<RunPayoutsButton />}
+      rows={narrow ? <NarrowRows /> : undefined}
+    >
       {date('createdAt', { sortable: true })}
       {ref('recipientId', 'users')}
       {money('amount', { sortable: true })}
