@@ -1,4 +1,5 @@
 import type { ProviderCheckout } from '../../payments/provider';
+import type { CheckoutDeps } from './checkout-deps';
 import { findCheckoutsOfSessions, type EventKey, type FoundCheckout } from './checkout-rows';
 import { lockCheckouts } from './locked-checkout';
 import { settle, settleLockedCheckout, type Alongside, type SettleDeps, type Settled } from './settle';
@@ -30,7 +31,7 @@ interface Group {
 }
 
 export async function settleSessions(
-  deps: SettleDeps,
+  deps: SettleDeps & Pick<CheckoutDeps, 'logger'>,
   asks: SessionSettlement[],
 ): Promise<PromiseSettledResult<Settled | null>[]> {
   const found = await findCheckoutsOfSessions(deps.db, asks);
@@ -80,8 +81,9 @@ export async function settleSessions(
     let outcomes: SettleOutcome[];
     try {
       outcomes = await settleTogether(deps, paid, asks);
-    } catch {
+    } catch (error) {
       // Each on its own: the one that failed the batch fails alone.
+      deps.logger.warn({ err: error, checkouts: paid.length }, 'Batch of fulfilments failed; settling one by one');
       await Promise.all(paid.map(({ group, paid: known }) => one({ group, known })));
       return;
     }
