@@ -10,9 +10,10 @@ const monthStart = (at: Date): Date => new Date(Date.UTC(at.getUTCFullYear(), at
  * holding period that no payout covers yet). A negative balance shows as it is: it is carried until sales cover it.
  *
  * It reads as few rows as the ledger's size allows, in one statement (one snapshot):
- * - whole months before the holding period's end from the monthly rollup by recipient (a few rows a month), and the
- *   lines since that month's start, so earned and the lines' total come from about a month and the holding period
- *   of lines whatever the ledger holds;
+ * - earned and the lines' total: the months before the present one from the monthly rollup by recipient (a few rows
+ *   a month), the present month's lines from the ledger;
+ * - the lines still in the holding period, from the ledger: so at most the present month's or the holding period's
+ *   lines are read (whichever reaches further back), whatever the ledger holds before them;
  * - payable = total − what payouts cover − the positive lines still held that no payout covers. A payout is exactly
  *   the lines it covers (its amount is their sum), so the covered lines are the payouts' amounts. A line still held
  *   is covered only by a run whose holding period ended after the present one (the clock set back, or the period
@@ -20,7 +21,7 @@ const monthStart = (at: Date): Date => new Date(Date.UTC(at.getUTCFullYear(), at
  */
 export async function balances(deps: PayoutDeps): Promise<PayoutBalance[]> {
   const before = earnedBefore(deps);
-  const since = monthStart(before);
+  const since = monthStart(deps.clock.now());
   const { rows } = await deps.db.raw<{ rows: Record<string, string | number>[] }>(
     `WITH months AS (
        SELECT user_id, currency, sum(earned) AS earned, sum(total) AS total, 0 AS held
@@ -32,15 +33,15 @@ export async function balances(deps: PayoutDeps): Promise<PayoutBalance[]> {
        SELECT coalesce(max(earned_before), '-infinity') AS earned_before FROM payout_runs
      ), recent AS (
        SELECT l.user_id, l.currency,
-              coalesce(sum(l.amount) FILTER (WHERE l.amount > 0), 0) AS earned,
-              sum(l.amount) AS total,
+              coalesce(sum(l.amount) FILTER (WHERE l.amount > 0 AND l.created_at >= ?), 0) AS earned,
+              coalesce(sum(l.amount) FILTER (WHERE l.created_at >= ?), 0) AS total,
               coalesce(sum(l.amount) FILTER (
                 WHERE l.amount > 0 AND l.created_at >= ?
                   AND CASE WHEN l.created_at >= (SELECT earned_before FROM latest_run) THEN true
                            ELSE NOT EXISTS (SELECT 1 FROM payout_lines pl WHERE pl.split_line_id = l.id) END
               ), 0) AS held
          FROM split_lines l
-        WHERE l.created_at >= ? AND l.user_id IS NOT NULL
+        WHERE l.created_at >= least(?::timestamptz, ?::timestamptz) AND l.user_id IS NOT NULL
         GROUP BY l.user_id, l.currency
      ), ledger AS (
        SELECT user_id, currency, sum(earned) AS earned, sum(total) AS total, sum(held) AS held
@@ -61,7 +62,7 @@ export async function balances(deps: PayoutDeps): Promise<PayoutBalance[]> {
        JOIN users u ON u.id = ledger.user_id
        LEFT JOIN sent ON sent.recipient_id = ledger.user_id AND sent.currency = ledger.currency
       ORDER BY u.email, ledger.currency`,
-    [since.toISOString().slice(0, 10), before, since],
+    [since.toISOString().slice(0, 10), since, since, before, since, before],
   );
   return rows.map((row) => {
     const earned = Number(row.earned);
