@@ -11,6 +11,7 @@ import type * as Commerce from '@contract/commerce/schemas';
 import type { FinanceSummaryAnswer, PeriodQuery, TaxPeriod, TaxSummaryAnswer } from '@contract/finance/schemas';
 import type { DisputeReportAnswer, RefundReportAnswer, ReportQuery } from '@contract/finance/schemas';
 import type { PayoutBalance, PayoutRunAnswer } from '@contract/finance/payouts/schemas';
+import type { MonthCloseRecord, NextMonthCloseAnswer } from '@contract/finance/month-close/schemas';
 import type * as Reconciliation from '@contract/finance/reconciliation/schemas';
 import type { BlockAnswer, EmailChanged, SignedOut, ViewAsStarted } from '@contract/identity/schemas';
 import type { PersonEmailsPage, ResendAnswer } from '@contract/mail/schemas';
@@ -104,6 +105,10 @@ export interface ConsoleApi {
   importReconciliation: (period: { from: string; to: string }) => Promise<{ data: Reconciliation.ImportAnswer }>;
   /** POST /api/admin/reconciliation/:id/recover: a missed event recovered through its webhook's code. */
   recoverReconciliation: (id: string) => Promise<{ data: { state: string } }>;
+  /** GET /api/admin/month-closes/next: the month a close would freeze next, and its figures as they stand. */
+  getNextMonthClose: () => Promise<Wire<NextMonthCloseAnswer>>;
+  /** POST /api/admin/month-closes: the month closed and its figures frozen (409 with the rule it breaks otherwise). */
+  closeMonth: (month: string) => Promise<Wire<MonthCloseRecord>>;
   /** POST /api/admin/payouts/run: the payable balances' payouts made, Stripe's sent (failed ones again). */
   runPayouts: () => Promise<{ data: PayoutRunAnswer }>;
   /** POST /api/admin/payouts/:id/mark-paid: a manual payout paid by hand, with its reference (409 once paid otherwise). */
@@ -277,6 +282,9 @@ export const dataProvider: ConsoleDataProvider = {
   getPayoutBalances: async (options) =>
     (await getAnswer<{ data: Wire<PayoutBalance>[] }>(path`/payouts/balances`, {}, options)).data,
   runPayouts: () => post(path`/payouts/run`),
+  getNextMonthClose: async () =>
+    (await getAnswer<{ data: Wire<NextMonthCloseAnswer> }>(path`/month-closes/next`, {})).data.data,
+  closeMonth: (month) => post(path`/month-closes`, { month }),
   getReconciliation: async (period, options) =>
     (await getAnswer<{ data: Wire<Reconciliation.ReconciliationAnswer> }>(path`/reconciliation`, period, options)).data,
   getReconciliationPayouts: async (period, options) =>

@@ -4,6 +4,7 @@ import { content } from './en/content';
 import { finance } from './en/finance';
 import { identity } from './en/identity';
 import { listTools } from './en/lists';
+import { monthCloses } from './en/month-closes';
 import { payouts } from './en/payouts';
 import { reconciliation } from './en/reconciliation';
 import { reactAdmin } from './en/react-admin';
@@ -18,7 +19,16 @@ import { videos } from './en/videos';
  */
 export const messages = {
   ...reactAdmin,
-  resources: { ...catalogAndSales, ...payouts, ...tax, ...content, ...identity, ...videos, school: schoolResource },
+  resources: {
+    ...catalogAndSales,
+    ...payouts,
+    ...monthCloses,
+    ...tax,
+    ...content,
+    ...identity,
+    ...videos,
+    school: schoolResource,
+  },
   finance,
   reports,
   reconciliation,

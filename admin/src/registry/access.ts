@@ -31,6 +31,8 @@ export const RESOURCE_ACCESS = {
   // Payouts: made by runs and marked paid by finance; finance sets who is paid by Stripe Connect.
   payouts: { read: ['finance'], write: ['finance'] },
   'payout-recipients': { read: ['finance'], write: ['finance'] },
+  // Closing a month: finance closes them in order; nobody edits or reopens one.
+  'month-closes': { read: ['finance'], write: ['finance'] },
   'waitlist-entries': { read: SUPPORT, write: SUPPORT },
   'pricing-scenarios': { read: STAFF, write: STAFF },
   // Tax: finance reads the rate table and the registrations; administrators change them.

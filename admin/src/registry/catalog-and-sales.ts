@@ -2,6 +2,7 @@ import auditLogs from '../audit-logs';
 import bulkPurchases from '../bulk-purchases';
 import coupons from '../coupons';
 import invoices from '../invoices';
+import monthCloses from '../month-closes';
 import payoutRecipients from '../payout-recipients';
 import payouts from '../payouts';
 import { MERCHANT_SCREENS } from '../merchant-records';
@@ -39,6 +40,7 @@ export const CATALOG_AND_SALES_RESOURCES: ConsoleResource[] = [
   { ...accessOf('invoices'), ...invoices, group: 'Sales' },
   { ...accessOf('payouts'), ...payouts, group: 'Sales' },
   { ...accessOf('payout-recipients'), ...payoutRecipients, group: 'Sales' },
+  { ...accessOf('month-closes'), ...monthCloses, group: 'Sales' },
   { ...accessOf('waitlist-entries'), ...waitlistEntries, group: 'Sales' },
   { ...accessOf('pricing-scenarios'), ...pricing, group: 'Sales' },
 
