@@ -13,6 +13,7 @@ export const PRIVATE_PATHS = [
   '/settings',
   '/purchases',
   '/invoices',
+  '/earnings',
   '/thanks',
   '/teams',
   '/transfers',
