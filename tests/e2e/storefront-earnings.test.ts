@@ -101,6 +101,16 @@ describe('an author’s earnings (Chromium)', () => {
     expect(await payoutsTable.innerText()).toContain(dollars(payout.amount));
     await checkWidths(page, 'earnings');
 
+    // One month's lines: the payout's month has none of them.
+    const { paidAt } = await db('payouts').where({ id: payout.id }).first('paidAt');
+    const payoutMonth = new Date(paidAt).toISOString().slice(0, 7);
+    const monthFilter = page.getByLabel('Month', { exact: true });
+    await monthFilter.selectOption(payoutMonth);
+    await page.getByText('No lines in this month.').waitFor();
+    await monthFilter.selectOption(new Date().toISOString().slice(0, 7));
+    await expect.poll(() => table.getByRole('row').count()).toBe(1 + 3);
+    await monthFilter.selectOption('');
+
     const month = new Date().toISOString().slice(0, 7);
     for (const format of ['CSV', 'PDF'] as const) {
       const link = page.getByRole('link', { name: `Statement for ${month}, ${format}` });

@@ -28,7 +28,8 @@ export function EarningsLines({ first, months }: { first: EarningsAnswer['lines'
     [month, page],
   );
   const selectId = useId();
-  const lines = loaded.status === 'ready' ? loaded.data : null;
+  // The first page is shown at once: no "Loading" between the page's answer and its own copy of it.
+  const lines = fresh ? first : loaded.status === 'ready' ? loaded.data : null;
   const pages = lines ? Math.max(1, Math.ceil(lines.total / lines.pageSize)) : 1;
 
   return (
