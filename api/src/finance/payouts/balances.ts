@@ -1,52 +1,37 @@
 import type { PayoutBalance } from './schemas';
 import { earnedBefore, type PayoutDeps } from './deps';
 
-/** The first instant of the UTC month holding `at`: months before it are read from the rollup, lines from it on. */
-const monthStart = (at: Date): Date => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
-
 /**
  * Every recipient's balance per currency (docs/domain.md §19): earned (positive lines), clawed back (negative lines,
  * as a positive number), paid (payouts sent or marked paid), and what a run would pay now (`payable`: lines past the
  * holding period that no payout covers yet). A negative balance shows as it is: it is carried until sales cover it.
  *
  * It reads as few rows as the ledger's size allows, in one statement (one snapshot):
- * - earned and the lines' total: the months before the present one from the monthly rollup by recipient (a few rows
- *   a month), the present month's lines from the ledger;
- * - the lines still in the holding period, from the ledger: so at most the present month's or the holding period's
- *   lines are read (whichever reaches further back), whatever the ledger holds before them;
- * - payable = total − what payouts cover − the positive lines still held that no payout covers. A payout is exactly
- *   the lines it covers (its amount is their sum), so the covered lines are the payouts' amounts. A line still held
- *   is covered only by a run whose holding period ended after the present one (the clock set back, or the period
+ * - earned and the lines' total from the monthly rollup by recipient (a few rows a recipient and month, kept exact in
+ *   the transaction that writes the lines);
+ * - payable = total − what payouts cover − the positive lines still in the holding period that no payout covers. A
+ *   payout is exactly the lines it covers (its amount is their sum), so the covered lines are the payouts' amounts.
+ *   Only the holding period's lines are read from the ledger, whatever it holds before them. A line still held is
+ *   covered only by a run whose holding period ended after the present one (the clock set back, or the period
  *   lengthened): only lines before the latest run's end are looked up among the covered ones.
  */
 export async function balances(deps: PayoutDeps): Promise<PayoutBalance[]> {
-  const before = earnedBefore(deps);
-  const since = monthStart(deps.clock.now());
   const { rows } = await deps.db.raw<{ rows: Record<string, string | number>[] }>(
-    `WITH months AS (
-       SELECT user_id, currency, sum(earned) AS earned, sum(total) AS total, 0 AS held
+    `WITH ledger AS (
+       SELECT user_id, currency, sum(earned) AS earned, sum(total) AS total
          FROM finance_monthly_ledger_recipients
-        WHERE user_id IS NOT NULL AND month < ?::date
+        WHERE user_id IS NOT NULL
         GROUP BY user_id, currency
        HAVING sum(lines) > 0
      ), latest_run AS (
        SELECT coalesce(max(earned_before), '-infinity') AS earned_before FROM payout_runs
-     ), recent AS (
-       SELECT l.user_id, l.currency,
-              coalesce(sum(l.amount) FILTER (WHERE l.amount > 0 AND l.created_at >= ?), 0) AS earned,
-              coalesce(sum(l.amount) FILTER (WHERE l.created_at >= ?), 0) AS total,
-              coalesce(sum(l.amount) FILTER (
-                WHERE l.amount > 0 AND l.created_at >= ?
-                  AND CASE WHEN l.created_at >= (SELECT earned_before FROM latest_run) THEN true
-                           ELSE NOT EXISTS (SELECT 1 FROM payout_lines pl WHERE pl.split_line_id = l.id) END
-              ), 0) AS held
+     ), held AS (
+       SELECT l.user_id, l.currency, sum(l.amount) AS held
          FROM split_lines l
-        WHERE l.created_at >= least(?::timestamptz, ?::timestamptz) AND l.user_id IS NOT NULL
+        WHERE l.created_at >= ? AND l.amount > 0 AND l.user_id IS NOT NULL
+          AND CASE WHEN l.created_at >= (SELECT earned_before FROM latest_run) THEN true
+                   ELSE NOT EXISTS (SELECT 1 FROM payout_lines pl WHERE pl.split_line_id = l.id) END
         GROUP BY l.user_id, l.currency
-     ), ledger AS (
-       SELECT user_id, currency, sum(earned) AS earned, sum(total) AS total, sum(held) AS held
-         FROM (SELECT * FROM months UNION ALL SELECT * FROM recent) parts
-        GROUP BY user_id, currency
      ), sent AS (
        SELECT recipient_id, currency,
               coalesce(sum(amount) FILTER (WHERE status = 'paid'), 0) AS paid,
@@ -57,12 +42,13 @@ export async function balances(deps: PayoutDeps): Promise<PayoutBalance[]> {
      SELECT ledger.user_id AS "recipientId", u.name AS "recipientName", u.email AS "recipientEmail",
             ledger.currency, ledger.earned::bigint AS earned, (ledger.earned - ledger.total)::bigint AS "clawedBack",
             coalesce(sent.paid, 0)::bigint AS paid, coalesce(sent.unsent, 0)::bigint AS unsent,
-            (ledger.total - coalesce(sent.paid + sent.unsent, 0) - ledger.held)::bigint AS payable
+            (ledger.total - coalesce(sent.paid + sent.unsent, 0) - coalesce(held.held, 0))::bigint AS payable
        FROM ledger
        JOIN users u ON u.id = ledger.user_id
+       LEFT JOIN held ON held.user_id = ledger.user_id AND held.currency = ledger.currency
        LEFT JOIN sent ON sent.recipient_id = ledger.user_id AND sent.currency = ledger.currency
       ORDER BY u.email, ledger.currency`,
-    [since.toISOString().slice(0, 10), since, since, before, since, before],
+    [earnedBefore(deps)],
   );
   return rows.map((row) => {
     const earned = Number(row.earned);
