@@ -1,5 +1,5 @@
 import type { EarningsDeps } from './deps';
-import { activeMonths, countLines, isPayee, linesOf, monthBounds, payoutsOf, productMonths } from './queries';
+import { countLines, isPayee, linesOf, monthBounds, payoutsOf, productMonths } from './queries';
 import type { EarningsAnswer, EarningsBalance, EarningsQueryInput } from './schemas';
 
 /** Lines shown a page at a time. */
@@ -19,15 +19,21 @@ export async function earningsOverview(
   const { db, payouts, config } = deps;
   const range = query.month ? monthBounds(query.month) : null;
   const lineRange = range ? { from: range[0], to: range[1] } : {};
-  const [payee, everyone, months, total, lines, paid, statementMonths] = await Promise.all([
+  const [payee, everyone, months, total, lines, paid] = await Promise.all([
     isPayee(db, userId),
     payouts.balances(),
     productMonths(db, userId),
     countLines(db, userId, lineRange),
     linesOf(db, userId, { ...lineRange, limit: LINES_PAGE_SIZE, offset: (query.page - 1) * LINES_PAGE_SIZE }),
     payoutsOf(db, userId),
-    activeMonths(db, userId),
   ]);
+  // A statement has something to say for a month with a line or a paid payout (UTC months, as the statement's).
+  const statementMonths = [
+    ...new Set([
+      ...months.map((m) => m.month),
+      ...paid.flatMap((p) => (p.paidAt ? [p.paidAt.toISOString().slice(0, 7)] : [])),
+    ]),
+  ].sort((a, b) => b.localeCompare(a));
   const balances = everyone.filter((b) => b.recipientId === userId);
   return {
     payee,

@@ -138,16 +138,3 @@ export async function balancesAt(db: Db, userId: string, at: Date): Promise<Map<
   );
   return new Map(rows.map((row) => [row.currency, Number(row.amount)]));
 }
-
-/** The months with a line or a paid payout, newest first. */
-export async function activeMonths(db: Db, userId: string): Promise<string[]> {
-  const { rows } = await db.raw<{ rows: { month: string }[] }>(
-    `SELECT DISTINCT to_char(date_trunc('month', at AT TIME ZONE 'UTC'), 'YYYY-MM') AS month FROM (
-       SELECT created_at AS at FROM split_lines WHERE user_id = :userId
-       UNION ALL
-       SELECT paid_at FROM payouts WHERE recipient_id = :userId AND status = 'paid'
-     ) moments ORDER BY month DESC`,
-    { userId },
-  );
-  return rows.map((row) => row.month);
-}
