@@ -2,10 +2,11 @@ import { useState } from 'react';
 import DownloadIcon from '@mui/icons-material/Download';
 import EventAvailableIcon from '@mui/icons-material/EventAvailable';
 import LockIcon from '@mui/icons-material/Lock';
-import { Box, Button, Chip, CircularProgress, Typography } from '@mui/material';
+import { Box, Button, Chip, CircularProgress, Typography, useMediaQuery, type Theme } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import {
   Labeled,
+  SimpleList,
   TextField,
   usePermissions,
   useDataProvider,
@@ -15,6 +16,7 @@ import {
 } from 'react-admin';
 import { ConfirmActionDialog } from '../common/ActionDialog';
 import { date } from '../common/columns';
+import { dateRangeFilters } from '../common/inputs';
 import { RecordList } from '../common/RecordList';
 import { RecordShow } from '../common/RecordShow';
 import { useConsoleAction } from '../common/useConsoleAction';
@@ -24,6 +26,8 @@ import { FiguresTable } from './FiguresTable';
 import { workbookHref, type MonthCloseRow } from './looks';
 
 const words = (name: string) => `resources.month-closes.${name}`;
+
+const filters = dateRangeFilters('closedAt', 'Closed');
 
 /** Closes the month a close would freeze next, behind a confirmation that shows the figures it freezes. */
 function CloseMonthDialog({ month, onClose }: { month: string; onClose(): void }) {
@@ -99,15 +103,33 @@ function ClosedChip(_props: { label?: string }) {
   return <Chip size="small" color="success" icon={<LockIcon />} label={translate(words('closed'))} />;
 }
 
+/** On a phone, each closed month as two lines: the month and who closed it when, then its workbook. */
+function NarrowRows() {
+  const translate = useTranslate();
+  return (
+    <SimpleList<MonthCloseRow>
+      rowClick={false}
+      primaryText={(m) => m.month}
+      secondaryText={(m) =>
+        `${translate(words('closed'))} ${new Date(m.closedAt).toLocaleDateString()} · ${m.closedByEmail ?? '—'}`
+      }
+      tertiaryText={() => <DownloadButton />}
+    />
+  );
+}
+
 /** Closed months, newest first, each with its workbook; the month to close next above them. */
 export function MonthCloseList() {
+  const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   return (
     <RecordList
+      filters={filters}
       icon={EventAvailableIcon}
       sort={{ field: 'month', order: 'DESC' }}
       actions={<NextMonth />}
       emptyAction={<NextMonth />}
       exporter={false}
+      rows={narrow ? <NarrowRows /> : undefined}
     >
       <TextField source="month" sortable />
       <ClosedChip label={words('fields.status')} />
