@@ -151,8 +151,8 @@ describe('webhook fulfilments in batches', () => {
 
   /** The statements a burst of webhooks sends, by transaction (the receipts' delivery, run by the job queue, left out). */
   async function burstOf(events: Stripe.Event[]) {
-    const sent: string[] = [];
-    const record = (q: { sql: string }) => sent.push(q.sql.trim());
+    const sent: { sql: string; trx?: string }[] = [];
+    const record = (q: { sql: string; __knexTxId?: string }) => sent.push({ sql: q.sql.trim(), trx: q.__knexTxId });
     db().on('query', record);
     try {
       const answers = await Promise.all(events.map((event) => deliverSigned(app, event)));
@@ -160,15 +160,13 @@ describe('webhook fulfilments in batches', () => {
     } finally {
       db().off('query', record);
     }
-    const ours = sent.filter((sql) => !/\bpgboss\b|"outbox_emails"/.test(sql));
-    const transactions: string[][] = [];
-    let open: string[] | null = null;
-    for (const sql of ours) {
-      if (sql.startsWith('BEGIN')) transactions.push((open = []));
-      else if (sql.startsWith('COMMIT')) open = null;
-      else if (open) open.push(sql);
+    const ours = sent.filter(({ sql }) => !/\bpgboss\b|"outbox_emails"/.test(sql));
+    const transactions = new Map<string, string[]>();
+    for (const { sql, trx } of ours) {
+      if (!trx || /^(BEGIN|COMMIT)/.test(sql)) continue;
+      transactions.set(trx, [...(transactions.get(trx) ?? []), sql]);
     }
-    return { transactions, outside: ours.length - transactions.reduce((n, t) => n + t.length + 2, 0) };
+    return { transactions: [...transactions.values()], outside: ours.filter((q) => !q.trx).length };
   }
 
   it('sends as many statements for a batch of twenty new buyers as for one', async () => {
