@@ -1,6 +1,13 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
+import {
+  DAILY_RECONCILIATION_IMPORT,
+  defineReconciliationJobs,
+} from '../../api/src/finance/reconciliation/reconciliation';
+import { JOBS_SCHEMA } from '../../api/src/jobs/models';
+import { jobQueue } from '../../api/src/jobs/queue';
+import { createLogger } from '../../api/src/logger';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';
@@ -289,5 +296,46 @@ describe('reconciliation with the built-in test provider (its own balance and pa
       expect.objectContaining({ reason: 'fee-changed', sourceIdentifier: missedCharge }),
     ]);
     expect(report.unmatchedInBooks.count).toBe(0);
+  });
+
+  it('imports by itself every day, once however many replicas start', async () => {
+    const product = await createProduct(db(), { name: 'Daily Course', unitAmount: 2_000 });
+    const buyer = await createUser(db(), { email: 'tp-daily@example.com' });
+    const { purchaseId } = await services.checkouts.fulfil(
+      await paidTestCheckout(services, db(), { buyer, productId: product.id }),
+    );
+    const charge = await db()('purchases as p')
+      .join('merchantCharges as c', 'c.id', 'p.merchantChargeId')
+      .where('p.id', purchaseId)
+      .first('c.identifier');
+    const replicas = [1, 2, 3].map(() => jobQueue({ db: db(), logger: createLogger('silent'), pollSeconds: 0.5 }));
+    const clock = { now: () => new Date() };
+    replicas.forEach((jobs) =>
+      defineReconciliationJobs(jobs, services.reconciliation, { clock, provider: services.payments }),
+    );
+    try {
+      await Promise.all(replicas.map((jobs) => jobs.start()));
+      const schedules = await db()
+        .withSchema(JOBS_SCHEMA)
+        .from('schedule')
+        .where({ name: DAILY_RECONCILIATION_IMPORT })
+        .select('name', 'cron');
+      expect(schedules).toEqual([{ name: DAILY_RECONCILIATION_IMPORT, cron: '0 5 * * *' }]);
+      // The day's job, as the schedule adds it: the sale is imported and matched.
+      await replicas[0]!.add(db(), DAILY_RECONCILIATION_IMPORT, {});
+      await expect
+        .poll(
+          async () =>
+            (
+              await db()('processorBalanceTransactions as t')
+                .join('reconciliationMatches as m', 'm.balanceTransactionId', 't.id')
+                .where('t.sourceIdentifier', charge.identifier)
+            ).length,
+          { timeout: 20_000 },
+        )
+        .toBe(1);
+    } finally {
+      await Promise.all(replicas.map((jobs) => jobs.stop()));
+    }
   });
 });
