@@ -81,7 +81,9 @@ const TEST_PROVIDER_PREFIX = '/test-provider';
 /** All API routes, by audience. Exported so tests can walk every route. */
 export function createRouter(deps: Deps, services: Services) {
   const root = new Router();
-  const mount = (prefix: string, router: Router) => root.use(prefix, router.routes(), router.allowedMethods());
+  // Each router's routes join the root's; the root's own allowedMethods (the API's last step) answers 405 and OPTIONS
+  // for all of them, so none is mounted per router (it ran, doing nothing, around every matched request).
+  const mount = (prefix: string, router: Router) => root.use(prefix, router.routes());
 
   mount('/api', healthRoutes({ health: services.health, allow }));
   mount('', securityTxtRoutes({ config: deps.config, clock: deps.clock, allow }));
