@@ -19,9 +19,9 @@ export async function earningsOverview(
   const { db, payouts, config } = deps;
   const range = query.month ? monthBounds(query.month) : null;
   const lineRange = range ? { from: range[0], to: range[1] } : {};
-  const [payee, everyone, months, total, lines, paid] = await Promise.all([
+  const [payee, balances, months, total, lines, paid] = await Promise.all([
     isPayee(db, userId),
-    payouts.balances(),
+    payouts.balances(userId),
     productMonths(db, userId),
     countLines(db, userId, lineRange),
     linesOf(db, userId, { ...lineRange, limit: LINES_PAGE_SIZE, offset: (query.page - 1) * LINES_PAGE_SIZE }),
@@ -34,7 +34,6 @@ export async function earningsOverview(
       ...paid.flatMap((p) => (p.paidAt ? [p.paidAt.toISOString().slice(0, 7)] : [])),
     ]),
   ].sort((a, b) => b.localeCompare(a));
-  const balances = everyone.filter((b) => b.recipientId === userId);
   return {
     payee,
     holdDays: config.PAYOUT_HOLD_DAYS,

@@ -15,12 +15,14 @@ import { earnedBefore, type PayoutDeps } from './deps';
  *   covered only by a run whose holding period ended after the present one (the clock set back, or the period
  *   lengthened): only lines before the latest run's end are looked up among the covered ones.
  */
-export async function balances(deps: PayoutDeps): Promise<PayoutBalance[]> {
+export async function balances(deps: PayoutDeps, recipientId?: string): Promise<PayoutBalance[]> {
+  // One recipient's alone (their earnings page), or everyone's.
+  const only = (column: string) => (recipientId ? `AND ${column} = :recipientId` : '');
   const { rows } = await deps.db.raw<{ rows: Record<string, string | number>[] }>(
     `WITH ledger AS (
        SELECT user_id, currency, sum(earned) AS earned, sum(total) AS total
          FROM finance_monthly_ledger_recipients
-        WHERE user_id IS NOT NULL
+        WHERE user_id IS NOT NULL ${only('user_id')}
         GROUP BY user_id, currency
        HAVING sum(lines) > 0
      ), latest_run AS (
@@ -28,7 +30,7 @@ export async function balances(deps: PayoutDeps): Promise<PayoutBalance[]> {
      ), held AS (
        SELECT l.user_id, l.currency, sum(l.amount) AS held
          FROM split_lines l
-        WHERE l.created_at >= ? AND l.amount > 0 AND l.user_id IS NOT NULL
+        WHERE l.created_at >= :earnedBefore AND l.amount > 0 AND l.user_id IS NOT NULL ${only('l.user_id')}
           AND CASE WHEN l.created_at >= (SELECT earned_before FROM latest_run) THEN true
                    ELSE NOT EXISTS (SELECT 1 FROM payout_lines pl WHERE pl.split_line_id = l.id) END
         GROUP BY l.user_id, l.currency
@@ -37,6 +39,7 @@ export async function balances(deps: PayoutDeps): Promise<PayoutBalance[]> {
               coalesce(sum(amount) FILTER (WHERE status = 'paid'), 0) AS paid,
               coalesce(sum(amount) FILTER (WHERE status <> 'paid'), 0) AS unsent
          FROM payouts
+        WHERE true ${only('recipient_id')}
         GROUP BY recipient_id, currency
      )
      SELECT ledger.user_id AS "recipientId", u.name AS "recipientName", u.email AS "recipientEmail",
@@ -48,7 +51,7 @@ export async function balances(deps: PayoutDeps): Promise<PayoutBalance[]> {
        LEFT JOIN held ON held.user_id = ledger.user_id AND held.currency = ledger.currency
        LEFT JOIN sent ON sent.recipient_id = ledger.user_id AND sent.currency = ledger.currency
       ORDER BY u.email, ledger.currency`,
-    [earnedBefore(deps)],
+    { earnedBefore: earnedBefore(deps), ...(recipientId ? { recipientId } : {}) },
   );
   return rows.map((row) => {
     const earned = Number(row.earned);
