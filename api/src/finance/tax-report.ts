@@ -18,12 +18,12 @@ import type { TaxAmounts, TaxPeriod, TaxSummaryAnswer, TaxSummaryQuery } from '.
 /** A period as instants: from the first day's start (UTC) to the last day's, which is not in it. */
 const bounds = (q: TaxPeriod): [Date, Date] => [new Date(`${q.from}T00:00:00Z`), new Date(`${q.to}T00:00:00Z`)];
 
-/** The period's first and last day (UTC) as the daily rollup has them: `$3`, `$4` (its bounds as text). */
+/** The period's days (UTC) as the daily rollup has them: from `$3` up to `$4`, not included (its bounds as text). */
 const IN_PERIOD = `r.day >= $3::date AND r.day < $4::date`;
 
 /**
  * The invoices (first issues only) and credit notes supplied in the period, summed per day by the documents' own
- * inserts (migrations/20261202020000: per day, currency, kind, scheme, place, tax and rate), each with the day of its
+ * inserts (docs/domain.md §18.8: per day, currency, kind, scheme, place, tax and rate), each with the day of its
  * sale (a credit note of an earlier period's sale corrects that period's return). A period is whole days, so the
  * rollup's days are all it reads.
  */
