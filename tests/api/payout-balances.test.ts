@@ -141,6 +141,9 @@ describe('payout balances from the monthly rollup equal the ledger summed direct
     );
     expect(keyed, `balances at ${now.toISOString()}`).toEqual(await direct());
     await expectPayoutInvariants(db(), read);
+    // One recipient's alone (their earnings page) is their part of everyone's.
+    for (const recipient of recipients)
+      expect(await services.payouts.balances(recipient)).toEqual(read.filter((b) => b.recipientId === recipient));
   }
 
   async function apply(s: Step): Promise<void> {
