@@ -110,4 +110,26 @@ describe('closing a month in the console: the confirmation with its figures, the
       expect(row[headers.indexOf('Net revenue')]).toBe(ledger.get(month)! / 100);
     },
   );
+
+  it('shows a refund dated in a closed month as booked in the open month, belonging to the closed one', async () => {
+    const { db, baseUrl } = site();
+    const charge = await db('merchantCharges').first();
+    // As a processor's refund dated on the closed month's last days would arrive: booked on the open month's start.
+    const [refund] = await db('merchantRefunds')
+      .insert({
+        merchantAccountId: charge.merchantAccountId,
+        merchantChargeId: charge.id,
+        identifier: 're_late_for_closed_month',
+        status: 'succeeded',
+        amount: 500,
+        idempotencyKey: 'late-for-closed-month',
+        reasonCode: 'provider',
+        createdAt: new Date(`${second}-28T12:00:00Z`),
+      })
+      .returning('*');
+    expect(refund).toMatchObject({ belongsToMonth: second, createdAt: new Date(`${monthsAgo(0)}-01T00:00:00Z`) });
+    await page.goto(`${baseUrl}/admin/#/merchant-refunds/${refund.id}/show`);
+    await page.getByText('Belongs to closed month').waitFor();
+    await page.getByText(second, { exact: true }).waitFor();
+  });
 });

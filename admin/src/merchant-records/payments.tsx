@@ -193,6 +193,8 @@ export const merchantRefunds: MerchantRecordDefinition = {
     charge,
     purchaseOfCharge('merchantChargeId'),
     date('createdAt'),
+    // Booked on the first instant of the open month for a month already closed (docs/domain.md §21).
+    text('belongsToMonth', { emptyText: '—' }),
     text('identifier'),
     text('idempotencyKey'),
     account,
@@ -224,6 +226,7 @@ export const merchantDisputes: MerchantRecordDefinition = {
     purchaseOfCharge('merchantChargeId'),
     date('createdAt'),
     date('closedAt', { emptyText: 'resources.merchant-disputes.stillOpen' }),
+    text('belongsToMonth', { emptyText: '—' }),
     text('identifier'),
     account,
     text('id'),

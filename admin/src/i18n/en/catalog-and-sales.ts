@@ -367,6 +367,7 @@ export const catalogAndSales = {
       idempotencyKey: 'Idempotency key',
       requestedById: 'Requested by',
       createdAt: 'Refunded',
+      belongsToMonth: 'Belongs to closed month',
     },
   },
   'merchant-disputes': {
@@ -391,6 +392,7 @@ export const catalogAndSales = {
       evidenceDueBy: 'Evidence due',
       userId: 'Buyer',
       purchaseId: 'Purchase',
+      belongsToMonth: 'Belongs to closed month',
     },
     due: {
       overdue: 'Overdue',
