@@ -22,6 +22,24 @@ const nextMonth = (month: string) => {
   return d.toISOString().slice(0, 7);
 };
 
+/** A split line's columns a copy keeps (not its id nor its date). */
+const pickLine = (l: Record<string, unknown>) => ({
+  merchantChargeId: l.merchantChargeId,
+  productId: l.productId,
+  recipientType: l.recipientType,
+  userId: l.userId,
+  kind: l.kind,
+});
+
+/** The number format of a cell, found by its row and its column's header. */
+async function numberFormat(body: Buffer, name: string, row: number, header: string): Promise<string> {
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(body as unknown as ArrayBuffer);
+  const sheet = book.getWorksheet(name)!;
+  const column = (sheet.getRow(1).values as unknown[]).indexOf(header);
+  return sheet.getRow(row).getCell(column).numFmt;
+}
+
 /** Reads a workbook's sheet as objects keyed by its header row. */
 async function sheetRows(body: Buffer, name: string): Promise<Record<string, unknown>[]> {
   const book = new ExcelJS.Workbook();
@@ -122,6 +140,14 @@ describe('closing a month (docs/domain.md §21)', () => {
     await createRevenueSplit(db(), { productId: product.id, type: 'owner', percent: 0.7, userId: owner.id });
     for (let i = 0; i < 4; i++) sold.push(await sell());
     expect((await refund(sold[0]!.purchase.id, 2_500)).status).toBe(200);
+    // A yen sale line too: the workbook writes it in whole yen.
+    const usdLine = await db()('splitLines').where({ kind: 'sale' }).first();
+    await db()('splitLines').insert({
+      ...pickLine(usdLine),
+      currency: 'jpy',
+      amount: 5_000,
+      reference: 'yen-sale',
+    });
 
     const malformed = await close('2026-13');
     expect(malformed.status).toBe(400);
@@ -143,7 +169,7 @@ describe('closing a month (docs/domain.md §21)', () => {
     const next = await as(finance, request(app).get('/api/admin/month-closes/next'));
     expect(next.status).toBe(200);
     expect(next.body.data).toMatchObject({ month, ended: true });
-    expect(next.body.data.figures.map((f: { currency: string }) => f.currency)).toEqual(['usd']);
+    expect(next.body.data.figures.map((f: { currency: string }) => f.currency)).toEqual(['jpy', 'usd']);
     expect(await db()('monthCloses')).toEqual([]);
   });
 
@@ -183,7 +209,7 @@ describe('closing a month (docs/domain.md §21)', () => {
     expect(closed.body).toMatchObject({ id: month, month, closedByEmail: finance.user.email });
 
     // The held write is in the frozen month; the racing refund is either in it too, or booked in the next month.
-    const [usd] = closed.body.figures;
+    const usd = closed.body.figures.find((f: { currency: string }) => f.currency === 'usd');
     const ledger = await ledgerOf(month);
     expect(usd.net).toBe(ledger.get('usd'));
     const heldLine = await db()('splitLines').where({ reference: 'held-write' }).first();
@@ -213,6 +239,7 @@ describe('closing a month (docs/domain.md §21)', () => {
   });
 
   let before: Record<string, unknown>[];
+  const summary0 = () => before.find((r) => r.Currency === 'usd')!;
 
   it('exports the month as one workbook whose sums equal the ledger', async () => {
     const answer = await exported(month);
@@ -231,8 +258,12 @@ describe('closing a month (docs/domain.md §21)', () => {
       'Payouts',
     ]);
     before = await sheetRows(answer.body, 'Summary');
-    expect(before).toHaveLength(1);
-    const [summary] = before;
+    expect(before.map((r) => r.Currency)).toEqual(['jpy', 'usd']);
+    const summary = before.find((r) => r.Currency === 'usd');
+    // Yen have no decimals: ¥5,000 is 5000, formatted without any.
+    expect(before.find((r) => r.Currency === 'jpy')).toMatchObject({ 'Net revenue': 5_000 });
+    expect(await numberFormat(answer.body, 'Summary', 2, 'Net revenue')).toBe('#,##0');
+    expect(await numberFormat(answer.body, 'Summary', 3, 'Net revenue')).toBe('#,##0.00');
     const ledger = await ledgerOf(month);
     // Money in currency units: cents / 100, beside its currency.
     expect(summary).toMatchObject({ Month: month, Currency: 'usd', 'Net revenue': ledger.get('usd')! / 100 });
@@ -247,7 +278,12 @@ describe('closing a month (docs/domain.md §21)', () => {
       Math.round(rows.reduce((n, r) => n + Number(r[column]) * 100, 0));
     expect(cents(sales, 'Amount')).toBe(gross);
     const splits = await sheetRows(answer.body, 'Splits');
-    expect(cents(splits, 'Total')).toBe(ledger.get('usd'));
+    expect(
+      cents(
+        splits.filter((r) => r.Currency === 'usd'),
+        'Total',
+      ),
+    ).toBe(ledger.get('usd'));
     const refunds = await sheetRows(answer.body, 'Refunds');
     expect(refunds.length).toBeGreaterThanOrEqual(1);
     expect(refunds.every((r) => r['Belongs to month'] === null && String(r.Date).startsWith(month))).toBe(true);
@@ -282,7 +318,7 @@ describe('closing a month (docs/domain.md §21)', () => {
     const disputeLines = await db()('splitLines').where({ merchantChargeId: sold[1]!.charge.id, kind: 'dispute' });
     for (const l of disputeLines) expect(l).toMatchObject({ belongsToMonth: month, createdAt: lateAt });
     // Nothing is dated in the closed month afterwards.
-    expect(await ledgerOf(month)).toEqual(new Map([['usd', Math.round((before[0]!['Net revenue'] as number) * 100)]]));
+    expect((await ledgerOf(month)).get('usd')).toBe(Math.round((summary0()['Net revenue'] as number) * 100));
 
     const again = await exported(month);
     expect(await sheetRows(again.body, 'Summary')).toEqual(before);
@@ -290,7 +326,7 @@ describe('closing a month (docs/domain.md §21)', () => {
     // The next month, once closed, carries them, marked as belonging to the closed month.
     const closed = await close(following);
     expect(closed.status).toBe(201);
-    const [usd] = closed.body.figures;
+    const usd = closed.body.figures.find((f: { currency: string }) => f.currency === 'usd');
     // The racing refund of the close above may be among them.
     const lateLines = await db()('splitLines').where({ belongsToMonth: month });
     expect(lateLines.every((l: { createdAt: Date }) => l.createdAt.getTime() === lateAt.getTime())).toBe(true);
@@ -305,7 +341,7 @@ describe('closing a month (docs/domain.md §21)', () => {
       [['dispute lost', month], ...lateRefunds.map(() => ['refund', month])].sort(),
     );
     expect(refunds.every((r) => r.Date === lateAt.toISOString())).toBe(true);
-    const [summary] = await sheetRows(nextBook.body, 'Summary');
+    const summary = (await sheetRows(nextBook.body, 'Summary')).find((r) => r.Currency === 'usd');
     expect(summary!['Of which booked late for closed months']).toBe(late / 100);
   });
 
@@ -316,7 +352,11 @@ describe('closing a month (docs/domain.md §21)', () => {
     expect(list.body.map((r: { id: string }) => r.id)).toEqual([following, month]);
     const one = await as(finance, request(app).get(`/api/admin/month-closes/${month}`));
     expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({ id: month, month, figures: [{ currency: 'usd' }] });
+    expect(one.body).toMatchObject({
+      id: month,
+      month,
+      figures: [{ currency: 'jpy', net: 5_000 }, { currency: 'usd' }],
+    });
     expect((await as(support, request(app).get('/api/admin/month-closes'))).status).toBe(403);
   });
 });
