@@ -28,8 +28,9 @@ export interface WebhookOutcome {
 
 const idOf = (value: string | { id: string }): string => (typeof value === 'string' ? value : value.id);
 
-/** The most events one batch of fulfilments takes (docs/domain.md §6.2). */
+/** The most events one batch of fulfilments takes, and how many batches run at once (docs/domain.md §6.2). */
 const BATCH = 50;
+const RUNNERS = 2;
 
 /** The events that settle a checkout (fulfil or cancel it). */
 const SETTLING = new Set([
@@ -54,6 +55,7 @@ export function stripeEvents({ db, logger, stripe, checkouts, lifecycle }: Deps)
   const settleInBatch = groupCommit(
     (asks: Parameters<CheckoutService['settleSessions']>[0]) => checkouts.settleSessions(asks),
     BATCH,
+    RUNNERS,
   );
 
   async function settledInBatch(sessionIdentifier: string, alongside: Alongside, event: EventKey) {
