@@ -56,6 +56,14 @@ export async function importPeriod(deps: ReconciliationDeps, period: Period): Pr
         )
         .onConflict(['merchantAccountId', 'identifier'])
         .merge(['status', 'amount', 'arrivalOn']);
+    const payoutIds = new Map(
+      (
+        (await trx('processorPayouts')
+          .where({ merchantAccountId: account })
+          .whereIn('identifier', [...new Set(movements.map((t) => t.payoutIdentifier).filter((p) => p !== null))])
+          .select('id', 'identifier')) as { id: string; identifier: string }[]
+      ).map((p) => [p.identifier, p.id]),
+    );
     for (let i = 0; i < movements.length; i += 500) {
       const rows = movements.slice(i, i + 500).map((t) => ({
         merchantAccountId: account,
@@ -69,9 +77,7 @@ export async function importPeriod(deps: ReconciliationDeps, period: Period): Pr
         net: t.net,
         currency: t.currency,
         createdAt: t.created,
-        processorPayoutId: t.payoutIdentifier
-          ? trx('processorPayouts').where({ merchantAccountId: account, identifier: t.payoutIdentifier }).select('id')
-          : null,
+        processorPayoutId: (t.payoutIdentifier && payoutIds.get(t.payoutIdentifier)) ?? null,
       }));
       // What the processor says now wins (a fee it changed); a payout once known is kept.
       await trx('processorBalanceTransactions')
