@@ -9,7 +9,21 @@ import { knexExecutor, knexStatement } from './knex-executor';
 import { JOBS_SCHEMA, type QueueJob } from './models';
 
 /** How a kind of job is run: its handler, retries (with exponential backoff), how long one run may take, a schedule. */
-export interface JobKind<Data extends object = object> {
+export type JobKind<Data extends object = object> = JobKindTerms &
+  (
+    | { run(data: Data, job: RunningJob): Promise<void> }
+    | {
+        /** Jobs taken by one fetch, at most; they run together, so each one's time starts with the batch's. */
+        batchSize: number;
+        /**
+         * Runs the batch and answers each job's failure in their order (undefined: it succeeded). It throws only for
+         * what failed every job of the batch.
+         */
+        runBatch(jobs: { data: Data; job: RunningJob }[]): Promise<unknown[]>;
+      }
+  );
+
+interface JobKindTerms {
   name: string;
   /** Runs beyond the first; a run that throws is retried after retryDelaySeconds, doubling, with jitter. */
   retryLimit: number;
@@ -21,7 +35,6 @@ export interface JobKind<Data extends object = object> {
   expireInSeconds: number;
   /** Cron (UTC): pg-boss adds one job per period across every replica, and one worker runs it. */
   cron?: string;
-  run(data: Data, job: RunningJob): Promise<void>;
 }
 
 export interface RunningJob {
@@ -94,37 +107,66 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
     return found;
   }
 
-  async function runOne(job: JobKind, fetched: FetchedJob): Promise<void> {
-    const running: RunningJob = {
-      id: fetched.id,
-      retryCount: fetched.retryCount,
-      retryLimit: fetched.retryLimit,
-      final: fetched.retryCount >= fetched.retryLimit,
-      signal: shutdown.signal,
-    };
-    await job.run(fetched.data, running);
+  const runningJob = (fetched: FetchedJob): RunningJob => ({
+    id: fetched.id,
+    retryCount: fetched.retryCount,
+    retryLimit: fetched.retryLimit,
+    final: fetched.retryCount >= fetched.retryLimit,
+    signal: shutdown.signal,
+  });
+
+  /** Runs a fetch's jobs and answers each one's failure (undefined: it succeeded), in their order. */
+  async function runAll(job: JobKind, batch: FetchedJob[]): Promise<unknown[]> {
+    if ('runBatch' in job) {
+      try {
+        return await job.runBatch(batch.map((fetched) => ({ data: fetched.data, job: runningJob(fetched) })));
+      } catch (error) {
+        return batch.map(() => error);
+      }
+    }
+    const failures: unknown[] = [];
+    for (const fetched of batch)
+      failures.push(
+        await job.run(fetched.data, runningJob(fetched)).then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+      );
+    return failures;
   }
 
   /**
-   * Runs every job of this kind that is due now, here; the queue's lock keeps each to one runner. One at a time: a
-   * fetched job's time (expireInSeconds) starts at once, so one waiting behind others of its batch could be given up
-   * as dead, and run again by another replica, before it even began here.
+   * Records the failed runs of a batch: one call per distinct error (each job keeps its own message for the
+   * console), the queue retrying each with backoff or failing it on its last run.
+   */
+  async function failAll(name: string, batch: FetchedJob[], failures: unknown[]): Promise<void> {
+    const byMessage = new Map<string, string[]>();
+    batch.forEach((fetched, n) => {
+      if (failures[n] === undefined) return;
+      report(failures[n], { job: name, jobId: fetched.id }, 'job failed');
+      const message = JSON.stringify(errorOutput(failures[n]));
+      byMessage.set(message, [...(byMessage.get(message) ?? []), fetched.id]);
+    });
+    for (const [message, ids] of byMessage) await boss.fail(name, ids, JSON.parse(message) as object);
+  }
+
+  /**
+   * Runs every job of this kind that is due now, here; the queue's lock keeps each to one runner. A fetch takes one
+   * job, or a kind's batch: a fetched job's time (expireInSeconds) starts at once, so one waiting behind others could
+   * be given up as dead, and run again by another replica, before it even began here; a batch runs its jobs together.
+   * Its successes are completed by one call, its failures by one per error.
    */
   async function drain(name: string): Promise<void> {
     const job = kind(name);
+    const batchSize = 'batchSize' in job ? job.batchSize : 1;
     for (;;) {
       if (stopping) return;
-      const batch = (await boss.fetch(name, { batchSize: 1, includeMetadata: true })) as unknown as FetchedJob[];
+      const batch = (await boss.fetch(name, { batchSize, includeMetadata: true })) as unknown as FetchedJob[];
       if (!batch.length) return;
-      for (const fetched of batch) {
-        try {
-          await runOne(job, fetched);
-          await boss.complete(name, fetched.id);
-        } catch (error) {
-          report(error, { job: name, jobId: fetched.id }, 'job failed');
-          await boss.fail(name, fetched.id, errorOutput(error));
-        }
-      }
+      const failures = await runAll(job, batch);
+      const done = batch.filter((_, n) => failures[n] === undefined).map((fetched) => fetched.id);
+      if (done.length) await boss.complete(name, done);
+      await failAll(name, batch, failures);
     }
   }
 
@@ -248,10 +290,19 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
       await boss.start();
       started = true;
       for (const job of kinds.values()) {
+        // pg-boss completes the whole batch once the handler resolves: the failures, recorded first, are no longer
+        // active, so that one call completes the rest only.
         await boss.work(
           job.name,
-          { batchSize: 1, pollingIntervalSeconds: pollSeconds, includeMetadata: true },
-          async ([fetched]) => runOne(job, fetched as unknown as FetchedJob),
+          {
+            batchSize: 'batchSize' in job ? job.batchSize : 1,
+            pollingIntervalSeconds: pollSeconds,
+            includeMetadata: true,
+          },
+          async (fetched) => {
+            const batch = fetched as unknown as FetchedJob[];
+            await failAll(job.name, batch, await runAll(job, batch));
+          },
         );
         if (job.cron) await boss.schedule(job.name, job.cron, {}, { retryLimit: job.retryLimit, tz: 'UTC' });
         else await boss.unschedule(job.name).catch(() => undefined);

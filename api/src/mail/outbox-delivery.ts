@@ -19,13 +19,20 @@ export interface DeliveryDeps {
 /** Stranded emails one sweep queues again at most (the next minute's takes the rest). */
 const STRANDED_PER_SWEEP = 500;
 
+/** One run of the send job in a batch: the email it sends, and the run (whether it is its last). */
+export interface EmailJob {
+  data: { emailId: string };
+  job: RunningJob;
+}
+
 /**
- * Takes one email for this run: not sent yet, its body not dropped, and not held by another run (a console retry
- * while its first job still runs). The hold lasts as long as the run may; a failure releases it.
+ * Takes a batch's emails for this run, in one statement: each not sent yet, its body not dropped, and not held by
+ * another run (a console retry while its first job still runs). The hold lasts as long as the run may; a failure
+ * releases it.
  */
-async function claim({ db, transport }: DeliveryDeps, id: string): Promise<OutboxEmail | undefined> {
-  const [row]: (OutboxEmail | undefined)[] = await db('outboxEmails')
-    .where({ id })
+async function claimAll({ db, transport }: DeliveryDeps, ids: string[]): Promise<OutboxEmail[]> {
+  return db('outboxEmails')
+    .whereIn('id', ids)
     .whereNot('status', 'sent')
     .whereNotNull('textBody')
     .where('nextAttemptAt', '<=', db.fn.now())
@@ -34,37 +41,36 @@ async function claim({ db, transport }: DeliveryDeps, id: string): Promise<Outbo
       nextAttemptAt: db.raw(`now() + make_interval(secs => ?)`, [transport.timeoutSeconds * 2]),
     })
     .returning('*');
-  return row;
 }
 
 /**
- * For a run that found its email held by another run, which may have died with its process (pg-boss counts a
+ * For runs that found their email held by another run, which may have died with its process (pg-boss counts a
  * run's time from its start, the hold from the later claim, so a dead run's retry can come before its hold ends):
- * it must not end as if the email were sent. A job waits for the hold's end, when whichever run claims the email
+ * they must not end as if the email were sent. A job waits for each hold's end, when whichever run claims the email
  * first sends it, and a later one finds it sent. Nothing to do once it is sent or its body was dropped.
  */
-async function retryOnRelease({ db, jobs, logger }: DeliveryDeps, id: string): Promise<void> {
+async function retryOnRelease({ db, jobs, logger }: DeliveryDeps, ids: string[]): Promise<void> {
+  if (!ids.length) return;
   const unsent = (await db('outboxEmails')
-    .where({ id })
+    .whereIn('id', ids)
     .whereNot('status', 'sent')
     .whereNotNull('textBody')
     // A second past the hold: the job's start and the hold are compared on different statements' clocks.
-    .first(db.raw(`greatest(next_attempt_at, now()) + interval '1 second' as released_at`))) as
-    { releasedAt: Date } | undefined;
-  if (!unsent) return;
-  await jobs.add(db, SEND_EMAIL, { emailId: id }, { startAfter: unsent.releasedAt });
-  logger.debug({ emailId: id, releasedAt: unsent.releasedAt }, 'email held by another run; tried again at its end');
+    .select('id', db.raw(`greatest(next_attempt_at, now()) + interval '1 second' as released_at`))) as {
+    id: string;
+    releasedAt: Date;
+  }[];
+  for (const { id, releasedAt } of unsent) {
+    await jobs.add(db, SEND_EMAIL, { emailId: id }, { startAfter: releasedAt });
+    logger.debug({ emailId: id, releasedAt }, 'email held by another run; tried again at its end');
+  }
 }
 
-/**
- * Sends one email and records the outcome at once: sent (its secret dropped in the same statement, so no live
- * link outlasts the hand-over by more than that one round trip), or a failure that the job queue retries (the
- * secret stays so the retry sends a working link) until the last, which marks the email failed.
- */
-export async function deliver(deps: DeliveryDeps, id: string, job: RunningJob): Promise<void> {
-  const { db, clock, logger, transport } = deps;
-  const email = await claim(deps, id);
-  if (!email) return retryOnRelease(deps, id); // sent already, dropped, or another run has it
+/** Hands one claimed email to the transport, its secret put back: when it went, or why it did not. */
+async function send(
+  { clock, transport }: DeliveryDeps,
+  email: OutboxEmail,
+): Promise<{ sentAt: Date } | { error: unknown }> {
   const reveal = (text: string) => (email.secret ? text.replaceAll(SECRET_PLACEHOLDER, email.secret) : text);
   try {
     await transport.send({
@@ -78,25 +84,80 @@ export async function deliver(deps: DeliveryDeps, id: string, job: RunningJob): 
       attachments: email.attachments,
       listUnsubscribeUrl: email.listUnsubscribeUrl,
     });
+    return { sentAt: clock.now() };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    logger.warn(
-      { emailId: email.id, attempts: email.attempts, err: error },
-      job.final ? 'email failed for good' : 'email failed; will retry',
-    );
-    await db('outboxEmails')
-      .where({ id: email.id })
-      .update({
-        status: job.final ? 'failed' : 'pending',
-        lastError: message.slice(0, 2000),
-        transport: transport.name,
-        nextAttemptAt: db.fn.now(),
-      });
-    throw error;
+    return { error };
   }
-  await db('outboxEmails')
-    .where({ id: email.id })
-    .update({ status: 'sent', sentAt: clock.now(), transport: transport.name, lastError: null, secret: null });
+}
+
+interface Outcome {
+  id: string;
+  status: 'sent' | 'pending' | 'failed';
+  sentAt: Date | null;
+  lastError: string | null;
+}
+
+/**
+ * Every outcome of a batch in one statement: a sent email's secret is dropped by the statement that marks it sent;
+ * a failed one keeps it for the retry, pending (its hold released) or failed on its last attempt.
+ */
+async function recordOutcomes({ db, transport }: DeliveryDeps, outcomes: Outcome[]): Promise<void> {
+  if (!outcomes.length) return;
+  const values = db.raw(outcomes.map(() => '(?::uuid, ?::text, ?::timestamptz, ?::text)').join(', '), [
+    ...outcomes.flatMap((o) => [o.id, o.status, o.sentAt, o.lastError]),
+  ]);
+  await db.raw(
+    `UPDATE outbox_emails AS e
+        SET status = o.status,
+            sent_at = coalesce(o.sent_at, e.sent_at),
+            transport = ?,
+            last_error = o.last_error,
+            secret = CASE WHEN o.status = 'sent' THEN NULL ELSE e.secret END,
+            next_attempt_at = CASE WHEN o.status = 'sent' THEN e.next_attempt_at ELSE now() END
+       FROM (VALUES ?) AS o (id, status, sent_at, last_error)
+      WHERE e.id = o.id`,
+    [transport.name, values],
+  );
+}
+
+/**
+ * Sends a batch of emails, one per job: claimed in one statement, handed to the transport together (each send's
+ * time is the batch's, never one after another), and every outcome recorded in one statement once all have
+ * settled: sent (its secret dropped in that statement, so no live link outlasts its hand-over by more than the
+ * batch's slowest send), or a failure that the job queue retries (the secret stays so the retry sends a working
+ * link) until the last, which marks the email failed. Answers each job's failure, in order (undefined: done).
+ */
+export async function deliverAll(deps: DeliveryDeps, batch: EmailJob[]): Promise<unknown[]> {
+  const claimed = new Map((await claimAll(deps, [...new Set(batch.map((b) => b.data.emailId))])).map((e) => [e.id, e]));
+  // Two jobs of one email in a batch: the first sends it, the other finds it held, as by another run.
+  const runs = batch.map(({ data, job }) => {
+    const email = claimed.get(data.emailId);
+    claimed.delete(data.emailId);
+    return { emailId: data.emailId, job, email };
+  });
+  const sends = await Promise.all(runs.map((run) => (run.email ? send(deps, run.email) : undefined)));
+  const failures = sends.map((sent) => (sent && 'error' in sent ? sent.error : undefined));
+  await recordOutcomes(
+    deps,
+    runs.flatMap<Outcome>(({ email, job }, n) => {
+      const sent = sends[n];
+      if (!email || !sent) return [];
+      if ('sentAt' in sent) return [{ id: email.id, status: 'sent', sentAt: sent.sentAt, lastError: null }];
+      const message = sent.error instanceof Error ? sent.error.message : String(sent.error);
+      deps.logger.warn(
+        { emailId: email.id, attempts: email.attempts, err: sent.error },
+        job.final ? 'email failed for good' : 'email failed; will retry',
+      );
+      return [
+        { id: email.id, status: job.final ? 'failed' : 'pending', sentAt: null, lastError: message.slice(0, 2000) },
+      ];
+    }),
+  );
+  await retryOnRelease(
+    deps,
+    runs.filter((run) => !run.email).map((run) => run.emailId),
+  );
+  return failures;
 }
 
 /**

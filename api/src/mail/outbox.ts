@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import { jobQueue, type JobQueue } from '../jobs/queue';
 import type { Actor } from '../audit/record';
 import { resendEmail, retryFailedEmail, type ResendRequest } from './outbox-console';
-import { deliver, requeueStranded, type DeliveryDeps } from './outbox-delivery';
+import { deliverAll, requeueStranded, type DeliveryDeps } from './outbox-delivery';
 import { emailRow, MAX_ATTEMPTS, REQUEUE_EMAILS, SEND_EMAIL, whyNotResendable, type NewEmail } from './outbox-email';
 import { brandedEmail, type Brand } from './layout';
 import type { MailTransport } from './transport';
@@ -18,6 +18,12 @@ export {
   whyNotResendable,
   type NewEmail,
 } from './outbox-email';
+
+/**
+ * Emails one fetch of the send job takes at most, sent together: a batch of fulfilments' receipts in one, without
+ * opening more connections to the relay at once than it readily takes.
+ */
+const DELIVERY_BATCH = 20;
 
 /**
  * The outbox: each email is a row written in the caller's transaction together with one `send-email` job (so a
@@ -75,7 +81,9 @@ export function outbox({
     retryDelaySeconds: retrySeconds,
     // A run that outlives every SMTP timeout belongs to a process that is gone: another replica retries it.
     expireInSeconds: transport.timeoutSeconds * 2,
-    run: ({ emailId }, job) => deliver(deps, emailId, job),
+    // One fetch, claim, sent mark and completion for many emails (a batch of fulfilments' receipts), sent together.
+    batchSize: DELIVERY_BATCH,
+    runBatch: (batch) => deliverAll(deps, batch),
   });
   jobs.define({
     name: REQUEUE_EMAILS,
