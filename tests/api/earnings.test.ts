@@ -274,6 +274,28 @@ describe('an author’s earnings and monthly statements (docs/domain.md §19.1)'
     expect(rows.find((r) => r.Record === 'Payout')).toMatchObject({ Reference: 'BANK-2026-0001', Currency: 'USD' });
   });
 
+  it('keeps an author’s money from support viewing the storefront as them', async () => {
+    const started = await as(support, request(app).post(`/api/admin/users/${owner.user.id}/view-as`)).send({
+      reason: 'Ticket 5120: cannot find the course they bought',
+    });
+    expect(started.status).toBe(201);
+    const token = ([] as string[])
+      .concat(started.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('lp_view_as='))!
+      .split(';')[0];
+    const viewing = { ...support, cookie: `${support.cookie}; ${token}` };
+    // The view itself works: the storefront answers as the author.
+    expect((await as(viewing, request(app).get('/api/store/me'))).body.user.id).toBe(owner.user.id);
+    for (const path of ['', `/statements/${salesMonth}.csv`, `/statements/${salesMonth}.pdf`]) {
+      const refused = await as(viewing, request(app).get(`/api/store/earnings${path}`));
+      expect(refused.status, path).toBe(403);
+      expect(refused.body.code, path).toBe('forbidden');
+      expect(JSON.stringify(refused.body), path).not.toContain('BANK-2026-0001');
+    }
+    // The author still reads their own.
+    expect((await earnings(owner)).payouts.length).toBeGreaterThan(0);
+  });
+
   it('neutralises a title a spreadsheet would run as a formula', async () => {
     const risky = await product(FORMULA, 2_000);
     await sell(risky.id);

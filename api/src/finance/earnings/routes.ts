@@ -1,8 +1,21 @@
 import Router from '@koa/router';
-import { userOf } from '../../identity/http/caller';
+import type { Context, Next } from 'koa';
+import { authOf, userOf } from '../../identity/http/caller';
 import type { Policies } from '../../identity/http/policy';
+import { AppError } from '../../shared/errors';
 import type { EarningsService } from './earnings';
 import { EarningsQuery, StatementParam } from './schemas';
+
+/**
+ * Support viewing the storefront as someone sees it as them, but not their money (docs/domain.md §19.1): their
+ * earnings, statements and payout references stay theirs and finance's.
+ */
+async function notWhileViewingAs(ctx: Context, next: Next) {
+  const auth = authOf(ctx);
+  if (auth?.method === 'session' && auth.viewAs)
+    throw new AppError('forbidden', 'A person’s earnings are theirs and finance’s: support cannot read them.');
+  return next();
+}
 
 /**
  * A revenue-split recipient's own earnings under /api/store: always the signed-in person's, so nobody can ask for
@@ -10,13 +23,14 @@ import { EarningsQuery, StatementParam } from './schemas';
  */
 export function earningsRoutes({ allow, earnings }: { allow: Policies; earnings: EarningsService }) {
   const router = new Router();
+  const own = [allow.signedIn(), notWhileViewingAs];
 
-  router.get('/earnings', allow.signedIn(), async (ctx) => {
+  router.get('/earnings', ...own, async (ctx) => {
     ctx.set('Cache-Control', 'private, no-store');
     ctx.body = await earnings.overview(userOf(ctx).id, EarningsQuery.parse(ctx.query));
   });
 
-  router.get('/earnings/statements/:month.csv', allow.signedIn(), async (ctx) => {
+  router.get('/earnings/statements/:month.csv', ...own, async (ctx) => {
     const { filename, text } = await earnings.statementCsv(userOf(ctx).id, StatementParam.parse(ctx.params).month);
     ctx.set('Cache-Control', 'private, no-store');
     ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
@@ -24,7 +38,7 @@ export function earningsRoutes({ allow, earnings }: { allow: Policies; earnings:
     ctx.body = text;
   });
 
-  router.get('/earnings/statements/:month.pdf', allow.signedIn(), async (ctx) => {
+  router.get('/earnings/statements/:month.pdf', ...own, async (ctx) => {
     const { filename, bytes } = await earnings.statementPdf(userOf(ctx).id, StatementParam.parse(ctx.params).month);
     ctx.set('Cache-Control', 'private, no-store');
     ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
