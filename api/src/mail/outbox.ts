@@ -28,9 +28,9 @@ const DELIVERY_BATCH = 20;
 /**
  * The outbox: each email is a row written in the caller's transaction together with one `send-email` job (so a
  * rolled-back action sends nothing), delivered right after commit by the process that wrote it, else by any
- * replica's worker, retried with backoff by the job queue and marked failed at last. One email, one job: a replica
- * that dies mid-send holds up that email only, until its hold ends and another replica takes it (a job waits for
- * that end; the minute's sweep gives any email left unsent with no job a new one).
+ * replica's worker, retried with backoff by the job queue and marked failed at last. One email, one job, and jobs
+ * run in batches: a replica that dies mid-send holds up its batch's emails only, until their hold ends and another
+ * replica takes them (a job waits for that end; the minute's sweep gives any email left unsent with no job a new one).
  *
  * Built from its parts: what an email's row is (outbox-email.ts), sending and the sweep (outbox-delivery.ts), the
  * console's resend and retry (outbox-console.ts).
