@@ -53,6 +53,9 @@ export interface ProductInput extends Partial<
     | 'quantityAvailable'
     | 'enrollmentOpensAt'
     | 'enrollmentClosesAt'
+    | 'billingInterval'
+    | 'trialDays'
+    | 'grantsWholeCatalog'
   >
 > {
   unitAmount?: number;

@@ -20,6 +20,7 @@ import { waitlistRoutes } from './catalog/waitlist/routes';
 import { commerceRoutes } from './commerce/routes';
 import { invoiceAdminRoutes, invoiceRoutes } from './invoices/routes';
 import { testProviderRoutes } from './payments/test-provider-routes';
+import { testProviderSubscriptionRoutes } from './payments/test-provider-subscription-routes';
 import { STRIPE_WEBHOOK_PATH, webhookRoutes } from './commerce/provider-events/webhook-routes';
 import { purchaseActionRoutes } from './commerce/purchases/action-routes';
 import { personPurchaseRoutes } from './commerce/purchases/person-routes';
@@ -33,6 +34,7 @@ import { payoutRoutes } from './finance/payouts/routes';
 import { reconciliationRoutes } from './finance/reconciliation/routes';
 import { earningsRoutes } from './finance/earnings/routes';
 import { transferRoutes } from './commerce/transfers/routes';
+import { subscriptionRoutes } from './commerce/subscriptions/routes';
 import { healthRoutes } from './health/routes';
 import { authenticate } from './identity/http/caller';
 import { errorHandler, notFound, requestContext } from './http/context';
@@ -158,6 +160,7 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/admin', certificateAdminRoutes({ allow, certificates: services.certificates }));
   mount('/api/store', teamRoutes({ allow, teams: services.teams }));
   mount('/api/store', transferRoutes({ allow, transfers: services.transfers }));
+  mount('/api/store', subscriptionRoutes({ allow, subscriptions: services.subscriptions }));
   mount(
     '/api/admin',
     purchaseActionRoutes({
@@ -263,6 +266,14 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
       logger: deps.logger,
     });
     app.use(provider.routes());
+    const subscriptions = testProviderSubscriptionRoutes({
+      allow,
+      subscriptions: services.testProvider.subscriptions,
+      recordEvent: async (event) => services.subscriptions.recordEvent(await services.testProvider.accountId(), event),
+      jsonBody: (ctx: Koa.Context, next: Koa.Next) => jsonBody(ctx, () => checkedDepth(ctx, next)),
+      logger: deps.logger,
+    });
+    app.use(subscriptions.routes());
   } else {
     app.use((ctx, next) =>
       isUnder(ctx.path.toLowerCase(), TEST_PROVIDER_PREFIX) ? Promise.reject(notFound()) : next(),

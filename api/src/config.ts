@@ -116,6 +116,8 @@ const ConfigSchema = z.object({
   GITHUB_API_URL: z.url().default('https://api.github.com'),
   /** How long after buying an individual purchase may be given to someone else. */
   TRANSFER_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  /** How long a membership's failed renewal keeps its access (docs/domain.md §22). */
+  SUBSCRIPTION_GRACE_DAYS: z.coerce.number().int().min(0).max(90).default(7),
   /** How long a split line waits before a payout run may pay it (refunds and disputes come within it). */
   PAYOUT_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   /** The smallest payout a run sends, in the currency's minor unit; a smaller balance waits for the next run. */

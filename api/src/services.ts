@@ -35,6 +35,7 @@ import { invoiceDocuments } from './invoices/documents';
 import { earlierInvoices as earlierInvoicesService } from './invoices/earlier-charges';
 import { billingProfiles } from './commerce/checkout/billing-profile';
 import { testProvider } from './payments/test-provider';
+import { subscriptionService } from './commerce/subscriptions/subscriptions';
 import { stripeProvider } from './payments/stripe-provider';
 import { stripeTax } from './payments/stripe-tax';
 import type { PaymentProvider } from './payments/provider';
@@ -170,7 +171,7 @@ export function createServices(deps: Deps) {
   const videos = lessonVideos({ db, clock, caches, key: mediaKey });
   // The last lesson issues its certificate (or the list's catch-up does), and its email goes with it (once).
   const issuing = issuingWithEmail({ db, outbox, logger, publicUrl: config.publicUrl }, issueCertificate);
-  const learning = learningService({ db, tree, caches, videos, issueCertificate: issuing });
+  const learning = learningService({ db, clock, tree, caches, videos, issueCertificate: issuing });
   const replyEmailLinks = replyEmailOptOut({
     db,
     key: signingKey({ db, name: 'email-unsubscribe' }),
@@ -296,6 +297,8 @@ export function createServices(deps: Deps) {
     receipts: receiptAgain({ db, clock, outbox, publicUrl: config.publicUrl }),
     comps: comps({ db, clock, outbox, publicUrl: config.publicUrl }),
     purchaseTotals: purchaseTotals(deps),
+    /** Memberships' subscriptions: subscribing, the provider's events, a learner's list (docs/domain.md §22). */
+    subscriptions: subscriptionService({ db, clock, config, provider: payments }),
     teams: teamService({ db, config, outbox }),
     teamSupport: teamSupport({ db }),
     transfers,

@@ -20,6 +20,12 @@ export class Product extends table('products') {
   declare refundPolicy: string | null;
   /** The home page's featured order (1 first); null: not featured. */
   declare featuredRank: number | null;
+  /** A membership's billing interval ('month' or 'year'); null for every other product (docs/domain.md §22). */
+  declare billingInterval: 'month' | 'year' | null;
+  /** A membership's free days before its first payment. */
+  declare trialDays: number;
+  /** A membership that opens every course, those added later too, rather than its linked ones. */
+  declare grantsWholeCatalog: boolean;
   declare createdAt: Date;
   declare updatedAt: Date;
   declare prices?: Price[];

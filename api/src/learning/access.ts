@@ -1,3 +1,4 @@
+import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import { grantsAccess } from '../shared/purchase-status';
@@ -41,11 +42,14 @@ export function mustOpen(opened: OpenedLesson): { outline: CourseOutline; lesson
 }
 
 /** Who may see and open which lessons (docs/domain.md §11). */
-export function lessonAccess({ db, reads }: { db: Db; reads: CourseReads }) {
-  /** A Valid purchase of a product that holds the course, or a Restricted one from its own country, opens it. */
+export function lessonAccess({ db, reads, clock }: { db: Db; reads: CourseReads; clock: Clock }) {
+  /**
+   * A Valid purchase of a product that holds the course, a Restricted one from its own country, or a membership's
+   * subscription in force (docs/domain.md §22) opens it.
+   */
   async function entitlement(courseId: string, viewer: Viewer): Promise<Entitlement> {
     if (!viewer.user) return { full: false, reason: 'sign-in' };
-    return entitlementFrom(await queries.purchasesOpening(db, courseId, viewer.user.id), viewer);
+    return entitlementFrom(await queries.purchasesOpening(db, courseId, viewer.user.id, clock.now()), viewer);
   }
 
   /** Whether learners can see a lesson at all: in some published, not private course's outline (not a draft). */

@@ -1,3 +1,4 @@
+import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import type { ReadCaches } from '../cache/read-cache';
 import { lessonAccess } from './access';
@@ -17,22 +18,24 @@ export function learningService({
   caches,
   videos,
   issueCertificate,
+  clock,
 }: {
   db: Db;
+  clock: Clock;
   tree: ContentTree;
   caches: ReadCaches;
   videos: LessonVideoViews;
   issueCertificate: IssueCertificate;
 }) {
   const reads = courseReads({ db, tree, caches });
-  const access = lessonAccess({ db, reads });
+  const access = lessonAccess({ db, reads, clock });
   return {
     lessonMinutesOfCourses: reads.lessonMinutesOfCourses,
     isVisible: access.isVisible,
     assertVisible: access.assertVisible,
     assertOpen: access.assertOpen,
     ...coursePages({ db, reads, access }),
-    ...lessonPages({ db, reads, videos }),
+    ...lessonPages({ db, reads, videos, clock }),
     ...lessonProgress({ db, reads, access, issueCertificate }),
   };
 }

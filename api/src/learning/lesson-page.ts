@@ -1,3 +1,4 @@
+import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import { entitlementFrom, type Viewer } from './access';
@@ -34,9 +35,12 @@ export function lessonPages({
   db,
   reads,
   videos,
+  clock,
 }: {
   db: Db;
   reads: CourseReads;
+  /** When subscriptions' access is judged. */
+  clock: Clock;
   /** Lesson videos: the lesson answer's `video`. */
   videos: LessonVideoViews;
 }) {
@@ -46,7 +50,7 @@ export function lessonPages({
       // The learner's side (purchases, completion, bookmark, video position) in one round trip.
       const mineOf = async (lessonId: string): Promise<queries.ViewerOfLesson> =>
         viewer.user
-          ? queries.viewerOfLesson(db, course.id, lessonId, viewer.user.id)
+          ? queries.viewerOfLesson(db, course.id, lessonId, viewer.user.id, clock.now())
           : { purchases: [], completed: false, bookmarked: false, positionMs: 0 };
       // A lesson named by its id: the learner's side is read beside the outline rather than after it.
       const guessed = isUuid(lessonSlugOrId) ? lessonSlugOrId : null;

@@ -3,6 +3,7 @@ import { GRANTING_STATUSES, type PurchaseStatus } from '../shared/purchase-statu
 import type { ContentRow, LessonProgress } from './models';
 import { prepared } from '../db/prepared';
 import { isUuid } from '../shared/uuid';
+import { SUBSCRIPTION_OPENS } from '../shared/subscription-status';
 
 // The SQL behind what learners see (learning.ts holds the rules). Each function is one statement.
 
@@ -29,10 +30,19 @@ export interface ProductLink {
 
 // Written out once rather than built per request, and prepared by name (parsed and planned once per connection):
 // these run on every lesson view and progress write.
-/** The learner's purchases of products that hold the course (a team purchase grants nothing by itself; its owner claims a seat). */
+/**
+ * The learner's purchases of products that hold the course (a team purchase grants nothing by itself; its owner
+ * claims a seat), and, as a Valid one from anywhere, each subscription of theirs that opens it at :now: a membership
+ * holding the course or the whole catalog, its access as SUBSCRIPTION_OPENS says (docs/domain.md §22).
+ */
 const PURCHASES_OPENING = `
   SELECT p.status, p.country FROM purchases p JOIN product_content_resources pc ON pc.product_id = p.product_id
-   WHERE pc.resource_id = :courseId AND p.user_id = :userId AND p.bulk_coupon_id IS NULL`;
+   WHERE pc.resource_id = :courseId AND p.user_id = :userId AND p.bulk_coupon_id IS NULL
+  UNION ALL
+  SELECT 'Valid', NULL FROM subscriptions s JOIN products m ON m.id = s.product_id
+   WHERE s.user_id = :userId AND ${SUBSCRIPTION_OPENS}
+     AND (m.grants_whole_catalog
+          OR EXISTS (SELECT 1 FROM product_content_resources pc WHERE pc.product_id = s.product_id AND pc.resource_id = :courseId))`;
 
 const VIEWER_OF_LESSON = `
   SELECT (SELECT coalesce(json_agg(o), '[]'::json) FROM (${PURCHASES_OPENING}) o) AS purchases,
@@ -123,8 +133,15 @@ export async function activeProductsOfCourse(db: Knex, courseId: string): Promis
 }
 
 /** The learner's own (not team) purchases of products that hold the course. */
-export async function purchasesOpening(db: Knex, courseId: string, userId: string): Promise<OpeningPurchase[]> {
-  const { rows } = await db.raw(PURCHASES_OPENING, { courseId, userId }).options(prepared(db, 'purchases-opening'));
+export async function purchasesOpening(
+  db: Knex,
+  courseId: string,
+  userId: string,
+  now: Date,
+): Promise<OpeningPurchase[]> {
+  const { rows } = await db
+    .raw(PURCHASES_OPENING, { courseId, userId, now })
+    .options(prepared(db, 'purchases-opening'));
   return rows;
 }
 
@@ -134,9 +151,10 @@ export async function viewerOfLesson(
   courseId: string,
   lessonId: string,
   userId: string,
+  now: Date,
 ): Promise<ViewerOfLesson> {
   const { rows } = await db
-    .raw(VIEWER_OF_LESSON, { courseId, lessonId, userId })
+    .raw(VIEWER_OF_LESSON, { courseId, lessonId, userId, now })
     .options(prepared(db, 'viewer-of-lesson'));
   return rows[0];
 }

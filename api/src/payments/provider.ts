@@ -97,6 +97,52 @@ export interface PaymentProvider {
   updateCustomerEmail(customerIdentifier: string, email: string): Promise<void>;
   /** Its balance and payouts as it records them, for reconciliation; absent for a provider that tells none. */
   ledger?: ProcessorLedger;
+  /** Recurring billing for memberships (docs/domain.md §22); absent for a provider that cannot bill again. */
+  subscriptions?: SubscriptionBilling;
+}
+
+export type BillingInterval = 'month' | 'year';
+
+/** A membership to bill every interval: the buyer subscribes at the provider's hosted page. */
+export interface SubscriptionRequest {
+  /** Our id for the subscription to be, kept by the provider as its reference. */
+  reference: string;
+  description: string;
+  amount: number; // cents, each interval
+  currency: string;
+  interval: BillingInterval;
+  trialDays: number;
+  customerEmail: string;
+  successUrl: string;
+  cancelUrl: string;
+  /** Who subscribes to what (our user, product and price ids): every event of the subscription carries it. */
+  metadata: Record<string, string>;
+}
+
+/**
+ * What a provider tells of a subscription (an invoice of one period, paid, failed or a trial's, and the subscription
+ * after it): the events commerce records, each once, in any order.
+ */
+export interface SubscriptionEvent {
+  identifier: string;
+  reference: string;
+  metadata: Record<string, string>;
+  customer: { identifier: string; email: string };
+  invoice: {
+    identifier: string;
+    outcome: 'trial' | 'paid' | 'failed';
+    periodStart: Date;
+    periodEnd: Date;
+    currency: string;
+    charge: { identifier: string; amount: number; fee: number } | null;
+  };
+}
+
+export interface SubscriptionBilling {
+  /** Opens a hosted page where the buyer subscribes (and pays the first period unless it is a trial). */
+  createSubscription(request: SubscriptionRequest): Promise<{ identifier: string; url: string }>;
+  /** Ends the subscription at its period's end (true), or keeps it going again (false). */
+  cancelAtPeriodEnd(identifier: string, cancel: boolean): Promise<void>;
 }
 
 /** What a balance movement at the processor was for, as reconciliation matches it to our books. */

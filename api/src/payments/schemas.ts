@@ -14,6 +14,17 @@ export const TestRefundSettlement = z.object({
   outcome: z.enum(['succeeded', 'failed']),
 });
 
+/** The built-in test provider's subscription page and its Subscribe / Cancel buttons. */
+export const TestSubscriptionIdentifier = z.object({
+  identifier: z.string().regex(/^sub_test_[0-9a-f]{24}$/, 'is not a test subscription'),
+});
+
+/** Renewing a subscription at the test provider now: our subscription's id, and whether the payment succeeds. */
+export const TestRenewalParams = z.object({ id: z.uuid('must be a subscription id') });
+export const TestRenewalBody = z.strictObject({ outcome: z.enum(['paid', 'failed']) });
+/** A renewal asked again with the same key is the same renewal (at most 200 characters). */
+export const TestRenewalKey = z.string().min(1).max(200).optional();
+
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
 // Type-only: the apps' typecheck reads this file, so no Node module here.
 

@@ -8,7 +8,8 @@ import type { RefundSettlement } from './provider';
 import { TestCheckoutIdentifier, TestRefundSettlement } from './schemas';
 import { TEST_CHECKOUT_PATH, type TestProvider } from './test-provider';
 
-function page(title: string, body: string): string {
+/** A page of the test provider's hosted site, styled as one. */
+export function testPage(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title><style>
 body{font-family:system-ui,sans-serif;background:#f6f7f9;color:#1f2328;display:grid;place-items:center;min-height:100vh;margin:0}
@@ -51,14 +52,14 @@ export function testProviderRoutes({ allow, provider, settle, refundSettled, log
     ctx.set('Cache-Control', 'no-store');
     ctx.body =
       session.status === 'open'
-        ? page(
+        ? testPage(
             'Test checkout',
             `<h1>Test checkout</h1><p>${escapeHtml(session.description)}</p>${taxLine(session)}<p class="amount">${escapeHtml(formatMoney(session.amount, session.currency))}</p>
 <p class="note">Receipt to ${escapeHtml(session.customerEmail)}. This is the built-in test payment provider: no card is charged.</p>
 <form method="post" action="${TEST_CHECKOUT_PATH}/${identifier}/pay"><button class="pay" type="submit">Pay</button></form>
 <form method="post" action="${TEST_CHECKOUT_PATH}/${identifier}/cancel"><button class="cancel" type="submit">Cancel</button></form>`,
           )
-        : page(
+        : testPage(
             'Test checkout',
             `<h1>This checkout is ${escapeHtml(session.status)}</h1><p><a href="/">Back to the courses</a></p>`,
           );

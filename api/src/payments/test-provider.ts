@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type { Clock } from '../clock';
 import type { Config } from '../config';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import { rememberedAccountId } from './merchant-records';
-import { payOut, recordMovement, testProviderLedger } from './test-provider-ledger';
+import { payOut, recordMovement, testProviderFee, testProviderLedger } from './test-provider-ledger';
+import { testProviderSubscriptions, type TestProviderSubscriptions } from './test-provider-subscriptions';
 import type { TaxShown } from '../shared/tax-text';
 import type { TaxAnswer } from '../tax/types';
 import type { CheckoutRequest, PaymentProvider, ProviderCheckout, ProviderRefund, RefundSettlement } from './provider';
@@ -13,10 +15,7 @@ export const TEST_CHECKOUT_PATH = '/test-provider/checkout';
 
 const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('hex')}`;
 
-/** Fees as a card processor would take them: 2.9 % + 30 ¢ (none on nothing). */
-export function testProviderFee(amount: number): number {
-  return amount > 0 ? Math.round(amount * 0.029) + 30 : 0;
-}
+export { testProviderFee } from './test-provider-ledger';
 
 const taxShownOf = ({ name, rate, amount, inclusive, reverseCharge }: TaxAnswer): TaxShown => ({
   name,
@@ -45,7 +44,16 @@ function answerOf(
  * The zero-configuration provider: checkouts live in its own table and are paid on its own hosted page
  * (Pay / Cancel), then end in the same fulfilment as Stripe.
  */
-export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'publicUrl'> }): PaymentProvider & {
+export function testProvider({
+  db,
+  clock,
+  config,
+}: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'publicUrl'>;
+}): PaymentProvider & {
+  subscriptions: TestProviderSubscriptions;
   /** From now on, refunds stay pending until `settleRefund` (a card processor's slow refunds); off at start. */
   refundsPending(on: boolean): void;
   /** Settles a pending refund: the event a real provider would send, or null when it was not pending. */
@@ -89,6 +97,7 @@ export function testProvider({ db, config }: { db: Db; config: Pick<Config, 'pub
     accountId: rememberedAccountId(db, async () => TEST_ACCOUNT),
     ledger: testProviderLedger(db),
     payOut: () => payOut(db),
+    subscriptions: testProviderSubscriptions({ db, clock, config }),
 
     async createCheckout(request: CheckoutRequest) {
       const identifier = id('cs');

@@ -1,0 +1,30 @@
+import { AppError } from '../../shared/errors';
+import type { SubscriptionDeps } from './deps';
+import { subscriptionOf } from './rows';
+import type { SubscriptionView } from './subscriptions.schemas';
+
+/**
+ * Ends the learner's subscription at its period's end (cancel), or keeps it going again (resume) while that end has
+ * not come (docs/domain.md §22). The provider is told first: what it bills decides.
+ */
+export async function setCancelAtPeriodEnd(
+  { db, clock, provider }: SubscriptionDeps,
+  userId: string,
+  id: string,
+  cancel: boolean,
+): Promise<SubscriptionView> {
+  const now = clock.now();
+  const before = await subscriptionOf(db, userId, id, now);
+  if (!before) throw new AppError('not-found', 'No such subscription.');
+  if (!['trialing', 'active', 'past_due'].includes(before.status))
+    throw new AppError('subscription-not-renewable', 'This subscription has ended.');
+  if (before.cancelAtPeriodEnd === cancel) return before;
+  const row = (await db('subscriptions').where({ id }).first('providerIdentifier')) as { providerIdentifier: string };
+  await provider.subscriptions?.cancelAtPeriodEnd(row.providerIdentifier, cancel);
+  // Conditional: a period that ended meanwhile is not resumed.
+  await db('subscriptions')
+    .where({ id, userId })
+    .where('currentPeriodEnd', '>', now)
+    .update({ cancelAtPeriodEnd: cancel, updatedAt: now });
+  return subscriptionOf(db, userId, id, now);
+}

@@ -1,0 +1,32 @@
+import Router from '@koa/router';
+import { userOf } from '../../identity/http/caller';
+import { IdParam } from '../../http/params';
+import type { Policies } from '../../identity/http/policy';
+import { SubscribeBody } from './subscriptions.schemas';
+import type { SubscriptionService } from './subscriptions';
+
+/** A learner's memberships: subscribing, their subscriptions, cancelling at the period's end and resuming. */
+export function subscriptionRoutes({ allow, subscriptions }: { allow: Policies; subscriptions: SubscriptionService }) {
+  const router = new Router();
+
+  router.post('/subscriptions', allow.signedIn(), async (ctx) => {
+    const { productId } = SubscribeBody.parse(ctx.request.body);
+    ctx.status = 201;
+    ctx.body = { data: await subscriptions.subscribe(userOf(ctx).id, productId) };
+  });
+
+  router.get('/subscriptions', allow.signedIn(), async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { data: await subscriptions.mine(userOf(ctx).id) };
+  });
+
+  router.post('/subscriptions/:id/cancel', allow.signedIn(), async (ctx) => {
+    ctx.body = { data: await subscriptions.cancel(userOf(ctx).id, IdParam.parse(ctx.params).id) };
+  });
+
+  router.post('/subscriptions/:id/resume', allow.signedIn(), async (ctx) => {
+    ctx.body = { data: await subscriptions.resume(userOf(ctx).id, IdParam.parse(ctx.params).id) };
+  });
+
+  return router;
+}

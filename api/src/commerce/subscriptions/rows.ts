@@ -1,0 +1,36 @@
+import type { Knex } from 'knex';
+import { SUBSCRIPTION_STATUS_NOW } from '../../shared/subscription-status';
+import type { SubscriptionView } from './subscriptions.schemas';
+
+/** The SQL of subscriptions: what a learner sees of theirs, and the row a change locks. */
+
+const viewColumns = (conn: Knex, now: Date) => [
+  's.id',
+  's.productId',
+  conn.raw(`${SUBSCRIPTION_STATUS_NOW} AS status`, [now, now]),
+  's.currentPeriodEnd',
+  's.cancelAtPeriodEnd',
+];
+
+/** A learner's subscriptions, newest first, each with its status at `now`. */
+export function subscriptionsOf(conn: Knex, userId: string, now: Date): Promise<SubscriptionView[]> {
+  return conn('subscriptions as s')
+    .where('s.userId', userId)
+    .orderBy('s.createdAt', 'desc')
+    .orderBy('s.id')
+    .select(viewColumns(conn, now));
+}
+
+/** One of the learner's subscriptions as they see it at `now`. */
+export async function subscriptionOf(conn: Knex, userId: string, id: string, now: Date): Promise<SubscriptionView> {
+  return conn('subscriptions as s').where({ 's.id': id, 's.userId': userId }).first(viewColumns(conn, now));
+}
+
+/** Whether the learner holds a subscription to the product that is not over at `now`. */
+export async function holdsLiveSubscription(conn: Knex, userId: string, productId: string, now: Date) {
+  const row = await conn('subscriptions as s')
+    .where({ 's.userId': userId, 's.productId': productId })
+    .whereRaw(`${SUBSCRIPTION_STATUS_NOW} NOT IN ('canceled', 'lapsed')`, [now, now])
+    .first('s.id');
+  return Boolean(row);
+}

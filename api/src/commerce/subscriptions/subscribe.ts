@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../../shared/errors';
+import type { BillingInterval } from '../../payments/provider';
+import type { SubscriptionDeps } from './deps';
+import { holdsLiveSubscription } from './rows';
+import type { SubscribeAnswer } from './subscriptions.schemas';
+
+/**
+ * Sends a signed-in learner to the provider's page to subscribe to an active membership at its current price
+ * (docs/domain.md §22). Nothing is ours until the provider tells us they subscribed (recordSubscriptionEvent).
+ */
+export async function subscribe(
+  { db, clock, config, provider }: SubscriptionDeps,
+  userId: string,
+  productId: string,
+): Promise<SubscribeAnswer> {
+  if (!provider.subscriptions) throw new AppError('payments-not-configured', 'Memberships cannot be billed here yet.');
+  const product = (await db('products').where({ id: productId, status: 'active' }).first()) as
+    | {
+        id: string;
+        name: string;
+        slug: string | null;
+        productType: string;
+        billingInterval: BillingInterval | null;
+        trialDays: number;
+      }
+    | undefined;
+  if (!product) throw new AppError('product-not-found', 'No such product.');
+  if (product.productType !== 'membership' || !product.billingInterval)
+    throw new AppError('not-a-membership', 'This product is not a membership.');
+  const price = (await db('prices').where({ productId, status: 'active' }).orderBy('createdAt', 'desc').first()) as
+    { id: string; unitAmount: number; currency: string } | undefined;
+  if (!price) throw new AppError('product-not-found', 'This membership has no price.');
+  if (await holdsLiveSubscription(db, userId, productId, clock.now()))
+    throw new AppError('already-subscribed', 'You are already subscribed to this membership.');
+  const user = (await db('users').where({ id: userId }).first('email')) as { email: string };
+  const { url } = await provider.subscriptions.createSubscription({
+    reference: randomUUID(),
+    description: product.name,
+    amount: price.unitAmount,
+    currency: price.currency,
+    interval: product.billingInterval,
+    trialDays: product.trialDays,
+    customerEmail: user.email,
+    successUrl: new URL('/learning', config.publicUrl).toString(),
+    cancelUrl: new URL(`/products/${product.slug ?? product.id}`, config.publicUrl).toString(),
+    metadata: { userId, productId, priceId: price.id },
+  });
+  return { url };
+}

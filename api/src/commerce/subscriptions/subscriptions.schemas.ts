@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import type { SubscriptionStatus } from '../../shared/subscription-status';
+
+/** Subscribing to a membership: which one. */
+export const SubscribeBody = z.strictObject({ productId: z.uuid('must be a product id') });
+
+// ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** A learner's subscription as the storefront lists it (`GET /api/store/subscriptions`). */
+export interface SubscriptionView {
+  id: string;
+  productId: string;
+  status: SubscriptionStatus;
+  currentPeriodEnd: Date;
+  cancelAtPeriodEnd: boolean;
+}
+
+/** Where the learner subscribes: the provider's hosted page. */
+export interface SubscribeAnswer {
+  url: string;
+}

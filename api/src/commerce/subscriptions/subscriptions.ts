@@ -1,0 +1,20 @@
+import { bindDeps } from '../../shared/bind-deps';
+import { setCancelAtPeriodEnd } from './change';
+import type { SubscriptionDeps } from './deps';
+import { recordSubscriptionEvent } from './record-event';
+import { subscriptionsOf } from './rows';
+import { subscribe } from './subscribe';
+
+/** Memberships' subscriptions (docs/domain.md §22): subscribing, the provider's events, a learner's list and changes. */
+export function subscriptionService(deps: SubscriptionDeps) {
+  const step = bindDeps(deps);
+  return {
+    subscribe: step(subscribe),
+    recordEvent: step(recordSubscriptionEvent),
+    mine: (userId: string) => subscriptionsOf(deps.db, userId, deps.clock.now()),
+    cancel: (userId: string, id: string) => setCancelAtPeriodEnd(deps, userId, id, true),
+    resume: (userId: string, id: string) => setCancelAtPeriodEnd(deps, userId, id, false),
+  };
+}
+
+export type SubscriptionService = ReturnType<typeof subscriptionService>;
