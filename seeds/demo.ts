@@ -30,6 +30,7 @@ export const DEMO_PRODUCTS = {
   fundamentals: { key: 'typescript-fundamentals', name: 'TypeScript Fundamentals', unitAmount: 4900 },
   pro: { key: 'typescript-pro', name: 'TypeScript Pro', unitAmount: 19900 },
   workshop: { key: 'type-level-workshop', name: 'Live Workshop: Type-Level TypeScript', unitAmount: 39900 },
+  allAccess: { key: 'all-access', slug: 'all-access', name: 'All access', unitAmount: 2900 },
 } as const;
 
 const lesson = (title: string, paragraphs: string[], free = false) => ({
@@ -183,6 +184,14 @@ export async function seedDemoData(trx: Knex.Transaction): Promise<void> {
     enrollmentClosesAt: new Date(Date.now() + 30 * DAY),
     description: 'Two live half-days with exercises and a Q&A. Twenty seats.',
   });
+  // A monthly membership over every course, those added later too (docs/domain.md §22).
+  const allAccess = await createProduct(trx, {
+    ...DEMO_PRODUCTS.allAccess,
+    productType: 'membership',
+    billingInterval: 'month',
+    grantsWholeCatalog: true,
+    description: 'Every course in the school, new ones included, for as long as you stay subscribed.',
+  });
   await makeUpgradable(trx, fundamentals, pro);
   // The workshop's two half-days, two weeks out, organised from New York (learners see their own times).
   const workshopDay = Math.floor(Date.now() / DAY) * DAY + 14 * DAY;
@@ -211,7 +220,7 @@ export async function seedDemoData(trx: Knex.Transaction): Promise<void> {
   });
   await createCoupon(trx, { code: 'WELCOME10', percentageDiscount: 0.1, maxUses: 100 });
 
-  for (const product of [fundamentals, pro, workshop]) {
+  for (const product of [fundamentals, pro, workshop, allAccess]) {
     await createRevenueSplit(trx, { productId: product.id, type: 'platform', percent: 0.3 });
     await createRevenueSplit(trx, { productId: product.id, type: 'owner', percent: 0.7, userId: contributor.id });
   }

@@ -6,6 +6,7 @@ import { testApp, testConfig } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { manualClock, onTheHour } from '../support/clock';
 import { useTestDatabase } from '../support/db';
+import { runSeeds } from '../../seeds/run';
 import { testProviderFee } from '../../api/src/payments/test-provider';
 import { periodEnd } from '../../api/src/payments/test-provider-subscriptions';
 import type { Product } from '../../api/src/catalog/models';
@@ -202,5 +203,19 @@ describe('memberships with the built-in test provider', () => {
     const owner = await signedIn(db());
     const sub = await subscribe(owner, picked);
     expect((await store(learner, 'post', `/subscriptions/${sub.id}/cancel`)).status).toBe(404);
+  });
+
+  it("subscribes to the demo's All access membership, monthly over every course", async () => {
+    await runSeeds(db(), { demo: true });
+    const product = (await db()('products').where({ slug: 'all-access' }).first()) as Product;
+    expect(product).toMatchObject({ productType: 'membership', billingInterval: 'month', grantsWholeCatalog: true });
+    const learner = await signedIn(db());
+    expect(await subscribe(learner, product)).toMatchObject({ status: 'active' });
+    const demoCourse = (await db()('contentResources')
+      .where({ type: 'course' })
+      .whereRaw(`fields->>'slug' LIKE 'typescript%'`)
+      .first()) as ContentResource;
+    const lessons = await store(learner, 'get', `/courses/${demoCourse.fields.slug}`);
+    expect(lessons.body.access).toEqual({ full: true });
   });
 });
