@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createApp } from '../../api/src/app';
+import type { Db } from '../../api/src/db/connection';
 import { monthCloseService } from '../../api/src/finance/month-close/month-closes';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
@@ -21,6 +22,29 @@ const nextMonth = (month: string) => {
   d.setUTCMonth(d.getUTCMonth() + 1);
   return d.toISOString().slice(0, 7);
 };
+const previousMonth = (month: string) => {
+  const d = monthStart(month);
+  d.setUTCMonth(d.getUTCMonth() - 1);
+  return d.toISOString().slice(0, 7);
+};
+
+/** Longer than a describe block of this file takes: a month ending sooner than that is waited out. */
+const RUN_MS = 3 * 60_000;
+
+/**
+ * The month the database writes in (its clock is the real one), with room for the whole block: the tests write in it
+ * at several moments and expect them all in one month, so a month ending within RUN_MS is waited out (its end
+ * polled for), and the next one taken.
+ */
+async function monthOfTheRun(db: Db): Promise<string> {
+  for (;;) {
+    const { rows } = (await db.raw('SELECT now() AS at')) as { rows: { at: Date }[] };
+    const at = rows[0]!.at;
+    const month = at.toISOString().slice(0, 7);
+    if (monthStart(nextMonth(month)).getTime() - at.getTime() > RUN_MS) return month;
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
 
 /** A split line's columns a copy keeps (not its id nor its date). */
 const pickLine = (l: Record<string, unknown>) => ({
@@ -70,13 +94,15 @@ describe('closing a month (docs/domain.md §21)', () => {
   let app: ReturnType<ReturnType<typeof createApp>['callback']>;
   let finance: SignedIn;
   let support: SignedIn;
-  // The month the database writes in now (its clock is the real one); the close's clock is moved past its end (the
-  // rest keep the real one, or the staff's sessions would have expired by then).
-  const month = new Date().toISOString().slice(0, 7);
-  const following = nextMonth(month);
+  // The month the database writes in during the run; the close's clock is moved past its end (the rest keep the
+  // real one, or the staff's sessions would have expired by then).
+  let month: string;
+  let following: string;
   let now = new Date();
 
   beforeAll(async () => {
+    month = await monthOfTheRun(db());
+    following = nextMonth(month);
     stripe = await startStripeStandIn();
     const deps = testDeps(db(), { config: testConfig(standInEnv(stripe)) });
     services = createServices(deps);
@@ -84,7 +110,7 @@ describe('closing a month (docs/domain.md §21)', () => {
     app = createApp(deps, { services }).callback();
     finance = await signedIn(db(), ['finance']);
     support = await signedIn(db(), ['support']);
-  });
+  }, RUN_MS + 60_000);
   afterAll(() => stripe?.close());
 
   let buyers = 0;
@@ -370,5 +396,121 @@ describe('closing a month (docs/domain.md §21)', () => {
       figures: [{ currency: 'jpy', net: 5_000 }, { currency: 'usd' }],
     });
     expect((await as(support, request(app).get('/api/admin/month-closes'))).status).toBe(403);
+  });
+});
+
+describe('a month closed after it ended, and the writes that come after it (docs/domain.md §21)', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  let stripe: StandIn;
+  let services: Services;
+  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let finance: SignedIn;
+  let support: SignedIn;
+  // Last month is closed while the database writes in this one, as in production; this one is closed with the close's
+  // clock moved past its end.
+  let month: string;
+  let last: string;
+  let now = new Date();
+
+  beforeAll(async () => {
+    month = await monthOfTheRun(db());
+    last = previousMonth(month);
+    stripe = await startStripeStandIn();
+    const deps = testDeps(db(), { config: testConfig(standInEnv(stripe)) });
+    services = createServices(deps);
+    services.monthCloses = monthCloseService({ ...deps, clock: { now: () => now } });
+    app = createApp(deps, { services }).callback();
+    finance = await signedIn(db(), ['finance']);
+    support = await signedIn(db(), ['support']);
+  }, RUN_MS + 60_000);
+  afterAll(() => stripe?.close());
+
+  const close = (m: string) => as(finance, request(app).post('/api/admin/month-closes')).send({ month: m });
+
+  it('dates a refund held pending over the close when it succeeds: unmarked, like its ledger lines and credit note', async () => {
+    const product = await createProduct(db(), { name: 'Late Refund Course', unitAmount: 10_000 });
+    await createRevenueSplit(db(), { productId: product.id, type: 'platform', percent: 1 });
+    const { checkoutId } = await services.checkouts.create({
+      productId: product.id,
+      quantity: 1,
+      team: false,
+      ppp: false,
+      email: 'late-refund-buyer@example.com',
+      buyer: null,
+      country: 'US',
+      ip: null,
+    });
+    await deliverSigned(app, stripe.pay(await sessionOfCheckout(db(), checkoutId)));
+    const purchaseId = (await services.checkouts.fulfil(checkoutId)).purchaseId!;
+    const { merchantChargeId } = (await Purchase.query(db()).findOne({ id: purchaseId }))!;
+    stripe.refundsPending(true);
+    try {
+      const asked = await as(support, request(app).post(`/api/admin/purchases/${purchaseId}/refund`)).send({
+        amount: 3_000,
+        reasonCode: 'customer-request',
+        reason: 'Asked for it',
+      });
+      expect(asked.status).toBe(200);
+    } finally {
+      stripe.refundsPending(false);
+    }
+    // Asked for on last month's 20th, as the processor dates it; still pending when last month is closed.
+    const askedAt = new Date(`${last}-20T12:00:00Z`);
+    await db()('merchantRefunds').where({ merchantChargeId }).update({ createdAt: askedAt });
+    expect((await close(last)).status).toBe(201);
+
+    const held = await db()('merchantRefunds').where({ merchantChargeId }).first();
+    expect(held).toMatchObject({ status: 'pending', createdAt: askedAt, belongsToMonth: null });
+    await deliverSigned(app, stripe.settleRefund(held.identifier, 'succeeded'));
+
+    // Booked when it succeeded, in the open month, with its ledger lines and credit note: none of them marked.
+    const refund = await db()('merchantRefunds').where({ merchantChargeId }).first();
+    expect(refund).toMatchObject({ status: 'succeeded', belongsToMonth: null });
+    expect(refund.createdAt.getTime()).toBeGreaterThanOrEqual(monthStart(month).getTime());
+    const lines = await db()('splitLines').where({ merchantChargeId, kind: 'refund' });
+    expect(lines.length).toBeGreaterThan(0);
+    for (const l of lines) expect(l).toMatchObject({ belongsToMonth: null, createdAt: refund.createdAt });
+    const [note] = await db()('invoices').where({ merchantChargeId, kind: 'credit-note' });
+    expect(note).toMatchObject({ belongsToMonth: null, suppliedAt: refund.createdAt });
+
+    // This month closed: its figures are computed on the close's transaction, whose one connection takes one query
+    // at a time (pg refuses a query while another runs on it).
+    now = new Date(monthStart(nextMonth(month)).getTime() + 86_400_000);
+    const running = new Map<string, Set<string>>();
+    let most = 0;
+    type Sent = { __knexUid?: string; __knexTxId?: string; __knexQueryUid?: string };
+    const sent = ({ __knexUid: connection, __knexTxId: trx, __knexQueryUid: query }: Sent) => {
+      if (!connection || !trx || !query) return;
+      const queries = running.get(connection) ?? new Set();
+      running.set(connection, queries.add(query));
+      most = Math.max(most, queries.size);
+    };
+    const answered = (_: unknown, { __knexUid: connection, __knexQueryUid: query }: Sent) => {
+      if (connection && query) running.get(connection)?.delete(query);
+    };
+    db().on('query', sent).on('query-response', answered).on('query-error', answered);
+    try {
+      expect((await close(month)).status).toBe(201);
+    } finally {
+      db().off('query', sent).off('query-response', answered).off('query-error', answered);
+    }
+    expect(most).toBe(1);
+
+    // This month's workbook lists the refund as this month's, and nothing as booked late.
+    const book = await as(finance, request(app).get(`/api/admin/month-closes/${month}/export.xlsx`))
+      .buffer(true)
+      .parse(binary);
+    const refunds = await sheetRows(book.body, 'Refunds');
+    expect(refunds).toEqual([
+      expect.objectContaining({
+        Kind: 'refund',
+        Amount: 30,
+        'Belongs to month': null,
+        Date: refund.createdAt.toISOString(),
+      }),
+    ]);
+    const summary = (await sheetRows(book.body, 'Summary')).find((r) => r.Currency === 'usd');
+    expect(summary).toMatchObject({ Refunds: -30, 'Of which booked late for closed months': 0 });
   });
 });

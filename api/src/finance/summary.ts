@@ -10,6 +10,17 @@ import {
 import type { FinanceSummaryAnswer, PeriodQuery } from './schemas';
 
 /**
+ * Reads at once on the pool; one after another on a transaction (a month's close), whose one connection runs one
+ * query at a time.
+ */
+async function readAll<T extends unknown[] | []>(db: Db, reads: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> {
+  if (!db.isTransaction) return (await Promise.all(reads.map((read) => read()))) as T;
+  const results: unknown[] = [];
+  for (const read of reads) results.push(await read());
+  return results as T;
+}
+
+/**
  * The console's finance charts for one period (whole UTC days), read from the split ledger's daily rollups: the
  * same sums as the ledger's lines, in time that does not grow with the ledger.
  */
@@ -27,12 +38,12 @@ export function financeSummary({ db }: { db: Db }) {
       const byCurrency = await salesByCurrency(db, period);
       const currencies = byCurrency.map((r) => r.currency);
       const currency = q.currency ?? mostSold(new Map(byCurrency.map((r) => [r.currency, r.sales])));
-      const [days, products, recipients, comps] = await Promise.all([
-        amountsByDay(db, period, currency),
-        amountsByProduct(db, period, currency),
-        amountsByRecipient(db, period, currency),
+      const [days, products, recipients, comps] = await readAll(db, [
+        () => amountsByDay(db, period, currency),
+        () => amountsByProduct(db, period, currency),
+        () => amountsByRecipient(db, period, currency),
         // Courses given (comps) in the period: counted here, never revenue (they have no charge and no ledger line).
-        compsGiven(db, period, currency),
+        () => compsGiven(db, period, currency),
       ]);
       const totals = days.reduce(
         (t, d) => ({
