@@ -62,16 +62,37 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setState({ status: 'loading' });
     setAttempt((n) => n + 1);
   }, []);
-  // A changed name keeps what the session knew of earnings (a fresh sign-in learns it on the next load).
+  // A changed name keeps what the session knew of earnings; a fresh sign-in does not know it yet (below).
   const signedIn = useCallback(
     (user: StoreUser) =>
       setState((before) => ({
         status: 'signed-in',
         user,
-        isPayee: before.status === 'signed-in' ? before.isPayee : false,
+        isPayee: before.status === 'signed-in' && before.user.id === user.id ? before.isPayee : undefined,
       })),
     [],
   );
+
+  // A fresh sign-in's answer names the person only: whether they earn (the menu's Earnings link) is asked of
+  // /me at once, quietly, rather than on the next load.
+  const unknownPayee = state.status === 'signed-in' && state.isPayee === undefined ? state.user.id : null;
+  useEffect(() => {
+    if (!unknownPayee) return;
+    let live = true;
+    getCurrentUser().then(
+      ({ user, isPayee }) =>
+        live &&
+        setState((now) =>
+          now.status === 'signed-in' && now.user.id === user.id && now.isPayee === undefined
+            ? { ...now, isPayee }
+            : now,
+        ),
+      () => undefined, // no link until the next load: the page itself still answers at /earnings
+    );
+    return () => {
+      live = false;
+    };
+  }, [unknownPayee]);
   const session = useMemo(() => ({ state, refresh, signedIn }), [state, refresh, signedIn]);
 
   return <SessionContext value={session}>{children}</SessionContext>;

@@ -6,6 +6,7 @@ import { createLogger } from '../../api/src/logger';
 import { createProduct, createRevenueSplit } from '../../seeds/factories';
 import { runSeeds } from '../../seeds/run';
 import { testConfig } from '../support/app';
+import { lastEmailTo } from '../support/outbox';
 import {
   buyThroughSite,
   keepScreenshot,
@@ -62,10 +63,11 @@ describe('an author’s earnings (Chromium)', () => {
     const { baseUrl, db } = site();
     await buyThroughSite(baseUrl, productId, 'first-buyer@example.com');
     await buyThroughSite(baseUrl, productId, 'second-buyer@example.com');
-    // The monthly run, three weeks on (past the holding period), paid by hand by finance.
+    // The monthly run, five weeks on (past the holding period), paid by hand by finance: paid in a later month than
+    // today's, whatever today is, so that month has a payout and no line.
     const payouts = payoutService({
       db,
-      clock: { now: () => new Date(Date.now() + 21 * DAY_MS) },
+      clock: { now: () => new Date(Date.now() + 35 * DAY_MS) },
       logger: createLogger('silent'),
       config: testConfig(),
       stripe: null,
@@ -91,8 +93,10 @@ describe('an author’s earnings (Chromium)', () => {
       .orderBy('l.id');
     const earned = lines.reduce((s: number, l: { amount: number }) => s + l.amount, 0);
     const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
-    expect(await balance.innerText()).toContain(dollars(earned - payout.amount));
-    expect(await balance.innerText()).toContain(dollars(lines[2].amount)); // the third sale, still held
+    expect(await balance.locator('.earnings-balance').innerText()).toBe(dollars(earned - payout.amount));
+    const figure = (name: string) => balance.locator('dt', { hasText: name }).locator('xpath=following-sibling::dd[1]');
+    expect(await figure('Still held').innerText()).toBe(dollars(lines[2].amount)); // the third sale
+    expect(await figure('Paid to you').innerText()).toBe(dollars(payout.amount));
     const table = page.getByRole('table', { name: /Your share of each sale/ });
     expect(await table.getByRole('row').count()).toBe(1 + 3);
     expect(await table.innerText()).toContain(TITLE);
@@ -130,6 +134,73 @@ describe('an author’s earnings (Chromium)', () => {
         expect(text).toMatch(/Closing balance,,,,,,USD,,,,,-?\d+\.\d\d/);
       } else expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     }
+  });
+
+  // Far west of UTC: a line written early on the 1st (UTC) falls on the day before here.
+  const ZONE = 'Pacific/Pago_Pago';
+  let late: Page;
+
+  it('links Earnings in the account menu as soon as the author signs in with the emailed link', async () => {
+    const { browser, baseUrl, db } = site();
+    const context = await browser.newContext({ timezoneId: ZONE, locale: 'en-US' });
+    late = await context.newPage();
+    await late.goto(`${baseUrl}/login`);
+    await late.getByRole('textbox', { name: 'Email' }).fill(AUTHOR);
+    await late.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await late.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+    const { link } = await lastEmailTo(db, AUTHOR);
+    await late.goto(new URL(link!.pathname + link!.search, baseUrl).toString());
+    await late.evaluate('window.sameLoad = true');
+    await late.getByRole('button', { name: 'Continue' }).click();
+    const account = late.getByRole('navigation', { name: 'Account' });
+    await account.getByRole('link', { name: 'Invoices' }).waitFor();
+    await account.getByRole('link', { name: 'Earnings' }).click();
+    await late.waitForURL(/\/earnings$/);
+    expect(await late.evaluate('window.sameLoad'), 'the page was loaded again').toBe(true);
+  });
+
+  it('keeps a page of lines and the keyboard’s place while the next page loads, and writes dates in UTC', async () => {
+    const { baseUrl, db } = site();
+    // Enough lines for two pages, written at 00:00:01 UTC on the 1st of this month.
+    const [line] = await db('splitLines as l')
+      .join('users as u', 'u.id', 'l.userId')
+      .where('u.email', AUTHOR)
+      .select('l.*');
+    const now = new Date();
+    const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1, 0, 0, 1));
+    const { id: _id, ...copy } = line;
+    await db('splitLines').insert(Array.from({ length: 48 }, () => ({ ...copy, createdAt: first })));
+
+    await late.goto(`${baseUrl}/earnings`);
+    const table = late.getByRole('table', { name: /Your share of each sale/ });
+    await table.waitFor();
+    expect(await table.getByRole('columnheader', { name: 'Date (UTC)' }).count()).toBe(1);
+    const utcDay = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(first);
+    expect(await table.getByRole('row').last().getByRole('cell').first().innerText()).toBe(utcDay);
+    expect(await table.getByRole('caption').innerText()).toContain('51 in all, page 1 of 2');
+
+    // The second page is held back until the table's state while it loads is seen.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await late.route(/\/api\/store\/earnings\?page=2$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const older = late.getByRole('button', { name: 'Older' });
+    await older.focus();
+    await late.keyboard.press('Enter');
+    const section = late.getByRole('region', { name: 'Lines' });
+    await expect.poll(() => section.getAttribute('aria-busy')).toBe('true');
+    expect(await table.getByRole('row').count()).toBe(1 + 50);
+    expect(await older.evaluate((button) => button === document.activeElement)).toBe(true);
+    release();
+    await expect.poll(() => table.getByRole('caption').innerText()).toContain('page 2 of 2');
+    expect(await section.getAttribute('aria-busy')).toBe('false');
+    expect(await table.getByRole('row').count()).toBe(1 + 1);
+    // The last page: Older does nothing now, and still holds the focus.
+    expect(await older.getAttribute('aria-disabled')).toBe('true');
+    expect(await older.evaluate((button) => button === document.activeElement)).toBe(true);
+    await late.context().close();
   });
 
   it('tells someone who earns nothing how earnings come about, and shows them no Earnings link', async () => {

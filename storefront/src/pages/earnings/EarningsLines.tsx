@@ -1,9 +1,9 @@
 import { useId, useState } from 'react';
 import { formatMoney } from '../../../../api/src/shared/money';
 import { getEarnings, type EarningsAnswer, type EarningsLine } from '../../api/earnings';
-import { formatDate } from '../../format';
 import { LoadStatus } from '../../LoadStatus';
 import { useAccountAsync } from '../../useAccountAsync';
+import { formatUtcDate } from './utcDate';
 
 const KIND_NAMES: Record<EarningsLine['kind'], string> = {
   sale: 'Sale',
@@ -29,11 +29,17 @@ export function EarningsLines({ first, months }: { first: EarningsAnswer['lines'
   );
   const selectId = useId();
   // The first page is shown at once: no "Loading" between the page's answer and its own copy of it.
-  const lines = fresh ? first : loaded.status === 'ready' ? loaded.data : null;
+  const arrived = fresh ? first : loaded.status === 'ready' ? loaded.data : null;
+  // While another page or month loads, the last one stays (marked busy), so the table and the Newer/Older button
+  // that asked keep their place and the keyboard's focus; only a failure replaces them.
+  const [shown, setShown] = useState(first);
+  if (arrived && arrived !== shown) setShown(arrived);
+  const busy = !arrived && loaded.status === 'loading';
+  const lines = arrived ?? (busy ? shown : null);
   const pages = lines ? Math.max(1, Math.ceil(lines.total / lines.pageSize)) : 1;
 
   return (
-    <section aria-labelledby="earnings-lines">
+    <section aria-labelledby="earnings-lines" aria-busy={busy}>
       <h2 id="earnings-lines">Lines</h2>
       <p className="field earnings-filter">
         <label htmlFor={selectId}>Month</label>
@@ -67,7 +73,7 @@ export function EarningsLines({ first, months }: { first: EarningsAnswer['lines'
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">Date</th>
+                  <th scope="col">Date (UTC)</th>
                   <th scope="col">Product</th>
                   <th scope="col">Kind</th>
                   <th scope="col" className="num">
@@ -93,7 +99,7 @@ export function EarningsLines({ first, months }: { first: EarningsAnswer['lines'
                   return (
                     <tr key={line.id}>
                       <td>
-                        <time dateTime={line.createdAt}>{formatDate(line.createdAt)}</time>
+                        <time dateTime={line.createdAt}>{formatUtcDate(line.createdAt)}</time>
                       </td>
                       <td>{line.productName}</td>
                       <td>{KIND_NAMES[line.kind]}</td>
@@ -110,13 +116,14 @@ export function EarningsLines({ first, months }: { first: EarningsAnswer['lines'
           </div>
           {pages > 1 && (
             <nav aria-label="Pages of lines" className="earnings-pages">
-              <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              {/* aria-disabled, not disabled: a button that turns disabled under the keyboard drops its focus. */}
+              <button type="button" aria-disabled={page <= 1} onClick={() => page > 1 && setPage(page - 1)}>
                 Newer
               </button>
               <span>
                 Page {page} of {pages}
               </span>
-              <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+              <button type="button" aria-disabled={page >= pages} onClick={() => page < pages && setPage(page + 1)}>
                 Older
               </button>
             </nav>

@@ -1,6 +1,6 @@
 import { formatMoney } from '../../../../api/src/shared/money';
 import type { EarningsAnswer } from '../../api/earnings';
-import { formatDate } from '../../format';
+import { formatUtcDate } from './utcDate';
 
 const STATUS_NAMES = { pending: 'On its way', paid: 'Paid', failed: 'Delayed: we retry it' } as const;
 
@@ -17,7 +17,7 @@ export function PayoutList({ payouts }: { payouts: EarningsAnswer['payouts'] }) 
             <caption>Your payouts, newest first</caption>
             <thead>
               <tr>
-                <th scope="col">Date</th>
+                <th scope="col">Date (UTC)</th>
                 <th scope="col">Status</th>
                 <th scope="col">Reference</th>
                 <th scope="col" className="num">
@@ -31,7 +31,7 @@ export function PayoutList({ payouts }: { payouts: EarningsAnswer['payouts'] }) 
                 return (
                   <tr key={payout.id}>
                     <td>
-                      <time dateTime={when}>{formatDate(when)}</time>
+                      <time dateTime={when}>{formatUtcDate(when)}</time>
                     </td>
                     <td>{STATUS_NAMES[payout.status]}</td>
                     <td>{payout.reference ?? '—'}</td>
