@@ -209,7 +209,7 @@ export function createServices(deps: Deps) {
     provider: payments,
     recovery: {
       settleSession: (identifier) => checkouts.settleSession(identifier),
-      chargeRefunded: lifecycle.chargeRefunded,
+      refundedAtProvider: lifecycle.refundedAtProvider,
       disputeOpened: lifecycle.disputeOpened,
     },
   });

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
+import { knownCharges } from '../../api/src/finance/reconciliation/import';
 import {
   DAILY_RECONCILIATION_IMPORT,
   defineReconciliationJobs,
@@ -15,7 +16,7 @@ import { as, signedIn, type SignedIn } from '../support/auth';
 import { paidTestCheckout, sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
 import { expectReconciled } from '../support/reconciliation-invariants';
-import { deliverSigned, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
+import { deliverSigned, DISPUTE_FEE, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -142,12 +143,13 @@ describe('reconciliation with Stripe (the real SDK against the stand-in; docs/do
     expect(report.difference.count).toBe(0);
     expect(report.unmatchedAtProcessor.count).toBe(0);
     expect(report.unmatchedInBooks.count).toBe(0);
-    // The matched money is what Stripe paid out (its own movement aside).
+    // The books' net of what was matched is what Stripe paid out, the two dispute fees taken.
     const po = stripe.objects.get(payout!)!;
-    const net = [...stripe.objects.values()]
-      .filter((o) => o.object === 'balance_transaction' && o.type !== 'payout')
-      .reduce((sum, o) => sum + (o.net as number), 0);
-    expect(po.amount).toBe(net);
+    const disputes = (await db()('merchantDisputes').orderBy('createdAt').select('fee', 'withdrawn')) as unknown[];
+    expect(disputes).toEqual([
+      { fee: DISPUTE_FEE, withdrawn: true },
+      { fee: DISPUTE_FEE, withdrawn: true },
+    ]);
     const perPayout = await as(finance, request(app).get('/api/admin/reconciliation/payouts')).query({
       from: new Date(Date.now() - DAY_MS).toISOString(),
       to: new Date(Date.now() + DAY_MS).toISOString(),
@@ -156,6 +158,8 @@ describe('reconciliation with Stripe (the real SDK against the stand-in; docs/do
       expect.objectContaining({
         id: payout,
         payout: expect.objectContaining({ identifier: payout, amount: po.amount }),
+        expectedAmount: po.amount,
+        offBy: 0,
         matched: 10,
         differences: 0,
         unmatchedAtProcessor: 0,
@@ -201,6 +205,114 @@ describe('reconciliation with Stripe (the real SDK against the stand-in; docs/do
     expect(refunds).toEqual([{ amount: 3_000, reasonCode: 'provider' }]);
     expect((await recon.report()).unmatchedAtProcessor.count).toBe(0);
     await expectReconciled(db());
+  });
+
+  /** Each payout to the bank and what the books say it should carry, for the test's day. */
+  async function payoutsNow() {
+    const answer = await as(finance, request(app).get('/api/admin/reconciliation/payouts')).query({
+      from: new Date(Date.now() - DAY_MS).toISOString(),
+      to: new Date(Date.now() + DAY_MS).toISOString(),
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return answer.body.data as { id: string; expectedAmount: number; offBy: number }[];
+  }
+
+  it('books a dispute’s fee from its event, and shows one the books do not hold as a difference the payout is off by', async () => {
+    const product = await createProduct(db(), { name: 'Disputed Fee Course', unitAmount: 9_000 });
+    const { chargeId } = await sell(product.id);
+    const opened = stripe.openDispute(chargeId);
+    await deliverSigned(app, opened.event);
+    expect(await db()('merchantDisputes').where({ identifier: opened.dispute }).first('fee')).toEqual({
+      fee: DISPUTE_FEE,
+    });
+    // A dispute recorded before its fee was known: the books hold the amount only.
+    await db()('merchantDisputes').where({ identifier: opened.dispute }).update({ fee: null });
+    const [payout] = stripe.payOut();
+    await recon.imported();
+    const report = await recon.report();
+    const row = report.difference.rows.find((r) => r.sourceIdentifier === opened.dispute)!;
+    expect(row).toMatchObject({ kind: 'dispute', reason: 'fee-not-booked', book: { amount: -9_000 } });
+    expect(report.difference.byCurrency).toEqual([expect.objectContaining({ amount: -DISPUTE_FEE })]);
+    // The books' net of the payout's matched transactions misses the fee the bank did not get.
+    const mine = (await payoutsNow()).find((p) => p.id === payout)!;
+    expect(mine).toMatchObject({ offBy: -DISPUTE_FEE });
+    expect(stripe.objects.get(payout!)!.amount).toBe(mine.expectedAmount - DISPUTE_FEE);
+    // A later event of the dispute tells the fee: the books hold it, and the payout agrees.
+    await deliverSigned(app, stripe.closeDispute(opened.dispute, 'lost'));
+    expect((await recon.report()).difference.count).toBe(0);
+    expect((await payoutsNow()).find((p) => p.id === payout)).toMatchObject({ offBy: 0 });
+  });
+
+  it('recovers a missed dispute with its fee, so the payout carries what the books say', async () => {
+    const product = await createProduct(db(), { name: 'Missed Dispute Course', unitAmount: 7_000 });
+    const { chargeId } = await sell(product.id);
+    const opened = stripe.openDispute(chargeId);
+    const [payout] = stripe.payOut();
+    await recon.imported();
+    const row = (await recon.report()).unmatchedAtProcessor.rows.find((r) => r.sourceIdentifier === opened.dispute)!;
+    expect(row).toMatchObject({ kind: 'dispute', reason: 'missed-dispute', recoverable: true });
+    expect((await recon.recover(row.id)).body.data).toEqual({ state: 'matched' });
+    expect(await db()('merchantDisputes').where({ identifier: opened.dispute }).first('fee')).toEqual({
+      fee: DISPUTE_FEE,
+    });
+    expect((await payoutsNow()).find((p) => p.id === payout)).toMatchObject({
+      expectedAmount: stripe.objects.get(payout!)!.amount,
+      offBy: 0,
+    });
+    await expectReconciled(db());
+  });
+
+  it('keeps an inquiry, which moves no money at Stripe, out of the books’ entries', async () => {
+    const product = await createProduct(db(), { name: 'Inquiry Course', unitAmount: 4_000 });
+    const { chargeId } = await sell(product.id);
+    const inquiry = stripe.openDispute(chargeId, { inquiry: true });
+    expect((await deliverSigned(app, inquiry.event)).status).toBe(200);
+    expect((await deliverSigned(app, stripe.closeDispute(inquiry.dispute, 'won'))).status).toBe(200);
+    expect(await db()('merchantDisputes').where({ identifier: inquiry.dispute }).first('withdrawn', 'status')).toEqual({
+      withdrawn: false,
+      status: 'won',
+    });
+    await recon.imported();
+    const report = await recon.report();
+    expect(report.unmatchedInBooks.rows.filter((r) => r.kind.startsWith('dispute'))).toEqual([]);
+    await expectReconciled(db());
+  });
+
+  it('records two refunds of one charge made at Stripe whole when both are recovered at once', async () => {
+    const product = await createProduct(db(), { name: 'Two Refunds Course', unitAmount: 10_000 });
+    const { chargeId } = await sell(product.id);
+    stripe.refundFromDashboard(chargeId, 2_000);
+    stripe.refundFromDashboard(chargeId, 3_000);
+    await recon.imported();
+    const rows = (await recon.report()).unmatchedAtProcessor.rows.filter(
+      (r) => r.kind === 'refund' && r.reason === 'refund-at-processor',
+    );
+    expect(rows).toHaveLength(2);
+    const answers = await Promise.all(rows.map((r) => recon.recover(r.id)));
+    expect(answers.map((a) => a.body.data)).toEqual([{ state: 'matched' }, { state: 'matched' }]);
+    const refunds = (await db()('merchantRefunds as r')
+      .join('merchantCharges as c', 'c.id', 'r.merchantChargeId')
+      .where('c.identifier', chargeId)
+      .orderBy('r.amount')
+      .select('r.amount')) as { amount: number }[];
+    expect(refunds.map((r) => r.amount)).toEqual([2_000, 3_000]);
+    expect(await db()('merchantCharges').where({ identifier: chargeId }).first('refundAmount')).toEqual({
+      refundAmount: 5_000,
+    });
+    await expectReconciled(db());
+  });
+
+  it('asks which of more charge ids than a statement binds one by one the books hold', async () => {
+    const account = await services.payments.accountId();
+    const [charge] = (await db()('merchantCharges')
+      .where({ merchantAccountId: account })
+      .limit(1)
+      .select('identifier')) as {
+      identifier: string;
+    }[];
+    const ids = Array.from({ length: 70_000 }, (_, i) => `ch_absent_${i}`);
+    const known = await knownCharges(db(), account, [...ids, charge!.identifier]);
+    expect([...known]).toEqual([charge!.identifier]);
   });
 
   it('shows a fee Stripe changed as a difference with its reason, and nothing it cannot recover', async () => {

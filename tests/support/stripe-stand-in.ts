@@ -29,6 +29,8 @@ type Params = Record<string, unknown>;
 export const STAND_IN_WEBHOOK_SECRET = 'whsec_standin_secret';
 export const STAND_IN_SECRET_KEY = 'sk_test_standin';
 const ACCOUNT_ID = 'acct_standin';
+/** Stripe's fee on a chargeback, withdrawn with the disputed amount and kept whatever the outcome. */
+export const DISPUTE_FEE = 1_500;
 
 class StripeError extends Error {
   constructor(
@@ -88,7 +90,11 @@ export interface StandIn {
    */
   settleRefund(refundId: string, outcome: 'succeeded' | 'failed'): Stripe.Event;
   /** A chargeback; its evidence is due in a week unless `dueBy` says otherwise, as Stripe sets it. */
-  openDispute(chargeId: string, options?: { dueBy?: Date }): { dispute: string; event: Stripe.Event };
+  /** A chargeback (its amount and Stripe's 15.00 dispute fee withdrawn), or an inquiry (nothing withdrawn). */
+  openDispute(
+    chargeId: string,
+    options?: { dueBy?: Date; inquiry?: boolean },
+  ): { dispute: string; event: Stripe.Event };
   closeDispute(disputeId: string, status: 'won' | 'lost'): Stripe.Event;
   event(type: string, object: Obj): Stripe.Event;
   /** Makes the next `times` requests to a path fail as Stripe does during an outage (the SDK retries 500s). */
@@ -683,6 +689,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
       object: 'balance_transaction',
       amount,
       fee,
+      fee_details: fee ? [{ amount: fee, currency: source.currency, type: 'stripe_fee', description: category }] : [],
       net: amount - fee,
       currency: source.currency,
       exchange_rate: null,
@@ -961,17 +968,24 @@ export async function startStripeStandIn(): Promise<StandIn> {
         currency: charge.currency,
         created: nowSeconds(),
         reason: 'fraudulent',
-        status: 'needs_response',
+        status: options.inquiry ? 'warning_needs_response' : 'needs_response',
         evidence_details: { due_by: dueBy, has_evidence: false, past_due: false, submission_count: 0 },
       });
-      // The disputed amount leaves the balance as the dispute opens (Stripe's dispute fee is left out here).
-      dispute.balance_transactions = [moved(dispute, 'adjustment', 'dispute', -(dispute.amount as number))];
+      // A chargeback's amount leaves the balance as it opens, with Stripe's dispute fee; an inquiry moves nothing.
+      dispute.balance_transactions = options.inquiry
+        ? []
+        : [moved(dispute, 'adjustment', 'dispute', -(dispute.amount as number), DISPUTE_FEE)];
       return { dispute: dispute.id, event: event('charge.dispute.created', dispute) };
     },
 
     closeDispute(disputeId, status) {
       const dispute = get(disputeId, 'dispute');
-      // A won dispute gives the amount back to the balance.
+      // A won dispute gives the amount back to the balance (not the fee); an inquiry closes as warning_closed.
+      const inquiry = (dispute.status as string).startsWith('warning_');
+      if (inquiry) {
+        dispute.status = 'warning_closed';
+        return event('charge.dispute.closed', dispute);
+      }
       if (status === 'won' && dispute.status !== 'won')
         (dispute.balance_transactions as Obj[]).push(
           moved(dispute, 'adjustment', 'dispute_reversal', dispute.amount as number),

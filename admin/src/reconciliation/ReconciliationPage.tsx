@@ -202,6 +202,14 @@ export default function ReconciliationPage() {
                   : ''}
               </Typography>
             ) : null}
+            {entry.payout && entry.offBy !== 0 ? (
+              <Typography variant="body2" color="error">
+                {translate(words('payout.offBy'), {
+                  expected: formatMoney(entry.expectedAmount, entry.payout.currency),
+                  offBy: formatMoney(entry.offBy, entry.payout.currency),
+                })}
+              </Typography>
+            ) : null}
             <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', my: 1 }}>
               <Chip size="small" color="success" label={`${translate(words('summary.matched'))}: ${entry.matched}`} />
               <Chip

@@ -26,6 +26,7 @@ export const reconciliation = {
     arrival: 'arrives %{date}',
     counts: '%{matched} matched · %{differences} differences · %{unmatched} only at the processor',
     allMatched: 'Every transaction of this payout matches the books.',
+    offBy: 'The books say %{expected}: the payout differs by %{offBy}',
   },
   inBooks: 'Only in the books',
   row: {
@@ -46,6 +47,7 @@ export const reconciliation = {
   },
   reasons: {
     'fee-changed': 'The processor’s fee differs from the books (the fee changed after the sale)',
+    'fee-not-booked': 'The processor took a fee the books do not hold yet (a dispute’s fee before its event told it)',
     'amount-changed': 'The amount differs from the books',
     'other-currency': 'Settled in another currency than the books keep',
     'missed-webhook': 'Paid at the processor, but its webhook was missed: the purchase is not in the books',

@@ -53,6 +53,21 @@ const dueBy = (dispute: Stripe.Dispute): Date | null => {
 export function stripeEvents({ db, logger, stripe, checkouts, lifecycle }: Deps) {
   // Payments' events arriving together are settled together: one read, one transaction, one commit for the batch.
   const settleInBatch = groupCommit(
+/**
+ * What a dispute moved (docs/domain.md §20): an inquiry (warning_*) withdraws nothing; a chargeback's withdrawal is
+ * its balance transaction of category `dispute`, which carries Stripe's dispute fee. A payload without the list says
+ * nothing of the fee.
+ */
+const withdrawalOf = (dispute: Stripe.Dispute): { withdrawn: boolean; fee: number | null } => {
+  const withdrawals = (dispute.balance_transactions ?? []).filter((t) => t.reporting_category === 'dispute');
+  if (dispute.status.startsWith('warning_')) return { withdrawn: false, fee: null };
+  if (!dispute.balance_transactions) return { withdrawn: true, fee: null };
+  return {
+    withdrawn: withdrawals.length > 0,
+    fee: withdrawals.length ? withdrawals.reduce((sum, t) => sum + t.fee, 0) : null,
+  };
+};
+
     (asks: Parameters<CheckoutService['settleSessions']>[0]) => checkouts.settleSessions(asks),
     BATCH,
     RUNNERS,
@@ -115,6 +130,7 @@ export function stripeEvents({ db, logger, stripe, checkouts, lifecycle }: Deps)
           await lifecycle.disputeClosed(accountId, {
             ...fields,
             won: dispute.status === 'won' || dispute.status === 'warning_closed',
+          ...withdrawalOf(dispute),
           });
         return true;
       }

@@ -18,6 +18,10 @@ export interface DisputeFields {
   reason: string | null;
   /** The provider's deadline for our evidence; null when it gave none (an inquiry, or a closed dispute). */
   evidenceDueBy?: Date | null;
+  /** Whether the provider withdrew the amount: an inquiry withdraws nothing (docs/domain.md §20). */
+  withdrawn?: boolean;
+  /** The dispute fee the provider's withdrawal carried; null or absent while not told. */
+  fee?: number | null;
 }
 
 type Deps = Pick<LifecycleDeps, 'db' | 'logger'>;
@@ -52,6 +56,14 @@ const disputeRecord = (accountId: string, charge: ChargeRow, dispute: DisputeFie
   taxAmount: taxOf(charge, dispute.amount),
   reason: dispute.reason,
   evidenceDueBy: dispute.evidenceDueBy ?? null,
+  withdrawn: dispute.withdrawn ?? true,
+  fee: dispute.fee ?? null,
+});
+
+/** A later event may tell the withdrawal and its fee: once withdrawn it stays so, a fee once told is kept. */
+const withdrawalMerged = (trx: Knex.Transaction, dispute: DisputeFields) => ({
+  withdrawn: trx.raw('merchant_disputes.withdrawn OR ?', [dispute.withdrawn ?? true]),
+  fee: trx.raw('coalesce(?::int, merchant_disputes.fee)', [dispute.fee ?? null]),
 });
 
 /** `charge.dispute.created`: access ends while the dispute is open, unless it was already closed. */
@@ -64,6 +76,10 @@ export async function disputeOpened(deps: Deps, accountId: string, dispute: Disp
       .onConflict(['merchantAccountId', 'identifier'])
       .ignore()
       .returning('id');
+    if (!fresh)
+      await trx('merchantDisputes')
+        .where({ merchantAccountId: accountId, identifier: dispute.identifier })
+        .update(withdrawalMerged(trx, dispute));
     const row = await trx('merchantDisputes')
       .where({ merchantAccountId: accountId, identifier: dispute.identifier })
       .first('status');
@@ -116,7 +132,7 @@ export async function disputeClosed(
     await trx('merchantDisputes')
       .insert({ ...disputeRecord(accountId, charge, dispute), status, closedAt: trx.fn.now() })
       .onConflict(['merchantAccountId', 'identifier'])
-      .merge({ status, closedAt: trx.fn.now() });
+      .merge({ status, closedAt: trx.fn.now(), ...withdrawalMerged(trx, dispute) });
     if (!dispute.won) return;
     const stillOpen = await trx('merchantDisputes').where({ merchantChargeId: charge.id, status: 'open' }).first('id');
     if (!stillOpen) await restoreAccess(trx, charge.id, dispute.identifier);

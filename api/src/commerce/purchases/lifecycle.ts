@@ -3,7 +3,7 @@ import type { RefundSettlement } from '../../payments/provider';
 import { banPurchase } from './bans';
 import { disputeClosed, disputeOpened, type DisputeFields } from './disputes';
 import type { LifecycleDeps } from './lifecycle-deps';
-import { chargeRefunded } from './provider-refunds';
+import { chargeRefunded, refundedAtProvider } from './provider-refunds';
 import { completeRefund, type RefundEmail, type ReservedRefund } from './refund-completion';
 import { refundSettled } from './refund-settlement';
 import { refundPurchase, type RefundInput } from './refunds';
@@ -22,6 +22,8 @@ export function purchaseLifecycle(deps: LifecycleDeps) {
       banPurchase(deps.db, purchaseId, reason, actor, requestId),
     chargeRefunded: (accountId: string, chargeIdentifier: string, amountRefunded: number, eventId: string) =>
       chargeRefunded(deps, accountId, chargeIdentifier, amountRefunded, eventId),
+    refundedAtProvider: (accountId: string, chargeIdentifier: string, amount: number, refundIdentifier: string) =>
+      refundedAtProvider(deps, accountId, chargeIdentifier, amount, refundIdentifier),
     refundSettled: (accountId: string, settlement: RefundSettlement) => refundSettled(deps, accountId, settlement),
     disputeOpened: (accountId: string, dispute: DisputeFields) => disputeOpened(deps, accountId, dispute),
     disputeClosed: (accountId: string, dispute: DisputeFields & { won: boolean }) =>

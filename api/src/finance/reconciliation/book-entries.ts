@@ -1,7 +1,8 @@
 /**
  * Our books as the processor would see them, one row per movement of its balance (docs/domain.md §20): a charge (its
- * amount and fee), a refund given back (negative), a refund that failed (back in), a dispute (negative) and a won
- * dispute's reversal, and an author's payout sent by Stripe transfer (negative). `identifier` is the processor's id
+ * amount and fee), a refund given back (negative), a refund that failed (back in), a dispute's withdrawal (negative,
+ * with its dispute fee: 0 here while no event told it) and a won dispute's reversal, and an author's payout sent by
+ * Stripe transfer (negative). An inquiry withdraws nothing, so is no entry. `identifier` is the processor's id
  * of what moved the money. Takes the account's id (`:account`) and whether author payouts go through it (`:transfers`).
  */
 export const BOOK_ENTRIES = `
@@ -17,13 +18,13 @@ export const BOOK_ENTRIES = `
     FROM merchant_refunds r JOIN merchant_charges c ON c.id = r.merchant_charge_id
    WHERE r.merchant_account_id = :account AND r.identifier IS NOT NULL AND r.status = 'failed'
   UNION ALL
-  SELECT 'dispute', d.id, d.identifier, c.identifier, -d.amount, 0, c.currency, d.created_at
+  SELECT 'dispute', d.id, d.identifier, c.identifier, -d.amount, coalesce(d.fee, 0), c.currency, d.created_at
     FROM merchant_disputes d JOIN merchant_charges c ON c.id = d.merchant_charge_id
-   WHERE d.merchant_account_id = :account
+   WHERE d.merchant_account_id = :account AND d.withdrawn
   UNION ALL
   SELECT 'dispute_reversal', d.id, d.identifier, c.identifier, d.amount, 0, c.currency, d.closed_at
     FROM merchant_disputes d JOIN merchant_charges c ON c.id = d.merchant_charge_id
-   WHERE d.merchant_account_id = :account AND d.status = 'won'
+   WHERE d.merchant_account_id = :account AND d.withdrawn AND d.status = 'won'
   UNION ALL
   SELECT 'payout', p.id, p.reference, NULL, -p.amount, 0, p.currency, p.paid_at
     FROM payouts p WHERE :transfers AND p.method = 'stripe' AND p.status = 'paid'`;

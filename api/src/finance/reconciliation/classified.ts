@@ -2,7 +2,8 @@ import { BOOK_ENTRIES } from './book-entries';
 
 /**
  * Every processor transaction of the account with its state and reason (docs/domain.md §20): `matched` to one book
- * entry to the cent, `difference` when matched but the amount, fee or currency differs, `unmatched` when the books
+ * entry to the cent, `difference` when matched but the amount, fee or currency differs (a fee the books do not know
+ * yet, as a dispute's before its event told it, is `fee-not-booked`), `unmatched` when the books
  * hold nothing for it. The reason of an unmatched one says what was most likely missed, and whether it can be
  * recovered through the code of the event that was missed: a paid checkout the books know (its webhook missed), a
  * refund or dispute of a charge the books hold (made at the processor, or its event missed). Takes `:account`,
@@ -10,15 +11,16 @@ import { BOOK_ENTRIES } from './book-entries';
  */
 export const CLASSIFIED = `
   SELECT t.id, t.identifier, t.kind, t.source_identifier, t.charge_identifier, t.amount, t.fee, t.currency,
-         t.created_at, t.payout_identifier, t.book_kind, t.book_id, t.book_amount, t.book_fee,
+         t.created_at, t.payout_identifier, t.book_kind, t.book_id, t.book_amount, t.book_fee, t.book_currency,
          CASE WHEN t.book_id IS NULL THEN 'unmatched'
               WHEN t.book_currency <> t.currency OR t.book_amount <> t.amount
-                   OR (t.kind = 'charge' AND t.book_fee <> t.fee) THEN 'difference'
+                   OR t.book_fee IS DISTINCT FROM t.fee THEN 'difference'
               ELSE 'matched' END AS state,
          CASE WHEN t.book_id IS NOT NULL THEN
                 CASE WHEN t.book_currency <> t.currency THEN 'other-currency'
                      WHEN t.book_amount <> t.amount THEN 'amount-changed'
-                     WHEN t.kind = 'charge' AND t.book_fee <> t.fee THEN 'fee-changed' END
+                     WHEN t.book_fee IS NULL THEN 'fee-not-booked'
+                     WHEN t.book_fee <> t.fee THEN 'fee-changed' END
               WHEN t.kind = 'charge' THEN CASE WHEN t.known_checkout THEN 'missed-webhook' ELSE 'unknown-charge' END
               WHEN t.kind = 'refund' THEN CASE WHEN t.known_charge THEN 'refund-at-processor' ELSE 'unknown-charge' END
               WHEN t.kind = 'dispute' THEN CASE WHEN t.known_charge THEN 'missed-dispute' ELSE 'unknown-charge' END
@@ -35,7 +37,7 @@ export const CLASSIFIED = `
              CASE m.book_kind WHEN 'charge' THEN mc.amount WHEN 'refund' THEN -mr.amount
                   WHEN 'refund_failure' THEN mr.amount WHEN 'dispute' THEN -md.amount
                   WHEN 'dispute_reversal' THEN md.amount WHEN 'payout' THEN -mp.amount END AS book_amount,
-             CASE WHEN m.book_kind = 'charge' THEN mc.fee ELSE 0 END AS book_fee,
+             CASE m.book_kind WHEN 'charge' THEN mc.fee WHEN 'dispute' THEN md.fee ELSE 0 END AS book_fee,
              coalesce(mc.currency, rc.currency, mp.currency) AS book_currency,
              (m.book_id IS NULL AND t.kind = 'charge' AND EXISTS (
                 SELECT 1 FROM merchant_sessions s JOIN checkouts c ON c.merchant_session_id = s.id

@@ -10,12 +10,17 @@ import type { PaymentProvider } from '../../payments/provider';
 export interface Recovery {
   /** Settles the checkout of a paid provider session, as `checkout.session.completed` does. */
   settleSession(sessionIdentifier: string): Promise<unknown>;
-  /** The charge's total refunded at the provider, as `charge.refunded` says it. */
-  chargeRefunded(accountId: string, chargeIdentifier: string, amountRefunded: number, eventId: string): Promise<void>;
-  /** A dispute opened at the provider, as `charge.dispute.created` says it. */
+  /** A refund made at the provider, recorded as `charge.refunded` would (its total read under the charge's lock). */
+  refundedAtProvider(
+    accountId: string,
+    chargeIdentifier: string,
+    amount: number,
+    refundIdentifier: string,
+  ): Promise<void>;
+  /** A dispute's withdrawal at the provider (with its fee), as `charge.dispute.created` says it. */
   disputeOpened(
     accountId: string,
-    dispute: { identifier: string; chargeIdentifier: string; amount: number; reason: string | null },
+    dispute: { identifier: string; chargeIdentifier: string; amount: number; reason: string | null; fee: number },
   ): Promise<void>;
 }
 

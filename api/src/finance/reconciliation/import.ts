@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { AppError } from '../../shared/errors';
 import type { ProcessorLedger } from '../../payments/provider';
 import type { Period, ReconciliationDeps } from './deps';
@@ -9,6 +10,18 @@ export function ledgerOf({ provider }: Pick<ReconciliationDeps, 'provider'>): Pr
   if (!provider.ledger)
     throw new AppError('reconciliation-not-available', 'The payment provider does not tell its balance transactions.');
   return provider.ledger;
+}
+
+/**
+ * Which of these charge ids the books hold, as one array parameter: a year's charges are more ids than a statement
+ * may bind one by one (65,535).
+ */
+export async function knownCharges(db: Knex, account: string, identifiers: string[]): Promise<Set<string>> {
+  const rows = (await db('merchantCharges')
+    .where({ merchantAccountId: account })
+    .whereRaw('identifier = ANY(?::text[])', [identifiers])
+    .pluck('identifier')) as unknown[];
+  return new Set(rows.map(String));
 }
 
 /**
@@ -24,16 +37,10 @@ export async function importPeriod(deps: ReconciliationDeps, period: Period): Pr
   const [payouts, transactions] = [await ledger.listPayouts(period), await ledger.listBalanceTransactions(period)];
   const movements = transactions.filter((t) => t.kind !== 'payout');
   // Charges the books do not know are asked for their checkout (few): a missed webhook is then recoverable.
-  const known = new Set(
-    (
-      await db('merchantCharges')
-        .where({ merchantAccountId: account })
-        .whereIn(
-          'identifier',
-          movements.filter((t) => t.kind === 'charge').map((t) => t.sourceIdentifier!),
-        )
-        .pluck('identifier')
-    ).map(String),
+  const known = await knownCharges(
+    db,
+    account,
+    movements.filter((t) => t.kind === 'charge').map((t) => t.sourceIdentifier!),
   );
   const checkouts = new Map<string, string | null>();
   for (const t of movements)
@@ -60,7 +67,9 @@ export async function importPeriod(deps: ReconciliationDeps, period: Period): Pr
       (
         (await trx('processorPayouts')
           .where({ merchantAccountId: account })
-          .whereIn('identifier', [...new Set(movements.map((t) => t.payoutIdentifier).filter((p) => p !== null))])
+          .whereRaw('identifier = ANY(?::text[])', [
+            [...new Set(movements.map((t) => t.payoutIdentifier).filter((p) => p !== null))],
+          ])
           .select('id', 'identifier')) as { id: string; identifier: string }[]
       ).map((p) => [p.identifier, p.id]),
     );

@@ -12,6 +12,7 @@ interface Found {
   sourceIdentifier: string | null;
   chargeIdentifier: string | null;
   amount: number;
+  fee: number;
   reason: ProcessorRow['reason'];
   recoverable: boolean;
   state: string;
@@ -22,7 +23,7 @@ interface Found {
 /**
  * Recovers the event a processor transaction shows was missed, through the same code as its webhook, then matches
  * again (docs/domain.md §20): a paid checkout is settled (fulfilled once, however often this runs), a refund made at
- * the processor is recorded from the charge's new total refunded, a dispute is opened. Answers the transaction's state.
+ * the processor is recorded (its charge's total read under the charge's lock), a dispute is opened with its fee. Answers the transaction's state.
  */
 export async function recoverTransaction(
   deps: ReconciliationDeps,
@@ -39,23 +40,14 @@ export async function recoverTransaction(
     const session = found.checkoutIdentifier ?? (await ledgerOf(deps).checkoutOfCharge(found.sourceIdentifier!));
     if (session) await recovery.settleSession(session);
   } else if (found.kind === 'refund') {
-    // What the books hold refunded (pending at the processor too, as it counts them) and this refund: the charge's
-    // total as its `charge.refunded` event would say it.
-    const held = await db('merchantRefunds as r')
-      .join('merchantCharges as c', 'c.id', 'r.merchantChargeId')
-      .where({ 'c.merchantAccountId': account, 'c.identifier': found.chargeIdentifier })
-      .where((q) =>
-        q.where('r.status', 'succeeded').orWhere((p) => p.where('r.status', 'pending').whereNotNull('r.identifier')),
-      )
-      .first(db.raw('coalesce(sum(r.amount), 0)::int as total'));
-    const total = Number(held.total) - found.amount;
-    await recovery.chargeRefunded(account, found.chargeIdentifier!, total, found.sourceIdentifier!);
+    await recovery.refundedAtProvider(account, found.chargeIdentifier!, -found.amount, found.sourceIdentifier!);
   } else if (found.kind === 'dispute') {
     await recovery.disputeOpened(account, {
       identifier: found.sourceIdentifier!,
       chargeIdentifier: found.chargeIdentifier!,
       amount: -found.amount,
       reason: null,
+      fee: found.fee,
     });
   }
   await matchTransactions(db, account, provider.label);

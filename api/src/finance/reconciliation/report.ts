@@ -7,8 +7,14 @@ import type { BookRow, PayoutReconciliation, ProcessorRow, ReconciliationAnswer,
 /** The most rows of each list an answer carries; the tallies count them all. */
 const LIST_LIMIT = 1000;
 
-/** Processor − books, net of fees, for a matched row (a charge's fee counts, the books keep no other). */
-const DIFFERENCE = `(amount - coalesce(book_amount, 0)) - CASE WHEN kind = 'charge' THEN fee - coalesce(book_fee, 0) ELSE 0 END`;
+/** Processor − books, net of fees, for a matched row (a fee the books do not know counts whole). */
+const DIFFERENCE = `(amount - fee) - (coalesce(book_amount, 0) - coalesce(book_fee, 0))`;
+
+/**
+ * What a payout should carry by the books: the books' net of each transaction matched to them, the processor's net of
+ * each one they hold nothing for (docs/domain.md §20). Equal to the payout when every matched row agrees to the cent.
+ */
+const EXPECTED_NET = `CASE WHEN book_id IS NOT NULL THEN book_amount - coalesce(book_fee, 0) ELSE amount - fee END`;
 
 interface ClassifiedRow {
   id: string;
@@ -114,10 +120,11 @@ export async function payoutsOf(deps: ReconciliationDeps, period: Period): Promi
   const bindings = await bindingsOf(deps, period);
   const counts = rowsOf(
     await db.raw(
-      `SELECT payout_identifier, state, count(*)::int AS count FROM (${CLASSIFIED}) c GROUP BY payout_identifier, state`,
+      `SELECT payout_identifier, state, count(*)::int AS count, sum(${EXPECTED_NET})::bigint AS expected
+         FROM (${CLASSIFIED}) c GROUP BY payout_identifier, state`,
       bindings,
     ),
-  ) as unknown as { payoutIdentifier: string | null; state: string; count: number }[];
+  ) as unknown as { payoutIdentifier: string | null; state: string; count: number; expected: string }[];
   const payouts = (await db('processorPayouts')
     .where({ merchantAccountId: bindings.account })
     .whereIn('identifier', [...new Set(counts.map((c) => c.payoutIdentifier).filter((p) => p !== null))])
@@ -135,9 +142,12 @@ export async function payoutsOf(deps: ReconciliationDeps, period: Period): Promi
   const entry = (payout: PayoutReconciliation['payout']): PayoutReconciliation => {
     const key = payout?.identifier ?? null;
     const count = (state: string) => counts.find((c) => c.payoutIdentifier === key && c.state === state)?.count ?? 0;
+    const expected = counts.filter((c) => c.payoutIdentifier === key).reduce((sum, c) => sum + Number(c.expected), 0);
     return {
       id: key ?? 'not-paid-out',
       payout: payout && { ...payout, amount: Number(payout.amount) },
+      expectedAmount: expected,
+      offBy: payout ? Number(payout.amount) - expected : 0,
       matched: count('matched'),
       differences: count('difference'),
       unmatchedAtProcessor: count('unmatched'),

@@ -17,6 +17,7 @@ export const PeriodQuery = z
 /** Why a transaction or book entry is not matched to the cent (docs/domain.md §20). */
 export type ReconciliationReason =
   | 'fee-changed'
+  | 'fee-not-booked'
   | 'amount-changed'
   | 'other-currency'
   | 'missed-webhook'
@@ -93,6 +94,10 @@ export interface PayoutReconciliation {
     createdAt: Date;
     arrivalOn: Date | null;
   } | null;
+  /** The books' net of its matched transactions plus the processor's net of the others: what it should carry. */
+  expectedAmount: number;
+  /** The payout less what it should carry by the books (0 when it agrees; 0 for what is not paid out yet). */
+  offBy: number;
   matched: number;
   differences: number;
   unmatchedAtProcessor: number;
