@@ -2,7 +2,15 @@
 export { Product, Price, ProductFaq, UpgradableProduct } from '../../api/src/catalog/models';
 export { WorkshopReminder, WorkshopSession } from '../../api/src/catalog/workshops/models';
 export { WaitlistEntry, WaitlistProduct } from '../../api/src/catalog/waitlist/models';
-export { Checkout, Coupon, Purchase, PurchaseUserTransfer, TeamSeatRevocation } from '../../api/src/commerce/models';
+export {
+  Checkout,
+  Coupon,
+  Purchase,
+  PurchaseUserTransfer,
+  Subscription,
+  SubscriptionPeriod,
+  TeamSeatRevocation,
+} from '../../api/src/commerce/models';
 export {
   MerchantAccount,
   MerchantCharge,
@@ -16,6 +24,8 @@ export {
   MerchantSession,
   TestProviderRefund,
   TestProviderSession,
+  TestProviderSubscription,
+  TestProviderSubscriptionInvoice,
 } from '../../api/src/payments/models';
 export {
   Account,

@@ -1,4 +1,5 @@
 import { belongsToOne, table } from '../db/base-model';
+import type { SubscriptionStatus } from '../shared/subscription-status';
 import { Product } from '../catalog/models';
 import { User } from '../identity/models';
 import { MerchantCharge, MerchantSession } from '../payments/models';
@@ -143,5 +144,35 @@ export class TeamSeatRevocation extends table('teamSeatRevocations') {
   declare couponId: string;
   declare userId: string;
   declare revokedById: string | null;
+  declare createdAt: Date;
+}
+
+/** A learner's subscription to a membership (docs/domain.md §22), as its provider's events record it. */
+export class Subscription extends table('subscriptions') {
+  declare id: string;
+  declare userId: string;
+  declare productId: string;
+  declare priceId: string;
+  declare merchantAccountId: string;
+  declare providerIdentifier: string;
+  declare status: SubscriptionStatus;
+  declare currentPeriodStart: Date;
+  declare currentPeriodEnd: Date;
+  declare cancelAtPeriodEnd: boolean;
+  declare graceUntil: Date | null;
+  declare createdAt: Date;
+  declare updatedAt: Date;
+}
+
+/** One billed period of a subscription: a trial's, a paid one (its charge and invoice) or a failed one. */
+export class SubscriptionPeriod extends table('subscriptionPeriods') {
+  declare id: string;
+  declare subscriptionId: string;
+  declare providerInvoiceIdentifier: string;
+  declare outcome: 'trial' | 'paid' | 'failed';
+  declare periodStart: Date;
+  declare periodEnd: Date;
+  declare merchantChargeId: string | null;
+  declare invoiceId: string | null;
   declare createdAt: Date;
 }

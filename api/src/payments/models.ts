@@ -141,3 +141,30 @@ export class TestProviderRefund extends table('testProviderRefunds', { idColumn:
   declare status: 'pending' | 'succeeded' | 'failed';
   declare createdAt: Date;
 }
+
+/** The built-in test provider's side of a subscription (what a real provider would keep). */
+export class TestProviderSubscription extends table('testProviderSubscriptions', { idColumn: 'identifier' }) {
+  declare identifier: string;
+  declare reference: string;
+  declare status: 'incomplete' | 'trialing' | 'active' | 'past_due' | 'canceled';
+  declare amount: number;
+  declare currency: string;
+  declare interval: 'month' | 'year';
+  declare trialDays: number;
+  declare currentPeriodStart: Date | null;
+  declare currentPeriodEnd: Date | null;
+  declare cancelAtPeriodEnd: boolean;
+}
+
+/** One invoice of a test provider's subscription: a period billed, paid (with its charge) or failed. */
+export class TestProviderSubscriptionInvoice extends table('testProviderSubscriptionInvoices', {
+  idColumn: 'identifier',
+}) {
+  declare identifier: string;
+  declare subscriptionIdentifier: string;
+  declare status: 'trial' | 'paid' | 'failed';
+  declare amount: number;
+  declare chargeIdentifier: string | null;
+  declare periodStart: Date;
+  declare periodEnd: Date;
+}
