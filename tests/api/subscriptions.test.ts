@@ -141,6 +141,32 @@ describe('memberships with the built-in test provider', () => {
     expect(await charges(learner.user.id)).toHaveLength(2);
   });
 
+  it('never moves a subscription back for an event that arrives late', async () => {
+    const learner = await signedIn(db());
+    const sub = await subscribe(learner, allAccess);
+    const { createServices } = await import('../../api/src/services');
+    const { createLogger } = await import('../../api/src/logger');
+    const services = createServices({ db: db(), clock, config: testConfig(), logger: createLogger('silent') });
+    const accountId = await services.testProvider.accountId();
+    const second = await services.testProvider.subscriptions.renew(sub.id, 'paid', null);
+    const third = await services.testProvider.subscriptions.renew(sub.id, 'paid', null);
+    await services.subscriptions.recordEvent(accountId, third);
+    await services.subscriptions.recordEvent(accountId, second);
+    expect(await mine(learner)).toMatchObject({
+      status: 'active',
+      currentPeriodEnd: third.invoice.periodEnd.toISOString(),
+    });
+    expect(await charges(learner.user.id)).toHaveLength(3);
+    // A failure of a period already paid (delivered late) leaves it active.
+    const late = {
+      ...third,
+      invoice: { ...third.invoice, identifier: 'in_test_late', outcome: 'failed' as const, charge: null },
+    };
+    late.invoice.periodStart = second.invoice.periodStart;
+    await services.subscriptions.recordEvent(accountId, late);
+    expect(await mine(learner)).toMatchObject({ status: 'active' });
+  });
+
   it('keeps access through the grace of a failed renewal, lapses after it keeping progress, and opens again once paid', async () => {
     const learner = await signedIn(db());
     const sub = await subscribe(learner, allAccess);
