@@ -160,7 +160,7 @@ describe('webhook fulfilments in batches', () => {
     } finally {
       db().off('query', record);
     }
-    const ours = sent.filter(({ sql }) => !/\bpgboss\b|"outbox_emails"/.test(sql));
+    const ours = sent.filter(({ sql }) => !/\bpgboss\b|\boutbox_emails\b/.test(sql));
     const transactions = new Map<string, string[]>();
     for (const { sql, trx } of ours) {
       if (!trx || /^(BEGIN|COMMIT)/.test(sql)) continue;

@@ -3,7 +3,7 @@ import { checkoutIdOfSession, type EventKey } from './checkout-rows';
 import { expireAbandoned } from './expire';
 import { checkoutOutcome } from './outcome';
 import { cancelCheckout, fulfilCheckout, settleSession, type Alongside } from './settle';
-import { settleSessions, type SessionSettlement } from './settle-batch';
+import { settleSessions, type SessionAnswer, type SessionSettlement } from './settle-batch';
 import { startCheckout, type CheckoutInput } from './start';
 
 export type { Alongside };
@@ -24,8 +24,8 @@ export function checkoutService(deps: CheckoutDeps) {
     checkoutForSession: (sessionIdentifier: string) => checkoutIdOfSession(deps.db, sessionIdentifier),
     settleSession: (sessionIdentifier: string, alongside?: Alongside, event?: EventKey) =>
       settleSession(deps, sessionIdentifier, alongside, event),
-    /** Several provider events' sessions settled together (settle-batch.ts), an outcome each. */
-    settleSessions: (asks: SessionSettlement[]) => settleSessions(deps, asks),
+    /** Several provider events' sessions settled together (settle-batch.ts), each answered once its outcome is known. */
+    settleSessions: (asks: SessionSettlement[], answer: SessionAnswer) => settleSessions(deps, asks, answer),
     fulfil: (checkoutId: string) => fulfilCheckout(deps, checkoutId),
     outcome: (checkoutId: string, viewerUserId: string | null = null) =>
       checkoutOutcome(deps, checkoutId, viewerUserId),

@@ -44,6 +44,7 @@ export interface LockedCheckout {
 /**
  * The checkout and its product, locked in that order (seats are counted under the product's lock: concurrent
  * fulfilments never sell more than there are), with the product's provider mirror and the buyer's account.
+ * As `lockCheckouts` takes them, so a lone settlement and a batch never wait on each other in a circle.
  */
 export async function lockCheckout(
   trx: Knex.Transaction,
@@ -55,14 +56,20 @@ export async function lockCheckout(
 }
 
 /**
- * `lockCheckout` for several checkouts in one statement (a batch of fulfilments, docs/domain.md §6.2), taken in the
- * order of their products, then their ids: two batches that share products take them in the same order.
+ * `lockCheckout` for several checkouts (a batch of fulfilments, docs/domain.md §6.2). Every settlement, lone or in a
+ * batch, takes every checkout's lock first, in the order of their ids, then every product's, in the order of theirs:
+ * whoever holds a product holds all its checkouts already, so no two settlements wait on each other in a circle.
+ * (One statement locking both would take each row's checkout and then its product, row by row.) Answered in the
+ * order of their products, then their ids.
  */
 export async function lockCheckouts(
   trx: Knex.Transaction,
   checkoutIds: string[],
   accountId: string,
 ): Promise<LockedCheckout[]> {
+  // PostgreSQL locks a locking SELECT's rows as they leave its ORDER BY: in the order of the ids.
+  await trx('checkouts').whereIn('id', checkoutIds).orderBy('id').forUpdate().select('id');
+  // The products' locks, in the order of their ids; the checkouts' rows, locked above, are read as they now stand.
   const rows = (await trx('checkouts as c')
     .join('products as p', 'p.id', 'c.productId')
     .leftJoin(
@@ -79,7 +86,7 @@ export async function lockCheckouts(
     )
     .whereIn('c.id', checkoutIds)
     .orderBy(['p.id', 'c.id'])
-    .forUpdate('c', 'p')
+    .forUpdate('p')
     .select(
       'c.*',
       'p.name as productName',

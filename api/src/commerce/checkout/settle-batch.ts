@@ -12,7 +12,8 @@ import { settlePlainTogether } from './settle-together';
  * (outside any transaction), and every paid open checkout is fulfilled in ONE transaction that locks them all in one
  * statement. Whatever is not that plain case (settled already, not paid, canceled, free) goes through `settle` on its
  * own, and so does every checkout of a batch whose transaction fails (a deadlock, a constraint): one bad checkout
- * cannot fail the others. The answers are in the order of `asks`, one outcome each.
+ * cannot fail the others. Each ask is answered through `answer` (by its index in `asks`) as soon as its own outcome
+ * is known: a slow one (a refund's call to the provider) holds no other.
  */
 
 export interface SessionSettlement {
@@ -24,6 +25,15 @@ export interface SessionSettlement {
 
 type Found = FoundCheckout & { eventProcessed: boolean };
 
+/** An ask's outcome: its settlement, or null when no checkout has its session. */
+export type SessionAnswer = (index: number, outcome: PromiseSettledResult<Settled | null>) => void;
+
+/**
+ * Settlements on their own (`settle`) run at once per batch, at most: with the batch's own transaction and a second
+ * batch's, they stay well within the database pool, however many a batch holds.
+ */
+const ALONE_AT_ONCE = 2;
+
 /** A checkout the batch settles: the asks naming it (the first one's `alongside` commits with it). */
 interface Group {
   found: Found;
@@ -33,24 +43,24 @@ interface Group {
 export async function settleSessions(
   deps: SettleDeps & Pick<CheckoutDeps, 'logger'>,
   asks: SessionSettlement[],
-): Promise<PromiseSettledResult<Settled | null>[]> {
+  answerOne: SessionAnswer,
+): Promise<void> {
   const found = await findCheckoutsOfSessions(deps.db, asks);
-  const results: PromiseSettledResult<Settled | null>[] = asks.map(() => ({ status: 'fulfilled', value: null }));
   const answer = (indexes: number[], outcome: PromiseSettledResult<Settled>) => {
     // Only the first ask's event was written with the settlement: the others' callers mark theirs.
     indexes.forEach((n, k) => {
-      if (k === 0 || outcome.status === 'rejected') results[n] = outcome;
-      else results[n] = { status: 'fulfilled', value: withoutAlongside(outcome.value) };
+      if (k === 0 || outcome.status === 'rejected') answerOne(n, outcome);
+      else answerOne(n, { status: 'fulfilled', value: withoutAlongside(outcome.value) });
     });
   };
   const groups = new Map<string, Group>();
   found.forEach((row, n) => {
-    if (!row) return;
+    if (!row) return answerOne(n, { status: 'fulfilled', value: null });
     if (row.eventProcessed) {
-      results[n] = {
+      answerOne(n, {
         status: 'fulfilled',
         value: { status: row.status, purchaseId: row.purchaseId, eventProcessed: true },
-      };
+      });
       return;
     }
     const group = groups.get(row.id);
@@ -84,7 +94,7 @@ export async function settleSessions(
     } catch (error) {
       // Each on its own: the one that failed the batch fails alone.
       deps.logger.warn({ err: error, checkouts: paid.length }, 'Batch of fulfilments failed; settling one by one');
-      await Promise.all(paid.map(({ group, paid: known }) => one({ group, known })));
+      await eachAtMost(ALONE_AT_ONCE, paid, ({ group, paid: known }) => one({ group, known }));
       return;
     }
     if (outcomes.some((o) => o.email)) deps.outbox.flushInBackground();
@@ -95,8 +105,16 @@ export async function settleSessions(
       }),
     );
   };
-  await Promise.all([together(), ...alone.map(one)]);
-  return results;
+  await Promise.all([together(), eachAtMost(ALONE_AT_ONCE, alone, one)]);
+}
+
+/** `work` for every item, at most `limit` at a time. */
+async function eachAtMost<T>(limit: number, items: T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 type Paid = { group: Group; paid: PaidCheckout };

@@ -4,6 +4,7 @@ import type { Db } from '../../db/connection';
 import type { Logger } from '../../logger';
 import { refundSettlementOf } from '../../payments/stripe-provider';
 import { verifiedStripeEvent, type StripeWebhookConfig } from '../../payments/stripe-signature';
+import { AppError } from '../../shared/errors';
 import { groupCommit } from '../../shared/group-commit';
 import type { Alongside, CheckoutService } from '../checkout/checkout';
 import type { EventKey } from '../checkout/checkout-rows';
@@ -28,9 +29,16 @@ export interface WebhookOutcome {
 
 const idOf = (value: string | { id: string }): string => (typeof value === 'string' ? value : value.id);
 
-/** The most events one batch of fulfilments takes, and how many batches run at once (docs/domain.md §6.2). */
-const BATCH = 50;
-const RUNNERS = 2;
+/**
+ * The most events one batch of fulfilments takes, how many batches run at once, and how many events may wait for
+ * them (docs/domain.md §6.2): beyond that an event is refused (503) and Stripe delivers it again later.
+ */
+const BATCHES = {
+  max: 50,
+  runners: 2,
+  waitingAtMost: 500,
+  full: () => new AppError('service-unavailable', 'Too many payment events waiting; deliver this one again later.'),
+};
 
 /** The events that settle a checkout (fulfil or cancel it). */
 const SETTLING = new Set([
@@ -46,14 +54,6 @@ const dueBy = (dispute: Stripe.Dispute): Date | null => {
 };
 
 /**
- * Stripe's events turned into commerce's actions, verified against the raw body before anything else. Each event id
- * is stored once; a redelivery of a processed event does nothing, and every handler converges on the provider's
- * current state, so concurrent duplicates and late, out-of-order events never move a purchase backwards.
- */
-export function stripeEvents({ db, logger, stripe, checkouts, lifecycle }: Deps) {
-  // Payments' events arriving together are settled together: one read, one transaction, one commit for the batch.
-  const settleInBatch = groupCommit(
-/**
  * What a dispute moved (docs/domain.md §20): an inquiry (warning_*) withdraws nothing; a chargeback's withdrawal is
  * its balance transaction of category `dispute`, which carries Stripe's dispute fee. A payload without the list says
  * nothing of the fee.
@@ -68,9 +68,16 @@ const withdrawalOf = (dispute: Stripe.Dispute): { withdrawn: boolean; fee: numbe
   };
 };
 
-    (asks: Parameters<CheckoutService['settleSessions']>[0]) => checkouts.settleSessions(asks),
-    BATCH,
-    RUNNERS,
+/**
+ * Stripe's events turned into commerce's actions, verified against the raw body before anything else. Each event id
+ * is stored once; a redelivery of a processed event does nothing, and every handler converges on the provider's
+ * current state, so concurrent duplicates and late, out-of-order events never move a purchase backwards.
+ */
+export function stripeEvents({ db, logger, stripe, checkouts, lifecycle }: Deps) {
+  // Payments' events arriving together are settled together: one read, one transaction, one commit for the batch.
+  const settleInBatch = groupCommit(
+    (...[asks, answer]: Parameters<CheckoutService['settleSessions']>) => checkouts.settleSessions(asks, answer),
+    BATCHES,
   );
 
   async function settledInBatch(sessionIdentifier: string, alongside: Alongside, event: EventKey) {
@@ -93,7 +100,7 @@ const withdrawalOf = (dispute: Stripe.Dispute): { withdrawn: boolean; fee: numbe
       case 'checkout.session.async_payment_succeeded':
       case 'checkout.session.expired': {
         // Fulfilment (or cancelation) reads the session back from Stripe: the event only says which one. A payment
-        // is settled in a batch with the others arriving meanwhile, and answered once its batch has committed.
+        // is settled in a batch with the others arriving meanwhile, and answered once its own settlement is done.
         const key = { merchantAccountId: accountId, identifier: event.id };
         const sessionIdentifier = event.data.object.id;
         const settled =
@@ -123,6 +130,7 @@ const withdrawalOf = (dispute: Stripe.Dispute): { withdrawn: boolean; fee: numbe
           amount: dispute.amount,
           reason: dispute.reason ?? null,
           evidenceDueBy: dueBy(dispute),
+          ...withdrawalOf(dispute),
         };
         if (event.type === 'charge.dispute.created') await lifecycle.disputeOpened(accountId, fields);
         // An inquiry closed without a chargeback keeps the money, as a won dispute does.
@@ -130,7 +138,6 @@ const withdrawalOf = (dispute: Stripe.Dispute): { withdrawn: boolean; fee: numbe
           await lifecycle.disputeClosed(accountId, {
             ...fields,
             won: dispute.status === 'won' || dispute.status === 'warning_closed',
-          ...withdrawalOf(dispute),
           });
         return true;
       }
