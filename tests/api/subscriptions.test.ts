@@ -201,6 +201,9 @@ describe('memberships with the built-in test provider', () => {
     expect(await charges(learner.user.id)).toHaveLength(0);
     expect(await lessonOpen(learner, course)).toBe(true);
     expect(await lessonOpen(learner, other)).toBe(false);
+    const learning = async () =>
+      ((await store(learner, 'get', '/learning')).body.data as { course: { id: string } }[]).map((c) => c.course.id);
+    expect(await learning()).toEqual([course.course.id]);
 
     const cancelled = await store(learner, 'post', `/subscriptions/${sub.id}/cancel`);
     expect(cancelled.body.data).toMatchObject({ status: 'trialing', cancelAtPeriodEnd: true });
@@ -214,6 +217,7 @@ describe('memberships with the built-in test provider', () => {
     clock.advance(2000);
     expect(await lessonOpen(learner, course)).toBe(false);
     expect(await mine(learner)).toMatchObject({ status: 'canceled' });
+    expect(await learning()).toEqual([]);
     expect((await store(learner, 'post', `/subscriptions/${sub.id}/resume`)).body.code).toBe(
       'subscription-not-renewable',
     );

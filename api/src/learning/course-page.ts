@@ -1,3 +1,4 @@
+import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import type { User } from '../identity/models';
 import type { LessonAccess, Viewer } from './access';
@@ -20,7 +21,17 @@ async function completions(
 const lessonIdsOf = (outline: CourseOutline) => outline.lessons.map((l) => l.id);
 
 /** Courses as learners see them: the outline with access and progress, where to continue, their own courses. */
-export function coursePages({ db, reads, access }: { db: Db; reads: CourseReads; access: LessonAccess }) {
+export function coursePages({
+  db,
+  reads,
+  access,
+  clock,
+}: {
+  db: Db;
+  reads: CourseReads;
+  access: LessonAccess;
+  clock: Clock;
+}) {
   return {
     /** A course's outline with the viewer's access, progress per module and section, and where to continue. */
     async course(slugOrId: string, viewer: Viewer): Promise<CourseView> {
@@ -94,7 +105,7 @@ export function coursePages({ db, reads, access }: { db: Db; reads: CourseReads;
     /** The learner's courses (owned or studied), most recently studied first, each with where to continue. */
     async myCourses(viewer: Viewer & { user: Pick<User, 'id'> }): Promise<MyCourse[]> {
       const result = [];
-      for (const courseId of new Set(await queries.ownedCourseIds(db, viewer.user.id))) {
+      for (const courseId of new Set(await queries.ownedCourseIds(db, viewer.user.id, clock.now()))) {
         const course = await queries.courseById(db, courseId);
         if (!course || course.fields.state !== 'published') continue;
         const outline = await reads.outlineOf(course.id);

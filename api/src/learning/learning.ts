@@ -34,7 +34,7 @@ export function learningService({
     isVisible: access.isVisible,
     assertVisible: access.assertVisible,
     assertOpen: access.assertOpen,
-    ...coursePages({ db, reads, access }),
+    ...coursePages({ db, reads, access, clock }),
     ...lessonPages({ db, reads, videos, clock }),
     ...lessonProgress({ db, reads, access, issueCertificate }),
   };

@@ -179,14 +179,28 @@ export async function lessonMinutes(db: Knex, lessonIds: string[]): Promise<Map<
   );
 }
 
-/** The courses the learner's granting, own (not team) purchases hold. */
-export async function ownedCourseIds(db: Knex, userId: string): Promise<string[]> {
+/**
+ * The courses the learner's granting, own (not team) purchases hold, and those their subscriptions in force at `now`
+ * open: a membership's linked courses, or every course for one over the whole catalog (docs/domain.md §22).
+ */
+export async function ownedCourseIds(db: Knex, userId: string, now: Date): Promise<string[]> {
   const owned: { courseId: string }[] = await db('purchases as p')
     .join('productContentResources as pc', 'pc.productId', 'p.productId')
     .where('p.userId', userId)
     .whereIn('p.status', GRANTING_STATUSES)
     .whereNull('p.bulkCouponId')
-    .distinct('pc.resourceId as courseId');
+    .distinct('pc.resourceId as courseId')
+    .union(
+      db.raw(
+        `SELECT r.id FROM content_resources r
+          WHERE r.type = 'course' AND r.deleted_at IS NULL
+            AND EXISTS (SELECT 1 FROM subscriptions s JOIN products m ON m.id = s.product_id
+                         WHERE s.user_id = :userId AND ${SUBSCRIPTION_OPENS}
+                           AND (m.grants_whole_catalog OR EXISTS (SELECT 1 FROM product_content_resources pc
+                                 WHERE pc.product_id = s.product_id AND pc.resource_id = r.id)))`,
+        { userId, now },
+      ),
+    );
   return owned.map((o) => o.courseId);
 }
 
