@@ -22,7 +22,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 interface Answer {
   matched: { count: number; byCurrency: { currency: string; count: number; amount: number }[] };
-  difference: { count: number; rows: Row[]; byCurrency: { amount: number }[] };
+  difference: { count: number; rows: Row[]; byCurrency: { currency: string; count: number; amount: number }[] };
+  otherCurrency: { count: number; byCurrency: { currency: string; count: number; amount: number }[] };
   unmatchedAtProcessor: { count: number; rows: Row[] };
   unmatchedInBooks: { count: number; rows: { kind: string; reason: string }[] };
 }
@@ -32,7 +33,7 @@ interface Row {
   sourceIdentifier: string;
   reason: string;
   recoverable: boolean;
-  book: { amount: number; fee: number } | null;
+  book: { amount: number; fee: number; currency: string } | null;
 }
 
 /** The console's calls, for one app and a finance user. */
@@ -85,7 +86,10 @@ describe('reconciliation with Stripe (the real SDK against the stand-in; docs/do
 
   let buyers = 0;
   /** A checkout paid at Stripe; its completed event delivered unless `missed`. */
-  async function sell(productId: string, { missed = false } = {}) {
+  async function sell(
+    productId: string,
+    { missed = false, settleIn }: { missed?: boolean; settleIn?: { currency: string; rate: number } } = {},
+  ) {
     const { checkoutId } = await services.checkouts.create({
       productId,
       quantity: 1,
@@ -96,7 +100,7 @@ describe('reconciliation with Stripe (the real SDK against the stand-in; docs/do
       country: 'US',
       ip: null,
     });
-    const completed = stripe.pay(await sessionOfCheckout(db(), checkoutId));
+    const completed = stripe.pay(await sessionOfCheckout(db(), checkoutId), settleIn && { settleIn });
     if (!missed) expect((await deliverSigned(app, completed)).status).toBe(200);
     const chargeId = stripe.objects.get(
       stripe.objects.get(stripe.objects.get((completed.data.object as { id: string }).id)!.payment_intent as string)!
@@ -335,6 +339,22 @@ describe('reconciliation with Stripe (the real SDK against the stand-in; docs/do
     expect((await recon.recover(row!.id)).body.code).toBe('reconciliation-already-matched');
     const ledger = await as(finance, request(app).get('/api/admin/reconciliation').query({ from: 'soon' }));
     expect(ledger.status).toBe(400);
+  });
+
+  it('never subtracts a charge Stripe settled in another currency from the books’ amount: it is told apart', async () => {
+    const product = await createProduct(db(), { name: 'Converted Course', unitAmount: 10_000 });
+    const { chargeId } = await sell(product.id, { settleIn: { currency: 'eur', rate: 0.9 } });
+    const txn = stripe.balanceTransactionOf(chargeId);
+    await recon.imported();
+    const report = await recon.report();
+    const row = report.difference.rows.find((r) => r.sourceIdentifier === chargeId)!;
+    expect(row).toMatchObject({ reason: 'other-currency', book: { amount: 10_000, currency: 'usd' } });
+    // Only the fee-changed charge's −7 ¢ above is summed; the euro charge is counted apart, in euros.
+    expect(report.difference.byCurrency).toEqual([{ currency: 'usd', count: 1, amount: -7 }]);
+    expect(report.otherCurrency).toEqual({
+      count: 1,
+      byCurrency: [{ currency: 'eur', count: 1, amount: (txn.amount as number) - (txn.fee as number) }],
+    });
   });
 });
 

@@ -82,9 +82,9 @@ function ExceptionRow({ row, onRecover, busy }: { row: Wire<ProcessorRow>; onRec
           {translate(words('row.processor'))}: {formatMoney(row.amount, row.currency)}
           {row.fee ? ` (${translate(words('row.fee'), { fee: formatMoney(row.fee, row.currency) })})` : ''}
           {row.book
-            ? ` · ${translate(words('row.books'))}: ${formatMoney(row.book.amount, row.currency)}${
+            ? ` · ${translate(words('row.books'))}: ${formatMoney(row.book.amount, row.book.currency)}${
                 row.book.fee
-                  ? ` (${translate(words('row.fee'), { fee: formatMoney(row.book.fee, row.currency) })})`
+                  ? ` (${translate(words('row.fee'), { fee: formatMoney(row.book.fee, row.book.currency) })})`
                   : ''
               }`
             : ''}

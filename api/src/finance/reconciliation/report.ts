@@ -12,9 +12,14 @@ const DIFFERENCE = `(amount - fee) - (coalesce(book_amount, 0) - coalesce(book_f
 
 /**
  * What a payout should carry by the books: the books' net of each transaction matched to them, the processor's net of
- * each one they hold nothing for (docs/domain.md §20). Equal to the payout when every matched row agrees to the cent.
+ * each one they hold nothing for, and of each one the books keep in another currency, which cannot be added to the
+ * payout's (docs/domain.md §20). Equal to the payout when every matched row agrees to the cent.
  */
-const EXPECTED_NET = `CASE WHEN book_id IS NOT NULL THEN book_amount - coalesce(book_fee, 0) ELSE amount - fee END`;
+const EXPECTED_NET = `CASE WHEN book_id IS NOT NULL AND book_currency = currency THEN book_amount - coalesce(book_fee, 0)
+                           ELSE amount - fee END`;
+
+/** A matched row the books keep in another currency: its difference is never subtracted or summed (§20). */
+const OTHER_CURRENCY = `(book_id IS NOT NULL AND book_currency <> currency)`;
 
 interface ClassifiedRow {
   id: string;
@@ -31,6 +36,7 @@ interface ClassifiedRow {
   bookId: string | null;
   bookAmount: number | null;
   bookFee: number | null;
+  bookCurrency: string | null;
   reason: ProcessorRow['reason'];
   recoverable: boolean;
 }
@@ -46,7 +52,9 @@ const rowOf = (r: ClassifiedRow): ProcessorRow => ({
   currency: r.currency,
   createdAt: r.createdAt,
   payoutIdentifier: r.payoutIdentifier,
-  book: r.bookId ? { kind: r.bookKind!, id: r.bookId, amount: r.bookAmount!, fee: r.bookFee! } : null,
+  book: r.bookId
+    ? { kind: r.bookKind!, id: r.bookId, amount: r.bookAmount!, fee: r.bookFee ?? 0, currency: r.bookCurrency! }
+    : null,
   reason: r.reason,
   recoverable: r.recoverable,
 });
@@ -84,13 +92,14 @@ export async function reconciliationOf(deps: ReconciliationDeps, period: Period)
   const bindings = await bindingsOf(deps, period);
   const groups = rowsOf(
     await db.raw(
-      `SELECT state, currency, count(*)::int AS count,
-              sum(CASE WHEN state = 'difference' THEN ${DIFFERENCE} ELSE amount END)::bigint AS amount
-         FROM (${CLASSIFIED}) c GROUP BY state, currency ORDER BY currency`,
+      `SELECT state, currency, ${OTHER_CURRENCY} AS other_currency, count(*)::int AS count,
+              sum(CASE WHEN ${OTHER_CURRENCY} THEN amount - fee WHEN state = 'difference' THEN ${DIFFERENCE}
+                       ELSE amount END)::bigint AS amount
+         FROM (${CLASSIFIED}) c GROUP BY state, currency, other_currency ORDER BY currency`,
       bindings,
     ),
-  ) as unknown as { state: string; currency: string; count: number; amount: number }[];
-  const of = (state: string) => tallyOf(groups.filter((g) => g.state === state));
+  ) as unknown as { state: string; currency: string; otherCurrency: boolean; count: number; amount: number }[];
+  const of = (state: string) => tallyOf(groups.filter((g) => g.state === state && !g.otherCurrency));
   const rows = await exceptions(db, bindings);
   const inBooks = rowsOf(await db.raw(`SELECT * FROM (${UNMATCHED_IN_BOOKS}) u ORDER BY at, id`, bindings)) as Omit<
     BookRow,
@@ -106,6 +115,7 @@ export async function reconciliationOf(deps: ReconciliationDeps, period: Period)
     to: period.to,
     matched: of('matched'),
     difference: { ...of('difference'), rows: rows.filter((r) => r.book) },
+    otherCurrency: tallyOf(groups.filter((g) => g.otherCurrency)),
     unmatchedAtProcessor: { ...of('unmatched'), rows: rows.filter((r) => !r.book) },
     unmatchedInBooks: {
       ...tallyOf([...bookTally.values()]),

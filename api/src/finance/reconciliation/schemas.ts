@@ -55,7 +55,8 @@ export interface ProcessorRow {
   currency: string;
   createdAt: Date;
   payoutIdentifier: string | null;
-  book: { kind: string; id: string; amount: number; fee: number } | null;
+  /** The matched book entry, in the books' own currency (which may not be the processor's). */
+  book: { kind: string; id: string; amount: number; fee: number; currency: string } | null;
   reason: ReconciliationReason;
   /** Recovered through the missed event's own code by `POST /reconciliation/:id/recover`. */
   recoverable: boolean;
@@ -78,7 +79,13 @@ export interface ReconciliationAnswer {
   from: Date;
   to: Date;
   matched: Tally;
+  /** Differences: counted all, their cents (processor − books, net) only of rows in one currency. */
   difference: Tally & { rows: ProcessorRow[] };
+  /**
+   * Matched rows the books keep in another currency than the processor settled (their difference is never subtracted
+   * across currencies): counted, with the processor's net in its own currency.
+   */
+  otherCurrency: Tally;
   unmatchedAtProcessor: Tally & { rows: ProcessorRow[] };
   unmatchedInBooks: Tally & { rows: BookRow[] };
 }
