@@ -157,6 +157,7 @@ describe('npm start on the embedded database', { timeout: 120_000 }, () => {
       data: { name: string }[];
     };
     expect(products.data.map((p) => p.name).sort()).toEqual([
+      'All access',
       'Live Workshop: Type-Level TypeScript',
       'TypeScript Fundamentals',
       'TypeScript Pro',
