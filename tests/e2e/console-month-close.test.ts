@@ -87,7 +87,8 @@ describe('closing a month in the console: the confirmation with its figures, the
       expect(await db('monthCloses').where({ month }).first()).toMatchObject({ month });
 
       // The closed month's row and its download link, on screen at this width.
-      const link = page.getByRole('link', { name: `Download ${month}.xlsx` });
+      // (on a phone the row itself is a link too, to the month's figures, named with its download)
+      const link = page.getByRole('link', { name: `Download ${month}.xlsx`, exact: true });
       await link.waitFor();
       await waitForStillness(page);
       const scrollWidth = await page.evaluate<number>('document.documentElement.scrollWidth');
@@ -108,6 +109,18 @@ describe('closing a month in the console: the confirmation with its figures, the
       const row = summary.getRow(2).values as unknown[];
       expect(row[headers.indexOf('Month')]).toBe(month);
       expect(row[headers.indexOf('Net revenue')]).toBe(ledger.get(month)! / 100);
+
+      // The row opens the month's frozen figures, on a phone too.
+      const listed =
+        width < 600
+          ? page.locator(`a[href="#/month-closes/${month}/show"]`)
+          : page.getByRole('cell', { name: month, exact: true });
+      await listed.click();
+      await page.waitForURL(new RegExp(`#/month-closes/${month}/show$`));
+      await page
+        .getByRole('row', { name: /Net revenue/ })
+        .getByText(net)
+        .waitFor();
     },
   );
 

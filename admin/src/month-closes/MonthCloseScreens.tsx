@@ -103,12 +103,15 @@ function ClosedChip(_props: { label?: string }) {
   return <Chip size="small" color="success" icon={<LockIcon />} label={translate(words('closed'))} />;
 }
 
-/** On a phone, each closed month as two lines: the month and who closed it when, then its workbook. */
+/**
+ * On a phone, each closed month as two lines: the month and who closed it when, then its workbook. A tap opens its
+ * frozen figures (the download button keeps its tap to itself).
+ */
 function NarrowRows() {
   const translate = useTranslate();
   return (
     <SimpleList<MonthCloseRow>
-      rowClick={false}
+      rowClick="show"
       primaryText={(m) => m.month}
       secondaryText={(m) =>
         `${translate(words('closed'))} ${new Date(m.closedAt).toLocaleDateString()} · ${m.closedByEmail ?? '—'}`
