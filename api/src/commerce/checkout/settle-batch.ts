@@ -98,11 +98,17 @@ export async function settleSessions(
       return;
     }
     if (outcomes.some((o) => o.email)) deps.outbox.flushInBackground();
-    await Promise.all(
-      paid.map(async ({ group }, i) => {
-        const [outcome] = await Promise.allSettled([afterCommit(deps, outcomes[i]!)]);
-        answer(group.asks, outcome!);
-      }),
+    const settled = paid.map(({ group }, i) => ({ group, outcome: outcomes[i]! }));
+    // Answered at once, but for a refund to ask of the provider first (a few at a time).
+    for (const { group, outcome } of settled)
+      if (!outcome.refund) answer(group.asks, { status: 'fulfilled', value: settledOf(outcome) });
+    await eachAtMost(
+      ALONE_AT_ONCE,
+      settled.filter(({ outcome }) => outcome.refund),
+      async ({ group, outcome }) => {
+        const [refunded] = await Promise.allSettled([afterCommit(deps, outcome)]);
+        answer(group.asks, refunded!);
+      },
     );
   };
   await Promise.all([together(), eachAtMost(ALONE_AT_ONCE, alone, one)]);
@@ -145,9 +151,11 @@ async function afterCommit({ refunds }: SettleDeps, outcome: SettleOutcome): Pro
     const { apology, ...reserved } = outcome.refund;
     await refunds.completeRefund(reserved, async () => apology);
   }
-  return {
-    status: outcome.status,
-    purchaseId: outcome.purchaseId,
-    ...(outcome.alongside && { alongside: true as const }),
-  };
+  return settledOf(outcome);
 }
+
+const settledOf = (outcome: SettleOutcome): Settled => ({
+  status: outcome.status,
+  purchaseId: outcome.purchaseId,
+  ...(outcome.alongside && { alongside: true as const }),
+});
