@@ -144,10 +144,12 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
     batch.forEach((fetched, n) => {
       if (failures[n] === undefined) return;
       report(failures[n], { job: name, jobId: fetched.id }, 'job failed');
-      const message = JSON.stringify(errorOutput(failures[n]));
+      const { message } = errorOutput(failures[n]);
       byMessage.set(message, [...(byMessage.get(message) ?? []), fetched.id]);
     });
-    for (const [message, ids] of byMessage) await boss.fail(name, ids, JSON.parse(message) as object);
+    // pg-boss takes an output for several ids as for one (fail(name, ids, data)); its types name only the one's.
+    const failMany = boss.fail.bind(boss) as (name: string, ids: string[], data: object) => Promise<void>;
+    for (const [message, ids] of byMessage) await failMany(name, ids, { message });
   }
 
   /**
