@@ -40,6 +40,8 @@ export const ERROR_STATUS = {
   'refund-not-possible': 409,
   'subscription-not-renewable': 409,
   'not-a-membership': 409,
+  'product-is-membership': 409,
+  'memberships-not-available': 409,
   'already-subscribed': 409,
   'payout-already-paid': 409,
   'payout-not-manual': 409,

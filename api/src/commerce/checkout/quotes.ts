@@ -221,6 +221,10 @@ export function quoteService({
     ]);
     if (!found) throw new AppError('product-not-found', 'This course is not on sale.');
     const { product, price } = found;
+    // A membership is paid each period through its subscription (docs/domain.md §22), never bought once: neither
+    // quoted nor sold as a purchase of its courses.
+    if (product.productType === 'membership')
+      throw new AppError('product-is-membership', `${product.name} is a membership: subscribe to it instead.`);
 
     const buyer = request.buyer;
     const ownsIt = buyer

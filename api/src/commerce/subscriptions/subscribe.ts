@@ -14,7 +14,12 @@ export async function subscribe(
   userId: string,
   productId: string,
 ): Promise<SubscribeAnswer> {
-  if (!provider.subscriptions) throw new AppError('payments-not-configured', 'Memberships cannot be billed here yet.');
+  // Stripe bills no subscriptions yet: a clear refusal the product page shows, never a server error.
+  if (!provider.subscriptions)
+    throw new AppError(
+      'memberships-not-available',
+      'Memberships cannot be paid for on this site yet. Contact our support team to join.',
+    );
   const product = (await db('products').where({ id: productId, status: 'active' }).first()) as
     | {
         id: string;
