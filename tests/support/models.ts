@@ -26,6 +26,8 @@ export {
   TestProviderSession,
   TestProviderSubscription,
   TestProviderSubscriptionInvoice,
+  TestProviderPayout,
+  TestProviderBalanceTransaction,
 } from '../../api/src/payments/models';
 export {
   Account,
@@ -54,6 +56,12 @@ export {
 } from '../../api/src/learning/models';
 export { ProductRevenueSplit, SplitLine } from '../../api/src/finance/models';
 export { Payout, PayoutLine, PayoutRecipient, PayoutRun } from '../../api/src/finance/payouts/models';
+export { MonthClose } from '../../api/src/finance/month-close/models';
+export {
+  ProcessorBalanceTransaction,
+  ProcessorPayout,
+  ReconciliationMatch,
+} from '../../api/src/finance/reconciliation/models';
 export { AuditLog } from '../../api/src/audit/models';
 export { LessonVideo, VideoCaption, VideoPosition } from '../../api/src/video/models';
 export { SigningKey } from '../../api/src/video/playback-key';

@@ -168,3 +168,26 @@ export class TestProviderSubscriptionInvoice extends table('testProviderSubscrip
   declare periodStart: Date;
   declare periodEnd: Date;
 }
+
+/** The built-in test provider's payout to the school's bank: the balance transactions it carries. */
+export class TestProviderPayout extends table('testProviderPayouts', { idColumn: 'identifier' }) {
+  declare identifier: string;
+  declare amount: number;
+  declare currency: string;
+  declare createdAt: Date;
+}
+
+/** One movement of the built-in test provider's balance (a charge, refund, dispute…), as a processor reports it. */
+export class TestProviderBalanceTransaction extends table('testProviderBalanceTransactions', {
+  idColumn: 'identifier',
+}) {
+  declare identifier: string;
+  declare kind: string;
+  declare sourceIdentifier: string;
+  declare chargeIdentifier: string;
+  declare amount: number;
+  declare fee: number;
+  declare currency: string;
+  declare payoutIdentifier: string | null;
+  declare createdAt: Date;
+}
