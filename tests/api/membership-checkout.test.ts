@@ -51,7 +51,15 @@ describe('a membership at the one-time checkout', () => {
       productId: membership.id,
     });
     expect(subscribe.status).toBe(201);
-    expect(subscribe.body.data.url).toContain('/test-provider/');
+    const { pathname } = new URL(subscribe.body.data.url);
+    expect((await request(app).post(`${pathname}/pay`)).status).toBe(303);
+    const list = await as(learner, request(app).get('/api/store/subscriptions'));
+    expect(list.body.data).toMatchObject([
+      { productId: membership.id, productName: 'All access refused', productSlug: membership.slug, status: 'active' },
+    ]);
+    // The sales page tells the membership's terms, which the buy box shows instead of a one-time price.
+    const page = await request(app).get(`/api/store/products/${membership.id}`);
+    expect(page.body.membership).toEqual({ interval: 'month', trialDays: 0 });
   });
 
   it('with Stripe configured, subscribing is refused with a clear code, not a server error', async () => {

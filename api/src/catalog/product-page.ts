@@ -109,6 +109,10 @@ export function productPages({ db, clock, caches, learning, transferWindowDays, 
         instructors,
         faq,
         refundPolicy: product.refundPolicy ?? PLATFORM_REFUND_POLICY,
+        membership:
+          product.productType === 'membership' && product.billingInterval
+            ? { interval: product.billingInterval, trialDays: product.trialDays }
+            : null,
       };
     },
 

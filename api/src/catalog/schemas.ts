@@ -113,6 +113,8 @@ export interface StoreProductPage extends StoreProduct {
   faq: FaqItem[];
   /** The product's own, or the platform's. */
   refundPolicy: string;
+  /** A membership's terms: billed each interval at the price, after any free trial (docs/domain.md §22); else null. */
+  membership: { interval: 'month' | 'year'; trialDays: number } | null;
 }
 
 /** A product as the console sees it (the `products` resource: the row, every column). */

@@ -10,11 +10,14 @@ const viewColumns = (conn: Knex, now: Date) => [
   conn.raw(`${SUBSCRIPTION_STATUS_NOW} AS status`, [now, now]),
   's.currentPeriodEnd',
   's.cancelAtPeriodEnd',
+  'p.name as productName',
+  'p.slug as productSlug',
 ];
 
 /** A learner's subscriptions, newest first, each with its status at `now`. */
 export function subscriptionsOf(conn: Knex, userId: string, now: Date): Promise<SubscriptionView[]> {
   return conn('subscriptions as s')
+    .join('products as p', 'p.id', 's.productId')
     .where('s.userId', userId)
     .orderBy('s.createdAt', 'desc')
     .orderBy('s.id')
@@ -23,7 +26,10 @@ export function subscriptionsOf(conn: Knex, userId: string, now: Date): Promise<
 
 /** One of the learner's subscriptions as they see it at `now`. */
 export async function subscriptionOf(conn: Knex, userId: string, id: string, now: Date): Promise<SubscriptionView> {
-  return conn('subscriptions as s').where({ 's.id': id, 's.userId': userId }).first(viewColumns(conn, now));
+  return conn('subscriptions as s')
+    .join('products as p', 'p.id', 's.productId')
+    .where({ 's.id': id, 's.userId': userId })
+    .first(viewColumns(conn, now));
 }
 
 /** Whether the learner holds a subscription to the product that is not over at `now`. */

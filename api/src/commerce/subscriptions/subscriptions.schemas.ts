@@ -10,6 +10,9 @@ export const SubscribeBody = z.strictObject({ productId: z.uuid('must be a produ
 export interface SubscriptionView {
   id: string;
   productId: string;
+  /** The membership's name and its sales page's slug, as the learner's list shows them. */
+  productName: string;
+  productSlug: string | null;
   status: SubscriptionStatus;
   currentPeriodEnd: Date;
   cancelAtPeriodEnd: boolean;
