@@ -341,10 +341,18 @@ describe('reconciliation with Stripe (the real SDK against the stand-in; docs/do
     expect(ledger.status).toBe(400);
   });
 
-  it('never subtracts a charge Stripe settled in another currency from the books’ amount: it is told apart', async () => {
+  it('never subtracts a charge Stripe settled in another currency from the books’ amount when they do not hold what it settled: it is told apart', async () => {
     const product = await createProduct(db(), { name: 'Converted Course', unitAmount: 10_000 });
     const { chargeId } = await sell(product.id, { settleIn: { currency: 'eur', rate: 0.9 } });
     const txn = stripe.balanceTransactionOf(chargeId);
+    // A charge recorded before the books kept what the processor settled.
+    await db()('merchantCharges').where({ identifier: chargeId }).update({
+      settlementIdentifier: null,
+      settlementAmount: null,
+      settlementFee: null,
+      settlementCurrency: null,
+      settlementExchangeRate: null,
+    });
     await recon.imported();
     const report = await recon.report();
     const row = report.difference.rows.find((r) => r.sourceIdentifier === chargeId)!;
@@ -355,6 +363,139 @@ describe('reconciliation with Stripe (the real SDK against the stand-in; docs/do
       count: 1,
       byCurrency: [{ currency: 'eur', count: 1, amount: (txn.amount as number) - (txn.fee as number) }],
     });
+  });
+});
+
+describe('reconciliation of an account Stripe settles in dollars, of sales in euros and yen (docs/domain.md §20)', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  let stripe: StandIn;
+  let services: Services;
+  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let finance: SignedIn;
+  let support: SignedIn;
+  const recon = consoleOf(
+    () => app,
+    () => finance,
+  );
+
+  beforeAll(async () => {
+    stripe = await startStripeStandIn();
+    stripe.settleAccountIn('usd', { eur: 1.08, jpy: 0.0067 });
+    const deps = testDeps(db(), { config: testConfig(standInEnv(stripe)) });
+    services = createServices(deps);
+    app = createApp(deps, { services }).callback();
+    finance = await signedIn(db(), ['finance']);
+    support = await signedIn(db(), ['support']);
+  });
+  afterAll(() => stripe?.close());
+
+  let buyers = 0;
+  /** A checkout paid at Stripe and its completed event delivered; the charge's id. */
+  async function sell(productId: string): Promise<string> {
+    const { checkoutId } = await services.checkouts.create({
+      productId,
+      quantity: 1,
+      team: false,
+      ppp: false,
+      email: `converted-${++buyers}@example.com`,
+      buyer: null,
+      country: 'US',
+      ip: null,
+    });
+    const completed = stripe.pay(await sessionOfCheckout(db(), checkoutId));
+    expect((await deliverSigned(app, completed)).status).toBe(200);
+    const intent = stripe.objects.get(
+      stripe.objects.get((completed.data.object as { id: string }).id)!.payment_intent as string,
+    )!;
+    return intent.latest_charge as string;
+  }
+  const inCents = (t: Record<string, unknown>) => ({
+    amount: t.amount as number,
+    fee: t.fee as number,
+    currency: t.currency as string,
+  });
+
+  it('matches euro and yen sales, a partial refund and a lost dispute to the cent, each at its own rate', async () => {
+    const euro = await createProduct(db(), { name: 'Euro Course', unitAmount: 10_000, currency: 'eur' });
+    const yen = await createProduct(db(), { name: 'Yen Course', unitAmount: 4_000, currency: 'jpy' });
+    const [euroCharge, yenCharge] = [await sell(euro.id), await sell(yen.id)];
+    // ¥4,000 at 0.0067 is $26.80; €100 at 1.08 is $108.00.
+    expect(inCents(stripe.balanceTransactionOf(yenCharge))).toMatchObject({ amount: 2_680, currency: 'usd' });
+    expect(
+      await db()('merchantCharges')
+        .where({ identifier: euroCharge })
+        .first('amount', 'currency', 'settlementAmount', 'settlementFee', 'settlementCurrency'),
+    ).toEqual({
+      amount: 10_000,
+      currency: 'eur',
+      settlementAmount: 10_800,
+      settlementFee: stripe.balanceTransactionOf(euroCharge).fee,
+      settlementCurrency: 'usd',
+    });
+    // The refund and the dispute later, at rates of their own.
+    stripe.settleAccountIn('usd', { eur: 1.1, jpy: 0.0065 });
+    const [sale] = (await db()('purchases as p')
+      .join('merchantCharges as c', 'c.id', 'p.merchantChargeId')
+      .where('c.identifier', euroCharge)
+      .select('p.id')) as { id: string }[];
+    const refunded = await as(support, request(app).post(`/api/admin/purchases/${sale!.id}/refund`)).send({
+      amount: 2_500,
+      reasonCode: 'customer-request',
+      reason: 'Partial',
+    });
+    expect(refunded.status, JSON.stringify(refunded.body)).toBe(200);
+    const lost = stripe.openDispute(yenCharge);
+    expect((await deliverSigned(app, lost.event)).status).toBe(200);
+    expect((await deliverSigned(app, stripe.closeDispute(lost.dispute, 'lost'))).status).toBe(200);
+    expect(
+      await db()('merchantRefunds as r')
+        .join('merchantCharges as c', 'c.id', 'r.merchantChargeId')
+        .where('c.identifier', euroCharge)
+        .first('r.amount', 'r.settlementAmount', 'r.settlementCurrency'),
+    ).toEqual({ amount: 2_500, settlementAmount: 2_750, settlementCurrency: 'usd' });
+    expect(
+      await db()('merchantDisputes').where({ identifier: lost.dispute }).first('amount', 'fee', 'settlementAmount'),
+    ).toEqual({ amount: 4_000, fee: DISPUTE_FEE, settlementAmount: 2_600 });
+    const [payout] = stripe.payOut();
+
+    expect(await recon.imported()).toMatchObject({ payouts: 1, transactions: 4, matched: 4 });
+    const report = await recon.report();
+    const settled = [euroCharge, yenCharge].map((c) => inCents(stripe.balanceTransactionOf(c)));
+    expect(report.matched).toEqual({
+      count: 4,
+      byCurrency: [{ currency: 'usd', count: 4, amount: settled[0]!.amount + settled[1]!.amount - 2_750 - 2_600 }],
+    });
+    expect(report.difference.count).toBe(0);
+    expect(report.otherCurrency.count).toBe(0);
+    expect(report.unmatchedAtProcessor.count).toBe(0);
+    expect(report.unmatchedInBooks.count).toBe(0);
+    const perPayout = await as(finance, request(app).get('/api/admin/reconciliation/payouts')).query({
+      from: new Date(Date.now() - DAY_MS).toISOString(),
+      to: new Date(Date.now() + DAY_MS).toISOString(),
+    });
+    expect(perPayout.body.data).toEqual([
+      expect.objectContaining({ id: payout, expectedAmount: stripe.objects.get(payout!)!.amount, offBy: 0 }),
+    ]);
+  });
+
+  it('shows a converted fee Stripe changed as a difference in the settlement currency', async () => {
+    const euro = await createProduct(db(), { name: 'Euro Fee Course', unitAmount: 5_000, currency: 'eur' });
+    const chargeId = await sell(euro.id);
+    const txn = stripe.balanceTransactionOf(chargeId);
+    txn.fee = (txn.fee as number) + 7;
+    txn.net = (txn.amount as number) - (txn.fee as number);
+    await recon.imported();
+    const report = await recon.report();
+    expect(report.difference.rows).toEqual([
+      expect.objectContaining({
+        sourceIdentifier: chargeId,
+        reason: 'fee-changed',
+        book: expect.objectContaining({ amount: txn.amount, fee: (txn.fee as number) - 7, currency: 'usd' }),
+      }),
+    ]);
+    expect(report.difference.byCurrency).toEqual([{ currency: 'usd', count: 1, amount: -7 }]);
+    expect(report.otherCurrency.count).toBe(0);
   });
 });
 

@@ -75,6 +75,13 @@ export interface StandIn {
    * unit of the charge's currency in the settlement's, Stripe's `exchange_rate`).
    */
   pay(sessionId: string, options?: { settleIn?: { currency: string; rate: number } }): Stripe.Event;
+  /**
+   * From now on the account settles in `currency`, as Stripe converts for an account whose bank takes another one:
+   * each payment, refund, failed refund and dispute of a charge in another currency moves the balance by
+   * round(amount × `rates[its currency]`) (one unit in the settlement's, Stripe's `exchange_rate`, read as it moves:
+   * call again for a later rate). Fees stay Stripe's, in the settlement currency.
+   */
+  settleAccountIn(currency: string, rates: Record<string, number>): void;
   expire(sessionId: string): Stripe.Event;
   /** A refund started in Stripe's dashboard (or the charge's state after ours). */
   refundFromDashboard(chargeId: string, amount: number): Stripe.Event;
@@ -682,17 +689,33 @@ export async function startStripeStandIn(): Promise<StandIn> {
   /** Which payout carried each balance transaction to the bank (Stripe answers it as the list's `payout` filter). */
   const paidOutBy = new Map<string, string>();
 
-  /** A movement of the balance for `source`, in its currency, fee-free unless said; available at once. */
-  function moved(source: Obj, type: string, category: string, amount: number, fee = 0): Obj {
+  /** The account's settlement currency and its rates, once a test sets one (`settleAccountIn`). */
+  let accountSettlement: { currency: string; rates: Record<string, number> } | null = null;
+
+  /** `amount` of `currency` as the balance takes it: converted when the account settles in another currency. */
+  function settled(amount: number, currency: string): { amount: number; currency: string; rate: number | null } {
+    if (!accountSettlement || accountSettlement.currency === currency) return { amount, currency, rate: null };
+    const rate = accountSettlement.rates[currency];
+    if (rate === undefined) throw new Error(`No rate from ${currency} to ${accountSettlement.currency}.`);
+    const to = accountSettlement.currency;
+    return { amount: Math.round(toMajorUnits(amount, currency) * rate * minorPerMajor(to)), currency: to, rate };
+  }
+
+  /**
+   * A movement of the balance for `source`, in its currency (or the account's settlement currency, converted), fee-free
+   * unless said (a fee is in the balance's currency); available at once.
+   */
+  function moved(source: Obj, type: string, category: string, sourceAmount: number, fee = 0): Obj {
+    const { amount, currency, rate } = settled(sourceAmount, source.currency as string);
     return put({
       id: newId('txn'),
       object: 'balance_transaction',
       amount,
       fee,
-      fee_details: fee ? [{ amount: fee, currency: source.currency, type: 'stripe_fee', description: category }] : [],
+      fee_details: fee ? [{ amount: fee, currency, type: 'stripe_fee', description: category }] : [],
       net: amount - fee,
-      currency: source.currency,
-      exchange_rate: null,
+      currency,
+      exchange_rate: rate,
       type,
       reporting_category: category,
       source: source.id,
@@ -871,20 +894,24 @@ export async function startStripeStandIn(): Promise<StandIn> {
           : put({ id: newId('cus'), object: 'customer', email: session.customer_email ?? 'buyer@example.com' });
         const email = (customer.email as string | null) ?? 'buyer@example.com';
         const amount = session.amount_total as number;
-        const settled = settleIn
-          ? Math.round(
-              toMajorUnits(amount, session.currency as string) * settleIn.rate * minorPerMajor(settleIn.currency),
-            )
-          : amount;
-        const fee = Math.round(settled * 0.029) + 30;
+        const inBalance = settleIn
+          ? {
+              amount: Math.round(
+                toMajorUnits(amount, session.currency as string) * settleIn.rate * minorPerMajor(settleIn.currency),
+              ),
+              currency: settleIn.currency,
+              rate: settleIn.rate,
+            }
+          : settled(amount, session.currency as string);
+        const fee = Math.round(inBalance.amount * 0.029) + 30;
         const balance = put({
           id: newId('txn'),
           object: 'balance_transaction',
-          amount: settled,
+          amount: inBalance.amount,
           fee,
-          net: settled - fee,
-          currency: settleIn?.currency ?? session.currency,
-          exchange_rate: settleIn?.rate ?? null,
+          net: inBalance.amount - fee,
+          currency: inBalance.currency,
+          exchange_rate: inBalance.rate,
           type: 'charge',
           reporting_category: 'charge',
           status: 'available',
@@ -942,6 +969,8 @@ export async function startStripeStandIn(): Promise<StandIn> {
     chargeRefundedEvent: (chargeId) => event('charge.refunded', get(chargeId, 'charge')),
 
     refundsPending: (on) => void (refundsHeld = on),
+
+    settleAccountIn: (currency, rates) => void (accountSettlement = { currency, rates }),
 
     settleRefund(refundId, outcome) {
       const held = get(refundId, 'refund');

@@ -26,11 +26,25 @@ export interface CheckoutRequest {
   billing?: BuyerTaxPlace & { company: string | null; address: string | null };
 }
 
+/**
+ * What the processor settled for one movement of money, in its settlement currency (its balance transaction:
+ * docs/domain.md §20). Amount and fee are magnitudes; `exchangeRate` is one unit of the charge's currency in the
+ * settlement's, null when none was converted.
+ */
+export interface Settlement {
+  identifier: string;
+  amount: number;
+  fee: number;
+  currency: string;
+  exchangeRate: number | null;
+}
+
 export interface ProviderCheckout {
   status: 'open' | 'paid' | 'canceled';
   amount: number;
   currency: string;
-  charge: { identifier: string; amount: number; fee: number } | null;
+  /** `settlement` when the provider tells what it settled (absent: it settled the charge's own amount and fee). */
+  charge: { identifier: string; amount: number; fee: number; settlement?: Settlement | null } | null;
   customer: { identifier: string; email: string } | null;
   /** The tax the provider computed and charged (Stripe Tax); absent when it charged what it was asked, tax as quoted. */
   tax?: TaxAnswer | null;
@@ -57,9 +71,10 @@ export interface RefundRequest {
  * A provider's answer to a refund: done (with the charge's total refunded so far, ours and anyone else's, refunds it
  * holds pending included), or accepted and still pending, to be settled later by the provider's event.
  */
-export type ProviderRefund =
+export type ProviderRefund = (
   | { status: 'succeeded'; identifier: string; amount: number; refundedTotal: number }
-  | { status: 'pending'; identifier: string; amount: number };
+  | { status: 'pending'; identifier: string; amount: number }
+) & { settlement?: Settlement | null };
 
 /** The provider's later word on a refund it answered `pending`, as its event tells it. */
 export interface RefundSettlement {

@@ -19,6 +19,7 @@ import type {
   ProviderRefund,
   RefundRequest,
   RefundSettlement,
+  Settlement,
 } from './provider';
 
 /** Our refund reasons that Stripe has a reason of its own for (the others go in the metadata only). */
@@ -70,6 +71,18 @@ function feeInChargeCurrency(chargeCurrency: string, balance: Stripe.BalanceTran
   return Math.round((settled / balance.exchange_rate) * minorPerMajor(chargeCurrency));
 }
 
+/** A balance transaction as what the processor settled (magnitudes: a refund's moves money out). */
+export function settlementOf(balance: Stripe.BalanceTransaction | string | null | undefined): Settlement | null {
+  if (!balance || typeof balance !== 'object') return null;
+  return {
+    identifier: balance.id,
+    amount: Math.abs(balance.amount),
+    fee: balance.fee,
+    currency: balance.currency,
+    exchangeRate: balance.exchange_rate ?? null,
+  };
+}
+
 const idOf = (value: string | { id: string } | null | undefined): string | null =>
   value == null ? null : typeof value === 'string' ? value : value.id;
 
@@ -83,9 +96,12 @@ function providerRefund(refund: Stripe.Refund): ProviderRefund {
       'refund-not-possible',
       `Stripe could not refund the payment (${refund.failure_reason ?? refund.status}).`,
     );
-  if (refund.status !== 'succeeded') return { status: 'pending', identifier: refund.id, amount: refund.amount };
+  // Stripe moves a refund's money when it makes it, pending or not: its balance transaction is what it settled.
+  const settlement = settlementOf(refund.balance_transaction);
+  if (refund.status !== 'succeeded')
+    return { status: 'pending', identifier: refund.id, amount: refund.amount, settlement };
   const refundedTotal = (refund.charge as Stripe.Charge).amount_refunded;
-  return { status: 'succeeded', identifier: refund.id, amount: refund.amount, refundedTotal };
+  return { status: 'succeeded', identifier: refund.id, amount: refund.amount, refundedTotal, settlement };
 }
 
 /** A refund's event (`refund.updated`, `refund.failed`, `charge.refund.updated`) as the port's settlement; null while pending. */
@@ -285,7 +301,12 @@ export function stripeProvider({
       currency: session.currency ?? 'usd',
       charge:
         paid && charge
-          ? { identifier: charge.id, amount: charge.amount, fee: feeInChargeCurrency(charge.currency, balance) }
+          ? {
+              identifier: charge.id,
+              amount: charge.amount,
+              fee: feeInChargeCurrency(charge.currency, balance),
+              settlement: settlementOf(balance),
+            }
           : null,
       customer: customer
         ? { identifier: customer, email: session.customer_details?.email ?? session.customer_email ?? '' }
@@ -370,7 +391,7 @@ export function stripeProvider({
                 refund_key: idempotencyKey,
                 ...(reasonCode ? { reason_code: reasonCode } : {}),
               },
-              expand: ['charge'],
+              expand: ['charge', 'balance_transaction'],
             },
             { idempotencyKey },
           );

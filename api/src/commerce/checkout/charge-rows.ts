@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ChargeFacts } from '../../finance/ledger';
 import type { MerchantCharge } from '../../payments/models';
+import type { Settlement } from '../../payments/provider';
 import type { TaxColumns } from '../../tax/models';
 import { insertRow, type Conn } from './checkout-rows';
 
@@ -12,7 +13,8 @@ export interface NewCharge {
   accountId: string;
   customerIdentifier: string;
   userId: string;
-  charge: { identifier: string; amount: number; fee: number };
+  /** `settlement`: what the processor settled for it, when it told (docs/domain.md §20). */
+  charge: { identifier: string; amount: number; fee: number; settlement?: Settlement | null };
   currency: string;
   merchantProductId: string;
   metadata: Record<string, unknown>;
@@ -83,7 +85,20 @@ const chargeRow = (trx: Knex.Transaction, input: NewCharge, customer: string) =>
   merchantCustomerId: trx(customer).select('id'),
   metadata: JSON.stringify(input.metadata),
   ...input.tax,
+  ...settlementColumns(input.charge.settlement),
 });
+
+/** What the processor settled for the charge, as its columns; none when it did not tell. */
+const settlementColumns = (settlement: Settlement | null | undefined) =>
+  settlement
+    ? {
+        settlementIdentifier: settlement.identifier,
+        settlementAmount: settlement.amount,
+        settlementFee: settlement.fee,
+        settlementCurrency: settlement.currency,
+        settlementExchangeRate: settlement.exchangeRate,
+      }
+    : {};
 
 /** Sends named parts (of one checkout or of many) as one statement. */
 export async function sendParts(trx: Knex.Transaction, parts: StatementParts): Promise<void> {

@@ -8,6 +8,7 @@ import { AppError } from '../../shared/errors';
 import { groupCommit } from '../../shared/group-commit';
 import type { Alongside, CheckoutService } from '../checkout/checkout';
 import type { EventKey } from '../checkout/checkout-rows';
+import type { DisputeFields } from '../purchases/disputes';
 import type { PurchaseLifecycle } from '../purchases/lifecycle';
 
 interface Deps {
@@ -55,16 +56,29 @@ const dueBy = (dispute: Stripe.Dispute): Date | null => {
 
 /**
  * What a dispute moved (docs/domain.md §20): an inquiry (warning_*) withdraws nothing; a chargeback's withdrawal is
- * its balance transaction of category `dispute`, which carries Stripe's dispute fee. A payload without the list says
- * nothing of the fee.
+ * its balance transaction of category `dispute`, which carries Stripe's dispute fee, and what it settled in the
+ * account's currency (at its own rate), as a won dispute's reversal (`dispute_reversal`) does. A payload without the
+ * list says nothing of either.
  */
-const withdrawalOf = (dispute: Stripe.Dispute): { withdrawn: boolean; fee: number | null } => {
-  const withdrawals = (dispute.balance_transactions ?? []).filter((t) => t.reporting_category === 'dispute');
-  if (dispute.status.startsWith('warning_')) return { withdrawn: false, fee: null };
-  if (!dispute.balance_transactions) return { withdrawn: true, fee: null };
+const withdrawalOf = (dispute: Stripe.Dispute): Pick<DisputeFields, 'withdrawn' | 'fee' | 'settlement'> => {
+  const of = (category: string) =>
+    (dispute.balance_transactions ?? []).filter((t) => t.reporting_category === category);
+  const [withdrawals, reversals] = [of('dispute'), of('dispute_reversal')];
+  if (dispute.status.startsWith('warning_')) return { withdrawn: false, fee: null, settlement: null };
+  if (!dispute.balance_transactions) return { withdrawn: true, fee: null, settlement: null };
+  const sum = (list: Stripe.BalanceTransaction[], read: (t: Stripe.BalanceTransaction) => number) =>
+    list.reduce((total, t) => total + read(t), 0);
   return {
     withdrawn: withdrawals.length > 0,
-    fee: withdrawals.length ? withdrawals.reduce((sum, t) => sum + t.fee, 0) : null,
+    fee: withdrawals.length ? sum(withdrawals, (t) => t.fee) : null,
+    settlement: withdrawals.length
+      ? {
+          amount: sum(withdrawals, (t) => -t.amount),
+          currency: withdrawals[0]!.currency,
+          exchangeRate: withdrawals[0]!.exchange_rate ?? null,
+          reversalAmount: reversals.length ? sum(reversals, (t) => t.amount) : null,
+        }
+      : null,
   };
 };
 

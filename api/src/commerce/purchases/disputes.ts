@@ -22,6 +22,11 @@ export interface DisputeFields {
   withdrawn?: boolean;
   /** The dispute fee the provider's withdrawal carried; null or absent while not told. */
   fee?: number | null;
+  /**
+   * What the processor settled (docs/domain.md §20): the withdrawal's amount in its settlement currency, and the won
+   * dispute's reversal, each at its own rate; null or absent while not told.
+   */
+  settlement?: { amount: number; currency: string; exchangeRate: number | null; reversalAmount: number | null } | null;
 }
 
 type Deps = Pick<LifecycleDeps, 'db' | 'logger'>;
@@ -58,13 +63,32 @@ const disputeRecord = (accountId: string, charge: ChargeRow, dispute: DisputeFie
   evidenceDueBy: dispute.evidenceDueBy ?? null,
   withdrawn: dispute.withdrawn ?? true,
   fee: dispute.fee ?? null,
+  settlementAmount: dispute.settlement?.amount ?? null,
+  settlementCurrency: dispute.settlement?.currency ?? null,
+  settlementExchangeRate: dispute.settlement?.exchangeRate ?? null,
+  reversalSettlementAmount: dispute.settlement?.reversalAmount ?? null,
 });
 
-/** A later event may tell the withdrawal and its fee: once withdrawn it stays so, a fee once told is kept. */
-const withdrawalMerged = (trx: Knex.Transaction, dispute: DisputeFields) => ({
-  withdrawn: trx.raw('merchant_disputes.withdrawn OR ?', [dispute.withdrawn ?? true]),
-  fee: trx.raw('coalesce(?::int, merchant_disputes.fee)', [dispute.fee ?? null]),
-});
+/**
+ * A later event may tell the withdrawal, its fee and what was settled: once withdrawn it stays so, a fact once told is
+ * kept (the settlement's facts together, as the event told them).
+ */
+const withdrawalMerged = (trx: Knex.Transaction, dispute: DisputeFields) => {
+  const told = dispute.settlement ?? null;
+  const settled = (column: string, value: string | number | null, type: string) =>
+    trx.raw(`CASE WHEN ?::boolean THEN ?::${type} ELSE merchant_disputes.${column} END`, [told !== null, value]);
+  return {
+    withdrawn: trx.raw('merchant_disputes.withdrawn OR ?', [dispute.withdrawn ?? true]),
+    fee: trx.raw('coalesce(?::int, merchant_disputes.fee)', [dispute.fee ?? null]),
+    settlementAmount: settled('settlement_amount', told?.amount ?? null, 'int'),
+    settlementCurrency: settled('settlement_currency', told?.currency ?? null, 'text'),
+    settlementExchangeRate: settled('settlement_exchange_rate', told?.exchangeRate ?? null, 'float8'),
+    reversalSettlementAmount: trx.raw(
+      'CASE WHEN ?::boolean THEN coalesce(?::int, merchant_disputes.reversal_settlement_amount) ELSE merchant_disputes.reversal_settlement_amount END',
+      [told !== null, told?.reversalAmount ?? null],
+    ),
+  };
+};
 
 /** `charge.dispute.created`: access ends while the dispute is open, unless it was already closed. */
 export async function disputeOpened(deps: Deps, accountId: string, dispute: DisputeFields): Promise<void> {

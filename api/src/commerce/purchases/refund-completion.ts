@@ -13,6 +13,17 @@ export type RefundEmail = (
   result: { refundAmount: number; full: boolean },
 ) => Promise<NewEmail>;
 
+/** What the processor settled for a refund (docs/domain.md §20), as its columns; none when it did not tell. */
+const settlementColumns = ({ settlement }: ProviderRefund) =>
+  settlement
+    ? {
+        settlementIdentifier: settlement.identifier,
+        settlementAmount: settlement.amount,
+        settlementCurrency: settlement.currency,
+        settlementExchangeRate: settlement.exchangeRate,
+      }
+    : {};
+
 /** A refund reserved as a pending `merchantRefunds` row, and its reason in words. */
 export interface ReservedRefund {
   id: string;
@@ -65,7 +76,7 @@ export async function completeRefund(
     const moved = await trx('merchantRefunds')
       .where({ id: reserved.id })
       .whereNot({ status: 'succeeded' })
-      .update({ status: 'succeeded', identifier: answered.identifier });
+      .update({ status: 'succeeded', identifier: answered.identifier, ...settlementColumns(answered) });
     const total = await countableTotal(trx, charge.id, answered.refundedTotal, reserved.id);
     const result = await applyRefundTotal(trx, charge, total, reserved.reason, actor, requestId, row.reasonCode);
     if (moved) await outbox.enqueue(trx, await emailOf(trx, charge, result));
@@ -91,6 +102,6 @@ async function awaitSettlement(
   const email = await emailOf(trx, charge, { refundAmount: expected, full: expected >= charge.amount });
   await trx('merchantRefunds')
     .where({ id: refundId, status: 'pending' })
-    .update({ identifier: refund.identifier, emailOnSuccess: JSON.stringify(email) });
+    .update({ identifier: refund.identifier, emailOnSuccess: JSON.stringify(email), ...settlementColumns(refund) });
   return { refundAmount: charge.refundAmount, full: charge.refundAmount >= charge.amount, pending: true };
 }

@@ -2,12 +2,14 @@ import { BOOK_ENTRIES } from './book-entries';
 
 /**
  * Every processor transaction of the account with its state and reason (docs/domain.md §20): `matched` to one book
- * entry to the cent, `difference` when matched but the amount, fee or currency differs (a fee the books do not know
- * yet, as a dispute's before its event told it, is `fee-not-booked`), `unmatched` when the books
- * hold nothing for it. The reason of an unmatched one says what was most likely missed, and whether it can be
- * recovered through the code of the event that was missed: a paid checkout the books know (its webhook missed), a
- * refund or dispute of a charge the books hold (made at the processor, or its event missed). Takes `:account`,
- * and the processor's period `:from`, `:to` (its transactions, and those of its payouts).
+ * entry to the cent, in the settlement currency (what the books hold the processor settled for it, when they do),
+ * `difference` when matched but the amount, fee or currency differs (a fee the books do not know yet, as a dispute's
+ * before its event told it, is `fee-not-booked`), `unmatched` when the books hold nothing for it. The reason of an
+ * unmatched one says what was most likely missed, and whether it can be recovered through the code of the event that
+ * was missed: a paid checkout the books know (its webhook missed), a refund or dispute of a charge the books hold
+ * (made at the processor, or its event missed), unless the processor converted it (its amount in the charge's
+ * currency is not told). Takes `:account`, and the processor's period `:from`, `:to` (its transactions, and those of
+ * its payouts).
  */
 export const CLASSIFIED = `
   SELECT t.id, t.identifier, t.kind, t.source_identifier, t.charge_identifier, t.amount, t.fee, t.currency,
@@ -30,15 +32,27 @@ export const CLASSIFIED = `
               WHEN t.kind = 'fee' THEN 'processor-fee'
               ELSE 'other' END AS reason,
          (t.book_id IS NULL AND ((t.kind = 'charge' AND t.known_checkout)
-                                 OR (t.kind IN ('refund', 'dispute') AND t.known_charge))) AS recoverable
+                                 OR (t.kind IN ('refund', 'dispute') AND t.known_charge_in_currency)))
+           AS recoverable
     FROM (
       SELECT t.*, po.identifier AS payout_identifier, m.book_kind, m.book_id,
-             -- The matched entry's amount as the processor signs it (book-entries.ts), each read by its key.
-             CASE m.book_kind WHEN 'charge' THEN mc.amount WHEN 'refund' THEN -mr.amount
-                  WHEN 'refund_failure' THEN mr.amount WHEN 'dispute' THEN -md.amount
-                  WHEN 'dispute_reversal' THEN md.amount WHEN 'payout' THEN -mp.amount END AS book_amount,
-             CASE m.book_kind WHEN 'charge' THEN mc.fee WHEN 'dispute' THEN md.fee ELSE 0 END AS book_fee,
-             coalesce(mc.currency, rc.currency, mp.currency) AS book_currency,
+             -- The matched entry as the processor signs it (book-entries.ts), each read by its key: what the
+             -- processor settled for it when the books hold that, else its own amount in the charge's currency.
+             CASE m.book_kind WHEN 'charge' THEN coalesce(mc.settlement_amount, mc.amount)
+                  WHEN 'refund' THEN -coalesce(mr.settlement_amount, mr.amount)
+                  WHEN 'refund_failure' THEN coalesce(mr.settlement_amount, mr.amount)
+                  WHEN 'dispute' THEN -coalesce(md.settlement_amount, md.amount)
+                  WHEN 'dispute_reversal' THEN coalesce(md.reversal_settlement_amount, md.amount)
+                  WHEN 'payout' THEN -mp.amount END AS book_amount,
+             CASE m.book_kind WHEN 'charge' THEN coalesce(mc.settlement_fee, mc.fee) WHEN 'dispute' THEN md.fee
+                  ELSE 0 END AS book_fee,
+             CASE m.book_kind WHEN 'charge' THEN coalesce(mc.settlement_currency, mc.currency)
+                  WHEN 'refund' THEN coalesce(mr.settlement_currency, rc.currency)
+                  WHEN 'refund_failure' THEN coalesce(mr.settlement_currency, rc.currency)
+                  WHEN 'dispute' THEN coalesce(md.settlement_currency, rc.currency)
+                  WHEN 'dispute_reversal' THEN CASE WHEN md.reversal_settlement_amount IS NOT NULL
+                                                    THEN md.settlement_currency ELSE rc.currency END
+                  WHEN 'payout' THEN mp.currency END AS book_currency,
              (m.book_id IS NULL AND t.kind = 'charge' AND EXISTS (
                 SELECT 1 FROM merchant_sessions s JOIN checkouts c ON c.merchant_session_id = s.id
                  WHERE s.merchant_account_id = t.merchant_account_id AND s.identifier = t.checkout_identifier))
@@ -46,7 +60,12 @@ export const CLASSIFIED = `
              (m.book_id IS NULL AND t.kind IN ('refund', 'dispute') AND EXISTS (
                 SELECT 1 FROM merchant_charges bc
                  WHERE bc.merchant_account_id = t.merchant_account_id AND bc.identifier = t.charge_identifier))
-               AS known_charge
+               AS known_charge,
+             -- A refund or dispute the processor converted tells no amount in the charge's currency to record.
+             (m.book_id IS NULL AND t.kind IN ('refund', 'dispute') AND EXISTS (
+                SELECT 1 FROM merchant_charges bc
+                 WHERE bc.merchant_account_id = t.merchant_account_id AND bc.identifier = t.charge_identifier
+                   AND bc.currency = t.currency)) AS known_charge_in_currency
         FROM processor_balance_transactions t
         LEFT JOIN processor_payouts po ON po.id = t.processor_payout_id
         LEFT JOIN reconciliation_matches m ON m.balance_transaction_id = t.id
