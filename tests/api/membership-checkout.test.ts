@@ -46,13 +46,15 @@ describe('a membership at the one-time checkout', () => {
     expect(await db()('checkouts').where({ productId: membership.id }).count({ n: '*' })).toEqual([{ n: 0 }]);
     expect(await db()('purchases').where({ productId: membership.id }).count({ n: '*' })).toEqual([{ n: 0 }]);
 
-    // The way that works: subscribing, with the built-in test provider.
+    // The way that works: subscribing, with the built-in test provider. The account menu links the list after.
+    expect((await as(learner, request(app).get('/api/store/me'))).body.hasSubscriptions).toBe(false);
     const subscribe = await as(learner, request(app).post('/api/store/subscriptions')).send({
       productId: membership.id,
     });
     expect(subscribe.status).toBe(201);
     const { pathname } = new URL(subscribe.body.data.url);
     expect((await request(app).post(`${pathname}/pay`)).status).toBe(303);
+    expect((await as(learner, request(app).get('/api/store/me'))).body.hasSubscriptions).toBe(true);
     const list = await as(learner, request(app).get('/api/store/subscriptions'));
     expect(list.body.data).toMatchObject([
       { productId: membership.id, productName: 'All access refused', productSlug: membership.slug, status: 'active' },

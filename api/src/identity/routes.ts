@@ -48,6 +48,8 @@ interface Deps {
   viewAs: ViewAs;
   /** Whether someone is paid from revenue splits (finance answers it; the storefront then links their earnings). */
   earnings: { isPayee(userId: string): Promise<boolean> };
+  /** Whether someone has subscribed to a membership (commerce answers it; the storefront then links the list). */
+  subscriptions: { hasAny(userId: string): Promise<boolean> };
 }
 
 /** The storefront's identity endpoints under /api/store. */
@@ -63,6 +65,7 @@ export function identityRoutes({
   signOut,
   viewAs,
   earnings,
+  subscriptions,
 }: Deps) {
   const router = new Router();
 
@@ -133,9 +136,15 @@ export function identityRoutes({
     const viewing = auth.method === 'session' ? auth.viewAs : undefined;
     // The first page a view opens is noted in the audit log, under the learner.
     if (viewing) await viewAs.entered(viewing.grant, { id: viewing.staff.id, email: viewing.staff.email });
+    // What the account menu links, asked side by side.
+    const [isPayee, hasSubscriptions] = await Promise.all([
+      earnings.isPayee(auth.user.id),
+      subscriptions.hasAny(auth.user.id),
+    ]);
     ctx.body = {
       user: publicUser(auth.user),
-      isPayee: await earnings.isPayee(auth.user.id),
+      isPayee,
+      hasSubscriptions,
       csrfToken: auth.method === 'session' ? auth.session.csrfToken : null,
       viewAs: viewing
         ? {

@@ -58,6 +58,8 @@ export interface MeAnswer {
   user: PublicUser;
   /** Paid from a product's revenue splits (an author or contributor): the storefront links their earnings. */
   isPayee: boolean;
+  /** Has subscribed to a membership: the storefront links their subscriptions. */
+  hasSubscriptions: boolean;
   csrfToken: string | null;
   /** Support viewing the storefront as this person (read-only), until `expiresAt`; null otherwise. */
   viewAs: { staffEmail: string; reason: string; expiresAt: Date } | null;

@@ -32,6 +32,11 @@ export async function subscriptionOf(conn: Knex, userId: string, id: string, now
     .first(viewColumns(conn, now));
 }
 
+/** Whether the learner has ever subscribed (the storefront's account menu then links their subscriptions). */
+export async function hasSubscriptions(conn: Knex, userId: string): Promise<boolean> {
+  return Boolean(await conn('subscriptions').where({ userId }).first('id'));
+}
+
 /** Whether the learner holds a subscription to the product that is not over at `now`. */
 export async function holdsLiveSubscription(conn: Knex, userId: string, productId: string, now: Date) {
   const row = await conn('subscriptions as s')

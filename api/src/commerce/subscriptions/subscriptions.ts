@@ -2,7 +2,7 @@ import { bindDeps } from '../../shared/bind-deps';
 import { setCancelAtPeriodEnd } from './change';
 import type { SubscriptionDeps } from './deps';
 import { recordSubscriptionEvent } from './record-event';
-import { subscriptionsOf } from './rows';
+import { hasSubscriptions, subscriptionsOf } from './rows';
 import { subscribe } from './subscribe';
 
 /** Memberships' subscriptions (docs/domain.md §22): subscribing, the provider's events, a learner's list and changes. */
@@ -12,6 +12,7 @@ export function subscriptionService(deps: SubscriptionDeps) {
     subscribe: step(subscribe),
     recordEvent: step(recordSubscriptionEvent),
     mine: (userId: string) => subscriptionsOf(deps.db, userId, deps.clock.now()),
+    hasAny: (userId: string) => hasSubscriptions(deps.db, userId),
     cancel: (userId: string, id: string) => setCancelAtPeriodEnd(deps, userId, id, true),
     resume: (userId: string, id: string) => setCancelAtPeriodEnd(deps, userId, id, false),
   };
