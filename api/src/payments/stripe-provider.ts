@@ -72,7 +72,7 @@ function feeInChargeCurrency(chargeCurrency: string, balance: Stripe.BalanceTran
 }
 
 /** A balance transaction as what the processor settled (magnitudes: a refund's moves money out). */
-export function settlementOf(balance: Stripe.BalanceTransaction | string | null | undefined): Settlement | null {
+function settlementOf(balance: Stripe.BalanceTransaction | string | null | undefined): Settlement | null {
   if (!balance || typeof balance !== 'object') return null;
   return {
     identifier: balance.id,
