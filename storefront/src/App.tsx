@@ -85,6 +85,11 @@ export const routes: ({ path: string; public: boolean } & Page)[] = [
   { path: '/activate', public: false, ...page(() => import('./pages/ActivateDevicePage'), 'ActivateDevicePage') },
   { path: '/devices', public: false, ...page(() => import('./pages/MyDevicesPage'), 'MyDevicesPage') },
   { path: '/purchases', public: false, ...page(() => import('./pages/MyPurchasesPage'), 'MyPurchasesPage') },
+  {
+    path: '/subscriptions',
+    public: false,
+    ...page(() => import('./pages/subscriptions/SubscriptionsPage'), 'SubscriptionsPage'),
+  },
   { path: '/invoices', public: false, ...page(() => import('./pages/InvoicesPage'), 'InvoicesPage') },
   { path: '/invoices/:id', public: false, ...page(() => import('./pages/InvoicePage'), 'InvoicePage') },
   {

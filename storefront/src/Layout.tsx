@@ -235,6 +235,7 @@ function AccountNav() {
       <span className="account-email">{state.user.email}</span>
       <Link to="/purchases">My purchases</Link>
       <Link to="/invoices">Invoices</Link>
+      {state.hasSubscriptions && <Link to="/subscriptions">Subscriptions</Link>}
       {state.isPayee && <Link to="/earnings">Earnings</Link>}
       <Link to="/devices">My devices</Link>
       <Link to="/settings">Settings</Link>

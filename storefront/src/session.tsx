@@ -15,8 +15,17 @@ import { deviceTimeZone, putTimeZone } from './api/prefs';
 export type SessionState =
   | { status: 'loading' }
   | { status: 'signed-out' }
-  /** `isPayee`: paid from revenue splits, so the account menu links their earnings. */
-  | { status: 'signed-in'; user: StoreUser; viewAs?: ViewAsInfo | null; isPayee?: boolean }
+  /**
+   * `isPayee`: paid from revenue splits, so the account menu links their earnings; `hasSubscriptions`: subscribed to
+   * a membership, so it links their subscriptions.
+   */
+  | {
+      status: 'signed-in';
+      user: StoreUser;
+      viewAs?: ViewAsInfo | null;
+      isPayee?: boolean;
+      hasSubscriptions?: boolean;
+    }
   | { status: 'error'; error: Error };
 
 interface Session {
@@ -44,7 +53,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     }
     let live = true;
     getCurrentUser().then(
-      ({ user, viewAs, isPayee }) => live && settle({ status: 'signed-in', user, viewAs, isPayee }),
+      ({ user, viewAs, isPayee, hasSubscriptions }) =>
+        live && settle({ status: 'signed-in', user, viewAs, isPayee, hasSubscriptions }),
       (error: Error) =>
         live && settle(isApiError(error, 'unauthenticated') ? { status: 'signed-out' } : { status: 'error', error }),
     );
@@ -62,14 +72,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setState({ status: 'loading' });
     setAttempt((n) => n + 1);
   }, []);
-  // A changed name keeps what the session knew of earnings; a fresh sign-in does not know it yet (below).
+  // A changed name keeps what the session knew of earnings and subscriptions; a fresh sign-in does not know them
+  // yet (below).
   const signedIn = useCallback(
     (user: StoreUser) =>
-      setState((before) => ({
-        status: 'signed-in',
-        user,
-        isPayee: before.status === 'signed-in' && before.user.id === user.id ? before.isPayee : undefined,
-      })),
+      setState((before) =>
+        before.status === 'signed-in' && before.user.id === user.id
+          ? { status: 'signed-in', user, isPayee: before.isPayee, hasSubscriptions: before.hasSubscriptions }
+          : { status: 'signed-in', user },
+      ),
     [],
   );
 
@@ -80,11 +91,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (!unknownPayee) return;
     let live = true;
     getCurrentUser().then(
-      ({ user, isPayee }) =>
+      ({ user, isPayee, hasSubscriptions }) =>
         live &&
         setState((now) =>
           now.status === 'signed-in' && now.user.id === user.id && now.isPayee === undefined
-            ? { ...now, isPayee }
+            ? { ...now, isPayee, hasSubscriptions }
             : now,
         ),
       () => undefined, // no link until the next load: the page itself still answers at /earnings

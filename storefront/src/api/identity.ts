@@ -9,9 +9,19 @@ type SignInProviders = Identity.SignInProviders;
 export type ViewAsInfo = NonNullable<Wire<Identity.MeAnswer>['viewAs']>;
 
 /** Who is signed in and, when support is viewing as them, that view. */
-export async function getCurrentUser(): Promise<{ user: StoreUser; viewAs: ViewAsInfo | null; isPayee: boolean }> {
+export async function getCurrentUser(): Promise<{
+  user: StoreUser;
+  viewAs: ViewAsInfo | null;
+  isPayee: boolean;
+  hasSubscriptions: boolean;
+}> {
   const me = await getJson<Wire<Identity.MeAnswer>>('/api/store/me');
-  return { user: me.user, viewAs: me.viewAs ?? null, isPayee: me.isPayee === true };
+  return {
+    user: me.user,
+    viewAs: me.viewAs ?? null,
+    isPayee: me.isPayee === true,
+    hasSubscriptions: me.hasSubscriptions === true,
+  };
 }
 
 /** Ends support's view: this browser is its staff member again (the only write a view allows). */

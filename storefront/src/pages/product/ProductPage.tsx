@@ -14,6 +14,7 @@ import { Curriculum } from './Curriculum';
 import { Faq } from './Faq';
 import { Included } from './Included';
 import { Instructors } from './Instructors';
+import { MembershipBuyBox } from './MembershipBuyBox';
 import { RefundPolicy } from './RefundPolicy';
 import { SalesHero } from './SalesHero';
 import { WorkshopSchedule } from './WorkshopSchedule';
@@ -42,7 +43,11 @@ function ProductDetails({ product }: { product: StoreProductPage }) {
         <Availability product={product} />
       </div>
       <section className="product-buy" aria-label="Buy this course">
-        <BuyBox product={product} />
+        {product.membership ? (
+          <MembershipBuyBox product={product} terms={product.membership} />
+        ) : (
+          <BuyBox product={product} />
+        )}
       </section>
       <div className="product-details">
         {product.productType === 'live' && <WorkshopSchedule productId={product.id} />}
