@@ -12,6 +12,7 @@ export const PRIVATE_PATHS = [
   '/bookmarks',
   '/settings',
   '/purchases',
+  '/subscriptions',
   '/invoices',
   '/earnings',
   '/thanks',
