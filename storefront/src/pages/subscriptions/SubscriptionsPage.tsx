@@ -63,7 +63,7 @@ function SubscriptionItem({ initial }: { initial: Subscription }) {
       <p>
         <span className="status-label">{STATUS[status]}</span>
         {' · '}
-        {!live ? `Ended on ${end}` : cancelAtPeriodEnd ? `Ends on ${end}` : `Renews on ${end}`}
+        <span>{!live ? `Ended on ${end}` : cancelAtPeriodEnd ? `Ends on ${end}` : `Renews on ${end}`}</span>
       </p>
       {status === 'past_due' && (
         <p className="hint">Your last payment failed. Your courses stay open for a few days while it is tried again.</p>
