@@ -67,6 +67,14 @@ export class MerchantCharge extends MerchantRecord {
   /** Tax inside `amount` (never revenue: splits work on amount − tax − fee); refundedTax of it given back so far. */
   declare taxAmount: number;
   declare refundedTax: number;
+  /** What the processor settled for it, in its settlement currency (null where it did not say): docs/domain.md §20. */
+  declare settlementIdentifier: string | null;
+  declare settlementAmount: number | null;
+  declare settlementFee: number | null;
+  declare settlementCurrency: string | null;
+  declare settlementExchangeRate: number | null;
+  /** Set when it was booked after its month closed: the closed month it belongs to (docs/domain.md §21). */
+  declare belongsToMonth: string | null;
 }
 
 /** A provider event, stored once by its id. */
@@ -97,6 +105,13 @@ export class MerchantRefund extends table('merchantRefunds') {
   declare emailOnSuccess: Record<string, unknown> | null;
   /** The provider's reason for a refund it failed after accepting it. */
   declare failureReason: string | null;
+  /** What the processor settled for it, in its settlement currency (null where it did not say): docs/domain.md §20. */
+  declare settlementIdentifier: string | null;
+  declare settlementAmount: number | null;
+  declare settlementCurrency: string | null;
+  declare settlementExchangeRate: number | null;
+  /** Set when it was booked after its month closed: the closed month it belongs to (docs/domain.md §21). */
+  declare belongsToMonth: string | null;
   declare createdAt: Date;
 }
 
@@ -111,6 +126,16 @@ export class MerchantDispute extends table('merchantDisputes') {
   declare status: DisputeStatus;
   /** The provider's deadline for our evidence (Stripe's evidence_details.due_by), when it gave one. */
   declare evidenceDueBy: Date | null;
+  /** Whether the processor withdrew its amount (an inquiry withdraws nothing), and the dispute fee it took. */
+  declare withdrawn: boolean;
+  declare fee: number | null;
+  /** What the processor settled for it, in its settlement currency (null where it did not say): docs/domain.md §20. */
+  declare settlementAmount: number | null;
+  declare settlementCurrency: string | null;
+  declare settlementExchangeRate: number | null;
+  declare reversalSettlementAmount: number | null;
+  /** Set when it was booked after its month closed: the closed month it belongs to (docs/domain.md §21). */
+  declare belongsToMonth: string | null;
   declare createdAt: Date;
   declare closedAt: Date | null;
 }
