@@ -514,3 +514,127 @@ describe('a month closed after it ended, and the writes that come after it (docs
     expect(summary).toMatchObject({ Refunds: -30, 'Of which booked late for closed months': 0 });
   });
 });
+
+describe("a refund or a lost dispute made after the close of its sale's month (docs/domain.md §21)", () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  let stripe: StandIn;
+  let services: Services;
+  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let finance: SignedIn;
+  let support: SignedIn;
+  // Two sales are dated in last month, closed while the database writes in this one; this one is closed with the
+  // close's clock moved past its end.
+  let month: string;
+  let last: string;
+  let now = new Date();
+
+  beforeAll(async () => {
+    month = await monthOfTheRun(db());
+    last = previousMonth(month);
+    stripe = await startStripeStandIn();
+    const deps = testDeps(db(), { config: testConfig(standInEnv(stripe)) });
+    services = createServices(deps);
+    services.monthCloses = monthCloseService({ ...deps, clock: { now: () => now } });
+    app = createApp(deps, { services }).callback();
+    finance = await signedIn(db(), ['finance']);
+    support = await signedIn(db(), ['support']);
+  }, RUN_MS + 60_000);
+  afterAll(() => stripe?.close());
+
+  let buyers = 0;
+  async function sell(productId: string) {
+    const { checkoutId } = await services.checkouts.create({
+      productId,
+      quantity: 1,
+      team: false,
+      ppp: false,
+      email: `sale-month-buyer-${++buyers}@example.com`,
+      buyer: null,
+      country: 'US',
+      ip: null,
+    });
+    await deliverSigned(app, stripe.pay(await sessionOfCheckout(db(), checkoutId)));
+    const purchaseId = (await services.checkouts.fulfil(checkoutId)).purchaseId!;
+    const { merchantChargeId } = (await Purchase.query(db()).findOne({ id: purchaseId }))!;
+    const charge = await db()('merchantCharges').where({ id: merchantChargeId }).first();
+    return { purchaseId, charge };
+  }
+  const close = (m: string) => as(finance, request(app).post('/api/admin/month-closes')).send({ month: m });
+  const refund = (purchaseId: string) =>
+    as(support, request(app).post(`/api/admin/purchases/${purchaseId}/refund`)).send({
+      amount: 2_500,
+      reasonCode: 'customer-request',
+      reason: 'Asked for it',
+    });
+
+  it("books it now, marked with the sale's month like its ledger lines and credit note; an open month's sale's stays unmarked", async () => {
+    const product = await createProduct(db(), { name: 'Sale Month Course', unitAmount: 10_000 });
+    await createRevenueSplit(db(), { productId: product.id, type: 'platform', percent: 1 });
+    const refunded = await sell(product.id);
+    const disputed = await sell(product.id);
+    const recent = await sell(product.id);
+    // Two sales dated in last month (as the processor dated them), which is then closed.
+    await db()('merchantCharges')
+      .whereIn('id', [refunded.charge.id, disputed.charge.id])
+      .update({ createdAt: new Date(`${last}-15T12:00:00Z`) });
+    expect((await close(last)).status).toBe(201);
+
+    // Support refunds a sale of last month and one of this month; a sale of last month is disputed and lost.
+    expect((await refund(refunded.purchaseId)).status).toBe(200);
+    expect((await refund(recent.purchaseId)).status).toBe(200);
+    const dispute = stripe.openDispute(disputed.charge.identifier);
+    await deliverSigned(app, dispute.event);
+    await deliverSigned(app, stripe.closeDispute(dispute.dispute, 'lost'));
+
+    for (const [{ charge }, mark] of [
+      [refunded, last],
+      [recent, null],
+    ] as const) {
+      const row = await db()('merchantRefunds').where({ merchantChargeId: charge.id }).first();
+      expect(row).toMatchObject({ status: 'succeeded', belongsToMonth: mark });
+      expect(row.createdAt.getTime()).toBeGreaterThanOrEqual(monthStart(month).getTime());
+      const lines = await db()('splitLines').where({ merchantChargeId: charge.id, kind: 'refund' });
+      expect(lines.length).toBeGreaterThan(0);
+      for (const l of lines) expect(l).toMatchObject({ belongsToMonth: mark, createdAt: row.createdAt });
+      const notes = await db()('invoices').where({ merchantChargeId: charge.id, kind: 'credit-note' });
+      expect(notes).toEqual([expect.objectContaining({ belongsToMonth: mark, suppliedAt: row.createdAt })]);
+      // The sale's own lines and invoice are as they were.
+      const sale = await db()('splitLines').where({ merchantChargeId: charge.id, kind: 'sale' });
+      expect(sale.every((l: { belongsToMonth: string | null }) => l.belongsToMonth === null)).toBe(true);
+      const [invoice] = await db()('invoices').where({ merchantChargeId: charge.id, kind: 'invoice' });
+      expect(invoice.belongsToMonth).toBeNull();
+    }
+    const lost = await db()('merchantDisputes').where({ merchantChargeId: disputed.charge.id }).first();
+    expect(lost).toMatchObject({ status: 'lost', belongsToMonth: last });
+    expect(lost.closedAt.getTime()).toBeGreaterThanOrEqual(monthStart(month).getTime());
+    const disputeLines = await db()('splitLines').where({ merchantChargeId: disputed.charge.id, kind: 'dispute' });
+    expect(disputeLines.length).toBeGreaterThan(0);
+    for (const l of disputeLines) expect(l.belongsToMonth).toBe(last);
+
+    // This month closed: its workbook lists the refund and the dispute as last month's, and counts them as booked late.
+    now = new Date(monthStart(nextMonth(month)).getTime() + DAY_MS);
+    const closed = await close(month);
+    expect(closed.status).toBe(201);
+    const late = (await db()('splitLines').where({ belongsToMonth: last })).reduce(
+      (n: number, l: { amount: number }) => n + l.amount,
+      0,
+    );
+    expect(late).toBeLessThan(0);
+    const usd = closed.body.figures.find((f: { currency: string }) => f.currency === 'usd');
+    expect(usd.lateFromClosedMonths).toBe(late);
+    const book = await as(finance, request(app).get(`/api/admin/month-closes/${month}/export.xlsx`))
+      .buffer(true)
+      .parse(binary);
+    const refunds = await sheetRows(book.body, 'Refunds');
+    expect(refunds.map((r) => [r.Kind, r.Charge, r['Belongs to month']]).sort()).toEqual(
+      [
+        ['refund', refunded.charge.identifier, last],
+        ['refund', recent.charge.identifier, null],
+        ['dispute lost', disputed.charge.identifier, last],
+      ].sort(),
+    );
+    const summary = (await sheetRows(book.body, 'Summary')).find((r) => r.Currency === 'usd');
+    expect(summary!['Of which booked late for closed months']).toBe(late / 100);
+  });
+});

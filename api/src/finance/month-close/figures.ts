@@ -24,11 +24,12 @@ export async function monthFigures(db: Db, logger: Logger, month: string): Promi
       WHERE status = 'paid' AND paid_at >= ? AND paid_at < ? GROUP BY currency`,
     [from, until],
   )) as { rows: { currency: string; payouts: number; amount: number }[] };
-  // Lines of closed months are booked on the first instant of the open month (the month-close triggers).
+  // Lines marked for a closed month (the month-close triggers): dated in one and booked on this month's first
+  // instant, or a refund's or dispute's of a closed month's sale, booked when it was made.
   const { rows: late } = (await db.raw(
     `SELECT currency, coalesce(sum(amount), 0)::bigint AS amount FROM split_lines
-      WHERE created_at = ? AND belongs_to_month IS NOT NULL GROUP BY currency`,
-    [from],
+      WHERE created_at >= ? AND created_at < ? AND belongs_to_month IS NOT NULL GROUP BY currency`,
+    [from, until],
   )) as { rows: { currency: string; amount: number }[] };
   const ledgerCurrencies = (await salesByCurrency(db, days)).map((r) => r.currency);
   const taxPeriod = { from: days.from, to: `${nextMonth(month)}-01` };
