@@ -132,6 +132,10 @@ export interface SubscriptionRequest {
   cancelUrl: string;
   /** Who subscribes to what (our user, product and price ids): every event of the subscription carries it. */
   metadata: Record<string, string>;
+  /** Seats billed each period (a team's membership); 1 when absent. `amount` is for all of them. */
+  quantity?: number;
+  /** A payment plan: the subscription ends by itself once this many periods are paid. Absent: until cancelled. */
+  iterations?: number;
 }
 
 /**
@@ -158,6 +162,30 @@ export interface SubscriptionBilling {
   createSubscription(request: SubscriptionRequest): Promise<{ identifier: string; url: string }>;
   /** Ends the subscription at its period's end (true), or keeps it going again (false). */
   cancelAtPeriodEnd(identifier: string, cancel: boolean): Promise<void>;
+  /** Ends the subscription now (the console's cancel); no further period is billed. */
+  cancelNow?(identifier: string): Promise<void>;
+  /**
+   * Moves the subscription to another price (monthly ↔ yearly, a seat count) from now on, prorated: the unused part
+   * of the current period is credited and the difference billed at once as an invoice, whose event follows.
+   */
+  changePrice?(identifier: string, change: SubscriptionPriceChange): Promise<void>;
+  /** A page of the provider's where the subscriber replaces their card, returning to `returnUrl`. */
+  paymentMethodUrl?(identifier: string, returnUrl: string): Promise<string>;
+  /**
+   * Tries a failed renewal's invoice again now (our dunning schedule). Absent for a provider that retries on its own
+   * schedule (Stripe's Smart Retries).
+   */
+  retryFailedInvoice?(identifier: string): Promise<void>;
+}
+
+/** A subscription's new price: what each period costs from now on. */
+export interface SubscriptionPriceChange {
+  amount: number; // cents, each interval, for all seats
+  currency: string;
+  interval: BillingInterval;
+  quantity: number;
+  /** Our price id, carried in the subscription's metadata from now on. */
+  priceId: string;
 }
 
 /** What a balance movement at the processor was for, as reconciliation matches it to our books. */
