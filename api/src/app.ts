@@ -35,6 +35,7 @@ import { reconciliationRoutes } from './finance/reconciliation/routes';
 import { earningsRoutes } from './finance/earnings/routes';
 import { transferRoutes } from './commerce/transfers/routes';
 import { subscriptionRoutes } from './commerce/subscriptions/routes';
+import { subscriptionConsoleRoutes } from './commerce/subscriptions/console-routes';
 import { healthRoutes } from './health/routes';
 import { authenticate } from './identity/http/caller';
 import { errorHandler, notFound, requestContext } from './http/context';
@@ -161,6 +162,7 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/store', teamRoutes({ allow, teams: services.teams }));
   mount('/api/store', transferRoutes({ allow, transfers: services.transfers }));
   mount('/api/store', subscriptionRoutes({ allow, subscriptions: services.subscriptions }));
+  mount('/api/admin', subscriptionConsoleRoutes({ allow, actions: services.subscriptionConsole }));
   mount(
     '/api/admin',
     purchaseActionRoutes({

@@ -36,6 +36,7 @@ import { earlierInvoices as earlierInvoicesService } from './invoices/earlier-ch
 import { billingProfiles } from './commerce/checkout/billing-profile';
 import { testProvider } from './payments/test-provider';
 import { subscriptionService } from './commerce/subscriptions/subscriptions';
+import { subscriptionConsole } from './commerce/subscriptions/console-actions';
 import { stripeProvider } from './payments/stripe-provider';
 import { stripeTax } from './payments/stripe-tax';
 import type { PaymentProvider } from './payments/provider';
@@ -299,6 +300,8 @@ export function createServices(deps: Deps) {
     purchaseTotals: purchaseTotals(deps),
     /** Memberships' subscriptions: subscribing, the provider's events, a learner's list (docs/domain.md §22). */
     subscriptions: subscriptionService({ db, clock, config, provider: payments }),
+    /** Staff's actions on subscriptions: end now or at the period's end, refund a period (docs/domain.md §22). */
+    subscriptionConsole: subscriptionConsole({ db, clock, outbox, provider: payments }),
     teams: teamService({ db, config, outbox }),
     teamSupport: teamSupport({ db }),
     transfers,

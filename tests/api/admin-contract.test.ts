@@ -83,6 +83,8 @@ describe('the console REST contract, for every resource', () => {
         'purchase-user-transfers',
         'purchases',
         'sessions',
+        'subscription-periods',
+        'subscriptions',
         'tax-rates',
         'tax-registrations',
         'upgradable-products',

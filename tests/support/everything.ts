@@ -232,7 +232,52 @@ export async function seedEverything(db: Db) {
     figures: '[]',
   });
 
-  return { buyer, product, purchase, coupon, team, teamCoupon, lesson, charge };
+  // A membership's subscription: its trial, then a paid period with its charge.
+  const membership = await db('products').where({ slug: 'all-access' }).first('id');
+  const membershipPrice = await db('prices').where({ productId: membership.id, status: 'active' }).first('id');
+  const [subscription] = await db('subscriptions')
+    .insert({
+      userId: buyer.id,
+      productId: membership.id,
+      priceId: membershipPrice.id,
+      merchantAccountId: account.id,
+      providerIdentifier: 'sub_1',
+      status: 'active',
+      currentPeriodStart: new Date(Date.now() - 86_400_000),
+      currentPeriodEnd: new Date(Date.now() + 29 * 86_400_000),
+    })
+    .returning('*');
+  const [periodCharge] = await db('merchantCharges')
+    .insert({
+      merchantAccountId: account.id,
+      identifier: 'ch_sub_1',
+      amount: 2900,
+      fee: 114,
+      net: 2786,
+      userId: buyer.id,
+      merchantProductId: merchantProduct.id,
+      merchantCustomerId: customer.id,
+    })
+    .returning('*');
+  await db('subscriptionPeriods').insert([
+    {
+      subscriptionId: subscription.id,
+      providerInvoiceIdentifier: 'in_trial_1',
+      outcome: 'trial',
+      periodStart: new Date(Date.now() - 31 * 86_400_000),
+      periodEnd: subscription.currentPeriodStart,
+    },
+    {
+      subscriptionId: subscription.id,
+      providerInvoiceIdentifier: 'in_1',
+      outcome: 'paid',
+      periodStart: subscription.currentPeriodStart,
+      periodEnd: subscription.currentPeriodEnd,
+      merchantChargeId: periodCharge.id,
+    },
+  ]);
+
+  return { buyer, product, purchase, coupon, team, teamCoupon, lesson, charge, subscription };
 }
 
 /** Every secret-bearing value as it is stored: the plain secrets and their hashes. */

@@ -156,6 +156,11 @@ export function testProviderSubscriptions({
       await db('testProviderSubscriptions').where({ identifier }).update({ cancelAtPeriodEnd: cancel });
     },
 
+    /** Ends the subscription now: no further period is billed (a renewal is refused). */
+    async cancelNow(identifier: string) {
+      await db('testProviderSubscriptions').where({ identifier }).update({ status: 'canceled' });
+    },
+
     async page(identifier: string) {
       const { description, amount, currency, interval, trialDays, status, customerEmail } = await find(db, {
         identifier,

@@ -5,6 +5,7 @@ import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import { rememberedAccountId } from './merchant-records';
 import { payOut, recordMovement, testProviderFee, testProviderLedger } from './test-provider-ledger';
+import { moveRefunded, refundedOf } from './test-provider-charges';
 import { testProviderSubscriptions, type TestProviderSubscriptions } from './test-provider-subscriptions';
 import type { TaxShown } from '../shared/tax-text';
 import type { TaxAnswer } from '../tax/types';
@@ -132,17 +133,10 @@ export function testProvider({
           .ignore()
           .returning(['amount', 'status']);
         const refund = fresh ?? (await trx('testProviderRefunds').where({ idempotencyKey }).first('amount', 'status'));
-        if (!fresh) {
-          const charge = await trx('testProviderSessions').where({ chargeIdentifier }).first('refunded');
-          return answerOf(identifier, refund, charge.refunded as number);
-        }
+        if (!fresh) return answerOf(identifier, refund, await refundedOf(trx, chargeIdentifier));
         // One conditional update: never refunds more than was charged, whoever asks at the same time. A pending
         // refund counts as refunded until it fails, as a card processor counts it.
-        const [row] = await trx('testProviderSessions')
-          .where({ chargeIdentifier })
-          .whereRaw('refunded + ? <= amount', [amount])
-          .increment('refunded', amount)
-          .returning(['refunded', 'currency']);
+        const row = await moveRefunded(trx, chargeIdentifier, amount);
         if (!row) throw new AppError('refund-too-large', 'The refund is more than what is left of the charge.');
         // The refund leaves the balance as it is made, pending or not (a failure gives it back).
         const { currency } = row as { currency: string };
@@ -170,10 +164,7 @@ export function testProvider({
           .returning(['chargeIdentifier', 'amount']);
         if (!settled) return null;
         if (outcome === 'failed') {
-          const [charge] = await trx('testProviderSessions')
-            .where({ chargeIdentifier: settled.chargeIdentifier })
-            .decrement('refunded', settled.amount)
-            .returning('currency');
+          const charge = (await moveRefunded(trx, settled.chargeIdentifier, -settled.amount))!;
           await recordMovement(trx, {
             kind: 'refund_failure',
             sourceIdentifier: identifier,
@@ -214,11 +205,7 @@ export function testProvider({
     async refundAtProvider(chargeIdentifier: string, amount: number) {
       const identifier = id('re');
       await db.transaction(async (trx) => {
-        const [charge] = await trx('testProviderSessions')
-          .where({ chargeIdentifier })
-          .whereRaw('refunded + ? <= amount', [amount])
-          .increment('refunded', amount)
-          .returning('currency');
+        const charge = await moveRefunded(trx, chargeIdentifier, amount);
         if (!charge) throw new AppError('refund-too-large', 'The refund is more than what is left of the charge.');
         const refund = { kind: 'refund' as const, sourceIdentifier: identifier, chargeIdentifier, amount: -amount };
         await recordMovement(trx, { ...refund, currency: charge.currency });

@@ -29,6 +29,7 @@ import {
   merchantRefunds,
   merchantSessions,
 } from './merchant';
+import { subscriptionPeriods, subscriptions } from './subscriptions';
 import { taxRates, taxRegistrations } from './tax';
 import { workshopSessions } from './workshops';
 import { waitlistEntries } from './waitlist';
@@ -54,6 +55,8 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
   purchases,
   bulkPurchases,
   purchaseUserTransfers,
+  subscriptions,
+  subscriptionPeriods,
   productRevenueSplits,
   payouts,
   payoutRecipients,

@@ -81,7 +81,23 @@ async function reserveRefund(
       'This purchase was used as credit for an upgrade; refund the upgrade first.',
     );
   }
-  const charge = await lockCharge(trx, purchase.merchantChargeId);
+  const reserved = await reserveChargeRefund(trx, providerLabel, purchase.merchantChargeId, input, actor, 'purchase');
+  return { ...reserved, productId: purchase.productId };
+}
+
+/**
+ * Reserves a refund of a charge (a purchase's, or a membership period's) as a pending `merchantRefunds` row under the
+ * charge's lock; what it is of (`what`) names it in the refusals.
+ */
+export async function reserveChargeRefund(
+  trx: Knex.Transaction,
+  providerLabel: string,
+  chargeId: string,
+  input: RefundInput,
+  actor: Actor,
+  what: 'purchase' | 'period',
+): Promise<{ id: string; chargeId: string; amount: number }> {
+  const charge = await lockCharge(trx, chargeId);
   const [sum] = await trx('merchantRefunds')
     .where({ merchantChargeId: charge.id, status: 'pending' })
     .sum({ pending: 'amount' });
@@ -91,8 +107,8 @@ async function reserveRefund(
     throw new AppError(
       'refund-not-possible',
       taken > charge.refundAmount
-        ? 'A refund of this purchase is under way.'
-        : 'This purchase has already been refunded in full.',
+        ? `A refund of this ${what} is under way.`
+        : `This ${what} has already been refunded in full.`,
     );
   }
   const amount = input.amount ?? left;
@@ -104,7 +120,7 @@ async function reserveRefund(
   if (account.label !== providerLabel) {
     throw new AppError(
       'refund-not-possible',
-      `This purchase was paid through ${account.label}, which is not the payment provider configured now.`,
+      `This ${what} was paid through ${account.label}, which is not the payment provider configured now.`,
     );
   }
   const [failed] = await trx('merchantRefunds')
@@ -129,6 +145,6 @@ async function reserveRefund(
     .merge({ status: 'pending', ...why, requestedById: actor.id })
     .where('merchantRefunds.status', 'failed')
     .returning('id');
-  if (!row) throw new AppError('refund-not-possible', 'A refund of this purchase is under way.');
-  return { id: row.id as string, chargeId: charge.id, amount, productId: purchase.productId };
+  if (!row) throw new AppError('refund-not-possible', `A refund of this ${what} is under way.`);
+  return { id: row.id as string, chargeId: charge.id, amount };
 }
