@@ -36,6 +36,7 @@ import { earlierInvoices as earlierInvoicesService } from './invoices/earlier-ch
 import { billingProfiles } from './commerce/checkout/billing-profile';
 import { testProvider } from './payments/test-provider';
 import { subscriptionService } from './commerce/subscriptions/subscriptions';
+import { paymentPlanService } from './commerce/payment-plans/payment-plans';
 import { subscriptionConsole } from './commerce/subscriptions/console-actions';
 import { stripeProvider } from './payments/stripe-provider';
 import { stripeTax } from './payments/stripe-tax';
@@ -302,6 +303,8 @@ export function createServices(deps: Deps) {
     subscriptions: subscriptionService({ db, clock, config, provider: payments }),
     /** Staff's actions on subscriptions: end now or at the period's end, refund a period (docs/domain.md §22). */
     subscriptionConsole: subscriptionConsole({ db, clock, outbox, provider: payments }),
+    /** Courses bought in instalments (docs/domain.md §23). */
+    paymentPlans: paymentPlanService({ db, clock, config, provider: payments }),
     teams: teamService({ db, config, outbox }),
     teamSupport: teamSupport({ db }),
     transfers,

@@ -5,6 +5,7 @@ export { WaitlistEntry, WaitlistProduct } from '../../api/src/catalog/waitlist/m
 export {
   Checkout,
   Coupon,
+  PaymentPlan,
   Purchase,
   PurchaseUserTransfer,
   Subscription,

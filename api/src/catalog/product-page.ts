@@ -12,6 +12,7 @@ import type { SalesOf } from './sales';
 import type { StoreProductPage } from './schemas';
 import { coursesOfProducts, enrollmentState, storeProduct, withCurrentPrices } from './service';
 import { isUuid } from '../shared/uuid';
+import { activePlanOf } from './payment-plan-offer';
 import { formatMinutes, plural } from '../shared/words';
 
 /**
@@ -88,12 +89,13 @@ export function productPages({ db, clock, caches, learning, transferWindowDays, 
       const { product, courses, curriculum, instructors, faq } = cached;
       const now = clock.now();
       const limited = product.quantityAvailable >= 0;
-      const [sold, sales, sessions] = await Promise.all([
+      const [sold, sales, sessions, plan] = await Promise.all([
         limited ? seatsSoldOf(db, [product.id]) : new Map<string, number>(),
         salesOf(db, [{ id: product.id, unitAmount: product.prices?.[0]?.unitAmount ?? null }], now),
         product.productType === 'live'
           ? db('workshopSessions').where({ productId: product.id }).where('endsAt', '>', now).count({ n: '*' })
           : [{ n: 0 }],
+        activePlanOf(db, product.id),
       ]);
       const base = storeProduct(product, {
         courses,
@@ -113,6 +115,11 @@ export function productPages({ db, clock, caches, learning, transferWindowDays, 
           product.productType === 'membership' && product.billingInterval
             ? { interval: product.billingInterval, trialDays: product.trialDays }
             : null,
+        paymentPlan: plan && {
+          instalments: plan.instalments,
+          instalmentAmount: plan.instalmentAmount,
+          currency: plan.currency,
+        },
       };
     },
 

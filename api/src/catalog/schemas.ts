@@ -115,6 +115,8 @@ export interface StoreProductPage extends StoreProduct {
   refundPolicy: string;
   /** A membership's terms: billed each interval at the price, after any free trial (docs/domain.md §22); else null. */
   membership: { interval: 'month' | 'year'; trialDays: number } | null;
+  /** The course in monthly instalments, beside its one-time price (docs/domain.md §23); else null. */
+  paymentPlan: { instalments: number; instalmentAmount: number; currency: string } | null;
 }
 
 /** A product as the console sees it (the `products` resource: the row, every column). */

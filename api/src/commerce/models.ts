@@ -53,6 +53,10 @@ export class Purchase extends table('purchases') {
   declare kind: PurchaseKind;
   declare compReason: string | null;
   declare compedById: string | null;
+  /** A course bought in instalments: the plan's subscription, and whether (since when) it is paid in full (§23). */
+  declare paymentPlanSubscriptionId: string | null;
+  declare paidInFull: boolean;
+  declare paidInFullAt: Date | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 
@@ -160,6 +164,20 @@ export class Subscription extends table('subscriptions') {
   declare currentPeriodEnd: Date;
   declare cancelAtPeriodEnd: boolean;
   declare graceUntil: Date | null;
+  /** Set for a payment plan's subscription (docs/domain.md §23): it bills the plan's instalments, then ends. */
+  declare paymentPlanId: string | null;
+  declare createdAt: Date;
+  declare updatedAt: Date;
+}
+
+/** A course's payment plan (docs/domain.md §23): its price in this many monthly instalments of this amount. */
+export class PaymentPlan extends table('paymentPlans') {
+  declare id: string;
+  declare productId: string;
+  declare status: ActiveStatus;
+  declare instalments: number;
+  declare instalmentAmount: number;
+  declare currency: string;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

@@ -28,19 +28,24 @@ export interface ProductLink {
   slug: string | null;
 }
 
+/** Subscription `s` is the learner's own, or a team membership they hold a seat of (docs/domain.md §22). */
+const HOLDS_SUBSCRIPTION = `(s.user_id = :userId
+  OR s.id IN (SELECT ss.subscription_id FROM subscription_seats ss WHERE ss.user_id = :userId))`;
+
 // Written out once rather than built per request, and prepared by name (parsed and planned once per connection):
 // these run on every lesson view and progress write.
 /**
  * The learner's purchases of products that hold the course (a team purchase grants nothing by itself; its owner
- * claims a seat), and, as a Valid one from anywhere, each subscription of theirs that opens it at :now: a membership
+ * claims a seat; one being paid in instalments opens it through its plan's subscription until paid in full, §23),
+ * and, as a Valid one from anywhere, each subscription of theirs that opens it at :now: a membership
  * holding the course or the whole catalog, its access as SUBSCRIPTION_OPENS says (docs/domain.md §22).
  */
 const PURCHASES_OPENING = `
   SELECT p.status, p.country FROM purchases p JOIN product_content_resources pc ON pc.product_id = p.product_id
-   WHERE pc.resource_id = :courseId AND p.user_id = :userId AND p.bulk_coupon_id IS NULL
+   WHERE pc.resource_id = :courseId AND p.user_id = :userId AND p.bulk_coupon_id IS NULL AND p.paid_in_full
   UNION ALL
   SELECT 'Valid', NULL FROM subscriptions s JOIN products m ON m.id = s.product_id
-   WHERE s.user_id = :userId AND ${SUBSCRIPTION_OPENS}
+   WHERE ${HOLDS_SUBSCRIPTION} AND ${SUBSCRIPTION_OPENS}
      AND (m.grants_whole_catalog
           OR EXISTS (SELECT 1 FROM product_content_resources pc WHERE pc.product_id = s.product_id AND pc.resource_id = :courseId))`;
 
@@ -189,13 +194,14 @@ export async function ownedCourseIds(db: Knex, userId: string, now: Date): Promi
     .where('p.userId', userId)
     .whereIn('p.status', GRANTING_STATUSES)
     .whereNull('p.bulkCouponId')
+    .where('p.paidInFull', true)
     .distinct('pc.resourceId as courseId')
     .union(
       db.raw(
         `SELECT r.id FROM content_resources r
           WHERE r.type = 'course' AND r.deleted_at IS NULL
             AND EXISTS (SELECT 1 FROM subscriptions s JOIN products m ON m.id = s.product_id
-                         WHERE s.user_id = :userId AND ${SUBSCRIPTION_OPENS}
+                         WHERE ${HOLDS_SUBSCRIPTION} AND ${SUBSCRIPTION_OPENS}
                            AND (m.grants_whole_catalog OR EXISTS (SELECT 1 FROM product_content_resources pc
                                  WHERE pc.product_id = s.product_id AND pc.resource_id = r.id)))`,
         { userId, now },

@@ -179,6 +179,8 @@ export class TestProviderSubscription extends table('testProviderSubscriptions',
   declare currentPeriodStart: Date | null;
   declare currentPeriodEnd: Date | null;
   declare cancelAtPeriodEnd: boolean;
+  /** A payment plan's instalments: after this many paid periods it ends by itself (none: until cancelled). */
+  declare iterations: number | null;
 }
 
 /** One invoice of a test provider's subscription: a period billed, paid (with its charge) or failed. */

@@ -40,6 +40,8 @@ interface SubscriptionRow {
   currentPeriodEnd: Date | null;
   cancelAtPeriodEnd: boolean;
   metadata: Record<string, string>;
+  /** A payment plan's instalments: it ends by itself once this many periods are paid (null: until cancelled). */
+  iterations: number | null;
 }
 
 interface InvoiceRow {
@@ -69,6 +71,15 @@ const eventOf = (sub: SubscriptionRow, invoice: InvoiceRow): SubscriptionEvent =
       : null,
   },
 });
+
+/** Whether a payment plan's subscription has been paid its every instalment (a membership's never has). */
+async function paidAll(trx: Knex.Transaction, sub: SubscriptionRow): Promise<boolean> {
+  if (sub.iterations === null) return false;
+  const [{ n }] = (await trx('testProviderSubscriptionInvoices')
+    .where({ subscriptionIdentifier: sub.identifier, status: 'paid' })
+    .count({ n: '*' })) as [{ n: string | number }];
+  return Number(n) >= sub.iterations;
+}
 
 /** Bills one period: a paid invoice takes the money (a charge, a movement of the balance), a failed one does not. */
 async function bill(
@@ -148,6 +159,7 @@ export function testProviderSubscriptions({
         successUrl: request.successUrl,
         cancelUrl: request.cancelUrl,
         metadata: JSON.stringify(request.metadata),
+        iterations: request.iterations ?? null,
       });
       return { identifier, url: new URL(`${TEST_SUBSCRIPTION_PATH}/${identifier}`, config.publicUrl).toString() };
     },
@@ -220,11 +232,13 @@ export function testProviderSubscriptions({
         const start = sub.currentPeriodEnd!;
         const end = periodEnd(start, sub.interval);
         const invoice = await bill(trx, sub, { status: outcome, periodStart: start, periodEnd: end, idempotencyKey });
+        // A payment plan's last instalment ends it: nothing more is billed.
+        const last = outcome === 'paid' && (await paidAll(trx, sub));
         const [after] = (await trx('testProviderSubscriptions')
           .where({ identifier: sub.identifier })
           .update(
             outcome === 'paid'
-              ? { status: 'active', currentPeriodStart: start, currentPeriodEnd: end }
+              ? { status: last ? 'canceled' : 'active', currentPeriodStart: start, currentPeriodEnd: end }
               : { status: 'past_due' },
           )
           .returning('*')) as SubscriptionRow[];

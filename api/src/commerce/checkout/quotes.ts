@@ -20,6 +20,7 @@ import { taxPlace } from '../../tax/rules';
 import { chargedTotal, type TaxAnswer, type TaxCalculator } from '../../tax/types';
 import { vatIdProblem } from '../../tax/vat-ids';
 import { BILLING_MESSAGES, postalCodeFormatMessage, type BillingPlace } from './billing-place';
+import { mustBePaidInFull } from '../payment-plans/plans';
 
 export interface QuoteRequest {
   productId: string;
@@ -196,7 +197,9 @@ export function quoteService({
     const asked = requestedId ? candidates.filter((p) => p.id === requestedId) : candidates;
     if (requestedId && !asked.length)
       throw new AppError('upgrade-not-available', 'That purchase cannot be upgraded to this course.');
-    const usable = asked.filter((p) => p.currency === currency);
+    // A course still being paid in instalments earns no credit until paid in full (docs/domain.md §23).
+    if (requestedId) asked.forEach(mustBePaidInFull);
+    const usable = asked.filter((p) => p.paidInFull && p.currency === currency);
     const otherCurrency = asked.find((p) => p.currency !== currency) ?? null;
     if (requestedId && otherCurrency)
       throw new AppError('upgrade-other-currency', OTHER_CURRENCY_MESSAGE, { upgradeFrom: OTHER_CURRENCY_MESSAGE });

@@ -6,6 +6,7 @@ import { merchantProductId } from '../../payments/merchant-records';
 import type { SubscriptionEvent } from '../../payments/provider';
 import { insertCharge } from '../checkout/charge-rows';
 import { taxColumnsOf } from '../checkout/tax-columns';
+import { recordInstalment } from '../payment-plans/record-instalment';
 import type { SubscriptionDeps } from './deps';
 
 interface SubscriptionRow {
@@ -136,6 +137,7 @@ export async function recordSubscriptionEvent(
       await trx('subscriptions')
         .where({ id: sub.id })
         .update({ ...next, updatedAt: clock.now() });
+    await recordInstalment(trx, sub.id, event, clock.now());
     return { recorded: true };
   });
 }

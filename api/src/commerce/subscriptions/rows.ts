@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { SUBSCRIPTION_STATUS_NOW } from '../../shared/subscription-status';
+import { instalmentColumns } from '../payment-plans/subscription-columns';
 import type { SubscriptionView } from './subscriptions.schemas';
 
 /** The SQL of subscriptions: what a learner sees of theirs, and the row a change locks. */
@@ -12,12 +13,14 @@ const viewColumns = (conn: Knex, now: Date) => [
   's.cancelAtPeriodEnd',
   'p.name as productName',
   'p.slug as productSlug',
+  ...instalmentColumns(conn),
 ];
 
 /** A learner's subscriptions, newest first, each with its status at `now`. */
 export function subscriptionsOf(conn: Knex, userId: string, now: Date): Promise<SubscriptionView[]> {
   return conn('subscriptions as s')
     .join('products as p', 'p.id', 's.productId')
+    .leftJoin('paymentPlans as pp', 'pp.id', 's.paymentPlanId')
     .where('s.userId', userId)
     .orderBy('s.createdAt', 'desc')
     .orderBy('s.id')
@@ -28,6 +31,7 @@ export function subscriptionsOf(conn: Knex, userId: string, now: Date): Promise<
 export async function subscriptionOf(conn: Knex, userId: string, id: string, now: Date): Promise<SubscriptionView> {
   return conn('subscriptions as s')
     .join('products as p', 'p.id', 's.productId')
+    .leftJoin('paymentPlans as pp', 'pp.id', 's.paymentPlanId')
     .where({ 's.id': id, 's.userId': userId })
     .first(viewColumns(conn, now));
 }

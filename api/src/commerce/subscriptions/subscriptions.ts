@@ -1,6 +1,7 @@
 import { bindDeps } from '../../shared/bind-deps';
 import { setCancelAtPeriodEnd } from './change';
 import type { SubscriptionDeps } from './deps';
+import { refuseToCancelPlan } from '../payment-plans/subscription-columns';
 import { recordSubscriptionEvent } from './record-event';
 import { hasSubscriptions, subscriptionsOf } from './rows';
 import { subscribe } from './subscribe';
@@ -13,7 +14,10 @@ export function subscriptionService(deps: SubscriptionDeps) {
     recordEvent: step(recordSubscriptionEvent),
     mine: (userId: string) => subscriptionsOf(deps.db, userId, deps.clock.now()),
     hasAny: (userId: string) => hasSubscriptions(deps.db, userId),
-    cancel: (userId: string, id: string) => setCancelAtPeriodEnd(deps, userId, id, true),
+    cancel: async (userId: string, id: string) => {
+      await refuseToCancelPlan(deps.db, id);
+      return setCancelAtPeriodEnd(deps, userId, id, true);
+    },
     resume: (userId: string, id: string) => setCancelAtPeriodEnd(deps, userId, id, false),
   };
 }

@@ -7,6 +7,7 @@ import { CANCELABLE_TRANSFER_STATES } from '../../shared/transfer-states';
 import type { TransferView } from '../schemas';
 import { currentTransfer, lockPurchase, lockTransfer } from './locks';
 import { refuseIfHolding } from './ownership-move';
+import { mustBePaidInFull } from '../payment-plans/plans';
 import {
   move,
   mustBeOwner,
@@ -54,6 +55,7 @@ export async function offerTransfer(
     await limits.transferOfferTo(recipientEmail, trx);
     const transfer = await currentTransfer(deps, trx, purchase);
     if (!transfer) {
+      mustBePaidInFull(purchase);
       const expired = await trx('purchaseUserTransfers').where({ purchaseId, transferState: 'EXPIRED' }).first('id');
       if (expired || (transferable(purchase) && windowEnd(config, purchase) <= clock.now()))
         throw new AppError('transfer-expired', 'The time to transfer this purchase has passed.');

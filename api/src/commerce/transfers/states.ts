@@ -28,6 +28,8 @@ export type PurchaseRow = Pick<
   | 'redeemedBulkCouponId'
   | 'merchantChargeId'
   | 'kind'
+  | 'paidInFull'
+  | 'paidInFullAt'
 > & { upgraded: boolean };
 
 /** States that expire when the window passes; a confirmed transfer completes in the same transaction. */
@@ -35,18 +37,22 @@ export const EXPIRING_STATES: readonly TransferState[] = ['AVAILABLE', 'INITIATE
 
 const DAY_MS = 86_400_000;
 
-/** When the purchase stops being transferable: its window counts from the purchase (docs/domain.md §8). */
+/**
+ * When the purchase stops being transferable: its window counts from the purchase, or from its last instalment for
+ * one bought in instalments (docs/domain.md §8, §23).
+ */
 export const windowEnd = (config: TransferDeps['config'], purchase: PurchaseRow): Date =>
-  new Date(new Date(purchase.createdAt).getTime() + config.TRANSFER_WINDOW_DAYS * DAY_MS);
+  new Date(new Date(purchase.paidInFullAt ?? purchase.createdAt).getTime() + config.TRANSFER_WINDOW_DAYS * DAY_MS);
 
 /**
  * Individual, paid-or-redeemed purchases that still grant access may be given away; team seats and teams may not,
- * nor a purchase whose credit paid for an upgrade. A comp was given to this person for a reason of theirs: it is not
- * theirs to pass on (support can still move it).
+ * nor a purchase whose credit paid for an upgrade, nor one still being paid in instalments. A comp was given to this
+ * person for a reason of theirs: it is not theirs to pass on (support can still move it).
  */
 export function transferable(purchase: PurchaseRow): boolean {
   return (
     purchase.status === 'Valid' &&
+    purchase.paidInFull &&
     purchase.kind !== 'comp' &&
     !purchase.bulkCouponId &&
     !purchase.redeemedBulkCouponId &&

@@ -9,6 +9,7 @@ import { lockPurchase } from './locks';
 import { moveOwnership, refuseIfHolding } from './ownership-move';
 import type { TransferDeps, TransferRow } from './states';
 import { transferView } from './view';
+import { mustBePaidInFull } from '../payment-plans/plans';
 
 /**
  * Support moves a purchase to another email directly (a buyer who typed the wrong address): recorded as a
@@ -32,6 +33,7 @@ export async function moveBySupport(
     }
     if (!(GRANTING_STATUSES as readonly string[]).includes(purchase.status))
       throw new AppError('transfer-not-available', `A ${purchase.status.toLowerCase()} purchase cannot be moved.`);
+    mustBePaidInFull(purchase);
     if (purchase.upgraded)
       throw new AppError('purchase-upgraded', 'This purchase paid for an upgrade as credit; it stays with its owner.');
     const owner = await trx('users').where({ id: purchase.userId }).first('id', 'email');

@@ -1,0 +1,204 @@
+import request from 'supertest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ContentResource } from '../support/models';
+import { createCourse, createProduct, createRevenueSplit, makeUpgradable } from '../../seeds/factories';
+import { testApp, testConfig } from '../support/app';
+import { as, signedIn, type SignedIn } from '../support/auth';
+import { manualClock, onTheHour } from '../support/clock';
+import { useTestDatabase } from '../support/db';
+import { testProviderFee } from '../../api/src/payments/test-provider';
+import type { Product } from '../../api/src/catalog/models';
+
+const DAY = 86_400_000;
+const INSTALMENT = 21000;
+
+describe('payment plans: a course in instalments with the built-in test provider', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  // Sessions are made at the real time and last 30 days: the test's clock stays within them.
+  const start = onTheHour();
+  const clock = manualClock(start);
+  let app: ReturnType<typeof testApp>;
+  let planned: Product;
+  let pro: Product;
+  let course: { course: ContentResource; lessons: ContentResource[] };
+
+  beforeAll(async () => {
+    app = testApp(db(), { clock, config: testConfig({ SUBSCRIPTION_GRACE_DAYS: '7', TRANSFER_WINDOW_DAYS: '14' }) });
+    planned = await createProduct(db(), { name: 'Course in instalments', unitAmount: 60000 });
+    await db()('paymentPlans').insert({
+      productId: planned.id,
+      instalments: 3,
+      instalmentAmount: INSTALMENT,
+      currency: 'usd',
+    });
+    await createRevenueSplit(db(), { productId: planned.id, type: 'platform', percent: 0.3 });
+    pro = await createProduct(db(), { name: 'Course in instalments, Pro', unitAmount: 90000 });
+    await makeUpgradable(db(), planned, pro);
+    course = await createCourse(
+      db(),
+      {
+        title: 'Instalments course',
+        modules: [
+          {
+            title: 'One',
+            sections: [{ title: 'A', lessons: [1, 2].map((n) => ({ title: `L${n}`, body: '<p>x</p>' })) }],
+          },
+        ],
+      },
+      { products: [planned] },
+    );
+  });
+
+  const store = (who: SignedIn, method: 'get' | 'post' | 'put', path: string, body?: object) =>
+    as(who, request(app)[method](`/api/store${path}`)).send(body);
+  const lessonOpen = async (who: SignedIn) => {
+    const lesson = await store(who, 'get', `/courses/${course.course.fields.slug}/lessons/${course.lessons[1]!.id}`);
+    expect(lesson.status).toBe(200);
+    return lesson.body.open as boolean;
+  };
+  const renew = (id: string, outcome: 'paid' | 'failed') =>
+    request(app).post(`/test-provider/subscriptions/${id}/renew`).send({ outcome });
+  const plan = async (who: SignedIn) =>
+    (await store(who, 'get', '/subscriptions')).body.data.find(
+      (s: { productId: string }) => s.productId === planned.id,
+    );
+  const purchase = (who: SignedIn) => db()('purchases').where({ userId: who.user.id, productId: planned.id }).first();
+  const charges = (userId: string) =>
+    db()('merchantCharges').where({ userId }).orderBy('createdAt').select('id', 'amount', 'fee', 'net');
+
+  /** Buys the plan at the provider's page: the first instalment is paid there. */
+  async function buyPlan(who: SignedIn) {
+    const started = await store(who, 'post', '/payment-plans', { productId: planned.id });
+    expect(started.status).toBe(201);
+    const { pathname } = new URL(started.body.data.url);
+    const paid = await request(app).post(`${pathname}/pay`);
+    expect(paid.status).toBe(303);
+    return plan(who);
+  }
+
+  it('offers the plan on the sales page beside the one-time price', async () => {
+    const page = await request(app).get(`/api/store/products/${planned.slug}`);
+    expect(page.body.paymentPlan).toEqual({ instalments: 3, instalmentAmount: INSTALMENT, currency: 'usd' });
+    const none = await request(app).get(`/api/store/products/${pro.slug}`);
+    expect(none.body.paymentPlan).toBeNull();
+    const learner = await signedIn(db());
+    const refused = await store(learner, 'post', '/payment-plans', { productId: pro.id });
+    expect([refused.status, refused.body.code]).toEqual([409, 'no-payment-plan']);
+  });
+
+  it('opens the course from the first instalment; upgrades and transfers wait for the last, which the provider bills exactly once', async () => {
+    const learner = await signedIn(db());
+    expect(await lessonOpen(learner)).toBe(false);
+    const sub = await buyPlan(learner);
+    expect(sub).toMatchObject({ kind: 'payment-plan', status: 'active', instalmentsPaid: 1, instalments: 3 });
+    expect(await lessonOpen(learner)).toBe(true);
+    const bought = await purchase(learner);
+    expect(bought).toMatchObject({ status: 'Valid', totalAmount: INSTALMENT, paidInFull: false });
+    expect(bought.paymentPlanSubscriptionId).toBe(sub.id);
+
+    // Bought again, or bought at once beside it: already theirs.
+    expect((await store(learner, 'post', '/payment-plans', { productId: planned.id })).body.code).toBe(
+      'already-purchased',
+    );
+    // Not yet paid in full: no transfer, no upgrade credit, no escape by cancelling.
+    const transfer = await store(learner, 'post', `/purchases/${bought.id}/transfer`, { email: 'friend@example.com' });
+    expect([transfer.status, transfer.body.code]).toEqual([409, 'payment-plan-not-paid']);
+    const upgrade = await store(learner, 'get', `/products/${pro.id}/quote?upgradeFrom=${bought.id}`);
+    expect([upgrade.status, upgrade.body.code]).toEqual([409, 'payment-plan-not-paid']);
+    const credit = await store(learner, 'get', `/products/${pro.id}/quote`);
+    expect([credit.status, credit.body.upgrade]).toEqual([200, null]);
+    const cancel = await store(learner, 'post', `/subscriptions/${sub.id}/cancel`);
+    expect([cancel.status, cancel.body.code]).toEqual([409, 'payment-plan-not-cancelable']);
+
+    expect((await renew(sub.id, 'paid')).status).toBe(200);
+    expect(await plan(learner)).toMatchObject({ instalmentsPaid: 2 });
+    expect(await purchase(learner)).toMatchObject({ totalAmount: 2 * INSTALMENT, paidInFull: false });
+    expect((await renew(sub.id, 'paid')).status).toBe(200);
+
+    // Paid in full: the plan ends by itself, and the purchase is a one-time one's equal.
+    expect(await plan(learner)).toMatchObject({ instalmentsPaid: 3, instalments: 3, cancelAtPeriodEnd: true });
+    expect(await purchase(learner)).toMatchObject({ totalAmount: 3 * INSTALMENT, paidInFull: true });
+    const fourth = await renew(sub.id, 'paid');
+    expect([fourth.status, fourth.body.code]).toEqual([409, 'subscription-not-renewable']);
+    expect(await charges(learner.user.id)).toHaveLength(3);
+    expect(
+      await db()('testProviderSubscriptionInvoices')
+        .join(
+          'testProviderSubscriptions as s',
+          's.identifier',
+          'testProviderSubscriptionInvoices.subscriptionIdentifier',
+        )
+        .where({ 's.reference': sub.id, 'testProviderSubscriptionInvoices.status': 'paid' }),
+    ).toHaveLength(3);
+
+    // Once the plan's subscription has ended (as its provider's last event records it), the purchase opens the course.
+    await db()('subscriptions').where({ id: sub.id }).update({ status: 'canceled' });
+    expect(await lessonOpen(learner)).toBe(true);
+    const quote = await store(learner, 'get', `/products/${pro.id}/quote?upgradeFrom=${bought.id}`);
+    expect(quote.status).toBe(200);
+    expect(quote.body.upgrade).toMatchObject({ fromPurchaseId: bought.id, credit: 3 * INSTALMENT });
+    const given = await store(learner, 'post', `/purchases/${bought.id}/transfer`, { email: 'friend@example.com' });
+    expect(given.status).toBe(200);
+    expect(given.body.data.state).toBe('INITIATED');
+  });
+
+  it('gives each instalment its charge, split lines and invoice', async () => {
+    const learner = await signedIn(db());
+    const sub = await buyPlan(learner);
+    await renew(sub.id, 'paid');
+    const paid = await charges(learner.user.id);
+    expect(paid).toHaveLength(2);
+    for (const charge of paid) {
+      expect(charge).toMatchObject({
+        amount: INSTALMENT,
+        fee: testProviderFee(INSTALMENT),
+        net: INSTALMENT - testProviderFee(INSTALMENT),
+      });
+      const lines = await db()('splitLines').where({ merchantChargeId: charge.id }).sum({ sum: 'amount' });
+      expect(Number(lines[0]!.sum)).toBe(charge.net);
+      expect(await db()('invoices').where({ merchantChargeId: charge.id, kind: 'invoice' })).toHaveLength(1);
+    }
+    const periods = await db()('subscriptionPeriods').where({ subscriptionId: sub.id, outcome: 'paid' });
+    expect(periods.map((p) => p.merchantChargeId).sort()).toEqual(paid.map((c) => c.id).sort());
+  });
+
+  it('keeps access through the grace of a failed instalment, closes the course after it, and opens it once paid', async () => {
+    const learner = await signedIn(db());
+    const sub = await buyPlan(learner);
+    await store(learner, 'put', `/progress/lessons/${course.lessons[1]!.id}`, {});
+    expect((await renew(sub.id, 'failed')).status).toBe(200);
+    expect(await plan(learner)).toMatchObject({ status: 'past_due', instalmentsPaid: 1 });
+    clock.advance(6 * DAY);
+    expect(await lessonOpen(learner)).toBe(true);
+    clock.advance(1 * DAY + 1000);
+    expect(await plan(learner)).toMatchObject({ status: 'lapsed' });
+    expect(await lessonOpen(learner)).toBe(false);
+    expect(await purchase(learner)).toMatchObject({ status: 'Valid', paidInFull: false });
+
+    expect((await renew(sub.id, 'paid')).status).toBe(200);
+    expect(await plan(learner)).toMatchObject({ status: 'active', instalmentsPaid: 2 });
+    expect(await lessonOpen(learner)).toBe(true);
+    clock.set(start);
+  });
+
+  it('records each instalment once, whatever is delivered twice or out of order', async () => {
+    const learner = await signedIn(db());
+    const sub = await buyPlan(learner);
+    const { createServices } = await import('../../api/src/services');
+    const { createLogger } = await import('../../api/src/logger');
+    const services = createServices({ db: db(), clock, config: testConfig(), logger: createLogger('silent') });
+    const accountId = await services.testProvider.accountId();
+    const second = await services.testProvider.subscriptions.renew(sub.id, 'paid', null);
+    const third = await services.testProvider.subscriptions.renew(sub.id, 'paid', null);
+    // The last arrives first, twice at once; the second late.
+    const results = await Promise.all(
+      [third, third, second].map((e) => services.subscriptions.recordEvent(accountId, e)),
+    );
+    expect(results.filter((r) => r.recorded)).toHaveLength(2);
+    await services.subscriptions.recordEvent(accountId, second);
+    expect(await purchase(learner)).toMatchObject({ totalAmount: 3 * INSTALMENT, paidInFull: true });
+    expect(await charges(learner.user.id)).toHaveLength(3);
+    expect(await db()('purchases').where({ userId: learner.user.id })).toHaveLength(1);
+  });
+});
