@@ -35,6 +35,7 @@ import { reconciliationRoutes } from './finance/reconciliation/routes';
 import { earningsRoutes } from './finance/earnings/routes';
 import { transferRoutes } from './commerce/transfers/routes';
 import { subscriptionRoutes } from './commerce/subscriptions/routes';
+import { subscriptionSeatRoutes } from './commerce/subscriptions/seat-routes';
 import { paymentPlanRoutes } from './commerce/payment-plans/routes';
 import { subscriptionConsoleRoutes } from './commerce/subscriptions/console-routes';
 import { healthRoutes } from './health/routes';
@@ -162,7 +163,8 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/admin', certificateAdminRoutes({ allow, certificates: services.certificates }));
   mount('/api/store', teamRoutes({ allow, teams: services.teams }));
   mount('/api/store', transferRoutes({ allow, transfers: services.transfers }));
-  mount('/api/store', subscriptionRoutes({ allow, subscriptions: services.subscriptions }));
+  mount('/api/store', subscriptionRoutes({ allow, config: deps.config, subscriptions: services.subscriptions }));
+  mount('/api/store', subscriptionSeatRoutes({ allow, subscriptions: services.subscriptions }));
   mount('/api/store', paymentPlanRoutes({ allow, paymentPlans: services.paymentPlans }));
   mount('/api/admin', subscriptionConsoleRoutes({ allow, actions: services.subscriptionConsole }));
   mount(

@@ -21,6 +21,9 @@ export class Coupon extends table('coupons') {
   declare default: boolean;
   declare status: ActiveStatus;
   declare percentageDiscount: number; // numeric(5,4): four decimals, exact as a JSON number
+  /** On a membership: its first period only (`once`), `durationPeriods` periods (`repeating`), or every period. */
+  declare duration: 'once' | 'repeating' | 'forever';
+  declare durationPeriods: number | null;
   declare merchantCouponId: string | null;
   declare restrictedToProductId: string | null;
   declare bulkPurchaseId: string | null;
@@ -164,6 +167,15 @@ export class Subscription extends table('subscriptions') {
   declare currentPeriodEnd: Date;
   declare cancelAtPeriodEnd: boolean;
   declare graceUntil: Date | null;
+  /** Seats billed each period (the subscriber's own and those others take), the coupon it was subscribed with, and
+   * where the buyer was billed for tax then. */
+  declare quantity: number;
+  declare couponId: string | null;
+  declare taxCountry: string | null;
+  declare taxRegion: string | null;
+  declare taxVatId: string | null;
+  /** What a team membership's invite link carries, made when its subscriber first asks for it. */
+  declare seatCode: string | null;
   /** Set for a payment plan's subscription (docs/domain.md §23): it bills the plan's instalments, then ends. */
   declare paymentPlanId: string | null;
   declare createdAt: Date;
@@ -192,5 +204,16 @@ export class SubscriptionPeriod extends table('subscriptionPeriods') {
   declare periodEnd: Date;
   declare merchantChargeId: string | null;
   declare invoiceId: string | null;
+  /** What the subscription's coupon took off this period's price. */
+  declare discountAmount: number;
+  declare couponId: string | null;
+  declare createdAt: Date;
+}
+
+/** Someone else's seat in a team membership: open while its subscription is. */
+export class SubscriptionSeat extends table('subscriptionSeats') {
+  declare id: string;
+  declare subscriptionId: string;
+  declare userId: string;
   declare createdAt: Date;
 }

@@ -179,6 +179,11 @@ export class TestProviderSubscription extends table('testProviderSubscriptions',
   declare currentPeriodStart: Date | null;
   declare currentPeriodEnd: Date | null;
   declare cancelAtPeriodEnd: boolean;
+  /** Seats billed; the coupon's discount and the periods it has left (none: forever); tax billed on top of the price. */
+  declare quantity: number;
+  declare discountBp: number;
+  declare discountPeriodsLeft: number | null;
+  declare taxOnTopBp: number;
   /** A payment plan's instalments: after this many paid periods it ends by itself (none: until cancelled). */
   declare iterations: number | null;
 }
@@ -191,6 +196,8 @@ export class TestProviderSubscriptionInvoice extends table('testProviderSubscrip
   declare subscriptionIdentifier: string;
   declare status: 'trial' | 'paid' | 'failed';
   declare amount: number;
+  declare discountAmount: number;
+  declare taxAmount: number;
   declare chargeIdentifier: string | null;
   declare periodStart: Date;
   declare periodEnd: Date;

@@ -136,6 +136,20 @@ export interface SubscriptionRequest {
   quantity?: number;
   /** A payment plan: the subscription ends by itself once this many periods are paid. Absent: until cancelled. */
   iterations?: number;
+  /**
+   * A coupon taken off each period's `amount` (docs/domain.md §22): a percentage, in basis points, for the first
+   * `periods` periods billed (null: every period). Absent: none.
+   */
+  discount?: SubscriptionDiscount | null;
+  /** The tax the buyer's place bears: added on top of each period's amount unless the price includes it. */
+  tax?: { rate: number; inclusive: boolean } | null;
+}
+
+export interface SubscriptionDiscount {
+  bp: number;
+  periods: number | null;
+  /** What the invoice calls it (the coupon's code). */
+  label: string;
 }
 
 /**
@@ -154,6 +168,9 @@ export interface SubscriptionEvent {
     periodEnd: Date;
     currency: string;
     charge: { identifier: string; amount: number; fee: number } | null;
+    /** What a coupon took off this invoice, and the tax added on top of the price (inside `charge.amount`). */
+    discountAmount?: number;
+    taxAmount?: number;
   };
 }
 

@@ -6,6 +6,7 @@ import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import type { BillingInterval, SubscriptionBilling, SubscriptionEvent, SubscriptionRequest } from './provider';
 import { recordMovement, testProviderFee } from './test-provider-ledger';
+import { periodCharge, pricingColumnsOf, useDiscountPeriod, type PeriodPricing } from './test-provider-period-price';
 
 export const TEST_SUBSCRIPTION_PATH = '/test-provider/subscriptions';
 
@@ -23,7 +24,7 @@ export function periodEnd(start: Date, interval: BillingInterval): Date {
   return end;
 }
 
-interface SubscriptionRow {
+interface SubscriptionRow extends PeriodPricing {
   identifier: string;
   reference: string;
   status: 'incomplete' | 'trialing' | 'active' | 'past_due' | 'canceled';
@@ -48,6 +49,8 @@ interface InvoiceRow {
   identifier: string;
   status: 'trial' | 'paid' | 'failed';
   amount: number;
+  discountAmount: number;
+  taxAmount: number;
   currency: string;
   chargeIdentifier: string | null;
   periodStart: Date;
@@ -69,6 +72,8 @@ const eventOf = (sub: SubscriptionRow, invoice: InvoiceRow): SubscriptionEvent =
     charge: invoice.chargeIdentifier
       ? { identifier: invoice.chargeIdentifier, amount: invoice.amount, fee: testProviderFee(invoice.amount) }
       : null,
+    discountAmount: invoice.discountAmount,
+    taxAmount: invoice.taxAmount,
   },
 });
 
@@ -88,19 +93,21 @@ async function bill(
   invoice: { status: InvoiceRow['status']; periodStart: Date; periodEnd: Date; idempotencyKey: string | null },
 ): Promise<InvoiceRow> {
   const paid = invoice.status === 'paid';
+  const price = invoice.status === 'trial' ? { amount: 0, discountAmount: 0, taxAmount: 0 } : periodCharge(sub);
   const [row] = (await trx('testProviderSubscriptionInvoices')
     .insert({
       identifier: id('in'),
       subscriptionIdentifier: sub.identifier,
       idempotencyKey: invoice.idempotencyKey,
       status: invoice.status,
-      amount: invoice.status === 'trial' ? 0 : sub.amount,
+      ...price,
       currency: sub.currency,
       chargeIdentifier: paid ? id('ch') : null,
       periodStart: invoice.periodStart,
       periodEnd: invoice.periodEnd,
     })
     .returning('*')) as InvoiceRow[];
+  if (paid) await useDiscountPeriod(trx, sub.identifier);
   if (paid)
     await recordMovement(trx, {
       kind: 'charge',
@@ -159,6 +166,7 @@ export function testProviderSubscriptions({
         successUrl: request.successUrl,
         cancelUrl: request.cancelUrl,
         metadata: JSON.stringify(request.metadata),
+        ...pricingColumnsOf(request),
         iterations: request.iterations ?? null,
       });
       return { identifier, url: new URL(`${TEST_SUBSCRIPTION_PATH}/${identifier}`, config.publicUrl).toString() };

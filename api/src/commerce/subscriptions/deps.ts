@@ -7,6 +7,6 @@ import type { PaymentProvider } from '../../payments/provider';
 export interface SubscriptionDeps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'publicUrl' | 'SUBSCRIPTION_GRACE_DAYS'>;
+  config: Pick<Config, 'publicUrl' | 'DEFAULT_COUNTRY' | 'SUBSCRIPTION_GRACE_DAYS'>;
   provider: PaymentProvider;
 }

@@ -5,11 +5,11 @@ import { issueInvoice } from '../../invoices/issue';
 import { merchantProductId } from '../../payments/merchant-records';
 import type { SubscriptionEvent } from '../../payments/provider';
 import { insertCharge } from '../checkout/charge-rows';
-import { taxColumnsOf } from '../checkout/tax-columns';
 import { recordInstalment } from '../payment-plans/record-instalment';
 import type { SubscriptionDeps } from './deps';
+import { countRedemption, periodTax, termsOf, type SubscriptionTerms } from './terms';
 
-interface SubscriptionRow {
+interface SubscriptionRow extends SubscriptionTerms {
   id: string;
   userId: string;
   productId: string;
@@ -28,7 +28,8 @@ async function lockedSubscription(
   graceUntil: Date,
 ): Promise<SubscriptionRow> {
   const { invoice, metadata } = event;
-  await trx('subscriptions')
+  const terms = termsOf(metadata);
+  const [created] = await trx('subscriptions')
     .insert({
       id: event.reference,
       userId: metadata.userId,
@@ -40,14 +41,19 @@ async function lockedSubscription(
       currentPeriodStart: invoice.periodStart,
       currentPeriodEnd: invoice.periodEnd,
       graceUntil: invoice.outcome === 'failed' ? graceUntil : null,
+      ...terms,
     })
     .onConflict(['merchantAccountId', 'providerIdentifier'])
-    .ignore();
+    .ignore()
+    .returning('id');
+  if (created) await countRedemption(trx, terms);
   return trx('subscriptions')
     .where({ merchantAccountId: accountId, providerIdentifier: event.identifier })
     .forUpdate()
-    .first('id', 'userId', 'productId', 'status', 'currentPeriodEnd', 'graceUntil');
+    .first('id', 'userId', 'productId', 'status', 'currentPeriodEnd', 'graceUntil', ...TERMS);
 }
+
+const TERMS = ['quantity', 'couponId', 'taxCountry', 'taxRegion', 'taxVatId'] as const;
 
 /** A paid period's money: the charge with its split lines (one statement) and its invoice; the charge's id. */
 async function recordCharge(
@@ -59,7 +65,7 @@ async function recordCharge(
 ): Promise<{ chargeId: string; invoiceId: string }> {
   const charge = event.invoice.charge!;
   const id = randomUUID();
-  const tax = taxColumnsOf(null);
+  const tax = await periodTax(trx, sub, event.invoice);
   const facts = {
     id,
     amount: charge.amount,
@@ -78,7 +84,11 @@ async function recordCharge(
       charge,
       currency: event.invoice.currency,
       merchantProductId: await merchantProductId(trx, accountId, sub.productId, `${providerLabel}-${sub.productId}`),
-      metadata: { subscriptionId: sub.id, providerInvoice: event.invoice.identifier },
+      metadata: {
+        subscriptionId: sub.id,
+        providerInvoice: event.invoice.identifier,
+        ...(event.invoice.discountAmount && { couponId: sub.couponId }),
+      },
       tax,
     },
     [ledger.saleInsert(trx, facts, await splitsOf(trx, sub.productId))],
@@ -131,6 +141,8 @@ export async function recordSubscriptionEvent(
       periodEnd: event.invoice.periodEnd,
       merchantChargeId: money?.chargeId ?? null,
       invoiceId: money?.invoiceId ?? null,
+      discountAmount: event.invoice.discountAmount ?? 0,
+      couponId: event.invoice.discountAmount ? sub.couponId : null,
     });
     const next = nextState(sub, event, graceUntil);
     if (next)

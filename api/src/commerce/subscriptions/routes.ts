@@ -1,4 +1,6 @@
 import Router from '@koa/router';
+import type { Config } from '../../config';
+import { buyerCountry, buyerPlace } from '../../http/buyer-location';
 import { userOf } from '../../identity/http/caller';
 import { IdParam } from '../../http/params';
 import type { Policies } from '../../identity/http/policy';
@@ -6,13 +8,28 @@ import { SubscribeBody } from './subscriptions.schemas';
 import type { SubscriptionService } from './subscriptions';
 
 /** A learner's memberships: subscribing, their subscriptions, cancelling at the period's end and resuming. */
-export function subscriptionRoutes({ allow, subscriptions }: { allow: Policies; subscriptions: SubscriptionService }) {
+export function subscriptionRoutes({
+  allow,
+  config,
+  subscriptions,
+}: {
+  allow: Policies;
+  config: Pick<Config, 'TRUST_PROXY' | 'COUNTRY_HEADER' | 'DEFAULT_COUNTRY' | 'CITY_HEADER' | 'REGION_HEADER'>;
+  subscriptions: SubscriptionService;
+}) {
   const router = new Router();
 
   router.post('/subscriptions', allow.signedIn(), async (ctx) => {
-    const { productId } = SubscribeBody.parse(ctx.request.body);
+    const { productId, coupon, ...terms } = SubscribeBody.parse(ctx.request.body);
+    // The regional price follows the detected country; tax the billing place (the detected one unless given).
+    const asked = {
+      ...terms,
+      couponCode: coupon,
+      country: buyerCountry(ctx, config),
+      region: buyerPlace(ctx, config).state,
+    };
     ctx.status = 201;
-    ctx.body = { data: await subscriptions.subscribe(userOf(ctx).id, productId) };
+    ctx.body = { data: await subscriptions.subscribe(userOf(ctx).id, productId, asked) };
   });
 
   router.get('/subscriptions', allow.signedIn(), async (ctx) => {

@@ -2,8 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { AppError } from '../../shared/errors';
 import type { BillingInterval } from '../../payments/provider';
 import type { SubscriptionDeps } from './deps';
+import { membershipPrice, type MembershipPriceRequest } from './period-price';
 import { holdsLiveSubscription } from './rows';
 import type { SubscribeAnswer } from './subscriptions.schemas';
+import { termsMetadata } from './terms';
+
+/** What the subscriber asks for besides the membership: seats, a coupon, the regional price, where they are billed. */
+export type SubscribeTerms = Partial<Pick<MembershipPriceRequest, 'quantity' | 'couponCode' | 'ppp' | 'billing'>> &
+  Partial<Pick<MembershipPriceRequest, 'country' | 'region'>>;
 
 /**
  * Sends a signed-in learner to the provider's page to subscribe to an active membership at its current price
@@ -13,6 +19,7 @@ export async function subscribe(
   { db, clock, config, provider }: SubscriptionDeps,
   userId: string,
   productId: string,
+  asked: SubscribeTerms = {},
 ): Promise<SubscribeAnswer> {
   // Stripe bills no subscriptions yet: a clear refusal the product page shows, never a server error.
   if (!provider.subscriptions)
@@ -39,17 +46,37 @@ export async function subscribe(
   if (await holdsLiveSubscription(db, userId, productId, clock.now()))
     throw new AppError('already-subscribed', 'You are already subscribed to this membership.');
   const user = (await db('users').where({ id: userId }).first('email')) as { email: string };
+  const quantity = asked.quantity ?? 1;
+  const priced = await membershipPrice(db, {
+    ...asked,
+    productId,
+    unitAmount: price.unitAmount,
+    currency: price.currency,
+    quantity,
+    ppp: asked.ppp ?? false,
+    country: asked.country ?? config.DEFAULT_COUNTRY,
+    region: asked.region ?? null,
+    buyer: { id: userId, email: user.email },
+    now: clock.now(),
+  });
   const { url } = await provider.subscriptions.createSubscription({
     reference: randomUUID(),
     description: product.name,
-    amount: price.unitAmount,
+    amount: priced.amount,
+    quantity,
+    discount: priced.discount && {
+      bp: priced.discount.bp,
+      periods: priced.discount.periods,
+      label: priced.discount.label,
+    },
+    tax: priced.tax,
     currency: price.currency,
     interval: product.billingInterval,
     trialDays: product.trialDays,
     customerEmail: user.email,
     successUrl: new URL('/learning', config.publicUrl).toString(),
     cancelUrl: new URL(`/products/${product.slug ?? product.id}`, config.publicUrl).toString(),
-    metadata: { userId, productId, priceId: price.id },
+    metadata: { userId, productId, priceId: price.id, ...termsMetadata(priced, quantity) },
   });
   return { url };
 }

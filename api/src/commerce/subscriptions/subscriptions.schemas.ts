@@ -1,9 +1,27 @@
 import { z } from 'zod';
+import { BillingDetails } from '../schemas';
 import type { SubscriptionStatus } from '../../shared/subscription-status';
 import type { InstalmentsView } from '../payment-plans/payment-plans.schemas';
 
-/** Subscribing to a membership: which one. */
-export const SubscribeBody = z.strictObject({ productId: z.uuid('must be a product id') });
+/**
+ * Subscribing to a membership: which one, for how many seats (a team's: the subscriber's own and those they give),
+ * with a coupon or the regional price, and where the subscriber is billed (tax follows it, as at checkout).
+ */
+export const SubscribeBody = z.strictObject({
+  productId: z.uuid('must be a product id'),
+  quantity: z.number().int('must be a whole number').min(1, 'at least 1').max(100, 'at most 100').default(1),
+  coupon: z.string().trim().min(1).max(64).optional(),
+  ppp: z.boolean().default(false),
+  billing: BillingDetails.optional(),
+});
+
+/** Seats added to a team membership, billed for the rest of the period at once. */
+export const AddSeatsBody = z.strictObject({
+  quantity: z.number().int('must be a whole number').min(1, 'at least 1').max(99, 'at most 99'),
+});
+
+/** Taking a seat of a team membership: the code its invite link carries. */
+export const SeatCodeParam = z.strictObject({ code: z.string().trim().min(8).max(64) });
 
 // ─── Answers ───────────────────────────────────────────────────────────────────────────────────────────────────────
 

@@ -4,6 +4,7 @@ import type { SubscriptionDeps } from './deps';
 import { refuseToCancelPlan } from '../payment-plans/subscription-columns';
 import { recordSubscriptionEvent } from './record-event';
 import { hasSubscriptions, subscriptionsOf } from './rows';
+import { addSeats, seatsOf, takeSeat } from './seats';
 import { subscribe } from './subscribe';
 
 /** Memberships' subscriptions (docs/domain.md §22): subscribing, the provider's events, a learner's list and changes. */
@@ -12,6 +13,9 @@ export function subscriptionService(deps: SubscriptionDeps) {
   return {
     subscribe: step(subscribe),
     recordEvent: step(recordSubscriptionEvent),
+    seats: step(seatsOf),
+    addSeats: step(addSeats),
+    takeSeat: step(takeSeat),
     mine: (userId: string) => subscriptionsOf(deps.db, userId, deps.clock.now()),
     hasAny: (userId: string) => hasSubscriptions(deps.db, userId),
     cancel: async (userId: string, id: string) => {
