@@ -216,6 +216,7 @@ export function createServices(deps: Deps) {
     },
   });
   defineReconciliationJobs(jobs, reconciliation, { clock, provider: payments });
+  const subscriptions = subscriptionService({ db, clock, config, provider: payments });
   return {
     /** The school's name, brand, contact and legal texts: every page, email and certificate reads them. */
     school,
@@ -300,7 +301,7 @@ export function createServices(deps: Deps) {
     comps: comps({ db, clock, outbox, publicUrl: config.publicUrl }),
     purchaseTotals: purchaseTotals(deps),
     /** Memberships' subscriptions: subscribing, the provider's events, a learner's list (docs/domain.md §22). */
-    subscriptions: subscriptionService({ db, clock, config, provider: payments }),
+    subscriptions,
     /** Staff's actions on subscriptions: end now or at the period's end, refund a period (docs/domain.md §22). */
     subscriptionConsole: subscriptionConsole({ db, clock, outbox, provider: payments }),
     /** Courses bought in instalments (docs/domain.md §23). */
@@ -314,6 +315,7 @@ export function createServices(deps: Deps) {
       stripe: stripe && { provider: stripe, webhookSecret: config.STRIPE_WEBHOOK_SECRET! },
       checkouts,
       lifecycle,
+      subscriptions,
     }),
     testProvider: testPayments,
     purchases: myPurchases(deps),

@@ -64,11 +64,12 @@ describe('a membership at the one-time checkout', () => {
     expect(page.body.membership).toEqual({ interval: 'month', trialDays: 0 });
   });
 
-  it('with Stripe configured, subscribing is refused with a clear code, not a server error', async () => {
+  it('with Stripe configured, subscribing opens Stripe Checkout in subscription mode', async () => {
     const app = testApp(db(), { config: testConfig(standInEnv(stripe)) });
-    const answer = await as(learner, request(app).post('/api/store/subscriptions')).send({ productId: membership.id });
-    expect(answer.status).toBe(409);
-    expect(answer.body.code).toBe('memberships-not-available');
-    expect(answer.body.message).toMatch(/cannot be paid for on this site yet/);
+    const other = await signedIn(db(), ['learner'], 'stripe-member-to-be@example.com');
+    const answer = await as(other, request(app).post('/api/store/subscriptions')).send({ productId: membership.id });
+    expect(answer.status).toBe(201);
+    const sessionId = new URL(answer.body.data.url).pathname.split('/').at(-1)!;
+    expect(stripe.objects.get(sessionId)).toMatchObject({ mode: 'subscription', amount_total: 2900 });
   });
 });

@@ -5,6 +5,7 @@ import Stripe from 'stripe';
 import request from 'supertest';
 import { minorPerMajor, toMajorUnits } from '../../api/src/shared/currency';
 import { listenOnLoopback } from './processes';
+import { stripeBilling, type StandInBilling } from './stripe-billing-stand-in';
 import {
   locate,
   STAND_IN_TAX_ORIGIN,
@@ -126,6 +127,8 @@ export interface StandIn {
   payOut(): string[];
   /** The balance transaction Stripe made for a charge, refund, dispute or transfer (the latest, for a dispute). */
   balanceTransactionOf(sourceId: string): Obj;
+  /** Stripe Billing: subscriptions made in Checkout, renewed, retried and ended (./stripe-billing-stand-in.ts). */
+  billing: StandInBilling;
 }
 
 /** The stand-in account's tax registrations unless a test adds more: Germany, the EU's OSS, Washington state. */
@@ -161,6 +164,17 @@ export async function startStripeStandIn(): Promise<StandIn> {
     return params[name] as string;
   };
   const int = (value: unknown) => Number.parseInt(String(value), 10);
+  const billing = stripeBilling({
+    get,
+    put,
+    newId,
+    event: (type, object) => event(type, object),
+    expand: (obj, paths) => expand(obj, paths),
+    moved: (source, type, category, amount, fee) => moved(source, type, category, amount, fee),
+    fail: (message, code, status = 400) => {
+      throw new StripeError(status, 'invalid_request_error', message, code);
+    },
+  });
 
   /** `expand[]` paths such as payment_intent.latest_charge.balance_transaction, applied to a copy. */
   function expand(obj: Obj, paths: string[]): Obj {
@@ -271,6 +285,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
           percent_off: p.percent_off ? Number(p.percent_off) : null,
           currency: (p.currency as string) ?? null,
           duration: p.duration ?? 'once',
+          duration_in_months: p.duration_in_months ? int(p.duration_in_months) : null,
           max_redemptions: p.max_redemptions ? int(p.max_redemptions) : null,
           times_redeemed: 0,
           name: p.name ?? null,
@@ -283,6 +298,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
       pattern: /^\/v1\/checkout\/sessions$/,
       template: 'POST /v1/checkout/sessions',
       handle: (p) => {
+        if (p.mode === 'subscription') return billing.createSession(p);
         const lineItems = p.line_items as { price: string; quantity: string }[] | undefined;
         if (!lineItems?.length)
           throw new StripeError(
@@ -658,6 +674,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
           p,
         ),
     },
+    ...billing.routes,
   ];
 
   /** `created[gte|gt|lt|lte]` (Unix seconds) of a list request. */
@@ -880,6 +897,7 @@ export async function startStripeStandIn(): Promise<StandIn> {
     beforeNext: (template, probe) => void probes.set(template, probe),
     delayNext: (template, ms, times = 1) => void delays.set(template, { ms, times }),
     event,
+    billing: billing.billing,
 
     pay(sessionId, { settleIn } = {}) {
       const session = get(sessionId, 'checkout session');

@@ -167,6 +167,8 @@ export class Subscription extends table('subscriptions') {
   declare currentPeriodEnd: Date;
   declare cancelAtPeriodEnd: boolean;
   declare graceUntil: Date | null;
+  /** When the provider's state last recorded was read (a state read earlier changes nothing). */
+  declare providerStateAt: Date | null;
   /** Seats billed each period (the subscriber's own and those others take), the coupon it was subscribed with, and
    * where the buyer was billed for tax then. */
   declare quantity: number;

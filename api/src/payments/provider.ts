@@ -174,6 +174,21 @@ export interface SubscriptionEvent {
   };
 }
 
+/**
+ * A subscription as its provider holds it at `observedAt` (Stripe's, read back on its customer.subscription.* events):
+ * its status in our words, its period and whether it ends at the period's end. Commerce records it only forward.
+ */
+export interface SubscriptionState {
+  identifier: string;
+  reference: string;
+  metadata: Record<string, string>;
+  status: 'trialing' | 'active' | 'past_due' | 'canceled' | 'lapsed';
+  cancelAtPeriodEnd: boolean;
+  currentPeriodStart: Date;
+  currentPeriodEnd: Date;
+  observedAt: Date;
+}
+
 export interface SubscriptionBilling {
   /** Opens a hosted page where the buyer subscribes (and pays the first period unless it is a trial). */
   createSubscription(request: SubscriptionRequest): Promise<{ identifier: string; url: string }>;

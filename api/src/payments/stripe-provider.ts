@@ -6,6 +6,7 @@ import { AppError } from '../shared/errors';
 import { minorPerMajor, toMajorUnits } from '../shared/currency';
 import { callStripe } from './stripe-call';
 import { stripeLedger } from './stripe-ledger';
+import { stripeBillingEvents, stripeSubscriptions, type StripeBillingEvents } from './stripe-subscriptions';
 import { answerOf, stripeAddressOf, stripeTaxIdOf, type StripeTaxLine } from './stripe-tax';
 import type { TaxSetupReader } from '../tax/engine';
 import type { TaxAnswer } from '../tax/types';
@@ -162,7 +163,7 @@ export function stripeProvider({
   stripe?: Stripe;
   /** The school's tax setup: Stripe Tax computes a checkout's tax where the school collects any. */
   taxSetup?: Pick<TaxSetupReader, 'read' | 'inclusive'>;
-}): PaymentProvider & { stripe: Stripe } {
+}): PaymentProvider & { stripe: Stripe; billingEvents: StripeBillingEvents } {
   let account: Promise<ProviderAccount> | null = null;
 
   function loadAccount(): Promise<ProviderAccount> {
@@ -322,6 +323,9 @@ export function stripeProvider({
     account: loadAccount,
     accountId,
     ledger: stripeLedger(stripe),
+    subscriptions: stripeSubscriptions(stripe),
+    /** Stripe Billing's events read as the subscription port's (the webhook's). */
+    billingEvents: stripeBillingEvents(stripe, (charge, balance) => feeInChargeCurrency(charge.currency, balance)),
 
     async createCheckout(request) {
       const merchantAccount = await accountId();

@@ -10,6 +10,8 @@ import type { Alongside, CheckoutService } from '../checkout/checkout';
 import type { EventKey } from '../checkout/checkout-rows';
 import type { DisputeFields } from '../purchases/disputes';
 import type { PurchaseLifecycle } from '../purchases/lifecycle';
+import type { SubscriptionService } from '../subscriptions/subscriptions';
+import { handleBillingEvent, isBillingEvent, isSubscriptionCheckout } from './stripe-billing-events';
 
 interface Deps {
   db: Db;
@@ -18,6 +20,8 @@ interface Deps {
   stripe: StripeWebhookConfig | null;
   checkouts: CheckoutService;
   lifecycle: PurchaseLifecycle;
+  /** Memberships' subscriptions, which Stripe Billing's events record. */
+  subscriptions: Pick<SubscriptionService, 'recordEvent' | 'recordState'>;
 }
 
 export interface WebhookOutcome {
@@ -41,12 +45,13 @@ const BATCHES = {
   full: () => new AppError('service-unavailable', 'Too many payment events waiting; deliver this one again later.'),
 };
 
-/** The events that settle a checkout (fulfil or cancel it). */
+/** The events that settle a checkout (fulfil or cancel it): a one-time purchase's, not a subscription's. */
 const SETTLING = new Set([
   'checkout.session.completed',
   'checkout.session.async_payment_succeeded',
   'checkout.session.expired',
 ]);
+const settlesCheckout = (event: Stripe.Event) => SETTLING.has(event.type) && !isSubscriptionCheckout(event);
 
 /** A dispute's evidence deadline (Unix seconds at Stripe), when it has one. */
 const dueBy = (dispute: Stripe.Dispute): Date | null => {
@@ -87,7 +92,7 @@ const withdrawalOf = (dispute: Stripe.Dispute): Pick<DisputeFields, 'withdrawn' 
  * is stored once; a redelivery of a processed event does nothing, and every handler converges on the provider's
  * current state, so concurrent duplicates and late, out-of-order events never move a purchase backwards.
  */
-export function stripeEvents({ db, logger, stripe, checkouts, lifecycle }: Deps) {
+export function stripeEvents({ db, logger, stripe, checkouts, lifecycle, subscriptions }: Deps) {
   // Payments' events arriving together are settled together: one read, one transaction, one commit for the batch.
   const settleInBatch = groupCommit(
     (...[asks, answer]: Parameters<CheckoutService['settleSessions']>) => checkouts.settleSessions(asks, answer),
@@ -109,6 +114,10 @@ export function stripeEvents({ db, logger, stripe, checkouts, lifecycle }: Deps)
     event: Stripe.Event,
     markProcessed: Alongside,
   ): Promise<boolean | 'marked' | 'duplicate'> {
+    if (isBillingEvent(event)) {
+      await handleBillingEvent(stripe!.provider, subscriptions, accountId, event);
+      return true;
+    }
     switch (event.type) {
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded':
@@ -168,7 +177,7 @@ export function stripeEvents({ db, logger, stripe, checkouts, lifecycle }: Deps)
       // A checkout's event is first written as processed, with the settlement it asks for (whether it was processed
       // already is read with the checkout): a fulfilment sends no statement of its own for it. Others are recorded
       // first, then handled unless processed already.
-      if (!SETTLING.has(event.type)) {
+      if (!settlesCheckout(event)) {
         const [fresh] = await db('merchantEvents')
           .insert({ ...key, type: event.type })
           .onConflict(['merchantAccountId', 'identifier'])

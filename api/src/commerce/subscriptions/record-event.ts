@@ -100,6 +100,8 @@ async function recordCharge(
 /** What the subscription becomes after this invoice, or null when a newer state already holds (a late event). */
 function nextState(sub: SubscriptionRow, event: SubscriptionEvent, graceUntil: Date) {
   const { invoice } = event;
+  // One that has ended stays ended: an invoice's event arriving after the end (Stripe's, late) does not renew it.
+  if (sub.status === 'canceled') return null;
   const current = new Date(sub.currentPeriodEnd).getTime();
   if (invoice.outcome === 'paid' && invoice.periodEnd.getTime() >= current)
     return {

@@ -21,7 +21,7 @@ export async function subscribe(
   productId: string,
   asked: SubscribeTerms = {},
 ): Promise<SubscribeAnswer> {
-  // Stripe bills no subscriptions yet: a clear refusal the product page shows, never a server error.
+  // A provider that cannot bill again takes no memberships: a clear refusal the product page shows, never a 500.
   if (!provider.subscriptions)
     throw new AppError(
       'memberships-not-available',

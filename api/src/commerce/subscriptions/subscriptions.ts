@@ -3,6 +3,7 @@ import { setCancelAtPeriodEnd } from './change';
 import type { SubscriptionDeps } from './deps';
 import { refuseToCancelPlan } from '../payment-plans/subscription-columns';
 import { recordSubscriptionEvent } from './record-event';
+import { recordSubscriptionState } from './record-state';
 import { hasSubscriptions, subscriptionsOf } from './rows';
 import { addSeats, seatsOf, takeSeat } from './seats';
 import { subscribe } from './subscribe';
@@ -16,6 +17,7 @@ export function subscriptionService(deps: SubscriptionDeps) {
     seats: step(seatsOf),
     addSeats: step(addSeats),
     takeSeat: step(takeSeat),
+    recordState: step(recordSubscriptionState),
     mine: (userId: string) => subscriptionsOf(deps.db, userId, deps.clock.now()),
     hasAny: (userId: string) => hasSubscriptions(deps.db, userId),
     cancel: async (userId: string, id: string) => {

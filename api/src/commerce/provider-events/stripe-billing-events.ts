@@ -1,0 +1,56 @@
+import type Stripe from 'stripe';
+import type { StripeProvider } from '../../payments/stripe-provider';
+import type { SubscriptionService } from '../subscriptions/subscriptions';
+
+/** Stripe Billing's events of a subscription that commerce records (docs/domain.md §22). */
+const BILLING_EVENTS = new Set([
+  'invoice.paid',
+  'invoice.payment_failed',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+]);
+
+/** A Checkout Session of a subscription: Stripe Billing's, never a one-time purchase to fulfil. */
+export const isSubscriptionCheckout = (event: Stripe.Event): boolean =>
+  event.type.startsWith('checkout.session.') && (event.data.object as Stripe.Checkout.Session).mode === 'subscription';
+
+export const isBillingEvent = (event: Stripe.Event): boolean =>
+  BILLING_EVENTS.has(event.type) || isSubscriptionCheckout(event);
+
+/**
+ * Acts on one of Stripe Billing's events: an invoice paid or failed is recorded as the period it bills (a paid one
+ * with its charge); a subscription's change is read back from Stripe and recorded as its state now, so a late or
+ * repeated event converges on the same state. A completed subscription checkout only sets a payment plan's end:
+ * the subscription's own events record it.
+ */
+export async function handleBillingEvent(
+  stripe: StripeProvider,
+  subscriptions: Pick<SubscriptionService, 'recordEvent' | 'recordState'>,
+  accountId: string,
+  event: Stripe.Event,
+): Promise<void> {
+  const read = stripe.billingEvents;
+  switch (event.type) {
+    case 'invoice.paid':
+    case 'invoice.payment_failed': {
+      const outcome = event.type === 'invoice.paid' ? 'paid' : 'failed';
+      const recorded = await read.invoiceEvent(event.data.object, outcome);
+      if (recorded) await subscriptions.recordEvent(accountId, recorded);
+      return;
+    }
+    case 'customer.subscription.created':
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted': {
+      const state = await read.subscriptionState(event.data.object.id);
+      if (state) await subscriptions.recordState(accountId, state);
+      return;
+    }
+    case 'checkout.session.completed':
+      await read.endAfterIterations(event.data.object);
+      return;
+    default:
+      // An expired or abandoned subscription checkout made nothing of ours.
+      return;
+  }
+}

@@ -1,0 +1,70 @@
+import type { SubscriptionState } from '../../payments/provider';
+import type { SubscriptionDeps } from './deps';
+
+const DAY_MS = 86_400_000;
+
+interface StateRow {
+  id: string;
+  status: string;
+  currentPeriodEnd: Date;
+  graceUntil: Date | null;
+  providerStateAt: Date | null;
+}
+
+/**
+ * Records the provider's state of a subscription (docs/domain.md §22): its status, period and whether it ends at the
+ * period's end. The first word of a subscription may be this one (it overtook the invoice's event): the subscription
+ * is then recorded from it. Only forward: a state read before the one recorded, one of a period before the recorded
+ * one (a renewal got there first), or any but canceled for a subscription that has ended changes nothing. A
+ * subscription going past due starts its grace now; one past due already keeps its grace.
+ */
+export async function recordSubscriptionState(
+  { db, clock, config }: Pick<SubscriptionDeps, 'db' | 'clock' | 'config'>,
+  accountId: string,
+  state: SubscriptionState,
+): Promise<{ recorded: boolean }> {
+  const { metadata } = state;
+  if (!metadata.userId || !metadata.productId || !metadata.priceId) return { recorded: false };
+  const now = clock.now();
+  const graceUntil = new Date(now.getTime() + config.SUBSCRIPTION_GRACE_DAYS * DAY_MS);
+  const key = { merchantAccountId: accountId, providerIdentifier: state.identifier };
+  const fields = {
+    status: state.status,
+    cancelAtPeriodEnd: state.cancelAtPeriodEnd,
+    currentPeriodStart: state.currentPeriodStart,
+    currentPeriodEnd: state.currentPeriodEnd,
+    providerStateAt: state.observedAt,
+  };
+  return db.transaction(async (trx) => {
+    const [created] = await trx('subscriptions')
+      .insert({
+        ...key,
+        ...fields,
+        id: state.reference,
+        userId: metadata.userId,
+        productId: metadata.productId,
+        priceId: metadata.priceId,
+        graceUntil: state.status === 'past_due' ? graceUntil : null,
+      })
+      .onConflict(['merchantAccountId', 'providerIdentifier'])
+      .ignore()
+      .returning('id');
+    if (created) return { recorded: true };
+    const sub = (await trx('subscriptions')
+      .where(key)
+      .forUpdate()
+      .first('id', 'status', 'currentPeriodEnd', 'graceUntil', 'providerStateAt')) as StateRow;
+    const older = sub.providerStateAt && state.observedAt.getTime() < new Date(sub.providerStateAt).getTime();
+    const earlierPeriod = state.currentPeriodEnd.getTime() < new Date(sub.currentPeriodEnd).getTime();
+    const ended = sub.status === 'canceled' && state.status !== 'canceled';
+    if (older || earlierPeriod || ended) return { recorded: false };
+    await trx('subscriptions')
+      .where({ id: sub.id })
+      .update({
+        ...fields,
+        graceUntil: state.status !== 'past_due' ? null : sub.status === 'past_due' ? sub.graceUntil : graceUntil,
+        updatedAt: now,
+      });
+    return { recorded: true };
+  });
+}
