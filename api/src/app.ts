@@ -38,6 +38,7 @@ import { subscriptionRoutes } from './commerce/subscriptions/routes';
 import { subscriptionSeatRoutes } from './commerce/subscriptions/seat-routes';
 import { paymentPlanRoutes } from './commerce/payment-plans/routes';
 import { subscriptionConsoleRoutes } from './commerce/subscriptions/console-routes';
+import { subscriptionFigureRoutes } from './finance/subscription-figure-routes';
 import { healthRoutes } from './health/routes';
 import { authenticate } from './identity/http/caller';
 import { errorHandler, notFound, requestContext } from './http/context';
@@ -167,6 +168,7 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/store', subscriptionSeatRoutes({ allow, subscriptions: services.subscriptions }));
   mount('/api/store', paymentPlanRoutes({ allow, paymentPlans: services.paymentPlans }));
   mount('/api/admin', subscriptionConsoleRoutes({ allow, actions: services.subscriptionConsole }));
+  mount('/api/admin', subscriptionFigureRoutes({ allow, figures: services.subscriptionFigures }));
   mount(
     '/api/admin',
     purchaseActionRoutes({

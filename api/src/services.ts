@@ -38,6 +38,7 @@ import { testProvider } from './payments/test-provider';
 import { subscriptionService } from './commerce/subscriptions/subscriptions';
 import { paymentPlanService } from './commerce/payment-plans/payment-plans';
 import { subscriptionConsole } from './commerce/subscriptions/console-actions';
+import { subscriptionFigures } from './finance/subscription-figures';
 import { stripeProvider } from './payments/stripe-provider';
 import { stripeTax } from './payments/stripe-tax';
 import type { PaymentProvider } from './payments/provider';
@@ -304,6 +305,8 @@ export function createServices(deps: Deps) {
     subscriptions,
     /** Staff's actions on subscriptions: end now or at the period's end, refund a period (docs/domain.md §22). */
     subscriptionConsole: subscriptionConsole({ db, clock, outbox, provider: payments }),
+    /** The Finance page's recurring revenue: MRR, subscribers, trials, churn, failed payments (docs/domain.md §22). */
+    subscriptionFigures: subscriptionFigures({ db, clock }),
     /** Courses bought in instalments (docs/domain.md §23). */
     paymentPlans: paymentPlanService({ db, clock, config, provider: payments }),
     teams: teamService({ db, config, outbox }),

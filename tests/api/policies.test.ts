@@ -177,6 +177,7 @@ const EXPECTED: Record<string, Expected> = {
   'GET /api/admin/exports/recipients.csv': ['finance'],
   'GET /api/admin/finance/summary': ['finance'],
   'GET /api/admin/finance/tax-summary': ['finance'],
+  'GET /api/admin/finance/subscriptions': ['finance'],
   'GET /api/admin/finance/tax-report.csv': ['finance'],
   'GET /api/admin/reports/refunds': ['support', 'finance'],
   'GET /api/admin/reports/refunds.csv': ['support', 'finance'],
