@@ -21,6 +21,7 @@ import { commerceRoutes } from './commerce/routes';
 import { invoiceAdminRoutes, invoiceRoutes } from './invoices/routes';
 import { testProviderRoutes } from './payments/test-provider-routes';
 import { testProviderSubscriptionRoutes } from './payments/test-provider-subscription-routes';
+import { testProviderCardRoutes } from './payments/test-provider-card-routes';
 import { STRIPE_WEBHOOK_PATH, webhookRoutes } from './commerce/provider-events/webhook-routes';
 import { purchaseActionRoutes } from './commerce/purchases/action-routes';
 import { personPurchaseRoutes } from './commerce/purchases/person-routes';
@@ -282,6 +283,9 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
       logger: deps.logger,
     });
     app.use(subscriptions.routes());
+    app.use(
+      testProviderCardRoutes({ allow, subscriptions: services.testProvider.subscriptions, logger: deps.logger }).routes(),
+    );
   } else {
     app.use((ctx, next) =>
       isUnder(ctx.path.toLowerCase(), TEST_PROVIDER_PREFIX) ? Promise.reject(notFound()) : next(),

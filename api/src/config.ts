@@ -118,6 +118,19 @@ const ConfigSchema = z.object({
   TRANSFER_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(7),
   /** How long a membership's failed renewal keeps its access (docs/domain.md §22). */
   SUBSCRIPTION_GRACE_DAYS: z.coerce.number().int().min(0).max(90).default(7),
+  /**
+   * When a failed renewal is tried again: days after the first failure, comma-separated and rising ("1,3,5"); empty
+   * for no retries of our own (docs/domain.md §22).
+   */
+  SUBSCRIPTION_RETRY_DAYS: z
+    .string()
+    .default('1,3,5')
+    .transform((v) => (v.trim() === '' ? [] : v.split(',').map((day) => Number(day.trim()))))
+    .pipe(
+      z
+        .array(z.number().int().min(0).max(90))
+        .refine((days) => days.every((day, n) => n === 0 || day > days[n - 1]!), 'must be whole days, rising'),
+    ),
   /** How long a split line waits before a payout run may pay it (refunds and disputes come within it). */
   PAYOUT_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(14),
   /** The smallest payout a run sends, in the currency's minor unit; a smaller balance waits for the next run. */

@@ -36,6 +36,7 @@ import { earlierInvoices as earlierInvoicesService } from './invoices/earlier-ch
 import { billingProfiles } from './commerce/checkout/billing-profile';
 import { testProvider } from './payments/test-provider';
 import { subscriptionService } from './commerce/subscriptions/subscriptions';
+import { defineDunningJobs } from './commerce/subscriptions/dunning';
 import { paymentPlanService } from './commerce/payment-plans/payment-plans';
 import { subscriptionConsole } from './commerce/subscriptions/console-actions';
 import { subscriptionFigures } from './finance/subscription-figures';
@@ -217,7 +218,12 @@ export function createServices(deps: Deps) {
     },
   });
   defineReconciliationJobs(jobs, reconciliation, { clock, provider: payments });
-  const subscriptions = subscriptionService({ db, clock, config, provider: payments });
+  const subscriptions = subscriptionService({ db, clock, config, provider: payments, outbox, logger });
+  defineDunningJobs(jobs, subscriptions.sweepDunning);
+  // The test provider's own retries (dunning's, a card set) tell commerce as a real provider's webhook would.
+  testPayments.subscriptions.deliverTo(async (event) =>
+    subscriptions.recordEvent(await testPayments.accountId(), event),
+  );
   return {
     /** The school's name, brand, contact and legal texts: every page, email and certificate reads them. */
     school,

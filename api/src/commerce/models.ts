@@ -167,6 +167,9 @@ export class Subscription extends table('subscriptions') {
   declare currentPeriodEnd: Date;
   declare cancelAtPeriodEnd: boolean;
   declare graceUntil: Date | null;
+  /** Dunning: retries of the failed renewal made so far, and when the next is due (none: no more). */
+  declare retryCount: number;
+  declare nextRetryAt: Date | null;
   /** When the provider's state last recorded was read (a state read earlier changes nothing). */
   declare providerStateAt: Date | null;
   /** Seats billed each period (the subscriber's own and those others take), the coupon it was subscribed with, and

@@ -179,6 +179,9 @@ export class TestProviderSubscription extends table('testProviderSubscriptions',
   declare currentPeriodStart: Date | null;
   declare currentPeriodEnd: Date | null;
   declare cancelAtPeriodEnd: boolean;
+  /** The card on file is declined (a renewal failed) until a new one is set on the card page. */
+  declare cardDeclined: boolean;
+  declare cardReturnUrl: string | null;
   /** Seats billed; the coupon's discount and the periods it has left (none: forever); tax billed on top of the price. */
   declare quantity: number;
   declare discountBp: number;

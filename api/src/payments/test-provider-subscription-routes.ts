@@ -6,11 +6,12 @@ import type { Logger } from '../logger';
 import type { SubscriptionEvent } from './provider';
 import { TestRenewalBody, TestRenewalKey, TestRenewalParams, TestSubscriptionIdentifier } from './schemas';
 import { testPage } from './test-provider-routes';
-import { TEST_SUBSCRIPTION_PATH, type TestProviderSubscriptions } from './test-provider-subscriptions';
+import { TEST_SUBSCRIPTION_PATH } from './test-provider-subscriptions';
+import type { TestProviderBilling } from './test-provider-card';
 
 interface Deps {
   allow: Policies;
-  subscriptions: TestProviderSubscriptions;
+  subscriptions: TestProviderBilling;
   /** What a real provider's subscription webhook would trigger: the event recorded by commerce. */
   recordEvent: (event: SubscriptionEvent) => Promise<unknown>;
   /** The renewal's JSON body: these pages are outside the API and its body parsing. */

@@ -6,7 +6,8 @@ import { AppError } from '../shared/errors';
 import { rememberedAccountId } from './merchant-records';
 import { payOut, recordMovement, testProviderFee, testProviderLedger } from './test-provider-ledger';
 import { moveRefunded, refundedOf } from './test-provider-charges';
-import { testProviderSubscriptions, type TestProviderSubscriptions } from './test-provider-subscriptions';
+import { testProviderSubscriptions } from './test-provider-subscriptions';
+import { withCardAndRetries, type TestProviderBilling } from './test-provider-card';
 import type { TaxShown } from '../shared/tax-text';
 import type { TaxAnswer } from '../tax/types';
 import type { CheckoutRequest, PaymentProvider, ProviderCheckout, ProviderRefund, RefundSettlement } from './provider';
@@ -54,7 +55,7 @@ export function testProvider({
   clock: Clock;
   config: Pick<Config, 'publicUrl'>;
 }): PaymentProvider & {
-  subscriptions: TestProviderSubscriptions;
+  subscriptions: TestProviderBilling;
   /** From now on, refunds stay pending until `settleRefund` (a card processor's slow refunds); off at start. */
   refundsPending(on: boolean): void;
   /** Settles a pending refund: the event a real provider would send, or null when it was not pending. */
@@ -98,7 +99,7 @@ export function testProvider({
     accountId: rememberedAccountId(db, async () => TEST_ACCOUNT),
     ledger: testProviderLedger(db),
     payOut: () => payOut(db),
-    subscriptions: testProviderSubscriptions({ db, clock, config }),
+    subscriptions: withCardAndRetries(testProviderSubscriptions({ db, clock, config }), { db, config }),
 
     async createCheckout(request: CheckoutRequest) {
       const identifier = id('cs');

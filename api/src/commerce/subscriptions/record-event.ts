@@ -7,6 +7,7 @@ import type { SubscriptionEvent } from '../../payments/provider';
 import { insertCharge } from '../checkout/charge-rows';
 import { recordInstalment } from '../payment-plans/record-instalment';
 import type { SubscriptionDeps } from './deps';
+import { afterFailedRenewal } from './dunning';
 import { countRedemption, periodTax, termsOf, type SubscriptionTerms } from './terms';
 
 interface SubscriptionRow extends SubscriptionTerms {
@@ -97,6 +98,11 @@ async function recordCharge(
   return { chargeId: id, invoiceId: invoice.id };
 }
 
+/** A paid period ends dunning: no retries left to make. */
+const dunningOver = { retryCount: 0, nextRetryAt: null };
+/** Only a subscription in force goes past due: one already past due keeps its grace, one lapsed or ended stays so. */
+const startsDunning = (status: string) => status === 'trialing' || status === 'active';
+
 /** What the subscription becomes after this invoice, or null when a newer state already holds (a late event). */
 function nextState(sub: SubscriptionRow, event: SubscriptionEvent, graceUntil: Date) {
   const { invoice } = event;
@@ -109,9 +115,11 @@ function nextState(sub: SubscriptionRow, event: SubscriptionEvent, graceUntil: D
       currentPeriodStart: invoice.periodStart,
       currentPeriodEnd: invoice.periodEnd,
       graceUntil: null,
+      ...dunningOver,
     };
-  // A failed renewal of the period after the current one: grace starts with the first failure, not with each retry.
-  if (invoice.outcome === 'failed' && invoice.periodStart.getTime() >= current && sub.status !== 'past_due')
+  // A failed renewal of the period after the current one: grace starts with the first failure, not with each retry,
+  // and a retry failing after the lapse does not open the courses again.
+  if (invoice.outcome === 'failed' && invoice.periodStart.getTime() >= current && startsDunning(sub.status))
     return { status: 'past_due', graceUntil };
   return null;
 }
@@ -122,12 +130,13 @@ function nextState(sub: SubscriptionRow, event: SubscriptionEvent, graceUntil: D
  * invoice), a paid one's charge, split lines and invoice, and the subscription's state moved forward only.
  */
 export async function recordSubscriptionEvent(
-  { db, clock, config, provider }: SubscriptionDeps,
+  deps: SubscriptionDeps,
   accountId: string,
   event: SubscriptionEvent,
 ): Promise<{ recorded: boolean }> {
+  const { db, clock, config, provider } = deps;
   const graceUntil = new Date(clock.now().getTime() + config.SUBSCRIPTION_GRACE_DAYS * DAY_MS);
-  return db.transaction(async (trx) => {
+  const result = await db.transaction(async (trx) => {
     const sub = await lockedSubscription(trx, accountId, event, graceUntil);
     const seen = await trx('subscriptionPeriods')
       .where({ subscriptionId: sub.id, providerInvoiceIdentifier: event.invoice.identifier })
@@ -151,7 +160,10 @@ export async function recordSubscriptionEvent(
       await trx('subscriptions')
         .where({ id: sub.id })
         .update({ ...next, updatedAt: clock.now() });
+    if (event.invoice.outcome === 'failed') await afterFailedRenewal(trx, deps, sub.id);
     await recordInstalment(trx, sub.id, event, clock.now());
     return { recorded: true };
   });
+  if (result.recorded && event.invoice.outcome === 'failed') deps.outbox.flushInBackground();
+  return result;
 }

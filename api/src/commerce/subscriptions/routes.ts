@@ -45,5 +45,11 @@ export function subscriptionRoutes({
     ctx.body = { data: await subscriptions.resume(userOf(ctx).id, IdParam.parse(ctx.params).id) };
   });
 
+  // The provider's page where the card is replaced (no-store: the address may be for this one visit).
+  router.get('/subscriptions/:id/payment-method', allow.signedIn(), async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { data: await subscriptions.paymentMethodUrl(userOf(ctx).id, IdParam.parse(ctx.params).id) };
+  });
+
   return router;
 }

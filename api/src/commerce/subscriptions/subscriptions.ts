@@ -1,6 +1,8 @@
 import { bindDeps } from '../../shared/bind-deps';
 import { setCancelAtPeriodEnd } from './change';
 import type { SubscriptionDeps } from './deps';
+import { sweepDunning } from './dunning';
+import { paymentMethodUrl } from './card';
 import { refuseToCancelPlan } from '../payment-plans/subscription-columns';
 import { recordSubscriptionEvent } from './record-event';
 import { recordSubscriptionState } from './record-state';
@@ -25,6 +27,9 @@ export function subscriptionService(deps: SubscriptionDeps) {
       return setCancelAtPeriodEnd(deps, userId, id, true);
     },
     resume: (userId: string, id: string) => setCancelAtPeriodEnd(deps, userId, id, false),
+    paymentMethodUrl: (userId: string, id: string) => paymentMethodUrl(deps, userId, id),
+    /** Dunning's sweep: failed renewals retried when due, lapses recorded (the minute's job runs it). */
+    sweepDunning: () => sweepDunning(deps),
   };
 }
 

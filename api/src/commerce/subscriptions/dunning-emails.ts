@@ -1,0 +1,50 @@
+import type { NewEmail } from '../../mail/outbox';
+import { escapeHtml } from '../../shared/escape-html';
+import { formatMoney } from '../../shared/money';
+
+/** "December 8, 2026": a day as the learner reads it in an email (UTC, as every date of a period). */
+const day = (date: Date) =>
+  new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(date));
+
+export interface FailedRenewal {
+  membership: string;
+  amount: number;
+  currency: string;
+  /** When access ends unless a payment succeeds (the grace's end). */
+  accessUntil: Date;
+  /** The Billing page, where the card is updated. */
+  billingUrl: string;
+}
+
+/** A renewal could not be paid: how much, until when the courses stay open, and where to fix the card. */
+export function renewalFailedEmail(to: string, failed: FailedRenewal): NewEmail {
+  const amount = formatMoney(failed.amount, failed.currency);
+  const until = day(failed.accessUntil);
+  const headline = `We could not take ${amount} for your ${failed.membership} membership.`;
+  const keep = `Your courses stay open until ${until}; we will try the payment again before then.`;
+  return {
+    kind: 'subscription-payment-failed',
+    to,
+    subject: `Your payment for ${failed.membership} failed`,
+    text: `${headline}\n\n${keep}\n\nUpdate your card: ${failed.billingUrl}\n`,
+    html:
+      `<p>${escapeHtml(headline)}</p><p>${escapeHtml(keep)}</p>` +
+      `<p><a href="${escapeHtml(failed.billingUrl)}">Update your card</a></p>`,
+  };
+}
+
+/** The grace ended unpaid: the membership lapsed, nothing of the learner's is lost, and how to come back. */
+export function membershipLapsedEmail(to: string, lapsed: { membership: string; billingUrl: string }): NewEmail {
+  const headline = `Your ${lapsed.membership} membership has lapsed: its renewal was not paid.`;
+  const kept = 'Your progress, bookmarks and certificates are kept.';
+  const back = 'Update your card and the payment is taken again: your courses open the moment it succeeds.';
+  return {
+    kind: 'subscription-lapsed',
+    to,
+    subject: `Your ${lapsed.membership} membership has lapsed`,
+    text: `${headline}\n\n${kept}\n\n${back}\n${lapsed.billingUrl}\n`,
+    html:
+      `<p>${escapeHtml(headline)}</p><p>${escapeHtml(kept)}</p>` +
+      `<p>${escapeHtml(back)}</p><p><a href="${escapeHtml(lapsed.billingUrl)}">Come back</a></p>`,
+  };
+}

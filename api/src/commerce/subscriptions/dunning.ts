@@ -1,0 +1,159 @@
+import type { Knex } from 'knex';
+import type { JobQueue } from '../../jobs/queue';
+import type { SubscriptionDeps as DunningDeps } from './deps';
+import { membershipLapsedEmail, renewalFailedEmail } from './dunning-emails';
+
+/** The sweep that retries failed renewals when due and records lapses, every minute across replicas. */
+export const SUBSCRIPTION_DUNNING = 'subscription-dunning';
+
+const DAY_MS = 86_400_000;
+/** Subscriptions one sweep retries at most; the rest wait for the next minute. */
+const RETRIES_PER_SWEEP = 50;
+
+/** Where a learner fixes their card: the storefront's Billing page. */
+export const billingUrl = (publicUrl: string) => new URL('/subscriptions', publicUrl).toString();
+
+interface FailingSubscription {
+  id: string;
+  status: string;
+  graceUntil: Date | null;
+  retryCount: number;
+  nextRetryAt: Date | null;
+  email: string;
+  membership: string;
+  amount: number;
+  currency: string;
+}
+
+/**
+ * After a failed renewal was recorded (in its transaction): the learner is emailed the amount, when access ends and
+ * where to fix the card, and the first failure starts the retries' schedule (SUBSCRIPTION_RETRY_DAYS), when the
+ * provider leaves retries to us. A failure that left the subscription in force or ended (a late one) does nothing.
+ */
+export async function afterFailedRenewal(
+  trx: Knex.Transaction,
+  { clock, config, provider, outbox }: DunningDeps,
+  subscriptionId: string,
+): Promise<void> {
+  const sub = (await trx('subscriptions as s')
+    .join('users as u', 'u.id', 's.userId')
+    .join('products as p', 'p.id', 's.productId')
+    .join('prices as pr', 'pr.id', 's.priceId')
+    .where('s.id', subscriptionId)
+    .first(
+      's.id',
+      's.status',
+      's.graceUntil',
+      's.retryCount',
+      's.nextRetryAt',
+      'u.email',
+      'p.name as membership',
+      'pr.unitAmount as amount',
+      'pr.currency',
+    )) as FailingSubscription;
+  if (sub.status !== 'past_due') return;
+  const days = config.SUBSCRIPTION_RETRY_DAYS;
+  if (sub.retryCount === 0 && !sub.nextRetryAt && days.length && provider.subscriptions?.retryFailedInvoice)
+    await trx('subscriptions')
+      .where({ id: sub.id })
+      .update({ nextRetryAt: new Date(clock.now().getTime() + days[0]! * DAY_MS) });
+  await outbox.enqueue(
+    trx,
+    renewalFailedEmail(sub.email, {
+      membership: sub.membership,
+      amount: sub.amount,
+      currency: sub.currency,
+      accessUntil: sub.graceUntil!,
+      billingUrl: billingUrl(config.publicUrl),
+    }),
+  );
+}
+
+/**
+ * Claims the retries due now, each moved on to its next time in the schedule (none after the last) by the statement
+ * that claims it, so a replica sweeping at the same time skips it: each retry is asked of the provider once.
+ */
+async function claimRetries({ db, clock, config }: DunningDeps) {
+  const days = config.SUBSCRIPTION_RETRY_DAYS;
+  return db.transaction(async (trx) => {
+    const due = (await trx('subscriptions')
+      .where({ status: 'past_due' })
+      .where('nextRetryAt', '<=', clock.now())
+      .orderBy('nextRetryAt')
+      .limit(RETRIES_PER_SWEEP)
+      .forUpdate()
+      .skipLocked()
+      .select('id', 'providerIdentifier', 'retryCount', 'nextRetryAt')) as Array<{
+      id: string;
+      providerIdentifier: string;
+      retryCount: number;
+      nextRetryAt: Date;
+    }>;
+    for (const sub of due) {
+      const made = sub.retryCount + 1;
+      const gap = days[made] !== undefined ? (days[made]! - days[made - 1]!) * DAY_MS : null;
+      await trx('subscriptions')
+        .where({ id: sub.id })
+        .update({
+          retryCount: made,
+          nextRetryAt: gap === null ? null : new Date(new Date(sub.nextRetryAt).getTime() + gap),
+        });
+    }
+    return due;
+  });
+}
+
+/**
+ * Records every past-due subscription whose grace has ended as lapsed, and emails each learner once: the statement
+ * that changes the status is the one claim, so a replica sweeping at the same time finds nothing left.
+ */
+async function recordLapses({ db, clock, config, outbox }: DunningDeps): Promise<number> {
+  const lapsed = await db.transaction(async (trx) => {
+    const rows = (await trx('subscriptions')
+      .where({ status: 'past_due' })
+      .where('graceUntil', '<=', clock.now())
+      .update({ status: 'lapsed', graceUntil: null, nextRetryAt: null, updatedAt: clock.now() })
+      .returning(['id', 'userId', 'productId'])) as Array<{ id: string; userId: string; productId: string }>;
+    for (const row of rows) {
+      const who = (await trx('users').where({ id: row.userId }).first('email')) as { email: string };
+      const product = (await trx('products').where({ id: row.productId }).first('name')) as { name: string };
+      await outbox.enqueue(
+        trx,
+        membershipLapsedEmail(who.email, { membership: product.name, billingUrl: billingUrl(config.publicUrl) }),
+      );
+    }
+    return rows.length;
+  });
+  if (lapsed) outbox.flushInBackground();
+  return lapsed;
+}
+
+/**
+ * One dunning sweep (docs/domain.md §22): the failed renewals due for a retry are tried again at the provider (its
+ * event records the outcome, as any renewal's), then the subscriptions past their grace lapse.
+ */
+export async function sweepDunning(deps: DunningDeps): Promise<{ retried: number; lapsed: number }> {
+  const billing = deps.provider.subscriptions;
+  let retried = 0;
+  if (billing?.retryFailedInvoice)
+    for (const sub of await claimRetries(deps)) {
+      // One provider's failure does not hold up the others; that retry is not made again (the next one is).
+      await billing.retryFailedInvoice(sub.providerIdentifier).then(
+        () => (retried += 1),
+        (error: unknown) => deps.logger.warn({ err: error, subscriptionId: sub.id }, 'retrying a renewal failed'),
+      );
+    }
+  return { retried, lapsed: await recordLapses(deps) };
+}
+
+/** The sweep as a job, every minute: one replica runs each minute's. */
+export function defineDunningJobs(jobs: JobQueue, sweep: () => Promise<unknown>): void {
+  jobs.define({
+    name: SUBSCRIPTION_DUNNING,
+    cron: '* * * * *',
+    retryLimit: 1,
+    retryDelaySeconds: 10,
+    expireInSeconds: 5 * 60,
+    run: async () => void (await sweep()),
+  });
+}
