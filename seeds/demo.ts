@@ -33,6 +33,9 @@ export const DEMO_PRODUCTS = {
   allAccess: { key: 'all-access', slug: 'all-access', name: 'All access', unitAmount: 2900 },
 } as const;
 
+/** TypeScript Pro's payment plan: three monthly payments of $69. */
+export const DEMO_PAYMENT_PLAN = { instalments: 3, instalmentAmount: 6900, currency: 'usd' } as const;
+
 const lesson = (title: string, paragraphs: string[], free = false) => ({
   title,
   free,
@@ -193,6 +196,8 @@ export async function seedDemoData(trx: Knex.Transaction): Promise<void> {
     description: 'Every course in the school, new ones included, for as long as you stay subscribed.',
   });
   await makeUpgradable(trx, fundamentals, pro);
+  // TypeScript Pro also in three monthly instalments, beside its one-time price (docs/domain.md §23).
+  await trx('paymentPlans').insert({ productId: pro.id, ...DEMO_PAYMENT_PLAN });
   // The workshop's two half-days, two weeks out, organised from New York (learners see their own times).
   const workshopDay = Math.floor(Date.now() / DAY) * DAY + 14 * DAY;
   for (const [day, title] of [

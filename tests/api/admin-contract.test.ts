@@ -73,6 +73,7 @@ describe('the console REST contract, for every resource', () => {
         'merchant-sessions',
         'month-closes',
         'outbox-emails',
+        'payment-plans',
         'payout-recipients',
         'payouts',
         'prices',

@@ -182,6 +182,33 @@ describe('payment plans: a course in instalments with the built-in test provider
     clock.set(start);
   });
 
+  it('lets staff offer a new plan in the console, archiving the one before; a membership is not sold in instalments', async () => {
+    const staff = await signedIn(db(), ['support']);
+    const course = await createProduct(db(), { name: 'Course with a new plan', unitAmount: 30000 });
+    const create = (productId: string, instalments: number, instalmentAmount: number) =>
+      as(staff, request(app).post('/api/admin/payment-plans')).send({ productId, instalments, instalmentAmount });
+    const first = await create(course.id, 3, 10500);
+    expect(first.status).toBe(201);
+    const second = await create(course.id, 6, 5300);
+    expect(second.status).toBe(201);
+    const plans = await db()('paymentPlans').where({ productId: course.id }).orderBy('createdAt');
+    expect(plans.map((p) => [p.instalments, p.status])).toEqual([
+      [3, 'archived'],
+      [6, 'active'],
+    ]);
+    expect((await request(app).get(`/api/store/products/${course.slug}`)).body.paymentPlan).toMatchObject({
+      instalments: 6,
+      instalmentAmount: 5300,
+    });
+    const membership = await createProduct(db(), { productType: 'membership', billingInterval: 'month' });
+    const refused = await create(membership.id, 3, 1000);
+    expect([refused.status, refused.body.errors]).toEqual([400, { productId: 'must not be a membership' }]);
+    const tooFew = await create(course.id, 1, 1000);
+    expect(tooFew.status).toBe(400);
+    expect(tooFew.body.errors.instalments).toBeDefined();
+    expect(await db()('paymentPlans').where({ productId: course.id })).toHaveLength(2);
+  });
+
   it('records each instalment once, whatever is delivered twice or out of order', async () => {
     const learner = await signedIn(db());
     const sub = await buyPlan(learner);

@@ -5,6 +5,7 @@ import { productContentResources, prices, products, upgradableProducts } from '.
 import { bulkPurchases, coupons, purchaseUserTransfers, purchases } from './commerce';
 import { monthCloses, payoutRecipients, payouts, productRevenueSplits } from './finance';
 import { invoices } from './invoices';
+import { paymentPlans } from './payment-plans';
 import {
   accounts,
   deviceAccessTokens,
@@ -38,6 +39,7 @@ import { waitlistEntries } from './waitlist';
 export const ADMIN_RESOURCES: readonly AdminResource[] = [
   products,
   prices,
+  paymentPlans,
   upgradableProducts,
   productContentResources,
   workshopSessions,

@@ -3,6 +3,7 @@ import { listProducts, saleBlocker, type StoreProductPage } from '../../api/cata
 import { useAsync } from '../../useAsync';
 import { useOwnedProducts } from '../useOwnedProducts';
 import { OwnerBuyBox } from './OwnerBuyBox';
+import { PaymentPlanOption } from './PaymentPlanOption';
 import { PricingWidget } from './PricingWidget';
 import { SaleCountdown } from './SaleCountdown';
 
@@ -25,6 +26,9 @@ export function BuyBox({ product }: { product: StoreProductPage }) {
       )}
       {/* Once the sale is over the widget starts again, so its quote is the price after it. */}
       <PricingWidget key={saleOver ? 'after-sale' : 'now'} product={product} products={known} />
+      {product.paymentPlan && !saleBlocker(product) && (
+        <PaymentPlanOption product={product} plan={product.paymentPlan} />
+      )}
     </>
   );
 }

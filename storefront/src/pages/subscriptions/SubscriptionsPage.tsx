@@ -9,6 +9,7 @@ import { useAccountAsync } from '../../useAccountAsync';
 import { useAction } from '../../useAction';
 import { failedTo } from '../../useConfirmation';
 import { useDocumentTitle } from '../../useDocumentTitle';
+import { PaymentPlanItem } from './PaymentPlanItem';
 
 /** /subscriptions: the learner's memberships' subscriptions, each cancelled at its period's end or resumed. */
 export function SubscriptionsPage() {
@@ -25,9 +26,13 @@ function Subscriptions() {
       {list.status === 'ready' && list.data.length === 0 && <p className="empty">You have no subscriptions.</p>}
       {list.status === 'ready' && list.data.length > 0 && (
         <ul className="subscription-list">
-          {list.data.map((subscription) => (
-            <SubscriptionItem key={subscription.id} initial={subscription} />
-          ))}
+          {list.data.map((subscription) =>
+            subscription.kind === 'payment-plan' ? (
+              <PaymentPlanItem key={subscription.id} plan={subscription} />
+            ) : (
+              <SubscriptionItem key={subscription.id} initial={subscription} />
+            ),
+          )}
         </ul>
       )}
     </section>
