@@ -30,7 +30,7 @@ export const DEMO_PRODUCTS = {
   fundamentals: { key: 'typescript-fundamentals', name: 'TypeScript Fundamentals', unitAmount: 4900 },
   pro: { key: 'typescript-pro', name: 'TypeScript Pro', unitAmount: 19900 },
   workshop: { key: 'type-level-workshop', name: 'Live Workshop: Type-Level TypeScript', unitAmount: 39900 },
-  allAccess: { key: 'all-access', slug: 'all-access', name: 'All access', unitAmount: 2900 },
+  allAccess: { key: 'all-access', slug: 'all-access', name: 'All access', unitAmount: 2900, yearlyAmount: 29000 },
 } as const;
 
 /** TypeScript Pro's payment plan: three monthly payments of $69. */
@@ -187,7 +187,7 @@ export async function seedDemoData(trx: Knex.Transaction): Promise<void> {
     enrollmentClosesAt: new Date(Date.now() + 30 * DAY),
     description: 'Two live half-days with exercises and a Q&A. Twenty seats.',
   });
-  // A monthly membership over every course, those added later too (docs/domain.md §22).
+  // A membership over every course, those added later too, monthly or yearly (docs/domain.md §22).
   const allAccess = await createProduct(trx, {
     ...DEMO_PRODUCTS.allAccess,
     productType: 'membership',

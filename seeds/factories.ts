@@ -60,11 +60,13 @@ export interface ProductInput extends Partial<
 > {
   unitAmount?: number;
   currency?: string;
+  /** A membership's yearly price beside its `unitAmount` billed each `billingInterval` (a month). */
+  yearlyAmount?: number;
 }
 
-/** A product with its current price. */
+/** A product with its current price (a membership's billed each interval, and a yearly one when asked). */
 export async function createProduct(db: Db, input: ProductInput = {}): Promise<Product & { prices: Price[] }> {
-  const { unitAmount = 4900, currency = 'usd', ...fields } = input;
+  const { unitAmount = 4900, currency = 'usd', yearlyAmount, ...fields } = input;
   const name = fields.name ?? `Course ${uniqueSuffix()}`;
   const product = await Product.query(db).insertAndFetch({ slug: slugify(name), ...fields, name });
   const price = await Price.query(db).insertAndFetch({
@@ -73,8 +75,22 @@ export async function createProduct(db: Db, input: ProductInput = {}): Promise<P
     currency,
     nickname: name,
     status: 'active',
+    billingInterval: fields.billingInterval ?? null,
   });
-  return Object.assign(product, { prices: [price] });
+  const yearly =
+    yearlyAmount === undefined
+      ? []
+      : [
+          await Price.query(db).insertAndFetch({
+            productId: product.id,
+            unitAmount: yearlyAmount,
+            currency,
+            nickname: `${name} yearly`,
+            status: 'active',
+            billingInterval: 'year',
+          }),
+        ];
+  return Object.assign(product, { prices: [price, ...yearly] });
 }
 
 export async function makeUpgradable(db: Db, from: Product, to: Product): Promise<void> {

@@ -10,13 +10,16 @@ export interface CatalogWrite {
 
 /**
  * Archives the product's current prices (audited): a product has one current price, older ones stay for history
- * (docs/domain.md §2, Price).
+ * (docs/domain.md §2, Price); a membership has one per billing interval (`interval` given: only that one's).
  */
-export async function retireCurrentPrices({ trx, audit }: CatalogWrite, productId: string): Promise<void> {
-  const retired: Pick<Price, 'id'>[] = await trx('prices')
-    .update({ status: 'archived' })
-    .where({ productId, status: 'active' })
-    .returning('id');
+export async function retireCurrentPrices(
+  { trx, audit }: CatalogWrite,
+  productId: string,
+  interval?: Price['billingInterval'],
+): Promise<void> {
+  const current = trx('prices').where({ productId, status: 'active' });
+  if (interval !== undefined) current.where({ billingInterval: interval });
+  const retired: Pick<Price, 'id'>[] = await current.update({ status: 'archived' }).returning('id');
   for (const price of retired) {
     await audit({
       action: 'update',
@@ -28,10 +31,17 @@ export async function retireCurrentPrices({ trx, audit }: CatalogWrite, productI
   }
 }
 
-/** Before a product gets a new price: one price change per product at a time, and the current one retires. */
-export async function makeRoomForNewPrice(write: CatalogWrite, productId: string): Promise<void> {
+/**
+ * Before a product gets a new price: one price change per product at a time, and the current one (of the same billing
+ * interval, for a membership) retires.
+ */
+export async function makeRoomForNewPrice(
+  write: CatalogWrite,
+  productId: string,
+  interval: Price['billingInterval'] = null,
+): Promise<void> {
   await write.trx('products').where('id', productId).forUpdate().first('id');
-  await retireCurrentPrices(write, productId);
+  await retireCurrentPrices(write, productId, interval);
 }
 
 /** Marks a product's merchant records inactive (audited). */

@@ -42,6 +42,8 @@ export class Price extends table('prices') {
   declare status: CatalogStatus;
   declare unitAmount: number;
   declare currency: string;
+  /** A membership's price is billed each month or year (one current price per interval); a course's has none. */
+  declare billingInterval: 'month' | 'year' | null;
   declare createdAt: Date;
 }
 

@@ -7,9 +7,9 @@ import { AppError } from '../shared/errors';
 import type { LearningService } from '../learning/learning';
 import { curriculaOf, instructorsOf, outlineFacts } from './course-outline';
 import { faqOf } from './faq';
-import type { Product } from './models';
+import type { Price, Product } from './models';
 import type { SalesOf } from './sales';
-import type { StoreProductPage } from './schemas';
+import type { MembershipPrice, StoreProductPage } from './schemas';
 import { coursesOfProducts, enrollmentState, storeProduct, withCurrentPrices } from './service';
 import { isUuid } from '../shared/uuid';
 import { activePlanOf } from './payment-plan-offer';
@@ -34,6 +34,13 @@ interface Deps {
   /** The team discount's tiers, lowest first (commerce's pricing): the page names the first. */
   teamTiers: readonly { min: number; bp: number }[];
 }
+
+/** A membership's current prices, monthly then yearly, as its page offers them. */
+const membershipPrices = (prices: Price[]): MembershipPrice[] =>
+  prices
+    .filter((price) => price.billingInterval)
+    .map((price) => ({ interval: price.billingInterval!, unitAmount: price.unitAmount, currency: price.currency }))
+    .sort((a, b) => Number(a.interval === 'year') - Number(b.interval === 'year'));
 
 /**
  * The sales page's answer: the product as the catalog shows it, its curriculum, what is included, its instructors,
@@ -113,7 +120,11 @@ export function productPages({ db, clock, caches, learning, transferWindowDays, 
         refundPolicy: product.refundPolicy ?? PLATFORM_REFUND_POLICY,
         membership:
           product.productType === 'membership' && product.billingInterval
-            ? { interval: product.billingInterval, trialDays: product.trialDays }
+            ? {
+                interval: product.billingInterval,
+                trialDays: product.trialDays,
+                prices: membershipPrices(product.prices ?? []),
+              }
             : null,
         paymentPlan: plan && {
           instalments: plan.instalments,

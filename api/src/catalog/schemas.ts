@@ -103,6 +103,13 @@ export interface Instructor {
 }
 
 /** GET /api/store/products/:slugOrId: everything the sales page shows, in one answer. */
+/** One of a membership's current prices: billed each month or year. */
+export interface MembershipPrice {
+  interval: 'month' | 'year';
+  unitAmount: number;
+  currency: string;
+}
+
 export interface StoreProductPage extends StoreProduct {
   image: StoreImage | null;
   /** The granted courses in the product's own order: the first is the one the product is about. */
@@ -114,7 +121,12 @@ export interface StoreProductPage extends StoreProduct {
   /** The product's own, or the platform's. */
   refundPolicy: string;
   /** A membership's terms: billed each interval at the price, after any free trial (docs/domain.md §22); else null. */
-  membership: { interval: 'month' | 'year'; trialDays: number } | null;
+  membership: {
+    interval: 'month' | 'year';
+    trialDays: number;
+    /** Its current prices, monthly then yearly: a subscriber chooses where there are both. */
+    prices: MembershipPrice[];
+  } | null;
   /** The course in monthly instalments, beside its one-time price (docs/domain.md §23); else null. */
   paymentPlan: { instalments: number; instalmentAmount: number; currency: string } | null;
 }
@@ -156,5 +168,7 @@ export interface PriceRecord {
   /** In cents. */
   unitAmount: number;
   currency: string;
+  /** A membership's: billed each month or year (one current price per interval); null for a course's. */
+  billingInterval: 'month' | 'year' | null;
   createdAt: Date;
 }

@@ -41,7 +41,10 @@ export async function coursesOfProducts(db: Db, productIds: string[]): Promise<M
   return byProduct;
 }
 
-/** Gives each product its current price, as `prices` (docs/domain.md §2, Price: a product has one). */
+/**
+ * Gives each product its current price, as `prices` (docs/domain.md §2, Price: a product has one; a membership one
+ * per billing interval, its default interval's first, as the price it is shown at).
+ */
 export async function withCurrentPrices(db: Db, products: Product[]): Promise<Product[]> {
   const prices: Price[] = products.length
     ? await db('prices')
@@ -51,7 +54,11 @@ export async function withCurrentPrices(db: Db, products: Product[]): Promise<Pr
         )
         .where('status', 'active')
     : [];
-  for (const product of products) product.prices = prices.filter((price) => price.productId === product.id);
+  const notDefault = (product: Product, price: Price) => Number(price.billingInterval !== product.billingInterval);
+  for (const product of products)
+    product.prices = prices
+      .filter((price) => price.productId === product.id)
+      .sort((a, b) => notDefault(product, a) - notDefault(product, b));
   return products;
 }
 

@@ -1,7 +1,9 @@
 import type { Db } from '../db/connection';
 import type { Config } from '../config';
 import { AppError } from '../shared/errors';
-import type { SubscriptionEvent } from './provider';
+import type { Clock } from '../clock';
+import type { SubscriptionEvent, SubscriptionPriceChange } from './provider';
+import { changeTestPrice } from './test-provider-price-change';
 import { TEST_SUBSCRIPTION_PATH, type TestProviderSubscriptions } from './test-provider-subscriptions';
 
 type Listener = (event: SubscriptionEvent) => Promise<unknown>;
@@ -14,7 +16,7 @@ type Listener = (event: SubscriptionEvent) => Promise<unknown>;
  */
 export function withCardAndRetries(
   subscriptions: TestProviderSubscriptions,
-  { db, config }: { db: Db; config: Pick<Config, 'publicUrl'> },
+  { db, clock, config }: { db: Db; clock: Clock; config: Pick<Config, 'publicUrl'> },
 ) {
   let listener: Listener | null = null;
   const row = async (identifier: string) => {
@@ -58,6 +60,12 @@ export function withCardAndRetries(
     /** Where each event of a retry goes (commerce's recording): set once the services are built. */
     deliverTo(deliver: Listener): void {
       listener = deliver;
+    },
+
+    /** Monthly ↔ yearly, prorated (test-provider-price-change.ts); a paid invoice's event is delivered. */
+    async changePrice(identifier: string, change: SubscriptionPriceChange): Promise<void> {
+      const event = await changeTestPrice({ db, clock }, identifier, change);
+      if (event) await listener?.(event);
     },
 
     async retryFailedInvoice(identifier: string): Promise<void> {

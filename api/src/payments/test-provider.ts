@@ -99,7 +99,7 @@ export function testProvider({
     accountId: rememberedAccountId(db, async () => TEST_ACCOUNT),
     ledger: testProviderLedger(db),
     payOut: () => payOut(db),
-    subscriptions: withCardAndRetries(testProviderSubscriptions({ db, clock, config }), { db, config }),
+    subscriptions: withCardAndRetries(testProviderSubscriptions({ db, clock, config }), { db, clock, config }),
 
     async createCheckout(request: CheckoutRequest) {
       const identifier = id('cs');

@@ -1,5 +1,6 @@
 import { makeRoomForNewPrice, onProductStatusChange } from '../../catalog/archive';
 import { faqColumn, replaceFaq } from '../../catalog/faq';
+import { priceInterval } from '../../catalog/price-interval';
 import { Price, Product, UpgradableProduct } from '../../catalog/models';
 import type { FaqItem } from '../../catalog/schemas';
 import { ProductContentResource } from '../../learning/models';
@@ -85,6 +86,7 @@ export const products = defineResource({
         unitAmount: input.unitAmount,
         currency: input.currency as string,
         nickname: row.name as string,
+        billingInterval: (row.billingInterval as Price['billingInterval']) ?? null,
       });
       await hook.audit({ action: 'create', resource: 'prices', recordId: price.id, after: price });
     }
@@ -117,8 +119,9 @@ export const prices = defineResource({
   update: PriceUpdate,
   async beforeWrite(hook, input, current) {
     if (current) return input;
-    await makeRoomForNewPrice(hook, input.productId as string);
-    return { ...input, status: 'active' };
+    const billingInterval = await priceInterval(hook.trx, input.productId as string, input.billingInterval);
+    await makeRoomForNewPrice(hook, input.productId as string, billingInterval);
+    return { ...input, billingInterval, status: 'active' };
   },
 });
 

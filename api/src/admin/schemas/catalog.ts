@@ -72,7 +72,14 @@ export const ProductUpdate = z
 
 // A new price becomes the current one; amounts never change in place (history keeps what was charged).
 export const PriceCreate = z
-  .object({ productId: Id, unitAmount: Cents, currency: Currency.default('usd'), nickname: OptionalText(120) })
+  .object({
+    productId: Id,
+    unitAmount: Cents,
+    currency: Currency.default('usd'),
+    nickname: OptionalText(120),
+    /** A membership's: billed each month or year (its product's interval when not given). */
+    billingInterval: z.enum(['month', 'year']).optional(),
+  })
   .strict();
 export const PriceUpdate = z
   .object({ nickname: OptionalText(120) })

@@ -4,7 +4,7 @@ import { buyerCountry, buyerPlace } from '../../http/buyer-location';
 import { userOf } from '../../identity/http/caller';
 import { IdParam } from '../../http/params';
 import type { Policies } from '../../identity/http/policy';
-import { SubscribeBody } from './subscriptions.schemas';
+import { SubscribeBody, SwitchBody } from './subscriptions.schemas';
 import type { SubscriptionService } from './subscriptions';
 
 /** A learner's memberships: subscribing, their subscriptions, cancelling at the period's end and resuming. */
@@ -49,6 +49,17 @@ export function subscriptionRoutes({
   router.get('/subscriptions/:id/payment-method', allow.signedIn(), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { data: await subscriptions.paymentMethodUrl(userOf(ctx).id, IdParam.parse(ctx.params).id) };
+  });
+
+  // The Billing page: the next charge, and what a switch to the other interval costs now.
+  router.get('/subscriptions/:id/billing', allow.signedIn(), async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { data: await subscriptions.billing(userOf(ctx).id, IdParam.parse(ctx.params).id) };
+  });
+
+  router.post('/subscriptions/:id/switch', allow.signedIn(), async (ctx) => {
+    const { interval } = SwitchBody.parse(ctx.request.body);
+    ctx.body = { data: await subscriptions.switchInterval(userOf(ctx).id, IdParam.parse(ctx.params).id, interval) };
   });
 
   return router;

@@ -3,13 +3,17 @@ import { AppError } from '../../shared/errors';
 import type { BillingInterval } from '../../payments/provider';
 import type { SubscriptionDeps } from './deps';
 import { membershipPrice, type MembershipPriceRequest } from './period-price';
+import { priceForInterval } from './interval-price';
 import { holdsLiveSubscription } from './rows';
 import type { SubscribeAnswer } from './subscriptions.schemas';
 import { termsMetadata } from './terms';
 
 /** What the subscriber asks for besides the membership: seats, a coupon, the regional price, where they are billed. */
 export type SubscribeTerms = Partial<Pick<MembershipPriceRequest, 'quantity' | 'couponCode' | 'ppp' | 'billing'>> &
-  Partial<Pick<MembershipPriceRequest, 'country' | 'region'>>;
+  Partial<Pick<MembershipPriceRequest, 'country' | 'region'>> & {
+    /** Monthly or yearly, where the membership offers both (its default interval when not said). */
+    interval?: BillingInterval;
+  };
 
 /**
  * Sends a signed-in learner to the provider's page to subscribe to an active membership at its current price
@@ -40,9 +44,8 @@ export async function subscribe(
   if (!product) throw new AppError('product-not-found', 'No such product.');
   if (product.productType !== 'membership' || !product.billingInterval)
     throw new AppError('not-a-membership', 'This product is not a membership.');
-  const price = (await db('prices').where({ productId, status: 'active' }).orderBy('createdAt', 'desc').first()) as
-    { id: string; unitAmount: number; currency: string } | undefined;
-  if (!price) throw new AppError('product-not-found', 'This membership has no price.');
+  const interval = asked.interval ?? product.billingInterval;
+  const price = await priceForInterval(db, productId, interval);
   if (await holdsLiveSubscription(db, userId, productId, clock.now()))
     throw new AppError('already-subscribed', 'You are already subscribed to this membership.');
   const user = (await db('users').where({ id: userId }).first('email')) as { email: string };
@@ -71,7 +74,7 @@ export async function subscribe(
     },
     tax: priced.tax,
     currency: price.currency,
-    interval: product.billingInterval,
+    interval,
     trialDays: product.trialDays,
     customerEmail: user.email,
     successUrl: new URL('/learning', config.publicUrl).toString(),

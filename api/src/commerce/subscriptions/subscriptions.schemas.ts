@@ -13,7 +13,12 @@ export const SubscribeBody = z.strictObject({
   coupon: z.string().trim().min(1).max(64).optional(),
   ppp: z.boolean().default(false),
   billing: BillingDetails.optional(),
+  /** Monthly or yearly, where the membership offers both; its default interval when absent. */
+  interval: z.enum(['month', 'year']).optional(),
 });
+
+/** Switching a membership to its monthly or yearly price. */
+export const SwitchBody = z.strictObject({ interval: z.enum(['month', 'year']) });
 
 /** Seats added to a team membership, billed for the rest of the period at once. */
 export const AddSeatsBody = z.strictObject({
@@ -40,4 +45,24 @@ export interface SubscriptionView extends InstalmentsView {
 /** Where the learner subscribes: the provider's hosted page. */
 export interface SubscribeAnswer {
   url: string;
+}
+
+/** A membership's billing on the Billing page: its interval, the next charge, and a switch to its other interval. */
+export interface BillingView {
+  id: string;
+  interval: 'month' | 'year' | null;
+  /** The price of the next period, for every seat, and when it is charged; null once it no longer renews. */
+  nextCharge: { amount: number; currency: string; on: Date } | null;
+  /**
+   * The other interval it can switch to now: its price each period, the unused part of this period credited, what is
+   * charged now, and whether the new interval starts now (else at this period's end). Null when there is none.
+   */
+  switch: {
+    interval: 'month' | 'year';
+    amount: number;
+    currency: string;
+    credit: number;
+    dueNow: number;
+    startsNow: boolean;
+  } | null;
 }

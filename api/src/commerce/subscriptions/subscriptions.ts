@@ -1,9 +1,11 @@
 import { bindDeps } from '../../shared/bind-deps';
 import { setCancelAtPeriodEnd } from './change';
 import type { SubscriptionDeps } from './deps';
+import { refuseToCancelPlan } from '../payment-plans/subscription-columns';
 import { sweepDunning } from './dunning';
 import { paymentMethodUrl } from './card';
-import { refuseToCancelPlan } from '../payment-plans/subscription-columns';
+import { billingOf, switchInterval } from './switch';
+import type { BillingInterval } from '../../payments/provider';
 import { recordSubscriptionEvent } from './record-event';
 import { recordSubscriptionState } from './record-state';
 import { hasSubscriptions, subscriptionsOf } from './rows';
@@ -28,6 +30,9 @@ export function subscriptionService(deps: SubscriptionDeps) {
     },
     resume: (userId: string, id: string) => setCancelAtPeriodEnd(deps, userId, id, false),
     paymentMethodUrl: (userId: string, id: string) => paymentMethodUrl(deps, userId, id),
+    billing: (userId: string, id: string) => billingOf(deps, userId, id),
+    switchInterval: (userId: string, id: string, interval: BillingInterval) =>
+      switchInterval(deps, userId, id, interval),
     /** Dunning's sweep: failed renewals retried when due, lapses recorded (the minute's job runs it). */
     sweepDunning: () => sweepDunning(deps),
   };

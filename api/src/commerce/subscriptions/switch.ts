@@ -1,0 +1,108 @@
+import type { Knex } from 'knex';
+import type { BillingInterval } from '../../payments/provider';
+import { unusedCredit } from '../../shared/proration';
+import { AppError } from '../../shared/errors';
+import { SUBSCRIPTION_STATUS_NOW, type SubscriptionStatus } from '../../shared/subscription-status';
+import type { SubscriptionDeps } from './deps';
+import { intervalPricesOf, priceForInterval, type IntervalPrice } from './interval-price';
+import type { BillingView } from './subscriptions.schemas';
+
+interface Held {
+  id: string;
+  productId: string;
+  priceId: string;
+  providerIdentifier: string;
+  status: SubscriptionStatus;
+  cancelAtPeriodEnd: boolean;
+  currentPeriodStart: Date;
+  currentPeriodEnd: Date;
+  quantity: number | null;
+  paymentPlanId: string | null;
+}
+
+async function held(conn: Knex, userId: string, id: string, now: Date): Promise<Held> {
+  const sub = (await conn('subscriptions as s')
+    .where({ 's.id': id, 's.userId': userId })
+    .first('s.*', conn.raw(`${SUBSCRIPTION_STATUS_NOW} AS status`, [now, now]))) as Held | undefined;
+  if (!sub) throw new AppError('not-found', 'No such subscription.');
+  return sub;
+}
+
+/** What a switch to `to` costs now: the unused part of the period credited, the new interval's price less it. */
+function switchQuote(sub: Held, current: IntervalPrice | undefined, to: IntervalPrice, now: Date) {
+  const seats = sub.quantity ?? 1;
+  const amount = to.unitAmount * seats;
+  const credit =
+    sub.status === 'trialing' || !current
+      ? 0
+      : unusedCredit(
+          current.unitAmount * seats,
+          { start: new Date(sub.currentPeriodStart), end: new Date(sub.currentPeriodEnd) },
+          now,
+        );
+  const dueNow = sub.status === 'trialing' ? 0 : Math.max(0, amount - credit);
+  return { interval: to.billingInterval, amount, currency: to.currency, credit, dueNow, startsNow: dueNow > 0 };
+}
+
+/**
+ * A membership's billing as the Billing page shows it (docs/domain.md §22): its interval, the next charge (the
+ * price each period, for its seats; a coupon or tax may change the invoice) and what switching to its other interval
+ * would cost now.
+ */
+export async function billingOf({ db, clock }: SubscriptionDeps, userId: string, id: string): Promise<BillingView> {
+  const now = clock.now();
+  const sub = await held(db, userId, id, now);
+  const prices = await intervalPricesOf(db, sub.productId);
+  const current = prices.find((p) => p.id === sub.priceId);
+  const other = current && prices.find((p) => p.billingInterval !== current.billingInterval);
+  const renews = ['trialing', 'active', 'past_due'].includes(sub.status) && !sub.cancelAtPeriodEnd;
+  const seats = sub.quantity ?? 1;
+  return {
+    id: sub.id,
+    interval: current?.billingInterval ?? null,
+    nextCharge:
+      renews && current
+        ? { amount: current.unitAmount * seats, currency: current.currency, on: sub.currentPeriodEnd }
+        : null,
+    switch:
+      other && ['trialing', 'active'].includes(sub.status) && !sub.cancelAtPeriodEnd
+        ? switchQuote(sub, current, other, now)
+        : null,
+  };
+}
+
+/**
+ * Switches a membership to its monthly or yearly price (docs/domain.md §22), prorated by the provider: the unused part
+ * of the period paid is credited and the rest of the new price billed now, the new interval starting now; when the
+ * credit covers it, the new price applies from the period's end. Refused while a payment is owed (past due or lapsed)
+ * and once the subscription ends.
+ */
+export async function switchInterval(
+  deps: SubscriptionDeps,
+  userId: string,
+  id: string,
+  interval: BillingInterval,
+): Promise<BillingView> {
+  const { db, clock, provider } = deps;
+  const sub = await held(db, userId, id, clock.now());
+  if (sub.paymentPlanId) throw new AppError('not-a-membership', 'A payment plan is paid as it was agreed.');
+  if (sub.status === 'past_due' || sub.status === 'lapsed')
+    throw new AppError('subscription-past-due', 'Your last payment failed: update your card before switching.');
+  if (sub.status === 'canceled' || sub.cancelAtPeriodEnd)
+    throw new AppError('subscription-ending', 'This subscription ends at its period’s end: resume it to switch.');
+  const to = await priceForInterval(db, sub.productId, interval);
+  if (to.id === sub.priceId) return billingOf(deps, userId, id);
+  const changePrice = provider.subscriptions?.changePrice;
+  if (!changePrice) throw new AppError('interval-not-offered', 'Switching is not available on this site yet.');
+  const seats = sub.quantity ?? 1;
+  // The provider first (what it bills decides), then our record of the price; a paid difference arrives as its event.
+  await changePrice.call(provider.subscriptions, sub.providerIdentifier, {
+    amount: to.unitAmount * seats,
+    currency: to.currency,
+    interval,
+    quantity: seats,
+    priceId: to.id,
+  });
+  await db('subscriptions').where({ id: sub.id }).update({ priceId: to.id, updatedAt: clock.now() });
+  return billingOf(deps, userId, id);
+}

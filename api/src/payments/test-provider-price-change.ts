@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../clock';
+import type { Db } from '../db/connection';
+import { AppError } from '../shared/errors';
+import { unusedCredit } from '../shared/proration';
+import type { SubscriptionEvent, SubscriptionPriceChange } from './provider';
+import { recordMovement, testProviderFee } from './test-provider-ledger';
+import { periodEnd } from './test-provider-subscriptions';
+
+const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('hex')}`;
+
+interface Row {
+  identifier: string;
+  reference: string;
+  status: string;
+  amount: number;
+  currency: string;
+  customerEmail: string;
+  customerIdentifier: string;
+  currentPeriodStart: Date;
+  currentPeriodEnd: Date;
+  metadata: Record<string, string>;
+}
+
+/**
+ * The test provider moves a subscription to another price (docs/domain.md §22): the unused part of the period paid is
+ * credited and the new interval starts now, its price less that credit billed at once as a paid invoice (whose event
+ * is answered). When the credit covers the new price (yearly to monthly early in the year), or during a trial, nothing
+ * is billed now: the new price applies from the current period's end.
+ */
+export async function changeTestPrice(
+  { db, clock }: { db: Db; clock: Clock },
+  identifier: string,
+  change: SubscriptionPriceChange,
+): Promise<SubscriptionEvent | null> {
+  return db.transaction(async (trx) => {
+    const sub = (await trx('testProviderSubscriptions').where({ identifier }).forUpdate().first()) as Row | undefined;
+    if (!sub) throw new AppError('not-found', 'No such test subscription.');
+    if (sub.status !== 'active' && sub.status !== 'trialing')
+      throw new AppError('subscription-past-due', 'This subscription cannot change its price now.');
+    const now = clock.now();
+    const terms = {
+      amount: change.amount,
+      interval: change.interval,
+      metadata: JSON.stringify({ ...sub.metadata, priceId: change.priceId }),
+    };
+    const period = { start: new Date(sub.currentPeriodStart), end: new Date(sub.currentPeriodEnd) };
+    const due = change.amount - unusedCredit(sub.amount, period, now);
+    if (sub.status === 'trialing' || due <= 0) {
+      await trx('testProviderSubscriptions').where({ identifier }).update(terms);
+      return null;
+    }
+    const end = periodEnd(now, change.interval);
+    const chargeIdentifier = id('ch');
+    const invoice = { identifier: id('in'), amount: due, periodStart: now, periodEnd: end };
+    await trx('testProviderSubscriptionInvoices').insert({
+      ...invoice,
+      subscriptionIdentifier: identifier,
+      status: 'paid',
+      currency: sub.currency,
+      chargeIdentifier,
+    });
+    await recordMovement(trx, {
+      kind: 'charge',
+      sourceIdentifier: chargeIdentifier,
+      chargeIdentifier,
+      amount: due,
+      fee: testProviderFee(due),
+      currency: sub.currency,
+    });
+    await trx('testProviderSubscriptions')
+      .where({ identifier })
+      .update({ ...terms, currentPeriodStart: now, currentPeriodEnd: end });
+    return {
+      identifier,
+      reference: sub.reference,
+      metadata: { ...sub.metadata, priceId: change.priceId },
+      customer: { identifier: sub.customerIdentifier, email: sub.customerEmail },
+      invoice: {
+        identifier: invoice.identifier,
+        outcome: 'paid',
+        periodStart: now,
+        periodEnd: end,
+        currency: sub.currency,
+        charge: { identifier: chargeIdentifier, amount: due, fee: testProviderFee(due) },
+      },
+    };
+  });
+}
