@@ -121,6 +121,9 @@ describe('memberships through Stripe Billing', () => {
     const [first] = await charges(learner.user.id);
     const paidInvoice = stripe.objects.get(stripeSub(subscription).latest_invoice as string)!;
     expect(first).toMatchObject({ amount: 2900, fee: feeOf(2900), net: 2900 - feeOf(2900) });
+    // What Stripe settled for it, as reconciliation matches any charge.
+    const settled = await db()('merchantCharges').where({ id: first!.id }).first('settlementIdentifier');
+    expect(settled.settlementIdentifier).toBe(stripe.balanceTransactionOf(first!.identifier).id);
     expect(stripe.objects.get(first!.identifier)).toMatchObject({ object: 'charge', customer: paidInvoice.customer });
     const lines = await db()('splitLines').where({ merchantChargeId: first!.id }).sum({ sum: 'amount' });
     expect(Number(lines[0]!.sum)).toBe(first!.net);
@@ -246,6 +249,19 @@ describe('memberships through Stripe Billing', () => {
     await deliver(renewal);
     expect((await mine(learner)).status).toBe('canceled');
     expect(await charges(learner.user.id)).toHaveLength(3);
+  });
+
+  it('acknowledges an abandoned subscription checkout and makes nothing of it', async () => {
+    const learner = await signedIn(db());
+    const started = await store(learner, 'post', '/subscriptions', { productId: allAccess.id });
+    const sessionId = new URL(started.body.data.url).pathname.split('/').at(-1)!;
+    const expired = stripe.expire(sessionId);
+    expect((await deliverSigned(app, expired)).body).toEqual({ received: true });
+    expect(await db()('merchantEvents').where({ identifier: expired.id }).first('processedAt')).toMatchObject({
+      processedAt: expect.any(Date),
+    });
+    expect(await db()('subscriptions').where({ userId: learner.user.id })).toEqual([]);
+    expect(await db()('checkouts').where({ buyerUserId: learner.user.id })).toEqual([]);
   });
 
   it('records an event two replicas receive at once exactly once', async () => {

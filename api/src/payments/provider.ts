@@ -167,7 +167,8 @@ export interface SubscriptionEvent {
     periodStart: Date;
     periodEnd: Date;
     currency: string;
-    charge: { identifier: string; amount: number; fee: number } | null;
+    /** `settlement`: what the processor settled for it, when it tells (docs/domain.md §20). */
+    charge: { identifier: string; amount: number; fee: number; settlement?: Settlement | null } | null;
     /** What a coupon took off this invoice, and the tax added on top of the price (inside `charge.amount`). */
     discountAmount?: number;
     taxAmount?: number;

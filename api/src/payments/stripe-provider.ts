@@ -325,7 +325,10 @@ export function stripeProvider({
     ledger: stripeLedger(stripe),
     subscriptions: stripeSubscriptions(stripe),
     /** Stripe Billing's events read as the subscription port's (the webhook's). */
-    billingEvents: stripeBillingEvents(stripe, (charge, balance) => feeInChargeCurrency(charge.currency, balance)),
+    billingEvents: stripeBillingEvents(stripe, (charge, balance) => ({
+      fee: feeInChargeCurrency(charge.currency, balance),
+      settlement: settlementOf(balance),
+    })),
 
     async createCheckout(request) {
       const merchantAccount = await accountId();

@@ -3,6 +3,7 @@ import { AppError } from '../shared/errors';
 import { callStripe } from './stripe-call';
 import type {
   BillingInterval,
+  Settlement,
   SubscriptionBilling,
   SubscriptionEvent,
   SubscriptionRequest,
@@ -208,7 +209,11 @@ function periodOf(invoice: Stripe.Invoice): { periodStart: Date; periodEnd: Date
  */
 export function stripeBillingEvents(
   stripe: Stripe,
-  feeOf: (charge: Stripe.Charge, balance: Stripe.BalanceTransaction | null) => number,
+  /** Stripe's fee in the charge's currency, and what it settled (as a one-time payment's are read). */
+  moneyOf: (
+    charge: Stripe.Charge,
+    balance: Stripe.BalanceTransaction | null,
+  ) => { fee: number; settlement: Settlement | null },
 ) {
   return {
     /**
@@ -236,7 +241,7 @@ export function stripeBillingEvents(
         const balance = (
           typeof paid.balance_transaction === 'object' ? paid.balance_transaction : null
         ) as Stripe.BalanceTransaction | null;
-        charge = { identifier: paid.id, amount: paid.amount, fee: feeOf(paid, balance) };
+        charge = { identifier: paid.id, amount: paid.amount, ...moneyOf(paid, balance) };
       }
       return {
         identifier: details.identifier,
