@@ -8,6 +8,8 @@ import type { BulkOutcome, SavedFilterRecord, SavedFilterRequest } from '@contra
 import type { StaffNote, TimelinePage } from '@contract/admin/schemas/timeline';
 import type { ScenarioRecord, ScenarioRun, Simulation } from '@contract/pricing-simulator/schemas';
 import type * as Commerce from '@contract/commerce/schemas';
+import type * as SubscriptionConsole from '@contract/commerce/subscriptions/console.schemas';
+import type { SubscriptionFiguresAnswer } from '@contract/finance/subscription-figures';
 import type { FinanceSummaryAnswer, PeriodQuery, TaxPeriod, TaxSummaryAnswer } from '@contract/finance/schemas';
 import type { DisputeReportAnswer, RefundReportAnswer, ReportQuery } from '@contract/finance/schemas';
 import type { PayoutBalance, PayoutRunAnswer } from '@contract/finance/payouts/schemas';
@@ -119,6 +121,21 @@ export interface ConsoleApi {
   ) => Promise<ListAnswer<Wire<AdminCommerce.GeneratedCoupon>>>;
   /** POST /api/admin/purchases/:id/refund (api/src/commerce/purchases/action-routes.ts): no amount refunds all that is left. */
   refundPurchase: (purchaseId: string, input: Commerce.RefundRequest) => Promise<DataAnswer<Commerce.RefundResult>>;
+  /** POST /api/admin/subscriptions/:id/cancel: now or at the period's end, with a reason. */
+  cancelSubscription: (
+    id: string,
+    input: SubscriptionConsole.SubscriptionCancelRequest,
+  ) => Promise<DataAnswer<SubscriptionConsole.SubscriptionActionResult>>;
+  /** POST /api/admin/subscription-periods/:id/refund: a paid period's charge back, with a reason (and an end). */
+  refundSubscriptionPeriod: (
+    periodId: string,
+    input: SubscriptionConsole.PeriodRefundRequest,
+  ) => Promise<DataAnswer<SubscriptionConsole.SubscriptionActionResult>>;
+  /** GET /api/admin/finance/subscriptions: MRR, subscribers, trials, churn and failed payments of a period. */
+  getSubscriptionFigures: (
+    period: { from: string; to: string },
+    options?: QueryOptions,
+  ) => Promise<{ data: Wire<SubscriptionFiguresAnswer> }>;
   /** POST /api/admin/purchases/:id/ban (admins only): ends the purchase's access for good. */
   banPurchase: (purchaseId: string, reason: string) => Promise<DataAnswer<Commerce.BanResult>>;
   /** POST /api/admin/purchases/:id/move: gives an individual purchase to another email at once (a COMPLETED transfer). */
@@ -300,6 +317,9 @@ export const dataProvider: ConsoleDataProvider = {
   markPayoutPaid: (payoutId, reference) => post(path`/payouts/${payoutId}/mark-paid`, { reference }),
   generateCoupons: (input) => post(path`/coupons/generate`, input),
   refundPurchase: (purchaseId, input) => post(path`/purchases/${purchaseId}/refund`, input),
+  cancelSubscription: (id, input) => post(path`/subscriptions/${id}/cancel`, input),
+  refundSubscriptionPeriod: (periodId, input) => post(path`/subscription-periods/${periodId}/refund`, input),
+  getSubscriptionFigures: ({ from, to }, options) => getAnswer(path`/finance/subscriptions`, { from, to }, options),
   banPurchase: (purchaseId, reason) => post(path`/purchases/${purchaseId}/ban`, { reason }),
   movePurchase: (purchaseId, email) => post(path`/purchases/${purchaseId}/move`, { email }),
   sendReceiptAgain: (purchaseId, requestKey) => post(path`/purchases/${purchaseId}/receipt`, { requestKey }),

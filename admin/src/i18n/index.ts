@@ -5,6 +5,7 @@ import { finance } from './en/finance';
 import { identity } from './en/identity';
 import { listTools } from './en/lists';
 import { monthCloses } from './en/month-closes';
+import { subscriptionLabels } from './en/subscriptions';
 import { payouts } from './en/payouts';
 import { reconciliation } from './en/reconciliation';
 import { reactAdmin } from './en/react-admin';
@@ -23,6 +24,7 @@ export const messages = {
     ...catalogAndSales,
     ...payouts,
     ...monthCloses,
+    ...subscriptionLabels,
     ...tax,
     ...content,
     ...identity,

@@ -25,6 +25,9 @@ export const RESOURCE_ACCESS = {
   'workshop-sessions': { read: STAFF, write: SUPPORT },
   purchases: { read: STAFF, write: SUPPORT },
   'bulk-purchases': { read: STAFF, write: SUPPORT },
+  // Read-only: ended or refunded by their actions (POST /api/admin/subscriptions/:id/cancel, …/periods/:id/refund).
+  subscriptions: { read: STAFF },
+  'subscription-periods': { read: STAFF },
   coupons: { read: STAFF, write: SUPPORT },
   'purchase-user-transfers': { read: STAFF, write: SUPPORT },
   'product-revenue-splits': { read: STAFF, write: ['finance'] },

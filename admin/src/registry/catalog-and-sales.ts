@@ -12,6 +12,7 @@ import productRevenueSplits from '../product-revenue-splits';
 import products from '../products';
 import purchaseUserTransfers from '../purchase-user-transfers';
 import purchases from '../purchases';
+import { subscriptionPeriods, subscriptions } from '../subscriptions';
 import upgradableProducts from '../upgradable-products';
 import workshopSessions from '../workshop-sessions';
 import waitlistEntries from '../waitlist-entries';
@@ -34,6 +35,8 @@ export const CATALOG_AND_SALES_RESOURCES: ConsoleResource[] = [
 
   { ...accessOf('purchases'), ...purchases, group: 'Sales' },
   { ...accessOf('bulk-purchases'), ...bulkPurchases, group: 'Sales' },
+  { ...accessOf('subscriptions'), ...subscriptions, group: 'Sales' },
+  { ...accessOf('subscription-periods'), ...subscriptionPeriods, group: 'Sales' },
   { ...accessOf('coupons'), ...coupons, group: 'Sales' },
   { ...accessOf('purchase-user-transfers'), ...purchaseUserTransfers, group: 'Sales' },
   { ...accessOf('product-revenue-splits'), ...productRevenueSplits, group: 'Sales' },
