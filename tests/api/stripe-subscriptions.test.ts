@@ -242,6 +242,22 @@ describe('memberships through Stripe Billing', () => {
     };
     expect(await services.subscriptions.recordState(accountId, older)).toEqual({ recorded: false });
     expect(await mine(learner)).toMatchObject({ status: 'active', cancelAtPeriodEnd: false });
+    // Lapsed by our grace while Stripe still retries: its past_due gives no new grace; a payment's active reopens.
+    await db()('subscriptions').where({ id }).update({ status: 'lapsed', graceUntil: null });
+    const later = {
+      ...older,
+      cancelAtPeriodEnd: false,
+      observedAt: new Date(new Date(after.providerStateAt).getTime() + 1),
+    };
+    expect(await services.subscriptions.recordState(accountId, later)).toEqual({ recorded: false });
+    expect((await mine(learner)).status).toBe('lapsed');
+    const paidAgain = {
+      ...later,
+      status: 'active' as const,
+      observedAt: new Date(new Date(after.providerStateAt).getTime() + 2),
+    };
+    expect(await services.subscriptions.recordState(accountId, paidAgain)).toEqual({ recorded: true });
+    expect((await mine(learner)).status).toBe('active');
 
     // Ended at Stripe; its last invoice's event arriving after that does not bring it back.
     const renewal = stripe.billing.renew(subscription, 'paid');

@@ -15,8 +15,9 @@ interface StateRow {
  * Records the provider's state of a subscription (docs/domain.md §22): its status, period and whether it ends at the
  * period's end. The first word of a subscription may be this one (it overtook the invoice's event): the subscription
  * is then recorded from it. Only forward: a state read before the one recorded, one of a period before the recorded
- * one (a renewal got there first), or any but canceled for a subscription that has ended changes nothing. A
- * subscription going past due starts its grace now; one past due already keeps its grace.
+ * one (a renewal got there first), or any but canceled for a subscription that has ended changes nothing, and a
+ * lapsed one stays lapsed while the provider still calls it past due. A subscription going past due starts its grace
+ * now; one past due already keeps its grace.
  */
 export async function recordSubscriptionState(
   { db, clock, config }: Pick<SubscriptionDeps, 'db' | 'clock' | 'config'>,
@@ -57,7 +58,9 @@ export async function recordSubscriptionState(
     const older = sub.providerStateAt && state.observedAt.getTime() < new Date(sub.providerStateAt).getTime();
     const earlierPeriod = state.currentPeriodEnd.getTime() < new Date(sub.currentPeriodEnd).getTime();
     const ended = sub.status === 'canceled' && state.status !== 'canceled';
-    if (older || earlierPeriod || ended) return { recorded: false };
+    // Our grace ended while the provider still retries: only a payment (active) opens the courses again.
+    const lapsedStill = sub.status === 'lapsed' && state.status === 'past_due';
+    if (older || earlierPeriod || ended || lapsedStill) return { recorded: false };
     await trx('subscriptions')
       .where({ id: sub.id })
       .update({
