@@ -5,6 +5,7 @@ import { finance } from './en/finance';
 import { identity } from './en/identity';
 import { listTools } from './en/lists';
 import { monthCloses } from './en/month-closes';
+import { paymentPlanLabels } from './en/payment-plans';
 import { subscriptionLabels } from './en/subscriptions';
 import { payouts } from './en/payouts';
 import { reconciliation } from './en/reconciliation';
@@ -24,6 +25,7 @@ export const messages = {
     ...catalogAndSales,
     ...payouts,
     ...monthCloses,
+    ...paymentPlanLabels,
     ...subscriptionLabels,
     ...tax,
     ...content,

@@ -20,6 +20,7 @@ import { section } from '../common/Section';
 import { ACTIVE_INACTIVE } from '../common/chipLooks';
 import { couponColumns } from '../coupons/CouponList';
 import { canRead, canWrite } from '../permissions';
+import { paymentPlanColumns } from '../payment-plans/PaymentPlanList';
 import { priceColumns } from '../prices/PriceList';
 import { PurchaseRows } from '../purchases/PurchaseRows';
 import { SPLIT_TYPE_CHOICES } from '../product-revenue-splits/choices';
@@ -136,6 +137,7 @@ export function ProductShow() {
 
         <TabbedShowLayout.Tab label="resources.products.tabs.prices" path="prices">
           <PricesSection label={false} />
+          <PaymentPlansSection label={false} />
         </TabbedShowLayout.Tab>
 
         {canRead(permissions, 'merchant-products') && (
@@ -208,6 +210,25 @@ function PricesSection(_props: { label?: false }) {
       {priceColumns(false)}
     </RelatedRows>,
     translate('resources.prices.ofProductNote'),
+  );
+}
+
+/** A course's payment plans (docs/domain.md §23), beside its prices; a membership is never sold in instalments. */
+function PaymentPlansSection(_props: { label?: false }) {
+  const product = useRecordContext<Product>();
+  const translate = useTranslate();
+  if (!product || product.productType === 'membership') return null;
+  return section(
+    translate('resources.payment-plans.ofProduct'),
+    <CreateRelatedButton
+      resource="payment-plans"
+      record={{ productId: product.id }}
+      label="resources.payment-plans.add"
+    />,
+    <RelatedRows reference="payment-plans" target="productId" paginated empty="resources.payment-plans.noneForProduct">
+      {paymentPlanColumns(false)}
+    </RelatedRows>,
+    translate('resources.payment-plans.ofProductNote'),
   );
 }
 

@@ -21,6 +21,7 @@ export const RESOURCE_ACCESS = {
   // Catalog and sales
   products: { read: STAFF, write: SUPPORT },
   prices: { read: STAFF, write: SUPPORT },
+  'payment-plans': { read: STAFF, write: SUPPORT },
   'upgradable-products': { read: STAFF, write: SUPPORT },
   'workshop-sessions': { read: STAFF, write: SUPPORT },
   purchases: { read: STAFF, write: SUPPORT },

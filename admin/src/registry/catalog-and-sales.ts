@@ -5,6 +5,7 @@ import invoices from '../invoices';
 import monthCloses from '../month-closes';
 import payoutRecipients from '../payout-recipients';
 import payouts from '../payouts';
+import paymentPlans from '../payment-plans';
 import { MERCHANT_SCREENS } from '../merchant-records';
 import prices from '../prices';
 import pricing from '../pricing';
@@ -30,6 +31,7 @@ const payments = (name: keyof typeof MERCHANT_SCREENS): ConsoleResource => ({
 export const CATALOG_AND_SALES_RESOURCES: ConsoleResource[] = [
   { ...accessOf('products'), ...products, group: 'Catalog' },
   { ...accessOf('prices'), ...prices, group: 'Catalog' },
+  { ...accessOf('payment-plans'), ...paymentPlans, group: 'Catalog' },
   { ...accessOf('upgradable-products'), ...upgradableProducts, group: 'Catalog' },
   { ...accessOf('workshop-sessions'), ...workshopSessions, group: 'Catalog' },
 

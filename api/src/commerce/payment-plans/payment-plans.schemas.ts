@@ -10,3 +10,15 @@ export interface InstalmentsView {
   instalmentsPaid: number | null;
   instalments: number | null;
 }
+
+/** A payment plan as the console sees it (the `payment-plans` resource: the row, every column). */
+export interface PaymentPlanRecord {
+  id: string;
+  productId: string;
+  status: 'active' | 'archived';
+  instalments: number;
+  instalmentAmount: number;
+  currency: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
