@@ -108,6 +108,11 @@ describe('payment plans: a course in instalments with the built-in test provider
     expect([upgrade.status, upgrade.body.code]).toEqual([409, 'payment-plan-not-paid']);
     const credit = await store(learner, 'get', `/products/${pro.id}/quote`);
     expect([credit.status, credit.body.upgrade]).toEqual([200, null]);
+    const support = await signedIn(db(), ['support']);
+    const moved = await as(support, request(app).post(`/api/admin/purchases/${bought.id}/move`)).send({
+      email: 'typo@example.com',
+    });
+    expect([moved.status, moved.body.code]).toEqual([409, 'payment-plan-not-paid']);
     const cancel = await store(learner, 'post', `/subscriptions/${sub.id}/cancel`);
     expect([cancel.status, cancel.body.code]).toEqual([409, 'payment-plan-not-cancelable']);
 
