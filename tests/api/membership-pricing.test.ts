@@ -230,6 +230,35 @@ describe('membership pricing with the built-in test provider', () => {
     clock.set(before);
   });
 
+  it("lets the console set a coupon's duration, and refuses a number of periods where it has no meaning", async () => {
+    const admin = await signedIn(db(), ['admin']);
+    const write = (method: 'post' | 'put', path: string, body: object) =>
+      as(admin, request(app)[method](`/api/admin/coupons${path}`)).send(body);
+    const made = await write('post', '', {
+      code: 'THREEMONTHS',
+      percentageDiscount: 0.3,
+      duration: 'repeating',
+      durationPeriods: 3,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body).toMatchObject({ duration: 'repeating', durationPeriods: 3 });
+    const plain = await write('post', '', { code: 'PLAINCODE', percentageDiscount: 0.1 });
+    expect(plain.body).toMatchObject({ duration: 'once', durationPeriods: null });
+    const missing = await write('post', '', { code: 'NOPERIODS', percentageDiscount: 0.1, duration: 'repeating' });
+    expect([missing.status, Object.keys(missing.body.errors ?? {})]).toEqual([400, ['durationPeriods']]);
+    const stray = await write('put', `/${plain.body.id}`, { durationPeriods: 2 });
+    expect([stray.status, Object.keys(stray.body.errors ?? {})]).toEqual([400, ['durationPeriods']]);
+    const forever = await write('put', `/${made.body.id}`, { duration: 'forever', durationPeriods: null });
+    expect(forever.body).toMatchObject({ duration: 'forever', durationPeriods: null });
+    const bad = await write('put', `/${made.body.id}`, { duration: 'weekly' });
+    expect([bad.status, bad.body.code]).toEqual([400, 'validation-failed']);
+
+    const learner = await signedIn(db());
+    const id = await subscribe(learner, { productId: monthly.id, coupon: 'threemonths' });
+    await renew(id);
+    expect((await periods(id)).map((p) => p.amount)).toEqual([2030, 2030]);
+  });
+
   it('refuses bad input with its code and writes nothing', async () => {
     const learner = await signedIn(db());
     const refused = async (body: object, code: string, status: number, from?: Record<string, string>) => {

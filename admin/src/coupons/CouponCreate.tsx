@@ -1,11 +1,11 @@
 import { Create, SimpleForm, type RaRecord } from 'react-admin';
 import { withoutEmpty } from '../common/withoutEmpty';
-import { CouponFields } from './CouponForm';
+import { CouponFields, withDurationPeriods } from './CouponForm';
 
 export function CouponCreate() {
   return (
-    <Create redirect="show" transform={(data: RaRecord) => withoutEmpty(data)}>
-      <SimpleForm defaultValues={{ maxUses: -1, status: 'active', default: false }}>
+    <Create redirect="show" transform={(data: RaRecord) => withDurationPeriods(withoutEmpty(data))}>
+      <SimpleForm defaultValues={{ maxUses: -1, status: 'active', default: false, duration: 'once' }}>
         <CouponFields />
       </SimpleForm>
     </Create>

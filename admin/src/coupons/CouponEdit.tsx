@@ -1,6 +1,6 @@
 import { Edit, SimpleForm } from 'react-admin';
 import { SaveAndDeleteToolbar } from '../common/SaveAndDeleteToolbar';
-import { CouponFields } from './CouponForm';
+import { CouponFields, withDurationPeriods } from './CouponForm';
 
 const toolbar = (
   <SaveAndDeleteToolbar
@@ -11,7 +11,7 @@ const toolbar = (
 
 export function CouponEdit() {
   return (
-    <Edit mutationMode="pessimistic" redirect="show">
+    <Edit mutationMode="pessimistic" redirect="show" transform={withDurationPeriods}>
       <SimpleForm toolbar={toolbar} warnWhenUnsavedChanges>
         <CouponFields />
       </SimpleForm>

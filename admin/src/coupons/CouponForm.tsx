@@ -2,6 +2,8 @@ import { Alert, Box } from '@mui/material';
 import {
   AutocompleteInput,
   BooleanInput,
+  FormDataConsumer,
+  NumberInput,
   ReferenceInput,
   SelectInput,
   TextInput,
@@ -52,6 +54,37 @@ export function CouponTermsInputs({ usesLabel }: { usesLabel?: string }) {
   );
 }
 
+const DURATION_CHOICES = [
+  { id: 'once', name: 'resources.coupons.duration.once' },
+  { id: 'repeating', name: 'resources.coupons.duration.repeating' },
+  { id: 'forever', name: 'resources.coupons.duration.forever' },
+];
+
+/** How long it lasts on a membership: a number of periods is asked only for a repeating coupon. */
+function DurationInputs() {
+  return (
+    <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%' }}>
+      <SelectInput
+        source="duration"
+        choices={DURATION_CHOICES}
+        validate={required()}
+        helperText="resources.coupons.help.duration"
+      />
+      <FormDataConsumer<{ duration?: string }>>
+        {({ formData }) =>
+          formData.duration === 'repeating' ? (
+            <NumberInput source="durationPeriods" min={1} max={120} step={1} validate={[required(), number()]} />
+          ) : null
+        }
+      </FormDataConsumer>
+    </Box>
+  );
+}
+
+/** A number of periods belongs to a repeating coupon only: sent as none for the others. */
+export const withDurationPeriods = <T extends object>(data: T): T =>
+  'duration' in data && data.duration !== 'repeating' ? { ...data, durationPeriods: null } : data;
+
 /** The writable fields of a coupon (usedCount only moves through redemptions); the API's refusals show per field. */
 export function CouponFields() {
   return (
@@ -59,6 +92,7 @@ export function CouponFields() {
       <TeamCouponNote />
       <TextInput source="code" helperText="resources.coupons.help.code" />
       <CouponTermsInputs />
+      <DurationInputs />
       <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap', width: '100%', alignItems: 'center' }}>
         <SelectInput source="status" choices={ACTIVE_INACTIVE_CHOICES} validate={required()} />
         <BooleanInput source="default" helperText="resources.coupons.help.default" />

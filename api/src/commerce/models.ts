@@ -1,4 +1,5 @@
 import { belongsToOne, table } from '../db/base-model';
+import type { CouponDuration } from './coupons/durations';
 import type { SubscriptionStatus } from '../shared/subscription-status';
 import { Product } from '../catalog/models';
 import { User } from '../identity/models';
@@ -22,7 +23,7 @@ export class Coupon extends table('coupons') {
   declare status: ActiveStatus;
   declare percentageDiscount: number; // numeric(5,4): four decimals, exact as a JSON number
   /** On a membership: its first period only (`once`), `durationPeriods` periods (`repeating`), or every period. */
-  declare duration: 'once' | 'repeating' | 'forever';
+  declare duration: CouponDuration;
   declare durationPeriods: number | null;
   declare merchantCouponId: string | null;
   declare restrictedToProductId: string | null;

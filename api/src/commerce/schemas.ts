@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CouponDuration } from './coupons/durations';
 import { EmailAddress, StaffReason } from '../identity/schemas';
 import type { ActiveStatus } from '../shared/active-status';
 import { STAFF_REFUND_REASONS } from '../shared/refund-reasons';
@@ -585,6 +586,9 @@ export interface CouponRecord {
   default: boolean;
   status: ActiveStatus;
   restrictedToProductId: string | null;
+  /** On a membership: its first period, `durationPeriods` periods, or every period. */
+  duration: CouponDuration;
+  durationPeriods: number | null;
   /** The team purchase whose seats it hands out. */
   bulkPurchaseId: string | null;
   merchantCouponId: string | null;

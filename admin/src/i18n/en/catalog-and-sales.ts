@@ -123,6 +123,10 @@ export const catalogAndSales = {
     amountHelp:
       "In the currency's main unit, e.g. 49.00 dollars or 4000 yen; stored in its smallest unit (cents; yen have none).",
     nicknameHelp: 'Optional, e.g. Launch price.',
+    intervalDefault: "The membership's own interval",
+    intervalHelp:
+      'Memberships only: billed each month or each year. A membership has one current price per interval; a course has none.',
+    intervals: { month: 'Each month', year: 'Each year' },
     atProvider: 'At the payment provider',
     noneAtProvider: 'Not yet created at the payment provider.',
     add: 'Add price',
@@ -134,6 +138,7 @@ export const catalogAndSales = {
       productId: 'Product',
       unitAmount: 'Amount',
       currency: 'Currency',
+      billingInterval: 'Billed',
       nickname: 'Nickname',
       status: 'Status',
       createdAt: 'Created',
@@ -430,6 +435,12 @@ export const catalogAndSales = {
       expires: 'Leave empty: never expires.',
       restrictedToProductId: 'Leave empty: valid for every product.',
       default: 'Applies automatically at checkout, without a code (the best active sale wins).',
+      duration: 'On a membership: how many of its periods it takes off. A course bought once has one.',
+    },
+    duration: {
+      once: 'First period',
+      repeating: 'A number of periods',
+      forever: 'Every period',
     },
     generate: {
       button: 'Generate coupons',
@@ -461,6 +472,8 @@ export const catalogAndSales = {
       default: 'Site-wide sale',
       status: 'Status',
       restrictedToProductId: 'Only for product',
+      duration: 'On a membership',
+      durationPeriods: 'Periods',
       bulkPurchaseId: 'Team',
       merchantCouponId: 'Coupon record',
       createdAt: 'Created',

@@ -88,6 +88,10 @@ export const coupons = defineResource({
   constraintFields: {
     coupons_code_unique: { field: 'code', message: 'is already used by another coupon (codes ignore case)' },
     coupons_used_count_range: { field: 'maxUses', message: 'cannot be below the uses already made' },
+    coupons_duration_periods: {
+      field: 'durationPeriods',
+      message: 'is the number of periods of a repeating coupon, and only of one',
+    },
   },
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACTIVE_STATUSES } from '../../shared/active-status';
+import { COUPON_DURATIONS } from '../../commerce/coupons/durations';
 import { DateTime, Discount, Id } from './fields';
 
 /** What the console may write on a coupon (usedCount moves only through redemptions). */
@@ -16,6 +17,9 @@ const couponFields = {
   default: z.boolean(),
   status: z.enum(ACTIVE_STATUSES),
   restrictedToProductId: Id.nullable().optional(),
+  /** On a membership: the first period only, `durationPeriods` periods, or every period (docs/domain.md §22). */
+  duration: z.enum(COUPON_DURATIONS),
+  durationPeriods: z.number().int('must be a whole number').min(1).max(120).nullable().optional(),
 };
 
 export const CouponCreate = z
@@ -24,6 +28,7 @@ export const CouponCreate = z
     maxUses: couponFields.maxUses.default(-1),
     default: couponFields.default.default(false),
     status: couponFields.status.default('active'),
+    duration: couponFields.duration.default('once'),
   })
   .strict();
 
