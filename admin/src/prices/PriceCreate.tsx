@@ -18,6 +18,12 @@ import { withoutEmpty } from '../common/withoutEmpty';
 import { MoneyInput } from '../common/inputs';
 import { CURRENCY_CHOICES } from '../common/money';
 
+/** A membership's price is billed each month or year; a course's price has no interval. */
+const INTERVAL_CHOICES = [
+  { id: 'month', name: 'resources.prices.intervals.month' },
+  { id: 'year', name: 'resources.prices.intervals.year' },
+];
+
 /** Back to the product's prices, where the new price now shows as the current one. */
 const backToProduct = (_resource?: string, id?: unknown, data?: Partial<RaRecord>) =>
   data?.productId ? `/products/${String(data.productId)}/show/prices` : `/prices/${String(id)}/show`;
@@ -45,6 +51,12 @@ export function PriceCreate() {
           helperText="resources.prices.amountHelp"
         />
         <SelectInput source="currency" choices={CURRENCY_CHOICES} validate={required()} />
+        <SelectInput
+          source="billingInterval"
+          choices={INTERVAL_CHOICES}
+          emptyText="resources.prices.intervalDefault"
+          helperText="resources.prices.intervalHelp"
+        />
         <TextInput source="nickname" validate={maxLength(120)} helperText="resources.prices.nicknameHelp" />
       </SimpleForm>
     </Create>

@@ -22,6 +22,7 @@ export const priceColumns = (withProduct: boolean) => [
   ...(withProduct ? [ref('productId', 'products')] : []),
   money('unitAmount'),
   text('currency'),
+  text('billingInterval', { emptyText: '—' }),
   text('nickname', { emptyText: '—' }),
   status(PRICE_STATUS_LOOKS),
   date('createdAt'),

@@ -5,8 +5,11 @@ import { getJson, postJson } from './client';
 export type Subscription = Wire<Subscriptions.SubscriptionView>;
 
 /** POST /api/store/subscriptions: where the learner subscribes (the provider's page). */
-export async function subscribe(productId: string): Promise<string> {
-  const { data } = await postJson<{ data: Subscriptions.SubscribeAnswer }>('/api/store/subscriptions', { productId });
+export async function subscribe(productId: string, interval?: 'month' | 'year'): Promise<string> {
+  const { data } = await postJson<{ data: Subscriptions.SubscribeAnswer }>('/api/store/subscriptions', {
+    productId,
+    ...(interval && { interval }),
+  });
   return data.url;
 }
 
@@ -19,4 +22,21 @@ export async function listSubscriptions(): Promise<Subscription[]> {
 export async function setCancelAtPeriodEnd(id: string, cancel: boolean): Promise<Subscription> {
   const action = cancel ? 'cancel' : 'resume';
   return (await postJson<{ data: Subscription }>(`/api/store/subscriptions/${id}/${action}`)).data;
+}
+
+export type Billing = Wire<Subscriptions.BillingView>;
+
+/** GET /api/store/subscriptions/:id/billing: the next charge, and what switching to the other interval costs now. */
+export async function getBilling(id: string): Promise<Billing> {
+  return (await getJson<{ data: Billing }>(`/api/store/subscriptions/${id}/billing`)).data;
+}
+
+/** POST /api/store/subscriptions/:id/switch: monthly ↔ yearly, prorated; the billing after it. */
+export async function switchInterval(id: string, interval: 'month' | 'year'): Promise<Billing> {
+  return (await postJson<{ data: Billing }>(`/api/store/subscriptions/${id}/switch`, { interval })).data;
+}
+
+/** GET /api/store/subscriptions/:id/payment-method: the provider's page where the card is replaced. */
+export async function paymentMethodUrl(id: string): Promise<string> {
+  return (await getJson<{ data: { url: string } }>(`/api/store/subscriptions/${id}/payment-method`)).data.url;
 }

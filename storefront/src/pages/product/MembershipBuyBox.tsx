@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { formatMoney } from '../../../../api/src/shared/money';
 import { plural } from '../../../../api/src/shared/words';
@@ -11,6 +12,42 @@ import { useSession } from '../../session';
 import { useAction } from '../../useAction';
 
 type Terms = NonNullable<StoreProductPage['membership']>;
+type Offer = Terms['prices'][number];
+
+/** Monthly or yearly, where the membership offers both: the yearly one says what it saves over twelve months. */
+function IntervalChoice({
+  offers,
+  chosen,
+  choose,
+}: {
+  offers: Offer[];
+  chosen: 'month' | 'year';
+  choose: (interval: 'month' | 'year') => void;
+}) {
+  const monthly = offers.find((o) => o.interval === 'month');
+  return (
+    <fieldset className="interval-choice">
+      <legend>Billing</legend>
+      {offers.map((offer) => {
+        const saving = monthly && offer.interval === 'year' ? monthly.unitAmount * 12 - offer.unitAmount : 0;
+        return (
+          <label key={offer.interval}>
+            <input
+              type="radio"
+              name="interval"
+              value={offer.interval}
+              checked={chosen === offer.interval}
+              onChange={() => choose(offer.interval)}
+            />{' '}
+            {offer.interval === 'month' ? 'Monthly' : 'Yearly'}: {formatMoney(offer.unitAmount, offer.currency)} /{' '}
+            {offer.interval}
+            {saving > 0 && <span className="saving"> (save {formatMoney(saving, offer.currency)})</span>}
+          </label>
+        );
+      })}
+    </fieldset>
+  );
+}
 
 /**
  * A membership's buy box (docs/domain.md §22): its price each month or year, any free trial, and Subscribe, which
@@ -23,9 +60,14 @@ export function MembershipBuyBox({ product, terms }: { product: StoreProductPage
   const action = useAction((caught) =>
     isApiError(caught, 'unauthenticated') ? null : caught instanceof Error ? caught.message : 'Please try again.',
   );
-  const { price } = product;
+  const offers = terms.prices ?? [];
+  const [chosen, choose] = useState<'month' | 'year'>(terms.interval);
+  const { price: shown } = product;
+  const offer = offers.find((p) => p.interval === chosen);
+  const price = offer ?? (shown && { ...shown, interval: terms.interval });
   if (!price) return null;
   const each = formatMoney(price.unitAmount, price.currency);
+  const interval = price.interval;
 
   async function handleSubscribe() {
     if (action.busy) return;
@@ -35,7 +77,7 @@ export function MembershipBuyBox({ product, terms }: { product: StoreProductPage
     }
     await action.run(async () => {
       try {
-        window.location.assign(await subscribe(product.id));
+        window.location.assign(await subscribe(product.id, offers.length > 1 ? chosen : undefined));
       } catch (caught) {
         // The session ended meanwhile: signing in again comes back here.
         if (isApiError(caught, 'unauthenticated')) {
@@ -50,13 +92,14 @@ export function MembershipBuyBox({ product, terms }: { product: StoreProductPage
   const signedOut = state.status === 'signed-out';
   return (
     <div className="pricing-widget membership-buy-box">
+      {offers.length > 1 && <IntervalChoice offers={offers} chosen={chosen} choose={choose} />}
       <p className="price">
-        {each} <span className="price-interval">/ {terms.interval}</span>
+        {each} <span className="price-interval">/ {interval}</span>
       </p>
       <p className="hint">
         {terms.trialDays > 0
-          ? `Free for ${plural(terms.trialDays, 'day')}, then ${each} a ${terms.interval}. `
-          : `${each} now, then each ${terms.interval}. `}
+          ? `Free for ${plural(terms.trialDays, 'day')}, then ${each} a ${interval}. `
+          : `${each} now, then each ${interval}. `}
         Renews until you cancel; after cancelling, your access lasts until the end of the period you paid for.
       </p>
       <div className="actions">

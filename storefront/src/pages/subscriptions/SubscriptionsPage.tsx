@@ -9,6 +9,7 @@ import { useAccountAsync } from '../../useAccountAsync';
 import { useAction } from '../../useAction';
 import { failedTo } from '../../useConfirmation';
 import { useDocumentTitle } from '../../useDocumentTitle';
+import { MembershipBilling } from './MembershipBilling';
 import { PaymentPlanItem } from './PaymentPlanItem';
 
 /** /subscriptions: the learner's memberships' subscriptions, each cancelled at its period's end or resumed. */
@@ -56,6 +57,11 @@ function SubscriptionItem({ initial }: { initial: Subscription }) {
   const end = formatDate(currentPeriodEnd);
   const change = (cancel: boolean) =>
     action.run(async () => setSubscription(await setCancelAtPeriodEnd(subscription.id, cancel)));
+  // After a switch: its period and price as they are now.
+  const reload = async () => {
+    const again = (await listSubscriptions()).find((s) => s.id === subscription.id);
+    if (again) setSubscription(again);
+  };
   return (
     <li className="subscription">
       <h2>
@@ -70,9 +76,11 @@ function SubscriptionItem({ initial }: { initial: Subscription }) {
         {' · '}
         <span>{!live ? `Ended on ${end}` : cancelAtPeriodEnd ? `Ends on ${end}` : `Renews on ${end}`}</span>
       </p>
-      {status === 'past_due' && (
-        <p className="hint">Your last payment failed. Your courses stay open for a few days while it is tried again.</p>
-      )}
+      <MembershipBilling
+        key={`${status}-${currentPeriodEnd}-${String(cancelAtPeriodEnd)}`}
+        subscription={subscription}
+        changed={() => void reload()}
+      />
       {live &&
         (cancelAtPeriodEnd ? (
           <ActionButton busy={action.busy} busyText="Resuming…" onClick={() => change(false)}>
