@@ -8,6 +8,7 @@ import { canSeeFinance } from '../permissions';
 import { ExportsPanel } from './ExportsPanel';
 import { isComplete, presetPeriod } from './period';
 import { PeriodPicker } from './PeriodPicker';
+import { SubscriptionFiguresCard } from './SubscriptionFiguresCard';
 import { SummaryPanel } from './SummaryPanel';
 import { TaxCard } from './TaxCard';
 import { useFinanceSummary } from './useFinanceSummary';
@@ -61,6 +62,7 @@ export default function FinancePage() {
       }
     >
       <SummaryPanel ready={ready} settled={settled} query={query} />
+      {ready ? <SubscriptionFiguresCard period={period} /> : null}
       {ready ? <TaxCard period={period} currency={currency} /> : null}
       <ExportsPanel period={period} ready={ready} onFieldErrors={setExportErrors} />
     </ConsolePage>

@@ -64,6 +64,22 @@ export const subscriptionLabels = {
       invoice: 'Invoice',
       open: 'Open',
     },
+    figures: {
+      title: 'Memberships',
+      mrr: 'MRR',
+      mrrHint: 'A month of what active subscriptions bill, net of tax (a yearly one counts a twelfth)',
+      mrrTitle: 'MRR in %{currency}, day by day',
+      active: 'Active subscribers',
+      trials: 'Trials',
+      churn: 'Churn',
+      churnHint: '%{churned} of the %{start} active at the start ended',
+      failed: 'Failed payments',
+      day: 'Day',
+      none: 'No subscriber in this period.',
+      subscribersTitle: 'Subscribers, day by day',
+      subscribersCaption:
+        'Active subscribers and trials at each day’s end: %{active} active and %{trials} in trial now.',
+    },
     timeline: {
       title: 'Timeline',
       trial: 'Trial until %{end}',
