@@ -45,6 +45,7 @@ import { authenticate } from './identity/http/caller';
 import { errorHandler, notFound, requestContext } from './http/context';
 import { nestsDeeperThan, tooDeep } from './http/json-depth';
 import { jsonAsText } from './http/json-text';
+import { routesByPath } from './http/routes-by-path';
 import { allow } from './identity/http/policy';
 import { identityAdminRoutes } from './admin/identity-routes';
 import { supportRoutes } from './identity/staff/support-routes';
@@ -255,7 +256,8 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
       viewAs: services.viewAs,
       config: deps.config,
     }) as Koa.Middleware,
-    router.routes() as Koa.Middleware,
+    // Matched against the routes of the path's group alone, not the API's every route.
+    routesByPath(router),
     router.allowedMethods() as Koa.Middleware,
   ]);
   app.use(async (ctx, next) => {
