@@ -39,7 +39,7 @@ function IntervalChoice({
               checked={chosen === offer.interval}
               onChange={() => choose(offer.interval)}
             />{' '}
-            {offer.interval === 'month' ? 'Monthly' : 'Yearly'}: {formatMoney(offer.unitAmount, offer.currency)} /{' '}
+            {offer.interval === 'month' ? 'Monthly' : 'Yearly'}, {formatMoney(offer.unitAmount, offer.currency)} a{' '}
             {offer.interval}
             {saving > 0 && <span className="saving"> (save {formatMoney(saving, offer.currency)})</span>}
           </label>
