@@ -214,6 +214,19 @@ describe('payment plans: a course in instalments with the built-in test provider
     expect(await db()('paymentPlans').where({ productId: course.id })).toHaveLength(2);
   });
 
+  it('counts no plan as a subscriber or recurring revenue on the Finance page', async () => {
+    const learner = await signedIn(db());
+    await buyPlan(learner);
+    const finance = await signedIn(db(), ['finance']);
+    const day = start.toISOString().slice(0, 10);
+    const figures = await as(finance, request(app).get('/api/admin/finance/subscriptions')).query({
+      from: day,
+      to: day,
+    });
+    expect(figures.status).toBe(200);
+    expect(figures.body).toMatchObject({ activeSubscribers: 0, trials: 0, mrr: [] });
+  });
+
   it('records each instalment once, whatever is delivered twice or out of order', async () => {
     const learner = await signedIn(db());
     const sub = await buyPlan(learner);

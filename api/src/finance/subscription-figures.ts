@@ -11,6 +11,7 @@ import type { PeriodQuery } from './schemas';
  *   than a month) counts a twelfth, summed per currency and rounded once to the cent;
  * - **churn** over a period: of those active at its start, the share neither active nor trialing at its end;
  * - **failed payments**: renewals recorded as failed within the period.
+ * A payment plan's subscription (a course in instalments, §23) is no recurring revenue: it counts only in failed payments.
  */
 
 /** `s` has ended by `:at` (SQL). */
@@ -19,8 +20,10 @@ const ENDED = `(s.status IN ('canceled', 'lapsed') AND s.updated_at <= :at)`;
 const covering = (outcome: 'paid' | 'trial') =>
   `EXISTS (SELECT 1 FROM subscription_periods p WHERE p.subscription_id = s.id AND p.outcome = '${outcome}'
      AND p.period_start <= :at AND p.period_end > :at)`;
-export const ACTIVE_AT = `(NOT ${ENDED} AND ${covering('paid')})`;
-export const TRIALING_AT = `(NOT ${ENDED} AND ${covering('trial')} AND NOT ${covering('paid')})`;
+/** `s` is a membership's, not a payment plan's (SQL). */
+const MEMBERSHIP = `s.payment_plan_id IS NULL`;
+export const ACTIVE_AT = `(${MEMBERSHIP} AND NOT ${ENDED} AND ${covering('paid')})`;
+export const TRIALING_AT = `(${MEMBERSHIP} AND NOT ${ENDED} AND ${covering('trial')} AND NOT ${covering('paid')})`;
 /** A period longer than this is a year's (a month is at most 31 days). */
 const YEARLY = `interval '32 days'`;
 
@@ -77,7 +80,7 @@ export function subscriptionFigures({ db, clock }: { db: Db; clock: Clock }) {
                      JOIN subscription_periods p ON p.subscription_id = s.id AND p.outcome = 'paid'
                           AND p.period_start <= i.at AND p.period_end > i.at
                      JOIN merchant_charges c ON c.id = p.merchant_charge_id
-                    WHERE NOT ${ENDED.replaceAll(':at', 'i.at')}
+                    WHERE ${MEMBERSHIP} AND NOT ${ENDED.replaceAll(':at', 'i.at')}
                     GROUP BY c.currency) m) AS mrr
            FROM instants i)
        SELECT to_char(day, 'YYYY-MM-DD') AS day, active, trials, failed, mrr FROM counted ORDER BY day`,
