@@ -5,15 +5,16 @@ import { AppError } from '../shared/errors';
 import { unusedCredit } from '../shared/proration';
 import type { SubscriptionEvent, SubscriptionPriceChange } from './provider';
 import { recordMovement, testProviderFee } from './test-provider-ledger';
+import { periodCharge, type PeriodPricing } from './test-provider-period-price';
 import { periodEnd } from './test-provider-subscriptions';
 
 const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('hex')}`;
 
-interface Row {
+interface Row extends PeriodPricing {
   identifier: string;
   reference: string;
   status: string;
-  amount: number;
+  interval: SubscriptionPriceChange['interval'];
   currency: string;
   customerEmail: string;
   customerIdentifier: string;
@@ -26,7 +27,9 @@ interface Row {
  * The test provider moves a subscription to another price (docs/domain.md §22): the unused part of the period paid is
  * credited and the new interval starts now, its price less that credit billed at once as a paid invoice (whose event
  * is answered). When the credit covers the new price (yearly to monthly early in the year), or during a trial, nothing
- * is billed now: the new price applies from the current period's end.
+ * is billed now: the new price applies from the current period's end. A change of seats keeps the interval and the
+ * period: the new price's share of what is left of it, less the old one's, is billed now (nothing for fewer seats).
+ * What is billed now takes the coupon and the tax on top as any period's invoice does.
  */
 export async function changeTestPrice(
   { db, clock }: { db: Db; clock: Clock },
@@ -39,20 +42,26 @@ export async function changeTestPrice(
     if (sub.status !== 'active' && sub.status !== 'trialing')
       throw new AppError('subscription-past-due', 'This subscription cannot change its price now.');
     const now = clock.now();
+    const metadata = { ...sub.metadata, priceId: change.priceId, quantity: String(change.quantity) };
     const terms = {
       amount: change.amount,
       interval: change.interval,
-      metadata: JSON.stringify({ ...sub.metadata, priceId: change.priceId }),
+      quantity: change.quantity,
+      metadata: JSON.stringify(metadata),
     };
     const period = { start: new Date(sub.currentPeriodStart), end: new Date(sub.currentPeriodEnd) };
-    const due = change.amount - unusedCredit(sub.amount, period, now);
+    const sameInterval = change.interval === sub.interval;
+    const due = sameInterval
+      ? unusedCredit(change.amount, period, now) - unusedCredit(sub.amount, period, now)
+      : change.amount - unusedCredit(sub.amount, period, now);
     if (sub.status === 'trialing' || due <= 0) {
       await trx('testProviderSubscriptions').where({ identifier }).update(terms);
       return null;
     }
-    const end = periodEnd(now, change.interval);
+    const end = sameInterval ? period.end : periodEnd(now, change.interval);
+    const price = periodCharge({ ...sub, amount: due });
     const chargeIdentifier = id('ch');
-    const invoice = { identifier: id('in'), amount: due, periodStart: now, periodEnd: end };
+    const invoice = { identifier: id('in'), ...price, periodStart: now, periodEnd: end };
     await trx('testProviderSubscriptionInvoices').insert({
       ...invoice,
       subscriptionIdentifier: identifier,
@@ -64,17 +73,17 @@ export async function changeTestPrice(
       kind: 'charge',
       sourceIdentifier: chargeIdentifier,
       chargeIdentifier,
-      amount: due,
-      fee: testProviderFee(due),
+      amount: price.amount,
+      fee: testProviderFee(price.amount),
       currency: sub.currency,
     });
     await trx('testProviderSubscriptions')
       .where({ identifier })
-      .update({ ...terms, currentPeriodStart: now, currentPeriodEnd: end });
+      .update(sameInterval ? terms : { ...terms, currentPeriodStart: now, currentPeriodEnd: end });
     return {
       identifier,
       reference: sub.reference,
-      metadata: { ...sub.metadata, priceId: change.priceId },
+      metadata,
       customer: { identifier: sub.customerIdentifier, email: sub.customerEmail },
       invoice: {
         identifier: invoice.identifier,
@@ -82,7 +91,9 @@ export async function changeTestPrice(
         periodStart: now,
         periodEnd: end,
         currency: sub.currency,
-        charge: { identifier: chargeIdentifier, amount: due, fee: testProviderFee(due) },
+        charge: { identifier: chargeIdentifier, amount: price.amount, fee: testProviderFee(price.amount) },
+        discountAmount: price.discountAmount,
+        taxAmount: price.taxAmount,
       },
     };
   });

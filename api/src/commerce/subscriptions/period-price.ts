@@ -1,9 +1,8 @@
 import type { Knex } from 'knex';
 import { AppError } from '../../shared/errors';
 import { readTaxSetup, taxFrom } from '../../tax/engine';
-import { taxPlace } from '../../tax/rules';
 import type { SubscriptionDiscount } from '../../payments/provider';
-import { BILLING_MESSAGES, billingPlace } from '../checkout/billing-place';
+import { billingPlace } from '../checkout/billing-place';
 import { refuseUnfitVatId, refuseUnknownPlace } from '../checkout/billing-profile';
 import { asOffer, quoteCoupons, type CouponRow } from '../coupons/coupons';
 import { COUPON_MESSAGES, couponProblem } from '../coupons/rules';
@@ -72,7 +71,8 @@ function placeOf(request: MembershipPriceRequest) {
  * Prices a membership's periods as a one-time quote prices a course: one percentage discount, the one saving the most
  * on the first period (an entered coupon, the running sale, or the regional price for one seat). A regional price
  * lasts as long as the subscription; a coupon for its duration (docs/domain.md §22). Tax follows the billing place as
- * at checkout, inside the price or added on top as the school sets the currency.
+ * at checkout, inside the price or added on top as the school sets the currency. A place the tax cannot tell without
+ * a state or province not given is not taxed: the membership's page asks for no billing details yet.
  */
 export async function membershipPrice(conn: Knex, request: MembershipPriceRequest): Promise<MembershipPrice> {
   const { entered, sale } = await couponFor(conn, request);
@@ -98,11 +98,6 @@ export async function membershipPrice(conn: Knex, request: MembershipPriceReques
   const place = placeOf(request);
   const setup = await readTaxSetup(conn);
   const inclusive = setup.inclusiveCurrencies.includes(request.currency.toLowerCase());
-  const where = taxPlace(setup.seller, place);
-  if (where.kind === 'none' && where.reason === 'region-needed')
-    throw new AppError('billing-region-required', BILLING_MESSAGES['region-required'], {
-      'billing.region': 'choose your state or province',
-    });
   const answer = taxFrom(setup, { currency: request.currency, amount, inclusive, buyer: place });
   return {
     amount,

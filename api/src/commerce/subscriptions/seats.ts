@@ -147,12 +147,13 @@ export async function addSeats(deps: SubscriptionDeps, userId: string, id: strin
 
 /** The price a subscription was sold at and its membership's interval: what each seat costs a period. */
 async function priceOf(trx: Knex, sub: SubscriptionFacts) {
-  const price = (await trx('prices').where({ id: sub.priceId }).first('unitAmount', 'currency')) as {
+  const price = (await trx('prices').where({ id: sub.priceId }).first('unitAmount', 'currency', 'billingInterval')) as {
     unitAmount: number;
     currency: string;
+    billingInterval: BillingInterval | null;
   };
   const product = (await trx('products').where({ id: sub.productId }).first('billingInterval')) as {
     billingInterval: BillingInterval;
   };
-  return { price, interval: product.billingInterval };
+  return { price, interval: price.billingInterval ?? product.billingInterval };
 }
