@@ -10,6 +10,7 @@ import type { ScenarioRecord, ScenarioRun, Simulation } from '@contract/pricing-
 import type * as Commerce from '@contract/commerce/schemas';
 import type * as SubscriptionConsole from '@contract/commerce/subscriptions/console.schemas';
 import type { SubscriptionFiguresAnswer } from '@contract/finance/subscription-figures';
+import type { RecurringPricing } from '@contract/pricing-simulator/recurring';
 import type { FinanceSummaryAnswer, PeriodQuery, TaxPeriod, TaxSummaryAnswer } from '@contract/finance/schemas';
 import type { DisputeReportAnswer, RefundReportAnswer, ReportQuery } from '@contract/finance/schemas';
 import type { PayoutBalance, PayoutRunAnswer } from '@contract/finance/payouts/schemas';
@@ -235,6 +236,8 @@ export interface ConsoleApi {
   addNote: (of: TimelineOf, id: string, body: string) => Promise<{ data: Wire<StaffNote> }>;
   /** GET /api/admin/pricing/simulate (api/src/pricing-simulator/simulator.ts): the storefront's quote for that customer, and what it grants. */
   simulatePricing: (query: Record<string, string>, options?: QueryOptions) => Promise<{ data: Wire<Simulation> }>;
+  /** GET /api/admin/pricing/recurring: a membership's prices each interval, or a payment plan, beside one-time. */
+  recurringPricing: (productId: string, options?: QueryOptions) => Promise<{ data: Wire<RecurringPricing> }>;
   /** POST /api/admin/pricing-scenarios/save: the simulator's query under a name, today's answer expected. */
   savePricingScenario: (name: string, query: Record<string, string>) => Promise<{ data: Wire<ScenarioRecord> }>;
   /** POST /api/admin/pricing-scenarios/:id/run: priced again; `matches` false when the answer changed. */
@@ -281,6 +284,7 @@ export const dataProvider: ConsoleDataProvider = {
     getAnswer(path`/${of}/${id}/timeline`, { page: String(page), perPage: String(perPage) }, options),
   addNote: async (of, id, body) => ({ data: await post(path`/${of}/${id}/notes`, { body }) }),
   simulatePricing: (query, options) => getAnswer(path`/pricing/simulate`, query, options),
+  recurringPricing: (productId, options) => getAnswer(path`/pricing/recurring`, { productId }, options),
   savePricingScenario: (name, query) => post(path`/pricing-scenarios/save`, { name, query }),
   runPricingScenario: (id) => post(path`/pricing-scenarios/${id}/run`),
   runAllPricingScenarios: () => post(path`/pricing-scenarios/run`),

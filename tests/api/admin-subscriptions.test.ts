@@ -215,4 +215,41 @@ describe('subscriptions in the console', () => {
     const listed = await admin(support, '/subscriptions', { filter: { userId: learner.user.id, status: 'canceled' } });
     expect(listed.body.map((r: Row) => r.id)).toEqual([id]);
   });
+  it('prices a membership each period beside a payment plan and a one-time price in the simulator', async () => {
+    const yearly = await createProduct(db(), {
+      name: 'Simulated yearly',
+      productType: 'membership',
+      billingInterval: 'year',
+      trialDays: 14,
+      unitAmount: 19900,
+    });
+    const membership = await admin(support, '/pricing/recurring', {});
+    expect(membership.status).toBe(400);
+    const answer = await as(support, request(app).get('/api/admin/pricing/recurring')).query({ productId: yearly.id });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      productType: 'membership',
+      oneTime: null,
+      membership: { trialDays: 14, prices: [{ interval: 'year', perPeriod: 19900, currency: 'usd', monthly: 1658 }] },
+      plan: null,
+    });
+
+    const course = await createProduct(db(), { name: 'Course in three', unitAmount: 19900 });
+    await db()('paymentPlans').insert({
+      productId: course.id,
+      instalments: 3,
+      instalmentAmount: 6900,
+      currency: 'usd',
+    });
+    const plan = await as(finance, request(app).get('/api/admin/pricing/recurring')).query({ productId: course.id });
+    expect(plan.body).toMatchObject({
+      oneTime: { amount: 19900, currency: 'usd' },
+      membership: null,
+      plan: { instalments: 3, instalmentAmount: 6900, total: 20700, currency: 'usd', aboveOneTime: 800 },
+    });
+    const unknown = await as(support, request(app).get('/api/admin/pricing/recurring')).query({
+      productId: '00000000-0000-4000-8000-000000000000',
+    });
+    expect(unknown.status).toBe(404);
+  });
 });

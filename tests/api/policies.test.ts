@@ -153,6 +153,7 @@ const EXPECTED: Record<string, Expected> = {
   'POST /api/admin/users/:id/notes': STAFF,
   'POST /api/admin/purchases/:id/notes': STAFF,
   'GET /api/admin/pricing/simulate': STAFF,
+  'GET /api/admin/pricing/recurring': STAFF,
   'POST /api/admin/users/:id/view-as': ['support'],
   'POST /api/store/view-as/end': 'public',
   'POST /api/admin/pricing-scenarios/save': STAFF,

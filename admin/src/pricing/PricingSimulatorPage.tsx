@@ -18,6 +18,7 @@ import { problemOf } from '../common/ActionDialog';
 import { ConsolePage } from '../common/ConsolePage';
 import type { ConsoleDataProvider } from '../dataProvider';
 import { QuoteBreakdown } from './QuoteBreakdown';
+import { RecurringPricingCard } from './RecurringPricingCard';
 import { ScenarioTable } from './ScenarioTable';
 import { simulatorQuery, type SimulationAnswer, type SimulatorInputs } from './types';
 
@@ -152,10 +153,16 @@ export default function PricingSimulatorPage() {
         <Card>
           <CardContent aria-busy={simulation.isFetching}>
             {simulation.isError ? (
-              <Alert severity="error">{problemOf(simulation.error, translate('console.pricing.failed')).message}</Alert>
+              <>
+                <Alert severity="error">
+                  {problemOf(simulation.error, translate('console.pricing.failed')).message}
+                </Alert>
+                {query.productId ? <RecurringPricingCard productId={query.productId} /> : null}
+              </>
             ) : simulation.data ? (
               <>
                 <QuoteBreakdown simulation={simulation.data} />
+                <RecurringPricingCard productId={query.productId!} />
                 <SaveScenario
                   query={query}
                   onSaved={() => queryClient.invalidateQueries({ queryKey: ['pricing-scenarios'] })}

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { actorOf } from '../identity/http/caller';
 import { IdParam } from '../http/params';
 import type { Policies } from '../identity/http/policy';
-import { SaveScenarioBody, SimulateQuery } from './schemas';
+import { RecurringQuery, SaveScenarioBody, SimulateQuery } from './schemas';
 import type { PricingScenarios } from './scenarios';
 import type { PricingSimulator } from './simulator';
 
@@ -24,6 +24,10 @@ export function pricingRoutes({
   router.get('/pricing/simulate', staff, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await simulator.simulate(SimulateQuery.parse(ctx.query));
+  });
+  router.get('/pricing/recurring', staff, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await simulator.recurring(RecurringQuery.parse(ctx.query).productId);
   });
   router.post('/pricing-scenarios/save', staff, async (ctx) => {
     const { name, query } = SaveScenarioBody.parse(ctx.request.body);

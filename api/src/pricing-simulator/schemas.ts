@@ -15,6 +15,9 @@ export const SimulateQuery = QuoteQuery.extend({
 });
 export type SimulateQuery = z.output<typeof SimulateQuery>;
 
+/** GET /api/admin/pricing/recurring: the product whose membership prices or payment plan are shown. */
+export const RecurringQuery = z.object({ productId: z.uuid('must be a product id') });
+
 /** What the purchase would grant once paid. */
 export interface SimulatedGrant {
   /** The courses the product opens. */

@@ -3,6 +3,7 @@ import type { QuoteService } from '../commerce/checkout/quotes';
 import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import type { User } from '../identity/models';
+import { recurringPricing } from './recurring';
 import type { ScenarioInput, ScenarioOutcome, Simulation, SimulateQuery } from './schemas';
 
 /**
@@ -100,6 +101,8 @@ export function pricingSimulator({ db, quotes }: { db: Db; quotes: QuoteService 
 
   return {
     simulate,
+    /** How the product is paid over time beside its one-time price: a membership's periods, a payment plan. */
+    recurring: (productId: string) => recurringPricing(db, productId),
     queryOf,
     inputOf,
     /** What a scenario pins down of a simulation (no database ids: it must replay on another database). */

@@ -80,6 +80,19 @@ export const subscriptionLabels = {
       subscribersCaption:
         'Active subscribers and trials at each day’s end: %{active} active and %{trials} in trial now.',
     },
+    pricing: {
+      membershipTitle: 'Membership: each period',
+      planTitle: 'Payment plan beside the one-time price',
+      oneTime: 'One-time price',
+      monthly: 'Monthly',
+      yearly: 'Yearly',
+      perPeriod: '%{amount} (%{monthly} a month)',
+      trial: 'Free trial',
+      trialDays: '%{days} days',
+      plan: 'In instalments',
+      instalments: '%{count} monthly payments of %{amount} (%{total} in all)',
+      aboveOneTime: 'Above the one-time price',
+    },
     timeline: {
       title: 'Timeline',
       trial: 'Trial until %{end}',
