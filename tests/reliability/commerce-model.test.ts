@@ -9,6 +9,7 @@ import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { sessionOfCheckout } from '../support/checkout';
 import { manualClock } from '../support/clock';
+import { periodEnd } from '../../api/src/payments/test-provider-subscriptions';
 import { createTestDatabase } from '../support/db';
 import { expectPayoutInvariants } from '../support/payout-invariants';
 import { expectReconciled } from '../support/reconciliation-invariants';
@@ -18,10 +19,11 @@ import { taxFrom, type TaxSetup } from '../../api/src/tax/engine';
 import { chargedTotal, type BuyerTaxPlace, type TaxAnswer } from '../../api/src/tax/types';
 
 /**
- * A model-based test of commerce (docs/domain.md §4–§9): random sequences of what people do (buy individually, as a
- * team, with a coupon, at the regional price, as an upgrade, as a guest with an owning email; add seats; take, revoke
+ * A model-based test of commerce (docs/domain.md §4–§9, §22): random sequences of what people do (buy individually, as
+ * a team, with a coupon, at the regional price, as an upgrade, as a guest with an owning email; add seats; take, revoke
  * and retake seats; reset invite links; offer, accept, cancel and outlive transfers; refund in part and in full; open,
- * win and lose disputes; ban; let time pass) run against the real API on real PostgreSQL. A small model says what
+ * win and lose disputes; ban; subscribe to a membership, renew it paid or failed, cancel it at its period's end and
+ * resume it; let time pass, past a grace or a period's end) run against the real API on real PostgreSQL. A small model says what
  * should be true and which steps must be refused; after every step these invariants are checked:
  *
  *  1. people with access through a team ≤ the seats its live purchases paid for; the coupon counts them exactly
@@ -50,7 +52,12 @@ import { chargedTotal, type BuyerTaxPlace, type TaxAnswer } from '../../api/src/
  *  9. payouts (docs/domain.md §19, lines payable once time has passed them): every recipient's balance agrees with the ledger
  *     and the payouts (paid + balance = earned − clawed back), no split line is covered by two payouts, each payout
  *     is exactly its lines, and right after a run nobody is left with a payable balance at the minimum; every
- *     balance transaction of the provider, imported, is matched to exactly one entry of the books, to the cent.
+ *     balance transaction of the provider, imported, is matched to exactly one entry of the books, to the cent;
+ * 10. memberships (docs/domain.md §22): each learner's subscriptions read as the model's (status at that moment, as
+ *     time lapses or ends them; period's end; cancelled or not), and their courses open as it says (6: a
+ *     whole-catalog membership opens a course nothing else sells); each provider invoice is one period, none twice,
+ *     and each paid period one charge of the model's amount (the sale off its first, tax for the subscriber's place)
+ *     with one invoice for its subscriber, its split lines checked as any charge's (5).
  *
  * `npm run test:reliability` runs MODEL_RUNS (default 25) sequences of up to MODEL_STEPS (30) steps;
  * `npm run test:model -- --runs 500 --steps 40` runs more. A failure prints the shrunk sequence and the
@@ -72,8 +79,12 @@ const PAYOUT_MINIMUM = testConfig().PAYOUT_MINIMUM_CENTS;
 const USERS = 4;
 const WORKSHOP_SEATS = 6;
 const LIMITED_USES = 2;
+/** The sale every product is on for the first three days of a run. */
+const SALE_BP = 2000;
+const SALE_DAYS = 3;
 type ProductKey = 'basics' | 'pro' | 'workshop';
-type CourseKey = 'main' | 'workshop';
+type CourseKey = 'main' | 'workshop' | 'extra';
+const COURSES: readonly CourseKey[] = ['main', 'workshop', 'extra'];
 type Status = 'Valid' | 'Restricted' | 'Refunded' | 'Disputed' | 'Banned' | 'Revoked';
 const GRANTS_COURSE: Record<ProductKey, CourseKey> = { basics: 'main', pro: 'main', workshop: 'workshop' };
 const TABLES = [
@@ -88,7 +99,25 @@ const TABLES = [
   'purchase_user_transfers',
   'team_seat_revocations',
   'merchant_disputes',
+  'subscriptions',
+  'subscription_periods',
+  'test_provider_subscription_invoices',
 ];
+
+/**
+ * Memberships (docs/domain.md §22): All access, monthly over the whole catalog (the extra course is sold by nothing
+ * else), and a yearly one with a trial over the workshop's course only.
+ */
+type MembershipKey = 'allAccess' | 'workshopYearly';
+const MEMBERSHIPS = {
+  allAccess: { interval: 'month', trialDays: 0, price: 2900, courses: ['main', 'workshop', 'extra'] },
+  workshopYearly: { interval: 'year', trialDays: 14, price: 19_900, courses: ['workshop'] },
+} as const satisfies Record<
+  MembershipKey,
+  { interval: 'month' | 'year'; trialDays: number; price: number; courses: readonly CourseKey[] }
+>;
+const GRACE_DAYS = testConfig().SUBSCRIPTION_GRACE_DAYS;
+type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'canceled' | 'lapsed';
 
 /** Where buyers are billed: consumers, a business with a VAT ID of its own country, a taxing and a non-taxing US
  * state, and a country where the school is not registered. */
@@ -196,6 +225,39 @@ interface MPurchase {
   disputes: { id: string; state: 'open' | 'won' | 'lost' }[];
 }
 
+interface MSubscription {
+  /** Ours, as the learner's list answers it (the test provider renews by it too). */
+  id: string;
+  user: number;
+  membership: MembershipKey;
+  /** As stored: time alone turns it lapsed or canceled (statusNow). */
+  status: SubscriptionStatus;
+  periodEnd: number;
+  cancelAtPeriodEnd: boolean;
+  graceUntil: number | null;
+  /** Each provider invoice recorded, in order: one subscription period each. */
+  periods: ('trial' | 'paid' | 'failed')[];
+  /** Where the subscriber is billed: every period's tax follows it. */
+  place: PlaceKey;
+  /** Paid periods the running sale still takes its percentage off (its first one when subscribed during the sale). */
+  discountLeft: number;
+  /** What each paid period charges, in the periods' order, the tax in it, and what finance refunded of it. */
+  charges: { amount: number; tax: number; refunded: number }[];
+}
+
+/**
+ * What the next paid period of `s` charges: the price, less the sale's percentage (rounded half up) while it has periods
+ * left, with tax as the school's setup says for the subscriber's place, inside the price or on top.
+ */
+function chargeOfNextPeriod(m: Model, s: MSubscription) {
+  const price = MEMBERSHIPS[s.membership].price;
+  const base = price - (s.discountLeft > 0 ? Math.floor((price * SALE_BP + 5000) / 10_000) : 0);
+  if (s.discountLeft > 0) s.discountLeft--;
+  const inclusive = m.tax.inclusiveCurrencies.includes('usd');
+  const predicted = taxFrom(m.tax, { currency: 'usd', amount: base, inclusive, buyer: PLACES[s.place] });
+  s.charges.push({ amount: chargedTotal(base, predicted), tax: predicted?.amount ?? 0, refunded: 0 });
+}
+
 interface MTeam {
   coupon: string;
   owner: number;
@@ -211,7 +273,10 @@ interface Model {
   purchases: MPurchase[];
   teams: MTeam[];
   now: number;
+  /** When the sale ends. */
+  saleEnds: number;
   disputes: number;
+  subscriptions: MSubscription[];
 }
 
 const live = (p: MPurchase) => p.status === 'Valid' || p.status === 'Restricted';
@@ -236,6 +301,18 @@ const liveTeamOf = (m: Model, user: number, product: ProductKey) =>
 const seatsSold = (m: Model, product: ProductKey) =>
   m.purchases.filter((p) => p.product === product && p.kind === 'individual' && live(p)).length +
   m.teams.filter((t) => t.product === product && teamLive(m, t.coupon)).reduce((n, t) => n + teamSeats(m, t.coupon), 0);
+/** A subscription's status at the model's time: past due after its grace is lapsed; cancelled, ended after its period. */
+function statusNow(m: Model, s: MSubscription): SubscriptionStatus {
+  if (s.status === 'past_due' && s.graceUntil! <= m.now) return 'lapsed';
+  if ((s.status === 'trialing' || s.status === 'active') && s.cancelAtPeriodEnd && s.periodEnd <= m.now)
+    return 'canceled';
+  return s.status;
+}
+const opens = (m: Model, s: MSubscription) => ['trialing', 'active', 'past_due'].includes(statusNow(m, s));
+const liveSubscription = (m: Model, user: number, membership: MembershipKey) =>
+  m.subscriptions.find(
+    (s) => s.user === user && s.membership === membership && !['canceled', 'lapsed'].includes(statusNow(m, s)),
+  );
 const entitled = (m: Model, user: number, course: CourseKey, country: string) =>
   m.purchases.some(
     (p) =>
@@ -243,6 +320,10 @@ const entitled = (m: Model, user: number, course: CourseKey, country: string) =>
       p.kind !== 'team' &&
       GRANTS_COURSE[p.product] === course &&
       (p.status === 'Valid' || (p.status === 'Restricted' && p.country === country)),
+  ) ||
+  m.subscriptions.some(
+    (s) =>
+      s.user === user && (MEMBERSHIPS[s.membership].courses as readonly CourseKey[]).includes(course) && opens(m, s),
   );
 const transferable = (m: Model, p: MPurchase) =>
   p.kind === 'individual' &&
@@ -284,6 +365,7 @@ interface World {
   support: SignedIn;
   admin: SignedIn;
   products: Record<ProductKey, { id: string }>;
+  memberships: Record<MembershipKey, { id: string }>;
   lessons: Record<CourseKey, { course: string; lesson: string }>;
   accountId: string;
   splitSnapshot: Map<string, string>;
@@ -315,8 +397,20 @@ async function createWorld(tax: TaxSetup): Promise<World> {
     quantityAvailable: WORKSHOP_SEATS,
   });
   await makeUpgradable(db, basics, pro);
+  const memberships = {} as Record<MembershipKey, { id: string }>;
+  for (const key of Object.keys(MEMBERSHIPS) as MembershipKey[]) {
+    const terms = MEMBERSHIPS[key];
+    memberships[key] = await createProduct(db, {
+      name: `Model ${key}`,
+      productType: 'membership',
+      billingInterval: terms.interval,
+      trialDays: terms.trialDays,
+      grantsWholeCatalog: key === 'allAccess',
+      unitAmount: terms.price,
+    });
+  }
   const owner = await signedIn(db, ['contributor']);
-  for (const product of [basics, pro, workshop]) {
+  for (const product of [basics, pro, workshop, ...Object.values(memberships)]) {
     await createRevenueSplit(db, { productId: product.id, type: 'platform', percent: 0.1 });
     await createRevenueSplit(db, { productId: product.id, type: 'owner', percent: 0.9, userId: owner.user.id });
   }
@@ -324,8 +418,8 @@ async function createWorld(tax: TaxSetup): Promise<World> {
   await createCoupon(db, {
     code: null,
     default: true,
-    percentageDiscount: 0.2,
-    expires: new Date(clock.now().getTime() + 3 * DAY),
+    percentageDiscount: SALE_BP / 10_000,
+    expires: new Date(clock.now().getTime() + SALE_DAYS * DAY),
   });
   await createCoupon(db, { code: 'LIMITED', percentageDiscount: 0.3, maxUses: LIMITED_USES });
   const lessonsOf = async (title: string, products: { id: string }[]) => {
@@ -355,6 +449,10 @@ async function createWorld(tax: TaxSetup): Promise<World> {
   const users = [];
   for (let i = 0; i < USERS; i++)
     users.push(await signedIn(db, ['learner'], `model-${i}-${Math.random().toString(36).slice(2, 8)}@example.com`));
+  const support = await signedIn(db, ['support']);
+  const admin = await signedIn(db, ['admin']);
+  // Sessions last 30 days, and a membership's periods take the model's clock past that.
+  await db('sessions').update({ expires: new Date(Date.UTC(2100, 0)) });
   return {
     db,
     drop: database.drop,
@@ -362,12 +460,14 @@ async function createWorld(tax: TaxSetup): Promise<World> {
     app,
     clock,
     users,
-    support: await signedIn(db, ['support']),
-    admin: await signedIn(db, ['admin']),
+    support,
+    admin,
     products: { basics, pro, workshop },
+    memberships,
     lessons: {
       main: await lessonsOf('Model Course', [basics, pro]),
-      workshop: await lessonsOf('Model Workshop Course', [workshop]),
+      workshop: await lessonsOf('Model Workshop Course', [workshop, memberships.workshopYearly]),
+      extra: await lessonsOf('Model Extra Course', []),
     },
     accountId: await services.payments.accountId(),
     splitSnapshot: new Map(),
@@ -578,6 +678,8 @@ async function checkInvariants(m: Model, w: World) {
   // 8. Tax: charges, invoices, credit notes and the ledger agree; the payer of each charge is who the model says paid.
   const charged = m.purchases.filter((p) => p.charge);
   const payers = new Map(charged.map((p) => [p.charge!.id, w.users[p.payer!]!.user.id] as const));
+  for (const [chargeId, user] of await expectSubscriptionsAsModelled(m, w))
+    payers.set(chargeId, w.users[user]!.user.id);
   const quotedTotals = new Map(charged.map((p) => [p.charge!.id, p.charge!.quoted] as const));
   const tax = await expectTaxInvariants(db, { payers, quotedTotals });
   // The report reads issued documents only, which never change: read again when one was issued.
@@ -587,12 +689,108 @@ async function checkInvariants(m: Model, w: World) {
   }
   // 6. Access to each course's paid lesson is the model's, for every learner.
   for (const [user, who] of w.users.entries()) {
-    for (const course of ['main', 'workshop'] as const) {
+    for (const course of COURSES) {
       const { course: courseId, lesson } = w.lessons[course];
       const answer = await store(w, who, 'get', `/courses/${courseId}/lessons/${lesson}`);
       expect(answer.body.open, `user ${user} ${course}`).toBe(entitled(m, user, course, 'US'));
     }
   }
+}
+
+/**
+ * 10. Memberships (docs/domain.md §22): each learner's subscriptions are the model's (status at this moment, period's
+ * end, cancelled or not); each provider invoice is one period, never two; each paid period is one charge of the
+ * membership's price, to its subscriber, with one invoice (its split lines are checked with the tax). Answers each
+ * period's charge and who paid it.
+ */
+async function expectSubscriptionsAsModelled(m: Model, w: World): Promise<Map<string, number>> {
+  for (const [user, who] of w.users.entries()) {
+    const mine = m.subscriptions.filter((s) => s.user === user);
+    if (mine.length === 0) continue;
+    const listed = await store(w, who, 'get', '/subscriptions');
+    const view = (s: {
+      id: string;
+      productId: string;
+      status: string;
+      currentPeriodEnd: string;
+      cancelAtPeriodEnd: boolean;
+    }) => ({
+      id: s.id,
+      productId: s.productId,
+      status: s.status,
+      currentPeriodEnd: s.currentPeriodEnd,
+      cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+    });
+    const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
+    expect(listed.body.data.map(view).sort(byId), `user ${user}'s subscriptions`).toEqual(
+      mine
+        .map((s) => ({
+          id: s.id,
+          productId: w.memberships[s.membership].id,
+          status: statusNow(m, s),
+          currentPeriodEnd: new Date(s.periodEnd).toISOString(),
+          cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+        }))
+        .sort(byId),
+    );
+  }
+  const periods: {
+    subscriptionId: string;
+    providerInvoiceIdentifier: string;
+    outcome: string;
+    periodStart: Date;
+    merchantChargeId: string | null;
+    invoiceId: string | null;
+  }[] = await w.db('subscriptionPeriods').orderBy('createdAt').orderBy('periodStart');
+  expect(new Set(periods.map((p) => p.providerInvoiceIdentifier)).size, 'a provider invoice recorded twice').toBe(
+    periods.length,
+  );
+  const charges = new Map<string, number>();
+  const expected = new Map<string, { amount: number; tax: number; refunded: number }>();
+  for (const s of m.subscriptions) {
+    const own = periods.filter((p) => p.subscriptionId === s.id);
+    expect(own.map((p) => p.outcome).sort(), `periods of subscription ${s.id}`).toEqual([...s.periods].sort());
+    const paid = own
+      .filter((p) => p.outcome === 'paid')
+      .sort((a, b) => new Date(a.periodStart).getTime() - new Date(b.periodStart).getTime());
+    expect(new Set(paid.map((p) => new Date(p.periodStart).getTime())).size, 'a period paid twice').toBe(paid.length);
+    paid.forEach((p, i) => {
+      charges.set(p.merchantChargeId!, s.user);
+      expected.set(p.merchantChargeId!, s.charges[i]!);
+    });
+    for (const p of own.filter((q) => q.outcome !== 'paid')) expect(p.merchantChargeId).toBeNull();
+  }
+  const rows: {
+    id: string;
+    amount: number;
+    refundAmount: number;
+    taxAmount: number;
+    productId: string;
+  }[] = await w
+    .db('merchantCharges as c')
+    .join('merchantProducts as mp', 'mp.id', 'c.merchantProductId')
+    .whereIn('c.id', [...charges.keys()])
+    .select('c.id', 'c.amount', 'c.refundAmount', 'c.taxAmount', 'mp.productId');
+  expect(rows).toHaveLength(charges.size);
+  const membershipOf = new Map(Object.entries(w.memberships).map(([k, v]) => [v.id, k as MembershipKey]));
+  for (const c of rows) {
+    const key = membershipOf.get(c.productId);
+    expect(key, `the product of period charge ${c.id}`).toBeDefined();
+    expect(
+      { amount: c.amount, tax: c.taxAmount, refunded: c.refundAmount },
+      `the charge of a paid period of ${key}`,
+    ).toEqual(expected.get(c.id));
+  }
+  const invoices = await w
+    .db('invoices')
+    .whereIn('merchantChargeId', [...charges.keys()])
+    .where({ kind: 'invoice' })
+    .whereNull('correctsId')
+    .select('merchantChargeId');
+  expect(invoices.map((i) => i.merchantChargeId).sort(), 'one invoice per paid period').toEqual(
+    [...charges.keys()].sort(),
+  );
+  return charges;
 }
 
 /**
@@ -604,6 +802,16 @@ async function checkInvoicesOfPayers(m: Model, w: World) {
     const listed = await store(w, who, 'get', '/invoices');
     expect(listed.status).toBe(200);
     const paid = m.purchases.filter((p) => p.charge && p.payer === user).map((p) => p.charge!.id);
+    const periods = m.subscriptions.filter((s) => s.user === user).map((s) => s.id);
+    paid.push(
+      ...(
+        await w
+          .db('subscriptionPeriods')
+          .whereIn('subscriptionId', periods)
+          .whereNotNull('merchantChargeId')
+          .select('merchantChargeId')
+      ).map((p: { merchantChargeId: string }) => p.merchantChargeId),
+    );
     const theirs: string[] = await w.db('invoices').whereIn('merchantChargeId', paid).pluck('id');
     expect(listed.body.data.map((d: { id: string }) => d.id).sort(), `user ${user}'s invoices`).toEqual(theirs.sort());
   }
@@ -1281,22 +1489,235 @@ const markPayoutPaid = (payoutIndex: number) =>
     },
   );
 
+/** What the membership steps did across the sequences, printed at the end (steps that were all refused prove little). */
+const membershipsDone = {
+  subscribed: 0,
+  paid: 0,
+  failed: 0,
+  lapsed: 0,
+  cancelled: 0,
+  resumed: 0,
+  ended: 0,
+  refunded: 0,
+  refused: 0,
+};
+
+/** The clock moves on to `to`: transfer offers and windows past their time end. */
+async function passTime(m: Model, w: World, to: number) {
+  w.clock.set(new Date(to));
+  m.now = to;
+  await w.services.transfers.expire();
+  for (const p of m.purchases) {
+    if (p.transfer.expiresAt !== null && m.now >= p.transfer.expiresAt)
+      p.transfer = { ...p.transfer, state: 'none', recipient: null, ended: true };
+  }
+}
+
 const timePasses = (days: number) =>
   step(
     `timePasses(${days} days)`,
     () => true,
+    (m, w) => passTime(m, w, m.now + days * DAY),
+  );
+
+/**
+ * A learner subscribes to a membership at the test provider's page (or leaves it without subscribing). A second
+ * live subscription to the same membership is refused before the page opens.
+ */
+const subscribe = (user: number, membership: MembershipKey, place: PlaceKey, leave: boolean) =>
+  step(
+    `subscribe(user ${user}, ${membership}, ${place}${leave ? ', leaves the page' : ''})`,
+    () => true,
     async (m, w) => {
-      w.clock.advance(days * DAY);
-      m.now = w.clock.now().getTime();
-      await w.services.transfers.expire();
-      for (const p of m.purchases) {
-        if (p.transfer.expiresAt !== null && m.now >= p.transfer.expiresAt)
-          p.transfer = { ...p.transfer, state: 'none', recipient: null, ended: true };
+      const who = w.users[user]!;
+      const body = { productId: w.memberships[membership].id, billing: billingOf(place) };
+      if (liveSubscription(m, user, membership)) {
+        await refused(w, () => store(w, who, 'post', '/subscriptions', body), ['already-subscribed']);
+        membershipsDone.refused++;
+        return;
+      }
+      const started = await accepted(() => store(w, who, 'post', '/subscriptions', body));
+      const { pathname } = new URL(started.body.data.url);
+      expect((await request(w.app).get(pathname)).status).toBe(200);
+      const known = new Set(m.subscriptions.map((s) => s.id));
+      if (leave) {
+        const left = await request(w.app).post(`${pathname}/cancel`);
+        expect(left.status).toBe(303);
+        expect(new URL(left.headers.location!).pathname).toMatch(/^\/products\//);
+        return;
+      }
+      const paid = await request(w.app).post(`${pathname}/pay`);
+      expect(paid.status).toBe(303);
+      expect(new URL(paid.headers.location!).pathname).toBe('/learning');
+      const listed: { id: string }[] = (await store(w, who, 'get', '/subscriptions')).body.data;
+      const fresh = listed.filter((s) => !known.has(s.id));
+      expect(fresh, 'the new subscription').toHaveLength(1);
+      const terms = MEMBERSHIPS[membership];
+      const trial = terms.trialDays > 0;
+      const s: MSubscription = {
+        id: fresh[0]!.id,
+        user,
+        membership,
+        status: trial ? 'trialing' : 'active',
+        periodEnd: trial ? m.now + terms.trialDays * DAY : periodEnd(new Date(m.now), terms.interval).getTime(),
+        cancelAtPeriodEnd: false,
+        graceUntil: null,
+        periods: [trial ? 'trial' : 'paid'],
+        place,
+        discountLeft: m.now < m.saleEnds ? 1 : 0,
+        charges: [],
+      };
+      if (!trial) chargeOfNextPeriod(m, s);
+      m.subscriptions.push(s);
+      membershipsDone.subscribed++;
+    },
+  );
+
+/**
+ * The provider bills a subscription's next period, paid or failed (its webhook recorded). One cancelled at its
+ * period's end does not renew. Paid: active for another period, whatever came before (a lapse too). Failed: past due,
+ * its grace set by the first failure only.
+ */
+const renew = (subscriptionIndex: number, outcome: 'paid' | 'failed') =>
+  step(
+    `renew(subscription ${subscriptionIndex}, ${outcome})`,
+    (m) => m.subscriptions.length > 0,
+    async (m, w) => {
+      const s = pick(m.subscriptions, subscriptionIndex)!;
+      const renewal = () => request(w.app).post(`/test-provider/subscriptions/${s.id}/renew`).send({ outcome });
+      if (s.cancelAtPeriodEnd || s.status === 'canceled') {
+        await refused(w, renewal, ['subscription-not-renewable']);
+        membershipsDone.refused++;
+        return;
+      }
+      const answer = await accepted(renewal);
+      membershipsDone[outcome]++;
+      expect(answer.body.data.periodStart).toBe(new Date(s.periodEnd).toISOString());
+      s.periods.push(outcome);
+      if (outcome === 'paid') {
+        chargeOfNextPeriod(m, s);
+        s.status = 'active';
+        s.periodEnd = periodEnd(new Date(s.periodEnd), MEMBERSHIPS[s.membership].interval).getTime();
+        s.graceUntil = null;
+      } else if (s.status !== 'past_due') {
+        s.status = 'past_due';
+        s.graceUntil = m.now + GRACE_DAYS * DAY;
       }
     },
   );
 
+/**
+ * The subscriber cancels at the period's end, or resumes: only while it is in force and its period has not ended;
+ * asking for what already holds changes nothing. Someone else cannot.
+ */
+const changeSubscription = (subscriptionIndex: number, cancel: boolean, stranger: boolean) =>
+  step(
+    `${cancel ? 'cancel' : 'resume'}Subscription(subscription ${subscriptionIndex}${stranger ? ', by someone else' : ''})`,
+    (m) => m.subscriptions.length > 0,
+    async (m, w) => {
+      const s = pick(m.subscriptions, subscriptionIndex)!;
+      const path = `/subscriptions/${s.id}/${cancel ? 'cancel' : 'resume'}`;
+      if (stranger) {
+        await refused(w, () => store(w, w.users[(s.user + 1) % USERS], 'post', path), ['not-found']);
+        return;
+      }
+      const who = w.users[s.user]!;
+      if (!['trialing', 'active', 'past_due'].includes(statusNow(m, s))) {
+        await refused(w, () => store(w, who, 'post', path), ['subscription-not-renewable']);
+        membershipsDone.refused++;
+        return;
+      }
+      if (s.cancelAtPeriodEnd === cancel) {
+        await accepted(() => store(w, who, 'post', path));
+        return;
+      }
+      if (s.periodEnd <= m.now) {
+        await refused(w, () => store(w, who, 'post', path), ['subscription-not-renewable']);
+        membershipsDone.refused++;
+        return;
+      }
+      const answer = await accepted(() => store(w, who, 'post', path));
+      expect(answer.body.data.cancelAtPeriodEnd).toBe(cancel);
+      s.cancelAtPeriodEnd = cancel;
+      membershipsDone[cancel ? 'cancelled' : 'resumed']++;
+    },
+  );
+
+/**
+ * Finance refunds a period of a subscription from the console, in full or half of what is left, with a reason: only
+ * that period's charge gives money back (checked with every charge's), the courses stay open, unless the refund
+ * ends the subscription now too. A trial or a failed renewal, or a period refunded in full, has nothing to refund.
+ */
+const refundPeriod = (subscriptionIndex: number, periodIndex: number, full: boolean, end: boolean) =>
+  step(
+    `refundPeriod(subscription ${subscriptionIndex}, period ${periodIndex}, ${full ? 'full' : 'half'}${end ? ', ending it' : ''})`,
+    (m) => m.subscriptions.length > 0,
+    async (m, w) => {
+      const s = pick(m.subscriptions, subscriptionIndex)!;
+      const periods: { id: string; outcome: string }[] = await w
+        .db('subscriptionPeriods')
+        .where({ subscriptionId: s.id })
+        .orderBy('periodStart')
+        .orderBy('createdAt')
+        .select('id', 'outcome');
+      const period = pick(periods, periodIndex)!;
+      const paidBefore = periods.slice(0, periods.indexOf(period)).filter((p) => p.outcome === 'paid').length;
+      const charge = period.outcome === 'paid' ? s.charges[paidBefore]! : null;
+      const left = charge ? charge.amount - charge.refunded : 0;
+      const amount = full || left < 2 ? left : Math.floor(left / 2);
+      const path = `/subscription-periods/${period.id}/refund`;
+      const why = { reasonCode: 'customer-request', reason: 'asked by the subscriber', cancel: end };
+      if (left <= 0) {
+        await refused(w, () => staff(w, w.admin, path, why), ['refund-not-possible']);
+        membershipsDone.refused++;
+        return;
+      }
+      const answer = await accepted(() => staff(w, w.admin, path, { ...why, amount }));
+      expect(answer.body.data.refund).toMatchObject({ amount, refundAmount: charge!.refunded + amount });
+      charge!.refunded += amount;
+      membershipsDone.refunded++;
+      if (end && opens(m, s)) {
+        s.status = 'canceled';
+        s.graceUntil = null;
+      }
+      expect(answer.body.data.status).toBe(statusNow(m, s));
+    },
+  );
+
+/** Time reaches the end of a past-due subscription's grace: it lapses, its courses close. */
+const graceEnds = (subscriptionIndex: number) =>
+  step(
+    `graceEnds(subscription ${subscriptionIndex})`,
+    (m) => m.subscriptions.some((s) => statusNow(m, s) === 'past_due'),
+    async (m, w) => {
+      const s = pick(
+        m.subscriptions.filter((q) => statusNow(m, q) === 'past_due'),
+        subscriptionIndex,
+      )!;
+      await passTime(m, w, s.graceUntil!);
+      expect(statusNow(m, s)).toBe('lapsed');
+      membershipsDone.lapsed++;
+    },
+  );
+
+/** Time reaches the end of a subscription's period: one cancelled at that end is over, its courses closed. */
+const periodEnds = (subscriptionIndex: number) =>
+  step(
+    `periodEnds(subscription ${subscriptionIndex})`,
+    (m) => m.subscriptions.some((s) => s.periodEnd > m.now),
+    async (m, w) => {
+      const s = pick(
+        m.subscriptions.filter((q) => q.periodEnd > m.now),
+        subscriptionIndex,
+      )!;
+      await passTime(m, w, s.periodEnd);
+      if (statusNow(m, s) === 'canceled') membershipsDone.ended++;
+    },
+  );
+
 const user = fc.integer({ min: 0, max: USERS - 1 });
+/** Where subscribers are billed: a business's reverse charge is left out, as a period's invoice names no VAT ID yet. */
+const subscriberPlace = fc.constantFrom<PlaceKey>('de-consumer', 'fr-consumer', 'us-wa', 'us-ca', 'jp');
 const index = fc.nat({ max: 40 });
 const productKey = fc.constantFrom<ProductKey>('basics', 'pro', 'workshop');
 const commands = [
@@ -1340,6 +1761,32 @@ const commands = [
   index.map(ban),
   fc.tuple(index, fc.boolean()).map(([p, superseded]) => correctInvoice(p, superseded)),
   fc.integer({ min: 1, max: 4 }).map(timePasses),
+  fc
+    .tuple(
+      user,
+      fc.constantFrom<MembershipKey>('allAccess', 'allAccess', 'workshopYearly'),
+      subscriberPlace,
+      fc.constantFrom(false, false, true),
+    )
+    .map(([u, k, place, leave]) => subscribe(u, k, place, leave)),
+  fc
+    .tuple(
+      user,
+      fc.constantFrom<MembershipKey>('allAccess', 'allAccess', 'workshopYearly'),
+      subscriberPlace,
+      fc.constantFrom(false, false, true),
+    )
+    .map(([u, k, place, leave]) => subscribe(u, k, place, leave)),
+  fc.tuple(index, fc.constantFrom<'paid' | 'failed'>('paid', 'failed')).map(([s, o]) => renew(s, o)),
+  fc.tuple(index, fc.constantFrom<'paid' | 'failed'>('paid', 'failed')).map(([s, o]) => renew(s, o)),
+  fc
+    .tuple(index, fc.boolean(), fc.constantFrom(false, false, false, true))
+    .map(([s, cancel, stranger]) => changeSubscription(s, cancel, stranger)),
+  index.map(graceEnds),
+  fc
+    .tuple(index, index, fc.boolean(), fc.constantFrom(false, false, true))
+    .map(([s, p, full, end]) => refundPeriod(s, p, full, end)),
+  index.map(periodEnds),
   fc.constant(null).map(payoutRun),
   fc.constant(null).map(payoutRun),
   index.map(markPayoutPaid),
@@ -1359,7 +1806,15 @@ describe('commerce, model-based (fast-check commands on the real API and Postgre
             const tax = modelTaxSetup(inclusive);
             const world = await createWorld(tax);
             try {
-              const model: Model = { tax, purchases: [], teams: [], now: world.clock.now().getTime(), disputes: 0 };
+              const model: Model = {
+                tax,
+                purchases: [],
+                teams: [],
+                now: world.clock.now().getTime(),
+                saleEnds: world.clock.now().getTime() + SALE_DAYS * DAY,
+                disputes: 0,
+                subscriptions: [],
+              };
               await fc.asyncModelRun(() => ({ model, real: world }), cmds);
               await checkInvoicesOfPayers(model, world);
               await countTaxed(world);
@@ -1369,10 +1824,15 @@ describe('commerce, model-based (fast-check commands on the real API and Postgre
             }
           },
         ),
-        { numRuns: RUNS, ...(SEED !== undefined && { seed: SEED }), ...(PATH && { path: PATH, endOnFailure: true }) },
+        {
+          numRuns: RUNS,
+          ...(SEED !== undefined && { seed: SEED }),
+          ...(PATH && { path: PATH, endOnFailure: true }),
+        },
       );
       console.log(`commerce model: ${sequences} sequences, ${stepsRun} steps; charges by tax:`, taxed);
       console.log('payouts:', payoutsDone);
+      console.log('memberships:', membershipsDone);
     },
     60_000 + RUNS * STEPS * 1000,
   ); // about 7 steps a second; shrinking a failure takes longer
