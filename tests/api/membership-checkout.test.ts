@@ -61,7 +61,11 @@ describe('a membership at the one-time checkout', () => {
     ]);
     // The sales page tells the membership's terms, which the buy box shows instead of a one-time price.
     const page = await request(app).get(`/api/store/products/${membership.id}`);
-    expect(page.body.membership).toEqual({ interval: 'month', trialDays: 0 });
+    expect(page.body.membership).toEqual({
+      interval: 'month',
+      trialDays: 0,
+      prices: [{ interval: 'month', unitAmount: 2900, currency: 'usd' }],
+    });
   });
 
   it('with Stripe configured, subscribing opens Stripe Checkout in subscription mode', async () => {
