@@ -5,7 +5,7 @@ import { keepScreenshot, seriousViolations, signedInContext, useDemoSite, waitFo
 /**
  * A course in instalments on the storefront (docs/domain.md §23): the demo's TypeScript Pro offers three monthly
  * payments beside its one-time price; the first is paid at the provider's page, and the Subscriptions page counts
- * the instalments paid, with no way to cancel.
+ * the instalments paid, with no way to cancel, and offers a new card when one fails.
  */
 
 const WIDTHS = [
@@ -69,6 +69,19 @@ describe('a payment plan on the storefront (Chromium)', () => {
       expect(renewed.status).toBe(200);
       await page.reload();
       await page.locator('li.subscription').getByText('2 of 3 paid').waitFor();
+
+      // The last one fails: the course stays open for now, and the card can be replaced from here.
+      const failed = await fetch(`${baseUrl}/test-provider/subscriptions/${sub.id}/renew`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ outcome: 'failed' }),
+      });
+      expect(failed.status).toBe(200);
+      await page.reload();
+      const plan = page.locator('li.subscription');
+      await plan.getByText('Your last instalment failed.', { exact: false }).waitFor();
+      await plan.getByRole('button', { name: 'Update card' }).waitFor();
+      await fitsWidth(page, viewport.width);
       await context.close();
     });
   }

@@ -53,7 +53,7 @@ function PastDueBanner({ subscription }: { subscription: Subscription }) {
 }
 
 /** Goes to the provider's page where the card is replaced; it comes back here. */
-function UpdateCard({ subscriptionId, prominent = false }: { subscriptionId: string; prominent?: boolean }) {
+export function UpdateCard({ subscriptionId, prominent = false }: { subscriptionId: string; prominent?: boolean }) {
   const action = useAction(failedTo('open the card page'));
   return (
     <>

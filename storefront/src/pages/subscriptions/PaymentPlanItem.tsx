@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import type { Subscription } from '../../api/subscriptions';
 import { formatDate } from '../../format';
+import { UpdateCard } from './MembershipBilling';
 
 /**
  * A course bought in instalments (docs/domain.md §23): how many are paid, when the next is due, and what a failed one
@@ -32,6 +33,7 @@ export function PaymentPlanItem({ plan }: { plan: Subscription }) {
       {plan.status === 'lapsed' && (
         <p className="hint">Your course is closed until the missed instalment is paid; your progress is kept.</p>
       )}
+      {(plan.status === 'past_due' || plan.status === 'lapsed') && <UpdateCard subscriptionId={plan.id} prominent />}
     </li>
   );
 }
