@@ -1,6 +1,7 @@
 import type { ListQuery } from '../../list-query/schemas';
-import { cappedCount, countMatches, totalOf, type Total } from '../lists/count';
+import { cappedCount, countMatches, EXACT_COUNT_LIMIT, totalOf, type Total } from '../lists/count';
 import type { AdminResource, Row, WriteActor } from '../resource';
+import { pageFromTemplate } from './page-template';
 import { type AdminDeps, baseQuery, column, idColumnOf, presentTo } from './rows';
 
 export interface Page {
@@ -11,6 +12,9 @@ export interface Page {
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
+
+/** What a search is bound as: its text anywhere in a field. */
+const searchPattern = (search: string) => `%${escapeLike(search)}%`;
 
 /**
  * What a list holds for its reader, filtered (for counting) and in its order, every page of it: the console's list
@@ -28,7 +32,7 @@ export function listing({ db }: AdminDeps, resource: AdminResource, query: ListQ
       else q.where(col, { eq: '=', gte: '>=', lte: '<=', lt: '<' }[op], value as string);
     }
     if (query.search) {
-      const pattern = `%${escapeLike(query.search)}%`;
+      const pattern = searchPattern(query.search);
       q.where((w) => {
         for (const field of resource.searchable) w.orWhere(column(db, resource, field), 'ilike', pattern);
       });
@@ -48,20 +52,40 @@ export async function listPage(
   query: ListQuery,
   reader?: WriteActor,
 ): Promise<Page> {
-  const { filtered, ordered } = listing(deps, resource, query, reader);
-  const page = ordered.offset(query.offset).limit(query.limit);
   if (resource.exactCount) {
+    const { filtered, ordered } = listing(deps, resource, query, reader);
+    const page = ordered.offset(query.offset).limit(query.limit);
     const [rows, total] = await Promise.all([page.toKnexQuery(), countMatches(filtered, true)]);
     return { rows: (rows as unknown as Row[]).map((r) => presentTo(resource, r, reader)), total };
   }
   // The page and its capped count in one statement: one round trip where most of a list's time goes.
-  if (!page.hasSelects()) page.select(`${resource.model.tableName}.*`);
-  // Read as plain rows (the answer's JSON): no model instance is built for a row only sent on.
-  const rows = (await page
-    .select(deps.db.raw('(?) AS match_count', [cappedCount(filtered)]))
-    .toKnexQuery()) as unknown as (Row & { matchCount?: number })[];
+  const withCount = (asked: ListQuery) => {
+    const built = listing(deps, resource, asked, reader);
+    if (!built.ordered.hasSelects()) built.ordered.select(`${resource.model.tableName}.*`);
+    const page = built.ordered.select(deps.db.raw('(?) AS match_count', [cappedCount(built.filtered)]));
+    return { filtered: built.filtered, page };
+  };
+  // Read as plain rows (the answer's JSON): no model instance is built for a row only sent on. A list its reader
+  // sees only part of is built for each request; any other is sent as its shape's statement, compiled once.
+  const compiled =
+    reader && resource.readScope
+      ? null
+      : await pageFromTemplate(deps.db, resource, query, (q) => withCount(q).page.toKnexQuery().toSQL(), searchPattern);
+  let built: ReturnType<typeof withCount> | undefined;
+  if (!compiled) built = withCount(query);
+  const rows = (compiled ??
+    (await built!.page.offset(query.offset).limit(query.limit).toKnexQuery())) as unknown as (Row & {
+    matchCount?: number;
+  })[];
   const counted = rows[0]?.matchCount;
-  const total = counted === undefined ? await countMatches(filtered, false) : await totalOf(filtered, Number(counted));
+  // Counting apart (a page past the end) or estimating (past the cap) builds the filter, if not built already.
+  const filtered = () => (built ?? withCount(query)).filtered;
+  const total =
+    counted === undefined
+      ? await countMatches(filtered(), false)
+      : Number(counted) <= EXACT_COUNT_LIMIT
+        ? { total: Number(counted), estimated: false }
+        : await totalOf(filtered(), Number(counted));
   return {
     rows: rows.map(({ matchCount: _, ...row }) => presentTo(resource, row, reader)),
     total,
