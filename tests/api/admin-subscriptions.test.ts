@@ -103,6 +103,14 @@ describe('subscriptions in the console', () => {
     expect(first!.invoiceId).toEqual(expect.any(String));
     expect(failed).toMatchObject({ outcome: 'failed', merchantChargeId: null });
     expect((await admin(support, `/subscriptions/${id}`)).body.status).toBe('past_due');
+
+    // A payment plan's subscription says how many of its instalments are paid.
+    const planned = await createProduct(db(), { name: 'Planned course', unitAmount: 3000 });
+    const [plan] = await db()('paymentPlans')
+      .insert({ productId: planned.id, instalments: 3, instalmentAmount: 1000, currency: 'usd' })
+      .returning('id');
+    await db()('subscriptions').where({ id }).update({ paymentPlanId: plan.id });
+    expect((await admin(support, `/subscriptions/${id}`)).body).toMatchObject({ instalments: 3, paidPeriods: 1 });
   });
 
   it('refunds one paid period: only its charge and split lines go back, a credit note is issued, access stays', async () => {

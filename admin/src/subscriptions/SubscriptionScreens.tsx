@@ -42,6 +42,7 @@ const mayRefund = (permissions: unknown) => rolesOf(permissions).some((r) => r =
 
 /** Memberships' subscriptions, newest first, each with its status now. */
 export function SubscriptionList() {
+  const translate = useTranslate();
   return (
     <RecordList filters={filters} icon={AutorenewIcon}>
       {ref('userId', 'users')}
@@ -49,6 +50,15 @@ export function SubscriptionList() {
       {status(SUBSCRIPTION_STATUS)}
       {text('interval')}
       {money('amount')}
+      <FunctionField<SubscriptionRecord>
+        source="instalments"
+        sortable={false}
+        render={(s) =>
+          s.instalments
+            ? translate('resources.subscriptions.instalmentsPaid', { paid: s.paidPeriods, of: s.instalments })
+            : ''
+        }
+      />
       {date('currentPeriodEnd', { sortable: true })}
       <FunctionField<SubscriptionRecord>
         source="cancelAtPeriodEnd"

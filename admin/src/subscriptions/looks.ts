@@ -36,6 +36,9 @@ export interface SubscriptionRecord {
   currentPeriodEnd: string;
   cancelAtPeriodEnd: boolean;
   graceUntil: string | null;
+  /** A payment plan's instalments and how many are paid; null for a membership. */
+  instalments: number | null;
+  paidPeriods: number | null;
   createdAt: string;
 }
 

@@ -6,6 +6,7 @@ export const subscriptionLabels = {
     emptyNote:
       'A learner who joins a membership has a subscription: its periods are billed by the payment provider, each paid one with its charge and invoice.',
     noneFound: 'No subscription matches these filters.',
+    instalmentsPaid: '%{paid} of %{of} paid',
     fields: {
       id: 'Id',
       userId: 'Subscriber',
@@ -17,6 +18,7 @@ export const subscriptionLabels = {
       currentPeriodEnd: 'Period ends',
       cancelAtPeriodEnd: 'Ends at period end',
       graceUntil: 'Grace until',
+      instalments: 'Payment plan',
       createdAt: 'Subscribed',
     },
     reason: {

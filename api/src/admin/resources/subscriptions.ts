@@ -1,6 +1,6 @@
 import { Subscription, SubscriptionPeriod } from '../../commerce/models';
 import { SUBSCRIPTION_STATUS_NOW } from '../../shared/subscription-status';
-import { instant, money, text, yesNo } from '../../http/csv-columns';
+import { derived, instant, money, text, yesNo } from '../../http/csv-columns';
 import { person, productNamed } from '../lists/export-lookups';
 import { defineResource } from '../resource';
 
@@ -36,12 +36,18 @@ export const subscriptions = defineResource({
     Subscription.query(db)
       .join('products', 'products.id', 'subscriptions.productId')
       .join('prices', 'prices.id', 'subscriptions.priceId')
+      .leftJoin('paymentPlans', 'paymentPlans.id', 'subscriptions.paymentPlanId')
       .select(
         ...SUBSCRIPTION_COLUMNS.map((c) => `subscriptions.${c}`),
         db.raw(`${STATUS_NOW} AS status`),
         'products.billingInterval as interval',
         'prices.unitAmount as amount',
         'prices.currency as currency',
+        // A payment plan's instalments and how many are paid ("2 of 3 paid"); null for a membership.
+        'subscriptions.paymentPlanId',
+        'paymentPlans.instalments as instalments',
+        db.raw(`CASE WHEN subscriptions.payment_plan_id IS NULL THEN NULL ELSE (SELECT count(*) FROM subscription_periods
+          WHERE subscription_id = subscriptions.id AND outcome = 'paid')::int END AS "paidPeriods"`),
       ) as never,
   sqlColumns: {
     ...Object.fromEntries(SUBSCRIPTION_COLUMNS.map((field) => [field, `subscriptions.${field}`])),
@@ -76,6 +82,7 @@ export const subscriptions = defineResource({
       instant('Current period ends', 'currentPeriodEnd'),
       yesNo('Ends at period end', 'cancelAtPeriodEnd'),
       instant('Grace until', 'graceUntil'),
+      derived('Instalments paid', (r) => (r.instalments == null ? null : `${r.paidPeriods} of ${r.instalments}`)),
       text('Subscription id', 'id'),
     ],
   },
