@@ -65,6 +65,9 @@ describe('membership pricing with the built-in test provider', () => {
     const [sub] = (await as(who, request(app).get('/api/store/subscriptions'))).body.data as { id: string }[];
     return sub!.id;
   }
+  /** What the Billing page says the next period will be charged. */
+  const nextCharge = async (who: SignedIn, id: string) =>
+    (await as(who, request(app).get(`/api/store/subscriptions/${id}/billing`))).body.data.nextCharge.amount as number;
   /** Each paid period's charge with its invoice's tax, oldest first. */
   const periods = (subscriptionId: string) =>
     db()('subscriptionPeriods as sp')
@@ -94,7 +97,9 @@ describe('membership pricing with the built-in test provider', () => {
     const learner = await signedIn(db());
     const half = await coupon(0.5, { duration: 'repeating', durationPeriods: 2 });
     const id = await subscribe(learner, { productId: monthly.id, coupon: half.code!.toLowerCase() });
+    expect(await nextCharge(learner, id)).toBe(1450);
     await renew(id);
+    expect(await nextCharge(learner, id)).toBe(2900);
     await renew(id);
     const paid = await periods(id);
     expect(paid.map((p) => [p.amount, p.discountAmount, p.couponId])).toEqual([
@@ -134,6 +139,7 @@ describe('membership pricing with the built-in test provider', () => {
     const id = await subscribe(regional, { productId: monthly.id, ppp: true }, { 'cf-ipcountry': 'IN' });
     await renew(id);
     const price = 2900 - percentOf(2900, bp);
+    expect(await nextCharge(regional, id)).toBe(price);
     expect((await periods(id)).map((p) => [p.amount, p.discountAmount])).toEqual([
       [price, 0],
       [price, 0],
@@ -162,6 +168,7 @@ describe('membership pricing with the built-in test provider', () => {
       { productId: monthly.id, coupon: tenth.code },
       { 'cf-ipcountry': 'US', 'cf-region': 'WA' },
     );
+    expect(await nextCharge(seattle, waId)).toBe(2900 + taxOnTop(2900, 650));
     await renew(waId);
     const onTop = (amount: number) => [amount + taxOnTop(amount, 650), taxOnTop(amount, 650), false, 650];
     expect((await periods(waId)).map((p) => [p.amount, p.taxAmount, p.taxInclusive, p.invoiceRate])).toEqual([

@@ -10,6 +10,7 @@ export {
   PurchaseUserTransfer,
   Subscription,
   SubscriptionPeriod,
+  SubscriptionSeat,
   TeamSeatRevocation,
 } from '../../api/src/commerce/models';
 export {

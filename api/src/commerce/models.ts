@@ -180,6 +180,8 @@ export class Subscription extends table('subscriptions') {
   declare taxCountry: string | null;
   declare taxRegion: string | null;
   declare taxVatId: string | null;
+  /** The regional discount it was subscribed at (basis points), none at the full price. */
+  declare pppBp: number | null;
   /** What a team membership's invite link carries, made when its subscriber first asks for it. */
   declare seatCode: string | null;
   /** Set for a payment plan's subscription (docs/domain.md §23): it bills the plan's instalments, then ends. */

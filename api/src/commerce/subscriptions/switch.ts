@@ -4,6 +4,7 @@ import { unusedCredit } from '../../shared/proration';
 import { AppError } from '../../shared/errors';
 import { SUBSCRIPTION_STATUS_NOW, type SubscriptionStatus } from '../../shared/subscription-status';
 import type { SubscriptionDeps } from './deps';
+import { nextChargeAmount } from './next-charge';
 import { intervalPricesOf, priceForInterval, type IntervalPrice } from './interval-price';
 import type { BillingView } from './subscriptions.schemas';
 
@@ -18,6 +19,11 @@ interface Held {
   currentPeriodEnd: Date;
   quantity: number | null;
   paymentPlanId: string | null;
+  couponId: string | null;
+  pppBp: number | null;
+  taxCountry: string | null;
+  taxRegion: string | null;
+  taxVatId: string | null;
 }
 
 async function held(conn: Knex, userId: string, id: string, now: Date): Promise<Held> {
@@ -62,7 +68,11 @@ export async function billingOf({ db, clock }: SubscriptionDeps, userId: string,
     interval: current?.billingInterval ?? null,
     nextCharge:
       renews && current
-        ? { amount: current.unitAmount * seats, currency: current.currency, on: sub.currentPeriodEnd }
+        ? {
+            amount: await nextChargeAmount(db, sub, current.unitAmount * seats, current.currency),
+            currency: current.currency,
+            on: sub.currentPeriodEnd,
+          }
         : null,
     switch:
       other && ['trialing', 'active'].includes(sub.status) && !sub.cancelAtPeriodEnd

@@ -16,6 +16,8 @@ export interface SubscriptionTerms {
   taxCountry: string | null;
   taxRegion: string | null;
   taxVatId: string | null;
+  /** The regional discount of its price, in basis points, when it was subscribed at one. */
+  pppBp: number | null;
 }
 
 /** The terms as provider metadata: strings only, absent parts left out. */
@@ -26,6 +28,7 @@ export function termsMetadata(price: MembershipPrice, quantity: number): Record<
     taxCountry: price.place.country,
     taxRegion: price.place.region,
     taxVatId: price.place.vatId,
+    pppBp: price.pppPercent ? String(Math.round(price.pppPercent * 100)) : null,
   };
   return Object.fromEntries(Object.entries(entries).filter(([, v]) => v)) as Record<string, string>;
 }
@@ -38,6 +41,7 @@ export function termsOf(metadata: Record<string, string>): SubscriptionTerms {
     taxCountry: metadata.taxCountry ?? null,
     taxRegion: metadata.taxRegion ?? null,
     taxVatId: metadata.taxVatId ?? null,
+    pppBp: Number(metadata.pppBp) || null,
   };
 }
 
