@@ -189,6 +189,26 @@ describe('dunning: failed renewals retried, the card updated, lapses recorded', 
     expect(await kept()).toEqual(before);
   });
 
+  it("names a payment plan's instalment, not the course's price, when one fails", async () => {
+    clock.set(start);
+    const planned = await createProduct(db(), { name: 'Course paid in three', unitAmount: 60000 });
+    await db()('paymentPlans').insert({
+      productId: planned.id,
+      instalments: 3,
+      instalmentAmount: 21000,
+      currency: 'usd',
+    });
+    const learner = await signedIn(db());
+    const started = await store(learner, 'post', '/payment-plans', { productId: planned.id });
+    expect(started.status).toBe(201);
+    expect((await request(app).post(`${new URL(started.body.data.url).pathname}/pay`)).status).toBe(303);
+    const id = (await store(learner, 'get', '/subscriptions')).body.data[0].id;
+    await failRenewal(id);
+    const email = await lastEmailTo(db(), learner.user.email);
+    expect(email.subject).toBe('Your payment for Course paid in three failed');
+    expect(email.textBody).toContain('We could not take $210.00 for your Course paid in three payment plan.');
+  });
+
   it("refuses another learner's card page, and a retry schedule that does not rise", async () => {
     clock.set(start);
     const owner = await signedIn(db());

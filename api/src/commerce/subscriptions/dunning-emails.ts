@@ -6,8 +6,12 @@ import { formatMoney } from '../../shared/money';
 const day = (date: Date) =>
   new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(date));
 
+/** What lapsed or failed: a membership, or a course's payment plan. */
+type Kind = 'membership' | 'payment plan';
+
 export interface FailedRenewal {
   membership: string;
+  kind: Kind;
   amount: number;
   currency: string;
   /** When access ends unless a payment succeeds (the grace's end). */
@@ -20,7 +24,7 @@ export interface FailedRenewal {
 export function renewalFailedEmail(to: string, failed: FailedRenewal): NewEmail {
   const amount = formatMoney(failed.amount, failed.currency);
   const until = day(failed.accessUntil);
-  const headline = `We could not take ${amount} for your ${failed.membership} membership.`;
+  const headline = `We could not take ${amount} for your ${failed.membership} ${failed.kind}.`;
   const keep = `Your courses stay open until ${until}; we will try the payment again before then.`;
   return {
     kind: 'subscription-payment-failed',
@@ -34,14 +38,17 @@ export function renewalFailedEmail(to: string, failed: FailedRenewal): NewEmail 
 }
 
 /** The grace ended unpaid: the membership lapsed, nothing of the learner's is lost, and how to come back. */
-export function membershipLapsedEmail(to: string, lapsed: { membership: string; billingUrl: string }): NewEmail {
-  const headline = `Your ${lapsed.membership} membership has lapsed: its renewal was not paid.`;
+export function membershipLapsedEmail(
+  to: string,
+  lapsed: { membership: string; kind: Kind; billingUrl: string },
+): NewEmail {
+  const headline = `Your ${lapsed.membership} ${lapsed.kind} has lapsed: its payment was not made.`;
   const kept = 'Your progress, bookmarks and certificates are kept.';
   const back = 'Update your card and the payment is taken again: your courses open the moment it succeeds.';
   return {
     kind: 'subscription-lapsed',
     to,
-    subject: `Your ${lapsed.membership} membership has lapsed`,
+    subject: `Your ${lapsed.membership} ${lapsed.kind} has lapsed`,
     text: `${headline}\n\n${kept}\n\n${back}\n${lapsed.billingUrl}\n`,
     html:
       `<p>${escapeHtml(headline)}</p><p>${escapeHtml(kept)}</p>` +

@@ -23,6 +23,7 @@ interface FailingSubscription {
   membership: string;
   amount: number;
   currency: string;
+  paymentPlanId: string | null;
 }
 
 /**
@@ -39,6 +40,7 @@ export async function afterFailedRenewal(
     .join('users as u', 'u.id', 's.userId')
     .join('products as p', 'p.id', 's.productId')
     .join('prices as pr', 'pr.id', 's.priceId')
+    .leftJoin('paymentPlans as pp', 'pp.id', 's.paymentPlanId')
     .where('s.id', subscriptionId)
     .first(
       's.id',
@@ -46,10 +48,12 @@ export async function afterFailedRenewal(
       's.graceUntil',
       's.retryCount',
       's.nextRetryAt',
+      's.paymentPlanId',
       'u.email',
       'p.name as membership',
-      'pr.unitAmount as amount',
-      'pr.currency',
+      // A payment plan's instalment, else the membership's price for its seats.
+      trx.raw('coalesce(pp.instalment_amount, pr.unit_amount * coalesce(s.quantity, 1))::int AS amount'),
+      trx.raw('coalesce(pp.currency, pr.currency) AS currency'),
     )) as FailingSubscription;
   if (sub.status !== 'past_due') return;
   const days = config.SUBSCRIPTION_RETRY_DAYS;
@@ -61,6 +65,7 @@ export async function afterFailedRenewal(
     trx,
     renewalFailedEmail(sub.email, {
       membership: sub.membership,
+      kind: sub.paymentPlanId ? 'payment plan' : 'membership',
       amount: sub.amount,
       currency: sub.currency,
       accessUntil: sub.graceUntil!,
@@ -113,13 +118,22 @@ async function recordLapses({ db, clock, config, outbox }: DunningDeps): Promise
       .where({ status: 'past_due' })
       .where('graceUntil', '<=', clock.now())
       .update({ status: 'lapsed', graceUntil: null, nextRetryAt: null, updatedAt: clock.now() })
-      .returning(['id', 'userId', 'productId'])) as Array<{ id: string; userId: string; productId: string }>;
+      .returning(['id', 'userId', 'productId', 'paymentPlanId'])) as Array<{
+      id: string;
+      userId: string;
+      productId: string;
+      paymentPlanId: string | null;
+    }>;
     for (const row of rows) {
       const who = (await trx('users').where({ id: row.userId }).first('email')) as { email: string };
       const product = (await trx('products').where({ id: row.productId }).first('name')) as { name: string };
       await outbox.enqueue(
         trx,
-        membershipLapsedEmail(who.email, { membership: product.name, billingUrl: billingUrl(config.publicUrl) }),
+        membershipLapsedEmail(who.email, {
+          membership: product.name,
+          kind: row.paymentPlanId ? 'payment plan' : 'membership',
+          billingUrl: billingUrl(config.publicUrl),
+        }),
       );
     }
     return rows.length;
