@@ -109,13 +109,21 @@ const TABLES = [
  * else), and a yearly one with a trial over the workshop's course only.
  */
 type MembershipKey = 'allAccess' | 'workshopYearly';
+type Interval = 'month' | 'year';
 const MEMBERSHIPS = {
-  allAccess: { interval: 'month', trialDays: 0, price: 2900, courses: ['main', 'workshop', 'extra'] },
-  workshopYearly: { interval: 'year', trialDays: 14, price: 19_900, courses: ['workshop'] },
+  allAccess: {
+    interval: 'month',
+    trialDays: 0,
+    prices: { month: 2900, year: 29_000 },
+    courses: ['main', 'workshop', 'extra'],
+  },
+  workshopYearly: { interval: 'year', trialDays: 14, prices: { year: 19_900 }, courses: ['workshop'] },
 } as const satisfies Record<
   MembershipKey,
-  { interval: 'month' | 'year'; trialDays: number; price: number; courses: readonly CourseKey[] }
+  { interval: Interval; trialDays: number; prices: Partial<Record<Interval, number>>; courses: readonly CourseKey[] }
 >;
+const priceOf = (membership: MembershipKey, interval: Interval) =>
+  (MEMBERSHIPS[membership].prices as Partial<Record<Interval, number>>)[interval];
 const GRACE_DAYS = testConfig().SUBSCRIPTION_GRACE_DAYS;
 type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'canceled' | 'lapsed';
 
@@ -232,6 +240,9 @@ interface MSubscription {
   membership: MembershipKey;
   /** As stored: time alone turns it lapsed or canceled (statusNow). */
   status: SubscriptionStatus;
+  /** Billed every month or year (a switch changes it). */
+  interval: Interval;
+  periodStart: number;
   periodEnd: number;
   cancelAtPeriodEnd: boolean;
   graceUntil: number | null;
@@ -241,7 +252,7 @@ interface MSubscription {
   place: PlaceKey;
   /** Paid periods the running sale still takes its percentage off (its first one when subscribed during the sale). */
   discountLeft: number;
-  /** What each paid period charges, in the periods' order, the tax in it, and what finance refunded of it. */
+  /** What each paid period charges, in the order they were billed, the tax in it, and what finance refunded of it. */
   charges: { amount: number; tax: number; refunded: number }[];
 }
 
@@ -249,10 +260,9 @@ interface MSubscription {
  * What the next paid period of `s` charges: the price, less the sale's percentage (rounded half up) while it has periods
  * left, with tax as the school's setup says for the subscriber's place, inside the price or on top.
  */
-function chargeOfNextPeriod(m: Model, s: MSubscription) {
-  const price = MEMBERSHIPS[s.membership].price;
+function chargeOfNextPeriod(m: Model, s: MSubscription, price = priceOf(s.membership, s.interval)!, usesUp = true) {
   const base = price - (s.discountLeft > 0 ? Math.floor((price * SALE_BP + 5000) / 10_000) : 0);
-  if (s.discountLeft > 0) s.discountLeft--;
+  if (s.discountLeft > 0 && usesUp) s.discountLeft--;
   const inclusive = m.tax.inclusiveCurrencies.includes('usd');
   const predicted = taxFrom(m.tax, { currency: 'usd', amount: base, inclusive, buyer: PLACES[s.place] });
   s.charges.push({ amount: chargedTotal(base, predicted), tax: predicted?.amount ?? 0, refunded: 0 });
@@ -406,7 +416,8 @@ async function createWorld(tax: TaxSetup): Promise<World> {
       billingInterval: terms.interval,
       trialDays: terms.trialDays,
       grantsWholeCatalog: key === 'allAccess',
-      unitAmount: terms.price,
+      unitAmount: priceOf(key, terms.interval),
+      ...(key === 'allAccess' && { yearlyAmount: MEMBERSHIPS.allAccess.prices.year }),
     });
   }
   const owner = await signedIn(db, ['contributor']);
@@ -739,6 +750,7 @@ async function expectSubscriptionsAsModelled(m: Model, w: World): Promise<Map<st
     providerInvoiceIdentifier: string;
     outcome: string;
     periodStart: Date;
+    createdAt: Date;
     merchantChargeId: string | null;
     invoiceId: string | null;
   }[] = await w.db('subscriptionPeriods').orderBy('createdAt').orderBy('periodStart');
@@ -752,7 +764,7 @@ async function expectSubscriptionsAsModelled(m: Model, w: World): Promise<Map<st
     expect(own.map((p) => p.outcome).sort(), `periods of subscription ${s.id}`).toEqual([...s.periods].sort());
     const paid = own
       .filter((p) => p.outcome === 'paid')
-      .sort((a, b) => new Date(a.periodStart).getTime() - new Date(b.periodStart).getTime());
+      .sort((a, b) => new Date(a.createdAt).getTime() - new Date(b.createdAt).getTime());
     expect(new Set(paid.map((p) => new Date(p.periodStart).getTime())).size, 'a period paid twice').toBe(paid.length);
     paid.forEach((p, i) => {
       charges.set(p.merchantChargeId!, s.user);
@@ -1499,6 +1511,7 @@ const membershipsDone = {
   resumed: 0,
   ended: 0,
   refunded: 0,
+  switched: 0,
   refused: 0,
 };
 
@@ -1524,13 +1537,18 @@ const timePasses = (days: number) =>
  * A learner subscribes to a membership at the test provider's page (or leaves it without subscribing). A second
  * live subscription to the same membership is refused before the page opens.
  */
-const subscribe = (user: number, membership: MembershipKey, place: PlaceKey, leave: boolean) =>
+const subscribe = (user: number, membership: MembershipKey, yearly: boolean, place: PlaceKey, leave: boolean) =>
   step(
-    `subscribe(user ${user}, ${membership}, ${place}${leave ? ', leaves the page' : ''})`,
+    `subscribe(user ${user}, ${membership}${yearly ? ' yearly' : ''}, ${place}${leave ? ', leaves the page' : ''})`,
     () => true,
     async (m, w) => {
       const who = w.users[user]!;
-      const body = { productId: w.memberships[membership].id, billing: billingOf(place) };
+      const interval: Interval = yearly ? 'year' : MEMBERSHIPS[membership].interval;
+      const body = {
+        productId: w.memberships[membership].id,
+        billing: billingOf(place),
+        ...(yearly && { interval }),
+      };
       if (liveSubscription(m, user, membership)) {
         await refused(w, () => store(w, who, 'post', '/subscriptions', body), ['already-subscribed']);
         membershipsDone.refused++;
@@ -1559,7 +1577,9 @@ const subscribe = (user: number, membership: MembershipKey, place: PlaceKey, lea
         user,
         membership,
         status: trial ? 'trialing' : 'active',
-        periodEnd: trial ? m.now + terms.trialDays * DAY : periodEnd(new Date(m.now), terms.interval).getTime(),
+        interval,
+        periodStart: m.now,
+        periodEnd: trial ? m.now + terms.trialDays * DAY : periodEnd(new Date(m.now), interval).getTime(),
         cancelAtPeriodEnd: false,
         graceUntil: null,
         periods: [trial ? 'trial' : 'paid'],
@@ -1597,7 +1617,8 @@ const renew = (subscriptionIndex: number, outcome: 'paid' | 'failed') =>
       if (outcome === 'paid') {
         chargeOfNextPeriod(m, s);
         s.status = 'active';
-        s.periodEnd = periodEnd(new Date(s.periodEnd), MEMBERSHIPS[s.membership].interval).getTime();
+        s.periodStart = s.periodEnd;
+        s.periodEnd = periodEnd(new Date(s.periodEnd), s.interval).getTime();
         s.graceUntil = null;
       } else if (s.status !== 'past_due') {
         s.status = 'past_due';
@@ -1644,6 +1665,54 @@ const changeSubscription = (subscriptionIndex: number, cancel: boolean, stranger
   );
 
 /**
+ * The subscriber switches All access between monthly and yearly: the unused part of the period paid is credited
+ * (rounded down), the new price less it charged now as a paid period starting now; when the credit covers it, or in a
+ * trial, nothing is charged and the new price applies from the period's end. Refused while a payment is owed or once
+ * it is ending; a membership with one interval offers no other.
+ */
+const switchInterval = (subscriptionIndex: number) =>
+  step(
+    `switchInterval(subscription ${subscriptionIndex})`,
+    (m) => m.subscriptions.length > 0,
+    async (m, w) => {
+      const s = pick(m.subscriptions, subscriptionIndex)!;
+      const to: Interval = s.interval === 'month' ? 'year' : 'month';
+      const path = `/subscriptions/${s.id}/switch`;
+      const who = w.users[s.user]!;
+      const status = statusNow(m, s);
+      const price = priceOf(s.membership, to);
+      const refusal =
+        status === 'past_due' || status === 'lapsed'
+          ? 'subscription-past-due'
+          : status === 'canceled' || s.cancelAtPeriodEnd
+            ? 'subscription-ending'
+            : price === undefined
+              ? 'interval-not-offered'
+              : null;
+      if (refusal) {
+        await refused(w, () => store(w, who, 'post', path, { interval: to }), [refusal]);
+        membershipsDone.refused++;
+        return;
+      }
+      const answer = await accepted(() => store(w, who, 'post', path, { interval: to }));
+      expect(answer.body.data.interval).toBe(to);
+      membershipsDone.switched++;
+      const old = priceOf(s.membership, s.interval)!;
+      const length = s.periodEnd - s.periodStart;
+      const unused = Math.max(0, Math.min(length, s.periodEnd - m.now));
+      const credit = s.status === 'trialing' ? 0 : Math.floor((old * unused) / length);
+      const due = price! - credit;
+      s.interval = to;
+      if (s.status === 'trialing' || due <= 0) return;
+      s.periods.push('paid');
+      chargeOfNextPeriod(m, s, due, false);
+      s.status = 'active';
+      s.periodStart = m.now;
+      s.periodEnd = periodEnd(new Date(m.now), to).getTime();
+    },
+  );
+
+/**
  * Finance refunds a period of a subscription from the console, in full or half of what is left, with a reason: only
  * that period's charge gives money back (checked with every charge's), the courses stay open, unless the refund
  * ends the subscription now too. A trial or a failed renewal, or a period refunded in full, has nothing to refund.
@@ -1657,7 +1726,6 @@ const refundPeriod = (subscriptionIndex: number, periodIndex: number, full: bool
       const periods: { id: string; outcome: string }[] = await w
         .db('subscriptionPeriods')
         .where({ subscriptionId: s.id })
-        .orderBy('periodStart')
         .orderBy('createdAt')
         .select('id', 'outcome');
       const period = pick(periods, periodIndex)!;
@@ -1765,24 +1833,27 @@ const commands = [
     .tuple(
       user,
       fc.constantFrom<MembershipKey>('allAccess', 'allAccess', 'workshopYearly'),
+      fc.boolean(),
       subscriberPlace,
       fc.constantFrom(false, false, true),
     )
-    .map(([u, k, place, leave]) => subscribe(u, k, place, leave)),
+    .map(([u, k, yearly, place, leave]) => subscribe(u, k, yearly && k === 'allAccess', place, leave)),
   fc
     .tuple(
       user,
       fc.constantFrom<MembershipKey>('allAccess', 'allAccess', 'workshopYearly'),
+      fc.boolean(),
       subscriberPlace,
       fc.constantFrom(false, false, true),
     )
-    .map(([u, k, place, leave]) => subscribe(u, k, place, leave)),
+    .map(([u, k, yearly, place, leave]) => subscribe(u, k, yearly && k === 'allAccess', place, leave)),
   fc.tuple(index, fc.constantFrom<'paid' | 'failed'>('paid', 'failed')).map(([s, o]) => renew(s, o)),
   fc.tuple(index, fc.constantFrom<'paid' | 'failed'>('paid', 'failed')).map(([s, o]) => renew(s, o)),
   fc
     .tuple(index, fc.boolean(), fc.constantFrom(false, false, false, true))
     .map(([s, cancel, stranger]) => changeSubscription(s, cancel, stranger)),
   index.map(graceEnds),
+  index.map(switchInterval),
   fc
     .tuple(index, index, fc.boolean(), fc.constantFrom(false, false, true))
     .map(([s, p, full, end]) => refundPeriod(s, p, full, end)),

@@ -19,6 +19,10 @@ export async function setCancelAtPeriodEnd(
   if (!['trialing', 'active', 'past_due'].includes(before.status))
     throw new AppError('subscription-not-renewable', 'This subscription has ended.');
   if (before.cancelAtPeriodEnd === cancel) return before;
+  // A period already over has no end left to cancel at or resume from: its renewal decides. Refused before the
+  // provider is told, so the provider and the subscription never disagree.
+  if (new Date(before.currentPeriodEnd) <= now)
+    throw new AppError('subscription-not-renewable', 'This subscription’s period has ended: its renewal decides.');
   const row = (await db('subscriptions').where({ id }).first('providerIdentifier')) as { providerIdentifier: string };
   await provider.subscriptions?.cancelAtPeriodEnd(row.providerIdentifier, cancel);
   // Conditional: a period that ended meanwhile is not resumed.
