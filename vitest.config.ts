@@ -1,4 +1,5 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import LongestFirst from './tests/support/longest-first';
 
 /** What every project shares. */
 const common = {
@@ -22,6 +23,8 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     // Two cores: more workers only queue on the database and the browser.
     maxWorkers: 3,
+    // The longest files first, from the durations a run recorded (tests/durations.json).
+    sequence: { sequencer: LongestFirst },
     projects: [
       { test: { ...common, name: 'unit', include: ['tests/unit/**/*.test.ts'], isolate: false } },
       { test: { ...common, name: 'api', include: ['tests/api/**/*.test.ts'], isolate: false } },
