@@ -220,6 +220,16 @@ describe('subscriptions in the console', () => {
       ['subscription.cancel-at-period-end', 'moving abroad'],
       ['subscription.canceled', 'abusive in the forum'],
     ]);
+    // The person's timeline tells both, with their reasons.
+    const timeline = await admin(support, `/users/${learner.user.id}/timeline`);
+    expect(
+      (timeline.body.data as { summary: string; detail: string | null }[])
+        .filter((e) => e.summary.startsWith('Subscription'))
+        .map((e) => [e.summary, e.detail]),
+    ).toEqual([
+      ['Subscription ended now', 'Reason: abusive in the forum'],
+      ["Subscription set to end at its period's end", 'Reason: moving abroad'],
+    ]);
     const listed = await admin(support, '/subscriptions', { filter: { userId: learner.user.id, status: 'canceled' } });
     expect(listed.body.map((r: Row) => r.id)).toEqual([id]);
   });

@@ -22,7 +22,8 @@ const PERSON = `
   their_transfers AS (SELECT id FROM purchase_user_transfers
                        WHERE source_user_id = (SELECT id FROM person) OR target_user_id = (SELECT id FROM person)),
   their_comments AS (SELECT id FROM comments WHERE user_id = (SELECT id FROM person)),
-  their_notes AS (SELECT id FROM staff_notes WHERE user_id = (SELECT id FROM person))`;
+  their_notes AS (SELECT id FROM staff_notes WHERE user_id = (SELECT id FROM person)),
+  their_subscriptions AS (SELECT id FROM subscriptions WHERE user_id = (SELECT id FROM person))`;
 
 /** A purchase's own story; a team purchase's includes the seats taken from it. */
 const PURCHASE = `
@@ -34,7 +35,8 @@ const PURCHASE = `
   their_charges AS (SELECT merchant_charge_id AS id FROM the_purchase WHERE merchant_charge_id IS NOT NULL),
   their_transfers AS (SELECT id FROM purchase_user_transfers WHERE purchase_id = (SELECT id FROM the_purchase)),
   their_comments AS (SELECT NULL::uuid AS id WHERE false),
-  their_notes AS (SELECT id FROM staff_notes WHERE purchase_id = (SELECT id FROM the_purchase))`;
+  their_notes AS (SELECT id FROM staff_notes WHERE purchase_id = (SELECT id FROM the_purchase)),
+  their_subscriptions AS (SELECT NULL::uuid AS id WHERE false)`;
 
 /**
  * Every branch answers: at, kind, record id, the console resource it opens, who did it (staff), data. A purchase is
@@ -128,6 +130,8 @@ const SOURCES = [
   staffActions('purchases', 'IN (SELECT id::text FROM their_purchases)'),
   staffActions('purchase-user-transfers', 'IN (SELECT id::text FROM their_transfers)'),
   staffActions('comments', 'IN (SELECT id::text FROM their_comments)'),
+  // A membership ended or a period refunded by staff, with the reason.
+  staffActions('subscriptions', 'IN (SELECT id::text FROM their_subscriptions)'),
 ];
 
 /** The timeline's order: newest first, then a fixed order among events of the same instant. */
