@@ -1,14 +1,25 @@
 import type * as Subscriptions from '@contract/commerce/subscriptions/subscriptions.schemas';
+import type { SeatsView } from '@contract/commerce/subscriptions/seats';
 import type { Wire } from '@contract/shared/wire';
 import { getJson, postJson } from './client';
 
 export type Subscription = Wire<Subscriptions.SubscriptionView>;
 
+/** What subscribing asks for: monthly or yearly, seats for a team, a coupon code. */
+export interface SubscribeChoice {
+  interval?: 'month' | 'year';
+  quantity?: number;
+  coupon?: string;
+}
+
 /** POST /api/store/subscriptions: where the learner subscribes (the provider's page). */
-export async function subscribe(productId: string, interval?: 'month' | 'year'): Promise<string> {
+export async function subscribe(productId: string, choice: SubscribeChoice = {}): Promise<string> {
+  const { interval, quantity, coupon } = choice;
   const { data } = await postJson<{ data: Subscriptions.SubscribeAnswer }>('/api/store/subscriptions', {
     productId,
     ...(interval && { interval }),
+    ...(quantity && quantity > 1 && { quantity }),
+    ...(coupon && { coupon }),
   });
   return data.url;
 }
@@ -40,3 +51,25 @@ export async function switchInterval(id: string, interval: 'month' | 'year'): Pr
 export async function paymentMethodUrl(id: string): Promise<string> {
   return (await getJson<{ data: { url: string } }>(`/api/store/subscriptions/${id}/payment-method`)).data.url;
 }
+
+export type Seats = Wire<SeatsView>;
+
+/** GET /api/store/subscriptions/:id/seats: a team membership's seats, who holds them, the invite code. */
+export async function getSeats(id: string): Promise<Seats> {
+  return (await getJson<{ data: Seats }>(`/api/store/subscriptions/${id}/seats`)).data;
+}
+
+/** POST /api/store/subscriptions/:id/seats: seats added, the rest of the period billed now. */
+export async function addSeats(id: string, quantity: number): Promise<Seats> {
+  return (await postJson<{ data: Seats }>(`/api/store/subscriptions/${id}/seats`, { quantity })).data;
+}
+
+/** POST /api/store/subscription-seats/:code: takes a seat of a team membership through its invite link. */
+export async function takeSeat(code: string): Promise<{ subscriptionId: string }> {
+  return (
+    await postJson<{ data: { subscriptionId: string } }>(`/api/store/subscription-seats/${encodeURIComponent(code)}`)
+  ).data;
+}
+
+/** The invite link a team membership's subscriber shares. */
+export const seatInvitePath = (code: string) => `/membership-seats/${encodeURIComponent(code)}`;

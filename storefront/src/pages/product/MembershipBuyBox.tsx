@@ -1,15 +1,16 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { formatMoney } from '../../../../api/src/shared/money';
 import { plural } from '../../../../api/src/shared/words';
 import type { StoreProductPage } from '../../api/catalog';
 import { isApiError } from '../../api/client';
 import { subscribe } from '../../api/subscriptions';
-import { BusyStatus } from '../../ActionFeedback';
+import { BusyStatus, FieldAlert } from '../../ActionFeedback';
 import { useHere } from '../../navigation';
 import { loginPath } from '../../redirects';
 import { useSession } from '../../session';
 import { useAction } from '../../useAction';
+import { SeatsField } from './SeatsField';
 
 type Terms = NonNullable<StoreProductPage['membership']>;
 type Offer = Terms['prices'][number];
@@ -57,8 +58,17 @@ export function MembershipBuyBox({ product, terms }: { product: StoreProductPage
   const { state, refresh } = useSession();
   const [, navigate] = useLocation();
   const here = useHere();
+  const id = useId();
+  const [seatsText, setSeatsText] = useState('1');
+  const [coupon, setCoupon] = useState('');
+  const [couponError, setCouponError] = useState<string | null>(null);
+  const seats = seatCount(seatsText);
   const action = useAction((caught) =>
-    isApiError(caught, 'unauthenticated') ? null : caught instanceof Error ? caught.message : 'Please try again.',
+    isApiError(caught, 'unauthenticated') || isCouponRefusal(caught)
+      ? null
+      : caught instanceof Error
+        ? caught.message
+        : 'Please try again.',
   );
   const offers = terms.prices ?? [];
   const [chosen, choose] = useState<'month' | 'year'>(terms.interval);
@@ -68,17 +78,22 @@ export function MembershipBuyBox({ product, terms }: { product: StoreProductPage
   if (!price) return null;
   const each = formatMoney(price.unitAmount, price.currency);
   const interval = price.interval;
+  const seatsError = seats === null ? 'Enter a whole number of seats from 1 to 100.' : null;
 
   async function handleSubscribe() {
-    if (action.busy) return;
+    if (action.busy || seats === null) return;
+    setCouponError(null);
     if (state.status !== 'signed-in') {
       navigate(loginPath(here));
       return;
     }
     await action.run(async () => {
       try {
-        window.location.assign(await subscribe(product.id, offers.length > 1 ? chosen : undefined));
+        const choice = { interval: offers.length > 1 ? chosen : undefined, quantity: seats, coupon: coupon.trim() };
+        window.location.assign(await subscribe(product.id, choice));
       } catch (caught) {
+        // A refused code is said under its field, in the coupon's words.
+        if (isCouponRefusal(caught)) setCouponError(caught instanceof Error ? caught.message : 'Check the code.');
         // The session ended meanwhile: signing in again comes back here.
         if (isApiError(caught, 'unauthenticated')) {
           refresh();
@@ -102,6 +117,47 @@ export function MembershipBuyBox({ product, terms }: { product: StoreProductPage
           : `${each} now, then each ${interval}. `}
         Renews until you cancel; after cancelling, your access lasts until the end of the period you paid for.
       </p>
+      <SeatsField
+        label="Seats"
+        id={id}
+        max={100}
+        value={seatsText}
+        onChange={setSeatsText}
+        onBlur={() => undefined}
+        error={seatsError}
+        hintId={`${id}-seats-hint`}
+        liveHint
+        hint={
+          seats !== null && seats > 1
+            ? `${each} × ${seats} seats = ${formatMoney(price.unitAmount * seats, price.currency)} a ${interval}. You hold one seat and share an invite link for the others.`
+            : 'One seat is yours. For a team, choose more: you share an invite link for the others.'
+        }
+      />
+      <div className="field">
+        <label htmlFor={`${id}-coupon`}>Coupon code</label>
+        <input
+          id={`${id}-coupon`}
+          name="coupon"
+          value={coupon}
+          onChange={(event) => {
+            setCoupon(event.target.value);
+            setCouponError(null);
+          }}
+          maxLength={64}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          aria-invalid={couponError ? true : undefined}
+          aria-describedby={couponError ? `${id}-coupon-error` : `${id}-coupon-hint`}
+        />
+        {couponError ? (
+          <FieldAlert id={`${id}-coupon-error`} error={couponError} />
+        ) : (
+          <p id={`${id}-coupon-hint`} className="hint">
+            Optional. Its price, and for how many periods it lasts, shows on your Billing page after subscribing.
+          </p>
+        )}
+      </div>
       <div className="actions">
         <button type="button" className="button-buy" onClick={handleSubscribe} aria-disabled={action.busy || undefined}>
           Subscribe
@@ -123,3 +179,13 @@ export function MembershipBuyBox({ product, terms }: { product: StoreProductPage
     </div>
   );
 }
+
+/** The seats typed, when they are a whole number from 1 to 100 (a membership's most). */
+function seatCount(text: string): number | null {
+  const n = Number(text.trim());
+  return Number.isInteger(n) && n >= 1 && n <= 100 ? n : null;
+}
+
+/** A refusal of the coupon code itself (no such code, expired, used up, not for this membership, …). */
+const isCouponRefusal = (caught: unknown) =>
+  isApiError(caught) && (caught.code.startsWith('coupon-') || caught.body.errors?.coupon !== undefined);
