@@ -1,5 +1,5 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
-import LongestFirst from './tests/support/longest-first';
+import LongestFirst from './tests/support/longest-first.ts';
 
 /** What every project shares. */
 const common = {
