@@ -1694,6 +1694,9 @@ const switchInterval = (subscriptionIndex: number) =>
         membershipsDone.refused++;
         return;
       }
+      // A switch comes a while after its period began: at that very instant its charge would start the paid period
+      // again, which a period's uniqueness refuses.
+      if (m.now === s.periodStart) await passTime(m, w, m.now + 60_000);
       const answer = await accepted(() => store(w, who, 'post', path, { interval: to }));
       expect(answer.body.data.interval).toBe(to);
       membershipsDone.switched++;
