@@ -218,4 +218,26 @@ describe('dunning: failed renewals retried, the card updated, lapses recorded', 
     expect(() => loadConfig({ NODE_ENV: 'test', SUBSCRIPTION_RETRY_DAYS: '3,1' })).toThrow(/SUBSCRIPTION_RETRY_DAYS/);
     expect(loadConfig({ NODE_ENV: 'test', SUBSCRIPTION_RETRY_DAYS: '' }).SUBSCRIPTION_RETRY_DAYS).toEqual([]);
   });
+
+  it('refuses the card page to support viewing the learner’s account, which only reads', async () => {
+    clock.set(start);
+    const support = await signedIn(db(), ['support']);
+    const learner = await signedIn(db());
+    const id = await subscribed(learner);
+    await failRenewal(id);
+    const answer = await as(support, request(app).post(`/api/admin/users/${learner.user.id}/view-as`)).send({
+      reason: 'Looking at their billing',
+    });
+    expect(answer.status).toBe(201);
+    const cookie = ([] as string[])
+      .concat(answer.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('lp_view_as='))!
+      .split(';')[0];
+    const viewing = { ...support, cookie: `${support.cookie}; ${cookie}` };
+    expect((await store(viewing, 'get', '/subscriptions')).body.data[0]).toMatchObject({ id, status: 'past_due' });
+    const refused = await store(viewing, 'get', `/subscriptions/${id}/payment-method`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe('view-as-read-only');
+    expect(await row(id)).toMatchObject({ status: 'past_due' });
+  });
 });

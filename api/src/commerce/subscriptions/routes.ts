@@ -1,11 +1,27 @@
 import Router from '@koa/router';
 import type { Config } from '../../config';
 import { buyerCountry, buyerPlace } from '../../http/buyer-location';
-import { userOf } from '../../identity/http/caller';
+import type { Context, Next } from 'koa';
+import { authOf, userOf } from '../../identity/http/caller';
 import { IdParam } from '../../http/params';
 import type { Policies } from '../../identity/http/policy';
+import { AppError } from '../../shared/errors';
 import { SubscribeBody, SwitchBody } from './subscriptions.schemas';
 import type { SubscriptionService } from './subscriptions';
+
+/**
+ * The card page pays and replaces the learner's card: support viewing as them reads their subscriptions but cannot
+ * reach it, as no other change is theirs to make.
+ */
+async function notWhileViewingAs(ctx: Context, next: Next) {
+  const auth = authOf(ctx);
+  if (auth?.method === 'session' && auth.viewAs)
+    throw new AppError(
+      'view-as-read-only',
+      'You are viewing this account as support: nothing can be changed. End the view to act as yourself.',
+    );
+  return next();
+}
 
 /** A learner's memberships: subscribing, their subscriptions, cancelling at the period's end and resuming. */
 export function subscriptionRoutes({
@@ -46,7 +62,7 @@ export function subscriptionRoutes({
   });
 
   // The provider's page where the card is replaced (no-store: the address may be for this one visit).
-  router.get('/subscriptions/:id/payment-method', allow.signedIn(), async (ctx) => {
+  router.get('/subscriptions/:id/payment-method', allow.signedIn(), notWhileViewingAs, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { data: await subscriptions.paymentMethodUrl(userOf(ctx).id, IdParam.parse(ctx.params).id) };
   });
