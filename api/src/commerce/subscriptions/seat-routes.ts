@@ -20,6 +20,14 @@ export function subscriptionSeatRoutes({
     ctx.body = { data: await subscriptions.seats(userOf(ctx).id, IdParam.parse(ctx.params).id) };
   });
 
+  // What adding seats would charge now and each period, shown before the subscriber confirms.
+  router.get('/subscriptions/:id/seats/quote', allow.signedIn(), async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    const { id } = IdParam.parse(ctx.params);
+    const { quantity } = AddSeatsBody.parse({ quantity: Number(ctx.query.quantity) });
+    ctx.body = { data: await subscriptions.quoteSeats(userOf(ctx).id, id, quantity) };
+  });
+
   router.post('/subscriptions/:id/seats', allow.signedIn(), async (ctx) => {
     const { id } = IdParam.parse(ctx.params);
     const { quantity } = AddSeatsBody.parse(ctx.request.body);

@@ -10,6 +10,7 @@ import { recordSubscriptionEvent } from './record-event';
 import { recordSubscriptionState } from './record-state';
 import { hasSubscriptions, subscriptionsOf } from './rows';
 import { addSeats, seatsOf, takeSeat } from './seats';
+import { quoteSeats } from './seat-quote';
 import { subscribe } from './subscribe';
 
 /** Memberships' subscriptions (docs/domain.md §22): subscribing, the provider's events, a learner's list and changes. */
@@ -20,6 +21,7 @@ export function subscriptionService(deps: SubscriptionDeps) {
     recordEvent: step(recordSubscriptionEvent),
     seats: step(seatsOf),
     addSeats: step(addSeats),
+    quoteSeats: step(quoteSeats),
     takeSeat: step(takeSeat),
     recordState: step(recordSubscriptionState),
     mine: (userId: string) => subscriptionsOf(deps.db, userId, deps.clock.now()),
