@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../api/src/logger';
 import { nthPeriodEnd } from '../../api/src/payments/stripe-subscriptions';
 import { createServices } from '../../api/src/services';
-import { createCourse, createProduct, createRevenueSplit } from '../../seeds/factories';
+import { createCoupon, createCourse, createProduct, createRevenueSplit } from '../../seeds/factories';
 import { testApp, testConfig } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
@@ -70,6 +70,8 @@ describe('memberships through Stripe Billing', () => {
     db()('merchantCharges').where({ userId }).orderBy('createdAt').select('id', 'identifier', 'amount', 'fee', 'net');
   const periods = (subscriptionId: string) =>
     db()('subscriptionPeriods').where({ subscriptionId }).orderBy('createdAt').select('outcome', 'merchantChargeId');
+  const services = () =>
+    createServices({ db: db(), clock: { now: () => new Date() }, config: config(), logger: createLogger('silent') });
   const stripeSub = (id: string) => stripe.objects.get(id) as unknown as Stripe.Subscription;
   const periodEndOf = (id: string) => fromSeconds(stripeSub(id).items.data[0]!.current_period_end).toISOString();
 
@@ -336,6 +338,49 @@ describe('memberships through Stripe Billing', () => {
       .orderBy('sp.periodStart')
       .select('sp.discountAmount');
     expect(billed.map((p: { discountAmount: number }) => p.discountAmount)).toEqual([1000, 1000, 0]);
+  });
+
+  it("keeps the seats, coupon and tax place when Stripe's subscription event comes before its first invoice's", async () => {
+    await db()('schoolSettings').update({ taxCountry: 'DE', taxId: 'DE123456789', taxInclusiveCurrencies: ['eur'] });
+    await db()('taxRegistrations').insert({ country: 'GB', region: null }).onConflict().ignore();
+    await db()('taxRates').insert({ country: 'GB', region: null, rateBp: 2000, name: 'VAT' }).onConflict().ignore();
+    const coupon = await createCoupon(db(), { percentageDiscount: 0.25 });
+    const learner = await signedIn(db());
+    const started = await services().payments.subscriptions!.createSubscription({
+      reference: crypto.randomUUID(),
+      description: 'All access for three',
+      amount: 6000,
+      quantity: 3,
+      discount: { bp: 2500, periods: null, label: coupon.code! },
+      tax: { rate: 2000, inclusive: false },
+      currency: 'usd',
+      interval: 'month',
+      trialDays: 0,
+      customerEmail: 'team-of-three@example.com',
+      successUrl: 'http://localhost:3000/learning',
+      cancelUrl: 'http://localhost:3000/',
+      metadata: {
+        userId: learner.user.id,
+        productId: allAccess.id,
+        priceId: allAccess.prices[0]!.id,
+        quantity: '3',
+        couponId: coupon.id,
+        taxCountry: 'GB',
+        pppBp: '3000',
+      },
+    });
+    const { events } = stripe.billing.subscribe(started.identifier);
+    // Stripe's order: the subscription's event, then its invoice's.
+    expect(events.findIndex((e) => e.type === 'customer.subscription.created')).toBeLessThan(
+      events.findIndex((e) => e.type === 'invoice.paid'),
+    );
+    await deliver(events);
+    const sub = await db()('subscriptions').where({ userId: learner.user.id }).first();
+    expect(sub).toMatchObject({ quantity: 3, couponId: coupon.id, taxCountry: 'GB', pppBp: 3000 });
+    expect((await db()('coupons').where({ id: coupon.id }).first('usedCount')).usedCount).toBe(1);
+    // 60.00 less 25 % is 45.00, and 20 % VAT on top: 54.00, the tax recorded on the period's charge.
+    const [charge] = await db()('merchantCharges').where({ userId: learner.user.id }).select('amount', 'taxAmount');
+    expect(charge).toMatchObject({ amount: 5400, taxAmount: 900 });
   });
 
   it('opens the customer portal for the card, ends a subscription now, moves it to another price and ends a plan after its periods', async () => {

@@ -1,5 +1,6 @@
 import type { SubscriptionState } from '../../payments/provider';
 import type { SubscriptionDeps } from './deps';
+import { countRedemption, termsOf } from './terms';
 
 const DAY_MS = 86_400_000;
 
@@ -37,6 +38,8 @@ export async function recordSubscriptionState(
     providerStateAt: state.observedAt,
   };
   return db.transaction(async (trx) => {
+    // Stripe's subscription event usually comes before its first invoice's: the subscription keeps its terms either way.
+    const terms = termsOf(metadata);
     const [created] = await trx('subscriptions')
       .insert({
         ...key,
@@ -46,11 +49,15 @@ export async function recordSubscriptionState(
         productId: metadata.productId,
         priceId: metadata.priceId,
         graceUntil: state.status === 'past_due' ? graceUntil : null,
+        ...terms,
       })
       .onConflict(['merchantAccountId', 'providerIdentifier'])
       .ignore()
       .returning('id');
-    if (created) return { recorded: true };
+    if (created) {
+      await countRedemption(trx, terms);
+      return { recorded: true };
+    }
     const sub = (await trx('subscriptions')
       .where(key)
       .forUpdate()
