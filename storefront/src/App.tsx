@@ -65,6 +65,11 @@ export const routes: ({ path: string; public: boolean } & Page)[] = [
   },
   { path: '/invites/:couponId', public: true, ...page(() => import('./pages/InvitePage'), 'InvitePage') },
   {
+    path: '/membership-seats/:code',
+    public: false,
+    ...page(() => import('./pages/subscriptions/TakeSeatPage'), 'TakeSeatPage'),
+  },
+  {
     path: '/certificates/:id',
     public: true,
     ...page(() => import('./pages/certificate/CertificatePage'), 'CertificatePage'),

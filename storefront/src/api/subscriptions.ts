@@ -1,4 +1,5 @@
 import type * as Subscriptions from '@contract/commerce/subscriptions/subscriptions.schemas';
+import type { SeatQuote as SeatQuoteView } from '@contract/commerce/subscriptions/seat-quote';
 import type { SeatsView } from '@contract/commerce/subscriptions/seats';
 import type { Wire } from '@contract/shared/wire';
 import { getJson, postJson } from './client';
@@ -57,6 +58,13 @@ export type Seats = Wire<SeatsView>;
 /** GET /api/store/subscriptions/:id/seats: a team membership's seats, who holds them, the invite code. */
 export async function getSeats(id: string): Promise<Seats> {
   return (await getJson<{ data: Seats }>(`/api/store/subscriptions/${id}/seats`)).data;
+}
+
+export type SeatQuote = Wire<SeatQuoteView>;
+
+/** GET /api/store/subscriptions/:id/seats/quote: what adding seats charges now and each period after. */
+export async function quoteSeats(id: string, quantity: number): Promise<SeatQuote> {
+  return (await getJson<{ data: SeatQuote }>(`/api/store/subscriptions/${id}/seats/quote?quantity=${quantity}`)).data;
 }
 
 /** POST /api/store/subscriptions/:id/seats: seats added, the rest of the period billed now. */

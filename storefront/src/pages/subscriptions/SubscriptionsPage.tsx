@@ -11,6 +11,7 @@ import { failedTo } from '../../useConfirmation';
 import { useDocumentTitle } from '../../useDocumentTitle';
 import { MembershipBilling } from './MembershipBilling';
 import { PaymentPlanItem } from './PaymentPlanItem';
+import { TeamSeats } from './TeamSeats';
 
 /** /subscriptions: the learner's memberships' subscriptions, each cancelled at its period's end or resumed. */
 export function SubscriptionsPage() {
@@ -81,6 +82,7 @@ function SubscriptionItem({ initial }: { initial: Subscription }) {
         subscription={subscription}
         changed={() => void reload()}
       />
+      {live && <TeamSeats subscriptionId={subscription.id} canAdd={status !== 'past_due'} />}
       {live &&
         (cancelAtPeriodEnd ? (
           <ActionButton busy={action.busy} busyText="Resuming…" onClick={() => change(false)}>
