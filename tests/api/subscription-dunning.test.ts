@@ -240,4 +240,27 @@ describe('dunning: failed renewals retried, the card updated, lapses recorded', 
     expect(refused.body.code).toBe('view-as-read-only');
     expect(await row(id)).toMatchObject({ status: 'past_due' });
   });
+
+  it('pays an owed renewal once when the card page is submitted twice at once beside the retry sweep', async () => {
+    clock.set(start);
+    const learner = await signedIn(db());
+    const id = await subscribed(learner);
+    await failRenewal(id);
+    const owedEnd = (await row(id)).currentPeriodEnd as Date;
+    const page = await cardPage(learner, id);
+    // The card is set to one that works first, so every retry below would be paid if it were let through.
+    await db()('testProviderSubscriptions').where({ reference: id }).update({ cardDeclined: false });
+    clock.advance(DAY);
+    const [a, b] = await Promise.all([
+      request(app).post(`${page}/works`),
+      request(app).post(`${page}/works`),
+      services.subscriptions.sweepDunning(),
+    ]);
+    expect([a.status, b.status]).toEqual([303, 303]);
+    const charges = await db()('merchantCharges').where({ userId: learner.user.id });
+    expect(charges.map((c: { amount: number }) => c.amount)).toEqual([2900, 2900]);
+    const provider = await db()('testProviderSubscriptions').where({ reference: id }).first();
+    expect(provider).toMatchObject({ status: 'active', currentPeriodStart: owedEnd });
+    expect(await row(id)).toMatchObject({ status: 'active', currentPeriodStart: owedEnd });
+  });
 });

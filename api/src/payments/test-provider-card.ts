@@ -38,9 +38,8 @@ export function withCardAndRetries(
 
   /** Bills the failed period again with the card on file; its event is delivered. Null when nothing is owed. */
   async function retry(identifier: string): Promise<SubscriptionEvent | null> {
-    const sub = await row(identifier);
-    if (sub.status !== 'past_due') return null;
-    const event = await subscriptions.renew(sub.reference, sub.cardDeclined ? 'failed' : 'paid', null);
+    const event = await subscriptions.retryOwed(identifier);
+    if (!event) return null;
     await listener?.(event);
     return event;
   }

@@ -40,6 +40,8 @@ interface SubscriptionRow extends PeriodPricing {
   currentPeriodStart: Date | null;
   currentPeriodEnd: Date | null;
   cancelAtPeriodEnd: boolean;
+  /** The card on file was declined (a failed renewal); a retry fails too until a card that works is set. */
+  cardDeclined: boolean;
   metadata: Record<string, string>;
   /** A payment plan's instalments: it ends by itself once this many periods are paid (null: until cancelled). */
   iterations: number | null;
@@ -227,33 +229,54 @@ export function testProviderSubscriptions({
      * the subscription's row, and a period is paid once (a unique index).
      */
     async renew(reference: string, outcome: 'paid' | 'failed', idempotencyKey: string | null) {
+      return db.transaction(async (trx) =>
+        renewLocked(trx, await find(trx, { reference }, true), outcome, idempotencyKey),
+      );
+    },
+
+    /**
+     * Bills a past-due subscription's owed period again with the card on file (declined: failed), checked under the
+     * row's lock so that retries at once (the card page beside the dunning sweep, a double click) bill it once and
+     * never the period after. Null when nothing is owed.
+     */
+    async retryOwed(identifier: string) {
       return db.transaction(async (trx) => {
-        const sub = await find(trx, { reference }, true);
-        if (idempotencyKey) {
-          const earlier = (await trx('testProviderSubscriptionInvoices')
-            .where({ idempotencyKey, subscriptionIdentifier: sub.identifier })
-            .first()) as InvoiceRow | undefined;
-          if (earlier) return eventOf(sub, earlier);
-        }
-        if (!['trialing', 'active', 'past_due'].includes(sub.status) || sub.cancelAtPeriodEnd)
-          throw new AppError('subscription-not-renewable', 'This subscription does not renew.');
-        const start = sub.currentPeriodEnd!;
-        const end = periodEnd(start, sub.interval);
-        const invoice = await bill(trx, sub, { status: outcome, periodStart: start, periodEnd: end, idempotencyKey });
-        // A payment plan's last instalment ends it: nothing more is billed.
-        const last = outcome === 'paid' && (await paidAll(trx, sub));
-        const [after] = (await trx('testProviderSubscriptions')
-          .where({ identifier: sub.identifier })
-          .update(
-            outcome === 'paid'
-              ? { status: last ? 'canceled' : 'active', currentPeriodStart: start, currentPeriodEnd: end }
-              : { status: 'past_due' },
-          )
-          .returning('*')) as SubscriptionRow[];
-        return eventOf(after!, invoice);
+        const sub = await find(trx, { identifier }, true);
+        if (sub.status !== 'past_due') return null;
+        return renewLocked(trx, sub, sub.cardDeclined ? 'failed' : 'paid', null);
       });
     },
   };
+
+  async function renewLocked(
+    trx: Knex.Transaction,
+    sub: SubscriptionRow,
+    outcome: 'paid' | 'failed',
+    idempotencyKey: string | null,
+  ) {
+    if (idempotencyKey) {
+      const earlier = (await trx('testProviderSubscriptionInvoices')
+        .where({ idempotencyKey, subscriptionIdentifier: sub.identifier })
+        .first()) as InvoiceRow | undefined;
+      if (earlier) return eventOf(sub, earlier);
+    }
+    if (!['trialing', 'active', 'past_due'].includes(sub.status) || sub.cancelAtPeriodEnd)
+      throw new AppError('subscription-not-renewable', 'This subscription does not renew.');
+    const start = sub.currentPeriodEnd!;
+    const end = periodEnd(start, sub.interval);
+    const invoice = await bill(trx, sub, { status: outcome, periodStart: start, periodEnd: end, idempotencyKey });
+    // A payment plan's last instalment ends it: nothing more is billed.
+    const last = outcome === 'paid' && (await paidAll(trx, sub));
+    const [after] = (await trx('testProviderSubscriptions')
+      .where({ identifier: sub.identifier })
+      .update(
+        outcome === 'paid'
+          ? { status: last ? 'canceled' : 'active', currentPeriodStart: start, currentPeriodEnd: end }
+          : { status: 'past_due' },
+      )
+      .returning('*')) as SubscriptionRow[];
+    return eventOf(after!, invoice);
+  }
 }
 
 export type TestProviderSubscriptions = ReturnType<typeof testProviderSubscriptions>;
