@@ -340,6 +340,38 @@ describe('memberships through Stripe Billing', () => {
     expect(billed.map((p: { discountAmount: number }) => p.discountAmount)).toEqual([1000, 1000, 0]);
   });
 
+  it('records a period the provider restarted sooner (yearly to monthly) and an end read with it', async () => {
+    const learner = await signedIn(db());
+    const { subscription, events } = await subscribeAtStripe(learner);
+    await deliver(events);
+    const { id } = await mine(learner);
+    const accountId = await services().payments.accountId();
+    const row = await db()('subscriptions').where({ id }).first();
+    // Our row holds a year; the provider restarts the period now as a month, then ends the subscription.
+    const yearEnd = new Date(new Date(row.currentPeriodStart).getTime() + 365 * DAY);
+    await db()('subscriptions').where({ id }).update({ currentPeriodEnd: yearEnd });
+    const restartedAt = new Date(new Date(row.currentPeriodStart).getTime() + 30 * DAY);
+    const state = {
+      identifier: subscription,
+      reference: id,
+      metadata: stripeSub(subscription).metadata,
+      status: 'active' as const,
+      cancelAtPeriodEnd: false,
+      currentPeriodStart: restartedAt,
+      currentPeriodEnd: new Date(restartedAt.getTime() + 30 * DAY),
+      observedAt: new Date(new Date(row.providerStateAt).getTime() + 1),
+    };
+    const recordState = services().subscriptions.recordState;
+    expect(await recordState(accountId, state)).toEqual({ recorded: true });
+    expect(new Date((await mine(learner)).currentPeriodEnd)).toEqual(state.currentPeriodEnd);
+    // An end read with a period ending before ours still ends it.
+    await db()('subscriptions').where({ id }).update({ currentPeriodEnd: yearEnd });
+    const ended = { ...state, status: 'canceled' as const, observedAt: new Date(state.observedAt.getTime() + 2) };
+    expect(await recordState(accountId, ended)).toEqual({ recorded: true });
+    expect((await mine(learner)).status).toBe('canceled');
+    expect(await lessonOpen(learner)).toBe(false);
+  });
+
   it("keeps the seats, coupon and tax place when Stripe's subscription event comes before its first invoice's", async () => {
     await db()('schoolSettings').update({ taxCountry: 'DE', taxId: 'DE123456789', taxInclusiveCurrencies: ['eur'] });
     await db()('taxRegistrations').insert({ country: 'GB', region: null }).onConflict().ignore();

@@ -7,6 +7,7 @@ const DAY_MS = 86_400_000;
 interface StateRow {
   id: string;
   status: string;
+  currentPeriodStart: Date;
   currentPeriodEnd: Date;
   graceUntil: Date | null;
   providerStateAt: Date | null;
@@ -16,7 +17,7 @@ interface StateRow {
  * Records the provider's state of a subscription (docs/domain.md §22): its status, period and whether it ends at the
  * period's end. The first word of a subscription may be this one (it overtook the invoice's event): the subscription
  * is then recorded from it. Only forward: a state read before the one recorded, one of a period before the recorded
- * one (a renewal got there first), or any but canceled for a subscription that has ended changes nothing, and a
+ * one (a renewal got there first; an end or lapse excepted), or any but canceled for a subscription that has ended changes nothing, and a
  * lapsed one stays lapsed while the provider still calls it past due. A subscription going past due starts its grace
  * now; one past due already keeps its grace.
  */
@@ -61,9 +62,15 @@ export async function recordSubscriptionState(
     const sub = (await trx('subscriptions')
       .where(key)
       .forUpdate()
-      .first('id', 'status', 'currentPeriodEnd', 'graceUntil', 'providerStateAt')) as StateRow;
+      .first('id', 'status', 'currentPeriodStart', 'currentPeriodEnd', 'graceUntil', 'providerStateAt')) as StateRow;
     const older = sub.providerStateAt && state.observedAt.getTime() < new Date(sub.providerStateAt).getTime();
-    const earlierPeriod = state.currentPeriodEnd.getTime() < new Date(sub.currentPeriodEnd).getTime();
+    // A period ending sooner is an earlier one, unless it starts later: the provider restarted the period (a switch
+    // from yearly to monthly). An end or a lapse is the subscription's, whichever period it was read with.
+    const earlierPeriod =
+      state.status !== 'canceled' &&
+      state.status !== 'lapsed' &&
+      state.currentPeriodEnd.getTime() < new Date(sub.currentPeriodEnd).getTime() &&
+      state.currentPeriodStart.getTime() <= new Date(sub.currentPeriodStart).getTime();
     const ended = sub.status === 'canceled' && state.status !== 'canceled';
     // Our grace ended while the provider still retries: only a payment (active) opens the courses again.
     const lapsedStill = sub.status === 'lapsed' && state.status === 'past_due';
