@@ -144,6 +144,7 @@ export function testProviderSubscriptions({
   subscribe(identifier: string): Promise<{ redirect: string; event: SubscriptionEvent | null }>;
   abandon(identifier: string): Promise<{ redirect: string }>;
   renew(reference: string, outcome: 'paid' | 'failed', idempotencyKey: string | null): Promise<SubscriptionEvent>;
+  retryOwed(identifier: string): Promise<SubscriptionEvent | null>;
 } {
   async function find(conn: Knex, where: Partial<SubscriptionRow>, lock = false): Promise<SubscriptionRow> {
     const query = conn('testProviderSubscriptions').where(where).first();
