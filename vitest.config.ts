@@ -1,5 +1,5 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
-import LongestFirst from './tests/support/longest-first.ts';
+import LongestFirst from './tests/support/longest-first.js';
 
 /** What every project shares. */
 const common = {

@@ -286,7 +286,11 @@ export function createApp(deps: Deps, options: { dist?: typeof APP_DIST; service
     });
     app.use(subscriptions.routes());
     app.use(
-      testProviderCardRoutes({ allow, subscriptions: services.testProvider.subscriptions, logger: deps.logger }).routes(),
+      testProviderCardRoutes({
+        allow,
+        subscriptions: services.testProvider.subscriptions,
+        logger: deps.logger,
+      }).routes(),
     );
   } else {
     app.use((ctx, next) =>
