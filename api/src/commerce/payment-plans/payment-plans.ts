@@ -7,5 +7,3 @@ export function paymentPlanService(deps: PaymentPlanDeps) {
   const step = bindDeps(deps);
   return { buy: step(buyPaymentPlan) };
 }
-
-export type PaymentPlanService = ReturnType<typeof paymentPlanService>;
