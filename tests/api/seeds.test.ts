@@ -40,7 +40,20 @@ describe('seeds', () => {
     const db = database().db;
     const products = await Product.query(db).withGraphFetched('prices');
     expect(products.length).toBeGreaterThanOrEqual(3);
-    for (const product of products) expect(product.prices?.filter((p: Price) => p.status === 'active')).toHaveLength(1);
+    // One current price per product, or per billing interval for a membership (All access: monthly and yearly).
+    for (const product of products) {
+      const active = product.prices!.filter((p: Price) => p.status === 'active');
+      const intervals = active.map((p: Price) => p.billingInterval ?? 'once');
+      expect(active.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(intervals).size).toBe(active.length);
+    }
+    const allAccess = products.find((p) => p.slug === 'all-access')!;
+    expect(
+      allAccess
+        .prices!.filter((p: Price) => p.status === 'active')
+        .map((p: Price) => p.billingInterval)
+        .sort(),
+    ).toEqual(['month', 'year']);
     expect(await UpgradableProduct.query(db).resultSize()).toBeGreaterThanOrEqual(1);
     expect(products.some((p) => p.productType === 'live' && p.quantityAvailable > 0)).toBe(true);
     // The demo school has its own name and a way to reach it, so every page and email shows how a school looks.
