@@ -325,4 +325,30 @@ describe('membership pricing with the built-in test provider', () => {
     const zero = await store(learner, `/subscriptions/${crypto.randomUUID()}/seats`, { quantity: 0 });
     expect([zero.status, zero.body.code]).toEqual([400, 'validation-failed']);
   });
+
+  it('keeps the regional price through a switch to yearly: quoted and charged alike, and billed each year after', async () => {
+    const bp = pppForCountry('IN')!;
+    const both = await createProduct(db(), {
+      name: 'Regional monthly or yearly',
+      productType: 'membership',
+      billingInterval: 'month',
+      unitAmount: 3000,
+      yearlyAmount: 30000,
+    });
+    const learner = await signedIn(db());
+    const id = await subscribe(learner, { productId: both.id, ppp: true }, { 'cf-ipcountry': 'IN' });
+    clock.advance(3 * 86_400_000);
+    const billing = (await as(learner, request(app).get(`/api/store/subscriptions/${id}/billing`))).body.data;
+    const yearly = 30000 - percentOf(30000, bp);
+    expect(billing.switch).toMatchObject({ interval: 'year', amount: yearly });
+    const switched = await as(learner, request(app).post(`/api/store/subscriptions/${id}/switch`)).send({
+      interval: 'year',
+    });
+    expect(switched.status, JSON.stringify(switched.body)).toBe(200);
+    expect((await periods(id)).map((p) => p.amount)).toEqual([3000 - percentOf(3000, bp), billing.switch.dueNow]);
+    expect(await db()('testProviderSubscriptions').where({ reference: id }).first('amount')).toEqual({
+      amount: yearly,
+    });
+    expect(await nextCharge(learner, id)).toBe(yearly);
+  });
 });

@@ -19,8 +19,13 @@ interface Charged {
  * for its seats (`full`), at its regional price, less its coupon while the coupon has periods left, plus tax where it
  * comes on top.
  */
+/** The price for the seats at the subscription's regional price, kept for as long as it lasts: what the provider bills. */
+export function regionalAmount(full: number, pppBp: number | null): number {
+  return pppBp ? full - percentOf(full, pppBp) : full;
+}
+
 export async function nextChargeAmount(conn: Knex, sub: Charged, full: number, currency: string): Promise<number> {
-  const regional = sub.pppBp ? full - percentOf(full, sub.pppBp) : full;
+  const regional = regionalAmount(full, sub.pppBp);
   let amount = regional;
   if (sub.couponId) {
     const coupon = await conn('coupons')

@@ -4,6 +4,7 @@ import { AppError } from '../../shared/errors';
 import { SUBSCRIPTION_STATUS_NOW } from '../../shared/subscription-status';
 import type { BillingInterval } from '../../payments/provider';
 import type { SubscriptionDeps } from './deps';
+import { regionalAmount } from './next-charge';
 
 /**
  * A team membership's seats (docs/domain.md §22): a subscription for N seats is its subscriber's and N − 1 others',
@@ -30,6 +31,7 @@ interface SubscriptionFacts {
   productId: string;
   providerIdentifier: string;
   seatCode: string | null;
+  pppBp: number | null;
 }
 
 const NOT_FOUND = 'No such subscription.';
@@ -46,6 +48,7 @@ async function ownSubscription(conn: Knex, userId: string, id: string, now: Date
       's.productId',
       's.providerIdentifier',
       's.seatCode',
+      's.pppBp',
       conn.raw(`${SUBSCRIPTION_STATUS_NOW} AS status`, [now, now]),
     )) as SubscriptionFacts | undefined;
   if (!row) throw new AppError('not-found', NOT_FOUND);
@@ -134,7 +137,7 @@ export async function addSeats(deps: SubscriptionDeps, userId: string, id: strin
       throw new AppError('validation-failed', 'A membership has at most 100 seats.', { quantity: 'too many seats' });
     const { price, interval } = await priceOf(trx, sub);
     await change(sub.providerIdentifier, {
-      amount: price.unitAmount * quantity,
+      amount: regionalAmount(price.unitAmount * quantity, sub.pppBp),
       currency: price.currency,
       interval,
       quantity,

@@ -4,7 +4,7 @@ import { unusedCredit } from '../../shared/proration';
 import { AppError } from '../../shared/errors';
 import { SUBSCRIPTION_STATUS_NOW, type SubscriptionStatus } from '../../shared/subscription-status';
 import type { SubscriptionDeps } from './deps';
-import { nextChargeAmount } from './next-charge';
+import { nextChargeAmount, regionalAmount } from './next-charge';
 import { intervalPricesOf, priceForInterval, type IntervalPrice } from './interval-price';
 import type { BillingView } from './subscriptions.schemas';
 
@@ -37,12 +37,13 @@ async function held(conn: Knex, userId: string, id: string, now: Date): Promise<
 /** What a switch to `to` costs now: the unused part of the period credited, the new interval's price less it. */
 function switchQuote(sub: Held, current: IntervalPrice | undefined, to: IntervalPrice, now: Date) {
   const seats = sub.quantity ?? 1;
-  const amount = to.unitAmount * seats;
+  // Both prices at the subscription's regional price, as the provider bills them.
+  const amount = regionalAmount(to.unitAmount * seats, sub.pppBp);
   const credit =
     sub.status === 'trialing' || !current
       ? 0
       : unusedCredit(
-          current.unitAmount * seats,
+          regionalAmount(current.unitAmount * seats, sub.pppBp),
           { start: new Date(sub.currentPeriodStart), end: new Date(sub.currentPeriodEnd) },
           now,
         );
@@ -107,7 +108,7 @@ export async function switchInterval(
   const seats = sub.quantity ?? 1;
   // The provider first (what it bills decides), then our record of the price; a paid difference arrives as its event.
   await changePrice.call(provider.subscriptions, sub.providerIdentifier, {
-    amount: to.unitAmount * seats,
+    amount: regionalAmount(to.unitAmount * seats, sub.pppBp),
     currency: to.currency,
     interval,
     quantity: seats,
