@@ -72,6 +72,8 @@ describe('memberships through Stripe Billing', () => {
     db()('subscriptionPeriods').where({ subscriptionId }).orderBy('createdAt').select('outcome', 'merchantChargeId');
   const services = () =>
     createServices({ db: db(), clock: { now: () => new Date() }, config: config(), logger: createLogger('silent') });
+  const failureEmails = async (who: SignedIn) =>
+    (await db()('outboxEmails').where({ toAddress: who.user.email, kind: 'subscription-payment-failed' })).length;
   const stripeSub = (id: string) => stripe.objects.get(id) as unknown as Stripe.Subscription;
   const periodEndOf = (id: string) => fromSeconds(stripeSub(id).items.data[0]!.current_period_end).toISOString();
 
@@ -155,12 +157,33 @@ describe('memberships through Stripe Billing', () => {
       'invoice.payment_failed',
       'customer.subscription.updated',
     ]);
+    // Stripe moves the period when it makes the invoice and tries the payment later (an hour at least): the new
+    // period is read while the subscription is still active, the failure comes, then the subscription's past_due.
+    const renewing = fromSeconds(stripeSub(subscription).items.data[0]!.current_period_start);
+    const accountId = await services().payments.accountId();
+    expect(
+      await services().subscriptions.recordState(accountId, {
+        identifier: subscription,
+        reference: sub.id,
+        metadata: stripeSub(subscription).metadata,
+        status: 'active',
+        cancelAtPeriodEnd: false,
+        currentPeriodStart: renewing,
+        currentPeriodEnd: new Date(periodEndOf(subscription)),
+        observedAt: new Date(),
+      }),
+    ).toEqual({ recorded: true });
+    await deliver(failed.filter((e) => e.type === 'invoice.payment_failed'));
+    expect(await failureEmails(learner)).toBe(0);
     await deliver(failed);
     const pastDue = await db()('subscriptions').where({ id: sub.id }).first();
     expect(pastDue.status).toBe('past_due');
     expect(new Date(pastDue.graceUntil).getTime() - Date.now()).toBeGreaterThan(6 * DAY);
     expect(await lessonOpen(learner)).toBe(true);
+    // Going past due after its failed invoice was recorded emails the learner, once.
+    expect(await failureEmails(learner)).toBe(1);
     await deliver(stripe.billing.retry(subscription, 'failed'));
+    expect(await failureEmails(learner)).toBe(2);
     // A second failed attempt of the same invoice is recorded too, and keeps the grace the first one started.
     expect((await db()('subscriptions').where({ id: sub.id }).first()).graceUntil).toEqual(pastDue.graceUntil);
     await deliver(stripe.billing.retry(subscription, 'paid'));

@@ -1,5 +1,6 @@
 import type { SubscriptionState } from '../../payments/provider';
 import type { SubscriptionDeps } from './deps';
+import { afterFailedRenewal } from './dunning';
 import { countRedemption, termsOf } from './terms';
 
 const DAY_MS = 86_400_000;
@@ -19,13 +20,15 @@ interface StateRow {
  * is then recorded from it. Only forward: a state read before the one recorded, one of a period before the recorded
  * one (a renewal got there first; an end or lapse excepted), or any but canceled for a subscription that has ended changes nothing, and a
  * lapsed one stays lapsed while the provider still calls it past due. A subscription going past due starts its grace
- * now; one past due already keeps its grace.
+ * now (and its dunning, when its failed invoice is recorded already); one past due already keeps its grace.
  */
 export async function recordSubscriptionState(
-  { db, clock, config }: Pick<SubscriptionDeps, 'db' | 'clock' | 'config'>,
+  deps: SubscriptionDeps,
   accountId: string,
   state: SubscriptionState,
 ): Promise<{ recorded: boolean }> {
+  const { db, clock, config } = deps;
+  let dunning = false;
   const { metadata } = state;
   if (!metadata.userId || !metadata.productId || !metadata.priceId) return { recorded: false };
   const now = clock.now();
@@ -38,7 +41,7 @@ export async function recordSubscriptionState(
     currentPeriodEnd: state.currentPeriodEnd,
     providerStateAt: state.observedAt,
   };
-  return db.transaction(async (trx) => {
+  const result = await db.transaction(async (trx) => {
     // Stripe's subscription event usually comes before its first invoice's: the subscription keeps its terms either way.
     const terms = termsOf(metadata);
     const [created] = await trx('subscriptions')
@@ -82,6 +85,20 @@ export async function recordSubscriptionState(
         graceUntil: state.status !== 'past_due' ? null : sub.status === 'past_due' ? sub.graceUntil : graceUntil,
         updatedAt: now,
       });
+    // Stripe's new period may come before its failed invoice: that invoice, recorded while the subscription was still
+    // in force, started no dunning. Going past due starts it now; a failure not recorded yet starts it when it comes.
+    if (state.status === 'past_due' && (sub.status === 'active' || sub.status === 'trialing')) {
+      const failed = await trx('subscriptionPeriods')
+        .where({ subscriptionId: sub.id, outcome: 'failed' })
+        .where('periodStart', '>=', state.currentPeriodStart)
+        .first('id');
+      if (failed) {
+        await afterFailedRenewal(trx, deps, sub.id);
+        dunning = true;
+      }
+    }
     return { recorded: true };
   });
+  if (dunning) deps.outbox.flushInBackground();
+  return result;
 }
