@@ -188,4 +188,30 @@ describe('a membership monthly or yearly, switched between them prorated', () =>
       { interval: 'year', unitAmount: 29000, currency: 'usd' },
     ]);
   });
+
+  it('credits the year as billed after a switch back to monthly from its end: yearly again charges only the used part', async () => {
+    clock.set(start);
+    const learner = await signedIn(db());
+    const id = await subscribed(learner, both);
+    clock.advance(10 * DAY);
+    expect((await store(learner, 'post', `/subscriptions/${id}/switch`, { interval: 'year' })).status).toBe(200);
+    const yearStart = clock.now();
+    const yearEnd = periodEnd(yearStart, 'year');
+    clock.advance(5 * DAY);
+    const back = await store(learner, 'post', `/subscriptions/${id}/switch`, { interval: 'month' });
+    expect(back.status).toBe(200);
+    const before = (await charges(learner.user.id)).map((c) => c.amount);
+    expect(before).toHaveLength(2);
+    clock.advance(DAY);
+    const used =
+      30000 -
+      Math.floor((30000 * (yearEnd.getTime() - clock.now().getTime())) / (yearEnd.getTime() - yearStart.getTime()));
+    const credit = 30000 - used;
+    const quoted = await store(learner, 'get', `/subscriptions/${id}/billing`);
+    expect(quoted.body.data.switch).toMatchObject({ interval: 'year', amount: 30000, credit, dueNow: used });
+    const again = await store(learner, 'post', `/subscriptions/${id}/switch`, { interval: 'year' });
+    expect(again.status).toBe(200);
+    expect((await charges(learner.user.id)).map((c) => c.amount)).toEqual([...before, used]);
+    clock.set(start);
+  });
 });

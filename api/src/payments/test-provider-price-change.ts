@@ -42,7 +42,14 @@ export async function changeTestPrice(
     if (sub.status !== 'active' && sub.status !== 'trialing')
       throw new AppError('subscription-past-due', 'This subscription cannot change its price now.');
     const now = clock.now();
-    const metadata = { ...sub.metadata, priceId: change.priceId, quantity: String(change.quantity) };
+    // The price the current period was billed at: a change waiting for the period's end leaves it unchanged.
+    const periodAmount = Number(sub.metadata.periodAmount ?? sub.amount);
+    const metadata: Record<string, string> = {
+      ...sub.metadata,
+      priceId: change.priceId,
+      quantity: String(change.quantity),
+    };
+    delete metadata.periodAmount;
     const terms = {
       amount: change.amount,
       interval: change.interval,
@@ -52,10 +59,14 @@ export async function changeTestPrice(
     const period = { start: new Date(sub.currentPeriodStart), end: new Date(sub.currentPeriodEnd) };
     const sameInterval = change.interval === sub.interval;
     const due = sameInterval
-      ? unusedCredit(change.amount, period, now) - unusedCredit(sub.amount, period, now)
-      : change.amount - unusedCredit(sub.amount, period, now);
+      ? unusedCredit(change.amount, period, now) - unusedCredit(periodAmount, period, now)
+      : change.amount - unusedCredit(periodAmount, period, now);
     if (sub.status === 'trialing' || due <= 0) {
-      await trx('testProviderSubscriptions').where({ identifier }).update(terms);
+      // Applies from the period's end (the next renewal bills the new terms); until then it is credited as billed.
+      const waiting = { ...metadata, periodAmount: String(periodAmount) };
+      await trx('testProviderSubscriptions')
+        .where({ identifier })
+        .update({ ...terms, metadata: JSON.stringify(waiting) });
       return null;
     }
     const end = sameInterval ? period.end : periodEnd(now, change.interval);

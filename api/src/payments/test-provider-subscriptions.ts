@@ -272,7 +272,13 @@ export function testProviderSubscriptions({
       .where({ identifier: sub.identifier })
       .update(
         outcome === 'paid'
-          ? { status: last ? 'canceled' : 'active', currentPeriodStart: start, currentPeriodEnd: end }
+          ? {
+              status: last ? 'canceled' : 'active',
+              currentPeriodStart: start,
+              currentPeriodEnd: end,
+              // The new period is billed at the terms in force: a change waiting for it has now applied.
+              metadata: trx.raw(`metadata - 'periodAmount'`),
+            }
           : { status: 'past_due' },
       )
       .returning('*')) as SubscriptionRow[];

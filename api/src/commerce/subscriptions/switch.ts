@@ -34,6 +34,19 @@ async function held(conn: Knex, userId: string, id: string, now: Date): Promise<
   return sub;
 }
 
+/** A period longer than any month was billed as a year. */
+const YEARLY_PERIOD_MS = 32 * 86_400_000;
+
+/**
+ * The price the current period was billed at: the one of its length's interval. A switch from the period's end has
+ * already moved the subscription's price on, but the period paid is still the one credited.
+ */
+function billedPrice(sub: Held, prices: IntervalPrice[]): IntervalPrice | undefined {
+  const length = new Date(sub.currentPeriodEnd).getTime() - new Date(sub.currentPeriodStart).getTime();
+  const interval: BillingInterval = length > YEARLY_PERIOD_MS ? 'year' : 'month';
+  return prices.find((p) => p.billingInterval === interval) ?? prices.find((p) => p.id === sub.priceId);
+}
+
 /** What a switch to `to` costs now: the unused part of the period credited, the new interval's price less it. */
 function switchQuote(sub: Held, current: IntervalPrice | undefined, to: IntervalPrice, now: Date) {
   const seats = sub.quantity ?? 1;
@@ -77,7 +90,7 @@ export async function billingOf({ db, clock }: SubscriptionDeps, userId: string,
         : null,
     switch:
       other && ['trialing', 'active'].includes(sub.status) && !sub.cancelAtPeriodEnd
-        ? switchQuote(sub, current, other, now)
+        ? switchQuote(sub, billedPrice(sub, prices), other, now)
         : null,
   };
 }
