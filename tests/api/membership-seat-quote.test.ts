@@ -10,7 +10,7 @@ import { manualClock, onTheHour } from '../support/clock';
 import { useTestDatabase } from '../support/db';
 
 /** Seats added to a team membership are priced before the subscriber confirms, as the provider then bills them. */
-describe('the price of added seats', () => {
+describe('a team membership priced before subscribing and before adding seats', () => {
   const database = useTestDatabase();
   const db = () => database().db;
   const clock = manualClock(onTheHour());
@@ -37,6 +37,21 @@ describe('the price of added seats', () => {
     const owner = await signedIn(db());
     const half = await createCoupon(db(), { percentageDiscount: 0.5 });
     await db()('coupons').where({ id: half.id }).update({ duration: 'forever' });
+    // Priced first, nothing started: the coupon's price for both seats, for every period; a wrong code refused.
+    const priced0 = await post(owner, '/subscriptions/quote', {
+      productId: monthly.id,
+      quantity: 2,
+      coupon: half.code,
+    });
+    expect(priced0.status, JSON.stringify(priced0.body)).toBe(200);
+    expect(priced0.body.data).toMatchObject({
+      interval: 'month',
+      amount: 5800,
+      coupon: { amount: 2900, percent: 50, periods: null },
+    });
+    const wrong = await post(owner, '/subscriptions/quote', { productId: monthly.id, coupon: 'NO-SUCH-CODE' });
+    expect([wrong.status, wrong.body.code]).toEqual([400, 'coupon-not-found']);
+    expect(await db()('subscriptions').where({ productId: monthly.id }).count({ n: '*' })).toEqual([{ n: 0 }]);
     const started = await post(owner, '/subscriptions', { productId: monthly.id, quantity: 2, coupon: half.code });
     expect(started.status, JSON.stringify(started.body)).toBe(201);
     expect((await request(app).post(`${new URL(started.body.data.url).pathname}/pay`)).status).toBe(303);

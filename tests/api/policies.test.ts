@@ -84,6 +84,7 @@ const EXPECTED: Record<string, Expected> = {
   'POST /api/store/payment-plans': 'signed-in',
   'GET /api/store/subscriptions/:id/seats': 'signed-in',
   'GET /api/store/subscriptions/:id/seats/quote': 'signed-in',
+  'POST /api/store/subscriptions/quote': 'signed-in',
   'POST /api/store/subscriptions/:id/seats': 'signed-in',
   'POST /api/store/subscription-seats/:code': 'signed-in',
   'GET /api/store/billing': 'signed-in',

@@ -48,6 +48,18 @@ export function subscriptionRoutes({
     ctx.body = { data: await subscriptions.subscribe(userOf(ctx).id, productId, asked) };
   });
 
+  // The same terms priced, nothing started: the buy box shows the coupon's price and reach before subscribing.
+  router.post('/subscriptions/quote', allow.signedIn(), async (ctx) => {
+    const { productId, coupon, ...terms } = SubscribeBody.parse(ctx.request.body);
+    const asked = {
+      ...terms,
+      couponCode: coupon,
+      country: buyerCountry(ctx, config),
+      region: buyerPlace(ctx, config).state,
+    };
+    ctx.body = { data: await subscriptions.quoteSubscribe(userOf(ctx).id, productId, asked) };
+  });
+
   router.get('/subscriptions', allow.signedIn(), async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { data: await subscriptions.mine(userOf(ctx).id) };

@@ -12,12 +12,14 @@ import { hasSubscriptions, subscriptionsOf } from './rows';
 import { addSeats, seatsOf, takeSeat } from './seats';
 import { quoteSeats } from './seat-quote';
 import { subscribe } from './subscribe';
+import { quoteSubscribe } from './subscribe-quote';
 
 /** Memberships' subscriptions (docs/domain.md §22): subscribing, the provider's events, a learner's list and changes. */
 export function subscriptionService(deps: SubscriptionDeps) {
   const step = bindDeps(deps);
   return {
     subscribe: step(subscribe),
+    quoteSubscribe: step(quoteSubscribe),
     recordEvent: step(recordSubscriptionEvent),
     seats: step(seatsOf),
     addSeats: step(addSeats),
