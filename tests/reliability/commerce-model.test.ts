@@ -19,11 +19,12 @@ import { taxFrom, type TaxSetup } from '../../api/src/tax/engine';
 import { chargedTotal, type BuyerTaxPlace, type TaxAnswer } from '../../api/src/tax/types';
 
 /**
- * A model-based test of commerce (docs/domain.md §4–§9, §22): random sequences of what people do (buy individually, as
+ * A model-based test of commerce (docs/domain.md §4–§9, §22, §23): random sequences of what people do (buy individually, as
  * a team, with a coupon, at the regional price, as an upgrade, as a guest with an owning email; add seats; take, revoke
  * and retake seats; reset invite links; offer, accept, cancel and outlive transfers; refund in part and in full; open,
  * win and lose disputes; ban; subscribe to a membership, renew it paid or failed, cancel it at its period's end and
- * resume it; let time pass, past a grace or a period's end) run against the real API on real PostgreSQL. A small model says what
+ * resume it; buy a course in instalments, pay or miss one, ask to give away, upgrade from or cancel its plan; let time
+ * pass, past a grace or a period's end) run against the real API on real PostgreSQL. A small model says what
  * should be true and which steps must be refused; after every step these invariants are checked:
  *
  *  1. people with access through a team ≤ the seats its live purchases paid for; the coupon counts them exactly
@@ -58,6 +59,12 @@ import { chargedTotal, type BuyerTaxPlace, type TaxAnswer } from '../../api/src/
  *     whole-catalog membership opens a course nothing else sells); each provider invoice is one period, none twice,
  *     and each paid period one charge of the model's amount (the sale off its first, tax for the subscriber's place)
  *     with one invoice for its subscriber, its split lines checked as any charge's (5).
+ * 11. payment plans (docs/domain.md §23): the planned course opens as the model says (from the first paid instalment,
+ *     through a failed one's grace, closed at the lapse, open again once paid, for good once paid in full); each
+ *     plan's list entry is the model's; its purchase has paid what was paid and is paid in full exactly when every
+ *     instalment is; each paid instalment is one charge of the instalment with one invoice (split lines as in 5); the
+ *     provider billed exactly the instalments paid, never more than the plan's; upgrading from and giving away its
+ *     purchase are refused (payment-plan-not-paid) until paid in full, cancelling it always (payment-plan-not-cancelable).
  *
  * `npm run test:reliability` runs MODEL_RUNS (default 25) sequences of up to MODEL_STEPS (30) steps;
  * `npm run test:model -- --runs 500 --steps 40` runs more. A failure prints the shrunk sequence and the
@@ -83,8 +90,8 @@ const LIMITED_USES = 2;
 const SALE_BP = 2000;
 const SALE_DAYS = 3;
 type ProductKey = 'basics' | 'pro' | 'workshop';
-type CourseKey = 'main' | 'workshop' | 'extra';
-const COURSES: readonly CourseKey[] = ['main', 'workshop', 'extra'];
+type CourseKey = 'main' | 'workshop' | 'extra' | 'planned';
+const COURSES: readonly CourseKey[] = ['main', 'workshop', 'extra', 'planned'];
 type Status = 'Valid' | 'Restricted' | 'Refunded' | 'Disputed' | 'Banned' | 'Revoked';
 const GRANTS_COURSE: Record<ProductKey, CourseKey> = { basics: 'main', pro: 'main', workshop: 'workshop' };
 const TABLES = [
@@ -115,7 +122,7 @@ const MEMBERSHIPS = {
     interval: 'month',
     trialDays: 0,
     prices: { month: 2900, year: 29_000 },
-    courses: ['main', 'workshop', 'extra'],
+    courses: ['main', 'workshop', 'extra', 'planned'],
   },
   workshopYearly: { interval: 'year', trialDays: 14, prices: { year: 19_900 }, courses: ['workshop'] },
 } as const satisfies Record<
@@ -126,6 +133,13 @@ const priceOf = (membership: MembershipKey, interval: Interval) =>
   (MEMBERSHIPS[membership].prices as Partial<Record<Interval, number>>)[interval];
 const GRACE_DAYS = testConfig().SUBSCRIPTION_GRACE_DAYS;
 type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'canceled' | 'lapsed';
+
+/**
+ * Payment plans (docs/domain.md §23): the planned course, sold by nothing else, in three monthly instalments (no sale,
+ * coupon or tax on them), upgradable to a dearer course that the model only quotes.
+ */
+const PLAN = { instalments: 3, amount: 2500 } as const;
+const TRANSFER_WINDOW_DAYS = testConfig().TRANSFER_WINDOW_DAYS;
 
 /** Where buyers are billed: consumers, a business with a VAT ID of its own country, a taxing and a non-taxing US
  * state, and a country where the school is not registered. */
@@ -256,6 +270,25 @@ interface MSubscription {
   charges: { amount: number; tax: number; refunded: number }[];
 }
 
+/** A payment plan of the planned course: its subscription, billed monthly, ends with its last instalment. */
+interface MPlan {
+  /** Its subscription's id, as the learner's list answers it. */
+  id: string;
+  user: number;
+  /** The course's purchase its first instalment opened. */
+  purchaseId: string;
+  status: SubscriptionStatus;
+  periodStart: number;
+  periodEnd: number;
+  cancelAtPeriodEnd: boolean;
+  graceUntil: number | null;
+  /** Each instalment billed, in order. */
+  periods: ('paid' | 'failed')[];
+  /** When the last instalment was paid: the transfer window counts from then. */
+  paidInFullAt: number | null;
+}
+const instalmentsPaid = (p: MPlan) => p.periods.filter((o) => o === 'paid').length;
+
 /**
  * What the next paid period of `s` charges: the price, less the sale's percentage (rounded half up) while it has periods
  * left, with tax as the school's setup says for the subscriber's place, inside the price or on top.
@@ -287,6 +320,7 @@ interface Model {
   saleEnds: number;
   disputes: number;
   subscriptions: MSubscription[];
+  plans: MPlan[];
 }
 
 const live = (p: MPurchase) => p.status === 'Valid' || p.status === 'Restricted';
@@ -312,13 +346,14 @@ const seatsSold = (m: Model, product: ProductKey) =>
   m.purchases.filter((p) => p.product === product && p.kind === 'individual' && live(p)).length +
   m.teams.filter((t) => t.product === product && teamLive(m, t.coupon)).reduce((n, t) => n + teamSeats(m, t.coupon), 0);
 /** A subscription's status at the model's time: past due after its grace is lapsed; cancelled, ended after its period. */
-function statusNow(m: Model, s: MSubscription): SubscriptionStatus {
+type Billed = Pick<MSubscription, 'status' | 'graceUntil' | 'cancelAtPeriodEnd' | 'periodEnd'>;
+function statusNow(m: Model, s: Billed): SubscriptionStatus {
   if (s.status === 'past_due' && s.graceUntil! <= m.now) return 'lapsed';
   if ((s.status === 'trialing' || s.status === 'active') && s.cancelAtPeriodEnd && s.periodEnd <= m.now)
     return 'canceled';
   return s.status;
 }
-const opens = (m: Model, s: MSubscription) => ['trialing', 'active', 'past_due'].includes(statusNow(m, s));
+const opens = (m: Model, s: Billed) => ['trialing', 'active', 'past_due'].includes(statusNow(m, s));
 const liveSubscription = (m: Model, user: number, membership: MembershipKey) =>
   m.subscriptions.find(
     (s) => s.user === user && s.membership === membership && !['canceled', 'lapsed'].includes(statusNow(m, s)),
@@ -334,7 +369,9 @@ const entitled = (m: Model, user: number, course: CourseKey, country: string) =>
   m.subscriptions.some(
     (s) =>
       s.user === user && (MEMBERSHIPS[s.membership].courses as readonly CourseKey[]).includes(course) && opens(m, s),
-  );
+  ) ||
+  // A plan's purchase opens its course once paid in full; until then its subscription does (through its grace).
+  (course === 'planned' && m.plans.some((p) => p.user === user && (p.paidInFullAt !== null || opens(m, p))));
 const transferable = (m: Model, p: MPurchase) =>
   p.kind === 'individual' &&
   p.status === 'Valid' &&
@@ -376,6 +413,8 @@ interface World {
   admin: SignedIn;
   products: Record<ProductKey, { id: string }>;
   memberships: Record<MembershipKey, { id: string }>;
+  /** The course sold in instalments and the one it upgrades to. */
+  planned: { product: { id: string }; upgrade: { id: string } };
   lessons: Record<CourseKey, { course: string; lesson: string }>;
   accountId: string;
   splitSnapshot: Map<string, string>;
@@ -420,8 +459,17 @@ async function createWorld(tax: TaxSetup): Promise<World> {
       ...(key === 'allAccess' && { yearlyAmount: MEMBERSHIPS.allAccess.prices.year }),
     });
   }
+  const planned = await createProduct(db, { name: 'Model Planned', unitAmount: 6900 });
+  const plannedPro = await createProduct(db, { name: 'Model Planned Pro', unitAmount: 19_900 });
+  await makeUpgradable(db, planned, plannedPro);
+  await db('paymentPlans').insert({
+    productId: planned.id,
+    instalments: PLAN.instalments,
+    instalmentAmount: PLAN.amount,
+    currency: 'usd',
+  });
   const owner = await signedIn(db, ['contributor']);
-  for (const product of [basics, pro, workshop, ...Object.values(memberships)]) {
+  for (const product of [basics, pro, workshop, planned, plannedPro, ...Object.values(memberships)]) {
     await createRevenueSplit(db, { productId: product.id, type: 'platform', percent: 0.1 });
     await createRevenueSplit(db, { productId: product.id, type: 'owner', percent: 0.9, userId: owner.user.id });
   }
@@ -475,10 +523,12 @@ async function createWorld(tax: TaxSetup): Promise<World> {
     admin,
     products: { basics, pro, workshop },
     memberships,
+    planned: { product: planned, upgrade: plannedPro },
     lessons: {
       main: await lessonsOf('Model Course', [basics, pro]),
       workshop: await lessonsOf('Model Workshop Course', [workshop, memberships.workshopYearly]),
       extra: await lessonsOf('Model Extra Course', []),
+      planned: await lessonsOf('Model Planned Course', [planned, plannedPro]),
     },
     accountId: await services.payments.accountId(),
     splitSnapshot: new Map(),
@@ -717,7 +767,8 @@ async function checkInvariants(m: Model, w: World) {
 async function expectSubscriptionsAsModelled(m: Model, w: World): Promise<Map<string, number>> {
   for (const [user, who] of w.users.entries()) {
     const mine = m.subscriptions.filter((s) => s.user === user);
-    if (mine.length === 0) continue;
+    const plans = m.plans.filter((p) => p.user === user);
+    if (mine.length + plans.length === 0) continue;
     const listed = await store(w, who, 'get', '/subscriptions');
     const view = (s: {
       id: string;
@@ -742,6 +793,15 @@ async function expectSubscriptionsAsModelled(m: Model, w: World): Promise<Map<st
           currentPeriodEnd: new Date(s.periodEnd).toISOString(),
           cancelAtPeriodEnd: s.cancelAtPeriodEnd,
         }))
+        .concat(
+          plans.map((p) => ({
+            id: p.id,
+            productId: w.planned.product.id,
+            status: statusNow(m, p),
+            currentPeriodEnd: new Date(p.periodEnd).toISOString(),
+            cancelAtPeriodEnd: p.cancelAtPeriodEnd,
+          })),
+        )
         .sort(byId),
     );
   }
@@ -772,6 +832,7 @@ async function expectSubscriptionsAsModelled(m: Model, w: World): Promise<Map<st
     });
     for (const p of own.filter((q) => q.outcome !== 'paid')) expect(p.merchantChargeId).toBeNull();
   }
+  const planCharges = await expectPlansAsModelled(m, w, periods);
   const rows: {
     id: string;
     amount: number;
@@ -802,6 +863,74 @@ async function expectSubscriptionsAsModelled(m: Model, w: World): Promise<Map<st
   expect(invoices.map((i) => i.merchantChargeId).sort(), 'one invoice per paid period').toEqual(
     [...charges.keys()].sort(),
   );
+  for (const [chargeId, user] of planCharges) charges.set(chargeId, user);
+  return charges;
+}
+
+/**
+ * Payment plans (docs/domain.md §23): each plan's instalments are the model's, each paid one a charge of the
+ * instalment with no tax and one invoice for its learner (split lines checked with every charge's); the provider
+ * billed exactly those paid, never more than the plan's; the course's purchase, Valid and its learner's, has paid what
+ * they did and is paid in full exactly when every instalment is. Answers each instalment's charge and who paid it.
+ */
+async function expectPlansAsModelled(
+  m: Model,
+  w: World,
+  periods: { subscriptionId: string; outcome: string; merchantChargeId: string | null }[],
+): Promise<Map<string, number>> {
+  const charges = new Map<string, number>();
+  if (m.plans.length === 0) return charges;
+  const ids = m.plans.map((p) => p.id);
+  const [purchases, billed, rows] = await Promise.all([
+    w.db('purchases').whereIn('paymentPlanSubscriptionId', ids),
+    w
+      .db('testProviderSubscriptionInvoices as i')
+      .join('testProviderSubscriptions as s', 's.identifier', 'i.subscriptionIdentifier')
+      .whereIn('s.reference', ids)
+      .where('i.status', 'paid')
+      .groupBy('s.reference')
+      .select('s.reference', w.db.raw('count(*)::int AS n')),
+    w
+      .db('merchantCharges as c')
+      .join('subscriptionPeriods as sp', 'sp.merchantChargeId', 'c.id')
+      .whereIn('sp.subscriptionId', ids)
+      .select('c.id', 'c.amount', 'c.taxAmount', 'c.refundAmount'),
+  ]);
+  const billedOf = new Map(billed.map((b: { reference: string; n: number }) => [b.reference, b.n]));
+  for (const plan of m.plans) {
+    const own = periods.filter((p) => p.subscriptionId === plan.id);
+    expect(own.map((p) => p.outcome).sort(), `instalments of plan ${plan.id}`).toEqual([...plan.periods].sort());
+    const paid = instalmentsPaid(plan);
+    expect(paid).toBeLessThanOrEqual(PLAN.instalments);
+    expect(billedOf.get(plan.id) ?? 0, `instalments the provider billed for plan ${plan.id}`).toBe(paid);
+    for (const p of own) if (p.merchantChargeId) charges.set(p.merchantChargeId, plan.user);
+    const purchase = purchases.find((p) => p.paymentPlanSubscriptionId === plan.id);
+    expect(purchase, `the purchase of plan ${plan.id}`).toMatchObject({
+      id: plan.purchaseId,
+      userId: w.users[plan.user]!.user.id,
+      productId: w.planned.product.id,
+      status: 'Valid',
+      totalAmount: paid * PLAN.amount,
+      paidInFull: paid === PLAN.instalments,
+    });
+  }
+  expect(purchases).toHaveLength(m.plans.length);
+  expect(rows.map((c) => c.id).sort(), 'one charge per paid instalment').toEqual([...charges.keys()].sort());
+  for (const c of rows)
+    expect({ amount: c.amount, tax: c.taxAmount, refunded: c.refundAmount }).toEqual({
+      amount: PLAN.amount,
+      tax: 0,
+      refunded: 0,
+    });
+  const invoices = await w
+    .db('invoices')
+    .whereIn('merchantChargeId', [...charges.keys()])
+    .where({ kind: 'invoice' })
+    .whereNull('correctsId')
+    .select('merchantChargeId');
+  expect(invoices.map((i) => i.merchantChargeId).sort(), 'one invoice per paid instalment').toEqual(
+    [...charges.keys()].sort(),
+  );
   return charges;
 }
 
@@ -814,7 +943,7 @@ async function checkInvoicesOfPayers(m: Model, w: World) {
     const listed = await store(w, who, 'get', '/invoices');
     expect(listed.status).toBe(200);
     const paid = m.purchases.filter((p) => p.charge && p.payer === user).map((p) => p.charge!.id);
-    const periods = m.subscriptions.filter((s) => s.user === user).map((s) => s.id);
+    const periods = [...m.subscriptions, ...m.plans].filter((s) => s.user === user).map((s) => s.id);
     paid.push(
       ...(
         await w
@@ -1755,14 +1884,14 @@ const refundPeriod = (subscriptionIndex: number, periodIndex: number, full: bool
     },
   );
 
-/** Time reaches the end of a past-due subscription's grace: it lapses, its courses close. */
+/** Time reaches the end of a past-due subscription's (or payment plan's) grace: it lapses, its courses close. */
 const graceEnds = (subscriptionIndex: number) =>
   step(
     `graceEnds(subscription ${subscriptionIndex})`,
-    (m) => m.subscriptions.some((s) => statusNow(m, s) === 'past_due'),
+    (m) => [...m.subscriptions, ...m.plans].some((s) => statusNow(m, s) === 'past_due'),
     async (m, w) => {
       const s = pick(
-        m.subscriptions.filter((q) => statusNow(m, q) === 'past_due'),
+        [...m.subscriptions, ...m.plans].filter((q) => statusNow(m, q) === 'past_due'),
         subscriptionIndex,
       )!;
       await passTime(m, w, s.graceUntil!);
@@ -1771,18 +1900,173 @@ const graceEnds = (subscriptionIndex: number) =>
     },
   );
 
-/** Time reaches the end of a subscription's period: one cancelled at that end is over, its courses closed. */
+/**
+ * Time reaches the end of a subscription's (or payment plan's) period: one cancelled at that end is over, its courses
+ * closed (a plan paid in full ends so, its purchase opening the course).
+ */
 const periodEnds = (subscriptionIndex: number) =>
   step(
     `periodEnds(subscription ${subscriptionIndex})`,
-    (m) => m.subscriptions.some((s) => s.periodEnd > m.now),
+    (m) => [...m.subscriptions, ...m.plans].some((s) => s.periodEnd > m.now),
     async (m, w) => {
       const s = pick(
-        m.subscriptions.filter((q) => q.periodEnd > m.now),
+        [...m.subscriptions, ...m.plans].filter((q) => q.periodEnd > m.now),
         subscriptionIndex,
       )!;
       await passTime(m, w, s.periodEnd);
       if (statusNow(m, s) === 'canceled') membershipsDone.ended++;
+    },
+  );
+
+const plansDone = { bought: 0, paid: 0, failed: 0, paidInFull: 0, refused: 0, transferred: 0, upgradeQuoted: 0 };
+
+/**
+ * A learner buys the planned course in instalments at the test provider's page, paying the first there. Someone who
+ * holds it already (a plan bought before, whatever its state: its purchase is theirs) is refused before the page opens.
+ */
+const buyPlan = (user: number) =>
+  step(
+    `buyPlan(user ${user})`,
+    () => true,
+    async (m, w) => {
+      const who = w.users[user]!;
+      const body = { productId: w.planned.product.id };
+      if (m.plans.some((p) => p.user === user)) {
+        await refused(w, () => store(w, who, 'post', '/payment-plans', body), ['already-purchased']);
+        plansDone.refused++;
+        return;
+      }
+      const started = await accepted(() => store(w, who, 'post', '/payment-plans', body));
+      const { pathname } = new URL(started.body.data.url);
+      expect((await request(w.app).post(`${pathname}/pay`)).status).toBe(303);
+      const known = new Set(m.plans.map((p) => p.id));
+      const listed: { id: string; kind: string }[] = (await store(w, who, 'get', '/subscriptions')).body.data;
+      const fresh = listed.filter((s) => s.kind === 'payment-plan' && !known.has(s.id));
+      expect(fresh, 'the new plan').toHaveLength(1);
+      const purchase = await w.db('purchases').where({ paymentPlanSubscriptionId: fresh[0]!.id }).first('id');
+      m.plans.push({
+        id: fresh[0]!.id,
+        user,
+        purchaseId: purchase.id,
+        status: 'active',
+        periodStart: m.now,
+        periodEnd: periodEnd(new Date(m.now), 'month').getTime(),
+        cancelAtPeriodEnd: false,
+        graceUntil: null,
+        periods: ['paid'],
+        paidInFullAt: null,
+      });
+      plansDone.bought++;
+    },
+  );
+
+/**
+ * The provider bills a plan's next instalment, paid or failed, as a membership's renewal (grace from the first failure,
+ * a payment after a lapse opens the course again). The last one paid, the plan ends with its period: the provider
+ * bills nothing more.
+ */
+const instalment = (planIndex: number, outcome: 'paid' | 'failed') =>
+  step(
+    `instalment(plan ${planIndex}, ${outcome})`,
+    (m) => m.plans.length > 0,
+    async (m, w) => {
+      const p = pick(m.plans, planIndex)!;
+      const renewal = () => request(w.app).post(`/test-provider/subscriptions/${p.id}/renew`).send({ outcome });
+      if (p.cancelAtPeriodEnd) {
+        await refused(w, renewal, ['subscription-not-renewable']);
+        plansDone.refused++;
+        return;
+      }
+      const answer = await accepted(renewal);
+      expect(answer.body.data.periodStart).toBe(new Date(p.periodEnd).toISOString());
+      p.periods.push(outcome);
+      plansDone[outcome]++;
+      if (outcome === 'failed') {
+        if (p.status !== 'past_due') {
+          p.status = 'past_due';
+          p.graceUntil = m.now + GRACE_DAYS * DAY;
+        }
+        return;
+      }
+      p.status = 'active';
+      p.graceUntil = null;
+      p.periodStart = p.periodEnd;
+      p.periodEnd = periodEnd(new Date(p.periodEnd), 'month').getTime();
+      if (instalmentsPaid(p) === PLAN.instalments) {
+        p.cancelAtPeriodEnd = true;
+        p.paidInFullAt = m.now;
+        plansDone.paidInFull++;
+      }
+    },
+  );
+
+/**
+ * The learner offers their plan's purchase to someone: refused until paid in full, then offered within the transfer
+ * window counted from the last instalment (and withdrawn at once, the model keeping plans' purchases with their buyers).
+ */
+const planTransfer = (planIndex: number, recipient: number) =>
+  step(
+    `planTransfer(plan ${planIndex}, to user ${recipient})`,
+    (m) => m.plans.length > 0,
+    async (m, w) => {
+      const p = pick(m.plans, planIndex)!;
+      const who = w.users[p.user]!;
+      const offer = () =>
+        store(w, who, 'post', `/purchases/${p.purchaseId}/transfer`, { email: w.users[recipient]!.user.email });
+      if (p.paidInFullAt === null) {
+        await refused(w, offer, ['payment-plan-not-paid']);
+        plansDone.refused++;
+        return;
+      }
+      if (m.now >= p.paidInFullAt + TRANSFER_WINDOW_DAYS * DAY) {
+        await refused(w, offer, ['transfer-expired', 'transfer-not-available']);
+        return;
+      }
+      if (recipient === p.user || m.plans.some((q) => q.user === recipient)) {
+        await refused(w, offer, ['validation-failed', 'already-purchased']);
+        return;
+      }
+      const answer = await accepted(offer);
+      expect(answer.body.data.state).toBe('INITIATED');
+      await accepted(() => store(w, who, 'post', `/transfers/${answer.body.data.id}/cancel`));
+      plansDone.transferred++;
+    },
+  );
+
+/** The learner asks the price of the upgrade from their plan's purchase: refused until paid in full, then credited all of it. */
+const planUpgrade = (planIndex: number) =>
+  step(
+    `planUpgrade(plan ${planIndex})`,
+    (m) => m.plans.length > 0,
+    async (m, w) => {
+      const p = pick(m.plans, planIndex)!;
+      const quote = () =>
+        store(w, w.users[p.user], 'get', `/products/${w.planned.upgrade.id}/quote?upgradeFrom=${p.purchaseId}`);
+      if (p.paidInFullAt === null) {
+        await refused(w, quote, ['payment-plan-not-paid']);
+        plansDone.refused++;
+        return;
+      }
+      const answer = await accepted(quote);
+      expect(answer.body.upgrade).toMatchObject({
+        fromPurchaseId: p.purchaseId,
+        credit: PLAN.instalments * PLAN.amount,
+      });
+      plansDone.upgradeQuoted++;
+    },
+  );
+
+/** A plan is paid to its end: its learner cannot cancel it, whatever its state. */
+const planCancel = (planIndex: number) =>
+  step(
+    `planCancel(plan ${planIndex})`,
+    (m) => m.plans.length > 0,
+    async (m, w) => {
+      const p = pick(m.plans, planIndex)!;
+      await refused(w, () => store(w, w.users[p.user], 'post', `/subscriptions/${p.id}/cancel`), [
+        'payment-plan-not-cancelable',
+      ]);
+      plansDone.refused++;
     },
   );
 
@@ -1861,6 +2145,13 @@ const commands = [
     .tuple(index, index, fc.boolean(), fc.constantFrom(false, false, true))
     .map(([s, p, full, end]) => refundPeriod(s, p, full, end)),
   index.map(periodEnds),
+  user.map(buyPlan),
+  fc.tuple(index, fc.constantFrom<'paid' | 'failed'>('paid', 'paid', 'failed')).map(([p, o]) => instalment(p, o)),
+  fc.tuple(index, fc.constantFrom<'paid' | 'failed'>('paid', 'paid', 'failed')).map(([p, o]) => instalment(p, o)),
+  fc.tuple(index, user).map(([p, u]) => planTransfer(p, u)),
+  fc
+    .tuple(index, fc.constantFrom('upgrade', 'upgrade', 'cancel'))
+    .map(([p, what]) => (what === 'upgrade' ? planUpgrade(p) : planCancel(p))),
   fc.constant(null).map(payoutRun),
   fc.constant(null).map(payoutRun),
   index.map(markPayoutPaid),
@@ -1888,6 +2179,7 @@ describe('commerce, model-based (fast-check commands on the real API and Postgre
                 saleEnds: world.clock.now().getTime() + SALE_DAYS * DAY,
                 disputes: 0,
                 subscriptions: [],
+                plans: [],
               };
               await fc.asyncModelRun(() => ({ model, real: world }), cmds);
               await checkInvoicesOfPayers(model, world);
@@ -1907,6 +2199,7 @@ describe('commerce, model-based (fast-check commands on the real API and Postgre
       console.log(`commerce model: ${sequences} sequences, ${stepsRun} steps; charges by tax:`, taxed);
       console.log('payouts:', payoutsDone);
       console.log('memberships:', membershipsDone);
+      console.log('payment plans:', plansDone);
     },
     60_000 + RUNS * STEPS * 1000,
   ); // about 7 steps a second; shrinking a failure takes longer
