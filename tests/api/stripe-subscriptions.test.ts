@@ -458,6 +458,11 @@ describe('memberships through Stripe Billing', () => {
     expect(portal).toMatchObject({
       customer: stripeSub(subscription).customer,
       return_url: 'http://localhost:3000/subscriptions',
+      // Straight to the card, not the portal's home (where a plan could be cancelled), and back.
+      flow: {
+        type: 'payment_method_update',
+        after_completion: { type: 'redirect', redirect: { return_url: 'http://localhost:3000/subscriptions' } },
+      },
     });
 
     // Yearly from ten days on: the unused part of the month credited, the year billed at once as one invoice.

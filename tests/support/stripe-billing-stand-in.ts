@@ -390,12 +390,16 @@ export function stripeBilling(core: StandInCore): {
       template: 'POST /v1/billing_portal/sessions',
       handle: (p) => {
         const customer = get(String(p.customer ?? ''), 'customer');
+        const flow = p.flow_data as { type?: string; after_completion?: Params } | undefined;
+        if (flow && !['payment_method_update', 'subscription_cancel', 'subscription_update'].includes(flow.type ?? ''))
+          core.fail('Invalid flow_data[type].', 'parameter_invalid_string');
         const id = newId('bps');
         return put({
           id,
           object: 'billing_portal.session',
           customer: customer.id,
           return_url: (p.return_url as string) ?? null,
+          flow: flow ?? null,
           url: `https://billing.stripe.com/p/session/${id}`,
         });
       },

@@ -164,9 +164,14 @@ export function stripeSubscriptions(stripe: Stripe): SubscriptionBilling {
 
     async paymentMethodUrl(identifier, returnUrl) {
       return callStripe('open the billing page', async () => {
+        // Straight to replacing the card, then back: the portal's home could cancel a payment plan.
         const portal = await stripe.billingPortal.sessions.create({
           customer: await customerOf(identifier),
           return_url: returnUrl,
+          flow_data: {
+            type: 'payment_method_update',
+            after_completion: { type: 'redirect', redirect: { return_url: returnUrl } },
+          },
         });
         return portal.url;
       });
