@@ -168,7 +168,7 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/store', transferRoutes({ allow, transfers: services.transfers }));
   mount('/api/store', subscriptionRoutes({ allow, config: deps.config, subscriptions: services.subscriptions }));
   mount('/api/store', subscriptionSeatRoutes({ allow, subscriptions: services.subscriptions }));
-  mount('/api/store', paymentPlanRoutes({ allow, paymentPlans: services.paymentPlans }));
+  mount('/api/store', paymentPlanRoutes({ allow, config: deps.config, paymentPlans: services.paymentPlans }));
   mount('/api/admin', subscriptionConsoleRoutes({ allow, actions: services.subscriptionConsole }));
   mount('/api/admin', subscriptionFigureRoutes({ allow, figures: services.subscriptionFigures }));
   mount(

@@ -7,6 +7,7 @@ import { as, signedIn, type SignedIn } from '../support/auth';
 import { manualClock, onTheHour } from '../support/clock';
 import { useTestDatabase } from '../support/db';
 import { testProviderFee } from '../../api/src/payments/test-provider';
+import { taxInside, taxOnTop } from '../../api/src/tax/amounts';
 import type { Product } from '../../api/src/catalog/models';
 
 const DAY = 86_400_000;
@@ -245,5 +246,141 @@ describe('payment plans: a course in instalments with the built-in test provider
     expect(await purchase(learner)).toMatchObject({ totalAmount: 3 * INSTALMENT, paidInFull: true });
     expect(await charges(learner.user.id)).toHaveLength(3);
     expect(await db()('purchases').where({ userId: learner.user.id })).toHaveLength(1);
+  });
+});
+
+/**
+ * Each instalment taxed as a membership's period is (docs/domain.md §23): the school is established in Germany,
+ * registered for the EU's One-Stop Shop and in Washington State; euro prices include tax, dollar ones do not.
+ */
+describe("payment plans: tax on every instalment's invoice", () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  const clock = manualClock(onTheHour());
+  const config = testConfig({ TRUST_PROXY: 'true', COUNTRY_HEADER: 'cf-ipcountry', REGION_HEADER: 'cf-region' });
+  let app: ReturnType<typeof testApp>;
+
+  beforeAll(async () => {
+    app = testApp(db(), { clock, config });
+    await db()('schoolSettings').update({
+      taxCountry: 'DE',
+      taxId: 'DE123456789',
+      taxEuOss: true,
+      taxInclusiveCurrencies: ['eur'],
+    });
+    await db()('taxRegistrations').delete();
+    await db()('taxRegistrations').insert([{ country: 'US', region: 'WA' }]);
+    await db()('taxRates').delete();
+    await db()('taxRates').insert([
+      { country: 'DE', region: null, rateBp: 1900, name: 'VAT' },
+      { country: 'US', region: 'WA', rateBp: 650, name: 'Sales tax' },
+    ]);
+  });
+
+  /** A course offered in 3 monthly instalments of `each`. */
+  async function plannedCourse(name: string, each: number, currency: string) {
+    const product = await createProduct(db(), { name, unitAmount: 3 * each, currency });
+    await db()('paymentPlans').insert({ productId: product.id, instalments: 3, instalmentAmount: each, currency });
+    return product;
+  }
+  /** Buys the plan from `from` (the detected country and region), pays the first instalment, then the other two. */
+  async function payInFull(who: SignedIn, productId: string, from: Record<string, string>, body: object = {}) {
+    const started = await as(who, request(app).post('/api/store/payment-plans').set(from)).send({ productId, ...body });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const { pathname } = new URL(started.body.data.url);
+    expect((await request(app).post(`${pathname}/pay`)).status).toBe(303);
+    const [sub] = (await as(who, request(app).get('/api/store/subscriptions'))).body.data as { id: string }[];
+    for (const _ of [2, 3])
+      expect(
+        (await request(app).post(`/test-provider/subscriptions/${sub!.id}/renew`).send({ outcome: 'paid' })).status,
+      ).toBe(200);
+    return sub!.id;
+  }
+  /** Each paid instalment's charge with its invoice, oldest first. */
+  const instalments = (subscriptionId: string) =>
+    db()('subscriptionPeriods as sp')
+      .join('merchantCharges as c', 'c.id', 'sp.merchantChargeId')
+      .join('invoices as i', 'i.id', 'sp.invoiceId')
+      .where('sp.subscriptionId', subscriptionId)
+      .orderBy('sp.periodStart')
+      .select(
+        'c.amount',
+        'c.taxAmount',
+        'c.taxInclusive',
+        'i.taxable',
+        'i.taxAmount as invoiceTax',
+        'i.taxRateBp as invoiceRate',
+        'i.total',
+      );
+
+  it('keeps the tax inside a euro instalment, for the country the buyer is in', async () => {
+    const course = await plannedCourse('Euro course in instalments', 1190, 'eur');
+    const learner = await signedIn(db());
+    const id = await payInFull(learner, course.id, { 'cf-ipcountry': 'DE' });
+    const inside = taxInside(1190, 1900);
+    const paid = await instalments(id);
+    expect(paid).toEqual(
+      [1, 2, 3].map(() => ({
+        amount: 1190,
+        taxAmount: inside,
+        taxInclusive: true,
+        taxable: 1190 - inside,
+        invoiceTax: inside,
+        invoiceRate: 1900,
+        total: 1190,
+      })),
+    );
+    // Tax inside: the instalments paid add up to the plan's price, and so does the purchase.
+    expect(paid.reduce((sum, p) => sum + p.total, 0)).toBe(3 * 1190);
+    expect(await db()('purchases').where({ productId: course.id }).first()).toMatchObject({
+      totalAmount: 3 * 1190,
+      paidInFull: true,
+    });
+  });
+
+  it('bills tax on top of a dollar instalment, and a buyer taxed nowhere pays the instalment alone', async () => {
+    const course = await plannedCourse('Dollar course in instalments', 21000, 'usd');
+    const seattle = await signedIn(db());
+    const id = await payInFull(seattle, course.id, { 'cf-ipcountry': 'US', 'cf-region': 'WA' });
+    const onTop = taxOnTop(21000, 650);
+    const paid = await instalments(id);
+    expect(paid).toEqual(
+      [1, 2, 3].map(() => ({
+        amount: 21000 + onTop,
+        taxAmount: onTop,
+        taxInclusive: false,
+        taxable: 21000,
+        invoiceTax: onTop,
+        invoiceRate: 650,
+        total: 21000 + onTop,
+      })),
+    );
+    // The instalments' net of tax add up to the plan's price.
+    expect(paid.reduce((sum, p) => sum + p.taxable, 0)).toBe(3 * 21000);
+
+    // Billing details given name the place: Oregon is not taxed here.
+    const portland = await signedIn(db());
+    const untaxed = await payInFull(
+      portland,
+      course.id,
+      { 'cf-ipcountry': 'US', 'cf-region': 'WA' },
+      { billing: { country: 'US', region: 'OR' } },
+    );
+    expect((await instalments(untaxed)).map((p) => [p.amount, p.taxAmount, p.total])).toEqual(
+      [1, 2, 3].map(() => [21000, 0, 21000]),
+    );
+  });
+
+  it('refuses a billing place the tax cannot tell, before the provider is asked', async () => {
+    const course = await plannedCourse('Course refused in instalments', 5000, 'usd');
+    const learner = await signedIn(db());
+    const refused = await as(learner, request(app).post('/api/store/payment-plans').set({ 'cf-ipcountry': 'US' })).send(
+      {
+        productId: course.id,
+        billing: { country: 'US', region: 'ZZ' },
+      },
+    );
+    expect([refused.status, refused.body.code]).toEqual([422, 'billing-region-invalid']);
+    expect(await db()('testProviderSubscriptions').where({ customerEmail: learner.user.email })).toHaveLength(0);
   });
 });

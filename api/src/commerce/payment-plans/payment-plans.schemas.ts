@@ -1,7 +1,14 @@
 import { z } from 'zod';
+import { BillingDetails } from '../schemas';
 
-/** Buying a course in instalments: which course (its plan is the one it offers now). */
-export const BuyPaymentPlanBody = z.strictObject({ productId: z.uuid('must be a product id') });
+/**
+ * Buying a course in instalments: which course (its plan is the one it offers now), and where the buyer is billed
+ * (each instalment's tax follows it, as at checkout).
+ */
+export const BuyPaymentPlanBody = z.strictObject({
+  productId: z.uuid('must be a product id'),
+  billing: BillingDetails.optional(),
+});
 
 /** A subscription's plan as the learner's list shows it: none for a membership. */
 export interface InstalmentsView {

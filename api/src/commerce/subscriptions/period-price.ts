@@ -60,7 +60,7 @@ async function couponFor(conn: Knex, request: MembershipPriceRequest) {
 }
 
 /** The buyer's billing place for tax; refused as checkout refuses it when it names no real place. */
-function placeOf(request: MembershipPriceRequest) {
+function placeOf(request: Pick<MembershipPriceRequest, 'billing' | 'country' | 'region'>) {
   const place = billingPlace(request.billing ?? {}, { country: request.country, region: request.region });
   refuseUnknownPlace(place, 'billing.');
   refuseUnfitVatId(place.vatId, place.country, 'billing.vatId');
@@ -95,19 +95,30 @@ export async function membershipPrice(conn: Knex, request: MembershipPriceReques
   if (coupon && result.fullPrice - percentOf(result.fullPrice, applied!.bp) < MIN_CHARGE)
     throw new AppError('coupon-not-for-membership', COUPON_NOT_FOR_MEMBERSHIP, { coupon: COUPON_NOT_FOR_MEMBERSHIP });
   const amount = applied?.kind === 'ppp' ? result.finalPrice : result.fullPrice;
-  const place = placeOf(request);
-  const setup = await readTaxSetup(conn);
-  const inclusive = setup.inclusiveCurrencies.includes(request.currency.toLowerCase());
-  const answer = taxFrom(setup, { currency: request.currency, amount, inclusive, buyer: place });
   return {
     amount,
     discount: coupon
       ? { bp: applied!.bp, periods: couponPeriods(coupon), label: coupon.code ?? 'Sale', couponId: coupon.id }
       : null,
     pppPercent: applied?.kind === 'ppp' ? applied.bp / 100 : null,
-    tax: answer && !answer.reverseCharge ? { rate: answer.rate, inclusive } : null,
-    place,
+    ...(await periodTaxTerms(conn, request, amount)),
   };
+}
+
+/**
+ * Where the buyer is billed and the tax each period of `amount` carries there, as checkout taxes (a membership's or a
+ * payment plan's instalments): the rate inside the price or added on top as the school sets the currency.
+ */
+export async function periodTaxTerms(
+  conn: Knex,
+  request: Pick<MembershipPriceRequest, 'currency' | 'billing' | 'country' | 'region'>,
+  amount: number,
+): Promise<Pick<MembershipPrice, 'tax' | 'place'>> {
+  const place = placeOf(request);
+  const setup = await readTaxSetup(conn);
+  const inclusive = setup.inclusiveCurrencies.includes(request.currency.toLowerCase());
+  const answer = taxFrom(setup, { currency: request.currency, amount, inclusive, buyer: place });
+  return { tax: answer && !answer.reverseCharge ? { rate: answer.rate, inclusive } : null, place };
 }
 
 const COUPON_NOT_FOR_MEMBERSHIP = 'This coupon takes off too much to be used on a membership.';
