@@ -180,6 +180,10 @@ export class Subscription extends table('subscriptions') {
   declare taxCountry: string | null;
   declare taxRegion: string | null;
   declare taxVatId: string | null;
+  /** The billing details given when subscribing, which every period's invoice names with the tax place above. */
+  declare billingCompany: string | null;
+  declare billingAddress: string | null;
+  declare billingPostalCode: string | null;
   /** The regional discount it was subscribed at (basis points), none at the full price. */
   declare pppBp: number | null;
   /** What a team membership's invite link carries, made when its subscriber first asks for it. */

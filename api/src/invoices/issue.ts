@@ -254,6 +254,27 @@ function invoiceDocument(facts: {
 const SCHOOL_COLUMNS = [...SELLER_COLUMNS, 'taxEuOss'] as const;
 
 /**
+ * The buyer a membership period's charge names: the billing details given when subscribing, at the place its tax
+ * followed (so a reverse-charged period names the VAT ID of the buyer's country, as a purchase's invoice does). None
+ * for another charge, or a subscription from before its tax place was kept (the payer's billing profile then).
+ */
+async function subscriptionBuyer(trx: Knex.Transaction, chargeId: string): Promise<Profile | null> {
+  const row = await trx('merchantCharges as ch')
+    .join('subscriptions as s', trx.raw(`s.id::text = ch.metadata->>'subscriptionId'`))
+    .where('ch.id', chargeId)
+    .whereNotNull('s.taxCountry')
+    .first(
+      's.billingCompany as company',
+      's.billingAddress as address',
+      's.taxCountry as country',
+      's.taxRegion as region',
+      's.billingPostalCode as postalCode',
+      's.taxVatId as vatId',
+    );
+  return row ?? null;
+}
+
+/**
  * A charge's invoice, issued once (a second call finds it): the payer is the charge's user unless `payerUserId` says
  * who paid (a charge from before payers were kept); the seller, the buyer and the lines are frozen as they are.
  * Everything is read first and the numbered insert is its last statement.
@@ -272,7 +293,9 @@ export async function issueInvoice(
   const payer = payerUserId ?? charge.userId;
   const checkout = await checkoutFacts(trx, charge);
   const user = await trx('users').where({ id: payer }).first('id', 'name', 'email');
-  const profile = checkout?.billingCountry ? null : await trx('billingProfiles').where({ userId: payer }).first();
+  const profile = checkout?.billingCountry
+    ? null
+    : ((await subscriptionBuyer(trx, chargeId)) ?? (await trx('billingProfiles').where({ userId: payer }).first()));
   const school = await trx('schoolSettings').first(...SCHOOL_COLUMNS);
   const purchase = await trx('purchases').where({ merchantChargeId: chargeId }).orderBy('createdAt').first('id');
   const document = invoiceDocument({

@@ -139,8 +139,8 @@ export async function lockCheckouts(trx: Knex.Transaction, userId: string, email
 /**
  * What finance keeps stays (purchases, charges, refunds, the ledger, docs/domain.md §9), without who the person was:
  * the buyer's address and network go from their purchases and checkouts, and so do the billing details remembered
- * for a next checkout; the country (and the region tax followed) stays, as the sale's tax evidence and a regional
- * price's rule. Issued invoices keep the buyer they named: they are kept as issued (§18.5). A refund the provider
+ * for a next checkout or kept by a subscription; the country (and the region tax followed) stays, as the sale's tax
+ * evidence and a regional price's rule. Issued invoices keep the buyer they named: they are kept as issued (§18.5). A refund the provider
  * still holds no longer emails them when it settles.
  */
 export async function anonymiseSales({ trx, userId, email, placeholder }: Step): Promise<void> {
@@ -157,6 +157,9 @@ export async function anonymiseSales({ trx, userId, email, placeholder }: Step):
     billingVatId: null,
   });
   await trx('billingProfiles').where({ userId }).delete();
+  await trx('subscriptions')
+    .where({ userId })
+    .update({ billingCompany: null, billingAddress: null, billingPostalCode: null });
   await trx('merchantRefunds')
     .where({ status: 'pending' })
     .whereRaw(`lower(email_on_success->>'to') = lower(?)`, [email])

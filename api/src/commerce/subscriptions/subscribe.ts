@@ -79,7 +79,7 @@ export async function subscribe(
     customerEmail: user.email,
     successUrl: new URL('/learning', config.publicUrl).toString(),
     cancelUrl: new URL(`/products/${product.slug ?? product.id}`, config.publicUrl).toString(),
-    metadata: { userId, productId, priceId: price.id, ...termsMetadata(priced, quantity) },
+    metadata: { userId, productId, priceId: price.id, ...termsMetadata(priced, quantity, asked.billing) },
   });
   return { url };
 }

@@ -2,7 +2,9 @@ import type { Knex } from 'knex';
 import type { SubscriptionEvent } from '../../payments/provider';
 import { readTaxSetup, taxFrom } from '../../tax/engine';
 import type { TaxColumns } from '../../tax/models';
+import { postalCodeOf } from '../checkout/billing-place';
 import { taxColumnsOf } from '../checkout/tax-columns';
+import type { BillingInput } from '../schemas';
 import type { MembershipPrice } from './period-price';
 
 /**
@@ -18,10 +20,21 @@ export interface SubscriptionTerms {
   taxVatId: string | null;
   /** The regional discount of its price, in basis points, when it was subscribed at one. */
   pppBp: number | null;
+  /** The rest of the billing details given (the tax place above is their country, region and VAT ID), for invoices. */
+  billingCompany: string | null;
+  billingAddress: string | null;
+  billingPostalCode: string | null;
 }
 
-/** The terms as provider metadata: strings only, absent parts left out. */
-export function termsMetadata(price: MembershipPrice, quantity: number): Record<string, string> {
+/**
+ * The terms as provider metadata: strings only, absent parts left out. Besides the tax place, the billing details
+ * given (a business's name and address: at most 500 characters, as the provider's metadata takes) for the invoices.
+ */
+export function termsMetadata(
+  price: MembershipPrice,
+  quantity: number,
+  billing: BillingInput = {},
+): Record<string, string> {
   const entries = {
     quantity: String(quantity),
     couponId: price.discount?.couponId,
@@ -29,6 +42,9 @@ export function termsMetadata(price: MembershipPrice, quantity: number): Record<
     taxRegion: price.place.region,
     taxVatId: price.place.vatId,
     pppBp: price.pppPercent ? String(Math.round(price.pppPercent * 100)) : null,
+    billingCompany: billing.company,
+    billingAddress: billing.address,
+    billingPostalCode: billing.postalCode && postalCodeOf(price.place.country, billing.postalCode),
   };
   return Object.fromEntries(Object.entries(entries).filter(([, v]) => v)) as Record<string, string>;
 }
@@ -42,6 +58,9 @@ export function termsOf(metadata: Record<string, string>): SubscriptionTerms {
     taxRegion: metadata.taxRegion ?? null,
     taxVatId: metadata.taxVatId ?? null,
     pppBp: Number(metadata.pppBp) || null,
+    billingCompany: metadata.billingCompany ?? null,
+    billingAddress: metadata.billingAddress ?? null,
+    billingPostalCode: metadata.billingPostalCode ?? null,
   };
 }
 
