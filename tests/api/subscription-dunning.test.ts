@@ -263,4 +263,21 @@ describe('dunning: failed renewals retried, the card updated, lapses recorded', 
     expect(provider).toMatchObject({ status: 'active', currentPeriodStart: owedEnd });
     expect(await row(id)).toMatchObject({ status: 'active', currentPeriodStart: owedEnd });
   });
+
+  it('lets a learner whose renewal failed cancel: the retries stop and the provider ends it', async () => {
+    clock.set(start);
+    const learner = await signedIn(db());
+    const id = await subscribed(learner);
+    await failRenewal(id);
+    const cancelled = await store(learner, 'post', `/subscriptions/${id}/cancel`);
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ status: 'canceled' });
+    expect(await row(id)).toMatchObject({ status: 'canceled', nextRetryAt: null });
+    expect(await db()('testProviderSubscriptions').where({ reference: id }).first('status')).toEqual({
+      status: 'canceled',
+    });
+    clock.advance(DAY);
+    await services.subscriptions.sweepDunning();
+    expect(await db()('subscriptionPeriods').where({ subscriptionId: id, outcome: 'failed' })).toHaveLength(1);
+  });
 });

@@ -19,11 +19,25 @@ export async function setCancelAtPeriodEnd(
   if (!['trialing', 'active', 'past_due'].includes(before.status))
     throw new AppError('subscription-not-renewable', 'This subscription has ended.');
   if (before.cancelAtPeriodEnd === cancel) return before;
+  const row = (await db('subscriptions').where({ id }).first('providerIdentifier')) as { providerIdentifier: string };
+  // A renewal owed and cancelled: the retries stop and the provider ends it now (its period is already over).
+  if (before.status === 'past_due' && cancel) {
+    const billing = provider.subscriptions;
+    if (billing?.cancelNow) await billing.cancelNow(row.providerIdentifier);
+    else await billing?.cancelAtPeriodEnd(row.providerIdentifier, true);
+    await db('subscriptions').where({ id, userId, status: 'past_due' }).update({
+      status: 'canceled',
+      cancelAtPeriodEnd: true,
+      nextRetryAt: null,
+      graceUntil: null,
+      updatedAt: now,
+    });
+    return subscriptionOf(db, userId, id, now);
+  }
   // A period already over has no end left to cancel at or resume from: its renewal decides. Refused before the
   // provider is told, so the provider and the subscription never disagree.
   if (new Date(before.currentPeriodEnd) <= now)
     throw new AppError('subscription-not-renewable', 'This subscription’s period has ended: its renewal decides.');
-  const row = (await db('subscriptions').where({ id }).first('providerIdentifier')) as { providerIdentifier: string };
   await provider.subscriptions?.cancelAtPeriodEnd(row.providerIdentifier, cancel);
   // Conditional: a period that ended meanwhile is not resumed.
   await db('subscriptions')
