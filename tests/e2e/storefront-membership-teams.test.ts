@@ -66,6 +66,13 @@ describe('a team membership on the storefront (Chromium)', () => {
       expect(await refused.textContent()).toBe('There is no coupon with that code.');
       expect(await buy.getByLabel('Coupon code').getAttribute('aria-invalid')).toBe('true');
       await buy.getByLabel('Coupon code').fill(half.code!);
+      // Applied: its price for both seats and how many months it lasts, before anything starts.
+      await buy.getByRole('button', { name: 'Apply' }).click();
+      await buy
+        .getByText(
+          `Coupon ${half.code!.toUpperCase()} applied: $29.00 a month (50% off) for the first 3 months, then $58.00.`,
+        )
+        .waitFor();
       await fitsWidth(page, viewport.width);
       if (axe) expect(await seriousViolations(page)).toEqual([]);
       await keepScreenshot(page, `storefront-team-membership-buy-${viewport.width}`);

@@ -1,5 +1,6 @@
 import type * as Subscriptions from '@contract/commerce/subscriptions/subscriptions.schemas';
 import type { SeatQuote as SeatQuoteView } from '@contract/commerce/subscriptions/seat-quote';
+import type { SubscribeQuote as SubscribeQuoteView } from '@contract/commerce/subscriptions/subscribe-quote';
 import type { SeatsView } from '@contract/commerce/subscriptions/seats';
 import type { Wire } from '@contract/shared/wire';
 import { getJson, postJson } from './client';
@@ -23,6 +24,20 @@ export async function subscribe(productId: string, choice: SubscribeChoice = {})
     ...(coupon && { coupon }),
   });
   return data.url;
+}
+
+export type SubscribeQuote = Wire<SubscribeQuoteView>;
+
+/** POST /api/store/subscriptions/quote: the same choice priced, nothing started (a refused coupon refused alike). */
+export async function quoteSubscribe(productId: string, choice: SubscribeChoice): Promise<SubscribeQuote> {
+  const { interval, quantity, coupon } = choice;
+  const { data } = await postJson<{ data: SubscribeQuote }>('/api/store/subscriptions/quote', {
+    productId,
+    ...(interval && { interval }),
+    ...(quantity && quantity > 1 && { quantity }),
+    ...(coupon && { coupon }),
+  });
+  return data;
 }
 
 /** GET /api/store/subscriptions: the signed-in learner's subscriptions, newest first. */

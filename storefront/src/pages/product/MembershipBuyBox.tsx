@@ -4,7 +4,7 @@ import { formatMoney } from '../../../../api/src/shared/money';
 import { plural } from '../../../../api/src/shared/words';
 import type { StoreProductPage } from '../../api/catalog';
 import { isApiError } from '../../api/client';
-import { subscribe } from '../../api/subscriptions';
+import { quoteSubscribe, subscribe } from '../../api/subscriptions';
 import { BusyStatus, FieldAlert } from '../../ActionFeedback';
 import { useHere } from '../../navigation';
 import { loginPath } from '../../redirects';
@@ -62,6 +62,7 @@ export function MembershipBuyBox({ product, terms }: { product: StoreProductPage
   const [seatsText, setSeatsText] = useState('1');
   const [coupon, setCoupon] = useState('');
   const [couponError, setCouponError] = useState<string | null>(null);
+  const [couponNote, setCouponNote] = useState<string | null>(null);
   const seats = seatCount(seatsText);
   const action = useAction((caught) =>
     isApiError(caught, 'unauthenticated') || isCouponRefusal(caught)
@@ -104,6 +105,33 @@ export function MembershipBuyBox({ product, terms }: { product: StoreProductPage
     });
   }
 
+  /** Prices the code for the chosen seats and interval: its price each period and for how long, or why not. */
+  async function handleApply() {
+    const code = coupon.trim();
+    setCouponError(null);
+    setCouponNote(null);
+    if (!code) return setCouponError('Enter a coupon code.');
+    if (seats === null) return;
+    try {
+      const priced = await quoteSubscribe(product.id, {
+        interval: offers.length > 1 ? chosen : undefined,
+        quantity: seats,
+        coupon: code,
+      });
+      const { coupon: applied, currency, interval: every } = priced;
+      if (!applied) return setCouponNote(`Coupon ${code.toUpperCase()} is valid, but another discount saves you more.`);
+      const now = formatMoney(applied.amount, currency);
+      const full = formatMoney(priced.amount, currency);
+      setCouponNote(
+        applied.periods === null
+          ? `Coupon ${applied.code.toUpperCase()} applied: ${now} a ${every} (${applied.percent}% off) for as long as you subscribe.`
+          : `Coupon ${applied.code.toUpperCase()} applied: ${now} a ${every} (${applied.percent}% off) for the first ${plural(applied.periods, every)}, then ${full}.`,
+      );
+    } catch (caught) {
+      setCouponError(caught instanceof Error ? caught.message : 'Please try again.');
+    }
+  }
+
   const signedOut = state.status === 'signed-out';
   return (
     <div className="pricing-widget membership-buy-box">
@@ -142,6 +170,7 @@ export function MembershipBuyBox({ product, terms }: { product: StoreProductPage
           onChange={(event) => {
             setCoupon(event.target.value);
             setCouponError(null);
+            setCouponNote(null);
           }}
           maxLength={64}
           autoComplete="off"
@@ -150,11 +179,16 @@ export function MembershipBuyBox({ product, terms }: { product: StoreProductPage
           aria-invalid={couponError ? true : undefined}
           aria-describedby={couponError ? `${id}-coupon-error` : `${id}-coupon-hint`}
         />
+        {state.status === 'signed-in' && (
+          <button type="button" className="button-quiet" onClick={() => void handleApply()}>
+            Apply
+          </button>
+        )}
         {couponError ? (
           <FieldAlert id={`${id}-coupon-error`} error={couponError} />
         ) : (
-          <p id={`${id}-coupon-hint`} className="hint">
-            Optional. Its price, and for how many periods it lasts, shows on your Billing page after subscribing.
+          <p id={`${id}-coupon-hint`} role="status" className="hint">
+            {couponNote ?? 'Optional. Apply it to see its price and for how many periods it lasts.'}
           </p>
         )}
       </div>
