@@ -467,13 +467,19 @@ describe('memberships through Stripe Billing', () => {
 
     // Yearly from ten days on: the unused part of the month credited, the year billed at once as one invoice.
     stripe.billing.advance(subscription, 10 * 86_400);
-    await billing.changePrice!(subscription, {
+    const yearly = {
       amount: 29_000,
       currency: 'usd',
-      interval: 'year',
+      interval: 'year' as const,
       quantity: 1,
       priceId: allAccess.prices[0]!.id,
-    });
+    };
+    // A declined card changes nothing at Stripe: the change stays pending, and the learner is told.
+    stripe.billing.declineNextChange(subscription);
+    await expect(billing.changePrice!(subscription, yearly)).rejects.toMatchObject({ code: 'payment-declined' });
+    expect(stripeSub(subscription).items.data[0]!.price).toMatchObject({ unit_amount: 2900 });
+    expect(stripe.billing.takeEvents()).toEqual([]);
+    await billing.changePrice!(subscription, yearly);
     const switched = stripe.billing.takeEvents();
     expect(switched.map((e) => e.type)).toContain('invoice.paid');
     await deliver(switched);

@@ -53,6 +53,8 @@ export interface StandInBilling {
   takeEvents(): Stripe.Event[];
   /** The subscription Checkout made for a session. */
   subscriptionOf(sessionId: string): string;
+  /** The customer's card declines the next payment a change of price asks for. */
+  declineNextChange(subscriptionId: string): void;
 }
 
 const DAY_SECONDS = 86_400;
@@ -73,6 +75,8 @@ export function stripeBilling(core: StandInCore): {
 } {
   const { get, put, newId } = core;
   const clocks = new Map<string, Clocked>();
+  /** Subscriptions whose next price change's payment is declined. */
+  const declining = new Set<string>();
   const queued: Stripe.Event[] = [];
 
   /** An event of the subscription, created at its own time. */
@@ -342,8 +346,21 @@ export function stripeBilling(core: StandInCore): {
         if (sub.status === 'canceled')
           core.fail('A canceled subscription can only update its cancellation_details and metadata.');
         const at = clocks.get(sub.id)!.now;
+        if (p.payment_behavior === 'pending_if_incomplete') {
+          const allowed = ['items', 'proration_behavior', 'payment_behavior', 'proration_date', 'expand'];
+          const other = Object.keys(p).find((key) => !allowed.includes(key));
+          if (other) core.fail(`Received unknown parameter: ${other} (not allowed with pending updates).`);
+          if (declining.delete(sub.id)) {
+            // The change's invoice failed: the subscription stays as it was, the change pending until it expires.
+            sub.pending_update = { expires_at: at + DAY_SECONDS, subscription_items: p.items };
+            return sub;
+          }
+        }
         if (p.metadata) sub.metadata = { ...(sub.metadata as Params), ...(p.metadata as Params) };
-        if (p.items) queued.push(...changePrice(sub, p));
+        if (p.items) {
+          sub.pending_update = null;
+          queued.push(...changePrice(sub, p));
+        }
         const changed = p.cancel_at_period_end !== undefined || p.cancel_at !== undefined;
         if (p.cancel_at_period_end !== undefined) {
           sub.cancel_at_period_end = p.cancel_at_period_end === 'true';
@@ -568,6 +585,10 @@ export function stripeBilling(core: StandInCore): {
     },
 
     takeEvents: () => queued.splice(0),
+
+    declineNextChange(subscriptionId) {
+      declining.add(subscription(subscriptionId).id);
+    },
 
     subscriptionOf(sessionId) {
       const session = get(sessionId, 'checkout session');

@@ -142,7 +142,7 @@ export function stripeSubscriptions(stripe: Stripe): SubscriptionBilling {
       await callStripe('change the subscription', async () => {
         const subscription = await stripe.subscriptions.retrieve(identifier);
         const item = subscription.items.data[0]!;
-        await stripe.subscriptions.update(identifier, {
+        const updated = await stripe.subscriptions.update(identifier, {
           items: [
             {
               id: item.id,
@@ -157,8 +157,17 @@ export function stripeSubscriptions(stripe: Stripe): SubscriptionBilling {
           ],
           // The unused part of the period is credited and the difference billed now, as one invoice.
           proration_behavior: 'always_invoice',
-          metadata: { priceId: change.priceId },
+          // A declined payment leaves the subscription as it was (the change waits, then expires) rather than
+          // switching it unpaid.
+          payment_behavior: 'pending_if_incomplete',
         });
+        if (updated.pending_update)
+          throw new AppError(
+            'payment-declined',
+            'Your card was declined: nothing was changed. Update your card first.',
+          );
+        // A pending update takes only the items and proration: our price id follows once the change is made.
+        await stripe.subscriptions.update(identifier, { metadata: { priceId: change.priceId } });
       });
     },
 

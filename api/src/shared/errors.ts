@@ -49,6 +49,7 @@ export const ERROR_STATUS = {
   'subscription-ending': 409,
   'interval-not-offered': 409,
   'seats-not-available': 409,
+  'payment-declined': 402,
   'no-payment-plan': 409,
   'payment-plans-not-available': 409,
   'payment-plan-not-paid': 409,
