@@ -351,4 +351,17 @@ describe('membership pricing with the built-in test provider', () => {
     });
     expect(await nextCharge(learner, id)).toBe(yearly);
   });
+
+  it('emails a failed renewal with what the period is charged: the regional price, not the list price', async () => {
+    const bp = pppForCountry('IN')!;
+    const learner = await signedIn(db());
+    const id = await subscribe(learner, { productId: monthly.id, ppp: true }, { 'cf-ipcountry': 'IN' });
+    expect((await renew(id, 'failed')).status).toBe(200);
+    const email = await db()('outboxEmails')
+      .where({ toAddress: learner.user.email, kind: 'subscription-payment-failed' })
+      .first('textBody');
+    const price = ((2900 - percentOf(2900, bp)) / 100).toFixed(2);
+    expect(email.textBody).toContain(`$${price}`);
+    expect(email.textBody).not.toContain('$29.00');
+  });
 });

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { JobQueue } from '../../jobs/queue';
 import type { SubscriptionDeps as DunningDeps } from './deps';
 import { membershipLapsedEmail, renewalFailedEmail } from './dunning-emails';
+import { nextChargeAmount } from './next-charge';
 
 /** The sweep that retries failed renewals when due and records lapses, every minute across replicas. */
 export const SUBSCRIPTION_DUNNING = 'subscription-dunning';
@@ -24,6 +25,12 @@ interface FailingSubscription {
   amount: number;
   currency: string;
   paymentPlanId: string | null;
+  quantity: number | null;
+  couponId: string | null;
+  pppBp: number | null;
+  taxCountry: string | null;
+  taxRegion: string | null;
+  taxVatId: string | null;
 }
 
 /**
@@ -49,6 +56,12 @@ export async function afterFailedRenewal(
       's.retryCount',
       's.nextRetryAt',
       's.paymentPlanId',
+      's.quantity',
+      's.couponId',
+      's.pppBp',
+      's.taxCountry',
+      's.taxRegion',
+      's.taxVatId',
       'u.email',
       'p.name as membership',
       // A payment plan's instalment, else the membership's price for its seats.
@@ -66,7 +79,8 @@ export async function afterFailedRenewal(
     renewalFailedEmail(sub.email, {
       membership: sub.membership,
       kind: sub.paymentPlanId ? 'payment plan' : 'membership',
-      amount: sub.amount,
+      // What the failed period is billed: a membership's at its regional price, less its coupon, with tax.
+      amount: sub.paymentPlanId ? sub.amount : await nextChargeAmount(trx, sub, sub.amount, sub.currency),
       currency: sub.currency,
       accessUntil: sub.graceUntil!,
       billingUrl: billingUrl(config.publicUrl),
