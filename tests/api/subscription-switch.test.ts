@@ -214,4 +214,26 @@ describe('a membership monthly or yearly, switched between them prorated', () =>
     expect((await charges(learner.user.id)).map((c) => c.amount)).toEqual([...before, used]);
     clock.set(start);
   });
+
+  it('shows the next charge of a subscription on a retired price, and its switch to the price offered', async () => {
+    clock.set(start);
+    const retiring = await createProduct(db(), {
+      name: 'Retiring monthly',
+      productType: 'membership',
+      billingInterval: 'month',
+      unitAmount: 2000,
+      yearlyAmount: 20000,
+    });
+    const learner = await signedIn(db());
+    const id = await subscribed(learner, retiring);
+    await db()('prices')
+      .where({ id: priceOf(retiring, 'month').id })
+      .update({ status: 'archived' });
+    const billing = await store(learner, 'get', `/subscriptions/${id}/billing`);
+    expect(billing.body.data).toMatchObject({
+      interval: 'month',
+      nextCharge: { amount: 2000 },
+      switch: { interval: 'year', amount: 20000 },
+    });
+  });
 });

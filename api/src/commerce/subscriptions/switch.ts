@@ -73,7 +73,13 @@ export async function billingOf({ db, clock }: SubscriptionDeps, userId: string,
   const now = clock.now();
   const sub = await held(db, userId, id, now);
   const prices = await intervalPricesOf(db, sub.productId);
-  const current = prices.find((p) => p.id === sub.priceId);
+  // Its own price whatever its status: a retired one still bills it (and another interval may be offered).
+  const current =
+    prices.find((p) => p.id === sub.priceId) ??
+    ((await db('prices')
+      .where({ id: sub.priceId })
+      .whereNotNull('billingInterval')
+      .first('id', 'unitAmount', 'currency', 'billingInterval')) as IntervalPrice | undefined);
   const other = current && prices.find((p) => p.billingInterval !== current.billingInterval);
   const renews = ['trialing', 'active', 'past_due'].includes(sub.status) && !sub.cancelAtPeriodEnd;
   const seats = sub.quantity ?? 1;
