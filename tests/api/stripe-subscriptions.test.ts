@@ -363,6 +363,31 @@ describe('memberships through Stripe Billing', () => {
     expect(billed.map((p: { discountAmount: number }) => p.discountAmount)).toEqual([1000, 1000, 0]);
   });
 
+  it('counts a coupon for a number of periods from the first paid one, after a trial', async () => {
+    const learner = await signedIn(db());
+    const started = await services().payments.subscriptions!.createSubscription({
+      reference: crypto.randomUUID(),
+      description: 'All access',
+      amount: 2000,
+      discount: { bp: 5000, periods: 1, label: 'FIRSTMONTH' },
+      currency: 'usd',
+      interval: 'month',
+      // Longer than any month: a coupon counted from subscribing would be used up by the trial.
+      trialDays: 35,
+      customerEmail: 'trial-coupon@example.com',
+      successUrl: 'http://localhost:3000/learning',
+      cancelUrl: 'http://localhost:3000/',
+      metadata: { userId: learner.user.id, productId: allAccess.id, priceId: allAccess.prices[0]!.id },
+    });
+    const { subscription, events } = stripe.billing.subscribe(started.identifier);
+    await deliver(events);
+    await deliver(stripe.billing.renew(subscription, 'paid'));
+    expect(stripeSub(subscription).discounts).toEqual([]);
+    await deliver(stripe.billing.renew(subscription, 'paid'));
+    // The trial is free, the first paid month half off, the next in full.
+    expect((await charges(learner.user.id)).map((c) => c.amount)).toEqual([1000, 2000]);
+  });
+
   it('records a period the provider restarted sooner (yearly to monthly) and an end read with it', async () => {
     const learner = await signedIn(db());
     const { subscription, events } = await subscribeAtStripe(learner);

@@ -374,6 +374,24 @@ export function stripeBilling(core: StandInCore): {
     },
     {
       method: 'DELETE',
+      pattern: /^\/v1\/subscriptions\/([^/]+)\/discount$/,
+      template: 'DELETE /v1/subscriptions/:id/discount',
+      handle: (_p, [id]) => {
+        const sub = subscription(id!);
+        const [coupon] = (sub.discounts as string[] | undefined) ?? [];
+        if (!coupon) core.fail(`No active discount for subscription: '${id}'`, 'resource_missing', 404);
+        sub.discounts = [];
+        return {
+          id: newId('di'),
+          object: 'discount',
+          deleted: true,
+          coupon: get(coupon!, 'coupon'),
+          subscription: sub.id,
+        };
+      },
+    },
+    {
+      method: 'DELETE',
       pattern: /^\/v1\/subscriptions\/([^/]+)$/,
       template: 'DELETE /v1/subscriptions/:id',
       handle: (_p, [id]) => {

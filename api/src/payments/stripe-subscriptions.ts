@@ -40,28 +40,32 @@ function unitAmountOf(request: Pick<SubscriptionRequest, 'amount' | 'quantity'>)
   return request.amount / quantity;
 }
 
-/** The metadata every object of the subscription carries: ours, the reference, and a plan's number of periods. */
+/**
+ * The metadata every object of the subscription carries: ours, the reference, a plan's number of periods and how
+ * many paid periods a coupon lasts.
+ */
 function metadataOf(request: SubscriptionRequest): Record<string, string> {
   return {
     ...request.metadata,
     reference: request.reference,
     ...(request.iterations && { iterations: String(request.iterations) }),
+    ...(request.discount?.periods && { couponPeriods: String(request.discount.periods) }),
   };
 }
 
 export function stripeSubscriptions(stripe: Stripe): SubscriptionBilling {
   /**
-   * The subscriber's coupon as a Stripe coupon of its percentage, for as many months as its periods last (a year is
-   * twelve) or forever: Stripe then takes it off each invoice as we quoted it.
+   * The subscriber's coupon as a Stripe coupon of its percentage, forever: a repeating one counts its months from
+   * subscribing, so a trial would use them up. One for a number of periods is taken off the subscription once that
+   * many paid periods have had it (`endCouponAfterPeriods`).
    */
   async function couponOf(request: SubscriptionRequest): Promise<string | null> {
     const { discount } = request;
     if (!discount) return null;
-    const months = discount.periods === null ? null : discount.periods * (request.interval === 'year' ? 12 : 1);
     const coupon = await stripe.coupons.create(
       {
         percent_off: discount.bp / 100,
-        ...(months === null ? { duration: 'forever' } : { duration: 'repeating', duration_in_months: months }),
+        duration: 'forever',
         max_redemptions: 1,
         name: discount.label.slice(0, 40),
         metadata: { reference: request.reference },
@@ -292,6 +296,25 @@ export function stripeBillingEvents(
         currentPeriodEnd: fromSeconds(item.current_period_end),
         observedAt,
       };
+    },
+
+    /**
+     * A coupon for a number of paid periods (the `couponPeriods` of its metadata) is taken off the subscription once
+     * a paid invoice bills the last of them, counted from the end of any trial; a repeated event finds none left.
+     */
+    async endCouponAfterPeriods(payload: Stripe.Invoice): Promise<void> {
+      const details = subscriptionDetailsOf(payload);
+      const periods = Number(details?.metadata.couponPeriods ?? 0);
+      if (!details || !periods || !payload.lines.data.length) return;
+      await callStripe('end the coupon', async () => {
+        const subscription = await stripe.subscriptions.retrieve(details.identifier);
+        if (!subscription.discounts?.length) return;
+        const interval = subscription.items.data[0]!.price.recurring!.interval as BillingInterval;
+        const firstPaid = fromSeconds(subscription.trial_end ?? subscription.start_date);
+        const last = nthPeriodEnd(firstPaid, interval, periods);
+        if (periodOf(payload).periodEnd < last) return;
+        await stripe.subscriptions.deleteDiscount(details.identifier);
+      });
     },
 
     /**

@@ -20,7 +20,7 @@ export const isBillingEvent = (event: Stripe.Event): boolean =>
 
 /**
  * Acts on one of Stripe Billing's events: an invoice paid or failed is recorded as the period it bills (a paid one
- * with its charge); a subscription's change is read back from Stripe and recorded as its state now, so a late or
+ * with its charge, and a coupon for a number of periods ended after its last); a subscription's change is read back from Stripe and recorded as its state now, so a late or
  * repeated event converges on the same state. A completed subscription checkout only sets a payment plan's end:
  * the subscription's own events record it.
  */
@@ -37,6 +37,7 @@ export async function handleBillingEvent(
       const outcome = event.type === 'invoice.paid' ? 'paid' : 'failed';
       const recorded = await read.invoiceEvent(event.data.object, outcome);
       if (recorded) await subscriptions.recordEvent(accountId, recorded);
+      if (recorded && outcome === 'paid') await read.endCouponAfterPeriods(event.data.object);
       return;
     }
     case 'customer.subscription.created':
