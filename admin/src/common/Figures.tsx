@@ -45,14 +45,11 @@ function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?
 type TotalFigure = [label: string, value: ReactNode, hint?: string, hintValues?: Record<string, string>];
 
 /** The row of headline figures, a region named "Totals". */
-export function TotalsRow({ figures }: { figures: TotalFigure[] }) {
+export function TotalsRow({ figures, label = 'finance.figures.totals' }: { figures: TotalFigure[]; label?: string }) {
   const translate = useTranslate();
+  // Each row of totals is its own landmark, so two on one page need different names.
   return (
-    <Box
-      sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }}
-      component="section"
-      aria-label={translate('finance.figures.totals')}
-    >
+    <Box sx={{ display: 'flex', gap: 2, flexWrap: 'wrap' }} component="section" aria-label={translate(label)}>
       {figures.map(([label, value, hint, hintValues]) => (
         <Figure key={label} label={translate(label)} value={value} hint={hint && translate(hint, hintValues)} />
       ))}

@@ -62,7 +62,8 @@ export default function FinancePage() {
       }
     >
       <SummaryPanel ready={ready} settled={settled} query={query} />
-      {ready ? <SubscriptionFiguresCard period={period} /> : null}
+      {/* Dates the summary refused are shown on their fields; the membership figures wait for good ones. */}
+      {ready && !(settled && query.isError) ? <SubscriptionFiguresCard period={period} /> : null}
       {ready ? <TaxCard period={period} currency={currency} /> : null}
       <ExportsPanel period={period} ready={ready} onFieldErrors={setExportErrors} />
     </ConsolePage>

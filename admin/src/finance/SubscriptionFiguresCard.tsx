@@ -40,6 +40,7 @@ export function SubscriptionFiguresCard({ period }: { period: { from: string; to
         {t('title')}
       </Typography>
       <TotalsRow
+        label="resources.subscriptions.figures.totals"
         figures={[
           ['resources.subscriptions.figures.mrr', mrr, 'resources.subscriptions.figures.mrrHint'],
           ['resources.subscriptions.figures.active', figures.activeSubscribers],

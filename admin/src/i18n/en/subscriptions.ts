@@ -68,6 +68,7 @@ export const subscriptionLabels = {
     },
     figures: {
       title: 'Memberships',
+      totals: 'Recurring revenue',
       mrr: 'MRR',
       mrrHint: 'A month of what active subscriptions bill, net of tax (a yearly one counts a twelfth)',
       mrrTitle: 'MRR in %{currency}, day by day',
