@@ -499,6 +499,12 @@ describe('memberships through Stripe Billing', () => {
       quantity: 1,
       priceId: allAccess.prices[0]!.id,
     };
+    // A cheaper price, nothing to pay now, would apply at once at Stripe rather than at the period's end: refused.
+    const cheaper = { ...yearly, amount: 1900, interval: 'month' as const };
+    await expect(billing.changePrice!(subscription, cheaper)).rejects.toMatchObject({
+      code: 'switch-at-period-end-unavailable',
+    });
+    expect(stripeSub(subscription).items.data[0]!.price).toMatchObject({ unit_amount: 2900 });
     // A declined card changes nothing at Stripe: the change stays pending, and the learner is told.
     stripe.billing.declineNextChange(subscription);
     await expect(billing.changePrice!(subscription, yearly)).rejects.toMatchObject({ code: 'payment-declined' });

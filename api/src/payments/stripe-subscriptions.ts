@@ -53,6 +53,21 @@ function metadataOf(request: SubscriptionRequest): Record<string, string> {
   };
 }
 
+/**
+ * Whether a change bills something now: Stripe applies it at once, the unused part of the period credited. One the
+ * credit covers (a cheaper price, yearly to monthly) belongs at the period's end, which Stripe would not wait for.
+ */
+function dueNow(
+  item: Stripe.SubscriptionItem,
+  change: Pick<SubscriptionRequest, 'amount' | 'interval' | 'quantity'>,
+): boolean {
+  const [start, end] = [item.current_period_start, item.current_period_end];
+  const left = Math.max(0, end - Date.now() / 1000) / Math.max(1, end - start);
+  const unused = (item.price.unit_amount ?? 0) * (item.quantity ?? 1) * left;
+  const billed = change.interval === item.price.recurring?.interval ? change.amount * left : change.amount;
+  return billed > unused;
+}
+
 export function stripeSubscriptions(stripe: Stripe): SubscriptionBilling {
   /**
    * The subscriber's coupon as a Stripe coupon of its percentage, forever: a repeating one counts its months from
@@ -146,6 +161,11 @@ export function stripeSubscriptions(stripe: Stripe): SubscriptionBilling {
       await callStripe('change the subscription', async () => {
         const subscription = await stripe.subscriptions.retrieve(identifier);
         const item = subscription.items.data[0]!;
+        if (subscription.status === 'trialing' || !dueNow(item, change))
+          throw new AppError(
+            'switch-at-period-end-unavailable',
+            'This change would take effect at the end of the period, which this billing cannot do yet: make it then.',
+          );
         const updated = await stripe.subscriptions.update(identifier, {
           items: [
             {

@@ -50,6 +50,7 @@ export const ERROR_STATUS = {
   'interval-not-offered': 409,
   'seats-not-available': 409,
   'payment-declined': 402,
+  'switch-at-period-end-unavailable': 409,
   'no-payment-plan': 409,
   'payment-plans-not-available': 409,
   'payment-plan-not-paid': 409,
