@@ -116,6 +116,9 @@ describe('payment plans: a course in instalments with the built-in test provider
     expect([moved.status, moved.body.code]).toEqual([409, 'payment-plan-not-paid']);
     const cancel = await store(learner, 'post', `/subscriptions/${sub.id}/cancel`);
     expect([cancel.status, cancel.body.code]).toEqual([409, 'payment-plan-not-cancelable']);
+    // Someone else's plan is not theirs to know of.
+    const stranger = await store(await signedIn(db()), 'post', `/subscriptions/${sub.id}/cancel`);
+    expect([stranger.status, stranger.body.code]).toEqual([404, 'not-found']);
 
     expect((await renew(sub.id, 'paid')).status).toBe(200);
     expect(await plan(learner)).toMatchObject({ instalmentsPaid: 2 });

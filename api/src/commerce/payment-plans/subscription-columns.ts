@@ -16,8 +16,12 @@ export const instalmentColumns = (conn: Knex) => [
 ];
 
 /** A payment plan is paid to its end: the learner cannot cancel it (docs/domain.md §23). */
-export async function refuseToCancelPlan(conn: Knex, subscriptionId: string): Promise<void> {
-  const plan = await conn('subscriptions').where({ id: subscriptionId }).whereNotNull('paymentPlanId').first('id');
+export async function refuseToCancelPlan(conn: Knex, userId: string, subscriptionId: string): Promise<void> {
+  // Only the learner's own: someone else's plan is not found, as any subscription of theirs is.
+  const plan = await conn('subscriptions')
+    .where({ id: subscriptionId, userId })
+    .whereNotNull('paymentPlanId')
+    .first('id');
   if (plan)
     throw new AppError(
       'payment-plan-not-cancelable',

@@ -29,7 +29,7 @@ export function subscriptionService(deps: SubscriptionDeps) {
     mine: (userId: string) => subscriptionsOf(deps.db, userId, deps.clock.now()),
     hasAny: (userId: string) => hasSubscriptions(deps.db, userId),
     cancel: async (userId: string, id: string) => {
-      await refuseToCancelPlan(deps.db, id);
+      await refuseToCancelPlan(deps.db, userId, id);
       return setCancelAtPeriodEnd(deps, userId, id, true);
     },
     resume: (userId: string, id: string) => setCancelAtPeriodEnd(deps, userId, id, false),
