@@ -2072,8 +2072,8 @@ const planCancel = (planIndex: number) =>
   );
 
 const user = fc.integer({ min: 0, max: USERS - 1 });
-/** Where subscribers are billed: a business's reverse charge is left out, as a period's invoice names no VAT ID yet. */
-const subscriberPlace = fc.constantFrom<PlaceKey>('de-consumer', 'fr-consumer', 'us-wa', 'us-ca', 'jp');
+/** Where subscribers are billed, a business reverse charged among them (its periods' invoices name its VAT ID). */
+const subscriberPlace = fc.constantFrom<PlaceKey>('de-consumer', 'fr-consumer', 'fr-business', 'us-wa', 'us-ca', 'jp');
 const index = fc.nat({ max: 40 });
 const productKey = fc.constantFrom<ProductKey>('basics', 'pro', 'workshop');
 const commands = [
