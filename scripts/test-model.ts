@@ -16,7 +16,7 @@ if (values.seed) env.MODEL_SEED = values.seed;
 if (values.path) env.MODEL_PATH = values.path;
 const result = spawnSync(
   'npx',
-  ['vitest', 'run', '--config', 'vitest.reliability.config.ts', 'tests/reliability/commerce-model.test.ts'],
+  ['vitest', 'run', '--project', 'reliability', 'tests/reliability/commerce-model.test.ts'],
   {
     stdio: 'inherit',
     env,

@@ -10,6 +10,7 @@ import {
   createUser,
   createWorkshopSession,
   makeUpgradable,
+  quizLesson,
   type CourseOutline,
 } from './factories';
 import pricingScenarios from './pricing-scenarios.json';
@@ -41,6 +42,56 @@ const lesson = (title: string, paragraphs: string[], free = false) => ({
   free,
   body: [`<h2>${title}</h2>`, ...paragraphs.map((p) => `<p>${p}</p>`)].join('\n'),
 });
+
+/** A quiz on unions (docs/domain.md §11): one question of each type, open to everyone as its lesson is free. */
+const UNION_QUIZ = quizLesson([
+  {
+    id: 'union-meaning',
+    kind: 'single',
+    prompt: 'What may a value of type string | number be?',
+    explanation: 'A union holds a value of any one of its members.',
+    choices: [
+      { id: 'either', text: 'A string or a number', correct: true, explanation: 'Either member will do.' },
+      {
+        id: 'both',
+        text: 'A string and a number at once',
+        correct: false,
+        explanation: 'That is an intersection.',
+      },
+      { id: 'neither', text: 'Only null', correct: false },
+    ],
+  },
+  {
+    id: 'narrowing-tools',
+    kind: 'multiple',
+    prompt: 'Which of these narrow a union?',
+    explanation: 'Each check tells the compiler which member a value is in its branch.',
+    choices: [
+      { id: 'typeof', text: 'A typeof check', correct: true },
+      { id: 'in', text: 'An in check', correct: true },
+      { id: 'comment', text: 'A comment naming the type', correct: false, explanation: 'Comments are not read.' },
+    ],
+  },
+  {
+    id: 'never-name',
+    kind: 'short',
+    prompt: 'Which type has no values at all (it proves a switch exhaustive)?',
+    explanation: 'A value of type never cannot exist, so reaching one means a case was missed.',
+    accepted: ['never'],
+    pattern: null,
+  },
+  {
+    id: 'narrowing-order',
+    kind: 'ordering',
+    prompt: 'Put the steps of narrowing a union in order.',
+    explanation: 'Declare the union, check the value, then use what the check proved.',
+    items: [
+      { id: 'declare', text: 'Declare a value of a union type' },
+      { id: 'check', text: 'Check which member it is' },
+      { id: 'use', text: 'Use the member-specific methods' },
+    ],
+  },
+]);
 
 const COURSE: CourseOutline = {
   title: 'TypeScript Fundamentals',
@@ -85,7 +136,7 @@ const COURSE: CourseOutline = {
         {
           title: 'Unions',
           lessons: [
-            lesson('Union types', ['A value that is one of several types.'], true),
+            { ...lesson('Union types', ['A value that is one of several types.'], true), fields: UNION_QUIZ },
             lesson('Narrowing', ['<code>typeof</code>, <code>in</code> and discriminated unions.']),
             lesson('Exhaustive checks', ['Let the compiler tell you when a case is missing.']),
           ],
@@ -94,6 +145,51 @@ const COURSE: CourseOutline = {
     },
   ],
 };
+
+/**
+ * A course run as a cohort, open to the All Access membership (it holds the whole catalog; no product sells it
+ * alone): its second week opens 7 days after each subscriber starts (scheduled release, docs/domain.md §11), so the
+ * demo shows "Opens on …" and sends the email when it opens.
+ */
+async function createCohortCourse(trx: Knex.Transaction, authorId: string): Promise<void> {
+  const { course } = await createCourse(
+    trx,
+    {
+      title: 'Generics Cohort',
+      description: 'Generics and type-level programming, one week at a time.',
+      modules: [
+        {
+          title: 'Week one: generics',
+          sections: [
+            {
+              title: 'Generic functions',
+              lessons: [
+                lesson('Type parameters', ['Write a function once for every type it serves.']),
+                lesson('Constraints', ['<code>extends</code> says what a type parameter must have.']),
+              ],
+            },
+          ],
+        },
+        {
+          title: 'Week two: type-level programming',
+          sections: [
+            {
+              title: 'Types from types',
+              lessons: [
+                lesson('Mapped types', ['Make a type from the keys of another.']),
+                lesson('Conditional types', ['Choose a type by asking a question of another.']),
+              ],
+            },
+          ],
+        },
+      ],
+    },
+    { createdById: authorId },
+  );
+  await trx('contentResourceResources')
+    .where({ resourceOfId: course.id, position: 1 })
+    .update({ metadata: JSON.stringify({ releaseAfterDays: 7 }) });
+}
 
 /**
  * Pricing scenarios on the demo catalog, by stable handles (product keys, emails), with the answers expected:
@@ -216,6 +312,7 @@ export async function seedDemoData(trx: Knex.Transaction): Promise<void> {
   }
 
   await createCourse(trx, COURSE, { createdById: contributor.id, products: [fundamentals, pro] });
+  await createCohortCourse(trx, contributor.id);
 
   await createCoupon(trx, {
     default: true,

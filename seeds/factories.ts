@@ -14,6 +14,8 @@ import {
 } from '../api/src/learning/models';
 import { ProductRevenueSplit } from '../api/src/finance/models';
 import { WorkshopSession } from '../api/src/catalog/workshops/models';
+import type { z } from 'zod';
+import type { QuizFields } from '../api/src/learning/quizzes/quiz.schemas';
 
 type Db = Knex | Knex.Transaction;
 
@@ -192,8 +194,14 @@ export interface CourseOutline {
   description?: string;
   modules: {
     title: string;
-    sections: { title: string; lessons: { title: string; body: string; free?: boolean }[] }[];
+    sections: {
+      title: string;
+      /** `fields`: a lesson's kind and its own fields (api/src/shared/lesson-kinds.ts), e.g. a quiz. */
+      lessons: { title: string; body: string; free?: boolean; fields?: ResourceFields }[];
+    }[];
   }[];
+  /** The course's own settings beside its title (e.g. `quizzesRequired`). */
+  fields?: ResourceFields;
 }
 
 /** A course → modules → sections → lessons tree, linked in order, optionally granted by products. */
@@ -203,7 +211,12 @@ export async function createCourse(
   options: { createdById?: string | null; products?: Product[] } = {},
 ): Promise<{ course: ContentResource; lessons: ContentResource[] }> {
   const author = options.createdById ?? null;
-  const course = await createResource(db, 'course', { title: outline.title, description: outline.description }, author);
+  const course = await createResource(
+    db,
+    'course',
+    { ...outline.fields, title: outline.title, description: outline.description },
+    author,
+  );
   const lessons: ContentResource[] = [];
   for (const [m, moduleOutline] of outline.modules.entries()) {
     const module = await createResource(db, 'module', { title: moduleOutline.title }, author);
@@ -215,7 +228,7 @@ export async function createCourse(
         const lesson = await createResource(
           db,
           'lesson',
-          { title: lessonOutline.title, body: lessonOutline.body },
+          { ...lessonOutline.fields, title: lessonOutline.title, body: lessonOutline.body },
           author,
         );
         await linkResource(db, section, lesson, l, lessonOutline.free ? { tier: 'free' } : {});
@@ -227,4 +240,15 @@ export async function createCourse(
     await ProductContentResource.query(db).insert({ productId: product.id, resourceId: course.id, position });
   }
   return { course, lessons };
+}
+
+/** A quiz as the console writes it (docs/domain.md §11), before its defaults are filled in. */
+export type QuizInput = z.input<typeof QuizFields>;
+
+/**
+ * A quiz lesson's fields for `CourseOutline`: its questions, passed at 75 %, as many attempts as a learner likes and
+ * the best one kept, unless `settings` say otherwise (a `questions` there replaces them).
+ */
+export function quizLesson(questions: QuizInput['questions'], settings: Partial<QuizInput> = {}) {
+  return { kind: 'quiz', quiz: { passPercent: 75, maxAttempts: null, keep: 'best', questions, ...settings } };
 }

@@ -236,8 +236,14 @@ export interface ConsoleApi {
   addNote: (of: TimelineOf, id: string, body: string) => Promise<{ data: Wire<StaffNote> }>;
   /** GET /api/admin/pricing/simulate (api/src/pricing-simulator/simulator.ts): the storefront's quote for that customer, and what it grants. */
   simulatePricing: (query: Record<string, string>, options?: QueryOptions) => Promise<{ data: Wire<Simulation> }>;
-  /** GET /api/admin/pricing/recurring: a membership's prices each interval, or a payment plan, beside one-time. */
-  recurringPricing: (productId: string, options?: QueryOptions) => Promise<{ data: Wire<RecurringPricing> }>;
+  /**
+   * GET /api/admin/pricing/recurring: a membership's prices each interval, or a payment plan, beside one-time, priced
+   * for the simulator's customer, country, regional price and coupon.
+   */
+  recurringPricing: (
+    query: Record<string, string>,
+    options?: QueryOptions,
+  ) => Promise<{ data: Wire<RecurringPricing> }>;
   /** POST /api/admin/pricing-scenarios/save: the simulator's query under a name, today's answer expected. */
   savePricingScenario: (name: string, query: Record<string, string>) => Promise<{ data: Wire<ScenarioRecord> }>;
   /** POST /api/admin/pricing-scenarios/:id/run: priced again; `matches` false when the answer changed. */
@@ -284,7 +290,7 @@ export const dataProvider: ConsoleDataProvider = {
     getAnswer(path`/${of}/${id}/timeline`, { page: String(page), perPage: String(perPage) }, options),
   addNote: async (of, id, body) => ({ data: await post(path`/${of}/${id}/notes`, { body }) }),
   simulatePricing: (query, options) => getAnswer(path`/pricing/simulate`, query, options),
-  recurringPricing: (productId, options) => getAnswer(path`/pricing/recurring`, { productId }, options),
+  recurringPricing: (query, options) => getAnswer(path`/pricing/recurring`, query, options),
   savePricingScenario: (name, query) => post(path`/pricing-scenarios/save`, { name, query }),
   runPricingScenario: (id) => post(path`/pricing-scenarios/${id}/run`),
   runAllPricingScenarios: () => post(path`/pricing-scenarios/run`),

@@ -28,6 +28,8 @@ import { personPurchaseRoutes } from './commerce/purchases/person-routes';
 import { teamAdminRoutes } from './commerce/teams/admin-routes';
 import { teamRoutes } from './commerce/teams/routes';
 import { commentModerationRoutes, learningRoutes } from './learning/routes';
+import { quizResultRoutes, quizRoutes } from './learning/quizzes/routes';
+import { searchRoutes } from './search/routes';
 import { reportRoutes } from './finance/report-routes';
 import { financeRoutes } from './finance/routes';
 import { monthCloseRoutes } from './finance/month-close/routes';
@@ -69,6 +71,7 @@ import { siteIconRoutes } from './web/site-icon-routes';
 import { siteIcons } from './web/site-icons';
 import { storefrontPage } from './web/storefront-pages';
 import { videoMediaRoutes, videoStoreRoutes } from './video/store-routes';
+import { attachmentAdminRoutes, attachmentMediaRoutes, attachmentStoreRoutes } from './learning/attachments/routes';
 
 export const APP_DIST = {
   storefront: path.join(PROJECT_ROOT, 'storefront', 'dist'),
@@ -137,6 +140,9 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/media', mediaRoutes({ allow, images: services.images }));
   mount('/media', videoMediaRoutes({ allow, config: deps.config, media: services.videoMedia }));
   mount('/api/store', videoStoreRoutes({ allow, config: deps.config, playback: services.playback }));
+  mount('/api/admin', attachmentAdminRoutes({ allow, attachments: services.attachments }));
+  mount('/api/store', attachmentStoreRoutes({ allow, config: deps.config, attachments: services.attachments }));
+  mount('/media', attachmentMediaRoutes({ allow, config: deps.config, attachments: services.attachments }));
   mount(
     '/api/store',
     learningRoutes({
@@ -147,6 +153,7 @@ export function createRouter(deps: Deps, services: Services) {
       comments: services.comments,
     }),
   );
+  mount('/api/store', searchRoutes({ allow, config: deps.config, search: services.search }));
   mount(
     '/api/admin',
     financeRoutes({
@@ -162,6 +169,8 @@ export function createRouter(deps: Deps, services: Services) {
   mount('/api/store', earningsRoutes({ allow, earnings: services.earnings }));
   mount('/api/admin', monthCloseRoutes({ allow, monthCloses: services.monthCloses }));
   mount('/api/admin', commentModerationRoutes({ allow, comments: services.comments }));
+  mount('/api/store', quizRoutes({ allow, config: deps.config, quizzes: services.quizzes }));
+  mount('/api/admin', quizResultRoutes({ allow, results: services.quizResults }));
   mount('/api/store', certificateRoutes({ allow, config: deps.config, certificates: services.certificates }));
   mount('/api/admin', certificateAdminRoutes({ allow, certificates: services.certificates }));
   mount('/api/store', teamRoutes({ allow, teams: services.teams }));

@@ -212,6 +212,14 @@ const ConfigSchema = z.object({
       .refine((u) => /^https?:\/\//.test(u), 'must be an http:// or https:// URL')
       .optional(),
   ),
+  /** The storage's address for browsers, when S3_ENDPOINT is one they cannot reach: downloads' presigned links. */
+  S3_PUBLIC_ENDPOINT: z.preprocess(
+    emptyAsUndefined,
+    z
+      .url()
+      .refine((u) => /^https?:\/\//.test(u), 'must be an http:// or https:// URL')
+      .optional(),
+  ),
   S3_REGION: z.string().min(1).default('us-east-1'),
   /** Both or neither: without them the AWS SDK's own chain (AWS_* variables, an instance role) is used. */
   S3_ACCESS_KEY_ID: z.preprocess(emptyAsUndefined, z.string().optional()),

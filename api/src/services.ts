@@ -24,8 +24,12 @@ import { earningsService } from './finance/earnings/earnings';
 import { contentTree } from './learning/content-tree';
 import { learningService } from './learning/learning';
 import { bookmarkService } from './learning/bookmarks';
+import { searchService } from './search/search';
 import { commentService } from './learning/comments';
+import { quizAttempts } from './learning/quizzes/attempts';
+import { quizResults } from './learning/quizzes/results';
 import { replyEmails } from './learning/reply-emails/reply-emails';
+import { defineReleaseEmailJob, releaseEmails } from './learning/drip/release-emails';
 import { couponGenerator } from './commerce/coupons/generator';
 import { quoteService } from './commerce/checkout/quotes';
 import { checkoutService } from './commerce/checkout/checkout';
@@ -67,6 +71,8 @@ import { schoolSettings } from './school/settings';
 import { emailBrandOf } from './school/email-brand';
 import { imageStore } from './media/images';
 import { createStorage } from './media/storage';
+import { lessonAttachments } from './learning/attachments/attachments';
+import { defineDeletedLessonFilesJob, deletedLessonFiles } from './learning/attachments/deleted-lessons';
 import { playbackService } from './video/playback';
 import { mediaUrlKey } from './video/playback-key';
 import { videoMedia } from './video/playback-media';
@@ -138,7 +144,7 @@ export function createServices(deps: Deps) {
   const taxCalculator =
     stripe && payments === stripe ? stripeTax(stripe.stripe, taxSetup, caches) : builtInTax(taxSetup);
   const quotes = quoteService({ ...deps, caches, limits, tax: taxCalculator, taxSetup });
-  const simulator = pricingSimulator({ db, quotes });
+  const simulator = pricingSimulator({ db, clock, config, quotes });
   const lifecycle = purchaseLifecycle({ db, logger, outbox, provider: payments });
   const checkouts = checkoutService({
     db,
@@ -176,6 +182,19 @@ export function createServices(deps: Deps) {
   // The last lesson issues its certificate (or the list's catch-up does), and its email goes with it (once).
   const issuing = issuingWithEmail({ db, outbox, logger, publicUrl: config.publicUrl }, issueCertificate);
   const learning = learningService({ db, clock, tree, caches, videos, issueCertificate: issuing });
+  // Scheduled release: each learner emailed once when a module or lesson opens for them (docs/domain.md §11).
+  const releases = releaseEmails({
+    db,
+    clock,
+    outbox,
+    logger,
+    outlineOf: learning.outlineOf,
+    publicUrl: config.publicUrl,
+  });
+  defineReleaseEmailJob(jobs, releases);
+  // A deleted lesson's files leave the storage (docs/domain.md §11).
+  const deletedLessonAttachments = deletedLessonFiles({ db, storage, logger });
+  defineDeletedLessonFilesJob(jobs, deletedLessonAttachments);
   const replyEmailLinks = replyEmailOptOut({
     db,
     key: signingKey({ db, name: 'email-unsubscribe' }),
@@ -283,11 +302,20 @@ export function createServices(deps: Deps) {
     storage,
     playback: playbackService({ db, config, learning, videos }),
     videoMedia: videoMedia({ clock, caches, storage, learning, videos, key: mediaKey }),
+    /** Files attached to lessons: the console's uploads, and short-lived download links for those who may open them. */
+    attachments: lessonAttachments({ db, clock, storage, assertOpen: learning.assertOpen, key: mediaKey }),
+    deletedLessonFiles: deletedLessonAttachments,
     videoAdmin,
     videoUploads: videoUploads({ config, storage, videos: videoAdmin, logger }),
     bookmarks: bookmarkService({ db, learning }),
+    /** Quiz lessons: attempts graded under their limit, a pass completing the lesson; the console's figures. */
+    quizzes: quizAttempts({ db, learning }),
+    quizResults: quizResults({ db }),
+    /** The storefront's search over products, courses and lessons (docs/domain.md §24). */
+    search: searchService({ db, clock, learning, caches }),
     comments: commentService({ db, learning, limiter, config, replyEmails: replies }),
     replyEmails: replies,
+    releaseEmails: releases,
     replyEmailLinks,
     certificates: certificateService({
       db,

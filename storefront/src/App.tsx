@@ -77,6 +77,7 @@ export const routes: ({ path: string; public: boolean } & Page)[] = [
   { path: '/terms', public: true, ...page(() => import('./pages/school/TermsPage'), 'TermsPage') },
   { path: '/privacy', public: true, ...page(() => import('./pages/school/PrivacyPage'), 'PrivacyPage') },
   { path: '/contact', public: true, ...page(() => import('./pages/school/ContactPage'), 'ContactPage') },
+  { path: '/search', public: false, ...page(() => import('./search/SearchPage'), 'SearchPage') },
   { path: '/learning', public: false, ...page(() => import('./pages/MyLearningPage'), 'MyLearningPage') },
   { path: '/bookmarks', public: false, ...page(() => import('./pages/BookmarksPage'), 'BookmarksPage') },
   { path: '/settings', public: false, ...page(() => import('./pages/SettingsPage'), 'SettingsPage') },

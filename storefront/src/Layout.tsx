@@ -6,6 +6,7 @@ import { getGlobalPrefs, prefsOf } from './api/prefs';
 import { applyDisplay } from './display';
 import { useHere } from './navigation';
 import { loginPath } from './redirects';
+import { SearchBox } from './search/SearchBox';
 import { useSchool } from './school';
 import { SiteFooter } from './SiteFooter';
 import { ViewAsBanner } from './ViewAsBanner';
@@ -88,6 +89,7 @@ function SiteHeader() {
   return (
     <header className={signedIn ? 'site-header has-menu' : 'site-header'}>
       <Brand />
+      <SearchBox />
       {signedIn && (
         <button
           ref={buttonRef}

@@ -9,7 +9,7 @@ import { jobQueue } from '../../api/src/jobs/queue';
 import { EXPIRE_CHECKOUTS } from '../../api/src/jobs/recurring';
 import { SECRET_PLACEHOLDER } from '../../api/src/mail/outbox';
 import { createCoupon, createProduct, createPurchase, createResource, createUser } from '../../seeds/factories';
-import { testApp } from '../support/app';
+import { deliveredEmails, testApp } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { csvRecords, csvRows, listExport } from '../support/csv';
 import { useTestDatabase } from '../support/db';
@@ -318,11 +318,12 @@ describe('console lists: CSV exports, saved filters, bulk actions', () => {
         'body-dropped',
         'one-time-link',
       ]);
-      // The failed one is queued again; the sent one stays sent, and a copy naming it goes out.
-      expect(await db()('outboxEmails').where({ id: failed.id }).first()).toMatchObject({
-        status: 'pending',
-        attempts: 0,
-      });
+      // The failed one is queued again, its attempts counted afresh, and goes out (the resend woke the delivery); the
+      // sent one stays sent, and a copy naming it goes out.
+      await expect
+        .poll(() => db()('outboxEmails').where({ id: failed.id }).first('status', 'attempts'))
+        .toEqual({ status: 'sent', attempts: 1 });
+      expect(deliveredEmails.get(failed.id)?.subject).toBe('Email failed');
       expect(await db()('outboxEmails').where({ id: sent.id }).first()).toMatchObject({ status: 'sent' });
       const [copy] = await db()('outboxEmails').where({ resentFromId: sent.id });
       expect(copy).toMatchObject({ toAddress: 'resend@example.com', subject: 'Email sent', textBody: 'Your receipt' });

@@ -10,6 +10,7 @@ import { as, signedIn, type SignedIn } from '../support/auth';
 import { sessionOfCheckout } from '../support/checkout';
 import { expectCommerceInvariants } from '../support/commerce-invariants';
 import { useTestDatabase } from '../support/db';
+import { setSchoolTax } from '../support/school-tax';
 
 /**
  * Tax at checkout (docs/domain.md §18) with the built-in rate table: a school established in Germany, registered for
@@ -29,25 +30,12 @@ describe('checkout with tax', () => {
   let dollar: { id: string };
 
   beforeAll(async () => {
-    await db()('schoolSettings').update({
-      taxCountry: 'DE',
-      taxId: 'DE123456789',
-      taxEuOss: true,
-      taxInclusiveCurrencies: ['eur'],
+    await setSchoolTax(db(), {
+      registrations: [
+        { country: 'US', region: 'WA' },
+        { country: 'GB', region: null },
+      ],
     });
-    await db()('taxRegistrations').delete();
-    await db()('taxRegistrations').insert([
-      { country: 'US', region: 'WA' },
-      { country: 'GB', region: null },
-    ]);
-    await db()('taxRates').delete();
-    await db()('taxRates').insert([
-      { country: 'DE', region: null, rateBp: 1900, name: 'VAT' },
-      { country: 'FR', region: null, rateBp: 2000, name: 'VAT' },
-      { country: 'GB', region: null, rateBp: 2000, name: 'VAT' },
-      { country: 'US', region: 'WA', rateBp: 650, name: 'Sales tax' },
-      { country: 'US', region: 'CA', rateBp: 725, name: 'Sales tax' },
-    ]);
     euro = await createProduct(db(), { name: 'Tax Euro Course', unitAmount: 11900, currency: 'eur' });
     dollar = await createProduct(db(), { name: 'Tax Dollar Course', unitAmount: 4900, currency: 'usd' });
   });

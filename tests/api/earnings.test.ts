@@ -2,18 +2,16 @@ import { execFileSync } from 'node:child_process';
 import { parse as parseCsv } from 'csv-parse/sync';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../api/src/app';
 import type { EarningsAnswer, EarningsLine } from '../../api/src/finance/earnings/schemas';
 import type { PayoutBalance } from '../../api/src/finance/payouts/schemas';
-import { createServices, type Services } from '../../api/src/services';
+import type { Services } from '../../api/src/services';
 import { createProduct, createRevenueSplit } from '../../seeds/factories';
-import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
-import { sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
-import { Purchase } from '../support/models';
+import type { Purchase } from '../support/models';
 import { pdfText } from '../support/pdf-text';
-import { deliverSigned, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
+import { startStripeShop, soldOnStripe, type StripeShop } from '../support/stripe-sales';
+import type { StandIn } from '../support/stripe-stand-in';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const HINDI = 'गणित का पाठ्यक्रम';
@@ -27,9 +25,10 @@ const monthOf = (at: Date) => at.toISOString().slice(0, 7);
 describe('an author’s earnings and monthly statements (docs/domain.md §19.1)', () => {
   const database = useTestDatabase();
   const db = () => database().db;
+  let shop: StripeShop;
   let stripe: StandIn;
   let services: Services;
-  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let app: StripeShop['app'];
   let finance: SignedIn;
   let support: SignedIn;
   let owner: SignedIn;
@@ -39,13 +38,8 @@ describe('an author’s earnings and monthly statements (docs/domain.md §19.1)'
   let daysAhead = 0;
 
   beforeAll(async () => {
-    stripe = await startStripeStandIn();
-    const deps = testDeps(db(), {
-      config: testConfig(standInEnv(stripe)),
-      clock: { now: () => new Date(Date.now() + daysAhead * DAY_MS) },
-    });
-    services = createServices(deps);
-    app = createApp(deps, { services }).callback();
+    shop = await startStripeShop(db(), { clock: { now: () => new Date(Date.now() + daysAhead * DAY_MS) } });
+    ({ stripe, services, app } = shop);
     finance = await signedIn(db(), ['finance']);
     support = await signedIn(db(), ['support']);
     owner = await signedIn(db(), ['learner'], 'author@example.com');
@@ -75,20 +69,8 @@ describe('an author’s earnings and monthly statements (docs/domain.md §19.1)'
   }
 
   let buyers = 0;
-  async function sell(productId: string) {
-    const { checkoutId } = await services.checkouts.create({
-      productId,
-      quantity: 1,
-      team: false,
-      ppp: false,
-      email: `buyer-${++buyers}@example.com`,
-      buyer: null,
-      country: 'US',
-      ip: null,
-    });
-    await deliverSigned(app, stripe.pay(await sessionOfCheckout(db(), checkoutId)));
-    return (await Purchase.query(db()).findOne({ id: (await services.checkouts.fulfil(checkoutId)).purchaseId! }))!;
-  }
+  const sell = async (productId: string) =>
+    (await soldOnStripe(db(), shop, productId, `buyer-${++buyers}@example.com`)).purchase;
 
   const earnings = async (who: SignedIn, query: Record<string, string> = {}): Promise<EarningsAnswer> => {
     const answer = await as(who, request(app).get('/api/store/earnings').query(query));

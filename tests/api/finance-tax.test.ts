@@ -10,6 +10,7 @@ import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { csvRows } from '../support/csv';
 import { useTestDatabase } from '../support/db';
+import { setSchoolTax, TEST_RATES } from '../support/school-tax';
 
 /**
  * Finance's figures with tax in the price (docs/api.md §6): tax is never revenue, so the charges export's net and the
@@ -29,19 +30,10 @@ describe('finance figures with tax', () => {
 
   beforeAll(async () => {
     app = createApp(testDeps(db(), { config })).callback();
-    await db()('schoolSettings').update({
-      taxCountry: 'DE',
-      taxId: 'DE123456789',
-      taxEuOss: true,
-      taxInclusiveCurrencies: ['eur'],
+    await setSchoolTax(db(), {
+      registrations: [{ country: 'US', region: 'WA' }],
+      rates: TEST_RATES.filter((rate) => rate.country === 'DE' || rate.region === 'WA'),
     });
-    await db()('taxRegistrations').delete();
-    await db()('taxRegistrations').insert([{ country: 'US', region: 'WA' }]);
-    await db()('taxRates').delete();
-    await db()('taxRates').insert([
-      { country: 'DE', region: null, rateBp: 1900, name: 'VAT' },
-      { country: 'US', region: 'WA', rateBp: 650, name: 'Sales tax' },
-    ]);
     euro = await createProduct(db(), { name: 'Finance Euro Course', unitAmount: 11900, currency: 'eur' });
     dollar = await createProduct(db(), { name: 'Finance Dollar Course', unitAmount: 4900, currency: 'usd' });
     finance = await signedIn(db(), ['finance']);

@@ -98,8 +98,13 @@ describe.each(['local', 's3'] as const)('media storage on %s', (backendName) => 
     let services: Services;
     let replica: Services;
     let admin: SignedIn;
-    const app = (on: Services = services) =>
-      createApp(testDeps(database().db, { config: testConfig(env()) }), { services: on }).callback();
+    // One app for each server process, as each has: building one for every request cost more than many requests.
+    const apps = new Map<Services, ReturnType<ReturnType<typeof createApp>['callback']>>();
+    const app = (on: Services = services) => {
+      if (!apps.has(on))
+        apps.set(on, createApp(testDeps(database().db, { config: testConfig(env()) }), { services: on }).callback());
+      return apps.get(on)!;
+    };
     const upload = (url: string, bytes: Buffer, filename: string, contentType: string, who: SignedIn = admin) =>
       as(who, request(app()).put(url)).attach('file', bytes, { filename, contentType });
     const image = (key: string, width: number, accept = CHROME_ACCEPT, on?: Services) =>

@@ -10,6 +10,7 @@ import { createCoupon, createProduct } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, signedInByEmail, type SignedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
+import { setSchoolTax, TEST_RATES } from '../support/school-tax';
 import { csvRows, listExport } from '../support/csv';
 import { pdfText } from '../support/pdf-text';
 
@@ -37,20 +38,11 @@ describe('invoices and credit notes', () => {
       legalName: 'Invoice School GmbH',
       address: 'Hauptstraße 1\n10115 Berlin',
       supportEmail: 'billing@invoice-school.example',
-      taxCountry: 'DE',
-      taxId: 'DE123456789',
-      taxEuOss: true,
-      taxInclusiveCurrencies: ['eur'],
     });
-    await db()('taxRegistrations').delete();
-    await db()('taxRegistrations').insert([{ country: 'US', region: 'WA' }]);
-    await db()('taxRates').delete();
-    await db()('taxRates').insert([
-      { country: 'DE', region: null, rateBp: 1900, name: 'VAT' },
-      { country: 'FR', region: null, rateBp: 2000, name: 'VAT' },
-      { country: 'US', region: 'WA', rateBp: 650, name: 'Sales tax' },
-      { country: 'US', region: 'CA', rateBp: 725, name: 'Sales tax' },
-    ]);
+    await setSchoolTax(db(), {
+      registrations: [{ country: 'US', region: 'WA' }],
+      rates: TEST_RATES.filter((rate) => rate.country !== 'GB'),
+    });
     euro = await createProduct(db(), { name: 'Invoiced Euro Course', unitAmount: 11900, currency: 'eur' });
     dollar = await createProduct(db(), { name: 'Invoiced Dollar Course', unitAmount: 4900, currency: 'usd' });
     support = await signedIn(db(), ['support']);

@@ -14,9 +14,10 @@ import {
   WORKSHOP_REMINDERS,
 } from '../../api/src/jobs/recurring';
 import { createLogger } from '../../api/src/logger';
+import { createServices } from '../../api/src/services';
 import { outbox as createOutbox, SEND_EMAIL } from '../../api/src/mail/outbox';
 import type { MailTransport } from '../../api/src/mail/transport';
-import { testApp } from '../support/app';
+import { testApp, testDeps } from '../support/app';
 import { as, signedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
 import { jobsOf, makeRetriesDue } from '../support/jobs';
@@ -89,6 +90,20 @@ describe('the job queue', () => {
       ]);
     } finally {
       await Promise.all(replicas.map((jobs) => jobs.stop()));
+    }
+  });
+
+  it("starts every kind of job the product declares on a migrated database: each one's queue exists", async () => {
+    // A kind whose queue no migration creates stops a server's workers at boot (pg-boss: "Queue … not found").
+    const { jobs } = createServices(testDeps(db()));
+    try {
+      await jobs.start();
+      const queues = await db().withSchema(JOBS_SCHEMA).from('queue').pluck('name');
+      const schedules = await db().withSchema(JOBS_SCHEMA).from('schedule').pluck('name');
+      expect(schedules.length).toBeGreaterThan(0);
+      expect(schedules.filter((name: string) => !queues.includes(name))).toEqual([]);
+    } finally {
+      await jobs.stop();
     }
   });
 

@@ -55,7 +55,7 @@ describe('lesson kinds (docs/domain.md §11)', () => {
       as(admin, request(app()).put(`/api/admin/content-resources/${paid.id}`)).send({
         fields: { title: 'Paid', state: 'published', visibility: 'public', ...fields },
       });
-    const refused = await put({ kind: 'quiz' });
+    const refused = await put({ kind: 'hologram' });
     expect(refused.status).toBe(400);
     expect(Object.keys(refused.body.errors)).toEqual(['fields.kind']);
     expect((await put({ kind: 'text', body: '<p>Paid body</p>' })).status).toBe(200);

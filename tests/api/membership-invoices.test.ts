@@ -5,6 +5,7 @@ import { createProduct } from '../../seeds/factories';
 import { testApp, testConfig } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { useTestDatabase } from '../support/db';
+import { setSchoolTax } from '../support/school-tax';
 import { pdfText } from '../support/pdf-text';
 import { expectTaxInvariants } from '../support/tax-invariants';
 
@@ -21,17 +22,14 @@ describe("a membership period's invoice and its buyer", () => {
 
   beforeAll(async () => {
     app = testApp(db(), { config });
-    await db()('schoolSettings').update({
-      taxCountry: 'FR',
+    await setSchoolTax(db(), {
+      country: 'FR',
       taxId: 'FR12345678901',
-      taxEuOss: true,
-      taxInclusiveCurrencies: ['eur'],
+      rates: [
+        { country: 'FR', region: null, rateBp: 2000, name: 'VAT' },
+        { country: 'DE', region: null, rateBp: 1900, name: 'VAT' },
+      ],
     });
-    await db()('taxRates').delete();
-    await db()('taxRates').insert([
-      { country: 'FR', region: null, rateBp: 2000, name: 'VAT' },
-      { country: 'DE', region: null, rateBp: 1900, name: 'VAT' },
-    ]);
   });
 
   const store = (who: SignedIn, method: 'get' | 'post' | 'put', path: string) =>

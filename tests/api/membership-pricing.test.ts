@@ -11,6 +11,7 @@ import { testApp, testConfig } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { manualClock, onTheHour } from '../support/clock';
 import { useTestDatabase } from '../support/db';
+import { setSchoolTax } from '../support/school-tax';
 
 /**
  * What each period of a membership costs (docs/domain.md §22): a coupon for its first periods or for ever, the
@@ -28,24 +29,12 @@ describe('membership pricing with the built-in test provider', () => {
 
   beforeAll(async () => {
     app = testApp(db(), { clock, config });
-    await db()('schoolSettings').update({
-      taxCountry: 'DE',
-      taxId: 'DE123456789',
-      taxEuOss: true,
-      taxInclusiveCurrencies: ['eur'],
+    await setSchoolTax(db(), {
+      registrations: [
+        { country: 'US', region: 'WA' },
+        { country: 'GB', region: null },
+      ],
     });
-    await db()('taxRegistrations').delete();
-    await db()('taxRegistrations').insert([
-      { country: 'US', region: 'WA' },
-      { country: 'GB', region: null },
-    ]);
-    await db()('taxRates').delete();
-    await db()('taxRates').insert([
-      { country: 'DE', region: null, rateBp: 1900, name: 'VAT' },
-      { country: 'FR', region: null, rateBp: 2000, name: 'VAT' },
-      { country: 'GB', region: null, rateBp: 2000, name: 'VAT' },
-      { country: 'US', region: 'WA', rateBp: 650, name: 'Sales tax' },
-    ]);
     monthly = await membership('Monthly pass', 2900, 'usd');
   });
 

@@ -1,17 +1,14 @@
 import ExcelJS from 'exceljs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createApp } from '../../api/src/app';
 import type { Db } from '../../api/src/db/connection';
 import { monthCloseService } from '../../api/src/finance/month-close/month-closes';
-import { createServices, type Services } from '../../api/src/services';
+import type { Deps, Services } from '../../api/src/services';
 import { createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
-import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
-import { sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
-import { Purchase } from '../support/models';
-import { deliverSigned, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
+import { startStripeShop, soldOnStripe, type StripeShop } from '../support/stripe-sales';
+import { deliverSigned, type StandIn } from '../support/stripe-stand-in';
 
 const DAY_MS = 86_400_000;
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -86,12 +83,17 @@ const binary = (res: request.Response, done: (error: Error | null, body: Buffer)
   res.on('end', () => done(null, Buffer.concat(chunks)));
 };
 
+/** The month close's own clock (moved past a month's end), the rest of the product's the real one. */
+const closingAt = (now: () => Date) => (services: Services, deps: Deps) => {
+  services.monthCloses = monthCloseService({ ...deps, clock: { now } });
+};
+
 describe('closing a month (docs/domain.md §21)', () => {
   const database = useTestDatabase();
   const db = () => database().db;
+  let shop: StripeShop;
   let stripe: StandIn;
-  let services: Services;
-  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let app: StripeShop['app'];
   let finance: SignedIn;
   let support: SignedIn;
   // The month the database writes in during the run; the close's clock is moved past its end (the rest keep the
@@ -103,11 +105,8 @@ describe('closing a month (docs/domain.md §21)', () => {
   beforeAll(async () => {
     month = await monthOfTheRun(db());
     following = nextMonth(month);
-    stripe = await startStripeStandIn();
-    const deps = testDeps(db(), { config: testConfig(standInEnv(stripe)) });
-    services = createServices(deps);
-    services.monthCloses = monthCloseService({ ...deps, clock: { now: () => now } });
-    app = createApp(deps, { services }).callback();
+    shop = await startStripeShop(db(), { adjust: closingAt(() => now) });
+    ({ stripe, app } = shop);
     finance = await signedIn(db(), ['finance']);
     support = await signedIn(db(), ['support']);
   }, RUN_MS + 60_000);
@@ -115,24 +114,7 @@ describe('closing a month (docs/domain.md §21)', () => {
 
   let buyers = 0;
   let product: { id: string };
-  async function sell() {
-    const { checkoutId } = await services.checkouts.create({
-      productId: product.id,
-      quantity: 1,
-      team: false,
-      ppp: false,
-      email: `month-buyer-${++buyers}@example.com`,
-      buyer: null,
-      country: 'US',
-      ip: null,
-    });
-    await deliverSigned(app, stripe.pay(await sessionOfCheckout(db(), checkoutId)));
-    const purchase = (await Purchase.query(db()).findOne({
-      id: (await services.checkouts.fulfil(checkoutId)).purchaseId!,
-    }))!;
-    const charge = await db()('merchantCharges').where({ id: purchase.merchantChargeId }).first();
-    return { purchase, charge };
-  }
+  const sell = () => soldOnStripe(db(), shop, product.id, `month-buyer-${++buyers}@example.com`);
   const refund = (purchaseId: string, amount: number) =>
     as(support, request(app).post(`/api/admin/purchases/${purchaseId}/refund`)).send({
       amount,
@@ -402,9 +384,9 @@ describe('closing a month (docs/domain.md §21)', () => {
 describe('a month closed after it ended, and the writes that come after it (docs/domain.md §21)', () => {
   const database = useTestDatabase();
   const db = () => database().db;
+  let shop: StripeShop;
   let stripe: StandIn;
-  let services: Services;
-  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let app: StripeShop['app'];
   let finance: SignedIn;
   let support: SignedIn;
   // Last month is closed while the database writes in this one, as in production; this one is closed with the close's
@@ -416,11 +398,8 @@ describe('a month closed after it ended, and the writes that come after it (docs
   beforeAll(async () => {
     month = await monthOfTheRun(db());
     last = previousMonth(month);
-    stripe = await startStripeStandIn();
-    const deps = testDeps(db(), { config: testConfig(standInEnv(stripe)) });
-    services = createServices(deps);
-    services.monthCloses = monthCloseService({ ...deps, clock: { now: () => now } });
-    app = createApp(deps, { services }).callback();
+    shop = await startStripeShop(db(), { adjust: closingAt(() => now) });
+    ({ stripe, app } = shop);
     finance = await signedIn(db(), ['finance']);
     support = await signedIn(db(), ['support']);
   }, RUN_MS + 60_000);
@@ -431,19 +410,8 @@ describe('a month closed after it ended, and the writes that come after it (docs
   it('dates a refund held pending over the close when it succeeds: unmarked, like its ledger lines and credit note', async () => {
     const product = await createProduct(db(), { name: 'Late Refund Course', unitAmount: 10_000 });
     await createRevenueSplit(db(), { productId: product.id, type: 'platform', percent: 1 });
-    const { checkoutId } = await services.checkouts.create({
-      productId: product.id,
-      quantity: 1,
-      team: false,
-      ppp: false,
-      email: 'late-refund-buyer@example.com',
-      buyer: null,
-      country: 'US',
-      ip: null,
-    });
-    await deliverSigned(app, stripe.pay(await sessionOfCheckout(db(), checkoutId)));
-    const purchaseId = (await services.checkouts.fulfil(checkoutId)).purchaseId!;
-    const { merchantChargeId } = (await Purchase.query(db()).findOne({ id: purchaseId }))!;
+    const { purchase } = await soldOnStripe(db(), shop, product.id, 'late-refund-buyer@example.com');
+    const { id: purchaseId, merchantChargeId } = purchase;
     stripe.refundsPending(true);
     try {
       const asked = await as(support, request(app).post(`/api/admin/purchases/${purchaseId}/refund`)).send({
@@ -518,9 +486,9 @@ describe('a month closed after it ended, and the writes that come after it (docs
 describe("a refund or a lost dispute made after the close of its sale's month (docs/domain.md §21)", () => {
   const database = useTestDatabase();
   const db = () => database().db;
+  let shop: StripeShop;
   let stripe: StandIn;
-  let services: Services;
-  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let app: StripeShop['app'];
   let finance: SignedIn;
   let support: SignedIn;
   // Two sales are dated in last month, closed while the database writes in this one; this one is closed with the
@@ -532,11 +500,8 @@ describe("a refund or a lost dispute made after the close of its sale's month (d
   beforeAll(async () => {
     month = await monthOfTheRun(db());
     last = previousMonth(month);
-    stripe = await startStripeStandIn();
-    const deps = testDeps(db(), { config: testConfig(standInEnv(stripe)) });
-    services = createServices(deps);
-    services.monthCloses = monthCloseService({ ...deps, clock: { now: () => now } });
-    app = createApp(deps, { services }).callback();
+    shop = await startStripeShop(db(), { adjust: closingAt(() => now) });
+    ({ stripe, app } = shop);
     finance = await signedIn(db(), ['finance']);
     support = await signedIn(db(), ['support']);
   }, RUN_MS + 60_000);
@@ -544,21 +509,8 @@ describe("a refund or a lost dispute made after the close of its sale's month (d
 
   let buyers = 0;
   async function sell(productId: string) {
-    const { checkoutId } = await services.checkouts.create({
-      productId,
-      quantity: 1,
-      team: false,
-      ppp: false,
-      email: `sale-month-buyer-${++buyers}@example.com`,
-      buyer: null,
-      country: 'US',
-      ip: null,
-    });
-    await deliverSigned(app, stripe.pay(await sessionOfCheckout(db(), checkoutId)));
-    const purchaseId = (await services.checkouts.fulfil(checkoutId)).purchaseId!;
-    const { merchantChargeId } = (await Purchase.query(db()).findOne({ id: purchaseId }))!;
-    const charge = await db()('merchantCharges').where({ id: merchantChargeId }).first();
-    return { purchaseId, charge };
+    const { purchase, charge } = await soldOnStripe(db(), shop, productId, `sale-month-buyer-${++buyers}@example.com`);
+    return { purchaseId: purchase.id, charge };
   }
   const close = (m: string) => as(finance, request(app).post('/api/admin/month-closes')).send({ month: m });
   const refund = (purchaseId: string) =>

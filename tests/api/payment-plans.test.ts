@@ -1,7 +1,10 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ContentResource } from '../support/models';
-import { createCourse, createProduct, createRevenueSplit, makeUpgradable } from '../../seeds/factories';
+import { createCoupon, createCourse, createProduct, createRevenueSplit, makeUpgradable } from '../../seeds/factories';
+import { percentOf } from '../../api/src/commerce/pricing/prices';
+import { pppForCountry } from '../../api/src/commerce/pricing/ppp';
+import { setSchoolTax } from '../support/school-tax';
 import { testApp, testConfig } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { manualClock, onTheHour } from '../support/clock';
@@ -265,19 +268,7 @@ describe("payment plans: tax on every instalment's invoice", () => {
 
   beforeAll(async () => {
     app = testApp(db(), { clock, config });
-    await db()('schoolSettings').update({
-      taxCountry: 'DE',
-      taxId: 'DE123456789',
-      taxEuOss: true,
-      taxInclusiveCurrencies: ['eur'],
-    });
-    await db()('taxRegistrations').delete();
-    await db()('taxRegistrations').insert([{ country: 'US', region: 'WA' }]);
-    await db()('taxRates').delete();
-    await db()('taxRates').insert([
-      { country: 'DE', region: null, rateBp: 1900, name: 'VAT' },
-      { country: 'US', region: 'WA', rateBp: 650, name: 'Sales tax' },
-    ]);
+    await setSchoolTax(db(), { registrations: [{ country: 'US', region: 'WA' }] });
   });
 
   /** A course offered in 3 monthly instalments of `each`. */
@@ -385,5 +376,176 @@ describe("payment plans: tax on every instalment's invoice", () => {
     );
     expect([refused.status, refused.body.code]).toEqual([422, 'billing-region-invalid']);
     expect(await db()('testProviderSubscriptions').where({ customerEmail: learner.user.email })).toHaveLength(0);
+  });
+});
+
+/**
+ * A plan priced as its course is (docs/domain.md §23): a coupon for its duration's instalments, or the regional price
+ * for all of them, one percentage discount (the one saving the most on the first), tax on each; the quote the sales page
+ * shows is what every instalment charges, to the cent.
+ */
+describe('payment plans: coupons and regional prices on the instalments', () => {
+  const database = useTestDatabase();
+  const db = () => database().db;
+  const clock = manualClock(onTheHour());
+  const config = testConfig({ TRUST_PROXY: 'true', COUNTRY_HEADER: 'cf-ipcountry', REGION_HEADER: 'cf-region' });
+  const SEATTLE = { 'cf-ipcountry': 'US', 'cf-region': 'WA' };
+  let app: ReturnType<typeof testApp>;
+
+  beforeAll(async () => {
+    app = testApp(db(), { clock, config });
+    await setSchoolTax(db(), { registrations: [{ country: 'US', region: 'WA' }] });
+  });
+
+  async function plannedCourse(name: string, each = INSTALMENT, currency = 'usd') {
+    const product = await createProduct(db(), { name, unitAmount: 3 * each, currency });
+    await db()('paymentPlans').insert({ productId: product.id, instalments: 3, instalmentAmount: each, currency });
+    return product;
+  }
+  const coupon = async (percentageDiscount: number, duration: object) => {
+    const made = await createCoupon(db(), { percentageDiscount });
+    await db()('coupons').where({ id: made.id }).update(duration);
+    return made.code!;
+  };
+  const quote = (who: SignedIn | null, from: Record<string, string>, body: object) => {
+    const call = request(app).post('/api/store/payment-plans/quote').set(from);
+    return (who ? as(who, call) : call).send(body);
+  };
+  /** Buys the plan with these terms and pays every instalment; what each was charged, oldest first. */
+  async function payInFull(
+    who: SignedIn,
+    from: Record<string, string>,
+    body: { productId: string; [k: string]: unknown },
+  ) {
+    const started = await as(who, request(app).post('/api/store/payment-plans').set(from)).send(body);
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const { pathname } = new URL(started.body.data.url);
+    expect((await request(app).post(`${pathname}/pay`)).status).toBe(303);
+    const [sub] = (await as(who, request(app).get('/api/store/subscriptions'))).body.data as { id: string }[];
+    for (const _ of [2, 3])
+      expect(
+        (await request(app).post(`/test-provider/subscriptions/${sub!.id}/renew`).send({ outcome: 'paid' })).status,
+      ).toBe(200);
+    const charged = await db()('subscriptionPeriods as sp')
+      .join('merchantCharges as c', 'c.id', 'sp.merchantChargeId')
+      .where('sp.subscriptionId', sub!.id)
+      .orderBy('sp.periodStart')
+      .select('c.amount', 'c.taxAmount');
+    const purchase = await db()('purchases').where({ userId: who.user.id, productId: body.productId }).first();
+    return { charged, purchase };
+  }
+  const chargesOf = (payments: { charged: number; tax: number }[]) =>
+    payments.map((p) => ({ amount: p.charged, taxAmount: p.tax }));
+
+  it('takes a coupon off the instalments its duration covers, tax on top of what is left, charged as quoted', async () => {
+    const course = await plannedCourse('Plan with a coupon');
+    const code = await coupon(0.5, { duration: 'repeating', durationPeriods: 2 });
+    const learner = await signedIn(db());
+    const quoted = await quote(learner, SEATTLE, { productId: course.id, coupon: code });
+    expect(quoted.status, JSON.stringify(quoted.body)).toBe(200);
+    const half = INSTALMENT - percentOf(INSTALMENT, 5000);
+    const payment = (discount: number) => ({
+      amount: INSTALMENT,
+      discount,
+      tax: taxOnTop(INSTALMENT - discount, 650),
+      charged: INSTALMENT - discount + taxOnTop(INSTALMENT - discount, 650),
+    });
+    expect(quoted.body.data).toMatchObject({
+      instalments: 3,
+      currency: 'usd',
+      coupon: { code, percent: 50, periods: 2 },
+      pppPercent: null,
+      tax: { name: 'Sales tax', rate: 650, inclusive: false },
+      payments: [payment(INSTALMENT - half), payment(INSTALMENT - half), payment(0)],
+    });
+    const { charged, purchase } = await payInFull(learner, SEATTLE, { productId: course.id, coupon: code });
+    expect(charged).toEqual(chargesOf(quoted.body.data.payments));
+    expect(purchase).toMatchObject({ status: 'Valid', paidInFull: true, totalAmount: quoted.body.data.total });
+    expect(await db()('coupons').where({ code }).first('usedCount')).toEqual({ usedCount: 1 });
+
+    // A coupon for ever takes off every instalment; one for once the first only (tax inside a euro price).
+    const forever = await coupon(0.2, { duration: 'forever' });
+    const all = await quote(null, SEATTLE, { productId: course.id, coupon: forever });
+    expect(all.body.data.payments.map((p: { discount: number }) => p.discount)).toEqual([4200, 4200, 4200]);
+    const euro = await plannedCourse('Euro plan with a coupon', 1190, 'eur');
+    const once = await coupon(0.1, { duration: 'once' });
+    const berlin = { 'cf-ipcountry': 'DE' };
+    const first = await quote(learner, berlin, { productId: euro.id, coupon: once });
+    expect(first.body.data.payments).toEqual([
+      { amount: 1190, discount: 119, tax: taxInside(1071, 1900), charged: 1071 },
+      { amount: 1190, discount: 0, tax: taxInside(1190, 1900), charged: 1190 },
+      { amount: 1190, discount: 0, tax: taxInside(1190, 1900), charged: 1190 },
+    ]);
+    const bought = await payInFull(await signedIn(db()), berlin, { productId: euro.id, coupon: once });
+    expect(bought.charged).toEqual(chargesOf(first.body.data.payments));
+  });
+
+  it('bills every instalment at the regional price when asked, the course Restricted to that country', async () => {
+    const course = await plannedCourse('Plan at a regional price');
+    const india = { 'cf-ipcountry': 'IN' };
+    const bp = pppForCountry('IN')!;
+    const regional = INSTALMENT - percentOf(INSTALMENT, bp);
+    const learner = await signedIn(db());
+    const quoted = await quote(learner, india, { productId: course.id, ppp: true });
+    expect(quoted.body.data).toMatchObject({ pppPercent: bp / 100, coupon: null, tax: null, total: 3 * regional });
+    expect(quoted.body.data.payments).toEqual(
+      [1, 2, 3].map(() => ({ amount: regional, discount: 0, tax: 0, charged: regional })),
+    );
+    // Not asked for: the plan's own price.
+    const full = await quote(learner, india, { productId: course.id });
+    expect(full.body.data.payments[0]).toMatchObject({ amount: INSTALMENT, charged: INSTALMENT });
+
+    const { charged, purchase } = await payInFull(learner, india, { productId: course.id, ppp: true });
+    expect(charged).toEqual(chargesOf(quoted.body.data.payments));
+    expect(purchase).toMatchObject({
+      status: 'Restricted',
+      country: 'IN',
+      paidInFull: true,
+      totalAmount: 3 * regional,
+    });
+  });
+
+  it('applies one discount when both are asked for: the one saving the most on the first instalment', async () => {
+    const course = await plannedCourse('Plan with a coupon or a regional price');
+    const brazil = { 'cf-ipcountry': 'BR' };
+    const bp = pppForCountry('BR')!;
+    // A coupon saving less than the regional price gives way to it, on every instalment.
+    const small = await coupon(0.1, { duration: 'forever' });
+    const learner = await signedIn(db());
+    const regional = await quote(learner, brazil, { productId: course.id, ppp: true, coupon: small });
+    expect(regional.body.data).toMatchObject({ coupon: null, pppPercent: bp / 100 });
+    // One saving more wins for its instalments; the rest are at the plan's own price, the course not Restricted.
+    const big = await coupon(0.6, { duration: 'repeating', durationPeriods: 2 });
+    const quoted = await quote(learner, brazil, { productId: course.id, ppp: true, coupon: big });
+    expect(quoted.body.data).toMatchObject({ coupon: { code: big, percent: 60, periods: 2 }, pppPercent: null });
+    expect(quoted.body.data.payments.map((p: { charged: number }) => p.charged)).toEqual([
+      INSTALMENT - percentOf(INSTALMENT, 6000),
+      INSTALMENT - percentOf(INSTALMENT, 6000),
+      INSTALMENT,
+    ]);
+    const { charged, purchase } = await payInFull(learner, brazil, {
+      productId: course.id,
+      ppp: true,
+      coupon: big,
+    });
+    expect(charged).toEqual(chargesOf(quoted.body.data.payments));
+    expect(purchase).toMatchObject({ status: 'Valid', country: null });
+  });
+
+  it('refuses a coupon as checkout does: the reason to a signed-in buyer, one answer to a guest, nothing started', async () => {
+    const course = await plannedCourse('Plan refusing a coupon');
+    const learner = await signedIn(db());
+    const unknown = await quote(learner, SEATTLE, { productId: course.id, coupon: 'NO-SUCH-CODE' });
+    expect([unknown.status, unknown.body.code]).toEqual([400, 'coupon-not-found']);
+    const guest = await quote(null, SEATTLE, { productId: course.id, coupon: 'NO-SUCH-CODE' });
+    expect([guest.status, guest.body.code]).toEqual([400, 'coupon-not-valid']);
+    const bought = await as(learner, request(app).post('/api/store/payment-plans').set(SEATTLE)).send({
+      productId: course.id,
+      coupon: 'NO-SUCH-CODE',
+    });
+    expect(bought.body.code).toBe('coupon-not-found');
+    expect(await db()('testProviderSubscriptions').where({ customerEmail: learner.user.email })).toHaveLength(0);
+    const none = await quote(null, SEATTLE, { productId: (await createProduct(db(), {})).id });
+    expect([none.status, none.body.code]).toEqual([409, 'no-payment-plan']);
   });
 });

@@ -1,6 +1,5 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../api/src/app';
 import { definePayoutJobs, MONTHLY_PAYOUT_RUN } from '../../api/src/finance/payouts/payouts';
 import { JOBS_SCHEMA } from '../../api/src/jobs/models';
 import { jobQueue } from '../../api/src/jobs/queue';
@@ -10,33 +9,28 @@ import { createServices, type Services } from '../../api/src/services';
 import { createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
 import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
-import { sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
 import { expectPayoutInvariants } from '../support/payout-invariants';
-import { Purchase } from '../support/models';
-import { deliverSigned, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
+import { startStripeShop, soldOnStripe, type StripeShop } from '../support/stripe-sales';
+import { deliverSigned, standInEnv, type StandIn } from '../support/stripe-stand-in';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 describe('payouts to revenue-split recipients (docs/domain.md §19)', () => {
   const database = useTestDatabase();
   const db = () => database().db;
+  let shop: StripeShop;
   let stripe: StandIn;
   let services: Services;
-  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let app: StripeShop['app'];
   let finance: SignedIn;
   let support: SignedIn;
   // The payout's clock runs ahead of the database's, as time passing would: lines age past the holding period.
   let daysAhead = 0;
 
   beforeAll(async () => {
-    stripe = await startStripeStandIn();
-    const deps = testDeps(db(), {
-      config: testConfig(standInEnv(stripe)),
-      clock: { now: () => new Date(Date.now() + daysAhead * DAY_MS) },
-    });
-    services = createServices(deps);
-    app = createApp(deps, { services }).callback();
+    shop = await startStripeShop(db(), { clock: { now: () => new Date(Date.now() + daysAhead * DAY_MS) } });
+    ({ stripe, services, app } = shop);
     finance = await signedIn(db(), ['finance']);
     support = await signedIn(db(), ['support']);
   });
@@ -67,24 +61,7 @@ describe('payouts to revenue-split recipients (docs/domain.md §19)', () => {
   }
 
   let buyers = 0;
-  async function sell(productId: string) {
-    const { checkoutId } = await services.checkouts.create({
-      productId,
-      quantity: 1,
-      team: false,
-      ppp: false,
-      email: `buyer-${++buyers}@example.com`,
-      buyer: null,
-      country: 'US',
-      ip: null,
-    });
-    await deliverSigned(app, stripe.pay(await sessionOfCheckout(db(), checkoutId)));
-    const purchase = (await Purchase.query(db()).findOne({
-      id: (await services.checkouts.fulfil(checkoutId)).purchaseId!,
-    }))!;
-    const charge = await db()('merchantCharges').where({ id: purchase.merchantChargeId }).first();
-    return { purchase, charge };
-  }
+  const sell = (productId: string) => soldOnStripe(db(), shop, productId, `buyer-${++buyers}@example.com`);
 
   const balances = async (): Promise<PayoutBalance[]> => {
     const answer = await as(finance, request(app).get('/api/admin/payouts/balances'));

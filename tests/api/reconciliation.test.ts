@@ -11,12 +11,13 @@ import { jobQueue } from '../../api/src/jobs/queue';
 import { createLogger } from '../../api/src/logger';
 import { createServices, type Services } from '../../api/src/services';
 import { createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
-import { testConfig, testDeps } from '../support/app';
+import { testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { paidTestCheckout, sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
 import { expectReconciled } from '../support/reconciliation-invariants';
-import { deliverSigned, DISPUTE_FEE, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
+import { startedCheckout, startStripeShop, type StripeShop } from '../support/stripe-sales';
+import { deliverSigned, DISPUTE_FEE, type StandIn } from '../support/stripe-stand-in';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -60,9 +61,10 @@ function consoleOf(app: () => Parameters<typeof request>[0], finance: () => Sign
 describe('reconciliation with Stripe (the real SDK against the stand-in; docs/domain.md §20)', () => {
   const database = useTestDatabase();
   const db = () => database().db;
+  let shop: StripeShop;
   let stripe: StandIn;
   let services: Services;
-  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let app: StripeShop['app'];
   let finance: SignedIn;
   let support: SignedIn;
   let daysAhead = 0;
@@ -72,13 +74,8 @@ describe('reconciliation with Stripe (the real SDK against the stand-in; docs/do
   );
 
   beforeAll(async () => {
-    stripe = await startStripeStandIn();
-    const deps = testDeps(db(), {
-      config: testConfig(standInEnv(stripe)),
-      clock: { now: () => new Date(Date.now() + daysAhead * DAY_MS) },
-    });
-    services = createServices(deps);
-    app = createApp(deps, { services }).callback();
+    shop = await startStripeShop(db(), { clock: { now: () => new Date(Date.now() + daysAhead * DAY_MS) } });
+    ({ stripe, services, app } = shop);
     finance = await signedIn(db(), ['finance']);
     support = await signedIn(db(), ['support']);
   });
@@ -90,16 +87,7 @@ describe('reconciliation with Stripe (the real SDK against the stand-in; docs/do
     productId: string,
     { missed = false, settleIn }: { missed?: boolean; settleIn?: { currency: string; rate: number } } = {},
   ) {
-    const { checkoutId } = await services.checkouts.create({
-      productId,
-      quantity: 1,
-      team: false,
-      ppp: false,
-      email: `buyer-${++buyers}@example.com`,
-      buyer: null,
-      country: 'US',
-      ip: null,
-    });
+    const checkoutId = await startedCheckout(services, productId, `buyer-${++buyers}@example.com`);
     const completed = stripe.pay(await sessionOfCheckout(db(), checkoutId), settleIn && { settleIn });
     if (!missed) expect((await deliverSigned(app, completed)).status).toBe(200);
     const chargeId = stripe.objects.get(
@@ -369,9 +357,10 @@ describe('reconciliation with Stripe (the real SDK against the stand-in; docs/do
 describe('reconciliation of an account Stripe settles in dollars, of sales in euros and yen (docs/domain.md §20)', () => {
   const database = useTestDatabase();
   const db = () => database().db;
+  let shop: StripeShop;
   let stripe: StandIn;
   let services: Services;
-  let app: ReturnType<ReturnType<typeof createApp>['callback']>;
+  let app: StripeShop['app'];
   let finance: SignedIn;
   let support: SignedIn;
   const recon = consoleOf(
@@ -380,11 +369,9 @@ describe('reconciliation of an account Stripe settles in dollars, of sales in eu
   );
 
   beforeAll(async () => {
-    stripe = await startStripeStandIn();
+    shop = await startStripeShop(db());
+    ({ stripe, services, app } = shop);
     stripe.settleAccountIn('usd', { eur: 1.08, jpy: 0.0067 });
-    const deps = testDeps(db(), { config: testConfig(standInEnv(stripe)) });
-    services = createServices(deps);
-    app = createApp(deps, { services }).callback();
     finance = await signedIn(db(), ['finance']);
     support = await signedIn(db(), ['support']);
   });
@@ -393,16 +380,7 @@ describe('reconciliation of an account Stripe settles in dollars, of sales in eu
   let buyers = 0;
   /** A checkout paid at Stripe and its completed event delivered; the charge's id. */
   async function sell(productId: string): Promise<string> {
-    const { checkoutId } = await services.checkouts.create({
-      productId,
-      quantity: 1,
-      team: false,
-      ppp: false,
-      email: `converted-${++buyers}@example.com`,
-      buyer: null,
-      country: 'US',
-      ip: null,
-    });
+    const checkoutId = await startedCheckout(services, productId, `converted-${++buyers}@example.com`);
     const completed = stripe.pay(await sessionOfCheckout(db(), checkoutId));
     expect((await deliverSigned(app, completed)).status).toBe(200);
     const intent = stripe.objects.get(

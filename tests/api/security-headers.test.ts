@@ -4,6 +4,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/src/app';
+import { EMBED_FRAME_SOURCES } from '../../api/src/shared/embeds';
 import { testConfig, testDeps } from '../support/app';
 import { useTestDatabase } from '../support/db';
 
@@ -72,6 +73,15 @@ describe('security headers', () => {
     expect(csp.get('form-action')).toEqual(["'self'"]);
     expect(csp.get('base-uri')).toEqual(["'self'"]);
     expect(csp.has('upgrade-insecure-requests')).toBe(false); // the site is plain HTTP outside production
+  });
+
+  it("let the storefront's pages frame exactly the embeds' hosts, and the console's none", async () => {
+    for (const url of ['/', '/courses/any/lessons/any']) {
+      const csp = directives((await request(appWith()).get(url)).headers['content-security-policy']);
+      expect(csp.get('frame-src'), url).toEqual(["'self'", ...EMBED_FRAME_SOURCES]);
+    }
+    const consoleCsp = directives((await request(appWith()).get('/admin/')).headers['content-security-policy']);
+    expect(consoleCsp.get('frame-src')).toEqual(["'self'"]);
   });
 
   it('send Strict-Transport-Security only in production', async () => {

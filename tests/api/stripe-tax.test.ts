@@ -7,6 +7,7 @@ import { pdfText } from '../support/pdf-text';
 import { testApp, testConfig } from '../support/app';
 import { sessionOfCheckout } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
+import { setSchoolTax, TEST_RATES } from '../support/school-tax';
 import { stripeClient } from '../../api/src/payments/stripe-provider';
 import { COMMERCE_LIMITS } from '../../api/src/commerce/checkout/limits';
 import { deliverSigned, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
@@ -24,7 +25,7 @@ describe('Stripe Tax', () => {
   let app: ReturnType<typeof testApp>;
   let euro: { id: string };
   let dollar: { id: string };
-  /** The built-in table's rate for Washington state, which Stripe's combined rate differs from. */
+  /** The built-in table's rate for Washington state (as in TEST_RATES), which Stripe's combined rate differs from. */
   const BUILT_IN_WA = 650;
 
   beforeAll(async () => {
@@ -32,20 +33,10 @@ describe('Stripe Tax', () => {
     app = testApp(db(), { config: testConfig(standInEnv(stripe)) });
     // The school as in its Stripe dashboard: established in Germany, the EU's OSS, Washington state; euro prices
     // include tax, dollar prices do not.
-    await db()('schoolSettings').update({
-      taxCountry: 'DE',
-      taxId: 'DE123456789',
-      taxEuOss: true,
-      taxInclusiveCurrencies: ['eur'],
+    await setSchoolTax(db(), {
+      registrations: [{ country: 'US', region: 'WA' }],
+      rates: TEST_RATES.filter((rate) => ['DE', 'FR'].includes(rate.country) || rate.region === 'WA'),
     });
-    await db()('taxRegistrations').delete();
-    await db()('taxRegistrations').insert([{ country: 'US', region: 'WA' }]);
-    await db()('taxRates').delete();
-    await db()('taxRates').insert([
-      { country: 'DE', region: null, rateBp: 1900, name: 'VAT' },
-      { country: 'FR', region: null, rateBp: 2000, name: 'VAT' },
-      { country: 'US', region: 'WA', rateBp: BUILT_IN_WA, name: 'Sales tax' },
-    ]);
     euro = await createProduct(db(), { name: 'Stripe Tax Euro Course', unitAmount: 11900, currency: 'eur' });
     dollar = await createProduct(db(), { name: 'Stripe Tax Dollar Course', unitAmount: 4900, currency: 'usd' });
   });

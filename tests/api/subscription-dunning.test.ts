@@ -11,6 +11,7 @@ import { createApp } from '../../api/src/app';
 import { createServices, type Services } from '../../api/src/services';
 import { loadConfig } from '../../api/src/config';
 import { OutboxEmail } from '../../api/src/mail/models';
+import { formatEmailDate } from '../../api/src/mail/templates';
 import type { Product } from '../../api/src/catalog/models';
 
 const DAY = 86_400_000;
@@ -89,18 +90,17 @@ describe('dunning: failed renewals retried, the card updated, lapses recorded', 
     const email = await lastEmailTo(db(), learner.user.email);
     expect(email).toMatchObject({ kind: 'subscription-payment-failed' });
     expect(email.textBody).toContain('$29.00');
-    const graceEnd = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(
-      new Date(start.getTime() + 7 * DAY),
-    );
+    // A learner without a time zone of their own reads the end in UTC, the zone named.
+    const graceEnd = formatEmailDate(new Date(start.getTime() + 7 * DAY));
     expect(email.textBody).toContain(`open until ${graceEnd}`);
     // The link lands on the Billing page, which the storefront serves.
     expect(email.link!.toString()).toBe('http://localhost:3000/subscriptions');
 
     // Not yet due: nothing retried.
-    expect(await services.subscriptions.sweepDunning()).toEqual({ retried: 0, lapsed: 0 });
+    expect(await services.subscriptions.sweepDunning()).toEqual({ retried: 0, lapsed: 0, ended: 0 });
     clock.advance(DAY);
     // The card on file was declined: the retry fails, is recorded and emailed, and the next is 2 days on (day 3).
-    expect(await services.subscriptions.sweepDunning()).toEqual({ retried: 1, lapsed: 0 });
+    expect(await services.subscriptions.sweepDunning()).toEqual({ retried: 1, lapsed: 0, ended: 0 });
     expect(await row(id)).toMatchObject({
       status: 'past_due',
       retryCount: 1,
@@ -128,7 +128,7 @@ describe('dunning: failed renewals retried, the card updated, lapses recorded', 
     ).toHaveLength(2);
     // Nothing left to retry.
     clock.advance(5 * DAY);
-    expect(await services.subscriptions.sweepDunning()).toEqual({ retried: 0, lapsed: 0 });
+    expect(await services.subscriptions.sweepDunning()).toEqual({ retried: 0, lapsed: 0, ended: 0 });
   });
 
   it('retries 1, 3 and 5 days after the first failure and then no more', async () => {

@@ -110,7 +110,11 @@ describe('a membership monthly or yearly, switched between them prorated', () =>
 
     // Back to monthly at once: the unused year covers a month, so nothing is charged and monthly starts at its end.
     const back = await store(learner, 'post', `/subscriptions/${id}/switch`, { interval: 'month' });
-    expect(back.body.data).toMatchObject({ interval: 'month', nextCharge: { amount: 3000 } });
+    expect(back.body.data).toMatchObject({
+      interval: 'year',
+      scheduledSwitch: { interval: 'month', amount: 3000 },
+      nextCharge: { amount: 3000 },
+    });
     expect(await charges(learner.user.id)).toHaveLength(2);
     expect(await row(id)).toMatchObject({ currentPeriodEnd: periodEnd(clock.now(), 'year') });
     const renewed = await request(app).post(`/test-provider/subscriptions/${id}/renew`).send({ outcome: 'paid' });
@@ -189,29 +193,68 @@ describe('a membership monthly or yearly, switched between them prorated', () =>
     ]);
   });
 
-  it('credits the year as billed after a switch back to monthly from its end: yearly again charges only the used part', async () => {
+  it('undoes a switch back to monthly waiting for the year’s end: yearly again keeps the year paid, nothing charged', async () => {
     clock.set(start);
     const learner = await signedIn(db());
     const id = await subscribed(learner, both);
     clock.advance(10 * DAY);
     expect((await store(learner, 'post', `/subscriptions/${id}/switch`, { interval: 'year' })).status).toBe(200);
-    const yearStart = clock.now();
-    const yearEnd = periodEnd(yearStart, 'year');
+    const yearEnd = periodEnd(clock.now(), 'year');
     clock.advance(5 * DAY);
     const back = await store(learner, 'post', `/subscriptions/${id}/switch`, { interval: 'month' });
     expect(back.status).toBe(200);
     const before = (await charges(learner.user.id)).map((c) => c.amount);
     expect(before).toHaveLength(2);
     clock.advance(DAY);
-    const used =
-      30000 -
-      Math.floor((30000 * (yearEnd.getTime() - clock.now().getTime())) / (yearEnd.getTime() - yearStart.getTime()));
-    const credit = 30000 - used;
-    const quoted = await store(learner, 'get', `/subscriptions/${id}/billing`);
-    expect(quoted.body.data.switch).toMatchObject({ interval: 'year', amount: 30000, credit, dueNow: used });
+    const waiting = await store(learner, 'get', `/subscriptions/${id}/billing`);
+    expect(waiting.body.data).toMatchObject({
+      interval: 'year',
+      switch: null,
+      scheduledSwitch: { interval: 'month', amount: 3000, currency: 'usd', on: yearEnd.toISOString() },
+      nextCharge: { amount: 3000, on: yearEnd.toISOString() },
+    });
     const again = await store(learner, 'post', `/subscriptions/${id}/switch`, { interval: 'year' });
     expect(again.status).toBe(200);
-    expect((await charges(learner.user.id)).map((c) => c.amount)).toEqual([...before, used]);
+    expect(again.body.data).toMatchObject({
+      interval: 'year',
+      scheduledSwitch: null,
+      nextCharge: { amount: 30000, on: yearEnd.toISOString() },
+      switch: { interval: 'month', startsNow: false },
+    });
+    expect((await charges(learner.user.id)).map((c) => c.amount)).toEqual(before);
+    // The year's end renews the year.
+    const renewed = await request(app).post(`/test-provider/subscriptions/${id}/renew`).send({ outcome: 'paid' });
+    expect(renewed.body.data.periodEnd).toBe(periodEnd(yearEnd, 'year').toISOString());
+    expect((await charges(learner.user.id)).map((c) => c.amount)).toEqual([...before, 30000]);
+    clock.set(start);
+  });
+
+  it('undoes a waiting switch confirmed as charging nothing, and refuses that once the switch is made: never charged unquoted', async () => {
+    clock.set(start);
+    const learner = await signedIn(db());
+    const id = await subscribed(learner, both, 'year');
+    const yearEnd = periodEnd(start, 'year');
+    const paid = (await charges(learner.user.id)).map((c) => c.amount);
+    expect(paid).toHaveLength(1);
+    clock.advance(10 * DAY);
+    const toMonthly = () => store(learner, 'post', `/subscriptions/${id}/switch`, { interval: 'month' });
+    expect((await toMonthly()).body.data.scheduledSwitch).toMatchObject({ interval: 'month' });
+    // Keep yearly, as the Billing page asks it: nothing to pay now.
+    const kept = await store(learner, 'post', `/subscriptions/${id}/switch`, { interval: 'year', dueNow: 0 });
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
+    expect(kept.body.data).toMatchObject({ interval: 'year', scheduledSwitch: null });
+    expect((await toMonthly()).body.data.scheduledSwitch).toMatchObject({ interval: 'month' });
+    // The year has ended, its renewal not yet recorded: the month is the plan now, and going back to yearly would
+    // charge a new year. The page's "Keep yearly" (nothing to pay) is refused, nothing charged.
+    await db()('sessions')
+      .where({ userId: learner.user.id })
+      .update({ expires: new Date(Date.UTC(2100, 0)) });
+    clock.set(new Date(yearEnd.getTime() + 60_000));
+    const late = await store(learner, 'post', `/subscriptions/${id}/switch`, { interval: 'year', dueNow: 0 });
+    expect(late.status, JSON.stringify(late.body)).toBe(409);
+    expect(late.body.code).toBe('quote-changed');
+    expect((await charges(learner.user.id)).map((c) => c.amount)).toEqual(paid);
+    expect(await row(id)).toMatchObject({ priceId: priceOf(both, 'month').id });
     clock.set(start);
   });
 

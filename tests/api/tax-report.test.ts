@@ -8,6 +8,7 @@ import { testConfig, testDeps } from '../support/app';
 import { as, signedIn, type SignedIn } from '../support/auth';
 import { csvRecords, csvRows } from '../support/csv';
 import { useTestDatabase } from '../support/db';
+import { setSchoolTax, TEST_RATES } from '../support/school-tax';
 
 /**
  * The tax report for filing (docs/domain.md §18.7, docs/api.md): a school established in Germany, registered for
@@ -29,21 +30,10 @@ describe('the tax report', () => {
 
   beforeAll(async () => {
     app = createApp(testDeps(db(), { config })).callback();
-    await db()('schoolSettings').update({
-      taxCountry: 'DE',
-      taxId: 'DE123456789',
-      taxEuOss: true,
-      taxInclusiveCurrencies: ['eur'],
+    await setSchoolTax(db(), {
+      registrations: [{ country: 'US', region: 'WA' }],
+      rates: TEST_RATES.filter((rate) => rate.country !== 'GB'),
     });
-    await db()('taxRegistrations').delete();
-    await db()('taxRegistrations').insert([{ country: 'US', region: 'WA' }]);
-    await db()('taxRates').delete();
-    await db()('taxRates').insert([
-      { country: 'DE', region: null, rateBp: 1900, name: 'VAT' },
-      { country: 'FR', region: null, rateBp: 2000, name: 'VAT' },
-      { country: 'US', region: 'WA', rateBp: 650, name: 'Sales tax' },
-      { country: 'US', region: 'CA', rateBp: 725, name: 'Sales tax' },
-    ]);
     euro = await createProduct(db(), { name: 'Report Euro Course', unitAmount: 11900, currency: 'eur' });
     dollar = await createProduct(db(), { name: 'Report Dollar Course', unitAmount: 4900, currency: 'usd' });
     finance = await signedIn(db(), ['finance']);

@@ -18,6 +18,8 @@
  *   its first byte.
  * - Growth: dashboard (30 and 365 days), finance summary for a year, timelines (a rich person and a busy staff
  *   member, page 1 and a deep page): p50 of 20 sequential requests at both sizes.
+ * - Search (search.ts): 10,000 lessons (scaled) searched as a visitor and a learner, p50/p95 of each kind of search,
+ *   the plans' GIN indexes, and req/s at 32 connections.
  * - Console sorts (sort-plans.ts): every sort and filter of the console's lists, which ones no index serves.
  * - Then a one-minute 1080p video processed to ready, `npm start` to first healthy answer, the apps' initial
  *   JavaScript, and Lighthouse (only with BENCH_LIGHTHOUSE=1 or BENCH_ONLY=lighthouse).
@@ -55,6 +57,7 @@ import { timeExport } from './export-timing';
 import { growthRows, growthTimes, type GrowthRequest } from './growth';
 import { interleaved, load, type Load } from './interleaved';
 import { comparedRow, loadAverage, printTable, round, type Row } from './rows';
+import { searchRows } from './search';
 import { sortPlans } from './sort-plans';
 import { benchVideoProcessing } from './video';
 
@@ -564,6 +567,15 @@ async function main() {
       currency: 'usd',
     });
     await endpointRows(servers, data, learner, admin);
+    await settled(servers);
+    if (wanted('search'))
+      rows.push(
+        ...(await searchRows(db, servers.product, learner, {
+          scale: SCALE,
+          seconds: SECONDS,
+          productId: data.productIds[0]!,
+        })),
+      );
     await settled(servers);
     if (wanted('webhook fulfilment')) await fulfilmentRow(db, servers, data, stripe);
     await settled(servers);

@@ -55,8 +55,9 @@ describe('studying a course on the storefront (Chromium)', () => {
     // From the product page to the course.
     await page.goto(`${baseUrl}/products/typescript-fundamentals`);
     await page.getByRole('link', { name: 'Go to the course' }).click();
+    // The product page's heading is the course's title too: the address says the course page has come.
+    await page.waitForURL(`${baseUrl}${demo.path}`);
     await page.getByRole('heading', { level: 1, name: 'TypeScript Fundamentals' }).waitFor();
-    expect(page.url()).toBe(`${baseUrl}${demo.path}`);
     const outline = page.getByRole('region', { name: 'Lessons' });
     await expect.poll(() => outline.getByText('Not completed yet:').count()).toBe(9);
     expect(await page.getByRole('progressbar', { name: 'Course progress' }).getAttribute('aria-valuenow')).toBe('0');

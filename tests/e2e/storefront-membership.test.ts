@@ -113,7 +113,10 @@ describe('a membership on the storefront (Chromium)', () => {
         .where('u.email', email)
         .first('s.cancelAtPeriodEnd');
       expect(row.cancelAtPeriodEnd).toBe(true);
-      // Still open until then.
+      // Still open until then. The billing below reloads for the new state and moves the buttons as it arrives: the
+      // click waits for it, or it could land on the card's button.
+      await item.getByText('Loading the billing…').waitFor({ state: 'detached' });
+      await waitForStillness(page);
       await item.getByRole('button', { name: 'Resume' }).click();
       await item.getByText(/^Renews on /).waitFor();
       await item.getByRole('button', { name: 'Cancel at period end' }).waitFor();

@@ -194,7 +194,7 @@ describe('server-rendered storefront pages in Chromium', () => {
     await context.close();
   });
 
-  it('keeps the initial JavaScript of the home page within 82 KB gzip, and measures the other public pages', async () => {
+  it('keeps the initial JavaScript of the home page within 83 KB gzip, and measures the other public pages', async () => {
     const { baseUrl, db } = site();
     const course = (await ContentResource.query(db)
       .where({ type: 'course' })
@@ -211,8 +211,8 @@ describe('server-rendered storefront pages in Chromium', () => {
       lesson: await initialJsKb(baseUrl, `/courses/${course.fields.slug}/lessons/${welcome.fields.slug}`),
     };
     console.log(`initial JavaScript, KB gzip: ${JSON.stringify(sizes)}`);
-    // 80 KB until every page carried the school's header and footer (about 1 KB).
-    expect(sizes.home).toBeLessThanOrEqual(82);
+    // 80 KB until every page carried the school's header and footer (about 1 KB), 82 until the header's search box.
+    expect(sizes.home).toBeLessThanOrEqual(83);
     expect(sizes.product).toBeGreaterThan(sizes.home); // the page's chunk is preloaded with it
   });
 });

@@ -411,9 +411,19 @@ describe('lesson videos on the storefront (Chromium)', { timeout: 120_000 }, () 
     await failed.waitFor({ timeout: 30_000 });
     expect(await failed.getByRole('button', { name: 'Try again' }).count()).toBe(1);
     await page.unroute('**/media/videos/*/*p/seg-*.ts');
+    // The fresh links held back, so the transcript's line is chosen while the player is still loading, before the
+    // new source is attached: it plays from there once that has loaded (attaching cuts short a play asked for before).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/api/store/courses/*/lessons/${lessons.welcome.id}`, async (route) => {
+      await held;
+      await route.continue();
+    });
     await failed.getByRole('button', { name: 'Try again' }).click();
-    await expect.poll(() => failed.count()).toBe(0);
+    await page.getByRole('status').filter({ hasText: 'Loading the video…' }).waitFor();
+    expect(await failed.count()).toBe(0);
     await page.getByRole('button', { name: 'Play from 0:06' }).click();
+    release();
     await waitUntilPlaying(page, 6.5);
   });
 

@@ -135,8 +135,9 @@ const GRACE_DAYS = testConfig().SUBSCRIPTION_GRACE_DAYS;
 type SubscriptionStatus = 'trialing' | 'active' | 'past_due' | 'canceled' | 'lapsed';
 
 /**
- * Payment plans (docs/domain.md §23): the planned course, sold by nothing else, in three monthly instalments (no sale,
- * coupon or tax on them), upgradable to a dearer course that the model only quotes.
+ * Payment plans (docs/domain.md §23): the planned course, sold by nothing else, in three monthly instalments (no coupon
+ * or tax on them; the running sale, as for any course, takes its percentage off the first instalment of a plan bought
+ * while it runs), upgradable to a dearer course that the model only quotes.
  */
 const PLAN = { instalments: 3, amount: 2500 } as const;
 const TRANSFER_WINDOW_DAYS = testConfig().TRANSFER_WINDOW_DAYS;
@@ -256,6 +257,8 @@ interface MSubscription {
   status: SubscriptionStatus;
   /** Billed every month or year (a switch changes it). */
   interval: Interval;
+  /** While a switch waits for the period's end (nothing was due): the interval the period was billed at. */
+  waitingFrom: Interval | null;
   periodStart: number;
   periodEnd: number;
   cancelAtPeriodEnd: boolean;
@@ -284,10 +287,23 @@ interface MPlan {
   graceUntil: number | null;
   /** Each instalment billed, in order. */
   periods: ('paid' | 'failed')[];
+  /** Instalments the sale still takes its percentage off (its duration is once: the first, if bought during it). */
+  discountLeft: number;
+  /** What each paid instalment charged, in order. */
+  charges: number[];
   /** When the last instalment was paid: the transfer window counts from then. */
   paidInFullAt: number | null;
 }
 const instalmentsPaid = (p: MPlan) => p.periods.filter((o) => o === 'paid').length;
+/** What the plan's paid instalments charged: the purchase's total, and the credit an upgrade from it earns. */
+const planPaid = (p: MPlan) => p.charges.reduce((sum, c) => sum + c, 0);
+
+/** Records what `p`'s next paid instalment charges: the plan's amount, less the sale's (half up) while it is due. */
+function payInstalment(p: MPlan) {
+  const off = p.discountLeft > 0 ? Math.floor((PLAN.amount * SALE_BP + 5000) / 10_000) : 0;
+  if (p.discountLeft > 0) p.discountLeft--;
+  p.charges.push(PLAN.amount - off);
+}
 
 /**
  * What the next paid period of `s` charges: the price, less the sale's percentage (rounded half up) while it has periods
@@ -894,7 +910,7 @@ async function expectPlansAsModelled(
       .db('merchantCharges as c')
       .join('subscriptionPeriods as sp', 'sp.merchantChargeId', 'c.id')
       .whereIn('sp.subscriptionId', ids)
-      .select('c.id', 'c.amount', 'c.taxAmount', 'c.refundAmount'),
+      .select('c.id', 'sp.subscriptionId', 'c.amount', 'c.taxAmount', 'c.refundAmount'),
   ]);
   const billedOf = new Map(billed.map((b: { reference: string; n: number }) => [b.reference, b.n]));
   for (const plan of m.plans) {
@@ -910,18 +926,20 @@ async function expectPlansAsModelled(
       userId: w.users[plan.user]!.user.id,
       productId: w.planned.product.id,
       status: 'Valid',
-      totalAmount: paid * PLAN.amount,
+      totalAmount: planPaid(plan),
       paidInFull: paid === PLAN.instalments,
     });
   }
   expect(purchases).toHaveLength(m.plans.length);
   expect(rows.map((c) => c.id).sort(), 'one charge per paid instalment').toEqual([...charges.keys()].sort());
-  for (const c of rows)
-    expect({ amount: c.amount, tax: c.taxAmount, refunded: c.refundAmount }).toEqual({
-      amount: PLAN.amount,
-      tax: 0,
-      refunded: 0,
-    });
+  for (const plan of m.plans) {
+    const own = rows.filter((c) => c.subscriptionId === plan.id);
+    expect(
+      own.map((c) => c.amount).sort((a, b) => a - b),
+      `what plan ${plan.id}'s instalments charged`,
+    ).toEqual([...plan.charges].sort((a, b) => a - b));
+    for (const c of own) expect({ tax: c.taxAmount, refunded: c.refundAmount }).toEqual({ tax: 0, refunded: 0 });
+  }
   const invoices = await w
     .db('invoices')
     .whereIn('merchantChargeId', [...charges.keys()])
@@ -1708,6 +1726,7 @@ const subscribe = (user: number, membership: MembershipKey, yearly: boolean, pla
         membership,
         status: trial ? 'trialing' : 'active',
         interval,
+        waitingFrom: null,
         periodStart: m.now,
         periodEnd: trial ? m.now + terms.trialDays * DAY : periodEnd(new Date(m.now), interval).getTime(),
         cancelAtPeriodEnd: false,
@@ -1750,6 +1769,7 @@ const renew = (subscriptionIndex: number, outcome: 'paid' | 'failed') =>
         s.periodStart = s.periodEnd;
         s.periodEnd = periodEnd(new Date(s.periodEnd), s.interval).getTime();
         s.graceUntil = null;
+        s.waitingFrom = null;
       } else if (s.status !== 'past_due') {
         s.status = 'past_due';
         s.graceUntil = m.now + GRACE_DAYS * DAY;
@@ -1759,7 +1779,7 @@ const renew = (subscriptionIndex: number, outcome: 'paid' | 'failed') =>
 
 /**
  * The subscriber cancels at the period's end, or resumes: only while it is in force and its period has not ended;
- * asking for what already holds changes nothing. Someone else cannot.
+ * asking for what already holds changes nothing; one past due is ended now. Someone else cannot.
  */
 const changeSubscription = (subscriptionIndex: number, cancel: boolean, stranger: boolean) =>
   step(
@@ -1782,6 +1802,15 @@ const changeSubscription = (subscriptionIndex: number, cancel: boolean, stranger
         await accepted(() => store(w, who, 'post', path));
         return;
       }
+      // A renewal owed and cancelled: the retries stop and the provider ends it now, whatever its period's end.
+      if (cancel && statusNow(m, s) === 'past_due') {
+        const answer = await accepted(() => store(w, who, 'post', path));
+        expect(answer.body.data).toMatchObject({ status: 'canceled', cancelAtPeriodEnd: true });
+        Object.assign(s, { status: 'canceled', cancelAtPeriodEnd: true, graceUntil: null });
+        if (s.waitingFrom) [s.interval, s.waitingFrom] = [s.waitingFrom, null];
+        membershipsDone.cancelled++;
+        return;
+      }
       if (s.periodEnd <= m.now) {
         await refused(w, () => store(w, who, 'post', path), ['subscription-not-renewable']);
         membershipsDone.refused++;
@@ -1790,6 +1819,8 @@ const changeSubscription = (subscriptionIndex: number, cancel: boolean, stranger
       const answer = await accepted(() => store(w, who, 'post', path));
       expect(answer.body.data.cancelAtPeriodEnd).toBe(cancel);
       s.cancelAtPeriodEnd = cancel;
+      // Cancelling drops a switch waiting for that end: resumed, it renews at the interval billed.
+      if (cancel && s.waitingFrom) [s.interval, s.waitingFrom] = [s.waitingFrom, null];
       membershipsDone[cancel ? 'cancelled' : 'resumed']++;
     },
   );
@@ -1828,15 +1859,26 @@ const switchInterval = (subscriptionIndex: number) =>
       // again, which a period's uniqueness refuses.
       if (m.now === s.periodStart) await passTime(m, w, m.now + 60_000);
       const answer = await accepted(() => store(w, who, 'post', path, { interval: to }));
-      expect(answer.body.data.interval).toBe(to);
       membershipsDone.switched++;
-      const old = priceOf(s.membership, s.interval)!;
+      // Back to the interval billed while a switch waits for the period's end: that switch is undone, nothing charged.
+      if (s.waitingFrom === to && m.now < s.periodEnd) {
+        expect(answer.body.data).toMatchObject({ interval: to, scheduledSwitch: null });
+        [s.interval, s.waitingFrom] = [to, null];
+        return;
+      }
+      const old = priceOf(s.membership, s.waitingFrom ?? s.interval)!;
       const length = s.periodEnd - s.periodStart;
       const unused = Math.max(0, Math.min(length, s.periodEnd - m.now));
       const credit = s.status === 'trialing' ? 0 : Math.floor((old * unused) / length);
       const due = price! - credit;
-      s.interval = to;
-      if (s.status === 'trialing' || due <= 0) return;
+      if (s.status === 'trialing' || due <= 0) {
+        // Nothing due now: the plan stays the one billed, the switch waiting for the period's end.
+        expect(answer.body.data).toMatchObject({ interval: s.interval, scheduledSwitch: { interval: to } });
+        [s.waitingFrom, s.interval] = [s.interval, to];
+        return;
+      }
+      expect(answer.body.data.interval).toBe(to);
+      [s.interval, s.waitingFrom] = [to, null];
       s.periods.push('paid');
       chargeOfNextPeriod(m, s, due, false);
       s.status = 'active';
@@ -1955,8 +1997,11 @@ const buyPlan = (user: number) =>
         cancelAtPeriodEnd: false,
         graceUntil: null,
         periods: ['paid'],
+        discountLeft: m.now < m.saleEnds ? 1 : 0,
+        charges: [],
         paidInFullAt: null,
       });
+      payInstalment(m.plans.at(-1)!);
       plansDone.bought++;
     },
   );
@@ -1989,6 +2034,7 @@ const instalment = (planIndex: number, outcome: 'paid' | 'failed') =>
         }
         return;
       }
+      payInstalment(p);
       p.status = 'active';
       p.graceUntil = null;
       p.periodStart = p.periodEnd;
@@ -2051,7 +2097,7 @@ const planUpgrade = (planIndex: number) =>
       const answer = await accepted(quote);
       expect(answer.body.upgrade).toMatchObject({
         fromPurchaseId: p.purchaseId,
-        credit: PLAN.instalments * PLAN.amount,
+        credit: planPaid(p),
       });
       plansDone.upgradeQuoted++;
     },

@@ -57,7 +57,18 @@ export function testDeps(db: Db, overrides: TestOverrides = {}): Deps {
   };
 }
 
-/** The app as the server builds it, as a request handler for supertest. */
-export function testApp(db: Db, overrides: TestOverrides = {}) {
-  return createApp(testDeps(db, overrides)).callback();
+type Handler = ReturnType<ReturnType<typeof createApp>['callback']>;
+/** The app of each database with the default dependencies: one, as a server has one, however often a test asks. */
+const plainApps = new WeakMap<Db, Handler>();
+
+/**
+ * The app as the server builds it, as a request handler for supertest. Building it takes tens of milliseconds, so
+ * with no overrides a database's app is built once and handed out again (its services then keep their state from
+ * one request to the next, as a server's do); with overrides, a new one each call.
+ */
+export function testApp(db: Db, overrides: TestOverrides = {}): Handler {
+  if (Object.keys(overrides).length) return createApp(testDeps(db, overrides)).callback();
+  let app = plainApps.get(db);
+  if (!app) plainApps.set(db, (app = createApp(testDeps(db)).callback()));
+  return app;
 }

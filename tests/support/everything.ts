@@ -142,6 +142,19 @@ export async function seedEverything(db: Db) {
     context: JSON.stringify({ resourceId: lesson.id }),
   });
   await db('bookmarks').insert({ userId: buyer.id, resourceId: lesson.id });
+  await db('quizAttempts').insert({
+    lessonId: lesson.id,
+    userId: buyer.id,
+    number: 1,
+    seed: 7,
+    correct: 1,
+    total: 2,
+    score: 50,
+    passPercent: 70,
+    passed: false,
+    answers: JSON.stringify({ q1: 'a' }),
+    results: JSON.stringify([{ questionId: 'q1', correct: true, explanation: null, picked: [] }]),
+  });
   await db('userPrefs').insert({ userId: buyer.id, type: 'global', fields: JSON.stringify({ theme: 'dark' }) });
 
   await db('sessions').insert({

@@ -5,8 +5,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 /** Seconds each test file took in a recorded run (tests/durations.json, written by `npm run test:durations`). */
 export const DURATIONS_FILE = path.resolve(import.meta.dirname, '../durations.json');
 
-/** Browser and process files first (the longest, each in its own process), then unit, then API files. */
-const PROJECT_ORDER = ['e2e', 'unit', 'api'];
+/** The reliability suite's files first (the longest), then browser and process files, then unit, then API files. */
+const PROJECT_ORDER = ['reliability', 'e2e', 'unit', 'api'];
 
 function recorded(): Record<string, number> {
   try {

@@ -51,9 +51,14 @@ export {
   Bookmark,
   Comment,
   CommentReplyEmail,
+  ReleaseEmail,
   ContentResource,
   ContentResourceResource,
+  LessonAttachment,
+  LessonFileRemoval,
+  ReleaseSweepMark,
   LessonProgress,
+  QuizAttempt,
   ProductContentResource,
 } from '../../api/src/learning/models';
 export { ProductRevenueSplit, SplitLine } from '../../api/src/finance/models';

@@ -66,6 +66,19 @@ export async function waitForOk(url: string, started: Started, timeoutMs = 90_00
   throw new Error(`no answer from ${url} within ${timeoutMs} ms:\n${started.output()}`);
 }
 
+/** Waits until the process has printed `text`; its exit first, or the time running out, fails with what it printed. */
+export async function waitForOutput(started: Started, text: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  let exited = false;
+  void started.exited.then(() => (exited = true));
+  while (!started.output().includes(text)) {
+    if (exited) throw new Error(`the process exited before printing "${text}":\n${started.output()}`);
+    if (performance.now() > deadline)
+      throw new Error(`"${text}" not printed within ${timeoutMs} ms:\n${started.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export async function isListening(port: number): Promise<boolean> {
   const { connect } = await import('node:net');
   return new Promise((resolve) => {

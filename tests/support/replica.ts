@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { PROJECT_ROOT } from '../../api/src/config';
-import { freePort, waitForOk, type Started } from './processes';
+import { freePort, waitForOk, waitForOutput, type Started } from './processes';
 
 export interface Replica {
   name: string;
@@ -30,6 +30,10 @@ export async function startReplica(name: string, env: NodeJS.ProcessEnv, port?: 
   const started: Started = { child, output: () => output, exited };
   const url = `http://127.0.0.1:${listenOn}`;
   await waitForOk(`${url}/api/health/ready`, started, 120_000);
+  // The port was free when chosen, not when the child bound it: another test's server may have taken it meanwhile
+  // and answered the check. Only the process that listened goes on to print its addresses; one that lost the port
+  // exits instead.
+  await waitForOutput(started, 'Press Ctrl-C to stop.', 60_000);
   return {
     name,
     port: listenOn,

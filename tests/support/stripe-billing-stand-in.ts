@@ -6,7 +6,10 @@ import { nthPeriodEnd } from '../../api/src/payments/stripe-subscriptions';
  * invoices and payments, and the customer portal, as the SDK reads them (API version 2026-10-28: an invoice names its
  * subscription under `parent.subscription_details`, its payments are expanded on request, a subscription's period is
  * its item's). Each subscription keeps a clock of its own, as a Stripe test clock does: a renewal moves it to the
- * period's end, and the events of that renewal are created then, in the order Stripe documents.
+ * period's end, and the events of that renewal are created then, in the order Stripe documents. Subscription
+ * schedules made from a subscription (`from_subscription`) take a later phase: the renewal at the current phase's end
+ * enters it (the phase's price, seats, coupon and metadata, the period restarted at its interval), and a schedule whose
+ * last phase ends is released (`end_behavior: release`), as is one released through the API.
  */
 
 type Obj = Record<string, unknown> & { id: string };
@@ -274,7 +277,15 @@ export function stripeBilling(core: StandInCore): {
 
   function ended(sub: Obj, at: number): Stripe.Event[] {
     Object.assign(sub, { status: 'canceled', canceled_at: sub.canceled_at ?? at, ended_at: at });
-    return [eventAt(at, 'customer.subscription.deleted', sub)];
+    const events: Stripe.Event[] = [];
+    if (sub.schedule) {
+      // Its schedule ends with it.
+      const sched = schedule(sub.schedule as string);
+      Object.assign(sched, { status: 'canceled', canceled_at: at, current_phase: null });
+      sub.schedule = null;
+      events.push(eventAt(at, 'subscription_schedule.canceled', sched));
+    }
+    return [...events, eventAt(at, 'customer.subscription.deleted', sub)];
   }
 
   /** The period after the current one, counted from the billing anchor as Stripe counts it. */
@@ -287,28 +298,49 @@ export function stripeBilling(core: StandInCore): {
     return { start, end: toSeconds(nthPeriodEnd(fromSeconds(clock.anchor), intervalOf(sub), n)) };
   }
 
-  /** A price change now: the unused part of the period credited, the new price billed (prorated when it keeps it). */
-  function changePrice(sub: Obj, p: Params): Stripe.Event[] {
-    const clock = clocks.get(sub.id)!;
+  /**
+   * What a price change at `at` bills (the unused part of the period credited, the new price billed, prorated when it
+   * keeps the interval) and the item it leaves, without changing anything: the change and its invoice preview alike.
+   * `at` must fall within the current period, as Stripe asks of a `proration_date`.
+   */
+  function proratedChange(sub: Obj, p: Params, at: number) {
     const [change] = p.items as { id: string; price_data: Params; quantity?: string }[];
     const item = itemOf(sub);
     if (!change || change.id !== item.id) core.fail(`No such subscription item: '${change?.id}'`, 'resource_missing');
-    const old = { amount: priceOf(sub).unit_amount * (item.quantity as number), interval: intervalOf(sub) };
     const [start, end] = [item.current_period_start as number, item.current_period_end as number];
-    item.price = recurringPrice(change!.price_data, String(change!.price_data.product));
-    item.quantity = change!.quantity ? Number(change!.quantity) : item.quantity;
-    const now = clock.now;
-    const unused = Math.round((old.amount * (end - now)) / (end - start));
-    const amount = priceOf(sub).unit_amount * (item.quantity as number);
-    const lines = [{ amount: -unused, start: now, end }];
-    if (intervalOf(sub) !== old.interval) {
-      // Another interval starts a new period now, billed in full.
-      clock.anchor = now;
-      const newEnd = toSeconds(nthPeriodEnd(fromSeconds(now), intervalOf(sub), 1));
-      Object.assign(item, { current_period_start: now, current_period_end: newEnd });
-      sub.billing_cycle_anchor = now;
-      lines.push({ amount, start: now, end: newEnd });
-    } else lines.push({ amount: Math.round((amount * (end - now)) / (end - start)), start: now, end });
+    if (at < start || at >= end) core.fail('proration_date must be within the current subscription period.');
+    const old = { amount: priceOf(sub).unit_amount * (item.quantity as number), interval: intervalOf(sub) };
+    const data = change!.price_data;
+    const interval = (data.recurring as { interval: 'month' | 'year' }).interval;
+    const quantity = change!.quantity ? Number(change!.quantity) : (item.quantity as number);
+    const amount = Number(data.unit_amount) * quantity;
+    const unused = Math.round((old.amount * (end - at)) / (end - start));
+    const lines = [{ amount: -unused, start: at, end }];
+    // Another interval starts a new period now, billed in full.
+    const restart =
+      interval !== old.interval ? { start: at, end: toSeconds(nthPeriodEnd(fromSeconds(at), interval, 1)) } : null;
+    if (restart) lines.push({ amount, ...restart });
+    else lines.push({ amount: Math.round((amount * (end - at)) / (end - start)), start: at, end });
+    return { change: change!, quantity, lines, restart };
+  }
+
+  /** When a change is prorated: at the `proration_date` asked (previewed first), else now on the subscription's clock. */
+  const prorationAt = (sub: Obj, p: Params) =>
+    p.proration_date !== undefined ? Number(p.proration_date) : clocks.get(sub.id)!.now;
+
+  /** A price change now: the unused part of the period credited, the new price billed (prorated when it keeps it). */
+  function changePrice(sub: Obj, p: Params): Stripe.Event[] {
+    const clock = clocks.get(sub.id)!;
+    const now = prorationAt(sub, p);
+    const { change, quantity, lines, restart } = proratedChange(sub, p, now);
+    const item = itemOf(sub);
+    item.price = recurringPrice(change.price_data, String(change.price_data.product));
+    item.quantity = quantity;
+    if (restart) {
+      clock.anchor = restart.start;
+      Object.assign(item, { current_period_start: restart.start, current_period_end: restart.end });
+      sub.billing_cycle_anchor = restart.start;
+    }
     const events = [eventAt(now, 'customer.subscription.updated', sub)];
     if (p.proration_behavior !== 'always_invoice') return events;
     const invoice = invoiceFor(sub, 'subscription_update', lines);
@@ -316,7 +348,255 @@ export function stripeBilling(core: StandInCore): {
     return [...events, ...attempt(sub, invoice, 'paid')];
   }
 
+  /**
+   * The invoice a subscription update would make now (`invoices.createPreview`, `always_invoice`): its lines and
+   * totals as the update will bill them, the subscription left as it is and nothing stored.
+   */
+  function previewChange(p: Params): Obj {
+    const sub = subscription(String(p.subscription ?? ''));
+    const details = (p.subscription_details ?? {}) as Params;
+    if (!details.items) core.fail('The stand-in previews only a change of items (subscription_details[items]).');
+    if (details.proration_behavior !== 'always_invoice')
+      core.fail('The stand-in previews only an invoice made at once (proration_behavior=always_invoice).');
+    const at = prorationAt(sub, details);
+    const { lines } = proratedChange(sub, details, at);
+    const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
+    const { discount, tax, total } = invoiceTotals(sub, subtotal, at);
+    return {
+      id: `upcoming_${sub.id}`,
+      object: 'invoice',
+      status: 'draft',
+      billing_reason: 'subscription_update',
+      customer: sub.customer,
+      currency: priceOf(sub).currency,
+      subtotal,
+      total,
+      total_discount_amounts: discount ? [{ amount: discount, discount: newId('di') }] : [],
+      total_taxes: tax ? [{ amount: tax }] : [],
+      amount_due: Math.max(0, total),
+      amount_paid: 0,
+      amount_remaining: Math.max(0, total),
+      lines: {
+        object: 'list',
+        has_more: false,
+        url: '/v1/invoices/lines',
+        data: lines.map((line) => ({
+          object: 'line_item',
+          amount: line.amount,
+          period: { start: line.start, end: line.end },
+        })),
+      },
+    };
+  }
+
+  function schedule(id: string): Obj {
+    const found = get(id, 'subscription schedule');
+    if (found.object !== 'subscription_schedule')
+      core.fail(`No such subscription schedule: '${id}'`, 'resource_missing', 404);
+    return found;
+  }
+
+  /** A list param as the SDK sends it: an empty list arrives as an empty string. */
+  const listOf = <T>(value: unknown): T[] => (value === '' || value === undefined ? [] : (value as T[]));
+
+  /** The subscription's terms now, as the first phase of a schedule made from it. */
+  function phaseOf(sub: Obj): Obj {
+    const item = itemOf(sub);
+    return {
+      id: newId('phase'),
+      start_date: item.current_period_start,
+      end_date: item.current_period_end,
+      currency: priceOf(sub).currency,
+      items: [
+        {
+          price: priceOf(sub).id,
+          quantity: item.quantity,
+          tax_rates: listOf<string>(item.tax_rates).map((rate) => get(rate, 'tax rate')),
+          metadata: {},
+        },
+      ],
+      discounts: ((sub.discounts as string[] | undefined) ?? []).map((coupon) => ({
+        coupon,
+        discount: null,
+        promotion_code: null,
+      })),
+      trial_end: sub.status === 'trialing' ? sub.trial_end : null,
+      metadata: {},
+      proration_behavior: 'create_prorations',
+    } as unknown as Obj;
+  }
+
+  /** Phases as an update sends them, in Stripe's shape: each starts where the one before ends. */
+  function phasesFrom(sched: Obj, sub: Obj, given: Params[]): Obj[] {
+    const current = sched.current_phase as { start_date: number; end_date: number };
+    let start = current.start_date;
+    return given.map((p, n) => {
+      if (n === 0 && p.start_date !== undefined && Number(p.start_date) !== current.start_date)
+        core.fail('You can not modify the start date of the current phase.');
+      const items = listOf<Params>(p.items).map((it) => {
+        const data = it.price_data as Params | undefined;
+        if (data && !data.product) core.fail('Missing required param: phases[][items][][price_data][product].');
+        if (data) get(String(data.product), 'product');
+        const price = data ? recurringPrice(data, String(data.product)) : get(String(it.price), 'price');
+        return {
+          price: price.id,
+          quantity: Number(it.quantity ?? 1),
+          tax_rates: listOf<string>(it.tax_rates).map((rate) => get(rate, 'tax rate')),
+          metadata: {},
+        };
+      });
+      if (!items.length) core.fail('Missing required param: phases[][items].', 'parameter_missing');
+      if (n === 0) {
+        // The current phase's items sent back changed would change the subscription now (prorated): not modelled.
+        const [item] = items;
+        if (item!.price !== priceOf(sub).id || item!.quantity !== itemOf(sub).quantity)
+          core.fail('The stand-in does not change the current phase of a schedule.');
+      }
+      const duration = p.duration as { interval: 'month' | 'year'; interval_count?: string } | undefined;
+      if (duration && p.end_date !== undefined) core.fail('You may only specify one of end_date and duration.');
+      const end = duration
+        ? toSeconds(nthPeriodEnd(fromSeconds(start), duration.interval, Number(duration.interval_count ?? 1)))
+        : Number(p.end_date);
+      if (!end || end <= start) core.fail('Each phase must end after it starts: set end_date or duration.');
+      const phase = {
+        id: newId('phase'),
+        start_date: start,
+        end_date: end,
+        currency: get(items[0]!.price, 'price').currency,
+        items,
+        discounts: listOf<{ coupon: string }>(p.discounts).map(({ coupon }) => ({
+          coupon: get(coupon, 'coupon').id,
+          discount: null,
+          promotion_code: null,
+        })),
+        trial_end: p.trial_end ? Number(p.trial_end) : null,
+        metadata: (p.metadata as Params | undefined) ?? {},
+        proration_behavior: (p.proration_behavior as string | undefined) ?? 'create_prorations',
+      };
+      start = end;
+      return phase as unknown as Obj;
+    });
+  }
+
+  /** The schedule lets go of the subscription, which renews on its own at the terms it has. */
+  function released(sched: Obj, sub: Obj, at: number): Stripe.Event {
+    Object.assign(sched, {
+      status: 'released',
+      released_at: at,
+      released_subscription: sub.id,
+      subscription: null,
+      current_phase: null,
+    });
+    sub.schedule = null;
+    return eventAt(at, 'subscription_schedule.released', sched);
+  }
+
+  /**
+   * At the current phase's end: the next phase's terms, the period restarted at its interval from its start (an
+   * interval other than the one billed restarts the billing cycle); or, after the last phase, the schedule released.
+   */
+  function enterNextPhase(sub: Obj, at: number): Stripe.Event[] {
+    if (!sub.schedule) return [];
+    const sched = schedule(sub.schedule as string);
+    const end = itemOf(sub).current_period_end as number;
+    const phases = sched.phases as (Obj & { start_date: number; end_date: number; items: Obj[] })[];
+    const next = phases.find((phase) => phase.start_date === end);
+    if (!next) {
+      const last = phases.at(-1)!;
+      return last.end_date <= end && sched.end_behavior === 'release' ? [released(sched, sub, at)] : [];
+    }
+    const [phaseItem] = next.items;
+    const item = itemOf(sub);
+    const price = get(phaseItem!.price as string, 'price');
+    Object.assign(item, {
+      price,
+      quantity: phaseItem!.quantity,
+      tax_rates: (phaseItem!.tax_rates as Obj[]).map((rate) => rate.id),
+    });
+    sub.discounts = (next.discounts as { coupon: string }[]).map(({ coupon }) => coupon);
+    sub.metadata = { ...(sub.metadata as Params), ...(next.metadata as Params) };
+    clocks.get(sub.id)!.anchor = next.start_date;
+    sub.billing_cycle_anchor = next.start_date;
+    sched.current_phase = { start_date: next.start_date, end_date: next.end_date };
+    return [eventAt(at, 'subscription_schedule.updated', sched)];
+  }
+
   const routes: StandInRoute[] = [
+    {
+      method: 'POST',
+      pattern: /^\/v1\/subscription_schedules$/,
+      template: 'POST /v1/subscription_schedules',
+      handle: (p) => {
+        if (!p.from_subscription)
+          core.fail('The stand-in makes schedules only from a subscription (from_subscription).');
+        const sub = subscription(String(p.from_subscription));
+        if (sub.schedule)
+          core.fail(
+            `You cannot migrate a subscription that is already attached to a schedule: \`${String(sub.schedule)}\`.`,
+          );
+        if (sub.status === 'canceled') core.fail('You cannot migrate a canceled subscription to a schedule.');
+        const at = clocks.get(sub.id)!.now;
+        const first = phaseOf(sub);
+        const sched = put({
+          id: newId('sub_sched'),
+          object: 'subscription_schedule',
+          status: 'active',
+          subscription: sub.id,
+          customer: sub.customer,
+          created: at,
+          end_behavior: 'release',
+          current_phase: { start_date: first.start_date, end_date: first.end_date },
+          phases: [first],
+          released_at: null,
+          released_subscription: null,
+          canceled_at: null,
+          completed_at: null,
+          metadata: {},
+        });
+        sub.schedule = sched.id;
+        queued.push(eventAt(at, 'subscription_schedule.created', sched));
+        return sched;
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/subscription_schedules\/([^/]+)$/,
+      template: 'GET /v1/subscription_schedules/:id',
+      handle: (p, [id]) => core.expand(schedule(id!), (p.expand as string[] | undefined) ?? []),
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/subscription_schedules\/([^/]+)\/release$/,
+      template: 'POST /v1/subscription_schedules/:id/release',
+      handle: (_p, [id]) => {
+        const sched = schedule(id!);
+        if (sched.status !== 'active' && sched.status !== 'not_started')
+          core.fail(
+            `You cannot release a subscription schedule that is currently in the \`${String(sched.status)}\` status.`,
+          );
+        const sub = subscription(sched.subscription as string);
+        queued.push(released(sched, sub, clocks.get(sub.id)!.now));
+        return sched;
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/subscription_schedules\/([^/]+)$/,
+      template: 'POST /v1/subscription_schedules/:id',
+      handle: (p, [id]) => {
+        const sched = schedule(id!);
+        if (sched.status !== 'active' && sched.status !== 'not_started')
+          core.fail(
+            `You cannot update a subscription schedule that is currently in the \`${String(sched.status)}\` status.`,
+          );
+        const sub = subscription(sched.subscription as string);
+        if (p.phases !== undefined) sched.phases = phasesFrom(sched, sub, listOf<Params>(p.phases));
+        if (p.end_behavior !== undefined) sched.end_behavior = p.end_behavior;
+        if (p.metadata !== undefined) sched.metadata = { ...(sched.metadata as Params), ...(p.metadata as Params) };
+        queued.push(eventAt(clocks.get(sub.id)!.now, 'subscription_schedule.updated', sched));
+        return sched;
+      },
+    },
     {
       method: 'POST',
       pattern: /^\/v1\/tax_rates$/,
@@ -362,6 +642,10 @@ export function stripeBilling(core: StandInCore): {
           queued.push(...changePrice(sub, p));
         }
         const changed = p.cancel_at_period_end !== undefined || p.cancel_at !== undefined;
+        if (changed && sub.schedule)
+          core.fail(
+            `The subscription is managed by the subscription schedule \`${String(sub.schedule)}\`, and updating any cancelation behavior directly is not allowed. Please update the schedule instead.`,
+          );
         if (p.cancel_at_period_end !== undefined) {
           sub.cancel_at_period_end = p.cancel_at_period_end === 'true';
           sub.cancel_at = sub.cancel_at_period_end ? itemOf(sub).current_period_end : null;
@@ -400,6 +684,12 @@ export function stripeBilling(core: StandInCore): {
         queued.push(...ended(sub, clocks.get(sub.id)!.now));
         return sub;
       },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/invoices\/create_preview$/,
+      template: 'POST /v1/invoices/create_preview',
+      handle: (p) => previewChange(p),
     },
     {
       method: 'GET',
@@ -520,6 +810,7 @@ export function stripeBilling(core: StandInCore): {
         metadata: structuredClone(metadata),
         discounts: (session.discounts as { coupon: string }[]).map(({ coupon }) => coupon),
         latest_invoice: null,
+        schedule: null,
         items: {
           object: 'list',
           has_more: false,
@@ -569,6 +860,8 @@ export function stripeBilling(core: StandInCore): {
       if (sub.status === 'canceled') throw new Error(`Subscription ${sub.id} has ended.`);
       if (sub.cancel_at_period_end || (sub.cancel_at !== null && (sub.cancel_at as number) <= at))
         return ended(sub, at);
+      // A schedule's next phase starts here (its price and interval), or its last one ended (released).
+      const scheduled = enterNextPhase(sub, at);
       const period = nextPeriod(sub);
       Object.assign(item, { current_period_start: period.start, current_period_end: period.end });
       if (sub.status === 'trialing') sub.status = 'active';
@@ -578,6 +871,7 @@ export function stripeBilling(core: StandInCore): {
       return [
         eventAt(at, 'invoice.created', invoice),
         eventAt(at, 'customer.subscription.updated', sub),
+        ...scheduled,
         eventAt(at, 'invoice.finalized', invoice),
         ...attempt(sub, invoice, outcome),
       ];

@@ -30,16 +30,21 @@ export async function raceTransferAgainstRefund(input: {
 
   const head = (n % 10) * (spreadMs / 9);
   const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  const [accept, refund] = await Promise.allSettled([
-    after(head).then(() => services.transfers.accept(recipient.user.id, transfer.id)),
-    after(spreadMs - head).then(() =>
-      services.lifecycle.refund(
-        purchaseId,
-        { reasonCode: 'customer-request', reason: 'racing a transfer' },
-        { id: support.user.id, email: support.user.email },
-      ),
-    ),
-  ]);
+  const acceptIt = () => services.transfers.accept(recipient.user.id, transfer.id);
+  const refundIt = () =>
+    services.lifecycle.refund(
+      purchaseId,
+      { reasonCode: 'customer-request', reason: 'racing a transfer' },
+      { id: support.user.id, email: support.user.email },
+    );
+  // The ends of the spread wait for the other side to finish: both orders happen however slow the machine makes one
+  // side's work before its lock (a loaded machine once let the accept win all 300). The rest overlap.
+  const { accept, refund } =
+    n % 10 === 0
+      ? await inTurn({ accept: acceptIt, refund: refundIt })
+      : n % 10 === 9
+        ? await inTurn({ refund: refundIt, accept: acceptIt })
+        : await overlapping(after(head).then(acceptIt), after(spreadMs - head).then(refundIt));
   expect(refund.status).toBe('fulfilled'); // the purchase is refundable whoever owns it
 
   const purchase = (await Purchase.query(db).findById(purchaseId))!;
@@ -60,4 +65,20 @@ export async function raceTransferAgainstRefund(input: {
   expect(final).toBe('CANCELED');
   expect(purchase.userId).toBe(owner.user.id);
   return 'refunded-first';
+}
+
+type Outcomes = { accept: PromiseSettledResult<unknown>; refund: PromiseSettledResult<unknown> };
+
+/** Each side to its end, in the order the object names them. */
+async function inTurn(sides: { accept: () => Promise<unknown>; refund: () => Promise<unknown> }): Promise<Outcomes> {
+  const outcomes: Partial<Outcomes> = {};
+  for (const [side, run] of Object.entries(sides) as [keyof Outcomes, () => Promise<unknown>][]) {
+    [outcomes[side]] = await Promise.allSettled([run()]);
+  }
+  return outcomes as Outcomes;
+}
+
+async function overlapping(accept: Promise<unknown>, refund: Promise<unknown>): Promise<Outcomes> {
+  const [a, r] = await Promise.allSettled([accept, refund]);
+  return { accept: a, refund: r };
 }

@@ -68,4 +68,62 @@ describe('read caches', () => {
     expect(await read.through('j', own)).toBe('pool 1');
     expect(throughs).toBe(1);
   });
+
+  it('with revalidate, answers a stale entry while one reload runs behind it, and waits only past twice the time to live', async () => {
+    const clock = manualClock();
+    const caches = readCaches({ ttlMs: 1000, clock });
+    let loads = 0;
+    let release = () => {};
+    const read = caches.cached(
+      async () => {
+        const n = ++loads;
+        if (n > 1) await new Promise<void>((resolve) => (release = resolve));
+        return n;
+      },
+      { revalidate: true },
+    );
+    expect(await read('k')).toBe(1);
+    clock.advance(1001);
+    // Stale: answered at once, one reload begun however many read.
+    expect(await Promise.all([read('k'), read('k')])).toEqual([1, 1]);
+    expect(loads).toBe(2);
+    release();
+    await expect.poll(() => read('k')).toBe(2);
+    expect(loads).toBe(2);
+    // Not read for twice the time to live: the reader waits for the load.
+    clock.advance(2001);
+    const waiting = read('k');
+    expect(loads).toBe(3);
+    release();
+    expect(await waiting).toBe(3);
+  });
+
+  it('with revalidate, clearAll forgets the entry and what a reload begun before it read', async () => {
+    const clock = manualClock();
+    const caches = readCaches({ ttlMs: 1000, clock });
+    let version = 'old';
+    let release = () => {};
+    let loads = 0;
+    let reload: Promise<string> | null = null;
+    const read = caches.cached(
+      (): Promise<string> => {
+        const seen = version;
+        if (++loads !== 2) return Promise.resolve(seen);
+        reload = new Promise<void>((resolve) => (release = resolve)).then(() => seen);
+        return reload;
+      },
+      { revalidate: true },
+    );
+    expect(await read('k')).toBe('old');
+    clock.advance(1001);
+    expect(await read('k')).toBe('old'); // reload 2 reads 'old' and waits
+    version = 'new';
+    caches.clearAll();
+    expect(await read('k')).toBe('new');
+    release();
+    // Its own handlers were attached first, so they have run once it is awaited here.
+    expect(await reload).toBe('old');
+    expect(await read('k')).toBe('new');
+    expect(loads).toBe(3);
+  });
 });

@@ -1,7 +1,8 @@
-import { Create, SelectInput, SimpleForm, required } from 'react-admin';
+import { Create, NumberInput, SelectInput, SimpleForm, required } from 'react-admin';
 import { SaveAndDeleteToolbar } from '../common/SaveAndDeleteToolbar';
 import { TIER_CHOICES } from '../content-resources/choices';
 import { ContentReferenceInput, LinkEdit, PositionInput, contentRef } from '../content-resources/shared';
+import { ReleaseDateInput } from './ReleaseDateInput';
 import { toLinkCreate, toLinkUpdate } from './transform';
 
 const toolbar = (
@@ -21,12 +22,25 @@ const tierInput = (
   />
 );
 
-/** Position and tier are the only writable fields of a link; parent and child are fixed once created. */
+/** Scheduled release (docs/domain.md §11): days after the learner's start, or a cohort's date. */
+const releaseInputs = [
+  <NumberInput
+    key="days"
+    source="metadata.releaseAfterDays"
+    min={1}
+    step={1}
+    helperText="console.content.link.releaseAfterDaysHelp"
+  />,
+  <ReleaseDateInput key="on" source="metadata.releaseOn" helperText="console.content.link.releaseOnHelp" />,
+];
+
+/** Position, tier and release are the writable fields of a link; parent and child are fixed once created. */
 export function ContentLinkEdit() {
   return (
     <LinkEdit transform={toLinkUpdate} toolbar={toolbar} ends={[contentRef('resourceOfId'), contentRef('resourceId')]}>
       <PositionInput helperText="console.content.link.positionHelp" />
       {tierInput}
+      {releaseInputs}
     </LinkEdit>
   );
 }
@@ -47,6 +61,7 @@ export function ContentLinkCreate() {
         />
         <PositionInput />
         {tierInput}
+        {releaseInputs}
       </SimpleForm>
     </Create>
   );

@@ -1,9 +1,20 @@
 import type { RaRecord } from 'react-admin';
 import type { ContentLinkUpdate } from './types';
 
+/** A form's empty number or date is no release (null), never 0 or an empty string. */
+function releaseOf(metadata: { releaseAfterDays?: unknown; releaseOn?: unknown } | undefined) {
+  const days = metadata?.releaseAfterDays;
+  const on = metadata?.releaseOn;
+  return {
+    releaseAfterDays: typeof days === 'number' && !Number.isNaN(days) ? days : null,
+    releaseOn: typeof on === 'string' && on !== '' ? on.slice(0, 10) : null,
+  };
+}
+
 function metadataOf(data: RaRecord): ContentLinkUpdate['metadata'] {
-  const tier = (data.metadata as { tier?: unknown } | undefined)?.tier;
-  return tier === 'free' || tier === 'paid' ? { tier } : {};
+  const metadata = data.metadata as { tier?: unknown; releaseAfterDays?: unknown; releaseOn?: unknown } | undefined;
+  const tier = metadata?.tier;
+  return { ...(tier === 'free' || tier === 'paid' ? { tier } : {}), ...releaseOf(metadata) };
 }
 
 export function toLinkUpdate(data: RaRecord): ContentLinkUpdate {

@@ -1,5 +1,15 @@
 import { Box } from '@mui/material';
-import { NumberInput, SelectInput, TextInput, maxLength, maxValue, minValue, regex, required } from 'react-admin';
+import {
+  BooleanInput,
+  NumberInput,
+  SelectInput,
+  TextInput,
+  maxLength,
+  maxValue,
+  minValue,
+  regex,
+  required,
+} from 'react-admin';
 import { RichTextInput } from '../rich-text';
 import { SLUG_PATTERN, STATE_CHOICES, VISIBILITY_CHOICES, hasBody } from './choices';
 import { LessonKindInputs } from './lesson-kinds';
@@ -41,6 +51,13 @@ export function ContentFieldsInputs({ type }: { type: string | undefined }) {
           helperText="console.content.help.visibility"
         />
       </Box>
+      {type === 'course' && (
+        <BooleanInput
+          source="fields.quizzesRequired"
+          label="console.quiz.quizzesRequired"
+          helperText="console.quiz.quizzesRequiredHelp"
+        />
+      )}
       {type === 'lesson' && <LessonKindInputs />}
       {type === 'lesson' && (
         <NumberInput

@@ -2,6 +2,7 @@ import { Alert } from '@mui/material';
 import { Edit, Labeled, SimpleForm, useNotify, useRecordContext, useRedirect, useTranslate } from 'react-admin';
 import { SaveAndDeleteToolbar } from '../common/SaveAndDeleteToolbar';
 import { LessonVideoPanel } from '../videos/LessonVideoPanel';
+import { LessonAttachmentsPanel } from '../lesson-attachments/AttachmentsPanel';
 import { typeNoun } from './choices';
 import { TypeField } from './TypeField';
 import { useMayEditContent } from './authorship';
@@ -49,6 +50,7 @@ function EditForm() {
         <EditInputs />
       </SimpleForm>
       <LessonVideoPanel />
+      <LessonAttachmentsPanel />
     </>
   );
 }

@@ -8,15 +8,23 @@ import {
   lessonKindOf,
   type LessonKind,
 } from '../../../api/src/shared/lesson-kinds';
+import { QuizInputs } from '../quizzes/QuizInputs';
+import { QuizResults } from '../quizzes/QuizResults';
+import { toQuizFields } from '../quizzes/quizFields';
 import type { ContentFields, ContentResource } from './types';
 
 /**
  * Each lesson kind's screens in the console (api/src/shared/lesson-kinds.ts): `Inputs`, the fields it keeps, in the
- * create and edit forms; `Show`, them on the lesson's page. None for a kind that keeps no fields of its own. A kind
- * the API adds fails the typecheck until it is here; its name goes in the catalog (console.content.kind).
+ * create and edit forms; `Show`, them on the lesson's page; `write`, a field's value as the API takes it. None for a
+ * kind that keeps no fields of its own. A kind the API adds fails the typecheck until it is here; its name goes in
+ * the catalog (console.content.kind).
  */
-const SCREENS: Record<LessonKind, { Inputs?: ComponentType; Show?: ComponentType }> = {
+const SCREENS: Record<
+  LessonKind,
+  { Inputs?: ComponentType; Show?: ComponentType; write?: Record<string, (value: unknown) => unknown> }
+> = {
   text: {},
+  quiz: { Inputs: QuizInputs, Show: QuizResults, write: { quiz: toQuizFields } },
 };
 
 // The default kind is the picker's empty choice: a lesson saved with it keeps no `kind`, as before kinds.
@@ -55,5 +63,6 @@ export function lessonKindFields(input: Record<string, unknown>): Partial<Conten
   const kind = lessonKindOf(input);
   if (kind === DEFAULT_LESSON_KIND) return {};
   const kept = kindFieldsOf(kind).filter((name) => name in input);
-  return { kind, ...Object.fromEntries(kept.map((name) => [name, input[name]])) };
+  const write = SCREENS[kind].write ?? {};
+  return { kind, ...Object.fromEntries(kept.map((name) => [name, (write[name] ?? ((v) => v))(input[name])])) };
 }

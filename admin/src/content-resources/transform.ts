@@ -24,6 +24,8 @@ export function toContentFields(data: RaRecord): ContentFields {
   // A lesson's estimated minutes: a number, or null once the field is emptied (absent: never set).
   if (typeof input.durationMinutes === 'number') fields.durationMinutes = input.durationMinutes;
   else if (input.durationMinutes === null || input.durationMinutes === '') fields.durationMinutes = null;
+  // A course's setting: its certificate waits for its quizzes (absent: never set).
+  if (typeof input.quizzesRequired === 'boolean') fields.quizzesRequired = input.quizzesRequired;
   return { ...fields, ...lessonKindFields(input) };
 }
 

@@ -15,7 +15,7 @@ const MrrChart = lazy(() => import('./SubscriptionCharts').then((m) => ({ defaul
 
 /**
  * Recurring revenue for the page's period: MRR in each currency, active subscribers, trials, churn and failed
- * payments (docs/domain.md §22), with subscribers and MRR drawn day by day.
+ * payments (docs/domain.md §22), with subscribers and MRR drawn day by day: a chart for every currency billed.
  */
 export function SubscriptionFiguresCard({ period }: { period: { from: string; to: string } }) {
   const translate = useTranslate();
@@ -32,7 +32,10 @@ export function SubscriptionFiguresCard({ period }: { period: { from: string; to
   if (!figures) return null;
   const mrr = figures.mrr.length ? figures.mrr.map((m) => formatMoney(m.amount, m.currency)).join(' · ') : '—';
   const churn = figures.churnRate === null ? '—' : `${(figures.churnRate * 100).toFixed(1)}%`;
-  const currency = figures.mrr[0]?.currency;
+  // Every currency billed in the period, each drawn on its own axis: amounts in two currencies never share one.
+  const currencies = [
+    ...new Set([...figures.mrr.map((m) => m.currency), ...figures.days.flatMap((d) => Object.keys(d.mrr))]),
+  ];
   const none = figures.days.some((d) => d.active || d.trials) ? null : t('none');
   return (
     <Box component="section" aria-labelledby="subscription-figures-title" sx={{ display: 'grid', gap: 2, mb: 2 }}>
@@ -99,9 +102,10 @@ export function SubscriptionFiguresCard({ period }: { period: { from: string; to
           )
         }
       />
-      {currency ? (
+      {currencies.map((currency) => (
         <ChartCard
-          id="mrr-over-time"
+          key={currency}
+          id={`mrr-over-time-${currency}`}
           title={t('mrrTitle', { currency: currency.toUpperCase() })}
           caption={t('mrrHint')}
           empty={null}
@@ -115,7 +119,7 @@ export function SubscriptionFiguresCard({ period }: { period: { from: string; to
           }
           table={null}
         />
-      ) : null}
+      ))}
     </Box>
   );
 }

@@ -14,6 +14,8 @@ import { reports } from './en/reports';
 import { schoolLabels, schoolResource } from './en/school';
 import { tax, taxMenu } from './en/tax';
 import { videos } from './en/videos';
+import { quizLabels, quizResources } from './en/quizzes';
+import { attachmentLabels, embedLabels } from './en/attachments';
 
 /**
  * The console's labels: react-admin's English, plus each resource's name and field labels (one file per area). The
@@ -31,6 +33,7 @@ export const messages = {
     ...content,
     ...identity,
     ...videos,
+    ...quizResources,
     school: schoolResource,
   },
   finance,
@@ -41,5 +44,8 @@ export const messages = {
     menu: { ...consoleLabels.menu, ...taxMenu },
     ...listTools,
     school: schoolLabels,
+    quiz: quizLabels,
+    attachments: attachmentLabels,
+    embeds: embedLabels,
   },
 };

@@ -157,12 +157,12 @@ export default function PricingSimulatorPage() {
                 <Alert severity="error">
                   {problemOf(simulation.error, translate('console.pricing.failed')).message}
                 </Alert>
-                {query.productId ? <RecurringPricingCard productId={query.productId} /> : null}
+                {query.productId ? <RecurringPricingCard query={query} /> : null}
               </>
             ) : simulation.data ? (
               <>
                 <QuoteBreakdown simulation={simulation.data} />
-                <RecurringPricingCard productId={query.productId!} />
+                <RecurringPricingCard query={query} />
                 <SaveScenario
                   query={query}
                   onSaved={() => queryClient.invalidateQueries({ queryKey: ['pricing-scenarios'] })}

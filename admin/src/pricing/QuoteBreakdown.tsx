@@ -1,6 +1,7 @@
 import { Alert, Box, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { formatMoney } from '../common/money';
+import { ReleasedLater } from './ReleasedLater';
 import type { SimulationAnswer } from './types';
 
 /** Basis points as a percentage: 2500 → "25%". */
@@ -101,6 +102,7 @@ export function QuoteBreakdown({ simulation }: { simulation: SimulationAnswer })
         {grants.spends ? ` ${translate('console.pricing.spends')}` : ''}
         {grants.free ? ` ${translate('console.pricing.redeemed')}` : ''}
       </Typography>
+      <ReleasedLater releases={simulation.releases} />
     </Box>
   );
 }

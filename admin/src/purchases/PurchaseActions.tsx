@@ -5,7 +5,6 @@ import {
   FormControl,
   FormControlLabel,
   FormLabel,
-  MenuItem,
   Radio,
   RadioGroup,
   TextField as MuiTextField,
@@ -17,72 +16,26 @@ import { FormThenConfirmDialog } from '../common/ActionDialog';
 import { useConsoleAction } from '../common/useConsoleAction';
 import { formatMoney, moneyWords, parseMajorUnits, tooManyDecimals } from '../common/money';
 import { canBan, canRefund } from '../permissions';
-import { STAFF_REFUND_REASONS, type StaffRefundReason } from '../../../api/src/shared/refund-reasons';
+import type { StaffRefundReason } from '../../../api/src/shared/refund-reasons';
+import {
+  RefundReasonSelect,
+  StaffReasonField,
+  staffReasonProblem,
+  type StaffReasonMessages,
+} from '../common/StaffReasonFields';
 import type { MerchantCharge } from '../merchant-records/payments';
 import type { User } from '../users/types';
 import type { Purchase } from './choices';
 import { MoveButton } from './MoveButton';
 import { SendReceiptButton } from './SendReceiptButton';
-import { STAFF_REASON_MAX, STAFF_REASON_MIN } from '../../../api/src/shared/staff-reason';
 
 /** What the refund dialog reads of the purchase's charge. */
 type Charge = Pick<MerchantCharge, 'id' | 'amount' | 'refundAmount' | 'currency'>;
 
-/**
- * The API's rule (api/src/shared/staff-reason.ts), checked before the confirmation is asked, so nobody confirms a
- * refund only to be sent back to the form; the API checks it again. Answers a catalog key or null.
- */
-function reasonProblem(reason: string): string | null {
-  const length = reason.trim().length;
-  if (length < STAFF_REASON_MIN) return 'resources.purchases.reason.tooShort';
-  if (length > STAFF_REASON_MAX) return 'resources.purchases.reason.tooLong';
-  return null;
-}
-
-interface ReasonInputProps {
-  value: string;
-  setValue(value: string): void;
-  error: string | null;
-  setError(error: string | null): void;
-  helperText: string;
-  /** Its label: "Reason" unless said otherwise (a refund's note). */
-  label?: string;
-  required?: boolean;
-}
-
-/** The reason of a ban (or a refund's note); typing clears its error, which the next Continue checks again. */
-function ReasonInput({
-  value,
-  setValue,
-  error,
-  setError,
-  helperText,
-  label = 'resources.purchases.reason.label',
-  required = true,
-}: ReasonInputProps) {
-  const translate = useTranslate();
-  return (
-    <MuiTextField
-      label={translate(label)}
-      value={value}
-      onChange={(event) => {
-        setValue(event.target.value);
-        setError(null);
-      }}
-      required={required}
-      multiline
-      minRows={2}
-      maxRows={6}
-      fullWidth
-      margin="normal"
-      error={Boolean(error)}
-      helperText={
-        error ? translate(error, { _: error, min: STAFF_REASON_MIN, max: STAFF_REASON_MAX }) : translate(helperText)
-      }
-      slotProps={{ htmlInput: { maxLength: STAFF_REASON_MAX } }}
-    />
-  );
-}
+const REASON: StaffReasonMessages = {
+  tooShort: 'resources.purchases.reason.tooShort',
+  tooLong: 'resources.purchases.reason.tooLong',
+};
 
 interface RefundDialogProps {
   purchase: Purchase;
@@ -135,7 +88,7 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
 
   const check = () => {
     const codeIssue = reasonCode ? null : translate('resources.purchases.refund.chooseReason');
-    const reasonIssue = noteRequired || reason.trim() ? reasonProblem(reason) : null;
+    const reasonIssue = staffReasonProblem(reason, REASON, noteRequired);
     let amountIssue: string | null = null;
     if (kind === 'partial') {
       if (partialCents === null) {
@@ -213,33 +166,25 @@ function RefundDialog({ purchase, charge, onClose }: RefundDialogProps) {
           slotProps={{ htmlInput: { inputMode: 'decimal', autoComplete: 'off' } }}
         />
       ) : null}
-      <MuiTextField
-        select
-        label={translate('resources.purchases.refund.reasonCode')}
+      <RefundReasonSelect
         value={reasonCode}
-        onChange={(event) => {
-          setReasonCode(event.target.value as StaffRefundReason);
+        onChange={(code) => {
+          setReasonCode(code);
           setCodeError(null);
           setReasonError(null);
         }}
-        required
-        fullWidth
-        margin="normal"
-        error={Boolean(codeError)}
-        helperText={codeError ?? translate('resources.purchases.refund.reasonCodeHelp')}
-      >
-        {STAFF_REFUND_REASONS.map((code) => (
-          <MenuItem key={code} value={code}>
-            {translate(`reports.reasons.${code}`)}
-          </MenuItem>
-        ))}
-      </MuiTextField>
-      <ReasonInput
+        error={codeError}
+        label="resources.purchases.refund.reasonCode"
+        helperText={translate('resources.purchases.refund.reasonCodeHelp')}
+      />
+      <StaffReasonField
         value={reason}
-        setValue={setReason}
+        onChange={(value) => {
+          setReason(value);
+          setReasonError(null);
+        }}
         error={reasonError}
-        setError={setReasonError}
-        label={'resources.purchases.refund.note'}
+        label="resources.purchases.refund.note"
         required={noteRequired}
         helperText={noteRequired ? 'resources.purchases.refund.noteRequired' : 'resources.purchases.refund.reasonHelp'}
       />
@@ -279,7 +224,7 @@ function BanDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void 
   );
 
   const check = () => {
-    const issue = reasonProblem(reason);
+    const issue = staffReasonProblem(reason, REASON);
     setReasonError(issue);
     return !issue;
   };
@@ -302,12 +247,16 @@ function BanDialog({ purchase, onClose }: { purchase: Purchase; onClose(): void 
       onClose={onClose}
     >
       <DialogContentText>{translate('resources.purchases.ban.intro')}</DialogContentText>
-      <ReasonInput
+      <StaffReasonField
         value={reason}
-        setValue={setReason}
+        onChange={(value) => {
+          setReason(value);
+          setReasonError(null);
+        }}
         error={reasonError}
-        setError={setReasonError}
-        helperText={'resources.purchases.ban.reasonHelp'}
+        label="resources.purchases.reason.label"
+        helperText="resources.purchases.ban.reasonHelp"
+        required
       />
     </FormThenConfirmDialog>
   );

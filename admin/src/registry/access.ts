@@ -63,6 +63,7 @@ export const RESOURCE_ACCESS = {
   // Served by their own routes (api/src/video/admin-routes.ts), not a generic resource: same roles as content.
   videos: { read: CONTENT_READERS, write: CONTENT_EDITORS },
   'lesson-progress': { read: SUPPORT },
+  'quiz-attempts': { read: SUPPORT },
   comments: { read: SUPPORT },
   bookmarks: { read: SUPPORT },
   certificates: { read: SUPPORT },

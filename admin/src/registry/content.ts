@@ -5,6 +5,7 @@ import contentResourceResources from '../content-resource-resources';
 import contentResources from '../content-resources';
 import lessonProgress from '../lesson-progress';
 import productContentResources from '../product-content-resources';
+import quizAttempts from '../quiz-attempts';
 import userPrefs from '../user-prefs';
 import videos from '../videos';
 import { accessOf } from './access';
@@ -25,6 +26,7 @@ export const CONTENT_RESOURCES: ConsoleResource[] = [
   },
   { ...accessOf('videos'), ...videos, group: 'Learning' },
   { ...accessOf('lesson-progress'), ...lessonProgress, group: 'Learning' },
+  { ...accessOf('quiz-attempts'), ...quizAttempts, group: 'Learning' },
   { ...accessOf('comments'), ...comments, group: 'Learning' },
   { ...accessOf('bookmarks'), ...bookmarks, group: 'Learning' },
   { ...accessOf('certificates'), ...certificates, group: 'Learning' },

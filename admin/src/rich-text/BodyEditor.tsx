@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { Box } from '@mui/material';
+import SmartDisplayOutlinedIcon from '@mui/icons-material/SmartDisplayOutlined';
 import { TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import { Image } from '@tiptap/extension-image';
 import StarterKit from '@tiptap/starter-kit';
@@ -8,6 +9,7 @@ import { useNotify, useTranslate } from 'react-admin';
 import {
   LinkBubbleMenu,
   LinkBubbleMenuHandler,
+  MenuButton,
   MenuButtonAddImage,
   MenuButtonAddTable,
   MenuButtonBlockquote,
@@ -30,10 +32,12 @@ import {
 } from 'mui-tiptap';
 import type { BodyEditorProps } from './types';
 import { ImageUrlDialog } from './ImageUrlDialog';
+import { EmbedDialog } from './EmbedDialog';
+import { Embed } from './embedNode';
 import { formatLinkHref, refusedScheme } from './linkHref';
 
-/** Only what the API's sanitizer keeps: h1–h4, marks, lists, links, code, images by URL, tables. */
-function bodyExtensions() {
+/** Only what the API's sanitizer keeps: h1–h4, marks, lists, links, code, images by URL, tables, embeds. */
+function bodyExtensions(describeEmbed: (provider: string, title: string) => string) {
   return [
     StarterKit.configure({
       heading: { levels: [1, 2, 3, 4] },
@@ -54,6 +58,7 @@ function bodyExtensions() {
     TableRow,
     TableHeader,
     TableCell,
+    Embed.configure({ describe: describeEmbed }),
   ];
 }
 
@@ -70,7 +75,11 @@ export default function BodyEditor({
   const editorRef = useRef<RichTextEditorRef>(null);
   const translate = useTranslate();
   const [imageOpen, setImageOpen] = useState(false);
-  const extensions = useMemo(bodyExtensions, []);
+  const [embedOpen, setEmbedOpen] = useState(false);
+  const extensions = useMemo(
+    () => bodyExtensions((provider, title) => translate('console.embeds.card', { provider, title })),
+    [translate],
+  );
   // The initial content only: later changes flow out through onUpdate, never back in.
   const [initialContent] = useState(value);
 
@@ -99,6 +108,14 @@ export default function BodyEditor({
     <Box
       sx={{
         '& .ProseMirror': { minHeight: 240 },
+        '& .rich-text-embed': {
+          my: 1,
+          p: 2,
+          border: 1,
+          borderColor: 'divider',
+          borderRadius: 1,
+          bgcolor: 'action.hover',
+        },
         ...(invalid ? { '& .MuiTiptap-FieldContainer-notchedOutline': { borderColor: 'error.main' } } : {}),
       }}
     >
@@ -149,6 +166,12 @@ export default function BodyEditor({
                 onClick={() => setImageOpen(true)}
               />
               <MenuButtonAddTable tooltipLabel={translate('console.content.editor.insertTable')} />
+              <MenuButton
+                tooltipLabel={translate('console.embeds.insert')}
+                aria-label={translate('console.embeds.insert')}
+                IconComponent={SmartDisplayOutlinedIcon}
+                onClick={() => setEmbedOpen(true)}
+              />
               <MenuDivider />
               <MenuButtonUndo />
               <MenuButtonRedo />
@@ -173,6 +196,13 @@ export default function BodyEditor({
           ) : null
         }
       </RichTextEditor>
+      <EmbedDialog
+        open={embedOpen}
+        onClose={() => setEmbedOpen(false)}
+        onInsert={(embed) =>
+          editorRef.current?.editor?.chain().focus().insertContent({ type: 'embed', attrs: embed }).run()
+        }
+      />
       <ImageUrlDialog
         open={imageOpen}
         onClose={() => setImageOpen(false)}

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { Box, Typography, type SxProps, type Theme } from '@mui/material';
-import { useFieldValue, useRecordContext, type FieldProps } from 'react-admin';
+import { useFieldValue, useRecordContext, useTranslate, type FieldProps } from 'react-admin';
+import { withEmbedCards } from './embedCards';
 import { safeHtml } from './safeHtml';
 
 /** Readable defaults for lesson bodies: headings, code, tables with borders, images that fit. */
@@ -23,6 +24,7 @@ export const richTextSx: SxProps<Theme> = {
   '& th, & td': { border: 1, borderColor: 'divider', px: 1, py: 0.5, verticalAlign: 'top', textAlign: 'left' },
   '& th': { bgcolor: 'action.hover', fontWeight: 600 },
   '& td p, & th p': { my: 0, minHeight: '1.5em' },
+  '& .rich-text-embed': { p: 2, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'action.hover' },
 };
 
 export type RichTextFieldProps = FieldProps & { emptyText?: string };
@@ -31,7 +33,14 @@ export type RichTextFieldProps = FieldProps & { emptyText?: string };
 export function RichTextField({ source, emptyText = '—' }: RichTextFieldProps) {
   const record = useRecordContext();
   const value = useFieldValue({ source, record });
-  const html = useMemo(() => (typeof value === 'string' && value.trim() ? safeHtml(value) : ''), [value]);
+  const translate = useTranslate();
+  const html = useMemo(
+    () =>
+      typeof value === 'string' && value.trim()
+        ? withEmbedCards(safeHtml(value), (provider, title) => translate('console.embeds.card', { provider, title }))
+        : '',
+    [value, translate],
+  );
   if (!html) {
     return (
       <Typography variant="body2" color="text.secondary" component="span">

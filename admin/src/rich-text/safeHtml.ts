@@ -7,6 +7,7 @@ import {
   RICH_TEXT_ATTRIBUTES,
   RICH_TEXT_TAGS,
 } from '../../../api/src/shared/rich-text-rules';
+import { embedAttributes } from '../../../api/src/shared/embeds';
 
 const EVERY_ATTRIBUTE = [...new Set(Object.values(RICH_TEXT_ATTRIBUTES).flat())];
 
@@ -27,10 +28,26 @@ function columnStyle(style: string): string {
  */
 export function createSafeHtml(window: WindowLike): (html: string) => string {
   const purify = DOMPurify(window);
+  // An iframe stays only as an allowed embed with a title, rewritten to its canonical frame (shared/embeds.ts), as
+  // the API's sanitizer does; anything else, srcdoc included, goes with whatever it holds.
+  purify.addHook('uponSanitizeElement', (node, data) => {
+    if (data.tagName !== 'iframe') return;
+    const element = node as Element;
+    const embed = embedAttributes(element.getAttribute('src'), element.getAttribute('title'));
+    if (!embed) {
+      element.remove();
+      return;
+    }
+    for (const name of element.getAttributeNames()) element.removeAttribute(name);
+    for (const [name, value] of Object.entries(embed)) element.setAttribute(name, value);
+    element.textContent = '';
+  });
   purify.addHook('uponSanitizeAttribute', (node, data) => {
     const tag = node.nodeName.toLowerCase();
     const name = data.attrName;
     if (!RICH_TEXT_ATTRIBUTES[tag]?.includes(name)) data.keepAttr = false;
+    else if (tag === 'iframe')
+      return; // set whole by the element hook above
     else if (name === 'href' || name === 'src') data.keepAttr = allowedUrl(data.attrValue, tag === 'img' ? 'img' : 'a');
     else if (name === 'class')
       data.attrValue = data.attrValue

@@ -1,58 +1,22 @@
 import { useState } from 'react';
-import {
-  Checkbox,
-  FormControl,
-  FormControlLabel,
-  FormLabel,
-  MenuItem,
-  Radio,
-  RadioGroup,
-  TextField as MuiTextField,
-} from '@mui/material';
+import { Checkbox, FormControl, FormControlLabel, FormLabel, Radio, RadioGroup } from '@mui/material';
 import { useTranslate } from 'react-admin';
 import { FormThenConfirmDialog } from '../common/ActionDialog';
 import { formatMoney } from '../common/money';
 import { useConsoleAction } from '../common/useConsoleAction';
-import { STAFF_REFUND_REASONS, type StaffRefundReason } from '../../../api/src/shared/refund-reasons';
-import { STAFF_REASON_MAX, STAFF_REASON_MIN } from '../../../api/src/shared/staff-reason';
+import {
+  RefundReasonSelect,
+  StaffReasonField,
+  staffReasonProblem,
+  type StaffReasonMessages,
+} from '../common/StaffReasonFields';
+import type { StaffRefundReason } from '../../../api/src/shared/refund-reasons';
 import type { PeriodRecord, SubscriptionRecord } from './looks';
 
-const tooShortOrLong = (reason: string, required: boolean) => {
-  const length = reason.trim().length;
-  if (!required && length === 0) return null;
-  if (length < STAFF_REASON_MIN) return 'resources.subscriptions.reason.tooShort';
-  if (length > STAFF_REASON_MAX) return 'resources.subscriptions.reason.tooLong';
-  return null;
+const REASON: StaffReasonMessages = {
+  tooShort: 'resources.subscriptions.reason.tooShort',
+  tooLong: 'resources.subscriptions.reason.tooLong',
 };
-
-function ReasonField(props: {
-  value: string;
-  onChange(value: string): void;
-  error: string | null;
-  label: string;
-  required: boolean;
-}) {
-  const translate = useTranslate();
-  return (
-    <MuiTextField
-      label={translate(props.label)}
-      value={props.value}
-      onChange={(event) => props.onChange(event.target.value)}
-      required={props.required}
-      multiline
-      minRows={2}
-      fullWidth
-      margin="normal"
-      error={Boolean(props.error)}
-      helperText={
-        props.error
-          ? translate(props.error, { _: props.error, min: STAFF_REASON_MIN, max: STAFF_REASON_MAX })
-          : translate('resources.subscriptions.reason.help')
-      }
-      slotProps={{ htmlInput: { maxLength: STAFF_REASON_MAX } }}
-    />
-  );
-}
 
 /** Ends a subscription now or at its period's end, with a reason kept in the audit log. */
 export function CancelDialog({ subscription, onClose }: { subscription: SubscriptionRecord; onClose(): void }) {
@@ -69,7 +33,7 @@ export function CancelDialog({ subscription, onClose }: { subscription: Subscrip
       formTitle="resources.subscriptions.cancel.title"
       confirmTitle="resources.subscriptions.cancel.title"
       check={() => {
-        const problem = tooShortOrLong(reason, true);
+        const problem = staffReasonProblem(reason, REASON);
         setReasonError(problem);
         return !problem;
       }}
@@ -96,7 +60,7 @@ export function CancelDialog({ subscription, onClose }: { subscription: Subscrip
           <FormControlLabel value="now" control={<Radio />} label={translate('resources.subscriptions.cancel.now')} />
         </RadioGroup>
       </FormControl>
-      <ReasonField
+      <StaffReasonField
         value={reason}
         onChange={(value) => {
           setReason(value);
@@ -104,6 +68,7 @@ export function CancelDialog({ subscription, onClose }: { subscription: Subscrip
         }}
         error={reasonError}
         label="resources.subscriptions.reason.label"
+        helperText="resources.subscriptions.reason.help"
         required
       />
     </FormThenConfirmDialog>
@@ -137,7 +102,7 @@ export function RefundPeriodDialog({ period, onClose }: { period: PeriodRecord; 
       confirmTitle="resources.subscriptions.refund.title"
       check={() => {
         const code = reasonCode ? null : 'resources.subscriptions.refund.chooseReason';
-        const note = tooShortOrLong(reason, reasonCode === 'other');
+        const note = staffReasonProblem(reason, REASON, reasonCode === 'other');
         setCodeError(code);
         setReasonError(note);
         return !code && !note;
@@ -157,31 +122,17 @@ export function RefundPeriodDialog({ period, onClose }: { period: PeriodRecord; 
       }}
       onClose={onClose}
     >
-      <MuiTextField
-        select
-        label={translate('resources.subscriptions.refund.reasonCode')}
+      <RefundReasonSelect
         value={reasonCode}
-        onChange={(event) => {
-          setReasonCode(event.target.value as StaffRefundReason);
+        onChange={(code) => {
+          setReasonCode(code);
           setCodeError(null);
         }}
-        required
-        fullWidth
-        margin="normal"
-        error={Boolean(codeError)}
-        helperText={
-          codeError
-            ? translate(codeError, { _: codeError })
-            : translate('resources.subscriptions.refund.left', { left })
-        }
-      >
-        {STAFF_REFUND_REASONS.map((code) => (
-          <MenuItem key={code} value={code}>
-            {translate(`reports.reasons.${code}`)}
-          </MenuItem>
-        ))}
-      </MuiTextField>
-      <ReasonField
+        error={codeError}
+        label="resources.subscriptions.refund.reasonCode"
+        helperText={translate('resources.subscriptions.refund.left', { left })}
+      />
+      <StaffReasonField
         value={reason}
         onChange={(value) => {
           setReason(value);
@@ -189,6 +140,7 @@ export function RefundPeriodDialog({ period, onClose }: { period: PeriodRecord; 
         }}
         error={reasonError}
         label="resources.subscriptions.refund.note"
+        helperText="resources.subscriptions.reason.help"
         required={reasonCode === 'other'}
       />
       <FormControlLabel

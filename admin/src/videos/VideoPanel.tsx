@@ -247,7 +247,7 @@ export function VideoPanel({ lessonId, lessonTitle, onRemoved, besideForm = fals
             onClose={() => setRemoving(false)}
             onRemoved={() => {
               setRemoving(false);
-              set(null);
+              void set(null);
               onRemoved?.();
             }}
           />

@@ -8,7 +8,7 @@ const keyOf = (lessonId: string) => ['videos', 'getLessonVideo', lessonId];
 
 /**
  * A lesson's video (null when it has none), asked for again every POLL_MS while it is queued or processing. `set`
- * puts a write's answer in place and has the videos list (and a video's page, unless it was removed) read again.
+ * puts a write's answer in place (a read begun before it is dropped) and has the videos list (and a video's page, unless it was removed) read again.
  */
 export function useLessonVideo(lessonId: string) {
   const dataProvider = useDataProvider<ConsoleDataProvider>();
@@ -20,7 +20,9 @@ export function useLessonVideo(lessonId: string) {
     retry: retryUnanswered,
   });
   const set = useCallback(
-    (video: Video | null) => {
+    async (video: Video | null) => {
+      // A read still under way began before this write: its older answer must not land over the write's.
+      await queryClient.cancelQueries({ queryKey: keyOf(lessonId) });
       queryClient.setQueryData(keyOf(lessonId), video);
       void queryClient.invalidateQueries({ queryKey: ['videos', 'getList'] });
       if (video) void queryClient.invalidateQueries({ queryKey: ['videos', 'getOne'] });

@@ -72,12 +72,26 @@ export async function certifiedCourseIds(db: Knex, userId: string): Promise<Set<
   return new Set(rows.map((r) => r.courseId));
 }
 
+/**
+ * A quiz the course requires (its `quizzesRequired` setting) among these lessons that the learner has not passed: by
+ * the result the quiz keeps, their best attempt (any passed) or their last one (docs/domain.md §11, §13).
+ */
+const QUIZ_NOT_PASSED = `
+  SELECT 1 FROM content_resources course, content_resources quiz
+   WHERE course.id = :courseId AND course.fields->>'quizzesRequired' = 'true'
+     AND quiz.id = ANY(CAST(:lessonIds AS uuid[])) AND quiz.fields->>'kind' = 'quiz'
+     AND NOT coalesce((SELECT CASE WHEN quiz.fields->'quiz'->>'keep' = 'last'
+                                   THEN (array_agg(a.passed ORDER BY a.number DESC))[1]
+                                   ELSE bool_or(a.passed) END
+                         FROM quiz_attempts a WHERE a.user_id = :userId AND a.lesson_id = quiz.id), false)`;
+
 const ISSUE = `
   INSERT INTO certificates (id, user_id, course_id, learner_name, course_title)
   SELECT :id, u.id, :courseId, ${LEARNER_NAME}, :courseTitle FROM users u
    WHERE u.id = :userId AND :total > 0
      AND (SELECT count(*) FROM lesson_progress
            WHERE user_id = :userId AND lesson_id = ANY(CAST(:lessonIds AS uuid[])) AND completed_at IS NOT NULL) = :total
+     AND NOT EXISTS (${QUIZ_NOT_PASSED})
   ON CONFLICT (user_id, course_id) DO NOTHING
   RETURNING id`;
 
@@ -85,7 +99,8 @@ const ISSUE = `
  * The learner's certificate for a course they completed: issued now when every lesson is complete (counted here,
  * after the caller's write committed, so two last lessons completed at once cannot both miss the other), or the one
  * issued before. One per learner and course whatever races: the unique key decides, the loser keeps the winner's.
- * Null when a lesson is still open. The caller checks that the learner holds the course.
+ * Null when a lesson is still open, or a quiz the course requires is not passed. The caller checks that the learner
+ * holds the course.
  */
 export async function issueCertificate(db: Knex, completion: CourseCompletion): Promise<{ id: string } | null> {
   const bindings = {

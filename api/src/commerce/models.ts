@@ -190,6 +190,9 @@ export class Subscription extends table('subscriptions') {
   declare seatCode: string | null;
   /** Set for a payment plan's subscription (docs/domain.md §23): it bills the plan's instalments, then ends. */
   declare paymentPlanId: string | null;
+  /** A switch of interval waiting for the period's end: the end it waits for and the price that period was billed at. */
+  declare switchAt: Date | null;
+  declare switchedFromPriceId: string | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

@@ -87,7 +87,12 @@ export const ledger = {
    * always has lines.
    */
   saleInsert(trx: Knex.Transaction, charge: ChargeFacts, splits: RevenueSplit[]): Knex.QueryBuilder {
-    return trx('splitLines').insert(lineRows(charge, 'sale', saleLinesOf(charge, splits), null));
+    return trx('splitLines').insert(ledger.saleRows(charge, splits));
+  },
+
+  /** `saleInsert`'s rows, for a caller that writes several charges' lines in one insert. */
+  saleRows(charge: ChargeFacts, splits: RevenueSplit[]): Record<string, unknown>[] {
+    return lineRows(charge, 'sale', saleLinesOf(charge, splits), null);
   },
 
   /**

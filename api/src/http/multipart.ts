@@ -17,6 +17,18 @@ const tooLarge = (maxBytes: number) =>
  * Content-Type) is not looked at: the caller checks the bytes.
  */
 export async function readUploadedFile(ctx: Context, field: string, maxBytes: number): Promise<Buffer> {
+  return (await readNamedUpload(ctx, field, maxBytes)).bytes;
+}
+
+/**
+ * The same, with the name the file was sent under (RFC 7578: raw UTF-8, or RFC 5987's `filename*`), for a caller
+ * that keeps it (a lesson's download); empty when none was given.
+ */
+export async function readNamedUpload(
+  ctx: Context,
+  field: string,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; name: string }> {
   if (!ctx.is('multipart/form-data')) {
     throw new AppError('validation-failed', `Send the file as multipart/form-data, in a field named ${field}.`, {
       [field]: 'Choose a file',
@@ -25,11 +37,13 @@ export async function readUploadedFile(ctx: Context, field: string, maxBytes: nu
   const declared = Number(ctx.get('content-length'));
   if (Number.isFinite(declared) && declared > maxBytes + FRAMING_BYTES) throw tooLarge(maxBytes);
 
+  let fileName = '';
   const file = await new Promise<Buffer | null>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers: ctx.req.headers,
+        defParamCharset: 'utf8',
         limits: { files: 1, fileSize: maxBytes, fields: 10, fieldSize: 4096, parts: 12 },
       });
     } catch {
@@ -38,11 +52,12 @@ export async function readUploadedFile(ctx: Context, field: string, maxBytes: nu
     }
     let found: Buffer | null = null;
     let failure: AppError | null = null;
-    parser.on('file', (name, stream) => {
+    parser.on('file', (name, stream, info) => {
       if (name !== field || found || failure) {
         stream.resume();
         return;
       }
+      fileName = info.filename ?? '';
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => {
@@ -62,5 +77,5 @@ export async function readUploadedFile(ctx: Context, field: string, maxBytes: nu
   if (!file || file.length === 0) {
     throw new AppError('validation-failed', `No file was sent in the field ${field}.`, { [field]: 'Choose a file' });
   }
-  return file;
+  return { bytes: file, name: fileName };
 }

@@ -128,6 +128,81 @@ async function checkoutFacts(trx: Knex.Transaction, charge: ChargeFacts): Promis
   );
 }
 
+/** A percentage (basis points) of a price, rounded half up to the minor unit as pricing and the provider round it. */
+const percentOfBp = (amount: number, bp: number) => Math.floor((amount * bp + 5_000) / 10_000);
+
+/**
+ * A membership period's or a plan instalment's sale in checkout's terms, so its invoice names what it was billed
+ * from (the price for its seats, or the instalment) and its discount (the coupon or sale, the regional price). Only
+ * a whole period's charge is so described: one that is not its price less that discount (a switch's or added seats'
+ * prorated charge) keeps its one line. Null for another charge.
+ */
+async function subscriptionPeriodFacts(trx: Knex.Transaction, charge: ChargeFacts): Promise<CheckoutFacts | null> {
+  const row = (await trx('merchantCharges as ch')
+    .join('subscriptions as s', trx.raw(`s.id::text = ch.metadata->>'subscriptionId'`))
+    .leftJoin('prices as price', 'price.id', 's.priceId')
+    .leftJoin(
+      'paymentPlans as plan',
+      trx.raw(`plan.id::text = coalesce(s.payment_plan_id::text, ch.metadata->>'paymentPlanId')`),
+    )
+    .leftJoin('coupons as c', trx.raw(`c.id::text = ch.metadata->>'couponId'`))
+    .where('ch.id', charge.id)
+    .first(
+      's.quantity',
+      's.pppBp',
+      's.taxCountry',
+      'plan.id as paymentPlanId',
+      'plan.instalmentAmount',
+      'price.unitAmount',
+      'c.code as couponCode',
+      'c.default as saleCoupon',
+      trx.raw('round(c.percentage_discount * 10000)::int as coupon_bp'),
+    )) as
+    | {
+        quantity: number;
+        pppBp: number | null;
+        taxCountry: string | null;
+        paymentPlanId: string | null;
+        instalmentAmount: number | null;
+        unitAmount: number | null;
+        couponCode: string | null;
+        saleCoupon: boolean | null;
+        couponBp: number | null;
+      }
+    | undefined;
+  if (!row) return null;
+  const quantity = row.paymentPlanId ? 1 : row.quantity;
+  const unitAmount = row.paymentPlanId ? row.instalmentAmount : row.unitAmount;
+  if (unitAmount === null) return null;
+  const full = unitAmount * quantity;
+  const regional = row.pppBp ? full - percentOfBp(full, row.pppBp) : full;
+  const couponed = row.couponBp ? regional - percentOfBp(regional, row.couponBp) : regional;
+  const afterDiscounts = charge.taxInclusive === false ? charge.amount - charge.taxAmount : charge.amount;
+  if (afterDiscounts !== couponed) return null;
+  const [kind, bp] = row.couponBp
+    ? [row.saleCoupon ? 'default-coupon' : 'coupon', row.couponBp]
+    : row.pppBp
+      ? ['ppp', row.pppBp]
+      : [null, null];
+  return {
+    quantity,
+    unitAmount,
+    creditAmount: 0,
+    country: row.taxCountry,
+    couponCode: kind === 'coupon' ? row.couponCode : null,
+    couponBp: row.couponBp,
+    discountKind: kind,
+    discountBp: bp,
+    upgradedFrom: null,
+    billingCompany: null,
+    billingAddress: null,
+    billingCountry: null,
+    billingRegion: null,
+    billingPostalCode: null,
+    billingVatId: null,
+  };
+}
+
 /** The kind of discount a checkout from before discounts were recorded took, from its coupon. */
 function inferredKind(checkout: CheckoutFacts): { kind: string | null; bp: number | null } {
   if (checkout.discountKind) return { kind: checkout.discountKind, bp: checkout.discountBp };
@@ -291,7 +366,7 @@ export async function issueInvoice(
   if (existing) return existing;
   const charge = await chargeFacts(trx, chargeId);
   const payer = payerUserId ?? charge.userId;
-  const checkout = await checkoutFacts(trx, charge);
+  const checkout = (await checkoutFacts(trx, charge)) ?? (await subscriptionPeriodFacts(trx, charge));
   const user = await trx('users').where({ id: payer }).first('id', 'name', 'email');
   const profile = checkout?.billingCountry
     ? null
@@ -328,18 +403,21 @@ export async function settlementInvoice(
 export async function settlementInvoices(
   trx: Knex.Transaction,
   asked: { chargeId: string; invoiceId: string; purchaseId: string; checkoutId: string }[],
-): Promise<{ insert: Knex.QueryBuilder }[]> {
+): Promise<{ insert: Knex.QueryBuilder; row: Record<string, unknown> }[]> {
   if (asked.length === 0) return [];
   const prefixed = (prefix: string, columns: readonly string[]) =>
     columns.map((c) => `${prefix}.${c} as ${prefix}_${c}`);
-  const values = trx.raw(asked.map(() => '(?::int, ?::uuid, ?::uuid)').join(', '), [
-    ...asked.flatMap((a, n) => [n, a.chargeId, a.checkoutId]),
+  // Arrays, not a VALUES list: the statement's text (and so its plan) is the same however many are asked.
+  const unnested = trx.raw('unnest(?::int[], ?::uuid[], ?::uuid[])', [
+    asked.map((_, n) => n),
+    asked.map((a) => a.chargeId),
+    asked.map((a) => a.checkoutId),
   ]);
   const rows = await withCheckoutJoins(
     trx('merchantCharges as ch')
       .join('merchantProducts as mp', 'mp.id', 'ch.merchantProductId')
       .join('products as pr', 'pr.id', 'mp.productId')
-      .joinRaw('JOIN (VALUES ?) AS asked (n, charge_id, checkout_id) ON asked.charge_id = ch.id', [values])
+      .joinRaw('JOIN ? AS asked (n, charge_id, checkout_id) ON asked.charge_id = ch.id', [unnested])
       .leftJoin('checkouts as co', 'co.id', 'asked.checkoutId'),
   )
     .join('users as u', 'u.id', 'ch.userId')
@@ -356,7 +434,7 @@ export async function settlementInvoices(
       ...prefixed('bp', ['company', 'address', 'country', 'region', 'postalCode', 'vatId']),
       ...prefixed('s', SCHOOL_COLUMNS),
     );
-  const invoices: { insert: Knex.QueryBuilder }[] = [];
+  const invoices: { insert: Knex.QueryBuilder; row: Record<string, unknown> }[] = [];
   for (const row of rows) {
     const { invoiceId, purchaseId } = asked[row.askedIndex]!;
     const pick = (prefix: string, columns: readonly string[]) =>
@@ -370,7 +448,10 @@ export async function settlementInvoices(
       purchaseId,
     });
     // Wrapped: a query builder handed back by an async function would run as the promise resolves.
-    invoices[row.askedIndex] = { insert: numberedAtCommit(trx, 'invoice', { ...document, id: invoiceId }) };
+    invoices[row.askedIndex] = {
+      insert: numberedAtCommit(trx, 'invoice', { ...document, id: invoiceId }),
+      row: { ...document, id: invoiceId, kind: 'invoice' },
+    };
   }
   return invoices;
 }

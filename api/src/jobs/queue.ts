@@ -257,6 +257,36 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
     },
 
     /**
+     * `prepare` for several jobs of a kind in one insert, its text the same however many (the jobs travel as one JSON
+     * parameter); null for none. Wrapped: a raw handed back by an async function would run as the promise resolves.
+     */
+    async prepareMany(trx: Knex.Transaction, name: string, data: object[]): Promise<{ insert: Knex.Raw } | null> {
+      if (data.length === 0) return null;
+      const job = kind(name);
+      let insert: Knex.Raw | undefined;
+      const keep = {
+        executeSql: async (text: string, values?: unknown[]) => {
+          insert = knexStatement(trx, text, values);
+          return { rows: [] };
+        },
+      };
+      await boss.insert(
+        data.map((one) => ({
+          id: randomUUID(),
+          name,
+          data: one,
+          retryLimit: job.retryLimit,
+          retryDelay: job.retryDelaySeconds,
+          retryBackoff: true,
+          expireInSeconds: job.expireInSeconds,
+        })),
+        { db: keep } as PgBoss.InsertOptions,
+      );
+      if (!insert) throw new Error(`the job queue wrote no ${name} jobs`);
+      return { insert };
+    },
+
+    /**
      * After commit: run what is due of this kind now, in this process, without failing the caller. Calls while a
      * run is under way make it look once more, so a job committed meanwhile is not left to the next poll.
      */

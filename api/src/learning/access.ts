@@ -4,6 +4,8 @@ import { AppError } from '../shared/errors';
 import { grantsAccess } from '../shared/purchase-status';
 import type { User } from '../identity/models';
 import type { CourseReads } from './course-reads';
+import type { ReleaseSchedule } from './drip/schedule';
+import type { Opening } from './drip/release';
 import type { CourseOutline, OutlineLesson } from './outline';
 import * as queries from './queries';
 import type { Lock } from './schemas';
@@ -42,7 +44,18 @@ export function mustOpen(opened: OpenedLesson): { outline: CourseOutline; lesson
 }
 
 /** Who may see and open which lessons (docs/domain.md §11). */
-export function lessonAccess({ db, reads, clock }: { db: Db; reads: CourseReads; clock: Clock }) {
+export function lessonAccess({
+  db,
+  reads,
+  clock,
+  releases,
+}: {
+  db: Db;
+  reads: CourseReads;
+  clock: Clock;
+  /** Scheduled release: a lesson open to the viewer waits for its day (docs/domain.md §11). */
+  releases: ReleaseSchedule;
+}) {
   /**
    * A Valid purchase of a product that holds the course, a Restricted one from its own country, or a membership's
    * subscription in force (docs/domain.md §22) opens it.
@@ -66,13 +79,21 @@ export function lessonAccess({ db, reads, clock }: { db: Db; reads: CourseReads;
       ? [(await reads.findCourse(courseSlugOrId)).id]
       : await reads.coursesOfLesson(lessonId);
     let locked: Lock | null = null;
+    let scheduled: Opening | null = null;
     for (const courseId of courseIds) {
       const outline = await reads.outlineOf(courseId);
       const lesson = outline.lessons.find((l) => l.id === lessonId);
       if (!lesson) continue;
       const access = await entitlement(courseId, viewer);
-      if (access.full || lesson.free) return { outline, lesson, lock: null };
-      locked ??= access;
+      if (access.full || lesson.free) {
+        const opening = (await releases.forReader(outline, viewer.user?.id ?? null)).lesson(lesson);
+        if (!opening) return { outline, lesson, lock: null };
+        scheduled ??= opening;
+      } else locked ??= access;
+    }
+    if (scheduled) {
+      const when = scheduled.on ? `on ${scheduled.on}` : `${scheduled.afterDays} days after you start`;
+      throw new AppError('lesson-not-open-yet', `This lesson opens ${when}.`);
     }
     if (!locked) throw new AppError('not-found', 'No such lesson.');
     return { outline: null, lesson: null, lock: locked };

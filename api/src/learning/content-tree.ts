@@ -7,6 +7,7 @@ import type { Role } from '../shared/roles';
 import type { ResourceType } from '../shared/content';
 import type { ContentRow } from './models';
 import { mayReadContent } from './authorship';
+import { releaseOf } from './drip/release';
 import type { TreeNode } from './schemas';
 import { insertWithUniqueSlug, slugify } from './slugs';
 
@@ -29,6 +30,8 @@ interface TreeRow {
   parentId: string | null;
   position: number | null;
   tier: string | null;
+  releaseAfterDays: unknown;
+  releaseOn: unknown;
   id: string;
   type: string;
   title: string | null;
@@ -54,7 +57,8 @@ async function treeRows(db: Db, rootIds: string[]): Promise<TreeRow[]> {
         WHERE l.deleted_at IS NULL AND t.depth < ?
      )
      SELECT t.root_id AS "rootId", t.link_id AS "linkId", t.parent_id AS "parentId", t.position,
-            t.metadata->>'tier' AS tier, r.id, r.type, r.fields->>'title' AS title, r.fields->>'slug' AS slug,
+            t.metadata->>'tier' AS tier, t.metadata->'releaseAfterDays' AS "releaseAfterDays",
+            t.metadata->>'releaseOn' AS "releaseOn", r.id, r.type, r.fields->>'title' AS title, r.fields->>'slug' AS slug,
             r.fields->>'state' AS state, r.created_by_id AS "createdById"
        FROM tree t JOIN content_resources r ON r.id = t.resource_id AND r.deleted_at IS NULL
       ORDER BY t.root_id, t.depth, t.position, r.id`,
@@ -87,7 +91,7 @@ function treeOf(
       title: row.title ?? '',
       slug: row.slug,
       state: row.state,
-      link: { id: row.linkId!, position: Number(row.position), tier: row.tier },
+      link: { id: row.linkId!, position: Number(row.position), tier: row.tier, release: releaseOf(row) },
       children: [],
     };
     nodes.get(row.parentId!)?.children.push(node);

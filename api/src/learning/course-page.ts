@@ -3,6 +3,7 @@ import type { Db } from '../db/connection';
 import type { User } from '../identity/models';
 import type { LessonAccess, Viewer } from './access';
 import type { CourseReads } from './course-reads';
+import type { ReleaseSchedule } from './drip/schedule';
 import { continueLesson, lessonLink, minutesOf, moduleLessonIds, progressOf, type CourseOutline } from './outline';
 import * as queries from './queries';
 import type { CourseView, LessonItem, Lock, MyCourse, NextLesson } from './schemas';
@@ -26,11 +27,13 @@ export function coursePages({
   reads,
   access,
   clock,
+  releases,
 }: {
   db: Db;
   reads: CourseReads;
   access: LessonAccess;
   clock: Clock;
+  releases: ReleaseSchedule;
 }) {
   return {
     /** A course's outline with the viewer's access, progress per module and section, and where to continue. */
@@ -42,19 +45,22 @@ export function coursePages({
         reads.productsOf(course.id),
         reads.lessonMinutesOf(course.id),
       ]);
+      const scheduled = await releases.forReader(outline, viewer.user?.id ?? null);
       const lessonIds = lessonIdsOf(outline);
       const { done, last } = await completions(db, viewer.user?.id, lessonIds);
       const byId = new Map(outline.lessons.map((l) => [l.id, l]));
       const item = (id: string): LessonItem => {
         const lesson = byId.get(id)!;
+        const opens = scheduled.lesson(lesson);
         return {
           id,
           title: lesson.title,
           slug: lesson.slug,
           free: lesson.free,
-          open: entitled.full || lesson.free,
+          open: (entitled.full || lesson.free) && !opens,
           completed: done.has(id),
           durationMinutes: minutes.get(id) ?? null,
+          opens,
         };
       };
       const { full, ...lock } = entitled;
@@ -85,6 +91,7 @@ export function coursePages({
             progress: progressOf(s.lessonIds, done),
             lessons: s.lessonIds.map(item),
           })),
+          opens: scheduled.module(m),
         })),
         continue:
           viewer.user && (done.size > 0 || entitled.full) ? lessonLink(continueLesson(outline, done, last)) : null,

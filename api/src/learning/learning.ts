@@ -5,6 +5,7 @@ import { lessonAccess } from './access';
 import type { ContentTree } from './content-tree';
 import { coursePages } from './course-page';
 import { courseReads } from './course-reads';
+import { releaseSchedule } from './drip/schedule';
 import { lessonPages, type LessonVideoViews } from './lesson-page';
 import { lessonProgress, type IssueCertificate } from './progress';
 
@@ -28,14 +29,17 @@ export function learningService({
   issueCertificate: IssueCertificate;
 }) {
   const reads = courseReads({ db, tree, caches });
-  const access = lessonAccess({ db, reads, clock });
+  const releases = releaseSchedule({ db, clock });
+  const access = lessonAccess({ db, reads, clock, releases });
   return {
     lessonMinutesOfCourses: reads.lessonMinutesOfCourses,
+    /** A course's outline as learners get it (cached): the release emails' sweep reads what opens when. */
+    outlineOf: reads.outlineOf,
     isVisible: access.isVisible,
     assertVisible: access.assertVisible,
     assertOpen: access.assertOpen,
-    ...coursePages({ db, reads, access, clock }),
-    ...lessonPages({ db, reads, videos, clock }),
+    ...coursePages({ db, reads, access, clock, releases }),
+    ...lessonPages({ db, reads, videos, clock, releases }),
     ...lessonProgress({ db, reads, access, issueCertificate }),
   };
 }

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { quizPart } from './quizzes/quiz-part';
+import { QuizFields } from './quizzes/quiz.schemas';
 import { LESSON_KINDS, lessonKindOf, type LESSON_KIND_FIELDS, type LessonKind } from '../shared/lesson-kinds';
 
 // Each lesson kind's hooks in the API (docs/domain.md §11), in one place. Type-only for the apps (no Node module).
@@ -13,6 +15,8 @@ interface KindHooks<K extends LessonKind> {
 /** A text lesson is its body (and its video): nothing more. */
 export const LESSON_KIND_HOOKS = {
   text: { fields: {}, part: () => ({}) },
+  /** A quiz: its questions and choices only, never what is right (that is graded by quizzes/attempts.ts). */
+  quiz: { fields: { quiz: QuizFields }, part: quizPart },
 } satisfies { [K in LessonKind]: KindHooks<K> };
 
 /** What an open lesson's kind adds to its page: the kind, and that kind's part. */

@@ -3,6 +3,7 @@ import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import { entitlementFrom, type Viewer } from './access';
 import type { CourseReads } from './course-reads';
+import type { ReleaseSchedule } from './drip/schedule';
 import { lessonLink, type CourseOutline, type OutlineLesson } from './outline';
 import * as queries from './queries';
 import { isUuid } from '../shared/uuid';
@@ -36,9 +37,12 @@ export function lessonPages({
   reads,
   videos,
   clock,
+  releases,
 }: {
   db: Db;
   reads: CourseReads;
+  /** Scheduled release: an open lesson still waits for its day, its body, video and kind withheld. */
+  releases: ReleaseSchedule;
   /** When subscriptions' access is judged. */
   clock: Clock;
   /** Lesson videos: the lesson answer's `video`. */
@@ -58,7 +62,10 @@ export function lessonPages({
       const lesson = findLesson(outline, lessonSlugOrId);
       const mine = early && guessed === lesson.id ? early : await mineOf(lesson.id);
       const access = entitlementFrom(mine.purchases, viewer);
-      const open = access.full || lesson.free;
+      // Its release is said to those it would otherwise open to; others are told how to get it first.
+      const mayOpen = access.full || lesson.free;
+      const opens = mayOpen ? (await releases.forReader(outline, viewer.user?.id ?? null)).lesson(lesson) : null;
+      const open = mayOpen && !opens;
       const [opened, products, video] = await Promise.all([
         open ? reads.lessonContent(lesson.id) : null,
         open ? [] : reads.productsOf(course.id),
@@ -78,7 +85,8 @@ export function lessonPages({
         section: section && { id: section.id, title: section.title },
         lesson: { id: lesson.id, title: lesson.title, slug: lesson.slug, free: lesson.free },
         open,
-        lock: open || full ? null : (lock as Lock),
+        lock: open || full || lesson.free ? null : (lock as Lock),
+        opens,
         body: opened?.body ?? null,
         content: opened?.content ?? null,
         products,

@@ -71,6 +71,23 @@ export class LessonProgress extends table('lessonProgress') {
   declare updatedAt: Date;
 }
 
+/** One attempt at a quiz lesson (docs/domain.md §11): numbered per learner and quiz, graded when it was sent. */
+export class QuizAttempt extends table('quizAttempts', { jsonAttributes: ['answers', 'results'] }) {
+  declare id: string;
+  declare lessonId: string;
+  declare userId: string;
+  declare number: number;
+  declare seed: number;
+  declare correct: number;
+  declare total: number;
+  declare score: number;
+  declare passPercent: number;
+  declare passed: boolean;
+  declare answers: Record<string, string | string[]>;
+  declare results: { questionId: string; correct: boolean }[];
+  declare createdAt: Date;
+}
+
 export class Comment extends table('comments', { jsonAttributes: ['context'] }) {
   declare id: string;
   declare userId: string;
@@ -104,4 +121,45 @@ export class CommentReplyEmail extends table('commentReplyEmails', { idColumn: '
   declare outcome: string;
   declare outboxEmailId: string | null;
   declare createdAt: Date;
+}
+
+/** A scheduled release announced to a learner, once per course and released module or lesson (drip/release-emails.ts). */
+export class ReleaseEmail extends table('releaseEmails', { idColumn: ['userId', 'courseId', 'contentId'] }) {
+  declare userId: string;
+  declare courseId: string;
+  declare contentId: string;
+  /** When it opened for them, in their zone's midnight. */
+  declare openedAt: Date;
+  declare emailId: string | null;
+  declare createdAt: Date;
+}
+
+/** A file attached to a lesson for its readers to download (attachments/attachments.ts): bytes in media storage. */
+export class LessonAttachment extends table('lessonAttachments') {
+  declare id: string;
+  declare lessonId: string;
+  declare storageKey: string;
+  /** As uploaded, in any script: shown, and sent back as the download's name. */
+  declare fileName: string;
+  declare contentType: string;
+  /** A bigint: the driver answers it as a string. */
+  declare sizeBytes: string | number;
+  declare position: number;
+  declare createdById: string | null;
+  declare createdAt: Date;
+}
+
+/** Stored bytes still to remove once their file's row is gone (attachments/: retried by deleted-lesson-files). */
+export class LessonFileRemoval extends table('lessonFileRemovals', { idColumn: 'storageKey' }) {
+  declare storageKey: string;
+  declare createdAt: Date;
+}
+
+/** How far the release-email sweep has read a course's released module or lesson (drip/release-emails.ts). */
+export class ReleaseSweepMark extends table('releaseSweepMarks', { idColumn: ['courseId', 'contentId'] }) {
+  declare courseId: string;
+  declare contentId: string;
+  /** The schedule the mark was read under ("+3d", "2026-11-10"): another is read again from 3 days back. */
+  declare schedule: string;
+  declare sweptUntil: Date;
 }

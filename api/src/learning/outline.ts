@@ -1,4 +1,5 @@
 import { courseLength } from '../shared/course-length';
+import type { Release } from './drip/release';
 import type { LessonLink, Progress, TreeNode } from './schemas';
 
 /** A lesson in course order, with where it sits and whether it is open to everyone. */
@@ -11,6 +12,8 @@ export interface OutlineLesson {
   /** Marked free, or the first lesson of its module (docs/domain.md §11): open to everyone. */
   free: boolean;
   index: number;
+  /** The scheduled releases it waits for: its module's, its section's and its own link's (drip/release.ts). */
+  releases: Release[];
 }
 
 export interface OutlineSection {
@@ -26,6 +29,8 @@ export interface OutlineModule {
   /** Lessons placed in the module itself, outside any section. */
   lessonIds: string[];
   sections: OutlineSection[];
+  /** The module's own scheduled release (its link in the course), if any. */
+  release: Release | null;
 }
 
 export interface CourseOutline {
@@ -45,7 +50,9 @@ const published = (node: TreeNode) => node.state === 'published';
 export function courseOutline(tree: TreeNode): CourseOutline {
   const lessons: OutlineLesson[] = [];
   const modules: OutlineModule[] = [];
-  const addLesson = (node: TreeNode, moduleId: string, sectionId: string | null, firstInModule: boolean) => {
+  const releasesOf = (...nodes: TreeNode[]) => nodes.flatMap((n) => (n.link?.release ? [n.link.release] : []));
+  const addLesson = (node: TreeNode, above: TreeNode[], sectionId: string | null, firstInModule: boolean) => {
+    const moduleId = above[0]!.id;
     lessons.push({
       id: node.id,
       title: node.title,
@@ -54,6 +61,7 @@ export function courseOutline(tree: TreeNode): CourseOutline {
       sectionId,
       free: firstInModule || node.link?.tier === 'free',
       index: lessons.length,
+      releases: releasesOf(...above, node),
     });
     return node.id;
   };
@@ -64,16 +72,17 @@ export function courseOutline(tree: TreeNode): CourseOutline {
       slug: moduleNode.slug,
       lessonIds: [],
       sections: [],
+      release: moduleNode.link?.release ?? null,
     };
     let first = true;
     for (const child of moduleNode.children.filter(published)) {
       if (child.type === 'lesson') {
-        module.lessonIds.push(addLesson(child, module.id, null, first));
+        module.lessonIds.push(addLesson(child, [moduleNode], null, first));
         first = false;
       } else if (child.type === 'section') {
         const section: OutlineSection = { id: child.id, title: child.title, lessonIds: [] };
         for (const lesson of child.children.filter((n) => n.type === 'lesson' && published(n))) {
-          section.lessonIds.push(addLesson(lesson, module.id, section.id, first));
+          section.lessonIds.push(addLesson(lesson, [moduleNode, child], section.id, first));
           first = false;
         }
         module.sections.push(section);

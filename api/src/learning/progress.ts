@@ -5,6 +5,8 @@ import { mustOpen, type LessonAccess } from './access';
 import type { CourseReads } from './course-reads';
 import { moduleLessonIds, progressOf, type CourseOutline } from './outline';
 import * as queries from './queries';
+import { lessonKindOf } from '../shared/lesson-kinds';
+import { passedQuizIds } from './quizzes/queries';
 import type { ModuleProgress, ProgressAnswer } from './schemas';
 
 function moduleProgressOf(outline: CourseOutline, moduleId: string, done: Set<string>): ModuleProgress {
@@ -51,54 +53,94 @@ export function lessonProgress({
   access: LessonAccess;
   issueCertificate: IssueCertificate;
 }) {
+  /** A quiz lesson is completed by a passing attempt alone (docs/domain.md §11): not by hand, nor by its video. */
+  async function completedByQuiz(lessonId: string): Promise<boolean> {
+    return lessonKindOf((await queries.resourceById(db, lessonId))?.fields) === 'quiz';
+  }
+
+  async function save(
+    user: Pick<User, 'id'>,
+    lessonId: string,
+    completed: boolean,
+    country: string,
+    courseSlugOrId: string | undefined,
+    byHand: boolean,
+  ): Promise<ProgressAnswer> {
+    const { outline, lesson } = mustOpen(await access.openLesson(lessonId, { user, country }, courseSlugOrId));
+    // Its completion stands for a pass: ticked by hand it would open the certificate, unticked it could not come back
+    // once the attempts are used up.
+    if (byHand && (await completedByQuiz(lessonId)))
+      throw new AppError('quiz-completes-by-passing', 'A quiz lesson is complete once you pass its quiz.');
+    // The write and the module's progress after it in one statement.
+    const mark = {
+      userId: user.id,
+      lessonId,
+      moduleId: lesson.moduleId,
+      sectionId: lesson.sectionId,
+      lessonSlug: lesson.slug,
+    };
+    // Every other lesson of the course: the answer says whether this write finished the course.
+    const lessonIds = outline.lessons.map((l) => l.id);
+    const others = lessonIds.filter((id) => id !== lessonId);
+    const done = new Set(await queries.writeProgress(db, mark, completed, others));
+    // Every lesson done by a learner who holds the course (not a free-lesson visitor, not a regional purchase
+    // opened abroad) earns its certificate, issued once. This write's snapshot may miss a last lesson completed at
+    // the same moment elsewhere (two tabs, a video's 90 %): near the end, issueCertificate counts again after it.
+    const certificate =
+      completed && lessonIds.length - done.size <= 2 && (await access.entitlement(outline.id, { user, country })).full
+        ? await issueCertificate(db, { userId: user.id, courseId: outline.id, courseTitle: outline.title, lessonIds })
+        : null;
+    return {
+      lessonId,
+      completed,
+      certificate,
+      module: moduleProgressOf(outline, lesson.moduleId, done),
+      course: {
+        id: outline.id,
+        title: outline.title,
+        slug: outline.slug,
+        progress: progressOf(lessonIds, done),
+      },
+    };
+  }
+
   return {
-    /** Marks a lesson complete (or not) in a course the learner may open it in; answers the module's progress. */
-    async setCompleted(
+    completedByQuiz,
+
+    /**
+     * Marks a lesson complete (or not) in a course the learner may open it in; answers the module's progress. The
+     * path of a passing quiz attempt and of a watched video.
+     */
+    setCompleted: (
       user: Pick<User, 'id'>,
       lessonId: string,
       completed: boolean,
       country: string,
       courseSlugOrId?: string,
-    ): Promise<ProgressAnswer> {
-      const { outline, lesson } = mustOpen(await access.openLesson(lessonId, { user, country }, courseSlugOrId));
-      // The write and the module's progress after it in one statement.
-      const mark = {
-        userId: user.id,
-        lessonId,
-        moduleId: lesson.moduleId,
-        sectionId: lesson.sectionId,
-        lessonSlug: lesson.slug,
-      };
-      // Every other lesson of the course: the answer says whether this write finished the course.
-      const lessonIds = outline.lessons.map((l) => l.id);
-      const others = lessonIds.filter((id) => id !== lessonId);
-      const done = new Set(await queries.writeProgress(db, mark, completed, others));
-      // Every lesson done by a learner who holds the course (not a free-lesson visitor, not a regional purchase
-      // opened abroad) earns its certificate, issued once. This write's snapshot may miss a last lesson completed at
-      // the same moment elsewhere (two tabs, a video's 90 %): near the end, issueCertificate counts again after it.
-      const certificate =
-        completed && lessonIds.length - done.size <= 2 && (await access.entitlement(outline.id, { user, country })).full
-          ? await issueCertificate(db, { userId: user.id, courseId: outline.id, courseTitle: outline.title, lessonIds })
-          : null;
-      return {
-        lessonId,
-        completed,
-        certificate,
-        module: moduleProgressOf(outline, lesson.moduleId, done),
-        course: {
-          id: outline.id,
-          title: outline.title,
-          slug: outline.slug,
-          progress: progressOf(lessonIds, done),
-        },
-      };
-    },
+    ): Promise<ProgressAnswer> => save(user, lessonId, completed, country, courseSlugOrId, false),
+
+    /** The learner's Mark complete / Mark incomplete: refused on a quiz lesson (quiz-completes-by-passing). */
+    markByHand: (
+      user: Pick<User, 'id'>,
+      lessonId: string,
+      completed: boolean,
+      country: string,
+      courseSlugOrId?: string,
+    ): Promise<ProgressAnswer> => save(user, lessonId, completed, country, courseSlugOrId, true),
 
     /** Forgets a learner's progress in one module (to study it again). */
     async resetModule(user: Pick<User, 'id'>, courseSlugOrId: string, moduleId: string): Promise<ModuleProgress> {
       const outline = await reads.outlineOf((await reads.findCourse(courseSlugOrId)).id);
       assertModuleIn(outline, moduleId);
-      await queries.forgetProgress(db, user.id, moduleLessonIds(outline, moduleId));
+      // A passed quiz stays complete: its attempts are kept (and counted against its limit), so it could not be
+      // completed again once they are used up.
+      const ids = moduleLessonIds(outline, moduleId);
+      const passed = new Set(await passedQuizIds(db, user.id, ids));
+      await queries.forgetProgress(
+        db,
+        user.id,
+        ids.filter((id) => !passed.has(id)),
+      );
       return moduleProgressFor(db, user.id, outline, moduleId);
     },
 

@@ -38,16 +38,18 @@ const HOLDS_SUBSCRIPTION = `(s.user_id = :userId
  * The learner's purchases of products that hold the course (a team purchase grants nothing by itself; its owner
  * claims a seat; one being paid in instalments opens it through its plan's subscription until paid in full, §23),
  * and, as a Valid one from anywhere, each subscription of theirs that opens it at :now: a membership
- * holding the course or the whole catalog, its access as SUBSCRIPTION_OPENS says (docs/domain.md §22).
+ * holding the course or the whole catalog, its access as SUBSCRIPTION_OPENS says (docs/domain.md §22). `course` is
+ * the course's id as SQL: a binding, or a column when many courses are read at once (search).
  */
-const PURCHASES_OPENING = `
+export const purchasesOpeningOf = (course: string) => `
   SELECT p.status, p.country FROM purchases p JOIN product_content_resources pc ON pc.product_id = p.product_id
-   WHERE pc.resource_id = :courseId AND p.user_id = :userId AND p.bulk_coupon_id IS NULL AND p.paid_in_full
+   WHERE pc.resource_id = ${course} AND p.user_id = :userId AND p.bulk_coupon_id IS NULL AND p.paid_in_full
   UNION ALL
   SELECT 'Valid', NULL FROM subscriptions s JOIN products m ON m.id = s.product_id
    WHERE ${HOLDS_SUBSCRIPTION} AND ${SUBSCRIPTION_OPENS}
      AND (m.grants_whole_catalog
-          OR EXISTS (SELECT 1 FROM product_content_resources pc WHERE pc.product_id = s.product_id AND pc.resource_id = :courseId))`;
+          OR EXISTS (SELECT 1 FROM product_content_resources pc WHERE pc.product_id = s.product_id AND pc.resource_id = ${course}))`;
+const PURCHASES_OPENING = purchasesOpeningOf(':courseId');
 
 const VIEWER_OF_LESSON = `
   SELECT (SELECT coalesce(json_agg(o), '[]'::json) FROM (${PURCHASES_OPENING}) o) AS purchases,

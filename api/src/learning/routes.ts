@@ -69,12 +69,12 @@ export function learningRoutes({ allow, config, learning, bookmarks, comments }:
   router.put('/progress/lessons/:lessonId', allow.signedIn(device), async (ctx) => {
     const { lessonId } = LessonIdParam.parse(ctx.params);
     const { course } = ProgressBody.parse(ctx.request.body ?? {});
-    ctx.body = await learning.setCompleted(userOf(ctx), lessonId, true, buyerCountry(ctx, config), course);
+    ctx.body = await learning.markByHand(userOf(ctx), lessonId, true, buyerCountry(ctx, config), course);
   });
 
   router.delete('/progress/lessons/:lessonId', allow.signedIn(device), async (ctx) => {
     const { lessonId } = LessonIdParam.parse(ctx.params);
-    ctx.body = await learning.setCompleted(
+    ctx.body = await learning.markByHand(
       userOf(ctx),
       lessonId,
       false,

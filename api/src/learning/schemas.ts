@@ -3,6 +3,7 @@ import { MAX_COMMENT_LENGTH } from '../shared/comments';
 import type { ContentState, LinkTier, ResourceType, Visibility } from '../shared/content';
 import type { PurchaseStatus } from '../shared/purchase-status';
 import type { LessonKindContent } from './lesson-kinds.schemas';
+import type { Opening, Release } from './drip/release';
 import { STAFF_REASON_MAX } from '../shared/staff-reason';
 
 export const Slug = z
@@ -89,6 +90,8 @@ export interface LessonItem extends LessonLink {
   completed: boolean;
   /** Its ready video's length rounded up, else the length staff gave it; null when unknown. */
   durationMinutes: number | null;
+  /** While its scheduled release keeps it closed to this reader: when it opens (drip/release.ts); else null. */
+  opens: Opening | null;
 }
 
 export interface CourseSection {
@@ -106,6 +109,8 @@ export interface CourseModule {
   /** Lessons placed in the module itself, outside any section. */
   lessons: LessonItem[];
   sections: CourseSection[];
+  /** While the module's own scheduled release keeps it closed to this reader: when it opens; else null. */
+  opens: Opening | null;
 }
 
 /** GET /api/store/courses/:course */
@@ -168,6 +173,8 @@ export interface LessonView {
   lesson: LessonLink & { free: boolean };
   open: boolean;
   lock: Lock | null;
+  /** While its scheduled release keeps it closed (body, video and kind withheld): when it opens; else null. */
+  opens: Opening | null;
   /** Rich text already sanitized by the API (no scripts, no event handlers); null when the lesson is locked. */
   body: string | null;
   /** The lesson's kind and what it adds to the page (api/src/learning/lesson-kinds.schemas.ts); null when locked. */
@@ -270,8 +277,8 @@ export interface TreeNode {
   title: string;
   slug: string | null;
   state: string | null;
-  /** The link to the parent (absent on the root): its id, position and tier. */
-  link?: { id: string; position: number; tier: string | null };
+  /** The link to the parent (absent on the root): its id, position, tier and scheduled release (drip/release.ts). */
+  link?: { id: string; position: number; tier: string | null; release?: Release | null };
   children: TreeNode[];
 }
 
@@ -310,7 +317,13 @@ export interface ContentLinkRecord {
   /** The child. */
   resourceId: string;
   position: number;
-  metadata: { tier?: LinkTier; [key: string]: unknown };
+  /** Its tier, and its scheduled release: days after the learner's start or a cohort's date (drip/release.ts). */
+  metadata: {
+    tier?: LinkTier;
+    releaseAfterDays?: number | null;
+    releaseOn?: string | null;
+    [key: string]: unknown;
+  };
   createdAt: Date;
   updatedAt: Date;
 }

@@ -127,6 +127,20 @@ export function outbox({
       return { insert: trx('outboxEmails').insert(row), job };
     },
 
+    /**
+     * The email's row, for a caller that writes several emails in one insert; their delivery jobs go with it
+     * (`deliveryJobs`). Nothing is written unless that statement runs.
+     */
+    row: (trx: Knex.Transaction, email: NewEmail) => rowOf(trx, email),
+
+    /** The delivery jobs of emails written together (`row`), as one insert for the same statement; null for none. */
+    deliveryJobs: (trx: Knex.Transaction, emailIds: string[]) =>
+      jobs.prepareMany(
+        trx,
+        SEND_EMAIL,
+        emailIds.map((emailId) => ({ emailId })),
+      ),
+
     /** For after commit: send what was just queued, here and now; the workers have it otherwise. */
     flushInBackground(): void {
       jobs.wake(SEND_EMAIL);

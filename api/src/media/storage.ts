@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type * as ClientS3 from '@aws-sdk/client-s3';
 import type * as LibStorage from '@aws-sdk/lib-storage';
 import type { Config } from '../config';
+import { presignS3Get } from './s3-presign';
 
 /** Bytes `start` to `end` (both included, as HTTP ranges count them); `end` absent: to the last byte. */
 export interface ByteRange {
@@ -40,6 +41,19 @@ export interface MediaStorage {
   delete(key: string): Promise<void>;
   /** Removes every object whose key starts with `prefix` (which must end with `/`): a variant's folder. */
   deletePrefix(prefix: string): Promise<void>;
+  /**
+   * A short-lived address from which a browser fetches the object itself, answered with the type and
+   * Content-Disposition given (S3's presigned GET); absent where only the API reads the bytes (a directory).
+   */
+  presignedGet?(key: string, options: PresignedGetOptions): Promise<string>;
+}
+
+/** How long a presigned GET works from when, and the headers its answer carries. */
+interface PresignedGetOptions {
+  expiresInSeconds: number;
+  signingDate: Date;
+  contentType: string;
+  contentDisposition: string;
 }
 
 const KEY = /^(?:[A-Za-z0-9_-][A-Za-z0-9_.-]*\/)*[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
@@ -145,6 +159,8 @@ export interface S3Options {
   region: string;
   forcePathStyle: boolean;
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** The address browsers reach the bucket at, for presigned GETs, when it is not `endpoint` (an internal one). */
+  publicEndpoint?: string;
 }
 
 type Sdk = typeof ClientS3 & Pick<typeof LibStorage, 'Upload'>;
@@ -244,6 +260,29 @@ export function s3Storage(options: S3Options): MediaStorage {
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (ContinuationToken);
     },
+    async presignedGet(key, { expiresInSeconds, signingDate, contentType, contentDisposition }) {
+      const { client } = await connect();
+      // The client's own credentials (keys, or the SDK's chain with its session token), region and hash.
+      const { credentials, region, sha256 } = client.config;
+      return presignS3Get(
+        { credentials, region, sha256 },
+        {
+          bucket: Bucket,
+          key: checkKey(key),
+          endpoint: options.publicEndpoint ?? options.endpoint,
+          region: options.region,
+          forcePathStyle: options.forcePathStyle,
+        },
+        {
+          expiresInSeconds,
+          signingDate,
+          responseHeaders: {
+            'response-content-type': contentType,
+            'response-content-disposition': contentDisposition,
+          },
+        },
+      );
+    },
   };
 }
 
@@ -257,6 +296,7 @@ export type StorageConfig = Pick<
   | 'S3_ACCESS_KEY_ID'
   | 'S3_SECRET_ACCESS_KEY'
   | 'S3_FORCE_PATH_STYLE'
+  | 'S3_PUBLIC_ENDPOINT'
 >;
 
 /** S3 when S3_BUCKET is set, else the MEDIA_DIR directory. */
@@ -271,6 +311,7 @@ export function s3Options(config: StorageConfig): S3Options {
     endpoint: config.S3_ENDPOINT,
     region: config.S3_REGION,
     forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    publicEndpoint: config.S3_PUBLIC_ENDPOINT,
     credentials:
       config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
         ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }

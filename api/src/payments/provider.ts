@@ -202,6 +202,13 @@ export interface SubscriptionBilling {
    * of the current period is credited and the difference billed at once as an invoice, whose event follows.
    */
   changePrice?(identifier: string, change: SubscriptionPriceChange): Promise<void>;
+  /**
+   * Moves the subscription to another price from its current period's end (a switch with nothing to pay now): nothing
+   * is billed now, and the period's end renews at the new price. Absent: the provider cannot wait for the period's end.
+   */
+  changePriceAtPeriodEnd?(identifier: string, change: SubscriptionPriceChange): Promise<void>;
+  /** Drops a change waiting for the period's end: the period's end renews at `current`, the price billed now. */
+  keepPrice?(identifier: string, current: SubscriptionPriceChange): Promise<void>;
   /** A page of the provider's where the subscriber replaces their card, returning to `returnUrl`. */
   paymentMethodUrl?(identifier: string, returnUrl: string): Promise<string>;
   /**
@@ -219,6 +226,12 @@ export interface SubscriptionPriceChange {
   quantity: number;
   /** Our price id, carried in the subscription's metadata from now on. */
   priceId: string;
+  /**
+   * What commerce quoted the change bills now (a switch of interval): prorated at `at`, crediting the period ending
+   * `periodEnd`. A provider that would bill otherwise (its period moved on meanwhile: a renewal got there first)
+   * refuses it with `quote-changed` and bills nothing.
+   */
+  quoted?: { amount: number; at: Date; periodEnd: Date };
 }
 
 /** What a balance movement at the processor was for, as reconciliation matches it to our books. */

@@ -1,11 +1,13 @@
 import type Stripe from 'stripe';
 import { AppError } from '../shared/errors';
 import { callStripe } from './stripe-call';
+import { releaseSchedule, scheduleSwitch, switchWaits } from './stripe-switch-schedule';
 import type {
   BillingInterval,
   Settlement,
   SubscriptionBilling,
   SubscriptionEvent,
+  SubscriptionPriceChange,
   SubscriptionRequest,
   SubscriptionState,
 } from './provider';
@@ -66,6 +68,30 @@ function dueNow(
   const unused = (item.price.unit_amount ?? 0) * (item.quantity ?? 1) * left;
   const billed = change.interval === item.price.recurring?.interval ? change.amount * left : change.amount;
   return billed > unused;
+}
+
+/**
+ * Refuses (`quote-changed`) a change Stripe would bill otherwise than commerce quoted it, before anything changes:
+ * its period moved on meanwhile (a renewal got there first), or the invoice Stripe previews for the change, prorated
+ * at the quote's instant as the change will be, is not the amount quoted (docs/domain.md §22: what is quoted is what
+ * is charged).
+ */
+async function refuseUnquoted(
+  stripe: Stripe,
+  subscription: Stripe.Subscription,
+  items: Stripe.InvoiceCreatePreviewParams.SubscriptionDetails.Item[],
+  quoted: NonNullable<SubscriptionPriceChange['quoted']>,
+  prorationDate: number,
+): Promise<void> {
+  const changed = () => new AppError('quote-changed', 'What this change costs has changed since it was quoted.');
+  const item = subscription.items.data[0]!;
+  const periodEnd = Math.floor(new Date(quoted.periodEnd).getTime() / 1000);
+  if (item.current_period_end !== periodEnd || prorationDate < item.current_period_start) throw changed();
+  const preview = await stripe.invoices.createPreview({
+    subscription: subscription.id,
+    subscription_details: { items, proration_behavior: 'always_invoice', proration_date: prorationDate },
+  });
+  if (preview.amount_due !== quoted.amount) throw changed();
 }
 
 export function stripeSubscriptions(stripe: Stripe): SubscriptionBilling {
@@ -145,9 +171,11 @@ export function stripeSubscriptions(stripe: Stripe): SubscriptionBilling {
     },
 
     async cancelAtPeriodEnd(identifier, cancel) {
-      await callStripe('change the subscription', () =>
-        stripe.subscriptions.update(identifier, { cancel_at_period_end: cancel }),
-      );
+      await callStripe('change the subscription', async () => {
+        // A scheduled subscription's cancellation is the schedule's: released first (a switch made stays made).
+        await releaseSchedule(stripe, identifier);
+        await stripe.subscriptions.update(identifier, { cancel_at_period_end: cancel });
+      });
     },
 
     async cancelNow(identifier) {
@@ -161,26 +189,34 @@ export function stripeSubscriptions(stripe: Stripe): SubscriptionBilling {
       await callStripe('change the subscription', async () => {
         const subscription = await stripe.subscriptions.retrieve(identifier);
         const item = subscription.items.data[0]!;
+        // Stripe would apply it at once, crediting what it does not bill: it belongs at the period's end.
         if (subscription.status === 'trialing' || !dueNow(item, change))
           throw new AppError(
             'switch-at-period-end-unavailable',
-            'This change would take effect at the end of the period, which this billing cannot do yet: make it then.',
+            'Nothing is due now for this change: it applies from the end of the period you paid for.',
           );
-        const updated = await stripe.subscriptions.update(identifier, {
-          items: [
-            {
-              id: item.id,
-              price_data: {
-                currency: change.currency,
-                product: idOf(item.price.product)!,
-                unit_amount: unitAmountOf(change),
-                recurring: { interval: change.interval },
-              },
-              quantity: change.quantity,
+        const items = [
+          {
+            id: item.id,
+            price_data: {
+              currency: change.currency,
+              product: idOf(item.price.product)!,
+              unit_amount: unitAmountOf(change),
+              recurring: { interval: change.interval },
             },
-          ],
+            quantity: change.quantity,
+          },
+        ];
+        // A quoted change is prorated at the quote's instant, and made only if Stripe would bill exactly the quote.
+        const prorationDate = change.quoted && Math.floor(change.quoted.at.getTime() / 1000);
+        if (change.quoted) await refuseUnquoted(stripe, subscription, items, change.quoted, prorationDate!);
+        // A schedule left from a switch made at a period's end would undo this one when it ends.
+        await releaseSchedule(stripe, identifier);
+        const updated = await stripe.subscriptions.update(identifier, {
+          items,
           // The unused part of the period is credited and the difference billed now, as one invoice.
           proration_behavior: 'always_invoice',
+          ...(prorationDate && { proration_date: prorationDate }),
           // A declined payment leaves the subscription as it was (the change waits, then expires) rather than
           // switching it unpaid.
           payment_behavior: 'pending_if_incomplete',
@@ -193,6 +229,16 @@ export function stripeSubscriptions(stripe: Stripe): SubscriptionBilling {
         // A pending update takes only the items and proration: our price id follows once the change is made.
         await stripe.subscriptions.update(identifier, { metadata: { priceId: change.priceId } });
       });
+    },
+
+    async changePriceAtPeriodEnd(identifier, change) {
+      await callStripe('change the subscription', () =>
+        scheduleSwitch(stripe, identifier, change, unitAmountOf(change)),
+      );
+    },
+
+    async keepPrice(identifier) {
+      await callStripe('change the subscription', () => releaseSchedule(stripe, identifier));
     },
 
     async paymentMethodUrl(identifier, returnUrl) {
@@ -316,6 +362,17 @@ export function stripeBillingEvents(
         currentPeriodEnd: fromSeconds(item.current_period_end),
         observedAt,
       };
+    },
+
+    /**
+     * The subscription a released or cancelled schedule managed, when Stripe now shows no switch waiting for its
+     * period's end (no schedule of it with a phase yet to start); null otherwise.
+     */
+    async subscriptionWithoutWaitingSwitch(schedule: Stripe.SubscriptionSchedule): Promise<string | null> {
+      const identifier = idOf(schedule.released_subscription) ?? idOf(schedule.subscription);
+      if (!identifier) return null;
+      const waits = await callStripe('read the subscription', () => switchWaits(stripe, identifier));
+      return waits ? null : identifier;
     },
 
     /**

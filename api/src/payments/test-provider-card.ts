@@ -4,6 +4,7 @@ import { AppError } from '../shared/errors';
 import type { Clock } from '../clock';
 import type { SubscriptionEvent, SubscriptionPriceChange } from './provider';
 import { changeTestPrice } from './test-provider-price-change';
+import { changeTestPriceAtPeriodEnd, keepTestPrice } from './test-provider-waiting-change';
 import { TEST_SUBSCRIPTION_PATH, type TestProviderSubscriptions } from './test-provider-subscriptions';
 
 type Listener = (event: SubscriptionEvent) => Promise<unknown>;
@@ -66,6 +67,12 @@ export function withCardAndRetries(
       const event = await changeTestPrice({ db, clock }, identifier, change);
       if (event) await listener?.(event);
     },
+
+    /** A switch with nothing to pay now: the next renewal bills it (test-provider-waiting-change.ts). */
+    changePriceAtPeriodEnd: (identifier: string, change: SubscriptionPriceChange) =>
+      changeTestPriceAtPeriodEnd({ db }, identifier, change),
+
+    keepPrice: (identifier: string, current: SubscriptionPriceChange) => keepTestPrice({ db }, identifier, current),
 
     async retryFailedInvoice(identifier: string): Promise<void> {
       await retry(identifier);

@@ -5,7 +5,7 @@ import { AppError } from '../shared/errors';
 import { unusedCredit } from '../shared/proration';
 import type { SubscriptionEvent, SubscriptionPriceChange } from './provider';
 import { recordMovement, testProviderFee } from './test-provider-ledger';
-import { periodCharge, type PeriodPricing } from './test-provider-period-price';
+import { periodCharge, useDiscountPeriod, type PeriodPricing } from './test-provider-period-price';
 import { periodEnd } from './test-provider-subscriptions';
 
 const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString('hex')}`;
@@ -21,6 +21,12 @@ interface Row extends PeriodPricing {
   currentPeriodStart: Date;
   currentPeriodEnd: Date;
   metadata: Record<string, string>;
+}
+
+/** A quoted change billed otherwise (the period renewed or changed since) is refused before any money moves. */
+function refuseUnquoted(quoted: NonNullable<SubscriptionPriceChange['quoted']>, charge: number, periodEnd: Date) {
+  if (charge !== quoted.amount || periodEnd.getTime() !== new Date(quoted.periodEnd).getTime())
+    throw new AppError('quote-changed', 'What this change costs has changed since it was quoted.');
 }
 
 /**
@@ -41,7 +47,8 @@ export async function changeTestPrice(
     if (!sub) throw new AppError('not-found', 'No such test subscription.');
     if (sub.status !== 'active' && sub.status !== 'trialing')
       throw new AppError('subscription-past-due', 'This subscription cannot change its price now.');
-    const now = clock.now();
+    // A quoted change is prorated at the instant commerce quoted it, so both reckon the same credit.
+    const now = change.quoted?.at ?? clock.now();
     // The price the current period was billed at: a change waiting for the period's end leaves it unchanged.
     const periodAmount = Number(sub.metadata.periodAmount ?? sub.amount);
     const metadata: Record<string, string> = {
@@ -61,7 +68,9 @@ export async function changeTestPrice(
     const due = sameInterval
       ? unusedCredit(change.amount, period, now) - unusedCredit(periodAmount, period, now)
       : change.amount - unusedCredit(periodAmount, period, now);
-    if (sub.status === 'trialing' || due <= 0) {
+    const price = sub.status === 'trialing' || due <= 0 ? null : periodCharge({ ...sub, amount: due });
+    if (change.quoted) refuseUnquoted(change.quoted, price?.amount ?? 0, period.end);
+    if (!price) {
       // Applies from the period's end (the next renewal bills the new terms); until then it is credited as billed.
       const waiting = { ...metadata, periodAmount: String(periodAmount) };
       await trx('testProviderSubscriptions')
@@ -70,7 +79,6 @@ export async function changeTestPrice(
       return null;
     }
     const end = sameInterval ? period.end : periodEnd(now, change.interval);
-    const price = periodCharge({ ...sub, amount: due });
     const chargeIdentifier = id('ch');
     const invoice = { identifier: id('in'), ...price, periodStart: now, periodEnd: end };
     await trx('testProviderSubscriptionInvoices').insert({
@@ -91,6 +99,9 @@ export async function changeTestPrice(
     await trx('testProviderSubscriptions')
       .where({ identifier })
       .update(sameInterval ? terms : { ...terms, currentPeriodStart: now, currentPeriodEnd: end });
+    // A new interval starts a new period, billed now: it uses up one of the coupon's periods as a renewal does. Added
+    // seats stay within the period they are billed in.
+    if (!sameInterval) await useDiscountPeriod(trx, identifier);
     return {
       identifier,
       reference: sub.reference,

@@ -27,7 +27,7 @@ export function pricingRoutes({
   });
   router.get('/pricing/recurring', staff, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await simulator.recurring(RecurringQuery.parse(ctx.query).productId);
+    ctx.body = await simulator.recurring(RecurringQuery.parse(ctx.query));
   });
   router.post('/pricing-scenarios/save', staff, async (ctx) => {
     const { name, query } = SaveScenarioBody.parse(ctx.request.body);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { QuoteQuery } from '../commerce/schemas';
 import type { QuotePreview } from '../commerce/schemas';
+import type { PlannedRelease } from '../learning/drip/release';
 
 /**
  * GET /api/admin/pricing/simulate: the storefront's quote query (product, country, ppp, coupon, quantity, team,
@@ -15,8 +16,15 @@ export const SimulateQuery = QuoteQuery.extend({
 });
 export type SimulateQuery = z.output<typeof SimulateQuery>;
 
-/** GET /api/admin/pricing/recurring: the product whose membership prices or payment plan are shown. */
-export const RecurringQuery = z.object({ productId: z.uuid('must be a product id') });
+/**
+ * GET /api/admin/pricing/recurring: the product whose membership prices or payment plan are shown, priced for the
+ * simulator's country, regional price, coupon and customer as the one-time quote is.
+ */
+export const RecurringQuery = QuoteQuery.pick({ coupon: true, country: true, ppp: true }).extend({
+  productId: z.uuid('must be a product id'),
+  userId: z.uuid('must be a user id').optional(),
+});
+export type RecurringQuery = z.output<typeof RecurringQuery>;
 
 /** What the purchase would grant once paid. */
 export interface SimulatedGrant {
@@ -39,6 +47,8 @@ export interface Simulation {
   quote: QuotePreview;
   grants: SimulatedGrant;
   customer: { id: string; email: string } | null;
+  /** What its courses release later for a purchase made now, soonest first (docs/domain.md §11). */
+  releases?: PlannedRelease[];
 }
 
 // ─── Saved scenarios ─────────────────────────────────────────────────────────────────────────────────────────────

@@ -4,14 +4,28 @@ import type { Db } from '../db/connection';
 import { AppError } from '../shared/errors';
 import type { User } from '../identity/models';
 import { recurringPricing } from './recurring';
-import type { ScenarioInput, ScenarioOutcome, Simulation, SimulateQuery } from './schemas';
+import { releasePlan } from '../learning/drip/release-plan';
+import { readerZone } from '../learning/drip/schedule';
+import type { RecurringQuery, ScenarioInput, ScenarioOutcome, Simulation, SimulateQuery } from './schemas';
+import type { Clock } from '../clock';
+import type { Config } from '../config';
 
 /**
  * The console's pricing simulator: the storefront's quote, priced by the same `QuoteService.quote` checkout uses,
  * for any product, country, coupon, quantity and customer (their upgrade credit and seats already bought count), and
  * what the purchase would grant. Nothing is written and no coupon lookup is counted against anyone.
  */
-export function pricingSimulator({ db, quotes }: { db: Db; quotes: QuoteService }) {
+export function pricingSimulator({
+  db,
+  clock,
+  config,
+  quotes,
+}: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'DEFAULT_COUNTRY'>;
+  quotes: QuoteService;
+}) {
   async function simulate(q: SimulateQuery): Promise<Simulation> {
     const customer: User | undefined | null = q.userId ? await db('users').where({ id: q.userId }).first() : null;
     if (q.userId && !customer) throw new AppError('not-found', 'No such customer.');
@@ -27,7 +41,17 @@ export function pricingSimulator({ db, quotes }: { db: Db; quotes: QuoteService 
     });
     const courses = (await coursesOfProducts(db, [q.productId])).get(q.productId) ?? [];
     const { quote } = preview;
+    // Bought now: what its courses release later, in the customer's zone (UTC for a visitor).
+    const now = clock.now();
+    const reader = { start: now, timeZone: await readerZone(db, customer?.id ?? null) };
+    const releases = await releasePlan(
+      db,
+      courses.map((c) => c.id),
+      reader,
+      now,
+    );
     return {
+      releases,
       quote: preview,
       grants: {
         courses: courses.map((c) => ({ id: c.id, title: c.title })),
@@ -101,8 +125,21 @@ export function pricingSimulator({ db, quotes }: { db: Db; quotes: QuoteService 
 
   return {
     simulate,
-    /** How the product is paid over time beside its one-time price: a membership's periods, a payment plan. */
-    recurring: (productId: string) => recurringPricing(db, productId),
+    /**
+     * How the product is paid over time beside its one-time price: a membership's periods, a payment plan, priced for
+     * that customer, country, regional price and coupon as subscribing or buying the plan would price them.
+     */
+    async recurring(q: RecurringQuery) {
+      const customer = q.userId ? await db('users').where({ id: q.userId }).first('id', 'email') : null;
+      if (q.userId && !customer) throw new AppError('not-found', 'No such customer.');
+      return recurringPricing(db, q.productId, {
+        country: q.country ?? config.DEFAULT_COUNTRY,
+        ppp: q.ppp,
+        coupon: q.coupon,
+        buyer: customer ?? null,
+        now: clock.now(),
+      });
+    },
     queryOf,
     inputOf,
     /** What a scenario pins down of a simulation (no database ids: it must replay on another database). */

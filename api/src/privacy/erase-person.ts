@@ -41,6 +41,7 @@ export async function eraseLearning(trx: Knex.Transaction, userId: string) {
     'userPrefs',
     'certificates',
     'workshopReminders',
+    'releaseEmails',
     'teamSeatRevocations',
     'staffNotes',
   ]) {

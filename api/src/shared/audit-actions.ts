@@ -30,6 +30,7 @@ export const AUDIT_ACTION_WORDS = {
   'purchase.comped': 'Course given',
   'subscription.canceled': 'Subscription ended now',
   'subscription.cancel-at-period-end': "Subscription set to end at its period's end",
+  'subscription.ended-at-period-end': "Subscription ended at its period's end",
   'subscription.period-refunded': 'Subscription period refunded',
   'payout.run': 'Payout run',
   'payout.paid': 'Payout sent',

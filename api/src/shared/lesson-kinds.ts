@@ -11,6 +11,8 @@
  */
 export const LESSON_KIND_FIELDS = {
   text: [],
+  /** Questions to answer on the lesson page (docs/domain.md §11): `quiz` holds them, their answers and the rules. */
+  quiz: ['quiz'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type LessonKind = keyof typeof LESSON_KIND_FIELDS;

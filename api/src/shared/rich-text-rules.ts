@@ -1,5 +1,8 @@
+import { EMBED_ATTRIBUTES } from './embeds';
+
 /**
- * What stored rich text may contain: the editor's headings, lists, links, code, images by URL and tables. One
+ * What stored rich text may contain: the editor's headings, lists, links, code, images by URL, tables and embeds
+ * from the allow-list of shared/embeds.ts (each rewritten to its canonical sandboxed frame, or dropped). One
  * allow-list for the API, which sanitizes every body it stores (learning/sanitize.ts, sanitize-html), and for the
  * console, which sanitizes again before showing one (rich-text/safeHtml.ts, DOMPurify) in case a row was written
  * some other way. No dependencies, so both sides take it as it is.
@@ -35,6 +38,7 @@ export const RICH_TEXT_TAGS = [
   'colgroup',
   'col',
   'span',
+  'iframe',
 ] as const;
 
 /** Attributes per tag; every other attribute (event handlers, style outside col) is dropped. */
@@ -46,6 +50,7 @@ export const RICH_TEXT_ATTRIBUTES: Readonly<Record<string, readonly string[]>> =
   col: ['style'],
   code: ['class'],
   pre: ['class'],
+  iframe: EMBED_ATTRIBUTES,
 };
 
 /** URL schemes links may use; images load only over http(s). Relative URLs stay (this site); protocol-relative ones do not. */

@@ -58,7 +58,8 @@ export function playbackService({ db, config, learning, videos }: Deps) {
       const saved = rows[0] as { positionMs: number; completed: boolean };
       const answer = { positionSeconds: saved.positionMs / 1000, completed: saved.completed, progress: null };
       const watched = positionMs * 100 >= video.durationMs * config.VIDEO_COMPLETE_PERCENT;
-      if (!watched || saved.completed) return answer;
+      // A quiz lesson is completed by passing its quiz, however much of its video was watched.
+      if (!watched || saved.completed || (await learning.completedByQuiz(lessonId))) return answer;
       const progress = await learning.setCompleted(user, lessonId, true, country, courseSlugOrId);
       return { ...answer, completed: true, progress };
     },

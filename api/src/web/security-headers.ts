@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import helmet from 'koa-helmet';
 import type { Config } from '../config';
+import { EMBED_FRAME_SOURCES } from '../shared/embeds';
 
 /**
  * The Content-Security-Policy every answer carries (the two apps' pages, their files, the API's JSON), written
@@ -17,11 +18,17 @@ import type { Config } from '../config';
  *   hls.js hands the <video> a blob: URL (media-src) and runs its demuxer in a worker it makes from a blob: URL
  *   (worker-src; without it, it would demux on the page's own thread);
  * - fetch/XHR only to this site (the API); forms post only here; no plugins; no <base> elsewhere;
+ * - frames from this site, and on the storefront (its lesson pages, reached from any of its pages without a new
+ *   document) the embeds' players of shared/embeds.ts, exactly those hosts over HTTPS; the console frames none (its
+ *   editor shows an embed as a card, not a live player);
  * - no other site may frame any page (frame-ancestors 'none', and X-Frame-Options: DENY for older browsers): a
  *   signed-in page such as /activate (approving a device) must not be clickjacked.
  * Payments need nothing here: Stripe's checkout is a redirect to its own site, and no page loads Stripe's scripts.
  */
-export function contentSecurityPolicy(production: boolean): Record<string, string[] | null> {
+export function contentSecurityPolicy(
+  production: boolean,
+  app: 'storefront' | 'console' = 'storefront',
+): Record<string, string[] | null> {
   return {
     'default-src': ["'self'"],
     'script-src': ["'self'"],
@@ -32,6 +39,7 @@ export function contentSecurityPolicy(production: boolean): Record<string, strin
     'media-src': ["'self'", 'blob:'],
     'worker-src': ["'self'", 'blob:'],
     'connect-src': ["'self'"],
+    'frame-src': ["'self'", ...(app === 'storefront' ? EMBED_FRAME_SOURCES : [])],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
     'form-action': ["'self'"],
@@ -52,10 +60,14 @@ export const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
  */
 export function securityHeaders(config: Pick<Config, 'NODE_ENV'>): Middleware {
   const production = config.NODE_ENV === 'production';
-  return helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(production) },
-    xFrameOptions: { action: 'deny' },
-    referrerPolicy: { policy: 'same-origin' },
-    strictTransportSecurity: production ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: true } : false,
-  });
+  const headers = (app: 'storefront' | 'console') =>
+    helmet({
+      contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(production, app) },
+      xFrameOptions: { action: 'deny' },
+      referrerPolicy: { policy: 'same-origin' },
+      strictTransportSecurity: production ? { maxAge: HSTS_MAX_AGE_SECONDS, includeSubDomains: true } : false,
+    });
+  const storefront = headers('storefront');
+  const consoleApp = headers('console');
+  return (ctx, next) => (/^\/admin(?:\/|$)/i.test(ctx.path) ? consoleApp(ctx, next) : storefront(ctx, next));
 }

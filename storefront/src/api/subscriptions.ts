@@ -58,9 +58,21 @@ export async function getBilling(id: string): Promise<Billing> {
   return (await getJson<{ data: Billing }>(`/api/store/subscriptions/${id}/billing`)).data;
 }
 
-/** POST /api/store/subscriptions/:id/switch: monthly ↔ yearly, prorated; the billing after it. */
-export async function switchInterval(id: string, interval: 'month' | 'year'): Promise<Billing> {
-  return (await postJson<{ data: Billing }>(`/api/store/subscriptions/${id}/switch`, { interval })).data;
+/**
+ * POST /api/store/subscriptions/:id/switch: monthly ↔ yearly, prorated, charging exactly the `dueNow` confirmed (409
+ * `quote-changed` when it would charge otherwise); the billing after it.
+ */
+export async function switchInterval(id: string, interval: 'month' | 'year', dueNow: number): Promise<Billing> {
+  return (await postJson<{ data: Billing }>(`/api/store/subscriptions/${id}/switch`, { interval, dueNow })).data;
+}
+
+/**
+ * POST /api/store/subscriptions/:id/switch back to the interval billed now while a switch waits for the period's end:
+ * that switch is undone, nothing charged (`dueNow` 0: once the switch is made, going back would charge, and is refused
+ * with `quote-changed`); the billing after it.
+ */
+export async function undoSwitch(id: string, interval: 'month' | 'year'): Promise<Billing> {
+  return (await postJson<{ data: Billing }>(`/api/store/subscriptions/${id}/switch`, { interval, dueNow: 0 })).data;
 }
 
 /** GET /api/store/subscriptions/:id/payment-method: the provider's page where the card is replaced. */

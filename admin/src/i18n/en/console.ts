@@ -60,7 +60,7 @@ export const consoleLabels = {
     },
     state: { draft: 'Draft', published: 'Published', archived: 'Archived', none: 'No state' },
     /** A lesson's kinds (api/src/shared/lesson-kinds.ts). */
-    kind: { text: 'Text' },
+    kind: { text: 'Text', quiz: 'Quiz' },
     visibility: { public: 'Public', unlisted: 'Unlisted', private: 'Private' },
     tier: {
       free: 'Free',
@@ -197,6 +197,10 @@ export const consoleLabels = {
       removeTitle: 'Remove this link?',
       removeContent: 'The child content is kept; it is only taken out of its parent.',
       tierHelp: 'Free: open to everyone, without a purchase.',
+      releaseAfterDaysHelp:
+        "Scheduled release: opens at midnight in the learner's time zone this many days after they got the course. Empty: opens with the rest.",
+      releaseOnHelp:
+        "A cohort's date: opens at midnight of this date in each learner's time zone. Use days or a date, not both.",
       positionHelp: "Lower comes first. The outline's Move buttons renumber 0, 1, 2…",
       empty: {
         title: 'No content links yet',
@@ -446,6 +450,8 @@ export const consoleLabels = {
     },
     courses: 'Opens: %{titles}.',
     noCourses: 'It opens no course yet.',
+    releasedLater: 'Released later, for a purchase made now (dates in %{zone}):',
+    releaseOpens: '%{title} (%{course}) opens on %{date}',
     spends: 'It spends the owned purchase’s credit: that purchase can then be neither upgraded again nor given away.',
     redeemed: 'Nothing is charged: it is redeemed.',
     scenarioName: 'Scenario name',

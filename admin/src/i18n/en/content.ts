@@ -27,7 +27,7 @@ export const content = {
       resourceOfId: 'Parent',
       resourceId: 'Child',
       position: 'Position',
-      metadata: { tier: 'Tier' },
+      metadata: { tier: 'Tier', releaseAfterDays: 'Opens days after start', releaseOn: 'Opens on (cohort date)' },
       createdAt: 'Linked',
       updatedAt: 'Updated',
       id: 'Id',

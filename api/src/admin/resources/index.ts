@@ -18,7 +18,14 @@ import {
 } from './identity';
 import { jobs } from './jobs';
 import { pricingScenarios } from './pricing';
-import { bookmarks, comments, contentResourceResources, contentResources, lessonProgress } from './learning';
+import {
+  bookmarks,
+  comments,
+  contentResourceResources,
+  contentResources,
+  lessonProgress,
+  quizAttempts,
+} from './learning';
 import {
   merchantAccounts,
   merchantCharges,
@@ -79,6 +86,7 @@ export const ADMIN_RESOURCES: readonly AdminResource[] = [
   contentResources,
   contentResourceResources,
   lessonProgress,
+  quizAttempts,
   comments,
   bookmarks,
   certificates,

@@ -3,7 +3,14 @@ import { AppError } from '../../shared/errors';
 import { mayEditAnyContent, mayReadWholeContent, NOT_YOUR_CONTENT, readsAllContent } from '../../learning/authorship';
 import { sanitizeRichText } from '../../learning/sanitize';
 import { kindFieldsOf, lessonKindOf } from '../../shared/lesson-kinds';
-import { Bookmark, Comment, ContentResource, ContentResourceResource, LessonProgress } from '../../learning/models';
+import {
+  Bookmark,
+  Comment,
+  ContentResource,
+  ContentResourceResource,
+  LessonProgress,
+  QuizAttempt,
+} from '../../learning/models';
 import {
   ContentLinkCreate,
   ContentLinkUpdate,
@@ -12,7 +19,7 @@ import {
   type ResourceFields,
 } from '../schemas/learning';
 import { defineResource, type Row, type WriteActor, type WriteHook } from '../resource';
-import { derived, instant, number, text, yesIfSet } from '../../http/csv-columns';
+import { derived, instant, number, text, yesIfSet, yesNo } from '../../http/csv-columns';
 import { person } from '../lists/export-lookups';
 
 /** A content record's title, from its fields (the row's own, or a looked-up record's). */
@@ -213,6 +220,33 @@ export const lessonProgress = defineResource({
       instant('Completed', 'completedAt'),
       instant('Updated', 'updatedAt'),
       text('Progress id', 'id'),
+    ],
+  },
+});
+
+/** Learners' attempts at quiz lessons (docs/domain.md §11): read-only, learners send them from the storefront. */
+export const quizAttempts = defineResource({
+  name: 'quiz-attempts',
+  model: QuizAttempt,
+  read: ['support'],
+  filterable: { id: 'id', userId: 'id', lessonId: 'id', createdAt: 'date' },
+  sortable: ['id', 'createdAt'],
+  searchable: [],
+  defaultSort: ['createdAt', 'DESC'],
+  export: {
+    lookups: [person('userId', 'learner'), contentOf('lessonId', 'lesson')],
+    columns: [
+      text('Learner email', 'learnerEmail'),
+      text('Learner name', 'learnerName'),
+      derived('Quiz', (a) => titleIn(a.lesson)),
+      number('Attempt', 'number'),
+      number('Score percent', 'score'),
+      number('Pass mark percent', 'passPercent'),
+      yesNo('Passed', 'passed'),
+      number('Right', 'correct'),
+      number('Questions', 'total'),
+      instant('Sent', 'createdAt'),
+      text('Attempt id', 'id'),
     ],
   },
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CONTENT_STATES, LINK_TIERS, RESOURCE_TYPES, VISIBILITIES, type ResourceType } from '../../shared/content';
 import { LESSON_KIND_WRITE_FIELDS } from '../../learning/lesson-kinds.schemas';
+import { oneRelease, RELEASE_FIELDS } from '../../learning/drip/release.schemas';
 import { Id, Slug } from './fields';
 
 const ResourceFields = z
@@ -19,6 +20,8 @@ const ResourceFields = z
       .max(1440, 'at most 1440 minutes (a day)')
       .nullable()
       .optional(),
+    /** A course's: its certificate waits until every published quiz in it is passed (docs/domain.md §13). */
+    quizzesRequired: z.boolean().optional(),
     ...LESSON_KIND_WRITE_FIELDS,
   })
   .strict();
@@ -27,7 +30,7 @@ export type ResourceFields = z.infer<typeof ResourceFields>;
 export const ContentResourceCreate = z.object({ type: z.enum(RESOURCE_TYPES), fields: ResourceFields }).strict();
 export const ContentResourceUpdate = z.object({ fields: ResourceFields }).partial().strict();
 
-const LinkMetadata = z.object({ tier: z.enum(LINK_TIERS).optional() }).strict();
+const LinkMetadata = oneRelease(z.object({ tier: z.enum(LINK_TIERS).optional(), ...RELEASE_FIELDS }).strict());
 
 export const ContentLinkCreate = z
   .object({ resourceOfId: Id, resourceId: Id, position: z.number().default(0), metadata: LinkMetadata.default({}) })

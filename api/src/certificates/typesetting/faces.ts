@@ -12,41 +12,107 @@ import type * as HarfBuzz from 'harfbuzzjs';
 // Each file is named in full (not built from parts), so the tools see the packages as used.
 const require = createRequire(import.meta.url);
 
+type Weight = 'regular' | 'bold';
+
 /** The base faces: Latin (Vietnamese too), Greek, Cyrillic, and what every script shares (digits, punctuation). */
 const BASE = {
   regular: require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'),
   bold: require.resolve('@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf'),
 };
 
-const CHINESE = require.resolve('@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf');
+const CHINESE = {
+  regular: require.resolve('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'),
+  bold: require.resolve('@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf'),
+};
 /** Han in its Japanese forms, for a name written with kana (山田 たろう): the same characters, Japan's shapes. */
-const JAPANESE = require.resolve('@expo-google-fonts/noto-sans-jp/700Bold/NotoSansJP_700Bold.ttf');
-/** Emoji in one colour (the certificate's ink), ZWJ sequences, skin tones and flags included. */
-const EMOJI = require.resolve('@expo-google-fonts/noto-emoji/700Bold/NotoEmoji_700Bold.ttf');
+const JAPANESE = {
+  regular: require.resolve('@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf'),
+  bold: require.resolve('@expo-google-fonts/noto-sans-jp/700Bold/NotoSansJP_700Bold.ttf'),
+};
+/** Emoji in one colour (the text's ink), ZWJ sequences, skin tones and flags included. */
+const EMOJI = {
+  regular: require.resolve('@expo-google-fonts/noto-emoji/400Regular/NotoEmoji_400Regular.ttf'),
+  bold: require.resolve('@expo-google-fonts/noto-emoji/700Bold/NotoEmoji_700Bold.ttf'),
+};
 
 /**
- * The bold face for each script (Unicode's Script property, as `\p{Script=…}` names it) Noto Sans does not cover.
- * Han and kana share Noto Sans SC, which has both; Hangul has its own.
+ * The faces for each script (Unicode's Script property, as `\p{Script=…}` names it) Noto Sans does not cover, in
+ * both weights: a buyer's name in Arabic on an invoice is as regular as one in Latin beside it. Han and kana share
+ * Noto Sans SC, which has both; Hangul has its own.
  */
-const SCRIPT_FACES: Record<string, string> = {
-  Arabic: require.resolve('@expo-google-fonts/noto-sans-arabic/700Bold/NotoSansArabic_700Bold.ttf'),
-  Hebrew: require.resolve('@expo-google-fonts/noto-sans-hebrew/700Bold/NotoSansHebrew_700Bold.ttf'),
-  Devanagari: require.resolve('@expo-google-fonts/noto-sans-devanagari/700Bold/NotoSansDevanagari_700Bold.ttf'),
-  Bengali: require.resolve('@expo-google-fonts/noto-sans-bengali/700Bold/NotoSansBengali_700Bold.ttf'),
-  Tamil: require.resolve('@expo-google-fonts/noto-sans-tamil/700Bold/NotoSansTamil_700Bold.ttf'),
-  Telugu: require.resolve('@expo-google-fonts/noto-sans-telugu/700Bold/NotoSansTelugu_700Bold.ttf'),
-  Gujarati: require.resolve('@expo-google-fonts/noto-sans-gujarati/700Bold/NotoSansGujarati_700Bold.ttf'),
-  Gurmukhi: require.resolve('@expo-google-fonts/noto-sans-gurmukhi/700Bold/NotoSansGurmukhi_700Bold.ttf'),
-  Kannada: require.resolve('@expo-google-fonts/noto-sans-kannada/700Bold/NotoSansKannada_700Bold.ttf'),
-  Malayalam: require.resolve('@expo-google-fonts/noto-sans-malayalam/700Bold/NotoSansMalayalam_700Bold.ttf'),
-  Sinhala: require.resolve('@expo-google-fonts/noto-sans-sinhala/700Bold/NotoSansSinhala_700Bold.ttf'),
-  Thai: require.resolve('@expo-google-fonts/noto-sans-thai/700Bold/NotoSansThai_700Bold.ttf'),
-  Lao: require.resolve('@expo-google-fonts/noto-sans-lao/700Bold/NotoSansLao_700Bold.ttf'),
-  Khmer: require.resolve('@expo-google-fonts/noto-sans-khmer/700Bold/NotoSansKhmer_700Bold.ttf'),
-  Georgian: require.resolve('@expo-google-fonts/noto-sans-georgian/700Bold/NotoSansGeorgian_700Bold.ttf'),
-  Armenian: require.resolve('@expo-google-fonts/noto-sans-armenian/700Bold/NotoSansArmenian_700Bold.ttf'),
-  Ethiopic: require.resolve('@expo-google-fonts/noto-sans-ethiopic/700Bold/NotoSansEthiopic_700Bold.ttf'),
-  Hangul: require.resolve('@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf'),
+const SCRIPT_FACES: Record<string, Record<Weight, string>> = {
+  Arabic: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-arabic/400Regular/NotoSansArabic_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-arabic/700Bold/NotoSansArabic_700Bold.ttf'),
+  },
+  Hebrew: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-hebrew/400Regular/NotoSansHebrew_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-hebrew/700Bold/NotoSansHebrew_700Bold.ttf'),
+  },
+  Devanagari: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-devanagari/400Regular/NotoSansDevanagari_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-devanagari/700Bold/NotoSansDevanagari_700Bold.ttf'),
+  },
+  Bengali: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-bengali/400Regular/NotoSansBengali_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-bengali/700Bold/NotoSansBengali_700Bold.ttf'),
+  },
+  Tamil: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-tamil/400Regular/NotoSansTamil_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-tamil/700Bold/NotoSansTamil_700Bold.ttf'),
+  },
+  Telugu: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-telugu/400Regular/NotoSansTelugu_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-telugu/700Bold/NotoSansTelugu_700Bold.ttf'),
+  },
+  Gujarati: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-gujarati/400Regular/NotoSansGujarati_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-gujarati/700Bold/NotoSansGujarati_700Bold.ttf'),
+  },
+  Gurmukhi: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-gurmukhi/400Regular/NotoSansGurmukhi_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-gurmukhi/700Bold/NotoSansGurmukhi_700Bold.ttf'),
+  },
+  Kannada: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-kannada/400Regular/NotoSansKannada_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-kannada/700Bold/NotoSansKannada_700Bold.ttf'),
+  },
+  Malayalam: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-malayalam/400Regular/NotoSansMalayalam_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-malayalam/700Bold/NotoSansMalayalam_700Bold.ttf'),
+  },
+  Sinhala: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-sinhala/400Regular/NotoSansSinhala_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-sinhala/700Bold/NotoSansSinhala_700Bold.ttf'),
+  },
+  Thai: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-thai/400Regular/NotoSansThai_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-thai/700Bold/NotoSansThai_700Bold.ttf'),
+  },
+  Lao: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-lao/400Regular/NotoSansLao_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-lao/700Bold/NotoSansLao_700Bold.ttf'),
+  },
+  Khmer: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-khmer/400Regular/NotoSansKhmer_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-khmer/700Bold/NotoSansKhmer_700Bold.ttf'),
+  },
+  Georgian: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-georgian/400Regular/NotoSansGeorgian_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-georgian/700Bold/NotoSansGeorgian_700Bold.ttf'),
+  },
+  Armenian: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-armenian/400Regular/NotoSansArmenian_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-armenian/700Bold/NotoSansArmenian_700Bold.ttf'),
+  },
+  Ethiopic: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-ethiopic/400Regular/NotoSansEthiopic_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-ethiopic/700Bold/NotoSansEthiopic_700Bold.ttf'),
+  },
+  Hangul: {
+    regular: require.resolve('@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf'),
+    bold: require.resolve('@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf'),
+  },
   Han: CHINESE,
   Hiragana: CHINESE,
   Katakana: CHINESE,
@@ -79,14 +145,16 @@ export function scriptOf(char: string): string | null {
  * The file of a script's face (a script scriptOf names). Han is written the same in Chinese and Japanese but drawn
  * differently; a name is taken to be Japanese when it has kana (`japanese`), since kanji alone cannot tell.
  */
-export const faceFile = (script: string, { japanese = false }: { japanese?: boolean } = {}) =>
-  japanese && JAPANESE_SCRIPTS.has(script) ? JAPANESE : SCRIPT_FACES[script]!;
+export const faceFile = (
+  script: string,
+  { japanese = false, weight = 'bold' }: { japanese?: boolean; weight?: Weight } = {},
+) => (japanese && JAPANESE_SCRIPTS.has(script) ? JAPANESE : SCRIPT_FACES[script]!)[weight];
 
 /** Whether these texts are Japanese for faceFile: one of them has kana. */
 export const isJapanese = (texts: string[]) => texts.some((text) => KANA.test(text));
 
 /** The file of the base face, the last resort of a character no script face has. */
-export const baseFaceFile = (weight: 'regular' | 'bold') => BASE[weight];
+export const baseFaceFile = (weight: Weight) => BASE[weight];
 
 type Fontkit = typeof fontkit;
 export type FontkitFont = ReturnType<Fontkit['create']>;

@@ -47,7 +47,7 @@ export async function facesFor(texts: string[], weight: Weight): Promise<Typeset
   const [hb, base, ...loaded] = await Promise.all([
     import('harfbuzzjs'),
     loadFace(baseFaceFile(weight)),
-    ...[...scripts].map((script) => loadFace(faceFile(script, { japanese: isJapanese(texts) }))),
+    ...[...scripts].map((script) => loadFace(faceFile(script, { japanese: isJapanese(texts), weight }))),
   ]);
   const byScript = new Map([...scripts].map((script, i) => [script, loaded[i] as Face]));
   return typesetter(hb, base as Face, byScript);

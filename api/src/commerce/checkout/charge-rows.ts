@@ -3,6 +3,7 @@ import type { ChargeFacts } from '../../finance/ledger';
 import type { MerchantCharge } from '../../payments/models';
 import type { Settlement } from '../../payments/provider';
 import type { TaxColumns } from '../../tax/models';
+import { byColumns, rowsInsert, type RowsInsert } from '../../db/rows-together';
 import { insertRow, type Conn } from './checkout-rows';
 
 /** The SQL of a settlement's money: the charge it records, and the refund of one that cannot be fulfilled. */
@@ -22,9 +23,6 @@ export interface NewCharge {
   tax: TaxColumns;
 }
 
-/** A statement's named parts (WITH), sent as one statement by the caller (possibly beside other checkouts' parts). */
-export type StatementParts = [string, Knex.QueryBuilder | Knex.Raw][];
-
 /**
  * The provider's customer (recorded, or active again), the charge and `also` (its ledger lines), in one statement; the
  * money it recorded.
@@ -38,30 +36,54 @@ export async function insertCharge(
   also.forEach((query, i) => (write = write.with(`also_${i}`, query)));
   const [inserted] = await write
     .into('merchantCharges')
-    .insert(chargeRow(trx, input, 'customer'))
+    .insert({ ...chargeRow(input), merchantCustomerId: trx('customer').select('id') })
     .returning(['id', 'amount', 'taxAmount', 'fee', 'currency']);
   return inserted ?? null;
 }
 
 /**
- * `insertCharge`'s statement as named parts, every name ending in `tag`, for a batch to send several charges in one
- * statement: the customer, `also`, then the charge.
+ * The charges of a batch of settlements as statement parts of a fixed text whatever their number (see rows-together):
+ * the new buyers' accounts, the provider's customers (recorded, or active again), the charges (each naming its
+ * customer by identifier) and their ledger lines.
  */
-export function chargeParts(
+export function chargesTogether(
   trx: Knex.Transaction,
-  input: NewCharge,
-  also: (Knex.QueryBuilder | Knex.Raw)[],
-  tag: string,
-): StatementParts {
+  batch: { buyers: { id: string; email: string }[]; charges: NewCharge[]; lines: Record<string, unknown>[] },
+): [string, Knex.Raw][] {
+  const customers = batch.charges.map((input) => ({
+    merchantAccountId: input.accountId,
+    identifier: input.customerIdentifier,
+    userId: input.userId,
+  }));
+  const charges = batch.charges.map((input) => ({
+    ...chargeRow(input),
+    metadata: input.metadata,
+    customerIdentifier: input.customerIdentifier,
+  }));
+  const named = (name: string, specs: RowsInsert[]) =>
+    specs.map((spec, n): [string, Knex.Raw] => [`${name}_${n}`, rowsInsert(trx, spec)]);
   return [
-    [`customer${tag}`, customerInsert(trx, input)],
-    ...also.map((query, i): [string, Knex.QueryBuilder | Knex.Raw] => [`also_${i}${tag}`, query]),
+    ...named('buyers', byColumns({ table: 'users', rows: batch.buyers })),
     [
-      `charge${tag}`,
-      trx('merchantCharges')
-        .insert(chargeRow(trx, input, `customer${tag}`))
-        .returning('id'),
+      'customers',
+      rowsInsert(trx, {
+        table: 'merchantCustomers',
+        rows: customers,
+        suffix: `ON CONFLICT (merchant_account_id, identifier) DO UPDATE SET status = 'active' RETURNING id, identifier`,
+      }),
     ],
+    ...named(
+      'charges',
+      byColumns({
+        table: 'merchantCharges',
+        rows: charges,
+        computed: {
+          merchantCustomerId: `(SELECT c.id FROM customers c WHERE c.identifier = e.v->>'customer_identifier')`,
+        },
+        extras: ['customerIdentifier'],
+      }),
+    ),
+    ...named('lines', byColumns({ table: 'splitLines', rows: batch.lines })),
   ];
 }
 
@@ -72,7 +94,7 @@ const customerInsert = (trx: Knex.Transaction, input: NewCharge) =>
     .merge({ status: 'active' })
     .returning('id');
 
-const chargeRow = (trx: Knex.Transaction, input: NewCharge, customer: string) => ({
+const chargeRow = (input: NewCharge) => ({
   id: input.id,
   merchantAccountId: input.accountId,
   identifier: input.charge.identifier,
@@ -82,7 +104,6 @@ const chargeRow = (trx: Knex.Transaction, input: NewCharge, customer: string) =>
   currency: input.currency,
   userId: input.userId,
   merchantProductId: input.merchantProductId,
-  merchantCustomerId: trx(customer).select('id'),
   metadata: JSON.stringify(input.metadata),
   ...input.tax,
   ...settlementColumns(input.charge.settlement),
@@ -99,16 +120,6 @@ const settlementColumns = (settlement: Settlement | null | undefined) =>
         settlementExchangeRate: settlement.exchangeRate,
       }
     : {};
-
-/** Sends named parts (of one checkout or of many) as one statement. */
-export async function sendParts(trx: Knex.Transaction, parts: StatementParts): Promise<void> {
-  if (parts.length === 0) return;
-  const write = parts.reduce<Knex.QueryBuilder | null>(
-    (q, [name, part]) => (q ? q.with(name, part) : trx.with(name, part)),
-    null,
-  )!;
-  await write.select(trx.raw('1 AS sent'));
-}
 
 /** What is left of a charge to refund: its amount less what was refunded and what refunds under way reserve. */
 export async function refundableOf(trx: Knex.Transaction, chargeId: string): Promise<number> {

@@ -64,11 +64,15 @@ export async function findCheckoutsOfSessions(
   db: Conn,
   asks: SessionAsk[],
 ): Promise<((FoundCheckout & { eventProcessed: boolean }) | undefined)[]> {
-  const values = db.raw(asks.map(() => '(?::int, ?::text, ?::uuid, ?::text)').join(', '), [
-    ...asks.flatMap((ask, i) => [i, ask.sessionIdentifier, ask.event.merchantAccountId, ask.event.identifier]),
+  // Arrays, not a VALUES list: the statement's text (and so its plan) is the same however many are asked.
+  const unnested = db.raw('unnest(?::int[], ?::text[], ?::uuid[], ?::text[])', [
+    asks.map((_, i) => i),
+    asks.map((ask) => ask.sessionIdentifier),
+    asks.map((ask) => ask.event.merchantAccountId),
+    asks.map((ask) => ask.event.identifier),
   ]);
   const rows = (await withSession(db)
-    .joinRaw('JOIN (VALUES ?) AS ask (n, session, account, event) ON ask.session = s.identifier', [values])
+    .joinRaw('JOIN ? AS ask (n, session, account, event) ON ask.session = s.identifier', [unnested])
     .select(
       ...FOUND,
       'ask.n as askIndex',

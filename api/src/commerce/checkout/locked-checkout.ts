@@ -68,7 +68,8 @@ export async function lockCheckouts(
   accountId: string,
 ): Promise<LockedCheckout[]> {
   // PostgreSQL locks a locking SELECT's rows as they leave its ORDER BY: in the order of the ids.
-  await trx('checkouts').whereIn('id', checkoutIds).orderBy('id').forUpdate().select('id');
+  // The ids as one array: the statements' text, and so their plans, are the same for any size of batch.
+  await trx('checkouts').whereRaw('?? = ANY(?::uuid[])', ['id', checkoutIds]).orderBy('id').forUpdate().select('id');
   // The products' locks, in the order of their ids; the checkouts' rows, locked above, are read as they now stand.
   const rows = (await trx('checkouts as c')
     .join('products as p', 'p.id', 'c.productId')
@@ -84,7 +85,7 @@ export async function lockCheckouts(
         'c.buyerEmail',
       ]),
     )
-    .whereIn('c.id', checkoutIds)
+    .whereRaw('?? = ANY(?::uuid[])', ['c.id', checkoutIds])
     .orderBy(['p.id', 'c.id'])
     .forUpdate('p')
     .select(

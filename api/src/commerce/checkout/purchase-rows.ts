@@ -51,7 +51,7 @@ export async function insertPurchaseWith(
   offerDays: number | null,
   also: (Knex.QueryBuilder | Knex.Raw)[],
 ): Promise<string> {
-  const parts = purchaseParts(trx, purchase, checkoutId, settled, offerDays, also, '');
+  const parts = purchaseParts(trx, purchase, checkoutId, settled, offerDays, also);
   const write = parts.reduce<Knex.QueryBuilder | null>(
     (q, [name, part]) => (q ? q.with(name, part) : trx.with(name, part)),
     null,
@@ -60,24 +60,20 @@ export async function insertPurchaseWith(
   return inserted.id;
 }
 
-/**
- * `insertPurchaseWith`'s statement as named parts, every name ending in `tag`, for a batch to send several purchases
- * in one statement (see `sendParts`).
- */
-export function purchaseParts(
+/** `insertPurchaseWith`'s statement as named parts (WITH). */
+function purchaseParts(
   trx: Knex.Transaction,
   purchase: NewPurchase,
   checkoutId: string,
   settled: CheckoutSettlement,
   offerDays: number | null,
   also: (Knex.QueryBuilder | Knex.Raw)[],
-  tag: string,
 ): [string, Knex.QueryBuilder | Knex.Raw][] {
-  const name = `purchase${tag}`;
+  const name = 'purchase';
   const parts: [string, Knex.QueryBuilder | Knex.Raw][] = [
     [name, trx('purchases').insert(purchase).returning(['id', 'createdAt'])],
     [
-      `settled${tag}`,
+      'settled',
       trx('checkouts')
         .where({ id: checkoutId })
         .update({ ...settled, purchaseId: trx(name).select('id') }),
@@ -91,7 +87,7 @@ export function purchaseParts(
       trx.raw('?? + make_interval(secs => ?)', ['createdAt', offerDays * 86_400]),
     );
     parts.push([
-      `offer${tag}`,
+      'offer',
       trx
         .into(
           trx.raw('?? (??, ??, ??, ??)', [
@@ -105,7 +101,7 @@ export function purchaseParts(
         .insert(offer),
     ]);
   }
-  also.forEach((query, i) => parts.push([`also_${i}${tag}`, query]));
+  also.forEach((query, i) => parts.push([`also_${i}`, query]));
   return parts;
 }
 

@@ -21,6 +21,8 @@ export interface SessionSettlement {
   /** The event's write, committed with the fulfilment (see `Alongside`). */
   alongside: Alongside;
   event: EventKey;
+  /** The event's type: a batch marks its events processed itself, in one insert, as `alongside` would. */
+  eventType: string;
 }
 
 type Found = FoundCheckout & { eventProcessed: boolean };
@@ -135,7 +137,8 @@ async function settleTogether(deps: SettleDeps, paid: Paid[], asks: SessionSettl
   return deps.db.transaction(async (trx) => {
     const payments = (await lockCheckouts(trx, [...byCheckout.keys()], accountId)).map((locked) => {
       const { group, paid: known } = byCheckout.get(locked.checkout.id)!;
-      return { locked, paid: known, alongside: asks[group.asks[0]!]!.alongside };
+      const ask = asks[group.asks[0]!]!;
+      return { locked, paid: known, alongside: ask.alongside, event: { ...ask.event, type: ask.eventType } };
     });
     const { settled, rest } = await settlePlainTogether(deps, trx, payments, accountId);
     // The others, one by one, after the plain ones' writes (which their checks then see).

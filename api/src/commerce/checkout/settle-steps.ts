@@ -79,19 +79,18 @@ export async function recordCharge(
   const mirror =
     locked.merchantProductId ??
     (await merchantProductId(trx, accountId, locked.product.id, `${providerLabel}-${locked.product.id}`));
-  const { input, lines } = chargeOf(trx, locked, buyer, paid, accountId, mirror);
-  return insertCharge(trx, input, [lines]);
+  const { input, lines } = chargeOf(locked, buyer, paid, accountId, mirror);
+  return insertCharge(trx, input, [trx('splitLines').insert(lines)]);
 }
 
-/** The charge a paid checkout records and its ledger lines, with the money they say (for `insertCharge` or a batch). */
+/** The charge a paid checkout records and its ledger lines' rows, with the money they say (for `insertCharge` or a batch). */
 export function chargeOf(
-  trx: Knex.Transaction,
   { checkout, product, revenueSplits }: LockedCheckout,
   buyer: Buyer,
   paid: PaidCheckout,
   accountId: string,
   mirror: string,
-): { input: NewCharge; lines: Knex.QueryBuilder; facts: Omit<ChargeFacts, 'productId'> } {
+): { input: NewCharge; lines: Record<string, unknown>[]; facts: Omit<ChargeFacts, 'productId'> } {
   // What the provider computed (Stripe Tax), else the tax the checkout quoted, which the provider charged.
   const tax = paid.tax !== undefined ? taxColumnsOf(paid.tax) : quotedTaxColumns(checkout);
   const { amount, fee } = paid.charge;
@@ -107,10 +106,36 @@ export function chargeOf(
     metadata: { checkoutId: checkout.id, country: checkout.country },
     tax,
   };
-  return { input, lines: ledger.saleInsert(trx, { ...facts, productId: product.id }, revenueSplits), facts };
+  return { input, lines: ledger.saleRows({ ...facts, productId: product.id }, revenueSplits), facts };
 }
 
 const quotedTaxColumns = (checkout: CheckoutRow): TaxColumns => taxColumnsOf(quotedTaxOf(checkout));
+
+/** What a receipt is written from: the settlement's facts so far. */
+type ReceiptStep = {
+  checkout: CheckoutRow;
+  product: ProductFacts;
+  buyer: Buyer;
+  charge: { id: string } | null;
+  publicUrl: string;
+  now: Date;
+  purchaseId?: string;
+  /** When the console sends it again: its request's key (see receipt-again.ts). */
+  resendKey?: string;
+  /** Paid for by an address that already had the course: made a one-seat team (checkFulfillable). */
+  alreadyOwned?: boolean;
+  /** Sent again to a payer who gave the purchase away: it leads to their invoices, with no workshop schedule. */
+  givenAway?: boolean;
+  /** Where the course's purchase leads, when the caller read it already (`leadInPaths`). */
+  leadIn?: string;
+  /** The invoice a settlement issues after its receipt is prepared (else the charge's invoice as it stands). */
+  invoiceId?: string;
+  /**
+   * Where the receipt's sign-in token's insert and its delivery job's go when the caller sends them with the
+   * receipt (else the token is written now and the job by `queue`).
+   */
+  writes?: (Knex.QueryBuilder | Knex.Raw)[];
+};
 
 /**
  * A paid checkout's receipt (a free one sends none), prepared for the statement that writes its purchase. It leads
@@ -120,31 +145,25 @@ const quotedTaxColumns = (checkout: CheckoutRow): TaxColumns => taxColumnsOf(quo
 export async function queueReceipt(
   trx: Knex.Transaction,
   outbox: Pick<Outbox, 'prepare'> & Partial<Pick<Outbox, 'prepareWithJob'>>,
-  step: {
-    checkout: CheckoutRow;
-    product: ProductFacts;
-    buyer: Buyer;
-    charge: { id: string } | null;
-    publicUrl: string;
-    now: Date;
-    purchaseId?: string;
-    /** When the console sends it again: its request's key (see receipt-again.ts). */
-    resendKey?: string;
-    /** Paid for by an address that already had the course: made a one-seat team (checkFulfillable). */
-    alreadyOwned?: boolean;
-    /** Sent again to a payer who gave the purchase away: it leads to their invoices, with no workshop schedule. */
-    givenAway?: boolean;
-    /** Where the course's purchase leads, when the caller read it already (`leadInPaths`). */
-    leadIn?: string;
-    /** The invoice a settlement issues after its receipt is prepared (else the charge's invoice as it stands). */
-    invoiceId?: string;
-    /**
-     * Where the receipt's sign-in token's insert and its delivery job's go when the caller sends them with the
-     * receipt (else the token is written now and the job by `queue`).
-     */
-    writes?: (Knex.QueryBuilder | Knex.Raw)[];
-  },
+  step: ReceiptStep,
 ): Promise<{ insert: Knex.QueryBuilder; queue(): Promise<unknown> } | null> {
+  const receipt = await receiptOf(trx, step);
+  if (!receipt) return null;
+  const { email, token } = receipt;
+  if (step.writes) step.writes.push(token.insert);
+  else await token.insert;
+  if (!step.writes || !outbox.prepareWithJob) return outbox.prepare(trx, email);
+  // Its delivery job goes with the caller's statement too: nothing is left to add after it.
+  const prepared = await outbox.prepareWithJob(trx, email);
+  step.writes.push(prepared.job);
+  return { insert: prepared.insert, queue: async () => undefined };
+}
+
+/** `queueReceipt`'s email and its sign-in token's write, neither written yet; null for a free checkout's. */
+export async function receiptOf(
+  trx: Knex.Transaction,
+  step: Omit<ReceiptStep, 'writes'>,
+): Promise<{ email: NewEmail; token: { insert: Knex.QueryBuilder; row: Record<string, unknown> } } | null> {
   const { checkout, charge, publicUrl } = step;
   if (!charge) return null;
   // The charge's invoice as it stands (issued with the charge; an old charge's link by its id finds it too).
@@ -174,8 +193,6 @@ export async function queueReceipt(
         ? '/learning'
         : (step.leadIn ?? (await leadInPath(trx, checkout.productId)));
   const link = receiptSignInLinkWrite(trx, { publicUrl, email: step.buyer.email, path, now: step.now });
-  if (step.writes) step.writes.push(link.insert);
-  else await link.insert;
   const signInUrl = link.link;
   const leadIn = {
     signInUrl,
@@ -193,11 +210,7 @@ export async function queueReceipt(
   );
   const invite = workshop?.invite;
   const email = { ...receipt, resendKey: step.resendKey, ...(invite && { attachments: [invite] }) };
-  if (!step.writes || !outbox.prepareWithJob) return outbox.prepare(trx, email);
-  // Its delivery job goes with the caller's statement too: nothing is left to add after it.
-  const prepared = await outbox.prepareWithJob(trx, email);
-  step.writes.push(prepared.job);
-  return { insert: prepared.insert, queue: async () => undefined };
+  return { email, token: link };
 }
 
 /**

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { settlementInvoices } from '../../invoices/issue';
-import { chargeParts, sendParts, type StatementParts } from './charge-rows';
+import { byColumns, rowsInsert, sendTogether, type RowsInsert } from '../../db/rows-together';
+import { chargesTogether } from './charge-rows';
 import { checkFulfillable } from './fulfillable';
 import { leadInPaths } from './lead-in';
 import type { Buyer, LockedCheckout } from './locked-checkout';
-import { purchaseParts } from './purchase-rows';
+import type { NewPurchase } from './purchase-rows';
 import type { Alongside, SettleDeps } from './settle';
-import { chargeOf, newPurchaseOf, queueReceipt, type PaidCheckout, type SettleOutcome } from './settle-steps';
+import { chargeOf, newPurchaseOf, receiptOf, type PaidCheckout, type SettleOutcome } from './settle-steps';
 
 /**
  * The plain fulfilments of a batch written set-wise (docs/domain.md §6.2, "Fulfilment in batches"): the same rows the
@@ -17,10 +18,20 @@ import { chargeOf, newPurchaseOf, queueReceipt, type PaidCheckout, type SettleOu
  * the coupons' counts. What is not plain is left for the caller to settle one by one after these.
  */
 
+/** A provider event, as its settlement marks it processed. */
+export interface ProcessedEvent {
+  merchantAccountId: string;
+  identifier: string;
+  type: string;
+}
+
 export interface LockedPayment {
   locked: LockedCheckout;
   paid: PaidCheckout;
+  /** The event's write, for a settlement one by one. */
   alongside: Alongside;
+  /** The same write's row, for the batch's (which marks every event in one insert). */
+  event: ProcessedEvent;
 }
 
 /**
@@ -68,15 +79,10 @@ export async function settlePlainTogether(
     trx,
     plain.map((p) => p.locked.product.id),
   );
-  const chargeWrites: StatementParts = [];
-  const fulfilled: {
-    payment: LockedPayment;
-    buyer: Buyer;
-    chargeId: string;
-    invoiceId: string;
-    purchaseId: string;
-    writes: (Knex.QueryBuilder | Knex.Raw)[];
-  }[] = [];
+  const charges: Parameters<typeof chargesTogether>[1] = { buyers: [], charges: [], lines: [] };
+  const receipts: { tokens: Row[]; emails: Row[] } = { tokens: [], emails: [] };
+  const fulfilled: { payment: LockedPayment; buyer: Buyer; chargeId: string; invoiceId: string; purchaseId: string }[] =
+    [];
   for (const payment of plain) {
     const { locked, paid } = payment;
     const { checkout } = locked;
@@ -88,23 +94,25 @@ export async function settlePlainTogether(
       rest.push(payment);
       continue;
     }
-    const tag = `_${fulfilled.length}`;
-    const { input, lines, facts } = chargeOf(trx, locked, buyer, paid, accountId, locked.merchantProductId!);
-    if (buyer.created) chargeWrites.push([`buyer${tag}`, trx('users').insert({ id: buyer.id, email: buyer.email })]);
-    chargeWrites.push(...chargeParts(trx, input, [lines], tag));
+    const { input, lines, facts } = chargeOf(locked, buyer, paid, accountId, locked.merchantProductId!);
+    if (buyer.created) charges.buyers.push({ id: buyer.id, email: buyer.email });
+    charges.charges.push(input);
+    charges.lines.push(...lines);
     // The invoice's and the purchase's ids are chosen now: the receipt links to the one, the invoice names the other.
     const invoiceId = randomUUID();
     const purchaseId = randomUUID();
-    const writes: (Knex.QueryBuilder | Knex.Raw)[] = [];
     const paper = { invoiceId, checkout, product: locked.product, buyer, charge: facts, publicUrl: config.publicUrl };
     const leadIn = leadIns.get(checkout.productId);
-    const receipt = await queueReceipt(trx, outbox, { ...paper, now, alreadyOwned: false, writes, leadIn });
-    if (receipt) writes.push(receipt.insert);
-    fulfilled.push({ payment, buyer, chargeId: facts.id, invoiceId, purchaseId, writes });
+    const receipt = await receiptOf(trx, { ...paper, now, alreadyOwned: false, leadIn });
+    if (receipt) {
+      receipts.tokens.push(receipt.token.row);
+      receipts.emails.push(await outbox.row(trx, receipt.email));
+    }
+    fulfilled.push({ payment, buyer, chargeId: facts.id, invoiceId, purchaseId });
   }
-  await sendParts(trx, chargeWrites);
+  if (fulfilled.length === 0) return { settled: new Map(), rest };
+  await sendTogether(trx, 'fulfil-charges', chargesTogether(trx, charges));
 
-  const purchaseWrites: StatementParts = [];
   const couponUses = new Map<string, number>();
   const settled = new Map<string, SettleOutcome>();
   // Each reads its own charge, as it stands in this transaction; numbered as the batch commits (docs/domain.md §18).
@@ -112,21 +120,100 @@ export async function settlePlainTogether(
     trx,
     fulfilled.map((f) => ({ ...f, checkoutId: f.payment.locked.checkout.id })),
   );
-  for (const [n, { payment, buyer, chargeId, purchaseId, writes }] of fulfilled.entries()) {
+  const purchases: Purchased[] = [];
+  for (const { payment, buyer, chargeId, purchaseId } of fulfilled) {
     const { checkout } = payment.locked;
-    const invoice = invoices[n]!;
     const status = checkout.restricted ? 'Restricted' : 'Valid';
-    const purchase = newPurchaseOf(checkout, buyer, { id: chargeId }, status, purchaseId);
-    const offerDays = status === 'Valid' ? config.TRANSFER_WINDOW_DAYS : null;
-    const also = [...writes, payment.alongside(trx), invoice.insert];
-    const settlement = { status: 'fulfilled' as const, buyerUserId: buyer.id };
-    purchaseWrites.push(...purchaseParts(trx, purchase, checkout.id, settlement, offerDays, also, `_${n}`));
+    purchases.push({
+      row: newPurchaseOf(checkout, buyer, { id: chargeId }, status, purchaseId),
+      checkoutId: checkout.id,
+      offerDays: status === 'Valid' ? config.TRANSFER_WINDOW_DAYS : null,
+      event: payment.event,
+    });
     // A limited coupon's use was counted when the checkout began; an unlimited one's is counted now.
     if (checkout.couponId && !checkout.couponReserved)
       couponUses.set(checkout.couponId, (couponUses.get(checkout.couponId) ?? 0) + 1);
     settled.set(checkout.id, { status: 'fulfilled', purchaseId, email: true, alongside: true });
   }
-  await sendParts(trx, purchaseWrites);
+  const jobs = await outbox.deliveryJobs(
+    trx,
+    receipts.emails.map((email) => email.id as string),
+  );
+  const parts = [
+    ...purchasesTogether(trx, purchases),
+    ...named(trx, 'tokens', byColumns({ table: 'verificationTokens', rows: receipts.tokens })),
+    ...named(trx, 'emails', byColumns({ table: 'outboxEmails', rows: receipts.emails, json: ['attachments'] })),
+    ...(jobs ? [['jobs', jobs.insert] as [string, Knex.Raw]] : []),
+    ...named(
+      trx,
+      'invoices',
+      byColumns({ table: 'invoices', rows: invoices.map((i) => i.row), json: ['seller', 'buyer', 'lines'] }),
+    ),
+  ];
+  await sendTogether(trx, 'fulfil-purchases', parts);
   for (const [couponId, uses] of couponUses) await trx('coupons').where({ id: couponId }).increment('usedCount', uses);
   return { settled, rest };
+}
+
+type Row = Record<string, unknown>;
+
+const named = (trx: Knex.Transaction, name: string, specs: RowsInsert[]) =>
+  specs.map((spec, n): [string, Knex.Raw] => [`${name}_${n}`, rowsInsert(trx, spec)]);
+
+/** A plain settlement's purchase: its row (its id chosen), the checkout it settles, its offer's days, its event. */
+interface Purchased {
+  row: NewPurchase;
+  checkoutId: string;
+  offerDays: number | null;
+  event: ProcessedEvent;
+}
+
+/**
+ * The purchases, each settling its checkout, with the offers of the valid ones to be given away (`offerDays` after the
+ * purchase) and their provider events marked processed (as the events' own write does: a processed one is left as
+ * it is), as statement parts of a fixed text whatever their number.
+ */
+function purchasesTogether(trx: Knex.Transaction, purchases: Purchased[]): [string, Knex.Raw][] {
+  const offers = purchases
+    .filter((p) => p.offerDays !== null)
+    .map((p) => ({ purchase_id: p.row.id, secs: p.offerDays! * 86_400 }));
+  const settled = purchases.map((p) => ({ id: p.checkoutId, buyer_user_id: p.row.userId, purchase_id: p.row.id }));
+  return [
+    [
+      'purchase',
+      rowsInsert(trx, {
+        table: 'purchases',
+        rows: purchases.map((p) => p.row),
+        suffix: 'RETURNING id, user_id, created_at',
+      }),
+    ],
+    [
+      'settled',
+      trx.raw(
+        `UPDATE checkouts AS c SET status = 'fulfilled', buyer_user_id = s.buyer_user_id, purchase_id = s.purchase_id
+         FROM jsonb_to_recordset(?::jsonb) AS s(id uuid, buyer_user_id uuid, purchase_id uuid) WHERE c.id = s.id`,
+        [JSON.stringify(settled)],
+      ),
+    ],
+    [
+      'offers',
+      trx.raw(
+        `INSERT INTO purchase_user_transfers (purchase_id, source_user_id, transfer_state, expires_at)
+         SELECT p.id, p.user_id, 'AVAILABLE', p.created_at + make_interval(secs => o.secs)
+         FROM purchase p JOIN jsonb_to_recordset(?::jsonb) AS o(purchase_id uuid, secs double precision)
+           ON o.purchase_id = p.id`,
+        [JSON.stringify(offers)],
+      ),
+    ],
+    [
+      'events',
+      rowsInsert(trx, {
+        table: 'merchantEvents',
+        rows: purchases.map((p) => ({ ...p.event })),
+        computed: { processedAt: 'now()' },
+        suffix:
+          'ON CONFLICT (merchant_account_id, identifier) DO UPDATE SET processed_at = now() WHERE merchant_events.processed_at IS NULL',
+      }),
+    ],
+  ];
 }

@@ -2,11 +2,15 @@ import { z } from 'zod';
 import { BillingDetails } from '../schemas';
 
 /**
- * Buying a course in instalments: which course (its plan is the one it offers now), and where the buyer is billed
- * (each instalment's tax follows it, as at checkout).
+ * Buying a course in instalments (and its quote): which course (its plan is the one it offers now), a coupon or the
+ * regional price, and where the buyer is billed (each instalment's tax follows it, as at checkout).
  */
 export const BuyPaymentPlanBody = z.strictObject({
   productId: z.uuid('must be a product id'),
+  /** A coupon for some instalments or all of them, as its duration says. */
+  coupon: z.string().trim().min(1).max(64).optional(),
+  /** The detected country's regional price (the purchase is then Restricted to it). */
+  ppp: z.boolean().default(false),
   billing: BillingDetails.optional(),
 });
 

@@ -22,11 +22,13 @@ export async function recordInstalment(
     .where({ subscriptionId, outcome: 'paid' })
     .count({ paid: '*' })) as [{ paid: string | number }];
   const full = Number(paid) >= plan.instalments;
+  // At the regional price the course is Restricted to its country, as a one-time purchase at it is (§5.2).
+  const country = event.metadata.pppCountry ?? null;
   // In any order: whichever instalment comes first opens the purchase; each adds what it paid.
   await trx.raw(
     `INSERT INTO purchases (user_id, product_id, status, total_amount, currency, payment_plan_subscription_id,
-                            paid_in_full, paid_in_full_at)
-     VALUES (:userId, :productId, 'Valid', :amount, :currency, :subscriptionId, :full, :fullAt)
+                            paid_in_full, paid_in_full_at, country, coupon_id)
+     VALUES (:userId, :productId, :status, :amount, :currency, :subscriptionId, :full, :fullAt, :country, :couponId)
      ON CONFLICT (payment_plan_subscription_id) DO UPDATE
        SET total_amount = purchases.total_amount + excluded.total_amount,
            paid_in_full = purchases.paid_in_full OR excluded.paid_in_full,
@@ -35,6 +37,9 @@ export async function recordInstalment(
     {
       userId: event.metadata.userId!,
       productId: event.metadata.productId!,
+      status: country ? 'Restricted' : 'Valid',
+      country,
+      couponId: event.metadata.couponId ?? null,
       amount: charge.amount,
       currency: event.invoice.currency,
       subscriptionId,

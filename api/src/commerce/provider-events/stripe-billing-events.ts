@@ -9,6 +9,9 @@ const BILLING_EVENTS = new Set([
   'customer.subscription.created',
   'customer.subscription.updated',
   'customer.subscription.deleted',
+  // A schedule of a switch at the period's end let go before its phase: the switch no longer waits.
+  'subscription_schedule.released',
+  'subscription_schedule.canceled',
 ]);
 
 /** A Checkout Session of a subscription: Stripe Billing's, never a one-time purchase to fulfil. */
@@ -22,11 +25,12 @@ export const isBillingEvent = (event: Stripe.Event): boolean =>
  * Acts on one of Stripe Billing's events: an invoice paid or failed is recorded as the period it bills (a paid one
  * with its charge, and a coupon for a number of periods ended after its last); a subscription's change is read back from Stripe and recorded as its state now, so a late or
  * repeated event converges on the same state. A completed subscription checkout only sets a payment plan's end:
- * the subscription's own events record it.
+ * the subscription's own events record it. A schedule released or cancelled leaves no switch waiting unless Stripe
+ * shows another schedule's.
  */
 export async function handleBillingEvent(
   stripe: StripeProvider,
-  subscriptions: Pick<SubscriptionService, 'recordEvent' | 'recordState'>,
+  subscriptions: Pick<SubscriptionService, 'recordEvent' | 'recordState' | 'recordNoWaitingSwitch'>,
   accountId: string,
   event: Stripe.Event,
 ): Promise<void> {
@@ -45,6 +49,13 @@ export async function handleBillingEvent(
     case 'customer.subscription.deleted': {
       const state = await read.subscriptionState(event.data.object.id);
       if (state) await subscriptions.recordState(accountId, state);
+      return;
+    }
+    case 'subscription_schedule.released':
+    case 'subscription_schedule.canceled': {
+      // Read back from Stripe: a later schedule (the learner switched again) may wait now, whatever this one did.
+      const identifier = await read.subscriptionWithoutWaitingSwitch(event.data.object);
+      if (identifier) await subscriptions.recordNoWaitingSwitch(accountId, identifier);
       return;
     }
     case 'checkout.session.completed':

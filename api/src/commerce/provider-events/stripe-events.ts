@@ -21,7 +21,7 @@ interface Deps {
   checkouts: CheckoutService;
   lifecycle: PurchaseLifecycle;
   /** Memberships' subscriptions, which Stripe Billing's events record. */
-  subscriptions: Pick<SubscriptionService, 'recordEvent' | 'recordState'>;
+  subscriptions: Pick<SubscriptionService, 'recordEvent' | 'recordState' | 'recordNoWaitingSwitch'>;
 }
 
 export interface WebhookOutcome {
@@ -99,8 +99,8 @@ export function stripeEvents({ db, logger, stripe, checkouts, lifecycle, subscri
     BATCHES,
   );
 
-  async function settledInBatch(sessionIdentifier: string, alongside: Alongside, event: EventKey) {
-    const outcome = await settleInBatch({ sessionIdentifier, alongside, event });
+  async function settledInBatch(sessionIdentifier: string, alongside: Alongside, event: EventKey, eventType: string) {
+    const outcome = await settleInBatch({ sessionIdentifier, alongside, event, eventType });
     if (outcome.status === 'rejected') throw outcome.reason;
     return outcome.value;
   }
@@ -129,7 +129,7 @@ export function stripeEvents({ db, logger, stripe, checkouts, lifecycle, subscri
         const settled =
           event.type === 'checkout.session.expired'
             ? await checkouts.settleSession(sessionIdentifier, markProcessed, key)
-            : await settledInBatch(sessionIdentifier, markProcessed, key);
+            : await settledInBatch(sessionIdentifier, markProcessed, key, event.type);
         if (settled?.eventProcessed) return 'duplicate';
         return settled?.alongside ? 'marked' : true;
       }

@@ -1,6 +1,7 @@
 import { AppError } from '../../shared/errors';
 import type { SubscriptionDeps } from './deps';
 import { subscriptionOf } from './rows';
+import { dropWaitingSwitch } from './waiting-switch';
 import type { SubscriptionView } from './subscriptions.schemas';
 
 /**
@@ -8,11 +9,12 @@ import type { SubscriptionView } from './subscriptions.schemas';
  * not come (docs/domain.md §22). The provider is told first: what it bills decides.
  */
 export async function setCancelAtPeriodEnd(
-  { db, clock, provider }: SubscriptionDeps,
+  deps: SubscriptionDeps,
   userId: string,
   id: string,
   cancel: boolean,
 ): Promise<SubscriptionView> {
+  const { db, clock, provider } = deps;
   const now = clock.now();
   const before = await subscriptionOf(db, userId, id, now);
   if (!before) throw new AppError('not-found', 'No such subscription.');
@@ -38,6 +40,8 @@ export async function setCancelAtPeriodEnd(
   // provider is told, so the provider and the subscription never disagree.
   if (new Date(before.currentPeriodEnd) <= now)
     throw new AppError('subscription-not-renewable', 'This subscription’s period has ended: its renewal decides.');
+  // A switch waiting for that end would never start: dropped, so resuming renews at the interval billed now.
+  if (cancel) await dropWaitingSwitch(deps, id);
   await provider.subscriptions?.cancelAtPeriodEnd(row.providerIdentifier, cancel);
   // Conditional: a period that ended meanwhile is not resumed.
   await db('subscriptions')

@@ -1,10 +1,7 @@
 import type { NewEmail } from '../../mail/outbox';
+import { formatEmailDate } from '../../mail/templates';
 import { escapeHtml } from '../../shared/escape-html';
 import { formatMoney } from '../../shared/money';
-
-/** "December 8, 2026": a day as the learner reads it in an email (UTC, as every date of a period). */
-const day = (date: Date) =>
-  new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(date));
 
 /** What lapsed or failed: a membership, or a course's payment plan. */
 type Kind = 'membership' | 'payment plan';
@@ -16,6 +13,8 @@ export interface FailedRenewal {
   currency: string;
   /** When access ends unless a payment succeeds (the grace's end). */
   accessUntil: Date;
+  /** The learner's time zone, where they have one: the end is told as their clock reads it (UTC otherwise). */
+  timeZone: string | null;
   /** The Billing page, where the card is updated. */
   billingUrl: string;
 }
@@ -23,7 +22,8 @@ export interface FailedRenewal {
 /** A renewal could not be paid: how much, until when the courses stay open, and where to fix the card. */
 export function renewalFailedEmail(to: string, failed: FailedRenewal): NewEmail {
   const amount = formatMoney(failed.amount, failed.currency);
-  const until = day(failed.accessUntil);
+  // An instant, with its hour and zone: midnight in Auckland is still the day before in Los Angeles and in UTC.
+  const until = formatEmailDate(new Date(failed.accessUntil), failed.timeZone);
   const headline = `We could not take ${amount} for your ${failed.membership} ${failed.kind}.`;
   const keep = `Your courses stay open until ${until}; we will try the payment again before then.`;
   return {

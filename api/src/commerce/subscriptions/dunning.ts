@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
+import { timeZoneOf } from '../../identity/profile/prefs';
 import type { JobQueue } from '../../jobs/queue';
 import type { SubscriptionDeps as DunningDeps } from './deps';
 import { membershipLapsedEmail, renewalFailedEmail } from './dunning-emails';
 import { nextChargeAmount } from './next-charge';
+import { recordPeriodEnds } from './period-ends';
 
-/** The sweep that retries failed renewals when due and records lapses, every minute across replicas. */
+/** The sweep that retries failed renewals when due and records lapses and period ends, every minute across replicas. */
 export const SUBSCRIPTION_DUNNING = 'subscription-dunning';
 
 const DAY_MS = 86_400_000;
@@ -20,6 +22,7 @@ interface FailingSubscription {
   graceUntil: Date | null;
   retryCount: number;
   nextRetryAt: Date | null;
+  userId: string;
   email: string;
   membership: string;
   amount: number;
@@ -62,6 +65,7 @@ export async function afterFailedRenewal(
       's.taxCountry',
       's.taxRegion',
       's.taxVatId',
+      's.userId',
       'u.email',
       'p.name as membership',
       // A payment plan's instalment, else the membership's price for its seats.
@@ -83,6 +87,7 @@ export async function afterFailedRenewal(
       amount: sub.paymentPlanId ? sub.amount : await nextChargeAmount(trx, sub, sub.amount, sub.currency),
       currency: sub.currency,
       accessUntil: sub.graceUntil!,
+      timeZone: await timeZoneOf(trx, sub.userId),
       billingUrl: billingUrl(config.publicUrl),
     }),
   );
@@ -158,9 +163,10 @@ async function recordLapses({ db, clock, config, outbox }: DunningDeps): Promise
 
 /**
  * One dunning sweep (docs/domain.md §22): the failed renewals due for a retry are tried again at the provider (its
- * event records the outcome, as any renewal's), then the subscriptions past their grace lapse.
+ * event records the outcome, as any renewal's), then the subscriptions past their grace lapse, and those set to end
+ * at their period's end are recorded ended once it is over.
  */
-export async function sweepDunning(deps: DunningDeps): Promise<{ retried: number; lapsed: number }> {
+export async function sweepDunning(deps: DunningDeps): Promise<{ retried: number; lapsed: number; ended: number }> {
   const billing = deps.provider.subscriptions;
   let retried = 0;
   if (billing?.retryFailedInvoice)
@@ -171,7 +177,7 @@ export async function sweepDunning(deps: DunningDeps): Promise<{ retried: number
         (error: unknown) => deps.logger.warn({ err: error, subscriptionId: sub.id }, 'retrying a renewal failed'),
       );
     }
-  return { retried, lapsed: await recordLapses(deps) };
+  return { retried, lapsed: await recordLapses(deps), ended: await recordPeriodEnds(deps) };
 }
 
 /** The sweep as a job, every minute: one replica runs each minute's. */

@@ -5,7 +5,7 @@ import type { SubscriptionDiscount } from '../../payments/provider';
 import { billingPlace } from '../checkout/billing-place';
 import { refuseUnfitVatId, refuseUnknownPlace } from '../checkout/billing-profile';
 import { asOffer, quoteCoupons, type CouponRow } from '../coupons/coupons';
-import { COUPON_MESSAGES, couponProblem } from '../coupons/rules';
+import { COUPON_MESSAGES, couponProblem, problemFor } from '../coupons/rules';
 import { pppForCountry } from '../pricing/ppp';
 import { MIN_CHARGE, percentOf, quote } from '../pricing/prices';
 import type { BillingInput } from '../schemas';
@@ -24,7 +24,10 @@ export interface MembershipPriceRequest {
   country: string;
   region: string | null;
   billing?: BillingInput;
-  buyer: { id: string; email: string };
+  /** Null for a guest's quote (a payment plan's on the sales page): a refused coupon is then not said why. */
+  buyer: { id: string; email: string } | null;
+  /** Staff pricing for anyone (the simulator): a refused coupon says why, as to a signed-in buyer. */
+  sayWhy?: boolean;
   now: Date;
 }
 
@@ -35,8 +38,8 @@ export interface MembershipPrice {
   discount: (SubscriptionDiscount & { couponId: string }) | null;
   /** The regional price's percentage off, when it is the one applied. */
   pppPercent: number | null;
-  /** The rate the provider adds on top of each period (tax-exclusive prices), or that is inside it. */
-  tax: { rate: number; inclusive: boolean } | null;
+  /** The rate the provider adds on top of each period (tax-exclusive prices), or that is inside it, and its name. */
+  tax: { rate: number; inclusive: boolean; name: string } | null;
   /** Where the buyer is billed, kept by the subscription for every period's invoice. */
   place: { country: string; region: string | null; vatId: string | null };
 }
@@ -51,8 +54,9 @@ async function couponFor(conn: Knex, request: MembershipPriceRequest) {
   const { entered, sale } = await quoteCoupons(conn, request.productId, request.couponCode, request.now);
   const use = { productId: request.productId, now: request.now, buyer: request.buyer, db: conn };
   if (request.couponCode) {
-    // The subscriber is signed in: they hear why a code is refused.
-    const problem = await couponProblem(entered, use);
+    // A signed-in buyer hears why a code is refused; a guest one answer for all, as at checkout.
+    const found = await couponProblem(entered, use);
+    const problem = found && problemFor(found, request.buyer !== null || request.sayWhy === true);
     if (problem) throw new AppError(problem, COUPON_MESSAGES[problem], { coupon: COUPON_MESSAGES[problem] });
   }
   const running = sale && !(await couponProblem(sale, use)) ? sale : undefined;
@@ -118,7 +122,8 @@ export async function periodTaxTerms(
   const setup = await readTaxSetup(conn);
   const inclusive = setup.inclusiveCurrencies.includes(request.currency.toLowerCase());
   const answer = taxFrom(setup, { currency: request.currency, amount, inclusive, buyer: place });
-  return { tax: answer && !answer.reverseCharge ? { rate: answer.rate, inclusive } : null, place };
+  const tax = answer && !answer.reverseCharge ? { rate: answer.rate, inclusive, name: answer.name } : null;
+  return { tax, place };
 }
 
 const COUPON_NOT_FOR_MEMBERSHIP = 'This coupon takes off too much to be used on a membership.';

@@ -89,6 +89,8 @@ async function recordCharge(
         subscriptionId: sub.id,
         providerInvoice: event.invoice.identifier,
         ...(event.invoice.discountAmount && { couponId: sub.couponId }),
+        // A plan's instalment names its plan from the first (the subscription learns its plan after this charge).
+        ...(event.metadata.paymentPlanId && { paymentPlanId: event.metadata.paymentPlanId }),
       },
       tax,
     },

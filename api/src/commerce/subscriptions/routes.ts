@@ -86,8 +86,9 @@ export function subscriptionRoutes({
   });
 
   router.post('/subscriptions/:id/switch', allow.signedIn(), async (ctx) => {
-    const { interval } = SwitchBody.parse(ctx.request.body);
-    ctx.body = { data: await subscriptions.switchInterval(userOf(ctx).id, IdParam.parse(ctx.params).id, interval) };
+    const { interval, dueNow } = SwitchBody.parse(ctx.request.body);
+    const { id } = IdParam.parse(ctx.params);
+    ctx.body = { data: await subscriptions.switchInterval(userOf(ctx).id, id, interval, dueNow) };
   });
 
   return router;

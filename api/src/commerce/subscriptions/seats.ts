@@ -5,6 +5,7 @@ import { SUBSCRIPTION_STATUS_NOW } from '../../shared/subscription-status';
 import type { BillingInterval } from '../../payments/provider';
 import type { SubscriptionDeps } from './deps';
 import { regionalAmount } from './next-charge';
+import { refuseWhileSwitchWaits } from './waiting-switch';
 
 /**
  * A team membership's seats (docs/domain.md §22): a subscription for N seats is its subscriber's and N − 1 others',
@@ -132,6 +133,7 @@ export async function addSeats(deps: SubscriptionDeps, userId: string, id: strin
       throw new AppError('seats-not-available', 'Seats cannot be added on this site yet. Contact our support team.');
     if (!['trialing', 'active'].includes(sub.status))
       throw new AppError('subscription-not-renewable', 'Seats can be added only to a membership that is paid up.');
+    await refuseWhileSwitchWaits(trx, id, clock.now());
     const quantity = sub.quantity + added;
     if (quantity > 100)
       throw new AppError('validation-failed', 'A membership has at most 100 seats.', { quantity: 'too many seats' });

@@ -17,8 +17,14 @@ export const SubscribeBody = z.strictObject({
   interval: z.enum(['month', 'year']).optional(),
 });
 
-/** Switching a membership to its monthly or yearly price. */
-export const SwitchBody = z.strictObject({ interval: z.enum(['month', 'year']) });
+/**
+ * Switching a membership to its monthly or yearly price, with what its confirmation said it charges now: a switch that
+ * would charge otherwise is refused (`quote-changed`).
+ */
+export const SwitchBody = z.strictObject({
+  interval: z.enum(['month', 'year']),
+  dueNow: z.number().int('must be a whole number of cents').min(0, 'at least 0').optional(),
+});
 
 /** Seats added to a team membership, billed for the rest of the period at once. */
 export const AddSeatsBody = z.strictObject({
@@ -54,15 +60,23 @@ export interface BillingView {
   /** The price of the next period, for every seat, and when it is charged; null once it no longer renews. */
   nextCharge: { amount: number; currency: string; on: Date } | null;
   /**
-   * The other interval it can switch to now: its price each period, the unused part of this period credited, what is
-   * charged now, and whether the new interval starts now (else at this period's end). Null when there is none.
+   * The other interval it can switch to now: its price each period, the unused part of this period credited, what the
+   * coupon takes off and the tax (inside or on top) of what is charged now, what is charged now (exactly what the
+   * provider charges), and whether the new interval starts now (else at this period's end). Null when there is none.
    */
   switch: {
     interval: 'month' | 'year';
     amount: number;
     currency: string;
     credit: number;
+    discount: number;
+    tax: { amount: number; inclusive: boolean } | null;
     dueNow: number;
     startsNow: boolean;
   } | null;
+  /**
+   * A switch waiting for this period's end (nothing was charged for it): the interval and price each period it
+   * renews at from `on`. Switching back to `interval` undoes it. Null when none waits.
+   */
+  scheduledSwitch: { interval: 'month' | 'year'; amount: number; currency: string; on: Date } | null;
 }

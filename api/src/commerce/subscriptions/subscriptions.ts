@@ -13,6 +13,7 @@ import { addSeats, seatsOf, takeSeat } from './seats';
 import { quoteSeats } from './seat-quote';
 import { subscribe } from './subscribe';
 import { quoteSubscribe } from './subscribe-quote';
+import { recordNoWaitingSwitch } from './waiting-switch';
 
 /** Memberships' subscriptions (docs/domain.md §22): subscribing, the provider's events, a learner's list and changes. */
 export function subscriptionService(deps: SubscriptionDeps) {
@@ -26,6 +27,9 @@ export function subscriptionService(deps: SubscriptionDeps) {
     quoteSeats: step(quoteSeats),
     takeSeat: step(takeSeat),
     recordState: step(recordSubscriptionState),
+    /** The provider dropped a switch waiting for the period's end (a Stripe schedule released elsewhere). */
+    recordNoWaitingSwitch: (accountId: string, providerIdentifier: string) =>
+      recordNoWaitingSwitch(deps, accountId, providerIdentifier),
     mine: (userId: string) => subscriptionsOf(deps.db, userId, deps.clock.now()),
     hasAny: (userId: string) => hasSubscriptions(deps.db, userId),
     cancel: async (userId: string, id: string) => {
@@ -35,8 +39,8 @@ export function subscriptionService(deps: SubscriptionDeps) {
     resume: (userId: string, id: string) => setCancelAtPeriodEnd(deps, userId, id, false),
     paymentMethodUrl: (userId: string, id: string) => paymentMethodUrl(deps, userId, id),
     billing: (userId: string, id: string) => billingOf(deps, userId, id),
-    switchInterval: (userId: string, id: string, interval: BillingInterval) =>
-      switchInterval(deps, userId, id, interval),
+    switchInterval: (userId: string, id: string, interval: BillingInterval, dueNow?: number) =>
+      switchInterval(deps, userId, id, interval, dueNow),
     /** Dunning's sweep: failed renewals retried when due, lapses recorded (the minute's job runs it). */
     sweepDunning: () => sweepDunning(deps),
   };

@@ -60,23 +60,26 @@ export async function issueSignInLink(trx: Knex | Knex.Transaction, input: SignI
 
 type SignInLinkInput = { publicUrl: string; email: string; redirectTo: string | null; now: Date; lifetimeMs: number };
 
-/** `issueSignInLink`'s link and the insert that stores its token, for the caller to send with its other writes. */
+/**
+ * `issueSignInLink`'s link and the insert that stores its token (and its row), for the caller to send with its other
+ * writes.
+ */
 export function signInLinkWrite(
   trx: Knex | Knex.Transaction,
   input: SignInLinkInput,
-): { link: string; insert: Knex.QueryBuilder } {
+): { link: string; insert: Knex.QueryBuilder; row: Record<string, unknown> } {
   const token = newSecret();
   // As the Continue button sends it back (EmailAddress lower-cases): an account's address may have capitals.
   const email = input.email.toLowerCase();
-  const insert = trx('verificationTokens').insert({
+  const row = {
     token: hashSecret(token),
     identifier: email,
     // Both from the service's clock: an expired link's message says how long it lasted.
     createdAt: input.now,
     expires: new Date(input.now.getTime() + input.lifetimeMs),
     redirectTo: input.redirectTo === null ? null : safeRedirect(input.redirectTo),
-  });
-  return { link: signInLink(input.publicUrl, email, token), insert };
+  };
+  return { link: signInLink(input.publicUrl, email, token), insert: trx('verificationTokens').insert(row), row };
 }
 
 /** "15 minutes", "7 days": how long a link lasted, for the message of one that expired. */

@@ -92,7 +92,8 @@ async function opensTo(trx: Knex.Transaction, deps: Deps, lessonId: string, user
       await deps.assertOpen(lessonId, { user: { id: userId }, country });
       return true;
     } catch (error) {
-      if (!(error instanceof AppError) || !['lesson-locked', 'not-found'].includes(error.code)) throw error;
+      if (!(error instanceof AppError) || !['lesson-locked', 'lesson-not-open-yet', 'not-found'].includes(error.code))
+        throw error;
     }
   }
   return false;

@@ -3,6 +3,7 @@ import { isApiError } from '../../api/client';
 import { getCourse, lessonPath, type CourseView, type LessonItem } from '../../api/learning';
 import { AccessNotice } from '../../learning/AccessNotice';
 import { LessonStatus } from '../../learning/LessonStatus';
+import { OpensOnBadge } from '../../learning/drip/OpensOn';
 import { isComplete, lessonsInOrder } from '../../learning/outlineProgress';
 import { ProgressBar } from '../../learning/ProgressBar';
 import { LoadStatus } from '../../LoadStatus';
@@ -72,6 +73,11 @@ function CourseOutline({ view, signedIn }: { view: CourseView; signedIn: boolean
               <h3 id={`module-${module.id}`}>{module.title}</h3>
               {showProgress && <ProgressBar progress={module.progress} label={`Progress in ${module.title}`} />}
             </div>
+            {module.opens && (
+              <p className="module-opens">
+                <OpensOnBadge opens={module.opens} />
+              </p>
+            )}
             <LessonList course={course} lessons={module.lessons} />
             {module.sections.map((section) => (
               <section key={section.id} className="outline-section" aria-labelledby={`section-${section.id}`}>
@@ -137,6 +143,7 @@ function LessonList({ course, lessons }: { course: CourseView['course']; lessons
           <LessonStatus lesson={lesson} />
           <Link to={lessonPath(course, lesson)}>{lesson.title}</Link>
           {lesson.free && <span className="badge">Free</span>}
+          {lesson.opens && <OpensOnBadge opens={lesson.opens} />}
           {lesson.durationMinutes !== null && (
             <span className="lesson-minutes">{formatMinutes(lesson.durationMinutes)}</span>
           )}

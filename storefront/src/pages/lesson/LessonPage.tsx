@@ -13,6 +13,7 @@ import {
   type ProgressAnswer,
 } from '../../api/learning';
 import { AccessNotice } from '../../learning/AccessNotice';
+import { ScheduledLesson } from '../../learning/drip/OpensOn';
 import { isComplete, withLessonCompleted } from '../../learning/outlineProgress';
 import { LoadStatus } from '../../LoadStatus';
 import { loginPath } from '../../redirects';
@@ -30,6 +31,7 @@ import { LessonKindPart } from './lesson-kinds';
 import { FreePreviewNote } from './FreePreviewNote';
 import { LessonOutline } from './LessonOutline';
 import { LessonVideo } from './VideoPlayer';
+import { LessonDownloads } from './downloads/Downloads';
 
 /**
  * /courses/:course/lessons/:lesson: the lesson to study (or why it is locked) beside the course's outline, progress,
@@ -135,8 +137,24 @@ function Lesson({ view, outline }: { view: LessonView; outline: CourseView | nul
             {/* The body is rich text sanitized by the API (api/src/learning/sanitize.ts: no scripts, no event handlers, no
                 javascript: links), so it can be rendered as HTML. */}
             <div className="lesson-body" dangerouslySetInnerHTML={{ __html: body }} />
-            {view.content && <LessonKindPart content={view.content} />}
-            {signedIn && <CompleteToggle view={view} completed={completed} onSaved={onSaved} />}
+            <LessonDownloads lessonId={lesson.id} course={courseKey} />
+            {view.content && (
+              <LessonKindPart
+                content={view.content}
+                context={{ lessonId: lesson.id, course: courseKey, onCompleted: onSaved }}
+              />
+            )}
+            {signedIn &&
+              (view.content?.kind === 'quiz' ? (
+                // A quiz lesson is completed by passing its quiz, never by hand (docs/domain.md §11).
+                completed && (
+                  <div className="lesson-complete">
+                    <span className="complete-badge">Completed</span>
+                  </div>
+                )
+              ) : (
+                <CompleteToggle view={view} completed={completed} onSaved={onSaved} />
+              ))}
             {lesson.free && outline && <FreePreviewNote outline={outline} />}
           </>
         ) : (
@@ -168,6 +186,8 @@ function LockedLesson({ view }: { view: LessonView }) {
     async () => (await getCourse(view.course.slug ?? view.course.id)).products,
     [view.course.id],
   );
+  // The lesson is theirs (or a free preview) but released later: when it opens, rather than how to buy it.
+  if (view.opens) return <ScheduledLesson opens={view.opens} coursePath={coursePath(view.course)} />;
   if (!view.lock) return null;
   if (products.status !== 'ready')
     return <LoadStatus state={products} retry={products.retry} what="how to get access" />;

@@ -132,6 +132,8 @@ function Player({
   const startAt = useRef(resumeAt(initial));
   const refreshedAt = useRef(0);
   const finishedCourse = useRef(false);
+  /** A transcript line chosen while the source was still loading: played from once it has loaded. */
+  const pendingSeek = useRef<number | null>(null);
 
   const flush = useWatchPosition(media, {
     lessonId,
@@ -181,7 +183,15 @@ function Player({
     let live = true;
     let detach = () => {};
     setPhase({ kind: 'loading' });
-    const ready = () => live && setPhase({ kind: 'ready' });
+    const ready = () => {
+      if (!live) return;
+      setPhase({ kind: 'ready' });
+      const seconds = pendingSeek.current;
+      if (seconds === null) return;
+      pendingSeek.current = null;
+      media.currentTime = seconds;
+      media.play().catch(() => {});
+    };
     media.addEventListener('loadeddata', ready);
     const onFatal = (failure: PlaybackFailure) => live && fail.current(failure);
     attachSource(media, video.hls, { startAt: startAt.current, onFatal }).then(
@@ -242,6 +252,11 @@ function Player({
 
   const seek = (seconds: number) => {
     if (!media) return;
+    // Attaching a source (the first or a Try again) resets the element and cuts short a play asked for before it.
+    if (phase.kind === 'loading') {
+      pendingSeek.current = seconds;
+      return;
+    }
     media.currentTime = seconds;
     if (media.paused) media.play().catch(() => {});
   };

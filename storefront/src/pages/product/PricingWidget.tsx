@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { PlanTerms } from '../../api/payment-plans';
 import { useSearchParams } from 'wouter';
 import { saleBlocker, type StoreProduct } from '../../api/catalog';
 import { getBilling, type CheckoutRequest, type PurchaseChoice, type QuoteAnswer } from '../../api/commerce';
@@ -37,6 +38,8 @@ interface Props {
   /** The catalog, to name the course an upgrade credit comes from. */
   products: StoreProduct[];
   mode?: BuyMode;
+  /** Told the coupon and regional price the buyer chose, so the payment plan beside it is priced alike. */
+  onTerms?: (terms: PlanTerms) => void;
 }
 
 /**
@@ -44,20 +47,21 @@ interface Props {
  * cannot (sold out, enrollment closed or not open yet, not on sale yet): its state and a waitlist instead, and no
  * price, sale, coupon or seats (nothing is quoted for it).
  */
-export function PricingWidget({ product, products, mode = 'buy' }: Props) {
+export function PricingWidget({ product, products, mode = 'buy', onTerms }: Props) {
   const blocker = saleBlocker(product);
   if (blocker) return <WaitlistPanel product={product} blocker={blocker} />;
-  return <OnSalePricing product={product} products={products} mode={mode} />;
+  return <OnSalePricing product={product} products={products} mode={mode} onTerms={onTerms} />;
 }
 
 /**
  * Prices the purchase the buyer is putting together (coupon, regional price, team seats; upgrade credit and seats
  * already bought come from the session) and re-quotes on every change, then starts the checkout.
  */
-function OnSalePricing({ product, products, mode }: Props & { mode: BuyMode }) {
+function OnSalePricing({ product, products, mode, onTerms }: Props & { mode: BuyMode }) {
   const [params, setParams] = useSearchParams();
   const [coupon, setCoupon] = useState<string | null>(() => params.get('code')?.trim().slice(0, 64) || null);
   const [ppp, setPpp] = useState(false);
+  useEffect(() => onTerms?.({ coupon, ppp }), [onTerms, coupon, ppp]);
   const [forTeamChosen, setForTeam] = useState(mode === 'team');
   // An owner's box asks for one thing: seats for a team (always), one seat as a gift, or the unlock (never seats).
   const forTeam = mode === 'buy' ? forTeamChosen : mode === 'team';

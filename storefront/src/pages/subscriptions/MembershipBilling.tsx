@@ -1,12 +1,14 @@
 import { useRef, useState } from 'react';
 import { formatMoney } from '../../../../api/src/shared/money';
+import { isApiError } from '../../api/client';
 import { getBilling, paymentMethodUrl, switchInterval, type Billing, type Subscription } from '../../api/subscriptions';
 import { ActionButton, BusyStatus, FieldAlert } from '../../ActionFeedback';
 import { formatDate } from '../../format';
 import { LoadStatus } from '../../LoadStatus';
-import { useAccountAsync } from '../../useAccountAsync';
+import type { AsyncState } from '../../useAsync';
 import { useAction } from '../../useAction';
 import { failedTo } from '../../useConfirmation';
+import { WaitingSwitch } from './WaitingSwitch';
 
 const EVERY = { month: 'month', year: 'year' } as const;
 const LY = { month: 'monthly', year: 'yearly' } as const;
@@ -16,8 +18,15 @@ const LY = { month: 'monthly', year: 'yearly' } as const;
  * payment is owed with the way to fix it (update the card), and a switch to the other interval, its prorated amount
  * shown before it is confirmed.
  */
-export function MembershipBilling({ subscription, changed }: { subscription: Subscription; changed: () => void }) {
-  const billing = useAccountAsync(() => getBilling(subscription.id));
+export function MembershipBilling({
+  subscription,
+  billing,
+  changed,
+}: {
+  subscription: Subscription;
+  billing: AsyncState<Billing> & { retry: () => void };
+  changed: () => void;
+}) {
   const owed = subscription.status === 'past_due' || subscription.status === 'lapsed';
   return (
     <div className="membership-billing">
@@ -28,6 +37,7 @@ export function MembershipBilling({ subscription, changed }: { subscription: Sub
           key={`${billing.data.interval}-${String(billing.data.nextCharge?.on)}`}
           subscriptionId={subscription.id}
           initial={billing.data}
+          pastDue={owed}
           changed={changed}
         />
       )}
@@ -70,35 +80,59 @@ export function UpdateCard({ subscriptionId, prominent = false }: { subscription
   );
 }
 
+/** A switch whose price moved since it was shown (a renewal, a coupon's last period) is shown again, priced anew. */
+const QUOTE_CHANGED = 'What the switch costs has changed: check the amount below and confirm again.';
+
 function BillingDetails({
   subscriptionId,
   initial,
+  pastDue,
   changed,
 }: {
   subscriptionId: string;
   initial: Billing;
+  pastDue: boolean;
   changed: () => void;
 }) {
   const [billing, setBilling] = useState(initial);
   const [asking, setAsking] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
-  const action = useAction(failedTo('switch'));
+  const action = useAction((caught) =>
+    isApiError(caught, 'quote-changed') ? QUOTE_CHANGED : failedTo('switch')(caught),
+  );
   const { interval, nextCharge } = billing;
   const offer = billing.switch;
   const confirm = () =>
     action.run(async () => {
-      setBilling(await switchInterval(subscriptionId, offer!.interval));
+      try {
+        setBilling(await switchInterval(subscriptionId, offer!.interval, offer!.dueNow));
+      } catch (caught) {
+        // Priced again: the confirmation shows what would be charged now, and the learner confirms that.
+        if (isApiError(caught, 'quote-changed')) setBilling(await getBilling(subscriptionId));
+        throw caught;
+      }
       setAsking(false);
       changed();
     });
   return (
     <>
       {interval && <p>Plan: billed {LY[interval]}</p>}
-      <p>
-        {nextCharge
-          ? `Next charge: ${formatMoney(nextCharge.amount, nextCharge.currency)} on ${formatDate(nextCharge.on)}`
-          : 'No further charges.'}
-      </p>
+      {/* While a payment is owed, the status line says what is due now: no date of a period already over. */}
+      {!pastDue && (
+        <p>
+          {nextCharge
+            ? `Next charge: ${formatMoney(nextCharge.amount, nextCharge.currency)} on ${formatDate(nextCharge.on)}`
+            : 'No further charges.'}
+        </p>
+      )}
+      <WaitingSwitch
+        subscriptionId={subscriptionId}
+        billing={billing}
+        undone={(next) => {
+          setBilling(next);
+          changed();
+        }}
+      />
       {offer && !asking && (
         <div className="actions">
           <button
@@ -121,6 +155,7 @@ function BillingDetails({
               ? `You are charged ${formatMoney(offer.dueNow, offer.currency)} now (${formatMoney(offer.credit, offer.currency)} unused of this period credited), and the ${EVERY[offer.interval]} starts today.`
               : `Nothing is charged now: the ${LY[offer.interval]} price applies from the end of the period you paid for.`}
           </p>
+          {offer.startsNow && <SwitchCharge offer={offer} />}
           <div className="actions">
             <button ref={confirmRef} type="button" className="button-buy" onClick={confirm} disabled={action.busy}>
               Confirm the switch
@@ -134,5 +169,28 @@ function BillingDetails({
       )}
       <FieldAlert error={action.error} />
     </>
+  );
+}
+
+/** What the switch charges now, line by line as its invoice will: the coupon taken off, the tax, the total. */
+function SwitchCharge({ offer }: { offer: NonNullable<Billing['switch']> }) {
+  const money = (amount: number) => formatMoney(amount, offer.currency);
+  return (
+    <dl className="switch-charge">
+      {offer.discount > 0 && (
+        <>
+          <dt>Coupon</dt>
+          <dd>−{money(offer.discount)}</dd>
+        </>
+      )}
+      {offer.tax && (
+        <>
+          <dt>{offer.tax.inclusive ? 'Tax included' : 'Tax'}</dt>
+          <dd>{money(offer.tax.amount)}</dd>
+        </>
+      )}
+      <dt>Due now</dt>
+      <dd>{money(offer.dueNow)}</dd>
+    </dl>
   );
 }

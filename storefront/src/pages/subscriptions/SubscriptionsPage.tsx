@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { listSubscriptions, setCancelAtPeriodEnd, type Subscription } from '../../api/subscriptions';
+import { formatMoney } from '../../../../api/src/shared/money';
+import { getBilling, listSubscriptions, setCancelAtPeriodEnd, type Subscription } from '../../api/subscriptions';
 import { ActionButton, FieldAlert } from '../../ActionFeedback';
 import { formatDate } from '../../format';
 import { LoadStatus } from '../../LoadStatus';
@@ -56,6 +57,9 @@ function SubscriptionItem({ initial }: { initial: Subscription }) {
   const { status, cancelAtPeriodEnd, currentPeriodEnd } = subscription;
   const live = status === 'trialing' || status === 'active' || status === 'past_due';
   const end = formatDate(currentPeriodEnd);
+  const billing = useAccountAsync(() => getBilling(subscription.id), [status, currentPeriodEnd, cancelAtPeriodEnd]);
+  // A renewal owed: its amount, not the end of a period already over.
+  const owed = status === 'past_due' && billing.status === 'ready' ? billing.data.nextCharge : null;
   const change = (cancel: boolean) =>
     action.run(async () => setSubscription(await setCancelAtPeriodEnd(subscription.id, cancel)));
   // After a switch: its period and price as they are now.
@@ -75,11 +79,20 @@ function SubscriptionItem({ initial }: { initial: Subscription }) {
       <p>
         <span className="status-label">{STATUS[status]}</span>
         {' · '}
-        <span>{!live ? `Ended on ${end}` : cancelAtPeriodEnd ? `Ends on ${end}` : `Renews on ${end}`}</span>
+        <span>
+          {!live
+            ? `Ended on ${end}`
+            : status === 'past_due'
+              ? `Payment due now${owed ? `: ${formatMoney(owed.amount, owed.currency)}` : ''}`
+              : cancelAtPeriodEnd
+                ? `Ends on ${end}`
+                : `Renews on ${end}`}
+        </span>
       </p>
       <MembershipBilling
         key={`${status}-${currentPeriodEnd}-${String(cancelAtPeriodEnd)}`}
         subscription={subscription}
+        billing={billing}
         changed={() => void reload()}
       />
       {live && <TeamSeats subscriptionId={subscription.id} canAdd={status !== 'past_due'} />}

@@ -1,0 +1,71 @@
+/** Labels of quiz lessons in the console: the question editor, a quiz's figures, and the attempts list. */
+export const quizResources = {
+  'quiz-attempts': {
+    name: 'Quiz attempt |||| Quiz attempts',
+    emptyTitle: 'No quiz attempts yet',
+    emptyNote: 'A row appears each time a learner sends their answers to a quiz lesson.',
+    noneFound: 'No attempt matches these filters.',
+    fields: {
+      userId: 'Learner',
+      lessonId: 'Quiz',
+      number: 'Attempt',
+      score: 'Score (%)',
+      passPercent: 'Pass mark (%)',
+      passed: 'Passed',
+      correct: 'Right',
+      total: 'Questions',
+      createdAt: 'Sent',
+      id: 'Id',
+    },
+  },
+};
+
+export const quizLabels = {
+  title: 'Quiz',
+  passPercent: 'Pass mark (%)',
+  maxAttempts: 'Attempts allowed',
+  keep: 'Score that counts',
+  keepChoice: { best: 'The best attempt', last: 'The last attempt' },
+  questions: 'Questions',
+  question: {
+    kind: 'Question type',
+    prompt: 'Question',
+    explanation: 'Explanation (shown after an attempt)',
+    kindChoice: {
+      single: 'Single choice',
+      multiple: 'Multiple choice',
+      short: 'Short answer',
+      ordering: 'Put in order',
+    },
+    choices: 'Choices',
+    choiceText: 'Choice',
+    correct: 'Right answer',
+    choiceExplanation: 'Why (shown to whoever picks it)',
+    accepted: 'Accepted answers',
+    acceptedLine: 'Answer (any case and spacing)',
+    pattern: 'Or a pattern (regular expression, whole answer, any case)',
+    items: 'Items, in their right order',
+    itemText: 'Item',
+  },
+  help: {
+    passPercent: 'The share of questions a learner must get right. Passing completes the lesson.',
+    maxAttempts: 'Empty: as many as they like.',
+    questions:
+      'Learners get the questions and choices shuffled on every attempt, and never see the answers before sending theirs.',
+    pattern: 'At most 200 characters, and no repeated group that itself repeats (it could run away).',
+  },
+  quizzesRequired: 'Quizzes required for the certificate',
+  quizzesRequiredHelp: 'The certificate waits until every published quiz in the course is passed.',
+  results: {
+    title: 'Results',
+    none: 'Nobody has taken this quiz yet.',
+    summary: '%{attempts} attempts by %{learners} learners; %{passed} passed; average score %{average} %.',
+    question: 'Question',
+    kind: 'Type',
+    attempts: 'Attempts',
+    missed: 'Missed',
+    missRate: 'Miss rate',
+    export: 'Export CSV',
+    failed: 'The results could not be loaded.',
+  },
+};
