@@ -297,6 +297,9 @@ describe('lesson videos in the console (Chromium)', { timeout: 180_000 }, () => 
     await panel().getByRole('button', { name: 'Retry' }).waitFor();
     await page.getByRole('link', { name: 'Edit the lesson' }).click();
     await page.waitForURL(new RegExp(`#/content-resources/${lesson.id}$`));
+    // The address changes at once, but the video's page stays on screen until the edit page's code has loaded: its
+    // own Remove would lead back to the videos list. The edit page's panel says that its writes need no Save.
+    await panel().getByText('Save is not needed', { exact: false }).waitFor();
 
     // Remove video, confirmed: the lesson has none again.
     await panel().getByRole('button', { name: 'Remove video' }).click();
@@ -304,7 +307,20 @@ describe('lesson videos in the console (Chromium)', { timeout: 180_000 }, () => 
     await dialog.getByText('Remove the video of “Welcome”?').waitFor();
     await dialog.getByRole('button', { name: 'Remove video' }).click();
     await page.getByText('Video removed.').waitFor();
-    await panel().getByText('This lesson has no video yet.').waitFor();
+    // Still the lesson's page, its panel saying so and in reach of assistive technology (no dialog's aria-hidden left
+    // over); read as one state, so that a failure says which part is wrong.
+    const shown = `({
+      at: location.hash,
+      panel: document.querySelector('.video-panel')?.innerText ?? null,
+      hidden: Boolean(document.querySelector('.video-panel')?.closest('[aria-hidden="true"]')),
+    })`;
+    await expect
+      .poll(() => page.evaluate<{ at: string; panel: string | null; hidden: boolean }>(shown))
+      .toEqual({
+        at: `#/content-resources/${lesson.id}`,
+        panel: expect.stringContaining('This lesson has no video yet.'),
+        hidden: false,
+      });
     expect(await LessonVideo.query(db()).findById(failed.id)).toBeUndefined();
   });
 

@@ -18,7 +18,7 @@ import { listen } from './server';
  * Debian's Chromium as its headless shell: the same engine as the browser without the browser's own windows and
  * services, a third less CPU per browser file. The background-networking flags keep it off the (closed) network.
  */
-export async function launchChromium(): Promise<Browser> {
+function launchHeadlessShell(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell',
     headless: true,
@@ -31,6 +31,52 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
     ],
+  });
+}
+
+/** The worker's browser: files run one after another in a worker (isolate: false), so they can share one. */
+let workerBrowser: Promise<Browser> | undefined;
+
+/**
+ * A browser for one test file. Launching Chromium costs about a CPU-second and a half, so the files of a worker share
+ * one; each file sees it through a view whose `close()` closes the contexts that file opened (each context has its
+ * own cookies, storage and cache, so nothing passes between files) and leaves the browser to the next file. A
+ * browser that crashed is launched again. Playwright closes it when the worker exits.
+ */
+export async function launchChromium(): Promise<Browser> {
+  let browser = await workerBrowser;
+  if (!browser?.isConnected()) {
+    workerBrowser = launchHeadlessShell();
+    browser = await workerBrowser;
+  }
+  return fileView(browser);
+}
+
+function fileView(browser: Browser): Browser {
+  const opened = new Set<BrowserContext>();
+  const track = (context: BrowserContext) => {
+    opened.add(context);
+    context.once('close', () => opened.delete(context));
+    return context;
+  };
+  const newContext: Browser['newContext'] = async (options) => track(await browser.newContext(options));
+  // browser.newPage opens a context of its own, which closing the page closes.
+  const newPage: Browser['newPage'] = async (options) => {
+    const page = await browser.newPage(options);
+    track(page.context());
+    return page;
+  };
+  const close: Browser['close'] = async () => {
+    await Promise.all([...opened].map((context) => context.close().catch(() => undefined)));
+  };
+  const contexts: Browser['contexts'] = () => [...opened];
+  const own: Partial<Browser> = { newContext, newPage, close, contexts };
+  return new Proxy(browser, {
+    get(target, key, receiver) {
+      if (key in own) return own[key as keyof Browser];
+      const value: unknown = Reflect.get(target, key, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
   });
 }
 
