@@ -2,10 +2,10 @@ import { pino, type Logger as PinoLogger } from 'pino';
 
 export type Logger = PinoLogger;
 
-/** JSON lines on stdout; `fd: 2` for command-line tools, whose stdout is their answer. */
-export function createLogger(level: string, fd: 1 | 2 = 1): Logger {
+/** JSON lines on stdout, or to a writer of the caller's (the CLI's stderr, since its stdout is its answer). */
+export function createLogger(level: string, to?: { write(line: string): void }): Logger {
   return pino(
     { level, base: undefined, timestamp: pino.stdTimeFunctions.isoTime },
-    pino.destination({ fd, sync: true }),
+    to ?? pino.destination({ fd: 1, sync: true }),
   );
 }
