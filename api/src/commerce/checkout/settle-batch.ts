@@ -4,7 +4,7 @@ import { findCheckoutsOfSessions, type EventKey, type FoundCheckout } from './ch
 import { lockCheckouts } from './locked-checkout';
 import { settle, settleLockedCheckout, type Alongside, type SettleDeps, type Settled } from './settle';
 import type { PaidCheckout, SettleOutcome } from './settle-steps';
-import { settlePlainTogether } from './settle-together';
+import { issueNumbered, settlePlainTogether } from './settle-together';
 
 /**
  * Settles the checkouts of several provider events at once (docs/domain.md §6.2, "Fulfilment in batches"): one read
@@ -140,10 +140,12 @@ async function settleTogether(deps: SettleDeps, paid: Paid[], asks: SessionSettl
       const ask = asks[group.asks[0]!]!;
       return { locked, paid: known, alongside: ask.alongside, event: { ...ask.event, type: ask.eventType } };
     });
-    const { settled, rest } = await settlePlainTogether(deps, trx, payments, accountId);
+    const { settled, rest, invoices } = await settlePlainTogether(deps, trx, payments, accountId);
     // The others, one by one, after the plain ones' writes (which their checks then see).
     for (const { locked, paid: known, alongside } of rest)
       settled.set(locked.checkout.id, await settleLockedCheckout(deps, trx, locked, accountId, known, alongside));
+    // Last: the plain ones' invoices, numbered by their insert, the counter row held from here to the commit.
+    await issueNumbered(trx, invoices);
     return paid.map(({ group }) => settled.get(group.found.id)!);
   });
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { settlementInvoices } from '../../invoices/issue';
+import { insertNumberedTogether } from '../../invoices/numbering';
 import { byColumns, rowsInsert, sendTogether, type RowsInsert } from '../../db/rows-together';
 import { chargesTogether } from './charge-rows';
 import { checkFulfillable } from './fulfillable';
@@ -72,7 +73,7 @@ export async function settlePlainTogether(
   trx: Knex.Transaction,
   payments: LockedPayment[],
   accountId: string,
-): Promise<{ settled: Map<string, SettleOutcome>; rest: LockedPayment[] }> {
+): Promise<{ settled: Map<string, SettleOutcome>; rest: LockedPayment[]; invoices: Invoice[] }> {
   const { plain, rest } = plainOf(payments);
   const now = clock.now();
   const leadIns = await leadInPaths(
@@ -110,12 +111,13 @@ export async function settlePlainTogether(
     }
     fulfilled.push({ payment, buyer, chargeId: facts.id, invoiceId, purchaseId });
   }
-  if (fulfilled.length === 0) return { settled: new Map(), rest };
+  if (fulfilled.length === 0) return { settled: new Map(), rest, invoices: [] };
   await sendTogether(trx, 'fulfil-charges', chargesTogether(trx, charges));
 
   const couponUses = new Map<string, number>();
   const settled = new Map<string, SettleOutcome>();
-  // Each reads its own charge, as it stands in this transaction; numbered as the batch commits (docs/domain.md §18).
+  // Each reads its own charge, as it stands in this transaction; written, numbered, by the transaction's last statement
+  // (`issueNumbered`), after these and the rest's writes (docs/domain.md §18.5).
   const invoices = await settlementInvoices(
     trx,
     fulfilled.map((f) => ({ ...f, checkoutId: f.payment.locked.checkout.id })),
@@ -144,16 +146,20 @@ export async function settlePlainTogether(
     ...named(trx, 'tokens', byColumns({ table: 'verificationTokens', rows: receipts.tokens })),
     ...named(trx, 'emails', byColumns({ table: 'outboxEmails', rows: receipts.emails, json: ['attachments'] })),
     ...(jobs ? [['jobs', jobs.insert] as [string, Knex.Raw]] : []),
-    ...named(
-      trx,
-      'invoices',
-      byColumns({ table: 'invoices', rows: invoices.map((i) => i.row), json: ['seller', 'buyer', 'lines'] }),
-    ),
   ];
   await sendTogether(trx, 'fulfil-purchases', parts);
   for (const [couponId, uses] of couponUses) await trx('coupons').where({ id: couponId }).increment('usedCount', uses);
-  return { settled, rest };
+  return { settled, rest, invoices: invoices.map((i) => i.row as Invoice) };
 }
+
+type Invoice = Record<string, unknown> & { id: string };
+
+/**
+ * The batch's invoices, numbered as they are written (`insertNumberedTogether`): sent as the transaction's last
+ * statement, so the invoice counter, which every issuer queues on, is held for it and the commit alone.
+ */
+export const issueNumbered = (trx: Knex.Transaction, invoices: Invoice[]) =>
+  insertNumberedTogether(trx, 'invoice', invoices, ['seller', 'buyer', 'lines']);
 
 type Row = Record<string, unknown>;
 
