@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../api/src/config';
 import { createDb } from '../../api/src/db/connection';
 import { pendingMigrations } from '../../api/src/db/migrations';
@@ -12,16 +12,7 @@ import { createEmptyDatabase } from '../support/db';
 const run = promisify(execFile);
 
 /** An empty database (no schema), as a new deployment's server has before its first release. */
-async function emptyDatabase(): Promise<string> {
-  const database = await createEmptyDatabase('release');
-  made.push(database);
-  return database.url;
-}
-const made: { drop(): Promise<void> }[] = [];
-
-afterAll(async () => {
-  for (const database of made) await database.drop();
-});
+const emptyDatabase = () => createEmptyDatabase('release');
 
 describe('migrations as the release step, and the pool a replica opens', () => {
   const logger = createLogger('silent');

@@ -57,7 +57,6 @@ afterEach(async () => {
 
 describe('the production build', { timeout: 180_000 }, () => {
   const release = mkdtempSync(path.join(tmpdir(), 'lp-release-'));
-  const databases: { drop(): Promise<void> }[] = [];
   let refusedBeforeBuild: ReturnType<typeof npmRun>;
 
   beforeAll(() => {
@@ -77,7 +76,6 @@ describe('the production build', { timeout: 180_000 }, () => {
   }, 180_000);
 
   afterAll(async () => {
-    for (const database of databases) await database.drop();
     rmSync(release, { recursive: true, force: true });
   });
 
@@ -93,14 +91,13 @@ describe('the production build', { timeout: 180_000 }, () => {
   });
 
   it('migrates an empty database, then serves the API, the storefront and the console from the build', async () => {
-    const database = await createEmptyDatabase('release');
-    databases.push(database);
-    const env = productionEnv({ DATABASE_URL: database.url, ALLOW_TEST_PAYMENTS: 'true', MIGRATE_ON_START: 'false' });
+    const url = await createEmptyDatabase('release');
+    const env = productionEnv({ DATABASE_URL: url, ALLOW_TEST_PAYMENTS: 'true', MIGRATE_ON_START: 'false' });
 
     // The release step, from the compiled migrations: recorded under the names the TypeScript ones have.
     const migrated = npmRun(release, ['migrate'], env);
     expect(migrated.stdout + migrated.stderr).toContain('The database is at the latest schema.');
-    const db = createDb(database.url);
+    const db = createDb(url);
     try {
       expect(await pendingMigrations(db)).toEqual([]);
     } finally {

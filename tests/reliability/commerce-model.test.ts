@@ -420,7 +420,7 @@ function endAccess(m: Model, p: MPurchase, status: Status) {
 
 interface World {
   db: Db;
-  drop(): Promise<void>;
+  release(): Promise<void>;
   services: Services;
   app: ReturnType<ReturnType<typeof createApp>['callback']>;
   clock: ReturnType<typeof manualClock>;
@@ -530,7 +530,7 @@ async function createWorld(tax: TaxSetup): Promise<World> {
   await db('sessions').update({ expires: new Date(Date.UTC(2100, 0)) });
   return {
     db,
-    drop: database.drop,
+    release: database.release,
     services,
     app,
     clock,
@@ -2233,7 +2233,7 @@ describe('commerce, model-based (fast-check commands on the real API and Postgre
               await countTaxed(world);
               sequences++;
             } finally {
-              await world.drop();
+              await world.release();
             }
           },
         ),

@@ -303,7 +303,7 @@ describe('concurrency at high counts', () => {
           }),
         async drop() {
           await other.destroy();
-          await database.drop();
+          await database.release();
         },
       };
     }

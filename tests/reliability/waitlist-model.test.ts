@@ -220,7 +220,7 @@ describe('waitlists, model-based (fast-check commands on the real services and P
     database = await createTestDatabase();
   });
   afterAll(async () => {
-    await database?.drop();
+    await database?.release();
   });
 
   it(

@@ -9,10 +9,13 @@ export interface TestDatabase {
   name: string;
 }
 
-/** A fresh, migrated database cloned from the run's template. */
-export async function createTestDatabase(): Promise<
-  TestDatabase & { drop(): Promise<void>; release(): Promise<void> }
-> {
+/**
+ * A fresh, migrated database cloned from the run's template. `release()` closes its connections and leaves it to the
+ * run's teardown, which drops every file's database at once: PostgreSQL makes each DROP DATABASE wait for a
+ * checkpoint, and one every few seconds while the suite writes cost more than all the tests' queries (each page
+ * written after a checkpoint goes into the log whole again).
+ */
+export async function createTestDatabase(): Promise<TestDatabase & { release(): Promise<void> }> {
   const serverUrl = inject('databaseServerUrl');
   const template = inject('templateDatabase');
   const name = `${template.replace(/_template$/, '')}_${randomBytes(4).toString('hex')}`;
@@ -34,35 +37,21 @@ export async function createTestDatabase(): Promise<
     db,
     url,
     name,
-    async drop() {
-      await db.destroy();
-      await withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    },
-    /**
-     * Closes the connections and drops the database without waiting for it. A drop waits until every backend of the
-     * server has acknowledged it, and a backend blocked writing to a slow reader (a streamed export's test) holds
-     * that for as long; the next file need not wait. The run's global teardown drops whatever is left.
-     */
     async release() {
       await db.destroy();
-      void withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).catch(
-        () => undefined,
-      );
     },
   };
 }
 
-/** An empty database (no schema), as a new deployment's server has before its first release. */
-export async function createEmptyDatabase(label: string): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * An empty database (no schema), as a new deployment's server has before its first release; its address. The run's
+ * teardown drops it with the files' databases.
+ */
+export async function createEmptyDatabase(label: string): Promise<string> {
   const serverUrl = inject('databaseServerUrl');
   const name = `${inject('templateDatabase').replace(/_template$/, '')}_${label}_${randomBytes(4).toString('hex')}`;
   await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${name}`));
-  return {
-    url: withDatabase(serverUrl, name),
-    async drop() {
-      await withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-    },
-  };
+  return withDatabase(serverUrl, name);
 }
 
 /** One database for the whole test file; the getter is valid inside tests and hooks. */
