@@ -232,6 +232,13 @@ const ConfigSchema = z.object({
   /** The programs that process lesson videos (Debian: apt-get install ffmpeg brings both); found on PATH by default. */
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   FFPROBE_PATH: z.string().min(1).default('ffprobe'),
+  /**
+   * How hard libx264 works on the renditions: a faster preset takes less CPU for a larger file at the same quality
+   * (x264's names, `ultrafast` to `placebo`). Tests use `ultrafast`.
+   */
+  VIDEO_X264_PRESET: z
+    .enum(['ultrafast', 'superfast', 'veryfast', 'faster', 'fast', 'medium', 'slow', 'slower', 'veryslow', 'placebo'])
+    .default('veryfast'),
   /** The largest video file an upload or `attach-video` takes (default 5 GiB). */
   VIDEO_MAX_BYTES: z.coerce
     .number()

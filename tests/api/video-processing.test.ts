@@ -31,16 +31,31 @@ const UPLOADS = '/api/admin/uploads/videos';
 
 let workDir: string;
 
-/** A test video made here with ffmpeg: a test pattern (and a tone when `audio`). */
+/** One second of ffmpeg's test pattern in H.264 at 25 frames a second, made once per size and folder. */
+const patterns = new Map<string, Promise<string>>();
+function patternSecond(size: string): Promise<string> {
+  const file = path.join(workDir, `pattern-${size}.mp4`);
+  let made = patterns.get(file);
+  if (!made) {
+    made = run('ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=size=${size}:rate=25`],
+      ...['-t', '1', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', file],
+    ]).then(() => file);
+    patterns.set(file, made);
+  }
+  return made;
+}
+
+/**
+ * A test video made here with ffmpeg: the test pattern's second repeated for `seconds` (copied, not encoded again:
+ * a long source costs no more to make than a short one), and a tone when `audio`.
+ */
 async function makeVideo(name: string, { size = '1280x720', seconds = 4, audio = true } = {}): Promise<Buffer> {
   const file = path.join(workDir, name);
   await run('ffmpeg', [
-    ...['-hide_banner', '-loglevel', 'error', '-y'],
-    ...['-f', 'lavfi', '-i', `testsrc=size=${size}:rate=25`],
-    ...(audio ? ['-f', 'lavfi', '-i', 'sine=frequency=440'] : []),
-    ...['-t', String(seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p'],
-    ...(audio ? ['-c:a', 'aac'] : []),
-    file,
+    ...['-hide_banner', '-loglevel', 'error', '-y', '-stream_loop', '-1', '-i', await patternSecond(size)],
+    ...(audio ? ['-f', 'lavfi', '-i', 'sine=frequency=440', '-map', '0:v', '-map', '1:a', '-c:a', 'aac'] : []),
+    ...['-t', String(seconds), '-c:v', 'copy', file],
   ]);
   return readFile(file);
 }
@@ -211,6 +226,13 @@ describe('lesson videos: upload and processing', { timeout: 120_000 }, () => {
       expect(segment.contentType).toBe('video/mp2t');
       expect((await readAll(segment.body))[0]).toBe(0x47); // an MPEG-TS sync byte
     }
+    // Encoded at the tests' VIDEO_X264_PRESET, ultrafast: no CABAC, no B-frames, H.264's Constrained Baseline.
+    const encoded = await run('ffprobe', [
+      ...['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=profile,has_b_frames', '-of', 'flat'],
+      path.join(mediaDir, 'videos', videoId, 'v1', '720p', 'seg-00001.ts'),
+    ]);
+    expect(encoded.stdout).toContain('.profile="Constrained Baseline"');
+    expect(encoded.stdout).toContain('.has_b_frames=0');
     const poster = await readAll((await storage.get(`videos/${videoId}/v1/poster.jpg`))!.body);
     expect(await sharp(poster).metadata()).toMatchObject({ format: 'jpeg', width: 1280, height: 720 });
     const preview = await as(staff, request(api.url).get(answer.body.posterUrl)).buffer(true);
@@ -466,7 +488,8 @@ describe('lesson videos: upload and processing', { timeout: 120_000 }, () => {
     const db = database().db;
     const api = await replica();
     const target = await lesson('Interrupted');
-    const bytes = await makeVideo('long.mp4', { size: '1280x720', seconds: 30, audio: false });
+    // A minute long: ffmpeg is still at work when the test stops it, however fast the machine.
+    const bytes = await makeVideo('long.mp4', { size: '1280x720', seconds: 60, audio: false });
     const { videoId } = await uploadVideo(api, staff, target.id, bytes, 'long.mp4');
     for (;;) {
       const row = await LessonVideo.query(db).findById(videoId);

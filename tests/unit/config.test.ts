@@ -5,6 +5,7 @@ describe('loadConfig', () => {
   it('fills defaults for a bare environment', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ NODE_ENV: 'development', PORT: 3000, DEFAULT_COUNTRY: 'US', LOAD_DEMO_DATA: true });
+    expect(config.VIDEO_X264_PRESET).toBe('veryfast');
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.publicUrl).toBe('http://localhost:3000');
   });
@@ -23,6 +24,7 @@ describe('loadConfig', () => {
     ['DATABASE_URL', { DATABASE_URL: 'not a url' }],
     ['NODE_ENV', { NODE_ENV: 'staging' }],
     ['DEFAULT_COUNTRY', { DEFAULT_COUNTRY: 'usa' }],
+    ['VIDEO_X264_PRESET', { VIDEO_X264_PRESET: 'quick' }],
   ])('names %s when it is wrong', (name, env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid configuration:\\n  ${name}: `));

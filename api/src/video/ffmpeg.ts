@@ -5,15 +5,20 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { AUDIO_KBPS, renditionName, type Rendition } from './renditions';
 
-/** Where the two programs are (FFMPEG_PATH, FFPROBE_PATH; by default found on PATH). */
+/**
+ * Where the two programs are (FFMPEG_PATH, FFPROBE_PATH; by default found on PATH), and the libx264 preset the
+ * renditions are encoded with (VIDEO_X264_PRESET).
+ */
 export interface VideoTools {
   ffmpeg: string;
   ffprobe: string;
+  x264Preset: Config['VIDEO_X264_PRESET'];
 }
 
-export const videoTools = (config: Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH'>): VideoTools => ({
+export const videoTools = (config: Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH' | 'VIDEO_X264_PRESET'>): VideoTools => ({
   ffmpeg: config.FFMPEG_PATH,
   ffprobe: config.FFPROBE_PATH,
+  x264Preset: config.VIDEO_X264_PRESET,
 });
 
 /** What staff read on a video that cannot be processed because the programs are not there. */
@@ -135,7 +140,7 @@ function lastLine(stderr: string, input: string, name: string): string {
 }
 
 /** Whether both programs start here; what is missing, for the startup warning. */
-export async function missingTools(tools: VideoTools): Promise<string[]> {
+export async function missingTools(tools: Pick<VideoTools, 'ffmpeg' | 'ffprobe'>): Promise<string[]> {
   const missing: string[] = [];
   for (const program of [tools.ffmpeg, tools.ffprobe]) {
     try {
@@ -149,7 +154,7 @@ export async function missingTools(tools: VideoTools): Promise<string[]> {
 
 /** Logs one clear warning when the programs are missing: everything else runs; videos fail saying what to install. */
 export async function warnWhenVideoToolsMissing(config: Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH'>, logger: Logger) {
-  const missing = await missingTools(videoTools(config));
+  const missing = await missingTools({ ffmpeg: config.FFMPEG_PATH, ffprobe: config.FFPROBE_PATH });
   if (!missing.length) return;
   logger.warn(
     { missing },
@@ -344,11 +349,14 @@ export const outputFrameRate = (source: ProbedVideo) =>
 
 /**
  * ffmpeg's arguments for the whole ladder and the poster in one run: the picture is decoded once and split, each
- * branch scaled and encoded (libx264 veryfast at constant quality under its bitrate cap, keyframes every six seconds,
- * AAC when there is sound), written as VOD HLS by one muxer (var_stream_map), and one frame a little into the video
- * (10 %, at most 10 s) as the poster JPEG. Progress goes to stdout (-progress pipe:1).
+ * branch scaled and encoded (libx264 at `x264Preset`, veryfast by default, at constant quality under its bitrate cap,
+ * keyframes every six seconds, AAC when there is sound), written as VOD HLS by one muxer (var_stream_map), and one
+ * frame a little into the video (10 %, at most 10 s) as the poster JPEG. Progress goes to stdout (-progress pipe:1).
  */
-export function transcodeArguments(job: Omit<TranscodeJob, 'signal' | 'timeoutMs' | 'onProgress' | 'name'>): string[] {
+export function transcodeArguments(
+  job: Omit<TranscodeJob, 'signal' | 'timeoutMs' | 'onProgress' | 'name'>,
+  x264Preset: VideoTools['x264Preset'],
+): string[] {
   const { source, renditions, outputDir } = job;
   const fps = source.frameRate && source.frameRate > MAX_FRAME_RATE ? `fps=${MAX_FRAME_RATE},` : '';
   const top = renditions.at(-1)!;
@@ -382,7 +390,7 @@ export function transcodeArguments(job: Omit<TranscodeJob, 'signal' | 'timeoutMs
     ...['-i', job.input],
     ...['-filter_complex', filters.join(';')],
     ...maps,
-    ...['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-sc_threshold', '0'],
+    ...['-c:v', 'libx264', '-preset', x264Preset, '-crf', '23', '-sc_threshold', '0'],
     ...['-force_key_frames', `expr:gte(t,n_forced*${SEGMENT_SECONDS})`],
     ...perRendition,
     ...(source.hasAudio ? ['-c:a', 'aac', '-b:a', `${AUDIO_KBPS}k`, '-ac', '2'] : []),
@@ -406,7 +414,7 @@ export async function transcode(tools: VideoTools, job: TranscodeJob): Promise<v
   }
   let pending = '';
   const durationUs = job.source.durationMs ? job.source.durationMs * 1000 : null;
-  const result = await run(tools.ffmpeg, transcodeArguments(job), {
+  const result = await run(tools.ffmpeg, transcodeArguments(job, tools.x264Preset), {
     signal: job.signal,
     timeoutMs: job.timeoutMs,
     timeoutMessage: `processing took longer than ${Math.round(job.timeoutMs / 60_000)} minutes and was stopped: the file may be damaged; try another export of it`,

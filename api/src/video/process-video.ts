@@ -20,7 +20,7 @@ interface VideoProcessingDeps {
   jobs: JobQueue;
   logger: Logger;
   clock: Clock;
-  config: Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH'>;
+  config: Pick<Config, 'FFMPEG_PATH' | 'FFPROBE_PATH' | 'VIDEO_X264_PRESET'>;
   /** Called when a video became ready: the read caches forget, so outlines show the new length at once. */
   changed?: () => void;
 }
