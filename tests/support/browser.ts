@@ -231,12 +231,20 @@ export async function waitForStillness(page: Page, timeoutMs = 10_000): Promise<
 }
 
 /**
- * Waits until the layout has stopped moving: every element's box the same for `quietMs` of animation frames. Far
- * cheaper than comparing screenshots (each costs up to a second on a loaded machine), and enough before measuring
- * the layout; a screenshot kept for a person still waits for the pixels (waitForStillness).
+ * Waits until the page has settled: its CSS transitions and animations (a dialog fading in, a menu growing) have
+ * finished, those that repeat for ever aside (a spinner), and every element's box stays the same for `quietMs` of
+ * animation frames. Far cheaper than comparing screenshots (each costs up to a second on a loaded machine), and
+ * enough before measuring the layout or checking contrast; a screenshot kept for a person still waits for the pixels
+ * (waitForStillness).
  */
 async function waitForSteadyLayout(page: Page, { quietMs = 150, timeoutMs = 10_000 } = {}): Promise<void> {
-  // A string: this runs in the page (the tests are compiled without the DOM's types).
+  // Strings: this runs in the page (the tests are compiled without the DOM's types).
+  await page.evaluate(`Promise.race([
+    Promise.all(document.getAnimations()
+      .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+      .map((a) => a.finished.catch(() => undefined))),
+    new Promise((resolve) => setTimeout(resolve, ${timeoutMs})),
+  ])`);
   await page.evaluate(`new Promise((resolve) => {
     const boxes = () => document.documentElement.scrollWidth + ';' + [...document.querySelectorAll('body *')]
       .map((e) => { const r = e.getBoundingClientRect(); return r.x + ',' + r.y + ',' + r.width + ',' + r.height; })
@@ -349,7 +357,8 @@ export const CONSOLE_WIDTHS = [
  * A screen at each width (the storefront's 1280 and 390 px unless told): the page itself must not scroll sideways
  * (a table may, inside its own box), and with `axe` it has no serious accessibility violation at the first width;
  * with KEEP_SCREENSHOTS=1, screenshots go to test-artifacts/<name>-<width>.png. The page is left at the first width.
- * `settle: 'layout'` waits at each width for the layout to stop moving rather than the pixels (waitForSteadyLayout).
+ * At each width the page settles first: its animations finished and its layout still (waitForSteadyLayout), or, with
+ * `settle: 'pixels'` or when screenshots are kept, two screenshots alike (waitForStillness: a chart drawn by script).
  */
 export async function checkScreen(
   page: Page,
@@ -357,7 +366,7 @@ export async function checkScreen(
   {
     axe = false,
     widths = STOREFRONT_WIDTHS,
-    settle = 'pixels',
+    settle = 'layout',
   }: {
     axe?: boolean;
     widths?: typeof STOREFRONT_WIDTHS | typeof CONSOLE_WIDTHS;
