@@ -1,16 +1,10 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
-import { createApp } from './app';
-import { systemClock } from './clock';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase, SchemaBehindError, type OpenDatabase } from './db/open';
 import { databaseUnavailable, unavailableSummary } from './db/unavailable';
 import { createLogger, type Logger } from './logger';
-import { startBackgroundWork } from './background';
-import { createServices } from './services';
-import { warnWhenVideoToolsMissing } from './video/ffmpeg';
 import { AppsNotBuiltError, assertAppsBuilt, ensureAppsBuilt } from './web/build';
-import { runSeeds } from '../../seeds/run';
 
 interface Running {
   server?: Server;
@@ -24,6 +18,22 @@ async function start(config: Config, logger: Logger, running: Running): Promise<
   const started = performance.now();
   // Production runs what `npm run build` made; development builds the apps below when missing or stale.
   if (config.NODE_ENV === 'production') assertAppsBuilt();
+  // The application's modules load only now, once the settings are read: a wrong setting is said at once.
+  const [
+    { createApp },
+    { systemClock },
+    { startBackgroundWork },
+    { createServices },
+    { warnWhenVideoToolsMissing },
+    { runSeeds },
+  ] = await Promise.all([
+    import('./app'),
+    import('./clock'),
+    import('./background'),
+    import('./services'),
+    import('./video/ffmpeg'),
+    import('../../seeds/run'),
+  ]);
   const database = (running.database = await openDatabase(config, logger));
   const { db, probe } = database;
   // With MIGRATE_ON_START=false, `npm run migrate` (the release step) loads the seeds too.

@@ -3,9 +3,16 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../api/src/config';
 import { createTestDatabase } from '../support/db';
-import { freePort, isListening, npmStart as spawnNpmStart, waitForOk, type Started } from '../support/processes';
+import { cliHere } from '../support/cli';
+import {
+  freePort,
+  isListening,
+  npmStart as spawnNpmStart,
+  startServer as spawnServer,
+  waitForOk,
+  type Started,
+} from '../support/processes';
 
 /** The environment of a fresh machine: no database configured. */
 function baseEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -74,9 +81,16 @@ function groupAlive(pgid: number): boolean {
 
 // A test that fails half way leaves its server (and the database it started) running, and every later test would
 // find them: each is stopped with a Ctrl-C after its test, and waited for.
+// `npm start` is proved once per database (embedded, DATABASE_URL) and with a crash that kills npm too; the other
+// cases, about the server itself, start what npm runs (`node scripts/run.mjs server`) without npm.
 const launched: Started[] = [];
 const npmStart = (env: NodeJS.ProcessEnv) => {
   const started = spawnNpmStart(env);
+  launched.push(started);
+  return started;
+};
+const startServer = (env: NodeJS.ProcessEnv) => {
+  const started = spawnServer(env);
   launched.push(started);
   return started;
 };
@@ -133,12 +147,9 @@ describe('npm start on the embedded database', { timeout: 120_000 }, () => {
     expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
     expect(await isListening(pgPort)).toBe(true);
 
-    // The command-line tool uses the running server's database and leaves it running.
-    const cli = spawnSync('npm', ['run', '--silent', 'cli', '--', 'grant-role', 'ops@example.com', 'support'], {
-      cwd: PROJECT_ROOT,
-      env,
-      encoding: 'utf8',
-    });
+    // The command-line tool uses the running server's database and leaves it running (run here, through what its
+    // entry runs: another process than the server's, as `npm run cli` is; tests/e2e/cli.test.ts runs npm's).
+    const cli = await cliHere(['grant-role', 'ops@example.com', 'support'], env);
     expect(cli.stdout).toBe('ops@example.com: learner, support\n');
     // Still serving (a fresh request: on a busy machine the CLI can outlast the keep-alive socket of the last one).
     await waitForOk(`http://127.0.0.1:${port}/api/health`, started);
@@ -149,11 +160,11 @@ describe('npm start on the embedded database', { timeout: 120_000 }, () => {
     expect(postmasterPid(dataDir)).toBeUndefined();
   });
 
-  it('reuses the data on a second start without loading the demo again', async () => {
-    const { port, env } = await startEnv();
-    const started = npmStart(env);
-    await waitForOk(`http://127.0.0.1:${port}/api/health`, started);
-    const products = (await (await fetch(`http://127.0.0.1:${port}/api/store/products`)).json()) as {
+  it('reuses the data on a later start without loading the demo again, and recovers by itself after a crash left the database server running', async () => {
+    const first = await startEnv();
+    const crashed = npmStart(first.env);
+    await waitForOk(`http://127.0.0.1:${first.port}/api/health`, crashed);
+    const products = (await (await fetch(`http://127.0.0.1:${first.port}/api/store/products`)).json()) as {
       data: { name: string }[];
     };
     expect(products.data.map((p) => p.name).sort()).toEqual([
@@ -162,36 +173,30 @@ describe('npm start on the embedded database', { timeout: 120_000 }, () => {
       'TypeScript Fundamentals',
       'TypeScript Pro',
     ]);
-    expect(started.output()).not.toContain('loaded the demo data');
-    await stopWithCtrlC(started);
-  });
-
-  it('recovers by itself after a crash left the database server running', async () => {
-    const first = await startEnv();
-    const crashed = npmStart(first.env);
-    await waitForOk(`http://127.0.0.1:${first.port}/api/health`, crashed);
+    expect(crashed.output()).not.toContain('loaded the demo data');
     const orphan = postmasterPid(dataDir)!;
     crash(crashed);
     await crashed.exited;
     expect(alive(orphan)).toBe(true);
 
     const second = await startEnv();
-    const restarted = npmStart(second.env);
+    const restarted = startServer(second.env);
     await waitForOk(`http://127.0.0.1:${second.port}/api/health`, restarted);
     expect(restarted.output()).toContain('stopping an embedded PostgreSQL left running');
     expect(alive(orphan)).toBe(false);
+    expect(restarted.output()).not.toContain('loaded the demo data');
     await stopWithCtrlC(restarted);
   });
   it('stops cleanly on a Ctrl-C that comes while it is still starting (the database gets it too)', async () => {
     const { env } = await startEnv();
-    const started = npmStart(env);
+    const started = startServer(env);
     await waitFor(() => started.output().includes('embedded PostgreSQL is running'), started, 90_000);
     await stopWithCtrlC(started);
     expect(postmasterPid(dataDir)).toBeUndefined();
   });
   it('stops cleanly when the database hears the Ctrl-C before the server does (a busy machine)', async () => {
     const { env } = await startEnv();
-    const started = npmStart(env);
+    const started = startServer(env);
     await waitFor(() => started.output().includes('embedded PostgreSQL is running'), started, 90_000);
     // The terminal's SIGINT reaches the whole group; here the database gets it first and ends the start's queries.
     const postmaster = postmasterPid(dataDir)!;
@@ -202,6 +207,7 @@ describe('npm start on the embedded database', { timeout: 120_000 }, () => {
   });
 });
 
+// Each database is released without waiting for its drop, which waits for every backend of the shared server.
 describe('npm start with DATABASE_URL', { timeout: 120_000 }, () => {
   it('uses that server and starts no embedded one', async () => {
     const database = await createTestDatabase();
@@ -216,7 +222,7 @@ describe('npm start with DATABASE_URL', { timeout: 120_000 }, () => {
       expect(Number((await database.db('products').count({ n: '*' }))[0]!.n)).toBeGreaterThanOrEqual(3);
       await stopWithCtrlC(started);
     } finally {
-      await database.drop();
+      await database.release();
     }
   });
 
@@ -228,7 +234,7 @@ describe('npm start with DATABASE_URL', { timeout: 120_000 }, () => {
         ...baseEnv({ PORT: String(await freePort()), MIGRATE_ON_START: 'false' }),
         DATABASE_URL: database.url,
       };
-      const started = npmStart(env);
+      const started = startServer(env);
       const exit = await started.exited;
       expect(exit.code).toBe(1);
       expect(started.output()).toMatch(
@@ -236,12 +242,12 @@ describe('npm start with DATABASE_URL', { timeout: 120_000 }, () => {
       );
       expect(started.output()).not.toMatch(/\n\s+at /); // no stack trace
     } finally {
-      await database.drop();
+      await database.release();
     }
   });
 
   it('stops with a message naming a wrong setting', async () => {
-    const started = npmStart(baseEnv({ PORT: 'eighty' }));
+    const started = startServer(baseEnv({ PORT: 'eighty' }));
     const exit = await started.exited;
     expect(exit.code).toBe(1);
     expect(started.output()).toMatch(/Invalid configuration:\n\s+PORT: /);
