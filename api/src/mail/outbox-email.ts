@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../db/time-ordered-id';
 import { isDeletedAddress } from '../shared/deleted-account';
 import type { OutboxEmail } from './models';
 import type { OutgoingEmail } from './transport';
@@ -30,7 +30,7 @@ export interface NewEmail extends OutgoingEmail {
 export function emailRow(email: NewEmail) {
   const hide = (text: string) => (email.secret ? text.replaceAll(email.secret, SECRET_PLACEHOLDER) : text);
   return {
-    id: randomUUID(),
+    id: timeOrderedId(),
     toAddress: email.to,
     fromName: email.fromName ?? null,
     replyTo: email.replyTo ?? null,

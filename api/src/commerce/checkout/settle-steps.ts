@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../db/time-ordered-id';
 import type { Knex } from 'knex';
 import { workshopReceipt } from '../../catalog/workshops/workshops';
 import { timeZoneOf } from '../../identity/profile/prefs';
@@ -94,7 +94,7 @@ export function chargeOf(
   // What the provider computed (Stripe Tax), else the tax the checkout quoted, which the provider charged.
   const tax = paid.tax !== undefined ? taxColumnsOf(paid.tax) : quotedTaxColumns(checkout);
   const { amount, fee } = paid.charge;
-  const facts = { id: randomUUID(), amount, taxAmount: tax.taxAmount, fee, currency: checkout.currency };
+  const facts = { id: timeOrderedId(), amount, taxAmount: tax.taxAmount, fee, currency: checkout.currency };
   const input: NewCharge = {
     id: facts.id,
     accountId,

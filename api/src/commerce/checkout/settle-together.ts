@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { timeOrderedId } from '../../db/time-ordered-id';
 import { settlementInvoices } from '../../invoices/issue';
 import { insertNumberedTogether } from '../../invoices/numbering';
 import { byColumns, rowsInsert, sendTogether, type RowsInsert } from '../../db/rows-together';
@@ -88,7 +88,7 @@ export async function settlePlainTogether(
     const { locked, paid } = payment;
     const { checkout } = locked;
     // A new buyer's account gets its id now: it is written with the charges, in their statement.
-    const buyer: Buyer = locked.buyer ?? { id: randomUUID(), email: checkout.buyerEmail, created: true };
+    const buyer: Buyer = locked.buyer ?? { id: timeOrderedId(), email: checkout.buyerEmail, created: true };
     const fulfillable = await checkFulfillable(trx, locked, buyer, now);
     // A refund or a one-seat team: settled one by one, as a lone checkout is.
     if (fulfillable.problem || fulfillable.converted) {
@@ -100,8 +100,8 @@ export async function settlePlainTogether(
     charges.charges.push(input);
     charges.lines.push(...lines);
     // The invoice's and the purchase's ids are chosen now: the receipt links to the one, the invoice names the other.
-    const invoiceId = randomUUID();
-    const purchaseId = randomUUID();
+    const invoiceId = timeOrderedId();
+    const purchaseId = timeOrderedId();
     const paper = { invoiceId, checkout, product: locked.product, buyer, charge: facts, publicUrl: config.publicUrl };
     const leadIn = leadIns.get(checkout.productId);
     const receipt = await receiptOf(trx, { ...paper, now, alreadyOwned: false, leadIn });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '../../db/time-ordered-id';
 import type { Knex } from 'knex';
 import type { Db } from '../../db/connection';
 import { issueInvoice, settlementInvoice } from '../../invoices/issue';
@@ -142,8 +142,8 @@ export async function settleLockedCheckout(
   }
   if (problem) throw new AppError(problem, MESSAGES[problem]);
   // The invoice's id is chosen now: the receipt links to it. So is the purchase's, which the invoice names.
-  const invoiceId = charge ? randomUUID() : undefined;
-  const purchaseId = randomUUID();
+  const invoiceId = charge ? timeOrderedId() : undefined;
+  const purchaseId = timeOrderedId();
   const paper = {
     invoiceId,
     checkout,
