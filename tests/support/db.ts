@@ -23,6 +23,10 @@ export async function createTestDatabase(): Promise<TestDatabase & { release(): 
     for (let attempt = 0; ; attempt++) {
       try {
         await client.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+        // A commit answers without waiting for the log to reach the disk: what a transaction sees, locks and
+        // conflicts with is the same, only a crash of the server could lose the last commits, and no test crashes
+        // this one (those that restart PostgreSQL start their own). A fifth off the API files' time.
+        await client.query(`ALTER DATABASE ${name} SET synchronous_commit = off`);
         return;
       } catch (error) {
         // 55006: the template is briefly in use by another clone; try again.
