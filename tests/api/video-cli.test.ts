@@ -26,6 +26,8 @@ describe('npm run cli -- attach-video', { timeout: 180_000 }, () => {
       LOG_LEVEL: 'warn',
       DATABASE_URL: database().url,
       MEDIA_DIR: mediaDir,
+      // As every test's server: the fastest encoding (tests/support/app.ts).
+      VIDEO_X264_PRESET: 'ultrafast',
     };
     delete env.TEST_DATABASE_URL;
     delete env.VITEST;
