@@ -231,36 +231,33 @@ export async function waitForStillness(page: Page, timeoutMs = 10_000): Promise<
 }
 
 /**
- * Waits until the page has settled: its CSS transitions and animations (a dialog fading in, a menu growing) have
- * finished, those that repeat for ever aside (a spinner), and every element's box stays the same for `quietMs` of
- * animation frames. Far cheaper than comparing screenshots (each costs up to a second on a loaded machine), and
- * enough before measuring the layout or checking contrast; a screenshot kept for a person still waits for the pixels
- * (waitForStillness).
+ * What moves on the page now: its CSS transitions and animations still running (a dialog fading in, a menu growing;
+ * those that repeat for ever, a spinner, aside), and every element's box. A string: this runs in the page (the tests
+ * are compiled without the DOM's types).
+ */
+const MOTION = `[
+  document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity).length,
+  document.documentElement.scrollWidth + ';' + [...document.querySelectorAll('body *')]
+    .map((e) => { const r = e.getBoundingClientRect(); return r.x + ',' + r.y + ',' + r.width + ',' + r.height; })
+    .join(';'),
+]`;
+
+/**
+ * Waits until the page has settled: no finite animation running and every element's box the same for `quietMs`.
+ * Far cheaper than comparing screenshots (each costs up to a second on a loaded machine), and enough before measuring
+ * the layout or checking contrast; a screenshot kept for a person still waits for the pixels (waitForStillness).
+ * Asked from here rather than timed in the page, where a page without JavaScript runs no timer or frame callback.
  */
 async function waitForSteadyLayout(page: Page, { quietMs = 150, timeoutMs = 10_000 } = {}): Promise<void> {
-  // Strings: this runs in the page (the tests are compiled without the DOM's types).
-  await page.evaluate(`Promise.race([
-    Promise.all(document.getAnimations()
-      .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
-      .map((a) => a.finished.catch(() => undefined))),
-    new Promise((resolve) => setTimeout(resolve, ${timeoutMs})),
-  ])`);
-  await page.evaluate(`new Promise((resolve) => {
-    const boxes = () => document.documentElement.scrollWidth + ';' + [...document.querySelectorAll('body *')]
-      .map((e) => { const r = e.getBoundingClientRect(); return r.x + ',' + r.y + ',' + r.width + ',' + r.height; })
-      .join(';');
-    const deadline = performance.now() + ${timeoutMs};
-    let previous = boxes();
-    let changed = performance.now();
-    const frame = () => requestAnimationFrame(() => {
-      const current = boxes();
-      const now = performance.now();
-      if (current !== previous) [previous, changed] = [current, now];
-      if (now - changed >= ${quietMs} || now > deadline) resolve();
-      else frame();
-    });
-    frame();
-  })`);
+  const deadline = Date.now() + timeoutMs;
+  let [, previous] = await page.evaluate<[number, string]>(MOTION);
+  let changed = Date.now();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 40)); // the next look, a few frames on
+    const [running, boxes] = await page.evaluate<[number, string]>(MOTION);
+    if (boxes !== previous || running > 0) [previous, changed] = [boxes, Date.now()];
+    if (Date.now() - changed >= quietMs || Date.now() > deadline) return;
+  }
 }
 
 /**
