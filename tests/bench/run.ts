@@ -199,7 +199,10 @@ async function endpointRows(servers: Servers, data: Dataset, learner: SignedIn, 
       headers: { ...request.headers, 'x-bench-record': name },
       body: request.body,
     });
-    if (!recorded.ok) throw new Error(`${endpoint.name}: ${recorded.status} ${await recorded.text()}`);
+    // Read to its end: the recording is kept when the answer has been sent, and a large one (the product list) is
+    // not sent whole until it is read.
+    const answer = await recorded.text();
+    if (!recorded.ok) throw new Error(`${endpoint.name}: ${recorded.status} ${answer}`);
     const recording = (await (await fetch(`${servers.baseline}/recorded/${name}`)).json()) as { statements: number };
     const result = await interleaved(
       {
