@@ -1,5 +1,12 @@
 import type { Knex } from 'knex';
-import { addTo, deltaRollup, FAIL_FAST_ON_LOCKS, LEDGER_AMOUNTS, splitLineRollup, UTC_DAY } from './rollup-sql';
+import {
+  DAILY_LEDGER_TABLES,
+  dailyLedgerAdds,
+  deltaRollup,
+  FAIL_FAST_ON_LOCKS,
+  splitLineRollup,
+  UTC_DAY,
+} from './rollup-sql';
 
 /**
  * The dashboard's and the Finance page's figures per UTC day, kept by the ledger's own writes: statement-level
@@ -16,32 +23,13 @@ import { addTo, deltaRollup, FAIL_FAST_ON_LOCKS, LEDGER_AMOUNTS, splitLineRollup
 
 const DAY = UTC_DAY('created_at');
 
-/** A charge's first sale line: counts the sale once, however many recipients share it. */
-const FIRST_SALE_LINE = `l.kind = 'sale' AND NOT EXISTS (SELECT 1 FROM split_lines o
-  WHERE o.merchant_charge_id = l.merchant_charge_id AND o.kind = 'sale' AND o.id < l.id)`;
-
-/** A refund's first line of the day: counts the refund once a day, as count(DISTINCT (charge, reference)) does. */
-const FIRST_REFUND_LINE = `l.kind = 'refund' AND NOT EXISTS (SELECT 1 FROM split_lines o
-  WHERE o.merchant_charge_id = l.merchant_charge_id AND o.kind = 'refund' AND o.reference IS NOT DISTINCT FROM l.reference
-    AND (o.created_at AT TIME ZONE 'UTC')::date = (l.created_at AT TIME ZONE 'UTC')::date AND o.id < l.id)`;
-
-const LINE_DAY = UTC_DAY('l.created_at');
-
-/** The three ledger rollups' upserts from a set of split lines (`from` names it as l). */
-const ledgerAdds = (from: string) => `
-  ${addTo('finance_daily_ledger', { day: LINE_DAY, currency: 'l.currency' }, { ...LEDGER_AMOUNTS, sold_charges: `count(*) FILTER (WHERE ${FIRST_SALE_LINE})`, refunds_made: `count(*) FILTER (WHERE ${FIRST_REFUND_LINE})` }, from)}
-  ${addTo('finance_daily_ledger_products', { day: LINE_DAY, currency: 'l.currency', product_id: 'l.product_id' }, LEDGER_AMOUNTS, from)}
-  ${addTo('finance_daily_ledger_recipients', { day: LINE_DAY, currency: 'l.currency', recipient_type: 'l.recipient_type', user_id: 'l.user_id' }, LEDGER_AMOUNTS, from)}`;
-
-const LEDGER_TABLES = ['finance_daily_ledger', 'finance_daily_ledger_products', 'finance_daily_ledger_recipients'];
-
 /** split_lines is append-only: inserts add; a correction counts the days it touches again from the ledger. */
 const ledgerRollup = splitLineRollup({
   fn: 'finance_daily_ledger_add',
-  tables: LEDGER_TABLES,
+  tables: DAILY_LEDGER_TABLES,
   column: 'day',
   period: UTC_DAY,
-  add: ledgerAdds,
+  add: (from) => dailyLedgerAdds(from),
 });
 
 const charges = deltaRollup(
@@ -120,6 +108,6 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw(charges.down);
   await knex.raw(purchases.down);
   await knex.raw('DROP FUNCTION finance_daily_ledger_add() CASCADE');
-  for (const t of [...LEDGER_TABLES, 'finance_daily_purchases', 'finance_daily_charges'])
+  for (const t of [...DAILY_LEDGER_TABLES, 'finance_daily_purchases', 'finance_daily_charges'])
     await knex.schema.dropTable(t);
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { addTo, FAIL_FAST_ON_LOCKS, TRANSACTION_SHARD, type Columns } from './rollup-sql';
+import { addTo, EARNED_AMOUNT, FAIL_FAST_ON_LOCKS, TRANSACTION_SHARD, type Columns } from './rollup-sql';
 
 /**
  * Payout balances read whole months from the monthly rollup by recipient (docs/domain.md §19). A balance splits a
@@ -25,7 +25,7 @@ const AMOUNTS: Columns = {
   disputes: `coalesce(sum(l.amount) FILTER (WHERE l.kind IN ('dispute', 'dispute-won')), 0)`,
   total: 'sum(l.amount)',
 };
-const EARNED = 'coalesce(sum(l.amount) FILTER (WHERE l.amount > 0), 0)';
+const EARNED = EARNED_AMOUNT;
 
 const rollupFunction = (amounts: Columns) => {
   const addLines = (from: string) =>

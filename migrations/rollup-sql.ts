@@ -106,30 +106,78 @@ export const UTC_MONTH = (createdAt: string) => `date_trunc('month', ${createdAt
  * ledger as it then stands. `up` creates the function `fn` and its triggers (and `alsoCreate`, more triggers) and
  * fills the tables from the lines already there.
  */
-export function splitLineRollup(spec: {
+export function splitLineRollup(spec: SplitLineRollup & { alsoCreate?: string }): string {
+  return `
+  ${splitLineRollupFunction(spec, 'CREATE')}
+  ${statementTriggers('split_lines', spec.fn)}
+  ${spec.alsoCreate ? `${spec.alsoCreate}\n  ` : ''}${spec.add('split_lines AS l')}`;
+}
+
+interface SplitLineRollup {
   fn: string;
   tables: string[];
   column: string;
   period(createdAt: string): string;
   add(from: string): string;
-  alsoCreate?: string;
-}): string {
-  const { fn, tables, column, period, add } = spec;
+}
+
+/** The function of a split-line rollup alone: created, or replaced when a later migration widens what it adds. */
+export function splitLineRollupFunction(
+  { fn, tables, column, period, add }: SplitLineRollup,
+  verb: 'CREATE' | 'CREATE OR REPLACE',
+): string {
   const recount = (touched: string) => `
   ${tables.map((t) => `DELETE FROM ${t} WHERE ${column} IN (${touched});`).join('\n')}
   ${add(`split_lines AS l WHERE ${period('l.created_at')} IN (${touched})`)}`;
   const touched = (rows: string) => `SELECT ${period('created_at')} FROM ${rows}`;
-  return `
-  CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+  return `${verb} FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
   BEGIN
     IF TG_OP = 'INSERT' THEN ${add('new_rows AS l')}
     ELSIF TG_OP = 'DELETE' THEN ${recount(touched('old_rows'))}
     ELSE ${recount(`${touched('old_rows')} UNION ${touched('new_rows')}`)}
     END IF;
     RETURN NULL;
-  END $$;
-  ${statementTriggers('split_lines', fn)}
-  ${spec.alsoCreate ? `${spec.alsoCreate}\n  ` : ''}${add('split_lines AS l')}`;
+  END $$;`;
+}
+
+/** A recipient's earnings apart from what is clawed back: the sum of their positive lines (named l). */
+export const EARNED_AMOUNT = 'coalesce(sum(l.amount) FILTER (WHERE l.amount > 0), 0)';
+
+/** A charge's first sale line: counts the sale once, however many recipients share it. */
+const FIRST_SALE_LINE = `l.kind = 'sale' AND NOT EXISTS (SELECT 1 FROM split_lines o
+  WHERE o.merchant_charge_id = l.merchant_charge_id AND o.kind = 'sale' AND o.id < l.id)`;
+
+/** A refund's first line of the day: counts the refund once a day, as count(DISTINCT (charge, reference)) does. */
+const FIRST_REFUND_LINE = `l.kind = 'refund' AND NOT EXISTS (SELECT 1 FROM split_lines o
+  WHERE o.merchant_charge_id = l.merchant_charge_id AND o.kind = 'refund' AND o.reference IS NOT DISTINCT FROM l.reference
+    AND (o.created_at AT TIME ZONE 'UTC')::date = (l.created_at AT TIME ZONE 'UTC')::date AND o.id < l.id)`;
+
+/** The daily ledger rollups (finance_daily_ledger_add, 20261130010000), kept by one function. */
+export const DAILY_LEDGER_TABLES = [
+  'finance_daily_ledger',
+  'finance_daily_ledger_products',
+  'finance_daily_ledger_recipients',
+];
+
+/**
+ * The three daily ledger rollups' upserts from a set of split lines (`from` names it as l), into `shard` rows; the
+ * recipients' rollup with `recipientMeasures` (LEDGER_AMOUNTS, and since 20261208030000 also what they earned).
+ */
+export function dailyLedgerAdds(
+  from: string,
+  { shard, recipientMeasures = LEDGER_AMOUNTS }: { shard?: string; recipientMeasures?: Columns } = {},
+): string {
+  const day = UTC_DAY('l.created_at');
+  const ledger = {
+    ...LEDGER_AMOUNTS,
+    sold_charges: `count(*) FILTER (WHERE ${FIRST_SALE_LINE})`,
+    refunds_made: `count(*) FILTER (WHERE ${FIRST_REFUND_LINE})`,
+  };
+  const recipientKeys = { day, currency: 'l.currency', recipient_type: 'l.recipient_type', user_id: 'l.user_id' };
+  return `
+  ${addTo('finance_daily_ledger', { day, currency: 'l.currency' }, ledger, from, undefined, shard)}
+  ${addTo('finance_daily_ledger_products', { day, currency: 'l.currency', product_id: 'l.product_id' }, LEDGER_AMOUNTS, from, undefined, shard)}
+  ${addTo('finance_daily_ledger_recipients', recipientKeys, recipientMeasures, from, undefined, shard)}`;
 }
 
 /**

@@ -10,9 +10,10 @@ import { useTestDatabase } from '../support/db';
 import { expectPayoutInvariants } from '../support/payout-invariants';
 
 /**
- * Payout balances read whole months from the monthly rollup by recipient and only the recent lines from the ledger
- * (docs/domain.md §19). After seeded random runs of sales, refunds, lost and won disputes on days spread over half a
- * year (some a millisecond either side of a month's start), payout runs, manual payouts marked paid, and the clock
+ * Payout balances read whole months from the monthly rollup by recipient, the holding period's whole days from the
+ * daily one and only the lines of the day it starts in from the ledger (docs/domain.md §19). After seeded random runs
+ * of sales, refunds, lost and won disputes on days spread over half a year (some a millisecond either side of a
+ * month's start, some minutes either side of the holding period's start), payout runs, manual payouts marked paid, and the clock
  * moved forwards and back (so the holding period ends in other months, before or after the last run's), every
  * balance equals the ledger and the payouts summed directly, payable included.
  */
@@ -22,7 +23,8 @@ const SEEDS = [11, 29, 2026];
 const CURRENCIES = ['usd', 'eur'] as const;
 const SIGN = { sale: 1, refund: -1, dispute: -1, 'dispute-won': 1 } as const;
 
-type When = { daysAgo: number } | { monthsAgo: number; edge: -1 | 0 };
+/** A line's time: days ago, either side of a month's start, or minutes from the holding period's start (its day). */
+type When = { daysAgo: number } | { monthsAgo: number; edge: -1 | 0 } | { fromHoldStart: number };
 type Step =
   | { kind: 'line'; recipient: number; currency: number; line: keyof typeof SIGN; amount: number; when: When }
   | { kind: 'run' }
@@ -32,6 +34,8 @@ type Step =
 const when: fc.Arbitrary<When> = fc.oneof(
   fc.record({ daysAgo: fc.integer({ min: 0, max: 180 }) }),
   fc.record({ monthsAgo: fc.integer({ min: 0, max: 5 }), edge: fc.constantFrom(-1 as const, 0 as const) }),
+  // The day the holding period starts in is read from the ledger, the days after it from the daily rollup.
+  fc.record({ fromHoldStart: fc.oneof(fc.integer({ min: -1440, max: 1440 }), fc.constantFrom(-1, 0, 1)) }),
 );
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
@@ -152,7 +156,9 @@ describe('payout balances from the monthly rollup equal the ledger summed direct
         const at =
           'daysAgo' in s.when
             ? new Date(Date.now() - s.when.daysAgo * DAY_MS)
-            : monthEdge(s.when.monthsAgo, s.when.edge);
+            : 'fromHoldStart' in s.when
+              ? new Date(now.getTime() - holdDays * DAY_MS + s.when.fromHoldStart * 60_000)
+              : monthEdge(s.when.monthsAgo, s.when.edge);
         await db()('splitLines').insert({
           merchantChargeId: chargeId,
           productId,

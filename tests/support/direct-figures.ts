@@ -221,10 +221,12 @@ export const ROLLUP_CHECKS: Record<string, { rollup: string; direct: string }> =
                FROM split_lines GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
   },
   recipients: {
-    rollup: `SELECT day, currency, recipient_type, user_id, sum(lines)::int AS lines, sum(total)::bigint AS total
+    rollup: `SELECT day, currency, recipient_type, user_id, sum(lines)::int AS lines, sum(total)::bigint AS total,
+               sum(earned)::bigint AS earned
                FROM finance_daily_ledger_recipients GROUP BY 1, 2, 3, 4 HAVING sum(lines) <> 0 ORDER BY 1, 2, 3, 4`,
     direct: `SELECT (created_at AT TIME ZONE 'UTC')::date AS day, currency, recipient_type, user_id, count(*)::int AS lines,
-               sum(amount)::bigint AS total FROM split_lines GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
+               sum(amount)::bigint AS total, COALESCE(sum(amount) FILTER (WHERE amount > 0), 0)::bigint AS earned
+               FROM split_lines GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
   },
   purchaseTotals: {
     rollup: `SELECT day, currency, sum(paid)::int AS paid, sum(comps)::int AS comps FROM finance_daily_purchase_totals

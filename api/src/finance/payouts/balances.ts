@@ -11,9 +11,11 @@ import { earnedBefore, type PayoutDeps } from './deps';
  *   the transaction that writes the lines);
  * - payable = total − what payouts cover − the positive lines still in the holding period that no payout covers. A
  *   payout is exactly the lines it covers (its amount is their sum), so the covered lines are the payouts' amounts.
- *   Only the holding period's lines are read from the ledger, whatever it holds before them. A line still held is
- *   covered only by a run whose holding period ended after the present one (the clock set back, or the period
- *   lengthened): only lines before the latest run's end are looked up among the covered ones.
+ *   The positive lines still held are the daily rollup's `earned` for the whole days of the holding period and the
+ *   ledger's lines of the day it began in: one day's lines, whatever the school sells. A line still held is covered
+ *   only by a run whose holding period ended after the present one (the clock set back, or the period lengthened):
+ *   then the holding period's lines are read one by one, and only those before the latest run's end are looked up
+ *   among the covered ones.
  */
 export async function balances(deps: PayoutDeps, recipientId?: string): Promise<PayoutBalance[]> {
   // One recipient's alone (their earnings page), or everyone's.
@@ -28,12 +30,34 @@ export async function balances(deps: PayoutDeps, recipientId?: string): Promise<
      ), latest_run AS (
        SELECT coalesce(max(earned_before), '-infinity') AS earned_before FROM payout_runs
      ), held AS (
-       SELECT l.user_id, l.currency, sum(l.amount) AS held
-         FROM split_lines l
-        WHERE l.created_at >= :earnedBefore AND l.amount > 0 AND l.user_id IS NOT NULL ${only('l.user_id')}
-          AND CASE WHEN l.created_at >= (SELECT earned_before FROM latest_run) THEN true
-                   ELSE NOT EXISTS (SELECT 1 FROM payout_lines pl WHERE pl.split_line_id = l.id) END
-        GROUP BY l.user_id, l.currency
+       SELECT user_id, currency, sum(amount) AS held
+         FROM (
+           -- As a rule every positive line since the holding period began is held: whole days from the daily
+           -- rollup, and the lines of the day it began in from the ledger.
+           SELECT r.user_id, r.currency, r.earned AS amount
+             FROM finance_daily_ledger_recipients r
+            WHERE r.day > (CAST(:earnedBefore AS timestamptz) AT TIME ZONE 'UTC')::date
+              AND r.user_id IS NOT NULL ${only('r.user_id')}
+              AND (SELECT earned_before FROM latest_run) <= :earnedBefore
+           UNION ALL
+           SELECT l.user_id, l.currency, l.amount
+             FROM split_lines l
+            WHERE l.created_at >= :earnedBefore
+              AND l.created_at < (((CAST(:earnedBefore AS timestamptz) AT TIME ZONE 'UTC')::date + 1)::timestamp
+                                  AT TIME ZONE 'UTC')
+              AND l.amount > 0 AND l.user_id IS NOT NULL ${only('l.user_id')}
+              AND (SELECT earned_before FROM latest_run) <= :earnedBefore
+           UNION ALL
+           -- A run that ended after the holding period's start (the clock set back, the period lengthened) may
+           -- cover some of its lines: then each line is looked at.
+           SELECT l.user_id, l.currency, l.amount
+             FROM split_lines l
+            WHERE l.created_at >= :earnedBefore AND l.amount > 0 AND l.user_id IS NOT NULL ${only('l.user_id')}
+              AND (SELECT earned_before FROM latest_run) > :earnedBefore
+              AND (l.created_at >= (SELECT earned_before FROM latest_run)
+                   OR NOT EXISTS (SELECT 1 FROM payout_lines pl WHERE pl.split_line_id = l.id))
+         ) lines
+        GROUP BY user_id, currency
      ), sent AS (
        SELECT recipient_id, currency,
               coalesce(sum(amount) FILTER (WHERE status = 'paid'), 0) AS paid,
