@@ -4,17 +4,20 @@ import { useTranslate } from 'react-admin';
 const count = (n: number) => n.toLocaleString('en-US');
 
 /**
- * Progress of a running CSV export (finance's, a list's): "12,345 of 100,000 rows", a determinate bar when the total
- * is known, and Cancel. `what` names what is exported ("charges", "coupons").
+ * Progress of a running CSV export (finance's, a list's): "12,345 of 100,000 rows" ("of about", past an estimated
+ * total, never fewer than the rows received), a determinate bar when the total is known, and Cancel. `what` names what is exported ("charges", "coupons").
  */
 export function ExportProgress({
   rows,
   total,
+  estimated = false,
   what,
   onCancel,
 }: {
   rows: number;
   total: number | null;
+  /** The total is an estimate (a list past ten thousand rows): "of about". */
+  estimated?: boolean;
   what: string;
   onCancel(): void;
 }) {
@@ -22,7 +25,11 @@ export function ExportProgress({
   const known = total !== null && total > 0;
   const text =
     total !== null
-      ? translate('console.csv.rowsOf', { smart_count: total, rows: count(rows), total: count(total) })
+      ? translate(estimated ? 'console.csv.rowsOfAbout' : 'console.csv.rowsOf', {
+          smart_count: total,
+          rows: count(rows),
+          total: count(Math.max(total, rows)),
+        })
       : translate('console.csv.rows', { smart_count: rows, rows: count(rows) });
   return (
     <Box sx={{ mt: 2 }} aria-busy="true">

@@ -20,7 +20,7 @@ export function ListExportButton() {
   const { filterValues, sort, total } = useListContext();
   const translate = useTranslate();
   const notify = useNotify();
-  const [progress, setProgress] = useState<{ rows: number; total: number | null } | null>(null);
+  const [progress, setProgress] = useState<{ rows: number; total: number | null; estimated: boolean } | null>(null);
   const controller = useRef<AbortController | null>(null);
   useEffect(() => () => controller.current?.abort(), []);
 
@@ -28,13 +28,13 @@ export function ListExportButton() {
     controller.current?.abort();
     const current = new AbortController();
     controller.current = current;
-    setProgress({ rows: 0, total: null });
+    setProgress({ rows: 0, total: null, estimated: false });
     try {
       const file = await fetchCsv(listExportUrl(resource, filterValues, sort), {
         signal: current.signal,
         fallbackName: `${resource}.csv`,
-        onProgress: ({ rows, total: announced }) =>
-          controller.current === current && setProgress({ rows, total: announced }),
+        onProgress: ({ rows, total: announced, estimated }) =>
+          controller.current === current && setProgress({ rows, total: announced, estimated }),
       });
       saveFile(file.blob, file.filename);
       notify('console.lists.export.done', {
@@ -90,6 +90,7 @@ export function ListExportButton() {
           <ExportProgress
             rows={progress.rows}
             total={progress.total}
+            estimated={progress.estimated}
             what={translate(`resources.${resource}.name`, { smart_count: 2, _: resource }).toLowerCase()}
             onCancel={() => controller.current?.abort()}
           />

@@ -9,6 +9,8 @@ export interface CsvProgress {
   rows: number;
   /** Data rows announced by the API; null when it did not say. */
   total: number | null;
+  /** The announced total is the database's estimate (a list of more than ten thousand rows). */
+  estimated: boolean;
   bytes: number;
 }
 
@@ -108,6 +110,7 @@ export async function fetchCsv(
 
   const announced = response.headers.get('X-Total-Rows');
   const total = announced !== null && /^\d+$/.test(announced.trim()) ? Number(announced) : null;
+  const estimated = response.headers.get('X-Total-Estimated') === 'true';
   const filename = filenameOf(response.headers.get('Content-Disposition')) ?? options.fallbackName;
   const counter = csvRecordCounter();
   const chunks: Uint8Array[] = [];
@@ -126,7 +129,7 @@ export async function fetchCsv(
       const records = counter.feed(value);
       if (performance.now() - reported >= PROGRESS_EVERY_MS) {
         reported = performance.now();
-        options.onProgress({ rows: Math.max(records - 1, 0), total, bytes });
+        options.onProgress({ rows: Math.max(records - 1, 0), total, estimated, bytes });
       }
     }
   } else {
@@ -139,7 +142,7 @@ export async function fetchCsv(
   options.signal.throwIfAborted();
 
   const rows = Math.max(counter.end() - 1, 0);
-  options.onProgress({ rows, total, bytes });
+  options.onProgress({ rows, total, estimated, bytes });
   return { filename, rows, total, blob: new Blob(chunks as BlobPart[], { type: 'text/csv;charset=utf-8' }) };
 }
 

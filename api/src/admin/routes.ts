@@ -44,12 +44,14 @@ export function adminRoutes({
     // The list as CSV: its filters, search and sort (no range: every row), streamed; before `/:id`.
     router.get(`${path}/export.csv`, readers, async (ctx) => {
       const query = parseListQuery(resource, ctx.query);
-      const { filename, total, body } = await exports.open(resource, query, actorOf(ctx));
+      const { filename, total, estimated, body } = await exports.open(resource, query, actorOf(ctx));
       // Sent as written, not compressed: the header goes out at once (a compressor holds it for more), and a
       // million rows cost no CPU to squeeze.
       ctx.compress = false;
       ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
+      // Past ten thousand rows the planner's estimate, as the list's own total: the progress says "about".
       ctx.set('X-Total-Rows', String(total));
+      if (estimated) ctx.set('X-Total-Estimated', 'true');
       ctx.set('Cache-Control', 'no-store');
       ctx.type = 'text/csv; charset=utf-8';
       ctx.body = body;

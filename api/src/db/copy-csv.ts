@@ -5,6 +5,7 @@ import { CopyCsvCells } from './copy-csv-cells';
 import type { Db } from './connection';
 import type { Statement } from './csv-cursor';
 import { endBackend, type Backend } from './end-backend';
+import { exportTotal, type ExportCount, type ExportTotal } from './export-total';
 
 /**
  * A CSV export written by PostgreSQL itself (`COPY (SELECT …) TO STDOUT (FORMAT csv)`) and streamed as it comes:
@@ -33,7 +34,8 @@ export interface CopyExportSpec {
  * (csv or its text format) and `body`, the transform its output goes through.
  */
 export interface CopyStreamSpec {
-  count: Statement;
+  /** The rows the export will hold (exactly, or estimated past a cap: export-total.ts). */
+  count: ExportCount;
   rows: string;
   described: boolean;
   copy(fields: readonly CopyField[]): { select?: string; format: 'csv' | 'text'; body: Transform };
@@ -56,7 +58,7 @@ interface Pool {
 }
 
 /** Opens the export's transaction and its COPY: the row count, and the CSV as a stream. */
-export function openCopyCsv(db: Db, spec: CopyExportSpec): Promise<{ total: number; body: Readable }> {
+export function openCopyCsv(db: Db, spec: CopyExportSpec): Promise<ExportTotal & { body: Readable }> {
   return openCopyStream(db, {
     count: spec.count,
     rows: spec.rows,
@@ -67,7 +69,7 @@ export function openCopyCsv(db: Db, spec: CopyExportSpec): Promise<{ total: numb
 }
 
 /** Opens the transaction and its COPY: the row count, and the rows through the spec's transform as a stream. */
-export async function openCopyStream(db: Db, spec: CopyStreamSpec): Promise<{ total: number; body: Readable }> {
+export async function openCopyStream(db: Db, spec: CopyStreamSpec): Promise<ExportTotal & { body: Readable }> {
   const pool = db.client as Pool;
   const connection = await pool.acquireConnection();
   // The connection's server process, recorded when the export starts: what a COPY cut off mid-way ends.
@@ -90,7 +92,7 @@ export async function openCopyStream(db: Db, spec: CopyStreamSpec): Promise<{ to
       await pool.releaseConnection(connection);
     }
   };
-  let total: number;
+  let total: ExportTotal;
   let made: ReturnType<CopyStreamSpec['copy']>;
   try {
     await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -101,9 +103,9 @@ export async function openCopyStream(db: Db, spec: CopyStreamSpec): Promise<{ to
       spec.count.bindings as unknown[],
     );
     const { n, pid, started } = rows[0]!;
-    total = n;
     backend = { pid, started };
-    const setup = spec.setup?.(total);
+    total = await exportTotal(connection, spec.count, n);
+    const setup = spec.setup?.(total.total);
     if (setup) await connection.query(setup);
     let fields: CopyField[] = [];
     if (spec.described) ({ fields } = await connection.query(`SELECT * FROM (${spec.rows}) AS q LIMIT 0`));
@@ -129,5 +131,5 @@ export async function openCopyStream(db: Db, spec: CopyStreamSpec): Promise<{ to
     if (stopped) spec.onStopped?.(stopped);
     void release(!stopped ? 'COMMIT' : copyFinished ? 'ROLLBACK' : 'close');
   });
-  return { total, body };
+  return { ...total, body };
 }

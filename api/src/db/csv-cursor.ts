@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import type { Db } from './connection';
+import { exportTotal, type ExportCount, type ExportTotal } from './export-total';
 
 /**
  * A CSV export streamed from a database cursor (finance's exports, every console list's): memory stays flat
@@ -18,9 +19,10 @@ export interface CursorExportSpec<R> {
   /**
    * One number: the rows the export will hold (sent first, in X-Total-Rows, for the console's progress). Or
    * 'by-reading': the rows are counted by reading them once through a scroll cursor, then sent from its start, for a
-   * small result that costs as much to count as to compute (a report grouped over a year of documents).
+   * small result that costs as much to count as to compute (a report grouped over a year of documents). Past a
+   * cap it may be estimated (export-total.ts).
    */
-  count: Statement | 'by-reading';
+  count: ExportCount | 'by-reading';
   rows: Statement;
   /**
    * The byte-order mark and the header line (csvHead); or made from the result's column names (as PostgreSQL names
@@ -144,7 +146,7 @@ class CursorCsv<R extends pg.QueryResultRow> extends Readable {
 export async function openCursorCsv<R extends pg.QueryResultRow>(
   db: Db,
   spec: CursorExportSpec<R>,
-): Promise<{ total: number; body: Readable }> {
+): Promise<ExportTotal & { body: Readable }> {
   const pool = db.client as Pool;
   const batchRows = spec.batchRows ?? 5000;
   const connection = await pool.acquireConnection();
@@ -167,21 +169,22 @@ export async function openCursorCsv<R extends pg.QueryResultRow>(
         }
       })()),
   };
-  let total: number;
+  let total: ExportTotal;
   try {
     // The whole result is read: plan for all of it (hash joins and one sort), not for a cursor's first tenth.
     await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL cursor_tuple_fraction = 1');
     if (spec.count === 'by-reading') {
       ({ pid } = (await connection.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!);
       await connection.query(`DECLARE ${CURSOR} SCROLL CURSOR FOR ${spec.rows.sql}`, spec.rows.bindings as unknown[]);
-      total = (await connection.query(`MOVE FORWARD ALL IN ${CURSOR}`)).rowCount ?? 0;
+      total = { total: (await connection.query(`MOVE FORWARD ALL IN ${CURSOR}`)).rowCount ?? 0, estimated: false };
       await connection.query(`MOVE ABSOLUTE 0 IN ${CURSOR}`);
     } else {
       const { rows } = await connection.query<{ n: number; pid: number }>(
         `SELECT (${spec.count.sql})::int AS n, pg_backend_pid() AS pid`,
         spec.count.bindings as unknown[],
       );
-      ({ n: total, pid } = rows[0]!);
+      pid = rows[0]!.pid;
+      total = await exportTotal(connection, spec.count, rows[0]!.n);
       await connection.query(
         `DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${spec.rows.sql}`,
         spec.rows.bindings as unknown[],
@@ -202,5 +205,5 @@ export async function openCursorCsv<R extends pg.QueryResultRow>(
     spec.rowMode === 'text'
       ? ({ text: `FETCH ${batchRows} FROM ${CURSOR}`, rowMode: 'array', types: AS_TEXT } as pg.QueryArrayConfig)
       : { text: `FETCH ${batchRows} FROM ${CURSOR}` };
-  return { total, body: new CursorCsv<R>(stopping, spec.head, fetch, batchRows, spec.line) };
+  return { ...total, body: new CursorCsv<R>(stopping, spec.head, fetch, batchRows, spec.line) };
 }

@@ -6,6 +6,7 @@ export const listTools = {
     progressLabel: 'Exporting %{what}',
     rows: '%{rows} row |||| %{rows} rows',
     rowsOf: '%{rows} of %{total} row |||| %{rows} of %{total} rows',
+    rowsOfAbout: '%{rows} of about %{total} row |||| %{rows} of about %{total} rows',
     cancel: 'Cancel',
   },
   lists: {

@@ -6,6 +6,7 @@ import type { Db } from '../../db/connection';
 import { openCopyStream } from '../../db/copy-csv';
 import { CopyCsvCells } from '../../db/copy-csv-cells';
 import { openCursorCsv, type Statement } from '../../db/csv-cursor';
+import type { ExportCount } from '../../db/export-total';
 import { inlineBindings } from '../../db/inline-bindings';
 import { csvHead } from '../../http/csv';
 import { csvRowLine, headersOf } from '../../http/csv-columns';
@@ -13,6 +14,7 @@ import type { Logger } from '../../logger';
 import type { AdminResource, Row, WriteActor } from '../resource';
 import type { AdminService } from '../records/service';
 import type { ListQuery } from '../../list-query/schemas';
+import { EXACT_COUNT_LIMIT } from './count';
 import { CopyTextRows } from './copy-text-rows';
 import { rowValues } from './row-values';
 import { prepareSqlCells, sqlCells } from './sql-cells';
@@ -68,7 +70,7 @@ function joinLookups(db: Db, resource: AdminResource, join: (lateral: Knex.Raw) 
 
 /**
  * A list's export as statements: its own query (filters, search, sort, scope and the reader's read scope) with the
- * records it names joined in, and the count of its rows; `looked` names the joined fields (the benchmark streams
+ * records it names joined in, and the count of its rows (capped, past the cap estimated); `looked` names the joined fields (the benchmark streams
  * `rows` through csv-stringify as the baseline of the product's export); `copied` is `rows` with its values written
  * in as the driver sends them (inline-bindings.ts), for COPY (which takes no parameters).
  */
@@ -78,16 +80,30 @@ export function listExportSelection(
   resource: AdminResource,
   query: ListQuery,
   reader: WriteActor,
-): { count: Statement; rows: Statement; copied: string; looked: string[] } {
+): { count: ExportCount; rows: Statement; copied: string; looked: string[] } {
   const { filtered, ordered } = admin.listing(resource, query, reader);
   if (!ordered.hasSelects()) ordered.select(`${resource.model.tableName}.*`);
   const looked = joinLookups(db, resource, (lateral) => void ordered.joinRaw(lateral as never));
   for (const name of looked) ordered.select(name);
-  const matches = filtered.clone().clearSelect().clearOrder().select(db.raw('1')).toKnexQuery();
-  const count = db.count({ n: '*' }).from(matches.as('matches')).toSQL().toNative();
+  const matches = () => filtered.clone().clearSelect().clearOrder().select(db.raw('1')).toKnexQuery();
+  // Counted as the list's page counts: exactly up to its cap, past it the planner's estimate (the progress bar's).
+  const count = db
+    .count({ n: '*' })
+    .from(
+      matches()
+        .limit(EXACT_COUNT_LIMIT + 1)
+        .as('matches'),
+    )
+    .toSQL()
+    .toNative();
+  const estimated = matches().toSQL().toNative();
   const rows = ordered.toKnexQuery().toSQL().toNative();
   return {
-    count: { sql: count.sql, bindings: count.bindings },
+    count: {
+      sql: count.sql,
+      bindings: count.bindings,
+      estimate: { cap: EXACT_COUNT_LIMIT, matches: { sql: estimated.sql, bindings: estimated.bindings } },
+    },
     rows: { sql: rows.sql, bindings: rows.bindings },
     copied: inlineBindings(ordered.toKnexQuery().toSQL()),
     looked,
@@ -117,12 +133,12 @@ export function listExports({
 }) {
   setImmediate(prepareSqlCells).unref();
   return {
-    /** The CSV as a stream, its file name (`<resource>-<date>.csv`) and its row count. */
+    /** The CSV as a stream, its file name (`<resource>-<date>.csv`) and its row count (estimated past a cap). */
     async open(
       resource: AdminResource,
       query: ListQuery,
       reader: WriteActor,
-    ): Promise<{ filename: string; total: number; body: Readable }> {
+    ): Promise<{ filename: string; total: number; estimated: boolean; body: Readable }> {
       const { count, rows, copied, looked } = listExportSelection(db, admin, resource, query, reader);
       const { columns } = resource.export;
       const day = clock.now().toISOString().slice(0, 10);
@@ -135,7 +151,7 @@ export function listExports({
         // otherwise each row's object is built from its text by decoders chosen once per column.
         const head = csvHead(headersOf(columns));
         const { jsonAttributes } = resource.model;
-        const { total, body } = await openCopyStream(db, {
+        const { total, estimated, body } = await openCopyStream(db, {
           count,
           rows: copied,
           described: true,
@@ -149,9 +165,9 @@ export function listExports({
           setup: (total) => (total > sortedInFullUpTo ? 'SET LOCAL enable_sort = off' : null),
           onStopped,
         });
-        return { filename, total, body };
+        return { filename, total, estimated, body };
       }
-      const { total, body } = await openCursorCsv<Row>(db, {
+      const { total, estimated, body } = await openCursorCsv<Row>(db, {
         count,
         rows,
         head: csvHead(headersOf(columns)),
@@ -172,7 +188,7 @@ export function listExports({
         batchRows: BATCH_ROWS,
         onStopped,
       });
-      return { filename, total, body };
+      return { filename, total, estimated, body };
     },
   };
 }
