@@ -157,7 +157,8 @@ describe('the tax report', () => {
       'Corrects period',
     ]);
     const rows = csvRows(text);
-    expect(Number(answer.headers['x-total-rows'])).toBe(rows.length);
+    // Not counted before the rows are sent: the header line leaves before the period's sums are done.
+    expect(answer.headers['x-total-rows']).toBeUndefined();
     const key = (r: Record<string, string>) => [r.Currency, r.Scheme, r.Country, r.Region, r['Rate (%)']].join(' ');
     expect(rows.map(key)).toEqual([
       'eur domestic DE  19.00',

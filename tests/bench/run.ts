@@ -361,7 +361,8 @@ async function taxReportRow(db: Db, servers: Servers, admin: SignedIn): Promise<
     unit: 'documents/s',
     baseline: null,
     ratio: null,
-    target: `first byte < 1 s (${report.firstByteMs} ms)`,
+    // Its rows are sums over the whole period, so all of them arrive together: the whole report's time is told too.
+    target: `first byte < 1 s (${report.firstByteMs} ms; the report whole in ${round(seconds * 1000, 0)} ms)`,
     met: report.ok && report.rows > 0 && report.firstByteMs < 1000,
   });
 }

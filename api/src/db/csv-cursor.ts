@@ -17,12 +17,11 @@ export interface Statement {
 
 export interface CursorExportSpec<R> {
   /**
-   * One number: the rows the export will hold (sent first, in X-Total-Rows, for the console's progress). Or
-   * 'by-reading': the rows are counted by reading them once through a scroll cursor, then sent from its start, for a
-   * small result that costs as much to count as to compute (a report grouped over a year of documents). Past a
-   * cap it may be estimated (export-total.ts).
+   * One number: the rows the export will hold (sent first, in X-Total-Rows, for the console's progress); past a cap
+   * it may be estimated (export-total.ts). Or 'unannounced': a small result that costs as much to count as to compute
+   * (a report grouped over a year of documents) is not counted first, so its header line leaves at once.
    */
-  count: ExportCount | 'by-reading';
+  count: ExportCount | 'unannounced';
   rows: Statement;
   /**
    * The byte-order mark and the header line (csvHead); or made from the result's column names (as PostgreSQL names
@@ -142,11 +141,19 @@ class CursorCsv<R extends pg.QueryResultRow> extends Readable {
   }
 }
 
-/** Opens the export's transaction and cursor: its row count, and the CSV as a stream. */
+/** Opens the export's transaction and cursor: its row count (none when unannounced), and the CSV as a stream. */
+export async function openCursorCsv<R extends pg.QueryResultRow>(
+  db: Db,
+  spec: CursorExportSpec<R> & { count: ExportCount },
+): Promise<ExportTotal & { body: Readable }>;
+export async function openCursorCsv<R extends pg.QueryResultRow>(
+  db: Db,
+  spec: CursorExportSpec<R> & { count: 'unannounced' },
+): Promise<{ total: null; estimated: false; body: Readable }>;
 export async function openCursorCsv<R extends pg.QueryResultRow>(
   db: Db,
   spec: CursorExportSpec<R>,
-): Promise<ExportTotal & { body: Readable }> {
+): Promise<{ total: number | null; estimated: boolean; body: Readable }> {
   const pool = db.client as Pool;
   const batchRows = spec.batchRows ?? 5000;
   const connection = await pool.acquireConnection();
@@ -169,27 +176,23 @@ export async function openCursorCsv<R extends pg.QueryResultRow>(
         }
       })()),
   };
-  let total: ExportTotal;
+  let total: ExportTotal | { total: null; estimated: false };
   try {
     // The whole result is read: plan for all of it (hash joins and one sort), not for a cursor's first tenth.
     await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL cursor_tuple_fraction = 1');
-    if (spec.count === 'by-reading') {
+    const count = spec.count;
+    if (count === 'unannounced') {
       ({ pid } = (await connection.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!);
-      await connection.query(`DECLARE ${CURSOR} SCROLL CURSOR FOR ${spec.rows.sql}`, spec.rows.bindings as unknown[]);
-      total = { total: (await connection.query(`MOVE FORWARD ALL IN ${CURSOR}`)).rowCount ?? 0, estimated: false };
-      await connection.query(`MOVE ABSOLUTE 0 IN ${CURSOR}`);
+      total = { total: null, estimated: false };
     } else {
       const { rows } = await connection.query<{ n: number; pid: number }>(
-        `SELECT (${spec.count.sql})::int AS n, pg_backend_pid() AS pid`,
-        spec.count.bindings as unknown[],
+        `SELECT (${count.sql})::int AS n, pg_backend_pid() AS pid`,
+        count.bindings as unknown[],
       );
       pid = rows[0]!.pid;
-      total = await exportTotal(connection, spec.count, rows[0]!.n);
-      await connection.query(
-        `DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${spec.rows.sql}`,
-        spec.rows.bindings as unknown[],
-      );
+      total = await exportTotal(connection, count, rows[0]!.n);
     }
+    await connection.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${spec.rows.sql}`, spec.rows.bindings as unknown[]);
   } catch (error) {
     await session.end(error as Error);
     throw error;
