@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { ModelObject } from 'objection';
 import type { Checkout } from '../models';
+import { prepared } from '../../db/prepared';
 
 /**
  * The SQL of checkout rows and their provider sessions. Every query module of checkout takes the connection or
@@ -79,7 +80,11 @@ export async function findCheckoutsOfSessions(
       db.raw(
         'EXISTS (SELECT 1 FROM merchant_events e WHERE e.merchant_account_id = ask.account AND e.identifier = ask.event AND e.processed_at IS NOT NULL) AS event_processed',
       ),
-    )) as (FoundCheckout & { eventProcessed: boolean; askIndex: number })[];
+    )
+    .options(prepared(db as Knex, 'checkouts-of-sessions'))) as (FoundCheckout & {
+    eventProcessed: boolean;
+    askIndex: number;
+  })[];
   const found: ((FoundCheckout & { eventProcessed: boolean }) | undefined)[] = asks.map(() => undefined);
   for (const { askIndex, ...row } of rows) found[askIndex] = row;
   return found;

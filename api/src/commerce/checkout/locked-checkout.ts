@@ -3,6 +3,7 @@ import type { Product } from '../../catalog/models';
 import { splitsOf, type RevenueSplit } from '../../finance/ledger';
 import type { User } from '../../identity/models';
 import type { CheckoutRow } from './checkout-rows';
+import { prepared } from '../../db/prepared';
 
 /** What fulfilment needs of the product: its window, its seats, its name and kind (a workshop's receipt differs). */
 export type ProductFacts = Pick<
@@ -69,7 +70,12 @@ export async function lockCheckouts(
 ): Promise<LockedCheckout[]> {
   // PostgreSQL locks a locking SELECT's rows as they leave its ORDER BY: in the order of the ids.
   // The ids as one array: the statements' text, and so their plans, are the same for any size of batch.
-  await trx('checkouts').whereRaw('?? = ANY(?::uuid[])', ['id', checkoutIds]).orderBy('id').forUpdate().select('id');
+  await trx('checkouts')
+    .whereRaw('?? = ANY(?::uuid[])', ['id', checkoutIds])
+    .orderBy('id')
+    .forUpdate()
+    .select('id')
+    .options(prepared(trx, 'lock-checkouts'));
   // The products' locks, in the order of their ids; the checkouts' rows, locked above, are read as they now stand.
   const rows = (await trx('checkouts as c')
     .join('products as p', 'p.id', 'c.productId')
@@ -112,7 +118,8 @@ export async function lockCheckouts(
       // is its latest version. An edit of the splits updates the product row, so a newer version there means the
       // splits above may be older than the ones committed while this waited.
       trx.raw(`p.xmin::text <> (SELECT xmin::text FROM products WHERE id = c.product_id) AS splits_stale`),
-    )) as LockedRow[];
+    )
+    .options(prepared(trx, 'locked-checkouts'))) as LockedRow[];
   const locked: LockedCheckout[] = [];
   for (const row of rows) locked.push(await lockedOf(trx, row));
   return locked;
