@@ -29,7 +29,7 @@ type Step =
   | { kind: 'line'; recipient: number; currency: number; line: keyof typeof SIGN; amount: number; when: When }
   | { kind: 'run' }
   | { kind: 'mark-paid'; pick: number }
-  | { kind: 'clock'; when: { daysAhead: number } | { monthsAgo: number; edge: -1 | 0 } };
+  | { kind: 'clock'; when: { daysAhead: number; minutes: number } | { monthsAgo: number; edge: -1 | 0 } };
 
 const when: fc.Arbitrary<When> = fc.oneof(
   fc.record({ daysAgo: fc.integer({ min: 0, max: 180 }) }),
@@ -56,7 +56,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('clock' as const),
       when: fc.oneof(
-        fc.record({ daysAhead: fc.integer({ min: -20, max: 60 }) }),
+        // Any time of day: the holding period's start falls before noon (UTC) or after, which read its day apart.
+        fc.record({ daysAhead: fc.integer({ min: -20, max: 60 }), minutes: fc.integer({ min: -720, max: 720 }) }),
         fc.record({ monthsAgo: fc.integer({ min: -1, max: 3 }), edge: fc.constantFrom(-1 as const, 0 as const) }),
       ),
     }),
@@ -185,7 +186,7 @@ describe('payout balances from the monthly rollup equal the ledger summed direct
         // The holding period's end lands wherever the step says: days ahead, or either side of a month's start.
         now =
           'daysAhead' in s.when
-            ? new Date(Date.now() + s.when.daysAhead * DAY_MS)
+            ? new Date(Date.now() + s.when.daysAhead * DAY_MS + s.when.minutes * 60_000)
             : new Date(monthEdge(s.when.monthsAgo, s.when.edge).getTime() + holdDays * DAY_MS);
         return;
     }
@@ -205,6 +206,28 @@ describe('payout balances from the monthly rollup equal the ledger summed direct
         expect(Number(months[0]!.n)).toBeGreaterThan(3);
       }
     });
+
+  it('reads the day the holding period starts in by its shorter part, in the morning and in the afternoon', async () => {
+    // Past every run so far (their clocks went at most 60 days ahead): no run covers the holding period's lines.
+    const day = new Date(Date.now() + 90 * DAY_MS);
+    expect(await db()('payoutRuns').where('earnedBefore', '>=', day).first('id')).toBeUndefined();
+    for (const hour of [9, 15]) {
+      // The holding period starts at `hour`:00 UTC that day: before noon its lines before then are taken off the
+      // day's rollup, from noon on its lines after then are added to the next days'.
+      now = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), hour) + holdDays * DAY_MS);
+      for (const minutes of [-hour * 60, -61, -1, 0, 1, 61, (24 - hour) * 60 - 1, (24 - hour) * 60]) {
+        await apply({
+          kind: 'line',
+          recipient: 0,
+          currency: 0,
+          line: 'sale',
+          amount: 1_000 + minutes,
+          when: { fromHoldStart: minutes },
+        });
+        await expectDirect();
+      }
+    }
+  });
 
   it('counts a line moved out of its month by a correction (the append-only guard lifted) in its new month', async () => {
     // A line no payout covers: a payout is exactly its lines, which no correction may change.

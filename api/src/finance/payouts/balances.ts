@@ -12,14 +12,43 @@ import { earnedBefore, type PayoutDeps } from './deps';
  * - payable = total − what payouts cover − the positive lines still in the holding period that no payout covers. A
  *   payout is exactly the lines it covers (its amount is their sum), so the covered lines are the payouts' amounts.
  *   The positive lines still held are the daily rollup's `earned` for the whole days of the holding period and the
- *   ledger's lines of the day it began in: one day's lines, whatever the school sells. A line still held is covered
+ *   ledger's lines of the day it began in, by its shorter part: at most half a day's lines, whatever the school sells. A line still held is covered
  *   only by a run whose holding period ended after the present one (the clock set back, or the period lengthened):
  *   then the holding period's lines are read one by one, and only those before the latest run's end are looked up
  *   among the covered ones.
  */
+const HALF_DAY_MS = 12 * 60 * 60 * 1000;
+
+/** The UTC day's start of the holding period's start, as SQL of the `:earnedBefore` parameter. */
+const DAY_START = `((CAST(:earnedBefore AS timestamptz) AT TIME ZONE 'UTC')::date::timestamp AT TIME ZONE 'UTC')`;
+
+/**
+ * The day the holding period starts in, read from the ledger by its shorter part, so at most half a day of lines is
+ * read whatever the time: before noon (UTC) that day's rollup counts whole and its lines before the start are taken
+ * off; from noon on, the days after it count and its lines from the start on are added.
+ */
+function partialDay(start: Date): { name: string; days: '>=' | '>'; sign: '-' | ''; lines: string } {
+  const fromMidnight = start.getTime() - Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate());
+  return fromMidnight < HALF_DAY_MS
+    ? {
+        name: 'its lines before the start taken off its day',
+        days: '>=',
+        sign: '-',
+        lines: `l.created_at >= ${DAY_START} AND l.created_at < :earnedBefore`,
+      }
+    : {
+        name: 'its lines from the start on, before the next day',
+        days: '>',
+        sign: '',
+        lines: `l.created_at >= :earnedBefore AND l.created_at < ${DAY_START} + interval '1 day'`,
+      };
+}
+
 export async function balances(deps: PayoutDeps, recipientId?: string): Promise<PayoutBalance[]> {
   // One recipient's alone (their earnings page), or everyone's.
   const only = (column: string) => (recipientId ? `AND ${column} = :recipientId` : '');
+  const held = earnedBefore(deps);
+  const partial = partialDay(held);
   const { rows } = await deps.db.raw<{ rows: Record<string, string | number>[] }>(
     `WITH ledger AS (
        SELECT user_id, currency, sum(earned) AS earned, sum(total) AS total
@@ -33,18 +62,16 @@ export async function balances(deps: PayoutDeps, recipientId?: string): Promise<
        SELECT user_id, currency, sum(amount) AS held
          FROM (
            -- As a rule every positive line since the holding period began is held: whole days from the daily
-           -- rollup, and the lines of the day it began in from the ledger.
+           -- rollup, and from the ledger the part of the day it began in nearer its start or its end (${partial.name}).
            SELECT r.user_id, r.currency, r.earned AS amount
              FROM finance_daily_ledger_recipients r
-            WHERE r.day > (CAST(:earnedBefore AS timestamptz) AT TIME ZONE 'UTC')::date
+            WHERE r.day ${partial.days} (CAST(:earnedBefore AS timestamptz) AT TIME ZONE 'UTC')::date
               AND r.user_id IS NOT NULL ${only('r.user_id')}
               AND (SELECT earned_before FROM latest_run) <= :earnedBefore
            UNION ALL
-           SELECT l.user_id, l.currency, l.amount
+           SELECT l.user_id, l.currency, ${partial.sign}l.amount
              FROM split_lines l
-            WHERE l.created_at >= :earnedBefore
-              AND l.created_at < (((CAST(:earnedBefore AS timestamptz) AT TIME ZONE 'UTC')::date + 1)::timestamp
-                                  AT TIME ZONE 'UTC')
+            WHERE ${partial.lines}
               AND l.amount > 0 AND l.user_id IS NOT NULL ${only('l.user_id')}
               AND (SELECT earned_before FROM latest_run) <= :earnedBefore
            UNION ALL
@@ -75,7 +102,7 @@ export async function balances(deps: PayoutDeps, recipientId?: string): Promise<
        LEFT JOIN held ON held.user_id = ledger.user_id AND held.currency = ledger.currency
        LEFT JOIN sent ON sent.recipient_id = ledger.user_id AND sent.currency = ledger.currency
       ORDER BY u.email, ledger.currency`,
-    { earnedBefore: earnedBefore(deps), ...(recipientId ? { recipientId } : {}) },
+    { earnedBefore: held, ...(recipientId ? { recipientId } : {}) },
   );
   return rows.map((row) => {
     const earned = Number(row.earned);
