@@ -159,6 +159,13 @@ describe('the tax report', () => {
     const rows = csvRows(text);
     // Not counted before the rows are sent: the header line leaves before the period's sums are done.
     expect(answer.headers['x-total-rows']).toBeUndefined();
+    // Nor compressed, though the client takes gzip: a compressor would hold the header line back until the sums.
+    const zipped = await as(
+      finance,
+      request(app).get('/api/admin/finance/tax-report.csv').query(quarter).set('Accept-Encoding', 'gzip'),
+    );
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers['content-encoding']).toBeUndefined();
     const key = (r: Record<string, string>) => [r.Currency, r.Scheme, r.Country, r.Region, r['Rate (%)']].join(' ');
     expect(rows.map(key)).toEqual([
       'eur domestic DE  19.00',

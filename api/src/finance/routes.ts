@@ -46,6 +46,8 @@ export function financeRoutes({
   router.get('/finance/tax-report.csv', allow.roles('finance'), async (ctx) => {
     // No X-Total-Rows: a few rows, each summed over the whole period, so none is known before all are.
     const { filename, body } = await tax.csv(TaxPeriod.parse(ctx.query));
+    // Sent as written: a compressor would hold the header line until the sums are done.
+    ctx.compress = false;
     ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'text/csv; charset=utf-8';
