@@ -55,4 +55,26 @@ describe('group commit', () => {
     // Room again once the batch is taken.
     await expect(add(5)).resolves.toBe(5);
   });
+
+  it('starts a second runner only once `joinAt` items wait, so newcomers gather rather than go one by one', async () => {
+    const gate = held();
+    const batches: number[][] = [];
+    const add = groupCommit<number, number>(
+      async (items, answer) => {
+        batches.push(items);
+        await gate.promise;
+        items.forEach((item, n) => answer(n, item));
+      },
+      { max: 10, runners: 2, joinAt: 3, waitingAtMost: 20, full: () => new Error('full') },
+    );
+    const answers = [add(0)]; // alone: the first runner takes it at once
+    answers.push(add(1), add(2)); // two waiting: not yet enough for the second runner
+    expect(batches).toEqual([[0]]);
+    answers.push(add(3)); // three: the second runner takes them together
+    expect(batches).toEqual([[0], [1, 2, 3]]);
+    answers.push(add(4)); // waits for whichever runner is free first: never stranded
+    gate.release();
+    expect(await Promise.all(answers)).toEqual([0, 1, 2, 3, 4]);
+    expect(batches).toEqual([[0], [1, 2, 3], [4]]);
+  });
 });

@@ -4,6 +4,12 @@ export interface GroupCommitLimits {
   max: number;
   /** Batches run at once (one's waits on the database and the provider overlap another's). */
   runners: number;
+  /**
+   * Items waiting before a runner beyond the first starts (default 1): a lone call never waits, but a second runner
+   * taking each newcomer as a batch of its own would leave the first's batches small and pay a batch's fixed cost
+   * for every few items.
+   */
+  joinAt?: number;
   /** Items waiting for a runner, at most: one more is refused at once with `full()`, never queued without end. */
   waitingAtMost: number;
   full: () => Error;
@@ -20,7 +26,7 @@ export type AnswerOne<R> = (index: number, result: R) => void;
  */
 export function groupCommit<T, R>(
   run: (items: T[], answer: AnswerOne<R>) => Promise<void>,
-  { max, runners, waitingAtMost, full }: GroupCommitLimits,
+  { max, runners, joinAt = 1, waitingAtMost, full }: GroupCommitLimits,
 ) {
   type Waiting = { item: T; resolve: (r: R) => void; reject: (e: unknown) => void };
   const waiting: Waiting[] = [];
@@ -49,7 +55,7 @@ export function groupCommit<T, R>(
     if (waiting.length >= waitingAtMost) return Promise.reject(full());
     return new Promise<R>((resolve, reject) => {
       waiting.push({ item, resolve, reject });
-      if (running < runners) void drain();
+      if (running === 0 || (running < runners && waiting.length >= joinAt)) void drain();
     });
   };
 }

@@ -41,6 +41,7 @@ const idOf = (value: string | { id: string }): string => (typeof value === 'stri
 const BATCHES = {
   max: 50,
   runners: 2,
+  joinAt: 12,
   waitingAtMost: 500,
   full: () => new AppError('service-unavailable', 'Too many payment events waiting; deliver this one again later.'),
 };
