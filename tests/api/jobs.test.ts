@@ -199,6 +199,40 @@ describe('the job queue', () => {
     expect((await jobsOf(db(), name))[0]?.state).toBe('completed');
   });
 
+  it('gathers a burst of wakes into one fuller run: a lone wake runs at once, the next only a gap after it', async () => {
+    const name = 'test-wake-gap';
+    await db().raw(`SELECT ${JOBS_SCHEMA}.create_queue(?, ?::json)`, [name, JSON.stringify({ policy: 'standard' })]);
+    const jobs = jobQueue({ db: db(), logger });
+    const gap = 1000;
+    const runs: { started: number; ns: number[] }[] = [];
+    jobs.define<{ n: number }>({
+      name,
+      retryLimit: 0,
+      retryDelaySeconds: 1,
+      expireInSeconds: 60,
+      batchSize: 20,
+      wakeGapMs: gap,
+      runBatch: async (batch) => {
+        runs.push({ started: Date.now(), ns: batch.map(({ data }) => data.n) });
+        return batch.map(() => undefined);
+      },
+    });
+    const woken = Date.now();
+    await jobs.add(db(), name, { n: 1 });
+    jobs.wake(name);
+    await jobs.runDue(name);
+    expect(runs.map((r) => r.ns)).toEqual([[1]]);
+    expect(runs[0]!.started - woken).toBeLessThan(gap); // at once, not a gap later
+    // Five commits in a row, each waking the queue: one run takes them all, a gap after the first began.
+    for (let n = 2; n <= 6; n++) {
+      await jobs.add(db(), name, { n });
+      jobs.wake(name);
+    }
+    await expect.poll(() => runs.flatMap((r) => r.ns).length, { timeout: 10_000 }).toBe(6);
+    expect(runs.map((r) => r.ns.toSorted((a, b) => a - b))).toEqual([[1], [2, 3, 4, 5, 6]]);
+    expect(runs[1]!.started - runs[0]!.started).toBeGreaterThanOrEqual(gap);
+  });
+
   it('takes what it runs after commit one job at a time: one waiting behind another has not started, nor has its time', async () => {
     const name = 'test-one-at-a-time';
     await db().raw(`SELECT ${JOBS_SCHEMA}.create_queue(?, ?::json)`, [name, JSON.stringify({ policy: 'standard' })]);

@@ -23,8 +23,20 @@ export interface RowsInsert {
   suffix?: string;
 }
 
-/** A column's name as PostgreSQL spells it (the connection's identifier mapping: `createdAt` → `created_at`). */
-const columnName = (db: Knex | Knex.Transaction, name: string) => db.raw('??', [name]).toQuery().slice(1, -1);
+/**
+ * A column's name as PostgreSQL spells it (the connection's identifier mapping: `createdAt` → `created_at`), worked
+ * out once per name and connection config: every key of every row of a batch asks, and knex's formatting is what it costs.
+ */
+const spelled = new WeakMap<object, Map<string, string>>();
+function columnName(db: Knex | Knex.Transaction, name: string): string {
+  // A transaction's client is its own object, sharing its connection's config (and so its identifier mapping).
+  const config = (db.client as { config: object }).config;
+  let names = spelled.get(config);
+  if (!names) spelled.set(config, (names = new Map()));
+  let column = names.get(name);
+  if (column === undefined) names.set(name, (column = db.raw('??', [name]).toQuery().slice(1, -1)));
+  return column;
+}
 
 /**
  * The INSERT of `rows` as one statement part (for a WITH), its text fixed by the table and the columns the rows carry

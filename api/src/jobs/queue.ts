@@ -35,6 +35,12 @@ interface JobKindTerms {
   expireInSeconds: number;
   /** Cron (UTC): pg-boss adds one job per period across every replica, and one worker runs it. */
   cron?: string;
+  /**
+   * Runs that commits wake (`wake`) start at most this often (milliseconds; default 0, at once every time): a lone
+   * wake runs at once, but a burst's wakes gather their jobs into fuller fetches, each a few statements for up to
+   * `batchSize` jobs, rather than a run for every commit's few.
+   */
+  wakeGapMs?: number;
 }
 
 export interface RunningJob {
@@ -100,6 +106,8 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
   boss.on('error', (error) => report(error, {}, 'job queue maintenance failed'));
   const kinds = new Map<string, JobKind>();
   const draining = new Map<string, { again: boolean; done: Promise<void> }>();
+  /** When each kind's last woken run began (`wakeGapMs`). */
+  const lastWoken = new Map<string, number>();
 
   function kind(name: string): JobKind {
     const found = kinds.get(name);
@@ -297,9 +305,13 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
         return;
       }
       const state = { again: false, done: Promise.resolve() };
+      const gap = kinds.get(name)?.wakeGapMs ?? 0;
       state.done = (async () => {
         do {
           state.again = false;
+          const wait = (lastWoken.get(name) ?? 0) + gap - Date.now();
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          lastWoken.set(name, Date.now());
           await drain(name);
         } while (state.again && !stopping);
       })()

@@ -26,6 +26,12 @@ export {
 const DELIVERY_BATCH = 20;
 
 /**
+ * While emails keep coming (a burst of sales), a run to send them starts at most this often: a receipt waits at most
+ * this long more, and each run's four statements send up to DELIVERY_BATCH emails rather than one commit's few.
+ */
+const WAKE_GAP_MS = 100;
+
+/**
  * The outbox: each email is a row written in the caller's transaction together with one `send-email` job (so a
  * rolled-back action sends nothing), delivered right after commit by the process that wrote it, else by any
  * replica's worker, retried with backoff by the job queue and marked failed at last. One email, one job, and jobs
@@ -84,6 +90,8 @@ export function outbox({
     // One fetch, claim, sent mark and completion for many emails (a batch of fulfilments' receipts), sent together.
     batchSize: DELIVERY_BATCH,
     runBatch: (batch) => deliverAll(deps, batch),
+    // In a burst of sales, each batch of fulfilments' receipts is sent with the others of the next moment.
+    wakeGapMs: WAKE_GAP_MS,
   });
   jobs.define({
     name: REQUEUE_EMAILS,
