@@ -65,11 +65,23 @@ describe('three replicas behind a load balancer', () => {
   beforeAll(async () => {
     bouncer = await startPgBouncer(inject('databaseServerUrl'), { serverConnections: 4 });
     relay = await startSmtpRelay();
-    // The balancer's address is every replica's PUBLIC_URL; its ports are chosen first, the replicas start after.
+    // The balancer's address is every replica's PUBLIC_URL; its ports are chosen first, the replicas start after. A
+    // port free when chosen may be taken by another process before a replica binds it: then all start again, on new
+    // ports (the balancer names them in its configuration).
     const { freePort } = await import('../support/processes');
-    for (let n = 1; n <= 3; n++) ports.push(await freePort());
-    balancer = await startHaproxy(ports);
-    await Promise.all([1, 2, 3].map((n) => restart(n)));
+    for (let attempt = 1; ; attempt++) {
+      ports.length = 0;
+      for (let n = 1; n <= 3; n++) ports.push(await freePort());
+      balancer = await startHaproxy(ports);
+      const started = await Promise.allSettled([1, 2, 3].map((n) => restart(n)));
+      const failure = started.find((s) => s.status === 'rejected');
+      if (!failure) break;
+      const taken = /EADDRINUSE/.test(String((failure as PromiseRejectedResult).reason));
+      if (!taken || attempt === 3) throw (failure as PromiseRejectedResult).reason;
+      await Promise.all(started.map((s, i) => (s.status === 'fulfilled' ? replicas[i]!.stop() : null)));
+      replicas.length = 0;
+      await balancer.stop();
+    }
   }, 240_000);
 
   afterAll(async () => {
