@@ -261,6 +261,8 @@ interface MSubscription {
   waitingFrom: Interval | null;
   periodStart: number;
   periodEnd: number;
+  /** When each of its periods began (a renewal the provider billed ahead begins one after the present). */
+  periodStarts: number[];
   cancelAtPeriodEnd: boolean;
   graceUntil: number | null;
   /** Each provider invoice recorded, in order: one subscription period each. */
@@ -1729,6 +1731,7 @@ const subscribe = (user: number, membership: MembershipKey, yearly: boolean, pla
         waitingFrom: null,
         periodStart: m.now,
         periodEnd: trial ? m.now + terms.trialDays * DAY : periodEnd(new Date(m.now), interval).getTime(),
+        periodStarts: [m.now],
         cancelAtPeriodEnd: false,
         graceUntil: null,
         periods: [trial ? 'trial' : 'paid'],
@@ -1763,6 +1766,7 @@ const renew = (subscriptionIndex: number, outcome: 'paid' | 'failed') =>
       membershipsDone[outcome]++;
       expect(answer.body.data.periodStart).toBe(new Date(s.periodEnd).toISOString());
       s.periods.push(outcome);
+      s.periodStarts.push(s.periodEnd);
       if (outcome === 'paid') {
         chargeOfNextPeriod(m, s);
         s.status = 'active';
@@ -1855,9 +1859,10 @@ const switchInterval = (subscriptionIndex: number) =>
         membershipsDone.refused++;
         return;
       }
-      // A switch comes a while after its period began: at that very instant its charge would start the paid period
-      // again, which a period's uniqueness refuses.
-      if (m.now === s.periodStart) await passTime(m, w, m.now + 60_000);
+      // A switch comes a while after its period began: at the very instant a period began (the current one, or the
+      // first when the provider billed the next ahead) its charge would start that period again, which a period's
+      // uniqueness refuses ("renewed this very moment: try again").
+      if (s.periodStarts.includes(m.now)) await passTime(m, w, m.now + 60_000);
       const answer = await accepted(() => store(w, who, 'post', path, { interval: to }));
       membershipsDone.switched++;
       // Back to the interval billed while a switch waits for the period's end: that switch is undone, nothing charged.
@@ -1883,6 +1888,7 @@ const switchInterval = (subscriptionIndex: number) =>
       chargeOfNextPeriod(m, s, due, false);
       s.status = 'active';
       s.periodStart = m.now;
+      s.periodStarts.push(m.now);
       s.periodEnd = periodEnd(new Date(m.now), to).getTime();
     },
   );

@@ -309,8 +309,11 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
       state.done = (async () => {
         do {
           state.again = false;
-          const wait = (lastWoken.get(name) ?? 0) + gap - Date.now();
-          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          // A timer may fire a millisecond early by the wall clock: waited out until the gap has passed by it.
+          for (let wait = (lastWoken.get(name) ?? 0) + gap - Date.now(); wait > 0;) {
+            await new Promise((resolve) => setTimeout(resolve, wait));
+            wait = (lastWoken.get(name) ?? 0) + gap - Date.now();
+          }
           lastWoken.set(name, Date.now());
           await drain(name);
         } while (state.again && !stopping);
