@@ -68,11 +68,11 @@ describe('email delivery in batches', () => {
     refused.add(failing);
 
     const statements = await statementsOf(() => mail.flush());
-    // Two batches (20 and 10): each a fetch, a claim, one statement for its outcomes and one completion, the first
-    // also its failure; then the fetch that finds none. One email at a time, it was five per email (150).
-    expect(statements.length).toBeLessThanOrEqual(10);
-    expect(statements.filter((sql) => /^update "outbox_emails"/i.test(sql))).toHaveLength(2); // the claims
-    expect(statements.filter((sql) => /^UPDATE outbox_emails AS e/.test(sql))).toHaveLength(2); // the outcomes
+    // One batch: a fetch, a claim, one statement for every outcome, one completion and one for the failure; the fetch
+    // took fewer than a batch, so none more looks for the rest. One email at a time, it was five per email (150).
+    expect(statements.length).toBeLessThanOrEqual(5);
+    expect(statements.filter((sql) => /^update "outbox_emails"/i.test(sql))).toHaveLength(1); // the claim
+    expect(statements.filter((sql) => /^UPDATE outbox_emails AS e/.test(sql))).toHaveLength(1); // the outcomes
 
     const rows = await OutboxEmail.query(db()).whereIn('id', ids);
     const others = rows.filter((row) => row.id !== failingId);
@@ -100,6 +100,41 @@ describe('email delivery in batches', () => {
       lastError: null,
     });
     expect(ids.every((id) => timesSent(id) === 1)).toBe(true);
+  });
+
+  it('sends 60 emails in two fetches (50 and 10), never handing the relay more than 20 at once', async () => {
+    const { transport, timesSent } = recordingTransport();
+    let sending = 0;
+    let most = 0;
+    const counted: MailTransport = {
+      ...transport,
+      async send(email) {
+        most = Math.max(most, ++sending);
+        try {
+          await transport.send(email);
+        } finally {
+          sending--;
+        }
+      },
+    };
+    const mail = createOutbox({ db: db(), clock: { now: () => new Date() }, logger, transport: counted });
+    const ids = await queue(mail, 60);
+
+    const statements = await statementsOf(() => mail.flush());
+    const fetches = statements.filter((sql) => /FROM pgboss\.job/.test(sql) && /FOR UPDATE SKIP LOCKED/.test(sql));
+    expect(fetches).toHaveLength(2);
+    expect(statements.filter((sql) => /^update "outbox_emails"/i.test(sql))).toHaveLength(2); // the claims
+    expect(ids.every((id) => timesSent(id) === 1)).toBe(true);
+    expect(most).toBe(20);
+    // Each claim held its emails for every wave of its sends (a sent email keeps its last hold): two timeouts of
+    // 5 s for each wave of twenty, three for the fifty, one for the ten.
+    const rows = await OutboxEmail.query(db())
+      .whereIn('id', ids)
+      .select('status', db().raw(`round(extract(epoch FROM next_attempt_at - now())) AS held`));
+    const held = rows.map((row) => Number((row as unknown as { held: string }).held));
+    expect(rows.every((row) => row.status === 'sent')).toBe(true);
+    expect(held.filter((seconds) => seconds > 20 && seconds <= 30)).toHaveLength(50);
+    expect(held.filter((seconds) => seconds > 0 && seconds <= 10)).toHaveLength(10);
   });
 
   it('marks an email failed on its last attempt while the rest of its batch is sent', async () => {

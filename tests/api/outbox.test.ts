@@ -138,13 +138,14 @@ describe('email outbox', () => {
     const jobOf = async () => (await jobsOf(db(), SEND_EMAIL)).filter((job) => job.data.emailId === id);
     const [dead] = await jobOf();
     expect(dead!.state).toBe('active');
-    // Its run claimed the email 11 s after it started (behind others of its batch), and 30 s have passed since:
-    // the queue has given the run up (40 s from its start), the claim holds the email 10 s more (40 s from itself).
+    // Its run claimed the email 91 s after it started, and 30 s have passed since: the queue has given the run up
+    // (120 s from its start: a fetch of fifty sends in three waves of twenty, each within two timeouts), while the
+    // claim of this one email holds it 10 s more (40 s from itself).
     await db()
       .withSchema(JOBS_SCHEMA)
       .from('job')
       .where({ id: dead!.id })
-      .update({ startedOn: db().raw(`started_on - interval '11 seconds'`) });
+      .update({ startedOn: db().raw(`started_on - interval '91 seconds'`) });
     await passTime(db(), 2 * timeoutSeconds - 10);
 
     // Another replica: the queue's maintenance gives the dead run's job back, and it runs while the email is held.

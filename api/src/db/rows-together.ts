@@ -4,7 +4,7 @@ import { prepared } from './prepared';
 
 /**
  * Many rows of a table written by one statement whose text does not depend on how many there are: the rows travel as
- * one jsonb parameter, read back with the table's own row type (`jsonb_populate_record`), so PostgreSQL parses and
+ * one jsonb parameter, read back with the table's own row type (`jsonb_populate_recordset`), so PostgreSQL parses and
  * plans the same text for a batch of one as for a batch of fifty (and, prepared by name, once per connection).
  */
 
@@ -57,18 +57,19 @@ export function rowsInsert(db: Knex | Knex.Transaction, spec: RowsInsert): Knex.
   );
   const names = [...columns, ...computed.map(([column]) => column)].map(() => '??').join(', ');
   const picked = columns.map(() => 'r.??').join(', ');
+  // Rows read by one call for the whole set; a row read per element (a function scanned again for each, its row type
+  // copied each time) only where a computed column reads the element's own JSON.
+  const perElement = computed.some(([, expression]) => expression.includes('e.v'));
+  const source = perElement
+    ? ' FROM jsonb_array_elements(?::jsonb) AS e(v) CROSS JOIN LATERAL jsonb_populate_record(NULL::??, e.v) AS r'
+    : ' FROM jsonb_populate_recordset(NULL::??, ?::jsonb) AS r';
   const sql =
     `INSERT INTO ?? (${names}) SELECT ${[picked, ...computed.map(([, expression]) => expression)].filter(Boolean).join(', ')}` +
-    ` FROM jsonb_array_elements(?::jsonb) AS e(v) CROSS JOIN LATERAL jsonb_populate_record(NULL::??, e.v) AS r` +
+    source +
     (spec.suffix ? ` ${spec.suffix}` : '');
-  return db.raw(sql, [
-    spec.table,
-    ...columns,
-    ...computed.map(([column]) => column),
-    ...columns,
-    JSON.stringify(values),
-    spec.table,
-  ]);
+  const rowsJson = JSON.stringify(values);
+  const from = perElement ? [rowsJson, spec.table] : [spec.table, rowsJson];
+  return db.raw(sql, [spec.table, ...columns, ...computed.map(([column]) => column), ...columns, ...from]);
 }
 
 /** Rows grouped by the columns they carry, one `rowsInsert` spec a group. */

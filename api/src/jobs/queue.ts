@@ -177,6 +177,8 @@ export function jobQueue({ db, logger, pollSeconds = 2, maintenanceSeconds = 15 
       const done = batch.filter((_, n) => failures[n] === undefined).map((fetched) => fetched.id);
       if (done.length) await boss.complete(name, done);
       await failAll(name, batch, failures);
+      // A fetch short of a batch took every job due: no fetch more to find none (a wake meanwhile looks again).
+      if (batch.length < batchSize) return;
     }
   }
 

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import type { Logger } from '../logger';
@@ -19,6 +20,16 @@ export interface DeliveryDeps {
 /** Stranded emails one sweep queues again at most (the next minute's takes the rest). */
 const STRANDED_PER_SWEEP = 500;
 
+/** Emails handed to the transport at once: each SMTP send opens a connection, and a relay takes only so many. */
+export const SENDS_AT_ONCE = 20;
+
+/**
+ * The longest a run sending `emails` may take, each wave of SENDS_AT_ONCE within the transport's timeouts: the hold
+ * on the emails it claimed, and the job's time before the queue gives it up as dead.
+ */
+export const runSeconds = (transport: Pick<MailTransport, 'timeoutSeconds'>, emails: number) =>
+  transport.timeoutSeconds * 2 * Math.max(1, Math.ceil(emails / SENDS_AT_ONCE));
+
 /** One run of the send job in a batch: the email it sends, and the run (whether it is its last). */
 export interface EmailJob {
   data: { emailId: string };
@@ -38,7 +49,7 @@ async function claimAll({ db, transport }: DeliveryDeps, ids: string[]): Promise
     .where('nextAttemptAt', '<=', db.fn.now())
     .update({
       attempts: db.raw('attempts + 1'),
-      nextAttemptAt: db.raw(`now() + make_interval(secs => ?)`, [transport.timeoutSeconds * 2]),
+      nextAttemptAt: db.raw(`now() + make_interval(secs => ?)`, [runSeconds(transport, ids.length)]),
     })
     .returning('*');
 }
@@ -121,10 +132,10 @@ async function recordOutcomes({ db, transport }: DeliveryDeps, outcomes: Outcome
 }
 
 /**
- * Sends a batch of emails, one per job: claimed in one statement, handed to the transport together (each send's
- * time is the batch's, never one after another), and every outcome recorded in one statement once all have
- * settled: sent (its secret dropped in that statement, so no live link outlasts its hand-over by more than the
- * batch's slowest send), or a failure that the job queue retries (the secret stays so the retry sends a working
+ * Sends a batch of emails, one per job: claimed in one statement, handed to the transport together, SENDS_AT_ONCE at
+ * a time (the claim's hold and the job's time allow for every wave), and every outcome recorded in one statement
+ * once all have settled: sent (its secret dropped in that statement, so no live link outlasts its hand-over by more
+ * than the batch's sends), or a failure that the job queue retries (the secret stays so the retry sends a working
  * link) until the last, which marks the email failed. Answers each job's failure, in order (undefined: done).
  */
 export async function deliverAll(deps: DeliveryDeps, batch: EmailJob[]): Promise<unknown[]> {
@@ -135,7 +146,8 @@ export async function deliverAll(deps: DeliveryDeps, batch: EmailJob[]): Promise
     claimed.delete(data.emailId);
     return { emailId: data.emailId, job, email };
   });
-  const sends = await Promise.all(runs.map((run) => (run.email ? send(deps, run.email) : undefined)));
+  const atOnce = pLimit(SENDS_AT_ONCE);
+  const sends = await Promise.all(runs.map((run) => (run.email ? atOnce(() => send(deps, run.email!)) : undefined)));
   const failures = sends.map((sent) => (sent && 'error' in sent ? sent.error : undefined));
   await recordOutcomes(
     deps,

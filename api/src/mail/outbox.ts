@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import { jobQueue, type JobQueue } from '../jobs/queue';
 import type { Actor } from '../audit/record';
 import { resendEmail, retryFailedEmail, type ResendRequest } from './outbox-console';
-import { deliverAll, requeueStranded, type DeliveryDeps } from './outbox-delivery';
+import { deliverAll, requeueStranded, runSeconds, type DeliveryDeps } from './outbox-delivery';
 import { emailRow, MAX_ATTEMPTS, REQUEUE_EMAILS, SEND_EMAIL, whyNotResendable, type NewEmail } from './outbox-email';
 import { brandedEmail, type Brand } from './layout';
 import type { MailTransport } from './transport';
@@ -20,16 +20,16 @@ export {
 } from './outbox-email';
 
 /**
- * Emails one fetch of the send job takes at most, sent together: a batch of fulfilments' receipts in one, without
- * opening more connections to the relay at once than it readily takes.
+ * Emails one fetch of the send job takes at most: a burst of sales' receipts in a few runs of four statements each,
+ * handed to the relay SENDS_AT_ONCE at a time.
  */
-const DELIVERY_BATCH = 20;
+const DELIVERY_BATCH = 50;
 
 /**
  * While emails keep coming (a burst of sales), a run to send them starts at most this often: a receipt waits at most
  * this long more, and each run's four statements send up to DELIVERY_BATCH emails rather than one commit's few.
  */
-const WAKE_GAP_MS = 100;
+const WAKE_GAP_MS = 250;
 
 /**
  * The outbox: each email is a row written in the caller's transaction together with one `send-email` job (so a
@@ -85,8 +85,8 @@ export function outbox({
     name: SEND_EMAIL,
     retryLimit: MAX_ATTEMPTS - 1,
     retryDelaySeconds: retrySeconds,
-    // A run that outlives every SMTP timeout belongs to a process that is gone: another replica retries it.
-    expireInSeconds: transport.timeoutSeconds * 2,
+    // A run that outlives every SMTP timeout of its sends belongs to a process that is gone: another replica retries it.
+    expireInSeconds: runSeconds(transport, DELIVERY_BATCH),
     // One fetch, claim, sent mark and completion for many emails (a batch of fulfilments' receipts), sent together.
     batchSize: DELIVERY_BATCH,
     runBatch: (batch) => deliverAll(deps, batch),
