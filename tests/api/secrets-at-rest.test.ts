@@ -99,8 +99,9 @@ describe('no live sign-in token readable in the database', () => {
     expect(waiting.htmlBody).not.toContain(waiting.secret);
     expect(await tablesHolding(db(), waiting.secret!)).toEqual(['outbox_emails']);
 
-    // The next process: once the dead run's time is up, the queue's maintenance gives its job back, and it goes out.
-    await passTime(db(), 2 * 20 + 1);
+    // The next process: once the dead run's time is up (a fetch of fifty's three waves of sends, two 20 s timeouts
+    // each), the queue's maintenance gives its job back, and it goes out.
+    await passTime(db(), 3 * 2 * 20 + 1);
     const jobs = jobQueue({ db: db(), logger });
     const restarted = createOutbox({ db: db(), clock, logger, transport: silentTransport, jobs });
     await jobs.boss.expire();
