@@ -3,7 +3,8 @@ import { AppError } from '../shared/errors';
 /**
  * Starts `call` with no stack traces taken while it runs synchronously: the SDK records its caller's stack on every
  * request (to add to an error's), and with source maps on, as the server runs, each record maps every frame: some
- * 4 % of the server's busy time in a burst of payment webhooks. A failure is reported by its message (below), not by that stack.
+ * 4 % of the server's busy time in a burst of payment webhooks. A failure is reported by its message (below), not by
+ * that stack.
  */
 function withoutCallSites<T>(call: () => Promise<T>): Promise<T> {
   const limit = Error.stackTraceLimit;
