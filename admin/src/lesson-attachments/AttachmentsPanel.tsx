@@ -1,9 +1,10 @@
-import { useEffect, useId, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutlined';
 import { Alert, Box, Button, Divider, IconButton, LinearProgress, Stack, Typography } from '@mui/material';
+import { visuallyHidden } from '@mui/utils';
 import { useNotify, usePermissions, useRecordContext, useTranslate } from 'react-admin';
 import type { ContentResource } from '../content-resources/types';
 import { formatBytes, formatBytesPair } from '../media/bytes';
@@ -11,17 +12,6 @@ import { canWrite } from '../permissions';
 import { deleteAttachment, listAttachments, reorderAttachments, uploadAttachment, type Attachment } from './api';
 
 const words = (name: string) => `console.attachments.${name}`;
-
-/** The file input, out of sight but focusable; its label is the visible button. */
-const HIDDEN_INPUT: CSSProperties = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-  opacity: 0,
-};
 
 type Upload = { fileName: string; sent: number; total: number; controller: AbortController };
 
@@ -206,7 +196,8 @@ function AttachmentsPanel({ lessonId }: { lessonId: string }) {
                 id={inputId}
                 ref={input}
                 type="file"
-                style={HIDDEN_INPUT}
+                // Out of sight but focusable; its label is the visible button.
+                style={visuallyHidden}
                 onChange={(event) => {
                   const file = event.target.files?.[0];
                   if (file) void send(file);

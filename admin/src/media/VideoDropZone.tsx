@@ -1,22 +1,12 @@
-import { useId, useState, type CSSProperties, type DragEvent } from 'react';
+import { useId, useState, type DragEvent } from 'react';
 import CloudUploadOutlinedIcon from '@mui/icons-material/CloudUploadOutlined';
 import { Alert, Box, Button, LinearProgress, Stack, Typography } from '@mui/material';
+import { visuallyHidden } from '@mui/utils';
 import { useTranslate } from 'react-admin';
 import { formatBytesPair } from './bytes';
 import { useVideoUpload, type VideoUploadState } from './videoUpload';
 
 const words = (name: string) => `resources.videos.upload.${name}`;
-
-/** The file input, out of sight but focusable (the keyboard reaches it); its button shows where the focus is. */
-const HIDDEN_INPUT: CSSProperties = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-  opacity: 0,
-};
 
 function UploadProgress({
   state,
@@ -144,7 +134,8 @@ export function VideoDropZone({ lessonId, onUploaded, prompt = words('drop'), di
             type="file"
             accept="video/*"
             disabled={disabled}
-            style={HIDDEN_INPUT}
+            // Out of sight but focusable (the keyboard reaches it); its button shows where the focus is.
+            style={visuallyHidden}
             onChange={(event) => {
               take(event.currentTarget.files);
               event.currentTarget.value = ''; // the same file may be chosen again (to resume)

@@ -16,6 +16,7 @@ import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import DragIndicatorIcon from '@mui/icons-material/DragIndicator';
 import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
 import TuneIcon from '@mui/icons-material/Tune';
+import { visuallyHidden } from '@mui/utils';
 import { useMutation } from '@tanstack/react-query';
 import {
   Link,
@@ -47,18 +48,6 @@ interface Move {
   to: number;
   focus?: Direction;
 }
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-  margin: '-1px',
-  padding: 0,
-  border: 0,
-} as const;
 
 interface OutlineActions {
   editable: boolean;
