@@ -67,11 +67,22 @@ export interface Interleaved {
  */
 export async function interleaved(
   sides: Record<string, Load>,
-  { rounds, seconds, settled }: { rounds: number; seconds: number; settled: () => Promise<void> },
+  {
+    rounds,
+    seconds,
+    settled,
+    warmUps,
+  }: {
+    rounds: number;
+    seconds: number;
+    settled: () => Promise<void>;
+    /** Each side's warm-up, where it is not a second of its own load (a side that sends a set amount). */
+    warmUps?: Record<string, Load>;
+  },
 ): Promise<Interleaved> {
   const names = Object.keys(sides);
   for (const name of names) {
-    await load(sides[name]!, 1);
+    await load(warmUps?.[name] ?? sides[name]!, 1);
     await settled();
   }
   const samples: Record<string, Sample[]> = Object.fromEntries(names.map((n) => [n, []]));

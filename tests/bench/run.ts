@@ -55,8 +55,8 @@ import { signed, standInEnv, startStripeStandIn, type StandIn } from '../support
 import { generateDataset, scaledSize, type Dataset } from './dataset';
 import { timeExport } from './export-timing';
 import { growthRows, growthTimes, type GrowthRequest } from './growth';
-import { interleaved, load, type Load, type Sample } from './interleaved';
-import { comparedRow, loadAverage, median, printTable, round, type Row } from './rows';
+import { interleaved, type Load } from './interleaved';
+import { comparedRow, loadAverage, printTable, round, type Row } from './rows';
 import { searchRows } from './search';
 import { sortPlans } from './sort-plans';
 import { benchVideoProcessing } from './video';
@@ -265,75 +265,49 @@ async function fulfilmentRow(db: Db, servers: Servers, data: Dataset, stripe: St
     for (const created of batch) payloads.push(signed(stripe.pay(created.url.split('/').pop()!)));
   }
   let seq = 0;
-  const inserts = (amount: number) =>
-    load(
-      {
-        url: `${servers.baseline}/insert-event`,
-        method: 'POST',
-        amount,
-        setupRequest: (request) => ({
-          ...request,
-          body: JSON.stringify({ id: String(seq++) }),
-          headers: { ...request.headers, 'content-type': 'application/json' },
-        }),
-      },
-      0,
-    );
+  const inserts = (amount: number): Load => ({
+    url: `${servers.baseline}/insert-event`,
+    method: 'POST',
+    amount,
+    setupRequest: (request) => ({
+      ...request,
+      body: JSON.stringify({ id: String(seq++) }),
+      headers: { ...request.headers, 'content-type': 'application/json' },
+    }),
+  });
   let next = 0;
-  const fulfilments = (amount: number) =>
-    load(
-      {
-        url: `${servers.product}/api/webhooks/stripe`,
-        method: 'POST',
-        amount,
-        setupRequest: (request) => {
-          const event = payloads[next++]!;
-          return {
-            ...request,
-            body: event.payload,
-            headers: { ...request.headers, 'content-type': 'application/json', 'stripe-signature': event.signature },
-          };
-        },
-      },
-      0,
-    );
+  const fulfilments = (amount: number): Load => ({
+    url: `${servers.product}/api/webhooks/stripe`,
+    method: 'POST',
+    amount,
+    setupRequest: (request) => {
+      const event = payloads[next++]!;
+      return {
+        ...request,
+        body: event.payload,
+        headers: { ...request.headers, 'content-type': 'application/json', 'stripe-signature': event.signature },
+      };
+    },
+  });
   // Each sample starts with the last one's work done: its pools idle and its receipts sent.
   const quiet = async () => {
     await settled(servers);
     while (Number((await db('outboxEmails').where({ status: 'pending' }).count({ n: '*' }))[0]!.n) > 0)
       await new Promise((r) => setTimeout(r, 100));
   };
-  const warm = [await inserts(warmUp), await fulfilments(warmUp)];
-  await quiet();
-  const samples: { ours: Sample[]; base: Sample[] } = { ours: [], base: [] };
-  for (let turn = 0; turn < ROUNDS; turn++) {
-    for (const side of turn % 2 === 0 ? (['base', 'ours'] as const) : (['ours', 'base'] as const)) {
-      samples[side].push(await (side === 'base' ? inserts(checkouts) : fulfilments(checkouts)));
-      await quiet();
-    }
-  }
-  const medianOf = (list: Sample[]) => ({
-    rps: median(list.map((sample) => sample.rps)),
-    failed: list.reduce((n, sample) => n + sample.failed, 0),
-    rounds: list.map((sample) => round(sample.rps, 0)),
-  });
-  const [ours, base] = [medianOf(samples.ours), medianOf(samples.base)];
+  const result = await interleaved(
+    { base: inserts(checkouts), ours: fulfilments(checkouts) },
+    { rounds: ROUNDS, seconds: 0, settled: quiet, warmUps: { base: inserts(warmUp), ours: fulfilments(warmUp) } },
+  );
+  const { ours, base } = result.median;
   const fulfilled = Number((await db('checkouts').where({ status: 'fulfilled' }).count({ n: '*' }))[0]!.n);
   const purchases = Number(
     (await db('checkouts as c').join('purchases as p', 'p.id', 'c.purchaseId').count({ n: '*' }))[0]!.n,
   );
-  details.fulfilment = {
-    checkouts,
-    warmUp,
-    fulfilled,
-    purchases,
-    product: ours,
-    baseline: base,
-    loadavg: loadAverage(),
-  };
+  details.fulfilment = { checkouts, warmUp, fulfilled, purchases, ...result, loadavg: loadAverage() };
   rows.push(
-    comparedRow(`webhook fulfilment of ${checkouts} new checkouts a round`, ours.rps, 'checkouts/s', base.rps, 0.2, {
-      ok: fulfilled === total && purchases === total && ours.failed + warm[1]!.failed === 0,
+    comparedRow(`webhook fulfilment of ${checkouts} new checkouts a round`, ours!.rps, 'checkouts/s', base!.rps, 0.2, {
+      ok: fulfilled === total && purchases === total && ours!.failed === 0,
       say: ' (one insert each), each fulfilled once',
     }),
   );
