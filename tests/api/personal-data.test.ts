@@ -13,6 +13,8 @@ import { boughtWithTestProvider, sessionOfCheckout } from '../support/checkout';
 import { changedKeys, expectCommerceInvariants, rowDigests } from '../support/commerce-invariants';
 import { useTestDatabase } from '../support/db';
 import type { Product } from '../support/models';
+import { jobsSettled } from '../support/jobs';
+import { SEND_EMAIL } from '../../api/src/mail/outbox';
 
 /** What a person's data holds, and deleting their account (docs/domain.md §16). */
 describe('personal data: export and account deletion', () => {
@@ -247,6 +249,8 @@ describe('personal data: export and account deletion', () => {
   const snapshot = async () => Promise.all(TABLES.map((table) => rowDigests(db(), table)));
 
   it('refuses a missing or wrong confirmation, changing nothing', async () => {
+    // The earlier tests' emails go out after their commits: the snapshot is taken once they have.
+    await jobsSettled(db(), SEND_EMAIL);
     const before = await snapshot();
     for (const body of [{}, { confirm: '' }, { confirm: 'someone@example.com' }, { confirm: 'person.deleted' }]) {
       const answer = await store(person, 'delete', '/me', body);

@@ -35,6 +35,29 @@ export async function makeRetriesDue(db: Db, name: string): Promise<number> {
 }
 
 /**
+ * Waits until no job of a kind is due or running: what the app woke after its commits (the emails it sends there and
+ * then, at most a wake gap later) is done, and a snapshot of the rows it touches holds still.
+ */
+export async function jobsSettled(db: Db, name: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  const busy = () =>
+    db
+      .withSchema(JOBS_SCHEMA)
+      .from('job')
+      .where({ name })
+      .where((q) =>
+        q
+          .where({ state: 'active' })
+          .orWhere((due) => due.where({ state: 'created' }).where('startAfter', '<=', db.fn.now())),
+      )
+      .first('id');
+  while (await busy()) {
+    if (Date.now() > deadline) throw new Error(`${name} jobs were still due or running after 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/**
  * As if `seconds` passed for the queue and the outbox: runs started, retries waiting and emails held move back by that
  * much. A process killed mid-run is then found out by the queue's maintenance (jobs.boss.expire()).
  */
