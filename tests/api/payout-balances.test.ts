@@ -11,11 +11,12 @@ import { expectPayoutInvariants } from '../support/payout-invariants';
 
 /**
  * Payout balances read whole months from the monthly rollup by recipient, the holding period's whole days from the
- * daily one and only the lines of the day it starts in from the ledger (docs/domain.md §19). After seeded random runs
- * of sales, refunds, lost and won disputes on days spread over half a year (some a millisecond either side of a
- * month's start, some minutes either side of the holding period's start), payout runs, manual payouts marked paid, and the clock
- * moved forwards and back (so the holding period ends in other months, before or after the last run's), every
- * balance equals the ledger and the payouts summed directly, payable included.
+ * daily one, its first day's whole hours from the hourly one and only the lines of the hour it starts in from the
+ * ledger (docs/domain.md §19). After seeded random runs of sales, refunds, lost and won disputes on days spread over
+ * half a year (some a millisecond either side of a month's start, some minutes either side of the holding period's
+ * start), payout runs, manual payouts marked paid, and the clock moved forwards and back (so the holding period ends
+ * in other months, before or after the last run's), every balance equals the ledger and the payouts summed directly,
+ * payable included.
  */
 
 const DAY_MS = 86_400_000;
@@ -34,7 +35,7 @@ type Step =
 const when: fc.Arbitrary<When> = fc.oneof(
   fc.record({ daysAgo: fc.integer({ min: 0, max: 180 }) }),
   fc.record({ monthsAgo: fc.integer({ min: 0, max: 5 }), edge: fc.constantFrom(-1 as const, 0 as const) }),
-  // The day the holding period starts in is read from the ledger, the days after it from the daily rollup.
+  // The hour the holding period starts in is read from the ledger, that day's later hours from the hourly rollup.
   fc.record({ fromHoldStart: fc.oneof(fc.integer({ min: -1440, max: 1440 }), fc.constantFrom(-1, 0, 1)) }),
 );
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -56,7 +57,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant('clock' as const),
       when: fc.oneof(
-        // Any time of day: the holding period's start falls before noon (UTC) or after, which read its day apart.
+        // Any time of day: the holding period's start falls in the first half of its hour (UTC) or the second, which read
+        // its hour apart.
         fc.record({ daysAhead: fc.integer({ min: -20, max: 60 }), minutes: fc.integer({ min: -720, max: 720 }) }),
         fc.record({ monthsAgo: fc.integer({ min: -1, max: 3 }), edge: fc.constantFrom(-1 as const, 0 as const) }),
       ),
@@ -207,15 +209,32 @@ describe('payout balances from the monthly rollup equal the ledger summed direct
       }
     });
 
-  it('reads the day the holding period starts in by its shorter part, in the morning and in the afternoon', async () => {
+  it('reads the hour the holding period starts in by its shorter part, in its first half and in its second', async () => {
     // Past every run so far (their clocks went at most 60 days ahead): no run covers the holding period's lines.
     const day = new Date(Date.now() + 90 * DAY_MS);
     expect(await db()('payoutRuns').where('earnedBefore', '>=', day).first('id')).toBeUndefined();
-    for (const hour of [9, 15]) {
-      // The holding period starts at `hour`:00 UTC that day: before noon its lines before then are taken off the
-      // day's rollup, from noon on its lines after then are added to the next days'.
-      now = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), hour) + holdDays * DAY_MS);
-      for (const minutes of [-hour * 60, -61, -1, 0, 1, 61, (24 - hour) * 60 - 1, (24 - hour) * 60]) {
+    for (const [hour, minute] of [
+      [9, 10],
+      [15, 50],
+    ] as const) {
+      // The holding period starts at `hour`:`minute` UTC that day: in the hour's first half its lines before then are
+      // taken off the hour's rollup, in its second half its lines after then are added to the next hours'.
+      const start = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), hour, minute);
+      now = new Date(start + holdDays * DAY_MS);
+      const toDayEnd = 24 * 60 - hour * 60 - minute;
+      for (const minutes of [
+        -(hour * 60 + minute),
+        -61,
+        -minute,
+        -1,
+        0,
+        1,
+        59 - minute,
+        60 - minute,
+        61,
+        toDayEnd - 1,
+        toDayEnd,
+      ]) {
         await apply({
           kind: 'line',
           recipient: 0,

@@ -1,13 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MigrationDirectory } from '../../api/src/db/migrations';
 import { createServices, type Services } from '../../api/src/services';
-import { createCourse, createProduct, createUser } from '../../seeds/factories';
+import { createCourse, createProduct, createRevenueSplit, createUser } from '../../seeds/factories';
 import { testDeps } from '../support/app';
 import { boughtWithTestProvider } from '../support/checkout';
 import { useTestDatabase } from '../support/db';
 
 /**
- * Every table the triggers of the rollup migrations (20261130010000–20261130010300, 20261201040000, 20261202020000)
+ * Every table the triggers of the rollup migrations (20261130010000–20261130010300, 20261201040000, 20261202020000,
+ * 20261208030200)
  * keep.
  */
 const ROLLUPS = [
@@ -20,6 +21,7 @@ const ROLLUPS = [
   'finance_daily_ledger_recipients',
   'finance_monthly_ledger_products',
   'finance_monthly_ledger_recipients',
+  'finance_hourly_recipient_earnings',
   'learner_last_active',
   'tax_daily_documents',
 ];
@@ -46,6 +48,9 @@ describe('rollups stay true to their tables (docs/domain.md §9)', () => {
   it('are emptied when the tables they count are truncated, and count again from there', async () => {
     const product = await createProduct(db(), { name: 'Upkeep', unitAmount: 2_500 });
     const buyer = await createUser(db(), { email: 'upkeep.buyer@example.com' });
+    // An author's share: the rollups by recipient count a person's lines.
+    const author = await createUser(db(), { email: 'upkeep.author@example.com' });
+    await createRevenueSplit(db(), { productId: product.id, type: 'owner', percent: 0.7, userId: author.id });
     await boughtWithTestProvider(services, db(), { productId: product.id, buyer });
     await db()('lessonProgress').insert({ userId: buyer.id, lessonId: lessons[0]! });
     for (const table of ROLLUPS) expect(await rowsOf(table), table).toBeGreaterThan(0);

@@ -264,6 +264,13 @@ export const ROLLUP_CHECKS: Record<string, { rollup: string; direct: string }> =
                sum(amount)::bigint AS total, COALESCE(sum(amount) FILTER (WHERE amount > 0), 0)::bigint AS earned
                FROM split_lines GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`,
   },
+  hourlyEarnings: {
+    rollup: `SELECT hour, currency, user_id, sum(earned)::bigint AS earned FROM finance_hourly_recipient_earnings
+               GROUP BY 1, 2, 3 HAVING sum(earned) <> 0 ORDER BY 1, 2, 3`,
+    direct: `SELECT date_trunc('hour', created_at AT TIME ZONE 'UTC') AS hour, currency, user_id,
+               sum(amount)::bigint AS earned FROM split_lines WHERE amount > 0 AND user_id IS NOT NULL
+               GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+  },
   learners: {
     rollup: `SELECT user_id, last_active_at FROM learner_last_active ORDER BY 1`,
     direct: `SELECT user_id, max(updated_at) AS last_active_at FROM lesson_progress GROUP BY 1 ORDER BY 1`,

@@ -11,36 +11,40 @@ import { earnedBefore, type PayoutDeps } from './deps';
  *   the transaction that writes the lines);
  * - payable = total − what payouts cover − the positive lines still in the holding period that no payout covers. A
  *   payout is exactly the lines it covers (its amount is their sum), so the covered lines are the payouts' amounts.
- *   The positive lines still held are the daily rollup's `earned` for the whole days of the holding period and the
- *   ledger's lines of the day it began in, by its shorter part: at most half a day's lines, whatever the school sells. A line still held is covered
- *   only by a run whose holding period ended after the present one (the clock set back, or the period lengthened):
- *   then the holding period's lines are read one by one, and only those before the latest run's end are looked up
- *   among the covered ones.
+ *   The positive lines still held are the daily rollup's `earned` for the whole days after the one the holding period
+ *   began in, the hourly rollup's for that day's whole hours, and the ledger's lines of the hour it began in, by its
+ *   shorter part: at most half an hour's lines, whatever the school sells. A line still held is covered only by a run
+ *   whose holding period ended after the present one (the clock set back, or the period lengthened): then the holding
+ *   period's lines are read one by one, and only those before the latest run's end are looked up among the covered
+ *   ones.
  */
-const HALF_DAY_MS = 12 * 60 * 60 * 1000;
+const HALF_HOUR_MS = 30 * 60 * 1000;
 
-/** The UTC day's start of the holding period's start, as SQL of the `:earnedBefore` parameter. */
-const DAY_START = `((CAST(:earnedBefore AS timestamptz) AT TIME ZONE 'UTC')::date::timestamp AT TIME ZONE 'UTC')`;
+/** The UTC day and hour the holding period starts in (the `:earnedBefore` parameter), as SQL timestamps in UTC. */
+const START = `(CAST(:earnedBefore AS timestamptz) AT TIME ZONE 'UTC')`;
+const START_DAY = `${START}::date`;
+const START_HOUR = `date_trunc('hour', ${START})`;
+/** The same hour's start as a moment, to compare with the lines' times. */
+const HOUR_START = `(${START_HOUR} AT TIME ZONE 'UTC')`;
 
 /**
- * The day the holding period starts in, read from the ledger by its shorter part, so at most half a day of lines is
- * read whatever the time: before noon (UTC) that day's rollup counts whole and its lines before the start are taken
- * off; from noon on, the days after it count and its lines from the start on are added.
+ * The hour the holding period starts in, read from the ledger by its shorter part, so at most half an hour of lines
+ * is read whatever the time: in its first half that hour's rollup counts whole and its lines before the start are
+ * taken off; from then on, the hours after it count and its lines from the start on are added.
  */
-function partialDay(start: Date): { name: string; days: '>=' | '>'; sign: '-' | ''; lines: string } {
-  const fromMidnight = start.getTime() - Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate());
-  return fromMidnight < HALF_DAY_MS
+function partialHour(start: Date): { name: string; hours: '>=' | '>'; sign: '-' | ''; lines: string } {
+  return start.getTime() % (2 * HALF_HOUR_MS) < HALF_HOUR_MS
     ? {
-        name: 'its lines before the start taken off its day',
-        days: '>=',
+        name: 'its lines before the start taken off its hour',
+        hours: '>=',
         sign: '-',
-        lines: `l.created_at >= ${DAY_START} AND l.created_at < :earnedBefore`,
+        lines: `l.created_at >= ${HOUR_START} AND l.created_at < :earnedBefore`,
       }
     : {
-        name: 'its lines from the start on, before the next day',
-        days: '>',
+        name: 'its lines from the start on, before the next hour',
+        hours: '>',
         sign: '',
-        lines: `l.created_at >= :earnedBefore AND l.created_at < ${DAY_START} + interval '1 day'`,
+        lines: `l.created_at >= :earnedBefore AND l.created_at < ${HOUR_START} + interval '1 hour'`,
       };
 }
 
@@ -48,7 +52,7 @@ export async function balances(deps: PayoutDeps, recipientId?: string): Promise<
   // One recipient's alone (their earnings page), or everyone's.
   const only = (column: string) => (recipientId ? `AND ${column} = :recipientId` : '');
   const held = earnedBefore(deps);
-  const partial = partialDay(held);
+  const partial = partialHour(held);
   const { rows } = await deps.db.raw<{ rows: Record<string, string | number>[] }>(
     `WITH ledger AS (
        SELECT user_id, currency, sum(earned) AS earned, sum(total) AS total
@@ -62,11 +66,17 @@ export async function balances(deps: PayoutDeps, recipientId?: string): Promise<
        SELECT user_id, currency, sum(amount) AS held
          FROM (
            -- As a rule every positive line since the holding period began is held: whole days from the daily
-           -- rollup, and from the ledger the part of the day it began in nearer its start or its end (${partial.name}).
+           -- rollup, the first day's whole hours from the hourly one, and from the ledger the part of the hour it
+           -- began in nearer its start or its end (${partial.name}).
            SELECT r.user_id, r.currency, r.earned AS amount
              FROM finance_daily_ledger_recipients r
-            WHERE r.day ${partial.days} (CAST(:earnedBefore AS timestamptz) AT TIME ZONE 'UTC')::date
+            WHERE r.day > ${START_DAY}
               AND r.user_id IS NOT NULL ${only('r.user_id')}
+              AND (SELECT earned_before FROM latest_run) <= :earnedBefore
+           UNION ALL
+           SELECT h.user_id, h.currency, h.earned
+             FROM finance_hourly_recipient_earnings h
+            WHERE h.hour ${partial.hours} ${START_HOUR} AND h.hour < ${START_DAY} + interval '1 day' ${only('h.user_id')}
               AND (SELECT earned_before FROM latest_run) <= :earnedBefore
            UNION ALL
            SELECT l.user_id, l.currency, ${partial.sign}l.amount
