@@ -12,7 +12,8 @@ import { EARNED_AMOUNT, FAIL_FAST_ON_LOCKS, splitLineRollup, TRANSACTION_SHARD, 
  */
 
 const TABLE = 'finance_hourly_recipient_earnings';
-const UTC_HOUR = (createdAt: string) => `date_trunc('hour', ${createdAt} AT TIME ZONE 'UTC')`;
+/** In UTC whatever the session's zone (one an odd half hour off UTC would cut its hours elsewhere). */
+const UTC_HOUR = (createdAt: string) => `date_trunc('hour', ${createdAt}, 'UTC')`;
 
 const hourlyEarnings = splitLineRollup({
   fn: `${TABLE}_add`,
@@ -35,7 +36,7 @@ const hourlyEarnings = splitLineRollup({
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(FAIL_FAST_ON_LOCKS);
   await knex.schema.createTable(TABLE, (t) => {
-    t.timestamp('hour', { useTz: false }).notNullable(); // UTC
+    t.timestamp('hour', { useTz: true }).notNullable();
     t.text('currency').notNullable();
     t.uuid('user_id').notNullable();
     t.smallint('shard').notNullable();

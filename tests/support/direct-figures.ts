@@ -267,7 +267,7 @@ export const ROLLUP_CHECKS: Record<string, { rollup: string; direct: string }> =
   hourlyEarnings: {
     rollup: `SELECT hour, currency, user_id, sum(earned)::bigint AS earned FROM finance_hourly_recipient_earnings
                GROUP BY 1, 2, 3 HAVING sum(earned) <> 0 ORDER BY 1, 2, 3`,
-    direct: `SELECT date_trunc('hour', created_at AT TIME ZONE 'UTC') AS hour, currency, user_id,
+    direct: `SELECT date_trunc('hour', created_at, 'UTC') AS hour, currency, user_id,
                sum(amount)::bigint AS earned FROM split_lines WHERE amount > 0 AND user_id IS NOT NULL
                GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
   },

@@ -20,12 +20,10 @@ import { earnedBefore, type PayoutDeps } from './deps';
  */
 const HALF_HOUR_MS = 30 * 60 * 1000;
 
-/** The UTC day and hour the holding period starts in (the `:earnedBefore` parameter), as SQL timestamps in UTC. */
-const START = `(CAST(:earnedBefore AS timestamptz) AT TIME ZONE 'UTC')`;
-const START_DAY = `${START}::date`;
-const START_HOUR = `date_trunc('hour', ${START})`;
-/** The same hour's start as a moment, to compare with the lines' times. */
-const HOUR_START = `(${START_HOUR} AT TIME ZONE 'UTC')`;
+/** The UTC day the holding period starts in (`:earnedBefore`), and the moments its hour and the next day begin. */
+const START_DAY = `(CAST(:earnedBefore AS timestamptz) AT TIME ZONE 'UTC')::date`;
+const HOUR_START = `date_trunc('hour', CAST(:earnedBefore AS timestamptz), 'UTC')`;
+const NEXT_DAY_START = `((${START_DAY} + 1)::timestamp AT TIME ZONE 'UTC')`;
 
 /**
  * The hour the holding period starts in, read from the ledger by its shorter part, so at most half an hour of lines
@@ -76,7 +74,7 @@ export async function balances(deps: PayoutDeps, recipientId?: string): Promise<
            UNION ALL
            SELECT h.user_id, h.currency, h.earned
              FROM finance_hourly_recipient_earnings h
-            WHERE h.hour ${partial.hours} ${START_HOUR} AND h.hour < ${START_DAY} + interval '1 day' ${only('h.user_id')}
+            WHERE h.hour ${partial.hours} ${HOUR_START} AND h.hour < ${NEXT_DAY_START} ${only('h.user_id')}
               AND (SELECT earned_before FROM latest_run) <= :earnedBefore
            UNION ALL
            SELECT l.user_id, l.currency, ${partial.sign}l.amount
