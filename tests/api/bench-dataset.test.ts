@@ -48,6 +48,18 @@ describe('benchmark dataset', () => {
     const charges = await count(`SELECT count(*) AS n FROM merchant_charges`);
     expect(lines / charges).toBeGreaterThan(2.15);
     expect(lines / charges).toBeLessThan(2.3);
+    // Every sale went through a checkout, settled to its purchase (some given away since), with its Stripe customer,
+    // session and event.
+    expect(
+      await count(`SELECT count(*) AS n FROM purchases p
+                     JOIN merchant_charges ch ON ch.id = p.merchant_charge_id
+                     JOIN merchant_customers cu ON cu.id = ch.merchant_customer_id
+                     JOIN checkouts c ON c.purchase_id = p.id AND c.status = 'fulfilled'
+                      AND c.merchant_session_id = p.merchant_session_id
+                     JOIN merchant_events e ON e.identifier = 'evt_' || substr(ch.identifier, 4)
+                      AND e.processed_at IS NOT NULL
+                    WHERE ch.identifier LIKE 'ch_bench_%'`),
+    ).toBe(FULL.purchases);
   });
 
   it('writes the split ledger as fulfilment, refunds and disputes do: lines that add up to the money', async () => {

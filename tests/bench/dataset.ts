@@ -63,8 +63,9 @@ const PLATFORM_SHARE = 0.3;
  * of lessons linked to every product; purchases with their charges spread over the last year, 10 % in euros from
  * the EU, the rest in dollars, each with the tax the school charged; the split ledger as fulfilment writes it (a
  * sale's school and author lines, full refunds for one in ten with their refund and lines, lost disputes for one in
- * a hundred); an invoice for every charge and a credit note for every refund, numbered on in their sequences; lesson
- * progress; the audit log's staff actions; coupons; one person with a rich timeline and one staff member behind
+ * a hundred); an invoice for every charge and a credit note for every refund, numbered on in their sequences; each
+ * sale's settled checkout with its Stripe customer, session and completed event (as fulfilment leaves them, so the
+ * planner sees those tables at their size); lesson progress; the audit log's staff actions; coupons; one person with a rich timeline and one staff member behind
  * thousands of actions.
  */
 export async function generateDataset(db: Db, size: DatasetSize): Promise<Dataset> {
@@ -76,12 +77,15 @@ export async function generateDataset(db: Db, size: DatasetSize): Promise<Datase
   const account = await db('merchantAccounts').where({ identifier: 'acct_history' }).first('id');
 
   await addUsers(db, had.get('users') ?? 0, size.users);
-  const invoiceIndexes = await setAsideIndexes(db, 'invoices');
+  // Each sale's invoice, and its checkout with the provider's customer, session and event.
+  const setAside: string[] = [];
+  for (const table of ['invoices', 'checkouts', 'merchant_customers', 'merchant_sessions', 'merchant_events'])
+    setAside.push(...(await setAsideIndexes(db, table)));
   await addPurchases(db, account.id, had.get('purchases') ?? 0, size.purchases, size.users, size.products);
   await addProgress(db, had.get('progressRows') ?? 0, size.progressRows, size.users, size.lessonsPerCourse);
   await addAuditEntries(db, had.get('auditEntries') ?? 0, size.auditEntries, size.users, size.purchases);
   if (!had.has('richPerson')) await createRichPerson(db, account.id);
-  for (const definition of invoiceIndexes) await db.raw(definition);
+  for (const definition of setAside) await db.raw(definition);
   for (const [what, n] of Object.entries({ ...size, richPerson: 1 }))
     await db.raw(`INSERT INTO bench_sizes VALUES (?, ?) ON CONFLICT (what) DO UPDATE SET n = excluded.n`, [what, n]);
 
@@ -393,6 +397,7 @@ async function addPurchases(
        src AS MATERIALIZED (
          SELECT buyer.*, t.*, gen_random_uuid() AS charge_id, gen_random_uuid() AS purchase_id,
                 gen_random_uuid() AS invoice_id, gen_random_uuid() AS credit_note_id,
+                gen_random_uuid() AS customer_id, gen_random_uuid() AS session_id,
                 'Learner ' || user_n AS user_name, 'learner' || user_n || '@bench.example' AS user_email,
                 CASE WHEN trouble = 'refund' THEN least(now(), at + interval '1 day') END AS refunded_at,
                 ${BUYER_DETAILS}
@@ -411,19 +416,36 @@ async function addPurchases(
        ch AS (
          INSERT INTO merchant_charges (id, merchant_account_id, identifier, amount, fee, net, refund_amount, currency,
                                        user_id, merchant_product_id, created_at, tax_country, tax_region, tax_rate_bp,
-                                       tax_name, tax_inclusive, tax_reverse_charge, tax_amount, refunded_tax)
+                                       tax_name, tax_inclusive, tax_reverse_charge, tax_amount, refunded_tax,
+                                       merchant_customer_id)
          SELECT charge_id, ?, 'ch_bench_' || i, amount, fee, amount - fee,
                 CASE WHEN trouble = 'refund' THEN amount ELSE 0 END, currency, user_id, merchant_product_id, at,
                 tax_country, tax_region, tax_rate_bp, tax_name, tax_inclusive, tax_reverse_charge, tax_amount,
-                CASE WHEN trouble = 'refund' THEN tax_amount ELSE 0 END
+                CASE WHEN trouble = 'refund' THEN tax_amount ELSE 0 END, customer_id
            FROM lines RETURNING id),
        charged AS MATERIALIZED (SELECT * FROM lines),
+       customers AS (
+         INSERT INTO merchant_customers (id, merchant_account_id, identifier, user_id, created_at)
+         SELECT customer_id, ?, 'cus_bench_' || i, user_id, at FROM charged RETURNING id),
+       sessions AS (
+         INSERT INTO merchant_sessions (id, merchant_account_id, identifier, created_at)
+         SELECT session_id, ?, 'cs_bench_' || i, at FROM charged RETURNING id),
+       settled AS (
+         INSERT INTO checkouts (product_id, price_id, quantity, buyer_email, amount_total, currency, country, status,
+                                created_at, updated_at, expires_at, merchant_session_id, purchase_id, buyer_user_id)
+         SELECT product_id, (SELECT pr.id FROM prices pr WHERE pr.product_id = charged.product_id ORDER BY pr.id LIMIT 1),
+                1, user_email, amount, currency, buyer_country, 'fulfilled', at, at, at + interval '1 hour',
+                session_id, purchase_id, user_id
+           FROM charged RETURNING id),
+       events AS (
+         INSERT INTO merchant_events (merchant_account_id, identifier, type, received_at, processed_at)
+         SELECT ?, 'evt_bench_' || i, 'checkout.session.completed', at, at FROM charged RETURNING id),
        bought AS (
          INSERT INTO purchases (id, user_id, product_id, status, total_amount, currency, country, merchant_charge_id,
-                                created_at)
+                                merchant_session_id, created_at)
          SELECT purchase_id, user_id, product_id,
                 CASE trouble WHEN 'refund' THEN 'Refunded' WHEN 'dispute' THEN 'Disputed' ELSE 'Valid' END,
-                amount, currency, buyer_country, charge_id, at
+                amount, currency, buyer_country, charge_id, session_id, at
            FROM charged RETURNING id),
        refunded AS (
          INSERT INTO merchant_refunds (merchant_account_id, identifier, status, merchant_charge_id, amount,
@@ -450,7 +472,7 @@ async function addPurchases(
                  least(now(), at + CASE trouble WHEN 'refund' THEN interval '1 day' ELSE interval '20 days' END))
               ) AS l(recipient_type, user_id, kind, amount, reference, at)
         WHERE l.kind IS NOT NULL AND (l.kind = 'sale' OR l.amount <> 0)`,
-      [start, end, users, products, PLATFORM_SHARE, accountId, accountId, accountId],
+      [start, end, users, products, PLATFORM_SHARE, ...Array(6).fill(accountId)],
     );
   }
 }
