@@ -243,7 +243,9 @@ describe('schema', () => {
     // reads them, in SQL, and never writes a row, so they have no model to go through.
     for (const t of [...tables])
       if (
-        /^(finance_(hourly|daily|monthly)_|finance_closed_through$|tax_daily_|learner_last_active|search_documents$)/.test(t)
+        /^(finance_(hourly|daily|monthly)_|finance_closed_through$|tax_daily_|learner_last_active|search_documents$)/.test(
+          t,
+        )
       )
         tables.delete(t);
     const modelTables = new Set(Object.values(models).map((m) => snake(m.tableName)));
