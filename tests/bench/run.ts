@@ -51,6 +51,7 @@ import {
   withClient,
   withDatabase,
 } from '../support/database-server';
+import type Stripe from 'stripe';
 import { signed, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
 import { generateDataset, scaledSize, type Dataset } from './dataset';
 import { timeExport } from './export-timing';
@@ -243,7 +244,9 @@ async function endpointRows(servers: Servers, data: Dataset, learner: SignedIn, 
 async function fulfilmentRow(db: Db, servers: Servers, data: Dataset, stripe: StandIn): Promise<void> {
   const checkouts = Math.round(3000 * Math.max(SCALE, 0.34));
   const warmUp = Math.round(checkouts / 10);
-  const payloads: { payload: string; signature: string }[] = [];
+  // Signed as each is sent, as Stripe signs a delivery: a signature older than the SDK's five minutes' tolerance is
+  // refused, and on a busy machine the row's last events go out more than five minutes after they were made.
+  const events: Stripe.Event[] = [];
   const total = warmUp + ROUNDS * checkouts;
   // The row's own checkouts: the dataset's sales have theirs, settled long ago.
   const since = new Date();
@@ -264,7 +267,7 @@ async function fulfilmentRow(db: Db, servers: Servers, data: Dataset, stripe: St
         }),
       ),
     );
-    for (const created of batch) payloads.push(signed(stripe.pay(created.url.split('/').pop()!)));
+    for (const created of batch) events.push(stripe.pay(created.url.split('/').pop()!));
   }
   let seq = 0;
   const inserts = (amount: number): Load => ({
@@ -283,7 +286,7 @@ async function fulfilmentRow(db: Db, servers: Servers, data: Dataset, stripe: St
     method: 'POST',
     amount,
     setupRequest: (request) => {
-      const event = payloads[next++]!;
+      const event = signed(events[next++]!);
       return {
         ...request,
         body: event.payload,
