@@ -170,7 +170,7 @@ describe('lesson videos in the console (Chromium)', { timeout: 180_000 }, () => 
     await writeFile(probeGate, '');
     await panel().getByText('Ready', { exact: true }).waitFor({ timeout: 90_000 });
     await panel().getByText('360p · 720p').waitFor();
-    await panel().getByText('0:03').waitFor();
+    await panel().getByText('0:03', { exact: true }).waitFor();
     await panel().getByText('1280 × 720').waitFor();
     const poster = panel().getByRole('img', { name: 'Poster of “Primitive types”' });
     await expect
@@ -284,7 +284,7 @@ describe('lesson videos in the console (Chromium)', { timeout: 180_000 }, () => 
     await rows.filter({ hasText: 'Primitive types' }).getByText('Ready').waitFor();
     await rows.filter({ hasText: 'Welcome' }).getByText('Failed').waitFor();
     expect(await rows.count()).toBe(2);
-    await rows.filter({ hasText: 'Primitive types' }).getByText('0:03').waitFor();
+    await rows.filter({ hasText: 'Primitive types' }).getByText('0:03', { exact: true }).waitFor();
     await checkPart(page, 'console-videos-list', '.RaList-content');
     await page.getByRole('combobox', { name: 'Status' }).click();
     await page.getByRole('option', { name: 'Failed' }).click();
