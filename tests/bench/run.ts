@@ -29,7 +29,7 @@
  * of those words; BENCH_NODE_ARGS passes flags to the server process (e.g. `--cpu-prof
  * --cpu-prof-dir=bench-results/profiles`).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -55,7 +55,7 @@ import type Stripe from 'stripe';
 import { signed, standInEnv, startStripeStandIn, type StandIn } from '../support/stripe-stand-in';
 import { generateDataset, scaledSize, type Dataset } from './dataset';
 import { timeExport } from './export-timing';
-import { growthRows, growthTimes, type GrowthRequest } from './growth';
+import { growthRows, interleavedGrowthTimes, type GrowthRequest } from './growth';
 import { interleaved, type Load } from './interleaved';
 import { comparedRow, loadAverage, printTable, round, type Row } from './rows';
 import { searchRows } from './search';
@@ -485,12 +485,18 @@ async function kept(serverUrl: string, scale: number): Promise<boolean> {
   });
 }
 
-/** A database copied from another by file (no write-ahead log for every page: the fast way for gigabytes). */
+/**
+ * A database copied from another by file (no write-ahead log for every page: the fast way for gigabytes), settled on
+ * disk: the copy writes its files through the kernel's cache (gigabytes at
+ * BENCH_SCALE=1), which writes them back over the next minute, beside the first rows measured on them (the growth
+ * rows at the full size read 1.3–1.6 times their tenth while it did, 1.0–1.2 after). Waited out here.
+ */
 async function copyDatabase(serverUrl: string, from: string, to: string): Promise<void> {
   await withClient(serverUrl, async (client) => {
     await client.query(`DROP DATABASE IF EXISTS ${to} WITH (FORCE)`);
     await client.query(`CREATE DATABASE ${to} TEMPLATE ${from} STRATEGY FILE_COPY`);
   });
+  execFileSync('sync');
 }
 
 /**
@@ -545,43 +551,53 @@ async function main() {
   let db = createDb(databaseUrl);
   const stripe = await startStripeStandIn();
   let servers: Servers | null = null;
+  const tenthName = `${name}_tenth`;
+  let tenthServers: Servers | null = null;
+  let tenthDb: Db | null = null;
   const started = performance.now();
   try {
     await migrateLatest(db);
     const small = await datasetAt(serverUrl, name, db, SCALE / 10);
     db = small.db;
+    // The tenth stays served beside the full size, so the growth rows measure both sizes in the same rounds.
+    const growing = (deepPages: { rich: number; staff: number }) =>
+      growthRequests(small.data, deepPages).filter((r) => wanted(r.name));
+    if (growing({ rich: 1, staff: 1 }).length) {
+      await db.destroy();
+      await copyDatabase(serverUrl, name, tenthName);
+      db = createDb(databaseUrl);
+      tenthDb = createDb(withDatabase(serverUrl, tenthName));
+      tenthServers = await startServers(
+        withDatabase(serverUrl, tenthName),
+        { ...standInEnv(stripe), PUBLIC_URL: 'http://127.0.0.1' },
+        small.data.accountId,
+      );
+    }
+
+    const full = await datasetAt(serverUrl, name, db, SCALE);
+    const { data, counts } = full;
+    db = full.db;
     servers = await startServers(
       databaseUrl,
       { ...standInEnv(stripe), PUBLIC_URL: 'http://127.0.0.1' },
-      small.data.accountId,
+      data.accountId,
     );
-    let admin = await signedIn(db, ['admin']);
+    const admin = await signedIn(db, ['admin']);
 
-    let growthAtTenth: Map<string, number> | null = null;
-    const deepPages = {
-      rich: await deepPage(servers.product, admin.cookie, small.data.richPersonId),
-      staff: await deepPage(servers.product, admin.cookie, small.data.heavyStaffId),
-    };
-    const growing = growthRequests(small.data, deepPages).filter((r) => wanted(r.name));
-    if (growing.length) growthAtTenth = await growthTimes(servers.product, admin.cookie, growing);
-
-    let data: Dataset;
-    let counts: Record<string, number>;
-    if ((await kept(serverUrl, SCALE)) || KEEP_DATA) {
-      // The full size copied in (or grown and kept): the servers' pools let go of the database meanwhile.
-      await stopServers(servers.child);
-      servers = null;
-      ({ db, data, counts } = await datasetAt(serverUrl, name, db, SCALE));
-      servers = await startServers(
-        databaseUrl,
-        { ...standInEnv(stripe), PUBLIC_URL: 'http://127.0.0.1' },
-        data.accountId,
+    if (tenthServers && tenthDb) {
+      const tenthAdmin = await signedIn(tenthDb, ['admin']);
+      const deepPages = {
+        rich: await deepPage(tenthServers.product, tenthAdmin.cookie, small.data.richPersonId),
+        staff: await deepPage(tenthServers.product, tenthAdmin.cookie, small.data.heavyStaffId),
+      };
+      const growth = await interleavedGrowthTimes(
+        { baseUrl: tenthServers.product, cookie: tenthAdmin.cookie },
+        { baseUrl: servers.product, cookie: admin.cookie },
+        growing(deepPages),
       );
-      admin = await signedIn(db, ['admin']); // a copy made in an earlier run has not this run's session
-    } else ({ data, counts } = await grow(db, SCALE));
-    if (growthAtTenth) {
-      const full = await growthTimes(servers.product, admin.cookie, growing);
-      rows.push(...growthRows(growthAtTenth, full, SCALE));
+      rows.push(...growthRows(growth.tenth, growth.full, SCALE));
+      await stopServers(tenthServers.child);
+      tenthServers = null;
     }
 
     const learner = await signedIn(db, ['learner']);
@@ -720,9 +736,14 @@ async function main() {
     if (process.env.BENCH_JSON) await writeFile(process.env.BENCH_JSON, JSON.stringify(rows, null, 2));
   } finally {
     if (servers) await stopServers(servers.child);
+    if (tenthServers) await stopServers(tenthServers.child);
     await stripe.close();
     await db.destroy();
-    await withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    await tenthDb?.destroy();
+    await withClient(serverUrl, async (client) => {
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.query(`DROP DATABASE IF EXISTS ${tenthName} WITH (FORCE)`);
+    });
     await embedded?.stop();
   }
 }
