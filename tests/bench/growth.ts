@@ -57,6 +57,10 @@ export async function interleavedGrowthTimes(
         times[size].set(name, [...(times[size].get(name) ?? []), ms]);
     }
   }
+  for (const { name } of requests)
+    console.log(
+      `${name}: p50 by round at the tenth ${times.tenth.get(name)!.join(', ')} ms, full ${times.full.get(name)!.join(', ')} ms`,
+    );
   const medians = (bySize: Map<string, number[]>) =>
     new Map([...bySize].map(([name, p50s]) => [name, round(median(p50s), 1)]));
   return { tenth: medians(times.tenth), full: medians(times.full) };
