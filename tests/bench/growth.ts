@@ -8,7 +8,7 @@ export interface GrowthRequest {
 }
 
 /** Each request's p50 in ms over `times` sequential requests (after one not counted), with the staff cookie. */
-export async function growthTimes(
+async function growthTimes(
   baseUrl: string,
   cookie: string,
   requests: GrowthRequest[],
@@ -40,7 +40,7 @@ export interface GrowthSide {
 /**
  * Each request's p50 at both sizes, served side by side: `rounds` rounds, the sizes' order alternating, and per
  * request the median of each size's rounds. One sequence per size, minutes apart, measured the machine as much as the
- * data (the 365-day dashboard read 1.41 and 1.56 times its tenth in whole runs, 1.07 measured again a minute later).
+ * data (the 365-day dashboard read 1.41 and 1.56 times its tenth in whole runs, 1.07 when measured again at rest).
  */
 export async function interleavedGrowthTimes(
   tenth: GrowthSide,

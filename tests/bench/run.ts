@@ -4,8 +4,8 @@
  * dataset, every round); BENCH_JSON=<file> also writes the rows alone, `[{ name, value, unit, baseline, ratio,
  * target, met }]`.
  *
- * - Dataset (dataset.ts): first a tenth of BENCH_SCALE, the growth rows measured on it, then the same database grown
- *   to BENCH_SCALE (1: a million purchases and charges, 2.2 million split lines, 400,000 audit entries).
+ * - Dataset (dataset.ts): first a tenth of BENCH_SCALE, copied aside for the growth rows, then the same database
+ *   grown to BENCH_SCALE (1: a million purchases and charges, 2.2 million split lines, 400,000 audit entries).
  * - Endpoints, at 32 connections: the product with its read caches on, the product with them off (a second app
  *   instance, READ_CACHE_MS=0), and the baseline: bare Koa sending again the SQL the caches-off product sent for
  *   that request (recorded once, replayed as sent: servers.ts, query-replay.ts). BENCH_ROUNDS rounds (default 3) of
@@ -17,7 +17,8 @@
  *   csv-stringify baseline on the same rows in the same run. The tax report of a year: documents read per second and
  *   its first byte.
  * - Growth: dashboard (30 and 365 days), finance summary for a year, timelines (a rich person and a busy staff
- *   member, page 1 and a deep page): p50 of 20 sequential requests at both sizes.
+ *   member, page 1 and a deep page), payout balances: both sizes served side by side, three rounds in alternating
+ *   order, each the p50 of 20 sequential requests; the median of the rounds per size (growth.ts).
  * - Search (search.ts): 10,000 lessons (scaled) searched as a visitor and a learner, p50/p95 of each kind of search,
  *   the plans' GIN indexes, and req/s at 32 connections.
  * - Console sorts (sort-plans.ts): every sort and filter of the console's lists, which ones no index serves.
@@ -487,9 +488,8 @@ async function kept(serverUrl: string, scale: number): Promise<boolean> {
 
 /**
  * A database copied from another by file (no write-ahead log for every page: the fast way for gigabytes), settled on
- * disk: the copy writes its files through the kernel's cache (gigabytes at
- * BENCH_SCALE=1), which writes them back over the next minute, beside the first rows measured on them (the growth
- * rows at the full size read 1.3–1.6 times their tenth while it did, 1.0–1.2 after). Waited out here.
+ * disk: the copy writes its files through the kernel's cache (gigabytes at BENCH_SCALE=1), which writes them back
+ * over the next minute, beside the first rows measured on them. Waited out here.
  */
 async function copyDatabase(serverUrl: string, from: string, to: string): Promise<void> {
   await withClient(serverUrl, async (client) => {
