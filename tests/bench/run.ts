@@ -550,6 +550,7 @@ async function main() {
   const databaseUrl = withDatabase(serverUrl, name);
   let db = createDb(databaseUrl);
   const stripe = await startStripeStandIn();
+  const appEnv = { ...standInEnv(stripe), PUBLIC_URL: 'http://127.0.0.1' };
   let servers: Servers | null = null;
   const tenthName = `${name}_tenth`;
   let tenthServers: Servers | null = null;
@@ -562,26 +563,19 @@ async function main() {
     // The tenth stays served beside the full size, so the growth rows measure both sizes in the same rounds.
     const growing = (deepPages: { rich: number; staff: number }) =>
       growthRequests(small.data, deepPages).filter((r) => wanted(r.name));
-    if (growing({ rich: 1, staff: 1 }).length) {
+    const measuresGrowth = growing({ rich: 1, staff: 1 }).length > 0; // the deep pages only number the rows' names
+    if (measuresGrowth) {
       await db.destroy();
       await copyDatabase(serverUrl, name, tenthName);
       db = createDb(databaseUrl);
       tenthDb = createDb(withDatabase(serverUrl, tenthName));
-      tenthServers = await startServers(
-        withDatabase(serverUrl, tenthName),
-        { ...standInEnv(stripe), PUBLIC_URL: 'http://127.0.0.1' },
-        small.data.accountId,
-      );
+      tenthServers = await startServers(withDatabase(serverUrl, tenthName), appEnv, small.data.accountId);
     }
 
     const full = await datasetAt(serverUrl, name, db, SCALE);
     const { data, counts } = full;
     db = full.db;
-    servers = await startServers(
-      databaseUrl,
-      { ...standInEnv(stripe), PUBLIC_URL: 'http://127.0.0.1' },
-      data.accountId,
-    );
+    servers = await startServers(databaseUrl, appEnv, data.accountId);
     const admin = await signedIn(db, ['admin']);
 
     if (tenthServers && tenthDb) {
