@@ -309,4 +309,32 @@ describe('scheduled release (drip)', () => {
     expect(await replicas[1]!.sendDue()).toBe(0);
     expect(await theirs()).toEqual(['Now open: Week two (Cohort course)']);
   });
+
+  it('reads only the learners something opens for in the sweep, not every learner of the course each time', async () => {
+    // Learners of long ago: week two and the cohort's date opened for them weeks before this sweep.
+    for (const day of ['01', '02', '03', '04']) await learnerIn('Asia/Kolkata', `2026-09-${day}T12:00:00Z`);
+    const learner = await learnerIn('Pacific/Auckland', '2026-12-17T12:00:00Z');
+    const { releaseEmails } = createServices(testDeps(db(), { clock }));
+    const read: number[] = [];
+    const count = (response: { rows?: unknown[] }, query: { sql: string }) => {
+      if (/\buser_prefs\b/.test(query.sql)) read.push(response.rows?.length ?? 0);
+    };
+    const everyone = Number(
+      (await db()('purchases').where({ productId: product.id }).countDistinct({ n: 'userId' }))[0]!.n,
+    );
+
+    // Week two opens for the new learner at midnight of 21 December in Auckland (11:00 UTC on the 20th, their
+    // start's date being the 18th there): the sweep reads that learner alone, and emails them.
+    clock.set(new Date('2026-12-20T11:04:00Z'));
+    db().on('query-response', count);
+    try {
+      expect(await releaseEmails.sendDue()).toBe(1);
+    } finally {
+      db().off('query-response', count);
+    }
+    expect(everyone).toBeGreaterThan(5);
+    expect(read).toEqual([1]);
+    const emails = await db()('outboxEmails').where({ toAddress: learner.user.email, kind: 'release-opened' });
+    expect(emails.map((e: { subject: string }) => e.subject)).toEqual(['Now open: Week two (Cohort course)']);
+  });
 });

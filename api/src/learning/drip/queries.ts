@@ -33,19 +33,34 @@ export async function accessStart(db: Knex, courseId: string, userId: string, no
   return rows[0]?.start ?? null;
 }
 
-/** Everyone the course is open to at `now`, with when their access began and their zone (null: none set). */
+/** Starts after `from` (null: any before) up to and including `to`. */
+export interface StartWindow {
+  from: Date | null;
+  to: Date;
+}
+
+/**
+ * Everyone the course is open to at `now` whose access began within one of `starts`, with when it began and their
+ * zone (null: none set). A course's learners are grouped in the database; only those in a window reach the caller.
+ */
 export async function learnersOfCourse(
   db: Knex,
   courseId: string,
   now: Date,
+  starts: StartWindow[],
 ): Promise<{ userId: string; email: string; start: Date; timeZone: string | null }[]> {
+  if (starts.length === 0) return [];
   const { rows } = await db.raw(
-    `SELECT o.user_id AS "userId", u.email, min(o.started_at) AS start, max(up.fields->>'timeZone') AS "timeZone"
-       FROM (${STARTS}) o JOIN users u ON u.id = o.user_id
-       LEFT JOIN user_prefs up ON up.user_id = o.user_id AND up.type = 'global' AND up.resource_id IS NULL
-      WHERE o.course_id = :courseId
-      GROUP BY o.user_id, u.email`,
-    { courseId, now },
+    `SELECT * FROM (
+       SELECT o.user_id AS "userId", u.email, min(o.started_at) AS start, max(up.fields->>'timeZone') AS "timeZone"
+         FROM (${STARTS}) o JOIN users u ON u.id = o.user_id
+         LEFT JOIN user_prefs up ON up.user_id = o.user_id AND up.type = 'global' AND up.resource_id IS NULL
+        WHERE o.course_id = :courseId
+        GROUP BY o.user_id, u.email
+     ) learner
+     WHERE EXISTS (SELECT 1 FROM jsonb_to_recordset(:starts::jsonb) AS w("from" timestamptz, "to" timestamptz)
+                    WHERE learner.start > coalesce(w."from", '-infinity') AND learner.start <= w."to")`,
+    { courseId, now, starts: JSON.stringify(starts) },
   );
   return rows;
 }

@@ -6,11 +6,36 @@ import type { Outbox } from '../../mail/outbox';
 import { releaseOpenedEmail } from '../../mail/release-emails';
 import { canonicalTimeZone } from '../../shared/time-zone';
 import type { CourseOutline, OutlineLesson } from '../outline';
-import { coursesWithReleases, learnersOfCourse, markSwept, sweepMarks } from './queries';
+import { coursesWithReleases, learnersOfCourse, markSwept, sweepMarks, type StartWindow } from './queries';
 import { openingOf, type Release } from './release';
 
+const DAY_MS = 86_400_000;
+
 /** Releases older than this are not announced: a schedule set after the day it names, or a sweep long stopped. */
-const ANNOUNCE_WITHIN_MS = 3 * 86_400_000;
+const ANNOUNCE_WITHIN_MS = 3 * DAY_MS;
+
+/**
+ * How far a release's first instant can lie from the UTC instant it is reckoned from: a zone's midnight is up to 14
+ * hours from UTC's, a start's local midnight up to a day (and a changed offset) before the start. Two days is wide.
+ */
+const ZONE_SLACK_MS = 2 * DAY_MS;
+
+/**
+ * The starts of the learners for whom one of these releases can open after `after` and by `now`: day N opens near
+ * N days after the start; a date, near that date for everyone who started before. A superset, wide by the slack:
+ * each learner found is then checked exactly in their own zone. Content under several releases opens with the
+ * latest, so within the window of that one.
+ */
+function startsOpeningWithin(releases: readonly Release[], after: number, now: number): StartWindow[] {
+  return releases.flatMap((release): StartWindow[] => {
+    if ('afterDays' in release) {
+      const days = release.afterDays * DAY_MS;
+      return [{ from: new Date(after - days - ZONE_SLACK_MS), to: new Date(now - days + ZONE_SLACK_MS) }];
+    }
+    const day = Date.parse(`${release.on}T00:00:00Z`);
+    return day + ZONE_SLACK_MS > after && day - ZONE_SLACK_MS <= now ? [{ from: null, to: new Date(now) }] : [];
+  });
+}
 
 /** A release's schedule as its sweep mark keeps it ("+3d", "2026-11-10"): a changed one is read afresh. */
 const scheduleOf = (releases: readonly Release[]) =>
@@ -117,19 +142,20 @@ export function releaseEmails({
             mark && mark.schedule === schedule ? Math.max(mark.sweptUntil.getTime(), oldest - 1) : oldest - 1;
           return { item, after };
         });
-        if (unread.some(({ after }) => after < now.getTime()))
-          for (const learner of await learnersOfCourse(db, courseId, now)) {
-            const reader = {
-              start: learner.start,
-              timeZone: learner.timeZone && canonicalTimeZone(learner.timeZone) ? learner.timeZone : 'UTC',
-            };
-            for (const { item, after } of unread) {
-              const at = openingOf(item.releases, reader)?.at;
-              // Opened, after the course became theirs (not open already when they got it), and not read yet.
-              if (!at || at > now || at <= learner.start || at.getTime() <= after) continue;
-              if (await announce(outline, item, learner, at)) sent += 1;
-            }
+        // Only the learners something can open for in this sweep are read: not the whole course every five minutes.
+        const starts = unread.flatMap(({ item, after }) => startsOpeningWithin(item.releases, after, now.getTime()));
+        for (const learner of await learnersOfCourse(db, courseId, now, starts)) {
+          const reader = {
+            start: learner.start,
+            timeZone: learner.timeZone && canonicalTimeZone(learner.timeZone) ? learner.timeZone : 'UTC',
+          };
+          for (const { item, after } of unread) {
+            const at = openingOf(item.releases, reader)?.at;
+            // Opened, after the course became theirs (not open already when they got it), and not read yet.
+            if (!at || at > now || at <= learner.start || at.getTime() <= after) continue;
+            if (await announce(outline, item, learner, at)) sent += 1;
           }
+        }
         await markSwept(
           db,
           courseId,
