@@ -48,12 +48,12 @@ export async function interleavedGrowthTimes(
   requests: GrowthRequest[],
   rounds = 3,
 ): Promise<{ tenth: Map<string, number>; full: Map<string, number> }> {
+  const sides = { tenth, full };
   const times = { tenth: new Map<string, number[]>(), full: new Map<string, number[]>() };
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? (['tenth', 'full'] as const) : (['full', 'tenth'] as const);
     for (const size of order) {
-      const side = size === 'tenth' ? tenth : full;
-      for (const [name, ms] of await growthTimes(side.baseUrl, side.cookie, requests))
+      for (const [name, ms] of await growthTimes(sides[size].baseUrl, sides[size].cookie, requests))
         times[size].set(name, [...(times[size].get(name) ?? []), ms]);
     }
   }

@@ -5,8 +5,8 @@ import { openCopyCsv } from '../db/copy-csv';
 import type { Statement } from '../db/csv-cursor';
 import { csvHead } from '../http/csv';
 import type { ExportKind, PeriodQuery } from './schemas';
+import { DAY_MS } from '../shared/durations';
 
-const DAY_MS = 86_400_000;
 /** An export's period as instants: whole UTC days, `from` and `to` both included. */
 const bounds = (q: PeriodQuery) => [
   new Date(`${q.from}T00:00:00Z`),

@@ -6,8 +6,8 @@ import { csvHead, csvLine } from '../http/csv';
 import type { Logger } from '../logger';
 import { REFUND_REASONS, refundReasonLabel, type RefundReason } from '../shared/refund-reasons';
 import type { DisputeReportAnswer, RefundReportAnswer, ReportPeriod, ReportQuery } from './schemas';
+import { DAY_MS } from '../shared/durations';
 
-const DAY_MS = 86_400_000;
 /** Disputes whose evidence is due within this long are "due soon". */
 const DUE_SOON_MS = 3 * DAY_MS;
 

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock';
 import type { Db } from '../db/connection';
 import type { PeriodQuery } from './schemas';
+import { DAY_MS } from '../shared/durations';
 
 /**
  * Recurring revenue's figures (docs/domain.md §22), read from subscriptions and their periods at an instant `t`:
@@ -53,8 +54,6 @@ export interface SubscriptionFiguresAnswer {
   failedPayments: number;
   days: SubscriptionFiguresDay[];
 }
-
-const DAY_MS = 86_400_000;
 
 export function subscriptionFigures({ db, clock }: { db: Db; clock: Clock }) {
   /** Each day's figures at its end (or now), in one statement. */

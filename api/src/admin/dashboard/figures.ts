@@ -1,13 +1,12 @@
 import type { Clock } from '../../clock';
 import type { Db } from '../../db/connection';
+import { DAY_MS } from '../../shared/durations';
 
 /** What the console's front page is built from (passed by the composition root). */
 export interface DashboardDeps {
   db: Db;
   clock: Clock;
 }
-
-export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The last `days` days up to today (UTC), as a start instant and as the first and last days. */
 export function period(clock: Clock, days: number) {

@@ -1,6 +1,7 @@
 import { moneyByDayAndCurrency, topEarners } from '../../finance/rollups/sales-figures';
 import { mostSold } from '../../shared/finance';
-import { activeLearners, DAY_MS, type DashboardDeps, period } from './figures';
+import { DAY_MS } from '../../shared/durations';
+import { activeLearners, type DashboardDeps, period } from './figures';
 import type { DashboardDay, FinanceDashboard } from '../schemas/dashboard';
 
 const NO_MONEY = { gross: 0, tax: 0, fees: 0, refunded: 0, disputed: 0, net: 0, refunds: 0, purchases: 0 };

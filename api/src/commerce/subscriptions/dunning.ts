@@ -5,11 +5,11 @@ import type { SubscriptionDeps as DunningDeps } from './deps';
 import { membershipLapsedEmail, renewalFailedEmail } from './dunning-emails';
 import { nextChargeAmount } from './next-charge';
 import { recordPeriodEnds } from './period-ends';
+import { DAY_MS } from '../../shared/durations';
 
 /** The sweep that retries failed renewals when due and records lapses and period ends, every minute across replicas. */
 export const SUBSCRIPTION_DUNNING = 'subscription-dunning';
 
-const DAY_MS = 86_400_000;
 /** Subscriptions one sweep retries at most; the rest wait for the next minute. */
 const RETRIES_PER_SWEEP = 50;
 

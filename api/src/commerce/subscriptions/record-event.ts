@@ -9,6 +9,7 @@ import { recordInstalment } from '../payment-plans/record-instalment';
 import type { SubscriptionDeps } from './deps';
 import { afterFailedRenewal } from './dunning';
 import { countRedemption, periodTax, termsOf, type SubscriptionTerms } from './terms';
+import { DAY_MS } from '../../shared/durations';
 
 interface SubscriptionRow extends SubscriptionTerms {
   id: string;
@@ -18,8 +19,6 @@ interface SubscriptionRow extends SubscriptionTerms {
   currentPeriodEnd: Date;
   graceUntil: Date | null;
 }
-
-const DAY_MS = 86_400_000;
 
 /** Our subscription for the provider's, recorded from the first of its events to arrive, and locked. */
 async function lockedSubscription(

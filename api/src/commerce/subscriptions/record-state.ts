@@ -2,8 +2,7 @@ import type { SubscriptionState } from '../../payments/provider';
 import type { SubscriptionDeps } from './deps';
 import { afterFailedRenewal } from './dunning';
 import { countRedemption, termsOf } from './terms';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../shared/durations';
 
 interface StateRow {
   id: string;

@@ -5,6 +5,7 @@ import type { TransferState } from '../../shared/transfer-states';
 import type { CommerceLimits } from '../checkout/limits';
 import type { CommerceDeps } from '../deps';
 import type { Purchase, PurchaseUserTransfer } from '../models';
+import { DAY_MS } from '../../shared/durations';
 
 /** What every step of a transfer is built from (passed by the composition root). */
 export interface TransferDeps extends CommerceDeps {
@@ -34,8 +35,6 @@ export type PurchaseRow = Pick<
 
 /** States that expire when the window passes; a confirmed transfer completes in the same transaction. */
 export const EXPIRING_STATES: readonly TransferState[] = ['AVAILABLE', 'INITIATED', 'VERIFIED'];
-
-const DAY_MS = 86_400_000;
 
 /**
  * When the purchase stops being transferable: its window counts from the purchase, or from its last instalment for

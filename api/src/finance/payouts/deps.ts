@@ -3,6 +3,7 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db/connection';
 import type { Logger } from '../../logger';
+import { DAY_MS } from '../../shared/durations';
 
 export interface PayoutDeps {
   db: Db;
@@ -12,8 +13,6 @@ export interface PayoutDeps {
   /** The Stripe client when Stripe is configured: recipients with a connected account are paid by a transfer. */
   stripe: Stripe | null;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Lines written before this instant have passed the holding period. */
 export const earnedBefore = ({ clock, config }: Pick<PayoutDeps, 'clock' | 'config'>): Date =>

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from '../../shared/durations';
 
 /** A period of the processor's time, [from, to); the last 30 days when not given. At most a year. */
 export const PeriodQuery = z

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../shared/durations';
 /**
  * A period's rows of the rollups by product or recipient: whole calendar months from the monthly rollups and the
  * days of its partly covered months from the daily ones. A partly covered month is read as its days inside the
@@ -5,7 +6,6 @@
  * key and at most about a month of days (none for a period ending on the last day of a month or the day before).
  */
 
-const DAY_MS = 86_400_000;
 const nextDay = (day: string) => new Date(new Date(`${day}T00:00:00Z`).getTime() + DAY_MS).toISOString().slice(0, 10);
 const monthOf = (day: string) => `${day.slice(0, 7)}-01`;
 const nextMonth = (day: string) => {

@@ -3,10 +3,10 @@ import type { DeviceAccessToken, DeviceClient, User } from '../models';
 import type { SignedInDevice } from '../schemas';
 import { hashSecret } from '../secrets';
 import type { DeviceFlowDeps } from './device-codes';
+import { DAY_MS } from '../../shared/durations';
 
 /** A device token's last use is written at most this often (it decides when an idle token ends). */
 const LAST_USED_RESOLUTION_MS = 10 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 const idleMsOf = (config: DeviceFlowDeps['config']) => config.DEVICE_TOKEN_IDLE_DAYS * DAY_MS;
 const lastActive = (token: Pick<DeviceAccessToken, 'lastUsedAt' | 'createdAt'>) => token.lastUsedAt ?? token.createdAt;

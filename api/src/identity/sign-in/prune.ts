@@ -1,9 +1,9 @@
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Db } from '../../db/connection';
+import { DAY_MS } from '../../shared/durations';
 
 const GRACE_MS = 24 * 60 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** How long a sign-in stays on the person's timeline. */
 const SIGN_IN_RETENTION_DAYS = 365;
 

@@ -8,8 +8,7 @@ import { canonicalTimeZone } from '../../shared/time-zone';
 import type { CourseOutline, OutlineLesson } from '../outline';
 import { coursesWithReleases, learnersOfCourse, markSwept, sweepMarks, type StartWindow } from './queries';
 import { openingOf, type Release } from './release';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from '../../shared/durations';
 
 /** Releases older than this are not announced: a schedule set after the day it names, or a sweep long stopped. */
 const ANNOUNCE_WITHIN_MS = 3 * DAY_MS;
